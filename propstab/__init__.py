@@ -1,0 +1,26 @@
+"""propstab: the stability of feature selection, measured, audited and inferred.
+
+A feature selector run on M resamples yields M feature sets, a binary selection
+matrix Z (M runs x d features). A stability measure maps Z to a number.
+
+>>> import propstab
+>>> Z = [[1, 1, 0, 0], [1, 1, 0, 0], [1, 0, 1, 0]]
+>>> round(propstab.stability(Z), 6)                      # Nogueira's estimator
+0.333333
+>>> propstab.stability(Z, measure="jaccard") == (1 + 1/3 + 1/3) / 3
+True
+"""
+from ._exceptions import UndefinedMeasureWarning
+from ._registry import Bound, MeasureInfo, Parameter, RReference, get_measure, list_measures
+from ._validation import Selection, as_selection
+from .axioms import Axiom
+from . import measures
+from ._api import stability
+
+__all__ = [
+    "Axiom", "Bound", "MeasureInfo", "Parameter", "RReference", "Selection",
+    "UndefinedMeasureWarning", "as_selection", "get_measure", "list_measures", "measures",
+    "stability",
+]
+
+__version__ = "0.1.0"

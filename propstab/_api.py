@@ -1,0 +1,51 @@
+"""The one entry point that dispatches to a registered measure."""
+from __future__ import annotations
+
+from ._registry import get_measure
+
+__all__ = ["stability"]
+
+
+def stability(Z, /, measure: str = "nogueira", *, n_features=None, feature_names=None,
+              **options) -> float:
+    """The stability of the selections in ``Z`` under a registered measure.
+
+    Parameters
+    ----------
+    Z : array-like, DataFrame, scipy.sparse matrix or sequence of collections
+        The selection matrix (M runs x d features), in any form accepted by
+        :func:`propstab.as_selection`.
+    measure : str, default "nogueira"
+        A registered name or alias (see :func:`propstab.list_measures`).
+    n_features : int, optional
+        d, required when ``Z`` is a sequence of index collections.
+    feature_names : sequence, optional
+        Names of the d features (runs may then list names).
+    **options
+        The measure's own options, e.g. ``penalty=`` for ``"davis"`` or
+        ``correction_for_chance="exact"``.
+
+    Returns
+    -------
+    float
+
+    Raises
+    ------
+    ValueError, TypeError
+        Invalid ``Z``, an unknown measure, or an option the measure does not take.
+
+    Warns
+    -----
+    UndefinedMeasureWarning
+        When the measure is undefined on ``Z`` (the result is then NaN).
+
+    Examples
+    --------
+    >>> from propstab import stability
+    >>> stability([[0, 1], [1, 2], [0, 2]], n_features=4)
+    -0.5
+    >>> stability([[1, 1, 0], [1, 0, 1]], measure="dice")
+    0.5
+    """
+    info = get_measure(measure)
+    return info.function(Z, n_features=n_features, feature_names=feature_names, **options)

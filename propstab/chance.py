@@ -1,0 +1,111 @@
+"""Exact null-model expectations (thesis Definition 2: run i draws a uniformly
+random subset of size k_i, independently of the other runs).
+
+- For a pair of runs the intersection r follows the hypergeometric law
+  ``P(r = n) = C(k_i, n) C(d - k_i, k_j - n) / C(d, k_j)``, so the expectation of
+  any pairwise score is a finite sum (:func:`expected_pairwise`).
+- A column count F_f = sum_i z_if is Poisson-binomial with probabilities k_i/d
+  (:func:`column_count_pmf`).
+- The size of the union of the runs follows a Markov chain: adding a run of size
+  k to a union of size c adds a hypergeometric number of new features
+  (:func:`union_size_pmf`).
+
+No enumeration of subsets and no simulation.
+"""
+from __future__ import annotations
+
+from typing import Callable, Tuple
+
+import numpy as np
+from scipy import stats
+
+__all__ = ["expected_pairwise", "column_count_pmf", "union_size_pmf"]
+
+
+def expected_pairwise(score: Callable, row_sizes, n_features: int) -> Tuple[np.ndarray, np.ndarray]:
+    """E[phi(s_i, s_j) | H0] for every ordered pair of runs.
+
+    Parameters
+    ----------
+    score : callable
+        ``score(r, k_i, k_j, d) -> (numerator, denominator)`` on broadcast arrays.
+    row_sizes : array of int, length M
+    n_features : int
+
+    Returns
+    -------
+    expectation : ndarray, shape (M, M)
+        The exact expectation (NaN where the score is undefined for the sizes).
+    defined : ndarray of bool, shape (M, M)
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from propstab.chance import expected_pairwise
+    >>> dice = lambda r, a, b, d: (2 * r, a + b)
+    >>> E, ok = expected_pairwise(dice, np.array([2, 2]), 4)   # k/d = 1/2
+    >>> float(E[0, 1])
+    0.5
+    """
+    k = np.asarray(row_sizes, dtype=np.int64)
+    d = int(n_features)
+    sizes, inverse = np.unique(k, return_inverse=True)
+    a = sizes[:, None, None].astype(np.float64)
+    b = sizes[None, :, None].astype(np.float64)
+    r = np.arange(int(sizes.max()) + 1, dtype=np.float64)[None, None, :]
+    pmf = stats.hypergeom.pmf(r, d, a, b)          # shape (U, U, R)
+    num, den = score(r, a, b, float(d))
+    num = np.broadcast_to(num, pmf.shape)
+    den = np.broadcast_to(den, pmf.shape)
+    support = pmf > 0
+    defined_u = ~np.any(support & (den == 0), axis=2)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        phi = np.where(support & (den != 0), num / np.where(den == 0, 1.0, den), 0.0)
+    E_u = np.where(defined_u, np.sum(pmf * phi, axis=2), np.nan)
+    inv = inverse.ravel()
+    return E_u[np.ix_(inv, inv)], defined_u[np.ix_(inv, inv)]
+
+
+def column_count_pmf(row_sizes, n_features: int) -> np.ndarray:
+    """P(F_f = c | H0) for c = 0..M: Poisson-binomial with probabilities k_i/d.
+
+    Examples
+    --------
+    >>> from propstab.chance import column_count_pmf
+    >>> column_count_pmf([1, 1], 2).tolist()
+    [0.25, 0.5, 0.25]
+    """
+    k = np.asarray(row_sizes, dtype=np.int64)
+    d = int(n_features)
+    pmf = np.array([1.0])
+    sizes, counts = np.unique(k, return_counts=True)
+    for size, count in zip(sizes.tolist(), counts.tolist()):   # loop over distinct sizes
+        pmf = np.convolve(pmf, stats.binom.pmf(np.arange(count + 1), count, size / d))
+    return pmf
+
+
+def union_size_pmf(row_sizes, n_features: int) -> np.ndarray:
+    """P(|s_1 ∪ ... ∪ s_M| = u | H0) for u = 0..d.
+
+    Examples
+    --------
+    >>> from propstab.chance import union_size_pmf
+    >>> union_size_pmf([1, 1], 2).tolist()
+    [0.0, 0.5, 0.5]
+    """
+    d = int(n_features)
+    pmf = np.zeros(d + 1)
+    pmf[0] = 1.0
+    lo, hi = 0, 0
+    for k in np.asarray(row_sizes, dtype=np.int64).tolist():   # one step per run
+        c = np.arange(lo, hi + 1)
+        x = np.arange(k + 1)
+        # new features x ~ hypergeom(population d, successes d - c, draws k)
+        step = stats.hypergeom.pmf(x[None, :], d, (d - c)[:, None], k)
+        new = np.zeros(d + 1)
+        idx = c[:, None] + x[None, :]
+        ok = idx <= d
+        np.add.at(new, idx[ok], (pmf[lo:hi + 1, None] * step)[ok])
+        pmf = new
+        lo, hi = max(lo, k), min(d, hi + k)
+    return pmf

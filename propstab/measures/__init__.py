@@ -1,0 +1,16 @@
+"""Stability measures, one module per family.
+
+Every function takes the selection matrix ``Z`` positionally (any form accepted by
+:func:`propstab.as_selection`) and options by keyword, and returns a float.
+"""
+from .pairwise import (dice, hamming, jaccard, kappa, kuncheva, lustgarten, npog, ochiai,
+                       phi, pog, unadjusted, wald)
+from .frequency import (consistency, cw_max, cw_min, cwrel, davis, goh, guzman, krizek,
+                        lausser, nogueira, novovicova, weighted_consistency)
+
+__all__ = [
+    "hamming", "jaccard", "dice", "ochiai", "pog", "kuncheva", "lustgarten", "wald", "npog",
+    "kappa", "phi", "unadjusted",
+    "goh", "davis", "krizek", "guzman", "cwrel", "lausser", "nogueira", "consistency",
+    "weighted_consistency", "novovicova", "cw_min", "cw_max",
+]

@@ -1,0 +1,591 @@
+"""Pairwise (similarity-based) stability measures.
+
+Each measure is the average of a similarity phi(s_i, s_j) over the M(M-1)
+ordered pairs of distinct runs (thesis sec. 3.3, "Stability measure"):
+
+.. math:: \\hat\\Phi(Z) = \\frac{1}{M(M-1)} \\sum_{i \\ne j} \\phi(s_i, s_j),
+
+computed from the intersection matrix ``r = Z Z^T`` and the row sizes ``k``;
+nothing loops over pairs. A similarity is written as ``numerator / denominator``
+of (r, k_i, k_j, d); a zero denominator makes the measure undefined (NaN with
+:class:`~propstab.UndefinedMeasureWarning`).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .. import chance
+from .._registry import Bound, Parameter, RReference, module_doctests, register
+from ..axioms import Axiom
+from ._common import constant_size, pair_mean, undefined
+
+FD, MONO, BND, MAX, CORR = (Axiom.FULLY_DEFINED, Axiom.MONOTONICITY, Axiom.BOUNDS,
+                            Axiom.MAXIMUM, Axiom.CORRECTION_FOR_CHANCE)
+
+THESIS = "Nogueira, S. (2018). Quantifying the Stability of Feature Selection. PhD thesis, University of Manchester"
+SOMOL = ("Somol, P., Novovicova, J. (2010). Evaluating stability and comparing output of feature "
+         "selectors that optimize feature subset cardinality. IEEE TPAMI 32(11), 1921-1939")
+BOMMERT = ("Bommert, A. (2020). Integration of feature selection stability in model fitting. "
+           "PhD thesis, TU Dortmund. doi:10.17877/DE290R-21906 (R package stabm)")
+
+CORRECTION = Parameter(
+    "correction_for_chance", "none",
+    "'exact': replace each pair's score phi by (phi - E[phi|H0]) / (1 - E[phi|H0]), with "
+    "E[phi|H0] the exact hypergeometric expectation for the pair's sizes (stabm's "
+    "correction.for.chance).", choices=("none", "exact"))
+
+
+def _claims(fd, mono, bnd, mx, corr):
+    return {FD: fd, MONO: mono, BND: bnd, MAX: mx, CORR: corr}
+
+
+def _stabm(function, **arguments):
+    return RReference("stabm", function, arguments=arguments)
+
+
+def _similarity_stability(sel, name, score, reason, correction="none"):
+    r = sel.intersections.astype(np.float64)
+    k = sel.row_sizes.astype(np.float64)
+    ki, kj = k[:, None], k[None, :]
+    num, den = score(r, ki, kj, float(sel.n_features))
+    num, den = np.broadcast_arrays(num, den)
+    if correction == "none":
+        return pair_mean(name, num, den, reason)
+    off = ~np.eye(sel.n_runs, dtype=bool)
+    if np.any((den == 0) & off):
+        return pair_mean(name, num, den, reason)      # warns and returns nan
+    E, _ = chance.expected_pairwise(score, sel.row_sizes, sel.n_features)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        phi = num / np.where(den == 0, 1.0, den)
+    return pair_mean(name, phi - E, 1.0 - E,
+                     "its null expectation equals its maximum 1 for some pair of sizes, "
+                     "so the chance-corrected score is 0/0")
+
+
+# ---------------------------------------------------------------- similarities
+
+def _hamming(r, ki, kj, d):
+    return d - ki - kj + 2 * r, d + 0 * r
+
+
+def _jaccard(r, ki, kj, d):
+    return r, ki + kj - r
+
+
+def _dice(r, ki, kj, d):
+    return 2 * r, ki + kj
+
+
+def _ochiai(r, ki, kj, d):
+    return r, np.sqrt(ki * kj)
+
+
+def _pog(r, ki, kj, d):
+    return r, ki + 0 * kj
+
+
+def _kuncheva(r, ki, kj, d):
+    return d * r - ki * kj, d * ki - ki * kj     # k_i = k_j = k on the domain
+
+
+def _lustgarten(r, ki, kj, d):
+    return d * r - ki * kj, d * (np.minimum(ki, kj) - np.maximum(0, ki + kj - d))
+
+
+def _wald(r, ki, kj, d):
+    return d * r - ki * kj, d * np.minimum(ki, kj) - ki * kj
+
+
+def _npog(r, ki, kj, d):
+    return d * r - ki * kj, d * ki - ki * kj
+
+
+def _kappa(r, ki, kj, d):
+    return d * r - ki * kj, d * (ki + kj) / 2 - ki * kj
+
+
+def _phi(r, ki, kj, d):
+    return d * r - ki * kj, np.sqrt(ki * (d - ki) * kj * (d - kj))
+
+
+def _unadjusted(r, ki, kj, d):
+    return d * r - ki * kj, d * np.sqrt(ki * kj) - ki * kj
+
+
+# ---------------------------------------------------------------- measures
+
+@register(
+    name="hamming", family="pairwise",
+    summary="1 - (|s_i \\ s_j| + |s_j \\ s_i|) / d",
+    references=("Dunne, K., Cunningham, P., Azuaje, F. (2002). Solutions to instability problems "
+                "with sequential wrapper-based approaches to feature selection. TCD-CD-2002-28",
+                THESIS + ", Table 3.1"),
+    claims=_claims(True, True, True, True, False), lower=0, upper=1,
+    parameters=(CORRECTION,),
+    r_reference=_stabm("stabilityHamming", correction_for_chance="correction.for.chance"))
+def hamming(sel, *, correction_for_chance="none"):
+    """Normalised Hamming similarity averaged over pairs of runs.
+
+    .. math:: \\phi(s_i, s_j) = 1 - \\frac{|s_i \\setminus s_j| + |s_j \\setminus s_i|}{d}
+              = \\frac{d - k_i - k_j + 2 r_{ij}}{d}
+
+    Parameters
+    ----------
+    Z : array-like, DataFrame, sparse matrix or index collections
+        The selection matrix (M runs x d features); see :func:`propstab.as_selection`.
+    n_features, feature_names : optional
+        For index collections.
+    correction_for_chance : {"none", "exact"}
+        ``"exact"`` corrects each pair's score with its exact hypergeometric null
+        expectation (as stabm's ``correction.for.chance``).
+
+    Returns
+    -------
+    float
+
+    Warns
+    -----
+    UndefinedMeasureWarning
+        With ``correction_for_chance="exact"``, when a pair's null expectation is 1.
+
+    References
+    ----------
+    Dunne et al. (2002); thesis Table 3.1.
+
+    Examples
+    --------
+    >>> from propstab.measures import hamming
+    >>> hamming([[1, 1, 0, 0], [1, 0, 1, 0]])
+    0.5
+    """
+    return _similarity_stability(sel, "hamming", _hamming, "d is zero", correction_for_chance)
+
+
+@register(
+    name="jaccard", family="pairwise", aliases=("gk",),
+    summary="|s_i ∩ s_j| / |s_i ∪ s_j|",
+    references=("Kalousis, A., Prados, J., Hilario, M. (2007). Stability of feature selection "
+                "algorithms. Knowl. Inf. Syst. 12(1), 95-116", THESIS + ", Table 3.1",
+                SOMOL + " (generalized Kalousis GK, Def. 4)"),
+    claims=_claims(True, True, True, True, False), lower=0, upper=1,
+    parameters=(CORRECTION,),
+    r_reference=_stabm("stabilityJaccard", correction_for_chance="correction.for.chance"))
+def jaccard(sel, *, correction_for_chance="none"):
+    """Jaccard (Tanimoto) index averaged over pairs of runs; also Somol and
+    Novovicova's generalized Kalousis measure GK (alias ``"gk"``).
+
+    .. math:: \\phi(s_i, s_j) = \\frac{r_{ij}}{k_i + k_j - r_{ij}}
+
+    GK (Somol and Novovicova 2010, eq. 7) averages the same index over unordered
+    pairs, which is the same number.
+
+    Parameters
+    ----------
+    Z : array-like, DataFrame, sparse matrix or index collections
+    n_features, feature_names : optional
+    correction_for_chance : {"none", "exact"}
+
+    Returns
+    -------
+    float
+
+    Warns
+    -----
+    UndefinedMeasureWarning
+        When two runs are both empty (0/0).
+
+    Examples
+    --------
+    >>> from propstab.measures import jaccard
+    >>> jaccard([[1, 1, 0], [1, 0, 1]])
+    0.3333333333333333
+    """
+    return _similarity_stability(sel, "jaccard", _jaccard, "two runs are both empty",
+                                 correction_for_chance)
+
+
+@register(
+    name="dice", family="pairwise",
+    summary="2 |s_i ∩ s_j| / (|s_i| + |s_j|)",
+    references=("Yu, L., Ding, C., Loscalzo, S. (2008). Stable feature selection via dense "
+                "feature groups. KDD", THESIS + ", Table 3.1"),
+    claims=_claims(True, True, True, True, False), lower=0, upper=1,
+    parameters=(CORRECTION,),
+    r_reference=_stabm("stabilityDice", correction_for_chance="correction.for.chance"))
+def dice(sel, *, correction_for_chance="none"):
+    """Dice-Sorensen index averaged over pairs of runs.
+
+    .. math:: \\phi(s_i, s_j) = \\frac{2 r_{ij}}{k_i + k_j}
+
+    Parameters
+    ----------
+    Z : array-like, DataFrame, sparse matrix or index collections
+    n_features, feature_names : optional
+    correction_for_chance : {"none", "exact"}
+
+    Returns
+    -------
+    float
+
+    Warns
+    -----
+    UndefinedMeasureWarning
+        When two runs are both empty.
+
+    Examples
+    --------
+    >>> from propstab.measures import dice
+    >>> dice([[1, 1, 0], [1, 0, 1]])
+    0.5
+    """
+    return _similarity_stability(sel, "dice", _dice, "two runs are both empty",
+                                 correction_for_chance)
+
+
+@register(
+    name="ochiai", family="pairwise",
+    summary="|s_i ∩ s_j| / sqrt(|s_i| |s_j|)",
+    references=("Zucknick, M., Richardson, S., Stronach, E. A. (2008). Comparing the "
+                "characteristics of gene expression profiles derived by univariate and "
+                "multivariate classification methods. Stat. Appl. Genet. Mol. Biol. 7(1)",
+                THESIS + ", Table 3.1"),
+    claims=_claims(True, True, True, True, False), lower=0, upper=1,
+    parameters=(CORRECTION,),
+    r_reference=_stabm("stabilityOchiai", correction_for_chance="correction.for.chance"))
+def ochiai(sel, *, correction_for_chance="none"):
+    """Ochiai's index averaged over pairs of runs.
+
+    .. math:: \\phi(s_i, s_j) = \\frac{r_{ij}}{\\sqrt{k_i k_j}}
+
+    Parameters
+    ----------
+    Z : array-like, DataFrame, sparse matrix or index collections
+    n_features, feature_names : optional
+    correction_for_chance : {"none", "exact"}
+
+    Returns
+    -------
+    float
+
+    Warns
+    -----
+    UndefinedMeasureWarning
+        When a run is empty.
+
+    Examples
+    --------
+    >>> from propstab.measures import ochiai
+    >>> ochiai([[1, 1, 0, 0], [1, 0, 0, 0]])
+    0.7071067811865475
+    """
+    return _similarity_stability(sel, "ochiai", _ochiai, "a run is empty",
+                                 correction_for_chance)
+
+
+@register(
+    name="pog", family="pairwise",
+    summary="|s_i ∩ s_j| / |s_i| (ordered pairs)",
+    references=("Shi, L. et al. (2005). Cross-platform comparability of microarray technology. "
+                "BMC Bioinformatics 6(Suppl 2)", THESIS + ", Table 3.1"),
+    claims=_claims(True, True, True, True, False), lower=0, upper=1)
+def pog(sel):
+    """Percentage of overlapping genes, averaged over ordered pairs of runs.
+
+    .. math:: \\phi(s_i, s_j) = \\frac{r_{ij}}{k_i}
+
+    POG is not symmetric; the average over ordered pairs equals that of its
+    symmetrised form (thesis sec. 3.3).
+
+    Parameters
+    ----------
+    Z : array-like, DataFrame, sparse matrix or index collections
+    n_features, feature_names : optional
+
+    Returns
+    -------
+    float
+
+    Warns
+    -----
+    UndefinedMeasureWarning
+        When a run is empty.
+
+    Examples
+    --------
+    >>> from propstab.measures import pog
+    >>> pog([[1, 1, 0, 0], [1, 0, 0, 0]])
+    0.75
+    """
+    return _similarity_stability(sel, "pog", _pog, "a run is empty")
+
+
+@register(
+    name="kuncheva", family="pairwise", domain="constant_size",
+    summary="(r_ij - k^2/d) / (k - k^2/d), constant k",
+    references=("Kuncheva, L. I. (2007). A stability index for feature selection. AIAP, 421-427",
+                THESIS + ", eq. 3.1"),
+    claims=_claims(False, True, True, True, True), lower=-1, upper=1, null_value=0.0)
+def kuncheva(sel):
+    """Kuncheva's consistency index averaged over pairs of runs.
+
+    .. math:: \\phi(s_i, s_j) = \\frac{r_{ij} - k^2/d}{k - k^2/d}
+
+    Defined only when every run selects the same number k of features, with
+    0 < k < d.
+
+    Parameters
+    ----------
+    Z : array-like, DataFrame, sparse matrix or index collections
+    n_features, feature_names : optional
+
+    Returns
+    -------
+    float
+
+    Warns
+    -----
+    UndefinedMeasureWarning
+        When the row sizes vary, or k is 0 or d.
+
+    Examples
+    --------
+    >>> from propstab.measures import kuncheva
+    >>> kuncheva([[1, 1, 0, 0], [1, 0, 1, 0]])
+    0.0
+    """
+    k = constant_size(sel, "kuncheva")
+    if k is None:
+        return float("nan")
+    return _similarity_stability(sel, "kuncheva", _kuncheva, "k is 0 or d")
+
+
+@register(
+    name="lustgarten", family="pairwise",
+    summary="(r_ij - k_i k_j/d) / (min(k_i, k_j) - max(0, k_i + k_j - d))",
+    references=("Lustgarten, J. L., Gopalakrishnan, V., Visweswaran, S. (2009). Measuring "
+                "stability of feature selection in biomedical datasets. AMIA Annu. Symp. Proc.",
+                THESIS + ", Table 3.1"),
+    claims=_claims(True, True, True, False, True), lower=-1, upper=1, null_value=0.0,
+    r_reference=_stabm("stabilityLustgarten"))
+def lustgarten(sel):
+    """Lustgarten's extension of Kuncheva's index to varying subset sizes.
+
+    .. math:: \\phi(s_i, s_j) = \\frac{r_{ij} - k_i k_j / d}
+              {\\min(k_i, k_j) - \\max(0, k_i + k_j - d)}
+
+    Parameters
+    ----------
+    Z : array-like, DataFrame, sparse matrix or index collections
+    n_features, feature_names : optional
+
+    Returns
+    -------
+    float
+
+    Warns
+    -----
+    UndefinedMeasureWarning
+        When a run is empty or selects all d features.
+
+    Examples
+    --------
+    >>> from propstab.measures import lustgarten
+    >>> lustgarten([[1, 1, 0, 0], [1, 1, 0, 0]])
+    0.5
+    """
+    return _similarity_stability(sel, "lustgarten", _lustgarten,
+                                 "a run is empty or selects all features")
+
+
+@register(
+    name="wald", family="pairwise",
+    summary="(r_ij - k_i k_j/d) / (min(k_i, k_j) - k_i k_j/d)",
+    references=("Wald, R., Khoshgoftaar, T. M., Napolitano, A. (2013). Stability of filter- and "
+                "wrapper-based feature subset selection. ICTAI", THESIS + ", eq. 3.2"),
+    claims=_claims(True, True, False, False, True),
+    lower=Bound("1 - d", func=lambda M, d, k: 1 - d), upper=1, null_value=0.0,
+    r_reference=_stabm("stabilityWald"))
+def wald(sel):
+    """Wald's extension of Kuncheva's index to varying subset sizes.
+
+    .. math:: \\phi(s_i, s_j) = \\frac{r_{ij} - k_i k_j / d}{\\min(k_i, k_j) - k_i k_j / d}
+
+    Its minimum is 1 - d (thesis Table 3.1 and App. B.3), so it is not bounded
+    by constants.
+
+    Parameters
+    ----------
+    Z : array-like, DataFrame, sparse matrix or index collections
+    n_features, feature_names : optional
+
+    Returns
+    -------
+    float
+
+    Warns
+    -----
+    UndefinedMeasureWarning
+        When a run is empty or selects all d features.
+
+    Examples
+    --------
+    >>> from propstab.measures import wald
+    >>> wald([[1, 1, 1, 0], [0, 0, 0, 1]])
+    -3.0
+    """
+    return _similarity_stability(sel, "wald", _wald, "a run is empty or selects all features")
+
+
+@register(
+    name="npog", family="pairwise",
+    summary="(r_ij - k_i k_j/d) / (k_i - k_i k_j/d) (ordered pairs)",
+    references=("Zhang, M. et al. (2009). Evaluating reproducibility of differential expression "
+                "discoveries in microarray studies by considering correlated molecular changes. "
+                "Bioinformatics 25(13), 1662-1668", THESIS + ", eq. 3.3"),
+    claims=_claims(True, True, False, True, True),
+    lower=Bound("1 - d", func=lambda M, d, k: 1 - d), upper=1, null_value=0.0)
+def npog(sel):
+    """Normalised percentage of overlapping genes, over ordered pairs.
+
+    .. math:: \\phi(s_i, s_j) = \\frac{r_{ij} - k_i k_j / d}{k_i - k_i k_j / d}
+
+    Zhang et al. estimate the expectation by simulation; propstab uses its exact
+    value k_i k_j / d, as the thesis does.
+
+    Parameters
+    ----------
+    Z : array-like, DataFrame, sparse matrix or index collections
+    n_features, feature_names : optional
+
+    Returns
+    -------
+    float
+
+    Warns
+    -----
+    UndefinedMeasureWarning
+        When a run is empty or selects all d features.
+
+    Examples
+    --------
+    >>> from propstab.measures import npog
+    >>> npog([[1, 1, 0, 0], [1, 0, 1, 0]])
+    0.0
+    """
+    return _similarity_stability(sel, "npog", _npog, "a run is empty or selects all features")
+
+
+@register(
+    name="kappa", family="pairwise",
+    summary="(r_ij - k_i k_j/d) / ((k_i + k_j)/2 - k_i k_j/d)",
+    references=(BOMMERT + ", stabilityKappa",
+                "Carletta, J. (1996). Assessing agreement on classification tasks: the kappa "
+                "statistic. Computational Linguistics 22(2)"),
+    claims=_claims(True, False, True, True, True), lower=-1, upper=1, null_value=0.0,
+    r_reference=_stabm("stabilityKappa"))
+def kappa(sel):
+    """Cohen's kappa between pairs of runs (stabm's ``stabilityKappa``).
+
+    .. math:: \\phi(s_i, s_j) = \\frac{r_{ij} - k_i k_j / d}{(k_i + k_j)/2 - k_i k_j / d}
+
+    Parameters
+    ----------
+    Z : array-like, DataFrame, sparse matrix or index collections
+    n_features, feature_names : optional
+
+    Returns
+    -------
+    float
+
+    Warns
+    -----
+    UndefinedMeasureWarning
+        When two runs are both empty or both select all features.
+
+    Examples
+    --------
+    >>> from propstab.measures import kappa
+    >>> kappa([[1, 1, 0, 0], [1, 1, 1, 0]])
+    0.5
+    """
+    return _similarity_stability(sel, "kappa", _kappa,
+                                 "two runs are both empty or both select all features")
+
+
+@register(
+    name="phi", family="pairwise",
+    summary="Pearson correlation of the binary vectors z_i and z_j",
+    references=(BOMMERT + ", stabilityPhi",
+                "Nogueira, S., Brown, G. (2016). Measuring the stability of feature selection. "
+                "ECML PKDD"),
+    claims=_claims(True, False, True, True, True), lower=-1, upper=1, null_value=0.0,
+    r_reference=_stabm("stabilityPhi"))
+def phi(sel):
+    """Phi coefficient (Pearson correlation of the 0/1 rows) between pairs of runs.
+
+    .. math:: \\phi(s_i, s_j) = \\frac{d\\, r_{ij} - k_i k_j}
+              {\\sqrt{k_i (d - k_i) k_j (d - k_j)}}
+
+    Parameters
+    ----------
+    Z : array-like, DataFrame, sparse matrix or index collections
+    n_features, feature_names : optional
+
+    Returns
+    -------
+    float
+
+    Warns
+    -----
+    UndefinedMeasureWarning
+        When a run is empty or selects all features (zero variance).
+
+    Examples
+    --------
+    >>> from propstab.measures import phi
+    >>> phi([[1, 1, 0, 0], [1, 0, 1, 0]])
+    0.0
+    """
+    return _similarity_stability(sel, "phi", _phi, "a run is empty or selects all features")
+
+
+@register(
+    name="unadjusted", family="pairwise",
+    summary="(r_ij - k_i k_j/d) / (sqrt(k_i k_j) - k_i k_j/d)",
+    references=(BOMMERT + ", stabilityUnadjusted",),
+    claims=_claims(True, False, True, True, True), lower=-1, upper=1, null_value=0.0,
+    r_reference=_stabm("stabilityUnadjusted"))
+def unadjusted(sel):
+    """stabm's "unadjusted" measure: the intersection corrected for chance and
+    scaled by the geometric mean of the sizes.
+
+    .. math:: \\phi(s_i, s_j) = \\frac{r_{ij} - k_i k_j / d}{\\sqrt{k_i k_j} - k_i k_j / d}
+
+    It is the adjusted intersection measures' formula of stabm (Bommert 2020)
+    without any similar features; with a constant size k it equals Kuncheva's index.
+
+    Parameters
+    ----------
+    Z : array-like, DataFrame, sparse matrix or index collections
+    n_features, feature_names : optional
+
+    Returns
+    -------
+    float
+
+    Warns
+    -----
+    UndefinedMeasureWarning
+        When a run is empty, or two runs both select all features.
+
+    Examples
+    --------
+    >>> from propstab.measures import unadjusted
+    >>> unadjusted([[1, 1, 0, 0], [1, 0, 1, 0]])
+    0.0
+    """
+    return _similarity_stability(sel, "unadjusted", _unadjusted,
+                                 "a run is empty, or two runs both select all features")
+
+
+__test__ = module_doctests(__name__)

@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# Install everything propstab needs on a fresh Debian machine of this project:
+#   Debian's python3-* packages (run on /usr/bin/python3), Debian's R with an optimised BLAS,
+#   and the R reference packages (stabm, irr, stabs) from CRAN by name.
+# Idempotent: when everything is present it only checks and returns in a few seconds.
+set -euo pipefail
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+
+DEBIAN_PACKAGES=(
+  python3-numpy python3-scipy python3-pandas python3-hypothesis python3-statsmodels
+  python3-rpy2 python3-pytest python3-pytest-xdist python3-sklearn python3-matplotlib
+  python3-tqdm python3-joblib python3-dask python3-distributed python3-setuptools python3-pip
+  libopenblas0-pthread
+  r-base-core r-base-dev
+  # binary builds of the R packages' own dependencies (avoids compiling them from source)
+  r-cran-checkmate r-cran-data.table r-cran-igraph r-cran-lpsolve r-cran-matrix
+)
+
+missing=()
+for pkg in "${DEBIAN_PACKAGES[@]}"; do
+  dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")
+done
+if [ "${#missing[@]}" -gt 0 ]; then
+  echo "setup: installing Debian packages: ${missing[*]}"
+  SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+
+# R reference packages from CRAN, with the repositories this machine is configured with.
+Rscript "$here/r_compat/install.R"
+
+# The package itself, as an editable install of this checkout into /usr/bin/python3
+# (no network: no dependencies and no build isolation; Debian's packages provide them).
+if ! /usr/bin/python3 - "$here" <<'PY'
+import pathlib, sys
+try:
+    import propstab
+except ImportError:
+    sys.exit(1)
+root = pathlib.Path(sys.argv[1]).resolve()
+sys.exit(0 if pathlib.Path(propstab.__file__).resolve().parent.parent == root else 1)
+PY
+then
+  echo "setup: installing propstab (editable) from $here"
+  /usr/bin/python3 -m pip install --quiet --no-deps --no-build-isolation \
+    --break-system-packages --root-user-action=ignore -e "$here"
+fi
+echo "setup: done"
