@@ -43,7 +43,9 @@ def stability(Z, /, measure: str = "nogueira", *, n_features=None, feature_names
     --------
     >>> from propstab import stability
     >>> stability([[0, 1], [1, 2], [0, 2]], n_features=4)
-    -0.5
+    0.0
+    >>> stability([[0], [1]], n_features=2)          # the minimum -1/(M-1)
+    -1.0
     >>> stability([[1, 1, 0], [1, 0, 1]], measure="dice")
     0.5
     """
