@@ -1,69 +1,20 @@
-"""Command line interface: ``propstab measures`` (more subcommands join as they exist).
+"""Command line interface: ``propstab COMMAND``.
 
-The CLI holds no logic of its own: it reads the registry and formats.
+The CLI holds no logic of its own; each subcommand lives in a module of
+:mod:`propstab.commands` (``measures`` first, ``audit``, ``crosscheck``, ``estimate``...)
+that reads the registry and the library and formats the result.
 """
 from __future__ import annotations
 
 import argparse
-import json
+import importlib
+import pkgutil
 import sys
 from typing import List, Optional
 
-from ._registry import list_measures
-from .axioms import Axiom
+from . import commands
 
-YES, NO = "✓", "·"
-
-
-def measure_rows(family: Optional[str] = None) -> List[dict]:
-    """One JSON-ready row per registered measure: name, claims, bounds, ..."""
-    rows = []
-    for m in list_measures(family):
-        rows.append({
-            "name": m.name,
-            "aliases": list(m.aliases),
-            "family": m.family,
-            "claims": {a.name.lower(): m.claims[a] for a in Axiom},
-            "bounds": [str(m.bounds[0]), str(m.bounds[1])],
-            "orientation": m.orientation,
-            "domain": m.domain,
-            "null_value": m.null_value,
-            "parameters": [p.name for p in m.parameters],
-            "r_reference": None if m.r_reference is None else str(m.r_reference),
-            "summary": m.summary,
-        })
-    return rows
-
-
-def format_measures_table(rows: List[dict]) -> str:
-    """A plain-text table: measures as rows, the five axioms as columns."""
-    heads = ["measure", "family", *[a.label[:5] for a in Axiom], "bounds", "stable when",
-             "domain", "R reference"]
-    body = []
-    for r in rows:
-        name = r["name"] + (f" ({', '.join(r['aliases'])})" if r["aliases"] else "")
-        marks = [YES if r["claims"][a.name.lower()] else NO for a in Axiom]
-        body.append([name, r["family"], *marks, f"[{r['bounds'][0]}, {r['bounds'][1]}]",
-                     r["orientation"], "constant k" if r["domain"] == "constant_size" else "any",
-                     r["r_reference"] or "-"])
-    widths = [max(len(str(x)) for x in col) for col in zip(heads, *body)]
-    fmt = "  ".join(f"{{:<{w}}}" for w in widths)
-    lines = [fmt.format(*heads), fmt.format(*["-" * w for w in widths])]
-    lines += [fmt.format(*row) for row in body]
-    lines.append("")
-    lines.append(f"{YES} claimed, {NO} not claimed; columns: "
-                 + ", ".join(f"{a.label[:5]} = {a.name}" for a in Axiom))
-    lines.append("stable when: 'higher' means a higher value is more stable.")
-    return "\n".join(lines)
-
-
-def _cmd_measures(args) -> int:
-    rows = measure_rows(args.family)
-    if args.json:
-        print(json.dumps(rows, indent=2, ensure_ascii=False))
-    else:
-        print(format_measures_table(rows))
-    return 0
+ORDER = ("measures", "audit", "estimate", "compare", "crosscheck")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -71,12 +22,10 @@ def build_parser() -> argparse.ArgumentParser:
         prog="propstab", description="Stability of feature selection: measures, audits, "
                                      "inference and R cross-checks.")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    p = sub.add_parser("measures", help="list every registered measure with its declared "
-                                        "axioms and bounds")
-    p.add_argument("--json", action="store_true", help="print the rows as JSON")
-    p.add_argument("--family", choices=["pairwise", "frequency", "correlated"],
-                   help="only this family")
-    p.set_defaults(func=_cmd_measures)
+    names = [m.name for m in pkgutil.iter_modules(commands.__path__)]
+    names.sort(key=lambda n: (ORDER.index(n) if n in ORDER else len(ORDER), n))
+    for name in names:
+        importlib.import_module(f"{commands.__name__}.{name}").add_parser(sub)
     return parser
 
 
@@ -86,7 +35,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     if not getattr(args, "func", None):
         parser.print_help()
         return 2
-    return args.func(args)
+    return int(args.func(args) or 0)
 
 
 if __name__ == "__main__":  # pragma: no cover
