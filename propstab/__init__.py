@@ -24,3 +24,35 @@ __all__ = [
 ]
 
 __version__ = "0.1.0"
+
+# Names provided by the optional parts of the library, imported on first use so that
+# ``import propstab`` stays light (Hypothesis, rpy2, scikit-learn load only when needed).
+_LAZY = {
+    # inference
+    "estimate": "propstab.inference",
+    "StabilityEstimate": "propstab.inference",
+    "one_sample_test": "propstab.inference",
+    "two_sample_test": "propstab.inference",
+    "pairwise_tests": "propstab.inference",
+    "population_stability": "propstab.inference",
+    # axiom audit
+    "audit": "propstab.audit",
+    "AuditTable": "propstab.audit",
+    # R bridge
+    "crosscheck": "propstab.r",
+    # correlated feature spaces
+    "similarity_from_data": "propstab.similarity",
+    "similarity_from_groups": "propstab.similarity",
+    # from data to stability
+    "resample": "propstab.resampling",
+    "assess": "propstab.resampling",
+    "StabilitySelection": "propstab.selection",
+}
+
+
+def __getattr__(name):
+    if name in _LAZY:
+        import importlib
+        module = importlib.import_module(_LAZY[name])
+        return getattr(module, name)
+    raise AttributeError(f"module 'propstab' has no attribute {name!r}")
