@@ -36,8 +36,8 @@ _LAZY = {
     "pairwise_tests": "propstab.inference",
     "population_stability": "propstab.inference",
     # axiom audit
-    "audit": "propstab.audit",
-    "AuditTable": "propstab.audit",
+    "audit": "propstab.auditing",
+    "AuditTable": "propstab.auditing",
     # R bridge
     "crosscheck": "propstab.r",
     # correlated feature spaces

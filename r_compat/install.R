@@ -1,6 +1,8 @@
 # Install the R reference packages propstab cross-checks against, from CRAN by name,
 # using the repositories configured on this machine. Idempotent.
-needed <- c("stabm", "irr", "stabs")
+# igraph: stabm's stabilityIntersectionMBM (cross-checked live); jsonlite: writes
+# r_compat/reference_values.json (r_compat/generate_reference.R).
+needed <- c("stabm", "irr", "stabs", "igraph", "jsonlite")
 missing <- needed[!vapply(needed, requireNamespace, logical(1), quietly = TRUE)]
 if (length(missing)) {
   message("install.R: installing from CRAN: ", paste(missing, collapse = ", "))

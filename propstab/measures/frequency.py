@@ -28,16 +28,6 @@ CORRECTION_GLOBAL = Parameter(
     choices=("none", "exact"))
 
 
-def _sum_sq(F) -> int:
-    """sum_f F_f^2 exactly (int64 when it cannot overflow, Python integers otherwise)."""
-    F = F[F > 0]
-    if F.size == 0:
-        return 0
-    if int(F.max()) ** 2 * F.size < 2 ** 62:
-        return int(np.dot(F, F))
-    return sum(int(v) * int(v) for v in F.tolist())
-
-
 def _corrected(name, value, expectation, maximum=1.0):
     if not math.isfinite(value):
         return value
@@ -52,10 +42,14 @@ def _corrected(name, value, expectation, maximum=1.0):
     references=(THESIS + ", Definition 3",
                 "Nogueira, S., Sechidis, K., Brown, G. (2018). On the stability of feature "
                 "selection algorithms. JMLR 18(174), 1-54"),
-    claims=_claims(True, True, True, True, True), lower=-1, upper=1, null_value=0.0,
+    claims=_claims(True, True, True, True, False), lower=-1, upper=1,
     r_reference=RReference("stabm", "stabilityNogueira",
                            note="also irr::kappam.fleiss on the M x d ratings (thesis Thm 5)"),
-    notes="The tight lower bound is -1/(M-1) (thesis App. B.6); the constant bound is -1.")
+    notes=("The tight lower bound is -1/(M-1) (thesis App. B.6); the constant bound is -1. "
+           "Correction for chance holds for a constant size (E = 0, thesis Thm 4) but not for "
+           "fixed sizes that differ: E[Phi|H0] = -sum_i (k_i - k̄)^2 / (M (M-1) k̄ (d - k̄)), "
+           "e.g. -1/9 for M = 2, d = 3, k = (1, 2). Thesis Thm 3 assumes identically "
+           "distributed rows; see docs/table41.md."))
 def nogueira(sel):
     """Nogueira's stability estimator (thesis Definition 3).
 
@@ -93,7 +87,7 @@ def nogueira(sel):
     M, d, N = sel.n_runs, sel.n_features, sel.total
     if N == 0 or N == M * d:
         return undefined("nogueira", "the mean subset size is 0 or d")
-    S2 = _sum_sq(sel.column_counts)
+    S2 = sel.column_sum_squares
     return 1.0 - (M * d * (M * N - S2)) / ((M - 1) * N * (M * d - N))
 
 
@@ -137,7 +131,7 @@ def _davis_value(N, M, n_union, penalty, med, d):
     references=("Davis, C. A. et al. (2006). Reliable gene signatures for microarray "
                 "classification: assessment of stability and performance. Bioinformatics "
                 "22(19), 2356-2363", THESIS + ", Table 3.2"),
-    claims=_claims(True, False, True, False, False), lower=0, upper=1,
+    claims=_claims(True, False, True, True, False), lower=0, upper=1,
     parameters=(Parameter("penalty", 0.0, "alpha >= 0, the weight of the size penalty "
                           "median(k)/d (stabm's default 0)", minimum=0.0),
                 CORRECTION_GLOBAL),
@@ -146,7 +140,10 @@ def _davis_value(N, M, n_union, penalty, med, d):
                                       "correction_for_chance": "correction.for.chance"}),
     notes="With correction_for_chance='exact', propstab subtracts the exact null expectation "
           "of the whole score (union size by its exact law); stabm subtracts a pairwise "
-          "expectation from the global score, which is not a correction for chance when M > 2.")
+          "expectation from the global score, which is not a correction for chance when M > 2. "
+          "The claims are those of the default penalty 0, where the value is 1 exactly when "
+          "all runs are identical (MAXIMUM); with a penalty > 0, as in thesis Table 4.1, "
+          "identical runs score 1 - penalty median(k)/d and MAXIMUM fails.")
 def davis(sel, *, penalty=0.0, correction_for_chance="none"):
     """Davis et al.'s penalised frequency of selection.
 
@@ -249,7 +246,10 @@ def krizek(sel):
     references=("Guzman-Martinez, R., Alaiz-Rodriguez, R. (2011). Feature selection stability "
                 "assessment based on the Jensen-Shannon divergence. ECML PKDD, LNCS 6911",
                 THESIS + ", eq. B.2"),
-    claims=_claims(False, False, True, True, True), lower=0, upper=1, null_value=0.0)
+    claims=_claims(False, False, True, True, False), lower=0, upper=1,
+    notes=("Not corrected for chance, contrary to thesis Table 4.1: E[Phi|H0] = 1/2 for M = 2, "
+           "d = 2, k = 1. The Jensen argument of thesis App. B.5 divides by k log(k/d) < 0 "
+           "without reversing the inequality; it only shows E >= 0. See docs/table41.md."))
 def guzman(sel):
     """Guzman-Martinez and Alaiz-Rodriguez's Jensen-Shannon measure, constant k.
 
@@ -416,8 +416,7 @@ def cwrel(sel):
     M, d, N = sel.n_runs, sel.n_features, sel.total
     if N == 0:
         return undefined("cwrel", "no run selects any feature")
-    F = sel.column_counts
-    sff = _sum_sq(F) - N                               # sum_f F_f (F_f - 1)
+    sff = sel.column_sum_squares - N                   # sum_f F_f (F_f - 1)
     D, H = N % d, N % M
     num = d * (N - D + sff) - N * N + D * D
     den = d * (H * H + M * (N - H) - D) - N * N + D * D
@@ -468,7 +467,7 @@ def lausser(sel):
     if k == 0:
         return undefined("lausser", "k = 0")
     M = sel.n_runs
-    return _sum_sq(sel.column_counts) / (M * M * k)
+    return sel.column_sum_squares / (M * M * k)
 
 
 @register(
@@ -545,7 +544,7 @@ def weighted_consistency(sel):
     M, N = sel.n_runs, sel.total
     if N == 0:
         return undefined("weighted_consistency", "no run selects any feature")
-    return (_sum_sq(sel.column_counts) - N) / (N * (M - 1))
+    return (sel.column_sum_squares - N) / (N * (M - 1))
 
 
 def _novovicova_score(F, N, M):
@@ -600,6 +599,9 @@ def novovicova(sel, *, correction_for_chance="none"):
     value = _novovicova_score(sel.column_counts, N, M)
     if correction_for_chance == "none":
         return value
+    if N == M * d:      # E = SH = 1 exactly; in floating point 1 - E may not be 0
+        return undefined("novovicova", "every run selects every feature, so its null "
+                                       "expectation equals its maximum")
     pmf = chance.column_count_pmf(sel.row_sizes, d)
     c = np.arange(pmf.size, dtype=np.float64)
     g = np.zeros_like(c)

@@ -17,7 +17,7 @@ import numpy as np
 from .. import chance
 from .._registry import Bound, Parameter, RReference, module_doctests, register
 from ..axioms import Axiom
-from ._common import constant_size, pair_mean, undefined
+from ._common import constant_size, pair_mean, score_pair_mean, undefined
 
 FD, MONO, BND, MAX, CORR = (Axiom.FULLY_DEFINED, Axiom.MONOTONICITY, Axiom.BOUNDS,
                             Axiom.MAXIMUM, Axiom.CORRECTION_FOR_CHANCE)
@@ -43,23 +43,36 @@ def _stabm(function, **arguments):
     return RReference("stabm", function, arguments=arguments)
 
 
-def _similarity_stability(sel, name, score, reason, correction="none"):
+def pair_fractions(sel, score, correction="none"):
+    """The M x M numerators and denominators of the pair scores of ``score``.
+
+    With ``correction="exact"`` (and no zero denominator off the diagonal) they are
+    ``phi - E[phi|H0]`` and ``1 - E[phi|H0]``. Also read by the jackknife of
+    :mod:`propstab.inference`.
+    """
     r = sel.intersections.astype(np.float64)
     k = sel.row_sizes.astype(np.float64)
     ki, kj = k[:, None], k[None, :]
     num, den = score(r, ki, kj, float(sel.n_features))
     num, den = np.broadcast_arrays(num, den)
-    if correction == "none":
-        return pair_mean(name, num, den, reason)
     off = ~np.eye(sel.n_runs, dtype=bool)
-    if np.any((den == 0) & off):
-        return pair_mean(name, num, den, reason)      # warns and returns nan
+    if correction == "none" or np.any((den == 0) & off):
+        return num, den
     E, _ = chance.expected_pairwise(score, sel.row_sizes, sel.n_features)
     with np.errstate(divide="ignore", invalid="ignore"):
         phi = num / np.where(den == 0, 1.0, den)
-    return pair_mean(name, phi - E, 1.0 - E,
-                     "its null expectation equals its maximum 1 for some pair of sizes, "
-                     "so the chance-corrected score is 0/0")
+    return phi - E, 1.0 - E
+
+
+def _similarity_stability(sel, name, score, reason, correction="none"):
+    if correction == "none":
+        return score_pair_mean(name, score, sel, reason)
+    num, den = pair_fractions(sel, score, correction)
+    off = ~np.eye(sel.n_runs, dtype=bool)
+    if correction != "none" and not np.any((den == 0) & off):
+        reason = ("its null expectation equals its maximum 1 for some pair of sizes, "
+                  "so the chance-corrected score is 0/0")
+    return pair_mean(name, num, den, reason)
 
 
 # ---------------------------------------------------------------- similarities
@@ -167,7 +180,13 @@ def hamming(sel, *, correction_for_chance="none"):
     references=("Kalousis, A., Prados, J., Hilario, M. (2007). Stability of feature selection "
                 "algorithms. Knowl. Inf. Syst. 12(1), 95-116", THESIS + ", Table 3.1",
                 SOMOL + " (generalized Kalousis GK, Def. 4)"),
-    claims=_claims(True, True, True, True, False), lower=0, upper=1,
+    claims=_claims(True, False, True, True, False),
+    notes=("Not strictly monotone in propstab's formal sense (the value is not a function of"
+           " the total variance at fixed row sizes): phi is nonlinear in r_ij, so spreading "
+           "the same total intersection differently changes the value even at a constant "
+           "size. Thesis Table 4.1 claims monotonicity from dphi/dr_ij > 0 (App. B.2.1), a "
+           "weaker property; see docs/table41.md."),
+    lower=0, upper=1,
     parameters=(CORRECTION,),
     r_reference=_stabm("stabilityJaccard", correction_for_chance="correction.for.chance"))
 def jaccard(sel, *, correction_for_chance="none"):
@@ -209,7 +228,12 @@ def jaccard(sel, *, correction_for_chance="none"):
     summary="2 |s_i ∩ s_j| / (|s_i| + |s_j|)",
     references=("Yu, L., Ding, C., Loscalzo, S. (2008). Stable feature selection via dense "
                 "feature groups. KDD", THESIS + ", Table 3.1"),
-    claims=_claims(True, True, True, True, False), lower=0, upper=1,
+    claims=_claims(True, False, True, True, False),
+    notes=("Not strictly monotone in propstab's formal sense (the value is not a function of"
+           " the total variance at fixed row sizes): with varying sizes each pair's weight "
+           "2/(k_i + k_j) differs. Thesis Table 4.1 claims monotonicity from dphi/dr_ij > 0 "
+           "(App. B.2.1), a weaker property; see docs/table41.md."),
+    lower=0, upper=1,
     parameters=(CORRECTION,),
     r_reference=_stabm("stabilityDice", correction_for_chance="correction.for.chance"))
 def dice(sel, *, correction_for_chance="none"):
@@ -249,7 +273,12 @@ def dice(sel, *, correction_for_chance="none"):
                 "characteristics of gene expression profiles derived by univariate and "
                 "multivariate classification methods. Stat. Appl. Genet. Mol. Biol. 7(1)",
                 THESIS + ", Table 3.1"),
-    claims=_claims(True, True, True, True, False), lower=0, upper=1,
+    claims=_claims(True, False, True, True, False),
+    notes=("Not strictly monotone in propstab's formal sense (the value is not a function of"
+           " the total variance at fixed row sizes): with varying sizes each pair's weight "
+           "1/sqrt(k_i k_j) differs. Thesis Table 4.1 claims monotonicity from dphi/dr_ij > "
+           "0 (App. B.2.1), a weaker property; see docs/table41.md."),
+    lower=0, upper=1,
     parameters=(CORRECTION,),
     r_reference=_stabm("stabilityOchiai", correction_for_chance="correction.for.chance"))
 def ochiai(sel, *, correction_for_chance="none"):
@@ -287,7 +316,12 @@ def ochiai(sel, *, correction_for_chance="none"):
     summary="|s_i ∩ s_j| / |s_i| (ordered pairs)",
     references=("Shi, L. et al. (2005). Cross-platform comparability of microarray technology. "
                 "BMC Bioinformatics 6(Suppl 2)", THESIS + ", Table 3.1"),
-    claims=_claims(True, True, True, True, False), lower=0, upper=1)
+    claims=_claims(True, False, True, True, False),
+    notes=("Not strictly monotone in propstab's formal sense (the value is not a function of"
+           " the total variance at fixed row sizes): with varying sizes each pair's weight "
+           "(1/k_i + 1/k_j)/2 differs. Thesis Table 4.1 claims monotonicity from dphi/dr_ij "
+           "> 0 (App. B.2.1), a weaker property; see docs/table41.md."),
+    lower=0, upper=1)
 def pog(sel):
     """Percentage of overlapping genes, averaged over ordered pairs of runs.
 
@@ -365,7 +399,13 @@ def kuncheva(sel):
     references=("Lustgarten, J. L., Gopalakrishnan, V., Visweswaran, S. (2009). Measuring "
                 "stability of feature selection in biomedical datasets. AMIA Annu. Symp. Proc.",
                 THESIS + ", Table 3.1"),
-    claims=_claims(True, True, True, False, True), lower=-1, upper=1, null_value=0.0,
+    claims=_claims(True, False, True, False, True),
+    notes=("Not strictly monotone in propstab's formal sense (the value is not a function of"
+           " the total variance at fixed row sizes): with varying sizes each pair's weight "
+           "1/(min(k_i, k_j) - max(0, k_i + k_j - d)) differs. Thesis Table 4.1 claims "
+           "monotonicity from dphi/dr_ij > 0 (App. B.2.1), a weaker property; see "
+           "docs/table41.md."),
+    lower=-1, upper=1, null_value=0.0,
     r_reference=_stabm("stabilityLustgarten"))
 def lustgarten(sel):
     """Lustgarten's extension of Kuncheva's index to varying subset sizes.
@@ -402,7 +442,11 @@ def lustgarten(sel):
     summary="(r_ij - k_i k_j/d) / (min(k_i, k_j) - k_i k_j/d)",
     references=("Wald, R., Khoshgoftaar, T. M., Napolitano, A. (2013). Stability of filter- and "
                 "wrapper-based feature subset selection. ICTAI", THESIS + ", eq. 3.2"),
-    claims=_claims(True, True, False, False, True),
+    claims=_claims(True, False, False, False, True),
+    notes=("Not strictly monotone in propstab's formal sense (the value is not a function of the"
+           " total variance at fixed row sizes): with varying sizes each pair's weight "
+           "1/(min(k_i, k_j) - k_i k_j/d) differs. Thesis Table 4.1 claims monotonicity from "
+           "dphi/dr_ij > 0 (App. B.2.1), a weaker property; see docs/table41.md."),
     lower=Bound("1 - d", func=lambda M, d, k: 1 - d), upper=1, null_value=0.0,
     r_reference=_stabm("stabilityWald"))
 def wald(sel):
@@ -442,7 +486,11 @@ def wald(sel):
     references=("Zhang, M. et al. (2009). Evaluating reproducibility of differential expression "
                 "discoveries in microarray studies by considering correlated molecular changes. "
                 "Bioinformatics 25(13), 1662-1668", THESIS + ", eq. 3.3"),
-    claims=_claims(True, True, False, True, True),
+    claims=_claims(True, False, False, True, True),
+    notes=("Not strictly monotone in propstab's formal sense (the value is not a function of the"
+           " total variance at fixed row sizes): with varying sizes each pair's weight differs. "
+           "Thesis Table 4.1 claims monotonicity from dphi/dr_ij > 0 (App. B.2.1), a weaker "
+           "property; see docs/table41.md."),
     lower=Bound("1 - d", func=lambda M, d, k: 1 - d), upper=1, null_value=0.0)
 def npog(sel):
     """Normalised percentage of overlapping genes, over ordered pairs.
@@ -587,5 +635,10 @@ def unadjusted(sel):
     return _similarity_stability(sel, "unadjusted", _unadjusted,
                                  "a run is empty, or two runs both select all features")
 
+
+#: The similarity of each pairwise measure, by registered name (read by the jackknife).
+PAIR_SCORES = {"hamming": _hamming, "jaccard": _jaccard, "dice": _dice, "ochiai": _ochiai,
+               "pog": _pog, "kuncheva": _kuncheva, "lustgarten": _lustgarten, "wald": _wald,
+               "npog": _npog, "kappa": _kappa, "phi": _phi, "unadjusted": _unadjusted}
 
 __test__ = module_doctests(__name__)

@@ -1,0 +1,31 @@
+"""Repository-wide pytest hooks.
+
+The doctests of :mod:`propstab.r` call R: like the live suite in r_compat/, they fail
+when R or the reference packages cannot be loaded, unless PROPSTAB_SKIP_R=1 opts out.
+(Kept here rather than inside the package so that no test hook ships in a wheel.)
+"""
+import os
+import pathlib
+
+import pytest
+
+_R_PACKAGE_DIR = pathlib.Path(__file__).resolve().parent / "propstab" / "r"
+
+
+@pytest.fixture(autouse=True)
+def _r_for_bridge_doctests(request):
+    path = pathlib.Path(str(request.node.fspath)).resolve()
+    if _R_PACKAGE_DIR not in path.parents:
+        return
+    try:
+        from propstab.r import require_package
+        for name in ("stabm", "irr", "Matrix"):
+            require_package(name)
+        import hypothesis  # noqa: F401
+        return
+    except ImportError as exc:
+        problem = str(exc)
+    if os.environ.get("PROPSTAB_SKIP_R") == "1":
+        pytest.skip(f"PROPSTAB_SKIP_R=1: doctests calling R skipped ({problem})")
+    pytest.fail(f"the doctests of propstab.r need R: {problem}; set PROPSTAB_SKIP_R=1 to skip",
+                pytrace=False)

@@ -1,0 +1,646 @@
+"""Statistical inference for stability: variance, confidence intervals, hypothesis tests.
+
+A stability value computed from M resamples is an estimate of a population
+quantity. For Nogueira's estimator (and Kuncheva's index, equal to it where it is
+defined) the thesis gives its asymptotic normal distribution (Nogueira 2018,
+sec. 5.2, Thm 6) through its equality with Fleiss' kappa (Gwet 2008); every other
+registered measure gets the delete-one-run jackknife variance. On top of these:
+Wald confidence intervals (Cor. 1), the one-sample test V_M (sec. 5.2.5), the
+two-sample test T_M (Thm 7), a paired version for two procedures run on the same
+resamples, and all pairwise comparisons with Holm's correction.
+
+>>> import propstab
+>>> Z = [[1, 1, 0, 0, 0], [1, 1, 0, 0, 0], [1, 0, 1, 0, 0], [1, 1, 0, 0, 0], [0, 1, 1, 0, 0]]
+>>> est = propstab.estimate(Z)
+>>> round(est.statistic, 4), round(est.standard_error, 4), est.interpretation
+(0.4167, 0.1461, 'intermediate to good')
+"""
+from __future__ import annotations
+
+import dataclasses
+import math
+import warnings
+from typing import Any, Dict, List, Mapping, NamedTuple, Optional, Sequence, Tuple
+
+import numpy as np
+from scipy import stats
+
+from . import _variance
+from ._exceptions import UndefinedMeasureWarning
+from ._registry import get_measure
+from ._validation import (as_selection, check_choice, check_comparable, check_confidence_level,
+                          check_probabilities, check_real)
+
+__all__ = [
+    "ConfidenceInterval", "OneSampleTestResult", "PairwiseTestTable", "StabilityEstimate",
+    "TwoSampleTestResult", "ZeroVarianceWarning", "estimate", "one_sample_test",
+    "pairwise_tests", "population_stability", "two_sample_test",
+]
+
+THESIS = ("Nogueira, S. (2018). Quantifying the Stability of Feature Selection. PhD thesis, "
+          "University of Manchester, sec. 5.2")
+
+ALTERNATIVES = ("two-sided", "greater", "less")
+CI_METHODS = ("wald",)
+VARIANCE_METHODS = ("auto", "analytic", "jackknife")
+
+#: Thesis Table 6.1 (after Fleiss et al. 2004): upper end of each band, and its label.
+INTERPRETATION_SCALE = ((0.40, "poor"), (0.75, "intermediate to good"), (math.inf, "excellent"))
+
+
+class ZeroVarianceWarning(RuntimeWarning):
+    """The estimated variance is zero (e.g. every run selected the same features).
+
+    A confidence interval then collapses to the point estimate, and a test statistic
+    (difference / 0) is taken as +inf or -inf by the sign of the difference, or 0 when
+    the difference is 0 too; p-values follow from these values.
+    """
+
+
+class ConfidenceInterval(NamedTuple):
+    """A confidence interval ``(low, high)``."""
+
+    low: float
+    high: float
+
+
+def interpret(value: float) -> str:
+    """Label of ``value`` on the benchmark scale of thesis Table 6.1.
+
+    < 0.40 poor, 0.40 to 0.75 intermediate to good, > 0.75 excellent.
+
+    >>> interpret(0.3), interpret(0.4), interpret(0.75), interpret(0.9)
+    ('poor', 'intermediate to good', 'intermediate to good', 'excellent')
+    """
+    if value < INTERPRETATION_SCALE[0][0]:
+        return INTERPRETATION_SCALE[0][1]
+    if value <= INTERPRETATION_SCALE[1][0]:
+        return INTERPRETATION_SCALE[1][1]
+    return INTERPRETATION_SCALE[2][1]
+
+
+def _on_kappa_scale(info) -> bool:
+    """Table 6.1 is a scale for kappa-like agreement: 0 by chance (declared null value),
+    maximum 1, higher more stable."""
+    hi = info.bounds[1]
+    return (info.orientation == "higher" and info.null_value == 0.0
+            and hi.is_constant and hi.value == 1.0)
+
+
+@dataclasses.dataclass(frozen=True)
+class StabilityEstimate:
+    """A stability estimate with its estimated sampling variance.
+
+    Attributes
+    ----------
+    statistic : float
+        The measure's value on Z.
+    variance : float
+        Estimated variance of ``statistic``: thesis Thm 6 (``method="analytic"``) or the
+        delete-one-run jackknife (``method="jackknife"``).
+    n_runs, n_features : int
+        M and d.
+    measure : str
+        The registered name of the measure.
+    method : str
+        ``"analytic"`` or ``"jackknife"``.
+    terms : ndarray
+        Per-run terms u_i with ``variance = factor * sum_i (u_i - mean u)^2``: the
+        thesis's Phi_(i) (factor 4/M^2) or the leave-one-out values (factor (M-1)/M).
+        Used by the paired test.
+    factor : float
+    """
+
+    statistic: float
+    variance: float
+    n_runs: int
+    n_features: int
+    measure: str
+    method: str
+    terms: np.ndarray = dataclasses.field(repr=False, compare=False)
+    factor: float = dataclasses.field(repr=False, compare=False)
+
+    @property
+    def standard_error(self) -> float:
+        """The square root of :attr:`variance`."""
+        return math.sqrt(self.variance) if self.variance >= 0 else float("nan")
+
+    @property
+    def interpretation(self) -> Optional[str]:
+        """The statistic's label on thesis Table 6.1 (poor / intermediate to good /
+        excellent), or None for an undefined (NaN) statistic or a measure not on a
+        kappa-like scale (declared null value 0, maximum 1, higher is more stable): the
+        scale is Fleiss' kappa's."""
+        if math.isnan(self.statistic) or not _on_kappa_scale(get_measure(self.measure)):
+            return None
+        return interpret(self.statistic)
+
+    def confidence_interval(self, confidence_level: float = 0.95, *,
+                            method: str = "wald") -> ConfidenceInterval:
+        """An approximate confidence interval for the population stability.
+
+        ``method="wald"``: :math:`\\hat\\Phi \\pm z_{1-\\alpha/2}\\sqrt{v}` (thesis Cor. 1,
+        with v from Thm 6 or from the jackknife).
+
+        Parameters
+        ----------
+        confidence_level : float in (0, 1), default 0.95
+        method : {"wald"}
+
+        Returns
+        -------
+        ConfidenceInterval
+            ``(low, high)``; NaN bounds when the statistic or variance is undefined.
+
+        Warns
+        -----
+        ZeroVarianceWarning
+            When the variance is 0 (the interval is then the single point).
+        """
+        level = check_confidence_level(confidence_level)
+        check_choice("method", method, CI_METHODS)
+        if self.variance == 0:
+            _warn_zero(f"the {self.method} variance of {self.measure} is 0")
+        half = stats.norm.ppf(0.5 + level / 2) * self.standard_error
+        return ConfidenceInterval(self.statistic - half, self.statistic + half)
+
+
+def _warn_zero(what: str) -> None:
+    warnings.warn(f"{what}; the interval or test is degenerate", ZeroVarianceWarning,
+                  stacklevel=3)
+
+
+def estimate(Z, /, measure: str = "nogueira", *, method: str = "auto", n_features=None,
+             feature_names=None, **options) -> StabilityEstimate:
+    """Estimate the stability of the selections in ``Z`` with its variance.
+
+    Parameters
+    ----------
+    Z : array-like, DataFrame, sparse matrix or index collections
+        The selection matrix (M runs x d features); see :func:`propstab.as_selection`.
+    measure : str, default "nogueira"
+        A registered measure (see :func:`propstab.list_measures`).
+    method : {"auto", "analytic", "jackknife"}
+        ``"analytic"``: thesis Thm 6, for ``nogueira`` and ``kuncheva`` (equal to it
+        on its domain, Thm 4); ``"jackknife"``: delete-one-run jackknife, for any
+        measure; ``"auto"``: analytic where it applies, else the jackknife.
+    n_features, feature_names : optional
+        For index collections.
+    **options
+        The measure's own options.
+
+    Returns
+    -------
+    StabilityEstimate
+
+    Raises
+    ------
+    ValueError, TypeError
+        Invalid ``Z``, an unknown measure, option or method, or ``method="analytic"``
+        for a measure other than ``nogueira``/``kuncheva``.
+
+    Warns
+    -----
+    UndefinedMeasureWarning
+        When the measure, or one of its leave-one-out values, is undefined (NaN).
+
+    Notes
+    -----
+    Thesis Thm 6: :math:`v = \\frac{4}{M^2}\\sum_i (\\hat\\Phi_{(i)} - \\bar\\Phi_{(.)})^2`
+    with
+
+    .. math:: \\hat\\Phi_{(i)} = \\frac{1}{\\frac{\\bar k}{d}(1 - \\frac{\\bar k}{d})}
+              \\Big[\\frac{1}{d}\\sum_f z_{if}\\hat p_f - \\frac{k_i \\bar k}{d^2}
+              + \\frac{\\hat\\Phi}{2}\\Big(\\frac{2 \\bar k k_i}{d^2} - \\frac{k_i}{d}
+              - \\frac{\\bar k}{d} + 1\\Big)\\Big].
+
+    Jackknife: :math:`v_J = \\frac{M-1}{M}\\sum_i (\\hat\\theta_{(-i)} - \\bar\\theta)^2` with
+    :math:`\\hat\\theta_{(-i)}` the measure without run i, computed from the pair-score
+    matrix (pairwise measures) or the column counts minus each row (frequency measures);
+    only measures with no such structure are recomputed M times.
+
+    References
+    ----------
+    Nogueira (2018), thesis sec. 5.2, Thm 6 and Cor. 1; Gwet, K. L. (2008). Variance
+    estimation of nominal-scale inter-rater reliability with random selection of raters.
+    Psychometrika 73(3), 407-430. doi:10.1007/s11336-007-9054-8. Efron, B., Stein, C.
+    (1981). The jackknife estimate of variance. Ann. Stat. 9(3), 586-596.
+
+    Examples
+    --------
+    >>> from propstab import estimate
+    >>> Z = [[1, 1, 0, 0], [1, 1, 0, 0], [1, 0, 1, 0], [1, 1, 0, 0]]
+    >>> est = estimate(Z)
+    >>> round(est.statistic, 4), round(est.variance, 4), est.method
+    (0.5, 0.0469, 'analytic')
+    >>> low, high = est.confidence_interval(0.9)
+    >>> round(low, 4), round(high, 4)
+    (0.1439, 0.8561)
+    >>> round(estimate(Z, "jaccard").variance, 4)
+    0.1111
+    """
+    sel = as_selection(Z, n_features=n_features, feature_names=feature_names)
+    info = get_measure(measure)
+    check_choice("method", method, VARIANCE_METHODS)
+    analytic = info.name in _variance.ANALYTIC_MEASURES
+    if method == "analytic" and not analytic:
+        raise ValueError(f"method: 'analytic' (thesis Thm 6) applies only to "
+                         f"{', '.join(_variance.ANALYTIC_MEASURES)}; got measure "
+                         f"{info.name!r} (use method='jackknife')")
+    statistic = info.function(sel, **options)
+    M, d = sel.n_runs, sel.n_features
+    if analytic and method != "jackknife":
+        F = sel.column_counts
+        Zm = sel.tocsr() if sel.is_sparse else sel.toarray()
+        ZF = np.asarray(Zm @ F.astype(np.float64)).ravel()
+        _, variance, terms = _variance.nogueira_terms(F, sel.row_sizes, ZF, M, d, phi=statistic)
+        if math.isnan(statistic):                   # e.g. kuncheva with varying sizes
+            variance, terms = float("nan"), np.full(M, np.nan)
+        return StabilityEstimate(statistic, float(variance), M, d, info.name, "analytic",
+                                 terms, 4.0 / M ** 2)
+    if M < 3:
+        terms = np.full(M, np.nan)
+    else:
+        terms = _variance.leave_one_out(sel, info, options)
+    if not math.isnan(statistic) and np.isnan(terms).any():
+        i = int(np.argmax(np.isnan(terms)))
+        why = ("it needs at least 3 runs" if M < 3 else
+               f"{info.name} is undefined once run {i} is deleted")
+        warnings.warn(f"the jackknife variance of {info.name} is undefined: {why}; "
+                      f"returning nan", UndefinedMeasureWarning, stacklevel=2)
+    factor = (M - 1) / M
+    return StabilityEstimate(statistic, float(_variance.spread(terms, factor)), M, d, info.name,
+                             "jackknife", terms, factor)
+
+
+def population_stability(p) -> float:
+    """The population stability Phi of independent-run Bernoulli selection probabilities.
+
+    Parameters
+    ----------
+    p : sequence of float in [0, 1], length d
+        p_f, the probability that feature f is selected in a run.
+
+    Returns
+    -------
+    float
+
+    Raises
+    ------
+    ValueError, TypeError
+        When ``p`` is not a non-empty sequence of numbers in [0, 1].
+
+    Warns
+    -----
+    UndefinedMeasureWarning
+        When every p_f is 0 or every p_f is 1 (p-bar is 0 or 1); the result is NaN.
+
+    Notes
+    -----
+    Thesis Thm 6:
+
+    .. math:: \\Phi = 1 - \\frac{\\frac{1}{d}\\sum_f p_f(1 - p_f)}{\\bar p(1 - \\bar p)},
+              \\qquad \\bar p = \\frac{1}{d}\\sum_f p_f = \\frac{\\bar k}{d},
+
+    with :math:`\\bar k = \\sum_f p_f` the expected subset size. It is the limit of
+    :math:`\\hat\\Phi` as M grows.
+
+    References
+    ----------
+    Nogueira (2018), thesis Thm 6.
+
+    Examples
+    --------
+    >>> from propstab import population_stability
+    >>> population_stability([1, 1, 0, 0])
+    1.0
+    >>> population_stability([0.5, 0.5, 0.5, 0.5])
+    0.0
+    >>> round(population_stability([0.9, 0.8, 0.2, 0.1]), 6)
+    0.5
+    """
+    p = check_probabilities("p", p)
+    pbar = float(p.mean())
+    den = pbar * (1.0 - pbar)
+    if den == 0:
+        warnings.warn("population stability is undefined here: the mean selection "
+                      "probability is 0 or 1; returning nan", UndefinedMeasureWarning,
+                      stacklevel=2)
+        return float("nan")
+    return 1.0 - float(np.mean(p * (1.0 - p))) / den
+
+
+# ------------------------------------------------------------------ hypothesis tests
+
+def _z_and_pvalue(difference: float, variance: float, alternative: str, what: str):
+    if variance == 0:
+        _warn_zero(f"the variance of {what} is 0")
+        z = 0.0 if difference == 0 else math.copysign(math.inf, difference)
+    else:
+        z = difference / math.sqrt(variance) if variance > 0 else float("nan")
+    if alternative == "greater":
+        p = stats.norm.sf(z)
+    elif alternative == "less":
+        p = stats.norm.cdf(z)
+    else:
+        p = 2 * stats.norm.sf(abs(z))
+    return float(z), float(p)
+
+
+@dataclasses.dataclass(frozen=True)
+class OneSampleTestResult:
+    """Result of :func:`one_sample_test`.
+
+    Attributes
+    ----------
+    statistic : float
+        V_M = (estimate - phi0) / sqrt(v).
+    pvalue : float
+    alternative : str
+    phi0 : float
+    estimate : StabilityEstimate
+    """
+
+    statistic: float
+    pvalue: float
+    alternative: str
+    phi0: float
+    estimate: StabilityEstimate
+
+
+@dataclasses.dataclass(frozen=True)
+class TwoSampleTestResult:
+    """Result of :func:`two_sample_test`.
+
+    Attributes
+    ----------
+    statistic : float
+        T_M = (Phi(Z2) - Phi(Z1)) / sqrt(variance of the difference).
+    pvalue : float
+    alternative : str
+        About Phi_2 - Phi_1 ("greater": the second is more stable).
+    paired : bool
+    difference : float
+        Phi(Z2) - Phi(Z1).
+    variance : float
+        Estimated variance of the difference: v1 + v2, or from the paired terms.
+    estimates : tuple of StabilityEstimate
+        The estimates for Z1 and Z2.
+    """
+
+    statistic: float
+    pvalue: float
+    alternative: str
+    paired: bool
+    difference: float
+    variance: float
+    estimates: Tuple[StabilityEstimate, StabilityEstimate]
+
+
+def one_sample_test(Z, /, phi0: float, *, alternative: str = "greater",
+                    measure: str = "nogueira", method: str = "auto", n_features=None,
+                    feature_names=None, **options) -> OneSampleTestResult:
+    """Test whether the population stability exceeds (is below, differs from) ``phi0``.
+
+    Parameters
+    ----------
+    Z : array-like, DataFrame, sparse matrix or index collections
+    phi0 : float
+        The stability under the null hypothesis H0: Phi = phi0.
+    alternative : {"greater", "less", "two-sided"}
+        H1: Phi > phi0 (the thesis's test), Phi < phi0, or Phi != phi0.
+    measure, method, n_features, feature_names, **options
+        As for :func:`estimate`.
+
+    Returns
+    -------
+    OneSampleTestResult
+
+    Raises
+    ------
+    ValueError, TypeError
+        Invalid input, ``alternative`` or ``phi0``.
+
+    Warns
+    -----
+    ZeroVarianceWarning
+        When the estimated variance is 0.
+
+    Notes
+    -----
+    Thesis sec. 5.2.5: :math:`V_M = (\\hat\\Phi - \\Phi_0)/\\sqrt{v(\\hat\\Phi)}` is
+    asymptotically N(0, 1) under H0; the p-value of "greater" is
+    :math:`1 - \\Phi_{N}(V_M)`.
+
+    Examples
+    --------
+    >>> from propstab import one_sample_test
+    >>> Z = [[1, 1, 0, 0], [1, 1, 0, 0], [1, 0, 1, 0], [1, 1, 0, 0]]
+    >>> res = one_sample_test(Z, 0.2)
+    >>> round(res.statistic, 4), round(res.pvalue, 4)
+    (1.3856, 0.0829)
+    """
+    check_choice("alternative", alternative, ALTERNATIVES)
+    phi0 = check_real("phi0", phi0)
+    est = estimate(Z, measure, method=method, n_features=n_features,
+                   feature_names=feature_names, **options)
+    z, p = _z_and_pvalue(est.statistic - phi0, est.variance, alternative, est.measure)
+    return OneSampleTestResult(z, p, alternative, phi0, est)
+
+
+def _paired_variance(e1: StabilityEstimate, e2: StabilityEstimate) -> float:
+    return float(_variance.spread(e2.terms - e1.terms, e1.factor))
+
+
+def _compare(sel1, sel2, *, paired, alternative, measure, method, options, names):
+    check_comparable(sel1, sel2, paired=paired, names=names)
+    for name in _variance.PER_RUN_OPTIONS:
+        if options.get(name) is not None:
+            raise ValueError(f"{name}: holds one row per run of one matrix, so it cannot be "
+                             f"shared by the compared matrices; compare estimates computed "
+                             f"with propstab.estimate instead; got {name}= for {measure!r}")
+    e1 = estimate(sel1, measure, method=method, **options)
+    e2 = estimate(sel2, measure, method=method, **options)
+    diff = e2.statistic - e1.statistic
+    variance = _paired_variance(e1, e2) if paired else e1.variance + e2.variance
+    z, p = _z_and_pvalue(diff, variance, alternative, f"the difference of {e1.measure}")
+    return TwoSampleTestResult(z, p, alternative, paired, diff, variance, (e1, e2))
+
+
+def two_sample_test(Z1, Z2, /, *, paired: bool = False, alternative: str = "two-sided",
+                    measure: str = "nogueira", method: str = "auto", n_features=None,
+                    feature_names=None, **options) -> TwoSampleTestResult:
+    """Test whether two feature selection procedures have equal population stability.
+
+    Parameters
+    ----------
+    Z1, Z2 : selection matrices over the same d features
+    paired : bool, default False
+        False: independent samples (thesis Thm 7). True: the two procedures were run on
+        the same M resamples (row i of Z1 and of Z2 come from resample i); the variance
+        of the difference is then estimated from the per-run terms of both estimates.
+    alternative : {"two-sided", "greater", "less"}
+        H1: Phi_2 != Phi_1, Phi_2 > Phi_1, Phi_2 < Phi_1 (the sign of T_M follows the
+        thesis: second minus first).
+    measure, method, n_features, feature_names, **options
+        As for :func:`estimate` (the same measure for both).
+
+    Returns
+    -------
+    TwoSampleTestResult
+
+    Raises
+    ------
+    ValueError, TypeError
+        Invalid input, different d, or ``paired=True`` with different M.
+
+    Warns
+    -----
+    ZeroVarianceWarning
+        When the variance of the difference is 0.
+
+    Notes
+    -----
+    Thesis Thm 7: :math:`T_M = (\\hat\\Phi(Z_2) - \\hat\\Phi(Z_1)) /
+    \\sqrt{v(\\hat\\Phi(Z_1)) + v(\\hat\\Phi(Z_2))}`, asymptotically N(0, 1) under H0.
+
+    Paired: with per-run terms :math:`u_i` of each estimate (Thm 6's
+    :math:`\\hat\\Phi_{(i)}`, or leave-one-out values), the difference's variance is
+    :math:`c\\sum_i (\\delta_i - \\bar\\delta)^2` with :math:`\\delta_i = u^{(2)}_i - u^{(1)}_i`
+    (c = 4/M^2, or (M-1)/M for the jackknife): the delta method (jackknife) applied to
+    the difference, which keeps the covariance the independent test ignores.
+
+    Examples
+    --------
+    >>> from propstab import two_sample_test
+    >>> Z1 = [[1, 1, 0, 0], [1, 0, 1, 0], [0, 1, 1, 0], [1, 1, 0, 0], [1, 0, 0, 1]]
+    >>> Z2 = [[1, 1, 0, 0], [1, 1, 0, 0], [1, 1, 0, 0], [1, 1, 0, 0], [1, 0, 1, 0]]
+    >>> res = two_sample_test(Z1, Z2)
+    >>> round(res.statistic, 4), round(res.pvalue, 4)
+    (2.2411, 0.025)
+    >>> round(two_sample_test(Z1, Z2, paired=True).statistic, 4)
+    3.289
+    """
+    check_choice("alternative", alternative, ALTERNATIVES)
+    check_choice("paired", paired, (False, True))
+    sel1 = as_selection(Z1, n_features=n_features, feature_names=feature_names)
+    sel2 = as_selection(Z2, n_features=n_features, feature_names=feature_names)
+    return _compare(sel1, sel2, paired=bool(paired), alternative=alternative, measure=measure,
+                    method=method, options=options, names=("Z1", "Z2"))
+
+
+def holm(pvalues) -> np.ndarray:
+    """Holm's step-down adjusted p-values.
+
+    :math:`\\tilde p_{(j)} = \\max_{l \\le j} \\min(1, (m - l + 1) p_{(l)})` for the
+    sorted p-values (Holm 1979, Scand. J. Stat. 6(2), 65-70).
+
+    >>> holm([0.01, 0.04, 0.03]).tolist()
+    [0.03, 0.06, 0.06]
+    """
+    p = np.asarray(pvalues, dtype=np.float64)
+    m = p.size
+    order = np.argsort(p, kind="stable")
+    adjusted = np.minimum(1.0, np.maximum.accumulate((m - np.arange(m)) * p[order]))
+    out = np.empty(m)
+    out[order] = adjusted
+    return out
+
+
+@dataclasses.dataclass(frozen=True)
+class PairwiseTestTable:
+    """All pairwise comparisons of :func:`pairwise_tests`, one row per pair.
+
+    Attributes
+    ----------
+    rows : tuple of dict
+        Keys: first, second, statistic, pvalue, pvalue_holm, difference, stability_first,
+        stability_second.
+    paired : bool
+    alternative : str
+    """
+
+    rows: Tuple[Dict[str, Any], ...]
+    paired: bool
+    alternative: str
+
+    COLUMNS = ("first", "second", "stability_first", "stability_second", "difference",
+               "statistic", "pvalue", "pvalue_holm")
+
+    def to_frame(self):
+        """The table as a pandas DataFrame (pandas is needed)."""
+        try:
+            import pandas as pd
+        except ImportError as exc:  # pragma: no cover - pandas is a test dependency
+            raise ImportError("PairwiseTestTable.to_frame needs pandas: "
+                              "pip install pandas") from exc
+        return pd.DataFrame(list(self.rows), columns=list(self.COLUMNS))
+
+    def __len__(self) -> int:
+        return len(self.rows)
+
+    def __repr__(self) -> str:
+        head = f"{'first':>12} {'second':>12} {'T_M':>9} {'p':>9} {'p (Holm)':>9}"
+        lines = [f"PairwiseTestTable(paired={self.paired}, alternative={self.alternative!r})",
+                 head]
+        for r in self.rows:
+            lines.append(f"{str(r['first']):>12} {str(r['second']):>12} {r['statistic']:9.3f} "
+                         f"{r['pvalue']:9.4f} {r['pvalue_holm']:9.4f}")
+        return "\n".join(lines)
+
+
+def pairwise_tests(matrices, /, *, paired: bool = False, alternative: str = "two-sided",
+                   measure: str = "nogueira", method: str = "auto", n_features=None,
+                   feature_names=None, **options) -> PairwiseTestTable:
+    """Compare the stability of every pair of procedures, with Holm's correction.
+
+    Parameters
+    ----------
+    matrices : mapping of name -> selection matrix, or sequence of selection matrices
+        At least two, all over the same d features (and the same M runs if paired).
+    paired, alternative, measure, method, n_features, feature_names, **options
+        As for :func:`two_sample_test`, applied to every pair (first, second) in order.
+
+    Returns
+    -------
+    PairwiseTestTable
+        One row per pair with T_M, its p-value and Holm's adjusted p-value over all
+        m(m-1)/2 pairs (family-wise error rate control).
+
+    Examples
+    --------
+    >>> from propstab import pairwise_tests
+    >>> A = [[1, 1, 0, 0], [1, 0, 1, 0], [0, 1, 1, 0], [1, 1, 0, 0], [1, 0, 0, 1]]
+    >>> B = [[1, 1, 0, 0], [1, 1, 0, 0], [1, 1, 0, 0], [1, 1, 0, 0], [1, 0, 1, 0]]
+    >>> C = [[1, 1, 0, 0]] * 4 + [[0, 1, 1, 0]]
+    >>> table = pairwise_tests({"A": A, "B": B, "C": C})
+    >>> [(r["first"], r["second"], round(r["pvalue_holm"], 3)) for r in table.rows]
+    [('A', 'B', 0.075), ('A', 'C', 0.075), ('B', 'C', 1.0)]
+    """
+    check_choice("alternative", alternative, ALTERNATIVES)
+    check_choice("paired", paired, (False, True))
+    if isinstance(matrices, Mapping):
+        names, items = list(matrices.keys()), list(matrices.values())
+    elif isinstance(matrices, Sequence) and not isinstance(matrices, (str, bytes)):
+        names, items = list(range(len(matrices))), list(matrices)
+    else:
+        raise TypeError(f"matrices: must be a mapping of names to selection matrices or a "
+                        f"sequence of selection matrices; got {type(matrices).__name__}")
+    if len(items) < 2:
+        raise ValueError(f"matrices: at least 2 selection matrices are needed; got {len(items)}")
+    sels = [as_selection(Z, n_features=n_features, feature_names=feature_names) for Z in items]
+    results: List[Tuple[Any, Any, TwoSampleTestResult]] = []
+    for a in range(len(sels)):
+        for b in range(a + 1, len(sels)):
+            res = _compare(sels[a], sels[b], paired=bool(paired), alternative=alternative,
+                           measure=measure, method=method, options=options,
+                           names=(f"matrices[{names[a]!r}]", f"matrices[{names[b]!r}]"))
+            results.append((names[a], names[b], res))
+    adjusted = holm([r.pvalue for _, _, r in results])
+    rows = tuple({"first": a, "second": b,
+                  "stability_first": r.estimates[0].statistic,
+                  "stability_second": r.estimates[1].statistic,
+                  "difference": r.difference, "statistic": r.statistic,
+                  "pvalue": r.pvalue, "pvalue_holm": float(q)}
+                 for (a, b, r), q in zip(results, adjusted))
+    return PairwiseTestTable(rows, bool(paired), alternative)

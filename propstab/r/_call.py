@@ -1,0 +1,233 @@
+"""Starting R, loading R packages and calling R functions, with errors a user can act on.
+
+rpy2 is imported on first use only. Every failure of the R side surfaces as one
+of three exceptions, without rpy2's internal traceback:
+
+- :class:`ImportError` when rpy2 is not installed (``pip install propstab[r]``);
+- :class:`~propstab._exceptions.RUnavailableError` (an ``ImportError``) when R
+  cannot be found or an R package is not installed, naming the exact command;
+- :class:`~propstab._exceptions.RReferenceError` when an R function raises an
+  error: R's message and the R call that failed.
+"""
+from __future__ import annotations
+
+import os
+import warnings
+from typing import Any, NamedTuple
+
+import numpy as np
+
+from .._exceptions import RReferenceError, RUnavailableError
+
+__all__ = ["RValue", "call_r", "r_package", "r_versions", "require_package", "robjects"]
+
+_STATE: dict = {}
+
+# Runs an R function inside tryCatch so that an error comes back as data (R's
+# message and the failing call) instead of an rpy2 exception; warnings are
+# collected and re-emitted in Python; messages (e.g. "Loading required namespace")
+# are muffled.
+_SAFE_CALL = """
+function(f, args) {
+  warns <- character(0)
+  value <- withCallingHandlers(
+    tryCatch(do.call(f, args), error = function(e) {
+      cl <- conditionCall(e)
+      shown <- if (is.null(cl)) "" else paste(deparse(cl, nlines = 4L), collapse = " ")
+      structure(list(message = conditionMessage(e), call = shown), class = "propstab_r_error")
+    }),
+    warning = function(w) {
+      warns <<- c(warns, conditionMessage(w))
+      invokeRestart("muffleWarning")
+    },
+    message = function(m) invokeRestart("muffleMessage"))
+  list(value = value, warnings = warns, failed = inherits(value, "propstab_r_error"))
+}
+"""
+
+
+def _r_home_problem() -> str:
+    """Why R cannot be started ('' when it can); checked before rpy2 initialises R,
+    because R aborts the whole process when its home is wrong."""
+    from rpy2 import situation
+    r_home = situation.get_r_home()
+    if not r_home:
+        return ("R was not found: `R RHOME` failed and R_HOME is not set. Install R "
+                "(https://cran.r-project.org, or `apt-get install r-base-core`) and make sure "
+                "`R` is on PATH or R_HOME points to it")
+    if not os.path.isdir(os.path.join(r_home, "library", "base")):
+        return (f"R was not found at R_HOME={r_home!r} (no base package under it). Install R "
+                "(https://cran.r-project.org) or set R_HOME to the directory printed by "
+                "`R RHOME`")
+    return ""
+
+
+def robjects():
+    """The ``rpy2.robjects`` module, R started on first use.
+
+    Raises
+    ------
+    ImportError
+        rpy2 is not installed (``pip install propstab[r]``).
+    RUnavailableError
+        R cannot be found.
+    """
+    ro = _STATE.get("robjects")
+    if ro is not None:
+        return ro
+    try:
+        import rpy2  # noqa: F401
+    except ImportError:
+        raise ImportError("the R bridge of propstab needs rpy2, which is not installed; "
+                          "install it with `pip install propstab[r]`") from None
+    problem = _r_home_problem()
+    if problem:
+        raise RUnavailableError(problem, package=None) from None
+    try:
+        import rpy2.robjects as ro
+    except Exception as exc:  # R present but its shared library does not load
+        raise RUnavailableError(f"R could not be started by rpy2: {type(exc).__name__}: {exc}",
+                                package=None) from None
+    _STATE["robjects"] = ro
+    _STATE["safe_call"] = ro.r(_SAFE_CALL)
+    return ro
+
+
+def require_package(name: str) -> None:
+    """Check that the R package ``name`` is installed (``requireNamespace``), cached.
+
+    Raises
+    ------
+    RUnavailableError
+        The package is not installed in R; the message gives the install command.
+    """
+    present = _STATE.setdefault("present", set())
+    if name in present:
+        return
+    ro = robjects()
+    if not ro.r["requireNamespace"](name, quietly=True)[0]:
+        command = f"Rscript -e 'install.packages(\"{name}\")'"
+        lib = ", ".join(str(p) for p in ro.r(".libPaths()"))
+        raise RUnavailableError(
+            f"the R package {name!r} is not installed (R library paths: {lib}); "
+            f"install it with: {command}", package=name, command=command) from None
+    present.add(name)
+
+
+def r_package(name: str):
+    """The R package ``name`` as an rpy2 package object (``importr``), cached.
+
+    Raises
+    ------
+    RUnavailableError
+        The package is not installed in R; the message gives the install command.
+
+    Examples
+    --------
+    >>> from propstab.r import r_package
+    >>> r_package("stabm").__rname__
+    'stabm'
+    """
+    packages = _STATE.setdefault("packages", {})
+    if name not in packages:
+        require_package(name)
+        from rpy2.robjects.packages import importr
+        packages[name] = importr(name)
+    return packages[name]
+
+
+def _describe(value: Any) -> str:
+    """A short R-like rendering of an argument for error messages."""
+    ro = _STATE["robjects"]
+    if isinstance(value, ro.vectors.ListVector):
+        kinds = {type(v).__name__ for v in value}
+        return f"<list of {len(value)} {'/'.join(sorted(kinds))}>"
+    if isinstance(value, (str, bool, int, float, np.integer, np.floating)):
+        return repr(value) if not isinstance(value, bool) else str(value).upper()
+    if value is ro.NULL:
+        return "NULL"
+    try:
+        dims = tuple(int(x) for x in ro.r["dim"](value))
+    except Exception:  # noqa: BLE001 - any object without dim
+        dims = ()
+    rclass = "/".join(ro.r["class"](value))
+    return f"<{rclass} {'x'.join(map(str, dims))}>" if dims else f"<{rclass}>"
+
+
+def call_r(package: str, function: str, /, *args, **kwargs):
+    """Call ``package::function(*args, **kwargs)`` in R and return the R value.
+
+    Keyword names are R argument names (dots allowed through ``**{...}``). Python
+    scalars and strings are converted by rpy2; use :mod:`propstab.r` converters for
+    selections and matrices. R warnings are re-emitted as :class:`RuntimeWarning`.
+
+    Raises
+    ------
+    RReferenceError
+        The R function raised an error; the message has R's message, the call as
+        made from Python and the R call that failed.
+    RUnavailableError, ImportError
+        R, the package or rpy2 is missing.
+
+    Examples
+    --------
+    >>> from propstab.r import call_r
+    >>> float(call_r("base", "sum", 1, 2)[0])
+    3.0
+    """
+    functions = _STATE.setdefault("functions", {})
+    if (package, function) not in functions:
+        require_package(package)           # a clear error when it is not installed
+        functions[package, function] = _STATE["robjects"].r(f"{package}::`{function}`")
+    ro = _STATE["robjects"]
+    out = _STATE["safe_call"](functions[package, function], ro.r["list"](*args, **kwargs))
+    value, warns, failed = out[0], list(out[1]), bool(out[2][0])
+    for message in warns:
+        warnings.warn(f"{package}::{function}: R warning: {message}", RuntimeWarning, stacklevel=2)
+    if failed:
+        r_message = str(value.rx2("message")[0]).strip()
+        r_call = str(value.rx2("call")[0])
+        if len(r_call) > 300:
+            r_call = r_call[:300] + " ..."
+        shown = ", ".join([_describe(a) for a in args]
+                          + [f"{k} = {_describe(v)}" for k, v in kwargs.items()])
+        made = f"{package}::{function}({shown})"
+        raise RReferenceError(
+            f"R error in {made}: {r_message}" + (f"\n  the R call that failed: {r_call}"
+                                                  if r_call else ""),
+            r_message=r_message, r_call=r_call or made) from None
+    return value
+
+
+class RValue(NamedTuple):
+    """A number returned by R: ``value`` (NaN for NA and NaN) and ``kind``, one of
+    ``"number"``, ``"NA"`` (missing) or ``"NaN"`` (not a number)."""
+
+    value: float
+    kind: str
+
+
+def as_rvalue(x, what: str) -> RValue:
+    """Read a length-1 numeric or logical R vector as :class:`RValue`."""
+    ro = _STATE["robjects"]
+    if len(x) != 1 or not ro.r["is.numeric"](x)[0] and not ro.r["is.logical"](x)[0]:
+        raise RReferenceError(f"{what} did not return one number: got {x!r}",
+                              r_message="not a number", r_call=what) from None
+    if ro.r["is.nan"](x)[0]:
+        return RValue(float("nan"), "NaN")
+    if ro.r["is.na"](x)[0]:
+        return RValue(float("nan"), "NA")
+    return RValue(float(x[0]), "number")
+
+
+def r_versions(packages=("stabm", "irr", "Matrix")) -> "dict[str, str]":
+    """Versions of R, rpy2 and the given R packages (``"not installed"`` if absent)."""
+    ro = robjects()
+    import rpy2
+    out = {"R": str(ro.r("paste(R.version$major, R.version$minor, sep = '.')")[0]),
+           "rpy2": rpy2.__version__}
+    for name in packages:
+        have = ro.r(f"requireNamespace('{name}', quietly = TRUE)")[0]
+        out[name] = (str(ro.r(f"as.character(utils::packageVersion('{name}'))")[0])
+                     if have else "not installed")
+    return out

@@ -1,0 +1,548 @@
+"""The cross-check harness: every measure with an R reference against R.
+
+For each registered measure whose registry entry names an R reference (and for
+``nogueira`` also against ``irr::kappam.fleiss``, thesis Thm 5), propstab and R
+are evaluated on
+
+- Hypothesis-generated cases: constant and varying subset sizes, empty and full
+  runs, small and larger M and d, every option value (similarity matrices, dense
+  and sparse, for the measures taking ``similarity=``), and
+- the worked examples of the papers (Somol and Novovicova 2010, Figs 2-4; the
+  thesis's App. B and Fig. 4.1).
+
+Agreement: ``|a - b| / max(|a|, |b|, 1) <= tolerance`` (1e-10), and NaN exactly
+where R gives NA or NaN, a NaN from propstab always coming with an
+UndefinedMeasureWarning. A case under a documented stabm defect
+(:data:`~propstab.r.EXPECTED_DIFFERENCES`) whose values differ is an *expected
+difference*; any other difference is a disagreement, shrunk by Hypothesis to a
+minimal counterexample.
+"""
+from __future__ import annotations
+
+import dataclasses
+import json
+import math
+import warnings
+from typing import Any, Callable, Mapping, Optional, Sequence, Tuple
+
+import numpy as np
+
+from .. import __version__
+from .._exceptions import RReferenceError, UndefinedMeasureWarning
+from .._registry import MeasureInfo, get_measure, list_measures
+from .._validation import as_selection, check_options
+from ._call import RValue, r_versions
+from ._defects import expected_differences_for
+from ._reference import FLEISS, _formals, fleiss_kappa_r, reference_value
+
+__all__ = ["Case", "CrosscheckReport", "CrosscheckRow", "WORKED_EXAMPLES", "crosscheck",
+           "relative_difference"]
+
+TOLERANCE = 1e-10
+
+# stabm's exact correction for chance enumerates combn(p, k_i) x combn(p, k_j) pairs
+# of subsets for every pair of runs (about 0.2 ms each): generated cases using it stay
+# this small, and worked examples use it below this many subset pairs.
+_EXACT_MAX_RUNS, _EXACT_MAX_FEATURES = 4, 6
+_EXACT_MAX_SUBSET_PAIRS = 10_000
+# Sampling ranges of numeric options, by R argument (stabm accepts threshold in [0, 1]).
+_R_RANGES = {"threshold": (0.0, 1.0), "penalty": (0.0, 3.0)}
+_SIMILARITY_VALUES = (0.0, 0.0, 0.3, 0.5, 0.9, 0.95, 1.0)
+# Option values whose R result is random (stabm's correction.for.chance = "estimate"
+# simulates the expectation with R's RNG): not comparable at 1e-10, never generated.
+_STOCHASTIC = ("estimate",)
+
+
+def relative_difference(a: float, b: float) -> float:
+    """``|a - b| / max(|a|, |b|, 1)``: relative for values beyond 1 in magnitude,
+    absolute below (stability values near 0 come from cancellations and carry no
+    relative accuracy). NaN against NaN is 0; NaN against a number is inf.
+
+    Examples
+    --------
+    >>> from propstab.r._crosscheck import relative_difference
+    >>> relative_difference(0.5, 0.5 + 1e-12) < 1e-10
+    True
+    >>> relative_difference(float("nan"), 1.0)
+    inf
+    """
+    if math.isnan(a) and math.isnan(b):
+        return 0.0
+    if math.isnan(a) or math.isnan(b):
+        return math.inf
+    return abs(a - b) / max(abs(a), abs(b), 1.0)
+
+
+# ---------------------------------------------------------------------- cases
+
+@dataclasses.dataclass(frozen=True, eq=False)
+class Case:
+    """One input: a 0/1 selection matrix and the measure's options (all of them)."""
+
+    name: str
+    Z: np.ndarray
+    options: Mapping[str, Any] = dataclasses.field(default_factory=dict)
+
+    @property
+    def n_runs(self) -> int:
+        return int(self.Z.shape[0])
+
+    @property
+    def n_features(self) -> int:
+        return int(self.Z.shape[1])
+
+    def features(self) -> "list[list[int]]":
+        """The runs as lists of 1-based feature indices (stabm's ``features``)."""
+        return [(np.flatnonzero(row) + 1).tolist() for row in self.Z]
+
+    def to_dict(self) -> dict:
+        return {"name": self.name, "features": self.features(), "p": self.n_features,
+                "options": {k: _jsonable(v) for k, v in self.options.items()}}
+
+    def r_code(self, r_function: str, arguments: Optional[Mapping[str, str]] = None,
+               takes_p: bool = True) -> str:
+        """The case as an R call of ``r_function``; ``arguments`` maps the options
+        to R argument names (options without one are not passed); ``takes_p``: pass
+        ``p`` (stabm's adjusted measures take the dimension from ``sim.mat``)."""
+        runs = ", ".join("integer(0)" if not f else f"c({', '.join(map(str, f))})"
+                         for f in self.features())
+        if r_function == f"{FLEISS['package']}::{FLEISS['function']}":
+            return (f"{r_function}(t(do.call(rbind, lapply(list({runs}), function(f) "
+                    f"as.integer(seq_len({self.n_features}) %in% f)))))")
+        args = [f"list({runs})"] + ([f"p = {self.n_features}"] if takes_p else [])
+        arguments = arguments or {}
+        args += [f"{arguments[k]} = {_r_literal(v)}" for k, v in self.options.items()
+                 if k in arguments]
+        return f"{r_function}({', '.join(args)})"
+
+
+def _jsonable(value):
+    from scipy import sparse
+    if sparse.issparse(value):
+        return {"sparse": sparse.csr_matrix(value).toarray().tolist()}
+    if isinstance(value, np.ndarray):
+        return value.tolist()
+    if isinstance(value, (np.integer, np.floating, np.bool_)):
+        return value.item()
+    return value
+
+
+def _r_literal(value) -> str:
+    from scipy import sparse
+    if sparse.issparse(value) or isinstance(value, np.ndarray):
+        arr = np.asarray(sparse.csr_matrix(value).toarray() if sparse.issparse(value) else value)
+        cells = ", ".join(f"{x:.17g}" for x in arr.ravel(order="F"))
+        dense = f"matrix(c({cells}), {arr.shape[0]})"
+        return f"Matrix::Matrix({dense}, sparse = TRUE)" if sparse.issparse(value) else dense
+    if isinstance(value, str):
+        return json.dumps(value)
+    if isinstance(value, (bool, np.bool_)):
+        return "TRUE" if value else "FALSE"
+    return repr(_jsonable(value))
+
+
+def _matrix(M: int, d: int, rows: Sequence[Sequence[int]]) -> np.ndarray:
+    Z = np.zeros((M, d), dtype=bool)
+    for i, idx in enumerate(rows):
+        Z[i, [j - 1 for j in idx]] = True
+    return Z
+
+
+def _worked_examples() -> "dict[str, np.ndarray]":
+    fig4_s2 = [list(range(1, k + 1)) for k in range(7, 0, -1)]
+    fig4_s3 = [[1, 2, 3, 4]] * 4 + [[1, 2, 3, 5], [1, 2, 6, 5], [1, 7, 6, 5]]
+    return {
+        # Somol & Novovicova (2010): Fig. 2(a) minimal and 2(b) maximal systems
+        # (N = 23, n = 7, |Y| = 6), Fig. 3 (13 x {1}, {1,2}, {3}), Fig. 4 S2 and S3.
+        "somol_fig2a": _matrix(7, 6, [[1, 2, 3, 4], [5, 6, 1, 2], [3, 4, 5], [6, 1, 2],
+                                      [3, 4, 5], [6, 1, 2], [3, 4, 5]]),
+        "somol_fig2b": _matrix(7, 6, [[1, 2, 3, 4]] * 2 + [[1, 2, 3]] * 5),
+        "somol_fig3": _matrix(15, 3, [[1]] * 5 + [[1, 2]] + [[1]] * 6 + [[3]] + [[1]] * 2),
+        "somol_fig4_S2": _matrix(7, 7, fig4_s2),
+        "somol_fig4_S3": _matrix(7, 7, fig4_s3),
+        # Thesis App. B: B.2 Krizek's and Guzman's counterexamples, B.3 Wald's unbounded
+        # family (M = 4, d = 5), B.4 the CW_rel counterexample; Fig. 4.1 (d = 10, M = 100).
+        "thesis_B2_krizek_Z1": _matrix(4, 4, [[1, 2], [1, 2], [3, 4], [3, 4]]),
+        "thesis_B2_krizek_Z2": _matrix(4, 4, [[1, 3], [1, 3], [3, 4], [3, 4]]),
+        "thesis_B2_guzman_Z1": _matrix(4, 5, [[1, 4], [2, 4], [4, 5], [3, 4]]),
+        "thesis_B2_guzman_Z2": _matrix(4, 5, [[1, 4], [2, 4], [1, 3], [2, 4]]),
+        "thesis_B3_wald": _matrix(4, 5, [[1, 2, 3, 4]] * 2 + [[5]] * 2),
+        "thesis_B4_cwrel": _matrix(4, 4, [[1, 2]] * 2 + [[1, 2, 3]] * 2),
+        "thesis_fig4_1a": _matrix(100, 10, [[1, 2, 3, 4, 5]] * 50 + [[1, 2, 3, 4]] * 50),
+        "thesis_fig4_1b": _matrix(100, 10, [[1, 2, 3]] * 100),
+    }
+
+
+#: The papers' worked examples (name -> 0/1 matrix), run for every measure at its
+#: default options (and every choice of its options when small enough for stabm).
+WORKED_EXAMPLES: Mapping[str, np.ndarray] = _worked_examples()
+
+
+def _hypothesis():
+    try:
+        import hypothesis
+        from hypothesis import strategies as st
+    except ImportError:
+        raise ImportError("the cross-check harness generates cases with Hypothesis, which is "
+                          "not installed; install it with `pip install propstab[audit]`") from None
+    return hypothesis, st
+
+
+def _similarities(st, d: int):
+    """Symmetric d x d similarity matrices with unit diagonal, dense or scipy.sparse."""
+    from scipy import sparse
+    n_upper = d * (d - 1) // 2
+
+    def build(args):
+        values, form = args
+        C = np.eye(d)
+        iu = np.triu_indices(d, 1)
+        C[iu] = values
+        C.T[iu] = values
+        return sparse.csr_matrix(C) if form == "sparse" else C
+
+    return st.tuples(st.lists(st.sampled_from(_SIMILARITY_VALUES), min_size=n_upper,
+                              max_size=n_upper),
+                     st.sampled_from(["dense", "sparse"])).map(build)
+
+
+def _option_strategy(st, info: MeasureInfo, p):
+    """Every comparable value of an option: its choices but the stochastic ones, a range
+    for the numeric options stabm takes (threshold, penalty), else the default."""
+    ref = info.r_reference
+    r_arg = ref.arguments.get(p.name) if ref is not None else None
+    if r_arg is None:
+        return st.just(p.default)
+    if p.choices is not None:
+        return st.sampled_from([c for c in p.choices if c not in _STOCHASTIC])
+    if r_arg in _R_RANGES:
+        lo, hi = _R_RANGES[r_arg]
+        return st.one_of(st.just(p.default), st.sampled_from([lo, hi]), st.floats(lo, hi))
+    return st.just(p.default)
+
+
+def _uses_enumeration(info: MeasureInfo, options: Mapping) -> bool:
+    ref = info.r_reference
+    return any(options.get(name) == "exact" for name in (ref.arguments if ref else {}))
+
+
+def _matrices(st, runs: Tuple[int, int], features: Tuple[int, int]):
+    """Selection matrices of these shapes, sizes varying or constant: half of them with
+    sizes in 1..d-1, half with sizes in 0..d (empty and full runs)."""
+    from ..strategies import selection_matrices
+    return st.one_of(*[selection_matrices(min_runs=runs[0], max_runs=runs[1],
+                                          min_features=features[0], max_features=features[1],
+                                          subset_sizes=sizes)
+                       for sizes in ("proper", "proper_constant", "any", "constant")])
+
+
+def case_strategy(info: MeasureInfo):
+    """Hypothesis strategy of generated :class:`Case` objects for ``info``: options first
+    (every comparable value), then a matrix, small when stabm enumerates subsets for an
+    exact correction, else small (M <= 6, d <= 8) or larger (M <= 30, d <= 40), then a
+    similarity matrix (dense or sparse) if the measure takes one."""
+    _, st = _hypothesis()
+
+    @st.composite
+    def cases(draw):
+        options = {p.name: draw(_option_strategy(st, info, p)) for p in info.parameters
+                   if p.name != "similarity"}
+        if _uses_enumeration(info, options):
+            shapes = [((2, _EXACT_MAX_RUNS), (1, _EXACT_MAX_FEATURES))]
+        else:
+            shapes = [((2, 6), (1, 8)), ((10, 30), (10, 40))]
+        runs, features = draw(st.sampled_from(shapes))
+        Z = draw(_matrices(st, runs, features))
+        if "similarity" in info.parameter_names:
+            options["similarity"] = draw(_similarities(st, Z.shape[1]))
+        return Case("generated", Z, check_options(info, options))
+
+    return cases()
+
+
+# ---------------------------------------------------------------------- evaluation
+
+@dataclasses.dataclass(frozen=True)
+class _Outcome:
+    case: Case
+    propstab: float
+    warned: bool
+    r: Optional[RValue]
+    error: str
+    relative_difference: float
+    expected: Tuple[str, ...]
+    status: str                    # "agree" | "expected" | "mismatch"
+
+    def to_dict(self, ref: "_Reference") -> dict:
+        return {**self.case.to_dict(),
+                "r_code": self.case.r_code(ref.label, ref.arguments, ref.takes_p),
+                "propstab": _num(self.propstab), "propstab_warned": self.warned,
+                "r": None if self.r is None else _num(self.r.value),
+                "r_kind": None if self.r is None else self.r.kind, "error": self.error,
+                "relative_difference": _num(self.relative_difference),
+                "expected": list(self.expected), "status": self.status}
+
+
+def _num(x: float):
+    return x if math.isfinite(x) else str(x)
+
+
+@dataclasses.dataclass(frozen=True)
+class _Reference:
+    measure: str
+    label: str
+    evaluate: Callable[[Case], RValue]
+    arguments: Mapping[str, str]
+    takes_p: bool = True
+
+
+def _references(info: MeasureInfo) -> "list[_Reference]":
+    ref = info.r_reference
+    refs = [_Reference(info.name, str(ref),
+                       lambda c, n=info.name: reference_value(n, c.Z, **c.options),
+                       dict(ref.arguments), "p" in _formals(ref.package, ref.function))]
+    if info.name == FLEISS["measure"]:
+        refs.append(_Reference(info.name, f"{FLEISS['package']}::{FLEISS['function']}",
+                               lambda c: fleiss_kappa_r(c.Z), {}))
+    return refs
+
+
+def _evaluate(info: MeasureInfo, ref: _Reference, case: Case, tolerance: float) -> _Outcome:
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        py = info.function(case.Z, **case.options)
+    warned = any(issubclass(w.category, UndefinedMeasureWarning) for w in caught)
+    sel = as_selection(case.Z)
+    expected = tuple(e.key for e in expected_differences_for(info.name)
+                     if ref.label in e.r_functions and e.applies is not None
+                     and e.applies(info.name, sel, case.options))
+    try:
+        r = ref.evaluate(case)
+        error = ""
+    except RReferenceError as exc:
+        r, error = None, str(exc)
+    rel = math.inf if r is None else relative_difference(py, r.value)
+    agree = r is not None and rel <= tolerance and (warned or not math.isnan(py))
+    if agree and not (r.kind == "NaN" and "nan_not_na" in expected):
+        status = "agree"
+    elif expected:
+        status = "expected"
+    else:
+        status = "mismatch"
+    return _Outcome(case, py, warned, r, error, rel, expected, status)
+
+
+class _Mismatch(Exception):
+    def __init__(self, outcome: _Outcome):
+        super().__init__(outcome.case.name)
+        self.outcome = outcome
+
+
+def _generated(info, ref, tolerance, max_examples, seed, record):
+    hypothesis, st = _hypothesis()
+    from hypothesis import HealthCheck, Phase, Verbosity, given, settings
+
+    @hypothesis.seed(seed)
+    @settings(max_examples=max_examples, database=None, deadline=None,
+              suppress_health_check=list(HealthCheck), phases=(Phase.generate, Phase.shrink),
+              verbosity=Verbosity.quiet, report_multiple_bugs=False, print_blob=False)
+    @given(case_strategy(info))
+    def check(case):
+        outcome = _evaluate(info, ref, case, tolerance)
+        record(outcome)
+        if outcome.status == "mismatch":
+            raise _Mismatch(outcome)
+
+    try:
+        check()
+    except _Mismatch as exc:          # the shrunk, minimal counterexample
+        return exc.outcome
+    return None
+
+
+def _worked(info: MeasureInfo) -> "list[Case]":
+    """The worked examples at the default options, and at every other comparable choice
+    of an option when the example is small enough for stabm's enumeration."""
+    if "similarity" in info.parameter_names:      # needs a similarity matrix
+        return []
+    defaults = check_options(info, {})
+    cases = []
+    for name, Z in WORKED_EXAMPLES.items():
+        cases.append(Case(name, Z, defaults))
+        subsets = np.array([math.comb(Z.shape[1], int(k)) for k in Z.sum(axis=1)], dtype=float)
+        small = (subsets.sum() ** 2 - (subsets ** 2).sum()) / 2 <= _EXACT_MAX_SUBSET_PAIRS
+        for p in info.parameters:
+            for value in p.choices or ():
+                opts = dict(defaults, **{p.name: value})
+                if (value != p.default and value not in _STOCHASTIC
+                        and (small or not _uses_enumeration(info, opts))):
+                    cases.append(Case(f"{name} ({p.name}={value!r})", Z, opts))
+    return cases
+
+
+# ---------------------------------------------------------------------- report
+
+@dataclasses.dataclass(frozen=True)
+class CrosscheckRow:
+    """The cross-check of one measure against one R reference.
+
+    ``status`` is ``"agree"`` (every case agrees or is a documented expected
+    difference) or ``"DISAGREE"``; ``counterexample`` is the minimal disagreeing
+    case (a dict with the inputs, both values and the R call), ``expected`` counts
+    the cases under each documented stabm defect.
+    """
+
+    measure: str
+    r_function: str
+    cases: int
+    max_relative_difference: float
+    status: str
+    expected: Mapping[str, int]
+    counterexample: Optional[Mapping[str, Any]] = None
+
+    def to_dict(self) -> dict:
+        d = dataclasses.asdict(self)
+        d["max_relative_difference"] = _num(self.max_relative_difference)
+        d["expected"] = dict(self.expected)
+        return d
+
+
+@dataclasses.dataclass(frozen=True)
+class CrosscheckReport:
+    """Rows of :func:`crosscheck`, with the versions of R and the packages used.
+
+    ``ok`` is True when no row disagrees. ``repr`` is the table; ``to_json()`` the data.
+    """
+
+    rows: Tuple[CrosscheckRow, ...]
+    versions: Mapping[str, str]
+    tolerance: float
+    seed: int
+    max_examples: int
+
+    @property
+    def ok(self) -> bool:
+        return all(r.status == "agree" for r in self.rows)
+
+    def to_dict(self) -> dict:
+        from ._defects import EXPECTED_DIFFERENCES
+        keys = {k for r in self.rows for k in r.expected}
+        return {"propstab": __version__, "versions": dict(self.versions),
+                "tolerance": self.tolerance, "seed": self.seed,
+                "max_examples": self.max_examples, "ok": self.ok,
+                "rows": [r.to_dict() for r in self.rows],
+                "expected_differences": [e.as_dict() for e in EXPECTED_DIFFERENCES
+                                         if e.key in keys]}
+
+    def to_json(self, indent: int = 2) -> str:
+        return json.dumps(self.to_dict(), indent=indent)
+
+    def __repr__(self) -> str:
+        heads = ["measure", "R function", "cases", "max rel diff", "status",
+                 "expected differences"]
+        body = []
+        for r in self.rows:
+            exp = ", ".join(f"{k} ({n})" for k, n in r.expected.items()) or "-"
+            diff = ("-" if math.isnan(r.max_relative_difference)
+                    else f"{r.max_relative_difference:.1e}")
+            body.append([r.measure, r.r_function, str(r.cases), diff, r.status, exp])
+        widths = [max(len(x) for x in col) for col in zip(heads, *body)]
+        fmt = "  ".join(f"{{:<{w}}}" for w in widths)
+        lines = ["versions: " + ", ".join(f"{k} {v}" for k, v in self.versions.items())
+                 + f", propstab {__version__}; tolerance {self.tolerance:g}; seed {self.seed}; "
+                   f"max_examples {self.max_examples}",
+                 fmt.format(*heads).rstrip(), fmt.format(*["-" * w for w in widths])]
+        lines += [fmt.format(*row).rstrip() for row in body]
+        for r in self.rows:
+            if r.counterexample is not None:
+                c = r.counterexample
+                lines.append(f"DISAGREE {r.measure} vs {r.r_function}: {c['r_code']} -> R "
+                             f"{c['r']} ({c['r_kind']}), propstab {c['propstab']}"
+                             + (f"; {c['error']}" if c["error"] else ""))
+        lines.append("expected differences: see propstab.r.EXPECTED_DIFFERENCES and "
+                     "docs/r_crosscheck.md")
+        return "\n".join(lines)
+
+    __str__ = __repr__
+
+
+def _row(info: MeasureInfo, ref: _Reference, tolerance, max_examples, seed) -> CrosscheckRow:
+    outcomes: "list[_Outcome]" = []
+    minimal = _generated(info, ref, tolerance, max_examples, seed, outcomes.append)
+    for case in _worked(info):
+        outcome = _evaluate(info, ref, case, tolerance)
+        outcomes.append(outcome)
+        if outcome.status == "mismatch" and minimal is None:
+            minimal = outcome
+    compared = [o.relative_difference for o in outcomes
+                if o.status != "expected" and o.r is not None
+                and math.isfinite(o.relative_difference)]
+    counts: "dict[str, int]" = {}
+    for o in outcomes:
+        if o.status == "expected":
+            for key in o.expected:
+                counts[key] = counts.get(key, 0) + 1
+    return CrosscheckRow(
+        measure=info.name, r_function=ref.label, cases=len(outcomes),
+        max_relative_difference=max(compared) if compared else float("nan"),
+        status="DISAGREE" if minimal is not None else "agree", expected=counts,
+        counterexample=None if minimal is None else minimal.to_dict(ref))
+
+
+def crosscheck(measures=None, *, max_examples: int = 50, seed: int = 0,
+               tolerance: float = TOLERANCE) -> CrosscheckReport:
+    """Cross-check propstab against the R reference implementations.
+
+    Parameters
+    ----------
+    measures : str or sequence of str, optional
+        Measure names (default: every registered measure with an R reference).
+    max_examples : int, default 50
+        Hypothesis-generated cases per measure and reference (plus the papers'
+        worked examples).
+    seed : int, default 0
+        Seed of the generation; a fixed seed gives the same cases.
+    tolerance : float, default 1e-10
+        Largest accepted ``|a - b| / max(|a|, |b|, 1)``.
+
+    Returns
+    -------
+    CrosscheckReport
+        One row per (measure, R reference), with the versions of R, rpy2 and the
+        R packages.
+
+    Raises
+    ------
+    ValueError
+        An unknown measure, or one without an R reference.
+    ImportError
+        rpy2, R, an R package or Hypothesis is missing (the message says how to
+        install it).
+
+    Examples
+    --------
+    >>> import propstab
+    >>> report = propstab.crosscheck("jaccard", max_examples=5)
+    >>> report.rows[0].r_function, report.rows[0].status
+    ('stabm::stabilityJaccard', 'agree')
+    """
+    if isinstance(measures, str):
+        measures = [measures]
+    if measures is None:
+        infos = [m for m in list_measures() if m.r_reference is not None]
+    else:
+        infos = [get_measure(name) for name in measures]
+        lacking = [m.name for m in infos if m.r_reference is None]
+        if lacking:
+            raise ValueError(f"measures: {', '.join(map(repr, lacking))} have no R reference "
+                             f"in the registry; cross-checkable: "
+                             f"{', '.join(m.name for m in list_measures() if m.r_reference)}")
+    if isinstance(max_examples, bool) or not isinstance(max_examples, int) or max_examples < 1:
+        raise ValueError(f"max_examples: must be a positive integer; got {max_examples!r}")
+    versions = r_versions()
+    rows = []
+    for info in infos:
+        for ref in _references(info):
+            rows.append(_row(info, ref, tolerance, max_examples, seed))
+    return CrosscheckReport(tuple(rows), versions, float(tolerance), int(seed),
+                            int(max_examples))

@@ -1,0 +1,152 @@
+"""Calling a measure's R reference implementation from its registry entry."""
+from __future__ import annotations
+
+
+import numpy as np
+
+from .._registry import get_measure
+from .._validation import as_selection, check_options
+from ._call import RValue, _STATE, as_rvalue, call_r, require_package, robjects
+from ._convert import to_r_features, to_r_matrix, to_r_similarity
+
+__all__ = ["FLEISS", "call_reference", "fleiss_kappa_r", "reference_value"]
+
+#: The cross-language form of the thesis's Thm 5: ``nogueira`` equals Fleiss' kappa
+#: of the ratings with features as subjects (rows) and runs as raters (columns).
+FLEISS = {"measure": "nogueira", "package": "irr", "function": "kappam.fleiss"}
+
+
+def _formals(package: str, function: str) -> "tuple[str, ...]":
+    cache = _STATE.setdefault("formals", {})
+    key = (package, function)
+    if key not in cache:
+        require_package(package)
+        ro = robjects()
+        names = ro.r(f"function() names(formals({package}::`{function}`))")()
+        cache[key] = tuple(names) if names is not ro.NULL else ()
+    return cache[key]
+
+
+def _to_r_option(value):
+    """An option value as R takes it: matrices via :func:`to_r_similarity`."""
+    from scipy import sparse
+    ro = robjects()
+    if value is None:
+        return ro.NULL
+    if sparse.issparse(value) or (hasattr(value, "shape") and len(getattr(value, "shape")) == 2):
+        return to_r_similarity(value)
+    if isinstance(value, (np.integer, np.floating, np.bool_)):
+        return value.item()
+    return value
+
+
+def _is_default(value, default) -> bool:
+    if value is default:
+        return True
+    try:
+        return bool(value == default)
+    except (TypeError, ValueError):       # arrays compared with a scalar default
+        return False
+
+
+def _r_arguments(info, options: dict) -> dict:
+    ref = info.r_reference
+    args = {}
+    for p in info.parameters:
+        value = options[p.name]
+        if p.name not in ref.arguments:
+            if not _is_default(value, p.default):
+                raise ValueError(f"{p.name}: {info.name}'s R reference {ref} has no counterpart "
+                                 f"of this option, so only its default {p.default!r} can be "
+                                 f"cross-checked; got {value!r}")
+            continue
+        try:
+            value = ref.values.get((p.name, value), value)
+        except TypeError:                 # unhashable (a matrix): used as is
+            pass
+        args[ref.arguments[p.name]] = _to_r_option(value)
+    return args
+
+
+def reference_value(measure: str, Z, /, *, n_features=None, feature_names=None,
+                    **options) -> RValue:
+    """The R reference's value of ``measure`` on ``Z``, with R's NA and NaN told apart.
+
+    Same arguments as :func:`call_reference`; returns :class:`RValue`
+    ``(value, kind)`` with ``kind`` in ``{"number", "NA", "NaN"}``.
+    """
+    info = get_measure(measure)
+    ref = info.r_reference
+    if ref is None:
+        raise ValueError(f"measure: {info.name!r} has no R reference in the registry "
+                         f"(measures with one: see propstab.list_measures())")
+    if ref.input != "stabm":
+        raise ValueError(f"measure: {info.name!r} declares R input {ref.input!r}; the bridge "
+                         f"calls references taking stabm's input only")
+    opts = check_options(info, options)
+    sel = as_selection(Z, n_features=n_features, feature_names=feature_names)
+    args = _r_arguments(info, opts)
+    formals = _formals(ref.package, ref.function)
+    if "p" in formals and "p" not in args:
+        args["p"] = sel.n_features
+    out = call_r(ref.package, ref.function, features=to_r_features(sel), **args)
+    return as_rvalue(out, str(ref))
+
+
+def call_reference(measure: str, Z, /, *, n_features=None, feature_names=None,
+                   **options) -> float:
+    """Compute ``measure`` on ``Z`` with its R reference implementation (e.g. stabm).
+
+    The registry entry's ``r_reference`` names the R function and translates the
+    options (``correction_for_chance="exact"`` becomes
+    ``correction.for.chance = "exact"``, ``similarity=`` becomes ``sim.mat``).
+    Options without an R counterpart can be cross-checked at their default only.
+
+    Parameters
+    ----------
+    measure : str
+        A registered measure with an R reference.
+    Z : selection matrix in any form accepted by :func:`propstab.as_selection`
+    n_features, feature_names : optional
+    **options
+        The measure's options, as for :func:`propstab.stability`.
+
+    Returns
+    -------
+    float
+        R's value; NA and NaN both become ``nan``.
+
+    Raises
+    ------
+    ValueError
+        The measure has no R reference, or an option has no R counterpart.
+    RReferenceError
+        R raised an error (its message and the failing R call are in the message).
+    RUnavailableError, ImportError
+        R, the R package or rpy2 is missing.
+
+    Examples
+    --------
+    >>> from propstab.r import call_reference
+    >>> call_reference("jaccard", [[1, 1, 0], [1, 0, 1]])
+    0.3333333333333333
+    >>> round(call_reference("davis", [[1, 1, 0, 0], [1, 0, 0, 0]], penalty=1.0), 12)
+    0.375
+    """
+    return reference_value(measure, Z, n_features=n_features, feature_names=feature_names,
+                           **options).value
+
+
+def fleiss_kappa_r(Z, /, *, n_features=None, feature_names=None) -> RValue:
+    """``irr::kappam.fleiss`` of the ratings of Z: features are the subjects (rows),
+    runs the raters (columns), categories selected / not selected.
+
+    Examples
+    --------
+    >>> from propstab.r import fleiss_kappa_r
+    >>> fleiss_kappa_r([[1, 1, 0, 0], [1, 1, 0, 0], [1, 0, 1, 0]]).value   # doctest: +ELLIPSIS
+    0.333333...
+    """
+    ratings = to_r_matrix(Z, n_features=n_features, feature_names=feature_names, transpose=True)
+    out = call_r(FLEISS["package"], FLEISS["function"], ratings)
+    return as_rvalue(out.rx2("value"), f"{FLEISS['package']}::{FLEISS['function']}")

@@ -1,0 +1,231 @@
+"""Feature-similarity matrices for the correlated-space measures.
+
+A similarity matrix C (Sechidis et al. 2019, Definition 1 and eq. 4) or S (Hamer
+and Dupont 2021, sec. 5) is d x d, symmetric, with entries in [0, 1] and a unit
+diagonal. Two builders:
+
+- :func:`similarity_from_data`: absolute Pearson or Spearman correlations of the
+  data columns, optionally thresholded to ``delta(|rho| > theta)`` (Sechidis sec.
+  4.1, theta = 0.5; Hamer sec. 6.1 uses ``|rho|`` itself). When thresholded the
+  result is sparse and is assembled block by block, so no dense d x d array is formed.
+- :func:`similarity_from_groups`: domain knowledge, features in a common group are
+  similar (Sechidis sec. 4.2, the IPASS biomarker groups), a sparse block matrix.
+
+Both return matrices accepted by the measures' ``similarity=`` option.
+"""
+from __future__ import annotations
+
+import numbers
+import warnings
+
+import numpy as np
+from scipy import sparse as _sparse
+
+from ._validation import _check_feature_names, _check_n_features, _check_unit_interval
+
+__all__ = ["similarity_from_data", "similarity_from_groups"]
+
+_BLOCK_ENTRIES = 4_000_000      # at most this many correlations held at once
+
+
+def _standardised(X, method: str):
+    if type(X).__module__.startswith("pandas") and hasattr(X, "columns"):
+        X = X.to_numpy()
+    try:
+        X = np.asarray(X, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise TypeError(f"X: must be a numeric n x d data matrix; got {type(X).__name__}") from None
+    if X.ndim != 2:
+        raise ValueError(f"X: must be a 2-dimensional n x d data matrix (samples x features); "
+                         f"got shape {X.shape}")
+    n, d = X.shape
+    if n < 2:
+        raise ValueError(f"X: needs at least 2 samples (rows) to estimate correlations; got {n}")
+    if not np.all(np.isfinite(X)):
+        i, j = np.argwhere(~np.isfinite(X))[0]
+        raise ValueError(f"X: entries must be finite; got {X[i, j]!r} at sample {i}, feature {j}")
+    if method == "spearman":
+        from scipy.stats import rankdata
+        X = rankdata(X, axis=0)
+    X = X - X.mean(axis=0)
+    norm = np.sqrt(np.einsum("ij,ij->j", X, X))
+    constant = norm <= 1e-12 * np.maximum(1.0, np.abs(X).max(axis=0, initial=0.0))
+    if constant.any():
+        warnings.warn(f"similarity_from_data: {int(constant.sum())} constant column(s) (e.g. "
+                      f"feature {int(np.argmax(constant))}) have no correlation; they are given "
+                      f"similarity 0 to every other feature", RuntimeWarning, stacklevel=3)
+    norm[constant] = 1.0
+    X = X / norm
+    X[:, constant] = 0.0
+    return X, constant
+
+
+def similarity_from_data(X, *, method: str = "pearson", threshold=None, sparse=None):
+    """Feature similarities from data: absolute correlations, optionally thresholded.
+
+    .. math:: c_{f,f'} = |\\rho(X_f, X_{f'})| \\quad\\text{or, with a threshold,}\\quad
+              c_{f,f'} = \\delta(|\\rho(X_f, X_{f'})| > \\theta)
+
+    with rho Pearson's or Spearman's correlation and the diagonal set to 1
+    (Sechidis et al. 2019, sec. 3.1 and 4.1, theta = 0.5 there; Hamer and Dupont
+    2021, sec. 6.1 use ``|rho|`` of Spearman).
+
+    Parameters
+    ----------
+    X : array-like or DataFrame, shape (n samples, d features)
+    method : {"pearson", "spearman"}
+        Spearman ranks each column (average ranks for ties) before correlating.
+    threshold : float in [0, 1], optional
+        theta: the result is the 0/1 indicator ``|rho| > theta``.
+    sparse : bool, optional
+        Return a ``scipy.sparse.csr_matrix``. Default: sparse when thresholded, dense
+        otherwise. A thresholded matrix is assembled by column blocks (at most about
+        4 million correlations in memory), never as a dense d x d array.
+
+    Returns
+    -------
+    ndarray or scipy.sparse.csr_matrix, shape (d, d)
+
+    Raises
+    ------
+    ValueError, TypeError
+        A non-numeric or non-finite X, fewer than 2 samples, an unknown method or a
+        threshold outside [0, 1].
+
+    Warns
+    -----
+    RuntimeWarning
+        For constant columns, which get similarity 0 to every other feature.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from propstab import similarity_from_data
+    >>> X = np.array([[1., 2., 0.], [2., 4.1, 1.], [3., 5.9, 0.], [4., 8., 1.]])
+    >>> np.round(similarity_from_data(X), 3).tolist()
+    [[1.0, 1.0, 0.447], [1.0, 1.0, 0.474], [0.447, 0.474, 1.0]]
+    >>> similarity_from_data(X, threshold=0.5).toarray().astype(int).tolist()
+    [[1, 1, 0], [1, 1, 0], [0, 0, 1]]
+    """
+    if method not in ("pearson", "spearman"):
+        raise ValueError(f"method: must be 'pearson' or 'spearman'; got {method!r}")
+    if threshold is not None:
+        threshold = _check_unit_interval("threshold", threshold)
+    if sparse is None:
+        sparse = threshold is not None
+    elif not isinstance(sparse, (bool, np.bool_)):
+        raise TypeError(f"sparse: must be True, False or None; got {sparse!r}")
+    Xs, _ = _standardised(X, method)
+    n, d = Xs.shape
+    if threshold is None and not sparse:
+        C = np.abs(Xs.T @ Xs)
+        np.clip(C, 0.0, 1.0, out=C)
+        C = (C + C.T) / 2
+        np.fill_diagonal(C, 1.0)
+        return C
+    block = max(1, _BLOCK_ENTRIES // max(d, 1))
+    rows, cols, vals = [], [], []
+    for start in range(0, d, block):          # loop over column blocks, not features
+        stop = min(d, start + block)
+        R = np.abs(Xs.T @ Xs[:, start:stop])  # d x b
+        np.clip(R, 0.0, 1.0, out=R)
+        keep = R > threshold if threshold is not None else R > 0
+        r, c = np.nonzero(keep)
+        rows.append(r)
+        cols.append(c + start)
+        vals.append(np.ones(r.size) if threshold is not None else R[r, c])
+    diag = np.arange(d)
+    r = np.concatenate(rows + [diag])
+    c = np.concatenate(cols + [diag])
+    v = np.concatenate(vals + [np.zeros(d)])
+    C = _sparse.csr_matrix((v, (r, c)), shape=(d, d))
+    C = ((C + C.T) * 0.5).tocoo()
+    C.data[C.row == C.col] = 1.0
+    C = C.tocsr()
+    C.eliminate_zeros()
+    C.sort_indices()
+    return C if sparse else C.toarray()
+
+
+def similarity_from_groups(groups, n_features, *, within=1.0, feature_names=None,
+                           sparse=True):
+    """Feature similarities from domain knowledge: groups of related features.
+
+    .. math:: c_{f,f'} = \\begin{cases} 1 & f = f' \\\\ w & f, f' \\text{ share a group}
+              \\\\ 0 & \\text{otherwise} \\end{cases}
+
+    (Sechidis et al. 2019, sec. 4.2: the IPASS biomarker groups A, B, C, all
+    within-group entries set to 1). A feature may belong to several groups.
+
+    Parameters
+    ----------
+    groups : sequence of collections
+        Each a collection of 0-based feature indices (or of names, with
+        ``feature_names=``). Features in no group are related to none.
+    n_features : int or None
+        d (may be None when ``feature_names`` is given).
+    within : float in [0, 1], default 1
+        The similarity of two features of a common group.
+    feature_names : sequence, optional
+    sparse : bool, default True
+        Return ``scipy.sparse.csr_matrix`` (else a dense array).
+
+    Returns
+    -------
+    scipy.sparse.csr_matrix or ndarray, shape (d, d)
+
+    Raises
+    ------
+    ValueError, TypeError
+        Indices out of range, unknown names, a bad ``within``.
+
+    Examples
+    --------
+    >>> from propstab import similarity_from_groups
+    >>> similarity_from_groups([[0, 1], [2, 3]], 5).toarray().astype(int).tolist()
+    [[1, 1, 0, 0, 0], [1, 1, 0, 0, 0], [0, 0, 1, 1, 0], [0, 0, 1, 1, 0], [0, 0, 0, 0, 1]]
+    """
+    within = _check_unit_interval("within", within)
+    lookup = None
+    if feature_names is not None:
+        names = _check_feature_names(feature_names, None if n_features is None else
+                                     _check_n_features(n_features))
+        d = len(names)
+        lookup = {name: j for j, name in enumerate(names)}
+    else:
+        d = _check_n_features(n_features)
+    if isinstance(groups, (str, bytes)) or not hasattr(groups, "__iter__"):
+        raise TypeError(f"groups: must be a sequence of collections of features; got "
+                        f"{type(groups).__name__} {groups!r}")
+    rows, cols = [], []
+    for g, group in enumerate(groups):
+        if isinstance(group, (str, bytes)) or not hasattr(group, "__iter__"):
+            raise TypeError(f"groups: group {g} must be a collection of features; got "
+                            f"{type(group).__name__} {group!r}")
+        idx = []
+        for item in group:
+            if lookup is not None:
+                if item not in lookup:
+                    raise ValueError(f"groups: group {g} names feature {item!r}, which is not "
+                                     f"in feature_names")
+                idx.append(lookup[item])
+            else:
+                if isinstance(item, bool) or not isinstance(item, numbers.Integral):
+                    raise TypeError(f"groups: group {g} contains {item!r}; feature indices must "
+                                    f"be integers (or pass feature_names=)")
+                if not 0 <= item < d:
+                    raise ValueError(f"groups: group {g} contains feature index {item}, outside "
+                                     f"0..{d - 1} (n_features={d})")
+                idx.append(int(item))
+        idx = np.unique(np.asarray(idx, dtype=np.int64))
+        rows.append(np.repeat(idx, idx.size))
+        cols.append(np.tile(idx, idx.size))
+    diag = np.arange(d, dtype=np.int64)
+    r = np.concatenate(rows + [diag])
+    c = np.concatenate(cols + [diag])
+    A = _sparse.csr_matrix((np.ones(r.size), (r, c)), shape=(d, d)).tocoo()
+    A.data = np.where(A.row == A.col, 1.0, within)   # duplicates (overlapping groups) reset
+    A = A.tocsr()
+    A.eliminate_zeros()
+    A.sort_indices()
+    return A if sparse else A.toarray()

@@ -1,0 +1,262 @@
+"""The live cross-check: propstab against R (stabm 1.2.2, irr 0.85) through rpy2.
+
+Every test here uses the ``r_live`` fixture (r_compat/conftest.py): without R and
+the reference packages these tests FAIL, unless PROPSTAB_SKIP_R=1 opts out.
+Each documented stabm defect (propstab/r/_defects.py) is pinned by a test below.
+"""
+import dataclasses
+import json
+import math
+
+import numpy as np
+import pytest
+from scipy import sparse
+
+import propstab
+from propstab import UndefinedMeasureWarning
+from propstab._exceptions import RReferenceError
+from propstab.r import (EXPECTED_DIFFERENCES, call_r, call_reference, crosscheck,
+                        fleiss_kappa_r, reference_value, to_r_features, to_r_similarity)
+from propstab.r import _crosscheck as cc
+
+pytestmark = pytest.mark.usefixtures("r_live")
+
+MAX_EXAMPLES = 25
+CROSS_CHECKED = [m.name for m in propstab.list_measures() if m.r_reference is not None]
+
+
+def _registered(name):
+    names = {m.name for m in propstab.list_measures()}
+    if name not in names:
+        pytest.skip(f"measure {name!r} is not registered yet")
+    return propstab.get_measure(name)
+
+
+@pytest.mark.parametrize("measure", CROSS_CHECKED)
+def test_measure_agrees_with_its_r_references(measure):
+    report = crosscheck(measure, max_examples=MAX_EXAMPLES, seed=0)
+    assert report.rows, measure
+    for row in report.rows:
+        assert row.cases >= MAX_EXAMPLES
+        assert row.status == "agree", f"{row.measure} vs {row.r_function}: {row.counterexample}"
+        assert not row.max_relative_difference > 1e-10
+
+
+def test_nogueira_is_cross_checked_against_fleiss_kappa_of_irr():
+    report = crosscheck("nogueira", max_examples=10)
+    assert [r.r_function for r in report.rows] == ["stabm::stabilityNogueira",
+                                                  "irr::kappam.fleiss"]
+    # thesis Thm 5: the subjects are the features (rows of the ratings), the runs rate them
+    Z = np.array([[1, 1, 0, 0, 1], [1, 0, 1, 0, 1], [1, 1, 0, 1, 0]], dtype=bool)
+    assert abs(fleiss_kappa_r(Z).value - propstab.stability(Z)) <= 1e-12
+    ratings_other_way = call_r("irr", "kappam.fleiss", propstab.r.to_r_matrix(Z))
+    assert abs(ratings_other_way.rx2("value")[0] - propstab.stability(Z)) > 0.1
+
+
+def test_harness_finds_and_shrinks_a_disagreement():
+    # a wrong "jaccard" (Dice's formula) must be caught with a minimal counterexample
+    info = propstab.get_measure("jaccard")
+    wrong = dataclasses.replace(info, function=propstab.measures.dice)
+    row = cc._row(wrong, cc._references(info)[0], 1e-10, 50, 0)
+    assert row.status == "DISAGREE"
+    example = row.counterexample
+    assert example["status"] == "mismatch"
+    assert len(example["features"]) == 2 and example["p"] <= 3
+    assert "stabm::stabilityJaccard(list(" in example["r_code"]
+
+
+def test_report_records_versions_and_serialises():
+    report = crosscheck(["lustgarten", "cwrel"], max_examples=5, seed=3)
+    assert report.versions["stabm"] == "1.2.2" and report.versions["irr"] == "0.85"
+    assert report.versions["R"].startswith("4.") and "rpy2" in report.versions
+    data = json.loads(report.to_json())
+    assert data["versions"] == dict(report.versions) and data["ok"] is report.ok
+    assert [r["measure"] for r in data["rows"]] == ["lustgarten", "cwrel"]
+    text = repr(report)
+    assert "stabm 1.2.2" in text and "stabm::stabilityLustgarten" in text
+    again = crosscheck(["lustgarten", "cwrel"], max_examples=5, seed=3)
+    assert again.to_dict() == report.to_dict()           # reproducible for a fixed seed
+
+
+def test_crosscheck_rejects_measures_without_reference():
+    with pytest.raises(ValueError, match="'goh' have no R reference"):
+        crosscheck("goh")
+    with pytest.raises(ValueError, match="max_examples"):
+        crosscheck("jaccard", max_examples=0)
+
+
+def test_cli_prints_table_and_json(capsys):
+    from propstab.cli import main
+    assert main(["crosscheck", "--measure", "kappa", "--max-examples", "3"]) == 0
+    out = capsys.readouterr().out
+    assert "stabm::stabilityKappa" in out and "irr 0.85" in out and "agree" in out
+    assert main(["crosscheck", "--measure", "phi", "--json", "--max-examples", "3"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["rows"][0]["r_function"] == "stabm::stabilityPhi"
+
+
+# ---------------------------------------------------------------- the stabm defects, pinned
+
+def _r(code):
+    return propstab.r.robjects().r(code)
+
+
+def test_defect_adjusted_no_similar_pair_r_side():
+    # stabm's Yu with no similar pair is stabilityUnadjusted, not Yu's formula (= kappa)
+    yu = _r('stabm::stabilityYu(list(1, 1:2), sim.mat = diag(3), threshold = 0.9, '
+            'correction.for.chance = "exact")')[0]
+    unadjusted = _r("stabm::stabilityUnadjusted(list(1, 1:2), p = 3)")[0]
+    kappa = _r("stabm::stabilityKappa(list(1, 1:2), p = 3)")[0]
+    assert yu == unadjusted == pytest.approx((1 - 2 / 3) / (2 ** 0.5 - 2 / 3), abs=1e-15)
+    assert kappa == pytest.approx((1 - 2 / 3) / (1.5 - 2 / 3), abs=1e-15)
+
+
+def test_defect_adjusted_no_similar_pair_propstab_side():
+    _registered("yu")
+    Z, C = [[0], [0, 1]], np.eye(3)
+    opts = dict(similarity=C, threshold=0.9, correction_for_chance="exact")
+    ours = propstab.stability(Z, "yu", n_features=3, **opts)
+    assert ours == pytest.approx(0.4, abs=1e-15)        # Yu's definition, = stabm's kappa
+    assert call_reference("yu", Z, n_features=3, **opts) == pytest.approx(0.4459029, abs=1e-7)
+    info = propstab.get_measure("yu")
+    case = cc.Case("pin", propstab.as_selection(Z, n_features=3).toarray(),
+                   propstab._validation.check_options(info, opts))
+    outcome = cc._evaluate(info, cc._references(info)[0], case, 1e-10)
+    assert outcome.status == "expected" and outcome.expected == ("adjusted_no_similar_pair",)
+    # without correction: two empty runs, Yu undefined, stabm's intersection.common 0
+    empty = dict(similarity=np.eye(2), threshold=0.9, correction_for_chance="none")
+    assert call_reference("yu", [[], []], n_features=2, **empty) == 0.0
+    with pytest.warns(UndefinedMeasureWarning):
+        assert math.isnan(propstab.stability([[], []], "yu", n_features=2, **empty))
+
+
+def test_defect_adjusted_no_similar_pair_is_harmless_for_intersections():
+    # score, maximum and expectation k_i k_j / p are unchanged by the switch
+    _registered("intersection_count")
+    Z, C = [[0], [0, 1], [1, 2]], np.eye(3)
+    for measure in ("intersection_count", "intersection_mean", "intersection_greedy",
+                    "intersection_mbm"):
+        _registered(measure)
+        ours = propstab.stability(Z, measure, n_features=3, similarity=C, threshold=0.9,
+                                  correction_for_chance="none")
+        r = call_reference(measure, Z, n_features=3, similarity=C, threshold=0.9,
+                           correction_for_chance="none")
+        assert ours == pytest.approx(r, abs=1e-12)
+
+
+def test_defect_corrected_global_score_m3_differs_m2_agrees():
+    M3, M2 = [[0, 1], [1, 2], [0, 2]], [[0, 1], [1, 2]]
+    for measure, r3, ours3 in (("davis", -0.090909090909090939, 0.1910112359550562),
+                               ("novovicova", 0.26185950714291506, 0.15065497191914598)):
+        assert call_reference(measure, M3, n_features=4, correction_for_chance="exact") == \
+            pytest.approx(r3, abs=1e-14)
+        assert propstab.stability(M3, measure, n_features=4, correction_for_chance="exact") == \
+            pytest.approx(ours3, abs=1e-14)
+        two = [call_reference(measure, M2, n_features=4, correction_for_chance="exact"),
+               propstab.stability(M2, measure, n_features=4, correction_for_chance="exact")]
+        assert abs(two[0] - two[1]) <= 1e-10
+
+
+def test_defect_corrected_global_score_is_not_corrected_for_chance_in_r():
+    # all 8 equally likely matrices of M = 3 runs of size 1 out of d = 2 (the null model):
+    # propstab's corrected Novovicova averages to 0, stabm's to (E[S] - 1/2) / (1/2) = 0.131
+    import itertools
+    runs = list(itertools.product([[0], [1]], repeat=3))
+    r_values = [call_reference("novovicova", list(z), n_features=2,
+                               correction_for_chance="exact") for z in runs]
+    ours = [propstab.stability(list(z), "novovicova", n_features=2,
+                               correction_for_chance="exact") for z in runs]
+    assert abs(np.mean(ours)) <= 1e-12
+    assert abs(np.mean(r_values)) > 0.05
+
+
+def test_defect_davis_penalty_maximum():
+    Z = [[0, 1], [1, 2]]
+    r = call_reference("davis", Z, n_features=4, correction_for_chance="exact", penalty=1.0)
+    ours = propstab.stability(Z, "davis", n_features=4, correction_for_chance="exact",
+                              penalty=1.0)
+    assert r == pytest.approx(-0.05, abs=1e-15)
+    assert ours == pytest.approx(-1 / 29, abs=1e-15)
+
+
+def test_defect_sparse_similarity_dimensions():
+    ro = propstab.r.robjects()
+    feats = ro.r("list(c(1, 3), c(2, 4), c(1, 4))")
+    no_diagonal = ro.r("Matrix::sparseMatrix(i = c(1, 3), j = c(2, 4), x = c(0.95, 0.5), "
+                       "dims = c(4, 4), symmetric = TRUE)")
+    with pytest.raises(RReferenceError, match="Must be a subset of \\{'1','2'\\}"):
+        call_r("stabm", "stabilityZucknick", feats, **{"sim.mat": no_diagonal, "threshold": 0.9})
+    C = np.eye(4)
+    C[0, 1] = C[1, 0] = 0.95
+    C[2, 3] = C[3, 2] = 0.5
+    dense = call_r("stabm", "stabilityZucknick", feats,
+                   **{"sim.mat": to_r_similarity(C), "threshold": 0.9})[0]
+    bridged = call_r("stabm", "stabilityZucknick", feats,        # the bridge stores the diagonal
+                     **{"sim.mat": to_r_similarity(sparse.csr_matrix(C)), "threshold": 0.9})[0]
+    assert dense == bridged == pytest.approx(0.4069444, abs=1e-7)
+
+
+def test_defect_threshold_zero_dense_sparse():
+    ro = propstab.r.robjects()
+    C = np.eye(4)
+    C[0, 1] = C[1, 0] = 0.5
+    feats = ro.r("list(c(1, 3), c(2, 4), 3)")
+    values = [call_r("stabm", "stabilityYu", feats, **{"sim.mat": S, "threshold": 0,
+                                                       "correction.for.chance": "none"})[0]
+              for S in (to_r_similarity(C), to_r_similarity(sparse.csr_matrix(C)))]
+    assert values == [pytest.approx(1.5), pytest.approx(2 / 3)]
+    if "yu" in {m.name for m in propstab.list_measures()}:
+        ours = [propstab.stability([[0, 2], [1, 3], [2]], "yu", n_features=4, similarity=S,
+                                   threshold=0, correction_for_chance="none")
+                for S in (C, sparse.csr_matrix(C))]
+        assert ours == [pytest.approx(2 / 3)] * 2
+
+
+def test_defect_nan_not_na():
+    assert reference_value("wald", [[0, 1], [0]], n_features=2).kind == "NaN"
+    assert reference_value("cwrel", [[0], [0, 1]], n_features=2).kind == "NaN"
+    assert reference_value("lustgarten", [[0, 1], [0, 1]], n_features=2).kind == "NA"
+    with pytest.warns(UndefinedMeasureWarning):
+        assert math.isnan(propstab.stability([[0, 1], [0]], "wald", n_features=2))
+
+
+def test_defect_somol_equal_extremes_follows_the_paper():
+    # Somol & Novovicova eq. 6: CW_rel = CW where CW_max = CW_min
+    assert reference_value("cwrel", [[0], [0, 1]], n_features=2).kind == "NaN"
+    assert reference_value("cwrel", [[0, 1], [0, 1]], n_features=2).kind == "NA"
+    assert propstab.stability([[0], [0, 1]], "cwrel", n_features=2) == pytest.approx(2 / 3)
+    assert propstab.stability([[0], [0, 1]], "weighted_consistency", n_features=2) == \
+        pytest.approx(2 / 3)
+    assert propstab.stability([[0, 1], [0, 1]], "cwrel", n_features=2) == 1.0
+
+
+def test_defect_irr_single_subject():
+    with pytest.raises(RReferenceError, match="argument of length 0"):
+        fleiss_kappa_r([[1], [0]])
+    assert propstab.stability([[1], [0]]) == -1.0
+
+
+PINNED = {"adjusted_no_similar_pair", "corrected_global_score", "davis_penalty_maximum",
+          "sparse_similarity_dimensions", "threshold_zero_dense_sparse", "nan_not_na",
+          "somol_equal_extremes", "irr_single_subject"}
+
+
+def test_every_expected_difference_is_pinned_here():
+    assert {e.key for e in EXPECTED_DIFFERENCES} == PINNED
+    for e in EXPECTED_DIFFERENCES:
+        assert e.reason and e.example and e.r_result and e.propstab_result
+        assert set(e.as_dict()) >= {"key", "measures", "reason", "example"}
+
+
+def test_features_conversion_is_one_based():
+    feats = to_r_features([[1, 0, 1], [0, 0, 0], [1, 1, 1]])
+    assert [list(v) for v in feats] == [[1, 3], [], [1, 2, 3]]
+
+
+def test_docs_examples_run():
+    import doctest
+    import pathlib
+    page = pathlib.Path(__file__).parents[1] / "docs" / "r_crosscheck.md"
+    result = doctest.testfile(str(page), module_relative=False,
+                              optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
+    assert result.attempted >= 6 and result.failed == 0

@@ -1,0 +1,499 @@
+"""Validation of propstab's inference for stability by simulation (thesis ch. 6.1).
+
+Studies, each with a pass/fail check:
+
+1. consistency (thesis Fig 6.2): Phi-hat -> Phi as M grows;
+2. coverage of the Thm 6 / Cor. 1 intervals (thesis Tables 6.2 and 6.3): Phi = 0.8, 0.5,
+   0.3, d = 100 and 10,000, M = 100, nominal 99/95/90 %;
+3. T_M of Thm 7 under H0 is N(0, 1) (thesis Fig 6.4: d = 100, M = 1000, 1000 repeats;
+   Kolmogorov-Smirnov test, QQ plot) and under H1 its mean shifts by the standardised
+   difference;
+4. coverage of the jackknife intervals (jaccard, lustgarten, cwrel, kappa, goh);
+5. level and power of the paired two-sample test against the independent one, when
+   both procedures run on the same resamples.
+
+Usage::
+
+    /usr/bin/python3 studies/validate_inference.py            # full mode (< 15 min)
+    /usr/bin/python3 studies/validate_inference.py --quick    # quick mode (< 2 min)
+
+Options: ``--seed``, ``--figures DIR`` (PNG figures; full mode writes docs/figures by
+default), ``--json PATH`` (all numbers). Prints Markdown tables; exits with status 1
+when a check fails. Simulations are vectorised over repeats (Tables 6.2, 6.3 and Fig 6.2
+draw whole batches of M x d matrices and use the batched Thm 6 helper that
+:func:`propstab.estimate` uses); the other studies call the public API once per repeat.
+
+Population cases. The thesis gives its three cases only as a plot (Fig 6.1: d
+Bernoulli parameters sorted in decreasing order with Phi = 0.8, 0.5, 0.3). We build
+them the same way from a decreasing logistic profile b_f (30 % of the features likely,
+the rest unlikely) shrunk towards its mean: p_f = b-bar + t (b_f - b-bar), for which
+Phi = t^2 Var(b) / (b-bar (1 - b-bar)) exactly, so t is solved in closed form. The p_f
+are rounded to multiples of 2^-16 (rows are drawn by comparing random 16-bit integers
+with 2^16 p_f, exact and fast), and the true Phi is recomputed from the rounded p_f
+with :func:`propstab.population_stability`.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import sys
+import time
+import warnings
+
+import numpy as np
+from scipy import stats
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.dirname(HERE))
+
+import propstab  # noqa: E402
+from propstab import _variance  # noqa: E402
+
+DOCS_FIGURES = os.path.join(os.path.dirname(HERE), "docs", "figures")
+CASES = (0.8, 0.5, 0.3)
+LEVELS = (0.99, 0.95, 0.90)
+#: Thesis Table 6.2 (d = 100) and Table 6.3 (d = 10000), M = 100, 10,000 repeats, in %.
+THESIS_COVERAGE = {
+    100: {0.8: (98.5, 94.3, 89.0), 0.5: (98.6, 93.8, 89.0), 0.3: (98.6, 94.0, 89.3)},
+    10000: {0.8: (98.8, 94.3, 88.8), 0.5: (98.6, 94.5, 88.8), 0.3: (99.0, 94.9, 90.2)},
+}
+SCALE = 1 << 16
+JACKKNIFE_MEASURES = ("jaccard", "lustgarten", "cwrel", "kappa", "goh")
+STUDIES = ("consistency", "coverage", "tm", "jackknife", "paired", "precision")
+
+MODES = {
+    "quick": dict(consistency_M=(10, 30, 100, 300, 1000), consistency_repeats=100,
+                  coverage_repeats={100: 2000, 10000: 300}, tm_repeats=300,
+                  jackknife_repeats=600, jackknife_pilot=1000, paired_repeats=500,
+                  studies=STUDIES[:-1]),
+    "full": dict(consistency_M=(10, 20, 50, 100, 200, 500, 1000, 2000, 5000),
+                 consistency_repeats=500, coverage_repeats={100: 10000, 10000: 10000},
+                 tm_repeats=1000, jackknife_repeats=2000, jackknife_pilot=5000,
+                 paired_repeats=2000, precision_repeats=100000),
+}
+
+
+# ------------------------------------------------------------------ populations and sampling
+
+def profile(d: int) -> np.ndarray:
+    """A decreasing logistic profile in (0, 1): about 30 % of features likely."""
+    f = np.arange(d)
+    return 1.0 / (1.0 + np.exp((f - 0.3 * d) / (0.02 * d)))
+
+
+def population(phi: float, d: int, *, base: np.ndarray = None):
+    """Bernoulli parameters (as 16-bit thresholds) with population stability ``phi``.
+
+    Returns ``(thresholds, p, Phi)`` where ``p = thresholds / 2^16`` and ``Phi`` is the
+    exact population stability of ``p``.
+    """
+    b = profile(d) if base is None else base
+    bbar = b.mean()
+    t = math.sqrt(phi * bbar * (1 - bbar) / b.var())
+    if t > 1:
+        raise ValueError(f"phi: the profile reaches at most {b.var() / (bbar * (1 - bbar)):.3f}; "
+                         f"got {phi}")
+    thresholds = np.rint((bbar + t * (b - bbar)) * SCALE).astype(np.int32)
+    p = thresholds / SCALE
+    return thresholds, p, propstab.population_stability(p)
+
+
+def draw(rng, thresholds, shape, uniforms=None):
+    """Boolean rows with P(z_f = 1) = thresholds_f / 2^16, shape ``shape + (d,)``.
+
+    ``uniforms`` (16-bit integers) may be passed to couple two procedures.
+    """
+    if uniforms is None:
+        uniforms = random_u16(rng, shape + (thresholds.size,))
+    return uniforms < thresholds
+
+
+def random_u16(rng, shape):
+    n = int(np.prod(shape))
+    return np.frombuffer(rng.bytes(2 * n), dtype=np.uint16).reshape(shape)
+
+
+def batch_estimates(Z):
+    """Phi-hat and its Thm 6 variance for a batch of matrices Z (B, M, d), vectorised."""
+    B, M, d = Z.shape
+    F = Z.sum(axis=1, dtype=np.int64)
+    k = Z.sum(axis=2, dtype=np.int64)
+    ZF = np.matmul(Z.astype(np.float32), F[..., None].astype(np.float32))[..., 0]
+    phi, variance, _ = _variance.nogueira_terms(F, k, ZF, M, d)
+    return phi, variance
+
+
+def batches(repeats: int, per_repeat: int, budget: int = 2 * 10 ** 7):
+    """Batch sizes adding up to ``repeats`` with about ``budget`` draws each."""
+    size = max(1, budget // per_repeat)
+    out, left = [], repeats
+    while left > 0:
+        out.append(min(size, left))
+        left -= out[-1]
+    return out
+
+
+def binomial_se(p: float, n: int) -> float:
+    return math.sqrt(p * (1 - p) / n)
+
+
+# ------------------------------------------------------------------ studies
+
+def study_consistency(rng, cfg, figures):
+    """Thesis Fig 6.2: |Phi-hat - Phi| shrinks as M grows (d = 100)."""
+    d, Ms, R = 100, cfg["consistency_M"], cfg["consistency_repeats"]
+    rows, paths = [], {}
+    for phi in CASES:
+        thr, _, Phi = population(phi, d)
+        Mmax = max(Ms)
+        errs = {M: [] for M in Ms}
+        path = None
+        for b in batches(R, Mmax * d):
+            Z = draw(rng, thr, (b, Mmax))
+            for M in Ms:
+                est, _ = batch_estimates(Z[:, :M])
+                errs[M].append(est - Phi)
+            if path is None:            # one growing sequence of runs, as in the figure
+                path = [batch_estimates(Z[:1, :M])[0][0] for M in Ms]
+        paths[phi] = (Phi, path)
+        for M in Ms:
+            e = np.concatenate(errs[M])
+            rows.append(dict(case=phi, Phi=Phi, M=M, mean_abs_error=float(np.mean(np.abs(e))),
+                             bias=float(e.mean()), sd=float(e.std(ddof=1))))
+    # check: the mean absolute error decreases like 1/sqrt(M) (ratio first/last M within a
+    # factor 2 of sqrt(M_last / M_first)), and is below 0.01 at the largest M
+    checks = []
+    for phi in CASES:
+        r = [x for x in rows if x["case"] == phi]
+        ratio = r[0]["mean_abs_error"] / r[-1]["mean_abs_error"]
+        expected = math.sqrt(r[-1]["M"] / r[0]["M"])
+        checks.append(dict(name=f"consistency Phi={phi}: error ratio M={r[0]['M']}->{r[-1]['M']}",
+                           value=ratio, target=expected,
+                           passed=bool(expected / 2 < ratio < expected * 2
+                                       and r[-1]["mean_abs_error"] < 0.01)))
+    if figures:
+        plt = _pyplot()
+        fig, axes = plt.subplots(1, 3, figsize=(12, 3.4), sharey=False)
+        for ax, phi in zip(axes, CASES):
+            Phi, path = paths[phi]
+            r = [x for x in rows if x["case"] == phi]
+            ax.axhline(Phi, color="k", lw=1, label="population $\\Phi$")
+            ax.plot(Ms, path, "o-", label="$\\hat\\Phi$, one sequence")
+            ax.fill_between(Ms, [Phi - 2 * x["sd"] for x in r], [Phi + 2 * x["sd"] for x in r],
+                            alpha=0.25, label="$\\Phi \\pm 2$ sd (simulated)")
+            ax.set_xscale("log")
+            ax.set_xlabel("M")
+            ax.set_title(f"$\\Phi$ = {Phi:.3f}")
+        axes[0].set_ylabel("stability")
+        axes[0].legend(fontsize=7)
+        fig.tight_layout()
+        fig.savefig(os.path.join(figures, "inference_consistency.png"), dpi=110)
+        plt.close(fig)
+    return rows, checks
+
+
+def study_coverage(rng, cfg, mode):
+    """Thesis Tables 6.2 and 6.3: coverage of the Cor. 1 intervals, M = 100."""
+    M = 100
+    z = {lvl: stats.norm.ppf(0.5 + lvl / 2) for lvl in LEVELS}
+    rows, checks = [], []
+    for d in (100, 10000):
+        R = cfg["coverage_repeats"][d]
+        for phi in CASES:
+            thr, _, Phi = population(phi, d)
+            hits = {lvl: 0 for lvl in LEVELS}
+            for b in batches(R, M * d):
+                est, var = batch_estimates(draw(rng, thr, (b, M)))
+                se = np.sqrt(var)
+                for lvl in LEVELS:
+                    hits[lvl] += int(np.sum(np.abs(est - Phi) <= z[lvl] * se))
+            cov = [100.0 * hits[lvl] / R for lvl in LEVELS]
+            thesis = THESIS_COVERAGE[d][phi]
+            rows.append(dict(d=d, case=phi, Phi=Phi, repeats=R, coverage=cov, thesis=thesis))
+            for lvl, c, t in zip(LEVELS, cov, thesis):
+                if mode == "full":
+                    tol = 1.5
+                else:
+                    tol = 4 * 100 * binomial_se(lvl, R)
+                checks.append(dict(
+                    name=f"coverage d={d} Phi={phi} nominal {lvl:.0%}", value=c,
+                    target=f"{100 * lvl:.0f} and thesis {t} (+-{tol:.2f})",
+                    passed=bool(abs(c - 100 * lvl) <= tol and abs(c - t) <= tol)))
+    return rows, checks
+
+
+def study_coverage_precision(rng, cfg):
+    """The d = 100 coverage again with many more repeats (binomial SE below 0.1 point):
+    the coverage of these populations, beyond the Monte Carlo noise of 10,000 repeats."""
+    M, d, R = 100, 100, cfg["precision_repeats"]
+    z = np.array([stats.norm.ppf(0.5 + lvl / 2) for lvl in LEVELS])
+    rows, checks = [], []
+    for phi in CASES:
+        thr, _, Phi = population(phi, d)
+        hits = np.zeros(len(LEVELS))
+        for b in batches(R, M * d):
+            est, var = batch_estimates(draw(rng, thr, (b, M)))
+            hits += np.sum(np.abs(est - Phi)[:, None] <= z * np.sqrt(var)[:, None], axis=0)
+        cov = [100.0 * h / R for h in hits]
+        rows.append(dict(d=d, case=phi, Phi=Phi, repeats=R, coverage=cov,
+                         se=[100 * binomial_se(c / 100, R) for c in cov],
+                         thesis=THESIS_COVERAGE[d][phi]))
+        for lvl, c, t in zip(LEVELS, cov, THESIS_COVERAGE[d][phi]):
+            checks.append(dict(name=f"coverage ({R} repeats) d={d} Phi={phi} nominal {lvl:.0%}",
+                               value=c, target=f"{100 * lvl:.0f} and thesis {t} (+-1.50)",
+                               passed=bool(abs(c - 100 * lvl) <= 1.5 and abs(c - t) <= 1.5)))
+    return rows, checks
+
+
+def study_tm(rng, cfg, figures):
+    """Thesis Fig 6.4: T_M (Thm 7) under H0 ~ N(0, 1); under H1 its mean shifts."""
+    d, M, R = 100, 1000, cfg["tm_repeats"]
+    thr1, _, Phi1 = population(0.8, d)
+    thr2, _, Phi2 = population(0.78, d)
+    t0, t1, sd1, sd2 = [], [], [], []
+    for _ in range(R):
+        Z1, Z1b, Z2 = (draw(rng, thr, (M,)) for thr in (thr1, thr1, thr2))
+        t0.append(propstab.two_sample_test(Z1, Z1b).statistic)
+        res = propstab.two_sample_test(Z1, Z2)
+        t1.append(res.statistic)
+        sd1.append(res.estimates[0].variance)
+        sd2.append(res.estimates[1].variance)
+    t0, t1 = np.array(t0), np.array(t1)
+    ks0 = stats.kstest(t0, "norm")
+    # H1: T_M ~ N(mu, 1) with mu = (Phi2 - Phi1) / sqrt(sigma1^2 + sigma2^2), the sigma^2
+    # taken as the mean Thm 6 variances
+    mu = (Phi2 - Phi1) / math.sqrt(np.mean(sd1) + np.mean(sd2))
+    ks1 = stats.kstest(t1 - mu, "norm")
+    result = dict(Phi1=Phi1, Phi2=Phi2, repeats=R, d=d, M=M,
+                  h0=dict(mean=float(t0.mean()), sd=float(t0.std(ddof=1)),
+                          ks_statistic=float(ks0.statistic), ks_pvalue=float(ks0.pvalue)),
+                  h1=dict(mean=float(t1.mean()), sd=float(t1.std(ddof=1)),
+                          median=float(np.median(t1)), min=float(t1.min()), max=float(t1.max()),
+                          predicted_mean=float(mu), ks_pvalue_shifted=float(ks1.pvalue)))
+    alpha = 0.01 if R >= 1000 else 0.001
+    checks = [
+        dict(name="T_M under H0: KS test against N(0, 1) does not reject", value=ks0.pvalue,
+             target=f"p > {alpha}", passed=bool(ks0.pvalue > alpha)),
+        dict(name="T_M under H1: mean shifted to (Phi2 - Phi1)/sd", value=float(t1.mean()),
+             target=f"{mu:.3f} +- {4 / math.sqrt(R):.3f}",
+             passed=bool(abs(t1.mean() - mu) < 4 * t1.std(ddof=1) / math.sqrt(R)
+                         and ks1.pvalue > alpha)),
+    ]
+    if figures:
+        plt = _pyplot()
+        fig, axes = plt.subplots(1, 2, figsize=(9, 4))
+        for ax, t, title in ((axes[0], t0, f"$\\Phi_1 = \\Phi_2$ = {Phi1:.3f}"),
+                             (axes[1], t1, f"$\\Phi_1$ = {Phi1:.3f}, $\\Phi_2$ = {Phi2:.3f}")):
+            q = stats.norm.ppf((np.arange(1, t.size + 1) - 0.5) / t.size)
+            ax.plot(q, np.sort(t), ".", ms=3)
+            lim = np.array([q.min(), q.max()])
+            ax.plot(lim, lim, "k-", lw=1, label="N(0, 1)")
+            if t is t1:
+                ax.plot(lim, lim + mu, "k--", lw=1, label=f"N({mu:.2f}, 1)")
+            ax.set_xlabel("standard normal quantiles")
+            ax.set_ylabel("quantiles of $T_M$")
+            ax.set_title(title)
+            ax.legend(fontsize=8)
+        fig.suptitle(f"$T_M$ (Thm 7), d = {d}, M = {M}, {R} repeats")
+        fig.tight_layout()
+        fig.savefig(os.path.join(figures, "inference_tm_qq.png"), dpi=110)
+        plt.close(fig)
+    return result, checks
+
+
+def study_jackknife(rng, cfg, mode):
+    """Coverage of the jackknife Wald intervals, d = 100, M = 100."""
+    d, M = 100, 100
+    R, P = cfg["jackknife_repeats"], cfg["jackknife_pilot"]
+    z = {lvl: stats.norm.ppf(0.5 + lvl / 2) for lvl in LEVELS}
+    rows, checks = [], []
+    for phi in CASES:
+        thr, _, Phi = population(phi, d)
+        # the estimand: E[measure] at this M, from an independent pilot (for the pairwise
+        # measures, averages over pairs, it is the population value itself)
+        pilot = {m: np.empty(P) for m in JACKKNIFE_MEASURES}
+        for j in range(P):
+            Z = draw(rng, thr, (M,))
+            for m in JACKKNIFE_MEASURES:
+                pilot[m][j] = propstab.stability(Z, m)
+        hits = {m: {lvl: 0 for lvl in LEVELS} for m in JACKKNIFE_MEASURES}
+        target = {m: pilot[m].mean() for m in JACKKNIFE_MEASURES}
+        for _ in range(R):
+            Z = draw(rng, thr, (M,))
+            for m in JACKKNIFE_MEASURES:
+                est = propstab.estimate(Z, m)
+                for lvl in LEVELS:
+                    hits[m][lvl] += abs(est.statistic - target[m]) <= z[lvl] * est.standard_error
+        for m in JACKKNIFE_MEASURES:
+            cov = [100.0 * hits[m][lvl] / R for lvl in LEVELS]
+            rows.append(dict(measure=m, case=phi, Phi=Phi, target=float(pilot[m].mean()),
+                             target_se=float(pilot[m].std(ddof=1) / math.sqrt(P)),
+                             repeats=R, coverage=cov))
+            for lvl, c in zip(LEVELS, cov):
+                tol = max(1.5, 4 * 100 * binomial_se(lvl, R)) if mode == "full" else \
+                    4 * 100 * binomial_se(lvl, R)
+                checks.append(dict(name=f"jackknife {m} Phi={phi} nominal {lvl:.0%}", value=c,
+                                   target=f"{100 * lvl:.0f} +- {tol:.2f}",
+                                   passed=bool(abs(c - 100 * lvl) <= tol)))
+    return rows, checks
+
+
+def study_paired(rng, cfg):
+    """Level and power of the paired vs the independent test on shared resamples.
+
+    Procedure 1 and 2 see the same M resamples: their rows are drawn from shared
+    uniforms, 80 % of which are common to both (so row i of Z1 and Z2 are positively
+    dependent), each procedure's rows still independent Bernoulli(p) across runs.
+    """
+    d, M, R, alpha, share = 100, 100, cfg["paired_repeats"], 0.05, 0.8
+    thr_a, _, Phi_a = population(0.5, d)
+    thr_b, _, Phi_b = population(0.52, d)
+    out, checks = [], []
+    for measure in ("nogueira", "jaccard"):
+        for label, thr2, Phi2 in (("H0", thr_a, Phi_a), ("H1", thr_b, Phi_b)):
+            reject = {False: 0, True: 0}
+            for _ in range(R):
+                u1 = random_u16(rng, (M, d))
+                u2 = np.where(rng.random((M, d)) < share, u1, random_u16(rng, (M, d)))
+                Z1, Z2 = draw(rng, thr_a, (M,), u1), draw(rng, thr2, (M,), u2)
+                for paired in (False, True):
+                    res = propstab.two_sample_test(Z1, Z2, paired=paired, measure=measure)
+                    reject[paired] += res.pvalue < alpha
+            out.append(dict(measure=measure, hypothesis=label, Phi1=Phi_a, Phi2=Phi2, repeats=R,
+                            reject_independent=reject[False] / R, reject_paired=reject[True] / R))
+    tol = 4 * binomial_se(alpha, R)
+    for row in out:
+        if row["hypothesis"] == "H0":
+            checks.append(dict(name=f"paired test level ({row['measure']})",
+                               value=row["reject_paired"], target=f"{alpha} +- {tol:.3f}",
+                               passed=bool(abs(row["reject_paired"] - alpha) <= tol)))
+        else:
+            gap = 4 * math.sqrt(row["reject_paired"] * (1 - row["reject_paired"]) / R
+                                + row["reject_independent"] * (1 - row["reject_independent"]) / R)
+            checks.append(dict(name=f"paired test more powerful ({row['measure']})",
+                               value=row["reject_paired"] - row["reject_independent"],
+                               target=f"> {gap:.3f}",
+                               passed=bool(row["reject_paired"] - row["reject_independent"] > gap)))
+    return out, checks
+
+
+# ------------------------------------------------------------------ driver
+
+def _pyplot():
+    try:
+        import matplotlib
+    except ImportError as exc:  # pragma: no cover
+        raise ImportError("figures need matplotlib: pip install propstab[plot]") from exc
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    return plt
+
+
+def run(mode: str = "quick", *, seed: int = 20180917, figures=None):
+    """Run every study; returns ``{"results": ..., "checks": [...], "seconds": ...}``."""
+    cfg = MODES[mode]
+    rng = np.random.default_rng(seed)
+    if figures:
+        os.makedirs(figures, exist_ok=True)
+    results, checks, seconds = {}, [], {}
+    for name, fn in (("consistency", lambda: study_consistency(rng, cfg, figures)),
+                     ("coverage", lambda: study_coverage(rng, cfg, mode)),
+                     ("tm", lambda: study_tm(rng, cfg, figures)),
+                     ("jackknife", lambda: study_jackknife(rng, cfg, mode)),
+                     ("paired", lambda: study_paired(rng, cfg)),
+                     ("precision", lambda: study_coverage_precision(rng, cfg))):
+        if name not in cfg.get("studies", STUDIES):
+            continue
+        t = time.perf_counter()
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", propstab.UndefinedMeasureWarning)
+            results[name], c = fn()
+        seconds[name] = time.perf_counter() - t
+        checks += c
+    return dict(mode=mode, seed=seed, results=results, checks=checks, seconds=seconds)
+
+
+def report(out) -> str:
+    """Markdown tables of the results."""
+    r = out["results"]
+    L = [f"## Mode {out['mode']} (seed {out['seed']})", ""]
+    L += ["### Coverage of the Thm 6 / Cor. 1 intervals (M = 100), observed vs thesis (%)", "",
+          "| d | case | Phi (exact) | repeats | 99 % | thesis | 95 % | thesis | 90 % | thesis |",
+          "|---|---|---|---|---|---|---|---|---|---|"]
+    for x in r["coverage"]:
+        c, t = x["coverage"], x["thesis"]
+        L.append(f"| {x['d']} | {x['case']} | {x['Phi']:.4f} | {x['repeats']} | "
+                 f"{c[0]:.2f} | {t[0]} | {c[1]:.2f} | {t[1]} | {c[2]:.2f} | {t[2]} |")
+    if "precision" in r:
+        L += ["", "### The same, d = 100, with more repeats (binomial SE in brackets)", "",
+              "| d | case | repeats | 99 % | 95 % | 90 % | thesis |",
+              "|---|---|---|---|---|---|---|"]
+        for x in r["precision"]:
+            c, e = x["coverage"], x["se"]
+            L.append(f"| {x['d']} | {x['case']} | {x['repeats']} | "
+                     + " | ".join(f"{a:.2f} ({b:.2f})" for a, b in zip(c, e))
+                     + f" | {' / '.join(map(str, x['thesis']))} |")
+    L += ["", "### Consistency (Fig 6.2, d = 100): mean |Phi-hat - Phi|", "",
+          "| case | " + " | ".join(f"M={M}" for M in sorted({x['M'] for x in r['consistency']}))
+          + " |", "|---|" + "---|" * len({x['M'] for x in r['consistency']})]
+    for phi in CASES:
+        xs = [x for x in r["consistency"] if x["case"] == phi]
+        L.append(f"| {phi} | " + " | ".join(f"{x['mean_abs_error']:.4f}" for x in xs) + " |")
+    tm = r["tm"]
+    L += ["", f"### T_M (Thm 7), d = {tm['d']}, M = {tm['M']}, {tm['repeats']} repeats", "",
+          f"- H0 (Phi1 = Phi2 = {tm['Phi1']:.4f}): mean {tm['h0']['mean']:.3f}, sd "
+          f"{tm['h0']['sd']:.3f}, KS D = {tm['h0']['ks_statistic']:.4f}, "
+          f"p = {tm['h0']['ks_pvalue']:.3f}",
+          f"- H1 (Phi1 = {tm['Phi1']:.4f}, Phi2 = {tm['Phi2']:.4f}): mean {tm['h1']['mean']:.3f} "
+          f"(predicted {tm['h1']['predicted_mean']:.3f}), sd {tm['h1']['sd']:.3f}, median "
+          f"{tm['h1']['median']:.2f}, range [{tm['h1']['min']:.2f}, {tm['h1']['max']:.2f}], KS p "
+          f"of T_M - predicted mean vs N(0,1) = {tm['h1']['ks_pvalue_shifted']:.3f}"]
+    L += ["", "### Jackknife Wald intervals (d = 100, M = 100): coverage (%)", "",
+          "| measure | case | estimand | repeats | 99 % | 95 % | 90 % |",
+          "|---|---|---|---|---|---|---|"]
+    for x in r["jackknife"]:
+        c = x["coverage"]
+        L.append(f"| {x['measure']} | {x['case']} | {x['target']:.4f} | {x['repeats']} | "
+                 f"{c[0]:.2f} | {c[1]:.2f} | {c[2]:.2f} |")
+    L += ["", "### Paired vs independent two-sample test (d = 100, M = 100, alpha = 0.05)", "",
+          "| measure | hypothesis | Phi1 | Phi2 | repeats | rejection rate, independent | paired |",
+          "|---|---|---|---|---|---|---|"]
+    for x in r["paired"]:
+        L.append(f"| {x['measure']} | {x['hypothesis']} | {x['Phi1']:.4f} | {x['Phi2']:.4f} | "
+                 f"{x['repeats']} | {x['reject_independent']:.3f} | {x['reject_paired']:.3f} |")
+    L += ["", "### Checks", "", "| check | value | target | passed |", "|---|---|---|---|"]
+    for c in out["checks"]:
+        v = c["value"]
+        L.append(f"| {c['name']} | {v:.4g} | {c['target']} | {'yes' if c['passed'] else 'NO'} |")
+    L += ["", "Seconds per study: " + ", ".join(f"{k} {v:.1f}" for k, v in out["seconds"].items())]
+    return "\n".join(L)
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="hundreds of repeats (< 2 min)")
+    parser.add_argument("--seed", type=int, default=20180917)
+    parser.add_argument("--figures", help="directory for PNG figures (full mode default: "
+                                          "docs/figures)")
+    parser.add_argument("--json", help="write all numbers to this JSON file")
+    args = parser.parse_args(argv)
+    mode = "quick" if args.quick else "full"
+    figures = args.figures or (None if args.quick else DOCS_FIGURES)
+    t = time.perf_counter()
+    out = run(mode, seed=args.seed, figures=figures)
+    out["total_seconds"] = time.perf_counter() - t
+    print(report(out))
+    print(f"\nTotal {out['total_seconds']:.1f} s")
+    if args.json:
+        with open(args.json, "w") as fh:
+            json.dump(out, fh, indent=1, default=float)
+    failed = [c["name"] for c in out["checks"] if not c["passed"]]
+    if failed:
+        print("FAILED checks: " + "; ".join(failed))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,550 @@
+"""Tests of propstab.inference: Thm 6 variance, jackknife, CIs, tests, CLI."""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from scipy import stats
+
+import propstab
+from propstab import _variance
+from propstab.inference import (ConfidenceInterval, ZeroVarianceWarning, estimate, holm,
+                                interpret, one_sample_test, pairwise_tests,
+                                population_stability, two_sample_test)
+
+
+def random_selection(rng, M, d, *, constant=None, p=0.3):
+    if constant is not None:
+        Z = np.zeros((M, d), dtype=np.int8)
+        for i in range(M):
+            Z[i, rng.choice(d, constant, replace=False)] = 1
+        return Z
+    return (rng.random((M, d)) < rng.uniform(0.1, 0.8, d) * p / 0.45).astype(np.int8)
+
+
+def thm6_literal(Z):
+    """Slow twin: thesis Thm 6 written term by term with Python loops."""
+    Z = np.asarray(Z, dtype=float)
+    M, d = Z.shape
+    p = [sum(Z[i][f] for i in range(M)) / M for f in range(d)]
+    k = [sum(Z[i]) for i in range(M)]
+    kbar = sum(p)
+    den = (kbar / d) * (1 - kbar / d)
+    phi = 1 - (M / (M - 1)) * (sum(pf * (1 - pf) for pf in p) / d) / den
+    terms = []
+    for i in range(M):
+        s = sum(Z[i][f] * p[f] for f in range(d)) / d
+        terms.append((s - k[i] * kbar / d ** 2
+                      + phi / 2 * (2 * kbar * k[i] / d ** 2 - k[i] / d - kbar / d + 1)) / den)
+    mean = sum(terms) / M
+    return phi, 4 / M ** 2 * sum((t - mean) ** 2 for t in terms), terms
+
+
+# ------------------------------------------------------------------ Theorem 6
+
+@pytest.mark.parametrize("seed", range(4))
+def test_thm6_variance_equals_literal_formula(seed):
+    rng = np.random.default_rng(seed)
+    Z = random_selection(rng, 12, 9)
+    est = estimate(Z)
+    phi, v, terms = thm6_literal(Z)
+    assert est.method == "analytic"
+    assert est.statistic == pytest.approx(phi, rel=1e-12)
+    assert est.variance == pytest.approx(v, rel=1e-10)
+    np.testing.assert_allclose(est.terms, terms, rtol=1e-10)
+    assert est.factor == 4 / 12 ** 2
+
+
+def _thm6_batch(Z):
+    F = Z.sum(1)
+    k = Z.sum(2)
+    ZF = np.einsum("rmd,rd->rm", Z.astype(float), F.astype(float))
+    return _variance.nogueira_terms(F, k, ZF, Z.shape[1], Z.shape[2])
+
+
+def test_thm6_sign_pinned_by_simulation_with_varying_sizes():
+    """The +Phi/2 sign of Thm 6 (delta method, docs/inference.md) matches the Monte Carlo
+    variance of Phi-hat when the subset sizes vary; the opposite sign does not.
+
+    Runs select 4 core features, half of them 26 more, plus 3 % noise: k_i is
+    bimodal (about 6 or 31 of d = 60), where the Phi/2 term matters.
+    """
+    rng = np.random.default_rng(5)
+    d, M, R = 60, 100, 4000
+    big = rng.random((R, M)) < 0.5
+    Z = np.zeros((R, M, d), dtype=bool)
+    Z[:, :, :4] = True
+    Z[:, :, 4:30] |= big[..., None]
+    Z |= rng.random((R, M, d)) < 0.03
+    k = Z.sum(2)
+    assert k.std() > 10                                   # sizes really vary
+    phi, v, terms = _thm6_batch(Z)
+    # the batched helper is the one estimate() uses: same numbers on one repeat
+    one = estimate(Z[0])
+    assert one.variance == pytest.approx(v[0], rel=1e-10)
+    assert one.statistic == pytest.approx(phi[0], rel=1e-12)
+
+    s2 = phi.var(ddof=1)
+    se_s2 = math.sqrt((np.mean((phi - phi.mean()) ** 4) - s2 ** 2) / R)
+    se_v = v.std(ddof=1) / math.sqrt(R)
+    tol = 4 * math.hypot(se_s2, se_v)
+    assert abs(v.mean() - s2) < tol
+
+    p = Z.sum(1) / M
+    kb = p.sum(-1)[:, None]
+    den = ((kb / d) * (1 - kb / d))
+    half = phi[:, None] / 2 * (2 * kb * k / d ** 2 - k / d - kb / d + 1) / den
+    v_wrong = _variance.spread(terms - 2 * half, 4 / M ** 2)
+    assert abs(v_wrong.mean() - s2) > 10 * tol
+
+
+def test_thm6_sign_does_not_matter_for_constant_sizes():
+    """With a constant k the Phi/2 term is the same for every run: it drops out."""
+    rng = np.random.default_rng(3)
+    Z = random_selection(rng, 30, 20, constant=5)
+    est = estimate(Z)
+    assert estimate(Z, "kuncheva").variance == pytest.approx(est.variance, rel=1e-12)
+    assert estimate(Z, "kuncheva").method == "analytic"
+    k = Z.sum(1)
+    assert np.all(k == 5)
+    d = 20
+    kb = 5
+    half = est.statistic / 2 * (2 * kb * k / d ** 2 - k / d - kb / d + 1)
+    assert np.ptp(half) == 0
+
+
+def test_undefined_statistic_has_undefined_variance():
+    with pytest.warns(propstab.UndefinedMeasureWarning, match="kuncheva"):
+        est = estimate([[1, 1, 0], [1, 0, 0], [0, 1, 0]], "kuncheva")
+    assert math.isnan(est.statistic) and math.isnan(est.variance)
+    with pytest.warns(propstab.UndefinedMeasureWarning, match="nogueira"):
+        est = estimate([[0, 0, 0], [0, 0, 0]])
+    assert math.isnan(est.statistic) and math.isnan(est.variance)
+    assert est.interpretation is None
+    assert all(math.isnan(b) for b in est.confidence_interval())
+
+
+def test_estimate_nogueira_jackknife_is_close_to_thm6_for_large_m():
+    rng = np.random.default_rng(11)
+    Z = random_selection(rng, 400, 30)
+    a = estimate(Z)
+    j = estimate(Z, method="jackknife")
+    assert j.method == "jackknife"
+    assert j.statistic == a.statistic
+    assert j.variance == pytest.approx(a.variance, rel=0.05)
+
+
+# ------------------------------------------------------------------ jackknife
+
+def _measure_cases():
+    """Every registered measure with its defaults, and each other chance correction."""
+    for info in propstab.list_measures():
+        names = {par.name for par in info.parameters}
+        base = {"n_simulations": 200} if "n_simulations" in names else {}
+        yield pytest.param(info.name, base, id=info.name)
+        for par in info.parameters:
+            if par.name == "correction_for_chance":
+                for choice in par.choices:
+                    if choice != par.default:
+                        yield pytest.param(info.name, {**base, par.name: choice},
+                                           id=f"{info.name}-{choice}")
+
+
+@pytest.mark.filterwarnings("ignore:.*simulated correction for chance")
+@pytest.mark.parametrize("name, options", list(_measure_cases()))
+@pytest.mark.parametrize("sizes", ["constant", "varying"])
+def test_jackknife_fast_path_equals_recomputation(name, options, sizes):
+    """Every registered measure: the vectorised leave-one-out values equal the measure
+    recomputed with each run deleted (the slow twin)."""
+    info = propstab.get_measure(name)
+    if sizes == "varying" and info.domain == "constant_size":
+        pytest.skip("defined for a constant size only")
+    rng = np.random.default_rng(len(name))
+    Z = random_selection(rng, 9, 12, constant=4 if sizes == "constant" else None)
+    Z[:, 0] = 1                                           # no empty run
+    if sizes == "constant":
+        Z = random_selection(rng, 9, 12, constant=4)
+    else:
+        Z[5, 3:] = 1                                      # sizes really vary
+    sel = propstab.as_selection(Z)
+    fast = _variance.leave_one_out(sel, info, options)
+    slow = _variance.leave_one_out(sel, info, options, generic=True)
+    np.testing.assert_allclose(fast, slow, rtol=1e-9, atol=1e-12)
+    est = estimate(Z, name, method="jackknife", **options)
+    loo = np.array([info.function(np.delete(Z, i, axis=0), **options) for i in range(9)])
+    assert est.variance == pytest.approx(8 / 9 * np.sum((loo - loo.mean()) ** 2), rel=1e-9,
+                                         abs=1e-15)
+    assert est.statistic == info.function(Z, **options)
+
+
+@pytest.mark.parametrize("M", [4, 5, 8])
+def test_leave_one_out_median_and_davis_penalty(M):
+    rng = np.random.default_rng(M)
+    k = rng.integers(0, 4, M)
+    np.testing.assert_array_equal(_variance._loo_median(k),
+                                  [np.median(np.delete(k, i)) for i in range(M)])
+    Z = random_selection(rng, M, 10)
+    Z[:, 0] = 1
+    sel, info = propstab.as_selection(Z), propstab.get_measure("davis")
+    np.testing.assert_allclose(
+        _variance.leave_one_out(sel, info, {"penalty": 0.5}),
+        _variance.leave_one_out(sel, info, {"penalty": 0.5}, generic=True), rtol=1e-12)
+
+
+def test_leave_one_out_krizek_with_repeated_subsets():
+    Z = np.array([[1, 1, 0, 0]] * 3 + [[0, 1, 1, 0]] * 2 + [[0, 0, 1, 1]])
+    sel, info = propstab.as_selection(Z), propstab.get_measure("krizek")
+    fast = _variance.leave_one_out(sel, info, {})
+    np.testing.assert_allclose(fast, _variance.leave_one_out(sel, info, {}, generic=True))
+    # deleting the single {2, 3}: counts (3, 2) of 5
+    assert fast[5] == pytest.approx(-(0.6 * math.log2(0.6) + 0.4 * math.log2(0.4)))
+
+
+def test_jackknife_deletes_per_run_importances_with_the_run():
+    rng = np.random.default_rng(4)
+    Z = random_selection(rng, 7, 6)
+    Z[:, 0] = 1
+    W = Z * rng.uniform(0.5, 2.0, Z.shape)
+    info = propstab.get_measure("pearson")
+    loo = [info.function(np.delete(Z, i, axis=0), importances=np.delete(W, i, axis=0))
+           for i in range(7)]
+    est = estimate(Z, "pearson", importances=W)
+    np.testing.assert_allclose(est.terms, loo, rtol=1e-12)
+    with pytest.raises(ValueError, match="importances"):
+        two_sample_test(Z, Z, measure="pearson", importances=W)
+
+
+def test_jackknife_of_a_pair_mean_by_hand():
+    # jaccard pairs: rows 0, 1, 3 identical (1), row 2 vs each of them 1/3
+    Z = [[1, 1, 0, 0], [1, 1, 0, 0], [1, 0, 1, 0], [1, 1, 0, 0]]
+    est = estimate(Z, "jaccard")
+    assert est.statistic == pytest.approx(2 / 3)
+    np.testing.assert_allclose(est.terms, [5 / 9, 5 / 9, 1, 5 / 9])
+    assert est.variance == pytest.approx(3 / 4 * (3 / 81 + 1 / 9))
+
+
+def test_jackknife_sparse_and_index_inputs_agree():
+    rng = np.random.default_rng(2)
+    Z = random_selection(rng, 15, 25)
+    Z[:, 0] = 1
+    idx = [np.flatnonzero(r).tolist() for r in Z]
+    for name in ("jaccard", "cwrel", "consistency", "novovicova", "nogueira"):
+        dense = estimate(Z, name)
+        assert estimate(sp.csr_matrix(Z), name).variance == pytest.approx(dense.variance)
+        assert estimate(idx, name, n_features=25).variance == pytest.approx(dense.variance)
+
+
+def test_jackknife_undefined_is_nan_with_warning():
+    with pytest.warns(propstab.UndefinedMeasureWarning, match="at least 3 runs"):
+        est = estimate([[1, 0, 1], [1, 1, 0]], "jaccard")
+    assert math.isnan(est.variance) and est.statistic == pytest.approx(1 / 3)
+    # deleting run 0 leaves no selected feature: k-bar = 0
+    with pytest.warns(propstab.UndefinedMeasureWarning, match="run 0 is deleted"):
+        est = estimate([[1, 0, 0], [0, 0, 0], [0, 0, 0]], method="jackknife")
+    # M = 3, d = 3, N = 1, sum F^2 = 1: 1 - M d (M N - 1) / ((M - 1) N (M d - N)) = -1/8
+    assert math.isnan(est.variance) and est.statistic == pytest.approx(-1 / 8)
+
+
+# ------------------------------------------------------------------ estimate object
+
+def test_estimate_fields_ci_and_interpretation():
+    Z = [[1, 1, 0, 0], [1, 1, 0, 0], [1, 0, 1, 0], [1, 1, 0, 0]]
+    est = estimate(Z)
+    assert (est.n_runs, est.n_features, est.measure) == (4, 4, "nogueira")
+    assert est.standard_error == pytest.approx(math.sqrt(est.variance))
+    ci = est.confidence_interval(0.95)
+    assert isinstance(ci, ConfidenceInterval)
+    z = stats.norm.ppf(0.975)
+    assert ci.low == pytest.approx(est.statistic - z * est.standard_error)
+    assert ci.high == pytest.approx(est.statistic + z * est.standard_error)
+    narrow = est.confidence_interval(0.5)
+    assert ci.low < narrow.low < narrow.high < ci.high
+    assert estimate(Z, "dice").interpretation is None          # not chance-corrected
+    assert estimate(Z, "krizek").interpretation is None        # lower is more stable
+
+
+@pytest.mark.parametrize("value, label", [(-0.2, "poor"), (0.3999, "poor"),
+                                          (0.40, "intermediate to good"),
+                                          (0.75, "intermediate to good"),
+                                          (0.7501, "excellent"), (1.0, "excellent")])
+def test_interpretation_scale_of_table_6_1(value, label):
+    assert interpret(value) == label
+
+
+def test_interpretation_on_estimates():
+    assert estimate([[1, 1, 0, 0]] * 5).interpretation == "excellent"
+    with pytest.warns(ZeroVarianceWarning):
+        estimate([[1, 1, 0, 0]] * 5).confidence_interval()
+    assert estimate([[1, 0], [0, 1], [1, 0], [0, 1]]).interpretation == "poor"
+
+
+@pytest.mark.parametrize("level", [0, 1, 1.5, -0.1])
+def test_confidence_level_out_of_range(level):
+    with pytest.raises(ValueError, match="confidence_level"):
+        estimate([[1, 0, 1], [1, 1, 0], [0, 1, 1]]).confidence_interval(level)
+
+
+def test_confidence_level_type_and_method():
+    est = estimate([[1, 0, 1], [1, 1, 0], [0, 1, 1]])
+    with pytest.raises(TypeError, match="confidence_level"):
+        est.confidence_interval("0.95")
+    with pytest.raises(ValueError, match="method"):
+        est.confidence_interval(0.95, method="bootstrap")
+    with pytest.raises(ValueError, match="method"):
+        estimate([[1, 0, 1], [1, 1, 0], [0, 1, 1]], method="delta")
+    with pytest.raises(ValueError, match="analytic"):
+        estimate([[1, 0, 1], [1, 1, 0], [0, 1, 1]], "jaccard", method="analytic")
+
+
+def test_zero_variance_ci_is_the_point():
+    est = estimate([[1, 1, 0, 0]] * 5, "jaccard")
+    assert est.variance == 0
+    with pytest.warns(ZeroVarianceWarning):
+        assert est.confidence_interval(0.9) == (1.0, 1.0)
+
+
+# ------------------------------------------------------------------ population stability
+
+def test_population_stability_formula():
+    p = np.array([0.9, 0.8, 0.2, 0.1, 0.05])
+    pbar = p.mean()
+    assert population_stability(p) == pytest.approx(
+        1 - np.mean(p * (1 - p)) / (pbar * (1 - pbar)))
+    assert population_stability([1, 1, 0, 0, 0]) == 1.0
+    assert population_stability([0.3] * 7) == pytest.approx(0.0)
+
+
+def test_population_stability_is_the_limit_of_phi_hat():
+    rng = np.random.default_rng(8)
+    p = rng.uniform(0, 1, 40) ** 2
+    Z = rng.random((20000, 40)) < p
+    est = estimate(Z)
+    assert abs(est.statistic - population_stability(p)) < 4 * est.standard_error
+
+
+def test_population_stability_validation():
+    with pytest.warns(propstab.UndefinedMeasureWarning):
+        assert math.isnan(population_stability([0, 0, 0]))
+    with pytest.warns(propstab.UndefinedMeasureWarning):
+        assert math.isnan(population_stability([1, 1]))
+    with pytest.raises(ValueError, match=r"p\[1\] = 1.5"):
+        population_stability([0.2, 1.5])
+    with pytest.raises(ValueError, match="non-empty"):
+        population_stability([])
+    with pytest.raises(ValueError, match="1-D"):
+        population_stability([[0.1, 0.2]])
+    with pytest.raises(ValueError, match=r"\[0, 1\]"):
+        population_stability([0.1, float("nan")])
+
+
+# ------------------------------------------------------------------ one-sample test
+
+ZA = [[1, 1, 0, 0, 0], [1, 1, 0, 0, 0], [1, 0, 1, 0, 0], [1, 1, 0, 0, 0], [0, 1, 1, 0, 0],
+      [1, 1, 0, 0, 1]]
+
+
+@pytest.mark.parametrize("alternative", ["greater", "less", "two-sided"])
+def test_one_sample_statistic_and_pvalues(alternative):
+    est = estimate(ZA)
+    res = one_sample_test(ZA, 0.2, alternative=alternative)
+    V = (est.statistic - 0.2) / est.standard_error
+    assert res.statistic == pytest.approx(V)
+    expected = {"greater": 1 - stats.norm.cdf(V), "less": stats.norm.cdf(V),
+                "two-sided": 2 * (1 - stats.norm.cdf(abs(V)))}[alternative]
+    assert res.pvalue == pytest.approx(expected)
+    assert res.alternative == alternative and res.phi0 == 0.2 and res.estimate == est
+
+
+def test_one_sample_validation_and_zero_variance():
+    with pytest.raises(ValueError, match="alternative"):
+        one_sample_test(ZA, 0.2, alternative="bigger")
+    with pytest.raises(TypeError, match="phi0"):
+        one_sample_test(ZA, "0.2")
+    with pytest.raises(ValueError, match="phi0"):
+        one_sample_test(ZA, float("nan"))
+    with pytest.warns(ZeroVarianceWarning):
+        res = one_sample_test([[1, 1, 0]] * 4, 0.5)
+    assert res.statistic == math.inf and res.pvalue == 0.0
+    with pytest.warns(ZeroVarianceWarning):
+        res = one_sample_test([[1, 1, 0]] * 4, 1.0, alternative="two-sided")
+    assert res.statistic == 0.0 and res.pvalue == 1.0
+
+
+def test_one_sample_with_jackknife_measure():
+    res = one_sample_test(ZA, 0.3, measure="jaccard")
+    est = estimate(ZA, "jaccard")
+    assert res.statistic == pytest.approx((est.statistic - 0.3) / est.standard_error)
+
+
+# ------------------------------------------------------------------ two-sample tests
+
+ZB = [[1, 1, 0, 0, 0], [1, 1, 0, 0, 0], [1, 1, 0, 0, 0], [1, 1, 0, 0, 0], [1, 0, 1, 0, 0],
+      [1, 1, 0, 0, 0]]
+
+
+def test_two_sample_tm_of_theorem_7():
+    e1, e2 = estimate(ZA), estimate(ZB)
+    res = two_sample_test(ZA, ZB)
+    T = (e2.statistic - e1.statistic) / math.sqrt(e1.variance + e2.variance)
+    assert res.statistic == pytest.approx(T)
+    assert res.pvalue == pytest.approx(2 * (1 - stats.norm.cdf(abs(T))))
+    assert res.estimates == (e1, e2) and not res.paired
+    assert res.difference == pytest.approx(e2.statistic - e1.statistic)
+    assert two_sample_test(ZA, ZB, alternative="greater").pvalue == pytest.approx(
+        1 - stats.norm.cdf(T))
+    assert two_sample_test(ZB, ZA).statistic == pytest.approx(-T)
+
+
+def test_paired_variance_from_per_run_terms():
+    e1, e2 = estimate(ZA), estimate(ZB)
+    res = two_sample_test(ZA, ZB, paired=True)
+    delta = np.array(thm6_literal(ZB)[2]) - np.array(thm6_literal(ZA)[2])
+    v = 4 / 6 ** 2 * np.sum((delta - delta.mean()) ** 2)
+    assert res.variance == pytest.approx(v)
+    assert res.statistic == pytest.approx((e2.statistic - e1.statistic) / math.sqrt(v))
+    assert res.paired
+    # jackknife measure: the jackknife of the difference of the leave-one-out values
+    rj = two_sample_test(ZA, ZB, paired=True, measure="jaccard")
+    j1, j2 = estimate(ZA, "jaccard"), estimate(ZB, "jaccard")
+    dl = j2.terms - j1.terms
+    assert rj.variance == pytest.approx(5 / 6 * np.sum((dl - dl.mean()) ** 2))
+
+
+def test_paired_identical_matrices_zero_variance():
+    with pytest.warns(ZeroVarianceWarning):
+        res = two_sample_test(ZA, ZA, paired=True)
+    assert res.statistic == 0.0 and res.pvalue == 1.0
+
+
+def test_two_sample_validation():
+    with pytest.raises(ValueError, match="same number of features"):
+        two_sample_test(ZA, [r + [0] for r in ZB])
+    with pytest.raises(ValueError, match="same M runs"):
+        two_sample_test(ZA, ZB[:5], paired=True)
+    two_sample_test(ZA, ZB[:5])                          # independent: M may differ
+    with pytest.raises(ValueError, match="alternative"):
+        two_sample_test(ZA, ZB, alternative="two_sided")
+    with pytest.raises(ValueError, match="paired"):
+        two_sample_test(ZA, ZB, paired="yes")
+
+
+# ------------------------------------------------------------------ many procedures
+
+def test_holm_matches_statsmodels():
+    multipletests = pytest.importorskip("statsmodels.stats.multitest").multipletests
+    p = np.array([0.01, 0.04, 0.03, 0.2, 0.001, 0.04])
+    np.testing.assert_allclose(holm(p), multipletests(p, method="holm")[1])
+
+
+def test_pairwise_tests_table():
+    ZC = [[1, 1, 0, 0, 0]] * 5 + [[0, 1, 1, 0, 0]]
+    table = pairwise_tests({"A": ZA, "B": ZB, "C": ZC})
+    assert [(r["first"], r["second"]) for r in table.rows] == [("A", "B"), ("A", "C"),
+                                                               ("B", "C")]
+    raw = [two_sample_test(a, b).pvalue for a, b in ((ZA, ZB), (ZA, ZC), (ZB, ZC))]
+    np.testing.assert_allclose([r["pvalue"] for r in table.rows], raw)
+    np.testing.assert_allclose([r["pvalue_holm"] for r in table.rows], holm(raw))
+    frame = table.to_frame()
+    assert list(frame.columns) == list(table.COLUMNS) and len(frame) == 3
+    assert "p (Holm)" in repr(table)
+    paired = pairwise_tests([ZA, ZB, ZC], paired=True)
+    assert [(r["first"], r["second"]) for r in paired.rows] == [(0, 1), (0, 2), (1, 2)]
+    assert paired.rows[0]["statistic"] == pytest.approx(
+        two_sample_test(ZA, ZB, paired=True).statistic)
+
+
+def test_pairwise_tests_validation():
+    with pytest.raises(ValueError, match="at least 2"):
+        pairwise_tests([ZA])
+    with pytest.raises(TypeError, match="matrices"):
+        pairwise_tests(np.array(ZA))
+    with pytest.raises(ValueError, match="same number of features"):
+        pairwise_tests({"A": ZA, "B": [r + [1] for r in ZB]})
+    with pytest.raises(ValueError, match="same M runs"):
+        pairwise_tests({"A": ZA, "B": ZB[:4]}, paired=True)
+
+
+def test_top_level_names():
+    for name in ("estimate", "StabilityEstimate", "one_sample_test", "two_sample_test",
+                 "pairwise_tests", "population_stability"):
+        assert getattr(propstab, name) is getattr(propstab.inference, name)
+
+
+# ------------------------------------------------------------------ CLI
+
+def test_cli_estimate_csv_matrix(tmp_path, capsys):
+    from propstab.cli import main
+    f = tmp_path / "z.csv"
+    f.write_text("\n".join(",".join(map(str, r)) for r in ZA) + "\n")
+    assert main(["estimate", str(f), "--confidence", "0.9"]) == 0
+    out = capsys.readouterr().out
+    est = estimate(ZA)
+    ci = est.confidence_interval(0.9)
+    assert f"{est.statistic:.4f}" in out and f"{ci.low:.4f}" in out and f"{ci.high:.4f}" in out
+    assert est.interpretation in out and "90%" in out
+
+
+def test_cli_estimate_index_lines_and_npy(tmp_path, capsys):
+    from propstab.cli import main
+    f = tmp_path / "runs.csv"
+    f.write_text("0,1\n0,1\n0,2\n0,1\n1,2\n0,1,4\n")
+    assert main(["estimate", str(f), "--n-features", "5", "--measure", "jaccard"]) == 0
+    out = capsys.readouterr().out
+    assert f"{estimate(ZA, 'jaccard').statistic:.4f}" in out and "jackknife" in out
+    g = tmp_path / "z.npy"
+    np.save(g, np.array(ZA))
+    assert main(["estimate", str(g)]) == 0
+    assert f"{estimate(ZA).statistic:.4f}" in capsys.readouterr().out
+
+
+def test_cli_compare(tmp_path, capsys):
+    from propstab.cli import main
+    a, b = tmp_path / "a.npy", tmp_path / "b.npy"
+    np.save(a, np.array(ZA))
+    np.save(b, np.array(ZB))
+    assert main(["compare", str(a), str(b)]) == 0
+    out = capsys.readouterr().out
+    assert f"{two_sample_test(ZA, ZB).statistic:.4f}" in out
+    assert main(["compare", str(a), str(b), "--paired"]) == 0
+    assert f"{two_sample_test(ZA, ZB, paired=True).statistic:.4f}" in capsys.readouterr().out
+
+
+def test_cli_errors(tmp_path, capsys):
+    from propstab.cli import main
+    f = tmp_path / "z.csv"
+    f.write_text("1,0,2\n0,1,1\n")
+    assert main(["estimate", str(f)]) == 2
+    assert "error" in capsys.readouterr().err
+    assert main(["estimate", str(tmp_path / "missing.csv")]) == 2
+    g = tmp_path / "z.dat"
+    g.write_text("1,0\n")
+    assert main(["estimate", str(g)]) == 2
+    assert ".npy" in capsys.readouterr().err
+    r = tmp_path / "ragged.csv"
+    r.write_text("0,1\n0,1,2\n")
+    assert main(["estimate", str(r)]) == 2
+    assert "different lengths" in capsys.readouterr().err
+    h = tmp_path / "ok.csv"
+    h.write_text("1,0,1\n1,1,0\n0,1,1\n")
+    assert main(["estimate", str(h), "--confidence", "1.5"]) == 2
+    assert "confidence_level" in capsys.readouterr().err
+
+
+def test_docs_inference_examples_run():
+    import doctest
+    import pathlib
+    doc = pathlib.Path(__file__).resolve().parents[1] / "docs" / "inference.md"
+    result = doctest.testfile(str(doc), module_relative=False,
+                              optionflags=doctest.NORMALIZE_WHITESPACE)
+    assert result.attempted >= 10 and result.failed == 0
+
+
+def test_cli_reads_header_and_comments(tmp_path, capsys):
+    from propstab.cli import main
+    f = tmp_path / "named.csv"
+    f.write_text("# runs of a selector\ngene_a,gene_b,gene_c\n1,1,0\n1,0,1\n1,1,0\n")
+    assert main(["estimate", str(f)]) == 0
+    assert f"{estimate([[1, 1, 0], [1, 0, 1], [1, 1, 0]]).statistic:.4f}" in \
+        capsys.readouterr().out

@@ -1,0 +1,56 @@
+"""The quick mode of studies/validate_inference.py: every check of the validation study.
+
+Coverage of the Thm 6 intervals (thesis Tables 6.2, 6.3), consistency (Fig 6.2), T_M
+under H0 and H1 (Fig 6.4), jackknife coverage and the paired test's level and power,
+with hundreds of repeats and tolerances of 4 binomial standard errors (fixed seed).
+"""
+from __future__ import annotations
+
+import importlib.util
+import os
+
+import pytest
+
+STUDY = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "studies",
+                     "validate_inference.py")
+
+
+@pytest.fixture(scope="module")
+def study():
+    spec = importlib.util.spec_from_file_location("validate_inference", STUDY)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture(scope="module")
+def quick(study, tmp_path_factory):
+    pytest.importorskip("matplotlib")
+    figures = tmp_path_factory.mktemp("figures")
+    return study.run("quick", figures=str(figures)), figures
+
+
+def test_quick_study_checks_pass(quick):
+    out, _ = quick
+    failed = [(c["name"], c["value"], c["target"]) for c in out["checks"] if not c["passed"]]
+    assert not failed
+    names = " ".join(c["name"] for c in out["checks"])
+    for part in ("consistency", "coverage d=100", "coverage d=10000", "T_M under H0",
+                 "T_M under H1", "jackknife jaccard", "jackknife lustgarten", "jackknife cwrel",
+                 "paired test level", "paired test more powerful"):
+        assert part in names
+
+
+def test_quick_study_figures_and_report(study, quick):
+    out, figures = quick
+    assert sorted(os.listdir(figures)) == ["inference_consistency.png", "inference_tm_qq.png"]
+    text = study.report(out)
+    assert "| 100 | 0.8 |" in text and "thesis" in text
+
+
+def test_population_cases_have_the_thesis_stabilities(study):
+    for d in (100, 10000):
+        for phi in study.CASES:
+            thresholds, p, Phi = study.population(phi, d)
+            assert abs(Phi - phi) < 1e-4 and p.min() >= 0 and p.max() <= 1
+            assert (p[:-1] >= p[1:]).all()              # decreasing, as in thesis Fig 6.1

@@ -1,0 +1,177 @@
+"""Registry integrity: every measure is fully declared, and everything that reads
+the registry (docs, docstrings, the R references) agrees with it."""
+import doctest
+import importlib.util
+import inspect
+import math
+import pathlib
+import re
+
+import numpy as np
+import pytest
+
+import propstab
+from propstab import Axiom, get_measure, list_measures
+from propstab._registry import Bound, RReference
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+MEASURES = list_measures()
+NAMES = [m.name for m in MEASURES]
+
+# stabm 1.2.2 NAMESPACE: its exported stability functions (facts of the brief; checked
+# against the installed NAMESPACE below when R's library is present).
+STABM_FUNCTIONS = {f"stability{x}" for x in (
+    "Davis", "Dice", "Hamming", "IntersectionCount", "IntersectionGreedy", "IntersectionMBM",
+    "IntersectionMean", "Jaccard", "Kappa", "Lustgarten", "Nogueira", "Novovicova", "Ochiai",
+    "Phi", "Sechidis", "Somol", "Unadjusted", "Wald", "Yu", "Zucknick")}
+# stabm's measures that take no similarity matrix: each needs a propstab twin.
+STABM_WITHOUT_SIMILARITY = {f"stability{x}" for x in (
+    "Davis", "Dice", "Hamming", "Jaccard", "Kappa", "Lustgarten", "Nogueira", "Novovicova",
+    "Ochiai", "Phi", "Somol", "Unadjusted", "Wald")}
+
+
+def load_gen_docs():
+    spec = importlib.util.spec_from_file_location("gen_docs", ROOT / "scripts" / "gen_docs.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_registry_is_not_empty_and_families_partition_it():
+    assert len(MEASURES) >= 22
+    by_family = [m.name for f in ("pairwise", "frequency", "correlated")
+                 for m in list_measures(family=f)]
+    assert sorted(by_family) == sorted(NAMES)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_every_axiom_is_decided(name):
+    info = get_measure(name)
+    assert set(info.claims) == set(Axiom)
+    assert all(isinstance(v, bool) for v in info.claims.values())
+    assert set(info.claimed_axioms) | set(info.disclaimed_axioms) == set(Axiom)
+
+
+def test_names_and_aliases_are_unique():
+    keys = NAMES + [a for m in MEASURES for a in m.aliases]
+    assert len(keys) == len(set(keys))
+    for m in MEASURES:
+        assert re.fullmatch(r"[a-z][a-z_]*", m.name)
+        for alias in m.aliases:
+            assert get_measure(alias) is m
+
+
+def test_alias_resolution():
+    assert get_measure("gk").name == "jaccard"
+    assert get_measure("somol").name == "cwrel"
+    Z = [[1, 1, 0, 0], [1, 0, 1, 0], [1, 1, 1, 0]]
+    assert propstab.stability(Z, "gk") == propstab.stability(Z, "jaccard")
+    assert propstab.stability(Z, "somol") == propstab.stability(Z, "cwrel")
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_declaration_is_complete_and_consistent(name):
+    info = get_measure(name)
+    assert info.summary.strip() and "\n" not in info.summary
+    assert info.references and all(r.strip() for r in info.references)
+    lo, hi = info.bounds
+    assert isinstance(lo, Bound) and isinstance(hi, Bound) and lo.text and hi.text
+    if lo.is_constant and hi.is_constant:
+        assert lo.value <= hi.value
+    # BOUNDS is claimed exactly when both declared bounds are finite constants
+    finite = all(b.is_constant and math.isfinite(b.value) for b in info.bounds)
+    assert info.claims[Axiom.BOUNDS] == finite
+    # a measure claiming correction for chance declares its null value
+    if info.claims[Axiom.CORRECTION_FOR_CHANCE]:
+        assert info.null_value is not None
+    assert info.orientation in ("higher", "lower") and info.domain in ("any", "constant_size")
+    # the public function: Z positional-only, every option keyword-only, as declared
+    assert getattr(propstab.measures, name) is info.function
+    params = inspect.signature(info.function).parameters
+    assert list(params)[0] == "Z" and params["Z"].kind is inspect.Parameter.POSITIONAL_ONLY
+    assert all(p.kind is inspect.Parameter.KEYWORD_ONLY for p in list(params.values())[1:])
+    assert set(info.parameter_names) == set(params) - {"Z", "n_features", "feature_names"}
+    for p in info.parameters:
+        assert params[p.name].default == p.default and p.description
+
+
+TWIN_FAMILIES = ("pairwise", "frequency")
+NULL_DECLARED = [m.name for f in TWIN_FAMILIES for m in list_measures(family=f)
+                 if m.null_value is not None]
+
+
+def test_null_value_declared_exactly_when_correction_is_claimed():
+    for info in MEASURES:
+        claimed = info.claims[Axiom.CORRECTION_FOR_CHANCE]
+        assert (info.null_value is not None) == claimed, info.name
+
+
+@pytest.mark.parametrize("name", NULL_DECLARED)
+def test_declared_null_value_matches_enumeration(name):
+    """The declared null value is E[value | H0] (enumerated by the twins) for a
+    constant subset size, and for varying sizes too where correction is claimed."""
+    import twins  # tests/ is on sys.path (rootdir-relative import mode)
+    info = get_measure(name)
+    cases = [([k] * M, d) for M, d in ((2, 2), (2, 3), (3, 4)) for k in range(1, d)]
+    if info.claims[Axiom.CORRECTION_FOR_CHANCE] and info.domain == "any":
+        cases += [([1, 2], 3), ([1, 3], 4), ([2, 1, 3], 4)]
+    for sizes, d in cases:
+        E = twins.expected_measure(lambda Z: twins.twin(name, Z), sizes, d)
+        assert E is not None and float(E) == pytest.approx(info.null_value, abs=1e-13), (sizes, d)
+
+
+def test_non_constant_bounds_evaluate():
+    for info in MEASURES:
+        for b in info.bounds:
+            if not b.is_constant:
+                assert math.isfinite(b.evaluate(5, 10, np.full(5, 3)))
+    assert get_measure("wald").bounds[0].evaluate(4, 10, np.full(4, 3)) == -9
+    assert get_measure("krizek").bounds[1].evaluate(4, 10, np.full(4, 3)) == 2.0
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_docstring_examples_run_and_properties_table_is_generated(name):
+    info = get_measure(name)
+    doc = info.function.__doc__
+    assert "Examples\n    --------" in doc and ">>>" in doc
+    test = doctest.DocTestParser().get_doctest(doc, {}, name, None, 0)
+    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
+    runner.run(test)
+    assert runner.summarize(verbose=False).failed == 0
+    assert runner.summarize(verbose=False).attempted >= 1
+    assert "Declared properties (generated from the registry)" in doc
+    for axiom in Axiom:
+        declared = "claimed" if info.claims[axiom] else "not claimed"
+        assert re.search(rf"^{re.escape(axiom.label)}\s+{declared}$", doc, re.M), axiom
+
+
+def test_r_references_name_existing_stabm_functions():
+    refs = {m.name: m.r_reference for m in MEASURES if m.r_reference is not None}
+    assert refs
+    for name, ref in refs.items():
+        assert isinstance(ref, RReference)
+        assert ref.package == "stabm" and ref.function in STABM_FUNCTIONS, name
+        assert set(ref.arguments) <= set(get_measure(name).parameter_names), name
+    # every stabm measure without a similarity matrix has exactly one propstab twin
+    functions = [ref.function for ref in refs.values()]
+    assert sorted(functions) == sorted(set(functions))
+    assert STABM_WITHOUT_SIMILARITY <= set(functions)
+
+
+def test_stabm_function_list_matches_the_installed_namespace():
+    candidates = [pathlib.Path(p) / "stabm" / "NAMESPACE" for p in
+                  ("/usr/local/lib/R/site-library", "/usr/lib/R/site-library",
+                   "/usr/lib/R/library")]
+    found = [p for p in candidates if p.exists()]
+    if not found:
+        pytest.skip("R package stabm is not installed (r_compat/install.R installs it)")
+    exported = set(re.findall(r"export\((stability\w+)\)", found[0].read_text()))
+    assert exported == STABM_FUNCTIONS
+
+
+def test_every_measure_is_in_the_docs_table_and_the_page_is_up_to_date():
+    page = (ROOT / "docs" / "measures.md").read_text(encoding="utf-8")
+    for name in NAMES:
+        assert f"| `{name}` |" in page, name
+    assert page == load_gen_docs().render_measures_markdown(), \
+        "docs/measures.md is out of date: run /usr/bin/python3 scripts/gen_docs.py"
