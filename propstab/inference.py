@@ -79,9 +79,15 @@ def interpret(value: float) -> str:
     return INTERPRETATION_SCALE[2][1]
 
 
+FLEISS_KAPPA_MEASURES = ("nogueira", "kuncheva")
+"""The thesis's estimator, equal to Fleiss' kappa (Thm 5), and its constant-size form (Thm 4)."""
+
+
 def _on_kappa_scale(info) -> bool:
-    """Table 6.1 is a scale for kappa-like agreement: 0 by chance (declared null value),
-    maximum 1, higher more stable."""
+    """Table 6.1 is a scale for kappa-like agreement: Fleiss' kappa itself, or a measure
+    corrected for chance with null value 0 and maximum 1, higher more stable."""
+    if info.name in FLEISS_KAPPA_MEASURES:
+        return True
     hi = info.bounds[1]
     return (info.orientation == "higher" and info.null_value == 0.0
             and hi.is_constant and hi.value == 1.0)
@@ -129,8 +135,8 @@ class StabilityEstimate:
     def interpretation(self) -> Optional[str]:
         """The statistic's label on thesis Table 6.1 (poor / intermediate to good /
         excellent), or None for an undefined (NaN) statistic or a measure not on a
-        kappa-like scale (declared null value 0, maximum 1, higher is more stable): the
-        scale is Fleiss' kappa's."""
+        kappa-like scale (Fleiss' kappa = ``nogueira``, or null value 0, maximum 1, higher
+        is more stable): the scale is Fleiss' kappa's."""
         if math.isnan(self.statistic) or not _on_kappa_scale(get_measure(self.measure)):
             return None
         return interpret(self.statistic)

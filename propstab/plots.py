@@ -1,0 +1,285 @@
+"""Plots of stability: the stability path, selection frequencies, the
+feature-stability map and the accuracy-versus-stability Pareto front.
+
+matplotlib is imported only when a plot is drawn (``pip install propstab[plot]``).
+Every function draws on ``ax`` (a new figure's axes by default) and returns it.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ._validation import as_selection
+
+__all__ = ["plot_feature_stability_map", "plot_pareto_front", "plot_selection_frequencies",
+           "plot_stability_path"]
+
+
+def _axes(ax):
+    if ax is not None:
+        return ax
+    try:
+        import matplotlib.pyplot as plt
+    except ImportError:
+        raise ImportError("plots need matplotlib; install it with "
+                          "`pip install propstab[plot]`") from None
+    _, ax = plt.subplots(figsize=(7, 4.5))
+    return ax
+
+
+def plot_stability_path(selector, *, feature_names=None, log_scale=None, ax=None,
+                        max_labels=10):
+    """Selection probability of every feature against the regularisation parameter.
+
+    Parameters
+    ----------
+    selector : StabilitySelection
+        Fitted; its ``stability_scores_`` (d x grid), ``param_grid_``, ``cutoff_``
+        and ``support_`` are drawn. Stable features are coloured and labelled,
+        the others grey, and the cutoff is a dashed line.
+    feature_names : sequence, optional
+        Default: ``feature_names_in_`` or "x0", "x1", ...
+    log_scale : bool, optional
+        Logarithmic x axis (default: when the positive grid spans a factor > 20).
+    ax : matplotlib Axes, optional
+    max_labels : int, default 10
+        Label at most this many stable features in the legend.
+
+    Returns
+    -------
+    matplotlib Axes
+
+    Examples
+    --------
+    >>> import matplotlib; matplotlib.use("Agg")
+    >>> import numpy as np
+    >>> from sklearn.linear_model import Lasso
+    >>> from propstab import StabilitySelection
+    >>> from propstab.plots import plot_stability_path
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.normal(size=(100, 5)); y = 3 * X[:, 0] + rng.normal(size=100)
+    >>> ss = StabilitySelection(Lasso(), param_grid=[0.2, 0.5, 1.0], n_subsamples=10,
+    ...                         cutoff=0.9, random_state=0).fit(X, y)
+    >>> ax = plot_stability_path(ss)
+    >>> len(ax.lines)                      # 5 features and the cutoff line
+    6
+    """
+    scores = np.asarray(selector.stability_scores_)
+    grid = np.asarray(selector.param_grid_, dtype=np.float64)
+    stable = np.asarray(selector.support_, dtype=bool)
+    d = scores.shape[0]
+    if feature_names is None:
+        feature_names = getattr(selector, "feature_names_in_", None)
+    if feature_names is None:
+        feature_names = [f"x{j}" for j in range(d)]
+    order = np.argsort(grid)
+    ax = _axes(ax)
+    for j in np.flatnonzero(~stable):
+        ax.plot(grid[order], scores[j, order], color="0.75", lw=0.8, zorder=1)
+    labelled = 0
+    for j in np.flatnonzero(stable):
+        label = str(feature_names[j]) if labelled < max_labels else None
+        labelled += 1
+        ax.plot(grid[order], scores[j, order], lw=1.8, zorder=2, label=label)
+    ax.axhline(selector.cutoff_, color="k", ls="--", lw=1,
+               label=f"cutoff {selector.cutoff_:g}")
+    if log_scale is None:
+        positive = grid[grid > 0]
+        log_scale = positive.size == grid.size and grid.size > 1 and \
+            positive.max() / positive.min() > 20
+    if log_scale:
+        ax.set_xscale("log")
+    ax.set_ylim(-0.02, 1.02)
+    ax.set_xlabel(getattr(selector, "param_name", "regularisation"))
+    ax.set_ylabel("selection probability")
+    ax.set_title(f"stability path: {int(stable.sum())} stable of {d} features")
+    ax.legend(loc="best", fontsize="small")
+    return ax
+
+
+def plot_selection_frequencies(frequencies, *, feature_names=None, threshold=None,
+                               sort=True, max_features=50, ax=None):
+    """Bar chart of per-feature selection frequencies p̂_f.
+
+    Parameters
+    ----------
+    frequencies : array-like (d,) or object with ``frequencies`` or ``selection_probabilities_``
+        E.g. a :class:`~propstab.resampling.ResamplingResult`, an
+        :class:`~propstab.resampling.Assessment` or a fitted StabilitySelection.
+    feature_names : sequence, optional
+    threshold : float, optional
+        Drawn as a dashed line; bars at or above it are highlighted.
+    sort : bool, default True
+        Most frequent features first.
+    max_features : int, default 50
+        Show at most this many bars.
+    ax : matplotlib Axes, optional
+
+    Returns
+    -------
+    matplotlib Axes
+
+    Examples
+    --------
+    >>> import matplotlib; matplotlib.use("Agg")
+    >>> from propstab.plots import plot_selection_frequencies
+    >>> ax = plot_selection_frequencies([0.1, 0.9, 0.5], feature_names=["a", "b", "c"])
+    >>> [t.get_text() for t in ax.get_xticklabels()]
+    ['b', 'c', 'a']
+    """
+    for attr in ("frequencies", "selection_probabilities_"):
+        if hasattr(frequencies, attr):
+            if feature_names is None:
+                feature_names = getattr(getattr(frequencies, "result", frequencies),
+                                        "feature_names", None) or \
+                    getattr(frequencies, "feature_names_in_", None)
+            frequencies = getattr(frequencies, attr)
+            break
+    freq = np.asarray(frequencies, dtype=np.float64)
+    if freq.ndim != 1:
+        raise ValueError(f"frequencies: must be 1-D; got shape {freq.shape}")
+    d = freq.size
+    names = [f"x{j}" for j in range(d)] if feature_names is None else [str(n) for n in
+                                                                        feature_names]
+    order = np.argsort(-freq, kind="stable") if sort else np.arange(d)
+    order = order[:max_features]
+    ax = _axes(ax)
+    colors = ["C0" if threshold is None or freq[j] >= threshold else "0.7" for j in order]
+    ax.bar(np.arange(order.size), freq[order], color=colors)
+    ax.set_xticks(np.arange(order.size))
+    ax.set_xticklabels([names[j] for j in order], rotation=90, fontsize="small")
+    if threshold is not None:
+        ax.axhline(threshold, color="k", ls="--", lw=1, label=f"threshold {threshold:g}")
+        ax.legend(loc="upper right", fontsize="small")
+    ax.set_ylim(0, 1.02)
+    ax.set_ylabel("selection frequency")
+    return ax
+
+
+def _average_linkage_order(rows: np.ndarray, distance=None) -> np.ndarray:
+    """Leaf order of average-linkage clustering on Manhattan distances (as stabm)."""
+    from scipy.cluster.hierarchy import leaves_list, linkage
+    from scipy.spatial.distance import pdist, squareform
+    if rows.shape[0] < 2:
+        return np.arange(rows.shape[0])
+    condensed = pdist(rows.astype(np.float64), metric="cityblock") if distance is None \
+        else squareform(distance, checks=False)
+    return leaves_list(linkage(condensed, method="average"))
+
+
+def plot_feature_stability_map(Z, *, n_features=None, feature_names=None, similarity=None,
+                               cluster=True, ax=None):
+    """Heat map of runs x features, clustered, like ``stabm::plotFeatures``.
+
+    Only features selected in at least one run are shown. With ``cluster=True``
+    the runs and the features are ordered by average-linkage hierarchical
+    clustering of their Manhattan distances (for features, of ``1 - similarity``
+    when a feature-similarity matrix is given), as stabm does.
+
+    Parameters
+    ----------
+    Z : selection matrix
+        Anything :func:`propstab.as_selection` accepts, or a ResamplingResult.
+    n_features, feature_names : optional
+        As for :func:`propstab.as_selection`.
+    similarity : array-like (d, d), optional
+        Feature similarities in [0, 1] used to order the features.
+    cluster : bool, default True
+    ax : matplotlib Axes, optional
+
+    Returns
+    -------
+    matplotlib Axes
+
+    Examples
+    --------
+    >>> import matplotlib; matplotlib.use("Agg")
+    >>> from propstab.plots import plot_feature_stability_map
+    >>> ax = plot_feature_stability_map([[1, 0, 1, 0], [0, 1, 0, 0], [1, 0, 1, 0]])
+    >>> ax.images[0].get_array().shape     # 3 runs x the 3 features ever selected
+    (3, 3)
+    """
+    if hasattr(Z, "selection") and not hasattr(Z, "toarray"):
+        Z = Z.selection
+    sel = as_selection(Z, n_features=n_features, feature_names=feature_names)
+    dense = sel.toarray()
+    used = np.flatnonzero(sel.column_counts > 0)
+    if used.size == 0:
+        raise ValueError("Z: no feature is selected in any run; nothing to plot")
+    mat = dense[:, used]
+    names = sel.feature_names or tuple(range(sel.n_features))
+    row_order = np.arange(mat.shape[0])
+    col_order = np.arange(mat.shape[1])
+    if cluster:
+        row_order = _average_linkage_order(mat)
+        if similarity is not None:
+            S = np.asarray(similarity, dtype=np.float64)
+            if S.shape != (sel.n_features, sel.n_features):
+                raise ValueError(f"similarity: must be {sel.n_features} x {sel.n_features}; "
+                                 f"got shape {S.shape}")
+            sub = 1.0 - S[np.ix_(used, used)]
+            np.fill_diagonal(sub, 0.0)
+            col_order = _average_linkage_order(mat.T, distance=sub) if used.size > 1 \
+                else col_order
+        else:
+            col_order = _average_linkage_order(mat.T)
+    ax = _axes(ax)
+    ax.imshow(mat[np.ix_(row_order, col_order)], aspect="auto", interpolation="nearest",
+              cmap="Greys", vmin=0, vmax=1)
+    if used.size <= 60:
+        ax.set_xticks(np.arange(used.size))
+        ax.set_xticklabels([str(names[used[j]]) for j in col_order], rotation=90,
+                           fontsize="small")
+    ax.set_xlabel("feature")
+    ax.set_ylabel("run")
+    ax.set_title(f"feature-stability map: {sel.n_runs} runs, {used.size} features selected")
+    return ax
+
+
+def plot_pareto_front(score, stability, *, labels=None, stability_ci=None,
+                      xlabel="mean out-of-sample score", ax=None):
+    """Stability against score, Pareto-optimal points highlighted and joined.
+
+    Parameters
+    ----------
+    score, stability : array-like (n_points,)
+        Both to be maximised (Sechidis et al. 2019, sec. 4.1).
+    labels : sequence, optional
+        A label per point (e.g. the regularisation value).
+    stability_ci : array-like (n_points, 2), optional
+        Confidence intervals of the stabilities, drawn as error bars.
+    xlabel : str
+    ax : matplotlib Axes, optional
+
+    Returns
+    -------
+    matplotlib Axes
+
+    Examples
+    --------
+    >>> import matplotlib; matplotlib.use("Agg")
+    >>> from propstab.plots import plot_pareto_front
+    >>> ax = plot_pareto_front([0.7, 0.8, 0.6], [0.9, 0.5, 0.4])
+    >>> ax.lines[0].get_xdata().tolist()   # the front, by increasing score
+    [0.7, 0.8]
+    """
+    from .resampling import pareto_front
+    x = np.asarray(score, dtype=np.float64)
+    y = np.asarray(stability, dtype=np.float64)
+    front = pareto_front(x, y)
+    ax = _axes(ax)
+    if stability_ci is not None:
+        ci = np.asarray(stability_ci, dtype=np.float64)
+        ax.errorbar(x, y, yerr=np.abs(np.vstack([y - ci[:, 0], ci[:, 1] - y])), fmt="none",
+                    ecolor="0.6", lw=0.8, zorder=1)
+    ax.scatter(x[~front], y[~front], color="0.6", s=18, zorder=2, label="dominated")
+    order = np.argsort(x[front])
+    ax.plot(x[front][order], y[front][order], "o-", color="C3", zorder=3, label="Pareto front")
+    if labels is not None:
+        for xi, yi, lab, f in zip(x, y, labels, front):
+            if f:
+                ax.annotate(str(lab), (xi, yi), textcoords="offset points", xytext=(4, 4),
+                            fontsize="x-small")
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel("stability")
+    ax.legend(loc="best", fontsize="small")
+    return ax

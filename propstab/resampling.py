@@ -1,0 +1,664 @@
+"""From data to stability: the resampling protocol for any feature selector.
+
+:func:`resample` runs a selector on M resamples of a data set and returns the
+selection matrix Z with the per-run out-of-sample scores, the resample indices and
+any failed fits (Sechidis et al. 2019, Algorithm 1; thesis sec. 5.2.2 for the
+bootstrap). :func:`assess` goes on to the stability estimate with its confidence
+interval, the per-feature selection frequencies and the mean score, and for several
+selectors at once to the accuracy-versus-stability Pareto front (Sechidis et al.
+sec. 4.1) and pairwise tests on paired resamples.
+
+Failed fits: a run whose fit (or selection, or scoring) raises is recorded in
+``ResamplingResult.failures`` with the exception's type and message, excluded from
+Z and the scores, and a :class:`FailedFitWarning` says how many runs failed. If
+every run fails, or fewer than 2 succeed, :func:`resample` raises ``RuntimeError``
+quoting the first failure.
+"""
+from __future__ import annotations
+
+import copy
+import dataclasses
+import sys
+import warnings
+from typing import Any, Mapping, Optional, Tuple
+
+import numpy as np
+
+from ._validation import (Selection, as_selection, check_confidence_level, check_int_range,
+                          check_real_range)
+
+__all__ = ["Assessment", "Comparison", "FailedFitWarning", "ResamplingResult", "RunFailure",
+           "assess", "pareto_front", "resample"]
+
+SCHEMES = ("bootstrap", "subsample", "leave_out", "complementary_pairs")
+_DEFAULT_FRACTION = {"subsample": 0.5, "leave_out": 0.05}
+
+
+class FailedFitWarning(RuntimeWarning):
+    """Some runs of the resampling protocol failed; they are excluded from Z."""
+
+
+def _require(module: str, extra: str):
+    import importlib
+    try:
+        return importlib.import_module(module)
+    except ImportError:
+        raise ImportError(f"{module} is needed for this; install it with "
+                          f"`pip install propstab[{extra}]`") from None
+
+
+# ----------------------------------------------------------------------------------
+# results
+
+
+@dataclasses.dataclass(frozen=True)
+class RunFailure:
+    """A run whose fit raised: its number, the exception type and message."""
+
+    run: int
+    error_type: str
+    message: str
+
+
+@dataclasses.dataclass(frozen=True)
+class ResamplingResult:
+    """The outcome of :func:`resample`.
+
+    Attributes
+    ----------
+    selection : Selection
+        Z, one row per successful run (M x d), with the feature names.
+    scores : ndarray or None
+        Out-of-sample score of each successful run (NaN where the run had no
+        held-out rows); None when the selector cannot score.
+    runs : ndarray
+        The run numbers (0..n_runs-1) of the rows of Z.
+    train_indices, test_indices : tuple of ndarray
+        Row indices of each successful run's training (possibly repeated) and
+        held-out samples.
+    importances : ndarray or None
+        |coef_| or feature_importances_ per successful run (M x d), when kept.
+    failures : tuple of RunFailure
+        The runs that failed, excluded from everything above.
+    n_runs : int
+        The number of runs attempted.
+    """
+
+    selection: Selection
+    scores: Optional[np.ndarray]
+    runs: np.ndarray
+    train_indices: Tuple[np.ndarray, ...]
+    test_indices: Tuple[np.ndarray, ...]
+    importances: Optional[np.ndarray]
+    failures: Tuple[RunFailure, ...]
+    n_runs: int
+
+    @property
+    def Z(self) -> np.ndarray:
+        """The dense boolean selection matrix."""
+        return self.selection.toarray()
+
+    @property
+    def feature_names(self):
+        return self.selection.feature_names
+
+    @property
+    def frequencies(self) -> np.ndarray:
+        """p̂_f, the fraction of successful runs selecting each feature."""
+        return self.selection.column_counts / self.selection.n_runs
+
+    @property
+    def mean_score(self) -> float:
+        """The mean out-of-sample score (NaN when there is none)."""
+        if self.scores is None or not np.isfinite(self.scores).any():
+            return float("nan")
+        return float(np.nanmean(self.scores))
+
+    def stability(self, measure: str = "nogueira", **options) -> float:
+        """The stability of Z under a registered measure (:func:`propstab.stability`)."""
+        from ._api import stability
+        return stability(self.selection, measure, **options)
+
+
+# ----------------------------------------------------------------------------------
+# resampling schemes
+
+
+def _check_fraction(fraction, scheme):
+    if fraction is None:
+        return _DEFAULT_FRACTION.get(scheme)
+    if scheme not in _DEFAULT_FRACTION:
+        raise ValueError(f"fraction: only used by the schemes 'subsample' and 'leave_out', "
+                         f"not by scheme={scheme!r}; got {fraction!r}")
+    return check_real_range("fraction", fraction, low=0.0, high=1.0, low_open=True,
+                            high_open=True)
+
+
+def _strata(stratify, y, n):
+    """Group labels for stratified resampling, or None."""
+    if stratify is None or stratify is False:
+        return None
+    labels = y if stratify is True else stratify
+    if labels is None:
+        raise ValueError("stratify: True needs y (the class labels)")
+    labels = np.asarray(labels)
+    if labels.ndim != 1 or labels.shape[0] != n:
+        raise ValueError(f"stratify: must give one label per sample ({n}); got shape "
+                         f"{labels.shape}")
+    return labels
+
+
+def _groups(strata, n):
+    if strata is None:
+        return [np.arange(n)]
+    _, inverse = np.unique(strata, return_inverse=True)
+    order = np.argsort(inverse, kind="stable")
+    bounds = np.cumsum(np.bincount(inverse))[:-1]
+    return np.split(order, bounds)
+
+
+def _draw(scheme, n, n_runs, fraction, strata, rng):
+    """The (train, test) index pairs of every run, drawn in the main process."""
+    if callable(scheme):
+        out = []
+        for i, item in enumerate(scheme(n, n_runs, rng)):
+            if isinstance(item, tuple) and len(item) == 2:
+                train, test = (np.asarray(item[0], dtype=np.intp),
+                               np.asarray(item[1], dtype=np.intp))
+            else:
+                train = np.asarray(item, dtype=np.intp)
+                test = np.setdiff1d(np.arange(n), train)
+            if train.ndim != 1 or train.size == 0 or train.min() < 0 or train.max() >= n:
+                raise ValueError(f"scheme: run {i} must give row indices in 0..{n - 1}; "
+                                 f"got {train!r}")
+            out.append((train, test))
+        if len(out) != n_runs:
+            raise ValueError(f"scheme: the callable must yield n_runs={n_runs} resamples; "
+                             f"got {len(out)}")
+        return out
+    groups = _groups(strata, n)
+    out = []
+    if scheme == "complementary_pairs":
+        for _ in range(n_runs // 2):
+            first, second = [], []
+            for g in groups:
+                perm = rng.permutation(g)
+                half = len(g) // 2
+                first.append(perm[:half])
+                second.append(perm[half:2 * half])
+            for part in (np.concatenate(first), np.concatenate(second)):
+                part = np.sort(part)
+                out.append((part, np.setdiff1d(np.arange(n), part)))
+        return out
+    for _ in range(n_runs):
+        parts = []
+        for g in groups:
+            if scheme == "bootstrap":
+                parts.append(g[rng.integers(0, len(g), size=len(g))])
+            else:
+                size = int(np.floor(fraction * len(g))) if scheme == "subsample" else \
+                    len(g) - int(np.floor(fraction * len(g)))
+                parts.append(rng.choice(g, size=size, replace=False))
+        train = np.sort(np.concatenate(parts))
+        in_bag = np.zeros(n, dtype=bool)
+        in_bag[train] = True
+        out.append((train, np.flatnonzero(~in_bag)))
+    return out
+
+
+# ----------------------------------------------------------------------------------
+# selectors
+
+
+def _take(X, idx):
+    if hasattr(X, "iloc"):
+        return X.iloc[idx]
+    return X[idx]
+
+
+def _clone(estimator):
+    try:
+        from sklearn.base import clone
+    except ImportError:  # pragma: no cover - estimators without scikit-learn
+        return copy.deepcopy(estimator)
+    try:
+        return clone(estimator)
+    except TypeError:
+        return copy.deepcopy(estimator)
+
+
+def _importances_of(estimator) -> Optional[np.ndarray]:
+    """|coef_| (the L2 norm over classes/outputs for 2-D coef_) or feature_importances_."""
+    if hasattr(estimator, "coef_"):
+        coef = np.asarray(estimator.coef_, dtype=np.float64)
+        if coef.ndim == 1:
+            return np.abs(coef)
+        return np.sqrt(np.sum(coef * coef, axis=0))
+    if hasattr(estimator, "feature_importances_"):
+        return np.asarray(estimator.feature_importances_, dtype=np.float64)
+    return None
+
+
+def _support_of(estimator, n_features: int, *, threshold=None, top_k=None):
+    """The boolean support of a fitted estimator and its importances (or None).
+
+    ``get_support()`` for selectors; otherwise the top ``top_k`` importances, or
+    importances above ``threshold``, or (neither given) the nonzero ``coef_``.
+    """
+    if top_k is None and threshold is None and hasattr(estimator, "get_support"):
+        return np.asarray(estimator.get_support(), dtype=bool), _importances_of(estimator)
+    imp = _importances_of(estimator)
+    if imp is None:
+        raise TypeError(f"selector: {type(estimator).__name__} has neither get_support(), "
+                        f"coef_ nor feature_importances_ after fitting")
+    if imp.shape != (n_features,):
+        raise ValueError(f"selector: importances of shape {imp.shape} do not match "
+                         f"{n_features} features")
+    if top_k is not None:
+        mask = np.zeros(n_features, dtype=bool)
+        if top_k > 0:
+            mask[np.argsort(-imp, kind="stable")[:top_k]] = True
+        return mask, imp
+    if threshold is not None:
+        return imp > threshold, imp
+    if not hasattr(estimator, "coef_"):
+        raise ValueError(f"selector: {type(estimator).__name__} has feature_importances_; "
+                         f"pass threshold= or top_k= to turn them into a selection")
+    return imp != 0, imp
+
+
+def _mask_from_function_output(out, n_features):
+    arr = np.asarray(out)
+    if arr.dtype == bool:
+        if arr.shape != (n_features,):
+            raise ValueError(f"selector: a boolean mask must have {n_features} entries; got "
+                             f"shape {arr.shape}")
+        return arr
+    if arr.ndim != 1 or (arr.size and arr.dtype.kind not in "iu"):
+        raise TypeError(f"selector: a function must return feature indices or a boolean "
+                        f"mask; got {arr.dtype} array of shape {arr.shape}")
+    mask = np.zeros(n_features, dtype=bool)
+    if arr.size:
+        if arr.min() < 0 or arr.max() >= n_features:
+            raise ValueError(f"selector: returned index outside 0..{n_features - 1}")
+        mask[arr] = True
+    return mask
+
+
+def _is_estimator(selector) -> bool:
+    return hasattr(selector, "fit")
+
+
+def _run_one(selector, X, y, train, test, n_features, scorer, threshold, top_k,
+             keep_importances):
+    """One run: fit on train, select, score on test. Returns (mask, imp, score, error)."""
+    try:
+        Xtr = _take(X, train)
+        ytr = None if y is None else _take(y, train)
+        if not _is_estimator(selector):
+            mask = _mask_from_function_output(selector(Xtr, ytr), n_features)
+            return mask, None, np.nan, None
+        est = _clone(selector)
+        est.fit(Xtr, ytr) if y is not None else est.fit(Xtr)
+        mask, imp = _support_of(est, n_features, threshold=threshold, top_k=top_k)
+        score = np.nan
+        if len(test) and (scorer is not None or hasattr(est, "score")):
+            Xte = _take(X, test)
+            yte = None if y is None else _take(y, test)
+            score = float(scorer(est, Xte, yte) if scorer is not None else est.score(Xte, yte))
+        return mask, (imp if keep_importances else None), score, None
+    except Exception as exc:  # noqa: BLE001 - every failure is reported, not dropped
+        return None, None, np.nan, (type(exc).__name__, str(exc))
+
+
+def _progress_wanted(progress, n_runs):
+    if progress is not None:
+        return bool(progress)
+    stream = sys.stderr
+    return bool(getattr(stream, "isatty", lambda: False)()) and n_runs >= 20
+
+
+def _n_features_and_names(X):
+    names = None
+    if hasattr(X, "columns"):
+        names = tuple(X.columns)
+    shape = getattr(X, "shape", None)
+    if shape is None or len(shape) != 2:
+        raise ValueError(f"X: must be 2-dimensional (samples x features); got shape {shape}")
+    return int(shape[0]), int(shape[1]), names
+
+
+def resample(selector, X, y=None, *, n_runs=100, scheme="bootstrap", fraction=None,
+             stratify=None, random_state=None, n_jobs=None, backend=None, progress=None,
+             keep_importances=False, top_k=None, threshold=None,
+             scoring=None) -> ResamplingResult:
+    """Run a feature selector on ``n_runs`` resamples of ``(X, y)``.
+
+    Parameters
+    ----------
+    selector : estimator or callable
+        - a scikit-learn selector (``get_support()`` after ``fit``);
+        - an estimator with ``coef_`` or ``feature_importances_``: the nonzero
+          coefficients, or the ``top_k`` largest importances, or importances
+          above ``threshold``;
+        - a function ``f(X_train, y_train)`` returning selected feature indices
+          or a boolean mask.
+        Estimators are cloned for every run; the argument is never modified.
+    X : array-like, sparse matrix or DataFrame (n_samples, n_features)
+        DataFrame columns name the features.
+    y : array-like, optional
+    n_runs : int, default 100
+        M, the number of resamples (even for ``"complementary_pairs"``).
+    scheme : {"bootstrap", "subsample", "leave_out", "complementary_pairs"} or callable
+        ``"bootstrap"``: n draws with replacement, out-of-bag rows held out
+        (thesis sec. 5.2.2). ``"subsample"``: floor(fraction * n) rows without
+        replacement (fraction 0.5 by default). ``"leave_out"``: leave out
+        floor(delta * n) rows, delta = ``fraction`` (default 0.05, as in
+        Sechidis et al.'s Algorithm 1).
+        ``"complementary_pairs"``: n_runs/2 random splits into two disjoint halves
+        of floor(n/2) rows (Shah and Samworth 2013). A callable
+        ``scheme(n_samples, n_runs, rng)`` yields per run the training indices
+        or a ``(train, test)`` pair.
+    fraction : float, optional
+        The subsample fraction, or the left-out fraction delta.
+    stratify : array-like or True, optional
+        Class labels (True: ``y``) to resample within each class.
+    random_state : None, int or numpy Generator
+        All resamples are drawn up front from this seed, so results do not depend
+        on ``n_jobs`` or the backend.
+    n_jobs : int, optional
+        Parallel runs with joblib (None: 1, or all the backend's workers when
+        ``backend`` is given; -1: all cores).
+    backend : str, optional
+        A joblib backend, e.g. ``"loky"``, ``"threading"`` or ``"dask"`` (needs a
+        running ``dask.distributed.Client``).
+    progress : bool, optional
+        A tqdm progress bar; by default only on an interactive terminal.
+    keep_importances : bool, default False
+        Keep |coef_| or feature_importances_ of every run.
+    top_k, threshold : optional
+        How an estimator's importances become a selection (see above).
+    scoring : str or callable, optional
+        A scikit-learn scorer name or ``scorer(estimator, X, y)`` for the
+        out-of-sample scores; by default the estimator's ``score`` method.
+
+    Returns
+    -------
+    ResamplingResult
+
+    Raises
+    ------
+    ValueError, TypeError
+        Invalid arguments.
+    RuntimeError
+        Fewer than 2 runs succeeded (the message quotes the first failure).
+
+    Warns
+    -----
+    FailedFitWarning
+        Some runs failed; they are listed in ``failures`` and excluded from Z.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from propstab import resample
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.normal(size=(60, 5)); y = X[:, 0] + 0.1 * rng.normal(size=60)
+    >>> def top2(X, y):                 # the two features most correlated with y
+    ...     r = np.abs([np.corrcoef(X[:, j], y)[0, 1] for j in range(X.shape[1])])
+    ...     return np.argsort(-r)[:2]
+    >>> res = resample(top2, X, y, n_runs=10, random_state=0)
+    >>> res.selection.n_runs, res.frequencies[0]
+    (10, 1.0)
+    """
+    n, d, names = _n_features_and_names(X)
+    if y is not None and not hasattr(y, "iloc"):
+        y = np.asarray(y)
+    if y is not None and len(y) != n:
+        raise ValueError(f"y: must have one value per row of X ({n}); got {len(y)}")
+    n_runs = check_int_range("n_runs", n_runs, minimum=2)
+    if not callable(scheme) and scheme not in SCHEMES:
+        raise ValueError(f"scheme: must be one of {', '.join(map(repr, SCHEMES))} or a "
+                         f"callable; got {scheme!r}")
+    if scheme == "complementary_pairs" and n_runs % 2:
+        raise ValueError(f"n_runs: must be even for scheme='complementary_pairs'; got {n_runs}")
+    fraction = _check_fraction(fraction, "a callable" if callable(scheme) else scheme)
+    if top_k is not None:
+        top_k = check_int_range("top_k", top_k, minimum=0, maximum=d)
+    if top_k is not None and threshold is not None:
+        raise ValueError("top_k, threshold: give at most one of them")
+    if not _is_estimator(selector) and not callable(selector):
+        raise TypeError(f"selector: must be an estimator with fit() or a function (X, y) -> "
+                        f"indices; got {type(selector).__name__}")
+    scorer = None
+    if scoring is not None:
+        if isinstance(scoring, str):
+            scorer = _require("sklearn.metrics", "sklearn").get_scorer(scoring)
+        elif callable(scoring):
+            scorer = scoring
+        else:
+            raise TypeError(f"scoring: must be a scorer name or a callable; got {scoring!r}")
+    strata = _strata(stratify, y, n)
+    rng = np.random.default_rng(random_state)
+    splits = _draw(scheme, n, n_runs, fraction, strata, rng)
+
+    tasks = ((selector, X, y, train, test, d, scorer, threshold, top_k, keep_importances)
+             for train, test in splits)
+    if _progress_wanted(progress, n_runs):
+        tqdm = _require("tqdm", "sklearn").tqdm
+        tasks = tqdm(tasks, total=n_runs, desc="resample", file=sys.stderr)
+    if (n_jobs is None or n_jobs == 1) and backend is None:
+        outputs = [_run_one(*t) for t in tasks]
+    else:
+        joblib = _require("joblib", "sklearn")
+        with joblib.parallel_backend(backend or "loky", n_jobs=n_jobs or -1):
+            outputs = joblib.Parallel()(joblib.delayed(_run_one)(*t) for t in tasks)
+    return _collect(outputs, splits, d, names, selector, keep_importances, n_runs)
+
+
+def _collect(outputs, splits, d, names, selector, keep_importances, n_runs):
+    failures = tuple(RunFailure(i, err[0], err[1]) for i, (_, _, _, err) in enumerate(outputs)
+                     if err is not None)
+    ok = np.array([i for i, out in enumerate(outputs) if out[3] is None], dtype=np.intp)
+    if ok.size < 2:
+        first = failures[0] if failures else None
+        detail = f"; first failure (run {first.run}): {first.error_type}: {first.message}" \
+            if first else ""
+        raise RuntimeError(f"resample: {len(failures)} of {n_runs} runs failed and fewer than "
+                           f"2 succeeded{detail}")
+    if failures:
+        warnings.warn(f"resample: {len(failures)} of {n_runs} runs failed and are excluded "
+                      f"from Z (see .failures); first: {failures[0].error_type}: "
+                      f"{failures[0].message}", FailedFitWarning, stacklevel=3)
+    Z = np.vstack([outputs[i][0] for i in ok])
+    scores = np.array([outputs[i][2] for i in ok], dtype=np.float64)
+    can_score = _is_estimator(selector)
+    importances = None
+    if keep_importances and all(outputs[i][1] is not None for i in ok):
+        importances = np.vstack([outputs[i][1] for i in ok])
+    return ResamplingResult(
+        selection=as_selection(Z, feature_names=names), scores=scores if can_score else None,
+        runs=ok, train_indices=tuple(splits[i][0] for i in ok),
+        test_indices=tuple(splits[i][1] for i in ok), importances=importances,
+        failures=failures, n_runs=n_runs)
+
+
+# ----------------------------------------------------------------------------------
+# from data to answer
+
+
+def _inference():
+    try:
+        from . import inference
+    except ImportError as exc:
+        raise ImportError(f"assess needs propstab.inference (stability estimates with "
+                          f"confidence intervals), which could not be imported: {exc}") from None
+    return inference
+
+
+@dataclasses.dataclass(frozen=True)
+class Assessment:
+    """Stability of one selector on one data set, with its uncertainty.
+
+    Attributes
+    ----------
+    estimate : StabilityEstimate
+        From :func:`propstab.estimate` (``.statistic``, ``.variance``).
+    frequencies : ndarray
+        p̂_f, the selection frequency of each feature.
+    mean_score : float
+        The mean out-of-sample score (NaN when the selector cannot score).
+    result : ResamplingResult
+    measure : str
+    """
+
+    estimate: Any
+    frequencies: np.ndarray
+    mean_score: float
+    result: ResamplingResult
+    measure: str
+
+    @property
+    def stability(self) -> float:
+        return float(self.estimate.statistic)
+
+    def confidence_interval(self, confidence_level: float = 0.95):
+        """The (low, high) confidence interval of the stability."""
+        return self.estimate.confidence_interval(
+            confidence_level=check_confidence_level(confidence_level))
+
+
+@dataclasses.dataclass(frozen=True)
+class Comparison:
+    """Several selectors assessed on the same resamples.
+
+    Attributes
+    ----------
+    assessments : dict of name -> Assessment
+    pareto_optimal : tuple of str
+        The non-dominated selectors in (mean score, stability), both higher better.
+    tests : object
+        The result of :func:`propstab.pairwise_tests` on the paired selection matrices.
+    """
+
+    assessments: Mapping[str, Assessment]
+    pareto_optimal: Tuple[str, ...]
+    tests: Any
+
+
+def pareto_front(*objectives) -> np.ndarray:
+    """The non-dominated points when every objective is to be maximised.
+
+    A point is dominated when another point is at least as good in every
+    objective and strictly better in one (Sechidis et al. 2019, sec. 4.1: "no other
+    point has both higher accuracy and higher stability"). NaN points are never
+    on the front.
+
+    Parameters
+    ----------
+    *objectives : array-like of shape (n_points,)
+
+    Returns
+    -------
+    ndarray of bool, the mask of Pareto-optimal points.
+
+    Examples
+    --------
+    >>> from propstab.resampling import pareto_front
+    >>> pareto_front([0.9, 0.8, 0.7, 0.9], [0.5, 0.7, 0.6, 0.4]).tolist()
+    [True, True, False, False]
+    """
+    P = np.column_stack([np.asarray(o, dtype=np.float64) for o in objectives])
+    valid = ~np.isnan(P).any(axis=1)
+    ge = (P[:, None, :] >= P[None, :, :]).all(axis=2)     # ge[j, i]: j at least as good as i
+    gt = (P[:, None, :] > P[None, :, :]).any(axis=2)
+    dominated = (ge & gt & valid[:, None]).any(axis=0)
+    return valid & ~dominated
+
+
+def _assess_one(result, measure, options):
+    inference = _inference()
+    est = inference.estimate(result.selection, measure=measure, **options)
+    return Assessment(estimate=est, frequencies=result.frequencies,
+                      mean_score=result.mean_score, result=result, measure=measure)
+
+
+def assess(selector, X, y=None, *, measure="nogueira", measure_options=None,
+           **resample_options):
+    """From data to answer: stability with its CI, frequencies and mean score.
+
+    Parameters
+    ----------
+    selector : selector or mapping of name -> selector
+        Anything :func:`resample` accepts. A mapping assesses several selectors on
+        the *same* resamples (paired) and returns a :class:`Comparison`.
+    X, y :
+        The data.
+    measure : str, default "nogueira"
+        The measure given to :func:`propstab.estimate`.
+    measure_options : dict, optional
+        Options of the measure.
+    **resample_options
+        Passed to :func:`resample` (n_runs, scheme, random_state, n_jobs, ...).
+        Give ``random_state`` for reproducible and, with a mapping, paired runs.
+
+    Returns
+    -------
+    Assessment, or Comparison for a mapping of selectors.
+
+    Notes
+    -----
+    The confidence interval is that of :func:`propstab.estimate` (thesis sec. 5.2,
+    valid for bootstrap resampling, the default scheme). For several selectors
+    the Pareto front is taken over (mean score, stability) (Sechidis et al. sec.
+    4.1) and the pairwise tests are paired, the selectors having run on the same
+    resamples.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from propstab import assess
+    >>> rng = np.random.default_rng(1)
+    >>> X = rng.normal(size=(80, 6)); y = X[:, 0] - X[:, 1] + 2 * rng.normal(size=80)
+    >>> def top2(X, y):
+    ...     return np.argsort(-np.abs(X.T @ (y - y.mean())))[:2]
+    >>> a = assess(top2, X, y, n_runs=20, random_state=0)
+    >>> a.frequencies.round(2).tolist()
+    [0.75, 0.95, 0.05, 0.2, 0.05, 0.0]
+    >>> low, high = a.confidence_interval(0.95)
+    >>> bool(low < a.stability < high)
+    True
+    """
+    options = dict(measure_options or {})
+    if isinstance(selector, Mapping):
+        if len(selector) < 2:
+            raise ValueError(f"selector: a mapping must name at least 2 selectors; got "
+                             f"{len(selector)}")
+        seed = resample_options.pop("random_state", None)
+        if seed is None or isinstance(seed, np.random.Generator):
+            # one integer seed, so that every selector sees the same resamples
+            seed = int(np.random.default_rng(seed).integers(2 ** 32))
+        results = {name: resample(sel, X, y, random_state=seed, **resample_options)
+                   for name, sel in selector.items()}
+        assessments = {name: _assess_one(r, measure, options) for name, r in results.items()}
+        names = list(assessments)
+        front = pareto_front([assessments[k].mean_score for k in names],
+                             [assessments[k].stability for k in names])
+        inference = _inference()
+        common = _common_runs(results)
+        matrices = {name: as_selection(results[name].Z[np.isin(results[name].runs, common)],
+                                       feature_names=results[name].feature_names)
+                    for name in names}
+        tests = inference.pairwise_tests(matrices, paired=True, measure=measure, **options)
+        return Comparison(assessments=assessments,
+                          pareto_optimal=tuple(k for k, f in zip(names, front) if f),
+                          tests=tests)
+    return _assess_one(resample(selector, X, y, **resample_options), measure, options)
+
+
+def _common_runs(results):
+    """Runs that succeeded for every selector (pairing needs the same resamples)."""
+    common = None
+    for r in results.values():
+        common = r.runs if common is None else np.intersect1d(common, r.runs)
+    return common

@@ -1,0 +1,90 @@
+"""The evidence scripts of examples/ run in their --quick modes (figures included)."""
+import importlib.util
+import pathlib
+import warnings
+
+import numpy as np
+import pytest
+
+EXAMPLES = pathlib.Path(__file__).resolve().parents[1] / "examples"
+
+
+def _load(name):
+    spec = importlib.util.spec_from_file_location(name, EXAMPLES / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_kamkar_data_has_the_stated_structure():
+    mod = _load("kamkar_l1_logistic")
+    X, y = mod.kamkar_data(4000, 0.5, np.random.default_rng(0))
+    assert X.shape == (4000, 100) and y.sum() == 2000
+    centred = X - np.where(y[:, None] == 1, 1.0, -1.0) * (np.arange(100) < 50)
+    C = np.corrcoef(centred.T)
+    assert abs(C[0, 1] - 0.5) < 0.05 and abs(C[60, 61]) < 0.05 and abs(C[0, 60]) < 0.05
+    assert abs(X[y == 1, 0].mean() - 1) < 0.05 and abs(X[y == 1, 60].mean()) < 0.05
+
+
+def test_kamkar_quick(tmp_path, capsys):
+    pytest.importorskip("matplotlib")
+    mod = _load("kamkar_l1_logistic")
+    results = mod.main(["--quick", "--figures", str(tmp_path)])
+    out = capsys.readouterr().out
+    assert "optimising likelihood" in out
+    assert {r["rho"] for r in results} == {0.0, 0.8}
+    for res in results:
+        lik = np.array([r["loglik"] for r in res["rows"]])
+        stab = np.array([r["stability"] for r in res["rows"]])
+        o_lik, o_stab = res["outcome"]["likelihood"], res["outcome"]["stability"]
+        assert o_lik["index"] == int(np.argmax(lik))
+        assert res["front"][o_stab["index"]] and res["front"][o_lik["index"]]
+        assert lik[o_stab["index"]] >= lik[o_lik["index"]] - 0.01
+        assert stab[o_stab["index"]] >= stab[o_lik["index"]]
+        for r in res["rows"]:
+            assert r["ci"][0] <= r["stability"] <= r["ci"][1]
+            assert r["loglik_ci"][0] <= r["loglik"] <= r["loglik_ci"][1] <= 0
+        for o in (o_lik, o_stab):
+            assert 0 <= o["FP"] <= 50 and 0 <= o["FN"] <= 50
+    assert sorted(p.name for p in tmp_path.iterdir()) == [
+        "kamkar_frequencies.png", "kamkar_likelihood_stability.png", "kamkar_pareto.png"]
+
+
+def test_stability_selection_vs_lasso_quick(tmp_path, capsys):
+    pytest.importorskip("matplotlib")
+    mod = _load("stability_selection_vs_lasso")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)      # a perfectly stable method
+        results = mod.main(["--quick", "--figures", str(tmp_path)])
+    assert "lasso (1-SE)" in capsys.readouterr().out
+    (res,) = results
+    methods = res["methods"]
+    assert len(methods) == 7
+    for name, m in methods.items():
+        assert m["ci"][0] <= m["stability"] <= m["ci"][1]
+        if name != "lasso (1-SE)":
+            assert 0 <= m["test"].pvalue <= 1 and m["test"].paired
+            assert m["test"].difference == pytest.approx(
+                m["stability"] - methods["lasso (1-SE)"]["stability"])
+    assert sorted(p.name for p in tmp_path.iterdir()) == [
+        "stability_path_and_map.png", "stability_selection_vs_lasso.png"]
+
+
+def test_one_se_rule_picks_a_larger_lambda_than_the_minimum():
+    mod = _load("stability_selection_vs_lasso")
+    X, y = mod.load("diabetes")
+    from sklearn.linear_model import Lasso, LassoCV
+    cv = LassoCV(cv=10, n_alphas=30, random_state=0).fit(X, y)
+    n_min = np.count_nonzero(Lasso(alpha=cv.alpha_).fit(X, y).coef_)
+    assert mod.lasso_one_se(X, y, 0).sum() <= n_min
+
+
+def test_bench_resampling_quick(capsys):
+    spec = importlib.util.spec_from_file_location(
+        "bench_resampling", EXAMPLES.parent / "benchmarks" / "bench_resampling.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    overhead, ratio = module.main(["--quick"])
+    out = capsys.readouterr().out
+    assert "overhead" in out and "n_jobs=2" in out
+    assert np.isfinite(overhead) and overhead > -1 and ratio > 0
