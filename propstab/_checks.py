@@ -39,6 +39,52 @@ def close(a: float, b: float) -> bool:
     return math.isclose(a, b, rel_tol=TOLERANCE, abs_tol=TOLERANCE)
 
 
+@dataclasses.dataclass(frozen=True, eq=False)
+class Context:
+    """What a correlated measure reads besides Z, drawn with each example.
+
+    ``similarity`` is the d x d feature-similarity matrix C (None: the identity);
+    ``weights`` are positive M x d weights U giving the importances ``W = Z * U`` of any
+    selection Z of that shape (None: equal importances, the measure's default).
+    """
+
+    similarity: Optional[np.ndarray] = None
+    weights: Optional[np.ndarray] = None
+
+    @property
+    def is_default(self) -> bool:
+        """True for the identity similarity and equal importances (the defaults)."""
+        C = self.similarity
+        return self.weights is None and (C is None or bool((C == np.eye(len(C))).all()))
+
+    def options(self, Z: np.ndarray, names) -> dict:
+        """The measure's keyword options for Z (only the parameters in ``names``)."""
+        out = {}
+        if "similarity" in names:
+            out["similarity"] = self.similarity
+        if "importances" in names:
+            out["importances"] = None if self.weights is None else Z * self.weights
+        return out
+
+    def key(self) -> tuple:
+        """A hashable identity (for memoising expectations)."""
+        return tuple(None if a is None else (a.shape, a.tobytes())
+                     for a in (self.similarity, self.weights))
+
+    def to_dict(self) -> dict:
+        return {"similarity": None if self.similarity is None else self.similarity.tolist(),
+                "importance_weights": None if self.weights is None else self.weights.tolist()}
+
+    def __str__(self) -> str:
+        def text(a):
+            return "[" + ", ".join("[" + ", ".join(f"{x:g}" for x in row) + "]"
+                                   for row in a) + "]"
+        parts = [] if self.similarity is None else [f"C = {text(self.similarity)}"]
+        if self.weights is not None:
+            parts.append(f"importances Z * {text(self.weights)}")
+        return ", ".join(parts) or "C = I"
+
+
 @dataclasses.dataclass(frozen=True)
 class Subject:
     """A measure under audit and its declaration.
@@ -50,6 +96,12 @@ class Subject:
     ``pairwise`` whether the value is a mean of a pair score over pairs of runs;
     ``symmetric`` whether it is invariant under permutations of the features and of the
     runs (every registered measure is), so that exact enumeration may fix one run.
+
+    A measure reading a similarity matrix or importances (the correlated family) has
+    ``contexts``, a function ``(M, d) -> SearchStrategy`` of :class:`Context`, and
+    ``evaluate_in(Z, context)``: its claims are claims for every context, so every
+    search draws one with each example, and :meth:`bind` fixes one (``context``).
+    ``enumeration_limit`` caps the tuples of subsets of an exact expectation.
     """
 
     name: str
@@ -64,6 +116,19 @@ class Subject:
     pairwise: bool = False
     symmetric: bool = False
     options: Mapping[str, Any] = dataclasses.field(default_factory=dict)
+    contexts: Optional[Callable[[int, int], Any]] = None
+    evaluate_in: Optional[Callable[[np.ndarray, Context], float]] = None
+    context: Optional[Context] = None
+    enumeration_limit: int = ENUMERATION_LIMIT
+
+    def bind(self, context: Context) -> "Subject":
+        """This subject with its similarity/importances fixed to ``context``: invariant
+        under feature permutations only for the default context."""
+        evaluate_in = self.evaluate_in
+        return dataclasses.replace(
+            self, evaluate=lambda Z: evaluate_in(Z, context), contexts=None,
+            evaluate_in=None, context=context,
+            symmetric=self.symmetric and context.is_default)
 
     @property
     def sign(self) -> int:
@@ -101,6 +166,7 @@ class Found(Exception):
     def __init__(self, example, values, reason):
         super().__init__(reason)
         self.example, self.values, self.reason = example, values, reason
+        self.context: Optional[Context] = None
 
 
 def search(strategy, probe: Callable[[Any], Optional[Found]], *, max_examples: int,

@@ -674,6 +674,26 @@ def _check_unit_interval(name: str, value) -> float:
     return float(value)
 
 
+def _numeric_csr(X, name: str, shape_text: str):
+    """A numeric matrix (dense, DataFrame or scipy.sparse) as a float64 CSR copy."""
+    from scipy import sparse
+    if sparse.issparse(X):
+        if X.dtype.kind not in "biuf":
+            _fail(f"{name}: must hold numbers; got a sparse matrix of dtype {X.dtype}", TypeError)
+        csr = sparse.csr_matrix(X, dtype=np.float64).copy()
+        csr.sum_duplicates()
+        return csr
+    if type(X).__module__.startswith("pandas") and hasattr(X, "columns"):
+        X = X.to_numpy()
+    try:
+        arr = np.asarray(X, dtype=np.float64)
+    except (TypeError, ValueError):
+        _fail(f"{name}: must be a {shape_text} numeric matrix; got {type(X).__name__}", TypeError)
+    if arr.ndim != 2:
+        _fail(f"{name}: must be a 2-dimensional {shape_text} matrix; got shape {arr.shape}")
+    return sparse.csr_matrix(arr)
+
+
 def as_similarity(S, n_features: int, *, threshold=None, feature_names=None,
                   name: str = "similarity"):
     """Validate a feature-similarity matrix and return it as ``scipy.sparse.csr_matrix``.
@@ -727,29 +747,15 @@ def as_similarity(S, n_features: int, *, threshold=None, feature_names=None,
         threshold = _check_unit_interval("threshold", threshold)
     if S is None:
         return sparse.identity(d, dtype=np.float64, format="csr")
-    if sparse.issparse(S):
-        csr = sparse.csr_matrix(S, dtype=np.float64) if S.dtype.kind in "biuf" else None
-        if csr is None:
-            _fail(f"{name}: must hold numbers; got a sparse matrix of dtype {S.dtype}", TypeError)
-        csr = csr.copy()
-        csr.sum_duplicates()
-    else:
-        if type(S).__module__.startswith("pandas") and hasattr(S, "columns"):
-            rows, cols = list(S.index), list(S.columns)
-            if rows != cols:
-                _fail(f"{name}: a DataFrame's index and columns must list the same features "
-                      f"in the same order; got index {rows[:5]!r}... and columns {cols[:5]!r}...")
-            if feature_names is not None and list(feature_names) != cols:
-                _fail(f"{name}: the DataFrame's columns must be the selection's feature names "
-                      f"in the same order; got {cols[:5]!r}...")
-            S = S.to_numpy()
-        try:
-            arr = np.asarray(S, dtype=np.float64)
-        except (TypeError, ValueError):
-            _fail(f"{name}: must be a d x d numeric matrix; got {type(S).__name__}", TypeError)
-        if arr.ndim != 2:
-            _fail(f"{name}: must be a 2-dimensional d x d matrix; got shape {arr.shape}")
-        csr = sparse.csr_matrix(arr)
+    if type(S).__module__.startswith("pandas") and hasattr(S, "columns"):
+        rows, cols = list(S.index), list(S.columns)
+        if rows != cols:
+            _fail(f"{name}: a DataFrame's index and columns must list the same features "
+                  f"in the same order; got index {rows[:5]!r}... and columns {cols[:5]!r}...")
+        if feature_names is not None and list(feature_names) != cols:
+            _fail(f"{name}: the DataFrame's columns must be the selection's feature names "
+                  f"in the same order; got {cols[:5]!r}...")
+    csr = _numeric_csr(S, name, "d x d")
     if csr.shape != (d, d):
         _fail(f"{name}: must be square of size d x d = {d} x {d} (one row and column per "
               f"feature); got shape {csr.shape[0]} x {csr.shape[1]}")
@@ -821,28 +827,14 @@ def as_importances(W, selection: Selection, *, name: str = "importances"):
     ...
     ValueError: importances: run 1 selects feature 2 but gives it importance 0 (zero means not selected)
     """
-    from scipy import sparse
     if W is None:
         return None
-    if sparse.issparse(W):
-        if W.dtype.kind not in "biuf":
-            _fail(f"{name}: must hold numbers; got a sparse matrix of dtype {W.dtype}", TypeError)
-        csr = sparse.csr_matrix(W, dtype=np.float64).copy()
-        csr.sum_duplicates()
-    else:
-        if type(W).__module__.startswith("pandas") and hasattr(W, "columns"):
-            if (selection.feature_names is not None
-                    and list(W.columns) != list(selection.feature_names)):
-                _fail(f"{name}: the DataFrame's columns must be the selection's feature names "
-                      f"in the same order")
-            W = W.to_numpy()
-        try:
-            arr = np.asarray(W, dtype=np.float64)
-        except (TypeError, ValueError):
-            _fail(f"{name}: must be an M x d numeric matrix; got {type(W).__name__}", TypeError)
-        if arr.ndim != 2:
-            _fail(f"{name}: must be a 2-dimensional M x d matrix; got shape {arr.shape}")
-        csr = sparse.csr_matrix(arr)
+    if type(W).__module__.startswith("pandas") and hasattr(W, "columns"):
+        if (selection.feature_names is not None
+                and list(W.columns) != list(selection.feature_names)):
+            _fail(f"{name}: the DataFrame's columns must be the selection's feature names "
+                  f"in the same order")
+    csr = _numeric_csr(W, name, "M x d")
     if csr.shape != selection.shape:
         _fail(f"{name}: must have the selection matrix's shape M x d = {selection.n_runs} x "
               f"{selection.n_features}; got {csr.shape[0]} x {csr.shape[1]}")

@@ -298,3 +298,109 @@ def near_identical_rows(*, min_runs=2, max_runs=None, min_features=2, max_featur
         shape = _shape("near_identical_rows", min_runs, max_runs, min_features, max_features,
                        subset_sizes, need_proper=True)
     return _near_identical(shape)
+
+
+# ---------------------------------------------------------------- correlated feature spaces
+
+SIMILARITY_KINDS = ("identity", "groups", "general")
+#: Off-diagonal similarities tried first by :func:`similarity_matrices` (0 shrinks first):
+#: 1 links features fully, 0.9 and 0.95 sit at and above stabm's default threshold 0.9.
+SIMILARITY_VALUES = (0.0, 1.0, 0.5, 0.9, 0.95, 0.25)
+
+
+@st.composite
+def _similarity(draw, d: int, kinds) -> np.ndarray:
+    kind = draw(st.sampled_from(kinds))
+    if kind == "identity":
+        return np.eye(d)
+    if kind == "groups":
+        labels = np.asarray(draw(st.lists(st.integers(0, d - 1), min_size=d, max_size=d)))
+        return (labels[:, None] == labels[None, :]).astype(np.float64)
+    iu = np.triu_indices(d, 1)
+    values = draw(st.lists(st.one_of(st.sampled_from(SIMILARITY_VALUES),
+                                     st.floats(0.0, 1.0, allow_nan=False)),
+                           min_size=iu[0].size, max_size=iu[0].size))
+    C = np.eye(d)
+    C[iu] = values
+    C[iu[1], iu[0]] = values
+    return C
+
+
+def similarity_matrices(n_features, *, kinds=SIMILARITY_KINDS):
+    """Feature-similarity matrices C (d x d): symmetric, entries in [0, 1], unit diagonal.
+
+    The matrices every correlated measure accepts (Sechidis et al. 2019, eq. 4;
+    Hamer and Dupont 2021, sec. 5), positive semi-definite or not.
+
+    Parameters
+    ----------
+    n_features : int
+        d.
+    kinds : sequence of {"identity", "groups", "general"}
+        ``"identity"``: no two features related; ``"groups"``: a 0/1 block matrix
+        (features with the same drawn group label are fully similar, as built by
+        :func:`propstab.similarity_from_groups`); ``"general"``: every off-diagonal
+        entry drawn in [0, 1] (values 0, 1, 0.5, 0.9, 0.95, 0.25 first, then any
+        float). Hypothesis shrinks towards the first kind listed and towards 0.
+
+    Returns
+    -------
+    SearchStrategy of float64 ndarrays of shape (d, d)
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from hypothesis import find
+    >>> from propstab.strategies import similarity_matrices
+    >>> find(similarity_matrices(3), lambda C: C[0, 1] > 0 == C[0, 2])     # one link
+    array([[1., 1., 0.],
+           [1., 1., 0.],
+           [0., 0., 1.]])
+    >>> find(similarity_matrices(2, kinds=["general"]), lambda C: 0 < C[0, 1] < 1)
+    array([[1. , 0.5],
+           [0.5, 1. ]])
+    """
+    d = check_int_range("n_features", n_features, minimum=1, owner="similarity_matrices")
+    kinds = tuple(kinds)
+    bad = [k for k in kinds if k not in SIMILARITY_KINDS]
+    if not kinds or bad:
+        raise ValueError(f"kinds: similarity_matrices needs a non-empty subset of "
+                         f"{SIMILARITY_KINDS}; got {kinds!r}")
+    return _similarity(d, kinds)
+
+
+#: Importance weights tried first by :func:`importance_weights` (1 shrinks first).
+WEIGHT_VALUES = (1.0, 2.0, 0.5, 10.0)
+
+
+def importance_weights(n_runs, n_features, *, equal=True):
+    """Positive weights U (M x d) giving importances ``W = Z * U`` for any selection Z.
+
+    An importance matrix (Hamer and Dupont 2021, sec. 3) is non-negative and zero
+    exactly where Z is 0; multiplying Z entrywise by strictly positive weights gives
+    one for every Z of the same shape, so one draw serves pairs of matrices and the
+    enumeration of the null model alike. ``equal=True`` includes ``None`` (equal
+    importances: the measure's default), drawn first.
+
+    Returns
+    -------
+    SearchStrategy of float64 ndarrays of shape (M, d), or None
+
+    Examples
+    --------
+    >>> from hypothesis import find
+    >>> from propstab.strategies import importance_weights
+    >>> find(importance_weights(2, 2), lambda U: U is not None and U.max() > 1)
+    array([[1., 1.],
+           [1., 2.]])
+    """
+    M = check_int_range("n_runs", n_runs, minimum=1, owner="importance_weights")
+    d = check_int_range("n_features", n_features, minimum=1, owner="importance_weights")
+    entry = st.one_of(st.sampled_from(WEIGHT_VALUES),
+                      st.floats(0.01, 100.0, allow_nan=False, allow_infinity=False))
+    weights = st.lists(entry, min_size=M * d, max_size=M * d).map(
+        lambda v: np.asarray(v, dtype=np.float64).reshape(M, d))
+    return st.one_of(st.none(), weights) if equal else weights
+
+
+__all__ += ["importance_weights", "similarity_matrices"]
