@@ -72,6 +72,12 @@ def test_error_control_equals_live_stabs(stabs, sampling, assumption, p, B, give
     got = error_control(p, sampling=sampling.lower(), assumption=assumption, n_subsamples=B,
                         **given)
     observed = dict(cutoff=got.cutoff, q=got.q, PFER=got.PFER, specifiedPFER=got.specified_PFER)
+    if assumption == "r-concave" and "PFER" not in given:
+        # the unrounded r-concave bound is a numerical maximum (bounded Brent with
+        # stabs's tolerance, not R's code): agreement to a relative 1e-8, see
+        # tests/test_selection.py::_stabs_tolerance_note; the reported values exactly
+        assert observed["specifiedPFER"] == pytest.approx(expected["specifiedPFER"], rel=1e-8)
+        del observed["specifiedPFER"], expected["specifiedPFER"]
     assert all(_same(observed[k], expected[k]) for k in expected), (observed, expected)
 
 

@@ -34,11 +34,34 @@ def _reference_cases():
 # error_control against stabs, exactly
 
 
+def _stabs_tolerance_note(c):
+    """Why a pinned case may differ from stabs, or None when it must agree bit for bit.
+
+    - unimodal, q derived: stabs floors a root found by uniroot() (tolerance
+      eps^(1/4) ~ 1.2e-4); when the exact root q* = sqrt(PFER p K) is an integer,
+      its floor lands on q* or q* - 1 by where the root finder stops (9 of the 14
+      such pinned cases give q* - 1). propstab returns q* (the largest q whose bound
+      is <= PFER); stabs's q must then be q* or q* - 1, with its bound.
+    - r-concave, PFER derived: the bound is a numerical maximisation (bounded Brent,
+      tolerance eps^(1/4) on the family parameter, as stabs); the unrounded bound
+      (specified_PFER) agrees to a relative 1e-8 (measured: 5.2e-9), the rounded
+      PFER, cutoff and q exactly.
+    """
+    if c["assumption"] == "unimodal" and c["q"] is None and "result" in c:
+        from propstab.selection import _unimodal_denominator
+        root = math.sqrt(c["PFER"] * c["p"] * float(_unimodal_denominator(c["cutoff"], c["B"])))
+        if abs(root - round(root)) < 1e-4:
+            return "integer root"
+    if c["assumption"] == "r-concave" and c["PFER"] is None:
+        return "numerical maximum"
+    return None
+
+
 @pytest.mark.parametrize("assumption", ["none", "unimodal", "r-concave"])
-def test_error_control_matches_pinned_stabs_values_exactly(assumption):
+def test_error_control_matches_pinned_stabs_values(assumption):
     cases = [c for c in _reference_cases() if c["assumption"] == assumption]
     assert len(cases) > 50
-    mismatches = []
+    mismatches, exact = [], 0
     for c in cases:
         kwargs = dict(cutoff=c["cutoff"], q=c["q"], PFER=c["PFER"],
                       sampling=c["sampling"].lower(), assumption=assumption,
@@ -51,9 +74,27 @@ def test_error_control_matches_pinned_stabs_values_exactly(assumption):
         r = c["result"]
         expected = tuple(_value(r[k]) for k in ("cutoff", "q", "PFER", "specifiedPFER"))
         observed = (got.cutoff, got.q, got.PFER, got.specified_PFER)
-        if not all(_same(o, e) for o, e in zip(observed, expected)):
+        if all(_same(o, e) for o, e in zip(observed, expected)):
+            exact += 1
+            continue
+        note = _stabs_tolerance_note(c)
+        if note == "integer root":
+            # stabs's q is q* - 1: its PFER is our bound at that q; everything else equal
+            at_stabs_q = error_control(int(c["p"]), cutoff=c["cutoff"], q=expected[1],
+                                       sampling="ss", assumption=assumption,
+                                       n_subsamples=int(c["B"]))
+            ok = (expected[1] == got.q - 1 and at_stabs_q.PFER == expected[2]
+                  and observed[0] == expected[0] and observed[3] == expected[3])
+        elif note == "numerical maximum":
+            ok = (observed[:3] == expected[:3]
+                  and observed[3] == pytest.approx(expected[3], rel=1e-8))
+        else:
+            ok = False
+        if not ok:
             mismatches.append((c, observed))
     assert mismatches == []
+    # bit-for-bit agreement everywhere else (counts measured with stabs 0.7.1)
+    assert exact == {"none": 239, "unimodal": 658, "r-concave": 89}[assumption]
 
 
 def test_reference_file_records_its_provenance():
@@ -126,18 +167,66 @@ def test_error_control_result_is_a_frozen_dataclass():
         ec.q = 3
 
 
-def test_r_numerics_twins():
-    from propstab.selection import _r_signif, _r_sum, _r_uniroot
-    assert _r_signif(0.28581999652691, 3) == 0.286
-    assert _r_signif(123456.0, 3) == 123000.0
-    assert _r_signif(-0.0012345, 2) == -0.0012
-    # long-double accumulation: differs from naive double summation here
-    assert _r_sum([0.1, 0.2, 0.3, 1e-17]) == float.fromhex("0x1.3333333333333p-1")
-    assert sum([0.1, 0.2, 0.3, 1e-17]) != _r_sum([0.1, 0.2, 0.3, 1e-17])
-    root = _r_uniroot(lambda x: x * x - 2, 0.0, 2.0, tol=1e-12)
-    assert abs(root - math.sqrt(2)) < 1e-11
-    with pytest.raises(ValueError, match="opposite sign"):
-        _r_uniroot(lambda x: x * x + 1, 0.0, 2.0)
+def test_significant_digits_as_stabs_reports():
+    from propstab.selection import _significant
+    assert _significant(0.28581999652691, 3) == 0.286
+    assert _significant(123456.0, 3) == 123000.0
+    assert _significant(-0.0012345, 2) == -0.0012
+    assert _significant(0.0, 3) == 0.0 and _significant(math.inf, 3) == math.inf
+
+
+def _extremal_law(a, mu, k, s, n):
+    """The law P(X = j) = c (a + j)^s (j <= k), rest at k + 1, mean mu, on {0..n}."""
+    j = np.arange(k + 1.0)
+    w = (a + j) ** s
+    c = (k + 1 - mu) / ((k + 1 - j) @ w)
+    f = np.zeros(n + 1)
+    f[:k + 1] = c * w
+    f[k + 1] = 1 - f[:k + 1].sum()
+    return f
+
+
+# (theta, t, n, r, gap): gap = supremum / D - 1 measured by the scan below; the last
+# two are the terms of p = 200, q = 2, cutoff 0.9, B = 25 (pairs) and B = 50 (singles)
+@pytest.mark.parametrize("theta, t, n, r, gap", [
+    (0.01, 38, 50, -0.5, 0.00294), (0.1, 75, 100, -0.25, 0.0000394),
+    (0.0025, 10, 25, -0.5, 0.00114), (0.05, 30, 50, -0.25, 0.000115),
+    (1e-4, 20, 25, -0.5, 0.0493), (0.01, 90, 100, -0.25, 0.0289)])
+def test_rconcave_tail_bound_is_attained_by_an_r_concave_law(theta, t, n, r, gap):
+    # The value is P(X >= t) of a law of the extremal family that is r-concave
+    # (f^r convex on its support) with mean theta n. A dense scan of the family's
+    # path (slow twin) finds laws up to `gap` above it: the bounded maximisation
+    # with stabs's absolute tolerance eps^(1/4) on a stops short of the supremum
+    # when it sits at the end a_n of the path and a_n is small (here 0.026 for
+    # theta = 1e-4: 4.9 %), exactly as stabs does (its D for these inputs is the
+    # same to 1e-8, tests of error_control above).
+    from propstab.selection import _mean_matching_parameter, _rconcave_tail_bound
+    s, mu = 1 / r, theta * n
+    value = _rconcave_tail_bound(theta, t, n, r)
+    k0 = math.ceil(2 * mu) + 1
+    best = 0.0
+    for k in range(k0, n):
+        lo, hi = _mean_matching_parameter(mu, k + 1, s), _mean_matching_parameter(mu, k, s)
+        for a in np.geomspace(lo, hi, 200):
+            f = _extremal_law(a, mu, k, s, n)
+            tail = f[t:].sum()
+            if tail > best:
+                best, law = tail, f
+    assert law @ np.arange(n + 1.0) == pytest.approx(mu, rel=1e-9)
+    assert law.min() >= 0
+    g = law[law > 0] ** r
+    assert np.all(np.diff(g, 2) >= -1e-9 * g[1:-1])          # f^r convex
+    assert best / value - 1 == pytest.approx(gap, rel=0.02)
+
+
+def test_rconcave_support_limit():
+    from propstab.selection import _rconcave_max_q
+    # q/p term on {0..2B} with mean 2Bq/p needs ceil(4Bq/p) + 1 < 2B
+    for p, B in [(100, 50), (200, 25), (57, 13), (1000, 7)]:
+        q = _rconcave_max_q(p, B)
+        assert math.ceil(4 * B * q / p) + 1 < 2 * B <= math.ceil(4 * B * (q + 1) / p) + 1
+    with pytest.raises(ValueError, match="must be <= 49"):
+        error_control(100, cutoff=0.9, q=50, assumption="r-concave")
 
 
 # ----------------------------------------------------------------------------------
