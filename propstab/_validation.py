@@ -113,7 +113,7 @@ class Selection:
             if self.n_runs * self.total >= 2 ** 63:
                 return sum(int(v) * int(v) for v in F[F > 0].tolist())
             if self._csr is not None:
-                return int(F[self._csr.indices].sum())            # gather: O(N)
+                return int(np.take(F, self._csr.indices.astype(np.intp)).sum())   # gather: O(N)
             return int(np.einsum("i,i->", F, F))      # no copy of F
         return self._cached("column_sum_squares", compute)
 
