@@ -7,6 +7,10 @@ so a new measure is audited as soon as it is registered. Ids are ``<measure>-<ax
 - A claimed axiom must hold: a counterexample means the declaration is wrong.
 - A disclaimed axiom must be refuted, unless it is listed in :data:`KNOWN_UNREFUTED`
   with the reason no counterexample exists or is known (shown as an expected failure).
+- A measure reading a similarity matrix or importances (the correlated family) is
+  checked for every admissible one: each example is drawn with a similarity matrix
+  and/or importance weights (:func:`propstab.strategies.similarity_matrices`,
+  :func:`propstab.strategies.importance_weights`), docs/table41.md "Correlated feature spaces".
 """
 import pytest
 
@@ -19,18 +23,9 @@ from property_settings import AUDIT_EXAMPLES
 #: disclaimed. A listed cell that becomes refuted fails (the entry is stale).
 KNOWN_UNREFUTED = {}
 
-#: Families whose declarations are owned by modules still under review (issue of the
-#: correlated measures): their unrefuted disclaimers are reported as expected failures
-#: until that review lists them above or flips the claim.
-UNREVIEWED_FAMILIES = {"correlated"}
-
 SUBJECTS = audited_subjects()
 FAMILY = {m.name: m.family for m in list_measures()}
 CASES = [pytest.param(s, a, id=f"{s.name}-{a.name.lower()}") for s in SUBJECTS for a in Axiom]
-
-
-def _family(subject) -> str:
-    return FAMILY.get(subject.name.split("[")[0], "")
 
 
 def _describe(result) -> str:
@@ -48,9 +43,6 @@ def test_axiom(subject, axiom):
     if result.status == "unrefuted":
         if key in KNOWN_UNREFUTED:
             pytest.xfail(KNOWN_UNREFUTED[key])
-        if _family(subject) in UNREVIEWED_FAMILIES:
-            pytest.xfail(f"disclaimed but unrefuted; the declaration of {subject.name} "
-                         f"({_family(subject)} family) awaits review")
     assert key not in KNOWN_UNREFUTED, f"stale KNOWN_UNREFUTED entry: {_describe(result)}"
     assert result.status == "refuted", _describe(result)
 

@@ -23,10 +23,12 @@ import numpy as np
 
 from . import chance
 from .axioms import Axiom
+from .strategies import NullConfiguration
 
 try:
     import hypothesis
     from hypothesis import HealthCheck, Verbosity
+    from hypothesis import strategies as st
 except ImportError as exc:  # pragma: no cover - exercised only without the extra
     raise ImportError("the axiom audit needs Hypothesis: pip install propstab[audit]") from exc
 
@@ -50,6 +52,11 @@ class Context:
 
     similarity: Optional[np.ndarray] = None
     weights: Optional[np.ndarray] = None
+
+    def is_read_by(self, names) -> bool:
+        """True when a measure taking the options ``names`` reads all of this context."""
+        return ((self.similarity is None or "similarity" in names)
+                and (self.weights is None or "importances" in names))
 
     @property
     def is_default(self) -> bool:
@@ -79,10 +86,12 @@ class Context:
         def text(a):
             return "[" + ", ".join("[" + ", ".join(f"{x:g}" for x in row) + "]"
                                    for row in a) + "]"
-        parts = [] if self.similarity is None else [f"C = {text(self.similarity)}"]
+        C = self.similarity
+        parts = ([] if C is None else
+                 ["C = I"] if (C == np.eye(len(C))).all() else [f"C = {text(C)}"])
         if self.weights is not None:
             parts.append(f"importances Z * {text(self.weights)}")
-        return ", ".join(parts) or "C = I"
+        return ", ".join(parts) or "the defaults (C = I, equal importances)"
 
 
 @dataclasses.dataclass(frozen=True)
@@ -99,8 +108,9 @@ class Subject:
 
     A measure reading a similarity matrix or importances (the correlated family) has
     ``contexts``, a function ``(M, d) -> SearchStrategy`` of :class:`Context`, and
-    ``evaluate_in(Z, context)``: its claims are claims for every context, so every
-    search draws one with each example, and :meth:`bind` fixes one (``context``).
+    ``evaluate_in(Z, context)``; ``reads`` names the options it takes ("similarity",
+    "importances"). Its claims are claims for every context, so every search draws one
+    with each example, and :meth:`bind` fixes one (``context``).
     ``enumeration_limit`` caps the tuples of subsets of an exact expectation.
     """
 
@@ -117,6 +127,7 @@ class Subject:
     symmetric: bool = False
     options: Mapping[str, Any] = dataclasses.field(default_factory=dict)
     contexts: Optional[Callable[[int, int], Any]] = None
+    reads: frozenset = frozenset()
     evaluate_in: Optional[Callable[[np.ndarray, Context], float]] = None
     context: Optional[Context] = None
     enumeration_limit: int = ENUMERATION_LIMIT
@@ -213,6 +224,40 @@ def search(strategy, probe: Callable[[Any], Optional[Found]], *, max_examples: i
     return None
 
 
+def search_in_contexts(subject: Subject, strategy, probe, shape, *, max_examples: int,
+                       seed: int, examples=(), context_examples=()):
+    """:func:`search` with ``probe(subject, example)``, drawing a context for subjects
+    that have them.
+
+    For a subject with ``contexts`` each example is drawn with a :class:`Context` for
+    its shape ``shape(example) -> (M, d)``; the probe sees the bound subject and a
+    :class:`Found` carries the (shrunk) context. ``examples`` are tried with the default
+    context, then those of ``context_examples``, ``(example, Context)`` pairs, that the
+    subject reads. A subject
+    without contexts is searched exactly as by :func:`search`.
+    """
+    if subject.contexts is None:
+        return search(strategy, lambda example: probe(subject, example),
+                      max_examples=max_examples, seed=seed, examples=examples)
+
+    @st.composite
+    def drawn(draw):
+        example = draw(strategy)
+        return example, draw(subject.contexts(*shape(example)))
+
+    def run(pair):
+        example, context = pair
+        found = probe(subject.bind(context), example)
+        if isinstance(found, Found):
+            found.context = context
+        return found
+
+    explicit = [(example, Context()) for example in examples] + [
+        (example, context) for example, context in context_examples
+        if context.is_read_by(subject.reads)]
+    return search(drawn(), run, max_examples=max_examples, seed=seed, examples=explicit)
+
+
 # ---------------------------------------------------------------- constructive families
 
 def _rows(d: int, *rows) -> np.ndarray:
@@ -225,12 +270,14 @@ def _rows(d: int, *rows) -> np.ndarray:
 @dataclasses.dataclass(frozen=True)
 class Family:
     """Matrices ``build(n)`` indexed by n >= 2; ``constant_size`` when every member
-    has a constant row size."""
+    has a constant row size; ``context(n)`` the similarity of member n for a family of
+    correlated feature spaces (None: no similarity)."""
 
     name: str
     text: str
     build: Callable[[int], np.ndarray]
     constant_size: bool
+    context: Optional[Callable[[int], Context]] = None
 
 
 FAMILIES = (
@@ -246,9 +293,43 @@ FAMILIES = (
 FAMILY_SIZES = tuple(2 ** j for j in range(1, 8))       # n = 2, 4, ..., 128
 
 
+def _isolated_first(n: int) -> Context:
+    C = np.ones((n + 1, n + 1))
+    C[0, 1:] = C[1:, 0] = 0.0
+    return Context(similarity=C)
+
+
+def _without_matching(n: int) -> Context:
+    C = np.ones((2 * n, 2 * n))
+    C[np.arange(0, 2 * n, 2), np.arange(1, 2 * n, 2)] = 0.0
+    C[np.arange(1, 2 * n, 2), np.arange(0, 2 * n, 2)] = 0.0
+    return Context(similarity=C)
+
+
+#: Families of (Z_n, C_n) for measures reading a similarity (docs/table41.md, "Correlated
+#: feature spaces"): (a) feature 0 similar to no other feature, features 1..n all fully
+#: similar: a random pair of singletons is similar with probability 1 - O(1/n), so a
+#: chance-corrected score of the dissimilar pair [{0}, {1}] is about -n/2 (Sechidis's
+#: Phi_C = 1 - (n + 1)^2 / (2n) exactly: unbounded below); (b) C = all ones except a
+#: perfect matching (2f, 2f+1) of dissimilar pairs, not positive semi-definite, and runs
+#: that each take whole matched pairs: Phi_C = 4n - 1 exactly (unbounded above).
+CONTEXT_FAMILIES = (
+    Family("isolated_feature", "Z_n = [{0}, {1}], d = n + 1, C = all ones except "
+           "feature 0 similar to no other", lambda n: _rows(n + 1, [0], [1]), True,
+           _isolated_first),
+    Family("without_matching", "Z_n = [{0, 1, 4, 5, ...}, {2, 3, 6, 7, ...}], d = 2n, "
+           "C = all ones except C[2f, 2f+1] = 0",
+           lambda n: _rows(2 * n, [f for f in range(2 * n) if f % 4 < 2],
+                           [f for f in range(2 * n) if f % 4 >= 2]), True,
+           _without_matching),
+)
+
+
 def family_values(subject: Subject, family: Family) -> Tuple[float, ...]:
     """The subject's values along a family at n = 2, 4, ..., 128 (NaN where undefined)."""
-    return tuple(subject.value(family.build(n)) for n in FAMILY_SIZES)
+    if family.context is None:
+        return tuple(subject.value(family.build(n)) for n in FAMILY_SIZES)
+    return tuple(subject.bind(family.context(n)).value(family.build(n)) for n in FAMILY_SIZES)
 
 
 def diverges(values) -> bool:
@@ -291,6 +372,27 @@ MAXIMUM_EXAMPLES = (
     _rows(2, [0], [0]), _rows(3, [0, 1], [0, 1], [0, 1]), _rows(2, [0], [1]),
     _rows(3, [0, 1], [0]),
 )
+
+
+def _groups(*labels) -> Context:
+    g = np.asarray(labels)
+    return Context(similarity=(g[:, None] == g[None, :]).astype(np.float64))
+
+
+#: (example, Context) pairs tried before the searches of measures reading a similarity:
+#: FULLY_DEFINED: two singletons in a complete similarity graph (C = all ones), where a
+#: null expectation equals the maximum (0/0); MONOTONICITY: [{0}, {1}] and [{0}, {2}]
+#: with features 0 and 1 linked, the same total variance but one pair similar;
+#: MAXIMUM: different rows [{0}, {1}] with 0 and 1 linked (Sechidis eq. 1 in miniature);
+#: CORRECTION_FOR_CHANCE: two runs of 2 of 3 features whose importances weight the middle
+#: feature twice (a row's Pearson correlation is scale-free only for equal weights).
+CONTEXT_EXAMPLES = {
+    Axiom.FULLY_DEFINED: ((_rows(2, [0], [1]), _groups(0, 0)),),
+    Axiom.MONOTONICITY: (((_rows(3, [0], [1]), _rows(3, [0], [2])), _groups(0, 0, 1)),),
+    Axiom.MAXIMUM: ((_rows(3, [0], [1]), _groups(0, 0, 1)),),
+    Axiom.CORRECTION_FOR_CHANCE: (
+        (NullConfiguration(2, 3, (2, 2)), Context(weights=np.array([[1.0, 2.0, 1.0]] * 2))),),
+}
 
 
 # ---------------------------------------------------------------- null expectations
@@ -369,13 +471,13 @@ def _enumerated_expectation(subject: Subject, config) -> float:
 
 def null_expectation(subject: Subject, config, cache: dict) -> Optional[Expectation]:
     """The exact E[value | H0] for ``config``, or None when it cannot be computed
-    exactly within :data:`ENUMERATION_LIMIT` (or is undefined: NaN)."""
+    exactly within the subject's ``enumeration_limit`` (or is undefined: NaN)."""
     if subject.pairwise:
         value = _pairwise_expectation(subject, config, cache)
         method = "exact: hypergeometric per pair"
     else:
         count = n_outcomes(config, symmetric=subject.symmetric)
-        if count > ENUMERATION_LIMIT:
+        if count > subject.enumeration_limit:
             return None
         value = _enumerated_expectation(subject, config)
         method = (f"exact: enumeration of {count} tuples of subsets"
@@ -392,8 +494,9 @@ def configurations_strategy(subject: Subject):
     sizes = "proper_constant" if subject.domain == "constant_size" else "proper"
     if subject.pairwise:
         return null_configurations(max_runs=6, max_features=16, subset_sizes=sizes)
+    symmetric = subject.symmetric and subject.contexts is None   # C breaks the symmetry
     return null_configurations(max_runs=4, max_features=8, subset_sizes=sizes).filter(
-        lambda c: n_outcomes(c, symmetric=subject.symmetric) <= ENUMERATION_LIMIT)
+        lambda c: n_outcomes(c, symmetric=symmetric) <= subject.enumeration_limit)
 
 
 _EXPLICIT = contextvars.ContextVar("propstab_explicit_example", default=False)
@@ -423,7 +526,8 @@ def target(observation: float, label: str) -> None:
         hypothesis.target(float(observation), label=label)
 
 
-__all__ = ["EQUAL_VARIANCE_PAIRS", "Expectation", "FAMILIES", "Family", "Found",
-           "MAXIMUM_EXAMPLES", "Subject", "assume", "assume_defined", "close", "configurations_strategy",
-           "diverges", "family_values", "n_outcomes", "null_expectation", "pair_matrix",
-           "search", "target"]
+__all__ = ["CONTEXT_EXAMPLES", "CONTEXT_FAMILIES", "Context", "EQUAL_VARIANCE_PAIRS",
+           "Expectation", "FAMILIES", "Family", "Found", "MAXIMUM_EXAMPLES", "Subject", "assume",
+           "assume_defined", "close", "configurations_strategy", "diverges", "family_values",
+           "n_outcomes", "null_expectation", "pair_matrix", "search", "search_in_contexts",
+           "target"]

@@ -19,6 +19,16 @@ computation: CORRECTION_FOR_CHANCE compares exact null
 expectations (hypergeometric per pair for pairwise measures, exact enumeration of
 all tuples of subsets otherwise), never simulated ones.
 
+A measure with a ``similarity`` or ``importances`` option (the correlated family)
+declares its axioms for EVERY admissible similarity matrix C (symmetric, entries in
+[0, 1], unit diagonal) and importance matrix: each search draws C
+(:func:`propstab.strategies.similarity_matrices`: identity, 0/1 groups, general) and
+importance weights U (importances ``Z * U``, :func:`propstab.strategies.importance_weights`)
+with every example, the counterexample reports them (:attr:`CheckResult.context`),
+BOUNDS adds families of (Z_n, C_n) (:data:`propstab._checks.CONTEXT_FAMILIES`) and
+CORRECTION_FOR_CHANCE enumerates H0 exactly for each drawn C (the null model does not
+involve C), the constant being the same for every M, d, sizes and C.
+
 :func:`audit` runs every check on every registered measure (and on the parameter
 values where verdicts differ, :data:`VARIANTS`) or on a user function, and returns
 an :class:`AuditTable`.
@@ -44,12 +54,12 @@ from typing import Any, Callable, Iterable, Mapping, Optional, Sequence, Tuple
 import numpy as np
 
 from . import _checks
-from ._checks import Expectation, Found, Subject, close, search
+from ._checks import Context, Expectation, Found, Subject, close, search_in_contexts
 from ._registry import Bound, MeasureInfo, get_measure, list_measures
 from ._validation import check_int_range
 from .axioms import Axiom
-from .strategies import (NullConfiguration, identical_rows, matrix_pairs, near_identical_rows,
-                         selection_matrices)
+from .strategies import (NullConfiguration, identical_rows, importance_weights, matrix_pairs,
+                         near_identical_rows, selection_matrices, similarity_matrices)
 from hypothesis import strategies as st  # noqa: E402  (after .strategies names the extra)
 
 __all__ = [
@@ -85,6 +95,9 @@ class CheckResult:
     expectations : tuple of Expectation
         For CORRECTION_FOR_CHANCE: the exact null expectations found.
     reason : str
+    context : Context or None
+        For a measure reading a similarity matrix or importances: the (shrunk)
+        similarity C and importance weights of the counterexample.
     """
 
     measure: str
@@ -95,6 +108,7 @@ class CheckResult:
     values: Tuple[float, ...] = ()
     expectations: Tuple[Expectation, ...] = ()
     reason: str = ""
+    context: Optional[Context] = None
 
     def to_dict(self) -> dict:
         """A JSON-ready dict (matrices as nested lists of 0/1)."""
@@ -106,11 +120,14 @@ class CheckResult:
                   "row_sizes": list(ce.row_sizes)}
         elif isinstance(ce, tuple):
             ce = [z.astype(int).tolist() for z in ce]
-        return {"measure": self.measure, "axiom": self.axiom.name, "claimed": self.claimed,
-                "status": self.status, "counterexample": ce,
-                "values": [None if math.isnan(v) else v for v in self.values],
-                "expectations": [dataclasses.asdict(e) for e in self.expectations],
-                "reason": self.reason}
+        out = {"measure": self.measure, "axiom": self.axiom.name, "claimed": self.claimed,
+               "status": self.status, "counterexample": ce,
+               "values": [None if math.isnan(v) else v for v in self.values],
+               "expectations": [dataclasses.asdict(e) for e in self.expectations],
+               "reason": self.reason}
+        if self.context is not None:
+            out["context"] = self.context.to_dict()
+        return out
 
 
 def _verdict(subject: Subject, axiom: Axiom, found, reason_none: str, *,
@@ -121,11 +138,15 @@ def _verdict(subject: Subject, axiom: Axiom, found, reason_none: str, *,
                            reason="no generated matrix is in the measure's domain of "
                                   "definition")
     if found is None:
+        if subject.contexts is not None:
+            reason_none += (", each example with a drawn similarity matrix (identity, groups, "
+                            "general) and/or importance weights")
         return CheckResult(subject.name, axiom, claimed, "holds" if claimed else "unrefuted",
                            expectations=tuple(expectations), reason=reason_none)
     return CheckResult(subject.name, axiom, claimed, "violated" if claimed else "refuted",
                        counterexample=found.example, values=tuple(found.values),
-                       expectations=tuple(expectations), reason=found.reason)
+                       expectations=tuple(expectations), reason=found.reason,
+                       context=found.context)
 
 
 # ---------------------------------------------------------------- subjects
@@ -202,12 +223,37 @@ def _registered_subject(info: MeasureInfo, variant: Optional[Variant] = None) ->
                                                               upper.is_constant)
                 else (lower.value, upper.value))
     function = info.function
+    contextual = {}
+    names = {p.name for p in info.parameters} & set(_CONTEXT_PARAMETERS) - set(options)
+    if names:
+        contextual = dict(
+            contexts=_context_strategy(names), reads=frozenset(names),
+            evaluate_in=lambda Z, context: function(Z, **options,
+                                                    **context.options(Z, names)),
+            enumeration_limit=CONTEXT_ENUMERATION_LIMIT)
     return Subject(
         name=_label(info.name, options), evaluate=lambda Z: function(Z, **options),
         claims=claims, orientation=info.orientation, domain=info.domain,
         lower=_bound_func(lower), upper=_bound_func(upper), constant_bounds=constant,
         null_value=info.null_value, pairwise=info.family == "pairwise", symmetric=True,
-        options=options)
+        options=options, **contextual)
+
+
+#: The options of a correlated measure whose values a search draws with each example: a
+#: declaration holds for EVERY admissible similarity matrix and importance matrix.
+_CONTEXT_PARAMETERS = ("similarity", "importances")
+#: Tuples of subsets per exact null expectation when a similarity is drawn (the measure is
+#: then not invariant under feature permutations, so no run is fixed by symmetry).
+CONTEXT_ENUMERATION_LIMIT = 256
+
+
+def _context_strategy(names):
+    def contexts(M, d):
+        return st.builds(
+            Context,
+            similarity=similarity_matrices(d) if "similarity" in names else st.none(),
+            weights=importance_weights(M, d) if "importances" in names else st.none())
+    return contexts
 
 
 def _axiom(value) -> Axiom:
@@ -354,7 +400,7 @@ def check_fully_defined(measure, *, options=None, claimed=None,
     """
     s = _prepare(measure, options, claimed, FD)
 
-    def probe(Z):
+    def probe(s, Z):
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
             try:
@@ -367,9 +413,11 @@ def check_fully_defined(measure, *, options=None, claimed=None,
             return Found(Z, (v,), f"value {v}")
         return None
 
-    found = search(selection_matrices(subset_sizes="proper", max_runs=MAX_RUNS,
-                                      max_features=MAX_FEATURES),
-                   probe, max_examples=max_examples, seed=seed)
+    found = search_in_contexts(
+        s, selection_matrices(subset_sizes="proper", max_runs=MAX_RUNS,
+                              max_features=MAX_FEATURES),
+        probe, np.shape, max_examples=max_examples, seed=seed,
+        context_examples=_checks.CONTEXT_EXAMPLES[FD])
     return _verdict(s, FD, found, f"finite, without warning, on every searched Z with row "
                                   f"sizes in 1..d-1 ({max_examples} examples)")
 
@@ -391,7 +439,7 @@ def check_monotonicity(measure, *, options=None, claimed=None,
     """
     s = _prepare(measure, options, claimed, MONO)
 
-    def probe(pair):
+    def probe(s, pair):
         Z1, Z2 = pair
         v1, v2 = _checks.assume_defined(s.value(Z1)), _checks.assume_defined(s.value(Z2))
         V1, V2 = _total_variance(Z1), _total_variance(Z2)
@@ -407,10 +455,10 @@ def check_monotonicity(measure, *, options=None, claimed=None,
                                              f"not give a strictly more stable value")
         return None
 
-    found = search(matrix_pairs(subset_sizes=s.sizes, max_runs=MAX_RUNS,
-                                max_features=MAX_FEATURES),
-                   probe, max_examples=max_examples, seed=seed,
-                   examples=_checks.EQUAL_VARIANCE_PAIRS)
+    found = search_in_contexts(
+        s, matrix_pairs(subset_sizes=s.sizes, max_runs=MAX_RUNS, max_features=MAX_FEATURES),
+        probe, lambda pair: pair[0].shape, max_examples=max_examples, seed=seed,
+        examples=_checks.EQUAL_VARIANCE_PAIRS, context_examples=_checks.CONTEXT_EXAMPLES[MONO])
     return _verdict(s, MONO, found, f"strictly decreasing in the total variance on every "
                                     f"searched pair ({max_examples} examples)")
 
@@ -418,21 +466,32 @@ def check_monotonicity(measure, *, options=None, claimed=None,
 def _family_evidence(s: Subject):
     """A refuting family member for BOUNDS: a value outside constant declared bounds,
     or values diverging along a family."""
-    families = [f for f in _checks.FAMILIES if f.constant_size or s.domain == "any"]
+    families = [f for f in _checks.FAMILIES + (_checks.CONTEXT_FAMILIES if s.contexts else ())
+                if f.constant_size or s.domain == "any"]
     for family in families:
         values = _checks.family_values(s, family)
         if s.constant_bounds is not None:
             lo, hi = s.constant_bounds
             for n, v in zip(_checks.FAMILY_SIZES, values):
                 if not math.isnan(v) and not lo - 1e-12 <= v <= hi + 1e-12:
-                    return Found(family.build(n), (v,), f"value {v:.6g} outside the declared "
-                                                        f"bounds [{lo:g}, {hi:g}]")
+                    return _in_family(Found(family.build(n), (v,),
+                                            f"value {v:.6g} outside the declared bounds "
+                                            f"[{lo:g}, {hi:g}]"), family, n)
         if _checks.diverges(values):
             sizes = ", ".join(f"{v:.4g}" for v in values)
-            return Found(family.build(_checks.FAMILY_SIZES[1]), values,
-                         f"unbounded along the family {family.name} ({family.text}): values "
-                         f"at n = 2, 4, ..., 128: {sizes}")
+            n = _checks.FAMILY_SIZES[1]
+            return _in_family(Found(family.build(n), values,
+                                    f"unbounded along the family {family.name} "
+                                    f"({family.text}): values at n = 2, 4, ..., 128: {sizes}"),
+                              family, n)
     return None
+
+
+def _in_family(found: Found, family, n: int) -> Found:
+    """``found`` with the context of member n of ``family`` (if it has one)."""
+    if family.context is not None:
+        found.context = family.context(n)
+    return found
 
 
 def check_bounds(measure, *, options=None, claimed=None, max_examples=DEFAULT_MAX_EXAMPLES,
@@ -460,7 +519,7 @@ def check_bounds(measure, *, options=None, claimed=None, max_examples=DEFAULT_MA
     if found is None and s.constant_bounds is not None:
         lo, hi = s.constant_bounds
 
-        def probe(Z):
+        def probe(s, Z):
             v = _checks.assume_defined(s.value(Z))
             _checks.target(v, "value")
             _checks.target(-v, "-value")
@@ -469,9 +528,10 @@ def check_bounds(measure, *, options=None, claimed=None, max_examples=DEFAULT_MA
                                       f"[{lo:g}, {hi:g}]")
             return None
 
-        found = search(selection_matrices(subset_sizes=s.sizes, max_runs=MAX_RUNS,
-                                          max_features=MAX_FEATURES),
-                       probe, max_examples=max_examples, seed=seed)
+        found = search_in_contexts(
+            s, selection_matrices(subset_sizes=s.sizes, max_runs=MAX_RUNS,
+                                  max_features=MAX_FEATURES),
+            probe, np.shape, max_examples=max_examples, seed=seed)
     where = (f"within [{s.constant_bounds[0]:g}, {s.constant_bounds[1]:g}]"
              if s.constant_bounds else "no family diverges (no constant bounds declared)")
     return _verdict(s, BND, found, f"{where} on every searched Z ({max_examples} examples) "
@@ -493,9 +553,16 @@ def check_maximum(measure, *, options=None, claimed=None, max_examples=DEFAULT_M
     >>> r = check_maximum("wald", max_examples=50)     # nested sets score 1
     >>> r.status, r.counterexample.astype(int).tolist()
     ('refuted', [[1, 1, 0], [1, 0, 0]])
+
+    A correlated measure is checked for every similarity C (drawn with each example):
+    different rows reach Hamer and Dupont's maximum when C links the swapped features.
+
+    >>> r = check_maximum("msi", max_examples=20)
+    >>> r.counterexample.astype(int).tolist(), str(r.context)
+    ([[1, 0, 0], [0, 1, 0]], 'C = [[1, 1, 0], [1, 1, 0], [0, 0, 1]]')
     """
     s = _prepare(measure, options, claimed, MAX)
-    maximum = s.maximum
+    maximum = None
     if s.upper is None and s.lower is None:
         reference = s.value(np.array([[True, False], [True, False]]))
         if math.isnan(reference):
@@ -504,9 +571,9 @@ def check_maximum(measure, *, options=None, claimed=None, max_examples=DEFAULT_M
                                       "[10, 10] is undefined")
         maximum = lambda Z: reference                           # noqa: E731
 
-    def probe(Z):
+    def probe(s, Z):
         v = _checks.assume_defined(s.value(Z))
-        m = maximum(Z)
+        m = s.maximum(Z) if maximum is None else maximum(Z)
         if (Z == Z[0]).all():
             if not close(v, m):
                 return Found(Z, (v, m), f"identical rows but value {v:.6g} != declared "
@@ -521,8 +588,9 @@ def check_maximum(measure, *, options=None, claimed=None, max_examples=DEFAULT_M
     kw = dict(subset_sizes=s.sizes, max_runs=MAX_RUNS, max_features=MAX_FEATURES)
     strategy = st.one_of(
         identical_rows(**kw), near_identical_rows(**kw), selection_matrices(**kw))
-    found = search(strategy, probe, max_examples=max_examples, seed=seed,
-                   examples=_checks.MAXIMUM_EXAMPLES)
+    found = search_in_contexts(s, strategy, probe, np.shape, max_examples=max_examples,
+                               seed=seed, examples=_checks.MAXIMUM_EXAMPLES,
+                               context_examples=_checks.CONTEXT_EXAMPLES[MAX])
     return _verdict(s, MAX, found, f"the declared maximum is reached exactly on identical "
                                    f"rows on every searched Z ({max_examples} examples)")
 
@@ -561,13 +629,18 @@ def check_correction_for_chance(measure, *, options=None, claimed=None,
     run fixed by symmetry)
     """
     s = _prepare(measure, options, claimed, CORR)
-    cache: dict = {}
+    caches: dict = {}
     memo: dict = {}
 
-    def expectation(config):
-        key = (config.n_features, tuple(sorted(config.row_sizes)))
+    def expectation(config, bound=s):
+        # a drawn context (C, importance weights) is part of the key; weights belong to
+        # runs, so the order of the sizes then matters too
+        sizes = (tuple(config.row_sizes) if bound.context is not None
+                 else tuple(sorted(config.row_sizes)))
+        context = None if bound.context is None else bound.context.key()
+        key = (config.n_features, sizes, context)
         if key not in memo:
-            memo[key] = _checks.null_expectation(s, config, cache)
+            memo[key] = _checks.null_expectation(bound, config, caches.setdefault(context, {}))
         return memo[key]
 
     reference = s.null_value if s.claims[CORR] else None
@@ -586,8 +659,8 @@ def check_correction_for_chance(measure, *, options=None, claimed=None,
                                       "reference configurations")
     seen = []
 
-    def probe(config):
-        e = expectation(config)
+    def probe(bound, config):
+        e = expectation(config, bound)
         _checks.assume(e is not None)
         if len(seen) < 6 and all(x != e for x in seen):
             seen.append(e)
@@ -604,11 +677,14 @@ def check_correction_for_chance(measure, *, options=None, claimed=None,
         return None
 
     examples = max_examples if s.pairwise else max(10, max_examples // 8)
-    found = search(_checks.configurations_strategy(s), probe, max_examples=examples,
-                   seed=seed)
+    found = search_in_contexts(s, _checks.configurations_strategy(s), probe,
+                               lambda c: (c.n_runs, c.n_features), max_examples=examples,
+                               seed=seed, context_examples=_checks.CONTEXT_EXAMPLES[CORR])
     refs = (ref_exp,) if ref_exp is not None else ()
     if isinstance(found, Found):
-        return _verdict(s, CORR, found, "", expectations=(expectation(found.example), *refs))
+        bound = s if found.context is None else s.bind(found.context)
+        return _verdict(s, CORR, found, "",
+                        expectations=(expectation(found.example, bound), *refs))
     constant = (f"the declared null value {reference:g}" if ref_exp is None
                 else f"{reference:.6g}")
     return _verdict(s, CORR, found, f"E[value | H0] = {constant} exactly on every searched "
@@ -714,6 +790,8 @@ def _footnote(i: int, r: CheckResult) -> str:
         where = f" Z1 = {_matrix_text(ce[0])}, Z2 = {_matrix_text(ce[1])}"
     else:
         where = ""
+    if r.context is not None:
+        where += f" with {r.context}"
     return f"[{i}] {r.measure}, {r.axiom.label}:{where} -- {r.reason}"
 
 

@@ -29,12 +29,6 @@ __all__ = ["ErrorControl", "StabilitySelection", "error_control"]
 _SAMPLINGS = ("mb", "ss")
 _ASSUMPTIONS = ("none", "unimodal", "r-concave")
 
-# Tolerance on the family parameter when the r-concave tail is maximised over one
-# piece of the extremal family: the default tolerance of R's optimize(), which is
-# how stabs defines its bound (see _rconcave_tail_bound).
-_PIECE_XATOL = float(np.finfo(float).eps) ** 0.25
-
-
 def _significant(x: float, digits: int) -> float:
     """``x`` rounded to ``digits`` significant decimal digits (as stabs reports bounds)."""
     if x == 0 or not math.isfinite(x):
@@ -147,63 +141,133 @@ def _unimodal_q(p: int, cutoff: float, PFER: float, B: int) -> float:
 # on {0..k0} to the one on {0..n}. Its tail is 1 - c sum_{j<t} (a + j)^(1/r) for
 # t <= k + 1 and 0 beyond.
 
+# Grid points per piece of the path before the local refinement (log-spaced in a,
+# both ends included); the dense-scan twin in tests/test_selection.py checks that
+# this resolves every maximum of the pinned cases.
+_PIECE_GRID = 33
+# Golden-section steps refining each local maximum of the grid: the bracket (two grid
+# cells, of log-width below 0.03 in a on the pinned cases) shrinks by 0.618 per step,
+# to below 2e-8 after 30 steps; at an interior maximum, where the objective is
+# quadratic, the value is then exact to rounding (a grid of 257 points and 70 steps
+# change no pinned D by more than a relative 1.5e-12).
+_GOLDEN_STEPS = 30
 
-def _power_law_mean(a: float, k: int, s: float) -> float:
-    """The mean of the law on {0..k} with P(X = j) proportional to (a + j)^s."""
-    support = np.arange(k + 1.0)
-    weights = (a + support) ** s
-    return float(weights @ support / weights.sum())
 
+@functools.lru_cache(maxsize=1024)
+def _mean_matching_parameters(mu: float, first: int, n: int, s: float):
+    """a_k for k = first..n: the a > 0 at which the power law on {0..k},
+    P(X = j) proportional to (a + j)^s, has mean mu (needs 0 < mu < first/2).
 
-@functools.lru_cache(maxsize=65536)
-def _mean_matching_parameter(mu: float, k: int, s: float) -> float:
-    """a_k: the a > 0 at which the power law on {0..k} has mean mu (needs 0 < mu < k/2).
-
-    The mean increases from 0 (a -> 0) to k/2 (a -> infinity, the uniform law); the
-    root is found by Brent's method on log a.
+    The mean increases from 0 (a -> 0) to k/2 (a -> infinity, the uniform law), so
+    the roots are found by bisection on log a in [-60, 40], all k at once, to the
+    resolution of the doubles. Returns the two ends of the final bracket, ``below``
+    (mean < mu) and ``above`` (mean >= mu): a piece [a_{k+1}, a_k] of the path is
+    taken as [above_{k+1}, below_k], so that its laws are admissible.
     """
-    from scipy.optimize import brentq
-    log_a = brentq(lambda x: _power_law_mean(math.exp(x), k, s) - mu, -60.0, 40.0,
-                   xtol=1e-14)
-    return math.exp(log_a)
+    support = np.arange(n + 1.0)
+    inside = support <= np.arange(first, n + 1)[:, None]
+    lo = np.full(n + 1 - first, -60.0)
+    hi = np.full(n + 1 - first, 40.0)
+    for _ in range(80):                        # width 100 / 2^80: below one ulp of log a
+        mid = 0.5 * (lo + hi)
+        w = np.where(inside, (np.exp(mid)[:, None] + support) ** s, 0.0)
+        low_mean = (w @ support) < mu * w.sum(axis=1)
+        lo = np.where(low_mean, mid, lo)
+        hi = np.where(low_mean, hi, mid)
+    below, above = np.exp(lo), np.exp(hi)
+    below.flags.writeable = above.flags.writeable = False      # shared by the cache
+    return below, above
 
 
-def _piece_tail(a: float, mu: float, k: int, t: int, s: float) -> float:
-    """P(X >= t), t <= k + 1, for the extremal law with parameter a and support end k."""
-    support = np.arange(k + 1.0)
-    weights = (a + support) ** s
-    c = (k + 1 - mu) / ((k + 1 - support) @ weights)
-    return 1.0 - c * weights[:t].sum()
+def _extremal_tails(k: np.ndarray, mu: float, t: int, s: float):
+    """The function a -> P(X >= t) of the extremal laws with support ends k (t <= k + 1).
+
+    Computed as [sum_{t<=j<=k} (k + 1 - j) w_j + sum_{j<t} (mu - j) w_j] / sum_{j<=k}
+    (k + 1 - j) w_j, w_j = (a + j)^s: the same as 1 - c sum_{j<t} w_j without its
+    cancellation when the tail is small. ``a`` broadcasts against ``k``.
+    """
+    k = np.asarray(k, dtype=np.float64)[..., None]
+    support = np.arange(np.max(k) + 1.0)
+    inside = support <= k
+    top = np.where(support < t, mu - support, k + 1 - support) * inside
+    bottom = (k + 1 - support) * inside
+
+    def tails(a):
+        w = (a[..., None] + support) ** s
+        return (w * top).sum(axis=-1) / (w * bottom).sum(axis=-1)
+    return tails
+
+
+def _golden_maximise(f, lo: np.ndarray, hi: np.ndarray, steps: int):
+    """Golden-section search for a maximum of ``f`` on each bracket [lo_i, hi_i].
+
+    ``f`` maps an array of points (one per bracket) to their values. Each step keeps
+    the part of the bracket holding the larger of the two inner values, shrinking it
+    by (sqrt 5 - 1)/2 with one new evaluation per bracket. Returns the best inner
+    point of every bracket and its value (the ends themselves are never evaluated).
+    """
+    golden = (math.sqrt(5) - 1) / 2
+    x1, x2 = hi - golden * (hi - lo), lo + golden * (hi - lo)
+    f1, f2 = f(x1), f(x2)
+    for _ in range(steps):
+        left = f1 >= f2                                     # the maximum is in [lo, x2]
+        hi, lo = np.where(left, x2, hi), np.where(left, lo, x1)
+        x2, x1 = (np.where(left, x1, lo + golden * (hi - lo)),
+                  np.where(left, hi - golden * (hi - lo), x2))
+        fx = f(np.where(left, x1, x2))
+        f2, f1 = np.where(left, f1, fx), np.where(left, fx, f2)
+    return np.where(f1 >= f2, x1, x2), np.maximum(f1, f2)
 
 
 @functools.lru_cache(maxsize=8192)
-def _rconcave_tail_bound(theta: float, t: int, n: int, r: float) -> float:
-    """D(theta, t, n, r): the largest P(X >= t) over the extremal r-concave family.
+def _rconcave_extremal(theta: float, t: int, n: int, r: float) -> "tuple[float, float, int]":
+    """D(theta, t, n, r) and the extremal law attaining it, as (D, a, k).
 
-    X lives on {0..n} with mean mu = theta n. Conventions (those of stabs 0.7.1, which
-    the values are checked against): thresholds t <= ceil(2 mu) give the trivial bound
-    1; the path starts at k0 = ceil(2 mu) + 1; each piece [a_{k+1}, a_k] is maximised
-    by bounded Brent minimisation with the absolute tolerance eps^(1/4) on a, so the
-    value approaches the supremum from below (see docs/stability_selection.md).
-    Pieces ending below t - 1 have tail 0 and are skipped.
+    X lives on {0..n} with mean mu = theta n; D is the largest P(X >= t) over the
+    extremal path. Conventions of stabs 0.7.1: thresholds t <= ceil(2 mu) give the
+    trivial bound 1 (returned with a = nan, k = -1); the path starts at
+    k0 = ceil(2 mu) + 1. Pieces ending below t - 1 have tail 0 and are skipped.
+
+    The maximum is taken to rounding, not to stabs's tolerance: every piece [a_{k+1}, a_k]
+    is scanned on a log-spaced grid including both ends (maxima at the ends of a
+    piece, frequent at the end a_n of the path, are thus evaluated exactly), and
+    every local maximum of the grid is refined by golden-section search on the two
+    cells around it, all pieces at once.
     """
-    from scipy.optimize import minimize_scalar
     s = 1 / r
     mu = theta * n
     k0 = math.ceil(2 * mu) + 1
     if t < k0:
-        return 1.0
+        return 1.0, math.nan, -1
     if k0 >= n:
         raise ValueError(f"q: too large for the r-concave bound: the mean {mu!r} of the "
                          f"selection count on 0..{n} leaves no extremal law")
-    best = 0.0
-    for k in range(max(k0, t - 1), n):
-        res = minimize_scalar(lambda a, k=k: -_piece_tail(a, mu, k, t, s),
-                              bounds=(_mean_matching_parameter(mu, k + 1, s),
-                                      _mean_matching_parameter(mu, k, s)),
-                              method="bounded", options={"xatol": _PIECE_XATOL})
-        best = max(best, -float(res.fun))
-    return best
+    first = max(k0, t - 1)
+    below, above = _mean_matching_parameters(mu, k0, n, s)
+    pieces = np.arange(first, n)
+    start, stop = above[first - k0 + 1:], below[first - k0:-1]   # piece k: [a_{k+1}, a_k]
+    u = np.linspace(0.0, 1.0, _PIECE_GRID)
+    grid = np.exp(np.log(start)[:, None] + u * np.log(stop / start)[:, None])
+    grid[:, 0], grid[:, -1] = start, stop                   # the ends exactly
+    values = _extremal_tails(pieces[:, None], mu, t, s)(grid)
+    # local maxima of the grid on each piece (ends included), refined in log a
+    padded = np.pad(values, ((0, 0), (1, 1)), constant_values=-np.inf)
+    row, col = np.nonzero((values >= padded[:, :-2]) & (values >= padded[:, 2:]))
+    lo = np.log(grid[row, np.maximum(col - 1, 0)])
+    hi = np.log(grid[row, np.minimum(col + 1, _PIECE_GRID - 1)])
+    ks = pieces[row]
+    tails = _extremal_tails(ks, mu, t, s)
+    refined, peaks = _golden_maximise(lambda x: tails(np.exp(x)), lo, hi, _GOLDEN_STEPS)
+    candidates = np.concatenate([values.ravel(), peaks])
+    params = np.concatenate([grid.ravel(), np.exp(refined)])
+    supports = np.concatenate([np.repeat(pieces, _PIECE_GRID), ks])
+    best = int(np.argmax(candidates))
+    return max(0.0, float(candidates[best])), float(params[best]), int(supports[best])
+
+
+def _rconcave_tail_bound(theta: float, t: int, n: int, r: float) -> float:
+    """D(theta, t, n, r): the largest P(X >= t) over the extremal r-concave family."""
+    return _rconcave_extremal(theta, t, n, r)[0]
 
 
 def _rconcave_max_q(p: int, B: int) -> int:
@@ -215,24 +279,28 @@ def _rconcave_max_q(p: int, B: int) -> int:
     return min(p, (B - 1) * p // (2 * B))
 
 
-def _rconcave_bound(q: float, p: int, cutoff: float, B: int) -> float:
-    """p min{1, D(q^2/p^2, 2B pi - B, B, -1/2), D(q/p, 2B pi, 2B, -1/4)}.
+def _rconcave_terms(q: float, p: int, cutoff: float, B: int):
+    """The arguments (theta, t, n, r) of the two D terms of the r-concave bound.
 
     Shah and Samworth (2013, Theorem 3): the simultaneous selection proportion over
     the B pairs (mean <= (q/p)^2, -1/2-concave) must reach 2 pi - 1, the proportion
     over the 2B subsamples (mean <= q/p, -1/4-concave) must reach pi. The count
     threshold 2B pi is rounded to 10 significant digits before its ceiling.
     """
+    t = math.ceil(_significant(2 * B * cutoff, 10))
+    return (q * q / (p * p), t - B, B, -0.5), (q / p, t, 2 * B, -0.25)
+
+
+def _rconcave_bound(q: float, p: int, cutoff: float, B: int) -> float:
+    """p min{1, D(q^2/p^2, 2B pi - B, B, -1/2), D(q/p, 2B pi, 2B, -1/4)}."""
     largest = _rconcave_max_q(p, B)
     if q > largest:
         raise ValueError(f"q: must be <= {largest} for the r-concave bound with "
                          f"n_features={p}, B={B}; got {q!r}")
     if q == 0:                                   # nothing is ever selected
         return 0.0
-    t = math.ceil(_significant(2 * B * cutoff, 10))
-    pairs = _rconcave_tail_bound(q * q / (p * p), t - B, B, -0.5)
-    singles = _rconcave_tail_bound(q / p, t, 2 * B, -0.25)
-    return min(1.0, pairs, singles) * p
+    pairs, singles = _rconcave_terms(q, p, cutoff, B)
+    return min(1.0, _rconcave_tail_bound(*pairs), _rconcave_tail_bound(*singles)) * p
 
 
 def _rconcave_cutoff(p: int, q: float, PFER: float, B: int) -> float:
@@ -376,15 +444,19 @@ def error_control(n_features, *, cutoff=None, q=None, PFER=None, sampling="ss",
     - r-concave (Shah and Samworth 2013, sec. 3.3, Theorem 3):
       :math:`E(V) \le p \min\{1, D(q^2/p^2, 2B\pi - B, B, -1/2),
       D(q/p, 2B\pi, 2B, -1/4)\}`, D(theta, t, n, r) the largest P(X >= t) over
-      r-concave laws on {0..n} with mean theta n, maximised numerically over the
-      one-parameter extremal family (see docs/stability_selection.md). The
-      cutoff is searched downwards on j/(2B), q upwards on 1, 2, ...
+      r-concave laws on {0..n} with mean theta n, the maximum over the
+      one-parameter extremal family, taken to rounding (see
+      docs/stability_selection.md). The cutoff is searched downwards on j/(2B),
+      q upwards on 1, 2, ...
 
-    The values agree with ``stabs::stabsel_parameters`` (stabs 0.7.1) on 1128
-    pinned cases (tests/test_selection.py): the 90 errors raise, 986 of the
-    1038 others agree bit for bit; the unrounded
-    r-concave bound to a relative 1e-8; q differs by one in 9 unimodal cases
-    where the exact q* is an integer and stabs's numerical root lands below it.
+    Checked against ``stabs::stabsel_parameters`` (stabs 0.7.1) on 1128 pinned
+    cases (tests/test_selection.py): the 90 errors raise, 968 of the 1038 others
+    agree bit for bit. The other 70 are documented differences
+    (r_compat/stabs_expected_differences.json): in 61 r-concave cases stabs's
+    numerical maximisation stops short of the maximum, so its bound is lower
+    (by up to 4.9 %) than the supremum it defines, which propstab returns; in 9
+    unimodal cases the exact q* is an integer and stabs's numerical root lands
+    on q* - 1, propstab returns q*.
 
     References
     ----------

@@ -196,9 +196,13 @@ def effective_intersections(Z, /, *, similarity=None, n_features=None, feature_n
                            values={("threshold", None): 0.0},
                            note="stabm forms the d x d covariance; its Sigma0 uses the mean "
                                 "of the squared sizes, as propstab does"),
-    notes="With C = I it is Nogueira's estimator and has its properties. For a general C: "
-          "not bounded below (Hamer and Dupont, Table 1, scenario 2: -> -inf), above 1 when C "
-          "is not positive semi-definite, maximal (1) for different rows that swap similar "
+    notes="Declared for every admissible C (any symmetric C in [0, 1] with unit diagonal, as "
+          "validated; the audit draws C). With C = I it is Nogueira's estimator and has its "
+          "properties. For a general C: not bounded below (Hamer and Dupont, Table 1, "
+          "scenario 2: -> -inf; 1 - (n + 1)^2 / (2n) for Z = [{0}, {1}] when feature 0 is "
+          "similar to none of n mutually similar features), at most 1 for a positive "
+          "semi-definite C but not bounded above otherwise (4n - 1 with C = all ones minus a "
+          "perfect matching, d = 2n), so no maximum; 1 for different rows that swap similar "
           "features (Sechidis eq. 1), not monotone in the classical intersection, undefined "
           "(0/0) for C = all ones with constant sizes, and not corrected for chance when the "
           "sizes vary (E = -1/9 for C = I, M = 2, d = 3, sizes 1 and 2, by enumeration). "
@@ -404,9 +408,11 @@ def _msi_pair_values(sel, similarity, importances, solver="auto"):
     notes="Property 5.1 (bounds [0, 1]) and 5.2 (fully defined, with S(i, j) = 0 when "
           "exactly one run is empty and 1 when both are) hold. The maximum 1 is reached iff "
           "every importance is fully shared with perfectly similar features (Property 5.3), "
-          "so with a non-identity similarity different rows can be maximal: the classical "
-          "maximum axiom is not claimed. Not monotone (pairs are normalised by k̄ of "
-          "their own shares) and not corrected for chance.")
+          "so with a non-identity similarity different rows can be maximal ([{0}, {1}] with "
+          "s_01 = 1 scores 1): the classical maximum axiom is not claimed. Not monotone (pairs "
+          "are normalised by k̄ of their own shares) and not corrected for chance (E = 1/d for "
+          "two singletons at C = I). Claims hold for every admissible similarity and "
+          "importance matrix (the audit draws both).")
 def msi(sel, *, similarity=None, importances=None, solver="auto"):
     """Hamer and Dupont's stability as maximal shared importance, phi_msi (eqs 8-12).
 
@@ -465,7 +471,9 @@ def msi(sel, *, similarity=None, importances=None, solver="auto"):
     claims=_claims(False, False, True, False, False), lower=0, upper=1,
     parameters=(SIMILARITY,),
     notes="Defined for a constant subset size only (Hamer sec. 2). Equals msi with equal "
-          "importances (Theorem 5.1). With a non-identity similarity different rows reach 1.")
+          "importances (Theorem 5.1). With a non-identity similarity different rows reach 1 "
+          "and equal total variance gives different values ([{0}, {1}] against [{0}, {2}] with "
+          "s_01 = 1: 1 and 0). Bounds [0, 1] hold for every admissible similarity.")
 def yu_matching(sel, *, similarity=None):
     """Yu et al.'s stability: maximum weighted bipartite matching between runs.
 
@@ -840,8 +848,10 @@ _STABM_NOTES = (
                            "(N = 1e4); without similar features stabm switches to the "
                            "normaliser sqrt(k_i k_j) (propstab keeps (k_i + k_j)/2)"),
     notes="The null expectation of O_ij has a closed form in the degrees of the similarity "
-          "graph, so the default correction is exact and E[value|H0] = 0. With the "
-          "identity similarity it is stabm's kappa." + _STABM_NOTES)
+          "graph, so the default correction is exact and E[value|H0] = 0 for every "
+          "similarity (checked by exact enumeration). With the identity similarity it is "
+          "stabm's kappa. Not bounded below: -(n^2 + 1)/(2n) for Z = [{0}, {1}] when "
+          "feature 0 is similar to none of n mutually similar features." + _STABM_NOTES)
 def yu(sel, *, similarity=None, threshold=0.9, correction_for_chance="exact",
        n_simulations=10_000, random_state=0):
     """stabm's adjusted measure of Yu et al. (``stabilityYu``).
@@ -971,7 +981,10 @@ def _register_intersection(name, function, summary, notes=""):
         r_reference=_stabm_ref(function),
         notes="E[I|H0] has no closed form (it depends on the whole similarity graph), so "
               "the correction is simulated as in stabm: corrected for chance only up to "
-              "Monte Carlo error, hence not claimed. Without any similar features I = r and "
+              "Monte Carlo error, hence not claimed (M = 2, d = 3, k = (1, 1), s_01 = 1: "
+              "E[I|H0] = 5/9 exactly, E[value|H0] = -0.001 at 10^4 draws). Not bounded below "
+              "(the estimand is -(n^2 + 1)/(2n) on yu's family). Without any similar "
+              "features I = r and "
               "E[I|H0] = k_i k_j / d exactly." + notes + _STABM_NOTES)
 
 
@@ -1247,8 +1260,10 @@ def npogr(sel, *, similarity=None, threshold=0.9):
     parameters=(IMPORTANCES,),
     notes="With importances=None (weights 0/1) it is the phi coefficient measure `phi`, "
           "which also has the maximum and correction-for-chance properties; with "
-          "importances, identical selections with different weights are not maximal and "
-          "H0 says nothing about weights, so these are not claimed.")
+          "importances, identical selections with different weights are not maximal "
+          "(sqrt(3)/2 for rows [110, 110] weighted (1, 1) and (1, 2)) and, for importances "
+          "W = Z * U with fixed positive weights U, E[value|H0] = (4 - 2 sqrt(3))/9 at "
+          "d = 3, k = (2, 2), U = (1, 2, 1) for both runs, so these are not claimed.")
 def pearson(sel, *, importances=None):
     """phi_pears: the average Pearson correlation between weight vectors (Hamer eq. 5).
 
