@@ -67,11 +67,11 @@ def pair_fractions(sel, score, correction="none"):
 def _similarity_stability(sel, name, score, reason, correction="none"):
     if correction == "none":
         return score_pair_mean(name, score, sel, reason)
-    num, den = pair_fractions(sel, score, correction)
-    off = ~np.eye(sel.n_runs, dtype=bool)
-    if correction != "none" and not np.any((den == 0) & off):
+    raw_undefined = np.any((pair_fractions(sel, score)[1] == 0) & ~np.eye(sel.n_runs, dtype=bool))
+    if not raw_undefined:          # every pair score exists: only the correction can be 0/0
         reason = ("its null expectation equals its maximum 1 for some pair of sizes, "
                   "so the chance-corrected score is 0/0")
+    num, den = pair_fractions(sel, score, correction)
     return pair_mean(name, num, den, reason)
 
 
