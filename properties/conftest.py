@@ -1,1 +1,11 @@
-"""The property suites need Hypothesis (a test dependency installed by scripts/setup.sh)."""
+"""The property suites need Hypothesis (a test dependency installed by scripts/setup.sh).
+
+The slow literal twins of the measures live in ONE place, tests/twins.py: put tests/ on
+sys.path so that the property suites import them too (``import twins``) when run alone.
+"""
+import pathlib
+import sys
+
+_TESTS = str(pathlib.Path(__file__).resolve().parents[1] / "tests")
+if _TESTS not in sys.path:
+    sys.path.insert(0, _TESTS)

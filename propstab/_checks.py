@@ -23,7 +23,7 @@ import numpy as np
 
 from . import chance
 from .axioms import Axiom
-from .strategies import NullConfiguration
+from .strategies import NullConfiguration, _matrix
 
 try:
     import hypothesis
@@ -261,10 +261,7 @@ def search_in_contexts(subject: Subject, strategy, probe, shape, *, max_examples
 # ---------------------------------------------------------------- constructive families
 
 def _rows(d: int, *rows) -> np.ndarray:
-    Z = np.zeros((len(rows), d), dtype=bool)
-    for i, row in enumerate(rows):
-        Z[i, list(row)] = True
-    return Z
+    return _matrix([list(row) for row in rows], d)
 
 
 @dataclasses.dataclass(frozen=True)

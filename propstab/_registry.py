@@ -212,9 +212,12 @@ def register(*, name: str, family: str, summary: str, references: Sequence[str],
     if missing or any(not isinstance(v, bool) for v in claims.values()):
         raise ValueError(f"register({name!r}): claims must decide every axiom with True/False; "
                          f"undecided: {[a.name for a in missing]}")
-    if family not in FAMILIES or orientation not in ORIENTATIONS or domain not in DOMAINS:
-        raise ValueError(f"register({name!r}): bad family/orientation/domain "
-                         f"{family!r}/{orientation!r}/{domain!r}")
+    for argument, value, allowed in (("family", family, FAMILIES),
+                                     ("orientation", orientation, ORIENTATIONS),
+                                     ("domain", domain, DOMAINS)):
+        if value not in allowed:
+            raise ValueError(f"register({name!r}): {argument} must be one of "
+                             f"{', '.join(map(repr, allowed))}; got {value!r}")
 
     def decorator(core: Callable[..., float]):
         from ._validation import as_selection, check_options

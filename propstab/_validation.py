@@ -69,6 +69,16 @@ class Selection:
             self._csr = _csr_from_dense(self._dense)
         return self._csr
 
+    def stored(self):
+        """Z in the form it is stored in: :meth:`tocsr` for sparse input, else :meth:`toarray`
+        (no conversion either way).
+
+        >>> from propstab import as_selection
+        >>> as_selection([[1, 0], [0, 1]]).stored().dtype
+        dtype('bool')
+        """
+        return self.tocsr() if self.is_sparse else self.toarray()
+
     def _cached(self, key, fn):
         if key not in self._cache:
             self._cache[key] = fn()
@@ -143,7 +153,8 @@ class Selection:
         """For constant row size k: the sorted selected indices as an ``M x k`` array."""
         k = self.row_sizes
         if k.size and np.any(k != k[0]):
-            raise ValueError("index_matrix needs a constant subset size")
+            _fail(f"index_matrix: needs a constant subset size (every run selecting the same "
+                  f"number of features); got row sizes from {int(k.min())} to {int(k.max())}")
         kk = int(k[0]) if k.size else 0
         if self._dense is not None:
             return np.nonzero(self._dense)[1].reshape(self.n_runs, kk)
@@ -477,14 +488,11 @@ def as_selection(Z, *, n_features: Optional[int] = None, feature_names=None) -> 
     if isinstance(Z, (str, bytes)) or Z is None or isinstance(Z, Mapping):
         _fail(f"Z: expected a selection matrix (2-D 0/1 array, DataFrame, sparse matrix or "
               f"index collections); got {type(Z).__name__}", TypeError)
-    try:
-        from scipy import sparse
-        if sparse.issparse(Z):
-            sel = _from_sparse(Z, feature_names)
-            _match_d(sel, n_features)
-            return sel
-    except ImportError:  # pragma: no cover
-        pass
+    from scipy import sparse
+    if sparse.issparse(Z):
+        sel = _from_sparse(Z, feature_names)
+        _match_d(sel, n_features)
+        return sel
     if type(Z).__module__.startswith("pandas") and hasattr(Z, "columns"):
         sel = _from_dataframe(Z, feature_names)
         _match_d(sel, n_features)

@@ -24,6 +24,7 @@ import warnings
 import numpy as np
 
 from ._exceptions import UndefinedMeasureWarning
+from .measures import frequency as _frequency
 from .measures import pairwise as _pairwise
 
 __all__ = ["ANALYTIC_MEASURES", "PER_RUN_OPTIONS", "leave_one_out", "nogueira_terms", "spread"]
@@ -105,7 +106,7 @@ def _loo_counts(sel):
     """Leave-one-out sufficient statistics: M', N', S2' = sum_f F'_f^2, and Z, F."""
     F = sel.column_counts.astype(np.float64)
     k = sel.row_sizes.astype(np.float64)
-    Zm = sel.tocsr() if sel.is_sparse else sel.toarray()
+    Zm = sel.stored()
     ZF = np.asarray(Zm @ F, dtype=np.float64).ravel()
     M1 = sel.n_runs - 1
     N1 = float(sel.total) - k
@@ -214,8 +215,8 @@ def _loo_davis(sel, options):
     M1, N1, _, Zm, F, k = _loo_counts(sel)
     union = np.count_nonzero(F) - _row_sums(Zm, (F == 1).astype(np.float64))
     with np.errstate(divide="ignore", invalid="ignore"):
-        v = np.maximum(0.0, N1 / (M1 * union)
-                       - options.get("penalty", 0.0) * _loo_median(k) / sel.n_features)
+        v = _frequency._davis_value(N1, M1, union, options.get("penalty", 0.0), _loo_median(k),
+                                    sel.n_features)
     return _nan_where(N1 == 0, v)
 
 
@@ -255,7 +256,7 @@ def _loo_generic(sel, info, options):
     measures on similarity or importance data (``correlated`` family); it is also the
     slow twin the tests compare the vectorised paths with.
     """
-    Zm = sel.tocsr() if sel.is_sparse else sel.toarray()
+    Zm = sel.stored()
     M = sel.n_runs
     keep = ~np.eye(M, dtype=bool)
     per_run = {name: value for name, value in options.items()

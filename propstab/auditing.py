@@ -55,8 +55,9 @@ import numpy as np
 
 from . import _checks
 from ._checks import Context, Expectation, Found, Subject, close, search_in_contexts
-from ._registry import Bound, MeasureInfo, get_measure, list_measures
-from ._validation import check_int_range
+from ._registry import DOMAINS, ORIENTATIONS, Bound, MeasureInfo, get_measure, list_measures
+from ._text import table_lines
+from ._validation import check_choice, check_int_range
 from .axioms import Axiom
 from .strategies import (NullConfiguration, identical_rows, importance_weights, matrix_pairs,
                          near_identical_rows, selection_matrices, similarity_matrices)
@@ -69,7 +70,6 @@ __all__ = [
     "check_monotonicity", "load_function", "subject",
 ]
 
-STATUSES = ("holds", "violated", "refuted", "unrefuted", "skipped")
 DEFAULT_MAX_EXAMPLES = 200
 MAX_RUNS, MAX_FEATURES = 5, 7           # sizes of the searched matrices
 
@@ -180,11 +180,11 @@ _PAIR_EXACT = Variant(
            "how the intersections are spread, not only on the total variance")
 
 #: Parameter values audited besides each measure's defaults, where the verdicts differ.
+#: Every pairwise measure taking ``correction_for_chance`` (read from the registry) has
+#: the exact per-pair correction.
 VARIANTS: Mapping[str, Tuple[Variant, ...]] = {
-    "hamming": (_PAIR_EXACT,),
-    "jaccard": (_PAIR_EXACT,),
-    "dice": (_PAIR_EXACT,),
-    "ochiai": (_PAIR_EXACT,),
+    **{m.name: (_PAIR_EXACT,) for m in list_measures("pairwise")
+       if "correction_for_chance" in m.parameter_names},
     "davis": (
         Variant({"penalty": 0.5}, {MAX: False},
                 reason="with a penalty alpha > 0 identical rows score 1 - alpha median(k)/d "
@@ -284,11 +284,12 @@ def _claims_mapping(claims) -> dict:
     return {a: a in claimed for a in Axiom}
 
 
-def _constant(x) -> Optional[Callable[..., float]]:
+def _constant(name: str, x) -> Optional[Callable[..., float]]:
     if x is None:
         return None
     if isinstance(x, bool) or not isinstance(x, (int, float)):
-        raise TypeError(f"bounds: must be numbers (or None); got {type(x).__name__} {x!r}")
+        raise TypeError(f"{name}: a bound must be a number (or None); got {type(x).__name__} "
+                        f"{x!r}")
     return lambda M, d, k: float(x)
 
 
@@ -338,13 +339,11 @@ def subject(measure, *, options: Optional[Mapping[str, Any]] = None, claims=None
     claims = _claims_mapping(attr("claims", claims))
     bounds = (attr("lower", lower), attr("upper", upper))
     orientation, domain = attr("orientation", orientation, "higher"), attr("domain", domain, "any")
-    if orientation not in ("higher", "lower"):
-        raise ValueError(f"orientation: must be 'higher' or 'lower'; got {orientation!r}")
-    if domain not in ("any", "constant_size"):
-        raise ValueError(f"domain: must be 'any' or 'constant_size'; got {domain!r}")
+    check_choice("orientation", orientation, ORIENTATIONS)
+    check_choice("domain", domain, DOMAINS)
     return Subject(name=getattr(measure, "__name__", type(measure).__name__), evaluate=measure,
                    claims=claims, orientation=orientation, domain=domain,
-                   lower=_constant(bounds[0]), upper=_constant(bounds[1]),
+                   lower=_constant("lower", bounds[0]), upper=_constant("upper", bounds[1]),
                    constant_bounds=None if None in bounds else tuple(map(float, bounds)),
                    null_value=attr("null_value", null_value),
                    pairwise=bool(attr("pairwise", pairwise, False)),
@@ -769,10 +768,7 @@ class AuditTable:
                     mark += f"[{len(notes)}]"
                 cells.append(mark)
             body.append([m, *cells])
-        widths = [max(len(str(x)) for x in col) for col in zip(heads, *body)]
-        fmt = "  ".join(f"{{:<{w}}}" for w in widths)
-        lines = [fmt.format(*heads), fmt.format(*["-" * w for w in widths])]
-        lines += [fmt.format(*row) for row in body]
+        lines = table_lines(heads, body)
         lines += ["", "✓ claimed, holds   ! claimed, VIOLATED   ✗ not claimed, refuted   "
                       "? not claimed, unrefuted   - skipped", ""]
         variants = [f"{_label(name, v.options)}: {v.reason}" for name, vs in VARIANTS.items()
@@ -799,7 +795,25 @@ def _footnote(i: int, r: CheckResult) -> str:
 
 def audited_subjects(measures=None, **declaration) -> list:
     """The :class:`Subject` rows an audit covers: each registered measure at its default
-    options and at its :data:`VARIANTS`, or user functions with ``declaration``."""
+    options and at its :data:`VARIANTS`, or user functions with ``declaration``.
+
+    Parameters
+    ----------
+    measures : None, str, MeasureInfo, callable, or a list of them
+        As for :func:`audit`.
+    **declaration
+        For a callable, as for :func:`subject`.
+
+    Returns
+    -------
+    list of Subject
+
+    Examples
+    --------
+    >>> from propstab.auditing import audited_subjects
+    >>> [s.name for s in audited_subjects("jaccard")]
+    ['jaccard', 'jaccard[correction_for_chance=exact]']
+    """
     if measures is None:
         measures = list_measures()
     elif isinstance(measures, (str, MeasureInfo)) or callable(measures):
@@ -863,11 +877,34 @@ def audit(measures=None, *, max_examples: int = DEFAULT_MAX_EXAMPLES, seed: int 
 def load_function(spec: str) -> Callable[[np.ndarray], float]:
     """The function named by ``"path/to/file.py:function"`` (for ``propstab audit``).
 
+    Parameters
+    ----------
+    spec : str
+        ``"path/to/file.py:function"``; the file is executed as a module.
+
+    Returns
+    -------
+    callable
+
     Raises
     ------
     ValueError
         When ``spec`` is not of that form, the file does not exist or does not define a
         callable of that name.
+
+    Examples
+    --------
+    >>> import pathlib, tempfile
+    >>> from propstab.auditing import load_function
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     path = pathlib.Path(folder) / "mine.py"
+    ...     _ = path.write_text("def coverage(Z):\\n    return float(Z.mean())\\n")
+    ...     load_function(f"{path}:coverage").__name__
+    'coverage'
+    >>> load_function("mine.txt:coverage")
+    Traceback (most recent call last):
+    ...
+    ValueError: target: must be 'path/to/file.py:function'; got 'mine.txt:coverage'
     """
     import importlib.util
     import pathlib

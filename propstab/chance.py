@@ -72,7 +72,7 @@ def column_count_pmf(row_sizes, n_features: int) -> np.ndarray:
     Examples
     --------
     >>> from propstab.chance import column_count_pmf
-    >>> [round(p, 12) for p in column_count_pmf([1, 1], 2)]
+    >>> column_count_pmf([1, 1], 2).round(12).tolist()
     [0.25, 0.5, 0.25]
     """
     k = np.asarray(row_sizes, dtype=np.int64)

@@ -26,10 +26,10 @@ import numpy as np
 from scipy import stats
 
 from . import _variance
-from ._exceptions import UndefinedMeasureWarning
 from ._registry import get_measure
 from ._validation import (as_selection, check_choice, check_comparable, check_confidence_level,
                           check_probabilities, check_real)
+from .measures._common import undefined
 
 __all__ = [
     "ConfidenceInterval", "OneSampleTestResult", "PairwiseTestTable", "StabilityEstimate",
@@ -79,14 +79,11 @@ def interpret(value: float) -> str:
     return INTERPRETATION_SCALE[2][1]
 
 
-FLEISS_KAPPA_MEASURES = ("nogueira", "kuncheva")
-"""The thesis's estimator, equal to Fleiss' kappa (Thm 5), and its constant-size form (Thm 4)."""
-
-
 def _on_kappa_scale(info) -> bool:
-    """Table 6.1 is a scale for kappa-like agreement: Fleiss' kappa itself, or a measure
-    corrected for chance with null value 0 and maximum 1, higher more stable."""
-    if info.name in FLEISS_KAPPA_MEASURES:
+    """Table 6.1 is a scale for kappa-like agreement: Fleiss' kappa itself (the thesis's
+    estimator, Thm 5, and its constant-size form, Thm 4: ``_variance.ANALYTIC_MEASURES``),
+    or a measure corrected for chance with null value 0 and maximum 1, higher more stable."""
+    if info.name in _variance.ANALYTIC_MEASURES:
         return True
     hi = info.bounds[1]
     return (info.orientation == "higher" and info.null_value == 0.0
@@ -168,7 +165,7 @@ class StabilityEstimate:
         if self.variance == 0:
             _warn_zero(f"the {self.method} variance of {self.measure} is 0")
         half = stats.norm.ppf(0.5 + level / 2) * self.standard_error
-        return ConfidenceInterval(self.statistic - half, self.statistic + half)
+        return ConfidenceInterval(float(self.statistic - half), float(self.statistic + half))
 
 
 def _warn_zero(what: str) -> None:
@@ -257,7 +254,7 @@ def estimate(Z, /, measure: str = "nogueira", *, method: str = "auto", n_feature
     M, d = sel.n_runs, sel.n_features
     if analytic and method != "jackknife":
         F = sel.column_counts
-        Zm = sel.tocsr() if sel.is_sparse else sel.toarray()
+        Zm = sel.stored()
         ZF = np.asarray(Zm @ F.astype(np.float64)).ravel()
         _, variance, terms = _variance.nogueira_terms(F, sel.row_sizes, ZF, M, d, phi=statistic)
         if math.isnan(statistic):                   # e.g. kuncheva with varying sizes
@@ -272,8 +269,7 @@ def estimate(Z, /, measure: str = "nogueira", *, method: str = "auto", n_feature
         i = int(np.argmax(np.isnan(terms)))
         why = ("it needs at least 3 runs" if M < 3 else
                f"{info.name} is undefined once run {i} is deleted")
-        warnings.warn(f"the jackknife variance of {info.name} is undefined: {why}; "
-                      f"returning nan", UndefinedMeasureWarning, stacklevel=2)
+        undefined(f"the jackknife variance of {info.name}", why, stacklevel=3)
     factor = (M - 1) / M
     return StabilityEstimate(statistic, float(_variance.spread(terms, factor)), M, d, info.name,
                              "jackknife", terms, factor)
@@ -329,10 +325,8 @@ def population_stability(p) -> float:
     pbar = float(p.mean())
     den = pbar * (1.0 - pbar)
     if den == 0:
-        warnings.warn("population stability is undefined here: the mean selection "
-                      "probability is 0 or 1; returning nan", UndefinedMeasureWarning,
-                      stacklevel=2)
-        return float("nan")
+        return undefined("population stability",
+                         "the mean selection probability is 0 or 1", stacklevel=3)
     return 1.0 - float(np.mean(p * (1.0 - p))) / den
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._validation import as_selection
+from ._validation import as_selection, as_similarity, check_probabilities
 
 __all__ = ["plot_feature_stability_map", "plot_pareto_front", "plot_selection_frequencies",
            "plot_stability_path"]
@@ -134,9 +134,7 @@ def plot_selection_frequencies(frequencies, *, feature_names=None, threshold=Non
                     getattr(frequencies, "feature_names_in_", None)
             frequencies = getattr(frequencies, attr)
             break
-    freq = np.asarray(frequencies, dtype=np.float64)
-    if freq.ndim != 1:
-        raise ValueError(f"frequencies: must be 1-D; got shape {freq.shape}")
+    freq = check_probabilities("frequencies", frequencies)
     d = freq.size
     names = [f"x{j}" for j in range(d)] if feature_names is None else [str(n) for n in
                                                                         feature_names]
@@ -181,8 +179,9 @@ def plot_feature_stability_map(Z, *, n_features=None, feature_names=None, simila
         Anything :func:`propstab.as_selection` accepts, or a ResamplingResult.
     n_features, feature_names : optional
         As for :func:`propstab.as_selection`.
-    similarity : array-like (d, d), optional
-        Feature similarities in [0, 1] used to order the features.
+    similarity : array-like (d, d), sparse matrix or DataFrame, optional
+        Feature similarities used to order the features, validated by
+        :func:`propstab._validation.as_similarity` (symmetric, in [0, 1], unit diagonal).
     cluster : bool, default True
     ax : matplotlib Axes, optional
 
@@ -212,11 +211,8 @@ def plot_feature_stability_map(Z, *, n_features=None, feature_names=None, simila
     if cluster:
         row_order = _average_linkage_order(mat)
         if similarity is not None:
-            S = np.asarray(similarity, dtype=np.float64)
-            if S.shape != (sel.n_features, sel.n_features):
-                raise ValueError(f"similarity: must be {sel.n_features} x {sel.n_features}; "
-                                 f"got shape {S.shape}")
-            sub = 1.0 - S[np.ix_(used, used)]
+            S = as_similarity(similarity, sel.n_features, feature_names=sel.feature_names)
+            sub = 1.0 - S[used][:, used].toarray()
             np.fill_diagonal(sub, 0.0)
             col_order = _average_linkage_order(mat.T, distance=sub) if used.size > 1 \
                 else col_order

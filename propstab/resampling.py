@@ -24,8 +24,8 @@ from typing import Any, Mapping, Optional, Tuple
 
 import numpy as np
 
-from ._validation import (Selection, as_selection, check_confidence_level, check_int_range,
-                          check_real_range)
+from . import inference
+from ._validation import Selection, as_selection, check_int_range, check_real_range
 
 __all__ = ["Assessment", "Comparison", "FailedFitWarning", "ResamplingResult", "RunFailure",
            "assess", "pareto_front", "resample"]
@@ -279,8 +279,10 @@ def _mask_from_function_output(out, n_features):
                         f"mask; got {arr.dtype} array of shape {arr.shape}")
     mask = np.zeros(n_features, dtype=bool)
     if arr.size:
-        if arr.min() < 0 or arr.max() >= n_features:
-            raise ValueError(f"selector: returned index outside 0..{n_features - 1}")
+        outside = (arr < 0) | (arr >= n_features)
+        if outside.any():
+            raise ValueError(f"selector: returned the feature index {arr[outside][0]}, outside "
+                             f"0..{n_features - 1}")
         mask[arr] = True
     return mask
 
@@ -408,7 +410,7 @@ def resample(selector, X, y=None, *, n_runs=100, scheme="bootstrap", fraction=No
     ...     r = np.abs([np.corrcoef(X[:, j], y)[0, 1] for j in range(X.shape[1])])
     ...     return np.argsort(-r)[:2]
     >>> res = resample(top2, X, y, n_runs=10, random_state=0)
-    >>> res.selection.n_runs, res.frequencies[0]
+    >>> res.selection.n_runs, float(res.frequencies[0])
     (10, 1.0)
     """
     n, d, names = _n_features_and_names(X)
@@ -426,7 +428,8 @@ def resample(selector, X, y=None, *, n_runs=100, scheme="bootstrap", fraction=No
     if top_k is not None:
         top_k = check_int_range("top_k", top_k, minimum=0, maximum=d)
     if top_k is not None and threshold is not None:
-        raise ValueError("top_k, threshold: give at most one of them")
+        raise ValueError(f"top_k, threshold: give at most one of them; got top_k={top_k!r} and "
+                         f"threshold={threshold!r}")
     if not _is_estimator(selector) and not callable(selector):
         raise TypeError(f"selector: must be an estimator with fit() or a function (X, y) -> "
                         f"indices; got {type(selector).__name__}")
@@ -453,10 +456,10 @@ def resample(selector, X, y=None, *, n_runs=100, scheme="bootstrap", fraction=No
         joblib = _require("joblib", "sklearn")
         with joblib.parallel_backend(backend or "loky", n_jobs=n_jobs or -1):
             outputs = joblib.Parallel()(joblib.delayed(_run_one)(*t) for t in tasks)
-    return _collect(outputs, splits, d, names, selector, keep_importances, n_runs)
+    return _collect(outputs, splits, names, selector, keep_importances, n_runs)
 
 
-def _collect(outputs, splits, d, names, selector, keep_importances, n_runs):
+def _collect(outputs, splits, names, selector, keep_importances, n_runs):
     failures = tuple(RunFailure(i, err[0], err[1]) for i, (_, _, _, err) in enumerate(outputs)
                      if err is not None)
     ok = np.array([i for i, out in enumerate(outputs) if out[3] is None], dtype=np.intp)
@@ -487,15 +490,6 @@ def _collect(outputs, splits, d, names, selector, keep_importances, n_runs):
 # from data to answer
 
 
-def _inference():
-    try:
-        from . import inference
-    except ImportError as exc:
-        raise ImportError(f"assess needs propstab.inference (stability estimates with "
-                          f"confidence intervals), which could not be imported: {exc}") from None
-    return inference
-
-
 @dataclasses.dataclass(frozen=True)
 class Assessment:
     """Stability of one selector on one data set, with its uncertainty.
@@ -524,8 +518,7 @@ class Assessment:
 
     def confidence_interval(self, confidence_level: float = 0.95):
         """The (low, high) confidence interval of the stability."""
-        return self.estimate.confidence_interval(
-            confidence_level=check_confidence_level(confidence_level))
+        return self.estimate.confidence_interval(confidence_level)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -577,7 +570,6 @@ def pareto_front(*objectives) -> np.ndarray:
 
 
 def _assess_one(result, measure, options):
-    inference = _inference()
     est = inference.estimate(result.selection, measure=measure, **options)
     return Assessment(estimate=est, frequencies=result.frequencies,
                       mean_score=result.mean_score, result=result, measure=measure)
@@ -644,7 +636,6 @@ def assess(selector, X, y=None, *, measure="nogueira", measure_options=None,
         names = list(assessments)
         front = pareto_front([assessments[k].mean_score for k in names],
                              [assessments[k].stability for k in names])
-        inference = _inference()
         common = _common_runs(results)
         matrices = {name: as_selection(results[name].Z[np.isin(results[name].runs, common)],
                                        feature_names=results[name].feature_names)

@@ -29,6 +29,7 @@ __all__ = ["ErrorControl", "StabilitySelection", "error_control"]
 _SAMPLINGS = ("mb", "ss")
 _ASSUMPTIONS = ("none", "unimodal", "r-concave")
 
+
 def _significant(x: float, digits: int) -> float:
     """``x`` rounded to ``digits`` significant decimal digits (as stabs reports bounds)."""
     if x == 0 or not math.isfinite(x):
@@ -721,10 +722,13 @@ class StabilitySelection(*_BASES):
         assumption = _resolve_assumption(self.sampling, self.assumption)
         given = {k: v for k, v in (("cutoff", self.cutoff), ("PFER", self.PFER),
                                    ("q", self.q)) if v is not None}
+        shown = ", ".join(f"{k}={v!r}" for k, v in given.items()) or "none"
         if "cutoff" in given and len(given) == 3:
-            raise ValueError("StabilitySelection: give at most two of cutoff, PFER and q")
+            raise ValueError(f"StabilitySelection: give at most two of cutoff, PFER and q; "
+                             f"got {shown}")
         if "cutoff" not in given and len(given) != 2:
-            raise ValueError("StabilitySelection: with cutoff=None give both PFER and q")
+            raise ValueError(f"StabilitySelection: with cutoff=None give both PFER and q; "
+                             f"got {shown}")
         target = None
         if len(given) == 2:
             target = error_control(n_features, cutoff=self.cutoff, q=self.q, PFER=self.PFER,

@@ -21,7 +21,8 @@ import warnings
 import numpy as np
 from scipy import sparse as _sparse
 
-from ._validation import _check_feature_names, _check_n_features, _check_unit_interval
+from ._validation import (_check_feature_names, _check_n_features, _check_unit_interval,
+                          check_choice)
 
 __all__ = ["similarity_from_data", "similarity_from_groups"]
 
@@ -107,8 +108,7 @@ def similarity_from_data(X, *, method: str = "pearson", threshold=None, sparse=N
     >>> similarity_from_data(X, threshold=0.5).toarray().astype(int).tolist()
     [[1, 1, 0], [1, 1, 0], [0, 0, 1]]
     """
-    if method not in ("pearson", "spearman"):
-        raise ValueError(f"method: must be 'pearson' or 'spearman'; got {method!r}")
+    check_choice("method", method, ("pearson", "spearman"))
     if threshold is not None:
         threshold = _check_unit_interval("threshold", threshold)
     if sparse is None:

@@ -5,10 +5,19 @@ R-dependent tests of test_bridge_errors.py) FAIL when R, rpy2, Hypothesis or the
 packages stabm, irr and Matrix cannot be loaded. Users without R opt out
 explicitly with the environment variable ``PROPSTAB_SKIP_R=1``: the live tests
 are then skipped with that reason. test_reference_values.py needs no R.
+
+The slow literal twins live in ONE place, tests/twins.py: tests/ is put on sys.path so
+that the suites here import them (``import twins``) when run alone.
 """
 import os
+import pathlib
+import sys
 
 import pytest
+
+_TESTS = str(pathlib.Path(__file__).resolve().parents[1] / "tests")
+if _TESTS not in sys.path:
+    sys.path.insert(0, _TESTS)
 
 SKIP_ENV = "PROPSTAB_SKIP_R"
 R_PACKAGES = ("stabm", "irr", "Matrix")

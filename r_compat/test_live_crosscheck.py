@@ -7,6 +7,7 @@ Each documented stabm defect (propstab/r/_defects.py) is pinned by a test below.
 import dataclasses
 import json
 import math
+from fractions import Fraction
 
 import numpy as np
 import pytest
@@ -19,6 +20,8 @@ from propstab.r import (EXPECTED_DIFFERENCES, call_r, call_reference, crosscheck
                         fleiss_kappa_r, reference_value, to_r_features, to_r_similarity)
 from propstab.r import _crosscheck as cc
 
+import twins  # tests/twins.py (r_compat/conftest.py puts tests/ on sys.path)
+
 pytestmark = pytest.mark.usefixtures("r_live")
 
 MAX_EXAMPLES = 25
@@ -27,8 +30,7 @@ CROSS_CHECKED = [m.name for m in propstab.list_measures() if m.r_reference is no
 
 def _registered(name):
     names = {m.name for m in propstab.list_measures()}
-    if name not in names:
-        pytest.skip(f"measure {name!r} is not registered yet")
+    assert name in names, f"measure {name!r} is not registered: this pinned defect is unchecked"
     return propstab.get_measure(name)
 
 
@@ -146,12 +148,16 @@ def test_defect_adjusted_no_similar_pair_is_harmless_for_intersections():
 
 def test_defect_corrected_global_score_m3_differs_m2_agrees():
     M3, M2 = [[0, 1], [1, 2], [0, 2]], [[0, 1], [1, 2]]
-    for measure, r3, ours3 in (("davis", -0.090909090909090939, 0.1910112359550562),
-                               ("novovicova", 0.26185950714291506, 0.15065497191914598)):
+    dense3 = propstab.as_selection(M3, n_features=4).toarray().tolist()
+    # r3: stabm 1.2.2 (printed by the live call below); ours: the slow twin that enumerates
+    # every matrix of the null model (tests/twins.py), davis exactly 17/89
+    for measure, r3 in (("davis", -0.090909090909090939), ("novovicova", 0.26185950714291506)):
+        ours3 = float(twins.twin(measure, dense3, correction_for_chance="exact"))
         assert call_reference(measure, M3, n_features=4, correction_for_chance="exact") == \
             pytest.approx(r3, abs=1e-14)
         assert propstab.stability(M3, measure, n_features=4, correction_for_chance="exact") == \
-            pytest.approx(ours3, abs=1e-14)
+            pytest.approx(ours3, rel=1e-12)
+        assert abs(r3 - ours3) > 0.1                      # the difference pinned
         two = [call_reference(measure, M2, n_features=4, correction_for_chance="exact"),
                propstab.stability(M2, measure, n_features=4, correction_for_chance="exact")]
         assert abs(two[0] - two[1]) <= 1e-10
@@ -176,7 +182,10 @@ def test_defect_davis_penalty_maximum():
     ours = propstab.stability(Z, "davis", n_features=4, correction_for_chance="exact",
                               penalty=1.0)
     assert r == pytest.approx(-0.05, abs=1e-15)
-    assert ours == pytest.approx(-1 / 29, abs=1e-15)
+    exact = twins.twin("davis", propstab.as_selection(Z, n_features=4).toarray().tolist(),
+                       penalty=1.0, correction_for_chance="exact")     # by enumeration
+    assert exact == Fraction(-1, 29)
+    assert ours == pytest.approx(float(exact), abs=1e-15)
 
 
 def test_defect_sparse_similarity_dimensions():
@@ -205,11 +214,11 @@ def test_defect_threshold_zero_dense_sparse():
                                                        "correction.for.chance": "none"})[0]
               for S in (to_r_similarity(C), to_r_similarity(sparse.csr_matrix(C)))]
     assert values == [pytest.approx(1.5), pytest.approx(2 / 3)]
-    if "yu" in {m.name for m in propstab.list_measures()}:
-        ours = [propstab.stability([[0, 2], [1, 3], [2]], "yu", n_features=4, similarity=S,
-                                   threshold=0, correction_for_chance="none")
-                for S in (C, sparse.csr_matrix(C))]
-        assert ours == [pytest.approx(2 / 3)] * 2
+    _registered("yu")
+    ours = [propstab.stability([[0, 2], [1, 3], [2]], "yu", n_features=4, similarity=S,
+                               threshold=0, correction_for_chance="none")
+            for S in (C, sparse.csr_matrix(C))]
+    assert ours == [pytest.approx(2 / 3)] * 2
 
 
 def test_defect_nan_not_na():

@@ -22,9 +22,7 @@ if str(ROOT) not in sys.path:           # run from a checkout without installing
     sys.path.insert(0, str(ROOT))
 
 from propstab import Axiom, get_measure  # noqa: E402
-from propstab.commands.measures import measure_rows  # noqa: E402
-
-YES, NO = "✓", "·"
+from propstab.commands.measures import NO, YES, measure_rows  # noqa: E402
 
 INTRO = """\
 # Stability measures

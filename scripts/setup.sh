@@ -5,6 +5,7 @@
 # Idempotent: when everything is present it only checks and returns in a few seconds.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"     # root runs apt-get without sudo
 
 DEBIAN_PACKAGES=(
   python3-numpy python3-scipy python3-pandas python3-hypothesis python3-statsmodels
@@ -22,7 +23,6 @@ for pkg in "${DEBIAN_PACKAGES[@]}"; do
 done
 if [ "${#missing[@]}" -gt 0 ]; then
   echo "setup: installing Debian packages: ${missing[*]}"
-  SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
   $SUDO apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
 fi
@@ -36,7 +36,6 @@ for target in /usr/lib/*/openblas-pthread/libblas.so.3 /usr/lib/*/openblas-pthre
   current="$(update-alternatives --query "$name" 2>/dev/null | sed -n 's/^Value: //p')"
   if [ "$current" != "$target" ]; then
     echo "setup: selecting OpenBLAS for $name (was: ${current:-none})"
-    SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
     $SUDO update-alternatives --set "$name" "$target"
   fi
 done

@@ -9,22 +9,25 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
+from hypothesis import find, settings
 
-hypothesis = pytest.importorskip("hypothesis")
-from hypothesis import find  # noqa: E402
-
-import propstab  # noqa: E402
-from propstab import Axiom, get_measure  # noqa: E402
-from propstab.auditing import (AuditTable, audit, check_bounds,  # noqa: E402
-                            check_correction_for_chance, check_fully_defined, check_maximum,
-                            check_monotonicity, load_function, subject)
-from propstab.cli import main  # noqa: E402
-from propstab.strategies import (identical_rows, matrix_pairs, near_identical_rows,  # noqa: E402
+import propstab
+from propstab import Axiom, get_measure
+from propstab.auditing import (AuditTable, audit, check_bounds, check_correction_for_chance,
+                               check_fully_defined, check_maximum, check_monotonicity,
+                               load_function, subject)
+from propstab.cli import main
+from propstab.strategies import (identical_rows, matrix_pairs, near_identical_rows,
                                  null_configurations, selection_matrices)
+
+import twins  # tests/ is on sys.path (rootdir-relative import mode)
 
 FD, MONO, BND, MAX, CORR = (Axiom.FULLY_DEFINED, Axiom.MONOTONICITY, Axiom.BOUNDS,
                             Axiom.MAXIMUM, Axiom.CORRECTION_FOR_CHANCE)
 DOCS = pathlib.Path(__file__).resolve().parents[1] / "docs" / "table41.md"
+
+#: find() reproducibly: the same examples on every run, no example database (CI)
+FIND = settings(database=None, derandomize=True)
 
 
 def Z_(*rows):
@@ -59,19 +62,22 @@ def test_near_identical_rows_needs_room_for_a_swap_and_two_runs():
     lambda Z: ((Z.sum(axis=0) == Z.shape[0]) & Z.any(axis=1).all()).any(),  # constant column
 ])
 def test_defaults_include_degenerate_cases(condition):
-    assert condition(find(selection_matrices(), condition))
+    assert condition(find(selection_matrices(), condition, settings=FIND))
 
 
 def test_strategies_respect_their_arguments():
     Z = find(selection_matrices(subset_sizes="proper_constant", min_runs=3, min_features=5),
-             lambda Z: True)
+             lambda Z: True, settings=FIND)
     assert Z.shape == (3, 5) and len(set(Z.sum(axis=1))) == 1 and 0 < Z.sum(axis=1)[0] < 5
-    Z1, Z2 = find(matrix_pairs(subset_sizes="proper"), lambda p: (p[0] != p[1]).any())
+    Z1, Z2 = find(matrix_pairs(subset_sizes="proper"), lambda p: (p[0] != p[1]).any(),
+                  settings=FIND)
     assert (Z1.sum(axis=1) == Z2.sum(axis=1)).all()
-    assert (find(identical_rows(min_runs=4), lambda Z: Z.any()) == [[1, 0]] * 4).all()
-    Z = find(near_identical_rows(subset_sizes=2, min_features=4), lambda Z: True)
+    assert (find(identical_rows(min_runs=4), lambda Z: Z.any(), settings=FIND)
+            == [[1, 0]] * 4).all()
+    Z = find(near_identical_rows(subset_sizes=2, min_features=4), lambda Z: True, settings=FIND)
     assert (Z.sum(axis=1) == 2).all() and not (Z == Z[0]).all()
-    c = find(null_configurations(subset_sizes="proper_constant"), lambda c: c.n_runs > 2)
+    c = find(null_configurations(subset_sizes="proper_constant"), lambda c: c.n_runs > 2,
+             settings=FIND)
     assert c == (3, 2, (1, 1, 1))
 
 
@@ -218,36 +224,15 @@ def test_every_disagreement_is_documented():
                 assert f"| {name} | {axiom.name} |" in text, (name, axiom)
 
 
-# Slow literal twins in exact arithmetic (thesis Table 3.1 and eqs 3.1-3.3).
-
-def _r(a, b):
-    return int(np.dot(a.astype(int), b.astype(int)))
-
-
-PAIR_SCORES = {
-    "jaccard": lambda r, a, b, d: Fraction(r, a + b - r),
-    "dice": lambda r, a, b, d: Fraction(2 * r, a + b),
-    "ochiai": lambda r, a, b, d: Fraction(r, math.isqrt(a * b)) if math.isqrt(a * b) ** 2 == a * b
-    else pytest.fail("irrational Ochiai score"),
-    "pog": lambda r, a, b, d: Fraction(r, a),
-    "lustgarten": lambda r, a, b, d: (r - Fraction(a * b, d)) / (min(a, b) - max(0, a + b - d)),
-    "wald": lambda r, a, b, d: (r - Fraction(a * b, d)) / (min(a, b) - Fraction(a * b, d)),
-    "npog": lambda r, a, b, d: (r - Fraction(a * b, d)) / (a - Fraction(a * b, d)),
-}
-
+# Slow literal twins in exact arithmetic (thesis Table 3.1 and eqs 3.1-3.3): tests/twins.py.
 
 def exact_pairwise(name, Z):
-    M, d = Z.shape
-    k = Z.sum(axis=1)
-    total = sum(PAIR_SCORES[name](_r(Z[i], Z[j]), int(k[i]), int(k[j]), d)
-                for i in range(M) for j in range(M) if i != j)
-    return total / (M * (M - 1))
+    value = twins.twin(name, Z)
+    assert isinstance(value, Fraction), (name, value)     # rational on these matrices
+    return value
 
 
-def exact_total_variance(Z):
-    M = Z.shape[0]
-    F = [int(c) for c in Z.sum(axis=0)]
-    return Fraction(M * sum(F) - sum(c * c for c in F), M * (M - 1))
+exact_total_variance = twins.total_variance
 
 
 # (measure, Z1, Z2, exact value on Z1, exact value on Z2): same M, d, row sizes and total
@@ -289,11 +274,6 @@ def test_the_audit_finds_the_monotonicity_disagreements(name):
     assert not math.isclose(*r.values)
 
 
-def _exact_expectation(values_of_tuples):
-    values = list(values_of_tuples)
-    return sum(values, Fraction(0)) / len(values)
-
-
 def test_guzman_is_not_corrected_for_chance():
     """M = 2, d = 2, k = 1: identical runs (probability 1/2) score 1, different runs score
     1 - 2 (1/2) log(1/2) / (1 log(1/2)) = 0, so E[value | H0] = 1/2, not 0."""
@@ -306,7 +286,8 @@ def test_guzman_is_not_corrected_for_chance():
         v = guzman(Z)
         assert v in (0.0, 1.0)                   # exactly: the logarithms cancel
         values.append(Fraction(int(v)))
-    assert _exact_expectation(values) == Fraction(1, 2)
+    assert sum(values) / len(values) == Fraction(1, 2)
+    assert twins.expected_measure(twins.twin_guzman, [1, 1], 2) == Fraction(1, 2)
     # the thesis's declaration (Table 4.1: corrected, null value 0) is violated at once
     import dataclasses
     from propstab.auditing import subject
@@ -319,26 +300,10 @@ def test_guzman_is_not_corrected_for_chance():
     assert r.counterexample == (2, 2, (1, 1)) and r.expectations[0].value == 0.5
 
 
-def _slow_nogueira(Z):
-    M, d = Z.shape
-    p = [Fraction(int(c), M) for c in Z.sum(axis=0)]
-    kbar = Fraction(int(Z.sum()), M)
-    variance = sum(Fraction(M, M - 1) * q * (1 - q) for q in p)
-    return 1 - (variance / d) / (kbar / d * (1 - kbar / d))
-
-
 def test_nogueira_is_not_corrected_for_chance_when_sizes_differ():
     """M = 2, d = 3, k = (1, 2): E[Phi | H0] = -1/9 = -sum_i (k_i - kbar)^2 / (M (M-1) kbar
     (d - kbar)), not 0."""
-    tuples = itertools.product(itertools.combinations(range(3), 1),
-                               itertools.combinations(range(3), 2))
-    values = []
-    for s, t in tuples:
-        Z = np.zeros((2, 3), dtype=bool)
-        Z[0, list(s)] = True
-        Z[1, list(t)] = True
-        values.append(_slow_nogueira(Z))
-    E = _exact_expectation(values)
+    E = twins.expected_measure(twins.twin_nogueira, [1, 2], 3)   # every (A, B) enumerated
     assert E == Fraction(-1, 9)
     k, M, d = [1, 2], 2, 3
     kbar = Fraction(sum(k), M)

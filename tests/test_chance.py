@@ -9,7 +9,7 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from propstab import chance
+from propstab import chance, get_measure, list_measures
 from propstab.measures import pairwise
 
 import twins  # tests/ is on sys.path (rootdir-relative import mode)
@@ -17,15 +17,24 @@ import twins  # tests/ is on sys.path (rootdir-relative import mode)
 REL, ABS = 1e-12, 1e-13
 
 
-@pytest.mark.parametrize("name", ["hamming", "jaccard", "dice", "ochiai", "pog", "lustgarten",
-                                  "wald", "npog", "kappa", "phi", "unadjusted"])
+PAIRWISE = [m.name for m in list_measures(family="pairwise")]     # every registered one
+
+
+def test_every_pairwise_measure_has_a_pair_score_and_a_twin():
+    assert sorted(PAIRWISE) == sorted(pairwise.PAIR_SCORES) == sorted(twins.SIMILARITIES)
+
+
+@pytest.mark.parametrize("name", PAIRWISE)
 def test_expected_pairwise_matches_enumeration(name):
-    score = getattr(pairwise, f"_{name}")
+    score = pairwise.PAIR_SCORES[name]
     sim = twins.SIMILARITIES[name]
+    constant = get_measure(name).domain == "constant_size"      # kuncheva: k_a = k_b only
     for d in range(2, 7):
         sizes = np.arange(d + 1)
         E, defined = chance.expected_pairwise(score, sizes, d)
         for ka, kb in itertools.product(range(d + 1), repeat=2):
+            if constant and ka != kb:
+                continue
             exact = twins.expected_similarity(sim, ka, kb, d)
             if exact is None:
                 assert not defined[ka, kb] and math.isnan(E[ka, kb]), (name, d, ka, kb)

@@ -16,6 +16,9 @@ from propstab.measures import (intersection_count, intersection_greedy, intersec
 from propstab.measures import correlated
 from propstab.measures.correlated import MonteCarloWarning, effective_intersections
 
+from twins import random_subsets as random_selection  # tests/ is on sys.path
+from twins import twin_sechidis
+
 NEW = ["sechidis", "msi", "yu_matching", "yu", "zucknick", "intersection_count",
        "intersection_greedy", "intersection_mbm", "intersection_mean", "pogr", "npogr",
        "pearson"]
@@ -59,11 +62,6 @@ def random_similarity(rng, d, density=0.3, binary=False):
     return A
 
 
-def random_selection(rng, M, d, sizes):
-    Z = np.zeros((M, d), bool)
-    for i in range(M):
-        Z[i, rng.choice(d, sizes[i] if np.ndim(sizes) else sizes, replace=False)] = True
-    return Z
 
 
 # ------------------------------------------------------------------ registry
@@ -71,7 +69,7 @@ def random_selection(rng, M, d, sizes):
 def test_all_new_measures_are_registered_as_correlated():
     names = [m.name for m in propstab.list_measures("correlated")]
     assert sorted(names) == sorted(NEW)
-    for name in NEW:
+    for name in names:
         info = propstab.get_measure(name)
         assert set(info.claims) == set(Axiom)
         assert "similarity" in info.parameter_names or "importances" in info.parameter_names
@@ -116,27 +114,16 @@ def test_sechidis_equals_nogueira_at_identity(seed):
         pytest.approx(expected, abs=1e-12)
 
 
-def sechidis_twin(Z, C):
-    """Definition 2 literally: d x d covariance S and Sigma0 (Thm 3, mean of k^2)."""
-    Z = np.asarray(Z, float)
-    M, d = Z.shape
-    S = np.cov(Z, rowvar=False)
-    k = Z.sum(axis=1)
-    kb, k2 = k.mean(), (k ** 2).mean()
-    Sig = np.full((d, d), (k2 - kb) / (d * d - d) - kb ** 2 / d ** 2)
-    np.fill_diagonal(Sig, kb / d * (1 - kb / d))
-    return 1 - np.trace(C @ S) / np.trace(C @ Sig)
-
-
 @pytest.mark.parametrize("seed", range(4))
 def test_sechidis_trace_identities_match_the_d_by_d_definition(seed):
     rng = np.random.default_rng(seed)
     Z = random_selection(rng, 6, 15, rng.integers(1, 10, size=6))
     C = random_similarity(rng, 15, density=0.5)
-    assert sechidis(Z, similarity=C) == pytest.approx(sechidis_twin(Z, C), rel=1e-12)
+    assert sechidis(Z, similarity=C) == pytest.approx(float(twin_sechidis(Z, C)), rel=1e-12)
     Ct = np.where(C >= 0.8, C, 0)
-    assert sechidis(Z, similarity=C, threshold=0.8) == pytest.approx(sechidis_twin(Z, Ct),
-                                                                      rel=1e-12)
+    np.fill_diagonal(Ct, 1)
+    assert sechidis(Z, similarity=C, threshold=0.8) == pytest.approx(
+        float(twin_sechidis(Z, Ct)), rel=1e-12)
 
 
 def test_sechidis_sparse_similarity_with_large_d_is_cheap():
@@ -144,10 +131,20 @@ def test_sechidis_sparse_similarity_with_large_d_is_cheap():
     d = 200_000
     groups = [list(range(g * 5, g * 5 + 5)) for g in range(2000)]
     C = propstab.similarity_from_groups(groups, d)
-    Z = sparse.csr_matrix(random_selection(rng, 20, 60, 10).astype(np.int8))
+    Z60 = random_selection(rng, 20, 60, 10)
+    Z = sparse.csr_matrix(Z60.astype(np.int8))
     Z = sparse.hstack([Z, sparse.csr_matrix((20, d - 60))]).tocsr()
     value = sechidis(Z, similarity=C)
-    assert -1 < value < 1
+    # Definition 2 by hand: the never-selected columns have zero covariance, so tr(C S)
+    # runs over the first 60 features; tr(C Sigma0) = d var0 + cov0 (sum of C off the
+    # diagonal), k = 10 in every run (Thm 3)
+    S = np.cov(Z60.astype(float), rowvar=False)
+    trCS = np.sum(C[:60, :60].toarray() * S)
+    kbar = 10
+    var0 = kbar / d * (1 - kbar / d)
+    cov0 = (kbar ** 2 - kbar) / (d * d - d) - kbar ** 2 / d ** 2
+    tr0 = d * var0 + cov0 * (C.sum() - d)
+    assert value == pytest.approx(1 - trCS / tr0, rel=1e-10)
 
 
 @pytest.mark.parametrize("seed", range(4))

@@ -1,6 +1,7 @@
 """The evidence scripts of examples/ run in their --quick modes (figures included)."""
 import importlib.util
 import pathlib
+import re
 import warnings
 
 import numpy as np
@@ -86,5 +87,11 @@ def test_bench_resampling_quick(capsys):
     spec.loader.exec_module(module)
     overhead, ratio = module.main(["--quick"])
     out = capsys.readouterr().out
-    assert "overhead" in out and "n_jobs=2" in out
-    assert np.isfinite(overhead) and overhead > -1 and ratio > 0
+    # no timing target here (machine- and load-dependent): the printed numbers are the
+    # returned ones, rounded as printed, and both are finite ratios of positive times
+    assert np.isfinite(overhead) and np.isfinite(ratio) and overhead > -1 and ratio > 0
+    printed_overhead = re.search(r"overhead ([-+][0-9.]+) %", out)
+    printed_ratio = re.search(r"n_jobs=2 .* ratio ([0-9.]+) ", out)
+    assert printed_overhead and printed_ratio, out
+    assert float(printed_overhead.group(1)) == pytest.approx(100 * overhead, abs=0.051)
+    assert float(printed_ratio.group(1)) == pytest.approx(ratio, abs=0.0051)

@@ -45,13 +45,6 @@ def varying_matrices(seed, n):
     return out
 
 
-def s2(Z):
-    """[s_f^2] with s_f^2 = M/(M-1) p_f (1 - p_f), exact."""
-    M = Z.shape[0]
-    return [Fraction(M, M - 1) * Fraction(int(c), M) * (1 - Fraction(int(c), M))
-            for c in Z.sum(axis=0)]
-
-
 def test_theorem2_mean_intersection_is_kbar_minus_total_variance():
     for Z in varying_matrices(1, 150):
         runs, d = twins.as_sets(Z.tolist())
@@ -59,7 +52,7 @@ def test_theorem2_mean_intersection_is_kbar_minus_total_variance():
         mean_r = Fraction(sum(len(runs[i] & runs[j]) for i in range(M) for j in range(M)
                               if i != j), M * (M - 1))
         kbar = Fraction(sum(map(len, runs)), M)
-        assert mean_r == kbar - sum(s2(Z))
+        assert mean_r == kbar - twins.total_variance(Z.tolist())
         # and the library's intersection matrix agrees with the set intersections
         r = propstab.as_selection(Z).intersections
         assert all(r[i, j] == len(runs[i] & runs[j]) for i in range(M) for j in range(M))
@@ -102,7 +95,7 @@ def a2(Z):
     D, H = N % d, N % M
     q = kbar / d * (1 - kbar / d)
     t = Fraction(D, M * M * d) * (1 - Fraction(D, d))
-    num = -Fraction(1, d) * Fraction(M - 1, M) * sum(s2(Z)) + q - t
+    num = -Fraction(1, d) * Fraction(M - 1, M) * twins.total_variance(Z.tolist()) + q - t
     den = q - t + Fraction(H * H, d * M * M) - Fraction(H, M * d)
     return num / den
 

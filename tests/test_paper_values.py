@@ -214,12 +214,8 @@ def test_somol_tables_cw_min_cw_max_and_cw_rel_columns(row):
 
 # ----------------------------------------------------------------- thesis, Appendix B
 
-def s2_sum(Z):
-    """sum_f s_f^2 with s_f^2 = M/(M-1) p_f (1 - p_f) (thesis Definition 3)."""
-    Z = np.asarray(Z)
-    M = Z.shape[0]
-    return sum(Fraction(M, M - 1) * Fraction(int(c), M) * (1 - Fraction(int(c), M))
-               for c in Z.sum(axis=0))
+#: sum_f s_f^2 with s_f^2 = M/(M-1) p_f (1 - p_f) (thesis Definition 3), exactly
+s2_sum = twins.total_variance
 
 
 def test_thesis_b2_krizek_counterexample():
@@ -467,4 +463,6 @@ def test_nogueira_one_on_identical_rows_and_bound_holds():
             assert value("nogueira", np.tile(row, (M, 1))) == 1.0
         Z = (rng.random((M, d)) < rng.uniform(0.1, 0.9)).astype(int)
         if 0 < Z.sum() < M * d:
-            assert twins.twin_nogueira(Z.tolist()) >= Fraction(-1, M - 1)
+            exact = twins.twin_nogueira(Z.tolist())
+            assert exact >= Fraction(-1, M - 1)
+            assert value("nogueira", Z) == pytest.approx(float(exact), rel=1e-12, abs=1e-14)

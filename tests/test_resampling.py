@@ -1,6 +1,5 @@
 """The resampling protocol: schemes, selectors, reproducibility, parallel and Dask
 execution, failure reporting, and assess() from data to a stability estimate."""
-import warnings
 
 import numpy as np
 import pytest
@@ -149,7 +148,8 @@ def test_scoring_by_name():
     est = LogisticRegression(penalty="l1", solver="liblinear", C=0.5, random_state=0)
     res = resample(est, X, y, n_runs=3, scoring="neg_log_loss", random_state=0)
     train, test = res.train_indices[0], res.test_indices[0]
-    fitted = LogisticRegression(penalty="l1", solver="liblinear", C=0.5, random_state=0).fit(X[train], y[train])
+    fitted = LogisticRegression(penalty="l1", solver="liblinear", C=0.5,
+                                random_state=0).fit(X[train], y[train])
     assert res.scores[0] == pytest.approx(-log_loss(y[test], fitted.predict_proba(X[test])))
 
 

@@ -153,7 +153,8 @@ def test_as_importances_checks_shape_sign_and_zero_pattern():
         as_importances([[1, 1], [1, 1]], sel)
     with pytest.raises(ValueError, match="entries must be finite and >= 0 .*-1.0 at run 0"):
         as_importances([[-1, 1, 0], [0, 1, 1]], sel)
-    with pytest.raises(ValueError, match="run 0 gives feature 2 importance 3.0 but does not select"):
+    with pytest.raises(ValueError,
+                       match="run 0 gives feature 2 importance 3.0 but does not select"):
         as_importances([[1, 1, 3], [0, 1, 1]], sel)
     with pytest.raises(ValueError, match="run 1 selects feature 2 but gives it importance 0"):
         as_importances([[1, 1, 0], [0, 1, 0]], sel)

@@ -1,6 +1,7 @@
 """One test per input rule of issue 2 ("Input model"), checking the message names
 the argument, the rule and the offending value."""
 import re
+from fractions import Fraction
 
 import numpy as np
 import pandas as pd
@@ -9,6 +10,8 @@ from scipy import sparse
 
 import propstab
 from propstab import UndefinedMeasureWarning, as_selection, stability
+
+import twins  # tests/ is on sys.path (rootdir-relative import mode)
 
 
 def raises(exc, *fragments):
@@ -200,6 +203,7 @@ def test_rows_with_no_feature_or_all_features_are_valid():
     assert sel.row_sizes.tolist() == [0, 4, 2]
     assert as_selection([[], [0, 1, 2, 3], [0, 3]], n_features=4).row_sizes.tolist() == [0, 4, 2]
     assert stability(Z, "hamming") == pytest.approx(1 / 3)       # defined there
+    assert twins.twin("hamming", Z) == Fraction(1, 3)             # pairs 0, 1/2, 1/2
     with pytest.warns(UndefinedMeasureWarning, match="kuncheva"):
         assert np.isnan(stability(Z, "kuncheva"))               # undefined: NaN + warning
 

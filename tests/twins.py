@@ -21,6 +21,7 @@ Sources
   phi (Pearson correlation of two 0/1 rows), unadjusted
   ``(r - E[r]) / (sqrt(k_i k_j) - E[r])``, Novovicova's entropy score, and the
   per-pair ``correction.for.chance = "exact"``.
+- Sechidis, K. et al. (2019): Definition 2 and Theorem 3 (the correlated ``sechidis``).
 - The null model H0 (thesis Definition 2): run i is a uniformly random subset of
   size k_i. The ``*_expectation`` twins ENUMERATE every subset (itertools), with
   no use of :mod:`propstab.chance`.
@@ -32,6 +33,8 @@ import math
 from collections import Counter
 from fractions import Fraction
 from typing import Callable, Dict, List, Sequence, Tuple
+
+import numpy as np
 
 Sets = List[frozenset]
 
@@ -73,6 +76,9 @@ def sim_ochiai(a, b, d):
     """Zucknick et al.: |a ∩ b| / sqrt(|a| |b|) (thesis Table 3.1)."""
     if not a or not b:
         return None
+    root = math.isqrt(len(a) * len(b))
+    if root * root == len(a) * len(b):           # rational: exact
+        return Fraction(len(a & b), root)
     return len(a & b) / math.sqrt(len(a) * len(b))
 
 
@@ -255,6 +261,13 @@ def _columns(Z):
     return runs, M, d, F
 
 
+def total_variance(Z) -> Fraction:
+    """sum_f s_f^2 with s_f^2 = M/(M-1) p_f (1 - p_f) (thesis Definition 3), exactly: the
+    total variance MONOTONICITY is stated for, (M sum_f F_f - sum_f F_f^2) / (M (M - 1))."""
+    runs, M, d, F = _columns(Z)
+    return Fraction(M * sum(F) - sum(c * c for c in F), M * (M - 1))
+
+
 def twin_nogueira(Z):
     """Thesis Definition 3: 1 - ((1/d) sum_f s_f^2) / ((kbar/d)(1 - kbar/d)),
     s_f^2 = M/(M-1) p_f (1 - p_f)."""
@@ -389,6 +402,30 @@ def twin_novovicova(Z):
     return sum(c * math.log2(c) for c in freq.values()) / (N * math.log2(len(runs)))
 
 
+# --------------------------------------------------------------------------- correlated
+
+def twin_sechidis(Z, C) -> Fraction:
+    """Sechidis et al. (2019), Definition 2 with Theorem 3's Sigma0, in fractions:
+    1 - tr(C S) / tr(C Sigma0), S the unbiased d x d covariance of the columns
+    (M/(M-1) (p_fg - p_f p_g)), Sigma0 with var0 = (kbar/d)(1 - kbar/d) on the diagonal and
+    cov0 = (mean(k^2) - kbar)/(d^2 - d) - kbar^2/d^2 off it (mean of k^2, as propstab; the
+    paper prints kbar^2 for a constant size). Each entry of C is taken exactly as given
+    (a float is converted to its exact binary fraction). None when tr(C Sigma0) = 0."""
+    rows = [list(map(int, row)) for row in Z]
+    M, d = len(rows), len(rows[0])
+    C = [[Fraction(x) for x in row] for row in C]
+    p = [Fraction(sum(r[f] for r in rows), M) for f in range(d)]
+    pp = [[Fraction(sum(r[f] * r[g] for r in rows), M) for g in range(d)] for f in range(d)]
+    trCS = sum(C[f][g] * Fraction(M, M - 1) * (pp[f][g] - p[f] * p[g])
+               for f in range(d) for g in range(d))
+    k = [sum(r) for r in rows]
+    kbar, k2 = Fraction(sum(k), M), Fraction(sum(x * x for x in k), M)
+    var0 = kbar / d * (1 - kbar / d)
+    cov0 = (k2 - kbar) / (d * d - d) - kbar ** 2 / d ** 2
+    trC0 = sum(C[f][g] * (var0 if f == g else cov0) for f in range(d) for g in range(d))
+    return None if trC0 == 0 else 1 - trCS / trC0
+
+
 FREQUENCY_TWINS: Dict[str, Callable] = {
     "nogueira": twin_nogueira, "goh": twin_goh, "davis": twin_davis,
     "krizek": twin_krizek, "guzman": twin_guzman, "cwrel": twin_cwrel,
@@ -417,3 +454,16 @@ def twin(name: str, Z, **options):
     if expected is None or expected == 1:
         return None
     return (value - expected) / (1 - expected)
+
+
+# --------------------------------------------------------------------------- generators
+
+def random_subsets(rng, n_runs: int, n_features: int, sizes):
+    """A seeded random selection: run i is a uniformly random subset of size ``sizes[i]``
+    (or of the constant size ``sizes``), drawn with ``rng.choice`` (the null model H0 of
+    thesis Definition 2). A bool array of shape (n_runs, n_features)."""
+    Z = np.zeros((n_runs, n_features), dtype=bool)
+    for i in range(n_runs):
+        k = sizes[i] if np.ndim(sizes) else sizes
+        Z[i, rng.choice(n_features, k, replace=False)] = True
+    return Z

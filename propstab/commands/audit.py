@@ -2,23 +2,20 @@
 user function given as ``path/to/file.py:function``."""
 from __future__ import annotations
 
-import sys
+from .estimate import fail
 
 
 def run(args) -> int:
     from ..auditing import DEFAULT_MAX_EXAMPLES, audit, load_function
 
     if args.target and args.measure:
-        print("propstab audit: give either a file.py:function or --measure, not both",
-              file=sys.stderr)
-        return 2
+        return fail("audit", ValueError("give either a file.py:function or --measure, not both"))
     try:
         measures = load_function(args.target) if args.target else args.measure
         table = audit(measures, max_examples=args.max_examples or DEFAULT_MAX_EXAMPLES,
                       seed=args.seed)
     except (TypeError, ValueError) as exc:
-        print(f"propstab audit: {exc}", file=sys.stderr)
-        return 2
+        return fail("audit", exc)
     print(table.to_json(indent=2) if args.json else repr(table))
     return 1 if table.disagreements else 0
 

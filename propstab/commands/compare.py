@@ -1,11 +1,11 @@
 """``propstab compare FILE1 FILE2``: do two procedures have equal stability?"""
 from __future__ import annotations
 
+from ..inference import ALTERNATIVES, two_sample_test
 from .estimate import READ_HELP, fail, read_selection
 
 
 def run(args) -> int:
-    from ..inference import two_sample_test
     try:
         Z1, kw1 = read_selection(args.file1, args.n_features)
         Z2, kw2 = read_selection(args.file2, args.n_features)
@@ -36,7 +36,7 @@ def add_parser(subparsers) -> None:
     p.add_argument("file2", metavar="FILE2", help="the second selection matrix, same format")
     p.add_argument("--paired", action="store_true",
                    help="the two procedures ran on the same resamples (row i of both files)")
-    p.add_argument("--alternative", default="two-sided", choices=["two-sided", "greater", "less"],
+    p.add_argument("--alternative", default="two-sided", choices=ALTERNATIVES,
                    help="H1 about stability(FILE2) - stability(FILE1) (default two-sided)")
     p.add_argument("--measure", default="nogueira", help="registered measure (default nogueira)")
     p.add_argument("--n-features", type=int, help="d, when the files list feature indices")

@@ -1,10 +1,15 @@
 """``propstab crosscheck``: propstab against the R reference implementations (stabm, irr)."""
 from __future__ import annotations
 
+from .estimate import fail
+
 
 def run(args) -> int:
-    from ..r import crosscheck
-    report = crosscheck(args.measure, max_examples=args.max_examples, seed=args.seed)
+    try:
+        from ..r import crosscheck
+        report = crosscheck(args.measure, max_examples=args.max_examples, seed=args.seed)
+    except (TypeError, ValueError, ImportError) as exc:    # ImportError: rpy2, R or a package
+        return fail("crosscheck", exc)
     print(report.to_json() if args.json else report)
     return 0 if report.ok else 1
 

@@ -1,6 +1,7 @@
 """``propstab estimate FILE``: a stability estimate with its confidence interval.
 
-Also the reader of selection-matrix files shared with ``propstab compare``.
+Also the reader of selection-matrix files shared with ``propstab compare``, and
+:func:`fail`, the error report of every command.
 """
 from __future__ import annotations
 
@@ -8,8 +9,6 @@ import os
 import sys
 
 import numpy as np
-
-from .._registry import get_measure
 
 READ_HELP = ("a selection matrix: .npy (M x d array of 0/1), or CSV/text with one run per "
              "line, either a 0/1 row (comma or space separated, optional header of feature "
@@ -66,6 +65,7 @@ def _is_number(token: str) -> bool:
 
 
 def fail(command: str, exc: Exception) -> int:
+    """Print ``propstab COMMAND: error: MESSAGE`` on stderr; return the exit status 2."""
     print(f"propstab {command}: error: {exc}", file=sys.stderr)
     return 2
 
@@ -82,7 +82,7 @@ def run(args) -> int:
     interpretation = ("- (thesis Table 6.1 is a scale for kappa-like measures)"
                       if est.interpretation is None
                       else f"{est.interpretation} (thesis Table 6.1)")
-    rows = [("measure", get_measure(est.measure).name),
+    rows = [("measure", est.measure),
             ("runs x features", f"{est.n_runs} x {est.n_features}"),
             ("estimate", f"{est.statistic:.4f}"),
             ("standard error", f"{est.standard_error:.4f} ({est.method}: {source})"),

@@ -4,7 +4,8 @@ from __future__ import annotations
 import json
 from typing import List, Optional
 
-from .._registry import list_measures
+from .._registry import FAMILIES, list_measures
+from .._text import table_lines
 from ..axioms import Axiom
 
 YES, NO = "✓", "·"
@@ -41,10 +42,7 @@ def format_measures_table(rows: List[dict]) -> str:
         body.append([name, r["family"], *marks, f"[{r['bounds'][0]}, {r['bounds'][1]}]",
                      r["orientation"], "constant k" if r["domain"] == "constant_size" else "any",
                      r["r_reference"] or "-"])
-    widths = [max(len(str(x)) for x in col) for col in zip(heads, *body)]
-    fmt = "  ".join(f"{{:<{w}}}" for w in widths)
-    lines = [fmt.format(*heads), fmt.format(*["-" * w for w in widths])]
-    lines += [fmt.format(*row) for row in body]
+    lines = table_lines(heads, body)
     lines.append("")
     lines.append(f"{YES} claimed, {NO} not claimed; columns: "
                  + ", ".join(f"{a.label[:5]} = {a.name}" for a in Axiom))
@@ -65,6 +63,6 @@ def add_parser(subparsers) -> None:
     p = subparsers.add_parser("measures", help="list every registered measure with its "
                                                "declared axioms and bounds")
     p.add_argument("--json", action="store_true", help="print the rows as JSON")
-    p.add_argument("--family", choices=["pairwise", "frequency", "correlated"],
+    p.add_argument("--family", choices=FAMILIES,
                    help="only this family")
     p.set_defaults(func=run)

@@ -8,10 +8,23 @@ import numpy as np
 from .._exceptions import UndefinedMeasureWarning
 
 
-def undefined(measure: str, reason: str) -> float:
-    """Warn with :class:`UndefinedMeasureWarning` and return NaN."""
+def undefined(measure: str, reason: str, *, stacklevel: int = 4) -> float:
+    """Warn with :class:`UndefinedMeasureWarning` and return NaN.
+
+    ``stacklevel`` is that of :func:`warnings.warn` called here: the default 4 points
+    at the user's call when a measure's core calls this (through the registry's
+    wrapper); a public function calling this directly passes 3.
+
+    >>> import warnings
+    >>> from propstab.measures._common import undefined
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     value = undefined("kuncheva", "the row sizes vary")
+    >>> value, str(caught[0].message)
+    (nan, 'kuncheva is undefined here: the row sizes vary; returning nan')
+    """
     warnings.warn(f"{measure} is undefined here: {reason}; returning nan",
-                  UndefinedMeasureWarning, stacklevel=4)
+                  UndefinedMeasureWarning, stacklevel=stacklevel)
     return float("nan")
 
 

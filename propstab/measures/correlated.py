@@ -30,7 +30,7 @@ from scipy import sparse
 from scipy import stats
 
 from .._registry import Parameter, RReference, module_doctests, register
-from .._validation import as_importances, as_similarity
+from .._validation import as_importances, as_selection, as_similarity, check_int_range
 from ._common import constant_size, pair_mean, undefined
 from .pairwise import BOMMERT, _claims
 
@@ -178,7 +178,6 @@ def effective_intersections(Z, /, *, similarity=None, n_features=None, feature_n
     >>> effective_intersections(Z, similarity=C).tolist()
     [[2.0, 2.0], [2.0, 2.0]]
     """
-    from .._validation import as_selection
     sel = as_selection(Z, n_features=n_features, feature_names=feature_names)
     C = _similarity(sel, similarity)
     Zf = _csr(sel.tocsr())
@@ -767,7 +766,6 @@ _MC_TOLERANCE = 0.005
 def _stabm_measure(name, sel, score, maximum, *, similarity, threshold, correction,
                    n_simulations, random_state, exact=None):
     """stabm's mean over pairs i < j of I or of (I - E[I|H0]) / (max - E[I|H0])."""
-    from .._validation import check_int_range
     check_int_range("random_state", random_state, minimum=0, owner=name)
     g = _Graph.build(sel, similarity, threshold)
     Z = _csr(sel.tocsr())
@@ -1246,8 +1244,7 @@ def npogr(sel, *, similarity=None, threshold=0.9):
     E = _expected_pogr(k, sel.n_features, g)
     den = k[:, None].astype(np.float64) - E
     den = np.where(np.abs(den) <= 1e-12 * np.maximum(1.0, k[:, None]), 0.0, den)
-    return pair_mean("npogr", r + O - E, den,
-                         "k_i equals the null expectation E_ij (0/0)")
+    return pair_mean("npogr", r + O - E, den, "k_i equals the null expectation E_ij (0/0)")
 
 
 @register(
@@ -1307,7 +1304,7 @@ def pearson(sel, *, importances=None):
     mu = _rowsum(W) / d
     G = np.asarray((W @ W.T).toarray()) - d * np.outer(mu, mu)
     var = np.diag(G).copy()
-    scale = np.maximum(np.abs(np.asarray(W.multiply(W).sum(axis=1)).ravel()), 1e-300)
+    scale = np.maximum(np.abs(_rowsum(W.multiply(W))), 1e-300)
     var[var <= 1e-12 * scale] = 0.0
     den = np.sqrt(np.outer(var, var))
     return pair_mean("pearson", G, den, "a run's weights are constant")

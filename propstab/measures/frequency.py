@@ -8,13 +8,12 @@ Sums of integers are formed exactly (Python integers) before the one division.
 from __future__ import annotations
 
 import math
-import numbers
 
 import numpy as np
 
 from .. import chance
 from .._registry import Bound, Parameter, RReference, module_doctests, register
-from ..axioms import Axiom
+from .._validation import check_int_range
 from ._common import constant_size, undefined
 from .pairwise import BOMMERT, SOMOL, THESIS, _claims
 
@@ -122,7 +121,8 @@ def goh(sel):
 
 
 def _davis_value(N, M, n_union, penalty, med, d):
-    return max(0.0, N / (M * n_union) - penalty * med / d)
+    """Davis's score max(0, N / (M |union|) - penalty median(k) / d); arrays broadcast."""
+    return np.maximum(0.0, N / (M * n_union) - penalty * med / d)
 
 
 @register(
@@ -185,12 +185,12 @@ def davis(sel, *, penalty=0.0, correction_for_chance="none"):
     k = sel.row_sizes
     med = float(np.median(k))
     n_union = int(np.count_nonzero(sel.column_counts))
-    value = _davis_value(N, M, n_union, penalty, med, d)
+    value = float(_davis_value(N, M, n_union, penalty, med, d))
     if correction_for_chance == "none":
         return value
     pmf = chance.union_size_pmf(k, d)
     u = np.arange(1, d + 1)
-    scores = np.maximum(0.0, N / (M * u) - penalty * med / d)
+    scores = _davis_value(N, M, u, penalty, med, d)
     return _corrected("davis", value, float(np.dot(pmf[1:], scores)))
 
 
@@ -299,14 +299,6 @@ def _cw_parts(N: int, n: int, Y: int):
     return D, H, num_min, num_max
 
 
-def _check_counts(**kw):
-    for name, v in kw.items():
-        if isinstance(v, bool) or not isinstance(v, numbers.Integral):
-            raise TypeError(f"{name}: must be a positive integer; got {type(v).__name__} {v!r}")
-        if v < 1:
-            raise ValueError(f"{name}: must be a positive integer; got {v}")
-
-
 def cw_min(total, n_runs, n_features):
     """Minimum weighted consistency CW_min(N, n, Y) (Somol and Novovicova 2010, eq. 11).
 
@@ -333,9 +325,9 @@ def cw_min(total, n_runs, n_features):
     >>> Fraction(cw_min(23, 7, 6)).limit_denominator(1000)   # Fig. 2(a): 11/23
     Fraction(11, 23)
     """
-    _check_counts(total=total, n_runs=n_runs, n_features=n_features)
-    if n_runs < 2:
-        raise ValueError(f"n_runs: must be at least 2; got {n_runs}")
+    check_int_range("total", total, minimum=1, owner="cw_min")
+    check_int_range("n_runs", n_runs, minimum=2, owner="cw_min")
+    check_int_range("n_features", n_features, minimum=1, owner="cw_min")
     _, _, num_min, _ = _cw_parts(int(total), int(n_runs), int(n_features))
     return num_min / (n_features * total * (n_runs - 1))
 
@@ -364,9 +356,8 @@ def cw_max(total, n_runs):
     >>> Fraction(cw_max(23, 7)).limit_denominator(1000)      # Fig. 2(b): 64/69
     Fraction(64, 69)
     """
-    _check_counts(total=total, n_runs=n_runs)
-    if n_runs < 2:
-        raise ValueError(f"n_runs: must be at least 2; got {n_runs}")
+    check_int_range("total", total, minimum=1, owner="cw_max")
+    check_int_range("n_runs", n_runs, minimum=2, owner="cw_max")
     _, _, _, num_max = _cw_parts(int(total), int(n_runs), 1)
     return num_max / (total * (n_runs - 1))
 

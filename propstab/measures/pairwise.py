@@ -43,6 +43,14 @@ def _stabm(function, **arguments):
     return RReference("stabm", function, arguments=arguments)
 
 
+def _not_monotone(why: str) -> str:
+    """The note of a measure that Thesis Table 4.1 calls monotone from dphi/dr_ij > 0 only."""
+    return ("Not strictly monotone in propstab's formal sense (the value is not a function of "
+            "the total variance at fixed row sizes): " + why + ". Thesis Table 4.1 claims "
+            "monotonicity from dphi/dr_ij > 0 (App. B.2.1), a weaker property; see "
+            "docs/table41.md.")
+
+
 def pair_fractions(sel, score, correction="none"):
     """The M x M numerators and denominators of the pair scores of ``score``.
 
@@ -181,11 +189,8 @@ def hamming(sel, *, correction_for_chance="none"):
                 "algorithms. Knowl. Inf. Syst. 12(1), 95-116", THESIS + ", Table 3.1",
                 SOMOL + " (generalized Kalousis GK, Def. 4)"),
     claims=_claims(True, False, True, True, False),
-    notes=("Not strictly monotone in propstab's formal sense (the value is not a function of"
-           " the total variance at fixed row sizes): phi is nonlinear in r_ij, so spreading "
-           "the same total intersection differently changes the value even at a constant "
-           "size. Thesis Table 4.1 claims monotonicity from dphi/dr_ij > 0 (App. B.2.1), a "
-           "weaker property; see docs/table41.md."),
+    notes=_not_monotone("phi is nonlinear in r_ij, so spreading the same total intersection "
+                        "differently changes the value even at a constant size"),
     lower=0, upper=1,
     parameters=(CORRECTION,),
     r_reference=_stabm("stabilityJaccard", correction_for_chance="correction.for.chance"))
@@ -229,10 +234,7 @@ def jaccard(sel, *, correction_for_chance="none"):
     references=("Yu, L., Ding, C., Loscalzo, S. (2008). Stable feature selection via dense "
                 "feature groups. KDD", THESIS + ", Table 3.1"),
     claims=_claims(True, False, True, True, False),
-    notes=("Not strictly monotone in propstab's formal sense (the value is not a function of"
-           " the total variance at fixed row sizes): with varying sizes each pair's weight "
-           "2/(k_i + k_j) differs. Thesis Table 4.1 claims monotonicity from dphi/dr_ij > 0 "
-           "(App. B.2.1), a weaker property; see docs/table41.md."),
+    notes=_not_monotone("with varying sizes each pair's weight 2/(k_i + k_j) differs"),
     lower=0, upper=1,
     parameters=(CORRECTION,),
     r_reference=_stabm("stabilityDice", correction_for_chance="correction.for.chance"))
@@ -274,10 +276,7 @@ def dice(sel, *, correction_for_chance="none"):
                 "multivariate classification methods. Stat. Appl. Genet. Mol. Biol. 7(1)",
                 THESIS + ", Table 3.1"),
     claims=_claims(True, False, True, True, False),
-    notes=("Not strictly monotone in propstab's formal sense (the value is not a function of"
-           " the total variance at fixed row sizes): with varying sizes each pair's weight "
-           "1/sqrt(k_i k_j) differs. Thesis Table 4.1 claims monotonicity from dphi/dr_ij > "
-           "0 (App. B.2.1), a weaker property; see docs/table41.md."),
+    notes=_not_monotone("with varying sizes each pair's weight 1/sqrt(k_i k_j) differs"),
     lower=0, upper=1,
     parameters=(CORRECTION,),
     r_reference=_stabm("stabilityOchiai", correction_for_chance="correction.for.chance"))
@@ -317,10 +316,7 @@ def ochiai(sel, *, correction_for_chance="none"):
     references=("Shi, L. et al. (2005). Cross-platform comparability of microarray technology. "
                 "BMC Bioinformatics 6(Suppl 2)", THESIS + ", Table 3.1"),
     claims=_claims(True, False, True, True, False),
-    notes=("Not strictly monotone in propstab's formal sense (the value is not a function of"
-           " the total variance at fixed row sizes): with varying sizes each pair's weight "
-           "(1/k_i + 1/k_j)/2 differs. Thesis Table 4.1 claims monotonicity from dphi/dr_ij "
-           "> 0 (App. B.2.1), a weaker property; see docs/table41.md."),
+    notes=_not_monotone("with varying sizes each pair's weight (1/k_i + 1/k_j)/2 differs"),
     lower=0, upper=1)
 def pog(sel):
     """Percentage of overlapping genes, averaged over ordered pairs of runs.
@@ -400,11 +396,8 @@ def kuncheva(sel):
                 "stability of feature selection in biomedical datasets. AMIA Annu. Symp. Proc.",
                 THESIS + ", Table 3.1"),
     claims=_claims(True, False, True, False, True),
-    notes=("Not strictly monotone in propstab's formal sense (the value is not a function of"
-           " the total variance at fixed row sizes): with varying sizes each pair's weight "
-           "1/(min(k_i, k_j) - max(0, k_i + k_j - d)) differs. Thesis Table 4.1 claims "
-           "monotonicity from dphi/dr_ij > 0 (App. B.2.1), a weaker property; see "
-           "docs/table41.md."),
+    notes=_not_monotone("with varying sizes each pair's weight 1/(min(k_i, k_j) - max(0, k_i + "
+                        "k_j - d)) differs"),
     lower=-1, upper=1, null_value=0.0,
     r_reference=_stabm("stabilityLustgarten"))
 def lustgarten(sel):
@@ -443,10 +436,8 @@ def lustgarten(sel):
     references=("Wald, R., Khoshgoftaar, T. M., Napolitano, A. (2013). Stability of filter- and "
                 "wrapper-based feature subset selection. ICTAI", THESIS + ", eq. 3.2"),
     claims=_claims(True, False, False, False, True),
-    notes=("Not strictly monotone in propstab's formal sense (the value is not a function of the"
-           " total variance at fixed row sizes): with varying sizes each pair's weight "
-           "1/(min(k_i, k_j) - k_i k_j/d) differs. Thesis Table 4.1 claims monotonicity from "
-           "dphi/dr_ij > 0 (App. B.2.1), a weaker property; see docs/table41.md."),
+    notes=_not_monotone("with varying sizes each pair's weight 1/(min(k_i, k_j) - k_i k_j/d) "
+                        "differs"),
     lower=Bound("1 - d", func=lambda M, d, k: 1 - d), upper=1, null_value=0.0,
     r_reference=_stabm("stabilityWald"))
 def wald(sel):
@@ -487,10 +478,7 @@ def wald(sel):
                 "discoveries in microarray studies by considering correlated molecular changes. "
                 "Bioinformatics 25(13), 1662-1668", THESIS + ", eq. 3.3"),
     claims=_claims(True, False, False, True, True),
-    notes=("Not strictly monotone in propstab's formal sense (the value is not a function of the"
-           " total variance at fixed row sizes): with varying sizes each pair's weight differs. "
-           "Thesis Table 4.1 claims monotonicity from dphi/dr_ij > 0 (App. B.2.1), a weaker "
-           "property; see docs/table41.md."),
+    notes=_not_monotone("with varying sizes each pair's weight differs"),
     lower=Bound("1 - d", func=lambda M, d, k: 1 - d), upper=1, null_value=0.0)
 def npog(sel):
     """Normalised percentage of overlapping genes, over ordered pairs.

@@ -71,6 +71,12 @@ def robjects():
         rpy2 is not installed (``pip install propstab[r]``).
     RUnavailableError
         R cannot be found.
+
+    Examples
+    --------
+    >>> from propstab.r import robjects
+    >>> robjects().r("1 + 1")[0]
+    2.0
     """
     ro = _STATE.get("robjects")
     if ro is not None:
@@ -100,6 +106,11 @@ def require_package(name: str) -> None:
     ------
     RUnavailableError
         The package is not installed in R; the message gives the install command.
+
+    Examples
+    --------
+    >>> from propstab.r import require_package
+    >>> require_package("stabm")                 # installed: nothing happens
     """
     present = _STATE.setdefault("present", set())
     if name in present:
@@ -221,7 +232,14 @@ def as_rvalue(x, what: str) -> RValue:
 
 
 def r_versions(packages=("stabm", "irr", "Matrix")) -> "dict[str, str]":
-    """Versions of R, rpy2 and the given R packages (``"not installed"`` if absent)."""
+    """Versions of R, rpy2 and the given R packages (``"not installed"`` if absent).
+
+    Examples
+    --------
+    >>> from propstab.r import r_versions
+    >>> sorted(r_versions(("stabm",)))
+    ['R', 'rpy2', 'stabm']
+    """
     ro = robjects()
     import rpy2
     out = {"R": str(ro.r("paste(R.version$major, R.version$minor, sep = '.')")[0]),

@@ -30,7 +30,8 @@ import numpy as np
 from .. import __version__
 from .._exceptions import RReferenceError, UndefinedMeasureWarning
 from .._registry import MeasureInfo, get_measure, list_measures
-from .._validation import as_selection, check_options
+from .._text import table_lines
+from .._validation import as_selection, check_int_range, check_options
 from ._call import RValue, r_versions
 from ._defects import expected_differences_for
 from ._reference import FLEISS, _formals, fleiss_kappa_r, reference_value
@@ -446,13 +447,10 @@ class CrosscheckReport:
             diff = ("-" if math.isnan(r.max_relative_difference)
                     else f"{r.max_relative_difference:.1e}")
             body.append([r.measure, r.r_function, str(r.cases), diff, r.status, exp])
-        widths = [max(len(x) for x in col) for col in zip(heads, *body)]
-        fmt = "  ".join(f"{{:<{w}}}" for w in widths)
         lines = ["versions: " + ", ".join(f"{k} {v}" for k, v in self.versions.items())
                  + f", propstab {__version__}; tolerance {self.tolerance:g}; seed {self.seed}; "
-                   f"max_examples {self.max_examples}",
-                 fmt.format(*heads).rstrip(), fmt.format(*["-" * w for w in widths])]
-        lines += [fmt.format(*row).rstrip() for row in body]
+                   f"max_examples {self.max_examples}"]
+        lines += [line.rstrip() for line in table_lines(heads, body)]
         for r in self.rows:
             if r.counterexample is not None:
                 c = r.counterexample
@@ -537,8 +535,7 @@ def crosscheck(measures=None, *, max_examples: int = 50, seed: int = 0,
             raise ValueError(f"measures: {', '.join(map(repr, lacking))} have no R reference "
                              f"in the registry; cross-checkable: "
                              f"{', '.join(m.name for m in list_measures() if m.r_reference)}")
-    if isinstance(max_examples, bool) or not isinstance(max_examples, int) or max_examples < 1:
-        raise ValueError(f"max_examples: must be a positive integer; got {max_examples!r}")
+    max_examples = check_int_range("max_examples", max_examples, minimum=1, owner="crosscheck")
     versions = r_versions()
     rows = []
     for info in infos:

@@ -274,8 +274,14 @@ EXPECTED_DIFFERENCES: Tuple[ExpectedDifference, ...] = (
         applies=_single_subject),
 )
 
+
 def expected_differences_for(measure: str) -> "tuple[ExpectedDifference, ...]":
-    """The entries concerning ``measure``."""
+    """The entries concerning ``measure``.
+
+    >>> from propstab.r._defects import expected_differences_for
+    >>> [e.key for e in expected_differences_for("davis")]
+    ['corrected_global_score', 'davis_penalty_maximum']
+    """
     return tuple(e for e in EXPECTED_DIFFERENCES if measure in e.measures)
 
 

@@ -74,6 +74,12 @@ def reference_value(measure: str, Z, /, *, n_features=None, feature_names=None,
 
     Same arguments as :func:`call_reference`; returns :class:`RValue`
     ``(value, kind)`` with ``kind`` in ``{"number", "NA", "NaN"}``.
+
+    Examples
+    --------
+    >>> from propstab.r import reference_value
+    >>> reference_value("wald", [[1, 1], [1, 0]])      # stabm's 0/0 (see nan_not_na)
+    RValue(value=nan, kind='NaN')
     """
     info = get_measure(measure)
     ref = info.r_reference
