@@ -154,7 +154,8 @@ def null_configurations(*, min_runs=2, max_runs=None, min_features=2, max_featur
     >>> from hypothesis import find
     >>> from propstab.strategies import REPRODUCIBLE
     >>> from propstab.strategies import null_configurations
-    >>> find(null_configurations(), lambda c: c.n_features > 3, settings=REPRODUCIBLE)     # the minimal one
+    >>> find(null_configurations(), lambda c: c.n_features > 3,
+    ...      settings=REPRODUCIBLE)     # the minimal one
     NullConfiguration(n_runs=2, n_features=4, row_sizes=(1, 1))
     """
     shape = _shape("null_configurations", min_runs, max_runs, min_features, max_features,
@@ -201,7 +202,8 @@ def selection_matrices(*, min_runs=2, max_runs=None, min_features=2, max_feature
     >>> find(selection_matrices(), lambda Z: Z.sum() >= 3, settings=REPRODUCIBLE).astype(int)
     array([[1, 0],
            [1, 1]])
-    >>> find(selection_matrices(subset_sizes=2), lambda Z: Z.shape[1] > 2, settings=REPRODUCIBLE).astype(int)
+    >>> find(selection_matrices(subset_sizes=2), lambda Z: Z.shape[1] > 2,
+    ...      settings=REPRODUCIBLE).astype(int)
     array([[1, 0, 1],
            [1, 0, 1]])
     """
@@ -297,7 +299,8 @@ def near_identical_rows(*, min_runs=2, max_runs=None, min_features=2, max_featur
     >>> from hypothesis import find
     >>> from propstab.strategies import REPRODUCIBLE
     >>> from propstab.strategies import near_identical_rows
-    >>> find(near_identical_rows(subset_sizes="constant"), lambda Z: True, settings=REPRODUCIBLE).astype(int)
+    >>> find(near_identical_rows(subset_sizes="constant"), lambda Z: True,
+    ...      settings=REPRODUCIBLE).astype(int)
     array([[0, 1],
            [1, 0]])
     """
@@ -365,11 +368,13 @@ def similarity_matrices(n_features, *, kinds=SIMILARITY_KINDS):
     >>> from hypothesis import find
     >>> from propstab.strategies import REPRODUCIBLE
     >>> from propstab.strategies import similarity_matrices
-    >>> find(similarity_matrices(3), lambda C: C[0, 1] > 0 == C[0, 2], settings=REPRODUCIBLE)     # one link
+    >>> find(similarity_matrices(3), lambda C: C[0, 1] > 0 == C[0, 2],
+    ...      settings=REPRODUCIBLE)     # one link
     array([[1., 1., 0.],
            [1., 1., 0.],
            [0., 0., 1.]])
-    >>> find(similarity_matrices(2, kinds=["general"]), lambda C: 0 < C[0, 1] < 1, settings=REPRODUCIBLE)
+    >>> find(similarity_matrices(2, kinds=["general"]), lambda C: 0 < C[0, 1] < 1,
+    ...      settings=REPRODUCIBLE)
     array([[1. , 0.5],
            [0.5, 1. ]])
     """
@@ -404,7 +409,8 @@ def importance_weights(n_runs, n_features, *, equal=True):
     >>> from hypothesis import find
     >>> from propstab.strategies import REPRODUCIBLE
     >>> from propstab.strategies import importance_weights
-    >>> find(importance_weights(2, 2), lambda U: U is not None and U.max() > 1, settings=REPRODUCIBLE)
+    >>> find(importance_weights(2, 2), lambda U: U is not None and U.max() > 1,
+    ...      settings=REPRODUCIBLE)
     array([[1., 1.],
            [1., 2.]])
     """
