@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import List, Sequence
 
-__all__ = ["table_lines"]
+__all__ = ["field_lines", "table_lines"]
 
 
 def table_lines(heads: Sequence, body: Sequence[Sequence]) -> List[str]:
@@ -21,3 +21,14 @@ def table_lines(heads: Sequence, body: Sequence[Sequence]) -> List[str]:
     fmt = "  ".join(f"{{:<{w}}}" for w in widths)
     return [fmt.format(*heads), fmt.format(*["-" * w for w in widths]),
             *(fmt.format(*row) for row in body)]
+
+
+def field_lines(rows: Sequence[Sequence]) -> List[str]:
+    """``(name, value)`` pairs as lines, the values aligned two spaces after the longest name.
+
+    >>> print("\\n".join(field_lines([("estimate", "0.5"), ("CI", "[0.4, 0.6]")])))
+    estimate  0.5
+    CI        [0.4, 0.6]
+    """
+    width = max(len(str(key)) for key, _ in rows)
+    return [f"{str(key):<{width}}  {value}" for key, value in rows]

@@ -1,6 +1,7 @@
 """``propstab compare FILE1 FILE2``: do two procedures have equal stability?"""
 from __future__ import annotations
 
+from .._text import field_lines
 from ..inference import ALTERNATIVES, two_sample_test
 from .estimate import READ_HELP, fail, read_selection
 
@@ -24,8 +25,7 @@ def run(args) -> int:
             ("difference", f"{res.difference:.4f} (FILE2 - FILE1)"),
             ("T_M", f"{res.statistic:.4f}"),
             ("p-value", f"{res.pvalue:.4g} ({res.alternative})")]
-    for key, value in rows:
-        print(f"{key:<11} {value}")
+    print("\n".join(field_lines(rows)))
     return 0
 
 

@@ -10,6 +10,8 @@ import sys
 
 import numpy as np
 
+from .._text import field_lines
+
 READ_HELP = ("a selection matrix: .npy (M x d array of 0/1), or CSV/text with one run per "
              "line, either a 0/1 row (comma or space separated, optional header of feature "
              "names) or, with --n-features, the indices of the selected features (0-based)")
@@ -88,8 +90,7 @@ def run(args) -> int:
             ("standard error", f"{est.standard_error:.4f} ({est.method}: {source})"),
             (f"{args.confidence:.0%} CI", f"[{ci.low:.4f}, {ci.high:.4f}]"),
             ("interpretation", interpretation)]
-    for key, value in rows:
-        print(f"{key:<16} {value}")
+    print("\n".join(field_lines(rows)))
     return 0
 
 
