@@ -57,7 +57,10 @@ Rscript "$here/r_compat/install.R"
 
 # The package itself, as an editable install of this checkout into /usr/bin/python3
 # (no network: no dependencies and no build isolation; Debian's packages provide them).
-if ! /usr/bin/python3 - "$here" <<'PY'
+# The check runs from / in isolated mode (-I): run from the checkout, `import propstab`
+# would find the source folder in the working directory and hide a missing install.
+installed_here() {
+  (cd / && /usr/bin/python3 -I - "$here" <<'PY'
 import pathlib, sys
 try:
     import propstab
@@ -66,9 +69,17 @@ except ImportError:
 root = pathlib.Path(sys.argv[1]).resolve()
 sys.exit(0 if pathlib.Path(propstab.__file__).resolve().parent.parent == root else 1)
 PY
-then
+  ) && command -v propstab >/dev/null 2>&1
+}
+if ! installed_here; then
   echo "setup: installing propstab (editable) from $here"
   /usr/bin/python3 -m pip install --quiet --no-deps --no-build-isolation \
     --break-system-packages --root-user-action=ignore -e "$here"
+  hash -r
+  if ! installed_here; then
+    echo "setup: ERROR: after installing, 'import propstab' outside $here does not resolve to" \
+      "this checkout or the 'propstab' command is not on PATH ($PATH)" >&2
+    exit 1
+  fi
 fi
 echo "setup: done"
