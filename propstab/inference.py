@@ -19,13 +19,13 @@ from __future__ import annotations
 
 import dataclasses
 import math
-import warnings
 from typing import Any, Dict, List, Mapping, NamedTuple, Optional, Sequence, Tuple
 
 import numpy as np
 from scipy import stats
 
 from . import _variance
+from ._exceptions import warn
 from ._registry import get_measure
 from ._validation import (as_selection, check_choice, check_comparable, check_confidence_level,
                           check_probabilities, check_real)
@@ -169,8 +169,7 @@ class StabilityEstimate:
 
 
 def _warn_zero(what: str) -> None:
-    warnings.warn(f"{what}; the interval or test is degenerate", ZeroVarianceWarning,
-                  stacklevel=3)
+    warn(f"{what}; the interval or test is degenerate", ZeroVarianceWarning)
 
 
 def estimate(Z, /, measure: str = "nogueira", *, method: str = "auto", n_features=None,
@@ -269,7 +268,7 @@ def estimate(Z, /, measure: str = "nogueira", *, method: str = "auto", n_feature
         i = int(np.argmax(np.isnan(terms)))
         why = ("it needs at least 3 runs" if M < 3 else
                f"{info.name} is undefined once run {i} is deleted")
-        undefined(f"the jackknife variance of {info.name}", why, stacklevel=3)
+        undefined(f"the jackknife variance of {info.name}", why)
     factor = (M - 1) / M
     return StabilityEstimate(statistic, float(_variance.spread(terms, factor)), M, d, info.name,
                              "jackknife", terms, factor)
@@ -325,8 +324,7 @@ def population_stability(p) -> float:
     pbar = float(p.mean())
     den = pbar * (1.0 - pbar)
     if den == 0:
-        return undefined("population stability",
-                         "the mean selection probability is 0 or 1", stacklevel=3)
+        return undefined("population stability", "the mean selection probability is 0 or 1")
     return 1.0 - float(np.mean(p * (1.0 - p))) / den
 
 

@@ -19,12 +19,12 @@ from __future__ import annotations
 import copy
 import dataclasses
 import sys
-import warnings
 from typing import Any, Mapping, Optional, Tuple
 
 import numpy as np
 
 from . import inference
+from ._exceptions import warn
 from ._validation import Selection, as_selection, check_int_range, check_real_range
 
 __all__ = ["Assessment", "Comparison", "FailedFitWarning", "ResamplingResult", "RunFailure",
@@ -470,9 +470,9 @@ def _collect(outputs, splits, names, selector, keep_importances, n_runs):
         raise RuntimeError(f"resample: {len(failures)} of {n_runs} runs failed and fewer than "
                            f"2 succeeded{detail}")
     if failures:
-        warnings.warn(f"resample: {len(failures)} of {n_runs} runs failed and are excluded "
+        warn(f"resample: {len(failures)} of {n_runs} runs failed and are excluded "
                       f"from Z (see .failures); first: {failures[0].error_type}: "
-                      f"{failures[0].message}", FailedFitWarning, stacklevel=3)
+                      f"{failures[0].message}", FailedFitWarning)
     Z = np.vstack([outputs[i][0] for i in ok])
     scores = np.array([outputs[i][2] for i in ok], dtype=np.float64)
     can_score = _is_estimator(selector)

@@ -22,6 +22,7 @@ import warnings
 
 import numpy as np
 
+from ._exceptions import warn
 from ._validation import check_choice, check_int_range, check_real_range
 
 __all__ = ["ErrorControl", "StabilitySelection", "error_control"]
@@ -799,9 +800,9 @@ class StabilitySelection(*_BASES):
             return error_control(d, cutoff=self.cutoff_, q=self.q_, sampling=self.sampling,
                                  assumption=assumption, n_subsamples=B)
         except ValueError as exc:
-            warnings.warn(f"StabilitySelection: the {assumption!r} PFER bound does not apply "
+            warn(f"StabilitySelection: the {assumption!r} PFER bound does not apply "
                           f"to the realised q = {self.q_:.3g} and cutoff {self.cutoff_}: {exc}; "
-                          f"PFER_ is NaN", RuntimeWarning, stacklevel=3)
+                          f"PFER_ is NaN", RuntimeWarning)
             return None
 
     def _get_support_mask(self):
