@@ -16,7 +16,7 @@ def run(args) -> int:
                       seed=args.seed)
     except (TypeError, ValueError) as exc:
         return fail("audit", exc)
-    print(table.to_json(indent=2) if args.json else repr(table))
+    print(table.to_json(indent=2) if args.json else table)
     return 1 if table.disagreements else 0
 
 

@@ -30,7 +30,7 @@ import numpy as np
 from .. import __version__
 from .._exceptions import RReferenceError, UndefinedMeasureWarning
 from .._registry import MeasureInfo, get_measure, list_measures
-from .._text import table_lines
+from .._text import call_repr, table_lines
 from .._validation import as_selection, check_int_range, check_options
 from ._call import RValue, r_versions
 from ._defects import expected_differences_for
@@ -412,7 +412,8 @@ class CrosscheckRow:
 class CrosscheckReport:
     """Rows of :func:`crosscheck`, with the versions of R and the packages used.
 
-    ``ok`` is True when no row disagrees. ``repr`` is the table; ``to_json()`` the data.
+    ``ok`` is True when no row disagrees. ``repr`` is one line with the counts; ``str``
+    (and ``print``) show the table with the versions; ``to_json()`` gives the data.
     """
 
     rows: Tuple[CrosscheckRow, ...]
@@ -439,6 +440,12 @@ class CrosscheckReport:
         return json.dumps(self.to_dict(), indent=indent)
 
     def __repr__(self) -> str:
+        return call_repr("CrosscheckReport", ok=self.ok, n_rows=len(self.rows),
+                         disagree=sum(r.status != "agree" for r in self.rows),
+                         tolerance=self.tolerance, seed=self.seed,
+                         max_examples=self.max_examples)
+
+    def __str__(self) -> str:
         heads = ["measure", "R function", "cases", "max rel diff", "status",
                  "expected differences"]
         body = []
@@ -460,8 +467,6 @@ class CrosscheckReport:
         lines.append("expected differences: see propstab.r.EXPECTED_DIFFERENCES and "
                      "docs/r_crosscheck.md")
         return "\n".join(lines)
-
-    __str__ = __repr__
 
 
 def _row(info: MeasureInfo, ref: _Reference, tolerance, max_examples, seed) -> CrosscheckRow:
