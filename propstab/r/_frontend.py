@@ -33,8 +33,8 @@ import numpy as np
 from .. import chance
 from .._exceptions import UndefinedMeasureWarning
 from .._registry import MeasureInfo, get_measure, list_measures
-from .._validation import (as_selection, check_choice, check_confidence_level, check_r_indices,
-                           check_real)
+from .._validation import (_check_n_features, as_selection, check_choice,
+                           check_confidence_level, check_r_indices, check_real)
 from ..axioms import Axiom
 
 __all__ = ["StabmFunction", "audit_function", "differences", "estimate_fields", "interval",
@@ -83,7 +83,7 @@ def runs_selection(sizes, indices, n_features):
     >>> runs_selection([1, 1], [1, 4], 3)
     Traceback (most recent call last):
     ...
-    ValueError: features: run 2 contains the feature index 4; R feature indices are 1-based, in 1..3 (n_features=3)
+    ValueError: features: run 2 contains the feature index 4; R feature indices are 1-based, ...
     """
     from scipy import sparse
     sizes = np.asarray(sizes, dtype=np.int64).ravel()
@@ -91,7 +91,7 @@ def runs_selection(sizes, indices, n_features):
     if np.any(sizes < 0) or int(sizes.sum()) != flat.size:
         raise ValueError(f"features: the run sizes ({sizes.tolist()[:10]}) must be "
                          f"non-negative and add up to the {flat.size} listed indices")
-    d = int(n_features)
+    d = _check_n_features(n_features)
     indptr = np.concatenate([[0], np.cumsum(sizes)])
     bad = ~np.isfinite(flat) | (flat != np.round(flat)) | (flat < 1) | (flat > d)
     if bad.any():
@@ -579,10 +579,11 @@ def audit_function(fun: Callable, name: str, *, max_examples: int = 200, seed: i
 
     measure.__name__ = name
     try:
-        measure(PROBE)
+        value = fun(PROBE)
     except Exception as exc:                # the user's function failed: say where
         raise ValueError(f"fun: {name} failed on the selection matrix "
                          f"{PROBE.astype(int).tolist()}: {exc}") from None
+    _number(value, name)
     declaration = {k: v for k, v in declaration.items() if v is not None}
     if isinstance(declaration.get("claims"), str):
         declaration["claims"] = [declaration["claims"]]

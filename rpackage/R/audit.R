@@ -42,11 +42,11 @@
 #' @references Nogueira, S., Sechidis, K., Brown, G. (2018). On the stability of feature
 #'   selection algorithms. Journal of Machine Learning Research 18(174), 1-54.
 #' @examples
-#' \dontrun{
 #' coverage <- function(Z) mean(Z)
 #' audit_measure(coverage, claims = "bounds", lower = 0, upper = 1, max.examples = 50)
-#' audit_measure(stabm::stabilityJaccard, claims = c("bounds", "maximum"), lower = 0,
-#'               upper = 1, input = "features", pairwise = TRUE, max.examples = 50)
+#' if (requireNamespace("stabm", quietly = TRUE)) {
+#'   audit_measure(stabm::stabilityJaccard, claims = c("bounds", "maximum"), lower = 0,
+#'                 upper = 1, input = "features", pairwise = TRUE, max.examples = 50)
 #' }
 #' @export
 audit_measure <- function(fun, claims = character(), lower = NULL, upper = NULL,

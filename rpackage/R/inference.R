@@ -24,13 +24,11 @@
 #'   selection algorithms. Journal of Machine Learning Research 18(174), 1-54.
 #'   Nogueira, S. (2018). PhD thesis, University of Manchester, sec. 5.2.
 #' @examples
-#' \dontrun{
 #' feats <- list(c(1, 2), c(1, 2), c(1, 3), c(1, 2))
 #' est <- stability_estimate(feats, p = 4)
 #' est
 #' confint(est, level = 0.9)
 #' summary(stability_estimate(feats, p = 4, measure = "jaccard"))
-#' }
 #' @export
 stability_estimate <- function(features, p = NULL, measure = "nogueira",
                                method = c("auto", "analytic", "jackknife"), sim.mat = NULL,
@@ -63,7 +61,7 @@ stability_estimate <- function(features, p = NULL, measure = "nogueira",
 
 #' @export
 print.propstab_estimate <- function(x, digits = max(3L, getOption("digits") - 3L), ...) {
-  ci <- suppressWarnings(confint(x))
+  ci <- suppressWarnings(stats::confint(x))
   cat(sprintf("Stability of feature selection (%s), M = %d runs, d = %d features\n",
               x$measure, x$n.runs, x$n.features))
   cat(sprintf("  estimate %s, std. error %s (%s)\n", format(x$estimate, digits = digits),
@@ -90,11 +88,9 @@ print.propstab_estimate <- function(x, digits = max(3L, getOption("digits") - 3L
 #'   `summary.propstab_estimate` with the table printed. `coef()`: the named estimate.
 #'   `vcov()`: the 1 x 1 variance matrix.
 #' @examples
-#' \dontrun{
 #' est <- stability_estimate(list(c(1, 2), c(1, 2), c(1, 3), c(1, 2)), p = 4)
 #' confint(est)
 #' summary(est, conf.level = 0.9)
-#' }
 #' @name estimate_methods
 #' @export
 confint.propstab_estimate <- function(object, parm, level = 0.95, ...) {
@@ -113,7 +109,7 @@ confint.propstab_estimate <- function(object, parm, level = 0.95, ...) {
 #' @rdname estimate_methods
 #' @export
 summary.propstab_estimate <- function(object, conf.level = 0.95, ...) {
-  ci <- confint(object, level = conf.level)
+  ci <- stats::confint(object, level = conf.level)
   table <- cbind(Estimate = object$estimate, `Std. Error` = object$std.error, ci)
   rownames(table) <- object$measure
   structure(list(table = table, estimate = object, conf.level = conf.level),
@@ -179,13 +175,11 @@ vcov.propstab_estimate <- function(object, ...) {
 #' @references Nogueira, S., Sechidis, K., Brown, G. (2018). On the stability of feature
 #'   selection algorithms. Journal of Machine Learning Research 18(174), 1-54.
 #' @examples
-#' \dontrun{
 #' a <- list(c(1, 2), c(1, 3), c(2, 3), c(1, 2), c(1, 4))
 #' b <- list(c(1, 2), c(1, 2), c(1, 2), c(1, 2), c(1, 3))
 #' stability_test(a, phi0 = 0, p = 4, alternative = "greater")
 #' stability_test(b, a, p = 4)
 #' stability_test(b, a, p = 4, paired = TRUE)$p.value
-#' }
 #' @export
 stability_test <- function(x, y = NULL, phi0 = 0,
                            alternative = c("two.sided", "less", "greater"), paired = FALSE,

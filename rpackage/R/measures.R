@@ -28,14 +28,12 @@
 #' @references Nogueira, S. (2018). Quantifying the Stability of Feature Selection. PhD
 #'   thesis, University of Manchester.
 #' @examples
-#' \dontrun{
 #' feats <- list(c(1, 2), c(1, 2), c(1, 3))
 #' stability(feats, p = 4)                      # Nogueira's estimator
 #' stability(feats, p = 4, measure = "kuncheva")
 #' stability(feats, p = 4, measure = "davis", penalty = 1)
 #' Z <- rbind(c(1, 1, 0, 0), c(1, 1, 0, 0), c(1, 0, 1, 0))
 #' stability(Z, measure = "jaccard")
-#' }
 #' @export
 stability <- function(features, p = NULL, measure = "nogueira", sim.mat = NULL, ...) {
   checkmate::assertString(measure)
@@ -73,14 +71,12 @@ stability <- function(features, p = NULL, measure = "nogueira", sim.mat = NULL, 
 #'   Dupont, P. (2021). Robust selection stability estimation in correlated spaces. ECML
 #'   PKDD, LNCS 12977, 446-461.
 #' @examples
-#' \dontrun{
 #' feats <- list(c(1, 2), c(1, 2), c(1, 3))
 #' stabilityKuncheva(feats, p = 4)
 #' stabilityPOG(feats, p = 4)
 #' stabilityNPOG(feats, p = 4)
 #' S <- diag(4); S[2, 3] <- S[3, 2] <- 1
 #' stabilityMSI(feats, sim.mat = S)
-#' }
 #' @name more_measures
 NULL
 
@@ -121,10 +117,8 @@ stabilityMSI <- function(features, sim.mat, importances = NULL) {
 #' @seealso [stability()]; the claims are checked by `propstab audit` (Python) and, for a
 #'   measure written in R, by [audit_measure()].
 #' @examples
-#' \dontrun{
 #' m <- list_measures()
 #' m[is.na(m$stabm), c("name", "family")]        # what stabm lacks
-#' }
 #' @export
 list_measures <- function() {
   columns <- .call("measures_table", call = sys.call())
@@ -146,11 +140,9 @@ list_measures <- function() {
 #' @return A data frame with columns `key`, `measures`, `r_functions`, `summary`,
 #'   `reason`, `example`, `r_result` and `propstab_result`.
 #' @examples
-#' \dontrun{
 #' stabm_differences("stabilityDavis")[, c("key", "summary")]
 #' stabm_differences("stabilityDavis", list(1:2, 2:3, c(1, 3)), p = 4,
 #'                   correction.for.chance = "exact")$key
-#' }
 #' @export
 stabm_differences <- function(fun = NULL, features = NULL, p = NULL, sim.mat = NULL, ...) {
   checkmate::assertString(fun, null.ok = TRUE)

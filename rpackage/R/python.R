@@ -14,7 +14,10 @@
   "/usr/bin/python3"
 }
 
-# The Python module propstab.r._frontend, imported on first use.
+# The Python module propstab.r._frontend, imported on first use. Python starts in the
+# chosen interpreter: RETICULATE_PYTHON is set while reticulate starts it (it outranks
+# reticulate's own discovery, e.g. of a pyproject.toml in the working directory) and
+# restored afterwards.
 .frontend <- function() {
   if (is.null(.state$frontend)) {
     if (!reticulate::py_available(initialize = FALSE)) {
@@ -26,7 +29,10 @@
           "options(propstab.python = \"/path/to/python\") or the environment variable ",
           "PROPSTAB_PYTHON before the first call"), python), call. = FALSE)
       }
-      reticulate::use_python(python, required = TRUE)
+      old <- Sys.getenv("RETICULATE_PYTHON", unset = NA)
+      Sys.setenv(RETICULATE_PYTHON = python)
+      on.exit(if (is.na(old)) Sys.unsetenv("RETICULATE_PYTHON")
+              else Sys.setenv(RETICULATE_PYTHON = old), add = TRUE)
     }
     .state$frontend <- tryCatch(
       reticulate::import("propstab.r._frontend"),

@@ -68,13 +68,11 @@
 #'   \doi{10.21105/joss.03010}. Nogueira, S. (2018). Quantifying the Stability of Feature
 #'   Selection. PhD thesis, University of Manchester, Table 3.1.
 #' @examples
-#' \dontrun{
 #' feats <- list(1:3, 1:4, c(1:3, 5:6))
 #' stabilityJaccard(feats)
 #' stabilityJaccard(feats, p = 10, correction.for.chance = "exact")
 #' stabilityKappa(feats, p = 10)
 #' stabilityJaccard(list(integer(0), integer(0), 1L), impute.na = 0)
-#' }
 #' @name stabm_pairs
 NULL
 
@@ -177,10 +175,8 @@ stabilityWald <- function(features, p, impute.na = NULL) {
 #'   Novovicova, J. (2010). Evaluating stability and comparing output of feature
 #'   selectors that optimize feature subset cardinality. IEEE TPAMI 32(11), 1921-1939.
 #' @examples
-#' \dontrun{
 #' stabilityNogueira(list(1:3, 2:4, c(1, 3, 5)), p = 6)
 #' stabilityDavis(list(1:3, 2:4, c(1, 3, 5)), p = 6, penalty = 1)
-#' }
 #' @name stabm_frequencies
 NULL
 
@@ -264,13 +260,11 @@ stabilitySomol <- function(features, p, impute.na = NULL) {
 #'   Weatherall, J., Brown, G. (2020). On the stability of feature selection in the
 #'   presence of feature correlations. ECML PKDD 2019, LNCS 11906, 327-342.
 #' @examples
-#' \dontrun{
 #' S <- diag(5); S[1, 2] <- S[2, 1] <- 0.95
 #' feats <- list(c(1, 3), c(2, 3), c(1, 4))
 #' stabilityYu(feats, sim.mat = S, correction.for.chance = "exact")
 #' stabilityZucknick(feats, sim.mat = S)
 #' stabilitySechidis(feats, sim.mat = S)
-#' }
 #' @name stabm_similar
 NULL
 

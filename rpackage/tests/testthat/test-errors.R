@@ -5,7 +5,8 @@ test_that("a Python error is an R error with propstab's message and classes", {
   err <- tryCatch(stability(list(1:2, 2:3), p = 4, measure = "jacard"), error = identity)
   expect_s3_class(err, c("propstab_ValueError", "propstab_error", "error", "condition"),
                   exact = TRUE)
-  expect_match(conditionMessage(err), "^measure: 'jacard' is not a registered measure\\. Did you mean 'jaccard'\\?")
+  expect_match(conditionMessage(err),
+               "^measure: 'jacard' is not a registered measure\\. Did you mean 'jaccard'\\?")
   expect_false(grepl("Traceback|File \"", conditionMessage(err)))
   expect_match(err$python_traceback, "Traceback")           # kept for developers
   expect_identical(conditionCall(err),
@@ -26,8 +27,8 @@ test_that("Python's argument names become the R package's in messages", {
   err <- tryCatch(stabilityIntersectionCount(list(1, 2), sim.mat = diag(3),
                                              correction.for.chance = "exact"),
                   error = identity)
-  expect_match(conditionMessage(err),
-               "^correction\\.for\\.chance: stabilityIntersectionCount in propstab takes 'none' or 'estimate'")
+  expect_match(conditionMessage(err), paste0("^correction\\.for\\.chance: ",
+               "stabilityIntersectionCount in propstab takes 'none' or 'estimate'"))
   err <- tryCatch(stabilityJaccard(list(1, 2), correction.for.chance = "exact"),
                   error = identity)
   expect_match(conditionMessage(err), "^p: the number of features is needed")
