@@ -234,10 +234,12 @@ stabilitySomol <- function(features, p, impute.na = NULL) {
 #'   `impute.na` is `NULL`.
 #' @section Differences from stabm:
 #' \itemize{
-#' \item Where no two features are similar, stabm's Yu and intersection measures
-#'   silently switch to the formula of [stabilityUnadjusted()]; propstab keeps each
-#'   measure's definition. For stabm's value call
-#'   `stabilityUnadjusted(features, p = ncol(sim.mat))`.
+#' \item Where no two features are similar (no entry of `sim.mat` off the diagonal reaches
+#'   `threshold`), stabm's Yu measure silently switches to the formula of
+#'   [stabilityUnadjusted()] (normalising by `sqrt(k_i k_j)`, not by Yu's
+#'   `(k_i + k_j)/2`); propstab keeps Yu's definition. With a correction for chance,
+#'   stabm's value is then `stabilityUnadjusted(features, p = ncol(sim.mat))` (tested).
+#'   The intersection measures switch too, but their values do not change.
 #' \item At `threshold = 0` stabm counts the stored zeros of a dense `sim.mat` as
 #'   similarities (so dense and sparse forms of one matrix give different values);
 #'   propstab never counts a zero similarity.

@@ -156,6 +156,18 @@ test_that("the measures of similar features agree with stabm (dense and sparse s
   expect_equal(compare("stabilityYu", x), "documented")
 })
 
+test_that("without similar features, stabm's Yu is stabilityUnadjusted (documented recipe)", {
+  S <- diag(6); S[1, 2] <- S[2, 1] <- 0.5                 # below the threshold 0.9
+  feats <- list(c(1, 3), c(2, 3, 4), 5, c(1, 6))
+  stabm_yu <- stabm::stabilityYu(feats, sim.mat = S, correction.for.chance = "exact")
+  expect_equal(stabilityUnadjusted(feats, p = ncol(S)), stabm_yu, tolerance = 1e-12)
+  expect_false(agree(stabilityYu(feats, sim.mat = S, correction.for.chance = "exact"),
+                     stabm_yu))
+  expect_identical(stabm_differences("stabilityYu", feats, sim.mat = S,
+                                     correction.for.chance = "exact")$key,
+                   "adjusted_no_similar_pair")
+})
+
 test_that("correction.for.chance = 'estimate' is exact where propstab has no simulation", {
   x <- list(features = list(1:2, c(1, 3), 2:4), p = 5)
   for (fun in c("stabilityJaccard", "stabilityHamming")) {
