@@ -204,7 +204,7 @@ def stabm_functions() -> Dict[str, StabmFunction]:
 def _stabm_spec(function: str) -> StabmFunction:
     table = stabm_functions()
     if function not in table:
-        raise ValueError(f"function: {function!r} is not a stabm function propstab computes; "
+        raise ValueError(f"fun: {function!r} is not a stabm function propstab computes; "
                          f"known: {', '.join(sorted(table))}")
     return table[function]
 
