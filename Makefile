@@ -12,7 +12,7 @@ run: setup
 # The whole test suite (unit, paper values, doctests, properties, live R cross-checks),
 # then the R package's testthat suite against the installed R package.
 test: setup
-	$(PYTHON) -m pytest
+	$(PYTHON) -m pytest -n 2
 	@if [ "$$PROPSTAB_SKIP_R" = "1" ]; then echo "PROPSTAB_SKIP_R=1: the R package's tests skipped"; \
 	else Rscript -e 'testthat::test_dir("rpackage/tests/testthat", package = "propstab", load_package = "installed", reporter = "summary", stop_on_failure = TRUE)'; fi
 

@@ -770,7 +770,7 @@ class AuditTable:
                          **counts)
 
     def __str__(self) -> str:
-        return self.summary()
+        return str(self.summary())          # a plain str, not the Summary subclass
 
     def summary(self) -> Summary:
         """The marks table (one line per measure, one column per axiom), its legend and

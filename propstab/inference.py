@@ -153,7 +153,7 @@ class StabilityEstimate:
                          n_features=self.n_features, method=self.method)
 
     def __str__(self) -> str:
-        return self.summary()
+        return str(self.summary())          # a plain str, not the Summary subclass
 
     def summary(self, confidence_level: float = 0.95) -> Summary:
         """A few lines: the estimate, its standard error and Wald interval, M, d, sizes.
@@ -470,7 +470,7 @@ class _TestResult:
         return (self.statistic, self.pvalue)[index]
 
     def __str__(self) -> str:
-        return self.summary()
+        return str(self.summary())          # a plain str, not the Summary subclass
 
     def summary(self, confidence_level: float = 0.95) -> Summary:
         """A few lines: the hypotheses, the estimate(s), the statistic, the p-value and the
@@ -962,7 +962,7 @@ class PairwiseTestTable:
                          alternative=self.alternative, measure=self.measure)
 
     def __str__(self) -> str:
-        return self.summary()
+        return str(self.summary())          # a plain str, not the Summary subclass
 
     def summary(self) -> Summary:
         """One line per pair: both stabilities, the difference, T_M, p and Holm's p.

@@ -168,7 +168,7 @@ class ResamplingResult:
                          mean_score=self.mean_score)
 
     def __str__(self) -> str:
-        return self.summary()
+        return str(self.summary())          # a plain str, not the Summary subclass
 
     def summary(self) -> Summary:
         """A few lines: runs (and failures), features, subset sizes, rows per run, score.
@@ -670,7 +670,7 @@ class Assessment:
                          mean_score=self.mean_score)
 
     def __str__(self) -> str:
-        return self.summary()
+        return str(self.summary())          # a plain str, not the Summary subclass
 
     def summary(self, confidence_level: float = 0.95) -> Summary:
         """A few lines: the estimate with its standard error and interval, M, d, sizes,
@@ -757,7 +757,7 @@ class Comparison:
                          n_runs=n_runs, n_features=d, pareto_optimal=tuple(self.pareto_optimal))
 
     def __str__(self) -> str:
-        return self.summary()
+        return str(self.summary())          # a plain str, not the Summary subclass
 
     def summary(self, confidence_level: float = 0.95, alpha: float = 0.05) -> Summary:
         """One line per selector: stability, standard error, interval, mean score, mean

@@ -404,7 +404,7 @@ class ErrorControl:
                          sampling=self.sampling, assumption=self.assumption)
 
     def __str__(self) -> str:
-        return self.summary()
+        return str(self.summary())          # a plain str, not the Summary subclass
 
     def summary(self) -> Summary:
         """A few lines: the bound used, cutoff, q, the PFER bound, p and B.

@@ -596,7 +596,7 @@ def audit_function(fun: Callable, name: str, *, max_examples: int = 200, seed: i
         rows.append({"axiom": r.axiom.label, "claimed": r.claimed, "status": r.status,
                      "reason": r.reason, "counterexample": "" if ce is None else repr(ce),
                      "values": [float(v) for v in r.values]})
-    return {"rows": rows, "text": repr(table)}
+    return {"rows": rows, "text": str(table)}
 
 
 # ---------------------------------------------------------------- tables
