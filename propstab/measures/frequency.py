@@ -14,8 +14,7 @@ import numpy as np
 from .. import chance
 from .._registry import Bound, Parameter, RReference, module_doctests, register
 from .._validation import check_int_range
-from ._common import constant_size, undefined
-from .kernels import count_kernel
+from .kernels import count_kernel, divide, xlogx
 from .pairwise import BOMMERT, SOMOL, THESIS, _claims
 
 NOVOVICOVA = ("Novovicova, J., Somol, P., Haindl, M., Pudil, P. (2009). Conditional mutual "
@@ -28,12 +27,7 @@ CORRECTION_GLOBAL = Parameter(
     choices=("none", "exact"))
 
 
-def _corrected(name, value, expectation, maximum=1.0):
-    if not math.isfinite(value):
-        return value
-    if expectation == maximum:
-        return undefined(name, "its null expectation equals its maximum")
-    return (value - expectation) / (maximum - expectation)
+LN2 = math.log(2.0)
 
 
 @register(
@@ -97,7 +91,8 @@ def nogueira(c):
                 "next-generation proteomics. J. Bioinform. Comput. Biol. 14(5)",
                 THESIS + ", Table 3.2 and eq. B.1"),
     claims=_claims(True, False, True, False, False), lower=0, upper=1)
-def goh(sel):
+@count_kernel()
+def goh(c):
     """Goh and Wong's average frequency of selection.
 
     .. math:: \\hat\\Phi(Z) = \\frac{1}{d}\\sum_f \\hat p_f = \\frac{\\bar k}{d}
@@ -117,12 +112,15 @@ def goh(sel):
     >>> goh([[1, 1, 0, 0], [1, 0, 0, 0]])
     0.375
     """
-    return sel.total / (sel.n_runs * sel.n_features)
+    return c.total / (c.n_runs * c.n_features)
 
 
-def _davis_value(N, M, n_union, penalty, med, d):
-    """Davis's score max(0, N / (M |union|) - penalty median(k) / d); arrays broadcast."""
-    return np.maximum(0.0, N / (M * n_union) - penalty * med / d)
+def _davis_expectation(c, formula, *, penalty=0.0):
+    """E[Davis | H0]: the formula averaged over the exact law of the union size |X|
+    (the other summaries are fixed by the row sizes)."""
+    pmf = chance.union_size_pmf(c.sizes, c.n_features)
+    union = np.arange(1, c.n_features + 1)
+    return float(np.dot(pmf[1:], formula(c.replace(n_union=union), penalty=penalty)))
 
 
 @register(
@@ -144,7 +142,9 @@ def _davis_value(N, M, n_union, penalty, med, d):
           "The claims are those of the default penalty 0, where the value is 1 exactly when "
           "all runs are identical (MAXIMUM); with a penalty > 0, as in thesis Table 4.1, "
           "identical runs score 1 - penalty median(k)/d and MAXIMUM fails.")
-def davis(sel, *, penalty=0.0, correction_for_chance="none"):
+@count_kernel(undefined_when=lambda c: c.total == 0, reason="no run selects any feature",
+              expectation=_davis_expectation)
+def davis(c, *, penalty=0.0):
     """Davis et al.'s penalised frequency of selection.
 
     .. math:: \\hat\\Phi(Z) = \\max\\left(0, \\frac{1}{F}\\sum_f \\hat p_f
@@ -179,19 +179,8 @@ def davis(sel, *, penalty=0.0, correction_for_chance="none"):
     >>> davis([[1, 1, 0, 0], [1, 0, 0, 0]], penalty=1.0)
     0.375
     """
-    M, d, N = sel.n_runs, sel.n_features, sel.total
-    if N == 0:
-        return undefined("davis", "no run selects any feature")
-    k = sel.row_sizes
-    med = float(np.median(k))
-    n_union = int(np.count_nonzero(sel.column_counts))
-    value = float(_davis_value(N, M, n_union, penalty, med, d))
-    if correction_for_chance == "none":
-        return value
-    pmf = chance.union_size_pmf(k, d)
-    u = np.arange(1, d + 1)
-    scores = _davis_value(N, M, u, penalty, med, d)
-    return _corrected("davis", value, float(np.dot(pmf[1:], scores)))
+    return np.maximum(0.0, c.total / (c.n_runs * c.n_union)
+                      - penalty * c.median_size / c.n_features)
 
 
 @register(
@@ -202,13 +191,16 @@ def davis(sel, *, penalty=0.0, correction_for_chance="none"):
     claims=_claims(False, False, False, True, False),
     lower=0, upper=Bound("log2(min(M, C(d, k)))",
                          func=lambda M, d, k: math.log2(min(M, math.comb(d, int(k[0]))))))
-def krizek(sel):
+@count_kernel()
+def krizek(c):
     """Krizek et al.'s entropy of the feature sets (lower is more stable).
 
     .. math:: \\hat\\Phi(Z) = -\\sum_{s} \\hat p(s) \\log_2 \\hat p(s)
 
     over the distinct subsets s in Z, with :math:`\\hat p(s)` their frequency.
-    Defined for a constant subset size (thesis sec. 3.2.3).
+    Defined for a constant subset size (thesis sec. 3.2.3). With c_s = M p(s) the
+    number of runs that chose s, it is computed as
+    ``(M ln M - sum_s c_s ln c_s) / (M ln 2)``.
 
     Parameters
     ----------
@@ -230,14 +222,8 @@ def krizek(sel):
     >>> krizek([[1, 1, 0, 0], [1, 1, 0, 0], [0, 0, 1, 1], [0, 0, 1, 1]])
     1.0
     """
-    if constant_size(sel, "krizek") is None:
-        return float("nan")
-    idx = sel.index_matrix()
-    if idx.shape[1] == 0:
-        return 0.0
-    _, counts = np.unique(idx, axis=0, return_counts=True)
-    p = counts / sel.n_runs
-    return float(-np.sum(p * np.log2(p)) + 0.0)
+    M = c.n_runs
+    return (xlogx(M) - c.subset_xlogx) / (M * LN2) + 0.0
 
 
 @register(
@@ -250,7 +236,9 @@ def krizek(sel):
     notes=("Not corrected for chance, contrary to thesis Table 4.1: E[Phi|H0] = 1/2 for M = 2, "
            "d = 2, k = 1. The Jensen argument of thesis App. B.5 divides by k log(k/d) < 0 "
            "without reversing the inequality; it only shows E >= 0. See docs/table41.md."))
-def guzman(sel):
+@count_kernel(undefined_when=lambda c: (c.size == 0) | (c.size == c.n_features),
+              reason="k is 0 or d, so log(k/d) is -inf or 0")
+def guzman(c):
     """Guzman-Martinez and Alaiz-Rodriguez's Jensen-Shannon measure, constant k.
 
     .. math:: \\hat\\Phi(Z) = 1 - \\frac{D_{JS}(q_1, \\dots, q_M)}{D^*_{JS}}
@@ -280,15 +268,8 @@ def guzman(sel):
     >>> guzman([[1, 0], [1, 0]])
     1.0
     """
-    k = constant_size(sel, "guzman")
-    if k is None:
-        return float("nan")
-    d = sel.n_features
-    if k == 0 or k == d:
-        return undefined("guzman", "k is 0 or d, so log(k/d) is -inf or 0")
-    F = sel.column_counts
-    p = F[F > 0] / sel.n_runs
-    return 1.0 - float(np.sum(p * np.log(p))) / (k * math.log(k / d))
+    k = c.size
+    return 1.0 - c.column_plogp / (k * np.log(k / c.n_features))
 
 
 def _cw_parts(N: int, n: int, Y: int):
@@ -370,7 +351,8 @@ def cw_max(total, n_runs):
     r_reference=RReference("stabm", "stabilitySomol"),
     notes="Where CW_max = CW_min, Somol and Novovicova define CW_rel = CW (eq. 6); stabm "
           "returns NaN there.")
-def cwrel(sel):
+@count_kernel(undefined_when=lambda c: c.total == 0, reason="no run selects any feature")
+def cwrel(c):
     """Somol and Novovicova's relative weighted consistency CW_rel (alias ``"somol"``).
 
     .. math:: CW_{rel} = \\frac{d\\,(N - D + \\sum_f F_f(F_f - 1)) - N^2 + D^2}
@@ -404,16 +386,12 @@ def cwrel(sel):
     >>> round(cwrel(Z2), 12)
     0.333333333333
     """
-    M, d, N = sel.n_runs, sel.n_features, sel.total
-    if N == 0:
-        return undefined("cwrel", "no run selects any feature")
-    sff = sel.column_sum_squares - N                   # sum_f F_f (F_f - 1)
+    M, d, N = c.n_runs, c.n_features, c.total
+    sff = c.sum_squares - N                            # sum_f F_f (F_f - 1)
     D, H = N % d, N % M
     num = d * (N - D + sff) - N * N + D * D
     den = d * (H * H + M * (N - H) - D) - N * N + D * D
-    if den == 0:
-        return sff / (N * (M - 1))                     # CW_max = CW_min: CW_rel = CW
-    return num / den
+    return divide(num, den, sff / (N * (M - 1)))       # CW_max = CW_min: CW_rel = CW
 
 
 @register(
@@ -424,7 +402,8 @@ def cwrel(sel):
                 "28(1), 51-65", THESIS + ", Table 3.2 and eq. B.3"),
     claims=_claims(False, True, True, True, False), lower=0, upper=1,
     notes="The tight lower bound is 1/M (thesis Table 3.2); the constant bound is 0.")
-def lausser(sel):
+@count_kernel(undefined_when=lambda c: c.size == 0, reason="k = 0")
+def lausser(c):
     """Lausser et al.'s measure for a constant subset size k.
 
     .. math:: \\hat\\Phi(Z) = \\frac{1}{M^2 k}\\sum_{i=1}^M i^2 a^{(i)}
@@ -452,13 +431,8 @@ def lausser(sel):
     >>> lausser([[1, 1, 0, 0], [1, 0, 1, 0]])
     0.75
     """
-    k = constant_size(sel, "lausser")
-    if k is None:
-        return float("nan")
-    if k == 0:
-        return undefined("lausser", "k = 0")
-    M = sel.n_runs
-    return sel.column_sum_squares / (M * M * k)
+    M = c.n_runs
+    return c.sum_squares / (M * M * c.size)
 
 
 @register(
@@ -466,7 +440,8 @@ def lausser(sel):
     summary="(1/|X|) sum_{f in X} (F_f - 1)/(M - 1), X = union of runs",
     references=(SOMOL + ", Def. 1 (eq. 3)",),
     claims=_claims(True, False, True, True, False), lower=0, upper=1)
-def consistency(sel):
+@count_kernel(undefined_when=lambda c: c.total == 0, reason="no run selects any feature")
+def consistency(c):
     """Somol and Novovicova's consistency C.
 
     .. math:: C = \\frac{1}{|X|}\\sum_{f \\in X}\\frac{F_f - 1}{M - 1}
@@ -494,11 +469,8 @@ def consistency(sel):
     >>> consistency(Z3) == 13 / 42
     True
     """
-    M, N = sel.n_runs, sel.total
-    if N == 0:
-        return undefined("consistency", "no run selects any feature")
-    X = int(np.count_nonzero(sel.column_counts))
-    return (N - X) / (X * (M - 1))
+    X = c.n_union
+    return (c.total - X) / (X * (c.n_runs - 1))
 
 
 @register(
@@ -506,7 +478,8 @@ def consistency(sel):
     summary="sum_f (F_f/N) (F_f - 1)/(M - 1)",
     references=(SOMOL + ", Def. 2 (eqs. 4-5)",),
     claims=_claims(True, True, True, True, False), lower=0, upper=1)
-def weighted_consistency(sel):
+@count_kernel(undefined_when=lambda c: c.total == 0, reason="no run selects any feature")
+def weighted_consistency(c):
     """Somol and Novovicova's weighted consistency CW.
 
     .. math:: CW = \\sum_f \\frac{F_f}{N}\\cdot\\frac{F_f - 1}{M - 1}
@@ -532,15 +505,18 @@ def weighted_consistency(sel):
     >>> weighted_consistency(Z3)
     0.8125
     """
-    M, N = sel.n_runs, sel.total
-    if N == 0:
-        return undefined("weighted_consistency", "no run selects any feature")
-    return (sel.column_sum_squares - N) / (N * (M - 1))
+    N = c.total
+    return (c.sum_squares - N) / (N * (c.n_runs - 1))
 
 
-def _novovicova_score(F, N, M):
-    F = F[F > 0].astype(np.float64)
-    return float(np.sum(F * np.log2(F))) / (N * math.log2(M))
+def _novovicova_expectation(c, formula):
+    """E[SH | H0]: SH is linear in sum_f F_f ln F_f, whose expectation is d E[F ln F]
+    with F Poisson-binomial (each column's count under H0)."""
+    if c.total == c.n_runs * c.n_features:     # E = SH = 1 exactly (1 - E may not be 0
+        return 1.0                             # in floating point)
+    pmf = chance.column_count_pmf(c.sizes, c.n_features)
+    expected = c.n_features * float(np.dot(pmf, xlogx(np.arange(pmf.size))))
+    return float(formula(c.replace(column_xlogx=expected)))
 
 
 @register(
@@ -554,10 +530,15 @@ def _novovicova_score(F, N, M):
     notes="With correction_for_chance='exact', propstab subtracts the exact null expectation "
           "of the whole score (column counts Poisson-binomial); stabm subtracts a pairwise "
           "expectation from the global score.")
-def novovicova(sel, *, correction_for_chance="none"):
+@count_kernel(undefined_when=lambda c: c.total == 0, reason="no run selects any feature",
+              expectation=_novovicova_expectation)
+def novovicova(c):
     """Novovicova et al.'s entropy-based measure (stabm's ``stabilityNovovicova``).
 
     .. math:: SH = \\frac{\\sum_{f \\in X} F_f \\log_2 F_f}{N \\log_2 M}
+              = \\frac{\\sum_{f \\in X} F_f \\ln F_f}{N \\ln M}
+
+    (a ratio of logarithms, so the base does not matter).
 
     Parameters
     ----------
@@ -584,21 +565,7 @@ def novovicova(sel, *, correction_for_chance="none"):
     >>> novovicova([[1, 0, 0], [0, 1, 0]])
     0.0
     """
-    M, d, N = sel.n_runs, sel.n_features, sel.total
-    if N == 0:
-        return undefined("novovicova", "no run selects any feature")
-    value = _novovicova_score(sel.column_counts, N, M)
-    if correction_for_chance == "none":
-        return value
-    if N == M * d:      # E = SH = 1 exactly; in floating point 1 - E may not be 0
-        return undefined("novovicova", "every run selects every feature, so its null "
-                                       "expectation equals its maximum")
-    pmf = chance.column_count_pmf(sel.row_sizes, d)
-    c = np.arange(pmf.size, dtype=np.float64)
-    g = np.zeros_like(c)
-    g[1:] = c[1:] * np.log2(c[1:])
-    expectation = d * float(np.dot(pmf, g)) / (N * math.log2(M))
-    return _corrected("novovicova", value, expectation)
+    return c.column_xlogx / (c.total * np.log(c.n_runs))
 
 
 __test__ = module_doctests(__name__)
