@@ -1,6 +1,6 @@
 """Variances of stability estimates: Nogueira's Theorem 6 and the delete-one-run jackknife.
 
-Private helpers of :mod:`propstab.inference`. Every variance here is written as
+Helpers of :mod:`propstab.inference`. Every variance here is written as
 
 .. math:: v = c \\sum_{i=1}^M (u_i - \\bar u)^2
 
@@ -9,31 +9,26 @@ with per-run terms ``u`` and a factor ``c``: for Theorem 6, ``u_i`` is the thesi
 leave-run-i-out value and ``c = (M - 1) / M``. Two estimates computed on the same M
 resamples are paired through the differences of their terms.
 
-The leave-one-out values are computed from array algebra on the sufficient
-statistics of the measure: the M x M pair-score matrix for pairwise measures (row
-and column sums), the column counts minus each row for frequency measures (and the
-counts of the distinct subsets for Krizek's entropy, sorted sizes for Davis's
-median). The exact chance corrections of frequency measures and the measures on
-similarity data fall back on recomputing the measure M times (:func:`_loo_generic`).
+:func:`thm6` is declared as the ``analytic_variance`` of the measures it applies to
+(``register(analytic_variance=thm6)``). The leave-one-out values of the jackknife come
+from the measure's kernel (:mod:`propstab.measures.kernels`: one formula for the value
+and its M leave-one-out values); a measure without one is recomputed M times
+(:func:`_loo_generic`, also the slow twin of the kernels in the tests).
 """
 from __future__ import annotations
 
+import math
 import warnings
 
 import numpy as np
 
 from ._exceptions import UndefinedMeasureWarning
 
-__all__ = ["ANALYTIC_MEASURES", "PER_RUN_OPTIONS", "leave_one_out", "nogueira_terms", "spread"]
-
-#: Measures whose estimate equals Nogueira's Phi-hat wherever they are defined, so that
-#: Theorem 6 applies: Kuncheva's index is defined only for a constant subset size,
-#: where it equals Phi-hat (thesis Thm 4).
-ANALYTIC_MEASURES = ("nogueira", "kuncheva")
+__all__ = ["PER_RUN_OPTIONS", "leave_one_out", "spread", "thm6", "thm6_terms"]
 
 
-def nogueira_terms(F, k, ZF, n_runs, n_features, phi=None):
-    """Phi-hat, its Theorem 6 variance and the per-run terms Phi_(i), batched.
+def thm6_terms(F, k, ZF, n_runs, n_features, statistic):
+    """The Theorem 6 variance of Phi-hat and its per-run terms Phi_(i), batched.
 
     Parameters
     ----------
@@ -44,13 +39,12 @@ def nogueira_terms(F, k, ZF, n_runs, n_features, phi=None):
     ZF : array (..., M)
         ``sum_f z_if F_f`` for each run.
     n_runs, n_features : int
-    phi : array (...), optional
-        Phi-hat when already known (exactly, from :func:`propstab.measures.nogueira`);
-        otherwise computed here in floating point from ``F``.
+    statistic : array (...)
+        Phi-hat, as the measure computed it (exactly, from its own formula).
 
     Returns
     -------
-    phi, variance, terms : arrays (...), (...), (..., M)
+    variance, terms : arrays (...), (..., M)
 
     Notes
     -----
@@ -67,18 +61,47 @@ def nogueira_terms(F, k, ZF, n_runs, n_features, phi=None):
     M, d = n_runs, n_features
     F = np.asarray(F, dtype=np.float64)
     k = np.asarray(k, dtype=np.float64)
-    p = F / M
-    kbar = p.sum(axis=-1)
+    kbar = (F / M).sum(axis=-1)
     pbar = kbar / d
     den = pbar * (1.0 - pbar)
     with np.errstate(divide="ignore", invalid="ignore"):
-        if phi is None:
-            phi = 1.0 - (M / (M - 1)) * np.mean(p * (1.0 - p), axis=-1) / den
-        phi = np.asarray(phi, dtype=np.float64)
+        phi = np.asarray(statistic, dtype=np.float64)
         kb = kbar[..., None]
         terms = (np.asarray(ZF, dtype=np.float64) / (M * d) - k * kb / d ** 2
                  + phi[..., None] / 2 * (2 * kb * k / d ** 2 - k / d - kb / d + 1)) / den[..., None]
-    return phi, spread(terms, 4.0 / M ** 2), terms
+    return spread(terms, 4.0 / M ** 2), terms
+
+
+def thm6(sel, statistic: float):
+    """Thesis Thm 6: the asymptotic variance of Nogueira's Phi-hat (and of a measure equal
+    to it wherever it is defined, e.g. Kuncheva's index, thesis Thm 4).
+
+    Declared as the ``analytic_variance`` of those measures; ``statistic`` is the
+    measure's value on ``sel`` (Phi-hat is not recomputed here).
+
+    Returns
+    -------
+    variance, terms, factor : float, ndarray (M,), float
+        ``variance = factor * sum_i (terms_i - mean terms)^2`` with ``factor = 4 / M^2``
+        (see :func:`thm6_terms`); NaN where ``statistic`` is NaN.
+
+    Examples
+    --------
+    >>> from propstab import as_selection
+    >>> from propstab.measures import nogueira
+    >>> sel = as_selection([[1, 1, 0, 0], [1, 1, 0, 0], [1, 0, 1, 0], [1, 1, 0, 0]])
+    >>> variance, terms, factor = thm6(sel, nogueira(sel))
+    >>> round(variance, 4), factor
+    (0.0469, 0.25)
+    """
+    M, d = sel.n_runs, sel.n_features
+    factor = 4.0 / M ** 2
+    if math.isnan(statistic):                        # e.g. kuncheva with varying sizes
+        return float("nan"), np.full(M, np.nan), factor
+    F = sel.column_counts
+    ZF = np.asarray(sel.stored() @ F.astype(np.float64)).ravel()
+    variance, terms = thm6_terms(F, sel.row_sizes, ZF, M, d, statistic)
+    return float(variance), terms, factor
 
 
 # ------------------------------------------------------------------ leave-one-out values
@@ -86,10 +109,10 @@ def nogueira_terms(F, k, ZF, n_runs, n_features, phi=None):
 def _loo_generic(sel, info, options):
     """Slow path: the measure recomputed on the M matrices with one run deleted.
 
-    Used only where no count or pair structure is exploited: the exact chance
-    corrections of ``davis`` and ``novovicova`` (a null law per deleted run) and the
-    measures on similarity or importance data (``correlated`` family); it is also the
-    slow twin the tests compare the vectorised paths with.
+    Used where the measure has no kernel, or its kernel has no leave-one-out values
+    for these options (the exact chance corrections of ``davis`` and ``novovicova``: a
+    null law per deleted run); it is also the slow twin the tests compare the
+    kernels with.
     """
     Zm = sel.stored()
     M = sel.n_runs
@@ -120,17 +143,18 @@ def _take_rows(value, mask):
 def leave_one_out(sel, info, options, *, generic=False):
     """The M values of measure ``info`` on Z with run i deleted (i = 1..M).
 
-    ``generic=True`` forces the slow recomputation (for testing the fast paths).
+    From the measure's kernel (``info.kernel.leave_one_out``) where it has one and it
+    covers these options; otherwise, or with ``generic=True`` (the tests' slow twin),
+    the measure recomputed M times.
     """
-    if not generic:
-        if info.domain == "constant_size" and np.any(sel.row_sizes != sel.row_sizes[0]):
-            return np.full(sel.n_runs, np.nan)
-        if info.kernel is not None:
-            values = info.kernel.leave_one_out(sel, **options)
-            if values is not None:
-                return np.asarray(values, dtype=np.float64)
-            return _loo_generic(sel, info, options)
-    return _loo_generic(sel, info, options)
+    if generic:
+        return _loo_generic(sel, info, options)
+    if info.domain == "constant_size" and np.any(sel.row_sizes != sel.row_sizes[0]):
+        return np.full(sel.n_runs, np.nan)
+    values = None if info.kernel is None else info.kernel.leave_one_out(sel, **options)
+    if values is None:
+        return _loo_generic(sel, info, options)
+    return np.asarray(values, dtype=np.float64)
 
 
 def spread(terms, factor):

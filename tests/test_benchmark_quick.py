@@ -20,9 +20,9 @@ import numpy as np
 import pytest
 from scipy import sparse
 
-from propstab import UndefinedMeasureWarning, as_selection, get_measure
+from propstab import UndefinedMeasureWarning, as_selection, get_measure, list_measures
 from propstab import _validation as V
-from propstab.measures import _common, pairwise
+from propstab.measures import _common
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 BENCH = ROOT / "benchmarks" / "bench_measures.py"
@@ -174,10 +174,10 @@ def test_a_large_sparse_selection_is_never_densified(monkeypatch):
     assert np.array_equal(r, (S @ S.T).toarray().astype(np.int64))
 
 
-@pytest.mark.parametrize("name", sorted(pairwise.PAIR_SCORES))
+@pytest.mark.parametrize("name", sorted(m.name for m in list_measures("pairwise")))
 def test_blocked_pair_mean_equals_the_full_matrix_mean(name, monkeypatch):
     """score_pair_mean on blocks of 3 rows = pair_mean on the M x M arrays (to 1e-12)."""
-    score = pairwise.PAIR_SCORES[name]
+    score = get_measure(name).kernel.score
     rng = np.random.default_rng(sum(map(ord, name)))
     M, d = 11, 15
     monkeypatch.setattr(_common, "_BLOCK_BYTES", 8 * M * 3)

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import math
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
@@ -58,10 +59,15 @@ def test_thm6_variance_equals_literal_formula(seed):
 
 
 def _thm6_batch(Z):
-    F = Z.sum(1)
+    """Phi-hat (nogueira's own count formula on batched sums) and Thm 6 for each Z[r]."""
+    R, M, d = Z.shape
+    F = Z.sum(1).astype(np.int64)
     k = Z.sum(2)
     ZF = np.einsum("rmd,rd->rm", Z.astype(float), F.astype(float))
-    return _variance.nogueira_terms(F, k, ZF, Z.shape[1], Z.shape[2])
+    sums = SimpleNamespace(n_runs=M, n_features=d, total=F.sum(1), sum_squares=(F * F).sum(1))
+    phi = propstab.get_measure("nogueira").kernel.formula(sums)
+    variance, terms = _variance.thm6_terms(F, k, ZF, M, d, phi)
+    return phi, variance, terms
 
 
 def test_thm6_sign_pinned_by_simulation_with_varying_sizes():

@@ -33,6 +33,7 @@ from .._validation import as_importances, as_selection, as_similarity, check_int
 from .._exceptions import warn
 from ._common import constant_size, pair_mean, undefined
 from .pairwise import BOMMERT, _claims
+from .references import TABLE_6_1
 
 SECHIDIS = ("Sechidis, K., Papangelou, K., Nogueira, S., Weatherall, J., Brown, G. (2019). On "
             "the stability of feature selection in the presence of feature correlations. "
@@ -839,7 +840,7 @@ _STABM_NOTES = (
     summary="(I - E[I]) / ((k_i + k_j)/2 - E[I]), I = |F_i ∩ F_j| + (O_ij + O_ji)/2",
     references=(BOMMERT + ", stabilityYu", YU, ZHANG),
     claims=_claims(False, False, False, False, True), lower=-math.inf, upper=1,
-    null_value=0.0,
+    null_value=0.0, scale=TABLE_6_1,
     parameters=(SIMILARITY, THRESHOLD, _correction("exact", True), N_SIMULATIONS,
                 RANDOM_STATE),
     r_reference=_stabm_ref("stabilityYu", note="stabm's default correction is 'estimate' "
@@ -1201,7 +1202,7 @@ def _expected_pogr(k, d, g):
     summary="(|F_i ∩ F_j| + O_ij - E_ij) / (k_i - E_ij) over ordered pairs, E_ij exact",
     references=(ZHANG, HAMER + ", eq. 4", SECHIDIS + ", sec. 2.2"),
     claims=_claims(False, False, False, False, True), lower=-math.inf, upper=1,
-    null_value=0.0, parameters=(SIMILARITY, THRESHOLD),
+    null_value=0.0, scale=TABLE_6_1, parameters=(SIMILARITY, THRESHOLD),
     notes="Zhang et al. estimate E_ij = E[|F_i ∩ F_j| + O_ij | H0] by simulation; propstab "
           "uses its exact value (independent uniformly random subsets), so E[value|H0] = 0. "
           "With the identity similarity it is nPOG. Not bounded below (as nPOG), undefined "

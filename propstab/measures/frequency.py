@@ -12,10 +12,12 @@ import math
 import numpy as np
 
 from .. import chance
+from .._variance import thm6
 from .._registry import Bound, Parameter, RReference, module_doctests, register
 from .._validation import check_int_range
 from .kernels import count_kernel, divide, xlogx
 from .pairwise import BOMMERT, SOMOL, THESIS, _claims
+from .references import TABLE_6_1
 
 NOVOVICOVA = ("Novovicova, J., Somol, P., Haindl, M., Pudil, P. (2009). Conditional mutual "
               "information based feature selection for classification task. CIARP")
@@ -37,6 +39,7 @@ LN2 = math.log(2.0)
                 "Nogueira, S., Sechidis, K., Brown, G. (2018). On the stability of feature "
                 "selection algorithms. JMLR 18(174), 1-54"),
     claims=_claims(True, True, True, True, False), lower=-1, upper=1,
+    analytic_variance=thm6, scale=TABLE_6_1,
     r_reference=RReference("stabm", "stabilityNogueira",
                            note="also irr::kappam.fleiss on the M x d ratings (thesis Thm 5)"),
     notes=("The tight lower bound is -1/(M-1) (thesis App. B.6); the constant bound is -1. "

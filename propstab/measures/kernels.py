@@ -123,7 +123,8 @@ class Counts:
                          if not isinstance(getattr(type(self), name, None),
                                            functools.cached_property))
         if unknown:
-            raise TypeError(f"replace: {', '.join(unknown)} is not a summary of {type(self).__name__}")
+            raise TypeError(f"replace: {', '.join(unknown)} is not a summary of "
+                            f"{type(self).__name__}")
         other = copy.copy(self)
         other.__dict__.update(summaries)
         return other

@@ -16,7 +16,9 @@ import numpy as np
 
 from .._registry import Bound, Parameter, RReference, module_doctests, register
 from ..axioms import Axiom
+from .._variance import thm6
 from .kernels import pair_kernel
+from .references import TABLE_6_1
 
 FD, MONO, BND, MAX, CORR = (Axiom.FULLY_DEFINED, Axiom.MONOTONICITY, Axiom.BOUNDS,
                             Axiom.MAXIMUM, Axiom.CORRECTION_FOR_CHANCE)
@@ -273,7 +275,8 @@ def pog(r, ki, kj, d):
     summary="(r_ij - k^2/d) / (k - k^2/d), constant k",
     references=("Kuncheva, L. I. (2007). A stability index for feature selection. AIAP, 421-427",
                 THESIS + ", eq. 3.1"),
-    claims=_claims(False, True, True, True, True), lower=-1, upper=1, null_value=0.0)
+    claims=_claims(False, True, True, True, True), lower=-1, upper=1, null_value=0.0,
+    analytic_variance=thm6, scale=TABLE_6_1)       # = Nogueira's Phi-hat on its domain (Thm 4)
 @pair_kernel(reason="k is 0 or d")
 def kuncheva(r, ki, kj, d):
     """Kuncheva's consistency index averaged over pairs of runs.
@@ -315,7 +318,7 @@ def kuncheva(r, ki, kj, d):
     claims=_claims(True, False, True, False, True),
     notes=_not_monotone("with varying sizes each pair's weight 1/(min(k_i, k_j) - max(0, k_i + "
                         "k_j - d)) differs"),
-    lower=-1, upper=1, null_value=0.0,
+    lower=-1, upper=1, null_value=0.0, scale=TABLE_6_1,
     r_reference=_stabm("stabilityLustgarten"))
 @pair_kernel(reason="a run is empty or selects all features")
 def lustgarten(r, ki, kj, d):
@@ -355,7 +358,7 @@ def lustgarten(r, ki, kj, d):
     claims=_claims(True, False, False, False, True),
     notes=_not_monotone("with varying sizes each pair's weight 1/(min(k_i, k_j) - k_i k_j/d) "
                         "differs"),
-    lower=Bound("1 - d", func=lambda M, d, k: 1 - d), upper=1, null_value=0.0,
+    lower=Bound("1 - d", func=lambda M, d, k: 1 - d), upper=1, null_value=0.0, scale=TABLE_6_1,
     r_reference=_stabm("stabilityWald"))
 @pair_kernel(reason="a run is empty or selects all features")
 def wald(r, ki, kj, d):
@@ -397,7 +400,7 @@ def wald(r, ki, kj, d):
                 "Bioinformatics 25(13), 1662-1668", THESIS + ", eq. 3.3"),
     claims=_claims(True, False, False, True, True),
     notes=_not_monotone("with varying sizes each pair's weight differs"),
-    lower=Bound("1 - d", func=lambda M, d, k: 1 - d), upper=1, null_value=0.0)
+    lower=Bound("1 - d", func=lambda M, d, k: 1 - d), upper=1, null_value=0.0, scale=TABLE_6_1)
 @pair_kernel(reason="a run is empty or selects all features")
 def npog(r, ki, kj, d):
     """Normalised percentage of overlapping genes, over ordered pairs.
@@ -437,6 +440,7 @@ def npog(r, ki, kj, d):
                 "Carletta, J. (1996). Assessing agreement on classification tasks: the kappa "
                 "statistic. Computational Linguistics 22(2)"),
     claims=_claims(True, False, True, True, True), lower=-1, upper=1, null_value=0.0,
+    scale=TABLE_6_1,
     r_reference=_stabm("stabilityKappa"))
 @pair_kernel(reason="two runs are both empty or both select all features")
 def kappa(r, ki, kj, d):
@@ -474,6 +478,7 @@ def kappa(r, ki, kj, d):
                 "Nogueira, S., Brown, G. (2016). Measuring the stability of feature selection. "
                 "ECML PKDD"),
     claims=_claims(True, False, True, True, True), lower=-1, upper=1, null_value=0.0,
+    scale=TABLE_6_1,
     r_reference=_stabm("stabilityPhi"))
 @pair_kernel(reason="a run is empty or selects all features")
 def phi(r, ki, kj, d):
@@ -510,6 +515,7 @@ def phi(r, ki, kj, d):
     summary="(r_ij - k_i k_j/d) / (sqrt(k_i k_j) - k_i k_j/d)",
     references=(BOMMERT + ", stabilityUnadjusted",),
     claims=_claims(True, False, True, True, True), lower=-1, upper=1, null_value=0.0,
+    scale=TABLE_6_1,
     r_reference=_stabm("stabilityUnadjusted"))
 @pair_kernel(reason="a run is empty, or two runs both select all features")
 def unadjusted(r, ki, kj, d):
@@ -543,11 +549,5 @@ def unadjusted(r, ki, kj, d):
     """
     return d * r - ki * kj, d * np.sqrt(ki * kj) - ki * kj
 
-
-#: The pair score of each pairwise measure, by registered name (read by the jackknife).
-PAIR_SCORES = {name: f.info.kernel.score for name, f in (
-    ("hamming", hamming), ("jaccard", jaccard), ("dice", dice), ("ochiai", ochiai),
-    ("pog", pog), ("kuncheva", kuncheva), ("lustgarten", lustgarten), ("wald", wald),
-    ("npog", npog), ("kappa", kappa), ("phi", phi), ("unadjusted", unadjusted))}
 
 __test__ = module_doctests(__name__)
