@@ -28,7 +28,7 @@ import numpy as np
 from scipy import sparse
 from scipy import stats
 
-from .._registry import Parameter, RReference, module_doctests, register
+from .._registry import ExpectedDifference, Parameter, RReference, module_doctests, register
 from .._validation import as_importances, as_selection, as_similarity, check_int_range
 from .._exceptions import warn
 from ._common import constant_size, pair_mean, undefined
@@ -78,11 +78,116 @@ def _correction(default, exact: bool):
         "per pair of sizes; 'none': the mean of the raw scores I", choices=choices)
 
 
-def _stabm_ref(function, correction=True, note=""):
+# ------------------------------------------------- known differences of the R reference
+
+def _stored_off_diagonal(similarity):
+    """The stored off-diagonal similarities of the option as given, and whether some
+    off-diagonal entry is an unstored zero (sparse input)."""
+    if sparse.issparse(similarity):
+        C = sparse.csr_matrix(similarity)
+        C.sum_duplicates()
+        C = C.tocoo()
+        off = C.row != C.col
+        d = C.shape[0]
+        return C.data[off], int(off.sum()) < d * d - d
+    C = np.asarray(similarity, dtype=np.float64)
+    return C[~np.eye(C.shape[0], dtype=bool)], False
+
+
+def _no_similar_pair(measure, sel, options) -> bool:
+    C = options.get("similarity")
+    if C is None:
+        return False
+    t = options.get("threshold")
+    values, unstored_zero = _stored_off_diagonal(C)
+    return not (np.any(values >= t) or (unstored_zero and t <= 0))
+
+
+def _threshold_zero(measure, sel, options) -> bool:
+    C = options.get("similarity")
+    if C is None or sparse.issparse(C) or options.get("threshold") != 0:
+        return False
+    values, _ = _stored_off_diagonal(C)
+    return bool(np.any(values == 0))
+
+
+_ADJUSTED_R = ("stabm::stabilityYu", "stabm::stabilityIntersectionCount",
+               "stabm::stabilityIntersectionGreedy", "stabm::stabilityIntersectionMBM",
+               "stabm::stabilityIntersectionMean")
+
+ADJUSTED_NO_SIMILAR_PAIR = ExpectedDifference(
+    key="adjusted_no_similar_pair",
+    r_functions=_ADJUSTED_R,
+    summary="with no similar pair of features, stabm silently switches to "
+            "intersection.common (stabilityUnadjusted's formula)",
+    reason="stabm's stability() looks for an off-diagonal entry of sim.mat >= threshold; "
+           "when there is none it replaces the measure by 'intersection.common' and the "
+           "correction by the 'unadjusted' expectation k_i k_j / p, i.e. it returns "
+           "mean (r - k_i k_j/p) / (sqrt(k_i k_j) - k_i k_j/p). Yu's maximum is "
+           "(k_i + k_j)/2, not sqrt(k_i k_j), so Yu's value changes as soon as two runs "
+           "differ in size (Yu's own definition then equals stabm's kappa). Without "
+           "correction the raw scores coincide except for two empty runs, where Yu is "
+           "undefined (NA in stabm's own yu) and intersection.common gives 0. For the "
+           "intersection.* measures score, maximum and exact expectation are unchanged by "
+           "the switch (only correction 'estimate' silently becomes exact). propstab "
+           "evaluates each measure's own definition.",
+    example='stabilityYu(list(1, 1:2), sim.mat = diag(3), threshold = 0.9, '
+            'correction.for.chance = "exact")',
+    r_result="0.4459029 = stabilityUnadjusted(list(1, 1:2), p = 3)",
+    propstab_result="Yu's definition: (1 - 2/3) / (3/2 - 2/3) = 0.4 "
+                    "= stabilityKappa(list(1, 1:2), p = 3)",
+    applies=_no_similar_pair)
+
+SPARSE_SIMILARITY_DIMENSIONS = ExpectedDifference(
+    key="sparse_similarity_dimensions",
+    r_functions=("stabm::stabilityYu", "stabm::stabilityZucknick",
+                 "stabm::stabilityIntersectionCount", "stabm::stabilityIntersectionGreedy",
+                 "stabm::stabilityIntersectionMBM", "stabm::stabilityIntersectionMean"),
+    summary="a sparse similarity matrix loses trailing dimensions when thresholding",
+    reason="for a symmetric Matrix similarity with an entry below threshold, stabm rebuilds "
+           "it with sparseMatrix(i, j, x, symmetric = TRUE) without dims, so its size is "
+           "the largest stored index: when the last features have no stored entry "
+           "(e.g. the diagonal is not stored) the matrix shrinks and stabm rejects valid "
+           "feature indices (or computes on a smaller feature space). The dense path "
+           "passes dims. propstab's bridge always stores the diagonal, so the harness "
+           "never meets this; an R-level test pins it.",
+    example='S <- Matrix::sparseMatrix(i = c(1, 3), j = c(2, 4), x = c(0.95, 0.5), '
+            'dims = c(4, 4), symmetric = TRUE); stabilityZucknick(list(c(1, 3), c(2, 4), '
+            'c(1, 4)), sim.mat = S, threshold = 0.9)',
+    r_result="error: Assertion on 'f' failed: Must be a subset of {'1','2'}",
+    propstab_result="propstab requires the unit diagonal; sent with its diagonal stored "
+                    "(as the bridge does) or dense, stabm gives 0.4069444",
+    applies=None)
+
+THRESHOLD_ZERO_DENSE_SPARSE = ExpectedDifference(
+    key="threshold_zero_dense_sparse",
+    r_functions=("stabm::stabilityYu", "stabm::stabilityIntersectionCount",
+                 "stabm::stabilityIntersectionGreedy", "stabm::stabilityIntersectionMean",
+                 "stabm::stabilityIntersectionMBM", "stabm::stabilityZucknick"),
+    summary="at threshold 0, dense and sparse similarity matrices give different values",
+    reason="stabm converts a dense sim.mat to sparse form keeping every entry >= threshold; "
+           "at threshold 0 that stores the zero similarities explicitly, and the measures "
+           "count stored entries as similar pairs. A sparse sim.mat never stores its zeros, "
+           "so the same matrix gives another value. propstab gives one value for both "
+           "forms and never counts a zero similarity as similar (similar means >= threshold "
+           "and > 0): it equals stabm's sparse result and differs from its dense one.",
+    example='S <- diag(4); S[1, 2] <- S[2, 1] <- 0.5; f <- list(c(1, 3), c(2, 4), 3); '
+            'stabilityYu(f, sim.mat = S, threshold = 0, correction.for.chance = "none") vs '
+            'the same with sim.mat = as(as(S, "CsparseMatrix"), "symmetricMatrix")',
+    r_result="1.5 (dense) vs 0.6666667 (sparse)",
+    propstab_result="0.6666667 for the dense and the sparse form",
+    applies=_threshold_zero)
+
+
+def _stabm_ref(function, correction=True, note="", adjusted=True):
+    """stabm's function of a thresholded measure, with its known differences (the
+    adjusted intersections also switch measure without a similar pair)."""
     args = {"similarity": "sim.mat", "threshold": "threshold"}
     if correction:
         args.update(correction_for_chance="correction.for.chance", n_simulations="N")
-    return RReference("stabm", function, arguments=args, note=note)
+    differences = ((ADJUSTED_NO_SIMILAR_PAIR,) if adjusted else ()) + (
+        SPARSE_SIMILARITY_DIMENSIONS, THRESHOLD_ZERO_DENSE_SPARSE)
+    return RReference("stabm", function, arguments=args, note=note, differences=differences)
 
 
 # ----------------------------------------------------------------------------------
@@ -912,7 +1017,7 @@ def yu(sel, *, similarity=None, threshold=0.9, correction_for_chance="exact",
     claims=_claims(True, False, True, False, False), lower=0, upper=1,
     parameters=(SIMILARITY, THRESHOLD, _correction("none", True), N_SIMULATIONS,
                 RANDOM_STATE),
-    r_reference=_stabm_ref("stabilityZucknick"),
+    r_reference=_stabm_ref("stabilityZucknick", adjusted=False),
     notes="Bounded by [0, 1]: (k_j - r) k_i / k_j + (k_i - r) k_j / k_i <= k_i + k_j - 2r. "
           "With correction_for_chance='exact' the null expectation is exact (a sum over the "
           "hypergeometric intersection)." + _STABM_NOTES)

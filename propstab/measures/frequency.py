@@ -13,10 +13,12 @@ import numpy as np
 
 from .. import chance
 from .._variance import thm6
-from .._registry import Bound, Parameter, RReference, module_doctests, register
+from .._registry import (Bound, ExpectedDifference, Parameter, RReference, module_doctests,
+                         register)
 from .._validation import check_int_range
 from .kernels import count_kernel, divide, xlogx
 from .pairwise import BOMMERT, SOMOL, THESIS, _claims
+from .r_differences import NAN_NOT_NA
 from .references import TABLE_6_1
 
 NOVOVICOVA = ("Novovicova, J., Somol, P., Haindl, M., Pudil, P. (2009). Conditional mutual "
@@ -32,6 +34,85 @@ CORRECTION_GLOBAL = Parameter(
 LN2 = math.log(2.0)
 
 
+# ------------------------------------------------- known differences of the R reference
+
+def _global_score_many_runs(measure, sel, options) -> bool:
+    return options.get("correction_for_chance") == "exact" and sel.n_runs > 2
+
+
+def _davis_penalty(measure, sel, options) -> bool:
+    return options.get("correction_for_chance") == "exact" and options.get("penalty", 0) > 0
+
+
+def _single_subject(measure, sel, options) -> bool:
+    return sel.n_features == 1
+
+
+CORRECTED_GLOBAL_SCORE = ExpectedDifference(
+    key="corrected_global_score",
+    r_functions=("stabm::stabilityDavis", "stabm::stabilityNovovicova"),
+    summary="corrected Davis and Novovicova subtract pairwise expectations from a "
+            "global score",
+    reason="with correction.for.chance, stabm computes the global score S of all M runs, "
+           "then for every pair of runs the expectation E_ij of the score of two random "
+           "runs of sizes k_i, k_j, and returns mean_ij (S - E_ij) / (max - E_ij). The "
+           "expectation of S itself depends on all M sizes, so for M > 2 the result is "
+           "not corrected for chance (its null expectation is not 0). propstab subtracts "
+           "the exact expectation of S under the null model (union-size law for Davis, "
+           "Poisson-binomial column counts for Novovicova). For M = 2 both coincide "
+           "(with Davis's penalty 0, see davis_penalty_maximum).",
+    example='stabilityDavis(list(1:2, 2:3, c(1, 3)), p = 4, correction.for.chance = '
+            '"exact"); stabilityNovovicova(list(1:2, 2:3, c(1, 3)), p = 4, '
+            'correction.for.chance = "exact")',
+    r_result="-0.0909090909 (Davis); 0.2618595071 (Novovicova)",
+    propstab_result="0.1910112360 (Davis); 0.1506549719 (Novovicova); for M = 2, "
+                    "list(1:2, 2:3): both give -0.0909090909 (Davis) and 0 (Novovicova)",
+    applies=_global_score_many_runs)
+
+DAVIS_PENALTY_MAXIMUM = ExpectedDifference(
+    key="davis_penalty_maximum",
+    r_functions=("stabm::stabilityDavis",),
+    summary="corrected Davis with a penalty: stabm normalises by "
+            "max(1 - penalty/p, floor((M-1)/2)/M), propstab by 1",
+    reason="stabm's maximum for Davis is max(1 - penalty/p, floor((M - 1)/2)/M), whatever "
+           "the sizes; propstab's correction (Phi - E) / (1 - E) uses the measure's "
+           "declared maximum 1. Neither is the maximum over matrices with the observed "
+           "sizes (1 - penalty * median(k)/d for identical rows), so the two differ by the "
+           "normalising constant even for M = 2; where stabm's maximum equals the "
+           "expectation (e.g. both 0 when penalty >= p) stabm gives NA, propstab 0.",
+    example='stabilityDavis(list(1:2, 2:3), p = 4, correction.for.chance = "exact", '
+            'penalty = 1)',
+    r_result="-0.05",
+    propstab_result="-0.0344827586 (= -1/29)",
+    applies=_davis_penalty)
+
+SOMOL_EQUAL_EXTREMES = ExpectedDifference(
+    key="somol_equal_extremes",
+    r_functions=("stabm::stabilitySomol",),
+    summary="stabm's Somol is NaN/NA where CW_max = CW_min; Somol and Novovicova define "
+            "CW_rel = CW there",
+    reason="Somol and Novovicova (2010) eq. 6 set CW_rel = CW when CW_max = CW_min; stabm "
+           "divides by zero (NaN) and returns NA explicitly when every run selects all p "
+           "features. propstab follows the paper.",
+    example="stabilitySomol(list(1, 1:2), p = 2); stabilitySomol(list(1:2, 1:2), p = 2)",
+    r_result="NaN; NA",
+    propstab_result="CW = 2/3; CW = 1",
+    applies=lambda measure, sel, options: cw_extremes_equal(sel))
+
+IRR_SINGLE_SUBJECT = ExpectedDifference(
+    key="irr_single_subject",
+    r_functions=("irr::kappam.fleiss",),
+    summary="irr::kappam.fleiss fails for a single subject (d = 1)",
+    reason="kappam.fleiss first removes rows with NA by ratings[keep, ], which drops a "
+           "one-row matrix to a vector, so ncol() is NULL and the loop 1:nr fails. Fleiss' "
+           "kappa of one subject is defined when the raters disagree; propstab's nogueira "
+           "(equal to it, thesis Thm 5) gives -1/(M - 1) for Z = [[1], [0]].",
+    example="irr::kappam.fleiss(matrix(c(1L, 0L), nrow = 1))",
+    r_result="error: argument of length 0 (in 1:nr)",
+    propstab_result="nogueira([[1], [0]]) = -1.0",
+    applies=_single_subject)
+
+
 @register(
     name="nogueira", family="frequency",
     summary="1 - mean_f s_f^2 / ((k̄/d)(1 - k̄/d))",
@@ -41,7 +122,8 @@ LN2 = math.log(2.0)
     claims=_claims(True, True, True, True, False), lower=-1, upper=1,
     analytic_variance=thm6, scale=TABLE_6_1,
     r_reference=RReference("stabm", "stabilityNogueira",
-                           note="also irr::kappam.fleiss on the M x d ratings (thesis Thm 5)"),
+                           note="also irr::kappam.fleiss on the M x d ratings (thesis Thm 5)",
+                           differences=(IRR_SINGLE_SUBJECT,)),
     notes=("The tight lower bound is -1/(M-1) (thesis App. B.6); the constant bound is -1. "
            "Correction for chance holds for a constant size (E = 0, thesis Thm 4) but not for "
            "fixed sizes that differ: E[Phi|H0] = -sum_i (k_i - k̄)^2 / (M (M-1) k̄ (d - k̄)), "
@@ -138,7 +220,8 @@ def _davis_expectation(c, formula, *, penalty=0.0):
                 CORRECTION_GLOBAL),
     r_reference=RReference("stabm", "stabilityDavis",
                            arguments={"penalty": "penalty",
-                                      "correction_for_chance": "correction.for.chance"}),
+                                      "correction_for_chance": "correction.for.chance"},
+                           differences=(CORRECTED_GLOBAL_SCORE, DAVIS_PENALTY_MAXIMUM)),
     notes="With correction_for_chance='exact', propstab subtracts the exact null expectation "
           "of the whole score (union size by its exact law); stabm subtracts a pairwise "
           "expectation from the global score, which is not a correction for chance when M > 2. "
@@ -275,12 +358,51 @@ def guzman(c):
     return 1.0 - c.column_plogp / (k * np.log(k / c.n_features))
 
 
-def _cw_parts(N: int, n: int, Y: int):
-    D = N % Y
-    H = N % n
-    num_min = N * N - Y * (N - D) - D * D          # CW_min = num_min / (Y N (n-1))
-    num_max = H * H + N * (n - 1) - H * n          # CW_max = num_max / (N (n-1))
-    return D, H, num_min, num_max
+def cw_extremes(total, n_runs, n_features):
+    """CW_min and CW_max (Somol and Novovicova 2010, eqs. 11 and 14), both multiplied by
+    their common denominator d N (M - 1).
+
+    Exact integers for integer arguments (so that ``low == high`` tests CW_min = CW_max
+    exactly); elementwise for arrays (the leave-one-out sums of :func:`cwrel`).
+
+    .. math:: d N (M-1)\\,CW_{min} = N^2 - d(N - D) - D^2, \\quad
+              d N (M-1)\\,CW_{max} = d\\,(H^2 + N(M - 1) - H M)
+
+    with D = N mod d and H = N mod M.
+
+    Parameters
+    ----------
+    total : int or array
+        N, the total number of selections.
+    n_runs : int
+        M.
+    n_features : int
+        d.
+
+    Returns
+    -------
+    low, high : int or array
+
+    See Also
+    --------
+    cw_min, cw_max
+
+    Examples
+    --------
+    >>> cw_extremes(23, 7, 6)            # Fig. 2: CW_min = 11/23, CW_max = 64/69
+    (396, 768)
+    >>> 396 / (6 * 23 * 6) == 11 / 23, 768 / (6 * 23 * 6) == 64 / 69
+    (True, True)
+    """
+    N, M, d = total, n_runs, n_features
+    D, H = N % d, N % M
+    return N * N - d * (N - D) - D * D, d * (H * H + N * (M - 1) - H * M)
+
+
+def cw_extremes_equal(sel) -> bool:
+    """Whether CW_min = CW_max for the sums of ``sel`` (CW_rel is then CW, eq. 6)."""
+    low, high = cw_extremes(sel.total, sel.n_runs, sel.n_features)
+    return sel.total > 0 and low == high
 
 
 def cw_min(total, n_runs, n_features):
@@ -312,8 +434,8 @@ def cw_min(total, n_runs, n_features):
     check_int_range("total", total, minimum=1, owner="cw_min")
     check_int_range("n_runs", n_runs, minimum=2, owner="cw_min")
     check_int_range("n_features", n_features, minimum=1, owner="cw_min")
-    _, _, num_min, _ = _cw_parts(int(total), int(n_runs), int(n_features))
-    return num_min / (n_features * total * (n_runs - 1))
+    low, _ = cw_extremes(int(total), int(n_runs), int(n_features))
+    return low / (int(n_features) * int(total) * (int(n_runs) - 1))
 
 
 def cw_max(total, n_runs):
@@ -342,8 +464,8 @@ def cw_max(total, n_runs):
     """
     check_int_range("total", total, minimum=1, owner="cw_max")
     check_int_range("n_runs", n_runs, minimum=2, owner="cw_max")
-    _, _, _, num_max = _cw_parts(int(total), int(n_runs), 1)
-    return num_max / (total * (n_runs - 1))
+    _, high = cw_extremes(int(total), int(n_runs), 1)
+    return high / (int(total) * (int(n_runs) - 1))
 
 
 @register(
@@ -351,18 +473,22 @@ def cw_max(total, n_runs):
     summary="(CW - CW_min) / (CW_max - CW_min), Somol-Novovicova eq. 15",
     references=(SOMOL + ", Def. 3 and Prop. 1 (eq. 15)", THESIS + ", eq. 3.4"),
     claims=_claims(True, True, True, False, False), lower=0, upper=1,
-    r_reference=RReference("stabm", "stabilitySomol"),
+    r_reference=RReference("stabm", "stabilitySomol",
+                           differences=(NAN_NOT_NA, SOMOL_EQUAL_EXTREMES)),
     notes="Where CW_max = CW_min, Somol and Novovicova define CW_rel = CW (eq. 6); stabm "
           "returns NaN there.")
 @count_kernel(undefined_when=lambda c: c.total == 0, reason="no run selects any feature")
 def cwrel(c):
     """Somol and Novovicova's relative weighted consistency CW_rel (alias ``"somol"``).
 
-    .. math:: CW_{rel} = \\frac{d\\,(N - D + \\sum_f F_f(F_f - 1)) - N^2 + D^2}
+    .. math:: CW_{rel} = \\frac{CW - CW_{min}}{CW_{max} - CW_{min}}
+              = \\frac{d\\,(N - D + \\sum_f F_f(F_f - 1)) - N^2 + D^2}
               {d\\,(H^2 + M(N - H) - D) - N^2 + D^2}
 
-    with N = sum of the sizes, D = N mod d and H = N mod M (eq. 15; thesis eq. 3.4).
-    Where CW_max = CW_min, CW_rel = CW (eq. 6). Computed in exact integers.
+    with N = sum of the sizes, D = N mod d and H = N mod M (eq. 15; thesis eq. 3.4),
+    CW = sum_f F_f (F_f - 1) / (N (M - 1)) (:func:`weighted_consistency`) and the
+    extremes of :func:`cw_extremes`. Where CW_max = CW_min, CW_rel = CW (eq. 6).
+    Computed in exact integers.
 
     Parameters
     ----------
@@ -390,11 +516,9 @@ def cwrel(c):
     0.333333333333
     """
     M, d, N = c.n_runs, c.n_features, c.total
-    sff = c.sum_squares - N                            # sum_f F_f (F_f - 1)
-    D, H = N % d, N % M
-    num = d * (N - D + sff) - N * N + D * D
-    den = d * (H * H + M * (N - H) - D) - N * N + D * D
-    return divide(num, den, sff / (N * (M - 1)))       # CW_max = CW_min: CW_rel = CW
+    sff = c.sum_squares - N                            # sum_f F_f (F_f - 1) = N (M-1) CW
+    low, high = cw_extremes(N, M, d)                   # d N (M-1) CW_min, d N (M-1) CW_max
+    return divide(d * sff - low, high - low, sff / (N * (M - 1)))   # equal extremes: CW
 
 
 @register(
@@ -529,7 +653,8 @@ def _novovicova_expectation(c, formula):
     claims=_claims(True, False, True, True, False), lower=0, upper=1,
     parameters=(CORRECTION_GLOBAL,),
     r_reference=RReference("stabm", "stabilityNovovicova",
-                           arguments={"correction_for_chance": "correction.for.chance"}),
+                           arguments={"correction_for_chance": "correction.for.chance"},
+                           differences=(CORRECTED_GLOBAL_SCORE,)),
     notes="With correction_for_chance='exact', propstab subtracts the exact null expectation "
           "of the whole score (column counts Poisson-binomial); stabm subtracts a pairwise "
           "expectation from the global score.")

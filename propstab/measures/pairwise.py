@@ -18,6 +18,7 @@ from .._registry import Bound, Parameter, RReference, module_doctests, register
 from ..axioms import Axiom
 from .._variance import thm6
 from .kernels import pair_kernel
+from .r_differences import NAN_NOT_NA
 from .references import TABLE_6_1
 
 FD, MONO, BND, MAX, CORR = (Axiom.FULLY_DEFINED, Axiom.MONOTONICITY, Axiom.BOUNDS,
@@ -359,7 +360,7 @@ def lustgarten(r, ki, kj, d):
     notes=_not_monotone("with varying sizes each pair's weight 1/(min(k_i, k_j) - k_i k_j/d) "
                         "differs"),
     lower=Bound("1 - d", func=lambda M, d, k: 1 - d), upper=1, null_value=0.0, scale=TABLE_6_1,
-    r_reference=_stabm("stabilityWald"))
+    r_reference=RReference("stabm", "stabilityWald", differences=(NAN_NOT_NA,)))
 @pair_kernel(reason="a run is empty or selects all features")
 def wald(r, ki, kj, d):
     """Wald's extension of Kuncheva's index to varying subset sizes.
