@@ -32,8 +32,7 @@ from .._registry import ExpectedDifference, Parameter, RReference, module_doctes
 from .._validation import as_importances, as_selection, as_similarity, check_int_range
 from .._exceptions import warn
 from ._common import constant_size, pair_mean, undefined
-from .pairwise import BOMMERT, _claims
-from .references import TABLE_6_1
+from .references import BOMMERT, TABLE_6_1, claims
 
 SECHIDIS = ("Sechidis, K., Papangelou, K., Nogueira, S., Weatherall, J., Brown, G. (2019). On "
             "the stability of feature selection in the presence of feature correlations. "
@@ -294,7 +293,7 @@ def effective_intersections(Z, /, *, similarity=None, n_features=None, feature_n
     name="sechidis", family="correlated",
     summary="1 - tr(C S) / tr(C Sigma0), S the unbiased covariance of Z's columns",
     references=(SECHIDIS + ", Definition 2 and Theorem 3", HAMER + ", eq. 3"),
-    claims=_claims(False, False, False, False, False), lower=-math.inf, upper=math.inf,
+    claims=claims(False, False, False, False, False), lower=-math.inf, upper=math.inf,
     parameters=(SIMILARITY, THRESHOLD_C),
     r_reference=RReference("stabm", "stabilitySechidis",
                            arguments={"similarity": "sim.mat", "threshold": "threshold"},
@@ -504,7 +503,7 @@ def _msi_pair_values(sel, similarity, importances, solver="auto"):
     name="msi", family="correlated",
     summary="mean over pairs of the LP max sum s_fg x_fg / k̄ (shared importance)",
     references=(HAMER + ", eqs 8-12, Properties 5.1-5.3",),
-    claims=_claims(True, False, True, False, False), lower=0, upper=1,
+    claims=claims(True, False, True, False, False), lower=0, upper=1,
     parameters=(SIMILARITY, IMPORTANCES,
                 Parameter("solver", "auto", "'auto' exploits structure (integer max flow "
                           "for 0/1 similarity and equal importances, assignment for equal "
@@ -573,7 +572,7 @@ def msi(sel, *, similarity=None, importances=None, solver="auto"):
     name="yu_matching", family="correlated", domain="constant_size",
     summary="mean over pairs of the maximum weighted bipartite matching of F_i, F_j / k",
     references=(YU, HAMER + ", sec. 2 and Theorem 5.1"),
-    claims=_claims(False, False, True, False, False), lower=0, upper=1,
+    claims=claims(False, False, True, False, False), lower=0, upper=1,
     parameters=(SIMILARITY,),
     notes="Defined for a constant subset size only (Hamer sec. 2). Equals msi with equal "
           "importances (Theorem 5.1). With a non-identity similarity different rows reach 1 "
@@ -944,7 +943,7 @@ _STABM_NOTES = (
     name="yu", family="correlated",
     summary="(I - E[I]) / ((k_i + k_j)/2 - E[I]), I = |F_i ∩ F_j| + (O_ij + O_ji)/2",
     references=(BOMMERT + ", stabilityYu", YU, ZHANG),
-    claims=_claims(False, False, False, False, True), lower=-math.inf, upper=1,
+    claims=claims(False, False, False, False, True), lower=-math.inf, upper=1,
     null_value=0.0, scale=TABLE_6_1,
     parameters=(SIMILARITY, THRESHOLD, _correction("exact", True), N_SIMULATIONS,
                 RANDOM_STATE),
@@ -1014,7 +1013,7 @@ def yu(sel, *, similarity=None, threshold=0.9, correction_for_chance="exact",
     name="zucknick", family="correlated",
     summary="(|F_i ∩ F_j| + C(F_i, F_j) + C(F_j, F_i)) / |F_i ∪ F_j|",
     references=(BOMMERT + ", stabilityZucknick", ZUCKNICK),
-    claims=_claims(True, False, True, False, False), lower=0, upper=1,
+    claims=claims(True, False, True, False, False), lower=0, upper=1,
     parameters=(SIMILARITY, THRESHOLD, _correction("none", True), N_SIMULATIONS,
                 RANDOM_STATE),
     r_reference=_stabm_ref("stabilityZucknick", adjusted=False),
@@ -1079,7 +1078,7 @@ def _register_intersection(name, function, summary, notes=""):
                     "Bommert, A., Rahnenfuehrer, J. (2020). Adjusted measures for feature "
                     "selection stability for data sets with similar features. LOD 2020, LNCS "
                     "12565, 203-214"),
-        claims=_claims(False, False, False, False, False), lower=-math.inf, upper=1,
+        claims=claims(False, False, False, False, False), lower=-math.inf, upper=1,
         parameters=(SIMILARITY, THRESHOLD, _correction("estimate", False), N_SIMULATIONS,
                     RANDOM_STATE),
         r_reference=_stabm_ref(function),
@@ -1245,7 +1244,7 @@ def _pogr_parts(sel, similarity, threshold):
     name="pogr", family="correlated",
     summary="(|F_i ∩ F_j| + O_ij) / k_i over ordered pairs",
     references=(ZHANG, HAMER + ", eq. 4"),
-    claims=_claims(True, False, True, False, False), lower=0, upper=1,
+    claims=claims(True, False, True, False, False), lower=0, upper=1,
     parameters=(SIMILARITY, THRESHOLD),
     notes="O_ij counts the features of F_i not in F_j with a similar (>= threshold) feature in "
           "F_j (Hamer's reading of Zhang et al.). With a non-identity similarity different "
@@ -1306,7 +1305,7 @@ def _expected_pogr(k, d, g):
     name="npogr", family="correlated",
     summary="(|F_i ∩ F_j| + O_ij - E_ij) / (k_i - E_ij) over ordered pairs, E_ij exact",
     references=(ZHANG, HAMER + ", eq. 4", SECHIDIS + ", sec. 2.2"),
-    claims=_claims(False, False, False, False, True), lower=-math.inf, upper=1,
+    claims=claims(False, False, False, False, True), lower=-math.inf, upper=1,
     null_value=0.0, scale=TABLE_6_1, parameters=(SIMILARITY, THRESHOLD),
     notes="Zhang et al. estimate E_ij = E[|F_i ∩ F_j| + O_ij | H0] by simulation; propstab "
           "uses its exact value (independent uniformly random subsets), so E[value|H0] = 0. "
@@ -1359,7 +1358,7 @@ def npogr(sel, *, similarity=None, threshold=0.9):
     references=(HAMER + ", eq. 5",
                 "Kalousis, A., Prados, J., Hilario, M. (2007). Stability of feature selection "
                 "algorithms. Knowl. Inf. Syst. 12(1), 95-116"),
-    claims=_claims(True, False, True, False, False), lower=-1, upper=1,
+    claims=claims(True, False, True, False, False), lower=-1, upper=1,
     parameters=(IMPORTANCES,),
     notes="With importances=None (weights 0/1) it is the phi coefficient measure `phi`, "
           "which also has the maximum and correction-for-chance properties; with "

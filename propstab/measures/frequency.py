@@ -17,9 +17,8 @@ from .._registry import (Bound, ExpectedDifference, Parameter, RReference, modul
                          register)
 from .._validation import check_int_range
 from .kernels import count_kernel, divide, xlogx
-from .pairwise import BOMMERT, SOMOL, THESIS, _claims
 from .r_differences import NAN_NOT_NA
-from .references import TABLE_6_1
+from .references import BOMMERT, SOMOL, TABLE_6_1, THESIS, claims
 
 NOVOVICOVA = ("Novovicova, J., Somol, P., Haindl, M., Pudil, P. (2009). Conditional mutual "
               "information based feature selection for classification task. CIARP")
@@ -119,7 +118,7 @@ IRR_SINGLE_SUBJECT = ExpectedDifference(
     references=(THESIS + ", Definition 3",
                 "Nogueira, S., Sechidis, K., Brown, G. (2018). On the stability of feature "
                 "selection algorithms. JMLR 18(174), 1-54"),
-    claims=_claims(True, True, True, True, False), lower=-1, upper=1,
+    claims=claims(True, True, True, True, False), lower=-1, upper=1,
     analytic_variance=thm6, scale=TABLE_6_1,
     r_reference=RReference("stabm", "stabilityNogueira",
                            note="also irr::kappam.fleiss on the M x d ratings (thesis Thm 5)",
@@ -175,7 +174,7 @@ def nogueira(c):
     references=("Goh, W. W. B., Wong, L. (2016). Evaluating feature-selection stability in "
                 "next-generation proteomics. J. Bioinform. Comput. Biol. 14(5)",
                 THESIS + ", Table 3.2 and eq. B.1"),
-    claims=_claims(True, False, True, False, False), lower=0, upper=1)
+    claims=claims(True, False, True, False, False), lower=0, upper=1)
 @count_kernel()
 def goh(c):
     """Goh and Wong's average frequency of selection.
@@ -214,7 +213,7 @@ def _davis_expectation(c, formula, *, penalty=0.0):
     references=("Davis, C. A. et al. (2006). Reliable gene signatures for microarray "
                 "classification: assessment of stability and performance. Bioinformatics "
                 "22(19), 2356-2363", THESIS + ", Table 3.2"),
-    claims=_claims(True, False, True, True, False), lower=0, upper=1,
+    claims=claims(True, False, True, True, False), lower=0, upper=1,
     parameters=(Parameter("penalty", 0.0, "alpha >= 0, the weight of the size penalty "
                           "median(k)/d (stabm's default 0)", minimum=0.0),
                 CORRECTION_GLOBAL),
@@ -274,7 +273,7 @@ def davis(c, *, penalty=0.0):
     summary="-sum_s p(s) log2 p(s) over the distinct feature sets s",
     references=("Krizek, P., Kittler, J., Hlavac, V. (2007). Improving stability of feature "
                 "selection methods. CAIP, LNCS 4673, 929-936", THESIS + ", Table 3.2"),
-    claims=_claims(False, False, False, True, False),
+    claims=claims(False, False, False, True, False),
     lower=0, upper=Bound("log2(min(M, C(d, k)))",
                          func=lambda M, d, k: math.log2(min(M, math.comb(d, int(k[0]))))))
 @count_kernel()
@@ -318,7 +317,7 @@ def krizek(c):
     references=("Guzman-Martinez, R., Alaiz-Rodriguez, R. (2011). Feature selection stability "
                 "assessment based on the Jensen-Shannon divergence. ECML PKDD, LNCS 6911",
                 THESIS + ", eq. B.2"),
-    claims=_claims(False, False, True, True, False), lower=0, upper=1,
+    claims=claims(False, False, True, True, False), lower=0, upper=1,
     notes=("Not corrected for chance, contrary to thesis Table 4.1: E[Phi|H0] = 1/2 for M = 2, "
            "d = 2, k = 1. The Jensen argument of thesis App. B.5 divides by k log(k/d) < 0 "
            "without reversing the inequality; it only shows E >= 0. See docs/table41.md."))
@@ -472,7 +471,7 @@ def cw_max(total, n_runs):
     name="cwrel", family="frequency", aliases=("somol",),
     summary="(CW - CW_min) / (CW_max - CW_min), Somol-Novovicova eq. 15",
     references=(SOMOL + ", Def. 3 and Prop. 1 (eq. 15)", THESIS + ", eq. 3.4"),
-    claims=_claims(True, True, True, False, False), lower=0, upper=1,
+    claims=claims(True, True, True, False, False), lower=0, upper=1,
     r_reference=RReference("stabm", "stabilitySomol",
                            differences=(NAN_NOT_NA, SOMOL_EQUAL_EXTREMES)),
     notes="Where CW_max = CW_min, Somol and Novovicova define CW_rel = CW (eq. 6); stabm "
@@ -527,7 +526,7 @@ def cwrel(c):
     references=("Lausser, L., Muessel, C., Maucher, M., Kestler, H. A. (2013). Measuring and "
                 "visualizing the stability of biomarker selection techniques. Comput. Stat. "
                 "28(1), 51-65", THESIS + ", Table 3.2 and eq. B.3"),
-    claims=_claims(False, True, True, True, False), lower=0, upper=1,
+    claims=claims(False, True, True, True, False), lower=0, upper=1,
     notes="The tight lower bound is 1/M (thesis Table 3.2); the constant bound is 0.")
 @count_kernel(undefined_when=lambda c: c.size == 0, reason="k = 0")
 def lausser(c):
@@ -566,7 +565,7 @@ def lausser(c):
     name="consistency", family="frequency",
     summary="(1/|X|) sum_{f in X} (F_f - 1)/(M - 1), X = union of runs",
     references=(SOMOL + ", Def. 1 (eq. 3)",),
-    claims=_claims(True, False, True, True, False), lower=0, upper=1)
+    claims=claims(True, False, True, True, False), lower=0, upper=1)
 @count_kernel(undefined_when=lambda c: c.total == 0, reason="no run selects any feature")
 def consistency(c):
     """Somol and Novovicova's consistency C.
@@ -604,7 +603,7 @@ def consistency(c):
     name="weighted_consistency", family="frequency",
     summary="sum_f (F_f/N) (F_f - 1)/(M - 1)",
     references=(SOMOL + ", Def. 2 (eqs. 4-5)",),
-    claims=_claims(True, True, True, True, False), lower=0, upper=1)
+    claims=claims(True, True, True, True, False), lower=0, upper=1)
 @count_kernel(undefined_when=lambda c: c.total == 0, reason="no run selects any feature")
 def weighted_consistency(c):
     """Somol and Novovicova's weighted consistency CW.
@@ -650,7 +649,7 @@ def _novovicova_expectation(c, formula):
     name="novovicova", family="frequency",
     summary="sum_{f in X} F_f log2 F_f / (N log2 M)",
     references=(NOVOVICOVA, BOMMERT + ", stabilityNovovicova"),
-    claims=_claims(True, False, True, True, False), lower=0, upper=1,
+    claims=claims(True, False, True, True, False), lower=0, upper=1,
     parameters=(CORRECTION_GLOBAL,),
     r_reference=RReference("stabm", "stabilityNovovicova",
                            arguments={"correction_for_chance": "correction.for.chance"},

@@ -15,30 +15,16 @@ from __future__ import annotations
 import numpy as np
 
 from .._registry import Bound, Parameter, RReference, module_doctests, register
-from ..axioms import Axiom
 from .._variance import thm6
 from .kernels import pair_kernel
 from .r_differences import NAN_NOT_NA
-from .references import TABLE_6_1
-
-FD, MONO, BND, MAX, CORR = (Axiom.FULLY_DEFINED, Axiom.MONOTONICITY, Axiom.BOUNDS,
-                            Axiom.MAXIMUM, Axiom.CORRECTION_FOR_CHANCE)
-
-THESIS = "Nogueira, S. (2018). Quantifying the Stability of Feature Selection. PhD thesis, University of Manchester"
-SOMOL = ("Somol, P., Novovicova, J. (2010). Evaluating stability and comparing output of feature "
-         "selectors that optimize feature subset cardinality. IEEE TPAMI 32(11), 1921-1939")
-BOMMERT = ("Bommert, A. (2020). Integration of feature selection stability in model fitting. "
-           "PhD thesis, TU Dortmund. doi:10.17877/DE290R-21906 (R package stabm)")
+from .references import BOMMERT, SOMOL, TABLE_6_1, THESIS, claims
 
 CORRECTION = Parameter(
     "correction_for_chance", "none",
     "'exact': replace each pair's score phi by (phi - E[phi|H0]) / (1 - E[phi|H0]), with "
     "E[phi|H0] the exact hypergeometric expectation for the pair's sizes (stabm's "
     "correction.for.chance).", choices=("none", "exact"))
-
-
-def _claims(fd, mono, bnd, mx, corr):
-    return {FD: fd, MONO: mono, BND: bnd, MAX: mx, CORR: corr}
 
 
 def _stabm(function, **arguments):
@@ -61,7 +47,7 @@ def _not_monotone(why: str) -> str:
     references=("Dunne, K., Cunningham, P., Azuaje, F. (2002). Solutions to instability problems "
                 "with sequential wrapper-based approaches to feature selection. TCD-CD-2002-28",
                 THESIS + ", Table 3.1"),
-    claims=_claims(True, True, True, True, False), lower=0, upper=1,
+    claims=claims(True, True, True, True, False), lower=0, upper=1,
     parameters=(CORRECTION,),
     r_reference=_stabm("stabilityHamming", correction_for_chance="correction.for.chance"))
 @pair_kernel(reason="d is zero")
@@ -109,7 +95,7 @@ def hamming(r, ki, kj, d):
     references=("Kalousis, A., Prados, J., Hilario, M. (2007). Stability of feature selection "
                 "algorithms. Knowl. Inf. Syst. 12(1), 95-116", THESIS + ", Table 3.1",
                 SOMOL + " (generalized Kalousis GK, Def. 4)"),
-    claims=_claims(True, False, True, True, False),
+    claims=claims(True, False, True, True, False),
     notes=_not_monotone("phi is nonlinear in r_ij, so spreading the same total intersection "
                         "differently changes the value even at a constant size"),
     lower=0, upper=1,
@@ -154,7 +140,7 @@ def jaccard(r, ki, kj, d):
     summary="2 |s_i ∩ s_j| / (|s_i| + |s_j|)",
     references=("Yu, L., Ding, C., Loscalzo, S. (2008). Stable feature selection via dense "
                 "feature groups. KDD", THESIS + ", Table 3.1"),
-    claims=_claims(True, False, True, True, False),
+    claims=claims(True, False, True, True, False),
     notes=_not_monotone("with varying sizes each pair's weight 2/(k_i + k_j) differs"),
     lower=0, upper=1,
     parameters=(CORRECTION,),
@@ -196,7 +182,7 @@ def dice(r, ki, kj, d):
                 "characteristics of gene expression profiles derived by univariate and "
                 "multivariate classification methods. Stat. Appl. Genet. Mol. Biol. 7(1)",
                 THESIS + ", Table 3.1"),
-    claims=_claims(True, False, True, True, False),
+    claims=claims(True, False, True, True, False),
     notes=_not_monotone("with varying sizes each pair's weight 1/sqrt(k_i k_j) differs"),
     lower=0, upper=1,
     parameters=(CORRECTION,),
@@ -236,7 +222,7 @@ def ochiai(r, ki, kj, d):
     summary="|s_i ∩ s_j| / |s_i| (ordered pairs)",
     references=("Shi, L. et al. (2005). Cross-platform comparability of microarray technology. "
                 "BMC Bioinformatics 6(Suppl 2)", THESIS + ", Table 3.1"),
-    claims=_claims(True, False, True, True, False),
+    claims=claims(True, False, True, True, False),
     notes=_not_monotone("with varying sizes each pair's weight (1/k_i + 1/k_j)/2 differs"),
     lower=0, upper=1)
 @pair_kernel(reason="a run is empty")
@@ -276,7 +262,7 @@ def pog(r, ki, kj, d):
     summary="(r_ij - k^2/d) / (k - k^2/d), constant k",
     references=("Kuncheva, L. I. (2007). A stability index for feature selection. AIAP, 421-427",
                 THESIS + ", eq. 3.1"),
-    claims=_claims(False, True, True, True, True), lower=-1, upper=1, null_value=0.0,
+    claims=claims(False, True, True, True, True), lower=-1, upper=1, null_value=0.0,
     analytic_variance=thm6, scale=TABLE_6_1)       # = Nogueira's Phi-hat on its domain (Thm 4)
 @pair_kernel(reason="k is 0 or d")
 def kuncheva(r, ki, kj, d):
@@ -316,7 +302,7 @@ def kuncheva(r, ki, kj, d):
     references=("Lustgarten, J. L., Gopalakrishnan, V., Visweswaran, S. (2009). Measuring "
                 "stability of feature selection in biomedical datasets. AMIA Annu. Symp. Proc.",
                 THESIS + ", Table 3.1"),
-    claims=_claims(True, False, True, False, True),
+    claims=claims(True, False, True, False, True),
     notes=_not_monotone("with varying sizes each pair's weight 1/(min(k_i, k_j) - max(0, k_i + "
                         "k_j - d)) differs"),
     lower=-1, upper=1, null_value=0.0, scale=TABLE_6_1,
@@ -356,7 +342,7 @@ def lustgarten(r, ki, kj, d):
     summary="(r_ij - k_i k_j/d) / (min(k_i, k_j) - k_i k_j/d)",
     references=("Wald, R., Khoshgoftaar, T. M., Napolitano, A. (2013). Stability of filter- and "
                 "wrapper-based feature subset selection. ICTAI", THESIS + ", eq. 3.2"),
-    claims=_claims(True, False, False, False, True),
+    claims=claims(True, False, False, False, True),
     notes=_not_monotone("with varying sizes each pair's weight 1/(min(k_i, k_j) - k_i k_j/d) "
                         "differs"),
     lower=Bound("1 - d", func=lambda M, d, k: 1 - d), upper=1, null_value=0.0, scale=TABLE_6_1,
@@ -399,7 +385,7 @@ def wald(r, ki, kj, d):
     references=("Zhang, M. et al. (2009). Evaluating reproducibility of differential expression "
                 "discoveries in microarray studies by considering correlated molecular changes. "
                 "Bioinformatics 25(13), 1662-1668", THESIS + ", eq. 3.3"),
-    claims=_claims(True, False, False, True, True),
+    claims=claims(True, False, False, True, True),
     notes=_not_monotone("with varying sizes each pair's weight differs"),
     lower=Bound("1 - d", func=lambda M, d, k: 1 - d), upper=1, null_value=0.0, scale=TABLE_6_1)
 @pair_kernel(reason="a run is empty or selects all features")
@@ -440,7 +426,7 @@ def npog(r, ki, kj, d):
     references=(BOMMERT + ", stabilityKappa",
                 "Carletta, J. (1996). Assessing agreement on classification tasks: the kappa "
                 "statistic. Computational Linguistics 22(2)"),
-    claims=_claims(True, False, True, True, True), lower=-1, upper=1, null_value=0.0,
+    claims=claims(True, False, True, True, True), lower=-1, upper=1, null_value=0.0,
     scale=TABLE_6_1,
     r_reference=_stabm("stabilityKappa"))
 @pair_kernel(reason="two runs are both empty or both select all features")
@@ -478,7 +464,7 @@ def kappa(r, ki, kj, d):
     references=(BOMMERT + ", stabilityPhi",
                 "Nogueira, S., Brown, G. (2016). Measuring the stability of feature selection. "
                 "ECML PKDD"),
-    claims=_claims(True, False, True, True, True), lower=-1, upper=1, null_value=0.0,
+    claims=claims(True, False, True, True, True), lower=-1, upper=1, null_value=0.0,
     scale=TABLE_6_1,
     r_reference=_stabm("stabilityPhi"))
 @pair_kernel(reason="a run is empty or selects all features")
@@ -515,7 +501,7 @@ def phi(r, ki, kj, d):
     name="unadjusted", family="pairwise",
     summary="(r_ij - k_i k_j/d) / (sqrt(k_i k_j) - k_i k_j/d)",
     references=(BOMMERT + ", stabilityUnadjusted",),
-    claims=_claims(True, False, True, True, True), lower=-1, upper=1, null_value=0.0,
+    claims=claims(True, False, True, True, True), lower=-1, upper=1, null_value=0.0,
     scale=TABLE_6_1,
     r_reference=_stabm("stabilityUnadjusted"))
 @pair_kernel(reason="a run is empty, or two runs both select all features")
