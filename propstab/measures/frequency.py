@@ -12,10 +12,10 @@ import math
 import numpy as np
 
 from .. import chance
-from .._variance import thm6
 from .._registry import (Bound, ExpectedDifference, Parameter, RReference, module_doctests,
                          register)
 from .._validation import check_int_range
+from .._variance import thm6
 from .kernels import count_kernel, divide, xlogx
 from .r_differences import NAN_NOT_NA
 from .references import BOMMERT, SOMOL, TABLE_6_1, THESIS, claims
@@ -45,6 +45,10 @@ def _davis_penalty(measure, sel, options) -> bool:
 
 def _single_subject(measure, sel, options) -> bool:
     return sel.n_features == 1
+
+
+def _equal_extremes(measure, sel, options) -> bool:
+    return cw_extremes_equal(sel)
 
 
 CORRECTED_GLOBAL_SCORE = ExpectedDifference(
@@ -96,7 +100,7 @@ SOMOL_EQUAL_EXTREMES = ExpectedDifference(
     example="stabilitySomol(list(1, 1:2), p = 2); stabilitySomol(list(1:2, 1:2), p = 2)",
     r_result="NaN; NA",
     propstab_result="CW = 2/3; CW = 1",
-    applies=lambda measure, sel, options: cw_extremes_equal(sel))
+    applies=_equal_extremes)
 
 IRR_SINGLE_SUBJECT = ExpectedDifference(
     key="irr_single_subject",
