@@ -287,14 +287,13 @@ class Variant:
 class ExpectedDifference:
     """A documented difference between propstab and its R reference.
 
-    Attached to the :class:`RReference` of every measure it concerns.
+    Defined once, beside the measures it concerns, and attached to the
+    :class:`RReference` of each of them (``RReference(..., differences=(...))``).
 
     Attributes
     ----------
     key : str
         Short identifier, used in reports and tests.
-    measures : tuple of str
-        propstab measure names concerned.
     r_functions : tuple of str
         The R functions, ``package::function``.
     summary : str
@@ -312,7 +311,6 @@ class ExpectedDifference:
     """
 
     key: str
-    measures: Tuple[str, ...]
     r_functions: Tuple[str, ...]
     summary: str
     reason: str
@@ -321,9 +319,16 @@ class ExpectedDifference:
     propstab_result: str
     applies: Optional[Callable[..., bool]] = None
 
+    @property
+    def measures(self) -> Tuple[str, ...]:
+        """The registered measures whose R reference lists this difference."""
+        return tuple(m.name for m in _REGISTRY.values() if m.r_reference is not None
+                     and any(e is self for e in m.r_reference.differences))
+
     def as_dict(self) -> "dict":
-        d = dataclasses.asdict(self)
-        d.pop("applies")
+        d = {"key": self.key, "measures": self.measures}
+        d.update((f.name, getattr(self, f.name)) for f in dataclasses.fields(self)
+                 if f.name not in ("key", "applies"))
         return d
 
 

@@ -27,11 +27,12 @@ from scipy import stats
 
 from . import _variance
 from ._exceptions import warn
-from ._registry import get_measure
+from ._registry import get_measure, list_measures
 from ._text import Summary, call_repr, interval, number, summary
 from ._validation import (as_selection, check_choice, check_comparable, check_confidence_level,
                           check_probabilities, check_real)
 from .measures._common import undefined
+from .measures.references import TABLE_6_1
 
 __all__ = [
     "ConfidenceInterval", "OneSampleTestResult", "PairwiseTestTable", "StabilityEstimate",
@@ -45,9 +46,6 @@ THESIS = ("Nogueira, S. (2018). Quantifying the Stability of Feature Selection. 
 ALTERNATIVES = ("two-sided", "greater", "less")
 CI_METHODS = ("wald",)
 VARIANCE_METHODS = ("auto", "analytic", "jackknife")
-
-#: Thesis Table 6.1 (after Fleiss et al. 2004): upper end of each band, and its label.
-INTERPRETATION_SCALE = ((0.40, "poor"), (0.75, "intermediate to good"), (math.inf, "excellent"))
 
 
 class ZeroVarianceWarning(RuntimeWarning):
@@ -74,22 +72,17 @@ def interpret(value: float) -> str:
     >>> interpret(0.3), interpret(0.4), interpret(0.75), interpret(0.9)
     ('poor', 'intermediate to good', 'intermediate to good', 'excellent')
     """
-    if value < INTERPRETATION_SCALE[0][0]:
-        return INTERPRETATION_SCALE[0][1]
-    if value <= INTERPRETATION_SCALE[1][0]:
-        return INTERPRETATION_SCALE[1][1]
-    return INTERPRETATION_SCALE[2][1]
+    if value < TABLE_6_1[0][0]:
+        return TABLE_6_1[0][1]
+    if value <= TABLE_6_1[1][0]:
+        return TABLE_6_1[1][1]
+    return TABLE_6_1[2][1]
 
 
 def _on_kappa_scale(info) -> bool:
-    """Table 6.1 is a scale for kappa-like agreement: Fleiss' kappa itself (the thesis's
-    estimator, Thm 5, and its constant-size form, Thm 4: ``_variance.ANALYTIC_MEASURES``),
-    or a measure corrected for chance with null value 0 and maximum 1, higher more stable."""
-    if info.name in _variance.ANALYTIC_MEASURES:
-        return True
-    hi = info.bounds[1]
-    return (info.orientation == "higher" and info.null_value == 0.0
-            and hi.is_constant and hi.value == 1.0)
+    """Whether the measure declares Table 6.1 as its interpretation scale
+    (``register(scale=TABLE_6_1)``: kappa-like values)."""
+    return info.scale == TABLE_6_1
 
 
 @dataclasses.dataclass(frozen=True, repr=False)
@@ -348,22 +341,17 @@ def estimate(Z, /, measure: str = "nogueira", *, method: str = "auto", n_feature
     sel = as_selection(Z, n_features=n_features, feature_names=feature_names)
     info = get_measure(measure)
     check_choice("method", method, VARIANCE_METHODS)
-    analytic = info.name in _variance.ANALYTIC_MEASURES
-    if method == "analytic" and not analytic:
+    if method == "analytic" and info.analytic_variance is None:
+        having = [m.name for m in list_measures() if m.analytic_variance is not None]
         raise ValueError(f"method: 'analytic' (thesis Thm 6) applies only to "
-                         f"{', '.join(_variance.ANALYTIC_MEASURES)}; got measure "
-                         f"{info.name!r} (use method='jackknife')")
+                         f"{', '.join(having)}; got measure {info.name!r} "
+                         f"(use method='jackknife')")
     statistic = info.function(sel, **options)
     M, d = sel.n_runs, sel.n_features
-    if analytic and method != "jackknife":
-        F = sel.column_counts
-        Zm = sel.stored()
-        ZF = np.asarray(Zm @ F.astype(np.float64)).ravel()
-        _, variance, terms = _variance.nogueira_terms(F, sel.row_sizes, ZF, M, d, phi=statistic)
-        if math.isnan(statistic):                   # e.g. kuncheva with varying sizes
-            variance, terms = float("nan"), np.full(M, np.nan)
+    if info.analytic_variance is not None and method != "jackknife":
+        variance, terms, factor = info.analytic_variance(sel, statistic)
         return StabilityEstimate(statistic, float(variance), M, d, info.name, "analytic",
-                                 terms, 4.0 / M ** 2, sel.row_sizes)
+                                 terms, factor, sel.row_sizes)
     if M < 3:
         terms = np.full(M, np.nan)
     else:

@@ -8,7 +8,7 @@
 # Inputs: the papers' worked examples (Somol & Novovicova 2010 Figs 2-4; Nogueira's
 # thesis App. B and Fig. 4.1), edge cases (empty and full runs, one feature, M = 2),
 # seeded random selections, similarity cases for stabm's adjusted measures, and the
-# minimal examples of the stabm defects documented in propstab/r/_defects.py (tagged
+# minimal examples of the stabm defects in propstab.r.EXPECTED_DIFFERENCES (tagged
 # with their key). Values are written as strings with 17 significant digits ("NA",
 # "NaN", or "error" with R's message). Deterministic: the same R and package
 # versions give the same file.

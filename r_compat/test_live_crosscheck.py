@@ -2,7 +2,8 @@
 
 Every test here uses the ``r_live`` fixture (r_compat/conftest.py): without R and
 the reference packages these tests FAIL, unless PROPSTAB_SKIP_R=1 opts out.
-Each documented stabm defect (propstab/r/_defects.py) is pinned by a test below.
+Each documented stabm defect (propstab.r.EXPECTED_DIFFERENCES, attached to the registry
+entries of the measures it concerns) is pinned by a test below.
 """
 import dataclasses
 import json

@@ -20,7 +20,7 @@ import propstab
 from propstab._exceptions import RReferenceError
 from propstab.r._call import RValue
 from propstab.r._crosscheck import TOLERANCE, WORKED_EXAMPLES, Case, _evaluate, _Reference
-from propstab.r._defects import EXPECTED_DIFFERENCES, THRESHOLDED
+from propstab.r._defects import EXPECTED_DIFFERENCES
 from propstab.r._reference import FLEISS
 
 TABLE = json.loads((pathlib.Path(__file__).with_name("reference_values.json")).read_text())
@@ -137,8 +137,19 @@ def test_every_r_function_in_the_table_has_a_registered_measure():
     pending = {c["r_function"] for c in TABLE["cases"] if _measure_for(c["r_function"]) is None}
     assert pending == set()
     assert len(_registered_cases()) == len(TABLE["cases"])
-    registered = {m.name for m in propstab.list_measures()}
-    assert THRESHOLDED and set(THRESHOLDED) <= registered   # the defect entries name them
+
+
+def test_every_expected_difference_concerns_the_r_function_it_is_attached_to():
+    """A difference sits in the registry entry of each measure it concerns, and names
+    that measure's R reference (or irr's Fleiss kappa, nogueira's second reference)."""
+    assert EXPECTED_DIFFERENCES
+    for m in propstab.list_measures():
+        for e in (m.r_reference.differences if m.r_reference is not None else ()):
+            assert m.name in e.measures, (m.name, e.key)
+            labels = {str(m.r_reference)}
+            if m.name == FLEISS["measure"]:
+                labels.add(FLEISS_LABEL)
+            assert labels & set(e.r_functions), (m.name, e.key)
 
 
 def test_every_expected_difference_has_a_minimal_example_in_the_table():

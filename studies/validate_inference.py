@@ -41,6 +41,7 @@ import os
 import sys
 import time
 import warnings
+from types import SimpleNamespace
 
 import numpy as np
 from scipy import stats
@@ -121,7 +122,11 @@ def batch_estimates(Z):
     F = Z.sum(axis=1, dtype=np.int64)
     k = Z.sum(axis=2, dtype=np.int64)
     ZF = np.matmul(Z.astype(np.float32), F[..., None].astype(np.float32))[..., 0]
-    phi, variance, _ = _variance.nogueira_terms(F, k, ZF, M, d)
+    sums = SimpleNamespace(n_runs=M, n_features=d, total=k.sum(axis=1),
+                           sum_squares=(F * F).sum(axis=1))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        phi = propstab.get_measure("nogueira").kernel.formula(sums)   # its one formula
+    variance, _ = _variance.thm6_terms(F, k, ZF, M, d, phi)
     return phi, variance
 
 

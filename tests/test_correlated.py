@@ -13,7 +13,7 @@ from propstab import Axiom, UndefinedMeasureWarning
 from propstab.measures import (intersection_count, intersection_greedy, intersection_mbm,
                                intersection_mean, jaccard, kappa, msi, nogueira, npog, npogr,
                                pearson, phi, pog, pogr, sechidis, yu, yu_matching, zucknick)
-from propstab.measures import correlated
+from propstab.measures import matching, simulation
 from propstab.measures.correlated import MonteCarloWarning, effective_intersections
 
 from twins import random_subsets as random_selection  # tests/ is on sys.path
@@ -429,8 +429,8 @@ def test_zucknick_exact_expectation_by_enumeration():
     S = random_similarity(np.random.default_rng(4), 6, density=0.5)
     raw = enumerate_null(zucknick, (2, 3), 6, similarity=S, threshold=0.3,
                          correction_for_chance="none")
-    g = correlated._Graph.build(propstab.as_selection([[0], [1]], n_features=6), S, 0.3)
-    assert correlated._expected_zucknick(2, 3, 6, g) == pytest.approx(raw, abs=1e-12)
+    g = matching.Graph.build(propstab.as_selection([[0], [1]], n_features=6), S, 0.3)
+    assert simulation.expected_zucknick(2, 3, 6, g) == pytest.approx(raw, abs=1e-12)
 
 
 def test_greedy_and_mbm_differ_where_greedy_is_suboptimal():

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import math
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
@@ -10,6 +11,7 @@ from scipy import stats
 
 import propstab
 from propstab import _variance
+from propstab.measures.kernels import LeaveOneOutCounts
 from propstab.inference import (ConfidenceInterval, ZeroVarianceWarning, estimate, holm,
                                 interpret, one_sample_test, pairwise_tests,
                                 population_stability, two_sample_test)
@@ -57,10 +59,15 @@ def test_thm6_variance_equals_literal_formula(seed):
 
 
 def _thm6_batch(Z):
-    F = Z.sum(1)
+    """Phi-hat (nogueira's own count formula on batched sums) and Thm 6 for each Z[r]."""
+    R, M, d = Z.shape
+    F = Z.sum(1).astype(np.int64)
     k = Z.sum(2)
     ZF = np.einsum("rmd,rd->rm", Z.astype(float), F.astype(float))
-    return _variance.nogueira_terms(F, k, ZF, Z.shape[1], Z.shape[2])
+    sums = SimpleNamespace(n_runs=M, n_features=d, total=F.sum(1), sum_squares=(F * F).sum(1))
+    phi = propstab.get_measure("nogueira").kernel.formula(sums)
+    variance, terms = _variance.thm6_terms(F, k, ZF, M, d, phi)
+    return phi, variance, terms
 
 
 def test_thm6_sign_pinned_by_simulation_with_varying_sizes():
@@ -192,7 +199,10 @@ def test_jackknife_fast_path_equals_recomputation(name, options, sizes):
 def test_leave_one_out_median_and_davis_penalty(M):
     rng = np.random.default_rng(M)
     k = rng.integers(0, 4, M)
-    np.testing.assert_array_equal(_variance._loo_median(k),
+    sizes = np.zeros((M, 4), dtype=bool)
+    for i, ki in enumerate(k):
+        sizes[i, :ki] = True
+    np.testing.assert_array_equal(LeaveOneOutCounts(propstab.as_selection(sizes)).median_size,
                                   [np.median(np.delete(k, i)) for i in range(M)])
     Z = random_selection(rng, M, 10)
     Z[:, 0] = 1

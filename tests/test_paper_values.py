@@ -18,8 +18,8 @@ import numpy as np
 import pytest
 
 import propstab
-from propstab import chance
-from propstab.measures import cw_max, cw_min, pairwise
+from propstab import chance, get_measure
+from propstab.measures import cw_max, cw_min
 
 import twins  # tests/ is on sys.path (rootdir-relative import mode)
 
@@ -352,7 +352,7 @@ def test_thesis_b5_hamming_expectation():
             - 2 * sq / (M * (M - 1))
         assert E == corrected
         assert E != as_printed
-        Ep, _ = chance.expected_pairwise(pairwise._hamming, sizes, d)
+        Ep, _ = chance.expected_pairwise(get_measure("hamming").kernel.score, sizes, d)
         off = ~np.eye(M, dtype=bool)
         assert Ep[off].mean() == pytest.approx(float(E), rel=1e-13)
 
@@ -384,7 +384,7 @@ def test_thesis_fig_4_2_random_selection_of_9_out_of_10():
     assert twins.expected_similarity(twins.sim_dice, 9, 9, 10) == Fraction(9, 10)
     assert twins.expected_similarity(twins.sim_kuncheva, 9, 9, 10) == 0
     for k in range(1, 10):
-        E, _ = chance.expected_pairwise(pairwise._dice, [k, k], 10)
+        E, _ = chance.expected_pairwise(get_measure("dice").kernel.score, [k, k], 10)
         assert E[0, 1] == pytest.approx(k / 10, rel=1e-13)
 
 

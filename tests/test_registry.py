@@ -180,3 +180,32 @@ def test_every_measure_is_in_the_docs_table_and_the_page_is_up_to_date():
         assert f"| `{name}` |" in page, name
     assert page == load_gen_docs().render_measures_markdown(), \
         "docs/measures.md is out of date: run /usr/bin/python3 scripts/gen_docs.py"
+
+
+def test_every_pairwise_and_frequency_measure_has_a_kernel():
+    """The value and the jackknife's leave-one-out values come from one formula."""
+    from propstab.measures.kernels import CountKernel, PairKernel
+    sel = propstab.as_selection([[1, 1, 0, 0], [1, 0, 1, 0], [0, 1, 1, 0]])
+    for family, kind in (("pairwise", PairKernel), ("frequency", CountKernel)):
+        for info in list_measures(family):
+            assert isinstance(info.kernel, kind), info.name
+            assert info.kernel.leave_one_out(sel).shape == (3,), info.name
+
+
+def test_analytic_variance_and_scale_are_declared_by_their_rule():
+    """Thm 6 applies to Nogueira's estimator and to Kuncheva's index, equal to it on its
+    domain (thesis Thm 4). Table 6.1 is a scale for kappa-like values: those two, and
+    the measures corrected for chance with null value 0 and maximum 1, higher more
+    stable."""
+    from propstab._variance import thm6
+    from propstab.measures.references import TABLE_6_1
+    analytic = {m.name for m in MEASURES if m.analytic_variance is not None}
+    assert analytic == {"nogueira", "kuncheva"}
+    assert all(get_measure(name).analytic_variance is thm6 for name in analytic)
+    for info in MEASURES:
+        hi = info.bounds[1]
+        kappa_like = info.name in analytic or (
+            info.orientation == "higher" and info.null_value == 0.0 and hi.is_constant
+            and hi.value == 1.0)
+        assert (info.scale == TABLE_6_1) == kappa_like, info.name
+        assert info.scale in (None, TABLE_6_1), info.name

@@ -18,21 +18,29 @@ non-negative, zero exactly where a feature is not selected).
 Declared properties are those of each measure with its default options, for
 every admissible similarity (and importance) matrix: where an axiom holds only
 for the identity similarity, it is not claimed and ``notes`` say so.
+
+This module holds the declarations; the computations live in
+:mod:`~propstab.measures.matching` (similarity graphs, pairs of runs, intersection
+scores), :mod:`~propstab.measures.msi_solvers` (max flow, assignment, LP) and
+:mod:`~propstab.measures.simulation` (exact and simulated null expectations).
 """
 from __future__ import annotations
 
-import dataclasses
 import math
 
 import numpy as np
 from scipy import sparse
-from scipy import stats
 
-from .._registry import Parameter, RReference, module_doctests, register
-from .._validation import as_importances, as_selection, as_similarity, check_int_range
-from .._exceptions import warn
-from ._common import constant_size, pair_mean, undefined
-from .pairwise import BOMMERT, _claims
+from .._registry import ExpectedDifference, Parameter, RReference, module_doctests, register
+from .._validation import as_importances, as_selection
+from ._common import pair_mean, undefined
+from .matching import (as_csr, pair_edges, pair_rows, pogr_parts, rowsum, score_count,
+                       score_greedy, score_mbm, score_mean, score_yu, score_zucknick,
+                       similarity_matrix, upper_pairs)
+from .msi_solvers import assignment_values, msi_pair_values
+from .references import BOMMERT, TABLE_6_1, claims
+from .simulation import (MonteCarloWarning, expected_pogr, expected_yu,  # noqa: F401
+                         expected_zucknick, stabm_measure)
 
 SECHIDIS = ("Sechidis, K., Papangelou, K., Nogueira, S., Weatherall, J., Brown, G. (2019). On "
             "the stability of feature selection in the presence of feature correlations. "
@@ -77,78 +85,116 @@ def _correction(default, exact: bool):
         "per pair of sizes; 'none': the mean of the raw scores I", choices=choices)
 
 
-def _stabm_ref(function, correction=True, note=""):
+# ------------------------------------------------- known differences of the R reference
+
+def _stored_off_diagonal(similarity):
+    """The stored off-diagonal similarities of the option as given, and whether some
+    off-diagonal entry is an unstored zero (sparse input)."""
+    if sparse.issparse(similarity):
+        C = sparse.csr_matrix(similarity)
+        C.sum_duplicates()
+        C = C.tocoo()
+        off = C.row != C.col
+        d = C.shape[0]
+        return C.data[off], int(off.sum()) < d * d - d
+    C = np.asarray(similarity, dtype=np.float64)
+    return C[~np.eye(C.shape[0], dtype=bool)], False
+
+
+def _no_similar_pair(measure, sel, options) -> bool:
+    C = options.get("similarity")
+    if C is None:
+        return False
+    t = options.get("threshold")
+    values, unstored_zero = _stored_off_diagonal(C)
+    return not (np.any(values >= t) or (unstored_zero and t <= 0))
+
+
+def _threshold_zero(measure, sel, options) -> bool:
+    C = options.get("similarity")
+    if C is None or sparse.issparse(C) or options.get("threshold") != 0:
+        return False
+    values, _ = _stored_off_diagonal(C)
+    return bool(np.any(values == 0))
+
+
+_ADJUSTED_R = ("stabm::stabilityYu", "stabm::stabilityIntersectionCount",
+               "stabm::stabilityIntersectionGreedy", "stabm::stabilityIntersectionMBM",
+               "stabm::stabilityIntersectionMean")
+
+ADJUSTED_NO_SIMILAR_PAIR = ExpectedDifference(
+    key="adjusted_no_similar_pair",
+    r_functions=_ADJUSTED_R,
+    summary="with no similar pair of features, stabm silently switches to "
+            "intersection.common (stabilityUnadjusted's formula)",
+    reason="stabm's stability() looks for an off-diagonal entry of sim.mat >= threshold; "
+           "when there is none it replaces the measure by 'intersection.common' and the "
+           "correction by the 'unadjusted' expectation k_i k_j / p, i.e. it returns "
+           "mean (r - k_i k_j/p) / (sqrt(k_i k_j) - k_i k_j/p). Yu's maximum is "
+           "(k_i + k_j)/2, not sqrt(k_i k_j), so Yu's value changes as soon as two runs "
+           "differ in size (Yu's own definition then equals stabm's kappa). Without "
+           "correction the raw scores coincide except for two empty runs, where Yu is "
+           "undefined (NA in stabm's own yu) and intersection.common gives 0. For the "
+           "intersection.* measures score, maximum and exact expectation are unchanged by "
+           "the switch (only correction 'estimate' silently becomes exact). propstab "
+           "evaluates each measure's own definition.",
+    example='stabilityYu(list(1, 1:2), sim.mat = diag(3), threshold = 0.9, '
+            'correction.for.chance = "exact")',
+    r_result="0.4459029 = stabilityUnadjusted(list(1, 1:2), p = 3)",
+    propstab_result="Yu's definition: (1 - 2/3) / (3/2 - 2/3) = 0.4 "
+                    "= stabilityKappa(list(1, 1:2), p = 3)",
+    applies=_no_similar_pair)
+
+SPARSE_SIMILARITY_DIMENSIONS = ExpectedDifference(
+    key="sparse_similarity_dimensions",
+    r_functions=("stabm::stabilityYu", "stabm::stabilityZucknick",
+                 "stabm::stabilityIntersectionCount", "stabm::stabilityIntersectionGreedy",
+                 "stabm::stabilityIntersectionMBM", "stabm::stabilityIntersectionMean"),
+    summary="a sparse similarity matrix loses trailing dimensions when thresholding",
+    reason="for a symmetric Matrix similarity with an entry below threshold, stabm rebuilds "
+           "it with sparseMatrix(i, j, x, symmetric = TRUE) without dims, so its size is "
+           "the largest stored index: when the last features have no stored entry "
+           "(e.g. the diagonal is not stored) the matrix shrinks and stabm rejects valid "
+           "feature indices (or computes on a smaller feature space). The dense path "
+           "passes dims. propstab's bridge always stores the diagonal, so the harness "
+           "never meets this; an R-level test pins it.",
+    example='S <- Matrix::sparseMatrix(i = c(1, 3), j = c(2, 4), x = c(0.95, 0.5), '
+            'dims = c(4, 4), symmetric = TRUE); stabilityZucknick(list(c(1, 3), c(2, 4), '
+            'c(1, 4)), sim.mat = S, threshold = 0.9)',
+    r_result="error: Assertion on 'f' failed: Must be a subset of {'1','2'}",
+    propstab_result="propstab requires the unit diagonal; sent with its diagonal stored "
+                    "(as the bridge does) or dense, stabm gives 0.4069444",
+    applies=None)
+
+THRESHOLD_ZERO_DENSE_SPARSE = ExpectedDifference(
+    key="threshold_zero_dense_sparse",
+    r_functions=("stabm::stabilityYu", "stabm::stabilityIntersectionCount",
+                 "stabm::stabilityIntersectionGreedy", "stabm::stabilityIntersectionMean",
+                 "stabm::stabilityIntersectionMBM", "stabm::stabilityZucknick"),
+    summary="at threshold 0, dense and sparse similarity matrices give different values",
+    reason="stabm converts a dense sim.mat to sparse form keeping every entry >= threshold; "
+           "at threshold 0 that stores the zero similarities explicitly, and the measures "
+           "count stored entries as similar pairs. A sparse sim.mat never stores its zeros, "
+           "so the same matrix gives another value. propstab gives one value for both "
+           "forms and never counts a zero similarity as similar (similar means >= threshold "
+           "and > 0): it equals stabm's sparse result and differs from its dense one.",
+    example='S <- diag(4); S[1, 2] <- S[2, 1] <- 0.5; f <- list(c(1, 3), c(2, 4), 3); '
+            'stabilityYu(f, sim.mat = S, threshold = 0, correction.for.chance = "none") vs '
+            'the same with sim.mat = as(as(S, "CsparseMatrix"), "symmetricMatrix")',
+    r_result="1.5 (dense) vs 0.6666667 (sparse)",
+    propstab_result="0.6666667 for the dense and the sparse form",
+    applies=_threshold_zero)
+
+
+def _stabm_ref(function, correction=True, note="", adjusted=True):
+    """stabm's function of a thresholded measure, with its known differences (the
+    adjusted intersections also switch measure without a similar pair)."""
     args = {"similarity": "sim.mat", "threshold": "threshold"}
     if correction:
         args.update(correction_for_chance="correction.for.chance", n_simulations="N")
-    return RReference("stabm", function, arguments=args, note=note)
-
-
-# ----------------------------------------------------------------------------------
-# shared pieces
-
-def _similarity(sel, similarity, threshold=None):
-    return as_similarity(similarity, sel.n_features, threshold=threshold,
-                         feature_names=sel.feature_names)
-
-
-def _off_diagonal(C):
-    """C without its diagonal (the similarity of distinct features), csr."""
-    C0 = (C - sparse.diags(C.diagonal())).tocsr()
-    C0.eliminate_zeros()
-    return C0
-
-
-def _binary(C):
-    B = C.copy()
-    B.data[:] = 1.0
-    return B
-
-
-def _rowsum(X) -> np.ndarray:
-    return np.asarray(X.sum(axis=1)).ravel()
-
-
-def _pairs(M):
-    return np.triu_indices(M, 1)
-
-
-def _pair_rows(Zf, ii, jj):
-    """The selection rows of the runs of each pair, as two P x d csr matrices."""
-    return Zf[ii].tocsr(), Zf[jj].tocsr()
-
-
-def _pair_edges(L, R, W):
-    """Edges of the per-pair bipartite graphs, all pairs at once.
-
-    For P x d csr matrices ``L`` and ``R`` (row p: the features of either side of
-    pair p) and a d x d csr ``W``, the edges are the (p, x, y) with L[p, x] != 0,
-    R[p, y] != 0 and W[x, y] > 0. Returns ``(p, left, right, w)`` with ``left`` and
-    ``right`` the positions of (p, x) in L's and of (p, y) in R's stored entries.
-    """
-    P, d = L.shape
-    Lc = L.tocoo()
-    deg = np.diff(W.indptr)[Lc.col]
-    total = int(deg.sum())
-    left = np.repeat(np.arange(Lc.nnz), deg)
-    offset = np.arange(total) - np.repeat(np.cumsum(deg) - deg, deg)
-    pos = W.indptr[Lc.col][left] + offset
-    y = W.indices[pos].astype(np.int64)
-    w = W.data[pos]
-    p = Lc.row[left].astype(np.int64)
-    Rc = R.tocoo()
-    rkeys = Rc.row.astype(np.int64) * d + Rc.col          # sorted: R is csr, sorted indices
-    keys = p * d + y
-    right = np.searchsorted(rkeys, keys)
-    right = np.minimum(right, max(rkeys.size - 1, 0))
-    keep = (rkeys.size > 0) & (rkeys[right] == keys) if rkeys.size else np.zeros(total, bool)
-    return p[keep], left[keep], right[keep], w[keep]
-
-
-def _csr(Z):
-    Z = Z.tocsr().astype(np.float64)
-    Z.sort_indices()
-    return Z
+    differences = ((ADJUSTED_NO_SIMILAR_PAIR,) if adjusted else ()) + (
+        SPARSE_SIMILARITY_DIMENSIONS, THRESHOLD_ZERO_DENSE_SPARSE)
+    return RReference("stabm", function, arguments=args, note=note, differences=differences)
 
 
 # ----------------------------------------------------------------------------------
@@ -179,8 +225,8 @@ def effective_intersections(Z, /, *, similarity=None, n_features=None, feature_n
     [[2.0, 2.0], [2.0, 2.0]]
     """
     sel = as_selection(Z, n_features=n_features, feature_names=feature_names)
-    C = _similarity(sel, similarity)
-    Zf = _csr(sel.tocsr())
+    C = similarity_matrix(sel, similarity)
+    Zf = as_csr(sel.tocsr())
     return np.asarray((Zf @ C @ Zf.T).toarray())
 
 
@@ -188,7 +234,7 @@ def effective_intersections(Z, /, *, similarity=None, n_features=None, feature_n
     name="sechidis", family="correlated",
     summary="1 - tr(C S) / tr(C Sigma0), S the unbiased covariance of Z's columns",
     references=(SECHIDIS + ", Definition 2 and Theorem 3", HAMER + ", eq. 3"),
-    claims=_claims(False, False, False, False, False), lower=-math.inf, upper=math.inf,
+    claims=claims(False, False, False, False, False), lower=-math.inf, upper=math.inf,
     parameters=(SIMILARITY, THRESHOLD_C),
     r_reference=RReference("stabm", "stabilitySechidis",
                            arguments={"similarity": "sim.mat", "threshold": "threshold"},
@@ -253,11 +299,11 @@ def sechidis(sel, *, similarity=None, threshold=None):
     >>> round(sechidis(Z), 12), round(nogueira(Z), 12)
     (0.0, 0.0)
     """
-    C = _similarity(sel, similarity, threshold)
+    C = similarity_matrix(sel, similarity, threshold)
     M, d, N = sel.n_runs, sel.n_features, sel.total
     if N == 0 or N == M * d:
         return undefined("sechidis", "the mean subset size is 0 or d")
-    Z = _csr(sel.tocsr())
+    Z = as_csr(sel.tocsr())
     F = sel.column_counts.astype(np.float64)
     quad = float((Z @ C).multiply(Z).sum())            # sum_i z_i C z_i^T
     tr_CS = (quad - float(F @ (C @ F)) / M) / (M - 1)
@@ -275,130 +321,12 @@ def sechidis(sel, *, similarity=None, threshold=None):
 # ----------------------------------------------------------------------------------
 # Hamer and Dupont: maximal shared importance
 
-def _importance_shares(sel, importances):
-    """Row-normalised importances q_if = I_if / k̄ (rows sum to 1), csr, and whether equal."""
-    W = as_importances(importances, sel)
-    equal = W is None
-    if equal:
-        W = _csr(sel.tocsr())
-    sums = _rowsum(W)
-    inv = np.divide(1.0, sums, out=np.zeros_like(sums), where=sums > 0)
-    Q = (sparse.diags(inv) @ W).tocsr()
-    Q.sort_indices()
-    return Q, equal
-
-
-def _flow_values(p, left, right, Q1, Q2, k1, k2, P):
-    """Per-pair maximum flow for 0/1 similarity and equal importances (exact integers).
-
-    Capacities are scaled by k_i k_j: source -> f has k_j, g -> sink has k_i, f -> g
-    is unbounded; S(i, j) = flow / (k_i k_j).
-    """
-    from scipy.sparse.csgraph import maximum_flow
-    nL, nR = Q1.nnz, Q2.nnz
-    lp = np.repeat(np.arange(P), np.diff(Q1.indptr))
-    rp = np.repeat(np.arange(P), np.diff(Q2.indptr))
-    n = 2 + nL + nR
-    src = np.zeros(nL, np.int64)
-    rows = np.concatenate([src, 2 + left, 2 + nL + np.arange(nR)])
-    cols = np.concatenate([2 + np.arange(nL), 2 + nL + right, np.ones(nR, np.int64)])
-    big = (k1 * k2)[p]
-    caps = np.concatenate([k2[lp], big, k1[rp]]).astype(np.int64)
-    if caps.size and caps.max() >= 2 ** 31:
-        raise OverflowError("msi: sizes too large for the integer flow solver")
-    G = sparse.csr_matrix((caps.astype(np.int32), (rows, cols)), shape=(n, n))
-    res = maximum_flow(G, 0, 1)
-    flow = res.flow if hasattr(res, "flow") else res.residual
-    out = np.asarray(flow[0].toarray()).ravel()[2:2 + nL]
-    per_pair = np.bincount(lp, weights=out, minlength=P)
-    return per_pair / (k1 * k2)
-
-
-def _assignment_values(p, left, right, w, Q1, Q2, k, P):
-    """Per-pair maximum weight assignment (k x k blocks), divided by k (Thm 5.1)."""
-    from scipy.optimize import linear_sum_assignment
-    blocks = np.zeros((P, k, k))
-    blocks[p, left - Q1.indptr[p], right - Q2.indptr[p]] = w
-    out = np.empty(P)
-    for t in range(P):                      # one assignment problem per pair (C code)
-        r, c = linear_sum_assignment(blocks[t], maximize=True)
-        out[t] = blocks[t, r, c].sum()
-    return out / k
-
-
-_LP_CHUNK = 5_000       # variables per batched HiGHS problem (smaller is faster here)
-
-
-def _lp_values(p, left, right, w, Q1, Q2, P):
-    """Per-pair LP optimum (eqs 8-11 with shares q), many pairs per HiGHS call.
-
-    The pairs' problems are independent, so a block-diagonal LP has the sum of
-    their optima as optimum; each block's objective at the solution is its own optimum.
-    """
-    from scipy.optimize import linprog
-    out = np.zeros(P)
-    if p.size == 0:
-        return out
-    cuts = np.searchsorted(p, np.arange(P + 1))          # edges are sorted by pair
-    start = 0
-    while start < P:
-        stop = max(start + 1, int(np.searchsorted(cuts, cuts[start] + _LP_CHUNK, "right")) - 1)
-        stop = min(stop, P)
-        e0, e1 = cuts[start], cuts[stop]
-        if e1 > e0:
-            ll, lidx = np.unique(left[e0:e1], return_inverse=True)
-            rr, ridx = np.unique(right[e0:e1], return_inverse=True)
-            n = e1 - e0
-            A = sparse.csr_matrix(
-                (np.ones(2 * n), (np.concatenate([lidx, ll.size + ridx]),
-                                  np.concatenate([np.arange(n), np.arange(n)]))),
-                shape=(ll.size + rr.size, n))
-            b = np.concatenate([Q1.data[ll], Q2.data[rr]])
-            res = linprog(-w[e0:e1], A_ub=A, b_ub=b, bounds=(0, None), method="highs")
-            if res.status != 0:                          # pragma: no cover - HiGHS failure
-                raise RuntimeError(f"msi: HiGHS did not solve the LP: {res.message}")
-            out += np.bincount(p[e0:e1], weights=w[e0:e1] * res.x, minlength=P)
-        start = stop
-    return out
-
-
-def _msi_pair_values(sel, similarity, importances, solver="auto"):
-    """S(i, j) for the pairs i < j (Hamer eqs 8-11 and the empty-run convention)."""
-    C = _similarity(sel, similarity)
-    Q, equal = _importance_shares(sel, importances)
-    M = sel.n_runs
-    ii, jj = _pairs(M)
-    k = sel.row_sizes
-    k1, k2 = k[ii], k[jj]
-    P = ii.size
-    out = np.zeros(P)
-    both_empty = (k1 == 0) & (k2 == 0)
-    out[both_empty] = 1.0                       # footnote 1: S = 1 if k_i = k_j = 0
-    live = (k1 > 0) & (k2 > 0)                  # S = 0 if exactly one run is empty
-    if not live.any():
-        return out
-    Q1, Q2 = _pair_rows(Q, ii[live], jj[live])
-    p, left, right, w = _pair_edges(Q1, Q2, C)
-    n_live = int(live.sum())
-    binary_c = bool(np.all(C.data == 1.0))
-    if solver == "lp":
-        vals = _lp_values(p, left, right, w, Q1, Q2, n_live)
-    elif binary_c and equal:
-        vals = _flow_values(p, left, right, Q1, Q2, k1[live].astype(np.int64),
-                            k2[live].astype(np.int64), n_live)
-    elif equal and np.all(k[k > 0] == k[k > 0][0]):
-        vals = _assignment_values(p, left, right, w, Q1, Q2, int(k[k > 0][0]), n_live)
-    else:
-        vals = _lp_values(p, left, right, w, Q1, Q2, n_live)
-    out[live] = vals
-    return out
-
 
 @register(
     name="msi", family="correlated",
     summary="mean over pairs of the LP max sum s_fg x_fg / k̄ (shared importance)",
     references=(HAMER + ", eqs 8-12, Properties 5.1-5.3",),
-    claims=_claims(True, False, True, False, False), lower=0, upper=1,
+    claims=claims(True, False, True, False, False), lower=0, upper=1,
     parameters=(SIMILARITY, IMPORTANCES,
                 Parameter("solver", "auto", "'auto' exploits structure (integer max flow "
                           "for 0/1 similarity and equal importances, assignment for equal "
@@ -460,14 +388,14 @@ def msi(sel, *, similarity=None, importances=None, solver="auto"):
     >>> msi(Z, similarity=S)
     1.0
     """
-    return float(np.mean(_msi_pair_values(sel, similarity, importances, solver)))
+    return float(np.mean(msi_pair_values(sel, similarity, importances, solver)))
 
 
 @register(
     name="yu_matching", family="correlated", domain="constant_size",
     summary="mean over pairs of the maximum weighted bipartite matching of F_i, F_j / k",
     references=(YU, HAMER + ", sec. 2 and Theorem 5.1"),
-    claims=_claims(False, False, True, False, False), lower=0, upper=1,
+    claims=claims(False, False, True, False, False), lower=0, upper=1,
     parameters=(SIMILARITY,),
     notes="Defined for a constant subset size only (Hamer sec. 2). Equals msi with equal "
           "importances (Theorem 5.1). With a non-identity similarity different rows reach 1 "
@@ -506,309 +434,19 @@ def yu_matching(sel, *, similarity=None):
     >>> yu_matching([[1, 0, 0], [0, 1, 0]], similarity=S)
     0.5
     """
-    k = constant_size(sel, "yu_matching")
-    if k is None:
-        return float("nan")
+    k = int(sel.row_sizes[0])                 # constant on the declared domain
     if k == 0:
         return undefined("yu_matching", "k = 0")
-    C = _similarity(sel, similarity)
-    Z = _csr(sel.tocsr())
-    ii, jj = _pairs(sel.n_runs)
-    Z1, Z2 = _pair_rows(Z, ii, jj)
-    p, left, right, w = _pair_edges(Z1, Z2, C)
-    return float(np.mean(_assignment_values(p, left, right, w, Z1, Z2, k, ii.size)))
+    C = similarity_matrix(sel, similarity)
+    Z = as_csr(sel.tocsr())
+    ii, jj = upper_pairs(sel.n_runs)
+    Z1, Z2 = pair_rows(Z, ii, jj)
+    p, left, right, w = pair_edges(Z1, Z2, C)
+    return float(np.mean(assignment_values(p, left, right, w, Z1, Z2, k, ii.size)))
 
 
 # ----------------------------------------------------------------------------------
-# stabm's adjusted measures: per-pair scores, exact or simulated null expectations
-
-@dataclasses.dataclass(frozen=True)
-class _Graph:
-    """The thresholded similarity: weights C0 (off-diagonal) and 0/1 adjacency B."""
-
-    C0: object
-    B: object
-    degree: np.ndarray
-    mean_off: float
-
-    @classmethod
-    def build(cls, sel, similarity, threshold):
-        C = _similarity(sel, similarity, threshold)
-        C0 = _off_diagonal(C)
-        d = sel.n_features
-        mean_off = float(C0.sum()) / (d * (d - 1)) if d > 1 else 0.0
-        return cls(C0=C0, B=_binary(C0), degree=np.diff(C0.indptr), mean_off=mean_off)
-
-
-# The per-pair scores take two P x d matrices of 0/1 rows (row p: the two runs of pair
-# p), dense ndarrays when P d is small (faster) or csr matrices; these helpers do both.
-_DENSE_CELLS = 20_000_000
-
-
-def _workform(Z):
-    """csr -> dense float array when small enough, else csr with sorted indices."""
-    if Z.shape[0] * Z.shape[1] <= _DENSE_CELLS:
-        return Z.toarray()
-    return _csr(Z)
-
-
-def _mul(X, Y):
-    if isinstance(X, np.ndarray):
-        return X * (Y.toarray() if sparse.issparse(Y) else Y)
-    return X.multiply(Y).tocsr()
-
-
-def _times(X, W):
-    """X @ W for a symmetric sparse W (dense X gives a dense result)."""
-    if isinstance(X, np.ndarray):
-        return np.asarray((W @ X.T).T)
-    return X @ W
-
-
-def _tocsr(X):
-    return _csr(sparse.csr_matrix(X)) if isinstance(X, np.ndarray) else X
-
-
-def _split(Z1, Z2):
-    """Intersection sizes and the two set differences of each pair of rows."""
-    both = _mul(Z1, Z2)
-    r = _rowsum(both)
-    D1, D2 = Z1 - both, Z2 - both
-    if not isinstance(D1, np.ndarray):
-        D1, D2 = D1.tocsr(), D2.tocsr()
-        D1.eliminate_zeros()
-        D2.eliminate_zeros()
-    return r, D1, D2
-
-
-def _n_with_neighbour(D, E, B):
-    """For each pair p: #x in D[p] with at least one neighbour (in B) in E[p]."""
-    return _rowsum(_mul(D, _times(E, B) > 0))
-
-
-def _score_yu(Z1, Z2, g):
-    r, D1, D2 = _split(Z1, Z2)
-    return r + (_n_with_neighbour(D1, D2, g.B) + _n_with_neighbour(D2, D1, g.B)) / 2
-
-
-def _score_count(Z1, Z2, g):
-    r, D1, D2 = _split(Z1, Z2)
-    return r + np.minimum(_n_with_neighbour(D1, D2, g.B), _n_with_neighbour(D2, D1, g.B))
-
-
-def _mean_similarity_sum(D, E, g):
-    """sum over x in D[p] with neighbours in E[p] of the mean similarity to them."""
-    cnt = _mul(D, _times(E, g.B))
-    tot = _mul(D, _times(E, g.C0))
-    if isinstance(cnt, np.ndarray):
-        return np.divide(tot, cnt, out=np.zeros_like(tot), where=cnt > 0).sum(axis=1)
-    return _rowsum(tot.multiply(cnt.power(-1.0)))
-
-
-def _score_mean(Z1, Z2, g):
-    r, D1, D2 = _split(Z1, Z2)
-    return r + np.minimum(_mean_similarity_sum(D1, D2, g), _mean_similarity_sum(D2, D1, g))
-
-
-def _score_mbm(Z1, Z2, g):
-    """r + maximum bipartite matching between the differences, all pairs in one call."""
-    from scipy.sparse.csgraph import maximum_bipartite_matching
-    r, D1, D2 = _split(Z1, Z2)
-    D1, D2 = _tocsr(D1), _tocsr(D2)
-    p, left, right, _ = _pair_edges(D1, D2, g.B)
-    if p.size == 0:
-        return r
-    G = sparse.csr_matrix((np.ones(p.size), (left, right)), shape=(D1.nnz, D2.nnz))
-    match = maximum_bipartite_matching(G, perm_type="column")
-    lp = np.repeat(np.arange(Z1.shape[0]), np.diff(D1.indptr))
-    return r + np.bincount(lp[match >= 0], minlength=Z1.shape[0])
-
-
-def _score_greedy(Z1, Z2, g):
-    """r + greedy matching between the differences, highest similarity first.
-
-    Ties are taken in column-major order of the (F_i minus F_j) x (F_j minus F_i)
-    similarity block (features in increasing index order).
-    """
-    r, D1, D2 = _split(Z1, Z2)
-    D1, D2 = _tocsr(D1), _tocsr(D2)
-    p, left, right, w = _pair_edges(D1, D2, g.C0)
-    order = np.lexsort((left, right, -w, p))
-    p, left, right = p[order], left[order], right[order]
-    add = np.zeros(Z1.shape[0])
-    cuts = np.searchsorted(p, np.arange(Z1.shape[0] + 1))
-    for t in np.nonzero(np.diff(cuts))[0]:      # greedy matching is sequential per pair
-        used_l, used_r = set(), set()
-        for a, b in zip(left[cuts[t]:cuts[t + 1]].tolist(), right[cuts[t]:cuts[t + 1]].tolist()):
-            if a not in used_l and b not in used_r:
-                used_l.add(a)
-                used_r.add(b)
-        add[t] = len(used_l)
-    return r + add
-
-
-def _score_zucknick(Z1, Z2, g):
-    r, D1, D2 = _split(Z1, Z2)
-    a, b = _rowsum(Z1), _rowsum(Z2)
-    s21 = _rowsum(_mul(D2, _times(Z1, g.C0)))    # sum over x in F2 minus F1, y in F1
-    s12 = _rowsum(_mul(D1, _times(Z2, g.C0)))
-    add1 = np.divide(s21, b, out=np.zeros_like(s21), where=b > 0)
-    add2 = np.divide(s12, a, out=np.zeros_like(s12), where=a > 0)
-    union = a + b - r
-    with np.errstate(divide="ignore", invalid="ignore"):
-        return (r + add1 + add2) / union
-
-
-def _hyper(d, a, b):
-    """Support r and P(|F_1 ∩ F_2| = r) for random subsets of sizes a, b of d features."""
-    r = np.arange(min(a, b) + 1)
-    return r, stats.hypergeom.pmf(r, d, a, b)
-
-
-def _expected_yu(a, b, d, g):
-    """E[r + (O_12 + O_21)/2 | H0], exactly.
-
-    Given r, F_1 minus F_2 is a uniform (a - r)-subset, and for x in it, F_2 minus F_1
-    is a uniform (b - r)-subset of the other d - 1 features, which misses all g_x
-    neighbours of x with probability hypergeom(d - 1, g_x, b - r) at 0.
-    """
-    r, h = _hyper(d, a, b)
-    deg, cnt = np.unique(g.degree, return_counts=True)
-
-    def e_o(a_, b_):
-        draws = np.minimum(b_ - r, d - 1)[:, None]      # b - r <= d - 1 wherever a - r > 0
-        miss = stats.hypergeom.pmf(0, d - 1, deg[None, :], draws)
-        hit = (cnt[None, :] * (1.0 - miss)).sum(axis=1)
-        return float(np.sum(h * (a_ - r) / d * hit))
-    return a * b / d + (e_o(a, b) + e_o(b, a)) / 2
-
-
-def _expected_zucknick(a, b, d, g):
-    """E[(r + add_1 + add_2) / |F_1 ∪ F_2| | H0], exactly (sum over the hypergeometric r).
-
-    Given r, the (b - r) a ordered pairs (x in F_2 minus F_1, y in F_1) are uniform
-    pairs of distinct features, so E[add_1 | r] = (b - r) a c̄ / b with c̄ the mean
-    off-diagonal thresholded similarity.
-    """
-    if a + b == 0:
-        return math.nan
-    r, h = _hyper(d, a, b)
-    add = (np.where(b > 0, (b - r) * a / max(b, 1), 0.0)
-           + np.where(a > 0, (a - r) * b / max(a, 1), 0.0)) * g.mean_off
-    return float(np.sum(h * (r + add) / (a + b - r)))
-
-
-def _random_subsets(rng, sizes, d):
-    """One uniformly random subset of [d] per entry of ``sizes``, as a csr matrix.
-
-    Small subsets (size^2 <= d) are drawn with replacement and the rows with a repeated
-    feature drawn again (rejection keeps them uniform); larger ones take the smallest
-    of d random keys, in chunks of rows of one size.
-    """
-    sizes = np.asarray(sizes, dtype=np.int64)
-    n = sizes.size
-    rows = [np.zeros(0, np.int64)]
-    cols = [np.zeros(0, np.int64)]
-    small = (sizes > 0) & (sizes * sizes <= d)
-    for s in np.unique(sizes[small]).tolist():             # loop over distinct sizes
-        todo = np.flatnonzero(sizes == s)
-        while todo.size:                                   # rejection of repeated features
-            draw = np.sort(rng.integers(0, d, size=(todo.size, s)), axis=1)
-            bad = np.any(draw[:, 1:] == draw[:, :-1], axis=1) if s > 1 else np.zeros(
-                todo.size, bool)
-            rows.append(np.repeat(todo[~bad], s))
-            cols.append(draw[~bad].ravel())
-            todo = todo[bad]
-    for s in np.unique(sizes[(sizes > 0) & ~small]).tolist():
-        idx_rows = np.flatnonzero(sizes == s)
-        chunk = max(1, 4_000_000 // d)
-        for c0 in range(0, idx_rows.size, chunk):          # bounded memory
-            part = idx_rows[c0:c0 + chunk]
-            pick = np.argpartition(rng.random((part.size, d)), s - 1, axis=1)[:, :s]
-            rows.append(np.repeat(part, s))
-            cols.append(pick.ravel())
-    r, c = np.concatenate(rows), np.concatenate(cols)
-    Z = sparse.csr_matrix((np.ones(r.size), (r, c)), shape=(n, d))
-    Z.sort_indices()
-    return Z
-
-
-_SIM_ROWS = 200_000     # simulated pairs scored per batch
-
-
-def _simulated(score, sizes, d, g, n, rng):
-    """Monte Carlo E[I | H0] and its standard error for each row (a, b) of ``sizes``.
-
-    n random pairs of subsets per pair of sizes, all pairs of sizes scored in batches.
-    """
-    U = len(sizes)
-    mean, se = np.empty(U), np.empty(U)
-    per = max(1, _SIM_ROWS // n)
-    for u0 in range(0, U, per):                              # batches of pairs of sizes
-        block = sizes[u0:u0 + per]
-        group = np.repeat(np.arange(len(block)), n)
-        vals = score(_workform(_random_subsets(rng, np.repeat(block[:, 0], n), d)),
-                     _workform(_random_subsets(rng, np.repeat(block[:, 1], n), d)), g)
-        m = np.bincount(group, weights=vals) / n
-        var = np.bincount(group, weights=(vals - m[group]) ** 2) / max(n - 1, 1)
-        mean[u0:u0 + len(block)] = m
-        se[u0:u0 + len(block)] = np.sqrt(var / n) if n > 1 else np.inf
-    return mean, se
-
-
-class MonteCarloWarning(RuntimeWarning):
-    """The simulated correction for chance has a non-negligible Monte Carlo error."""
-
-
-_MC_TOLERANCE = 0.005
-
-
-def _stabm_measure(name, sel, score, maximum, *, similarity, threshold, correction,
-                   n_simulations, random_state, exact=None):
-    """stabm's mean over pairs i < j of I or of (I - E[I|H0]) / (max - E[I|H0])."""
-    check_int_range("random_state", random_state, minimum=0, owner=name)
-    g = _Graph.build(sel, similarity, threshold)
-    Z = _csr(sel.tocsr())
-    ii, jj = _pairs(sel.n_runs)
-    Z1, Z2 = _pair_rows(Z, ii, jj)
-    I = score(_workform(Z1), _workform(Z2), g)
-    k = sel.row_sizes
-    a, b = k[ii], k[jj]
-    if not np.all(np.isfinite(I)) or (score is _score_yu and np.any(a + b == 0)):
-        return undefined(name, "two runs are both empty")
-    if correction == "none":
-        return float(np.mean(I))
-    d = sel.n_features
-    # every score here is symmetric in distribution under H0: one expectation per
-    # unordered pair of sizes
-    pair_sizes = np.sort(np.stack([a, b], axis=1), axis=1)
-    sizes, inverse = np.unique(pair_sizes, axis=0, return_inverse=True)
-    inverse = inverse.ravel()
-    E = np.empty(len(sizes))
-    se = np.zeros(len(sizes))
-    if correction == "exact":
-        E[:] = [exact(sa, sb, d, g) for sa, sb in sizes.tolist()]   # distinct pairs of sizes
-    elif g.B.nnz == 0 and score is not _score_zucknick:
-        E[:] = sizes[:, 0] * sizes[:, 1] / d                # no similar pairs: I = r
-    else:
-        E, se = _simulated(score, sizes, d, g, n_simulations,
-                           np.random.default_rng(random_state))
-    Ep = E[inverse]
-    mx = maximum(a.astype(np.float64), b.astype(np.float64))
-    den = mx - Ep
-    if np.any(np.abs(den) <= 1e-12 * np.maximum(mx, 1.0)):
-        return undefined(name, "a pair's null expectation equals its maximum, so the "
-                               "corrected score is 0/0")
-    value = float(np.mean((I - Ep) / den))
-    if correction == "estimate":
-        slope = (I - mx) / den ** 2 / I.size         # d value / d E_p (delta method)
-        err = math.sqrt(float(np.sum(np.bincount(inverse, weights=slope) ** 2 * se ** 2)))
-        if err > _MC_TOLERANCE:
-            warn(f"{name}: the simulated correction for chance leaves a Monte Carlo "
-                          f"standard error of about {err:.3g} on the value {value:.4f}; "
-                          f"increase n_simulations (now {n_simulations})",
-                          MonteCarloWarning)
-    return value
+# stabm's adjusted measures (scores: .matching; null expectations: .simulation)
 
 
 def _half_sum(a, b):
@@ -838,8 +476,8 @@ _STABM_NOTES = (
     name="yu", family="correlated",
     summary="(I - E[I]) / ((k_i + k_j)/2 - E[I]), I = |F_i ∩ F_j| + (O_ij + O_ji)/2",
     references=(BOMMERT + ", stabilityYu", YU, ZHANG),
-    claims=_claims(False, False, False, False, True), lower=-math.inf, upper=1,
-    null_value=0.0,
+    claims=claims(False, False, False, False, True), lower=-math.inf, upper=1,
+    null_value=0.0, scale=TABLE_6_1,
     parameters=(SIMILARITY, THRESHOLD, _correction("exact", True), N_SIMULATIONS,
                 RANDOM_STATE),
     r_reference=_stabm_ref("stabilityYu", note="stabm's default correction is 'estimate' "
@@ -898,20 +536,20 @@ def yu(sel, *, similarity=None, threshold=0.9, correction_for_chance="exact",
     >>> round(yu(Z, similarity=S, correction_for_chance="none"), 6)   # (2 + 1 + 1) / 3
     1.333333
     """
-    return _stabm_measure("yu", sel, _score_yu, _half_sum, similarity=similarity,
+    return stabm_measure("yu", sel, score_yu, _half_sum, similarity=similarity,
                           threshold=threshold, correction=correction_for_chance,
                           n_simulations=n_simulations, random_state=random_state,
-                          exact=_expected_yu)
+                          exact=expected_yu)
 
 
 @register(
     name="zucknick", family="correlated",
     summary="(|F_i ∩ F_j| + C(F_i, F_j) + C(F_j, F_i)) / |F_i ∪ F_j|",
     references=(BOMMERT + ", stabilityZucknick", ZUCKNICK),
-    claims=_claims(True, False, True, False, False), lower=0, upper=1,
+    claims=claims(True, False, True, False, False), lower=0, upper=1,
     parameters=(SIMILARITY, THRESHOLD, _correction("none", True), N_SIMULATIONS,
                 RANDOM_STATE),
-    r_reference=_stabm_ref("stabilityZucknick"),
+    r_reference=_stabm_ref("stabilityZucknick", adjusted=False),
     notes="Bounded by [0, 1]: (k_j - r) k_i / k_j + (k_i - r) k_j / k_i <= k_i + k_j - 2r. "
           "With correction_for_chance='exact' the null expectation is exact (a sum over the "
           "hypergeometric intersection)." + _STABM_NOTES)
@@ -953,10 +591,10 @@ def zucknick(sel, *, similarity=None, threshold=0.9, correction_for_chance="none
     >>> round(zucknick(Z, similarity=S), 6)      # (1 + 0.95/2 + 0.95/2) / 3
     0.65
     """
-    return _stabm_measure("zucknick", sel, _score_zucknick, _one, similarity=similarity,
+    return stabm_measure("zucknick", sel, score_zucknick, _one, similarity=similarity,
                           threshold=threshold, correction=correction_for_chance,
                           n_simulations=n_simulations, random_state=random_state,
-                          exact=_expected_zucknick)
+                          exact=expected_zucknick)
 
 
 def _with_formula(core):
@@ -973,7 +611,7 @@ def _register_intersection(name, function, summary, notes=""):
                     "Bommert, A., Rahnenfuehrer, J. (2020). Adjusted measures for feature "
                     "selection stability for data sets with similar features. LOD 2020, LNCS "
                     "12565, 203-214"),
-        claims=_claims(False, False, False, False, False), lower=-math.inf, upper=1,
+        claims=claims(False, False, False, False, False), lower=-math.inf, upper=1,
         parameters=(SIMILARITY, THRESHOLD, _correction("estimate", False), N_SIMULATIONS,
                     RANDOM_STATE),
         r_reference=_stabm_ref(function),
@@ -1038,7 +676,7 @@ def intersection_count(sel, *, similarity=None, threshold=0.9,
     ...                    correction_for_chance="none")
     2.0
     """
-    return _stabm_measure("intersection_count", sel, _score_count, _geo_mean,
+    return stabm_measure("intersection_count", sel, score_count, _geo_mean,
                           similarity=similarity, threshold=threshold,
                           correction=correction_for_chance, n_simulations=n_simulations,
                           random_state=random_state)
@@ -1062,7 +700,7 @@ def intersection_mean(sel, *, similarity=None, threshold=0.9,
     ...                   correction_for_chance="none")       # 1 + min(0.925, 1.85)
     1.925
     """
-    return _stabm_measure("intersection_mean", sel, _score_mean, _geo_mean,
+    return stabm_measure("intersection_mean", sel, score_mean, _geo_mean,
                           similarity=similarity, threshold=threshold,
                           correction=correction_for_chance, n_simulations=n_simulations,
                           random_state=random_state)
@@ -1090,7 +728,7 @@ def intersection_greedy(sel, *, similarity=None, threshold=0.9,
     ...                     correction_for_chance="none")   # 0-2 first, then 1-3 is no edge
     1.0
     """
-    return _stabm_measure("intersection_greedy", sel, _score_greedy, _geo_mean,
+    return stabm_measure("intersection_greedy", sel, score_greedy, _geo_mean,
                           similarity=similarity, threshold=threshold,
                           correction=correction_for_chance, n_simulations=n_simulations,
                           random_state=random_state)
@@ -1116,7 +754,7 @@ def intersection_mbm(sel, *, similarity=None, threshold=0.9,
     ...                  correction_for_chance="none")     # 0-3 and 1-2
     2.0
     """
-    return _stabm_measure("intersection_mbm", sel, _score_mbm, _geo_mean,
+    return stabm_measure("intersection_mbm", sel, score_mbm, _geo_mean,
                           similarity=similarity, threshold=threshold,
                           correction=correction_for_chance, n_simulations=n_simulations,
                           random_state=random_state)
@@ -1125,21 +763,12 @@ def intersection_mbm(sel, *, similarity=None, threshold=0.9,
 # ----------------------------------------------------------------------------------
 # Zhang et al.: POGR and nPOGR; Pearson correlation of importances
 
-def _pogr_parts(sel, similarity, threshold):
-    """r_ij, O_ij (ordered) and the graph: O_ij = #x in F_i minus F_j with a similar y in F_j."""
-    g = _Graph.build(sel, similarity, threshold)
-    Z = _csr(sel.tocsr())
-    H = ((Z @ g.B) > 0).astype(np.float64)            # H[j, x]: x has a neighbour in F_j
-    r = sel.intersections.astype(np.float64)
-    O = np.asarray((Z @ H.T).toarray()) - np.asarray((Z @ Z.multiply(H).T).toarray())
-    return r, O, g
-
 
 @register(
     name="pogr", family="correlated",
     summary="(|F_i ∩ F_j| + O_ij) / k_i over ordered pairs",
     references=(ZHANG, HAMER + ", eq. 4"),
-    claims=_claims(True, False, True, False, False), lower=0, upper=1,
+    claims=claims(True, False, True, False, False), lower=0, upper=1,
     parameters=(SIMILARITY, THRESHOLD),
     notes="O_ij counts the features of F_i not in F_j with a similar (>= threshold) feature in "
           "F_j (Hamer's reading of Zhang et al.). With a non-identity similarity different "
@@ -1176,32 +805,17 @@ def pogr(sel, *, similarity=None, threshold=0.9):
     >>> pogr([[1, 0, 1, 0], [0, 1, 1, 0]], similarity=S)
     1.0
     """
-    r, O, _ = _pogr_parts(sel, similarity, threshold)
+    r, O, _ = pogr_parts(sel, similarity, threshold)
     k = sel.row_sizes.astype(np.float64)
     return pair_mean("pogr", r + O, np.broadcast_to(k[:, None], r.shape), "a run is empty")
-
-
-def _expected_pogr(k, d, g):
-    """E[|F_i ∩ F_j| + O_ij | H0] for all ordered pairs of sizes (exact).
-
-    P(x in F_i) = k_i / d and, independently, P(x not in F_j, a neighbour of x in F_j) =
-    (d - k_j)/d - C(d - 1 - g_x, k_j) / C(d, k_j).
-    """
-    sizes, inverse = np.unique(k, return_inverse=True)
-    deg, cnt = np.unique(g.degree, return_counts=True)
-    avoid = stats.hypergeom.pmf(0, d, deg[None, :] + 1, sizes[:, None])   # (U, degrees)
-    hit = ((d - sizes) / d * cnt.sum() - (cnt[None, :] * avoid).sum(axis=1))  # per k_j
-    Ea = sizes[:, None] * sizes[None, :] / d + sizes[:, None] / d * hit[None, :]
-    inverse = inverse.ravel()
-    return Ea[np.ix_(inverse, inverse)]
 
 
 @register(
     name="npogr", family="correlated",
     summary="(|F_i ∩ F_j| + O_ij - E_ij) / (k_i - E_ij) over ordered pairs, E_ij exact",
     references=(ZHANG, HAMER + ", eq. 4", SECHIDIS + ", sec. 2.2"),
-    claims=_claims(False, False, False, False, True), lower=-math.inf, upper=1,
-    null_value=0.0, parameters=(SIMILARITY, THRESHOLD),
+    claims=claims(False, False, False, False, True), lower=-math.inf, upper=1,
+    null_value=0.0, scale=TABLE_6_1, parameters=(SIMILARITY, THRESHOLD),
     notes="Zhang et al. estimate E_ij = E[|F_i ∩ F_j| + O_ij | H0] by simulation; propstab "
           "uses its exact value (independent uniformly random subsets), so E[value|H0] = 0. "
           "With the identity similarity it is nPOG. Not bounded below (as nPOG), undefined "
@@ -1239,9 +853,9 @@ def npogr(sel, *, similarity=None, threshold=0.9):
     >>> abs(npogr(Z) - npog(Z)) < 1e-12       # identity similarity
     True
     """
-    r, O, g = _pogr_parts(sel, similarity, threshold)
+    r, O, g = pogr_parts(sel, similarity, threshold)
     k = sel.row_sizes
-    E = _expected_pogr(k, sel.n_features, g)
+    E = expected_pogr(k, sel.n_features, g)
     den = k[:, None].astype(np.float64) - E
     den = np.where(np.abs(den) <= 1e-12 * np.maximum(1.0, k[:, None]), 0.0, den)
     return pair_mean("npogr", r + O - E, den, "k_i equals the null expectation E_ij (0/0)")
@@ -1253,7 +867,7 @@ def npogr(sel, *, similarity=None, threshold=0.9):
     references=(HAMER + ", eq. 5",
                 "Kalousis, A., Prados, J., Hilario, M. (2007). Stability of feature selection "
                 "algorithms. Knowl. Inf. Syst. 12(1), 95-116"),
-    claims=_claims(True, False, True, False, False), lower=-1, upper=1,
+    claims=claims(True, False, True, False, False), lower=-1, upper=1,
     parameters=(IMPORTANCES,),
     notes="With importances=None (weights 0/1) it is the phi coefficient measure `phi`, "
           "which also has the maximum and correction-for-chance properties; with "
@@ -1299,12 +913,12 @@ def pearson(sel, *, importances=None):
     """
     W = as_importances(importances, sel)
     if W is None:
-        W = _csr(sel.tocsr())
+        W = as_csr(sel.tocsr())
     d = sel.n_features
-    mu = _rowsum(W) / d
+    mu = rowsum(W) / d
     G = np.asarray((W @ W.T).toarray()) - d * np.outer(mu, mu)
     var = np.diag(G).copy()
-    scale = np.maximum(np.abs(_rowsum(W.multiply(W))), 1e-300)
+    scale = np.maximum(np.abs(rowsum(W.multiply(W))), 1e-300)
     var[var <= 1e-12 * scale] = 0.0
     den = np.sqrt(np.outer(var, var))
     return pair_mean("pearson", G, den, "a run's weights are constant")

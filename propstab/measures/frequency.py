@@ -12,11 +12,13 @@ import math
 import numpy as np
 
 from .. import chance
-from .._registry import Bound, Parameter, RReference, module_doctests, register
+from .._registry import (Bound, ExpectedDifference, Parameter, RReference, module_doctests,
+                         register)
 from .._validation import check_int_range
-from ._common import constant_size, undefined
-from .kernels import count_kernel
-from .pairwise import BOMMERT, SOMOL, THESIS, _claims
+from .._variance import thm6
+from .kernels import count_kernel, divide, xlogx
+from .r_differences import NAN_NOT_NA
+from .references import BOMMERT, SOMOL, TABLE_6_1, THESIS, claims
 
 NOVOVICOVA = ("Novovicova, J., Somol, P., Haindl, M., Pudil, P. (2009). Conditional mutual "
               "information based feature selection for classification task. CIARP")
@@ -28,12 +30,90 @@ CORRECTION_GLOBAL = Parameter(
     choices=("none", "exact"))
 
 
-def _corrected(name, value, expectation, maximum=1.0):
-    if not math.isfinite(value):
-        return value
-    if expectation == maximum:
-        return undefined(name, "its null expectation equals its maximum")
-    return (value - expectation) / (maximum - expectation)
+LN2 = math.log(2.0)
+
+
+# ------------------------------------------------- known differences of the R reference
+
+def _global_score_many_runs(measure, sel, options) -> bool:
+    return options.get("correction_for_chance") == "exact" and sel.n_runs > 2
+
+
+def _davis_penalty(measure, sel, options) -> bool:
+    return options.get("correction_for_chance") == "exact" and options.get("penalty", 0) > 0
+
+
+def _single_subject(measure, sel, options) -> bool:
+    return sel.n_features == 1
+
+
+def _equal_extremes(measure, sel, options) -> bool:
+    return cw_extremes_equal(sel)
+
+
+CORRECTED_GLOBAL_SCORE = ExpectedDifference(
+    key="corrected_global_score",
+    r_functions=("stabm::stabilityDavis", "stabm::stabilityNovovicova"),
+    summary="corrected Davis and Novovicova subtract pairwise expectations from a "
+            "global score",
+    reason="with correction.for.chance, stabm computes the global score S of all M runs, "
+           "then for every pair of runs the expectation E_ij of the score of two random "
+           "runs of sizes k_i, k_j, and returns mean_ij (S - E_ij) / (max - E_ij). The "
+           "expectation of S itself depends on all M sizes, so for M > 2 the result is "
+           "not corrected for chance (its null expectation is not 0). propstab subtracts "
+           "the exact expectation of S under the null model (union-size law for Davis, "
+           "Poisson-binomial column counts for Novovicova). For M = 2 both coincide "
+           "(with Davis's penalty 0, see davis_penalty_maximum).",
+    example='stabilityDavis(list(1:2, 2:3, c(1, 3)), p = 4, correction.for.chance = '
+            '"exact"); stabilityNovovicova(list(1:2, 2:3, c(1, 3)), p = 4, '
+            'correction.for.chance = "exact")',
+    r_result="-0.0909090909 (Davis); 0.2618595071 (Novovicova)",
+    propstab_result="0.1910112360 (Davis); 0.1506549719 (Novovicova); for M = 2, "
+                    "list(1:2, 2:3): both give -0.0909090909 (Davis) and 0 (Novovicova)",
+    applies=_global_score_many_runs)
+
+DAVIS_PENALTY_MAXIMUM = ExpectedDifference(
+    key="davis_penalty_maximum",
+    r_functions=("stabm::stabilityDavis",),
+    summary="corrected Davis with a penalty: stabm normalises by "
+            "max(1 - penalty/p, floor((M-1)/2)/M), propstab by 1",
+    reason="stabm's maximum for Davis is max(1 - penalty/p, floor((M - 1)/2)/M), whatever "
+           "the sizes; propstab's correction (Phi - E) / (1 - E) uses the measure's "
+           "declared maximum 1. Neither is the maximum over matrices with the observed "
+           "sizes (1 - penalty * median(k)/d for identical rows), so the two differ by the "
+           "normalising constant even for M = 2; where stabm's maximum equals the "
+           "expectation (e.g. both 0 when penalty >= p) stabm gives NA, propstab 0.",
+    example='stabilityDavis(list(1:2, 2:3), p = 4, correction.for.chance = "exact", '
+            'penalty = 1)',
+    r_result="-0.05",
+    propstab_result="-0.0344827586 (= -1/29)",
+    applies=_davis_penalty)
+
+SOMOL_EQUAL_EXTREMES = ExpectedDifference(
+    key="somol_equal_extremes",
+    r_functions=("stabm::stabilitySomol",),
+    summary="stabm's Somol is NaN/NA where CW_max = CW_min; Somol and Novovicova define "
+            "CW_rel = CW there",
+    reason="Somol and Novovicova (2010) eq. 6 set CW_rel = CW when CW_max = CW_min; stabm "
+           "divides by zero (NaN) and returns NA explicitly when every run selects all p "
+           "features. propstab follows the paper.",
+    example="stabilitySomol(list(1, 1:2), p = 2); stabilitySomol(list(1:2, 1:2), p = 2)",
+    r_result="NaN; NA",
+    propstab_result="CW = 2/3; CW = 1",
+    applies=_equal_extremes)
+
+IRR_SINGLE_SUBJECT = ExpectedDifference(
+    key="irr_single_subject",
+    r_functions=("irr::kappam.fleiss",),
+    summary="irr::kappam.fleiss fails for a single subject (d = 1)",
+    reason="kappam.fleiss first removes rows with NA by ratings[keep, ], which drops a "
+           "one-row matrix to a vector, so ncol() is NULL and the loop 1:nr fails. Fleiss' "
+           "kappa of one subject is defined when the raters disagree; propstab's nogueira "
+           "(equal to it, thesis Thm 5) gives -1/(M - 1) for Z = [[1], [0]].",
+    example="irr::kappam.fleiss(matrix(c(1L, 0L), nrow = 1))",
+    r_result="error: argument of length 0 (in 1:nr)",
+    propstab_result="nogueira([[1], [0]]) = -1.0",
+    applies=_single_subject)
 
 
 @register(
@@ -42,9 +122,11 @@ def _corrected(name, value, expectation, maximum=1.0):
     references=(THESIS + ", Definition 3",
                 "Nogueira, S., Sechidis, K., Brown, G. (2018). On the stability of feature "
                 "selection algorithms. JMLR 18(174), 1-54"),
-    claims=_claims(True, True, True, True, False), lower=-1, upper=1,
+    claims=claims(True, True, True, True, False), lower=-1, upper=1,
+    analytic_variance=thm6, scale=TABLE_6_1,
     r_reference=RReference("stabm", "stabilityNogueira",
-                           note="also irr::kappam.fleiss on the M x d ratings (thesis Thm 5)"),
+                           note="also irr::kappam.fleiss on the M x d ratings (thesis Thm 5)",
+                           differences=(IRR_SINGLE_SUBJECT,)),
     notes=("The tight lower bound is -1/(M-1) (thesis App. B.6); the constant bound is -1. "
            "Correction for chance holds for a constant size (E = 0, thesis Thm 4) but not for "
            "fixed sizes that differ: E[Phi|H0] = -sum_i (k_i - k̄)^2 / (M (M-1) k̄ (d - k̄)), "
@@ -96,8 +178,9 @@ def nogueira(c):
     references=("Goh, W. W. B., Wong, L. (2016). Evaluating feature-selection stability in "
                 "next-generation proteomics. J. Bioinform. Comput. Biol. 14(5)",
                 THESIS + ", Table 3.2 and eq. B.1"),
-    claims=_claims(True, False, True, False, False), lower=0, upper=1)
-def goh(sel):
+    claims=claims(True, False, True, False, False), lower=0, upper=1)
+@count_kernel()
+def goh(c):
     """Goh and Wong's average frequency of selection.
 
     .. math:: \\hat\\Phi(Z) = \\frac{1}{d}\\sum_f \\hat p_f = \\frac{\\bar k}{d}
@@ -117,12 +200,15 @@ def goh(sel):
     >>> goh([[1, 1, 0, 0], [1, 0, 0, 0]])
     0.375
     """
-    return sel.total / (sel.n_runs * sel.n_features)
+    return c.total / (c.n_runs * c.n_features)
 
 
-def _davis_value(N, M, n_union, penalty, med, d):
-    """Davis's score max(0, N / (M |union|) - penalty median(k) / d); arrays broadcast."""
-    return np.maximum(0.0, N / (M * n_union) - penalty * med / d)
+def _davis_expectation(c, formula, *, penalty=0.0):
+    """E[Davis | H0]: the formula averaged over the exact law of the union size |X|
+    (the other summaries are fixed by the row sizes)."""
+    pmf = chance.union_size_pmf(c.sizes, c.n_features)
+    union = np.arange(1, c.n_features + 1)
+    return float(np.dot(pmf[1:], formula(c.replace(n_union=union), penalty=penalty)))
 
 
 @register(
@@ -131,20 +217,23 @@ def _davis_value(N, M, n_union, penalty, med, d):
     references=("Davis, C. A. et al. (2006). Reliable gene signatures for microarray "
                 "classification: assessment of stability and performance. Bioinformatics "
                 "22(19), 2356-2363", THESIS + ", Table 3.2"),
-    claims=_claims(True, False, True, True, False), lower=0, upper=1,
+    claims=claims(True, False, True, True, False), lower=0, upper=1,
     parameters=(Parameter("penalty", 0.0, "alpha >= 0, the weight of the size penalty "
                           "median(k)/d (stabm's default 0)", minimum=0.0),
                 CORRECTION_GLOBAL),
     r_reference=RReference("stabm", "stabilityDavis",
                            arguments={"penalty": "penalty",
-                                      "correction_for_chance": "correction.for.chance"}),
+                                      "correction_for_chance": "correction.for.chance"},
+                           differences=(CORRECTED_GLOBAL_SCORE, DAVIS_PENALTY_MAXIMUM)),
     notes="With correction_for_chance='exact', propstab subtracts the exact null expectation "
           "of the whole score (union size by its exact law); stabm subtracts a pairwise "
           "expectation from the global score, which is not a correction for chance when M > 2. "
           "The claims are those of the default penalty 0, where the value is 1 exactly when "
           "all runs are identical (MAXIMUM); with a penalty > 0, as in thesis Table 4.1, "
           "identical runs score 1 - penalty median(k)/d and MAXIMUM fails.")
-def davis(sel, *, penalty=0.0, correction_for_chance="none"):
+@count_kernel(undefined_when=lambda c: c.total == 0, reason="no run selects any feature",
+              expectation=_davis_expectation)
+def davis(c, *, penalty=0.0):
     """Davis et al.'s penalised frequency of selection.
 
     .. math:: \\hat\\Phi(Z) = \\max\\left(0, \\frac{1}{F}\\sum_f \\hat p_f
@@ -179,19 +268,8 @@ def davis(sel, *, penalty=0.0, correction_for_chance="none"):
     >>> davis([[1, 1, 0, 0], [1, 0, 0, 0]], penalty=1.0)
     0.375
     """
-    M, d, N = sel.n_runs, sel.n_features, sel.total
-    if N == 0:
-        return undefined("davis", "no run selects any feature")
-    k = sel.row_sizes
-    med = float(np.median(k))
-    n_union = int(np.count_nonzero(sel.column_counts))
-    value = float(_davis_value(N, M, n_union, penalty, med, d))
-    if correction_for_chance == "none":
-        return value
-    pmf = chance.union_size_pmf(k, d)
-    u = np.arange(1, d + 1)
-    scores = _davis_value(N, M, u, penalty, med, d)
-    return _corrected("davis", value, float(np.dot(pmf[1:], scores)))
+    return np.maximum(0.0, c.total / (c.n_runs * c.n_union)
+                      - penalty * c.median_size / c.n_features)
 
 
 @register(
@@ -199,16 +277,19 @@ def davis(sel, *, penalty=0.0, correction_for_chance="none"):
     summary="-sum_s p(s) log2 p(s) over the distinct feature sets s",
     references=("Krizek, P., Kittler, J., Hlavac, V. (2007). Improving stability of feature "
                 "selection methods. CAIP, LNCS 4673, 929-936", THESIS + ", Table 3.2"),
-    claims=_claims(False, False, False, True, False),
+    claims=claims(False, False, False, True, False),
     lower=0, upper=Bound("log2(min(M, C(d, k)))",
                          func=lambda M, d, k: math.log2(min(M, math.comb(d, int(k[0]))))))
-def krizek(sel):
+@count_kernel()
+def krizek(c):
     """Krizek et al.'s entropy of the feature sets (lower is more stable).
 
     .. math:: \\hat\\Phi(Z) = -\\sum_{s} \\hat p(s) \\log_2 \\hat p(s)
 
     over the distinct subsets s in Z, with :math:`\\hat p(s)` their frequency.
-    Defined for a constant subset size (thesis sec. 3.2.3).
+    Defined for a constant subset size (thesis sec. 3.2.3). With c_s = M p(s) the
+    number of runs that chose s, it is computed as
+    ``(M ln M - sum_s c_s ln c_s) / (M ln 2)``.
 
     Parameters
     ----------
@@ -230,14 +311,8 @@ def krizek(sel):
     >>> krizek([[1, 1, 0, 0], [1, 1, 0, 0], [0, 0, 1, 1], [0, 0, 1, 1]])
     1.0
     """
-    if constant_size(sel, "krizek") is None:
-        return float("nan")
-    idx = sel.index_matrix()
-    if idx.shape[1] == 0:
-        return 0.0
-    _, counts = np.unique(idx, axis=0, return_counts=True)
-    p = counts / sel.n_runs
-    return float(-np.sum(p * np.log2(p)) + 0.0)
+    M = c.n_runs
+    return (xlogx(M) - c.subset_xlogx) / (M * LN2) + 0.0
 
 
 @register(
@@ -246,11 +321,13 @@ def krizek(sel):
     references=("Guzman-Martinez, R., Alaiz-Rodriguez, R. (2011). Feature selection stability "
                 "assessment based on the Jensen-Shannon divergence. ECML PKDD, LNCS 6911",
                 THESIS + ", eq. B.2"),
-    claims=_claims(False, False, True, True, False), lower=0, upper=1,
+    claims=claims(False, False, True, True, False), lower=0, upper=1,
     notes=("Not corrected for chance, contrary to thesis Table 4.1: E[Phi|H0] = 1/2 for M = 2, "
            "d = 2, k = 1. The Jensen argument of thesis App. B.5 divides by k log(k/d) < 0 "
            "without reversing the inequality; it only shows E >= 0. See docs/table41.md."))
-def guzman(sel):
+@count_kernel(undefined_when=lambda c: (c.size == 0) | (c.size == c.n_features),
+              reason="k is 0 or d, so log(k/d) is -inf or 0")
+def guzman(c):
     """Guzman-Martinez and Alaiz-Rodriguez's Jensen-Shannon measure, constant k.
 
     .. math:: \\hat\\Phi(Z) = 1 - \\frac{D_{JS}(q_1, \\dots, q_M)}{D^*_{JS}}
@@ -280,23 +357,55 @@ def guzman(sel):
     >>> guzman([[1, 0], [1, 0]])
     1.0
     """
-    k = constant_size(sel, "guzman")
-    if k is None:
-        return float("nan")
-    d = sel.n_features
-    if k == 0 or k == d:
-        return undefined("guzman", "k is 0 or d, so log(k/d) is -inf or 0")
-    F = sel.column_counts
-    p = F[F > 0] / sel.n_runs
-    return 1.0 - float(np.sum(p * np.log(p))) / (k * math.log(k / d))
+    k = c.size
+    return 1.0 - c.column_plogp / (k * np.log(k / c.n_features))
 
 
-def _cw_parts(N: int, n: int, Y: int):
-    D = N % Y
-    H = N % n
-    num_min = N * N - Y * (N - D) - D * D          # CW_min = num_min / (Y N (n-1))
-    num_max = H * H + N * (n - 1) - H * n          # CW_max = num_max / (N (n-1))
-    return D, H, num_min, num_max
+def cw_extremes(total, n_runs, n_features):
+    """CW_min and CW_max (Somol and Novovicova 2010, eqs. 11 and 14), both multiplied by
+    their common denominator d N (M - 1).
+
+    Exact integers for integer arguments (so that ``low == high`` tests CW_min = CW_max
+    exactly); elementwise for arrays (the leave-one-out sums of :func:`cwrel`).
+
+    .. math:: d N (M-1)\\,CW_{min} = N^2 - d(N - D) - D^2, \\quad
+              d N (M-1)\\,CW_{max} = d\\,(H^2 + N(M - 1) - H M)
+
+    with D = N mod d and H = N mod M.
+
+    Parameters
+    ----------
+    total : int or array
+        N, the total number of selections.
+    n_runs : int
+        M.
+    n_features : int
+        d.
+
+    Returns
+    -------
+    low, high : int or array
+
+    See Also
+    --------
+    cw_min, cw_max
+
+    Examples
+    --------
+    >>> cw_extremes(23, 7, 6)            # Fig. 2: CW_min = 11/23, CW_max = 64/69
+    (396, 768)
+    >>> 396 / (6 * 23 * 6) == 11 / 23, 768 / (6 * 23 * 6) == 64 / 69
+    (True, True)
+    """
+    N, M, d = total, n_runs, n_features
+    D, H = N % d, N % M
+    return N * N - d * (N - D) - D * D, d * (H * H + N * (M - 1) - H * M)
+
+
+def cw_extremes_equal(sel) -> bool:
+    """Whether CW_min = CW_max for the sums of ``sel`` (CW_rel is then CW, eq. 6)."""
+    low, high = cw_extremes(sel.total, sel.n_runs, sel.n_features)
+    return sel.total > 0 and low == high
 
 
 def cw_min(total, n_runs, n_features):
@@ -328,8 +437,8 @@ def cw_min(total, n_runs, n_features):
     check_int_range("total", total, minimum=1, owner="cw_min")
     check_int_range("n_runs", n_runs, minimum=2, owner="cw_min")
     check_int_range("n_features", n_features, minimum=1, owner="cw_min")
-    _, _, num_min, _ = _cw_parts(int(total), int(n_runs), int(n_features))
-    return num_min / (n_features * total * (n_runs - 1))
+    low, _ = cw_extremes(int(total), int(n_runs), int(n_features))
+    return low / (int(n_features) * int(total) * (int(n_runs) - 1))
 
 
 def cw_max(total, n_runs):
@@ -358,26 +467,31 @@ def cw_max(total, n_runs):
     """
     check_int_range("total", total, minimum=1, owner="cw_max")
     check_int_range("n_runs", n_runs, minimum=2, owner="cw_max")
-    _, _, _, num_max = _cw_parts(int(total), int(n_runs), 1)
-    return num_max / (total * (n_runs - 1))
+    _, high = cw_extremes(int(total), int(n_runs), 1)
+    return high / (int(total) * (int(n_runs) - 1))
 
 
 @register(
     name="cwrel", family="frequency", aliases=("somol",),
     summary="(CW - CW_min) / (CW_max - CW_min), Somol-Novovicova eq. 15",
     references=(SOMOL + ", Def. 3 and Prop. 1 (eq. 15)", THESIS + ", eq. 3.4"),
-    claims=_claims(True, True, True, False, False), lower=0, upper=1,
-    r_reference=RReference("stabm", "stabilitySomol"),
+    claims=claims(True, True, True, False, False), lower=0, upper=1,
+    r_reference=RReference("stabm", "stabilitySomol",
+                           differences=(NAN_NOT_NA, SOMOL_EQUAL_EXTREMES)),
     notes="Where CW_max = CW_min, Somol and Novovicova define CW_rel = CW (eq. 6); stabm "
           "returns NaN there.")
-def cwrel(sel):
+@count_kernel(undefined_when=lambda c: c.total == 0, reason="no run selects any feature")
+def cwrel(c):
     """Somol and Novovicova's relative weighted consistency CW_rel (alias ``"somol"``).
 
-    .. math:: CW_{rel} = \\frac{d\\,(N - D + \\sum_f F_f(F_f - 1)) - N^2 + D^2}
+    .. math:: CW_{rel} = \\frac{CW - CW_{min}}{CW_{max} - CW_{min}}
+              = \\frac{d\\,(N - D + \\sum_f F_f(F_f - 1)) - N^2 + D^2}
               {d\\,(H^2 + M(N - H) - D) - N^2 + D^2}
 
-    with N = sum of the sizes, D = N mod d and H = N mod M (eq. 15; thesis eq. 3.4).
-    Where CW_max = CW_min, CW_rel = CW (eq. 6). Computed in exact integers.
+    with N = sum of the sizes, D = N mod d and H = N mod M (eq. 15; thesis eq. 3.4),
+    CW = sum_f F_f (F_f - 1) / (N (M - 1)) (:func:`weighted_consistency`) and the
+    extremes of :func:`cw_extremes`. Where CW_max = CW_min, CW_rel = CW (eq. 6).
+    Computed in exact integers.
 
     Parameters
     ----------
@@ -404,16 +518,10 @@ def cwrel(sel):
     >>> round(cwrel(Z2), 12)
     0.333333333333
     """
-    M, d, N = sel.n_runs, sel.n_features, sel.total
-    if N == 0:
-        return undefined("cwrel", "no run selects any feature")
-    sff = sel.column_sum_squares - N                   # sum_f F_f (F_f - 1)
-    D, H = N % d, N % M
-    num = d * (N - D + sff) - N * N + D * D
-    den = d * (H * H + M * (N - H) - D) - N * N + D * D
-    if den == 0:
-        return sff / (N * (M - 1))                     # CW_max = CW_min: CW_rel = CW
-    return num / den
+    M, d, N = c.n_runs, c.n_features, c.total
+    sff = c.sum_squares - N                            # sum_f F_f (F_f - 1) = N (M-1) CW
+    low, high = cw_extremes(N, M, d)                   # d N (M-1) CW_min, d N (M-1) CW_max
+    return divide(d * sff - low, high - low, sff / (N * (M - 1)))   # equal extremes: CW
 
 
 @register(
@@ -422,9 +530,10 @@ def cwrel(sel):
     references=("Lausser, L., Muessel, C., Maucher, M., Kestler, H. A. (2013). Measuring and "
                 "visualizing the stability of biomarker selection techniques. Comput. Stat. "
                 "28(1), 51-65", THESIS + ", Table 3.2 and eq. B.3"),
-    claims=_claims(False, True, True, True, False), lower=0, upper=1,
+    claims=claims(False, True, True, True, False), lower=0, upper=1,
     notes="The tight lower bound is 1/M (thesis Table 3.2); the constant bound is 0.")
-def lausser(sel):
+@count_kernel(undefined_when=lambda c: c.size == 0, reason="k = 0")
+def lausser(c):
     """Lausser et al.'s measure for a constant subset size k.
 
     .. math:: \\hat\\Phi(Z) = \\frac{1}{M^2 k}\\sum_{i=1}^M i^2 a^{(i)}
@@ -452,21 +561,17 @@ def lausser(sel):
     >>> lausser([[1, 1, 0, 0], [1, 0, 1, 0]])
     0.75
     """
-    k = constant_size(sel, "lausser")
-    if k is None:
-        return float("nan")
-    if k == 0:
-        return undefined("lausser", "k = 0")
-    M = sel.n_runs
-    return sel.column_sum_squares / (M * M * k)
+    M = c.n_runs
+    return c.sum_squares / (M * M * c.size)
 
 
 @register(
     name="consistency", family="frequency",
     summary="(1/|X|) sum_{f in X} (F_f - 1)/(M - 1), X = union of runs",
     references=(SOMOL + ", Def. 1 (eq. 3)",),
-    claims=_claims(True, False, True, True, False), lower=0, upper=1)
-def consistency(sel):
+    claims=claims(True, False, True, True, False), lower=0, upper=1)
+@count_kernel(undefined_when=lambda c: c.total == 0, reason="no run selects any feature")
+def consistency(c):
     """Somol and Novovicova's consistency C.
 
     .. math:: C = \\frac{1}{|X|}\\sum_{f \\in X}\\frac{F_f - 1}{M - 1}
@@ -494,19 +599,17 @@ def consistency(sel):
     >>> consistency(Z3) == 13 / 42
     True
     """
-    M, N = sel.n_runs, sel.total
-    if N == 0:
-        return undefined("consistency", "no run selects any feature")
-    X = int(np.count_nonzero(sel.column_counts))
-    return (N - X) / (X * (M - 1))
+    X = c.n_union
+    return (c.total - X) / (X * (c.n_runs - 1))
 
 
 @register(
     name="weighted_consistency", family="frequency",
     summary="sum_f (F_f/N) (F_f - 1)/(M - 1)",
     references=(SOMOL + ", Def. 2 (eqs. 4-5)",),
-    claims=_claims(True, True, True, True, False), lower=0, upper=1)
-def weighted_consistency(sel):
+    claims=claims(True, True, True, True, False), lower=0, upper=1)
+@count_kernel(undefined_when=lambda c: c.total == 0, reason="no run selects any feature")
+def weighted_consistency(c):
     """Somol and Novovicova's weighted consistency CW.
 
     .. math:: CW = \\sum_f \\frac{F_f}{N}\\cdot\\frac{F_f - 1}{M - 1}
@@ -532,32 +635,41 @@ def weighted_consistency(sel):
     >>> weighted_consistency(Z3)
     0.8125
     """
-    M, N = sel.n_runs, sel.total
-    if N == 0:
-        return undefined("weighted_consistency", "no run selects any feature")
-    return (sel.column_sum_squares - N) / (N * (M - 1))
+    N = c.total
+    return (c.sum_squares - N) / (N * (c.n_runs - 1))
 
 
-def _novovicova_score(F, N, M):
-    F = F[F > 0].astype(np.float64)
-    return float(np.sum(F * np.log2(F))) / (N * math.log2(M))
+def _novovicova_expectation(c, formula):
+    """E[SH | H0]: SH is linear in sum_f F_f ln F_f, whose expectation is d E[F ln F]
+    with F Poisson-binomial (each column's count under H0)."""
+    if c.total == c.n_runs * c.n_features:     # E = SH = 1 exactly (1 - E may not be 0
+        return 1.0                             # in floating point)
+    pmf = chance.column_count_pmf(c.sizes, c.n_features)
+    expected = c.n_features * float(np.dot(pmf, xlogx(np.arange(pmf.size))))
+    return float(formula(c.replace(column_xlogx=expected)))
 
 
 @register(
     name="novovicova", family="frequency",
     summary="sum_{f in X} F_f log2 F_f / (N log2 M)",
     references=(NOVOVICOVA, BOMMERT + ", stabilityNovovicova"),
-    claims=_claims(True, False, True, True, False), lower=0, upper=1,
+    claims=claims(True, False, True, True, False), lower=0, upper=1,
     parameters=(CORRECTION_GLOBAL,),
     r_reference=RReference("stabm", "stabilityNovovicova",
-                           arguments={"correction_for_chance": "correction.for.chance"}),
+                           arguments={"correction_for_chance": "correction.for.chance"},
+                           differences=(CORRECTED_GLOBAL_SCORE,)),
     notes="With correction_for_chance='exact', propstab subtracts the exact null expectation "
           "of the whole score (column counts Poisson-binomial); stabm subtracts a pairwise "
           "expectation from the global score.")
-def novovicova(sel, *, correction_for_chance="none"):
+@count_kernel(undefined_when=lambda c: c.total == 0, reason="no run selects any feature",
+              expectation=_novovicova_expectation)
+def novovicova(c):
     """Novovicova et al.'s entropy-based measure (stabm's ``stabilityNovovicova``).
 
     .. math:: SH = \\frac{\\sum_{f \\in X} F_f \\log_2 F_f}{N \\log_2 M}
+              = \\frac{\\sum_{f \\in X} F_f \\ln F_f}{N \\ln M}
+
+    (a ratio of logarithms, so the base does not matter).
 
     Parameters
     ----------
@@ -584,21 +696,7 @@ def novovicova(sel, *, correction_for_chance="none"):
     >>> novovicova([[1, 0, 0], [0, 1, 0]])
     0.0
     """
-    M, d, N = sel.n_runs, sel.n_features, sel.total
-    if N == 0:
-        return undefined("novovicova", "no run selects any feature")
-    value = _novovicova_score(sel.column_counts, N, M)
-    if correction_for_chance == "none":
-        return value
-    if N == M * d:      # E = SH = 1 exactly; in floating point 1 - E may not be 0
-        return undefined("novovicova", "every run selects every feature, so its null "
-                                       "expectation equals its maximum")
-    pmf = chance.column_count_pmf(sel.row_sizes, d)
-    c = np.arange(pmf.size, dtype=np.float64)
-    g = np.zeros_like(c)
-    g[1:] = c[1:] * np.log2(c[1:])
-    expectation = d * float(np.dot(pmf, g)) / (N * math.log2(M))
-    return _corrected("novovicova", value, expectation)
+    return c.column_xlogx / (c.total * np.log(c.n_runs))
 
 
 __test__ = module_doctests(__name__)

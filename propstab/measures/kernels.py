@@ -20,9 +20,10 @@ above the formula); see docs/contributing.md, "Adding a measure".
 """
 from __future__ import annotations
 
+import copy
 import functools
 import math
-from typing import Any, Callable, Optional
+from typing import Callable, Optional
 
 import numpy as np
 
@@ -30,7 +31,7 @@ from .. import chance
 from ._common import pair_mean, score_pair_mean, undefined
 
 __all__ = ["CountKernel", "Counts", "LeaveOneOutCounts", "PairKernel", "count_kernel",
-           "divide", "pair_kernel"]
+           "divide", "pair_fractions", "pair_kernel", "xlogx"]
 
 
 def divide(num, den, where_zero):
@@ -53,8 +54,12 @@ def divide(num, den, where_zero):
                         / np.where(zero, 1.0, den))
 
 
-def _xlogx(c):
-    """c ln c, 0 at 0 (arrays)."""
+def xlogx(c):
+    """c ln c elementwise, 0 at 0 (an array; the summaries' one logarithm).
+
+    >>> xlogx([0, 1, 2]).round(6).tolist()
+    [0.0, 0.0, 1.386294]
+    """
     c = np.asarray(c, dtype=np.float64)
     return np.where(c > 0, c * np.log(np.where(c > 0, c, 1.0)), 0.0)
 
@@ -84,7 +89,9 @@ class Counts:
     median_size : float
         median(k_1, ..., k_M).
     column_xlogx : float
-        sum_f F_f ln F_f.
+        sum_f F_f ln F_f (0 where every count is 0 or 1).
+    column_plogp : float
+        sum_f p_f ln p_f with p_f = F_f / M (0 where every frequency is 0 or 1).
     subset_xlogx : float
         sum_s c_s ln c_s over the distinct subsets s, c_s how many runs chose s
         (constant size).
@@ -101,6 +108,26 @@ class Counts:
         self.sel = sel
         self.n_runs = sel.n_runs
         self.n_features = sel.n_features
+
+    def replace(self, **summaries) -> "Counts":
+        """A copy with some summaries replaced, e.g. ``n_union`` by the array of its
+        possible values (a formula then maps them to the values it would take; used
+        for exact null expectations).
+
+        >>> from propstab import as_selection
+        >>> c = Counts(as_selection([[1, 1, 0], [1, 0, 1]]))
+        >>> c.replace(n_union=np.array([2, 3])).n_union.tolist(), c.n_union
+        ([2, 3], 3)
+        """
+        unknown = sorted(name for name in summaries
+                         if not isinstance(getattr(type(self), name, None),
+                                           functools.cached_property))
+        if unknown:
+            raise TypeError(f"replace: {', '.join(unknown)} is not a summary of "
+                            f"{type(self).__name__}")
+        other = copy.copy(self)
+        other.__dict__.update(summaries)
+        return other
 
     @functools.cached_property
     def total(self) -> int:
@@ -128,15 +155,19 @@ class Counts:
 
     @functools.cached_property
     def column_xlogx(self) -> float:
-        return float(_xlogx(self.sel.column_counts).sum())
+        return float(xlogx(self.sel.column_counts).sum())
+
+    @functools.cached_property
+    def column_plogp(self) -> float:
+        return float(xlogx(self.sel.column_counts / self.n_runs).sum())
 
     @functools.cached_property
     def subset_xlogx(self) -> float:
         idx = self.sel.index_matrix()
         if idx.shape[1] == 0:
-            return float(_xlogx(np.array([self.n_runs]))[0])
+            return float(xlogx(np.array([self.n_runs]))[0])
         _, counts = np.unique(idx, axis=0, return_counts=True)
-        return float(_xlogx(counts).sum())
+        return float(xlogx(counts).sum())
 
 
 class LeaveOneOutCounts:
@@ -209,22 +240,29 @@ class LeaveOneOutCounts:
             return kth(np.full(M, L // 2))
         return (kth(np.full(M, L // 2 - 1)) + kth(np.full(M, L // 2))) / 2
 
+    def _column_sum(self, g) -> np.ndarray:
+        """sum_f g(F_f - z_if) = sum_f g(F_f) - sum_f z_if (g(F_f) - g(F_f - 1))."""
+        gF = g(self._F)
+        return gF.sum() - self._row_sums(gF - g(self._F - 1))
+
     @functools.cached_property
     def column_xlogx(self) -> np.ndarray:
-        # sum_f g(F_f - z_if) = sum_f g(F_f) - sum_f z_if (g(F_f) - g(F_f - 1))
-        g = _xlogx(self._F)
-        return g.sum() - self._row_sums(g - _xlogx(self._F - 1))
+        return self._column_sum(xlogx)
+
+    @functools.cached_property
+    def column_plogp(self) -> np.ndarray:
+        return self._column_sum(lambda F: xlogx(F / self.n_runs))
 
     @functools.cached_property
     def subset_xlogx(self) -> np.ndarray:
         idx = self.sel.index_matrix()
         M = self.sel.n_runs
         if idx.shape[1] == 0:
-            return np.full(M, float(_xlogx(np.array([M - 1]))[0]))
+            return np.full(M, float(xlogx(np.array([M - 1]))[0]))
         _, which, counts = np.unique(idx, axis=0, return_inverse=True, return_counts=True)
         c = counts[np.ravel(which)]
         # run i's subset is counted once less
-        return _xlogx(counts).sum() - _xlogx(c) + _xlogx(c - 1)
+        return xlogx(counts).sum() - xlogx(c) + xlogx(c - 1)
 
 
 # ----------------------------------------------------------------------- kernels
@@ -245,8 +283,9 @@ class CountKernel(_Kernel):
 
     ``undefined_when(counts)`` (a bool, or a boolean array for leave-one-out counts)
     marks where the measure is undefined, with ``reason`` the warning's text.
-    ``expectation(sel, **options) -> float`` is the exact E[value | H0] used by the
-    option ``correction_for_chance="exact"`` (``(v - E) / (1 - E)``); the corrected
+    ``expectation(counts, formula, **options) -> float`` is the exact E[value | H0]
+    (the formula evaluated over the null law of the summaries) used by the option
+    ``correction_for_chance="exact"`` (``(v - E) / (1 - E)``); the corrected
     value has no leave-one-out kernel (a null law per deleted run), so
     :meth:`leave_one_out` returns None for it.
     """
@@ -265,7 +304,7 @@ class CountKernel(_Kernel):
         value = float(self.formula(c, **options))
         if correction_for_chance == "none" or not math.isfinite(value):
             return value
-        expectation = self.expectation(sel, **options)
+        expectation = self.expectation(c, self.formula, **options)
         if expectation is None or expectation == 1.0:
             return undefined(name, "its null expectation equals its maximum")
         return (value - expectation) / (1.0 - expectation)

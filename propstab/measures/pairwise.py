@@ -14,30 +14,17 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import chance
 from .._registry import Bound, Parameter, RReference, module_doctests, register
-from ..axioms import Axiom
-from ._common import constant_size, pair_mean, score_pair_mean, undefined
+from .._variance import thm6
 from .kernels import pair_kernel
-
-FD, MONO, BND, MAX, CORR = (Axiom.FULLY_DEFINED, Axiom.MONOTONICITY, Axiom.BOUNDS,
-                            Axiom.MAXIMUM, Axiom.CORRECTION_FOR_CHANCE)
-
-THESIS = "Nogueira, S. (2018). Quantifying the Stability of Feature Selection. PhD thesis, University of Manchester"
-SOMOL = ("Somol, P., Novovicova, J. (2010). Evaluating stability and comparing output of feature "
-         "selectors that optimize feature subset cardinality. IEEE TPAMI 32(11), 1921-1939")
-BOMMERT = ("Bommert, A. (2020). Integration of feature selection stability in model fitting. "
-           "PhD thesis, TU Dortmund. doi:10.17877/DE290R-21906 (R package stabm)")
+from .r_differences import NAN_NOT_NA
+from .references import BOMMERT, SOMOL, TABLE_6_1, THESIS, claims
 
 CORRECTION = Parameter(
     "correction_for_chance", "none",
     "'exact': replace each pair's score phi by (phi - E[phi|H0]) / (1 - E[phi|H0]), with "
     "E[phi|H0] the exact hypergeometric expectation for the pair's sizes (stabm's "
     "correction.for.chance).", choices=("none", "exact"))
-
-
-def _claims(fd, mono, bnd, mx, corr):
-    return {FD: fd, MONO: mono, BND: bnd, MAX: mx, CORR: corr}
 
 
 def _stabm(function, **arguments):
@@ -52,84 +39,6 @@ def _not_monotone(why: str) -> str:
             "docs/table41.md.")
 
 
-def pair_fractions(sel, score, correction="none"):
-    """The M x M numerators and denominators of the pair scores of ``score``.
-
-    With ``correction="exact"`` (and no zero denominator off the diagonal) they are
-    ``phi - E[phi|H0]`` and ``1 - E[phi|H0]``. Also read by the jackknife of
-    :mod:`propstab.inference`.
-    """
-    r = sel.intersections.astype(np.float64)
-    k = sel.row_sizes.astype(np.float64)
-    ki, kj = k[:, None], k[None, :]
-    num, den = score(r, ki, kj, float(sel.n_features))
-    num, den = np.broadcast_arrays(num, den)
-    off = ~np.eye(sel.n_runs, dtype=bool)
-    if correction == "none" or np.any((den == 0) & off):
-        return num, den
-    E, _ = chance.expected_pairwise(score, sel.row_sizes, sel.n_features)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        phi = num / np.where(den == 0, 1.0, den)
-    return phi - E, 1.0 - E
-
-
-def _similarity_stability(sel, name, score, reason, correction="none"):
-    if correction == "none":
-        return score_pair_mean(name, score, sel, reason)
-    raw_undefined = np.any((pair_fractions(sel, score)[1] == 0) & ~np.eye(sel.n_runs, dtype=bool))
-    if not raw_undefined:          # every pair score exists: only the correction can be 0/0
-        reason = ("its null expectation equals its maximum 1 for some pair of sizes, "
-                  "so the chance-corrected score is 0/0")
-    num, den = pair_fractions(sel, score, correction)
-    return pair_mean(name, num, den, reason)
-
-
-# ---------------------------------------------------------------- similarities
-
-def _hamming(r, ki, kj, d):
-    return d - ki - kj + 2 * r, d + 0 * r
-
-
-def _dice(r, ki, kj, d):
-    return 2 * r, ki + kj
-
-
-def _ochiai(r, ki, kj, d):
-    return r, np.sqrt(ki * kj)
-
-
-def _pog(r, ki, kj, d):
-    return r, ki + 0 * kj
-
-
-def _kuncheva(r, ki, kj, d):
-    return d * r - ki * kj, d * ki - ki * kj     # k_i = k_j = k on the domain
-
-
-def _lustgarten(r, ki, kj, d):
-    return d * r - ki * kj, d * (np.minimum(ki, kj) - np.maximum(0, ki + kj - d))
-
-
-def _wald(r, ki, kj, d):
-    return d * r - ki * kj, d * np.minimum(ki, kj) - ki * kj
-
-
-def _npog(r, ki, kj, d):
-    return d * r - ki * kj, d * ki - ki * kj
-
-
-def _kappa(r, ki, kj, d):
-    return d * r - ki * kj, d * (ki + kj) / 2 - ki * kj
-
-
-def _phi(r, ki, kj, d):
-    return d * r - ki * kj, np.sqrt(ki * (d - ki) * kj * (d - kj))
-
-
-def _unadjusted(r, ki, kj, d):
-    return d * r - ki * kj, d * np.sqrt(ki * kj) - ki * kj
-
-
 # ---------------------------------------------------------------- measures
 
 @register(
@@ -138,10 +47,11 @@ def _unadjusted(r, ki, kj, d):
     references=("Dunne, K., Cunningham, P., Azuaje, F. (2002). Solutions to instability problems "
                 "with sequential wrapper-based approaches to feature selection. TCD-CD-2002-28",
                 THESIS + ", Table 3.1"),
-    claims=_claims(True, True, True, True, False), lower=0, upper=1,
+    claims=claims(True, True, True, True, False), lower=0, upper=1,
     parameters=(CORRECTION,),
     r_reference=_stabm("stabilityHamming", correction_for_chance="correction.for.chance"))
-def hamming(sel, *, correction_for_chance="none"):
+@pair_kernel(reason="d is zero")
+def hamming(r, ki, kj, d):
     """Normalised Hamming similarity averaged over pairs of runs.
 
     .. math:: \\phi(s_i, s_j) = 1 - \\frac{|s_i \\setminus s_j| + |s_j \\setminus s_i|}{d}
@@ -176,7 +86,7 @@ def hamming(sel, *, correction_for_chance="none"):
     >>> hamming([[1, 1, 0, 0], [1, 0, 1, 0]])
     0.5
     """
-    return _similarity_stability(sel, "hamming", _hamming, "d is zero", correction_for_chance)
+    return d - ki - kj + 2 * r, d + 0 * r
 
 
 @register(
@@ -185,7 +95,7 @@ def hamming(sel, *, correction_for_chance="none"):
     references=("Kalousis, A., Prados, J., Hilario, M. (2007). Stability of feature selection "
                 "algorithms. Knowl. Inf. Syst. 12(1), 95-116", THESIS + ", Table 3.1",
                 SOMOL + " (generalized Kalousis GK, Def. 4)"),
-    claims=_claims(True, False, True, True, False),
+    claims=claims(True, False, True, True, False),
     notes=_not_monotone("phi is nonlinear in r_ij, so spreading the same total intersection "
                         "differently changes the value even at a constant size"),
     lower=0, upper=1,
@@ -230,12 +140,13 @@ def jaccard(r, ki, kj, d):
     summary="2 |s_i ∩ s_j| / (|s_i| + |s_j|)",
     references=("Yu, L., Ding, C., Loscalzo, S. (2008). Stable feature selection via dense "
                 "feature groups. KDD", THESIS + ", Table 3.1"),
-    claims=_claims(True, False, True, True, False),
+    claims=claims(True, False, True, True, False),
     notes=_not_monotone("with varying sizes each pair's weight 2/(k_i + k_j) differs"),
     lower=0, upper=1,
     parameters=(CORRECTION,),
     r_reference=_stabm("stabilityDice", correction_for_chance="correction.for.chance"))
-def dice(sel, *, correction_for_chance="none"):
+@pair_kernel(reason="two runs are both empty")
+def dice(r, ki, kj, d):
     """Dice-Sorensen index averaged over pairs of runs.
 
     .. math:: \\phi(s_i, s_j) = \\frac{2 r_{ij}}{k_i + k_j}
@@ -261,8 +172,7 @@ def dice(sel, *, correction_for_chance="none"):
     >>> dice([[1, 1, 0], [1, 0, 1]])
     0.5
     """
-    return _similarity_stability(sel, "dice", _dice, "two runs are both empty",
-                                 correction_for_chance)
+    return 2 * r, ki + kj
 
 
 @register(
@@ -272,12 +182,13 @@ def dice(sel, *, correction_for_chance="none"):
                 "characteristics of gene expression profiles derived by univariate and "
                 "multivariate classification methods. Stat. Appl. Genet. Mol. Biol. 7(1)",
                 THESIS + ", Table 3.1"),
-    claims=_claims(True, False, True, True, False),
+    claims=claims(True, False, True, True, False),
     notes=_not_monotone("with varying sizes each pair's weight 1/sqrt(k_i k_j) differs"),
     lower=0, upper=1,
     parameters=(CORRECTION,),
     r_reference=_stabm("stabilityOchiai", correction_for_chance="correction.for.chance"))
-def ochiai(sel, *, correction_for_chance="none"):
+@pair_kernel(reason="a run is empty")
+def ochiai(r, ki, kj, d):
     """Ochiai's index averaged over pairs of runs.
 
     .. math:: \\phi(s_i, s_j) = \\frac{r_{ij}}{\\sqrt{k_i k_j}}
@@ -303,8 +214,7 @@ def ochiai(sel, *, correction_for_chance="none"):
     >>> ochiai([[1, 1, 0, 0], [1, 0, 0, 0]])
     0.7071067811865475
     """
-    return _similarity_stability(sel, "ochiai", _ochiai, "a run is empty",
-                                 correction_for_chance)
+    return r, np.sqrt(ki * kj)
 
 
 @register(
@@ -312,10 +222,11 @@ def ochiai(sel, *, correction_for_chance="none"):
     summary="|s_i ∩ s_j| / |s_i| (ordered pairs)",
     references=("Shi, L. et al. (2005). Cross-platform comparability of microarray technology. "
                 "BMC Bioinformatics 6(Suppl 2)", THESIS + ", Table 3.1"),
-    claims=_claims(True, False, True, True, False),
+    claims=claims(True, False, True, True, False),
     notes=_not_monotone("with varying sizes each pair's weight (1/k_i + 1/k_j)/2 differs"),
     lower=0, upper=1)
-def pog(sel):
+@pair_kernel(reason="a run is empty")
+def pog(r, ki, kj, d):
     """Percentage of overlapping genes, averaged over ordered pairs of runs.
 
     .. math:: \\phi(s_i, s_j) = \\frac{r_{ij}}{k_i}
@@ -343,7 +254,7 @@ def pog(sel):
     >>> pog([[1, 1, 0, 0], [1, 0, 0, 0]])
     0.75
     """
-    return _similarity_stability(sel, "pog", _pog, "a run is empty")
+    return r, ki + 0 * kj
 
 
 @register(
@@ -351,8 +262,10 @@ def pog(sel):
     summary="(r_ij - k^2/d) / (k - k^2/d), constant k",
     references=("Kuncheva, L. I. (2007). A stability index for feature selection. AIAP, 421-427",
                 THESIS + ", eq. 3.1"),
-    claims=_claims(False, True, True, True, True), lower=-1, upper=1, null_value=0.0)
-def kuncheva(sel):
+    claims=claims(False, True, True, True, True), lower=-1, upper=1, null_value=0.0,
+    analytic_variance=thm6, scale=TABLE_6_1)       # = Nogueira's Phi-hat on its domain (Thm 4)
+@pair_kernel(reason="k is 0 or d")
+def kuncheva(r, ki, kj, d):
     """Kuncheva's consistency index averaged over pairs of runs.
 
     .. math:: \\phi(s_i, s_j) = \\frac{r_{ij} - k^2/d}{k - k^2/d}
@@ -380,10 +293,7 @@ def kuncheva(sel):
     >>> kuncheva([[1, 1, 0, 0], [1, 0, 1, 0]])
     0.0
     """
-    k = constant_size(sel, "kuncheva")
-    if k is None:
-        return float("nan")
-    return _similarity_stability(sel, "kuncheva", _kuncheva, "k is 0 or d")
+    return d * r - ki * kj, d * ki - ki * kj     # k_i = k_j = k on the domain
 
 
 @register(
@@ -392,12 +302,13 @@ def kuncheva(sel):
     references=("Lustgarten, J. L., Gopalakrishnan, V., Visweswaran, S. (2009). Measuring "
                 "stability of feature selection in biomedical datasets. AMIA Annu. Symp. Proc.",
                 THESIS + ", Table 3.1"),
-    claims=_claims(True, False, True, False, True),
+    claims=claims(True, False, True, False, True),
     notes=_not_monotone("with varying sizes each pair's weight 1/(min(k_i, k_j) - max(0, k_i + "
                         "k_j - d)) differs"),
-    lower=-1, upper=1, null_value=0.0,
+    lower=-1, upper=1, null_value=0.0, scale=TABLE_6_1,
     r_reference=_stabm("stabilityLustgarten"))
-def lustgarten(sel):
+@pair_kernel(reason="a run is empty or selects all features")
+def lustgarten(r, ki, kj, d):
     """Lustgarten's extension of Kuncheva's index to varying subset sizes.
 
     .. math:: \\phi(s_i, s_j) = \\frac{r_{ij} - k_i k_j / d}
@@ -423,8 +334,7 @@ def lustgarten(sel):
     >>> lustgarten([[1, 1, 0, 0], [1, 1, 0, 0]])
     0.5
     """
-    return _similarity_stability(sel, "lustgarten", _lustgarten,
-                                 "a run is empty or selects all features")
+    return d * r - ki * kj, d * (np.minimum(ki, kj) - np.maximum(0, ki + kj - d))
 
 
 @register(
@@ -432,12 +342,13 @@ def lustgarten(sel):
     summary="(r_ij - k_i k_j/d) / (min(k_i, k_j) - k_i k_j/d)",
     references=("Wald, R., Khoshgoftaar, T. M., Napolitano, A. (2013). Stability of filter- and "
                 "wrapper-based feature subset selection. ICTAI", THESIS + ", eq. 3.2"),
-    claims=_claims(True, False, False, False, True),
+    claims=claims(True, False, False, False, True),
     notes=_not_monotone("with varying sizes each pair's weight 1/(min(k_i, k_j) - k_i k_j/d) "
                         "differs"),
-    lower=Bound("1 - d", func=lambda M, d, k: 1 - d), upper=1, null_value=0.0,
-    r_reference=_stabm("stabilityWald"))
-def wald(sel):
+    lower=Bound("1 - d", func=lambda M, d, k: 1 - d), upper=1, null_value=0.0, scale=TABLE_6_1,
+    r_reference=RReference("stabm", "stabilityWald", differences=(NAN_NOT_NA,)))
+@pair_kernel(reason="a run is empty or selects all features")
+def wald(r, ki, kj, d):
     """Wald's extension of Kuncheva's index to varying subset sizes.
 
     .. math:: \\phi(s_i, s_j) = \\frac{r_{ij} - k_i k_j / d}{\\min(k_i, k_j) - k_i k_j / d}
@@ -465,7 +376,7 @@ def wald(sel):
     >>> wald([[1, 1, 1, 0], [0, 0, 0, 1]])
     -3.0
     """
-    return _similarity_stability(sel, "wald", _wald, "a run is empty or selects all features")
+    return d * r - ki * kj, d * np.minimum(ki, kj) - ki * kj
 
 
 @register(
@@ -474,10 +385,11 @@ def wald(sel):
     references=("Zhang, M. et al. (2009). Evaluating reproducibility of differential expression "
                 "discoveries in microarray studies by considering correlated molecular changes. "
                 "Bioinformatics 25(13), 1662-1668", THESIS + ", eq. 3.3"),
-    claims=_claims(True, False, False, True, True),
+    claims=claims(True, False, False, True, True),
     notes=_not_monotone("with varying sizes each pair's weight differs"),
-    lower=Bound("1 - d", func=lambda M, d, k: 1 - d), upper=1, null_value=0.0)
-def npog(sel):
+    lower=Bound("1 - d", func=lambda M, d, k: 1 - d), upper=1, null_value=0.0, scale=TABLE_6_1)
+@pair_kernel(reason="a run is empty or selects all features")
+def npog(r, ki, kj, d):
     """Normalised percentage of overlapping genes, over ordered pairs.
 
     .. math:: \\phi(s_i, s_j) = \\frac{r_{ij} - k_i k_j / d}{k_i - k_i k_j / d}
@@ -505,7 +417,7 @@ def npog(sel):
     >>> npog([[1, 1, 0, 0], [1, 0, 1, 0]])
     0.0
     """
-    return _similarity_stability(sel, "npog", _npog, "a run is empty or selects all features")
+    return d * r - ki * kj, d * ki - ki * kj
 
 
 @register(
@@ -514,9 +426,11 @@ def npog(sel):
     references=(BOMMERT + ", stabilityKappa",
                 "Carletta, J. (1996). Assessing agreement on classification tasks: the kappa "
                 "statistic. Computational Linguistics 22(2)"),
-    claims=_claims(True, False, True, True, True), lower=-1, upper=1, null_value=0.0,
+    claims=claims(True, False, True, True, True), lower=-1, upper=1, null_value=0.0,
+    scale=TABLE_6_1,
     r_reference=_stabm("stabilityKappa"))
-def kappa(sel):
+@pair_kernel(reason="two runs are both empty or both select all features")
+def kappa(r, ki, kj, d):
     """Cohen's kappa between pairs of runs (stabm's ``stabilityKappa``).
 
     .. math:: \\phi(s_i, s_j) = \\frac{r_{ij} - k_i k_j / d}{(k_i + k_j)/2 - k_i k_j / d}
@@ -541,8 +455,7 @@ def kappa(sel):
     >>> kappa([[1, 1, 0, 0], [1, 1, 1, 0]])
     0.5
     """
-    return _similarity_stability(sel, "kappa", _kappa,
-                                 "two runs are both empty or both select all features")
+    return d * r - ki * kj, d * (ki + kj) / 2 - ki * kj
 
 
 @register(
@@ -551,9 +464,11 @@ def kappa(sel):
     references=(BOMMERT + ", stabilityPhi",
                 "Nogueira, S., Brown, G. (2016). Measuring the stability of feature selection. "
                 "ECML PKDD"),
-    claims=_claims(True, False, True, True, True), lower=-1, upper=1, null_value=0.0,
+    claims=claims(True, False, True, True, True), lower=-1, upper=1, null_value=0.0,
+    scale=TABLE_6_1,
     r_reference=_stabm("stabilityPhi"))
-def phi(sel):
+@pair_kernel(reason="a run is empty or selects all features")
+def phi(r, ki, kj, d):
     """Phi coefficient (Pearson correlation of the 0/1 rows) between pairs of runs.
 
     .. math:: \\phi(s_i, s_j) = \\frac{d\\, r_{ij} - k_i k_j}
@@ -579,16 +494,18 @@ def phi(sel):
     >>> phi([[1, 1, 0, 0], [1, 0, 1, 0]])
     0.0
     """
-    return _similarity_stability(sel, "phi", _phi, "a run is empty or selects all features")
+    return d * r - ki * kj, np.sqrt(ki * (d - ki) * kj * (d - kj))
 
 
 @register(
     name="unadjusted", family="pairwise",
     summary="(r_ij - k_i k_j/d) / (sqrt(k_i k_j) - k_i k_j/d)",
     references=(BOMMERT + ", stabilityUnadjusted",),
-    claims=_claims(True, False, True, True, True), lower=-1, upper=1, null_value=0.0,
+    claims=claims(True, False, True, True, True), lower=-1, upper=1, null_value=0.0,
+    scale=TABLE_6_1,
     r_reference=_stabm("stabilityUnadjusted"))
-def unadjusted(sel):
+@pair_kernel(reason="a run is empty, or two runs both select all features")
+def unadjusted(r, ki, kj, d):
     """stabm's "unadjusted" measure: the intersection corrected for chance and
     scaled by the geometric mean of the sizes.
 
@@ -617,13 +534,7 @@ def unadjusted(sel):
     >>> unadjusted([[1, 1, 0, 0], [1, 0, 1, 0]])
     0.0
     """
-    return _similarity_stability(sel, "unadjusted", _unadjusted,
-                                 "a run is empty, or two runs both select all features")
+    return d * r - ki * kj, d * np.sqrt(ki * kj) - ki * kj
 
-
-#: The similarity of each pairwise measure, by registered name (read by the jackknife).
-PAIR_SCORES = {"hamming": _hamming, "jaccard": jaccard.info.kernel.score, "dice": _dice, "ochiai": _ochiai,
-               "pog": _pog, "kuncheva": _kuncheva, "lustgarten": _lustgarten, "wald": _wald,
-               "npog": _npog, "kappa": _kappa, "phi": _phi, "unadjusted": _unadjusted}
 
 __test__ = module_doctests(__name__)

@@ -232,7 +232,7 @@ def _stabm_correction(spec: StabmFunction, info: MeasureInfo, options: dict) -> 
 def _pair_values(sel, score, correction: str) -> np.ndarray:
     """The M x M pair scores of a pairwise measure, NaN where a pair is undefined (stabm's
     NA: a zero denominator, or a corrected score whose null expectation is its maximum)."""
-    from ..measures.pairwise import pair_fractions
+    from ..measures.kernels import pair_fractions
     num, den = pair_fractions(sel, score)
     with np.errstate(divide="ignore", invalid="ignore"):
         phi = np.where(den != 0, num / np.where(den == 0, 1.0, den), np.nan)
@@ -250,13 +250,13 @@ def _quiet_value(info: MeasureInfo, sel, options: dict) -> float:
 
 def _imputed(info: MeasureInfo, sel, options: dict, impute_na: float) -> float:
     """The value with stabm's ``impute.na`` (see :func:`stabm_value`)."""
-    from ..measures.pairwise import PAIR_SCORES
     value = _quiet_value(info, sel, options)
     if not math.isnan(value):
         return value
-    if info.family != "pairwise" or info.name not in PAIR_SCORES:
+    score = getattr(info.kernel, "score", None)         # a pairwise measure's pair score
+    if score is None:
         return float(impute_na)
-    phi = _pair_values(sel, PAIR_SCORES[info.name], options.get("correction_for_chance", "none"))
+    phi = _pair_values(sel, score, options.get("correction_for_chance", "none"))
     values = phi[~np.eye(sel.n_runs, dtype=bool)]
     return float(np.mean(np.where(np.isnan(values), impute_na, values)))
 

@@ -1,0 +1,228 @@
+"""Similarity graphs, pairs of runs and the intersection scores of the correlated family.
+
+The machinery of :mod:`propstab.measures.correlated` that works on pairs of runs:
+the validated similarity matrix and its thresholded graph (:class:`Graph`), the pairs
+i < j and the edges of their bipartite graphs (:func:`pair_edges`, all pairs at
+once), and the per-pair scores I(F_i, F_j) of stabm's adjusted measures (Yu,
+intersection count / mean / greedy / MBM, Zucknick) and of POGR. A score takes two
+P x d matrices of 0/1 rows (row p: the two runs of pair p), dense or csr.
+"""
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+from scipy import sparse
+
+from .._validation import as_similarity
+
+
+def similarity_matrix(sel, similarity, threshold=None):
+    return as_similarity(similarity, sel.n_features, threshold=threshold,
+                         feature_names=sel.feature_names)
+
+
+def off_diagonal(C):
+    """C without its diagonal (the similarity of distinct features), csr."""
+    C0 = (C - sparse.diags(C.diagonal())).tocsr()
+    C0.eliminate_zeros()
+    return C0
+
+
+def binary(C):
+    B = C.copy()
+    B.data[:] = 1.0
+    return B
+
+
+def rowsum(X) -> np.ndarray:
+    return np.asarray(X.sum(axis=1)).ravel()
+
+
+def upper_pairs(M):
+    return np.triu_indices(M, 1)
+
+
+def pair_rows(Zf, ii, jj):
+    """The selection rows of the runs of each pair, as two P x d csr matrices."""
+    return Zf[ii].tocsr(), Zf[jj].tocsr()
+
+
+def pair_edges(L, R, W):
+    """Edges of the per-pair bipartite graphs, all pairs at once.
+
+    For P x d csr matrices ``L`` and ``R`` (row p: the features of either side of
+    pair p) and a d x d csr ``W``, the edges are the (p, x, y) with L[p, x] != 0,
+    R[p, y] != 0 and W[x, y] > 0. Returns ``(p, left, right, w)`` with ``left`` and
+    ``right`` the positions of (p, x) in L's and of (p, y) in R's stored entries.
+    """
+    P, d = L.shape
+    Lc = L.tocoo()
+    deg = np.diff(W.indptr)[Lc.col]
+    total = int(deg.sum())
+    left = np.repeat(np.arange(Lc.nnz), deg)
+    offset = np.arange(total) - np.repeat(np.cumsum(deg) - deg, deg)
+    pos = W.indptr[Lc.col][left] + offset
+    y = W.indices[pos].astype(np.int64)
+    w = W.data[pos]
+    p = Lc.row[left].astype(np.int64)
+    Rc = R.tocoo()
+    rkeys = Rc.row.astype(np.int64) * d + Rc.col          # sorted: R is csr, sorted indices
+    keys = p * d + y
+    right = np.searchsorted(rkeys, keys)
+    right = np.minimum(right, max(rkeys.size - 1, 0))
+    keep = (rkeys.size > 0) & (rkeys[right] == keys) if rkeys.size else np.zeros(total, bool)
+    return p[keep], left[keep], right[keep], w[keep]
+
+
+def as_csr(Z):
+    Z = Z.tocsr().astype(np.float64)
+    Z.sort_indices()
+    return Z
+
+
+@dataclasses.dataclass(frozen=True)
+class Graph:
+    """The thresholded similarity: weights C0 (off-diagonal) and 0/1 adjacency B."""
+
+    C0: object
+    B: object
+    degree: np.ndarray
+    mean_off: float
+
+    @classmethod
+    def build(cls, sel, similarity, threshold):
+        C = similarity_matrix(sel, similarity, threshold)
+        C0 = off_diagonal(C)
+        d = sel.n_features
+        mean_off = float(C0.sum()) / (d * (d - 1)) if d > 1 else 0.0
+        return cls(C0=C0, B=binary(C0), degree=np.diff(C0.indptr), mean_off=mean_off)
+
+
+# The per-pair scores take two P x d matrices of 0/1 rows (row p: the two runs of pair
+# p), dense ndarrays when P d is small (faster) or csr matrices; these helpers do both.
+DENSE_CELLS = 20_000_000
+
+
+def workform(Z):
+    """csr -> dense float array when small enough, else csr with sorted indices."""
+    if Z.shape[0] * Z.shape[1] <= DENSE_CELLS:
+        return Z.toarray()
+    return as_csr(Z)
+
+
+def multiply(X, Y):
+    if isinstance(X, np.ndarray):
+        return X * (Y.toarray() if sparse.issparse(Y) else Y)
+    return X.multiply(Y).tocsr()
+
+
+def times(X, W):
+    """X @ W for a symmetric sparse W (dense X gives a dense result)."""
+    if isinstance(X, np.ndarray):
+        return np.asarray((W @ X.T).T)
+    return X @ W
+
+
+def to_csr(X):
+    return as_csr(sparse.csr_matrix(X)) if isinstance(X, np.ndarray) else X
+
+
+def split(Z1, Z2):
+    """Intersection sizes and the two set differences of each pair of rows."""
+    both = multiply(Z1, Z2)
+    r = rowsum(both)
+    D1, D2 = Z1 - both, Z2 - both
+    if not isinstance(D1, np.ndarray):
+        D1, D2 = D1.tocsr(), D2.tocsr()
+        D1.eliminate_zeros()
+        D2.eliminate_zeros()
+    return r, D1, D2
+
+
+def n_with_neighbour(D, E, B):
+    """For each pair p: #x in D[p] with at least one neighbour (in B) in E[p]."""
+    return rowsum(multiply(D, times(E, B) > 0))
+
+
+def score_yu(Z1, Z2, g):
+    r, D1, D2 = split(Z1, Z2)
+    return r + (n_with_neighbour(D1, D2, g.B) + n_with_neighbour(D2, D1, g.B)) / 2
+
+
+def score_count(Z1, Z2, g):
+    r, D1, D2 = split(Z1, Z2)
+    return r + np.minimum(n_with_neighbour(D1, D2, g.B), n_with_neighbour(D2, D1, g.B))
+
+
+def mean_similarity_sum(D, E, g):
+    """sum over x in D[p] with neighbours in E[p] of the mean similarity to them."""
+    cnt = multiply(D, times(E, g.B))
+    tot = multiply(D, times(E, g.C0))
+    if isinstance(cnt, np.ndarray):
+        return np.divide(tot, cnt, out=np.zeros_like(tot), where=cnt > 0).sum(axis=1)
+    return rowsum(tot.multiply(cnt.power(-1.0)))
+
+
+def score_mean(Z1, Z2, g):
+    r, D1, D2 = split(Z1, Z2)
+    return r + np.minimum(mean_similarity_sum(D1, D2, g), mean_similarity_sum(D2, D1, g))
+
+
+def score_mbm(Z1, Z2, g):
+    """r + maximum bipartite matching between the differences, all pairs in one call."""
+    from scipy.sparse.csgraph import maximum_bipartite_matching
+    r, D1, D2 = split(Z1, Z2)
+    D1, D2 = to_csr(D1), to_csr(D2)
+    p, left, right, _ = pair_edges(D1, D2, g.B)
+    if p.size == 0:
+        return r
+    G = sparse.csr_matrix((np.ones(p.size), (left, right)), shape=(D1.nnz, D2.nnz))
+    match = maximum_bipartite_matching(G, perm_type="column")
+    lp = np.repeat(np.arange(Z1.shape[0]), np.diff(D1.indptr))
+    return r + np.bincount(lp[match >= 0], minlength=Z1.shape[0])
+
+
+def score_greedy(Z1, Z2, g):
+    """r + greedy matching between the differences, highest similarity first.
+
+    Ties are taken in column-major order of the (F_i minus F_j) x (F_j minus F_i)
+    similarity block (features in increasing index order).
+    """
+    r, D1, D2 = split(Z1, Z2)
+    D1, D2 = to_csr(D1), to_csr(D2)
+    p, left, right, w = pair_edges(D1, D2, g.C0)
+    order = np.lexsort((left, right, -w, p))
+    p, left, right = p[order], left[order], right[order]
+    add = np.zeros(Z1.shape[0])
+    cuts = np.searchsorted(p, np.arange(Z1.shape[0] + 1))
+    for t in np.nonzero(np.diff(cuts))[0]:      # greedy matching is sequential per pair
+        used_l, used_r = set(), set()
+        for a, b in zip(left[cuts[t]:cuts[t + 1]].tolist(), right[cuts[t]:cuts[t + 1]].tolist()):
+            if a not in used_l and b not in used_r:
+                used_l.add(a)
+                used_r.add(b)
+        add[t] = len(used_l)
+    return r + add
+
+
+def score_zucknick(Z1, Z2, g):
+    r, D1, D2 = split(Z1, Z2)
+    a, b = rowsum(Z1), rowsum(Z2)
+    s21 = rowsum(multiply(D2, times(Z1, g.C0)))    # sum over x in F2 minus F1, y in F1
+    s12 = rowsum(multiply(D1, times(Z2, g.C0)))
+    add1 = np.divide(s21, b, out=np.zeros_like(s21), where=b > 0)
+    add2 = np.divide(s12, a, out=np.zeros_like(s12), where=a > 0)
+    union = a + b - r
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return (r + add1 + add2) / union
+
+
+def pogr_parts(sel, similarity, threshold):
+    """r_ij, O_ij (ordered) and the graph: O_ij = #x in F_i minus F_j with a similar y in F_j."""
+    g = Graph.build(sel, similarity, threshold)
+    Z = as_csr(sel.tocsr())
+    H = ((Z @ g.B) > 0).astype(np.float64)            # H[j, x]: x has a neighbour in F_j
+    r = sel.intersections.astype(np.float64)
+    O = np.asarray((Z @ H.T).toarray()) - np.asarray((Z @ Z.multiply(H).T).toarray())
+    return r, O, g

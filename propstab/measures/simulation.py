@@ -1,0 +1,187 @@
+"""Null expectations of the correlated family's scores: exact, or by seeded simulation.
+
+stabm's per-pair correction for chance (I - E[I|H0]) / (max - E[I|H0])
+(:func:`stabm_measure`), with E exact where a closed form exists (Yu, Zucknick,
+POGR: sums over the hypergeometric intersection and the degrees of the similarity
+graph) and otherwise simulated from seeded random pairs of subsets, with the Monte
+Carlo error propagated to the value (:class:`MonteCarloWarning`).
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from scipy import sparse
+from scipy import stats
+
+from .._exceptions import warn
+from .._validation import check_int_range
+from ._common import undefined
+from .matching import Graph, as_csr, pair_rows, score_yu, score_zucknick, upper_pairs, workform
+
+
+def hypergeometric(d, a, b):
+    """Support r and P(|F_1 ∩ F_2| = r) for random subsets of sizes a, b of d features."""
+    r = np.arange(min(a, b) + 1)
+    return r, stats.hypergeom.pmf(r, d, a, b)
+
+
+def expected_yu(a, b, d, g):
+    """E[r + (O_12 + O_21)/2 | H0], exactly.
+
+    Given r, F_1 minus F_2 is a uniform (a - r)-subset, and for x in it, F_2 minus F_1
+    is a uniform (b - r)-subset of the other d - 1 features, which misses all g_x
+    neighbours of x with probability hypergeom(d - 1, g_x, b - r) at 0.
+    """
+    r, h = hypergeometric(d, a, b)
+    deg, cnt = np.unique(g.degree, return_counts=True)
+
+    def e_o(a_, b_):
+        draws = np.minimum(b_ - r, d - 1)[:, None]      # b - r <= d - 1 wherever a - r > 0
+        miss = stats.hypergeom.pmf(0, d - 1, deg[None, :], draws)
+        hit = (cnt[None, :] * (1.0 - miss)).sum(axis=1)
+        return float(np.sum(h * (a_ - r) / d * hit))
+    return a * b / d + (e_o(a, b) + e_o(b, a)) / 2
+
+
+def expected_zucknick(a, b, d, g):
+    """E[(r + add_1 + add_2) / |F_1 ∪ F_2| | H0], exactly (sum over the hypergeometric r).
+
+    Given r, the (b - r) a ordered pairs (x in F_2 minus F_1, y in F_1) are uniform
+    pairs of distinct features, so E[add_1 | r] = (b - r) a c̄ / b with c̄ the mean
+    off-diagonal thresholded similarity.
+    """
+    if a + b == 0:
+        return math.nan
+    r, h = hypergeometric(d, a, b)
+    add = (np.where(b > 0, (b - r) * a / max(b, 1), 0.0)
+           + np.where(a > 0, (a - r) * b / max(a, 1), 0.0)) * g.mean_off
+    return float(np.sum(h * (r + add) / (a + b - r)))
+
+
+def random_subsets(rng, sizes, d):
+    """One uniformly random subset of [d] per entry of ``sizes``, as a csr matrix.
+
+    Small subsets (size^2 <= d) are drawn with replacement and the rows with a repeated
+    feature drawn again (rejection keeps them uniform); larger ones take the smallest
+    of d random keys, in chunks of rows of one size.
+    """
+    sizes = np.asarray(sizes, dtype=np.int64)
+    n = sizes.size
+    rows = [np.zeros(0, np.int64)]
+    cols = [np.zeros(0, np.int64)]
+    small = (sizes > 0) & (sizes * sizes <= d)
+    for s in np.unique(sizes[small]).tolist():             # loop over distinct sizes
+        todo = np.flatnonzero(sizes == s)
+        while todo.size:                                   # rejection of repeated features
+            draw = np.sort(rng.integers(0, d, size=(todo.size, s)), axis=1)
+            bad = np.any(draw[:, 1:] == draw[:, :-1], axis=1) if s > 1 else np.zeros(
+                todo.size, bool)
+            rows.append(np.repeat(todo[~bad], s))
+            cols.append(draw[~bad].ravel())
+            todo = todo[bad]
+    for s in np.unique(sizes[(sizes > 0) & ~small]).tolist():
+        idx_rows = np.flatnonzero(sizes == s)
+        chunk = max(1, 4_000_000 // d)
+        for c0 in range(0, idx_rows.size, chunk):          # bounded memory
+            part = idx_rows[c0:c0 + chunk]
+            pick = np.argpartition(rng.random((part.size, d)), s - 1, axis=1)[:, :s]
+            rows.append(np.repeat(part, s))
+            cols.append(pick.ravel())
+    r, c = np.concatenate(rows), np.concatenate(cols)
+    Z = sparse.csr_matrix((np.ones(r.size), (r, c)), shape=(n, d))
+    Z.sort_indices()
+    return Z
+
+
+SIM_ROWS = 200_000     # simulated pairs scored per batch
+
+
+def simulated(score, sizes, d, g, n, rng):
+    """Monte Carlo E[I | H0] and its standard error for each row (a, b) of ``sizes``.
+
+    n random pairs of subsets per pair of sizes, all pairs of sizes scored in batches.
+    """
+    U = len(sizes)
+    mean, se = np.empty(U), np.empty(U)
+    per = max(1, SIM_ROWS // n)
+    for u0 in range(0, U, per):                              # batches of pairs of sizes
+        block = sizes[u0:u0 + per]
+        group = np.repeat(np.arange(len(block)), n)
+        vals = score(workform(random_subsets(rng, np.repeat(block[:, 0], n), d)),
+                     workform(random_subsets(rng, np.repeat(block[:, 1], n), d)), g)
+        m = np.bincount(group, weights=vals) / n
+        var = np.bincount(group, weights=(vals - m[group]) ** 2) / max(n - 1, 1)
+        mean[u0:u0 + len(block)] = m
+        se[u0:u0 + len(block)] = np.sqrt(var / n) if n > 1 else np.inf
+    return mean, se
+
+
+class MonteCarloWarning(RuntimeWarning):
+    """The simulated correction for chance has a non-negligible Monte Carlo error."""
+
+
+MC_TOLERANCE = 0.005
+
+
+def stabm_measure(name, sel, score, maximum, *, similarity, threshold, correction,
+                   n_simulations, random_state, exact=None):
+    """stabm's mean over pairs i < j of I or of (I - E[I|H0]) / (max - E[I|H0])."""
+    check_int_range("random_state", random_state, minimum=0, owner=name)
+    g = Graph.build(sel, similarity, threshold)
+    Z = as_csr(sel.tocsr())
+    ii, jj = upper_pairs(sel.n_runs)
+    Z1, Z2 = pair_rows(Z, ii, jj)
+    I = score(workform(Z1), workform(Z2), g)
+    k = sel.row_sizes
+    a, b = k[ii], k[jj]
+    if not np.all(np.isfinite(I)) or (score is score_yu and np.any(a + b == 0)):
+        return undefined(name, "two runs are both empty")
+    if correction == "none":
+        return float(np.mean(I))
+    d = sel.n_features
+    # every score here is symmetric in distribution under H0: one expectation per
+    # unordered pair of sizes
+    pair_sizes = np.sort(np.stack([a, b], axis=1), axis=1)
+    sizes, inverse = np.unique(pair_sizes, axis=0, return_inverse=True)
+    inverse = inverse.ravel()
+    E = np.empty(len(sizes))
+    se = np.zeros(len(sizes))
+    if correction == "exact":
+        E[:] = [exact(sa, sb, d, g) for sa, sb in sizes.tolist()]   # distinct pairs of sizes
+    elif g.B.nnz == 0 and score is not score_zucknick:
+        E[:] = sizes[:, 0] * sizes[:, 1] / d                # no similar pairs: I = r
+    else:
+        E, se = simulated(score, sizes, d, g, n_simulations,
+                           np.random.default_rng(random_state))
+    Ep = E[inverse]
+    mx = maximum(a.astype(np.float64), b.astype(np.float64))
+    den = mx - Ep
+    if np.any(np.abs(den) <= 1e-12 * np.maximum(mx, 1.0)):
+        return undefined(name, "a pair's null expectation equals its maximum, so the "
+                               "corrected score is 0/0")
+    value = float(np.mean((I - Ep) / den))
+    if correction == "estimate":
+        slope = (I - mx) / den ** 2 / I.size         # d value / d E_p (delta method)
+        err = math.sqrt(float(np.sum(np.bincount(inverse, weights=slope) ** 2 * se ** 2)))
+        if err > MC_TOLERANCE:
+            warn(f"{name}: the simulated correction for chance leaves a Monte Carlo "
+                          f"standard error of about {err:.3g} on the value {value:.4f}; "
+                          f"increase n_simulations (now {n_simulations})",
+                          MonteCarloWarning)
+    return value
+
+
+def expected_pogr(k, d, g):
+    """E[|F_i ∩ F_j| + O_ij | H0] for all ordered pairs of sizes (exact).
+
+    P(x in F_i) = k_i / d and, independently, P(x not in F_j, a neighbour of x in F_j) =
+    (d - k_j)/d - C(d - 1 - g_x, k_j) / C(d, k_j).
+    """
+    sizes, inverse = np.unique(k, return_inverse=True)
+    deg, cnt = np.unique(g.degree, return_counts=True)
+    avoid = stats.hypergeom.pmf(0, d, deg[None, :] + 1, sizes[:, None])   # (U, degrees)
+    hit = ((d - sizes) / d * cnt.sum() - (cnt[None, :] * avoid).sum(axis=1))  # per k_j
+    Ea = sizes[:, None] * sizes[None, :] / d + sizes[:, None] / d * hit[None, :]
+    inverse = inverse.ravel()
+    return Ea[np.ix_(inverse, inverse)]
