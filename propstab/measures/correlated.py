@@ -29,7 +29,7 @@ import numpy as np
 from scipy import sparse
 from scipy import stats
 
-from .._registry import Parameter, RReference, module_doctests, register
+from .._registry import Parameter, RDefault, RReference, module_doctests, register
 from .._validation import as_importances, as_selection, as_similarity, check_int_range
 from ._common import constant_size, pair_mean, undefined
 from .pairwise import BOMMERT, _claims
@@ -77,11 +77,11 @@ def _correction(default, exact: bool):
         "per pair of sizes; 'none': the mean of the raw scores I", choices=choices)
 
 
-def _stabm_ref(function, correction=True, note=""):
+def _stabm_ref(function, correction=True, note="", defaults=None):
     args = {"similarity": "sim.mat", "threshold": "threshold"}
     if correction:
         args.update(correction_for_chance="correction.for.chance", n_simulations="N")
-    return RReference("stabm", function, arguments=args, note=note)
+    return RReference("stabm", function, arguments=args, note=note, defaults=defaults or {})
 
 
 # ----------------------------------------------------------------------------------
@@ -194,7 +194,10 @@ def effective_intersections(Z, /, *, similarity=None, n_features=None, feature_n
                            arguments={"similarity": "sim.mat", "threshold": "threshold"},
                            values={("threshold", None): 0.0},
                            note="stabm forms the d x d covariance; its Sigma0 uses the mean "
-                                "of the squared sizes, as propstab does"),
+                                "of the squared sizes, as propstab does",
+                           defaults={"threshold": RDefault(0.9, (
+                               "Sechidis et al. 2019, Definition 2, use C as given; stabm "
+                               "sets similarities below 0.9 to 0 by default"))}),
     notes="Declared for every admissible C (any symmetric C in [0, 1] with unit diagonal, as "
           "validated; the audit draws C). With C = I it is Nogueira's estimator and has its "
           "properties. For a general C: not bounded below (Hamer and Dupont, Table 1, "
@@ -842,9 +845,12 @@ _STABM_NOTES = (
     null_value=0.0,
     parameters=(SIMILARITY, THRESHOLD, _correction("exact", True), N_SIMULATIONS,
                 RANDOM_STATE),
-    r_reference=_stabm_ref("stabilityYu", note="stabm's default correction is 'estimate' "
-                           "(N = 1e4); without similar features stabm switches to the "
-                           "normaliser sqrt(k_i k_j) (propstab keeps (k_i + k_j)/2)"),
+    r_reference=_stabm_ref("stabilityYu", note="without similar features stabm switches to "
+                           "the normaliser sqrt(k_i k_j) (propstab keeps (k_i + k_j)/2)",
+                           defaults={"correction_for_chance": RDefault("estimate", (
+                               "E[I|H0] has a closed form, so propstab's default is exact; "
+                               "stabm's default simulates it with N = 10^4 random pairs "
+                               "of subsets per pair of sizes and R's random numbers"))}),
     notes="The null expectation of O_ij has a closed form in the degrees of the similarity "
           "graph, so the default correction is exact and E[value|H0] = 0 for every "
           "similarity (checked by exact enumeration). With the identity similarity it is "
