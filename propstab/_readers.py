@@ -332,7 +332,12 @@ def _runs(path, runs, kind: str, n_features, feature_names, base) -> SelectionFi
         if n_features is not None and n_features != len(feature_names):
             _fail(path, f"--n-features {n_features} differs from the {len(feature_names)} "
                         f"feature names")
+        known = set(feature_names)
         for i, run in enumerate(runs):
+            unknown = [x for x in run if x not in known]
+            if unknown:
+                _fail(path, f"run {i + 1} names the feature {unknown[0]!r}, which is not "
+                            f"among the {len(known)} feature names")
             _no_repeats(path, i, run)
         sel = _validated(path, as_selection, runs, feature_names=list(feature_names))
         return SelectionFile(path, sel, f"{kind} of feature names, {sel.n_runs} runs x "

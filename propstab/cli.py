@@ -8,7 +8,7 @@ Every failure is one line on stderr, ``propstab COMMAND: error: MESSAGE``, and a
 non-zero exit status: 2 when the command line or an input is wrong (argparse's usage
 errors included), 3 when the command cannot run here (rpy2, R or an R package
 missing, or an internal error). ``PROPSTAB_DEBUG=1`` re-raises instead, with the
-traceback. Warnings print as one line ``propstab COMMAND: warning: ...``.
+traceback. Warnings print as one line per category, ``propstab COMMAND: warning: ...``.
 """
 from __future__ import annotations
 
@@ -97,14 +97,13 @@ def main(argv: Optional[List[str]] = None) -> int:
         parser.print_help()
         return USAGE_ERROR
     prefix = f"propstab {args.command}"
-
-    def show(message, category, filename, lineno, file=None, line=None):
-        print(f"{prefix}: warning: {category.__name__}: {one_line(message)}", file=sys.stderr)
-
     try:
-        with warnings.catch_warnings():
-            warnings.showwarning = show
-            return int(args.func(args) or 0)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            try:
+                return int(args.func(args) or 0)
+            finally:
+                _print_warnings(prefix, caught)
     except KeyboardInterrupt:
         raise
     except Exception as exc:
@@ -112,6 +111,17 @@ def main(argv: Optional[List[str]] = None) -> int:
             raise
         print(f"{prefix}: error: {error_message(exc)}", file=sys.stderr)
         return exit_status(exc)
+
+
+def _print_warnings(prefix: str, caught) -> None:
+    """One line per warning category: the first message, and how many there were."""
+    seen: "dict[type, list]" = {}
+    for w in caught:
+        seen.setdefault(w.category, []).append(w)
+    for category, items in seen.items():
+        more = f" ({len(items)} warnings of this kind, the first shown)" if len(items) > 1 else ""
+        print(f"{prefix}: warning: {category.__name__}: {one_line(items[0].message)}{more}",
+              file=sys.stderr)
 
 
 if __name__ == "__main__":  # pragma: no cover
