@@ -47,6 +47,13 @@ class _Parser(argparse.ArgumentParser):
                                f"(see {self.prog} --help)\n")
 
 
+def command_names() -> List[str]:
+    """The subcommands: the public modules of :mod:`propstab.commands`, in ORDER first."""
+    names = [m.name for m in pkgutil.iter_modules(commands.__path__)
+             if not m.name.startswith("_")]
+    return sorted(names, key=lambda n: (ORDER.index(n) if n in ORDER else len(ORDER), n))
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="propstab", description="Stability of feature selection: measures, audits, "
@@ -57,10 +64,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=_version(),
                         help="print the version, the location of the package and the Python")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    names = [m.name for m in pkgutil.iter_modules(commands.__path__)
-             if not m.name.startswith("_")]
-    names.sort(key=lambda n: (ORDER.index(n) if n in ORDER else len(ORDER), n))
-    for name in names:
+    for name in command_names():
         importlib.import_module(f"{commands.__name__}.{name}").add_parser(sub)
     return parser
 
@@ -94,7 +98,9 @@ def main(argv: Optional[List[str]] = None) -> int:
     except SystemExit as exc:                       # --help, --version, usage errors
         return exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 2)
     if not getattr(args, "func", None):
-        parser.print_help()
+        print(f"propstab: error: give a COMMAND ({', '.join(command_names())}); see "
+              f"propstab --help",
+              file=sys.stderr)
         return USAGE_ERROR
     prefix = f"propstab {args.command}"
     try:

@@ -155,3 +155,15 @@ def test_python_api_on_inputs(files):
     assert report.rows[1].options == {}                # kappa has no such option
     assert [v["input"] for v in report.rows[0].values] == ["a", "b"]
     assert report.ok and report.inputs == ("a (5 x 5)", "b (5 x 5)")
+
+
+def test_generated_rows_say_which_r_defaults_they_use():
+    report = crosscheck(["sechidis", "yu", "jaccard"], max_examples=3)
+    rows = {r.measure: r for r in report.rows}
+    assert rows["sechidis"].options == {"threshold": 0.9} and rows["sechidis"].notes == ()
+    assert rows["yu"].options == {}
+    assert rows["yu"].notes == ("yu: correction_for_chance = 'estimate' (the R default) is "
+                                "simulated, not comparable; the cases use the other choices",)
+    assert rows["jaccard"].options == {} and rows["jaccard"].notes == ()
+    text = repr(report)
+    assert "threshold=0.9" in text and "note yu: correction_for_chance" in text

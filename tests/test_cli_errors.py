@@ -279,6 +279,13 @@ def test_compare_files_with_different_names(good, tmp_path, capsys):
 
 # ---------------------------------------------------------------- usage, audit, crosscheck
 
+def test_no_command(capsys):
+    assert main([]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err == ("propstab: error: give a COMMAND (measures, audit, estimate, "
+                                 "compare, crosscheck); see propstab --help\n")
+
+
 def test_usage_errors_are_one_line(capsys):
     fails(capsys, ["estimate"], "required", "FILE", "propstab estimate --help")
     fails(capsys, ["compare", "a.csv", "b.csv", "--alternative", "bigger"],

@@ -465,11 +465,11 @@ class CrosscheckRow:
     ``status`` is ``"agree"`` (every case agrees or is a documented expected
     difference) or ``"DISAGREE"``; ``counterexample`` is the minimal disagreeing
     case (a dict with the inputs, both values and the R call), ``expected`` counts
-    the cases under each documented stabm defect. ``options`` are the options of the
-    fixed cases (worked examples, or the user's inputs) where they differ from
-    propstab's defaults (R's defaults, and the user's); ``notes`` say where an option
-    was replaced to be comparable; ``values`` hold, for the user's inputs, each
-    input's name, both values and its status.
+    the cases under each documented stabm defect. ``options`` are the options where
+    they differ from propstab's defaults: R's defaults (the worked examples run at
+    them, the generated cases draw them), or the options of the user's inputs;
+    ``notes`` say where an option was replaced to be comparable; ``values`` hold, for
+    the user's inputs, each input's name, both values and its status.
     """
 
     measure: str
@@ -551,9 +551,11 @@ class CrosscheckReport:
                 ["input", "measure", "R function", "propstab", "R", "status"],
                 [[v["input"], r.measure, r.r_function, _shown(v["propstab"]), _shown(v["r"]),
                   v["status"]] for r, v in values])]
-        lines.append("options: where the fixed cases (worked examples or inputs) differ from "
-                     "propstab's defaults; both sides get them, R's declared defaults "
-                     "included (generated cases draw every comparable value)")
+        lines.append("options: where they differ from propstab's defaults, given to both "
+                     "sides: " + ("the inputs' options (R's defaults unless given)"
+                                  if self.inputs else "R's defaults, at which the worked "
+                                  "examples run (generated cases draw every comparable "
+                                  "value, these included)"))
         for r in self.rows:
             lines += [f"note {n}" for n in r.notes]
             if r.counterexample is not None:
@@ -600,9 +602,12 @@ def _row(info: MeasureInfo, ref: _Reference, tolerance, max_examples, seed) -> C
         outcomes.append(outcome)
         if outcome.status == "mismatch" and minimal is None:
             minimal = outcome
-    shown = {} if "similarity" in info.parameter_names else _shown_options(
-        info, r_default_options(info))
-    return _summary(info, ref, outcomes, minimal, options=shown)
+    r_options = r_default_options(info)
+    simulated = {k: v for k, v in r_options.items() if isinstance(v, str) and v in _STOCHASTIC}
+    notes = tuple(f"{info.name}: {k} = {v!r} (the R default) is simulated, not comparable; "
+                  f"the cases use the other choices" for k, v in simulated.items())
+    shown = {k: v for k, v in _shown_options(info, r_options).items() if k not in simulated}
+    return _summary(info, ref, outcomes, minimal, options=shown, notes=notes)
 
 
 def _input_rows(info: MeasureInfo, inputs: "list[tuple[str, np.ndarray]]",
