@@ -17,7 +17,7 @@ Selection files
   ``DataFrame.to_csv`` and R's ``write.csv`` write by default, is detected: the
   header's first cell is empty, or the first column holds distinct labels that
   are not 0/1 while every other column is 0/1 (``index_col`` decides otherwise).
-  Lines starting with ``#`` are comments. ``.txt`` is comma separated when its
+  Lines starting with ``#`` are comments (a ``#`` inside a name is kept). ``.txt`` is comma separated when its
   first line has a comma, else tab or whitespace separated.
 - the same text files with ``index_lines=True``: one run per line listing the
   selected features, by index or by name (an empty line is an empty run).
@@ -88,6 +88,15 @@ def _suffix(path: str, allowed: Sequence[str]) -> str:
     return ext
 
 
+def _text(path: str) -> str:
+    """The file's text (UTF-8, a byte-order mark as Excel writes it dropped)."""
+    try:
+        with open(path, encoding="utf-8-sig", newline="") as fh:
+            return fh.read()
+    except UnicodeDecodeError as exc:
+        _fail(path, f"not UTF-8 text: {exc}")
+
+
 def _validated(path: str, fn, *args, **kwargs):
     """Call a library validator; its ValueError/TypeError gets the path in front."""
     try:
@@ -103,21 +112,22 @@ def _separator(path: str, ext: str):
         return ","
     if ext == ".tsv":
         return "\t"
-    with open(path, encoding="utf-8") as fh:
-        for line in fh:
-            if line.strip() and not line.lstrip().startswith("#"):
-                return "," if "," in line else ("\t" if "\t" in line else r"\s+")
+    for line in _text(path).splitlines():
+        if line.strip() and not line.lstrip().startswith("#"):
+            return "," if "," in line else ("\t" if "\t" in line else r"\s+")
     return ","
 
 
 def _read_cells(path: str, ext: str) -> np.ndarray:
     """The table's cells as stripped strings (header included), via pandas.read_csv."""
+    import io
     import pandas as pd
     sep = _separator(path, ext)
+    text = "\n".join(ln for ln in _text(path).splitlines() if not ln.lstrip().startswith("#"))
     try:
-        frame = pd.read_csv(path, sep=sep, header=None, dtype=str, keep_default_na=False,
-                            comment="#", skip_blank_lines=True, skipinitialspace=True,
-                            engine="python" if sep == r"\s+" else "c")
+        frame = pd.read_csv(io.StringIO(text), sep=sep, header=None, dtype=str,
+                            keep_default_na=False, skip_blank_lines=True,
+                            skipinitialspace=True, engine="python" if sep == r"\s+" else "c")
     except pd.errors.EmptyDataError:
         _fail(path, "the file holds no table (it is empty or only comments)")
     except (pd.errors.ParserError, UnicodeDecodeError, ValueError) as exc:
@@ -253,8 +263,7 @@ def _not_zero_one(path, shown: np.ndarray, bad: np.ndarray, names) -> None:
 def _index_lines(path: str, ext: str) -> List[List[str]]:
     """One list of tokens per non-comment line (trailing empty lines dropped)."""
     sep = _separator(path, ext)
-    with open(path, encoding="utf-8", newline="") as fh:
-        lines = [ln for ln in fh.read().splitlines() if not ln.lstrip().startswith("#")]
+    lines = [ln for ln in _text(path).splitlines() if not ln.lstrip().startswith("#")]
     while lines and not lines[-1].strip():
         lines.pop()
     if sep == r"\s+":
@@ -266,8 +275,7 @@ def _index_lines(path: str, ext: str) -> List[List[str]]:
 
 def _json_runs(path: str) -> list:
     try:
-        with open(path, encoding="utf-8") as fh:
-            data = json.load(fh)
+        data = json.loads(_text(path))
     except json.JSONDecodeError as exc:
         _fail(path, f"not valid JSON: {exc}")
     if isinstance(data, dict):
@@ -562,15 +570,13 @@ def read_feature_names(path: str) -> Tuple[str, ...]:
         _fail(path, "no such file")
     if path.lower().endswith(".json"):
         try:
-            with open(path, encoding="utf-8") as fh:
-                names = json.load(fh)
+            names = json.loads(_text(path))
         except json.JSONDecodeError as exc:
             _fail(path, f"not valid JSON: {exc}")
         if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
             _fail(path, "must hold a JSON list of feature names (strings)", TypeError)
     else:
-        with open(path, encoding="utf-8") as fh:
-            names = [ln.strip() for ln in fh.read().splitlines() if ln.strip()]
+        names = [ln.strip() for ln in _text(path).splitlines() if ln.strip()]
     if not names:
         _fail(path, "lists no feature names")
     seen = set()

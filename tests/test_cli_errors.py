@@ -90,6 +90,16 @@ def test_missing_file_and_unknown_suffix(tmp_path, capsys):
     fails(capsys, ["estimate", path], "z.xlsx", "must end in", ".csv", "'.xlsx'")
 
 
+@pytest.mark.parametrize("name", ["latin1.csv", "latin1.json"])
+def test_a_file_that_is_not_utf8(tmp_path, capsys, name):
+    path = tmp_path / name
+    path.write_bytes("gène_a,gène_b\n1,0\n0,1\n".encode("latin-1"))
+    line = fails(capsys, ["estimate", path, "--n-features", "2"], name, "not UTF-8 text")
+    assert line.count(name) == 1
+    if name.endswith(".csv"):                          # read as a table
+        assert fails(capsys, ["estimate", path], name, "not UTF-8 text").count(name) == 1
+
+
 def test_unknown_index_column(good, capsys):
     fails(capsys, ["estimate", good, "--index-col", "run"], "good.csv", "--index-col",
           "'run'", "'mean radius'")

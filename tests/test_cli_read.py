@@ -98,6 +98,16 @@ def test_pandas_default_integer_labels(tmp_path, capsys):
     check_reader(plain, ["0", "1", "2", "3", "4"])
 
 
+def test_excel_csv_with_byte_order_mark_and_hash_in_names(tmp_path, capsys):
+    frame = FRAME.rename(columns={"mean radius": "gene#1"})
+    path = tmp_path / "from_excel.csv"
+    path.write_text("# exported\n" + frame.to_csv(index=False), encoding="utf-8-sig")
+    assert path.read_bytes().startswith(b"\xef\xbb\xbf")
+    check_reader(path, ["gene#1", *NAMES[1:]])
+    assert main(["estimate", str(path)]) == 0
+    assert estimate_line(Z) in capsys.readouterr().out.splitlines()
+
+
 def test_tsv(tmp_path, capsys):
     path = tmp_path / "selected.tsv"
     FRAME.to_csv(path, sep="\t")
