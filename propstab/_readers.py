@@ -118,27 +118,46 @@ def _separator(path: str, ext: str):
     return ","
 
 
-def _read_cells(path: str, ext: str) -> np.ndarray:
-    """The table's cells as stripped strings (header included), via pandas.read_csv."""
+def _read_table(path: str, ext: str):
+    """``(first row, header or None, body)``: the first row as stripped strings, and the
+    rows below the header (all rows without one) as a DataFrame with pandas's own
+    column types (bool, int, float, or object for anything else); empty cells are NaN."""
     import io
     import pandas as pd
     sep = _separator(path, ext)
-    text = "\n".join(ln for ln in _text(path).splitlines() if not ln.lstrip().startswith("#"))
-    try:
-        frame = pd.read_csv(io.StringIO(text), sep=sep, header=None, dtype=str,
-                            keep_default_na=False, skip_blank_lines=True,
-                            skipinitialspace=True, engine="python" if sep == r"\s+" else "c")
-    except pd.errors.EmptyDataError:
+    text = "\n".join(ln for ln in _text(path).splitlines()
+                     if ln.strip() and not ln.lstrip().startswith("#"))
+    if not text:
         _fail(path, "the file holds no table (it is empty or only comments)")
-    except (pd.errors.ParserError, UnicodeDecodeError, ValueError) as exc:
-        text = " ".join(str(exc).split())
-        if "Expected" in text and "fields" in text:
-            _fail(path, f"the rows have different lengths ({text.split('error: ')[-1]}); a "
-                        f"0/1 table has one column per feature. For one run of feature "
+    line = text.split("\n", 1)[0]
+    if sep == r"\s+":
+        first = [c for c in next(csv.reader([line], delimiter=" ", skipinitialspace=True)) if c]
+    else:
+        first = next(csv.reader([line], delimiter=sep, skipinitialspace=True))
+    first = [c.strip() for c in first]
+    header = first if _has_header(first) else None
+    kw = dict(sep=sep, header=None, skipinitialspace=True,
+              engine="python" if sep == r"\s+" else "c")
+    if sep != r"\s+":
+        kw["low_memory"] = False          # one pass over wide tables (20000 columns)
+    try:
+        try:
+            body = pd.read_csv(io.StringIO(text), skiprows=1 if header else 0,
+                               keep_default_na=False, na_values=[""], **kw)
+        except pd.errors.EmptyDataError:
+            _fail(path, "the table has a header but no runs (rows)")
+    except (pd.errors.ParserError, ValueError) as exc:
+        message = " ".join(str(exc).split())
+        if message.startswith(path):
+            raise
+        if "Expected" in message and "fields" in message:
+            _fail(path, f"the rows have different lengths ({message.split('error: ')[-1]}); "
+                        f"a 0/1 table has one column per feature. For one run of feature "
                         f"indices per line pass --n-features D")
-        _fail(path, f"could not be read as a table: {text}")
-    cells = frame.fillna("").to_numpy(dtype=str)
-    return np.char.strip(cells)
+        _fail(path, f"could not be read as a table: {message}")
+    if header is not None and len(header) != body.shape[1]:
+        _fail(path, f"the header has {len(header)} fields but the rows have {body.shape[1]}")
+    return first, header, body
 
 
 def _is_value(cell: str) -> bool:
@@ -163,22 +182,38 @@ def _has_header(first: Sequence[str]) -> bool:
     return len(first) >= 3 and list(first) == [str(j) for j in range(len(first))]
 
 
-def _zero_one(cells: np.ndarray) -> Tuple[np.ndarray, np.ndarray]:
-    """(value, bad): the 0/1 reading of string cells, and where a cell is not 0/1."""
+def _zero_one(frame) -> Tuple[np.ndarray, np.ndarray]:
+    """(value, bad): the 0/1 reading of a parsed table, and where a cell is not 0/1.
+
+    Numeric and boolean columns are compared as arrays; only the other columns (text,
+    e.g. "TRUE" beside "1") are read as strings: 1/true and 0/false, any case.
+    """
     import pandas as pd
-    lower = np.char.lower(cells)
-    ones = np.isin(lower, _TRUE)
-    bad = ~(ones | np.isin(lower, _FALSE))
-    if bad.any():
-        numeric = pd.to_numeric(pd.Series(cells[bad]), errors="coerce").to_numpy()
-        ones[bad] = numeric == 1
-        still = ~((numeric == 0) | (numeric == 1))
-        bad[bad] = still
-    return ones, bad
+    values = np.zeros(frame.shape, dtype=bool)
+    bad = np.zeros(frame.shape, dtype=bool)
+    kinds = np.array([dt.kind for dt in frame.dtypes])
+    numeric = np.flatnonzero(np.isin(kinds, list("biuf")))
+    if numeric.size:
+        arr = frame.iloc[:, numeric].to_numpy(dtype=np.float64)
+        values[:, numeric] = arr == 1
+        bad[:, numeric] = ~((arr == 0) | (arr == 1))
+    other = np.flatnonzero(~np.isin(kinds, list("biuf")))
+    if other.size:
+        cells = np.char.lower(np.char.strip(frame.iloc[:, other].fillna("").astype(str)
+                                            .to_numpy(dtype=str)))
+        ones = np.isin(cells, _TRUE)
+        wrong = ~(ones | np.isin(cells, _FALSE))
+        if wrong.any():
+            as_numbers = pd.to_numeric(pd.Series(cells[wrong]), errors="coerce").to_numpy()
+            ones[wrong] = as_numbers == 1
+            wrong[wrong] = ~((as_numbers == 0) | (as_numbers == 1))
+        values[:, other] = ones
+        bad[:, other] = wrong
+    return values, bad
 
 
-def _index_column(path, index_col, header, first, body) -> Optional[int]:
-    """The position of the index column, or None."""
+def _index_column(path, index_col, header, first, body, bad) -> Optional[int]:
+    """The position of the index column, or None (``bad``: where body is not 0/1)."""
     if index_col in (None, "none"):
         return None
     if index_col != "auto":
@@ -191,27 +226,22 @@ def _index_column(path, index_col, header, first, body) -> Optional[int]:
         _fail(path, f"--index-col: no column {index_col!r}; columns: {columns}")
     if header is not None and first[0] == "":
         return 0
-    if body.shape[1] < 2 or body.shape[0] < 1:
+    if body.shape[1] < 2:
         return None
-    _, bad_first = _zero_one(body[:, :1])
-    _, bad_rest = _zero_one(body[:, 1:])
-    labels = body[:, 0]
-    if bad_first.any() and not bad_rest.any() and len(set(labels.tolist())) == len(labels) \
-            and "" not in labels:
+    labels = body.iloc[:, 0]
+    if bad[:, 0].any() and not bad[:, 1:].any() and not labels.isna().any() \
+            and labels.is_unique:
         return 0
     return None
 
 
 def _table(path: str, ext: str, feature_names, index_col) -> SelectionFile:
-    cells = _read_cells(path, ext)
-    first = cells[0].tolist()
-    header = first if _has_header(first) else None
-    body = cells[1:] if header is not None else cells
-    if body.shape[0] == 0:
-        _fail(path, "the table has a header but no runs (rows)")
-    idx = _index_column(path, index_col, header, first, body)
+    first, header, body = _read_table(path, ext)
+    Z, bad = _zero_one(body)
+    idx = _index_column(path, index_col, header, first, body, bad)
     keep = [j for j in range(body.shape[1]) if j != idx]
-    body = body[:, keep]
+    if idx is not None:
+        body, Z, bad = body.iloc[:, keep], Z[:, keep], bad[:, keep]
     names = None if header is None else [header[j] for j in keep]
     if names is not None:
         empty = [j for j, n in enumerate(names) if n == ""]
@@ -229,9 +259,9 @@ def _table(path: str, ext: str, feature_names, index_col) -> SelectionFile:
                         f"{len(given)} given feature names (first difference at feature {j}: "
                         f"{names[j] if j < len(names) else None!r} vs "
                         f"{given[j] if j < len(given) else None!r})")
-    Z, bad = _zero_one(body)
     if bad.any():
-        _not_zero_one(path, body, bad, names)
+        i, j = (int(x) for x in np.argwhere(bad)[0])
+        _not_zero_one(path, body.iat[i, j], (i, j), bad, names)
     sel = _validated(path, as_selection, Z, feature_names=names)
     parts = [f"0/1 table, {sel.n_runs} runs x {sel.n_features} features",
              "header of feature names" if header is not None else "no header"]
@@ -241,14 +271,16 @@ def _table(path: str, ext: str, feature_names, index_col) -> SelectionFile:
     return SelectionFile(path, sel, ", ".join(parts))
 
 
-def _not_zero_one(path, shown: np.ndarray, bad: np.ndarray, names) -> None:
-    """Refuse a table with entries other than 0/1: raw data, or one stray value."""
+def _not_zero_one(path, value, at, bad: np.ndarray, names) -> None:
+    """Refuse a table with entries other than 0/1: raw data, or one stray ``value`` at
+    ``at`` = (run, column)."""
     M, d = bad.shape
-    i, j = (int(x) for x in np.argwhere(bad)[0])
+    i, j = at
     column = f"column {names[j]!r}" if names is not None else f"column {j + 1}"
-    value = shown[i, j]
-    value = str(value)
-    got = "an empty cell" if value == "" else (value if _is_value(value) else repr(value))
+    empty = value is None or (isinstance(value, float) and np.isnan(value)) or \
+        str(value).strip() == ""
+    text = str(value).strip()
+    got = "an empty cell" if empty else (text if _is_value(text) else repr(text))
     columns = int(bad.any(axis=0).sum())
     if columns > d / 2:
         _fail(path, f"this looks like raw data, not a selection matrix: {columns} of {d} "
@@ -457,7 +489,8 @@ def read_selection(path: str, *, n_features: Optional[int] = None, feature_names
         if arr.ndim == 2 and arr.dtype.kind in "iuf":
             bad = ~np.isin(arr, (0, 1))
             if bad.any():
-                _not_zero_one(path, arr, bad, None)
+                i, j = (int(x) for x in np.argwhere(bad)[0])
+                _not_zero_one(path, arr[i, j].item(), (i, j), bad, None)
         names = None if feature_names is None else list(feature_names)
         sel = _validated(path, as_selection, arr, n_features=n_features, feature_names=names)
         return SelectionFile(path, sel, f".npy array, {sel.n_runs} runs x {sel.n_features} "
@@ -513,26 +546,29 @@ def read_similarity(path: str, *, index_col: str = "auto") -> SimilarityFile:
             _fail(path, f"could not be read as a scipy.sparse .npz matrix: {exc}")
         how = "sparse .npz matrix"
     else:
-        cells = _read_cells(path, ext)
-        first = cells[0].tolist()
-        header = first if _has_header(first) else None
-        body = cells[1:] if header is not None else cells
+        first, header, body = _read_table(path, ext)
+        numeric_kinds = np.array([dt.kind in "biuf" for dt in body.dtypes])
         if index_col != "auto":
-            idx = _index_column(path, index_col, header, first, body)
+            idx = _index_column(path, index_col, header, first, body,
+                                np.zeros(body.shape, dtype=bool))
         elif (header is not None and first[0] == "") or (
-                body.shape[1] > 1 and not all(_is_value(c) for c in body[:, 0])):
+                body.shape[1] > 1 and not numeric_kinds[0]):
             idx = 0                      # an empty corner cell, or names down column 1
         else:
             idx = None
-        labels = None if idx is None else body[:, idx].tolist()
+        labels = None if idx is None else [str(x) for x in body.iloc[:, idx].tolist()]
         keep = [j for j in range(body.shape[1]) if j != idx]
-        body = body[:, keep]
-        numeric = pd.DataFrame(body).apply(pd.to_numeric, errors="coerce").to_numpy(float)
-        bad = np.isnan(numeric) & (np.char.lower(body) != "nan")
-        if bad.any():
-            i, j = (int(x) for x in np.argwhere(bad)[0])
-            _fail(path, f"entries must be numbers; got {body[i, j]!r} in row {i + 1}, "
-                        f"column {j + 1}")
+        body = body.iloc[:, keep]
+        if all(dt.kind in "biuf" for dt in body.dtypes):
+            numeric = body.to_numpy(dtype=np.float64)
+        else:
+            numeric = body.apply(pd.to_numeric, errors="coerce").to_numpy(dtype=np.float64)
+        bad = np.isnan(numeric) & ~body.isna().to_numpy()
+        missing = body.isna().to_numpy()
+        if bad.any() or missing.any():
+            i, j = (int(x) for x in np.argwhere(bad | missing)[0])
+            got = "an empty cell" if missing[i, j] else repr(str(body.iat[i, j]).strip())
+            _fail(path, f"entries must be numbers; got {got} in row {i + 1}, column {j + 1}")
         names = None if header is None else tuple(header[j] for j in keep)
         matrix = numeric
         if names is not None or labels is not None:
