@@ -236,3 +236,11 @@ def test_similarity_formats(tmp_path):
         dense = read.matrix
         dense = dense.toarray() if hasattr(dense, "toarray") else np.asarray(dense, float)
         assert dense.tolist() == C.tolist() and read.feature_names == names, name
+
+
+def test_mixed_spellings_in_one_column(tmp_path):
+    # pandas types such a column as text: read as strings, 1/true and 0/false in any case
+    path = tmp_path / "mixed.csv"
+    path.write_text("a,b,c\nTRUE,1,0.0\n0,false,1.0\n1,True,0\n")
+    read = read_selection(str(path))
+    assert read.selection.toarray().astype(int).tolist() == [[1, 1, 0], [0, 0, 1], [1, 1, 0]]
