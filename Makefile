@@ -1,7 +1,7 @@
 # The two commands of the README. Both run the idempotent set-up first.
 PYTHON := /usr/bin/python3
 
-.PHONY: setup run test bench docs
+.PHONY: setup run test bench docs rdoc
 setup:
 	bash scripts/setup.sh
 
@@ -9,9 +9,12 @@ setup:
 run: setup
 	propstab audit
 
-# The whole test suite (unit, paper values, doctests, properties, live R cross-checks).
+# The whole test suite (unit, paper values, doctests, properties, live R cross-checks),
+# then the R package's testthat suite against the installed R package.
 test: setup
-	$(PYTHON) -m pytest
+	$(PYTHON) -m pytest -n 2
+	@if [ "$$PROPSTAB_SKIP_R" = "1" ]; then echo "PROPSTAB_SKIP_R=1: the R package's tests skipped"; \
+	else Rscript -e 'testthat::test_dir("rpackage/tests/testthat", package = "propstab", load_package = "installed", reporter = "summary", stop_on_failure = TRUE)'; fi
 
 # Speed against floors, R and peers (prints ratios; minutes).
 bench: setup
@@ -22,3 +25,7 @@ bench: setup
 # Regenerate docs/measures.md from the registry.
 docs: setup
 	$(PYTHON) scripts/gen_docs.py
+
+# Regenerate the R package's Rd files and NAMESPACE from its roxygen comments.
+rdoc: setup
+	Rscript -e 'roxygen2::roxygenise("rpackage")'

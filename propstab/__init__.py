@@ -51,6 +51,14 @@ _LAZY = {
 }
 
 
+__all__ += sorted(_LAZY)
+
+
+def __dir__():
+    """Every public name, the lazily loaded ones included (tab completion, ``dir``)."""
+    return sorted(set(globals()) | set(_LAZY))
+
+
 def __getattr__(name):
     if name in _LAZY:
         import importlib

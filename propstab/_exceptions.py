@@ -1,6 +1,36 @@
-"""Warning and error classes raised by propstab."""
+"""Warning and error classes raised by propstab, and :func:`warn`, the one way it warns."""
+import os
+import sys
+import warnings
 
-__all__ = ["UndefinedMeasureWarning"]
+__all__ = ["UndefinedMeasureWarning", "warn"]
+
+_PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__)) + os.sep
+
+
+def warn(message: str, category: type) -> None:
+    """Issue a warning attributed to the user's line, not to propstab's internals.
+
+    The stack level is counted at run time: the warning points at the first frame
+    outside the propstab package, however deep inside propstab it was raised (a
+    measure called by the registry's wrapper, by :func:`propstab.estimate`, by
+    :func:`propstab.assess`...). A fixed ``stacklevel`` would be right for one call
+    path only.
+
+    >>> import warnings
+    >>> from propstab._exceptions import UndefinedMeasureWarning, warn
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     warn("example", UndefinedMeasureWarning)
+    >>> caught[0].filename.endswith(".py")       # this doctest, not _exceptions.py
+    False
+    """
+    frame = sys._getframe(1)
+    level = 2
+    while frame is not None and os.path.abspath(frame.f_code.co_filename).startswith(_PACKAGE_DIR):
+        frame = frame.f_back
+        level += 1
+    warnings.warn(message, category, stacklevel=level)
 
 
 class UndefinedMeasureWarning(RuntimeWarning):

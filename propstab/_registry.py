@@ -1,8 +1,21 @@
 """The one registry of stability measures.
 
 Every measure is declared once, at its definition, by :func:`register`. The docs
-table, the CLI, the tests, the axiom audit and the R bridge all read the
-:class:`MeasureInfo` entries returned by :func:`list_measures`.
+table, the CLI, the tests, the axiom audit, inference and the R bridge all read the
+:class:`MeasureInfo` entries returned by :func:`list_measures`; nothing else keeps a
+table keyed by a measure's name.
+
+A registry entry is a measure's whole contract:
+
+- its value: the decorated function, or a *kernel* (an object with
+  ``value(name, sel, **options)`` and ``leave_one_out(sel, **options)``) that computes the
+  value and its M leave-one-run-out values from one formula (the jackknife's input);
+- its :class:`Declaration` (claimed axioms, bounds, orientation, domain, null value),
+  which is also the audit's input, and its :class:`Variant` s (option values whose
+  claims differ from the defaults);
+- ``analytic_variance`` where a closed-form variance applies (thesis Thm 6);
+- ``scale``, the interpretation scale of its values (thesis Table 6.1) where one applies;
+- its :class:`RReference`, with the known R-side differences (:class:`ExpectedDifference`).
 """
 from __future__ import annotations
 
@@ -18,6 +31,8 @@ from .axioms import Axiom
 
 __all__ = [
     "Bound",
+    "Declaration",
+    "ExpectedDifference",
     "MeasureInfo",
     "Parameter",
     "RDefault",
@@ -25,6 +40,7 @@ __all__ = [
     "get_measure",
     "list_measures",
     "register",
+    "Variant",
 ]
 
 FAMILIES = ("pairwise", "frequency", "correlated")
@@ -76,6 +92,242 @@ class Parameter:
     minimum: Optional[float] = None
 
 
+def _as_bound(b) -> Optional[Bound]:
+    if b is None or isinstance(b, Bound):
+        return b
+    if isinstance(b, bool) or not isinstance(b, (int, float)):
+        raise TypeError(f"bound: must be a number, a Bound or None; got {type(b).__name__} {b!r}")
+    return _const(float(b))
+
+
+def _as_axiom(value) -> Axiom:
+    if isinstance(value, Axiom):
+        return value
+    if isinstance(value, str):
+        for a in Axiom:
+            if value.lower() in (a.name.lower(), a.label):
+                return a
+    raise ValueError(f"claims: {value!r} is not an axiom; expected an Axiom or one of "
+                     f"{', '.join(a.name for a in Axiom)}")
+
+
+def _as_claims(claims) -> "dict[Axiom, bool]":
+    """Every axiom decided: a mapping {Axiom or name: bool} (unlisted: False), an iterable
+    of the claimed axioms, or None (nothing claimed)."""
+    if claims is None:
+        return {a: False for a in Axiom}
+    if isinstance(claims, Mapping):
+        out = {a: False for a in Axiom}
+        for key, value in claims.items():
+            if not isinstance(value, bool):
+                raise TypeError(f"claims: the value for {key!r} must be True or False; got "
+                                f"{type(value).__name__} {value!r}")
+            out[_as_axiom(key)] = value
+        return out
+    if isinstance(claims, (str, Axiom)):
+        claims = [claims]
+    claimed = {_as_axiom(c) for c in claims}
+    return {a: a in claimed for a in Axiom}
+
+
+@dataclasses.dataclass(frozen=True)
+class Declaration:
+    """What a measure declares about itself: the input of the axiom audit.
+
+    The one declaration type: a registered measure's (``MeasureInfo.declaration``), a
+    variant's (:meth:`Variant.declaration`) and a user function's
+    (:meth:`Declaration.of`) are all of this type.
+
+    Attributes
+    ----------
+    claims : mapping of Axiom to bool
+        Every axiom decided.
+    lower, upper : Bound or None
+        Declared bounds (None: undeclared).
+    orientation : {"higher", "lower"}
+        ``"higher"`` when a higher value means more stable.
+    domain : {"any", "constant_size"}
+        ``"constant_size"``: defined only when every run selects the same number of
+        features.
+    null_value : float or None
+        E[value | H0], for a measure claiming correction for chance.
+    pairwise : bool
+        The value is the mean of a pair score over pairs of runs (exact null
+        expectations are then available for any size).
+    symmetric : bool
+        The value is invariant under permutations of the features and of the runs
+        (exact enumeration may then fix one run).
+
+    Examples
+    --------
+    >>> from propstab import get_measure
+    >>> from propstab._registry import Declaration
+    >>> get_measure("nogueira").declaration.claimed_axioms
+    (Axiom.FULLY_DEFINED, Axiom.MONOTONICITY, Axiom.BOUNDS, Axiom.MAXIMUM)
+    >>> def coverage(Z):
+    ...     return float(Z.mean())
+    >>> coverage.claims = ["bounds"]
+    >>> Declaration.of(coverage, lower=0, upper=1).constant_bounds
+    (0.0, 1.0)
+    """
+
+    claims: Mapping[Axiom, bool]
+    lower: Optional[Bound] = None
+    upper: Optional[Bound] = None
+    orientation: str = "higher"
+    domain: str = "any"
+    null_value: Optional[float] = None
+    pairwise: bool = False
+    symmetric: bool = False
+
+    def __post_init__(self):
+        claims = self.claims
+        if not isinstance(claims, Mapping) or set(claims) != set(Axiom) or any(
+                not isinstance(v, bool) for v in claims.values()):
+            claims = _as_claims(claims)
+        object.__setattr__(self, "claims", types.MappingProxyType(dict(claims)))
+        object.__setattr__(self, "lower", _as_bound(self.lower))
+        object.__setattr__(self, "upper", _as_bound(self.upper))
+        for argument, value, allowed in (("orientation", self.orientation, ORIENTATIONS),
+                                         ("domain", self.domain, DOMAINS)):
+            if value not in allowed:
+                raise ValueError(f"{argument}: must be one of {', '.join(map(repr, allowed))}; "
+                                 f"got {value!r}")
+        if self.null_value is not None and (isinstance(self.null_value, bool) or not isinstance(
+                self.null_value, (int, float)) or not math.isfinite(self.null_value)):
+            raise TypeError(f"null_value: must be a finite number or None; got "
+                            f"{self.null_value!r}")
+
+    @classmethod
+    def of(cls, function, **given) -> "Declaration":
+        """The declaration of a user function: each field from the keyword of that name,
+        else from the function's attribute of that name (``f.claims``, ``f.lower``,
+        ``f.upper``, ``f.orientation``, ``f.domain``, ``f.null_value``, ``f.pairwise``,
+        ``f.symmetric``), else the default (nothing claimed, no bounds)."""
+        fields = {f.name for f in dataclasses.fields(cls)}
+        unknown = sorted(set(given) - fields)
+        if unknown:
+            raise TypeError(f"declaration: unexpected keyword(s) {', '.join(unknown)}; "
+                            f"known: {', '.join(sorted(fields))}")
+        values = {}
+        for name in fields:
+            value = given.get(name)
+            if value is None:
+                value = getattr(function, name, None)
+            if value is not None:
+                values[name] = value
+        for name in ("pairwise", "symmetric"):
+            if name in values:
+                values[name] = bool(values[name])
+        return cls(**values)
+
+    def replace(self, **changes) -> "Declaration":
+        """A copy with some fields changed (``claims`` may be a partial mapping that
+        overrides the claims of those axioms only)."""
+        if "claims" in changes and isinstance(changes["claims"], Mapping):
+            changes["claims"] = {**self.claims, **{_as_axiom(k): v
+                                                   for k, v in changes["claims"].items()}}
+        return dataclasses.replace(self, **changes)
+
+    @property
+    def bounds(self) -> "Tuple[Optional[Bound], Optional[Bound]]":
+        return (self.lower, self.upper)
+
+    @property
+    def constant_bounds(self) -> "Optional[Tuple[float, float]]":
+        """``(lo, hi)`` when both bounds are declared constants, else None."""
+        if self.lower is None or self.upper is None:
+            return None
+        if not (self.lower.is_constant and self.upper.is_constant):
+            return None
+        return (self.lower.value, self.upper.value)
+
+    @property
+    def claimed_axioms(self) -> Tuple[Axiom, ...]:
+        return tuple(a for a in Axiom if self.claims[a])
+
+    @property
+    def disclaimed_axioms(self) -> Tuple[Axiom, ...]:
+        return tuple(a for a in Axiom if not self.claims[a])
+
+
+_DECLARED = "declared"
+
+
+@dataclasses.dataclass(frozen=True)
+class Variant:
+    """Option values of a registered measure whose declaration differs from the
+    defaults' (audited as a row of its own).
+
+    ``claims`` overrides the claims of the axioms it lists; ``lower`` and ``upper``
+    replace the bounds (``None``: undeclared; the default keeps the measure's);
+    ``reason`` says why the verdicts differ.
+    """
+
+    options: Mapping[str, Any]
+    claims: Mapping[Axiom, bool]
+    reason: str
+    lower: Any = _DECLARED
+    upper: Any = _DECLARED
+
+    def declaration(self, base: Declaration) -> Declaration:
+        """``base`` with this variant's changes."""
+        changes: dict = {"claims": dict(self.claims)}
+        if self.lower is not _DECLARED and self.lower != _DECLARED:
+            changes["lower"] = self.lower
+        if self.upper is not _DECLARED and self.upper != _DECLARED:
+            changes["upper"] = self.upper
+        return base.replace(**changes)
+
+    @property
+    def label(self) -> str:
+        return ", ".join(f"{k}={v}" for k, v in self.options.items())
+
+
+@dataclasses.dataclass(frozen=True)
+class ExpectedDifference:
+    """A documented difference between propstab and its R reference.
+
+    Attached to the :class:`RReference` of every measure it concerns.
+
+    Attributes
+    ----------
+    key : str
+        Short identifier, used in reports and tests.
+    measures : tuple of str
+        propstab measure names concerned.
+    r_functions : tuple of str
+        The R functions, ``package::function``.
+    summary : str
+        One line.
+    reason : str
+        Why the values differ, and which side follows the definition.
+    example : str
+        A minimal example, as R code.
+    r_result, propstab_result : str
+        What R and propstab give on the example.
+    applies : callable or None
+        ``applies(measure, sel, options) -> bool`` for a case (the measure's name, a
+        validated Selection and the measure's full options); None when the bridge
+        never produces such a case.
+    """
+
+    key: str
+    measures: Tuple[str, ...]
+    r_functions: Tuple[str, ...]
+    summary: str
+    reason: str
+    example: str
+    r_result: str
+    propstab_result: str
+    applies: Optional[Callable[..., bool]] = None
+
+    def as_dict(self) -> "dict":
+        d = dataclasses.asdict(self)
+        d.pop("applies")
+        return d
+
+
 @dataclasses.dataclass(frozen=True)
 class RDefault:
     """The R reference's default of an option, where it differs from propstab's.
@@ -108,6 +360,7 @@ class RReference:
     values: Mapping[Tuple[str, Any], Any] = dataclasses.field(default_factory=dict)
     input: str = "stabm"
     note: str = ""
+    differences: Tuple[ExpectedDifference, ...] = ()
     defaults: Mapping[str, RDefault] = dataclasses.field(default_factory=dict)
 
     def default_differences(self, parameters: Sequence["Parameter"]) -> "list[dict]":
@@ -123,7 +376,7 @@ class RReference:
 
 @dataclasses.dataclass(frozen=True)
 class MeasureInfo:
-    """The declaration of one stability measure.
+    """The registry entry of one stability measure: its whole contract.
 
     Attributes
     ----------
@@ -135,22 +388,28 @@ class MeasureInfo:
     summary : str
         One-line formula.
     references : tuple of str
-    claims : mapping of Axiom to bool
-        For each of the five axioms, whether the measure claims it.
-    bounds : (Bound, Bound)
-        Declared lower and upper bounds.
-    orientation : {"higher", "lower"}
-        ``"higher"`` when a higher value means more stable.
-    domain : {"any", "constant_size"}
-        ``"constant_size"``: defined only when every run selects the same number
-        of features.
-    null_value : float or None
-        E[value | H0] for measures claiming correction for chance.
+    declaration : Declaration
+        Claimed axioms, bounds, orientation, domain, null value (read also through the
+        properties ``claims``, ``bounds``, ``orientation``, ``domain``, ``null_value``).
     parameters : tuple of Parameter
     r_reference : RReference or None
+        With the known R-side differences (``r_reference.differences``).
     aliases : tuple of str
     notes : str
         Where propstab's declaration departs from a source, and why.
+    kernel : object or None
+        Computes the value and its M leave-one-run-out values from one formula
+        (``kernel.value(name, sel, **options)``, ``kernel.leave_one_out(sel, **options)``,
+        the latter None where the options give no fast path). None: the jackknife
+        recomputes the measure M times.
+    analytic_variance : callable or None
+        ``analytic_variance(sel, statistic) -> (variance, terms, factor)``: a closed-form
+        variance (thesis Thm 6) where one applies.
+    variants : tuple of Variant
+        Option values audited separately because their claims differ.
+    scale : tuple of (float, str) or None
+        The interpretation scale of the values: ``(upper end, label)`` bands
+        (thesis Table 6.1 for kappa-like measures); None where no scale applies.
     """
 
     name: str
@@ -158,15 +417,35 @@ class MeasureInfo:
     family: str
     summary: str
     references: Tuple[str, ...]
-    claims: Mapping[Axiom, bool]
-    bounds: Tuple[Bound, Bound]
-    orientation: str = "higher"
-    domain: str = "any"
-    null_value: Optional[float] = None
+    declaration: Declaration
     parameters: Tuple[Parameter, ...] = ()
     r_reference: Optional[RReference] = None
     aliases: Tuple[str, ...] = ()
     notes: str = ""
+    kernel: Any = None
+    analytic_variance: Optional[Callable[..., Any]] = None
+    variants: Tuple[Variant, ...] = ()
+    scale: Optional[Tuple[Tuple[float, str], ...]] = None
+
+    @property
+    def claims(self) -> Mapping[Axiom, bool]:
+        return self.declaration.claims
+
+    @property
+    def bounds(self) -> Tuple[Bound, Bound]:
+        return self.declaration.bounds
+
+    @property
+    def orientation(self) -> str:
+        return self.declaration.orientation
+
+    @property
+    def domain(self) -> str:
+        return self.declaration.domain
+
+    @property
+    def null_value(self) -> Optional[float]:
+        return self.declaration.null_value
 
     def claimed(self, axiom: Axiom) -> bool:
         """Whether the measure claims ``axiom``."""
@@ -174,11 +453,11 @@ class MeasureInfo:
 
     @property
     def claimed_axioms(self) -> Tuple[Axiom, ...]:
-        return tuple(a for a in Axiom if self.claims[a])
+        return self.declaration.claimed_axioms
 
     @property
     def disclaimed_axioms(self) -> Tuple[Axiom, ...]:
-        return tuple(a for a in Axiom if not self.claims[a])
+        return self.declaration.disclaimed_axioms
 
     @property
     def parameter_names(self) -> Tuple[str, ...]:
@@ -262,36 +541,49 @@ def register(*, name: str, family: str, summary: str, references: Sequence[str],
              claims: Mapping[Axiom, bool], lower, upper, orientation: str = "higher",
              domain: str = "any", null_value: Optional[float] = None,
              parameters: Sequence[Parameter] = (), r_reference: Optional[RReference] = None,
-             aliases: Sequence[str] = (), notes: str = ""):
-    """Declare a measure. Decorates ``core(selection, **options) -> float``.
+             aliases: Sequence[str] = (), notes: str = "", variants: Sequence[Variant] = (),
+             analytic_variance: Optional[Callable[..., Any]] = None,
+             scale: Optional[Sequence[Tuple[float, str]]] = None):
+    """Declare a measure. Decorates ``core(selection, **options) -> float``, or a kernel.
+
+    A kernel is an object with ``value(name, selection, **options) -> float`` and
+    ``leave_one_out(selection, **options)`` (see :mod:`propstab.measures.kernels`):
+    the value and its leave-one-run-out values then come from one formula.
 
     The decorated name becomes the public function: it accepts ``Z`` in every
     supported form (validated once by :func:`propstab._validation.as_selection`),
-    checks the options against ``parameters`` and returns a Python float.
+    checks the options against ``parameters``, returns NaN with an
+    :class:`~propstab.UndefinedMeasureWarning` outside a constant-size domain, and
+    returns a Python float.
     """
     missing = [a for a in Axiom if a not in claims]
     if missing or any(not isinstance(v, bool) for v in claims.values()):
         raise ValueError(f"register({name!r}): claims must decide every axiom with True/False; "
                          f"undecided: {[a.name for a in missing]}")
-    for argument, value, allowed in (("family", family, FAMILIES),
-                                     ("orientation", orientation, ORIENTATIONS),
-                                     ("domain", domain, DOMAINS)):
-        if value not in allowed:
-            raise ValueError(f"register({name!r}): {argument} must be one of "
-                             f"{', '.join(map(repr, allowed))}; got {value!r}")
+    if family not in FAMILIES:
+        raise ValueError(f"register({name!r}): family must be one of "
+                         f"{', '.join(map(repr, FAMILIES))}; got {family!r}")
+    declaration = Declaration(claims=claims, lower=_bound(lower), upper=_bound(upper),
+                              orientation=orientation, domain=domain, null_value=null_value,
+                              pairwise=family == "pairwise", symmetric=True)
 
     _check_r_defaults(name, parameters, r_reference)
 
-    def decorator(core: Callable[..., float]):
+    def decorator(core):
         from ._validation import as_selection, check_options
+        from .measures._common import constant_size
 
         param_tuple = tuple(parameters)
+        kernel = core if hasattr(core, "leave_one_out") else None
+        compute = (functools.partial(kernel.value, name) if kernel is not None else core)
 
         @functools.wraps(core)
         def public(Z, /, *, n_features=None, feature_names=None, **options) -> float:
             sel = as_selection(Z, n_features=n_features, feature_names=feature_names)
             opts = check_options(info, options)
-            return float(core(sel, **opts))
+            if domain == "constant_size" and constant_size(sel, name) is None:
+                return float("nan")
+            return float(compute(sel, **opts))
 
         params = [inspect.Parameter("Z", inspect.Parameter.POSITIONAL_ONLY),
                   inspect.Parameter("n_features", inspect.Parameter.KEYWORD_ONLY, default=None),
@@ -302,10 +594,10 @@ def register(*, name: str, family: str, summary: str, references: Sequence[str],
 
         info = MeasureInfo(
             name=name, function=public, family=family, summary=summary,
-            references=tuple(references), claims=types.MappingProxyType(dict(claims)),
-            bounds=(_bound(lower), _bound(upper)), orientation=orientation, domain=domain,
-            null_value=null_value, parameters=param_tuple, r_reference=r_reference,
-            aliases=tuple(aliases), notes=notes)
+            references=tuple(references), declaration=declaration, parameters=param_tuple,
+            r_reference=r_reference, aliases=tuple(aliases), notes=notes, kernel=kernel,
+            analytic_variance=analytic_variance, variants=tuple(variants),
+            scale=None if scale is None else tuple(scale))
         for key in (name, *aliases):
             if key in _REGISTRY or key in _ALIASES:
                 raise ValueError(f"register: the name {key!r} is already registered")
@@ -314,7 +606,7 @@ def register(*, name: str, family: str, summary: str, references: Sequence[str],
             _ALIASES[alias] = name
         public.__doc__ = (core.__doc__ or "").rstrip() + _properties_table(info)
         public.info = info
-        public.core = core
+        public.core = compute
         return public
 
     return decorator
@@ -329,10 +621,6 @@ def module_doctests(module_name: str) -> "dict[str, str]":
     """
     return {m.name: m.function.__doc__ for m in _REGISTRY.values()
             if m.function.__module__ == module_name}
-
-
-def _ensure_loaded() -> None:
-    from . import measures  # noqa: F401  (registers every measure on import)
 
 
 def list_measures(family: Optional[str] = None) -> "list[MeasureInfo]":
@@ -350,7 +638,6 @@ def list_measures(family: Optional[str] = None) -> "list[MeasureInfo]":
     >>> "nogueira" in [m.name for m in infos]
     True
     """
-    _ensure_loaded()
     if family is not None and family not in FAMILIES:
         raise ValueError(f"list_measures: family must be one of {FAMILIES}; got {family!r}")
     return [m for m in _REGISTRY.values() if family is None or m.family == family]
@@ -365,7 +652,6 @@ def get_measure(name: str) -> MeasureInfo:
     >>> get_measure("somol").name
     'cwrel'
     """
-    _ensure_loaded()
     if not isinstance(name, str):
         raise TypeError(f"measure: must be a measure name (str); got {type(name).__name__} {name!r}")
     key = _ALIASES.get(name, name)

@@ -1,9 +1,18 @@
-"""Plain-text tables shared by the printed reports (audit, measures, cross-check)."""
+"""Plain text shared by every printed result: tables, fields, numbers and the summary.
+
+Every result object prints through the same few helpers: :func:`call_repr` for its
+one-line ``repr`` and :func:`summary` for its ``summary()`` (which ``str`` and
+``print`` show); nothing else formats a result.
+"""
 from __future__ import annotations
 
-from typing import List, Sequence
+import html
+import math
+import numbers
+from typing import Iterable, List, Optional, Sequence, Tuple
 
-__all__ = ["field_lines", "table_lines"]
+__all__ = ["Summary", "call_repr", "field_lines", "interval", "number", "shorten", "summary",
+           "table_lines"]
 
 
 def table_lines(heads: Sequence, body: Sequence[Sequence]) -> List[str]:
@@ -32,3 +41,118 @@ def field_lines(rows: Sequence[Sequence]) -> List[str]:
     """
     width = max(len(str(key)) for key, _ in rows)
     return [f"{str(key):<{width}}  {value}" for key, value in rows]
+
+
+def number(x, digits: int = 4, *, fixed: bool = False) -> str:
+    """A number as short text: integers as they are, floats to ``digits`` significant
+    digits (``fixed=True``: ``digits`` decimals, for columns of estimates).
+
+    >>> number(3), number(0.81234), number(1.5e-9), number(0.021, fixed=True)
+    ('3', '0.8123', '1.5e-09', '0.0210')
+    >>> number(float("nan")), number(float("-inf"), fixed=True)
+    ('nan', '-inf')
+    """
+    if isinstance(x, numbers.Integral) and not isinstance(x, bool):
+        return str(int(x))
+    x = float(x)
+    return f"{x:.{digits}f}" if fixed else f"{x:.{digits}g}"
+
+
+def interval(low: float, high: float, digits: int = 4) -> str:
+    """``[low, high]`` with ``digits`` decimals; an infinite end gets a round bracket.
+
+    >>> interval(0.12345, 0.5), interval(0.1, float("inf")), interval(float("-inf"), 0.2)
+    ('[0.1235, 0.5000]', '[0.1000, inf)', '(-inf, 0.2000]')
+    """
+    left = "(" if low == -math.inf else "["
+    right = ")" if high == math.inf else "]"
+    return (f"{left}{number(low, digits, fixed=True)}, "
+            f"{number(high, digits, fixed=True)}{right}")
+
+
+def shorten(items: Iterable[str], width: int = 88, separator: str = ", ") -> str:
+    """Join ``items`` up to ``width`` characters, ending in ``...`` when some are left out.
+
+    >>> shorten(["alpha", "beta", "gamma"], width=14)
+    'alpha, beta, ...'
+    >>> shorten(["a", "b"])
+    'a, b'
+    """
+    items = list(items)
+    out = ""
+    for item in items:
+        piece = item if not out else separator + item
+        if len(out) + len(piece) > width and out:
+            return out + separator + "..."
+        out += piece
+    return out
+
+
+def _value(v) -> str:
+    if isinstance(v, (bool, str)) or v is None:
+        return repr(v)
+    if isinstance(v, numbers.Real):
+        return number(v)
+    if isinstance(v, (tuple, list)):
+        inner = ", ".join(_value(x) for x in v)
+        return f"({inner},)" if isinstance(v, tuple) and len(v) == 1 else (
+            f"({inner})" if isinstance(v, tuple) else f"[{inner}]")
+    return repr(v)
+
+
+def call_repr(name: str, **fields) -> str:
+    """A one-line ``repr``: ``name(key=value, ...)``, numbers to 4 significant digits.
+
+    >>> call_repr("StabilityEstimate", measure="nogueira", statistic=0.81234, n_runs=100,
+    ...           names=("a", "b"))
+    "StabilityEstimate(measure='nogueira', statistic=0.8123, n_runs=100, names=('a', 'b'))"
+    """
+    return f"{name}({', '.join(f'{k}={_value(v)}' for k, v in fields.items())})"
+
+
+class Summary(str):
+    """The text of a result's ``summary()``: a ``str`` that prints and displays as itself
+    (``repr`` is the text, so a notebook cell shows the lines, not a quoted string).
+
+    >>> s = Summary("Title\\nvalue  1")
+    >>> s
+    Title
+    value  1
+    >>> s.splitlines()
+    ['Title', 'value  1']
+    """
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return str.__str__(self)
+
+    def _repr_html_(self) -> str:
+        return f"<pre>{html.escape(self)}</pre>"
+
+
+def summary(title: Optional[str], fields: Sequence[Tuple[str, str]] = (),
+            table: Optional[Tuple[Sequence, Sequence[Sequence]]] = None,
+            notes: Sequence[str] = ()) -> Summary:
+    """The one formatter of every result's summary: a title (None: no title line),
+    aligned ``(name, value)`` fields, an optional table ``(heads, rows)`` and closing
+    notes. Trailing spaces are stripped from every line.
+
+    >>> print(summary("Stability estimate", [("measure", "nogueira"), ("estimate", "0.81")],
+    ...               table=(["run", "size"], [[0, 3], [1, 4]]), notes=["note"]))
+    Stability estimate
+    measure   nogueira
+    estimate  0.81
+    run  size
+    ---  ----
+    0    3
+    1    4
+    note
+    """
+    lines = [] if title is None else [title]
+    if fields:
+        lines += field_lines(fields)
+    if table is not None:
+        lines += table_lines(*table)
+    lines += list(notes)
+    return Summary("\n".join(line.rstrip() for line in lines))

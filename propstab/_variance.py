@@ -241,7 +241,7 @@ def _loo_krizek(sel, options):
 
 #: Vectorised leave-one-out values of the frequency measures that have them.
 _FREQUENCY_LOO = {
-    "nogueira": _loo_nogueira, "goh": _loo_goh, "weighted_consistency": _loo_weighted_consistency,
+    "goh": _loo_goh, "weighted_consistency": _loo_weighted_consistency,
     "lausser": _loo_lausser, "consistency": _loo_consistency, "cwrel": _loo_cwrel,
     "guzman": _loo_guzman, "novovicova": _loo_novovicova, "davis": _loo_davis,
     "krizek": _loo_krizek,
@@ -288,6 +288,13 @@ def leave_one_out(sel, info, options, *, generic=False):
     ``generic=True`` forces the slow recomputation (for testing the fast paths).
     """
     if not generic:
+        if info.domain == "constant_size" and np.any(sel.row_sizes != sel.row_sizes[0]):
+            return np.full(sel.n_runs, np.nan)
+        if info.kernel is not None:
+            values = info.kernel.leave_one_out(sel, **options)
+            if values is not None:
+                return np.asarray(values, dtype=np.float64)
+            return _loo_generic(sel, info, options)
         if info.family == "pairwise" and info.name in _pairwise.PAIR_SCORES:
             return _loo_pairwise(sel, info, options)
         fast = _FREQUENCY_LOO.get(info.name)

@@ -56,7 +56,7 @@ import numpy as np
 from . import _checks
 from ._checks import Context, Expectation, Found, Subject, close, search_in_contexts
 from ._registry import DOMAINS, ORIENTATIONS, Bound, MeasureInfo, get_measure, list_measures
-from ._text import table_lines
+from ._text import Summary, call_repr, summary
 from ._validation import check_choice, check_int_range
 from .axioms import Axiom
 from .strategies import (NullConfiguration, identical_rows, importance_weights, matrix_pairs,
@@ -705,10 +705,21 @@ _MARKS = {"holds": "✓", "violated": "!", "refuted": "✗", "unrefuted": "?", "
 class AuditTable:
     """The audit's rows: one :class:`CheckResult` per (measure, axiom).
 
-    ``repr`` prints measures as rows and axioms as columns with a mark per cell
+    ``repr`` is one line with the counts per status; ``str`` (and ``print``) show
+    :meth:`summary`: measures as rows and axioms as columns with a mark per cell
     (✓ claimed and holds, ! claimed but violated, ✗ disclaimed and refuted,
     ? disclaimed but unrefuted, - skipped) and numbered footnotes with the
     counterexamples. :meth:`to_frame` and :meth:`to_json` export the rows.
+
+    Examples
+    --------
+    >>> from propstab import audit
+    >>> table = audit("kuncheva", max_examples=20)
+    >>> table
+    AuditTable(n_measures=1, n_rows=5, holds=4, violated=0, refuted=1, unrefuted=0,
+               skipped=0)
+    >>> print(table.summary().splitlines()[2])
+    kuncheva  ✗[1]           ✓             ✓       ✓        ✓
     """
 
     def __init__(self, rows: Sequence[CheckResult]):
@@ -752,6 +763,24 @@ class AuditTable:
         return json.dumps([r.to_dict() for r in self.rows], ensure_ascii=False, **kwargs)
 
     def __repr__(self) -> str:
+        counts = {status: 0 for status in _MARKS}
+        for r in self.rows:
+            counts[r.status] += 1
+        return call_repr("AuditTable", n_measures=len(self.measures), n_rows=len(self.rows),
+                         **counts)
+
+    def __str__(self) -> str:
+        return str(self.summary())          # a plain str, not the Summary subclass
+
+    def summary(self) -> Summary:
+        """The marks table (one line per measure, one column per axiom), its legend and
+        a footnote per counterexample or skipped check.
+
+        Returns
+        -------
+        Summary
+            A ``str`` whose ``repr`` is the text itself.
+        """
         heads = ["measure", *[a.label for a in Axiom]]
         body, notes = [], []
         for m in self.measures:
@@ -768,14 +797,13 @@ class AuditTable:
                     mark += f"[{len(notes)}]"
                 cells.append(mark)
             body.append([m, *cells])
-        lines = table_lines(heads, body)
-        lines += ["", "✓ claimed, holds   ! claimed, VIOLATED   ✗ not claimed, refuted   "
+        legend = ["", "✓ claimed, holds   ! claimed, VIOLATED   ✗ not claimed, refuted   "
                       "? not claimed, unrefuted   - skipped", ""]
         variants = [f"{_label(name, v.options)}: {v.reason}" for name, vs in VARIANTS.items()
                     for v in vs if _label(name, v.options) in self.measures]
         if variants:
             notes += ["", "Parameter variants (claims differ from the defaults):", *variants]
-        return "\n".join(lines + notes)
+        return summary(None, table=(heads, body), notes=legend + notes)
 
 
 def _footnote(i: int, r: CheckResult) -> str:

@@ -26,7 +26,9 @@ import numpy as np
 from scipy import stats
 
 from . import _variance
+from ._exceptions import warn
 from ._registry import get_measure
+from ._text import Summary, call_repr, interval, number, summary
 from ._validation import (as_selection, check_choice, check_comparable, check_confidence_level,
                           check_probabilities, check_real)
 from .measures._common import undefined
@@ -90,9 +92,11 @@ def _on_kappa_scale(info) -> bool:
             and hi.is_constant and hi.value == 1.0)
 
 
-@dataclasses.dataclass(frozen=True)
+@dataclasses.dataclass(frozen=True, repr=False)
 class StabilityEstimate:
     """A stability estimate with its estimated sampling variance.
+
+    ``repr`` is one line; ``str`` (and ``print``) show :meth:`summary`.
 
     Attributes
     ----------
@@ -112,6 +116,24 @@ class StabilityEstimate:
         thesis's Phi_(i) (factor 4/M^2) or the leave-one-out values (factor (M-1)/M).
         Used by the paired test.
     factor : float
+    subset_sizes : ndarray or None
+        k_i, the number of features selected in each run (None when not recorded).
+
+    Examples
+    --------
+    >>> from propstab import estimate
+    >>> est = estimate([[1, 1, 0, 0], [1, 1, 0, 0], [1, 0, 1, 0], [1, 1, 0, 0]])
+    >>> est
+    StabilityEstimate(measure='nogueira', statistic=0.5, standard_error=0.2165, n_runs=4,
+                      n_features=4, method='analytic')
+    >>> print(est)
+    Stability estimate
+    measure          nogueira
+    estimate         0.5000 (intermediate to good, thesis Table 6.1)
+    standard error   0.2165 (analytic: thesis Thm 6)
+    95% CI           [0.0757, 0.9243] (Wald, thesis Cor. 1)
+    runs x features  4 x 4
+    subset size      2 (all runs)
     """
 
     statistic: float
@@ -122,6 +144,45 @@ class StabilityEstimate:
     method: str
     terms: np.ndarray = dataclasses.field(repr=False, compare=False)
     factor: float = dataclasses.field(repr=False, compare=False)
+    subset_sizes: Optional[np.ndarray] = dataclasses.field(default=None, repr=False,
+                                                           compare=False)
+
+    def __repr__(self) -> str:
+        return call_repr("StabilityEstimate", measure=self.measure, statistic=self.statistic,
+                         standard_error=self.standard_error, n_runs=self.n_runs,
+                         n_features=self.n_features, method=self.method)
+
+    def __str__(self) -> str:
+        return str(self.summary())          # a plain str, not the Summary subclass
+
+    def summary(self, confidence_level: float = 0.95) -> Summary:
+        """A few lines: the estimate, its standard error and Wald interval, M, d, sizes.
+
+        Parameters
+        ----------
+        confidence_level : float in (0, 1), default 0.95
+
+        Returns
+        -------
+        Summary
+            A ``str`` whose ``repr`` is the text itself.
+        """
+        return summary("Stability estimate", self._fields(confidence_level))
+
+    def _fields(self, confidence_level: float) -> List[Tuple[str, str]]:
+        low, high = _quietly(self.confidence_interval, confidence_level)
+        label = self.interpretation
+        value = number(self.statistic, fixed=True)
+        rows = [("measure", self.measure),
+                ("estimate", value if label is None else f"{value} ({label}, thesis Table 6.1)"),
+                ("standard error", f"{number(self.standard_error, fixed=True)} "
+                                   f"({_METHOD_SOURCES[self.method]})"),
+                (_level_label(confidence_level),
+                 f"{interval(low, high)} (Wald, thesis Cor. 1)"),
+                ("runs x features", f"{self.n_runs} x {self.n_features}")]
+        if self.subset_sizes is not None and len(self.subset_sizes):
+            rows.append(("subset size", _size_text(self.subset_sizes)))
+        return rows
 
     @property
     def standard_error(self) -> float:
@@ -162,15 +223,57 @@ class StabilityEstimate:
         """
         level = check_confidence_level(confidence_level)
         check_choice("method", method, CI_METHODS)
-        if self.variance == 0:
-            _warn_zero(f"the {self.method} variance of {self.measure} is 0")
-        half = stats.norm.ppf(0.5 + level / 2) * self.standard_error
-        return ConfidenceInterval(float(self.statistic - half), float(self.statistic + half))
+        return _wald_interval(self.statistic, self.variance, level, "two-sided",
+                              f"the {self.method} variance of {self.measure}")
+
+
+_METHOD_SOURCES = {"analytic": "analytic: thesis Thm 6", "jackknife": "delete-one-run jackknife"}
+
+
+def _level_label(confidence_level: float) -> str:
+    return f"{100 * confidence_level:g}% CI"
+
+
+def _size_text(sizes) -> str:
+    """k_i as ``"lo to hi (mean m)"``, or ``"k (all runs)"`` when constant."""
+    lo, hi = int(np.min(sizes)), int(np.max(sizes))
+    if lo == hi:
+        return f"{lo} (all runs)"
+    return f"{lo} to {hi} (mean {number(float(np.mean(sizes)), 3)})"
+
+
+def _quietly(function, *args):
+    """``function(*args)`` without ZeroVarianceWarning: a printout does not warn."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ZeroVarianceWarning)
+        return function(*args)
 
 
 def _warn_zero(what: str) -> None:
-    warnings.warn(f"{what}; the interval or test is degenerate", ZeroVarianceWarning,
-                  stacklevel=3)
+    warn(f"{what}; the interval or test is degenerate", ZeroVarianceWarning)
+
+
+def _wald_interval(center: float, variance: float, level: float, alternative: str,
+                   what: str) -> ConfidenceInterval:
+    """The Wald interval of level ``level`` around ``center`` with variance ``variance``,
+    one-sided for ``alternative="greater"`` (``[low, inf)``) or ``"less"``
+    (``(-inf, high]``): the set of null values the matching z-test does not reject.
+
+    The one place where an interval is computed (thesis Cor. 1; for a difference, the
+    normal limit in the proof of Thm 7).
+    """
+    if variance == 0:
+        _warn_zero(f"{what} is 0")
+    se = math.sqrt(variance) if variance >= 0 else float("nan")
+    if math.isnan(center) or math.isnan(se):
+        return ConfidenceInterval(float("nan"), float("nan"))
+    if alternative == "two-sided":
+        half = float(stats.norm.ppf(0.5 + level / 2)) * se
+        return ConfidenceInterval(float(center - half), float(center + half))
+    half = float(stats.norm.ppf(level)) * se
+    if alternative == "greater":
+        return ConfidenceInterval(float(center - half), math.inf)
+    return ConfidenceInterval(-math.inf, float(center + half))
 
 
 def estimate(Z, /, measure: str = "nogueira", *, method: str = "auto", n_features=None,
@@ -260,7 +363,7 @@ def estimate(Z, /, measure: str = "nogueira", *, method: str = "auto", n_feature
         if math.isnan(statistic):                   # e.g. kuncheva with varying sizes
             variance, terms = float("nan"), np.full(M, np.nan)
         return StabilityEstimate(statistic, float(variance), M, d, info.name, "analytic",
-                                 terms, 4.0 / M ** 2)
+                                 terms, 4.0 / M ** 2, sel.row_sizes)
     if M < 3:
         terms = np.full(M, np.nan)
     else:
@@ -269,10 +372,10 @@ def estimate(Z, /, measure: str = "nogueira", *, method: str = "auto", n_feature
         i = int(np.argmax(np.isnan(terms)))
         why = ("it needs at least 3 runs" if M < 3 else
                f"{info.name} is undefined once run {i} is deleted")
-        undefined(f"the jackknife variance of {info.name}", why, stacklevel=3)
+        undefined(f"the jackknife variance of {info.name}", why)
     factor = (M - 1) / M
     return StabilityEstimate(statistic, float(_variance.spread(terms, factor)), M, d, info.name,
-                             "jackknife", terms, factor)
+                             "jackknife", terms, factor, sel.row_sizes)
 
 
 def population_stability(p) -> float:
@@ -325,8 +428,7 @@ def population_stability(p) -> float:
     pbar = float(p.mean())
     den = pbar * (1.0 - pbar)
     if den == 0:
-        return undefined("population stability",
-                         "the mean selection probability is 0 or 1", stacklevel=3)
+        return undefined("population stability", "the mean selection probability is 0 or 1")
     return 1.0 - float(np.mean(p * (1.0 - p))) / den
 
 
@@ -347,9 +449,54 @@ def _z_and_pvalue(difference: float, variance: float, alternative: str, what: st
     return float(z), float(p)
 
 
-@dataclasses.dataclass(frozen=True)
-class OneSampleTestResult:
+_HYPOTHESES = {"two-sided": "!=", "greater": ">", "less": "<"}
+
+
+class _TestResult:
+    """What every test result shares: it unpacks as ``(statistic, pvalue)`` like scipy's
+    results (``statistic, pvalue = result``), prints as its summary, and its repr is one
+    line."""
+
+    statistic: float
+    pvalue: float
+
+    def __iter__(self):
+        return iter((self.statistic, self.pvalue))
+
+    def __len__(self) -> int:
+        return 2
+
+    def __getitem__(self, index):
+        return (self.statistic, self.pvalue)[index]
+
+    def __str__(self) -> str:
+        return str(self.summary())          # a plain str, not the Summary subclass
+
+    def summary(self, confidence_level: float = 0.95) -> Summary:
+        """A few lines: the hypotheses, the estimate(s), the statistic, the p-value and the
+        confidence interval matching the test's alternative.
+
+        Parameters
+        ----------
+        confidence_level : float in (0, 1), default 0.95
+
+        Returns
+        -------
+        Summary
+            A ``str`` whose ``repr`` is the text itself.
+        """
+        title, rows = self._summary_rows()
+        low, high = _quietly(self.confidence_interval, confidence_level)
+        rows.insert(-1, (_level_label(confidence_level), interval(low, high)))
+        return summary(title, rows)
+
+
+@dataclasses.dataclass(frozen=True, repr=False)
+class OneSampleTestResult(_TestResult):
     """Result of :func:`one_sample_test`.
+
+    Unpacks as ``statistic, pvalue = result`` (like scipy's results); ``repr`` is one
+    line, ``str`` (and ``print``) show :meth:`summary`.
 
     Attributes
     ----------
@@ -359,6 +506,25 @@ class OneSampleTestResult:
     alternative : str
     phi0 : float
     estimate : StabilityEstimate
+
+    Examples
+    --------
+    >>> from propstab import one_sample_test
+    >>> res = one_sample_test([[1, 1, 0, 0], [1, 1, 0, 0], [1, 0, 1, 0], [1, 1, 0, 0]], 0.2)
+    >>> res
+    OneSampleTestResult(statistic=1.386, pvalue=0.08293, alternative='greater', phi0=0.2,
+                        measure='nogueira')
+    >>> statistic, pvalue = res
+    >>> round(statistic, 4), round(pvalue, 4)
+    (1.3856, 0.0829)
+    >>> print(res)
+    One-sample test of stability (thesis sec. 5.2.5)
+    hypotheses       H0: Phi = 0.2, H1: Phi > 0.2
+    estimate         0.5000 (SE 0.2165, nogueira, analytic: thesis Thm 6)
+    V_M              1.3856
+    p-value          0.08293
+    95% CI           [0.1439, inf)
+    runs x features  4 x 4
     """
 
     statistic: float
@@ -367,10 +533,95 @@ class OneSampleTestResult:
     phi0: float
     estimate: StabilityEstimate
 
+    def __repr__(self) -> str:
+        return call_repr("OneSampleTestResult", statistic=self.statistic, pvalue=self.pvalue,
+                         alternative=self.alternative, phi0=self.phi0,
+                         measure=self.estimate.measure)
 
-@dataclasses.dataclass(frozen=True)
-class TwoSampleTestResult:
+    def confidence_interval(self, confidence_level: float = 0.95) -> ConfidenceInterval:
+        """The confidence interval for the population stability Phi that matches the test.
+
+        Two-sided for ``alternative="two-sided"``; ``[low, inf)`` for ``"greater"`` and
+        ``(-inf, high]`` for ``"less"``, as scipy's ``TtestResult``: the interval holds the
+        values phi0 the test would not reject at level 1 - ``confidence_level``, so
+        phi0 lies outside it exactly when ``pvalue < 1 - confidence_level``. The open end
+        is infinite rather than the measure's range, so that this holds for every phi0.
+
+        Parameters
+        ----------
+        confidence_level : float in (0, 1), default 0.95
+
+        Returns
+        -------
+        ConfidenceInterval
+            ``(low, high)``; NaN bounds when the estimate or its variance is undefined.
+
+        Raises
+        ------
+        ValueError, TypeError
+            ``confidence_level`` not a number in (0, 1).
+
+        Warns
+        -----
+        ZeroVarianceWarning
+            When the variance is 0 (the interval is then degenerate).
+
+        See Also
+        --------
+        StabilityEstimate.confidence_interval : the two-sided interval of an estimate.
+
+        Notes
+        -----
+        The variance is the one the test uses, :math:`v(\\hat\\Phi)` (thesis Thm 6, or
+        the jackknife): with :math:`z_q` the standard normal q-quantile and
+        :math:`\\alpha = 1 - ` ``confidence_level``,
+
+        .. math:: [\\hat\\Phi - z_{1-\\alpha}\\sqrt{v}, \\infty) \\quad
+                  (\\text{greater}), \\qquad
+                  \\hat\\Phi \\pm z_{1-\\alpha/2}\\sqrt{v} \\quad (\\text{two-sided}),
+
+        the inversion of :math:`V_M = (\\hat\\Phi - \\Phi_0)/\\sqrt{v}`
+        (thesis sec. 5.2.5); the two-sided interval is thesis Cor. 1.
+
+        References
+        ----------
+        Nogueira (2018), thesis sec. 5.2, Cor. 1 and sec. 5.2.5.
+
+        Examples
+        --------
+        >>> from propstab import one_sample_test
+        >>> Z = [[1, 1, 0, 0], [1, 1, 0, 0], [1, 0, 1, 0], [1, 1, 0, 0]]
+        >>> res = one_sample_test(Z, 0.2)                     # H1: Phi > 0.2
+        >>> low, high = res.confidence_interval(0.9)
+        >>> round(low, 4), high
+        (0.2225, inf)
+        >>> bool(res.pvalue < 0.1) == bool(low > 0.2)         # the interval inverts the test
+        True
+        """
+        level = check_confidence_level(confidence_level)
+        e = self.estimate
+        return _wald_interval(e.statistic, e.variance, level, self.alternative,
+                              f"the {e.method} variance of {e.measure}")
+
+    def _summary_rows(self):
+        e, op = self.estimate, _HYPOTHESES[self.alternative]
+        phi0 = number(self.phi0)
+        return ("One-sample test of stability (thesis sec. 5.2.5)",
+                [("hypotheses", f"H0: Phi = {phi0}, H1: Phi {op} {phi0}"),
+                 ("estimate", f"{number(e.statistic, fixed=True)} (SE "
+                              f"{number(e.standard_error, fixed=True)}, {e.measure}, "
+                              f"{_METHOD_SOURCES[e.method]})"),
+                 ("V_M", number(self.statistic, fixed=True)),
+                 ("p-value", number(self.pvalue)),
+                 ("runs x features", f"{e.n_runs} x {e.n_features}")])
+
+
+@dataclasses.dataclass(frozen=True, repr=False)
+class TwoSampleTestResult(_TestResult):
     """Result of :func:`two_sample_test`.
+
+    Unpacks as ``statistic, pvalue = result`` (like scipy's results); ``repr`` is one
+    line, ``str`` (and ``print``) show :meth:`summary`.
 
     Attributes
     ----------
@@ -386,6 +637,25 @@ class TwoSampleTestResult:
         Estimated variance of the difference: v1 + v2, or from the paired terms.
     estimates : tuple of StabilityEstimate
         The estimates for Z1 and Z2.
+
+    Examples
+    --------
+    >>> from propstab import two_sample_test
+    >>> Z1 = [[1, 1, 0, 0], [1, 0, 1, 0], [0, 1, 1, 0], [1, 1, 0, 0], [1, 0, 0, 1]]
+    >>> Z2 = [[1, 1, 0, 0], [1, 1, 0, 0], [1, 1, 0, 0], [1, 1, 0, 0], [1, 0, 1, 0]]
+    >>> res = two_sample_test(Z1, Z2)
+    >>> res
+    TwoSampleTestResult(statistic=2.241, pvalue=0.02502, alternative='two-sided', paired=False,
+                        difference=0.6, measure='nogueira')
+    >>> print(res)
+    Two-sample test of stability (thesis Thm 7)
+    hypotheses       H0: Phi_2 = Phi_1, H1: Phi_2 != Phi_1
+    estimates        Phi_1 0.0000 (SE 0.1600), Phi_2 0.6000 (SE 0.2147)
+    difference       0.6000 (Phi_2 - Phi_1, SE 0.2677)
+    T_M              2.2411
+    p-value          0.02502
+    95% CI           [0.0753, 1.1247]
+    runs x features  5 x 4 and 5 x 4
     """
 
     statistic: float
@@ -395,6 +665,92 @@ class TwoSampleTestResult:
     difference: float
     variance: float
     estimates: Tuple[StabilityEstimate, StabilityEstimate]
+
+    def __repr__(self) -> str:
+        return call_repr("TwoSampleTestResult", statistic=self.statistic, pvalue=self.pvalue,
+                         alternative=self.alternative, paired=self.paired,
+                         difference=self.difference, measure=self.estimates[0].measure)
+
+    def confidence_interval(self, confidence_level: float = 0.95) -> ConfidenceInterval:
+        """The confidence interval for Phi_2 - Phi_1 that matches the test.
+
+        Two-sided for ``alternative="two-sided"``; ``[low, inf)`` for ``"greater"``
+        (H1: Phi_2 > Phi_1) and ``(-inf, high]`` for ``"less"``, as scipy's
+        ``TtestResult``: it holds the differences the test would not reject, so 0 lies
+        outside it exactly when ``pvalue < 1 - confidence_level``.
+
+        Parameters
+        ----------
+        confidence_level : float in (0, 1), default 0.95
+
+        Returns
+        -------
+        ConfidenceInterval
+            ``(low, high)`` for the difference; NaN bounds when it or its variance is
+            undefined.
+
+        Raises
+        ------
+        ValueError, TypeError
+            ``confidence_level`` not a number in (0, 1).
+
+        Warns
+        -----
+        ZeroVarianceWarning
+            When the variance of the difference is 0.
+
+        See Also
+        --------
+        OneSampleTestResult.confidence_interval
+
+        Notes
+        -----
+        The variance is :attr:`variance`, the one the test divides by:
+        :math:`v(\\hat\\Phi(Z_1)) + v(\\hat\\Phi(Z_2))` (thesis Thm 7) or, paired, the
+        spread of the per-run differences. By the proof of Thm 7 the difference is
+        asymptotically normal with mean :math:`\\Phi_2 - \\Phi_1`, so (two-sided)
+
+        .. math:: \\hat\\Phi(Z_2) - \\hat\\Phi(Z_1) \\pm z_{1-\\alpha/2}\\sqrt{v},
+
+        and :math:`z_{1-\\alpha}` with one infinite end for one-sided alternatives.
+
+        References
+        ----------
+        Nogueira (2018), thesis sec. 5.2, Cor. 1 and Thm 7.
+
+        Examples
+        --------
+        >>> from propstab import two_sample_test
+        >>> Z1 = [[1, 1, 0, 0], [1, 0, 1, 0], [0, 1, 1, 0], [1, 1, 0, 0], [1, 0, 0, 1]]
+        >>> Z2 = [[1, 1, 0, 0], [1, 1, 0, 0], [1, 1, 0, 0], [1, 1, 0, 0], [1, 0, 1, 0]]
+        >>> res = two_sample_test(Z1, Z2, alternative="greater")
+        >>> low, high = res.confidence_interval(0.95)
+        >>> round(low, 4), high
+        (0.1596, inf)
+        """
+        level = check_confidence_level(confidence_level)
+        return _wald_interval(self.difference, self.variance, level, self.alternative,
+                              f"the variance of the difference of {self.estimates[0].measure}")
+
+    def _summary_rows(self):
+        e1, e2 = self.estimates
+        op = _HYPOTHESES[self.alternative]
+        sd = math.sqrt(self.variance) if self.variance >= 0 else float("nan")
+        title = "Two-sample test of stability (thesis Thm 7)"
+        if self.paired:
+            title = "Paired two-sample test of stability (thesis Thm 7, paired variance)"
+        return (title,
+                [("hypotheses", f"H0: Phi_2 = Phi_1, H1: Phi_2 {op} Phi_1"),
+                 ("estimates", f"Phi_1 {number(e1.statistic, fixed=True)} "
+                               f"(SE {number(e1.standard_error, fixed=True)}), "
+                               f"Phi_2 {number(e2.statistic, fixed=True)} "
+                               f"(SE {number(e2.standard_error, fixed=True)})"),
+                 ("difference", f"{number(self.difference, fixed=True)} (Phi_2 - Phi_1, SE "
+                                f"{number(sd, fixed=True)})"),
+                 ("T_M", number(self.statistic, fixed=True)),
+                 ("p-value", number(self.pvalue)),
+                 ("runs x features", f"{e1.n_runs} x {e1.n_features} and "
+                                     f"{e2.n_runs} x {e2.n_features}")])
 
 
 def one_sample_test(Z, /, phi0: float, *, alternative: str = "greater",
@@ -547,9 +903,12 @@ def holm(pvalues) -> np.ndarray:
     return out
 
 
-@dataclasses.dataclass(frozen=True)
+@dataclasses.dataclass(frozen=True, repr=False)
 class PairwiseTestTable:
     """All pairwise comparisons of :func:`pairwise_tests`, one row per pair.
+
+    ``repr`` is one line; ``str`` (and ``print``) show :meth:`summary`, one line per
+    pair; :meth:`to_frame` gives the rows as a DataFrame.
 
     Attributes
     ----------
@@ -558,11 +917,30 @@ class PairwiseTestTable:
         stability_second.
     paired : bool
     alternative : str
+    measure : str or None
+        The measure compared (None when not recorded).
+
+    Examples
+    --------
+    >>> from propstab import pairwise_tests
+    >>> A = [[1, 1, 0, 0], [1, 0, 1, 0], [0, 1, 1, 0], [1, 1, 0, 0], [1, 0, 0, 1]]
+    >>> B = [[1, 1, 0, 0], [1, 1, 0, 0], [1, 1, 0, 0], [1, 1, 0, 0], [1, 0, 1, 0]]
+    >>> table = pairwise_tests({"A": A, "B": B, "C": [[1, 1, 0, 0]] * 4 + [[0, 1, 1, 0]]})
+    >>> table
+    PairwiseTestTable(n_pairs=3, paired=False, alternative='two-sided', measure='nogueira')
+    >>> print(table)
+    Pairwise tests of stability (thesis Thm 7), two-sided, Holm's correction over 3 pairs
+    first  second  Phi first  Phi second  difference  T_M     p        p (Holm)
+    -----  ------  ---------  ----------  ----------  ------  -------  --------
+    A      B       0.0000     0.6000      0.6000      2.2411  0.02502  0.07507
+    A      C       0.0000     0.6000      0.6000      2.2411  0.02502  0.07507
+    B      C       0.6000     0.6000      0.0000      0.0000  1        1
     """
 
     rows: Tuple[Dict[str, Any], ...]
     paired: bool
     alternative: str
+    measure: Optional[str] = None
 
     COLUMNS = ("first", "second", "stability_first", "stability_second", "difference",
                "statistic", "pvalue", "pvalue_holm")
@@ -580,13 +958,29 @@ class PairwiseTestTable:
         return len(self.rows)
 
     def __repr__(self) -> str:
-        head = f"{'first':>12} {'second':>12} {'T_M':>9} {'p':>9} {'p (Holm)':>9}"
-        lines = [f"PairwiseTestTable(paired={self.paired}, alternative={self.alternative!r})",
-                 head]
-        for r in self.rows:
-            lines.append(f"{str(r['first']):>12} {str(r['second']):>12} {r['statistic']:9.3f} "
-                         f"{r['pvalue']:9.4f} {r['pvalue_holm']:9.4f}")
-        return "\n".join(lines)
+        return call_repr("PairwiseTestTable", n_pairs=len(self.rows), paired=self.paired,
+                         alternative=self.alternative, measure=self.measure)
+
+    def __str__(self) -> str:
+        return str(self.summary())          # a plain str, not the Summary subclass
+
+    def summary(self) -> Summary:
+        """One line per pair: both stabilities, the difference, T_M, p and Holm's p.
+
+        Returns
+        -------
+        Summary
+            A ``str`` whose ``repr`` is the text itself.
+        """
+        kind = "paired, " if self.paired else ""
+        title = (f"Pairwise tests of stability (thesis Thm 7), {kind}{self.alternative}, "
+                 f"Holm's correction over {len(self.rows)} pairs")
+        heads = ["first", "second", "Phi first", "Phi second", "difference", "T_M", "p",
+                 "p (Holm)"]
+        body = [[r["first"], r["second"], *(number(r[k], fixed=True) for k in
+                 ("stability_first", "stability_second", "difference", "statistic")),
+                 number(r["pvalue"]), number(r["pvalue_holm"])] for r in self.rows]
+        return summary(title, table=(heads, body))
 
 
 def pairwise_tests(matrices, /, *, paired: bool = False, alternative: str = "two-sided",
@@ -643,4 +1037,4 @@ def pairwise_tests(matrices, /, *, paired: bool = False, alternative: str = "two
                   "difference": r.difference, "statistic": r.statistic,
                   "pvalue": r.pvalue, "pvalue_holm": float(q)}
                  for (a, b, r), q in zip(results, adjusted))
-    return PairwiseTestTable(rows, bool(paired), alternative)
+    return PairwiseTestTable(rows, bool(paired), alternative, results[0][2].estimates[0].measure)

@@ -19,12 +19,13 @@ from __future__ import annotations
 import copy
 import dataclasses
 import sys
-import warnings
 from typing import Any, Mapping, Optional, Tuple
 
 import numpy as np
 
 from . import inference
+from ._exceptions import warn
+from ._text import Summary, call_repr, interval, number, shorten, summary
 from ._validation import Selection, as_selection, check_int_range, check_real_range
 
 __all__ = ["Assessment", "Comparison", "FailedFitWarning", "ResamplingResult", "RunFailure",
@@ -60,9 +61,37 @@ class RunFailure:
     message: str
 
 
-@dataclasses.dataclass(frozen=True)
+def _by_feature(values: np.ndarray, names, name: str):
+    """``values`` (one per feature) as a pandas Series indexed by the feature names, or
+    the ndarray itself when the features have no names."""
+    if names is None:
+        return values
+    import pandas as pd
+    return pd.Series(values, index=pd.Index(list(names), name="feature"), name=name)
+
+
+def _feature_index(names, d: int):
+    import pandas as pd
+    if names is None:
+        return pd.RangeIndex(d, name="feature")
+    return pd.Index(list(names), name="feature")
+
+
+def _most_selected(frequencies, names, top: int = 5) -> str:
+    """The ``top`` most frequently selected features, ``name (p)``, most frequent first."""
+    freq = np.asarray(frequencies, dtype=np.float64)
+    order = np.argsort(-freq, kind="stable")[:top]
+    labels = [f"x{j}" if names is None else str(names[j]) for j in order]
+    return shorten((f"{label} ({freq[j]:.2f})" for label, j in zip(labels, order)), width=76)
+
+
+@dataclasses.dataclass(frozen=True, repr=False)
 class ResamplingResult:
     """The outcome of :func:`resample`.
+
+    ``repr`` is one line and ``str`` (and ``print``) show :meth:`summary`: the row
+    indices of every resample stay attributes and are never printed.
+    :meth:`to_frame` gives one row per run.
 
     Attributes
     ----------
@@ -82,6 +111,17 @@ class ResamplingResult:
         The runs that failed, excluded from everything above.
     n_runs : int
         The number of runs attempted.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from propstab import resample
+    >>> X = np.random.default_rng(0).normal(size=(40, 4))
+    >>> res = resample(lambda X, y: [0, 1], X, n_runs=5, random_state=0)
+    >>> res
+    ResamplingResult(n_runs=5, n_failed=0, n_features=4, mean_size=2, mean_score=nan)
+    >>> res.to_frame().columns.tolist()
+    ['status', 'size', 'score', 'n_train', 'n_test', 'error']
     """
 
     selection: Selection
@@ -103,9 +143,11 @@ class ResamplingResult:
         return self.selection.feature_names
 
     @property
-    def frequencies(self) -> np.ndarray:
-        """p̂_f, the fraction of successful runs selecting each feature."""
-        return self.selection.column_counts / self.selection.n_runs
+    def frequencies(self):
+        """p̂_f, the fraction of successful runs selecting each feature: a pandas Series
+        indexed by feature name when X had column names (a DataFrame), else an ndarray."""
+        return _by_feature(self.selection.column_counts / self.selection.n_runs,
+                           self.feature_names, "frequency")
 
     @property
     def mean_score(self) -> float:
@@ -118,6 +160,77 @@ class ResamplingResult:
         """The stability of Z under a registered measure (:func:`propstab.stability`)."""
         from ._api import stability
         return stability(self.selection, measure, **options)
+
+    def __repr__(self) -> str:
+        return call_repr("ResamplingResult", n_runs=self.n_runs, n_failed=len(self.failures),
+                         n_features=self.selection.n_features,
+                         mean_size=float(np.mean(self.selection.row_sizes)),
+                         mean_score=self.mean_score)
+
+    def __str__(self) -> str:
+        return str(self.summary())          # a plain str, not the Summary subclass
+
+    def summary(self) -> Summary:
+        """A few lines: runs (and failures), features, subset sizes, rows per run, score.
+
+        Returns
+        -------
+        Summary
+            A ``str`` whose ``repr`` is the text itself.
+        """
+        sel = self.selection
+        rows = [("runs x features", f"{sel.n_runs} x {sel.n_features}"),
+                ("subset size", inference._size_text(sel.row_sizes)),
+                *self._run_fields(),
+                ("rows per run", f"{np.mean([len(t) for t in self.train_indices]):.1f} "
+                                 f"training, {np.mean([len(t) for t in self.test_indices]):.1f}"
+                                 f" held out (mean)"),
+                ("most selected", _most_selected(self.selection.column_counts / sel.n_runs,
+                                                 self.feature_names))]
+        return summary("Resampling result", rows)
+
+    def _run_fields(self):
+        """The lines on failed runs and the mean score, shared with the assessment."""
+        rows = []
+        if self.failures:
+            first = self.failures[0]
+            rows += [("failed runs", f"{len(self.failures)} of {self.n_runs} (excluded)"),
+                     ("first failure", shorten([f"run {first.run}: {first.error_type}: "
+                                                f"{first.message}"]))]
+        if self.scores is not None and np.isfinite(self.scores).any():
+            rows.append(("mean score", f"{number(self.mean_score, fixed=True)} "
+                                       f"(out-of-sample)"))
+        return rows
+
+    def to_frame(self):
+        """One row per attempted run (index ``run``): its status ("ok" or "failed"), subset
+        size, out-of-sample score, numbers of training and held-out rows, and the error
+        of a failed run ("Type: message").
+
+        Returns
+        -------
+        pandas.DataFrame
+            Failed runs have missing size, rows and score (they were not recorded).
+        """
+        import pandas as pd
+        frame = pd.DataFrame(index=pd.RangeIndex(self.n_runs, name="run"))
+        ok = np.asarray(self.runs, dtype=np.intp)
+        frame["status"] = "failed"
+        frame.loc[ok, "status"] = "ok"
+        for column, values in (("size", self.selection.row_sizes),
+                               ("n_train", [len(t) for t in self.train_indices]),
+                               ("n_test", [len(t) for t in self.test_indices])):
+            col = pd.Series(pd.NA, index=frame.index, dtype="Int64")
+            col.iloc[ok] = np.asarray(values, dtype=np.int64)
+            frame[column] = col
+        score = np.full(self.n_runs, np.nan)
+        if self.scores is not None:
+            score[ok] = self.scores
+        frame["score"] = score
+        frame["error"] = None
+        for f in self.failures:
+            frame.loc[f.run, "error"] = f"{f.error_type}: {f.message}"
+        return frame[["status", "size", "score", "n_train", "n_test", "error"]]
 
 
 # ----------------------------------------------------------------------------------
@@ -470,9 +583,9 @@ def _collect(outputs, splits, names, selector, keep_importances, n_runs):
         raise RuntimeError(f"resample: {len(failures)} of {n_runs} runs failed and fewer than "
                            f"2 succeeded{detail}")
     if failures:
-        warnings.warn(f"resample: {len(failures)} of {n_runs} runs failed and are excluded "
+        warn(f"resample: {len(failures)} of {n_runs} runs failed and are excluded "
                       f"from Z (see .failures); first: {failures[0].error_type}: "
-                      f"{failures[0].message}", FailedFitWarning, stacklevel=3)
+                      f"{failures[0].message}", FailedFitWarning)
     Z = np.vstack([outputs[i][0] for i in ok])
     scores = np.array([outputs[i][2] for i in ok], dtype=np.float64)
     can_score = _is_estimator(selector)
@@ -490,20 +603,50 @@ def _collect(outputs, splits, names, selector, keep_importances, n_runs):
 # from data to answer
 
 
-@dataclasses.dataclass(frozen=True)
+@dataclasses.dataclass(frozen=True, repr=False)
 class Assessment:
     """Stability of one selector on one data set, with its uncertainty.
+
+    ``repr`` is one line and ``str`` (and ``print``) show :meth:`summary`; the
+    resamples' row indices stay in ``result`` and are never printed.
+    :meth:`to_frame` gives the selection frequencies.
 
     Attributes
     ----------
     estimate : StabilityEstimate
         From :func:`propstab.estimate` (``.statistic``, ``.variance``).
-    frequencies : ndarray
-        p̂_f, the selection frequency of each feature.
+    frequencies : pandas Series or ndarray
+        p̂_f, the selection frequency of each feature: a Series indexed by feature name
+        when X had column names (a DataFrame), else an ndarray.
     mean_score : float
         The mean out-of-sample score (NaN when the selector cannot score).
     result : ResamplingResult
     measure : str
+
+    Examples
+    --------
+    >>> import numpy as np, pandas as pd
+    >>> from sklearn.linear_model import Lasso
+    >>> from propstab import assess
+    >>> rng = np.random.default_rng(1)
+    >>> X = pd.DataFrame(rng.normal(size=(80, 4)), columns=["a", "b", "c", "d"])
+    >>> y = X["a"] - X["b"] + 2 * rng.normal(size=80)
+    >>> a = assess(Lasso(alpha=0.2), X, y, n_runs=20, random_state=0)
+    >>> a
+    Assessment(measure='nogueira', stability=0.4969, standard_error=0.08451, n_runs=20,
+               n_features=4, mean_score=0.2807)
+    >>> print(a)
+    Stability assessment
+    measure          nogueira
+    estimate         0.4969 (intermediate to good, thesis Table 6.1)
+    standard error   0.0845 (analytic: thesis Thm 6)
+    95% CI           [0.3312, 0.6625] (Wald, thesis Cor. 1)
+    runs x features  20 x 4
+    subset size      2 to 4 (mean 2.65)
+    mean score       0.2807 (out-of-sample)
+    most selected    a (1.00), b (1.00), d (0.40), c (0.25)
+    >>> a.frequencies.round(2).to_dict()                    # a Series: X had column names
+    {'a': 1.0, 'b': 1.0, 'c': 0.25, 'd': 0.4}
     """
 
     estimate: Any
@@ -520,23 +663,181 @@ class Assessment:
         """The (low, high) confidence interval of the stability."""
         return self.estimate.confidence_interval(confidence_level)
 
+    def __repr__(self) -> str:
+        return call_repr("Assessment", measure=self.measure, stability=self.stability,
+                         standard_error=self.estimate.standard_error,
+                         n_runs=self.estimate.n_runs, n_features=self.estimate.n_features,
+                         mean_score=self.mean_score)
 
-@dataclasses.dataclass(frozen=True)
+    def __str__(self) -> str:
+        return str(self.summary())          # a plain str, not the Summary subclass
+
+    def summary(self, confidence_level: float = 0.95) -> Summary:
+        """A few lines: the estimate with its standard error and interval, M, d, sizes,
+        failed runs, the mean score and the most selected features.
+
+        Parameters
+        ----------
+        confidence_level : float in (0, 1), default 0.95
+
+        Returns
+        -------
+        Summary
+            A ``str`` whose ``repr`` is the text itself.
+        """
+        rows = [*self.estimate._fields(confidence_level), *self.result._run_fields(),
+                ("most selected", _most_selected(self.frequencies, self.result.feature_names))]
+        return summary("Stability assessment", rows)
+
+    def to_frame(self):
+        """The selection frequencies as a DataFrame, one row per feature.
+
+        Returns
+        -------
+        pandas.DataFrame
+            Column ``frequency``; the index (named ``feature``) holds the feature names
+            when X had them, else 0..d-1.
+        """
+        import pandas as pd
+        freq = np.asarray(self.frequencies, dtype=np.float64)
+        return pd.DataFrame({"frequency": freq},
+                            index=_feature_index(self.result.feature_names, freq.size))
+
+
+@dataclasses.dataclass(frozen=True, repr=False)
 class Comparison:
     """Several selectors assessed on the same resamples.
+
+    ``repr`` is one line and ``str`` (and ``print``) show :meth:`summary`, one line per
+    selector; :meth:`to_frame` gives the same table as a DataFrame.
 
     Attributes
     ----------
     assessments : dict of name -> Assessment
     pareto_optimal : tuple of str
         The non-dominated selectors in (mean score, stability), both higher better.
-    tests : object
+    tests : PairwiseTestTable
         The result of :func:`propstab.pairwise_tests` on the paired selection matrices.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn.linear_model import Lasso
+    >>> from propstab import assess
+    >>> rng = np.random.default_rng(1)
+    >>> X = rng.normal(size=(80, 5)); y = X[:, 0] - X[:, 1] + 2 * rng.normal(size=80)
+    >>> c = assess({f"lasso{alpha}": Lasso(alpha=alpha) for alpha in (0.05, 0.2, 0.5)},
+    ...            X, y, n_runs=20, random_state=0)
+    >>> c
+    Comparison(selectors=('lasso0.05', 'lasso0.2', 'lasso0.5'), measure='nogueira',
+               n_runs=20, n_features=5, pareto_optimal=('lasso0.2', 'lasso0.5'))
+    >>> print(c)
+    Comparison of 3 selectors on the same resamples: nogueira, 20 runs x 5 features
+    selector   stability  SE      95% CI             mean score  mean size  failed  Pareto
+    ---------  ---------  ------  -----------------  ----------  ---------  ------  ------
+    lasso0.05  0.0292     0.0493  [-0.0673, 0.1258]  0.2365      4.5        0
+    lasso0.2   0.4430     0.0678  [0.3101, 0.5759]   0.2739      3          0       *
+    lasso0.5   0.9587     0.0360  [0.8882, 1.0291]   0.2195      2.05       0       *
+    paired two-sided tests, Holm's correction: 3 of 3 pairs differ at p < 0.05 (see .tests)
+    >>> c.to_frame()["pareto_optimal"].tolist()
+    [False, True, True]
     """
 
     assessments: Mapping[str, Assessment]
     pareto_optimal: Tuple[str, ...]
     tests: Any
+
+    def _shape(self):
+        first = next(iter(self.assessments.values()))
+        return first.measure, first.result.n_runs, first.estimate.n_features
+
+    def __repr__(self) -> str:
+        measure, n_runs, d = self._shape()
+        return call_repr("Comparison", selectors=tuple(self.assessments), measure=measure,
+                         n_runs=n_runs, n_features=d, pareto_optimal=tuple(self.pareto_optimal))
+
+    def __str__(self) -> str:
+        return str(self.summary())          # a plain str, not the Summary subclass
+
+    def summary(self, confidence_level: float = 0.95, alpha: float = 0.05) -> Summary:
+        """One line per selector: stability, standard error, interval, mean score, mean
+        subset size, failed runs and Pareto optimality; then a count of the pairwise
+        tests significant after Holm's correction.
+
+        Parameters
+        ----------
+        confidence_level : float in (0, 1), default 0.95
+        alpha : float, default 0.05
+            The level at which the Holm-adjusted p-values are counted.
+
+        Returns
+        -------
+        Summary
+            A ``str`` whose ``repr`` is the text itself.
+        """
+        measure, n_runs, d = self._shape()
+        heads = ["selector", "stability", "SE", inference._level_label(confidence_level),
+                 "mean score", "mean size", "failed", "Pareto"]
+        body = []
+        for name, a in self.assessments.items():
+            low, high = inference._quietly(a.confidence_interval, confidence_level)
+            body.append([name, number(a.stability, fixed=True),
+                         number(a.estimate.standard_error, fixed=True), interval(low, high),
+                         number(a.mean_score, fixed=True),
+                         number(float(np.mean(a.result.selection.row_sizes)), 3),
+                         len(a.result.failures), "*" if name in self.pareto_optimal else ""])
+        notes = []
+        if self.tests is not None:
+            t = self.tests
+            hits = sum(r["pvalue_holm"] < alpha for r in t.rows)
+            kind = "paired " if t.paired else ""
+            notes.append(f"{kind}{t.alternative} tests, Holm's correction: {hits} of "
+                         f"{len(t.rows)} pairs differ at p < {alpha:g} (see .tests)")
+        title = (f"Comparison of {len(self.assessments)} selectors on the same resamples: "
+                 f"{measure}, {n_runs} runs x {d} features")
+        return summary(title, table=(heads, body), notes=notes)
+
+    def to_frame(self, confidence_level: float = 0.95):
+        """One row per selector (index ``selector``).
+
+        Parameters
+        ----------
+        confidence_level : float in (0, 1), default 0.95
+            The level of the ``ci_low``, ``ci_high`` columns.
+
+        Returns
+        -------
+        pandas.DataFrame
+            Columns ``stability``, ``standard_error``, ``ci_low``, ``ci_high``,
+            ``mean_score``, ``n_runs`` (successful runs), ``n_failed``, ``mean_size``,
+            ``pareto_optimal``.
+        """
+        import pandas as pd
+        rows = []
+        for name, a in self.assessments.items():
+            low, high = inference._quietly(a.confidence_interval, confidence_level)
+            rows.append({"selector": name, "stability": a.stability,
+                         "standard_error": a.estimate.standard_error, "ci_low": low,
+                         "ci_high": high, "mean_score": a.mean_score,
+                         "n_runs": a.estimate.n_runs, "n_failed": len(a.result.failures),
+                         "mean_size": float(np.mean(a.result.selection.row_sizes)),
+                         "pareto_optimal": name in self.pareto_optimal})
+        return pd.DataFrame(rows).set_index("selector")
+
+    @property
+    def frequencies(self):
+        """The selection frequencies, one column per selector and one row per feature
+        (index ``feature``: the feature names when X had them, else 0..d-1).
+
+        Returns
+        -------
+        pandas.DataFrame
+        """
+        import pandas as pd
+        first = next(iter(self.assessments.values()))
+        index = _feature_index(first.result.feature_names, first.estimate.n_features)
+        return pd.DataFrame({name: np.asarray(a.frequencies, dtype=np.float64)
+                             for name, a in self.assessments.items()}, index=index)
 
 
 def pareto_front(*objectives) -> np.ndarray:

@@ -22,6 +22,8 @@ import warnings
 
 import numpy as np
 
+from ._exceptions import warn
+from ._text import Summary, call_repr, number, summary
 from ._validation import check_choice, check_int_range, check_real_range
 
 __all__ = ["ErrorControl", "StabilitySelection", "error_control"]
@@ -340,9 +342,16 @@ def _bound(p, q, cutoff, B, assumption) -> float:
     return _rconcave_bound(q, p, cutoff, B)
 
 
-@dataclasses.dataclass(frozen=True)
+_BOUND_NAMES = {"none": "Meinshausen and Buhlmann (2010) bound",
+                "unimodal": "Shah and Samworth (2013) unimodal bound",
+                "r-concave": "Shah and Samworth (2013) r-concave bound"}
+
+
+@dataclasses.dataclass(frozen=True, repr=False)
 class ErrorControl:
     """The error-control parameters of stability selection.
+
+    ``repr`` is one line; ``str`` (and ``print``) show :meth:`summary`.
 
     Attributes
     ----------
@@ -358,6 +367,21 @@ class ErrorControl:
     n_features, n_subsamples : int
         p and B (for ``sampling="ss"`` B is the number of complementary pairs).
     sampling, assumption : str
+
+    Examples
+    --------
+    >>> from propstab.selection import error_control
+    >>> ec = error_control(100, q=10, PFER=1, sampling="ss", assumption="unimodal")
+    >>> ec
+    ErrorControl(cutoff=0.76, q=10, PFER=0.98, n_features=100, n_subsamples=50, sampling='ss',
+                 assumption='unimodal')
+    >>> print(ec)
+    Stability selection error control: Shah and Samworth (2013) unimodal bound
+    cutoff        0.76 (threshold pi_thr on the selection probabilities)
+    q             10 (features selected per subsample, on average)
+    PFER bound    0.98 (specified_PFER 1, significance level 0.0098)
+    features p    100
+    subsamples B  50 complementary pairs (100 fits)
     """
 
     cutoff: float
@@ -373,6 +397,36 @@ class ErrorControl:
     def significance_level(self) -> float:
         """PFER / p, the per-feature error rate (without multiplicity adjustment)."""
         return _significant(self.PFER / self.n_features, 3)
+
+    def __repr__(self) -> str:
+        return call_repr("ErrorControl", cutoff=self.cutoff, q=self.q, PFER=self.PFER,
+                         n_features=self.n_features, n_subsamples=self.n_subsamples,
+                         sampling=self.sampling, assumption=self.assumption)
+
+    def __str__(self) -> str:
+        return str(self.summary())          # a plain str, not the Summary subclass
+
+    def summary(self) -> Summary:
+        """A few lines: the bound used, cutoff, q, the PFER bound, p and B.
+
+        Returns
+        -------
+        Summary
+            A ``str`` whose ``repr`` is the text itself.
+        """
+        B = self.n_subsamples
+        subsamples = (f"{B} complementary pairs ({2 * B} fits)" if self.sampling == "ss"
+                      else f"{B} subsamples")
+        rows = [("cutoff", f"{number(self.cutoff)} (threshold pi_thr on the selection "
+                           f"probabilities)"),
+                ("q", f"{number(self.q)} (features selected per subsample, on average)"),
+                ("PFER bound", f"{number(self.PFER)} (specified_PFER "
+                               f"{number(self.specified_PFER)}, significance level "
+                               f"{number(self.significance_level)})"),
+                ("features p", str(self.n_features)),
+                ("subsamples B", subsamples)]
+        return summary(f"Stability selection error control: {_BOUND_NAMES[self.assumption]}",
+                       rows)
 
 
 def _resolve_assumption(sampling, assumption):
@@ -799,9 +853,9 @@ class StabilitySelection(*_BASES):
             return error_control(d, cutoff=self.cutoff_, q=self.q_, sampling=self.sampling,
                                  assumption=assumption, n_subsamples=B)
         except ValueError as exc:
-            warnings.warn(f"StabilitySelection: the {assumption!r} PFER bound does not apply "
+            warn(f"StabilitySelection: the {assumption!r} PFER bound does not apply "
                           f"to the realised q = {self.q_:.3g} and cutoff {self.cutoff_}: {exc}; "
-                          f"PFER_ is NaN", RuntimeWarning, stacklevel=3)
+                          f"PFER_ is NaN", RuntimeWarning)
             return None
 
     def _get_support_mask(self):

@@ -16,11 +16,11 @@ Both return matrices accepted by the measures' ``similarity=`` option.
 from __future__ import annotations
 
 import numbers
-import warnings
 
 import numpy as np
 from scipy import sparse as _sparse
 
+from ._exceptions import warn
 from ._validation import (_check_feature_names, _check_n_features, _check_unit_interval,
                           check_choice)
 
@@ -52,9 +52,9 @@ def _standardised(X, method: str):
     norm = np.sqrt(np.einsum("ij,ij->j", X, X))
     constant = norm <= 1e-12 * np.maximum(1.0, np.abs(X).max(axis=0, initial=0.0))
     if constant.any():
-        warnings.warn(f"similarity_from_data: {int(constant.sum())} constant column(s) (e.g. "
+        warn(f"similarity_from_data: {int(constant.sum())} constant column(s) (e.g. "
                       f"feature {int(np.argmax(constant))}) have no correlation; they are given "
-                      f"similarity 0 to every other feature", RuntimeWarning, stacklevel=3)
+                      f"similarity 0 to every other feature", RuntimeWarning)
     norm[constant] = 1.0
     X = X / norm
     X[:, constant] = 0.0

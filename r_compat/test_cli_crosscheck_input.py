@@ -165,5 +165,5 @@ def test_generated_rows_say_which_r_defaults_they_use():
     assert rows["yu"].notes == ("yu: correction_for_chance = 'estimate' (the R default) is "
                                 "simulated, not comparable; the cases use the other choices",)
     assert rows["jaccard"].options == {} and rows["jaccard"].notes == ()
-    text = repr(report)
+    text = str(report)
     assert "threshold=0.9" in text and "note yu: correction_for_chance" in text

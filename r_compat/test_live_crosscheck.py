@@ -74,8 +74,11 @@ def test_report_records_versions_and_serialises():
     data = json.loads(report.to_json())
     assert data["versions"] == dict(report.versions) and data["ok"] is report.ok
     assert [r["measure"] for r in data["rows"]] == ["lustgarten", "cwrel"]
-    text = repr(report)
+    text = str(report)
     assert "stabm 1.2.2" in text and "stabm::stabilityLustgarten" in text
+    assert repr(report) == (f"CrosscheckReport(ok={report.ok}, n_rows=2, disagree="
+                            f"{sum(r.status != 'agree' for r in report.rows)}, tolerance="
+                            f"{report.tolerance:.4g}, seed=3, max_examples=5)")
     again = crosscheck(["lustgarten", "cwrel"], max_examples=5, seed=3)
     assert again.to_dict() == report.to_dict()           # reproducible for a fixed seed
 

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Install everything propstab needs on a fresh Debian machine of this project:
 #   Debian's python3-* packages (run on /usr/bin/python3), Debian's R with an optimised BLAS,
-#   and the R reference packages (stabm, irr, stabs) from CRAN by name.
+#   the R reference packages (stabm, irr, stabs) from CRAN by name, propstab itself (editable,
+#   into /usr/bin/python3) and its R package (rpackage/, `library(propstab)` in R).
 # Idempotent: when everything is present it only checks and returns in a few seconds.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -15,6 +16,9 @@ DEBIAN_PACKAGES=(
   r-base-core r-base-dev
   # binary builds of the R packages' own dependencies (avoids compiling them from source)
   r-cran-checkmate r-cran-data.table r-cran-igraph r-cran-lpsolve r-cran-matrix r-cran-jsonlite
+  # the R package rpackage/: reticulate calls the Python library; testthat runs its tests;
+  # roxygen2 regenerates its Rd files and NAMESPACE (make rdoc)
+  r-cran-reticulate r-cran-testthat r-cran-roxygen2
 )
 
 missing=()
@@ -79,6 +83,40 @@ if ! installed_here; then
   if ! installed_here; then
     echo "setup: ERROR: after installing, 'import propstab' outside $here does not resolve to" \
       "this checkout or the 'propstab' command is not on PATH ($PATH)" >&2
+    exit 1
+  fi
+fi
+
+# The R package (rpackage/): installed into R's first library with R CMD INSTALL, again
+# whenever its source changes. A hash of rpackage/ is installed with it (inst/SOURCE_HASH
+# of a copy) and compared on every run.
+r_source_hash() {
+  (cd "$here" && find rpackage -type f -print0 | LC_ALL=C sort -z | xargs -0 sha256sum \
+    | sha256sum | cut -d' ' -f1)
+}
+r_installed_hash() {
+  Rscript -e 'f <- system.file("SOURCE_HASH", package = "propstab"); if (nzchar(f)) cat(readLines(f, warn = FALSE))' 2>/dev/null || true
+}
+install_r_package() {
+  local tmp
+  tmp="$(mktemp -d)"
+  cp -r "$here/rpackage" "$tmp/propstab"
+  mkdir -p "$tmp/propstab/inst"
+  echo "$1" > "$tmp/propstab/inst/SOURCE_HASH"
+  if ! R CMD INSTALL "$tmp/propstab" > "$tmp/install.log" 2>&1; then
+    cat "$tmp/install.log" >&2
+    rm -rf "$tmp"
+    echo "setup: ERROR: R CMD INSTALL of $here/rpackage failed" >&2
+    exit 1
+  fi
+  rm -rf "$tmp"
+}
+r_hash="$(r_source_hash)"
+if [ "$(r_installed_hash)" != "$r_hash" ]; then
+  echo "setup: installing the R package propstab from $here/rpackage"
+  install_r_package "$r_hash"
+  if [ "$(r_installed_hash)" != "$r_hash" ]; then
+    echo "setup: ERROR: after R CMD INSTALL, R does not find the R package propstab of $here" >&2
     exit 1
   fi
 fi

@@ -136,7 +136,10 @@ def test_audit_is_reproducible_and_exports():
     assert len(rows) == 10 and {r["status"] for r in rows} <= {"holds", "refuted", "unrefuted"}
     frame = a.to_frame()
     assert list(frame.columns[:4]) == ["measure", "axiom", "claimed", "status"]
-    text = repr(a)
+    text = str(a)
+    assert repr(a) == ("AuditTable(n_measures=2, n_rows=10, holds={holds}, violated=0, "
+                       "refuted={refuted}, unrefuted={unrefuted}, skipped=0)").format(
+        **{s: sum(r.status == s for r in a) for s in ("holds", "refuted", "unrefuted")})
     assert text.splitlines()[0].split()[:2] == ["measure", "fully"]
     assert "[1] goh, monotonicity: Z1 = " in text
     assert isinstance(a, AuditTable) and len(a) == 10

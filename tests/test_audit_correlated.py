@@ -119,7 +119,7 @@ def test_counterexamples_carry_their_similarity():
     assert r.counterexample.astype(int).tolist() == [[1, 0, 0], [0, 1, 0]]
     assert r.context.similarity.tolist() == groups(0, 0, 1).tolist()
     assert r.to_dict()["context"]["similarity"] == groups(0, 0, 1).tolist()
-    assert "with C = [[1, 1, 0], [1, 1, 0], [0, 0, 1]]" in repr(table)
+    assert "with C = [[1, 1, 0], [1, 1, 0], [0, 0, 1]]" in str(table)
     plain = audit("nogueira", max_examples=10, axioms=["correction"])
     assert "context" not in plain.rows[0].to_dict()                # other families: unchanged
 

@@ -20,7 +20,7 @@ import numpy as np
 import pytest
 from scipy import sparse
 
-from propstab import UndefinedMeasureWarning, as_selection
+from propstab import UndefinedMeasureWarning, as_selection, get_measure
 from propstab import _validation as V
 from propstab.measures import _common, pairwise
 
@@ -198,6 +198,7 @@ def test_blocked_pair_mean_warns_like_the_full_one(monkeypatch):
     Z = np.zeros((6, 5), dtype=bool)
     Z[:3, :2] = True                                  # runs 3, 4, 5 are empty
     with pytest.warns(UndefinedMeasureWarning, match=r"both empty \(3 pair\(s\) of runs\)"):
-        value = _common.score_pair_mean("jaccard", pairwise._jaccard, as_selection(Z),
+        value = _common.score_pair_mean("jaccard", get_measure("jaccard").kernel.score,
+                                        as_selection(Z),
                                         "two runs are both empty")
     assert math.isnan(value)

@@ -14,7 +14,7 @@ def run(args) -> int:
     measures = load_function(args.target) if args.target else args.measure
     max_examples = DEFAULT_MAX_EXAMPLES if args.max_examples is None else args.max_examples
     table = audit(measures, max_examples=max_examples, seed=args.seed)
-    print(table.to_json(indent=2) if args.json else repr(table))
+    print(table.to_json(indent=2) if args.json else table)
     return 1 if table.disagreements else 0
 
 

@@ -1,19 +1,15 @@
 """Helpers shared by the measure families: undefined values and domain checks."""
 from __future__ import annotations
 
-import warnings
-
 import numpy as np
 
-from .._exceptions import UndefinedMeasureWarning
+from .._exceptions import UndefinedMeasureWarning, warn
 
 
-def undefined(measure: str, reason: str, *, stacklevel: int = 4) -> float:
+def undefined(measure: str, reason: str) -> float:
     """Warn with :class:`UndefinedMeasureWarning` and return NaN.
 
-    ``stacklevel`` is that of :func:`warnings.warn` called here: the default 4 points
-    at the user's call when a measure's core calls this (through the registry's
-    wrapper); a public function calling this directly passes 3.
+    The warning points at the user's line (see :func:`propstab._exceptions.warn`).
 
     >>> import warnings
     >>> from propstab.measures._common import undefined
@@ -23,8 +19,7 @@ def undefined(measure: str, reason: str, *, stacklevel: int = 4) -> float:
     >>> value, str(caught[0].message)
     (nan, 'kuncheva is undefined here: the row sizes vary; returning nan')
     """
-    warnings.warn(f"{measure} is undefined here: {reason}; returning nan",
-                  UndefinedMeasureWarning, stacklevel=stacklevel)
+    warn(f"{measure} is undefined here: {reason}; returning nan", UndefinedMeasureWarning)
     return float("nan")
 
 

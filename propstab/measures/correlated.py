@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import dataclasses
 import math
-import warnings
 
 import numpy as np
 from scipy import sparse
@@ -31,6 +30,7 @@ from scipy import stats
 
 from .._registry import Parameter, RDefault, RReference, module_doctests, register
 from .._validation import as_importances, as_selection, as_similarity, check_int_range
+from .._exceptions import warn
 from ._common import constant_size, pair_mean, undefined
 from .pairwise import BOMMERT, _claims
 
@@ -807,10 +807,10 @@ def _stabm_measure(name, sel, score, maximum, *, similarity, threshold, correcti
         slope = (I - mx) / den ** 2 / I.size         # d value / d E_p (delta method)
         err = math.sqrt(float(np.sum(np.bincount(inverse, weights=slope) ** 2 * se ** 2)))
         if err > _MC_TOLERANCE:
-            warnings.warn(f"{name}: the simulated correction for chance leaves a Monte Carlo "
+            warn(f"{name}: the simulated correction for chance leaves a Monte Carlo "
                           f"standard error of about {err:.3g} on the value {value:.4f}; "
                           f"increase n_simulations (now {n_simulations})",
-                          MonteCarloWarning, stacklevel=4)
+                          MonteCarloWarning)
     return value
 
 

@@ -15,6 +15,7 @@ from .. import chance
 from .._registry import Bound, Parameter, RReference, module_doctests, register
 from .._validation import check_int_range
 from ._common import constant_size, undefined
+from .kernels import count_kernel
 from .pairwise import BOMMERT, SOMOL, THESIS, _claims
 
 NOVOVICOVA = ("Novovicova, J., Somol, P., Haindl, M., Pudil, P. (2009). Conditional mutual "
@@ -49,7 +50,9 @@ def _corrected(name, value, expectation, maximum=1.0):
            "fixed sizes that differ: E[Phi|H0] = -sum_i (k_i - k̄)^2 / (M (M-1) k̄ (d - k̄)), "
            "e.g. -1/9 for M = 2, d = 3, k = (1, 2). Thesis Thm 3 assumes identically "
            "distributed rows; see docs/table41.md."))
-def nogueira(sel):
+@count_kernel(undefined_when=lambda c: (c.total == 0) | (c.total == c.n_runs * c.n_features),
+              reason="the mean subset size is 0 or d")
+def nogueira(c):
     """Nogueira's stability estimator (thesis Definition 3).
 
     .. math:: \\hat\\Phi(Z) = 1 - \\frac{\\frac{1}{d}\\sum_f s_f^2}
@@ -83,10 +86,7 @@ def nogueira(sel):
     >>> nogueira([[1, 0], [0, 1]])      # the minimum -1/(M-1)
     -1.0
     """
-    M, d, N = sel.n_runs, sel.n_features, sel.total
-    if N == 0 or N == M * d:
-        return undefined("nogueira", "the mean subset size is 0 or d")
-    S2 = sel.column_sum_squares
+    M, d, N, S2 = c.n_runs, c.n_features, c.total, c.sum_squares
     return 1.0 - (M * d * (M * N - S2)) / ((M - 1) * N * (M * d - N))
 
 

@@ -18,6 +18,7 @@ from .. import chance
 from .._registry import Bound, Parameter, RReference, module_doctests, register
 from ..axioms import Axiom
 from ._common import constant_size, pair_mean, score_pair_mean, undefined
+from .kernels import pair_kernel
 
 FD, MONO, BND, MAX, CORR = (Axiom.FULLY_DEFINED, Axiom.MONOTONICITY, Axiom.BOUNDS,
                             Axiom.MAXIMUM, Axiom.CORRECTION_FOR_CHANCE)
@@ -87,10 +88,6 @@ def _similarity_stability(sel, name, score, reason, correction="none"):
 
 def _hamming(r, ki, kj, d):
     return d - ki - kj + 2 * r, d + 0 * r
-
-
-def _jaccard(r, ki, kj, d):
-    return r, ki + kj - r
 
 
 def _dice(r, ki, kj, d):
@@ -194,7 +191,8 @@ def hamming(sel, *, correction_for_chance="none"):
     lower=0, upper=1,
     parameters=(CORRECTION,),
     r_reference=_stabm("stabilityJaccard", correction_for_chance="correction.for.chance"))
-def jaccard(sel, *, correction_for_chance="none"):
+@pair_kernel(reason="two runs are both empty")
+def jaccard(r, ki, kj, d):
     """Jaccard (Tanimoto) index averaged over pairs of runs; also Somol and
     Novovicova's generalized Kalousis measure GK (alias ``"gk"``).
 
@@ -224,8 +222,7 @@ def jaccard(sel, *, correction_for_chance="none"):
     >>> jaccard([[1, 1, 0], [1, 0, 1]])
     0.3333333333333333
     """
-    return _similarity_stability(sel, "jaccard", _jaccard, "two runs are both empty",
-                                 correction_for_chance)
+    return r, ki + kj - r
 
 
 @register(
@@ -625,7 +622,7 @@ def unadjusted(sel):
 
 
 #: The similarity of each pairwise measure, by registered name (read by the jackknife).
-PAIR_SCORES = {"hamming": _hamming, "jaccard": _jaccard, "dice": _dice, "ochiai": _ochiai,
+PAIR_SCORES = {"hamming": _hamming, "jaccard": jaccard.info.kernel.score, "dice": _dice, "ochiai": _ochiai,
                "pog": _pog, "kuncheva": _kuncheva, "lustgarten": _lustgarten, "wald": _wald,
                "npog": _npog, "kappa": _kappa, "phi": _phi, "unadjusted": _unadjusted}
 

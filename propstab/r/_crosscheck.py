@@ -30,7 +30,7 @@ import numpy as np
 from .. import __version__
 from .._exceptions import RReferenceError, UndefinedMeasureWarning
 from .._registry import MeasureInfo, get_measure, list_measures
-from .._text import table_lines
+from .._text import call_repr, table_lines
 from .._validation import as_selection, check_int_range, check_options
 from ._call import RValue, r_versions
 from ._defects import expected_differences_for
@@ -497,7 +497,8 @@ class CrosscheckRow:
 class CrosscheckReport:
     """Rows of :func:`crosscheck`, with the versions of R and the packages used.
 
-    ``ok`` is True when no row disagrees. ``repr`` is the table; ``to_json()`` the data.
+    ``ok`` is True when no row disagrees. ``repr`` is one line with the counts; ``str``
+    (and ``print``) show the table with the versions; ``to_json()`` gives the data.
     ``inputs`` names the user's selections (empty for generated cases); ``notes``
     list the measures left out and why.
     """
@@ -529,6 +530,12 @@ class CrosscheckReport:
         return json.dumps(self.to_dict(), indent=indent)
 
     def __repr__(self) -> str:
+        return call_repr("CrosscheckReport", ok=self.ok, n_rows=len(self.rows),
+                         disagree=sum(r.status != "agree" for r in self.rows),
+                         tolerance=self.tolerance, seed=self.seed,
+                         max_examples=self.max_examples)
+
+    def __str__(self) -> str:
         heads = ["measure", "R function", "cases", "max rel diff", "status",
                  "expected differences", "options"]
         body = []
@@ -569,8 +576,6 @@ class CrosscheckReport:
         lines.append("expected differences: see propstab.r.EXPECTED_DIFFERENCES and "
                      "docs/r_crosscheck.md")
         return "\n".join(lines)
-
-    __str__ = __repr__
 
 
 def _shown(x) -> str:

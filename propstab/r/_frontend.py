@@ -1,0 +1,736 @@
+"""The Python half of propstab's R package (``rpackage/`` in the repository).
+
+The R package ``propstab`` calls these functions through reticulate (R -> Python, the
+other direction of :mod:`propstab.r`); nothing here imports rpy2 or starts R. The R
+side validates its arguments, flattens stabm's ``features`` and calls :func:`invoke`
+with the name of one entry point below:
+
+- :func:`runs_selection`: stabm's ``features`` as run sizes and concatenated 1-based
+  indices -> :class:`~propstab.Selection` (the one conversion of R input);
+- :func:`stabm_functions` and :func:`stabm_value`: stabm's functions, their R
+  arguments translated from the registry's ``r_reference`` entries;
+- :func:`measure_value`: any registered measure, options given with R names
+  (``correction.for.chance``) or propstab's;
+- :func:`estimate_fields`, :func:`interval`, :func:`one_sample`, :func:`two_sample`:
+  inference, as plain fields the R side turns into S3 and ``htest`` objects;
+- :func:`audit_function`: the axiom audit of an R function;
+- :func:`measures_table`, :func:`differences`: the registry and stabm's documented
+  defects as tables.
+
+:func:`invoke` returns the value, the warnings and the error as data (never raises), so
+that R signals R conditions carrying propstab's message instead of a Python traceback.
+"""
+from __future__ import annotations
+
+import dataclasses
+import math
+import traceback
+import warnings
+from typing import Any, Callable, Dict, Mapping, Optional, Tuple
+
+import numpy as np
+
+from .. import chance
+from .._exceptions import UndefinedMeasureWarning
+from .._registry import MeasureInfo, get_measure, list_measures
+from .._validation import (_check_n_features, as_selection, check_choice,
+                           check_confidence_level, check_r_indices, check_real)
+from ..axioms import Axiom
+
+__all__ = ["StabmFunction", "audit_function", "differences", "estimate_fields", "interval",
+           "invoke", "measure_value", "measures_table", "one_sample", "runs_selection",
+           "stabm_functions", "stabm_value", "two_sample"]
+
+#: R's names of the test alternatives -> propstab's.
+ALTERNATIVES = {"two.sided": "two-sided", "less": "less", "greater": "greater"}
+#: propstab's argument names in error messages -> the R package's.
+_R_NAMES = {"Z": "features", "n_features": "p", "similarity": "sim.mat"}
+#: stabm measures whose value does not depend on d (stabm's p may be NULL for them).
+_D_FREE = ("jaccard", "dice", "ochiai", "novovicova")
+
+
+# ---------------------------------------------------------------- R input
+
+def runs_selection(sizes, indices, n_features):
+    """A :class:`~propstab.Selection` from stabm's ``features`` flattened by R.
+
+    Parameters
+    ----------
+    sizes : 1-D array of int, length M
+        ``lengths(features)``: the number of features selected in each run.
+    indices : 1-D array of numbers, length ``sum(sizes)``
+        ``unlist(features)``: the selected features' 1-based indices, run after run.
+    n_features : int
+        d (stabm's ``p``, or ``ncol(sim.mat)``).
+
+    Returns
+    -------
+    Selection
+
+    Raises
+    ------
+    ValueError
+        ``sizes`` does not add up to the number of indices, an index is not a whole
+        number in 1..d (the message names the run, counted from 1), or the selection
+        is invalid (e.g. fewer than 2 runs).
+
+    Examples
+    --------
+    >>> from propstab.r._frontend import runs_selection
+    >>> sel = runs_selection([2, 1, 0], [1, 3, 2], 3)     # list(c(1, 3), 2, integer(0))
+    >>> sel.toarray().astype(int).tolist()
+    [[1, 0, 1], [0, 1, 0], [0, 0, 0]]
+    >>> runs_selection([1, 1], [1, 4], 3)
+    Traceback (most recent call last):
+    ...
+    ValueError: features: run 2 contains the feature index 4; R feature indices are 1-based, ...
+    """
+    from scipy import sparse
+    sizes = np.asarray(sizes, dtype=np.int64).ravel()
+    flat = np.asarray(indices, dtype=np.float64).ravel()
+    if np.any(sizes < 0) or int(sizes.sum()) != flat.size:
+        raise ValueError(f"features: the run sizes ({sizes.tolist()[:10]}) must be "
+                         f"non-negative and add up to the {flat.size} listed indices")
+    d = _check_n_features(n_features)
+    indptr = np.concatenate([[0], np.cumsum(sizes)])
+    bad = ~np.isfinite(flat) | (flat != np.round(flat)) | (flat < 1) | (flat > d)
+    if bad.any():
+        run = int(np.searchsorted(indptr, np.argmax(bad), side="right")) - 1
+        check_r_indices(flat[indptr[run]:indptr[run + 1]], run=run + 1, n_features=d,
+                        argument="features")
+    columns = flat.astype(np.int64) - 1
+    Z = sparse.csr_matrix((np.ones(flat.size, dtype=np.int8), columns, indptr),
+                          shape=(sizes.size, d))
+    return as_selection(Z, n_features=d)
+
+
+def _r_names(info: MeasureInfo) -> Dict[str, str]:
+    """propstab option -> R argument, from the registry's R reference."""
+    ref = info.r_reference
+    return dict(ref.arguments) if ref is not None else {}
+
+
+def _options_from_r(info: MeasureInfo, r_options: Mapping[str, Any]) -> dict:
+    """Options written in R (``correction.for.chance``, ``N``, whole numbers as doubles)
+    -> propstab's names and values, through the measure's ``r_reference``; other names
+    with dots become underscores. R's NULL (None) means the default."""
+    to_option = {r: option for option, r in _r_names(info).items()}
+    values = {}
+    if info.r_reference is not None:
+        values = {(option, r_value): value
+                  for (option, value), r_value in info.r_reference.values.items()}
+    params = {p.name: p for p in info.parameters}
+    out = {}
+    for key, value in r_options.items():
+        if value is None:
+            continue
+        option = to_option.get(key, key.replace(".", "_"))
+        try:
+            value = values.get((option, value), value)
+        except TypeError:                     # unhashable (a matrix)
+            pass
+        default = params[option].default if option in params else None
+        if (isinstance(default, int) and not isinstance(default, bool)
+                and isinstance(value, float) and value.is_integer()):
+            value = int(value)                # R's 1e4 is a double
+        out[option] = value
+    return out
+
+
+def _renamed(message: str, names: Mapping[str, str]) -> str:
+    """The message with the arguments it starts with ("name: rule; got value", or
+    "name1, name2: ...") renamed to the R package's names for them.
+
+    >>> _renamed("Z1, Z2: not comparable", {"Z1": "y", "Z2": "x"})
+    'y, x: not comparable'
+    """
+    head, sep, rest = message.partition(":")
+    heads = head.split(", ")
+    if not sep or not all(h in names for h in heads):
+        return message
+    return ", ".join(names[h] for h in heads) + ":" + rest
+
+
+# ---------------------------------------------------------------- stabm's functions
+
+@dataclasses.dataclass(frozen=True)
+class StabmFunction:
+    """One of stabm's ``stability*`` functions as propstab computes it.
+
+    Attributes
+    ----------
+    function : str
+        stabm's name, e.g. ``"stabilityJaccard"``.
+    measure : str
+        The registered propstab measure.
+    arguments : mapping of str to str
+        R argument -> propstab option (from the registry's ``r_reference``).
+    similarity : bool
+        True when the function takes ``sim.mat`` (and no ``p``).
+    """
+
+    function: str
+    measure: str
+    arguments: Mapping[str, str]
+    similarity: bool
+
+
+def stabm_functions() -> Dict[str, StabmFunction]:
+    """stabm's functions that propstab computes, generated from the registry.
+
+    Every registered measure whose ``r_reference`` is a stabm function gives one entry.
+
+    Examples
+    --------
+    >>> from propstab.r._frontend import stabm_functions
+    >>> spec = stabm_functions()["stabilityYu"]
+    >>> spec.measure, dict(spec.arguments)["correction.for.chance"]
+    ('yu', 'correction_for_chance')
+    >>> len(stabm_functions())
+    20
+    """
+    out = {}
+    for info in list_measures():
+        ref = info.r_reference
+        if ref is None or ref.package != "stabm":
+            continue
+        out[ref.function] = StabmFunction(
+            function=ref.function, measure=info.name,
+            arguments={r: option for option, r in ref.arguments.items()},
+            similarity="similarity" in info.parameter_names)
+    return out
+
+
+def _stabm_spec(function: str) -> StabmFunction:
+    table = stabm_functions()
+    if function not in table:
+        raise ValueError(f"fun: {function!r} is not a stabm function propstab computes; "
+                         f"known: {', '.join(sorted(table))}")
+    return table[function]
+
+
+def _stabm_correction(spec: StabmFunction, info: MeasureInfo, options: dict) -> None:
+    """stabm's ``correction.for.chance`` in propstab: ``"estimate"`` (stabm's simulation of
+    the null expectation) is computed exactly where propstab has the exact expectation but
+    no simulation; stabm's ``N`` only matters for ``"estimate"``."""
+    param = next((p for p in info.parameters if p.name == "correction_for_chance"), None)
+    if param is None:
+        return
+    value = options.get("correction_for_chance", param.default)
+    if value == "estimate" and "estimate" not in param.choices and "exact" in param.choices:
+        value = "exact"
+    if value not in param.choices:
+        raise ValueError(f"correction.for.chance: {spec.function} in propstab takes "
+                         f"{' or '.join(map(repr, param.choices))} (propstab has no "
+                         f"{value!r} correction for {info.name}); got {value!r}")
+    options["correction_for_chance"] = value
+    if value != "estimate":
+        options.pop("n_simulations", None)
+        options.pop("random_state", None)
+
+
+def _pair_values(sel, score, correction: str) -> np.ndarray:
+    """The M x M pair scores of a pairwise measure, NaN where a pair is undefined (stabm's
+    NA: a zero denominator, or a corrected score whose null expectation is its maximum)."""
+    from ..measures.pairwise import pair_fractions
+    num, den = pair_fractions(sel, score)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        phi = np.where(den != 0, num / np.where(den == 0, 1.0, den), np.nan)
+        if correction == "exact":
+            E, _ = chance.expected_pairwise(score, sel.row_sizes, sel.n_features)
+            phi = np.where(E != 1, (phi - E) / (1.0 - E), np.nan)
+    return phi
+
+
+def _quiet_value(info: MeasureInfo, sel, options: dict) -> float:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UndefinedMeasureWarning)
+        return info.function(sel, **options)
+
+
+def _imputed(info: MeasureInfo, sel, options: dict, impute_na: float) -> float:
+    """The value with stabm's ``impute.na`` (see :func:`stabm_value`)."""
+    from ..measures.pairwise import PAIR_SCORES
+    value = _quiet_value(info, sel, options)
+    if not math.isnan(value):
+        return value
+    if info.family != "pairwise" or info.name not in PAIR_SCORES:
+        return float(impute_na)
+    phi = _pair_values(sel, PAIR_SCORES[info.name], options.get("correction_for_chance", "none"))
+    values = phi[~np.eye(sel.n_runs, dtype=bool)]
+    return float(np.mean(np.where(np.isnan(values), impute_na, values)))
+
+
+def stabm_value(fun: str, sizes, indices, *, p=None, sim_mat=None, impute_na=None,
+                random_state=None, options=None) -> float:
+    """stabm's function ``fun(features, ...)`` computed by propstab.
+
+    Parameters
+    ----------
+    fun : str
+        stabm's name, e.g. ``"stabilityNogueira"`` (see :func:`stabm_functions`).
+    sizes, indices
+        stabm's ``features`` flattened (see :func:`runs_selection`).
+    p : int, optional
+        stabm's ``p``; for ``stabilityJaccard``, ``Dice``, ``Ochiai`` and ``Novovicova``
+        without correction it may be omitted (their values do not depend on it).
+    sim_mat : d x d array or scipy.sparse matrix, optional
+        stabm's ``sim.mat``, for the functions that take it (d is its size).
+    impute_na : float, optional
+        stabm's ``impute.na``: for a pairwise measure every undefined pair score becomes
+        ``impute_na`` before the mean, as in stabm; for any other measure an undefined
+        value becomes ``impute_na``.
+    random_state : int, optional
+        Seed of the simulation for ``correction.for.chance = "estimate"`` (drawn from R's
+        RNG by the R side).
+    options : dict, optional
+        The remaining R arguments by their R names (``correction.for.chance``, ``N``,
+        ``penalty``, ``threshold``).
+
+    Returns
+    -------
+    float
+        NaN where the measure is undefined (with an UndefinedMeasureWarning) unless
+        ``impute_na`` is given.
+
+    Raises
+    ------
+    ValueError, TypeError
+        Invalid input; messages name the R arguments (``features``, ``p``, ``sim.mat``).
+
+    Notes
+    -----
+    ``correction.for.chance = "estimate"`` (stabm's simulation of the null expectation)
+    is computed exactly for the measures where propstab has the exact expectation and no
+    simulation; ``N`` is passed on only with ``"estimate"``.
+
+    Examples
+    --------
+    >>> from propstab.r._frontend import stabm_value
+    >>> round(stabm_value("stabilityNogueira", [3, 3, 3], [1, 2, 3, 2, 3, 4, 1, 3, 5], p=6), 6)
+    0.111111
+    >>> stabm_value("stabilityJaccard", [0, 0, 1], [1], impute_na=0.5)   # stabm: per pair
+    0.16666666666666666
+    """
+    spec = _stabm_spec(fun)
+    names = {**_R_NAMES, **{option: r for r, option in spec.arguments.items()}}
+    try:
+        info, sel, opts = _stabm_case(spec, sizes, indices, p, sim_mat, random_state, options)
+        if impute_na is not None:
+            return _imputed(info, sel, opts, check_real("impute.na", impute_na))
+        return info.function(sel, **opts)
+    except (ValueError, TypeError) as exc:
+        raise type(exc)(_renamed(str(exc), names)) from None
+
+
+def _stabm_case(spec: StabmFunction, sizes, indices, p, sim_mat, random_state, options):
+    """The measure, the selection and propstab's options of a call of stabm's function."""
+    info = get_measure(spec.measure)
+    r_options = dict(options or {})
+    if "N" not in spec.arguments:      # no simulation in propstab: "estimate" is exact
+        r_options.pop("N", None)
+    unknown = sorted(set(r_options) - set(spec.arguments))
+    if unknown:
+        raise TypeError(f"{unknown[0]}: {spec.function} has no such argument; its options: "
+                        f"{', '.join(spec.arguments) or 'none'}")
+    opts = _options_from_r(info, r_options)
+    _stabm_correction(spec, info, opts)
+    if (random_state is not None and opts.get("correction_for_chance") == "estimate"
+            and "random_state" in info.parameter_names):
+        opts["random_state"] = int(random_state)
+    if spec.similarity:
+        if sim_mat is None:
+            raise ValueError(f"sim.mat: {spec.function} needs the d x d feature similarity "
+                             f"matrix; got NULL")
+        opts["similarity"] = sim_mat
+        n_features = sim_mat.shape[0]
+    elif p is not None:
+        n_features = p
+    elif opts.get("correction_for_chance", "none") != "none":
+        raise ValueError(f"p: the number of features is needed to correct {spec.function} "
+                         f"for chance; got NULL")
+    elif info.name in _D_FREE:
+        n_features = max(int(np.max(np.asarray(indices), initial=0)), 1)
+    else:
+        raise ValueError(f"p: {spec.function} needs the number of features; got NULL")
+    return info, runs_selection(sizes, indices, n_features), opts
+
+
+# ---------------------------------------------------------------- any measure
+
+def _selection_and_options(measure: str, sizes, indices, n_features, similarity, importances,
+                           options) -> Tuple[MeasureInfo, Any, dict]:
+    info = get_measure(measure)
+    opts = _options_from_r(info, dict(options or {}))
+    if similarity is not None:
+        if "similarity" not in info.parameter_names:
+            raise ValueError(f"sim.mat: measure {info.name!r} takes no feature similarity; "
+                             f"measures that do: {', '.join(_takes('similarity'))}")
+        opts["similarity"] = similarity
+    if importances is not None:
+        if "importances" not in info.parameter_names:
+            raise ValueError(f"importances: measure {info.name!r} takes no importances; "
+                             f"measures that do: {', '.join(_takes('importances'))}")
+        opts["importances"] = importances
+    return info, runs_selection(sizes, indices, n_features), opts
+
+
+def _takes(option: str):
+    return [m.name for m in list_measures() if option in m.parameter_names]
+
+
+def measure_value(measure: str, sizes, indices, n_features, *, similarity=None,
+                  importances=None, options=None) -> float:
+    """A registered measure's value on stabm-style ``features``.
+
+    ``options`` are the measure's options by propstab's names or R's
+    (``correction.for.chance`` and ``N`` through the registry's ``r_reference``, any other
+    dotted name with underscores).
+
+    Examples
+    --------
+    >>> from propstab.r._frontend import measure_value
+    >>> measure_value("kuncheva", [2, 2], [1, 2, 1, 3], 4)
+    0.0
+    >>> round(measure_value("jaccard", [2, 2], [1, 2, 1, 3], 4,
+    ...                     options={"correction.for.chance": "exact"}), 10)
+    -0.0909090909
+    """
+    info, sel, opts = _selection_and_options(measure, sizes, indices, n_features, similarity,
+                                             importances, options)
+    return info.function(sel, **opts)
+
+
+# ---------------------------------------------------------------- inference
+
+def _estimate_dict(est) -> dict:
+    return {"statistic": est.statistic, "variance": est.variance,
+            "standard_error": est.standard_error, "n_runs": est.n_runs,
+            "n_features": est.n_features, "measure": est.measure, "method": est.method,
+            "interpretation": est.interpretation}
+
+
+def _check_method(method: str) -> str:
+    from ..inference import VARIANCE_METHODS
+    return check_choice("method", method, VARIANCE_METHODS)
+
+
+def estimate_fields(measure: str, sizes, indices, n_features, *, method: str = "auto",
+                    similarity=None, importances=None, options=None) -> dict:
+    """:func:`propstab.estimate` as plain fields: statistic, variance, standard_error,
+    n_runs, n_features, measure, method, interpretation.
+
+    Examples
+    --------
+    >>> from propstab.r._frontend import estimate_fields
+    >>> fields = estimate_fields("nogueira", [2, 2, 2, 2], [1, 2, 1, 2, 1, 3, 1, 2], 4)
+    >>> round(fields["statistic"], 4), round(fields["variance"], 4), fields["method"]
+    (0.5, 0.0469, 'analytic')
+    """
+    from ..inference import estimate
+    info, sel, opts = _selection_and_options(measure, sizes, indices, n_features, similarity,
+                                             importances, options)
+    return _estimate_dict(estimate(sel, info.name, method=_check_method(method), **opts))
+
+
+def interval(statistic: float, variance: float, confidence_level: float = 0.95,
+             alternative: str = "two.sided") -> Tuple[float, float]:
+    """The Wald confidence interval of an estimate with this variance (thesis Cor. 1):
+    ``statistic -/+ z sqrt(variance)``, two-sided with z the (1 + level)/2 quantile of
+    N(0, 1), or one-sided (``"greater"``: (low, inf); ``"less"``: (-inf, high)) with z its
+    ``level`` quantile, as R's ``htest`` intervals follow the alternative.
+
+    Examples
+    --------
+    >>> from propstab.r._frontend import interval
+    >>> [round(x, 4) for x in interval(0.5, 0.0469, 0.9)]
+    [0.1438, 0.8562]
+    >>> low, high = interval(0.5, 0.0469, 0.95, "greater")
+    >>> round(low, 4), high
+    (0.1438, inf)
+    """
+    from scipy import stats
+    from ..inference import ZeroVarianceWarning
+    level = check_confidence_level(confidence_level)
+    check_choice("alternative", alternative, tuple(ALTERNATIVES))
+    if variance == 0:
+        warnings.warn("the variance is 0; the confidence interval is the single point",
+                      ZeroVarianceWarning, stacklevel=2)
+    se = math.sqrt(variance) if variance >= 0 else math.nan
+    if alternative == "two.sided":
+        half = float(stats.norm.ppf(0.5 + level / 2)) * se
+        return statistic - half, statistic + half
+    half = float(stats.norm.ppf(level)) * se
+    if alternative == "greater":
+        return statistic - half, math.inf
+    return -math.inf, statistic + half
+
+
+def one_sample(measure: str, sizes, indices, n_features, *, phi0: float,
+               alternative: str = "two.sided", method: str = "auto",
+               confidence_level: float = 0.95, similarity=None, importances=None,
+               options=None) -> dict:
+    """:func:`propstab.one_sample_test` as the fields of R's ``htest``: statistic,
+    pvalue, estimate (a dict of :func:`estimate_fields`), conf_int, phi0, alternative.
+
+    Examples
+    --------
+    >>> from propstab.r._frontend import one_sample
+    >>> res = one_sample("nogueira", [2, 2, 2, 2], [1, 2, 1, 2, 1, 3, 1, 2], 4, phi0=0.2,
+    ...                  alternative="greater")
+    >>> round(res["statistic"], 4), round(res["pvalue"], 4)
+    (1.3856, 0.0829)
+    """
+    from ..inference import one_sample_test
+    check_choice("alternative", alternative, tuple(ALTERNATIVES))
+    check_confidence_level(confidence_level)
+    info, sel, opts = _selection_and_options(measure, sizes, indices, n_features, similarity,
+                                             importances, options)
+    res = one_sample_test(sel, phi0, alternative=ALTERNATIVES[alternative], measure=info.name,
+                          method=_check_method(method), **opts)
+    est = res.estimate
+    return {"statistic": res.statistic, "pvalue": res.pvalue, "phi0": res.phi0,
+            "alternative": alternative, "estimate": _estimate_dict(est),
+            "conf_int": interval(est.statistic, est.variance, confidence_level, alternative)}
+
+
+def two_sample(measure: str, x, y, n_features, *, paired: bool = False,
+               alternative: str = "two.sided", method: str = "auto",
+               confidence_level: float = 0.95, similarity=None, options=None) -> dict:
+    """:func:`propstab.two_sample_test` in R's orientation: ``x`` and ``y`` are
+    ``(sizes, indices)`` pairs, the difference is stability(x) - stability(y) (as
+    ``t.test``'s mean of x minus mean of y) and ``"greater"`` means x is more stable.
+
+    Returns the fields of R's ``htest``: statistic, pvalue, difference, variance,
+    estimates (two dicts of :func:`estimate_fields`, x then y), conf_int (for the
+    difference), paired, alternative.
+
+    Examples
+    --------
+    >>> from propstab.r._frontend import two_sample
+    >>> x = ([2] * 5, [1, 2, 1, 2, 1, 2, 1, 2, 1, 3])
+    >>> y = ([2] * 5, [1, 2, 1, 3, 2, 3, 1, 2, 1, 4])
+    >>> res = two_sample("nogueira", x, y, 4)
+    >>> round(res["statistic"], 4), round(res["pvalue"], 4)
+    (2.2411, 0.025)
+    """
+    from ..inference import two_sample_test
+    check_choice("alternative", alternative, tuple(ALTERNATIVES))
+    check_confidence_level(confidence_level)
+    info, sel_x, opts = _selection_and_options(measure, *x, n_features, similarity, None,
+                                               options)
+    sel_y = runs_selection(*y, n_features)
+    # propstab's difference is second minus first: y first, x second
+    try:
+        res = two_sample_test(sel_y, sel_x, paired=bool(paired),
+                              alternative=ALTERNATIVES[alternative], measure=info.name,
+                              method=_check_method(method), **opts)
+    except (ValueError, TypeError) as exc:
+        raise type(exc)(_renamed(str(exc), {"Z1": "y", "Z2": "x"})) from None
+    est_y, est_x = res.estimates
+    return {"statistic": res.statistic, "pvalue": res.pvalue, "difference": res.difference,
+            "variance": res.variance, "paired": res.paired, "alternative": alternative,
+            "estimates": [_estimate_dict(est_x), _estimate_dict(est_y)],
+            "conf_int": interval(res.difference, res.variance, confidence_level, alternative)}
+
+
+# ---------------------------------------------------------------- audit
+
+def _number(value, name: str) -> float:
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.number)):
+        raise TypeError(f"fun: {name} must return one number; got {type(value).__name__} "
+                        f"{value!r}")
+    return float(value)
+
+
+#: The matrix a user function is tried on before its audit (a first, readable failure).
+PROBE = np.array([[1, 1, 0], [1, 0, 1]], dtype=bool)
+
+
+def audit_function(fun: Callable, name: str, *, max_examples: int = 200, seed: int = 0,
+                   axioms=None, **declaration) -> dict:
+    """The axiom audit (:func:`propstab.audit`) of a function ``fun(Z) -> number`` written in
+    R (reticulate passes it as a Python callable; Z arrives as a logical matrix).
+
+    ``declaration`` is the function's claims and bounds as for
+    :func:`propstab.auditing.subject` (``claims``, ``lower``, ``upper``, ``orientation``,
+    ``domain``, ``null_value``, ``pairwise``, ``symmetric``). ``fun`` is first called on a
+    2 x 3 matrix: an error there is reported as such (during the audit, an error counts as
+    an undefined value).
+
+    Returns
+    -------
+    dict
+        ``rows``: one dict per axiom (axiom, claimed, status, reason, counterexample as
+        text, values); ``text``: the audit table as propstab prints it.
+
+    Examples
+    --------
+    >>> from propstab.r._frontend import audit_function
+    >>> out = audit_function(lambda Z: float(Z.mean()), "coverage", claims=["bounds"],
+    ...                      lower=0, upper=1, max_examples=30)
+    >>> [(r["axiom"], r["status"]) for r in out["rows"]][:3]
+    [('fully defined', 'unrefuted'), ('monotonicity', 'refuted'), ('bounds', 'holds')]
+    """
+    from ..auditing import audit
+
+    def measure(Z):
+        return _number(fun(np.asarray(Z, dtype=bool)), name)
+
+    measure.__name__ = name
+    try:
+        value = fun(PROBE)
+    except Exception as exc:                # the user's function failed: say where
+        raise ValueError(f"fun: {name} failed on the selection matrix "
+                         f"{PROBE.astype(int).tolist()}: {exc}") from None
+    _number(value, name)
+    declaration = {k: v for k, v in declaration.items() if v is not None}
+    if isinstance(declaration.get("claims"), str):
+        declaration["claims"] = [declaration["claims"]]
+    table = audit(measure, max_examples=int(max_examples), seed=int(seed),
+                  axioms=[axioms] if isinstance(axioms, str) else axioms, **declaration)
+    rows = []
+    for r in table:
+        d = r.to_dict()
+        ce = d.get("counterexample")
+        rows.append({"axiom": r.axiom.label, "claimed": r.claimed, "status": r.status,
+                     "reason": r.reason, "counterexample": "" if ce is None else repr(ce),
+                     "values": [float(v) for v in r.values]})
+    return {"rows": rows, "text": str(table)}
+
+
+# ---------------------------------------------------------------- tables
+
+def measures_table() -> dict:
+    """The registry as columns (for R's ``list_measures()``): name, family, the five
+    claims (by axiom label), lower, upper, orientation, domain, options, stabm (the
+    stabm function, ``""`` when none), summary.
+
+    Examples
+    --------
+    >>> from propstab.r._frontend import measures_table
+    >>> table = measures_table()
+    >>> row = {key: column[table["name"].index("kuncheva")] for key, column in table.items()}
+    >>> row["correction"], row["domain"], repr(row["stabm"])
+    (True, 'constant_size', "''")
+    >>> table["stabm"][table["name"].index("nogueira")]
+    'stabilityNogueira'
+    """
+    infos = list_measures()
+    cols: Dict[str, list] = {"name": [m.name for m in infos],
+                             "family": [m.family for m in infos]}
+    for a in Axiom:
+        cols[a.label.replace(" ", "_")] = [m.claims[a] for m in infos]
+    cols["lower"] = [str(m.bounds[0]) for m in infos]
+    cols["upper"] = [str(m.bounds[1]) for m in infos]
+    cols["orientation"] = [m.orientation for m in infos]
+    cols["domain"] = [m.domain for m in infos]
+    cols["options"] = [", ".join(m.parameter_names) for m in infos]
+    cols["stabm"] = [m.r_reference.function if m.r_reference is not None
+                     and m.r_reference.package == "stabm" else "" for m in infos]
+    cols["summary"] = [m.summary for m in infos]
+    return cols
+
+
+def differences(fun: Optional[str] = None, sizes=None, indices=None, *, p=None, sim_mat=None,
+                options=None) -> list:
+    """stabm's documented defects that propstab does not copy
+    (:data:`propstab.r.EXPECTED_DIFFERENCES`): all, those of stabm's function ``fun``, or
+    those under which the call ``fun(features, ...)`` falls (``sizes`` and ``indices``
+    given, the other arguments as for :func:`stabm_value`).
+
+    Examples
+    --------
+    >>> from propstab.r._frontend import differences
+    >>> [d["key"] for d in differences("stabilityDavis")]
+    ['corrected_global_score', 'davis_penalty_maximum']
+    >>> case = {"sizes": [2, 2, 2], "indices": [1, 2, 2, 3, 1, 3], "p": 4}
+    >>> [d["key"] for d in differences("stabilityDavis", **case)]
+    []
+    >>> [d["key"] for d in differences("stabilityDavis", **case,
+    ...                                options={"correction.for.chance": "exact"})]
+    ['corrected_global_score']
+    """
+    from .._validation import check_options
+    from ._defects import EXPECTED_DIFFERENCES
+    case = None
+    if sizes is not None:
+        if fun is None:
+            raise ValueError("fun: the stabm function is needed to check a case; got None")
+        spec = _stabm_spec(fun)
+        info, sel, opts = _stabm_case(spec, sizes, indices, p, sim_mat, None, options)
+        case = (info.name, sel, check_options(info, opts))
+    rows = []
+    for e in EXPECTED_DIFFERENCES:
+        bare = [f.split("::")[-1] for f in e.r_functions]
+        if fun is not None and fun not in bare:
+            continue
+        if case is not None and (e.applies is None or case[0] not in e.measures
+                                 or not e.applies(*case)):
+            continue
+        row = e.as_dict()
+        row["measures"] = ", ".join(e.measures)
+        row["r_functions"] = ", ".join(e.r_functions)
+        rows.append(row)
+    return rows
+
+
+# ---------------------------------------------------------------- calls from R
+
+_ENTRY_POINTS: Dict[str, Callable] = {f.__name__: f for f in (
+    stabm_value, measure_value, estimate_fields, interval, one_sample, two_sample,
+    audit_function, measures_table, differences)}
+
+
+def _warning_record(w: warnings.WarningMessage) -> dict:
+    message = str(w.message)
+    if issubclass(w.category, UndefinedMeasureWarning):
+        message = message.replace("; returning nan", "; returning NA")
+    return {"class": w.category.__name__, "message": message}
+
+
+def invoke(entry: str, arguments: Mapping[str, Any]) -> dict:
+    """Call the entry point ``entry`` with ``arguments``; never raises.
+
+    Returns
+    -------
+    dict
+        ``value``; ``warnings``: a list of ``{"class", "message"}``, one per distinct
+        warning; ``error``: None, or ``{"class", "message", "traceback"}`` (the exception's
+        class name and message; the traceback is for developers and is not shown).
+
+    Examples
+    --------
+    >>> from propstab.r._frontend import invoke
+    >>> invoke("measure_value", {"measure": "jaccard", "sizes": [1, 1], "indices": [1, 2],
+    ...                          "n_features": 2})["value"]
+    0.0
+    >>> out = invoke("measure_value", {"measure": "jacard", "sizes": [1, 1],
+    ...                                "indices": [1, 2], "n_features": 2})
+    >>> out["error"]["class"], out["error"]["message"][:45]
+    ('ValueError', "measure: 'jacard' is not a registered measure")
+    >>> out = invoke("measure_value", {"measure": "jaccard", "sizes": [0, 0], "indices": [],
+    ...                                "n_features": 2})
+    >>> out["value"], out["warnings"][0]["class"]
+    (nan, 'UndefinedMeasureWarning')
+    """
+    if entry not in _ENTRY_POINTS:
+        return {"value": None, "warnings": [], "error": {
+            "class": "ValueError", "traceback": "",
+            "message": f"entry: {entry!r} is not an entry point of propstab's R front end; "
+                       f"known: {', '.join(sorted(_ENTRY_POINTS))}"}}
+    error = None
+    value = None
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            value = _ENTRY_POINTS[entry](**dict(arguments))
+        except Exception as exc:            # every failure reaches R as data
+            error = {"class": type(exc).__name__, "message": _renamed(str(exc), _R_NAMES),
+                     "traceback": "".join(traceback.format_exception(type(exc), exc,
+                                                                     exc.__traceback__))}
+    seen = {}
+    for w in caught:
+        record = _warning_record(w)
+        seen.setdefault((record["class"], record["message"]), record)
+    return {"value": value, "warnings": list(seen.values()), "error": error}

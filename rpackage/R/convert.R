@@ -1,0 +1,117 @@
+# The one conversion of R input: stabm's `features` (a list of integer or character
+# vectors) or a 0/1 (logical) matrix becomes run sizes and concatenated 1-based feature
+# indices, the form the Python side (propstab.r._frontend.runs_selection) reads; a
+# similarity matrix becomes a dense matrix or a general sparse Matrix. Validation
+# follows stabm's rules and messages (checkmate).
+
+# features -> list(sizes, indices, p); p is NULL when neither given nor implied.
+.runs <- function(features, p = NULL, sim.mat = NULL, arg = "features") {
+  checkmate::assertInt(p, lower = 1L, null.ok = TRUE, .var.name = "p")
+  if (!is.null(p)) p <- as.integer(p)
+  if (!is.null(sim.mat)) {
+    if (!is.null(p) && p != ncol(sim.mat)) {
+      .fail("p: %d does not match the %d columns of sim.mat", p, ncol(sim.mat))
+    }
+    p <- ncol(sim.mat)
+  }
+  if (is.data.frame(features)) features <- as.matrix(features)
+  if (is.matrix(features)) return(.matrix_runs(features, p, arg))
+  checkmate::assertList(features, any.missing = FALSE, min.len = 2L,
+                        types = c("integerish", "character"), .var.name = arg)
+  is.char <- vapply(features, is.character, logical(1L))
+  if (any(is.char) && !all(is.char)) {
+    .fail("%s: all runs must be numeric or all must be character", arg)
+  }
+  missing.run <- which(vapply(features, anyNA, logical(1L)))
+  if (length(missing.run)) {
+    .fail("%s: run %d contains a missing value", arg, missing.run[1L])
+  }
+  repeated <- which(vapply(features, anyDuplicated, integer(1L)) > 0L)
+  if (length(repeated)) {
+    .fail("%s: run %d lists a feature more than once", arg, repeated[1L])
+  }
+  sizes <- lengths(features, use.names = FALSE)
+  flat <- unlist(features, use.names = FALSE)
+  if (is.null(flat)) flat <- integer(0L)
+  run.of <- function(i) findInterval(i - 1L, cumsum(sizes)) + 1L
+  if (all(is.char) && length(features)) {
+    universe <- if (is.null(sim.mat)) unique(flat) else colnames(sim.mat)
+    if (!is.null(sim.mat) && is.null(universe)) {
+      .fail("sim.mat: needs column names when %s lists feature names", arg)
+    }
+    indices <- match(flat, universe)
+    if (anyNA(indices)) {
+      i <- which(is.na(indices))[1L]
+      .fail("%s: run %d lists '%s', which is not a column name of sim.mat", arg, run.of(i),
+            flat[i])
+    }
+    if (!is.null(p) && length(universe) > p) {
+      .fail("%s: the runs name %d different features, more than p = %d", arg,
+            length(universe), p)
+    }
+  } else {
+    indices <- flat
+    upper <- if (is.null(p)) Inf else p
+    outside <- which(indices < 1 | indices > upper)
+    if (length(outside)) {
+      i <- outside[1L]
+      .fail("%s: run %d contains the feature index %s; features are 1-based indices %s",
+            arg, run.of(i), format(indices[i]),
+            if (is.null(p)) ">= 1" else sprintf("in 1..%d (p = %d)", p, p))
+    }
+  }
+  list(sizes = .ints(sizes), indices = .ints(indices), p = p)
+}
+
+# A 0/1 or logical M x d matrix -> runs.
+.matrix_runs <- function(Z, p, arg) {
+  checkmate::assertMatrix(Z, any.missing = FALSE, min.rows = 2L, min.cols = 1L,
+                          .var.name = arg)
+  if (is.logical(Z)) {
+    Z <- Z + 0L
+  } else if (!is.numeric(Z) || any(Z != 0 & Z != 1)) {
+    .fail("%s: a selection matrix holds 0/1 or TRUE/FALSE (runs in rows, features in columns)",
+          arg)
+  }
+  if (!is.null(p) && p != ncol(Z)) {
+    .fail("p: %d does not match the %d columns of %s", p, ncol(Z), arg)
+  }
+  where <- which(t(Z) != 0, arr.ind = TRUE)       # run-major: runs are columns of t(Z)
+  list(sizes = .ints(rowSums(Z != 0)), indices = .ints(where[, 1L]), p = ncol(Z))
+}
+
+# An error in the R input, with stabm-like wording and propstab's condition classes.
+.fail <- function(format, ...) {
+  stop(structure(class = c("propstab_input_error", "propstab_error", "error", "condition"),
+                 list(message = sprintf(format, ...), call = NULL)))
+}
+
+# An integer vector as a NumPy array (a length-1 R vector would become a Python scalar);
+# Python is started first (reticulate's conversions need it).
+.ints <- function(x) {
+  .frontend()
+  reticulate::np_array(as.integer(x), dtype = "int64")
+}
+
+# stabm's sim.mat: a symmetric matrix (base or Matrix) with entries in [0, 1]; sent to
+# Python as a dense matrix or a general sparse dgCMatrix (a scipy.sparse matrix there).
+.similarity <- function(sim.mat, required = TRUE) {
+  if (is.null(sim.mat)) {
+    if (required) .fail("sim.mat: the d x d feature similarity matrix is required; got NULL")
+    return(NULL)
+  }
+  if (methods::is(sim.mat, "Matrix")) {
+    if (!Matrix::isSymmetric(sim.mat)) .fail("sim.mat: must be symmetric")
+    sim.mat <- methods::as(methods::as(methods::as(sim.mat, "CsparseMatrix"), "generalMatrix"),
+                           "dMatrix")
+    checkmate::assertNumeric(sim.mat@x, lower = 0, upper = 1, any.missing = FALSE,
+                             .var.name = "sim.mat")
+    return(sim.mat)
+  }
+  checkmate::assertMatrix(sim.mat, mode = "numeric", any.missing = FALSE, min.rows = 1L,
+                          min.cols = 1L, .var.name = "sim.mat")
+  if (!isSymmetric(unname(sim.mat))) .fail("sim.mat: must be symmetric")
+  checkmate::assertNumeric(sim.mat, lower = 0, upper = 1, .var.name = "sim.mat")
+  storage.mode(sim.mat) <- "double"
+  sim.mat
+}

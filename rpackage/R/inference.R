@@ -1,0 +1,237 @@
+# Inference for stability: an estimate with its variance (an S3 object with print,
+# summary, confint, coef and vcov methods) and the one- and two-sample tests (htest).
+
+#' Estimate the stability with its variance and a confidence interval
+#'
+#' The stability of the feature sets with the estimated variance of the estimate: the
+#' analytic variance of Nogueira et al. (2018, thesis Thm 6) for Nogueira's estimator
+#' and Kuncheva's index, the delete-one-run jackknife for any other measure.
+#'
+#' @inheritParams stability
+#' @param method `"auto"` (analytic where it applies, else the jackknife), `"analytic"`
+#'   or `"jackknife"`.
+#' @return An object of class `propstab_estimate`: a list with `estimate`, `variance`,
+#'   `std.error`, `n.runs`, `n.features`, `measure`, `method`, `interpretation` (the
+#'   estimate's label on the thesis's Table 6.1 scale, `NA` for measures not on a
+#'   kappa-like scale) and `call`. Methods: `print()`, `summary()`, `confint()`,
+#'   `coef()`, `vcov()`.
+#' @section Notes:
+#' The Wald interval `estimate -/+ qnorm((1 + level)/2) * std.error` (thesis Cor. 1) is
+#' asymptotic in the number of runs M; its coverage is studied in propstab's
+#' docs/inference_validation.md.
+#' @seealso [stability_test()], [confint.propstab_estimate()].
+#' @references Nogueira, S., Sechidis, K., Brown, G. (2018). On the stability of feature
+#'   selection algorithms. Journal of Machine Learning Research 18(174), 1-54.
+#'   Nogueira, S. (2018). PhD thesis, University of Manchester, sec. 5.2.
+#' @examples
+#' feats <- list(c(1, 2), c(1, 2), c(1, 3), c(1, 2))
+#' est <- stability_estimate(feats, p = 4)
+#' est
+#' confint(est, level = 0.9)
+#' summary(stability_estimate(feats, p = 4, measure = "jaccard"))
+#' @export
+stability_estimate <- function(features, p = NULL, measure = "nogueira",
+                               method = c("auto", "analytic", "jackknife"), sim.mat = NULL,
+                               ...) {
+  checkmate::assertString(measure)
+  method <- match.arg(method)
+  sim <- .similarity(sim.mat, required = FALSE)
+  runs <- .runs(features, p = p, sim.mat = sim)
+  fields <- .call("estimate_fields", measure = measure, sizes = runs$sizes,
+                  indices = runs$indices, n_features = .need_p(runs$p), method = method,
+                  similarity = sim, options = list(...), call = sys.call())
+  .as_estimate(fields, match.call())
+}
+
+.as_estimate <- function(fields, call) {
+  structure(list(estimate = .na(fields$statistic), variance = .na(fields$variance),
+                 std.error = .na(fields$standard_error), n.runs = fields$n_runs,
+                 n.features = fields$n_features, measure = fields$measure,
+                 method = fields$method,
+                 interpretation = if (is.null(fields$interpretation)) NA_character_
+                                  else fields$interpretation,
+                 call = call),
+            class = "propstab_estimate")
+}
+
+.variance_source <- function(method) {
+  if (method == "analytic") "analytic variance, Nogueira et al. 2018 Thm 6"
+  else "delete-one-run jackknife variance"
+}
+
+#' @export
+print.propstab_estimate <- function(x, digits = max(3L, getOption("digits") - 3L), ...) {
+  ci <- suppressWarnings(stats::confint(x))
+  cat(sprintf("Stability of feature selection (%s), M = %d runs, d = %d features\n",
+              x$measure, x$n.runs, x$n.features))
+  cat(sprintf("  estimate %s, std. error %s (%s)\n", format(x$estimate, digits = digits),
+              format(x$std.error, digits = digits), .variance_source(x$method)))
+  cat(sprintf("  95%% confidence interval: [%s, %s]\n", format(ci[1L], digits = digits),
+              format(ci[2L], digits = digits)))
+  if (!is.na(x$interpretation)) {
+    cat(sprintf("  interpretation (thesis Table 6.1): %s\n", x$interpretation))
+  }
+  invisible(x)
+}
+
+#' Confidence interval, summary, coefficient and variance of a stability estimate
+#'
+#' @param object,x A `propstab_estimate` from [stability_estimate()].
+#' @param parm Ignored (there is one parameter, the stability).
+#' @param level The confidence level.
+#' @param conf.level The confidence level of the interval in the summary.
+#' @param digits Significant digits to print.
+#' @param ... Unused.
+#' @return `confint()`: a 1 x 2 matrix, the Wald interval
+#'   `estimate -/+ qnorm((1 + level)/2) * std.error` (thesis Cor. 1; a zero variance
+#'   gives the single point, with a warning). `summary()`: an object of class
+#'   `summary.propstab_estimate` with the table printed. `coef()`: the named estimate.
+#'   `vcov()`: the 1 x 1 variance matrix.
+#' @examples
+#' est <- stability_estimate(list(c(1, 2), c(1, 2), c(1, 3), c(1, 2)), p = 4)
+#' confint(est)
+#' summary(est, conf.level = 0.9)
+#' @name estimate_methods
+#' @export
+confint.propstab_estimate <- function(object, parm, level = 0.95, ...) {
+  checkmate::assertNumber(level, lower = 0, upper = 1)
+  ci <- .call("interval", statistic = object$estimate, variance = object$variance,
+              confidence_level = level, call = sys.call())
+  .ci_matrix(unlist(ci), level, object$measure)
+}
+
+.ci_matrix <- function(ci, level, name) {
+  probs <- c((1 - level) / 2, (1 + level) / 2)
+  matrix(ci, nrow = 1L, dimnames = list(name, paste(format(100 * probs, trim = TRUE,
+                                                           digits = 3L), "%")))
+}
+
+#' @rdname estimate_methods
+#' @export
+summary.propstab_estimate <- function(object, conf.level = 0.95, ...) {
+  ci <- stats::confint(object, level = conf.level)
+  table <- cbind(Estimate = object$estimate, `Std. Error` = object$std.error, ci)
+  rownames(table) <- object$measure
+  structure(list(table = table, estimate = object, conf.level = conf.level),
+            class = "summary.propstab_estimate")
+}
+
+#' @rdname estimate_methods
+#' @export
+print.summary.propstab_estimate <- function(x, digits = max(3L, getOption("digits") - 3L),
+                                            ...) {
+  e <- x$estimate
+  cat(sprintf("Stability of feature selection: M = %d runs, d = %d features\n\n", e$n.runs,
+              e$n.features))
+  print(signif(x$table, digits))
+  cat(sprintf("\nVariance: %s. Interval: Wald, %g%%.\n", .variance_source(e$method),
+              100 * x$conf.level))
+  if (!is.na(e$interpretation)) {
+    cat(sprintf("Interpretation (thesis Table 6.1): %s.\n", e$interpretation))
+  }
+  invisible(x)
+}
+
+#' @rdname estimate_methods
+#' @export
+coef.propstab_estimate <- function(object, ...) {
+  stats::setNames(object$estimate, object$measure)
+}
+
+#' @rdname estimate_methods
+#' @export
+vcov.propstab_estimate <- function(object, ...) {
+  matrix(object$variance, 1L, 1L, dimnames = list(object$measure, object$measure))
+}
+
+#' Tests for the stability of feature selection
+#'
+#' The one-sample test of H0: stability = `phi0` and the two-sample test of equal
+#' stability of two feature selectors (Nogueira et al. 2018, thesis sec. 5.2.5 and Thm 7),
+#' independent or paired (the two selectors run on the same M resamples), returned as
+#' `htest` objects like [stats::t.test()]. The statistic is asymptotically N(0, 1)
+#' under H0.
+#'
+#' @param x The feature sets of the (first) selector: a list of vectors of selected
+#'   features or a 0/1 matrix, as for [stability()].
+#' @param y `NULL` for the one-sample test, or the feature sets of the second selector
+#'   (the same features; the same number of runs if `paired`).
+#' @param phi0 The stability under H0 in the one-sample test.
+#' @param alternative `"two.sided"`, `"less"` or `"greater"`: H1 is that the stability
+#'   of x differs from, is less than or is greater than `phi0` (one sample) or the
+#'   stability of y (two samples; the difference is x minus y, as in `t.test()`, while
+#'   propstab's Python `two_sample_test(Z1, Z2)` reports Z2 minus Z1).
+#' @param paired Whether row i of `x` and of `y` come from the same resample i.
+#' @param measure,method As for [stability_estimate()].
+#' @param p The total number of features.
+#' @param conf.level The level of the confidence interval (one-sided for a one-sided
+#'   alternative, as in `t.test()`; it must then exceed 0.5).
+#' @param sim.mat,... As for [stability()].
+#' @return An object of class `htest`: `statistic` (`z`), `p.value`, `conf.int` (for the
+#'   stability, or for the difference), `estimate` (the stability of x, and of y;
+#'   the difference when `paired`), `null.value`, `stderr`, `alternative`, `method`,
+#'   `data.name`.
+#' @seealso [stability_estimate()].
+#' @references Nogueira, S., Sechidis, K., Brown, G. (2018). On the stability of feature
+#'   selection algorithms. Journal of Machine Learning Research 18(174), 1-54.
+#' @examples
+#' a <- list(c(1, 2), c(1, 3), c(2, 3), c(1, 2), c(1, 4))
+#' b <- list(c(1, 2), c(1, 2), c(1, 2), c(1, 2), c(1, 3))
+#' stability_test(a, phi0 = 0, p = 4, alternative = "greater")
+#' stability_test(b, a, p = 4)
+#' stability_test(b, a, p = 4, paired = TRUE)$p.value
+#' @export
+stability_test <- function(x, y = NULL, phi0 = 0,
+                           alternative = c("two.sided", "less", "greater"), paired = FALSE,
+                           measure = "nogueira", method = c("auto", "analytic", "jackknife"),
+                           p = NULL, conf.level = 0.95, sim.mat = NULL, ...) {
+  alternative <- match.arg(alternative)
+  method <- match.arg(method)
+  checkmate::assertString(measure)
+  checkmate::assertNumber(phi0, finite = TRUE)
+  checkmate::assertFlag(paired)
+  checkmate::assertNumber(conf.level, lower = 0, upper = 1)
+  if (alternative != "two.sided" && conf.level <= 0.5) {
+    .fail("conf.level: a one-sided interval needs a level above 0.5")
+  }
+  sim <- .similarity(sim.mat, required = FALSE)
+  rx <- .runs(x, p = p, sim.mat = sim, arg = "x")
+  if (is.null(y)) {
+    out <- .call("one_sample", measure = measure, sizes = rx$sizes, indices = rx$indices,
+                 n_features = .need_p(rx$p), phi0 = phi0, alternative = alternative,
+                 method = method, confidence_level = conf.level, similarity = sim,
+                 options = list(...), call = sys.call())
+    e <- out$estimate
+    result <- list(
+      statistic = c(z = out$statistic), p.value = out$pvalue,
+      conf.int = structure(unlist(out$conf_int), conf.level = conf.level),
+      estimate = stats::setNames(.na(e$statistic), sprintf("stability (%s)", e$measure)),
+      null.value = c(stability = phi0), stderr = .na(e$standard_error),
+      alternative = alternative,
+      method = sprintf("One-sample test of feature-selection stability (%s, %s)", e$measure,
+                       .variance_source(e$method)),
+      data.name = deparse1(substitute(x)))
+  } else {
+    ry <- .runs(y, p = if (is.null(p)) rx$p else p, sim.mat = sim, arg = "y")
+    out <- .call("two_sample", measure = measure, x = list(rx$sizes, rx$indices),
+                 y = list(ry$sizes, ry$indices), n_features = .need_p(rx$p), paired = paired,
+                 alternative = alternative, method = method, confidence_level = conf.level,
+                 similarity = sim, options = list(...), call = sys.call())
+    ex <- out$estimates[[1L]]
+    ey <- out$estimates[[2L]]
+    estimate <- if (paired) c(`difference in stability` = out$difference)
+                else stats::setNames(c(ex$statistic, ey$statistic),
+                                     c("stability of x", "stability of y"))
+    result <- list(
+      statistic = c(z = out$statistic), p.value = out$pvalue,
+      conf.int = structure(unlist(out$conf_int), conf.level = conf.level),
+      estimate = estimate, null.value = c(`difference in stability` = 0),
+      stderr = sqrt(out$variance), alternative = alternative,
+      method = sprintf("%s test of equal feature-selection stability (%s, %s)",
+                       if (paired) "Paired" else "Two-sample", ex$measure,
+                       .variance_source(ex$method)),
+      data.name = paste(deparse1(substitute(x)), "and", deparse1(substitute(y))))
+  }
+  class(result) <- "htest"
+  result
+}

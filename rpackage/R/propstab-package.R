@@ -1,0 +1,29 @@
+#' propstab: the stability of feature selection, from R
+#'
+#' The R interface to the Python library propstab, through reticulate.
+#'
+#' \itemize{
+#' \item **stabm's functions**, same names, arguments and values: [stabm_pairs],
+#'   [stabm_frequencies], [stabm_similar]; where propstab deliberately differs from
+#'   stabm (stabm's documented defects), the help pages say so and
+#'   [stabm_differences()] lists each case with an example.
+#' \item **Every registered measure**: [stability()] and [list_measures()];
+#'   stabm-style names for some that stabm lacks: [more_measures].
+#' \item **Inference**: [stability_estimate()] (variance, confidence interval) and
+#'   [stability_test()] (one- and two-sample tests as `htest` objects).
+#' \item **The axiom audit** of a measure written in R: [audit_measure()].
+#' }
+#'
+#' @section Python:
+#' The package calls propstab's Python side (the module `propstab.r._frontend`) in the
+#' interpreter chosen, on first use, as the first of: the option `propstab.python`, the
+#' environment variables `PROPSTAB_PYTHON` and `RETICULATE_PYTHON`, and
+#' `/usr/bin/python3` (where the project's `scripts/setup.sh` installs propstab). When
+#' reticulate already runs another Python in the session, that one is used. Python's
+#' errors arrive as R errors with propstab's message and classes `propstab_<class>`
+#' (e.g. `propstab_ValueError`), `propstab_error`, `error`; its warnings as R warnings
+#' of classes `propstab_<class>` (e.g. `propstab_UndefinedMeasureWarning`),
+#' `propstab_warning`, `warning`. The Python traceback is kept in the condition's
+#' `python_traceback` field.
+#' @keywords internal
+"_PACKAGE"

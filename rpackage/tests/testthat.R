@@ -1,0 +1,4 @@
+library(testthat)
+library(propstab)
+
+test_check("propstab")

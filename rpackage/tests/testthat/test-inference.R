@@ -1,0 +1,114 @@
+# stability_estimate() and stability_test() against the thesis's formulas written here in
+# R (Nogueira 2018, Thm 6 and 7, Cor. 1) and the jackknife over stabm's values.
+
+# Nogueira's estimator and its Thm 6 variance, literally.
+nogueira_thm6 <- function(features, p) {
+  M <- length(features)
+  Z <- t(vapply(features, function(f) as.numeric(seq_len(p) %in% f), numeric(p)))
+  k <- rowSums(Z)
+  kbar <- mean(k)
+  phat <- colMeans(Z)
+  s2 <- M / (M - 1) * phat * (1 - phat)
+  phi <- 1 - mean(s2) / (kbar / p * (1 - kbar / p))
+  phi_i <- (1 / (kbar / p * (1 - kbar / p))) *
+    (as.vector(Z %*% phat) / p - k * kbar / p^2 +
+       phi / 2 * (2 * kbar * k / p^2 - k / p - kbar / p + 1))
+  list(phi = phi, variance = 4 / M^2 * sum((phi_i - mean(phi_i))^2))
+}
+
+set.seed(5)
+samples <- lapply(1:6, function(i) {
+  p <- sample(6:20, 1L)
+  M <- sample(4:15, 1L)
+  list(features = random_features(sample(1:(p - 1L), M, replace = TRUE), p), p = p)
+})
+
+test_that("stability_estimate() is thesis Thm 6 with the Wald interval of Cor. 1", {
+  for (x in samples) {
+    twin <- nogueira_thm6(x$features, x$p)
+    est <- stability_estimate(x$features, p = x$p)
+    expect_s3_class(est, "propstab_estimate")
+    expect_equal(est$estimate, twin$phi, tolerance = 1e-10)
+    expect_equal(est$variance, twin$variance, tolerance = 1e-10)
+    expect_identical(est$method, "analytic")
+    ci <- confint(est, level = 0.9)
+    expect_equal(as.vector(ci), twin$phi + c(-1, 1) * qnorm(0.95) * sqrt(twin$variance),
+                 tolerance = 1e-10)
+    expect_identical(dimnames(ci), list("nogueira", c("5 %", "95 %")))
+    expect_equal(coef(est), c(nogueira = twin$phi), tolerance = 1e-10)
+    expect_equal(as.vector(vcov(est)), twin$variance, tolerance = 1e-10)
+    expect_equal(confint(est), stats::confint.default(est), tolerance = 1e-10)
+  }
+})
+
+test_that("the jackknife variance is over the leave-one-out values (stabm's Jaccard)", {
+  skip_if_not_installed("stabm")
+  for (x in samples[1:3]) {
+    M <- length(x$features)
+    loo <- vapply(seq_len(M), function(i) stabm::stabilityJaccard(x$features[-i]), 0)
+    est <- stability_estimate(x$features, p = x$p, measure = "jaccard")
+    expect_identical(est$method, "jackknife")
+    expect_equal(est$variance, (M - 1) / M * sum((loo - mean(loo))^2), tolerance = 1e-10)
+  }
+})
+
+test_that("estimates print small and summarise as a table", {
+  est <- stability_estimate(list(c(1, 2), c(1, 2), c(1, 3), c(1, 2)), p = 4)
+  out <- capture.output(print(est))
+  expect_length(out, 4L)
+  expect_match(out[1L], "nogueira.*M = 4 runs, d = 4 features")
+  expect_match(out[4L], "intermediate to good")
+  s <- summary(est, conf.level = 0.9)
+  expect_s3_class(s, "summary.propstab_estimate")
+  expect_identical(colnames(s$table), c("Estimate", "Std. Error", "5 %", "95 %"))
+  expect_match(paste(capture.output(s), collapse = "\n"), "Std. Error")
+})
+
+test_that("the one-sample test is V_M = (estimate - phi0) / se, as an htest", {
+  x <- samples[[1L]]
+  twin <- nogueira_thm6(x$features, x$p)
+  z <- (twin$phi - 0.2) / sqrt(twin$variance)
+  for (alt in c("two.sided", "less", "greater")) {
+    res <- stability_test(x$features, phi0 = 0.2, p = x$p, alternative = alt)
+    expect_s3_class(res, "htest")
+    expect_named(res, c("statistic", "p.value", "conf.int", "estimate", "null.value",
+                        "stderr", "alternative", "method", "data.name"), ignore.order = TRUE)
+    expect_equal(unname(res$statistic), z, tolerance = 1e-10)
+    p <- switch(alt, two.sided = 2 * pnorm(-abs(z)), less = pnorm(z), greater = pnorm(-z))
+    expect_equal(res$p.value, p, tolerance = 1e-10)
+    expect_identical(res$null.value, c(stability = 0.2))
+    expect_identical(res$data.name, "x$features")
+    half <- switch(alt, two.sided = qnorm(0.975), qnorm(0.95)) * sqrt(twin$variance)
+    ci <- switch(alt, two.sided = twin$phi + c(-half, half),
+                 less = c(-Inf, twin$phi + half), greater = c(twin$phi - half, Inf))
+    expect_equal(as.vector(res$conf.int), ci, tolerance = 1e-10)
+    expect_identical(attr(res$conf.int, "conf.level"), 0.95)
+  }
+})
+
+test_that("the two-sample test is T_M of x minus y (thesis Thm 7), paired or not", {
+  a <- list(c(1, 2), c(1, 3), c(2, 3), c(1, 2), c(1, 4))
+  b <- list(c(1, 2), c(1, 2), c(1, 2), c(1, 2), c(1, 3))
+  ta <- nogueira_thm6(a, 4)
+  tb <- nogueira_thm6(b, 4)
+  res <- stability_test(b, a, p = 4, alternative = "greater")
+  z <- (tb$phi - ta$phi) / sqrt(ta$variance + tb$variance)
+  expect_equal(unname(res$statistic), z, tolerance = 1e-10)
+  expect_equal(res$p.value, pnorm(-z), tolerance = 1e-10)
+  expect_equal(unname(res$estimate), c(tb$phi, ta$phi), tolerance = 1e-10)
+  expect_identical(names(res$estimate), c("stability of x", "stability of y"))
+  expect_identical(res$data.name, "b and a")
+  swapped <- stability_test(a, b, p = 4, alternative = "less")
+  expect_equal(unname(swapped$statistic), -z, tolerance = 1e-10)
+  expect_equal(swapped$p.value, res$p.value, tolerance = 1e-10)
+  paired <- stability_test(b, a, p = 4, paired = TRUE)
+  expect_match(paired$method, "^Paired")
+  expect_equal(unname(paired$estimate), tb$phi - ta$phi, tolerance = 1e-10)
+  expect_error(stability_test(b, a[1:4], p = 4, paired = TRUE),
+               "^y, x: a paired comparison needs the same M runs")
+})
+
+test_that("one-sided intervals need a level above 0.5", {
+  expect_error(stability_test(list(1:2, 2:3, 1:2), p = 4, alternative = "less",
+                              conf.level = 0.4), "conf.level")
+})

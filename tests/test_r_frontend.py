@@ -1,0 +1,253 @@
+"""The Python half of the R package (propstab.r._frontend), without R.
+
+The R package's own testthat suite (rpackage/tests/testthat, run by ``make test``)
+checks the values against stabm; here: the translation generated from the registry,
+the conversion of R input, stabm's impute.na against a slow literal twin, the intervals,
+the orientation of the two-sample test and the error/warning records R turns into
+conditions.
+"""
+import itertools
+import math
+import warnings
+
+import numpy as np
+import pytest
+
+import propstab
+from propstab import UndefinedMeasureWarning, as_selection, list_measures
+from propstab.r import _frontend as fe
+
+
+# ---------------------------------------------------------------- registry -> stabm table
+
+def test_stabm_table_is_generated_from_every_stabm_reference():
+    refs = {m.r_reference.function: m for m in list_measures()
+            if m.r_reference is not None and m.r_reference.package == "stabm"}
+    table = fe.stabm_functions()
+    assert set(table) == set(refs)
+    for name, spec in table.items():
+        info = refs[name]
+        assert spec.measure == info.name
+        assert {option: r for r, option in spec.arguments.items()} == dict(
+            info.r_reference.arguments)
+        assert spec.similarity == ("similarity" in info.parameter_names)
+
+
+def test_r_options_are_translated_through_the_registry():
+    yu = propstab.get_measure("yu")
+    assert fe._options_from_r(yu, {"correction.for.chance": "estimate", "N": 1e4,
+                                   "threshold": 0.5}) == {
+        "correction_for_chance": "estimate", "n_simulations": 10000, "threshold": 0.5}
+    assert isinstance(fe._options_from_r(yu, {"N": 100.0})["n_simulations"], int)
+    sechidis = propstab.get_measure("sechidis")            # R's threshold 0 is "none"
+    assert fe._options_from_r(sechidis, {"threshold": 0.0}) == {"threshold": None}
+    davis = propstab.get_measure("davis")                  # no r name: dots -> underscores
+    assert fe._options_from_r(davis, {"correction_for_chance": "exact", "penalty": None}) == {
+        "correction_for_chance": "exact"}
+
+
+# ---------------------------------------------------------------- R input
+
+def test_runs_selection_equals_the_index_lists():
+    rng = np.random.default_rng(0)
+    for _ in range(20):
+        d = int(rng.integers(1, 12))
+        runs = [sorted(rng.choice(d, size=int(rng.integers(0, d + 1)), replace=False))
+                for _ in range(int(rng.integers(2, 7)))]
+        sizes = [len(r) for r in runs]
+        flat = [i + 1 for r in runs for i in r]
+        got = fe.runs_selection(sizes, flat, d).toarray()
+        want = as_selection(runs, n_features=d).toarray()
+        np.testing.assert_array_equal(got, want)
+
+
+@pytest.mark.parametrize("sizes, flat, d, message", [
+    ([1, 1], [1, 2.5], 3, "features: run 2 contains 2.5"),
+    ([2, 1], [1, 0, 2], 3, "features: run 1 contains the feature index 0"),
+    ([1, 2], [1, 2], 3, "add up to the 2 listed indices"),
+    ([1], [1], 3, "at least 2 runs"),
+])
+def test_runs_selection_rejects_bad_input(sizes, flat, d, message):
+    with pytest.raises(ValueError, match=message):
+        fe.runs_selection(sizes, flat, d)
+
+
+# ---------------------------------------------------------------- stabm's functions
+
+def test_estimate_is_exact_where_propstab_has_no_simulation():
+    args = ("stabilityJaccard", [2, 2, 3], [1, 2, 1, 3, 2, 3, 4])
+    exact = fe.stabm_value(*args, p=5, options={"correction.for.chance": "exact"})
+    estimate = fe.stabm_value(*args, p=5, options={"correction.for.chance": "estimate",
+                                                   "N": 10.0})
+    assert estimate == exact == propstab.stability(
+        [[0, 1], [0, 2], [1, 2, 3]], n_features=5, measure="jaccard",
+        correction_for_chance="exact")
+
+
+def test_estimate_is_seeded_where_propstab_simulates():
+    C = np.eye(6)
+    C[0, 1] = C[1, 0] = 0.95
+    call = dict(sim_mat=C, options={"correction.for.chance": "estimate", "N": 500.0,
+                                    "threshold": 0.9})
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        a = fe.stabm_value("stabilityYu", [2, 2], [1, 3, 2, 4], random_state=1, **call)
+        b = fe.stabm_value("stabilityYu", [2, 2], [1, 3, 2, 4], random_state=1, **call)
+        c = fe.stabm_value("stabilityYu", [2, 2], [1, 3, 2, 4], random_state=2, **call)
+    assert a == b != c
+
+
+def test_errors_name_the_r_arguments():
+    with pytest.raises(ValueError, match=r"^correction\.for\.chance: stabilityIntersectionMean "
+                                         r"in propstab takes 'none' or 'estimate'"):
+        fe.stabm_value("stabilityIntersectionMean", [1, 1], [1, 2], sim_mat=np.eye(2),
+                       options={"correction.for.chance": "exact"})
+    with pytest.raises(ValueError, match=r"^sim\.mat: "):
+        fe.stabm_value("stabilityZucknick", [1, 1], [1, 2], sim_mat=np.full((2, 2), 0.5))
+    with pytest.raises(ValueError, match=r"^p: stabilityNogueira needs the number"):
+        fe.stabm_value("stabilityNogueira", [1, 1], [1, 2])
+    with pytest.raises(ValueError, match=r"^p: the number of features is needed to correct"):
+        fe.stabm_value("stabilityDice", [1, 1], [1, 2],
+                       options={"correction.for.chance": "exact"})
+    with pytest.raises(TypeError, match=r"^penalty: stabilityJaccard has no such argument"):
+        fe.stabm_value("stabilityJaccard", [1, 1], [1, 2], options={"penalty": 1.0})
+    with pytest.raises(ValueError, match="not a stabm function"):
+        fe.stabm_value("stabilityKuncheva", [1, 1], [1, 2], p=3)
+
+
+def test_p_is_optional_only_where_the_value_ignores_d():
+    for fun in ("stabilityJaccard", "stabilityDice", "stabilityOchiai", "stabilityNovovicova"):
+        without = fe.stabm_value(fun, [2, 2, 1], [1, 2, 2, 3, 1])
+        assert without == fe.stabm_value(fun, [2, 2, 1], [1, 2, 2, 3, 1], p=40)
+
+
+def _jaccard_pair(a, b):
+    return math.nan if not a and not b else len(a & b) / len(a | b)
+
+
+def _expected_jaccard(ka, kb, d):
+    """E[Jaccard] of two uniformly random subsets of sizes ka, kb of d features, by
+    enumerating every pair (the slow twin of the hypergeometric expectation)."""
+    subsets_a = list(itertools.combinations(range(d), ka))
+    subsets_b = list(itertools.combinations(range(d), kb))
+    values = [_jaccard_pair(set(a), set(b)) for a in subsets_a for b in subsets_b]
+    return math.nan if any(math.isnan(v) for v in values) else float(np.mean(values))
+
+
+def _stabm_imputed_jaccard(runs, d, impute, corrected):
+    """stabm's impute.na, literally: score every unordered pair, correct it, replace NA."""
+    scores = []
+    for a, b in itertools.combinations([set(r) for r in runs], 2):
+        s = _jaccard_pair(a, b)
+        if corrected and not math.isnan(s):
+            E = _expected_jaccard(len(a), len(b), d)
+            s = math.nan if E == 1 else (s - E) / (1 - E)
+        scores.append(impute if math.isnan(s) else s)
+    return float(np.mean(scores))
+
+
+@pytest.mark.parametrize("corrected", [False, True])
+def test_impute_na_is_stabms_per_pair_imputation(corrected):
+    rng = np.random.default_rng(3)
+    checked = 0
+    for _ in range(25):
+        d = int(rng.integers(2, 6))
+        runs = [sorted(rng.choice(d, size=int(rng.choice([0, 0, 1, 2, d])), replace=False))
+                for _ in range(int(rng.integers(2, 5)))]
+        sizes = [len(r) for r in runs]
+        flat = [i + 1 for r in runs for i in r]
+        options = {"correction.for.chance": "exact" if corrected else "none"}
+        got = fe.stabm_value("stabilityJaccard", sizes, flat, p=d, impute_na=-0.25,
+                             options=options)
+        want = _stabm_imputed_jaccard(runs, d, -0.25, corrected)
+        assert got == pytest.approx(want, abs=1e-12), (runs, d)
+        checked += any(len(r) == 0 for r in runs)
+    assert checked > 5                               # undefined pairs were exercised
+
+
+def test_impute_na_replaces_an_undefined_global_value():
+    assert fe.stabm_value("stabilityNogueira", [0, 0], [], p=3, impute_na=0.5) == 0.5
+    with pytest.warns(UndefinedMeasureWarning):
+        assert math.isnan(fe.stabm_value("stabilityNogueira", [0, 0], [], p=3))
+
+
+# ---------------------------------------------------------------- inference
+
+def test_two_sided_interval_is_the_estimates_own():
+    Z = [[1, 1, 0, 0], [1, 1, 0, 0], [1, 0, 1, 0], [1, 1, 0, 0]]
+    est = propstab.estimate(Z)
+    for level in (0.5, 0.9, 0.95, 0.99):
+        assert fe.interval(est.statistic, est.variance, level) == pytest.approx(
+            tuple(est.confidence_interval(level)), abs=1e-14)
+
+
+def test_one_sided_intervals_follow_the_alternative():
+    from scipy import stats
+    low, high = fe.interval(0.5, 0.04, 0.9, "greater")
+    assert (low, high) == (pytest.approx(0.5 - stats.norm.ppf(0.9) * 0.2), math.inf)
+    low, high = fe.interval(0.5, 0.04, 0.9, "less")
+    assert (low, high) == (-math.inf, pytest.approx(0.5 + stats.norm.ppf(0.9) * 0.2))
+    with pytest.raises(ValueError, match="alternative"):
+        fe.interval(0.5, 0.04, 0.9, "two-sided")          # R's spelling only
+
+
+def test_two_sample_difference_is_x_minus_y():
+    x = ([2] * 5, [1, 2] * 4 + [1, 3])
+    y = ([2] * 5, [1, 2, 1, 3, 2, 3, 1, 2, 1, 4])
+    res = fe.two_sample("nogueira", x, y, 4, alternative="greater")
+    sx = fe.estimate_fields("nogueira", *x, 4)["statistic"]
+    sy = fe.estimate_fields("nogueira", *y, 4)["statistic"]
+    assert res["difference"] == pytest.approx(sx - sy) and sx > sy
+    assert res["statistic"] > 0 and res["pvalue"] < 0.5
+    assert [e["statistic"] for e in res["estimates"]] == [sx, sy]
+    with pytest.raises(ValueError, match=r"^y, x: a paired comparison needs the same M"):
+        fe.two_sample("nogueira", x, ([2] * 4, y[1][:8]), 4, paired=True)
+
+
+# ---------------------------------------------------------------- audit, tables, invoke
+
+def test_audit_function_reports_a_failing_probe_and_audits_otherwise():
+    def broken(Z):
+        raise RuntimeError("no luck")
+    with pytest.raises(ValueError, match=r"^fun: broken failed on the selection matrix "
+                                         r"\[\[1, 1, 0\], \[1, 0, 1\]\]: no luck"):
+        fe.audit_function(broken, "broken")
+    with pytest.raises(TypeError, match="must return one number"):
+        fe.audit_function(lambda Z: "high", "words")
+    out = fe.audit_function(lambda Z: float(Z.mean()), "coverage", claims="maximum",
+                            upper=1, max_examples=20, axioms="maximum")
+    assert [(r["axiom"], r["claimed"], r["status"]) for r in out["rows"]] == [
+        ("maximum", True, "violated")]
+    assert "coverage" in out["text"]
+
+
+def test_measures_table_has_one_row_per_measure():
+    table = fe.measures_table()
+    names = [m.name for m in list_measures()]
+    assert table["name"] == names
+    assert all(len(column) == len(names) for column in table.values())
+    assert table["stabm"][names.index("kuncheva")] == ""
+
+
+def test_differences_of_a_case():
+    assert [d["key"] for d in fe.differences("stabilitySomol", [1, 2], [1, 1, 2], p=2)] == [
+        "nan_not_na", "somol_equal_extremes"]
+    assert len(fe.differences()) == len(propstab.r.EXPECTED_DIFFERENCES)
+    with pytest.raises(ValueError, match="fun: the stabm function is needed"):
+        fe.differences(None, [1, 1], [1, 2])
+
+
+def test_invoke_returns_errors_and_warnings_as_data():
+    out = fe.invoke("measure_value", {"measure": "nogueira", "sizes": [0, 0], "indices": [],
+                                      "n_features": 3})
+    assert math.isnan(out["value"]) and out["error"] is None
+    assert out["warnings"] == [{"class": "UndefinedMeasureWarning",
+                                "message": "nogueira is undefined here: the mean subset size "
+                                           "is 0 or d; returning NA"}]
+    out = fe.invoke("measure_value", {"measure": "nogueira", "sizes": [1, 1],
+                                      "indices": [1, 2], "n_features": 0})
+    assert out["error"]["class"] == "ValueError"
+    assert out["error"]["message"].startswith("p: ")          # n_features, in R's name
+    assert "Traceback" in out["error"]["traceback"]
+    out = fe.invoke("no_such_entry", {})
+    assert out["error"]["message"].startswith("entry: 'no_such_entry' is not an entry point")

@@ -1,0 +1,49 @@
+"""The R package's committed Rd files and NAMESPACE are those its roxygen comments generate.
+
+roxygen2 (Debian's r-cran-roxygen2, installed by scripts/setup.sh) regenerates them in a
+copy of rpackage/; a difference means ``make rdoc`` was not run after editing a comment.
+The package's behaviour is tested by its testthat suite (rpackage/tests/testthat, run by
+``make test``). Like the live R cross-checks, this fails without R unless
+PROPSTAB_SKIP_R=1.
+"""
+import filecmp
+import os
+import pathlib
+import shutil
+import subprocess
+
+import pytest
+
+RPACKAGE = pathlib.Path(__file__).resolve().parent.parent / "rpackage"
+
+
+@pytest.fixture(scope="module")
+def roxygen():
+    if os.environ.get("PROPSTAB_SKIP_R") == "1":
+        pytest.skip("PROPSTAB_SKIP_R=1: R not used")
+    try:
+        found = subprocess.run(
+            ["Rscript", "-e", "cat(requireNamespace('roxygen2', quietly = TRUE))"],
+            capture_output=True, text=True, timeout=60)
+    except FileNotFoundError:
+        pytest.fail("Rscript not found: run scripts/setup.sh or set PROPSTAB_SKIP_R=1",
+                    pytrace=False)
+    if found.stdout.strip() != "TRUE":
+        pytest.fail("the R package roxygen2 is missing: run scripts/setup.sh "
+                    "(r-cran-roxygen2) or set PROPSTAB_SKIP_R=1", pytrace=False)
+
+
+def test_rd_files_and_namespace_are_generated_from_the_sources(roxygen, tmp_path):
+    copy = tmp_path / "propstab"
+    shutil.copytree(RPACKAGE, copy)
+    shutil.rmtree(copy / "man")
+    (copy / "NAMESPACE").unlink()
+    run = subprocess.run(["Rscript", "-e", f"roxygen2::roxygenise('{copy}')"],
+                         capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stderr
+    assert "Warning" not in run.stderr, run.stderr
+    generated = sorted(p.name for p in (copy / "man").iterdir())
+    assert generated == sorted(p.name for p in (RPACKAGE / "man").iterdir())
+    for name in ["NAMESPACE", *(f"man/{n}" for n in generated)]:
+        assert filecmp.cmp(copy / name, RPACKAGE / name, shallow=False), (
+            f"rpackage/{name} differs from what roxygen2 generates: run make rdoc")

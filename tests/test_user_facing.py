@@ -1,0 +1,49 @@
+"""What a newcomer meets first: warnings point at the user's own line, and ``dir``
+lists the lazily loaded names (issue 10, part 4)."""
+import warnings
+
+import numpy as np
+import pytest
+
+import propstab
+from propstab import UndefinedMeasureWarning
+
+
+def _caught(call):
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        call()
+    assert caught, "no warning was issued"
+    return caught
+
+
+@pytest.mark.parametrize("call", [
+    lambda: propstab.stability([[0, 0, 0], [0, 0, 0]]),                   # registry wrapper
+    lambda: propstab.measures.kuncheva([[1, 0, 0], [1, 1, 0]]),          # a family module
+    lambda: propstab.stability([[0, 0], [0, 0]], measure="jaccard"),
+    lambda: propstab.estimate([[1, 0, 0], [0, 1, 0]], "jaccard"),        # jackknife, M < 3
+    lambda: propstab.population_stability([0.0, 0.0]),
+    lambda: propstab.estimate(np.ones((4, 3)) * [1, 0, 0]).confidence_interval(),
+], ids=["stability", "measure", "jaccard", "jackknife", "population", "zero-variance"])
+def test_warnings_point_at_the_callers_line(call):
+    for w in _caught(call):
+        assert w.filename == __file__, (
+            f"{w.category.__name__} attributed to {w.filename}:{w.lineno}, not to the caller")
+
+
+def test_undefined_warning_class_is_kept():
+    caught = _caught(lambda: propstab.stability([[0, 0, 0], [0, 0, 0]]))
+    assert issubclass(caught[0].category, UndefinedMeasureWarning)
+
+
+def test_dir_lists_the_lazy_names():
+    names = dir(propstab)
+    for name in ("estimate", "assess", "resample", "audit", "StabilitySelection", "crosscheck",
+                 "stability", "list_measures"):
+        assert name in names
+    assert set(propstab.__all__) <= set(names)
+
+
+@pytest.mark.parametrize("name", sorted(propstab._LAZY))
+def test_every_lazy_name_resolves(name):
+    assert getattr(propstab, name) is not None
