@@ -11,14 +11,15 @@ matrix Z (M runs x d features). A stability measure maps Z to a number.
 0.555556
 """
 from ._exceptions import UndefinedMeasureWarning
-from ._registry import Bound, MeasureInfo, Parameter, RReference, get_measure, list_measures
+from ._registry import (Bound, MeasureInfo, Parameter, RDefault, RReference, get_measure,
+                        list_measures)
 from ._validation import Selection, as_selection
 from .axioms import Axiom
 from . import measures
 from ._api import stability
 
 __all__ = [
-    "Axiom", "Bound", "MeasureInfo", "Parameter", "RReference", "Selection",
+    "Axiom", "Bound", "MeasureInfo", "Parameter", "RDefault", "RReference", "Selection",
     "UndefinedMeasureWarning", "as_selection", "get_measure", "list_measures", "measures",
     "stability",
 ]

@@ -35,6 +35,7 @@ __all__ = [
     "ExpectedDifference",
     "MeasureInfo",
     "Parameter",
+    "RDefault",
     "RReference",
     "get_measure",
     "list_measures",
@@ -333,13 +334,29 @@ class ExpectedDifference:
 
 
 @dataclasses.dataclass(frozen=True)
+class RDefault:
+    """The R reference's default of an option, where it differs from propstab's.
+
+    ``value`` is R's default spelled as the propstab option value that reproduces
+    it (e.g. ``0.9`` for stabm's ``threshold = 0.9``); ``reason`` says why
+    propstab's default is another one.
+    """
+
+    value: Any
+    reason: str
+
+
+@dataclasses.dataclass(frozen=True)
 class RReference:
     """The R function computing the same quantity, and how to call it.
 
     ``arguments`` maps a propstab option name to the R argument name; ``values``
     maps (option, propstab value) to the R value where they are spelled
     differently. ``input`` says what the R function takes (``"stabm"``: a list of
-    integer vectors of 1-based indices plus ``p``).
+    integer vectors of 1-based indices plus ``p``). ``defaults`` maps an option to
+    the R function's default (:class:`RDefault`) where it differs from the
+    measure's own default; the docstring, ``propstab measures`` and
+    ``propstab crosscheck`` (which compares at R's defaults) read it.
     """
 
     package: str
@@ -349,6 +366,14 @@ class RReference:
     input: str = "stabm"
     note: str = ""
     differences: Tuple[ExpectedDifference, ...] = ()
+    defaults: Mapping[str, RDefault] = dataclasses.field(default_factory=dict)
+
+    def default_differences(self, parameters: Sequence["Parameter"]) -> "list[dict]":
+        """One dict per option whose R default differs: option, R's and propstab's
+        default (as propstab values) and the reason, in the order of ``parameters``."""
+        return [{"option": p.name, "r_default": self.defaults[p.name].value,
+                 "propstab_default": p.default, "reason": self.defaults[p.name].reason}
+                for p in parameters if p.name in self.defaults]
 
     def __str__(self) -> str:
         return f"{self.package}::{self.function}"
@@ -475,10 +500,46 @@ def _properties_table(info: MeasureInfo) -> str:
              f"domain: {'constant subset size only' if info.domain == 'constant_size' else 'any Z'}."]
     if info.r_reference is not None:
         extra.append(f"R reference: ``{info.r_reference}``.")
+        diffs = info.r_reference.default_differences(info.parameters)
+        if diffs:
+            extra.append(f"Where {info.r_reference.package}'s defaults differ from propstab's: "
+                         + "; ".join(default_difference_text(d, info.r_reference.package)
+                                     for d in diffs)
+                         + ". ``propstab crosscheck`` compares at "
+                         + f"{info.r_reference.package}'s defaults where they are "
+                           "deterministic.")
     return ("\n\nDeclared properties (generated from the registry)\n"
             "-------------------------------------------------\n"
             f"{line}\n{'axiom':<{w}} {'declaration':<{v}}\n{line}\n{body}\n{line}\n\n"
             + "\n".join(extra) + "\n")
+
+
+def default_difference_text(diff: Mapping[str, Any], package: str = "stabm") -> str:
+    """``"threshold = 0.9 in stabm, None in propstab (reason)"`` for one entry of
+    :meth:`RReference.default_differences`."""
+    return (f"{diff['option']} = {diff['r_default']!r} in {package}, "
+            f"{diff['propstab_default']!r} in propstab ({diff['reason']})")
+
+
+def _check_r_defaults(name: str, parameters: Sequence[Parameter],
+                      ref: Optional[RReference]) -> None:
+    if ref is None or not ref.defaults:
+        return
+    declared = {p.name: p for p in parameters}
+    for option, r_default in ref.defaults.items():
+        where = f"register({name!r}): r_reference.defaults[{option!r}]"
+        if not isinstance(r_default, RDefault):
+            raise TypeError(f"{where}: must be an RDefault(value, reason); got {r_default!r}")
+        if option not in declared:
+            raise ValueError(f"{where}: not an option of the measure; options: "
+                             f"{', '.join(declared) or 'none'}")
+        if option not in ref.arguments:
+            raise ValueError(f"{where}: the option has no R argument in r_reference.arguments")
+        if r_default.value == declared[option].default:
+            raise ValueError(f"{where}: R's default {r_default.value!r} equals propstab's; "
+                             f"declare only defaults that differ")
+        if not r_default.reason:
+            raise ValueError(f"{where}: give the reason for the difference")
 
 
 def register(*, name: str, family: str, summary: str, references: Sequence[str],
@@ -510,6 +571,8 @@ def register(*, name: str, family: str, summary: str, references: Sequence[str],
     declaration = Declaration(claims=claims, lower=_bound(lower), upper=_bound(upper),
                               orientation=orientation, domain=domain, null_value=null_value,
                               pairwise=family == "pairwise", symmetric=True)
+
+    _check_r_defaults(name, parameters, r_reference)
 
     def decorator(core):
         from ._validation import as_selection, check_options

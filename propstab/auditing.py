@@ -917,8 +917,9 @@ def load_function(spec: str) -> Callable[[np.ndarray], float]:
     Raises
     ------
     ValueError
-        When ``spec`` is not of that form, the file does not exist or does not define a
-        callable of that name.
+        When ``spec`` is not of that form, the file does not exist, has a syntax error,
+        fails while being imported (e.g. a missing module) or does not define a callable
+        of that name; the message names the file.
 
     Examples
     --------
@@ -945,7 +946,14 @@ def load_function(spec: str) -> Callable[[np.ndarray], float]:
         raise ValueError(f"target: no such file {path!r}")
     module_spec = importlib.util.spec_from_file_location(f"_propstab_audit_{file.stem}", file)
     module = importlib.util.module_from_spec(module_spec)
-    module_spec.loader.exec_module(module)
+    try:
+        module_spec.loader.exec_module(module)
+    except SyntaxError as exc:
+        raise ValueError(f"target: {path!r} has a syntax error at line {exc.lineno}: "
+                         f"{exc.msg}") from None
+    except Exception as exc:           # the user's module failed while being imported
+        raise ValueError(f"target: importing {path!r} failed: {type(exc).__name__}: "
+                         f"{' '.join(str(exc).split())}") from None
     function = getattr(module, name, None)
     if not callable(function):
         raise ValueError(f"target: {path!r} defines no function {name!r}")

@@ -3,18 +3,27 @@
 The CLI holds no logic of its own; each subcommand lives in a module of
 :mod:`propstab.commands` (``measures`` first, ``audit``, ``crosscheck``, ``estimate``...)
 that reads the registry and the library and formats the result.
+
+Every failure is one line on stderr, ``propstab COMMAND: error: MESSAGE``, and a
+non-zero exit status: 2 when the command line or an input is wrong (argparse's usage
+errors included), 3 when the command cannot run here (rpy2, R or an R package
+missing, or an internal error). ``PROPSTAB_DEBUG=1`` re-raises instead, with the
+traceback. Warnings print as one line per category, ``propstab COMMAND: warning: ...``.
 """
 from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import pkgutil
 import sys
+import warnings
 from typing import List, Optional
 
 from . import commands
 
 ORDER = ("measures", "audit", "estimate", "compare", "crosscheck")
+USAGE_ERROR, ENVIRONMENT_ERROR = 2, 3
 
 
 def _version() -> str:
@@ -25,27 +34,100 @@ def _version() -> str:
     return f"propstab {__version__} from {where} (python {sys.version_info[0]}.{sys.version_info[1]})"
 
 
+def one_line(text) -> str:
+    """``text`` with its whitespace (newlines included) folded to single spaces."""
+    return " ".join(str(text).split())
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse with usage errors as one line (subcommand parsers inherit it)."""
+
+    def error(self, message):
+        self.exit(USAGE_ERROR, f"{self.prog}: error: {one_line(message)} "
+                               f"(see {self.prog} --help)\n")
+
+
+def command_names() -> List[str]:
+    """The subcommands: the public modules of :mod:`propstab.commands`, in ORDER first."""
+    names = [m.name for m in pkgutil.iter_modules(commands.__path__)
+             if not m.name.startswith("_")]
+    return sorted(names, key=lambda n: (ORDER.index(n) if n in ORDER else len(ORDER), n))
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="propstab", description="Stability of feature selection: measures, audits, "
-                                     "inference and R cross-checks.")
+                                     "inference and R cross-checks. Exit status 2: a usage "
+                                     "or input error; 3: the command cannot run here (R, "
+                                     "rpy2 or a package missing). PROPSTAB_DEBUG=1 shows "
+                                     "tracebacks.")
     parser.add_argument("--version", action="version", version=_version(),
                         help="print the version, the location of the package and the Python")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    names = [m.name for m in pkgutil.iter_modules(commands.__path__)]
-    names.sort(key=lambda n: (ORDER.index(n) if n in ORDER else len(ORDER), n))
-    for name in names:
+    for name in command_names():
         importlib.import_module(f"{commands.__name__}.{name}").add_parser(sub)
     return parser
 
 
+def exit_status(exc: BaseException) -> int:
+    """2 for a wrong command line or input, 3 for what the environment lacks (and for
+    internal errors)."""
+    if isinstance(exc, ImportError):                # includes RUnavailableError
+        return ENVIRONMENT_ERROR
+    if isinstance(exc, (ValueError, TypeError, OSError)):
+        return USAGE_ERROR
+    return ENVIRONMENT_ERROR
+
+
+def error_message(exc: BaseException) -> str:
+    """The one-line message of a failure."""
+    from ._exceptions import RReferenceError
+    if isinstance(exc, (ValueError, TypeError, ImportError, RReferenceError)):
+        return one_line(exc)
+    if isinstance(exc, OSError):
+        where = f" {exc.filename!r}" if getattr(exc, "filename", None) else ""
+        return one_line(f"{exc.strerror or exc}{where}")
+    return one_line(f"internal error {type(exc).__name__}: {exc} (PROPSTAB_DEBUG=1 shows "
+                    f"the traceback)")
+
+
 def main(argv: Optional[List[str]] = None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:                       # --help, --version, usage errors
+        return exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 2)
     if not getattr(args, "func", None):
-        parser.print_help()
-        return 2
-    return int(args.func(args) or 0)
+        print(f"propstab: error: give a COMMAND ({', '.join(command_names())}); see "
+              f"propstab --help",
+              file=sys.stderr)
+        return USAGE_ERROR
+    prefix = f"propstab {args.command}"
+    try:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            try:
+                return int(args.func(args) or 0)
+            finally:
+                _print_warnings(prefix, caught)
+    except KeyboardInterrupt:
+        raise
+    except Exception as exc:
+        if os.environ.get("PROPSTAB_DEBUG") == "1":
+            raise
+        print(f"{prefix}: error: {error_message(exc)}", file=sys.stderr)
+        return exit_status(exc)
+
+
+def _print_warnings(prefix: str, caught) -> None:
+    """One line per warning category: the first message, and how many there were."""
+    seen: "dict[type, list]" = {}
+    for w in caught:
+        seen.setdefault(w.category, []).append(w)
+    for category, items in seen.items():
+        more = f" ({len(items)} warnings of this kind, the first shown)" if len(items) > 1 else ""
+        print(f"{prefix}: warning: {category.__name__}: {one_line(items[0].message)}{more}",
+              file=sys.stderr)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -22,6 +22,7 @@ if str(ROOT) not in sys.path:           # run from a checkout without installing
     sys.path.insert(0, str(ROOT))
 
 from propstab import Axiom, get_measure  # noqa: E402
+from propstab._registry import default_difference_text  # noqa: E402
 from propstab.commands.measures import NO, YES, measure_rows  # noqa: E402
 
 INTRO = """\
@@ -50,6 +51,17 @@ def _cell(text) -> str:
     return " ".join(str(text).split()).replace("|", "\\|") if text else ""
 
 
+def _r_reference_cell(row) -> str:
+    """The R function, and R's defaults where they differ from propstab's."""
+    if not row["r_reference"]:
+        return ""
+    package = row["r_reference"].split("::")[0]
+    diffs = row["r_default_differences"]
+    extra = ("; defaults differ: " + "; ".join(default_difference_text(d, package)
+                                              for d in diffs)) if diffs else ""
+    return _cell(f"`{row['r_reference']}`{extra}")
+
+
 def render_measures_markdown() -> str:
     """The full text of docs/measures.md."""
     rows = measure_rows()
@@ -68,7 +80,7 @@ def render_measures_markdown() -> str:
                  "constant k" if r["domain"] == "constant_size" else "any",
                  "" if r["null_value"] is None else f"{r['null_value']:g}",
                  ", ".join(f"`{p}`" for p in r["parameters"]),
-                 f"`{r['r_reference']}`" if r["r_reference"] else "",
+                 _r_reference_cell(r),
                  _cell(info.notes)]
         lines.append("| " + " | ".join(cells) + " |")
     lines.append("")

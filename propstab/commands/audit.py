@@ -2,20 +2,18 @@
 user function given as ``path/to/file.py:function``."""
 from __future__ import annotations
 
-from .estimate import fail
+from ._common import positive_int
 
 
 def run(args) -> int:
     from ..auditing import DEFAULT_MAX_EXAMPLES, audit, load_function
 
     if args.target and args.measure:
-        return fail("audit", ValueError("give either a file.py:function or --measure, not both"))
-    try:
-        measures = load_function(args.target) if args.target else args.measure
-        table = audit(measures, max_examples=args.max_examples or DEFAULT_MAX_EXAMPLES,
-                      seed=args.seed)
-    except (TypeError, ValueError) as exc:
-        return fail("audit", exc)
+        raise ValueError(f"give either FILE.py:FUNCTION or --measure, not both; got "
+                         f"{args.target!r} and --measure {', '.join(args.measure)}")
+    measures = load_function(args.target) if args.target else args.measure
+    max_examples = DEFAULT_MAX_EXAMPLES if args.max_examples is None else args.max_examples
+    table = audit(measures, max_examples=max_examples, seed=args.seed)
     print(table.to_json(indent=2) if args.json else table)
     return 1 if table.disagreements else 0
 
@@ -32,7 +30,8 @@ def add_parser(subparsers) -> None:
     p.add_argument("--measure", action="append", metavar="NAME",
                    help="only this registered measure (repeatable)")
     p.add_argument("--json", action="store_true", help="print the rows as JSON")
-    p.add_argument("--max-examples", type=int, default=None, metavar="N",
-                   help="Hypothesis examples per check (default 200)")
+    p.add_argument("--max-examples", type=positive_int, default=None, metavar="N",
+                   help="Hypothesis examples per check, at least 1 (default: "
+                        "propstab.auditing.DEFAULT_MAX_EXAMPLES, 200)")
     p.add_argument("--seed", type=int, default=0, help="seed of the searches (default 0)")
     p.set_defaults(func=run)

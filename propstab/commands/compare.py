@@ -1,43 +1,59 @@
 """``propstab compare FILE1 FILE2``: do two procedures have equal stability?"""
 from __future__ import annotations
 
+from .._registry import get_measure
 from .._text import field_lines
 from ..inference import ALTERNATIVES, two_sample_test
-from .estimate import READ_HELP, fail, read_selection
+from ._common import (READ_HELP, add_measure_arguments, add_reading_arguments,
+                      measure_options, read_inputs)
 
 
 def run(args) -> int:
-    try:
-        Z1, kw1 = read_selection(args.file1, args.n_features)
-        Z2, kw2 = read_selection(args.file2, args.n_features)
-        if kw1.get("feature_names") != kw2.get("feature_names"):
-            raise ValueError("FILE1, FILE2: the feature-name headers differ")
-        res = two_sample_test(Z1, Z2, paired=args.paired, alternative=args.alternative,
-                              measure=args.measure, **kw1)
-    except (ValueError, TypeError, OSError) as exc:
-        return fail("compare", exc)
+    info = get_measure(args.measure)
+    (r1, r2), sim = read_inputs(args, [args.file1, args.file2])
+    n1, n2 = r1.selection.feature_names, r2.selection.feature_names
+    if n1 != n2:
+        raise ValueError(f"{r1.path}, {r2.path}: the feature names differ "
+                         f"({'none' if n1 is None else len(n1)} vs "
+                         f"{'none' if n2 is None else len(n2)} names"
+                         + (", first difference: " + next(f"{a!r} vs {b!r}" for a, b in
+                                                          zip(n1, n2) if a != b)
+                            if n1 and n2 and len(n1) == len(n2) else "") + ")")
+    options, option_lines = measure_options(args, info, sim)
+    res = two_sample_test(r1.selection, r2.selection, paired=args.paired,
+                          alternative=args.alternative, measure=info.name, **options)
     e1, e2 = res.estimates
+    label1, label2 = _labels(r1.path, r2.path)
     design = ("paired: the same resamples, variance from per-run terms" if res.paired
               else "independent samples (thesis Thm 7)")
-    rows = [("measure", e1.measure), ("test", design),
-            ("FILE1", f"{e1.statistic:.4f} (se {e1.standard_error:.4f}, M = {e1.n_runs})"),
-            ("FILE2", f"{e2.statistic:.4f} (se {e2.standard_error:.4f}, M = {e2.n_runs})"),
-            ("difference", f"{res.difference:.4f} (FILE2 - FILE1)"),
+    rows = [("files", f"{r1.path}: {r1.description}"), ("", f"{r2.path}: {r2.description}"),
+            ("measure", e1.measure), *option_lines, ("test", design),
+            (label1, f"{e1.statistic:.4f} (se {e1.standard_error:.4f}, M = {e1.n_runs})"),
+            (label2, f"{e2.statistic:.4f} (se {e2.standard_error:.4f}, M = {e2.n_runs})"),
+            ("difference", f"{res.difference:.4f} ({label2} - {label1})"),
             ("T_M", f"{res.statistic:.4f}"),
             ("p-value", f"{res.pvalue:.4g} ({res.alternative})")]
     print("\n".join(field_lines(rows)))
     return 0
 
 
+def _labels(path1: str, path2: str):
+    """The files' names, or their paths as given when the names coincide."""
+    import os
+    a, b = os.path.basename(path1), os.path.basename(path2)
+    return (a, b) if a != b else (path1, path2 if path1 != path2 else path2 + " (2nd)")
+
+
 def add_parser(subparsers) -> None:
     p = subparsers.add_parser("compare", help="test whether two selection matrices come from "
                                               "procedures with equal stability")
     p.add_argument("file1", metavar="FILE1", help=READ_HELP)
-    p.add_argument("file2", metavar="FILE2", help="the second selection matrix, same format")
+    p.add_argument("file2", metavar="FILE2", help="the second selection file, same format; "
+                                                  "results are labelled by the file names")
     p.add_argument("--paired", action="store_true",
                    help="the two procedures ran on the same resamples (row i of both files)")
     p.add_argument("--alternative", default="two-sided", choices=ALTERNATIVES,
                    help="H1 about stability(FILE2) - stability(FILE1) (default two-sided)")
-    p.add_argument("--measure", default="nogueira", help="registered measure (default nogueira)")
-    p.add_argument("--n-features", type=int, help="d, when the files list feature indices")
+    add_measure_arguments(p)
+    add_reading_arguments(p)
     p.set_defaults(func=run)

@@ -4,7 +4,7 @@ from __future__ import annotations
 import json
 from typing import List, Optional
 
-from .._registry import FAMILIES, list_measures
+from .._registry import FAMILIES, default_difference_text, list_measures
 from .._text import table_lines
 from ..axioms import Axiom
 
@@ -26,6 +26,8 @@ def measure_rows(family: Optional[str] = None) -> List[dict]:
             "null_value": m.null_value,
             "parameters": [p.name for p in m.parameters],
             "r_reference": None if m.r_reference is None else str(m.r_reference),
+            "r_default_differences": ([] if m.r_reference is None else
+                                      m.r_reference.default_differences(m.parameters)),
             "summary": m.summary,
         })
     return rows
@@ -47,6 +49,13 @@ def format_measures_table(rows: List[dict]) -> str:
     lines.append(f"{YES} claimed, {NO} not claimed; columns: "
                  + ", ".join(f"{a.label[:5]} = {a.name}" for a in Axiom))
     lines.append("stable when: 'higher' means a higher value is more stable.")
+    differ = [(r["name"], r["r_reference"].split("::")[0], d) for r in rows
+              for d in r["r_default_differences"]]
+    if differ:
+        lines.append("R defaults that differ from propstab's (propstab crosscheck compares at "
+                     "R's defaults where they are deterministic):")
+        lines += [f"  {name}: {default_difference_text(d, package)}"
+                  for name, package, d in differ]
     return "\n".join(lines)
 
 

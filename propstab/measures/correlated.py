@@ -31,7 +31,8 @@ import math
 import numpy as np
 from scipy import sparse
 
-from .._registry import ExpectedDifference, Parameter, RReference, module_doctests, register
+from .._registry import (ExpectedDifference, Parameter, RDefault, RReference, module_doctests,
+                         register)
 from .._validation import as_importances, as_selection
 from ._common import pair_mean, undefined
 from .matching import (as_csr, pair_edges, pair_rows, pogr_parts, rowsum, score_count,
@@ -186,7 +187,7 @@ THRESHOLD_ZERO_DENSE_SPARSE = ExpectedDifference(
     applies=_threshold_zero)
 
 
-def _stabm_ref(function, correction=True, note="", adjusted=True):
+def _stabm_ref(function, correction=True, note="", adjusted=True, defaults=None):
     """stabm's function of a thresholded measure, with its known differences (the
     adjusted intersections also switch measure without a similar pair)."""
     args = {"similarity": "sim.mat", "threshold": "threshold"}
@@ -194,7 +195,8 @@ def _stabm_ref(function, correction=True, note="", adjusted=True):
         args.update(correction_for_chance="correction.for.chance", n_simulations="N")
     differences = ((ADJUSTED_NO_SIMILAR_PAIR,) if adjusted else ()) + (
         SPARSE_SIMILARITY_DIMENSIONS, THRESHOLD_ZERO_DENSE_SPARSE)
-    return RReference("stabm", function, arguments=args, note=note, differences=differences)
+    return RReference("stabm", function, arguments=args, note=note, differences=differences,
+                      defaults=defaults or {})
 
 
 # ----------------------------------------------------------------------------------
@@ -240,7 +242,10 @@ def effective_intersections(Z, /, *, similarity=None, n_features=None, feature_n
                            arguments={"similarity": "sim.mat", "threshold": "threshold"},
                            values={("threshold", None): 0.0},
                            note="stabm forms the d x d covariance; its Sigma0 uses the mean "
-                                "of the squared sizes, as propstab does"),
+                                "of the squared sizes, as propstab does",
+                           defaults={"threshold": RDefault(0.9, (
+                               "Sechidis et al. 2019, Definition 2, use C as given; stabm "
+                               "sets similarities below 0.9 to 0 by default"))}),
     notes="Declared for every admissible C (any symmetric C in [0, 1] with unit diagonal, as "
           "validated; the audit draws C). With C = I it is Nogueira's estimator and has its "
           "properties. For a general C: not bounded below (Hamer and Dupont, Table 1, "
@@ -480,9 +485,12 @@ _STABM_NOTES = (
     null_value=0.0, scale=TABLE_6_1,
     parameters=(SIMILARITY, THRESHOLD, _correction("exact", True), N_SIMULATIONS,
                 RANDOM_STATE),
-    r_reference=_stabm_ref("stabilityYu", note="stabm's default correction is 'estimate' "
-                           "(N = 1e4); without similar features stabm switches to the "
-                           "normaliser sqrt(k_i k_j) (propstab keeps (k_i + k_j)/2)"),
+    r_reference=_stabm_ref("stabilityYu", note="without similar features stabm switches to "
+                           "the normaliser sqrt(k_i k_j) (propstab keeps (k_i + k_j)/2)",
+                           defaults={"correction_for_chance": RDefault("estimate", (
+                               "E[I|H0] has a closed form, so propstab's default is exact; "
+                               "stabm's default simulates it with N = 10^4 random pairs "
+                               "of subsets per pair of sizes and R's random numbers"))}),
     notes="The null expectation of O_ij has a closed form in the degrees of the similarity "
           "graph, so the default correction is exact and E[value|H0] = 0 for every "
           "similarity (checked by exact enumeration). With the identity similarity it is "

@@ -8,20 +8,22 @@ rpy2 and R are loaded on first use. The pieces:
 - calling R: :func:`call_r` (any R function, errors as
   :class:`~propstab.RReferenceError`), :func:`call_reference` (a measure's R
   reference from its registry entry), :func:`fleiss_kappa_r` (``irr``);
-- the cross-check harness :func:`crosscheck` returning a :class:`CrosscheckReport`,
-  and the documented stabm defects :data:`EXPECTED_DIFFERENCES`.
+- the cross-check harness :func:`crosscheck` returning a :class:`CrosscheckReport`
+  (on generated cases and the papers' worked examples, or on the user's selections,
+  ``inputs=``), at R's defaults (:func:`r_default_options`), and the documented stabm
+  defects :data:`EXPECTED_DIFFERENCES`.
 """
 from .._exceptions import RReferenceError, RUnavailableError
 from ._call import RValue, call_r, r_package, r_versions, require_package, robjects
 from ._convert import from_r_selection, to_r_features, to_r_matrix, to_r_similarity
 from ._reference import FLEISS, call_reference, fleiss_kappa_r, reference_value
 from ._defects import EXPECTED_DIFFERENCES, ExpectedDifference
-from ._crosscheck import Case, CrosscheckReport, CrosscheckRow, crosscheck
+from ._crosscheck import Case, CrosscheckReport, CrosscheckRow, crosscheck, r_default_options
 
 __all__ = [
     "Case", "CrosscheckReport", "CrosscheckRow", "EXPECTED_DIFFERENCES", "ExpectedDifference",
     "FLEISS", "RReferenceError", "RUnavailableError", "RValue", "call_r", "call_reference",
     "crosscheck", "fleiss_kappa_r", "from_r_selection", "r_package", "r_versions",
-    "reference_value", "require_package", "robjects", "to_r_features", "to_r_matrix",
-    "to_r_similarity",
+    "r_default_options", "reference_value", "require_package", "robjects", "to_r_features",
+    "to_r_matrix", "to_r_similarity",
 ]

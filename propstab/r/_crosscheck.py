@@ -174,7 +174,7 @@ def _worked_examples() -> "dict[str, np.ndarray]":
     }
 
 
-#: The papers' worked examples (name -> 0/1 matrix), run for every measure at its
+#: The papers' worked examples (name -> 0/1 matrix), run for every measure at R's
 #: default options (and every choice of its options when small enough for stabm).
 WORKED_EXAMPLES: Mapping[str, np.ndarray] = _worked_examples()
 
@@ -209,7 +209,8 @@ def _similarities(st, d: int):
 
 def _option_strategy(st, info: MeasureInfo, p):
     """Every comparable value of an option: its choices but the stochastic ones, a range
-    for the numeric options stabm takes (threshold, penalty), else the default."""
+    for the numeric options stabm takes (threshold, penalty) with propstab's and R's
+    defaults, else the default."""
     ref = info.r_reference
     r_arg = ref.arguments.get(p.name) if ref is not None else None
     if r_arg is None:
@@ -218,13 +219,87 @@ def _option_strategy(st, info: MeasureInfo, p):
         return st.sampled_from([c for c in p.choices if c not in _STOCHASTIC])
     if r_arg in _R_RANGES:
         lo, hi = _R_RANGES[r_arg]
-        return st.one_of(st.just(p.default), st.sampled_from([lo, hi]), st.floats(lo, hi))
+        r_default = ref.defaults.get(p.name)
+        fixed = [p.default] + ([] if r_default is None else [r_default.value])
+        return st.one_of(st.sampled_from(fixed), st.sampled_from([lo, hi]), st.floats(lo, hi))
     return st.just(p.default)
 
 
 def _uses_enumeration(info: MeasureInfo, options: Mapping) -> bool:
     ref = info.r_reference
-    return any(options.get(name) == "exact" for name in (ref.arguments if ref else {}))
+    return any(isinstance(options.get(name), str) and options[name] == "exact"
+               for name in (ref.arguments if ref else {}))
+
+
+def _enumeration_small(Z: np.ndarray) -> bool:
+    """Whether stabm's exact correction (all pairs of subsets of the runs' sizes) is
+    small enough to run: at most _EXACT_MAX_SUBSET_PAIRS pairs."""
+    d = Z.shape[1]
+    cap = 10 * _EXACT_MAX_SUBSET_PAIRS                 # beyond it the count does not matter
+    subsets = np.array([min(math.comb(d, int(k)), cap) for k in Z.sum(axis=1)], dtype=float)
+    return (subsets.sum() ** 2 - (subsets ** 2).sum()) / 2 <= _EXACT_MAX_SUBSET_PAIRS
+
+
+def r_default_options(info: MeasureInfo) -> "dict[str, Any]":
+    """The options that reproduce a call of ``info``'s R reference with R's defaults:
+    propstab's defaults, with the R defaults its registry entry declares in their place.
+
+    Examples
+    --------
+    >>> from propstab import get_measure
+    >>> from propstab.r._crosscheck import r_default_options
+    >>> r_default_options(get_measure("sechidis"))
+    {'similarity': None, 'threshold': 0.9}
+    """
+    options = check_options(info, {})
+    if info.r_reference is not None:
+        options.update({k: d.value for k, d in info.r_reference.defaults.items()})
+    return options
+
+
+def comparable_options(info: MeasureInfo, options: Mapping[str, Any], Z: np.ndarray,
+                       given: Sequence[str] = ()) -> "tuple[dict, tuple[str, ...]]":
+    """``options`` made comparable at the tolerance on ``Z``, and notes saying what changed.
+
+    A simulated value ('estimate': R's and numpy's random numbers differ) is replaced by
+    'exact' when the measure has it and stabm's enumeration is small enough for ``Z``,
+    else by 'none'. An option named in ``given`` (the user's choice) is never replaced:
+    a simulated or too large exact correction there raises ValueError.
+    """
+    out = dict(options)
+    notes = []
+    small = _enumeration_small(Z)
+    for p in info.parameters:
+        value = out[p.name]
+        if not (isinstance(value, str) and value in _STOCHASTIC):
+            continue
+        if p.name in given:
+            raise ValueError(f"{p.name}: {value!r} is simulated (R's and numpy's random "
+                             f"numbers differ), so {info.name} cannot be cross-checked with "
+                             f"it; choose one of "
+                             f"{', '.join(repr(c) for c in p.choices if c != value)}")
+        new = "exact" if "exact" in p.choices and small else "none"
+        out[p.name] = new
+        notes.append(f"{info.name}: {p.name} = {value!r} (the R default) is simulated, not "
+                     f"comparable; compared at {new!r}")
+    if _uses_enumeration(info, out) and not small:
+        raise ValueError(f"{info.name}: stabm's exact correction for chance enumerates every "
+                         f"pair of subsets of the runs' sizes, more than "
+                         f"{_EXACT_MAX_SUBSET_PAIRS} pairs on this input (d = {Z.shape[1]}); "
+                         f"cross-check it with correction_for_chance='none'")
+    return out, tuple(notes)
+
+
+def _shown_options(info: MeasureInfo, options: Mapping[str, Any]) -> "dict[str, Any]":
+    """The options that differ from propstab's defaults, JSON-ready (matrices by shape)."""
+    shown = {}
+    for p in info.parameters:
+        value = options.get(p.name, p.default)
+        if hasattr(value, "shape"):
+            shown[p.name] = f"<{' x '.join(map(str, value.shape))} matrix>"
+        elif value != p.default:
+            shown[p.name] = _jsonable(value)
+    return shown
 
 
 def _matrices(st, runs: Tuple[int, int], features: Tuple[int, int]):
@@ -362,20 +437,20 @@ def _generated(info, ref, tolerance, max_examples, seed, record):
 
 
 def _worked(info: MeasureInfo) -> "list[Case]":
-    """The worked examples at the default options, and at every other comparable choice
-    of an option when the example is small enough for stabm's enumeration."""
+    """The worked examples at R's default options (:func:`r_default_options`), and at
+    every other comparable choice of an option when the example is small enough for
+    stabm's enumeration."""
     if "similarity" in info.parameter_names:      # needs a similarity matrix
         return []
-    defaults = check_options(info, {})
     cases = []
     for name, Z in WORKED_EXAMPLES.items():
+        defaults, _ = comparable_options(info, r_default_options(info), Z)
         cases.append(Case(name, Z, defaults))
-        subsets = np.array([math.comb(Z.shape[1], int(k)) for k in Z.sum(axis=1)], dtype=float)
-        small = (subsets.sum() ** 2 - (subsets ** 2).sum()) / 2 <= _EXACT_MAX_SUBSET_PAIRS
+        small = _enumeration_small(Z)
         for p in info.parameters:
             for value in p.choices or ():
                 opts = dict(defaults, **{p.name: value})
-                if (value != p.default and value not in _STOCHASTIC
+                if (value != defaults[p.name] and value not in _STOCHASTIC
                         and (small or not _uses_enumeration(info, opts))):
                     cases.append(Case(f"{name} ({p.name}={value!r})", Z, opts))
     return cases
@@ -390,7 +465,11 @@ class CrosscheckRow:
     ``status`` is ``"agree"`` (every case agrees or is a documented expected
     difference) or ``"DISAGREE"``; ``counterexample`` is the minimal disagreeing
     case (a dict with the inputs, both values and the R call), ``expected`` counts
-    the cases under each documented stabm defect.
+    the cases under each documented stabm defect. ``options`` are the options where
+    they differ from propstab's defaults: R's defaults (the worked examples run at
+    them, the generated cases draw them), or the options of the user's inputs;
+    ``notes`` say where an option was replaced to be comparable; ``values`` hold, for
+    the user's inputs, each input's name, both values and its status.
     """
 
     measure: str
@@ -400,11 +479,17 @@ class CrosscheckRow:
     status: str
     expected: Mapping[str, int]
     counterexample: Optional[Mapping[str, Any]] = None
+    options: Mapping[str, Any] = dataclasses.field(default_factory=dict)
+    notes: Tuple[str, ...] = ()
+    values: Tuple[Mapping[str, Any], ...] = ()
 
     def to_dict(self) -> dict:
         d = dataclasses.asdict(self)
         d["max_relative_difference"] = _num(self.max_relative_difference)
         d["expected"] = dict(self.expected)
+        d["options"] = dict(self.options)
+        d["notes"] = list(self.notes)
+        d["values"] = [dict(v) for v in self.values]
         return d
 
 
@@ -414,6 +499,8 @@ class CrosscheckReport:
 
     ``ok`` is True when no row disagrees. ``repr`` is one line with the counts; ``str``
     (and ``print``) show the table with the versions; ``to_json()`` gives the data.
+    ``inputs`` names the user's selections (empty for generated cases); ``notes``
+    list the measures left out and why.
     """
 
     rows: Tuple[CrosscheckRow, ...]
@@ -421,6 +508,8 @@ class CrosscheckReport:
     tolerance: float
     seed: int
     max_examples: int
+    inputs: Tuple[str, ...] = ()
+    notes: Tuple[str, ...] = ()
 
     @property
     def ok(self) -> bool:
@@ -431,7 +520,8 @@ class CrosscheckReport:
         keys = {k for r in self.rows for k in r.expected}
         return {"propstab": __version__, "versions": dict(self.versions),
                 "tolerance": self.tolerance, "seed": self.seed,
-                "max_examples": self.max_examples, "ok": self.ok,
+                "max_examples": self.max_examples, "inputs": list(self.inputs),
+                "notes": list(self.notes), "ok": self.ok,
                 "rows": [r.to_dict() for r in self.rows],
                 "expected_differences": [e.as_dict() for e in EXPECTED_DIFFERENCES
                                          if e.key in keys]}
@@ -447,36 +537,53 @@ class CrosscheckReport:
 
     def __str__(self) -> str:
         heads = ["measure", "R function", "cases", "max rel diff", "status",
-                 "expected differences"]
+                 "expected differences", "options"]
         body = []
         for r in self.rows:
             exp = ", ".join(f"{k} ({n})" for k, n in r.expected.items()) or "-"
             diff = ("-" if math.isnan(r.max_relative_difference)
                     else f"{r.max_relative_difference:.1e}")
-            body.append([r.measure, r.r_function, str(r.cases), diff, r.status, exp])
+            opts = ", ".join(f"{k}={v if isinstance(v, str) and v.startswith('<') else repr(v)}"
+                             for k, v in r.options.items()) or "-"
+            body.append([r.measure, r.r_function, str(r.cases), diff, r.status, exp, opts])
+        where = (f"inputs {', '.join(self.inputs)}" if self.inputs else
+                 f"seed {self.seed}; max_examples {self.max_examples}")
         lines = ["versions: " + ", ".join(f"{k} {v}" for k, v in self.versions.items())
-                 + f", propstab {__version__}; tolerance {self.tolerance:g}; seed {self.seed}; "
-                   f"max_examples {self.max_examples}"]
+                 + f", propstab {__version__}; tolerance {self.tolerance:g}; {where}"]
         lines += [line.rstrip() for line in table_lines(heads, body)]
+        values = [(r, v) for r in self.rows for v in r.values]
+        if values:
+            lines.append("")
+            lines += [line.rstrip() for line in table_lines(
+                ["input", "measure", "R function", "propstab", "R", "status"],
+                [[v["input"], r.measure, r.r_function, _shown(v["propstab"]), _shown(v["r"]),
+                  v["status"]] for r, v in values])]
+        lines.append("options: where they differ from propstab's defaults, given to both "
+                     "sides: " + ("the inputs' options (R's defaults unless given)"
+                                  if self.inputs else "R's defaults, at which the worked "
+                                  "examples run (generated cases draw every comparable "
+                                  "value, these included)"))
         for r in self.rows:
+            lines += [f"note {n}" for n in r.notes]
             if r.counterexample is not None:
                 c = r.counterexample
-                lines.append(f"DISAGREE {r.measure} vs {r.r_function}: {c['r_code']} -> R "
+                call = (c["r_code"] if len(c["r_code"]) <= 300
+                        else f"{c['name']} ({len(c['features'])} runs x {c['p']} features)")
+                lines.append(f"DISAGREE {r.measure} vs {r.r_function}: {call} -> R "
                              f"{c['r']} ({c['r_kind']}), propstab {c['propstab']}"
                              + (f"; {c['error']}" if c["error"] else ""))
+        lines += [f"note {n}" for n in self.notes]
         lines.append("expected differences: see propstab.r.EXPECTED_DIFFERENCES and "
                      "docs/r_crosscheck.md")
         return "\n".join(lines)
 
 
-def _row(info: MeasureInfo, ref: _Reference, tolerance, max_examples, seed) -> CrosscheckRow:
-    outcomes: "list[_Outcome]" = []
-    minimal = _generated(info, ref, tolerance, max_examples, seed, outcomes.append)
-    for case in _worked(info):
-        outcome = _evaluate(info, ref, case, tolerance)
-        outcomes.append(outcome)
-        if outcome.status == "mismatch" and minimal is None:
-            minimal = outcome
+def _shown(x) -> str:
+    return "-" if x is None else (f"{x:.10g}" if isinstance(x, float) else str(x))
+
+
+def _summary(info: MeasureInfo, ref: _Reference, outcomes: "list[_Outcome]",
+             minimal: Optional[_Outcome], **fields) -> CrosscheckRow:
     compared = [o.relative_difference for o in outcomes
                 if o.status != "expected" and o.r is not None
                 and math.isfinite(o.relative_difference)]
@@ -489,17 +596,79 @@ def _row(info: MeasureInfo, ref: _Reference, tolerance, max_examples, seed) -> C
         measure=info.name, r_function=ref.label, cases=len(outcomes),
         max_relative_difference=max(compared) if compared else float("nan"),
         status="DISAGREE" if minimal is not None else "agree", expected=counts,
-        counterexample=None if minimal is None else minimal.to_dict(ref))
+        counterexample=None if minimal is None else minimal.to_dict(ref), **fields)
+
+
+def _row(info: MeasureInfo, ref: _Reference, tolerance, max_examples, seed) -> CrosscheckRow:
+    outcomes: "list[_Outcome]" = []
+    minimal = _generated(info, ref, tolerance, max_examples, seed, outcomes.append)
+    for case in _worked(info):
+        outcome = _evaluate(info, ref, case, tolerance)
+        outcomes.append(outcome)
+        if outcome.status == "mismatch" and minimal is None:
+            minimal = outcome
+    r_options = r_default_options(info)
+    simulated = {k: v for k, v in r_options.items() if isinstance(v, str) and v in _STOCHASTIC}
+    notes = tuple(f"{info.name}: {k} = {v!r} (the R default) is simulated, not comparable; "
+                  f"the cases use the other choices" for k, v in simulated.items())
+    shown = {k: v for k, v in _shown_options(info, r_options).items() if k not in simulated}
+    return _summary(info, ref, outcomes, minimal, options=shown, notes=notes)
+
+
+def _input_rows(info: MeasureInfo, inputs: "list[tuple[str, np.ndarray]]",
+                options: Mapping[str, Any], tolerance) -> "list[CrosscheckRow]":
+    """The rows of ``info`` on the user's inputs, at R's defaults and the given options."""
+    from scipy import sparse
+    given = {k: v for k, v in options.items() if k in info.parameter_names}
+    cases, notes = [], []
+    for name, Z in inputs:
+        opts = dict(r_default_options(info), **given)
+        if "similarity" in info.parameter_names:
+            S = given["similarity"]
+            if S is None:                        # the identity, as R needs a matrix
+                S = sparse.identity(Z.shape[1], format="csr")
+            elif type(S).__module__.startswith("pandas"):
+                S = S.to_numpy(dtype=np.float64)
+            opts["similarity"] = S
+        opts, changed = comparable_options(info, check_options(info, opts), Z, tuple(given))
+        notes += [n for n in changed if n not in notes]
+        cases.append(Case(name, Z, opts))
+    rows = []
+    for ref in _references(info):
+        outcomes = [_evaluate(info, ref, case, tolerance) for case in cases]
+        minimal = next((o for o in outcomes if o.status == "mismatch"), None)
+        values = tuple({"input": o.case.name, "propstab": _num(o.propstab),
+                        "r": None if o.r is None else _num(o.r.value), "status": o.status}
+                       for o in outcomes)
+        rows.append(_summary(info, ref, outcomes, minimal,
+                             options=_shown_options(info, cases[0].options),
+                             notes=tuple(notes), values=values))
+    return rows
+
+
+def _input_matrices(inputs) -> "list[tuple[str, np.ndarray]]":
+    if not isinstance(inputs, Mapping) or not inputs:
+        raise TypeError(f"inputs: must be a non-empty mapping of names to selection matrices; "
+                        f"got {type(inputs).__name__}")
+    out = []
+    for name, Z in inputs.items():
+        try:
+            sel = as_selection(Z)
+        except (ValueError, TypeError) as exc:
+            raise type(exc)(f"inputs[{name!r}]: {exc}") from None
+        out.append((str(name), np.asarray(sel.toarray(), dtype=bool)))
+    return out
 
 
 def crosscheck(measures=None, *, max_examples: int = 50, seed: int = 0,
-               tolerance: float = TOLERANCE) -> CrosscheckReport:
+               tolerance: float = TOLERANCE, inputs=None, options=None) -> CrosscheckReport:
     """Cross-check propstab against the R reference implementations.
 
     Parameters
     ----------
     measures : str or sequence of str, optional
-        Measure names (default: every registered measure with an R reference).
+        Measure names (default: every registered measure with an R reference; with
+        ``inputs``, those taking a similarity only when ``options`` gives one).
     max_examples : int, default 50
         Hypothesis-generated cases per measure and reference (plus the papers'
         worked examples).
@@ -507,17 +676,28 @@ def crosscheck(measures=None, *, max_examples: int = 50, seed: int = 0,
         Seed of the generation; a fixed seed gives the same cases.
     tolerance : float, default 1e-10
         Largest accepted ``|a - b| / max(|a|, |b|, 1)``.
+    inputs : mapping of str to selection matrix, optional
+        The user's selections (any form accepted by :func:`propstab.as_selection`,
+        a :class:`~propstab.Selection` included), by name: each measure is evaluated
+        on them by propstab and by R, instead of on generated cases.
+    options : mapping, optional
+        With ``inputs``: options applied to every measure that declares them (e.g.
+        ``{"similarity": S, "threshold": 0.5}``; ``similarity=None`` is the identity).
+        The other options are R's defaults (:func:`r_default_options`); a simulated
+        R default ('estimate') is replaced by 'exact' or 'none', as the row's notes say.
 
     Returns
     -------
     CrosscheckReport
         One row per (measure, R reference), with the versions of R, rpy2 and the
-        R packages.
+        R packages, the options used and, for inputs, both values per input.
 
     Raises
     ------
     ValueError
-        An unknown measure, or one without an R reference.
+        An unknown measure, one without an R reference, an option no measure
+        declares, a measure needing a similarity without one, an option value that
+        cannot be compared (simulated, or an exact correction too large for stabm).
     ImportError
         rpy2, R, an R package or Hypothesis is missing (the message says how to
         install it).
@@ -528,23 +708,55 @@ def crosscheck(measures=None, *, max_examples: int = 50, seed: int = 0,
     >>> report = propstab.crosscheck("jaccard", max_examples=5)
     >>> report.rows[0].r_function, report.rows[0].status
     ('stabm::stabilityJaccard', 'agree')
+    >>> mine = propstab.crosscheck("sechidis", inputs={"mine": [[1, 1, 0], [1, 0, 1]]},
+    ...                            options={"similarity": None})
+    >>> mine.rows[0].options, mine.rows[0].values[0]["status"]
+    ({'similarity': '<3 x 3 matrix>', 'threshold': 0.9}, 'agree')
     """
     if isinstance(measures, str):
         measures = [measures]
+    options = dict(options or {})
+    with_r = [m for m in list_measures() if m.r_reference is not None]
+    notes = []
     if measures is None:
-        infos = [m for m in list_measures() if m.r_reference is not None]
+        infos = with_r
+        if inputs is not None and "similarity" not in options:
+            left = [m.name for m in infos if "similarity" in m.parameter_names]
+            infos = [m for m in infos if m.name not in left]
+            if left:
+                notes.append(f"not cross-checked without a similarity matrix: "
+                             f"{', '.join(left)}")
     else:
         infos = [get_measure(name) for name in measures]
         lacking = [m.name for m in infos if m.r_reference is None]
         if lacking:
             raise ValueError(f"measures: {', '.join(map(repr, lacking))} have no R reference "
                              f"in the registry; cross-checkable: "
-                             f"{', '.join(m.name for m in list_measures() if m.r_reference)}")
+                             f"{', '.join(m.name for m in with_r)}")
     max_examples = check_int_range("max_examples", max_examples, minimum=1, owner="crosscheck")
+    if inputs is None:
+        if options:
+            raise ValueError(f"options: only with inputs= (the generated cases draw every "
+                             f"comparable value); got {', '.join(options)}")
+        versions = r_versions()
+        rows = [_row(info, ref, tolerance, max_examples, seed)
+                for info in infos for ref in _references(info)]
+        return CrosscheckReport(tuple(rows), versions, float(tolerance), int(seed),
+                                int(max_examples))
+    matrices = _input_matrices(inputs)
+    declared = {p.name for m in infos for p in m.parameters}
+    unknown = [k for k in options if k not in declared]
+    if unknown:
+        raise ValueError(f"options: {', '.join(map(repr, unknown))} not an option of "
+                         f"{', '.join(m.name for m in infos)}; their options: "
+                         f"{', '.join(sorted(declared)) or 'none'}")
+    for m in infos:
+        if "similarity" in m.parameter_names and "similarity" not in options:
+            raise ValueError(f"options: {m.name} needs a similarity matrix to be cross-checked "
+                             f"on inputs; pass options={{'similarity': S}} (None: the "
+                             f"identity)")
     versions = r_versions()
-    rows = []
-    for info in infos:
-        for ref in _references(info):
-            rows.append(_row(info, ref, tolerance, max_examples, seed))
+    rows = [row for info in infos for row in _input_rows(info, matrices, options, tolerance)]
+    names = tuple(f"{n} ({Z.shape[0]} x {Z.shape[1]})" for n, Z in matrices)
     return CrosscheckReport(tuple(rows), versions, float(tolerance), int(seed),
-                            int(max_examples))
+                            int(max_examples), inputs=names, notes=tuple(notes))

@@ -1,0 +1,225 @@
+"""Arguments shared by the commands that read files: how to read a selection file, and
+the measure's options (``--similarity``, ``--threshold``, ``--option KEY=VALUE``).
+
+Files are read by :mod:`propstab._readers`; option values are typed from the measure's
+:class:`~propstab.Parameter` declarations and validated by
+:func:`propstab._validation.check_options`.
+"""
+from __future__ import annotations
+
+import argparse
+from typing import Any, Dict, List, Optional, Sequence, Tuple
+
+from .._readers import (SELECTION_SUFFIXES, SIMILARITY_SUFFIXES, SelectionFile,
+                        SimilarityFile, read_feature_names, read_selection, read_similarity)
+from .._registry import MeasureInfo, list_measures
+from .._validation import check_options
+
+READ_HELP = (
+    f"a selection file ({', '.join(SELECTION_SUFFIXES)}): a 0/1 table with one row per run "
+    "and one column per feature (0/1 or True/False, optional header of feature names, an "
+    "index column as pandas or R write it is detected), a .npy 0/1 array, a .json list of "
+    "runs each listing its selected features by index or name, or, with --n-features or "
+    "--zero-based/--one-based, a text file listing one run of indices per line")
+
+#: Options given as matrices: the command line takes the similarity as a file only.
+MATRIX_OPTIONS = {
+    "similarity": "give the similarity matrix with --similarity FILE",
+    "importances": "importances are an M x d matrix, not available on the command line; "
+                   "use propstab.stability(Z, measure, importances=W) from Python",
+}
+IDENTITY = "identity"
+
+
+def positive_int(text: str) -> int:
+    """argparse type: an integer >= 1."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a positive integer; got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be a positive integer; got {value}")
+    return value
+
+
+def add_reading_arguments(p) -> None:
+    """--n-features, --zero-based/--one-based, --feature-names, --index-col."""
+    g = p.add_argument_group("reading the files")
+    g.add_argument("--n-features", type=positive_int, metavar="D",
+                   help="d, the number of features, for runs given as feature indices (JSON "
+                        "lists, or a text file with one run of indices per line)")
+    base = g.add_mutually_exclusive_group()
+    base.add_argument("--zero-based", dest="base", action="store_const", const="zero",
+                      help="feature indices start at 0 (Python, numpy)")
+    base.add_argument("--one-based", dest="base", action="store_const", const="one",
+                      help="feature indices start at 1 (R, stabm). Without either flag an "
+                           "index 0 means 0-based and an index d 1-based; files where both "
+                           "readings are valid are refused")
+    g.add_argument("--feature-names", metavar="FILE",
+                   help="the d feature names in order (one per line, or a .json list): "
+                        "needed when runs list features by name, checked against a header")
+    g.add_argument("--index-col", default="auto", metavar="COLUMN",
+                   help="the column of run labels in a table: 'auto' (default: detected when "
+                        "the header's first cell is empty, as DataFrame.to_csv and "
+                        "write.csv write it, or when the first column holds distinct "
+                        "non-0/1 labels), 'none', or a column name or 0-based position")
+
+
+def add_measure_arguments(p, *, default: Optional[str] = "nogueira", many: bool = False) -> None:
+    """--measure, --similarity, --threshold, --option."""
+    if many:
+        p.add_argument("--measure", action="append", metavar="NAME",
+                       help="only this measure (repeatable)")
+    else:
+        p.add_argument("--measure", default=default,
+                       help=f"registered measure (default {default}; see propstab measures)")
+    g = p.add_argument_group("the measure's options")
+    g.add_argument("--similarity", metavar="FILE",
+                   help="d x d feature-similarity matrix (" + ", ".join(SIMILARITY_SUFFIXES)
+                        + "; a header and index of feature names are read) for the measures "
+                          "that take one (sechidis, msi, yu, ...); they refuse to run without "
+                          "it. 'identity' uses the identity matrix (no two features similar)")
+    g.add_argument("--threshold", type=float, metavar="X",
+                   help="the measure's threshold option (similarities below X count as 0)")
+    g.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
+                   help="any other option of the measure, e.g. correction_for_chance=exact "
+                        "(repeatable; propstab measures --json lists each measure's options)")
+
+
+def read_inputs(args, paths: Sequence[str]) -> Tuple[List[SelectionFile],
+                                                     Optional[SimilarityFile]]:
+    """The selection files (and the similarity file) named by the command line.
+
+    Feature names come from --feature-names, else from the similarity file's header;
+    d for index lists from --n-features, else from those names or the similarity's size.
+    """
+    given = read_feature_names(args.feature_names) if args.feature_names else None
+    sim = None
+    if args.similarity and args.similarity != IDENTITY:
+        sim = read_similarity(args.similarity, index_col="auto")
+        if given is not None and sim.feature_names is not None and \
+                tuple(sim.feature_names) != tuple(given):
+            raise ValueError(f"--similarity {args.similarity}: its feature names differ from "
+                             f"--feature-names {args.feature_names}")
+    names = given if given is not None else (sim.feature_names if sim is not None else None)
+    index_lines = args.n_features is not None or args.base is not None
+    d = args.n_features
+    if d is None and names is None and sim is not None:
+        d = sim.n_features
+    files = []
+    for path in paths:
+        ext = path.lower().rsplit(".", 1)[-1]
+        if ext == "json" or (index_lines and ext != "npy"):
+            kw = dict(n_features=d, feature_names=names)
+        elif ext == "npy":
+            kw = dict(n_features=args.n_features, feature_names=names)
+        else:                 # a table: its header is checked against --feature-names only
+            kw = dict(feature_names=given)
+        files.append(read_selection(path, base=args.base, index_col=args.index_col,
+                                    index_lines=index_lines, **kw))
+    if sim is not None:
+        for f in files:
+            if f.selection.n_features != sim.n_features:
+                raise ValueError(f"--similarity {sim.path}: a {sim.n_features} x "
+                                 f"{sim.n_features} matrix, but {f.path} has "
+                                 f"{f.selection.n_features} features")
+            if (sim.feature_names is not None and f.selection.feature_names is not None
+                    and tuple(map(str, f.selection.feature_names)) != sim.feature_names):
+                raise ValueError(f"--similarity {sim.path}: its feature names differ from "
+                                 f"those of {f.path}")
+    return files, sim
+
+
+def _parse_value(info: MeasureInfo, p, text: str):
+    """An option value typed from the parameter's choices or default."""
+    where = f"--option {p.name}"
+    if p.choices is not None:
+        for choice in p.choices:
+            if str(choice) == text:
+                return choice
+        raise ValueError(f"{where}: must be one of {', '.join(map(str, p.choices))} for "
+                         f"measure {info.name!r}; got {text!r}")
+    default = p.default
+    if isinstance(default, bool):
+        if text.lower() in ("true", "false"):
+            return text.lower() == "true"
+        raise ValueError(f"{where}: must be true or false; got {text!r}")
+    if isinstance(default, int):
+        try:
+            return int(text)
+        except ValueError:
+            raise ValueError(f"{where}: must be an integer; got {text!r}") from None
+    if isinstance(default, float) or default is None:
+        if default is None and text.lower() == "none":
+            return None
+        try:
+            return float(text)
+        except ValueError:
+            allowed = "a number" + (" or none" if default is None else "")
+            raise ValueError(f"{where}: must be {allowed}; got {text!r}") from None
+    return text
+
+
+def parse_options(args, infos: Sequence[MeasureInfo]) -> Dict[str, Any]:
+    """``--option KEY=VALUE`` and ``--threshold`` as typed values, checked against the
+    options the measures declare (unknown keys are refused with the known ones)."""
+    declared = {}
+    for info in infos:
+        for p in info.parameters:
+            declared.setdefault(p.name, (info, p))
+    which = ", ".join(i.name for i in infos)
+    options: Dict[str, Any] = {}
+    for item in args.option:
+        key, sep, text = item.partition("=")
+        key = key.strip()
+        if not sep or not key:
+            raise ValueError(f"--option: must be KEY=VALUE; got {item!r}")
+        if key not in declared:
+            known = [k for k in declared if k not in MATRIX_OPTIONS]
+            raise ValueError(f"--option {key}: not an option of {which}; its options: "
+                             f"{', '.join(known) if known else 'none'}")
+        if key in MATRIX_OPTIONS:
+            raise ValueError(f"--option {key}: {MATRIX_OPTIONS[key]}")
+        if key in options:
+            raise ValueError(f"--option {key}: given twice")
+        options[key] = _parse_value(*declared[key], text.strip())
+    if args.threshold is not None:
+        if "threshold" not in declared:
+            raise ValueError(f"--threshold: {which} takes no threshold option")
+        if "threshold" in options:
+            raise ValueError("--threshold: given both as --threshold and as --option threshold")
+        options["threshold"] = args.threshold
+    if args.similarity is not None and "similarity" not in declared:
+        takes = [m.name for m in list_measures() if "similarity" in m.parameter_names]
+        raise ValueError(f"--similarity: {which} takes no similarity matrix; the measures "
+                         f"that do: {', '.join(takes)}")
+    return options
+
+
+def similarity_option(args, info: MeasureInfo, sim: Optional[SimilarityFile]):
+    """The ``similarity`` value for ``info`` and how to print it, or refuse when the
+    measure takes a similarity and none was given (the identity would be silent)."""
+    if args.similarity is None:
+        raise ValueError(f"--similarity: {info.name} relates features through a d x d "
+                         f"similarity matrix and none was given; pass --similarity FILE, or "
+                         f"--similarity identity to use the identity matrix (no two "
+                         f"features similar)")
+    if sim is None:
+        return None, "identity (--similarity identity: no two features similar)"
+    return sim.matrix, f"{sim.path} ({sim.description})"
+
+
+def measure_options(args, info: MeasureInfo,
+                    sim: Optional[SimilarityFile]) -> Tuple[Dict[str, Any], List[tuple]]:
+    """The options to pass to ``info`` and the lines that say which were used."""
+    options = parse_options(args, [info])
+    lines = []
+    if "similarity" in info.parameter_names:
+        options["similarity"], text = similarity_option(args, info, sim)
+        lines.append(("similarity", text))
+    full = check_options(info, options)
+    shown = [f"{k}={v!r}" + ("" if k in options else " (default)") for k, v in full.items()
+             if k not in MATRIX_OPTIONS]
+    if shown:
+        lines.append(("options", ", ".join(shown)))
+    return options, lines
