@@ -4,10 +4,11 @@ The doctests of :mod:`propstab.r` call R: like the live suite in r_compat/, they
 when R or the reference packages cannot be loaded, unless PROPSTAB_SKIP_R=1 opts out.
 (Kept here rather than inside the package so that no test hook ships in a wheel.)
 
-Every Hypothesis search in the suite runs under one profile: derandomised and without an
-example database (the same examples on every machine and every run), and without
-per-example deadlines (timings belong to benchmarks/, and a loaded 2-core CI machine
-must not turn a slow example into a failure).
+Every Hypothesis search in the suite runs under one profile, propstab's one settings object
+:data:`propstab.search.REPRODUCIBLE`: derandomised and without an example database (the
+same examples on every machine and every run), and without per-example deadlines (timings
+belong to benchmarks/, and a loaded 2-core CI machine must not turn a slow example into a
+failure).
 """
 import os
 import pathlib
@@ -15,7 +16,9 @@ import pathlib
 import pytest
 from hypothesis import settings
 
-settings.register_profile("propstab", deadline=None, derandomize=True, database=None)
+from propstab.search import REPRODUCIBLE
+
+settings.register_profile("propstab", REPRODUCIBLE)
 settings.load_profile("propstab")
 
 _R_PACKAGE_DIR = pathlib.Path(__file__).resolve().parent / "propstab" / "r"

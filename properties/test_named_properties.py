@@ -14,15 +14,14 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from propstab.measures import kuncheva, nogueira, npog, wald
-from propstab.strategies import selection_matrices
+from propstab.strategies import REPRODUCIBLE, selection_matrices
 
 from property_settings import AUDIT_EXAMPLES
 from statsmodels.stats import inter_rater
 from twins import twin_nogueira
 
-# derandomize: the same examples on every run (CI must not be flaky), as the audit's seed=0
-SETTINGS = settings(max_examples=AUDIT_EXAMPLES, database=None, deadline=None,
-                    derandomize=True)
+# propstab's one settings object: the same examples on every run (CI must not be flaky)
+SETTINGS = settings(REPRODUCIBLE, max_examples=AUDIT_EXAMPLES)
 
 
 def _defined(Z) -> bool:

@@ -41,6 +41,7 @@ __all__ = [
     "list_measures",
     "register",
     "Variant",
+    "as_axiom",
 ]
 
 FAMILIES = ("pairwise", "frequency", "correlated")
@@ -92,15 +93,17 @@ class Parameter:
     minimum: Optional[float] = None
 
 
-def _as_bound(b) -> Optional[Bound]:
+def _as_bound(b, name: str = "bound") -> Optional[Bound]:
     if b is None or isinstance(b, Bound):
         return b
     if isinstance(b, bool) or not isinstance(b, (int, float)):
-        raise TypeError(f"bound: must be a number, a Bound or None; got {type(b).__name__} {b!r}")
+        raise TypeError(f"{name}: must be a number, a Bound or None; got {type(b).__name__} "
+                        f"{b!r}")
     return _const(float(b))
 
 
-def _as_axiom(value) -> Axiom:
+def as_axiom(value) -> Axiom:
+    """``value`` as an :class:`Axiom`: the member itself, its name or its label (any case)."""
     if isinstance(value, Axiom):
         return value
     if isinstance(value, str):
@@ -122,11 +125,11 @@ def _as_claims(claims) -> "dict[Axiom, bool]":
             if not isinstance(value, bool):
                 raise TypeError(f"claims: the value for {key!r} must be True or False; got "
                                 f"{type(value).__name__} {value!r}")
-            out[_as_axiom(key)] = value
+            out[as_axiom(key)] = value
         return out
     if isinstance(claims, (str, Axiom)):
         claims = [claims]
-    claimed = {_as_axiom(c) for c in claims}
+    claimed = {as_axiom(c) for c in claims}
     return {a: a in claimed for a in Axiom}
 
 
@@ -186,8 +189,8 @@ class Declaration:
                 not isinstance(v, bool) for v in claims.values()):
             claims = _as_claims(claims)
         object.__setattr__(self, "claims", types.MappingProxyType(dict(claims)))
-        object.__setattr__(self, "lower", _as_bound(self.lower))
-        object.__setattr__(self, "upper", _as_bound(self.upper))
+        object.__setattr__(self, "lower", _as_bound(self.lower, "lower"))
+        object.__setattr__(self, "upper", _as_bound(self.upper, "upper"))
         for argument, value, allowed in (("orientation", self.orientation, ORIENTATIONS),
                                          ("domain", self.domain, DOMAINS)):
             if value not in allowed:
@@ -219,13 +222,14 @@ class Declaration:
         for name in ("pairwise", "symmetric"):
             if name in values:
                 values[name] = bool(values[name])
+        values.setdefault("claims", None)          # nothing claimed
         return cls(**values)
 
     def replace(self, **changes) -> "Declaration":
         """A copy with some fields changed (``claims`` may be a partial mapping that
         overrides the claims of those axioms only)."""
         if "claims" in changes and isinstance(changes["claims"], Mapping):
-            changes["claims"] = {**self.claims, **{_as_axiom(k): v
+            changes["claims"] = {**self.claims, **{as_axiom(k): v
                                                    for k, v in changes["claims"].items()}}
         return dataclasses.replace(self, **changes)
 

@@ -3,7 +3,13 @@
 Every strategy returns numpy boolean arrays ``Z`` of shape ``(M, d)`` (M runs,
 d features). Defaults allow everything valid, degenerate cases included: empty
 rows, full rows, constant columns, identical rows. Arguments describe the valid
-values, not a distribution; impossible combinations raise at once.
+values, not a distribution.
+
+The strategies behave like Hypothesis's own (e.g. ``hypothesis.extra.numpy.arrays``):
+calling one returns a lazily evaluated strategy whose ``repr`` is the call, and its
+arguments are validated when the strategy is first used, before any example is
+generated: an invalid argument or an impossible combination raises
+:class:`hypothesis.errors.InvalidArgument` naming the argument and the value.
 
 Subsets are drawn as lists of distinct feature indices, so Hypothesis shrinks a
 failing matrix towards few runs, few features and the leading features
@@ -24,8 +30,10 @@ failing matrix towards few runs, few features and the leading features
 Examples
 --------
 >>> from hypothesis import given, settings
->>> from propstab.strategies import selection_matrices
->>> @settings(max_examples=20, database=None)
+>>> from propstab.strategies import REPRODUCIBLE, selection_matrices
+>>> selection_matrices(subset_sizes="proper", max_features=5)
+selection_matrices(max_features=5, subset_sizes='proper')
+>>> @settings(REPRODUCIBLE, max_examples=20)
 ... @given(selection_matrices(subset_sizes="proper", max_features=5))
 ... def sizes_are_proper(Z):
 ...     k = Z.sum(axis=1)
@@ -34,16 +42,19 @@ Examples
 """
 from __future__ import annotations
 
+import functools
+import inspect
 import numbers
 from typing import NamedTuple, Tuple
 
 import numpy as np
 
 from ._validation import check_int_range
+from .search import REPRODUCIBLE
 
 try:
-    from hypothesis import settings as _settings
     from hypothesis import strategies as st
+    from hypothesis.errors import InvalidArgument
 except ImportError as exc:  # pragma: no cover - exercised only without the extra
     raise ImportError("propstab.strategies needs Hypothesis: pip install propstab[audit]") from exc
 
@@ -51,16 +62,14 @@ __all__ = [
     "REPRODUCIBLE",
     "NullConfiguration",
     "identical_rows",
+    "importance_weights",
+    "matrix_from_rows",
     "matrix_pairs",
     "near_identical_rows",
     "null_configurations",
     "selection_matrices",
+    "similarity_matrices",
 ]
-
-REPRODUCIBLE = _settings(database=None, derandomize=True)
-"""Hypothesis settings for a search that gives the same result on every machine and run
-(no example database, derandomised): ``hypothesis.find(strategy, condition,
-settings=REPRODUCIBLE)``. The audit's own searches are seeded the same way."""
 
 SUBSET_SIZES = ("any", "proper", "constant", "proper_constant")
 DEFAULT_MAX_RUNS = 6
@@ -75,6 +84,88 @@ class NullConfiguration(NamedTuple):
     row_sizes: Tuple[int, ...]
 
 
+def matrix_from_rows(rows, n_features: int, *, base: int = 0) -> np.ndarray:
+    """The boolean selection matrix whose run i selects the features ``rows[i]``.
+
+    Parameters
+    ----------
+    rows : sequence of sequences of int
+        The feature indices selected by each run (one sequence per run, possibly empty).
+    n_features : int
+        d, the number of columns.
+    base : {0, 1}, default 0
+        Whether the indices are 0-based (Python, numpy) or 1-based (R, stabm).
+
+    Returns
+    -------
+    ndarray of bool, shape (len(rows), n_features)
+
+    Raises
+    ------
+    ValueError, TypeError
+        ``n_features`` is not a positive integer, ``base`` is not 0 or 1, or an index
+        is not an integer in ``base .. base + n_features - 1``.
+
+    Examples
+    --------
+    >>> from propstab.strategies import matrix_from_rows
+    >>> matrix_from_rows([[0, 1], [], [2]], 3).astype(int)
+    array([[1, 1, 0],
+           [0, 0, 0],
+           [0, 0, 1]])
+    >>> matrix_from_rows([[1, 2], [3]], 3, base=1).astype(int).tolist()
+    [[1, 1, 0], [0, 0, 1]]
+    >>> matrix_from_rows([[3]], 3)
+    Traceback (most recent call last):
+    ...
+    ValueError: rows: run 0 selects the index 3, outside 0..2 (0-based, n_features = 3)
+    """
+    d = check_int_range("n_features", n_features, minimum=1, owner="matrix_from_rows")
+    if base not in (0, 1) or isinstance(base, bool):
+        raise ValueError(f"base: must be 0 or 1; got {base!r}")
+    Z = np.zeros((len(rows), d), dtype=bool)
+    for i, row in enumerate(rows):           # one assignment per run
+        index = np.asarray(list(row))
+        if index.size == 0:
+            continue
+        if index.dtype.kind not in "iu":
+            raise TypeError(f"rows: run {i} must list integer feature indices; got {row!r}")
+        index = index - base
+        outside = (index < 0) | (index >= d)
+        if outside.any():
+            raise ValueError(f"rows: run {i} selects the index {index[outside][0] + base}, "
+                             f"outside {base}..{base + d - 1} ({base}-based, n_features = {d})")
+        Z[i, index] = True
+    return Z
+
+
+# ---------------------------------------------------------------- lazily validated strategies
+
+def _public(build):
+    """The public strategy function of ``build(draw, ...)``: calling it returns a lazily
+    evaluated strategy whose repr is the call (a Hypothesis composite); ``build`` validates
+    its arguments (raising InvalidArgument) before its first draw."""
+    composite = st.composite(build)
+
+    @functools.wraps(build)
+    def strategy(*args, **kwargs):
+        return composite(*args, **kwargs)
+
+    signature = inspect.signature(build)
+    strategy.__signature__ = signature.replace(
+        parameters=list(signature.parameters.values())[1:])
+    del strategy.__wrapped__             # the signature above, not build's
+    return strategy
+
+
+def _invalid(check, *args, **kwargs):
+    """``check(*args, **kwargs)`` with its ValueError/TypeError as InvalidArgument."""
+    try:
+        return check(*args, **kwargs)
+    except (ValueError, TypeError) as exc:
+        raise InvalidArgument(str(exc)) from None
+
+
 class _Shape(NamedTuple):
     min_runs: int
     max_runs: int
@@ -85,32 +176,33 @@ class _Shape(NamedTuple):
 
 def _shape(owner, min_runs, max_runs, min_features, max_features, subset_sizes,
            *, need_proper=False) -> _Shape:
-    """Validate the common arguments; raise at once on an impossible combination."""
-    min_runs = check_int_range("min_runs", min_runs, minimum=1, owner=owner)
+    """Validate the common arguments; InvalidArgument on an impossible combination."""
+    min_runs = _invalid(check_int_range, "min_runs", min_runs, minimum=1, owner=owner)
     max_runs = (max(min_runs, DEFAULT_MAX_RUNS) if max_runs is None else
-                check_int_range("max_runs", max_runs, minimum=min_runs, owner=owner))
-    min_features = check_int_range("min_features", min_features, minimum=1, owner=owner)
-    max_features = (max(min_features, DEFAULT_MAX_FEATURES) if max_features is None else
-                    check_int_range("max_features", max_features, minimum=min_features,
-                                    owner=owner))
-    if isinstance(subset_sizes, numbers.Integral) and not isinstance(subset_sizes, bool):
-        k = check_int_range("subset_sizes", subset_sizes, minimum=0, maximum=max_features,
+                _invalid(check_int_range, "max_runs", max_runs, minimum=min_runs, owner=owner))
+    min_features = _invalid(check_int_range, "min_features", min_features, minimum=1,
                             owner=owner)
+    max_features = (max(min_features, DEFAULT_MAX_FEATURES) if max_features is None else
+                    _invalid(check_int_range, "max_features", max_features,
+                             minimum=min_features, owner=owner))
+    if isinstance(subset_sizes, numbers.Integral) and not isinstance(subset_sizes, bool):
+        k = _invalid(check_int_range, "subset_sizes", subset_sizes, minimum=0,
+                     maximum=max_features, owner=owner)
         if need_proper and not 1 <= k <= max_features - 1:
-            raise ValueError(f"subset_sizes: {owner} needs subsets of size 1..d-1, impossible "
-                             f"with k = {k} and max_features = {max_features}")
+            raise InvalidArgument(f"subset_sizes: {owner} needs subsets of size 1..d-1, "
+                                  f"impossible with k = {k} and max_features = {max_features}")
         return _Shape(min_runs, max_runs, max(min_features, k + int(need_proper)),
                       max_features, k)
     if subset_sizes not in SUBSET_SIZES:
         allowed = ", ".join(map(repr, SUBSET_SIZES))
-        raise ValueError(f"subset_sizes: must be an int or one of {allowed} for {owner}; "
-                         f"got {subset_sizes!r}")
+        raise InvalidArgument(f"subset_sizes: must be an int or one of {allowed} for {owner}; "
+                              f"got {subset_sizes!r}")
     if need_proper and subset_sizes == "constant":
         subset_sizes = "proper_constant"
     if subset_sizes.startswith("proper"):
         if max_features < 2:
-            raise ValueError(f"subset_sizes: {subset_sizes!r} needs d >= 2 for {owner}; got "
-                             f"max_features = {max_features}")
+            raise InvalidArgument(f"subset_sizes: {subset_sizes!r} needs d >= 2 for {owner}; "
+                                  f"got max_features = {max_features}")
         min_features = max(min_features, 2)
     return _Shape(min_runs, max_runs, min_features, max_features, subset_sizes)
 
@@ -129,25 +221,32 @@ def _subset(draw, d: int, k: int) -> list:
     return draw(st.lists(st.integers(0, d - 1), min_size=k, max_size=k, unique=True))
 
 
-def _matrix(rows, d: int) -> np.ndarray:
-    Z = np.zeros((len(rows), d), dtype=bool)
-    for i, row in enumerate(rows):           # one assignment per run, at most M
-        Z[i, row] = True
-    return Z
-
-
-@st.composite
-def _configurations(draw, shape: _Shape) -> NullConfiguration:
+def _configuration(draw, shape: _Shape) -> NullConfiguration:
     M = draw(st.integers(shape.min_runs, shape.max_runs))
     d = draw(st.integers(shape.min_features, shape.max_features))
     return NullConfiguration(M, d, _row_sizes(draw, shape, M, d))
 
 
-def null_configurations(*, min_runs=2, max_runs=None, min_features=2, max_features=None,
+@st.composite
+def _configurations(draw, shape: _Shape) -> NullConfiguration:
+    return _configuration(draw, shape)
+
+
+@_public
+def null_configurations(draw, *, min_runs=2, max_runs=None, min_features=2, max_features=None,
                         subset_sizes="proper"):
     """Configurations ``(M, d, (k_1, ..., k_M))`` of the null model H0.
 
     Thesis Definition 2: under H0 run i draws a uniformly random subset of size k_i.
+
+    Parameters
+    ----------
+    min_runs, max_runs, min_features, max_features, subset_sizes
+        As for :func:`selection_matrices` (``subset_sizes`` defaults to ``"proper"``).
+
+    Returns
+    -------
+    SearchStrategy of NullConfiguration
 
     Examples
     --------
@@ -160,16 +259,11 @@ def null_configurations(*, min_runs=2, max_runs=None, min_features=2, max_featur
     """
     shape = _shape("null_configurations", min_runs, max_runs, min_features, max_features,
                    subset_sizes)
-    return _configurations(shape)
+    return _configuration(draw, shape)
 
 
-@st.composite
-def _matrices(draw, shape: _Shape) -> np.ndarray:
-    M, d, sizes = draw(_configurations(shape))
-    return _matrix([_subset(draw, d, k) for k in sizes], d)
-
-
-def selection_matrices(*, min_runs=2, max_runs=None, min_features=2, max_features=None,
+@_public
+def selection_matrices(draw, *, min_runs=2, max_runs=None, min_features=2, max_features=None,
                        subset_sizes="any"):
     """Boolean selection matrices Z (M x d).
 
@@ -188,9 +282,10 @@ def selection_matrices(*, min_runs=2, max_runs=None, min_features=2, max_feature
 
     Raises
     ------
-    ValueError, TypeError
-        An impossible combination (e.g. ``max_runs < min_runs``, ``"proper"`` sizes
-        with ``max_features < 2``, a fixed size larger than ``max_features``).
+    hypothesis.errors.InvalidArgument
+        When the strategy is first used, for an invalid argument or an impossible
+        combination (e.g. ``max_runs < min_runs``, ``"proper"`` sizes with
+        ``max_features < 2``, a fixed size larger than ``max_features``).
 
     Examples
     --------
@@ -206,25 +301,30 @@ def selection_matrices(*, min_runs=2, max_runs=None, min_features=2, max_feature
     ...      settings=REPRODUCIBLE).astype(int)
     array([[1, 0, 1],
            [1, 0, 1]])
+
+    Arguments are checked when the strategy is used:
+
+    >>> impossible = selection_matrices(min_runs=3, max_runs=2)
+    >>> impossible
+    selection_matrices(min_runs=3, max_runs=2)
+    >>> find(impossible, lambda Z: True)
+    Traceback (most recent call last):
+    ...
+    hypothesis.errors.InvalidArgument: max_runs: must be >= 3 for selection_matrices; got 2
     """
     shape = _shape("selection_matrices", min_runs, max_runs, min_features, max_features,
                    subset_sizes)
-    return _matrices(shape)
-
-
-@st.composite
-def _pairs(draw, shape: _Shape):
     M, d, sizes = draw(_configurations(shape))
-    first = _matrix([_subset(draw, d, k) for k in sizes], d)
-    second = _matrix([_subset(draw, d, k) for k in sizes], d)
-    return first, second
+    return matrix_from_rows([_subset(draw, d, k) for k in sizes], d)
 
 
-def matrix_pairs(*, min_runs=2, max_runs=None, min_features=2, max_features=None,
+@_public
+def matrix_pairs(draw, *, min_runs=2, max_runs=None, min_features=2, max_features=None,
                  subset_sizes="any"):
     """Pairs ``(Z1, Z2)`` with the same M, d and the same row sizes k_1..k_M.
 
     The setting of MONOTONICITY: only the arrangement of the selections differs.
+    Arguments as for :func:`selection_matrices`.
 
     Examples
     --------
@@ -239,18 +339,18 @@ def matrix_pairs(*, min_runs=2, max_runs=None, min_features=2, max_features=None
     """
     shape = _shape("matrix_pairs", min_runs, max_runs, min_features, max_features,
                    subset_sizes)
-    return _pairs(shape)
-
-
-@st.composite
-def _identical(draw, shape: _Shape):
     M, d, sizes = draw(_configurations(shape))
-    return _matrix([_subset(draw, d, sizes[0])] * M, d)
+    first = matrix_from_rows([_subset(draw, d, k) for k in sizes], d)
+    second = matrix_from_rows([_subset(draw, d, k) for k in sizes], d)
+    return first, second
 
 
-def identical_rows(*, min_runs=2, max_runs=None, min_features=2, max_features=None,
+@_public
+def identical_rows(draw, *, min_runs=2, max_runs=None, min_features=2, max_features=None,
                    subset_sizes="any"):
     """Matrices whose M rows are all the same subset (the maximum of MAXIMUM).
+
+    Arguments as for :func:`selection_matrices`.
 
     Examples
     --------
@@ -263,11 +363,38 @@ def identical_rows(*, min_runs=2, max_runs=None, min_features=2, max_features=No
     """
     shape = _shape("identical_rows", min_runs, max_runs, min_features, max_features,
                    subset_sizes)
-    return _identical(shape)
+    M, d, sizes = draw(_configurations(shape))
+    return matrix_from_rows([_subset(draw, d, sizes[0])] * M, d)
 
 
-@st.composite
-def _near_identical(draw, shape: _Shape):
+@_public
+def near_identical_rows(draw, *, min_runs=2, max_runs=None, min_features=2, max_features=None,
+                        subset_sizes="any"):
+    """Matrices with identical rows except one run that differs by one feature.
+
+    With a constant size the odd run swaps one selected feature for an unselected one
+    (so ``1 <= k <= d - 1``); otherwise it may also add or drop one feature. These are
+    the non-identical matrices closest to the maximum. Arguments as for
+    :func:`selection_matrices`, with at least 2 runs.
+
+    Examples
+    --------
+    >>> from hypothesis import find
+    >>> from propstab.strategies import REPRODUCIBLE
+    >>> from propstab.strategies import near_identical_rows
+    >>> find(near_identical_rows(subset_sizes="constant"), lambda Z: True,
+    ...      settings=REPRODUCIBLE).astype(int)
+    array([[0, 1],
+           [1, 0]])
+    """
+    shape = _shape("near_identical_rows", min_runs, max_runs, min_features, max_features,
+                   subset_sizes)
+    if shape.min_runs < 2:
+        raise InvalidArgument(f"min_runs: near_identical_rows needs at least 2 runs (one "
+                              f"differs from the others); got {min_runs}")
+    if shape.sizes == "constant" or isinstance(shape.sizes, int):
+        shape = _shape("near_identical_rows", min_runs, max_runs, min_features, max_features,
+                       subset_sizes, need_proper=True)
     M, d, sizes = draw(_configurations(shape))
     k = sizes[0]
     base = _subset(draw, d, k)
@@ -283,65 +410,47 @@ def _near_identical(draw, shape: _Shape):
         rows[i].remove(draw(st.sampled_from(base)))
     if move in ("swap", "add"):
         rows[i].append(draw(st.sampled_from(rest)))
-    return _matrix(rows, d)
-
-
-def near_identical_rows(*, min_runs=2, max_runs=None, min_features=2, max_features=None,
-                        subset_sizes="any"):
-    """Matrices with identical rows except one run that differs by one feature.
-
-    With a constant size the odd run swaps one selected feature for an unselected one
-    (so ``1 <= k <= d - 1``); otherwise it may also add or drop one feature. These are
-    the non-identical matrices closest to the maximum.
-
-    Examples
-    --------
-    >>> from hypothesis import find
-    >>> from propstab.strategies import REPRODUCIBLE
-    >>> from propstab.strategies import near_identical_rows
-    >>> find(near_identical_rows(subset_sizes="constant"), lambda Z: True,
-    ...      settings=REPRODUCIBLE).astype(int)
-    array([[0, 1],
-           [1, 0]])
-    """
-    shape = _shape("near_identical_rows", min_runs, max_runs, min_features, max_features,
-                   subset_sizes)
-    if shape.min_runs < 2:
-        raise ValueError(f"min_runs: near_identical_rows needs at least 2 runs (one differs "
-                         f"from the others); got {min_runs}")
-    if shape.sizes == "constant" or isinstance(shape.sizes, int):
-        shape = _shape("near_identical_rows", min_runs, max_runs, min_features, max_features,
-                       subset_sizes, need_proper=True)
-    return _near_identical(shape)
+    return matrix_from_rows(rows, d)
 
 
 # ---------------------------------------------------------------- correlated feature spaces
 
 SIMILARITY_KINDS = ("identity", "groups", "general")
+SIMILARITY_FORMATS = ("dense", "sparse")
 #: Off-diagonal similarities tried first by :func:`similarity_matrices` (0 shrinks first):
 #: 1 links features fully, 0.9 and 0.95 sit at and above stabm's default threshold 0.9.
 SIMILARITY_VALUES = (0.0, 1.0, 0.5, 0.9, 0.95, 0.25)
+#: The off-diagonal entries of a ``"general"`` similarity matrix: the values above first,
+#: then any float in [0, 1].
+SIMILARITY_ELEMENTS = st.one_of(st.sampled_from(SIMILARITY_VALUES),
+                                st.floats(0.0, 1.0, allow_nan=False))
 
 
-@st.composite
-def _similarity(draw, d: int, kinds) -> np.ndarray:
-    kind = draw(st.sampled_from(kinds))
-    if kind == "identity":
-        return np.eye(d)
-    if kind == "groups":
-        labels = np.asarray(draw(st.lists(st.integers(0, d - 1), min_size=d, max_size=d)))
-        return (labels[:, None] == labels[None, :]).astype(np.float64)
-    iu = np.triu_indices(d, 1)
-    values = draw(st.lists(st.one_of(st.sampled_from(SIMILARITY_VALUES),
-                                     st.floats(0.0, 1.0, allow_nan=False)),
-                           min_size=iu[0].size, max_size=iu[0].size))
-    C = np.eye(d)
-    C[iu] = values
-    C[iu[1], iu[0]] = values
-    return C
+def _similarity_arguments(n_features, kinds, elements, formats):
+    owner = "similarity_matrices"
+    d = _invalid(check_int_range, "n_features", n_features, minimum=1, owner=owner)
+    for name, value, allowed in (("kinds", kinds, SIMILARITY_KINDS),
+                                 ("formats", formats, SIMILARITY_FORMATS)):
+        if isinstance(value, str) or not value or any(v not in allowed for v in value):
+            raise InvalidArgument(f"{name}: {owner} needs a non-empty subset of {allowed}; "
+                                  f"got {value!r}")
+    if not isinstance(elements, st.SearchStrategy):
+        raise InvalidArgument(f"elements: must be a Hypothesis strategy of floats in [0, 1] "
+                              f"for {owner}; got {type(elements).__name__} {elements!r}")
+    return d, tuple(kinds), tuple(formats)
 
 
-def similarity_matrices(n_features, *, kinds=SIMILARITY_KINDS):
+def _unit_entries(values, elements) -> list:
+    for v in values:
+        if isinstance(v, bool) or not isinstance(v, numbers.Real) or not 0 <= v <= 1:
+            raise InvalidArgument(f"elements: similarity_matrices needs numbers in [0, 1]; "
+                                  f"{elements!r} drew {v!r}")
+    return values
+
+
+@_public
+def similarity_matrices(draw, n_features, *, kinds=SIMILARITY_KINDS,
+                        elements=SIMILARITY_ELEMENTS, formats=("dense",)):
     """Feature-similarity matrices C (d x d): symmetric, entries in [0, 1], unit diagonal.
 
     The matrices every correlated measure accepts (Sechidis et al. 2019, eq. 4;
@@ -355,17 +464,30 @@ def similarity_matrices(n_features, *, kinds=SIMILARITY_KINDS):
         ``"identity"``: no two features related; ``"groups"``: a 0/1 block matrix
         (features with the same drawn group label are fully similar, as built by
         :func:`propstab.similarity_from_groups`); ``"general"``: every off-diagonal
-        entry drawn in [0, 1] (values 0, 1, 0.5, 0.9, 0.95, 0.25 first, then any
-        float). Hypothesis shrinks towards the first kind listed and towards 0.
+        entry drawn from ``elements``. Hypothesis shrinks towards the first kind listed.
+    elements : SearchStrategy of float
+        The off-diagonal entries of a ``"general"`` matrix, numbers in [0, 1]; the
+        default :data:`SIMILARITY_ELEMENTS` tries 0, 1, 0.5, 0.9, 0.95, 0.25 first, then
+        any float (shrinking towards 0).
+    formats : sequence of {"dense", "sparse"}
+        ``"dense"``: float64 ndarrays; ``"sparse"``: scipy.sparse CSR matrices (the
+        input R's ``Matrix`` package and stabm receive as ``dgCMatrix``).
 
     Returns
     -------
-    SearchStrategy of float64 ndarrays of shape (d, d)
+    SearchStrategy of float64 ndarrays (or CSR matrices) of shape (d, d)
+
+    Raises
+    ------
+    hypothesis.errors.InvalidArgument
+        When the strategy is first used: ``n_features`` not a positive integer, ``kinds``
+        or ``formats`` not a non-empty subset of the choices, ``elements`` not a
+        strategy, or an element drawn outside [0, 1].
 
     Examples
     --------
     >>> import numpy as np
-    >>> from hypothesis import find
+    >>> from hypothesis import find, strategies as st
     >>> from propstab.strategies import REPRODUCIBLE
     >>> from propstab.strategies import similarity_matrices
     >>> find(similarity_matrices(3), lambda C: C[0, 1] > 0 == C[0, 2],
@@ -377,28 +499,57 @@ def similarity_matrices(n_features, *, kinds=SIMILARITY_KINDS):
     ...      settings=REPRODUCIBLE)
     array([[1. , 0.5],
            [0.5, 1. ]])
+    >>> sparse = similarity_matrices(2, kinds=["general"], elements=st.just(0.3),
+    ...                              formats=["sparse"])
+    >>> find(sparse, lambda C: True, settings=REPRODUCIBLE).toarray()
+    array([[1. , 0.3],
+           [0.3, 1. ]])
+    >>> find(similarity_matrices(3, kinds=["psd"]), lambda C: True)
+    Traceback (most recent call last):
+    ...
+    hypothesis.errors.InvalidArgument: kinds: similarity_matrices needs a non-empty subset of
+    ('identity', 'groups', 'general'); got ['psd']
     """
-    d = check_int_range("n_features", n_features, minimum=1, owner="similarity_matrices")
-    kinds = tuple(kinds)
-    bad = [k for k in kinds if k not in SIMILARITY_KINDS]
-    if not kinds or bad:
-        raise ValueError(f"kinds: similarity_matrices needs a non-empty subset of "
-                         f"{SIMILARITY_KINDS}; got {kinds!r}")
-    return _similarity(d, kinds)
+    d, kinds, formats = _similarity_arguments(n_features, kinds, elements, formats)
+    kind = draw(st.sampled_from(kinds))
+    if kind == "identity":
+        C = np.eye(d)
+    elif kind == "groups":
+        labels = np.asarray(draw(st.lists(st.integers(0, d - 1), min_size=d, max_size=d)))
+        C = (labels[:, None] == labels[None, :]).astype(np.float64)
+    else:
+        iu = np.triu_indices(d, 1)
+        values = _unit_entries(draw(st.lists(elements, min_size=iu[0].size,
+                                             max_size=iu[0].size)), elements)
+        C = np.eye(d)
+        C[iu] = values
+        C[iu[1], iu[0]] = values
+    form = formats[0] if len(formats) == 1 else draw(st.sampled_from(formats))
+    if form == "sparse":
+        from scipy import sparse
+        return sparse.csr_matrix(C)
+    return C
 
 
 #: Importance weights tried first by :func:`importance_weights` (1 shrinks first).
 WEIGHT_VALUES = (1.0, 2.0, 0.5, 10.0)
 
 
-def importance_weights(n_runs, n_features, *, equal=True):
+@_public
+def importance_weights(draw, n_runs, n_features, *, equal=True):
     """Positive weights U (M x d) giving importances ``W = Z * U`` for any selection Z.
 
     An importance matrix (Hamer and Dupont 2021, sec. 3) is non-negative and zero
     exactly where Z is 0; multiplying Z entrywise by strictly positive weights gives
     one for every Z of the same shape, so one draw serves pairs of matrices and the
-    enumeration of the null model alike. ``equal=True`` includes ``None`` (equal
-    importances: the measure's default), drawn first.
+    enumeration of the null model alike.
+
+    Parameters
+    ----------
+    n_runs, n_features : int
+        M and d.
+    equal : bool, default True
+        Include ``None`` (equal importances: the measure's default), drawn first.
 
     Returns
     -------
@@ -414,13 +565,14 @@ def importance_weights(n_runs, n_features, *, equal=True):
     array([[1., 1.],
            [1., 2.]])
     """
-    M = check_int_range("n_runs", n_runs, minimum=1, owner="importance_weights")
-    d = check_int_range("n_features", n_features, minimum=1, owner="importance_weights")
+    M = _invalid(check_int_range, "n_runs", n_runs, minimum=1, owner="importance_weights")
+    d = _invalid(check_int_range, "n_features", n_features, minimum=1,
+                 owner="importance_weights")
+    if not isinstance(equal, bool):
+        raise InvalidArgument(f"equal: must be True or False for importance_weights; got "
+                              f"{type(equal).__name__} {equal!r}")
     entry = st.one_of(st.sampled_from(WEIGHT_VALUES),
                       st.floats(0.01, 100.0, allow_nan=False, allow_infinity=False))
     weights = st.lists(entry, min_size=M * d, max_size=M * d).map(
         lambda v: np.asarray(v, dtype=np.float64).reshape(M, d))
-    return st.one_of(st.none(), weights) if equal else weights
-
-
-__all__ += ["importance_weights", "similarity_matrices"]
+    return draw(st.one_of(st.none(), weights) if equal else weights)

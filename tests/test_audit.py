@@ -1,6 +1,6 @@
-"""The axiom audit: strategies, checks in both directions, the audit table, user
-functions, the CLI, and thesis Table 4.1 as corrected by the audit (docs/table41.md),
-with every disagreement confirmed in exact rational arithmetic."""
+"""The axiom audit: strategies, the search engine, checks in both directions, the audit
+table, user functions, the CLI, and thesis Table 4.1 as corrected by the audit
+(docs/table41.md), with every disagreement confirmed in exact rational arithmetic."""
 import itertools
 import json
 import math
@@ -9,7 +9,9 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
-from hypothesis import find, settings
+from hypothesis import find, given, settings
+from hypothesis import strategies as st
+from hypothesis.errors import InvalidArgument
 
 import propstab
 from propstab import Axiom, get_measure
@@ -17,17 +19,20 @@ from propstab.auditing import (AuditTable, audit, check_bounds, check_correction
                                check_fully_defined, check_maximum, check_monotonicity,
                                load_function, subject)
 from propstab.cli import main
-from propstab.strategies import (identical_rows, matrix_pairs, near_identical_rows,
-                                 null_configurations, selection_matrices)
+from propstab.search import REPRODUCIBLE, Found, assume, search, target
+from propstab.strategies import (identical_rows, importance_weights, matrix_from_rows,
+                                 matrix_pairs, near_identical_rows, null_configurations,
+                                 selection_matrices, similarity_matrices)
 
-import twins  # tests/ is on sys.path (rootdir-relative import mode)
+import evidence  # tests/ is on sys.path (rootdir-relative import mode)
+import twins
 
 FD, MONO, BND, MAX, CORR = (Axiom.FULLY_DEFINED, Axiom.MONOTONICITY, Axiom.BOUNDS,
                             Axiom.MAXIMUM, Axiom.CORRECTION_FOR_CHANCE)
 DOCS = pathlib.Path(__file__).resolve().parents[1] / "docs" / "table41.md"
 
 #: find() reproducibly: the same examples on every run, no example database (CI)
-FIND = settings(database=None, derandomize=True)
+FIND = REPRODUCIBLE
 
 
 def Z_(*rows):
@@ -36,24 +41,80 @@ def Z_(*rows):
 
 # ---------------------------------------------------------------- strategies
 
-@pytest.mark.parametrize("kwargs, exc, words", [
-    (dict(min_runs=3, max_runs=2), ValueError, "max_runs"),
-    (dict(min_features=0), ValueError, "min_features"),
-    (dict(subset_sizes="proper", max_features=1, min_features=1), ValueError, "d >= 2"),
-    (dict(subset_sizes=9, max_features=8), ValueError, "subset_sizes"),
-    (dict(subset_sizes="sometimes"), ValueError, "subset_sizes"),
-    (dict(max_runs=2.5), TypeError, "max_runs"),
+@pytest.mark.parametrize("kwargs, words", [
+    (dict(min_runs=3, max_runs=2), "max_runs: must be >= 3 for selection_matrices; got 2"),
+    (dict(min_features=0), "min_features: must be >= 1 for selection_matrices; got 0"),
+    (dict(subset_sizes="proper", max_features=1, min_features=1), "d >= 2"),
+    (dict(subset_sizes=9, max_features=8), "subset_sizes: must be >= 0 and <= 8"),
+    (dict(subset_sizes="sometimes"), "subset_sizes: .*got 'sometimes'"),
+    (dict(max_runs=2.5), "max_runs: must be an integer for selection_matrices; got float"),
 ])
-def test_impossible_strategy_arguments_raise_at_once(kwargs, exc, words):
-    with pytest.raises(exc, match=words):
-        selection_matrices(**kwargs)
+def test_impossible_strategy_arguments_raise_invalid_argument_when_used(kwargs, words):
+    strategy = selection_matrices(**kwargs)              # lazy: nothing checked yet
+    with pytest.raises(InvalidArgument, match=words):
+        find(strategy, lambda Z: True, settings=FIND)
 
 
 def test_near_identical_rows_needs_room_for_a_swap_and_two_runs():
-    with pytest.raises(ValueError, match="subset_sizes"):
-        near_identical_rows(subset_sizes=2, max_features=2)
-    with pytest.raises(ValueError, match="min_runs"):
-        near_identical_rows(min_runs=1)
+    with pytest.raises(InvalidArgument, match="subset_sizes"):
+        find(near_identical_rows(subset_sizes=2, max_features=2), lambda Z: True)
+    with pytest.raises(InvalidArgument, match="min_runs"):
+        find(near_identical_rows(min_runs=1), lambda Z: True)
+
+
+@pytest.mark.parametrize("strategy, words", [
+    (lambda: similarity_matrices(0), "n_features: must be >= 1"),
+    (lambda: similarity_matrices(3, kinds=[]), "kinds"),
+    (lambda: similarity_matrices(3, formats=["csv"]), "formats: .*got \\['csv'\\]"),
+    (lambda: similarity_matrices(3, elements=[0.5]), "elements: must be a Hypothesis strategy"),
+    (lambda: similarity_matrices(3, kinds=["general"], elements=st.just(1.5)),
+     "elements: .*drew 1.5"),
+    (lambda: importance_weights(2, 0), "n_features: must be >= 1 for importance_weights"),
+    (lambda: importance_weights(2, 2, equal="yes"), "equal: must be True or False"),
+    (lambda: null_configurations(max_features=1, min_features=1), "d >= 2"),
+])
+def test_every_strategy_validates_lazily(strategy, words):
+    built = strategy()
+    with pytest.raises(InvalidArgument, match=words):
+        find(built, lambda x: True, settings=FIND)
+
+
+def test_strategy_reprs_show_the_call():
+    assert repr(selection_matrices(max_runs=5)) == "selection_matrices(max_runs=5)"
+    assert repr(selection_matrices()) == "selection_matrices()"
+    assert repr(matrix_pairs(subset_sizes="proper")) == "matrix_pairs(subset_sizes='proper')"
+    assert repr(similarity_matrices(3, kinds=["groups"])) == \
+        "similarity_matrices(3, kinds=['groups'])"
+    assert repr(null_configurations(min_runs=3)) == "null_configurations(min_runs=3)"
+    assert repr(selection_matrices(max_runs=-1)) == "selection_matrices(max_runs=-1)"
+
+
+def test_matrix_from_rows():
+    assert matrix_from_rows([[0, 2], [], [1]], 3).astype(int).tolist() == \
+        [[1, 0, 1], [0, 0, 0], [0, 1, 0]]
+    assert (matrix_from_rows([[1, 3]], 3, base=1) == matrix_from_rows([[0, 2]], 3)).all()
+    assert matrix_from_rows([], 2).shape == (0, 2)
+    with pytest.raises(ValueError, match="rows: run 1 selects the index 0, outside 1..3"):
+        matrix_from_rows([[1], [0]], 3, base=1)
+    with pytest.raises(TypeError, match="rows: run 0 must list integer"):
+        matrix_from_rows([[0.5]], 3)
+    with pytest.raises(ValueError, match="base: must be 0 or 1"):
+        matrix_from_rows([[0]], 3, base=2)
+    with pytest.raises(ValueError, match="n_features"):
+        matrix_from_rows([[0]], 0)
+
+
+@settings(REPRODUCIBLE, max_examples=40)
+@given(st.data())
+def test_sparse_similarities_equal_their_dense_twins(data):
+    d = data.draw(st.integers(1, 5))
+    values = st.sampled_from([0.0, 0.3, 1.0])
+    C = data.draw(similarity_matrices(d, kinds=["general"], elements=values,
+                                      formats=["sparse"]))
+    assert C.format == "csr"
+    dense = C.toarray()
+    assert (dense == dense.T).all() and (np.diag(dense) == 1).all()
+    assert set(np.unique(dense)) <= {0.0, 0.3, 1.0}
 
 
 @pytest.mark.parametrize("condition", [
@@ -96,6 +157,39 @@ def test_a_wrong_measure_shrinks_to_a_tiny_counterexample():
     r = check_monotonicity(reversed_nogueira, claimed=True, max_examples=100)
     assert r.status == "violated"
     assert all(z.shape == (2, 2) for z in r.counterexample)
+
+
+# ---------------------------------------------------------------- the search engine
+
+def test_search_shrinks_and_is_reproducible():
+    def probe(n):
+        return Found(n, (n,), "large") if n >= 1000 else None
+    found = search(st.integers(0, 10 ** 6), probe, max_examples=100, seed=0)
+    assert isinstance(found, Found) and found.example == 1000      # shrunk to the boundary
+    assert search(st.integers(0, 999), probe, max_examples=100, seed=0) is None
+    runs = [search(st.lists(st.integers(0, 9)), lambda xs: Found(xs, (), "") if sum(xs) > 20
+                   else None, max_examples=50, seed=s).example for s in (1, 1)]
+    assert runs[0] == runs[1]
+
+
+def test_search_tries_explicit_examples_first_as_given():
+    seen = []
+
+    def probe(n):
+        seen.append(n)
+        assume(n != 7)                        # an explicit example outside the domain: skipped
+        target(float(n), "n")                 # ignored for explicit examples
+        return Found(n, (n,), "any") if n > 50 else None
+    found = search(st.integers(0, 100), probe, max_examples=10, seed=0, examples=[7, 99])
+    assert seen[:2] == [7, 99] and found.example == 99               # not shrunk
+    assert search(st.integers(0, 100), lambda n: assume(False), max_examples=10,
+                  seed=0) == "unsatisfiable"
+
+
+def test_search_settings_derive_from_the_one_settings_object():
+    assert REPRODUCIBLE.database is None and REPRODUCIBLE.deadline is None
+    assert REPRODUCIBLE.derandomize
+    assert settings().database is None and settings().derandomize      # the suite's profile
 
 
 # ---------------------------------------------------------------- checks, both directions
@@ -152,6 +246,62 @@ def test_audit_rejects_bad_arguments():
         audit("gohh")
     with pytest.raises(ValueError, match="not an axiom"):
         audit(lambda Z: 0.0, claims=["boundz"])
+    with pytest.raises(TypeError, match="lower: must be a number"):
+        audit(lambda Z: 0.0, lower="zero")
+    with pytest.raises(ValueError, match="orientation: must be one of"):
+        audit(lambda Z: 0.0, orientation="up")
+    with pytest.raises(TypeError, match="unexpected keyword.*colour"):
+        audit("goh", colour="red")
+
+
+@pytest.mark.parametrize("keywords, named", [
+    (dict(claims=["bounds"]), "claims"), (dict(lower=0, upper=1), "lower, upper"),
+    (dict(null_value=0.0), "null_value"), (dict(domain="any"), "domain"),
+])
+def test_a_registered_measure_keeps_its_own_declaration(keywords, named):
+    """Declaration keywords were silently ignored for registered measures: now an error
+    naming them, from audit(), audited_subjects() and subject() alike."""
+    for call in (lambda: audit("goh", max_examples=1, **keywords),
+                 lambda: audit(None, max_examples=1, **keywords),
+                 lambda: audit(["goh", lambda Z: 0.0], max_examples=1, **keywords),
+                 lambda: subject("goh", **keywords)):
+        with pytest.raises(ValueError, match=f"^{named}: '[a-z_]+' is a registered measure"):
+            call()
+    assert audit("goh", max_examples=5, claims=None).status("goh", "bounds") == "holds"
+
+
+def test_a_user_function_is_a_measure_plus_options():
+    def scaled(Z, *, factor=1.0):
+        return factor * float(Z.mean())
+    s = subject(scaled, options={"factor": 2.0}, claims=["bounds"], lower=0, upper=2)
+    assert s.name == "scaled[factor=2.0]" and s.options == {"factor": 2.0}
+    assert s.value(np.ones((2, 2), dtype=bool)) == 2.0
+    assert s.declaration.constant_bounds == (0.0, 2.0)
+    assert check_bounds(s, max_examples=20).status == "holds"
+    r = check_bounds(scaled, options={"factor": 3.0}, max_examples=40)
+    assert r.measure == "scaled[factor=3.0]" and r.status == "unrefuted"   # nothing declared
+    scaled.claims, scaled.upper, scaled.lower = ["bounds"], 1, 0         # attributes
+    assert check_bounds(scaled, options={"factor": 3.0}, max_examples=40).status == "violated"
+
+
+def test_variants_are_declared_in_the_registry():
+    """auditing.VARIANTS is a view of MeasureInfo.variants; each variant's options are
+    options the measure accepts, and its subject carries the variant's declaration."""
+    from propstab._registry import Variant
+    from propstab.auditing import VARIANTS
+    assert propstab.auditing.Variant is Variant
+    pairwise = [m.name for m in propstab.list_measures("pairwise")
+                if "correction_for_chance" in m.parameter_names]
+    assert pairwise == ["hamming", "jaccard", "dice", "ochiai"]
+    assert list(VARIANTS) == [*pairwise, "davis", "novovicova"]
+    assert len({id(VARIANTS[name][0]) for name in pairwise}) == 1        # one shared object
+    for name, variants in VARIANTS.items():
+        for v in variants:
+            get_measure(name).function(np.eye(3, dtype=bool), **v.options)   # accepted
+            s = subject(name, options=dict(v.options))
+            assert s.claims == v.declaration(get_measure(name).declaration).claims
+    assert subject("davis", options={"penalty": 0.5}).claims[Axiom.MAXIMUM] is False
+    assert subject("davis", options={"penalty": 0.25}).claims == get_measure("davis").claims
 
 
 # ---------------------------------------------------------------- user functions, CLI
@@ -201,7 +351,11 @@ THESIS_TABLE_41 = {
     "guzman": "--YYY", "cwrel": "YYY--", "lausser": "-YYY-",
 }
 
-#: propstab's declarations after the audit (docs/table41.md).
+#: CHANGE DETECTOR, not evidence: propstab's declarations after the audit, copied by hand
+#: from docs/table41.md. The evidence for each cell where these differ from the thesis is
+#: the refutation's counterexample, confirmed independently (slow twins in fractions,
+#: enumerated null expectations) for every refuted cell by properties/test_axioms.py
+#: (tests/evidence.py) and for the Table 4.1 cells below.
 FINAL_TABLE_41 = {
     "hamming": "YYYY-", "jaccard": "Y-YY-", "dice": "Y-YY-", "ochiai": "Y-YY-",
     "pog": "Y-YY-", "kuncheva": "-YYYY", "lustgarten": "Y-Y-Y", "wald": "Y---Y",
@@ -215,8 +369,58 @@ def _marks(name):
     return "".join("Y" if claims[a] else "-" for a in Axiom)
 
 
-def test_registry_declares_the_corrected_table():
+def test_change_detector_registry_declarations_match_docs_table41():
+    """Fails when a declaration changes: update FINAL_TABLE_41 and docs/table41.md with it
+    (the evidence is the counterexamples, not this comparison)."""
     assert {name: _marks(name) for name in FINAL_TABLE_41} == FINAL_TABLE_41
+
+
+@pytest.mark.parametrize("name", sorted(THESIS_TABLE_41))
+def test_every_thesis_claim_the_registry_drops_is_refuted_on_independent_evidence(name):
+    """Each Table 4.1 tick that propstab disclaims: the audit, checked in the thesis's
+    direction, finds a counterexample, and the counterexample refutes the axiom on
+    evidence computed without propstab (tests/evidence.py: the slow twin in fractions,
+    exact total variance, null expectations by enumeration)."""
+    info = get_measure(name)
+    dropped = [a for a, t, f in zip(Axiom, THESIS_TABLE_41[name], FINAL_TABLE_41[name])
+               if t == "Y" and f == "-"]
+    for axiom in dropped:
+        check = {FD: check_fully_defined, MONO: check_monotonicity, BND: check_bounds,
+                 MAX: check_maximum, CORR: check_correction_for_chance}[axiom]
+        result = check(name, claimed=True, max_examples=100)
+        assert result.status == "violated", (name, axiom, result.reason)
+        evidence.confirm(name, {}, info.declaration, result)
+
+
+def _fake(axiom, counterexample, values=(), reason="", expectations=()):
+    from propstab.auditing import CheckResult
+    return CheckResult("test", axiom, False, "refuted", counterexample, values, expectations,
+                       reason)
+
+
+def test_the_independent_evidence_can_fail():
+    """tests/evidence.py rejects counterexamples that do not refute: it is a test."""
+    from propstab._audit.expectations import Expectation
+    from propstab.strategies import NullConfiguration
+    nog = get_measure("nogueira").declaration
+    bad = [
+        ("nogueira", _fake(FD, Z_("10", "01"))),                          # defined there
+        ("nogueira", _fake(MONO, (Z_("1100", "1100", "0011"),             # Thm 2: a function
+                                  Z_("1100", "1010", "0101")))),          # of the variance
+        ("nogueira", _fake(MAX, Z_("10", "10"))),                         # 1 on identical
+        ("nogueira", _fake(BND, Z_("10", "01"), values=(0.0,) * 7,
+                           reason="unbounded along the family disjoint_halves")),
+        ("kuncheva", _fake(CORR, NullConfiguration(2, 3, (1, 1)), expectations=(
+            Expectation(2, 3, (1, 1), 0.0, "exact"), Expectation(2, 2, (1, 1), 0.0, "exact")))),
+    ]
+    for name, result in bad:
+        declaration = get_measure(name).declaration
+        with pytest.raises(AssertionError):
+            evidence.confirm(name, {}, declaration, result)
+    # and accepts a real one: Jaccard's equal-variance pair (1/3 against 2/9)
+    evidence.confirm("jaccard", {}, get_measure("jaccard").declaration, _fake(
+        MONO, (Z_("1100", "1100", "0011"), Z_("1100", "1010", "0101"))))
+    assert nog.claims[MONO]
 
 
 def test_every_disagreement_is_documented():
@@ -292,12 +496,8 @@ def test_guzman_is_not_corrected_for_chance():
     assert sum(values) / len(values) == Fraction(1, 2)
     assert twins.expected_measure(twins.twin_guzman, [1, 1], 2) == Fraction(1, 2)
     # the thesis's declaration (Table 4.1: corrected, null value 0) is violated at once
-    import dataclasses
-    from propstab.auditing import subject
-    registered = subject("guzman")
-    thesis = dataclasses.replace(
-        registered, null_value=0.0,
-        claims={**registered.claims, Axiom.CORRECTION_FOR_CHANCE: True})
+    thesis = subject("guzman").declaring(null_value=0.0,
+                                         claims={Axiom.CORRECTION_FOR_CHANCE: True})
     r = check_correction_for_chance(thesis, claimed=True, max_examples=10)
     assert r.status == "violated"
     assert r.counterexample == (2, 2, (1, 1)) and r.expectations[0].value == 0.5

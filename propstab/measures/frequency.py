@@ -12,8 +12,9 @@ import math
 import numpy as np
 
 from .. import chance
-from .._registry import (Bound, ExpectedDifference, Parameter, RReference, module_doctests,
-                         register)
+from .._registry import (Bound, ExpectedDifference, Parameter, RReference, Variant,
+                         module_doctests, register)
+from ..axioms import Axiom
 from .._validation import check_int_range
 from .._variance import thm6
 from .kernels import count_kernel, divide, xlogx
@@ -225,6 +226,14 @@ def _davis_expectation(c, formula, *, penalty=0.0):
                            arguments={"penalty": "penalty",
                                       "correction_for_chance": "correction.for.chance"},
                            differences=(CORRECTED_GLOBAL_SCORE, DAVIS_PENALTY_MAXIMUM)),
+    variants=(
+        Variant({"penalty": 0.5}, {Axiom.MAXIMUM: False},
+                reason="with a penalty alpha > 0 identical rows score 1 - alpha median(k)/d "
+                       "< 1, so they do not reach the maximum 1 (thesis Table 4.1's Davis)"),
+        Variant({"correction_for_chance": "exact"}, {Axiom.CORRECTION_FOR_CHANCE: True},
+                lower=-1,
+                reason="(Phi - E[Phi|H0]) / (1 - E[Phi|H0]) with the exact union-size law: "
+                       "the null expectation is 0 for every configuration")),
     notes="With correction_for_chance='exact', propstab subtracts the exact null expectation "
           "of the whole score (union size by its exact law); stabm subtracts a pairwise "
           "expectation from the global score, which is not a correction for chance when M > 2. "
@@ -658,6 +667,11 @@ def _novovicova_expectation(c, formula):
     r_reference=RReference("stabm", "stabilityNovovicova",
                            arguments={"correction_for_chance": "correction.for.chance"},
                            differences=(CORRECTED_GLOBAL_SCORE,)),
+    variants=(
+        Variant({"correction_for_chance": "exact"}, {Axiom.CORRECTION_FOR_CHANCE: True},
+                lower=-1,
+                reason="(SH - E[SH|H0]) / (1 - E[SH|H0]) with Poisson-binomial column counts: "
+                       "the null expectation is 0 for every configuration"),),
     notes="With correction_for_chance='exact', propstab subtracts the exact null expectation "
           "of the whole score (column counts Poisson-binomial); stabm subtracts a pairwise "
           "expectation from the global score.")

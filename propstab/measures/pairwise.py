@@ -14,7 +14,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._registry import Bound, Parameter, RReference, module_doctests, register
+from .._registry import Bound, Parameter, RReference, Variant, module_doctests, register
+from ..axioms import Axiom
 from .._variance import thm6
 from .kernels import pair_kernel
 from .r_differences import NAN_NOT_NA
@@ -25,6 +26,15 @@ CORRECTION = Parameter(
     "'exact': replace each pair's score phi by (phi - E[phi|H0]) / (1 - E[phi|H0]), with "
     "E[phi|H0] the exact hypergeometric expectation for the pair's sizes (stabm's "
     "correction.for.chance).", choices=("none", "exact"))
+
+#: The audited variant of every measure taking :data:`CORRECTION`: its claims differ.
+EXACT_PER_PAIR = Variant(
+    {"correction_for_chance": "exact"},
+    {Axiom.CORRECTION_FOR_CHANCE: True, Axiom.MONOTONICITY: False}, lower=-1,
+    reason="each pair's score phi becomes (phi - E[phi|H0]) / (1 - E[phi|H0]) with the exact "
+           "hypergeometric expectation: the null expectation is 0 for every configuration and "
+           "the values lie in [-1, 1]; the pair-dependent rescaling makes the value depend on "
+           "how the intersections are spread, not only on the total variance")
 
 
 def _stabm(function, **arguments):
@@ -49,6 +59,7 @@ def _not_monotone(why: str) -> str:
                 THESIS + ", Table 3.1"),
     claims=claims(True, True, True, True, False), lower=0, upper=1,
     parameters=(CORRECTION,),
+    variants=(EXACT_PER_PAIR,),
     r_reference=_stabm("stabilityHamming", correction_for_chance="correction.for.chance"))
 @pair_kernel(reason="d is zero")
 def hamming(r, ki, kj, d):
@@ -100,6 +111,7 @@ def hamming(r, ki, kj, d):
                         "differently changes the value even at a constant size"),
     lower=0, upper=1,
     parameters=(CORRECTION,),
+    variants=(EXACT_PER_PAIR,),
     r_reference=_stabm("stabilityJaccard", correction_for_chance="correction.for.chance"))
 @pair_kernel(reason="two runs are both empty")
 def jaccard(r, ki, kj, d):
@@ -144,6 +156,7 @@ def jaccard(r, ki, kj, d):
     notes=_not_monotone("with varying sizes each pair's weight 2/(k_i + k_j) differs"),
     lower=0, upper=1,
     parameters=(CORRECTION,),
+    variants=(EXACT_PER_PAIR,),
     r_reference=_stabm("stabilityDice", correction_for_chance="correction.for.chance"))
 @pair_kernel(reason="two runs are both empty")
 def dice(r, ki, kj, d):
@@ -186,6 +199,7 @@ def dice(r, ki, kj, d):
     notes=_not_monotone("with varying sizes each pair's weight 1/sqrt(k_i k_j) differs"),
     lower=0, upper=1,
     parameters=(CORRECTION,),
+    variants=(EXACT_PER_PAIR,),
     r_reference=_stabm("stabilityOchiai", correction_for_chance="correction.for.chance"))
 @pair_kernel(reason="a run is empty")
 def ochiai(r, ki, kj, d):

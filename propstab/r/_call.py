@@ -19,7 +19,8 @@ import numpy as np
 
 from .._exceptions import RReferenceError, RUnavailableError
 
-__all__ = ["RValue", "call_r", "r_package", "r_versions", "require_package", "robjects"]
+__all__ = ["RValue", "call_r", "formals", "r_package", "r_versions", "require_package",
+           "robjects"]
 
 _STATE: dict = {}
 
@@ -145,6 +146,25 @@ def r_package(name: str):
         from rpy2.robjects.packages import importr
         packages[name] = importr(name)
     return packages[name]
+
+
+def formals(package: str, function: str) -> "tuple[str, ...]":
+    """The argument names of the R function ``package::function`` (cached).
+
+    Examples
+    --------
+    >>> from propstab.r._call import formals
+    >>> formals("stabm", "stabilityJaccard")
+    ('features', 'p', 'correction.for.chance', 'N', 'impute.na')
+    """
+    cache = _STATE.setdefault("formals", {})
+    key = (package, function)
+    if key not in cache:
+        require_package(package)
+        ro = robjects()
+        names = ro.r(f"function() names(formals({package}::`{function}`))")()
+        cache[key] = tuple(names) if names is not ro.NULL else ()
+    return cache[key]
 
 
 def _describe(value: Any) -> str:

@@ -15,7 +15,7 @@ where R gives NA or NaN, a NaN from propstab always coming with an
 UndefinedMeasureWarning. A case under a documented stabm defect
 (:data:`~propstab.r.EXPECTED_DIFFERENCES`) whose values differ is an *expected
 difference*; any other difference is a disagreement, shrunk by Hypothesis to a
-minimal counterexample.
+minimal counterexample (the reproducible search of :mod:`propstab.search`, the audit's).
 """
 from __future__ import annotations
 
@@ -26,15 +26,18 @@ import warnings
 from typing import Any, Callable, Mapping, Optional, Sequence, Tuple
 
 import numpy as np
+from hypothesis import strategies as st
 
 from .. import __version__
 from .._exceptions import RReferenceError, UndefinedMeasureWarning
 from .._registry import MeasureInfo, get_measure, list_measures
 from .._text import call_repr, table_lines
 from .._validation import as_selection, check_int_range, check_options
-from ._call import RValue, r_versions
+from ..search import Found, search
+from ..strategies import matrix_from_rows, selection_matrices, similarity_matrices
+from ._call import RValue, formals, r_versions
 from ._defects import expected_differences_for
-from ._reference import FLEISS, _formals, fleiss_kappa_r, reference_value
+from ._reference import FLEISS, fleiss_kappa_r, reference_value
 
 __all__ = ["Case", "CrosscheckReport", "CrosscheckRow", "WORKED_EXAMPLES", "crosscheck",
            "relative_difference"]
@@ -48,7 +51,8 @@ _EXACT_MAX_RUNS, _EXACT_MAX_FEATURES = 4, 6
 _EXACT_MAX_SUBSET_PAIRS = 10_000
 # Sampling ranges of numeric options, by R argument (stabm accepts threshold in [0, 1]).
 _R_RANGES = {"threshold": (0.0, 1.0), "penalty": (0.0, 3.0)}
-_SIMILARITY_VALUES = (0.0, 0.0, 0.3, 0.5, 0.9, 0.95, 1.0)
+# The similarities of generated cases: values on both sides of stabm's threshold 0.9.
+_SIMILARITY_VALUES = (0.0, 0.3, 0.5, 0.9, 0.95, 1.0)
 # Option values whose R result is random (stabm's correction.for.chance = "estimate"
 # simulates the expectation with R's RNG): not comparable at 1e-10, never generated.
 _STOCHASTIC = ("estimate",)
@@ -142,11 +146,8 @@ def _r_literal(value) -> str:
     return repr(_jsonable(value))
 
 
-def _matrix(M: int, d: int, rows: Sequence[Sequence[int]]) -> np.ndarray:
-    Z = np.zeros((M, d), dtype=bool)
-    for i, idx in enumerate(rows):
-        Z[i, [j - 1 for j in idx]] = True
-    return Z
+def _one_based(d: int, rows) -> np.ndarray:
+    return matrix_from_rows(rows, d, base=1)
 
 
 def _worked_examples() -> "dict[str, np.ndarray]":
@@ -155,22 +156,22 @@ def _worked_examples() -> "dict[str, np.ndarray]":
     return {
         # Somol & Novovicova (2010): Fig. 2(a) minimal and 2(b) maximal systems
         # (N = 23, n = 7, |Y| = 6), Fig. 3 (13 x {1}, {1,2}, {3}), Fig. 4 S2 and S3.
-        "somol_fig2a": _matrix(7, 6, [[1, 2, 3, 4], [5, 6, 1, 2], [3, 4, 5], [6, 1, 2],
+        "somol_fig2a": _one_based(6, [[1, 2, 3, 4], [5, 6, 1, 2], [3, 4, 5], [6, 1, 2],
                                       [3, 4, 5], [6, 1, 2], [3, 4, 5]]),
-        "somol_fig2b": _matrix(7, 6, [[1, 2, 3, 4]] * 2 + [[1, 2, 3]] * 5),
-        "somol_fig3": _matrix(15, 3, [[1]] * 5 + [[1, 2]] + [[1]] * 6 + [[3]] + [[1]] * 2),
-        "somol_fig4_S2": _matrix(7, 7, fig4_s2),
-        "somol_fig4_S3": _matrix(7, 7, fig4_s3),
+        "somol_fig2b": _one_based(6, [[1, 2, 3, 4]] * 2 + [[1, 2, 3]] * 5),
+        "somol_fig3": _one_based(3, [[1]] * 5 + [[1, 2]] + [[1]] * 6 + [[3]] + [[1]] * 2),
+        "somol_fig4_S2": _one_based(7, fig4_s2),
+        "somol_fig4_S3": _one_based(7, fig4_s3),
         # Thesis App. B: B.2 Krizek's and Guzman's counterexamples, B.3 Wald's unbounded
         # family (M = 4, d = 5), B.4 the CW_rel counterexample; Fig. 4.1 (d = 10, M = 100).
-        "thesis_B2_krizek_Z1": _matrix(4, 4, [[1, 2], [1, 2], [3, 4], [3, 4]]),
-        "thesis_B2_krizek_Z2": _matrix(4, 4, [[1, 3], [1, 3], [3, 4], [3, 4]]),
-        "thesis_B2_guzman_Z1": _matrix(4, 5, [[1, 4], [2, 4], [4, 5], [3, 4]]),
-        "thesis_B2_guzman_Z2": _matrix(4, 5, [[1, 4], [2, 4], [1, 3], [2, 4]]),
-        "thesis_B3_wald": _matrix(4, 5, [[1, 2, 3, 4]] * 2 + [[5]] * 2),
-        "thesis_B4_cwrel": _matrix(4, 4, [[1, 2]] * 2 + [[1, 2, 3]] * 2),
-        "thesis_fig4_1a": _matrix(100, 10, [[1, 2, 3, 4, 5]] * 50 + [[1, 2, 3, 4]] * 50),
-        "thesis_fig4_1b": _matrix(100, 10, [[1, 2, 3]] * 100),
+        "thesis_B2_krizek_Z1": _one_based(4, [[1, 2], [1, 2], [3, 4], [3, 4]]),
+        "thesis_B2_krizek_Z2": _one_based(4, [[1, 3], [1, 3], [3, 4], [3, 4]]),
+        "thesis_B2_guzman_Z1": _one_based(5, [[1, 4], [2, 4], [4, 5], [3, 4]]),
+        "thesis_B2_guzman_Z2": _one_based(5, [[1, 4], [2, 4], [1, 3], [2, 4]]),
+        "thesis_B3_wald": _one_based(5, [[1, 2, 3, 4]] * 2 + [[5]] * 2),
+        "thesis_B4_cwrel": _one_based(4, [[1, 2]] * 2 + [[1, 2, 3]] * 2),
+        "thesis_fig4_1a": _one_based(10, [[1, 2, 3, 4, 5]] * 50 + [[1, 2, 3, 4]] * 50),
+        "thesis_fig4_1b": _one_based(10, [[1, 2, 3]] * 100),
     }
 
 
@@ -179,35 +180,7 @@ def _worked_examples() -> "dict[str, np.ndarray]":
 WORKED_EXAMPLES: Mapping[str, np.ndarray] = _worked_examples()
 
 
-def _hypothesis():
-    try:
-        import hypothesis
-        from hypothesis import strategies as st
-    except ImportError:
-        raise ImportError("the cross-check harness generates cases with Hypothesis, which is "
-                          "not installed; install it with `pip install propstab[audit]`") from None
-    return hypothesis, st
-
-
-def _similarities(st, d: int):
-    """Symmetric d x d similarity matrices with unit diagonal, dense or scipy.sparse."""
-    from scipy import sparse
-    n_upper = d * (d - 1) // 2
-
-    def build(args):
-        values, form = args
-        C = np.eye(d)
-        iu = np.triu_indices(d, 1)
-        C[iu] = values
-        C.T[iu] = values
-        return sparse.csr_matrix(C) if form == "sparse" else C
-
-    return st.tuples(st.lists(st.sampled_from(_SIMILARITY_VALUES), min_size=n_upper,
-                              max_size=n_upper),
-                     st.sampled_from(["dense", "sparse"])).map(build)
-
-
-def _option_strategy(st, info: MeasureInfo, p):
+def _option_strategy(info: MeasureInfo, p):
     """Every comparable value of an option: its choices but the stochastic ones, a range
     for the numeric options stabm takes (threshold, penalty) with propstab's and R's
     defaults, else the default."""
@@ -302,10 +275,9 @@ def _shown_options(info: MeasureInfo, options: Mapping[str, Any]) -> "dict[str, 
     return shown
 
 
-def _matrices(st, runs: Tuple[int, int], features: Tuple[int, int]):
+def _matrices(runs: Tuple[int, int], features: Tuple[int, int]):
     """Selection matrices of these shapes, sizes varying or constant: half of them with
     sizes in 1..d-1, half with sizes in 0..d (empty and full runs)."""
-    from ..strategies import selection_matrices
     return st.one_of(*[selection_matrices(min_runs=runs[0], max_runs=runs[1],
                                           min_features=features[0], max_features=features[1],
                                           subset_sizes=sizes)
@@ -317,20 +289,20 @@ def case_strategy(info: MeasureInfo):
     (every comparable value), then a matrix, small when stabm enumerates subsets for an
     exact correction, else small (M <= 6, d <= 8) or larger (M <= 30, d <= 40), then a
     similarity matrix (dense or sparse) if the measure takes one."""
-    _, st = _hypothesis()
-
     @st.composite
     def cases(draw):
-        options = {p.name: draw(_option_strategy(st, info, p)) for p in info.parameters
+        options = {p.name: draw(_option_strategy(info, p)) for p in info.parameters
                    if p.name != "similarity"}
         if _uses_enumeration(info, options):
             shapes = [((2, _EXACT_MAX_RUNS), (1, _EXACT_MAX_FEATURES))]
         else:
             shapes = [((2, 6), (1, 8)), ((10, 30), (10, 40))]
         runs, features = draw(st.sampled_from(shapes))
-        Z = draw(_matrices(st, runs, features))
+        Z = draw(_matrices(runs, features))
         if "similarity" in info.parameter_names:
-            options["similarity"] = draw(_similarities(st, Z.shape[1]))
+            options["similarity"] = draw(similarity_matrices(
+                Z.shape[1], kinds=("general",), elements=st.sampled_from(_SIMILARITY_VALUES),
+                formats=("dense", "sparse")))
         return Case("generated", Z, check_options(info, options))
 
     return cases()
@@ -376,7 +348,7 @@ def _references(info: MeasureInfo) -> "list[_Reference]":
     ref = info.r_reference
     refs = [_Reference(info.name, str(ref),
                        lambda c, n=info.name: reference_value(n, c.Z, **c.options),
-                       dict(ref.arguments), "p" in _formals(ref.package, ref.function))]
+                       dict(ref.arguments), "p" in formals(ref.package, ref.function))]
     if info.name == FLEISS["measure"]:
         refs.append(_Reference(info.name, f"{FLEISS['package']}::{FLEISS['function']}",
                                lambda c: fleiss_kappa_r(c.Z), {}))
@@ -408,32 +380,25 @@ def _evaluate(info: MeasureInfo, ref: _Reference, case: Case, tolerance: float) 
     return _Outcome(case, py, warned, r, error, rel, expected, status)
 
 
-class _Mismatch(Exception):
+class _Mismatch(Found):
+    """A case on which propstab and R disagree (outside the documented differences)."""
+
     def __init__(self, outcome: _Outcome):
-        super().__init__(outcome.case.name)
+        super().__init__(outcome.case, (outcome.propstab, outcome.r),
+                         f"propstab and R differ by {outcome.relative_difference:.3g}")
         self.outcome = outcome
 
 
-def _generated(info, ref, tolerance, max_examples, seed, record):
-    hypothesis, st = _hypothesis()
-    from hypothesis import HealthCheck, Phase, Verbosity, given, settings
-
-    @hypothesis.seed(seed)
-    @settings(max_examples=max_examples, database=None, deadline=None,
-              suppress_health_check=list(HealthCheck), phases=(Phase.generate, Phase.shrink),
-              verbosity=Verbosity.quiet, report_multiple_bugs=False, print_blob=False)
-    @given(case_strategy(info))
-    def check(case):
+def _generated(info, ref, tolerance, max_examples, seed, record) -> Optional[_Outcome]:
+    """The minimal disagreeing generated case (shrunk by the search), or None; every
+    evaluated case is passed to ``record``."""
+    def probe(case):
         outcome = _evaluate(info, ref, case, tolerance)
         record(outcome)
-        if outcome.status == "mismatch":
-            raise _Mismatch(outcome)
+        return _Mismatch(outcome) if outcome.status == "mismatch" else None
 
-    try:
-        check()
-    except _Mismatch as exc:          # the shrunk, minimal counterexample
-        return exc.outcome
-    return None
+    found = search(case_strategy(info), probe, max_examples=max_examples, seed=seed)
+    return found.outcome if isinstance(found, _Mismatch) else None
 
 
 def _worked(info: MeasureInfo) -> "list[Case]":

@@ -6,7 +6,7 @@ import numpy as np
 
 from .._registry import get_measure
 from .._validation import as_selection, check_options
-from ._call import RValue, _STATE, as_rvalue, call_r, require_package, robjects
+from ._call import RValue, as_rvalue, call_r, formals, require_package, robjects
 from ._convert import to_r_features, to_r_matrix, to_r_similarity
 
 __all__ = ["FLEISS", "call_reference", "fleiss_kappa_r", "reference_value"]
@@ -14,17 +14,6 @@ __all__ = ["FLEISS", "call_reference", "fleiss_kappa_r", "reference_value"]
 #: The cross-language form of the thesis's Thm 5: ``nogueira`` equals Fleiss' kappa
 #: of the ratings with features as subjects (rows) and runs as raters (columns).
 FLEISS = {"measure": "nogueira", "package": "irr", "function": "kappam.fleiss"}
-
-
-def _formals(package: str, function: str) -> "tuple[str, ...]":
-    cache = _STATE.setdefault("formals", {})
-    key = (package, function)
-    if key not in cache:
-        require_package(package)
-        ro = robjects()
-        names = ro.r(f"function() names(formals({package}::`{function}`))")()
-        cache[key] = tuple(names) if names is not ro.NULL else ()
-    return cache[key]
 
 
 def _to_r_option(value):
@@ -92,8 +81,8 @@ def reference_value(measure: str, Z, /, *, n_features=None, feature_names=None,
     opts = check_options(info, options)
     sel = as_selection(Z, n_features=n_features, feature_names=feature_names)
     args = _r_arguments(info, opts)
-    formals = _formals(ref.package, ref.function)
-    if "p" in formals and "p" not in args:
+    names = formals(ref.package, ref.function)
+    if "p" in names and "p" not in args:
         args["p"] = sel.n_features
     out = call_r(ref.package, ref.function, features=to_r_features(sel), **args)
     return as_rvalue(out, str(ref))

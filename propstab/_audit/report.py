@@ -1,0 +1,199 @@
+"""The audit's results: one :class:`CheckResult` per (measure, axiom) and the
+:class:`AuditTable` of them, with its printed form (marks, footnotes, variants) and
+its exports (JSON, pandas)."""
+from __future__ import annotations
+
+import dataclasses
+import json
+import math
+from typing import Any, Optional, Sequence, Tuple
+
+import numpy as np
+
+from .._registry import as_axiom
+from .._text import Summary, call_repr, summary
+from ..axioms import Axiom
+from ..strategies import NullConfiguration
+from .expectations import Expectation
+from .subjects import VARIANTS, Context, label
+
+__all__ = ["AuditTable", "CheckResult", "MARKS", "matrix_text"]
+
+#: The mark of each status in the printed table.
+MARKS = {"holds": "✓", "violated": "!", "refuted": "✗", "unrefuted": "?", "skipped": "-"}
+
+
+@dataclasses.dataclass(frozen=True)
+class CheckResult:
+    """The outcome of one check of one axiom on one measure.
+
+    Attributes
+    ----------
+    measure : str
+        The measure's name (with its options, e.g. ``"davis[penalty=0.5]"``).
+    axiom : Axiom
+    claimed : bool
+    status : {"holds", "violated", "refuted", "unrefuted", "skipped"}
+    counterexample : ndarray, tuple of two ndarrays, NullConfiguration or None
+        The minimal refuting matrix (a pair for MONOTONICITY, a null-model
+        configuration for CORRECTION_FOR_CHANCE).
+    values : tuple of float
+        The measure's values behind the counterexample.
+    expectations : tuple of Expectation
+        For CORRECTION_FOR_CHANCE: the exact null expectations found.
+    reason : str
+    context : Context or None
+        For a measure reading a similarity matrix or importances: the (shrunk)
+        similarity C and importance weights of the counterexample.
+    """
+
+    measure: str
+    axiom: Axiom
+    claimed: bool
+    status: str
+    counterexample: Any = None
+    values: Tuple[float, ...] = ()
+    expectations: Tuple[Expectation, ...] = ()
+    reason: str = ""
+    context: Optional[Context] = None
+
+    def to_dict(self) -> dict:
+        """A JSON-ready dict (matrices as nested lists of 0/1)."""
+        ce = self.counterexample
+        if isinstance(ce, np.ndarray):
+            ce = ce.astype(int).tolist()
+        elif isinstance(ce, NullConfiguration):
+            ce = {"n_runs": ce.n_runs, "n_features": ce.n_features,
+                  "row_sizes": list(ce.row_sizes)}
+        elif isinstance(ce, tuple):
+            ce = [z.astype(int).tolist() for z in ce]
+        out = {"measure": self.measure, "axiom": self.axiom.name, "claimed": self.claimed,
+               "status": self.status, "counterexample": ce,
+               "values": [None if math.isnan(v) else v for v in self.values],
+               "expectations": [dataclasses.asdict(e) for e in self.expectations],
+               "reason": self.reason}
+        if self.context is not None:
+            out["context"] = self.context.to_dict()
+        return out
+
+
+class AuditTable:
+    """The audit's rows: one :class:`CheckResult` per (measure, axiom).
+
+    ``repr`` is one line with the counts per status; ``str`` (and ``print``) show
+    :meth:`summary`: measures as rows and axioms as columns with a mark per cell
+    (✓ claimed and holds, ! claimed but violated, ✗ disclaimed and refuted,
+    ? disclaimed but unrefuted, - skipped) and numbered footnotes with the
+    counterexamples. :meth:`to_frame` and :meth:`to_json` export the rows.
+
+    Examples
+    --------
+    >>> from propstab import audit
+    >>> table = audit("kuncheva", max_examples=20)
+    >>> table
+    AuditTable(n_measures=1, n_rows=5, holds=4, violated=0, refuted=1, unrefuted=0,
+               skipped=0)
+    >>> print(table.summary().splitlines()[2])
+    kuncheva  ✗[1]           ✓             ✓       ✓        ✓
+    """
+
+    def __init__(self, rows: Sequence[CheckResult]):
+        self.rows: Tuple[CheckResult, ...] = tuple(rows)
+
+    def __iter__(self):
+        return iter(self.rows)
+
+    def __len__(self) -> int:
+        return len(self.rows)
+
+    @property
+    def measures(self) -> Tuple[str, ...]:
+        return tuple(dict.fromkeys(r.measure for r in self.rows))
+
+    def result(self, measure: str, axiom) -> CheckResult:
+        """The row of ``measure`` (its label, e.g. ``"davis[penalty=0.5]"``) and ``axiom``."""
+        axiom = as_axiom(axiom)
+        for r in self.rows:
+            if r.measure == measure and r.axiom is axiom:
+                return r
+        raise KeyError(f"measure/axiom: no row for {measure!r} and {axiom.name} in this "
+                       f"audit; measures: {', '.join(self.measures)}")
+
+    def status(self, measure: str, axiom) -> str:
+        """The status of one cell."""
+        return self.result(measure, axiom).status
+
+    @property
+    def disagreements(self) -> Tuple[CheckResult, ...]:
+        """Rows whose declaration is contradicted (violated)."""
+        return tuple(r for r in self.rows if r.status == "violated")
+
+    def to_frame(self):
+        """The rows as a pandas DataFrame."""
+        import pandas as pd
+        return pd.DataFrame([r.to_dict() for r in self.rows])
+
+    def to_json(self, **kwargs) -> str:
+        """The rows as a JSON array."""
+        return json.dumps([r.to_dict() for r in self.rows], ensure_ascii=False, **kwargs)
+
+    def __repr__(self) -> str:
+        counts = {status: 0 for status in MARKS}
+        for r in self.rows:
+            counts[r.status] += 1
+        return call_repr("AuditTable", n_measures=len(self.measures), n_rows=len(self.rows),
+                         **counts)
+
+    def __str__(self) -> str:
+        return str(self.summary())          # a plain str, not the Summary subclass
+
+    def summary(self) -> Summary:
+        """The marks table (one line per measure, one column per axiom), its legend and
+        a footnote per counterexample or skipped check.
+
+        Returns
+        -------
+        Summary
+            A ``str`` whose ``repr`` is the text itself.
+        """
+        heads = ["measure", *[a.label for a in Axiom]]
+        body, notes = [], []
+        for m in self.measures:
+            cells = []
+            for a in Axiom:
+                try:
+                    r = self.result(m, a)
+                except KeyError:
+                    cells.append("")
+                    continue
+                mark = MARKS[r.status]
+                if r.status in ("violated", "refuted", "skipped"):
+                    notes.append(_footnote(len(notes) + 1, r))
+                    mark += f"[{len(notes)}]"
+                cells.append(mark)
+            body.append([m, *cells])
+        legend = ["", "✓ claimed, holds   ! claimed, VIOLATED   ✗ not claimed, refuted   "
+                      "? not claimed, unrefuted   - skipped", ""]
+        variants = [f"{label(name, v.options)}: {v.reason}" for name, vs in VARIANTS.items()
+                    for v in vs if label(name, v.options) in self.measures]
+        if variants:
+            notes += ["", "Parameter variants (claims differ from the defaults):", *variants]
+        return summary(None, table=(heads, body), notes=legend + notes)
+
+
+def matrix_text(Z: np.ndarray) -> str:
+    """A 0/1 matrix as ``[110, 011]`` (one string of digits per run)."""
+    return "[" + ", ".join("".join(str(int(x)) for x in row) for row in Z) + "]"
+
+
+def _footnote(i: int, r: CheckResult) -> str:
+    ce = r.counterexample
+    if isinstance(ce, np.ndarray):
+        where = f" Z = {matrix_text(ce)}"
+    elif isinstance(ce, tuple) and len(ce) == 2 and isinstance(ce[0], np.ndarray):
+        where = f" Z1 = {matrix_text(ce[0])}, Z2 = {matrix_text(ce[1])}"
+    else:
+        where = ""
+    if r.context is not None:
+        where += f" with {r.context}"
+    return f"[{i}] {r.measure}, {r.axiom.label}:{where} -- {r.reason}"

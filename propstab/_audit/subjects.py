@@ -1,0 +1,365 @@
+"""What the audit checks: a measure, its options and its :class:`Declaration`.
+
+A :class:`Subject` is built from a registry entry (at its default options or at one of
+its :class:`Variant` s) or from a user function, whose declaration comes from keywords
+or from the function's attributes (:meth:`Declaration.of`): the declaration type is
+the registry's, for all of them. A correlated measure (options ``similarity`` or
+``importances``) also carries the machinery that draws a :class:`Context` with every
+example (:func:`search_in_contexts`).
+"""
+from __future__ import annotations
+
+import dataclasses
+import functools
+import math
+import warnings
+from typing import Any, Callable, Iterator, Mapping, Optional, Tuple
+
+import numpy as np
+from hypothesis import strategies as st
+
+from .._registry import Declaration, MeasureInfo, Variant, get_measure, list_measures
+from ..axioms import Axiom
+from ..search import search
+from ..strategies import importance_weights, similarity_matrices
+from .expectations import ENUMERATION_LIMIT
+
+__all__ = ["CONTEXT_ENUMERATION_LIMIT", "CONTEXT_PARAMETERS", "Context", "DECLARATION_KEYWORDS",
+           "Subject", "TOLERANCE", "VARIANTS", "close", "label", "registered_subjects",
+           "search_in_contexts", "subject"]
+
+TOLERANCE = 1e-9               # relative/absolute tolerance of "equal" values
+
+#: The options of a correlated measure whose values a search draws with each example: a
+#: declaration holds for EVERY admissible similarity matrix and importance matrix.
+CONTEXT_PARAMETERS = ("similarity", "importances")
+#: Tuples of subsets per exact null expectation when a similarity is drawn (the measure is
+#: then not invariant under feature permutations, so no run is fixed by symmetry).
+CONTEXT_ENUMERATION_LIMIT = 256
+#: The keywords of a user function's declaration (the fields of :class:`Declaration`).
+DECLARATION_KEYWORDS = tuple(f.name for f in dataclasses.fields(Declaration))
+
+
+def close(a: float, b: float) -> bool:
+    """Equality of two measure values up to floating-point rounding."""
+    return math.isclose(a, b, rel_tol=TOLERANCE, abs_tol=TOLERANCE)
+
+
+def label(name: str, options: Mapping[str, Any]) -> str:
+    """A subject's name: ``name[option=value, ...]`` (``name`` without options)."""
+    if not options:
+        return name
+    return name + "[" + ", ".join(f"{k}={v}" for k, v in options.items()) + "]"
+
+
+class _RegisteredVariants(Mapping):
+    """{measure name: its variants} for every registered measure that has variants, read
+    from the registry on each access (registration order)."""
+
+    def _current(self) -> "dict[str, Tuple[Variant, ...]]":
+        return {m.name: m.variants for m in list_measures() if m.variants}
+
+    def __getitem__(self, name: str) -> Tuple[Variant, ...]:
+        return self._current()[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._current())
+
+    def __len__(self) -> int:
+        return len(self._current())
+
+    def __repr__(self) -> str:
+        return repr(self._current())
+
+
+#: The parameter values audited besides each measure's defaults (a read-only view of the
+#: registry's ``MeasureInfo.variants``): {measure name: tuple of Variant}.
+VARIANTS: Mapping[str, Tuple[Variant, ...]] = _RegisteredVariants()
+
+
+@dataclasses.dataclass(frozen=True, eq=False)
+class Context:
+    """What a correlated measure reads besides Z, drawn with each example.
+
+    ``similarity`` is the d x d feature-similarity matrix C (None: the identity);
+    ``weights`` are positive M x d weights U giving the importances ``W = Z * U`` of any
+    selection Z of that shape (None: equal importances, the measure's default).
+    """
+
+    similarity: Optional[np.ndarray] = None
+    weights: Optional[np.ndarray] = None
+
+    def is_read_by(self, names) -> bool:
+        """True when a measure taking the options ``names`` reads all of this context."""
+        return ((self.similarity is None or "similarity" in names)
+                and (self.weights is None or "importances" in names))
+
+    @property
+    def is_default(self) -> bool:
+        """True for the identity similarity and equal importances (the defaults)."""
+        C = self.similarity
+        return self.weights is None and (C is None or bool((C == np.eye(len(C))).all()))
+
+    def options(self, Z: np.ndarray, names) -> dict:
+        """The measure's keyword options for Z (only the parameters in ``names``)."""
+        out = {}
+        if "similarity" in names:
+            out["similarity"] = self.similarity
+        if "importances" in names:
+            out["importances"] = None if self.weights is None else Z * self.weights
+        return out
+
+    def key(self) -> tuple:
+        """A hashable identity (for memoising expectations)."""
+        return tuple(None if a is None else (a.shape, a.tobytes())
+                     for a in (self.similarity, self.weights))
+
+    def to_dict(self) -> dict:
+        return {"similarity": None if self.similarity is None else self.similarity.tolist(),
+                "importance_weights": None if self.weights is None else self.weights.tolist()}
+
+    def __str__(self) -> str:
+        def text(a):
+            return "[" + ", ".join("[" + ", ".join(f"{x:g}" for x in row) + "]"
+                                   for row in a) + "]"
+        C = self.similarity
+        parts = ([] if C is None else
+                 ["C = I"] if (C == np.eye(len(C))).all() else [f"C = {text(C)}"])
+        if self.weights is not None:
+            parts.append(f"importances Z * {text(self.weights)}")
+        return ", ".join(parts) or "the defaults (C = I, equal importances)"
+
+
+@dataclasses.dataclass(frozen=True)
+class Subject:
+    """A measure under audit: a name, an evaluation, its options and its declaration.
+
+    ``evaluate(Z)`` takes a boolean ndarray; ``declaration`` is the registry's
+    :class:`~propstab._registry.Declaration` (claims, bounds, orientation, domain,
+    null value, pairwise, symmetric), whose fields are also read as attributes of the
+    subject (``subject.claims``, ``subject.lower``, ...).
+
+    A measure reading a similarity matrix or importances (the correlated family) has
+    ``contexts``, a function ``(M, d) -> SearchStrategy`` of :class:`Context`, and
+    ``evaluate_in(Z, context)``; ``reads`` names the options it takes ("similarity",
+    "importances"). Its claims are claims for every context, so every search draws one
+    with each example, and :meth:`bind` fixes one (``context``).
+    ``enumeration_limit`` caps the tuples of subsets of an exact expectation.
+    """
+
+    name: str
+    evaluate: Callable[[np.ndarray], float]
+    declaration: Declaration
+    options: Mapping[str, Any] = dataclasses.field(default_factory=dict)
+    contexts: Optional[Callable[[int, int], Any]] = None
+    reads: frozenset = frozenset()
+    evaluate_in: Optional[Callable[[np.ndarray, Context], float]] = None
+    context: Optional[Context] = None
+    enumeration_limit: int = ENUMERATION_LIMIT
+
+    # the declaration's fields, read through the subject
+    claims = property(lambda self: self.declaration.claims)
+    lower = property(lambda self: self.declaration.lower)
+    upper = property(lambda self: self.declaration.upper)
+    constant_bounds = property(lambda self: self.declaration.constant_bounds)
+    orientation = property(lambda self: self.declaration.orientation)
+    domain = property(lambda self: self.declaration.domain)
+    null_value = property(lambda self: self.declaration.null_value)
+    pairwise = property(lambda self: self.declaration.pairwise)
+    symmetric = property(lambda self: self.declaration.symmetric)
+
+    def declaring(self, **changes) -> "Subject":
+        """This subject with its declaration changed (:meth:`Declaration.replace`; a
+        ``claims`` mapping overrides the axioms it lists)."""
+        return dataclasses.replace(self, declaration=self.declaration.replace(**changes))
+
+    def bind(self, context: Context) -> "Subject":
+        """This subject with its similarity/importances fixed to ``context``: invariant
+        under feature permutations only for the default context."""
+        evaluate_in = self.evaluate_in
+        return dataclasses.replace(
+            self, evaluate=lambda Z: evaluate_in(Z, context), contexts=None,
+            evaluate_in=None, context=context,
+            declaration=self.declaration.replace(
+                symmetric=self.symmetric and context.is_default))
+
+    @property
+    def sign(self) -> int:
+        """+1 when a higher value is more stable, -1 otherwise."""
+        return 1 if self.orientation == "higher" else -1
+
+    @property
+    def sizes(self) -> str:
+        """The ``subset_sizes`` argument of the strategies for this measure's domain."""
+        return "constant" if self.domain == "constant_size" else "any"
+
+    def value(self, Z: np.ndarray) -> float:
+        """The value, NaN where the measure is undefined (warning or error swallowed)."""
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            try:
+                v = float(self.evaluate(Z))
+            except Exception:        # undefined here; FULLY_DEFINED reports exceptions
+                return math.nan
+        return v if math.isfinite(v) else math.nan
+
+    def maximum(self, Z: np.ndarray) -> Optional[float]:
+        """The declared most-stable value for Z's shape (upper bound, or lower bound
+        when lower is more stable); None when undeclared."""
+        bound = self.upper if self.orientation == "higher" else self.lower
+        if bound is None:
+            return None
+        M, d = Z.shape
+        return bound.evaluate(M, d, Z.sum(axis=1))
+
+
+def _context_strategy(names):
+    def contexts(M, d):
+        return st.builds(
+            Context,
+            similarity=similarity_matrices(d) if "similarity" in names else st.none(),
+            weights=importance_weights(M, d) if "importances" in names else st.none())
+    return contexts
+
+
+def _registered(info: MeasureInfo, variant: Optional[Variant] = None) -> Subject:
+    options = dict(variant.options) if variant else {}
+    declaration = info.declaration if variant is None else variant.declaration(info.declaration)
+    function = info.function
+    contextual = {}
+    names = {p.name for p in info.parameters} & set(CONTEXT_PARAMETERS) - set(options)
+    if names:
+        contextual = dict(
+            contexts=_context_strategy(names), reads=frozenset(names),
+            evaluate_in=lambda Z, context: function(Z, **options,
+                                                    **context.options(Z, names)),
+            enumeration_limit=CONTEXT_ENUMERATION_LIMIT)
+    return Subject(name=label(info.name, options), evaluate=lambda Z: function(Z, **options),
+                   declaration=declaration, options=options, **contextual)
+
+
+def _no_declaration(what: str, declaration: Mapping[str, Any]) -> None:
+    """Reject declaration keywords for a measure that has its own declaration."""
+    unknown = sorted(set(declaration) - set(DECLARATION_KEYWORDS))
+    if unknown:
+        raise TypeError(f"declaration: unexpected keyword(s) {', '.join(unknown)}; known: "
+                        f"{', '.join(DECLARATION_KEYWORDS)}")
+    given = [k for k in DECLARATION_KEYWORDS if declaration.get(k) is not None]
+    if given:
+        raise ValueError(f"{', '.join(given)}: {what} declares its own claims and bounds; "
+                         f"declaration keywords apply only to a user function f(Z) -> float; "
+                         f"got {', '.join(f'{k}={declaration[k]!r}' for k in given)}")
+
+
+def registered_subjects(measure, **declaration) -> "list[Subject]":
+    """A registered measure (name or :class:`MeasureInfo`) at its default options and at
+    each of its variants; declaration keywords (not None) raise ValueError."""
+    info = get_measure(measure) if isinstance(measure, str) else measure
+    _no_declaration(f"{info.name!r} is a registered measure: it", declaration)
+    return [_registered(info), *(_registered(info, v) for v in info.variants)]
+
+
+def subject(measure, *, options: Optional[Mapping[str, Any]] = None, claims=None,
+            lower=None, upper=None, orientation: Optional[str] = None,
+            domain: Optional[str] = None, null_value: Optional[float] = None,
+            pairwise: Optional[bool] = None, symmetric: Optional[bool] = None) -> Subject:
+    """What to audit: a registered measure (name or :class:`MeasureInfo`) at ``options``,
+    or a user function ``f(Z) -> float`` taking a boolean ndarray (called as
+    ``f(Z, **options)``).
+
+    A registered measure's declaration is its registry entry's (at a registered
+    :class:`Variant`'s options, the variant's); passing a declaration keyword for it
+    raises ValueError. A user function's declaration (:meth:`Declaration.of`) comes
+    from the keywords or from attributes of the function of the same names
+    (``f.claims``, ``f.lower``, ``f.upper``, ``f.orientation``, ``f.domain``,
+    ``f.null_value``, ``f.pairwise``, ``f.symmetric``), keywords first. ``claims`` is a
+    mapping {Axiom or name: bool} or an iterable of the claimed axioms; unlisted axioms
+    are disclaimed. ``pairwise=True`` states that f is the average of a pair score over
+    pairs of runs, which makes exact null expectations available for any size;
+    ``symmetric=True`` that f is invariant under permutations of features and of runs,
+    which lets exact enumeration fix one run (registered measures are both as their
+    family says).
+
+    Raises
+    ------
+    ValueError
+        A declaration keyword for a registered measure (or a :class:`Subject`), an
+        unknown measure name, an invalid declaration.
+    TypeError
+        ``measure`` is neither a name, a MeasureInfo, a Subject nor a callable.
+
+    Examples
+    --------
+    >>> from propstab import Axiom
+    >>> from propstab.auditing import subject
+    >>> subject("nogueira").claims[Axiom.BOUNDS]
+    True
+    >>> subject("davis", options={"penalty": 0.5}).name
+    'davis[penalty=0.5]'
+    >>> s = subject(lambda Z: float(Z.mean()), claims=["bounds"], lower=0, upper=1)
+    >>> [a.name for a, c in s.claims.items() if c]
+    ['BOUNDS']
+    >>> subject("nogueira", claims=["bounds"])
+    Traceback (most recent call last):
+    ...
+    ValueError: claims: 'nogueira' is a registered measure: it declares its own claims and
+    bounds; declaration keywords apply only to a user function f(Z) -> float; got
+    claims=['bounds']
+    """
+    declaration = dict(claims=claims, lower=lower, upper=upper, orientation=orientation,
+                       domain=domain, null_value=null_value, pairwise=pairwise,
+                       symmetric=symmetric)
+    if isinstance(measure, Subject):
+        _no_declaration(f"the Subject {measure.name!r}", declaration)
+        return measure
+    if isinstance(measure, str):
+        measure = get_measure(measure)
+    if isinstance(measure, MeasureInfo):
+        _no_declaration(f"{measure.name!r} is a registered measure: it", declaration)
+        if not options:
+            return _registered(measure)
+        known = [v for v in measure.variants if dict(v.options) == dict(options)]
+        return _registered(measure, known[0] if known else
+                           Variant(dict(options), {}, reason="the default's claims"))
+    if not callable(measure):
+        raise TypeError(f"measure: must be a registered name, a MeasureInfo or a callable "
+                        f"f(Z) -> float; got {type(measure).__name__} {measure!r}")
+    options = dict(options or {})
+    name = getattr(measure, "__name__", type(measure).__name__)
+    return Subject(name=label(name, options),
+                   evaluate=functools.partial(measure, **options) if options else measure,
+                   declaration=Declaration.of(measure, **declaration), options=options)
+
+
+def search_in_contexts(subject: Subject, strategy, probe, shape, *, max_examples: int,
+                       seed: int, examples=(), context_examples=()):
+    """:func:`propstab.search.search` with ``probe(subject, example)``, drawing a context
+    for subjects that have them.
+
+    For a subject with ``contexts`` each example is drawn with a :class:`Context` for
+    its shape ``shape(example) -> (M, d)``; the probe sees the bound subject and a
+    :class:`~propstab.search.Found` carries the (shrunk) context. ``examples`` are tried
+    with the default context, then those of ``context_examples``, ``(example, Context)``
+    pairs, that the subject reads. A subject without contexts is searched exactly as by
+    :func:`~propstab.search.search`.
+    """
+    if subject.contexts is None:
+        return search(strategy, lambda example: probe(subject, example),
+                      max_examples=max_examples, seed=seed, examples=examples)
+
+    @st.composite
+    def drawn(draw):
+        example = draw(strategy)
+        return example, draw(subject.contexts(*shape(example)))
+
+    def run(pair):
+        example, context = pair
+        found = probe(subject.bind(context), example)
+        if found is not None:
+            found.context = context
+        return found
+
+    explicit = [(example, Context()) for example in examples] + [
+        (example, context) for example, context in context_examples
+        if context.is_read_by(subject.reads)]
+    return search(drawn(), run, max_examples=max_examples, seed=seed, examples=explicit)

@@ -1,0 +1,176 @@
+"""Reproducible searches for counterexamples (the ``audit`` extra).
+
+One search engine serves the axiom audit (:mod:`propstab.auditing`) and the R
+cross-check (:func:`propstab.crosscheck`): :func:`search` runs a *probe* on examples
+of a Hypothesis strategy and returns the minimal refuting example, shrunk by
+Hypothesis, instead of raising it. Every search, and the test suite's Hypothesis
+profile, derives its settings from the one settings object :data:`REPRODUCIBLE`: no
+example database, no deadline, and either derandomised (:data:`REPRODUCIBLE` itself)
+or seeded (:func:`search`), so that a search gives the same result on every machine
+and every run.
+
+A probe returns a :class:`Found` for a refuting example and None otherwise; it may
+call :func:`assume` (the example is outside the property's domain), :func:`assume_defined`
+and :func:`target` (guide the search towards large values).
+
+Examples
+--------
+The smallest pair of integers whose product exceeds their sum by more than 5:
+
+>>> from hypothesis import strategies as st
+>>> from propstab.search import Found, search
+>>> def probe(pair):
+...     a, b = pair
+...     if a * b > a + b + 5:
+...         return Found(pair, (a * b, a + b), "the product exceeds the sum by more than 5")
+...     return None
+>>> found = search(st.tuples(st.integers(0, 100), st.integers(0, 100)), probe,
+...                max_examples=200, seed=0)
+>>> found.example, found.reason
+((2, 8), 'the product exceeds the sum by more than 5')
+"""
+from __future__ import annotations
+
+import contextvars
+import math
+from typing import Any, Callable, Iterable, Optional, Tuple, Union
+
+try:
+    import hypothesis
+    from hypothesis import HealthCheck, Verbosity
+except ImportError as exc:  # pragma: no cover - exercised only without the extra
+    raise ImportError("propstab's searches need Hypothesis: pip install propstab[audit]") from exc
+
+__all__ = ["REPRODUCIBLE", "Found", "assume", "assume_defined", "search", "target"]
+
+REPRODUCIBLE = hypothesis.settings(database=None, deadline=None, derandomize=True)
+"""The Hypothesis settings every propstab search derives from: no example database (the
+same examples on every machine), no per-example deadline (timings are not properties),
+derandomised. :func:`search` keeps the first two and replaces derandomisation by a seed;
+``hypothesis.find(strategy, condition, settings=REPRODUCIBLE)`` finds the same minimal
+example on every run, and the test suite's Hypothesis profile is this object."""
+
+
+class Found(Exception):
+    """A refuting example, raised inside a search and returned by :func:`search`.
+
+    Attributes
+    ----------
+    example : object
+        The example (shrunk by Hypothesis when it was generated).
+    values : tuple
+        The values that refute the property on it.
+    reason : str
+        Why they refute it, in one sentence.
+    context : object or None
+        Anything drawn with the example that the property depends on (for the audit:
+        the similarity matrix and importance weights of a correlated measure).
+    """
+
+    def __init__(self, example: Any, values: Tuple = (), reason: str = ""):
+        super().__init__(reason)
+        self.example, self.values, self.reason = example, values, reason
+        self.context: Any = None
+
+
+_EXPLICIT = contextvars.ContextVar("propstab_explicit_example", default=False)
+
+
+class _Skip(Exception):
+    """An explicit example outside the property's domain (its ``assume`` failed)."""
+
+
+def search(strategy, probe: Callable[[Any], Optional[Found]], *, max_examples: int, seed: int,
+           examples: Iterable = ()) -> Union[Found, None, str]:
+    """Run ``probe`` on examples of ``strategy``; the shrunk :class:`Found` or None.
+
+    Parameters
+    ----------
+    strategy : SearchStrategy
+        The examples to search.
+    probe : callable
+        ``probe(example) -> Found or None``: a :class:`Found` for a refuting example.
+        It may call :func:`assume`, :func:`assume_defined` and :func:`target`.
+    max_examples : int
+        Generated examples (Hypothesis's ``max_examples``).
+    seed : int
+        The seed of the generation (Hypothesis's ``@seed``).
+    examples : iterable, optional
+        Explicit examples tried first, in order and as given (never shrunk); an
+        explicit example whose :func:`assume` fails is skipped.
+
+    Returns
+    -------
+    Found, None or ``"unsatisfiable"``
+        The minimal refuting example (Hypothesis's shrunk one, or the first refuting
+        explicit example); None when no example refutes; ``"unsatisfiable"`` when no
+        generated example satisfied the probe's assumptions.
+
+    Notes
+    -----
+    The settings are :data:`REPRODUCIBLE` with ``max_examples``, the seed instead of
+    derandomisation, one counterexample only, quiet output and no health checks (a
+    search may reject many examples by design): the same strategy, probe, number of
+    examples and seed give the same result on every run.
+
+    Examples
+    --------
+    >>> from hypothesis import strategies as st
+    >>> from propstab.search import Found, assume, search
+    >>> def odd_square_above_50(n):
+    ...     assume(n % 2 == 1)
+    ...     return Found(n, (n * n,), "odd, square above 50") if n * n > 50 else None
+    >>> search(st.integers(0, 1000), odd_square_above_50, max_examples=100, seed=0).example
+    9
+    >>> search(st.integers(0, 5), odd_square_above_50, max_examples=100, seed=0) is None
+    True
+    """
+    @hypothesis.settings(REPRODUCIBLE, max_examples=max_examples, derandomize=False,
+                         report_multiple_bugs=False, print_blob=False,
+                         verbosity=Verbosity.quiet, suppress_health_check=list(HealthCheck))
+    @hypothesis.seed(seed)
+    @hypothesis.given(strategy)
+    def run(example):
+        found = probe(example)
+        if found is not None:
+            raise found
+
+    token = _EXPLICIT.set(True)
+    try:
+        for example in examples:
+            try:
+                found = probe(example)
+            except _Skip:
+                continue
+            if found is not None:
+                return found
+    finally:
+        _EXPLICIT.reset(token)
+    try:
+        run()
+    except Found as found:
+        return found
+    except hypothesis.errors.Unsatisfiable:
+        return "unsatisfiable"
+    return None
+
+
+def assume(condition) -> None:
+    """``hypothesis.assume`` inside a :func:`search`; skips an explicit example otherwise."""
+    if not condition:
+        if _EXPLICIT.get():
+            raise _Skip
+        hypothesis.assume(False)
+
+
+def assume_defined(value: float) -> float:
+    """``value``, after assuming it is not NaN (the measure is defined on the example)."""
+    assume(not math.isnan(value))
+    return value
+
+
+def target(observation: float, label: str) -> None:
+    """``hypothesis.target`` for the finite observations of generated examples (explicit
+    examples and non-finite observations are not targeted)."""
+    if math.isfinite(observation) and not _EXPLICIT.get():
+        hypothesis.target(float(observation), label=label)
