@@ -102,15 +102,16 @@ def _as_bound(b, name: str = "bound") -> Optional[Bound]:
     return _const(float(b))
 
 
-def as_axiom(value) -> Axiom:
-    """``value`` as an :class:`Axiom`: the member itself, its name or its label (any case)."""
+def as_axiom(value, argument: str = "claims") -> Axiom:
+    """``value`` as an :class:`Axiom`: the member itself, its name or its label (any case);
+    ValueError naming ``argument`` otherwise."""
     if isinstance(value, Axiom):
         return value
     if isinstance(value, str):
         for a in Axiom:
             if value.lower() in (a.name.lower(), a.label):
                 return a
-    raise ValueError(f"claims: {value!r} is not an axiom; expected an Axiom or one of "
+    raise ValueError(f"{argument}: {value!r} is not an axiom; expected an Axiom or one of "
                      f"{', '.join(a.name for a in Axiom)}")
 
 

@@ -48,6 +48,8 @@ from __future__ import annotations
 
 from typing import Iterable, Optional
 
+# the machinery's public names, re-exported (CHECKS, DEFAULT_MAX_EXAMPLES, the sizes and
+# limits of the searches are read by the CLI and the property suite)
 from ._audit.checks import (CHECKS, DEFAULT_MAX_EXAMPLES, MAX_FEATURES, MAX_RUNS,
                             check_bounds, check_correction_for_chance, check_fully_defined,
                             check_maximum, check_monotonicity)
@@ -154,7 +156,7 @@ def audit(measures=None, *, max_examples: int = DEFAULT_MAX_EXAMPLES, seed: int 
     """
     max_examples = check_int_range("max_examples", max_examples, minimum=1, owner="audit")
     seed = check_int_range("seed", seed, minimum=0, owner="audit")
-    chosen = list(Axiom) if axioms is None else [as_axiom(a) for a in axioms]
+    chosen = list(Axiom) if axioms is None else [as_axiom(a, "axioms") for a in axioms]
     rows = []
     for s in audited_subjects(measures, **declaration):
         for a in chosen:

@@ -244,8 +244,10 @@ def test_audit_rejects_bad_arguments():
         audit("goh", max_examples=0)
     with pytest.raises(ValueError, match="not a registered measure"):
         audit("gohh")
-    with pytest.raises(ValueError, match="not an axiom"):
+    with pytest.raises(ValueError, match="^claims: 'boundz' is not an axiom"):
         audit(lambda Z: 0.0, claims=["boundz"])
+    with pytest.raises(ValueError, match="^axioms: 'boundz' is not an axiom"):
+        audit("goh", axioms=["boundz"])
     with pytest.raises(TypeError, match="lower: must be a number"):
         audit(lambda Z: 0.0, lower="zero")
     with pytest.raises(ValueError, match="orientation: must be one of"):

@@ -112,7 +112,7 @@ class AuditTable:
 
     def result(self, measure: str, axiom) -> CheckResult:
         """The row of ``measure`` (its label, e.g. ``"davis[penalty=0.5]"``) and ``axiom``."""
-        axiom = as_axiom(axiom)
+        axiom = as_axiom(axiom, "axiom")
         for r in self.rows:
             if r.measure == measure and r.axiom is axiom:
                 return r

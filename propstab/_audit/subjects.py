@@ -19,7 +19,6 @@ import numpy as np
 from hypothesis import strategies as st
 
 from .._registry import Declaration, MeasureInfo, Variant, get_measure, list_measures
-from ..axioms import Axiom
 from ..search import search
 from ..strategies import importance_weights, similarity_matrices
 from .expectations import ENUMERATION_LIMIT

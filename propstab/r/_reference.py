@@ -6,7 +6,7 @@ import numpy as np
 
 from .._registry import get_measure
 from .._validation import as_selection, check_options
-from ._call import RValue, as_rvalue, call_r, formals, require_package, robjects
+from ._call import RValue, as_rvalue, call_r, formals, robjects
 from ._convert import to_r_features, to_r_matrix, to_r_similarity
 
 __all__ = ["FLEISS", "call_reference", "fleiss_kappa_r", "reference_value"]
