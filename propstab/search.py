@@ -156,7 +156,31 @@ def search(strategy, probe: Callable[[Any], Optional[Found]], *, max_examples: i
 
 
 def assume(condition) -> None:
-    """``hypothesis.assume`` inside a :func:`search`; skips an explicit example otherwise."""
+    """Skip the current example unless ``condition`` holds.
+
+    Inside a :func:`search`: ``hypothesis.assume`` for a generated example (Hypothesis
+    then draws another), and a skip for an explicit example (the next one is tried).
+
+    Parameters
+    ----------
+    condition : bool
+        Whether the example is in the property's domain.
+
+    See Also
+    --------
+    assume_defined : assume a measure's value is defined.
+
+    Examples
+    --------
+    >>> from hypothesis import strategies as st
+    >>> from propstab.search import Found, assume, search
+    >>> def even_above_10(n):
+    ...     assume(n % 2 == 0)
+    ...     return Found(n, (), "even, above 10") if n > 10 else None
+    >>> search(st.integers(0, 100), even_above_10, max_examples=50, seed=0,
+    ...        examples=[13, 40]).example           # 13 is skipped, 40 refutes as given
+    40
+    """
     if not condition:
         if _EXPLICIT.get():
             raise _Skip
@@ -164,13 +188,57 @@ def assume(condition) -> None:
 
 
 def assume_defined(value: float) -> float:
-    """``value``, after assuming it is not NaN (the measure is defined on the example)."""
+    """``value``, after :func:`assume` that it is not NaN (the measure is defined on the
+    example).
+
+    Parameters
+    ----------
+    value : float
+
+    Returns
+    -------
+    float
+        ``value`` itself.
+
+    Examples
+    --------
+    >>> import math
+    >>> from hypothesis import strategies as st
+    >>> from propstab.search import Found, assume_defined, search
+    >>> def probe(x):
+    ...     v = assume_defined(math.log(x) if x > 0 else math.nan)
+    ...     return Found(x, (v,), "log above 2") if v > 2 else None
+    >>> search(st.integers(-5, 100), probe, max_examples=100, seed=0).example
+    8
+    """
     assume(not math.isnan(value))
     return value
 
 
 def target(observation: float, label: str) -> None:
-    """``hypothesis.target`` for the finite observations of generated examples (explicit
-    examples and non-finite observations are not targeted)."""
+    """Guide a :func:`search` towards large values of ``observation`` (``hypothesis.target``).
+
+    Only finite observations of generated examples are targeted; explicit examples and
+    NaN or infinite observations are ignored.
+
+    Parameters
+    ----------
+    observation : float
+        The quantity to maximise (e.g. a measure's value, or minus it).
+    label : str
+        Its name; each label is maximised separately.
+
+    Examples
+    --------
+    >>> from hypothesis import strategies as st
+    >>> from propstab.search import Found, search, target
+    >>> def probe(xs):
+    ...     target(float(sum(xs)), "sum")
+    ...     return Found(xs, (sum(xs),), "sum above 150") if sum(xs) > 150 else None
+    >>> found = search(st.lists(st.integers(0, 20), max_size=10), probe, max_examples=200,
+    ...                seed=0)
+    >>> sum(found.example) == 151                 # shrunk to the boundary
+    True
+    """
     if math.isfinite(observation) and not _EXPLICIT.get():
         hypothesis.target(float(observation), label=label)
