@@ -31,7 +31,7 @@ print("Pareto optimal:", ", ".join(comparison.pareto_optimal))
 # most accurate lasso is also very unstable. A slightly larger penalty loses little
 # accuracy and gains a lot of stability.
 assessments = list(comparison.assessments.values())
-plot_pareto_front([a.mean_score for a in assessments], [a.stability for a in assessments],
-                  labels=list(comparison.assessments),
-                  stability_ci=[a.confidence_interval(0.95) for a in assessments],
-                  xlabel="mean out-of-bag R²")
+ax = plot_pareto_front([a.mean_score for a in assessments], [a.stability for a in assessments],
+                       labels=list(comparison.assessments),
+                       stability_ci=[a.confidence_interval(0.95) for a in assessments],
+                       xlabel="mean out-of-bag R²")

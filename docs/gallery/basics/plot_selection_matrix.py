@@ -34,14 +34,15 @@ print(f"stability {est.statistic:.3f}, 95% CI [{low:.3f}, {high:.3f}], "
 # estimator, but weighs the pairs of runs differently.
 for name, options in [("nogueira", {}), ("jaccard", {}),
                       ("jaccard", {"correction_for_chance": "exact"}), ("dice", {})]:
-    print(f"{name:10s} {str(options):38s} {propstab.stability(Z, measure=name, **options):.3f}")
+    value = propstab.stability(Z, measure=name, **options)
+    print(f"{name:10s} {str(options):38s} {value:.3f}")
 
 # %%
 # Which features are stable?
 # --------------------------
 # The selection frequency of each feature, and the runs x features map (rows and
 # columns ordered by clustering, as R's ``stabm::plotFeatures``).
-plot_selection_frequencies(Z.mean(axis=0), threshold=0.5)
+ax = plot_selection_frequencies(Z.mean(axis=0), threshold=0.5)
 
 # %%
-plot_feature_stability_map(Z)
+ax = plot_feature_stability_map(Z)
