@@ -24,6 +24,7 @@ import difflib
 import functools
 import inspect
 import math
+import textwrap
 import types
 from typing import Any, Callable, Mapping, Optional, Sequence, Tuple
 
@@ -547,6 +548,14 @@ def _check_r_defaults(name: str, parameters: Sequence[Parameter],
             raise ValueError(f"{where}: give the reason for the difference")
 
 
+def _with_table(doc: str, table: str) -> str:
+    """``doc`` with ``table`` appended at the indentation of the docstring's body (so that
+    ``help()`` and numpydoc read one consistently indented text)."""
+    body = [line for line in doc.splitlines()[1:] if line.strip()]
+    indent = min((len(line) - len(line.lstrip()) for line in body), default=0)
+    return doc.rstrip() + textwrap.indent(table, " " * indent) + "\n" + " " * indent
+
+
 def register(*, name: str, family: str, summary: str, references: Sequence[str],
              claims: Mapping[Axiom, bool], lower, upper, orientation: str = "higher",
              domain: str = "any", null_value: Optional[float] = None,
@@ -614,7 +623,7 @@ def register(*, name: str, family: str, summary: str, references: Sequence[str],
         _REGISTRY[name] = info
         for alias in aliases:
             _ALIASES[alias] = name
-        public.__doc__ = (core.__doc__ or "").rstrip() + _properties_table(info)
+        public.__doc__ = _with_table(core.__doc__ or "", _properties_table(info))
         public.info = info
         public.core = compute
         return public

@@ -129,7 +129,7 @@ class Selection:
 
     @property
     def intersections(self) -> np.ndarray:
-        """r_ij = |s_i ∩ s_j| for all pairs (int64, M x M), diagonal k_i.
+        """r_ij = ``|s_i ∩ s_j|`` for all pairs (int64, M x M), diagonal k_i.
 
         Computed by one matrix product: a sparse product when the selections are
         sparse enough for it to be cheaper, a float BLAS product (exact for

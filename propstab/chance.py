@@ -85,7 +85,7 @@ def column_count_pmf(row_sizes, n_features: int) -> np.ndarray:
 
 
 def union_size_pmf(row_sizes, n_features: int) -> np.ndarray:
-    """P(|s_1 ∪ ... ∪ s_M| = u | H0) for u = 0..d.
+    """P(``|s_1 ∪ … ∪ s_M|`` = u | H0) for u = 0..d.
 
     Examples
     --------

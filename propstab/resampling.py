@@ -106,7 +106,7 @@ class ResamplingResult:
         Row indices of each successful run's training (possibly repeated) and
         held-out samples.
     importances : ndarray or None
-        |coef_| or feature_importances_ per successful run (M x d), when kept.
+        ``|coef_|`` or ``feature_importances_`` per successful run (M x d), when kept.
     failures : tuple of RunFailure
         The runs that failed, excluded from everything above.
     n_runs : int
@@ -458,6 +458,7 @@ def resample(selector, X, y=None, *, n_runs=100, scheme="bootstrap", fraction=No
           above ``threshold``;
         - a function ``f(X_train, y_train)`` returning selected feature indices
           or a boolean mask.
+
         Estimators are cloned for every run; the argument is never modified.
     X : array-like, sparse matrix or DataFrame (n_samples, n_features)
         DataFrame columns name the features.
@@ -490,7 +491,7 @@ def resample(selector, X, y=None, *, n_runs=100, scheme="bootstrap", fraction=No
     progress : bool, optional
         A tqdm progress bar; by default only on an interactive terminal.
     keep_importances : bool, default False
-        Keep |coef_| or feature_importances_ of every run.
+        Keep ``|coef_|`` or ``feature_importances_`` of every run.
     top_k, threshold : optional
         How an estimator's importances become a selection (see above).
     scoring : str or callable, optional

@@ -701,9 +701,9 @@ class StabilitySelection(*_BASES):
     param_grid_ : ndarray (n_grid,)
     subsamples_ : ndarray (n_fits, floor(n/2))
         The row indices of the subsamples.
-    stability_scores_ : ndarray (n_features_in_, n_grid)
+    stability_scores_ : ndarray (``n_features_in_``, n_grid)
         Selection probabilities per feature and grid value.
-    selection_probabilities_ : ndarray (n_features_in_,)
+    selection_probabilities_ : ndarray (``n_features_in_``,)
         Their maximum over the grid.
     cutoff_, q_, PFER_ : float
         The cutoff used, the realised q (mean number of features selected per

@@ -13,6 +13,9 @@ DEBIAN_PACKAGES=(
   python3-rpy2 python3-pytest python3-pytest-xdist python3-sklearn python3-matplotlib
   python3-tqdm python3-joblib python3-dask python3-distributed python3-setuptools python3-pip
   libopenblas0-pthread
+  # the documentation site (make docs) and its browser check
+  python3-sphinx python3-numpydoc python3-myst-parser python3-sphinx-gallery
+  python3-pydata-sphinx-theme libjs-mathjax chromium chromium-driver python3-selenium
   r-base-core r-base-dev
   # binary builds of the R packages' own dependencies (avoids compiling them from source)
   r-cran-checkmate r-cran-data.table r-cran-igraph r-cran-lpsolve r-cran-matrix r-cran-jsonlite

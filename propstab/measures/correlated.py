@@ -673,7 +673,7 @@ def intersection_count(sel, *, similarity=None, threshold=0.9,
                        correction_for_chance="estimate", n_simulations=10_000, random_state=0):
     """stabm's adjusted intersection with counts (``stabilityIntersectionCount``).
 
-    I(F_i, F_j) = |F_i ∩ F_j| + min(C_ij, C_ji), with C_ij the number of x in
+    I(F_i, F_j) = ``|F_i ∩ F_j|`` + min(C_ij, C_ji), with C_ij the number of x in
     F_i minus F_j having a similar y in F_j minus F_i.
 
     Examples
@@ -697,7 +697,7 @@ def intersection_mean(sel, *, similarity=None, threshold=0.9,
                       correction_for_chance="estimate", n_simulations=10_000, random_state=0):
     """stabm's adjusted intersection with mean similarities (``stabilityIntersectionMean``).
 
-    I(F_i, F_j) = |F_i ∩ F_j| + min(C_ij, C_ji), with C_ij the sum over x in F_i
+    I(F_i, F_j) = ``|F_i ∩ F_j|`` + min(C_ij, C_ji), with C_ij the sum over x in F_i
     minus F_j of the mean similarity of x to its similar features in F_j minus F_i.
 
     Examples
@@ -725,7 +725,7 @@ def intersection_greedy(sel, *, similarity=None, threshold=0.9,
                         random_state=0):
     """stabm's adjusted intersection with a greedy matching (``stabilityIntersectionGreedy``).
 
-    I(F_i, F_j) = |F_i ∩ F_j| + the size of the matching built greedily between
+    I(F_i, F_j) = ``|F_i ∩ F_j|`` + the size of the matching built greedily between
     F_i minus F_j and F_j minus F_i, taking similar pairs by decreasing similarity.
 
     Examples
@@ -749,7 +749,7 @@ def intersection_mbm(sel, *, similarity=None, threshold=0.9,
                      correction_for_chance="estimate", n_simulations=10_000, random_state=0):
     """stabm's adjusted intersection with a maximum matching (``stabilityIntersectionMBM``).
 
-    I(F_i, F_j) = |F_i ∩ F_j| + MBM(F_i minus F_j, F_j minus F_i), the size of a
+    I(F_i, F_j) = ``|F_i ∩ F_j|`` + MBM(F_i minus F_j, F_j minus F_i), the size of a
     maximum bipartite matching in the graph of similar pairs; all pairs of runs are
     solved in one call of ``scipy.sparse.csgraph.maximum_bipartite_matching`` on the
     block-diagonal graph.

@@ -430,7 +430,7 @@ def cw_min(total, n_runs, n_features):
     n_runs : int
         n >= 2, the number of subsets.
     n_features : int
-        |Y|, the number of features.
+        ``|Y|``, the number of features.
 
     Returns
     -------

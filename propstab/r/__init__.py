@@ -6,7 +6,7 @@ rpy2 and R are loaded on first use. The pieces:
   vectors), :func:`to_r_matrix`, :func:`to_r_similarity` (dense R matrix or
   ``Matrix::sparseMatrix``) and :func:`from_r_selection`;
 - calling R: :func:`call_r` (any R function, errors as
-  :class:`~propstab.RReferenceError`), :func:`call_reference` (a measure's R
+  :class:`~propstab.r.RReferenceError`), :func:`call_reference` (a measure's R
   reference from its registry entry), :func:`fleiss_kappa_r` (``irr``);
 - the cross-check harness :func:`crosscheck` returning a :class:`CrosscheckReport`
   (on generated cases and the papers' worked examples, or on the user's selections,

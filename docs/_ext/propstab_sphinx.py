@@ -1,0 +1,560 @@
+"""Sphinx support for propstab's documentation site.
+
+Pages generated from the code at build time (written before Sphinx reads the sources,
+into folders that git ignores, so they cannot drift from the package):
+
+- ``catalogue/``: one page per registered measure (formula, declared properties with the
+  audit's verdicts, bounds, options, R reference, references) and an index, read from
+  the registry (:func:`propstab.list_measures`) and from an axiom audit run during the
+  build (:func:`audit_rows`);
+- ``api/index.rst``: the API reference, one autosummary entry per public name of the
+  package's public modules (``__all__``), each object documented once, at its canonical
+  location (:func:`public_names`).
+
+The extension part (:func:`setup`) resolves cross-references to a public name through
+any of its public spellings (``propstab.estimate`` and ``propstab.inference.estimate``
+are the same function, documented once), and :func:`figure_files_scraper` lets a
+sphinx-gallery example show the PNG files a script writes.
+"""
+from __future__ import annotations
+
+import concurrent.futures
+import hashlib
+import importlib
+import inspect
+import json
+import multiprocessing
+import os
+import pathlib
+import re
+import shutil
+import sys
+import textwrap
+import time
+import types
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+
+#: The public modules, in the order of the API reference, with a heading each.
+API_SECTIONS = (
+    ("propstab", "Top level"),
+    ("propstab.measures", "Measures"),
+    ("propstab.axioms", "Axioms"),
+    ("propstab.inference", "Inference"),
+    ("propstab.auditing", "The axiom audit"),
+    ("propstab.strategies", "Hypothesis strategies"),
+    ("propstab.chance", "Exact null-model distributions"),
+    ("propstab.resampling", "From data to stability"),
+    ("propstab.selection", "Stability selection"),
+    ("propstab.similarity", "Similarity matrices"),
+    ("propstab.plots", "Plots"),
+    ("propstab.r", "The R bridge"),
+)
+
+MARKS = {"holds": "✓", "violated": "!", "refuted": "✗", "unrefuted": "?", "skipped": "–"}
+
+
+# ------------------------------------------------------------------ small helpers
+
+def write_if_changed(path: pathlib.Path, text: str) -> None:
+    """Write ``text`` unless the file already holds it (Sphinx re-reads changed files)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if not path.exists() or path.read_text(encoding="utf-8") != text:
+        path.write_text(text, encoding="utf-8")
+
+
+def remove_stale(folder: pathlib.Path, keep, pattern: str = "*.rst") -> None:
+    """Delete generated files of ``folder`` that this build did not write."""
+    for f in folder.glob(pattern):
+        if f.name not in keep:
+            f.unlink()
+
+
+def rst_escape(text) -> str:
+    """Plain text as reStructuredText: inline markup characters escaped."""
+    text = " ".join(str(text).split())
+    return re.sub(r"([\\*`|_<>\[\]])", r"\\\1", text)
+
+
+def heading(text: str, char: str = "=") -> str:
+    return f"{text}\n{char * len(text)}\n"
+
+
+# ------------------------------------------------------------------ the audit
+
+def _source_fingerprint(max_examples: int, seed: int) -> str:
+    """A hash of everything an audit's result depends on: the package's sources, the
+    Hypothesis version and the audit's settings."""
+    import hypothesis
+    h = hashlib.sha256(f"{max_examples}:{seed}:{hypothesis.__version__}".encode())
+    for f in sorted((ROOT / "propstab").rglob("*.py")):
+        h.update(str(f.relative_to(ROOT)).encode())
+        h.update(f.read_bytes())
+    return h.hexdigest()[:16]
+
+
+def _audit_one(args):
+    name, max_examples, seed = args
+    import propstab
+    table = propstab.audit(name, max_examples=max_examples, seed=seed)
+    return [r.to_dict() for r in table]
+
+
+def audit_rows(cache_dir: pathlib.Path, *, max_examples: int, seed: int = 0,
+               jobs: int = 0, log=print) -> list:
+    """Every (measure or variant, axiom) row of ``propstab.audit(max_examples=..., seed=...)``
+    as JSON-ready dicts, computed over ``jobs`` processes (0: one per CPU) and cached in
+    ``cache_dir`` under a hash of the package's sources (the audit is deterministic for a
+    seed, so the cache can only be reused for identical code)."""
+    import propstab
+    key = _source_fingerprint(max_examples, seed)
+    cache = cache_dir / f"audit-{max_examples}-{seed}-{key}.json"
+    if cache.exists():
+        log(f"propstab docs: audit verdicts from {cache.relative_to(ROOT)}")
+        return json.loads(cache.read_text(encoding="utf-8"))
+    names = [m.name for m in propstab.list_measures()]
+    jobs = jobs or os.cpu_count() or 1
+    start = time.perf_counter()
+    tasks = [(name, max_examples, seed) for name in names]
+    if jobs > 1:
+        context = multiprocessing.get_context("fork")
+        with concurrent.futures.ProcessPoolExecutor(jobs, mp_context=context) as pool:
+            parts = list(pool.map(_audit_one, tasks))
+    else:
+        parts = [_audit_one(t) for t in tasks]
+    rows = [row for part in parts for row in part]
+    log(f"propstab docs: audited {len(names)} measures ({len(rows)} checks, "
+        f"{max_examples} examples each, {jobs} processes) in {time.perf_counter() - start:.0f} s")
+    cache_dir.mkdir(parents=True, exist_ok=True)
+    for old in cache_dir.glob(f"audit-{max_examples}-{seed}-*.json"):
+        old.unlink()
+    cache.write_text(json.dumps(rows, ensure_ascii=False), encoding="utf-8")
+    return rows
+
+
+# ------------------------------------------------------------------ the measure catalogue
+
+def _math_blocks(doc: str) -> list:
+    """The ``.. math::`` directives of a docstring, with their indented bodies."""
+    lines = inspect.cleandoc(doc or "").splitlines()
+    blocks, i = [], 0
+    while i < len(lines):
+        if lines[i].lstrip().startswith(".. math::"):
+            indent = len(lines[i]) - len(lines[i].lstrip())
+            block = [lines[i][indent:]]
+            i += 1
+            while i < len(lines) and (not lines[i].strip() or
+                                      len(lines[i]) - len(lines[i].lstrip()) > indent):
+                block.append(lines[i][indent:] if lines[i].strip() else "")
+                i += 1
+            while block and not block[-1].strip():
+                block.pop()
+            blocks.append("\n".join(block))
+        else:
+            i += 1
+    return blocks
+
+
+def _matrix(Z) -> str:
+    return "[" + ", ".join("".join(str(int(c)) for c in row) for row in Z) + "]"
+
+
+def _evidence(row: dict) -> str:
+    """The evidence cell of a verdict: the reason, and the counterexample in full."""
+    parts = [rst_escape(row["reason"])]
+    ce = row.get("counterexample")
+    if isinstance(ce, list) and ce and isinstance(ce[0][0], list):          # a pair
+        parts.append(f"``Z1 = {_matrix(ce[0])}``, ``Z2 = {_matrix(ce[1])}``")
+    elif isinstance(ce, list) and ce:
+        parts.append(f"``Z = {_matrix(ce)}``")
+    context = row.get("context") or {}
+    if context.get("similarity") is not None:
+        C = context["similarity"]
+        parts.append("with ``C = [" + "; ".join(" ".join(f"{x:g}" for x in r) for r in C)
+                     + "]``")
+    if context.get("importance_weights") is not None:
+        parts.append("with importance weights")
+    return " ".join(parts)
+
+
+def _verdict_table(rows: list, axioms) -> str:
+    by_axiom = {r["axiom"]: r for r in rows}
+    lines = [".. list-table::", "   :header-rows: 1", "   :widths: 14 12 12 62",
+             "   :class: verdicts", "",
+             "   * - property", "     - declared", "     - audit", "     - evidence"]
+    for a in axioms:
+        r = by_axiom.get(a.name)
+        declared = "claimed" if r and r["claimed"] else "not claimed"
+        status = f"{MARKS[r['status']]} {r['status']}" if r else "not audited"
+        lines += [f"   * - :ref:`{a.label} <axiom-{a.name.lower()}>`",
+                  f"     - {declared}", f"     - {status}",
+                  f"     - {_evidence(r) if r else ''}"]
+    return "\n".join(lines) + "\n"
+
+
+def _measure_page(info, rows_by_label: dict, audit_note: str) -> str:
+    from propstab import Axiom
+    from propstab.auditing import VARIANTS
+    name = info.name
+    out = [f".. _measure-{name}:\n", heading(f"{name}"), ""]
+    out.append(f"*{info.family} family* — {rst_escape(info.summary)}\n")
+    fields = [(":Call:", f"``propstab.stability(Z, measure=\"{name}\")`` or "
+                         f":func:`propstab.measures.{name}`")]
+    if info.aliases:
+        fields.append((":Aliases:", ", ".join(f"``{a}``" for a in info.aliases)))
+    lo, hi = info.bounds
+    fields.append((":Bounds:", f"[``{lo}``, ``{hi}``]"
+                   + ("" if lo is not None and hi is not None and lo.is_constant and
+                      hi.is_constant else " (functions of M, d and the sizes k)")))
+    fields.append((":Stable when:", "higher values" if info.orientation == "higher"
+                   else "lower values"))
+    fields.append((":Domain:", "every Z" if info.domain == "any" else
+                   "a constant subset size only (elsewhere NaN with "
+                   ":class:`~propstab.UndefinedMeasureWarning`)"))
+    if info.null_value is not None:
+        fields.append((":Null value:", f"E[value | H0] = ``{info.null_value:g}``"))
+    if info.scale:
+        fields.append((":Scale:", "; ".join(f"up to {x:g}: {rst_escape(label)}"
+                                            for x, label in info.scale)))
+    out += [f"{k} {v}" for k, v in fields] + [""]
+
+    out.append(heading("Formula", "-"))
+    out.append(f"``{info.summary}``\n")
+    for block in _math_blocks(info.function.__doc__):
+        out.append(block + "\n")
+    out.append(f"The full docstring, with examples: :func:`propstab.measures.{name}`.\n")
+
+    if info.parameters:
+        out.append(heading("Options", "-"))
+        for p in info.parameters:
+            extra = f" One of {', '.join(f'``{c!r}``' for c in p.choices)}." if p.choices else ""
+            out.append(f"``{p.name}`` (default ``{p.default!r}``)\n"
+                       f"   {rst_escape(p.description)}{extra}\n")
+
+    out.append(heading("Properties: declared and audited", "-"))
+    out.append(audit_note + "\n")
+    out.append(_verdict_table(rows_by_label.get(name, []), Axiom))
+    for v in VARIANTS.get(name, ()):
+        label = name + "[" + ", ".join(f"{k}={val}" for k, val in v.options.items()) + "]"
+        options = ", ".join(f"{k}={val!r}" for k, val in v.options.items())
+        out.append(heading(f"With {options}", "~"))
+        out.append(rst_escape(v.reason) + ".\n")
+        out.append(_verdict_table(rows_by_label.get(label, []), Axiom))
+    if info.notes:
+        out.append(".. note::\n\n   " + rst_escape(info.notes) + "\n")
+
+    out.append(heading("R reference", "-"))
+    ref = info.r_reference
+    if ref is None:
+        out.append("None: no R package computes this measure.\n")
+    else:
+        text = (f"``{ref}``, compared with propstab on every CI run "
+                "(:doc:`/r_crosscheck`).")
+        if ref.arguments:
+            text += " Options: " + ", ".join(f"``{k}`` → ``{v}``"
+                                             for k, v in ref.arguments.items()) + "."
+        if ref.note:
+            text += " " + rst_escape(ref.note)
+        out.append(text + "\n")
+        from propstab.r import EXPECTED_DIFFERENCES
+        diffs = [d for d in EXPECTED_DIFFERENCES if name in d.measures]
+        if diffs:
+            out.append("Documented differences (propstab follows the definition; see "
+                       ":doc:`/r_crosscheck`):\n")
+            out += [f"- ``{d.key}``: {rst_escape(d.summary)}" for d in diffs]
+            out.append("")
+
+    out.append(heading("References", "-"))
+    out += [f"- {rst_escape(r)}" for r in info.references]
+    out.append("")
+    return "\n".join(out)
+
+
+def _index_page(infos, rows_by_label: dict, audit_note: str) -> str:
+    from propstab import Axiom
+    out = [".. _catalogue:\n", heading("Measure catalogue"), ""]
+    out.append(
+        "Every stability measure propstab registers, one page each, generated from the "
+        "registry when this site is built. A measure *declares* which of the five "
+        "properties (:ref:`properties`) it has; the axiom audit searches each claimed "
+        "property for a counterexample and each disclaimed one for a refutation. The "
+        "marks below combine both: ✓ claimed and no counterexample found, ✗ not "
+        "claimed and refuted (the page shows the counterexample), ? not claimed and "
+        "not refuted, ! claimed but violated (a wrong declaration).\n")
+    out.append(audit_note + "\n")
+    out.append("The same table as one Markdown page: :doc:`/measures` (also printed by "
+               "``propstab measures``).\n")
+    titles = {"pairwise": "Pairwise measures", "frequency": "Frequency-based measures",
+              "correlated": "Measures for correlated feature spaces"}
+    blurbs = {
+        "pairwise": "The mean over pairs of runs of a similarity between two feature sets.",
+        "frequency": "Functions of the features' selection frequencies (or counts).",
+        "correlated": "Measures that credit the selection of similar (correlated) features "
+                      "or use importances; they take a ``similarity`` matrix, a threshold "
+                      "or ``importances`` (:doc:`/correlated`).",
+    }
+    for family in ("pairwise", "frequency", "correlated"):
+        members = [m for m in infos if m.family == family]
+        if not members:
+            continue
+        out.append(heading(titles[family], "-"))
+        out.append(blurbs[family] + "\n")
+        out += [".. list-table::", "   :header-rows: 1", "   :class: catalogue",
+                "   :widths: 16 36 8 8 8 8 8 8", "",
+                "   * - measure", "     - formula"]
+        out += [f"     - {a.label}" for a in Axiom]
+        out.append("     - bounds")
+        for m in members:
+            by_axiom = {r["axiom"]: r for r in rows_by_label.get(m.name, [])}
+            out += [f"   * - :ref:`{m.name} <measure-{m.name}>`",
+                    f"     - {rst_escape(m.summary)}"]
+            out += [f"     - {MARKS[by_axiom[a.name]['status']] if a.name in by_axiom else ''}"
+                    for a in Axiom]
+            out.append(f"     - [``{m.bounds[0]}``, ``{m.bounds[1]}``]")
+        out.append("")
+    out += [".. toctree::", "   :hidden:", "", "   /measures"]
+    out += [f"   {m.name}" for m in infos]
+    out.append("")
+    return "\n".join(out)
+
+
+def generate_catalogue(folder: pathlib.Path, rows: list, audit_note: str) -> int:
+    """Write ``folder/index.rst`` and one ``folder/<measure>.rst`` per registered measure;
+    returns the number of measure pages."""
+    import propstab
+    infos = propstab.list_measures()
+    rows_by_label: dict = {}
+    for r in rows:
+        rows_by_label.setdefault(r["measure"], []).append(r)
+    written = {"index.rst"}
+    write_if_changed(folder / "index.rst", _index_page(infos, rows_by_label, audit_note))
+    for info in infos:
+        write_if_changed(folder / f"{info.name}.rst", _measure_page(info, rows_by_label,
+                                                                    audit_note))
+        written.add(f"{info.name}.rst")
+    remove_stale(folder, written)
+    return len(infos)
+
+
+# ------------------------------------------------------------------ the API reference
+
+def _is_documentable(obj) -> bool:
+    return not isinstance(obj, types.ModuleType)
+
+
+def public_names():
+    """``(sections, aliases)``.
+
+    ``sections``: for each public module of :data:`API_SECTIONS`, the list of
+    ``(name, canonical)``: every name of its ``__all__`` with the full name under which
+    the object is documented. An object is documented once: at the top level when
+    ``propstab`` exports it, else in the first module listing it.
+    ``aliases``: every other public spelling of a documented object -> its canonical
+    full name (used to resolve cross-references).
+    """
+    canonical_by_id: dict = {}
+    sections, aliases = [], {}
+    top = importlib.import_module("propstab")
+    for name in top.__all__:
+        obj = getattr(top, name)
+        if _is_documentable(obj):
+            canonical_by_id.setdefault(id(obj), f"propstab.{name}")
+    for modname, _ in API_SECTIONS:
+        module = importlib.import_module(modname)
+        entries = []
+        for name in module.__all__:
+            obj = getattr(module, name)
+            if not _is_documentable(obj):
+                continue
+            full = f"{modname}.{name}"
+            canonical = canonical_by_id.setdefault(id(obj), full)
+            entries.append((name, canonical))
+            if canonical != full:
+                aliases[full] = canonical
+        sections.append((modname, entries))
+    return sections, aliases
+
+
+def _api_index() -> str:
+    sections, _ = public_names()
+    titles = dict(API_SECTIONS)
+    out = [".. _api:\n", heading("API reference"), ""]
+    out.append(
+        "Every public name of propstab, module by module (generated from each module's "
+        "``__all__`` when this site is built). A name exported at the top level "
+        "(``propstab.estimate``) is documented there; the module that defines it lists "
+        "it with a link. ``propstab.stability(Z, measure=...)`` is the entry point; the "
+        "measures are also plain functions of :mod:`propstab.measures`.\n")
+    for modname, entries in sections:
+        out.append(heading(f"{titles[modname]}: ``{modname}``", "-"))
+        out += [f".. automodule:: {modname}", "   :no-members:", "",
+                f".. currentmodule:: {modname}", ""]
+        own = [n for n, c in entries if c == f"{modname}.{n}"]
+        elsewhere = [c for n, c in entries if c != f"{modname}.{n}"]
+        if own:
+            out += [".. autosummary::", "   :toctree: generated/", "   :nosignatures:", ""]
+            out += [f"   {n}" for n in own]
+            out.append("")
+        if elsewhere:
+            out.append("Also public here, documented under the name shown:\n")
+            out += [".. autosummary::", "   :nosignatures:", ""]
+            out += [f"   ~{c}" for c in elsewhere]
+            out.append("")
+    return "\n".join(out)
+
+
+def generate_api(folder: pathlib.Path) -> None:
+    """Write ``folder/index.rst`` (autosummary generates the object pages from it)."""
+    write_if_changed(folder / "index.rst", _api_index())
+
+
+# ------------------------------------------------------------------ gallery
+
+def figure_files_scraper(block, block_vars, gallery_conf):
+    """sphinx-gallery image scraper for scripts that save PNG files themselves.
+
+    An example that sets ``figures_dir`` (a folder) gets every ``*.png`` in it, in name
+    order, moved into the gallery's image paths and shown under the block that wrote
+    them. Scripts in examples/ and studies/ save their figures and close them, so the
+    matplotlib scraper cannot see them.
+    """
+    from sphinx_gallery.scrapers import figure_rst
+    folder = block_vars["example_globals"].get("figures_dir")
+    if not folder or not os.path.isdir(folder):
+        return ""
+    images = []
+    for png, target in zip(sorted(pathlib.Path(folder).glob("*.png")),
+                           block_vars["image_path_iterator"]):
+        shutil.move(str(png), target)
+        images.append(target)
+    # one figure per row, full width (several in one call become a row of thumbnails)
+    return "".join(figure_rst([image], gallery_conf["src_dir"]) for image in images)
+
+
+# ------------------------------------------------------------------ the extension
+
+def _resolve_alias(app, env, node, contnode):
+    """Resolve a py reference that Sphinx could not, in this order:
+
+    1. another public spelling of a documented object (``propstab.inference.estimate``,
+       or ``resample`` written inside propstab.resampling) -> its documented name;
+    2. a bare name (no dot) that exactly one documented object ends with (``VARIANTS``
+       written in the docstring of ``propstab.audit``, documented in propstab.auditing);
+    3. ``Class.attribute``, or ``attribute`` inside the class's own docstrings, where the
+       attribute is described in the class's Attributes section (not an object of its
+       own) -> the class.
+
+    Anything else stays unresolved, and ``nitpicky`` makes it an error.
+    """
+    if node.get("refdomain") != "py":
+        return None
+    aliases = app.config.propstab_aliases
+    target = node["reftarget"].lstrip(".~")
+    module = node.get("py:module")
+    domain = env.get_domain("py")
+    objects = domain.objects
+
+    def resolve(canonical):
+        new = node.deepcopy()
+        new["reftarget"] = canonical
+        new["refspecific"] = False
+        return domain.resolve_xref(env, node["refdoc"], app.builder, "obj", canonical, new,
+                                   contnode)
+
+    candidates = [f"{module}.{target}", target] if module else [target]
+    for candidate in candidates:
+        parts = candidate.split(".")
+        for cut in range(len(parts), 0, -1):          # longest aliased prefix first
+            prefix = ".".join(parts[:cut])
+            if prefix in aliases:
+                return resolve(".".join([aliases[prefix], *parts[cut:]]))
+    public = {name: entry for name, entry in objects.items()
+              if not entry.aliased and name.startswith("propstab.") and "._" not in name}
+    if "." not in target:
+        matches = [name for name in public if name.endswith("." + target)]
+        if len(matches) == 1:
+            return resolve(matches[0])
+        klass = node.get("py:class")
+        if module and klass:                       # an attribute of the documenting class
+            owner = aliases.get(f"{module}.{klass}", f"{module}.{klass}")
+            if owner in public and public[owner].objtype in ("class", "exception"):
+                return resolve(owner)
+    else:
+        owner, _, _ = target.rpartition(".")
+        for candidate in ([f"{module}.{owner}", owner] if module else [owner]):
+            candidate = aliases.get(candidate, candidate)
+            if objects.get(candidate) is not None and objects[candidate].objtype in (
+                    "class", "exception"):
+                return resolve(candidate)
+        if "." not in owner:
+            matches = [name for name, entry in public.items()
+                       if name.endswith("." + owner) and entry.objtype == "class"]
+            if len(matches) == 1:
+                return resolve(matches[0])
+    return None
+
+
+REGISTRY_TABLE = "Declared properties (generated from the registry)"
+
+
+def _measure_docstring(app, what, name, obj, options, lines):
+    """A registered measure's docstring ends with a properties table that the registry
+    appends for ``help()``; on the site the catalogue page has it (with the audit's
+    verdicts), so the table is replaced by a link to that page. The table is appended
+    unindented to an indented docstring, so the rest is dedented here too, before
+    numpydoc parses the sections."""
+    info = getattr(obj, "info", None)
+    if REGISTRY_TABLE not in lines or getattr(info, "function", None) is not obj:
+        return
+    del lines[lines.index(REGISTRY_TABLE):]
+    body = textwrap.dedent("\n".join(lines[1:])).splitlines()
+    lines[1:] = body
+    while lines and not lines[-1].strip():
+        lines.pop()
+    summary_end = next((i for i, line in enumerate(lines) if not line.strip()), len(lines))
+    lines[summary_end:summary_end] = [
+        "", f"Declared properties, the audit's verdicts, bounds and R reference: "
+            f":ref:`measure-{info.name}` in the measure catalogue."]
+
+
+def _numpydoc_settings(app):
+    """numpydoc: leave every type word that is not a propstab name unlinked (there is no
+    network for intersphinx). Set once the builder exists: Sphinx checks config types
+    until the theme is loaded, and the documented ``"all"`` is not of the declared type."""
+    from numpydoc.xref import DEFAULT_LINKS
+    config = app.config
+    config.numpydoc_xref_ignore = "all"
+    config.numpydoc_xref_aliases_complete = {
+        **{word: word for word in DEFAULT_LINKS}, **config.numpydoc_xref_aliases}
+
+
+def _skip_generated_members(app, what, name, obj, skip, options):
+    """Leave out the members whose docstring Python generates (a namedtuple's fields,
+    "Alias for field number 0"): the class's docstring describes them."""
+    doc = getattr(obj, "__doc__", None)
+    if isinstance(doc, str) and doc.startswith("Alias for field number"):
+        return True
+    return None
+
+
+def data_names() -> list:
+    """The documented public names that are data (constants, tables), not functions or
+    classes: their docstring is their type's, so numpydoc does not validate them."""
+    sections, _ = public_names()
+    out = []
+    for module, entries in sections:
+        for name, canonical in entries:
+            modname, _, attr = canonical.rpartition(".")
+            obj = getattr(importlib.import_module(modname), attr)
+            if not (inspect.isclass(obj) or inspect.isroutine(obj)):
+                out.append(canonical)
+    return sorted(set(out))
+
+
+def setup(app):
+    app.add_config_value("propstab_aliases", {}, "env")
+    app.connect("missing-reference", _resolve_alias)
+    app.connect("autodoc-process-docstring", _measure_docstring, priority=100)
+    app.connect("autodoc-skip-member", _skip_generated_members)
+    app.connect("builder-inited", _numpydoc_settings)
+    return {"parallel_read_safe": True, "parallel_write_safe": True}

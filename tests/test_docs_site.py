@@ -1,0 +1,213 @@
+"""The documentation site (docs/): the examples of its hand-written pages run; the site
+builds with warnings as errors (``make docs-html``: broken references, numpydoc
+validation, failed gallery examples all fail it) and has a page for every registered
+measure and every public name; its pages render in headless Chromium
+(scripts/check_site.py: title, navigation, no error box, formulas typeset, images
+loaded, a clean browser console), with screenshots in docs/_build/screenshots/.
+
+The build and the browser check are marked ``docs`` (``pytest -m "not docs"`` leaves
+them out). The build takes a few minutes on 2 cores: the gallery runs the evidence
+scripts in their --quick modes and the catalogue audits every measure; both are cached
+by content in docs/_build, so a second build takes about a minute.
+"""
+import doctest
+import importlib.util
+import pathlib
+import re
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+import propstab
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+DOCS = ROOT / "docs"
+HTML = DOCS / "_build" / "html"
+GENERATED = ("_build", "api", "catalogue", "auto_gallery")       # git ignores these
+
+
+def _load(path: pathlib.Path, name: str):
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module                       # dataclasses look their module up
+    spec.loader.exec_module(module)
+    return module
+
+
+check_site = _load(ROOT / "scripts" / "check_site.py", "check_site")
+check_docstrings = _load(ROOT / "scripts" / "check_docstrings.py", "check_docstrings")
+
+# ---------------------------------------------------------------- the pages' examples
+
+#: Pages whose examples another test already runs: page -> that test's file.
+DOCTESTED_ELSEWHERE = {
+    "inference.md": "tests/test_inference.py",
+    "from_data.md": "tests/test_resampling.py",
+    "stability_selection.md": "tests/test_selection.py",
+    "r_crosscheck.md": "r_compat/test_live_crosscheck.py",      # needs R
+}
+HAND_WRITTEN = sorted(p for p in DOCS.rglob("*.md")
+                      if p.relative_to(DOCS).parts[0] not in GENERATED)
+WITH_EXAMPLES = [p for p in HAND_WRITTEN if ">>>" in p.read_text(encoding="utf-8")]
+
+
+@pytest.mark.parametrize("page", [p for p in WITH_EXAMPLES if p.name not in DOCTESTED_ELSEWHERE],
+                         ids=lambda p: str(p.relative_to(DOCS)))
+def test_page_examples_run(page):
+    result = doctest.testfile(str(page), module_relative=False,
+                              optionflags=doctest.NORMALIZE_WHITESPACE | doctest.ELLIPSIS)
+    assert result.attempted >= 1
+    assert result.failed == 0
+
+
+def test_every_page_with_examples_is_doctested():
+    """The pages left to other tests are named by those tests (and still exist)."""
+    names = {p.name for p in WITH_EXAMPLES}
+    for page, test in DOCTESTED_ELSEWHERE.items():
+        assert page in names, f"docs/{page} has no examples any more: drop it from the list"
+        assert f'"{page}"' in (ROOT / test).read_text(encoding="utf-8"), \
+            f"{test} does not doctest docs/{page}"
+    assert {"getting_started.md", "choosing.md", "properties.md", "index.md"} <= names
+
+
+# ---------------------------------------------------------------- the docstring checker
+
+def test_docstring_checker_lists_missing_sections():
+    def complete(x):
+        """Double x.
+
+        Parameters
+        ----------
+        x : float
+
+        Returns
+        -------
+        float
+
+        Raises
+        ------
+        TypeError
+            For a non-number.
+
+        See Also
+        --------
+        propstab.stability
+
+        References
+        ----------
+        .. [1] A paper.
+
+        Examples
+        --------
+        >>> complete(1)
+        2
+        """
+        return 2 * x
+
+    def partial(x):
+        """Double x.
+
+        Parameters
+        ----------
+        x : float
+        """
+        return 2 * x
+
+    def bare():
+        return 0
+
+    assert check_docstrings.missing_sections(complete) == ()
+    assert check_docstrings.missing_sections(partial) == (
+        "Returns", "Raises", "See Also", "References", "Examples")
+    assert check_docstrings.missing_sections(bare) == (
+        "docstring", "Returns", "Raises", "See Also", "References", "Examples")
+
+
+def test_docstring_checker_covers_every_public_function_and_class():
+    checked = {name for name, obj in check_docstrings.public_objects()
+               if check_docstrings.kind(obj) is not None}
+    assert {"propstab.stability", "propstab.estimate", "propstab.measures.jaccard",
+            "propstab.StabilitySelection", "propstab.auditing.check_bounds"} <= checked
+    assert set(check_docstrings.incomplete_names()) <= checked
+
+
+# ---------------------------------------------------------------- the site
+
+@pytest.fixture(scope="module")
+def site():
+    """Build the site as ``make docs`` does (without the set-up)."""
+    run = subprocess.run(["make", "--no-print-directory", "-s", "docs-html"], cwd=ROOT,
+                         capture_output=True, text=True, timeout=1800)
+    output = run.stdout + run.stderr
+    problems = [line for line in output.splitlines() if "WARNING" in line or "ERROR" in line]
+    assert run.returncode == 0, ("the site's build failed (warnings are errors):\n"
+                                 + "\n".join(problems[:40] or output.splitlines()[-40:]))
+    return HTML
+
+
+@pytest.mark.docs
+def test_site_has_every_section_measure_and_public_name(site):
+    for page in ("index", "getting_started", "user_guide/index", "user_guide/choosing",
+                 "user_guide/properties", "findings/index", "table41", "paper_values",
+                 "inference", "correlated", "from_data", "stability_selection",
+                 "r_crosscheck", "catalogue/index", "api/index", "auto_gallery/index"):
+        assert (site / f"{page}.html").is_file(), page
+    for m in propstab.list_measures():
+        assert (site / "catalogue" / f"{m.name}.html").is_file(), m.name
+    sections, _ = check_docstrings._site_extension().public_names()
+    documented = {canonical for _, entries in sections for _, canonical in entries}
+    for name in documented:
+        assert (site / "api" / "generated" / f"{name}.html").is_file(), name
+    figures = sorted((site / "_images").glob("sphx_glr_plot_*.png"))
+    for example in ("selection_matrix", "choosing_a_penalty", "kamkar_l1_logistic",
+                    "stability_selection_vs_lasso", "hamer_simulation",
+                    "validate_inference"):
+        assert any(f"plot_{example}_0" in f.name for f in figures), \
+            f"the gallery example {example} produced no figure"
+
+
+@pytest.mark.docs
+def test_measure_pages_show_the_audits_counterexamples(site):
+    """docs/table41.md's counterexample to Jaccard's monotonicity (checked in exact
+    arithmetic by tests/test_audit.py) is the one the catalogue page shows."""
+    def text(name):
+        html = (site / "catalogue" / f"{name}.html").read_text(encoding="utf-8")
+        return " ".join(re.sub(r"<[^>]+>", "", html).split())
+
+    jaccard = text("jaccard")
+    assert "Z1 = [1100, 1100, 0011], Z2 = [1100, 1010, 0101]" in jaccard
+    assert "stabm::stabilityJaccard" in jaccard
+    assert "a constant subset size only" in text("kuncheva")
+
+
+@pytest.mark.docs
+def test_site_renders_in_chromium(site):
+    results = check_site.check_pages(site)
+    report = "\n".join(str(r) for r in results)
+    print(report)                                   # pytest -s shows the screenshots' paths
+    assert [r.page for r in results] == list(check_site.DEFAULT_PAGES)
+    assert not [r for r in results if r.problems], report
+    by_page = {r.page: r for r in results}
+    assert by_page["catalogue/nogueira.html"].formulas >= 1          # typeset by MathJax
+    assert by_page["auto_gallery/basics/plot_selection_matrix.html"].images >= 2
+    for r in results:
+        assert r.screenshot.is_file() and r.screenshot.stat().st_size > 10_000
+
+
+@pytest.mark.docs
+def test_browser_check_finds_a_broken_page(tmp_path):
+    """The check can fail: an error box, a missing image and no navigation are found."""
+    (tmp_path / "broken.html").write_text(textwrap.dedent("""\
+        <html><head><title>broken - propstab</title></head><body>
+        <h1>A broken page</h1>
+        <div class="system-message">ERROR: Unknown target name</div>
+        <img src="missing.png" alt="a figure that was not built">
+        <p>""" + "Some text. " * 40 + """</p></body></html>"""))
+    [result] = check_site.check_pages(tmp_path, ["broken.html"], tmp_path / "shots")
+    found = "\n".join(result.problems)
+    assert "error boxes" in found
+    assert "images not loaded" in found
+    assert "navigation lacks" in found
+    assert "missing.png" in found                    # the console's 404
