@@ -26,7 +26,8 @@ import numpy as np
 from . import inference
 from ._exceptions import warn
 from ._text import Summary, call_repr, interval, number, shorten, summary
-from ._validation import Selection, as_selection, check_int_range, check_real_range
+from ._selection import Selection
+from ._validation import as_selection, check_int_range, check_real_range
 
 __all__ = ["Assessment", "Comparison", "FailedFitWarning", "ResamplingResult", "RunFailure",
            "assess", "pareto_front", "resample"]
