@@ -28,7 +28,7 @@ from scipy import stats
 from . import _variance
 from ._exceptions import warn
 from ._registry import get_measure
-from ._text import Summary, call_repr, interval, number, summary
+from ._text import Summary, call_repr, interval, level_label, number, size_text, summary
 from ._validation import (as_selection, check_choice, check_comparable, check_confidence_level,
                           check_probabilities, check_real)
 from .measures._common import undefined
@@ -170,18 +170,18 @@ class StabilityEstimate:
         return summary("Stability estimate", self._fields(confidence_level))
 
     def _fields(self, confidence_level: float) -> List[Tuple[str, str]]:
-        low, high = _quietly(self.confidence_interval, confidence_level)
+        low, high = quietly(self.confidence_interval, confidence_level)
         label = self.interpretation
         value = number(self.statistic, fixed=True)
         rows = [("measure", self.measure),
                 ("estimate", value if label is None else f"{value} ({label}, thesis Table 6.1)"),
                 ("standard error", f"{number(self.standard_error, fixed=True)} "
                                    f"({_METHOD_SOURCES[self.method]})"),
-                (_level_label(confidence_level),
+                (level_label(confidence_level),
                  f"{interval(low, high)} (Wald, thesis Cor. 1)"),
                 ("runs x features", f"{self.n_runs} x {self.n_features}")]
         if self.subset_sizes is not None and len(self.subset_sizes):
-            rows.append(("subset size", _size_text(self.subset_sizes)))
+            rows.append(("subset size", size_text(self.subset_sizes)))
         return rows
 
     @property
@@ -230,19 +230,7 @@ class StabilityEstimate:
 _METHOD_SOURCES = {"analytic": "analytic: thesis Thm 6", "jackknife": "delete-one-run jackknife"}
 
 
-def _level_label(confidence_level: float) -> str:
-    return f"{100 * confidence_level:g}% CI"
-
-
-def _size_text(sizes) -> str:
-    """k_i as ``"lo to hi (mean m)"``, or ``"k (all runs)"`` when constant."""
-    lo, hi = int(np.min(sizes)), int(np.max(sizes))
-    if lo == hi:
-        return f"{lo} (all runs)"
-    return f"{lo} to {hi} (mean {number(float(np.mean(sizes)), 3)})"
-
-
-def _quietly(function, *args):
+def quietly(function, *args):
     """``function(*args)`` without ZeroVarianceWarning: a printout does not warn."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ZeroVarianceWarning)
@@ -486,8 +474,8 @@ class _TestResult:
             A ``str`` whose ``repr`` is the text itself.
         """
         title, rows = self._summary_rows()
-        low, high = _quietly(self.confidence_interval, confidence_level)
-        rows.insert(-1, (_level_label(confidence_level), interval(low, high)))
+        low, high = quietly(self.confidence_interval, confidence_level)
+        rows.insert(-1, (level_label(confidence_level), interval(low, high)))
         return summary(title, rows)
 
 

@@ -18,6 +18,7 @@ import numpy as np
 from ._exceptions import warn
 from ._validation import check_int_range, check_real_range
 from .error_control import ErrorControl, error_control, resolve_assumption
+from .selectors import clone, support_of, take
 
 __all__ = ["ErrorControl", "StabilitySelection", "error_control"]
 
@@ -52,17 +53,16 @@ def _subsamples(n: int, n_subsamples: int, sampling: str, rng) -> np.ndarray:
 def _fit_path(estimator, param_name, grid, X, y, rows, threshold):
     """Fit the estimator on one subsample for every grid value: selections and importances."""
     from sklearn.exceptions import ConvergenceWarning
-    from .resampling import _clone, _support_of, _take
-    Xs, ys = _take(X, rows), _take(y, rows)
+    Xs, ys = take(X, rows), take(y, rows)
     d = X.shape[1]
     masks = np.zeros((len(grid), d), dtype=bool)
     imps = np.zeros((len(grid), d), dtype=np.float64)
     for g, value in enumerate(grid):
-        est = _clone(estimator).set_params(**{param_name: value})
+        est = clone(estimator).set_params(**{param_name: value})
         with warnings.catch_warnings():       # weak penalties on half the data
             warnings.simplefilter("ignore", category=ConvergenceWarning)
             est.fit(Xs, ys)
-        mask, imp = _support_of(est, d, threshold=threshold)
+        mask, imp = support_of(est, d, threshold=threshold)
         masks[g] = mask
         if imp is not None:
             imps[g] = imp
