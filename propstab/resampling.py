@@ -681,13 +681,13 @@ class Comparison:
     def summary(self, confidence_level: float = 0.95, alpha: float = 0.05) -> Summary:
         """One line per selector: stability, standard error, interval, mean score, mean
         subset size, failed runs and Pareto optimality; then a count of the pairwise
-        tests significant after Holm's correction.
+        tests significant after the correction (Holm's).
 
         Parameters
         ----------
         confidence_level : float in (0, 1), default 0.95
         alpha : float, default 0.05
-            The level at which the Holm-adjusted p-values are counted.
+            The level at which the adjusted p-values are counted.
 
         Returns
         -------
@@ -708,9 +708,10 @@ class Comparison:
         notes = []
         if self.tests is not None:
             t = self.tests
-            hits = sum(r["pvalue_holm"] < alpha for r in t.rows)
+            hits = sum(r[t.adjusted_key] < alpha for r in t.rows)
             kind = "paired " if t.paired else ""
-            notes.append(f"{kind}{t.alternative} tests, Holm's correction: {hits} of "
+            phrase = inference.CORRECTIONS[t.correction][1]
+            notes.append(f"{kind}{t.alternative} tests, {phrase}: {hits} of "
                          f"{len(t.rows)} pairs differ at p < {alpha:g} (see .tests)")
         title = (f"Comparison of {len(self.assessments)} selectors on the same resamples: "
                  f"{measure}, {n_runs} runs x {d} features")
