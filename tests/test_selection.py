@@ -11,7 +11,10 @@ import warnings
 from fractions import Fraction
 
 import numpy as np
+import pandas as pd
 import pytest
+from sklearn.linear_model import Lasso
+from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from propstab.selection import ErrorControl, StabilitySelection, error_control
 
@@ -375,7 +378,6 @@ def _data(n=200, d=12, seed=0):
 
 
 def _lasso():
-    from sklearn.linear_model import Lasso
     return Lasso()
 
 
@@ -496,7 +498,6 @@ def test_invalid_parameters():
 
 
 def test_dataframe_feature_names():
-    pd = pytest.importorskip("pandas")
     X, y = _data()
     df = pd.DataFrame(X, columns=[f"g{j}" for j in range(X.shape[1])])
     ss = StabilitySelection(_lasso(), param_grid=[0.5], n_subsamples=10, cutoff=0.9,
@@ -504,22 +505,17 @@ def test_dataframe_feature_names():
     assert list(ss.get_feature_names_out()) == ["g0", "g1", "g2"]
 
 
-@pytest.mark.parametrize("sampling, assumption", [("mb", "none"), ("ss", "unimodal")])
-def test_passes_scikit_learn_check_estimator(sampling, assumption):
-    from sklearn.utils.estimator_checks import check_estimator
-    est = StabilitySelection(_lasso(), param_grid=[0.05, 0.2], n_subsamples=4,
-                             sampling=sampling, assumption=assumption, random_state=0)
-    failures = []
-    checks = list(check_estimator(est, generate_only=True))
-    assert len(checks) > 30
-    for e, check in checks:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            try:
-                check(e)
-            except Exception as exc:  # noqa: BLE001 - collect every failing check
-                failures.append((getattr(check, "func", check).__name__, repr(exc)[:200]))
-    assert failures == []
+@parametrize_with_checks([
+    StabilitySelection(_lasso(), param_grid=[0.05, 0.2], n_subsamples=4, sampling="mb",
+                       assumption="none", random_state=0),
+    StabilitySelection(_lasso(), param_grid=[0.05, 0.2], n_subsamples=4, sampling="ss",
+                       assumption="unimodal", random_state=0),
+])
+def test_scikit_learn_estimator_checks(estimator, check):
+    """Every check of scikit-learn's estimator suite, one test item per (estimator, check)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")         # convergence warnings of Lasso on tiny data
+        check(estimator)
 
 
 def test_docs_page_examples_run():
