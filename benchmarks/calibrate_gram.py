@@ -1,9 +1,9 @@
 """Calibrate the cost model that chooses how propstab computes Z Z^T.
 
-``Selection.intersections`` (propstab/_validation.py) computes the intersection
-counts Z Z^T either by one float32 BLAS product or by a CSR product. The choice
-is made by ``_sparse_is_cheaper`` from the constants ``_DENSE_NS`` and
-``_SPARSE_NS``. This script times both paths on a grid of selection matrices
+``Selection.intersections`` computes the intersection counts Z Z^T either by one
+float32 BLAS product or by a CSR product (propstab/_gram.py). The choice is made
+by ``dense_is_surely_cheaper`` and ``sparse_is_cheaper`` from the constants
+``DENSE_NS``, ``SCAN_NS`` and ``SPARSE_NS`` of that module. This script times both paths on a grid of selection matrices
 (uniform and "stable" selections, where a core of features is chosen by most
 runs), fits those constants by weighted least squares (relative error), and
 prints the fitted constants next to the ones in use, with the regret of the
@@ -20,7 +20,8 @@ import time
 import numpy as np
 from scipy.optimize import nnls
 
-from propstab import _validation as V
+from propstab import _gram
+from propstab._selection import column_counts_csr, csr_from_dense
 
 
 def _median_time(fn, repeats: int) -> float:
@@ -66,15 +67,15 @@ def measure(cases, repeats: int, rng):
     rows = []
     for M, d, k, kind in cases:
         Z = selections(rng, M, d, k, kind)
-        csr = V._csr_from_dense(Z)
-        F = V._column_counts_csr(csr, d).astype(np.float64)
-        dense = V._gram_dense(Z)
-        sparse = V._gram_sparse(csr)
+        csr = csr_from_dense(Z)
+        F = column_counts_csr(csr, d).astype(np.float64)
+        dense = _gram.gram_dense(Z)
+        sparse = _gram.gram_sparse(csr)
         if not np.array_equal(dense, sparse):
             raise AssertionError(f"the two products differ at M={M}, d={d}, k={k}, {kind}")
-        t_dense = _median_time(lambda: V._gram_dense(Z), repeats)
-        t_scan = _median_time(lambda: V._csr_from_dense(Z), repeats)
-        t_sparse = _median_time(lambda: V._gram_sparse(csr), repeats)
+        t_dense = _median_time(lambda: _gram.gram_dense(Z), repeats)
+        t_scan = _median_time(lambda: csr_from_dense(Z), repeats)
+        t_sparse = _median_time(lambda: _gram.gram_sparse(csr), repeats)
         rows.append((M, d, k, kind, F.sum(), float(F @ F), t_dense, t_scan, t_sparse))
     return rows
 
@@ -100,13 +101,13 @@ def main(argv=None) -> None:
     # the scan (dense Z -> CSR) and the product are timed apart; the model adds them
     scan_c = fit(np.c_[M * d, nnz], t_scan * ns)
     prod_c = fit(np.c_[np.ones_like(M), nnz, sq, np.minimum(M * M, sq), M * M], t_sparse * ns)
-    print("fitted _DENSE_NS  (fixed, per M^2 d, per M d, per M^2):",
+    print("fitted DENSE_NS  (fixed, per M^2 d, per M d, per M^2):",
           ", ".join(f"{c:.3g}" for c in dense_c))
-    print("fitted _SCAN_NS   (per M d, per nnz):", ", ".join(f"{c:.3g}" for c in scan_c))
-    print("fitted _SPARSE_NS (fixed, per nnz, per sum F^2, per output, per M^2):",
+    print("fitted SCAN_NS   (per M d, per nnz):", ", ".join(f"{c:.3g}" for c in scan_c))
+    print("fitted SPARSE_NS (fixed, per nnz, per sum F^2, per output, per M^2):",
           ", ".join(f"{c:.3g}" for c in prod_c))
-    for name in ("_DENSE_NS", "_SCAN_NS", "_SPARSE_NS"):
-        print(f"in use {name:<10}:", ", ".join(f"{c:.3g}" for c in getattr(V, name)))
+    for name in ("DENSE_NS", "SCAN_NS", "SPARSE_NS"):
+        print(f"in use {name:<9}:", ", ".join(f"{c:.3g}" for c in getattr(_gram, name)))
     print()
     print(f"{'M':>5} {'d':>6} {'k':>4} {'kind':>8} {'BLAS ms':>9} {'CSR ms':>9} "
           f"{'chosen':>7} {'regret':>7}")
@@ -116,9 +117,9 @@ def main(argv=None) -> None:
         # what Selection.intersections does on a dense Z: BLAS at once when the
         # count of nonzeros shows it is cheaper anyway, otherwise the scan into CSR,
         # then the cheaper product by the model
-        if V._dense_is_surely_cheaper(Mi, di, int(r[4])):
+        if _gram.dense_is_surely_cheaper(Mi, di, int(r[4])):
             chosen, spent = "BLAS", td
-        elif V._sparse_is_cheaper(Mi, di, r[4], r[5], dense_input=True):
+        elif _gram.sparse_is_cheaper(Mi, di, r[4], r[5], dense_input=True):
             chosen, spent = "CSR", ts + tsp
         else:
             chosen, spent = "BLAS", ts + td

@@ -13,7 +13,8 @@ matrix Z (M runs x d features). A stability measure maps Z to a number.
 from ._exceptions import UndefinedMeasureWarning
 from ._registry import (Bound, MeasureInfo, Parameter, RDefault, RReference, get_measure,
                         list_measures)
-from ._validation import Selection, as_selection
+from ._selection import Selection
+from ._validation import as_selection
 from .axioms import Axiom
 from . import measures
 from ._api import stability

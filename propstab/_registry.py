@@ -553,7 +553,7 @@ def _with_table(doc: str, table: str) -> str:
     ``help()`` and numpydoc read one consistently indented text)."""
     body = [line for line in doc.splitlines()[1:] if line.strip()]
     indent = min((len(line) - len(line.lstrip()) for line in body), default=0)
-    return doc.rstrip() + textwrap.indent(table, " " * indent) + "\n" + " " * indent
+    return doc.rstrip() + textwrap.indent(table, " " * indent) + " " * indent
 
 
 def register(*, name: str, family: str, summary: str, references: Sequence[str],

@@ -11,8 +11,10 @@ import math
 import numbers
 from typing import Iterable, List, Optional, Sequence, Tuple
 
-__all__ = ["Summary", "call_repr", "field_lines", "interval", "number", "shorten", "summary",
-           "table_lines"]
+import numpy as np
+
+__all__ = ["Summary", "call_repr", "field_lines", "interval", "level_label", "number", "shorten",
+           "size_text", "summary", "table_lines"]
 
 
 def table_lines(heads: Sequence, body: Sequence[Sequence]) -> List[str]:
@@ -68,6 +70,27 @@ def interval(low: float, high: float, digits: int = 4) -> str:
     right = ")" if high == math.inf else "]"
     return (f"{left}{number(low, digits, fixed=True)}, "
             f"{number(high, digits, fixed=True)}{right}")
+
+
+def level_label(confidence_level: float) -> str:
+    """The heading of a confidence interval, ``"95% CI"``.
+
+    >>> level_label(0.95), level_label(0.9)
+    ('95% CI', '90% CI')
+    """
+    return f"{100 * confidence_level:g}% CI"
+
+
+def size_text(sizes) -> str:
+    """Subset sizes k_i as ``"lo to hi (mean m)"``, or ``"k (all runs)"`` when constant.
+
+    >>> size_text([2, 2, 2]), size_text([1, 2, 4])
+    ('2 (all runs)', '1 to 4 (mean 2.33)')
+    """
+    lo, hi = int(np.min(sizes)), int(np.max(sizes))
+    if lo == hi:
+        return f"{lo} (all runs)"
+    return f"{lo} to {hi} (mean {number(float(np.mean(sizes)), 3)})"
 
 
 def shorten(items: Iterable[str], width: int = 88, separator: str = ", ") -> str:

@@ -1,7 +1,11 @@
 """Input validation: every accepted form of a selection matrix becomes one
-:class:`Selection`, and every input error message is written here.
+:class:`~propstab.Selection`, and every input error message is written here.
 
-Messages name the argument, the rule and the offending value.
+Every rule lives here: the selection matrix (:func:`as_selection`), similarity and
+importance matrices (:func:`as_similarity`, :func:`as_importances`) and the
+``check_*`` rules of the other arguments. Messages name the argument, the rule and
+the offending value. The container itself is :mod:`propstab._selection`
+(re-exported here as ``Selection``).
 """
 from __future__ import annotations
 
@@ -12,248 +16,9 @@ from typing import Any, Optional
 
 import numpy as np
 
+from ._selection import Selection
+
 __all__ = ["Selection", "as_selection", "check_options"]
-
-_FLOAT32_EXACT = 2 ** 24  # integers up to this are exact in float32 sums
-
-
-class Selection:
-    """A validated selection matrix ``Z`` (``n_runs`` x ``n_features``), dense or sparse.
-
-    Build it with :func:`as_selection`. Sufficient statistics are computed once,
-    on first use, and cached: ``row_sizes`` (k_i), ``column_counts`` (M p_f) and
-    the ``intersections`` matrix ``Z Z^T`` (r_ij). Sparse input stays sparse.
-
-    Examples
-    --------
-    >>> from propstab import as_selection
-    >>> sel = as_selection([[0, 2], [2, 3]], n_features=4)
-    >>> sel.row_sizes.tolist(), sel.column_counts.tolist()
-    ([2, 2], [1, 0, 2, 1])
-    >>> sel.intersections.tolist()
-    [[2, 1], [1, 2]]
-    """
-
-    __slots__ = ("_dense", "_csr", "n_runs", "n_features", "feature_names", "_cache")
-
-    def __init__(self, *, dense: Optional[np.ndarray] = None, csr=None,
-                 n_runs: int, n_features: int, feature_names=None) -> None:
-        self._dense = dense
-        self._csr = csr
-        self.n_runs = int(n_runs)
-        self.n_features = int(n_features)
-        self.feature_names = None if feature_names is None else tuple(feature_names)
-        self._cache: dict = {}
-
-    def __repr__(self) -> str:
-        kind = "dense" if self._dense is not None else "sparse"
-        return f"Selection(n_runs={self.n_runs}, n_features={self.n_features}, {kind})"
-
-    @property
-    def is_sparse(self) -> bool:
-        return self._dense is None
-
-    @property
-    def shape(self):
-        return (self.n_runs, self.n_features)
-
-    def toarray(self) -> np.ndarray:
-        """The dense boolean ``M x d`` matrix (allocates for sparse input)."""
-        if self._dense is not None:
-            return self._dense
-        return self._csr.toarray().astype(bool)
-
-    def tocsr(self):
-        """The matrix as ``scipy.sparse.csr_matrix`` of int8 ones (no explicit zeros)."""
-        if self._csr is None:
-            self._csr = _csr_from_dense(self._dense)
-        return self._csr
-
-    def stored(self):
-        """Z in the form it is stored in: :meth:`tocsr` for sparse input, else :meth:`toarray`
-        (no conversion either way).
-
-        >>> from propstab import as_selection
-        >>> as_selection([[1, 0], [0, 1]]).stored().dtype
-        dtype('bool')
-        """
-        return self.tocsr() if self.is_sparse else self.toarray()
-
-    def _cached(self, key, fn):
-        if key not in self._cache:
-            self._cache[key] = fn()
-        return self._cache[key]
-
-    @property
-    def row_sizes(self) -> np.ndarray:
-        """k_i, the number of features selected in run i (int64, length M)."""
-        def compute():
-            if self._csr is not None:     # O(M) once a CSR exists (also for dense input)
-                return np.diff(self._csr.indptr).astype(np.int64)
-            return np.count_nonzero(self._dense, axis=1).astype(np.int64)
-        return self._cached("row_sizes", compute)
-
-    @property
-    def column_counts(self) -> np.ndarray:
-        """M p_f, how many runs selected feature f (int64, length d)."""
-        def compute():
-            if self._csr is not None:     # O(N + d) once a CSR exists
-                return _column_counts_csr(self._csr, self.n_features)
-            return np.count_nonzero(self._dense, axis=0).astype(np.int64, copy=False)
-        return self._cached("column_counts", compute)
-
-    @property
-    def total(self) -> int:
-        """N = sum_i k_i, the number of selections."""
-        def compute():
-            if self._csr is None and "row_sizes" not in self._cache:
-                return int(np.count_nonzero(self._dense))    # one fast pass, no row sums
-            return int(self.row_sizes.sum())
-        return self._cached("total", compute)
-
-    @property
-    def column_sum_squares(self) -> int:
-        """sum_f F_f^2 over the column counts, exactly (Python int).
-
-        From CSR it is the sum of F_f over the N stored selections, O(N) rather
-        than O(d). int64 is exact: the sum is at most M N.
-        """
-        def compute():
-            F = self.column_counts
-            if self.n_runs * self.total >= 2 ** 63:
-                return sum(int(v) * int(v) for v in F[F > 0].tolist())
-            if self._csr is not None:
-                return int(np.take(F, self._csr.indices.astype(np.intp)).sum())   # gather: O(N)
-            return int(np.einsum("i,i->", F, F))      # no copy of F
-        return self._cached("column_sum_squares", compute)
-
-    @property
-    def intersections(self) -> np.ndarray:
-        """r_ij = ``|s_i ∩ s_j|`` for all pairs (int64, M x M), diagonal k_i.
-
-        Computed by one matrix product: a sparse product when the selections are
-        sparse enough for it to be cheaper, a float BLAS product (exact for
-        integer counts below 2**24 in float32) otherwise.
-        """
-        return self._cached("intersections", self._compute_intersections)
-
-    def _compute_intersections(self) -> np.ndarray:
-        M, d = self.shape
-        dense_input = self._dense is not None
-        if not dense_input and M * d * 4 > _DENSIFY_MAX_BYTES:
-            return _gram_sparse(self._csr)      # a large sparse Z (d = 10^6) is never densified
-        if dense_input and _dense_is_surely_cheaper(M, d, self.total):
-            return _gram_dense(self._dense)
-        csr = self.tocsr()
-        if _sparse_is_cheaper(M, d, csr.nnz, self.column_sum_squares, dense_input=dense_input):
-            return _gram_sparse(csr)
-        return _gram_dense(self.toarray())
-
-    def index_matrix(self) -> np.ndarray:
-        """For constant row size k: the sorted selected indices as an ``M x k`` array."""
-        k = self.row_sizes
-        if k.size and np.any(k != k[0]):
-            _fail(f"index_matrix: needs a constant subset size (every run selecting the same "
-                  f"number of features); got row sizes from {int(k.min())} to {int(k.max())}")
-        kk = int(k[0]) if k.size else 0
-        if self._dense is not None:
-            return np.nonzero(self._dense)[1].reshape(self.n_runs, kk)
-        csr = self.tocsr().copy()
-        csr.sort_indices()
-        return csr.indices.reshape(self.n_runs, kk).astype(np.int64)
-
-
-# Cost model of the intersection counts Z Z^T, in nanoseconds, fitted by
-# benchmarks/calibrate_gram.py (least squares of the relative error) to timings on
-# this project's machine: 2 cores, Debian's OpenBLAS 0.3.21 (pthread), scipy 1.10.
-# Only the choice of product depends on it, never the result.
-_DENSE_NS = (4e3, 7e-3, 0.7, 1.0)              # fixed, per M^2 d, per M d, per M^2
-_SCAN_NS = (0.2, 5.0)                          # dense Z -> CSR: per M d, per nnz
-_SPARSE_NS = (1e5, 19.0, 1.7, 5.7, 0.3)        # fixed, per nnz, per sum F^2, per output, per M^2
-_DENSIFY_NS = 1.0                              # per M d: toarray of a sparse input
-_DENSIFY_MAX_BYTES = 2 ** 27                   # never densify a sparse input beyond this
-
-
-def _dense_gram_ns(M: int, d: int) -> float:
-    """Estimated time of ``A @ A.T`` on the float32 copy of a dense boolean Z."""
-    fixed, per_m2d, per_md, per_m2 = _DENSE_NS
-    return fixed + per_m2d * M * M * d + per_md * M * d + per_m2 * M * M
-
-
-def _sparse_gram_ns(M: int, d: int, nnz: float, sum_sq: float, *, scan: bool) -> float:
-    """Estimated time of the CSR product ``S @ S.T`` and its dense M x M copy.
-
-    ``sum_sq`` = sum_f F_f^2 (F the column counts) is the number of scalar
-    products the CSR product performs and bounds its nonzero outputs (as M^2
-    does); ``scan`` adds the conversion of a dense Z to CSR.
-    """
-    fixed, per_nnz, per_sq, per_out, per_m2 = _SPARSE_NS
-    cost = fixed + per_nnz * nnz + per_sq * sum_sq + per_out * min(M * M, sum_sq) + per_m2 * M * M
-    if scan:
-        cost += _SCAN_NS[0] * M * d + _SCAN_NS[1] * nnz
-    return cost
-
-
-def _dense_is_surely_cheaper(M: int, d: int, nnz: int) -> bool:
-    """BLAS beats the sparse product on a dense Z whatever its column counts.
-
-    Decided from the number of nonzeros alone, with the least sum_f F_f^2
-    possible, nnz^2 / d (Cauchy-Schwarz), and the scan into CSR included: so no
-    scan is spent when BLAS wins anyway (few runs, or dense selections).
-    """
-    return _dense_gram_ns(M, d) <= _sparse_gram_ns(M, d, nnz, nnz * nnz / d, scan=True)
-
-
-def _sparse_is_cheaper(M: int, d: int, nnz: int, sum_sq: float, *, dense_input: bool) -> bool:
-    """Cost model for ``Z Z^T``: is the sparse product cheaper than a float BLAS product?
-
-    The BLAS product costs ~ M^2 d (plus the M d float copy); the CSR product
-    costs ~ sum_sq = sum_f F_f^2 with F the column counts (plus nnz and M^2
-    terms), so it wins when the selections are sparse and spread, and loses when
-    a few features are selected by most runs. For a dense Z the scan into CSR has
-    been paid when this is asked; for a sparse Z the dense copy is added to the
-    BLAS side (``_compute_intersections`` asks only when that copy stays under
-    ``_DENSIFY_MAX_BYTES``, so d = 10^6 is never densified).
-    """
-    densify_ns = 0.0 if dense_input else _DENSIFY_NS * M * d
-    return _sparse_gram_ns(M, d, nnz, sum_sq, scan=False) < _dense_gram_ns(M, d) + densify_ns
-
-
-def _gram_dense(dense: np.ndarray) -> np.ndarray:
-    """``Z Z^T`` of a dense boolean Z by one BLAS product (syrk).
-
-    Exact: the sums are integers at most d, exact in float32 below 2**24.
-    """
-    dtype = np.float32 if dense.shape[1] < _FLOAT32_EXACT else np.float64
-    A = dense.astype(dtype)
-    return (A @ A.T).astype(np.int64)
-
-
-def _gram_sparse(csr) -> np.ndarray:
-    """``Z Z^T`` by a CSR product in int64 (int8 data would overflow), as a dense array."""
-    S = csr.astype(np.int64)
-    return (S @ S.T).toarray()
-
-
-def _column_counts_csr(csr, d: int) -> np.ndarray:
-    return np.bincount(csr.indices, minlength=d).astype(np.int64, copy=False)
-
-
-def _csr_from_dense(dense: np.ndarray):
-    """The CSR matrix (int8 ones, sorted indices) of a dense boolean Z.
-
-    One scan for the flat positions of the nonzeros (several times faster than
-    ``scipy.sparse.csr_matrix(Z)``, which goes through COO).
-    """
-    from scipy import sparse
-    M, d = dense.shape
-    flat = np.flatnonzero(dense)
-    index = np.int32 if max(d, flat.size) < 2 ** 31 else np.int64
-    indptr = np.searchsorted(flat, np.arange(M + 1, dtype=np.int64) * d).astype(index)
-    indices = (flat % d).astype(index)
-    return sparse.csr_matrix((np.ones(flat.size, dtype=np.int8), indices, indptr),
-                             shape=(M, d))
-
 
 # ----------------------------------------------------------------------------------
 # conversion of every accepted input form
@@ -270,7 +35,8 @@ def _check_shape(M: int, d: int) -> None:
         _fail(f"Z: a selection matrix needs at least 1 feature (column); got {d} features")
 
 
-def _check_n_features(n_features) -> int:
+def check_n_features(n_features) -> int:
+    """``n_features`` (d): a positive integer."""
     if isinstance(n_features, bool) or not isinstance(n_features, numbers.Integral):
         _fail(f"n_features: must be a positive integer; got {type(n_features).__name__} "
               f"{n_features!r}", TypeError)
@@ -279,7 +45,8 @@ def _check_n_features(n_features) -> int:
     return int(n_features)
 
 
-def _check_feature_names(feature_names, d: Optional[int]) -> tuple:
+def check_feature_names(feature_names, d: Optional[int]) -> tuple:
+    """Unique feature names as a tuple, one per feature when ``d`` is given."""
     if isinstance(feature_names, (str, bytes)) or not isinstance(feature_names, Iterable):
         _fail(f"feature_names: must be a sequence of names; got {type(feature_names).__name__} "
               f"{feature_names!r}", TypeError)
@@ -339,7 +106,7 @@ def _from_sparse(Z, feature_names) -> Selection:
         csr.eliminate_zeros()
     csr = sparse.csr_matrix((np.ones(csr.nnz, dtype=np.int8), csr.indices.copy(),
                              csr.indptr.copy()), shape=(M, d))
-    names = None if feature_names is None else _check_feature_names(feature_names, d)
+    names = None if feature_names is None else check_feature_names(feature_names, d)
     return Selection(csr=csr, n_runs=M, n_features=d, feature_names=names)
 
 
@@ -347,7 +114,7 @@ def _from_dataframe(Z, feature_names) -> Selection:
     if feature_names is not None:
         _fail("feature_names: not accepted with a DataFrame, whose columns name the features",
               TypeError)
-    names = _check_feature_names([c for c in Z.columns], None)
+    names = check_feature_names([c for c in Z.columns], None)
     try:
         arr = Z.to_numpy()
     except Exception as exc:  # pragma: no cover - defensive
@@ -381,7 +148,7 @@ def _from_index_sets(Z, n_features, feature_names) -> Selection:
                   f"{type(run).__name__} {run!r}", TypeError)
     lookup = None
     if feature_names is not None:
-        names = _check_feature_names(feature_names, n_features)
+        names = check_feature_names(feature_names, n_features)
         d = len(names)
         lookup = {name: j for j, name in enumerate(names)}
     else:
@@ -479,12 +246,12 @@ def as_selection(Z, *, n_features: Optional[int] = None, feature_names=None) -> 
     ValueError: Z: a selection matrix needs at least 2 runs (rows); got 1 run(s)
     """
     if isinstance(Z, Selection):
-        if n_features is not None and _check_n_features(n_features) != Z.n_features:
+        if n_features is not None and check_n_features(n_features) != Z.n_features:
             _fail(f"n_features: {n_features} does not match the selection's "
                   f"{Z.n_features} features")
         return Z
     if n_features is not None:
-        n_features = _check_n_features(n_features)
+        n_features = check_n_features(n_features)
     if isinstance(Z, (str, bytes)) or Z is None or isinstance(Z, Mapping):
         _fail(f"Z: expected a selection matrix (2-D 0/1 array, DataFrame, sparse matrix or "
               f"index collections); got {type(Z).__name__}", TypeError)
@@ -556,7 +323,7 @@ def _from_dense(arr, n_features, feature_names, hint: str = "") -> Selection:
             arr = arr.astype(np.float64)
         except (TypeError, ValueError):
             _fail("Z: entries must be 0/1 or booleans; found non-numeric values", TypeError)
-    names = None if feature_names is None else _check_feature_names(feature_names, d)
+    names = None if feature_names is None else check_feature_names(feature_names, d)
     dense = _binary_dense(arr, labels=names, hint=hint)
     sel = Selection(dense=np.ascontiguousarray(dense), n_runs=M, n_features=d,
                     feature_names=names)
@@ -673,7 +440,8 @@ def check_comparable(first: Selection, second: Selection, *, paired: bool,
 _SYMMETRY_TOL = 1e-12
 
 
-def _check_unit_interval(name: str, value) -> float:
+def check_unit_interval(name: str, value) -> float:
+    """A finite number in [0, 1]."""
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
         _fail(f"{name}: must be a number in [0, 1]; got {type(value).__name__} {value!r}",
               TypeError)
@@ -750,9 +518,9 @@ def as_similarity(S, n_features: int, *, threshold=None, feature_names=None,
     ValueError: similarity: must be symmetric; S[0, 1] = 0.3 but S[1, 0] = 0.2
     """
     from scipy import sparse
-    d = _check_n_features(n_features)
+    d = check_n_features(n_features)
     if threshold is not None:
-        threshold = _check_unit_interval("threshold", threshold)
+        threshold = check_unit_interval("threshold", threshold)
     if S is None:
         return sparse.identity(d, dtype=np.float64, format="csr")
     if type(S).__module__.startswith("pandas") and hasattr(S, "columns"):

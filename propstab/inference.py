@@ -7,7 +7,8 @@ sec. 5.2, Thm 6) through its equality with Fleiss' kappa (Gwet 2008); every othe
 registered measure gets the delete-one-run jackknife variance. On top of these:
 Wald confidence intervals (Cor. 1), the one-sample test V_M (sec. 5.2.5), the
 two-sample test T_M (Thm 7), a paired version for two procedures run on the same
-resamples, and all pairwise comparisons with Holm's correction.
+resamples, and all pairwise comparisons with a multiple-testing correction (Holm by
+default).
 
 >>> import propstab
 >>> Z = [[1, 1, 0, 0, 0], [1, 1, 0, 0, 0], [1, 0, 1, 0, 0], [1, 1, 0, 0, 0], [0, 1, 1, 0, 0]]
@@ -28,7 +29,7 @@ from scipy import stats
 from . import _variance
 from ._exceptions import warn
 from ._registry import get_measure, list_measures
-from ._text import Summary, call_repr, interval, number, summary
+from ._text import Summary, call_repr, interval, level_label, number, size_text, summary
 from ._validation import (as_selection, check_choice, check_comparable, check_confidence_level,
                           check_probabilities, check_real)
 from .measures._common import undefined
@@ -163,18 +164,18 @@ class StabilityEstimate:
         return summary("Stability estimate", self._fields(confidence_level))
 
     def _fields(self, confidence_level: float) -> List[Tuple[str, str]]:
-        low, high = _quietly(self.confidence_interval, confidence_level)
+        low, high = quietly(self.confidence_interval, confidence_level)
         label = self.interpretation
         value = number(self.statistic, fixed=True)
         rows = [("measure", self.measure),
                 ("estimate", value if label is None else f"{value} ({label}, thesis Table 6.1)"),
                 ("standard error", f"{number(self.standard_error, fixed=True)} "
                                    f"({_METHOD_SOURCES[self.method]})"),
-                (_level_label(confidence_level),
+                (level_label(confidence_level),
                  f"{interval(low, high)} (Wald, thesis Cor. 1)"),
                 ("runs x features", f"{self.n_runs} x {self.n_features}")]
         if self.subset_sizes is not None and len(self.subset_sizes):
-            rows.append(("subset size", _size_text(self.subset_sizes)))
+            rows.append(("subset size", size_text(self.subset_sizes)))
         return rows
 
     @property
@@ -223,19 +224,7 @@ class StabilityEstimate:
 _METHOD_SOURCES = {"analytic": "analytic: thesis Thm 6", "jackknife": "delete-one-run jackknife"}
 
 
-def _level_label(confidence_level: float) -> str:
-    return f"{100 * confidence_level:g}% CI"
-
-
-def _size_text(sizes) -> str:
-    """k_i as ``"lo to hi (mean m)"``, or ``"k (all runs)"`` when constant."""
-    lo, hi = int(np.min(sizes)), int(np.max(sizes))
-    if lo == hi:
-        return f"{lo} (all runs)"
-    return f"{lo} to {hi} (mean {number(float(np.mean(sizes)), 3)})"
-
-
-def _quietly(function, *args):
+def quietly(function, *args):
     """``function(*args)`` without ZeroVarianceWarning: a printout does not warn."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ZeroVarianceWarning)
@@ -474,8 +463,8 @@ class _TestResult:
             A ``str`` whose ``repr`` is the text itself.
         """
         title, rows = self._summary_rows()
-        low, high = _quietly(self.confidence_interval, confidence_level)
-        rows.insert(-1, (_level_label(confidence_level), interval(low, high)))
+        low, high = quietly(self.confidence_interval, confidence_level)
+        rows.insert(-1, (level_label(confidence_level), interval(low, high)))
         return summary(title, rows)
 
 
@@ -556,7 +545,7 @@ class OneSampleTestResult(_TestResult):
 
         See Also
         --------
-        StabilityEstimate.confidence_interval : the two-sided interval of an estimate.
+        StabilityEstimate.confidence_interval : The two-sided interval of an estimate.
 
         Notes
         -----
@@ -873,22 +862,50 @@ def two_sample_test(Z1, Z2, /, *, paired: bool = False, alternative: str = "two-
                     method=method, options=options, names=("Z1", "Z2"))
 
 
-def holm(pvalues) -> np.ndarray:
-    """Holm's step-down adjusted p-values.
+#: The corrections of :func:`pairwise_tests`: statsmodels' ``multipletests`` methods, with
+#: the column heading and the phrase of their summary line.
+CORRECTIONS = {
+    "holm": ("Holm", "Holm's correction"),
+    "bonferroni": ("Bonferroni", "Bonferroni's correction"),
+    "sidak": ("Sidak", "Sidak's correction"),
+    "holm-sidak": ("Holm-Sidak", "the Holm-Sidak correction"),
+    "simes-hochberg": ("Hochberg", "Hochberg's (Simes-Hochberg) correction"),
+    "hommel": ("Hommel", "Hommel's correction"),
+    "fdr_bh": ("BH", "the Benjamini-Hochberg FDR correction"),
+    "fdr_by": ("BY", "the Benjamini-Yekutieli FDR correction"),
+    "fdr_tsbh": ("TSBH", "the two-stage Benjamini-Hochberg FDR correction"),
+    "fdr_gbs": ("GBS", "the Gavrilov-Benjamini-Sarkar FDR correction"),
+}
 
-    :math:`\\tilde p_{(j)} = \\max_{l \\le j} \\min(1, (m - l + 1) p_{(l)})` for the
-    sorted p-values (Holm 1979, Scand. J. Stat. 6(2), 65-70).
 
-    >>> holm([0.01, 0.04, 0.03]).tolist()
-    [0.03, 0.06, 0.06]
+def _check_correction(correction) -> str:
+    if correction == "fdr_tsbky":
+        raise ValueError("correction: 'fdr_tsbky' is not supported: its adjusted p-values "
+                         "depend on the level alpha, and a table of adjusted p-values is "
+                         "read at any level; use 'fdr_tsbh' or 'fdr_bh'")
+    return check_choice("correction", correction, tuple(CORRECTIONS))
+
+
+def _adjusted_pvalues(pvalues, correction: str) -> np.ndarray:
+    """The p-values adjusted by statsmodels' ``multipletests(method=correction)``.
+
+    An undefined p-value (NaN) counts as one of the m tests and is never rejected: it
+    enters as 1 and comes back NaN (for Holm, exactly the step-down formula with NaN
+    sorted last).
     """
+    try:
+        from statsmodels.stats.multitest import multipletests
+    except ImportError:
+        raise ImportError("pairwise_tests needs statsmodels for the multiple-testing "
+                          "correction; install it with `pip install propstab[inference]`"
+                          ) from None
     p = np.asarray(pvalues, dtype=np.float64)
-    m = p.size
-    order = np.argsort(p, kind="stable")
-    adjusted = np.minimum(1.0, np.maximum.accumulate((m - np.arange(m)) * p[order]))
-    out = np.empty(m)
-    out[order] = adjusted
-    return out
+    undefined = np.isnan(p)
+    with np.errstate(divide="ignore"):          # p = 1: log1p(-1) in Sidak, 1/(1 - p) in GBS
+        adjusted = np.array(multipletests(np.where(undefined, 1.0, p), method=correction)[1],
+                            dtype=np.float64)
+    adjusted[undefined] = np.nan
+    return adjusted
 
 
 @dataclasses.dataclass(frozen=True, repr=False)
@@ -901,12 +918,16 @@ class PairwiseTestTable:
     Attributes
     ----------
     rows : tuple of dict
-        Keys: first, second, statistic, pvalue, pvalue_holm, difference, stability_first,
-        stability_second.
+        Keys: first, second, statistic, pvalue, difference, stability_first,
+        stability_second, and the adjusted p-value under :attr:`adjusted_key`
+        (``pvalue_holm`` for the default Holm correction, ``pvalue_fdr_bh`` for
+        ``correction="fdr_bh"``, ``pvalue_holm_sidak`` for ``"holm-sidak"``).
     paired : bool
     alternative : str
     measure : str or None
         The measure compared (None when not recorded).
+    correction : str
+        The multiple-testing correction (a key of ``CORRECTIONS``), default "holm".
 
     Examples
     --------
@@ -929,9 +950,18 @@ class PairwiseTestTable:
     paired: bool
     alternative: str
     measure: Optional[str] = None
+    correction: str = "holm"
 
-    COLUMNS = ("first", "second", "stability_first", "stability_second", "difference",
-               "statistic", "pvalue", "pvalue_holm")
+    @property
+    def adjusted_key(self) -> str:
+        """The key of the adjusted p-value in :attr:`rows`: ``"pvalue_"`` and the correction."""
+        return "pvalue_" + self.correction.replace("-", "_")
+
+    @property
+    def COLUMNS(self) -> Tuple[str, ...]:
+        """The keys of a row, in the order of :meth:`to_frame`'s columns."""
+        return ("first", "second", "stability_first", "stability_second", "difference",
+                "statistic", "pvalue", self.adjusted_key)
 
     def to_frame(self):
         """The table as a pandas DataFrame (pandas is needed)."""
@@ -946,14 +976,15 @@ class PairwiseTestTable:
         return len(self.rows)
 
     def __repr__(self) -> str:
+        extra = {} if self.correction == "holm" else {"correction": self.correction}
         return call_repr("PairwiseTestTable", n_pairs=len(self.rows), paired=self.paired,
-                         alternative=self.alternative, measure=self.measure)
+                         alternative=self.alternative, measure=self.measure, **extra)
 
     def __str__(self) -> str:
         return str(self.summary())          # a plain str, not the Summary subclass
 
     def summary(self) -> Summary:
-        """One line per pair: both stabilities, the difference, T_M, p and Holm's p.
+        """One line per pair: both stabilities, the difference, T_M, p and the adjusted p.
 
         Returns
         -------
@@ -961,33 +992,70 @@ class PairwiseTestTable:
             A ``str`` whose ``repr`` is the text itself.
         """
         kind = "paired, " if self.paired else ""
+        heading, phrase = CORRECTIONS[self.correction]
         title = (f"Pairwise tests of stability (thesis Thm 7), {kind}{self.alternative}, "
-                 f"Holm's correction over {len(self.rows)} pairs")
+                 f"{phrase} over {len(self.rows)} pairs")
         heads = ["first", "second", "Phi first", "Phi second", "difference", "T_M", "p",
-                 "p (Holm)"]
+                 f"p ({heading})"]
         body = [[r["first"], r["second"], *(number(r[k], fixed=True) for k in
                  ("stability_first", "stability_second", "difference", "statistic")),
-                 number(r["pvalue"]), number(r["pvalue_holm"])] for r in self.rows]
+                 number(r["pvalue"]), number(r[self.adjusted_key])] for r in self.rows]
         return summary(title, table=(heads, body))
 
 
 def pairwise_tests(matrices, /, *, paired: bool = False, alternative: str = "two-sided",
-                   measure: str = "nogueira", method: str = "auto", n_features=None,
-                   feature_names=None, **options) -> PairwiseTestTable:
-    """Compare the stability of every pair of procedures, with Holm's correction.
+                   measure: str = "nogueira", method: str = "auto", correction: str = "holm",
+                   n_features=None, feature_names=None, **options) -> PairwiseTestTable:
+    r"""Compare the stability of every pair of procedures, with a multiple-testing correction.
 
     Parameters
     ----------
     matrices : mapping of name -> selection matrix, or sequence of selection matrices
         At least two, all over the same d features (and the same M runs if paired).
-    paired, alternative, measure, method, n_features, feature_names, **options
-        As for :func:`two_sample_test`, applied to every pair (first, second) in order.
+    paired, alternative, measure, method
+        As for :func:`two_sample_test`, applied to every pair (first, second) in order
+        (``method`` is the variance method of the tests).
+    correction : str, default "holm"
+        The correction of the p-values over all m(m-1)/2 pairs, by statsmodels'
+        ``multipletests``: ``"holm"`` (step-down, family-wise error rate),
+        ``"bonferroni"``, ``"sidak"``, ``"holm-sidak"``, ``"simes-hochberg"``,
+        ``"hommel"``, or a false discovery rate correction ``"fdr_bh"``
+        (Benjamini-Hochberg), ``"fdr_by"``, ``"fdr_tsbh"``, ``"fdr_gbs"``.
+        ``"fdr_tsbky"`` is refused: its adjusted p-values depend on the level.
+    n_features, feature_names, **options
+        As for :func:`two_sample_test`.
 
     Returns
     -------
     PairwiseTestTable
-        One row per pair with T_M, its p-value and Holm's adjusted p-value over all
-        m(m-1)/2 pairs (family-wise error rate control).
+        One row per pair with T_M, its p-value and the adjusted p-value (key
+        ``pvalue_holm`` by default, see :attr:`PairwiseTestTable.adjusted_key`).
+
+    Raises
+    ------
+    ValueError, TypeError
+        Invalid arguments, as for :func:`two_sample_test`; an unknown ``correction``
+        (the message lists the corrections).
+    ImportError
+        statsmodels is not installed (the extra ``propstab[inference]``).
+
+    Notes
+    -----
+    Holm's adjusted p-values (Holm 1979) are, for the sorted p-values
+    :math:`p_{(1)} \le \dots \le p_{(m)}`,
+
+    .. math:: \tilde p_{(j)} = \max_{l \le j} \min\{1, (m - l + 1)\, p_{(l)}\}.
+
+    An undefined p-value (NaN, when a measure is undefined for a procedure) counts
+    as one of the m tests, is never rejected and stays NaN.
+
+    References
+    ----------
+    Holm, S. (1979). A simple sequentially rejective multiple test procedure. Scand.
+    J. Stat. 6(2), 65-70.
+
+    Benjamini, Y., Hochberg, Y. (1995). Controlling the false discovery rate: a
+    practical and powerful approach to multiple testing. JRSS B 57(1), 289-300.
 
     Examples
     --------
@@ -998,9 +1066,13 @@ def pairwise_tests(matrices, /, *, paired: bool = False, alternative: str = "two
     >>> table = pairwise_tests({"A": A, "B": B, "C": C})
     >>> [(r["first"], r["second"], round(r["pvalue_holm"], 3)) for r in table.rows]
     [('A', 'B', 0.075), ('A', 'C', 0.075), ('B', 'C', 1.0)]
+    >>> fdr = pairwise_tests({"A": A, "B": B, "C": C}, correction="fdr_bh")
+    >>> [round(r["pvalue_fdr_bh"], 4) for r in fdr.rows]     # 3/2 x 0.02502 twice, then 1
+    [0.0375, 0.0375, 1.0]
     """
     check_choice("alternative", alternative, ALTERNATIVES)
     check_choice("paired", paired, (False, True))
+    correction = _check_correction(correction)
     if isinstance(matrices, Mapping):
         names, items = list(matrices.keys()), list(matrices.values())
     elif isinstance(matrices, Sequence) and not isinstance(matrices, (str, bytes)):
@@ -1018,11 +1090,13 @@ def pairwise_tests(matrices, /, *, paired: bool = False, alternative: str = "two
                            measure=measure, method=method, options=options,
                            names=(f"matrices[{names[a]!r}]", f"matrices[{names[b]!r}]"))
             results.append((names[a], names[b], res))
-    adjusted = holm([r.pvalue for _, _, r in results])
+    adjusted = _adjusted_pvalues([r.pvalue for _, _, r in results], correction)
+    key = "pvalue_" + correction.replace("-", "_")
     rows = tuple({"first": a, "second": b,
                   "stability_first": r.estimates[0].statistic,
                   "stability_second": r.estimates[1].statistic,
                   "difference": r.difference, "statistic": r.statistic,
-                  "pvalue": r.pvalue, "pvalue_holm": float(q)}
+                  "pvalue": r.pvalue, key: float(q)}
                  for (a, b, r), q in zip(results, adjusted))
-    return PairwiseTestTable(rows, bool(paired), alternative, results[0][2].estimates[0].measure)
+    return PairwiseTestTable(rows, bool(paired), alternative,
+                             results[0][2].estimates[0].measure, correction)

@@ -16,7 +16,6 @@ quoting the first failure.
 """
 from __future__ import annotations
 
-import copy
 import dataclasses
 import sys
 from typing import Any, Mapping, Optional, Tuple
@@ -25,8 +24,11 @@ import numpy as np
 
 from . import inference
 from ._exceptions import warn
-from ._text import Summary, call_repr, interval, number, shorten, summary
-from ._validation import Selection, as_selection, check_int_range, check_real_range
+from ._text import (Summary, call_repr, interval, level_label, number, shorten, size_text,
+                    summary)
+from ._selection import Selection
+from ._validation import as_selection, check_int_range, check_real_range
+from .selectors import fit_select, is_estimator, take
 
 __all__ = ["Assessment", "Comparison", "FailedFitWarning", "ResamplingResult", "RunFailure",
            "assess", "pareto_front", "resample"]
@@ -180,7 +182,7 @@ class ResamplingResult:
         """
         sel = self.selection
         rows = [("runs x features", f"{sel.n_runs} x {sel.n_features}"),
-                ("subset size", inference._size_text(sel.row_sizes)),
+                ("subset size", size_text(sel.row_sizes)),
                 *self._run_fields(),
                 ("rows per run", f"{np.mean([len(t) for t in self.train_indices]):.1f} "
                                  f"training, {np.mean([len(t) for t in self.test_indices]):.1f}"
@@ -320,106 +322,23 @@ def _draw(scheme, n, n_runs, fraction, strata, rng):
 
 
 # ----------------------------------------------------------------------------------
-# selectors
-
-
-def _take(X, idx):
-    if hasattr(X, "iloc"):
-        return X.iloc[idx]
-    return X[idx]
-
-
-def _clone(estimator):
-    try:
-        from sklearn.base import clone
-    except ImportError:  # pragma: no cover - estimators without scikit-learn
-        return copy.deepcopy(estimator)
-    try:
-        return clone(estimator)
-    except TypeError:
-        return copy.deepcopy(estimator)
-
-
-def _importances_of(estimator) -> Optional[np.ndarray]:
-    """|coef_| (the L2 norm over classes/outputs for 2-D coef_) or feature_importances_."""
-    if hasattr(estimator, "coef_"):
-        coef = np.asarray(estimator.coef_, dtype=np.float64)
-        if coef.ndim == 1:
-            return np.abs(coef)
-        return np.sqrt(np.sum(coef * coef, axis=0))
-    if hasattr(estimator, "feature_importances_"):
-        return np.asarray(estimator.feature_importances_, dtype=np.float64)
-    return None
-
-
-def _support_of(estimator, n_features: int, *, threshold=None, top_k=None):
-    """The boolean support of a fitted estimator and its importances (or None).
-
-    ``get_support()`` for selectors; otherwise the top ``top_k`` importances, or
-    importances above ``threshold``, or (neither given) the nonzero ``coef_``.
-    """
-    if top_k is None and threshold is None and hasattr(estimator, "get_support"):
-        return np.asarray(estimator.get_support(), dtype=bool), _importances_of(estimator)
-    imp = _importances_of(estimator)
-    if imp is None:
-        raise TypeError(f"selector: {type(estimator).__name__} has neither get_support(), "
-                        f"coef_ nor feature_importances_ after fitting")
-    if imp.shape != (n_features,):
-        raise ValueError(f"selector: importances of shape {imp.shape} do not match "
-                         f"{n_features} features")
-    if top_k is not None:
-        mask = np.zeros(n_features, dtype=bool)
-        if top_k > 0:
-            mask[np.argsort(-imp, kind="stable")[:top_k]] = True
-        return mask, imp
-    if threshold is not None:
-        return imp > threshold, imp
-    if not hasattr(estimator, "coef_"):
-        raise ValueError(f"selector: {type(estimator).__name__} has feature_importances_; "
-                         f"pass threshold= or top_k= to turn them into a selection")
-    return imp != 0, imp
-
-
-def _mask_from_function_output(out, n_features):
-    arr = np.asarray(out)
-    if arr.dtype == bool:
-        if arr.shape != (n_features,):
-            raise ValueError(f"selector: a boolean mask must have {n_features} entries; got "
-                             f"shape {arr.shape}")
-        return arr
-    if arr.ndim != 1 or (arr.size and arr.dtype.kind not in "iu"):
-        raise TypeError(f"selector: a function must return feature indices or a boolean "
-                        f"mask; got {arr.dtype} array of shape {arr.shape}")
-    mask = np.zeros(n_features, dtype=bool)
-    if arr.size:
-        outside = (arr < 0) | (arr >= n_features)
-        if outside.any():
-            raise ValueError(f"selector: returned the feature index {arr[outside][0]}, outside "
-                             f"0..{n_features - 1}")
-        mask[arr] = True
-    return mask
-
-
-def _is_estimator(selector) -> bool:
-    return hasattr(selector, "fit")
+# one run
 
 
 def _run_one(selector, X, y, train, test, n_features, scorer, threshold, top_k,
              keep_importances):
     """One run: fit on train, select, score on test. Returns (mask, imp, score, error)."""
     try:
-        Xtr = _take(X, train)
-        ytr = None if y is None else _take(y, train)
-        if not _is_estimator(selector):
-            mask = _mask_from_function_output(selector(Xtr, ytr), n_features)
+        Xtr = take(X, train)
+        ytr = None if y is None else take(y, train)
+        mask, imp, est = fit_select(selector, Xtr, ytr, n_features=n_features,
+                                    threshold=threshold, top_k=top_k)
+        if est is None:                        # a function: no importances, no score
             return mask, None, np.nan, None
-        est = _clone(selector)
-        est.fit(Xtr, ytr) if y is not None else est.fit(Xtr)
-        mask, imp = _support_of(est, n_features, threshold=threshold, top_k=top_k)
         score = np.nan
         if len(test) and (scorer is not None or hasattr(est, "score")):
-            Xte = _take(X, test)
-            yte = None if y is None else _take(y, test)
+            Xte = take(X, test)
+            yte = None if y is None else take(y, test)
             score = float(scorer(est, Xte, yte) if scorer is not None else est.score(Xte, yte))
         return mask, (imp if keep_importances else None), score, None
     except Exception as exc:  # noqa: BLE001 - every failure is reported, not dropped
@@ -544,7 +463,7 @@ def resample(selector, X, y=None, *, n_runs=100, scheme="bootstrap", fraction=No
     if top_k is not None and threshold is not None:
         raise ValueError(f"top_k, threshold: give at most one of them; got top_k={top_k!r} and "
                          f"threshold={threshold!r}")
-    if not _is_estimator(selector) and not callable(selector):
+    if not is_estimator(selector) and not callable(selector):
         raise TypeError(f"selector: must be an estimator with fit() or a function (X, y) -> "
                         f"indices; got {type(selector).__name__}")
     scorer = None
@@ -589,7 +508,7 @@ def _collect(outputs, splits, names, selector, keep_importances, n_runs):
                       f"{failures[0].message}", FailedFitWarning)
     Z = np.vstack([outputs[i][0] for i in ok])
     scores = np.array([outputs[i][2] for i in ok], dtype=np.float64)
-    can_score = _is_estimator(selector)
+    can_score = is_estimator(selector)
     importances = None
     if keep_importances and all(outputs[i][1] is not None for i in ok):
         importances = np.vstack([outputs[i][1] for i in ok])
@@ -763,13 +682,13 @@ class Comparison:
     def summary(self, confidence_level: float = 0.95, alpha: float = 0.05) -> Summary:
         """One line per selector: stability, standard error, interval, mean score, mean
         subset size, failed runs and Pareto optimality; then a count of the pairwise
-        tests significant after Holm's correction.
+        tests significant after the correction (Holm's).
 
         Parameters
         ----------
         confidence_level : float in (0, 1), default 0.95
         alpha : float, default 0.05
-            The level at which the Holm-adjusted p-values are counted.
+            The level at which the adjusted p-values are counted.
 
         Returns
         -------
@@ -777,11 +696,11 @@ class Comparison:
             A ``str`` whose ``repr`` is the text itself.
         """
         measure, n_runs, d = self._shape()
-        heads = ["selector", "stability", "SE", inference._level_label(confidence_level),
+        heads = ["selector", "stability", "SE", level_label(confidence_level),
                  "mean score", "mean size", "failed", "Pareto"]
         body = []
         for name, a in self.assessments.items():
-            low, high = inference._quietly(a.confidence_interval, confidence_level)
+            low, high = inference.quietly(a.confidence_interval, confidence_level)
             body.append([name, number(a.stability, fixed=True),
                          number(a.estimate.standard_error, fixed=True), interval(low, high),
                          number(a.mean_score, fixed=True),
@@ -790,9 +709,10 @@ class Comparison:
         notes = []
         if self.tests is not None:
             t = self.tests
-            hits = sum(r["pvalue_holm"] < alpha for r in t.rows)
+            hits = sum(r[t.adjusted_key] < alpha for r in t.rows)
             kind = "paired " if t.paired else ""
-            notes.append(f"{kind}{t.alternative} tests, Holm's correction: {hits} of "
+            phrase = inference.CORRECTIONS[t.correction][1]
+            notes.append(f"{kind}{t.alternative} tests, {phrase}: {hits} of "
                          f"{len(t.rows)} pairs differ at p < {alpha:g} (see .tests)")
         title = (f"Comparison of {len(self.assessments)} selectors on the same resamples: "
                  f"{measure}, {n_runs} runs x {d} features")
@@ -816,7 +736,7 @@ class Comparison:
         import pandas as pd
         rows = []
         for name, a in self.assessments.items():
-            low, high = inference._quietly(a.confidence_interval, confidence_level)
+            low, high = inference.quietly(a.confidence_interval, confidence_level)
             rows.append({"selector": name, "stability": a.stability,
                          "standard_error": a.estimate.standard_error, "ci_low": low,
                          "ci_high": high, "mean_score": a.mean_score,

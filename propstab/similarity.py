@@ -21,8 +21,8 @@ import numpy as np
 from scipy import sparse as _sparse
 
 from ._exceptions import warn
-from ._validation import (_check_feature_names, _check_n_features, _check_unit_interval,
-                          check_choice)
+from ._validation import (check_choice, check_feature_names, check_n_features,
+                          check_unit_interval)
 
 __all__ = ["similarity_from_data", "similarity_from_groups"]
 
@@ -110,7 +110,7 @@ def similarity_from_data(X, *, method: str = "pearson", threshold=None, sparse=N
     """
     check_choice("method", method, ("pearson", "spearman"))
     if threshold is not None:
-        threshold = _check_unit_interval("threshold", threshold)
+        threshold = check_unit_interval("threshold", threshold)
     if sparse is None:
         sparse = threshold is not None
     elif not isinstance(sparse, (bool, np.bool_)):
@@ -185,15 +185,15 @@ def similarity_from_groups(groups, n_features, *, within=1.0, feature_names=None
     >>> similarity_from_groups([[0, 1], [2, 3]], 5).toarray().astype(int).tolist()
     [[1, 1, 0, 0, 0], [1, 1, 0, 0, 0], [0, 0, 1, 1, 0], [0, 0, 1, 1, 0], [0, 0, 0, 0, 1]]
     """
-    within = _check_unit_interval("within", within)
+    within = check_unit_interval("within", within)
     lookup = None
     if feature_names is not None:
-        names = _check_feature_names(feature_names, None if n_features is None else
-                                     _check_n_features(n_features))
+        names = check_feature_names(feature_names, None if n_features is None else
+                                    check_n_features(n_features))
         d = len(names)
         lookup = {name: j for j, name in enumerate(names)}
     else:
-        d = _check_n_features(n_features)
+        d = check_n_features(n_features)
     if isinstance(groups, (str, bytes)) or not hasattr(groups, "__iter__"):
         raise TypeError(f"groups: must be a sequence of collections of features; got "
                         f"{type(groups).__name__} {groups!r}")

@@ -89,7 +89,7 @@ def _assert_rconcave_underestimate(p, B, got, expected, *, bound_derived):
     an r-concave law and not exceeded on the path is tested in tests/test_selection.py.
     """
     from rpy2 import robjects
-    from propstab.selection import _rconcave_tail_bound, _rconcave_terms, _significant
+    from propstab.error_control import _rconcave_tail_bound, _rconcave_terms, _significant
     assert (got.cutoff, got.q) == (expected["cutoff"], expected["q"])
     stabs_d = robjects.r("stabs:::D")
     terms = _rconcave_terms(got.q, p, got.cutoff, B)
@@ -107,7 +107,7 @@ def _assert_rconcave_underestimate(p, B, got, expected, *, bound_derived):
 def test_stabs_rconcave_example_falls_short_of_the_maximum(stabs):
     # docs/stability_selection.md: p = 200, q = 2, B = 25, cutoff 0.9, pairs term
     from rpy2 import robjects
-    from propstab.selection import _rconcave_tail_bound
+    from propstab.error_control import _rconcave_tail_bound
     theirs = float(robjects.r("stabs:::D")(1e-4, 20, 25, -0.5)[0])
     assert theirs == pytest.approx(7.6746626193058276e-06, rel=1e-12)
     assert _rconcave_tail_bound(1e-4, 20, 25, -0.5) / theirs - 1 == pytest.approx(

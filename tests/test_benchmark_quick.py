@@ -21,7 +21,7 @@ import pytest
 from scipy import sparse
 
 from propstab import UndefinedMeasureWarning, as_selection, get_measure, list_measures
-from propstab import _validation as V
+from propstab import _gram, _selection
 from propstab.measures import _common
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
@@ -119,7 +119,7 @@ def test_calibration_script_runs_and_reports_regrets():
     proc = subprocess.run([sys.executable, str(CALIBRATE), "--quick"], capture_output=True,
                           text=True, timeout=120, cwd=ROOT)
     assert proc.returncode == 0, proc.stderr
-    fitted = re.search(rf"fitted _DENSE_NS .*: ({NUMBER}), ({NUMBER}), ({NUMBER}), ({NUMBER})$",
+    fitted = re.search(rf"fitted DENSE_NS .*: ({NUMBER}), ({NUMBER}), ({NUMBER}), ({NUMBER})$",
                        proc.stdout, re.M)
     assert fitted and all(float(x) >= 0 for x in fitted.groups())
     regret = re.search(rf"median ({NUMBER}), max ({NUMBER})", proc.stdout)
@@ -140,11 +140,11 @@ def test_every_product_the_cost_model_may_choose_gives_the_same_counts(M, d, den
     if M > 2:
         Z[1] = True                                   # a full run
     expected = _literal_intersections(Z)
-    csr = V._csr_from_dense(Z)
+    csr = _selection.csr_from_dense(Z)
     assert np.array_equal(csr.toarray().astype(bool), Z)
-    assert np.array_equal(V._gram_dense(Z), expected)
-    assert np.array_equal(V._gram_sparse(csr), expected)
-    assert V._gram_sparse(csr).dtype == V._gram_dense(Z).dtype == np.int64
+    assert np.array_equal(_gram.gram_dense(Z), expected)
+    assert np.array_equal(_gram.gram_sparse(csr), expected)
+    assert _gram.gram_sparse(csr).dtype == _gram.gram_dense(Z).dtype == np.int64
     for form in (Z, sparse.csr_matrix(Z.astype(np.float64))):
         sel = as_selection(form)
         assert np.array_equal(sel.intersections, expected)
@@ -156,12 +156,12 @@ def test_every_product_the_cost_model_may_choose_gives_the_same_counts(M, d, den
 
 def test_cost_model_choices_follow_the_costs():
     # few runs: BLAS without scanning; many sparse, spread runs: CSR; a stable core: BLAS
-    assert V._dense_is_surely_cheaper(5, 10_000, 500)
-    assert not V._dense_is_surely_cheaper(1000, 20_000, 100_000)
+    assert _gram.dense_is_surely_cheaper(5, 10_000, 500)
+    assert not _gram.dense_is_surely_cheaper(1000, 20_000, 100_000)
     spread = 100_000 ** 2 / 20_000                    # sum F^2 when F is uniform
     core = 100 * 1000 ** 2                           # 100 features chosen by all runs
-    assert V._sparse_is_cheaper(1000, 20_000, 100_000, spread, dense_input=True)
-    assert not V._sparse_is_cheaper(1000, 20_000, 100_000, core, dense_input=True)
+    assert _gram.sparse_is_cheaper(1000, 20_000, 100_000, spread, dense_input=True)
+    assert not _gram.sparse_is_cheaper(1000, 20_000, 100_000, core, dense_input=True)
 
 
 def test_a_large_sparse_selection_is_never_densified(monkeypatch):
@@ -174,8 +174,8 @@ def test_a_large_sparse_selection_is_never_densified(monkeypatch):
     def refuse(*args, **kwargs):
         raise AssertionError("a dense M x d copy was requested")
 
-    monkeypatch.setattr(V.Selection, "toarray", refuse)
-    monkeypatch.setattr(V, "_gram_dense", refuse)
+    monkeypatch.setattr(_selection.Selection, "toarray", refuse)
+    monkeypatch.setattr(_gram, "gram_dense", refuse)
     sel = as_selection(S)
     r = sel.intersections
     assert sel.is_sparse and r.shape == (M, M)

@@ -4,6 +4,7 @@ import pathlib
 import re
 import warnings
 
+import matplotlib  # noqa: F401 - the examples draw figures: fail, never skip, without it
 import numpy as np
 import pytest
 
@@ -28,7 +29,6 @@ def test_kamkar_data_has_the_stated_structure():
 
 
 def test_kamkar_quick(tmp_path, capsys):
-    pytest.importorskip("matplotlib")
     mod = _load("kamkar_l1_logistic")
     results = mod.main(["--quick", "--figures", str(tmp_path)])
     out = capsys.readouterr().out
@@ -52,7 +52,6 @@ def test_kamkar_quick(tmp_path, capsys):
 
 
 def test_stability_selection_vs_lasso_quick(tmp_path, capsys):
-    pytest.importorskip("matplotlib")
     mod = _load("stability_selection_vs_lasso")
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)      # a perfectly stable method

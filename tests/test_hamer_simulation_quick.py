@@ -4,14 +4,14 @@ import re
 import subprocess
 import sys
 
+import matplotlib  # noqa: F401 - the simulation needs both: fail, never skip,
+import sklearn  # noqa: F401     without them (it runs in a subprocess)
 import pytest
 
 SCRIPT = pathlib.Path(__file__).resolve().parent.parent / "studies" / "hamer_simulation.py"
 
 
 def test_hamer_simulation_quick(tmp_path):
-    pytest.importorskip("sklearn")
-    pytest.importorskip("matplotlib")
     out = subprocess.run([sys.executable, str(SCRIPT), "--quick", "--out", str(tmp_path)],
                          capture_output=True, text=True, timeout=600)
     assert out.returncode == 0, out.stdout + out.stderr

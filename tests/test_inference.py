@@ -12,7 +12,7 @@ from scipy import stats
 import propstab
 from propstab import _variance
 from propstab.measures.kernels import LeaveOneOutCounts
-from propstab.inference import (ConfidenceInterval, ZeroVarianceWarning, estimate, holm,
+from propstab.inference import (CORRECTIONS, ConfidenceInterval, ZeroVarianceWarning, estimate,
                                 interpret, one_sample_test, pairwise_tests,
                                 population_stability, two_sample_test)
 
@@ -451,10 +451,26 @@ def test_two_sample_validation():
 
 # ------------------------------------------------------------------ many procedures
 
-def test_holm_matches_statsmodels():
-    from statsmodels.stats.multitest import multipletests   # a test dependency
-    p = np.array([0.01, 0.04, 0.03, 0.2, 0.001, 0.04])
-    np.testing.assert_allclose(holm(p), multipletests(p, method="holm")[1])
+def holm_literal(pvalues):
+    """Slow twin of Holm (1979): p~_(j) = max_{l<=j} min(1, (m - l + 1) p_(l)), by loops;
+    an undefined (NaN) p-value counts in m, is sorted last and stays NaN."""
+    m = len(pvalues)
+    order = sorted(range(m), key=lambda i: (math.isnan(pvalues[i]), pvalues[i]))
+    out = [math.nan] * m
+    running = 0.0
+    for j, i in enumerate(order):
+        if math.isnan(pvalues[i]):
+            continue
+        running = max(running, min(1.0, (m - j) * pvalues[i]))
+        out[i] = running
+    return out
+
+
+def test_holm_literal_twin_on_a_worked_case():
+    # sorted 0.01, 0.03, 0.04: 3 x 0.01 = 0.03; max(0.03, 2 x 0.03) = 0.06; max(0.06, 0.04)
+    assert holm_literal([0.01, 0.04, 0.03]) == pytest.approx([0.03, 0.06, 0.06], abs=1e-15)
+    assert math.isnan(holm_literal([0.01, math.nan, 0.2])[1])
+    assert holm_literal([0.01, math.nan, 0.2])[::2] == pytest.approx([0.03, 0.4], abs=1e-15)
 
 
 def test_pairwise_tests_table():
@@ -464,7 +480,8 @@ def test_pairwise_tests_table():
                                                                ("B", "C")]
     raw = [two_sample_test(a, b).pvalue for a, b in ((ZA, ZB), (ZA, ZC), (ZB, ZC))]
     np.testing.assert_allclose([r["pvalue"] for r in table.rows], raw)
-    np.testing.assert_allclose([r["pvalue_holm"] for r in table.rows], holm(raw))
+    np.testing.assert_allclose([r["pvalue_holm"] for r in table.rows], holm_literal(raw),
+                               rtol=1e-15)
     frame = table.to_frame()
     assert list(frame.columns) == list(table.COLUMNS) and len(frame) == 3
     assert "p (Holm)" in str(table) and "\n" not in repr(table)
@@ -472,6 +489,36 @@ def test_pairwise_tests_table():
     assert [(r["first"], r["second"]) for r in paired.rows] == [(0, 1), (0, 2), (1, 2)]
     assert paired.rows[0]["statistic"] == pytest.approx(
         two_sample_test(ZA, ZB, paired=True).statistic)
+
+
+@pytest.mark.parametrize("correction", sorted(CORRECTIONS))
+def test_pairwise_tests_every_correction_is_statsmodels(correction):
+    from statsmodels.stats.multitest import multipletests
+    ZC = [[1, 1, 0, 0, 0]] * 5 + [[0, 1, 1, 0, 0]]
+    ZD = [[1, 0, 0, 0, 1]] * 3 + [[0, 1, 0, 1, 0]] * 3
+    table = pairwise_tests({"A": ZA, "B": ZB, "C": ZC, "D": ZD}, correction=correction)
+    raw = [r["pvalue"] for r in table.rows]
+    key = "pvalue_" + correction.replace("-", "_")
+    assert table.adjusted_key == key and table.correction == correction
+    with np.errstate(divide="ignore"):              # statsmodels at p = 1 (Sidak, GBS)
+        expected = multipletests(raw, method=correction)[1]
+    np.testing.assert_allclose([r[key] for r in table.rows], expected, rtol=1e-15)
+    assert list(table.to_frame().columns)[-1] == key
+    heading = CORRECTIONS[correction][0]
+    assert f"p ({heading})" in str(table) and CORRECTIONS[correction][1] in str(table)
+    assert ("correction=" in repr(table)) == (correction != "holm")
+
+
+def test_pairwise_tests_undefined_pvalue_counts_and_stays_nan():
+    full = [[1, 1, 1, 1, 1]] * 6                     # Nogueira undefined: k = d in every run
+    ZC = [[1, 1, 0, 0, 0]] * 5 + [[0, 1, 1, 0, 0]]
+    with pytest.warns(propstab.UndefinedMeasureWarning):
+        table = pairwise_tests({"A": ZA, "B": ZB, "C": ZC, "F": full})
+    raw = [r["pvalue"] for r in table.rows]
+    assert sum(math.isnan(p) for p in raw) == 3
+    adjusted = [r["pvalue_holm"] for r in table.rows]
+    np.testing.assert_allclose(adjusted, holm_literal(raw), rtol=1e-15)
+    assert [math.isnan(p) for p in adjusted] == [math.isnan(p) for p in raw]
 
 
 def test_pairwise_tests_validation():
@@ -483,6 +530,18 @@ def test_pairwise_tests_validation():
         pairwise_tests({"A": ZA, "B": [r + [1] for r in ZB]})
     with pytest.raises(ValueError, match="same M runs"):
         pairwise_tests({"A": ZA, "B": ZB[:4]}, paired=True)
+    with pytest.raises(ValueError, match=r"correction: must be one of 'holm', 'bonferroni'.*"
+                                         r"got 'Holm'"):
+        pairwise_tests({"A": ZA, "B": ZB}, correction="Holm")
+    with pytest.raises(ValueError, match="correction: 'fdr_tsbky' is not supported"):
+        pairwise_tests({"A": ZA, "B": ZB}, correction="fdr_tsbky")
+
+
+def test_pairwise_tests_without_statsmodels_names_the_extra(monkeypatch):
+    import sys
+    monkeypatch.setitem(sys.modules, "statsmodels.stats.multitest", None)
+    with pytest.raises(ImportError, match=r"pip install propstab\[inference\]"):
+        pairwise_tests({"A": ZA, "B": ZB})
 
 
 def test_top_level_names():

@@ -9,6 +9,7 @@ from __future__ import annotations
 import importlib.util
 import os
 
+import matplotlib  # noqa: F401 - the study draws figures: fail, never skip, without it
 import pytest
 
 STUDY = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "studies",
@@ -25,7 +26,6 @@ def study():
 
 @pytest.fixture(scope="module")
 def quick(study, tmp_path_factory):
-    pytest.importorskip("matplotlib")
     figures = tmp_path_factory.mktemp("figures")
     return study.run("quick", figures=str(figures)), figures
 

@@ -143,7 +143,7 @@ def test_docstring_examples_run_and_properties_table_is_generated(name):
     assert "Declared properties (generated from the registry)" in doc
     for axiom in Axiom:
         declared = "claimed" if info.claims[axiom] else "not claimed"
-        assert re.search(rf"^{re.escape(axiom.label)}\s+{declared}$", doc, re.M), axiom
+        assert re.search(rf"^\s*{re.escape(axiom.label)}\s+{declared}$", doc, re.M), axiom
 
 
 def test_r_references_name_existing_stabm_functions():

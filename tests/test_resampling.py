@@ -1,7 +1,9 @@
 """The resampling protocol: schemes, selectors, reproducibility, parallel and Dask
 execution, failure reporting, and assess() from data to a stability estimate."""
 
+import distributed
 import numpy as np
+import pandas as pd
 import pytest
 
 import propstab
@@ -154,7 +156,6 @@ def test_scoring_by_name():
 
 
 def test_dataframe_names_features():
-    pd = pytest.importorskip("pandas")
     X, y = _regression()
     df = pd.DataFrame(X, columns=[f"gene{j}" for j in range(X.shape[1])])
     res = resample(top3, df, pd.Series(y), n_runs=4, random_state=0)
@@ -190,7 +191,6 @@ def test_reproducible_and_independent_of_n_jobs():
 
 @pytest.mark.filterwarnings("ignore::DeprecationWarning")
 def test_dask_distributed_backend_on_a_local_cluster():
-    distributed = pytest.importorskip("distributed")
     from sklearn.linear_model import Lasso
     X, y = _regression()
     local = resample(Lasso(alpha=0.1), X, y, n_runs=6, random_state=3)

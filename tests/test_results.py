@@ -11,6 +11,8 @@ import numpy as np
 import pandas as pd
 import pytest
 from scipy import stats
+from sklearn.datasets import load_breast_cancer
+from statsmodels.stats import weightstats
 
 import propstab
 from propstab import assess, estimate, one_sample_test, pairwise_tests, resample, two_sample_test
@@ -39,8 +41,7 @@ def assert_short(obj, *, max_repr=250, max_lines=12, width=100):
 
 @pytest.fixture(scope="module")
 def breast_cancer():
-    datasets = pytest.importorskip("sklearn.datasets")
-    return datasets.load_breast_cancer(return_X_y=True, as_frame=True)
+    return load_breast_cancer(return_X_y=True, as_frame=True)
 
 
 def test_a_100_run_assessment_prints_short(breast_cancer):
@@ -264,7 +265,6 @@ def test_two_sample_interval_excludes_zero_exactly_when_p_below_alpha(alternativ
 
 def test_intervals_agree_with_statsmodels_z_intervals():
     # an independent implementation of the normal (Wald) interval and z-test
-    weightstats = pytest.importorskip("statsmodels.stats.weightstats")
     names = {"two-sided": "two-sided", "greater": "larger", "less": "smaller"}
     for A, B in _random_pairs(6, seed=3):
         for alternative in ALTERNATIVES:
@@ -350,12 +350,12 @@ def test_audit_table_repr_counts_and_str_is_the_table():
 
 
 def test_crosscheck_report_repr_is_one_line():
-    rmod = pytest.importorskip("propstab.r._crosscheck")
-    row = rmod.CrosscheckRow(measure="jaccard", r_function="stabm::stabilityJaccard",
-                             cases=3, max_relative_difference=0.0, status="agree",
-                             expected={})
-    report = rmod.CrosscheckReport(rows=(row, row), versions={"R": "4.2"}, tolerance=1e-10,
-                                   seed=0, max_examples=3)
+    from propstab.r import CrosscheckReport, CrosscheckRow
+    row = CrosscheckRow(measure="jaccard", r_function="stabm::stabilityJaccard",
+                        cases=3, max_relative_difference=0.0, status="agree",
+                        expected={})
+    report = CrosscheckReport(rows=(row, row), versions={"R": "4.2"}, tolerance=1e-10,
+                              seed=0, max_examples=3)
     assert repr(report) == ("CrosscheckReport(ok=True, n_rows=2, disagree=0, tolerance=1e-10, "
                             "seed=0, max_examples=3)")
     assert "stabm::stabilityJaccard" in str(report) and "R 4.2" in str(report)

@@ -11,12 +11,23 @@ import warnings
 from fractions import Fraction
 
 import numpy as np
+import pandas as pd
 import pytest
+from sklearn.linear_model import Lasso
+from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from propstab.selection import ErrorControl, StabilitySelection, error_control
 
 REFERENCE = pathlib.Path(__file__).resolve().parents[1] / "r_compat" / "stabs_reference.json"
 DIFFERENCES = REFERENCE.with_name("stabs_expected_differences.json")
+
+
+def test_error_control_has_two_public_paths():
+    """The bounds live in propstab.error_control; propstab.selection re-exports them."""
+    import propstab.error_control as ec
+    import propstab.selection as sel
+    assert sel.error_control is ec.error_control and sel.ErrorControl is ec.ErrorControl
+    assert {"ErrorControl", "error_control"} <= set(sel.__all__) & set(ec.__all__)
 
 
 def _value(x):
@@ -106,7 +117,7 @@ def test_error_control_matches_pinned_stabs_values(assumption):
 
 
 def test_unimodal_differences_are_stabs_root_finder_noise():
-    from propstab.selection import _unimodal_denominator
+    from propstab.error_control import _unimodal_denominator
     for c, _ in _pinned_differences("unimodal").values():
         got = _call(c, "unimodal")
         stabs = _stabs_result(c)
@@ -165,7 +176,7 @@ def _attaining_law_is_valid(theta, t, n, r):
     last bit, so the law at a is checked, else at a moved by a relative 1e-12 into
     its piece.
     """
-    from propstab.selection import _rconcave_extremal
+    from propstab.error_control import _rconcave_extremal
     value, a_found, k = _rconcave_extremal(theta, t, n, r)
     s, mu = round(1 / r), Fraction(theta * n)
     for a in (a_found, a_found * (1 + 1e-12), a_found * (1 - 1e-12)):
@@ -185,7 +196,7 @@ def _attaining_law_is_valid(theta, t, n, r):
 
 def test_rconcave_differences_are_stabs_underestimates():
     """Where stabs's r-concave bound differs, propstab's is larger, attained and maximal."""
-    from propstab.selection import _rconcave_terms, _rconcave_tail_bound
+    from propstab.error_control import _rconcave_terms, _rconcave_tail_bound
     checked = {}
     gaps = []
     for c, _ in _pinned_differences("r-concave").values():
@@ -229,7 +240,7 @@ def test_golden_maximise_finds_interior_and_end_maxima():
     # The refinement of _rconcave_extremal, on functions with a known maximum: the
     # pinned r-concave maxima all sit at piece ends (evaluated exactly on the grid),
     # so the interior case is checked here, on several brackets at once.
-    from propstab.selection import _golden_maximise
+    from propstab.error_control import _golden_maximise
     centre = np.array([0.3, -2.0, 5.0, 1.0])
     lo, hi = np.array([0.0, -3.0, 0.0, 1.0]), np.array([1.0, -1.5, 4.0, 1.5])
     x, fx = _golden_maximise(lambda x: -np.cosh(x - centre), lo, hi, 30)
@@ -245,7 +256,7 @@ def test_rconcave_example_value():
     # mean theta n = 0.0025. Slow twin: solve that mean for a with scipy's brentq and
     # sum the tail P(X >= 20) directly.
     from scipy.optimize import brentq
-    from propstab.selection import _rconcave_extremal
+    from propstab.error_control import _rconcave_extremal
     value, a, k = _rconcave_extremal(1e-4, 20, 25, -0.5)
     j = np.arange(26.0)
 
@@ -338,7 +349,7 @@ def test_error_control_result_is_a_frozen_dataclass():
 
 
 def test_significant_digits_as_stabs_reports():
-    from propstab.selection import _significant
+    from propstab.error_control import _significant
     assert _significant(0.28581999652691, 3) == 0.286
     assert _significant(123456.0, 3) == 123000.0
     assert _significant(-0.0012345, 2) == -0.0012
@@ -346,7 +357,7 @@ def test_significant_digits_as_stabs_reports():
 
 
 def test_rconcave_support_limit():
-    from propstab.selection import _rconcave_max_q
+    from propstab.error_control import _rconcave_max_q
     # q/p term on {0..2B} with mean 2Bq/p needs ceil(4Bq/p) + 1 < 2B
     for p, B in [(100, 50), (200, 25), (57, 13), (1000, 7)]:
         q = _rconcave_max_q(p, B)
@@ -367,7 +378,6 @@ def _data(n=200, d=12, seed=0):
 
 
 def _lasso():
-    from sklearn.linear_model import Lasso
     return Lasso()
 
 
@@ -488,7 +498,6 @@ def test_invalid_parameters():
 
 
 def test_dataframe_feature_names():
-    pd = pytest.importorskip("pandas")
     X, y = _data()
     df = pd.DataFrame(X, columns=[f"g{j}" for j in range(X.shape[1])])
     ss = StabilitySelection(_lasso(), param_grid=[0.5], n_subsamples=10, cutoff=0.9,
@@ -496,22 +505,17 @@ def test_dataframe_feature_names():
     assert list(ss.get_feature_names_out()) == ["g0", "g1", "g2"]
 
 
-@pytest.mark.parametrize("sampling, assumption", [("mb", "none"), ("ss", "unimodal")])
-def test_passes_scikit_learn_check_estimator(sampling, assumption):
-    from sklearn.utils.estimator_checks import check_estimator
-    est = StabilitySelection(_lasso(), param_grid=[0.05, 0.2], n_subsamples=4,
-                             sampling=sampling, assumption=assumption, random_state=0)
-    failures = []
-    checks = list(check_estimator(est, generate_only=True))
-    assert len(checks) > 30
-    for e, check in checks:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            try:
-                check(e)
-            except Exception as exc:  # noqa: BLE001 - collect every failing check
-                failures.append((getattr(check, "func", check).__name__, repr(exc)[:200]))
-    assert failures == []
+@parametrize_with_checks([
+    StabilitySelection(_lasso(), param_grid=[0.05, 0.2], n_subsamples=4, sampling="mb",
+                       assumption="none", random_state=0),
+    StabilitySelection(_lasso(), param_grid=[0.05, 0.2], n_subsamples=4, sampling="ss",
+                       assumption="unimodal", random_state=0),
+])
+def test_scikit_learn_estimator_checks(estimator, check):
+    """Every check of scikit-learn's estimator suite, one test item per (estimator, check)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")         # convergence warnings of Lasso on tiny data
+        check(estimator)
 
 
 def test_docs_page_examples_run():

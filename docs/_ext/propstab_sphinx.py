@@ -46,6 +46,8 @@ API_SECTIONS = (
     ("propstab.chance", "Exact null-model distributions"),
     ("propstab.resampling", "From data to stability"),
     ("propstab.selection", "Stability selection"),
+    ("propstab.error_control", "Error control of stability selection"),
+    ("propstab.selectors", "Selectors: estimators and callables as feature selectors"),
     ("propstab.similarity", "Similarity matrices"),
     ("propstab.plots", "Plots"),
     ("propstab.r", "The R bridge"),

@@ -499,7 +499,7 @@ def cwrel(c):
 
     with N = sum of the sizes, D = N mod d and H = N mod M (eq. 15; thesis eq. 3.4),
     CW = sum_f F_f (F_f - 1) / (N (M - 1)) (:func:`weighted_consistency`) and the
-    extremes of :func:`cw_extremes`. Where CW_max = CW_min, CW_rel = CW (eq. 6).
+    extremes :func:`cw_min` and :func:`cw_max`. Where CW_max = CW_min, CW_rel = CW (eq. 6).
     Computed in exact integers.
 
     Parameters

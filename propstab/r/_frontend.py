@@ -33,8 +33,8 @@ import numpy as np
 from .. import chance
 from .._exceptions import UndefinedMeasureWarning
 from .._registry import MeasureInfo, get_measure, list_measures
-from .._validation import (_check_n_features, as_selection, check_choice,
-                           check_confidence_level, check_r_indices, check_real)
+from .._validation import (as_selection, check_choice, check_confidence_level,
+                           check_n_features, check_r_indices, check_real)
 from ..axioms import Axiom
 
 __all__ = ["StabmFunction", "audit_function", "differences", "estimate_fields", "interval",
@@ -91,7 +91,7 @@ def runs_selection(sizes, indices, n_features):
     if np.any(sizes < 0) or int(sizes.sum()) != flat.size:
         raise ValueError(f"features: the run sizes ({sizes.tolist()[:10]}) must be "
                          f"non-negative and add up to the {flat.size} listed indices")
-    d = _check_n_features(n_features)
+    d = check_n_features(n_features)
     indptr = np.concatenate([[0], np.cumsum(sizes)])
     bad = ~np.isfinite(flat) | (flat != np.round(flat)) | (flat < 1) | (flat > d)
     if bad.any():

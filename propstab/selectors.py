@@ -1,0 +1,285 @@
+"""Selector adapters: how a user's feature selector becomes a support mask.
+
+propstab accepts two kinds of selectors (:func:`propstab.resample`,
+:class:`propstab.StabilitySelection`):
+
+- an *estimator* with ``fit``: a scikit-learn selector (``get_support()`` after
+  fitting), or a model with ``coef_`` or ``feature_importances_``, whose
+  importances become a selection (nonzero coefficients, the ``top_k`` largest, or
+  those above ``threshold``);
+- a *function* ``f(X, y)`` returning selected feature indices or a boolean mask.
+
+This module holds every rule of that conversion, and how rows are taken from
+``X`` and ``y`` (arrays, sparse matrices, DataFrames and Series). The resampling
+protocol (:mod:`propstab.resampling`) and stability selection
+(:mod:`propstab.selection`) both go through it.
+"""
+from __future__ import annotations
+
+import copy
+from typing import Optional, Tuple
+
+import numpy as np
+
+__all__ = ["clone", "fit_select", "importances_of", "is_estimator", "mask_from_output",
+           "support_of", "take"]
+
+
+def take(X, rows):
+    """The rows ``rows`` of ``X`` (positional, repeats allowed).
+
+    Parameters
+    ----------
+    X : array-like, scipy.sparse matrix, DataFrame or Series
+    rows : array of int
+
+    Returns
+    -------
+    The same kind of object as ``X``: pandas objects by ``.iloc`` (their index
+    kept), everything else by ``X[rows]``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from propstab.selectors import take
+    >>> take(np.arange(10).reshape(5, 2), [3, 3, 0]).tolist()
+    [[6, 7], [6, 7], [0, 1]]
+    """
+    if hasattr(X, "iloc"):
+        return X.iloc[rows]
+    return X[rows]
+
+
+def is_estimator(selector) -> bool:
+    """True when ``selector`` is an estimator (it has ``fit``), False for a function.
+
+    Examples
+    --------
+    >>> from sklearn.linear_model import Lasso
+    >>> from propstab.selectors import is_estimator
+    >>> is_estimator(Lasso()), is_estimator(lambda X, y: [0])
+    (True, False)
+    """
+    return hasattr(selector, "fit")
+
+
+def clone(estimator):
+    """An unfitted copy of ``estimator``: ``sklearn.base.clone``, or a deep copy for
+    objects it cannot clone (and when scikit-learn is not installed).
+
+    Examples
+    --------
+    >>> from sklearn.linear_model import Lasso
+    >>> from propstab.selectors import clone
+    >>> est = Lasso(alpha=0.3)
+    >>> twin = clone(est)
+    >>> twin is est, twin.alpha
+    (False, 0.3)
+    """
+    try:
+        from sklearn.base import clone as sklearn_clone
+    except ImportError:  # pragma: no cover - estimators without scikit-learn
+        return copy.deepcopy(estimator)
+    try:
+        return sklearn_clone(estimator)
+    except TypeError:
+        return copy.deepcopy(estimator)
+
+
+def importances_of(estimator) -> Optional[np.ndarray]:
+    """The importances of a fitted estimator, or None when it has none.
+
+    Parameters
+    ----------
+    estimator : fitted estimator
+
+    Returns
+    -------
+    ndarray of float64 or None
+        ``|coef_|`` (for a 2-D ``coef_``, one row per class or output, the L2 norm
+        of each column), else ``feature_importances_``, else None.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from types import SimpleNamespace
+    >>> from propstab.selectors import importances_of
+    >>> importances_of(SimpleNamespace(coef_=np.array([-2.0, 0.0, 1.0]))).tolist()
+    [2.0, 0.0, 1.0]
+    >>> importances_of(SimpleNamespace(coef_=np.array([[3.0, 0.0], [4.0, 1.0]]))).tolist()
+    [5.0, 1.0]
+    """
+    if hasattr(estimator, "coef_"):
+        coef = np.asarray(estimator.coef_, dtype=np.float64)
+        if coef.ndim == 1:
+            return np.abs(coef)
+        return np.sqrt(np.sum(coef * coef, axis=0))
+    if hasattr(estimator, "feature_importances_"):
+        return np.asarray(estimator.feature_importances_, dtype=np.float64)
+    return None
+
+
+def support_of(estimator, n_features: int, *, threshold=None,
+               top_k=None) -> Tuple[np.ndarray, Optional[np.ndarray]]:
+    """The boolean support of a fitted estimator and its importances.
+
+    Parameters
+    ----------
+    estimator : fitted estimator
+    n_features : int
+        d, the number of columns of the data it was fitted on.
+    threshold : float, optional
+        Select the features whose importance is above ``threshold``.
+    top_k : int, optional
+        Select the ``top_k`` largest importances (ties broken by feature index).
+
+    Returns
+    -------
+    mask : ndarray of bool, shape (n_features,)
+    importances : ndarray or None
+        As :func:`importances_of`.
+
+    Raises
+    ------
+    TypeError
+        The estimator has neither ``get_support()``, ``coef_`` nor
+        ``feature_importances_``.
+    ValueError
+        Its importances do not have one entry per feature; or it has only
+        ``feature_importances_`` and neither ``threshold`` nor ``top_k`` is given.
+
+    Notes
+    -----
+    With neither ``threshold`` nor ``top_k``, a selector's ``get_support()`` is
+    used, else the nonzero ``coef_``. ``feature_importances_`` (of trees) are
+    rarely exactly zero, so they need a rule.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from types import SimpleNamespace
+    >>> from propstab.selectors import support_of
+    >>> model = SimpleNamespace(coef_=np.array([0.5, 0.0, -2.0, 0.1]))
+    >>> support_of(model, 4)[0].tolist()
+    [True, False, True, True]
+    >>> support_of(model, 4, top_k=2)[0].tolist()
+    [True, False, True, False]
+    >>> support_of(model, 4, threshold=0.3)[0].tolist()
+    [True, False, True, False]
+    """
+    if top_k is None and threshold is None and hasattr(estimator, "get_support"):
+        return np.asarray(estimator.get_support(), dtype=bool), importances_of(estimator)
+    imp = importances_of(estimator)
+    if imp is None:
+        raise TypeError(f"selector: {type(estimator).__name__} has neither get_support(), "
+                        f"coef_ nor feature_importances_ after fitting")
+    if imp.shape != (n_features,):
+        raise ValueError(f"selector: importances of shape {imp.shape} do not match "
+                         f"{n_features} features")
+    if top_k is not None:
+        mask = np.zeros(n_features, dtype=bool)
+        if top_k > 0:
+            mask[np.argsort(-imp, kind="stable")[:top_k]] = True
+        return mask, imp
+    if threshold is not None:
+        return imp > threshold, imp
+    if not hasattr(estimator, "coef_"):
+        raise ValueError(f"selector: {type(estimator).__name__} has feature_importances_; "
+                         f"pass threshold= or top_k= to turn them into a selection")
+    return imp != 0, imp
+
+
+def mask_from_output(out, n_features: int) -> np.ndarray:
+    """The boolean mask of what a selector function returned.
+
+    Parameters
+    ----------
+    out : array-like
+        Selected feature indices (integers in 0..n_features-1, any order), or a
+        boolean mask of length ``n_features``.
+    n_features : int
+
+    Returns
+    -------
+    ndarray of bool, shape (n_features,)
+
+    Raises
+    ------
+    TypeError
+        Neither integer indices nor a boolean mask.
+    ValueError
+        A mask of the wrong length, or an index outside 0..n_features-1.
+
+    Examples
+    --------
+    >>> from propstab.selectors import mask_from_output
+    >>> mask_from_output([3, 0], 4).tolist()
+    [True, False, False, True]
+    >>> mask_from_output([], 2).tolist()
+    [False, False]
+    >>> mask_from_output([4], 4)
+    Traceback (most recent call last):
+    ...
+    ValueError: selector: returned the feature index 4, outside 0..3
+    """
+    arr = np.asarray(out)
+    if arr.dtype == bool:
+        if arr.shape != (n_features,):
+            raise ValueError(f"selector: a boolean mask must have {n_features} entries; got "
+                             f"shape {arr.shape}")
+        return arr
+    if arr.ndim != 1 or (arr.size and arr.dtype.kind not in "iu"):
+        raise TypeError(f"selector: a function must return feature indices or a boolean "
+                        f"mask; got {arr.dtype} array of shape {arr.shape}")
+    mask = np.zeros(n_features, dtype=bool)
+    if arr.size:
+        outside = (arr < 0) | (arr >= n_features)
+        if outside.any():
+            raise ValueError(f"selector: returned the feature index {arr[outside][0]}, outside "
+                             f"0..{n_features - 1}")
+        mask[arr] = True
+    return mask
+
+
+def fit_select(selector, X, y, *, n_features: int, threshold=None, top_k=None):
+    """Run a selector on ``(X, y)``: its support mask, importances and fitted estimator.
+
+    Parameters
+    ----------
+    selector : estimator or callable
+        An estimator is cloned (:func:`clone`; the argument is never modified),
+        fitted on ``(X, y)`` (on ``X`` alone when ``y`` is None) and read by
+        :func:`support_of`; a function is called as ``selector(X, y)`` and its
+        output read by :func:`mask_from_output`.
+    X, y : the training data (``y`` may be None)
+    n_features : int
+        d, the number of columns of ``X``.
+    threshold, top_k : optional
+        As for :func:`support_of` (estimators only).
+
+    Returns
+    -------
+    mask : ndarray of bool, shape (n_features,)
+    importances : ndarray or None
+        None for a function.
+    fitted : estimator or None
+        The fitted clone (for scoring), None for a function.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn.linear_model import Lasso
+    >>> from propstab.selectors import fit_select
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.normal(size=(50, 3)); y = 3 * X[:, 2] + 0.1 * rng.normal(size=50)
+    >>> fit_select(Lasso(alpha=0.5), X, y, n_features=3)[0].tolist()
+    [False, False, True]
+    >>> fit_select(lambda X, y: [0, 2], X, y, n_features=3)[0].tolist()
+    [True, False, True]
+    """
+    if not is_estimator(selector):
+        return mask_from_output(selector(X, y), n_features), None, None
+    est = clone(selector)
+    est.fit(X, y) if y is not None else est.fit(X)
+    mask, imp = support_of(est, n_features, threshold=threshold, top_k=top_k)
+    return mask, imp, est
