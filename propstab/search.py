@@ -168,7 +168,7 @@ def assume(condition) -> None:
 
     See Also
     --------
-    assume_defined : assume a measure's value is defined.
+    assume_defined : Assume that a measure's value is defined.
 
     Examples
     --------

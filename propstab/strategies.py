@@ -324,7 +324,26 @@ def matrix_pairs(draw, *, min_runs=2, max_runs=None, min_features=2, max_feature
     """Pairs ``(Z1, Z2)`` with the same M, d and the same row sizes k_1..k_M.
 
     The setting of MONOTONICITY: only the arrangement of the selections differs.
-    Arguments as for :func:`selection_matrices`.
+
+    Parameters
+    ----------
+    min_runs, max_runs, min_features, max_features, subset_sizes
+        As for :func:`selection_matrices`.
+
+    Returns
+    -------
+    SearchStrategy of pairs of numpy bool arrays
+
+    Raises
+    ------
+    hypothesis.errors.InvalidArgument
+        When the strategy is first used, for an invalid argument or an impossible
+        combination.
+
+    See Also
+    --------
+    selection_matrices : Any selection matrix.
+    identical_rows : Matrices whose runs are all the same.
 
     Examples
     --------
@@ -350,7 +369,25 @@ def identical_rows(draw, *, min_runs=2, max_runs=None, min_features=2, max_featu
                    subset_sizes="any"):
     """Matrices whose M rows are all the same subset (the maximum of MAXIMUM).
 
-    Arguments as for :func:`selection_matrices`.
+    Parameters
+    ----------
+    min_runs, max_runs, min_features, max_features, subset_sizes
+        As for :func:`selection_matrices`.
+
+    Returns
+    -------
+    SearchStrategy of numpy bool arrays
+
+    Raises
+    ------
+    hypothesis.errors.InvalidArgument
+        When the strategy is first used, for an invalid argument or an impossible
+        combination.
+
+    See Also
+    --------
+    selection_matrices : Any selection matrix.
+    near_identical_rows : The non-identical matrices closest to these.
 
     Examples
     --------
@@ -374,8 +411,27 @@ def near_identical_rows(draw, *, min_runs=2, max_runs=None, min_features=2, max_
 
     With a constant size the odd run swaps one selected feature for an unselected one
     (so ``1 <= k <= d - 1``); otherwise it may also add or drop one feature. These are
-    the non-identical matrices closest to the maximum. Arguments as for
-    :func:`selection_matrices`, with at least 2 runs.
+    the non-identical matrices closest to the maximum.
+
+    Parameters
+    ----------
+    min_runs, max_runs, min_features, max_features, subset_sizes
+        As for :func:`selection_matrices`.
+
+    Returns
+    -------
+    SearchStrategy of numpy bool arrays
+
+    Raises
+    ------
+    hypothesis.errors.InvalidArgument
+        When the strategy is first used, for an invalid argument or an impossible
+        combination (fewer than 2 runs, or a constant size without room for a swap).
+
+    See Also
+    --------
+    selection_matrices : Any selection matrix.
+    identical_rows : Every run the same.
 
     Examples
     --------
@@ -467,7 +523,7 @@ def similarity_matrices(draw, n_features, *, kinds=SIMILARITY_KINDS,
         entry drawn from ``elements``. Hypothesis shrinks towards the first kind listed.
     elements : SearchStrategy of float
         The off-diagonal entries of a ``"general"`` matrix, numbers in [0, 1]; the
-        default :data:`SIMILARITY_ELEMENTS` tries 0, 1, 0.5, 0.9, 0.95, 0.25 first, then
+        default ``SIMILARITY_ELEMENTS`` tries 0, 1, 0.5, 0.9, 0.95, 0.25 first, then
         any float (shrinking towards 0).
     formats : sequence of {"dense", "sparse"}
         ``"dense"``: float64 ndarrays; ``"sparse"``: scipy.sparse CSR matrices (the

@@ -43,6 +43,7 @@ API_SECTIONS = (
     ("propstab.inference", "Inference"),
     ("propstab.auditing", "The axiom audit"),
     ("propstab.strategies", "Hypothesis strategies"),
+    ("propstab.search", "Reproducible searches for counterexamples"),
     ("propstab.chance", "Exact null-model distributions"),
     ("propstab.resampling", "From data to stability"),
     ("propstab.selection", "Stability selection"),

@@ -78,18 +78,44 @@ def check_fully_defined(measure, *, options=None, claimed=None,
 
     Parameters
     ----------
-    measure : str, MeasureInfo or callable
-        See :func:`subject`.
+    measure : str, MeasureInfo, Subject or callable
+        A registered measure (name or entry), or a user function ``f(Z) -> float``
+        (see :func:`~propstab.auditing.subject`).
     options : mapping, optional
-        The measure's options (e.g. ``{"penalty": 0.5}``).
+        The measure's options (e.g. ``{"penalty": 0.5}``); a registered variant's
+        options use the variant's declaration.
     claimed : bool, optional
         Check this direction instead of the declared one.
-    max_examples : int
-    seed : int
+    max_examples : int, default 200
+        Hypothesis examples of the search.
+    seed : int, default 0
+        The seed of the search: the result is reproducible.
 
     Returns
     -------
     CheckResult
+        ``"holds"`` or ``"violated"`` for a claimed axiom, ``"refuted"`` or
+        ``"unrefuted"`` for a disclaimed one (``"skipped"`` when no generated example
+        is in the measure's domain), with the minimal counterexample.
+
+    Raises
+    ------
+    ValueError, TypeError
+        An unknown measure or an invalid declaration (see
+        :func:`~propstab.auditing.subject`).
+
+    See Also
+    --------
+    propstab.audit : Every check on every measure, as a table.
+    check_monotonicity : The check of MONOTONICITY.
+    check_bounds : The check of BOUNDS.
+    check_maximum : The check of MAXIMUM.
+    check_correction_for_chance : The check of CORRECTION FOR CHANCE.
+
+    References
+    ----------
+    S. Nogueira, *Quantifying the Stability of Feature Selection*, PhD thesis,
+    University of Manchester, 2018, ch. 4 and App. B.
 
     Examples
     --------
@@ -130,6 +156,47 @@ def check_monotonicity(measure, *, options=None, claimed=None,
     Pairs (Z1, Z2) with the same M, d and row sizes (:func:`propstab.strategies.matrix_pairs`)
     are searched for equal total variance with different values, or lower total
     variance without a strictly more stable value.
+
+    Parameters
+    ----------
+    measure : str, MeasureInfo, Subject or callable
+        A registered measure (name or entry), or a user function ``f(Z) -> float``
+        (see :func:`~propstab.auditing.subject`).
+    options : mapping, optional
+        The measure's options (e.g. ``{"penalty": 0.5}``); a registered variant's
+        options use the variant's declaration.
+    claimed : bool, optional
+        Check this direction instead of the declared one.
+    max_examples : int, default 200
+        Hypothesis examples of the search.
+    seed : int, default 0
+        The seed of the search: the result is reproducible.
+
+    Returns
+    -------
+    CheckResult
+        ``"holds"`` or ``"violated"`` for a claimed axiom, ``"refuted"`` or
+        ``"unrefuted"`` for a disclaimed one (``"skipped"`` when no generated example
+        is in the measure's domain), with the minimal counterexample.
+
+    Raises
+    ------
+    ValueError, TypeError
+        An unknown measure or an invalid declaration (see
+        :func:`~propstab.auditing.subject`).
+
+    See Also
+    --------
+    propstab.audit : Every check on every measure, as a table.
+    check_fully_defined : The check of FULLY DEFINED.
+    check_bounds : The check of BOUNDS.
+    check_maximum : The check of MAXIMUM.
+    check_correction_for_chance : The check of CORRECTION FOR CHANCE.
+
+    References
+    ----------
+    S. Nogueira, *Quantifying the Stability of Feature Selection*, PhD thesis,
+    University of Manchester, 2018, ch. 4 and App. B.
 
     Examples
     --------
@@ -204,6 +271,47 @@ def check_bounds(measure, *, options=None, claimed=None, max_examples=DEFAULT_MA
     pushes the value to both extremes) for a value outside the declared constant
     bounds.
 
+    Parameters
+    ----------
+    measure : str, MeasureInfo, Subject or callable
+        A registered measure (name or entry), or a user function ``f(Z) -> float``
+        (see :func:`~propstab.auditing.subject`).
+    options : mapping, optional
+        The measure's options (e.g. ``{"penalty": 0.5}``); a registered variant's
+        options use the variant's declaration.
+    claimed : bool, optional
+        Check this direction instead of the declared one.
+    max_examples : int, default 200
+        Hypothesis examples of the search.
+    seed : int, default 0
+        The seed of the search: the result is reproducible.
+
+    Returns
+    -------
+    CheckResult
+        ``"holds"`` or ``"violated"`` for a claimed axiom, ``"refuted"`` or
+        ``"unrefuted"`` for a disclaimed one (``"skipped"`` when no generated example
+        is in the measure's domain), with the minimal counterexample.
+
+    Raises
+    ------
+    ValueError, TypeError
+        An unknown measure or an invalid declaration (see
+        :func:`~propstab.auditing.subject`).
+
+    See Also
+    --------
+    propstab.audit : Every check on every measure, as a table.
+    check_fully_defined : The check of FULLY DEFINED.
+    check_monotonicity : The check of MONOTONICITY.
+    check_maximum : The check of MAXIMUM.
+    check_correction_for_chance : The check of CORRECTION FOR CHANCE.
+
+    References
+    ----------
+    S. Nogueira, *Quantifying the Stability of Feature Selection*, PhD thesis,
+    University of Manchester, 2018, ch. 4 and App. B.
+
     Examples
     --------
     >>> from propstab.auditing import check_bounds
@@ -246,6 +354,47 @@ def check_maximum(measure, *, options=None, claimed=None, max_examples=DEFAULT_M
     Searched over identical rows, near-identical rows (one run differs by one
     feature) and general matrices, with ``hypothesis.target`` pushing non-identical
     matrices towards the maximum.
+
+    Parameters
+    ----------
+    measure : str, MeasureInfo, Subject or callable
+        A registered measure (name or entry), or a user function ``f(Z) -> float``
+        (see :func:`~propstab.auditing.subject`).
+    options : mapping, optional
+        The measure's options (e.g. ``{"penalty": 0.5}``); a registered variant's
+        options use the variant's declaration.
+    claimed : bool, optional
+        Check this direction instead of the declared one.
+    max_examples : int, default 200
+        Hypothesis examples of the search.
+    seed : int, default 0
+        The seed of the search: the result is reproducible.
+
+    Returns
+    -------
+    CheckResult
+        ``"holds"`` or ``"violated"`` for a claimed axiom, ``"refuted"`` or
+        ``"unrefuted"`` for a disclaimed one (``"skipped"`` when no generated example
+        is in the measure's domain), with the minimal counterexample.
+
+    Raises
+    ------
+    ValueError, TypeError
+        An unknown measure or an invalid declaration (see
+        :func:`~propstab.auditing.subject`).
+
+    See Also
+    --------
+    propstab.audit : Every check on every measure, as a table.
+    check_fully_defined : The check of FULLY DEFINED.
+    check_monotonicity : The check of MONOTONICITY.
+    check_bounds : The check of BOUNDS.
+    check_correction_for_chance : The check of CORRECTION FOR CHANCE.
+
+    References
+    ----------
+    S. Nogueira, *Quantifying the Stability of Feature Selection*, PhD thesis,
+    University of Manchester, 2018, ch. 4 and App. B.
 
     Examples
     --------
@@ -307,6 +456,47 @@ def check_correction_for_chance(measure, *, options=None, claimed=None,
     subsets (configurations small enough to enumerate). The reference constant is the
     declared null value when claimed, else the expectation of the smallest defined
     configuration. A measure on a constant-size domain is checked with constant sizes.
+
+    Parameters
+    ----------
+    measure : str, MeasureInfo, Subject or callable
+        A registered measure (name or entry), or a user function ``f(Z) -> float``
+        (see :func:`~propstab.auditing.subject`).
+    options : mapping, optional
+        The measure's options (e.g. ``{"penalty": 0.5}``); a registered variant's
+        options use the variant's declaration.
+    claimed : bool, optional
+        Check this direction instead of the declared one.
+    max_examples : int, default 200
+        Hypothesis examples of the search.
+    seed : int, default 0
+        The seed of the search: the result is reproducible.
+
+    Returns
+    -------
+    CheckResult
+        ``"holds"`` or ``"violated"`` for a claimed axiom, ``"refuted"`` or
+        ``"unrefuted"`` for a disclaimed one (``"skipped"`` when no generated example
+        is in the measure's domain), with the minimal counterexample.
+
+    Raises
+    ------
+    ValueError, TypeError
+        An unknown measure or an invalid declaration (see
+        :func:`~propstab.auditing.subject`).
+
+    See Also
+    --------
+    propstab.audit : Every check on every measure, as a table.
+    check_fully_defined : The check of FULLY DEFINED.
+    check_monotonicity : The check of MONOTONICITY.
+    check_bounds : The check of BOUNDS.
+    check_maximum : The check of MAXIMUM.
+
+    References
+    ----------
+    S. Nogueira, *Quantifying the Stability of Feature Selection*, PhD thesis,
+    University of Manchester, 2018, ch. 4 and App. B.
 
     Examples
     --------

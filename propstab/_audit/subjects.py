@@ -268,7 +268,8 @@ def subject(measure, *, options: Optional[Mapping[str, Any]] = None, claims=None
 
     A registered measure's declaration is its registry entry's (at a registered
     :class:`Variant`'s options, the variant's); passing a declaration keyword for it
-    raises ValueError. A user function's declaration (:meth:`Declaration.of`) comes
+    raises ValueError. A user function's declaration
+    (:meth:`~propstab._registry.Declaration.of`) comes
     from the keywords or from attributes of the function of the same names
     (``f.claims``, ``f.lower``, ``f.upper``, ``f.orientation``, ``f.domain``,
     ``f.null_value``, ``f.pairwise``, ``f.symmetric``), keywords first. ``claims`` is a
@@ -279,6 +280,32 @@ def subject(measure, *, options: Optional[Mapping[str, Any]] = None, claims=None
     which lets exact enumeration fix one run (registered measures are both as their
     family says).
 
+    Parameters
+    ----------
+    measure : str, MeasureInfo, Subject or callable
+        A registered measure's name or entry, a subject (returned as it is), or a user
+        function ``f(Z, **options) -> float``.
+    options : mapping, optional
+        The measure's options; a registered measure at a variant's options takes the
+        variant's declaration.
+    claims : mapping or iterable, optional
+        A user function's claimed axioms (Axiom members, names or labels).
+    lower, upper : float or Bound, optional
+        A user function's declared bounds (None: undeclared).
+    orientation : {"higher", "lower"}, optional
+        Whether a higher value is more stable (default ``"higher"``).
+    domain : {"any", "constant_size"}, optional
+        ``"constant_size"``: defined only when every run selects as many features.
+    null_value : float, optional
+        E[value | H0] when CORRECTION_FOR_CHANCE is claimed.
+    pairwise, symmetric : bool, optional
+        See above.
+
+    Returns
+    -------
+    Subject
+        The name (with the options), the evaluation, the options and the declaration.
+
     Raises
     ------
     ValueError
@@ -286,6 +313,11 @@ def subject(measure, *, options: Optional[Mapping[str, Any]] = None, claims=None
         unknown measure name, an invalid declaration.
     TypeError
         ``measure`` is neither a name, a MeasureInfo, a Subject nor a callable.
+
+    See Also
+    --------
+    propstab.auditing.audited_subjects : The subjects an audit covers.
+    propstab.auditing.audit : Every check on subjects, as a table.
 
     Examples
     --------
