@@ -363,6 +363,8 @@ class RReference:
     the R function's default (:class:`RDefault`) where it differs from the
     measure's own default; the docstring, ``propstab measures`` and
     ``propstab crosscheck`` (which compares at R's defaults) read it.
+    ``needs_p``: False when the R function's ``p`` (d) is optional because the value
+    does not depend on d (stabm's ``p = NULL``; needed only for a chance correction).
     """
 
     package: str
@@ -373,6 +375,7 @@ class RReference:
     note: str = ""
     differences: Tuple[ExpectedDifference, ...] = ()
     defaults: Mapping[str, RDefault] = dataclasses.field(default_factory=dict)
+    needs_p: bool = True
 
     def default_differences(self, parameters: Sequence["Parameter"]) -> "list[dict]":
         """One dict per option whose R default differs: option, R's and propstab's

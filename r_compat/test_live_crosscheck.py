@@ -273,3 +273,18 @@ def test_docs_examples_run():
     result = doctest.testfile(str(page), module_relative=False,
                               optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
     assert result.attempted >= 6 and result.failed == 0
+
+
+@pytest.mark.parametrize("name", [m for m in CROSS_CHECKED
+                                  if propstab.get_measure(m).r_reference.package == "stabm"])
+def test_needs_p_matches_the_r_functions_default_for_p(name):
+    """``RReference.needs_p`` is False exactly where stabm's function has ``p = NULL``
+    (read from R's own formals, an independent source)."""
+    from propstab.r._call import robjects
+    ref = propstab.get_measure(name).r_reference
+    has_p = "p" in propstab.r._call.formals(ref.package, ref.function)
+    if not has_p:                                  # the adjusted measures take sim.mat
+        assert ref.needs_p, name
+        return
+    default = robjects().r(f"function() deparse(formals({ref.package}::{ref.function})$p)")()[0]
+    assert ref.needs_p == (default == ""), (name, default)

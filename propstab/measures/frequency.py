@@ -666,7 +666,7 @@ def _novovicova_expectation(c, formula):
     parameters=(CORRECTION_GLOBAL,),
     r_reference=RReference("stabm", "stabilityNovovicova",
                            arguments={"correction_for_chance": "correction.for.chance"},
-                           differences=(CORRECTED_GLOBAL_SCORE,)),
+                           differences=(CORRECTED_GLOBAL_SCORE,), needs_p=False),
     variants=(
         Variant({"correction_for_chance": "exact"}, {Axiom.CORRECTION_FOR_CHANCE: True},
                 lower=-1,

@@ -37,8 +37,8 @@ EXACT_PER_PAIR = Variant(
            "how the intersections are spread, not only on the total variance")
 
 
-def _stabm(function, **arguments):
-    return RReference("stabm", function, arguments=arguments)
+def _stabm(function, *, needs_p=True, **arguments):
+    return RReference("stabm", function, arguments=arguments, needs_p=needs_p)
 
 
 def _not_monotone(why: str) -> str:
@@ -112,7 +112,8 @@ def hamming(r, ki, kj, d):
     lower=0, upper=1,
     parameters=(CORRECTION,),
     variants=(EXACT_PER_PAIR,),
-    r_reference=_stabm("stabilityJaccard", correction_for_chance="correction.for.chance"))
+    r_reference=_stabm("stabilityJaccard", needs_p=False,
+                       correction_for_chance="correction.for.chance"))
 @pair_kernel(reason="two runs are both empty")
 def jaccard(r, ki, kj, d):
     """Jaccard (Tanimoto) index averaged over pairs of runs; also Somol and
@@ -157,7 +158,8 @@ def jaccard(r, ki, kj, d):
     lower=0, upper=1,
     parameters=(CORRECTION,),
     variants=(EXACT_PER_PAIR,),
-    r_reference=_stabm("stabilityDice", correction_for_chance="correction.for.chance"))
+    r_reference=_stabm("stabilityDice", needs_p=False,
+                       correction_for_chance="correction.for.chance"))
 @pair_kernel(reason="two runs are both empty")
 def dice(r, ki, kj, d):
     """Dice-Sorensen index averaged over pairs of runs.
@@ -200,7 +202,8 @@ def dice(r, ki, kj, d):
     lower=0, upper=1,
     parameters=(CORRECTION,),
     variants=(EXACT_PER_PAIR,),
-    r_reference=_stabm("stabilityOchiai", correction_for_chance="correction.for.chance"))
+    r_reference=_stabm("stabilityOchiai", needs_p=False,
+                       correction_for_chance="correction.for.chance"))
 @pair_kernel(reason="a run is empty")
 def ochiai(r, ki, kj, d):
     """Ochiai's index averaged over pairs of runs.

@@ -45,8 +45,6 @@ __all__ = ["StabmFunction", "audit_function", "differences", "estimate_fields", 
 ALTERNATIVES = {"two.sided": "two-sided", "less": "less", "greater": "greater"}
 #: propstab's argument names in error messages -> the R package's.
 _R_NAMES = {"Z": "features", "n_features": "p", "similarity": "sim.mat"}
-#: stabm measures whose value does not depend on d (stabm's p may be NULL for them).
-_D_FREE = ("jaccard", "dice", "ochiai", "novovicova")
 
 
 # ---------------------------------------------------------------- R input
@@ -349,7 +347,7 @@ def _stabm_case(spec: StabmFunction, sizes, indices, p, sim_mat, random_state, o
     elif opts.get("correction_for_chance", "none") != "none":
         raise ValueError(f"p: the number of features is needed to correct {spec.function} "
                          f"for chance; got NULL")
-    elif info.name in _D_FREE:
+    elif not info.r_reference.needs_p:       # stabm's p = NULL: the value is free of d
         n_features = max(int(np.max(np.asarray(indices), initial=0)), 1)
     else:
         raise ValueError(f"p: {spec.function} needs the number of features; got NULL")
