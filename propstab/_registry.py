@@ -328,9 +328,14 @@ class ExpectedDifference:
 
     @property
     def measures(self) -> Tuple[str, ...]:
-        """The registered measures whose R reference lists this difference."""
+        """The registered measures whose R reference lists this difference (by key)."""
         return tuple(m.name for m in _REGISTRY.values() if m.r_reference is not None
-                     and any(e is self for e in m.r_reference.differences))
+                     and any(e.key == self.key for e in m.r_reference.differences))
+
+    def applying(self, applies: Callable[..., bool]) -> "ExpectedDifference":
+        """The same difference with the predicate of one measure (a difference shared
+        by measures whose cases fall under it under different conditions)."""
+        return dataclasses.replace(self, applies=applies)
 
     def as_dict(self) -> "dict":
         d = {"key": self.key, "measures": self.measures}

@@ -486,7 +486,8 @@ def cw_max(total, n_runs):
     references=(SOMOL + ", Def. 3 and Prop. 1 (eq. 15)", THESIS + ", eq. 3.4"),
     claims=claims(True, True, True, False, False), lower=0, upper=1,
     r_reference=RReference("stabm", "stabilitySomol",
-                           differences=(NAN_NOT_NA, SOMOL_EQUAL_EXTREMES)),
+                           differences=(NAN_NOT_NA.applying(_equal_extremes),
+                                        SOMOL_EQUAL_EXTREMES)),
     notes="Where CW_max = CW_min, Somol and Novovicova define CW_rel = CW (eq. 6); stabm "
           "returns NaN there.")
 @count_kernel(undefined_when=lambda c: c.total == 0, reason="no run selects any feature")

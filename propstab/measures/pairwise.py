@@ -41,6 +41,12 @@ def _stabm(function, *, needs_p=True, **arguments):
     return RReference("stabm", function, arguments=arguments, needs_p=needs_p)
 
 
+def _full_and_nonempty_run(measure, sel, options) -> bool:
+    """A pair (a run selecting all d features, a non-empty run): Wald's 0/0, NaN in stabm."""
+    k = sel.row_sizes
+    return bool(np.all(k > 0) and np.any(k == sel.n_features))
+
+
 def _not_monotone(why: str) -> str:
     """The note of a measure that Thesis Table 4.1 calls monotone from dphi/dr_ij > 0 only."""
     return ("Not strictly monotone in propstab's formal sense (the value is not a function of "
@@ -363,7 +369,8 @@ def lustgarten(r, ki, kj, d):
     notes=_not_monotone("with varying sizes each pair's weight 1/(min(k_i, k_j) - k_i k_j/d) "
                         "differs"),
     lower=Bound("1 - d", func=lambda M, d, k: 1 - d), upper=1, null_value=0.0, scale=TABLE_6_1,
-    r_reference=RReference("stabm", "stabilityWald", differences=(NAN_NOT_NA,)))
+    r_reference=RReference("stabm", "stabilityWald",
+                           differences=(NAN_NOT_NA.applying(_full_and_nonempty_run),)))
 @pair_kernel(reason="a run is empty or selects all features")
 def wald(r, ki, kj, d):
     """Wald's extension of Kuncheva's index to varying subset sizes.

@@ -38,10 +38,10 @@ def expected_differences_for(measure: str) -> "tuple[ExpectedDifference, ...]":
 
 
 def _collect() -> "Tuple[ExpectedDifference, ...]":
-    seen: "dict[int, ExpectedDifference]" = {}
+    seen: "dict[str, ExpectedDifference]" = {}
     for info in list_measures():
         for e in expected_differences_for(info.name):
-            seen.setdefault(id(e), e)
+            seen.setdefault(e.key, e)        # a shared difference once (per-measure predicates)
     return tuple(seen.values())
 
 
