@@ -3,7 +3,7 @@ import os
 import sys
 import warnings
 
-__all__ = ["UndefinedMeasureWarning", "warn"]
+__all__ = ["UndefinedMeasureWarning", "undefined", "warn"]
 
 _PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__)) + os.sep
 
@@ -73,3 +73,21 @@ class RReferenceError(RuntimeError):
         super().__init__(message)
         self.r_message = r_message
         self.r_call = r_call
+
+
+def undefined(measure: str, reason: str) -> float:
+    """Warn with :class:`UndefinedMeasureWarning` and return NaN: the one way a measure
+    (or an estimate) says that it is undefined on valid input.
+
+    The warning points at the user's line (see :func:`warn`).
+
+    >>> import warnings
+    >>> from propstab._exceptions import undefined
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     value = undefined("kuncheva", "the row sizes vary")
+    >>> value, str(caught[0].message)
+    (nan, 'kuncheva is undefined here: the row sizes vary; returning nan')
+    """
+    warn(f"{measure} is undefined here: {reason}; returning nan", UndefinedMeasureWarning)
+    return float("nan")

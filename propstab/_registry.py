@@ -28,6 +28,8 @@ import textwrap
 import types
 from typing import Any, Callable, Mapping, Optional, Sequence, Tuple
 
+from ._exceptions import undefined
+from ._validation import as_selection, check_options
 from .axioms import Axiom
 
 __all__ = [
@@ -597,9 +599,6 @@ def register(*, name: str, family: str, summary: str, references: Sequence[str],
     _check_r_defaults(name, parameters, r_reference)
 
     def decorator(core):
-        from ._validation import as_selection, check_options
-        from .measures._common import constant_size
-
         param_tuple = tuple(parameters)
         kernel = core if hasattr(core, "leave_one_out") else None
         compute = (functools.partial(kernel.value, name) if kernel is not None else core)
@@ -608,8 +607,11 @@ def register(*, name: str, family: str, summary: str, references: Sequence[str],
         def public(Z, /, *, n_features=None, feature_names=None, **options) -> float:
             sel = as_selection(Z, n_features=n_features, feature_names=feature_names)
             opts = check_options(info, options)
-            if domain == "constant_size" and constant_size(sel, name) is None:
-                return float("nan")
+            if domain == "constant_size" and sel.common_size() is None:
+                sizes = sel.row_sizes
+                return undefined(name, f"it is defined only for a constant subset size and "
+                                       f"the row sizes vary (min {int(sizes.min())}, "
+                                       f"max {int(sizes.max())})")
             return float(compute(sel, **opts))
 
         params = [inspect.Parameter("Z", inspect.Parameter.POSITIONAL_ONLY),

@@ -137,6 +137,18 @@ class Selection:
         """
         return self._cached("intersections", lambda: _gram.intersections(self))
 
+    def common_size(self):
+        """The size k every run selects, or None when the row sizes vary.
+
+        >>> from propstab import as_selection
+        >>> as_selection([[1, 1, 0], [0, 1, 1]]).common_size(), as_selection([[1, 0], [1, 1]]).common_size()
+        (2, None)
+        """
+        k = self.row_sizes
+        if k.size and np.any(k != k[0]):
+            return None
+        return int(k[0]) if k.size else 0
+
     def index_matrix(self) -> np.ndarray:
         """For constant row size k: the sorted selected indices as an ``M x k`` array."""
         k = self.row_sizes

@@ -27,12 +27,11 @@ import numpy as np
 from scipy import stats
 
 from . import _variance
-from ._exceptions import warn
+from ._exceptions import undefined, warn
 from ._registry import get_measure, list_measures
 from ._text import Summary, call_repr, interval, level_label, number, size_text, summary
 from ._validation import (as_selection, check_choice, check_comparable, check_confidence_level,
                           check_probabilities, check_real)
-from .measures._common import undefined
 from .measures.references import TABLE_6_1
 
 __all__ = [

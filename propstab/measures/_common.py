@@ -1,36 +1,19 @@
-"""Helpers shared by the measure families: undefined values and domain checks."""
+"""Helpers shared by the measure families: undefined values, domain checks, pair means."""
 from __future__ import annotations
 
 import numpy as np
 
-from .._exceptions import UndefinedMeasureWarning, warn
-
-
-def undefined(measure: str, reason: str) -> float:
-    """Warn with :class:`UndefinedMeasureWarning` and return NaN.
-
-    The warning points at the user's line (see :func:`propstab._exceptions.warn`).
-
-    >>> import warnings
-    >>> from propstab.measures._common import undefined
-    >>> with warnings.catch_warnings(record=True) as caught:
-    ...     warnings.simplefilter("always")
-    ...     value = undefined("kuncheva", "the row sizes vary")
-    >>> value, str(caught[0].message)
-    (nan, 'kuncheva is undefined here: the row sizes vary; returning nan')
-    """
-    warn(f"{measure} is undefined here: {reason}; returning nan", UndefinedMeasureWarning)
-    return float("nan")
+from .._exceptions import undefined
 
 
 def constant_size(sel, measure: str):
     """The common subset size k, or None after warning when the sizes vary."""
-    k = sel.row_sizes
-    if np.any(k != k[0]):
+    k = sel.common_size()
+    if k is None:
+        sizes = sel.row_sizes
         undefined(measure, f"it is defined only for a constant subset size and the row "
-                           f"sizes vary (min {int(k.min())}, max {int(k.max())})")
-        return None
-    return int(k[0])
+                           f"sizes vary (min {int(sizes.min())}, max {int(sizes.max())})")
+    return k
 
 
 def pair_mean(measure: str, num: np.ndarray, den: np.ndarray, reason: str) -> float:

@@ -34,7 +34,8 @@ from scipy import sparse
 from .._registry import (ExpectedDifference, Parameter, RDefault, RReference, module_doctests,
                          register)
 from .._validation import as_importances, as_selection
-from ._common import pair_mean, undefined
+from .._exceptions import undefined
+from ._common import pair_mean
 from .matching import (as_csr, pair_edges, pair_rows, pogr_parts, rowsum, score_count,
                        score_greedy, score_mbm, score_mean, score_yu, score_zucknick,
                        similarity_matrix, upper_pairs)

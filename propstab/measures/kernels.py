@@ -28,7 +28,8 @@ from typing import Callable, Optional
 import numpy as np
 
 from .. import chance
-from ._common import pair_mean, score_pair_mean, undefined
+from .._exceptions import undefined
+from ._common import pair_mean, score_pair_mean
 
 __all__ = ["CountKernel", "Counts", "LeaveOneOutCounts", "PairKernel", "count_kernel",
            "divide", "pair_fractions", "pair_kernel", "xlogx"]

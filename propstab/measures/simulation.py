@@ -16,7 +16,7 @@ from scipy import stats
 
 from .._exceptions import warn
 from .._validation import check_int_range
-from ._common import undefined
+from .._exceptions import undefined
 from .matching import Graph, as_csr, pair_rows, score_yu, score_zucknick, upper_pairs, workform
 
 
