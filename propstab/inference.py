@@ -169,13 +169,21 @@ class StabilityEstimate:
         rows = [("measure", self.measure),
                 ("estimate", value if label is None else f"{value} ({label}, thesis Table 6.1)"),
                 ("standard error", f"{number(self.standard_error, fixed=True)} "
-                                   f"({_METHOD_SOURCES[self.method]})"),
+                                   f"({self.method}: {self.variance_source})"),
                 (_level_label(confidence_level),
                  f"{interval(low, high)} (Wald, thesis Cor. 1)"),
                 ("runs x features", f"{self.n_runs} x {self.n_features}")]
         if self.subset_sizes is not None and len(self.subset_sizes):
             rows.append(("subset size", _size_text(self.subset_sizes)))
         return rows
+
+    @property
+    def variance_source(self) -> str:
+        """Where :attr:`variance` comes from: the measure's closed form (its
+        ``analytic_variance``'s ``source``, e.g. ``"thesis Thm 6"``) or the jackknife."""
+        if self.method == "analytic":
+            return getattr(get_measure(self.measure).analytic_variance, "source", "closed form")
+        return _METHOD_SOURCES[self.method]
 
     @property
     def standard_error(self) -> float:
@@ -220,7 +228,7 @@ class StabilityEstimate:
                               f"the {self.method} variance of {self.measure}")
 
 
-_METHOD_SOURCES = {"analytic": "analytic: thesis Thm 6", "jackknife": "delete-one-run jackknife"}
+_METHOD_SOURCES = {"jackknife": "delete-one-run jackknife"}
 
 
 def _level_label(confidence_level: float) -> str:
@@ -281,8 +289,10 @@ def estimate(Z, /, measure: str = "nogueira", *, method: str = "auto", n_feature
         A registered measure (see :func:`propstab.list_measures`).
     method : {"auto", "analytic", "jackknife"}
         ``"analytic"``: thesis Thm 6, for ``nogueira`` and ``kuncheva`` (equal to it
-        on its domain, Thm 4); ``"jackknife"``: delete-one-run jackknife, for any
-        measure; ``"auto"``: analytic where it applies, else the jackknife.
+        on its domain, Thm 4), and its delta-method counterpart for ``conger``
+        (:func:`propstab._variance.conger_delta`, equal to Thm 6 for a constant size);
+        ``"jackknife"``: delete-one-run jackknife, for any measure; ``"auto"``:
+        analytic where it applies, else the jackknife.
     n_features, feature_names : optional
         For index collections.
     **options
@@ -296,7 +306,7 @@ def estimate(Z, /, measure: str = "nogueira", *, method: str = "auto", n_feature
     ------
     ValueError, TypeError
         Invalid ``Z``, an unknown measure, option or method, or ``method="analytic"``
-        for a measure other than ``nogueira``/``kuncheva``.
+        for a measure other than ``nogueira``/``kuncheva``/``conger``.
 
     Warns
     -----
@@ -343,7 +353,7 @@ def estimate(Z, /, measure: str = "nogueira", *, method: str = "auto", n_feature
     check_choice("method", method, VARIANCE_METHODS)
     if method == "analytic" and info.analytic_variance is None:
         having = [m.name for m in list_measures() if m.analytic_variance is not None]
-        raise ValueError(f"method: 'analytic' (thesis Thm 6) applies only to "
+        raise ValueError(f"method: 'analytic' (a closed-form variance) applies only to "
                          f"{', '.join(having)}; got measure {info.name!r} "
                          f"(use method='jackknife')")
     statistic = info.function(sel, **options)
@@ -598,7 +608,7 @@ class OneSampleTestResult(_TestResult):
                 [("hypotheses", f"H0: Phi = {phi0}, H1: Phi {op} {phi0}"),
                  ("estimate", f"{number(e.statistic, fixed=True)} (SE "
                               f"{number(e.standard_error, fixed=True)}, {e.measure}, "
-                              f"{_METHOD_SOURCES[e.method]})"),
+                              f"{e.method}: {e.variance_source})"),
                  ("V_M", number(self.statistic, fixed=True)),
                  ("p-value", number(self.pvalue)),
                  ("runs x features", f"{e.n_runs} x {e.n_features}")])

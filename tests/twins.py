@@ -22,6 +22,8 @@ Sources
   ``(r - E[r]) / (sqrt(k_i k_j) - E[r])``, Novovicova's entropy score, and the
   per-pair ``correction.for.chance = "exact"``.
 - Sechidis, K. et al. (2019): Definition 2 and Theorem 3 (the correlated ``sechidis``).
+- Conger, A. J. (1980): kappa for M raters, pairwise agreement with each rater's own
+  chance marginals (``conger``).
 - The null model H0 (thesis Definition 2): run i is a uniformly random subset of
   size k_i. The ``*_expectation`` twins ENUMERATE every subset (itertools), with
   no use of :mod:`propstab.chance`.
@@ -279,6 +281,22 @@ def twin_nogueira(Z):
     return None if den == 0 else 1 - (sum(s2) / d) / den
 
 
+def twin_conger(Z):
+    """Conger (1980), kappa for M raters with each rater's own marginals: one minus the
+    observed disagreement over all ordered pairs of runs (Hamming distances
+    |a \\ b| + |b \\ a|) divided by its chance counterpart, each pair's expected Hamming
+    distance for independent runs of frequencies |a|/d and |b|/d over d features."""
+    runs, d = as_sets(Z)
+    observed = expected = Fraction(0)
+    for i, a in enumerate(runs):
+        for j, b in enumerate(runs):
+            if i != j:
+                observed += len(a - b) + len(b - a)
+                pa, pb = Fraction(len(a), d), Fraction(len(b), d)
+                expected += d * (pa * (1 - pb) + pb * (1 - pa))
+    return None if expected == 0 else 1 - observed / expected
+
+
 def twin_goh(Z):
     """Goh and Wong (thesis Table 3.2): (1/d) sum_f p_f."""
     runs, M, d, F = _columns(Z)
@@ -427,7 +445,7 @@ def twin_sechidis(Z, C) -> Fraction:
 
 
 FREQUENCY_TWINS: Dict[str, Callable] = {
-    "nogueira": twin_nogueira, "goh": twin_goh, "davis": twin_davis,
+    "nogueira": twin_nogueira, "conger": twin_conger, "goh": twin_goh, "davis": twin_davis,
     "krizek": twin_krizek, "guzman": twin_guzman, "cwrel": twin_cwrel,
     "lausser": twin_lausser, "consistency": twin_consistency,
     "weighted_consistency": twin_weighted_consistency, "novovicova": twin_novovicova,

@@ -5,7 +5,7 @@ Every function takes the selection matrix ``Z`` positionally (any form accepted 
 """
 from .pairwise import (dice, hamming, jaccard, kappa, kuncheva, lustgarten, npog, ochiai,
                        phi, pog, unadjusted, wald)
-from .frequency import (consistency, cw_max, cw_min, cwrel, davis, goh, guzman, krizek,
+from .frequency import (conger, consistency, cw_max, cw_min, cwrel, davis, goh, guzman, krizek,
                         lausser, nogueira, novovicova, weighted_consistency)
 from .correlated import (intersection_count, intersection_greedy, intersection_mbm,
                          intersection_mean, msi, npogr, pearson, pogr, sechidis, yu,
@@ -14,7 +14,7 @@ from .correlated import (intersection_count, intersection_greedy, intersection_m
 __all__ = [
     "hamming", "jaccard", "dice", "ochiai", "pog", "kuncheva", "lustgarten", "wald", "npog",
     "kappa", "phi", "unadjusted",
-    "goh", "davis", "krizek", "guzman", "cwrel", "lausser", "nogueira", "consistency",
+    "goh", "davis", "krizek", "guzman", "cwrel", "lausser", "nogueira", "conger", "consistency",
     "weighted_consistency", "novovicova", "cw_min", "cw_max",
     "sechidis", "msi", "yu_matching", "yu", "zucknick", "intersection_count",
     "intersection_greedy", "intersection_mbm", "intersection_mean", "pogr", "npogr", "pearson",
