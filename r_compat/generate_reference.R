@@ -1,6 +1,6 @@
 #!/usr/bin/env Rscript
 # Regenerates r_compat/reference_values.json: the values of the R reference
-# implementations (stabm, irr::kappam.fleiss) on fixed inputs, so that
+# implementations (stabm, irr::kappam.fleiss, also with exact = TRUE) on fixed inputs, so that
 # r_compat/test_reference_values.py checks propstab against R without R.
 #
 #   Rscript r_compat/generate_reference.R [output.json]
@@ -128,6 +128,12 @@ for (name in names(inputs)) {
   fleiss <- tryCatch(list(value = fmt(kappam.fleiss(ratings(x$features, x$p))$value), error = NULL),
                      error = function(e) list(value = "error", error = conditionMessage(e)))
   add(name, "irr", "kappam.fleiss", x$features, x$p, list(), value = fleiss,
+      tag = if (x$p == 1) "irr_single_subject" else character(0))
+  # Conger's (1980) exact kappa: propstab's conger
+  conger <- tryCatch(list(value = fmt(kappam.fleiss(ratings(x$features, x$p), exact = TRUE)$value),
+                          error = NULL),
+                     error = function(e) list(value = "error", error = conditionMessage(e)))
+  add(name, "irr", "kappam.fleiss", x$features, x$p, list(exact = TRUE), value = conger,
       tag = if (x$p == 1) "irr_single_subject" else character(0))
 }
 

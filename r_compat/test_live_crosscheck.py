@@ -56,6 +56,31 @@ def test_nogueira_is_cross_checked_against_fleiss_kappa_of_irr():
     assert abs(ratings_other_way.rx2("value")[0] - propstab.stability(Z)) > 0.1
 
 
+def test_conger_is_irr_exact_kappa_to_1e12_with_varying_sizes():
+    """conger = irr::kappam.fleiss(ratings, exact = TRUE) (Conger 1980) on seeded
+    selections whose sizes vary (per-run Bernoulli rates, empty and full runs included),
+    to 1e-12; and the harness cross-checks it against that call."""
+    report = crosscheck("conger", max_examples=10)
+    assert [r.r_function for r in report.rows] == ["irr::kappam.fleiss"]
+    assert report.rows[0].status == "agree"
+    rng = np.random.default_rng(20240612)
+    compared = varying = 0
+    for _ in range(150):
+        M, d = int(rng.integers(2, 12)), int(rng.integers(2, 15))
+        Z = rng.random((M, d)) < rng.uniform(0.05, 0.95, size=(M, 1))
+        k = Z.sum(axis=1)
+        if k.sum() in (0, M * d):
+            continue
+        ratings = propstab.r.to_r_matrix(Z, transpose=True)
+        exact = call_r("irr", "kappam.fleiss", ratings, exact=True).rx2("value")[0]
+        assert abs(exact - propstab.stability(Z, "conger")) <= 1e-12, Z.astype(int).tolist()
+        fleiss = call_r("irr", "kappam.fleiss", ratings).rx2("value")[0]
+        assert abs(fleiss - propstab.stability(Z, "nogueira")) <= 1e-12
+        compared += 1
+        varying += bool(np.ptp(k))
+    assert compared >= 120 and varying >= 100
+
+
 def test_harness_finds_and_shrinks_a_disagreement():
     # a wrong "jaccard" (Dice's formula) must be caught with a minimal counterexample
     info = propstab.get_measure("jaccard")

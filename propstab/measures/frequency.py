@@ -111,10 +111,11 @@ IRR_SINGLE_SUBJECT = ExpectedDifference(
     reason="kappam.fleiss first removes rows with NA by ratings[keep, ], which drops a "
            "one-row matrix to a vector, so ncol() is NULL and the loop 1:nr fails. Fleiss' "
            "kappa of one subject is defined when the raters disagree; propstab's nogueira "
-           "(equal to it, thesis Thm 5) gives -1/(M - 1) for Z = [[1], [0]].",
+           "(equal to it, thesis Thm 5) gives -1/(M - 1) for Z = [[1], [0]], and conger "
+           "(Cohen's kappa for M = 2) 0; irr fails with exact = TRUE too.",
     example="irr::kappam.fleiss(matrix(c(1L, 0L), nrow = 1))",
     r_result="error: argument of length 0 (in 1:nr)",
-    propstab_result="nogueira([[1], [0]]) = -1.0",
+    propstab_result="nogueira([[1], [0]]) = -1.0; conger([[1], [0]]) = 0.0",
     applies=_single_subject)
 
 
