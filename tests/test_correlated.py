@@ -10,16 +10,17 @@ from scipy.optimize import linprog
 
 import propstab
 from propstab import Axiom, UndefinedMeasureWarning
-from propstab.measures import (intersection_count, intersection_greedy, intersection_mbm,
-                               intersection_mean, jaccard, kappa, msi, nogueira, npog, npogr,
-                               pearson, phi, pog, pogr, sechidis, yu, yu_matching, zucknick)
+from propstab.measures import (conger, intersection_count, intersection_greedy,
+                               intersection_mbm, intersection_mean, jaccard, kappa, msi,
+                               nogueira, npog, npogr, pearson, phi, pog, pogr, sechidis,
+                               sechidis_exact, yu, yu_matching, zucknick)
 from propstab.measures import matching, simulation
 from propstab.measures.correlated import MonteCarloWarning, effective_intersections
 
 from twins import random_subsets as random_selection  # tests/ is on sys.path
-from twins import twin_sechidis
+from twins import null_covariance_sum, sample_covariance, twin_sechidis, twin_sechidis_exact
 
-NEW = ["sechidis", "msi", "yu_matching", "yu", "zucknick", "intersection_count",
+NEW = ["sechidis", "sechidis_exact", "msi", "yu_matching", "yu", "zucknick", "intersection_count",
        "intersection_greedy", "intersection_mbm", "intersection_mean", "pogr", "npogr",
        "pearson"]
 
@@ -176,6 +177,93 @@ def test_sechidis_not_corrected_for_chance_with_varying_sizes():
               for a in itertools.combinations(range(3), 1)
               for b in itertools.combinations(range(3), 2)]
     assert sum(values) / len(values) == Fraction(-1, 9)
+
+
+# ------------------------------------------------------------------ the exact correction
+
+
+def test_null_covariance_of_varying_sizes_by_enumeration():
+    """E[S | H0] = Sigma0 + var_pop(k/d)/(M - 1) 11^T (docs/varying_sizes.md): the
+    sample covariance averaged over every tuple of subsets of sizes (1, 2, 3), d = 4,
+    equals the identity for non-identically distributed rows (tests/twins.py), and
+    differs from Sigma0 by var_pop(q)/(M - 1) in every entry."""
+    d, sizes = 4, (1, 2, 3)
+    total, count = None, 0
+    for runs in itertools.product(*(itertools.combinations(range(d), k) for k in sizes)):
+        Z = [[int(f in run) for f in range(d)] for run in runs]
+        S = sample_covariance(Z)
+        total = S if total is None else [[a + b for a, b in zip(r, t)] for r, t in zip(S, total)]
+        count += 1
+    mean = [[x / count for x in row] for row in total]
+    expected, q = null_covariance_sum(Z)
+    assert mean == expected
+    kbar, k2bar = Fraction(sum(sizes), 3), Fraction(sum(k * k for k in sizes), 3)
+    var0 = kbar / d * (1 - kbar / d)
+    cov0 = (k2bar - kbar) / (d * d - d) - kbar ** 2 / d ** 2        # Theorem 3's Sigma0
+    shift = sum((x - sum(q) / 3) ** 2 for x in q) / 3 / 2        # var_pop(q) / (M - 1)
+    assert shift == Fraction(1, 48)                                  # (1/24) / 2
+    assert all(mean[f][g] == (var0 if f == g else cov0) + shift
+               for f in range(d) for g in range(d))
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_sechidis_exact_matches_its_twin(seed):
+    rng = np.random.default_rng(seed)
+    Z = random_selection(rng, 6, 12, rng.integers(1, 11, size=6))
+    C = random_similarity(rng, 12, density=0.5)
+    assert sechidis_exact(Z, similarity=C) == pytest.approx(
+        float(twin_sechidis_exact(Z, C)), rel=1e-12)
+    Ct = np.where(C >= 0.7, C, 0)
+    np.fill_diagonal(Ct, 1)
+    assert sechidis_exact(Z, similarity=C, threshold=0.7) == pytest.approx(
+        float(twin_sechidis_exact(Z, Ct)), rel=1e-12)
+    assert sechidis_exact(Z, similarity=sparse.csr_matrix(C)) == pytest.approx(
+        sechidis_exact(Z, similarity=C), rel=1e-12)
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_sechidis_exact_is_conger_at_identity_and_sechidis_at_constant_size(seed):
+    rng = np.random.default_rng(seed)
+    Z = rng.random((7, 25)) < rng.uniform(0.1, 0.6, size=(7, 1))
+    Z[0, 0] = True
+    assert sechidis_exact(Z) == pytest.approx(conger(Z), abs=1e-12)
+    assert sechidis_exact(sparse.csr_matrix(Z), similarity=sparse.identity(25)) == \
+        pytest.approx(conger(Z), abs=1e-12)
+    Zc = random_selection(rng, 5, 12, 4)
+    C = random_similarity(rng, 12, density=0.4)
+    assert sechidis_exact(Zc, similarity=C) == pytest.approx(sechidis(Zc, similarity=C),
+                                                              rel=1e-12)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_sechidis_exact_is_corrected_for_chance_exactly(seed):
+    """Every tuple of subsets of sizes (1, 3, 2), d = 5, with a random C: the mean of the
+    twin is exactly 0, and of the fast path 0 to 1e-13, where sechidis's is not."""
+    rng = np.random.default_rng(seed)
+    d, sizes = 5, (1, 3, 2)
+    C = random_similarity(rng, d, density=0.6)
+    exact, fast, plain = Fraction(0), [], []
+    count = 0
+    for runs in itertools.product(*(itertools.combinations(range(d), k) for k in sizes)):
+        Z = np.array([[int(f in run) for f in range(d)] for run in runs])
+        exact += twin_sechidis_exact(Z, C)
+        fast.append(sechidis_exact(Z, similarity=C))
+        plain.append(sechidis(Z, similarity=C))
+        count += 1
+    assert exact == 0
+    assert abs(math.fsum(fast) / count) < 1e-13
+    assert math.fsum(plain) / count < -0.05
+
+
+def test_sechidis_exact_undefined_cases():
+    with pytest.warns(UndefinedMeasureWarning, match="E\\[tr\\(C S\\) \\| H0\\] = 0"):
+        assert math.isnan(sechidis_exact([[1, 0, 0], [0, 1, 0]], similarity=np.ones((3, 3))))
+    with pytest.warns(UndefinedMeasureWarning, match="mean subset size is 0 or d"):
+        sechidis_exact([[0, 0], [0, 0]])
+    # C = all ones with varying sizes: tr(C S) is the sample variance of the sizes, equal
+    # to its expectation, so the value is 0
+    assert sechidis_exact([[1, 0, 0], [1, 1, 0]], similarity=np.ones((3, 3))) == \
+        pytest.approx(0, abs=1e-12)
 
 
 # ------------------------------------------------------------------ Hamer and Dupont 2021
