@@ -146,15 +146,16 @@ adj_inputs <- list(
   adjusted_swap = list(features = list(c(1, 3, 5), c(2, 3, 6), c(1, 4, 5)), p = 6),
   adjusted_sizes = list(features = list(c(1, 3), c(2, 3, 6), 5, c(1, 2, 4, 5)), p = 6)
 )
-# propstab's intersection_* measures take correction "none" or a simulated "estimate"
-# (random, not comparable): they are pinned at "none"
+# the simulated correction "estimate" is random (not comparable): every measure is pinned
+# at "none" and at stabm's enumerated "exact"
+exact_or_none <- list(list(correction.for.chance = "exact"), list(correction.for.chance = "none"))
 adjusted <- list(
-  stabilityYu = list(list(correction.for.chance = "exact"), list(correction.for.chance = "none")),
+  stabilityYu = exact_or_none,
   stabilityZucknick = list(list(correction.for.chance = "none"), list(correction.for.chance = "exact")),
-  stabilityIntersectionCount = list(list(correction.for.chance = "none")),
-  stabilityIntersectionMean = list(list(correction.for.chance = "none")),
-  stabilityIntersectionGreedy = list(list(correction.for.chance = "none")),
-  stabilityIntersectionMBM = list(list(correction.for.chance = "none")),
+  stabilityIntersectionCount = exact_or_none,
+  stabilityIntersectionMean = exact_or_none,
+  stabilityIntersectionGreedy = exact_or_none,
+  stabilityIntersectionMBM = exact_or_none,
   stabilitySechidis = list(list())
 )
 for (name in names(adj_inputs)) {

@@ -463,7 +463,7 @@ def test_stabm_raw_scores(fn):
     assert value == pytest.approx(R_NONE[fn], abs=5e-7)
 
 
-@pytest.mark.parametrize("fn", [yu, zucknick], ids=lambda f: f.__name__)
+@pytest.mark.parametrize("fn", list(R_EXACT), ids=lambda f: f.__name__)
 def test_exact_correction_equals_stabm_enumeration(fn):
     value = fn(R_FEATS, n_features=8, similarity=R_MAT, threshold=0.8,
                correction_for_chance="exact")
@@ -513,6 +513,78 @@ def test_exact_corrections_have_null_expectation_zero(fn):
     assert enumerate_null(fn, (1, 4), 6, **kw) == pytest.approx(0.0, abs=1e-12)
 
 
+ADJUSTED = {intersection_count: matching.score_count, intersection_mean: matching.score_mean,
+            intersection_greedy: matching.score_greedy, intersection_mbm: matching.score_mbm}
+
+
+def brute_expected(score, a, b, d, g):
+    """E[I | H0] by scoring every pair of subsets of sizes a and b (stabm's 'exact')."""
+    pairs = list(itertools.product(itertools.combinations(range(d), a),
+                                   itertools.combinations(range(d), b)))
+    Z1, Z2 = np.zeros((len(pairs), d)), np.zeros((len(pairs), d))
+    for p, (x, y) in enumerate(pairs):
+        Z1[p, list(x)] = 1
+        Z2[p, list(y)] = 1
+    return float(np.mean(score(Z1, Z2, g)))
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_exact_adjusted_expectation_equals_enumeration_of_all_pairs(seed):
+    """The component decomposition (propstab.measures.exact_null) against scoring all
+    C(d, a) C(d, b) pairs of subsets, tied similarities included, sizes 0 to d."""
+    from propstab.measures.exact_null import expected_adjusted
+    rng = np.random.default_rng(seed)
+    d = int(rng.integers(4, 8))
+    C = np.triu(rng.choice([0, 0, 0, 0.5, 0.9, 0.95, 1.0], size=(d, d)), 1)
+    C = C + C.T
+    np.fill_diagonal(C, 1)
+    g = matching.Graph.build(propstab.as_selection([[0], [1]], n_features=d), C, 0.5)
+    sizes = np.array([[0, 2], [1, 1], [2, 3], [3, 2], [d, 1], [d - 1, d - 2]])
+    for score in ADJUSTED.values():
+        got = expected_adjusted(score, sizes, d, g)
+        want = [brute_expected(score, a, b, d, g) for a, b in sizes.tolist()]
+        np.testing.assert_allclose(got, want, rtol=0, atol=1e-12, err_msg=score.__name__)
+
+
+@pytest.mark.parametrize("fn", list(ADJUSTED), ids=lambda f: f.__name__)
+def test_exact_adjusted_corrections_have_null_expectation_zero(fn):
+    S = random_similarity(np.random.default_rng(3), 6, density=0.6)
+    kw = dict(similarity=S, threshold=0.5, correction_for_chance="exact")
+    assert enumerate_null(fn, (2, 3), 6, **kw) == pytest.approx(0.0, abs=1e-12)
+    assert enumerate_null(fn, (4, 1), 6, **kw) == pytest.approx(0.0, abs=1e-12)
+
+
+def test_exact_adjusted_is_cheap_where_components_are_small():
+    """d = 400 with 60 similar pairs and 10 triangles: C(400, 20)^2 pairs of subsets for
+    stabm's enumeration, a few thousand pairs of differences here; the value agrees with
+    the simulated correction within its Monte Carlo error."""
+    from propstab.measures.exact_null import n_disjoint_pairs
+    rng = np.random.default_rng(0)
+    d = 400
+    C = np.eye(d)
+    for f in range(0, 120, 2):
+        C[f, f + 1] = C[f + 1, f] = 0.95
+    for f in range(120, 150, 3):
+        C[f, f + 1] = C[f + 1, f] = C[f + 1, f + 2] = C[f + 2, f + 1] = 0.92
+    Z = np.zeros((6, d), dtype=int)
+    for i in range(6):
+        Z[i, rng.choice(200, int(rng.integers(12, 22)), replace=False)] = 1
+    pairs = 60 * n_disjoint_pairs(2, 21, 21) + 10 * n_disjoint_pairs(3, 21, 21)
+    assert pairs < 1500 < math.comb(d, 12) ** 2
+    for fn in ADJUSTED:
+        exact = fn(Z, similarity=C, correction_for_chance="exact")
+        estimate = fn(Z, similarity=C, correction_for_chance="estimate", n_simulations=20_000)
+        assert exact == pytest.approx(estimate, abs=0.003), fn.__name__
+
+
+def test_exact_adjusted_refuses_a_component_too_large_naming_the_sizes():
+    Z = np.zeros((2, 40), dtype=int)
+    Z[0, :15] = Z[1, 10:26] = 1
+    with pytest.raises(ValueError, match="components.*largest of 40 features.*subset "
+                                         "sizes up to 15 and 16 of d = 40.*'estimate'"):
+        intersection_mbm(Z, similarity=np.ones((40, 40)), correction_for_chance="exact")
+
+
 def test_zucknick_exact_expectation_by_enumeration():
     S = random_similarity(np.random.default_rng(4), 6, density=0.5)
     raw = enumerate_null(zucknick, (2, 3), 6, similarity=S, threshold=0.3,
@@ -547,7 +619,7 @@ def test_options_are_keyword_and_checked():
     with pytest.raises(TypeError, match="unexpected option"):
         propstab.stability(Z_EQ1, measure="msi", threshold=0.5)
     with pytest.raises(ValueError, match="correction_for_chance: must be one of"):
-        intersection_mbm(Z_EQ1, correction_for_chance="exact")
+        intersection_mbm(Z_EQ1, correction_for_chance="simulate")
     assert propstab.stability(Z_EQ1, measure="sechidis", similarity=C_EQ1) == \
         pytest.approx(1.0)
     assert propstab.stability(Z_EQ1, measure="phi_pears") == pytest.approx(phi(Z_EQ1))

@@ -39,6 +39,7 @@ from ._common import pair_mean, undefined
 from .matching import (as_csr, pair_edges, pair_rows, pogr_parts, rowsum, score_count,
                        score_greedy, score_mbm, score_mean, score_yu, score_zucknick,
                        similarity_matrix, upper_pairs)
+from .exact_null import exact_expectation
 from .msi_solvers import assignment_values, msi_pair_values
 from .references import BOMMERT, TABLE_6_1, claims
 from .simulation import (MonteCarloWarning, expected_pogr, expected_yu,  # noqa: F401
@@ -77,9 +78,12 @@ RANDOM_STATE = Parameter(
     "random_state", 0, "seed (int) of the simulation for correction_for_chance='estimate'")
 
 
-def _correction(default, exact: bool):
-    choices = ("none", "exact", "estimate") if exact else ("none", "estimate")
-    how = ("'exact': the exact null expectation (closed form); " if exact else "")
+def _correction(default, exact: str):
+    choices = ("none", "exact", "estimate")
+    how = {"closed": "'exact': the exact null expectation (closed form); ",
+           "components": "'exact': the exact null expectation (enumeration over the "
+                         "similarity graph's components, a ValueError naming the sizes "
+                         "where infeasible); "}[exact]
     return Parameter(
         "correction_for_chance", default,
         "stabm's per-pair correction (I - E[I|H0]) / (max - E[I|H0]); " + how +
@@ -576,7 +580,7 @@ _STABM_NOTES = (
     references=(BOMMERT + ", stabilityYu", YU, ZHANG),
     claims=claims(False, False, False, False, True), lower=-math.inf, upper=1,
     null_value=0.0, scale=TABLE_6_1,
-    parameters=(SIMILARITY, THRESHOLD, _correction("exact", True), N_SIMULATIONS,
+    parameters=(SIMILARITY, THRESHOLD, _correction("exact", "closed"), N_SIMULATIONS,
                 RANDOM_STATE),
     r_reference=_stabm_ref("stabilityYu", note="without similar features stabm switches to "
                            "the normaliser sqrt(k_i k_j) (propstab keeps (k_i + k_j)/2)",
@@ -648,7 +652,7 @@ def yu(sel, *, similarity=None, threshold=0.9, correction_for_chance="exact",
     summary="(|F_i ∩ F_j| + C(F_i, F_j) + C(F_j, F_i)) / |F_i ∪ F_j|",
     references=(BOMMERT + ", stabilityZucknick", ZUCKNICK),
     claims=claims(True, False, True, False, False), lower=0, upper=1,
-    parameters=(SIMILARITY, THRESHOLD, _correction("none", True), N_SIMULATIONS,
+    parameters=(SIMILARITY, THRESHOLD, _correction("none", "closed"), N_SIMULATIONS,
                 RANDOM_STATE),
     r_reference=_stabm_ref("stabilityZucknick", adjusted=False),
     notes="Bounded by [0, 1]: (k_j - r) k_i / k_j + (k_i - r) k_j / k_i <= k_i + k_j - 2r. "
@@ -713,13 +717,16 @@ def _register_intersection(name, function, summary, notes=""):
                     "selection stability for data sets with similar features. LOD 2020, LNCS "
                     "12565, 203-214"),
         claims=claims(False, False, False, False, False), lower=-math.inf, upper=1,
-        parameters=(SIMILARITY, THRESHOLD, _correction("estimate", False), N_SIMULATIONS,
+        parameters=(SIMILARITY, THRESHOLD, _correction("estimate", "components"), N_SIMULATIONS,
                     RANDOM_STATE),
         r_reference=_stabm_ref(function),
-        notes="E[I|H0] has no closed form (it depends on the whole similarity graph), so "
-              "the correction is simulated as in stabm: corrected for chance only up to "
+        notes="E[I|H0] has no closed form (it depends on the whole similarity graph). The "
+              "default correction is simulated as in stabm: corrected for chance only up to "
               "Monte Carlo error, hence not claimed (M = 2, d = 3, k = (1, 1), s_01 = 1: "
-              "E[I|H0] = 5/9 exactly, E[value|H0] = -0.001 at 10^4 draws). Not bounded below "
+              "E[I|H0] = 5/9 exactly, E[value|H0] = -0.001 at 10^4 draws). "
+              "correction_for_chance='exact' computes E[I|H0] exactly by enumeration over "
+              "the similarity graph's connected components (stabm's 'exact' enumerates all "
+              "pairs of subsets; docs/correlated.md), with null expectation 0. Not bounded below "
               "(the estimand is -(n^2 + 1)/(2n) on yu's family). Without any similar "
               "features I = r and "
               "E[I|H0] = k_i k_j / d exactly." + notes + _STABM_NOTES)
@@ -736,7 +743,11 @@ _INTERSECTION_FORMULA = """
     similarity : d x d matrix, optional
     threshold : float, default 0.9
         x and y are similar when similarity(x, y) >= threshold.
-    correction_for_chance : {"estimate", "none"}
+    correction_for_chance : {"estimate", "exact", "none"}
+        "exact": E[I|H0] exactly, by enumeration over the connected components of the
+        similarity graph (:mod:`propstab.measures.exact_null`; stabm enumerates all
+        C(d, k_i) C(d, k_j) pairs of subsets), a ValueError naming the sizes where the
+        components are too large for it.
         "estimate": E[I|H0] simulated with ``n_simulations`` random pairs of subsets per
         distinct pair of sizes, seeded by ``random_state`` (default 0, so results are
         reproducible); the Monte Carlo standard error of each expectation is
@@ -756,6 +767,12 @@ _INTERSECTION_FORMULA = """
         When a pair's expectation equals its maximum (0/0).
     MonteCarloWarning
         When the simulation's error on the value exceeds 0.005.
+
+    Raises
+    ------
+    ValueError
+        With ``correction_for_chance="exact"``, when the exact expectation needs more
+        than ``exact_null.ENUMERATION_LIMIT`` pairs of subsets of the components.
 """
 
 
@@ -780,7 +797,8 @@ def intersection_count(sel, *, similarity=None, threshold=0.9,
     return stabm_measure("intersection_count", sel, score_count, _geo_mean,
                           similarity=similarity, threshold=threshold,
                           correction=correction_for_chance, n_simulations=n_simulations,
-                          random_state=random_state)
+                          random_state=random_state,
+                          exact=exact_expectation(score_count))
 
 
 @_register_intersection("intersection_mean", "stabilityIntersectionMean",
@@ -804,7 +822,8 @@ def intersection_mean(sel, *, similarity=None, threshold=0.9,
     return stabm_measure("intersection_mean", sel, score_mean, _geo_mean,
                           similarity=similarity, threshold=threshold,
                           correction=correction_for_chance, n_simulations=n_simulations,
-                          random_state=random_state)
+                          random_state=random_state,
+                          exact=exact_expectation(score_mean))
 
 
 @_register_intersection("intersection_greedy", "stabilityIntersectionGreedy",
@@ -832,7 +851,8 @@ def intersection_greedy(sel, *, similarity=None, threshold=0.9,
     return stabm_measure("intersection_greedy", sel, score_greedy, _geo_mean,
                           similarity=similarity, threshold=threshold,
                           correction=correction_for_chance, n_simulations=n_simulations,
-                          random_state=random_state)
+                          random_state=random_state,
+                          exact=exact_expectation(score_greedy))
 
 
 @_register_intersection("intersection_mbm", "stabilityIntersectionMBM",
@@ -858,7 +878,8 @@ def intersection_mbm(sel, *, similarity=None, threshold=0.9,
     return stabm_measure("intersection_mbm", sel, score_mbm, _geo_mean,
                           similarity=similarity, threshold=threshold,
                           correction=correction_for_chance, n_simulations=n_simulations,
-                          random_state=random_state)
+                          random_state=random_state,
+                          exact=exact_expectation(score_mbm))
 
 
 # ----------------------------------------------------------------------------------
