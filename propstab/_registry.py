@@ -414,7 +414,9 @@ class MeasureInfo:
         recomputes the measure M times.
     analytic_variance : callable or None
         ``analytic_variance(sel, statistic) -> (variance, terms, factor)``: a closed-form
-        variance (thesis Thm 6) where one applies.
+        variance (thesis Thm 6) where one applies. Its attribute ``source`` names it in
+        printouts; ``default`` (True when absent) says whether ``estimate(method="auto")``
+        uses it, False where the jackknife covers better (``conger``).
     variants : tuple of Variant
         Option values audited separately because their claims differ.
     scale : tuple of (float, str) or None

@@ -165,9 +165,10 @@ def conger_terms(k, ZF, n_runs, n_features, statistic):
 def conger_delta(sel, statistic: float):
     """The delta-method variance of Conger's kappa (:func:`propstab.measures.conger`).
 
-    Declared as the ``analytic_variance`` of ``conger``; for a constant subset size it
-    equals Thm 6's variance of Nogueira's estimator (the two measures are then equal).
-    See :func:`conger_terms` for the formula.
+    Declared as the ``analytic_variance`` of ``conger`` (``estimate(method="analytic")``;
+    ``"auto"`` takes the jackknife, which covers better for small M); for a constant
+    subset size it equals Thm 6's variance of Nogueira's estimator (the two measures are
+    then equal). See :func:`conger_terms` for the formula.
 
     Returns
     -------
@@ -197,7 +198,10 @@ def conger_delta(sel, statistic: float):
     return float(variance), terms, factor
 
 
-conger_delta.source = "delta method, thesis Thm 6's form"
+conger_delta.source = "delta method in thesis Thm 6's form"
+#: estimate(method="auto") takes the jackknife for conger: its intervals cover better
+#: for M < 100 (docs/inference_validation.md, "Conger's kappa"); this one on request.
+conger_delta.default = False
 
 
 # ------------------------------------------------------------------ leave-one-out values

@@ -25,7 +25,7 @@ from typing import Any, Dict, List, Mapping, NamedTuple, Optional, Sequence, Tup
 import numpy as np
 from scipy import stats
 
-from . import _variance
+from . import _variance, chance
 from ._exceptions import warn
 from ._registry import get_measure, list_measures
 from ._text import Summary, call_repr, interval, number, summary
@@ -36,7 +36,8 @@ from .measures.references import TABLE_6_1
 
 __all__ = [
     "ConfidenceInterval", "OneSampleTestResult", "PairwiseTestTable", "StabilityEstimate",
-    "TwoSampleTestResult", "ZeroVarianceWarning", "estimate", "one_sample_test",
+    "TwoSampleTestResult", "VaryingSizesWarning", "ZeroVarianceWarning", "estimate",
+    "one_sample_test", "varying_sizes_note",
     "pairwise_tests", "population_stability", "two_sample_test",
 ]
 
@@ -55,6 +56,42 @@ class ZeroVarianceWarning(RuntimeWarning):
     (difference / 0) is taken as +inf or -inf by the sign of the difference, or 0 when
     the difference is 0 too; p-values follow from these values.
     """
+
+
+class VaryingSizesWarning(UserWarning):
+    """The subset sizes vary so much that Nogueira's estimator is biased at chance level.
+
+    Its expectation under the null model for the observed sizes,
+    -var_pop(k/d) / ((M - 1) q̄ (1 - q̄)) (:func:`propstab.chance.nogueira_expectation`),
+    is below -:data:`SIZE_BIAS_LIMIT`; ``measure="conger"`` is corrected for chance
+    exactly for any sizes (docs/varying_sizes.md).
+    """
+
+
+#: How far below 0 Nogueira's null expectation may be before :func:`varying_sizes_note`
+#: (and ``propstab.assess``, ``propstab estimate``) suggest ``conger``.
+SIZE_BIAS_LIMIT = 0.01
+
+
+def varying_sizes_note(measure: str, subset_sizes, n_features: int) -> Optional[str]:
+    """A one-line note when ``measure`` is Nogueira's estimator and, for these subset
+    sizes, its null expectation is below -:data:`SIZE_BIAS_LIMIT`; None otherwise.
+
+    Examples
+    --------
+    >>> varying_sizes_note("nogueira", [2, 2, 2, 2], 10) is None
+    True
+    >>> print(varying_sizes_note("nogueira", [1, 9, 2, 8], 10))
+    subset sizes vary: nogueira's expectation under chance is -0.1667, not 0; measure='conger' is corrected for chance exactly (docs/varying_sizes.md)
+    """
+    if get_measure(measure).name != "nogueira" or subset_sizes is None \
+            or len(subset_sizes) < 2:
+        return None
+    bias = chance.nogueira_expectation(subset_sizes, n_features)
+    if not bias < -SIZE_BIAS_LIMIT:
+        return None
+    return (f"subset sizes vary: nogueira's expectation under chance is {bias:.4f}, not 0; "
+            f"measure='conger' is corrected for chance exactly (docs/varying_sizes.md)")
 
 
 class ConfidenceInterval(NamedTuple):
@@ -169,13 +206,20 @@ class StabilityEstimate:
         rows = [("measure", self.measure),
                 ("estimate", value if label is None else f"{value} ({label}, thesis Table 6.1)"),
                 ("standard error", f"{number(self.standard_error, fixed=True)} "
-                                   f"({self.method}: {self.variance_source})"),
+                                   f"({_variance_label(self)})"),
                 (_level_label(confidence_level),
                  f"{interval(low, high)} (Wald, thesis Cor. 1)"),
                 ("runs x features", f"{self.n_runs} x {self.n_features}")]
         if self.subset_sizes is not None and len(self.subset_sizes):
             rows.append(("subset size", _size_text(self.subset_sizes)))
+        if self.note is not None:
+            rows.append(("note", self.note))
         return rows
+
+    @property
+    def note(self) -> Optional[str]:
+        """:func:`varying_sizes_note` for this estimate (None: nothing to note)."""
+        return varying_sizes_note(self.measure, self.subset_sizes, self.n_features)
 
     @property
     def variance_source(self) -> str:
@@ -229,6 +273,12 @@ class StabilityEstimate:
 
 
 _METHOD_SOURCES = {"jackknife": "delete-one-run jackknife"}
+
+
+def _variance_label(est) -> str:
+    """``"analytic: thesis Thm 6"`` or ``"delete-one-run jackknife"``."""
+    return (f"analytic: {est.variance_source}" if est.method == "analytic"
+            else est.variance_source)
 
 
 def _level_label(confidence_level: float) -> str:
@@ -292,7 +342,9 @@ def estimate(Z, /, measure: str = "nogueira", *, method: str = "auto", n_feature
         on its domain, Thm 4), and its delta-method counterpart for ``conger``
         (:func:`propstab._variance.conger_delta`, equal to Thm 6 for a constant size);
         ``"jackknife"``: delete-one-run jackknife, for any measure; ``"auto"``:
-        analytic where it applies, else the jackknife.
+        Thm 6 for ``nogueira`` and ``kuncheva``, else the jackknife (also for
+        ``conger``, whose jackknife intervals cover better for M < 100,
+        docs/inference_validation.md).
     n_features, feature_names : optional
         For index collections.
     **options
@@ -358,7 +410,9 @@ def estimate(Z, /, measure: str = "nogueira", *, method: str = "auto", n_feature
                          f"(use method='jackknife')")
     statistic = info.function(sel, **options)
     M, d = sel.n_runs, sel.n_features
-    if info.analytic_variance is not None and method != "jackknife":
+    if info.analytic_variance is not None and (
+            method == "analytic"
+            or (method == "auto" and getattr(info.analytic_variance, "default", True))):
         variance, terms, factor = info.analytic_variance(sel, statistic)
         return StabilityEstimate(statistic, float(variance), M, d, info.name, "analytic",
                                  terms, factor, sel.row_sizes)
@@ -608,7 +662,7 @@ class OneSampleTestResult(_TestResult):
                 [("hypotheses", f"H0: Phi = {phi0}, H1: Phi {op} {phi0}"),
                  ("estimate", f"{number(e.statistic, fixed=True)} (SE "
                               f"{number(e.standard_error, fixed=True)}, {e.measure}, "
-                              f"{e.method}: {e.variance_source})"),
+                              f"{_variance_label(e)})"),
                  ("V_M", number(self.statistic, fixed=True)),
                  ("p-value", number(self.pvalue)),
                  ("runs x features", f"{e.n_runs} x {e.n_features}")])

@@ -23,7 +23,8 @@ def run(args) -> int:
             ("estimate", f"{est.statistic:.4f}"),
             ("standard error", f"{est.standard_error:.4f} ({est.method}: {est.variance_source})"),
             (f"{args.confidence:.0%} CI", f"[{ci.low:.4f}, {ci.high:.4f}]"),
-            ("interpretation", interpretation)]
+            ("interpretation", interpretation),
+            *([("note", est.note)] if est.note is not None else [])]
     print("\n".join(field_lines(rows)))
     return 0
 
