@@ -72,3 +72,14 @@ def test_assess_warns_and_suggests_conger():
         warnings.simplefilter("error", VaryingSizesWarning)
         b = propstab.assess(varying, X, y, n_runs=15, random_state=1, measure="conger")
     assert b.stability > a.stability
+
+
+def test_docs_page_examples_run():
+    import doctest
+    import pathlib
+    page = pathlib.Path(__file__).resolve().parents[1] / "docs" / "varying_sizes.md"
+    result = doctest.testfile(str(page), module_relative=False,
+                              optionflags=doctest.NORMALIZE_WHITESPACE)
+    assert result.attempted >= 5 and result.failed == 0
+    text = page.read_text(encoding="utf-8")
+    assert "conger   ✓              ✓             ✓       ✓        ✓" in text

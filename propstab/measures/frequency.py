@@ -134,7 +134,8 @@ IRR_SINGLE_SUBJECT = ExpectedDifference(
            "Correction for chance holds for a constant size (E = 0, thesis Thm 4) but not for "
            "fixed sizes that differ: E[Phi|H0] = -sum_i (k_i - k̄)^2 / (M (M-1) k̄ (d - k̄)), "
            "e.g. -1/9 for M = 2, d = 3, k = (1, 2). Thesis Thm 3 assumes identically "
-           "distributed rows; see docs/table41.md."))
+           "distributed rows; see docs/table41.md. conger divides by the exact null "
+           "expectation instead (docs/varying_sizes.md)."))
 @count_kernel(undefined_when=lambda c: (c.total == 0) | (c.total == c.n_runs * c.n_features),
               reason="the mean subset size is 0 or d")
 def nogueira(c):
