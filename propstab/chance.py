@@ -119,7 +119,8 @@ def nogueira_expectation(row_sizes, n_features: int) -> float:
     Column f's count is Poisson-binomial with probabilities q_i = k_i/d, so
     E[s_f^2] = qbar (1 - qbar) + var_pop(q)/(M - 1) and
 
-    .. math:: E[\\hat\\Phi \\mid H_0] = -\\frac{\\mathrm{var}_{pop}(q)}{(M - 1)\\,\\bar q (1 - \\bar q)}
+    .. math:: E[\\hat\\Phi \\mid H_0]
+              = -\\frac{\\mathrm{var}_{pop}(q)}{(M - 1)\\,\\bar q (1 - \\bar q)}
               = -\\frac{M \\sum_i k_i^2 - N^2}{(M - 1) N (M d - N)},
 
     0 exactly when the size is constant (thesis Thm 3's identically distributed runs),

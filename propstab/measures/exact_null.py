@@ -125,9 +125,9 @@ def _subgraph(g, idx) -> Graph:
 
 def _too_large(what: str, sizes, d: int, detail: str):
     a, b = int(sizes[:, 0].max()), int(sizes[:, 1].max())
-    raise ValueError(f"correction_for_chance: the exact null expectation needs {what} ({detail}; "
-          f"subset sizes up to {a} and {b} of d = {d} features); use "
-          f"correction_for_chance='estimate'")
+    raise ValueError(f"correction_for_chance: the exact null expectation needs {what} "
+                     f"({detail}; subset sizes up to {a} and {b} of d = {d} features); use "
+                     f"correction_for_chance='estimate'")
 
 
 def exact_expectation(score):
@@ -208,14 +208,18 @@ def _difference_law(tables, amax: int, bmax: int, sizes, d: int):
         ed, ew = np.broadcast_to(dv, mult.shape).ravel(), mult.ravel()
         ok = (ew > 0) & (es <= amax) & (eu <= bmax)
         es, eu, ed, ew = _aggregate(es[ok], eu[ok], ed[ok], ew[ok])
+        if s.size * es.size > 20 * STATE_LIMIT:        # the product below, in memory
+            _too_large(f"more than {20 * STATE_LIMIT} combinations of states", sizes, d,
+                       f"{s.size} states times {es.size} values of a component")
         ns = (s[:, None] + es[None, :]).ravel()
         nu = (u[:, None] + eu[None, :]).ravel()
         keep = (ns <= amax) & (nu <= bmax)
-        s, u, delta, w = _aggregate(ns[keep], nu[keep], (delta[:, None] + ed[None, :]).ravel()[keep],
-                                    (w[:, None] * ew[None, :]).ravel()[keep])
+        nd = (delta[:, None] + ed[None, :]).ravel()
+        nw = (w[:, None] * ew[None, :]).ravel()
+        s, u, delta, w = _aggregate(ns[keep], nu[keep], nd[keep], nw[keep])
         if s.size > STATE_LIMIT:
             _too_large(f"more than {STATE_LIMIT} states of the law of X_12 - X_21", sizes, d,
-                       f"{s.size} after {len(tables)} components")
+                       f"{s.size} states")
         top = float(w.max())
         w = w / top
         log_scale += math.log(top)
