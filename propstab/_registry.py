@@ -366,7 +366,11 @@ class RReference:
     ``arguments`` maps a propstab option name to the R argument name; ``values``
     maps (option, propstab value) to the R value where they are spelled
     differently. ``input`` says what the R function takes (``"stabm"``: a list of
-    integer vectors of 1-based indices plus ``p``). ``defaults`` maps an option to
+    integer vectors of 1-based indices plus ``p``; ``"ratings"``: irr's d x M matrix
+    of ratings, features as subjects in rows and runs as raters in columns, the
+    value being the result's ``$value``). ``fixed`` holds R arguments passed with
+    the same value on every call (e.g. ``{"exact": True}`` for irr's exact kappa).
+    ``defaults`` maps an option to
     the R function's default (:class:`RDefault`) where it differs from the
     measure's own default; the docstring, ``propstab measures`` and
     ``propstab crosscheck`` (which compares at R's defaults) read it.
@@ -383,6 +387,7 @@ class RReference:
     differences: Tuple[ExpectedDifference, ...] = ()
     defaults: Mapping[str, RDefault] = dataclasses.field(default_factory=dict)
     needs_p: bool = True
+    fixed: Mapping[str, Any] = dataclasses.field(default_factory=dict)
 
     def default_differences(self, parameters: Sequence["Parameter"]) -> "list[dict]":
         """One dict per option whose R default differs: option, R's and propstab's
@@ -425,7 +430,9 @@ class MeasureInfo:
         recomputes the measure M times.
     analytic_variance : callable or None
         ``analytic_variance(sel, statistic) -> (variance, terms, factor)``: a closed-form
-        variance (thesis Thm 6) where one applies.
+        variance (thesis Thm 6) where one applies. Its attribute ``source`` names it in
+        printouts; ``default`` (True when absent) says whether ``estimate(method="auto")``
+        uses it, False where the jackknife covers better (``conger``).
     variants : tuple of Variant
         Option values audited separately because their claims differ.
     scale : tuple of (float, str) or None

@@ -5,8 +5,10 @@ Helpers of :mod:`propstab.inference`. Every variance here is written as
 .. math:: v = c \\sum_{i=1}^M (u_i - \\bar u)^2
 
 with per-run terms ``u`` and a factor ``c``: for Theorem 6, ``u_i`` is the thesis's
-:math:`\\hat\\Phi_{(i)}` and ``c = 4 / M^2``; for the jackknife, ``u_i`` is the
-leave-run-i-out value and ``c = (M - 1) / M``. Two estimates computed on the same M
+:math:`\\hat\\Phi_{(i)}` and ``c = 4 / M^2``; for Conger's kappa (:func:`conger_delta`,
+the same delta method on its two U-statistics) ``u_i`` is run i's projection and
+``c = 4 / M^2``; for the jackknife, ``u_i`` is the leave-run-i-out value and
+``c = (M - 1) / M``. Two estimates computed on the same M
 resamples are paired through the differences of their terms.
 
 :func:`thm6` is declared as the ``analytic_variance`` of the measures it applies to
@@ -24,7 +26,8 @@ import numpy as np
 
 from ._exceptions import UndefinedMeasureWarning
 
-__all__ = ["PER_RUN_OPTIONS", "leave_one_out", "spread", "thm6", "thm6_terms"]
+__all__ = ["PER_RUN_OPTIONS", "conger_delta", "conger_terms", "leave_one_out", "spread",
+           "thm6", "thm6_terms"]
 
 
 def thm6_terms(F, k, ZF, n_runs, n_features, statistic):
@@ -102,6 +105,103 @@ def thm6(sel, statistic: float):
     ZF = np.asarray(sel.stored() @ F.astype(np.float64)).ravel()
     variance, terms = thm6_terms(F, sel.row_sizes, ZF, M, d, statistic)
     return float(variance), terms, factor
+
+
+thm6.source = "thesis Thm 6"
+
+
+def conger_terms(k, ZF, n_runs, n_features, statistic):
+    """The delta-method variance of Conger's kappa and its per-run terms, batched.
+
+    Parameters
+    ----------
+    k : array (..., M)
+        Row sizes.
+    ZF : array (..., M)
+        ``sum_f z_if F_f`` for each run (F the column counts).
+    n_runs, n_features : int
+    statistic : array (...)
+        Conger's kappa, as the measure computed it.
+
+    Returns
+    -------
+    variance, terms : arrays (...), (..., M)
+
+    Notes
+    -----
+    Conger's kappa is one minus a ratio of two U-statistics of order 2 over the runs
+    (docs/varying_sizes.md): with :math:`H_{ij} = |S_i \\triangle S_j|` and
+    :math:`e_{ij} = k_i(d - k_j) + k_j(d - k_i) = d\\,E[H_{ij} \\mid H_0]`,
+
+    .. math:: \\hat\\kappa_C = 1 - \\frac{\\sum_{i \\ne j} d\\,H_{ij}}{\\sum_{i \\ne j} e_{ij}}.
+
+    The delta method linearises :math:`\\hat\\kappa_C - \\kappa_C` as
+    :math:`-\\frac{1}{\\bar e}` times the U-statistic of kernel
+    :math:`w_{ij} = d H_{ij} - (1 - \\hat\\kappa_C) e_{ij}` (mean zero), whose Hoeffding
+    projection on run i is estimated by its row sum. With the sums over :math:`j \\ne i`
+
+    .. math:: \\sum_j H_{ij} = M k_i + N - 2 (ZF)_i, \\quad
+              \\sum_j e_{ij} = (M - 2) d k_i + d N - 2 k_i N + 2 k_i^2,
+
+    the per-run terms are :math:`u_i = \\frac{M - 1}{2 D}\\sum_{j \\ne i} w_{ij}`
+    (:math:`D = \\sum_{i \\ne j} k_i (d - k_j)`) and
+    :math:`v = \\frac{4}{M^2}\\sum_i (u_i - \\bar u)^2`, the normalisation of thesis
+    Thm 6: for a constant size (where Conger's kappa is Nogueira's estimator) the terms
+    are Thm 6's up to a constant and the two variances are equal.
+    """
+    M, d = n_runs, n_features
+    k = np.asarray(k, dtype=np.float64)
+    ZF = np.asarray(ZF, dtype=np.float64)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        R = 1.0 - np.asarray(statistic, dtype=np.float64)[..., None]
+        N = k.sum(axis=-1, keepdims=True)
+        D = (M - 1) * d * N - N * N + (k * k).sum(axis=-1, keepdims=True)
+        w = (d * (M * k + N - 2.0 * ZF)
+             - R * ((M - 2) * d * k + d * N - 2.0 * k * N + 2.0 * k * k))
+        terms = (M - 1) * w / (2.0 * D)
+    return spread(terms, 4.0 / M ** 2), terms
+
+
+def conger_delta(sel, statistic: float):
+    """The delta-method variance of Conger's kappa (:func:`propstab.measures.conger`).
+
+    Declared as the ``analytic_variance`` of ``conger`` (``estimate(method="analytic")``;
+    ``"auto"`` takes the jackknife, which covers better for small M); for a constant
+    subset size it equals Thm 6's variance of Nogueira's estimator (the two measures are
+    then equal). See :func:`conger_terms` for the formula.
+
+    Returns
+    -------
+    variance, terms, factor : float, ndarray (M,), float
+        ``variance = factor * sum_i (terms_i - mean terms)^2``, ``factor = 4 / M^2``;
+        NaN where ``statistic`` is NaN.
+
+    Examples
+    --------
+    >>> from propstab import as_selection
+    >>> from propstab.measures import conger, nogueira
+    >>> sel = as_selection([[1, 1, 0, 0], [1, 1, 0, 0], [1, 0, 1, 0], [1, 1, 0, 0]])
+    >>> v, _, _ = conger_delta(sel, conger(sel))
+    >>> round(v, 4), round(thm6(sel, nogueira(sel))[0], 4)     # constant size: Thm 6
+    (0.0469, 0.0469)
+    >>> sel = as_selection([[1, 1, 0, 0], [1, 1, 1, 0], [1, 0, 0, 0], [1, 1, 0, 0]])
+    >>> round(conger_delta(sel, conger(sel))[0], 4)
+    0.0112
+    """
+    M, d = sel.n_runs, sel.n_features
+    factor = 4.0 / M ** 2
+    if math.isnan(statistic):
+        return float("nan"), np.full(M, np.nan), factor
+    F = sel.column_counts.astype(np.float64)
+    ZF = np.asarray(sel.stored() @ F).ravel()
+    variance, terms = conger_terms(sel.row_sizes, ZF, M, d, statistic)
+    return float(variance), terms, factor
+
+
+conger_delta.source = "delta method in thesis Thm 6's form"
+#: estimate(method="auto") takes the jackknife for conger: its intervals cover better
+#: for M < 100 (docs/inference_validation.md, "Conger's kappa"); this one on request.
+conger_delta.default = False
 
 
 # ------------------------------------------------------------------ leave-one-out values

@@ -9,6 +9,8 @@ random subset of size k_i, independently of the other runs).
 - The size of the union of the runs follows a Markov chain: adding a run of size
   k to a union of size c adds a hypergeometric number of new features
   (:func:`union_size_pmf`).
+- Nogueira's estimator has a closed-form null expectation, 0 only for a constant
+  size (:func:`nogueira_expectation`; docs/varying_sizes.md).
 
 No enumeration of subsets and no simulation.
 """
@@ -19,7 +21,7 @@ from typing import Callable, Tuple
 import numpy as np
 from scipy import stats
 
-__all__ = ["expected_pairwise", "column_count_pmf", "union_size_pmf"]
+__all__ = ["expected_pairwise", "column_count_pmf", "nogueira_expectation", "union_size_pmf"]
 
 
 def expected_pairwise(score: Callable, row_sizes, n_features: int) -> Tuple[np.ndarray, np.ndarray]:
@@ -109,3 +111,41 @@ def union_size_pmf(row_sizes, n_features: int) -> np.ndarray:
         pmf = new
         lo, hi = max(lo, k), min(d, hi + k)
     return pmf
+
+
+def nogueira_expectation(row_sizes, n_features: int) -> float:
+    """E[Phi-hat | H0] of Nogueira's estimator for runs of fixed sizes k_1..k_M.
+
+    Column f's count is Poisson-binomial with probabilities q_i = k_i/d, so
+    E[s_f^2] = qbar (1 - qbar) + var_pop(q)/(M - 1) and
+
+    .. math:: E[\\hat\\Phi \\mid H_0]
+              = -\\frac{\\mathrm{var}_{pop}(q)}{(M - 1)\\,\\bar q (1 - \\bar q)}
+              = -\\frac{M \\sum_i k_i^2 - N^2}{(M - 1) N (M d - N)},
+
+    0 exactly when the size is constant (thesis Thm 3's identically distributed runs),
+    negative otherwise. Computed from integers (one correctly rounded division); NaN
+    when the mean size is 0 or d (the estimator is undefined).
+
+    Parameters
+    ----------
+    row_sizes : sequence of int, length M >= 2
+    n_features : int
+
+    Returns
+    -------
+    float
+
+    Examples
+    --------
+    >>> from propstab.chance import nogueira_expectation
+    >>> nogueira_expectation([1, 2], 3)           # -1/9 (docs/table41.md)
+    -0.1111111111111111
+    >>> nogueira_expectation([4, 4, 4], 10)
+    0.0
+    """
+    k = [int(x) for x in np.asarray(row_sizes).tolist()]
+    M, d, N = len(k), int(n_features), sum(k)
+    if N == 0 or N == M * d:
+        return float("nan")
+    return -(M * sum(x * x for x in k) - N * N) / ((M - 1) * N * (M * d - N)) + 0.0

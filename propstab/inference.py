@@ -26,7 +26,7 @@ from typing import Any, Dict, List, Mapping, NamedTuple, Optional, Sequence, Tup
 import numpy as np
 from scipy import stats
 
-from . import _variance
+from . import _variance, chance
 from ._exceptions import undefined, warn
 from ._registry import get_measure, list_measures
 from ._text import Summary, call_repr, interval, level_label, number, size_text, summary
@@ -36,7 +36,8 @@ from .measures.references import TABLE_6_1
 
 __all__ = [
     "ConfidenceInterval", "OneSampleTestResult", "PairwiseTestTable", "StabilityEstimate",
-    "TwoSampleTestResult", "ZeroVarianceWarning", "estimate", "one_sample_test",
+    "TwoSampleTestResult", "VaryingSizesWarning", "ZeroVarianceWarning", "estimate",
+    "one_sample_test", "varying_sizes_note",
     "pairwise_tests", "population_stability", "two_sample_test",
 ]
 
@@ -55,6 +56,42 @@ class ZeroVarianceWarning(RuntimeWarning):
     (difference / 0) is taken as +inf or -inf by the sign of the difference, or 0 when
     the difference is 0 too; p-values follow from these values.
     """
+
+
+class VaryingSizesWarning(UserWarning):
+    """The subset sizes vary so much that Nogueira's estimator is biased at chance level.
+
+    Its expectation under the null model for the observed sizes,
+    -var_pop(k/d) / ((M - 1) q̄ (1 - q̄)) (:func:`propstab.chance.nogueira_expectation`),
+    is below -``SIZE_BIAS_LIMIT`` (0.01); ``measure="conger"`` is corrected for chance
+    exactly for any sizes (docs/varying_sizes.md).
+    """
+
+
+#: How far below 0 Nogueira's null expectation may be before :func:`varying_sizes_note`
+#: (and ``propstab.assess``, ``propstab estimate``) suggest ``conger``.
+SIZE_BIAS_LIMIT = 0.01
+
+
+def varying_sizes_note(measure: str, subset_sizes, n_features: int) -> Optional[str]:
+    """A one-line note when ``measure`` is Nogueira's estimator and, for these subset
+    sizes, its null expectation is below -``SIZE_BIAS_LIMIT`` (0.01); None otherwise.
+
+    Examples
+    --------
+    >>> varying_sizes_note("nogueira", [2, 2, 2, 2], 10) is None
+    True
+    >>> print(varying_sizes_note("nogueira", [1, 9, 2, 8], 10))
+    subset sizes vary: nogueira's expectation under chance is -0.1667, not 0; measure='conger' is corrected for chance exactly (docs/varying_sizes.md)
+    """
+    if get_measure(measure).name != "nogueira" or subset_sizes is None \
+            or len(subset_sizes) < 2:
+        return None
+    bias = chance.nogueira_expectation(subset_sizes, n_features)
+    if not bias < -SIZE_BIAS_LIMIT:
+        return None
+    return (f"subset sizes vary: nogueira's expectation under chance is {bias:.4f}, not 0; "
+            f"measure='conger' is corrected for chance exactly (docs/varying_sizes.md)")
 
 
 class ConfidenceInterval(NamedTuple):
@@ -169,13 +206,28 @@ class StabilityEstimate:
         rows = [("measure", self.measure),
                 ("estimate", value if label is None else f"{value} ({label}, thesis Table 6.1)"),
                 ("standard error", f"{number(self.standard_error, fixed=True)} "
-                                   f"({_METHOD_SOURCES[self.method]})"),
+                                   f"({_variance_label(self)})"),
                 (level_label(confidence_level),
                  f"{interval(low, high)} (Wald, thesis Cor. 1)"),
                 ("runs x features", f"{self.n_runs} x {self.n_features}")]
         if self.subset_sizes is not None and len(self.subset_sizes):
             rows.append(("subset size", size_text(self.subset_sizes)))
+        if self.note is not None:
+            rows.append(("note", self.note))
         return rows
+
+    @property
+    def note(self) -> Optional[str]:
+        """:func:`varying_sizes_note` for this estimate (None: nothing to note)."""
+        return varying_sizes_note(self.measure, self.subset_sizes, self.n_features)
+
+    @property
+    def variance_source(self) -> str:
+        """Where :attr:`variance` comes from: the measure's closed form (its
+        ``analytic_variance``'s ``source``, e.g. ``"thesis Thm 6"``) or the jackknife."""
+        if self.method == "analytic":
+            return getattr(get_measure(self.measure).analytic_variance, "source", "closed form")
+        return _METHOD_SOURCES[self.method]
 
     @property
     def standard_error(self) -> float:
@@ -220,7 +272,13 @@ class StabilityEstimate:
                               f"the {self.method} variance of {self.measure}")
 
 
-_METHOD_SOURCES = {"analytic": "analytic: thesis Thm 6", "jackknife": "delete-one-run jackknife"}
+_METHOD_SOURCES = {"jackknife": "delete-one-run jackknife"}
+
+
+def _variance_label(est) -> str:
+    """``"analytic: thesis Thm 6"`` or ``"delete-one-run jackknife"``."""
+    return (f"analytic: {est.variance_source}" if est.method == "analytic"
+            else est.variance_source)
 
 
 def quietly(function, *args):
@@ -269,8 +327,12 @@ def estimate(Z, /, measure: str = "nogueira", *, method: str = "auto", n_feature
         A registered measure (see :func:`propstab.list_measures`).
     method : {"auto", "analytic", "jackknife"}
         ``"analytic"``: thesis Thm 6, for ``nogueira`` and ``kuncheva`` (equal to it
-        on its domain, Thm 4); ``"jackknife"``: delete-one-run jackknife, for any
-        measure; ``"auto"``: analytic where it applies, else the jackknife.
+        on its domain, Thm 4), and its delta-method counterpart for ``conger``
+        (:func:`propstab._variance.conger_delta`, equal to Thm 6 for a constant size);
+        ``"jackknife"``: delete-one-run jackknife, for any measure; ``"auto"``:
+        Thm 6 for ``nogueira`` and ``kuncheva``, else the jackknife (also for
+        ``conger``, whose jackknife intervals cover better for M < 100,
+        docs/inference_validation.md).
     n_features, feature_names : optional
         For index collections.
     **options
@@ -284,7 +346,7 @@ def estimate(Z, /, measure: str = "nogueira", *, method: str = "auto", n_feature
     ------
     ValueError, TypeError
         Invalid ``Z``, an unknown measure, option or method, or ``method="analytic"``
-        for a measure other than ``nogueira``/``kuncheva``.
+        for a measure other than ``nogueira``/``kuncheva``/``conger``.
 
     Warns
     -----
@@ -331,12 +393,14 @@ def estimate(Z, /, measure: str = "nogueira", *, method: str = "auto", n_feature
     check_choice("method", method, VARIANCE_METHODS)
     if method == "analytic" and info.analytic_variance is None:
         having = [m.name for m in list_measures() if m.analytic_variance is not None]
-        raise ValueError(f"method: 'analytic' (thesis Thm 6) applies only to "
+        raise ValueError(f"method: 'analytic' (a closed-form variance) applies only to "
                          f"{', '.join(having)}; got measure {info.name!r} "
                          f"(use method='jackknife')")
     statistic = info.function(sel, **options)
     M, d = sel.n_runs, sel.n_features
-    if info.analytic_variance is not None and method != "jackknife":
+    if info.analytic_variance is not None and (
+            method == "analytic"
+            or (method == "auto" and getattr(info.analytic_variance, "default", True))):
         variance, terms, factor = info.analytic_variance(sel, statistic)
         return StabilityEstimate(statistic, float(variance), M, d, info.name, "analytic",
                                  terms, factor, sel.row_sizes)
@@ -586,7 +650,7 @@ class OneSampleTestResult(_TestResult):
                 [("hypotheses", f"H0: Phi = {phi0}, H1: Phi {op} {phi0}"),
                  ("estimate", f"{number(e.statistic, fixed=True)} (SE "
                               f"{number(e.standard_error, fixed=True)}, {e.measure}, "
-                              f"{_METHOD_SOURCES[e.method]})"),
+                              f"{_variance_label(e)})"),
                  ("V_M", number(self.statistic, fixed=True)),
                  ("p-value", number(self.pvalue)),
                  ("runs x features", f"{e.n_runs} x {e.n_features}")])

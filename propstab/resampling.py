@@ -793,6 +793,8 @@ def pareto_front(*objectives) -> np.ndarray:
 
 def _assess_one(result, measure, options):
     est = inference.estimate(result.selection, measure=measure, **options)
+    if est.note is not None:                   # nogueira biased by varying sizes
+        warn(est.note, inference.VaryingSizesWarning)
     return Assessment(estimate=est, frequencies=result.frequencies,
                       mean_score=result.mean_score, result=result, measure=measure)
 

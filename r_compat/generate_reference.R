@@ -1,6 +1,6 @@
 #!/usr/bin/env Rscript
 # Regenerates r_compat/reference_values.json: the values of the R reference
-# implementations (stabm, irr::kappam.fleiss) on fixed inputs, so that
+# implementations (stabm, irr::kappam.fleiss, also with exact = TRUE) on fixed inputs, so that
 # r_compat/test_reference_values.py checks propstab against R without R.
 #
 #   Rscript r_compat/generate_reference.R [output.json]
@@ -129,6 +129,12 @@ for (name in names(inputs)) {
                      error = function(e) list(value = "error", error = conditionMessage(e)))
   add(name, "irr", "kappam.fleiss", x$features, x$p, list(), value = fleiss,
       tag = if (x$p == 1) "irr_single_subject" else character(0))
+  # Conger's (1980) exact kappa: propstab's conger
+  conger <- tryCatch(list(value = fmt(kappam.fleiss(ratings(x$features, x$p), exact = TRUE)$value),
+                          error = NULL),
+                     error = function(e) list(value = "error", error = conditionMessage(e)))
+  add(name, "irr", "kappam.fleiss", x$features, x$p, list(exact = TRUE), value = conger,
+      tag = if (x$p == 1) "irr_single_subject" else character(0))
 }
 
 # stabm's adjusted (similarity-aware) measures, for propstab's "correlated" family
@@ -140,15 +146,16 @@ adj_inputs <- list(
   adjusted_swap = list(features = list(c(1, 3, 5), c(2, 3, 6), c(1, 4, 5)), p = 6),
   adjusted_sizes = list(features = list(c(1, 3), c(2, 3, 6), 5, c(1, 2, 4, 5)), p = 6)
 )
-# propstab's intersection_* measures take correction "none" or a simulated "estimate"
-# (random, not comparable): they are pinned at "none"
+# the simulated correction "estimate" is random (not comparable): every measure is pinned
+# at "none" and at stabm's enumerated "exact"
+exact_or_none <- list(list(correction.for.chance = "exact"), list(correction.for.chance = "none"))
 adjusted <- list(
-  stabilityYu = list(list(correction.for.chance = "exact"), list(correction.for.chance = "none")),
+  stabilityYu = exact_or_none,
   stabilityZucknick = list(list(correction.for.chance = "none"), list(correction.for.chance = "exact")),
-  stabilityIntersectionCount = list(list(correction.for.chance = "none")),
-  stabilityIntersectionMean = list(list(correction.for.chance = "none")),
-  stabilityIntersectionGreedy = list(list(correction.for.chance = "none")),
-  stabilityIntersectionMBM = list(list(correction.for.chance = "none")),
+  stabilityIntersectionCount = exact_or_none,
+  stabilityIntersectionMean = exact_or_none,
+  stabilityIntersectionGreedy = exact_or_none,
+  stabilityIntersectionMBM = exact_or_none,
   stabilitySechidis = list(list())
 )
 for (name in names(adj_inputs)) {

@@ -8,6 +8,7 @@ entries of the measures it concerns) is pinned by a test below.
 import dataclasses
 import json
 import math
+import warnings
 from fractions import Fraction
 
 import numpy as np
@@ -54,6 +55,60 @@ def test_nogueira_is_cross_checked_against_fleiss_kappa_of_irr():
     assert abs(fleiss_kappa_r(Z).value - propstab.stability(Z)) <= 1e-12
     ratings_other_way = call_r("irr", "kappam.fleiss", propstab.r.to_r_matrix(Z))
     assert abs(ratings_other_way.rx2("value")[0] - propstab.stability(Z)) > 0.1
+
+
+def test_conger_is_irr_exact_kappa_to_1e12_with_varying_sizes():
+    """conger = irr::kappam.fleiss(ratings, exact = TRUE) (Conger 1980) on seeded
+    selections whose sizes vary (per-run Bernoulli rates, empty and full runs included),
+    to 1e-12; and the harness cross-checks it against that call."""
+    report = crosscheck("conger", max_examples=10)
+    assert [r.r_function for r in report.rows] == ["irr::kappam.fleiss"]
+    assert report.rows[0].status == "agree"
+    rng = np.random.default_rng(20240612)
+    compared = varying = 0
+    for _ in range(150):
+        M, d = int(rng.integers(2, 12)), int(rng.integers(2, 15))
+        Z = rng.random((M, d)) < rng.uniform(0.05, 0.95, size=(M, 1))
+        k = Z.sum(axis=1)
+        if k.sum() in (0, M * d):
+            continue
+        ratings = propstab.r.to_r_matrix(Z, transpose=True)
+        exact = call_r("irr", "kappam.fleiss", ratings, exact=True).rx2("value")[0]
+        assert abs(exact - propstab.stability(Z, "conger")) <= 1e-12, Z.astype(int).tolist()
+        fleiss = call_r("irr", "kappam.fleiss", ratings).rx2("value")[0]
+        assert abs(fleiss - propstab.stability(Z, "nogueira")) <= 1e-12
+        compared += 1
+        varying += bool(np.ptp(k))
+    assert compared >= 120 and varying >= 100
+
+
+@pytest.mark.parametrize("measure", ["intersection_count", "intersection_mean",
+                                     "intersection_greedy", "intersection_mbm"])
+def test_exact_adjusted_intersections_equal_stabm_enumeration(measure):
+    """correction_for_chance='exact' (enumeration over the similarity graph's components)
+    against stabm's "exact" (every pair of subsets), on seeded selections with varying
+    sizes and tied similarities."""
+    rng = np.random.default_rng(sum(map(ord, measure)))
+    compared = 0
+    for _ in range(12):
+        d, M = int(rng.integers(3, 7)), int(rng.integers(2, 5))
+        C = np.triu(rng.choice([0, 0, 0.3, 0.5, 0.9, 0.95, 1.0], size=(d, d)), 1)
+        C = C + C.T
+        np.fill_diagonal(C, 1)
+        Z = np.zeros((M, d), dtype=int)
+        for i in range(M):
+            Z[i, rng.choice(d, int(rng.integers(1, d)), replace=False)] = 1
+        kw = dict(similarity=C, threshold=float(rng.choice([0.5, 0.9])),
+                  correction_for_chance="exact")
+        with warnings.catch_warnings():          # 0/0 pairs: NaN on both sides
+            warnings.simplefilter("ignore", UndefinedMeasureWarning)
+            ours = propstab.stability(Z, measure, **kw)
+            theirs = call_reference(measure, Z, **kw)
+        if math.isnan(ours) and math.isnan(theirs):
+            continue
+        assert abs(ours - theirs) <= 1e-10, (Z.tolist(), C.tolist(), kw["threshold"])
+        compared += 1
+    assert compared >= 8
 
 
 def test_harness_finds_and_shrinks_a_disagreement():

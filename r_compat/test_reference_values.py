@@ -34,12 +34,18 @@ def _matrix(inp) -> np.ndarray:
     return Z
 
 
-def _measure_for(r_function):
-    """The registered measure whose R reference is ``r_function`` (None if none yet)."""
-    if r_function == FLEISS_LABEL:
+def _measure_for(r_function, arguments=None):
+    """The registered measure whose R reference is ``r_function`` called with
+    ``arguments`` (None if none yet): a reference's ``fixed`` arguments (irr's
+    ``exact = TRUE`` for conger) tell two measures of one R function apart."""
+    arguments = arguments or {}
+    found = [m for m in propstab.list_measures() if str(m.r_reference) == r_function
+             and all(arguments.get(k) == v for k, v in m.r_reference.fixed.items())]
+    if found:
+        return found[0]
+    if r_function == FLEISS_LABEL and not arguments:
         return propstab.get_measure(FLEISS["measure"])
-    found = [m for m in propstab.list_measures() if str(m.r_reference) == r_function]
-    return found[0] if found else None
+    return None
 
 
 def _r_to_option(value):
@@ -58,6 +64,9 @@ def _options(info, arguments: dict) -> dict:
     back = {(opt, r_value): value for (opt, value), r_value in ref.values.items()}
     out = {}
     for r_name, r_value in arguments.items():
+        if r_name in ref.fixed:             # passed on every call, not an option
+            assert r_value == ref.fixed[r_name], (r_name, r_value)
+            continue
         assert r_name in by_r, (f"{ref} is called with R argument {r_name!r}, which "
                                 f"{info.name}'s registry entry does not translate")
         opt = by_r[r_name]
@@ -80,7 +89,7 @@ def _stored(case):
 def _registered_cases():
     out = []
     for i, case in enumerate(TABLE["cases"]):
-        info = _measure_for(case["r_function"])
+        info = _measure_for(case["r_function"], case["arguments"])
         if info is not None:
             args = "".join(f",{k}={v}" for k, v in case["arguments"].items() if k != "sim.mat")
             out.append(pytest.param(case, info,
@@ -124,17 +133,18 @@ def test_table_records_its_provenance():
 
 
 def test_every_cross_checked_measure_has_reference_values():
-    covered = {c["r_function"] for c in TABLE["cases"]}
+    covered = {getattr(_measure_for(c["r_function"], c["arguments"]), "name", None)
+               for c in TABLE["cases"]}
     for m in propstab.list_measures():
-        if m.r_reference is not None and m.r_reference.input == "stabm":
-            assert str(m.r_reference) in covered, \
-                f"{m.name}: no reference values for {m.r_reference}"
+        if m.r_reference is not None:
+            assert m.name in covered, f"{m.name}: no reference values for {m.r_reference}"
 
 
 def test_every_r_function_in_the_table_has_a_registered_measure():
     # the correlated family is registered: no reference value may be silently left out of
     # test_propstab_matches_r_reference_value (which only sees cases with a measure)
-    pending = {c["r_function"] for c in TABLE["cases"] if _measure_for(c["r_function"]) is None}
+    pending = {c["r_function"] for c in TABLE["cases"]
+               if _measure_for(c["r_function"], c["arguments"]) is None}
     assert pending == set()
     assert len(_registered_cases()) == len(TABLE["cases"])
 

@@ -92,6 +92,7 @@ def npogr_pair(A, B, sim, d):
 #: measure -> statuses of (fully defined, monotonicity, bounds, maximum, correction)
 FINAL = {
     "sechidis": ("refuted",) * 5,
+    "sechidis_exact": ("refuted", "refuted", "refuted", "refuted", "holds"),
     "msi": ("holds", "refuted", "holds", "refuted", "refuted"),
     "yu_matching": ("refuted", "refuted", "holds", "refuted", "refuted"),
     "yu": ("refuted", "refuted", "refuted", "refuted", "holds"),

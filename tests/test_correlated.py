@@ -10,16 +10,17 @@ from scipy.optimize import linprog
 
 import propstab
 from propstab import Axiom, UndefinedMeasureWarning
-from propstab.measures import (intersection_count, intersection_greedy, intersection_mbm,
-                               intersection_mean, jaccard, kappa, msi, nogueira, npog, npogr,
-                               pearson, phi, pog, pogr, sechidis, yu, yu_matching, zucknick)
+from propstab.measures import (conger, intersection_count, intersection_greedy,
+                               intersection_mbm, intersection_mean, jaccard, kappa, msi,
+                               nogueira, npog, npogr, pearson, phi, pog, pogr, sechidis,
+                               sechidis_exact, yu, yu_matching, zucknick)
 from propstab.measures import matching, simulation
 from propstab.measures.correlated import MonteCarloWarning, effective_intersections
 
 from twins import random_subsets as random_selection  # tests/ is on sys.path
-from twins import twin_sechidis
+from twins import null_covariance_sum, sample_covariance, twin_sechidis, twin_sechidis_exact
 
-NEW = ["sechidis", "msi", "yu_matching", "yu", "zucknick", "intersection_count",
+NEW = ["sechidis", "sechidis_exact", "msi", "yu_matching", "yu", "zucknick", "intersection_count",
        "intersection_greedy", "intersection_mbm", "intersection_mean", "pogr", "npogr",
        "pearson"]
 
@@ -176,6 +177,93 @@ def test_sechidis_not_corrected_for_chance_with_varying_sizes():
               for a in itertools.combinations(range(3), 1)
               for b in itertools.combinations(range(3), 2)]
     assert sum(values) / len(values) == Fraction(-1, 9)
+
+
+# ------------------------------------------------------------------ the exact correction
+
+
+def test_null_covariance_of_varying_sizes_by_enumeration():
+    """E[S | H0] = Sigma0 + var_pop(k/d)/(M - 1) 11^T (docs/varying_sizes.md): the
+    sample covariance averaged over every tuple of subsets of sizes (1, 2, 3), d = 4,
+    equals the identity for non-identically distributed rows (tests/twins.py), and
+    differs from Sigma0 by var_pop(q)/(M - 1) in every entry."""
+    d, sizes = 4, (1, 2, 3)
+    total, count = None, 0
+    for runs in itertools.product(*(itertools.combinations(range(d), k) for k in sizes)):
+        Z = [[int(f in run) for f in range(d)] for run in runs]
+        S = sample_covariance(Z)
+        total = S if total is None else [[a + b for a, b in zip(r, t)] for r, t in zip(S, total)]
+        count += 1
+    mean = [[x / count for x in row] for row in total]
+    expected, q = null_covariance_sum(Z)
+    assert mean == expected
+    kbar, k2bar = Fraction(sum(sizes), 3), Fraction(sum(k * k for k in sizes), 3)
+    var0 = kbar / d * (1 - kbar / d)
+    cov0 = (k2bar - kbar) / (d * d - d) - kbar ** 2 / d ** 2        # Theorem 3's Sigma0
+    shift = sum((x - sum(q) / 3) ** 2 for x in q) / 3 / 2        # var_pop(q) / (M - 1)
+    assert shift == Fraction(1, 48)                                  # (1/24) / 2
+    assert all(mean[f][g] == (var0 if f == g else cov0) + shift
+               for f in range(d) for g in range(d))
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_sechidis_exact_matches_its_twin(seed):
+    rng = np.random.default_rng(seed)
+    Z = random_selection(rng, 6, 12, rng.integers(1, 11, size=6))
+    C = random_similarity(rng, 12, density=0.5)
+    assert sechidis_exact(Z, similarity=C) == pytest.approx(
+        float(twin_sechidis_exact(Z, C)), rel=1e-12)
+    Ct = np.where(C >= 0.7, C, 0)
+    np.fill_diagonal(Ct, 1)
+    assert sechidis_exact(Z, similarity=C, threshold=0.7) == pytest.approx(
+        float(twin_sechidis_exact(Z, Ct)), rel=1e-12)
+    assert sechidis_exact(Z, similarity=sparse.csr_matrix(C)) == pytest.approx(
+        sechidis_exact(Z, similarity=C), rel=1e-12)
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_sechidis_exact_is_conger_at_identity_and_sechidis_at_constant_size(seed):
+    rng = np.random.default_rng(seed)
+    Z = rng.random((7, 25)) < rng.uniform(0.1, 0.6, size=(7, 1))
+    Z[0, 0] = True
+    assert sechidis_exact(Z) == pytest.approx(conger(Z), abs=1e-12)
+    assert sechidis_exact(sparse.csr_matrix(Z), similarity=sparse.identity(25)) == \
+        pytest.approx(conger(Z), abs=1e-12)
+    Zc = random_selection(rng, 5, 12, 4)
+    C = random_similarity(rng, 12, density=0.4)
+    assert sechidis_exact(Zc, similarity=C) == pytest.approx(sechidis(Zc, similarity=C),
+                                                              rel=1e-12)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_sechidis_exact_is_corrected_for_chance_exactly(seed):
+    """Every tuple of subsets of sizes (1, 3, 2), d = 5, with a random C: the mean of the
+    twin is exactly 0, and of the fast path 0 to 1e-13, where sechidis's is not."""
+    rng = np.random.default_rng(seed)
+    d, sizes = 5, (1, 3, 2)
+    C = random_similarity(rng, d, density=0.6)
+    exact, fast, plain = Fraction(0), [], []
+    count = 0
+    for runs in itertools.product(*(itertools.combinations(range(d), k) for k in sizes)):
+        Z = np.array([[int(f in run) for f in range(d)] for run in runs])
+        exact += twin_sechidis_exact(Z, C)
+        fast.append(sechidis_exact(Z, similarity=C))
+        plain.append(sechidis(Z, similarity=C))
+        count += 1
+    assert exact == 0
+    assert abs(math.fsum(fast) / count) < 1e-13
+    assert math.fsum(plain) / count < -0.05
+
+
+def test_sechidis_exact_undefined_cases():
+    with pytest.warns(UndefinedMeasureWarning, match="E\\[tr\\(C S\\) \\| H0\\] = 0"):
+        assert math.isnan(sechidis_exact([[1, 0, 0], [0, 1, 0]], similarity=np.ones((3, 3))))
+    with pytest.warns(UndefinedMeasureWarning, match="mean subset size is 0 or d"):
+        sechidis_exact([[0, 0], [0, 0]])
+    # C = all ones with varying sizes: tr(C S) is the sample variance of the sizes, equal
+    # to its expectation, so the value is 0
+    assert sechidis_exact([[1, 0, 0], [1, 1, 0]], similarity=np.ones((3, 3))) == \
+        pytest.approx(0, abs=1e-12)
 
 
 # ------------------------------------------------------------------ Hamer and Dupont 2021
@@ -375,7 +463,7 @@ def test_stabm_raw_scores(fn):
     assert value == pytest.approx(R_NONE[fn], abs=5e-7)
 
 
-@pytest.mark.parametrize("fn", [yu, zucknick], ids=lambda f: f.__name__)
+@pytest.mark.parametrize("fn", list(R_EXACT), ids=lambda f: f.__name__)
 def test_exact_correction_equals_stabm_enumeration(fn):
     value = fn(R_FEATS, n_features=8, similarity=R_MAT, threshold=0.8,
                correction_for_chance="exact")
@@ -425,6 +513,78 @@ def test_exact_corrections_have_null_expectation_zero(fn):
     assert enumerate_null(fn, (1, 4), 6, **kw) == pytest.approx(0.0, abs=1e-12)
 
 
+ADJUSTED = {intersection_count: matching.score_count, intersection_mean: matching.score_mean,
+            intersection_greedy: matching.score_greedy, intersection_mbm: matching.score_mbm}
+
+
+def brute_expected(score, a, b, d, g):
+    """E[I | H0] by scoring every pair of subsets of sizes a and b (stabm's 'exact')."""
+    pairs = list(itertools.product(itertools.combinations(range(d), a),
+                                   itertools.combinations(range(d), b)))
+    Z1, Z2 = np.zeros((len(pairs), d)), np.zeros((len(pairs), d))
+    for p, (x, y) in enumerate(pairs):
+        Z1[p, list(x)] = 1
+        Z2[p, list(y)] = 1
+    return float(np.mean(score(Z1, Z2, g)))
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_exact_adjusted_expectation_equals_enumeration_of_all_pairs(seed):
+    """The component decomposition (propstab.measures.exact_null) against scoring all
+    C(d, a) C(d, b) pairs of subsets, tied similarities included, sizes 0 to d."""
+    from propstab.measures.exact_null import expected_adjusted
+    rng = np.random.default_rng(seed)
+    d = int(rng.integers(4, 8))
+    C = np.triu(rng.choice([0, 0, 0, 0.5, 0.9, 0.95, 1.0], size=(d, d)), 1)
+    C = C + C.T
+    np.fill_diagonal(C, 1)
+    g = matching.Graph.build(propstab.as_selection([[0], [1]], n_features=d), C, 0.5)
+    sizes = np.array([[0, 2], [1, 1], [2, 3], [3, 2], [d, 1], [d - 1, d - 2]])
+    for score in ADJUSTED.values():
+        got = expected_adjusted(score, sizes, d, g)
+        want = [brute_expected(score, a, b, d, g) for a, b in sizes.tolist()]
+        np.testing.assert_allclose(got, want, rtol=0, atol=1e-12, err_msg=score.__name__)
+
+
+@pytest.mark.parametrize("fn", list(ADJUSTED), ids=lambda f: f.__name__)
+def test_exact_adjusted_corrections_have_null_expectation_zero(fn):
+    S = random_similarity(np.random.default_rng(3), 6, density=0.6)
+    kw = dict(similarity=S, threshold=0.5, correction_for_chance="exact")
+    assert enumerate_null(fn, (2, 3), 6, **kw) == pytest.approx(0.0, abs=1e-12)
+    assert enumerate_null(fn, (4, 1), 6, **kw) == pytest.approx(0.0, abs=1e-12)
+
+
+def test_exact_adjusted_is_cheap_where_components_are_small():
+    """d = 400 with 60 similar pairs and 10 triangles: C(400, 20)^2 pairs of subsets for
+    stabm's enumeration, a few thousand pairs of differences here; the value agrees with
+    the simulated correction within its Monte Carlo error."""
+    from propstab.measures.exact_null import n_disjoint_pairs
+    rng = np.random.default_rng(0)
+    d = 400
+    C = np.eye(d)
+    for f in range(0, 120, 2):
+        C[f, f + 1] = C[f + 1, f] = 0.95
+    for f in range(120, 150, 3):
+        C[f, f + 1] = C[f + 1, f] = C[f + 1, f + 2] = C[f + 2, f + 1] = 0.92
+    Z = np.zeros((6, d), dtype=int)
+    for i in range(6):
+        Z[i, rng.choice(200, int(rng.integers(12, 22)), replace=False)] = 1
+    pairs = 60 * n_disjoint_pairs(2, 21, 21) + 10 * n_disjoint_pairs(3, 21, 21)
+    assert pairs < 1500 < math.comb(d, 12) ** 2
+    for fn in ADJUSTED:
+        exact = fn(Z, similarity=C, correction_for_chance="exact")
+        estimate = fn(Z, similarity=C, correction_for_chance="estimate", n_simulations=20_000)
+        assert exact == pytest.approx(estimate, abs=0.003), fn.__name__
+
+
+def test_exact_adjusted_refuses_a_component_too_large_naming_the_sizes():
+    Z = np.zeros((2, 40), dtype=int)
+    Z[0, :15] = Z[1, 10:26] = 1
+    with pytest.raises(ValueError, match="components.*largest of 40 features.*subset "
+                                         "sizes up to 15 and 16 of d = 40.*'estimate'"):
+        intersection_mbm(Z, similarity=np.ones((40, 40)), correction_for_chance="exact")
+
+
 def test_zucknick_exact_expectation_by_enumeration():
     S = random_similarity(np.random.default_rng(4), 6, density=0.5)
     raw = enumerate_null(zucknick, (2, 3), 6, similarity=S, threshold=0.3,
@@ -459,7 +619,7 @@ def test_options_are_keyword_and_checked():
     with pytest.raises(TypeError, match="unexpected option"):
         propstab.stability(Z_EQ1, measure="msi", threshold=0.5)
     with pytest.raises(ValueError, match="correction_for_chance: must be one of"):
-        intersection_mbm(Z_EQ1, correction_for_chance="exact")
+        intersection_mbm(Z_EQ1, correction_for_chance="simulate")
     assert propstab.stability(Z_EQ1, measure="sechidis", similarity=C_EQ1) == \
         pytest.approx(1.0)
     assert propstab.stability(Z_EQ1, measure="phi_pears") == pytest.approx(phi(Z_EQ1))

@@ -11,7 +11,9 @@ scripts in their --quick modes and the catalogue audits every measure; both are 
 by content in docs/_build, so a second build takes about a minute.
 """
 import doctest
+import fcntl
 import importlib.util
+import os
 import pathlib
 import re
 import subprocess
@@ -137,13 +139,33 @@ def test_docstring_checker_covers_every_public_function_and_class():
 
 @pytest.fixture(scope="module")
 def site():
-    """Build the site as ``make docs`` does (without the set-up)."""
-    run = subprocess.run(["make", "--no-print-directory", "-s", "docs-html"], cwd=ROOT,
-                         capture_output=True, text=True, timeout=1800)
-    output = run.stdout + run.stderr
-    problems = [line for line in output.splitlines() if "WARNING" in line or "ERROR" in line]
-    assert run.returncode == 0, ("the site's build failed (warnings are errors):\n"
-                                 + "\n".join(problems[:40] or output.splitlines()[-40:]))
+    """Build the site as ``make docs`` does (without the set-up), once per test run.
+
+    Under pytest-xdist each worker that runs a site test asks for the site; two
+    concurrent Sphinx builds into one tree break each other, so the build runs under a
+    file lock and a worker finding the site already built in this run (a stamp with
+    xdist's run id) uses it.
+    """
+    run_id = os.environ.get("PYTEST_XDIST_TESTRUNUID", f"pid-{os.getpid()}")
+    (DOCS / "_build").mkdir(exist_ok=True)
+    stamp = DOCS / "_build" / ".built-by-test-run"
+    with open(DOCS / "_build" / ".site-lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            if stamp.is_file() and stamp.read_text() == run_id:
+                return HTML
+            stamp.unlink(missing_ok=True)
+            run = subprocess.run(["make", "--no-print-directory", "-s", "docs-html"],
+                                 cwd=ROOT, capture_output=True, text=True, timeout=1800)
+            output = run.stdout + run.stderr
+            problems = [line for line in output.splitlines()
+                        if "WARNING" in line or "ERROR" in line]
+            assert run.returncode == 0, ("the site's build failed (warnings are errors):\n"
+                                         + "\n".join(problems[:40]
+                                                     or output.splitlines()[-40:]))
+            stamp.write_text(run_id)
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
     return HTML
 
 

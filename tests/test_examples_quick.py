@@ -94,3 +94,28 @@ def test_bench_resampling_quick(capsys):
     assert printed_overhead and printed_ratio, out
     assert float(printed_overhead.group(1)) == pytest.approx(100 * overhead, abs=0.051)
     assert float(printed_ratio.group(1)) == pytest.approx(ratio, abs=0.0051)
+
+
+def test_varying_sizes_quick(capsys):
+    """examples/varying_sizes.py: conger >= nogueira on every matrix, equal where the
+    sizes do not vary, and nogueira's null expectation is the closed form for the sizes."""
+    import propstab
+    from propstab.chance import nogueira_expectation
+    mod = _load("varying_sizes")
+    rows = mod.main(["--quick"])
+    out = capsys.readouterr().out
+    assert "| breast_cancer | C by CV | 10 |" in out and "| digits_3_8 | random C | 10 |" in out
+    assert len(rows) == 8
+    for r in rows:
+        assert r["conger"] >= r["nogueira"] - 1e-12
+        assert r["null"] <= 0
+        assert (r["k_sd"] == 0) == (r["conger"] == r["nogueira"])
+    spread = max(rows, key=lambda r: r["k_sd"])
+    assert spread["null"] < -0.005 and spread["conger"] - spread["nogueira"] > 0.003
+    X, y = mod.load("breast_cancer")
+    assert X.shape == (569, 30) and abs(X.mean()) < 1e-12
+    Z = propstab.resample(mod.l1_random_c, X, y, n_runs=10, random_state=0).Z
+    sizes = Z.sum(axis=1)
+    assert nogueira_expectation(sizes, 30) == pytest.approx(
+        [r for r in rows if r["data"] == "breast_cancer" and r["selector"] == "random C"][0]
+        ["null"], abs=1e-15)

@@ -1,8 +1,8 @@
 """The quick mode of studies/validate_inference.py: every check of the validation study.
 
 Coverage of the Thm 6 intervals (thesis Tables 6.2, 6.3), consistency (Fig 6.2), T_M
-under H0 and H1 (Fig 6.4), jackknife coverage and the paired test's level and power,
-with hundreds of repeats and tolerances of 4 binomial standard errors (fixed seed).
+under H0 and H1 (Fig 6.4), jackknife coverage, the paired test's level and power, and
+the coverage and bias of Conger's kappa with varying subset sizes, with hundreds of repeats and tolerances of 4 binomial standard errors (fixed seed).
 """
 from __future__ import annotations
 
@@ -37,7 +37,10 @@ def test_quick_study_checks_pass(quick):
     names = " ".join(c["name"] for c in out["checks"])
     for part in ("consistency", "coverage d=100", "coverage d=10000", "T_M under H0",
                  "T_M under H1", "jackknife jaccard", "jackknife lustgarten", "jackknife cwrel",
-                 "paired test level", "paired test more powerful"):
+                 "paired test level", "paired test more powerful", "paired test level (conger)",
+                 "conger jackknife 95 % binomial sizes", "conger jackknife 95 % L1-like path",
+                 "conger delta method 95 %", "conger unbiased under pure noise",
+                 "nogueira biased below 0 under pure noise"):
         assert part in names
 
 
@@ -46,6 +49,7 @@ def test_quick_study_figures_and_report(study, quick):
     assert sorted(os.listdir(figures)) == ["inference_consistency.png", "inference_tm_qq.png"]
     text = study.report(out)
     assert "| 100 | 0.8 |" in text and "thesis" in text
+    assert "| L1-like path | 30 |" in text and "conger, jackknife" in text
 
 
 def test_population_cases_have_the_thesis_stabilities(study):

@@ -99,9 +99,11 @@ def test_estimate_is_seeded_where_propstab_simulates():
 
 def test_errors_name_the_r_arguments():
     with pytest.raises(ValueError, match=r"^correction\.for\.chance: stabilityIntersectionMean "
-                                         r"in propstab takes 'none' or 'estimate'"):
+                                         r"in propstab takes 'none' or 'exact' or 'estimate'"):
         fe.stabm_value("stabilityIntersectionMean", [1, 1], [1, 2], sim_mat=np.eye(2),
-                       options={"correction.for.chance": "exact"})
+                       options={"correction.for.chance": "approximate"})
+    assert fe.stabm_value("stabilityIntersectionMean", [1, 1], [1, 2], sim_mat=np.eye(2),
+                          options={"correction.for.chance": "exact"}) == -1.0
     with pytest.raises(ValueError, match=r"^sim\.mat: "):
         fe.stabm_value("stabilityZucknick", [1, 1], [1, 2], sim_mat=np.full((2, 2), 0.5))
     with pytest.raises(ValueError, match=r"^p: stabilityNogueira needs the number"):

@@ -146,13 +146,23 @@ def test_docstring_examples_run_and_properties_table_is_generated(name):
         assert re.search(rf"^\s*{re.escape(axiom.label)}\s+{declared}$", doc, re.M), axiom
 
 
+#: R references outside stabm: irr's exact kappa (Conger 1980) on the ratings matrix.
+IRR_REFERENCES = {"conger": ("irr", "kappam.fleiss", "ratings", {"exact": True})}
+
+
 def test_r_references_name_existing_stabm_functions():
     refs = {m.name: m.r_reference for m in MEASURES if m.r_reference is not None}
     assert refs
-    for name, ref in refs.items():
+    for name, ref in list(refs.items()):
         assert isinstance(ref, RReference)
-        assert ref.package == "stabm" and ref.function in STABM_FUNCTIONS, name
         assert set(ref.arguments) <= set(get_measure(name).parameter_names), name
+        if name in IRR_REFERENCES:
+            assert (ref.package, ref.function, ref.input, dict(ref.fixed)) == \
+                IRR_REFERENCES[name]
+            del refs[name]
+            continue
+        assert ref.package == "stabm" and ref.function in STABM_FUNCTIONS, name
+        assert ref.input == "stabm" and not ref.fixed, name
     # every stabm measure without a similarity matrix has exactly one propstab twin
     functions = [ref.function for ref in refs.values()]
     assert sorted(functions) == sorted(set(functions))
@@ -194,14 +204,15 @@ def test_every_pairwise_and_frequency_measure_has_a_kernel():
 
 def test_analytic_variance_and_scale_are_declared_by_their_rule():
     """Thm 6 applies to Nogueira's estimator and to Kuncheva's index, equal to it on its
-    domain (thesis Thm 4). Table 6.1 is a scale for kappa-like values: those two, and
-    the measures corrected for chance with null value 0 and maximum 1, higher more
-    stable."""
-    from propstab._variance import thm6
+    domain (thesis Thm 4); Conger's kappa has its own delta-method variance. Table 6.1 is
+    a scale for kappa-like values: those, and the measures corrected for chance with null
+    value 0 and maximum 1, higher more stable."""
+    from propstab._variance import conger_delta, thm6
     from propstab.measures.references import TABLE_6_1
     analytic = {m.name for m in MEASURES if m.analytic_variance is not None}
-    assert analytic == {"nogueira", "kuncheva"}
-    assert all(get_measure(name).analytic_variance is thm6 for name in analytic)
+    assert analytic == {"nogueira", "kuncheva", "conger"}
+    assert all(get_measure(name).analytic_variance is thm6 for name in ("nogueira", "kuncheva"))
+    assert get_measure("conger").analytic_variance is conger_delta
     for info in MEASURES:
         hi = info.bounds[1]
         kappa_like = info.name in analytic or (

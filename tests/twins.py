@@ -22,6 +22,8 @@ Sources
   ``(r - E[r]) / (sqrt(k_i k_j) - E[r])``, Novovicova's entropy score, and the
   per-pair ``correction.for.chance = "exact"``.
 - Sechidis, K. et al. (2019): Definition 2 and Theorem 3 (the correlated ``sechidis``).
+- Conger, A. J. (1980): kappa for M raters, pairwise agreement with each rater's own
+  chance marginals (``conger``).
 - The null model H0 (thesis Definition 2): run i is a uniformly random subset of
   size k_i. The ``*_expectation`` twins ENUMERATE every subset (itertools), with
   no use of :mod:`propstab.chance`.
@@ -279,6 +281,22 @@ def twin_nogueira(Z):
     return None if den == 0 else 1 - (sum(s2) / d) / den
 
 
+def twin_conger(Z):
+    """Conger (1980), kappa for M raters with each rater's own marginals: one minus the
+    observed disagreement over all ordered pairs of runs (Hamming distances
+    |a \\ b| + |b \\ a|) divided by its chance counterpart, each pair's expected Hamming
+    distance for independent runs of frequencies |a|/d and |b|/d over d features."""
+    runs, d = as_sets(Z)
+    observed = expected = Fraction(0)
+    for i, a in enumerate(runs):
+        for j, b in enumerate(runs):
+            if i != j:
+                observed += len(a - b) + len(b - a)
+                pa, pb = Fraction(len(a), d), Fraction(len(b), d)
+                expected += d * (pa * (1 - pb) + pb * (1 - pa))
+    return None if expected == 0 else 1 - observed / expected
+
+
 def twin_goh(Z):
     """Goh and Wong (thesis Table 3.2): (1/d) sum_f p_f."""
     runs, M, d, F = _columns(Z)
@@ -426,8 +444,53 @@ def twin_sechidis(Z, C) -> Fraction:
     return None if trC0 == 0 else 1 - trCS / trC0
 
 
+def null_covariance_sum(Z) -> Tuple[List[List[Fraction]], List[Fraction]]:
+    """The exact E[S | H0] of the unbiased covariance matrix S of Z's columns for runs of
+    Z's sizes, from the general identity for independent, not identically distributed
+    rows: E[S] = (1/M) sum_i Cov_i + (1/(M-1)) sum_i (mu_i - mu)(mu_i - mu)^T, with run
+    i's mean q_i 1 (q_i = k_i/d) and covariance q_i (1 - q_i) on the diagonal,
+    k_i (k_i - 1)/(d (d - 1)) - q_i^2 off it (a uniform k_i-subset). Returns E[S] as a
+    d x d list of fractions and the q_i."""
+    rows = [list(map(int, row)) for row in Z]
+    M, d = len(rows), len(rows[0])
+    k = [sum(r) for r in rows]
+    q = [Fraction(x, d) for x in k]
+    qbar = sum(q) / M
+    spread = sum((x - qbar) ** 2 for x in q) / (M - 1)
+    var = sum(x * (1 - x) for x in q) / M
+    cov = sum(Fraction(x * (x - 1), d * (d - 1)) - y * y for x, y in zip(k, q)) / M \
+        if d > 1 else Fraction(0)
+    return [[(var if f == g else cov) + spread for g in range(d)] for f in range(d)], q
+
+
+def sample_covariance(Z) -> List[List[Fraction]]:
+    """The unbiased covariance matrix of the columns of Z, in fractions."""
+    rows = [list(map(int, row)) for row in Z]
+    M, d = len(rows), len(rows[0])
+    p = [Fraction(sum(r[f] for r in rows), M) for f in range(d)]
+    return [[Fraction(M, M - 1) * (Fraction(sum(r[f] * r[g] for r in rows), M) - p[f] * p[g])
+             for g in range(d)] for f in range(d)]
+
+
+def twin_sechidis_exact(Z, C):
+    """Sechidis et al.'s Definition 2 with the exact null expectation in the denominator:
+    1 - tr(C S) / tr(C E[S | H0]) (:func:`null_covariance_sum`), in fractions. None when
+    the denominator is 0 or the mean size is 0 or d."""
+    rows = [list(map(int, row)) for row in Z]
+    M, d = len(rows), len(rows[0])
+    N = sum(map(sum, rows))
+    if N == 0 or N == M * d:
+        return None
+    C = [[Fraction(x) for x in row] for row in C]
+    S = sample_covariance(rows)
+    ES, _ = null_covariance_sum(rows)
+    trCS = sum(C[f][g] * S[f][g] for f in range(d) for g in range(d))
+    trCE = sum(C[f][g] * ES[f][g] for f in range(d) for g in range(d))
+    return None if trCE == 0 else 1 - trCS / trCE
+
+
 FREQUENCY_TWINS: Dict[str, Callable] = {
-    "nogueira": twin_nogueira, "goh": twin_goh, "davis": twin_davis,
+    "nogueira": twin_nogueira, "conger": twin_conger, "goh": twin_goh, "davis": twin_davis,
     "krizek": twin_krizek, "guzman": twin_guzman, "cwrel": twin_cwrel,
     "lausser": twin_lausser, "consistency": twin_consistency,
     "weighted_consistency": twin_weighted_consistency, "novovicova": twin_novovicova,

@@ -14,7 +14,6 @@ def run(args) -> int:
     options, option_lines = measure_options(args, info, sim)
     est = estimate(read.selection, info.name, **options)
     ci = est.confidence_interval(args.confidence)
-    source = ("thesis Thm 6" if est.method == "analytic" else "delete-one-run jackknife")
     interpretation = ("- (thesis Table 6.1 is a scale for kappa-like measures)"
                       if est.interpretation is None
                       else f"{est.interpretation} (thesis Table 6.1)")
@@ -22,9 +21,10 @@ def run(args) -> int:
             ("measure", est.measure), *option_lines,
             ("runs x features", f"{est.n_runs} x {est.n_features}"),
             ("estimate", f"{est.statistic:.4f}"),
-            ("standard error", f"{est.standard_error:.4f} ({est.method}: {source})"),
+            ("standard error", f"{est.standard_error:.4f} ({est.method}: {est.variance_source})"),
             (f"{args.confidence:.0%} CI", f"[{ci.low:.4f}, {ci.high:.4f}]"),
-            ("interpretation", interpretation)]
+            ("interpretation", interpretation),
+            *([("note", est.note)] if est.note is not None else [])]
     print("\n".join(field_lines(rows)))
     return 0
 

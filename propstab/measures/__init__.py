@@ -5,17 +5,17 @@ Every function takes the selection matrix ``Z`` positionally (any form accepted 
 """
 from .pairwise import (dice, hamming, jaccard, kappa, kuncheva, lustgarten, npog, ochiai,
                        phi, pog, unadjusted, wald)
-from .frequency import (consistency, cw_max, cw_min, cwrel, davis, goh, guzman, krizek,
+from .frequency import (conger, consistency, cw_max, cw_min, cwrel, davis, goh, guzman, krizek,
                         lausser, nogueira, novovicova, weighted_consistency)
 from .correlated import (intersection_count, intersection_greedy, intersection_mbm,
-                         intersection_mean, msi, npogr, pearson, pogr, sechidis, yu,
+                         intersection_mean, msi, npogr, pearson, pogr, sechidis, sechidis_exact, yu,
                          yu_matching, zucknick)
 
 __all__ = [
     "hamming", "jaccard", "dice", "ochiai", "pog", "kuncheva", "lustgarten", "wald", "npog",
     "kappa", "phi", "unadjusted",
-    "goh", "davis", "krizek", "guzman", "cwrel", "lausser", "nogueira", "consistency",
+    "goh", "davis", "krizek", "guzman", "cwrel", "lausser", "nogueira", "conger", "consistency",
     "weighted_consistency", "novovicova", "cw_min", "cw_max",
-    "sechidis", "msi", "yu_matching", "yu", "zucknick", "intersection_count",
+    "sechidis", "sechidis_exact", "msi", "yu_matching", "yu", "zucknick", "intersection_count",
     "intersection_greedy", "intersection_mbm", "intersection_mean", "pogr", "npogr", "pearson",
 ]

@@ -7,7 +7,8 @@ validated by :func:`propstab._validation.as_similarity`; ``None`` is the
 identity) and, for importance-weighted measures, ``importances=`` (M x d,
 non-negative, zero exactly where a feature is not selected).
 
-- ``sechidis``: effective stability (Sechidis et al. 2019, Definition 2, Thm 3).
+- ``sechidis``: effective stability (Sechidis et al. 2019, Definition 2, Thm 3), and
+  ``sechidis_exact``, its exact correction for chance for any sizes (Conger's).
 - ``msi``: maximal shared importance (Hamer and Dupont 2021, eqs 8-12).
 - ``yu_matching``: Yu et al.'s maximum weighted bipartite matching (Hamer sec. 2, Thm 5.1).
 - ``yu``, ``zucknick``, ``intersection_count``, ``intersection_greedy``,
@@ -39,6 +40,7 @@ from ._common import pair_mean
 from .matching import (as_csr, pair_edges, pair_rows, pogr_parts, rowsum, score_count,
                        score_greedy, score_mbm, score_mean, score_yu, score_zucknick,
                        similarity_matrix, upper_pairs)
+from .exact_null import exact_expectation
 from .msi_solvers import assignment_values, msi_pair_values
 from .references import BOMMERT, TABLE_6_1, claims
 from .simulation import (MonteCarloWarning, expected_pogr, expected_yu,  # noqa: F401
@@ -77,9 +79,12 @@ RANDOM_STATE = Parameter(
     "random_state", 0, "seed (int) of the simulation for correction_for_chance='estimate'")
 
 
-def _correction(default, exact: bool):
-    choices = ("none", "exact", "estimate") if exact else ("none", "estimate")
-    how = ("'exact': the exact null expectation (closed form); " if exact else "")
+def _correction(default, exact: str):
+    choices = ("none", "exact", "estimate")
+    how = {"closed": "'exact': the exact null expectation (closed form); ",
+           "components": "'exact': the exact null expectation (enumeration over the "
+                         "similarity graph's components, a ValueError naming the sizes "
+                         "where infeasible); "}[exact]
     return Parameter(
         "correction_for_chance", default,
         "stabm's per-pair correction (I - E[I|H0]) / (max - E[I|H0]); " + how +
@@ -305,22 +310,114 @@ def sechidis(sel, *, similarity=None, threshold=None):
     >>> round(sechidis(Z), 12), round(nogueira(Z), 12)
     (0.0, 0.0)
     """
+    parts = _effective_parts(sel, similarity, threshold)
+    if parts is None:
+        return undefined("sechidis", "the mean subset size is 0 or d")
+    tr_CS, den, _ = parts
+    if abs(den) <= 1e-12 * sel.n_features * _null_variance(sel):
+        return undefined("sechidis", "tr(C Sigma0) = 0 (C is all ones and the sizes are "
+                                     "constant)")
+    return 1.0 - tr_CS / den
+
+
+def _null_variance(sel) -> float:
+    """(k̄/d)(1 - k̄/d), the null variance of one selection indicator."""
+    q = sel.total / (sel.n_runs * sel.n_features)
+    return q * (1.0 - q)
+
+
+def _effective_parts(sel, similarity, threshold):
+    """tr(C S), tr(C Sigma0) (Theorem 3, with the mean of k^2) and 1^T C 1 of a
+    selection, without forming a d x d matrix; None when k̄ is 0 or d."""
     C = similarity_matrix(sel, similarity, threshold)
     M, d, N = sel.n_runs, sel.n_features, sel.total
     if N == 0 or N == M * d:
-        return undefined("sechidis", "the mean subset size is 0 or d")
+        return None
     Z = as_csr(sel.tocsr())
     F = sel.column_counts.astype(np.float64)
     quad = float((Z @ C).multiply(Z).sum())            # sum_i z_i C z_i^T
     tr_CS = (quad - float(F @ (C @ F)) / M) / (M - 1)
     k = sel.row_sizes.astype(np.float64)
     kbar, k2bar = N / M, float(np.mean(k * k))
-    var0 = kbar / d * (1 - kbar / d)
+    var0 = _null_variance(sel)
     cov0 = (k2bar - kbar) / (d * d - d) - kbar ** 2 / d ** 2 if d > 1 else 0.0
-    den = d * var0 + cov0 * (float(C.sum()) - d)
-    if abs(den) <= 1e-12 * d * var0:
-        return undefined("sechidis", "tr(C Sigma0) = 0 (C is all ones and the sizes are "
-                                     "constant)")
+    total = float(C.sum())                             # 1^T C 1 = d + sum of off-diagonal
+    return tr_CS, d * var0 + cov0 * (total - d), total
+
+
+@register(
+    name="sechidis_exact", family="correlated", aliases=("effective_conger",),
+    summary="1 - tr(C S) / E[tr(C S) | H0]: effective stability corrected for chance "
+            "exactly for any sizes",
+    references=(SECHIDIS + ", Definition 2 and Theorem 3",
+                "Conger, A. J. (1980). Integration and generalization of kappas for "
+                "multiple raters. Psychological Bulletin 88(2), 322-328"),
+    claims=claims(False, False, False, False, True), lower=-math.inf, upper=math.inf,
+    null_value=0.0, parameters=(SIMILARITY, THRESHOLD_C),
+    notes="Sechidis's Phi_C with tr(C Sigma0) replaced by the exact null expectation of "
+          "tr(C S) for the observed sizes: E[S | H0] = Sigma0 + var_pop(k/d)/(M - 1) 11^T "
+          "(docs/varying_sizes.md), so the null expectation of the value is 0 for every M, "
+          "d, sizes and admissible C. Equal to sechidis for a constant size and to conger at "
+          "C = I. The other axioms fail as sechidis's for a general C (its constant-size "
+          "counterexamples are counterexamples here): not bounded, 0/0 for C = all ones "
+          "with a constant size, different rows that swap similar features score 1.")
+def sechidis_exact(sel, *, similarity=None, threshold=None):
+    """Effective stability corrected for chance exactly (Conger's correction of Phi_C).
+
+    .. math:: \\hat\\Phi^{E}_C(Z) = 1 - \\frac{\\mathrm{tr}(C S)}{E[\\mathrm{tr}(C S) \\mid H_0]}
+              = 1 - \\frac{\\mathrm{tr}(C S)}{\\mathrm{tr}(C \\Sigma^0)
+                + \\frac{\\mathrm{var}_{pop}(q)}{M - 1}\\,\\mathbf{1}^T C \\mathbf{1}}
+
+    with S the unbiased covariance matrix of the columns of Z, Sigma0 Sechidis et al.'s
+    null covariance (Theorem 3: diagonal ``q̄(1 - q̄)``, off-diagonal
+    ``(mean(k^2) - k̄)/(d^2 - d) - k̄^2/d^2``), q_i = k_i/d and
+    var_pop(q) = (1/M) sum_i (q_i - q̄)^2. Under the null model (thesis Definition 2,
+    run i a uniformly random subset of its size k_i) the runs have means q_i 1 and
+    covariances Cov_i, and E[S] = (1/M) sum_i Cov_i + (1/(M-1)) sum_i (q_i - q̄)^2 11^T
+    = Sigma0 + var_pop(q)/(M - 1) 11^T: Sechidis's Phi_C
+    (:func:`sechidis`) divides by tr(C Sigma0) only and is not corrected for chance
+    when the sizes vary. This measure is 0 in expectation under H0 for every similarity
+    C, equals :func:`sechidis` for a constant size and :func:`propstab.measures.conger`
+    at C = I.
+
+    Parameters
+    ----------
+    Z : selection matrix in any form accepted by :func:`propstab.as_selection`
+    n_features, feature_names : optional
+    similarity : d x d matrix, optional
+        C (dense, sparse or DataFrame); None is the identity.
+    threshold : float, optional
+        Entries of C below it are set to 0.
+
+    Returns
+    -------
+    float
+
+    Warns
+    -----
+    UndefinedMeasureWarning
+        When k̄ is 0 or d, or E[tr(C S) | H0] = 0 (C all ones with a constant size).
+
+    Examples
+    --------
+    >>> from propstab.measures import conger, sechidis, sechidis_exact
+    >>> Z = [[1, 0, 1, 0], [0, 1, 1, 1], [1, 0, 0, 0]]           # sizes 2, 3, 1
+    >>> C = [[1, 1, 0, 0], [1, 1, 0, 0], [0, 0, 1, 0], [0, 0, 0, 1]]
+    >>> round(sechidis_exact(Z, similarity=C), 4), round(sechidis(Z, similarity=C), 4)
+    (0.3766, 0.2941)
+    >>> abs(sechidis_exact(Z) - conger(Z)) < 1e-15                  # C = I
+    True
+    """
+    parts = _effective_parts(sel, similarity, threshold)
+    if parts is None:
+        return undefined("sechidis_exact", "the mean subset size is 0 or d")
+    tr_CS, tr_C0, total = parts
+    M, d = sel.n_runs, sel.n_features
+    q = sel.row_sizes / d
+    den = tr_C0 + float(np.mean((q - q.mean()) ** 2)) * total / (M - 1)
+    if abs(den) <= 1e-12 * d * _null_variance(sel):
+        return undefined("sechidis_exact", "E[tr(C S) | H0] = 0 (C is all ones and the "
+                                           "sizes are constant)")
     return 1.0 - tr_CS / den
 
 
@@ -484,7 +581,7 @@ _STABM_NOTES = (
     references=(BOMMERT + ", stabilityYu", YU, ZHANG),
     claims=claims(False, False, False, False, True), lower=-math.inf, upper=1,
     null_value=0.0, scale=TABLE_6_1,
-    parameters=(SIMILARITY, THRESHOLD, _correction("exact", True), N_SIMULATIONS,
+    parameters=(SIMILARITY, THRESHOLD, _correction("exact", "closed"), N_SIMULATIONS,
                 RANDOM_STATE),
     r_reference=_stabm_ref("stabilityYu", note="without similar features stabm switches to "
                            "the normaliser sqrt(k_i k_j) (propstab keeps (k_i + k_j)/2)",
@@ -556,7 +653,7 @@ def yu(sel, *, similarity=None, threshold=0.9, correction_for_chance="exact",
     summary="(|F_i ∩ F_j| + C(F_i, F_j) + C(F_j, F_i)) / |F_i ∪ F_j|",
     references=(BOMMERT + ", stabilityZucknick", ZUCKNICK),
     claims=claims(True, False, True, False, False), lower=0, upper=1,
-    parameters=(SIMILARITY, THRESHOLD, _correction("none", True), N_SIMULATIONS,
+    parameters=(SIMILARITY, THRESHOLD, _correction("none", "closed"), N_SIMULATIONS,
                 RANDOM_STATE),
     r_reference=_stabm_ref("stabilityZucknick", adjusted=False),
     notes="Bounded by [0, 1]: (k_j - r) k_i / k_j + (k_i - r) k_j / k_i <= k_i + k_j - 2r. "
@@ -621,13 +718,16 @@ def _register_intersection(name, function, summary, notes=""):
                     "selection stability for data sets with similar features. LOD 2020, LNCS "
                     "12565, 203-214"),
         claims=claims(False, False, False, False, False), lower=-math.inf, upper=1,
-        parameters=(SIMILARITY, THRESHOLD, _correction("estimate", False), N_SIMULATIONS,
+        parameters=(SIMILARITY, THRESHOLD, _correction("estimate", "components"), N_SIMULATIONS,
                     RANDOM_STATE),
         r_reference=_stabm_ref(function),
-        notes="E[I|H0] has no closed form (it depends on the whole similarity graph), so "
-              "the correction is simulated as in stabm: corrected for chance only up to "
+        notes="E[I|H0] has no closed form (it depends on the whole similarity graph). The "
+              "default correction is simulated as in stabm: corrected for chance only up to "
               "Monte Carlo error, hence not claimed (M = 2, d = 3, k = (1, 1), s_01 = 1: "
-              "E[I|H0] = 5/9 exactly, E[value|H0] = -0.001 at 10^4 draws). Not bounded below "
+              "E[I|H0] = 5/9 exactly, E[value|H0] = -0.001 at 10^4 draws). "
+              "correction_for_chance='exact' computes E[I|H0] exactly by enumeration over "
+              "the similarity graph's connected components (stabm's 'exact' enumerates all "
+              "pairs of subsets; docs/correlated.md), with null expectation 0. Not bounded below "
               "(the estimand is -(n^2 + 1)/(2n) on yu's family). Without any similar "
               "features I = r and "
               "E[I|H0] = k_i k_j / d exactly." + notes + _STABM_NOTES)
@@ -644,7 +744,11 @@ _INTERSECTION_FORMULA = """
     similarity : d x d matrix, optional
     threshold : float, default 0.9
         x and y are similar when similarity(x, y) >= threshold.
-    correction_for_chance : {"estimate", "none"}
+    correction_for_chance : {"estimate", "exact", "none"}
+        "exact": E[I|H0] exactly, by enumeration over the connected components of the
+        similarity graph (``propstab.measures.exact_null``; stabm enumerates all
+        C(d, k_i) C(d, k_j) pairs of subsets), a ValueError naming the sizes where the
+        components are too large for it.
         "estimate": E[I|H0] simulated with ``n_simulations`` random pairs of subsets per
         distinct pair of sizes, seeded by ``random_state`` (default 0, so results are
         reproducible); the Monte Carlo standard error of each expectation is
@@ -664,6 +768,12 @@ _INTERSECTION_FORMULA = """
         When a pair's expectation equals its maximum (0/0).
     MonteCarloWarning
         When the simulation's error on the value exceeds 0.005.
+
+    Raises
+    ------
+    ValueError
+        With ``correction_for_chance="exact"``, when the exact expectation needs more
+        than ``exact_null.ENUMERATION_LIMIT`` pairs of subsets of the components.
 """
 
 
@@ -688,7 +798,8 @@ def intersection_count(sel, *, similarity=None, threshold=0.9,
     return stabm_measure("intersection_count", sel, score_count, _geo_mean,
                           similarity=similarity, threshold=threshold,
                           correction=correction_for_chance, n_simulations=n_simulations,
-                          random_state=random_state)
+                          random_state=random_state,
+                          exact=exact_expectation(score_count))
 
 
 @_register_intersection("intersection_mean", "stabilityIntersectionMean",
@@ -712,7 +823,8 @@ def intersection_mean(sel, *, similarity=None, threshold=0.9,
     return stabm_measure("intersection_mean", sel, score_mean, _geo_mean,
                           similarity=similarity, threshold=threshold,
                           correction=correction_for_chance, n_simulations=n_simulations,
-                          random_state=random_state)
+                          random_state=random_state,
+                          exact=exact_expectation(score_mean))
 
 
 @_register_intersection("intersection_greedy", "stabilityIntersectionGreedy",
@@ -740,7 +852,8 @@ def intersection_greedy(sel, *, similarity=None, threshold=0.9,
     return stabm_measure("intersection_greedy", sel, score_greedy, _geo_mean,
                           similarity=similarity, threshold=threshold,
                           correction=correction_for_chance, n_simulations=n_simulations,
-                          random_state=random_state)
+                          random_state=random_state,
+                          exact=exact_expectation(score_greedy))
 
 
 @_register_intersection("intersection_mbm", "stabilityIntersectionMBM",
@@ -766,7 +879,8 @@ def intersection_mbm(sel, *, similarity=None, threshold=0.9,
     return stabm_measure("intersection_mbm", sel, score_mbm, _geo_mean,
                           similarity=similarity, threshold=threshold,
                           correction=correction_for_chance, n_simulations=n_simulations,
-                          random_state=random_state)
+                          random_state=random_state,
+                          exact=exact_expectation(score_mbm))
 
 
 # ----------------------------------------------------------------------------------

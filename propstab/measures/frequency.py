@@ -16,11 +16,13 @@ from .._registry import (Bound, ExpectedDifference, Parameter, RReference, Varia
                          module_doctests, register)
 from ..axioms import Axiom
 from .._validation import check_int_range
-from .._variance import thm6
+from .._variance import conger_delta, thm6
 from .kernels import count_kernel, divide, xlogx
 from .r_differences import NAN_NOT_NA
 from .references import BOMMERT, SOMOL, TABLE_6_1, THESIS, claims
 
+CONGER = ("Conger, A. J. (1980). Integration and generalization of kappas for multiple "
+          "raters. Psychological Bulletin 88(2), 322-328. doi:10.1037/0033-2909.88.2.322")
 NOVOVICOVA = ("Novovicova, J., Somol, P., Haindl, M., Pudil, P. (2009). Conditional mutual "
               "information based feature selection for classification task. CIARP")
 
@@ -110,10 +112,11 @@ IRR_SINGLE_SUBJECT = ExpectedDifference(
     reason="kappam.fleiss first removes rows with NA by ratings[keep, ], which drops a "
            "one-row matrix to a vector, so ncol() is NULL and the loop 1:nr fails. Fleiss' "
            "kappa of one subject is defined when the raters disagree; propstab's nogueira "
-           "(equal to it, thesis Thm 5) gives -1/(M - 1) for Z = [[1], [0]].",
+           "(equal to it, thesis Thm 5) gives -1/(M - 1) for Z = [[1], [0]], and conger "
+           "(Cohen's kappa for M = 2) 0; irr fails with exact = TRUE too.",
     example="irr::kappam.fleiss(matrix(c(1L, 0L), nrow = 1))",
     r_result="error: argument of length 0 (in 1:nr)",
-    propstab_result="nogueira([[1], [0]]) = -1.0",
+    propstab_result="nogueira([[1], [0]]) = -1.0; conger([[1], [0]]) = 0.0",
     applies=_single_subject)
 
 
@@ -132,7 +135,8 @@ IRR_SINGLE_SUBJECT = ExpectedDifference(
            "Correction for chance holds for a constant size (E = 0, thesis Thm 4) but not for "
            "fixed sizes that differ: E[Phi|H0] = -sum_i (k_i - k̄)^2 / (M (M-1) k̄ (d - k̄)), "
            "e.g. -1/9 for M = 2, d = 3, k = (1, 2). Thesis Thm 3 assumes identically "
-           "distributed rows; see docs/table41.md."))
+           "distributed rows; see docs/table41.md. conger divides by the exact null "
+           "expectation instead (docs/varying_sizes.md)."))
 @count_kernel(undefined_when=lambda c: (c.total == 0) | (c.total == c.n_runs * c.n_features),
               reason="the mean subset size is 0 or d")
 def nogueira(c):
@@ -171,6 +175,91 @@ def nogueira(c):
     """
     M, d, N, S2 = c.n_runs, c.n_features, c.total, c.sum_squares
     return 1.0 - (M * d * (M * N - S2)) / ((M - 1) * N * (M * d - N))
+
+
+@register(
+    name="conger", family="frequency", aliases=("fleiss_exact",),
+    summary="1 - mean_f s_f^2 / E[mean_f s_f^2 | H0]: Nogueira's estimator corrected for "
+            "chance exactly for any sizes",
+    references=(CONGER,
+                "Gamer, M. et al. (2019). irr: Various coefficients of interrater reliability "
+                "and agreement. R package 0.84.1, kappam.fleiss(exact = TRUE)",
+                THESIS + ", Definitions 2 and 3"),
+    claims=claims(True, True, True, True, True), lower=-1, upper=1, null_value=0.0,
+    analytic_variance=conger_delta, scale=TABLE_6_1,
+    r_reference=RReference("irr", "kappam.fleiss", input="ratings", fixed={"exact": True},
+                           note="irr's exact kappa (Conger 1980) of the d x M ratings",
+                           differences=(IRR_SINGLE_SUBJECT,)),
+    notes=("Equal to nogueira when the subset size is constant; otherwise larger by a "
+           "factor of (1 - nogueira) var_pop(k/d) / ((M - 1) E[A|H0]) (docs/varying_sizes.md). "
+           "Its null expectation is 0 for every M, d and row sizes (the denominator is the "
+           "exact E[numerator | H0]); nogueira's is -var_pop(k/d) / ((M-1) qbar (1 - qbar)). "
+           "The tight lower bound is -1/(M-1), as nogueira's; the constant bound is -1."))
+@count_kernel(undefined_when=lambda c: (c.total == 0) | (c.total == c.n_runs * c.n_features),
+              reason="the mean subset size is 0 or d")
+def conger(c):
+    """Conger's kappa: Nogueira's estimator corrected for chance exactly, for any sizes.
+
+    .. math:: \\hat\\Phi_C(Z) = 1 - \\frac{\\frac{1}{d}\\sum_f s_f^2}
+              {E\\big[\\frac{1}{d}\\sum_f s_f^2 \\mid H_0\\big]}
+              = 1 - \\frac{\\frac{1}{d}\\sum_f s_f^2}
+              {\\bar q (1 - \\bar q) + \\frac{1}{M - 1}\\cdot\\frac{1}{M}
+               \\sum_i (q_i - \\bar q)^2}
+
+    with :math:`s_f^2 = \\frac{M}{M-1}\\hat p_f(1 - \\hat p_f)`, :math:`q_i = k_i/d` and
+    :math:`\\bar q = \\bar k/d`. Under the thesis's null model (Definition 2: run i is a
+    uniformly random subset of its size k_i) column f's count is a sum of independent
+    Bernoulli(q_i), which gives the denominator; so E[value | H0] = 0 for every M, d
+    and sizes. Nogueira's estimator (:func:`nogueira`) has :math:`\\bar q (1 - \\bar q)`
+    alone in the denominator and equals this measure exactly when the size is
+    constant; with sizes that vary it is smaller, and its null expectation is
+    negative. Equivalently, with :math:`H_{ij} = |S_i \\triangle S_j|` the Hamming distance
+    of two runs,
+
+    .. math:: \\hat\\Phi_C(Z) = 1 - \\frac{\\sum_{i \\ne j} H_{ij}}
+              {\\sum_{i \\ne j} E[H_{ij} \\mid H_0]},\\qquad
+              E[H_{ij} \\mid H_0] = \\frac{k_i (d - k_j) + k_j (d - k_i)}{d},
+
+    which is Conger's (1980) kappa for M raters (each rater's own marginals in the
+    chance agreement), irr's ``kappam.fleiss(ratings, exact = TRUE)`` of the d x M
+    ratings, and for M = 2 Cohen's kappa of the two runs. Computed exactly from
+    integer sums as ``1 - d (M N - sum F_f^2) / ((M - 1) d N - N^2 + sum k_i^2)``.
+
+    Parameters
+    ----------
+    Z : array-like, DataFrame, sparse matrix or index collections
+    n_features, feature_names : optional
+
+    Returns
+    -------
+    float
+
+    Warns
+    -----
+    UndefinedMeasureWarning
+        When k̄ is 0 or d (no run selects anything, or every run selects everything).
+
+    See Also
+    --------
+    nogueira : The same numerator over the constant-size null expectation.
+
+    Notes
+    -----
+    The analytic variance of :func:`propstab.estimate` is the delta method for the
+    ratio of the two U-statistics above (:func:`propstab._variance.conger_delta`),
+    which for a constant size is thesis Thm 6. See docs/varying_sizes.md.
+
+    Examples
+    --------
+    >>> from propstab.measures import conger, nogueira
+    >>> Z = [[1, 1, 0, 0], [1, 1, 1, 0], [1, 0, 0, 0]]       # sizes 2, 3, 1
+    >>> round(conger(Z), 4), round(nogueira(Z), 4)
+    (0.3846, 0.3333)
+    >>> conger([[1, 1, 0, 0], [1, 0, 1, 0]]) == nogueira([[1, 1, 0, 0], [1, 0, 1, 0]])
+    True
+    """
+    M, d, N, S2, K2 = c.n_runs, c.n_features, c.total, c.sum_squares, c.size_squares
+    return 1.0 - (d * (M * N - S2)) / ((M - 1) * d * N - N * N + K2)
 
 
 @register(

@@ -81,6 +81,8 @@ class Counts:
         N = sum_i k_i = sum_f F_f.
     sum_squares : int
         sum_f F_f^2.
+    size_squares : int
+        sum_i k_i^2 (the spread of the row sizes: M sum k^2 - N^2 = M^2 d^2 var(k/d)).
     n_union : int
         |X|, the number of features selected at least once.
     sizes : ndarray
@@ -101,8 +103,8 @@ class Counts:
     --------
     >>> from propstab import as_selection
     >>> c = Counts(as_selection([[1, 1, 0], [1, 0, 1]]))
-    >>> c.total, c.sum_squares, c.n_union
-    (4, 6, 3)
+    >>> c.total, c.sum_squares, c.size_squares, c.n_union
+    (4, 6, 8, 3)
     """
 
     def __init__(self, sel) -> None:
@@ -137,6 +139,10 @@ class Counts:
     @functools.cached_property
     def sum_squares(self) -> int:
         return self.sel.column_sum_squares
+
+    @functools.cached_property
+    def size_squares(self) -> int:
+        return sum(k * k for k in self.sel.row_sizes.tolist())
 
     @functools.cached_property
     def n_union(self) -> int:
@@ -184,8 +190,11 @@ class LeaveOneOutCounts:
     >>> loo = LeaveOneOutCounts(as_selection([[1, 1, 0], [1, 0, 1], [1, 0, 0]]))
     >>> loo.total.tolist(), loo.sum_squares.tolist(), loo.n_union.tolist()
     ([3.0, 3.0, 4.0], [5.0, 5.0, 6.0], [2.0, 2.0, 3.0])
+    >>> loo.size_squares.tolist()
+    [5.0, 5.0, 8.0]
 
-    (Without run 0 the counts are F = (2, 0, 1): N = 3, sum F^2 = 5, |X| = 2.)
+    (Without run 0 the counts are F = (2, 0, 1): N = 3, sum F^2 = 5, |X| = 2; the sizes
+    are (2, 1): sum k^2 = 5.)
     """
 
     def __init__(self, sel) -> None:
@@ -218,6 +227,11 @@ class LeaveOneOutCounts:
     def sum_squares(self) -> np.ndarray:
         # sum_f (F_f - z_if)^2 = sum F^2 - 2 sum_f z_if F_f + k_i
         return float(np.dot(self._F, self._F)) - 2.0 * self._row_sums(self._F) + self.sizes
+
+    @functools.cached_property
+    def size_squares(self) -> np.ndarray:
+        k = self.sizes
+        return float(np.dot(k, k)) - k * k
 
     @functools.cached_property
     def n_union(self) -> np.ndarray:

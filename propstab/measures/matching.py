@@ -150,9 +150,16 @@ def score_yu(Z1, Z2, g):
     return r + (n_with_neighbour(D1, D2, g.B) + n_with_neighbour(D2, D1, g.B)) / 2
 
 
-def score_count(Z1, Z2, g):
+def count_parts(Z1, Z2, g):
+    """r and the two directed counts of :func:`score_count`: #x in F_1 minus F_2 with a
+    similar feature in F_2 minus F_1, and the same the other way."""
     r, D1, D2 = split(Z1, Z2)
-    return r + np.minimum(n_with_neighbour(D1, D2, g.B), n_with_neighbour(D2, D1, g.B))
+    return r, n_with_neighbour(D1, D2, g.B), n_with_neighbour(D2, D1, g.B)
+
+
+def score_count(Z1, Z2, g):
+    r, o12, o21 = count_parts(Z1, Z2, g)
+    return r + np.minimum(o12, o21)
 
 
 def mean_similarity_sum(D, E, g):
@@ -164,9 +171,15 @@ def mean_similarity_sum(D, E, g):
     return rowsum(tot.multiply(cnt.power(-1.0)))
 
 
-def score_mean(Z1, Z2, g):
+def mean_parts(Z1, Z2, g):
+    """r and the two directed sums of mean similarities of :func:`score_mean`."""
     r, D1, D2 = split(Z1, Z2)
-    return r + np.minimum(mean_similarity_sum(D1, D2, g), mean_similarity_sum(D2, D1, g))
+    return r, mean_similarity_sum(D1, D2, g), mean_similarity_sum(D2, D1, g)
+
+
+def score_mean(Z1, Z2, g):
+    r, m12, m21 = mean_parts(Z1, Z2, g)
+    return r + np.minimum(m12, m21)
 
 
 def score_mbm(Z1, Z2, g):

@@ -147,7 +147,9 @@ def stabm_measure(name, sel, score, maximum, *, similarity, threshold, correctio
     inverse = inverse.ravel()
     E = np.empty(len(sizes))
     se = np.zeros(len(sizes))
-    if correction == "exact":
+    if correction == "exact" and getattr(exact, "batched", False):
+        E[:] = exact(sizes, d, g)                                  # all pairs of sizes at once
+    elif correction == "exact":
         E[:] = [exact(sa, sb, d, g) for sa, sb in sizes.tolist()]   # distinct pairs of sizes
     elif g.B.nnz == 0 and score is not score_zucknick:
         E[:] = sizes[:, 0] * sizes[:, 1] / d                # no similar pairs: I = r

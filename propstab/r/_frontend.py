@@ -405,7 +405,7 @@ def _estimate_dict(est) -> dict:
     return {"statistic": est.statistic, "variance": est.variance,
             "standard_error": est.standard_error, "n_runs": est.n_runs,
             "n_features": est.n_features, "measure": est.measure, "method": est.method,
-            "interpretation": est.interpretation}
+            "variance_source": est.variance_source, "interpretation": est.interpretation}
 
 
 def _check_method(method: str) -> str:

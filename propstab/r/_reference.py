@@ -15,6 +15,9 @@ __all__ = ["FLEISS", "call_reference", "fleiss_kappa_r", "reference_value"]
 #: of the ratings with features as subjects (rows) and runs as raters (columns).
 FLEISS = {"measure": "nogueira", "package": "irr", "function": "kappam.fleiss"}
 
+#: The inputs of R references the bridge can call (``RReference.input``).
+INPUTS = ("stabm", "ratings")
+
 
 def _to_r_option(value):
     """An option value as R takes it: matrices via :func:`to_r_similarity`."""
@@ -75,12 +78,15 @@ def reference_value(measure: str, Z, /, *, n_features=None, feature_names=None,
     if ref is None:
         raise ValueError(f"measure: {info.name!r} has no R reference in the registry "
                          f"(measures with one: see propstab.list_measures())")
-    if ref.input != "stabm":
+    if ref.input not in INPUTS:
         raise ValueError(f"measure: {info.name!r} declares R input {ref.input!r}; the bridge "
-                         f"calls references taking stabm's input only")
+                         f"calls references taking {' or '.join(map(repr, INPUTS))} input")
     opts = check_options(info, options)
     sel = as_selection(Z, n_features=n_features, feature_names=feature_names)
-    args = _r_arguments(info, opts)
+    args = {**_r_arguments(info, opts), **ref.fixed}
+    if ref.input == "ratings":          # irr: features as subjects, runs as raters
+        out = call_r(ref.package, ref.function, to_r_matrix(sel, transpose=True), **args)
+        return as_rvalue(out.rx2("value"), str(ref))
     names = formals(ref.package, ref.function)
     if "p" in names and "p" not in args:
         args["p"] = sel.n_features

@@ -5,7 +5,8 @@
 #'
 #' The stability of the feature sets with the estimated variance of the estimate: the
 #' analytic variance of Nogueira et al. (2018, thesis Thm 6) for Nogueira's estimator
-#' and Kuncheva's index, the delete-one-run jackknife for any other measure.
+#' and Kuncheva's index, its delta-method counterpart for Conger's kappa (`"conger"`),
+#' the delete-one-run jackknife for any other measure.
 #'
 #' @inheritParams stability
 #' @param method `"auto"` (analytic where it applies, else the jackknife), `"analytic"`
@@ -47,16 +48,20 @@ stability_estimate <- function(features, p = NULL, measure = "nogueira",
   structure(list(estimate = .na(fields$statistic), variance = .na(fields$variance),
                  std.error = .na(fields$standard_error), n.runs = fields$n_runs,
                  n.features = fields$n_features, measure = fields$measure,
-                 method = fields$method,
+                 method = fields$method, variance.source = fields$variance_source,
                  interpretation = if (is.null(fields$interpretation)) NA_character_
                                   else fields$interpretation,
                  call = call),
             class = "propstab_estimate")
 }
 
-.variance_source <- function(method) {
-  if (method == "analytic") "analytic variance, Nogueira et al. 2018 Thm 6"
-  else "delete-one-run jackknife variance"
+.variance_source <- function(method, source = NULL) {
+  if (method != "analytic") return("delete-one-run jackknife variance")
+  if (is.null(source) || identical(source, "thesis Thm 6")) {
+    "analytic variance, Nogueira et al. 2018 Thm 6"
+  } else {
+    paste0("analytic variance, ", source)
+  }
 }
 
 #' @export
@@ -65,7 +70,7 @@ print.propstab_estimate <- function(x, digits = max(3L, getOption("digits") - 3L
   cat(sprintf("Stability of feature selection (%s), M = %d runs, d = %d features\n",
               x$measure, x$n.runs, x$n.features))
   cat(sprintf("  estimate %s, std. error %s (%s)\n", format(x$estimate, digits = digits),
-              format(x$std.error, digits = digits), .variance_source(x$method)))
+              format(x$std.error, digits = digits), .variance_source(x$method, x$variance.source)))
   cat(sprintf("  95%% confidence interval: [%s, %s]\n", format(ci[1L], digits = digits),
               format(ci[2L], digits = digits)))
   if (!is.na(x$interpretation)) {
@@ -124,7 +129,7 @@ print.summary.propstab_estimate <- function(x, digits = max(3L, getOption("digit
   cat(sprintf("Stability of feature selection: M = %d runs, d = %d features\n\n", e$n.runs,
               e$n.features))
   print(signif(x$table, digits))
-  cat(sprintf("\nVariance: %s. Interval: Wald, %g%%.\n", .variance_source(e$method),
+  cat(sprintf("\nVariance: %s. Interval: Wald, %g%%.\n", .variance_source(e$method, e$variance.source),
               100 * x$conf.level))
   if (!is.na(e$interpretation)) {
     cat(sprintf("Interpretation (thesis Table 6.1): %s.\n", e$interpretation))
@@ -209,7 +214,7 @@ stability_test <- function(x, y = NULL, phi0 = 0,
       null.value = c(stability = phi0), stderr = .na(e$standard_error),
       alternative = alternative,
       method = sprintf("One-sample test of feature-selection stability (%s, %s)", e$measure,
-                       .variance_source(e$method)),
+                       .variance_source(e$method, e$variance_source)),
       data.name = deparse1(substitute(x)))
   } else {
     ry <- .runs(y, p = if (is.null(p)) rx$p else p, sim.mat = sim, arg = "y")
@@ -229,7 +234,7 @@ stability_test <- function(x, y = NULL, phi0 = 0,
       stderr = sqrt(out$variance), alternative = alternative,
       method = sprintf("%s test of equal feature-selection stability (%s, %s)",
                        if (paired) "Paired" else "Two-sample", ex$measure,
-                       .variance_source(ex$method)),
+                       .variance_source(ex$method, ex$variance_source)),
       data.name = paste(deparse1(substitute(x)), "and", deparse1(substitute(y))))
   }
   class(result) <- "htest"

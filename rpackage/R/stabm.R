@@ -245,8 +245,9 @@ stabilitySomol <- function(features, p, impute.na = NULL) {
 #'   propstab never counts a zero similarity.
 #' \item stabm loses trailing dimensions of a sparse `sim.mat` without stored diagonal;
 #'   propstab requires the unit diagonal.
-#' \item propstab has no exact correction for the intersection measures
-#'   (`"exact"` is an error there; stabm enumerates all pairs of subsets).
+#' \item The exact correction of the intersection measures gives stabm's values, computed
+#'   over the connected components of the similarity graph instead of stabm's enumeration
+#'   of all pairs of subsets (an error naming the sizes where the components are too large).
 #' \item `impute.na`: stabm imputes each undefined pair of runs (two empty sets) before
 #'   the mean; propstab imputes the value when it is undefined, so the two differ when
 #'   some but not all pairs are undefined.

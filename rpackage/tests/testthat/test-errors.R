@@ -25,10 +25,16 @@ test_that("Python's argument names become the R package's in messages", {
   err <- tryCatch(stabilityZucknick(list(1, 2), sim.mat = S), error = identity)
   expect_match(conditionMessage(err), "^sim\\.mat: ")
   err <- tryCatch(stabilityIntersectionCount(list(1, 2), sim.mat = diag(3),
-                                             correction.for.chance = "exact"),
+                                             correction.for.chance = "approximate"),
                   error = identity)
-  expect_match(conditionMessage(err), paste0("^correction\\.for\\.chance: ",
-               "stabilityIntersectionCount in propstab takes 'none' or 'estimate'"))
+  expect_match(conditionMessage(err), "correction\\.for\\.chance.*'none','exact','estimate'")
+  # the exact correction of the intersection measures is stabm's
+  S <- diag(4); S[1, 2] <- S[2, 1] <- 0.95
+  feats <- list(c(1, 3), c(2, 3, 4), 1)
+  expect_equal(stabilityIntersectionCount(feats, sim.mat = S, correction.for.chance = "exact"),
+               stabm::stabilityIntersectionCount(feats, sim.mat = S,
+                                                 correction.for.chance = "exact"),
+               tolerance = 1e-10)
   err <- tryCatch(stabilityJaccard(list(1, 2), correction.for.chance = "exact"),
                   error = identity)
   expect_match(conditionMessage(err), "^p: the number of features is needed")
