@@ -846,8 +846,15 @@ def audited_subjects(measures=None, **declaration) -> list:
         measures = list_measures()
     elif isinstance(measures, (str, MeasureInfo)) or callable(measures):
         measures = [measures]
+    elif isinstance(measures, (bytes, Mapping)) or not isinstance(measures, Iterable):
+        raise TypeError(f"measures: must be a measure name, a MeasureInfo, a function "
+                        f"f(Z) -> float or a list of them; got {type(measures).__name__} "
+                        f"{measures!r}")
     out = []
     for m in measures:
+        if not isinstance(m, (str, MeasureInfo)) and not callable(m):
+            raise TypeError(f"measures: every item must be a measure name, a MeasureInfo or "
+                            f"a function f(Z) -> float; got {type(m).__name__} {m!r}")
         if isinstance(m, str):
             m = get_measure(m)
         if isinstance(m, MeasureInfo):
@@ -894,7 +901,15 @@ def audit(measures=None, *, max_examples: int = DEFAULT_MAX_EXAMPLES, seed: int 
     """
     max_examples = check_int_range("max_examples", max_examples, minimum=1, owner="audit")
     seed = check_int_range("seed", seed, minimum=0, owner="audit")
-    chosen = list(Axiom) if axioms is None else [_axiom(a) for a in axioms]
+    if axioms is not None and (isinstance(axioms, (bytes, Mapping))
+                               or not isinstance(axioms, Iterable)):
+        raise TypeError(f"axioms: must be an iterable of axioms or their names; got "
+                        f"{type(axioms).__name__} {axioms!r}")
+    try:
+        chosen = list(Axiom) if axioms is None else [_axiom(a) for a in (
+            [axioms] if isinstance(axioms, (str, Axiom)) else axioms)]
+    except ValueError as exc:
+        raise ValueError(f"axioms: {str(exc).partition(': ')[2]}") from None
     rows = []
     for s in audited_subjects(measures, **declaration):
         for a in chosen:

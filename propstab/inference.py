@@ -30,7 +30,8 @@ from . import _variance
 from ._exceptions import warn
 from ._registry import get_measure, list_measures
 from ._text import Summary, call_repr, interval, level_label, number, size_text, summary
-from ._validation import (as_selection, check_choice, check_comparable, check_confidence_level,
+from ._validation import (as_named_selection, as_selection, check_bool, check_choice,
+                          check_comparable, check_confidence_level, check_null_value,
                           check_probabilities, check_real)
 from .measures._common import undefined
 from .measures.references import TABLE_6_1
@@ -777,6 +778,8 @@ def one_sample_test(Z, /, phi0: float, *, alternative: str = "greater",
     phi0 = check_real("phi0", phi0)
     est = estimate(Z, measure, method=method, n_features=n_features,
                    feature_names=feature_names, **options)
+    check_null_value(phi0, get_measure(est.measure), est.n_runs, est.n_features,
+                     est.subset_sizes)
     z, p = _z_and_pvalue(est.statistic - phi0, est.variance, alternative, est.measure)
     return OneSampleTestResult(z, p, alternative, phi0, est)
 
@@ -855,9 +858,9 @@ def two_sample_test(Z1, Z2, /, *, paired: bool = False, alternative: str = "two-
     3.289
     """
     check_choice("alternative", alternative, ALTERNATIVES)
-    check_choice("paired", paired, (False, True))
-    sel1 = as_selection(Z1, n_features=n_features, feature_names=feature_names)
-    sel2 = as_selection(Z2, n_features=n_features, feature_names=feature_names)
+    paired = check_bool("paired", paired)
+    sel1 = as_named_selection(Z1, "Z1", n_features=n_features, feature_names=feature_names)
+    sel2 = as_named_selection(Z2, "Z2", n_features=n_features, feature_names=feature_names)
     return _compare(sel1, sel2, paired=bool(paired), alternative=alternative, measure=measure,
                     method=method, options=options, names=("Z1", "Z2"))
 
@@ -1071,7 +1074,7 @@ def pairwise_tests(matrices, /, *, paired: bool = False, alternative: str = "two
     [0.0375, 0.0375, 1.0]
     """
     check_choice("alternative", alternative, ALTERNATIVES)
-    check_choice("paired", paired, (False, True))
+    paired = check_bool("paired", paired)
     correction = _check_correction(correction)
     if isinstance(matrices, Mapping):
         names, items = list(matrices.keys()), list(matrices.values())
@@ -1082,7 +1085,8 @@ def pairwise_tests(matrices, /, *, paired: bool = False, alternative: str = "two
                         f"sequence of selection matrices; got {type(matrices).__name__}")
     if len(items) < 2:
         raise ValueError(f"matrices: at least 2 selection matrices are needed; got {len(items)}")
-    sels = [as_selection(Z, n_features=n_features, feature_names=feature_names) for Z in items]
+    sels = [as_named_selection(Z, f"matrices[{name!r}]", n_features=n_features,
+                               feature_names=feature_names) for name, Z in zip(names, items)]
     results: List[Tuple[Any, Any, TwoSampleTestResult]] = []
     for a in range(len(sels)):
         for b in range(a + 1, len(sels)):

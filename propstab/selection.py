@@ -16,7 +16,10 @@ import warnings
 import numpy as np
 
 from ._exceptions import warn
-from ._validation import check_int_range, check_real_range
+from collections.abc import Mapping
+
+from ._validation import (_shown, check_int_range, check_n_jobs, check_random_state,
+                          check_real, check_real_range)
 from .error_control import ErrorControl, error_control, resolve_assumption
 from .selectors import clone, support_of, take
 
@@ -123,7 +126,7 @@ class StabilitySelection(*_BASES):
         pairs for ``"ss"`` (2B fits per grid value).
     sampling : {"mb", "ss"}, default "mb"
     cutoff : float or None, default 0.6
-        pi_thr in [1/2, 1].
+        pi_thr in (1/2, 1].
     PFER, q : float, optional
         With ``cutoff``, at most one of them: ``PFER`` fixes q by
         :func:`error_control`; ``q`` fixes the number of features kept per
@@ -230,10 +233,18 @@ class StabilitySelection(*_BASES):
                                    sampling=self.sampling, assumption=assumption,
                                    n_subsamples=B)
         else:
-            check_real_range("cutoff", self.cutoff, low=0.5, high=1.0)
+            check_real_range("cutoff", self.cutoff, low=0.5, high=1.0, low_open=True)
+        if self.threshold is not None:
+            check_real("threshold", self.threshold)
+        check_random_state("random_state", self.random_state)
+        check_n_jobs("n_jobs", self.n_jobs)
         return B, assumption, target
 
     def _grid(self):
+        est = self.estimator
+        if not (hasattr(est, "fit") and hasattr(est, "get_params") and hasattr(est, "set_params")):
+            raise TypeError(f"estimator: must be a scikit-learn estimator (fit, get_params, "
+                            f"set_params); got {_shown(est)}")
         if not isinstance(self.param_name, str):
             raise TypeError(f"param_name: must be a parameter name; got {self.param_name!r}")
         params = self.estimator.get_params(deep=True)
@@ -242,6 +253,9 @@ class StabilitySelection(*_BASES):
                              f"{self.param_name!r}")
         if self.param_grid is None:
             return np.asarray([params[self.param_name]])
+        if isinstance(self.param_grid, (str, bytes, Mapping)):
+            raise TypeError(f"param_grid: must be a 1-D sequence of values of "
+                            f"{self.param_name!r}; got {_shown(self.param_grid)}")
         grid = np.asarray(self.param_grid)
         if grid.ndim != 1 or grid.size == 0:
             raise ValueError(f"param_grid: must be a non-empty 1-D sequence; got shape "
@@ -253,11 +267,11 @@ class StabilitySelection(*_BASES):
         _sklearn_base()
         X, y = self._validate(X, y)
         n, d = X.shape
+        grid = self._grid()
         if n < 4:
             raise ValueError(f"X: stability selection needs subsamples of floor(n/2) >= 2 "
                              f"rows; got n_samples = {n}")
         B, assumption, target = self._check_params(d)
-        grid = self._grid()
         rng = np.random.default_rng(self.random_state)
         subsamples = _subsamples(n, B, self.sampling, rng)
         if self.n_jobs is None or self.n_jobs == 1:

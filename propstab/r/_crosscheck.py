@@ -31,7 +31,8 @@ from .. import __version__
 from .._exceptions import RReferenceError, UndefinedMeasureWarning
 from .._registry import MeasureInfo, get_measure, list_measures
 from .._text import call_repr, table_lines
-from .._validation import as_selection, check_int_range, check_options
+from .._validation import (as_selection, check_int_range, check_mapping, check_options,
+                           check_real_range)
 from ._call import RValue, r_versions
 from ._defects import expected_differences_for
 from ._reference import FLEISS, _formals, fleiss_kappa_r, reference_value
@@ -396,6 +397,14 @@ def _evaluate(info: MeasureInfo, ref: _Reference, case: Case, tolerance: float) 
         r = ref.evaluate(case)
         error = ""
     except RReferenceError as exc:
+        if not expected:
+            # R failed where propstab computes a value and no documented difference says
+            # R refuses such input: no number to compare, so not a disagreement. The
+            # cross-check cannot run here (exit status 3 on the command line).
+            raise RReferenceError(
+                f"{exc} [R failed while cross-checking {info.name} on case {case.name}: "
+                f"an R failure, not a disagreement]", r_message=exc.r_message,
+                r_call=exc.r_call) from None
         r, error = None, str(exc)
     rel = math.inf if r is None else relative_difference(py, r.value)
     agree = r is not None and rel <= tolerance and (warned or not math.isnan(py))
@@ -424,15 +433,24 @@ def _generated(info, ref, tolerance, max_examples, seed, record):
               verbosity=Verbosity.quiet, report_multiple_bugs=False, print_blob=False)
     @given(case_strategy(info))
     def check(case):
-        outcome = _evaluate(info, ref, case, tolerance)
+        if failed:                    # R failed: no more calls, nothing to shrink
+            return
+        try:
+            outcome = _evaluate(info, ref, case, tolerance)
+        except RReferenceError as exc:
+            failed.append(exc)
+            return
         record(outcome)
         if outcome.status == "mismatch":
             raise _Mismatch(outcome)
 
+    failed: "list[RReferenceError]" = []
     try:
         check()
     except _Mismatch as exc:          # the shrunk, minimal counterexample
         return exc.outcome
+    if failed:                        # raised outside Hypothesis: no shrinking, no flakiness
+        raise failed[0]
     return None
 
 
@@ -715,7 +733,13 @@ def crosscheck(measures=None, *, max_examples: int = 50, seed: int = 0,
     """
     if isinstance(measures, str):
         measures = [measures]
-    options = dict(options or {})
+    elif measures is not None and (isinstance(measures, (bytes, Mapping))
+                                   or not isinstance(measures, Sequence)):
+        raise TypeError(f"measures: must be a measure name or a sequence of names; got "
+                        f"{type(measures).__name__} {measures!r}")
+    seed = check_int_range("seed", seed, minimum=0, owner="crosscheck")
+    tolerance = check_real_range("tolerance", tolerance, low=0.0)
+    options = check_mapping("options", options)
     with_r = [m for m in list_measures() if m.r_reference is not None]
     notes = []
     if measures is None:
