@@ -584,7 +584,7 @@ def register(*, name: str, family: str, summary: str, references: Sequence[str],
     _check_r_defaults(name, parameters, r_reference)
 
     def decorator(core):
-        from ._validation import as_selection, check_options
+        from ._validation import as_selection, check_matrix_options, check_options
         from .measures._common import constant_size
 
         param_tuple = tuple(parameters)
@@ -596,6 +596,7 @@ def register(*, name: str, family: str, summary: str, references: Sequence[str],
             sel = as_selection(Z, n_features=n_features, feature_names=feature_names)
             opts = check_options(info, options)
             if domain == "constant_size" and constant_size(sel, name) is None:
+                check_matrix_options(sel, opts)        # invalid input raises, even here
                 return float("nan")
             return float(compute(sel, **opts))
 

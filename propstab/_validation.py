@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 import numbers
 from collections.abc import Hashable, Iterable, Mapping, Sequence, Set
+from decimal import Decimal
 from typing import Any, Optional
 
 import numpy as np
@@ -393,16 +394,28 @@ def check_options(info, options: dict) -> dict:
             if isinstance(value, bool) or not isinstance(value, numbers.Real):
                 _fail(f"{name}: must be a number >= {p.minimum} for measure {info.name!r}; "
                       f"got {type(value).__name__} {value!r}", TypeError)
-            if not math.isfinite(value) or value < p.minimum:
+            if not _finite(value) or value < p.minimum:
                 _fail(f"{name}: must be a finite number >= {p.minimum} for measure "
                       f"{info.name!r}; got {value!r}")
         out[name] = value
     return out
 
 
+def check_matrix_options(sel: Selection, options: dict) -> None:
+    """Validate a measure's matrix options (``similarity``, ``importances``) against the
+    selection: where a measure is undefined on ``sel`` and returns NaN without computing,
+    an invalid matrix must still raise."""
+    if "similarity" in options:
+        as_similarity(options["similarity"], sel.n_features, threshold=options.get("threshold"),
+                      feature_names=sel.feature_names)
+    if "importances" in options:
+        as_importances(options["importances"], sel)
+
+
 def check_confidence_level(confidence_level) -> float:
     """A confidence level strictly between 0 and 1."""
-    if isinstance(confidence_level, bool) or not isinstance(confidence_level, numbers.Real):
+    if isinstance(confidence_level, (bool, np.bool_)) or not isinstance(confidence_level,
+                                                                        numbers.Real):
         _fail(f"confidence_level: must be a number in (0, 1); got "
               f"{type(confidence_level).__name__} {confidence_level!r}", TypeError)
     if not 0 < confidence_level < 1:
@@ -544,12 +557,36 @@ def check_int_range(name: str, value, *, minimum: int, maximum=None, owner: str 
 # inference: probabilities, null values, comparable selection matrices
 
 
+def as_real_array(name: str, value, what: str = "numbers") -> np.ndarray:
+    """``value`` (array-like) as a float64 array of real numbers, refusing what numpy
+    would convert silently or fail on obscurely: ragged nesting, strings (numpy reads
+    "0.5" as 0.5), complex numbers (numpy drops the imaginary part), None and
+    objects that are not numbers."""
+    if value is None or isinstance(value, (str, bytes, Mapping, Set)):
+        _fail(f"{name}: must be an array of {what}; got {_shown(value)}", TypeError)
+    try:
+        arr = np.asarray(value)
+    except (TypeError, ValueError) as exc:
+        _fail(f"{name}: must be an array of {what} (equal-length rows); got "
+              f"{_shown(value)} ({' '.join(str(exc).split())[:80]})", TypeError)
+    if arr.dtype.kind == "c":
+        _fail(f"{name}: must hold real {what}; got complex values", TypeError)
+    if arr.dtype.kind in "biuf":
+        return arr.astype(np.float64)
+    if arr.dtype == object:
+        for x in arr.ravel():
+            if isinstance(x, (bool, np.bool_)) or (isinstance(x, numbers.Real)
+                                                    and not isinstance(x, Decimal)):
+                continue
+            _fail(f"{name}: must hold real {what}; got {_shown(x)}", TypeError)
+        return arr.astype(np.float64)
+    _fail(f"{name}: must hold {what}; got {arr.dtype} values such as "
+          f"{_shown(arr.ravel()[0] if arr.size else value)}", TypeError)
+
+
 def check_probabilities(name: str, p) -> np.ndarray:
     """A non-empty 1-D array of finite numbers in [0, 1]."""
-    try:
-        arr = np.asarray(p, dtype=np.float64)
-    except (TypeError, ValueError):
-        _fail(f"{name}: must be a 1-D sequence of probabilities in [0, 1]; got {p!r}", TypeError)
+    arr = as_real_array(name, p, "probabilities in [0, 1]")
     if arr.ndim != 1 or arr.size == 0:
         _fail(f"{name}: must be a non-empty 1-D sequence of probabilities; got shape {arr.shape}")
     bad = ~np.isfinite(arr) | (arr < 0) | (arr > 1)
@@ -559,12 +596,20 @@ def check_probabilities(name: str, p) -> np.ndarray:
     return arr
 
 
+def _finite(value) -> bool:
+    """Whether a real number is finite as a double (an int beyond 1e308 is not)."""
+    try:
+        return math.isfinite(float(value))
+    except OverflowError:
+        return False
+
+
 def check_real(name: str, value) -> float:
     """A finite real number."""
-    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
         _fail(f"{name}: must be a finite real number; got {type(value).__name__} {value!r}",
               TypeError)
-    if not np.isfinite(value):
+    if not _finite(value):
         _fail(f"{name}: must be a finite real number; got {value!r}")
     return float(value)
 
@@ -586,6 +631,33 @@ def check_null_value(phi0: float, info, n_runs: int, n_features: int, row_sizes)
             _fail(f"phi0: must lie in the range of {info.name}, [{low}, {high}] (for M = "
                   f"{n_runs}, d = {n_features} the {side} bound is {value:g}); got {phi0!r}")
     return phi0
+
+
+def check_row_sizes(row_sizes, n_features) -> "tuple[np.ndarray, int]":
+    """Subset sizes k_1..k_M of a null model: a non-empty 1-D sequence of integers in
+    0..d, with d = ``n_features`` (a positive integer). Returns (k as int64, d)."""
+    d = check_n_features(n_features)
+    if isinstance(row_sizes, (str, bytes, Mapping)) or not isinstance(row_sizes, Iterable):
+        _fail(f"row_sizes: must be a 1-D sequence of subset sizes (integers); got "
+              f"{_shown(row_sizes)}", TypeError)
+    try:
+        arr = np.asarray(list(row_sizes) if not isinstance(row_sizes, np.ndarray) else row_sizes)
+    except (ValueError, TypeError):
+        _fail(f"row_sizes: must be a 1-D sequence of subset sizes (integers); got "
+              f"{_shown(row_sizes)}", TypeError)
+    if arr.ndim != 1 or arr.size == 0:
+        _fail(f"row_sizes: must be a non-empty 1-D sequence of subset sizes; got shape "
+              f"{arr.shape}")
+    if arr.dtype.kind not in "iu" and not (arr.dtype == object and all(
+            isinstance(k, numbers.Integral) and not isinstance(k, bool) for k in arr)):
+        _fail(f"row_sizes: subset sizes must be integers; got {arr.dtype} values "
+              f"{_shown(arr.tolist())}", TypeError)
+    k = arr.astype(np.int64)
+    bad = (k < 0) | (k > d)
+    if bad.any():
+        _fail(f"row_sizes: every subset size must be in 0..{d} (n_features={d}); got "
+              f"{int(k[np.argmax(bad)])}")
+    return k, d
 
 
 def check_comparable(first: Selection, second: Selection, *, paired: bool,
@@ -617,10 +689,10 @@ _SYMMETRY_TOL = 1e-12
 
 def check_unit_interval(name: str, value) -> float:
     """A finite number in [0, 1]."""
-    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
         _fail(f"{name}: must be a number in [0, 1]; got {type(value).__name__} {value!r}",
               TypeError)
-    if not (math.isfinite(value) and 0 <= value <= 1):
+    if not (_finite(value) and 0 <= value <= 1):
         _fail(f"{name}: must be a number in [0, 1]; got {value!r}")
     return float(value)
 
@@ -636,10 +708,7 @@ def _numeric_csr(X, name: str, shape_text: str):
         return csr
     if type(X).__module__.startswith("pandas") and hasattr(X, "columns"):
         X = X.to_numpy()
-    try:
-        arr = np.asarray(X, dtype=np.float64)
-    except (TypeError, ValueError):
-        _fail(f"{name}: must be a {shape_text} numeric matrix; got {type(X).__name__}", TypeError)
+    arr = as_real_array(name, X, f"numbers (a {shape_text} matrix)")
     if arr.ndim != 2:
         _fail(f"{name}: must be a 2-dimensional {shape_text} matrix; got shape {arr.shape}")
     return sparse.csr_matrix(arr)

@@ -57,7 +57,7 @@ from . import _checks
 from ._checks import Context, Expectation, Found, Subject, close, search_in_contexts
 from ._registry import DOMAINS, ORIENTATIONS, Bound, MeasureInfo, get_measure, list_measures
 from ._text import Summary, call_repr, summary
-from ._validation import check_choice, check_int_range
+from ._validation import check_bool, check_choice, check_int_range, check_options, check_real
 from .axioms import Axiom
 from .strategies import (NullConfiguration, identical_rows, importance_weights, matrix_pairs,
                          near_identical_rows, selection_matrices, similarity_matrices)
@@ -280,6 +280,9 @@ def _claims_mapping(claims) -> dict:
         return out
     if isinstance(claims, (str, Axiom)):
         claims = [claims]
+    if isinstance(claims, bytes) or not isinstance(claims, Iterable):
+        raise TypeError(f"claims: must be a mapping {{axiom: bool}} or an iterable of the "
+                        f"claimed axioms; got {type(claims).__name__} {claims!r}")
     claimed = {_axiom(c) for c in claims}
     return {a: a in claimed for a in Axiom}
 
@@ -321,11 +324,18 @@ def subject(measure, *, options: Optional[Mapping[str, Any]] = None, claims=None
     """
     if isinstance(measure, Subject):
         return measure
+    if options is not None and not isinstance(options, Mapping):
+        raise TypeError(f"options: must be a mapping of the measure's options; got "
+                        f"{type(options).__name__} {options!r}")
     if isinstance(measure, str):
         measure = get_measure(measure)
     if isinstance(measure, MeasureInfo):
         if not options:
             return _registered_subject(measure)
+        try:
+            check_options(measure, dict(options))
+        except (ValueError, TypeError) as exc:
+            raise type(exc)(f"options: {exc}") from None
         known = [v for v in VARIANTS.get(measure.name, ()) if dict(v.options) == dict(options)]
         return _registered_subject(measure, known[0] if known else
                                    Variant(dict(options), {}, reason="the default's claims"))
@@ -345,13 +355,17 @@ def subject(measure, *, options: Optional[Mapping[str, Any]] = None, claims=None
                    claims=claims, orientation=orientation, domain=domain,
                    lower=_constant("lower", bounds[0]), upper=_constant("upper", bounds[1]),
                    constant_bounds=None if None in bounds else tuple(map(float, bounds)),
-                   null_value=attr("null_value", null_value),
-                   pairwise=bool(attr("pairwise", pairwise, False)),
-                   symmetric=bool(attr("symmetric", symmetric, False)))
+                   null_value=(None if attr("null_value", null_value) is None else
+                               check_real("null_value", attr("null_value", null_value))),
+                   pairwise=check_bool("pairwise", attr("pairwise", pairwise, False)),
+                   symmetric=check_bool("symmetric", attr("symmetric", symmetric, False)))
 
 
-def _prepare(measure, options, claimed, axiom):
+def _prepare(measure, options, claimed, axiom, max_examples, seed):
+    check_int_range("max_examples", max_examples, minimum=1, owner=f"check_{axiom.name.lower()}")
+    check_int_range("seed", seed, minimum=0, owner=f"check_{axiom.name.lower()}")
     s = subject(measure, options=options)
+    claimed = check_bool("claimed", claimed, none=True)
     if claimed is not None:
         s = dataclasses.replace(s, claims={**s.claims, axiom: bool(claimed)})
     return s
@@ -397,7 +411,7 @@ def check_fully_defined(measure, *, options=None, claimed=None,
     >>> r.status, r.counterexample.astype(int).tolist()
     ('refuted', [[1, 0, 0], [1, 0, 1]])
     """
-    s = _prepare(measure, options, claimed, FD)
+    s = _prepare(measure, options, claimed, FD, max_examples, seed)
 
     def probe(s, Z):
         with warnings.catch_warnings(record=True) as caught:
@@ -436,7 +450,7 @@ def check_monotonicity(measure, *, options=None, claimed=None,
     >>> check_monotonicity("nogueira", max_examples=50).status
     'holds'
     """
-    s = _prepare(measure, options, claimed, MONO)
+    s = _prepare(measure, options, claimed, MONO, max_examples, seed)
 
     def probe(s, pair):
         Z1, Z2 = pair
@@ -510,7 +524,7 @@ def check_bounds(measure, *, options=None, claimed=None, max_examples=DEFAULT_MA
     >>> r.status, r.values[:4]
     ('refuted', (-2.0, -4.0, -8.0, -16.0))
     """
-    s = _prepare(measure, options, claimed, BND)
+    s = _prepare(measure, options, claimed, BND, max_examples, seed)
     if s.claims[BND] and s.constant_bounds is None and (s.lower or s.upper):
         return CheckResult(s.name, BND, True, "violated",
                            reason="the declared bounds depend on M, d or the sizes")
@@ -560,7 +574,7 @@ def check_maximum(measure, *, options=None, claimed=None, max_examples=DEFAULT_M
     >>> r.counterexample.astype(int).tolist(), str(r.context)
     ([[1, 0, 0], [0, 1, 0]], 'C = [[1, 1, 0], [1, 1, 0], [0, 0, 1]]')
     """
-    s = _prepare(measure, options, claimed, MAX)
+    s = _prepare(measure, options, claimed, MAX, max_examples, seed)
     maximum = None
     if s.upper is None and s.lower is None:
         reference = s.value(np.array([[True, False], [True, False]]))
@@ -627,7 +641,7 @@ def check_correction_for_chance(measure, *, options=None, claimed=None,
     E[value | M=2, d=2, k=[1, 1]] = 0.5 (exact: enumeration of 2 tuples of subsets, one
     run fixed by symmetry)
     """
-    s = _prepare(measure, options, claimed, CORR)
+    s = _prepare(measure, options, claimed, CORR, max_examples, seed)
     caches: dict = {}
     memo: dict = {}
 
@@ -702,6 +716,14 @@ CHECKS: Mapping[Axiom, Callable[..., CheckResult]] = {
 _MARKS = {"holds": "✓", "violated": "!", "refuted": "✗", "unrefuted": "?", "skipped": "-"}
 
 
+class _MissingRow(KeyError, ValueError):
+    """No row of an audit table for a measure and an axiom (a KeyError, as a lookup, and a
+    ValueError, as every argument error of propstab)."""
+
+    def __str__(self) -> str:
+        return str(self.args[0])
+
+
 class AuditTable:
     """The audit's rows: one :class:`CheckResult` per (measure, axiom).
 
@@ -737,12 +759,18 @@ class AuditTable:
 
     def result(self, measure: str, axiom) -> CheckResult:
         """The row of ``measure`` (its label, e.g. ``"davis[penalty=0.5]"``) and ``axiom``."""
-        axiom = _axiom(axiom)
+        try:
+            axiom = _axiom(axiom)
+        except ValueError as exc:
+            raise ValueError(f"axiom: {str(exc).partition(': ')[2]}") from None
+        if not isinstance(measure, str):
+            raise TypeError(f"measure: must be a measure's label (str); got "
+                            f"{type(measure).__name__} {measure!r}")
         for r in self.rows:
             if r.measure == measure and r.axiom is axiom:
                 return r
-        raise KeyError(f"measure/axiom: no row for {measure!r} and {axiom.name} in this "
-                       f"audit; measures: {', '.join(self.measures)}")
+        raise _MissingRow(f"measure, axiom: no row for {measure!r} and {axiom.name} in this "
+                          f"audit; measures: {', '.join(self.measures)}")
 
     def status(self, measure: str, axiom) -> str:
         """The status of one cell."""
@@ -821,6 +849,10 @@ def _footnote(i: int, r: CheckResult) -> str:
 
 # ---------------------------------------------------------------- audit
 
+_DECLARATION_KEYWORDS = frozenset({"claims", "lower", "upper", "orientation", "domain",
+                                   "null_value", "pairwise", "symmetric"})
+
+
 def audited_subjects(measures=None, **declaration) -> list:
     """The :class:`Subject` rows an audit covers: each registered measure at its default
     options and at its :data:`VARIANTS`, or user functions with ``declaration``.
@@ -842,6 +874,11 @@ def audited_subjects(measures=None, **declaration) -> list:
     >>> [s.name for s in audited_subjects("jaccard")]
     ['jaccard', 'jaccard[correction_for_chance=exact]']
     """
+    unknown = sorted(set(declaration) - _DECLARATION_KEYWORDS)
+    if unknown:
+        raise TypeError(f"{unknown[0]}: not a declaration keyword (those of a function: "
+                        f"{', '.join(sorted(_DECLARATION_KEYWORDS))}); got "
+                        f"{', '.join(f'{k}=' for k in unknown)}")
     if measures is None:
         measures = list_measures()
     elif isinstance(measures, (str, MeasureInfo)) or callable(measures):
@@ -856,8 +893,16 @@ def audited_subjects(measures=None, **declaration) -> list:
             raise TypeError(f"measures: every item must be a measure name, a MeasureInfo or "
                             f"a function f(Z) -> float; got {type(m).__name__} {m!r}")
         if isinstance(m, str):
-            m = get_measure(m)
+            try:
+                m = get_measure(m)
+            except ValueError as exc:
+                raise ValueError(f"measures: {str(exc).partition(': ')[2]}") from None
         if isinstance(m, MeasureInfo):
+            if declaration:
+                key = sorted(declaration)[0]
+                raise TypeError(f"{key}: a declaration is given for a function only; "
+                                f"{m.name!r} is registered and its declaration is its "
+                                f"registry entry; got {key}={declaration[key]!r}")
             out.append(_registered_subject(m))
             out.extend(_registered_subject(m, v) for v in VARIANTS.get(m.name, ()))
         else:

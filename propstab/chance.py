@@ -19,6 +19,8 @@ from typing import Callable, Tuple
 import numpy as np
 from scipy import stats
 
+from ._validation import check_row_sizes
+
 __all__ = ["expected_pairwise", "column_count_pmf", "union_size_pmf"]
 
 
@@ -47,8 +49,10 @@ def expected_pairwise(score: Callable, row_sizes, n_features: int) -> Tuple[np.n
     >>> float(E[0, 1])
     0.5
     """
-    k = np.asarray(row_sizes, dtype=np.int64)
-    d = int(n_features)
+    if not callable(score):
+        raise TypeError(f"score: must be a function score(r, k_i, k_j, d) -> (numerator, "
+                        f"denominator); got {type(score).__name__} {score!r}")
+    k, d = check_row_sizes(row_sizes, n_features)
     sizes, inverse = np.unique(k, return_inverse=True)
     a = sizes[:, None, None].astype(np.float64)
     b = sizes[None, :, None].astype(np.float64)
@@ -75,8 +79,7 @@ def column_count_pmf(row_sizes, n_features: int) -> np.ndarray:
     >>> column_count_pmf([1, 1], 2).round(12).tolist()
     [0.25, 0.5, 0.25]
     """
-    k = np.asarray(row_sizes, dtype=np.int64)
-    d = int(n_features)
+    k, d = check_row_sizes(row_sizes, n_features)
     pmf = np.array([1.0])
     sizes, counts = np.unique(k, return_counts=True)
     for size, count in zip(sizes.tolist(), counts.tolist()):   # loop over distinct sizes
@@ -93,11 +96,11 @@ def union_size_pmf(row_sizes, n_features: int) -> np.ndarray:
     >>> union_size_pmf([1, 1], 2).tolist()
     [0.0, 0.5, 0.5]
     """
-    d = int(n_features)
+    sizes, d = check_row_sizes(row_sizes, n_features)
     pmf = np.zeros(d + 1)
     pmf[0] = 1.0
     lo, hi = 0, 0
-    for k in np.asarray(row_sizes, dtype=np.int64).tolist():   # one step per run
+    for k in sizes.tolist():                                  # one step per run
         c = np.arange(lo, hi + 1)
         x = np.arange(k + 1)
         # new features x ~ hypergeom(population d, successes d - c, draws k)

@@ -165,6 +165,7 @@ class StabilityEstimate:
         return summary("Stability estimate", self._fields(confidence_level))
 
     def _fields(self, confidence_level: float) -> List[Tuple[str, str]]:
+        confidence_level = check_confidence_level(confidence_level)
         low, high = quietly(self.confidence_interval, confidence_level)
         label = self.interpretation
         value = number(self.statistic, fixed=True)
@@ -463,6 +464,7 @@ class _TestResult:
         Summary
             A ``str`` whose ``repr`` is the text itself.
         """
+        confidence_level = check_confidence_level(confidence_level)
         title, rows = self._summary_rows()
         low, high = quietly(self.confidence_interval, confidence_level)
         rows.insert(-1, (level_label(confidence_level), interval(low, high)))

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._validation import (_shown, as_selection, as_similarity, check_axes, check_bool,
+from ._validation import (_shown, as_real_array, as_selection, as_similarity, check_axes,
+                          check_bool,
                           check_int_range, check_labels, check_probabilities, check_text,
                           check_unit_interval)
 
@@ -261,11 +262,7 @@ def plot_feature_stability_map(Z, *, n_features=None, feature_names=None, simila
 
 def _points(name: str, values) -> np.ndarray:
     """A 1-D array of numbers, one per point (NaN allowed: never on the front)."""
-    try:
-        arr = np.asarray(values, dtype=np.float64)
-    except (TypeError, ValueError):
-        raise TypeError(f"{name}: must be a 1-D sequence of numbers; got "
-                        f"{_shown(values)}") from None
+    arr = as_real_array(name, values)
     if arr.ndim != 1:
         raise ValueError(f"{name}: must be 1-D, one value per point; got shape {arr.shape}")
     return arr
@@ -308,11 +305,7 @@ def plot_pareto_front(score, stability, *, labels=None, stability_ci=None,
         labels = check_labels("labels", labels, x.size, "point")
     ci = None
     if stability_ci is not None:
-        try:
-            ci = np.asarray(stability_ci, dtype=np.float64)
-        except (TypeError, ValueError):
-            raise TypeError(f"stability_ci: must be numbers, one (low, high) pair per point; "
-                            f"got {_shown(stability_ci)}") from None
+        ci = as_real_array("stability_ci", stability_ci, "(low, high) pairs of numbers")
         if ci.shape != (x.size, 2):
             raise ValueError(f"stability_ci: must have shape (n_points, 2) = ({x.size}, 2); "
                              f"got {ci.shape}")

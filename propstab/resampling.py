@@ -30,9 +30,9 @@ from ._exceptions import warn
 from ._text import (Summary, call_repr, interval, level_label, number, shorten, size_text,
                     summary)
 from ._selection import Selection
-from ._validation import (_is_one_of, _shown, as_selection, check_bool, check_int_range,
-                          check_mapping, check_n_jobs, check_random_state, check_real,
-                          check_real_range, check_text)
+from ._validation import (_is_one_of, _shown, as_real_array, as_selection, check_bool,
+                          check_confidence_level, check_int_range, check_mapping, check_n_jobs,
+                          check_random_state, check_real, check_real_range, check_text)
 from .selectors import fit_select, is_estimator, take
 
 __all__ = ["Assessment", "Comparison", "FailedFitWarning", "ResamplingResult", "RunFailure",
@@ -407,7 +407,11 @@ def _data(X, y):
                          f"resample; got shape {shape}")
     if y is not None:
         if not hasattr(y, "iloc"):
-            y = np.asarray(y)
+            try:
+                y = np.asarray(y)
+            except (ValueError, TypeError):
+                raise TypeError(f"y: must be a sequence with one value per row of X; got "
+                                f"{_shown(y)}") from None
         if np.ndim(y) == 0:
             raise TypeError(f"y: must be a sequence with one value per row of X; got "
                             f"{type(y).__name__}")
@@ -769,6 +773,9 @@ class Comparison:
         Summary
             A ``str`` whose ``repr`` is the text itself.
         """
+        confidence_level = check_confidence_level(confidence_level)
+        alpha = check_real_range("alpha", alpha, low=0.0, high=1.0, low_open=True,
+                                 high_open=True)
         measure, n_runs, d = self._shape()
         heads = ["selector", "stability", "SE", level_label(confidence_level),
                  "mean score", "mean size", "failed", "Pareto"]
@@ -807,6 +814,7 @@ class Comparison:
             ``mean_score``, ``n_runs`` (successful runs), ``n_failed``, ``mean_size``,
             ``pareto_optimal``.
         """
+        confidence_level = check_confidence_level(confidence_level)
         import pandas as pd
         rows = []
         for name, a in self.assessments.items():
@@ -861,13 +869,9 @@ def pareto_front(*objectives) -> np.ndarray:
         raise TypeError("objectives: give at least one array of values (one per point)")
     columns = []
     for i, o in enumerate(objectives):
-        try:
-            column = np.asarray(o, dtype=np.float64)
-        except (TypeError, ValueError):
-            raise TypeError(f"objectives: objective {i} must be a 1-D sequence of numbers; got "
-                            f"{_shown(o)}") from None
+        column = as_real_array(f"objectives[{i}]", o)
         if column.ndim != 1 or (columns and column.size != columns[0].size):
-            raise ValueError(f"objectives: every objective must be 1-D with one value per "
+            raise ValueError(f"objectives[{i}]: every objective must be 1-D with one value per "
                              f"point; objective {i} has shape {column.shape}"
                              + (f", objective 0 {columns[0].shape}" if columns else ""))
         columns.append(column)
@@ -934,7 +938,11 @@ def assess(selector, X, y=None, *, measure="nogueira", measure_options=None,
     options = check_mapping("measure_options", measure_options)
     from ._registry import get_measure
     from ._validation import check_options
-    check_options(get_measure(measure), options)       # before any fit
+    info = get_measure(measure)
+    try:
+        check_options(info, options)                   # before any fit
+    except (ValueError, TypeError) as exc:
+        raise type(exc)(f"measure_options: {exc}") from None
     if isinstance(selector, Mapping):
         if len(selector) < 2:
             raise ValueError(f"selector: a mapping must name at least 2 selectors; got "

@@ -21,7 +21,7 @@ from collections.abc import Mapping
 from ._validation import (_shown, check_int_range, check_n_jobs, check_random_state,
                           check_real, check_real_range)
 from .error_control import ErrorControl, error_control, resolve_assumption
-from .selectors import clone, support_of, take
+from .selectors import _renamed, clone, support_of, take
 
 __all__ = ["ErrorControl", "StabilitySelection", "error_control"]
 
@@ -64,7 +64,11 @@ def _fit_path(estimator, param_name, grid, X, y, rows, threshold):
         est = clone(estimator).set_params(**{param_name: value})
         with warnings.catch_warnings():       # weak penalties on half the data
             warnings.simplefilter("ignore", category=ConvergenceWarning)
-            est.fit(Xs, ys)
+            try:
+                est.fit(Xs, ys)
+            except (ValueError, TypeError) as exc:
+                raise _renamed(exc, f"estimator: {type(est).__name__}({param_name}={value!r}) "
+                                    f"failed to fit a subsample: {exc}") from None
         mask, imp = support_of(est, d, threshold=threshold)
         masks[g] = mask
         if imp is not None:
@@ -211,9 +215,13 @@ class StabilitySelection(*_BASES):
         try:
             from sklearn.utils.validation import validate_data
         except ImportError:          # scikit-learn < 1.6
-            return self._validate_data(X, y, accept_sparse="csr", y_numeric=False,
-                                       multi_output=False)
-        return validate_data(self, X, y, accept_sparse="csr")
+            def validate_data(self, X, y, **kwargs):
+                return self._validate_data(X, y, y_numeric=False, multi_output=False,
+                                           **kwargs)
+        try:
+            return validate_data(self, X, y, accept_sparse="csr")
+        except (ValueError, TypeError) as exc:     # scikit-learn's checks, named
+            raise _renamed(exc, f"X, y: {' '.join(str(exc).split())}") from None
 
     def _check_params(self, n_features):
         B = check_int_range("n_subsamples", self.n_subsamples, minimum=2)

@@ -35,11 +35,12 @@ Examples
 from __future__ import annotations
 
 import numbers
+from collections.abc import Iterable
 from typing import NamedTuple, Tuple
 
 import numpy as np
 
-from ._validation import check_int_range
+from ._validation import _is_one_of, check_bool, check_int_range
 
 try:
     from hypothesis import settings as _settings
@@ -101,7 +102,7 @@ def _shape(owner, min_runs, max_runs, min_features, max_features, subset_sizes,
                              f"with k = {k} and max_features = {max_features}")
         return _Shape(min_runs, max_runs, max(min_features, k + int(need_proper)),
                       max_features, k)
-    if subset_sizes not in SUBSET_SIZES:
+    if not _is_one_of(subset_sizes, SUBSET_SIZES):
         allowed = ", ".join(map(repr, SUBSET_SIZES))
         raise ValueError(f"subset_sizes: must be an int or one of {allowed} for {owner}; "
                          f"got {subset_sizes!r}")
@@ -379,8 +380,11 @@ def similarity_matrices(n_features, *, kinds=SIMILARITY_KINDS):
            [0.5, 1. ]])
     """
     d = check_int_range("n_features", n_features, minimum=1, owner="similarity_matrices")
+    if isinstance(kinds, (str, bytes)) or not isinstance(kinds, Iterable):
+        raise TypeError(f"kinds: must be a sequence of {SIMILARITY_KINDS}; got "
+                        f"{type(kinds).__name__} {kinds!r}")
     kinds = tuple(kinds)
-    bad = [k for k in kinds if k not in SIMILARITY_KINDS]
+    bad = [k for k in kinds if not _is_one_of(k, SIMILARITY_KINDS)]
     if not kinds or bad:
         raise ValueError(f"kinds: similarity_matrices needs a non-empty subset of "
                          f"{SIMILARITY_KINDS}; got {kinds!r}")
@@ -416,6 +420,7 @@ def importance_weights(n_runs, n_features, *, equal=True):
     """
     M = check_int_range("n_runs", n_runs, minimum=1, owner="importance_weights")
     d = check_int_range("n_features", n_features, minimum=1, owner="importance_weights")
+    equal = check_bool("equal", equal)
     entry = st.one_of(st.sampled_from(WEIGHT_VALUES),
                       st.floats(0.01, 100.0, allow_nan=False, allow_infinity=False))
     weights = st.lists(entry, min_size=M * d, max_size=M * d).map(
