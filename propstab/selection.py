@@ -69,7 +69,10 @@ def _fit_path(estimator, param_name, grid, X, y, rows, threshold):
             except (ValueError, TypeError) as exc:
                 raise _renamed(exc, f"estimator: {type(est).__name__}({param_name}={value!r}) "
                                     f"failed to fit a subsample: {exc}") from None
-        mask, imp = support_of(est, d, threshold=threshold)
+        try:
+            mask, imp = support_of(est, d, threshold=threshold)
+        except (ValueError, TypeError) as exc:
+            raise _renamed(exc, f"estimator: {str(exc).partition(': ')[2]}") from None
         masks[g] = mask
         if imp is not None:
             imps[g] = imp

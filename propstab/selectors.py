@@ -207,7 +207,12 @@ def support_of(estimator, n_features: int, *, threshold=None,
     if top_k is not None:
         top_k = check_int_range("top_k", top_k, minimum=0)
     if top_k is None and threshold is None and hasattr(estimator, "get_support"):
-        return np.asarray(estimator.get_support(), dtype=bool), importances_of(estimator)
+        mask = np.asarray(estimator.get_support())
+        if mask.dtype != bool or mask.shape != (n_features,):
+            raise ValueError(f"selector: {type(estimator).__name__}.get_support() must return "
+                             f"a boolean mask of {n_features} entries; got {mask.dtype} of "
+                             f"shape {mask.shape}")
+        return mask, importances_of(estimator)
     imp = importances_of(estimator)
     if imp is None:
         raise TypeError(f"selector: {type(estimator).__name__} has neither get_support(), "
