@@ -26,10 +26,11 @@ import inspect
 import math
 import textwrap
 import types
+from collections.abc import Iterable
 from typing import Any, Callable, Mapping, Optional, Sequence, Tuple
 
 from ._exceptions import undefined
-from ._validation import as_selection, check_options
+from ._validation import as_selection, check_matrix_options, check_options
 from .axioms import Axiom
 
 __all__ = [
@@ -133,6 +134,9 @@ def _as_claims(claims) -> "dict[Axiom, bool]":
         return out
     if isinstance(claims, (str, Axiom)):
         claims = [claims]
+    if isinstance(claims, bytes) or not isinstance(claims, Iterable):
+        raise TypeError(f"claims: must be a mapping {{axiom: bool}} or an iterable of the "
+                        f"claimed axioms; got {type(claims).__name__} {claims!r}")
     claimed = {as_axiom(c) for c in claims}
     return {a: a in claimed for a in Axiom}
 
@@ -214,8 +218,9 @@ class Declaration:
         fields = {f.name for f in dataclasses.fields(cls)}
         unknown = sorted(set(given) - fields)
         if unknown:
-            raise TypeError(f"declaration: unexpected keyword(s) {', '.join(unknown)}; "
-                            f"known: {', '.join(sorted(fields))}")
+            raise TypeError(f"{unknown[0]}: not a declaration keyword (unexpected "
+                            f"keyword(s) {', '.join(unknown)}); known: "
+                            f"{', '.join(sorted(fields))}")
         values = {}
         for name in fields:
             value = given.get(name)
@@ -224,8 +229,9 @@ class Declaration:
             if value is not None:
                 values[name] = value
         for name in ("pairwise", "symmetric"):
-            if name in values:
-                values[name] = bool(values[name])
+            if name in values and not isinstance(values[name], bool):
+                raise TypeError(f"{name}: must be True or False; got "
+                                f"{type(values[name]).__name__} {values[name]!r}")
         values.setdefault("claims", None)          # nothing claimed
         return cls(**values)
 
@@ -615,6 +621,7 @@ def register(*, name: str, family: str, summary: str, references: Sequence[str],
             sel = as_selection(Z, n_features=n_features, feature_names=feature_names)
             opts = check_options(info, options)
             if domain == "constant_size" and sel.common_size() is None:
+                check_matrix_options(sel, opts)        # invalid input raises, even here
                 sizes = sel.row_sizes
                 return undefined(name, f"it is defined only for a constant subset size and "
                                        f"the row sizes vary (min {int(sizes.min())}, "

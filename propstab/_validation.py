@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import math
 import numbers
-from collections.abc import Iterable, Mapping, Sequence, Set
+from collections.abc import Hashable, Iterable, Mapping, Sequence, Set
+from decimal import Decimal
 from typing import Any, Optional
 
 import numpy as np
@@ -56,10 +57,37 @@ def check_feature_names(feature_names, d: Optional[int]) -> tuple:
               f"got {len(names)} names")
     seen = set()
     for name in names:
+        if not isinstance(name, Hashable) or isinstance(name, (list, dict, set, np.ndarray)):
+            _fail(f"feature_names: every name must be a hashable label (a string or a "
+                  f"number); got {type(name).__name__} {name!r}", TypeError)
+        if isinstance(name, float) and math.isnan(name):
+            _fail("feature_names: a name cannot be NaN")
         if name in seen:
             _fail(f"feature_names: names must be unique; {name!r} appears more than once")
         seen.add(name)
     return names
+
+
+def _object_to_float(arr: np.ndarray, labels=None, what: str = "Z") -> np.ndarray:
+    """An object array (a DataFrame of mixed columns, a list mixing types) as float64.
+
+    Only real numbers and booleans are read: a string such as "1" is not a 0/1 entry
+    (``astype`` would read it as one), a complex number is not real, and a missing
+    value (None, NaN, pandas' NA) is named as such.
+    """
+    flat = arr.ravel()
+    for k, x in enumerate(flat):
+        if isinstance(x, (bool, np.bool_)) or (isinstance(x, numbers.Real)
+                                                and not isinstance(x, (str, bytes))):
+            continue
+        i, j = divmod(k, arr.shape[1]) if arr.ndim == 2 else (k, 0)
+        col = labels[j] if labels is not None else j
+        if x is None or type(x).__name__ in ("NAType", "NaTType"):
+            _fail(f"{what}: entries must be 0/1 or booleans; found a missing value ({x!r}) "
+                  f"at run {i}, feature {col!r}")
+        _fail(f"{what}: entries must be 0/1 or booleans; found {type(x).__name__} {x!r} at "
+              f"run {i}, feature {col!r}", TypeError)
+    return np.array([float(x) for x in flat], dtype=np.float64).reshape(arr.shape)
 
 
 def _binary_dense(arr: np.ndarray, labels=None, hint: str = "") -> np.ndarray:
@@ -123,11 +151,7 @@ def _from_dataframe(Z, feature_names) -> Selection:
         _fail(f"Z: must be 2-dimensional (runs x features); got shape {arr.shape}")
     _check_shape(*arr.shape)
     if arr.dtype == object:
-        try:
-            arr = arr.astype(np.float64)
-        except (TypeError, ValueError):
-            _fail("Z: entries must be 0/1 or booleans; the DataFrame has non-numeric values",
-                  TypeError)
+        arr = _object_to_float(arr, labels=names)
     dense = _binary_dense(arr, labels=names)
     return Selection(dense=np.ascontiguousarray(dense), n_runs=arr.shape[0],
                      n_features=arr.shape[1], feature_names=names)
@@ -143,6 +167,9 @@ def _from_index_sets(Z, n_features, feature_names) -> Selection:
     if len(runs) < 2:
         _check_shape(len(runs), 1)
     for i, run in enumerate(runs):
+        if isinstance(run, Mapping):
+            _fail(f"Z: run {i} must be a collection of feature indices; got a "
+                  f"{type(run).__name__} (a mapping's keys are not read as a run)", TypeError)
         if not _is_index_collection(run) and not isinstance(run, Iterable) or isinstance(run, (str, bytes)):
             _fail(f"Z: run {i} must be a collection of feature indices; got "
                   f"{type(run).__name__} {run!r}", TypeError)
@@ -252,10 +279,11 @@ def as_selection(Z, *, n_features: Optional[int] = None, feature_names=None) -> 
         return Z
     if n_features is not None:
         n_features = check_n_features(n_features)
-    if isinstance(Z, (str, bytes)) or Z is None or isinstance(Z, Mapping):
+    from scipy import sparse
+    if not sparse.issparse(Z) and (isinstance(Z, (str, bytes)) or Z is None
+                                   or isinstance(Z, Mapping)):
         _fail(f"Z: expected a selection matrix (2-D 0/1 array, DataFrame, sparse matrix or "
               f"index collections); got {type(Z).__name__}", TypeError)
-    from scipy import sparse
     if sparse.issparse(Z):
         sel = _from_sparse(Z, feature_names)
         _match_d(sel, n_features)
@@ -299,6 +327,18 @@ def as_selection(Z, *, n_features: Optional[int] = None, feature_names=None) -> 
                             "(or feature_names=)")
 
 
+def as_named_selection(Z, name: str, **kwargs) -> Selection:
+    """:func:`as_selection` for an argument not called ``Z`` (``Z1``, ``matrices['a']``):
+    the same rules, the messages naming ``name``."""
+    try:
+        return as_selection(Z, **kwargs)
+    except (ValueError, TypeError) as exc:
+        text = str(exc)
+        if name != "Z" and text.startswith("Z: "):
+            raise type(exc)(f"{name}: {text[3:]}") from None
+        raise
+
+
 def _contains_non_numbers(run) -> bool:
     try:
         return any(not isinstance(x, (numbers.Number, np.bool_)) for x in run)
@@ -318,12 +358,9 @@ def _from_dense(arr, n_features, feature_names, hint: str = "") -> Selection:
               f"with shape {arr.shape}")
     M, d = arr.shape
     _check_shape(M, d)
-    if arr.dtype == object:
-        try:
-            arr = arr.astype(np.float64)
-        except (TypeError, ValueError):
-            _fail("Z: entries must be 0/1 or booleans; found non-numeric values", TypeError)
     names = None if feature_names is None else check_feature_names(feature_names, d)
+    if arr.dtype == object:
+        arr = _object_to_float(arr, labels=names)
     dense = _binary_dense(arr, labels=names, hint=hint)
     sel = Selection(dense=np.ascontiguousarray(dense), n_runs=M, n_features=d,
                     feature_names=names)
@@ -346,23 +383,39 @@ def check_options(info, options: dict) -> dict:
     out = {}
     for name, p in known.items():
         value = options.get(name, p.default)
-        if p.choices is not None and value not in p.choices:
+        if p.choices is not None and not _is_one_of(value, p.choices):
             _fail(f"{name}: must be one of {', '.join(map(repr, p.choices))} for measure "
-                  f"{info.name!r}; got {value!r}")
+                  f"{info.name!r}; got {_shown(value)}")
+        integral = isinstance(p.default, numbers.Integral) and not isinstance(p.default, bool)
+        if integral and (isinstance(value, bool) or not isinstance(value, numbers.Integral)):
+            _fail(f"{name}: must be an integer for measure {info.name!r}; got "
+                  f"{_shown(value)}", TypeError)
         if p.minimum is not None:
             if isinstance(value, bool) or not isinstance(value, numbers.Real):
                 _fail(f"{name}: must be a number >= {p.minimum} for measure {info.name!r}; "
                       f"got {type(value).__name__} {value!r}", TypeError)
-            if not math.isfinite(value) or value < p.minimum:
+            if not _finite(value) or value < p.minimum:
                 _fail(f"{name}: must be a finite number >= {p.minimum} for measure "
                       f"{info.name!r}; got {value!r}")
         out[name] = value
     return out
 
 
+def check_matrix_options(sel: Selection, options: dict) -> None:
+    """Validate a measure's matrix options (``similarity``, ``importances``) against the
+    selection: where a measure is undefined on ``sel`` and returns NaN without computing,
+    an invalid matrix must still raise."""
+    if "similarity" in options:
+        as_similarity(options["similarity"], sel.n_features, threshold=options.get("threshold"),
+                      feature_names=sel.feature_names)
+    if "importances" in options:
+        as_importances(options["importances"], sel)
+
+
 def check_confidence_level(confidence_level) -> float:
     """A confidence level strictly between 0 and 1."""
-    if isinstance(confidence_level, bool) or not isinstance(confidence_level, numbers.Real):
+    if isinstance(confidence_level, (bool, np.bool_)) or not isinstance(confidence_level,
+                                                                        numbers.Real):
         _fail(f"confidence_level: must be a number in (0, 1); got "
               f"{type(confidence_level).__name__} {confidence_level!r}", TypeError)
     if not 0 < confidence_level < 1:
@@ -370,10 +423,117 @@ def check_confidence_level(confidence_level) -> float:
     return float(confidence_level)
 
 
+def _is_one_of(value, choices) -> bool:
+    """``value in choices`` without numpy's elementwise comparison of an array (whose
+    truth value is ambiguous) and without True == 1 standing for a choice 1."""
+    if isinstance(value, np.ndarray) or not isinstance(value, Hashable):
+        return False
+    for c in choices:
+        try:
+            if value is c or (isinstance(value, (bool, np.bool_)) == isinstance(c, bool)
+                              and bool(value == c)):
+                return True
+        except (TypeError, ValueError):
+            continue
+    return False
+
+
 def check_choice(name: str, value: Any, choices) -> Any:
     """``value`` must be one of ``choices``."""
-    if value not in choices:
-        _fail(f"{name}: must be one of {', '.join(map(repr, choices))}; got {value!r}")
+    if not _is_one_of(value, choices):
+        _fail(f"{name}: must be one of {', '.join(map(repr, choices))}; got "
+              f"{_shown(value)}")
+    return value
+
+
+def _shown(value) -> str:
+    """A value as a message shows it: its type and a repr cut to 80 characters."""
+    text = repr(value)
+    if len(text) > 80:
+        text = text[:77] + "..."
+    return f"{type(value).__name__} {text}" if not isinstance(value, (str, int, float)) \
+        or isinstance(value, bool) else text
+
+
+def check_bool(name: str, value, *, none: bool = False):
+    """True or False (numpy's booleans included); None too when ``none``."""
+    if value is None and none:
+        return None
+    if not isinstance(value, (bool, np.bool_)):
+        allowed = "True, False or None" if none else "True or False"
+        _fail(f"{name}: must be {allowed}; got {_shown(value)}", TypeError)
+    return bool(value)
+
+
+def check_random_state(name: str, value):
+    """A seed for ``numpy.random.default_rng``: None, a non-negative integer, or a numpy
+    ``Generator``, ``BitGenerator`` or ``SeedSequence``."""
+    if value is None or isinstance(value, (np.random.Generator, np.random.BitGenerator,
+                                           np.random.SeedSequence)):
+        return value
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        _fail(f"{name}: must be None, a non-negative integer or a numpy Generator; got "
+              f"{_shown(value)}", TypeError)
+    if value < 0:
+        _fail(f"{name}: must be a non-negative integer (a seed); got {value}")
+    return int(value)
+
+
+def check_n_jobs(name: str, value):
+    """joblib's ``n_jobs``: None or a non-zero integer (-1: all cores)."""
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        _fail(f"{name}: must be None or a non-zero integer (-1: all cores); got "
+              f"{_shown(value)}", TypeError)
+    if value == 0:
+        _fail(f"{name}: must be None or a non-zero integer (-1: all cores); got 0")
+    return int(value)
+
+
+def check_mapping(name: str, value, *, none: bool = True) -> dict:
+    """A mapping with string keys (keyword options), as a new dict; None gives {}."""
+    if value is None and none:
+        return {}
+    if not isinstance(value, Mapping):
+        _fail(f"{name}: must be a mapping of option names to values (a dict); got "
+              f"{_shown(value)}", TypeError)
+    bad = [k for k in value if not isinstance(k, str)]
+    if bad:
+        _fail(f"{name}: option names must be strings; got {_shown(bad[0])}", TypeError)
+    return dict(value)
+
+
+def check_axes(name: str, value):
+    """A matplotlib ``Axes`` to draw on, or None (a new figure)."""
+    if value is None:
+        return None
+    from matplotlib.axes import Axes
+    if not isinstance(value, Axes):
+        _fail(f"{name}: must be a matplotlib Axes (or None for a new figure); got "
+              f"{_shown(value)}", TypeError)
+    return value
+
+
+def check_labels(name: str, labels, n: int, what: str) -> list:
+    """One label per item (``n`` of them), as a list; any objects printable with str()."""
+    if isinstance(labels, (str, bytes)) or not isinstance(labels, Iterable) \
+            or isinstance(labels, Mapping):
+        _fail(f"{name}: must be a sequence of {n} labels, one per {what}; got "
+              f"{_shown(labels)}", TypeError)
+    labels = list(labels)
+    if len(labels) != n:
+        _fail(f"{name}: must have one label per {what} ({n}); got {len(labels)}")
+    return labels
+
+
+def check_text(name: str, value, *, none: bool = False):
+    """A string (None too when ``none``)."""
+    if value is None and none:
+        return None
+    if not isinstance(value, str):
+        _fail(f"{name}: must be a string{' or None' if none else ''}; got {_shown(value)}",
+              TypeError)
     return value
 
 
@@ -397,12 +557,36 @@ def check_int_range(name: str, value, *, minimum: int, maximum=None, owner: str 
 # inference: probabilities, null values, comparable selection matrices
 
 
+def as_real_array(name: str, value, what: str = "numbers") -> np.ndarray:
+    """``value`` (array-like) as a float64 array of real numbers, refusing what numpy
+    would convert silently or fail on obscurely: ragged nesting, strings (numpy reads
+    "0.5" as 0.5), complex numbers (numpy drops the imaginary part), None and
+    objects that are not numbers."""
+    if value is None or isinstance(value, (str, bytes, Mapping, Set)):
+        _fail(f"{name}: must be an array of {what}; got {_shown(value)}", TypeError)
+    try:
+        arr = np.asarray(value)
+    except (TypeError, ValueError) as exc:
+        _fail(f"{name}: must be an array of {what} (equal-length rows); got "
+              f"{_shown(value)} ({' '.join(str(exc).split())[:80]})", TypeError)
+    if arr.dtype.kind == "c":
+        _fail(f"{name}: must hold real {what}; got complex values", TypeError)
+    if arr.dtype.kind in "biuf":
+        return arr.astype(np.float64)
+    if arr.dtype == object:
+        for x in arr.ravel():
+            if isinstance(x, (bool, np.bool_)) or (isinstance(x, numbers.Real)
+                                                    and not isinstance(x, Decimal)):
+                continue
+            _fail(f"{name}: must hold real {what}; got {_shown(x)}", TypeError)
+        return arr.astype(np.float64)
+    _fail(f"{name}: must hold {what}; got {arr.dtype} values such as "
+          f"{_shown(arr.ravel()[0] if arr.size else value)}", TypeError)
+
+
 def check_probabilities(name: str, p) -> np.ndarray:
     """A non-empty 1-D array of finite numbers in [0, 1]."""
-    try:
-        arr = np.asarray(p, dtype=np.float64)
-    except (TypeError, ValueError):
-        _fail(f"{name}: must be a 1-D sequence of probabilities in [0, 1]; got {p!r}", TypeError)
+    arr = as_real_array(name, p, "probabilities in [0, 1]")
     if arr.ndim != 1 or arr.size == 0:
         _fail(f"{name}: must be a non-empty 1-D sequence of probabilities; got shape {arr.shape}")
     bad = ~np.isfinite(arr) | (arr < 0) | (arr > 1)
@@ -412,14 +596,68 @@ def check_probabilities(name: str, p) -> np.ndarray:
     return arr
 
 
+def _finite(value) -> bool:
+    """Whether a real number is finite as a double (an int beyond 1e308 is not)."""
+    try:
+        return math.isfinite(float(value))
+    except OverflowError:
+        return False
+
+
 def check_real(name: str, value) -> float:
     """A finite real number."""
-    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
         _fail(f"{name}: must be a finite real number; got {type(value).__name__} {value!r}",
               TypeError)
-    if not np.isfinite(value):
+    if not _finite(value):
         _fail(f"{name}: must be a finite real number; got {value!r}")
     return float(value)
+
+
+def check_null_value(phi0: float, info, n_runs: int, n_features: int, row_sizes) -> float:
+    """A null value H0: Phi = phi0 the measure ``info`` can take: within its declared
+    bounds for matrices of this shape (bounds depending on M, d or the sizes evaluated;
+    an undeclared or infinite bound limits nothing)."""
+    sizes = () if row_sizes is None else row_sizes
+    for side, bound in zip(("lower", "upper"), info.bounds):
+        if bound is None:
+            continue
+        try:
+            value = bound.evaluate(n_runs, n_features, sizes)
+        except (TypeError, ValueError, ZeroDivisionError, IndexError):
+            continue
+        if math.isfinite(value) and (phi0 < value if side == "lower" else phi0 > value):
+            low, high = (str(b) if b is not None else "?" for b in info.bounds)
+            _fail(f"phi0: must lie in the range of {info.name}, [{low}, {high}] (for M = "
+                  f"{n_runs}, d = {n_features} the {side} bound is {value:g}); got {phi0!r}")
+    return phi0
+
+
+def check_row_sizes(row_sizes, n_features) -> "tuple[np.ndarray, int]":
+    """Subset sizes k_1..k_M of a null model: a non-empty 1-D sequence of integers in
+    0..d, with d = ``n_features`` (a positive integer). Returns (k as int64, d)."""
+    d = check_n_features(n_features)
+    if isinstance(row_sizes, (str, bytes, Mapping)) or not isinstance(row_sizes, Iterable):
+        _fail(f"row_sizes: must be a 1-D sequence of subset sizes (integers); got "
+              f"{_shown(row_sizes)}", TypeError)
+    try:
+        arr = np.asarray(list(row_sizes) if not isinstance(row_sizes, np.ndarray) else row_sizes)
+    except (ValueError, TypeError):
+        _fail(f"row_sizes: must be a 1-D sequence of subset sizes (integers); got "
+              f"{_shown(row_sizes)}", TypeError)
+    if arr.ndim != 1 or arr.size == 0:
+        _fail(f"row_sizes: must be a non-empty 1-D sequence of subset sizes; got shape "
+              f"{arr.shape}")
+    if arr.dtype.kind not in "iu" and not (arr.dtype == object and all(
+            isinstance(k, numbers.Integral) and not isinstance(k, bool) for k in arr)):
+        _fail(f"row_sizes: subset sizes must be integers; got {arr.dtype} values "
+              f"{_shown(arr.tolist())}", TypeError)
+    k = arr.astype(np.int64)
+    bad = (k < 0) | (k > d)
+    if bad.any():
+        _fail(f"row_sizes: every subset size must be in 0..{d} (n_features={d}); got "
+              f"{int(k[np.argmax(bad)])}")
+    return k, d
 
 
 def check_comparable(first: Selection, second: Selection, *, paired: bool,
@@ -432,20 +670,29 @@ def check_comparable(first: Selection, second: Selection, *, paired: bool,
     if paired and first.n_runs != second.n_runs:
         _fail(f"{a}, {b}: a paired comparison needs the same M runs (the same resamples); got "
               f"{first.n_runs} and {second.n_runs} runs")
+    n1, n2 = first.feature_names, second.feature_names
+    if n1 is not None and n2 is not None and tuple(n1) != tuple(n2):
+        where = next(j for j, (x, y) in enumerate(zip(n1, n2)) if x != y)
+        _fail(f"{a}, {b}: must name the same features in the same order to be compared; "
+              f"feature {where} is {n1[where]!r} in {a} and {n2[where]!r} in {b}")
 
 
 # ----------------------------------------------------------------------------------
 # correlated feature spaces: similarity matrices and importance matrices
 
+#: Rounding tolerated in a similarity matrix built in floating point (an absolute
+#: correlation matrix from numpy has diagonal entries such as 1.0000000000000002):
+#: entries within it of [0, 1], asymmetries and diagonal deviations within it are
+#: rounding and are removed; anything beyond it is refused.
 _SYMMETRY_TOL = 1e-12
 
 
 def check_unit_interval(name: str, value) -> float:
     """A finite number in [0, 1]."""
-    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
         _fail(f"{name}: must be a number in [0, 1]; got {type(value).__name__} {value!r}",
               TypeError)
-    if not (math.isfinite(value) and 0 <= value <= 1):
+    if not (_finite(value) and 0 <= value <= 1):
         _fail(f"{name}: must be a number in [0, 1]; got {value!r}")
     return float(value)
 
@@ -461,10 +708,7 @@ def _numeric_csr(X, name: str, shape_text: str):
         return csr
     if type(X).__module__.startswith("pandas") and hasattr(X, "columns"):
         X = X.to_numpy()
-    try:
-        arr = np.asarray(X, dtype=np.float64)
-    except (TypeError, ValueError):
-        _fail(f"{name}: must be a {shape_text} numeric matrix; got {type(X).__name__}", TypeError)
+    arr = as_real_array(name, X, f"numbers (a {shape_text} matrix)")
     if arr.ndim != 2:
         _fail(f"{name}: must be a 2-dimensional {shape_text} matrix; got shape {arr.shape}")
     return sparse.csr_matrix(arr)
@@ -494,14 +738,17 @@ def as_similarity(S, n_features: int, *, threshold=None, feature_names=None,
     Returns
     -------
     scipy.sparse.csr_matrix
-        float64, sorted indices, no stored zeros, exactly symmetric with unit diagonal
-        (asymmetry or diagonal deviations within 1e-12 are rounding and are removed).
+        float64, sorted indices, no stored zeros, entries in [0, 1], exactly symmetric
+        with unit diagonal (entries within 1e-12 outside [0, 1], asymmetry and diagonal
+        deviations within 1e-12 are floating-point rounding, as in a correlation matrix
+        computed by numpy, and are clipped or removed).
 
     Raises
     ------
     ValueError
         Wrong shape, NaN or infinite entries, entries outside [0, 1], asymmetry, a
-        diagonal entry other than 1, mismatched DataFrame labels, a bad threshold.
+        diagonal entry other than 1 (each beyond a rounding of 1e-12), mismatched
+        DataFrame labels, a bad threshold.
     TypeError
         Non-numeric input.
 
@@ -539,10 +786,12 @@ def as_similarity(S, n_features: int, *, threshold=None, feature_names=None,
     if not np.all(np.isfinite(data)):
         r, c = _sparse_position(csr, ~np.isfinite(data))
         _fail(f"{name}: entries must be finite numbers in [0, 1]; got {csr[r, c]!r} at [{r}, {c}]")
-    bad = (data < 0) | (data > 1)
+    bad = (data < -_SYMMETRY_TOL) | (data > 1 + _SYMMETRY_TOL)
     if bad.any():
         r, c = _sparse_position(csr, bad)
-        _fail(f"{name}: entries must be in [0, 1]; got S[{r}, {c}] = {csr[r, c]!r}")
+        _fail(f"{name}: entries must be in [0, 1]; got S[{r}, {c}] = {csr[r, c]!r} (beyond "
+              f"the rounding of {_SYMMETRY_TOL:g} that is clipped)")
+    np.clip(data, 0.0, 1.0, out=data)
     diff = abs(csr - csr.T).tocoo()
     big = diff.data > _SYMMETRY_TOL
     if big.any():

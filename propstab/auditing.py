@@ -46,7 +46,8 @@ Examples
 """
 from __future__ import annotations
 
-from typing import Iterable, Optional
+from collections.abc import Iterable, Mapping
+from typing import Optional
 
 # the machinery's public names, re-exported (CHECKS, DEFAULT_MAX_EXAMPLES, the sizes and
 # limits of the searches are read by the CLI and the property suite)
@@ -57,7 +58,7 @@ from ._audit.loader import load_function
 from ._audit.report import AuditTable, CheckResult
 from ._audit.subjects import (CONTEXT_ENUMERATION_LIMIT, VARIANTS, Subject,
                               registered_subjects, subject)
-from ._registry import MeasureInfo, Variant, as_axiom, list_measures
+from ._registry import MeasureInfo, Variant, as_axiom, get_measure, list_measures
 from ._validation import check_int_range
 from .axioms import Axiom
 
@@ -96,9 +97,21 @@ def audited_subjects(measures=None, **declaration) -> "list[Subject]":
         measures = list_measures()
     elif isinstance(measures, (str, MeasureInfo)) or callable(measures):
         measures = [measures]
+    elif isinstance(measures, (bytes, Mapping)) or not isinstance(measures, Iterable):
+        raise TypeError(f"measures: must be a measure name, a MeasureInfo, a function "
+                        f"f(Z) -> float or a list of them; got {type(measures).__name__} "
+                        f"{measures!r}")
     out = []
     for m in measures:
-        if isinstance(m, (str, MeasureInfo)):
+        if not isinstance(m, (str, MeasureInfo)) and not callable(m):
+            raise TypeError(f"measures: every item must be a measure name, a MeasureInfo or "
+                            f"a function f(Z) -> float; got {type(m).__name__} {m!r}")
+        if isinstance(m, str):
+            try:
+                m = get_measure(m)
+            except ValueError as exc:
+                raise ValueError(f"measures: {str(exc).partition(': ')[2]}") from None
+        if isinstance(m, MeasureInfo):
             out.extend(registered_subjects(m, **declaration))
         else:
             out.append(subject(m, **declaration))
@@ -156,6 +169,12 @@ def audit(measures=None, *, max_examples: int = DEFAULT_MAX_EXAMPLES, seed: int 
     """
     max_examples = check_int_range("max_examples", max_examples, minimum=1, owner="audit")
     seed = check_int_range("seed", seed, minimum=0, owner="audit")
+    if isinstance(axioms, (str, Axiom)):
+        axioms = [axioms]
+    elif axioms is not None and (isinstance(axioms, (bytes, Mapping))
+                                 or not isinstance(axioms, Iterable)):
+        raise TypeError(f"axioms: must be an iterable of axioms or their names; got "
+                        f"{type(axioms).__name__} {axioms!r}")
     chosen = list(Axiom) if axioms is None else [as_axiom(a, "axioms") for a in axioms]
     rows = []
     for s in audited_subjects(measures, **declaration):

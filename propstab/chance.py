@@ -21,6 +21,9 @@ from typing import Callable, Tuple
 import numpy as np
 from scipy import stats
 
+from ._exceptions import undefined
+from ._validation import check_row_sizes
+
 __all__ = ["expected_pairwise", "column_count_pmf", "nogueira_expectation", "union_size_pmf"]
 
 
@@ -49,8 +52,10 @@ def expected_pairwise(score: Callable, row_sizes, n_features: int) -> Tuple[np.n
     >>> float(E[0, 1])
     0.5
     """
-    k = np.asarray(row_sizes, dtype=np.int64)
-    d = int(n_features)
+    if not callable(score):
+        raise TypeError(f"score: must be a function score(r, k_i, k_j, d) -> (numerator, "
+                        f"denominator); got {type(score).__name__} {score!r}")
+    k, d = check_row_sizes(row_sizes, n_features)
     sizes, inverse = np.unique(k, return_inverse=True)
     a = sizes[:, None, None].astype(np.float64)
     b = sizes[None, :, None].astype(np.float64)
@@ -77,8 +82,7 @@ def column_count_pmf(row_sizes, n_features: int) -> np.ndarray:
     >>> column_count_pmf([1, 1], 2).round(12).tolist()
     [0.25, 0.5, 0.25]
     """
-    k = np.asarray(row_sizes, dtype=np.int64)
-    d = int(n_features)
+    k, d = check_row_sizes(row_sizes, n_features)
     pmf = np.array([1.0])
     sizes, counts = np.unique(k, return_counts=True)
     for size, count in zip(sizes.tolist(), counts.tolist()):   # loop over distinct sizes
@@ -95,11 +99,11 @@ def union_size_pmf(row_sizes, n_features: int) -> np.ndarray:
     >>> union_size_pmf([1, 1], 2).tolist()
     [0.0, 0.5, 0.5]
     """
-    d = int(n_features)
+    sizes, d = check_row_sizes(row_sizes, n_features)
     pmf = np.zeros(d + 1)
     pmf[0] = 1.0
     lo, hi = 0, 0
-    for k in np.asarray(row_sizes, dtype=np.int64).tolist():   # one step per run
+    for k in sizes.tolist():                                  # one step per run
         c = np.arange(lo, hi + 1)
         x = np.arange(k + 1)
         # new features x ~ hypergeom(population d, successes d - c, draws k)
@@ -125,7 +129,8 @@ def nogueira_expectation(row_sizes, n_features: int) -> float:
 
     0 exactly when the size is constant (thesis Thm 3's identically distributed runs),
     negative otherwise. Computed from integers (one correctly rounded division); NaN
-    when the mean size is 0 or d (the estimator is undefined).
+    with :class:`~propstab.UndefinedMeasureWarning` when the mean size is 0 or d (the
+    estimator is undefined).
 
     Parameters
     ----------
@@ -144,8 +149,12 @@ def nogueira_expectation(row_sizes, n_features: int) -> float:
     >>> nogueira_expectation([4, 4, 4], 10)
     0.0
     """
-    k = [int(x) for x in np.asarray(row_sizes).tolist()]
-    M, d, N = len(k), int(n_features), sum(k)
+    sizes, d = check_row_sizes(row_sizes, n_features)
+    if sizes.size < 2:
+        raise ValueError(f"row_sizes: needs M >= 2 runs; got {sizes.size}")
+    k = [int(x) for x in sizes.tolist()]
+    M, N = len(k), sum(k)
     if N == 0 or N == M * d:
-        return float("nan")
+        return undefined("nogueira", f"every run selects {'no' if N == 0 else 'every'} "
+                                     f"feature (the null expectation is 0/0)")
     return -(M * sum(x * x for x in k) - N * N) / ((M - 1) * N * (M * d - N)) + 0.0

@@ -17,12 +17,26 @@ import math
 
 import numpy as np
 
+from ._exceptions import warn
 from ._text import Summary, call_repr, number, summary
 from ._validation import check_choice, check_int_range, check_real_range
 
-__all__ = ["ErrorControl", "error_control"]
+__all__ = ["ErrorControl", "PFERExceededWarning", "error_control"]
 
 SAMPLINGS = ("mb", "ss")
+#: The largest B (``n_subsamples``): the unimodal cutoff is searched on a grid of B
+#: values, and no stability selection needs more subsamples.
+MAX_B = 10 ** 6
+#: The largest B of the r-concave bound: each of its evaluations scans the extremal
+#: path on {0..2B}, O(B^2) work (about 0.3 s for any p up to 10^7 at B = 50, 0.8 s at
+#: B = 100; benchmarks/bench_error_control.py).
+RCONCAVE_MAX_B = 100
+
+
+class PFERExceededWarning(RuntimeWarning):
+    """The realised PFER bound exceeds the PFER asked for: no cutoff up to 1 attains
+    it with the given q (stabs returns cutoff 1 too, and warns when verbose)."""
+
 ASSUMPTIONS = ("none", "unimodal", "r-concave")
 
 
@@ -148,6 +162,22 @@ _PIECE_GRID = 33
 # quadratic, the value is then exact to rounding (a grid of 257 points and 70 steps
 # change no pinned D by more than a relative 1.5e-12).
 _GOLDEN_STEPS = 30
+# Weights (a + j)^(1/r) held at once when evaluating the tails of many laws (16 MB).
+_BLOCK = 2 ** 21
+
+
+def _powers(base, s: float):
+    """``base ** s`` for the exponents 1/r of the two terms, s = -2 and s = -4, by a
+    reciprocal and squarings (several times faster than the general power; the
+    difference is a rounding or two, far below the bisection's one-ulp resolution of
+    the roots); any other s by the general power."""
+    if s == -2 or s == -4:
+        w = 1.0 / base
+        w *= w
+        if s == -4:
+            w *= w
+        return w
+    return base ** s
 
 
 @functools.lru_cache(maxsize=1024)
@@ -156,24 +186,79 @@ def _mean_matching_parameters(mu: float, first: int, n: int, s: float):
     P(X = j) proportional to (a + j)^s, has mean mu (needs 0 < mu < first/2).
 
     The mean increases from 0 (a -> 0) to k/2 (a -> infinity, the uniform law), so
-    the roots are found by bisection on log a in [-60, 40], all k at once, to the
-    resolution of the doubles. Returns the two ends of the final bracket, ``below``
-    (mean < mu) and ``above`` (mean >= mu): a piece [a_{k+1}, a_k] of the path is
-    taken as [above_{k+1}, below_k], so that its laws are admissible.
+    each root is bracketed on log a in [-60, 40] and the bracket shrunk, all k at
+    once, to adjacent doubles: the resolution of the doubles. Returns the two ends of
+    the final bracket, ``below`` (mean < mu) and ``above`` (mean >= mu): a piece
+    [a_{k+1}, a_k] of the path is taken as [above_{k+1}, below_k], so that its laws
+    are admissible.
+
+    Shrinking: 12 halvings, then 8 steps of Newton's method on the mean, each also
+    shrinking the bracket (a step leaving it is replaced by a halving), then a bracket
+    of a few ulps around Newton's root, checked, and halved to adjacent doubles: about
+    30 evaluations of the K x (n + 1) weights instead of the 80 halvings of plain
+    bisection. Both end at adjacent doubles where the computed mean crosses mu (the
+    computed mean is not exactly monotone at the last bits, so the two may end a few
+    ulps apart, where the admissibility of a law is decided by rounding anyway).
     """
+    support = np.arange(n + 1.0)
+    inside = support <= np.arange(first, n + 1)[:, None]
+
+    def weights(x, power):
+        return np.where(inside, _powers(np.exp(x)[:, None] + support, power), 0.0)
+
+    def low_mean(x):
+        w = weights(x, s)
+        return (w @ support) < mu * w.sum(axis=1)
+
+    def halve(lo, hi, steps):
+        for _ in range(steps):
+            mid = 0.5 * (lo + hi)
+            low = low_mean(mid)
+            lo, hi = np.where(low, mid, lo), np.where(low, hi, mid)
+        return lo, hi
+
+    lo, hi = halve(np.full(n + 1 - first, -60.0), np.full(n + 1 - first, 40.0), 12)
+    x = 0.5 * (lo + hi)
+    for _ in range(8):        # Newton on m(x) - mu, m the mean, x = log a, in the bracket
+        a = np.exp(x)
+        w = weights(x, s)
+        total, first_moment = w.sum(axis=1), w @ support
+        low = first_moment < mu * total
+        lo, hi = np.where(low, x, lo), np.where(low, hi, x)
+        # dm/dx = s a Cov(j, 1/(a + j)) under the law, in two passes (no cancellation)
+        law = w / total[:, None]
+        mean = law @ support
+        u = 1.0 / (a[:, None] + support)
+        centred = np.where(inside, u - (law * u).sum(axis=1)[:, None], 0.0)
+        slope = s * a * ((law * (support - mean[:, None])) * centred).sum(axis=1)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            step = x - (mean - mu) / slope
+        x = np.where(np.isfinite(step) & (step >= lo) & (step <= hi), step, 0.5 * (lo + hi))
+    width = 8 * np.spacing(np.maximum(np.abs(x), 1.0))
+    near_lo, near_hi = np.maximum(x - width, lo), np.minimum(x + width, hi)
+    good = low_mean(near_lo) & ~low_mean(near_hi)
+    lo, hi = np.where(good, near_lo, lo), np.where(good, near_hi, hi)
+    for _ in range(7):        # at most 80 halvings in all
+        if np.all(np.nextafter(lo, hi) >= hi):
+            break
+        lo, hi = halve(lo, hi, 10)
+    below, above = np.exp(lo), np.exp(hi)
+    below.flags.writeable = above.flags.writeable = False      # shared by the cache
+    return below, above
+
+
+def _mean_matching_parameters_bisection(mu: float, first: int, n: int, s: float):
+    """The same roots by 80 plain halvings of [-60, 40] (kept for the tests)."""
     support = np.arange(n + 1.0)
     inside = support <= np.arange(first, n + 1)[:, None]
     lo = np.full(n + 1 - first, -60.0)
     hi = np.full(n + 1 - first, 40.0)
     for _ in range(80):                        # width 100 / 2^80: below one ulp of log a
         mid = 0.5 * (lo + hi)
-        w = np.where(inside, (np.exp(mid)[:, None] + support) ** s, 0.0)
-        low_mean = (w @ support) < mu * w.sum(axis=1)
-        lo = np.where(low_mean, mid, lo)
-        hi = np.where(low_mean, hi, mid)
-    below, above = np.exp(lo), np.exp(hi)
-    below.flags.writeable = above.flags.writeable = False      # shared by the cache
-    return below, above
+        w = np.where(inside, _powers(np.exp(mid)[:, None] + support, s), 0.0)
+        low = (w @ support) < mu * w.sum(axis=1)
+        lo, hi = np.where(low, mid, lo), np.where(low, hi, mid)
+    return np.exp(lo), np.exp(hi)
 
 
 def _extremal_tails(k: np.ndarray, mu: float, t: int, s: float):
@@ -181,7 +266,9 @@ def _extremal_tails(k: np.ndarray, mu: float, t: int, s: float):
 
     Computed as [sum_{t<=j<=k} (k + 1 - j) w_j + sum_{j<t} (mu - j) w_j] / sum_{j<=k}
     (k + 1 - j) w_j, w_j = (a + j)^s: the same as 1 - c sum_{j<t} w_j without its
-    cancellation when the tail is small. ``a`` broadcasts against ``k``.
+    cancellation when the tail is small. ``a`` broadcasts against ``k``; the leading
+    axis is evaluated in blocks of about ``_BLOCK`` weights, so that the temporaries
+    stay small for large n.
     """
     k = np.asarray(k, dtype=np.float64)[..., None]
     support = np.arange(np.max(k) + 1.0)
@@ -190,8 +277,22 @@ def _extremal_tails(k: np.ndarray, mu: float, t: int, s: float):
     bottom = (k + 1 - support) * inside
 
     def tails(a):
-        w = (a[..., None] + support) ** s
-        return (w * top).sum(axis=-1) / (w * bottom).sum(axis=-1)
+        nonlocal top, bottom
+        a = np.asarray(a, dtype=np.float64)
+        rows = a.shape[0] if a.ndim else 1
+        per_row = max(1, a.size // max(rows, 1)) * support.size
+        step = max(1, _BLOCK // per_row)
+        if a.ndim == 0 or rows <= step:
+            w = _powers(a[..., None] + support, s)
+            return (w * top).sum(axis=-1) / (w * bottom).sum(axis=-1)
+        top, bottom = (np.broadcast_to(x, (rows,) + x.shape[1:]) for x in (top, bottom))
+        out = np.empty(a.shape)
+        for start in range(0, rows, step):           # blocks of rows, not single values
+            block = slice(start, start + step)
+            w = _powers(a[block][..., None] + support, s)
+            out[block] = ((w * top[block]).sum(axis=-1)
+                          / (w * bottom[block]).sum(axis=-1))
+        return out
     return tails
 
 
@@ -300,31 +401,67 @@ def _rconcave_bound(q: float, p: int, cutoff: float, B: int) -> float:
     return min(1.0, _rconcave_tail_bound(*pairs), _rconcave_tail_bound(*singles)) * p
 
 
-def _rconcave_cutoff(p: int, q: float, PFER: float, B: int) -> float:
-    """The lowest cutoff j/(2B) > q/p from which on (upwards) the bound stays <= PFER.
+def _rconcave_above(q: float, p: int, cutoff: float, B: int, PFER: float) -> bool:
+    """Whether the r-concave bound exceeds PFER, the cheaper pairs term (on {0..B})
+    first: when p min{1, D_pairs} <= PFER already, so is the bound (rounding is
+    monotone), and the singles term (on {0..2B}, four times the work) is not needed."""
+    if 0 < q <= _rconcave_max_q(p, B):
+        pairs, _ = _rconcave_terms(q, p, cutoff, B)
+        if min(1.0, _rconcave_tail_bound(*pairs)) * p <= PFER:
+            return False
+    return _rconcave_bound(q, p, cutoff, B) > PFER
 
-    The grid is walked down from 1; if the bound at 1 already exceeds PFER, 1.
+
+def _rconcave_cutoff(p: int, q: float, PFER: float, B: int) -> float:
+    """The lowest cutoff j/(2B) > q/p from which on (upwards) the bound stays <= PFER;
+    1 when already the bound at 1 exceeds PFER (the caller then warns).
+
+    stabs walks the grid down from 1 and stops at the first cutoff whose bound exceeds
+    PFER. The bound decreases as the cutoff grows (a larger threshold t, and D is a
+    maximum of tails P(X >= t)), so that walk ends at the lowest grid cutoff whose bound
+    is <= PFER: found here by bisection over the grid, O(log B) bounds instead of O(B)
+    (the literal walk is the slow twin in tests/twins.py).
     """
-    grid = np.arange(2 * B, 0, -1) / (2 * B)
+    grid = np.arange(1, 2 * B + 1) / (2 * B)
     grid = grid[grid > q / p]
     if grid.size == 0:
         raise ValueError(f"q: q/p = {q / p!r} leaves no cutoff for the r-concave bound")
-    chosen = float(grid[0])
-    for cutoff in grid.tolist():
-        if _rconcave_bound(q, p, cutoff, B) > PFER:
-            break
-        chosen = cutoff
-    return chosen
+    if _rconcave_above(q, p, float(grid[-1]), B, PFER):
+        return float(grid[-1])
+    lo, hi = -1, grid.size - 1                 # bound(grid[hi]) <= PFER; grid[lo] unknown
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        if _rconcave_above(q, p, float(grid[mid]), B, PFER):
+            lo = mid
+        else:
+            hi = mid
+    return float(grid[hi])
 
 
 def _rconcave_q(p: int, cutoff: float, PFER: float, B: int) -> float:
-    """The largest q in 1..max_q up to which the bound stays <= PFER (at least 1)."""
-    chosen = 1
-    for q in range(1, _rconcave_max_q(p, B) + 1):
-        if _rconcave_bound(q, p, cutoff, B) > PFER:
-            break
-        chosen = q
-    return float(chosen)
+    """The largest q in 1..max_q up to which the bound stays <= PFER (at least 1: then
+    the caller warns that the bound exceeds PFER).
+
+    stabs walks q up from 1 and stops at the first q whose bound exceeds PFER. The bound
+    grows with q (D is non-decreasing in the mean of X), so that walk ends at the
+    largest q whose bound is <= PFER: found by bisection over 1..max_q, O(log p) bounds
+    instead of O(q) (the literal walk is the slow twin in tests/twins.py). This is what
+    keeps large p fast: at p = 10^5 the walk took minutes.
+    """
+    top = _rconcave_max_q(p, B)
+    if top < 1:
+        raise ValueError(f"n_features: {p} features leave no q >= 1 for the r-concave "
+                         f"bound with B = {B} (q must be <= (B - 1) p / (2B))")
+    if _rconcave_above(1, p, cutoff, B, PFER):
+        return 1.0
+    lo, hi = 1, top + 1                        # bound(lo) <= PFER; hi: beyond or above
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        if _rconcave_above(mid, p, cutoff, B, PFER):
+            hi = mid
+        else:
+            lo = mid
+    return float(lo)
 
 
 def _bound(p, q, cutoff, B, assumption) -> float:
@@ -445,13 +582,13 @@ def error_control(n_features, *, cutoff=None, q=None, PFER=None, sampling="ss",
     n_features : int
         p, the number of features.
     cutoff : float, optional
-        The threshold pi_thr on the selection probabilities, in [1/2, 1]
-        (in [0, 1] and above q/p for the r-concave bound).
+        The threshold pi_thr on the selection probabilities, in (1/2, 1]
+        (in (0, 1] and above q/p for the r-concave bound).
     q : float, optional
-        The expected number of features selected per subsample, 0 <= q <= p.
+        The expected number of features selected per subsample, 0 < q <= p.
     PFER : float, optional
         The upper bound asked for the per-family error rate E(V), V the number
-        of falsely selected (noise or low-probability) features.
+        of falsely selected (noise or low-probability) features, 0 < PFER < p.
     sampling : {"ss", "mb"}, default "ss"
         ``"mb"``: Meinshausen and Buhlmann's subsampling; ``"ss"``: Shah and
         Samworth's complementary pairs.
@@ -462,7 +599,7 @@ def error_control(n_features, *, cutoff=None, q=None, PFER=None, sampling="ss",
     n_subsamples : int, default 50
         B as in stabs: the number of complementary pairs for ``"ss"`` (2B
         subsample fits), the number of subsamples for ``"mb"`` (the MB bound
-        does not depend on it).
+        does not depend on it); at most 10^6, and 100 for the r-concave bound.
 
     Returns
     -------
@@ -473,7 +610,13 @@ def error_control(n_features, *, cutoff=None, q=None, PFER=None, sampling="ss",
     ------
     ValueError, TypeError
         Not exactly two of cutoff, q, PFER; values out of range; a combination
-        outside the domain of the chosen bound.
+        outside the domain of the chosen bound (see Notes).
+
+    Warns
+    -----
+    PFERExceededWarning
+        No cutoff up to 1 attains the PFER asked for with the given q: the cutoff
+        is 1 and ``PFER`` reports the (larger) realised bound.
 
     Notes
     -----
@@ -500,14 +643,26 @@ def error_control(n_features, *, cutoff=None, q=None, PFER=None, sampling="ss",
       docs/stability_selection.md). The cutoff is searched downwards on j/(2B),
       q upwards on 1, 2, ...
 
+    The domain (docs/stability_selection.md): p >= 1; 2 <= B <= 10^6 (<= 100 for
+    the r-concave bound); cutoff in (1/2, 1] ((0, 1] and above q/p for the
+    r-concave bound; above 1/2 + 1/(4B) for the unimodal bound below 3/4, where
+    its constant K is positive); q in (0, p]; PFER in (0, p). A derived q must be
+    >= 1. When no cutoff up to 1 attains the PFER (MB and r-concave), the cutoff
+    is 1 and :class:`PFERExceededWarning` says that the realised bound exceeds it.
+    The r-concave q and cutoff are found by bisection (the bound is monotone in
+    both): O(log p) evaluations of D, each O(B^2), so p up to 10^7 takes well
+    under a second at B = 50.
+
     Checked against ``stabs::stabsel_parameters`` (stabs 0.7.1) on 1128 pinned
-    cases (tests/test_selection.py): the 90 errors raise, 968 of the 1038 others
-    agree bit for bit. The other 70 are documented differences
+    cases (tests/test_selection.py): the 90 errors raise, 931 of the 1038 others
+    agree bit for bit. The other 107 are documented differences
     (r_compat/stabs_expected_differences.json): in 61 r-concave cases stabs's
     numerical maximisation stops short of the maximum, so its bound is lower
-    (by up to 4.9 %) than the supremum it defines, which propstab returns; in 9
-    unimodal cases the exact q* is an integer and stabs's numerical root lands
-    on q* - 1, propstab returns q*.
+    (by up to 4.9 % on the pinned grid, 61.8 % on a wider one) than the supremum
+    it defines, which propstab returns; in 9 unimodal cases the exact q* is an
+    integer and stabs's numerical root lands on q* - 1, propstab returns q*; in
+    37 cases without assumption the input lies outside the domain (cutoff 1/2, a
+    derived q of 0, PFER >= p), where stabs returns a value and propstab raises.
 
     References
     ----------
@@ -535,19 +690,20 @@ def error_control(n_features, *, cutoff=None, q=None, PFER=None, sampling="ss",
     (0.76, 0.98)
     """
     p = check_int_range("n_features", n_features, minimum=1)
-    B = check_int_range("n_subsamples", n_subsamples, minimum=2)
     assumption = resolve_assumption(sampling, assumption)
+    B = check_int_range("n_subsamples", n_subsamples, minimum=2,
+                        maximum=RCONCAVE_MAX_B if assumption == "r-concave" else MAX_B,
+                        owner="the r-concave bound" if assumption == "r-concave" else "")
     given = [name for name, v in (("cutoff", cutoff), ("q", q), ("PFER", PFER)) if v is not None]
     if len(given) != 2:
         raise ValueError(f"error_control: exactly two of cutoff, q and PFER must be given; "
                          f"got {', '.join(given) if given else 'none'}")
     if PFER is not None:
-        PFER = check_real_range("PFER", PFER, low=0.0, low_open=True)
+        PFER = _check_pfer(PFER, p)
     if cutoff is not None:
-        low = 0.0 if assumption == "r-concave" else 0.5
-        cutoff = check_real_range("cutoff", cutoff, low=low, high=1.0)
+        cutoff = _check_cutoff(cutoff, assumption, B)
     if q is not None:
-        q = check_real_range("q", q, low=0.0, high=float(p))
+        q = check_real_range("q", q, low=0.0, high=float(p), low_open=True)
 
     if cutoff is None:
         if assumption == "none":
@@ -563,11 +719,47 @@ def error_control(n_features, *, cutoff=None, q=None, PFER=None, sampling="ss",
             q = _unimodal_q(p, cutoff, PFER, B)
         else:
             q = _rconcave_q(p, cutoff, PFER, B)
+        if q < 1 or _bound(p, 1.0, cutoff, B, assumption) > PFER:
+            raise ValueError(f"PFER: no q >= 1 attains PFER <= {PFER!r} with cutoff = "
+                             f"{cutoff!r} under the {_BOUND_NAMES[assumption]} (n_features="
+                             f"{p}, n_subsamples={B}): the bound at q = 1 is "
+                             f"{_bound(p, 1.0, cutoff, B, assumption):.3g}")
     if "cutoff" in given and assumption == "r-concave" and cutoff <= q / p:
         raise ValueError(f"cutoff: must be larger than q/p = {q / p!r} for the r-concave "
                          f"bound; got {cutoff!r}")
     bound = _bound(p, q, cutoff, B, assumption)
+    if PFER is not None and bound > PFER * (1 + 1e-12):
+        # only a derived cutoff can get here: no cutoff up to 1 attains PFER with this q
+        warn(f"error_control: no cutoff up to 1 attains PFER <= {PFER!r} with q = "
+             f"{number(q)} (n_features={p}); at cutoff {number(cutoff)} the "
+             f"{_BOUND_NAMES[assumption]} is {_significant(bound, 3)!r}, above the PFER "
+             f"asked for", PFERExceededWarning)
     specified = bound if PFER is None else PFER
     return ErrorControl(cutoff=float(cutoff), q=float(q), PFER=_significant(bound, 3),
                         specified_PFER=float(specified), n_features=p, n_subsamples=B,
                         sampling=sampling, assumption=assumption)
+
+
+def _check_pfer(PFER, p: int) -> float:
+    """PFER in (0, p): E(V) <= p holds without stability selection, so a PFER of p or
+    more asks for nothing (stabs accepts it, and then derives q > p)."""
+    PFER = check_real_range("PFER", PFER, low=0.0, low_open=True)
+    if PFER >= p:
+        raise ValueError(f"PFER: must be below n_features = {p} (E(V) <= p holds for any "
+                         f"selection, so a PFER of p or more bounds nothing); got {PFER!r}")
+    return PFER
+
+
+def _check_cutoff(cutoff, assumption: str, B: int) -> float:
+    """The cutoff's range: (1/2, 1] (the MB bound is infinite at 1/2), (0, 1] for the
+    r-concave bound, and above 1/2 + 1/(4B) for the unimodal one below 3/4, where its
+    constant K(pi, B) = 2 (2 pi - 1 - 1/(2B)) is positive."""
+    if assumption == "r-concave":
+        return check_real_range("cutoff", cutoff, low=0.0, high=1.0, low_open=True)
+    cutoff = check_real_range("cutoff", cutoff, low=0.5, high=1.0, low_open=True)
+    if assumption == "unimodal" and cutoff <= 0.5 + 1 / (4 * B):
+        raise ValueError(f"cutoff: must be > 1/2 + 1/(4B) = {0.5 + 1 / (4 * B)!r} for the "
+                         f"unimodal bound with n_subsamples={B} (below it the constant "
+                         f"2 (2 pi - 1 - 1/(2B)) is <= 0 and the bound negative or "
+                         f"infinite); got {cutoff!r}")
+    return cutoff

@@ -30,8 +30,9 @@ from . import _variance, chance
 from ._exceptions import undefined, warn
 from ._registry import get_measure, list_measures
 from ._text import Summary, call_repr, interval, level_label, number, size_text, summary
-from ._validation import (as_selection, check_choice, check_comparable, check_confidence_level,
-                          check_probabilities, check_real)
+from ._validation import (as_named_selection, as_selection, check_bool, check_choice,
+                          check_comparable, check_confidence_level, check_null_value,
+                          check_probabilities, check_real, check_row_sizes)
 from .measures.references import TABLE_6_1
 
 __all__ = [
@@ -84,10 +85,17 @@ def varying_sizes_note(measure: str, subset_sizes, n_features: int) -> Optional[
     >>> print(varying_sizes_note("nogueira", [1, 9, 2, 8], 10))
     subset sizes vary: nogueira's expectation under chance is -0.1667, not 0; measure='conger' is corrected for chance exactly (docs/varying_sizes.md)
     """
-    if get_measure(measure).name != "nogueira" or subset_sizes is None \
-            or len(subset_sizes) < 2:
+    if get_measure(measure).name != "nogueira" or subset_sizes is None:
         return None
-    bias = chance.nogueira_expectation(subset_sizes, n_features)
+    try:
+        sizes, d = check_row_sizes(subset_sizes, n_features)
+    except (ValueError, TypeError) as exc:
+        argument, _, rule = str(exc).partition(": ")
+        raise type(exc)(f"{'subset_sizes' if argument == 'row_sizes' else argument}: "
+                        f"{rule}") from None
+    if sizes.size < 2 or sizes.sum() in (0, sizes.size * d):
+        return None
+    bias = chance.nogueira_expectation(sizes, d)
     if not bias < -SIZE_BIAS_LIMIT:
         return None
     return (f"subset sizes vary: nogueira's expectation under chance is {bias:.4f}, not 0; "
@@ -200,6 +208,7 @@ class StabilityEstimate:
         return summary("Stability estimate", self._fields(confidence_level))
 
     def _fields(self, confidence_level: float) -> List[Tuple[str, str]]:
+        confidence_level = check_confidence_level(confidence_level)
         low, high = quietly(self.confidence_interval, confidence_level)
         label = self.interpretation
         value = number(self.statistic, fixed=True)
@@ -525,6 +534,7 @@ class _TestResult:
         Summary
             A ``str`` whose ``repr`` is the text itself.
         """
+        confidence_level = check_confidence_level(confidence_level)
         title, rows = self._summary_rows()
         low, high = quietly(self.confidence_interval, confidence_level)
         rows.insert(-1, (level_label(confidence_level), interval(low, high)))
@@ -840,6 +850,8 @@ def one_sample_test(Z, /, phi0: float, *, alternative: str = "greater",
     phi0 = check_real("phi0", phi0)
     est = estimate(Z, measure, method=method, n_features=n_features,
                    feature_names=feature_names, **options)
+    check_null_value(phi0, get_measure(est.measure), est.n_runs, est.n_features,
+                     est.subset_sizes)
     z, p = _z_and_pvalue(est.statistic - phi0, est.variance, alternative, est.measure)
     return OneSampleTestResult(z, p, alternative, phi0, est)
 
@@ -918,9 +930,9 @@ def two_sample_test(Z1, Z2, /, *, paired: bool = False, alternative: str = "two-
     3.289
     """
     check_choice("alternative", alternative, ALTERNATIVES)
-    check_choice("paired", paired, (False, True))
-    sel1 = as_selection(Z1, n_features=n_features, feature_names=feature_names)
-    sel2 = as_selection(Z2, n_features=n_features, feature_names=feature_names)
+    paired = check_bool("paired", paired)
+    sel1 = as_named_selection(Z1, "Z1", n_features=n_features, feature_names=feature_names)
+    sel2 = as_named_selection(Z2, "Z2", n_features=n_features, feature_names=feature_names)
     return _compare(sel1, sel2, paired=bool(paired), alternative=alternative, measure=measure,
                     method=method, options=options, names=("Z1", "Z2"))
 
@@ -1134,7 +1146,7 @@ def pairwise_tests(matrices, /, *, paired: bool = False, alternative: str = "two
     [0.0375, 0.0375, 1.0]
     """
     check_choice("alternative", alternative, ALTERNATIVES)
-    check_choice("paired", paired, (False, True))
+    paired = check_bool("paired", paired)
     correction = _check_correction(correction)
     if isinstance(matrices, Mapping):
         names, items = list(matrices.keys()), list(matrices.values())
@@ -1145,7 +1157,8 @@ def pairwise_tests(matrices, /, *, paired: bool = False, alternative: str = "two
                         f"sequence of selection matrices; got {type(matrices).__name__}")
     if len(items) < 2:
         raise ValueError(f"matrices: at least 2 selection matrices are needed; got {len(items)}")
-    sels = [as_selection(Z, n_features=n_features, feature_names=feature_names) for Z in items]
+    sels = [as_named_selection(Z, f"matrices[{name!r}]", n_features=n_features,
+                               feature_names=feature_names) for name, Z in zip(names, items)]
     results: List[Tuple[Any, Any, TwoSampleTestResult]] = []
     for a in range(len(sels)):
         for b in range(a + 1, len(sels)):

@@ -8,7 +8,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._validation import as_selection, as_similarity, check_probabilities
+from ._validation import (_shown, as_real_array, as_selection, as_similarity, check_axes,
+                          check_bool,
+                          check_int_range, check_labels, check_probabilities, check_text,
+                          check_unit_interval)
 
 __all__ = ["plot_feature_stability_map", "plot_pareto_front", "plot_selection_frequencies",
            "plot_stability_path"]
@@ -16,7 +19,7 @@ __all__ = ["plot_feature_stability_map", "plot_pareto_front", "plot_selection_fr
 
 def _axes(ax):
     if ax is not None:
-        return ax
+        return check_axes("ax", ax)
     try:
         import matplotlib.pyplot as plt
     except ImportError:
@@ -63,16 +66,24 @@ def plot_stability_path(selector, *, feature_names=None, log_scale=None, ax=None
     >>> len(ax.lines)                      # 5 features and the cutoff line
     6
     """
+    _check_fitted_selection(selector)
     scores = np.asarray(selector.stability_scores_)
-    grid = np.asarray(selector.param_grid_, dtype=np.float64)
     stable = np.asarray(selector.support_, dtype=bool)
+    try:
+        grid = np.asarray(selector.param_grid_, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise TypeError(f"selector: a stability path needs a numeric param_grid; got "
+                        f"{_shown(selector.param_grid_)}") from None
     d = scores.shape[0]
     if feature_names is None:
         feature_names = getattr(selector, "feature_names_in_", None)
     if feature_names is None:
         feature_names = [f"x{j}" for j in range(d)]
-    order = np.argsort(grid)
+    feature_names = check_labels("feature_names", feature_names, d, "feature")
+    log_scale = check_bool("log_scale", log_scale, none=True)
+    max_labels = check_int_range("max_labels", max_labels, minimum=0)
     ax = _axes(ax)
+    order = np.argsort(grid)
     for j in np.flatnonzero(~stable):
         ax.plot(grid[order], scores[j, order], color="0.75", lw=0.8, zorder=1)
     labelled = 0
@@ -94,6 +105,19 @@ def plot_stability_path(selector, *, feature_names=None, log_scale=None, ax=None
     ax.set_title(f"stability path: {int(stable.sum())} stable of {d} features")
     ax.legend(loc="best", fontsize="small")
     return ax
+
+
+def _check_fitted_selection(selector):
+    """A fitted StabilitySelection (or an object with its fitted attributes)."""
+    needed = ("stability_scores_", "param_grid_", "support_", "cutoff_")
+    if not hasattr(selector, "fit") and not all(hasattr(selector, a) for a in needed):
+        raise TypeError(f"selector: must be a fitted StabilitySelection; got "
+                        f"{_shown(selector)}")
+    missing = [a for a in needed if not hasattr(selector, a)]
+    if missing:
+        from sklearn.exceptions import NotFittedError   # a ValueError
+        raise NotFittedError(f"selector: this {type(selector).__name__} is not fitted (no "
+                             f"{missing[0]}); call fit(X, y) before plotting its path")
 
 
 def plot_selection_frequencies(frequencies, *, feature_names=None, threshold=None,
@@ -136,11 +160,15 @@ def plot_selection_frequencies(frequencies, *, feature_names=None, threshold=Non
             break
     freq = check_probabilities("frequencies", frequencies)
     d = freq.size
-    names = [f"x{j}" for j in range(d)] if feature_names is None else [str(n) for n in
-                                                                        feature_names]
+    names = [f"x{j}" for j in range(d)] if feature_names is None else [
+        str(n) for n in check_labels("feature_names", feature_names, d, "frequency")]
+    if threshold is not None:
+        threshold = check_unit_interval("threshold", threshold)
+    sort = check_bool("sort", sort)
+    max_features = check_int_range("max_features", max_features, minimum=1)
+    ax = _axes(ax)
     order = np.argsort(-freq, kind="stable") if sort else np.arange(d)
     order = order[:max_features]
-    ax = _axes(ax)
     colors = ["C0" if threshold is None or freq[j] >= threshold else "0.7" for j in order]
     ax.bar(np.arange(order.size), freq[order], color=colors)
     ax.set_xticks(np.arange(order.size))
@@ -200,6 +228,8 @@ def plot_feature_stability_map(Z, *, n_features=None, feature_names=None, simila
     if hasattr(Z, "selection") and not hasattr(Z, "toarray"):
         Z = Z.selection
     sel = as_selection(Z, n_features=n_features, feature_names=feature_names)
+    cluster = check_bool("cluster", cluster)
+    ax = _axes(ax)
     dense = sel.toarray()
     used = np.flatnonzero(sel.column_counts > 0)
     if used.size == 0:
@@ -218,7 +248,6 @@ def plot_feature_stability_map(Z, *, n_features=None, feature_names=None, simila
                 else col_order
         else:
             col_order = _average_linkage_order(mat.T)
-    ax = _axes(ax)
     ax.imshow(mat[np.ix_(row_order, col_order)], aspect="auto", interpolation="nearest",
               cmap="Greys", vmin=0, vmax=1)
     if used.size <= 60:
@@ -229,6 +258,14 @@ def plot_feature_stability_map(Z, *, n_features=None, feature_names=None, simila
     ax.set_ylabel("run")
     ax.set_title(f"feature-stability map: {sel.n_runs} runs, {used.size} features selected")
     return ax
+
+
+def _points(name: str, values) -> np.ndarray:
+    """A 1-D array of numbers, one per point (NaN allowed: never on the front)."""
+    arr = as_real_array(name, values)
+    if arr.ndim != 1:
+        raise ValueError(f"{name}: must be 1-D, one value per point; got shape {arr.shape}")
+    return arr
 
 
 def plot_pareto_front(score, stability, *, labels=None, stability_ci=None,
@@ -259,12 +296,23 @@ def plot_pareto_front(score, stability, *, labels=None, stability_ci=None,
     [0.7, 0.8]
     """
     from .resampling import pareto_front
-    x = np.asarray(score, dtype=np.float64)
-    y = np.asarray(stability, dtype=np.float64)
+    x, y = (_points(name, values) for name, values in (("score", score),
+                                                        ("stability", stability)))
+    if x.size != y.size:
+        raise ValueError(f"score, stability: must have one value per point each; got "
+                         f"{x.size} scores and {y.size} stabilities")
+    if labels is not None:
+        labels = check_labels("labels", labels, x.size, "point")
+    ci = None
+    if stability_ci is not None:
+        ci = as_real_array("stability_ci", stability_ci, "(low, high) pairs of numbers")
+        if ci.shape != (x.size, 2):
+            raise ValueError(f"stability_ci: must have shape (n_points, 2) = ({x.size}, 2); "
+                             f"got {ci.shape}")
+    xlabel = check_text("xlabel", xlabel)
     front = pareto_front(x, y)
     ax = _axes(ax)
-    if stability_ci is not None:
-        ci = np.asarray(stability_ci, dtype=np.float64)
+    if ci is not None:
         ax.errorbar(x, y, yerr=np.abs(np.vstack([y - ci[:, 0], ci[:, 1] - y])), fmt="none",
                     ecolor="0.6", lw=0.8, zorder=1)
     ax.scatter(x[~front], y[~front], color="0.6", s=18, zorder=2, label="dominated")

@@ -11,13 +11,16 @@ sec. 4.1) and pairwise tests on paired resamples.
 Failed fits: a run whose fit (or selection, or scoring) raises is recorded in
 ``ResamplingResult.failures`` with the exception's type and message, excluded from
 Z and the scores, and a :class:`FailedFitWarning` says how many runs failed. If
-every run fails, or fewer than 2 succeed, :func:`resample` raises ``RuntimeError``
-quoting the first failure.
+every run fails, or fewer than 2 succeed, :func:`resample` raises ``ValueError``
+naming ``selector`` and quoting the first failure (the selector does not work on
+these data: a programming error in a selector function, or a model that fails to
+fit, is met in every run).
 """
 from __future__ import annotations
 
 import dataclasses
 import sys
+from collections.abc import Iterable
 from typing import Any, Mapping, Optional, Tuple
 
 import numpy as np
@@ -27,7 +30,9 @@ from ._exceptions import warn
 from ._text import (Summary, call_repr, interval, level_label, number, shorten, size_text,
                     summary)
 from ._selection import Selection
-from ._validation import as_selection, check_int_range, check_real_range
+from ._validation import (_is_one_of, _shown, as_real_array, as_selection, check_bool,
+                          check_confidence_level, check_int_range, check_mapping, check_n_jobs,
+                          check_random_state, check_real, check_real_range, check_text)
 from .selectors import fit_select, is_estimator, take
 
 __all__ = ["Assessment", "Comparison", "FailedFitWarning", "ResamplingResult", "RunFailure",
@@ -272,25 +277,54 @@ def _groups(strata, n):
     return np.split(order, bounds)
 
 
+def _scheme_rows(rows, n: int, what: str) -> np.ndarray:
+    """Row indices yielded by a callable scheme: a 1-D integer array in 0..n-1."""
+    arr = np.asarray(rows)
+    if arr.dtype == bool:
+        raise TypeError(f"scheme: {what} must be row indices (integers in 0..{n - 1}), not a "
+                        f"boolean mask; use np.flatnonzero(mask)")
+    if arr.ndim != 1 or (arr.size and arr.dtype.kind not in "iu"):
+        raise TypeError(f"scheme: {what} must be a 1-D sequence of integer row indices; got "
+                        f"{arr.dtype} array of shape {arr.shape}")
+    outside = (arr < 0) | (arr >= n)
+    if outside.any():
+        raise ValueError(f"scheme: {what}: the row index {arr[outside][0]} is outside "
+                         f"0..{n - 1} (n_samples={n})")
+    return arr.astype(np.intp)
+
+
+def _scheme_splits(scheme, n: int, n_runs: int, rng):
+    """The (train, test) pairs of a callable ``scheme(n_samples, n_runs, rng)``, checked:
+    exactly n_runs items (read lazily, so an endless generator is refused too), each a
+    non-empty array of training rows or a (train, test) pair of index arrays."""
+    import itertools
+    drawn = scheme(n, n_runs, rng)
+    if isinstance(drawn, (str, bytes, np.ndarray)) or not isinstance(drawn, Iterable):
+        raise TypeError(f"scheme: the callable must return an iterable of n_runs={n_runs} "
+                        f"resamples (arrays of row indices or (train, test) pairs); got "
+                        f"{type(drawn).__name__}")
+    items = list(itertools.islice(drawn, n_runs + 1))
+    if len(items) != n_runs:
+        got = f"more than {n_runs}" if len(items) > n_runs else str(len(items))
+        raise ValueError(f"scheme: the callable must yield n_runs={n_runs} resamples; got {got}")
+    out = []
+    for i, item in enumerate(items):
+        if isinstance(item, tuple) and len(item) == 2:
+            train = _scheme_rows(item[0], n, f"the training rows of run {i}")
+            test = _scheme_rows(item[1], n, f"the held-out rows of run {i}")
+        else:
+            train = _scheme_rows(item, n, f"run {i}")
+            test = np.setdiff1d(np.arange(n), train)
+        if train.size == 0:
+            raise ValueError(f"scheme: run {i} has no training rows")
+        out.append((train, test))
+    return out
+
+
 def _draw(scheme, n, n_runs, fraction, strata, rng):
     """The (train, test) index pairs of every run, drawn in the main process."""
     if callable(scheme):
-        out = []
-        for i, item in enumerate(scheme(n, n_runs, rng)):
-            if isinstance(item, tuple) and len(item) == 2:
-                train, test = (np.asarray(item[0], dtype=np.intp),
-                               np.asarray(item[1], dtype=np.intp))
-            else:
-                train = np.asarray(item, dtype=np.intp)
-                test = np.setdiff1d(np.arange(n), train)
-            if train.ndim != 1 or train.size == 0 or train.min() < 0 or train.max() >= n:
-                raise ValueError(f"scheme: run {i} must give row indices in 0..{n - 1}; "
-                                 f"got {train!r}")
-            out.append((train, test))
-        if len(out) != n_runs:
-            raise ValueError(f"scheme: the callable must yield n_runs={n_runs} resamples; "
-                             f"got {len(out)}")
-        return out
+        return _scheme_splits(scheme, n, n_runs, rng)
     groups = _groups(strata, n)
     out = []
     if scheme == "complementary_pairs":
@@ -352,14 +386,50 @@ def _progress_wanted(progress, n_runs):
     return bool(getattr(stream, "isatty", lambda: False)()) and n_runs >= 20
 
 
-def _n_features_and_names(X):
-    names = None
-    if hasattr(X, "columns"):
-        names = tuple(X.columns)
-    shape = getattr(X, "shape", None)
-    if shape is None or len(shape) != 2:
+def _data(X, y):
+    """X (array-like, sparse matrix or DataFrame, kept as given when it has a shape) and
+    y (one value per row), checked: n_samples >= 2, n_features >= 1."""
+    if isinstance(X, (str, bytes)) or X is None or isinstance(X, Mapping):
+        raise TypeError(f"X: must be a 2-D data matrix (array-like, sparse matrix or "
+                        f"DataFrame); got {type(X).__name__}")
+    if getattr(X, "shape", None) is None:
+        try:
+            X = np.asarray(X)
+        except (TypeError, ValueError) as exc:
+            raise TypeError(f"X: could not be read as a 2-D data matrix: {exc}") from None
+    names = tuple(X.columns) if hasattr(X, "columns") else None
+    shape = tuple(X.shape)
+    if len(shape) != 2:
         raise ValueError(f"X: must be 2-dimensional (samples x features); got shape {shape}")
-    return int(shape[0]), int(shape[1]), names
+    n, d = int(shape[0]), int(shape[1])
+    if n < 2 or d < 1:
+        raise ValueError(f"X: needs at least 2 samples (rows) and 1 feature (column) to "
+                         f"resample; got shape {shape}")
+    if y is not None:
+        if not hasattr(y, "iloc"):
+            try:
+                y = np.asarray(y)
+            except (ValueError, TypeError):
+                raise TypeError(f"y: must be a sequence with one value per row of X; got "
+                                f"{_shown(y)}") from None
+        if np.ndim(y) == 0:
+            raise TypeError(f"y: must be a sequence with one value per row of X; got "
+                            f"{type(y).__name__}")
+        if len(y) != n:
+            raise ValueError(f"y: must have one value per row of X ({n}); got {len(y)}")
+    return X, y, n, d, names
+
+
+def _check_backend(backend):
+    """A joblib backend name, or None."""
+    backend = check_text("backend", backend, none=True)
+    if backend is not None:
+        from joblib.parallel import BACKENDS, EXTERNAL_BACKENDS
+        known = sorted(set(BACKENDS) | set(EXTERNAL_BACKENDS))
+        if backend not in known:
+            raise ValueError(f"backend: must be a joblib backend ({', '.join(known)}); got "
+                             f"{backend!r}")
+    return backend
 
 
 def resample(selector, X, y=None, *, n_runs=100, scheme="bootstrap", fraction=None,
@@ -425,8 +495,8 @@ def resample(selector, X, y=None, *, n_runs=100, scheme="bootstrap", fraction=No
     ------
     ValueError, TypeError
         Invalid arguments.
-    RuntimeError
-        Fewer than 2 runs succeeded (the message quotes the first failure).
+        ``ValueError`` naming ``selector`` when fewer than 2 runs succeeded (the
+        message quotes the first failure).
 
     Warns
     -----
@@ -446,20 +516,23 @@ def resample(selector, X, y=None, *, n_runs=100, scheme="bootstrap", fraction=No
     >>> res.selection.n_runs, float(res.frequencies[0])
     (10, 1.0)
     """
-    n, d, names = _n_features_and_names(X)
-    if y is not None and not hasattr(y, "iloc"):
-        y = np.asarray(y)
-    if y is not None and len(y) != n:
-        raise ValueError(f"y: must have one value per row of X ({n}); got {len(y)}")
+    X, y, n, d, names = _data(X, y)
     n_runs = check_int_range("n_runs", n_runs, minimum=2)
-    if not callable(scheme) and scheme not in SCHEMES:
+    if not callable(scheme) and not _is_one_of(scheme, SCHEMES):
         raise ValueError(f"scheme: must be one of {', '.join(map(repr, SCHEMES))} or a "
-                         f"callable; got {scheme!r}")
+                         f"callable; got {_shown(scheme)}")
     if scheme == "complementary_pairs" and n_runs % 2:
         raise ValueError(f"n_runs: must be even for scheme='complementary_pairs'; got {n_runs}")
     fraction = _check_fraction(fraction, "a callable" if callable(scheme) else scheme)
     if top_k is not None:
         top_k = check_int_range("top_k", top_k, minimum=0, maximum=d)
+    if threshold is not None:
+        threshold = check_real("threshold", threshold)
+    random_state = check_random_state("random_state", random_state)
+    n_jobs = check_n_jobs("n_jobs", n_jobs)
+    backend = _check_backend(backend)
+    progress = check_bool("progress", progress, none=True)
+    keep_importances = check_bool("keep_importances", keep_importances)
     if top_k is not None and threshold is not None:
         raise ValueError(f"top_k, threshold: give at most one of them; got top_k={top_k!r} and "
                          f"threshold={threshold!r}")
@@ -469,7 +542,12 @@ def resample(selector, X, y=None, *, n_runs=100, scheme="bootstrap", fraction=No
     scorer = None
     if scoring is not None:
         if isinstance(scoring, str):
-            scorer = _require("sklearn.metrics", "sklearn").get_scorer(scoring)
+            metrics = _require("sklearn.metrics", "sklearn")
+            try:
+                scorer = metrics.get_scorer(scoring)
+            except ValueError:
+                raise ValueError(f"scoring: {scoring!r} is not a scikit-learn scorer name (see "
+                                 f"sklearn.metrics.get_scorer_names()); got {scoring!r}") from None
         elif callable(scoring):
             scorer = scoring
         else:
@@ -500,8 +578,8 @@ def _collect(outputs, splits, names, selector, keep_importances, n_runs):
         first = failures[0] if failures else None
         detail = f"; first failure (run {first.run}): {first.error_type}: {first.message}" \
             if first else ""
-        raise RuntimeError(f"resample: {len(failures)} of {n_runs} runs failed and fewer than "
-                           f"2 succeeded{detail}")
+        raise ValueError(f"selector: {len(failures)} of {n_runs} runs failed and fewer than "
+                         f"2 succeeded{detail}")
     if failures:
         warn(f"resample: {len(failures)} of {n_runs} runs failed and are excluded "
                       f"from Z (see .failures); first: {failures[0].error_type}: "
@@ -695,6 +773,9 @@ class Comparison:
         Summary
             A ``str`` whose ``repr`` is the text itself.
         """
+        confidence_level = check_confidence_level(confidence_level)
+        alpha = check_real_range("alpha", alpha, low=0.0, high=1.0, low_open=True,
+                                 high_open=True)
         measure, n_runs, d = self._shape()
         heads = ["selector", "stability", "SE", level_label(confidence_level),
                  "mean score", "mean size", "failed", "Pareto"]
@@ -733,6 +814,7 @@ class Comparison:
             ``mean_score``, ``n_runs`` (successful runs), ``n_failed``, ``mean_size``,
             ``pareto_optimal``.
         """
+        confidence_level = check_confidence_level(confidence_level)
         import pandas as pd
         rows = []
         for name, a in self.assessments.items():
@@ -783,7 +865,17 @@ def pareto_front(*objectives) -> np.ndarray:
     >>> pareto_front([0.9, 0.8, 0.7, 0.9], [0.5, 0.7, 0.6, 0.4]).tolist()
     [True, True, False, False]
     """
-    P = np.column_stack([np.asarray(o, dtype=np.float64) for o in objectives])
+    if not objectives:
+        raise TypeError("objectives: give at least one array of values (one per point)")
+    columns = []
+    for i, o in enumerate(objectives):
+        column = as_real_array(f"objectives[{i}]", o)
+        if column.ndim != 1 or (columns and column.size != columns[0].size):
+            raise ValueError(f"objectives[{i}]: every objective must be 1-D with one value per "
+                             f"point; objective {i} has shape {column.shape}"
+                             + (f", objective 0 {columns[0].shape}" if columns else ""))
+        columns.append(column)
+    P = np.column_stack(columns)
     valid = ~np.isnan(P).any(axis=1)
     ge = (P[:, None, :] >= P[None, :, :]).all(axis=2)     # ge[j, i]: j at least as good as i
     gt = (P[:, None, :] > P[None, :, :]).any(axis=2)
@@ -845,7 +937,14 @@ def assess(selector, X, y=None, *, measure="nogueira", measure_options=None,
     >>> bool(low < a.stability < high)
     True
     """
-    options = dict(measure_options or {})
+    options = check_mapping("measure_options", measure_options)
+    from ._registry import get_measure
+    from ._validation import check_options
+    info = get_measure(measure)
+    try:
+        check_options(info, options)                   # before any fit
+    except (ValueError, TypeError) as exc:
+        raise type(exc)(f"measure_options: {exc}") from None
     if isinstance(selector, Mapping):
         if len(selector) < 2:
             raise ValueError(f"selector: a mapping must name at least 2 selectors; got "

@@ -16,9 +16,12 @@ import warnings
 import numpy as np
 
 from ._exceptions import warn
-from ._validation import check_int_range, check_real_range
+from collections.abc import Mapping
+
+from ._validation import (_shown, check_int_range, check_n_jobs, check_random_state,
+                          check_real, check_real_range)
 from .error_control import ErrorControl, error_control, resolve_assumption
-from .selectors import clone, support_of, take
+from .selectors import _renamed, clone, support_of, take
 
 __all__ = ["ErrorControl", "StabilitySelection", "error_control"]
 
@@ -61,8 +64,15 @@ def _fit_path(estimator, param_name, grid, X, y, rows, threshold):
         est = clone(estimator).set_params(**{param_name: value})
         with warnings.catch_warnings():       # weak penalties on half the data
             warnings.simplefilter("ignore", category=ConvergenceWarning)
-            est.fit(Xs, ys)
-        mask, imp = support_of(est, d, threshold=threshold)
+            try:
+                est.fit(Xs, ys)
+            except (ValueError, TypeError) as exc:
+                raise _renamed(exc, f"estimator: {type(est).__name__}({param_name}={value!r}) "
+                                    f"failed to fit a subsample: {exc}") from None
+        try:
+            mask, imp = support_of(est, d, threshold=threshold)
+        except (ValueError, TypeError) as exc:
+            raise _renamed(exc, f"estimator: {str(exc).partition(': ')[2]}") from None
         masks[g] = mask
         if imp is not None:
             imps[g] = imp
@@ -123,7 +133,7 @@ class StabilitySelection(*_BASES):
         pairs for ``"ss"`` (2B fits per grid value).
     sampling : {"mb", "ss"}, default "mb"
     cutoff : float or None, default 0.6
-        pi_thr in [1/2, 1].
+        pi_thr in (1/2, 1].
     PFER, q : float, optional
         With ``cutoff``, at most one of them: ``PFER`` fixes q by
         :func:`error_control`; ``q`` fixes the number of features kept per
@@ -208,9 +218,13 @@ class StabilitySelection(*_BASES):
         try:
             from sklearn.utils.validation import validate_data
         except ImportError:          # scikit-learn < 1.6
-            return self._validate_data(X, y, accept_sparse="csr", y_numeric=False,
-                                       multi_output=False)
-        return validate_data(self, X, y, accept_sparse="csr")
+            def validate_data(self, X, y, **kwargs):
+                return self._validate_data(X, y, y_numeric=False, multi_output=False,
+                                           **kwargs)
+        try:
+            return validate_data(self, X, y, accept_sparse="csr")
+        except (ValueError, TypeError) as exc:     # scikit-learn's checks, named
+            raise _renamed(exc, f"X, y: {' '.join(str(exc).split())}") from None
 
     def _check_params(self, n_features):
         B = check_int_range("n_subsamples", self.n_subsamples, minimum=2)
@@ -230,10 +244,18 @@ class StabilitySelection(*_BASES):
                                    sampling=self.sampling, assumption=assumption,
                                    n_subsamples=B)
         else:
-            check_real_range("cutoff", self.cutoff, low=0.5, high=1.0)
+            check_real_range("cutoff", self.cutoff, low=0.5, high=1.0, low_open=True)
+        if self.threshold is not None:
+            check_real("threshold", self.threshold)
+        check_random_state("random_state", self.random_state)
+        check_n_jobs("n_jobs", self.n_jobs)
         return B, assumption, target
 
     def _grid(self):
+        est = self.estimator
+        if not (hasattr(est, "fit") and hasattr(est, "get_params") and hasattr(est, "set_params")):
+            raise TypeError(f"estimator: must be a scikit-learn estimator (fit, get_params, "
+                            f"set_params); got {_shown(est)}")
         if not isinstance(self.param_name, str):
             raise TypeError(f"param_name: must be a parameter name; got {self.param_name!r}")
         params = self.estimator.get_params(deep=True)
@@ -242,6 +264,9 @@ class StabilitySelection(*_BASES):
                              f"{self.param_name!r}")
         if self.param_grid is None:
             return np.asarray([params[self.param_name]])
+        if isinstance(self.param_grid, (str, bytes, Mapping)):
+            raise TypeError(f"param_grid: must be a 1-D sequence of values of "
+                            f"{self.param_name!r}; got {_shown(self.param_grid)}")
         grid = np.asarray(self.param_grid)
         if grid.ndim != 1 or grid.size == 0:
             raise ValueError(f"param_grid: must be a non-empty 1-D sequence; got shape "
@@ -253,11 +278,11 @@ class StabilitySelection(*_BASES):
         _sklearn_base()
         X, y = self._validate(X, y)
         n, d = X.shape
+        grid = self._grid()
         if n < 4:
             raise ValueError(f"X: stability selection needs subsamples of floor(n/2) >= 2 "
                              f"rows; got n_samples = {n}")
         B, assumption, target = self._check_params(d)
-        grid = self._grid()
         rng = np.random.default_rng(self.random_state)
         subsamples = _subsamples(n, B, self.sampling, rng)
         if self.n_jobs is None or self.n_jobs == 1:

@@ -21,6 +21,8 @@ from typing import Optional, Tuple
 
 import numpy as np
 
+from ._validation import check_int_range, check_n_features, check_real
+
 __all__ = ["clone", "fit_select", "importances_of", "is_estimator", "mask_from_output",
            "support_of", "take"]
 
@@ -45,9 +47,41 @@ def take(X, rows):
     >>> take(np.arange(10).reshape(5, 2), [3, 3, 0]).tolist()
     [[6, 7], [6, 7], [0, 1]]
     """
+    if isinstance(X, (list, tuple)):
+        try:
+            X = np.asarray(X)
+        except (ValueError, TypeError):
+            raise TypeError(f"X: must be an array, sparse matrix, DataFrame or Series; got a "
+                            f"ragged {type(X).__name__}") from None
+    if X is None or isinstance(X, (str, bytes)) or not hasattr(X, "__getitem__") \
+            or getattr(X, "ndim", 1) == 0:
+        raise TypeError(f"X: must be an array, sparse matrix, DataFrame or Series; got "
+                        f"{type(X).__name__}")
+    try:
+        idx = np.asarray(rows)
+    except (ValueError, TypeError):
+        raise TypeError(f"rows: must be a 1-D sequence of integer row positions; got "
+                        f"{type(rows).__name__} {rows!r}") from None
+    if idx.size == 0 and idx.ndim == 1:
+        idx = idx.astype(np.intp)
+    if idx.ndim != 1 or (idx.size and idx.dtype.kind not in "iu"):
+        raise TypeError(f"rows: must be a 1-D sequence of integer row positions; got "
+                        f"{idx.dtype} array of shape {idx.shape}")
+    n = X.shape[0] if hasattr(X, "shape") and len(X.shape) else len(X)
+    if idx.size and (idx.min() < -n or idx.max() >= n):
+        raise ValueError(f"rows: positions must be in 0..{n - 1}; got "
+                         f"{int(idx.min() if idx.min() < -n else idx.max())}")
     if hasattr(X, "iloc"):
-        return X.iloc[rows]
-    return X[rows]
+        return X.iloc[idx]
+    return X[idx]
+
+
+def _renamed(exc: BaseException, message: str) -> BaseException:
+    """``exc`` with ``message`` (its own class when that takes one message)."""
+    try:
+        return type(exc)(message)
+    except Exception:                      # noqa: BLE001 - exception classes with more args
+        return ValueError(message) if isinstance(exc, ValueError) else TypeError(message)
 
 
 def is_estimator(selector) -> bool:
@@ -167,8 +201,18 @@ def support_of(estimator, n_features: int, *, threshold=None,
     >>> support_of(model, 4, threshold=0.3)[0].tolist()
     [True, False, True, False]
     """
+    n_features = check_n_features(n_features)
+    if threshold is not None:
+        threshold = check_real("threshold", threshold)
+    if top_k is not None:
+        top_k = check_int_range("top_k", top_k, minimum=0)
     if top_k is None and threshold is None and hasattr(estimator, "get_support"):
-        return np.asarray(estimator.get_support(), dtype=bool), importances_of(estimator)
+        mask = np.asarray(estimator.get_support())
+        if mask.dtype != bool or mask.shape != (n_features,):
+            raise ValueError(f"selector: {type(estimator).__name__}.get_support() must return "
+                             f"a boolean mask of {n_features} entries; got {mask.dtype} of "
+                             f"shape {mask.shape}")
+        return mask, importances_of(estimator)
     imp = importances_of(estimator)
     if imp is None:
         raise TypeError(f"selector: {type(estimator).__name__} has neither get_support(), "
@@ -222,7 +266,12 @@ def mask_from_output(out, n_features: int) -> np.ndarray:
     ...
     ValueError: selector: returned the feature index 4, outside 0..3
     """
-    arr = np.asarray(out)
+    n_features = check_n_features(n_features)
+    try:
+        arr = np.asarray(out)
+    except (ValueError, TypeError):
+        raise TypeError(f"selector: a function must return feature indices or a boolean mask; "
+                        f"got {type(out).__name__} {out!r}") from None
     if arr.dtype == bool:
         if arr.shape != (n_features,):
             raise ValueError(f"selector: a boolean mask must have {n_features} entries; got "
@@ -278,8 +327,14 @@ def fit_select(selector, X, y, *, n_features: int, threshold=None, top_k=None):
     [True, False, True]
     """
     if not is_estimator(selector):
+        if not callable(selector):
+            raise TypeError(f"selector: must be an estimator with fit() or a function (X, y) -> "
+                            f"indices; got {type(selector).__name__} {selector!r}")
         return mask_from_output(selector(X, y), n_features), None, None
     est = clone(selector)
-    est.fit(X, y) if y is not None else est.fit(X)
+    try:
+        est.fit(X, y) if y is not None else est.fit(X)
+    except (ValueError, TypeError) as exc:
+        raise _renamed(exc, f"selector: {type(est).__name__}.fit failed: {exc}") from None
     mask, imp = support_of(est, n_features, threshold=threshold, top_k=top_k)
     return mask, imp, est

@@ -21,8 +21,8 @@ import numpy as np
 from scipy import sparse as _sparse
 
 from ._exceptions import warn
-from ._validation import (check_choice, check_feature_names, check_n_features,
-                          check_unit_interval)
+from ._validation import (as_real_array, check_bool, check_choice, check_feature_names,
+                          check_n_features, check_unit_interval)
 
 __all__ = ["similarity_from_data", "similarity_from_groups"]
 
@@ -32,10 +32,7 @@ _BLOCK_ENTRIES = 4_000_000      # at most this many correlations held at once
 def _standardised(X, method: str):
     if type(X).__module__.startswith("pandas") and hasattr(X, "columns"):
         X = X.to_numpy()
-    try:
-        X = np.asarray(X, dtype=np.float64)
-    except (TypeError, ValueError):
-        raise TypeError(f"X: must be a numeric n x d data matrix; got {type(X).__name__}") from None
+    X = as_real_array("X", X, "numbers (an n x d data matrix)")
     if X.ndim != 2:
         raise ValueError(f"X: must be a 2-dimensional n x d data matrix (samples x features); "
                          f"got shape {X.shape}")
@@ -186,6 +183,7 @@ def similarity_from_groups(groups, n_features, *, within=1.0, feature_names=None
     [[1, 1, 0, 0, 0], [1, 1, 0, 0, 0], [0, 0, 1, 1, 0], [0, 0, 1, 1, 0], [0, 0, 0, 0, 1]]
     """
     within = check_unit_interval("within", within)
+    sparse = check_bool("sparse", sparse)
     lookup = None
     if feature_names is not None:
         names = check_feature_names(feature_names, None if n_features is None else

@@ -45,11 +45,12 @@ from __future__ import annotations
 import functools
 import inspect
 import numbers
+from collections.abc import Iterable
 from typing import NamedTuple, Tuple
 
 import numpy as np
 
-from ._validation import check_int_range
+from ._validation import _is_one_of, check_int_range
 from .search import REPRODUCIBLE
 
 try:
@@ -74,6 +75,9 @@ __all__ = [
 SUBSET_SIZES = ("any", "proper", "constant", "proper_constant")
 DEFAULT_MAX_RUNS = 6
 DEFAULT_MAX_FEATURES = 8
+#: The largest sizes the strategies draw: Hypothesis draws small examples (its buffer
+#: holds a few thousand choices), and a counterexample is read by a person.
+LIMIT_RUNS, LIMIT_FEATURES, LIMIT_SIMILARITY_FEATURES = 50, 50, 50
 
 
 class NullConfiguration(NamedTuple):
@@ -121,8 +125,16 @@ def matrix_from_rows(rows, n_features: int, *, base: int = 0) -> np.ndarray:
     ValueError: rows: run 0 selects the index 3, outside 0..2 (0-based, n_features = 3)
     """
     d = check_int_range("n_features", n_features, minimum=1, owner="matrix_from_rows")
-    if base not in (0, 1) or isinstance(base, bool):
-        raise ValueError(f"base: must be 0 or 1; got {base!r}")
+    if isinstance(base, bool) or not isinstance(base, numbers.Integral) or base not in (0, 1):
+        raise ValueError(f"base: must be 0 or 1; got {type(base).__name__} {base!r}")
+    if isinstance(rows, (str, bytes)) or not isinstance(rows, Iterable):
+        raise TypeError(f"rows: must be a sequence of runs, each a sequence of feature "
+                        f"indices; got {type(rows).__name__} {rows!r}")
+    rows = list(rows)
+    for i, row in enumerate(rows):
+        if isinstance(row, (str, bytes)) or not isinstance(row, Iterable):
+            raise TypeError(f"rows: run {i} must be a sequence of feature indices; got "
+                            f"{type(row).__name__} {row!r}")
     Z = np.zeros((len(rows), d), dtype=bool)
     for i, row in enumerate(rows):           # one assignment per run
         index = np.asarray(list(row))
@@ -177,14 +189,16 @@ class _Shape(NamedTuple):
 def _shape(owner, min_runs, max_runs, min_features, max_features, subset_sizes,
            *, need_proper=False) -> _Shape:
     """Validate the common arguments; InvalidArgument on an impossible combination."""
-    min_runs = _invalid(check_int_range, "min_runs", min_runs, minimum=1, owner=owner)
+    min_runs = _invalid(check_int_range, "min_runs", min_runs, minimum=1, maximum=LIMIT_RUNS,
+                        owner=owner)
     max_runs = (max(min_runs, DEFAULT_MAX_RUNS) if max_runs is None else
-                _invalid(check_int_range, "max_runs", max_runs, minimum=min_runs, owner=owner))
+                _invalid(check_int_range, "max_runs", max_runs, minimum=min_runs,
+                         maximum=LIMIT_RUNS, owner=owner))
     min_features = _invalid(check_int_range, "min_features", min_features, minimum=1,
-                            owner=owner)
+                            maximum=LIMIT_FEATURES, owner=owner)
     max_features = (max(min_features, DEFAULT_MAX_FEATURES) if max_features is None else
                     _invalid(check_int_range, "max_features", max_features,
-                             minimum=min_features, owner=owner))
+                             minimum=min_features, maximum=LIMIT_FEATURES, owner=owner))
     if isinstance(subset_sizes, numbers.Integral) and not isinstance(subset_sizes, bool):
         k = _invalid(check_int_range, "subset_sizes", subset_sizes, minimum=0,
                      maximum=max_features, owner=owner)
@@ -193,7 +207,7 @@ def _shape(owner, min_runs, max_runs, min_features, max_features, subset_sizes,
                                   f"impossible with k = {k} and max_features = {max_features}")
         return _Shape(min_runs, max_runs, max(min_features, k + int(need_proper)),
                       max_features, k)
-    if subset_sizes not in SUBSET_SIZES:
+    if not _is_one_of(subset_sizes, SUBSET_SIZES):
         allowed = ", ".join(map(repr, SUBSET_SIZES))
         raise InvalidArgument(f"subset_sizes: must be an int or one of {allowed} for {owner}; "
                               f"got {subset_sizes!r}")
@@ -312,7 +326,7 @@ def selection_matrices(draw, *, min_runs=2, max_runs=None, min_features=2, max_f
     ...     find(impossible, lambda Z: True)
     ... except InvalidArgument as exc:
     ...     print(exc)
-    max_runs: must be >= 3 for selection_matrices; got 2
+    max_runs: must be >= 3 and <= 50 for selection_matrices; got 2
     """
     shape = _shape("selection_matrices", min_runs, max_runs, min_features, max_features,
                    subset_sizes)
@@ -486,10 +500,12 @@ SIMILARITY_ELEMENTS = st.one_of(st.sampled_from(SIMILARITY_VALUES),
 
 def _similarity_arguments(n_features, kinds, elements, formats):
     owner = "similarity_matrices"
-    d = _invalid(check_int_range, "n_features", n_features, minimum=1, owner=owner)
+    d = _invalid(check_int_range, "n_features", n_features, minimum=1,
+                 maximum=LIMIT_SIMILARITY_FEATURES, owner=owner)
     for name, value, allowed in (("kinds", kinds, SIMILARITY_KINDS),
                                  ("formats", formats, SIMILARITY_FORMATS)):
-        if isinstance(value, str) or not value or any(v not in allowed for v in value):
+        if (isinstance(value, (str, bytes)) or not isinstance(value, Iterable)
+                or not list(value) or any(not _is_one_of(v, allowed) for v in value)):
             raise InvalidArgument(f"{name}: {owner} needs a non-empty subset of {allowed}; "
                                   f"got {value!r}")
     if not isinstance(elements, st.SearchStrategy):
@@ -625,9 +641,10 @@ def importance_weights(draw, n_runs, n_features, *, equal=True):
     array([[1., 1.],
            [1., 2.]])
     """
-    M = _invalid(check_int_range, "n_runs", n_runs, minimum=1, owner="importance_weights")
-    d = _invalid(check_int_range, "n_features", n_features, minimum=1,
+    M = _invalid(check_int_range, "n_runs", n_runs, minimum=1, maximum=LIMIT_RUNS,
                  owner="importance_weights")
+    d = _invalid(check_int_range, "n_features", n_features, minimum=1,
+                 maximum=LIMIT_FEATURES, owner="importance_weights")
     if not isinstance(equal, bool):
         raise InvalidArgument(f"equal: must be True or False for importance_weights; got "
                               f"{type(equal).__name__} {equal!r}")

@@ -131,3 +131,29 @@ def test_pinned_reference_is_what_the_installed_stabs_computes(stabs):
         pinned = {k: {"Inf": math.inf}.get(v, v) for k, v in c["result"].items()
                   if k != "assumption"}
         assert all(_same(float(pinned[k]), live[k]) for k in live), (c, live)
+
+
+def test_stabs_stops_at_the_first_golden_point(stabs):
+    """The widest shortfall (docs/stability_selection.md, kind 1: 61.8 % beyond the
+    pinned grid): at cutoff 1 the tail is largest at the end a_n of the last piece of
+    the path and vanishes at its other end; the piece is narrower than optimize()'s
+    tolerance, and stabs's D is the tail at the first golden-section point, 0.382 into
+    the piece: 1/1.618 of the maximum."""
+    import numpy as np
+    from rpy2 import robjects
+    from propstab import error_control as ec
+    p, B, q = 1000, 50, 10
+    got = error_control(p, cutoff=1.0, q=q, assumption="r-concave", n_subsamples=B)
+    expected, _ = _r_parameters(stabs, p, B, "SS", "r-concave", cutoff=1.0, q=q)
+    assert got.specified_PFER / expected["specifiedPFER"] == pytest.approx(1.618, abs=1e-3)
+    stabs_d = robjects.r("stabs:::D")
+    golden = (3 - math.sqrt(5)) / 2
+    for theta, t, n, r in ec._rconcave_terms(q, p, 1.0, B):
+        s, mu = 1 / r, theta * n
+        below, above = ec._mean_matching_parameters(mu, math.ceil(2 * mu) + 1, n, s)
+        a_n, a_before = above[-1], below[-2]                # the last piece [a_n, a_{n-1}]
+        tail = ec._extremal_tails(np.array([n - 1.0]), mu, t, s)
+        at = float(tail(np.array([a_n + golden * (a_before - a_n)]))[0])
+        assert float(stabs_d(theta, t, n, r)[0]) == pytest.approx(at, rel=1e-6)
+        assert ec._rconcave_tail_bound(theta, t, n, r) == pytest.approx(
+            float(tail(np.array([a_n]))[0]), rel=1e-12)

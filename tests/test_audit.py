@@ -42,8 +42,8 @@ def Z_(*rows):
 # ---------------------------------------------------------------- strategies
 
 @pytest.mark.parametrize("kwargs, words", [
-    (dict(min_runs=3, max_runs=2), "max_runs: must be >= 3 for selection_matrices; got 2"),
-    (dict(min_features=0), "min_features: must be >= 1 for selection_matrices; got 0"),
+    (dict(min_runs=3, max_runs=2), "max_runs: must be >= 3 and <= 50 for selection_matrices; got 2"),
+    (dict(min_features=0), "min_features: must be >= 1 and <= 50 for selection_matrices; got 0"),
     (dict(subset_sizes="proper", max_features=1, min_features=1), "d >= 2"),
     (dict(subset_sizes=9, max_features=8), "subset_sizes: must be >= 0 and <= 8"),
     (dict(subset_sizes="sometimes"), "subset_sizes: .*got 'sometimes'"),
@@ -69,7 +69,7 @@ def test_near_identical_rows_needs_room_for_a_swap_and_two_runs():
     (lambda: similarity_matrices(3, elements=[0.5]), "elements: must be a Hypothesis strategy"),
     (lambda: similarity_matrices(3, kinds=["general"], elements=st.just(1.5)),
      "elements: .*drew 1.5"),
-    (lambda: importance_weights(2, 0), "n_features: must be >= 1 for importance_weights"),
+    (lambda: importance_weights(2, 0), "n_features: must be >= 1 and <= 50 for importance_weights"),
     (lambda: importance_weights(2, 2, equal="yes"), "equal: must be True or False"),
     (lambda: null_configurations(max_features=1, min_features=1), "d >= 2"),
 ])

@@ -445,7 +445,7 @@ def test_two_sample_validation():
     two_sample_test(ZA, ZB[:5])                          # independent: M may differ
     with pytest.raises(ValueError, match="alternative"):
         two_sample_test(ZA, ZB, alternative="two_sided")
-    with pytest.raises(ValueError, match="paired"):
+    with pytest.raises(TypeError, match="paired: must be True or False"):
         two_sample_test(ZA, ZB, paired="yes")
 
 

@@ -13,9 +13,11 @@ from fractions import Fraction
 import numpy as np
 import pandas as pd
 import pytest
+import twins  # tests/ is on sys.path (rootdir-relative import mode)
 from sklearn.linear_model import Lasso
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
+from propstab.error_control import PFERExceededWarning
 from propstab.selection import ErrorControl, StabilitySelection, error_control
 
 REFERENCE = pathlib.Path(__file__).resolve().parents[1] / "r_compat" / "stabs_reference.json"
@@ -54,6 +56,9 @@ def _reference_cases():
 #   r-concave law, not exceeded by a dense scan of the path).
 # - "unimodal_integer_root": stabs floors a root found to eps^(1/4) where the exact
 #   q* = sqrt(PFER p K) is an integer and lands on q* - 1; propstab returns q*.
+# - "outside_domain": stabs returns a value (infinite, NaN, q = 0, or derived from a
+#   PFER >= p) where propstab's documented domain ends; propstab raises ValueError
+#   naming the argument.
 
 
 def _differences():
@@ -78,10 +83,10 @@ def _stabs_result(c):
     return tuple(float(_value(r[k])) for k in ("cutoff", "q", "PFER", "specifiedPFER"))
 
 
-def _pinned_differences(assumption):
+def _pinned_differences(assumption, kinds=("rconcave_underestimate", "unimodal_integer_root")):
     """{inputs: (reference case, listed entry)} for the documented differences."""
-    listed = {_inputs(e): e for d in _differences().values() if d["assumption"] == assumption
-              for e in d["cases"]}
+    listed = {_inputs(e): e for d in _differences().values()
+              if d["assumption"] == assumption and d["key"] in kinds for e in d["cases"]}
     pinned = {_inputs(c): c for c in _reference_cases()
               if c["assumption"] == assumption and "result" in c}
     assert set(listed) <= set(pinned)
@@ -93,13 +98,24 @@ def test_error_control_matches_pinned_stabs_values(assumption):
     cases = [c for c in _reference_cases() if c["assumption"] == assumption]
     assert len(cases) > 50
     listed = _pinned_differences(assumption)
-    exact, differing = 0, set()
+    outside = _pinned_differences(assumption, kinds=("outside_domain",))
+    exact, differing, rejected = 0, set(), set()
     for c in cases:
         if "error" in c:
             with pytest.raises(ValueError):
                 _call(c, assumption)
             continue
-        got = _call(c, assumption)
+        if _inputs(c) in outside:             # stabs's value, propstab's ValueError
+            argument = outside[_inputs(c)][1]["propstab"]["argument"]
+            assert c["result"] == {**outside[_inputs(c)][1]["stabs"],
+                                   "assumption": assumption}
+            with pytest.raises(ValueError, match=f"^{argument}: "):
+                _call(c, assumption)
+            rejected.add(_inputs(c))
+            continue
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", PFERExceededWarning)
+            got = _call(c, assumption)
         observed = (got.cutoff, got.q, got.PFER, got.specified_PFER)
         if all(_same(o, e) for o, e in zip(observed, _stabs_result(c))):
             exact += 1
@@ -110,10 +126,26 @@ def test_error_control_matches_pinned_stabs_values(assumption):
             assert observed[:3] == (mine["cutoff"], mine["q"], mine["PFER"])
             assert observed[3] == pytest.approx(mine["specifiedPFER"], rel=1e-10)
     # every difference is documented, every documented case differs
-    assert differing == set(listed)
-    # counts with stabs 0.7.1: bit-for-bit agreement / documented differences
-    assert (exact, len(differing)) == {"none": (239, 0), "unimodal": (658, 9),
-                                       "r-concave": (71, 61)}[assumption]
+    assert differing == set(listed) and rejected == set(outside)
+    # counts with stabs 0.7.1: bit-for-bit agreement / documented differences / outside
+    assert (exact, len(differing), len(rejected)) == {
+        "none": (202, 0, 37), "unimodal": (658, 9, 0), "r-concave": (71, 61, 0)}[assumption]
+
+
+def test_outside_domain_cases_are_infinite_undefined_or_vacuous():
+    """The evidence of "outside_domain": stabs's value is infinite or NaN (cutoff 1/2),
+    has q = 0 (no q >= 1 attains the PFER), or comes from a PFER >= p."""
+    kind = _differences()["outside_domain"]
+    assert kind["cases"]
+    for e in kind["cases"]:
+        stabs = {k: _value(v) for k, v in e["stabs"].items()}
+        reasons = [e["cutoff"] == 0.5 and (math.isinf(stabs["PFER"]) or stabs["q"] == 0),
+                   stabs["q"] == 0,
+                   e["PFER"] is not None and e["PFER"] >= e["p"]]
+        assert any(reasons), e
+        named = {"cutoff"} if reasons[0] else set()
+        named |= {"PFER"} if any(reasons[1:]) else set()
+        assert e["propstab"]["argument"] in named, e
 
 
 def test_unimodal_differences_are_stabs_root_finder_noise():
@@ -290,7 +322,8 @@ def test_mb_bound_by_hand():
     assert error_control(1000, cutoff=0.75, PFER=1, sampling="mb").q == 22.0
     # cutoff = (q^2 / (PFER p) + 1) / 2 = (100 / 200 + 1) / 2
     assert error_control(200, q=10, PFER=1, sampling="mb").cutoff == 0.75
-    assert error_control(200, q=30, PFER=1, sampling="mb").cutoff == 1.0   # capped at 1
+    with pytest.warns(PFERExceededWarning):     # capped at 1: bound 900/200 = 4.5 > 1
+        assert error_control(200, q=30, PFER=1, sampling="mb").cutoff == 1.0
 
 
 def test_unimodal_bound_by_hand():
@@ -319,8 +352,8 @@ def test_r_concave_is_tighter_than_unimodal():
 @pytest.mark.parametrize("kwargs, message", [
     (dict(cutoff=0.7), "exactly two"),
     (dict(cutoff=0.7, q=5, PFER=1), "exactly two"),
-    (dict(cutoff=0.4, q=5), r"cutoff: must be in \[0.5, 1.0\]"),
-    (dict(cutoff=0.7, q=500), r"q: must be in \[0.0, 100.0\]"),
+    (dict(cutoff=0.4, q=5), r"cutoff: must be in \(0.5, 1.0\]"),
+    (dict(cutoff=0.7, q=500), r"q: must be in \(0.0, 100.0\]"),
     (dict(cutoff=0.7, PFER=-1), "PFER: must be > 0"),
     (dict(cutoff=0.7, q=5, sampling="xx"), "sampling: must be one of"),
     (dict(cutoff=0.7, q=5, sampling="mb", assumption="unimodal"), "takes no assumption"),
@@ -330,6 +363,65 @@ def test_r_concave_is_tighter_than_unimodal():
 def test_error_control_rejects_invalid_input(kwargs, message):
     with pytest.raises(ValueError, match=message):
         error_control(100, **kwargs)
+
+
+# The defects of issue 12 (stabs 0.7.1 has the first four too; docs/stability_selection.md,
+# "outside the domain"): each now raises, naming the argument and the rule.
+@pytest.mark.parametrize("kwargs, message", [
+    # unimodal constant 2 (2 pi - 1 - 1/(2B)) = 2 (0.1 - 1/6) < 0: stabs's PFER is -1.88
+    (dict(cutoff=0.55, q=5, sampling="ss", assumption="unimodal", n_subsamples=3),
+     r"^cutoff: must be > 1/2 \+ 1/\(4B\) = 0.5833"),
+    # stabs derives q = 199 > p = 100
+    (dict(cutoff=0.7, PFER=1000, sampling="mb"), r"^PFER: must be below n_features = 100"),
+    (dict(cutoff=0.7, q=0, sampling="mb"), r"^q: must be in \(0.0, 100.0\]; got 0.0"),
+    (dict(cutoff=0.5, q=5, sampling="mb"), r"^cutoff: must be in \(0.5, 1.0\]; got 0.5"),
+    # q = floor(sqrt(0.1 * 0.2 * 10)) = 0 (stabs returns q = 0, PFER 0)
+    (dict(cutoff=0.6, PFER=0.1, sampling="mb", n_features=10),
+     r"^PFER: no q >= 1 attains PFER <= 0.1 .* the bound at q = 1 is 0.5"),
+    (dict(cutoff=0.9, q=10, assumption="r-concave", n_subsamples=101),
+     r"^n_subsamples: must be >= 2 and <= 100 for the r-concave bound; got 101"),
+    (dict(cutoff=0.9, q=10, n_subsamples=10 ** 7), r"^n_subsamples: must be >= 2 and <= 1000000"),
+])
+def test_error_control_domain(kwargs, message):
+    p = kwargs.pop("n_features", 100)
+    with pytest.raises(ValueError, match=message):
+        error_control(p, **kwargs)
+
+
+def test_error_control_warns_when_the_realised_bound_exceeds_the_pfer():
+    # stabs (verbose) warns too: cutoff capped at 1, bound 3^2 / 10 = 0.9 > 0.2
+    with pytest.warns(PFERExceededWarning, match=r"no cutoff up to 1 attains PFER <= 0.2 "
+                                                 r"with q = 3 .* bound is 0.9"):
+        ec = error_control(10, q=3, PFER=0.2, sampling="mb")
+    assert (ec.cutoff, ec.PFER, ec.specified_PFER) == (1.0, 0.9, 0.2)
+    with pytest.warns(PFERExceededWarning, match="r-concave bound"):
+        ec = error_control(100, q=30, PFER=0.01, assumption="r-concave")
+    assert ec.cutoff == 1.0 and ec.PFER > 0.01
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")           # attained: no warning
+        assert error_control(10, q=3, PFER=1, sampling="mb").PFER <= 1
+
+
+@pytest.mark.parametrize("p, B", [(20, 10), (100, 25), (57, 13), (1000, 10)])
+def test_rconcave_bisection_equals_stabs_walk(p, B):
+    """The cutoff and q searches bisect; stabs walks (tests/twins.py). Same answers."""
+    for PFER in (0.05, 0.5, 2.0):
+        for q in sorted({1, max(1, p // 20), max(1, p // 8)}):
+            if q / p < 1 and q <= (B - 1) * p // (2 * B):
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore", PFERExceededWarning)
+                    got = error_control(p, q=q, PFER=PFER, assumption="r-concave",
+                                        n_subsamples=B).cutoff
+                assert got == twins.rconcave_cutoff_walk(p, q, PFER, B), (q, PFER)
+        for cutoff in (0.6, 0.75, 0.9, 1.0):
+            walk = twins.rconcave_q_walk(p, cutoff, PFER, B)
+            try:
+                got = error_control(p, cutoff=cutoff, PFER=PFER, assumption="r-concave",
+                                    n_subsamples=B).q
+            except ValueError as exc:            # no q >= 1 attains PFER: the walk stops at 1
+                assert str(exc).startswith("PFER: no q >= 1") and walk == 1.0
+                continue
+            assert got == walk, (cutoff, PFER)
 
 
 def test_error_control_type_errors():

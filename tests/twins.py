@@ -530,3 +530,34 @@ def random_subsets(rng, n_runs: int, n_features: int, sizes):
         k = sizes[i] if np.ndim(sizes) else sizes
         Z[i, rng.choice(n_features, k, replace=False)] = True
     return Z
+
+
+# ----------------------------------------------------------------------------------
+# Error control: stabs's walks over the cutoff grid and over q (stabs 0.7.1,
+# optimal_cutoff / optimal_q), literally. propstab bisects instead (the bound is
+# monotone in both); these walks are the slow twins of that bisection.
+
+
+def rconcave_cutoff_walk(p: int, q: float, PFER: float, B: int) -> float:
+    """Walk the grid j/(2B) > q/p down from 1; keep the last cutoff whose bound is
+    <= PFER, stop at the first one above it (1 when already 1 is above)."""
+    from propstab.error_control import _rconcave_bound
+    grid = [j / (2 * B) for j in range(2 * B, 0, -1) if j / (2 * B) > q / p]
+    chosen = grid[0]
+    for cutoff in grid:
+        if _rconcave_bound(q, p, cutoff, B) > PFER:
+            break
+        chosen = cutoff
+    return chosen
+
+
+def rconcave_q_walk(p: int, cutoff: float, PFER: float, B: int) -> float:
+    """Walk q = 1, 2, ... up to the r-concave limit; keep the last q whose bound is
+    <= PFER (at least 1)."""
+    from propstab.error_control import _rconcave_bound, _rconcave_max_q
+    chosen = 1
+    for q in range(1, _rconcave_max_q(p, B) + 1):
+        if _rconcave_bound(q, p, cutoff, B) > PFER:
+            break
+        chosen = q
+    return float(chosen)

@@ -16,6 +16,7 @@ from typing import Callable, Mapping
 import numpy as np
 from hypothesis import strategies as st
 
+from .._validation import check_bool, check_int_range
 from ..axioms import Axiom
 from ..search import Found, assume, assume_defined, target
 from ..strategies import (identical_rows, matrix_pairs, near_identical_rows,
@@ -57,7 +58,11 @@ def _verdict(subject: Subject, axiom: Axiom, found, reason_none: str, *,
                        context=found.context)
 
 
-def _prepare(measure, options, claimed, axiom) -> Subject:
+def _prepare(measure, options, claimed, axiom, max_examples, seed) -> Subject:
+    owner = f"check_{axiom.name.lower()}"
+    check_int_range("max_examples", max_examples, minimum=1, owner=owner)
+    check_int_range("seed", seed, minimum=0, owner=owner)
+    claimed = check_bool("claimed", claimed, none=True)
     s = subject(measure, options=options)
     if claimed is not None:
         s = s.declaring(claims={axiom: bool(claimed)})
@@ -124,7 +129,7 @@ def check_fully_defined(measure, *, options=None, claimed=None,
     >>> r.status, r.counterexample.astype(int).tolist()
     ('refuted', [[1, 0, 0], [1, 0, 1]])
     """
-    s = _prepare(measure, options, claimed, FD)
+    s = _prepare(measure, options, claimed, FD, max_examples, seed)
 
     def probe(s, Z):
         with warnings.catch_warnings(record=True) as caught:
@@ -204,7 +209,7 @@ def check_monotonicity(measure, *, options=None, claimed=None,
     >>> check_monotonicity("nogueira", max_examples=50).status
     'holds'
     """
-    s = _prepare(measure, options, claimed, MONO)
+    s = _prepare(measure, options, claimed, MONO, max_examples, seed)
 
     def probe(s, pair):
         Z1, Z2 = pair
@@ -319,7 +324,7 @@ def check_bounds(measure, *, options=None, claimed=None, max_examples=DEFAULT_MA
     >>> r.status, r.values[:4]
     ('refuted', (-2.0, -4.0, -8.0, -16.0))
     """
-    s = _prepare(measure, options, claimed, BND)
+    s = _prepare(measure, options, claimed, BND, max_examples, seed)
     if s.claims[BND] and s.constant_bounds is None and (s.lower or s.upper):
         return CheckResult(s.name, BND, True, "violated",
                            reason="the declared bounds depend on M, d or the sizes")
@@ -410,7 +415,7 @@ def check_maximum(measure, *, options=None, claimed=None, max_examples=DEFAULT_M
     >>> r.counterexample.astype(int).tolist(), str(r.context)
     ([[1, 0, 0], [0, 1, 0]], 'C = [[1, 1, 0], [1, 1, 0], [0, 0, 1]]')
     """
-    s = _prepare(measure, options, claimed, MAX)
+    s = _prepare(measure, options, claimed, MAX, max_examples, seed)
     maximum = None
     if s.upper is None and s.lower is None:
         reference = s.value(np.array([[True, False], [True, False]]))
@@ -514,7 +519,7 @@ def check_correction_for_chance(measure, *, options=None, claimed=None,
     E[value | M=2, d=2, k=[1, 1]] = 0.5 (exact: enumeration of 2 tuples of subsets, one
     run fixed by symmetry)
     """
-    s = _prepare(measure, options, claimed, CORR)
+    s = _prepare(measure, options, claimed, CORR, max_examples, seed)
     caches: dict = {}
     memo: dict = {}
 

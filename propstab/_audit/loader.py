@@ -57,7 +57,7 @@ def load_function(spec: str) -> Callable[[np.ndarray], float]:
     except SyntaxError as exc:
         raise ValueError(f"target: {path!r} has a syntax error at line {exc.lineno}: "
                          f"{exc.msg}") from None
-    except Exception as exc:           # the user's module failed while being imported
+    except (Exception, SystemExit) as exc:   # the user's module failed (or exited) on import
         raise ValueError(f"target: importing {path!r} failed: {type(exc).__name__}: "
                          f"{' '.join(str(exc).split())}") from None
     function = getattr(module, name, None)

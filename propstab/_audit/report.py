@@ -77,6 +77,14 @@ class CheckResult:
         return out
 
 
+class MissingRowError(KeyError, ValueError):
+    """No row of an audit table for a measure and an axiom: a KeyError (a lookup) and a
+    ValueError (as every argument error of propstab)."""
+
+    def __str__(self) -> str:
+        return str(self.args[0])
+
+
 class AuditTable:
     """The audit's rows: one :class:`CheckResult` per (measure, axiom).
 
@@ -113,11 +121,14 @@ class AuditTable:
     def result(self, measure: str, axiom) -> CheckResult:
         """The row of ``measure`` (its label, e.g. ``"davis[penalty=0.5]"``) and ``axiom``."""
         axiom = as_axiom(axiom, "axiom")
+        if not isinstance(measure, str):
+            raise TypeError(f"measure: must be a measure's label (str); got "
+                            f"{type(measure).__name__} {measure!r}")
         for r in self.rows:
             if r.measure == measure and r.axiom is axiom:
                 return r
-        raise KeyError(f"measure/axiom: no row for {measure!r} and {axiom.name} in this "
-                       f"audit; measures: {', '.join(self.measures)}")
+        raise MissingRowError(f"measure, axiom: no row for {measure!r} and {axiom.name} in "
+                              f"this audit; measures: {', '.join(self.measures)}")
 
     def status(self, measure: str, axiom) -> str:
         """The status of one cell."""

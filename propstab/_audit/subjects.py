@@ -19,6 +19,7 @@ import numpy as np
 from hypothesis import strategies as st
 
 from .._registry import Declaration, MeasureInfo, Variant, get_measure, list_measures
+from .._validation import check_options
 from ..search import search
 from ..strategies import importance_weights, similarity_matrices
 from .expectations import ENUMERATION_LIMIT
@@ -241,8 +242,8 @@ def _no_declaration(what: str, declaration: Mapping[str, Any]) -> None:
     """Reject declaration keywords for a measure that has its own declaration."""
     unknown = sorted(set(declaration) - set(DECLARATION_KEYWORDS))
     if unknown:
-        raise TypeError(f"declaration: unexpected keyword(s) {', '.join(unknown)}; known: "
-                        f"{', '.join(DECLARATION_KEYWORDS)}")
+        raise TypeError(f"{unknown[0]}: not a declaration keyword (unexpected keyword(s) "
+                        f"{', '.join(unknown)}); known: {', '.join(DECLARATION_KEYWORDS)}")
     given = [k for k in DECLARATION_KEYWORDS if declaration.get(k) is not None]
     if given:
         raise ValueError(f"{', '.join(given)}: {what} declares its own claims and bounds; "
@@ -340,6 +341,9 @@ def subject(measure, *, options: Optional[Mapping[str, Any]] = None, claims=None
     declaration = dict(claims=claims, lower=lower, upper=upper, orientation=orientation,
                        domain=domain, null_value=null_value, pairwise=pairwise,
                        symmetric=symmetric)
+    if options is not None and not isinstance(options, Mapping):
+        raise TypeError(f"options: must be a mapping of the measure's options; got "
+                        f"{type(options).__name__} {options!r}")
     if isinstance(measure, Subject):
         _no_declaration(f"the Subject {measure.name!r}", declaration)
         return measure
@@ -349,6 +353,10 @@ def subject(measure, *, options: Optional[Mapping[str, Any]] = None, claims=None
         _no_declaration(f"{measure.name!r} is a registered measure: it", declaration)
         if not options:
             return _registered(measure)
+        try:
+            check_options(measure, dict(options))
+        except (ValueError, TypeError) as exc:
+            raise type(exc)(f"options: {exc}") from None
         known = [v for v in measure.variants if dict(v.options) == dict(options)]
         return _registered(measure, known[0] if known else
                            Variant(dict(options), {}, reason="the default's claims"))

@@ -538,9 +538,9 @@ def yu_matching(sel, *, similarity=None):
     0.5
     """
     k = int(sel.row_sizes[0])                 # constant on the declared domain
+    C = similarity_matrix(sel, similarity)    # validated even where undefined
     if k == 0:
         return undefined("yu_matching", "k = 0")
-    C = similarity_matrix(sel, similarity)
     Z = as_csr(sel.tocsr())
     ii, jj = upper_pairs(sel.n_runs)
     Z1, Z2 = pair_rows(Z, ii, jj)

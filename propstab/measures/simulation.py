@@ -37,6 +37,8 @@ def expected_yu(a, b, d, g):
     deg, cnt = np.unique(g.degree, return_counts=True)
 
     def e_o(a_, b_):
+        if d == 1:                                      # no other feature: O = 0
+            return 0.0
         draws = np.minimum(b_ - r, d - 1)[:, None]      # b - r <= d - 1 wherever a - r > 0
         miss = stats.hypergeom.pmf(0, d - 1, deg[None, :], draws)
         hit = (cnt[None, :] * (1.0 - miss)).sum(axis=1)
@@ -159,6 +161,8 @@ def stabm_measure(name, sel, score, maximum, *, similarity, threshold, correctio
     Ep = E[inverse]
     mx = maximum(a.astype(np.float64), b.astype(np.float64))
     den = mx - Ep
+    if not np.all(np.isfinite(den)):
+        return undefined(name, "a pair's null expectation is undefined")
     if np.any(np.abs(den) <= 1e-12 * np.maximum(mx, 1.0)):
         return undefined(name, "a pair's null expectation equals its maximum, so the "
                                "corrected score is 0/0")

@@ -5,15 +5,26 @@ of three exceptions, without rpy2's internal traceback:
 
 - :class:`ImportError` when rpy2 is not installed (``pip install propstab[r]``);
 - :class:`~propstab._exceptions.RUnavailableError` (an ``ImportError``) when R
-  cannot be found or an R package is not installed, naming the exact command;
+  cannot be found or started, or an R package (or a package it needs) is not
+  installed or cannot be loaded, naming what is missing and the exact command;
 - :class:`~propstab._exceptions.RReferenceError` when an R function raises an
   error: R's message and the R call that failed.
+
+Environment faults are told apart from R errors: R is first started in a child
+process (a broken installation makes R abort the process that embeds it, before any
+message of propstab's), a package that does not load is checked for a missing or
+outdated dependency, and an R error saying that a package is missing (a package
+loaded lazily by the R function, such as stabm's igraph) is a
+:class:`~propstab._exceptions.RUnavailableError`, not an R error.
 """
 from __future__ import annotations
 
 import os
+import re
+import subprocess
+import sys
 import warnings
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, Optional
 
 import numpy as np
 
@@ -50,8 +61,17 @@ function(f, args) {
 def _r_home_problem() -> str:
     """Why R cannot be started ('' when it can); checked before rpy2 initialises R,
     because R aborts the whole process when its home is wrong."""
+    import logging
     from rpy2 import situation
-    r_home = situation.get_r_home()
+    log = logging.getLogger("rpy2.situation")       # it logs its failures to stderr
+    quiet, propagate = logging.NullHandler(), log.propagate
+    log.addHandler(quiet)
+    log.propagate = False
+    try:
+        r_home = situation.get_r_home()
+    finally:
+        log.removeHandler(quiet)
+        log.propagate = propagate
     if not r_home:
         return ("R was not found: `R RHOME` failed and R_HOME is not set. Install R "
                 "(https://cran.r-project.org, or `apt-get install r-base-core`) and make sure "
@@ -61,6 +81,63 @@ def _r_home_problem() -> str:
                 "(https://cran.r-project.org) or set R_HOME to the directory printed by "
                 "`R RHOME`")
     return ""
+
+
+#: How a missing or unloadable R package shows in R's messages (either quote style).
+_Q = "[\u2018\u2019'\"]"
+_PACKAGE_FAULTS = (
+    re.compile(f"there is no package called {_Q}([^\u2018\u2019'\"]+){_Q}"),
+    re.compile(f"namespace {_Q}([^\u2018\u2019'\"]+){_Q} \\S+ is (?:already loaded|being "
+               f"loaded), but >= \\S+ is required"),
+    re.compile(f"package {_Q}([^\u2018\u2019'\"]+){_Q} was installed before R 4"),
+)
+_PROBE = "import rpy2.rinterface as ri; ri.initr_simple()"
+_PROBE_SECONDS = 120
+
+
+def missing_r_package(message: str) -> Optional[str]:
+    """The R package an R error message says is missing, too old or built for an older R
+    (None when the message is about something else).
+
+    >>> from propstab.r._call import missing_r_package
+    >>> missing_r_package("there is no package called \u2018igraph\u2019")
+    'igraph'
+    >>> missing_r_package("Assertion on 'penalty' failed") is None
+    True
+    """
+    for pattern in _PACKAGE_FAULTS:
+        found = pattern.search(message)
+        if found:
+            return found.group(1)
+    return None
+
+
+def _install_command(name: str) -> str:
+    return f"Rscript -e 'install.packages(\"{name}\")'"
+
+
+def _r_start_problem() -> str:
+    """Why R cannot be started by rpy2 ('' when it can), found in a child process: a
+    broken R installation (a wrong R_HOME, a missing base package, an unreadable
+    Renviron) makes R print its own message and end the process that embeds it."""
+    try:
+        out = subprocess.run([sys.executable, "-c", _PROBE], capture_output=True, text=True,
+                             timeout=_PROBE_SECONDS, env=os.environ.copy())
+    except subprocess.TimeoutExpired:
+        return (f"R did not start within {_PROBE_SECONDS} s (rpy2 in a child process); "
+                f"check that `R --version` runs, or reinstall R (apt-get install r-base-core)")
+    except OSError:                   # this Python cannot be started again: no probe
+        return ""
+    if out.returncode == 0:
+        return ""
+    lines = [line.strip() for text in (out.stderr, out.stdout) for line in text.splitlines()
+             if line.strip() and not line.startswith(("Traceback", "  File "))]
+    fatal = [line for line in lines if line.startswith(("Fatal error", "Error"))]
+    detail = (fatal or lines or [f"exit status {out.returncode}"])[-1]
+    home = os.environ.get("R_HOME") or "from R RHOME"
+    return (f"R could not be started (R_HOME={home!r}): {detail}. Reinstall R (apt-get "
+            f"install r-base-core, or https://cran.r-project.org) or set R_HOME to the "
+            f"directory printed by `R RHOME`")
 
 
 def robjects():
@@ -88,6 +165,8 @@ def robjects():
         raise ImportError("the R bridge of propstab needs rpy2, which is not installed; "
                           "install it with `pip install propstab[r]`") from None
     problem = _r_home_problem()
+    if not problem and "rpy2.robjects" not in sys.modules:     # R not yet started here
+        problem = _r_start_problem()
     if problem:
         raise RUnavailableError(problem, package=None) from None
     try:
@@ -118,11 +197,22 @@ def require_package(name: str) -> None:
         return
     ro = robjects()
     if not ro.r["requireNamespace"](name, quietly=True)[0]:
-        command = f"Rscript -e 'install.packages(\"{name}\")'"
         lib = ", ".join(str(p) for p in ro.r(".libPaths()"))
+        if not str(ro.r["system.file"](package=name)[0]):
+            command = _install_command(name)
+            raise RUnavailableError(
+                f"the R package {name!r} is not installed (R library paths: {lib}); "
+                f"install it with: {command}", package=name, command=command) from None
+        why = str(ro.r("function(p) tryCatch({loadNamespace(p); ''}, error = function(e) "
+                       "conditionMessage(e))")(name)[0]).strip()
+        needed = missing_r_package(why) or name
+        command = _install_command(needed)
+        what = (f"its dependency {needed!r} is missing or outdated" if needed != name
+                else "it must be reinstalled")
         raise RUnavailableError(
-            f"the R package {name!r} is not installed (R library paths: {lib}); "
-            f"install it with: {command}", package=name, command=command) from None
+            f"the R package {name!r} is installed but cannot be loaded: {what} (R: "
+            f"{' '.join(why.split())}; R library paths: {lib}); install it with: {command}",
+            package=needed, command=command) from None
     present.add(name)
 
 
@@ -185,6 +275,18 @@ def _describe(value: Any) -> str:
     return f"<{rclass} {'x'.join(map(str, dims))}>" if dims else f"<{rclass}>"
 
 
+def _quiet_console():
+    """R's console output (``cat(file = stderr())`` and the like, e.g. requireNamespace's
+    "Failed with error") kept from the terminal during a call: the call's errors and
+    warnings come back as data, and a command's failure stays one line."""
+    import contextlib
+    from rpy2.rinterface_lib import callbacks
+    stack = contextlib.ExitStack()
+    for name in ("consolewrite_print", "consolewrite_warnerror"):
+        stack.enter_context(callbacks.obj_in_module(callbacks, name, lambda text: None))
+    return stack
+
+
 def call_r(package: str, function: str, /, *args, **kwargs):
     """Call ``package::function(*args, **kwargs)`` in R and return the R value.
 
@@ -211,12 +313,20 @@ def call_r(package: str, function: str, /, *args, **kwargs):
         require_package(package)           # a clear error when it is not installed
         functions[package, function] = _STATE["robjects"].r(f"{package}::`{function}`")
     ro = _STATE["robjects"]
-    out = _STATE["safe_call"](functions[package, function], ro.r["list"](*args, **kwargs))
+    with _quiet_console():
+        out = _STATE["safe_call"](functions[package, function], ro.r["list"](*args, **kwargs))
     value, warns, failed = out[0], list(out[1]), bool(out[2][0])
     for message in warns:
         warnings.warn(f"{package}::{function}: R warning: {message}", RuntimeWarning, stacklevel=2)
     if failed:
         r_message = str(value.rx2("message")[0]).strip()
+        needed = missing_r_package(r_message)
+        if needed is not None:         # an environment fault, not an error of the call
+            command = _install_command(needed)
+            raise RUnavailableError(
+                f"{package}::{function} needs the R package {needed!r}, which is missing or "
+                f"cannot be loaded (R: {' '.join(r_message.split())}); install it with: "
+                f"{command}", package=needed, command=command) from None
         r_call = str(value.rx2("call")[0])
         if len(r_call) > 300:
             r_call = r_call[:300] + " ..."

@@ -32,7 +32,8 @@ from .. import __version__
 from .._exceptions import RReferenceError, UndefinedMeasureWarning
 from .._registry import MeasureInfo, get_measure, list_measures
 from .._text import call_repr, table_lines
-from .._validation import as_selection, check_int_range, check_options
+from .._validation import (as_selection, check_int_range, check_mapping, check_options,
+                           check_real_range)
 from ..search import Found, search
 from ..strategies import matrix_from_rows, selection_matrices, similarity_matrices
 from ._call import RValue, formals, r_versions
@@ -368,6 +369,14 @@ def _evaluate(info: MeasureInfo, ref: _Reference, case: Case, tolerance: float) 
         r = ref.evaluate(case)
         error = ""
     except RReferenceError as exc:
+        if not expected:
+            # R failed where propstab computes a value and no documented difference says
+            # R refuses such input: no number to compare, so not a disagreement. The
+            # cross-check cannot run here (exit status 3 on the command line).
+            raise RReferenceError(
+                f"{exc} [R failed while cross-checking {info.name} on case {case.name}: "
+                f"an R failure, not a disagreement]", r_message=exc.r_message,
+                r_call=exc.r_call) from None
         r, error = None, str(exc)
     rel = math.inf if r is None else relative_difference(py, r.value)
     agree = r is not None and rel <= tolerance and (warned or not math.isnan(py))
@@ -391,13 +400,24 @@ class _Mismatch(Found):
 
 def _generated(info, ref, tolerance, max_examples, seed, record) -> Optional[_Outcome]:
     """The minimal disagreeing generated case (shrunk by the search), or None; every
-    evaluated case is passed to ``record``."""
+    evaluated case is passed to ``record``. An R failure stops the search and is raised
+    outside it (no shrinking over a broken R, no flakiness)."""
+    failed: "list[RReferenceError]" = []
+
     def probe(case):
-        outcome = _evaluate(info, ref, case, tolerance)
+        if failed:                    # R failed: no more calls, nothing to shrink
+            return None
+        try:
+            outcome = _evaluate(info, ref, case, tolerance)
+        except RReferenceError as exc:
+            failed.append(exc)
+            return None
         record(outcome)
         return _Mismatch(outcome) if outcome.status == "mismatch" else None
 
     found = search(case_strategy(info), probe, max_examples=max_examples, seed=seed)
+    if failed:
+        raise failed[0]
     return found.outcome if isinstance(found, _Mismatch) else None
 
 
@@ -680,7 +700,13 @@ def crosscheck(measures=None, *, max_examples: int = 50, seed: int = 0,
     """
     if isinstance(measures, str):
         measures = [measures]
-    options = dict(options or {})
+    elif measures is not None and (isinstance(measures, (bytes, Mapping))
+                                   or not isinstance(measures, Sequence)):
+        raise TypeError(f"measures: must be a measure name or a sequence of names; got "
+                        f"{type(measures).__name__} {measures!r}")
+    seed = check_int_range("seed", seed, minimum=0, owner="crosscheck")
+    tolerance = check_real_range("tolerance", tolerance, low=0.0)
+    options = check_mapping("options", options)
     with_r = [m for m in list_measures() if m.r_reference is not None]
     notes = []
     if measures is None:

@@ -1,0 +1,672 @@
+"""Every public entry point, tried as a hostile user would (issue 12).
+
+One table (:data:`ENTRIES`) lists each public function and method that takes an
+argument, with a valid baseline call and, for each argument, its :class:`~contract.Kind`
+(the oracle of which values are valid). For every entry point:
+
+- the baseline call keeps the contract (tests/contract.py);
+- every argument is given each value of :data:`contract.EXPLICIT`, then values drawn
+  by Hypothesis from :data:`contract.HOSTILE` and the kind's own edge values; an invalid
+  value must raise ValueError or TypeError naming the argument, a valid one may
+  return or raise naming some argument (a clash with another one), and nothing may
+  escape, come back NaN without the warning, or modify an argument;
+- an unknown keyword raises TypeError naming it.
+
+``test_every_public_entry_point_is_fuzzed`` checks that the table covers
+``propstab.__all__`` (lazy names included) and the public functions of the submodules.
+The R bridge's entry points are fuzzed in r_compat/test_fuzz_bridge.py, the command
+line in tests/test_fuzz_cli.py, malformed selection matrices and misbehaving selectors
+and schemes in tests/test_fuzz_inputs.py.
+"""
+from __future__ import annotations
+
+import dataclasses
+import importlib
+import inspect
+import json
+import os
+import warnings
+from typing import Any, Callable, Dict, Optional, Sequence, Tuple
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import HealthCheck, find, given, settings
+from hypothesis import strategies as st
+
+import contract
+from contract import (EXPLICIT, Anything, Bool, Choice, Int, Kind, NJobs, Real, Seed, Text,
+                      check_call)
+import propstab
+from propstab import auditing, chance, plots, selectors, strategies
+from propstab.error_control import error_control
+from propstab.resampling import pareto_front
+from propstab.selection import StabilitySelection
+
+#: Hypothesis examples per entry point (the explicit values come on top)
+EXAMPLES = int(os.environ.get("PROPSTAB_FUZZ_EXAMPLES", "25"))
+
+
+# ----------------------------------------------------------------------------------
+# baselines: small valid inputs, built fresh for every call
+
+
+def Z():
+    return [[1, 1, 0, 0], [1, 0, 1, 0], [0, 1, 1, 0], [1, 1, 0, 1]]
+
+
+def Z_other():
+    return [[1, 1, 0, 0], [1, 1, 0, 0], [1, 0, 1, 0], [1, 1, 0, 0]]
+
+
+def X():
+    return np.random.default_rng(0).normal(size=(12, 4))
+
+
+def y():
+    x = X()
+    return x[:, 0] - x[:, 1] + 0.1 * np.random.default_rng(1).normal(size=12)
+
+
+def first_two(X, y):
+    return [0, 1]
+
+
+def S():
+    C = np.eye(4)
+    C[0, 1] = C[1, 0] = 0.95
+    return C
+
+
+def lasso():
+    from sklearn.linear_model import Lasso
+    return Lasso(alpha=0.05)
+
+
+def fitted_selection():
+    return StabilitySelection(lasso(), param_grid=[0.05, 0.2], n_subsamples=2,
+                              sampling="ss", cutoff=0.75, random_state=0).fit(X(), y())
+
+
+def _axes():
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    _, ax = plt.subplots()
+    return ax
+
+
+def _close_figures():
+    import matplotlib.pyplot as plt
+    plt.close("all")
+
+
+MEASURE_NAMES = tuple(m.name for m in propstab.list_measures())
+ALIASES = tuple(a for m in propstab.list_measures() for a in m.aliases)
+FAMILIES = ("pairwise", "frequency", "correlated")
+MEASURE = Choice(*MEASURE_NAMES, *ALIASES)
+CONFIDENCE = Real(0.0, 1.0, low_open=True, high_open=True)
+ALTERNATIVE = Choice("two-sided", "greater", "less")
+METHOD = Choice("auto", "analytic", "jackknife")
+Z_KIND = Anything(invalid=(
+    None, "x", 5, 1.5, [[2, 0], [0, 1]], [[1, 0]], [1, 0, 1], [[1, 0], [1]],
+    {"a": [1, 0]}, [[np.nan, 1], [0, 1]], [["1", "0"], ["0", "1"]],
+    np.array([[1 + 0j, 0], [0, 1]]), [[1 + 0j, 0], [0, 1]], np.zeros((0, 3)),
+    np.zeros((3, 0)), np.zeros((2, 2, 2)), [{0: 1}, {1}], [[True, "0"], [0, 1]],
+))
+
+
+# ----------------------------------------------------------------------------------
+# the table
+
+
+@dataclasses.dataclass(frozen=True)
+class Arg:
+    name: str
+    kind: Kind
+    aliases: Tuple[str, ...] = ()          # other names a message may use for it
+
+
+@dataclasses.dataclass(frozen=True)
+class Entry:
+    """A public entry point: ``call(**kwargs)`` with ``base()`` as the valid baseline."""
+
+    name: str
+    call: Callable[..., Any]
+    base: Callable[[], Dict[str, Any]]
+    args: Tuple[Arg, ...]
+    covers: Tuple[Any, ...] = ()             # the public objects this entry drives
+    options: bool = False                    # takes **options (keyword options)
+    examples: Optional[int] = None           # Hypothesis examples (slow entry points)
+    after: Optional[Callable[[], None]] = None
+    nan_ok: bool = False                     # returns its input (clone, take): NaN is data
+
+    def __str__(self):
+        return self.name
+
+
+def _drawn(strategy_function):
+    """Build the strategy and draw one example: a strategy checks its arguments when
+    first drawn from (Hypothesis's convention), raising InvalidArgument, a TypeError."""
+    def call(**kwargs):
+        return find(strategy_function(**kwargs), lambda example: True,
+                    settings=settings(max_examples=1, database=None, print_blob=False))
+    call.__name__ = strategy_function.__name__
+    return call
+
+
+def _method(build: Callable[[], Any], method: str):
+    """``build().method(**kwargs)``: a result object's method as an entry point."""
+    def call(**kwargs):
+        return getattr(build(), method)(**kwargs)
+    return call
+
+
+def _measure_entry(info) -> Entry:
+    args = [Arg("Z", Z_KIND), Arg("n_features", Int(1, none=True)),
+            Arg("feature_names", Anything(none=True))]
+    for p in info.parameters:
+        if p.choices is not None:
+            kind = Choice(*p.choices, none=p.default is None)
+        elif p.name in ("similarity", "importances"):
+            kind = Anything(none=True, invalid=(np.ones((3, 3)), "x", [[2.0]] * 4, np.eye(5)))
+        elif p.name == "threshold":
+            kind = Real(0.0, 1.0, none=p.default is None)
+        elif p.name == "n_simulations":
+            kind = Int(1, cheap=200)
+        elif p.name == "random_state":
+            kind = Int(0)
+        elif p.name == "penalty":
+            kind = Real(0.0)
+        else:
+            kind = Anything(none=p.default is None)
+        args.append(Arg(p.name, kind))
+    cheap = {"n_simulations": 100} if "n_simulations" in info.parameter_names else {}
+    return Entry(f"propstab.measures.{info.name}",
+                 lambda info=info, **kw: info.function(kw.pop("Z"), **kw),
+                 lambda cheap=cheap: {"Z": Z(), **cheap}, tuple(args),
+                 covers=(getattr(propstab.measures, info.name, None),), examples=8)
+
+
+def _estimate():
+    return propstab.estimate(Z())
+
+
+def _one_sample():
+    return propstab.one_sample_test(Z(), 0.1)
+
+
+def _two_sample():
+    return propstab.two_sample_test(Z(), Z_other())
+
+
+def _pairwise():
+    return propstab.pairwise_tests({"a": Z(), "b": Z_other(), "c": Z()})
+
+
+def _resampled():
+    return propstab.resample(first_two, X(), n_runs=3, random_state=0)
+
+
+def _assessed():
+    return propstab.assess(first_two, X(), n_runs=3, random_state=0)
+
+
+def _compared():
+    return propstab.assess({"a": first_two, "b": lambda X, y: [1, 2]}, X(), n_runs=4,
+                           random_state=0)
+
+
+def _audit_table():
+    return propstab.audit("goh", max_examples=1, axioms=["bounds"])
+
+
+CI_ARGS = (Arg("confidence_level", CONFIDENCE),)
+SEL_ARGS = (Arg("n_features", Int(1, none=True)), Arg("feature_names", Anything(none=True)))
+
+ENTRIES: Tuple[Entry, ...] = (
+    # ---- the root namespace
+    Entry("propstab.as_selection",
+          lambda Z, **kw: propstab.as_selection(Z, **kw), lambda: {"Z": Z()},
+          (Arg("Z", Z_KIND), *SEL_ARGS), covers=(propstab.as_selection,)),
+    Entry("propstab.get_measure", propstab.get_measure, lambda: {"name": "jaccard"},
+          (Arg("name", Choice(*MEASURE_NAMES, *ALIASES), aliases=("measure",)),),
+          covers=(propstab.get_measure,)),
+    Entry("propstab.list_measures", propstab.list_measures, lambda: {},
+          (Arg("family", Choice(*FAMILIES, none=True)),), covers=(propstab.list_measures,)),
+    Entry("propstab.stability", lambda Z, **kw: propstab.stability(Z, **kw),
+          lambda: {"Z": Z()}, (Arg("Z", Z_KIND), Arg("measure", MEASURE), *SEL_ARGS),
+          covers=(propstab.stability,), options=True),
+    Entry("propstab.estimate", lambda Z, **kw: propstab.estimate(Z, **kw),
+          lambda: {"Z": Z()}, (Arg("Z", Z_KIND), Arg("measure", MEASURE),
+                               Arg("method", METHOD), *SEL_ARGS),
+          covers=(propstab.estimate,), options=True),
+    Entry("propstab.one_sample_test", lambda Z, phi0, **kw: propstab.one_sample_test(
+              Z, phi0, **kw), lambda: {"Z": Z(), "phi0": 0.1},
+          (Arg("Z", Z_KIND), Arg("phi0", Real()), Arg("alternative", ALTERNATIVE),
+           Arg("measure", MEASURE), Arg("method", METHOD), *SEL_ARGS),
+          covers=(propstab.one_sample_test,), options=True),
+    Entry("propstab.two_sample_test", lambda Z1, Z2, **kw: propstab.two_sample_test(
+              Z1, Z2, **kw), lambda: {"Z1": Z(), "Z2": Z_other()},
+          (Arg("Z1", Z_KIND), Arg("Z2", Z_KIND), Arg("paired", Bool()),
+           Arg("alternative", ALTERNATIVE), Arg("measure", MEASURE), Arg("method", METHOD),
+           *SEL_ARGS), covers=(propstab.two_sample_test,), options=True),
+    Entry("propstab.pairwise_tests", lambda matrices, **kw: propstab.pairwise_tests(
+              matrices, **kw), lambda: {"matrices": {"a": Z(), "b": Z_other()}},
+          (Arg("matrices", Anything(invalid=(None, 5, "ab", {}, {"a": Z()}, [Z()]))),
+           Arg("paired", Bool()), Arg("alternative", ALTERNATIVE), Arg("measure", MEASURE),
+           Arg("method", METHOD), Arg("correction", Choice(
+               "holm", "bonferroni", "sidak", "holm-sidak", "simes-hochberg", "hommel",
+               "fdr_bh", "fdr_by", "fdr_tsbh", "fdr_gbs")), *SEL_ARGS),
+          covers=(propstab.pairwise_tests,), options=True),
+    Entry("propstab.population_stability", propstab.population_stability,
+          lambda: {"p": [0.9, 0.8, 0.2, 0.1]},
+          (Arg("p", Anything(invalid=(None, [], [1.5, 0.2], [np.nan, 0.2], "ab", [[0.5]],
+                                      [0.5 + 1j, 0.2]))),),
+          covers=(propstab.population_stability,)),
+    Entry("propstab.resample", lambda selector, X, **kw: propstab.resample(selector, X, **kw),
+          lambda: {"selector": first_two, "X": X(), "n_runs": 3, "random_state": 0},
+          (Arg("selector", Anything(invalid=(None, 5, "lasso", [0, 1]))),
+           Arg("X", Anything(invalid=(None, "X", 5, np.zeros((0, 4)), np.zeros(5),
+                                      np.zeros((3, 0)), {"a": [1, 2]}))),
+           Arg("y", Anything(none=True, invalid=(5, [1, 2], np.zeros(11)))),
+           Arg("n_runs", Int(2, cheap=6)),
+           Arg("scheme", Anything(invalid=("bagging", 5, None, "", ["bootstrap"]))),
+           Arg("fraction", Real(0.0, 1.0, low_open=True, high_open=True, none=True)),
+           Arg("stratify", Anything(none=True, invalid=(np.zeros(5), "y", 5))),
+           Arg("random_state", Seed()), Arg("n_jobs", NJobs()),
+           Arg("backend", Anything(none=True, invalid=(5, "no-such-backend", ["loky"]))),
+           Arg("progress", Bool(none=True)), Arg("keep_importances", Bool()),
+           Arg("top_k", Int(0, 4, none=True)), Arg("threshold", Real(none=True)),
+           Arg("scoring", Anything(none=True, invalid=(5, "no-such-scorer", ["r2"])))),
+          covers=(propstab.resample,)),
+    Entry("propstab.assess", lambda selector, X, **kw: propstab.assess(selector, X, **kw),
+          lambda: {"selector": first_two, "X": X(), "n_runs": 3, "random_state": 0},
+          (Arg("selector", Anything(invalid=(None, 5, {}, {"a": first_two}))),
+           Arg("X", Anything(invalid=(None, "X", np.zeros((0, 4))))),
+           Arg("measure", MEASURE),
+           Arg("measure_options", Anything(none=True, invalid=([1, 2], "x", 5, {"foo": 1},
+                                                               {1: 2})))),
+          covers=(propstab.assess,), options=True),
+    Entry("propstab.similarity_from_data", propstab.similarity_from_data,
+          lambda: {"X": X()},
+          (Arg("X", Anything(invalid=(None, "X", np.zeros((1, 3)), np.zeros(5),
+                                      [[1, np.nan], [2, 3]], np.array([[1 + 1j, 2], [3, 4]])))),
+           Arg("method", Choice("pearson", "spearman")),
+           Arg("threshold", Real(0.0, 1.0, none=True)), Arg("sparse", Bool(none=True))),
+          covers=(propstab.similarity_from_data,)),
+    Entry("propstab.similarity_from_groups", propstab.similarity_from_groups,
+          lambda: {"groups": [[0, 1], [2, 3]], "n_features": 5},
+          (Arg("groups", Anything(invalid=(None, 5, "ab", [[0, 9]], [[0.5]], [5]))),
+           Arg("n_features", Int(1, cheap=10 ** 4)), Arg("within", Real(0.0, 1.0)),
+           Arg("feature_names", Anything(none=True)), Arg("sparse", Bool())),
+          covers=(propstab.similarity_from_groups,)),
+    Entry("propstab.StabilitySelection.fit",
+          lambda X, y, **kw: StabilitySelection(**kw).fit(X, y),
+          lambda: {"X": X(), "y": y(), "estimator": lasso(), "param_grid": [0.05, 0.2],
+                   "n_subsamples": 2, "random_state": 0},
+          (Arg("estimator", Anything(invalid=(None, 5, "lasso", first_two))),
+           Arg("param_name", Text()), Arg("param_grid", Anything(none=True, invalid=(
+               [], "x", [[0.1]], {"a": 1}))),
+           Arg("n_subsamples", Int(2, cheap=4)), Arg("sampling", Choice("mb", "ss")),
+           Arg("cutoff", Real(0.5, 1.0, low_open=True, none=True)),
+           Arg("PFER", Real(0.0, low_open=True, none=True)),
+           Arg("q", Real(0.0, low_open=True, none=True)),
+           Arg("assumption", Choice("none", "unimodal", "r-concave", none=True)),
+           Arg("threshold", Real(none=True)), Arg("random_state", Seed()),
+           Arg("n_jobs", NJobs()),
+           Arg("X", Anything(invalid=(None, np.zeros((3, 4)), np.zeros(5)))),
+           Arg("y", Anything(invalid=(None, np.zeros(3))))),
+          covers=(StabilitySelection,), examples=10),
+    Entry("propstab.audit", lambda **kw: propstab.audit(**kw),
+          lambda: {"measures": "goh", "max_examples": 1, "axioms": ["bounds"]},
+          (Arg("measures", Anything(none=True, invalid=(5, "no_such_measure", [5], {}))),
+           Arg("max_examples", Int(1, cheap=3)), Arg("seed", Int(0)),
+           Arg("axioms", Anything(none=True, invalid=(5, ["x"], "x")))),
+          covers=(propstab.audit, auditing.audit), examples=10),
+    # ---- error control (its domain is fuzzed on its own in test_fuzz_inputs.py)
+    Entry("propstab.error_control.error_control", error_control,
+          lambda: {"n_features": 100, "cutoff": 0.75, "q": 10},
+          (Arg("n_features", Int(1, cheap=10 ** 7)),
+           Arg("cutoff", Real(0.0, 1.0, low_open=True, none=True)),
+           Arg("q", Real(0.0, low_open=True, none=True)),
+           Arg("PFER", Real(0.0, low_open=True, none=True)),
+           Arg("sampling", Choice("mb", "ss")),
+           Arg("assumption", Choice("none", "unimodal", "r-concave", none=True)),
+           Arg("n_subsamples", Int(2, 10 ** 6))),
+          covers=(error_control, propstab.selection.error_control)),
+    # ---- inference results
+    Entry("StabilityEstimate.confidence_interval", _method(_estimate, "confidence_interval"),
+          lambda: {}, (*CI_ARGS, Arg("method", Choice("wald"))),
+          covers=(propstab.StabilityEstimate.confidence_interval,)),
+    Entry("StabilityEstimate.summary", _method(_estimate, "summary"), lambda: {}, CI_ARGS,
+          covers=(propstab.StabilityEstimate.summary,)),
+    Entry("OneSampleTestResult.confidence_interval", _method(_one_sample,
+                                                             "confidence_interval"),
+          lambda: {}, CI_ARGS, covers=(propstab.inference.OneSampleTestResult.confidence_interval,)),
+    Entry("OneSampleTestResult.summary", _method(_one_sample, "summary"), lambda: {}, CI_ARGS,
+          covers=(propstab.inference.OneSampleTestResult.summary,)),
+    Entry("TwoSampleTestResult.confidence_interval", _method(_two_sample,
+                                                             "confidence_interval"),
+          lambda: {}, CI_ARGS, covers=(propstab.inference.TwoSampleTestResult.confidence_interval,)),
+    Entry("TwoSampleTestResult.summary", _method(_two_sample, "summary"), lambda: {}, CI_ARGS,
+          covers=(propstab.inference.TwoSampleTestResult.summary,)),
+    Entry("PairwiseTestTable.summary", _method(_pairwise, "summary"), lambda: {}, (),
+          covers=(propstab.inference.PairwiseTestTable.summary,)),
+    # ---- resampling results
+    Entry("ResamplingResult.stability", _method(_resampled, "stability"), lambda: {},
+          (Arg("measure", MEASURE),), options=True,
+          covers=(propstab.resampling.ResamplingResult.stability,)),
+    Entry("Assessment.confidence_interval", _method(_assessed, "confidence_interval"),
+          lambda: {}, CI_ARGS, covers=(propstab.resampling.Assessment.confidence_interval,)),
+    Entry("Assessment.summary", _method(_assessed, "summary"), lambda: {}, CI_ARGS,
+          covers=(propstab.resampling.Assessment.summary,)),
+    Entry("Comparison.summary", _method(_compared, "summary"), lambda: {},
+          (*CI_ARGS, Arg("alpha", Real(0.0, 1.0, low_open=True, high_open=True))),
+          covers=(propstab.resampling.Comparison.summary,), examples=10),
+    Entry("Comparison.to_frame", _method(_compared, "to_frame"), lambda: {}, CI_ARGS,
+          covers=(propstab.resampling.Comparison.to_frame,), examples=10),
+    Entry("propstab.resampling.pareto_front",
+          lambda objectives: pareto_front(*objectives) if isinstance(objectives, tuple)
+          else pareto_front(objectives),
+          lambda: {"objectives": ([0.9, 0.8, 0.7], [0.5, 0.7, 0.6])},
+          (Arg("objectives", Anything(invalid=((), ([1, 2], [1]), (["a", "b"],),
+                                               ([[1, 2]],)))),),
+          covers=(pareto_front,)),
+    # ---- the audit's pieces
+    Entry("AuditTable.status", _method(_audit_table, "status"),
+          lambda: {"measure": "goh", "axiom": "bounds"},
+          (Arg("measure", Anything(invalid=("jaccard", 5, None))),
+           Arg("axiom", Anything(invalid=("x", 5, None)))),
+          covers=(auditing.AuditTable.status,), examples=10),
+    Entry("AuditTable.result", _method(_audit_table, "result"),
+          lambda: {"measure": "goh", "axiom": "bounds"},
+          (Arg("measure", Anything(invalid=("jaccard", 5, None))),
+           Arg("axiom", Anything(invalid=("x", 5, None)))),
+          covers=(auditing.AuditTable.result,), examples=10),
+    Entry("propstab.auditing.audited_subjects", auditing.audited_subjects,
+          lambda: {"measures": "jaccard"},
+          (Arg("measures", Anything(none=True, invalid=(5, "no_such", [5]))),),
+          covers=(auditing.audited_subjects,)),
+    Entry("propstab.auditing.subject", auditing.subject,
+          lambda: {"measure": lambda Z: float(Z.mean()), "claims": ["bounds"], "lower": 0,
+                   "upper": 1},
+          (Arg("measure", Anything(invalid=(5, None, "no_such"))),
+           Arg("claims", Anything(none=True, invalid=(["x"], 5, {"bounds": 1}))),
+           Arg("lower", Anything(none=True, invalid=("x", [0]))),
+           Arg("upper", Anything(none=True, invalid=("x", [1]))),
+           Arg("orientation", Choice("higher", "lower", none=True)),
+           Arg("domain", Choice("any", "constant_size", none=True)),
+           Arg("null_value", Real(none=True)), Arg("pairwise", Bool(none=True)),
+           Arg("symmetric", Bool(none=True)), Arg("options", Anything(none=True))),
+          covers=(auditing.subject,)),
+    *(Entry(f"propstab.auditing.{check.__name__}", check,
+            lambda: {"measure": "goh", "max_examples": 1},
+            (Arg("measure", Anything(invalid=(5, None, "no_such"))),
+             Arg("options", Anything(none=True, invalid=({"foo": 1}, 5))),
+             Arg("claimed", Bool(none=True)), Arg("max_examples", Int(1, cheap=3)),
+             Arg("seed", Int(0))), covers=(check,), examples=6)
+      for check in (auditing.check_fully_defined, auditing.check_monotonicity,
+                    auditing.check_bounds, auditing.check_maximum,
+                    auditing.check_correction_for_chance)),
+    Entry("propstab.auditing.load_function", auditing.load_function,
+          lambda: {"spec": "tests/twins.py:twin_goh"},
+          (Arg("spec", Anything(invalid=(5, None, "", "nofile.py:f", "tests/twins.py",
+                                         "tests/twins.py:no_such")),
+               aliases=("target",)),),
+          covers=(auditing.load_function,)),
+    # ---- strategies (Hypothesis's convention: arguments checked when the strategy is
+    # first drawn from, InvalidArgument - a TypeError - naming the argument)
+    *(Entry(f"propstab.strategies.{f.__name__}", _drawn(f), lambda: {},
+            (Arg("min_runs", Int(1)), Arg("max_runs", Int(1, none=True)),
+             Arg("min_features", Int(1)), Arg("max_features", Int(1, none=True)),
+             Arg("subset_sizes", Anything())), covers=(f,))
+      for f in (strategies.null_configurations, strategies.selection_matrices,
+                strategies.matrix_pairs, strategies.identical_rows,
+                strategies.near_identical_rows)),
+    Entry("propstab.strategies.importance_weights", _drawn(strategies.importance_weights),
+          lambda: {"n_runs": 3, "n_features": 4},
+          (Arg("n_runs", Int(1)), Arg("n_features", Int(1)), Arg("equal", Bool())),
+          covers=(strategies.importance_weights,)),
+    Entry("propstab.strategies.similarity_matrices", _drawn(strategies.similarity_matrices),
+          lambda: {"n_features": 4},
+          (Arg("n_features", Int(1)), Arg("kinds", Anything(invalid=((), ("x",), 5, None)))),
+          covers=(strategies.similarity_matrices,)),
+    Entry("propstab.strategies.REPRODUCIBLE", strategies.REPRODUCIBLE,
+          lambda: {"test": lambda: None},
+          (Arg("test", Anything(invalid=(5, None, "x"))),), covers=(strategies.REPRODUCIBLE,)),
+    # ---- exact null expectations
+    Entry("propstab.chance.expected_pairwise", chance.expected_pairwise,
+          lambda: {"score": lambda r, a, b, d: (2 * r, a + b), "row_sizes": [2, 2],
+                   "n_features": 4},
+          (Arg("score", Anything(invalid=(5, None, "dice"))),
+           Arg("row_sizes", Anything(invalid=([], [5], [-1], [1.5], "ab", None, [[1]]))),
+           Arg("n_features", Int(1, cheap=10 ** 4))),
+          covers=(chance.expected_pairwise,)),
+    Entry("propstab.strategies.matrix_from_rows", strategies.matrix_from_rows,
+          lambda: {"rows": [[0, 1], [2]], "n_features": 4},
+          (Arg("rows", Anything(invalid=(5, None, [[0, 9]], [[-1]], [[0.5]], "ab"))),
+           Arg("n_features", Int(1, cheap=10 ** 4)), Arg("base", Int(0))),
+          covers=(strategies.matrix_from_rows,)),
+    Entry("propstab.inference.varying_sizes_note", propstab.inference.varying_sizes_note,
+          lambda: {"measure": "nogueira", "subset_sizes": [1, 9, 2, 8], "n_features": 10},
+          (Arg("measure", Anything(invalid=(5, None, "no_such"))),
+           Arg("subset_sizes", Anything(none=True, invalid=([5, 11], [-1, 2], [1.5, 2],
+                                                            "ab"))),
+           Arg("n_features", Int(1, cheap=10 ** 4))),
+          covers=(propstab.inference.varying_sizes_note,)),
+    *(Entry(f"propstab.chance.{f.__name__}", f, lambda: {"row_sizes": [1, 2], "n_features": 4},
+            (Arg("row_sizes", Anything(invalid=([], [5], [-1], [1.5], "ab", None, [[1]]))),
+             Arg("n_features", Int(1, cheap=10 ** 4))), covers=(f,))
+      for f in (chance.column_count_pmf, chance.union_size_pmf, chance.nogueira_expectation)),
+    # ---- selector adapters
+    Entry("propstab.selectors.clone", selectors.clone, lambda: {"estimator": lasso()},
+          (Arg("estimator", Anything()),), covers=(selectors.clone,), nan_ok=True),
+    Entry("propstab.selectors.is_estimator", selectors.is_estimator,
+          lambda: {"selector": lasso()}, (Arg("selector", Anything()),),
+          covers=(selectors.is_estimator,)),
+    Entry("propstab.selectors.importances_of", selectors.importances_of,
+          lambda: {"estimator": lasso().fit(X(), y())}, (Arg("estimator", Anything()),),
+          covers=(selectors.importances_of,)),
+    Entry("propstab.selectors.support_of", selectors.support_of,
+          lambda: {"estimator": lasso().fit(X(), y()), "n_features": 4},
+          (Arg("estimator", Anything(invalid=(5, None)), aliases=("selector",)),
+           Arg("n_features", Int(1, cheap=10 ** 6)), Arg("threshold", Real(none=True)),
+           Arg("top_k", Int(0, none=True))),
+          covers=(selectors.support_of,)),
+    Entry("propstab.selectors.mask_from_output", selectors.mask_from_output,
+          lambda: {"out": [0, 2], "n_features": 4},
+          (Arg("out", Anything(invalid=([5], [-1], [0.5], "ab", [[0]], [True], None,
+                                        {0: 1})), aliases=("selector",)),
+           Arg("n_features", Int(1, cheap=10 ** 6))), covers=(selectors.mask_from_output,)),
+    Entry("propstab.selectors.fit_select", lambda selector, X, y, **kw: selectors.fit_select(
+              selector, X, y, **kw),
+          lambda: {"selector": lasso(), "X": X(), "y": y(), "n_features": 4},
+          (Arg("selector", Anything(invalid=(5, None))), Arg("X", Anything()),
+           Arg("y", Anything()), Arg("n_features", Int(1, cheap=10 ** 6)),
+           Arg("threshold", Real(none=True)), Arg("top_k", Int(0, none=True))),
+          covers=(selectors.fit_select,)),
+    Entry("propstab.selectors.take", selectors.take,
+          lambda: {"X": X(), "rows": [0, 2]},
+          (Arg("X", Anything()), Arg("rows", Anything(invalid=([99], [0.5], "ab")))),
+          covers=(selectors.take,)),
+    # ---- plots
+    Entry("propstab.plots.plot_stability_path",
+          lambda selector, **kw: plots.plot_stability_path(selector, **kw),
+          lambda: {"selector": fitted_selection()},
+          (Arg("selector", Anything(invalid=(None, 5, StabilitySelection(lasso())))),
+           Arg("feature_names", Anything(none=True, invalid=(["a"], "abcd", 5))),
+           Arg("log_scale", Bool(none=True)), Arg("ax", Anything(none=True, invalid=(5, "ax"))),
+           Arg("max_labels", Int(0))),
+          covers=(plots.plot_stability_path,), after=_close_figures, examples=10),
+    Entry("propstab.plots.plot_selection_frequencies",
+          lambda frequencies, **kw: plots.plot_selection_frequencies(frequencies, **kw),
+          lambda: {"frequencies": [0.1, 0.9, 0.5]},
+          (Arg("frequencies", Anything(invalid=(None, [], [1.5], "ab", [[0.5]]))),
+           Arg("feature_names", Anything(none=True, invalid=(["a"], "abc", 5))),
+           Arg("threshold", Real(0.0, 1.0, none=True)), Arg("sort", Bool()),
+           Arg("max_features", Int(1)), Arg("ax", Anything(none=True, invalid=(5, "ax")))),
+          covers=(plots.plot_selection_frequencies,), after=_close_figures),
+    Entry("propstab.plots.plot_feature_stability_map",
+          lambda Z, **kw: plots.plot_feature_stability_map(Z, **kw), lambda: {"Z": Z()},
+          (Arg("Z", Z_KIND), *SEL_ARGS, Arg("similarity", Anything(none=True, invalid=(
+              np.ones((3, 3)), "x"))), Arg("cluster", Bool()),
+           Arg("ax", Anything(none=True, invalid=(5, "ax")))),
+          covers=(plots.plot_feature_stability_map,), after=_close_figures),
+    Entry("propstab.plots.plot_pareto_front",
+          lambda score, stability, **kw: plots.plot_pareto_front(score, stability, **kw),
+          lambda: {"score": [0.7, 0.8, 0.6], "stability": [0.9, 0.5, 0.4]},
+          (Arg("score", Anything(invalid=(None, [1, 2], "abc", [[1, 2, 3]]))),
+           Arg("stability", Anything(invalid=(None, [1, 2], "abc"))),
+           Arg("labels", Anything(none=True, invalid=(["a"], 5))),
+           Arg("stability_ci", Anything(none=True, invalid=([[0, 1]], "x", [[0, 1, 2]] * 3))),
+           Arg("xlabel", Text()), Arg("ax", Anything(none=True, invalid=(5, "ax")))),
+          covers=(plots.plot_pareto_front,), after=_close_figures),
+    # ---- every registered measure, each with its own options
+    *(_measure_entry(info) for info in propstab.list_measures()),
+)
+
+
+# ----------------------------------------------------------------------------------
+# the tests
+
+
+def _values(arg: Arg):
+    """The explicit hostile values of an argument: contract.EXPLICIT and its kind's."""
+    return list(EXPLICIT) + list(arg.kind.invalid)
+
+
+def _names(entry: Entry):
+    return [name for a in entry.args for name in (a.name, *a.aliases)]
+
+
+def _try(entry: Entry, arg: Arg, value):
+    """One case: the baseline with ``arg`` replaced by ``value``."""
+    if arg.kind.expensive(value):
+        return None
+    kwargs = entry.base()
+    kwargs[arg.name] = value
+    invalid = any(value is v for v in arg.kind.invalid) or arg.kind.valid(value) is False
+    try:
+        return check_call(entry.call, kwargs, entry=entry.name, argument=arg.name,
+                          aliases=arg.aliases, argument_names=_names(entry),
+                          must_raise=invalid, nan_ok=entry.nan_ok)
+    finally:
+        if entry.after:
+            entry.after()
+
+
+@pytest.mark.parametrize("entry", ENTRIES, ids=str)
+def test_baseline_keeps_the_contract(entry):
+    outcome = check_call(entry.call, entry.base(), entry=entry.name)
+    if entry.after:
+        entry.after()
+    assert not outcome.raised, f"{entry}: the baseline call raised {outcome.error!r}"
+
+
+@pytest.mark.parametrize("entry", ENTRIES, ids=str)
+def test_explicit_hostile_values(entry):
+    for arg in entry.args:
+        for value in _values(arg):
+            _try(entry, arg, value)
+
+
+@pytest.mark.parametrize("entry", ENTRIES, ids=str)
+def test_hypothesis_hostile_values(entry):
+    if not entry.args:
+        return
+
+    @settings(max_examples=entry.examples or EXAMPLES,
+              suppress_health_check=list(HealthCheck))
+    @given(st.data())
+    def run(data):
+        arg = data.draw(st.sampled_from(entry.args), label="argument")
+        value = data.draw(arg.kind.strategy(), label=arg.name)
+        _try(entry, arg, value)
+
+    run()
+
+
+@pytest.mark.parametrize("entry", ENTRIES, ids=str)
+def test_unknown_keyword_is_named(entry):
+    for keyword in ("no_such_option", "nfeatures", "Measure"):
+        kwargs = entry.base()
+        kwargs[keyword] = 1
+        outcome = check_call(entry.call, kwargs, entry=entry.name, argument=keyword,
+                             must_raise=True)
+        assert isinstance(outcome.error, TypeError), outcome.error
+        if entry.after:
+            entry.after()
+
+
+# ----------------------------------------------------------------------------------
+# coverage of the public surface
+
+
+SUBMODULES = ("measures", "inference", "auditing", "strategies", "chance", "resampling",
+              "selection", "error_control", "selectors", "similarity", "plots")
+#: Public callables that take no argument a user could get wrong, or only build data
+#: (dataclasses and warning classes), with the reason they are not in the table.
+NOT_FUZZED = {
+    "Axiom": "an Enum of the five axioms",
+    "Bound": "a dataclass of a declared bound (register's input)",
+    "MeasureInfo": "the registry's entry, built by register",
+    "Parameter": "a dataclass of a measure's declared option (register's input)",
+    "RDefault": "a dataclass of an R default (register's input)",
+    "RReference": "a dataclass naming an R function (register's input)",
+    "Selection": "built by as_selection, which is fuzzed",
+    "UndefinedMeasureWarning": "a warning class",
+    "measures": "the module; each measure is fuzzed",
+    "AuditTable": "built by audit; its methods are fuzzed",
+    "StabilityEstimate": "built by estimate; its methods are fuzzed",
+    "crosscheck": "fuzzed with R in r_compat/test_fuzz_bridge.py",
+    "ConfidenceInterval": "a NamedTuple",
+    "OneSampleTestResult": "built by one_sample_test; its methods are fuzzed",
+    "TwoSampleTestResult": "built by two_sample_test; its methods are fuzzed",
+    "PairwiseTestTable": "built by pairwise_tests; its methods are fuzzed",
+    "ZeroVarianceWarning": "a warning class",
+    "VaryingSizesWarning": "a warning class",
+    "CheckResult": "a result dataclass",
+    "Variant": "a dataclass of option values (VARIANTS)",
+    "VARIANTS": "data",
+    "NullConfiguration": "a NamedTuple",
+    "Assessment": "built by assess; its methods are fuzzed",
+    "Comparison": "built by assess; its methods are fuzzed",
+    "FailedFitWarning": "a warning class",
+    "ResamplingResult": "built by resample; its methods are fuzzed",
+    "RunFailure": "a result dataclass",
+    "ErrorControl": "built by error_control",
+    "PFERExceededWarning": "a warning class",
+    "cw_min": "fuzzed in tests/test_fuzz_inputs.py",
+    "cw_max": "fuzzed in tests/test_fuzz_inputs.py",
+}
+
+
+def _public():
+    seen = {}
+    for name in propstab.__all__:
+        seen[name] = getattr(propstab, name)
+    for module in SUBMODULES:
+        mod = importlib.import_module(f"propstab.{module}")
+        for name in getattr(mod, "__all__", ()):
+            seen.setdefault(name, getattr(mod, name))
+    return seen
+
+
+def test_every_public_entry_point_is_fuzzed():
+    covered = {id(obj) for e in ENTRIES for obj in e.covers if obj is not None}
+    missing = [name for name, obj in _public().items()
+               if name not in NOT_FUZZED and id(obj) not in covered
+               and not (name in MEASURE_NAMES)]
+    assert not missing, f"public names not in the fuzz table: {missing}"
+    assert set(NOT_FUZZED) <= set(_public()), set(NOT_FUZZED) - set(_public())
+    assert {e.name.rsplit(".", 1)[-1] for e in ENTRIES if e.name.startswith(
+        "propstab.measures.")} == set(MEASURE_NAMES)
+
+
+def teardown_module(module):
+    path = os.environ.get("PROPSTAB_FUZZ_REPORT")
+    if path:
+        with open(path, "a") as f:
+            for entry, count in sorted(contract.COUNTS.items()):
+                f.write(json.dumps({"entry": entry, "cases": count}) + "\n")
