@@ -30,7 +30,7 @@ from . import _variance
 from ._exceptions import warn
 from ._registry import get_measure, list_measures
 from ._text import Summary, call_repr, interval, level_label, number, size_text, summary
-from ._validation import (as_selection, check_choice, check_comparable, check_confidence_level,
+from ._validation import (as_input, check_choice, check_comparable, check_confidence_level,
                           check_probabilities, check_real)
 from .measures._common import undefined
 from .measures.references import TABLE_6_1
@@ -170,7 +170,7 @@ class StabilityEstimate:
         rows = [("measure", self.measure),
                 ("estimate", value if label is None else f"{value} ({label}, thesis Table 6.1)"),
                 ("standard error", f"{number(self.standard_error, fixed=True)} "
-                                   f"({_METHOD_SOURCES[self.method]})"),
+                                   f"({_method_source(self)})"),
                 (level_label(confidence_level),
                  f"{interval(low, high)} (Wald, thesis Cor. 1)"),
                 ("runs x features", f"{self.n_runs} x {self.n_features}")]
@@ -222,6 +222,15 @@ class StabilityEstimate:
 
 
 _METHOD_SOURCES = {"analytic": "analytic: thesis Thm 6", "jackknife": "delete-one-run jackknife"}
+
+
+def _method_source(est) -> str:
+    """How the variance of ``est`` was obtained, for the printouts: the jackknife, or the
+    measure's analytic variance (its ``source``: thesis Thm 6 unless it says otherwise)."""
+    if est.method != "analytic":
+        return _METHOD_SOURCES[est.method]
+    source = getattr(get_measure(est.measure).analytic_variance, "source", None)
+    return _METHOD_SOURCES["analytic"] if source is None else f"analytic: {source}"
 
 
 def quietly(function, *args):
@@ -327,12 +336,13 @@ def estimate(Z, /, measure: str = "nogueira", *, method: str = "auto", n_feature
     >>> round(estimate(Z, "jaccard").variance, 4)
     0.1111
     """
-    sel = as_selection(Z, n_features=n_features, feature_names=feature_names)
     info = get_measure(measure)
+    sel = as_input(info.input, Z, n_features=n_features, feature_names=feature_names)
     check_choice("method", method, VARIANCE_METHODS)
     if method == "analytic" and info.analytic_variance is None:
         having = [m.name for m in list_measures() if m.analytic_variance is not None]
-        raise ValueError(f"method: 'analytic' (thesis Thm 6) applies only to "
+        raise ValueError(f"method: 'analytic' (thesis Thm 6, or the U-statistic variance of "
+                         f"a ranking measure) applies only to "
                          f"{', '.join(having)}; got measure {info.name!r} "
                          f"(use method='jackknife')")
     statistic = info.function(sel, **options)
@@ -340,7 +350,7 @@ def estimate(Z, /, measure: str = "nogueira", *, method: str = "auto", n_feature
     if info.analytic_variance is not None and method != "jackknife":
         variance, terms, factor = info.analytic_variance(sel, statistic)
         return StabilityEstimate(statistic, float(variance), M, d, info.name, "analytic",
-                                 terms, factor, sel.row_sizes)
+                                 terms, factor, getattr(sel, "row_sizes", None))
     if M < 3:
         terms = np.full(M, np.nan)
     else:
@@ -352,7 +362,7 @@ def estimate(Z, /, measure: str = "nogueira", *, method: str = "auto", n_feature
         undefined(f"the jackknife variance of {info.name}", why)
     factor = (M - 1) / M
     return StabilityEstimate(statistic, float(_variance.spread(terms, factor)), M, d, info.name,
-                             "jackknife", terms, factor, sel.row_sizes)
+                             "jackknife", terms, factor, getattr(sel, "row_sizes", None))
 
 
 def population_stability(p) -> float:
@@ -587,7 +597,7 @@ class OneSampleTestResult(_TestResult):
                 [("hypotheses", f"H0: Phi = {phi0}, H1: Phi {op} {phi0}"),
                  ("estimate", f"{number(e.statistic, fixed=True)} (SE "
                               f"{number(e.standard_error, fixed=True)}, {e.measure}, "
-                              f"{_METHOD_SOURCES[e.method]})"),
+                              f"{_method_source(e)})"),
                  ("V_M", number(self.statistic, fixed=True)),
                  ("p-value", number(self.pvalue)),
                  ("runs x features", f"{e.n_runs} x {e.n_features}")])
@@ -856,8 +866,9 @@ def two_sample_test(Z1, Z2, /, *, paired: bool = False, alternative: str = "two-
     """
     check_choice("alternative", alternative, ALTERNATIVES)
     check_choice("paired", paired, (False, True))
-    sel1 = as_selection(Z1, n_features=n_features, feature_names=feature_names)
-    sel2 = as_selection(Z2, n_features=n_features, feature_names=feature_names)
+    kind = get_measure(measure).input
+    sel1 = as_input(kind, Z1, n_features=n_features, feature_names=feature_names)
+    sel2 = as_input(kind, Z2, n_features=n_features, feature_names=feature_names)
     return _compare(sel1, sel2, paired=bool(paired), alternative=alternative, measure=measure,
                     method=method, options=options, names=("Z1", "Z2"))
 
@@ -1082,7 +1093,9 @@ def pairwise_tests(matrices, /, *, paired: bool = False, alternative: str = "two
                         f"sequence of selection matrices; got {type(matrices).__name__}")
     if len(items) < 2:
         raise ValueError(f"matrices: at least 2 selection matrices are needed; got {len(items)}")
-    sels = [as_selection(Z, n_features=n_features, feature_names=feature_names) for Z in items]
+    kind = get_measure(measure).input
+    sels = [as_input(kind, Z, n_features=n_features, feature_names=feature_names)
+            for Z in items]
     results: List[Tuple[Any, Any, TwoSampleTestResult]] = []
     for a in range(len(sels)):
         for b in range(a + 1, len(sels)):
