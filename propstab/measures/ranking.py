@@ -45,9 +45,11 @@ KENDALL = ("Kendall, M. G. (1945). The treatment of ties in ranking problems. Bi
 HOEFFDING = ("Hoeffding, W. (1948). A class of statistics with asymptotically normal "
              "distribution. Ann. Math. Stat. 19(3), 293-325")
 
-_SPEARMAN_R = ('function(R) { C <- stats::cor(t(R), method = "spearman"); '
+# (R's cor() warns "the standard deviation is zero" and gives NA for a constant run,
+# where propstab warns UndefinedMeasureWarning and gives NaN: the warning is silenced.)
+_SPEARMAN_R = ('function(R) { C <- suppressWarnings(stats::cor(t(R), method = "spearman")); '
                'mean(C[upper.tri(C)]) }')
-_KENDALL_R = ('function(R) { C <- stats::cor(t(R), method = "kendall"); '
+_KENDALL_R = ('function(R) { C <- suppressWarnings(stats::cor(t(R), method = "kendall")); '
               'mean(C[upper.tri(C)]) }')
 _CANBERRA_R = ('function(R, k = NULL) { d <- ncol(R); L <- if (is.null(k)) d else k; '
                'v <- pmin(seq_len(d), L + 1); '
