@@ -49,6 +49,7 @@ _LAZY = {
     # from data to stability
     "resample": "propstab.resampling",
     "assess": "propstab.resampling",
+    "RankingAssessment": "propstab.resampling",
     "StabilitySelection": "propstab.selection",
 }
 
