@@ -746,7 +746,8 @@ def _check_rank_values(arr: np.ndarray, names) -> None:
                 "ranks must be whole or half numbers (as every tie rule gives them)")
         hint = (" (a 0/1 selection matrix is not a ranking: use a set measure, or "
                 "as_rankings(W, kind='scores') for weights)" if arr[i, j] in (0.0,) else
-                " (for importances or weights pass kind='scores')")
+                " (for importances or weights pass kind='scores'; --scores on the "
+                "command line)")
         _fail(f"R: {rule} (d = {d}); got {arr[i, j]!r} at run {i}, feature {col!r}{hint}")
 
 

@@ -8,13 +8,13 @@ from ._common import (READ_HELP, add_measure_arguments, add_reading_arguments,
 
 
 def run(args) -> int:
-    from ..inference import estimate
+    from ..inference import _method_source, estimate
     info = get_measure(args.measure)
-    (read,), sim = read_inputs(args, [args.file])
+    (read,), sim = read_inputs(args, [args.file], kind=info.input)
     options, option_lines = measure_options(args, info, sim)
     est = estimate(read.selection, info.name, **options)
     ci = est.confidence_interval(args.confidence)
-    source = ("thesis Thm 6" if est.method == "analytic" else "delete-one-run jackknife")
+    source = _method_source(est).split(": ", 1)[-1]
     interpretation = ("- (thesis Table 6.1 is a scale for kappa-like measures)"
                       if est.interpretation is None
                       else f"{est.interpretation} (thesis Table 6.1)")
