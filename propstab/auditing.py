@@ -123,8 +123,9 @@ def audit(measures=None, *, max_examples: int = DEFAULT_MAX_EXAMPLES, seed: int 
         Only these axioms.
     **declaration
         For a callable: ``claims``, ``lower``, ``upper``, ``orientation``, ``domain``,
-        ``null_value``, ``pairwise``, ``symmetric`` (see :func:`subject`). A registered
-        measure declares its own: a declaration keyword with one raises ValueError.
+        ``null_value``, ``pairwise``, ``symmetric``, ``input`` (``"ranking"`` for a
+        function of rank matrices; see :func:`subject`). A registered measure declares
+        its own: a declaration keyword with one raises ValueError.
 
     Returns
     -------
