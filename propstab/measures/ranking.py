@@ -267,7 +267,7 @@ def canberra(rk, *, k=None):
               {E_{d,k}},
 
     :math:`E_{d,k}` the expected Canberra distance of two independent uniformly random
-    rankings (:func:`canberra_expectation`). 0 for identical rankings, about 1 for
+    rankings (``canberra_expectation(d, k)``). 0 for identical rankings, about 1 for
     random ones, lower is more stable. With ties, the midranks are truncated.
 
     Parameters

@@ -216,7 +216,7 @@ def call_r(package: str, function: str, /, *args, **kwargs):
 def call_r_code(code: str, label: str, /, *args, **kwargs):
     """Call the R function written as R source ``code`` (e.g. ``"function(R) ..."``) with
     ``args`` and ``kwargs``, as :func:`call_r` calls a package's function: errors as
-    :class:`~propstab.RReferenceError` naming ``label``, warnings re-emitted.
+    :class:`~propstab.r.RReferenceError` naming ``label``, warnings re-emitted.
 
     Examples
     --------

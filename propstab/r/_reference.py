@@ -107,7 +107,7 @@ def call_reference(measure: str, Z, /, *, n_features=None, feature_names=None,
         A registered measure with an R reference.
     Z : selection matrix in any form accepted by :func:`propstab.as_selection`
         (for the ranking family: a rank matrix, any form accepted by
-        :func:`propstab.as_rankings`; the reference is base R code on its midranks)
+        :func:`propstab.as_rankings`; the reference is base R code on its midranks).
     n_features, feature_names : optional
     **options
         The measure's options, as for :func:`propstab.stability`.
