@@ -14,15 +14,16 @@ from ._exceptions import UndefinedMeasureWarning
 from ._registry import (Bound, MeasureInfo, Parameter, RDefault, RReference, get_measure,
                         list_measures)
 from ._selection import Selection
-from ._validation import as_selection
+from ._rankings import Rankings
+from ._validation import as_rankings, as_selection
 from .axioms import Axiom
 from . import measures
 from ._api import stability
 
 __all__ = [
-    "Axiom", "Bound", "MeasureInfo", "Parameter", "RDefault", "RReference", "Selection",
-    "UndefinedMeasureWarning", "as_selection", "get_measure", "list_measures", "measures",
-    "stability",
+    "Axiom", "Bound", "MeasureInfo", "Parameter", "RDefault", "RReference", "Rankings",
+    "Selection", "UndefinedMeasureWarning", "as_rankings", "as_selection", "get_measure",
+    "list_measures", "measures", "stability",
 ]
 
 __version__ = "0.1.0"
@@ -48,6 +49,7 @@ _LAZY = {
     # from data to stability
     "resample": "propstab.resampling",
     "assess": "propstab.resampling",
+    "RankingAssessment": "propstab.resampling",
     "StabilitySelection": "propstab.selection",
 }
 

@@ -41,14 +41,16 @@ from typing import Any, List, Optional, Sequence, Tuple
 
 import numpy as np
 
-from ._validation import Selection, as_selection, as_similarity
+from ._validation import Selection, as_rankings, as_selection, as_similarity
 
-__all__ = ["SelectionFile", "SimilarityFile", "read_feature_names", "read_selection",
-           "read_similarity", "SELECTION_SUFFIXES", "SIMILARITY_SUFFIXES"]
+__all__ = ["RankingFile", "SelectionFile", "SimilarityFile", "read_feature_names",
+           "read_rankings", "read_selection", "read_similarity", "RANKING_SUFFIXES",
+           "SELECTION_SUFFIXES", "SIMILARITY_SUFFIXES"]
 
 TABLE_SUFFIXES = (".csv", ".tsv", ".txt")
 SELECTION_SUFFIXES = TABLE_SUFFIXES + (".json", ".npy")
 SIMILARITY_SUFFIXES = TABLE_SUFFIXES + (".npy", ".npz")
+RANKING_SUFFIXES = TABLE_SUFFIXES + (".npy",)
 BASES = ("zero", "one")
 _TRUE = ("1", "1.0", "true")
 _FALSE = ("0", "0.0", "false")
@@ -505,6 +507,75 @@ def read_selection(path: str, *, n_features: Optional[int] = None, feature_names
         _fail(path, f"--{base}-based applies to index lists; this file is read as a 0/1 "
                     f"table (pass --n-features to read one run of indices per line)")
     return _table(path, ext, feature_names, index_col)
+
+
+@dataclasses.dataclass(frozen=True)
+class RankingFile:
+    """A rank file as read: the validated rankings and how the file was read
+    (``selection`` is the same object: what a measure of the ranking family reads)."""
+
+    path: str
+    rankings: Any
+    description: str
+
+    @property
+    def selection(self):
+        return self.rankings
+
+
+def read_rankings(path: str, *, kind: str = "ranks", feature_names=None,
+                  index_col: str = "auto") -> RankingFile:
+    """Read a rank matrix (runs as rows, features as columns) for the ranking family.
+
+    ``.npy`` (a 2-D numeric array) or a table (``.csv``, ``.tsv``, ``.txt``) with an
+    optional header of feature names and an optional column of run labels (detected
+    when the header's first cell is empty or the first column is not numeric); an empty
+    cell is a feature the run does not rank. Validated by
+    :func:`propstab.as_rankings` (ranks in 1..d; or scores with ``kind="scores"``).
+
+    Examples
+    --------
+    >>> import pathlib, tempfile
+    >>> from propstab._readers import read_rankings
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     path = pathlib.Path(folder) / "ranks.csv"
+    ...     _ = path.write_text(",a,b,c\\nrun1,1,2,3\\nrun2,2,1,3\\n")
+    ...     read = read_rankings(str(path))
+    >>> read.rankings.feature_names, read.description
+    (('a', 'b', 'c'), 'table of ranks with a header and run labels, 2 runs x 3 features')
+    """
+    path = str(path)
+    ext = _suffix(path, RANKING_SUFFIXES)
+    what = "scores" if kind == "scores" else "ranks"
+    if ext == ".npy":
+        try:
+            arr = np.load(path, allow_pickle=False)
+        except (ValueError, OSError) as exc:
+            _fail(path, f"could not be read as a .npy array: {exc}")
+        rk = _validated(path, as_rankings, arr, kind=kind, feature_names=feature_names)
+        return RankingFile(path, rk, f".npy array of {what}, {rk.n_runs} runs x "
+                                     f"{rk.n_features} features")
+    first, header, body = _read_table(path, ext)
+    numeric = np.array([dt.kind in "biuf" for dt in body.dtypes])
+    if index_col != "auto":
+        idx = _index_column(path, index_col, header, first, body,
+                            np.zeros(body.shape, dtype=bool))
+    elif (header is not None and first[0] == "") or (body.shape[1] > 2 and not numeric[0]):
+        idx = 0
+    else:
+        idx = None
+    keep = [j for j in range(body.shape[1]) if j != idx]
+    names = None if header is None else [header[j] for j in keep]
+    if feature_names is not None:
+        if names is not None and list(map(str, feature_names)) != names:
+            _fail(path, "the header's feature names differ from --feature-names")
+        names = list(feature_names)
+    rk = _validated(path, as_rankings, body.iloc[:, keep].to_numpy(), kind=kind,
+                    feature_names=names)
+    parts = [f"table of {what}"] + [p for p, on in (("a header", header is not None),
+                                                   ("run labels", idx is not None)) if on]
+    how = parts[0] + (" with " + " and ".join(parts[1:]) if len(parts) > 1 else "")
+    return RankingFile(path, rk, f"{how}, {rk.n_runs} runs x {rk.n_features} features")
 
 
 def read_similarity(path: str, *, index_col: str = "auto") -> SimilarityFile:

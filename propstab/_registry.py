@@ -30,7 +30,7 @@ from collections.abc import Iterable
 from typing import Any, Callable, Mapping, Optional, Sequence, Tuple
 
 from ._exceptions import undefined
-from ._validation import as_selection, check_matrix_options, check_options
+from ._validation import as_input, check_matrix_options, check_options
 from .axioms import Axiom
 
 __all__ = [
@@ -48,9 +48,11 @@ __all__ = [
     "as_axiom",
 ]
 
-FAMILIES = ("pairwise", "frequency", "correlated")
+FAMILIES = ("pairwise", "frequency", "correlated", "ranking")
 ORIENTATIONS = ("higher", "lower")
 DOMAINS = ("any", "constant_size")
+#: What a measure reads: a 0/1 selection matrix, or a rank matrix (the ranking family).
+INPUTS = ("selection", "ranking")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -168,6 +170,10 @@ class Declaration:
     symmetric : bool
         The value is invariant under permutations of the features and of the runs
         (exact enumeration may then fix one run).
+    input : {"selection", "ranking"}
+        What the measure reads: a 0/1 selection matrix Z, or a rank matrix R (midranks,
+        :func:`propstab.as_rankings`). The audit checks the axioms' statements for that
+        input (:meth:`Axiom.statement_for`) on matrices of that kind.
 
     Examples
     --------
@@ -190,6 +196,7 @@ class Declaration:
     null_value: Optional[float] = None
     pairwise: bool = False
     symmetric: bool = False
+    input: str = "selection"
 
     def __post_init__(self):
         claims = self.claims
@@ -200,7 +207,8 @@ class Declaration:
         object.__setattr__(self, "lower", _as_bound(self.lower, "lower"))
         object.__setattr__(self, "upper", _as_bound(self.upper, "upper"))
         for argument, value, allowed in (("orientation", self.orientation, ORIENTATIONS),
-                                         ("domain", self.domain, DOMAINS)):
+                                         ("domain", self.domain, DOMAINS),
+                                         ("input", self.input, INPUTS)):
             if value not in allowed:
                 raise ValueError(f"{argument}: must be one of {', '.join(map(repr, allowed))}; "
                                  f"got {value!r}")
@@ -214,7 +222,8 @@ class Declaration:
         """The declaration of a user function: each field from the keyword of that name,
         else from the function's attribute of that name (``f.claims``, ``f.lower``,
         ``f.upper``, ``f.orientation``, ``f.domain``, ``f.null_value``, ``f.pairwise``,
-        ``f.symmetric``), else the default (nothing claimed, no bounds)."""
+        ``f.symmetric``, ``f.input``), else the default (nothing claimed, no bounds, a
+        selection matrix as input)."""
         fields = {f.name for f in dataclasses.fields(cls)}
         unknown = sorted(set(given) - fields)
         if unknown:
@@ -382,6 +391,10 @@ class RReference:
     ``propstab crosscheck`` (which compares at R's defaults) read it.
     ``needs_p``: False when the R function's ``p`` (d) is optional because the value
     does not depend on d (stabm's ``p = NULL``; needed only for a chance correction).
+    ``input="ranks"`` (the ranking family): the reference is base R code, ``r_code``, an
+    R function of the M x d matrix of midranks (and of the R arguments of the options)
+    returning the value, written with the R function ``package::function`` it rests on
+    (e.g. the mean over pairs of runs of ``stats::cor(t(R), method = "spearman")``).
     """
 
     package: str
@@ -394,6 +407,7 @@ class RReference:
     defaults: Mapping[str, RDefault] = dataclasses.field(default_factory=dict)
     needs_p: bool = True
     fixed: Mapping[str, Any] = dataclasses.field(default_factory=dict)
+    r_code: str = ""
 
     def default_differences(self, parameters: Sequence["Parameter"]) -> "list[dict]":
         """One dict per option whose R default differs: option, R's and propstab's
@@ -416,7 +430,7 @@ class MeasureInfo:
         Registry name, e.g. ``"nogueira"``.
     function : callable
         The public function ``f(Z, /, *, n_features=None, feature_names=None, **options)``.
-    family : {"pairwise", "frequency", "correlated"}
+    family : {"pairwise", "frequency", "correlated", "ranking"}
     summary : str
         One-line formula.
     references : tuple of str
@@ -481,6 +495,11 @@ class MeasureInfo:
     def null_value(self) -> Optional[float]:
         return self.declaration.null_value
 
+    @property
+    def input(self) -> str:
+        """What the measure reads: ``"selection"`` (Z) or ``"ranking"`` (a rank matrix)."""
+        return self.declaration.input
+
     def claimed(self, axiom: Axiom) -> bool:
         """Whether the measure claims ``axiom``."""
         return self.claims[axiom]
@@ -526,7 +545,7 @@ def _properties_table(info: MeasureInfo) -> str:
     body = "\n".join(f"{a:<{w}} {c}" for a, c in rows)
     extra = [f"Bounds: [{info.bounds[0]}, {info.bounds[1]}]; higher is "
              f"{'more' if info.orientation == 'higher' else 'less'} stable; "
-             f"domain: {'constant subset size only' if info.domain == 'constant_size' else 'any Z'}."]
+             f"domain: {'constant subset size only' if info.domain == 'constant_size' else 'any R' if info.input == 'ranking' else 'any Z'}."]
     if info.r_reference is not None:
         extra.append(f"R reference: ``{info.r_reference}``.")
         diffs = info.r_reference.default_differences(info.parameters)
@@ -585,7 +604,8 @@ def register(*, name: str, family: str, summary: str, references: Sequence[str],
              parameters: Sequence[Parameter] = (), r_reference: Optional[RReference] = None,
              aliases: Sequence[str] = (), notes: str = "", variants: Sequence[Variant] = (),
              analytic_variance: Optional[Callable[..., Any]] = None,
-             scale: Optional[Sequence[Tuple[float, str]]] = None):
+             scale: Optional[Sequence[Tuple[float, str]]] = None,
+             pairwise: Optional[bool] = None):
     """Declare a measure. Decorates ``core(selection, **options) -> float``, or a kernel.
 
     A kernel is an object with ``value(name, selection, **options) -> float`` and
@@ -593,7 +613,8 @@ def register(*, name: str, family: str, summary: str, references: Sequence[str],
     the value and its leave-one-run-out values then come from one formula.
 
     The decorated name becomes the public function: it accepts ``Z`` in every
-    supported form (validated once by :func:`propstab._validation.as_selection`),
+    supported form (validated once by :func:`propstab._validation.as_selection`; for
+    the ranking family, the rank matrix ``R`` by :func:`propstab.as_rankings`),
     checks the options against ``parameters``, returns NaN with an
     :class:`~propstab.UndefinedMeasureWarning` outside a constant-size domain, and
     returns a Python float.
@@ -605,9 +626,11 @@ def register(*, name: str, family: str, summary: str, references: Sequence[str],
     if family not in FAMILIES:
         raise ValueError(f"register({name!r}): family must be one of "
                          f"{', '.join(map(repr, FAMILIES))}; got {family!r}")
+    input = "ranking" if family == "ranking" else "selection"
     declaration = Declaration(claims=claims, lower=_bound(lower), upper=_bound(upper),
                               orientation=orientation, domain=domain, null_value=null_value,
-                              pairwise=family == "pairwise", symmetric=True)
+                              pairwise=pairwise if pairwise is not None else family == "pairwise",
+                              symmetric=True, input=input)
 
     _check_r_defaults(name, parameters, r_reference)
 
@@ -618,7 +641,7 @@ def register(*, name: str, family: str, summary: str, references: Sequence[str],
 
         @functools.wraps(core)
         def public(Z, /, *, n_features=None, feature_names=None, **options) -> float:
-            sel = as_selection(Z, n_features=n_features, feature_names=feature_names)
+            sel = as_input(input, Z, n_features=n_features, feature_names=feature_names)
             opts = check_options(info, options)
             if domain == "constant_size" and sel.common_size() is None:
                 check_matrix_options(sel, opts)        # invalid input raises, even here
@@ -628,7 +651,8 @@ def register(*, name: str, family: str, summary: str, references: Sequence[str],
                                        f"max {int(sizes.max())})")
             return float(compute(sel, **opts))
 
-        params = [inspect.Parameter("Z", inspect.Parameter.POSITIONAL_ONLY),
+        first = "R" if input == "ranking" else "Z"
+        params = [inspect.Parameter(first, inspect.Parameter.POSITIONAL_ONLY),
                   inspect.Parameter("n_features", inspect.Parameter.KEYWORD_ONLY, default=None),
                   inspect.Parameter("feature_names", inspect.Parameter.KEYWORD_ONLY, default=None)]
         params += [inspect.Parameter(p.name, inspect.Parameter.KEYWORD_ONLY, default=p.default)
@@ -671,7 +695,7 @@ def list_measures(family: Optional[str] = None) -> "list[MeasureInfo]":
 
     Parameters
     ----------
-    family : {"pairwise", "frequency", "correlated"}, optional
+    family : {"pairwise", "frequency", "correlated", "ranking"}, optional
         Restrict to one family.
 
     Examples

@@ -327,11 +327,11 @@ def as_selection(Z, *, n_features: Optional[int] = None, feature_names=None) -> 
                             "(or feature_names=)")
 
 
-def as_named_selection(Z, name: str, **kwargs) -> Selection:
-    """:func:`as_selection` for an argument not called ``Z`` (``Z1``, ``matrices['a']``):
-    the same rules, the messages naming ``name``."""
+def as_named_input(kind: str, X, name: str, **kwargs):
+    """:func:`as_input` for an argument not called ``Z`` (``Z1``, ``matrices['a']``): the
+    same rules, the messages naming ``name``."""
     try:
-        return as_selection(Z, **kwargs)
+        return as_input(kind, X, **kwargs)
     except (ValueError, TypeError) as exc:
         text = str(exc)
         if name != "Z" and text.startswith("Z: "):
@@ -930,3 +930,173 @@ def check_real_range(name: str, value, *, low=None, high=None, low_open: bool = 
             rule = f"{'<' if high_open else '<='} {high}"
         _fail(f"{name}: must be {rule}; got {value!r}")
     return value
+
+
+# ----------------------------------------------------------------------------------
+# rank matrices (the ranking family): ranks or scores -> Rankings
+
+RANKING_KINDS = ("ranks", "scores")
+INPUT_KINDS = ("selection", "ranking")
+
+
+def _numeric_rows(R, kind: str, feature_names):
+    """R as a float64 M x d array with its feature names (a DataFrame's columns)."""
+    from scipy import sparse
+    names = None
+    if type(R).__module__.startswith("pandas") and hasattr(R, "columns"):
+        if feature_names is not None:
+            _fail("feature_names: not accepted with a DataFrame, whose columns name the "
+                  "features", TypeError)
+        names = check_feature_names(list(R.columns), None)
+        R = R.to_numpy()
+    elif sparse.issparse(R):
+        if kind == "ranks":
+            _fail("R: a sparse matrix cannot hold ranks (its zeros are not ranks); pass a "
+                  "dense array, or scores with kind='scores'", TypeError)
+        R = R.toarray()
+    if isinstance(R, (str, bytes)) or R is None or isinstance(R, Mapping):
+        _fail(f"R: expected a rank matrix (2-D array of ranks or scores, runs x features); "
+              f"got {type(R).__name__}", TypeError)
+    try:
+        probe = np.asarray(R)
+    except (TypeError, ValueError):         # ragged: as_real_array says so below
+        probe = None
+    if probe is not None and probe.dtype == bool:
+        _fail(f"R: entries must be numbers ({kind}); got booleans (a selection matrix is not "
+              f"a ranking: use a set measure)", TypeError)
+    arr = as_real_array("R", R, f"numbers ({kind})")
+    if arr.ndim != 2:
+        _fail(f"R: must be 2-dimensional (runs x features); got ndim={arr.ndim} with shape "
+              f"{arr.shape}")
+    M, d = arr.shape
+    if M < 2:
+        _fail(f"R: a rank matrix needs at least 2 runs (rows); got {M} run(s)")
+    if d < 2:
+        _fail(f"R: a rank matrix needs at least 2 features (columns) to rank; got {d}")
+    if feature_names is not None:
+        names = check_feature_names(feature_names, d)
+    return arr.astype(np.float64), names
+
+
+def _check_rank_values(arr: np.ndarray, names) -> None:
+    d = arr.shape[1]
+    ranked = ~np.isnan(arr)
+    bad = ranked & ~(np.isfinite(arr) & (arr >= 1) & (arr <= d) & (2 * arr == np.round(2 * arr)))
+    if bad.any():
+        i, j = np.argwhere(bad)[0]
+        col = names[j] if names is not None else j
+        rule = ("ranks must be numbers in 1..d" if not (1 <= arr[i, j] <= d) else
+                "ranks must be whole or half numbers (as every tie rule gives them)")
+        hint = (" (a 0/1 selection matrix is not a ranking: use a set measure, or "
+                "as_rankings(W, kind='scores') for weights)" if arr[i, j] in (0.0,) else
+                " (for importances or weights pass kind='scores'; --scores on the "
+                "command line)")
+        _fail(f"R: {rule} (d = {d}); got {arr[i, j]!r} at run {i}, feature {col!r}{hint}")
+
+
+def as_rankings(R, *, kind: str = "ranks", top_k: Optional[int] = None, n_features=None,
+                feature_names=None):
+    """Validate ``R`` and return it as :class:`~propstab.Rankings` (midranks).
+
+    Parameters
+    ----------
+    R : array-like, DataFrame or Rankings, shape (M runs, d features)
+        With ``kind="ranks"``: run i's rank of each feature, 1 the most important;
+        ties are allowed (any tie rule: 1, 2, 2, 4 and 1, 2.5, 2.5, 4 both tie the
+        middle features) and NaN marks a feature the run does not rank (a partial
+        ranking: the unranked features tie after the ranked ones). With
+        ``kind="scores"``: scores, weights or importances, the largest the most
+        important (NaN: no score, ranked last); a scipy.sparse matrix is accepted.
+        A DataFrame's columns name the features.
+    kind : {"ranks", "scores"}, default "ranks"
+    top_k : int, optional
+        Keep each run's top ``top_k`` features only (a top-k list): the others tie
+        after them. A tie group straddling position ``top_k`` is kept whole.
+    n_features : int, optional
+        d, checked against R's columns.
+    feature_names : sequence, optional
+        The names of the d features (not with a DataFrame).
+
+    Returns
+    -------
+    Rankings
+
+    Raises
+    ------
+    ValueError
+        Fewer than 2 runs or 2 features; a rank outside 1..d or not a whole or half
+        number; an infinite score; a ``top_k`` outside 1..d; a mismatched
+        ``n_features``.
+    TypeError
+        Non-numeric entries, booleans (a selection matrix), a sparse matrix of ranks,
+        an unknown ``kind``.
+
+    Notes
+    -----
+    The tie rule: every run's ranks are re-ranked with the average (midrank) rule, so
+    that tied features share the mean of the positions they occupy; ``kind="scores"``
+    ranks ``-scores`` the same way. Midranks are the ranks of
+    ``scipy.stats.spearmanr`` and of R's ``cor(method = "spearman")``. Ties are never
+    broken at random: a stability value must not depend on a seed.
+
+    Examples
+    --------
+    >>> from propstab import as_rankings
+    >>> as_rankings([[1, 2, 2, 4], [4, 3, 2, 1]]).toarray().tolist()
+    [[1.0, 2.5, 2.5, 4.0], [4.0, 3.0, 2.0, 1.0]]
+    >>> as_rankings([[0.9, 0.1, 0.5], [0.2, 0.2, 0.7]], kind="scores").toarray().tolist()
+    [[1.0, 3.0, 2.0], [2.5, 2.5, 1.0]]
+    >>> as_rankings([[1, 2, 3, 4], [2, 1, 4, 3]], top_k=2).toarray().tolist()
+    [[1.0, 2.0, 3.5, 3.5], [2.0, 1.0, 3.5, 3.5]]
+    >>> as_rankings([[0, 1, 1], [1, 0, 1]])
+    Traceback (most recent call last):
+    ...
+    ValueError: R: ranks must be numbers in 1..d (d = 3); got 0.0 at run 0, feature 0 (a
+    0/1 selection matrix is not a ranking: use a set measure, or as_rankings(W,
+    kind='scores') for weights)
+    """
+    from ._rankings import Rankings, midranks, min_ranks
+    if not isinstance(kind, str) or kind not in RANKING_KINDS:
+        _fail(f"kind: must be one of {', '.join(map(repr, RANKING_KINDS))}; got {kind!r}",
+              TypeError if not isinstance(kind, str) else ValueError)
+    if isinstance(R, Rankings):
+        if feature_names is not None:
+            _fail("feature_names: not accepted with a Rankings, which has its own", TypeError)
+        rk = R
+    else:
+        arr, names = _numeric_rows(R, kind, feature_names)
+        if kind == "ranks":
+            _check_rank_values(arr, names)
+            order = np.where(np.isnan(arr), np.inf, arr)
+            scores = None
+        else:
+            infinite = np.isinf(arr)
+            if infinite.any():
+                i, j = np.argwhere(infinite)[0]
+                _fail(f"R: scores must be finite numbers (NaN: no score); got {arr[i, j]!r} "
+                      f"at run {i}, feature {names[j] if names is not None else j!r}")
+            order = np.where(np.isnan(arr), np.inf, -arr)
+            scores = arr
+            scores.setflags(write=False)
+        rk = Rankings(midranks(order), feature_names=names, scores=scores)
+    if n_features is not None and check_n_features(n_features) != rk.n_features:
+        _fail(f"n_features: {n_features} does not match R's {rk.n_features} features")
+    if top_k is not None:
+        k = check_int_range("top_k", top_k, minimum=1, maximum=rk.n_features)
+        kept = min_ranks(rk.toarray()) <= k
+        rk = Rankings(midranks(np.where(kept, rk.toarray(), np.inf)),
+                      feature_names=rk.feature_names, scores=rk.scores)
+    return rk
+
+
+def as_input(kind: str, X, *, n_features=None, feature_names=None):
+    """``X`` validated as the input a measure of input kind ``kind`` reads:
+    :func:`as_selection` for ``"selection"``, :func:`as_rankings` (ranks) for
+    ``"ranking"``.
+
+    >>> as_input("ranking", [[1, 2], [2, 1]])
+    Rankings(n_runs=2, n_features=2, untied)
+    """
+    if kind == "ranking":
+        return as_rankings(X, n_features=n_features, feature_names=feature_names)
+    return as_selection(X, n_features=n_features, feature_names=feature_names)

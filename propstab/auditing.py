@@ -29,6 +29,11 @@ BOUNDS adds families of (Z_n, C_n) (:data:`propstab._audit.examples.CONTEXT_FAMI
 CORRECTION_FOR_CHANCE enumerates H0 exactly for each drawn C (the null model does not
 involve C), the constant being the same for every M, d, sizes and C.
 
+A measure of the ranking family (declaration ``input="ranking"``) is checked against the
+axioms' statements for rank matrices (:attr:`Axiom.ranking_statement`) on rank matrices
+(:func:`propstab.strategies.rank_matrices` and its companions), with exact null
+expectations over the arrangements of each run's midranks (docs/rankings.md).
+
 :func:`audit` runs every check on every registered measure (and on the parameter
 values where verdicts differ, :data:`VARIANTS`) or on a user function, and returns
 an :class:`AuditTable`. The searches use the one engine of :mod:`propstab.search`;
@@ -136,8 +141,9 @@ def audit(measures=None, *, max_examples: int = DEFAULT_MAX_EXAMPLES, seed: int 
         Only these axioms.
     **declaration
         For a callable: ``claims``, ``lower``, ``upper``, ``orientation``, ``domain``,
-        ``null_value``, ``pairwise``, ``symmetric`` (see :func:`subject`). A registered
-        measure declares its own: a declaration keyword with one raises ValueError.
+        ``null_value``, ``pairwise``, ``symmetric``, ``input`` (``"ranking"`` for a
+        function of rank matrices; see :func:`subject`). A registered measure declares
+        its own: a declaration keyword with one raises ValueError.
 
     Returns
     -------

@@ -30,7 +30,8 @@ from . import _variance, chance
 from ._exceptions import undefined, warn
 from ._registry import get_measure, list_measures
 from ._text import Summary, call_repr, interval, level_label, number, size_text, summary
-from ._validation import (as_named_selection, as_selection, check_bool, check_choice,
+from ._exceptions import undefined
+from ._validation import (as_input, as_named_input, check_bool, check_choice,
                           check_comparable, check_confidence_level, check_null_value,
                           check_probabilities, check_real, check_row_sizes)
 from .measures.references import TABLE_6_1
@@ -397,12 +398,13 @@ def estimate(Z, /, measure: str = "nogueira", *, method: str = "auto", n_feature
     >>> round(estimate(Z, "jaccard").variance, 4)
     0.1111
     """
-    sel = as_selection(Z, n_features=n_features, feature_names=feature_names)
     info = get_measure(measure)
+    sel = as_input(info.input, Z, n_features=n_features, feature_names=feature_names)
     check_choice("method", method, VARIANCE_METHODS)
     if method == "analytic" and info.analytic_variance is None:
         having = [m.name for m in list_measures() if m.analytic_variance is not None]
-        raise ValueError(f"method: 'analytic' (a closed-form variance) applies only to "
+        raise ValueError(f"method: 'analytic' (thesis Thm 6, or the U-statistic variance of "
+                         f"a ranking measure) applies only to "
                          f"{', '.join(having)}; got measure {info.name!r} "
                          f"(use method='jackknife')")
     statistic = info.function(sel, **options)
@@ -412,7 +414,7 @@ def estimate(Z, /, measure: str = "nogueira", *, method: str = "auto", n_feature
             or (method == "auto" and getattr(info.analytic_variance, "default", True))):
         variance, terms, factor = info.analytic_variance(sel, statistic)
         return StabilityEstimate(statistic, float(variance), M, d, info.name, "analytic",
-                                 terms, factor, sel.row_sizes)
+                                 terms, factor, getattr(sel, "row_sizes", None))
     if M < 3:
         terms = np.full(M, np.nan)
     else:
@@ -424,7 +426,7 @@ def estimate(Z, /, measure: str = "nogueira", *, method: str = "auto", n_feature
         undefined(f"the jackknife variance of {info.name}", why)
     factor = (M - 1) / M
     return StabilityEstimate(statistic, float(_variance.spread(terms, factor)), M, d, info.name,
-                             "jackknife", terms, factor, sel.row_sizes)
+                             "jackknife", terms, factor, getattr(sel, "row_sizes", None))
 
 
 def population_stability(p) -> float:
@@ -931,8 +933,9 @@ def two_sample_test(Z1, Z2, /, *, paired: bool = False, alternative: str = "two-
     """
     check_choice("alternative", alternative, ALTERNATIVES)
     paired = check_bool("paired", paired)
-    sel1 = as_named_selection(Z1, "Z1", n_features=n_features, feature_names=feature_names)
-    sel2 = as_named_selection(Z2, "Z2", n_features=n_features, feature_names=feature_names)
+    kind = get_measure(measure).input
+    sel1 = as_named_input(kind, Z1, "Z1", n_features=n_features, feature_names=feature_names)
+    sel2 = as_named_input(kind, Z2, "Z2", n_features=n_features, feature_names=feature_names)
     return _compare(sel1, sel2, paired=bool(paired), alternative=alternative, measure=measure,
                     method=method, options=options, names=("Z1", "Z2"))
 
@@ -1157,8 +1160,9 @@ def pairwise_tests(matrices, /, *, paired: bool = False, alternative: str = "two
                         f"sequence of selection matrices; got {type(matrices).__name__}")
     if len(items) < 2:
         raise ValueError(f"matrices: at least 2 selection matrices are needed; got {len(items)}")
-    sels = [as_named_selection(Z, f"matrices[{name!r}]", n_features=n_features,
-                               feature_names=feature_names) for name, Z in zip(names, items)]
+    kind = get_measure(measure).input
+    sels = [as_named_input(kind, Z, f"matrices[{name!r}]", n_features=n_features,
+                           feature_names=feature_names) for name, Z in zip(names, items)]
     results: List[Tuple[Any, Any, TwoSampleTestResult]] = []
     for a in range(len(sels)):
         for b in range(a + 1, len(sels)):

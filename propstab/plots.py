@@ -327,3 +327,62 @@ def plot_pareto_front(score, stability, *, labels=None, stability_ci=None,
     ax.set_ylabel("stability")
     ax.legend(loc="best", fontsize="small")
     return ax
+
+
+__all__ += ["plot_rank_distributions"]
+
+
+def plot_rank_distributions(R, *, feature_names=None, max_features=30, top_k=None, ax=None):
+    """Box plots of each feature's rank over the runs, the best-ranked features first.
+
+    Parameters
+    ----------
+    R : rank matrix, Rankings, or an object with ``rankings``
+        Any form accepted by :func:`propstab.as_rankings` (ranks, 1 the most
+        important), e.g. a :class:`~propstab.resampling.RankingAssessment` or a
+        :class:`~propstab.resampling.ResamplingResult` from ``output="ranking"``.
+    feature_names : sequence, optional
+        Default: the rankings' feature names, or "x0", "x1", ...
+    max_features : int, default 30
+        Show the ``max_features`` features of smallest mean rank.
+    top_k : int, optional
+        Draw the boundary of the top-k sets (a dashed line at k + 1/2).
+    ax : matplotlib Axes, optional
+
+    Returns
+    -------
+    matplotlib Axes
+        Rank 1 at the top; features ordered by mean rank (ties by median).
+
+    Examples
+    --------
+    >>> import matplotlib; matplotlib.use("Agg")
+    >>> from propstab.plots import plot_rank_distributions
+    >>> ax = plot_rank_distributions([[1, 2, 3], [2, 1, 3], [1, 3, 2]],
+    ...                              feature_names=["a", "b", "c"], top_k=1)
+    >>> [t.get_text() for t in ax.get_xticklabels()], ax.get_ylim()[0] > ax.get_ylim()[1]
+    (['a', 'b', 'c'], True)
+    """
+    from ._validation import as_rankings, check_feature_names, check_int_range
+    rk = as_rankings(getattr(R, "rankings", R))
+    ranks = rk.toarray()
+    d = rk.n_features
+    max_features = check_int_range("max_features", max_features, minimum=1)
+    if feature_names is not None:
+        names = check_feature_names(feature_names, d)
+    else:
+        names = rk.feature_names or [f"x{j}" for j in range(d)]
+    names = [str(n) for n in names]
+    order = np.lexsort((np.median(ranks, axis=0), ranks.mean(axis=0)))[:max_features]
+    ax = _axes(ax)
+    ax.boxplot([ranks[:, j] for j in order], positions=np.arange(order.size),
+               widths=0.6, showmeans=True, meanprops=dict(marker="o", markersize=3))
+    ax.set_xticks(np.arange(order.size))
+    ax.set_xticklabels([names[j] for j in order], rotation=90, fontsize="small")
+    if top_k is not None:
+        k = check_int_range("top_k", top_k, minimum=1, maximum=d)
+        ax.axhline(k + 0.5, color="k", ls="--", lw=1, label=f"top {k}")
+        ax.legend(loc="lower right", fontsize="small")
+    ax.set_ylim(d + 0.5, 0.5)
+    ax.set_ylabel(f"rank over {rk.n_runs} runs (1 = most important)")
+    return ax

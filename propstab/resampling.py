@@ -30,13 +30,16 @@ from ._exceptions import warn
 from ._text import (Summary, call_repr, interval, level_label, number, shorten, size_text,
                     summary)
 from ._selection import Selection
+from ._rank_assessment import RankingAssessment
 from ._validation import (_is_one_of, _shown, as_real_array, as_selection, check_bool,
                           check_confidence_level, check_int_range, check_mapping, check_n_jobs,
                           check_random_state, check_real, check_real_range, check_text)
-from .selectors import fit_select, is_estimator, take
+from .selectors import fit_rank, fit_select, is_estimator, take
 
-__all__ = ["Assessment", "Comparison", "FailedFitWarning", "ResamplingResult", "RunFailure",
-           "assess", "pareto_front", "resample"]
+__all__ = ["Assessment", "Comparison", "FailedFitWarning", "RankingAssessment",
+           "ResamplingResult", "RunFailure", "assess", "pareto_front", "resample"]
+
+OUTPUTS = ("selection", "ranking")
 
 SCHEMES = ("bootstrap", "subsample", "leave_out", "complementary_pairs")
 _DEFAULT_FRACTION = {"subsample": 0.5, "leave_out": 0.05}
@@ -118,6 +121,10 @@ class ResamplingResult:
         The runs that failed, excluded from everything above.
     n_runs : int
         The number of runs attempted.
+    rankings : Rankings or None
+        With ``output="ranking"``: each successful run's ranking of the features
+        (M x d, :func:`propstab.as_rankings`), from the selector's ``ranking_``,
+        ``scores_`` or importances, or a function's scores; None otherwise.
 
     Examples
     --------
@@ -139,6 +146,7 @@ class ResamplingResult:
     importances: Optional[np.ndarray]
     failures: Tuple[RunFailure, ...]
     n_runs: int
+    rankings: Any = None
 
     @property
     def Z(self) -> np.ndarray:
@@ -164,9 +172,21 @@ class ResamplingResult:
         return float(np.nanmean(self.scores))
 
     def stability(self, measure: str = "nogueira", **options) -> float:
-        """The stability of Z under a registered measure (:func:`propstab.stability`)."""
+        """The stability of Z under a registered measure (:func:`propstab.stability`); of
+        the rankings for a measure of the ranking family (``output="ranking"``)."""
         from ._api import stability
-        return stability(self.selection, measure, **options)
+        return stability(self.data_for(measure), measure, **options)
+
+    def data_for(self, measure: str):
+        """What ``measure`` reads: the selection, or the rankings for a ranking measure
+        (ValueError when they were not recorded)."""
+        from ._registry import get_measure
+        if get_measure(measure).input != "ranking":
+            return self.selection
+        if self.rankings is None:
+            raise ValueError(f"measure: {measure!r} reads rankings, which this resampling did "
+                             f"not record; resample with output='ranking'")
+        return self.rankings
 
     def __repr__(self) -> str:
         return call_repr("ResamplingResult", n_runs=self.n_runs, n_failed=len(self.failures),
@@ -360,21 +380,28 @@ def _draw(scheme, n, n_runs, fraction, strata, rng):
 
 
 def _run_one(selector, X, y, train, test, n_features, scorer, threshold, top_k,
-             keep_importances):
-    """One run: fit on train, select, score on test. Returns (mask, imp, score, error)."""
+             keep_importances, output="selection"):
+    """One run: fit on train, select, score on test. Returns (mask, imp, score, error);
+    with ``output="ranking"`` the importances slot holds ``(values, kind)``, the run's
+    ranking (:func:`propstab.selectors.fit_rank`)."""
     try:
         Xtr = take(X, train)
         ytr = None if y is None else take(y, train)
-        mask, imp, est = fit_select(selector, Xtr, ytr, n_features=n_features,
-                                    threshold=threshold, top_k=top_k)
-        if est is None:                        # a function: no importances, no score
-            return mask, None, np.nan, None
+        if output == "ranking":
+            mask, values, kind, est = fit_rank(selector, Xtr, ytr, n_features=n_features,
+                                               threshold=threshold, top_k=top_k)
+            imp = (values, kind)
+        else:
+            mask, imp, est = fit_select(selector, Xtr, ytr, n_features=n_features,
+                                        threshold=threshold, top_k=top_k)
+        if est is None:                        # a function: no score
+            return mask, imp if output == "ranking" else None, np.nan, None
         score = np.nan
         if len(test) and (scorer is not None or hasattr(est, "score")):
             Xte = take(X, test)
             yte = None if y is None else take(y, test)
             score = float(scorer(est, Xte, yte) if scorer is not None else est.score(Xte, yte))
-        return mask, (imp if keep_importances else None), score, None
+        return mask, (imp if keep_importances or output == "ranking" else None), score, None
     except Exception as exc:  # noqa: BLE001 - every failure is reported, not dropped
         return None, None, np.nan, (type(exc).__name__, str(exc))
 
@@ -435,7 +462,7 @@ def _check_backend(backend):
 def resample(selector, X, y=None, *, n_runs=100, scheme="bootstrap", fraction=None,
              stratify=None, random_state=None, n_jobs=None, backend=None, progress=None,
              keep_importances=False, top_k=None, threshold=None,
-             scoring=None) -> ResamplingResult:
+             scoring=None, output="selection") -> ResamplingResult:
     """Run a feature selector on ``n_runs`` resamples of ``(X, y)``.
 
     Parameters
@@ -486,6 +513,13 @@ def resample(selector, X, y=None, *, n_runs=100, scheme="bootstrap", fraction=No
     scoring : str or callable, optional
         A scikit-learn scorer name or ``scorer(estimator, X, y)`` for the
         out-of-sample scores; by default the estimator's ``score`` method.
+    output : {"selection", "ranking"}, default "selection"
+        ``"ranking"``: record each run's ranking of the features too
+        (``ResamplingResult.rankings``): an estimator's ``ranking_`` (RFE), ``scores_``
+        (univariate selectors) or importances (``|coef_|``, ``feature_importances_``,
+        kept as ``importances``); a function then returns one score per feature (the
+        largest the most important), its selection being the ``top_k`` largest, the
+        scores above ``threshold`` or the nonzero scores.
 
     Returns
     -------
@@ -517,6 +551,9 @@ def resample(selector, X, y=None, *, n_runs=100, scheme="bootstrap", fraction=No
     (10, 1.0)
     """
     X, y, n, d, names = _data(X, y)
+    if not _is_one_of(output, OUTPUTS):
+        raise ValueError(f"output: must be one of {', '.join(map(repr, OUTPUTS))}; got "
+                         f"{_shown(output)}")
     n_runs = check_int_range("n_runs", n_runs, minimum=2)
     if not callable(scheme) and not _is_one_of(scheme, SCHEMES):
         raise ValueError(f"scheme: must be one of {', '.join(map(repr, SCHEMES))} or a "
@@ -556,7 +593,7 @@ def resample(selector, X, y=None, *, n_runs=100, scheme="bootstrap", fraction=No
     rng = np.random.default_rng(random_state)
     splits = _draw(scheme, n, n_runs, fraction, strata, rng)
 
-    tasks = ((selector, X, y, train, test, d, scorer, threshold, top_k, keep_importances)
+    tasks = ((selector, X, y, train, test, d, scorer, threshold, top_k, keep_importances, output)
              for train, test in splits)
     if _progress_wanted(progress, n_runs):
         tqdm = _require("tqdm", "sklearn").tqdm
@@ -567,10 +604,25 @@ def resample(selector, X, y=None, *, n_runs=100, scheme="bootstrap", fraction=No
         joblib = _require("joblib", "sklearn")
         with joblib.parallel_backend(backend or "loky", n_jobs=n_jobs or -1):
             outputs = joblib.Parallel()(joblib.delayed(_run_one)(*t) for t in tasks)
-    return _collect(outputs, splits, names, selector, keep_importances, n_runs)
+    return _collect(outputs, splits, names, selector, keep_importances, n_runs, output)
 
 
-def _collect(outputs, splits, names, selector, keep_importances, n_runs):
+def _rankings_of(outputs, ok, names):
+    """The successful runs' rankings (``(values, kind)`` per run) as Rankings, and the
+    scores as importances (None for ranks)."""
+    from ._validation import as_rankings
+    kinds = {outputs[i][1][1] for i in ok}
+    values = np.vstack([outputs[i][1][0] for i in ok])
+    if len(kinds) > 1:
+        raise RuntimeError(f"resample: the runs ranked the features in different ways "
+                           f"({', '.join(sorted(kinds))}); a selector must give either ranks "
+                           f"or scores")
+    kind = kinds.pop()
+    rankings = as_rankings(values, kind=kind, feature_names=names)
+    return rankings, (values if kind == "scores" else None)
+
+
+def _collect(outputs, splits, names, selector, keep_importances, n_runs, output="selection"):
     failures = tuple(RunFailure(i, err[0], err[1]) for i, (_, _, _, err) in enumerate(outputs)
                      if err is not None)
     ok = np.array([i for i, out in enumerate(outputs) if out[3] is None], dtype=np.intp)
@@ -587,14 +639,16 @@ def _collect(outputs, splits, names, selector, keep_importances, n_runs):
     Z = np.vstack([outputs[i][0] for i in ok])
     scores = np.array([outputs[i][2] for i in ok], dtype=np.float64)
     can_score = is_estimator(selector)
-    importances = None
-    if keep_importances and all(outputs[i][1] is not None for i in ok):
+    importances = rankings = None
+    if output == "ranking":
+        rankings, importances = _rankings_of(outputs, ok, names)
+    elif keep_importances and all(outputs[i][1] is not None for i in ok):
         importances = np.vstack([outputs[i][1] for i in ok])
     return ResamplingResult(
         selection=as_selection(Z, feature_names=names), scores=scores if can_score else None,
         runs=ok, train_indices=tuple(splits[i][0] for i in ok),
         test_indices=tuple(splits[i][1] for i in ok), importances=importances,
-        failures=failures, n_runs=n_runs)
+        failures=failures, n_runs=n_runs, rankings=rankings)
 
 
 # ----------------------------------------------------------------------------------
@@ -883,7 +937,10 @@ def pareto_front(*objectives) -> np.ndarray:
     return valid & ~dominated
 
 
-def _assess_one(result, measure, options):
+def _assess_one(result, measure, options, top_k_sizes=None):
+    if result.rankings is not None:
+        from ._rank_assessment import assess_rankings
+        return assess_rankings(result, measure, options, top_k_sizes)
     est = inference.estimate(result.selection, measure=measure, **options)
     if est.note is not None:                   # nogueira biased by varying sizes
         warn(est.note, inference.VaryingSizesWarning)
@@ -891,8 +948,8 @@ def _assess_one(result, measure, options):
                       mean_score=result.mean_score, result=result, measure=measure)
 
 
-def assess(selector, X, y=None, *, measure="nogueira", measure_options=None,
-           **resample_options):
+def assess(selector, X, y=None, *, measure=None, measure_options=None, output="selection",
+           top_k_sizes=None, **resample_options):
     """From data to answer: stability with its CI, frequencies and mean score.
 
     Parameters
@@ -902,17 +959,28 @@ def assess(selector, X, y=None, *, measure="nogueira", measure_options=None,
         the *same* resamples (paired) and returns a :class:`Comparison`.
     X, y :
         The data.
-    measure : str, default "nogueira"
-        The measure given to :func:`propstab.estimate`.
+    measure : str, optional
+        The measure given to :func:`propstab.estimate`: ``"nogueira"`` by default, or
+        with ``output="ranking"`` a measure of the ranking family (``"spearman"`` by
+        default).
     measure_options : dict, optional
         Options of the measure.
+    output : {"selection", "ranking"}, default "selection"
+        ``"ranking"``: the selector's ranking of the features is recorded in every run
+        (:func:`resample`) and the result is a :class:`RankingAssessment`: the ranking
+        stability, the set stability of the top-k sets at several k, and the weights'
+        correlation, from one run.
+    top_k_sizes : sequence of int, optional
+        With ``output="ranking"``: the sizes k of the top-k sets reported (default:
+        5, 10, 20, 50, 100 below d).
     **resample_options
         Passed to :func:`resample` (n_runs, scheme, random_state, n_jobs, ...).
         Give ``random_state`` for reproducible and, with a mapping, paired runs.
 
     Returns
     -------
-    Assessment, or Comparison for a mapping of selectors.
+    Assessment (RankingAssessment with ``output="ranking"``), or Comparison for a
+    mapping of selectors.
 
     Notes
     -----
@@ -938,13 +1006,14 @@ def assess(selector, X, y=None, *, measure="nogueira", measure_options=None,
     True
     """
     options = check_mapping("measure_options", measure_options)
+    measure = _assessed_measure(measure, output)
     from ._registry import get_measure
     from ._validation import check_options
-    info = get_measure(measure)
     try:
-        check_options(info, options)                   # before any fit
+        check_options(get_measure(measure), options)       # before any fit
     except (ValueError, TypeError) as exc:
         raise type(exc)(f"measure_options: {exc}") from None
+    resample_options["output"] = output
     if isinstance(selector, Mapping):
         if len(selector) < 2:
             raise ValueError(f"selector: a mapping must name at least 2 selectors; got "
@@ -955,19 +1024,48 @@ def assess(selector, X, y=None, *, measure="nogueira", measure_options=None,
             seed = int(np.random.default_rng(seed).integers(2 ** 32))
         results = {name: resample(sel, X, y, random_state=seed, **resample_options)
                    for name, sel in selector.items()}
-        assessments = {name: _assess_one(r, measure, options) for name, r in results.items()}
+        assessments = {name: _assess_one(r, measure, options, top_k_sizes)
+                       for name, r in results.items()}
         names = list(assessments)
         front = pareto_front([assessments[k].mean_score for k in names],
                              [assessments[k].stability for k in names])
         common = _common_runs(results)
-        matrices = {name: as_selection(results[name].Z[np.isin(results[name].runs, common)],
-                                       feature_names=results[name].feature_names)
-                    for name in names}
+        matrices = {name: _common_rows(results[name], common, output) for name in names}
         tests = inference.pairwise_tests(matrices, paired=True, measure=measure, **options)
         return Comparison(assessments=assessments,
                           pareto_optimal=tuple(k for k, f in zip(names, front) if f),
                           tests=tests)
-    return _assess_one(resample(selector, X, y, **resample_options), measure, options)
+    return _assess_one(resample(selector, X, y, **resample_options), measure, options,
+                       top_k_sizes)
+
+
+def _assessed_measure(measure, output) -> str:
+    """The measure of :func:`assess`, checked against the output (a ranking measure
+    exactly for ``output="ranking"``)."""
+    from ._registry import get_measure
+    if not _is_one_of(output, OUTPUTS):
+        raise ValueError(f"output: must be one of {', '.join(map(repr, OUTPUTS))}; got "
+                         f"{_shown(output)}")
+    if measure is None:
+        return "spearman" if output == "ranking" else "nogueira"
+    kind = get_measure(measure).input
+    if (kind == "ranking") != (output == "ranking"):
+        reads = "rankings" if kind == "ranking" else "selections"
+        wanted = "ranking" if output == "ranking" else "set"
+        raise ValueError(f"measure: {measure!r} reads {reads}; with output={output!r} choose a "
+                         f"{wanted} measure"
+                         + ("" if output == "ranking" else " (or pass output='ranking')"))
+    return measure
+
+
+def _common_rows(result, common, output):
+    """The rows of the runs in ``common``: the selection, or the rankings."""
+    keep = np.isin(result.runs, common)
+    if output == "ranking":
+        from ._validation import as_rankings
+        return as_rankings(result.rankings.toarray()[keep],
+                           feature_names=result.rankings.feature_names)
+    return as_selection(result.Z[keep], feature_names=result.feature_names)
 
 
 def _common_runs(results):

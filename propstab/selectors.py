@@ -17,11 +17,12 @@ protocol (:mod:`propstab.resampling`) and stability selection
 from __future__ import annotations
 
 import copy
+import numbers
 from typing import Optional, Tuple
 
 import numpy as np
 
-from ._validation import check_int_range, check_n_features, check_real
+from ._validation import as_real_array, check_int_range, check_n_features, check_real
 
 __all__ = ["clone", "fit_select", "importances_of", "is_estimator", "mask_from_output",
            "support_of", "take"]
@@ -338,3 +339,171 @@ def fit_select(selector, X, y, *, n_features: int, threshold=None, top_k=None):
         raise _renamed(exc, f"selector: {type(est).__name__}.fit failed: {exc}") from None
     mask, imp = support_of(est, n_features, threshold=threshold, top_k=top_k)
     return mask, imp, est
+
+
+# ------------------------------------------------------------------ rankings (output="ranking")
+
+__all__ += ["fit_rank", "mask_from_scores", "ranking_of"]
+
+
+def ranking_of(estimator) -> Tuple[Optional[np.ndarray], str]:
+    """A fitted estimator's ranking of the features, and how to read it.
+
+    Parameters
+    ----------
+    estimator : fitted estimator
+
+    Returns
+    -------
+    values : ndarray of float64 or None
+        ``ranking_`` (recursive feature elimination: 1 for the selected features, then
+        the order of elimination), else ``scores_`` (univariate selectors such as
+        ``SelectKBest``), else the importances of :func:`importances_of`; None when the
+        estimator has none of them.
+    kind : {"ranks", "scores"}
+        ``"ranks"`` (1 the most important) for ``ranking_``, ``"scores"`` (the largest
+        the most important) otherwise: the ``kind`` of :func:`propstab.as_rankings`.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from types import SimpleNamespace
+    >>> from propstab.selectors import ranking_of
+    >>> ranking_of(SimpleNamespace(ranking_=np.array([1, 1, 3, 2])))
+    (array([1., 1., 3., 2.]), 'ranks')
+    >>> ranking_of(SimpleNamespace(coef_=np.array([-2.0, 0.0, 1.0])))
+    (array([2., 0., 1.]), 'scores')
+    """
+    if estimator is None or isinstance(estimator, (str, bytes, numbers.Number)):
+        raise TypeError(f"estimator: must be a fitted estimator; got "
+                        f"{type(estimator).__name__} {estimator!r}")
+    if hasattr(estimator, "ranking_"):
+        return np.asarray(estimator.ranking_, dtype=np.float64), "ranks"
+    if hasattr(estimator, "scores_"):
+        return np.asarray(estimator.scores_, dtype=np.float64), "scores"
+    return importances_of(estimator), "scores"
+
+
+def mask_from_scores(scores, n_features: int, *, threshold=None, top_k=None) -> np.ndarray:
+    """The selection a function's scores stand for: the ``top_k`` largest (ties broken by
+    feature index), the scores above ``threshold``, or else the nonzero scores.
+
+    Parameters
+    ----------
+    scores : array-like of length ``n_features``
+        Finite numbers or NaN (no score: never selected).
+    n_features : int
+    threshold, top_k : optional
+
+    Returns
+    -------
+    ndarray of bool, shape (n_features,)
+
+    Raises
+    ------
+    TypeError, ValueError
+        Not a numeric vector of ``n_features`` entries, or infinite scores.
+
+    Examples
+    --------
+    >>> from propstab.selectors import mask_from_scores
+    >>> mask_from_scores([0.5, 0.0, 2.0, 0.1], 4).tolist()
+    [True, False, True, True]
+    >>> mask_from_scores([0.5, 0.0, 2.0, 0.1], 4, top_k=2).tolist()
+    [True, False, True, False]
+    """
+    n_features = check_n_features(n_features)
+    s = as_real_array("scores", scores, "scores")
+    if s.shape != (n_features,):
+        raise ValueError(f"scores: must be {n_features} scores (one per feature); got shape "
+                         f"{s.shape}")
+    if np.isinf(s).any():
+        raise ValueError(f"scores: must be finite (NaN: no score); got "
+                         f"{s[np.isinf(s)][0]!r}")
+    if top_k is not None:
+        top_k = check_int_range("top_k", top_k, minimum=0, maximum=n_features)
+    if threshold is not None:
+        threshold = check_real("threshold", threshold)
+    ranked = np.where(np.isnan(s), -np.inf, s)
+    if top_k is not None:
+        mask = np.zeros(n_features, dtype=bool)
+        if top_k > 0:
+            mask[np.argsort(-ranked, kind="stable")[:top_k]] = True
+        return mask
+    if threshold is not None:
+        return ranked > threshold
+    return ~np.isnan(s) & (s != 0)
+
+
+def fit_rank(selector, X, y, *, n_features: int, threshold=None, top_k=None):
+    """Run a selector on ``(X, y)`` for ``output="ranking"``: its support mask, its ranking
+    of the features (and how to read it) and the fitted estimator.
+
+    Parameters
+    ----------
+    selector : estimator or callable
+        An estimator (cloned and fitted as by :func:`fit_select`) ranks the features by
+        :func:`ranking_of`; a function ``f(X, y)`` returns one score per feature (the
+        largest the most important), its selection given by :func:`mask_from_scores`.
+    X, y : the training data (``y`` may be None)
+    n_features : int
+    threshold, top_k : optional
+        As for :func:`support_of`; for an estimator with ``feature_importances_`` only
+        and neither of them, the selection is the nonzero importances.
+
+    Returns
+    -------
+    mask : ndarray of bool
+    values : ndarray of float64
+    kind : {"ranks", "scores"}
+    fitted : estimator or None
+
+    Raises
+    ------
+    TypeError
+        An estimator without ``ranking_``, ``scores_``, ``coef_`` or
+        ``feature_importances_``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn.linear_model import Lasso
+    >>> from propstab.selectors import fit_rank
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.normal(size=(50, 3)); y = 3 * X[:, 2] + X[:, 0] + 0.1 * rng.normal(size=50)
+    >>> mask, values, kind, _ = fit_rank(Lasso(alpha=0.5), X, y, n_features=3)
+    >>> mask.tolist(), kind, int(np.argmax(values))
+    ([True, False, True], 'scores', 2)
+    """
+    n_features = check_n_features(n_features)
+    if top_k is not None:
+        top_k = check_int_range("top_k", top_k, minimum=0, maximum=n_features)
+    if not is_estimator(selector) and not callable(selector):
+        raise TypeError(f"selector: must be an estimator with fit() or a function (X, y) -> "
+                        f"scores; got {type(selector).__name__} {selector!r}")
+    if not is_estimator(selector):
+        scores = selector(X, y)
+        try:
+            mask = mask_from_scores(scores, n_features, threshold=threshold, top_k=top_k)
+        except (ValueError, TypeError) as exc:
+            argument, _, rule = str(exc).partition(": ")
+            if argument != "scores":
+                raise
+            raise type(exc)(f"selector: with output='ranking' a function must return one "
+                            f"score per feature; its scores: {rule}") from None
+        return mask, np.asarray(scores, dtype=np.float64), "scores", None
+    est = clone(selector)
+    est.fit(X, y) if y is not None else est.fit(X)
+    values, kind = ranking_of(est)
+    if (values is not None and kind == "scores" and threshold is None and top_k is None
+            and not hasattr(est, "get_support") and not hasattr(est, "coef_")):
+        mask = mask_from_scores(values, n_features)  # importances without a rule: nonzero
+    else:
+        mask, _ = support_of(est, n_features, threshold=threshold, top_k=top_k)
+    if values is None:
+        raise TypeError(f"selector: {type(est).__name__} has neither ranking_, scores_, coef_ "
+                        f"nor feature_importances_: it does not rank the features")
+    if values.shape != (n_features,):
+        raise ValueError(f"selector: its ranking of shape {values.shape} does not match "
+                         f"{n_features} features")
+    return mask, values, kind, est

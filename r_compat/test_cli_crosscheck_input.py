@@ -86,9 +86,12 @@ def test_every_measure_without_a_similarity(files, capsys):
     with_r = [m.name for m in propstab.list_measures() if m.r_reference is not None]
     sim = [m.name for m in propstab.list_measures()
            if m.r_reference is not None and "similarity" in m.parameter_names]
-    assert {r["measure"] for r in report["rows"]} == set(with_r) - set(sim)
+    ranking = [m.name for m in propstab.list_measures("ranking") if m.r_reference is not None]
+    assert {r["measure"] for r in report["rows"]} == set(with_r) - set(sim) - set(ranking)
     assert report["notes"] == [f"not cross-checked without a similarity matrix: "
-                               f"{', '.join(sim)}"]
+                               f"{', '.join(sim)}",
+                               f"not cross-checked: the inputs are not rank matrices "
+                               f"({', '.join(ranking)})"]
     for row in report["rows"]:
         assert row["status"] == "agree", row
     assert code == 0

@@ -37,7 +37,10 @@ exact computation contradicts the thesis, the evidence wins (see
 (and `propstab measures --json`); `propstab.list_measures()` returns the entries.
 
 Each measure is called as `propstab.stability(Z, "<name>", **options)` or
-`propstab.measures.<name>(Z, **options)`; aliases resolve to the same entry.
+`propstab.measures.<name>(Z, **options)`; aliases resolve to the same entry. The measures
+of the family *ranking* read a rank matrix R instead of Z (`propstab.stability(R,
+"spearman")`; [rankings.md](rankings.md)), and their claims are the axioms stated for
+rankings (below).
 Bounds are the declared constant bounds, or a function of M (runs), d (features) and
 the row sizes k where the measure is unbounded. "Stable when" says whether a higher
 or a lower value means more stable. Domain "constant k" means the measure is defined
@@ -87,6 +90,11 @@ def render_measures_markdown() -> str:
     lines.append(f"{YES} claimed, {NO} not claimed. The axioms, as propstab states them:")
     lines.append("")
     lines += [f"- *{a.label}* (`Axiom.{a.name}`): {a.statement}" for a in Axiom]
+    lines.append("")
+    lines.append("For the ranking family (a rank matrix R of midranks; "
+                 "`Axiom.ranking_statement`):")
+    lines.append("")
+    lines += [f"- *{a.label}*: {a.ranking_statement}" for a in Axiom]
     lines.append("")
     lines.append("## References")
     lines.append("")

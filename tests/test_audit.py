@@ -295,11 +295,14 @@ def test_variants_are_declared_in_the_registry():
     pairwise = [m.name for m in propstab.list_measures("pairwise")
                 if "correction_for_chance" in m.parameter_names]
     assert pairwise == ["hamming", "jaccard", "dice", "ochiai"]
-    assert list(VARIANTS) == [*pairwise, "davis", "novovicova"]
+    assert list(VARIANTS) == [*pairwise, "davis", "novovicova", "canberra"]
     assert len({id(VARIANTS[name][0]) for name in pairwise}) == 1        # one shared object
     for name, variants in VARIANTS.items():
         for v in variants:
-            get_measure(name).function(np.eye(3, dtype=bool), **v.options)   # accepted
+            info = get_measure(name)
+            example = (np.array([[1.0, 2, 3], [3, 1, 2]]) if info.input == "ranking"
+                       else np.eye(3, dtype=bool))
+            info.function(example, **v.options)                             # accepted
             s = subject(name, options=dict(v.options))
             assert s.claims == v.declaration(get_measure(name).declaration).claims
     assert subject("davis", options={"penalty": 0.5}).claims[Axiom.MAXIMUM] is False

@@ -26,7 +26,8 @@ def test_table_lists_every_measure_with_its_claims(capsys):
     rows = {}
     for line in lines[2:]:
         fields = re.split(r"\s{2,}", line.strip())
-        if len(fields) >= marks_at + 5 and fields[1] in ("pairwise", "frequency", "correlated"):
+        if len(fields) >= marks_at + 5 and fields[1] in ("pairwise", "frequency", "correlated",
+                                                             "ranking"):
             rows[fields[0].split(" (")[0]] = fields
     assert sorted(rows) == sorted(m.name for m in MEASURES)
     for m in MEASURES:

@@ -119,3 +119,26 @@ def test_varying_sizes_quick(capsys):
     assert nogueira_expectation(sizes, 30) == pytest.approx(
         [r for r in rows if r["data"] == "breast_cancer" and r["selector"] == "random C"][0]
         ["null"], abs=1e-15)
+
+
+def test_ranking_stability_breast_cancer_quick(tmp_path, capsys):
+    """The ranking family on real data (docs/rankings.md): four rankers on the same
+    bootstraps, every reported number recomputed from the recorded rankings."""
+    import propstab
+    mod = _load("ranking_stability_breast_cancer")
+    rows, comparison = mod.main(["--quick", "--figures", str(tmp_path)])
+    out = capsys.readouterr().out
+    assert "| ranker | Spearman" in out and "Pairwise tests of stability" in out
+    assert [r["name"] for r in rows] == ["mutual information", "random forest",
+                                         "L1 logistic", "RFE"]
+    for r in rows:
+        rk = r["assessment"].rankings
+        assert rk.shape == (10, 30) and rk.feature_names[0] == "mean radius"
+        assert r["spearman"] == propstab.stability(rk, "spearman")
+        assert r["kendall"] == propstab.stability(rk, "kendall")
+        assert r["canberra"] == propstab.stability(rk, "canberra", k=10)
+        assert r["top10"] == propstab.stability(rk.top_k(10), "nogueira")
+        assert r["spearman_ci"][0] < r["spearman"] < r["spearman_ci"][1]
+    assert rows[3]["weights"] is None                      # RFE gives ranks, not weights
+    assert len(comparison.tests.rows) == 6 and comparison.tests.paired
+    assert [p.name for p in tmp_path.iterdir()] == ["ranking_rank_distributions.png"]

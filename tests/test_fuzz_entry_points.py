@@ -83,6 +83,10 @@ def lasso():
     return Lasso(alpha=0.05)
 
 
+def fitted_lasso():
+    return lasso().fit(X(), y())
+
+
 def fitted_selection():
     return StabilitySelection(lasso(), param_grid=[0.05, 0.2], n_subsamples=2,
                               sampling="ss", cutoff=0.75, random_state=0).fit(X(), y())
@@ -162,9 +166,21 @@ def _method(build: Callable[[], Any], method: str):
     return call
 
 
+def R():
+    """A rank matrix (the ranking family's input): 3 runs ranking 4 features, one tie."""
+    return [[1, 2, 3, 4], [2, 1, 4, 3], [1.5, 1.5, 3, 4]]
+
+
+R_KIND = Anything(invalid=(
+    None, "x", 5, [[1, 2], [1]], [[1, 2, 3]], [[0, 1], [1, 2]], [[1, 5], [2, 1]],
+    [[np.inf, 1], [1, 2]], [["1", "2"], ["2", "1"]], np.zeros((2, 2, 2)), [[1], [1]],
+))
+
+
 def _measure_entry(info) -> Entry:
-    args = [Arg("Z", Z_KIND), Arg("n_features", Int(1, none=True)),
-            Arg("feature_names", Anything(none=True))]
+    first = "R" if info.input == "ranking" else "Z"
+    args = [Arg(first, R_KIND if first == "R" else Z_KIND),
+            Arg("n_features", Int(1, none=True)), Arg("feature_names", Anything(none=True))]
     for p in info.parameters:
         if p.choices is not None:
             kind = Choice(*p.choices, none=p.default is None)
@@ -182,9 +198,10 @@ def _measure_entry(info) -> Entry:
             kind = Anything(none=p.default is None)
         args.append(Arg(p.name, kind))
     cheap = {"n_simulations": 100} if "n_simulations" in info.parameter_names else {}
+    base = R if first == "R" else Z
     return Entry(f"propstab.measures.{info.name}",
-                 lambda info=info, **kw: info.function(kw.pop("Z"), **kw),
-                 lambda cheap=cheap: {"Z": Z(), **cheap}, tuple(args),
+                 lambda info=info, first=first, **kw: info.function(kw.pop(first), **kw),
+                 lambda cheap=cheap: {first: base(), **cheap}, tuple(args),
                  covers=(getattr(propstab.measures, info.name, None),), examples=8)
 
 
@@ -210,6 +227,10 @@ def _resampled():
 
 def _assessed():
     return propstab.assess(first_two, X(), n_runs=3, random_state=0)
+
+
+def _rank_assessed():
+    return propstab.assess(lasso(), X(), y(), n_runs=3, random_state=0, output="ranking")
 
 
 def _compared():
@@ -278,13 +299,15 @@ ENTRIES: Tuple[Entry, ...] = (
            Arg("backend", Anything(none=True, invalid=(5, "no-such-backend", ["loky"]))),
            Arg("progress", Bool(none=True)), Arg("keep_importances", Bool()),
            Arg("top_k", Int(0, 4, none=True)), Arg("threshold", Real(none=True)),
-           Arg("scoring", Anything(none=True, invalid=(5, "no-such-scorer", ["r2"])))),
+           Arg("scoring", Anything(none=True, invalid=(5, "no-such-scorer", ["r2"]))),
+           Arg("output", Choice("selection", "ranking"))),
           covers=(propstab.resample,)),
     Entry("propstab.assess", lambda selector, X, **kw: propstab.assess(selector, X, **kw),
           lambda: {"selector": first_two, "X": X(), "n_runs": 3, "random_state": 0},
           (Arg("selector", Anything(invalid=(None, 5, {}, {"a": first_two}))),
            Arg("X", Anything(invalid=(None, "X", np.zeros((0, 4))))),
-           Arg("measure", MEASURE),
+           Arg("measure", Choice(*MEASURE_NAMES, *ALIASES, none=True)),
+           Arg("output", Choice("selection", "ranking")),
            Arg("measure_options", Anything(none=True, invalid=([1, 2], "x", 5, {"foo": 1},
                                                                {1: 2})))),
           covers=(propstab.assess,), options=True),
@@ -361,6 +384,11 @@ ENTRIES: Tuple[Entry, ...] = (
           lambda: {}, CI_ARGS, covers=(propstab.resampling.Assessment.confidence_interval,)),
     Entry("Assessment.summary", _method(_assessed, "summary"), lambda: {}, CI_ARGS,
           covers=(propstab.resampling.Assessment.summary,)),
+    Entry("RankingAssessment.confidence_interval",
+          _method(_rank_assessed, "confidence_interval"), lambda: {}, CI_ARGS,
+          covers=(propstab.RankingAssessment.confidence_interval,)),
+    Entry("RankingAssessment.summary", _method(_rank_assessed, "summary"), lambda: {},
+          CI_ARGS, covers=(propstab.RankingAssessment.summary,)),
     Entry("Comparison.summary", _method(_compared, "summary"), lambda: {},
           (*CI_ARGS, Arg("alpha", Real(0.0, 1.0, low_open=True, high_open=True))),
           covers=(propstab.resampling.Comparison.summary,), examples=10),
@@ -490,6 +518,47 @@ ENTRIES: Tuple[Entry, ...] = (
           lambda: {"X": X(), "rows": [0, 2]},
           (Arg("X", Anything()), Arg("rows", Anything(invalid=([99], [0.5], "ab")))),
           covers=(selectors.take,)),
+    # ---- rankings
+    Entry("propstab.as_rankings", lambda R, **kw: propstab.as_rankings(R, **kw),
+          lambda: {"R": R()},
+          (Arg("R", R_KIND), Arg("kind", Choice("ranks", "scores")),
+           Arg("top_k", Int(1, 4, none=True)), Arg("n_features", Int(1, none=True)),
+           Arg("feature_names", Anything(none=True, invalid=(["a"], "abcd", 5)))),
+          covers=(propstab.as_rankings, propstab.Rankings), nan_ok=True),
+    Entry("propstab.selectors.mask_from_scores", selectors.mask_from_scores,
+          lambda: {"scores": [0.5, 0.0, 2.0, 1.0], "n_features": 4},
+          (Arg("scores", Anything(invalid=(None, "ab", [1.0], [[1.0] * 4], [np.inf] * 4))),
+           Arg("n_features", Int(1, cheap=10 ** 4)), Arg("threshold", Real(none=True)),
+           Arg("top_k", Int(0, 4, none=True))),
+          covers=(selectors.mask_from_scores,)),
+    Entry("propstab.selectors.ranking_of", selectors.ranking_of,
+          lambda: {"estimator": fitted_lasso()},
+          (Arg("estimator", Anything(invalid=(None, 5, "lasso"))),),
+          covers=(selectors.ranking_of,)),
+    Entry("propstab.selectors.fit_rank", lambda selector, X, y, **kw: selectors.fit_rank(
+              selector, X, y, **kw),
+          lambda: {"selector": lasso(), "X": X(), "y": y(), "n_features": 4},
+          (Arg("selector", Anything(invalid=(None, 5, "lasso"))),
+           Arg("n_features", Int(1, cheap=10 ** 4)), Arg("threshold", Real(none=True)),
+           Arg("top_k", Int(0, 4, none=True))),
+          covers=(selectors.fit_rank,)),
+    *(Entry(f"propstab.strategies.{f.__name__}", _drawn(f), lambda: {},
+            (Arg("min_runs", Int(1)), Arg("max_runs", Int(1, none=True)),
+             Arg("min_features", Int(2)), Arg("max_features", Int(2, none=True)),
+             Arg("ties", Choice(*strategies.TIES))), covers=(f,))
+      for f in (strategies.rank_null_configurations, strategies.rank_matrices,
+                strategies.rank_matrix_pairs, strategies.identical_rankings,
+                strategies.near_identical_rankings)),
+    Entry("propstab.strategies.midranks_of_pattern", strategies.midranks_of_pattern,
+          lambda: {"group_sizes": [1, 2, 1]},
+          (Arg("group_sizes", Anything(invalid=(None, "ab", [0], [-1], [1.5], [], 5))),),
+          covers=(strategies.midranks_of_pattern,)),
+    Entry("propstab.plots.plot_rank_distributions",
+          lambda R, **kw: plots.plot_rank_distributions(R, **kw), lambda: {"R": R()},
+          (Arg("R", R_KIND), Arg("feature_names", Anything(none=True, invalid=(["a"], 5))),
+           Arg("max_features", Int(1)), Arg("top_k", Int(1, 4, none=True)),
+           Arg("ax", Anything(none=True, invalid=(5, "ax")))),
+          covers=(plots.plot_rank_distributions,), after=_close_figures),
     # ---- plots
     Entry("propstab.plots.plot_stability_path",
           lambda selector, **kw: plots.plot_stability_path(selector, **kw),
@@ -625,6 +694,9 @@ NOT_FUZZED = {
     "TwoSampleTestResult": "built by two_sample_test; its methods are fuzzed",
     "PairwiseTestTable": "built by pairwise_tests; its methods are fuzzed",
     "ZeroVarianceWarning": "a warning class",
+    "RankingAssessment": "built by assess(output='ranking'); its methods are fuzzed",
+    "TIES": "data",
+    "RankConfiguration": "a NamedTuple",
     "VaryingSizesWarning": "a warning class",
     "CheckResult": "a result dataclass",
     "Variant": "a dataclass of option values (VARIANTS)",

@@ -40,7 +40,7 @@ def load_gen_docs():
 
 def test_registry_is_not_empty_and_families_partition_it():
     assert len(MEASURES) >= 22
-    by_family = [m.name for f in ("pairwise", "frequency", "correlated")
+    by_family = [m.name for f in ("pairwise", "frequency", "correlated", "ranking")
                  for m in list_measures(family=f)]
     assert sorted(by_family) == sorted(NAMES)
 
@@ -89,9 +89,11 @@ def test_declaration_is_complete_and_consistent(name):
     # the public function: Z positional-only, every option keyword-only, as declared
     assert getattr(propstab.measures, name) is info.function
     params = inspect.signature(info.function).parameters
-    assert list(params)[0] == "Z" and params["Z"].kind is inspect.Parameter.POSITIONAL_ONLY
+    first = "R" if info.input == "ranking" else "Z"       # a rank matrix, or Z
+    assert info.input == ("ranking" if info.family == "ranking" else "selection")
+    assert list(params)[0] == first and params[first].kind is inspect.Parameter.POSITIONAL_ONLY
     assert all(p.kind is inspect.Parameter.KEYWORD_ONLY for p in list(params.values())[1:])
-    assert set(info.parameter_names) == set(params) - {"Z", "n_features", "feature_names"}
+    assert set(info.parameter_names) == set(params) - {first, "n_features", "feature_names"}
     for p in info.parameters:
         assert params[p.name].default == p.default and p.description
 
@@ -151,7 +153,8 @@ IRR_REFERENCES = {"conger": ("irr", "kappam.fleiss", "ratings", {"exact": True})
 
 
 def test_r_references_name_existing_stabm_functions():
-    refs = {m.name: m.r_reference for m in MEASURES if m.r_reference is not None}
+    refs = {m.name: m.r_reference for m in MEASURES
+            if m.r_reference is not None and m.input == "selection"}
     assert refs
     for name, ref in list(refs.items()):
         assert isinstance(ref, RReference)
@@ -167,6 +170,22 @@ def test_r_references_name_existing_stabm_functions():
     functions = [ref.function for ref in refs.values()]
     assert sorted(functions) == sorted(set(functions))
     assert STABM_WITHOUT_SIMILARITY <= set(functions)
+
+
+def test_ranking_r_references_are_base_r_code():
+    """The ranking family's R references are base R (stats::cor, stats::dist) on the rank
+    matrix: an R function of R in ``r_code``, taking the R arguments the options map to."""
+    ranking = list_measures("ranking")
+    with_r = [m for m in ranking if m.r_reference is not None]
+    assert {m.name for m in with_r} == {"spearman", "kendall", "canberra"}
+    for m in with_r:
+        ref = m.r_reference
+        assert ref.input == "ranks" and ref.package == "stats", m.name
+        assert ref.function in ("cor", "dist") and f"stats::{ref.function}(" in ref.r_code
+        assert ref.r_code.startswith("function(R")
+        assert set(ref.arguments) <= set(m.parameter_names), m.name
+    assert all(m.r_reference is None or m.r_reference.input in ("stabm", "ratings")
+               for m in MEASURES if m.input == "selection")
 
 
 def test_stabm_function_list_matches_the_installed_namespace():
@@ -195,28 +214,38 @@ def test_every_measure_is_in_the_docs_table_and_the_page_is_up_to_date():
 def test_every_pairwise_and_frequency_measure_has_a_kernel():
     """The value and the jackknife's leave-one-out values come from one formula."""
     from propstab.measures.kernels import CountKernel, PairKernel
+    from propstab.measures.rank_kernels import _RankKernel
     sel = propstab.as_selection([[1, 1, 0, 0], [1, 0, 1, 0], [0, 1, 1, 0]])
     for family, kind in (("pairwise", PairKernel), ("frequency", CountKernel)):
         for info in list_measures(family):
             assert isinstance(info.kernel, kind), info.name
             assert info.kernel.leave_one_out(sel).shape == (3,), info.name
+    rk = propstab.as_rankings([[1, 2, 3, 4], [2, 1, 4, 3], [1, 3, 2, 4]])
+    for info in list_measures("ranking"):
+        assert isinstance(info.kernel, _RankKernel), info.name
+        assert info.kernel.leave_one_out(rk).shape == (3,), info.name
 
 
 def test_analytic_variance_and_scale_are_declared_by_their_rule():
     """Thm 6 applies to Nogueira's estimator and to Kuncheva's index, equal to it on its
-    domain (thesis Thm 4); Conger's kappa has its own delta-method variance. Table 6.1 is
-    a scale for kappa-like values: those, and the measures corrected for chance with null
-    value 0 and maximum 1, higher more stable."""
+    domain (thesis Thm 4); Conger's kappa has its own delta-method variance; the
+    U-statistic variance applies to the ranking measures that are the mean of a pairwise
+    correlation (Spearman, Kendall). Table 6.1 is a scale for kappa-like values of sets:
+    those, and the set measures corrected for chance with null value 0 and maximum 1,
+    higher more stable (not for correlations of rankings)."""
     from propstab._variance import conger_delta, thm6
     from propstab.measures.references import TABLE_6_1
     analytic = {m.name for m in MEASURES if m.analytic_variance is not None}
-    assert analytic == {"nogueira", "kuncheva", "conger"}
-    assert all(get_measure(name).analytic_variance is thm6 for name in ("nogueira", "kuncheva"))
+    thesis = {"nogueira", "kuncheva"}
+    assert analytic == thesis | {"conger", "spearman", "kendall"}
+    assert all(get_measure(name).analytic_variance is thm6 for name in thesis)
     assert get_measure("conger").analytic_variance is conger_delta
+    for name in ("spearman", "kendall"):
+        assert get_measure(name).analytic_variance.source == "U-statistic, Hoeffding 1948"
     for info in MEASURES:
         hi = info.bounds[1]
-        kappa_like = info.name in analytic or (
-            info.orientation == "higher" and info.null_value == 0.0 and hi.is_constant
-            and hi.value == 1.0)
+        kappa_like = info.name in thesis or (
+            info.input == "selection" and info.orientation == "higher"
+            and info.null_value == 0.0 and hi.is_constant and hi.value == 1.0)
         assert (info.scale == TABLE_6_1) == kappa_like, info.name
         assert info.scale in (None, TABLE_6_1), info.name

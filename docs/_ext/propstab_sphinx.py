@@ -158,18 +158,24 @@ def _math_blocks(doc: str) -> list:
     return blocks
 
 
-def _matrix(Z) -> str:
+def _matrix(Z, ranking: bool = False) -> str:
+    """A 0/1 matrix as ``[110, 011]``; a rank matrix as ``[1 2 3, 2 1 3]``."""
+    if ranking:
+        return "[" + ", ".join(" ".join(f"{c:g}" for c in row) for row in Z) + "]"
     return "[" + ", ".join("".join(str(int(c)) for c in row) for row in Z) + "]"
 
 
-def _evidence(row: dict) -> str:
-    """The evidence cell of a verdict: the reason, and the counterexample in full."""
+def _evidence(row: dict, ranking: bool = False) -> str:
+    """The evidence cell of a verdict: the reason, and the counterexample in full (a
+    rank matrix R for a measure of the ranking family)."""
     parts = [rst_escape(row["reason"])]
     ce = row.get("counterexample")
+    Z = "R" if ranking else "Z"
     if isinstance(ce, list) and ce and isinstance(ce[0][0], list):          # a pair
-        parts.append(f"``Z1 = {_matrix(ce[0])}``, ``Z2 = {_matrix(ce[1])}``")
+        parts.append(f"``{Z}1 = {_matrix(ce[0], ranking)}``, "
+                     f"``{Z}2 = {_matrix(ce[1], ranking)}``")
     elif isinstance(ce, list) and ce:
-        parts.append(f"``Z = {_matrix(ce)}``")
+        parts.append(f"``{Z} = {_matrix(ce, ranking)}``")
     context = row.get("context") or {}
     if context.get("similarity") is not None:
         C = context["similarity"]
@@ -180,7 +186,7 @@ def _evidence(row: dict) -> str:
     return " ".join(parts)
 
 
-def _verdict_table(rows: list, axioms) -> str:
+def _verdict_table(rows: list, axioms, ranking: bool = False) -> str:
     by_axiom = {r["axiom"]: r for r in rows}
     lines = [".. list-table::", "   :header-rows: 1", "   :widths: 14 12 12 62",
              "   :class: verdicts", "",
@@ -191,7 +197,7 @@ def _verdict_table(rows: list, axioms) -> str:
         status = f"{MARKS[r['status']]} {r['status']}" if r else "not audited"
         lines += [f"   * - :ref:`{a.label} <axiom-{a.name.lower()}>`",
                   f"     - {declared}", f"     - {status}",
-                  f"     - {_evidence(r) if r else ''}"]
+                  f"     - {_evidence(r, ranking) if r else ''}"]
     return "\n".join(lines) + "\n"
 
 
@@ -201,8 +207,15 @@ def _measure_page(info, rows_by_label: dict, audit_note: str) -> str:
     name = info.name
     out = [f".. _measure-{name}:\n", heading(f"{name}"), ""]
     out.append(f"*{info.family} family* — {rst_escape(info.summary)}\n")
-    fields = [(":Call:", f"``propstab.stability(Z, measure=\"{name}\")`` or "
+    ranking = info.input == "ranking"
+    Z = "R" if ranking else "Z"
+    fields = [(":Call:", f"``propstab.stability({Z}, measure=\"{name}\")`` or "
                          f":func:`propstab.measures.{name}`")]
+    if ranking:
+        fields.append((":Input:", "a rank matrix R (runs x features, rank 1 the most "
+                                  "important; :func:`propstab.as_rankings`), audited "
+                                  "against the axioms stated for rankings "
+                                  "(:doc:`/rankings`)"))
     if info.aliases:
         fields.append((":Aliases:", ", ".join(f"``{a}``" for a in info.aliases)))
     lo, hi = info.bounds
@@ -211,7 +224,7 @@ def _measure_page(info, rows_by_label: dict, audit_note: str) -> str:
                       hi.is_constant else " (functions of M, d and the sizes k)")))
     fields.append((":Stable when:", "higher values" if info.orientation == "higher"
                    else "lower values"))
-    fields.append((":Domain:", "every Z" if info.domain == "any" else
+    fields.append((":Domain:", f"every {Z}" if info.domain == "any" else
                    "a constant subset size only (elsewhere NaN with "
                    ":class:`~propstab.UndefinedMeasureWarning`)"))
     if info.null_value is not None:
@@ -236,13 +249,13 @@ def _measure_page(info, rows_by_label: dict, audit_note: str) -> str:
 
     out.append(heading("Properties: declared and audited", "-"))
     out.append(audit_note + "\n")
-    out.append(_verdict_table(rows_by_label.get(name, []), Axiom))
+    out.append(_verdict_table(rows_by_label.get(name, []), Axiom, ranking))
     for v in VARIANTS.get(name, ()):
         label = name + "[" + ", ".join(f"{k}={val}" for k, val in v.options.items()) + "]"
         options = ", ".join(f"{k}={val!r}" for k, val in v.options.items())
         out.append(heading(f"With {options}", "~"))
         out.append(rst_escape(v.reason) + ".\n")
-        out.append(_verdict_table(rows_by_label.get(label, []), Axiom))
+        out.append(_verdict_table(rows_by_label.get(label, []), Axiom, ranking))
     if info.notes:
         out.append(".. note::\n\n   " + rst_escape(info.notes) + "\n")
 

@@ -10,6 +10,10 @@ module             contents
                    ``search_in_contexts`` (the search of :mod:`propstab.search` with
                    a context drawn per example)
 ``expectations``   exact null expectations: hypergeometric per pair, enumeration
+``rankings``       the same for rank matrices: exact total variance of midranks, null
+                   expectations over arrangements of midranks, families and examples
+``inputs``         :class:`InputKind`: what each check draws and computes for a
+                   subject's input kind (``Declaration.input``: selection or ranking)
 ``examples``       constructive families (unbounded values) and the explicit example
                    matrices tried before a search
 ``checks``         the five ``check_<axiom>`` functions and ``CHECKS``
@@ -17,6 +21,6 @@ module             contents
 ``loader``         ``load_function("file.py:function")``
 =================  ===================================================================
 
-Imports go one way: ``expectations`` <- ``subjects`` <- ``examples``, ``report``
-<- ``checks``; ``loader`` stands alone.
+Imports go one way: ``expectations`` <- ``subjects`` <- ``examples``, ``rankings`` <-
+``inputs``, ``report`` <- ``checks``; ``loader`` stands alone.
 """

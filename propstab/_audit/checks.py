@@ -1,5 +1,11 @@
 """The five checks, one per axiom (thesis ch. 4, :attr:`propstab.Axiom.statement`).
 
+Each check is written once for every input kind: a subject's declaration says whether the
+measure reads a selection matrix or a rank matrix, and
+:func:`~propstab._audit.inputs.input_kind` gives the matrices to search and the exact
+quantities to compare (for rank matrices, the axioms' statements
+:attr:`propstab.Axiom.ranking_statement`).
+
 ``check_<axiom>(measure, *, options, claimed, max_examples, seed)`` searches for a
 counterexample to the axiom (:func:`propstab.search.search`, through
 :func:`~propstab._audit.subjects.search_in_contexts` for correlated measures) and
@@ -19,13 +25,11 @@ from hypothesis import strategies as st
 from .._validation import check_bool, check_int_range
 from ..axioms import Axiom
 from ..search import Found, assume, assume_defined, target
-from ..strategies import (identical_rows, matrix_pairs, near_identical_rows,
-                          selection_matrices)
-from .examples import (CONTEXT_EXAMPLES, CONTEXT_FAMILIES, EQUAL_VARIANCE_PAIRS, FAMILIES,
-                       FAMILY_SIZES, MAXIMUM_EXAMPLES, REFERENCE_CONFIGS, diverges,
+from .examples import (CONTEXT_EXAMPLES, CONTEXT_FAMILIES, FAMILY_SIZES, diverges,
                        family_values)
-from .expectations import configurations_strategy, null_expectation
-from .report import CheckResult
+from .expectations import sizes_text
+from .inputs import input_kind, selection_total_variance
+from .report import CheckResult, matrix_text
 from .subjects import TOLERANCE, Subject, close, search_in_contexts, subject
 
 __all__ = ["CHECKS", "DEFAULT_MAX_EXAMPLES", "MAX_FEATURES", "MAX_RUNS", "check_bounds",
@@ -70,10 +74,18 @@ def _prepare(measure, options, claimed, axiom, max_examples, seed) -> Subject:
 
 
 def _total_variance(Z: np.ndarray) -> Fraction:
-    """sum_f s_f^2 = (N M - sum_f F_f^2) / (M (M - 1)), exactly."""
-    M = Z.shape[0]
-    F = Z.sum(axis=0).astype(np.int64)
-    return Fraction(int(F.sum()) * M - int(np.dot(F, F)), M * (M - 1))
+    """sum_f s_f^2 = (N M - sum_f F_f^2) / (M (M - 1)) of a selection matrix, exactly."""
+    return selection_total_variance(Z)
+
+
+def _kind(s: Subject):
+    """The subject's input kind, with the searched sizes."""
+    return input_kind(s, MAX_RUNS, MAX_FEATURES)
+
+
+def _domain_text(s: Subject) -> str:
+    return ("R with no run ranking all features equal" if s.declaration.input == "ranking"
+            else "Z with row sizes in 1..d-1")
 
 
 def check_fully_defined(measure, *, options=None, claimed=None,
@@ -144,13 +156,12 @@ def check_fully_defined(measure, *, options=None, claimed=None,
             return Found(Z, (v,), f"value {v}")
         return None
 
+    kind = _kind(s)
     found = search_in_contexts(
-        s, selection_matrices(subset_sizes="proper", max_runs=MAX_RUNS,
-                              max_features=MAX_FEATURES),
-        probe, np.shape, max_examples=max_examples, seed=seed,
-        context_examples=CONTEXT_EXAMPLES[FD])
-    return _verdict(s, FD, found, f"finite, without warning, on every searched Z with row "
-                                  f"sizes in 1..d-1 ({max_examples} examples)")
+        s, kind.proper(), probe, np.shape, max_examples=max_examples, seed=seed,
+        examples=kind.fully_defined_examples, context_examples=CONTEXT_EXAMPLES[FD])
+    return _verdict(s, FD, found, f"finite, without warning, on every searched "
+                                  f"{_domain_text(s)} ({max_examples} examples)")
 
 
 def check_monotonicity(measure, *, options=None, claimed=None,
@@ -210,11 +221,12 @@ def check_monotonicity(measure, *, options=None, claimed=None,
     'holds'
     """
     s = _prepare(measure, options, claimed, MONO, max_examples, seed)
+    kind = _kind(s)
 
     def probe(s, pair):
         Z1, Z2 = pair
         v1, v2 = assume_defined(s.value(Z1)), assume_defined(s.value(Z2))
-        V1, V2 = _total_variance(Z1), _total_variance(Z2)
+        V1, V2 = kind.total_variance(Z1), kind.total_variance(Z2)
         if V1 == V2:
             if not close(v1, v2):
                 return Found((Z1, Z2), (v1, v2), f"equal total variance {V1} but different "
@@ -228,9 +240,9 @@ def check_monotonicity(measure, *, options=None, claimed=None,
         return None
 
     found = search_in_contexts(
-        s, matrix_pairs(subset_sizes=s.sizes, max_runs=MAX_RUNS, max_features=MAX_FEATURES),
-        probe, lambda pair: pair[0].shape, max_examples=max_examples, seed=seed,
-        examples=EQUAL_VARIANCE_PAIRS, context_examples=CONTEXT_EXAMPLES[MONO])
+        s, kind.pairs(s.sizes), probe, lambda pair: pair[0].shape,
+        max_examples=max_examples, seed=seed, examples=kind.equal_variance_pairs,
+        context_examples=CONTEXT_EXAMPLES[MONO])
     return _verdict(s, MONO, found, f"strictly decreasing in the total variance on every "
                                     f"searched pair ({max_examples} examples)")
 
@@ -238,7 +250,7 @@ def check_monotonicity(measure, *, options=None, claimed=None,
 def _family_evidence(s: Subject):
     """A refuting family member for BOUNDS: a value outside constant declared bounds,
     or values diverging along a family."""
-    families = [f for f in FAMILIES + (CONTEXT_FAMILIES if s.contexts else ())
+    families = [f for f in _kind(s).families + (CONTEXT_FAMILIES if s.contexts else ())
                 if f.constant_size or s.domain == "any"]
     for family in families:
         values = family_values(s, family)
@@ -342,9 +354,8 @@ def check_bounds(measure, *, options=None, claimed=None, max_examples=DEFAULT_MA
             return None
 
         found = search_in_contexts(
-            s, selection_matrices(subset_sizes=s.sizes, max_runs=MAX_RUNS,
-                                  max_features=MAX_FEATURES),
-            probe, np.shape, max_examples=max_examples, seed=seed)
+            s, _kind(s).matrices(s.sizes), probe, np.shape, max_examples=max_examples,
+            seed=seed)
     where = (f"within [{s.constant_bounds[0]:g}, {s.constant_bounds[1]:g}]"
              if s.constant_bounds else "no family diverges (no constant bounds declared)")
     return _verdict(s, BND, found, f"{where} on every searched Z ({max_examples} examples) "
@@ -416,13 +427,14 @@ def check_maximum(measure, *, options=None, claimed=None, max_examples=DEFAULT_M
     ([[1, 0, 0], [0, 1, 0]], 'C = [[1, 1, 0], [1, 1, 0], [0, 0, 1]]')
     """
     s = _prepare(measure, options, claimed, MAX, max_examples, seed)
+    kind = _kind(s)
     maximum = None
     if s.upper is None and s.lower is None:
-        reference = s.value(np.array([[True, False], [True, False]]))
+        reference = s.value(kind.reference)
         if math.isnan(reference):
             return CheckResult(s.name, MAX, s.claims[MAX], "skipped",
-                               reason="no declared maximum and the value on identical rows "
-                                      "[10, 10] is undefined")
+                               reason=f"no declared maximum and the value on identical rows "
+                                      f"{matrix_text(kind.reference)} is undefined")
         maximum = lambda Z: reference                           # noqa: E731
 
     def probe(s, Z):
@@ -439,11 +451,10 @@ def check_maximum(measure, *, options=None, claimed=None, max_examples=DEFAULT_M
                                     f"maximum {m:.6g}")
         return None
 
-    kw = dict(subset_sizes=s.sizes, max_runs=MAX_RUNS, max_features=MAX_FEATURES)
-    strategy = st.one_of(
-        identical_rows(**kw), near_identical_rows(**kw), selection_matrices(**kw))
+    strategy = st.one_of(kind.identical(s.sizes), kind.near_identical(s.sizes),
+                         kind.matrices(s.sizes))
     found = search_in_contexts(s, strategy, probe, np.shape, max_examples=max_examples,
-                               seed=seed, examples=MAXIMUM_EXAMPLES,
+                               seed=seed, examples=kind.maximum_examples,
                                context_examples=CONTEXT_EXAMPLES[MAX])
     return _verdict(s, MAX, found, f"the declared maximum is reached exactly on identical "
                                    f"rows on every searched Z ({max_examples} examples)")
@@ -520,6 +531,7 @@ def check_correction_for_chance(measure, *, options=None, claimed=None,
     run fixed by symmetry)
     """
     s = _prepare(measure, options, claimed, CORR, max_examples, seed)
+    kind = _kind(s)
     caches: dict = {}
     memo: dict = {}
 
@@ -531,13 +543,13 @@ def check_correction_for_chance(measure, *, options=None, claimed=None,
         context = None if bound.context is None else bound.context.key()
         key = (config.n_features, sizes, context)
         if key not in memo:
-            memo[key] = null_expectation(bound, config, caches.setdefault(context, {}))
+            memo[key] = kind.null_expectation(bound, config, caches.setdefault(context, {}))
         return memo[key]
 
     reference = s.null_value if s.claims[CORR] else None
     ref_exp = None
     if reference is None:
-        candidates = [c for c in REFERENCE_CONFIGS if s.domain == "any" or
+        candidates = [c for c in kind.reference_configs if s.domain == "any" or
                       len(set(c.row_sizes)) == 1]
         for config in candidates:
             ref_exp = expectation(config)
@@ -559,16 +571,17 @@ def check_correction_for_chance(measure, *, options=None, claimed=None,
         if not close(e.value, reference):
             what = (f"the declared null value {reference:g}" if ref_exp is None else
                     f"{reference:.6g} at M={ref_exp.n_runs}, d={ref_exp.n_features}, "
-                    f"k={list(ref_exp.row_sizes)}")
+                    f"{sizes_text(ref_exp.row_sizes)}")
             return Found(config, (e.value, reference), f"E[value | H0] = {e.value:.6g} at "
                                                        f"M={config.n_runs}, "
                                                        f"d={config.n_features}, "
-                                                       f"k={list(config.row_sizes)} differs "
+                                                       f"{sizes_text(config.row_sizes)} differs "
                                                        f"from {what}")
         return None
 
-    examples = max_examples if s.pairwise else max(10, max_examples // 8)
-    found = search_in_contexts(s, configurations_strategy(s), probe,
+    examples = (max_examples if s.pairwise and kind.name == "selection" else
+                max(10, max_examples // (4 if s.pairwise else 8)))
+    found = search_in_contexts(s, kind.configurations(s), probe,
                                lambda c: (c.n_runs, c.n_features), max_examples=examples,
                                seed=seed, context_examples=CONTEXT_EXAMPLES[CORR])
     refs = (ref_exp,) if ref_exp is not None else ()

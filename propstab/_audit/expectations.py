@@ -25,7 +25,7 @@ from .. import chance
 from ..strategies import matrix_from_rows, null_configurations
 
 __all__ = ["ENUMERATION_LIMIT", "Expectation", "configurations_strategy", "n_outcomes",
-           "null_expectation", "pair_matrix"]
+           "null_expectation", "pair_matrix", "sizes_text"]
 
 ENUMERATION_LIMIT = 1024       # at most this many tuples of subsets per exact expectation
 
@@ -41,8 +41,21 @@ class Expectation:
     method: str
 
     def __str__(self) -> str:
-        return (f"E[value | M={self.n_runs}, d={self.n_features}, k={list(self.row_sizes)}] "
-                f"= {self.value:.6g} ({self.method})")
+        return (f"E[value | M={self.n_runs}, d={self.n_features}, "
+                f"{sizes_text(self.row_sizes)}] = {self.value:.6g} ({self.method})")
+
+
+def sizes_text(row_sizes) -> str:
+    """``k=[1, 2]`` for the row sizes of a selection configuration; ``patterns=[1 2 3,
+    1 2.5 2.5]`` for the tie patterns (midranks) of a configuration of rankings.
+
+    >>> sizes_text((1, 2)), sizes_text(((1.0, 2.0, 3.0), (1.0, 2.5, 2.5)))
+    ('k=[1, 2]', 'patterns=[1 2 3, 1 2.5 2.5]')
+    """
+    if row_sizes and isinstance(row_sizes[0], tuple):
+        return "patterns=[" + ", ".join(" ".join(f"{x:g}" for x in p)
+                                        for p in row_sizes) + "]"
+    return f"k={list(row_sizes)}"
 
 
 def _enumerated_sizes(config, symmetric: bool):

@@ -13,11 +13,11 @@ import numpy as np
 from .._registry import as_axiom
 from .._text import Summary, call_repr, summary
 from ..axioms import Axiom
-from ..strategies import NullConfiguration
+from ..strategies import NullConfiguration, RankConfiguration
 from .expectations import Expectation
 from .subjects import VARIANTS, Context, label
 
-__all__ = ["AuditTable", "CheckResult", "MARKS", "matrix_text"]
+__all__ = ["AuditTable", "CheckResult", "MARKS", "matrix_list", "matrix_text"]
 
 #: The mark of each status in the printed table.
 MARKS = {"holds": "✓", "violated": "!", "refuted": "✗", "unrefuted": "?", "skipped": "-"}
@@ -34,8 +34,9 @@ class CheckResult:
     axiom : Axiom
     claimed : bool
     status : {"holds", "violated", "refuted", "unrefuted", "skipped"}
-    counterexample : ndarray, tuple of two ndarrays, NullConfiguration or None
-        The minimal refuting matrix (a pair for MONOTONICITY, a null-model
+    counterexample : ndarray, tuple of two ndarrays, NullConfiguration, RankConfiguration or None
+        The minimal refuting matrix (a 0/1 selection matrix, or a rank matrix of
+        midranks for the ranking family; a pair for MONOTONICITY, a null-model
         configuration for CORRECTION_FOR_CHANCE).
     values : tuple of float
         The measure's values behind the counterexample.
@@ -61,12 +62,15 @@ class CheckResult:
         """A JSON-ready dict (matrices as nested lists of 0/1)."""
         ce = self.counterexample
         if isinstance(ce, np.ndarray):
-            ce = ce.astype(int).tolist()
+            ce = matrix_list(ce)
         elif isinstance(ce, NullConfiguration):
             ce = {"n_runs": ce.n_runs, "n_features": ce.n_features,
                   "row_sizes": list(ce.row_sizes)}
+        elif isinstance(ce, RankConfiguration):
+            ce = {"n_runs": ce.n_runs, "n_features": ce.n_features,
+                  "patterns": [list(p) for p in ce.patterns]}
         elif isinstance(ce, tuple):
-            ce = [z.astype(int).tolist() for z in ce]
+            ce = [matrix_list(z) for z in ce]
         out = {"measure": self.measure, "axiom": self.axiom.name, "claimed": self.claimed,
                "status": self.status, "counterexample": ce,
                "values": [None if math.isnan(v) else v for v in self.values],
@@ -192,17 +196,40 @@ class AuditTable:
         return summary(None, table=(heads, body), notes=legend + notes)
 
 
+def _is_selection(Z: np.ndarray) -> bool:
+    return Z.dtype == bool or Z.dtype.kind in "iu"
+
+
+def matrix_list(Z: np.ndarray) -> list:
+    """A matrix as nested lists: 0/1 for a selection matrix, midranks (whole numbers as
+    ints) for a rank matrix."""
+    if _is_selection(Z):
+        return Z.astype(int).tolist()
+    return [[int(x) if float(x).is_integer() else float(x) for x in row] for row in Z]
+
+
 def matrix_text(Z: np.ndarray) -> str:
-    """A 0/1 matrix as ``[110, 011]`` (one string of digits per run)."""
-    return "[" + ", ".join("".join(str(int(x)) for x in row) for row in Z) + "]"
+    """A 0/1 matrix as ``[110, 011]`` (one string of digits per run); a rank matrix as
+    ``[1 2 3, 2 1 3]`` (each run's midranks).
+
+    >>> import numpy as np
+    >>> matrix_text(np.array([[True, False], [False, True]])), matrix_text(np.array(
+    ...     [[1.0, 2.5, 2.5], [3.0, 2.0, 1.0]]))
+    ('[10, 01]', '[1 2.5 2.5, 3 2 1]')
+    """
+    if _is_selection(Z):
+        return "[" + ", ".join("".join(str(int(x)) for x in row) for row in Z) + "]"
+    return "[" + ", ".join(" ".join(f"{x:g}" for x in row) for row in Z) + "]"
 
 
 def _footnote(i: int, r: CheckResult) -> str:
     ce = r.counterexample
     if isinstance(ce, np.ndarray):
-        where = f" Z = {matrix_text(ce)}"
+        name = "Z" if _is_selection(ce) else "R"
+        where = f" {name} = {matrix_text(ce)}"
     elif isinstance(ce, tuple) and len(ce) == 2 and isinstance(ce[0], np.ndarray):
-        where = f" Z1 = {matrix_text(ce[0])}, Z2 = {matrix_text(ce[1])}"
+        name = "Z" if _is_selection(ce[0]) else "R"
+        where = f" {name}1 = {matrix_text(ce[0])}, {name}2 = {matrix_text(ce[1])}"
     else:
         where = ""
     if r.context is not None:

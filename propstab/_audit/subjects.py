@@ -262,7 +262,8 @@ def registered_subjects(measure, **declaration) -> "list[Subject]":
 def subject(measure, *, options: Optional[Mapping[str, Any]] = None, claims=None,
             lower=None, upper=None, orientation: Optional[str] = None,
             domain: Optional[str] = None, null_value: Optional[float] = None,
-            pairwise: Optional[bool] = None, symmetric: Optional[bool] = None) -> Subject:
+            pairwise: Optional[bool] = None, symmetric: Optional[bool] = None,
+            input: Optional[str] = None) -> Subject:
     """What to audit: a registered measure (name or :class:`MeasureInfo`) at ``options``,
     or a user function ``f(Z) -> float`` taking a boolean ndarray (called as
     ``f(Z, **options)``).
@@ -273,7 +274,7 @@ def subject(measure, *, options: Optional[Mapping[str, Any]] = None, claims=None
     (:meth:`~propstab._registry.Declaration.of`) comes
     from the keywords or from attributes of the function of the same names
     (``f.claims``, ``f.lower``, ``f.upper``, ``f.orientation``, ``f.domain``,
-    ``f.null_value``, ``f.pairwise``, ``f.symmetric``), keywords first. ``claims`` is a
+    ``f.null_value``, ``f.pairwise``, ``f.symmetric``, ``f.input``), keywords first. ``claims`` is a
     mapping {Axiom or name: bool} or an iterable of the claimed axioms; unlisted axioms
     are disclaimed. ``pairwise=True`` states that f is the average of a pair score over
     pairs of runs, which makes exact null expectations available for any size;
@@ -301,6 +302,10 @@ def subject(measure, *, options: Optional[Mapping[str, Any]] = None, claims=None
         E[value | H0] when CORRECTION_FOR_CHANCE is claimed.
     pairwise, symmetric : bool, optional
         See above.
+    input : {"selection", "ranking"}, optional
+        What f reads: a boolean selection matrix (default) or a rank matrix of midranks
+        (float); the checks then search rank matrices against the axioms' statements
+        for rankings (:attr:`propstab.Axiom.ranking_statement`).
 
     Returns
     -------
@@ -340,7 +345,7 @@ def subject(measure, *, options: Optional[Mapping[str, Any]] = None, claims=None
     """
     declaration = dict(claims=claims, lower=lower, upper=upper, orientation=orientation,
                        domain=domain, null_value=null_value, pairwise=pairwise,
-                       symmetric=symmetric)
+                       symmetric=symmetric, input=input)
     if options is not None and not isinstance(options, Mapping):
         raise TypeError(f"options: must be a mapping of the measure's options; got "
                         f"{type(options).__name__} {options!r}")

@@ -11,7 +11,8 @@ import argparse
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 from .._readers import (SELECTION_SUFFIXES, SIMILARITY_SUFFIXES, SelectionFile,
-                        SimilarityFile, read_feature_names, read_selection, read_similarity)
+                        SimilarityFile, read_feature_names, read_rankings, read_selection,
+                        read_similarity)
 from .._registry import MeasureInfo, list_measures
 from .._validation import check_options
 
@@ -58,6 +59,10 @@ def add_reading_arguments(p) -> None:
     g.add_argument("--feature-names", metavar="FILE",
                    help="the d feature names in order (one per line, or a .json list): "
                         "needed when runs list features by name, checked against a header")
+    g.add_argument("--scores", action="store_true",
+                   help="for a measure of the ranking family (spearman, kendall, ...): the "
+                        "table holds scores or importances (the largest the most important) "
+                        "instead of ranks (1 the most important)")
     g.add_argument("--index-col", default="auto", metavar="COLUMN",
                    help="the column of run labels in a table: 'auto' (default: detected when "
                         "the header's first cell is empty, as DataFrame.to_csv and "
@@ -86,14 +91,20 @@ def add_measure_arguments(p, *, default: Optional[str] = "nogueira", many: bool 
                         "(repeatable; propstab measures --json lists each measure's options)")
 
 
-def read_inputs(args, paths: Sequence[str]) -> Tuple[List[SelectionFile],
-                                                     Optional[SimilarityFile]]:
+def read_inputs(args, paths: Sequence[str], kind: str = "selection") -> Tuple[
+        List[SelectionFile], Optional[SimilarityFile]]:
     """The selection files (and the similarity file) named by the command line.
 
     Feature names come from --feature-names, else from the similarity file's header;
     d for index lists from --n-features, else from those names or the similarity's size.
+    For a measure of the ranking family (``kind="ranking"``) the files are rank tables
+    (:func:`propstab._readers.read_rankings`, ``--scores`` for scores).
     """
     given = read_feature_names(args.feature_names) if args.feature_names else None
+    if kind == "ranking":
+        return [read_rankings(path, kind="scores" if args.scores else "ranks",
+                              feature_names=given, index_col=args.index_col)
+                for path in paths], None
     sim = None
     if args.similarity and args.similarity != IDENTITY:
         sim = read_similarity(args.similarity, index_col="auto")
@@ -152,6 +163,8 @@ def _parse_value(info: MeasureInfo, p, text: str):
     if isinstance(default, float) or default is None:
         if default is None and text.lower() == "none":
             return None
+        if default is None and text.strip().lstrip("+-").isdigit():
+            return int(text)              # e.g. the k of a ranking measure (None: d)
         try:
             return float(text)
         except ValueError:

@@ -10,7 +10,7 @@ from ._common import (READ_HELP, add_measure_arguments, add_reading_arguments,
 
 def run(args) -> int:
     info = get_measure(args.measure)
-    (r1, r2), sim = read_inputs(args, [args.file1, args.file2])
+    (r1, r2), sim = read_inputs(args, [args.file1, args.file2], kind=info.input)
     n1, n2 = r1.selection.feature_names, r2.selection.feature_names
     if n1 != n2:
         raise ValueError(f"{r1.path}, {r2.path}: the feature names differ "

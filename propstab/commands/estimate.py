@@ -10,7 +10,7 @@ from ._common import (READ_HELP, add_measure_arguments, add_reading_arguments,
 def run(args) -> int:
     from ..inference import estimate
     info = get_measure(args.measure)
-    (read,), sim = read_inputs(args, [args.file])
+    (read,), sim = read_inputs(args, [args.file], kind=info.input)
     options, option_lines = measure_options(args, info, sim)
     est = estimate(read.selection, info.name, **options)
     ci = est.confidence_interval(args.confidence)

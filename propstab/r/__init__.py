@@ -4,7 +4,8 @@ rpy2 and R are loaded on first use. The pieces:
 
 - conversion both ways: :func:`to_r_features` (stabm's list of 1-based index
   vectors), :func:`to_r_matrix`, :func:`to_r_similarity` (dense R matrix or
-  ``Matrix::sparseMatrix``) and :func:`from_r_selection`;
+  ``Matrix::sparseMatrix``), :func:`to_r_rankings` (a matrix of midranks, for the
+  ranking family's base R references) and :func:`from_r_selection`;
 - calling R: :func:`call_r` (any R function, errors as
   :class:`~propstab.r.RReferenceError`), :func:`call_reference` (a measure's R
   reference from its registry entry), :func:`fleiss_kappa_r` (``irr``);
@@ -14,16 +15,18 @@ rpy2 and R are loaded on first use. The pieces:
   defects :data:`EXPECTED_DIFFERENCES`.
 """
 from .._exceptions import RReferenceError, RUnavailableError
-from ._call import RValue, call_r, r_package, r_versions, require_package, robjects
-from ._convert import from_r_selection, to_r_features, to_r_matrix, to_r_similarity
+from ._call import RValue, call_r, call_r_code, r_package, r_versions, require_package, robjects
+from ._convert import (from_r_selection, to_r_features, to_r_matrix, to_r_rankings,
+                       to_r_similarity)
 from ._reference import FLEISS, call_reference, fleiss_kappa_r, reference_value
 from ._defects import EXPECTED_DIFFERENCES, ExpectedDifference
 from ._crosscheck import Case, CrosscheckReport, CrosscheckRow, crosscheck, r_default_options
 
 __all__ = [
     "Case", "CrosscheckReport", "CrosscheckRow", "EXPECTED_DIFFERENCES", "ExpectedDifference",
-    "FLEISS", "RReferenceError", "RUnavailableError", "RValue", "call_r", "call_reference",
+    "FLEISS", "RReferenceError", "RUnavailableError", "RValue", "call_r", "call_r_code",
+    "call_reference",
     "crosscheck", "fleiss_kappa_r", "from_r_selection", "r_package", "r_versions",
     "r_default_options", "reference_value", "require_package", "robjects", "to_r_features",
-    "to_r_matrix", "to_r_similarity",
+    "to_r_matrix", "to_r_rankings", "to_r_similarity",
 ]

@@ -30,8 +30,8 @@ import numpy as np
 
 from .._exceptions import RReferenceError, RUnavailableError
 
-__all__ = ["RValue", "call_r", "formals", "r_package", "r_versions", "require_package",
-           "robjects"]
+__all__ = ["RValue", "call_r", "call_r_code", "formals", "r_package", "r_versions",
+           "require_package", "robjects"]
 
 _STATE: dict = {}
 
@@ -312,19 +312,42 @@ def call_r(package: str, function: str, /, *args, **kwargs):
     if (package, function) not in functions:
         require_package(package)           # a clear error when it is not installed
         functions[package, function] = _STATE["robjects"].r(f"{package}::`{function}`")
+    return _safe_call(functions[package, function], f"{package}::{function}", args, kwargs)
+
+
+def call_r_code(code: str, label: str, /, *args, **kwargs):
+    """Call the R function written as R source ``code`` (e.g. ``"function(R) ..."``) with
+    ``args`` and ``kwargs``, as :func:`call_r` calls a package's function: errors as
+    :class:`~propstab.r.RReferenceError` naming ``label``, warnings re-emitted.
+
+    Examples
+    --------
+    >>> from propstab.r import call_r_code
+    >>> float(call_r_code("function(x, y) x * y", "product", 3, y=4)[0])
+    12.0
+    """
+    ro = robjects()
+    functions = _STATE.setdefault("code", {})
+    if code not in functions:
+        functions[code] = ro.r(code)
+    return _safe_call(functions[code], label, args, kwargs)
+
+
+def _safe_call(fn, label: str, args, kwargs):
+    """``fn(*args, **kwargs)`` in R inside tryCatch: the value, or RReferenceError."""
     ro = _STATE["robjects"]
     with _quiet_console():
-        out = _STATE["safe_call"](functions[package, function], ro.r["list"](*args, **kwargs))
+        out = _STATE["safe_call"](fn, ro.r["list"](*args, **kwargs))
     value, warns, failed = out[0], list(out[1]), bool(out[2][0])
     for message in warns:
-        warnings.warn(f"{package}::{function}: R warning: {message}", RuntimeWarning, stacklevel=2)
+        warnings.warn(f"{label}: R warning: {message}", RuntimeWarning, stacklevel=3)
     if failed:
         r_message = str(value.rx2("message")[0]).strip()
         needed = missing_r_package(r_message)
         if needed is not None:         # an environment fault, not an error of the call
             command = _install_command(needed)
             raise RUnavailableError(
-                f"{package}::{function} needs the R package {needed!r}, which is missing or "
+                f"{label} needs the R package {needed!r}, which is missing or "
                 f"cannot be loaded (R: {' '.join(r_message.split())}); install it with: "
                 f"{command}", package=needed, command=command) from None
         r_call = str(value.rx2("call")[0])
@@ -332,7 +355,7 @@ def call_r(package: str, function: str, /, *args, **kwargs):
             r_call = r_call[:300] + " ..."
         shown = ", ".join([_describe(a) for a in args]
                           + [f"{k} = {_describe(v)}" for k, v in kwargs.items()])
-        made = f"{package}::{function}({shown})"
+        made = f"{label}({shown})"
         raise RReferenceError(
             f"R error in {made}: {r_message}" + (f"\n  the R call that failed: {r_call}"
                                                   if r_call else ""),

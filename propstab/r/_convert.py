@@ -11,10 +11,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._validation import Selection, as_selection, check_r_indices
+from .._validation import Selection, as_rankings, as_selection, check_r_indices
 from ._call import require_package, robjects
 
-__all__ = ["from_r_selection", "to_r_features", "to_r_matrix", "to_r_similarity"]
+__all__ = ["from_r_selection", "to_r_features", "to_r_matrix", "to_r_rankings",
+           "to_r_similarity"]
 
 
 def _runs(sel: Selection):
@@ -95,6 +96,22 @@ def to_r_matrix(Z, /, *, n_features=None, feature_names=None, transpose: bool = 
     if transpose:
         return _r_matrix(arr.T, rownames=sel.feature_names)
     return _r_matrix(arr, colnames=sel.feature_names)
+
+
+def to_r_rankings(R, /, *, n_features=None, feature_names=None):
+    """A rank matrix as an R double matrix of midranks (M x d, runs as rows), feature
+    names as column names: the input of the ranking family's base R references
+    (``stats::cor(t(R), method = "spearman")``, ``stats::dist(R, method = "canberra")``).
+
+    Examples
+    --------
+    >>> from propstab.r import to_r_rankings
+    >>> m = to_r_rankings([[1, 2, 2], [3, 2, 1]])
+    >>> list(m.dim), list(m)
+    ([2, 3], [1.0, 3.0, 2.5, 2.0, 2.5, 1.0])
+    """
+    rk = as_rankings(R, n_features=n_features, feature_names=feature_names)
+    return _r_matrix(np.asarray(rk.toarray(), dtype=np.float64), colnames=rk.feature_names)
 
 
 def to_r_similarity(C, /, *, feature_names=None):

@@ -10,6 +10,11 @@ are evaluated on
 - the worked examples of the papers (Somol and Novovicova 2010, Figs 2-4; the
   thesis's App. B and Fig. 4.1).
 
+A measure of the ranking family (its R reference's ``input="ranks"``: base R code on the
+matrix of midranks, e.g. the mean over pairs of runs of ``stats::cor(t(R), method =
+"spearman")``) is evaluated on generated rank matrices (untied, tied, with runs ranking
+every feature equal) and on :data:`WORKED_RANKINGS`.
+
 Agreement: ``|a - b| / max(|a|, |b|, 1) <= tolerance`` (1e-10), and NaN exactly
 where R gives NA or NaN, a NaN from propstab always coming with an
 UndefinedMeasureWarning. A case under a documented stabm defect
@@ -32,16 +37,17 @@ from .. import __version__
 from .._exceptions import RReferenceError, UndefinedMeasureWarning
 from .._registry import MeasureInfo, get_measure, list_measures
 from .._text import call_repr, table_lines
-from .._validation import (as_selection, check_int_range, check_mapping, check_options,
-                           check_real_range)
+from .._validation import (as_input, as_selection, check_int_range, check_mapping,
+                           check_options, check_real_range)
 from ..search import Found, search
-from ..strategies import matrix_from_rows, selection_matrices, similarity_matrices
+from ..strategies import (matrix_from_rows, rank_matrices, selection_matrices,
+                          similarity_matrices)
 from ._call import RValue, formals, r_versions
 from ._defects import expected_differences_for
 from ._reference import FLEISS, fleiss_kappa_r, reference_value
 
-__all__ = ["Case", "CrosscheckReport", "CrosscheckRow", "WORKED_EXAMPLES", "crosscheck",
-           "relative_difference"]
+__all__ = ["Case", "CrosscheckReport", "CrosscheckRow", "WORKED_EXAMPLES", "WORKED_RANKINGS",
+           "crosscheck", "relative_difference"]
 
 TOLERANCE = 1e-10
 
@@ -83,7 +89,8 @@ def relative_difference(a: float, b: float) -> float:
 
 @dataclasses.dataclass(frozen=True, eq=False)
 class Case:
-    """One input: a 0/1 selection matrix and the measure's options (all of them)."""
+    """One input: a 0/1 selection matrix (or, for the ranking family, a float matrix of
+    midranks) and the measure's options (all of them)."""
 
     name: str
     Z: np.ndarray
@@ -97,19 +104,33 @@ class Case:
     def n_features(self) -> int:
         return int(self.Z.shape[1])
 
+    @property
+    def is_ranking(self) -> bool:
+        """True for a rank matrix (midranks), False for a 0/1 selection matrix."""
+        return self.Z.dtype != bool
+
     def features(self) -> "list[list[int]]":
         """The runs as lists of 1-based feature indices (stabm's ``features``)."""
         return [(np.flatnonzero(row) + 1).tolist() for row in self.Z]
 
     def to_dict(self) -> dict:
-        return {"name": self.name, "features": self.features(), "p": self.n_features,
+        runs = ({"ranks": self.Z.tolist()} if self.is_ranking else
+                {"features": self.features()})
+        return {"name": self.name, **runs, "p": self.n_features,
                 "options": {k: _jsonable(v) for k, v in self.options.items()}}
 
     def r_code(self, r_function: str, arguments: Optional[Mapping[str, str]] = None,
                takes_p: bool = True) -> str:
         """The case as an R call of ``r_function``; ``arguments`` maps the options
         to R argument names (options without one are not passed); ``takes_p``: pass
-        ``p`` (stabm's adjusted measures take the dimension from ``sim.mat``)."""
+        ``p`` (stabm's adjusted measures take the dimension from ``sim.mat``). A rank
+        matrix is passed to ``r_function``, R code, as its first argument."""
+        if self.is_ranking:
+            cells = ", ".join(f"{x:g}" for x in self.Z.ravel(order="F"))
+            args = [f"matrix(c({cells}), {self.n_runs})"]
+            args += [f"{arguments[k]} = {_r_literal(v) if v is not None else 'NULL'}"
+                     for k, v in self.options.items() if k in (arguments or {})]
+            return f"({r_function})({', '.join(args)})"
         runs = ", ".join("integer(0)" if not f else f"c({', '.join(map(str, f))})"
                          for f in self.features())
         if r_function == f"{FLEISS['package']}::{FLEISS['function']}":
@@ -179,6 +200,21 @@ def _worked_examples() -> "dict[str, np.ndarray]":
 #: The papers' worked examples (name -> 0/1 matrix), run for every measure at R's
 #: default options (and every choice of its options when small enough for stabm).
 WORKED_EXAMPLES: Mapping[str, np.ndarray] = _worked_examples()
+
+#: Rank matrices run for every ranking measure: mlpy's example of Jurman et al.'s Canberra
+#: indicator (positions + 1), identical and reversed runs, ties of every tie rule, a
+#: partial ranking (NaN: unranked) and a run ranking every feature equal.
+WORKED_RANKINGS: Mapping[str, np.ndarray] = {
+    "jurman_mlpy_positions": np.array([[3, 5, 2, 4, 1], [4, 5, 2, 3, 1], [3, 5, 4, 1, 2]],
+                                      dtype=float),
+    "identical": np.array([[1, 2, 3, 4]] * 3, dtype=float),
+    "reversed": np.array([[1, 2, 3, 4, 5, 6], [6, 5, 4, 3, 2, 1]], dtype=float),
+    "ties_min_rule": np.array([[1, 2, 2, 4, 5], [1, 1, 3, 3, 5], [5, 4, 3, 2, 1]],
+                              dtype=float),
+    "partial_top2": np.array([[1, 2, 4, 4, 4], [2, 1, 4, 4, 4], [1, 3.5, 2, 3.5, 5]],
+                             dtype=float),
+    "constant_run": np.array([[1, 2, 3], [2, 2, 2], [3, 2, 1]], dtype=float),
+}
 
 
 def _option_strategy(info: MeasureInfo, p):
@@ -289,7 +325,12 @@ def case_strategy(info: MeasureInfo):
     """Hypothesis strategy of generated :class:`Case` objects for ``info``: options first
     (every comparable value), then a matrix, small when stabm enumerates subsets for an
     exact correction, else small (M <= 6, d <= 8) or larger (M <= 30, d <= 40), then a
-    similarity matrix (dense or sparse) if the measure takes one."""
+    similarity matrix (dense or sparse) if the measure takes one. For a ranking measure:
+    a rank matrix (any ties, no ties, or no run constant), small or larger, and its
+    integer options (``k``) drawn in 1..d or None."""
+    if info.input == "ranking":
+        return _rank_cases(info)
+
     @st.composite
     def cases(draw):
         options = {p.name: draw(_option_strategy(info, p)) for p in info.parameters
@@ -309,6 +350,20 @@ def case_strategy(info: MeasureInfo):
     return cases()
 
 
+def _rank_cases(info: MeasureInfo):
+    @st.composite
+    def cases(draw):
+        runs, features = draw(st.sampled_from([((2, 6), (2, 8)), ((10, 30), (10, 40))]))
+        R = draw(st.one_of(*[rank_matrices(min_runs=runs[0], max_runs=runs[1],
+                                           min_features=features[0],
+                                           max_features=features[1], ties=ties)
+                             for ties in ("proper", "none", "any")]))
+        options = {p.name: draw(st.one_of(st.none(), st.integers(1, R.shape[1])))
+                   for p in info.parameters if p.name == "k"}
+        return Case("generated", R, check_options(info, options))
+    return cases()
+
+
 # ---------------------------------------------------------------------- evaluation
 
 @dataclasses.dataclass(frozen=True)
@@ -324,7 +379,8 @@ class _Outcome:
 
     def to_dict(self, ref: "_Reference") -> dict:
         return {**self.case.to_dict(),
-                "r_code": self.case.r_code(ref.label, ref.arguments, ref.takes_p),
+                "r_code": self.case.r_code(ref.code or ref.label, ref.arguments,
+                                           ref.takes_p),
                 "propstab": _num(self.propstab), "propstab_warned": self.warned,
                 "r": None if self.r is None else _num(self.r.value),
                 "r_kind": None if self.r is None else self.r.kind, "error": self.error,
@@ -343,13 +399,15 @@ class _Reference:
     evaluate: Callable[[Case], RValue]
     arguments: Mapping[str, str]
     takes_p: bool = True
+    code: str = ""                 # base R code of a ranking reference (input "ranks")
 
 
 def _references(info: MeasureInfo) -> "list[_Reference]":
     ref = info.r_reference
     refs = [_Reference(info.name, str(ref),
                        lambda c, n=info.name: reference_value(n, c.Z, **c.options),
-                       dict(ref.arguments), "p" in formals(ref.package, ref.function))]
+                       dict(ref.arguments), "p" in formals(ref.package, ref.function),
+                       ref.r_code)]
     if info.name == FLEISS["measure"]:
         refs.append(_Reference(info.name, f"{FLEISS['package']}::{FLEISS['function']}",
                                lambda c: fleiss_kappa_r(c.Z), {}))
@@ -361,7 +419,7 @@ def _evaluate(info: MeasureInfo, ref: _Reference, case: Case, tolerance: float) 
         warnings.simplefilter("always")
         py = info.function(case.Z, **case.options)
     warned = any(issubclass(w.category, UndefinedMeasureWarning) for w in caught)
-    sel = as_selection(case.Z)
+    sel = as_input(info.input, case.Z)
     expected = tuple(e.key for e in expected_differences_for(info.name)
                      if ref.label in e.r_functions and e.applies is not None
                      and e.applies(info.name, sel, case.options))
@@ -427,6 +485,8 @@ def _worked(info: MeasureInfo) -> "list[Case]":
     stabm's enumeration."""
     if "similarity" in info.parameter_names:      # needs a similarity matrix
         return []
+    if info.input == "ranking":
+        return [Case(name, R, check_options(info, {})) for name, R in WORKED_RANKINGS.items()]
     cases = []
     for name, Z in WORKED_EXAMPLES.items():
         defaults, _ = comparable_options(info, r_default_options(info), Z)
@@ -631,18 +691,43 @@ def _input_rows(info: MeasureInfo, inputs: "list[tuple[str, np.ndarray]]",
     return rows
 
 
-def _input_matrices(inputs) -> "list[tuple[str, np.ndarray]]":
+def _input_matrices(inputs, kind: str = "selection") -> "list[tuple[str, np.ndarray]]":
+    """The inputs validated as selection matrices (0/1, bool) or, for ``kind="ranking"``,
+    as rank matrices (midranks, float)."""
     if not isinstance(inputs, Mapping) or not inputs:
         raise TypeError(f"inputs: must be a non-empty mapping of names to selection matrices; "
                         f"got {type(inputs).__name__}")
     out = []
     for name, Z in inputs.items():
         try:
-            sel = as_selection(Z)
+            checked = as_input(kind, Z)
         except (ValueError, TypeError) as exc:
             raise type(exc)(f"inputs[{name!r}]: {exc}") from None
-        out.append((str(name), np.asarray(sel.toarray(), dtype=bool)))
+        out.append((str(name), np.asarray(checked.toarray(),
+                                          dtype=np.float64 if kind == "ranking" else bool)))
     return out
+
+
+def _matrices_by_kind(inputs, infos, explicit: bool):
+    """{input kind: validated inputs} for the measures' kinds, and the measures kept. With
+    ``explicit`` measures an input of the wrong kind raises; otherwise the measures whose
+    kind the inputs are not are left out (with a note)."""
+    matrices, errors = {}, {}
+    for kind in dict.fromkeys(m.input for m in infos):
+        try:
+            matrices[kind] = _input_matrices(inputs, kind)
+        except (ValueError, TypeError) as exc:
+            if explicit:
+                raise
+            errors[kind] = exc
+    if not matrices:
+        raise next(iter(errors.values()))
+    kept = [m for m in infos if m.input in matrices]
+    left = [m.name for m in infos if m.input not in matrices]
+    what = {"ranking": "rank matrices", "selection": "selection matrices"}
+    notes = [f"not cross-checked: the inputs are not {what[k]} ("
+             f"{', '.join(m for m in left if get_measure(m).input == k)})" for k in errors]
+    return matrices, kept, notes
 
 
 def crosscheck(measures=None, *, max_examples: int = 50, seed: int = 0,
@@ -664,7 +749,9 @@ def crosscheck(measures=None, *, max_examples: int = 50, seed: int = 0,
     inputs : mapping of str to selection matrix, optional
         The user's selections (any form accepted by :func:`propstab.as_selection`,
         a :class:`~propstab.Selection` included), by name: each measure is evaluated
-        on them by propstab and by R, instead of on generated cases.
+        on them by propstab and by R, instead of on generated cases. Rank matrices
+        (:func:`propstab.as_rankings`) for the ranking measures; with ``measures=None``
+        the measures whose input kind the inputs are not are left out (a note says so).
     options : mapping, optional
         With ``inputs``: options applied to every measure that declares them (e.g.
         ``{"similarity": S, "threshold": 0.5}``; ``similarity=None`` is the identity).
@@ -734,7 +821,8 @@ def crosscheck(measures=None, *, max_examples: int = 50, seed: int = 0,
                 for info in infos for ref in _references(info)]
         return CrosscheckReport(tuple(rows), versions, float(tolerance), int(seed),
                                 int(max_examples))
-    matrices = _input_matrices(inputs)
+    matrices, infos, skipped = _matrices_by_kind(inputs, infos, explicit=measures is not None)
+    notes += skipped
     declared = {p.name for m in infos for p in m.parameters}
     unknown = [k for k in options if k not in declared]
     if unknown:
@@ -747,7 +835,9 @@ def crosscheck(measures=None, *, max_examples: int = 50, seed: int = 0,
                              f"on inputs; pass options={{'similarity': S}} (None: the "
                              f"identity)")
     versions = r_versions()
-    rows = [row for info in infos for row in _input_rows(info, matrices, options, tolerance)]
-    names = tuple(f"{n} ({Z.shape[0]} x {Z.shape[1]})" for n, Z in matrices)
+    rows = [row for info in infos
+            for row in _input_rows(info, matrices[info.input], options, tolerance)]
+    names = tuple(f"{n} ({Z.shape[0]} x {Z.shape[1]})" for n, Z in next(iter(
+        matrices.values())))
     return CrosscheckReport(tuple(rows), versions, float(tolerance), int(seed),
                             int(max_examples), inputs=names, notes=tuple(notes))

@@ -6,8 +6,8 @@ import numpy as np
 
 from .._registry import get_measure
 from .._validation import as_selection, check_options
-from ._call import RValue, as_rvalue, call_r, formals, robjects
-from ._convert import to_r_features, to_r_matrix, to_r_similarity
+from ._call import RValue, as_rvalue, call_r, call_r_code, formals, robjects
+from ._convert import to_r_features, to_r_matrix, to_r_rankings, to_r_similarity
 
 __all__ = ["FLEISS", "call_reference", "fleiss_kappa_r", "reference_value"]
 
@@ -16,7 +16,7 @@ __all__ = ["FLEISS", "call_reference", "fleiss_kappa_r", "reference_value"]
 FLEISS = {"measure": "nogueira", "package": "irr", "function": "kappam.fleiss"}
 
 #: The inputs of R references the bridge can call (``RReference.input``).
-INPUTS = ("stabm", "ratings")
+INPUTS = ("stabm", "ratings", "ranks")
 
 
 def _to_r_option(value):
@@ -82,6 +82,10 @@ def reference_value(measure: str, Z, /, *, n_features=None, feature_names=None,
         raise ValueError(f"measure: {info.name!r} declares R input {ref.input!r}; the bridge "
                          f"calls references taking {' or '.join(map(repr, INPUTS))} input")
     opts = check_options(info, options)
+    if ref.input == "ranks":              # base R code on the matrix of midranks
+        matrix = to_r_rankings(Z, n_features=n_features, feature_names=feature_names)
+        out = call_r_code(ref.r_code, str(ref), matrix, **_r_arguments(info, opts))
+        return as_rvalue(out, str(ref))
     sel = as_selection(Z, n_features=n_features, feature_names=feature_names)
     args = {**_r_arguments(info, opts), **ref.fixed}
     if ref.input == "ratings":          # irr: features as subjects, runs as raters
@@ -108,6 +112,8 @@ def call_reference(measure: str, Z, /, *, n_features=None, feature_names=None,
     measure : str
         A registered measure with an R reference.
     Z : selection matrix in any form accepted by :func:`propstab.as_selection`
+        (for the ranking family: a rank matrix, any form accepted by
+        :func:`propstab.as_rankings`; the reference is base R code on its midranks).
     n_features, feature_names : optional
     **options
         The measure's options, as for :func:`propstab.stability`.
@@ -133,6 +139,8 @@ def call_reference(measure: str, Z, /, *, n_features=None, feature_names=None,
     0.3333333333333333
     >>> round(call_reference("davis", [[1, 1, 0, 0], [1, 0, 0, 0]], penalty=1.0), 12)
     0.375
+    >>> round(call_reference("spearman", [[1, 2, 3, 4], [2, 1, 3, 4], [1, 2, 4, 3]]), 12)
+    0.733333333333
     """
     return reference_value(measure, Z, n_features=n_features, feature_names=feature_names,
                            **options).value

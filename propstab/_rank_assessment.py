@@ -1,0 +1,191 @@
+"""From data to the stability of rankings: :class:`RankingAssessment`, the result of
+``propstab.assess(..., output="ranking")``.
+
+One resampling run gives, for every run, the selector's ranking of the features (and its
+selection): the assessment reports the ranking stability (Spearman by default, with its
+confidence interval), the set stability of the top-k sets at several k (Nogueira's
+estimator, ``top_k``), the Pearson correlation of the weights where the selector scores
+the features (``pearson`` of the correlated family, Hamer and Dupont eq. 5), and each
+feature's rank distribution.
+"""
+from __future__ import annotations
+
+import dataclasses
+import warnings
+from typing import Any, Optional, Sequence, Tuple
+
+import numpy as np
+
+from . import inference
+from ._exceptions import UndefinedMeasureWarning
+from ._text import Summary, call_repr, interval, number, shorten, summary
+
+__all__ = ["RankingAssessment", "assess_rankings", "default_top_k_sizes"]
+
+#: The top-k sizes reported by default (those below d; d // 2 when none is).
+TOP_K_SIZES = (5, 10, 20, 50, 100)
+
+
+def default_top_k_sizes(d: int) -> Tuple[int, ...]:
+    """The sizes k of the top-k sets reported for d features.
+
+    >>> default_top_k_sizes(30), default_top_k_sizes(4)
+    ((5, 10, 20), (2,))
+    """
+    sizes = tuple(k for k in TOP_K_SIZES if k < d)
+    return sizes or (max(1, d // 2),)
+
+
+def _weights_pearson(importances) -> Optional[float]:
+    """The mean pairwise Pearson correlation of the runs' weights (``pearson`` with
+    importances |W|, zero exactly where a weight is 0); NaN where undefined."""
+    if importances is None:
+        return None
+    from .measures import pearson
+    W = np.abs(np.nan_to_num(np.asarray(importances, dtype=np.float64)))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UndefinedMeasureWarning)
+        return float(pearson(W != 0, importances=W))
+
+
+@dataclasses.dataclass(frozen=True, repr=False)
+class RankingAssessment:
+    """The stability of a selector's rankings, from :func:`propstab.assess` with
+    ``output="ranking"``.
+
+    ``repr`` is one line and ``str`` (and ``print``) show :meth:`summary`;
+    :meth:`to_frame` gives each feature's rank distribution and top-k frequencies.
+
+    Attributes
+    ----------
+    estimate : StabilityEstimate
+        The ranking measure's estimate (``spearman`` by default) with its variance.
+    top_k : tuple of (int, StabilityEstimate)
+        The stability of the runs' top-k sets (Nogueira's estimator, measure ``top_k``)
+        for each k.
+    weights : float or None
+        The mean pairwise Pearson correlation of the weights (``pearson`` on
+        ``|importances|``), where the selector scores the features; None for ranks
+        (``ranking_``).
+    result : ResamplingResult
+        With ``rankings`` and ``selection``.
+    measure : str
+    mean_score : float
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn.linear_model import Ridge
+    >>> from propstab import assess
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.normal(size=(60, 8)); y = X @ np.linspace(1, 0, 8) + rng.normal(size=60)
+    >>> a = assess(Ridge(), X, y, output="ranking", n_runs=20, random_state=0)
+    >>> a.measure, round(a.stability, 3), [k for k, _ in a.top_k]
+    ('spearman', 0.789, [5])
+    """
+
+    estimate: Any
+    top_k: Tuple[Tuple[int, Any], ...]
+    weights: Optional[float]
+    result: Any
+    measure: str
+    mean_score: float
+
+    @property
+    def stability(self) -> float:
+        """The ranking stability (the estimate's statistic)."""
+        return float(self.estimate.statistic)
+
+    @property
+    def rankings(self):
+        """The runs' rankings (:class:`~propstab.Rankings`)."""
+        return self.result.rankings
+
+    def confidence_interval(self, confidence_level: float = 0.95):
+        """The (low, high) confidence interval of the ranking stability."""
+        return self.estimate.confidence_interval(confidence_level)
+
+    @property
+    def mean_ranks(self):
+        """Each feature's mean rank over the runs (1 the most important): a pandas Series
+        indexed by feature name when X had column names, else an ndarray."""
+        from .resampling import _by_feature
+        rk = self.rankings
+        return _by_feature(rk.rank_sums / rk.n_runs, rk.feature_names, "mean_rank")
+
+    def __repr__(self) -> str:
+        return call_repr("RankingAssessment", measure=self.measure, stability=self.stability,
+                         standard_error=self.estimate.standard_error,
+                         n_runs=self.estimate.n_runs, n_features=self.estimate.n_features,
+                         mean_score=self.mean_score)
+
+    def __str__(self) -> str:
+        return str(self.summary())
+
+    def summary(self, confidence_level: float = 0.95) -> Summary:
+        """A few lines: the ranking stability with its interval, the top-k set stability
+        at each k, the weights' correlation, M, d, failed runs, the mean score and the
+        best-ranked features.
+
+        Parameters
+        ----------
+        confidence_level : float in (0, 1), default 0.95
+
+        Returns
+        -------
+        Summary
+            A ``str`` whose ``repr`` is the text itself.
+        """
+        rows = [row for row in self.estimate._fields(confidence_level)
+                if row[0] not in ("subset size",)]
+        sets = []
+        for k, est in self.top_k:
+            low, high = inference.quietly(est.confidence_interval, confidence_level)
+            sets.append(f"k={k}: {number(est.statistic, fixed=True)} {interval(low, high)}")
+        rows.append(("top-k sets", "; ".join(sets) + " (nogueira on the top-k sets)"))
+        if self.weights is not None:
+            rows.append(("weights", f"{number(self.weights, fixed=True)} (mean pairwise "
+                                    f"Pearson correlation, pearson)"))
+        rows += self.result._run_fields()
+        rk = self.rankings
+        mean = rk.rank_sums / rk.n_runs
+        order = np.argsort(mean, kind="stable")[:5]
+        names = rk.feature_names
+        rows.append(("best ranked", shorten(
+            f"{'x' + str(j) if names is None else names[j]} ({mean[j]:.1f})" for j in order)))
+        return summary("Stability of rankings", rows)
+
+    def to_frame(self):
+        """One row per feature: mean, median and standard deviation of its rank over the
+        runs, and the fraction of runs with it in the top k for each reported k.
+
+        Returns
+        -------
+        pandas.DataFrame
+            Index ``feature`` (names when X had them, else 0..d-1), sorted by mean rank.
+        """
+        import pandas as pd
+        from .resampling import _feature_index
+        rk = self.rankings
+        R = rk.toarray()
+        frame = pd.DataFrame({"mean_rank": R.mean(axis=0), "median_rank": np.median(R, axis=0),
+                              "sd_rank": R.std(axis=0, ddof=1)},
+                             index=_feature_index(rk.feature_names, rk.n_features))
+        for k, _ in self.top_k:
+            frame[f"top_{k}"] = rk.top_k(k).column_counts / rk.n_runs
+        return frame.sort_values("mean_rank", kind="stable")
+
+
+def assess_rankings(result, measure: str, options, top_k_sizes: Optional[Sequence[int]]):
+    """The :class:`RankingAssessment` of a resampling run with ``output="ranking"``."""
+    from ._validation import check_int_range
+    rk = result.rankings
+    sizes = (default_top_k_sizes(rk.n_features) if top_k_sizes is None else
+             tuple(check_int_range("top_k_sizes", k, minimum=1, maximum=rk.n_features)
+                   for k in top_k_sizes))
+    est = inference.estimate(rk, measure, **options)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UndefinedMeasureWarning)
+        sets = tuple((k, inference.estimate(rk, "top_k", k=k)) for k in sizes)
+    return RankingAssessment(estimate=est, top_k=sets, weights=_weights_pearson(
+        result.importances), result=result, measure=measure, mean_score=result.mean_score)

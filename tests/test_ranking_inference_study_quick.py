@@ -1,0 +1,56 @@
+"""The quick mode of studies/validate_ranking_inference.py: coverage of the Wald intervals
+of the ranking measures (U-statistic and jackknife variances, untied and tied
+populations) and the level and power of the two-sample test, with hundreds of repeats
+(fixed seed) and tolerances of 4 binomial standard errors plus 1 point."""
+from __future__ import annotations
+
+import importlib.util
+import os
+
+import numpy as np
+import pytest
+
+STUDY = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "studies",
+                     "validate_ranking_inference.py")
+
+
+@pytest.fixture(scope="module")
+def study():
+    spec = importlib.util.spec_from_file_location("validate_ranking_inference", STUDY)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture(scope="module")
+def quick(study):
+    return study.run("quick")
+
+
+def test_quick_study_checks_pass(quick):
+    failed = [(c["name"], c["value"], c["target"]) for c in quick["checks"] if not c["passed"]]
+    assert not failed
+    names = " ".join(c["name"] for c in quick["checks"])
+    for part in ("coverage spearman analytic", "coverage spearman jackknife",
+                 "coverage kendall analytic", "coverage canberra jackknife",
+                 "coverage top_k jackknife", "tied", "two-sample test level",
+                 "two-sample test power"):
+        assert part in names
+
+
+def test_quick_study_report(study, quick):
+    text = study.report(quick)
+    assert "| 30 | medium | 60 | spearman | analytic |" in text
+    assert "Two-sample test" in text
+
+
+def test_population_values_are_unbiased_u_statistics(study):
+    """The estimand of a pairwise ranking measure is E[h(R, R')] for two independent runs:
+    its U-statistic over many runs agrees with the mean of h over independent pairs."""
+    rng = np.random.default_rng(5)
+    import propstab
+    value, se = study.population_value(rng, "medium", 12, "spearman", 4000)
+    pairs = [propstab.stability(propstab.as_rankings(study.draw(rng, "medium", 2, 12),
+                                                     kind="scores"), "spearman")
+             for _ in range(4000)]
+    assert abs(value - np.mean(pairs)) < 4 * np.hypot(se, np.std(pairs) / np.sqrt(4000))
