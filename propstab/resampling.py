@@ -19,7 +19,6 @@ fit, is met in every run).
 from __future__ import annotations
 
 import dataclasses
-import sys
 from collections.abc import Iterable
 from typing import Any, Mapping, Optional, Tuple
 
@@ -34,6 +33,7 @@ from ._rank_assessment import RankingAssessment
 from ._validation import (_is_one_of, _shown, as_real_array, as_selection, check_bool,
                           check_confidence_level, check_int_range, check_mapping, check_n_jobs,
                           check_random_state, check_real, check_real_range, check_text)
+from ._progress import progress_bar
 from .selectors import fit_rank, fit_select, is_estimator, take
 
 __all__ = ["Assessment", "Comparison", "FailedFitWarning", "RankingAssessment",
@@ -406,13 +406,6 @@ def _run_one(selector, X, y, train, test, n_features, scorer, threshold, top_k,
         return None, None, np.nan, (type(exc).__name__, str(exc))
 
 
-def _progress_wanted(progress, n_runs):
-    if progress is not None:
-        return bool(progress)
-    stream = sys.stderr
-    return bool(getattr(stream, "isatty", lambda: False)()) and n_runs >= 20
-
-
 def _data(X, y):
     """X (array-like, sparse matrix or DataFrame, kept as given when it has a shape) and
     y (one value per row), checked: n_samples >= 2, n_features >= 1."""
@@ -505,7 +498,8 @@ def resample(selector, X, y=None, *, n_runs=100, scheme="bootstrap", fraction=No
         A joblib backend, e.g. ``"loky"``, ``"threading"`` or ``"dask"`` (needs a
         running ``dask.distributed.Client``).
     progress : bool, optional
-        A tqdm progress bar; by default only on an interactive terminal.
+        A progress bar (``tqdm.auto``: a widget in Jupyter); by default (None) only when
+        a person is watching (a terminal or a notebook) and for 20 runs or more.
     keep_importances : bool, default False
         Keep ``|coef_|`` or ``feature_importances_`` of every run.
     top_k, threshold : optional
@@ -595,9 +589,7 @@ def resample(selector, X, y=None, *, n_runs=100, scheme="bootstrap", fraction=No
 
     tasks = ((selector, X, y, train, test, d, scorer, threshold, top_k, keep_importances, output)
              for train, test in splits)
-    if _progress_wanted(progress, n_runs):
-        tqdm = _require("tqdm", "sklearn").tqdm
-        tasks = tqdm(tasks, total=n_runs, desc="resample", file=sys.stderr)
+    tasks = progress_bar(tasks, progress=progress, total=n_runs, desc="resample", minimum=20)
     if (n_jobs is None or n_jobs == 1) and backend is None:
         outputs = [_run_one(*t) for t in tasks]
     else:
