@@ -346,8 +346,9 @@ class ExpectedDifference:
     @property
     def measures(self) -> Tuple[str, ...]:
         """The registered measures whose R reference lists this difference (by key)."""
-        return tuple(m.name for m in _REGISTRY.values() if m.r_reference is not None
-                     and any(e.key == self.key for e in m.r_reference.differences))
+        return tuple(m.name for m in _REGISTRY.values()
+                     if any(e.key == self.key for ref in m.r_references
+                            for e in ref.differences))
 
     def applying(self, applies: Callable[..., bool]) -> "ExpectedDifference":
         """The same difference with the predicate of one measure (a difference shared
@@ -440,6 +441,9 @@ class MeasureInfo:
     parameters : tuple of Parameter
     r_reference : RReference or None
         With the known R-side differences (``r_reference.differences``).
+    r_also : tuple of RReference
+        Further independent R implementations of the same value, cross-checked too
+        (nogueira: irr's Fleiss kappa, thesis Thm 5); ``r_references`` lists all.
     aliases : tuple of str
     notes : str
         Where propstab's declaration departs from a source, and why.
@@ -468,6 +472,7 @@ class MeasureInfo:
     declaration: Declaration
     parameters: Tuple[Parameter, ...] = ()
     r_reference: Optional[RReference] = None
+    r_also: Tuple[RReference, ...] = ()
     aliases: Tuple[str, ...] = ()
     notes: str = ""
     kernel: Any = None
@@ -478,6 +483,29 @@ class MeasureInfo:
     @property
     def claims(self) -> Mapping[Axiom, bool]:
         return self.declaration.claims
+
+    @property
+    def r_references(self) -> Tuple[RReference, ...]:
+        """Every R implementation the measure is cross-checked against: ``r_reference``
+        first, then ``r_also``."""
+        return (() if self.r_reference is None else (self.r_reference,)) + self.r_also
+
+    def r_reference_named(self, label: Optional[str] = None) -> RReference:
+        """The R reference ``label`` (``"package::function"``; None: ``r_reference``).
+
+        Raises ValueError naming ``reference`` when the measure has no such reference.
+        """
+        refs = self.r_references
+        if not refs:
+            raise ValueError(f"measure: {self.name!r} has no R reference in the registry "
+                             f"(measures with one: see propstab.list_measures())")
+        if label is None:
+            return refs[0]
+        for ref in refs:
+            if str(ref) == label:
+                return ref
+        raise ValueError(f"reference: {self.name!r} is cross-checked against "
+                         f"{', '.join(repr(str(r)) for r in refs)}; got {label!r}")
 
     @property
     def bounds(self) -> Tuple[Bound, Bound]:
@@ -547,7 +575,8 @@ def _properties_table(info: MeasureInfo) -> str:
              f"{'more' if info.orientation == 'higher' else 'less'} stable; "
              f"domain: {'constant subset size only' if info.domain == 'constant_size' else 'any R' if info.input == 'ranking' else 'any Z'}."]
     if info.r_reference is not None:
-        extra.append(f"R reference: ``{info.r_reference}``.")
+        extra.append(f"R reference: ``{info.r_reference}``"
+                     + "".join(f"; also ``{ref}``" for ref in info.r_also) + ".")
         diffs = info.r_reference.default_differences(info.parameters)
         if diffs:
             extra.append(f"Where {info.r_reference.package}'s defaults differ from propstab's: "
@@ -602,6 +631,7 @@ def register(*, name: str, family: str, summary: str, references: Sequence[str],
              claims: Mapping[Axiom, bool], lower, upper, orientation: str = "higher",
              domain: str = "any", null_value: Optional[float] = None,
              parameters: Sequence[Parameter] = (), r_reference: Optional[RReference] = None,
+             r_also: Sequence[RReference] = (),
              aliases: Sequence[str] = (), notes: str = "", variants: Sequence[Variant] = (),
              analytic_variance: Optional[Callable[..., Any]] = None,
              scale: Optional[Sequence[Tuple[float, str]]] = None,
@@ -632,7 +662,11 @@ def register(*, name: str, family: str, summary: str, references: Sequence[str],
                               pairwise=pairwise if pairwise is not None else family == "pairwise",
                               symmetric=True, input=input)
 
-    _check_r_defaults(name, parameters, r_reference)
+    if r_also and r_reference is None:
+        raise ValueError(f"register({name!r}): r_also needs an r_reference first")
+    for ref in (r_reference, *r_also):
+        if ref is not None:
+            _check_r_defaults(name, parameters, ref)
 
     def decorator(core):
         param_tuple = tuple(parameters)
@@ -662,7 +696,7 @@ def register(*, name: str, family: str, summary: str, references: Sequence[str],
         info = MeasureInfo(
             name=name, function=public, family=family, summary=summary,
             references=tuple(references), declaration=declaration, parameters=param_tuple,
-            r_reference=r_reference, aliases=tuple(aliases), notes=notes, kernel=kernel,
+            r_reference=r_reference, r_also=tuple(r_also), aliases=tuple(aliases), notes=notes, kernel=kernel,
             analytic_variance=analytic_variance, variants=tuple(variants),
             scale=None if scale is None else tuple(scale))
         for key in (name, *aliases):

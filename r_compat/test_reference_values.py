@@ -21,10 +21,8 @@ from propstab._exceptions import RReferenceError
 from propstab.r._call import RValue
 from propstab.r._crosscheck import TOLERANCE, WORKED_EXAMPLES, Case, _evaluate, _Reference
 from propstab.r._defects import EXPECTED_DIFFERENCES
-from propstab.r._reference import FLEISS
 
 TABLE = json.loads((pathlib.Path(__file__).with_name("reference_values.json")).read_text())
-FLEISS_LABEL = f"{FLEISS['package']}::{FLEISS['function']}"
 
 
 def _matrix(inp) -> np.ndarray:
@@ -34,18 +32,23 @@ def _matrix(inp) -> np.ndarray:
     return Z
 
 
-def _measure_for(r_function, arguments=None):
-    """The registered measure whose R reference is ``r_function`` called with
-    ``arguments`` (None if none yet): a reference's ``fixed`` arguments (irr's
-    ``exact = TRUE`` for conger) tell two measures of one R function apart."""
+def _reference_for(r_function, arguments=None):
+    """The registered measure and its R reference (``r_references``) that is
+    ``r_function`` called with ``arguments`` ((None, None) if none yet): a reference's
+    ``fixed`` arguments (irr's ``exact = TRUE`` for conger) tell two measures of one R
+    function apart."""
     arguments = arguments or {}
-    found = [m for m in propstab.list_measures() if str(m.r_reference) == r_function
-             and all(arguments.get(k) == v for k, v in m.r_reference.fixed.items())]
-    if found:
-        return found[0]
-    if r_function == FLEISS_LABEL and not arguments:
-        return propstab.get_measure(FLEISS["measure"])
-    return None
+    for m in propstab.list_measures():
+        for ref in m.r_references:
+            if str(ref) == r_function and all(arguments.get(k) == v
+                                              for k, v in ref.fixed.items()) \
+                    and all(k in ref.fixed or k in ref.arguments.values() for k in arguments):
+                return m, ref
+    return None, None
+
+
+def _measure_for(r_function, arguments=None):
+    return _reference_for(r_function, arguments)[0]
 
 
 def _r_to_option(value):
@@ -55,11 +58,11 @@ def _r_to_option(value):
     return value
 
 
-def _options(info, arguments: dict) -> dict:
-    """R arguments -> propstab options, inverting the registry's translation."""
+def _options(info, arguments: dict, ref) -> dict:
+    """R arguments -> propstab options, inverting the translation of the registry's
+    reference ``ref``."""
     if not arguments:
         return {}
-    ref = info.r_reference
     by_r = {r: name for name, r in ref.arguments.items()}
     back = {(opt, r_value): value for (opt, value), r_value in ref.values.items()}
     out = {}
@@ -108,8 +111,10 @@ def test_propstab_matches_r_reference_value(case, info):
         assert case["value"] == "error", case
         return
     Z = _matrix(TABLE["inputs"][case["input"]])
-    options = propstab._validation.check_options(info, _options(info, case["arguments"]))
-    ref = _Reference(info.name, case["r_function"], _stored(case), dict(info.r_reference.arguments))
+    _, registered = _reference_for(case["r_function"], case["arguments"])
+    options = propstab._validation.check_options(
+        info, _options(info, case["arguments"], registered))
+    ref = _Reference(info.name, case["r_function"], _stored(case), dict(registered.arguments))
     outcome = _evaluate(info, ref, Case(case["input"], Z, options), TOLERANCE)
     tags = case["expected_difference"]
     if not tags:     # agreement, or a case under a documented defect (as in the harness)
@@ -157,12 +162,10 @@ def test_every_expected_difference_concerns_the_r_function_it_is_attached_to():
     that measure's R reference (or irr's Fleiss kappa, nogueira's second reference)."""
     assert EXPECTED_DIFFERENCES
     for m in propstab.list_measures():
-        for e in (m.r_reference.differences if m.r_reference is not None else ()):
-            assert m.name in e.measures, (m.name, e.key)
-            labels = {str(m.r_reference)}
-            if m.name == FLEISS["measure"]:
-                labels.add(FLEISS_LABEL)
-            assert labels & set(e.r_functions), (m.name, e.key)
+        for ref in m.r_references:
+            for e in ref.differences:
+                assert m.name in e.measures, (m.name, e.key)
+                assert str(ref) in e.r_functions, (m.name, str(ref), e.key)
 
 
 def test_every_expected_difference_has_a_minimal_example_in_the_table():

@@ -295,8 +295,11 @@ def test_variants_are_declared_in_the_registry():
     pairwise = [m.name for m in propstab.list_measures("pairwise")
                 if "correction_for_chance" in m.parameter_names]
     assert pairwise == ["hamming", "jaccard", "dice", "ochiai"]
-    assert list(VARIANTS) == [*pairwise, "davis", "novovicova", "canberra"]
+    intersections = [m.name for m in propstab.list_measures("correlated")
+                     if m.name.startswith("intersection_")]
+    assert list(VARIANTS) == [*pairwise, "davis", "novovicova", *intersections, "canberra"]
     assert len({id(VARIANTS[name][0]) for name in pairwise}) == 1        # one shared object
+    assert len({id(VARIANTS[name][0]) for name in intersections}) == 1
     for name, variants in VARIANTS.items():
         for v in variants:
             info = get_measure(name)
@@ -307,6 +310,12 @@ def test_variants_are_declared_in_the_registry():
             assert s.claims == v.declaration(get_measure(name).declaration).claims
     assert subject("davis", options={"penalty": 0.5}).claims[Axiom.MAXIMUM] is False
     assert subject("davis", options={"penalty": 0.25}).claims == get_measure("davis").claims
+    # the exact null expectation makes the adjusted intersections corrected for chance,
+    # and the audit confirms it (the simulated default is not claimed)
+    for name in intersections:
+        r = propstab.auditing.check_correction_for_chance(
+            name, options={"correction_for_chance": "exact"}, max_examples=25)
+        assert r.claimed and r.status == "holds", (name, r)
 
 
 # ---------------------------------------------------------------- user functions, CLI

@@ -32,10 +32,11 @@ import math
 import numpy as np
 from scipy import sparse
 
-from .._registry import (ExpectedDifference, Parameter, RDefault, RReference, module_doctests,
-                         register)
+from .._registry import (ExpectedDifference, Parameter, RDefault, RReference, Variant,
+                         module_doctests, register)
 from .._validation import as_importances, as_selection
 from .._exceptions import undefined
+from ..axioms import Axiom
 from ._common import pair_mean
 from .matching import (as_csr, pair_edges, pair_rows, pogr_parts, rowsum, score_count,
                        score_greedy, score_mbm, score_mean, score_yu, score_zucknick,
@@ -710,6 +711,14 @@ def _with_formula(core):
     return core
 
 
+#: The audited variant of the adjusted intersections: with the exact null expectation
+#: (enumerated over the similarity graph's components) the correction holds exactly.
+EXACT_INTERSECTION = Variant(
+    {"correction_for_chance": "exact"}, {Axiom.CORRECTION_FOR_CHANCE: True},
+    reason="E[I|H0] is computed exactly (propstab.measures.exact_null), so each pair's "
+           "adjusted score has null expectation 0 and so has the mean over pairs")
+
+
 def _register_intersection(name, function, summary, notes=""):
     return register(
         name=name, family="correlated", summary=summary,
@@ -721,6 +730,7 @@ def _register_intersection(name, function, summary, notes=""):
         parameters=(SIMILARITY, THRESHOLD, _correction("estimate", "components"), N_SIMULATIONS,
                     RANDOM_STATE),
         r_reference=_stabm_ref(function),
+        variants=(EXACT_INTERSECTION,),
         notes="E[I|H0] has no closed form (it depends on the whole similarity graph). The "
               "default correction is simulated as in stabm: corrected for chance only up to "
               "Monte Carlo error, hence not claimed (M = 2, d = 3, k = (1, 1), s_01 = 1: "

@@ -128,9 +128,10 @@ IRR_SINGLE_SUBJECT = ExpectedDifference(
                 "selection algorithms. JMLR 18(174), 1-54"),
     claims=claims(True, True, True, True, False), lower=-1, upper=1,
     analytic_variance=thm6, scale=TABLE_6_1,
-    r_reference=RReference("stabm", "stabilityNogueira",
-                           note="also irr::kappam.fleiss on the M x d ratings (thesis Thm 5)",
-                           differences=(IRR_SINGLE_SUBJECT,)),
+    r_reference=RReference("stabm", "stabilityNogueira"),
+    r_also=(RReference("irr", "kappam.fleiss", input="ratings",
+                       note="Fleiss' kappa of the d x M ratings equals nogueira (thesis Thm 5)",
+                       differences=(IRR_SINGLE_SUBJECT,)),),
     notes=("The tight lower bound is -1/(M-1) (thesis App. B.6); the constant bound is -1. "
            "Correction for chance holds for a constant size (E = 0, thesis Thm 4) but not for "
            "fixed sizes that differ: E[Phi|H0] = -sum_i (k_i - k̄)^2 / (M (M-1) k̄ (d - k̄)), "

@@ -44,7 +44,7 @@ from ..strategies import (matrix_from_rows, rank_matrices, selection_matrices,
                           similarity_matrices)
 from ._call import RValue, formals, r_versions
 from ._defects import expected_differences_for
-from ._reference import FLEISS, fleiss_kappa_r, reference_value
+from ._reference import reference_value
 
 __all__ = ["Case", "CrosscheckReport", "CrosscheckRow", "WORKED_EXAMPLES", "WORKED_RANKINGS",
            "crosscheck", "relative_difference"]
@@ -120,10 +120,13 @@ class Case:
                 "options": {k: _jsonable(v) for k, v in self.options.items()}}
 
     def r_code(self, r_function: str, arguments: Optional[Mapping[str, str]] = None,
-               takes_p: bool = True) -> str:
+               takes_p: bool = True, input: str = "stabm",
+               fixed: Optional[Mapping[str, Any]] = None) -> str:
         """The case as an R call of ``r_function``; ``arguments`` maps the options
         to R argument names (options without one are not passed); ``takes_p``: pass
-        ``p`` (stabm's adjusted measures take the dimension from ``sim.mat``). A rank
+        ``p`` (stabm's adjusted measures take the dimension from ``sim.mat``);
+        ``input`` is the reference's input kind (``"ratings"``: irr's d x M matrix);
+        ``fixed``: arguments passed on every call (conger's ``exact = TRUE``). A rank
         matrix is passed to ``r_function``, R code, as its first argument."""
         if self.is_ranking:
             cells = ", ".join(f"{x:g}" for x in self.Z.ravel(order="F"))
@@ -133,9 +136,10 @@ class Case:
             return f"({r_function})({', '.join(args)})"
         runs = ", ".join("integer(0)" if not f else f"c({', '.join(map(str, f))})"
                          for f in self.features())
-        if r_function == f"{FLEISS['package']}::{FLEISS['function']}":
+        extra = "".join(f", {k} = {_r_literal(v)}" for k, v in (fixed or {}).items())
+        if input == "ratings":
             return (f"{r_function}(t(do.call(rbind, lapply(list({runs}), function(f) "
-                    f"as.integer(seq_len({self.n_features}) %in% f)))))")
+                    f"as.integer(seq_len({self.n_features}) %in% f)))){extra})")
         args = [f"list({runs})"] + ([f"p = {self.n_features}"] if takes_p else [])
         arguments = arguments or {}
         args += [f"{arguments[k]} = {_r_literal(v)}" for k, v in self.options.items()
@@ -380,7 +384,7 @@ class _Outcome:
     def to_dict(self, ref: "_Reference") -> dict:
         return {**self.case.to_dict(),
                 "r_code": self.case.r_code(ref.code or ref.label, ref.arguments,
-                                           ref.takes_p),
+                                           ref.takes_p, ref.input, ref.fixed),
                 "propstab": _num(self.propstab), "propstab_warned": self.warned,
                 "r": None if self.r is None else _num(self.r.value),
                 "r_kind": None if self.r is None else self.r.kind, "error": self.error,
@@ -400,18 +404,19 @@ class _Reference:
     arguments: Mapping[str, str]
     takes_p: bool = True
     code: str = ""                 # base R code of a ranking reference (input "ranks")
+    input: str = "stabm"           # RReference.input
+    fixed: Mapping[str, Any] = dataclasses.field(default_factory=dict)
 
 
 def _references(info: MeasureInfo) -> "list[_Reference]":
-    ref = info.r_reference
-    refs = [_Reference(info.name, str(ref),
-                       lambda c, n=info.name: reference_value(n, c.Z, **c.options),
-                       dict(ref.arguments), "p" in formals(ref.package, ref.function),
-                       ref.r_code)]
-    if info.name == FLEISS["measure"]:
-        refs.append(_Reference(info.name, f"{FLEISS['package']}::{FLEISS['function']}",
-                               lambda c: fleiss_kappa_r(c.Z), {}))
-    return refs
+    """Every R reference of the measure's registry entry (``r_references``)."""
+    return [_Reference(info.name, str(ref),
+                       lambda c, n=info.name, label=str(ref): reference_value(
+                           n, c.Z, reference=label, **c.options),
+                       dict(ref.arguments),
+                       ref.input == "stabm" and "p" in formals(ref.package, ref.function),
+                       ref.r_code, ref.input, dict(ref.fixed))
+            for ref in info.r_references]
 
 
 def _evaluate(info: MeasureInfo, ref: _Reference, case: Case, tolerance: float) -> _Outcome:

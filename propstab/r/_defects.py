@@ -26,15 +26,18 @@ __all__ = ["EXPECTED_DIFFERENCES", "ExpectedDifference", "expected_differences_f
 
 
 def expected_differences_for(measure: str) -> "tuple[ExpectedDifference, ...]":
-    """The known R-side differences of ``measure`` (its registry entry's
-    ``r_reference.differences``).
+    """The known R-side differences of ``measure`` (the ``differences`` of its registry
+    entry's R references, each once).
 
     >>> from propstab.r._defects import expected_differences_for
     >>> [e.key for e in expected_differences_for("davis")]
     ['corrected_global_score', 'davis_penalty_maximum']
     """
-    ref = get_measure(measure).r_reference
-    return () if ref is None else tuple(ref.differences)
+    found = {}
+    for ref in get_measure(measure).r_references:
+        for e in ref.differences:
+            found.setdefault(e.key, e)
+    return tuple(found.values())
 
 
 def _collect() -> "Tuple[ExpectedDifference, ...]":

@@ -9,11 +9,7 @@ from .._validation import as_selection, check_options
 from ._call import RValue, as_rvalue, call_r, call_r_code, formals, robjects
 from ._convert import to_r_features, to_r_matrix, to_r_rankings, to_r_similarity
 
-__all__ = ["FLEISS", "call_reference", "fleiss_kappa_r", "reference_value"]
-
-#: The cross-language form of the thesis's Thm 5: ``nogueira`` equals Fleiss' kappa
-#: of the ratings with features as subjects (rows) and runs as raters (columns).
-FLEISS = {"measure": "nogueira", "package": "irr", "function": "kappam.fleiss"}
+__all__ = ["call_reference", "fleiss_kappa_r", "reference_value"]
 
 #: The inputs of R references the bridge can call (``RReference.input``).
 INPUTS = ("stabm", "ratings", "ranks")
@@ -41,8 +37,7 @@ def _is_default(value, default) -> bool:
         return False
 
 
-def _r_arguments(info, options: dict) -> dict:
-    ref = info.r_reference
+def _r_arguments(info, options: dict, ref) -> dict:
     args = {}
     for p in info.parameters:
         value = options[p.name]
@@ -60,8 +55,8 @@ def _r_arguments(info, options: dict) -> dict:
     return args
 
 
-def reference_value(measure: str, Z, /, *, n_features=None, feature_names=None,
-                    **options) -> RValue:
+def reference_value(measure: str, Z, /, *, reference=None, n_features=None,
+                    feature_names=None, **options) -> RValue:
     """The R reference's value of ``measure`` on ``Z``, with R's NA and NaN told apart.
 
     Same arguments as :func:`call_reference`; returns :class:`RValue`
@@ -72,22 +67,26 @@ def reference_value(measure: str, Z, /, *, n_features=None, feature_names=None,
     >>> from propstab.r import reference_value
     >>> reference_value("wald", [[1, 1], [1, 0]])      # stabm's 0/0 (see nan_not_na)
     RValue(value=nan, kind='NaN')
+    >>> Z = [[1, 1, 0], [1, 0, 1]]
+    >>> fleiss = reference_value("nogueira", Z, reference="irr::kappam.fleiss")
+    >>> round(fleiss.value, 12), fleiss.kind                 # nogueira(Z) = -0.5 (Thm 5)
+    (-0.5, 'number')
     """
     info = get_measure(measure)
-    ref = info.r_reference
-    if ref is None:
-        raise ValueError(f"measure: {info.name!r} has no R reference in the registry "
-                         f"(measures with one: see propstab.list_measures())")
+    if reference is not None and not isinstance(reference, str):
+        raise TypeError(f"reference: must be an R reference's label 'package::function' or "
+                        f"None; got {type(reference).__name__} {reference!r}")
+    ref = info.r_reference_named(reference)
     if ref.input not in INPUTS:
         raise ValueError(f"measure: {info.name!r} declares R input {ref.input!r}; the bridge "
                          f"calls references taking {' or '.join(map(repr, INPUTS))} input")
     opts = check_options(info, options)
     if ref.input == "ranks":              # base R code on the matrix of midranks
         matrix = to_r_rankings(Z, n_features=n_features, feature_names=feature_names)
-        out = call_r_code(ref.r_code, str(ref), matrix, **_r_arguments(info, opts))
+        out = call_r_code(ref.r_code, str(ref), matrix, **_r_arguments(info, opts, ref))
         return as_rvalue(out, str(ref))
     sel = as_selection(Z, n_features=n_features, feature_names=feature_names)
-    args = {**_r_arguments(info, opts), **ref.fixed}
+    args = {**_r_arguments(info, opts, ref), **ref.fixed}
     if ref.input == "ratings":          # irr: features as subjects, runs as raters
         out = call_r(ref.package, ref.function, to_r_matrix(sel, transpose=True), **args)
         return as_rvalue(out.rx2("value"), str(ref))
@@ -98,8 +97,8 @@ def reference_value(measure: str, Z, /, *, n_features=None, feature_names=None,
     return as_rvalue(out, str(ref))
 
 
-def call_reference(measure: str, Z, /, *, n_features=None, feature_names=None,
-                   **options) -> float:
+def call_reference(measure: str, Z, /, *, reference=None, n_features=None,
+                   feature_names=None, **options) -> float:
     """Compute ``measure`` on ``Z`` with its R reference implementation (e.g. stabm).
 
     The registry entry's ``r_reference`` names the R function and translates the
@@ -114,6 +113,10 @@ def call_reference(measure: str, Z, /, *, n_features=None, feature_names=None,
     Z : selection matrix in any form accepted by :func:`propstab.as_selection`
         (for the ranking family: a rank matrix, any form accepted by
         :func:`propstab.as_rankings`; the reference is base R code on its midranks).
+    reference : str, optional
+        Which of the measure's R references (``"package::function"``, e.g.
+        ``"irr::kappam.fleiss"`` for nogueira's second one); default its
+        ``r_reference``.
     n_features, feature_names : optional
     **options
         The measure's options, as for :func:`propstab.stability`.
@@ -142,8 +145,8 @@ def call_reference(measure: str, Z, /, *, n_features=None, feature_names=None,
     >>> round(call_reference("spearman", [[1, 2, 3, 4], [2, 1, 3, 4], [1, 2, 4, 3]]), 12)
     0.733333333333
     """
-    return reference_value(measure, Z, n_features=n_features, feature_names=feature_names,
-                           **options).value
+    return reference_value(measure, Z, reference=reference, n_features=n_features,
+                           feature_names=feature_names, **options).value
 
 
 def fleiss_kappa_r(Z, /, *, n_features=None, feature_names=None) -> RValue:
@@ -156,6 +159,5 @@ def fleiss_kappa_r(Z, /, *, n_features=None, feature_names=None) -> RValue:
     >>> fleiss_kappa_r([[1, 1, 0, 0], [1, 1, 0, 0], [1, 0, 1, 0]]).value   # doctest: +ELLIPSIS
     0.333333...
     """
-    ratings = to_r_matrix(Z, n_features=n_features, feature_names=feature_names, transpose=True)
-    out = call_r(FLEISS["package"], FLEISS["function"], ratings)
-    return as_rvalue(out.rx2("value"), f"{FLEISS['package']}::{FLEISS['function']}")
+    return reference_value("nogueira", Z, reference="irr::kappam.fleiss",
+                           n_features=n_features, feature_names=feature_names)
