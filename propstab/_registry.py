@@ -619,6 +619,63 @@ def _check_r_defaults(name: str, parameters: Sequence[Parameter],
             raise ValueError(f"{where}: give the reason for the difference")
 
 
+#: numpydoc's section order (the sections a measure's docstring may have).
+_SECTION_ORDER = ("Parameters", "Returns", "Raises", "Warns", "See Also", "Notes",
+                  "References", "Examples")
+
+
+def _split_sections(doc: str):
+    """(preamble lines, {title: lines}) of a numpydoc docstring, its body dedented."""
+    lines = textwrap.dedent("\n".join(doc.splitlines()[1:])).splitlines()
+    head, sections, current = [doc.splitlines()[0].strip()] if doc else [], {}, None
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        nxt = lines[i + 1] if i + 1 < len(lines) else ""
+        if line.strip() and nxt.strip() and set(nxt.strip()) == {"-"} \
+                and len(nxt.strip()) == len(line.strip()):
+            current = line.strip()
+            sections[current] = []
+            i += 2
+            continue
+        (sections[current] if current else head).append(line)
+        i += 1
+    return head, sections
+
+
+def _complete_docstring(doc: str, info: "MeasureInfo") -> str:
+    """A measure's docstring with the sections every public function has (numpydoc),
+    written from the registry where the author left them out: Raises (the input
+    contract), See Also (the entry points that take the measure by name) and References
+    (the registry entry's ``references``)."""
+    head, sections = _split_sections(doc or "")
+    reads = "propstab.as_rankings" if info.input == "ranking" else "propstab.as_selection"
+    generated = {
+        "Raises": ["ValueError, TypeError",
+                   "    Invalid input or options: the message names the argument, the rule "
+                   "and the value",
+                   f"    (the input rules are :func:`{reads}`'s)."],
+        "See Also": ["propstab.stability : Any registered measure by name.",
+                     "propstab.estimate : The value with its variance and confidence interval.",
+                     "propstab.get_measure : The registry entry (claims, bounds, R reference)."],
+        "References": [line for i, ref in enumerate(info.references, 1)
+                       for line in textwrap.wrap(ref, 84, initial_indent=f".. [{i}] ",
+                                                 subsequent_indent="   ")],
+    }
+    for title, lines in generated.items():
+        if title not in sections and lines:
+            sections[title] = lines + [""]
+    order = [t for t in _SECTION_ORDER if t in sections]
+    order += [t for t in sections if t not in _SECTION_ORDER]
+    body = list(head[1:])
+    for title in order:
+        if body and body[-1].strip():
+            body.append("")
+        body += [title, "-" * len(title), *sections[title]]
+    text = "\n".join(line.rstrip() for line in body).rstrip()
+    return head[0] + "\n" + textwrap.indent(text, "    ") + "\n    " if head else doc
+
+
 def _with_table(doc: str, table: str) -> str:
     """``doc`` with ``table`` appended at the indentation of the docstring's body (so that
     ``help()`` and numpydoc read one consistently indented text)."""
@@ -705,7 +762,8 @@ def register(*, name: str, family: str, summary: str, references: Sequence[str],
         _REGISTRY[name] = info
         for alias in aliases:
             _ALIASES[alias] = name
-        public.__doc__ = _with_table(core.__doc__ or "", _properties_table(info))
+        public.__doc__ = _with_table(_complete_docstring(core.__doc__ or "", info),
+                                     _properties_table(info))
         public.info = info
         public.core = compute
         return public
