@@ -19,6 +19,7 @@ fit, is met in every run).
 from __future__ import annotations
 
 import dataclasses
+import numbers
 from collections.abc import Iterable
 from typing import Any, Mapping, Optional, Tuple
 
@@ -33,11 +34,12 @@ from ._rank_assessment import RankingAssessment
 from ._validation import (_is_one_of, _shown, as_real_array, as_selection, check_bool,
                           check_confidence_level, check_int_range, check_mapping, check_n_jobs,
                           check_random_state, check_real, check_real_range, check_text)
-from ._progress import progress_bar
-from .selectors import fit_rank, fit_select, is_estimator, take
+from ._progress import progress_counter
+from .selectors import _call, _read, clone, is_estimator, take
 
-__all__ = ["Assessment", "Comparison", "FailedFitWarning", "RankingAssessment",
-           "ResamplingResult", "RunFailure", "assess", "pareto_front", "resample"]
+__all__ = ["Assessment", "Comparison", "FailedFitWarning", "HalfwidthNotReachedWarning",
+           "RankingAssessment", "ResamplingResult", "RunFailure", "UnscoredWarning", "assess",
+           "pareto_front", "resample"]
 
 OUTPUTS = ("selection", "ranking")
 
@@ -47,6 +49,15 @@ _DEFAULT_FRACTION = {"subsample": 0.5, "leave_out": 0.05}
 
 class FailedFitWarning(RuntimeWarning):
     """Some runs of the resampling protocol failed; they are excluded from Z."""
+
+
+class UnscoredWarning(UserWarning):
+    """A selector of a comparison has no out-of-sample score: it is left out of the
+    Pareto front (the message names it and says why)."""
+
+
+class HalfwidthNotReachedWarning(RuntimeWarning):
+    """``assess(target_halfwidth=...)`` stopped at ``max_runs`` with a wider interval."""
 
 
 def _require(module: str, extra: str):
@@ -125,6 +136,12 @@ class ResamplingResult:
         With ``output="ranking"``: each successful run's ranking of the features
         (M x d, :func:`propstab.as_rankings`), from the selector's ``ranking_``,
         ``scores_`` or importances, or a function's scores; None otherwise.
+    scored_by : str or None
+        What produced the scores: ``"the selector"``, or ``"downstream <model>"`` for a
+        selector that cannot score (``downstream=`` of :func:`resample`); None when
+        there are no scores.
+    unscored_reason : str or None
+        Why there are no scores (None when there are).
 
     Examples
     --------
@@ -147,6 +164,8 @@ class ResamplingResult:
     failures: Tuple[RunFailure, ...]
     n_runs: int
     rankings: Any = None
+    scored_by: Optional[str] = None
+    unscored_reason: Optional[str] = None
 
     @property
     def Z(self) -> np.ndarray:
@@ -225,8 +244,9 @@ class ResamplingResult:
                      ("first failure", shorten([f"run {first.run}: {first.error_type}: "
                                                 f"{first.message}"]))]
         if self.scores is not None and np.isfinite(self.scores).any():
+            by = "" if self.scored_by in (None, "the selector") else f", {self.scored_by}"
             rows.append(("mean score", f"{number(self.mean_score, fixed=True)} "
-                                       f"(out-of-sample)"))
+                                       f"(out-of-sample{by})"))
         return rows
 
     def to_frame(self):
@@ -380,30 +400,109 @@ def _draw(scheme, n, n_runs, fraction, strata, rng):
 
 
 def _run_one(selector, X, y, train, test, n_features, scorer, threshold, top_k,
-             keep_importances, output="selection"):
+             keep_importances, output="selection", downstream=None):
     """One run: fit on train, select, score on test. Returns (mask, imp, score, error);
     with ``output="ranking"`` the importances slot holds ``(values, kind)``, the run's
-    ranking (:func:`propstab.selectors.fit_rank`)."""
+    ranking. ``error`` is None or ``(type name, message, stage, is_value_or_type_error)``,
+    the stage being "fit" (fitting, or calling a function), "read" (turning the fitted
+    selector into a selection: its set-up) or "score"."""
+    stage = "fit"
     try:
         Xtr = take(X, train)
         ytr = None if y is None else take(y, train)
-        if output == "ranking":
-            mask, values, kind, est = fit_rank(selector, Xtr, ytr, n_features=n_features,
-                                               threshold=threshold, top_k=top_k)
-            imp = (values, kind)
-        else:
-            mask, imp, est = fit_select(selector, Xtr, ytr, n_features=n_features,
-                                        threshold=threshold, top_k=top_k)
-        if est is None:                        # a function: no score
-            return mask, imp if output == "ranking" else None, np.nan, None
-        score = np.nan
-        if len(test) and (scorer is not None or hasattr(est, "score")):
-            Xte = take(X, test)
-            yte = None if y is None else take(y, test)
-            score = float(scorer(est, Xte, yte) if scorer is not None else est.score(Xte, yte))
+        fitted = _call(selector, Xtr, ytr)
+        stage = "read"
+        mask, imp = _read(selector, fitted, n_features, threshold, top_k, output)
+        stage = "score"
+        score = _score(selector, fitted, mask, X, y, Xtr, ytr, test, scorer, downstream)
         return mask, (imp if keep_importances or output == "ranking" else None), score, None
     except Exception as exc:  # noqa: BLE001 - every failure is reported, not dropped
-        return None, None, np.nan, (type(exc).__name__, str(exc))
+        return None, None, np.nan, (type(exc).__name__, str(exc), stage,
+                                    isinstance(exc, (ValueError, TypeError)))
+
+
+def _can_score(estimator) -> bool:
+    """Whether an estimator scores by itself (``score`` or ``predict``): selectors such
+    as SelectKBest, SelectFromModel or VarianceThreshold do not."""
+    return hasattr(estimator, "score") or hasattr(estimator, "predict")
+
+
+def _columns(X, mask):
+    """The columns ``mask`` of X (``.iloc`` for a DataFrame)."""
+    if hasattr(X, "iloc"):
+        return X.iloc[:, np.flatnonzero(mask)]
+    return X[:, np.flatnonzero(mask)]
+
+
+def _score(selector, fitted, mask, X, y, Xtr, ytr, test, scorer, downstream):
+    """The run's out-of-sample score: the selector's own, or the downstream model's fitted
+    on the selected columns of the training rows (NaN without held-out rows, without a
+    model to score, or when nothing was selected for the downstream model)."""
+    if not len(test):
+        return np.nan
+    own = is_estimator(selector) and _can_score(fitted)
+    if not own and downstream is not None:
+        if y is None or not mask.any():
+            return np.nan
+        model = clone(downstream)
+        model.fit(_columns(Xtr, mask), ytr)
+        Xte, yte = _columns(take(X, test), mask), take(y, test)
+        return float(scorer(model, Xte, yte) if scorer is not None else model.score(Xte, yte))
+    if not is_estimator(selector) or (scorer is None and not hasattr(fitted, "score")):
+        return np.nan
+    Xte = take(X, test)
+    yte = None if y is None else take(y, test)
+    return float(scorer(fitted, Xte, yte) if scorer is not None else fitted.score(Xte, yte))
+
+
+def _default_downstream(y):
+    """The documented default downstream model for the task of ``y`` (decided as
+    scikit-learn's ``type_of_target``), its description, and the reason when there is
+    none: ``(model, description, None)`` or ``(None, None, reason)``."""
+    if y is None:
+        return None, None, "no y to score against"
+    from sklearn.linear_model import LogisticRegression, Ridge
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import StandardScaler
+    from sklearn.utils.multiclass import type_of_target
+    try:
+        task = type_of_target(y)
+    except (ValueError, TypeError) as exc:
+        return None, None, f"the task of y could not be decided: {exc}"
+    if task in ("binary", "multiclass"):
+        return (make_pipeline(StandardScaler(with_mean=False), LogisticRegression(max_iter=1000)),
+                "downstream LogisticRegression (default)", None)
+    if task in ("continuous", "continuous-multioutput"):
+        return Ridge(), "downstream Ridge (default)", None
+    return None, None, f"no default downstream model for a {task} y; pass downstream="
+
+
+def _check_downstream(downstream):
+    """None (the default per task), False (none) or an estimator with fit()."""
+    if downstream is None or downstream is False:
+        return downstream
+    if isinstance(downstream, (bool, str, bytes, numbers.Number, type)) \
+            or not hasattr(downstream, "fit"):
+        raise TypeError(f"downstream: must be an estimator with fit() (and score() or "
+                        f"predict()), None (the default per task) or False (no downstream "
+                        f"model); got {_shown(downstream)}")
+    return downstream
+
+
+def _scoring_plan(selector, y, downstream):
+    """Who scores the runs: ``(downstream model or None, scored_by, unscored_reason)``."""
+    if is_estimator(selector) and _can_score(selector):
+        return None, "the selector", None
+    if downstream is False:
+        return None, None, "the selector cannot score and downstream=False"
+    if y is None:
+        return None, None, "no y to score against"
+    if downstream is not None:
+        return downstream, f"downstream {type(downstream).__name__}", None
+    if not is_estimator(selector):
+        return None, None, ("a function has no model to score; pass downstream= (an "
+                            "estimator fitted on the selected columns)")
+    return _default_downstream(y)
 
 
 def _data(X, y):
@@ -455,7 +554,7 @@ def _check_backend(backend):
 def resample(selector, X, y=None, *, n_runs=100, scheme="bootstrap", fraction=None,
              stratify=None, random_state=None, n_jobs=None, backend=None, progress=None,
              keep_importances=False, top_k=None, threshold=None,
-             scoring=None, output="selection") -> ResamplingResult:
+             scoring=None, output="selection", downstream=None) -> ResamplingResult:
     """Run a feature selector on ``n_runs`` resamples of ``(X, y)``.
 
     Parameters
@@ -514,6 +613,17 @@ def resample(selector, X, y=None, *, n_runs=100, scheme="bootstrap", fraction=No
         kept as ``importances``); a function then returns one score per feature (the
         largest the most important), its selection being the ``top_k`` largest, the
         scores above ``threshold`` or the nonzero scores.
+    downstream : estimator, None or False, default None
+        The model that scores a selector which cannot score itself (no ``score`` or
+        ``predict``: ``SelectKBest``, ``SelectFromModel``, ``VarianceThreshold``, a
+        pipeline ending in a selector, a function): in every run a clone is fitted on
+        the selected columns of the training rows and scored (``scoring=`` or its
+        ``score``) on the same columns of the held-out rows (NaN when nothing was
+        selected). None: a default per task, decided from ``y`` as scikit-learn's
+        ``type_of_target`` does, for estimators: ``LogisticRegression(max_iter=1000)``
+        after ``StandardScaler(with_mean=False)`` for a binary or multiclass ``y``,
+        ``Ridge()`` for a continuous one; functions are scored only with an explicit
+        ``downstream``. False: no downstream model (no scores).
 
     Returns
     -------
@@ -525,6 +635,11 @@ def resample(selector, X, y=None, *, n_runs=100, scheme="bootstrap", fraction=No
         Invalid arguments.
         ``ValueError`` naming ``selector`` when fewer than 2 runs succeeded (the
         message quotes the first failure).
+        ``ValueError`` or ``TypeError`` naming ``selector`` after the *first* run when
+        it fails for a reason every run would meet, before the other runs: an
+        estimator whose fit cannot be read as a selection (``feature_importances_``
+        without ``threshold=`` or ``top_k=``, a pipeline step that changes the columns
+        and is not a selector), or a selector whose fit fails on the full data too.
 
     Warns
     -----
@@ -544,6 +659,21 @@ def resample(selector, X, y=None, *, n_runs=100, scheme="bootstrap", fraction=No
     >>> res.selection.n_runs, float(res.frequencies[0])
     (10, 1.0)
     """
+    progress = check_bool("progress", progress, none=True)
+    plan = _planned(selector, X, y, n_runs=n_runs, scheme=scheme, fraction=fraction,
+                    stratify=stratify, random_state=random_state, n_jobs=n_jobs,
+                    backend=backend, keep_importances=keep_importances, top_k=top_k,
+                    threshold=threshold, scoring=scoring, output=output,
+                    downstream=downstream)
+    with progress_counter(progress=progress, total=n_runs, desc="resample",
+                          minimum=20) as bar:
+        outputs = _execute(plan, 0, len(plan.splits), bar)
+    return _collect_plan(plan, outputs)
+
+
+def _planned(selector, X, y, *, n_runs, scheme, fraction, stratify, random_state, n_jobs,
+             backend, keep_importances, top_k, threshold, scoring, output, downstream):
+    """The arguments of :func:`resample` checked, and every run's split drawn."""
     X, y, n, d, names = _data(X, y)
     if not _is_one_of(output, OUTPUTS):
         raise ValueError(f"output: must be one of {', '.join(map(repr, OUTPUTS))}; got "
@@ -562,7 +692,6 @@ def resample(selector, X, y=None, *, n_runs=100, scheme="bootstrap", fraction=No
     random_state = check_random_state("random_state", random_state)
     n_jobs = check_n_jobs("n_jobs", n_jobs)
     backend = _check_backend(backend)
-    progress = check_bool("progress", progress, none=True)
     keep_importances = check_bool("keep_importances", keep_importances)
     if top_k is not None and threshold is not None:
         raise ValueError(f"top_k, threshold: give at most one of them; got top_k={top_k!r} and "
@@ -583,20 +712,101 @@ def resample(selector, X, y=None, *, n_runs=100, scheme="bootstrap", fraction=No
             scorer = scoring
         else:
             raise TypeError(f"scoring: must be a scorer name or a callable; got {scoring!r}")
+    downstream, scored_by, unscored_reason = _scoring_plan(selector, y,
+                                                           _check_downstream(downstream))
     strata = _strata(stratify, y, n)
     rng = np.random.default_rng(random_state)
     splits = _draw(scheme, n, n_runs, fraction, strata, rng)
+    return _Plan(selector=selector, X=X, y=y, names=names, d=d, splits=splits, scorer=scorer,
+                 threshold=threshold, top_k=top_k, keep_importances=keep_importances,
+                 output=output, downstream=downstream, n_jobs=n_jobs, backend=backend,
+                 scored_by=scored_by, unscored_reason=unscored_reason)
 
-    tasks = ((selector, X, y, train, test, d, scorer, threshold, top_k, keep_importances, output)
-             for train, test in splits)
-    tasks = progress_bar(tasks, progress=progress, total=n_runs, desc="resample", minimum=20)
-    if (n_jobs is None or n_jobs == 1) and backend is None:
-        outputs = [_run_one(*t) for t in tasks]
-    else:
-        joblib = _require("joblib", "sklearn")
-        with joblib.parallel_backend(backend or "loky", n_jobs=n_jobs or -1):
-            outputs = joblib.Parallel()(joblib.delayed(_run_one)(*t) for t in tasks)
-    return _collect(outputs, splits, names, selector, keep_importances, n_runs, output)
+
+@dataclasses.dataclass(frozen=True)
+class _Plan:
+    """Everything a batch of runs needs: the checked arguments and every run's split."""
+
+    selector: Any
+    X: Any
+    y: Any
+    names: Any
+    d: int
+    splits: list
+    scorer: Any
+    threshold: Any
+    top_k: Any
+    keep_importances: bool
+    output: str
+    downstream: Any
+    n_jobs: Any
+    backend: Any
+    scored_by: Optional[str]
+    unscored_reason: Optional[str]
+
+    def task(self, i: int):
+        train, test = self.splits[i]
+        return (self.selector, self.X, self.y, train, test, self.d, self.scorer, self.threshold,
+                self.top_k, self.keep_importances, self.output, self.downstream)
+
+
+def _execute(plan: _Plan, start: int, stop: int, bar) -> list:
+    """The outputs of runs ``start``..``stop - 1``. Run 0 goes first, alone: when it
+    fails for a reason every run would meet, resample stops there (:func:`_first_failed`)."""
+    outputs = []
+    if start == 0:
+        first = _run_one(*plan.task(0))
+        bar.update(1)
+        if first[3] is not None:
+            _first_failed(plan, first[3], len(plan.splits))
+        outputs.append(first)
+        start = 1
+    if plan.n_jobs in (None, 1) and plan.backend is None:
+        for i in range(start, stop):
+            outputs.append(_run_one(*plan.task(i)))
+            bar.update(1)
+        return outputs
+    joblib = _require("joblib", "sklearn")
+
+    def counted():
+        for i in range(start, stop):
+            yield joblib.delayed(_run_one)(*plan.task(i))
+            bar.update(1)
+
+    with joblib.parallel_backend(plan.backend or "loky", n_jobs=plan.n_jobs or -1):
+        outputs.extend(joblib.Parallel()(counted()))
+    return outputs
+
+
+def _first_failed(plan: _Plan, error, n_runs: int) -> None:
+    """Stop after the first run when its failure is the selector's set-up, met by every
+    run: an estimator's selection could not be read (a ValueError or TypeError of the
+    adapters: no rule for feature_importances_, a pipeline that cannot be mapped back),
+    or the fit fails on the full data too. Otherwise (a resample missing a class, say)
+    the run is one failed run among others."""
+    type_name, message, stage, value_or_type = error
+    skipped = f"(on the first run; the other {n_runs - 1} runs were not attempted)"
+    if stage == "read" and value_or_type and is_estimator(plan.selector):
+        text = message if message.startswith("selector: ") else f"selector: {message}"
+        raise (TypeError if type_name == "TypeError" else ValueError)(f"{text} {skipped}")
+    if stage != "fit":
+        return
+    try:
+        _call(plan.selector, plan.X, plan.y)
+    except Exception as exc:  # noqa: BLE001 - the same failure on the full data
+        raise ValueError(f"selector: the first run failed and so does a fit on the full data "
+                         f"{skipped}: {type_name}: {message}") from None
+
+
+def _collect_plan(plan: _Plan, outputs) -> ResamplingResult:
+    """The result of the first ``len(outputs)`` runs of ``plan``."""
+    m = len(outputs)
+    result = _collect(outputs, plan.splits[:m], plan.names, plan.selector,
+                      plan.keep_importances, m, plan.output)
+    scored = plan.scored_by is not None
+    return dataclasses.replace(result, scores=result.scores if scored else None,
+                               scored_by=plan.scored_by if scored else None,
+                               unscored_reason=plan.unscored_reason)
 
 
 def _rankings_of(outputs, ok, names):

@@ -139,7 +139,8 @@ def test_multiclass_coef_uses_the_norm_over_classes():
     res = resample(LogisticRegression(max_iter=500), X, y, n_runs=3, top_k=3, random_state=0,
                    keep_importances=True)
     est = LogisticRegression(max_iter=500).fit(X[res.train_indices[0]], y[res.train_indices[0]])
-    np.testing.assert_allclose(res.importances[0], np.linalg.norm(est.coef_, axis=0))
+    # scikit-learn's convention: SelectFromModel's norm_order=1, the L1 norm over classes
+    np.testing.assert_allclose(res.importances[0], np.linalg.norm(est.coef_, ord=1, axis=0))
     assert res.Z[:, :3].all()
 
 
