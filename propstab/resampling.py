@@ -876,6 +876,9 @@ class Assessment:
         The mean out-of-sample score (NaN when the selector cannot score).
     result : ResamplingResult
     measure : str
+    target_halfwidth : float or None
+        The target of ``assess(target_halfwidth=...)`` (None without one); the runs used
+        are ``result.n_runs`` and the half-width reached :attr:`halfwidth`.
 
     Examples
     --------
@@ -908,10 +911,16 @@ class Assessment:
     mean_score: float
     result: ResamplingResult
     measure: str
+    target_halfwidth: Optional[float] = None
 
     @property
     def stability(self) -> float:
         return float(self.estimate.statistic)
+
+    @property
+    def halfwidth(self) -> float:
+        """The half-width of the 95% confidence interval of the stability."""
+        return _halfwidth(self)
 
     def confidence_interval(self, confidence_level: float = 0.95):
         """The (low, high) confidence interval of the stability."""
@@ -939,8 +948,15 @@ class Assessment:
         Summary
             A ``str`` whose ``repr`` is the text itself.
         """
-        rows = [*self.estimate._fields(confidence_level), *self.result._run_fields(),
-                ("most selected", _most_selected(self.frequencies, self.result.feature_names))]
+        rows = [*self.estimate._fields(confidence_level), *self.result._run_fields()]
+        if self.target_halfwidth is not None:
+            width = self.halfwidth
+            verdict = "reached" if width <= self.target_halfwidth else "not reached"
+            rows.append(("target half-width", f"{number(self.target_halfwidth)} {verdict}: "
+                                              f"{number(width)} after {self.result.n_runs} "
+                                              f"runs (95% CI)"))
+        rows.append(("most selected", _most_selected(self.frequencies,
+                                                     self.result.feature_names)))
         return summary("Stability assessment", rows)
 
     def to_frame(self):
@@ -972,6 +988,11 @@ class Comparison:
         The non-dominated selectors in (mean score, stability), both higher better.
     tests : PairwiseTestTable
         The result of :func:`propstab.pairwise_tests` on the paired selection matrices.
+    left_out : dict of name -> str
+        The selectors left out of the Pareto front, with the reason (no out-of-sample
+        score: it cannot score and no downstream model scored it; or an undefined
+        stability). Never on the front, never silently: :func:`assess` warns
+        (:class:`UnscoredWarning`) and :meth:`summary` lists them.
 
     Examples
     --------
@@ -1000,6 +1021,7 @@ class Comparison:
     assessments: Mapping[str, Assessment]
     pareto_optimal: Tuple[str, ...]
     tests: Any
+    left_out: Mapping[str, str] = dataclasses.field(default_factory=dict)
 
     def _shape(self):
         first = next(iter(self.assessments.values()))
@@ -1007,16 +1029,19 @@ class Comparison:
 
     def __repr__(self) -> str:
         measure, n_runs, d = self._shape()
+        extra = {"left_out": tuple(self.left_out)} if self.left_out else {}
         return call_repr("Comparison", selectors=tuple(self.assessments), measure=measure,
-                         n_runs=n_runs, n_features=d, pareto_optimal=tuple(self.pareto_optimal))
+                         n_runs=n_runs, n_features=d, pareto_optimal=tuple(self.pareto_optimal),
+                         **extra)
 
     def __str__(self) -> str:
         return str(self.summary())          # a plain str, not the Summary subclass
 
     def summary(self, confidence_level: float = 0.95, alpha: float = 0.05) -> Summary:
         """One line per selector: stability, standard error, interval, mean score, mean
-        subset size, failed runs and Pareto optimality; then a count of the pairwise
-        tests significant after the correction (Holm's).
+        subset size, failed runs and Pareto optimality ("left out" for a selector
+        without a score); then why each left-out selector is left out, and a count of
+        the pairwise tests significant after the correction (Holm's).
 
         Parameters
         ----------
@@ -1042,8 +1067,10 @@ class Comparison:
                          number(a.estimate.standard_error, fixed=True), interval(low, high),
                          number(a.mean_score, fixed=True),
                          number(float(np.mean(a.result.selection.row_sizes)), 3),
-                         len(a.result.failures), "*" if name in self.pareto_optimal else ""])
-        notes = []
+                         len(a.result.failures), "*" if name in self.pareto_optimal else
+                         "left out" if name in self.left_out else ""])
+        notes = [f"left out of the Pareto front: {name} ({why})"
+                 for name, why in self.left_out.items()]
         if self.tests is not None:
             t = self.tests
             hits = sum(r[t.adjusted_key] < alpha for r in t.rows)
@@ -1068,7 +1095,8 @@ class Comparison:
         pandas.DataFrame
             Columns ``stability``, ``standard_error``, ``ci_low``, ``ci_high``,
             ``mean_score``, ``n_runs`` (successful runs), ``n_failed``, ``mean_size``,
-            ``pareto_optimal``.
+            ``pareto_optimal``, ``left_out`` (why a selector is not on the front:
+            no score or stability; None for the others).
         """
         confidence_level = check_confidence_level(confidence_level)
         import pandas as pd
@@ -1080,7 +1108,8 @@ class Comparison:
                          "ci_high": high, "mean_score": a.mean_score,
                          "n_runs": a.estimate.n_runs, "n_failed": len(a.result.failures),
                          "mean_size": float(np.mean(a.result.selection.row_sizes)),
-                         "pareto_optimal": name in self.pareto_optimal})
+                         "pareto_optimal": name in self.pareto_optimal,
+                         "left_out": self.left_out.get(name)})
         return pd.DataFrame(rows).set_index("selector")
 
     @property
@@ -1099,21 +1128,40 @@ class Comparison:
                              for name, a in self.assessments.items()}, index=index)
 
 
-def pareto_front(*objectives) -> np.ndarray:
+def pareto_front(*objectives, labels=None) -> np.ndarray:
     """The non-dominated points when every objective is to be maximised.
 
     A point is dominated when another point is at least as good in every
     objective and strictly better in one (Sechidis et al. 2019, sec. 4.1: "no other
-    point has both higher accuracy and higher stability"). NaN points are never
-    on the front.
+    point has both higher accuracy and higher stability"). A point with a NaN
+    objective (a selector without a score) is never on the front, and a warning names
+    it: nothing is left out silently.
 
     Parameters
     ----------
     *objectives : array-like of shape (n_points,)
+    labels : sequence of str, optional
+        A name per point, used in the warning about points left out.
 
     Returns
     -------
     ndarray of bool, the mask of Pareto-optimal points.
+
+    Raises
+    ------
+    TypeError, ValueError
+        No objective, objectives of different lengths or not numeric, or labels not
+        one per point.
+
+    Warns
+    -----
+    UnscoredWarning
+        Some points have a NaN objective and are left out of the front.
+
+    Notes
+    -----
+    Point i is dominated when some j has :math:`P_{jk} \\ge P_{ik}` for every
+    objective k and :math:`P_{jk} > P_{ik}` for one.
 
     Examples
     --------
@@ -1131,12 +1179,26 @@ def pareto_front(*objectives) -> np.ndarray:
                              f"point; objective {i} has shape {column.shape}"
                              + (f", objective 0 {columns[0].shape}" if columns else ""))
         columns.append(column)
-    P = np.column_stack(columns)
+    if labels is not None:
+        from ._validation import check_labels
+        labels = check_labels("labels", labels, columns[0].size, "point")
+    front, valid = _front(np.column_stack(columns))
+    if not valid.all():
+        names = [str(labels[i]) if labels is not None else f"point {i}"
+                 for i in np.flatnonzero(~valid)]
+        warn(f"pareto_front: left out of the front (a NaN objective, e.g. no score): "
+             f"{shorten(names, width=70)}", UnscoredWarning)
+    return front
+
+
+def _front(P: np.ndarray):
+    """The Pareto mask of the rows of P (maximising every column), and the rows without
+    NaN (the others are never on the front)."""
     valid = ~np.isnan(P).any(axis=1)
     ge = (P[:, None, :] >= P[None, :, :]).all(axis=2)     # ge[j, i]: j at least as good as i
     gt = (P[:, None, :] > P[None, :, :]).any(axis=2)
     dominated = (ge & gt & valid[:, None]).any(axis=0)
-    return valid & ~dominated
+    return valid & ~dominated, valid
 
 
 def _assess_one(result, measure, options, top_k_sizes=None):
@@ -1151,7 +1213,8 @@ def _assess_one(result, measure, options, top_k_sizes=None):
 
 
 def assess(selector, X, y=None, *, measure=None, measure_options=None, output="selection",
-           top_k_sizes=None, **resample_options):
+           top_k_sizes=None, target_halfwidth=None, max_runs=None, progress=None,
+           **resample_options):
     """From data to answer: stability with its CI, frequencies and mean score.
 
     Parameters
@@ -1175,14 +1238,43 @@ def assess(selector, X, y=None, *, measure=None, measure_options=None, output="s
     top_k_sizes : sequence of int, optional
         With ``output="ranking"``: the sizes k of the top-k sets reported (default:
         5, 10, 20, 50, 100 below d).
+    target_halfwidth : float > 0, optional
+        Add runs until the half-width of the 95% confidence interval of the stability
+        is at most ``target_halfwidth`` (for a mapping: of every selector's), or until
+        ``max_runs``. ``n_runs`` (default 100) is the first batch; each next batch
+        aims at the M the variance's 1/M decay predicts, at least 10 runs more. The
+        runs come from one stream of resamples drawn from ``random_state``: the
+        result equals ``resample(..., n_runs=M)`` with the same seed, M the runs used.
+    max_runs : int, optional
+        The budget of runs per selector with ``target_halfwidth`` (default 1000; at
+        least ``n_runs``).
+    progress : bool, optional
+        A progress bar over every run of every selector (and every batch of the
+        ``target_halfwidth`` loop); by default (None) only when a person is watching
+        (a terminal or a notebook) and for 20 runs or more.
     **resample_options
-        Passed to :func:`resample` (n_runs, scheme, random_state, n_jobs, ...).
-        Give ``random_state`` for reproducible and, with a mapping, paired runs.
+        Passed to :func:`resample` (n_runs, scheme, random_state, n_jobs, downstream,
+        scoring, ...). Give ``random_state`` for reproducible and, with a mapping,
+        paired runs.
 
     Returns
     -------
     Assessment (RankingAssessment with ``output="ranking"``), or Comparison for a
     mapping of selectors.
+
+    Raises
+    ------
+    ValueError, TypeError
+        Invalid arguments (as :func:`resample`); ``max_runs`` without
+        ``target_halfwidth`` or below ``n_runs``.
+
+    Warns
+    -----
+    UnscoredWarning
+        A selector of a mapping has no score (it cannot score, and no downstream model
+        could score it): it is left out of the Pareto front, named with the reason.
+    HalfwidthNotReachedWarning
+        ``max_runs`` was reached before the half-width fell to ``target_halfwidth``.
 
     Notes
     -----
@@ -1190,7 +1282,13 @@ def assess(selector, X, y=None, *, measure=None, measure_options=None, output="s
     valid for bootstrap resampling, the default scheme). For several selectors
     the Pareto front is taken over (mean score, stability) (Sechidis et al. sec.
     4.1) and the pairwise tests are paired, the selectors having run on the same
-    resamples.
+    resamples. A selector that cannot score is scored by a downstream model
+    (:func:`resample`'s ``downstream=``); one left without a score is never on the
+    front, and the comparison says so (``Comparison.left_out``).
+
+    The stopping rule of ``target_halfwidth``: with half-width h_M after M runs, the
+    variance of the estimate decays as 1/M, so h_M' is about h_M sqrt(M / M') and the
+    next M' is ceil(M (h_M / target)^2), at least M + 10, at most ``max_runs``.
 
     Examples
     --------
@@ -1206,6 +1304,9 @@ def assess(selector, X, y=None, *, measure=None, measure_options=None, output="s
     >>> low, high = a.confidence_interval(0.95)
     >>> bool(low < a.stability < high)
     True
+    >>> b = assess(top2, X, y, n_runs=20, random_state=0, target_halfwidth=0.1)
+    >>> b.result.n_runs, bool(b.halfwidth <= 0.1)
+    (88, True)
     """
     options = check_mapping("measure_options", measure_options)
     measure = _assessed_measure(measure, output)
@@ -1215,30 +1316,140 @@ def assess(selector, X, y=None, *, measure=None, measure_options=None, output="s
         check_options(get_measure(measure), options)       # before any fit
     except (ValueError, TypeError) as exc:
         raise type(exc)(f"measure_options: {exc}") from None
-    resample_options["output"] = output
+    progress = check_bool("progress", progress, none=True)
+    unknown = sorted(set(resample_options) - set(_RESAMPLE_OPTIONS) - {"progress"})
+    if unknown:
+        raise TypeError(f"{unknown[0]}: not an argument of assess or resample; got "
+                        f"{unknown[0]}={resample_options[unknown[0]]!r}")
+    resample_options.pop("progress", None)
+    opts = {**_RESAMPLE_OPTIONS, **resample_options, "output": output}
+    n_runs = check_int_range("n_runs", opts.pop("n_runs"), minimum=2)
+    target, budget = _check_target(target_halfwidth, max_runs, n_runs)
     if isinstance(selector, Mapping):
         if len(selector) < 2:
             raise ValueError(f"selector: a mapping must name at least 2 selectors; got "
                              f"{len(selector)}")
-        seed = resample_options.pop("random_state", None)
+        seed = opts.pop("random_state")
         if seed is None or isinstance(seed, np.random.Generator):
             # one integer seed, so that every selector sees the same resamples
             seed = int(np.random.default_rng(seed).integers(2 ** 32))
-        results = {name: resample(sel, X, y, random_state=seed, **resample_options)
-                   for name, sel in selector.items()}
-        assessments = {name: _assess_one(r, measure, options, top_k_sizes)
-                       for name, r in results.items()}
-        names = list(assessments)
-        front = pareto_front([assessments[k].mean_score for k in names],
-                             [assessments[k].stability for k in names])
-        common = _common_runs(results)
-        matrices = {name: _common_rows(results[name], common, output) for name in names}
-        tests = inference.pairwise_tests(matrices, paired=True, measure=measure, **options)
-        return Comparison(assessments=assessments,
-                          pareto_optimal=tuple(k for k, f in zip(names, front) if f),
-                          tests=tests)
-    return _assess_one(resample(selector, X, y, **resample_options), measure, options,
-                       top_k_sizes)
+        opts["random_state"] = seed
+        selectors = dict(selector)
+    else:
+        selectors = {None: selector}
+    plans = {name: _planned(sel, X, y, n_runs=budget, **opts)
+             for name, sel in selectors.items()}
+    even = isinstance(opts["scheme"], str) and opts["scheme"] == "complementary_pairs"
+    results = _run_until(plans, n_runs, target, budget, progress, even,
+                         lambda r: _assess_one(r, measure, options, top_k_sizes))
+    assessments = {name: _assess_one(r, measure, options, top_k_sizes)
+                   for name, r in results.items()}
+    if target is not None:
+        assessments = {name: _with_target(a, target) for name, a in assessments.items()}
+        _warn_halfwidth(assessments, target, budget)
+    if not isinstance(selector, Mapping):
+        return assessments[None]
+    return _compare(assessments, results, measure, options, output)
+
+
+_RESAMPLE_OPTIONS = dict(n_runs=100, scheme="bootstrap", fraction=None, stratify=None,
+                         random_state=None, n_jobs=None, backend=None, keep_importances=False,
+                         top_k=None, threshold=None, scoring=None, downstream=None)
+
+_CONFIDENCE = 0.95      # the level of the interval target_halfwidth refers to
+
+
+def _check_target(target_halfwidth, max_runs, n_runs):
+    """``target_halfwidth`` (> 0 or None) and the budget of runs."""
+    if target_halfwidth is None:
+        if max_runs is not None:
+            raise ValueError(f"max_runs: only used with target_halfwidth=; got "
+                             f"max_runs={max_runs!r}")
+        return None, n_runs
+    target = check_real_range("target_halfwidth", target_halfwidth, low=0.0, low_open=True)
+    budget = 1000 if max_runs is None else check_int_range("max_runs", max_runs, minimum=2)
+    if budget < n_runs:
+        raise ValueError(f"max_runs: must be at least n_runs={n_runs}; got {budget}")
+    return target, budget
+
+
+def _halfwidth(assessment) -> float:
+    low, high = inference.quietly(assessment.confidence_interval, _CONFIDENCE)
+    return float((high - low) / 2)
+
+
+def _run_until(plans, n_runs, target, budget, progress, even, assess_one):
+    """Run every plan on runs 0..M-1, M = n_runs, then (with ``target``) add batches of
+    the same resamples until every half-width is at most ``target`` or M = ``budget``.
+    Returns the results of the runs done."""
+    import warnings
+    outputs = {name: [] for name in plans}
+    done, upto = 0, n_runs
+    total = (budget if target is not None else n_runs) * len(plans)
+    with progress_counter(progress=progress, total=total, desc="assess", minimum=20) as bar:
+        while True:
+            for name, plan in plans.items():
+                if name is not None:
+                    bar.set_postfix_str(str(name))
+                outputs[name] += _execute(plan, done, upto, bar)
+            done = upto
+            if target is None or done >= budget:
+                break
+            with warnings.catch_warnings():          # the final results warn, not each batch
+                warnings.simplefilter("ignore")
+                widths = [_halfwidth(assess_one(_collect_plan(plans[name], out)))
+                          for name, out in outputs.items()]
+            worst = max(widths)
+            if not np.isfinite(worst) or worst <= target:
+                break
+            upto = min(budget, max(done + 10, int(np.ceil(done * (worst / target) ** 2))))
+            if even and upto % 2:
+                upto = min(budget, upto + 1)
+    return {name: _collect_plan(plans[name], out) for name, out in outputs.items()}
+
+
+def _with_target(assessment, target):
+    if isinstance(assessment, Assessment):
+        return dataclasses.replace(assessment, target_halfwidth=target)
+    return assessment
+
+
+def _warn_halfwidth(assessments, target, budget):
+    for name, a in assessments.items():
+        width = _halfwidth(a)
+        if not width <= target:
+            who = "" if name is None else f" of {name!r}"
+            warn(f"target_halfwidth: the 95% interval's half-width{who} is {width:.4g} after "
+                 f"max_runs={budget} runs, above the target {target:g}; raise max_runs or "
+                 f"accept the wider interval", HalfwidthNotReachedWarning)
+
+
+def _compare(assessments, results, measure, options, output):
+    """The Comparison: the Pareto front over the selectors with a score (the others named
+    in a warning and in ``left_out``), and the paired tests."""
+    names = list(assessments)
+    left_out = {}
+    for name in names:
+        a = assessments[name]
+        if not np.isfinite(a.mean_score):
+            r = a.result
+            left_out[name] = (r.unscored_reason if r.unscored_reason is not None
+                              else "no run had a finite out-of-sample score")
+        elif not np.isfinite(a.stability):
+            left_out[name] = "its stability is undefined (NaN)"
+    if left_out:
+        warn("assess: left out of the Pareto front (no score or stability): "
+             + "; ".join(f"{name!r}: {why}" for name, why in left_out.items()),
+             UnscoredWarning)
+    kept = [k for k in names if k not in left_out]
+    front = pareto_front([assessments[k].mean_score for k in kept],
+                         [assessments[k].stability for k in kept]) if kept else []
+    common = _common_runs(results)
+    matrices = {name: _common_rows(results[name], common, output) for name in names}
+    tests = inference.pairwise_tests(matrices, paired=True, measure=measure, **options)
+    return Comparison(assessments=assessments,
+                      pareto_optimal=tuple(k for k, f in zip(kept, front) if f),
+                      tests=tests, left_out=left_out)
 
 
 def _assessed_measure(measure, output) -> str:
