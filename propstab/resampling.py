@@ -469,6 +469,8 @@ def _default_downstream(y):
         task = type_of_target(y)
     except (ValueError, TypeError) as exc:
         return None, None, f"the task of y could not be decided: {exc}"
+    if task == "multiclass" and np.asarray(y).dtype.kind == "f":
+        task = "continuous"     # a float y of whole numbers (diabetes' progression score)
     if task in ("binary", "multiclass"):
         return (make_pipeline(StandardScaler(with_mean=False), LogisticRegression(max_iter=1000)),
                 "downstream LogisticRegression (default)", None)
@@ -622,7 +624,9 @@ def resample(selector, X, y=None, *, n_runs=100, scheme="bootstrap", fraction=No
         selected). None: a default per task, decided from ``y`` as scikit-learn's
         ``type_of_target`` does, for estimators: ``LogisticRegression(max_iter=1000)``
         after ``StandardScaler(with_mean=False)`` for a binary or multiclass ``y``,
-        ``Ridge()`` for a continuous one; functions are scored only with an explicit
+        ``Ridge()`` for a continuous one (a float ``y`` of more than two whole
+        numbers, such as diabetes' progression score, counts as continuous, where
+        ``type_of_target`` says multiclass); functions are scored only with an explicit
         ``downstream``. False: no downstream model (no scores).
 
     Returns
@@ -840,14 +844,13 @@ def _collect(outputs, splits, names, selector, keep_importances, n_runs, output=
                       f"{failures[0].message}", FailedFitWarning)
     Z = np.vstack([outputs[i][0] for i in ok])
     scores = np.array([outputs[i][2] for i in ok], dtype=np.float64)
-    can_score = is_estimator(selector)
     importances = rankings = None
     if output == "ranking":
         rankings, importances = _rankings_of(outputs, ok, names)
     elif keep_importances and all(outputs[i][1] is not None for i in ok):
         importances = np.vstack([outputs[i][1] for i in ok])
     return ResamplingResult(
-        selection=as_selection(Z, feature_names=names), scores=scores if can_score else None,
+        selection=as_selection(Z, feature_names=names), scores=scores,
         runs=ok, train_indices=tuple(splits[i][0] for i in ok),
         test_indices=tuple(splits[i][1] for i in ok), importances=importances,
         failures=failures, n_runs=n_runs, rankings=rankings)
