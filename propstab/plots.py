@@ -268,14 +268,23 @@ def _points(name: str, values) -> np.ndarray:
     return arr
 
 
-def plot_pareto_front(score, stability, *, labels=None, stability_ci=None,
+def plot_pareto_front(score, stability=None, *, labels=None, stability_ci=None,
                       xlabel="mean out-of-sample score", ax=None):
     """Stability against score, Pareto-optimal points highlighted and joined.
 
+    Points without a score or stability (NaN) cannot be drawn and are never on the
+    front; the plot says so: the legend's title lists them ("left out: ...", with the
+    reason for a :class:`~propstab.resampling.Comparison`). Labels are written next to
+    the points of the front, and for a Comparison next to every selector shown.
+
     Parameters
     ----------
-    score, stability : array-like (n_points,)
-        Both to be maximised (Sechidis et al. 2019, sec. 4.1).
+    score : array-like (n_points,) or Comparison
+        The mean scores (to be maximised, Sechidis et al. 2019, sec. 4.1); or the
+        result of ``assess({...})``, whose selectors are plotted with their names,
+        95% intervals and the reasons why any is left out.
+    stability : array-like (n_points,)
+        The stabilities (to be maximised); not given with a Comparison.
     labels : sequence, optional
         A label per point (e.g. the regularisation value).
     stability_ci : array-like (n_points, 2), optional
@@ -287,6 +296,12 @@ def plot_pareto_front(score, stability, *, labels=None, stability_ci=None,
     -------
     matplotlib Axes
 
+    Raises
+    ------
+    TypeError, ValueError
+        Arrays of different lengths, not numeric, or ``stability`` missing (or given
+        with a Comparison).
+
     Examples
     --------
     >>> import matplotlib; matplotlib.use("Agg")
@@ -294,8 +309,25 @@ def plot_pareto_front(score, stability, *, labels=None, stability_ci=None,
     >>> ax = plot_pareto_front([0.7, 0.8, 0.6], [0.9, 0.5, 0.4])
     >>> ax.lines[0].get_xdata().tolist()   # the front, by increasing score
     [0.7, 0.8]
+    >>> ax = plot_pareto_front([0.7, float("nan")], [0.9, 0.95], labels=["lasso", "kbest"])
+    >>> ax.get_legend().get_title().get_text()
+    'left out (no score or stability): kbest'
     """
-    from .resampling import pareto_front
+    from .resampling import Comparison, _front
+    reasons, comparison = {}, None
+    if isinstance(score, Comparison):
+        if stability is not None or labels is not None or stability_ci is not None:
+            raise TypeError("stability: with a Comparison, give neither stability, labels "
+                            "nor stability_ci (they come from the comparison)")
+        comparison = score
+        labels = list(comparison.assessments)
+        score = [a.mean_score for a in comparison.assessments.values()]
+        stability = [a.stability for a in comparison.assessments.values()]
+        stability_ci = [a.confidence_interval(0.95) for a in comparison.assessments.values()]
+        reasons = dict(comparison.left_out)
+    elif stability is None:
+        raise TypeError("stability: give the stabilities (one per point), or pass a "
+                        "Comparison as the first argument")
     x, y = (_points(name, values) for name, values in (("score", score),
                                                         ("stability", stability)))
     if x.size != y.size:
@@ -310,22 +342,38 @@ def plot_pareto_front(score, stability, *, labels=None, stability_ci=None,
             raise ValueError(f"stability_ci: must have shape (n_points, 2) = ({x.size}, 2); "
                              f"got {ci.shape}")
     xlabel = check_text("xlabel", xlabel)
-    front = pareto_front(x, y)
+    front, valid = _front(np.column_stack([x, y]))
     ax = _axes(ax)
     if ci is not None:
         ax.errorbar(x, y, yerr=np.abs(np.vstack([y - ci[:, 0], ci[:, 1] - y])), fmt="none",
                     ecolor="0.6", lw=0.8, zorder=1)
-    ax.scatter(x[~front], y[~front], color="0.6", s=18, zorder=2, label="dominated")
+    ax.scatter(x[valid & ~front], y[valid & ~front], color="0.6", s=18, zorder=2,
+               label="dominated")
     order = np.argsort(x[front])
     ax.plot(x[front][order], y[front][order], "o-", color="C3", zorder=3, label="Pareto front")
     if labels is not None:
-        for xi, yi, lab, f in zip(x, y, labels, front):
-            if f:
+        shown = valid if comparison is not None else front     # every selector is named
+        for xi, yi, lab, ok in zip(x, y, labels, shown):
+            if ok:
                 ax.annotate(str(lab), (xi, yi), textcoords="offset points", xytext=(4, 4),
                             fontsize="x-small")
     ax.set_xlabel(xlabel)
     ax.set_ylabel("stability")
-    ax.legend(loc="best", fontsize="small")
+    title = None
+    if not valid.all():
+        missing = [str(labels[i]) if labels is not None else f"point {i}"
+                   for i in np.flatnonzero(~valid)]
+        if reasons:
+            title = "left out: " + "; ".join(f"{m} ({reasons[m]})" if m in reasons else m
+                                             for m in missing)
+        else:
+            title = "left out (no score or stability): " + ", ".join(missing)
+    legend = ax.legend(loc="best", fontsize="small", title=title,
+                       title_fontsize="x-small")
+    if title is not None:
+        import textwrap
+        legend.set_title("\n".join(textwrap.wrap(title, 60)) if len(title) > 60 else title)
+        legend.get_title().set_fontsize("x-small")
     return ax
 
 

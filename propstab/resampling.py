@@ -19,6 +19,7 @@ fit, is met in every run).
 from __future__ import annotations
 
 import dataclasses
+import numbers
 from collections.abc import Iterable
 from typing import Any, Mapping, Optional, Tuple
 
@@ -33,11 +34,12 @@ from ._rank_assessment import RankingAssessment
 from ._validation import (_is_one_of, _shown, as_real_array, as_selection, check_bool,
                           check_confidence_level, check_int_range, check_mapping, check_n_jobs,
                           check_random_state, check_real, check_real_range, check_text)
-from ._progress import progress_bar
-from .selectors import fit_rank, fit_select, is_estimator, take
+from ._progress import progress_counter
+from .selectors import _call, _read, clone, is_estimator, take
 
-__all__ = ["Assessment", "Comparison", "FailedFitWarning", "RankingAssessment",
-           "ResamplingResult", "RunFailure", "assess", "pareto_front", "resample"]
+__all__ = ["Assessment", "Comparison", "FailedFitWarning", "HalfwidthNotReachedWarning",
+           "RankingAssessment", "ResamplingResult", "RunFailure", "UnscoredWarning", "assess",
+           "pareto_front", "resample"]
 
 OUTPUTS = ("selection", "ranking")
 
@@ -47,6 +49,15 @@ _DEFAULT_FRACTION = {"subsample": 0.5, "leave_out": 0.05}
 
 class FailedFitWarning(RuntimeWarning):
     """Some runs of the resampling protocol failed; they are excluded from Z."""
+
+
+class UnscoredWarning(UserWarning):
+    """A selector of a comparison has no out-of-sample score: it is left out of the
+    Pareto front (the message names it and says why)."""
+
+
+class HalfwidthNotReachedWarning(RuntimeWarning):
+    """``assess(target_halfwidth=...)`` stopped at ``max_runs`` with a wider interval."""
 
 
 def _require(module: str, extra: str):
@@ -125,6 +136,12 @@ class ResamplingResult:
         With ``output="ranking"``: each successful run's ranking of the features
         (M x d, :func:`propstab.as_rankings`), from the selector's ``ranking_``,
         ``scores_`` or importances, or a function's scores; None otherwise.
+    scored_by : str or None
+        What produced the scores: ``"the selector"``, or ``"downstream <model>"`` for a
+        selector that cannot score (``downstream=`` of :func:`resample`); None when
+        there are no scores.
+    unscored_reason : str or None
+        Why there are no scores (None when there are).
 
     Examples
     --------
@@ -147,6 +164,8 @@ class ResamplingResult:
     failures: Tuple[RunFailure, ...]
     n_runs: int
     rankings: Any = None
+    scored_by: Optional[str] = None
+    unscored_reason: Optional[str] = None
 
     @property
     def Z(self) -> np.ndarray:
@@ -225,8 +244,9 @@ class ResamplingResult:
                      ("first failure", shorten([f"run {first.run}: {first.error_type}: "
                                                 f"{first.message}"]))]
         if self.scores is not None and np.isfinite(self.scores).any():
+            by = "" if self.scored_by in (None, "the selector") else f", {self.scored_by}"
             rows.append(("mean score", f"{number(self.mean_score, fixed=True)} "
-                                       f"(out-of-sample)"))
+                                       f"(out-of-sample{by})"))
         return rows
 
     def to_frame(self):
@@ -380,30 +400,111 @@ def _draw(scheme, n, n_runs, fraction, strata, rng):
 
 
 def _run_one(selector, X, y, train, test, n_features, scorer, threshold, top_k,
-             keep_importances, output="selection"):
+             keep_importances, output="selection", downstream=None):
     """One run: fit on train, select, score on test. Returns (mask, imp, score, error);
     with ``output="ranking"`` the importances slot holds ``(values, kind)``, the run's
-    ranking (:func:`propstab.selectors.fit_rank`)."""
+    ranking. ``error`` is None or ``(type name, message, stage, is_value_or_type_error)``,
+    the stage being "fit" (fitting, or calling a function), "read" (turning the fitted
+    selector into a selection: its set-up) or "score"."""
+    stage = "fit"
     try:
         Xtr = take(X, train)
         ytr = None if y is None else take(y, train)
-        if output == "ranking":
-            mask, values, kind, est = fit_rank(selector, Xtr, ytr, n_features=n_features,
-                                               threshold=threshold, top_k=top_k)
-            imp = (values, kind)
-        else:
-            mask, imp, est = fit_select(selector, Xtr, ytr, n_features=n_features,
-                                        threshold=threshold, top_k=top_k)
-        if est is None:                        # a function: no score
-            return mask, imp if output == "ranking" else None, np.nan, None
-        score = np.nan
-        if len(test) and (scorer is not None or hasattr(est, "score")):
-            Xte = take(X, test)
-            yte = None if y is None else take(y, test)
-            score = float(scorer(est, Xte, yte) if scorer is not None else est.score(Xte, yte))
+        fitted = _call(selector, Xtr, ytr)
+        stage = "read"
+        mask, imp = _read(selector, fitted, n_features, threshold, top_k, output)
+        stage = "score"
+        score = _score(selector, fitted, mask, X, y, Xtr, ytr, test, scorer, downstream)
         return mask, (imp if keep_importances or output == "ranking" else None), score, None
     except Exception as exc:  # noqa: BLE001 - every failure is reported, not dropped
-        return None, None, np.nan, (type(exc).__name__, str(exc))
+        return None, None, np.nan, (type(exc).__name__, str(exc), stage,
+                                    isinstance(exc, (ValueError, TypeError)))
+
+
+def _can_score(estimator) -> bool:
+    """Whether an estimator scores by itself (``score`` or ``predict``): selectors such
+    as SelectKBest, SelectFromModel or VarianceThreshold do not."""
+    return hasattr(estimator, "score") or hasattr(estimator, "predict")
+
+
+def _columns(X, mask):
+    """The columns ``mask`` of X (``.iloc`` for a DataFrame)."""
+    if hasattr(X, "iloc"):
+        return X.iloc[:, np.flatnonzero(mask)]
+    return X[:, np.flatnonzero(mask)]
+
+
+def _score(selector, fitted, mask, X, y, Xtr, ytr, test, scorer, downstream):
+    """The run's out-of-sample score: the selector's own, or the downstream model's fitted
+    on the selected columns of the training rows (NaN without held-out rows, without a
+    model to score, or when nothing was selected for the downstream model)."""
+    if not len(test):
+        return np.nan
+    own = is_estimator(selector) and _can_score(fitted)
+    if not own and downstream is not None:
+        if y is None or not mask.any():
+            return np.nan
+        model = clone(downstream)
+        model.fit(_columns(Xtr, mask), ytr)
+        Xte, yte = _columns(take(X, test), mask), take(y, test)
+        return float(scorer(model, Xte, yte) if scorer is not None else model.score(Xte, yte))
+    if not is_estimator(selector) or (scorer is None and not hasattr(fitted, "score")):
+        return np.nan
+    Xte = take(X, test)
+    yte = None if y is None else take(y, test)
+    return float(scorer(fitted, Xte, yte) if scorer is not None else fitted.score(Xte, yte))
+
+
+def _default_downstream(y):
+    """The documented default downstream model for the task of ``y`` (decided as
+    scikit-learn's ``type_of_target``), its description, and the reason when there is
+    none: ``(model, description, None)`` or ``(None, None, reason)``."""
+    if y is None:
+        return None, None, "no y to score against"
+    from sklearn.linear_model import LogisticRegression, Ridge
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import StandardScaler
+    from sklearn.utils.multiclass import type_of_target
+    try:
+        task = type_of_target(y)
+    except (ValueError, TypeError) as exc:
+        return None, None, f"the task of y could not be decided: {exc}"
+    if task == "multiclass" and np.asarray(y).dtype.kind == "f":
+        task = "continuous"     # a float y of whole numbers (diabetes' progression score)
+    if task in ("binary", "multiclass"):
+        return (make_pipeline(StandardScaler(with_mean=False), LogisticRegression(max_iter=1000)),
+                "downstream LogisticRegression (default)", None)
+    if task in ("continuous", "continuous-multioutput"):
+        return Ridge(), "downstream Ridge (default)", None
+    return None, None, f"no default downstream model for a {task} y; pass downstream="
+
+
+def _check_downstream(downstream):
+    """None (the default per task), False (none) or an estimator with fit()."""
+    if downstream is None or downstream is False:
+        return downstream
+    if isinstance(downstream, (bool, str, bytes, numbers.Number, type)) \
+            or not hasattr(downstream, "fit"):
+        raise TypeError(f"downstream: must be an estimator with fit() (and score() or "
+                        f"predict()), None (the default per task) or False (no downstream "
+                        f"model); got {_shown(downstream)}")
+    return downstream
+
+
+def _scoring_plan(selector, y, downstream):
+    """Who scores the runs: ``(downstream model or None, scored_by, unscored_reason)``."""
+    if is_estimator(selector) and _can_score(selector):
+        return None, "the selector", None
+    if downstream is False:
+        return None, None, "the selector cannot score and downstream=False"
+    if y is None:
+        return None, None, "no y to score against"
+    if downstream is not None:
+        return downstream, f"downstream {type(downstream).__name__}", None
+    if not is_estimator(selector):
+        return None, None, ("a function has no model to score; pass downstream= (an "
+                            "estimator fitted on the selected columns)")
+    return _default_downstream(y)
 
 
 def _data(X, y):
@@ -455,7 +556,7 @@ def _check_backend(backend):
 def resample(selector, X, y=None, *, n_runs=100, scheme="bootstrap", fraction=None,
              stratify=None, random_state=None, n_jobs=None, backend=None, progress=None,
              keep_importances=False, top_k=None, threshold=None,
-             scoring=None, output="selection") -> ResamplingResult:
+             scoring=None, output="selection", downstream=None) -> ResamplingResult:
     """Run a feature selector on ``n_runs`` resamples of ``(X, y)``.
 
     Parameters
@@ -514,6 +615,19 @@ def resample(selector, X, y=None, *, n_runs=100, scheme="bootstrap", fraction=No
         kept as ``importances``); a function then returns one score per feature (the
         largest the most important), its selection being the ``top_k`` largest, the
         scores above ``threshold`` or the nonzero scores.
+    downstream : estimator, None or False, default None
+        The model that scores a selector which cannot score itself (no ``score`` or
+        ``predict``: ``SelectKBest``, ``SelectFromModel``, ``VarianceThreshold``, a
+        pipeline ending in a selector, a function): in every run a clone is fitted on
+        the selected columns of the training rows and scored (``scoring=`` or its
+        ``score``) on the same columns of the held-out rows (NaN when nothing was
+        selected). None: a default per task, decided from ``y`` as scikit-learn's
+        ``type_of_target`` does, for estimators: ``LogisticRegression(max_iter=1000)``
+        after ``StandardScaler(with_mean=False)`` for a binary or multiclass ``y``,
+        ``Ridge()`` for a continuous one (a float ``y`` of more than two whole
+        numbers, such as diabetes' progression score, counts as continuous, where
+        ``type_of_target`` says multiclass); functions are scored only with an explicit
+        ``downstream``. False: no downstream model (no scores).
 
     Returns
     -------
@@ -525,6 +639,11 @@ def resample(selector, X, y=None, *, n_runs=100, scheme="bootstrap", fraction=No
         Invalid arguments.
         ``ValueError`` naming ``selector`` when fewer than 2 runs succeeded (the
         message quotes the first failure).
+        ``ValueError`` or ``TypeError`` naming ``selector`` after the *first* run when
+        it fails for a reason every run would meet, before the other runs: an
+        estimator whose fit cannot be read as a selection (``feature_importances_``
+        without ``threshold=`` or ``top_k=``, a pipeline step that changes the columns
+        and is not a selector), or a selector whose fit fails on the full data too.
 
     Warns
     -----
@@ -544,6 +663,21 @@ def resample(selector, X, y=None, *, n_runs=100, scheme="bootstrap", fraction=No
     >>> res.selection.n_runs, float(res.frequencies[0])
     (10, 1.0)
     """
+    progress = check_bool("progress", progress, none=True)
+    plan = _planned(selector, X, y, n_runs=n_runs, scheme=scheme, fraction=fraction,
+                    stratify=stratify, random_state=random_state, n_jobs=n_jobs,
+                    backend=backend, keep_importances=keep_importances, top_k=top_k,
+                    threshold=threshold, scoring=scoring, output=output,
+                    downstream=downstream)
+    with progress_counter(progress=progress, total=n_runs, desc="resample",
+                          minimum=20) as bar:
+        outputs = _execute(plan, 0, len(plan.splits), bar)
+    return _collect_plan(plan, outputs)
+
+
+def _planned(selector, X, y, *, n_runs, scheme, fraction, stratify, random_state, n_jobs,
+             backend, keep_importances, top_k, threshold, scoring, output, downstream):
+    """The arguments of :func:`resample` checked, and every run's split drawn."""
     X, y, n, d, names = _data(X, y)
     if not _is_one_of(output, OUTPUTS):
         raise ValueError(f"output: must be one of {', '.join(map(repr, OUTPUTS))}; got "
@@ -562,7 +696,6 @@ def resample(selector, X, y=None, *, n_runs=100, scheme="bootstrap", fraction=No
     random_state = check_random_state("random_state", random_state)
     n_jobs = check_n_jobs("n_jobs", n_jobs)
     backend = _check_backend(backend)
-    progress = check_bool("progress", progress, none=True)
     keep_importances = check_bool("keep_importances", keep_importances)
     if top_k is not None and threshold is not None:
         raise ValueError(f"top_k, threshold: give at most one of them; got top_k={top_k!r} and "
@@ -583,20 +716,101 @@ def resample(selector, X, y=None, *, n_runs=100, scheme="bootstrap", fraction=No
             scorer = scoring
         else:
             raise TypeError(f"scoring: must be a scorer name or a callable; got {scoring!r}")
+    downstream, scored_by, unscored_reason = _scoring_plan(selector, y,
+                                                           _check_downstream(downstream))
     strata = _strata(stratify, y, n)
     rng = np.random.default_rng(random_state)
     splits = _draw(scheme, n, n_runs, fraction, strata, rng)
+    return _Plan(selector=selector, X=X, y=y, names=names, d=d, splits=splits, scorer=scorer,
+                 threshold=threshold, top_k=top_k, keep_importances=keep_importances,
+                 output=output, downstream=downstream, n_jobs=n_jobs, backend=backend,
+                 scored_by=scored_by, unscored_reason=unscored_reason)
 
-    tasks = ((selector, X, y, train, test, d, scorer, threshold, top_k, keep_importances, output)
-             for train, test in splits)
-    tasks = progress_bar(tasks, progress=progress, total=n_runs, desc="resample", minimum=20)
-    if (n_jobs is None or n_jobs == 1) and backend is None:
-        outputs = [_run_one(*t) for t in tasks]
-    else:
-        joblib = _require("joblib", "sklearn")
-        with joblib.parallel_backend(backend or "loky", n_jobs=n_jobs or -1):
-            outputs = joblib.Parallel()(joblib.delayed(_run_one)(*t) for t in tasks)
-    return _collect(outputs, splits, names, selector, keep_importances, n_runs, output)
+
+@dataclasses.dataclass(frozen=True)
+class _Plan:
+    """Everything a batch of runs needs: the checked arguments and every run's split."""
+
+    selector: Any
+    X: Any
+    y: Any
+    names: Any
+    d: int
+    splits: list
+    scorer: Any
+    threshold: Any
+    top_k: Any
+    keep_importances: bool
+    output: str
+    downstream: Any
+    n_jobs: Any
+    backend: Any
+    scored_by: Optional[str]
+    unscored_reason: Optional[str]
+
+    def task(self, i: int):
+        train, test = self.splits[i]
+        return (self.selector, self.X, self.y, train, test, self.d, self.scorer, self.threshold,
+                self.top_k, self.keep_importances, self.output, self.downstream)
+
+
+def _execute(plan: _Plan, start: int, stop: int, bar) -> list:
+    """The outputs of runs ``start``..``stop - 1``. Run 0 goes first, alone: when it
+    fails for a reason every run would meet, resample stops there (:func:`_first_failed`)."""
+    outputs = []
+    if start == 0:
+        first = _run_one(*plan.task(0))
+        bar.update(1)
+        if first[3] is not None:
+            _first_failed(plan, first[3], len(plan.splits))
+        outputs.append(first)
+        start = 1
+    if plan.n_jobs in (None, 1) and plan.backend is None:
+        for i in range(start, stop):
+            outputs.append(_run_one(*plan.task(i)))
+            bar.update(1)
+        return outputs
+    joblib = _require("joblib", "sklearn")
+
+    def counted():
+        for i in range(start, stop):
+            yield joblib.delayed(_run_one)(*plan.task(i))
+            bar.update(1)
+
+    with joblib.parallel_backend(plan.backend or "loky", n_jobs=plan.n_jobs or -1):
+        outputs.extend(joblib.Parallel()(counted()))
+    return outputs
+
+
+def _first_failed(plan: _Plan, error, n_runs: int) -> None:
+    """Stop after the first run when its failure is the selector's set-up, met by every
+    run: an estimator's selection could not be read (a ValueError or TypeError of the
+    adapters: no rule for feature_importances_, a pipeline that cannot be mapped back),
+    or the fit fails on the full data too. Otherwise (a resample missing a class, say)
+    the run is one failed run among others."""
+    type_name, message, stage, value_or_type = error
+    skipped = f"(on the first run; the other {n_runs - 1} runs were not attempted)"
+    if stage == "read" and value_or_type and is_estimator(plan.selector):
+        text = message if message.startswith("selector: ") else f"selector: {message}"
+        raise (TypeError if type_name == "TypeError" else ValueError)(f"{text} {skipped}")
+    if stage != "fit":
+        return
+    try:
+        _call(plan.selector, plan.X, plan.y)
+    except Exception as exc:  # noqa: BLE001 - the same failure on the full data
+        raise ValueError(f"selector: the first run failed and so does a fit on the full data "
+                         f"{skipped}: {type_name}: {message}") from None
+
+
+def _collect_plan(plan: _Plan, outputs) -> ResamplingResult:
+    """The result of the first ``len(outputs)`` runs of ``plan``."""
+    m = len(outputs)
+    result = _collect(outputs, plan.splits[:m], plan.names, plan.selector,
+                      plan.keep_importances, m, plan.output)
+    scored = plan.scored_by is not None
+    return dataclasses.replace(result, scores=result.scores if scored else None,
+                               scored_by=plan.scored_by if scored else None,
+                               unscored_reason=plan.unscored_reason)
 
 
 def _rankings_of(outputs, ok, names):
@@ -630,14 +844,13 @@ def _collect(outputs, splits, names, selector, keep_importances, n_runs, output=
                       f"{failures[0].message}", FailedFitWarning)
     Z = np.vstack([outputs[i][0] for i in ok])
     scores = np.array([outputs[i][2] for i in ok], dtype=np.float64)
-    can_score = is_estimator(selector)
     importances = rankings = None
     if output == "ranking":
         rankings, importances = _rankings_of(outputs, ok, names)
     elif keep_importances and all(outputs[i][1] is not None for i in ok):
         importances = np.vstack([outputs[i][1] for i in ok])
     return ResamplingResult(
-        selection=as_selection(Z, feature_names=names), scores=scores if can_score else None,
+        selection=as_selection(Z, feature_names=names), scores=scores,
         runs=ok, train_indices=tuple(splits[i][0] for i in ok),
         test_indices=tuple(splits[i][1] for i in ok), importances=importances,
         failures=failures, n_runs=n_runs, rankings=rankings)
@@ -666,6 +879,9 @@ class Assessment:
         The mean out-of-sample score (NaN when the selector cannot score).
     result : ResamplingResult
     measure : str
+    target_halfwidth : float or None
+        The target of ``assess(target_halfwidth=...)`` (None without one); the runs used
+        are ``result.n_runs`` and the half-width reached :attr:`halfwidth`.
 
     Examples
     --------
@@ -698,10 +914,16 @@ class Assessment:
     mean_score: float
     result: ResamplingResult
     measure: str
+    target_halfwidth: Optional[float] = None
 
     @property
     def stability(self) -> float:
         return float(self.estimate.statistic)
+
+    @property
+    def halfwidth(self) -> float:
+        """The half-width of the 95% confidence interval of the stability."""
+        return _halfwidth(self)
 
     def confidence_interval(self, confidence_level: float = 0.95):
         """The (low, high) confidence interval of the stability."""
@@ -729,8 +951,15 @@ class Assessment:
         Summary
             A ``str`` whose ``repr`` is the text itself.
         """
-        rows = [*self.estimate._fields(confidence_level), *self.result._run_fields(),
-                ("most selected", _most_selected(self.frequencies, self.result.feature_names))]
+        rows = [*self.estimate._fields(confidence_level), *self.result._run_fields()]
+        if self.target_halfwidth is not None:
+            width = self.halfwidth
+            verdict = "reached" if width <= self.target_halfwidth else "not reached"
+            rows.append(("target half-width", f"{number(self.target_halfwidth)} {verdict}: "
+                                              f"{number(width)} after {self.result.n_runs} "
+                                              f"runs (95% CI)"))
+        rows.append(("most selected", _most_selected(self.frequencies,
+                                                     self.result.feature_names)))
         return summary("Stability assessment", rows)
 
     def to_frame(self):
@@ -762,6 +991,11 @@ class Comparison:
         The non-dominated selectors in (mean score, stability), both higher better.
     tests : PairwiseTestTable
         The result of :func:`propstab.pairwise_tests` on the paired selection matrices.
+    left_out : dict of name -> str
+        The selectors left out of the Pareto front, with the reason (no out-of-sample
+        score: it cannot score and no downstream model scored it; or an undefined
+        stability). Never on the front, never silently: :func:`assess` warns
+        (:class:`UnscoredWarning`) and :meth:`summary` lists them.
 
     Examples
     --------
@@ -790,6 +1024,7 @@ class Comparison:
     assessments: Mapping[str, Assessment]
     pareto_optimal: Tuple[str, ...]
     tests: Any
+    left_out: Mapping[str, str] = dataclasses.field(default_factory=dict)
 
     def _shape(self):
         first = next(iter(self.assessments.values()))
@@ -797,16 +1032,19 @@ class Comparison:
 
     def __repr__(self) -> str:
         measure, n_runs, d = self._shape()
+        extra = {"left_out": tuple(self.left_out)} if self.left_out else {}
         return call_repr("Comparison", selectors=tuple(self.assessments), measure=measure,
-                         n_runs=n_runs, n_features=d, pareto_optimal=tuple(self.pareto_optimal))
+                         n_runs=n_runs, n_features=d, pareto_optimal=tuple(self.pareto_optimal),
+                         **extra)
 
     def __str__(self) -> str:
         return str(self.summary())          # a plain str, not the Summary subclass
 
     def summary(self, confidence_level: float = 0.95, alpha: float = 0.05) -> Summary:
         """One line per selector: stability, standard error, interval, mean score, mean
-        subset size, failed runs and Pareto optimality; then a count of the pairwise
-        tests significant after the correction (Holm's).
+        subset size, failed runs and Pareto optimality ("left out" for a selector
+        without a score); then why each left-out selector is left out, and a count of
+        the pairwise tests significant after the correction (Holm's).
 
         Parameters
         ----------
@@ -832,8 +1070,10 @@ class Comparison:
                          number(a.estimate.standard_error, fixed=True), interval(low, high),
                          number(a.mean_score, fixed=True),
                          number(float(np.mean(a.result.selection.row_sizes)), 3),
-                         len(a.result.failures), "*" if name in self.pareto_optimal else ""])
-        notes = []
+                         len(a.result.failures), "*" if name in self.pareto_optimal else
+                         "left out" if name in self.left_out else ""])
+        notes = [f"left out of the Pareto front: {name} ({why})"
+                 for name, why in self.left_out.items()]
         if self.tests is not None:
             t = self.tests
             hits = sum(r[t.adjusted_key] < alpha for r in t.rows)
@@ -858,7 +1098,8 @@ class Comparison:
         pandas.DataFrame
             Columns ``stability``, ``standard_error``, ``ci_low``, ``ci_high``,
             ``mean_score``, ``n_runs`` (successful runs), ``n_failed``, ``mean_size``,
-            ``pareto_optimal``.
+            ``pareto_optimal``, ``left_out`` (why a selector is not on the front:
+            no score or stability; None for the others).
         """
         confidence_level = check_confidence_level(confidence_level)
         import pandas as pd
@@ -870,7 +1111,8 @@ class Comparison:
                          "ci_high": high, "mean_score": a.mean_score,
                          "n_runs": a.estimate.n_runs, "n_failed": len(a.result.failures),
                          "mean_size": float(np.mean(a.result.selection.row_sizes)),
-                         "pareto_optimal": name in self.pareto_optimal})
+                         "pareto_optimal": name in self.pareto_optimal,
+                         "left_out": self.left_out.get(name)})
         return pd.DataFrame(rows).set_index("selector")
 
     @property
@@ -889,21 +1131,40 @@ class Comparison:
                              for name, a in self.assessments.items()}, index=index)
 
 
-def pareto_front(*objectives) -> np.ndarray:
+def pareto_front(*objectives, labels=None) -> np.ndarray:
     """The non-dominated points when every objective is to be maximised.
 
     A point is dominated when another point is at least as good in every
     objective and strictly better in one (Sechidis et al. 2019, sec. 4.1: "no other
-    point has both higher accuracy and higher stability"). NaN points are never
-    on the front.
+    point has both higher accuracy and higher stability"). A point with a NaN
+    objective (a selector without a score) is never on the front, and a warning names
+    it: nothing is left out silently.
 
     Parameters
     ----------
     *objectives : array-like of shape (n_points,)
+    labels : sequence of str, optional
+        A name per point, used in the warning about points left out.
 
     Returns
     -------
     ndarray of bool, the mask of Pareto-optimal points.
+
+    Raises
+    ------
+    TypeError, ValueError
+        No objective, objectives of different lengths or not numeric, or labels not
+        one per point.
+
+    Warns
+    -----
+    UnscoredWarning
+        Some points have a NaN objective and are left out of the front.
+
+    Notes
+    -----
+    Point i is dominated when some j has :math:`P_{jk} \\ge P_{ik}` for every
+    objective k and :math:`P_{jk} > P_{ik}` for one.
 
     Examples
     --------
@@ -921,12 +1182,26 @@ def pareto_front(*objectives) -> np.ndarray:
                              f"point; objective {i} has shape {column.shape}"
                              + (f", objective 0 {columns[0].shape}" if columns else ""))
         columns.append(column)
-    P = np.column_stack(columns)
+    if labels is not None:
+        from ._validation import check_labels
+        labels = check_labels("labels", labels, columns[0].size, "point")
+    front, valid = _front(np.column_stack(columns))
+    if not valid.all():
+        names = [str(labels[i]) if labels is not None else f"point {i}"
+                 for i in np.flatnonzero(~valid)]
+        warn(f"pareto_front: left out of the front (a NaN objective, e.g. no score): "
+             f"{shorten(names, width=70)}", UnscoredWarning)
+    return front
+
+
+def _front(P: np.ndarray):
+    """The Pareto mask of the rows of P (maximising every column), and the rows without
+    NaN (the others are never on the front)."""
     valid = ~np.isnan(P).any(axis=1)
     ge = (P[:, None, :] >= P[None, :, :]).all(axis=2)     # ge[j, i]: j at least as good as i
     gt = (P[:, None, :] > P[None, :, :]).any(axis=2)
     dominated = (ge & gt & valid[:, None]).any(axis=0)
-    return valid & ~dominated
+    return valid & ~dominated, valid
 
 
 def _assess_one(result, measure, options, top_k_sizes=None):
@@ -941,7 +1216,8 @@ def _assess_one(result, measure, options, top_k_sizes=None):
 
 
 def assess(selector, X, y=None, *, measure=None, measure_options=None, output="selection",
-           top_k_sizes=None, **resample_options):
+           top_k_sizes=None, target_halfwidth=None, max_runs=None, progress=None,
+           **resample_options):
     """From data to answer: stability with its CI, frequencies and mean score.
 
     Parameters
@@ -965,14 +1241,43 @@ def assess(selector, X, y=None, *, measure=None, measure_options=None, output="s
     top_k_sizes : sequence of int, optional
         With ``output="ranking"``: the sizes k of the top-k sets reported (default:
         5, 10, 20, 50, 100 below d).
+    target_halfwidth : float > 0, optional
+        Add runs until the half-width of the 95% confidence interval of the stability
+        is at most ``target_halfwidth`` (for a mapping: of every selector's), or until
+        ``max_runs``. ``n_runs`` (default 100) is the first batch; each next batch
+        aims at the M the variance's 1/M decay predicts, at least 10 runs more. The
+        runs come from one stream of resamples drawn from ``random_state``: the
+        result equals ``resample(..., n_runs=M)`` with the same seed, M the runs used.
+    max_runs : int, optional
+        The budget of runs per selector with ``target_halfwidth`` (default 1000; at
+        least ``n_runs``).
+    progress : bool, optional
+        A progress bar over every run of every selector (and every batch of the
+        ``target_halfwidth`` loop); by default (None) only when a person is watching
+        (a terminal or a notebook) and for 20 runs or more.
     **resample_options
-        Passed to :func:`resample` (n_runs, scheme, random_state, n_jobs, ...).
-        Give ``random_state`` for reproducible and, with a mapping, paired runs.
+        Passed to :func:`resample` (n_runs, scheme, random_state, n_jobs, downstream,
+        scoring, ...). Give ``random_state`` for reproducible and, with a mapping,
+        paired runs.
 
     Returns
     -------
     Assessment (RankingAssessment with ``output="ranking"``), or Comparison for a
     mapping of selectors.
+
+    Raises
+    ------
+    ValueError, TypeError
+        Invalid arguments (as :func:`resample`); ``max_runs`` without
+        ``target_halfwidth`` or below ``n_runs``.
+
+    Warns
+    -----
+    UnscoredWarning
+        A selector of a mapping has no score (it cannot score, and no downstream model
+        could score it): it is left out of the Pareto front, named with the reason.
+    HalfwidthNotReachedWarning
+        ``max_runs`` was reached before the half-width fell to ``target_halfwidth``.
 
     Notes
     -----
@@ -980,7 +1285,13 @@ def assess(selector, X, y=None, *, measure=None, measure_options=None, output="s
     valid for bootstrap resampling, the default scheme). For several selectors
     the Pareto front is taken over (mean score, stability) (Sechidis et al. sec.
     4.1) and the pairwise tests are paired, the selectors having run on the same
-    resamples.
+    resamples. A selector that cannot score is scored by a downstream model
+    (:func:`resample`'s ``downstream=``); one left without a score is never on the
+    front, and the comparison says so (``Comparison.left_out``).
+
+    The stopping rule of ``target_halfwidth``: with half-width h_M after M runs, the
+    variance of the estimate decays as 1/M, so h_M' is about h_M sqrt(M / M') and the
+    next M' is ceil(M (h_M / target)^2), at least M + 10, at most ``max_runs``.
 
     Examples
     --------
@@ -996,6 +1307,9 @@ def assess(selector, X, y=None, *, measure=None, measure_options=None, output="s
     >>> low, high = a.confidence_interval(0.95)
     >>> bool(low < a.stability < high)
     True
+    >>> b = assess(top2, X, y, n_runs=20, random_state=0, target_halfwidth=0.1)
+    >>> b.result.n_runs, bool(b.halfwidth <= 0.1)
+    (88, True)
     """
     options = check_mapping("measure_options", measure_options)
     measure = _assessed_measure(measure, output)
@@ -1005,30 +1319,140 @@ def assess(selector, X, y=None, *, measure=None, measure_options=None, output="s
         check_options(get_measure(measure), options)       # before any fit
     except (ValueError, TypeError) as exc:
         raise type(exc)(f"measure_options: {exc}") from None
-    resample_options["output"] = output
+    progress = check_bool("progress", progress, none=True)
+    unknown = sorted(set(resample_options) - set(_RESAMPLE_OPTIONS) - {"progress"})
+    if unknown:
+        raise TypeError(f"{unknown[0]}: not an argument of assess or resample; got "
+                        f"{unknown[0]}={resample_options[unknown[0]]!r}")
+    resample_options.pop("progress", None)
+    opts = {**_RESAMPLE_OPTIONS, **resample_options, "output": output}
+    n_runs = check_int_range("n_runs", opts.pop("n_runs"), minimum=2)
+    target, budget = _check_target(target_halfwidth, max_runs, n_runs)
     if isinstance(selector, Mapping):
         if len(selector) < 2:
             raise ValueError(f"selector: a mapping must name at least 2 selectors; got "
                              f"{len(selector)}")
-        seed = resample_options.pop("random_state", None)
+        seed = opts.pop("random_state")
         if seed is None or isinstance(seed, np.random.Generator):
             # one integer seed, so that every selector sees the same resamples
             seed = int(np.random.default_rng(seed).integers(2 ** 32))
-        results = {name: resample(sel, X, y, random_state=seed, **resample_options)
-                   for name, sel in selector.items()}
-        assessments = {name: _assess_one(r, measure, options, top_k_sizes)
-                       for name, r in results.items()}
-        names = list(assessments)
-        front = pareto_front([assessments[k].mean_score for k in names],
-                             [assessments[k].stability for k in names])
-        common = _common_runs(results)
-        matrices = {name: _common_rows(results[name], common, output) for name in names}
-        tests = inference.pairwise_tests(matrices, paired=True, measure=measure, **options)
-        return Comparison(assessments=assessments,
-                          pareto_optimal=tuple(k for k, f in zip(names, front) if f),
-                          tests=tests)
-    return _assess_one(resample(selector, X, y, **resample_options), measure, options,
-                       top_k_sizes)
+        opts["random_state"] = seed
+        selectors = dict(selector)
+    else:
+        selectors = {None: selector}
+    plans = {name: _planned(sel, X, y, n_runs=budget, **opts)
+             for name, sel in selectors.items()}
+    even = isinstance(opts["scheme"], str) and opts["scheme"] == "complementary_pairs"
+    results = _run_until(plans, n_runs, target, budget, progress, even,
+                         lambda r: _assess_one(r, measure, options, top_k_sizes))
+    assessments = {name: _assess_one(r, measure, options, top_k_sizes)
+                   for name, r in results.items()}
+    if target is not None:
+        assessments = {name: _with_target(a, target) for name, a in assessments.items()}
+        _warn_halfwidth(assessments, target, budget)
+    if not isinstance(selector, Mapping):
+        return assessments[None]
+    return _compare(assessments, results, measure, options, output)
+
+
+_RESAMPLE_OPTIONS = dict(n_runs=100, scheme="bootstrap", fraction=None, stratify=None,
+                         random_state=None, n_jobs=None, backend=None, keep_importances=False,
+                         top_k=None, threshold=None, scoring=None, downstream=None)
+
+_CONFIDENCE = 0.95      # the level of the interval target_halfwidth refers to
+
+
+def _check_target(target_halfwidth, max_runs, n_runs):
+    """``target_halfwidth`` (> 0 or None) and the budget of runs."""
+    if target_halfwidth is None:
+        if max_runs is not None:
+            raise ValueError(f"max_runs: only used with target_halfwidth=; got "
+                             f"max_runs={max_runs!r}")
+        return None, n_runs
+    target = check_real_range("target_halfwidth", target_halfwidth, low=0.0, low_open=True)
+    budget = 1000 if max_runs is None else check_int_range("max_runs", max_runs, minimum=2)
+    if budget < n_runs:
+        raise ValueError(f"max_runs: must be at least n_runs={n_runs}; got {budget}")
+    return target, budget
+
+
+def _halfwidth(assessment) -> float:
+    low, high = inference.quietly(assessment.confidence_interval, _CONFIDENCE)
+    return float((high - low) / 2)
+
+
+def _run_until(plans, n_runs, target, budget, progress, even, assess_one):
+    """Run every plan on runs 0..M-1, M = n_runs, then (with ``target``) add batches of
+    the same resamples until every half-width is at most ``target`` or M = ``budget``.
+    Returns the results of the runs done."""
+    import warnings
+    outputs = {name: [] for name in plans}
+    done, upto = 0, n_runs
+    total = (budget if target is not None else n_runs) * len(plans)
+    with progress_counter(progress=progress, total=total, desc="assess", minimum=20) as bar:
+        while True:
+            for name, plan in plans.items():
+                if name is not None:
+                    bar.set_postfix_str(str(name))
+                outputs[name] += _execute(plan, done, upto, bar)
+            done = upto
+            if target is None or done >= budget:
+                break
+            with warnings.catch_warnings():          # the final results warn, not each batch
+                warnings.simplefilter("ignore")
+                widths = [_halfwidth(assess_one(_collect_plan(plans[name], out)))
+                          for name, out in outputs.items()]
+            worst = max(widths)
+            if not np.isfinite(worst) or worst <= target:
+                break
+            upto = min(budget, max(done + 10, int(np.ceil(done * (worst / target) ** 2))))
+            if even and upto % 2:
+                upto = min(budget, upto + 1)
+    return {name: _collect_plan(plans[name], out) for name, out in outputs.items()}
+
+
+def _with_target(assessment, target):
+    if isinstance(assessment, Assessment):
+        return dataclasses.replace(assessment, target_halfwidth=target)
+    return assessment
+
+
+def _warn_halfwidth(assessments, target, budget):
+    for name, a in assessments.items():
+        width = _halfwidth(a)
+        if not width <= target:
+            who = "" if name is None else f" of {name!r}"
+            warn(f"target_halfwidth: the 95% interval's half-width{who} is {width:.4g} after "
+                 f"max_runs={budget} runs, above the target {target:g}; raise max_runs or "
+                 f"accept the wider interval", HalfwidthNotReachedWarning)
+
+
+def _compare(assessments, results, measure, options, output):
+    """The Comparison: the Pareto front over the selectors with a score (the others named
+    in a warning and in ``left_out``), and the paired tests."""
+    names = list(assessments)
+    left_out = {}
+    for name in names:
+        a = assessments[name]
+        if not np.isfinite(a.mean_score):
+            r = a.result
+            left_out[name] = (r.unscored_reason if r.unscored_reason is not None
+                              else "no run had a finite out-of-sample score")
+        elif not np.isfinite(a.stability):
+            left_out[name] = "its stability is undefined (NaN)"
+    if left_out:
+        warn("assess: left out of the Pareto front (no score or stability): "
+             + "; ".join(f"{name!r}: {why}" for name, why in left_out.items()),
+             UnscoredWarning)
+    kept = [k for k in names if k not in left_out]
+    front = pareto_front([assessments[k].mean_score for k in kept],
+                         [assessments[k].stability for k in kept]) if kept else []
+    common = _common_runs(results)
+    matrices = {name: _common_rows(results[name], common, output) for name in names}
+    tests = inference.pairwise_tests(matrices, paired=True, measure=measure, **options)
+    return Comparison(assessments=assessments,
+                      pareto_optimal=tuple(k for k, f in zip(kept, front) if f),
+                      tests=tests, left_out=left_out)
 
 
 def _assessed_measure(measure, output) -> str:

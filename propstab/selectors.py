@@ -127,12 +127,27 @@ def importances_of(estimator) -> Optional[np.ndarray]:
     Parameters
     ----------
     estimator : fitted estimator
+        A model, or a scikit-learn ``Pipeline`` (its final step's importances, mapped
+        back to the columns of X through the selection steps before it: 0 for the
+        features they removed).
 
     Returns
     -------
     ndarray of float64 or None
-        ``|coef_|`` (for a 2-D ``coef_``, one row per class or output, the L2 norm
-        of each column), else ``feature_importances_``, else None.
+        ``|coef_|``, else ``feature_importances_``, else None. A 2-D ``coef_`` (one
+        row per class or output) becomes the L1 norm of each column, scikit-learn's
+        convention (``SelectFromModel``'s default ``norm_order=1``).
+
+    Raises
+    ------
+    TypeError
+        A pipeline step changes the number of columns and is not a selector
+        (no ``get_support()``): its output cannot be mapped back to the features.
+
+    Notes
+    -----
+    For ``coef_`` of shape (K, d): :math:`w_f = \\sum_k |\\beta_{kf}|`, as
+    ``sklearn.feature_selection.SelectFromModel`` ranks features.
 
     Examples
     --------
@@ -141,17 +156,142 @@ def importances_of(estimator) -> Optional[np.ndarray]:
     >>> from propstab.selectors import importances_of
     >>> importances_of(SimpleNamespace(coef_=np.array([-2.0, 0.0, 1.0]))).tolist()
     [2.0, 0.0, 1.0]
-    >>> importances_of(SimpleNamespace(coef_=np.array([[3.0, 0.0], [4.0, 1.0]]))).tolist()
-    [5.0, 1.0]
+    >>> importances_of(SimpleNamespace(coef_=np.array([[3.0, 0.0], [-4.0, 1.0]]))).tolist()
+    [7.0, 1.0]
     """
+    if _is_pipeline(estimator):
+        return _pipeline_importances(estimator)
     if hasattr(estimator, "coef_"):
         coef = np.asarray(estimator.coef_, dtype=np.float64)
         if coef.ndim == 1:
             return np.abs(coef)
-        return np.sqrt(np.sum(coef * coef, axis=0))
+        return np.sum(np.abs(coef.reshape(-1, coef.shape[-1])), axis=0)
     if hasattr(estimator, "feature_importances_"):
         return np.asarray(estimator.feature_importances_, dtype=np.float64)
     return None
+
+
+# ------------------------------------------------------------------ pipelines
+
+
+def _is_pipeline(estimator) -> bool:
+    """A scikit-learn Pipeline (or a look-alike: a list of (name, step) ``steps``)."""
+    steps = getattr(estimator, "steps", None)
+    return (isinstance(steps, list) and len(steps) > 0 and not isinstance(estimator, type)
+            and all(isinstance(s, tuple) and len(s) == 2 for s in steps))
+
+
+def _steps(pipe):
+    """The (name, step) pairs that do something (``None``/"passthrough" dropped)."""
+    return [(name, step) for name, step in pipe.steps
+            if step is not None and not (isinstance(step, str) and step == "passthrough")]
+
+
+def _columns_through(pipe, steps, n_features: int):
+    """Follow the columns of X through ``steps`` (all but the last are applied): the
+    original indices of the columns that reach each step. Selection steps
+    (``get_support()``) keep their selected columns; other steps must keep the number
+    of columns (read from the next step's ``n_features_in_``), else TypeError."""
+    cols = np.arange(n_features)
+    for i, (name, step) in enumerate(steps):
+        width = getattr(step, "n_features_in_", None)
+        if i and isinstance(width, numbers.Integral) and int(width) != cols.size:
+            before_name, before = steps[i - 1]
+            raise TypeError(f"selector: the Pipeline step {before_name!r} "
+                            f"({type(before).__name__}) changes the number of columns "
+                            f"({cols.size} -> {int(width)}) and is not a selector (no "
+                            f"get_support()): its output cannot be mapped back to the "
+                            f"features of X; select the features before it, or leave it "
+                            f"out")
+        if i == len(steps) - 1:
+            break
+        if hasattr(step, "get_support"):
+            mask = np.asarray(step.get_support())
+            if mask.dtype != bool or mask.shape != (cols.size,):
+                raise ValueError(f"selector: the Pipeline step {name!r} "
+                                 f"({type(step).__name__}).get_support() must return a "
+                                 f"boolean mask of {cols.size} entries; got {mask.dtype} of "
+                                 f"shape {mask.shape}")
+            cols = cols[mask]
+    return cols
+
+
+def _pipeline_importances(pipe) -> Optional[np.ndarray]:
+    steps = _steps(pipe)
+    if not steps:
+        return None
+    n_features = getattr(steps[0][1], "n_features_in_", None)
+    final = importances_of(steps[-1][1])
+    if final is None or not isinstance(n_features, numbers.Integral):
+        return None
+    cols = _columns_through(pipe, steps, int(n_features))
+    if final.shape != (cols.size,):
+        return None
+    full = np.zeros(int(n_features))
+    full[cols] = final
+    return full
+
+
+def _pipeline_support(pipe, n_features: int, threshold, top_k):
+    """The support of a fitted pipeline over the columns of X, and its importances."""
+    steps = _steps(pipe)
+    name = type(pipe).__name__
+    if not steps:
+        raise TypeError(f"selector: the {name} has no steps")
+    selecting = [i for i, (_, step) in enumerate(steps) if hasattr(step, "get_support")]
+    if selecting and threshold is None and top_k is None:
+        last = selecting[-1]
+        cols = _columns_through(pipe, steps[:last + 1], n_features)
+        step_name, step = steps[last]
+        mask = np.asarray(step.get_support())
+        if mask.dtype != bool or mask.shape != (cols.size,):
+            raise ValueError(f"selector: the Pipeline step {step_name!r} "
+                             f"({type(step).__name__}).get_support() must return a boolean "
+                             f"mask of {cols.size} entries; got {mask.dtype} of shape "
+                             f"{mask.shape}")
+        support = np.zeros(n_features, dtype=bool)
+        support[cols[mask]] = True
+        return support, _pipeline_importances(pipe)
+    cols = _columns_through(pipe, steps, n_features)
+    final_name, final = steps[-1]
+    imp = importances_of(final)
+    if imp is None:
+        raise TypeError(f"selector: the {name} has no selection step (get_support()) and "
+                        f"its final step {final_name!r} ({type(final).__name__}) has neither "
+                        f"coef_ nor feature_importances_")
+    if imp.shape != (cols.size,):
+        raise ValueError(f"selector: the importances of the final step {final_name!r} have "
+                         f"shape {imp.shape}; {cols.size} columns reach it")
+    full = np.zeros(n_features)
+    full[cols] = imp
+    rule_free = threshold is None and top_k is None and not hasattr(final, "coef_")
+    if rule_free:
+        raise ValueError(f"selector: the final step {final_name!r} of the {name} has "
+                         f"feature_importances_; pass threshold= or top_k= to turn them "
+                         f"into a selection")
+    return _mask_of_importances(full, threshold, top_k), full
+
+
+def _has_rule(est) -> bool:
+    """Whether a fitted estimator selects by itself: ``get_support()`` or ``coef_`` (for a
+    pipeline: a selection step, or a final model with ``coef_``)."""
+    if _is_pipeline(est):
+        steps = _steps(est)
+        return bool(steps) and (any(hasattr(s, "get_support") for _, s in steps)
+                                or hasattr(steps[-1][1], "coef_"))
+    return hasattr(est, "get_support") or hasattr(est, "coef_")
+
+
+def _mask_of_importances(imp, threshold, top_k):
+    """The ``top_k`` largest importances, those above ``threshold``, or the nonzero."""
+    if top_k is not None:
+        mask = np.zeros(imp.size, dtype=bool)
+        if top_k > 0:
+            mask[np.argsort(-imp, kind="stable")[:top_k]] = True
+        return mask
+    if threshold is not None:
+        return imp > threshold
+    return imp != 0
 
 
 def support_of(estimator, n_features: int, *, threshold=None,
@@ -178,7 +318,8 @@ def support_of(estimator, n_features: int, *, threshold=None,
     ------
     TypeError
         The estimator has neither ``get_support()``, ``coef_`` nor
-        ``feature_importances_``.
+        ``feature_importances_``; or a pipeline step changes the number of columns
+        without being a selector.
     ValueError
         Its importances do not have one entry per feature; or it has only
         ``feature_importances_`` and neither ``threshold`` nor ``top_k`` is given.
@@ -188,6 +329,14 @@ def support_of(estimator, n_features: int, *, threshold=None,
     With neither ``threshold`` nor ``top_k``, a selector's ``get_support()`` is
     used, else the nonzero ``coef_``. ``feature_importances_`` (of trees) are
     rarely exactly zero, so they need a rule.
+
+    A scikit-learn ``Pipeline`` is read through its steps: the support of its last
+    selection step (``get_support()``), mapped back through the selection steps
+    before it to the columns of X; or, without a selection step (or with
+    ``threshold``/``top_k``), its final model's importances mapped back the same way
+    (0 for the features an earlier step removed). Steps that keep the number of
+    columns (``StandardScaler``, imputers) pass through; a step that changes it and is
+    not a selector (``PCA``) raises TypeError naming the step.
 
     Examples
     --------
@@ -207,6 +356,8 @@ def support_of(estimator, n_features: int, *, threshold=None,
         threshold = check_real("threshold", threshold)
     if top_k is not None:
         top_k = check_int_range("top_k", top_k, minimum=0)
+    if _is_pipeline(estimator):
+        return _pipeline_support(estimator, n_features, threshold, top_k)
     if top_k is None and threshold is None and hasattr(estimator, "get_support"):
         mask = np.asarray(estimator.get_support())
         if mask.dtype != bool or mask.shape != (n_features,):
@@ -221,17 +372,10 @@ def support_of(estimator, n_features: int, *, threshold=None,
     if imp.shape != (n_features,):
         raise ValueError(f"selector: importances of shape {imp.shape} do not match "
                          f"{n_features} features")
-    if top_k is not None:
-        mask = np.zeros(n_features, dtype=bool)
-        if top_k > 0:
-            mask[np.argsort(-imp, kind="stable")[:top_k]] = True
-        return mask, imp
-    if threshold is not None:
-        return imp > threshold, imp
-    if not hasattr(estimator, "coef_"):
+    if top_k is None and threshold is None and not hasattr(estimator, "coef_"):
         raise ValueError(f"selector: {type(estimator).__name__} has feature_importances_; "
                          f"pass threshold= or top_k= to turn them into a selection")
-    return imp != 0, imp
+    return _mask_of_importances(imp, threshold, top_k), imp
 
 
 def mask_from_output(out, n_features: int) -> np.ndarray:
@@ -332,13 +476,20 @@ def fit_select(selector, X, y, *, n_features: int, threshold=None, top_k=None):
             raise TypeError(f"selector: must be an estimator with fit() or a function (X, y) -> "
                             f"indices; got {type(selector).__name__} {selector!r}")
         return mask_from_output(selector(X, y), n_features), None, None
+    est = _fitted(selector, X, y)
+    mask, imp = support_of(est, n_features, threshold=threshold, top_k=top_k)
+    return mask, imp, est
+
+
+def _fitted(selector, X, y):
+    """A fitted clone of the estimator ``selector`` (its fit's ValueError/TypeError
+    renamed to name ``selector``)."""
     est = clone(selector)
     try:
         est.fit(X, y) if y is not None else est.fit(X)
     except (ValueError, TypeError) as exc:
         raise _renamed(exc, f"selector: {type(est).__name__}.fit failed: {exc}") from None
-    mask, imp = support_of(est, n_features, threshold=threshold, top_k=top_k)
-    return mask, imp, est
+    return est
 
 
 # ------------------------------------------------------------------ rankings (output="ranking")
@@ -481,22 +632,44 @@ def fit_rank(selector, X, y, *, n_features: int, threshold=None, top_k=None):
     if not is_estimator(selector) and not callable(selector):
         raise TypeError(f"selector: must be an estimator with fit() or a function (X, y) -> "
                         f"scores; got {type(selector).__name__} {selector!r}")
+    fitted = _call(selector, X, y)
+    mask, (values, kind) = _read(selector, fitted, n_features, threshold, top_k, "ranking")
+    return mask, values, kind, fitted if is_estimator(selector) else None
+
+
+# ------------------------------------------------------------------ the two stages of a run
+
+
+def _call(selector, X, y):
+    """The first stage of a run: an estimator's fitted clone, or a function's output."""
+    if is_estimator(selector):
+        return _fitted(selector, X, y)
+    return selector(X, y)
+
+
+def _read(selector, fitted, n_features: int, threshold, top_k, output="selection"):
+    """The second stage: the support mask and what else the run records (the
+    importances, None for a function; with ``output="ranking"`` the pair
+    ``(values, kind)``). Errors here are the selector's set-up (a rule missing, a
+    pipeline that cannot be mapped back), not the data's."""
+    if output != "ranking":
+        if not is_estimator(selector):
+            return mask_from_output(fitted, n_features), None
+        return support_of(fitted, n_features, threshold=threshold, top_k=top_k)
     if not is_estimator(selector):
-        scores = selector(X, y)
         try:
-            mask = mask_from_scores(scores, n_features, threshold=threshold, top_k=top_k)
+            mask = mask_from_scores(fitted, n_features, threshold=threshold, top_k=top_k)
         except (ValueError, TypeError) as exc:
             argument, _, rule = str(exc).partition(": ")
             if argument != "scores":
                 raise
             raise type(exc)(f"selector: with output='ranking' a function must return one "
                             f"score per feature; its scores: {rule}") from None
-        return mask, np.asarray(scores, dtype=np.float64), "scores", None
-    est = clone(selector)
-    est.fit(X, y) if y is not None else est.fit(X)
+        return mask, (np.asarray(fitted, dtype=np.float64), "scores")
+    est = fitted
     values, kind = ranking_of(est)
     if (values is not None and kind == "scores" and threshold is None and top_k is None
-            and not hasattr(est, "get_support") and not hasattr(est, "coef_")):
+            and not _has_rule(est)):
         mask = mask_from_scores(values, n_features)  # importances without a rule: nonzero
     else:
         mask, _ = support_of(est, n_features, threshold=threshold, top_k=top_k)
@@ -506,4 +679,4 @@ def fit_rank(selector, X, y, *, n_features: int, threshold=None, top_k=None):
     if values.shape != (n_features,):
         raise ValueError(f"selector: its ranking of shape {values.shape} does not match "
                          f"{n_features} features")
-    return mask, values, kind, est
+    return mask, (values, kind)

@@ -9,6 +9,7 @@ import pytest
 import propstab
 from propstab import assess, resample
 from propstab.resampling import (Assessment, Comparison, FailedFitWarning, ResamplingResult,
+                                 UnscoredWarning,
                                  pareto_front)
 
 
@@ -116,9 +117,9 @@ def test_sklearn_selector_and_top_k_and_threshold():
     assert (res.selection.row_sizes == 3).all()
     res = resample(forest, X, y, n_runs=4, threshold=0.2, random_state=0, keep_importances=True)
     np.testing.assert_array_equal(res.Z, res.importances > 0.2)
-    with pytest.raises(ValueError, match="selector: .*threshold= or top_k="):
-        with pytest.warns(FailedFitWarning):
-            resample(forest, X, y, n_runs=3, random_state=0)
+    with pytest.raises(ValueError, match="selector: .*threshold= or top_k=.*the other 2 runs "
+                                         "were not attempted"):
+        resample(forest, X, y, n_runs=3, random_state=0)      # after the first run, no warning
 
 
 def test_function_selectors_indices_or_mask_and_no_scores():
@@ -139,7 +140,8 @@ def test_multiclass_coef_uses_the_norm_over_classes():
     res = resample(LogisticRegression(max_iter=500), X, y, n_runs=3, top_k=3, random_state=0,
                    keep_importances=True)
     est = LogisticRegression(max_iter=500).fit(X[res.train_indices[0]], y[res.train_indices[0]])
-    np.testing.assert_allclose(res.importances[0], np.linalg.norm(est.coef_, axis=0))
+    # scikit-learn's convention: SelectFromModel's norm_order=1, the L1 norm over classes
+    np.testing.assert_allclose(res.importances[0], np.linalg.norm(est.coef_, ord=1, axis=0))
     assert res.Z[:, :3].all()
 
 
@@ -320,7 +322,8 @@ def test_pareto_front_against_brute_force():
             dominated = any(a[j] >= a[i] and b[j] >= b[i] and (a[j] > a[i] or b[j] > b[i])
                             for j in range(12))
             assert mask[i] == (not dominated)
-    assert pareto_front([1.0, np.nan], [0.0, 5.0]).tolist() == [True, False]
+    with pytest.warns(UnscoredWarning, match="left out of the front .*: point 1"):
+        assert pareto_front([1.0, np.nan], [0.0, 5.0]).tolist() == [True, False]
 
 
 def test_docs_page_examples_run():
@@ -331,3 +334,194 @@ def test_docs_page_examples_run():
                               optionflags=doctest.NORMALIZE_WHITESPACE | doctest.ELLIPSIS)
     assert result.attempted >= 5
     assert result.failed == 0
+
+
+# ----------------------------------------------------------------------------------
+# issue 13: fail on the first run, downstream scores, honest comparisons, runs until a
+# target half-width, progress
+
+from sklearn.datasets import load_breast_cancer, load_diabetes  # noqa: E402
+from sklearn.ensemble import RandomForestRegressor  # noqa: E402
+from sklearn.feature_selection import RFE, SelectKBest, f_classif  # noqa: E402
+from sklearn.linear_model import LogisticRegression, Ridge  # noqa: E402
+from sklearn.pipeline import make_pipeline  # noqa: E402
+from sklearn.preprocessing import StandardScaler  # noqa: E402
+
+from propstab.resampling import HalfwidthNotReachedWarning  # noqa: E402
+
+FITS = []
+
+
+class CountingForest(RandomForestRegressor):
+    """A forest counting its fits (clones share the module-level list)."""
+
+    def fit(self, X, y, sample_weight=None):
+        FITS.append(1)
+        return super().fit(X, y, sample_weight)
+
+
+class CountingScaler(StandardScaler):
+    def fit(self, X, y=None, sample_weight=None):
+        FITS.append(1)
+        return super().fit(X, y, sample_weight)
+
+
+class CountingL1Lbfgs(LogisticRegression):
+    """penalty='l1' with the default lbfgs solver: every fit raises ValueError."""
+
+    def fit(self, X, y, sample_weight=None):
+        FITS.append(1)
+        return super().fit(X, y, sample_weight)
+
+
+def test_a_forest_without_a_rule_fails_after_one_fit():
+    X, y = load_diabetes(return_X_y=True)
+    FITS.clear()
+    with pytest.raises(ValueError, match=r"selector: CountingForest has feature_importances_; "
+                                         r"pass threshold= or top_k= .*the other 99 runs "
+                                         r"were not attempted"):
+        resample(CountingForest(n_estimators=5, random_state=0), X, y, n_runs=100,
+                 random_state=0)
+    assert len(FITS) == 1
+
+
+def test_a_misconfigured_pipeline_fails_after_one_fit():
+    from sklearn.decomposition import PCA
+    X, y = load_diabetes(return_X_y=True)
+    FITS.clear()
+    with pytest.raises(TypeError, match=r"selector: the Pipeline step 'pca' .*not a selector"):
+        assess(make_pipeline(CountingScaler(), PCA(3), Ridge()), X, y, n_runs=50,
+               random_state=0)
+    assert len(FITS) == 1
+    FITS.clear()                          # a fit that fails on the full data too: 2 fits
+    Xc, yc = load_breast_cancer(return_X_y=True)
+    with pytest.raises(ValueError, match="selector: the first run failed and so does a fit on "
+                                         "the full data .*ValueError: .*l1"):
+        resample(CountingL1Lbfgs(penalty="l1"), Xc, yc, n_runs=40, random_state=0)
+    assert len(FITS) == 2
+
+
+def test_a_first_run_failing_on_its_resample_only_is_one_failed_run():
+    X = np.column_stack([np.arange(40.0), np.random.default_rng(0).normal(size=(40, 3))])
+    seen = []
+
+    def needs_row_0(X_, y_):          # fails on the resamples without row 0, not on X
+        seen.append(1)
+        if 0 not in X_[:, 0]:
+            raise ValueError("row 0 is missing")
+        return [1, 2]
+
+    rows = [np.arange(1, 40)] + [np.arange(40)] * 5          # run 0 lacks row 0
+    with pytest.warns(FailedFitWarning, match="1 of 6 runs failed"):
+        res = resample(needs_row_0, X, n_runs=6, scheme=lambda n, m, rng: rows)
+    assert res.runs.tolist() == [1, 2, 3, 4, 5] and len(seen) == 7   # 6 runs + the full data
+
+
+def test_a_selector_that_cannot_score_is_scored_downstream():
+    X, y = load_breast_cancer(return_X_y=True, as_frame=True)
+    res = resample(SelectKBest(f_classif, k=10), X, y, n_runs=4, scoring="accuracy",
+                   random_state=0)
+    assert res.scored_by == "downstream LogisticRegression (default)"
+    assert np.isfinite(res.scores).all() and 0.85 < res.mean_score <= 1
+    # one run by hand: the downstream model on the selected columns of the split
+    model = Ridge(alpha=3.0)
+    res = resample(SelectKBest(f_classif, k=5), X, y, n_runs=3, random_state=1,
+                   downstream=model)
+    train, test, mask = res.train_indices[0], res.test_indices[0], res.Z[0]
+    twin = Ridge(alpha=3.0).fit(X.iloc[train, mask], y.iloc[train])
+    assert res.scores[0] == pytest.approx(twin.score(X.iloc[test, mask], y.iloc[test]))
+    assert res.scored_by == "downstream Ridge"
+    Xd, yd = load_diabetes(return_X_y=True)
+    res = resample(SelectKBest(k=3), Xd, yd, n_runs=3, random_state=0)
+    assert res.scored_by == "downstream Ridge (default)" and np.isfinite(res.mean_score)
+    res = resample(SelectKBest(k=3), Xd, yd, n_runs=3, random_state=0, downstream=False)
+    assert res.scores is None and "downstream=False" in res.unscored_reason
+    res = resample(top3, Xd, yd, n_runs=3, random_state=0, downstream=Ridge())
+    assert np.isfinite(res.scores).all()
+    with pytest.raises(TypeError, match="downstream: must be an estimator"):
+        resample(top3, Xd, yd, n_runs=3, downstream="ridge")
+
+
+def test_the_issue_comparison_keeps_the_most_stable_selector():
+    """{SelectKBest k=10, L1-logistic, RFE k=10} on breast cancer: SelectKBest, the most
+    stable, used to be dropped from the Pareto front without a word (no score)."""
+    X, y = load_breast_cancer(return_X_y=True, as_frame=True)
+    selectors = {"kbest10": SelectKBest(f_classif, k=10),
+                 "l1": make_pipeline(StandardScaler(), LogisticRegression(
+                     penalty="l1", solver="liblinear", C=0.05)),
+                 "rfe10": RFE(LogisticRegression(solver="liblinear"), n_features_to_select=10,
+                              step=5)}
+    c = assess(selectors, X, y, n_runs=20, random_state=0, scoring="accuracy")
+    stab = {k: a.stability for k, a in c.assessments.items()}
+    assert max(stab, key=stab.get) == "kbest10"
+    assert np.isfinite(c.assessments["kbest10"].mean_score) and not c.left_out
+    assert "kbest10" in c.pareto_optimal
+    assert list(c.frequencies.index) == list(X.columns)      # names flow to every output
+
+
+def test_a_selector_without_a_score_is_left_out_loudly():
+    import matplotlib
+    matplotlib.use("Agg")
+    from propstab.plots import plot_pareto_front
+    X, y = _regression()
+    with pytest.warns(UnscoredWarning, match="'top3': a function has no model to score"):
+        c = assess({"lasso": _lasso(), "top3": top3}, X, y, n_runs=6, random_state=0)
+    assert "top3" in c.left_out and "top3" not in c.pareto_optimal
+    assert c.pareto_optimal == ("lasso",)
+    assert "left out of the Pareto front: top3 (a function has no model" in str(c)
+    assert c.to_frame().loc["top3", "left_out"].startswith("a function has no model")
+    assert "left_out=('top3',)" in repr(c)
+    ax = plot_pareto_front(c)
+    assert ax.get_legend().get_title().get_text().startswith("left out: top3 (a function")
+    assert sorted(t.get_text() for t in ax.texts) == ["lasso"]
+
+
+def _lasso():
+    from sklearn.linear_model import Lasso
+    return Lasso(alpha=0.1)
+
+
+def test_target_halfwidth_adds_runs_until_reached_reproducibly():
+    X, y = _regression()
+    a = assess(_lasso(), X, y, n_runs=10, random_state=3, target_halfwidth=0.05)
+    low, high = a.confidence_interval(0.95)
+    assert (high - low) / 2 == pytest.approx(a.halfwidth) and a.halfwidth <= 0.05
+    M = a.result.n_runs
+    assert M > 10
+    again = assess(_lasso(), X, y, n_runs=10, random_state=3, target_halfwidth=0.05)
+    np.testing.assert_array_equal(again.result.Z, a.result.Z)
+    plain = resample(_lasso(), X, y, n_runs=M, random_state=3)   # the same stream of runs
+    np.testing.assert_array_equal(plain.Z, a.result.Z)
+    assert f"target half-width  0.05 reached: {a.halfwidth:.4g} after {M} runs" in str(a)
+
+
+def test_target_halfwidth_warns_at_the_budget():
+    X, y = _regression()
+    with pytest.warns(HalfwidthNotReachedWarning,
+                      match=r"target_halfwidth: the 95% interval's half-width is 0\.\d+ after "
+                            r"max_runs=30 runs, above the target 0\.001"):
+        a = assess(_lasso(), X, y, n_runs=10, random_state=0, target_halfwidth=0.001,
+                   max_runs=30)
+    assert a.result.n_runs == 30 and a.halfwidth > 0.001
+    with pytest.raises(ValueError, match="max_runs: only used with target_halfwidth"):
+        assess(_lasso(), X, y, n_runs=10, max_runs=30)
+    with pytest.raises(ValueError, match="max_runs: must be at least n_runs=10"):
+        assess(_lasso(), X, y, n_runs=10, target_halfwidth=0.1, max_runs=5)
+    from sklearn.linear_model import Lasso
+    c = assess({"a": Lasso(alpha=0.05), "b": Lasso(alpha=0.3)}, X, y, n_runs=10,
+               random_state=0, target_halfwidth=0.08, max_runs=400)
+    assert all(x.halfwidth <= 0.08 for x in c.assessments.values())
+    assert len({x.result.n_runs for x in c.assessments.values()}) == 1     # paired runs
+
+
+def test_progress_for_resample_and_assess(capsys):
+    X, y = _regression()
+    assess({"a": _lasso(), "b": top3}, X, y, n_runs=12, random_state=0, progress=True,
+           downstream=Ridge())
+    err = capsys.readouterr().err
+    assert "assess" in err and "24/24" in err
+    assess(_lasso(), X, y, n_runs=12, random_state=0, progress=False)
+    resample(_lasso(), X, y, n_runs=12, random_state=0)          # not interactive: silent
+    assert capsys.readouterr().err == ""
+    resample(_lasso(), X, y, n_runs=12, random_state=0, progress=True)
+    assert "resample" in capsys.readouterr().err

@@ -77,8 +77,14 @@ def test_a_comparison_of_several_selectors_prints_short(breast_cancer):
     c = assess({f"k{k}": SelectKBest(f_classif, k=k) for k in ks}, X, y, n_runs=100,
                random_state=0)
     r, s = assert_short(c, max_repr=200, max_lines=4 + len(ks))
-    assert r == ("Comparison(selectors=('k3', 'k5', 'k10', 'k20'), measure='nogueira', "
-                 "n_runs=100, n_features=30, pareto_optimal=())")  # SelectKBest has no score
+    # SelectKBest cannot score: the default downstream model (LogisticRegression) scores it,
+    # so the front is not empty (issue 13: it used to be (), every selector left out silently)
+    front = tuple(k for k, a in c.assessments.items()
+                  if a.result.scored_by == "downstream LogisticRegression (default)")
+    assert len(front) == len(ks)
+    assert c.pareto_optimal and r == ("Comparison(selectors=('k3', 'k5', 'k10', 'k20'), "
+                                      "measure='nogueira', n_runs=100, n_features=30, "
+                                      f"pareto_optimal={c.pareto_optimal!r})")
     lines = s.splitlines()
     assert [line.split()[0] for line in lines[3:3 + len(ks)]] == [f"k{k}" for k in ks]
     frame = c.to_frame()

@@ -55,7 +55,8 @@ def test_is_estimator():
 
 def test_importances_coef_norm_over_classes_and_feature_importances():
     assert importances_of(_Model([-3.0, 0.0, 2.0])).tolist() == [3.0, 0.0, 2.0]
-    assert importances_of(_Model([[3.0, 0.0], [-4.0, 2.0]])).tolist() == [5.0, 2.0]
+    # the L1 norm over classes: SelectFromModel's norm_order=1
+    assert importances_of(_Model([[3.0, 0.0], [-4.0, 2.0]])).tolist() == [7.0, 2.0]
     tree = DecisionTreeRegressor(random_state=0).fit([[0, 1], [1, 1], [2, 0]], [0, 1, 2])
     assert importances_of(tree).tolist() == tree.feature_importances_.tolist()
     assert importances_of(object()) is None
@@ -121,3 +122,138 @@ def test_fit_select_clones_fits_and_reads_the_support():
     assert seen["y"] is None
     mask, imp, fitted = fit_select(first_column_only, X, y, n_features=4)
     assert imp is None and fitted is None
+
+
+# ----------------------------------------------------------------------------------
+# selectors as users write them (issue 13), on scikit-learn's own data sets; the expected
+# supports come from scikit-learn itself (get_support(), get_feature_names_out(),
+# SelectFromModel's own reading of importances)
+
+import warnings  # noqa: E402
+
+from sklearn.datasets import load_breast_cancer, load_diabetes, load_wine  # noqa: E402
+from sklearn.decomposition import PCA  # noqa: E402
+from sklearn.ensemble import RandomForestClassifier  # noqa: E402
+from sklearn.feature_selection import (RFE, RFECV, SelectFromModel,  # noqa: E402
+                                       SelectPercentile, SequentialFeatureSelector,
+                                       VarianceThreshold, f_classif)
+from sklearn.linear_model import Ridge  # noqa: E402
+from sklearn.neighbors import KNeighborsClassifier  # noqa: E402
+from sklearn.pipeline import make_pipeline  # noqa: E402
+from sklearn.preprocessing import StandardScaler  # noqa: E402
+from sklearn.base import clone as sk_clone  # noqa: E402
+
+
+def _cancer():
+    return load_breast_cancer(return_X_y=True, as_frame=True)
+
+
+def _diabetes():
+    return load_diabetes(return_X_y=True, as_frame=True)
+
+
+def _l1():
+    return LogisticRegression(penalty="l1", solver="liblinear", C=0.1)
+
+
+SELECTOR_KINDS = {
+    "SelectKBest": (lambda: SelectKBest(f_classif, k=10), _cancer),
+    "SelectPercentile": (lambda: SelectPercentile(f_classif, percentile=20), _cancer),
+    "SelectFromModel": (lambda: SelectFromModel(_l1()), _cancer),
+    "RFE": (lambda: RFE(LogisticRegression(solver="liblinear"), n_features_to_select=10,
+                        step=5), _cancer),
+    "RFECV": (lambda: RFECV(Ridge(), step=2, cv=3), _diabetes),
+    "SequentialFeatureSelector": (lambda: SequentialFeatureSelector(
+        Ridge(), n_features_to_select=3, cv=2), _diabetes),
+    "VarianceThreshold": (lambda: VarianceThreshold(threshold=1.0), _cancer),
+}
+
+
+@pytest.mark.parametrize("kind", sorted(SELECTOR_KINDS))
+def test_every_sklearn_selector_kind_on_real_data(kind):
+    make, data = SELECTOR_KINDS[kind]
+    X, y = data()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        mask, _, fitted = fit_select(make(), X, y, n_features=X.shape[1])
+        own = sk_clone(make()).fit(X, y).get_support()
+    np.testing.assert_array_equal(mask, own)
+    assert 0 < mask.sum() < X.shape[1] and fitted is not None
+
+
+def test_coef_models_single_and_multiclass_and_importances_as_scikit_learn_reads_them():
+    X, y = _diabetes()
+    from sklearn.linear_model import Lasso as _Lasso
+    mask, imp, fitted = fit_select(_Lasso(alpha=1.0), X, y, n_features=10)
+    np.testing.assert_array_equal(mask, fitted.coef_ != 0)
+    # multi-class coef_ (3 x 13, wine): the top 4 as SelectFromModel ranks them (norm_order=1)
+    Xw, yw = load_wine(return_X_y=True)
+    Xw = StandardScaler().fit_transform(Xw)
+    mask, imp, fitted = fit_select(LogisticRegression(max_iter=1000), Xw, yw, n_features=13,
+                                   top_k=4)
+    ref = SelectFromModel(fitted, prefit=True, max_features=4, threshold=-np.inf)
+    np.testing.assert_array_equal(mask, ref.get_support())
+    np.testing.assert_allclose(imp, np.abs(fitted.coef_).sum(axis=0))
+    # feature_importances_: a rule is needed; top_k as SelectFromModel(max_features=k)
+    Xc, yc = _cancer()
+    forest = RandomForestClassifier(n_estimators=20, random_state=0)
+    mask, imp, fitted = fit_select(forest, Xc, yc, n_features=30, top_k=5)
+    ref = SelectFromModel(fitted, prefit=True, max_features=5, threshold=-np.inf)
+    np.testing.assert_array_equal(mask, ref.get_support())
+    with pytest.raises(ValueError, match="selector: .*pass threshold= or top_k="):
+        fit_select(forest, Xc, yc, n_features=30)
+
+
+def test_pipeline_selection_step_mapped_back_through_earlier_selection_steps():
+    X, y = _cancer()
+    pipe = make_pipeline(StandardScaler(), SelectKBest(f_classif, k=20),
+                         SelectFromModel(_l1()), LogisticRegression())
+    mask, imp, fitted = fit_select(pipe, X, y, n_features=30)
+    # scikit-learn's own mapping of the columns: the names that leave the selection steps
+    kept = fitted[:-1].get_feature_names_out()
+    assert list(X.columns[mask]) == list(kept) and 0 < mask.sum() < 20
+    # the issue's pipeline: scaler, L1 SelectFromModel, logistic regression
+    issue = make_pipeline(StandardScaler(), SelectFromModel(_l1()), LogisticRegression())
+    mask, imp, fitted = fit_select(issue, X, y, n_features=30)
+    np.testing.assert_array_equal(mask, fitted.named_steps["selectfrommodel"].get_support())
+    assert (imp[~mask] == 0).all() and (imp[mask] > 0).all()    # the final model's |coef_|
+
+
+def test_pipeline_final_model_coefficients_mapped_back():
+    X, y = _cancer()
+    pipe = make_pipeline(StandardScaler(), _l1())
+    mask, imp, fitted = fit_select(pipe, X, y, n_features=30)
+    np.testing.assert_array_equal(mask, fitted[-1].coef_[0] != 0)
+    np.testing.assert_allclose(imp, np.abs(fitted[-1].coef_[0]))
+    # after a selection step, with top_k: the final model's importances, 0 for dropped columns
+    pipe = make_pipeline(SelectKBest(f_classif, k=12), StandardScaler(), LogisticRegression())
+    mask, imp, fitted = fit_select(pipe, X, y, n_features=30, top_k=3)
+    kept = fitted[0].get_support()
+    assert mask.sum() == 3 and not (mask & ~kept).any() and (imp[~kept] == 0).all()
+    top = np.argsort(-np.abs(fitted[-1].coef_[0]), kind="stable")[:3]
+    assert sorted(np.flatnonzero(kept)[top]) == sorted(np.flatnonzero(mask))
+
+
+def test_pipeline_errors_name_the_step():
+    X, y = _cancer()
+    with pytest.raises(TypeError, match=r"selector: the Pipeline step 'pca' \(PCA\) changes "
+                                        r"the number of columns \(30 -> 5\)"):
+        fit_select(make_pipeline(StandardScaler(), PCA(5), LogisticRegression()), X, y,
+                   n_features=30)
+    with pytest.raises(TypeError, match=r"selector: the Pipeline has no selection step .*"
+                                        r"'kneighborsclassifier'"):
+        fit_select(make_pipeline(StandardScaler(), KNeighborsClassifier()), X, y,
+                   n_features=30)
+    with pytest.raises(ValueError, match="final step 'randomforestclassifier' .*pass "
+                                         "threshold= or top_k="):
+        fit_select(make_pipeline(StandardScaler(), RandomForestClassifier(n_estimators=3)),
+                   X, y, n_features=30)
+
+
+def test_fit_rank_reads_a_pipeline():
+    from propstab.selectors import fit_rank
+    X, y = _cancer()
+    pipe = make_pipeline(StandardScaler(), SelectFromModel(_l1()), LogisticRegression())
+    mask, values, kind, fitted = fit_rank(pipe, X, y, n_features=30)
+    np.testing.assert_array_equal(mask, fitted.named_steps["selectfrommodel"].get_support())
+    assert kind == "scores" and values.shape == (30,) and (values[~mask] == 0).all()
