@@ -26,14 +26,14 @@ from typing import Any, Dict, List, Mapping, NamedTuple, Optional, Sequence, Tup
 import numpy as np
 from scipy import stats
 
-from . import _variance, chance
-from ._exceptions import undefined, warn
+from . import _intervals, _variance, chance
+from ._exceptions import UndefinedMeasureWarning, undefined, warn
 from ._registry import get_measure, list_measures
 from ._text import Summary, call_repr, interval, level_label, number, size_text, summary
-from ._exceptions import undefined
 from ._validation import (as_input, as_named_input, check_bool, check_choice,
-                          check_comparable, check_confidence_level, check_null_value,
-                          check_probabilities, check_real, check_row_sizes)
+                          check_comparable, check_confidence_level, check_int_range,
+                          check_null_value, check_probabilities, check_random_state,
+                          check_real, check_real_range, check_row_sizes)
 from .measures.references import TABLE_6_1
 
 __all__ = [
@@ -47,7 +47,9 @@ THESIS = ("Nogueira, S. (2018). Quantifying the Stability of Feature Selection. 
           "University of Manchester, sec. 5.2")
 
 ALTERNATIVES = ("two-sided", "greater", "less")
-CI_METHODS = ("wald",)
+#: The intervals of :meth:`StabilityEstimate.confidence_interval` and their labels.
+CI_METHODS = {"wald": "Wald, thesis Cor. 1", "logit": "logit-transformed Wald",
+              "bootstrap": "bootstrap percentile", "bca": "bootstrap BCa"}
 VARIANCE_METHODS = ("auto", "analytic", "jackknife")
 
 
@@ -157,6 +159,11 @@ class StabilityEstimate:
     factor : float
     subset_sizes : ndarray or None
         k_i, the number of features selected in each run (None when not recorded).
+    selection : Selection, Rankings or None
+        The runs themselves, which the bootstrap intervals resample (None when not
+        recorded).
+    options : mapping or None
+        The measure's options the statistic was computed with.
 
     Examples
     --------
@@ -185,6 +192,9 @@ class StabilityEstimate:
     factor: float = dataclasses.field(repr=False, compare=False)
     subset_sizes: Optional[np.ndarray] = dataclasses.field(default=None, repr=False,
                                                            compare=False)
+    selection: Any = dataclasses.field(default=None, repr=False, compare=False)
+    options: Optional[Mapping[str, Any]] = dataclasses.field(default=None, repr=False,
+                                                             compare=False)
 
     def __repr__(self) -> str:
         return call_repr("StabilityEstimate", measure=self.measure, statistic=self.statistic,
@@ -254,32 +264,183 @@ class StabilityEstimate:
             return None
         return interpret(self.statistic)
 
-    def confidence_interval(self, confidence_level: float = 0.95, *,
-                            method: str = "wald") -> ConfidenceInterval:
-        """An approximate confidence interval for the population stability.
+    @property
+    def range(self) -> Tuple[float, float]:
+        """The measure's declared range ``(lo, hi)`` for this M, d and these subset sizes
+        (its registry bounds, evaluated where they depend on M, d or the sizes); an
+        undeclared bound, or one that cannot be evaluated here, is -inf or inf."""
+        return _intervals.measure_range(get_measure(self.measure), self.n_runs,
+                                        self.n_features, self.subset_sizes)
 
-        ``method="wald"``: :math:`\\hat\\Phi \\pm z_{1-\\alpha/2}\\sqrt{v}` (thesis Cor. 1,
-        with v from Thm 6 or from the jackknife).
+    def confidence_interval(self, confidence_level: float = 0.95, *, method: str = "wald",
+                            n_resamples: int = 2000, random_state=0) -> ConfidenceInterval:
+        r"""An approximate confidence interval for the population stability, within the
+        measure's range.
 
         Parameters
         ----------
         confidence_level : float in (0, 1), default 0.95
-        method : {"wald"}
+        method : {"wald", "logit", "bootstrap", "bca"}, default "wald"
+            ``"wald"``: :math:`\hat\Phi \pm z_{1-\alpha/2}\sqrt{v}` (thesis Cor. 1,
+            v from Thm 6 or the jackknife). ``"logit"``: the Wald interval on the logit
+            of the position within the range (Fisher's z for a range [-1, 1]), mapped
+            back. ``"bootstrap"``: the percentile interval of the measure over
+            ``n_resamples`` resamples of the runs. ``"bca"``: the bias-corrected and
+            accelerated bootstrap interval (Efron 1987). See Notes.
+        n_resamples : int >= 100, default 2000
+            B, the bootstrap resamples (``"bootstrap"`` and ``"bca"`` only).
+        random_state : None, int or numpy Generator, default 0
+            The seed of the resamples (the default 0 makes the interval reproducible).
 
         Returns
         -------
         ConfidenceInterval
-            ``(low, high)``; NaN bounds when the statistic or variance is undefined.
+            ``(low, high)`` within :attr:`range`; NaN bounds when the statistic or its
+            variance is undefined.
+
+        Raises
+        ------
+        ValueError, TypeError
+            An invalid argument; a bootstrap method for an estimate that does not hold
+            its runs (:attr:`selection` is None).
 
         Warns
         -----
         ZeroVarianceWarning
-            When the variance is 0 (the interval is then the single point).
+            When the variance is 0, or every bootstrap replicate equals the estimate:
+            the interval is then the single point (when every run selected the same
+            features, the message gives the one statement the runs support, an exact
+            binomial bound on the share of runs that select another set).
+        UndefinedMeasureWarning
+            When the measure is undefined on some bootstrap resamples (the interval
+            uses the others).
+
+        See Also
+        --------
+        runs_needed : The runs that bring the Wald interval to a given half-width.
+
+        Notes
+        -----
+        With :math:`\alpha = 1 -` ``confidence_level`` and (lo, hi) the range:
+
+        - Wald: :math:`[\hat\Phi - z\sqrt v, \hat\Phi + z\sqrt v] \cap [lo, hi]`
+          with :math:`z = z_{1-\alpha/2}`;
+        - logit: with :math:`u = (\hat\Phi - lo)/(hi - lo)` and
+          :math:`g = \operatorname{logit} u`, by the delta method
+          :math:`\mathrm{se}(g) = \sqrt v / ((hi - lo) u (1 - u))`, and the interval is
+          :math:`lo + (hi - lo)\,\operatorname{expit}(g \pm z\,\mathrm{se}(g))`. For
+          [lo, hi] = [-1, 1] this is Fisher's z interval,
+          :math:`\tanh(\operatorname{atanh}\hat\Phi \pm z\sqrt v/(1 - \hat\Phi^2))`.
+          With one infinite bound the transform is the log of the distance to the finite
+          one; with none, the plain Wald interval. It is asymmetric and never leaves the
+          range: near the top it reaches less far up than down;
+        - bootstrap: rows of Z drawn with replacement, B times; the measure on each
+          (:math:`\hat\Phi^*_b`, vectorised through the measure's count or pair-score
+          kernel); the :math:`\alpha/2` and :math:`1 - \alpha/2` quantiles;
+        - BCa: the quantiles at
+          :math:`\Phi_N\big(z_0 + \frac{z_0 + z_q}{1 - a (z_0 + z_q)}\big)` for
+          :math:`q = \alpha/2, 1 - \alpha/2`, with the bias correction
+          :math:`z_0 = \Phi_N^{-1}(\#\{\hat\Phi^*_b < \hat\Phi\}/B)` (ties counted half)
+          and the acceleration :math:`a = \sum_i (\bar\theta - \theta_{(-i)})^3 /
+          (6 [\sum_i (\bar\theta - \theta_{(-i)})^2]^{3/2})` from the leave-one-run-out
+          values :math:`\theta_{(-i)}`.
+
+        A perfectly stable selector (every run the same subset) has v = 0 and every
+        replicate equal to 1: each method returns [1, 1] with a ZeroVarianceWarning. No
+        interval for Phi follows from such runs without a model of how the rare
+        different runs would look (one run with a disjoint set of k features out of d
+        lowers Phi by about 2/(M (k/d)(1 - k/d))); what they do bound exactly is the
+        probability that a run differs from the common set: at most
+        :math:`1 - \alpha^{1/M}` (about 3/M at 95 %, the "rule of three"), which the
+        warning gives. docs/inference.md, "Intervals near the bounds", and
+        docs/inference_validation.md give the coverage of each method near the top.
+
+        References
+        ----------
+        Nogueira (2018), thesis Cor. 1. Efron, B. (1987). Better bootstrap confidence
+        intervals. JASA 82(397), 171-185. Efron, B., Tibshirani, R. J. (1993). An
+        Introduction to the Bootstrap, ch. 13-14. Fisher, R. A. (1921). On the "probable
+        error" of a coefficient of correlation. Metron 1, 3-32.
+
+        Examples
+        --------
+        >>> import warnings
+        >>> from propstab import estimate
+        >>> Z = [[1, 1, 0, 0, 0, 0]] * 29 + [[0, 0, 1, 1, 0, 0]]
+        >>> est = estimate(Z)
+        >>> [round(x, 4) for x in est.confidence_interval()]         # Wald, clipped at 1
+        [0.7201, 1.0]
+        >>> [round(x, 4) for x in est.confidence_interval(method="logit")]
+        [0.482, 0.9843]
+        >>> [round(x, 4) for x in est.confidence_interval(method="bca")]
+        [0.569, 1.0]
+        >>> est.range
+        (-1.0, 1.0)
         """
         level = check_confidence_level(confidence_level)
-        check_choice("method", method, CI_METHODS)
-        return _wald_interval(self.statistic, self.variance, level, "two-sided",
-                              f"the {self.method} variance of {self.measure}")
+        check_choice("method", method, tuple(CI_METHODS))
+        B = check_int_range("n_resamples", n_resamples, minimum=100, maximum=10 ** 6)
+        seed = check_random_state("random_state", random_state)
+        lo, hi = self.range
+        what = f"the {self.method} variance of {self.measure}"
+        if self.variance == 0 and self.selection is not None:
+            what += _identical_runs_note(self.selection, level)
+        if method == "wald":
+            return _wald_interval(self.statistic, self.variance, level, "two-sided", what,
+                                  (lo, hi))
+        if method == "logit":
+            if self.variance == 0 or not self.variance > 0 or math.isnan(self.statistic):
+                return _wald_interval(self.statistic, self.variance, level, "two-sided",
+                                      what, (lo, hi))
+            z = float(stats.norm.ppf(0.5 + level / 2))
+            low, high = _intervals.transformed_wald(self.statistic, self.variance, z, lo, hi)
+            return ConfidenceInterval(*_intervals.clip(low, high, lo, hi))
+        return self._bootstrap_interval(method, level, B, seed, (lo, hi))
+
+    def _bootstrap_interval(self, method, level, B, seed, bounds) -> ConfidenceInterval:
+        if self.selection is None:
+            raise ValueError(f"method: {method!r} resamples the runs, and this estimate "
+                             f"does not hold them (selection is None); build it with "
+                             f"propstab.estimate")
+        if math.isnan(self.statistic):
+            return ConfidenceInterval(float("nan"), float("nan"))
+        info = get_measure(self.measure)
+        options = dict(self.options or {})
+        reps = _intervals.bootstrap_replicates(self.selection, info, options, B,
+                                               np.random.default_rng(seed))
+        n_nan = int(np.isnan(reps).sum())
+        if n_nan == B:
+            nan = undefined(f"the bootstrap interval of {self.measure}",
+                            "the measure is undefined on every resample")
+            return ConfidenceInterval(nan, nan)
+        if n_nan:
+            warn(f"{self.measure} is undefined on {n_nan} of {B} bootstrap resamples; the "
+                 f"interval uses the other {B - n_nan}", UndefinedMeasureWarning)
+        defined = reps[~np.isnan(reps)]
+        if np.all(defined == self.statistic):
+            _warn_zero(f"every bootstrap replicate of {self.measure} equals the estimate"
+                       + _identical_runs_note(self.selection, level))
+            return ConfidenceInterval(float(self.statistic), float(self.statistic))
+        if method == "bootstrap":
+            low, high = _intervals.percentile_interval(defined, level)
+        else:
+            loo = (self.terms if self.method == "jackknife" else
+                   _variance.leave_one_out(self.selection, info, options))
+            low, high = _intervals.bca_interval(defined, self.statistic, loo, level)
+        return ConfidenceInterval(*_intervals.clip(low, high, *bounds))
+
+
+def _identical_runs_note(sel, level: float) -> str:
+    """When every run is the same, the exact bound on the share of runs that differ."""
+    Zm = sel.stored()
+    Zm = Zm.toarray() if hasattr(Zm, "toarray") else np.asarray(Zm)
+    if Zm.shape[0] < 1 or not np.all(Zm == Zm[:1]):
+        return ""
+    M = Zm.shape[0]
+    bound = 1.0 - (1.0 - level) ** (1.0 / M)
+    return (f" (all {M} runs are the same: what they support is that, with "
+            f"{100 * level:g}% confidence, a run differs from them with probability at "
+            f"most {bound:.3g}, exact binomial bound 1 - alpha^(1/M))")
 
 
 _METHOD_SOURCES = {"jackknife": "delete-one-run jackknife"}
@@ -303,13 +464,15 @@ def _warn_zero(what: str) -> None:
 
 
 def _wald_interval(center: float, variance: float, level: float, alternative: str,
-                   what: str) -> ConfidenceInterval:
+                   what: str, bounds: Tuple[float, float] = (-math.inf, math.inf)
+                   ) -> ConfidenceInterval:
     """The Wald interval of level ``level`` around ``center`` with variance ``variance``,
-    one-sided for ``alternative="greater"`` (``[low, inf)``) or ``"less"``
-    (``(-inf, high]``): the set of null values the matching z-test does not reject.
+    one-sided for ``alternative="greater"`` (``[low, hi]``) or ``"less"``
+    (``[lo, high]``), clipped to ``bounds = (lo, hi)``: the set of null values in the
+    range that the matching z-test does not reject.
 
-    The one place where an interval is computed (thesis Cor. 1; for a difference, the
-    normal limit in the proof of Thm 7).
+    The one place where a Wald interval is computed (thesis Cor. 1; for a difference,
+    the normal limit in the proof of Thm 7).
     """
     if variance == 0:
         _warn_zero(f"{what} is 0")
@@ -318,11 +481,12 @@ def _wald_interval(center: float, variance: float, level: float, alternative: st
         return ConfidenceInterval(float("nan"), float("nan"))
     if alternative == "two-sided":
         half = float(stats.norm.ppf(0.5 + level / 2)) * se
-        return ConfidenceInterval(float(center - half), float(center + half))
-    half = float(stats.norm.ppf(level)) * se
-    if alternative == "greater":
-        return ConfidenceInterval(float(center - half), math.inf)
-    return ConfidenceInterval(-math.inf, float(center + half))
+        low, high = center - half, center + half
+    else:
+        half = float(stats.norm.ppf(level)) * se
+        low, high = ((center - half, math.inf) if alternative == "greater"
+                     else (-math.inf, center + half))
+    return ConfidenceInterval(*_intervals.clip(float(low), float(high), *bounds))
 
 
 def estimate(Z, /, measure: str = "nogueira", *, method: str = "auto", n_features=None,
@@ -414,7 +578,8 @@ def estimate(Z, /, measure: str = "nogueira", *, method: str = "auto", n_feature
             or (method == "auto" and getattr(info.analytic_variance, "default", True))):
         variance, terms, factor = info.analytic_variance(sel, statistic)
         return StabilityEstimate(statistic, float(variance), M, d, info.name, "analytic",
-                                 terms, factor, getattr(sel, "row_sizes", None))
+                                 terms, factor, getattr(sel, "row_sizes", None), sel,
+                                 dict(options))
     if M < 3:
         terms = np.full(M, np.nan)
     else:
@@ -426,7 +591,8 @@ def estimate(Z, /, measure: str = "nogueira", *, method: str = "auto", n_feature
         undefined(f"the jackknife variance of {info.name}", why)
     factor = (M - 1) / M
     return StabilityEstimate(statistic, float(_variance.spread(terms, factor)), M, d, info.name,
-                             "jackknife", terms, factor, getattr(sel, "row_sizes", None))
+                             "jackknife", terms, factor, getattr(sel, "row_sizes", None), sel,
+                             dict(options))
 
 
 def population_stability(p) -> float:
@@ -575,7 +741,7 @@ class OneSampleTestResult(_TestResult):
     estimate         0.5000 (SE 0.2165, nogueira, analytic: thesis Thm 6)
     V_M              1.3856
     p-value          0.08293
-    95% CI           [0.1439, inf)
+    95% CI           [0.1439, 1.0000]
     runs x features  4 x 4
     """
 
@@ -593,11 +759,13 @@ class OneSampleTestResult(_TestResult):
     def confidence_interval(self, confidence_level: float = 0.95) -> ConfidenceInterval:
         """The confidence interval for the population stability Phi that matches the test.
 
-        Two-sided for ``alternative="two-sided"``; ``[low, inf)`` for ``"greater"`` and
-        ``(-inf, high]`` for ``"less"``, as scipy's ``TtestResult``: the interval holds the
-        values phi0 the test would not reject at level 1 - ``confidence_level``, so
-        phi0 lies outside it exactly when ``pvalue < 1 - confidence_level``. The open end
-        is infinite rather than the measure's range, so that this holds for every phi0.
+        Two-sided for ``alternative="two-sided"``; ``[low, hi]`` for ``"greater"`` and
+        ``[lo, high]`` for ``"less"``, with [lo, hi] the measure's range
+        (:attr:`StabilityEstimate.range`; an undeclared bound is infinite): the interval
+        holds the values phi0 in the range that the test would not reject at level
+        1 - ``confidence_level``, so a phi0 (which must lie in the range) lies outside it
+        exactly when ``pvalue < 1 - confidence_level``. Every interval is clipped to the
+        range.
 
         Parameters
         ----------
@@ -645,15 +813,15 @@ class OneSampleTestResult(_TestResult):
         >>> Z = [[1, 1, 0, 0], [1, 1, 0, 0], [1, 0, 1, 0], [1, 1, 0, 0]]
         >>> res = one_sample_test(Z, 0.2)                     # H1: Phi > 0.2
         >>> low, high = res.confidence_interval(0.9)
-        >>> round(low, 4), high
-        (0.2225, inf)
+        >>> round(low, 4), high                  # up to nogueira's maximum
+        (0.2225, 1.0)
         >>> bool(res.pvalue < 0.1) == bool(low > 0.2)         # the interval inverts the test
         True
         """
         level = check_confidence_level(confidence_level)
         e = self.estimate
         return _wald_interval(e.statistic, e.variance, level, self.alternative,
-                              f"the {e.method} variance of {e.measure}")
+                              f"the {e.method} variance of {e.measure}", e.range)
 
     def _summary_rows(self):
         e, op = self.estimate, _HYPOTHESES[self.alternative]
@@ -726,10 +894,12 @@ class TwoSampleTestResult(_TestResult):
     def confidence_interval(self, confidence_level: float = 0.95) -> ConfidenceInterval:
         """The confidence interval for Phi_2 - Phi_1 that matches the test.
 
-        Two-sided for ``alternative="two-sided"``; ``[low, inf)`` for ``"greater"``
-        (H1: Phi_2 > Phi_1) and ``(-inf, high]`` for ``"less"``, as scipy's
-        ``TtestResult``: it holds the differences the test would not reject, so 0 lies
-        outside it exactly when ``pvalue < 1 - confidence_level``.
+        Two-sided for ``alternative="two-sided"``; one-sided for ``"greater"`` (H1:
+        Phi_2 > Phi_1) and ``"less"``, as scipy's ``TtestResult``: it holds the differences
+        the test would not reject, so 0 lies outside it exactly when
+        ``pvalue < 1 - confidence_level``. It is clipped to the range of a difference,
+        [lo_2 - hi_1, hi_2 - lo_1] from the measure's range (e.g. [-2, 2] for
+        ``nogueira``), which is also the open end of a one-sided interval.
 
         Parameters
         ----------
@@ -764,7 +934,7 @@ class TwoSampleTestResult(_TestResult):
 
         .. math:: \\hat\\Phi(Z_2) - \\hat\\Phi(Z_1) \\pm z_{1-\\alpha/2}\\sqrt{v},
 
-        and :math:`z_{1-\\alpha}` with one infinite end for one-sided alternatives.
+        and :math:`z_{1-\\alpha}` with one end at the range's for one-sided alternatives.
 
         References
         ----------
@@ -777,12 +947,14 @@ class TwoSampleTestResult(_TestResult):
         >>> Z2 = [[1, 1, 0, 0], [1, 1, 0, 0], [1, 1, 0, 0], [1, 1, 0, 0], [1, 0, 1, 0]]
         >>> res = two_sample_test(Z1, Z2, alternative="greater")
         >>> low, high = res.confidence_interval(0.95)
-        >>> round(low, 4), high
-        (0.1596, inf)
+        >>> round(low, 4), high                  # up to 1 - (-1), the largest difference
+        (0.1596, 2.0)
         """
         level = check_confidence_level(confidence_level)
+        (lo1, hi1), (lo2, hi2) = (e.range for e in self.estimates)
         return _wald_interval(self.difference, self.variance, level, self.alternative,
-                              f"the variance of the difference of {self.estimates[0].measure}")
+                              f"the variance of the difference of {self.estimates[0].measure}",
+                              (lo2 - hi1, hi2 - lo1))
 
     def _summary_rows(self):
         e1, e2 = self.estimates
