@@ -1357,17 +1357,17 @@ def pairwise_tests(matrices, /, *, paired: bool = False, alternative: str = "two
 
 # ------------------------------------------------------------------ how many runs are enough
 
-def _as_estimate(source, measure, method, options) -> StabilityEstimate:
-    """``source`` itself when it is a :class:`StabilityEstimate` (then ``measure``,
-    ``method`` and options must be left at their defaults), else ``estimate(source)``."""
-    if isinstance(source, StabilityEstimate):
+def _as_estimate(Z, measure, method, options) -> StabilityEstimate:
+    """``Z`` itself when it is a :class:`StabilityEstimate` (then ``measure``,
+    ``method`` and options must be left at their defaults), else ``estimate(Z)``."""
+    if isinstance(Z, StabilityEstimate):
         if options or measure != "nogueira" or method != "auto":
             given = sorted(options) + [n for n, v, default in (
                 ("measure", measure, "nogueira"), ("method", method, "auto")) if v != default]
             raise ValueError(f"{given[0]}: applies to a selection matrix; got a "
                              f"StabilityEstimate, which already has its measure and method")
-        return source
-    return estimate(source, measure, method=method, **options)
+        return Z
+    return estimate(Z, measure, method=method, **options)
 
 
 def _runs_constant(est: StabilityEstimate) -> float:
@@ -1375,20 +1375,20 @@ def _runs_constant(est: StabilityEstimate) -> float:
     return est.n_runs * est.variance
 
 
-def halfwidth_curve(source, /, n_runs, confidence_level: float = 0.95, *,
+def halfwidth_curve(Z, /, n_runs, confidence_level: float = 0.95, *,
                     measure: str = "nogueira", method: str = "auto",
                     **options) -> np.ndarray:
     r"""The Wald interval's half-width predicted for other numbers of runs.
 
     Parameters
     ----------
-    source : StabilityEstimate or selection matrix
+    Z : StabilityEstimate or selection matrix
         An estimate (from :func:`estimate`), or the runs (M x d) to estimate from.
     n_runs : int or sequence of int, each >= 2
         The numbers of runs m to predict the half-width for.
     confidence_level : float in (0, 1), default 0.95
     measure, method, **options
-        As for :func:`estimate`, when ``source`` is a selection matrix.
+        As for :func:`estimate`, when ``Z`` is a selection matrix.
 
     Returns
     -------
@@ -1434,7 +1434,7 @@ def halfwidth_curve(source, /, n_runs, confidence_level: float = 0.95, *,
     >>> round((high - low) / 2, 4)
     0.1898
     """
-    est = _as_estimate(source, measure, method, options)
+    est = _as_estimate(Z, measure, method, options)
     level = check_confidence_level(confidence_level)
     scalar = not isinstance(n_runs, (Sequence, np.ndarray)) or isinstance(n_runs, (str, bytes))
     values = [n_runs] if scalar else list(np.asarray(n_runs, dtype=object).ravel())
@@ -1448,19 +1448,19 @@ def halfwidth_curve(source, /, n_runs, confidence_level: float = 0.95, *,
         return z * np.sqrt(c / m) if c >= 0 else np.full(m.shape, np.nan)
 
 
-def runs_needed(source, /, halfwidth: float, confidence_level: float = 0.95, *,
+def runs_needed(Z, /, halfwidth: float, confidence_level: float = 0.95, *,
                 measure: str = "nogueira", method: str = "auto", **options):
     r"""How many runs bring the Wald interval's half-width down to ``halfwidth``.
 
     Parameters
     ----------
-    source : StabilityEstimate or selection matrix
+    Z : StabilityEstimate or selection matrix
         An estimate (from :func:`estimate`), or the runs (M x d) to estimate from.
     halfwidth : float > 0
         The target half-width of the ``confidence_level`` interval.
     confidence_level : float in (0, 1), default 0.95
     measure, method, **options
-        As for :func:`estimate`, when ``source`` is a selection matrix.
+        As for :func:`estimate`, when ``Z`` is a selection matrix.
 
     Returns
     -------
@@ -1509,7 +1509,7 @@ def runs_needed(source, /, halfwidth: float, confidence_level: float = 0.95, *,
     >>> runs_needed(Z, 0.1, confidence_level=0.9)
     51
     """
-    est = _as_estimate(source, measure, method, options)
+    est = _as_estimate(Z, measure, method, options)
     h = check_real_range("halfwidth", halfwidth, low=0.0, low_open=True)
     level = check_confidence_level(confidence_level)
     c = _runs_constant(est)
