@@ -345,7 +345,8 @@ ENTRIES: Tuple[Entry, ...] = (
           lambda: {"measures": "goh", "max_examples": 1, "axioms": ["bounds"]},
           (Arg("measures", Anything(none=True, invalid=(5, "no_such_measure", [5], {}))),
            Arg("max_examples", Int(1, cheap=3)), Arg("seed", Int(0)),
-           Arg("axioms", Anything(none=True, invalid=(5, ["x"], "x")))),
+           Arg("axioms", Anything(none=True, invalid=(5, ["x"], "x"))),
+           Arg("progress", Bool(none=True))),
           covers=(propstab.audit, auditing.audit), examples=10),
     # ---- error control (its domain is fuzzed on its own in test_fuzz_inputs.py)
     Entry("propstab.error_control.error_control", error_control,
