@@ -65,6 +65,7 @@ from ._audit.subjects import (CONTEXT_ENUMERATION_LIMIT, VARIANTS, Subject,
                               registered_subjects, subject)
 from ._registry import MeasureInfo, Variant, as_axiom, get_measure, list_measures
 from ._validation import check_int_range
+from ._progress import progress_bar, wanted
 from .axioms import Axiom
 
 __all__ = [
@@ -124,7 +125,7 @@ def audited_subjects(measures=None, **declaration) -> "list[Subject]":
 
 
 def audit(measures=None, *, max_examples: int = DEFAULT_MAX_EXAMPLES, seed: int = 0,
-          axioms: Optional[Iterable] = None, **declaration) -> AuditTable:
+          axioms: Optional[Iterable] = None, progress=None, **declaration) -> AuditTable:
     """Check every declared axiom of stability measures.
 
     Parameters
@@ -139,6 +140,10 @@ def audit(measures=None, *, max_examples: int = DEFAULT_MAX_EXAMPLES, seed: int 
         The audit is reproducible for a fixed seed.
     axioms : iterable of Axiom or names, optional
         Only these axioms.
+    progress : bool or None, default None
+        A progress bar with one step per (measure, axiom) check: None shows it only when
+        a person watches (a terminal or a Jupyter kernel; :mod:`propstab._progress`),
+        True always, False never.
     **declaration
         For a callable: ``claims``, ``lower``, ``upper``, ``orientation``, ``domain``,
         ``null_value``, ``pairwise``, ``symmetric``, ``input`` (``"ranking"`` for a
@@ -182,8 +187,9 @@ def audit(measures=None, *, max_examples: int = DEFAULT_MAX_EXAMPLES, seed: int 
         raise TypeError(f"axioms: must be an iterable of axioms or their names; got "
                         f"{type(axioms).__name__} {axioms!r}")
     chosen = list(Axiom) if axioms is None else [as_axiom(a, "axioms") for a in axioms]
-    rows = []
-    for s in audited_subjects(measures, **declaration):
-        for a in chosen:
-            rows.append(CHECKS[a](s, max_examples=max_examples, seed=seed))
+    wanted(progress)                                  # checked before the long part
+    pairs = [(s, a) for s in audited_subjects(measures, **declaration) for a in chosen]
+    rows = [CHECKS[a](s, max_examples=max_examples, seed=seed)
+            for s, a in progress_bar(pairs, progress=progress, total=len(pairs),
+                                     desc="audit")]
     return AuditTable(rows)

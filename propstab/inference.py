@@ -26,19 +26,20 @@ from typing import Any, Dict, List, Mapping, NamedTuple, Optional, Sequence, Tup
 import numpy as np
 from scipy import stats
 
-from . import _variance, chance
-from ._exceptions import undefined, warn
+from . import _intervals, _variance, chance
+from ._exceptions import UndefinedMeasureWarning, undefined, warn
 from ._registry import get_measure, list_measures
 from ._text import Summary, call_repr, interval, level_label, number, size_text, summary
-from ._exceptions import undefined
 from ._validation import (as_input, as_named_input, check_bool, check_choice,
-                          check_comparable, check_confidence_level, check_null_value,
-                          check_probabilities, check_real, check_row_sizes)
+                          check_comparable, check_confidence_level, check_int_range,
+                          check_null_value, check_probabilities, check_random_state,
+                          check_real, check_real_range, check_row_sizes)
 from .measures.references import TABLE_6_1
 
 __all__ = [
     "ConfidenceInterval", "OneSampleTestResult", "PairwiseTestTable", "StabilityEstimate",
     "TwoSampleTestResult", "VaryingSizesWarning", "ZeroVarianceWarning", "estimate",
+    "halfwidth_curve", "runs_needed",
     "one_sample_test", "varying_sizes_note",
     "pairwise_tests", "population_stability", "two_sample_test",
 ]
@@ -47,7 +48,9 @@ THESIS = ("Nogueira, S. (2018). Quantifying the Stability of Feature Selection. 
           "University of Manchester, sec. 5.2")
 
 ALTERNATIVES = ("two-sided", "greater", "less")
-CI_METHODS = ("wald",)
+#: The intervals of :meth:`StabilityEstimate.confidence_interval` and their labels.
+CI_METHODS = {"wald": "Wald, thesis Cor. 1", "logit": "logit-transformed Wald",
+              "bootstrap": "bootstrap percentile", "bca": "bootstrap BCa"}
 VARIANCE_METHODS = ("auto", "analytic", "jackknife")
 
 
@@ -157,6 +160,11 @@ class StabilityEstimate:
     factor : float
     subset_sizes : ndarray or None
         k_i, the number of features selected in each run (None when not recorded).
+    selection : Selection, Rankings or None
+        The runs themselves, which the bootstrap intervals resample (None when not
+        recorded).
+    options : mapping or None
+        The measure's options the statistic was computed with.
 
     Examples
     --------
@@ -185,6 +193,9 @@ class StabilityEstimate:
     factor: float = dataclasses.field(repr=False, compare=False)
     subset_sizes: Optional[np.ndarray] = dataclasses.field(default=None, repr=False,
                                                            compare=False)
+    selection: Any = dataclasses.field(default=None, repr=False, compare=False)
+    options: Optional[Mapping[str, Any]] = dataclasses.field(default=None, repr=False,
+                                                             compare=False)
 
     def __repr__(self) -> str:
         return call_repr("StabilityEstimate", measure=self.measure, statistic=self.statistic,
@@ -254,32 +265,183 @@ class StabilityEstimate:
             return None
         return interpret(self.statistic)
 
-    def confidence_interval(self, confidence_level: float = 0.95, *,
-                            method: str = "wald") -> ConfidenceInterval:
-        """An approximate confidence interval for the population stability.
+    @property
+    def range(self) -> Tuple[float, float]:
+        """The measure's declared range ``(lo, hi)`` for this M, d and these subset sizes
+        (its registry bounds, evaluated where they depend on M, d or the sizes); an
+        undeclared bound, or one that cannot be evaluated here, is -inf or inf."""
+        return _intervals.measure_range(get_measure(self.measure), self.n_runs,
+                                        self.n_features, self.subset_sizes)
 
-        ``method="wald"``: :math:`\\hat\\Phi \\pm z_{1-\\alpha/2}\\sqrt{v}` (thesis Cor. 1,
-        with v from Thm 6 or from the jackknife).
+    def confidence_interval(self, confidence_level: float = 0.95, *, method: str = "wald",
+                            n_resamples: int = 2000, random_state=0) -> ConfidenceInterval:
+        r"""An approximate confidence interval for the population stability, within the
+        measure's range.
 
         Parameters
         ----------
         confidence_level : float in (0, 1), default 0.95
-        method : {"wald"}
+        method : {"wald", "logit", "bootstrap", "bca"}, default "wald"
+            ``"wald"``: :math:`\hat\Phi \pm z_{1-\alpha/2}\sqrt{v}` (thesis Cor. 1,
+            v from Thm 6 or the jackknife). ``"logit"``: the Wald interval on the logit
+            of the position within the range (Fisher's z for a range [-1, 1]), mapped
+            back. ``"bootstrap"``: the percentile interval of the measure over
+            ``n_resamples`` resamples of the runs. ``"bca"``: the bias-corrected and
+            accelerated bootstrap interval (Efron 1987). See Notes.
+        n_resamples : int >= 100, default 2000
+            B, the bootstrap resamples (``"bootstrap"`` and ``"bca"`` only).
+        random_state : None, int or numpy Generator, default 0
+            The seed of the resamples (the default 0 makes the interval reproducible).
 
         Returns
         -------
         ConfidenceInterval
-            ``(low, high)``; NaN bounds when the statistic or variance is undefined.
+            ``(low, high)`` within :attr:`range`; NaN bounds when the statistic or its
+            variance is undefined.
+
+        Raises
+        ------
+        ValueError, TypeError
+            An invalid argument; a bootstrap method for an estimate that does not hold
+            its runs (:attr:`selection` is None).
 
         Warns
         -----
         ZeroVarianceWarning
-            When the variance is 0 (the interval is then the single point).
+            When the variance is 0, or every bootstrap replicate equals the estimate:
+            the interval is then the single point (when every run selected the same
+            features, the message gives the one statement the runs support, an exact
+            binomial bound on the share of runs that select another set).
+        UndefinedMeasureWarning
+            When the measure is undefined on some bootstrap resamples (the interval
+            uses the others).
+
+        See Also
+        --------
+        runs_needed : The runs that bring the Wald interval to a given half-width.
+
+        Notes
+        -----
+        With :math:`\alpha = 1 -` ``confidence_level`` and (lo, hi) the range:
+
+        - Wald: :math:`[\hat\Phi - z\sqrt v, \hat\Phi + z\sqrt v] \cap [lo, hi]`
+          with :math:`z = z_{1-\alpha/2}`;
+        - logit: with :math:`u = (\hat\Phi - lo)/(hi - lo)` and
+          :math:`g = \operatorname{logit} u`, by the delta method
+          :math:`\mathrm{se}(g) = \sqrt v / ((hi - lo) u (1 - u))`, and the interval is
+          :math:`lo + (hi - lo)\,\operatorname{expit}(g \pm z\,\mathrm{se}(g))`. For
+          [lo, hi] = [-1, 1] this is Fisher's z interval,
+          :math:`\tanh(\operatorname{atanh}\hat\Phi \pm z\sqrt v/(1 - \hat\Phi^2))`.
+          With one infinite bound the transform is the log of the distance to the finite
+          one; with none, the plain Wald interval. It is asymmetric and never leaves the
+          range: near the top it reaches less far up than down;
+        - bootstrap: rows of Z drawn with replacement, B times; the measure on each
+          (:math:`\hat\Phi^*_b`, vectorised through the measure's count or pair-score
+          kernel); the :math:`\alpha/2` and :math:`1 - \alpha/2` quantiles;
+        - BCa: the quantiles at
+          :math:`\Phi_N\big(z_0 + \frac{z_0 + z_q}{1 - a (z_0 + z_q)}\big)` for
+          :math:`q = \alpha/2, 1 - \alpha/2`, with the bias correction
+          :math:`z_0 = \Phi_N^{-1}(\#\{\hat\Phi^*_b < \hat\Phi\}/B)` (ties counted half)
+          and the acceleration :math:`a = \sum_i (\bar\theta - \theta_{(-i)})^3 /
+          (6 [\sum_i (\bar\theta - \theta_{(-i)})^2]^{3/2})` from the leave-one-run-out
+          values :math:`\theta_{(-i)}`.
+
+        A perfectly stable selector (every run the same subset) has v = 0 and every
+        replicate equal to 1: each method returns [1, 1] with a ZeroVarianceWarning. No
+        interval for Phi follows from such runs without a model of how the rare
+        different runs would look (one run with a disjoint set of k features out of d
+        lowers Phi by about 2/(M (k/d)(1 - k/d))); what they do bound exactly is the
+        probability that a run differs from the common set: at most
+        :math:`1 - \alpha^{1/M}` (about 3/M at 95 %, the "rule of three"), which the
+        warning gives. docs/inference.md, "Intervals near the bounds", and
+        docs/inference_validation.md give the coverage of each method near the top.
+
+        References
+        ----------
+        Nogueira (2018), thesis Cor. 1. Efron, B. (1987). Better bootstrap confidence
+        intervals. JASA 82(397), 171-185. Efron, B., Tibshirani, R. J. (1993). An
+        Introduction to the Bootstrap, ch. 13-14. Fisher, R. A. (1921). On the "probable
+        error" of a coefficient of correlation. Metron 1, 3-32.
+
+        Examples
+        --------
+        >>> import warnings
+        >>> from propstab import estimate
+        >>> Z = [[1, 1, 0, 0, 0, 0]] * 29 + [[0, 0, 1, 1, 0, 0]]
+        >>> est = estimate(Z)
+        >>> [round(x, 4) for x in est.confidence_interval()]         # Wald, clipped at 1
+        [0.7201, 1.0]
+        >>> [round(x, 4) for x in est.confidence_interval(method="logit")]
+        [0.482, 0.9843]
+        >>> [round(x, 4) for x in est.confidence_interval(method="bca")]
+        [0.569, 1.0]
+        >>> est.range
+        (-1.0, 1.0)
         """
         level = check_confidence_level(confidence_level)
-        check_choice("method", method, CI_METHODS)
-        return _wald_interval(self.statistic, self.variance, level, "two-sided",
-                              f"the {self.method} variance of {self.measure}")
+        check_choice("method", method, tuple(CI_METHODS))
+        B = check_int_range("n_resamples", n_resamples, minimum=100, maximum=10 ** 6)
+        seed = check_random_state("random_state", random_state)
+        lo, hi = self.range
+        what = f"the {self.method} variance of {self.measure}"
+        if self.variance == 0 and self.selection is not None:
+            what += _identical_runs_note(self.selection, level)
+        if method == "wald":
+            return _wald_interval(self.statistic, self.variance, level, "two-sided", what,
+                                  (lo, hi))
+        if method == "logit":
+            if self.variance == 0 or not self.variance > 0 or math.isnan(self.statistic):
+                return _wald_interval(self.statistic, self.variance, level, "two-sided",
+                                      what, (lo, hi))
+            z = float(stats.norm.ppf(0.5 + level / 2))
+            low, high = _intervals.transformed_wald(self.statistic, self.variance, z, lo, hi)
+            return ConfidenceInterval(*_intervals.clip(low, high, lo, hi))
+        return self._bootstrap_interval(method, level, B, seed, (lo, hi))
+
+    def _bootstrap_interval(self, method, level, B, seed, bounds) -> ConfidenceInterval:
+        if self.selection is None:
+            raise ValueError(f"method: {method!r} resamples the runs, and this estimate "
+                             f"does not hold them (selection is None); build it with "
+                             f"propstab.estimate")
+        if math.isnan(self.statistic):
+            return ConfidenceInterval(float("nan"), float("nan"))
+        info = get_measure(self.measure)
+        options = dict(self.options or {})
+        reps = _intervals.bootstrap_replicates(self.selection, info, options, B,
+                                               np.random.default_rng(seed))
+        n_nan = int(np.isnan(reps).sum())
+        if n_nan == B:
+            nan = undefined(f"the bootstrap interval of {self.measure}",
+                            "the measure is undefined on every resample")
+            return ConfidenceInterval(nan, nan)
+        if n_nan:
+            warn(f"{self.measure} is undefined on {n_nan} of {B} bootstrap resamples; the "
+                 f"interval uses the other {B - n_nan}", UndefinedMeasureWarning)
+        defined = reps[~np.isnan(reps)]
+        if np.all(defined == self.statistic):
+            _warn_zero(f"every bootstrap replicate of {self.measure} equals the estimate"
+                       + _identical_runs_note(self.selection, level))
+            return ConfidenceInterval(float(self.statistic), float(self.statistic))
+        if method == "bootstrap":
+            low, high = _intervals.percentile_interval(defined, level)
+        else:
+            loo = (self.terms if self.method == "jackknife" else
+                   _variance.leave_one_out(self.selection, info, options))
+            low, high = _intervals.bca_interval(defined, self.statistic, loo, level)
+        return ConfidenceInterval(*_intervals.clip(low, high, *bounds))
+
+
+def _identical_runs_note(sel, level: float) -> str:
+    """When every run is the same, the exact bound on the share of runs that differ."""
+    Zm = sel.stored()
+    Zm = Zm.toarray() if hasattr(Zm, "toarray") else np.asarray(Zm)
+    if Zm.shape[0] < 1 or not np.all(Zm == Zm[:1]):
+        return ""
+    M = Zm.shape[0]
+    bound = 1.0 - (1.0 - level) ** (1.0 / M)
+    return (f" (all {M} runs are the same: what they support is that, with "
+            f"{100 * level:g}% confidence, a run differs from them with probability at "
+            f"most {bound:.3g}, exact binomial bound 1 - alpha^(1/M))")
 
 
 _METHOD_SOURCES = {"jackknife": "delete-one-run jackknife"}
@@ -303,13 +465,15 @@ def _warn_zero(what: str) -> None:
 
 
 def _wald_interval(center: float, variance: float, level: float, alternative: str,
-                   what: str) -> ConfidenceInterval:
+                   what: str, bounds: Tuple[float, float] = (-math.inf, math.inf)
+                   ) -> ConfidenceInterval:
     """The Wald interval of level ``level`` around ``center`` with variance ``variance``,
-    one-sided for ``alternative="greater"`` (``[low, inf)``) or ``"less"``
-    (``(-inf, high]``): the set of null values the matching z-test does not reject.
+    one-sided for ``alternative="greater"`` (``[low, hi]``) or ``"less"``
+    (``[lo, high]``), clipped to ``bounds = (lo, hi)``: the set of null values in the
+    range that the matching z-test does not reject.
 
-    The one place where an interval is computed (thesis Cor. 1; for a difference, the
-    normal limit in the proof of Thm 7).
+    The one place where a Wald interval is computed (thesis Cor. 1; for a difference,
+    the normal limit in the proof of Thm 7).
     """
     if variance == 0:
         _warn_zero(f"{what} is 0")
@@ -318,11 +482,12 @@ def _wald_interval(center: float, variance: float, level: float, alternative: st
         return ConfidenceInterval(float("nan"), float("nan"))
     if alternative == "two-sided":
         half = float(stats.norm.ppf(0.5 + level / 2)) * se
-        return ConfidenceInterval(float(center - half), float(center + half))
-    half = float(stats.norm.ppf(level)) * se
-    if alternative == "greater":
-        return ConfidenceInterval(float(center - half), math.inf)
-    return ConfidenceInterval(-math.inf, float(center + half))
+        low, high = center - half, center + half
+    else:
+        half = float(stats.norm.ppf(level)) * se
+        low, high = ((center - half, math.inf) if alternative == "greater"
+                     else (-math.inf, center + half))
+    return ConfidenceInterval(*_intervals.clip(float(low), float(high), *bounds))
 
 
 def estimate(Z, /, measure: str = "nogueira", *, method: str = "auto", n_features=None,
@@ -414,7 +579,8 @@ def estimate(Z, /, measure: str = "nogueira", *, method: str = "auto", n_feature
             or (method == "auto" and getattr(info.analytic_variance, "default", True))):
         variance, terms, factor = info.analytic_variance(sel, statistic)
         return StabilityEstimate(statistic, float(variance), M, d, info.name, "analytic",
-                                 terms, factor, getattr(sel, "row_sizes", None))
+                                 terms, factor, getattr(sel, "row_sizes", None), sel,
+                                 dict(options))
     if M < 3:
         terms = np.full(M, np.nan)
     else:
@@ -426,7 +592,8 @@ def estimate(Z, /, measure: str = "nogueira", *, method: str = "auto", n_feature
         undefined(f"the jackknife variance of {info.name}", why)
     factor = (M - 1) / M
     return StabilityEstimate(statistic, float(_variance.spread(terms, factor)), M, d, info.name,
-                             "jackknife", terms, factor, getattr(sel, "row_sizes", None))
+                             "jackknife", terms, factor, getattr(sel, "row_sizes", None), sel,
+                             dict(options))
 
 
 def population_stability(p) -> float:
@@ -575,7 +742,7 @@ class OneSampleTestResult(_TestResult):
     estimate         0.5000 (SE 0.2165, nogueira, analytic: thesis Thm 6)
     V_M              1.3856
     p-value          0.08293
-    95% CI           [0.1439, inf)
+    95% CI           [0.1439, 1.0000]
     runs x features  4 x 4
     """
 
@@ -593,11 +760,13 @@ class OneSampleTestResult(_TestResult):
     def confidence_interval(self, confidence_level: float = 0.95) -> ConfidenceInterval:
         """The confidence interval for the population stability Phi that matches the test.
 
-        Two-sided for ``alternative="two-sided"``; ``[low, inf)`` for ``"greater"`` and
-        ``(-inf, high]`` for ``"less"``, as scipy's ``TtestResult``: the interval holds the
-        values phi0 the test would not reject at level 1 - ``confidence_level``, so
-        phi0 lies outside it exactly when ``pvalue < 1 - confidence_level``. The open end
-        is infinite rather than the measure's range, so that this holds for every phi0.
+        Two-sided for ``alternative="two-sided"``; ``[low, hi]`` for ``"greater"`` and
+        ``[lo, high]`` for ``"less"``, with [lo, hi] the measure's range
+        (:attr:`StabilityEstimate.range`; an undeclared bound is infinite): the interval
+        holds the values phi0 in the range that the test would not reject at level
+        1 - ``confidence_level``, so a phi0 (which must lie in the range) lies outside it
+        exactly when ``pvalue < 1 - confidence_level``. Every interval is clipped to the
+        range.
 
         Parameters
         ----------
@@ -645,15 +814,15 @@ class OneSampleTestResult(_TestResult):
         >>> Z = [[1, 1, 0, 0], [1, 1, 0, 0], [1, 0, 1, 0], [1, 1, 0, 0]]
         >>> res = one_sample_test(Z, 0.2)                     # H1: Phi > 0.2
         >>> low, high = res.confidence_interval(0.9)
-        >>> round(low, 4), high
-        (0.2225, inf)
+        >>> round(low, 4), high                  # up to nogueira's maximum
+        (0.2225, 1.0)
         >>> bool(res.pvalue < 0.1) == bool(low > 0.2)         # the interval inverts the test
         True
         """
         level = check_confidence_level(confidence_level)
         e = self.estimate
         return _wald_interval(e.statistic, e.variance, level, self.alternative,
-                              f"the {e.method} variance of {e.measure}")
+                              f"the {e.method} variance of {e.measure}", e.range)
 
     def _summary_rows(self):
         e, op = self.estimate, _HYPOTHESES[self.alternative]
@@ -726,10 +895,12 @@ class TwoSampleTestResult(_TestResult):
     def confidence_interval(self, confidence_level: float = 0.95) -> ConfidenceInterval:
         """The confidence interval for Phi_2 - Phi_1 that matches the test.
 
-        Two-sided for ``alternative="two-sided"``; ``[low, inf)`` for ``"greater"``
-        (H1: Phi_2 > Phi_1) and ``(-inf, high]`` for ``"less"``, as scipy's
-        ``TtestResult``: it holds the differences the test would not reject, so 0 lies
-        outside it exactly when ``pvalue < 1 - confidence_level``.
+        Two-sided for ``alternative="two-sided"``; one-sided for ``"greater"`` (H1:
+        Phi_2 > Phi_1) and ``"less"``, as scipy's ``TtestResult``: it holds the differences
+        the test would not reject, so 0 lies outside it exactly when
+        ``pvalue < 1 - confidence_level``. It is clipped to the range of a difference,
+        [lo_2 - hi_1, hi_2 - lo_1] from the measure's range (e.g. [-2, 2] for
+        ``nogueira``), which is also the open end of a one-sided interval.
 
         Parameters
         ----------
@@ -764,7 +935,7 @@ class TwoSampleTestResult(_TestResult):
 
         .. math:: \\hat\\Phi(Z_2) - \\hat\\Phi(Z_1) \\pm z_{1-\\alpha/2}\\sqrt{v},
 
-        and :math:`z_{1-\\alpha}` with one infinite end for one-sided alternatives.
+        and :math:`z_{1-\\alpha}` with one end at the range's for one-sided alternatives.
 
         References
         ----------
@@ -777,12 +948,14 @@ class TwoSampleTestResult(_TestResult):
         >>> Z2 = [[1, 1, 0, 0], [1, 1, 0, 0], [1, 1, 0, 0], [1, 1, 0, 0], [1, 0, 1, 0]]
         >>> res = two_sample_test(Z1, Z2, alternative="greater")
         >>> low, high = res.confidence_interval(0.95)
-        >>> round(low, 4), high
-        (0.1596, inf)
+        >>> round(low, 4), high                  # up to 1 - (-1), the largest difference
+        (0.1596, 2.0)
         """
         level = check_confidence_level(confidence_level)
+        (lo1, hi1), (lo2, hi2) = (e.range for e in self.estimates)
         return _wald_interval(self.difference, self.variance, level, self.alternative,
-                              f"the variance of the difference of {self.estimates[0].measure}")
+                              f"the variance of the difference of {self.estimates[0].measure}",
+                              (lo2 - hi1, hi2 - lo1))
 
     def _summary_rows(self):
         e1, e2 = self.estimates
@@ -1180,3 +1353,209 @@ def pairwise_tests(matrices, /, *, paired: bool = False, alternative: str = "two
                  for (a, b, r), q in zip(results, adjusted))
     return PairwiseTestTable(rows, bool(paired), alternative,
                              results[0][2].estimates[0].measure, correction)
+
+
+# ------------------------------------------------------------------ how many runs are enough
+
+def _as_estimate(Z, measure, method, options) -> StabilityEstimate:
+    """``Z`` itself when it is a :class:`StabilityEstimate` (then ``measure``,
+    ``method`` and options must be left at their defaults), else ``estimate(Z)``."""
+    if isinstance(Z, StabilityEstimate):
+        if options or measure != "nogueira" or method != "auto":
+            given = sorted(options) + [n for n, v, default in (
+                ("measure", measure, "nogueira"), ("method", method, "auto")) if v != default]
+            raise ValueError(f"{given[0]}: applies to a selection matrix; got a "
+                             f"StabilityEstimate, which already has its measure and method")
+        return Z
+    return estimate(Z, measure, method=method, **options)
+
+
+def _runs_constant(est: StabilityEstimate) -> float:
+    """c in v(M) = c / M, from the estimate's own variance: c = M v."""
+    return est.n_runs * est.variance
+
+
+def halfwidth_curve(Z, /, n_runs, confidence_level: float = 0.95, *,
+                    measure: str = "nogueira", method: str = "auto",
+                    **options) -> np.ndarray:
+    r"""The Wald interval's half-width predicted for other numbers of runs.
+
+    Parameters
+    ----------
+    Z : StabilityEstimate or selection matrix
+        An estimate (from :func:`estimate`), or the runs (M x d) to estimate from.
+    n_runs : int or sequence of int, each >= 2
+        The numbers of runs m to predict the half-width for.
+    confidence_level : float in (0, 1), default 0.95
+    measure, method, **options
+        As for :func:`estimate`, when ``Z`` is a selection matrix.
+
+    Returns
+    -------
+    ndarray of float
+        The half-widths, one per m (NaN where the variance is undefined).
+
+    Raises
+    ------
+    ValueError, TypeError
+        Invalid arguments; ``measure``, ``method`` or options with a StabilityEstimate.
+
+    See Also
+    --------
+    runs_needed : The smallest m with a half-width at most a target.
+    propstab.plots.plot_halfwidth : The estimate and its band against M.
+
+    Notes
+    -----
+    Both the Thm 6 variance and the jackknife variance of an estimate from m
+    independent runs shrink like :math:`c/m` (thesis Thm 6: :math:`\hat\Phi` is
+    asymptotically normal with variance of order 1/m); c is estimated from the current
+    M runs as :math:`\hat c = M\,v`, so that
+
+    .. math:: h(m) = z_{1-\alpha/2}\sqrt{\hat c / m}
+              = h(M)\sqrt{M/m}.
+
+    The prediction keeps the current estimate of c: it is as good as that estimate
+    (itself from M runs), and it ignores the clipping to the measure's range.
+
+    References
+    ----------
+    Nogueira (2018), thesis Thm 6 and Cor. 1.
+
+    Examples
+    --------
+    >>> from propstab import estimate
+    >>> from propstab.inference import halfwidth_curve
+    >>> Z = [[1, 1, 0, 0], [1, 1, 0, 0], [1, 0, 1, 0], [1, 1, 0, 0]] * 5
+    >>> est = estimate(Z)
+    >>> [round(float(h), 4) for h in halfwidth_curve(est, [20, 80, 320])]
+    [0.1898, 0.0949, 0.0474]
+    >>> low, high = est.confidence_interval()           # at M = 20: the same half-width
+    >>> round((high - low) / 2, 4)
+    0.1898
+    """
+    est = _as_estimate(Z, measure, method, options)
+    level = check_confidence_level(confidence_level)
+    scalar = not isinstance(n_runs, (Sequence, np.ndarray)) or isinstance(n_runs, (str, bytes))
+    values = [n_runs] if scalar else list(np.asarray(n_runs, dtype=object).ravel())
+    if not values:
+        raise ValueError("n_runs: must hold at least one number of runs; got an empty "
+                         "sequence")
+    m = np.array([check_int_range("n_runs", v, minimum=2) for v in values], dtype=np.float64)
+    z = float(stats.norm.ppf(0.5 + level / 2))
+    c = _runs_constant(est)
+    with np.errstate(invalid="ignore"):
+        return z * np.sqrt(c / m) if c >= 0 else np.full(m.shape, np.nan)
+
+
+def runs_needed(Z, /, halfwidth: float, confidence_level: float = 0.95, *,
+                measure: str = "nogueira", method: str = "auto", **options):
+    r"""How many runs bring the Wald interval's half-width down to ``halfwidth``.
+
+    Parameters
+    ----------
+    Z : StabilityEstimate or selection matrix
+        An estimate (from :func:`estimate`), or the runs (M x d) to estimate from.
+    halfwidth : float > 0
+        The target half-width of the ``confidence_level`` interval.
+    confidence_level : float in (0, 1), default 0.95
+    measure, method, **options
+        As for :func:`estimate`, when ``Z`` is a selection matrix.
+
+    Returns
+    -------
+    int or float
+        The smallest m >= 2 with predicted half-width at most ``halfwidth`` (it may be
+        below the current M: fewer runs would have done); NaN (with
+        UndefinedMeasureWarning) when the variance is undefined.
+
+    Raises
+    ------
+    ValueError, TypeError
+        Invalid arguments; ``measure``, ``method`` or options with a StabilityEstimate.
+
+    Warns
+    -----
+    ZeroVarianceWarning
+        When the variance is 0 (every run the same): no number of runs can be planned
+        from it, and the current M is returned.
+    UndefinedMeasureWarning
+        When the variance is undefined.
+
+    See Also
+    --------
+    halfwidth_curve
+
+    Notes
+    -----
+    With :math:`\hat c = M v` (see :func:`halfwidth_curve`),
+
+    .. math:: m = \Big\lceil \frac{z_{1-\alpha/2}^2\,\hat c}{h^2} \Big\rceil.
+
+    Runs are cheap to add in steps: plan with this, run, and ask again, since
+    :math:`\hat c` is re-estimated from more runs each time.
+
+    References
+    ----------
+    Nogueira (2018), thesis Thm 6 and Cor. 1.
+
+    Examples
+    --------
+    >>> from propstab import estimate
+    >>> from propstab.inference import runs_needed
+    >>> Z = [[1, 1, 0, 0], [1, 1, 0, 0], [1, 0, 1, 0], [1, 1, 0, 0]] * 5
+    >>> runs_needed(estimate(Z), 0.05)        # 1.96^2 x (20 x 0.009375) / 0.05^2 = 288.1
+    289
+    >>> runs_needed(Z, 0.1, confidence_level=0.9)
+    51
+    """
+    est = _as_estimate(Z, measure, method, options)
+    h = check_real_range("halfwidth", halfwidth, low=0.0, low_open=True)
+    level = check_confidence_level(confidence_level)
+    c = _runs_constant(est)
+    if math.isnan(c) or c < 0:
+        return undefined(f"runs_needed for {est.measure}", "its variance is undefined")
+    if c == 0:
+        _warn_zero(f"the {est.method} variance of {est.measure} is 0, so no number of runs "
+                   f"can be planned from it; returning the current M = {est.n_runs}")
+        return est.n_runs
+    z = float(stats.norm.ppf(0.5 + level / 2))
+    ratio = z * z * c / (h * h)
+    m = math.ceil(ratio - 1e-9 * ratio)          # an exact integer ratio stays itself
+    return max(2, int(m))
+
+
+def _nested_prefixes(est: StabilityEstimate, start: int, step: int, level: float,
+                     ci_method: str):
+    """The estimate and its interval on the first m runs, m = start, start + step, ...,
+    M (the last always included): rows ``(m, statistic, low, high)``."""
+    sel = est.selection
+    if sel is None:
+        raise ValueError("Z: this StabilityEstimate does not hold its runs (selection is "
+                         "None); pass the selection matrix")
+    M = est.n_runs
+    ms = list(range(start, M + 1, step))
+    if ms[-1] != M:
+        ms.append(M)
+    Zm = sel.stored()
+    rows = []
+    kind = get_measure(est.measure).input
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ZeroVarianceWarning)
+        warnings.simplefilter("ignore", UndefinedMeasureWarning)
+        for m in ms:                              # one estimate per prefix, not per pair
+            prefix = _prefix(sel, Zm, m, kind)
+            options = {name: (_variance._take_rows(value, np.arange(m))
+                              if name in _variance.PER_RUN_OPTIONS and value is not None
+                              else value) for name, value in (est.options or {}).items()}
+            e = estimate(prefix, est.measure, method=est.method, **options)
+            low, high = e.confidence_interval(level, method=ci_method)
+            rows.append((m, e.statistic, low, high))
+    return np.array(rows, dtype=np.float64)
+
+
+def _prefix(sel, Zm, m, kind):
+    if kind == "selection":
+        return as_input(kind, Zm[:m], n_features=sel.n_features,
+                        feature_names=getattr(sel, "feature_names", None))
+    return Zm[:m]

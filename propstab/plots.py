@@ -434,3 +434,103 @@ def plot_rank_distributions(R, *, feature_names=None, max_features=30, top_k=Non
     ax.set_ylim(d + 0.5, 0.5)
     ax.set_ylabel(f"rank over {rk.n_runs} runs (1 = most important)")
     return ax
+
+
+__all__ += ["plot_halfwidth"]
+
+
+def plot_halfwidth(Z, measure: str = "nogueira", *, method: str = "auto",
+                   ci_method: str = "wald", confidence_level: float = 0.95, start=None,
+                   step: int = 1, n_runs_max=None, target_halfwidth=None, ax=None,
+                   **options):
+    r"""The estimate and its confidence band against the number of runs M.
+
+    The estimate and its interval on the first m runs (nested prefixes, m = ``start``,
+    ``start + step``, ..., M) as a line in a shaded band, and, dashed, the band the
+    full estimate predicts for m runs, :math:`\hat\Phi_M \pm h(m)` with
+    :math:`h(m) = z_{1-\alpha/2}\sqrt{M v / m}`
+    (:func:`propstab.inference.halfwidth_curve`), up to ``n_runs_max``.
+
+    Parameters
+    ----------
+    Z : selection matrix or StabilityEstimate
+        The runs, in the order they were made (or an estimate from
+        :func:`propstab.estimate`, which holds them).
+    measure, method, **options
+        As for :func:`propstab.estimate` (with a selection matrix only).
+    ci_method : {"wald", "logit", "bootstrap", "bca"}, default "wald"
+        The interval of each prefix (``StabilityEstimate.confidence_interval``).
+    confidence_level : float in (0, 1), default 0.95
+    start : int, optional
+        The first prefix (default 3, the fewest runs the jackknife needs; at most M).
+    step : int >= 1, default 1
+    n_runs_max : int, optional
+        Extend the predicted band to this many runs (default M).
+    target_halfwidth : float > 0, optional
+        Mark :func:`propstab.inference.runs_needed` for this half-width with a vertical
+        line.
+    ax : matplotlib Axes, optional
+
+    Returns
+    -------
+    matplotlib Axes
+
+    Raises
+    ------
+    ValueError, TypeError
+        Invalid arguments; fewer than 3 runs.
+
+    See Also
+    --------
+    propstab.inference.halfwidth_curve, propstab.inference.runs_needed
+
+    Examples
+    --------
+    >>> import matplotlib; matplotlib.use("Agg")
+    >>> import numpy as np
+    >>> from propstab.plots import plot_halfwidth
+    >>> rng = np.random.default_rng(0)
+    >>> Z = (rng.random((40, 12)) < np.linspace(0.95, 0.05, 12)).astype(int)
+    >>> ax = plot_halfwidth(Z, n_runs_max=200, target_halfwidth=0.05)
+    >>> ax.lines[0].get_xdata()[[0, -1]].tolist()     # the prefixes m = 3..40
+    [3.0, 40.0]
+    """
+    from . import inference
+    from ._validation import check_choice, check_confidence_level, check_real_range
+    est = inference._as_estimate(Z, measure, method, options)
+    ci_method = check_choice("ci_method", ci_method, tuple(inference.CI_METHODS))
+    level = check_confidence_level(confidence_level)
+    M = est.n_runs
+    if M < 3:
+        raise ValueError(f"Z: needs at least 3 runs to draw estimates against M; got {M}")
+    start = 3 if start is None else check_int_range("start", start, minimum=2, maximum=M)
+    step = check_int_range("step", step, minimum=1)
+    top = M if n_runs_max is None else check_int_range("n_runs_max", n_runs_max, minimum=M)
+    if target_halfwidth is not None:
+        target_halfwidth = check_real_range("target_halfwidth", target_halfwidth, low=0.0,
+                                            low_open=True)
+    rows = inference._nested_prefixes(est, start, step, level, ci_method)
+    ax = _axes(ax)
+    m, phi, low, high = rows.T
+    ax.plot(m, phi, "-", color="C0", lw=1.2, label="estimate on the first m runs")
+    ax.fill_between(m, low, high, color="C0", alpha=0.2, lw=0,
+                    label=f"{100 * level:g}% CI ({inference.CI_METHODS[ci_method]})")
+    grid = np.unique(np.geomspace(start, top, 200).round().astype(int))
+    with np.errstate(invalid="ignore"):
+        h = inference.halfwidth_curve(est, grid.tolist(), level)
+    lo, hi = est.range
+    ax.plot(grid, np.clip(est.statistic + h, lo, hi), "--", color="C3", lw=1,
+            label=f"predicted from M = {M}: estimate ± z sqrt(c/m)")
+    ax.plot(grid, np.clip(est.statistic - h, lo, hi), "--", color="C3", lw=1)
+    if target_halfwidth is not None:
+        import warnings
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            needed = inference.runs_needed(est, target_halfwidth, level)
+        if needed == needed:                      # not NaN
+            ax.axvline(needed, color="0.4", ls=":", lw=1,
+                       label=f"half-width {target_halfwidth:g}: m = {needed}")
+    ax.set_xlabel("runs m")
+    ax.set_ylabel(f"stability ({est.measure})")
+    ax.legend(loc="best", fontsize="small")
+    return ax

@@ -1015,7 +1015,7 @@ class Comparison:
     ---------  ---------  ------  -----------------  ----------  ---------  ------  ------
     lasso0.05  0.0292     0.0493  [-0.0673, 0.1258]  0.2365      4.5        0
     lasso0.2   0.4430     0.0678  [0.3101, 0.5759]   0.2739      3          0       *
-    lasso0.5   0.9587     0.0360  [0.8882, 1.0291]   0.2195      2.05       0       *
+    lasso0.5   0.9587     0.0360  [0.8882, 1.0000]   0.2195      2.05       0       *
     paired two-sided tests, Holm's correction: 3 of 3 pairs differ at p < 0.05 (see .tests)
     >>> c.to_frame()["pareto_optimal"].tolist()
     [False, True, True]

@@ -343,3 +343,12 @@ def test_needs_p_matches_the_r_functions_default_for_p(name):
         return
     default = robjects().r(f"function() deparse(formals({ref.package}::{ref.function})$p)")()[0]
     assert ref.needs_p == (default == ""), (name, default)
+
+
+def test_crosscheck_progress_bar_counts_one_step_per_measure(capsys):
+    crosscheck(["lustgarten", "cwrel"], max_examples=2, seed=1)
+    assert capsys.readouterr().err == ""                     # not a terminal: no bar
+    crosscheck(["lustgarten", "cwrel"], max_examples=2, seed=1, progress=True)
+    assert "crosscheck" in (err := capsys.readouterr().err) and "2/2" in err
+    with pytest.raises(TypeError, match="progress"):
+        crosscheck("cwrel", max_examples=1, progress=1.5)

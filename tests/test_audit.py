@@ -539,3 +539,14 @@ def test_davis_maximum_depends_on_the_penalty():
     assert check_maximum("davis", max_examples=60).status == "holds"
     r = check_maximum("davis", options={"penalty": 0.5}, max_examples=60)
     assert r.status == "refuted" and r.values == (0.75, 1.0)
+
+
+def test_audit_progress_bar_counts_one_step_per_check(capsys):
+    propstab.audit("goh", max_examples=2, axioms=["bounds", "maximum"])
+    assert capsys.readouterr().err == ""                     # not a terminal: no bar
+    propstab.audit(["goh", "jaccard"], max_examples=2, axioms=["bounds", "maximum"],
+                   progress=True)
+    n = 2 * len(propstab.auditing.audited_subjects(["goh", "jaccard"]))    # (measure, axiom) pairs
+    assert "audit" in (err := capsys.readouterr().err) and f"{n}/{n}" in err
+    with pytest.raises(TypeError, match="progress"):
+        propstab.audit("goh", max_examples=1, progress="yes")

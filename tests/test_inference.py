@@ -313,7 +313,7 @@ def test_confidence_level_type_and_method():
     with pytest.raises(TypeError, match="confidence_level"):
         est.confidence_interval("0.95")
     with pytest.raises(ValueError, match="method"):
-        est.confidence_interval(0.95, method="bootstrap")
+        est.confidence_interval(0.95, method="percentile")
     with pytest.raises(ValueError, match="method"):
         estimate([[1, 0, 1], [1, 1, 0], [0, 1, 1]], method="delta")
     with pytest.raises(ValueError, match="analytic"):

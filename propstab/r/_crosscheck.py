@@ -35,6 +35,7 @@ from hypothesis import strategies as st
 
 from .. import __version__
 from .._exceptions import RReferenceError, UndefinedMeasureWarning
+from .._progress import progress_bar, wanted
 from .._registry import MeasureInfo, get_measure, list_measures
 from .._text import call_repr, table_lines
 from .._validation import (as_input, as_selection, check_int_range, check_mapping,
@@ -736,7 +737,8 @@ def _matrices_by_kind(inputs, infos, explicit: bool):
 
 
 def crosscheck(measures=None, *, max_examples: int = 50, seed: int = 0,
-               tolerance: float = TOLERANCE, inputs=None, options=None) -> CrosscheckReport:
+               tolerance: float = TOLERANCE, inputs=None, options=None,
+               progress=None) -> CrosscheckReport:
     """Cross-check propstab against the R reference implementations.
 
     Parameters
@@ -762,6 +764,10 @@ def crosscheck(measures=None, *, max_examples: int = 50, seed: int = 0,
         ``{"similarity": S, "threshold": 0.5}``; ``similarity=None`` is the identity).
         The other options are R's defaults (:func:`r_default_options`); a simulated
         R default ('estimate') is replaced by 'exact' or 'none', as the row's notes say.
+    progress : bool or None, default None
+        A progress bar with one step per measure: None shows it only when a person
+        watches (a terminal or a Jupyter kernel; :mod:`propstab._progress`), True
+        always, False never.
 
     Returns
     -------
@@ -817,13 +823,16 @@ def crosscheck(measures=None, *, max_examples: int = 50, seed: int = 0,
                              f"in the registry; cross-checkable: "
                              f"{', '.join(m.name for m in with_r)}")
     max_examples = check_int_range("max_examples", max_examples, minimum=1, owner="crosscheck")
+    wanted(progress)                                  # checked before the long part
     if inputs is None:
         if options:
             raise ValueError(f"options: only with inputs= (the generated cases draw every "
                              f"comparable value); got {', '.join(options)}")
         versions = r_versions()
         rows = [_row(info, ref, tolerance, max_examples, seed)
-                for info in infos for ref in _references(info)]
+                for info in progress_bar(infos, progress=progress, total=len(infos),
+                                         desc="crosscheck")
+                for ref in _references(info)]
         return CrosscheckReport(tuple(rows), versions, float(tolerance), int(seed),
                                 int(max_examples))
     matrices, infos, skipped = _matrices_by_kind(inputs, infos, explicit=measures is not None)
@@ -840,7 +849,8 @@ def crosscheck(measures=None, *, max_examples: int = 50, seed: int = 0,
                              f"on inputs; pass options={{'similarity': S}} (None: the "
                              f"identity)")
     versions = r_versions()
-    rows = [row for info in infos
+    rows = [row for info in progress_bar(infos, progress=progress, total=len(infos),
+                                         desc="crosscheck")
             for row in _input_rows(info, matrices[info.input], options, tolerance)]
     names = tuple(f"{n} ({Z.shape[0]} x {Z.shape[1]})" for n, Z in next(iter(
         matrices.values())))

@@ -1,0 +1,296 @@
+"""Confidence intervals of a stability estimate beyond the plain Wald interval.
+
+Helpers of :mod:`propstab.inference` (``StabilityEstimate.confidence_interval``):
+
+- :func:`measure_range`: the measure's declared range for this M, d and these sizes,
+  to which every interval of a single stability value is clipped;
+- :func:`transformed_wald`: the Wald interval on the logit of the position within the
+  range (Fisher's z for a range [-1, 1]), mapped back: it cannot leave the range;
+- :func:`bootstrap_replicates`: the measure on B resamples of the runs (rows of Z drawn
+  with replacement), vectorised through the measure's kernel where it has one
+  (:class:`BootstrapCounts` for the frequency measures, the pair-score matrix for the
+  pairwise ones) and recomputed B times otherwise (also the tests' slow twin);
+- :func:`percentile_interval` and :func:`bca_interval`: Efron's percentile and
+  bias-corrected and accelerated intervals from those replicates.
+"""
+from __future__ import annotations
+
+import functools
+import math
+import warnings
+from typing import Tuple
+
+import numpy as np
+from scipy import stats
+
+from ._exceptions import UndefinedMeasureWarning
+from .measures.kernels import CountKernel, PairKernel, pair_fractions, xlogx
+
+__all__ = ["BootstrapCounts", "bca_interval", "bootstrap_replicates", "clip",
+           "measure_range", "percentile_interval", "resample_weights", "transformed_wald"]
+
+#: float64 entries of one temporary (B x d or B x M x ...) of the vectorised bootstrap
+_BLOCK = 2 ** 22
+
+
+def measure_range(info, n_runs: int, n_features: int, sizes) -> Tuple[float, float]:
+    """``(lo, hi)``: the measure's declared bounds evaluated at this M, d and these row
+    sizes; -inf / inf where a bound is undeclared or cannot be evaluated."""
+    out = []
+    for side, bound in zip((-math.inf, math.inf), info.bounds):
+        value = side
+        if bound is not None:
+            try:
+                value = bound.evaluate(n_runs, n_features, () if sizes is None else sizes)
+            except (TypeError, ValueError, ZeroDivisionError, IndexError):
+                value = side
+            if not math.isfinite(value) and value != side:
+                value = side
+        out.append(float(value))
+    lo, hi = out
+    return (lo, hi) if lo <= hi else (-math.inf, math.inf)
+
+
+def clip(low: float, high: float, lo: float, hi: float) -> Tuple[float, float]:
+    """``[low, high]`` intersected with ``[lo, hi]`` (NaN ends stay NaN)."""
+    if math.isnan(low) or math.isnan(high):
+        return low, high
+    return float(min(max(low, lo), hi)), float(max(min(high, hi), lo))
+
+
+def transformed_wald(center: float, variance: float, z: float, lo: float,
+                     hi: float) -> Tuple[float, float]:
+    """The Wald interval of half-width ``z`` standard errors on a scale that maps the
+    measure's range onto the real line, mapped back.
+
+    Both ends finite: :math:`g(\\theta) = \\operatorname{logit}((\\theta - lo)/(hi - lo))`;
+    one end finite: :math:`g = \\log(\\theta - lo)` or :math:`-\\log(hi - \\theta)`; no
+    finite end: the plain Wald interval. By the delta method the standard error of
+    :math:`g(\\hat\\theta)` is :math:`g'(\\hat\\theta)\\sqrt{v}`. At a bound (g infinite)
+    the result is the plain Wald interval (the caller clips it).
+    """
+    se = math.sqrt(variance)
+    finite_lo, finite_hi = math.isfinite(lo), math.isfinite(hi)
+    inside = (not finite_lo or center > lo) and (not finite_hi or center < hi)
+    if not inside or not (finite_lo or finite_hi):
+        return center - z * se, center + z * se
+    if finite_lo and finite_hi:
+        width = hi - lo
+        u = (center - lo) / width
+        g, slope = math.log(u / (1 - u)), 1.0 / (width * u * (1 - u))
+        back = lambda t: lo + width * stats.logistic.cdf(t)  # noqa: E731
+    elif finite_lo:
+        g, slope = math.log(center - lo), 1.0 / (center - lo)
+        back = lambda t: lo + math.exp(t)  # noqa: E731
+    else:
+        g, slope = -math.log(hi - center), 1.0 / (hi - center)
+        back = lambda t: hi - math.exp(-t)  # noqa: E731
+    half = z * slope * se
+    return float(back(g - half)), float(back(g + half))
+
+
+# ------------------------------------------------------------------------- bootstrap
+
+def resample_weights(rng, n_resamples: int, n_runs: int) -> np.ndarray:
+    """``(indices, weights)``: B rows of M run indices drawn with replacement, and how
+    often each run appears in each resample (B x M counts)."""
+    idx = rng.integers(0, n_runs, size=(n_resamples, n_runs))
+    W = np.zeros((n_resamples, n_runs))
+    np.add.at(W, (np.repeat(np.arange(n_resamples), n_runs), idx.ravel()), 1.0)
+    return idx, W
+
+
+class BootstrapCounts:
+    """The :class:`~propstab.measures.kernels.Counts` summaries of B resamples of the
+    runs at once (arrays of length B), from the resample weights W (B x M, how often
+    each run is drawn): the column counts are ``W Z``, the sums over runs ``W k``.
+
+    Summaries the frequency formulas read and that depend on more than these weighted
+    sums (``sizes``, ``median_size``) are absent: a formula reading them falls back to
+    recomputing the measure on each resample.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from propstab import as_selection
+    >>> sel = as_selection([[1, 1, 0], [1, 0, 1], [1, 0, 0]])
+    >>> c = BootstrapCounts(sel, np.array([[1.0, 1, 1], [0, 3, 0]]))  # Z, then run 1 x 3
+    >>> c.total.tolist(), c.sum_squares.tolist(), c.n_union.tolist()
+    ([5.0, 6.0], [11.0, 18.0], [3.0, 2.0])
+    """
+
+    def __init__(self, sel, W: np.ndarray) -> None:
+        self.sel, self.W = sel, np.asarray(W, dtype=np.float64)
+        self.n_runs = sel.n_runs
+        self.n_features = sel.n_features
+
+    @functools.cached_property
+    def _F(self) -> np.ndarray:
+        Z = self.sel.stored()
+        if hasattr(Z, "tocsr"):
+            return np.asarray((Z.T @ self.W.T).T, dtype=np.float64)
+        return self.W @ np.asarray(Z, dtype=np.float64)
+
+    @functools.cached_property
+    def _k(self) -> np.ndarray:
+        return self.sel.row_sizes.astype(np.float64)
+
+    @functools.cached_property
+    def total(self) -> np.ndarray:
+        return self.W @ self._k
+
+    @functools.cached_property
+    def sum_squares(self) -> np.ndarray:
+        return np.einsum("bf,bf->b", self._F, self._F)
+
+    @functools.cached_property
+    def size_squares(self) -> np.ndarray:
+        return self.W @ (self._k * self._k)
+
+    @functools.cached_property
+    def n_union(self) -> np.ndarray:
+        return np.count_nonzero(self._F, axis=1).astype(np.float64)
+
+    @functools.cached_property
+    def size(self) -> np.ndarray:
+        if np.any(self._k != self._k[0]):
+            raise AttributeError("size: the row sizes vary")
+        return np.full(self.W.shape[0], self._k[0])
+
+    @functools.cached_property
+    def column_xlogx(self) -> np.ndarray:
+        return xlogx(self._F).sum(axis=1)
+
+    @functools.cached_property
+    def column_plogp(self) -> np.ndarray:
+        return xlogx(self._F / self.n_runs).sum(axis=1)
+
+    @functools.cached_property
+    def subset_xlogx(self) -> np.ndarray:
+        idx = self.sel.index_matrix()
+        M = self.n_runs
+        if idx.shape[1] == 0:
+            return np.full(self.W.shape[0], float(xlogx(np.array([M]))[0]))
+        _, which = np.unique(idx, axis=0, return_inverse=True)
+        which = np.ravel(which)
+        G = np.zeros((M, which.max() + 1))
+        G[np.arange(M), which] = 1.0
+        return xlogx(self.W @ G).sum(axis=1)
+
+
+def _count_replicates(kernel: CountKernel, sel, W, options):
+    c = BootstrapCounts(sel, W)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        values = np.broadcast_to(np.asarray(kernel.formula(c, **options), dtype=np.float64),
+                                 (W.shape[0],)).copy()
+        if kernel.undefined_when is not None:
+            values[np.broadcast_to(kernel.undefined_when(c), values.shape)] = np.nan
+    return values
+
+
+def _pair_replicates(kernel: PairKernel, sel, W, correction):
+    """Mean over ordered pairs of positions a != b of a resample: the pairs (i, j) of
+    distinct runs weighted w_i w_j, and run i with a copy of itself w_i (w_i - 1)."""
+    M = sel.n_runs
+    num, den = pair_fractions(sel, kernel.score, correction)
+    num, den = np.broadcast_arrays(num, den)
+    bad = den == 0
+    with np.errstate(divide="ignore", invalid="ignore"):
+        P = np.where(bad, 0.0, num / np.where(bad, 1.0, den))
+    diag_P, diag_bad = np.diag(P).copy(), np.diag(bad).astype(np.float64)
+    np.fill_diagonal(P, 0.0)
+    B_off = bad.astype(np.float64)
+    np.fill_diagonal(B_off, 0.0)
+    self_pairs = W * (W - 1.0)
+    total = np.einsum("bi,bi->b", W @ P, W) + self_pairs @ diag_P
+    n_bad = np.einsum("bi,bi->b", W @ B_off, W) + self_pairs @ diag_bad
+    return np.where(n_bad > 0, np.nan, total / (M * (M - 1)))
+
+
+def _generic_replicates(sel, info, options, idx):
+    from ._variance import PER_RUN_OPTIONS, _take_rows
+    Zm = sel.stored()
+    per_run = {name: value for name, value in options.items()
+               if name in PER_RUN_OPTIONS and value is not None}
+    out = np.empty(idx.shape[0])
+    for b, rows in enumerate(idx):            # one resample at a time: no kernel to batch
+        extra = {name: _take_rows(value, rows) for name, value in per_run.items()}
+        out[b] = info.function(Zm[rows], **{**options, **extra})
+    return out
+
+
+def bootstrap_replicates(sel, info, options, n_resamples: int, rng, *, generic=False):
+    """The measure on ``n_resamples`` resamples of the M runs (drawn with replacement).
+
+    Vectorised over resamples through the measure's count or pair kernel (in blocks of
+    resamples); recomputed once per resample where the measure has no kernel, its kernel
+    reads a summary :class:`BootstrapCounts` lacks, or with ``generic=True`` (the slow
+    twin of the tests). NaN where the measure is undefined on a resample.
+    """
+    M = sel.n_runs
+    idx, W = resample_weights(rng, n_resamples, M)
+    if info.domain == "constant_size" and np.any(sel.row_sizes != sel.row_sizes[0]):
+        return np.full(n_resamples, np.nan)
+    kernel = getattr(info, "kernel", None)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UndefinedMeasureWarning)
+        if not generic and info.input == "selection":
+            correction = options.get("correction_for_chance", "none")
+            block = max(1, _BLOCK // max(sel.n_features, M * 4))
+            try:
+                if isinstance(kernel, CountKernel) and correction == "none":
+                    rest = {k: v for k, v in options.items() if k != "correction_for_chance"}
+                    return np.concatenate([_count_replicates(kernel, sel, W[s:s + block], rest)
+                                           for s in range(0, n_resamples, block)])
+                if isinstance(kernel, PairKernel) and set(options) <= {"correction_for_chance"}:
+                    return np.concatenate([_pair_replicates(kernel, sel, W[s:s + block],
+                                                            correction)
+                                           for s in range(0, n_resamples, block)])
+            except AttributeError:            # a summary BootstrapCounts does not have
+                pass
+        return _generic_replicates(sel, info, options, idx)
+
+
+def percentile_interval(replicates, level: float) -> Tuple[float, float]:
+    """Efron's percentile interval: the alpha/2 and 1 - alpha/2 quantiles of the
+    replicates (NaN replicates dropped)."""
+    r = np.asarray(replicates, dtype=np.float64)
+    r = r[~np.isnan(r)]
+    alpha = 1.0 - level
+    low, high = np.quantile(r, [alpha / 2, 1 - alpha / 2])
+    return float(low), float(high)
+
+
+def acceleration(jackknife_values) -> float:
+    """Efron's acceleration from the leave-one-out values: 0 when they are all equal."""
+    u = np.asarray(jackknife_values, dtype=np.float64)
+    dev = u.mean() - u
+    den = 6.0 * float(np.sum(dev * dev)) ** 1.5
+    return float(np.sum(dev ** 3) / den) if den > 0 else 0.0
+
+
+def bca_interval(replicates, statistic: float, jackknife_values,
+                 level: float) -> Tuple[float, float]:
+    """Efron's (1987) bias-corrected and accelerated interval.
+
+    The bias correction is :math:`z_0 = \\Phi^{-1}(p)` with p the share of replicates
+    below the estimate, ties counted half (the replicates of a statistic of discrete
+    data tie with it often); p is kept within [1/(2B), 1 - 1/(2B)] so that z_0 stays
+    finite. The acceleration is :func:`acceleration` of the jackknife values.
+    """
+    r = np.asarray(replicates, dtype=np.float64)
+    r = r[~np.isnan(r)]
+    B = r.size
+    p = (np.count_nonzero(r < statistic) + 0.5 * np.count_nonzero(r == statistic)) / B
+    p = min(max(p, 0.5 / B), 1.0 - 0.5 / B)
+    z0 = float(stats.norm.ppf(p))
+    a = acceleration(jackknife_values)
+    alpha = 1.0 - level
+    probs = []
+    for q in (alpha / 2, 1 - alpha / 2):
+        zq = z0 + float(stats.norm.ppf(q))
+        den = 1.0 - a * zq
+        probs.append(float(stats.norm.cdf(z0 + zq / den)) if den > 0 else (
+            0.0 if q < 0.5 else 1.0))
+    low, high = np.quantile(r, probs)
+    return float(low), float(high)

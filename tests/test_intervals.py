@@ -1,0 +1,223 @@
+"""Intervals that behave (issue 13): clipped to the measure's range, the logit (Fisher z)
+interval, the bootstrap percentile and BCa intervals over runs, the degenerate case of
+identical runs, and the half-width as a function of M."""
+from __future__ import annotations
+
+import math
+import warnings
+
+import numpy as np
+import pytest
+from scipy import stats
+
+import propstab
+from propstab import _intervals, as_selection, estimate, one_sample_test
+from propstab.inference import (StabilityEstimate, ZeroVarianceWarning, halfwidth_curve,
+                                runs_needed)
+
+#: issue 13: 29 identical runs and one different one
+NEAR_TOP = [[1, 1, 0, 0, 0, 0]] * 29 + [[0, 0, 1, 1, 0, 0]]
+METHODS = ("wald", "logit", "bootstrap", "bca")
+
+
+def _population(rng, M, d=30):
+    return (rng.random((M, d)) < np.linspace(0.97, 0.03, d)).astype(int)
+
+
+def test_wald_interval_near_the_top_ends_at_one():
+    est = estimate(NEAR_TOP)
+    z = stats.norm.ppf(0.975)
+    raw = (est.statistic - z * est.standard_error, est.statistic + z * est.standard_error)
+    assert raw[1] > 1                                  # the unclipped interval leaves [-1, 1]
+    assert est.confidence_interval() == pytest.approx((raw[0], 1.0), abs=1e-15)
+    for method in METHODS:
+        low, high = est.confidence_interval(method=method)
+        assert -1 <= low <= est.statistic <= high <= 1, method
+
+
+def test_every_method_stays_in_each_measures_range():
+    Z = NEAR_TOP[:9] + [[0, 0, 0, 0, 1, 1]]
+    for name in ("jaccard", "kappa", "goh", "wald", "conger", "lustgarten"):
+        est = estimate(Z, name)
+        lo, hi = est.range
+        for method in METHODS:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", ZeroVarianceWarning)
+                low, high = est.confidence_interval(0.99, method=method)
+            assert lo <= low <= high <= hi, (name, method)
+
+
+def test_range_evaluates_bounds_that_depend_on_d():
+    assert estimate(NEAR_TOP, "wald").range == (1 - 6, 1.0)      # Wald's lower bound 1 - d
+    assert estimate(NEAR_TOP).range == (-1.0, 1.0)
+    assert estimate(NEAR_TOP, "yu").range == (-math.inf, 1.0)    # undeclared: no clipping
+
+
+def test_one_and_two_sample_intervals_are_clipped():
+    res = one_sample_test(NEAR_TOP, 0.5, alternative="two-sided")
+    assert res.confidence_interval()[1] == 1.0
+    assert one_sample_test(NEAR_TOP, 0.5).confidence_interval()[1] == 1.0
+    diff = propstab.two_sample_test(NEAR_TOP, NEAR_TOP[:29] + [[1, 1, 0, 0, 0, 0]],
+                                    alternative="less")
+    assert diff.confidence_interval()[0] == -2.0               # Phi_2 - Phi_1 >= -1 - 1
+
+
+def test_logit_interval_is_fishers_z_on_minus_one_one():
+    rng = np.random.default_rng(3)
+    for _ in range(5):
+        est = estimate(_population(rng, 25))
+        phi, se = est.statistic, est.standard_error
+        z = stats.norm.ppf(0.95)
+        half = z * se / (1 - phi ** 2)                    # d atanh / d phi = 1 / (1 - phi^2)
+        expected = (math.tanh(math.atanh(phi) - half), math.tanh(math.atanh(phi) + half))
+        assert est.confidence_interval(0.9, method="logit") == pytest.approx(expected,
+                                                                             rel=1e-12)
+
+
+def test_logit_interval_with_one_finite_bound_is_log_scale():
+    # g = -log(1 - theta), se(g) = se / (1 - theta) = 0.1 / 0.5: half-width 1.96 x 0.2
+    low, high = _intervals.transformed_wald(0.5, 0.01, 1.96, -math.inf, 1.0)
+    assert (low, high) == pytest.approx((1 - 0.5 * math.exp(0.392), 1 - 0.5 * math.exp(-0.392)))
+    assert _intervals.transformed_wald(0.5, 0.01, 2.0, -math.inf, math.inf) == (0.3, 0.7)
+
+
+@pytest.mark.parametrize("sizes", ["varying", "constant"])
+def test_vectorised_bootstrap_replicates_equal_the_slow_twin(sizes):
+    rng = np.random.default_rng(7)
+    if sizes == "varying":
+        Z = _population(rng, 25, 20)
+    else:
+        S = rng.random((25, 20)) + np.linspace(1.5, 0, 20)
+        Z = (S >= np.sort(S, axis=1)[:, [-6]]).astype(int)
+    sel = as_selection(Z)
+    checked = 0
+    for info in propstab.list_measures():
+        if info.input != "selection" or info.kernel is None:
+            continue
+        fast = _intervals.bootstrap_replicates(sel, info, {}, 60, np.random.default_rng(1))
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            slow = _intervals.bootstrap_replicates(sel, info, {}, 60, np.random.default_rng(1),
+                                                   generic=True)
+        np.testing.assert_allclose(fast, slow, rtol=1e-10, atol=1e-12, err_msg=info.name)
+        checked += 1
+    assert checked >= 20
+
+
+def test_percentile_interval_is_the_quantiles_of_the_replicates():
+    Z = _population(np.random.default_rng(11), 30)
+    est = estimate(Z, "jaccard")
+    reps = _intervals.bootstrap_replicates(est.selection, propstab.get_measure("jaccard"), {},
+                                           500, np.random.default_rng(5), generic=True)
+    expected = tuple(np.quantile(reps, [0.05, 0.95]))
+    assert est.confidence_interval(0.9, method="bootstrap", n_resamples=500,
+                                   random_state=5) == pytest.approx(expected, rel=1e-12)
+
+
+def test_bca_agrees_with_scipy_bootstrap():
+    # an independent implementation (scipy.stats.bootstrap, method="BCa") resampling the
+    # same runs: equal up to Monte Carlo error with 4000 resamples each
+    Z = np.asarray(_population(np.random.default_rng(13), 40))
+    nogueira = propstab.get_measure("nogueira").function
+    res = stats.bootstrap((np.arange(40),), lambda i: nogueira(Z[i.astype(int)]),
+                          vectorized=False, n_resamples=4000, method="BCa",
+                          random_state=np.random.default_rng(2), confidence_level=0.9)
+    ours = estimate(Z).confidence_interval(0.9, method="bca", n_resamples=4000)
+    ci = res.confidence_interval
+    assert ours == pytest.approx((ci.low, ci.high), abs=0.01)
+    percentile = estimate(Z).confidence_interval(0.9, method="bootstrap", n_resamples=4000)
+    assert ours != pytest.approx(percentile, abs=1e-4)      # the corrections do something
+
+
+def test_acceleration_is_efrons_skewness_of_the_jackknife_values():
+    u = np.array([0.1, 0.2, 0.2, 0.9])
+    dev = u.mean() - u
+    assert _intervals.acceleration(u) == pytest.approx(
+        (dev ** 3).sum() / (6 * ((dev ** 2).sum()) ** 1.5))
+    assert _intervals.acceleration([0.3, 0.3, 0.3]) == 0.0
+
+
+def test_identical_runs_degenerate_with_the_binomial_bound():
+    est = estimate([[1, 1, 0, 0]] * 10)
+    for method in METHODS:
+        with pytest.warns(ZeroVarianceWarning, match=r"at most 0\.259"):
+            assert est.confidence_interval(method=method) == (1.0, 1.0)
+    assert 1 - 0.05 ** (1 / 10) == pytest.approx(0.2589, abs=1e-4)
+
+
+def test_bootstrap_needs_the_runs():
+    est = estimate(NEAR_TOP)
+    bare = StabilityEstimate(est.statistic, est.variance, est.n_runs, est.n_features,
+                             est.measure, est.method, est.terms, est.factor)
+    with pytest.raises(ValueError, match="method"):
+        bare.confidence_interval(method="bootstrap")
+    assert bare.confidence_interval() == est.confidence_interval()
+    with pytest.raises(ValueError, match="n_resamples"):
+        est.confidence_interval(method="bca", n_resamples=10)
+    with pytest.raises(TypeError, match="random_state"):
+        est.confidence_interval(method="bca", random_state="x")
+
+
+def test_bootstrap_interval_is_reproducible_and_seeded():
+    est = estimate(_population(np.random.default_rng(17), 20))
+    a = est.confidence_interval(method="bootstrap", random_state=3)
+    assert a == est.confidence_interval(method="bootstrap", random_state=3)
+    assert a != est.confidence_interval(method="bootstrap", random_state=4)
+
+
+# ------------------------------------------------------------------ half-width against M
+
+def test_halfwidth_at_the_current_m_is_the_wald_half_width():
+    est = estimate(_population(np.random.default_rng(19), 40))
+    low, high = est.confidence_interval(0.9)
+    assert halfwidth_curve(est, 40, 0.9)[0] == pytest.approx((high - low) / 2, rel=1e-12)
+    h = halfwidth_curve(est, [10, 40, 160])
+    assert h[0] / h[1] == pytest.approx(2.0) and h[1] / h[2] == pytest.approx(2.0)
+
+
+def test_predicted_halfwidth_matches_the_half_width_of_more_runs():
+    # c = M v estimated from 40 runs predicts the half-width of 640 runs of the same
+    # population: averaged over 40 repetitions, within 10 % (the variance is ~ c / M)
+    rng = np.random.default_rng(23)
+    predicted, observed = [], []
+    for _ in range(40):
+        Z = _population(rng, 640)
+        predicted.append(halfwidth_curve(Z[:40], 640)[0])
+        low, high = estimate(Z).confidence_interval()
+        observed.append((high - low) / 2)
+    assert np.mean(predicted) == pytest.approx(np.mean(observed), rel=0.10)
+
+
+def test_runs_needed_is_the_smallest_m_reaching_the_target():
+    Z = _population(np.random.default_rng(29), 30)
+    est = estimate(Z, "jaccard", method="jackknife")
+    m = runs_needed(est, 0.02)
+    assert halfwidth_curve(est, m)[0] <= 0.02 < halfwidth_curve(est, m - 1)[0]
+    assert runs_needed(Z, 0.02, measure="jaccard", method="jackknife") == m
+    with pytest.warns(ZeroVarianceWarning):
+        assert runs_needed([[1, 1, 0]] * 5, 0.1) == 5
+    with pytest.raises(ValueError, match="halfwidth"):
+        runs_needed(est, 0.0)
+    with pytest.raises(ValueError, match="measure"):
+        runs_needed(est, 0.1, measure="jaccard")
+
+
+def test_plot_halfwidth_draws_the_prefixes_and_the_prediction():
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    from propstab.plots import plot_halfwidth
+    Z = _population(np.random.default_rng(31), 30)
+    ax = plot_halfwidth(Z, step=3, n_runs_max=120, target_halfwidth=0.05)
+    line, upper, lower, target = ax.lines
+    m, phi = line.get_xdata(), line.get_ydata()
+    assert m.tolist() == list(range(3, 31, 3))
+    assert phi[-1] == pytest.approx(estimate(Z).statistic)
+    assert phi[0] == pytest.approx(estimate(Z[:3]).statistic)
+    assert upper.get_xdata()[-1] == 120
+    h = halfwidth_curve(Z, 120)[0]
+    assert upper.get_ydata()[-1] == pytest.approx(min(1.0, estimate(Z).statistic + h))
+    assert target.get_xdata()[0] == runs_needed(Z, 0.05)
+    plt.close("all")
+    with pytest.raises(ValueError, match="start"):
+        plot_halfwidth(Z, start=40)
