@@ -245,14 +245,15 @@ class StabilitySelection(*_BASES):
     >>> rng = np.random.default_rng(0)
     >>> X = rng.normal(size=(200, 10))
     >>> y = 2 * X[:, 0] - 2 * X[:, 1] + rng.normal(size=200)
-    >>> ss = StabilitySelection(Lasso(), param_grid=[0.2, 0.5, 1.0], n_subsamples=20,
-    ...                         sampling="mb", cutoff=0.8, PFER=None, random_state=0)
-    >>> ss.fit(X, y).get_support(indices=True).tolist()
+    >>> ss = StabilitySelection(Lasso(), n_subsamples=20, random_state=0).fit(X, y)
+    >>> ss.param_name_, len(ss.param_grid_)     # inferred; the default path
+    ('alpha', 25)
+    >>> ss.get_support(indices=True).tolist()
     [0, 1]
     >>> ss.stability_scores_.shape
-    (10, 3)
-    >>> ss.q_, ss.PFER_                 # E(V) <= 3^2 / ((2 * 0.8 - 1) * 10)
-    (3.0, 1.5)
+    (10, 25)
+    >>> ss.cutoff_, ss.q_, ss.PFER_     # q from cutoff 0.75 and PFER 1 (unimodal bound)
+    (0.75, 3.0, 0.947)
     """
 
     _required_parameters = ["estimator"]     # scikit-learn's checks build it with SelectFwe()
@@ -301,6 +302,8 @@ class StabilitySelection(*_BASES):
         assumption = resolve_assumption(self.sampling, self.assumption)
         B = (default_n_subsamples(self.sampling) if self.n_subsamples is None
              else check_int_range("n_subsamples", self.n_subsamples, minimum=2))
+        check_int_range("n_alphas", self.n_alphas, minimum=1, maximum=10 ** 4)
+        check_real_range("eps", self.eps, low=0.0, high=1.0, low_open=True, high_open=True)
         given = {k: v for k, v in (("cutoff", self.cutoff), ("PFER", self.PFER),
                                    ("q", self.q)) if v is not None}
         shown = ", ".join(f"{k}={v!r}" for k, v in given.items()) or "none"
@@ -339,15 +342,13 @@ class StabilitySelection(*_BASES):
         if name not in est.get_params(deep=True):
             raise ValueError(f"param_name: {type(est).__name__} has no parameter {name!r}")
         if self.param_grid is None:
-            n_alphas = check_int_range("n_alphas", self.n_alphas, minimum=1, maximum=10 ** 4)
-            eps = check_real_range("eps", self.eps, low=0.0, high=1.0, low_open=True,
-                                   high_open=True)
             if located is None or located.param_name != name:
                 raise ValueError(f"param_grid: no data-driven path for param_name={name!r} "
                                  f"of {type(est).__name__} (known: the alpha of Lasso, "
                                  f"LassoLars, ElasticNet and the C of L1 LogisticRegression, "
                                  f"LinearSVC); give param_grid=")
-            return name, default_path(located, X, y, n_alphas=n_alphas, eps=eps)
+            return name, default_path(located, X, y, n_alphas=int(self.n_alphas),
+                                      eps=float(self.eps))
         if isinstance(self.param_grid, (str, bytes, Mapping)):
             raise TypeError(f"param_grid: must be a 1-D sequence of values of {name!r}; got "
                             f"{_shown(self.param_grid)}")

@@ -481,8 +481,8 @@ def test_subsamples_are_halves_and_complementary_pairs():
     assert S.shape == (12, 50)                              # 2B subsamples of floor(101/2)
     for a, b in zip(S[0::2], S[1::2]):
         assert np.intersect1d(a, b).size == 0               # complementary: disjoint halves
-    mb = StabilitySelection(_lasso(), param_grid=[0.3], n_subsamples=6,
-                            random_state=0).fit(X, y)
+    mb = StabilitySelection(_lasso(), param_grid=[0.3], n_subsamples=6, sampling="mb",
+                            PFER=None, random_state=0).fit(X, y)
     assert mb.subsamples_.shape == (6, 50)
     assert all(np.unique(r).size == 50 for r in mb.subsamples_)   # without replacement
 
@@ -492,8 +492,8 @@ def test_stability_scores_are_frequencies_over_the_same_subsamples():
     from sklearn.linear_model import Lasso
     X, y = _data()
     grid = [0.1, 0.4, 1.0]
-    ss = StabilitySelection(Lasso(), param_grid=grid, n_subsamples=8, cutoff=0.7,
-                            random_state=3).fit(X, y)
+    ss = StabilitySelection(Lasso(), param_grid=grid, n_subsamples=8, sampling="mb",
+                            cutoff=0.7, PFER=None, random_state=3).fit(X, y)
     expected = np.zeros((X.shape[1], len(grid)))
     for rows in ss.subsamples_:
         for g, alpha in enumerate(grid):
@@ -510,22 +510,23 @@ def test_stability_scores_are_frequencies_over_the_same_subsamples():
 
 def test_cutoff_is_inclusive():
     X, y = _data()
-    ss = StabilitySelection(_lasso(), param_grid=[0.2], n_subsamples=10, random_state=0)
+    ss = StabilitySelection(_lasso(), param_grid=[0.2], n_subsamples=10, sampling="mb",
+                            cutoff=0.6, PFER=None, random_state=0)
     ss.fit(X, y)
     probs = ss.selection_probabilities_
     target = probs[(probs > 0.5) & (probs < 1)]
     if target.size == 0:
         target = probs[probs > 0.5]
     cut = float(target.min())
-    ss2 = StabilitySelection(_lasso(), param_grid=[0.2], n_subsamples=10, cutoff=cut,
-                             random_state=0).fit(X, y)
+    ss2 = StabilitySelection(_lasso(), param_grid=[0.2], n_subsamples=10, sampling="mb",
+                             cutoff=cut, PFER=None, random_state=0).fit(X, y)
     assert ss2.support_[np.argmin(np.abs(probs - cut))]      # p == cutoff is selected
 
 
 def test_transform_and_true_features_found():
     X, y = _data()
     ss = StabilitySelection(_lasso(), param_grid=[0.3, 0.6, 1.0], n_subsamples=20,
-                            cutoff=0.9, random_state=0).fit(X, y)
+                            sampling="mb", cutoff=0.9, PFER=None, random_state=0).fit(X, y)
     assert ss.get_support(indices=True).tolist() == [0, 1, 2]
     assert ss.transform(X).shape == (X.shape[0], 3)
     np.testing.assert_array_equal(ss.transform(X), X[:, :3])
@@ -542,14 +543,16 @@ def test_pfer_fixes_q_and_first_q_on_the_path():
     assert ss.PFER_ <= 1
     with pytest.raises(ValueError, match="at most two"):
         StabilitySelection(_lasso(), cutoff=0.7, PFER=1, q=3).fit(X, y)
+    with pytest.raises(ValueError, match="PFER=None"):
+        StabilitySelection(_lasso(), q=3).fit(X, y)          # PFER=1 and cutoff by default
     with pytest.raises(ValueError, match="cutoff=None"):
         StabilitySelection(_lasso(), cutoff=None, PFER=1).fit(X, y)
 
 
 def test_q_and_pfer_derive_the_cutoff():
     X, y = _data()
-    ss = StabilitySelection(_lasso(), param_grid=[0.1, 0.5], n_subsamples=10, cutoff=None,
-                            q=3, PFER=1, random_state=0).fit(X, y)
+    ss = StabilitySelection(_lasso(), param_grid=[0.1, 0.5], n_subsamples=10, sampling="mb",
+                            cutoff=None, q=3, PFER=1, random_state=0).fit(X, y)
     assert ss.cutoff_ == error_control(12, q=3, PFER=1, sampling="mb").cutoff
     assert ss.q_ <= 3
 
@@ -586,22 +589,22 @@ def test_invalid_parameters():
     with pytest.raises(ValueError, match="cutoff"):
         StabilitySelection(_lasso(), cutoff=0.3).fit(X, y)
     with pytest.raises(ValueError, match="takes no assumption"):
-        StabilitySelection(_lasso(), assumption="unimodal").fit(X, y)
+        StabilitySelection(_lasso(), sampling="mb", assumption="unimodal").fit(X, y)
 
 
 def test_dataframe_feature_names():
     X, y = _data()
     df = pd.DataFrame(X, columns=[f"g{j}" for j in range(X.shape[1])])
-    ss = StabilitySelection(_lasso(), param_grid=[0.5], n_subsamples=10, cutoff=0.9,
-                            random_state=0).fit(df, y)
+    ss = StabilitySelection(_lasso(), param_grid=[0.5], n_subsamples=10, sampling="mb",
+                            cutoff=0.9, PFER=None, random_state=0).fit(df, y)
     assert list(ss.get_feature_names_out()) == ["g0", "g1", "g2"]
 
 
 @parametrize_with_checks([
     StabilitySelection(_lasso(), param_grid=[0.05, 0.2], n_subsamples=4, sampling="mb",
-                       assumption="none", random_state=0),
+                       assumption="none", PFER=None, random_state=0),
     StabilitySelection(_lasso(), param_grid=[0.05, 0.2], n_subsamples=4, sampling="ss",
-                       assumption="unimodal", random_state=0),
+                       assumption="unimodal", PFER=None, random_state=0),
 ])
 def test_scikit_learn_estimator_checks(estimator, check):
     """Every check of scikit-learn's estimator suite, one test item per (estimator, check)."""
