@@ -256,7 +256,7 @@ class StabilitySelection(*_BASES):
     (0.75, 3.0, 0.947)
     """
 
-    _required_parameters = ["estimator"]     # scikit-learn's checks build it with SelectFwe()
+    _required_parameters = ["estimator"]     # no default estimator for scikit-learn's checks
 
     def __init__(self, estimator, *, param_name=None, param_grid=None, n_alphas=25,
                  eps=1e-3, n_subsamples=None, sampling="ss", cutoff=0.75, PFER=1.0, q=None,
