@@ -85,7 +85,7 @@ def study(name, n_runs, n_pairs, n_grid, seed, n_jobs):
         for qn, q in qs.items():
             ss = StabilitySelection(Lasso(), param_grid=grid, n_subsamples=n_pairs,
                                     sampling="ss", assumption="none", cutoff=0.6,
-                                    q=math.floor(q), random_state=seed, n_jobs=n_jobs)
+                                    PFER=None, q=math.floor(q), random_state=seed, n_jobs=n_jobs)
             probs = ss.fit(Xb, yb).selection_probabilities_
             for c in cutoffs:
                 rows[f"SS pi={c}, {qn}"].append(probs >= c)
@@ -141,8 +141,8 @@ def figure(results, out_dir):
     names = getattr(datasets, f"load_{res['name']}")().feature_names
     q = math.floor(1.5 * math.sqrt(0.8 * X.shape[1]))
     ss = StabilitySelection(Lasso(), param_grid=alpha_grid(X, y, 25), n_subsamples=50,
-                            sampling="ss", assumption="unimodal", cutoff=0.75, q=q,
-                            random_state=0).fit(X, y)
+                            sampling="ss", assumption="unimodal", cutoff=0.75, PFER=None,
+                            q=q, random_state=0).fit(X, y)
     fig, axes = plt.subplots(1, 2, figsize=(12, 4.2))
     plot_stability_path(ss, feature_names=list(names), ax=axes[0])
     axes[0].set_title(f"{res['name']}: stability path, q <= {q}, E(V) <= {ss.PFER_:.3g} "

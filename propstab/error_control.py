@@ -21,7 +21,7 @@ from ._exceptions import warn
 from ._text import Summary, call_repr, number, summary
 from ._validation import check_choice, check_int_range, check_real_range
 
-__all__ = ["ErrorControl", "PFERExceededWarning", "error_control"]
+__all__ = ["ErrorControl", "LargePFERWarning", "PFERExceededWarning", "error_control"]
 
 SAMPLINGS = ("mb", "ss")
 #: The largest B (``n_subsamples``): the unimodal cutoff is searched on a grid of B
@@ -36,6 +36,13 @@ RCONCAVE_MAX_B = 100
 class PFERExceededWarning(RuntimeWarning):
     """The realised PFER bound exceeds the PFER asked for: no cutoff up to 1 attains
     it with the given q (stabs returns cutoff 1 too, and warns when verbose)."""
+
+
+class LargePFERWarning(RuntimeWarning):
+    """The realised PFER bound of a fitted stability selection is large compared with
+    the number of features it selected: ``PFER_ >= n_selected / 2``, so the bound
+    allows half or more of the stable set to be false selections."""
+
 
 ASSUMPTIONS = ("none", "unimodal", "r-concave")
 
@@ -573,8 +580,20 @@ def resolve_assumption(sampling, assumption) -> str:
     return assumption
 
 
+def default_n_subsamples(sampling) -> int:
+    """B by default, as stabs (``B = ifelse(sampling.type == "MB", 100, 50)``): 50
+    complementary pairs for ``"ss"``, 100 subsamples for ``"mb"``.
+
+    >>> from propstab.error_control import default_n_subsamples
+    >>> default_n_subsamples("ss"), default_n_subsamples("mb")
+    (50, 100)
+    """
+    check_choice("sampling", sampling, SAMPLINGS)
+    return 50 if sampling == "ss" else 100
+
+
 def error_control(n_features, *, cutoff=None, q=None, PFER=None, sampling="ss",
-                  assumption=None, n_subsamples=50) -> ErrorControl:
+                  assumption=None, n_subsamples=None) -> ErrorControl:
     r"""The cutoff, q and PFER bound of stability selection, given two of them.
 
     Parameters
@@ -596,10 +615,11 @@ def error_control(n_features, *, cutoff=None, q=None, PFER=None, sampling="ss",
         The assumption of Shah and Samworth's improved bound; default
         ``"unimodal"`` for ``sampling="ss"`` and ``"none"`` (the only one
         allowed) for ``"mb"``. ``"none"`` with ``"ss"`` gives the MB bound.
-    n_subsamples : int, default 50
+    n_subsamples : int, optional
         B as in stabs: the number of complementary pairs for ``"ss"`` (2B
         subsample fits), the number of subsamples for ``"mb"`` (the MB bound
         does not depend on it); at most 10^6, and 100 for the r-concave bound.
+        Default, as stabs: 50 for ``"ss"``, 100 for ``"mb"``.
 
     Returns
     -------
@@ -691,6 +711,8 @@ def error_control(n_features, *, cutoff=None, q=None, PFER=None, sampling="ss",
     """
     p = check_int_range("n_features", n_features, minimum=1)
     assumption = resolve_assumption(sampling, assumption)
+    if n_subsamples is None:
+        n_subsamples = default_n_subsamples(sampling)
     B = check_int_range("n_subsamples", n_subsamples, minimum=2,
                         maximum=RCONCAVE_MAX_B if assumption == "r-concave" else MAX_B,
                         owner="the r-concave bound" if assumption == "r-concave" else "")

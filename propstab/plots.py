@@ -61,7 +61,8 @@ def plot_stability_path(selector, *, feature_names=None, log_scale=None, ax=None
     >>> rng = np.random.default_rng(0)
     >>> X = rng.normal(size=(100, 5)); y = 3 * X[:, 0] + rng.normal(size=100)
     >>> ss = StabilitySelection(Lasso(), param_grid=[0.2, 0.5, 1.0], n_subsamples=10,
-    ...                         cutoff=0.9, random_state=0).fit(X, y)
+    ...                         sampling="mb", cutoff=0.9, PFER=None,
+    ...                         random_state=0).fit(X, y)
     >>> ax = plot_stability_path(ss)
     >>> len(ax.lines)                      # 5 features and the cutoff line
     6

@@ -2,8 +2,9 @@
 
 :class:`StabilitySelection` fits the estimator on subsamples of size floor(n/2)
 (independent subsamples, ``sampling="mb"``, or B complementary pairs,
-``sampling="ss"``) for every value of a regularisation grid, the same subsamples
-reused across the grid; features whose maximal selection probability over the grid
+``sampling="ss"``, the default as in stabs) for every value of a regularisation path
+(by default data-driven, from the largest useful penalty down), the same subsamples
+reused along the path; features whose maximal selection probability over the grid
 reaches ``cutoff`` form the stable set. Its error bound comes from
 :func:`error_control` (:mod:`propstab.error_control`, re-exported here with
 :class:`ErrorControl`, so ``propstab.selection.error_control`` keeps working).
@@ -15,15 +16,19 @@ import warnings
 
 import numpy as np
 
-from ._exceptions import warn
 from collections.abc import Mapping
 
-from ._validation import (_shown, check_int_range, check_n_jobs, check_random_state,
-                          check_real, check_real_range)
-from .error_control import ErrorControl, error_control, resolve_assumption
+from ._exceptions import UndefinedMeasureWarning, warn
+from ._progress import progress_bar
+from ._regularisation import default_path, infer_param_name, locate_penalty
+from ._text import Summary, interval, number, shorten, summary
+from ._validation import (_shown, check_bool, check_int_range, check_n_jobs,
+                          check_random_state, check_real, check_real_range)
+from .error_control import (_BOUND_NAMES, ErrorControl, LargePFERWarning,
+                            default_n_subsamples, error_control, resolve_assumption)
 from .selectors import _renamed, clone, support_of, take
 
-__all__ = ["ErrorControl", "StabilitySelection", "error_control"]
+__all__ = ["ErrorControl", "LargePFERWarning", "StabilitySelection", "error_control"]
 
 
 def _sklearn_base():
@@ -106,69 +111,131 @@ except ImportError:  # pragma: no cover
 class StabilitySelection(*_BASES):
     r"""Stability selection (Meinshausen and Buhlmann 2010) as a scikit-learn selector.
 
-    The estimator is fitted on subsamples of floor(n/2) rows for every value of
-    ``param_name`` in ``param_grid``, the same subsamples for the whole grid. The
-    selection probability of feature f at grid value lambda is the fraction of
+    The estimator is fitted on subsamples of floor(n/2) rows for every value of its
+    regularisation parameter along a path, the same subsamples for the whole path.
+    The selection probability of feature f at penalty lambda is the fraction of
     subsamples whose fit selects f (nonzero ``coef_``, ``get_support()`` or
     importance above ``threshold``); the stable set is
 
     .. math:: \hat S^{stable} = \{f : \max_{\lambda \in \Lambda} \hat\Pi_f^\lambda
               \ge \pi_{thr}\}
 
-    (``>=`` as in the paper and in stabs). The per-family error rate E(V) is then
-    bounded by :func:`error_control` with q the mean size of the union of the
-    selections over the grid per subsample.
+    (``>=`` as in the paper and in stabs). The per-family error rate E(V) is bounded
+    by :func:`error_control` with q the mean size of the union of the selections over
+    the path per subsample. The defaults are those of R's stabs (complementary pairs,
+    B = 50, the unimodal bound) with stabs's documented example's cutoff 0.75 and
+    PFER 1; docs/stability_selection.md lists where propstab differs.
 
     Parameters
     ----------
     estimator : estimator
         Fitted with ``coef_``, ``feature_importances_`` or ``get_support()``,
         e.g. ``Lasso`` or ``LogisticRegression(penalty="l1", solver="liblinear")``.
-    param_name : str, default "alpha"
-        The regularisation parameter the grid runs over.
+    param_name : str, optional
+        The regularisation parameter the path runs over. Default: inferred,
+        ``"alpha"`` for Lasso, LassoLars and ElasticNet, ``"C"`` for
+        LogisticRegression and LinearSVC with ``penalty="l1"``,
+        ``"<step>__<param>"`` inside a Pipeline or SelectFromModel.
     param_grid : array-like, optional
-        Its values (default: the estimator's own value, a one-point grid).
-    n_subsamples : int, default 100
-        B as in stabs: the number of subsamples for ``"mb"``, of complementary
-        pairs for ``"ss"`` (2B fits per grid value).
-    sampling : {"mb", "ss"}, default "mb"
-    cutoff : float or None, default 0.6
+        Its values. Default: the data-driven path of the inferred parameter, from
+        the largest useful penalty (where the first feature enters) down, ``n_alphas``
+        values over a ratio ``eps`` (see Notes).
+    n_alphas : int, default 100
+        The number of values on the default path (scikit-learn's ``n_alphas``).
+    eps : float in (0, 1), default 1e-3
+        The ratio of the smallest to the largest penalty on the default path
+        (scikit-learn's ``eps``).
+    n_subsamples : int, optional
+        B as in stabs: the number of complementary pairs for ``"ss"`` (2B fits per
+        path value), of subsamples for ``"mb"``. Default, as stabs: 50 for ``"ss"``,
+        100 for ``"mb"``.
+    sampling : {"ss", "mb"}, default "ss"
+        Complementary pairs (Shah and Samworth 2013) or independent subsamples
+        (Meinshausen and Buhlmann 2010); stabs's default is ``"SS"``.
+    cutoff : float or None, default 0.75
         pi_thr in (1/2, 1].
-    PFER, q : float, optional
-        With ``cutoff``, at most one of them: ``PFER`` fixes q by
-        :func:`error_control`; ``q`` fixes the number of features kept per
-        subsample. With ``cutoff=None`` both: the cutoff is derived. When q is
-        fixed, each subsample keeps the first q features entering its path.
-    assumption : {"none", "unimodal", "r-concave"}, default "none"
-        The bound (see :func:`error_control`); ``"mb"`` allows only ``"none"``.
+    PFER : float or None, default 1
+        The bound asked for on E(V). With ``cutoff`` it fixes q by
+        :func:`error_control`; pass ``PFER=None`` to use ``cutoff`` alone (q is then
+        whatever the path yields, and the realised bound is reported).
+    q : float, optional
+        The number of features kept per subsample; with ``cutoff`` (and
+        ``PFER=None``) or with ``PFER`` (and ``cutoff=None``, the cutoff derived).
+        When q is fixed, each subsample keeps the first q features entering its path.
+    assumption : {"unimodal", "r-concave", "none"}, optional
+        The bound (see :func:`error_control`); default ``"unimodal"`` for ``"ss"``
+        and ``"none"`` (the only one allowed) for ``"mb"``, as stabs.
     threshold : float, optional
         Importance threshold turning ``feature_importances_`` into selections.
     random_state : None, int or numpy Generator
     n_jobs : int, optional
         Subsamples fitted in parallel with joblib.
+    progress : bool, optional
+        A progress bar over the subsamples (``tqdm.auto``); None: shown only when a
+        person watches (a terminal or a notebook), see :mod:`propstab._progress`.
 
     Attributes
     ----------
+    param_name_ : str
+        The parameter the path ran over (inferred or given).
     param_grid_ : ndarray (n_grid,)
+        The path (the default path starts at the largest useful penalty).
     subsamples_ : ndarray (n_fits, floor(n/2))
         The row indices of the subsamples.
     stability_scores_ : ndarray (``n_features_in_``, n_grid)
-        Selection probabilities per feature and grid value.
+        Selection probabilities per feature and path value.
     selection_probabilities_ : ndarray (``n_features_in_``,)
-        Their maximum over the grid.
+        Their maximum over the path.
     cutoff_, q_, PFER_ : float
         The cutoff used, the realised q (mean number of features selected per
-        subsample over the grid) and the realised PFER bound.
+        subsample over the path) and the realised PFER bound.
     error_control_ : ErrorControl or None
         The bound's parameters (None when the bound does not apply, with a warning).
+    stability_path_ : dict of ndarrays (n_grid,)
+        ``"estimate"``, ``"low"``, ``"high"`` (Nogueira's stability of the
+        estimator's own selections across the subsamples at each path value, with
+        its 95 % interval, :func:`propstab.estimate`) and ``"mean_size"``.
+    stable_param_ : float
+        The path value chosen by stability (see Notes); NaN when no value selects
+        a feature on average with a defined stability.
     support_ : ndarray of bool
     n_features_in_, feature_names_in_
+
+    Warns
+    -----
+    LargePFERWarning
+        The realised bound allows half or more of the selected features to be
+        false selections: ``PFER_ >= n_selected / 2`` (with n_selected >= 1).
+    RuntimeWarning
+        The bound does not apply to the realised q and cutoff (``PFER_`` is NaN).
+
+    Notes
+    -----
+    **The default path.** For Lasso, LassoLars and ElasticNet,
+    :math:`\alpha_{max} = \max_j |x_j^T (y - \bar y)| / (n\,\rho)`, the smallest
+    penalty at which the lasso on the whole data selects nothing (``rho`` the
+    ``l1_ratio``; ``y`` not centred without intercept), then ``n_alphas`` values
+    log-spaced down to ``eps`` alpha_max, the grid of scikit-learn's ``LassoCV``.
+    For L1 LogisticRegression and LinearSVC, :math:`C_{min}` of
+    :func:`sklearn.svm.l1_min_c` up to :math:`C_{min}/\mathrm{eps}`. In a Pipeline
+    the steps before the model are fitted first, and the path is computed on the
+    data the model sees.
+
+    **Choosing the penalty by stability.** At each path value the selections of
+    the 2B (or B) subsample fits form a selection matrix; ``stability_path_`` holds
+    its Nogueira stability with the 95 % interval of :func:`propstab.estimate`.
+    ``stable_param_`` is the most stable path value among those selecting at least
+    one feature on average (ties: the one selecting more features). It is
+    reported, not used: the stable set is always the cutoff rule above.
 
     References
     ----------
     Meinshausen, N., Buhlmann, P. (2010). Stability selection. JRSS B 72(4), 417-473.
     Shah, R. D., Samworth, R. J. (2013). Variable selection with error control:
     another look at stability selection. JRSS B 75(1), 55-80.
+    Hofner, B., Boccuto, L., Goker, M. (2015). Controlling false discoveries in
+    high-dimensional situations: boosting with stability selection. BMC
+    Bioinformatics 16:144 (the R package stabs).
 
     Examples
     --------
@@ -178,24 +245,28 @@ class StabilitySelection(*_BASES):
     >>> rng = np.random.default_rng(0)
     >>> X = rng.normal(size=(200, 10))
     >>> y = 2 * X[:, 0] - 2 * X[:, 1] + rng.normal(size=200)
-    >>> ss = StabilitySelection(Lasso(), param_grid=[0.2, 0.5, 1.0],
-    ...                         n_subsamples=20, cutoff=0.8, random_state=0)
-    >>> ss.fit(X, y).get_support(indices=True).tolist()
+    >>> ss = StabilitySelection(Lasso(), n_subsamples=20, random_state=0).fit(X, y)
+    >>> ss.param_name_, len(ss.param_grid_)     # inferred; the default path
+    ('alpha', 25)
+    >>> ss.get_support(indices=True).tolist()
     [0, 1]
     >>> ss.stability_scores_.shape
-    (10, 3)
-    >>> ss.q_, ss.PFER_                 # E(V) <= 3^2 / ((2 * 0.8 - 1) * 10)
-    (3.0, 1.5)
+    (10, 25)
+    >>> ss.cutoff_, ss.q_, ss.PFER_     # q from cutoff 0.75 and PFER 1 (unimodal bound)
+    (0.75, 3.0, 0.947)
     """
 
-    _required_parameters = ["estimator"]     # scikit-learn's checks build it with SelectFwe()
+    _required_parameters = ["estimator"]     # no default estimator for scikit-learn's checks
 
-    def __init__(self, estimator, *, param_name="alpha", param_grid=None, n_subsamples=100,
-                 sampling="mb", cutoff=0.6, PFER=None, q=None, assumption="none",
-                 threshold=None, random_state=None, n_jobs=None):
+    def __init__(self, estimator, *, param_name=None, param_grid=None, n_alphas=25,
+                 eps=1e-3, n_subsamples=None, sampling="ss", cutoff=0.75, PFER=1.0, q=None,
+                 assumption=None, threshold=None, random_state=None, n_jobs=None,
+                 progress=None):
         self.estimator = estimator
         self.param_name = param_name
         self.param_grid = param_grid
+        self.n_alphas = n_alphas
+        self.eps = eps
         self.n_subsamples = n_subsamples
         self.sampling = sampling
         self.cutoff = cutoff
@@ -205,6 +276,7 @@ class StabilitySelection(*_BASES):
         self.threshold = threshold
         self.random_state = random_state
         self.n_jobs = n_jobs
+        self.progress = progress
 
     def _more_tags(self):
         return {"requires_y": True}
@@ -227,13 +299,17 @@ class StabilitySelection(*_BASES):
             raise _renamed(exc, f"X, y: {' '.join(str(exc).split())}") from None
 
     def _check_params(self, n_features):
-        B = check_int_range("n_subsamples", self.n_subsamples, minimum=2)
         assumption = resolve_assumption(self.sampling, self.assumption)
+        B = (default_n_subsamples(self.sampling) if self.n_subsamples is None
+             else check_int_range("n_subsamples", self.n_subsamples, minimum=2))
+        check_int_range("n_alphas", self.n_alphas, minimum=1, maximum=10 ** 4)
+        check_real_range("eps", self.eps, low=0.0, high=1.0, low_open=True, high_open=True)
         given = {k: v for k, v in (("cutoff", self.cutoff), ("PFER", self.PFER),
                                    ("q", self.q)) if v is not None}
         shown = ", ".join(f"{k}={v!r}" for k, v in given.items()) or "none"
         if "cutoff" in given and len(given) == 3:
-            raise ValueError(f"StabilitySelection: give at most two of cutoff, PFER and q; "
+            raise ValueError(f"StabilitySelection: give at most two of cutoff, PFER and q "
+                             f"(PFER defaults to 1: pass PFER=None to give cutoff and q); "
                              f"got {shown}")
         if "cutoff" not in given and len(given) != 2:
             raise ValueError(f"StabilitySelection: with cutoff=None give both PFER and q; "
@@ -249,56 +325,79 @@ class StabilitySelection(*_BASES):
             check_real("threshold", self.threshold)
         check_random_state("random_state", self.random_state)
         check_n_jobs("n_jobs", self.n_jobs)
+        check_bool("progress", self.progress, none=True)
         return B, assumption, target
 
-    def _grid(self):
+    def _path(self, X, y):
+        """The parameter name and the path (given, or data-driven)."""
         est = self.estimator
         if not (hasattr(est, "fit") and hasattr(est, "get_params") and hasattr(est, "set_params")):
             raise TypeError(f"estimator: must be a scikit-learn estimator (fit, get_params, "
                             f"set_params); got {_shown(est)}")
-        if not isinstance(self.param_name, str):
-            raise TypeError(f"param_name: must be a parameter name; got {self.param_name!r}")
-        params = self.estimator.get_params(deep=True)
-        if self.param_name not in params:
-            raise ValueError(f"param_name: {type(self.estimator).__name__} has no parameter "
-                             f"{self.param_name!r}")
+        if self.param_name is not None and not isinstance(self.param_name, str):
+            raise TypeError(f"param_name: must be a parameter name or None; got "
+                            f"{_shown(self.param_name)}")
+        located = locate_penalty(est)
+        name = self.param_name if self.param_name is not None else infer_param_name(est)
+        if name not in est.get_params(deep=True):
+            raise ValueError(f"param_name: {type(est).__name__} has no parameter {name!r}")
         if self.param_grid is None:
-            return np.asarray([params[self.param_name]])
+            if located is None or located.param_name != name:
+                raise ValueError(f"param_grid: no data-driven path for param_name={name!r} "
+                                 f"of {type(est).__name__} (known: the alpha of Lasso, "
+                                 f"LassoLars, ElasticNet and the C of L1 LogisticRegression, "
+                                 f"LinearSVC); give param_grid=")
+            return name, default_path(located, X, y, n_alphas=int(self.n_alphas),
+                                      eps=float(self.eps))
         if isinstance(self.param_grid, (str, bytes, Mapping)):
-            raise TypeError(f"param_grid: must be a 1-D sequence of values of "
-                            f"{self.param_name!r}; got {_shown(self.param_grid)}")
+            raise TypeError(f"param_grid: must be a 1-D sequence of values of {name!r}; got "
+                            f"{_shown(self.param_grid)}")
         grid = np.asarray(self.param_grid)
         if grid.ndim != 1 or grid.size == 0:
             raise ValueError(f"param_grid: must be a non-empty 1-D sequence; got shape "
                              f"{grid.shape}")
-        return grid
+        return name, grid
 
     def fit(self, X, y):
-        """Fit the estimator on every subsample and grid value; find the stable set."""
+        """Fit the estimator on every subsample and path value; find the stable set.
+
+        Parameters
+        ----------
+        X : array-like or sparse matrix (n_samples, n_features)
+        y : array-like (n_samples,)
+
+        Returns
+        -------
+        self
+        """
         _sklearn_base()
         X, y = self._validate(X, y)
         n, d = X.shape
-        grid = self._grid()
         if n < 4:
             raise ValueError(f"X: stability selection needs subsamples of floor(n/2) >= 2 "
                              f"rows; got n_samples = {n}")
         B, assumption, target = self._check_params(d)
+        name, grid = self._path(X, y)
         rng = np.random.default_rng(self.random_state)
         subsamples = _subsamples(n, B, self.sampling, rng)
+        rows = progress_bar(subsamples, progress=self.progress, total=len(subsamples),
+                            desc="StabilitySelection")
         if self.n_jobs is None or self.n_jobs == 1:
-            paths = [_fit_path(self.estimator, self.param_name, grid, X, y, rows, self.threshold)
-                     for rows in subsamples]
+            paths = [_fit_path(self.estimator, name, grid, X, y, r, self.threshold)
+                     for r in rows]
         else:
             import joblib
             paths = joblib.Parallel(n_jobs=self.n_jobs)(
-                joblib.delayed(_fit_path)(self.estimator, self.param_name, grid, X, y, rows,
-                                          self.threshold) for rows in subsamples)
-        masks = np.stack([p[0] for p in paths])         # (n_fits, G, d)
+                joblib.delayed(_fit_path)(self.estimator, name, grid, X, y, r,
+                                          self.threshold) for r in rows)
+        raw = np.stack([p[0] for p in paths])           # (n_fits, G, d)
+        masks = raw
         if target is not None:
             q_max = int(math.floor(target.q))
-            order = np.argsort(masks.sum(axis=(0, 2)), kind="stable")
-            masks = np.stack([_first_q(m, p[1], order, q_max) for m, p in zip(masks, paths)])
+            order = np.argsort(raw.sum(axis=(0, 2)), kind="stable")
+            masks = np.stack([_first_q(m, p[1], order, q_max) for m, p in zip(raw, paths)])
         cutoff = target.cutoff if target is not None else float(self.cutoff)
+        self.param_name_ = name
         self.param_grid_ = grid
         self.subsamples_ = subsamples
         self.stability_scores_ = masks.mean(axis=0).T
@@ -308,6 +407,9 @@ class StabilitySelection(*_BASES):
         self.support_ = self.selection_probabilities_ >= cutoff
         self.error_control_ = self._realised_bound(d, B, assumption)
         self.PFER_ = self.error_control_.PFER if self.error_control_ is not None else math.nan
+        self.stability_path_ = stability_path(raw)
+        self.stable_param_ = _most_stable(grid, self.stability_path_)
+        self._warn_large_bound()
         return self
 
     def _realised_bound(self, d, B, assumption):
@@ -320,11 +422,99 @@ class StabilitySelection(*_BASES):
                                  assumption=assumption, n_subsamples=B)
         except ValueError as exc:
             warn(f"StabilitySelection: the {assumption!r} PFER bound does not apply "
-                          f"to the realised q = {self.q_:.3g} and cutoff {self.cutoff_}: {exc}; "
-                          f"PFER_ is NaN", RuntimeWarning)
+                 f"to the realised q = {self.q_:.3g} and cutoff {self.cutoff_}: {exc}; "
+                 f"PFER_ is NaN", RuntimeWarning)
             return None
+
+    def _warn_large_bound(self):
+        selected = int(self.support_.sum())
+        if selected >= 1 and self.PFER_ >= selected / 2:
+            warn(f"StabilitySelection: the realised PFER bound {number(self.PFER_)} allows "
+                 f"half or more of the {selected} selected features to be false selections "
+                 f"(E(V) <= {number(self.PFER_)} with q = {number(self.q_)}, cutoff "
+                 f"{number(self.cutoff_)}); ask for a smaller PFER= (q then follows), or "
+                 f"raise the cutoff", LargePFERWarning)
 
     def _get_support_mask(self):
         from sklearn.utils.validation import check_is_fitted
         check_is_fitted(self, "support_")
         return self.support_
+
+    def summary(self) -> Summary:
+        """The fitted selection in a few lines: the stable set, the error bound and the
+        stability along the path.
+
+        Returns
+        -------
+        Summary
+            A ``str`` whose ``repr`` is the text itself.
+
+        Raises
+        ------
+        sklearn.exceptions.NotFittedError
+            Before :meth:`fit`.
+        """
+        from sklearn.utils.validation import check_is_fitted
+        check_is_fitted(self, "support_")
+        names = (self.feature_names_in_ if hasattr(self, "feature_names_in_")
+                 else [f"x{j}" for j in range(self.n_features_in_)])
+        chosen = [str(names[j]) for j in np.flatnonzero(self.support_)]
+        ec = self.error_control_
+        bound = ("not applicable" if ec is None else
+                 f"E(V) <= {number(self.PFER_)} ({_BOUND_NAMES[ec.assumption]})")
+        pairs = len(self.subsamples_) // 2 if self.sampling == "ss" else len(self.subsamples_)
+        scheme = (f"{pairs} complementary pairs ({len(self.subsamples_)} fits)"
+                  if self.sampling == "ss" else f"{pairs} subsamples")
+        grid = self.param_grid_
+        path = self.stability_path_
+        fields = [("estimator", type(self.estimator).__name__),
+                  ("path", f"{self.param_name_} from {number(grid[0])} to {number(grid[-1])} "
+                           f"({len(grid)} values)"),
+                  ("sampling", scheme),
+                  ("cutoff", number(self.cutoff_)), ("q", number(self.q_)),
+                  ("PFER bound", bound),
+                  ("selected", f"{len(chosen)} of {self.n_features_in_}: "
+                               f"{shorten(chosen) if chosen else '(none)'}")]
+        if math.isnan(self.stable_param_):
+            fields.append(("most stable", "undefined (no path value selects a feature)"))
+        else:
+            g = int(np.flatnonzero(grid == self.stable_param_)[0])
+            fields.append(("most stable", f"{self.param_name_} = {number(self.stable_param_)}: "
+                                          f"nogueira {number(path['estimate'][g], fixed=True)} "
+                                          f"{interval(path['low'][g], path['high'][g])}, "
+                                          f"mean size {number(path['mean_size'][g])}"))
+        return summary("Stability selection", fields)
+
+
+def stability_path(masks: np.ndarray, confidence_level: float = 0.95) -> dict:
+    """Nogueira's stability with its interval at each path value.
+
+    ``masks`` is (n_fits, n_grid, d): the selections of every subsample fit at every
+    path value. Returns arrays of n_grid ``"estimate"``, ``"low"``, ``"high"`` and
+    ``"mean_size"``; NaN where the stability is undefined (no feature, or every
+    feature, selected by every fit).
+    """
+    from .inference import estimate
+    n_grid = masks.shape[1]
+    out = {key: np.full(n_grid, np.nan) for key in ("estimate", "low", "high")}
+    out["mean_size"] = masks.sum(axis=2).mean(axis=0).astype(np.float64)
+    for g in range(n_grid):
+        with warnings.catch_warnings():       # undefined at the ends of the path: NaN
+            warnings.simplefilter("ignore", UndefinedMeasureWarning)
+            warnings.simplefilter("ignore", RuntimeWarning)
+            est = estimate(masks[:, g, :], "nogueira")
+            ci = est.confidence_interval(confidence_level)
+        out["estimate"][g] = est.statistic
+        out["low"][g], out["high"][g] = ci[0], ci[1]
+    return out
+
+
+def _most_stable(grid: np.ndarray, path: dict) -> float:
+    """The path value of largest stability among those selecting >= 1 feature on
+    average; ties go to the larger mean size. NaN when there is none."""
+    ok = np.isfinite(path["estimate"]) & (path["mean_size"] >= 1)
+    if not ok.any():
+        return math.nan
+    idx = np.flatnonzero(ok)
+    order = np.lexsort((-path["mean_size"][idx], -path["estimate"][idx]))
+    return float(grid[idx[order[0]]])

@@ -157,3 +157,33 @@ def test_stabs_stops_at_the_first_golden_point(stabs):
         assert float(stabs_d(theta, t, n, r)[0]) == pytest.approx(at, rel=1e-6)
         assert ec._rconcave_tail_bound(theta, t, n, r) == pytest.approx(
             float(tail(np.array([a_n]))[0]), rel=1e-12)
+
+
+_STABS_DEFAULTS_R = """function(fun) {
+  f <- formals(fun)
+  empty <- function(x) is.symbol(x) && nchar(as.character(x)) == 0
+  types <- eval(f$sampling.type)
+  list(sampling = types[1], assumption = eval(f$assumption)[1],
+       B_SS = eval(f$B, list(sampling.type = "SS")),
+       B_MB = eval(f$B, list(sampling.type = "MB")),
+       no_default = c(empty(f$cutoff), empty(f$q), empty(f$PFER)))
+}"""
+
+
+@pytest.mark.parametrize("function", ["stabsel.matrix", "stabsel_parameters.default"])
+def test_stabs_defaults_are_the_pinned_ones(stabs, function):
+    """StabilitySelection's and error_control's defaults (tests/test_selection.py::
+    STABS_DEFAULTS, checked there against both signatures) are stabs's, read live from
+    the formals of stabs's functions through propstab's R bridge."""
+    import sys
+    sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "tests"))
+    from test_selection import STABS_DEFAULTS
+    from propstab.r import call_r_code, robjects
+    got = call_r_code(_STABS_DEFAULTS_R, "stabs defaults",
+                      robjects().r(f"stabs:::`{function}`"))
+    value = {name: list(got.rx2(name)) for name in got.names}
+    assert value["sampling"] == [STABS_DEFAULTS["sampling"].upper()]
+    assert value["assumption"] == [STABS_DEFAULTS["assumption"]["ss"]]
+    assert value["B_SS"] == [STABS_DEFAULTS["B"]["ss"]]
+    assert value["B_MB"] == [STABS_DEFAULTS["B"]["mb"]]
+    assert value["no_default"] == [True, True, True]

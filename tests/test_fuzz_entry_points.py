@@ -89,7 +89,8 @@ def fitted_lasso():
 
 def fitted_selection():
     return StabilitySelection(lasso(), param_grid=[0.05, 0.2], n_subsamples=2,
-                              sampling="ss", cutoff=0.75, random_state=0).fit(X(), y())
+                              sampling="ss", cutoff=0.75, PFER=None,
+                              random_state=0).fit(X(), y())
 
 
 def _axes():
@@ -332,20 +333,24 @@ ENTRIES: Tuple[Entry, ...] = (
     Entry("propstab.StabilitySelection.fit",
           lambda X, y, **kw: StabilitySelection(**kw).fit(X, y),
           lambda: {"X": X(), "y": y(), "estimator": lasso(), "param_grid": [0.05, 0.2],
-                   "n_subsamples": 2, "random_state": 0},
+                   "n_subsamples": 2, "PFER": None, "random_state": 0},
           (Arg("estimator", Anything(invalid=(None, 5, "lasso", first_two))),
-           Arg("param_name", Text()), Arg("param_grid", Anything(none=True, invalid=(
+           Arg("param_name", Text(none=True)), Arg("param_grid", Anything(none=True, invalid=(
                [], "x", [[0.1]], {"a": 1}))),
-           Arg("n_subsamples", Int(2, cheap=4)), Arg("sampling", Choice("mb", "ss")),
+           Arg("n_alphas", Int(1, 10 ** 4, cheap=50)),
+           Arg("eps", Real(0.0, 1.0, low_open=True, high_open=True)),
+           Arg("n_subsamples", Int(2, cheap=4, none=True)), Arg("sampling", Choice("mb", "ss")),
            Arg("cutoff", Real(0.5, 1.0, low_open=True, none=True)),
            Arg("PFER", Real(0.0, low_open=True, none=True)),
            Arg("q", Real(0.0, low_open=True, none=True)),
            Arg("assumption", Choice("none", "unimodal", "r-concave", none=True)),
            Arg("threshold", Real(none=True)), Arg("random_state", Seed()),
-           Arg("n_jobs", NJobs()),
+           Arg("n_jobs", NJobs()), Arg("progress", Bool(none=True)),
            Arg("X", Anything(invalid=(None, np.zeros((3, 4)), np.zeros(5)))),
            Arg("y", Anything(invalid=(None, np.zeros(3))))),
           covers=(StabilitySelection,), examples=10),
+    Entry("propstab.StabilitySelection.summary", _method(fitted_selection, "summary"),
+          lambda: {}, (), covers=(StabilitySelection.summary,)),
     Entry("propstab.audit", lambda **kw: propstab.audit(**kw),
           lambda: {"measures": "goh", "max_examples": 1, "axioms": ["bounds"]},
           (Arg("measures", Anything(none=True, invalid=(5, "no_such_measure", [5], {}))),
@@ -362,7 +367,7 @@ ENTRIES: Tuple[Entry, ...] = (
            Arg("PFER", Real(0.0, low_open=True, none=True)),
            Arg("sampling", Choice("mb", "ss")),
            Arg("assumption", Choice("none", "unimodal", "r-concave", none=True)),
-           Arg("n_subsamples", Int(2, 10 ** 6))),
+           Arg("n_subsamples", Int(2, 10 ** 6, none=True))),
           covers=(error_control, propstab.selection.error_control)),
     # ---- inference results
     Entry("StabilityEstimate.confidence_interval", _method(_estimate, "confidence_interval"),
@@ -746,6 +751,7 @@ NOT_FUZZED = {
     "RunFailure": "a result dataclass",
     "ErrorControl": "built by error_control",
     "PFERExceededWarning": "a warning class",
+    "LargePFERWarning": "a warning class",
     "cw_min": "fuzzed in tests/test_fuzz_inputs.py",
     "cw_max": "fuzzed in tests/test_fuzz_inputs.py",
 }

@@ -497,7 +497,7 @@ def test_a_misbehaving_estimator(how):
 @pytest.mark.parametrize("how", ["raise", "short coef", "nothing"])
 def test_a_misbehaving_estimator_in_stability_selection(how):
     X, y = _xy()
-    check_call(lambda: StabilitySelection(_Broken(how), param_name="how",
+    check_call(lambda: StabilitySelection(_Broken(how), param_name="how", PFER=None,
                                           param_grid=[how], n_subsamples=2).fit(X, y),
                {}, entry=f"StabilitySelection({how})", argument="estimator",
                must_raise=True)

@@ -23,7 +23,8 @@ def _fitted():
     X = rng.normal(size=(150, 8))
     y = 2 * X[:, 0] - 2 * X[:, 1] + rng.normal(size=150)
     return StabilitySelection(Lasso(), param_grid=[0.1, 0.2, 0.5, 1.0, 2.0],
-                              n_subsamples=10, cutoff=0.9, random_state=0).fit(X, y)
+                              n_subsamples=10, sampling="mb", cutoff=0.9, PFER=None,
+                              random_state=0).fit(X, y)
 
 
 def _png_ok(fig, path):

@@ -481,8 +481,8 @@ def test_subsamples_are_halves_and_complementary_pairs():
     assert S.shape == (12, 50)                              # 2B subsamples of floor(101/2)
     for a, b in zip(S[0::2], S[1::2]):
         assert np.intersect1d(a, b).size == 0               # complementary: disjoint halves
-    mb = StabilitySelection(_lasso(), param_grid=[0.3], n_subsamples=6,
-                            random_state=0).fit(X, y)
+    mb = StabilitySelection(_lasso(), param_grid=[0.3], n_subsamples=6, sampling="mb",
+                            PFER=None, random_state=0).fit(X, y)
     assert mb.subsamples_.shape == (6, 50)
     assert all(np.unique(r).size == 50 for r in mb.subsamples_)   # without replacement
 
@@ -492,8 +492,8 @@ def test_stability_scores_are_frequencies_over_the_same_subsamples():
     from sklearn.linear_model import Lasso
     X, y = _data()
     grid = [0.1, 0.4, 1.0]
-    ss = StabilitySelection(Lasso(), param_grid=grid, n_subsamples=8, cutoff=0.7,
-                            random_state=3).fit(X, y)
+    ss = StabilitySelection(Lasso(), param_grid=grid, n_subsamples=8, sampling="mb",
+                            cutoff=0.7, PFER=None, random_state=3).fit(X, y)
     expected = np.zeros((X.shape[1], len(grid)))
     for rows in ss.subsamples_:
         for g, alpha in enumerate(grid):
@@ -510,22 +510,23 @@ def test_stability_scores_are_frequencies_over_the_same_subsamples():
 
 def test_cutoff_is_inclusive():
     X, y = _data()
-    ss = StabilitySelection(_lasso(), param_grid=[0.2], n_subsamples=10, random_state=0)
+    ss = StabilitySelection(_lasso(), param_grid=[0.2], n_subsamples=10, sampling="mb",
+                            cutoff=0.6, PFER=None, random_state=0)
     ss.fit(X, y)
     probs = ss.selection_probabilities_
     target = probs[(probs > 0.5) & (probs < 1)]
     if target.size == 0:
         target = probs[probs > 0.5]
     cut = float(target.min())
-    ss2 = StabilitySelection(_lasso(), param_grid=[0.2], n_subsamples=10, cutoff=cut,
-                             random_state=0).fit(X, y)
+    ss2 = StabilitySelection(_lasso(), param_grid=[0.2], n_subsamples=10, sampling="mb",
+                             cutoff=cut, PFER=None, random_state=0).fit(X, y)
     assert ss2.support_[np.argmin(np.abs(probs - cut))]      # p == cutoff is selected
 
 
 def test_transform_and_true_features_found():
     X, y = _data()
     ss = StabilitySelection(_lasso(), param_grid=[0.3, 0.6, 1.0], n_subsamples=20,
-                            cutoff=0.9, random_state=0).fit(X, y)
+                            sampling="mb", cutoff=0.9, PFER=None, random_state=0).fit(X, y)
     assert ss.get_support(indices=True).tolist() == [0, 1, 2]
     assert ss.transform(X).shape == (X.shape[0], 3)
     np.testing.assert_array_equal(ss.transform(X), X[:, :3])
@@ -542,14 +543,16 @@ def test_pfer_fixes_q_and_first_q_on_the_path():
     assert ss.PFER_ <= 1
     with pytest.raises(ValueError, match="at most two"):
         StabilitySelection(_lasso(), cutoff=0.7, PFER=1, q=3).fit(X, y)
+    with pytest.raises(ValueError, match="PFER=None"):
+        StabilitySelection(_lasso(), q=3).fit(X, y)          # PFER=1 and cutoff by default
     with pytest.raises(ValueError, match="cutoff=None"):
         StabilitySelection(_lasso(), cutoff=None, PFER=1).fit(X, y)
 
 
 def test_q_and_pfer_derive_the_cutoff():
     X, y = _data()
-    ss = StabilitySelection(_lasso(), param_grid=[0.1, 0.5], n_subsamples=10, cutoff=None,
-                            q=3, PFER=1, random_state=0).fit(X, y)
+    ss = StabilitySelection(_lasso(), param_grid=[0.1, 0.5], n_subsamples=10, sampling="mb",
+                            cutoff=None, q=3, PFER=1, random_state=0).fit(X, y)
     assert ss.cutoff_ == error_control(12, q=3, PFER=1, sampling="mb").cutoff
     assert ss.q_ <= 3
 
@@ -586,22 +589,22 @@ def test_invalid_parameters():
     with pytest.raises(ValueError, match="cutoff"):
         StabilitySelection(_lasso(), cutoff=0.3).fit(X, y)
     with pytest.raises(ValueError, match="takes no assumption"):
-        StabilitySelection(_lasso(), assumption="unimodal").fit(X, y)
+        StabilitySelection(_lasso(), sampling="mb", assumption="unimodal").fit(X, y)
 
 
 def test_dataframe_feature_names():
     X, y = _data()
     df = pd.DataFrame(X, columns=[f"g{j}" for j in range(X.shape[1])])
-    ss = StabilitySelection(_lasso(), param_grid=[0.5], n_subsamples=10, cutoff=0.9,
-                            random_state=0).fit(df, y)
+    ss = StabilitySelection(_lasso(), param_grid=[0.5], n_subsamples=10, sampling="mb",
+                            cutoff=0.9, PFER=None, random_state=0).fit(df, y)
     assert list(ss.get_feature_names_out()) == ["g0", "g1", "g2"]
 
 
 @parametrize_with_checks([
     StabilitySelection(_lasso(), param_grid=[0.05, 0.2], n_subsamples=4, sampling="mb",
-                       assumption="none", random_state=0),
+                       assumption="none", PFER=None, random_state=0),
     StabilitySelection(_lasso(), param_grid=[0.05, 0.2], n_subsamples=4, sampling="ss",
-                       assumption="unimodal", random_state=0),
+                       assumption="unimodal", PFER=None, random_state=0),
 ])
 def test_scikit_learn_estimator_checks(estimator, check):
     """Every check of scikit-learn's estimator suite, one test item per (estimator, check)."""
@@ -618,3 +621,215 @@ def test_docs_page_examples_run():
                               optionflags=doctest.NORMALIZE_WHITESPACE | doctest.ELLIPSIS)
     assert result.attempted >= 5
     assert result.failed == 0
+
+
+# ----------------------------------------------------------------------------------
+# issue 13: defaults as stabs, the data-driven path, the large-bound warning, stability
+# along the path, progress
+
+#: stabs 0.7.1's defaults, read from ``formals(stabs:::stabsel.matrix)`` and
+#: ``formals(stabs:::stabsel_parameters.default)`` (identical in both):
+#: ``sampling.type = c("SS", "MB")``, ``assumption = c("unimodal", "r-concave", "none")``
+#: (match.arg takes the first; "MB" forces "none"), ``B = ifelse(sampling.type == "MB",
+#: 100, 50)``; cutoff, q and PFER have no default (two of them must be given).
+#: r_compat/test_stabs_live.py::test_stabs_defaults_are_the_pinned_ones checks them live.
+STABS_DEFAULTS = {"sampling": "ss", "assumption": {"ss": "unimodal", "mb": "none"},
+                  "B": {"ss": 50, "mb": 100}}
+
+
+def _default(function, name):
+    import inspect
+    return inspect.signature(function).parameters[name].default
+
+
+def test_defaults_are_stabs_in_both_entry_points():
+    from propstab.error_control import default_n_subsamples, resolve_assumption
+    for function in (StabilitySelection, error_control):
+        assert _default(function, "sampling") == STABS_DEFAULTS["sampling"]
+        assert _default(function, "assumption") is None
+        assert _default(function, "n_subsamples") is None
+    for sampling in ("ss", "mb"):
+        assert resolve_assumption(sampling, None) == STABS_DEFAULTS["assumption"][sampling]
+        assert default_n_subsamples(sampling) == STABS_DEFAULTS["B"][sampling]
+        ec = error_control(100, cutoff=0.75, q=5, sampling=sampling)
+        assert (ec.assumption, ec.n_subsamples) == (STABS_DEFAULTS["assumption"][sampling],
+                                                    STABS_DEFAULTS["B"][sampling])
+    # stabs's documented example (cutoff 0.75, PFER 1) is StabilitySelection's default
+    assert (_default(StabilitySelection, "cutoff"), _default(StabilitySelection, "PFER"),
+            _default(StabilitySelection, "q")) == (0.75, 1.0, None)
+
+
+def test_a_default_fit_uses_the_stabs_defaults():
+    X, y = _data(n=120, d=12)
+    ss = StabilitySelection(Lasso(), n_alphas=5, random_state=0).fit(X, y)
+    assert ss.subsamples_.shape == (100, 60)                # 50 complementary pairs
+    assert (ss.error_control_.assumption, ss.error_control_.n_subsamples) == ("unimodal", 50)
+    target = error_control(12, cutoff=0.75, PFER=1)         # the same defaults
+    assert ss.q_ <= target.q and ss.PFER_ <= 1
+    mb = StabilitySelection(Lasso(), n_alphas=3, sampling="mb", random_state=0).fit(X, y)
+    assert mb.subsamples_.shape == (100, 60)                # 100 subsamples
+    assert mb.error_control_.assumption == "none"
+
+
+def test_default_alpha_path_is_scikit_learns_grid():
+    from sklearn.linear_model import ElasticNet, ElasticNetCV, LassoCV
+    X, y = _data(n=80, d=6)
+    for fit_intercept in (True, False):
+        ss = StabilitySelection(Lasso(fit_intercept=fit_intercept), n_alphas=7, eps=1e-2,
+                                n_subsamples=2, PFER=None, random_state=0).fit(X, y)
+        ref = LassoCV(n_alphas=7, eps=1e-2, fit_intercept=fit_intercept, cv=2).fit(X, y)
+        np.testing.assert_allclose(ss.param_grid_, ref.alphas_, rtol=1e-12)
+        assert ss.param_name_ == "alpha"
+    ss = StabilitySelection(ElasticNet(l1_ratio=0.3), n_alphas=5, n_subsamples=2, PFER=None,
+                            random_state=0).fit(X, y)
+    ref = ElasticNetCV(l1_ratio=0.3, n_alphas=5, eps=1e-3, cv=2).fit(X, y)
+    np.testing.assert_allclose(ss.param_grid_, ref.alphas_, rtol=1e-12)
+
+
+def test_default_path_starts_where_the_first_feature_enters():
+    """Independent of the formula: at the path's top the full-data fit is empty, just
+    below it (Lasso, LassoLars) or just above it (C of L1 logistic) it is not."""
+    from sklearn.datasets import load_breast_cancer
+    from sklearn.linear_model import LassoLars, LogisticRegression
+    from sklearn.preprocessing import StandardScaler
+    from propstab._regularisation import default_path, locate_penalty
+    X, y = _data(n=80, d=6)
+    for model in (Lasso(), LassoLars()):
+        top = default_path(locate_penalty(model), X, y, n_alphas=3, eps=1e-3)[0]
+        assert not model.set_params(alpha=top * 1.001).fit(X, y).coef_.any()
+        assert model.set_params(alpha=top * 0.99).fit(X, y).coef_.any()
+    top_lars = LassoLars(alpha=0.0).fit(X, y).alphas_[0]     # the LARS path's first knot
+    assert default_path(locate_penalty(Lasso()), X, y, n_alphas=2, eps=0.5)[0] == \
+        pytest.approx(top_lars, rel=1e-12)
+    Xb, yb = load_breast_cancer(return_X_y=True)
+    Xb = StandardScaler().fit_transform(Xb)
+    l1 = LogisticRegression(penalty="l1", solver="liblinear", tol=1e-8)
+    path = default_path(locate_penalty(l1), Xb, yb, n_alphas=10, eps=1e-3)
+    assert path[-1] == pytest.approx(1000 * path[0]) and np.all(np.diff(path) > 0)
+    assert not l1.set_params(C=path[0] * 0.999).fit(Xb, yb).coef_.any()
+    assert l1.set_params(C=path[0] * 1.05).fit(Xb, yb).coef_.any()
+
+
+def test_param_name_is_inferred_or_named_in_the_error():
+    from sklearn.feature_selection import SelectFromModel, SelectFwe
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import StandardScaler
+    from sklearn.svm import LinearSVC
+    from propstab._regularisation import infer_param_name
+    l1 = LogisticRegression(penalty="l1", solver="liblinear")
+    assert infer_param_name(Lasso()) == "alpha"
+    assert infer_param_name(l1) == "C"
+    assert infer_param_name(LinearSVC(penalty="l1", dual=False)) == "C"
+    assert infer_param_name(make_pipeline(StandardScaler(), Lasso())) == "lasso__alpha"
+    assert infer_param_name(SelectFromModel(l1)) == "estimator__C"
+    assert infer_param_name(make_pipeline(StandardScaler(), SelectFromModel(Lasso()))) == \
+        "selectfrommodel__estimator__alpha"
+    X, y = _data(n=40, d=5)
+    for est in (SelectFwe(), LogisticRegression(), make_pipeline(StandardScaler(), SelectFwe())):
+        with pytest.raises(ValueError, match="^param_name: cannot be inferred"):
+            StabilitySelection(est, param_grid=[0.1], PFER=None).fit(X, y)
+    with pytest.raises(ValueError, match="^param_grid: no data-driven path for param_name="):
+        StabilitySelection(SelectFwe(), param_name="alpha", PFER=None).fit(X, y)
+    ss = StabilitySelection(SelectFwe(), param_name="alpha", param_grid=[0.01, 0.05],
+                            n_subsamples=3, PFER=None, random_state=0).fit(X, y)
+    assert ss.param_name_ == "alpha"
+
+
+def test_pipeline_path_is_computed_on_the_transformed_data():
+    from sklearn.linear_model import LassoCV
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import StandardScaler
+    from propstab._regularisation import default_path, locate_penalty
+    X, y = _data(n=60, d=5)
+    X = X * np.arange(1, 6)
+    pipe = make_pipeline(StandardScaler(), Lasso())
+    path = default_path(locate_penalty(pipe), X, y, n_alphas=4, eps=1e-2)
+    ref = LassoCV(n_alphas=4, eps=1e-2, cv=2).fit(StandardScaler().fit_transform(X), y)
+    np.testing.assert_allclose(path, ref.alphas_, rtol=1e-12)
+
+
+def test_issue_13_large_bound_warns():
+    """Issue 13: L1-logistic on breast cancer, cutoff 0.6 alone, the estimator's own C:
+    11 of 30 selected with a bound of about 25 expected false selections, silently."""
+    from sklearn.datasets import load_breast_cancer
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.preprocessing import StandardScaler
+    from propstab.error_control import LargePFERWarning
+    X, y = load_breast_cancer(return_X_y=True)
+    X = StandardScaler().fit_transform(X)
+    l1 = LogisticRegression(penalty="l1", solver="liblinear")
+    with pytest.warns(LargePFERWarning) as caught:
+        ss = StabilitySelection(l1, param_grid=[1.0], sampling="mb", cutoff=0.6, PFER=None,
+                                random_state=0).fit(X, y)
+    n = int(ss.support_.sum())
+    assert n == 11 and ss.PFER_ >= n / 2
+    message = str(caught[0].message)
+    assert f"bound {ss.PFER_:.4g}" in message and f"of the {n} selected" in message
+
+
+def test_no_large_bound_warning_when_the_bound_is_small():
+    X, y = _data()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        ss = StabilitySelection(Lasso(), n_alphas=10, n_subsamples=10, random_state=0,
+                                n_jobs=None).fit(X, y)
+    assert ss.PFER_ < ss.support_.sum() / 2
+
+
+def _nogueira_by_hand(Z):
+    """Nogueira et al. (2018), Def. 4: 1 - mean_f s_f^2 / (k/d (1 - k/d))."""
+    M, d = Z.shape
+    p = Z.mean(axis=0)
+    s2 = M / (M - 1) * p * (1 - p)
+    k = Z.sum(axis=1).mean()
+    return 1 - s2.mean() / (k / d * (1 - k / d))
+
+
+def test_stability_path_is_nogueira_of_the_refits_and_the_choice_follows_its_rule():
+    X, y = _data(n=100, d=8)
+    grid = [2.0, 0.8, 0.3, 0.1, 0.01]
+    ss = StabilitySelection(Lasso(), param_grid=grid, n_subsamples=6, cutoff=0.7, PFER=None,
+                            random_state=1).fit(X, y)
+    path = ss.stability_path_
+    sizes = []
+    for g, alpha in enumerate(grid):
+        Z = np.array([Lasso(alpha=alpha).fit(X[r], y[r]).coef_ != 0 for r in ss.subsamples_])
+        sizes.append(Z.sum(axis=1).mean())
+        k = Z.sum(axis=1).mean()
+        if 0 < k < X.shape[1] and Z.any(axis=1).all():
+            assert path["estimate"][g] == pytest.approx(_nogueira_by_hand(Z), abs=1e-12)
+            assert path["low"][g] < path["estimate"][g] < path["high"][g] or \
+                path["low"][g] == path["high"][g]
+        else:
+            assert np.isnan(path["estimate"][g]) or k > 0
+    np.testing.assert_allclose(path["mean_size"], sizes)
+    ok = [g for g in range(len(grid)) if sizes[g] >= 1 and np.isfinite(path["estimate"][g])]
+    best = max(ok, key=lambda g: (path["estimate"][g], sizes[g]))
+    assert ss.stable_param_ == grid[best]
+    text = str(ss.summary())
+    assert f"alpha = {grid[best]:.4g}" in text and "nogueira" in text
+
+
+def test_progress_bar_and_its_switch(capsys):
+    X, y = _data(n=40, d=4)
+    kw = dict(param_grid=[0.5], n_subsamples=3, PFER=None, random_state=0)
+    StabilitySelection(Lasso(), progress=True, **kw).fit(X, y)
+    assert "StabilitySelection" in capsys.readouterr().err
+    StabilitySelection(Lasso(), progress=False, **kw).fit(X, y)
+    assert capsys.readouterr().err == ""
+    with pytest.raises(TypeError, match="^progress"):
+        StabilitySelection(Lasso(), progress="yes", **kw).fit(X, y)
+
+
+def test_summary_names_features_and_requires_a_fit():
+    from sklearn.exceptions import NotFittedError
+    X, y = _data()
+    with pytest.raises(NotFittedError):
+        StabilitySelection(Lasso()).summary()
+    df = pd.DataFrame(X, columns=[f"g{j}" for j in range(X.shape[1])])
+    ss = StabilitySelection(Lasso(), n_alphas=8, n_subsamples=10, random_state=0).fit(df, y)
+    text = str(ss.summary())
+    assert text.startswith("Stability selection\n")
+    assert f"selected     {ss.support_.sum()} of 12: g0" in text
+    assert "alpha from" in text and "10 complementary pairs (20 fits)" in text
