@@ -183,11 +183,25 @@ def test_site_has_every_section_measure_and_public_name(site):
     for name in documented:
         assert (site / "api" / "generated" / f"{name}.html").is_file(), name
     figures = sorted((site / "_images").glob("sphx_glr_plot_*.png"))
-    for example in ("selection_matrix", "choosing_a_penalty", "kamkar_l1_logistic",
+    for example in ("how_stable_is_my_selector", "selection_matrix", "choosing_a_penalty",
+                    "kamkar_l1_logistic",
                     "stability_selection_vs_lasso", "hamer_simulation",
                     "validate_inference"):
         assert any(f"plot_{example}_0" in f.name for f in figures), \
             f"the gallery example {example} produced no figure"
+
+
+@pytest.mark.docs
+def test_tutorial_ran_with_its_output(site):
+    """The tutorial "How stable is my selector?" (issue 13) is executed at build time:
+    its page shows the comparison, the intervals, the paired tests and its figures."""
+    html = (site / "auto_gallery" / "basics" / "plot_how_stable_is_my_selector.html")
+    text = " ".join(re.sub(r"<[^>]+>", " ", html.read_text(encoding="utf-8")).split())
+    for shown in ("Comparison of 4 selectors on the same resamples", "Pareto optimal:",
+                  "Pairwise tests of stability", "BCa [", "runs for a half-width of 0.02"):
+        assert shown in text, shown
+    figures = sorted((site / "_images").glob("sphx_glr_plot_how_stable_is_my_selector_*.png"))
+    assert len(figures) == 3, figures
 
 
 @pytest.mark.docs
