@@ -557,7 +557,7 @@ def test_determinism_for_a_seed():
                                           y, n_runs=5, random_state=7),
                 key=lambda r: (r.Z.tolist(), [t.tolist() for t in r.train_indices]))
     _same_twice(lambda: propstab.assess(_lasso(), X, y, n_runs=5, random_state=7))
-    _same_twice(lambda: StabilitySelection(_lasso(), n_subsamples=3, sampling="ss",
+    _same_twice(lambda: StabilitySelection(_lasso(), n_subsamples=3, sampling="ss", PFER=None,
                                            random_state=7).fit(X, y),
                 key=lambda s: s.stability_scores_.tolist())
     _same_twice(lambda: propstab.audit("goh", max_examples=5, seed=3, axioms=["bounds"]),
