@@ -409,7 +409,7 @@ class ExpectedDifference:
     Defined once, beside the measures it concerns, and attached to the
     :class:`RReference` of each of them (``RReference(..., differences=(...))``).
 
-    Attributes
+    Parameters
     ----------
     key : str
         Short identifier, used in reports and tests.
@@ -427,6 +427,27 @@ class ExpectedDifference:
         ``applies(measure, sel, options) -> bool`` for a case (the measure's name, a
         validated Selection and the measure's full options); None when the bridge
         never produces such a case.
+
+    See Also
+    --------
+    propstab.RReference : Lists the differences of one R reference.
+    propstab.crosscheck : Counts the cases under each difference.
+
+    References
+    ----------
+    Bommert, A., Lang, M. (2021). stabm: Stability Measures for Feature Selection.
+    JOSS 6(59), 3010. doi:10.21105/joss.03010.
+    Gamer, M. et al. (2019). irr: Various coefficients of interrater reliability and
+    agreement. R package 0.84.1.
+
+    Examples
+    --------
+    >>> from propstab.r import EXPECTED_DIFFERENCES
+    >>> difference = EXPECTED_DIFFERENCES[0]
+    >>> difference.key, difference.measures
+    ('nan_not_na', ('wald', 'cwrel'))
+    >>> difference.r_functions
+    ('stabm::stabilityWald', 'stabm::stabilitySomol')
     """
 
     key: str
