@@ -525,7 +525,7 @@ def cw_min(total, n_runs, n_features):
     Returns
     -------
     float
-        The smallest CW over all systems of n subsets of |Y| features with N
+        The smallest CW over all systems of n subsets of ``|Y|`` features with N
         selections in total.
 
     Raises
@@ -533,7 +533,7 @@ def cw_min(total, n_runs, n_features):
     TypeError
         If ``total``, ``n_runs`` or ``n_features`` is not an integer.
     ValueError
-        If ``n_runs < 2``, ``n_features < 1`` or ``total`` is outside 1..n |Y|.
+        If ``n_runs < 2``, ``n_features < 1`` or ``total`` is outside 1..n ``|Y|``.
 
     See Also
     --------

@@ -182,7 +182,7 @@ def call_reference(measure: str, Z, /, *, reference=None, n_features=None,
     See Also
     --------
     propstab.r.reference_value : The same value with R's NA and NaN told apart.
-    propstab.stability : propstab's own value of the measure.
+    propstab.stability : The measure's value computed by propstab.
     propstab.crosscheck : Compares the two on generated and published cases.
 
     References
@@ -223,7 +223,7 @@ def fleiss_kappa_r(Z, /, *, n_features=None, feature_names=None) -> RValue:
     Returns
     -------
     RValue
-        irr's ``$value`` and its kind (``"number"``, ``"NA"`` or ``"NaN"``).
+        The ``$value`` of irr's result and its kind (``"number"``, ``"NA"`` or ``"NaN"``).
 
     Raises
     ------
