@@ -39,6 +39,19 @@ def stability(Z, /, measure: str = "nogueira", *, n_features=None, feature_names
     UndefinedMeasureWarning
         When the measure is undefined on ``Z`` (the result is then NaN).
 
+    See Also
+    --------
+    propstab.estimate : The value with its variance and a confidence interval.
+    propstab.list_measures : The registered measures and their claims.
+    propstab.as_selection : The accepted forms of ``Z``.
+
+    References
+    ----------
+    Nogueira, S., Sechidis, K., Brown, G. (2018). On the stability of feature selection
+    algorithms. JMLR 18(174), 1-54 (the default measure, Definition 3 of the thesis).
+    Nogueira, S. (2018). Quantifying the Stability of Feature Selection. PhD thesis,
+    University of Manchester, Tables 3.1 and 3.2 (the other measures).
+
     Examples
     --------
     >>> from propstab import stability

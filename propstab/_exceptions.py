@@ -39,6 +39,27 @@ class UndefinedMeasureWarning(RuntimeWarning):
     The measure returns ``nan`` and this warning says why (for example every run
     selected no feature, so a normalising denominator is zero, or the measure is
     defined only for a constant subset size and the row sizes vary).
+
+    See Also
+    --------
+    propstab.stability : Computes a measure; NaN with this warning where undefined.
+    propstab.auditing.check_fully_defined : Searches for inputs where a measure is undefined.
+
+    References
+    ----------
+    Nogueira, S. (2018). Quantifying the Stability of Feature Selection. PhD thesis,
+    University of Manchester, sec. 4.2.1 (Fully Defined: which measures are undefined
+    where).
+
+    Examples
+    --------
+    >>> import warnings
+    >>> import propstab
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     value = propstab.stability([[0, 0, 0], [0, 0, 0]], measure="nogueira")
+    >>> value, caught[0].category.__name__
+    (nan, 'UndefinedMeasureWarning')
     """
 
 
@@ -54,6 +75,34 @@ class RUnavailableError(ImportError):
     The message says what is missing and the exact command that installs it
     (for example ``Rscript -e 'install.packages("stabm")'``). ``package`` is the
     missing R package, or ``None`` when R itself cannot be started.
+
+    Parameters
+    ----------
+    message : str
+        What is missing and how to install it.
+    package : str, optional
+        The missing R package; None when R itself cannot be started.
+    command : str, optional
+        The shell command that installs what is missing.
+
+    See Also
+    --------
+    propstab.r.require_package : Raises it when an R package is not installed.
+    propstab.r.RReferenceError : An error raised by the R function itself.
+
+    References
+    ----------
+    rpy2 documentation, "Calling R functions" and "Packages"
+    (https://rpy2.github.io/doc/latest/html/).
+
+    Examples
+    --------
+    >>> from propstab.r import RUnavailableError, require_package
+    >>> try:
+    ...     require_package("notAnInstalledPackage")
+    ... except RUnavailableError as error:
+    ...     print(isinstance(error, ImportError), error.package)
+    True notAnInstalledPackage
     """
 
     def __init__(self, message: str, *, package=None, command=None):
@@ -67,6 +116,34 @@ class RReferenceError(RuntimeError):
 
     The message carries R's own message and the R call that failed; the same
     pieces are available as ``r_message`` and ``r_call``.
+
+    Parameters
+    ----------
+    message : str
+        The whole message: R's message and the call that failed.
+    r_message : str, optional
+        R's own error message (``conditionMessage``).
+    r_call : str, optional
+        The R call that failed (``conditionCall``, deparsed).
+
+    See Also
+    --------
+    propstab.r.call_r : Calls an R function; raises this when R raises an error.
+    propstab.r.RUnavailableError : R or an R package cannot be loaded.
+
+    References
+    ----------
+    rpy2 documentation, "Calling R functions" and "Packages"
+    (https://rpy2.github.io/doc/latest/html/).
+
+    Examples
+    --------
+    >>> from propstab.r import RReferenceError, call_r
+    >>> try:
+    ...     call_r("base", "log", "a")
+    ... except RReferenceError as error:
+    ...     print(error.r_message)
+    non-numeric argument to mathematical function
     """
 
     def __init__(self, message: str, *, r_message: str = "", r_call: str = ""):

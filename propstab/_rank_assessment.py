@@ -56,7 +56,7 @@ class RankingAssessment:
     ``repr`` is one line and ``str`` (and ``print``) show :meth:`summary`;
     :meth:`to_frame` gives each feature's rank distribution and top-k frequencies.
 
-    Attributes
+    Parameters
     ----------
     estimate : StabilityEstimate
         The ranking measure's estimate (``spearman`` by default) with its variance.
@@ -70,7 +70,23 @@ class RankingAssessment:
     result : ResamplingResult
         With ``rankings`` and ``selection``.
     measure : str
+        The ranking measure's name.
     mean_score : float
+        The mean out-of-sample score of the runs (NaN when there is none).
+
+    See Also
+    --------
+    propstab.assess : Builds it with ``output="ranking"``.
+    propstab.as_rankings : The rank matrices it summarises.
+    propstab.measures.spearman : The default ranking measure.
+
+    References
+    ----------
+    Nogueira, S., Sechidis, K., Brown, G. (2017). On the use of Spearman's rho to
+    measure the stability of feature rankings. IbPRIA, LNCS 10255, 381-391.
+    Kalousis, A., Prados, J., Hilario, M. (2007). Stability of feature selection
+    algorithms: a study on high-dimensional spaces. Knowl. Inf. Syst. 12(1), 95-116
+    (ranking stability and the stability of weights).
 
     Examples
     --------

@@ -51,6 +51,15 @@ class Rankings:
     (s_f^2, the sample variance of each feature's rank over the runs), ``tie_patterns``
     and the top-k selections (:meth:`top_k`).
 
+    Parameters
+    ----------
+    ranks : ndarray of float64, shape (M, d)
+        Validated midranks (made read-only).
+    feature_names : sequence, optional
+        The names of the d features.
+    scores : ndarray, optional
+        The scores the ranks were derived from.
+
     Attributes
     ----------
     n_runs, n_features : int
@@ -58,6 +67,18 @@ class Rankings:
     feature_names : tuple or None
     scores : ndarray or None
         The scores the ranks were derived from (``as_rankings(..., kind="scores")``).
+
+    See Also
+    --------
+    propstab.as_rankings : Validates ranks or scores and builds a Rankings.
+    propstab.Selection : The validated selection matrix of the set measures.
+
+    References
+    ----------
+    Kalousis, A., Prados, J., Hilario, M. (2007). Stability of feature selection
+    algorithms: a study on high-dimensional spaces. Knowl. Inf. Syst. 12(1), 95-116.
+    Nogueira, S., Sechidis, K., Brown, G. (2017). On the use of Spearman's rho to
+    measure the stability of feature rankings. IbPRIA, LNCS 10255, 381-391.
 
     Examples
     --------

@@ -62,6 +62,36 @@ class Bound:
     ``value`` is the constant when the bound does not depend on the data's shape;
     otherwise ``value`` is ``None`` and ``func(n_runs, n_features, row_sizes)``
     evaluates it. ``text`` is the printed form, e.g. ``"-1"`` or ``"1 - d"``.
+
+    Parameters
+    ----------
+    text : str
+        The printed form of the bound, as in the measure catalogue.
+    value : float, optional
+        The constant bound; None when the bound depends on M, d or the row sizes.
+    func : callable, optional
+        ``func(n_runs, n_features, row_sizes) -> float`` for a bound that depends on
+        the shape (used when ``value`` is None).
+
+    See Also
+    --------
+    propstab.MeasureInfo : A registry entry; ``bounds`` holds its two bounds.
+    propstab.auditing.check_bounds : Checks a measure's values against its bounds.
+
+    References
+    ----------
+    Nogueira, S. (2018). Quantifying the Stability of Feature Selection. PhD thesis,
+    University of Manchester, sec. 4.2.3 (Bounds) and Table 4.1.
+
+    Examples
+    --------
+    >>> from propstab import get_measure
+    >>> lower, upper = get_measure("kuncheva").bounds
+    >>> lower.is_constant, lower.value, str(upper)
+    (True, -1.0, '1')
+    >>> upper = get_measure("krizek").bounds[1]   # depends on M, d and the sizes
+    >>> str(upper), upper.evaluate(4, 10, [3, 3, 3, 3])
+    ('log2(min(M, C(d, k)))', 2.0)
     """
 
     text: str
@@ -90,7 +120,42 @@ def _const(x: float) -> Bound:
 
 @dataclasses.dataclass(frozen=True)
 class Parameter:
-    """A keyword option of a measure (e.g. Davis's ``penalty``)."""
+    """A keyword option of a measure (e.g. Davis's ``penalty``).
+
+    The registry checks every call's options against these declarations (choices,
+    minimum) before the measure runs, and the docs and ``propstab measures`` print them.
+
+    Parameters
+    ----------
+    name : str
+        The keyword's name.
+    default : object
+        Its default value.
+    description : str
+        What the option does.
+    choices : tuple, optional
+        The allowed values; None when any value of the right type is allowed.
+    minimum : float, optional
+        The smallest allowed value of a numeric option.
+
+    See Also
+    --------
+    propstab.MeasureInfo : A registry entry; ``parameters`` lists its options.
+    propstab.RDefault : The R reference's default of an option, where it differs.
+
+    References
+    ----------
+    Davis, C. A. et al. (2006). Reliable gene signatures for microarray classification:
+    assessment of stability and performance. Bioinformatics 22(19), 2356-2363 (the
+    penalty option of the example).
+
+    Examples
+    --------
+    >>> from propstab import get_measure
+    >>> penalty = get_measure("davis").parameters[0]
+    >>> penalty.name, penalty.default, penalty.minimum
+    ('penalty', 0.0, 0.0)
+    """
 
     name: str
     default: Any
@@ -285,6 +350,36 @@ class Variant:
     ``claims`` overrides the claims of the axioms it lists; ``lower`` and ``upper``
     replace the bounds (``None``: undeclared; the default keeps the measure's);
     ``reason`` says why the verdicts differ.
+
+    Parameters
+    ----------
+    options : mapping of str to object
+        The option values, e.g. ``{"correction_for_chance": "exact"}``.
+    claims : mapping of Axiom to bool
+        The claims that differ from the measure's (the other axioms keep theirs).
+    reason : str
+        Why the claims differ.
+    lower, upper : Bound, float or None, optional
+        Replacement bounds (None: undeclared); by default the measure's bounds.
+
+    See Also
+    --------
+    propstab.MeasureInfo : A registry entry; ``variants`` lists its variants.
+    propstab.audit : Audits each variant as a row of its own.
+
+    References
+    ----------
+    Nogueira, S. (2018). Quantifying the Stability of Feature Selection. PhD thesis,
+    University of Manchester, ch. 4 (the five properties) and Table 4.1.
+
+    Examples
+    --------
+    >>> from propstab import get_measure
+    >>> variant = get_measure("jaccard").variants[0]
+    >>> variant.label
+    'correction_for_chance=exact'
+    >>> [a.name for a, c in variant.claims.items() if c]
+    ['CORRECTION_FOR_CHANCE']
     """
 
     options: Mapping[str, Any]
@@ -314,7 +409,7 @@ class ExpectedDifference:
     Defined once, beside the measures it concerns, and attached to the
     :class:`RReference` of each of them (``RReference(..., differences=(...))``).
 
-    Attributes
+    Parameters
     ----------
     key : str
         Short identifier, used in reports and tests.
@@ -332,6 +427,27 @@ class ExpectedDifference:
         ``applies(measure, sel, options) -> bool`` for a case (the measure's name, a
         validated Selection and the measure's full options); None when the bridge
         never produces such a case.
+
+    See Also
+    --------
+    propstab.RReference : Lists the differences of one R reference.
+    propstab.crosscheck : Counts the cases under each difference.
+
+    References
+    ----------
+    Bommert, A., Lang, M. (2021). stabm: Stability Measures for Feature Selection.
+    JOSS 6(59), 3010. doi:10.21105/joss.03010.
+    Gamer, M. et al. (2019). irr: Various coefficients of interrater reliability and
+    agreement. R package 0.84.1.
+
+    Examples
+    --------
+    >>> from propstab.r import EXPECTED_DIFFERENCES
+    >>> difference = EXPECTED_DIFFERENCES[0]
+    >>> difference.key, difference.measures
+    ('nan_not_na', ('wald', 'cwrel'))
+    >>> difference.r_functions
+    ('stabm::stabilityWald', 'stabm::stabilitySomol')
     """
 
     key: str
@@ -369,6 +485,29 @@ class RDefault:
     ``value`` is R's default spelled as the propstab option value that reproduces
     it (e.g. ``0.9`` for stabm's ``threshold = 0.9``); ``reason`` says why
     propstab's default is another one.
+
+    Parameters
+    ----------
+    value : object
+        R's default, as the propstab option value that reproduces it.
+    reason : str
+        Why propstab's default differs.
+
+    See Also
+    --------
+    propstab.RReference : The R function whose defaults these are.
+    propstab.r.r_default_options : A measure's options at the R reference's defaults.
+
+    References
+    ----------
+    Bommert, A. (2020). stabm: Stability Measures for Feature Selection. R package
+    (the documented defaults, e.g. ``stabilitySechidis(threshold = 0.9)``).
+
+    Examples
+    --------
+    >>> from propstab import get_measure
+    >>> get_measure("sechidis").r_reference.defaults["threshold"].value
+    0.9
     """
 
     value: Any
@@ -396,6 +535,49 @@ class RReference:
     R function of the M x d matrix of midranks (and of the R arguments of the options)
     returning the value, written with the R function ``package::function`` it rests on
     (e.g. the mean over pairs of runs of ``stats::cor(t(R), method = "spearman")``).
+
+    Parameters
+    ----------
+    package : str
+        The R package, e.g. ``"stabm"``.
+    function : str
+        The R function, e.g. ``"stabilityNogueira"``.
+    arguments : mapping of str to str, optional
+        propstab option name to R argument name.
+    values : mapping of (str, object) to object, optional
+        (option, propstab value) to R value where they are spelled differently.
+    input : {"stabm", "ratings", "ranks"}, optional
+        What the R function takes (see above).
+    note : str, optional
+        A remark printed with the reference.
+    differences : tuple of ExpectedDifference, optional
+        The known, documented differences from propstab.
+    defaults : mapping of str to RDefault, optional
+        R's defaults where they differ from the measure's.
+    needs_p : bool, optional
+        Whether the R function needs ``p`` (the number of features d).
+    fixed : mapping of str to object, optional
+        R arguments passed with the same value on every call.
+    r_code : str, optional
+        For ``input="ranks"``: the R function computing the value.
+
+    See Also
+    --------
+    propstab.crosscheck : Compares every measure with its R references.
+    propstab.r.call_reference : Calls a measure's R reference on a selection matrix.
+    propstab.r.ExpectedDifference : A documented difference between propstab and R.
+
+    References
+    ----------
+    Bommert, A. (2020). stabm: Stability Measures for Feature Selection. R package.
+    Gamer, M. et al. (2019). irr: Various coefficients of interrater reliability and
+    agreement. R package 0.84.1.
+
+    Examples
+    --------
+    >>> from propstab import get_measure
+    >>> [str(ref) for ref in get_measure("nogueira").r_references]
+    ['stabm::stabilityNogueira', 'irr::kappam.fleiss']
     """
 
     package: str
@@ -425,7 +607,11 @@ class RReference:
 class MeasureInfo:
     """The registry entry of one stability measure: its whole contract.
 
-    Attributes
+    Entries are created by :func:`propstab._registry.register` at a measure's
+    definition; read them with :func:`propstab.get_measure` and
+    :func:`propstab.list_measures`. Calling an entry calls the measure.
+
+    Parameters
     ----------
     name : str
         Registry name, e.g. ``"nogueira"``.
@@ -462,6 +648,28 @@ class MeasureInfo:
     scale : tuple of (float, str) or None
         The interpretation scale of the values: ``(upper end, label)`` bands
         (thesis Table 6.1 for kappa-like measures); None where no scale applies.
+
+    See Also
+    --------
+    propstab.get_measure : The entry of one measure, by name or alias.
+    propstab.list_measures : Every entry, in registration order.
+    propstab.audit : Checks the entry's declared claims and bounds.
+
+    References
+    ----------
+    Nogueira, S. (2018). Quantifying the Stability of Feature Selection. PhD thesis,
+    University of Manchester, Tables 3.1, 3.2 (the measures) and 4.1 (their properties).
+    Bommert, A. (2020). stabm: Stability Measures for Feature Selection. R package
+    (``listStabilityMeasures()``, the table this registry extends).
+
+    Examples
+    --------
+    >>> from propstab import get_measure
+    >>> info = get_measure("nogueira")
+    >>> info.family, [a.name for a in info.disclaimed_axioms]
+    ('frequency', ['CORRECTION_FOR_CHANCE'])
+    >>> round(info([[1, 1, 0], [1, 0, 1]]), 4)
+    -0.5
     """
 
     name: str
@@ -790,12 +998,34 @@ def list_measures(family: Optional[str] = None) -> "list[MeasureInfo]":
     family : {"pairwise", "frequency", "correlated", "ranking"}, optional
         Restrict to one family.
 
+    Returns
+    -------
+    list of MeasureInfo
+        The registry entries, in registration order (aliases are not repeated).
+
+    Raises
+    ------
+    ValueError
+        If ``family`` is not one of the four families (the message names ``family``).
+
+    See Also
+    --------
+    propstab.get_measure : The entry of one measure, by name or alias.
+    propstab.stability : Computes a registered measure by name.
+
+    References
+    ----------
+    Nogueira, S. (2018). Quantifying the Stability of Feature Selection. PhD thesis,
+    University of Manchester, Tables 3.1 and 3.2 (the measures of the literature).
+
     Examples
     --------
     >>> import propstab
     >>> infos = propstab.list_measures()
     >>> "nogueira" in [m.name for m in infos]
     True
+    >>> [m.name for m in propstab.list_measures("ranking")][:2]
+    ['spearman', 'kendall']
     """
     if family is not None and family not in FAMILIES:
         raise ValueError(f"list_measures: family must be one of {FAMILIES}; got {family!r}")
@@ -804,6 +1034,34 @@ def list_measures(family: Optional[str] = None) -> "list[MeasureInfo]":
 
 def get_measure(name: str) -> MeasureInfo:
     """The registry entry for ``name`` (an alias resolves to its measure).
+
+    Parameters
+    ----------
+    name : str
+        A registered measure's name or one of its aliases (``"somol"`` is ``"cwrel"``).
+
+    Returns
+    -------
+    MeasureInfo
+        The measure's registry entry.
+
+    Raises
+    ------
+    TypeError
+        If ``name`` is not a str.
+    ValueError
+        If no measure has that name or alias; the message suggests close names.
+
+    See Also
+    --------
+    propstab.list_measures : Every entry, in registration order.
+    propstab.stability : Computes a registered measure by name.
+
+    References
+    ----------
+    Somol, P., Novovicova, J. (2010). Evaluating stability and comparing output of
+    feature selectors that optimize feature subset cardinality. IEEE TPAMI 32(11),
+    1921-1939 (CW_rel, registered as ``cwrel`` with the alias ``somol``).
 
     Examples
     --------

@@ -24,6 +24,30 @@ class Selection:
     on first use, and cached: ``row_sizes`` (k_i), ``column_counts`` (M p_f) and
     the ``intersections`` matrix ``Z Z^T`` (r_ij). Sparse input stays sparse.
 
+    Parameters
+    ----------
+    dense : ndarray of bool, optional
+        The M x d matrix, for dense input (exactly one of ``dense`` and ``csr``).
+    csr : scipy.sparse.csr_matrix, optional
+        The matrix as int8 ones, for sparse input.
+    n_runs : int
+        M, the number of runs (rows).
+    n_features : int
+        d, the number of features (columns).
+    feature_names : sequence, optional
+        The names of the d features.
+
+    See Also
+    --------
+    propstab.as_selection : Validates any supported form of Z and builds a Selection.
+    propstab.Rankings : The validated rank matrix of the ranking family.
+
+    References
+    ----------
+    Nogueira, S. (2018). Quantifying the Stability of Feature Selection. PhD thesis,
+    University of Manchester, sec. 2.2.3 and Fig. 2.1 (the binary matrix Z of M
+    feature sets over d features).
+
     Examples
     --------
     >>> from propstab import as_selection

@@ -260,6 +260,18 @@ def as_selection(Z, *, n_features: Optional[int] = None, feature_names=None) -> 
     TypeError
         Non-integer indices, unsupported types.
 
+    See Also
+    --------
+    propstab.Selection : The validated matrix and its cached statistics.
+    propstab.as_rankings : The same for a rank matrix (the ranking family).
+    propstab.stability : Computes a measure of Z by name.
+
+    References
+    ----------
+    Nogueira, S. (2018). Quantifying the Stability of Feature Selection. PhD thesis,
+    University of Manchester, sec. 2.2.3 and Fig. 2.1 (the binary matrix Z of M
+    feature sets over d features).
+
     Examples
     --------
     >>> from propstab import as_selection
@@ -1031,6 +1043,12 @@ def as_rankings(R, *, kind: str = "ranks", top_k: Optional[int] = None, n_featur
         Non-numeric entries, booleans (a selection matrix), a sparse matrix of ranks,
         an unknown ``kind``.
 
+    See Also
+    --------
+    propstab.Rankings : The validated rank matrix and its cached summaries.
+    propstab.as_selection : The same for a 0/1 selection matrix.
+    propstab.measures.spearman : The mean Spearman correlation over pairs of runs.
+
     Notes
     -----
     The tie rule: every run's ranks are re-ranked with the average (midrank) rule, so
@@ -1038,6 +1056,13 @@ def as_rankings(R, *, kind: str = "ranks", top_k: Optional[int] = None, n_featur
     ranks ``-scores`` the same way. Midranks are the ranks of
     ``scipy.stats.spearmanr`` and of R's ``cor(method = "spearman")``. Ties are never
     broken at random: a stability value must not depend on a seed.
+
+    References
+    ----------
+    Kendall, M. G. (1945). The treatment of ties in ranking problems. Biometrika
+    33(3), 239-251 (the midrank rule).
+    Nogueira, S., Sechidis, K., Brown, G. (2017). On the use of Spearman's rho to
+    measure the stability of feature rankings. IbPRIA, LNCS 10255, 381-391.
 
     Examples
     --------

@@ -93,6 +93,26 @@ def audited_subjects(measures=None, **declaration) -> "list[Subject]":
     -------
     list of Subject
 
+    Raises
+    ------
+    TypeError
+        If ``measures`` (or an item of it) is neither a name, a MeasureInfo nor a
+        callable.
+    ValueError
+        An unknown measure name, a declaration keyword with a registered measure, an
+        invalid declaration.
+
+    See Also
+    --------
+    propstab.auditing.subject : One subject.
+    propstab.audit : Checks every subject.
+
+    References
+    ----------
+    Nogueira, S. (2018). Quantifying the Stability of Feature Selection. PhD thesis,
+    University of Manchester, Table 4.1 (every measure against
+    every property).
+
     Examples
     --------
     >>> from propstab.auditing import audited_subjects
@@ -161,6 +181,21 @@ def audit(measures=None, *, max_examples: int = DEFAULT_MAX_EXAMPLES, seed: int 
         keyword for a registered measure, an invalid declaration.
     TypeError
         An unknown keyword, a measure that is neither a name nor a callable.
+
+    See Also
+    --------
+    propstab.AuditTable : The table returned.
+    propstab.Axiom : The five properties checked.
+    propstab.crosscheck : The other check of every measure, against R.
+
+    References
+    ----------
+    Nogueira, S. (2018). Quantifying the Stability of Feature Selection. PhD thesis,
+    University of Manchester, ch. 4, Table 4.1 and App. B.
+    Nogueira, S., Sechidis, K., Brown, G. (2018). On the stability of feature selection
+    algorithms. JMLR 18(174), 1-54, sec. 3.
+    MacIver, D. R., Hatfield-Dodds, Z. et al. (2019). Hypothesis: A new approach to
+    property-based testing. JOSS 4(43), 1891. doi:10.21105/joss.01891.
 
     Examples
     --------

@@ -29,6 +29,18 @@ class Axiom(enum.Enum):
     Each member's ``statement`` is the formal statement that
     :mod:`propstab` checks; ``label`` is a short column heading.
 
+    See Also
+    --------
+    propstab.audit : Checks every measure's claimed and disclaimed axioms.
+    propstab.MeasureInfo : A registry entry; ``claims`` maps each axiom to a claim.
+
+    References
+    ----------
+    Nogueira, S. (2018). Quantifying the Stability of Feature Selection. PhD thesis,
+    University of Manchester, ch. 4 (the five properties) and Table 4.1.
+    Nogueira, S., Sechidis, K., Brown, G. (2018). On the stability of feature selection
+    algorithms. JMLR 18(174), 1-54, sec. 3.
+
     Examples
     --------
     >>> from propstab import Axiom

@@ -35,13 +35,38 @@ def expected_pairwise(score: Callable, row_sizes, n_features: int) -> Tuple[np.n
     score : callable
         ``score(r, k_i, k_j, d) -> (numerator, denominator)`` on broadcast arrays.
     row_sizes : array of int, length M
+        The subset sizes k_1..k_M.
     n_features : int
+        d.
 
     Returns
     -------
     expectation : ndarray, shape (M, M)
         The exact expectation (NaN where the score is undefined for the sizes).
     defined : ndarray of bool, shape (M, M)
+        False where the score's denominator is 0 with positive probability.
+
+    Raises
+    ------
+    TypeError
+        If ``row_sizes`` is not a 1-D sequence of integers or ``n_features`` not an
+        integer.
+    ValueError
+        If ``row_sizes`` is empty or a size is outside 0..d, or ``n_features < 1``.
+    TypeError
+        If ``score`` is not callable.
+
+    See Also
+    --------
+    propstab.chance.nogueira_expectation : The closed form for Nogueira's estimator.
+    propstab.chance.union_size_pmf : The null law of the union of the runs.
+
+    References
+    ----------
+    Kuncheva, L. I. (2007). A stability index for feature selection. AIAC, 390-395
+    (the intersection of two random subsets is hypergeometric).
+    Nogueira, S. (2018). Quantifying the Stability of Feature Selection. PhD thesis,
+    University of Manchester, Definition 2 and sec. 3.1.6.
 
     Examples
     --------
@@ -76,6 +101,40 @@ def expected_pairwise(score: Callable, row_sizes, n_features: int) -> Tuple[np.n
 def column_count_pmf(row_sizes, n_features: int) -> np.ndarray:
     """P(F_f = c | H0) for c = 0..M: Poisson-binomial with probabilities k_i/d.
 
+    Under the null model each run selects feature f with probability k_i/d,
+    independently of the other runs; runs of equal size are grouped into one
+    binomial, and the binomials are convolved.
+
+    Parameters
+    ----------
+    row_sizes : sequence of int, length M
+        The subset sizes k_1..k_M.
+    n_features : int
+        d.
+
+    Returns
+    -------
+    ndarray of float, length M + 1
+        The probabilities of the counts 0..M.
+
+    Raises
+    ------
+    TypeError
+        If ``row_sizes`` is not a 1-D sequence of integers or ``n_features`` not an
+        integer.
+    ValueError
+        If ``row_sizes`` is empty or a size is outside 0..d, or ``n_features < 1``.
+
+    See Also
+    --------
+    propstab.chance.nogueira_expectation : Its first two moments give E[Phi-hat | H0].
+    propstab.chance.union_size_pmf : The null law of the union of the runs.
+
+    References
+    ----------
+    Nogueira, S. (2018). Quantifying the Stability of Feature Selection. PhD thesis,
+    University of Manchester, Definition 2 and Thm 3 (the column's sample variance under H0).
+
     Examples
     --------
     >>> from propstab.chance import column_count_pmf
@@ -92,6 +151,41 @@ def column_count_pmf(row_sizes, n_features: int) -> np.ndarray:
 
 def union_size_pmf(row_sizes, n_features: int) -> np.ndarray:
     """P(``|s_1 ∪ … ∪ s_M|`` = u | H0) for u = 0..d.
+
+    A Markov chain over the runs: adding a random subset of size k to a union of size
+    c adds a hypergeometric number of new features (population d, d - c of them new,
+    k draws).
+
+    Parameters
+    ----------
+    row_sizes : sequence of int, length M
+        The subset sizes k_1..k_M.
+    n_features : int
+        d.
+
+    Returns
+    -------
+    ndarray of float, length d + 1
+        The probabilities of the union sizes 0..d.
+
+    Raises
+    ------
+    TypeError
+        If ``row_sizes`` is not a 1-D sequence of integers or ``n_features`` not an
+        integer.
+    ValueError
+        If ``row_sizes`` is empty or a size is outside 0..d, or ``n_features < 1``.
+
+    See Also
+    --------
+    propstab.chance.column_count_pmf : The null law of one feature's selection count.
+    propstab.measures.davis : Its exact correction for chance averages over this law.
+
+    References
+    ----------
+    Nogueira, S. (2018). Quantifying the Stability of Feature Selection. PhD thesis,
+    University of Manchester, Definition 2 (the null model); the recursion is propstab's own
+    (each step is the hypergeometric law of sec. 3.1.6).
 
     Examples
     --------
@@ -135,11 +229,39 @@ def nogueira_expectation(row_sizes, n_features: int) -> float:
     Parameters
     ----------
     row_sizes : sequence of int, length M >= 2
+        The subset sizes k_1..k_M.
     n_features : int
+        d.
 
     Returns
     -------
     float
+        The exact expectation; NaN when the mean size is 0 or d.
+
+    Raises
+    ------
+    TypeError
+        If ``row_sizes`` is not a 1-D sequence of integers or ``n_features`` not an
+        integer.
+    ValueError
+        If there are fewer than 2 sizes or a size is outside 0..d, or ``n_features < 1``.
+
+    Warns
+    -----
+    UndefinedMeasureWarning
+        When every run selects no feature or every feature.
+
+    See Also
+    --------
+    propstab.measures.nogueira : The estimator itself.
+    propstab.chance.column_count_pmf : The null law of the column counts used here.
+
+    References
+    ----------
+    Nogueira, S. (2018). Quantifying the Stability of Feature Selection. PhD thesis,
+    University of Manchester, Thm 3 and App. A.3 (the constant-size case, expectation 0).
+    Nogueira, S., Sechidis, K., Brown, G. (2018). On the stability of feature selection
+    algorithms. JMLR 18(174), 1-54.
 
     Examples
     --------

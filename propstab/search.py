@@ -54,6 +54,15 @@ example on every run, and the test suite's Hypothesis profile is this object."""
 class Found(Exception):
     """A refuting example, raised inside a search and returned by :func:`search`.
 
+    Parameters
+    ----------
+    example : object
+        The refuting example.
+    values : tuple, optional
+        The values that refute the property on it.
+    reason : str, optional
+        Why they refute it, in one sentence (also the exception's message).
+
     Attributes
     ----------
     example : object
@@ -65,6 +74,23 @@ class Found(Exception):
     context : object or None
         Anything drawn with the example that the property depends on (for the audit:
         the similarity matrix and importance weights of a correlated measure).
+
+    See Also
+    --------
+    propstab.search.search : Runs a probe and returns the minimal Found.
+    propstab.auditing.CheckResult : The audit's verdict, which carries a Found's example.
+
+    References
+    ----------
+    MacIver, D. R., Hatfield-Dodds, Z. et al. (2019). Hypothesis: A new approach to
+    property-based testing. JOSS 4(43), 1891. doi:10.21105/joss.01891 (a failing example, raised and then shrunk).
+
+    Examples
+    --------
+    >>> from propstab.search import Found
+    >>> found = Found([[1, 0], [0, 1]], (-1.0,), "below the declared lower bound 0")
+    >>> found.example, found.values, str(found)
+    ([[1, 0], [0, 1]], (-1.0,), 'below the declared lower bound 0')
     """
 
     def __init__(self, example: Any, values: Tuple = (), reason: str = ""):
@@ -106,12 +132,32 @@ def search(strategy, probe: Callable[[Any], Optional[Found]], *, max_examples: i
         explicit example); None when no example refutes; ``"unsatisfiable"`` when no
         generated example satisfied the probe's assumptions.
 
+    Raises
+    ------
+    hypothesis.errors.InvalidArgument
+        A ``TypeError``: an invalid ``strategy``, or ``max_examples`` not an integer
+        >= 1 (Hypothesis's own validation).
+    Exception
+        Any exception of ``probe`` other than :class:`Found` propagates unchanged.
+
+    See Also
+    --------
+    propstab.search.assume : Skips an example outside the property's domain.
+    propstab.search.target : Guides the search towards large values.
+    propstab.audit : The axiom audit, built on this search.
+
     Notes
     -----
     The settings are :data:`REPRODUCIBLE` with ``max_examples``, the seed instead of
     derandomisation, one counterexample only, quiet output and no health checks (a
     search may reject many examples by design): the same strategy, probe, number of
     examples and seed give the same result on every run.
+
+    References
+    ----------
+    MacIver, D. R., Hatfield-Dodds, Z. et al. (2019). Hypothesis: A new approach to
+    property-based testing. JOSS 4(43), 1891. doi:10.21105/joss.01891 (``given``, ``seed``, ``settings``
+    and shrinking).
 
     Examples
     --------
@@ -166,9 +212,25 @@ def assume(condition) -> None:
     condition : bool
         Whether the example is in the property's domain.
 
+    Returns
+    -------
+    None
+        Returns when ``condition`` holds.
+
+    Raises
+    ------
+    hypothesis.errors.UnsatisfiedAssumption
+        For a generated example whose ``condition`` fails: Hypothesis's signal to draw
+        another, caught by :func:`search` (an explicit example is skipped likewise).
+
     See Also
     --------
     assume_defined : Assume that a measure's value is defined.
+
+    References
+    ----------
+    MacIver, D. R., Hatfield-Dodds, Z. et al. (2019). Hypothesis: A new approach to
+    property-based testing. JOSS 4(43), 1891. doi:10.21105/joss.01891 (``hypothesis.assume``).
 
     Examples
     --------
@@ -194,11 +256,29 @@ def assume_defined(value: float) -> float:
     Parameters
     ----------
     value : float
+        A measure's value on the example.
 
     Returns
     -------
     float
         ``value`` itself.
+
+    Raises
+    ------
+    TypeError
+        If ``value`` is not a real number.
+    hypothesis.errors.UnsatisfiedAssumption
+        For a generated example whose value is NaN (as :func:`assume`).
+
+    See Also
+    --------
+    propstab.search.assume : The general form.
+    propstab.UndefinedMeasureWarning : The warning that comes with a NaN value.
+
+    References
+    ----------
+    MacIver, D. R., Hatfield-Dodds, Z. et al. (2019). Hypothesis: A new approach to
+    property-based testing. JOSS 4(43), 1891. doi:10.21105/joss.01891 (``hypothesis.assume``).
 
     Examples
     --------
@@ -227,6 +307,30 @@ def target(observation: float, label: str) -> None:
         The quantity to maximise (e.g. a measure's value, or minus it).
     label : str
         Its name; each label is maximised separately.
+
+    Returns
+    -------
+    None
+        The observation is recorded for Hypothesis's targeted search.
+
+    Raises
+    ------
+    TypeError
+        If ``observation`` is not a real number.
+    hypothesis.errors.InvalidArgument
+        A ``TypeError``: ``label`` not a str, or two observations with one label in
+        one example (Hypothesis's rules for ``target``).
+
+    See Also
+    --------
+    propstab.search.search : The search it guides.
+
+    References
+    ----------
+    MacIver, D. R., Hatfield-Dodds, Z. et al. (2019). Hypothesis: A new approach to
+    property-based testing. JOSS 4(43), 1891. doi:10.21105/joss.01891.
+    Loscher, A., Sagonas, K. (2017). Targeted property-based testing. ISSTA,
+    46-56 (the idea behind ``hypothesis.target``).
 
     Examples
     --------

@@ -95,6 +95,20 @@ def similarity_from_data(X, *, method: str = "pearson", threshold=None, sparse=N
     RuntimeWarning
         For constant columns, which get similarity 0 to every other feature.
 
+    See Also
+    --------
+    propstab.similarity_from_groups : Similarities from known groups of features.
+    propstab.measures.sechidis : The effective stability, which reads the matrix.
+    propstab.measures.msi : Hamer and Dupont's stability, which reads the matrix.
+
+    References
+    ----------
+    Sechidis, K., Papangelou, K., Nogueira, S., Weatherall, J., Brown, G. (2019). On
+    the stability of feature selection in the presence of feature correlations. ECML
+    PKDD, LNCS 11906, 327-342, sec. 3.1 and 4.1.
+    Hamer, V., Dupont, P. (2021). Robust selection stability estimation in correlated
+    spaces. ECML PKDD, LNCS 12977, 446-461, sec. 6.1.
+
     Examples
     --------
     >>> import numpy as np
@@ -175,6 +189,17 @@ def similarity_from_groups(groups, n_features, *, within=1.0, feature_names=None
     ------
     ValueError, TypeError
         Indices out of range, unknown names, a bad ``within``.
+
+    See Also
+    --------
+    propstab.similarity_from_data : Similarities from the data's correlations.
+    propstab.measures.sechidis : The effective stability, which reads the matrix.
+
+    References
+    ----------
+    Sechidis, K., Papangelou, K., Nogueira, S., Weatherall, J., Brown, G. (2019). On
+    the stability of feature selection in the presence of feature correlations. ECML
+    PKDD, LNCS 11906, 327-342, sec. 4.2 (the IPASS biomarker groups).
 
     Examples
     --------

@@ -81,7 +81,26 @@ LIMIT_RUNS, LIMIT_FEATURES, LIMIT_SIMILARITY_FEATURES = 50, 50, 50
 
 
 class NullConfiguration(NamedTuple):
-    """A configuration of the null model H0: M runs of sizes ``row_sizes`` over d features."""
+    """A configuration of the null model H0: M runs of sizes ``row_sizes`` over d features.
+
+    See Also
+    --------
+    null_configurations : The strategy drawing these configurations.
+    propstab.chance.nogueira_expectation : An exact expectation under H0 for such sizes.
+
+    References
+    ----------
+    Nogueira, S. (2018). Quantifying the Stability of Feature Selection. PhD thesis,
+    University of Manchester, Definition 2 (the null model of
+    feature selection).
+
+    Examples
+    --------
+    >>> from propstab.strategies import NullConfiguration
+    >>> c = NullConfiguration(n_runs=2, n_features=4, row_sizes=(1, 3))
+    >>> c.n_features, sum(c.row_sizes)
+    (4, 4)
+    """
 
     n_runs: int
     n_features: int
@@ -109,6 +128,17 @@ def matrix_from_rows(rows, n_features: int, *, base: int = 0) -> np.ndarray:
     ValueError, TypeError
         ``n_features`` is not a positive integer, ``base`` is not 0 or 1, or an index
         is not an integer in ``base .. base + n_features - 1``.
+
+    See Also
+    --------
+    propstab.as_selection : Validates index collections as a Selection.
+    propstab.r.from_r_selection : Reads stabm's 1-based list of feature vectors.
+
+    References
+    ----------
+    Nogueira, S. (2018). Quantifying the Stability of Feature Selection. PhD thesis,
+    University of Manchester, sec. 2.2.3 and Fig. 2.1 (set notation
+    and the binary matrix Z).
 
     Examples
     --------
@@ -262,6 +292,25 @@ def null_configurations(draw, *, min_runs=2, max_runs=None, min_features=2, max_
     -------
     SearchStrategy of NullConfiguration
 
+    Raises
+    ------
+    hypothesis.errors.InvalidArgument
+        When the strategy is first used, for an invalid argument or an impossible
+        combination (as for :func:`selection_matrices`).
+
+    See Also
+    --------
+    selection_matrices : Matrices with these shapes and sizes.
+    propstab.auditing.check_correction_for_chance : Checks E[value | H0] over them.
+
+    References
+    ----------
+    Nogueira, S. (2018). Quantifying the Stability of Feature Selection. PhD thesis,
+    University of Manchester, Definition 2.
+    MacIver, D. R., Hatfield-Dodds, Z. et al. (2019). Hypothesis: A new approach to
+    property-based testing. JOSS 4(43), 1891. doi:10.21105/joss.01891 (strategies and
+    shrinking).
+
     Examples
     --------
     >>> from hypothesis import find
@@ -300,6 +349,21 @@ def selection_matrices(draw, *, min_runs=2, max_runs=None, min_features=2, max_f
         When the strategy is first used, for an invalid argument or an impossible
         combination (e.g. ``max_runs < min_runs``, ``"proper"`` sizes with
         ``max_features < 2``, a fixed size larger than ``max_features``).
+
+    See Also
+    --------
+    matrix_pairs : Pairs with the same row sizes (MONOTONICITY).
+    identical_rows : Matrices whose runs are all the same (MAXIMUM).
+    propstab.audit : Searches these for counterexamples to a measure's claims.
+
+    References
+    ----------
+    MacIver, D. R., Hatfield-Dodds, Z. et al. (2019). Hypothesis: A new approach to
+    property-based testing. JOSS 4(43), 1891. doi:10.21105/joss.01891 (strategies and
+    shrinking).
+    Nogueira, S. (2018). Quantifying the Stability of Feature Selection. PhD thesis,
+    University of Manchester, sec. 4.1 (the properties'
+    domain).
 
     Examples
     --------
@@ -361,6 +425,14 @@ def matrix_pairs(draw, *, min_runs=2, max_runs=None, min_features=2, max_feature
     selection_matrices : Any selection matrix.
     identical_rows : Matrices whose runs are all the same.
 
+    References
+    ----------
+    Nogueira, S. (2018). Quantifying the Stability of Feature Selection. PhD thesis,
+    University of Manchester, sec. 4.1 and Thm 2 (monotonicity).
+    MacIver, D. R., Hatfield-Dodds, Z. et al. (2019). Hypothesis: A new approach to
+    property-based testing. JOSS 4(43), 1891. doi:10.21105/joss.01891 (strategies and
+    shrinking).
+
     Examples
     --------
     >>> from hypothesis import find
@@ -405,6 +477,15 @@ def identical_rows(draw, *, min_runs=2, max_runs=None, min_features=2, max_featu
     selection_matrices : Any selection matrix.
     near_identical_rows : The non-identical matrices closest to these.
 
+    References
+    ----------
+    Nogueira, S. (2018). Quantifying the Stability of Feature Selection. PhD thesis,
+    University of Manchester, sec. 4.1 (Maximum Stability <->
+    Deterministic Selection).
+    MacIver, D. R., Hatfield-Dodds, Z. et al. (2019). Hypothesis: A new approach to
+    property-based testing. JOSS 4(43), 1891. doi:10.21105/joss.01891 (strategies and
+    shrinking).
+
     Examples
     --------
     >>> from hypothesis import find
@@ -448,6 +529,15 @@ def near_identical_rows(draw, *, min_runs=2, max_runs=None, min_features=2, max_
     --------
     selection_matrices : Any selection matrix.
     identical_rows : Every run the same.
+
+    References
+    ----------
+    Nogueira, S. (2018). Quantifying the Stability of Feature Selection. PhD thesis,
+    University of Manchester, sec. 4.2.4 and Fig. 4.1 (the maximum
+    property).
+    MacIver, D. R., Hatfield-Dodds, Z. et al. (2019). Hypothesis: A new approach to
+    property-based testing. JOSS 4(43), 1891. doi:10.21105/joss.01891 (strategies and
+    shrinking).
 
     Examples
     --------
@@ -558,6 +648,23 @@ def similarity_matrices(draw, n_features, *, kinds=SIMILARITY_KINDS,
         or ``formats`` not a non-empty subset of the choices, ``elements`` not a
         strategy, or an element drawn outside [0, 1].
 
+    See Also
+    --------
+    propstab.similarity_from_data : Similarities from data.
+    propstab.similarity_from_groups : Similarities from groups of features.
+    importance_weights : Importances for the same correlated measures.
+
+    References
+    ----------
+    Sechidis, K., Papangelou, K., Nogueira, S., Weatherall, J., Brown, G. (2019). On
+    the stability of feature selection in the presence of feature correlations. ECML
+    PKDD, LNCS 11906, 327-342, eq. 4.
+    Hamer, V., Dupont, P. (2021). Robust selection stability estimation in correlated
+    spaces. ECML PKDD, LNCS 12977, 446-461, sec. 5.
+    MacIver, D. R., Hatfield-Dodds, Z. et al. (2019). Hypothesis: A new approach to
+    property-based testing. JOSS 4(43), 1891. doi:10.21105/joss.01891 (strategies and
+    shrinking).
+
     Examples
     --------
     >>> import numpy as np
@@ -631,6 +738,25 @@ def importance_weights(draw, n_runs, n_features, *, equal=True):
     -------
     SearchStrategy of float64 ndarrays of shape (M, d), or None
 
+    Raises
+    ------
+    hypothesis.errors.InvalidArgument
+        When the strategy is first used: ``n_runs`` or ``n_features`` not an integer in
+        1..50, ``equal`` not True or False.
+
+    See Also
+    --------
+    similarity_matrices : The similarity matrices of the same measures.
+    propstab.measures.msi : A measure that reads importances.
+
+    References
+    ----------
+    Hamer, V., Dupont, P. (2021). Robust selection stability estimation in correlated
+    spaces. ECML PKDD, LNCS 12977, 446-461, sec. 3 and eqs. 6-7.
+    MacIver, D. R., Hatfield-Dodds, Z. et al. (2019). Hypothesis: A new approach to
+    property-based testing. JOSS 4(43), 1891. doi:10.21105/joss.01891 (strategies and
+    shrinking).
+
     Examples
     --------
     >>> from hypothesis import find
@@ -670,7 +796,28 @@ __all__ += ["TIES", "RankConfiguration", "identical_rankings", "midranks_of_patt
 class RankConfiguration(NamedTuple):
     """A configuration of the null model for rankings: M runs over d features, run i with
     the tie pattern ``patterns[i]`` (its midranks in increasing order); under H0 run i
-    ranks the features by a uniformly random permutation of them."""
+    ranks the features by a uniformly random permutation of them.
+
+    See Also
+    --------
+    rank_null_configurations : The strategy drawing these configurations.
+    midranks_of_pattern : The midranks of a tie pattern.
+
+    References
+    ----------
+    Nogueira, S., Sechidis, K., Brown, G. (2017). On the use of Spearman's rho to
+    measure the stability of feature rankings. IbPRIA, LNCS 10255, 381-391.
+    Nogueira, S. (2018). Quantifying the Stability of Feature Selection. PhD thesis,
+    University of Manchester, sec. 7.2.2 (stability of
+    rankings).
+
+    Examples
+    --------
+    >>> from propstab.strategies import RankConfiguration, midranks_of_pattern
+    >>> c = RankConfiguration(2, 3, (midranks_of_pattern([3]), (1.0, 2.0, 3.0)))
+    >>> c.row_sizes[0]
+    (2.0, 2.0, 2.0)
+    """
 
     n_runs: int
     n_features: int
@@ -685,6 +832,34 @@ class RankConfiguration(NamedTuple):
 def midranks_of_pattern(group_sizes) -> Tuple[float, ...]:
     """The midranks, in increasing order, of a run whose tie groups have these sizes (in
     order of position): a group over positions s..s+t-1 has midrank s + (t - 1)/2.
+
+    Parameters
+    ----------
+    group_sizes : sequence of int
+        The sizes of the run's tie groups, in order of position (1 for an untied
+        feature); they sum to d.
+
+    Returns
+    -------
+    tuple of float
+        The d midranks, in increasing order.
+
+    Raises
+    ------
+    TypeError
+        If ``group_sizes`` is not a sequence or a size is not an integer.
+    ValueError
+        If ``group_sizes`` is empty or a size is below 1.
+
+    See Also
+    --------
+    propstab.as_rankings : Applies the same midrank rule to a rank matrix.
+    RankConfiguration : Null configurations given by such patterns.
+
+    References
+    ----------
+    Kendall, M. G. (1945). The treatment of ties in ranking problems. Biometrika 33(3),
+    239-251 (midranks).
 
     Examples
     --------
@@ -791,6 +966,19 @@ def rank_null_configurations(draw, *, min_runs=2, max_runs=None, min_features=2,
     hypothesis.errors.InvalidArgument
         When the strategy is first used, for an invalid argument.
 
+    See Also
+    --------
+    RankConfiguration : The configurations drawn.
+    null_configurations : The same for selection matrices.
+
+    References
+    ----------
+    Nogueira, S., Sechidis, K., Brown, G. (2017). On the use of Spearman's rho to
+    measure the stability of feature rankings. IbPRIA, LNCS 10255, 381-391.
+    MacIver, D. R., Hatfield-Dodds, Z. et al. (2019). Hypothesis: A new approach to
+    property-based testing. JOSS 4(43), 1891. doi:10.21105/joss.01891 (strategies and
+    shrinking).
+
     Examples
     --------
     >>> from hypothesis import find
@@ -837,6 +1025,14 @@ def rank_matrices(draw, *, min_runs=2, max_runs=None, min_features=2, max_featur
     rank_matrix_pairs : Pairs with the same tie patterns (MONOTONICITY).
     selection_matrices : The same for selection matrices.
 
+    References
+    ----------
+    Nogueira, S., Sechidis, K., Brown, G. (2017). On the use of Spearman's rho to
+    measure the stability of feature rankings. IbPRIA, LNCS 10255, 381-391.
+    MacIver, D. R., Hatfield-Dodds, Z. et al. (2019). Hypothesis: A new approach to
+    property-based testing. JOSS 4(43), 1891. doi:10.21105/joss.01891 (strategies and
+    shrinking).
+
     Examples
     --------
     >>> from hypothesis import find
@@ -875,6 +1071,19 @@ def rank_matrix_pairs(draw, *, min_runs=2, max_runs=None, min_features=2, max_fe
     hypothesis.errors.InvalidArgument
         When the strategy is first used, for an invalid argument.
 
+    See Also
+    --------
+    rank_matrices : Any rank matrix.
+    matrix_pairs : The same for selection matrices.
+
+    References
+    ----------
+    Nogueira, S., Sechidis, K., Brown, G. (2017). On the use of Spearman's rho to
+    measure the stability of feature rankings. IbPRIA, LNCS 10255, 381-391.
+    MacIver, D. R., Hatfield-Dodds, Z. et al. (2019). Hypothesis: A new approach to
+    property-based testing. JOSS 4(43), 1891. doi:10.21105/joss.01891 (strategies and
+    shrinking).
+
     Examples
     --------
     >>> from hypothesis import find
@@ -911,6 +1120,19 @@ def identical_rankings(draw, *, min_runs=2, max_runs=None, min_features=2, max_f
     hypothesis.errors.InvalidArgument
         When the strategy is first used, for an invalid argument.
 
+    See Also
+    --------
+    near_identical_rankings : The non-identical rank matrices closest to these.
+    identical_rows : The same for selection matrices.
+
+    References
+    ----------
+    Nogueira, S., Sechidis, K., Brown, G. (2017). On the use of Spearman's rho to
+    measure the stability of feature rankings. IbPRIA, LNCS 10255, 381-391.
+    MacIver, D. R., Hatfield-Dodds, Z. et al. (2019). Hypothesis: A new approach to
+    property-based testing. JOSS 4(43), 1891. doi:10.21105/joss.01891 (strategies and
+    shrinking).
+
     Examples
     --------
     >>> from hypothesis import find
@@ -946,6 +1168,19 @@ def near_identical_rankings(draw, *, min_runs=2, max_runs=None, min_features=2,
     ------
     hypothesis.errors.InvalidArgument
         When the strategy is first used, for an invalid argument or fewer than 2 runs.
+
+    See Also
+    --------
+    identical_rankings : Every run ranking the features the same.
+    near_identical_rows : The same for selection matrices.
+
+    References
+    ----------
+    Nogueira, S., Sechidis, K., Brown, G. (2017). On the use of Spearman's rho to
+    measure the stability of feature rankings. IbPRIA, LNCS 10255, 381-391.
+    MacIver, D. R., Hatfield-Dodds, Z. et al. (2019). Hypothesis: A new approach to
+    property-based testing. JOSS 4(43), 1891. doi:10.21105/joss.01891 (strategies and
+    shrinking).
 
     Examples
     --------

@@ -27,6 +27,16 @@ def load_function(spec: str) -> Callable[[np.ndarray], float]:
         fails while being imported (e.g. a missing module) or does not define a callable
         of that name; the message names the file.
 
+    See Also
+    --------
+    propstab.audit : Audits the loaded function.
+    propstab.auditing.subject : The declaration of a user function.
+
+    References
+    ----------
+    Python documentation, ``importlib.util.spec_from_file_location`` (importing a
+    source file directly, https://docs.python.org/3/library/importlib.html).
+
     Examples
     --------
     >>> import pathlib, tempfile

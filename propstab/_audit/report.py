@@ -27,13 +27,18 @@ MARKS = {"holds": "✓", "violated": "!", "refuted": "✗", "unrefuted": "?", "s
 class CheckResult:
     """The outcome of one check of one axiom on one measure.
 
-    Attributes
+    Parameters
     ----------
     measure : str
         The measure's name (with its options, e.g. ``"davis[penalty=0.5]"``).
     axiom : Axiom
+        The axiom checked.
     claimed : bool
+        Whether the measure claims it.
     status : {"holds", "violated", "refuted", "unrefuted", "skipped"}
+        The verdict: a claim that holds or is violated, a disclaimer that is refuted
+        (a counterexample found) or unrefuted (none found, which proves nothing), or
+        a check that does not apply.
     counterexample : ndarray, tuple of two ndarrays, NullConfiguration, RankConfiguration or None
         The minimal refuting matrix (a 0/1 selection matrix, or a rank matrix of
         midranks for the ranking family; a pair for MONOTONICITY, a null-model
@@ -43,9 +48,29 @@ class CheckResult:
     expectations : tuple of Expectation
         For CORRECTION_FOR_CHANCE: the exact null expectations found.
     reason : str
+        Why, in one sentence.
     context : Context or None
         For a measure reading a similarity matrix or importances: the (shrunk)
         similarity C and importance weights of the counterexample.
+
+    See Also
+    --------
+    propstab.AuditTable : The rows of an audit.
+    propstab.auditing.check_bounds : One of the five checks that return a CheckResult.
+
+    References
+    ----------
+    Nogueira, S. (2018). Quantifying the Stability of Feature Selection. PhD thesis,
+    University of Manchester, ch. 4, Table 4.1 and App. B (the
+    properties and their counterexamples).
+
+    Examples
+    --------
+    >>> from propstab import Axiom, get_measure
+    >>> from propstab.auditing import check_bounds, subject
+    >>> row = check_bounds(subject(get_measure("jaccard")), max_examples=20, seed=0)
+    >>> row.axiom is Axiom.BOUNDS, row.claimed, row.status
+    (True, True, 'holds')
     """
 
     measure: str
@@ -97,6 +122,22 @@ class AuditTable:
     (✓ claimed and holds, ! claimed but violated, ✗ disclaimed and refuted,
     ? disclaimed but unrefuted, - skipped) and numbered footnotes with the
     counterexamples. :meth:`to_frame` and :meth:`to_json` export the rows.
+
+    Parameters
+    ----------
+    rows : sequence of CheckResult
+        One row per (measure, axiom), in the order to print.
+
+    See Also
+    --------
+    propstab.audit : Runs the checks and returns the table.
+    propstab.auditing.CheckResult : One row.
+
+    References
+    ----------
+    Nogueira, S. (2018). Quantifying the Stability of Feature Selection. PhD thesis,
+    University of Manchester, Table 4.1 (the table the audit
+    reproduces).
 
     Examples
     --------

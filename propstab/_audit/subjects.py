@@ -325,6 +325,12 @@ def subject(measure, *, options: Optional[Mapping[str, Any]] = None, claims=None
     propstab.auditing.audited_subjects : The subjects an audit covers.
     propstab.auditing.audit : Every check on subjects, as a table.
 
+    References
+    ----------
+    Nogueira, S. (2018). Quantifying the Stability of Feature Selection. PhD thesis,
+    University of Manchester, ch. 4 (the
+    properties a declaration claims) and Definition 2 (the null model).
+
     Examples
     --------
     >>> from propstab import Axiom

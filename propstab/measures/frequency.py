@@ -525,6 +525,27 @@ def cw_min(total, n_runs, n_features):
     Returns
     -------
     float
+        The smallest CW over all systems of n subsets of ``|Y|`` features with N
+        selections in total.
+
+    Raises
+    ------
+    TypeError
+        If ``total``, ``n_runs`` or ``n_features`` is not an integer.
+    ValueError
+        If ``n_runs < 2``, ``n_features < 1`` or ``total`` is outside 1..n ``|Y|``.
+
+    See Also
+    --------
+    propstab.measures.cw_max : The maximum, the other end of CW_rel's normalisation.
+    propstab.measures.cwrel : The relative weighted consistency, which uses both.
+    propstab.measures.weighted_consistency : CW itself.
+
+    References
+    ----------
+    Somol, P., Novovicova, J. (2010). Evaluating stability and comparing output of
+    feature selectors that optimize feature subset cardinality. IEEE TPAMI 32(11),
+    1921-1939, eqs. 9 and 11 (Lemma 4) and Fig. 2(a).
 
     Examples
     --------
@@ -557,6 +578,25 @@ def cw_max(total, n_runs):
     Returns
     -------
     float
+        The largest CW over all systems of n subsets with N selections in total.
+
+    Raises
+    ------
+    TypeError
+        If ``total`` or ``n_runs`` is not an integer.
+    ValueError
+        If ``total < 1`` or ``n_runs < 2``.
+
+    See Also
+    --------
+    propstab.measures.cw_min : The minimum, the other end of CW_rel's normalisation.
+    propstab.measures.cwrel : The relative weighted consistency, which uses both.
+
+    References
+    ----------
+    Somol, P., Novovicova, J. (2010). Evaluating stability and comparing output of
+    feature selectors that optimize feature subset cardinality. IEEE TPAMI 32(11),
+    1921-1939, eqs. 13 and 14 (Lemma 6) and Fig. 2(b).
 
     Examples
     --------

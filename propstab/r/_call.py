@@ -143,12 +143,31 @@ def _r_start_problem() -> str:
 def robjects():
     """The ``rpy2.robjects`` module, R started on first use.
 
+    R is first started in a child process: a broken R installation makes R end the
+    process that embeds it, so the fault is found and reported before this process
+    embeds R.
+
+    Returns
+    -------
+    module
+        ``rpy2.robjects``, with R running in this process.
+
     Raises
     ------
     ImportError
         rpy2 is not installed (``pip install propstab[r]``).
     RUnavailableError
-        R cannot be found.
+        R cannot be found or started; the message says how to install it.
+
+    See Also
+    --------
+    propstab.r.call_r : Calls an R function with R's errors as Python exceptions.
+    propstab.r.r_versions : The versions of R, rpy2 and the R packages.
+
+    References
+    ----------
+    rpy2 documentation, "R packages" and "Calling functions"
+    (https://rpy2.github.io/doc/latest/html/).
 
     Examples
     --------
@@ -182,10 +201,36 @@ def robjects():
 def require_package(name: str) -> None:
     """Check that the R package ``name`` is installed (``requireNamespace``), cached.
 
+    A package that is installed but does not load is told apart from a missing one: the
+    message then names the missing or outdated dependency.
+
+    Parameters
+    ----------
+    name : str
+        The R package, e.g. ``"stabm"``.
+
+    Returns
+    -------
+    None
+        Returns when the package loads.
+
     Raises
     ------
     RUnavailableError
-        The package is not installed in R; the message gives the install command.
+        The package is not installed in R, or does not load; the message gives the
+        install command (also as the error's ``command``).
+    ImportError, RUnavailableError
+        From :func:`propstab.r.robjects`: rpy2 or R is missing.
+
+    See Also
+    --------
+    propstab.r.r_package : The package as an rpy2 object.
+    propstab.r.RUnavailableError : The error raised when it is missing.
+
+    References
+    ----------
+    R Core Team. R: A Language and Environment for Statistical Computing. R Foundation
+    for Statistical Computing, Vienna (``?requireNamespace``).
 
     Examples
     --------
@@ -219,10 +264,30 @@ def require_package(name: str) -> None:
 def r_package(name: str):
     """The R package ``name`` as an rpy2 package object (``importr``), cached.
 
+    Parameters
+    ----------
+    name : str
+        The R package, e.g. ``"stabm"``.
+
+    Returns
+    -------
+    rpy2.robjects.packages.Package
+        The package's namespace; its R functions are attributes (dots as underscores).
+
     Raises
     ------
     RUnavailableError
         The package is not installed in R; the message gives the install command.
+
+    See Also
+    --------
+    propstab.r.require_package : Checks that the package is installed.
+    propstab.r.call_r : Calls a package's function by name.
+
+    References
+    ----------
+    rpy2 documentation, "R packages" and "Calling functions"
+    (https://rpy2.github.io/doc/latest/html/).
 
     Examples
     --------
@@ -294,6 +359,22 @@ def call_r(package: str, function: str, /, *args, **kwargs):
     scalars and strings are converted by rpy2; use :mod:`propstab.r` converters for
     selections and matrices. R warnings are re-emitted as :class:`RuntimeWarning`.
 
+    Parameters
+    ----------
+    package : str
+        The R package, e.g. ``"stabm"`` (``"base"`` for base R).
+    function : str
+        The function's name in the package.
+    *args
+        Positional arguments, Python values or R objects.
+    **kwargs
+        Keyword arguments by R argument name.
+
+    Returns
+    -------
+    rpy2 R object
+        The R value (an R vector for a number: read it with ``[0]``).
+
     Raises
     ------
     RReferenceError
@@ -301,6 +382,23 @@ def call_r(package: str, function: str, /, *args, **kwargs):
         made from Python and the R call that failed.
     RUnavailableError, ImportError
         R, the package or rpy2 is missing.
+
+    Warns
+    -----
+    RuntimeWarning
+        Each warning R raised during the call, prefixed with ``package::function``.
+
+    See Also
+    --------
+    propstab.r.call_r_code : The same for an R function written as source code.
+    propstab.r.call_reference : Calls a measure's R reference from its registry entry.
+
+    References
+    ----------
+    R Core Team. R: A Language and Environment for Statistical Computing. R Foundation
+    for Statistical Computing, Vienna (``?tryCatch``, ``?conditions``).
+    rpy2 documentation, "R packages" and "Calling functions"
+    (https://rpy2.github.io/doc/latest/html/).
 
     Examples
     --------
@@ -319,6 +417,40 @@ def call_r_code(code: str, label: str, /, *args, **kwargs):
     """Call the R function written as R source ``code`` (e.g. ``"function(R) ..."``) with
     ``args`` and ``kwargs``, as :func:`call_r` calls a package's function: errors as
     :class:`~propstab.r.RReferenceError` naming ``label``, warnings re-emitted.
+
+    Parameters
+    ----------
+    code : str
+        R source code evaluating to a function, e.g. ``"function(x, y) x * y"``
+        (parsed once and cached).
+    label : str
+        The name the function goes by in error messages and warnings.
+    *args
+        Positional arguments, Python values or R objects.
+    **kwargs
+        Keyword arguments by R argument name.
+
+    Returns
+    -------
+    rpy2 R object
+        The R value.
+
+    Raises
+    ------
+    RReferenceError
+        The R function raised an error; the message names ``label``.
+    RUnavailableError, ImportError
+        R, an R package the code needs, or rpy2 is missing.
+
+    See Also
+    --------
+    propstab.r.call_r : The same for a package's function.
+    propstab.measures.spearman : Its R reference is base R code called this way.
+
+    References
+    ----------
+    R Core Team. R: A Language and Environment for Statistical Computing. R Foundation
+    for Statistical Computing, Vienna (``?tryCatch``, ``?conditions``).
 
     Examples
     --------
@@ -365,7 +497,30 @@ def _safe_call(fn, label: str, args, kwargs):
 
 class RValue(NamedTuple):
     """A number returned by R: ``value`` (NaN for NA and NaN) and ``kind``, one of
-    ``"number"``, ``"NA"`` (missing) or ``"NaN"`` (not a number)."""
+    ``"number"``, ``"NA"`` (missing) or ``"NaN"`` (not a number).
+
+    R has two kinds of missing number: ``NA`` (a value not available, what stabm returns
+    for an undefined measure) and ``NaN`` (the result of an undefined operation such as
+    0/0); both read as a Python NaN, and ``kind`` keeps them apart.
+
+    See Also
+    --------
+    propstab.r.reference_value : Returns the R reference's value as an RValue.
+    propstab.r.CrosscheckRow : A cross-check row; it compares a value of R with propstab's.
+
+    References
+    ----------
+    R Core Team. R: A Language and Environment for Statistical Computing. R Foundation
+    for Statistical Computing, Vienna (``?NA``, ``?is.nan``).
+
+    Examples
+    --------
+    >>> from propstab.r import RValue
+    >>> RValue(0.5, "number").value
+    0.5
+    >>> RValue(float("nan"), "NA").kind
+    'NA'
+    """
 
     value: float
     kind: str
@@ -386,6 +541,31 @@ def as_rvalue(x, what: str) -> RValue:
 
 def r_versions(packages=("stabm", "irr", "Matrix")) -> "dict[str, str]":
     """Versions of R, rpy2 and the given R packages (``"not installed"`` if absent).
+
+    Parameters
+    ----------
+    packages : sequence of str, default ("stabm", "irr", "Matrix")
+        The R packages to report.
+
+    Returns
+    -------
+    dict of str to str
+        ``"R"``, ``"rpy2"`` and each package, to its version string.
+
+    Raises
+    ------
+    ImportError, RUnavailableError
+        rpy2 or R is missing (from :func:`propstab.r.robjects`).
+
+    See Also
+    --------
+    propstab.r.robjects : Starts R.
+    propstab.crosscheck : Its report prints these versions.
+
+    References
+    ----------
+    R Core Team. R: A Language and Environment for Statistical Computing. R Foundation
+    for Statistical Computing, Vienna (``?packageVersion``).
 
     Examples
     --------

@@ -40,6 +40,26 @@ def to_r_features(Z, /, *, n_features=None, feature_names=None, use_names: bool 
     Returns
     -------
     rpy2.robjects.vectors.ListVector
+        One integer (or character) vector per run; an empty run is an empty vector.
+
+    Raises
+    ------
+    ValueError, TypeError
+        Invalid ``Z`` (the rules of :func:`propstab.as_selection`); ``use_names=True``
+        without feature names.
+    ImportError, RUnavailableError
+        rpy2 or R is missing.
+
+    See Also
+    --------
+    propstab.r.from_r_selection : The way back, from R to a Selection.
+    propstab.r.to_r_matrix : Z as an R 0/1 matrix.
+
+    References
+    ----------
+    Bommert, A., Lang, M. (2021). stabm: Stability Measures for Feature Selection.
+    JOSS 6(59), 3010. doi:10.21105/joss.03010 (``features``: a list of feature
+    vectors, one per run).
 
     Examples
     --------
@@ -84,6 +104,38 @@ def to_r_matrix(Z, /, *, n_features=None, feature_names=None, transpose: bool = 
     orientation of ``irr::kappam.fleiss``'s ratings: subjects (features) in rows,
     raters (runs) in columns.
 
+    Parameters
+    ----------
+    Z : selection matrix in any form accepted by :func:`propstab.as_selection`
+        The M x d selection matrix.
+    n_features, feature_names : optional
+        As for :func:`propstab.as_selection`.
+    transpose : bool, default False
+        Return the d x M matrix (features in rows).
+
+    Returns
+    -------
+    rpy2 R matrix
+        An integer matrix of 0/1, with the feature names as column (or row) names.
+
+    Raises
+    ------
+    ValueError, TypeError
+        Invalid ``Z`` (the rules of :func:`propstab.as_selection`).
+    ImportError, RUnavailableError
+        rpy2 or R is missing.
+
+    See Also
+    --------
+    propstab.r.to_r_features : Z as stabm's list of feature vectors.
+    propstab.r.fleiss_kappa_r : Reads the transposed matrix as irr's ratings.
+
+    References
+    ----------
+    Gamer, M. et al. (2019). irr: Various coefficients of interrater reliability and
+    agreement. R package 0.84.1 (``kappam.fleiss(ratings)``: subjects in rows, raters
+    in columns).
+
     Examples
     --------
     >>> from propstab.r import to_r_matrix
@@ -102,6 +154,36 @@ def to_r_rankings(R, /, *, n_features=None, feature_names=None):
     """A rank matrix as an R double matrix of midranks (M x d, runs as rows), feature
     names as column names: the input of the ranking family's base R references
     (``stats::cor(t(R), method = "spearman")``, ``stats::dist(R, method = "canberra")``).
+
+    Parameters
+    ----------
+    R : rank matrix in any form accepted by :func:`propstab.as_rankings`
+        The M x d ranks (ties allowed: they become midranks).
+    n_features, feature_names : optional
+        As for :func:`propstab.as_rankings`.
+
+    Returns
+    -------
+    rpy2 R matrix
+        A double M x d matrix of midranks, with the feature names as column names.
+
+    Raises
+    ------
+    ValueError, TypeError
+        Invalid ``R`` (the rules of :func:`propstab.as_rankings`).
+    ImportError, RUnavailableError
+        rpy2 or R is missing.
+
+    See Also
+    --------
+    propstab.as_rankings : The validation and the midrank rule.
+    propstab.r.call_reference : Calls a ranking measure's base R reference on it.
+
+    References
+    ----------
+    R Core Team. R: A Language and Environment for Statistical Computing. R Foundation
+    for Statistical Computing, Vienna (``?cor``, ``?rank`` with ``ties.method =
+    "average"``).
 
     Examples
     --------
@@ -122,6 +204,37 @@ def to_r_similarity(C, /, *, feature_names=None):
     symmetric storage when the matrix is symmetric, with its diagonal stored
     explicitly (stabm's sparse path otherwise infers the dimension from the last
     stored entry, see the expected difference ``sparse_similarity_dimensions``).
+
+    Parameters
+    ----------
+    C : array-like, DataFrame or scipy.sparse matrix, shape (d, d)
+        The feature similarities.
+    feature_names : sequence, optional
+        Row and column names (a DataFrame's columns are used otherwise).
+
+    Returns
+    -------
+    rpy2 R matrix or Matrix::sparseMatrix
+        A numeric matrix for dense input, a ``dsCMatrix`` (symmetric) or ``dgCMatrix``
+        for sparse input.
+
+    Raises
+    ------
+    ValueError
+        If ``C`` is not a square 2-D matrix (the message names ``similarity``).
+    ImportError, RUnavailableError
+        rpy2, R or the R package Matrix is missing.
+
+    See Also
+    --------
+    propstab.similarity_from_data : Builds such a matrix from data.
+    propstab.measures.sechidis : A measure whose R reference takes the matrix.
+
+    References
+    ----------
+    Bommert, A., Lang, M. (2021). stabm: Stability Measures for Feature Selection.
+    JOSS 6(59), 3010. doi:10.21105/joss.03010 (``sim.mat``: a dense or sparse
+    similarity matrix).
 
     Examples
     --------
@@ -179,16 +292,32 @@ def from_r_selection(x, /, *, n_features=None, feature_names=None) -> Selection:
         required); or a 0/1 or logical M x d matrix whose column names, if any,
         become the feature names.
     n_features, feature_names : optional
+        d and the features' names, as for :func:`propstab.as_selection`.
 
     Returns
     -------
     Selection
+        The validated M x d selection.
 
     Raises
     ------
     ValueError
-        An index that is not a whole number in 1..n_features; see also
+        An index that is not a whole number in 1..n_features; a missing
+        ``n_features`` (index vectors) or ``feature_names`` (name vectors); see also
         :func:`propstab.as_selection`.
+    TypeError
+        If ``x`` is neither an R list nor an R matrix.
+
+    See Also
+    --------
+    propstab.r.to_r_features : The way there, from Z to stabm's list.
+    propstab.as_selection : The validation of the result.
+
+    References
+    ----------
+    Bommert, A., Lang, M. (2021). stabm: Stability Measures for Feature Selection.
+    JOSS 6(59), 3010. doi:10.21105/joss.03010 (``features``: a list of feature
+    vectors, one per run).
 
     Examples
     --------

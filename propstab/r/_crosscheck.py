@@ -91,7 +91,38 @@ def relative_difference(a: float, b: float) -> float:
 @dataclasses.dataclass(frozen=True, eq=False)
 class Case:
     """One input: a 0/1 selection matrix (or, for the ranking family, a float matrix of
-    midranks) and the measure's options (all of them)."""
+    midranks) and the measure's options (all of them).
+
+    Parameters
+    ----------
+    name : str
+        The case's name in reports (e.g. a paper's worked example).
+    Z : ndarray
+        The M x d selection matrix (bool), or for the ranking family the midranks
+        (float64).
+    options : mapping of str to object, optional
+        The measure's options, all of them.
+
+    See Also
+    --------
+    propstab.crosscheck : Evaluates cases with propstab and with R.
+    propstab.r.CrosscheckRow : Holds the minimal disagreeing case, if any.
+
+    References
+    ----------
+    Bommert, A., Lang, M. (2021). stabm: Stability Measures for Feature Selection.
+    JOSS 6(59), 3010. doi:10.21105/joss.03010.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from propstab.r import Case
+    >>> case = Case("toy", np.array([[1, 1, 0], [1, 0, 1]], dtype=bool))
+    >>> case.features()
+    [[1, 2], [1, 3]]
+    >>> case.r_code("stabm::stabilityJaccard")
+    'stabm::stabilityJaccard(list(c(1, 2), c(1, 3)), p = 3)'
+    """
 
     name: str
     Z: np.ndarray
@@ -258,6 +289,31 @@ def _enumeration_small(Z: np.ndarray) -> bool:
 def r_default_options(info: MeasureInfo) -> "dict[str, Any]":
     """The options that reproduce a call of ``info``'s R reference with R's defaults:
     propstab's defaults, with the R defaults its registry entry declares in their place.
+
+    Parameters
+    ----------
+    info : MeasureInfo
+        The measure's registry entry (:func:`propstab.get_measure`).
+
+    Returns
+    -------
+    dict of str to object
+        Every option of the measure, at the value that reproduces R's default call.
+
+    Raises
+    ------
+    AttributeError
+        If ``info`` is not a registry entry (it has no ``parameters``).
+
+    See Also
+    --------
+    propstab.RDefault : An R default that differs from propstab's, with its reason.
+    propstab.crosscheck : Runs the worked examples at these options.
+
+    References
+    ----------
+    Bommert, A., Lang, M. (2021). stabm: Stability Measures for Feature Selection.
+    JOSS 6(59), 3010. doi:10.21105/joss.03010. (the defaults of each ``stability*`` function).
 
     Examples
     --------
@@ -521,6 +577,47 @@ class CrosscheckRow:
     them, the generated cases draw them), or the options of the user's inputs;
     ``notes`` say where an option was replaced to be comparable; ``values`` hold, for
     the user's inputs, each input's name, both values and its status.
+
+    Parameters
+    ----------
+    measure : str
+        The measure's registry name.
+    r_function : str
+        The R reference, ``package::function``.
+    cases : int
+        The number of cases compared.
+    max_relative_difference : float
+        The largest ``|a - b| / max(|a|, |b|, 1)`` over the compared cases (NaN when
+        none was comparable).
+    status : {"agree", "DISAGREE"}
+        The verdict.
+    expected : mapping of str to int
+        The number of cases under each documented difference, by its key.
+    counterexample : mapping, optional
+        The minimal disagreeing case.
+    options : mapping of str to object, optional
+        The options that differ from propstab's defaults.
+    notes : tuple of str, optional
+        Where an option was replaced to be comparable.
+    values : tuple of mapping, optional
+        For the user's inputs: each input's name, both values and its status.
+
+    See Also
+    --------
+    propstab.r.CrosscheckReport : The rows of one cross-check.
+    propstab.r.ExpectedDifference : A documented difference counted in ``expected``.
+
+    References
+    ----------
+    Bommert, A., Lang, M. (2021). stabm: Stability Measures for Feature Selection.
+    JOSS 6(59), 3010. doi:10.21105/joss.03010.
+
+    Examples
+    --------
+    >>> import propstab
+    >>> row = propstab.crosscheck("jaccard", max_examples=5).rows[0]
+    >>> row.r_function, row.status, row.max_relative_difference < 1e-10
+    ('stabm::stabilityJaccard', 'agree', True)
     """
 
     measure: str
@@ -552,6 +649,42 @@ class CrosscheckReport:
     (and ``print``) show the table with the versions; ``to_json()`` gives the data.
     ``inputs`` names the user's selections (empty for generated cases); ``notes``
     list the measures left out and why.
+
+    Parameters
+    ----------
+    rows : tuple of CrosscheckRow
+        One row per (measure, R reference).
+    versions : mapping of str to str
+        The versions of R, rpy2 and the R packages.
+    tolerance : float
+        The largest accepted relative difference.
+    seed : int
+        The seed of the generated cases.
+    max_examples : int
+        Generated cases per measure and reference.
+    inputs : tuple of str, optional
+        The names of the user's selections (empty for generated cases).
+    notes : tuple of str, optional
+        The measures left out, and why.
+
+    See Also
+    --------
+    propstab.crosscheck : Builds the report.
+    propstab.r.CrosscheckRow : One row of the report.
+
+    References
+    ----------
+    Bommert, A., Lang, M. (2021). stabm: Stability Measures for Feature Selection.
+    JOSS 6(59), 3010. doi:10.21105/joss.03010.
+    Gamer, M. et al. (2019). irr: Various coefficients of interrater reliability and
+    agreement. R package 0.84.1.
+
+    Examples
+    --------
+    >>> import propstab
+    >>> report = propstab.crosscheck(["jaccard", "dice"], max_examples=5)
+    >>> report.ok, [row.measure for row in report.rows]
+    (True, ['jaccard', 'dice'])
     """
 
     rows: Tuple[CrosscheckRow, ...]
@@ -781,9 +914,28 @@ def crosscheck(measures=None, *, max_examples: int = 50, seed: int = 0,
         An unknown measure, one without an R reference, an option no measure
         declares, a measure needing a similarity without one, an option value that
         cannot be compared (simulated, or an exact correction too large for stabm).
+    TypeError
+        ``measures`` not a name or a sequence of names, a non-integer ``seed`` or
+        ``max_examples``, ``inputs`` not a non-empty mapping, an input that is not a
+        selection (or rank) matrix.
     ImportError
         rpy2, R, an R package or Hypothesis is missing (the message says how to
-        install it).
+        install it; :class:`~propstab.r.RUnavailableError` is an ImportError).
+
+    See Also
+    --------
+    propstab.r.call_reference : One measure's R value on one selection.
+    propstab.r.ExpectedDifference : The documented differences the report counts.
+    propstab.audit : The other check of every measure, against its declared axioms.
+
+    References
+    ----------
+    Bommert, A., Lang, M. (2021). stabm: Stability Measures for Feature Selection.
+    JOSS 6(59), 3010. doi:10.21105/joss.03010.
+    Gamer, M. et al. (2019). irr: Various coefficients of interrater reliability and
+    agreement. R package 0.84.1.
+    MacIver, D. R., Hatfield-Dodds, Z. et al. (2019). Hypothesis: A new approach to
+    property-based testing. JOSS 4(43), 1891 (the generated cases).
 
     Examples
     --------

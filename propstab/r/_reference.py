@@ -62,6 +62,50 @@ def reference_value(measure: str, Z, /, *, reference=None, n_features=None,
     Same arguments as :func:`call_reference`; returns :class:`RValue`
     ``(value, kind)`` with ``kind`` in ``{"number", "NA", "NaN"}``.
 
+    Parameters
+    ----------
+    measure : str
+        A registered measure with an R reference.
+    Z : selection matrix in any form accepted by :func:`propstab.as_selection`
+        For the ranking family a rank matrix, as for :func:`propstab.as_rankings`.
+    reference : str, optional
+        Which of the measure's R references (``"package::function"``); default its
+        ``r_reference``.
+    n_features, feature_names : optional
+        As for :func:`propstab.as_selection`.
+    **options
+        The measure's options, as for :func:`propstab.stability`.
+
+    Returns
+    -------
+    RValue
+        R's value and its kind: ``"number"``, ``"NA"`` or ``"NaN"``.
+
+    Raises
+    ------
+    ValueError
+        Unknown measure, a measure without R reference or without the named
+        ``reference``, an option without R counterpart at a non-default value,
+        invalid ``Z``.
+    TypeError
+        A ``reference`` that is not a str, invalid ``Z`` or options.
+    RReferenceError
+        R raised an error, or did not return one number.
+    RUnavailableError, ImportError
+        R, the R package or rpy2 is missing.
+
+    See Also
+    --------
+    propstab.r.call_reference : The value only, as a float.
+    propstab.crosscheck : Compares propstab with every R reference.
+
+    References
+    ----------
+    Bommert, A., Lang, M. (2021). stabm: Stability Measures for Feature Selection.
+    JOSS 6(59), 3010. doi:10.21105/joss.03010.
+    Gamer, M. et al. (2019). irr: Various coefficients of interrater reliability and
+    agreement. R package 0.84.1 (``kappam.fleiss``).
+
     Examples
     --------
     >>> from propstab.r import reference_value
@@ -135,6 +179,19 @@ def call_reference(measure: str, Z, /, *, reference=None, n_features=None,
     RUnavailableError, ImportError
         R, the R package or rpy2 is missing.
 
+    See Also
+    --------
+    propstab.r.reference_value : The same value with R's NA and NaN told apart.
+    propstab.stability : The measure's value computed by propstab.
+    propstab.crosscheck : Compares the two on generated and published cases.
+
+    References
+    ----------
+    Bommert, A., Lang, M. (2021). stabm: Stability Measures for Feature Selection.
+    JOSS 6(59), 3010. doi:10.21105/joss.03010.
+    Gamer, M. et al. (2019). irr: Various coefficients of interrater reliability and
+    agreement. R package 0.84.1 (``kappam.fleiss``).
+
     Examples
     --------
     >>> from propstab.r import call_reference
@@ -152,6 +209,44 @@ def call_reference(measure: str, Z, /, *, reference=None, n_features=None,
 def fleiss_kappa_r(Z, /, *, n_features=None, feature_names=None) -> RValue:
     """``irr::kappam.fleiss`` of the ratings of Z: features are the subjects (rows),
     runs the raters (columns), categories selected / not selected.
+
+    Fleiss' kappa of these ratings equals Nogueira's estimator (thesis Thm 5): this is
+    nogueira's second, independent R reference.
+
+    Parameters
+    ----------
+    Z : selection matrix in any form accepted by :func:`propstab.as_selection`
+        The M x d selection matrix.
+    n_features, feature_names : optional
+        As for :func:`propstab.as_selection`.
+
+    Returns
+    -------
+    RValue
+        The ``$value`` of irr's result and its kind (``"number"``, ``"NA"`` or ``"NaN"``).
+
+    Raises
+    ------
+    ValueError, TypeError
+        Invalid ``Z`` (the rules of :func:`propstab.as_selection`).
+    RReferenceError
+        irr raised an error (it fails for a single feature, d = 1).
+    RUnavailableError, ImportError
+        R, irr or rpy2 is missing.
+
+    See Also
+    --------
+    propstab.measures.nogueira : The estimator kappa equals.
+    propstab.r.reference_value : Any measure's R reference, by name.
+
+    References
+    ----------
+    Gamer, M. et al. (2019). irr: Various coefficients of interrater reliability and
+    agreement. R package 0.84.1 (``kappam.fleiss``).
+    Fleiss, J. L. (1971). Measuring nominal scale agreement among many raters.
+    Psychological Bulletin 76(5), 378-382.
+    Nogueira, S. (2018). Quantifying the Stability of Feature Selection. PhD thesis,
+    University of Manchester, Thm 5 and App. A.5.
 
     Examples
     --------
