@@ -258,7 +258,11 @@ def leave_one_out(sel, info, options, *, generic=False):
 
 
 def spread(terms, factor):
-    """``factor * sum_i (u_i - mean u)^2`` along the last axis."""
+    """``factor * sum_i (u_i - mean u)^2`` along the last axis; exactly 0 where the terms
+    are all equal (their floating-point mean need not equal them: identical runs would
+    otherwise get a variance of order 1e-32 instead of 0)."""
     terms = np.asarray(terms, dtype=np.float64)
     dev = terms - terms.mean(axis=-1, keepdims=True)
+    equal = np.all(terms == terms[..., :1], axis=-1, keepdims=True)
+    dev = np.where(equal, 0.0, dev)
     return factor * np.sum(dev * dev, axis=-1)

@@ -179,8 +179,8 @@ def test_two_sided_interval_is_the_estimates_own():
     Z = [[1, 1, 0, 0], [1, 1, 0, 0], [1, 0, 1, 0], [1, 1, 0, 0]]
     est = propstab.estimate(Z)
     for level in (0.5, 0.9, 0.95, 0.99):
-        assert fe.interval(est.statistic, est.variance, level) == pytest.approx(
-            tuple(est.confidence_interval(level)), abs=1e-14)
+        assert fe.interval(est.statistic, est.variance, level, bounds=est.range) == \
+            pytest.approx(tuple(est.confidence_interval(level)), abs=1e-14)
 
 
 def test_one_sided_intervals_follow_the_alternative():

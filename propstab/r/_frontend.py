@@ -432,11 +432,14 @@ def estimate_fields(measure: str, sizes, indices, n_features, *, method: str = "
 
 
 def interval(statistic: float, variance: float, confidence_level: float = 0.95,
-             alternative: str = "two.sided") -> Tuple[float, float]:
+             alternative: str = "two.sided",
+             bounds: Tuple[float, float] = (-math.inf, math.inf)) -> Tuple[float, float]:
     """The Wald confidence interval of an estimate with this variance (thesis Cor. 1):
     ``statistic -/+ z sqrt(variance)``, two-sided with z the (1 + level)/2 quantile of
     N(0, 1), or one-sided (``"greater"``: (low, inf); ``"less"``: (-inf, high)) with z its
-    ``level`` quantile, as R's ``htest`` intervals follow the alternative.
+    ``level`` quantile, as R's ``htest`` intervals follow the alternative; clipped to
+    ``bounds`` (default: not clipped; the R package's htest intervals are not, yet,
+    while propstab's own are clipped to ``StabilityEstimate.range``).
 
     Examples
     --------
@@ -455,13 +458,14 @@ def interval(statistic: float, variance: float, confidence_level: float = 0.95,
         warnings.warn("the variance is 0; the confidence interval is the single point",
                       ZeroVarianceWarning, stacklevel=2)
     se = math.sqrt(variance) if variance >= 0 else math.nan
+    from .._intervals import clip
     if alternative == "two.sided":
         half = float(stats.norm.ppf(0.5 + level / 2)) * se
-        return statistic - half, statistic + half
+        return clip(statistic - half, statistic + half, *bounds)
     half = float(stats.norm.ppf(level)) * se
     if alternative == "greater":
-        return statistic - half, math.inf
-    return -math.inf, statistic + half
+        return clip(statistic - half, math.inf, *bounds)
+    return clip(-math.inf, statistic + half, *bounds)
 
 
 def one_sample(measure: str, sizes, indices, n_features, *, phi0: float,
