@@ -33,6 +33,7 @@ docs: setup
 
 # The Sphinx build alone, without the set-up (tests/test_docs_site.py runs this).
 docs-html:
+	rm -rf docs/api/generated
 	$(PYTHON) -m sphinx -W --keep-going -E -b html -d docs/_build/doctrees docs docs/_build/html
 
 # Public names whose docstrings lack a section of the standard (issue 15, part 4).

@@ -457,7 +457,7 @@ def plot_halfwidth(Z, measure: str = "nogueira", *, method: str = "auto",
     Z : selection matrix or StabilityEstimate
         The runs, in the order they were made (or an estimate from
         :func:`propstab.estimate`, which holds them).
-    measure, method, **options
+    measure, method
         As for :func:`propstab.estimate` (with a selection matrix only).
     ci_method : {"wald", "logit", "bootstrap", "bca"}, default "wald"
         The interval of each prefix (``StabilityEstimate.confidence_interval``).
@@ -471,6 +471,8 @@ def plot_halfwidth(Z, measure: str = "nogueira", *, method: str = "auto",
         Mark :func:`propstab.inference.runs_needed` for this half-width with a vertical
         line.
     ax : matplotlib Axes, optional
+    **options
+        The measure's options, as for :func:`propstab.estimate`.
 
     Returns
     -------
