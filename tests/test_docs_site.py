@@ -200,7 +200,7 @@ def test_tutorial_ran_with_its_output(site):
     for shown in ("Comparison of 4 selectors on the same resamples", "Pareto optimal:",
                   "Pairwise tests of stability", "BCa [", "runs for a half-width of 0.02"):
         assert shown in text, shown
-    figures = sorted((site / "_images").glob("sphx_glr_plot_how_stable_is_my_selector_*.png"))
+    figures = sorted((site / "_images").glob("sphx_glr_plot_how_stable_is_my_selector_[0-9]*.png"))
     assert len(figures) == 3, figures
 
 

@@ -359,6 +359,10 @@ def _stabm_case(spec: StabmFunction, sizes, indices, p, sim_mat, random_state, o
 def _selection_and_options(measure: str, sizes, indices, n_features, similarity, importances,
                            options) -> Tuple[MeasureInfo, Any, dict]:
     info = get_measure(measure)
+    if info.input != "selection":
+        raise ValueError(f"measure: {info.name!r} reads rankings (a runs x features rank "
+                         f"matrix), and the R front-end takes feature sets only; use the "
+                         f"Python API (propstab.stability(R, {info.name!r}))")
     opts = _options_from_r(info, dict(options or {}))
     if similarity is not None:
         if "similarity" not in info.parameter_names:
@@ -393,6 +397,11 @@ def measure_value(measure: str, sizes, indices, n_features, *, similarity=None,
     >>> round(measure_value("jaccard", [2, 2], [1, 2, 1, 3], 4,
     ...                     options={"correction.for.chance": "exact"}), 10)
     -0.0909090909
+    >>> measure_value("spearman", [2, 2], [1, 2, 1, 3], 4)
+    Traceback (most recent call last):
+    ...
+    ValueError: measure: 'spearman' reads rankings (a runs x features rank matrix), and the R
+    front-end takes feature sets only; use the Python API (propstab.stability(R, 'spearman'))
     """
     info, sel, opts = _selection_and_options(measure, sizes, indices, n_features, similarity,
                                              importances, options)
