@@ -47,8 +47,8 @@ class PFERExceededWarning(RuntimeWarning):
     Meinshausen, N., Buhlmann, P. (2010). Stability selection. JRSS B 72(4),
     417-473, Theorem 1 (the error bound without assumptions).
     Shah, R. D., Samworth, R. J. (2013). Variable selection with error control:
-    another look at stability selection. JRSS B 75(1), 55-80, sec. 3 (the bounds
-    under unimodality and r-concavity).
+    another look at stability selection. JRSS B 75(1), 55-80, secs 3.2 and 3.3
+    (the bounds under unimodality and r-concavity).
 
     Examples
     --------
@@ -77,8 +77,8 @@ class LargePFERWarning(RuntimeWarning):
     Meinshausen, N., Buhlmann, P. (2010). Stability selection. JRSS B 72(4),
     417-473, Theorem 1 (the error bound without assumptions).
     Shah, R. D., Samworth, R. J. (2013). Variable selection with error control:
-    another look at stability selection. JRSS B 75(1), 55-80, sec. 3 (the bounds
-    under unimodality and r-concavity).
+    another look at stability selection. JRSS B 75(1), 55-80, secs 3.2 and 3.3
+    (the bounds under unimodality and r-concavity).
 
     Examples
     --------
@@ -589,8 +589,8 @@ class ErrorControl:
     Meinshausen, N., Buhlmann, P. (2010). Stability selection. JRSS B 72(4),
     417-473, Theorem 1 (the error bound without assumptions).
     Shah, R. D., Samworth, R. J. (2013). Variable selection with error control:
-    another look at stability selection. JRSS B 75(1), 55-80, sec. 3 (the bounds
-    under unimodality and r-concavity).
+    another look at stability selection. JRSS B 75(1), 55-80, secs 3.2 and 3.3
+    (the bounds under unimodality and r-concavity).
 
     Examples
     --------

@@ -70,7 +70,8 @@ def plot_stability_path(selector, *, feature_names=None, log_scale=None, ax=None
     References
     ----------
     Meinshausen, N., Buhlmann, P. (2010). Stability selection. JRSS B 72(4),
-    417-473, sec. 2 and Fig. 1 (the stability path).
+    417-473 (the stability path: selection probabilities against the
+    regularisation).
 
     Examples
     --------
@@ -185,7 +186,8 @@ def plot_selection_frequencies(frequencies, *, feature_names=None, threshold=Non
     Nogueira, S. (2018). Quantifying the Stability of Feature Selection. PhD thesis,
     University of Manchester, sec. 5.2 and Thm 6 (the selection
     frequencies p̂_f that Phi is built from). Meinshausen, N., Buhlmann, P. (2010). Stability selection. JRSS B 72(4),
-    417-473, sec. 2 and Fig. 1 (the stability path).
+    417-473 (the stability path: selection probabilities against the
+    regularisation).
 
     Examples
     --------
