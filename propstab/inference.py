@@ -306,7 +306,7 @@ class StabilityEstimate:
     --------
     propstab.estimate : Computes one from a selection matrix.
     propstab.one_sample_test : Tests it against a value.
-    propstab.runs_needed : The runs its Wald interval needs for a given half-width.
+    propstab.inference.runs_needed : The runs its Wald interval needs for a given half-width.
 
     References
     ----------
@@ -680,7 +680,7 @@ def estimate(Z, /, measure: str = "nogueira", *, method: str = "auto", n_feature
     --------
     propstab.one_sample_test : Tests the population stability against a value.
     propstab.two_sample_test : Compares two procedures.
-    propstab.runs_needed : The runs that bring the interval to a given half-width.
+    propstab.inference.runs_needed : The runs that bring the interval to a given half-width.
 
     Notes
     -----
