@@ -185,9 +185,9 @@ def plot_selection_frequencies(frequencies, *, feature_names=None, threshold=Non
     ----------
     Nogueira, S. (2018). Quantifying the Stability of Feature Selection. PhD thesis,
     University of Manchester, sec. 5.2 and Thm 6 (the selection
-    frequencies p̂_f that Phi is built from). Meinshausen, N., Buhlmann, P. (2010). Stability selection. JRSS B 72(4),
-    417-473 (the stability path: selection probabilities against the
-    regularisation).
+    frequencies p̂_f that Phi is built from). Meinshausen, N., Buhlmann, P. (2010).
+    Stability selection. JRSS B 72(4), 417-473 (selection probabilities and their
+    threshold).
 
     Examples
     --------
@@ -283,8 +283,9 @@ def plot_feature_stability_map(Z, *, n_features=None, feature_names=None, simila
     References
     ----------
     Bommert, A. (2020). stabm: Stability Measures for Feature Selection. R package
-    (``plotFeatures``, the plot this follows). Nogueira, S. (2018). Quantifying the Stability of Feature Selection. PhD thesis,
-    University of Manchester, sec. 2.2.3 (the binary matrix Z of M runs over d features).
+    (``plotFeatures``, the plot this follows). Nogueira, S. (2018). Quantifying the
+    Stability of Feature Selection. PhD thesis, University of Manchester, sec. 2.2.3
+    (the binary matrix Z of M runs over d features).
 
     Examples
     --------

@@ -116,7 +116,7 @@ class HalfwidthNotReachedWarning(RuntimeWarning):
     See Also
     --------
     propstab.assess : Warns with it when ``max_runs`` is reached first.
-    propstab.inference.runs_needed : The runs a target half-width needs, predicted from an estimate.
+    propstab.inference.runs_needed : The runs a target half-width needs.
 
     References
     ----------
