@@ -35,13 +35,67 @@ RCONCAVE_MAX_B = 100
 
 class PFERExceededWarning(RuntimeWarning):
     """The realised PFER bound exceeds the PFER asked for: no cutoff up to 1 attains
-    it with the given q (stabs returns cutoff 1 too, and warns when verbose)."""
+    it with the given q (stabs returns cutoff 1 too, and warns when verbose).
+
+    See Also
+    --------
+    propstab.selection.error_control : Warns with it.
+    propstab.selection.LargePFERWarning : A fitted stability selection's large bound.
+
+    References
+    ----------
+    Meinshausen, N., Buhlmann, P. (2010). Stability selection. JRSS B 72(4),
+    417-473, Theorem 1 (the error bound without assumptions).
+    Shah, R. D., Samworth, R. J. (2013). Variable selection with error control:
+    another look at stability selection. JRSS B 75(1), 55-80, secs 3.2 and 3.3
+    (the bounds under unimodality and r-concavity).
+
+    Examples
+    --------
+    >>> import warnings
+    >>> from propstab.selection import error_control
+    >>> with warnings.catch_warnings(record=True) as caught:   # q too large for PFER 1
+    ...     warnings.simplefilter("always")
+    ...     ec = error_control(100, q=40, PFER=1, assumption="none")
+    >>> caught[0].category.__name__, ec.cutoff, ec.PFER
+    ('PFERExceededWarning', 1.0, 16.0)
+    """
 
 
 class LargePFERWarning(RuntimeWarning):
     """The realised PFER bound of a fitted stability selection is large compared with
     the number of features it selected: ``PFER_ >= n_selected / 2``, so the bound
-    allows half or more of the stable set to be false selections."""
+    allows half or more of the stable set to be false selections.
+
+    See Also
+    --------
+    propstab.StabilitySelection : Warns with it after ``fit``.
+    propstab.selection.error_control : The bound it compares.
+
+    References
+    ----------
+    Meinshausen, N., Buhlmann, P. (2010). Stability selection. JRSS B 72(4),
+    417-473, Theorem 1 (the error bound without assumptions).
+    Shah, R. D., Samworth, R. J. (2013). Variable selection with error control:
+    another look at stability selection. JRSS B 75(1), 55-80, secs 3.2 and 3.3
+    (the bounds under unimodality and r-concavity).
+
+    Examples
+    --------
+    >>> import warnings
+    >>> import numpy as np
+    >>> from sklearn.linear_model import Lasso
+    >>> from propstab import StabilitySelection
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.normal(size=(40, 6)); y = X[:, 0] + rng.normal(size=40)
+    >>> ss = StabilitySelection(Lasso(), q=3, cutoff=0.6, PFER=None, assumption="none",
+    ...                         n_subsamples=10, random_state=0)
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     ss = ss.fit(X, y)
+    >>> caught[0].category.__name__, ss.PFER_, int(ss.support_.sum())
+    ('LargePFERWarning', 7.5, 1)
+    """
 
 
 ASSUMPTIONS = ("none", "unimodal", "r-concave")
@@ -491,6 +545,25 @@ class ErrorControl:
 
     ``repr`` is one line; ``str`` (and ``print``) show :meth:`summary`.
 
+    Parameters
+    ----------
+    cutoff : float
+        The threshold pi_thr.
+    q : float
+        The number of features selected per subsample.
+    PFER : float
+        The realised bound.
+    specified_PFER : float
+        The PFER asked for.
+    n_features : int
+        p, the number of features.
+    n_subsamples : int
+        B, the subsamples (complementary pairs for ``sampling="ss"``).
+    sampling : str
+        ``"ss"`` (complementary pairs) or ``"mb"`` (subsamples).
+    assumption : str
+        ``"none"``, ``"unimodal"`` or ``"r-concave"``.
+
     Attributes
     ----------
     cutoff : float
@@ -505,6 +578,19 @@ class ErrorControl:
     n_features, n_subsamples : int
         p and B (for ``sampling="ss"`` B is the number of complementary pairs).
     sampling, assumption : str
+
+    See Also
+    --------
+    propstab.selection.error_control : Computes it.
+    propstab.StabilitySelection : Uses it to choose the stable features.
+
+    References
+    ----------
+    Meinshausen, N., Buhlmann, P. (2010). Stability selection. JRSS B 72(4),
+    417-473, Theorem 1 (the error bound without assumptions).
+    Shah, R. D., Samworth, R. J. (2013). Variable selection with error control:
+    another look at stability selection. JRSS B 75(1), 55-80, secs 3.2 and 3.3
+    (the bounds under unimodality and r-concavity).
 
     Examples
     --------
@@ -637,6 +723,11 @@ def error_control(n_features, *, cutoff=None, q=None, PFER=None, sampling="ss",
     PFERExceededWarning
         No cutoff up to 1 attains the PFER asked for with the given q: the cutoff
         is 1 and ``PFER`` reports the (larger) realised bound.
+
+    See Also
+    --------
+    propstab.StabilitySelection : Stability selection with these parameters.
+    propstab.selection.ErrorControl : The result.
 
     Notes
     -----

@@ -60,6 +60,28 @@ class ZeroVarianceWarning(RuntimeWarning):
     A confidence interval then collapses to the point estimate, and a test statistic
     (difference / 0) is taken as +inf or -inf by the sign of the difference, or 0 when
     the difference is 0 too; p-values follow from these values.
+
+    See Also
+    --------
+    propstab.StabilityEstimate : Its ``confidence_interval`` collapses to a point.
+    propstab.one_sample_test : The test whose statistic becomes infinite.
+
+    References
+    ----------
+    Nogueira, S. (2018). Quantifying the Stability of Feature Selection. PhD thesis,
+    University of Manchester, sec. 5.2, Thm 6 (the variance estimate
+    that is zero when every run selects the same features) and Cor. 1.
+
+    Examples
+    --------
+    >>> import warnings
+    >>> from propstab import estimate
+    >>> est = estimate([[1, 1, 0, 0]] * 4)                  # identical runs
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     low, high = est.confidence_interval()
+    >>> (low, high), caught[0].category.__name__
+    ((1.0, 1.0), 'ZeroVarianceWarning')
     """
 
 
@@ -70,6 +92,33 @@ class VaryingSizesWarning(UserWarning):
     -var_pop(k/d) / ((M - 1) q̄ (1 - q̄)) (:func:`propstab.chance.nogueira_expectation`),
     is below -``SIZE_BIAS_LIMIT`` (0.01); ``measure="conger"`` is corrected for chance
     exactly for any sizes (docs/varying_sizes.md).
+
+    See Also
+    --------
+    propstab.inference.varying_sizes_note : The note this warning carries.
+    propstab.chance.nogueira_expectation : The null expectation it is based on.
+    propstab.assess : Warns with it when the runs' subset sizes vary.
+
+    References
+    ----------
+    Nogueira, S. (2018). Quantifying the Stability of Feature Selection. PhD thesis,
+    University of Manchester, Def. 3 (the estimator) and sec. 5.2;
+    Conger, A. J. (1980). Integration and generalization of kappas for multiple raters.
+    Psychol. Bull. 88(2), 322-328 (the chance-corrected alternative ``conger``).
+
+    Examples
+    --------
+    >>> import warnings
+    >>> import numpy as np
+    >>> from propstab import assess
+    >>> X = np.random.default_rng(0).normal(size=(6, 8))
+    >>> def positive_means(X, y):                           # subset sizes vary
+    ...     return np.flatnonzero(X.mean(axis=0) > 0)
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     result = assess(positive_means, X, n_runs=5, random_state=0)
+    >>> [w.category.__name__ for w in caught]
+    ['VaryingSizesWarning']
     """
 
 
@@ -81,6 +130,41 @@ SIZE_BIAS_LIMIT = 0.01
 def varying_sizes_note(measure: str, subset_sizes, n_features: int) -> Optional[str]:
     """A one-line note when ``measure`` is Nogueira's estimator and, for these subset
     sizes, its null expectation is below -``SIZE_BIAS_LIMIT`` (0.01); None otherwise.
+
+    Parameters
+    ----------
+    measure : str
+        A registered measure name (only ``"nogueira"`` can give a note).
+    subset_sizes : array_like of int or None
+        k_i, the number of features selected in each run (None: no note).
+    n_features : int
+        d, the number of features.
+
+    Returns
+    -------
+    str or None
+        The note, naming Nogueira's null expectation and suggesting ``conger``; None
+        when the measure is not ``nogueira``, the sizes are unknown, fewer than two, all
+        empty or all full, or the expectation is at least -``SIZE_BIAS_LIMIT``.
+
+    Raises
+    ------
+    ValueError
+        ``measure`` is not a registered measure, or ``subset_sizes`` are not integers in
+        [0, ``n_features``].
+    TypeError
+        ``subset_sizes`` or ``n_features`` has the wrong type.
+
+    See Also
+    --------
+    propstab.chance.nogueira_expectation : The null expectation the note reports.
+    propstab.inference.VaryingSizesWarning : The warning that carries this note.
+
+    References
+    ----------
+    Nogueira, S. (2018). Quantifying the Stability of Feature Selection. PhD thesis,
+    University of Manchester, Def. 3 (the estimator, whose chance
+    correction assumes a constant subset size); docs/varying_sizes.md.
 
     Examples
     --------
@@ -107,7 +191,34 @@ def varying_sizes_note(measure: str, subset_sizes, n_features: int) -> Optional[
 
 
 class ConfidenceInterval(NamedTuple):
-    """A confidence interval ``(low, high)``."""
+    """A confidence interval ``(low, high)``.
+
+    Parameters
+    ----------
+    low : float
+        The lower bound.
+    high : float
+        The upper bound.
+
+    See Also
+    --------
+    propstab.StabilityEstimate : Its ``confidence_interval`` returns one.
+    propstab.inference.TwoSampleTestResult : Its ``confidence_interval`` matches the test.
+
+    References
+    ----------
+    Nogueira, S. (2018). Quantifying the Stability of Feature Selection. PhD thesis,
+    University of Manchester, Cor. 1 (the asymptotic confidence
+    interval of the stability).
+
+    Examples
+    --------
+    >>> from propstab import estimate
+    >>> low, high = estimate([[1, 1, 0, 0], [1, 1, 0, 0], [1, 0, 1, 0], [1, 1, 0, 0]]
+    ...                      ).confidence_interval(0.95)
+    >>> round(low, 4), round(high, 4)
+    (0.0757, 0.9243)
+    """
 
     low: float
     high: float
@@ -140,6 +251,31 @@ class StabilityEstimate:
 
     ``repr`` is one line; ``str`` (and ``print``) show :meth:`summary`.
 
+    Parameters
+    ----------
+    statistic : float
+        The measure's value on Z.
+    variance : float
+        Its estimated variance.
+    n_runs : int
+        M, the number of runs.
+    n_features : int
+        d, the number of features.
+    measure : str
+        The registered name of the measure.
+    method : str
+        ``"analytic"`` or ``"jackknife"``.
+    terms : ndarray
+        The per-run terms of the variance.
+    factor : float
+        The factor of their sum of squares.
+    subset_sizes : ndarray or None, optional
+        The number of features selected in each run.
+    selection : Selection, Rankings or None, optional
+        The runs themselves.
+    options : mapping or None, optional
+        The measure's options.
+
     Attributes
     ----------
     statistic : float
@@ -165,6 +301,18 @@ class StabilityEstimate:
         recorded).
     options : mapping or None
         The measure's options the statistic was computed with.
+
+    See Also
+    --------
+    propstab.estimate : Computes one from a selection matrix.
+    propstab.one_sample_test : Tests it against a value.
+    propstab.inference.runs_needed : The runs its Wald interval needs for a given half-width.
+
+    References
+    ----------
+    Nogueira, S. (2018). Quantifying the Stability of Feature Selection. PhD thesis,
+    University of Manchester, sec. 5.2: Def. 3 (the estimator),
+    Thm 6 (its variance) and Cor. 1 (the confidence interval).
 
     Examples
     --------
@@ -528,6 +676,12 @@ def estimate(Z, /, measure: str = "nogueira", *, method: str = "auto", n_feature
     UndefinedMeasureWarning
         When the measure, or one of its leave-one-out values, is undefined (NaN).
 
+    See Also
+    --------
+    propstab.one_sample_test : Tests the population stability against a value.
+    propstab.two_sample_test : Compares two procedures.
+    propstab.inference.runs_needed : The runs that bring the interval to a given half-width.
+
     Notes
     -----
     Thesis Thm 6: :math:`v = \\frac{4}{M^2}\\sum_i (\\hat\\Phi_{(i)} - \\bar\\Phi_{(.)})^2`
@@ -617,6 +771,11 @@ def population_stability(p) -> float:
     -----
     UndefinedMeasureWarning
         When every p_f is 0 or every p_f is 1 (p-bar is 0 or 1); the result is NaN.
+
+    See Also
+    --------
+    propstab.estimate : Estimates Phi from observed runs.
+    propstab.measures.nogueira : The estimator of Phi.
 
     Notes
     -----
@@ -717,6 +876,19 @@ class OneSampleTestResult(_TestResult):
     Unpacks as ``statistic, pvalue = result`` (like scipy's results); ``repr`` is one
     line, ``str`` (and ``print``) show :meth:`summary`.
 
+    Parameters
+    ----------
+    statistic : float
+        V_M, the test statistic.
+    pvalue : float
+        The p-value.
+    alternative : str
+        ``"two-sided"``, ``"greater"`` or ``"less"``.
+    phi0 : float
+        The value of the null hypothesis.
+    estimate : StabilityEstimate
+        The estimate tested.
+
     Attributes
     ----------
     statistic : float
@@ -725,6 +897,17 @@ class OneSampleTestResult(_TestResult):
     alternative : str
     phi0 : float
     estimate : StabilityEstimate
+
+    See Also
+    --------
+    propstab.one_sample_test : Returns it.
+    propstab.inference.TwoSampleTestResult : The result of the two-sample test.
+
+    References
+    ----------
+    Nogueira, S. (2018). Quantifying the Stability of Feature Selection. PhD thesis,
+    University of Manchester, sec. 5.2.5 (the one-sample test) and
+    Cor. 1.
 
     Examples
     --------
@@ -844,6 +1027,23 @@ class TwoSampleTestResult(_TestResult):
     Unpacks as ``statistic, pvalue = result`` (like scipy's results); ``repr`` is one
     line, ``str`` (and ``print``) show :meth:`summary`.
 
+    Parameters
+    ----------
+    statistic : float
+        T_M, the test statistic.
+    pvalue : float
+        The p-value.
+    alternative : str
+        ``"two-sided"``, ``"greater"`` or ``"less"``, about Phi_2 - Phi_1.
+    paired : bool
+        Whether the runs were paired.
+    difference : float
+        Phi(Z2) - Phi(Z1).
+    variance : float
+        The estimated variance of the difference.
+    estimates : tuple of StabilityEstimate
+        The estimates for Z1 and Z2.
+
     Attributes
     ----------
     statistic : float
@@ -858,6 +1058,17 @@ class TwoSampleTestResult(_TestResult):
         Estimated variance of the difference: v1 + v2, or from the paired terms.
     estimates : tuple of StabilityEstimate
         The estimates for Z1 and Z2.
+
+    See Also
+    --------
+    propstab.two_sample_test : Returns it.
+    propstab.inference.PairwiseTestTable : The same test over every pair of procedures.
+
+    References
+    ----------
+    Nogueira, S. (2018). Quantifying the Stability of Feature Selection. PhD thesis,
+    University of Manchester, Thm 7 (the two-sample test) and
+    sec. 5.2.
 
     Examples
     --------
@@ -1007,11 +1218,21 @@ def one_sample_test(Z, /, phi0: float, *, alternative: str = "greater",
     ZeroVarianceWarning
         When the estimated variance is 0.
 
+    See Also
+    --------
+    propstab.estimate : The estimate and variance the test uses.
+    propstab.two_sample_test : Compares two procedures.
+
     Notes
     -----
     Thesis sec. 5.2.5: :math:`V_M = (\\hat\\Phi - \\Phi_0)/\\sqrt{v(\\hat\\Phi)}` is
     asymptotically N(0, 1) under H0; the p-value of "greater" is
     :math:`1 - \\Phi_{N}(V_M)`.
+
+    References
+    ----------
+    Nogueira, S. (2018). Quantifying the Stability of Feature Selection. PhD thesis,
+    University of Manchester, sec. 5.2.5 (the test) and Cor. 1.
 
     Examples
     --------
@@ -1082,6 +1303,11 @@ def two_sample_test(Z1, Z2, /, *, paired: bool = False, alternative: str = "two-
     ZeroVarianceWarning
         When the variance of the difference is 0.
 
+    See Also
+    --------
+    propstab.pairwise_tests : The test over every pair of several procedures.
+    propstab.one_sample_test : Tests one procedure against a value.
+
     Notes
     -----
     Thesis Thm 7: :math:`T_M = (\\hat\\Phi(Z_2) - \\hat\\Phi(Z_1)) /
@@ -1092,6 +1318,13 @@ def two_sample_test(Z1, Z2, /, *, paired: bool = False, alternative: str = "two-
     :math:`c\\sum_i (\\delta_i - \\bar\\delta)^2` with :math:`\\delta_i = u^{(2)}_i - u^{(1)}_i`
     (c = 4/M^2, or (M-1)/M for the jackknife): the delta method (jackknife) applied to
     the difference, which keeps the covariance the independent test ignores.
+
+    References
+    ----------
+    Nogueira, S. (2018). Quantifying the Stability of Feature Selection. PhD thesis,
+    University of Manchester, Thm 7 (the test) and sec. 5.2; Efron,
+    B., Stein, C. (1981). The jackknife estimate of variance. Ann. Stat. 9(3), 586-596
+    (the paired variance from per-run terms).
 
     Examples
     --------
@@ -1166,6 +1399,19 @@ class PairwiseTestTable:
     ``repr`` is one line; ``str`` (and ``print``) show :meth:`summary`, one line per
     pair; :meth:`to_frame` gives the rows as a DataFrame.
 
+    Parameters
+    ----------
+    rows : tuple of dict
+        One row per pair (see Attributes).
+    paired : bool
+        Whether the runs were paired.
+    alternative : str
+        ``"two-sided"``, ``"greater"`` or ``"less"``.
+    measure : str or None, optional
+        The measure compared.
+    correction : str, default "holm"
+        The multiple-testing correction.
+
     Attributes
     ----------
     rows : tuple of dict
@@ -1179,6 +1425,18 @@ class PairwiseTestTable:
         The measure compared (None when not recorded).
     correction : str
         The multiple-testing correction (a key of ``CORRECTIONS``), default "holm".
+
+    See Also
+    --------
+    propstab.pairwise_tests : Returns it.
+    propstab.inference.TwoSampleTestResult : One pair's test.
+
+    References
+    ----------
+    Nogueira, S. (2018). Quantifying the Stability of Feature Selection. PhD thesis,
+    University of Manchester, Thm 7 (each pair's test). Holm, S.
+    (1979). A simple sequentially rejective multiple test procedure. Scand. J. Stat.
+    6(2), 65-70.
 
     Examples
     --------
@@ -1289,6 +1547,11 @@ def pairwise_tests(matrices, /, *, paired: bool = False, alternative: str = "two
         (the message lists the corrections).
     ImportError
         statsmodels is not installed (the extra ``propstab[inference]``).
+
+    See Also
+    --------
+    propstab.two_sample_test : The test of one pair.
+    propstab.assess : Compares several selectors on the same resamples.
 
     Notes
     -----

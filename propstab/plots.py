@@ -51,6 +51,28 @@ def plot_stability_path(selector, *, feature_names=None, log_scale=None, ax=None
     -------
     matplotlib Axes
 
+    Raises
+    ------
+    TypeError
+        ``selector`` is not a StabilitySelection, or its ``param_grid_`` is not numeric;
+        an invalid ``feature_names``, ``log_scale``, ``max_labels`` or ``ax``.
+    ValueError
+        ``selector`` is not fitted (scikit-learn's ``NotFittedError``, a ValueError);
+        ``feature_names`` of the wrong length; ``max_labels`` below 0.
+    ImportError
+        ``ax`` is not given and matplotlib is not installed.
+
+    See Also
+    --------
+    propstab.StabilitySelection : The fitted selector whose path is drawn.
+    propstab.plots.plot_selection_frequencies : The frequencies of one run of resamples.
+
+    References
+    ----------
+    Meinshausen, N., Buhlmann, P. (2010). Stability selection. JRSS B 72(4),
+    417-473 (the stability path: selection probabilities against the
+    regularisation).
+
     Examples
     --------
     >>> import matplotlib; matplotlib.use("Agg")
@@ -143,6 +165,30 @@ def plot_selection_frequencies(frequencies, *, feature_names=None, threshold=Non
     -------
     matplotlib Axes
 
+    Raises
+    ------
+    TypeError
+        ``frequencies`` not numeric; an invalid ``feature_names``, ``sort``,
+        ``max_features`` or ``ax``.
+    ValueError
+        ``frequencies`` outside [0, 1]; ``threshold`` outside [0, 1]; ``feature_names``
+        of the wrong length; ``max_features`` below 1.
+    ImportError
+        ``ax`` is not given and matplotlib is not installed.
+
+    See Also
+    --------
+    propstab.resample : Its result's ``frequencies``.
+    propstab.plots.plot_feature_stability_map : The runs behind the frequencies.
+
+    References
+    ----------
+    Nogueira, S. (2018). Quantifying the Stability of Feature Selection. PhD thesis,
+    University of Manchester, sec. 5.2 and Thm 6 (the selection
+    frequencies p̂_f that Phi is built from). Meinshausen, N., Buhlmann, P. (2010).
+    Stability selection. JRSS B 72(4), 417-473 (selection probabilities and their
+    threshold).
+
     Examples
     --------
     >>> import matplotlib; matplotlib.use("Agg")
@@ -217,6 +263,29 @@ def plot_feature_stability_map(Z, *, n_features=None, feature_names=None, simila
     Returns
     -------
     matplotlib Axes
+
+    Raises
+    ------
+    TypeError, ValueError
+        ``Z`` is not a selection matrix (as :func:`propstab.as_selection`); an invalid
+        ``similarity`` (not symmetric, outside [0, 1], not d x d), ``cluster`` or
+        ``ax``.
+    ValueError
+        No feature is selected in any run: nothing to plot.
+    ImportError
+        ``ax`` is not given and matplotlib is not installed.
+
+    See Also
+    --------
+    propstab.plots.plot_selection_frequencies : The column means of the map.
+    propstab.resample : Its result is drawn directly.
+
+    References
+    ----------
+    Bommert, A. (2020). stabm: Stability Measures for Feature Selection. R package
+    (``plotFeatures``, the plot this follows). Nogueira, S. (2018). Quantifying the
+    Stability of Feature Selection. PhD thesis, University of Manchester, sec. 2.2.3
+    (the binary matrix Z of M runs over d features).
 
     Examples
     --------
@@ -302,6 +371,17 @@ def plot_pareto_front(score, stability=None, *, labels=None, stability_ci=None,
     TypeError, ValueError
         Arrays of different lengths, not numeric, or ``stability`` missing (or given
         with a Comparison).
+
+    See Also
+    --------
+    propstab.resampling.pareto_front : The non-dominated points.
+    propstab.assess : Its Comparison is drawn directly.
+
+    References
+    ----------
+    Sechidis, K., Papangelou, K., Nogueira, S., Weatherall, J., Brown, G. (2019). On
+    the stability of feature selection in the presence of feature correlations. ECML
+    PKDD 2019, sec. 4.1 (accuracy against stability, the Pareto front).
 
     Examples
     --------
@@ -403,6 +483,25 @@ def plot_rank_distributions(R, *, feature_names=None, max_features=30, top_k=Non
     matplotlib Axes
         Rank 1 at the top; features ordered by mean rank (ties by median).
 
+    Raises
+    ------
+    TypeError, ValueError
+        ``R`` is not a rank matrix (as :func:`propstab.as_rankings`); an invalid
+        ``feature_names``, ``max_features``, ``top_k`` (outside 1..d) or ``ax``.
+    ImportError
+        ``ax`` is not given and matplotlib is not installed.
+
+    See Also
+    --------
+    propstab.as_rankings : The rank matrices accepted.
+    propstab.assess : With ``output="ranking"`` its result is drawn directly.
+
+    References
+    ----------
+    Kalousis, A., Prados, J., Hilario, M. (2007). Stability of feature selection
+    algorithms: a study on high-dimensional spaces. Knowl. Inf. Syst. 12(1), 95-116
+    (the stability of feature rankings).
+
     Examples
     --------
     >>> import matplotlib; matplotlib.use("Agg")
@@ -486,6 +585,12 @@ def plot_halfwidth(Z, measure: str = "nogueira", *, method: str = "auto",
     See Also
     --------
     propstab.inference.halfwidth_curve, propstab.inference.runs_needed
+
+    References
+    ----------
+    Nogueira, S. (2018). Quantifying the Stability of Feature Selection. PhD thesis,
+    University of Manchester, sec. 5.2, Thm 6 and Cor. 1 (the
+    variance and the interval, whose half-width shrinks as 1/sqrt(M)).
 
     Examples
     --------

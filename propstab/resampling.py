@@ -48,16 +48,97 @@ _DEFAULT_FRACTION = {"subsample": 0.5, "leave_out": 0.05}
 
 
 class FailedFitWarning(RuntimeWarning):
-    """Some runs of the resampling protocol failed; they are excluded from Z."""
+    """Some runs of the resampling protocol failed; they are excluded from Z.
+
+    See Also
+    --------
+    propstab.resample : Warns with it; the failed runs are in ``failures``.
+    propstab.resampling.RunFailure : One failed run.
+
+    References
+    ----------
+    Kalousis, A., Prados, J., Hilario, M. (2007). Stability of feature selection
+    algorithms: a study on high-dimensional spaces. Knowl. Inf. Syst. 12(1), 95-116
+    (selection on resamples of the data).
+
+    Examples
+    --------
+    >>> import warnings
+    >>> import numpy as np
+    >>> from propstab import resample
+    >>> X = np.random.default_rng(0).normal(size=(20, 4))
+    >>> def flaky(X, y):                              # fails on some resamples
+    ...     if X[:, 0].mean() > 0:
+    ...         raise ValueError("bad sample")
+    ...     return [0, 1]
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     result = resample(flaky, X, n_runs=10, random_state=0)
+    >>> caught[0].category.__name__, result.selection.n_runs, len(result.failures)
+    ('FailedFitWarning', 6, 4)
+    """
 
 
 class UnscoredWarning(UserWarning):
     """A selector of a comparison has no out-of-sample score: it is left out of the
-    Pareto front (the message names it and says why)."""
+    Pareto front (the message names it and says why).
+
+    See Also
+    --------
+    propstab.assess : Warns with it for a mapping of selectors.
+    propstab.resampling.pareto_front : Warns with it for points with a NaN objective.
+
+    References
+    ----------
+    Sechidis, K., Papangelou, K., Nogueira, S., Weatherall, J., Brown, G. (2019). On
+    the stability of feature selection in the presence of feature correlations. ECML
+    PKDD 2019, sec. 4.1 (the Pareto front of accuracy and stability).
+
+    Examples
+    --------
+    >>> import warnings
+    >>> import numpy as np
+    >>> from propstab import assess
+    >>> from propstab.resampling import UnscoredWarning
+    >>> X = np.random.default_rng(0).normal(size=(20, 4))
+    >>> with warnings.catch_warnings(record=True) as caught:   # no y: nothing to score
+    ...     warnings.simplefilter("always")
+    ...     comparison = assess({"a": lambda X, y: [0], "b": lambda X, y: [1]}, X,
+    ...                         n_runs=5, random_state=0)
+    >>> [w.category for w in caught].count(UnscoredWarning), sorted(comparison.left_out)
+    (1, ['a', 'b'])
+    """
 
 
 class HalfwidthNotReachedWarning(RuntimeWarning):
-    """``assess(target_halfwidth=...)`` stopped at ``max_runs`` with a wider interval."""
+    """``assess(target_halfwidth=...)`` stopped at ``max_runs`` with a wider interval.
+
+    See Also
+    --------
+    propstab.assess : Warns with it when ``max_runs`` is reached first.
+    propstab.inference.runs_needed : The runs a target half-width needs.
+
+    References
+    ----------
+    Nogueira, S. (2018). Quantifying the Stability of Feature Selection. PhD thesis,
+    University of Manchester, sec. 5.2, Cor. 1 (the interval whose
+    half-width is targeted).
+
+    Examples
+    --------
+    >>> import warnings
+    >>> import numpy as np
+    >>> from propstab import assess
+    >>> X = np.random.default_rng(0).normal(size=(20, 4))
+    >>> def top2(X, y):
+    ...     return np.argsort(-X.mean(axis=0))[:2]
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     a = assess(top2, X, n_runs=10, random_state=0, target_halfwidth=0.01,
+    ...                max_runs=20)
+    >>> caught[0].category.__name__, a.result.n_runs
+    ('HalfwidthNotReachedWarning', 20)
+    """
 
 
 def _require(module: str, extra: str):
@@ -75,7 +156,44 @@ def _require(module: str, extra: str):
 
 @dataclasses.dataclass(frozen=True)
 class RunFailure:
-    """A run whose fit raised: its number, the exception type and message."""
+    """A run whose fit raised: its number, the exception type and message.
+
+    Parameters
+    ----------
+    run : int
+        The run's number (0 to n_runs - 1).
+    error_type : str
+        The name of the exception's type.
+    message : str
+        The exception's message.
+
+    See Also
+    --------
+    propstab.resampling.ResamplingResult : Lists them in ``failures``.
+    propstab.resampling.FailedFitWarning : Says how many runs failed.
+
+    References
+    ----------
+    Kalousis, A., Prados, J., Hilario, M. (2007). Stability of feature selection
+    algorithms: a study on high-dimensional spaces. Knowl. Inf. Syst. 12(1), 95-116
+    (selection on resamples of the data).
+
+    Examples
+    --------
+    >>> import warnings
+    >>> import numpy as np
+    >>> from propstab import resample
+    >>> X = np.random.default_rng(0).normal(size=(20, 4))
+    >>> def flaky(X, y):                              # fails on some resamples
+    ...     if X[:, 0].mean() > 0:
+    ...         raise ValueError("bad sample")
+    ...     return [0, 1]
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     result = resample(flaky, X, n_runs=10, random_state=0)
+    >>> result.failures[0]
+    RunFailure(run=0, error_type='ValueError', message='bad sample')
+    """
 
     run: int
     error_type: str
@@ -114,6 +232,31 @@ class ResamplingResult:
     indices of every resample stay attributes and are never printed.
     :meth:`to_frame` gives one row per run.
 
+    Parameters
+    ----------
+    selection : Selection
+        Z, one row per successful run.
+    scores : ndarray or None
+        The out-of-sample score of each successful run.
+    runs : ndarray
+        The run numbers of the rows of Z.
+    train_indices : tuple of ndarray
+        The training rows of each successful run.
+    test_indices : tuple of ndarray
+        The held-out rows of each successful run.
+    importances : ndarray or None
+        The importances of each successful run.
+    failures : tuple of RunFailure
+        The runs that failed.
+    n_runs : int
+        The number of runs attempted.
+    rankings : Rankings or None, optional
+        The rankings of each successful run.
+    scored_by : str or None, optional
+        What produced the scores.
+    unscored_reason : str or None, optional
+        Why there are no scores.
+
     Attributes
     ----------
     selection : Selection
@@ -142,6 +285,20 @@ class ResamplingResult:
         there are no scores.
     unscored_reason : str or None
         Why there are no scores (None when there are).
+
+    See Also
+    --------
+    propstab.resample : Returns it.
+    propstab.resampling.Assessment : Its stability with a confidence interval.
+
+    References
+    ----------
+    Kalousis, A., Prados, J., Hilario, M. (2007). Stability of feature selection
+    algorithms: a study on high-dimensional spaces. Knowl. Inf. Syst. 12(1), 95-116
+    (selection on resamples of the data).
+    Nogueira, S. (2018). Quantifying the Stability of Feature Selection. PhD thesis,
+    University of Manchester, ch. 3 (the stability of a selector over
+    resamples of the data).
 
     Examples
     --------
@@ -650,6 +807,21 @@ def resample(selector, X, y=None, *, n_runs=100, scheme="bootstrap", fraction=No
     FailedFitWarning
         Some runs failed; they are listed in ``failures`` and excluded from Z.
 
+    See Also
+    --------
+    propstab.assess : Resamples and estimates the stability with its interval.
+    propstab.resampling.ResamplingResult : The result.
+
+    References
+    ----------
+    Kalousis, A., Prados, J., Hilario, M. (2007). Stability of feature selection
+    algorithms: a study on high-dimensional spaces. Knowl. Inf. Syst. 12(1), 95-116
+    (selection on resamples of the data).
+    Nogueira, S. (2018). Quantifying the Stability of Feature Selection. PhD thesis,
+    University of Manchester, ch. 3 (the protocol: a selector run on
+    M resamples of the data, its selections the rows of Z) and sec. 5.2 (the
+    inference, valid for bootstrap resampling).
+
     Examples
     --------
     >>> import numpy as np
@@ -868,6 +1040,21 @@ class Assessment:
     resamples' row indices stay in ``result`` and are never printed.
     :meth:`to_frame` gives the selection frequencies.
 
+    Parameters
+    ----------
+    estimate : StabilityEstimate
+        The stability estimate.
+    frequencies : pandas Series or ndarray
+        The selection frequency of each feature.
+    mean_score : float
+        The mean out-of-sample score.
+    result : ResamplingResult
+        The runs.
+    measure : str
+        The measure's registered name.
+    target_halfwidth : float or None, optional
+        The target half-width of ``assess``.
+
     Attributes
     ----------
     estimate : StabilityEstimate
@@ -882,6 +1069,19 @@ class Assessment:
     target_halfwidth : float or None
         The target of ``assess(target_halfwidth=...)`` (None without one); the runs used
         are ``result.n_runs`` and the half-width reached :attr:`halfwidth`.
+
+    See Also
+    --------
+    propstab.assess : Returns it.
+    propstab.resampling.Comparison : Several selectors assessed on the same resamples.
+
+    References
+    ----------
+    Nogueira, S. (2018). Quantifying the Stability of Feature Selection. PhD thesis,
+    University of Manchester, sec. 5.2 (the estimate and its
+    interval); Kalousis, A., Prados, J., Hilario, M. (2007). Stability of feature selection
+    algorithms: a study on high-dimensional spaces. Knowl. Inf. Syst. 12(1), 95-116
+    (selection on resamples of the data).
 
     Examples
     --------
@@ -984,6 +1184,17 @@ class Comparison:
     ``repr`` is one line and ``str`` (and ``print``) show :meth:`summary`, one line per
     selector; :meth:`to_frame` gives the same table as a DataFrame.
 
+    Parameters
+    ----------
+    assessments : mapping of str to Assessment
+        The assessment of each selector.
+    pareto_optimal : tuple of str
+        The non-dominated selectors.
+    tests : PairwiseTestTable
+        The paired pairwise tests.
+    left_out : mapping of str to str, optional
+        The selectors left out of the Pareto front, with the reason.
+
     Attributes
     ----------
     assessments : dict of name -> Assessment
@@ -996,6 +1207,20 @@ class Comparison:
         score: it cannot score and no downstream model scored it; or an undefined
         stability). Never on the front, never silently: :func:`assess` warns
         (:class:`UnscoredWarning`) and :meth:`summary` lists them.
+
+    See Also
+    --------
+    propstab.assess : Returns it for a mapping of selectors.
+    propstab.resampling.pareto_front : The front over (mean score, stability).
+    propstab.pairwise_tests : The tests in ``tests``.
+
+    References
+    ----------
+    Sechidis, K., Papangelou, K., Nogueira, S., Weatherall, J., Brown, G. (2019). On
+    the stability of feature selection in the presence of feature correlations. ECML
+    PKDD 2019, sec. 4.1 (the Pareto front of accuracy and stability).
+    Nogueira, S. (2018). Quantifying the Stability of Feature Selection. PhD thesis,
+    University of Manchester, Thm 7 (the tests).
 
     Examples
     --------
@@ -1166,6 +1391,17 @@ def pareto_front(*objectives, labels=None) -> np.ndarray:
     Point i is dominated when some j has :math:`P_{jk} \\ge P_{ik}` for every
     objective k and :math:`P_{jk} > P_{ik}` for one.
 
+    See Also
+    --------
+    propstab.assess : Takes the front over several selectors.
+    propstab.plots.plot_pareto_front : Draws it.
+
+    References
+    ----------
+    Sechidis, K., Papangelou, K., Nogueira, S., Weatherall, J., Brown, G. (2019). On
+    the stability of feature selection in the presence of feature correlations. ECML
+    PKDD 2019, sec. 4.1 (the Pareto front of accuracy and stability).
+
     Examples
     --------
     >>> from propstab.resampling import pareto_front
@@ -1279,6 +1515,12 @@ def assess(selector, X, y=None, *, measure=None, measure_options=None, output="s
     HalfwidthNotReachedWarning
         ``max_runs`` was reached before the half-width fell to ``target_halfwidth``.
 
+    See Also
+    --------
+    propstab.resample : The runs alone.
+    propstab.estimate : The stability estimate of a selection matrix.
+    propstab.pairwise_tests : The tests of a comparison.
+
     Notes
     -----
     The confidence interval is that of :func:`propstab.estimate` (thesis sec. 5.2,
@@ -1292,6 +1534,17 @@ def assess(selector, X, y=None, *, measure=None, measure_options=None, output="s
     The stopping rule of ``target_halfwidth``: with half-width h_M after M runs, the
     variance of the estimate decays as 1/M, so h_M' is about h_M sqrt(M / M') and the
     next M' is ceil(M (h_M / target)^2), at least M + 10, at most ``max_runs``.
+
+    References
+    ----------
+    Nogueira, S. (2018). Quantifying the Stability of Feature Selection. PhD thesis,
+    University of Manchester, sec. 5.2 (the estimate and its
+    interval); Kalousis, A., Prados, J., Hilario, M. (2007). Stability of feature selection
+    algorithms: a study on high-dimensional spaces. Knowl. Inf. Syst. 12(1), 95-116
+    (selection on resamples of the data).
+    Sechidis, K., Papangelou, K., Nogueira, S., Weatherall, J., Brown, G. (2019). On
+    the stability of feature selection in the presence of feature correlations. ECML
+    PKDD 2019, sec. 4.1 (the Pareto front of accuracy and stability).
 
     Examples
     --------

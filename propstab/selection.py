@@ -209,6 +209,12 @@ class StabilitySelection(*_BASES):
     RuntimeWarning
         The bound does not apply to the realised q and cutoff (``PFER_`` is NaN).
 
+    See Also
+    --------
+    propstab.selection.error_control : The bound that links cutoff, q and PFER.
+    propstab.plots.plot_stability_path : Draws ``stability_scores_`` over the grid.
+    propstab.assess : The stability of a selector's selections over resamples.
+
     Notes
     -----
     **The default path.** For Lasso, LassoLars and ElasticNet,

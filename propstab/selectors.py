@@ -41,6 +41,24 @@ def take(X, rows):
     The same kind of object as ``X``: pandas objects by ``.iloc`` (their index
     kept), everything else by ``X[rows]``.
 
+    Raises
+    ------
+    TypeError
+        ``X`` is not an array, sparse matrix, DataFrame or Series (or is a ragged
+        list); ``rows`` is not a 1-D sequence of integers.
+    ValueError
+        A position in ``rows`` is outside the rows of ``X``.
+
+    See Also
+    --------
+    propstab.resample : Draws the rows of each run and takes them with this.
+
+    References
+    ----------
+    Pedregosa, F. et al. (2011). Scikit-learn: Machine learning in Python. JMLR 12,
+    2825-2830; scikit-learn's ``utils.resample`` and its indexing of
+    arrays, sparse matrices and DataFrames (``.iloc`` for pandas).
+
     Examples
     --------
     >>> import numpy as np
@@ -88,6 +106,33 @@ def _renamed(exc: BaseException, message: str) -> BaseException:
 def is_estimator(selector) -> bool:
     """True when ``selector`` is an estimator (it has ``fit``), False for a function.
 
+    Parameters
+    ----------
+    selector : object
+        An estimator or a function ``(X, y) -> selection``.
+
+    Returns
+    -------
+    bool
+        Whether ``selector`` has a ``fit`` attribute.
+
+    Raises
+    ------
+    Exception
+        Nothing of its own: only what ``selector``'s attribute lookup raises other
+        than AttributeError (``hasattr`` catches that one).
+
+    See Also
+    --------
+    propstab.selectors.fit_select : Fits an estimator, calls a function.
+    propstab.selectors.clone : Copies an estimator before it is fitted.
+
+    References
+    ----------
+    Pedregosa, F. et al. (2011). Scikit-learn: Machine learning in Python. JMLR 12,
+    2825-2830; scikit-learn developer's guide, "Developing scikit-learn
+    estimators" (``fit``, ``get_params``, cloning).
+
     Examples
     --------
     >>> from sklearn.linear_model import Lasso
@@ -101,6 +146,35 @@ def is_estimator(selector) -> bool:
 def clone(estimator):
     """An unfitted copy of ``estimator``: ``sklearn.base.clone``, or a deep copy for
     objects it cannot clone (and when scikit-learn is not installed).
+
+    Parameters
+    ----------
+    estimator : estimator
+        The estimator to copy (never modified).
+
+    Returns
+    -------
+    estimator
+        An unfitted estimator with the same parameters.
+
+    Raises
+    ------
+    RuntimeError
+        From ``sklearn.base.clone``: the estimator's constructor does not set or
+        modifies its parameters.
+    TypeError
+        ``copy.deepcopy`` cannot copy an object that scikit-learn cannot clone.
+
+    See Also
+    --------
+    propstab.selectors.fit_select : Fits a clone on each run's data.
+    propstab.selectors.is_estimator : Tells an estimator from a function.
+
+    References
+    ----------
+    Pedregosa, F. et al. (2011). Scikit-learn: Machine learning in Python. JMLR 12,
+    2825-2830; scikit-learn developer's guide, "Developing scikit-learn
+    estimators" (``fit``, ``get_params``, cloning).
 
     Examples
     --------
@@ -144,10 +218,22 @@ def importances_of(estimator) -> Optional[np.ndarray]:
         A pipeline step changes the number of columns and is not a selector
         (no ``get_support()``): its output cannot be mapped back to the features.
 
+    See Also
+    --------
+    propstab.selectors.support_of : The support these importances give.
+    propstab.selectors.ranking_of : The ranking read from them when there is none.
+
     Notes
     -----
     For ``coef_`` of shape (K, d): :math:`w_f = \\sum_k |\\beta_{kf}|`, as
     ``sklearn.feature_selection.SelectFromModel`` ranks features.
+
+    References
+    ----------
+    Pedregosa, F. et al. (2011). Scikit-learn: Machine learning in Python. JMLR 12,
+    2825-2830; scikit-learn User Guide, sec. 1.13 Feature selection
+    (``get_support``, ``SelectFromModel``'s importances ``coef_`` and
+    ``feature_importances_``, ``RFE``'s ``ranking_``, ``SelectKBest``'s ``scores_``).
 
     Examples
     --------
@@ -324,6 +410,11 @@ def support_of(estimator, n_features: int, *, threshold=None,
         Its importances do not have one entry per feature; or it has only
         ``feature_importances_`` and neither ``threshold`` nor ``top_k`` is given.
 
+    See Also
+    --------
+    propstab.selectors.importances_of : The importances it reads.
+    propstab.selectors.fit_select : Fits an estimator and reads its support.
+
     Notes
     -----
     With neither ``threshold`` nor ``top_k``, a selector's ``get_support()`` is
@@ -337,6 +428,13 @@ def support_of(estimator, n_features: int, *, threshold=None,
     (0 for the features an earlier step removed). Steps that keep the number of
     columns (``StandardScaler``, imputers) pass through; a step that changes it and is
     not a selector (``PCA``) raises TypeError naming the step.
+
+    References
+    ----------
+    Pedregosa, F. et al. (2011). Scikit-learn: Machine learning in Python. JMLR 12,
+    2825-2830; scikit-learn User Guide, sec. 1.13 Feature selection
+    (``get_support``, ``SelectFromModel``'s importances ``coef_`` and
+    ``feature_importances_``, ``RFE``'s ``ranking_``, ``SelectKBest``'s ``scores_``).
 
     Examples
     --------
@@ -399,6 +497,17 @@ def mask_from_output(out, n_features: int) -> np.ndarray:
     ValueError
         A mask of the wrong length, or an index outside 0..n_features-1.
 
+    See Also
+    --------
+    propstab.selectors.fit_select : Calls a function and reads its output with this.
+    propstab.selectors.mask_from_scores : The mask of a function's scores.
+
+    References
+    ----------
+    Nogueira, S. (2018). Quantifying the Stability of Feature Selection. PhD thesis,
+    University of Manchester, sec. 2.2.3 (a feature set as a row of the binary
+    matrix Z).
+
     Examples
     --------
     >>> from propstab.selectors import mask_from_output
@@ -459,6 +568,27 @@ def fit_select(selector, X, y, *, n_features: int, threshold=None, top_k=None):
     fitted : estimator or None
         The fitted clone (for scoring), None for a function.
 
+    Raises
+    ------
+    TypeError
+        ``selector`` is neither an estimator nor callable; or what
+        :func:`support_of` and :func:`mask_from_output` raise, naming ``selector``.
+    ValueError
+        The estimator's ``fit`` fails with ValueError (renamed to name ``selector``),
+        or what :func:`support_of` and :func:`mask_from_output` raise.
+
+    See Also
+    --------
+    propstab.selectors.fit_rank : The same for ``output="ranking"``.
+    propstab.resample : Calls it once per run.
+
+    References
+    ----------
+    Pedregosa, F. et al. (2011). Scikit-learn: Machine learning in Python. JMLR 12,
+    2825-2830; scikit-learn User Guide, sec. 1.13 Feature selection
+    (``get_support``, ``SelectFromModel``'s importances ``coef_`` and
+    ``feature_importances_``, ``RFE``'s ``ranking_``, ``SelectKBest``'s ``scores_``).
+
     Examples
     --------
     >>> import numpy as np
@@ -515,6 +645,23 @@ def ranking_of(estimator) -> Tuple[Optional[np.ndarray], str]:
         ``"ranks"`` (1 the most important) for ``ranking_``, ``"scores"`` (the largest
         the most important) otherwise: the ``kind`` of :func:`propstab.as_rankings`.
 
+    Raises
+    ------
+    TypeError
+        ``estimator`` is None, a string or a number rather than a fitted estimator.
+
+    See Also
+    --------
+    propstab.selectors.importances_of : The importances used when there is no ranking.
+    propstab.as_rankings : Reads the values with their ``kind``.
+
+    References
+    ----------
+    Pedregosa, F. et al. (2011). Scikit-learn: Machine learning in Python. JMLR 12,
+    2825-2830; scikit-learn User Guide, sec. 1.13 Feature selection
+    (``get_support``, ``SelectFromModel``'s importances ``coef_`` and
+    ``feature_importances_``, ``RFE``'s ``ranking_``, ``SelectKBest``'s ``scores_``).
+
     Examples
     --------
     >>> import numpy as np
@@ -554,6 +701,18 @@ def mask_from_scores(scores, n_features: int, *, threshold=None, top_k=None) -> 
     ------
     TypeError, ValueError
         Not a numeric vector of ``n_features`` entries, or infinite scores.
+
+    See Also
+    --------
+    propstab.selectors.mask_from_output : The mask of a function's selection.
+    propstab.selectors.fit_rank : Reads a function's scores with this.
+
+    References
+    ----------
+    Pedregosa, F. et al. (2011). Scikit-learn: Machine learning in Python. JMLR 12,
+    2825-2830; scikit-learn User Guide, sec. 1.13 Feature selection
+    (``SelectKBest`` keeps the k highest scores, ``SelectFromModel`` those above a
+    threshold).
 
     Examples
     --------
@@ -614,6 +773,21 @@ def fit_rank(selector, X, y, *, n_features: int, threshold=None, top_k=None):
     TypeError
         An estimator without ``ranking_``, ``scores_``, ``coef_`` or
         ``feature_importances_``.
+
+    See Also
+    --------
+    propstab.selectors.fit_select : The same for ``output="selection"``.
+    propstab.selectors.ranking_of : How an estimator's ranking is read.
+
+    References
+    ----------
+    Pedregosa, F. et al. (2011). Scikit-learn: Machine learning in Python. JMLR 12,
+    2825-2830; scikit-learn User Guide, sec. 1.13 Feature selection
+    (``get_support``, ``SelectFromModel``'s importances ``coef_`` and
+    ``feature_importances_``, ``RFE``'s ``ranking_``, ``SelectKBest``'s ``scores_``).
+    Kalousis, A., Prados, J., Hilario, M. (2007). Stability of feature selection
+    algorithms: a study on high-dimensional spaces. Knowl. Inf. Syst. 12(1), 95-116
+    (the stability of rankings and weights).
 
     Examples
     --------
