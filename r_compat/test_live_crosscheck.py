@@ -115,7 +115,7 @@ def test_harness_finds_and_shrinks_a_disagreement():
     # a wrong "jaccard" (Dice's formula) must be caught with a minimal counterexample
     info = propstab.get_measure("jaccard")
     wrong = dataclasses.replace(info, function=propstab.measures.dice)
-    row = cc._row(wrong, cc._references(info)[0], 1e-10, 50, 0)
+    row = cc._row(wrong, cc.references_of(info)[0], 1e-10, 50, 0)
     assert row.status == "DISAGREE"
     example = row.counterexample
     assert example["status"] == "mismatch"
@@ -182,7 +182,7 @@ def test_defect_adjusted_no_similar_pair_propstab_side():
     info = propstab.get_measure("yu")
     case = cc.Case("pin", propstab.as_selection(Z, n_features=3).toarray(),
                    propstab._validation.check_options(info, opts))
-    outcome = cc._evaluate(info, cc._references(info)[0], case, 1e-10)
+    outcome = cc.evaluate(info, cc.references_of(info)[0], case, 1e-10)
     assert outcome.status == "expected" and outcome.expected == ("adjusted_no_similar_pair",)
     # without correction: two empty runs, Yu undefined, stabm's intersection.common 0
     empty = dict(similarity=np.eye(2), threshold=0.9, correction_for_chance="none")

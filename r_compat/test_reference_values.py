@@ -5,7 +5,7 @@ r_compat/reference_values.json is written by r_compat/generate_reference.R (stab
 and its R arguments, and R's value with 17 significant digits. Each case is mapped
 back to a propstab measure and options through the registry's ``r_reference``
 (so the registry's argument translation is checked too) and judged by the live
-harness's own rule (:func:`propstab.r._crosscheck._evaluate`): agreement within
+harness's own rule (:func:`propstab.r._evaluation.evaluate`): agreement within
 1e-10 and NaN exactly where R gives NA/NaN, or a documented expected difference.
 Cases tagged with a defect key are its minimal example and must show it.
 """
@@ -19,7 +19,8 @@ from scipy import sparse
 import propstab
 from propstab._exceptions import RReferenceError
 from propstab.r._call import RValue
-from propstab.r._crosscheck import TOLERANCE, WORKED_EXAMPLES, Case, _evaluate, _Reference
+from propstab.r._cases import WORKED_EXAMPLES, Case
+from propstab.r._evaluation import TOLERANCE, Reference, evaluate
 from propstab.r._defects import EXPECTED_DIFFERENCES
 
 TABLE = json.loads((pathlib.Path(__file__).with_name("reference_values.json")).read_text())
@@ -80,10 +81,10 @@ def _options(info, arguments: dict, ref) -> dict:
 
 def _stored(case):
     if case["value"] == "error":
-        def evaluate(_case):
+        def failing(_case):
             raise RReferenceError(f"R error: {case['error']}", r_message=case["error"],
                                   r_call=case["r_function"])
-        return evaluate
+        return failing
     kind = case["value"] if case["value"] in ("NA", "NaN") else "number"
     value = float("nan") if kind != "number" else float(case["value"])
     return lambda _case: RValue(value, kind)
@@ -114,8 +115,8 @@ def test_propstab_matches_r_reference_value(case, info):
     _, registered = _reference_for(case["r_function"], case["arguments"])
     options = propstab._validation.check_options(
         info, _options(info, case["arguments"], registered))
-    ref = _Reference(info.name, case["r_function"], _stored(case), dict(registered.arguments))
-    outcome = _evaluate(info, ref, Case(case["input"], Z, options), TOLERANCE)
+    ref = Reference(info.name, case["r_function"], _stored(case), dict(registered.arguments))
+    outcome = evaluate(info, ref, Case(case["input"], Z, options), TOLERANCE)
     tags = case["expected_difference"]
     if not tags:     # agreement, or a case under a documented defect (as in the harness)
         assert outcome.status in ("agree", "expected"), (
