@@ -428,8 +428,8 @@ class StabilitySelection(*_BASES):
                                  assumption=assumption, n_subsamples=B)
         except ValueError as exc:
             warn(f"StabilitySelection: the {assumption!r} PFER bound does not apply "
-                 f"to the realised q = {self.q_:.3g} and cutoff {self.cutoff_}: {exc}; "
-                 f"PFER_ is NaN", RuntimeWarning)
+                 f"to the realised q = {number(self.q_)} and cutoff {number(self.cutoff_)}: "
+                 f"{exc}; PFER_ is NaN", RuntimeWarning)
             return None
 
     def _warn_large_bound(self):
