@@ -144,8 +144,8 @@ def _check_fitted_selection(selector):
                              f"{missing[0]}); call fit(X, y) before plotting its path")
 
 
-def plot_selection_frequencies(frequencies, *, feature_names=None, threshold=None,
-                               sort=True, max_features=50, ax=None):
+def plot_selection_frequencies(frequencies, *, feature_names=None, cutoff=None,
+                               sort=True, max_features=50, ax=None, threshold=None):
     """Bar chart of per-feature selection frequencies p̂_f.
 
     Parameters
@@ -157,13 +157,20 @@ def plot_selection_frequencies(frequencies, *, feature_names=None, threshold=Non
         the bars by its index.
     feature_names : sequence, optional
         Default: the Series' index, the object's feature names, or "x0", "x1", ...
-    threshold : float, optional
-        Drawn as a dashed line; bars at or above it are highlighted.
+    cutoff : float in [0, 1], optional
+        A cutoff on the selection frequencies (pi_thr, the ``cutoff`` of
+        :class:`~propstab.StabilitySelection` and of stabs), drawn as a dashed line;
+        bars at or above it are highlighted.
     sort : bool, default True
         Most frequent features first.
     max_features : int, default 50
         Show at most this many bars.
     ax : matplotlib Axes, optional
+    threshold : float, optional
+        Deprecated: the old name of ``cutoff`` (a frequency cutoff). In propstab
+        ``threshold`` names a threshold on importances (``resample``,
+        ``StabilitySelection``) or on similarities (``similarity_from_data``), never
+        on frequencies.
 
     Returns
     -------
@@ -173,12 +180,17 @@ def plot_selection_frequencies(frequencies, *, feature_names=None, threshold=Non
     ------
     TypeError
         ``frequencies`` not numeric; an invalid ``feature_names``, ``sort``,
-        ``max_features`` or ``ax``.
+        ``max_features`` or ``ax``; both ``cutoff`` and ``threshold`` given.
     ValueError
-        ``frequencies`` outside [0, 1]; ``threshold`` outside [0, 1]; ``feature_names``
+        ``frequencies`` outside [0, 1]; ``cutoff`` outside [0, 1]; ``feature_names``
         of the wrong length; ``max_features`` below 1.
     ImportError
         ``ax`` is not given and matplotlib is not installed.
+
+    Warns
+    -----
+    FutureWarning
+        ``threshold=`` is given: use ``cutoff=``.
 
     See Also
     --------
@@ -197,10 +209,22 @@ def plot_selection_frequencies(frequencies, *, feature_names=None, threshold=Non
     --------
     >>> import matplotlib; matplotlib.use("Agg")
     >>> from propstab.plots import plot_selection_frequencies
-    >>> ax = plot_selection_frequencies([0.1, 0.9, 0.5], feature_names=["a", "b", "c"])
+    >>> ax = plot_selection_frequencies([0.1, 0.9, 0.5], feature_names=["a", "b", "c"],
+    ...                                 cutoff=0.5)
     >>> [t.get_text() for t in ax.get_xticklabels()]
     ['b', 'c', 'a']
+    >>> ax.get_legend().get_texts()[0].get_text()
+    'cutoff 0.5'
     """
+    if threshold is not None:
+        if cutoff is not None:
+            raise TypeError(f"threshold: the old name of cutoff; give cutoff= alone; got "
+                            f"cutoff={cutoff!r} and threshold={threshold!r}")
+        from ._exceptions import warn
+        warn("plot_selection_frequencies: threshold= is deprecated and will be removed; "
+             "use cutoff= (a cutoff on selection frequencies, as StabilitySelection's "
+             "cutoff)", FutureWarning)
+        cutoff = threshold
     for attr in ("frequencies", "selection_probabilities_"):
         if hasattr(frequencies, attr):
             if feature_names is None:
@@ -215,19 +239,19 @@ def plot_selection_frequencies(frequencies, *, feature_names=None, threshold=Non
     d = freq.size
     names = [f"x{j}" for j in range(d)] if feature_names is None else [
         str(n) for n in check_labels("feature_names", feature_names, d, "frequency")]
-    if threshold is not None:
-        threshold = check_unit_interval("threshold", threshold)
+    if cutoff is not None:
+        cutoff = check_unit_interval("cutoff", cutoff)
     sort = check_bool("sort", sort)
     max_features = check_int_range("max_features", max_features, minimum=1)
     ax = _axes(ax)
     order = np.argsort(-freq, kind="stable") if sort else np.arange(d)
     order = order[:max_features]
-    colors = ["C0" if threshold is None or freq[j] >= threshold else "0.7" for j in order]
+    colors = ["C0" if cutoff is None or freq[j] >= cutoff else "0.7" for j in order]
     ax.bar(np.arange(order.size), freq[order], color=colors)
     ax.set_xticks(np.arange(order.size))
     ax.set_xticklabels([names[j] for j in order], rotation=90, fontsize="small")
-    if threshold is not None:
-        ax.axhline(threshold, color="k", ls="--", lw=1, label=f"threshold {threshold:g}")
+    if cutoff is not None:
+        ax.axhline(cutoff, color="k", ls="--", lw=1, label=f"cutoff {cutoff:g}")
         ax.legend(loc="upper right", fontsize="small")
     ax.set_ylim(0, 1.02)
     ax.set_ylabel("selection frequency")

@@ -153,7 +153,8 @@ class StabilitySelection(*_BASES):
         Complementary pairs (Shah and Samworth 2013) or independent subsamples
         (Meinshausen and Buhlmann 2010); stabs's default is ``"SS"``.
     cutoff : float or None, default 0.75
-        pi_thr in (1/2, 1].
+        pi_thr in (1/2, 1]: the threshold on the selection probabilities (stabs's
+        ``cutoff``; ``threshold`` below is on the importances of one fit).
     PFER : float or None, default 1
         The bound asked for on E(V). With ``cutoff`` it fixes q by
         :func:`error_control`; pass ``PFER=None`` to use ``cutoff`` alone (q is then
@@ -166,7 +167,10 @@ class StabilitySelection(*_BASES):
         The bound (see :func:`error_control`); default ``"unimodal"`` for ``"ss"``
         and ``"none"`` (the only one allowed) for ``"mb"``, as stabs.
     threshold : float, optional
-        Importance threshold turning ``feature_importances_`` into selections.
+        A threshold on the importances of one fit (``|coef_|`` or
+        ``feature_importances_``) turning them into that fit's selection, as the
+        ``threshold`` of :func:`propstab.resample`. Not the threshold on the
+        selection probabilities: that is ``cutoff``.
     random_state : None, int or numpy Generator
     n_jobs : int, optional
         Subsamples fitted in parallel with joblib.

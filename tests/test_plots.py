@@ -53,7 +53,7 @@ def test_stability_path(tmp_path):
 
 def test_selection_frequencies(tmp_path):
     ss = _fitted()
-    ax = plot_selection_frequencies(ss, threshold=0.9)
+    ax = plot_selection_frequencies(ss, cutoff=0.9)
     _png_ok(ax.figure, tmp_path / "freq.png")
     heights = [p.get_height() for p in ax.patches]
     np.testing.assert_allclose(heights, np.sort(ss.selection_probabilities_)[::-1])
@@ -205,3 +205,20 @@ def test_feature_stability_map_has_a_key():
     ax.figure.canvas.draw()
     image, key = _boxes(ax, [ax.images[0], legend])
     assert not image.overlaps(key)
+
+
+def test_selection_frequencies_cutoff_is_named_cutoff_and_threshold_is_deprecated():
+    """A frequency cutoff is ``cutoff`` (StabilitySelection's and stabs's name); the old
+    ``threshold=`` still works with a FutureWarning naming the new argument."""
+    freq = [0.2, 0.9, 0.5]
+    ax = plot_selection_frequencies(freq, cutoff=0.5, sort=False)
+    new = [p.get_facecolor() for p in ax.patches]
+    assert new[0] != new[1] == new[2]                          # 0.9 and 0.5 reach 0.5
+    assert [t.get_text() for t in ax.get_legend().get_texts()] == ["cutoff 0.5"]
+    with pytest.warns(FutureWarning, match="use cutoff="):
+        old = plot_selection_frequencies(freq, threshold=0.5, sort=False)
+    assert [p.get_facecolor() for p in old.patches] == new
+    with pytest.raises(TypeError, match="^threshold: .*cutoff"):
+        plot_selection_frequencies(freq, cutoff=0.5, threshold=0.5)
+    with pytest.raises(ValueError, match="^cutoff: "):
+        plot_selection_frequencies(freq, cutoff=1.5)
