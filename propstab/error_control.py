@@ -629,7 +629,7 @@ class ErrorControl:
     q             10 (features selected per subsample, on average)
     PFER bound    0.98 (specified_PFER 1, significance level 0.0098)
     features p    100
-    subsamples B  50 complementary pairs (100 fits)
+    subsamples B  50 complementary pairs (100 subsamples)
     """
 
     cutoff: float
@@ -663,7 +663,7 @@ class ErrorControl:
             A ``str`` whose ``repr`` is the text itself.
         """
         B = self.n_subsamples
-        subsamples = (f"{B} complementary pairs ({2 * B} fits)" if self.sampling == "ss"
+        subsamples = (f"{B} complementary pairs ({2 * B} subsamples)" if self.sampling == "ss"
                       else f"{B} subsamples")
         rows = [("cutoff", f"{number(self.cutoff)} (threshold pi_thr on the selection "
                            f"probabilities)"),

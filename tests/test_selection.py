@@ -951,7 +951,13 @@ def test_summary_names_features_and_requires_a_fit():
     text = str(ss.summary())
     assert text.startswith("Stability selection\n")
     assert f"selected     {ss.support_.sum()} of 12: g0" in text
-    assert "alpha from" in text and "10 complementary pairs (20 fits)" in text
+    assert "alpha from" in text
+    # issue 20: the fits are the subsamples times the path values (2B x n_alphas)
+    assert "10 complementary pairs: 20 subsamples x 8 path values = 160 fits" in text
+    assert len(ss.subsamples_) * len(ss.param_grid_) == 160
+    mb = StabilitySelection(Lasso(), n_alphas=8, n_subsamples=10, sampling="mb",
+                            random_state=0).fit(df, y)
+    assert "sampling     10 subsamples x 8 path values = 80 fits" in str(mb.summary())
 
 
 def test_messages_show_numbers_without_float_noise():
@@ -965,3 +971,32 @@ def test_messages_show_numbers_without_float_noise():
     with pytest.raises(ValueError) as info:
         error_control(52, cutoff=0.5, q=33.67, assumption="r-concave")
     assert "q/p = 0.6475 " in str(info.value)
+
+
+def test_fitted_on_a_dataframe_results_are_indexed_by_the_feature_names():
+    """Issue 20: a StabilitySelection fitted on a DataFrame returned bare arrays. The
+    same data as an array, same seed (two seeded runs compared), gives the values;
+    the DataFrame fit labels them with the columns and the path."""
+    X, y = _data()
+    columns = [f"g{j}" for j in range(X.shape[1])]
+    df = pd.DataFrame(X, columns=columns)
+    kw = dict(n_alphas=6, n_subsamples=8, random_state=0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", LargePFERWarning)
+        plain = StabilitySelection(Lasso(), **kw).fit(X, y)
+        named = StabilitySelection(Lasso(), **kw).fit(df, y)
+    assert isinstance(plain.stability_scores_, np.ndarray)
+    assert isinstance(plain.selection_probabilities_, np.ndarray)
+    assert not hasattr(plain, "feature_names_in_")
+    scores, probs = named.stability_scores_, named.selection_probabilities_
+    assert isinstance(scores, pd.DataFrame) and isinstance(probs, pd.Series)
+    assert list(scores.index) == columns and list(probs.index) == columns
+    np.testing.assert_array_equal(scores.columns.to_numpy(), plain.param_grid_)
+    assert scores.columns.name == named.param_name_ == "alpha"
+    np.testing.assert_array_equal(scores.to_numpy(), plain.stability_scores_)
+    np.testing.assert_array_equal(probs.to_numpy(), plain.selection_probabilities_)
+    assert list(named.feature_names_in_) == columns
+    assert list(named.get_feature_names_out()) == [columns[j] for j in
+                                                  np.flatnonzero(plain.support_)]
+    assert isinstance(named.support_, np.ndarray) and named.support_.dtype == bool
+    np.testing.assert_array_equal(named.transform(df), plain.transform(X))
