@@ -149,7 +149,7 @@ def _unimodal_bound(q: float, p: int, cutoff: float, B: int) -> float:
     if cutoff <= 0.75 and cutoff < _unimodal_min_cutoff(q / p, B):
         raise ValueError(f"cutoff: {cutoff!r} is out of bounds for the unimodal bound "
                          f"(must be >= 1/2 + min((q/p)^2, 1/(2B) + 3/4 (q/p)^2) with "
-                         f"q/p = {q / p!r}, B = {B})")
+                         f"q/p = {number(q / p, 6)}, B = {B})")
     return q * q / p / float(_unimodal_denominator(cutoff, B))
 
 
@@ -168,32 +168,56 @@ def _unimodal_cutoff(p: int, q: float, PFER: float, B: int) -> float:
     return float(grid[np.argmax(below)])
 
 
+def _unimodal_q_top(p: int, cutoff: float, B: int) -> int:
+    """The largest integer q in [0, p] inside the unimodal bound's domain at ``cutoff``.
+
+    Above 3/4 every q is (p); at or below it q/p = theta must satisfy
+    pi >= 1/2 + min(theta^2, 1/(2B) + 3/4 theta^2), i.e. q <= p sqrt(max(pi - 1/2,
+    4/3 (pi - 1/2 - 1/(2B)))): the integer below that limit, settled with the
+    condition itself (the one :func:`_unimodal_bound` applies), so that a float
+    rounding at the limit cannot let a q through that the bound then refuses.
+    """
+    if cutoff > 0.75:
+        return p
+    limit = p * math.sqrt(max(cutoff - 0.5, 4 / 3 * (cutoff - 0.5 - 1 / (2 * B))))
+    q = min(p, math.floor(limit) + 1)
+    while q >= 1 and cutoff < _unimodal_min_cutoff(q / p, B):
+        q -= 1
+    return q
+
+
 def _unimodal_q(p: int, cutoff: float, PFER: float, B: int) -> float:
     """The largest integer q whose unimodal bound q^2 / (p K(pi, B)) is <= PFER.
 
-    K does not depend on q, so the bound reaches PFER at q* = sqrt(PFER p K), which
-    must lie in [1, q_top], q_top the largest integer below the domain limit
-    p sqrt(max(pi - 1/2, 4/3 (pi - 1/2 - 1/(2B)))) for pi <= 3/4 (p above).
-    (stabs floors a numerical root of tolerance eps^(1/4) instead: where q* is an
-    integer its answer is q* or q* - 1, see docs/stability_selection.md.)
+    K does not depend on q, so the bound reaches PFER at q* = sqrt(PFER p K): q is
+    floor(q*), or q_top (:func:`_unimodal_q_top`, the largest q in the bound's
+    domain at this cutoff) when q* lies beyond it, since the bound increases with q.
+    (stabs floors a numerical root of tolerance eps^(1/4) on [1, q_top] instead:
+    where q* is an integer its answer is q* or q* - 1, and where q* > q_top it
+    stops with an error, although q_top attains the PFER; e.g. p = 5 at its own
+    example's cutoff 0.75 and PFER 1: q* = 2.21, q_top = 2, bound 0.816; see
+    docs/stability_selection.md.)
     """
-    if cutoff <= 0.75:
-        slack = cutoff - 0.5 - 1 / (2 * B)
-        if slack < 0:
-            raise ValueError(f"cutoff: must be >= 1/2 + 1/(2B) = {0.5 + 1 / (2 * B)!r} to "
-                             f"derive q under the unimodal bound; got {cutoff!r}")
-        q_top = math.ceil(p * math.sqrt(max(cutoff - 0.5, 4 / 3 * slack)) - 1)
-    else:
-        q_top = p
-    if q_top <= 1 or (cutoff <= 0.75 and cutoff < _unimodal_min_cutoff(1 / p, B)):
+    if cutoff <= 0.75 and cutoff < 0.5 + 1 / (2 * B):
+        raise ValueError(f"cutoff: must be >= 1/2 + 1/(2B) = {number(0.5 + 1 / (2 * B), 10)} "
+                         f"to derive q under the unimodal bound; got {cutoff!r}")
+    q_top = _unimodal_q_top(p, cutoff, B)
+    if q_top < 1:
         raise ValueError(f"cutoff: {cutoff!r} is out of bounds for the unimodal bound "
                          f"with n_features={p}, B={B}: no q >= 1 is admissible")
     root = math.sqrt(PFER * p * float(_unimodal_denominator(cutoff, B)))
-    if not 1 <= root <= q_top:
-        raise ValueError(f"PFER: no q in [1, {q_top}] attains PFER = {PFER!r} with "
-                         f"cutoff = {cutoff!r} under the unimodal bound (the solution "
-                         f"is q = {root:.6g})")
-    return float(math.floor(root))
+    if root < 1:
+        raise ValueError(f"PFER: no q >= 1 attains PFER <= {PFER!r} with cutoff = "
+                         f"{cutoff!r} under the unimodal bound (n_features={p}, "
+                         f"n_subsamples={B}): the bound at q = 1 is "
+                         f"{number(1 / p / float(_unimodal_denominator(cutoff, B)), 3)}")
+    if root > q_top and cutoff > 0.75:
+        # stabs's uniroot fails here too; the branch above 3/4 states no limit on q/p,
+        # and q = p (every feature in every subsample) would make any bound below p false
+        raise ValueError(f"PFER: {PFER!r} is above the unimodal bound of every q up to "
+                         f"n_features={p} at cutoff = {cutoff!r} (q* = {number(root)}, "
+                         f"n_subsamples={B}); ask for a smaller PFER or give q")
+    return float(min(math.floor(root), q_top))
 
 
 # ----------------------------------------------------------------------------------
@@ -399,7 +423,7 @@ def _rconcave_extremal(theta: float, t: int, n: int, r: float) -> "tuple[float, 
     if t < k0:
         return 1.0, math.nan, -1
     if k0 >= n:
-        raise ValueError(f"q: too large for the r-concave bound: the mean {mu!r} of the "
+        raise ValueError(f"q: too large for the r-concave bound: the mean {number(mu, 6)} of the "
                          f"selection count on 0..{n} leaves no extremal law")
     first = max(k0, t - 1)
     below, above = _mean_matching_parameters(mu, k0, n, s)
@@ -486,7 +510,7 @@ def _rconcave_cutoff(p: int, q: float, PFER: float, B: int) -> float:
     grid = np.arange(1, 2 * B + 1) / (2 * B)
     grid = grid[grid > q / p]
     if grid.size == 0:
-        raise ValueError(f"q: q/p = {q / p!r} leaves no cutoff for the r-concave bound")
+        raise ValueError(f"q: q/p = {number(q / p, 6)} leaves no cutoff for the r-concave bound")
     if _rconcave_above(q, p, float(grid[-1]), B, PFER):
         return float(grid[-1])
     lo, hi = -1, grid.size - 1                 # bound(grid[hi]) <= PFER; grid[lo] unknown
@@ -605,7 +629,7 @@ class ErrorControl:
     q             10 (features selected per subsample, on average)
     PFER bound    0.98 (specified_PFER 1, significance level 0.0098)
     features p    100
-    subsamples B  50 complementary pairs (100 fits)
+    subsamples B  50 complementary pairs (100 subsamples)
     """
 
     cutoff: float
@@ -639,7 +663,7 @@ class ErrorControl:
             A ``str`` whose ``repr`` is the text itself.
         """
         B = self.n_subsamples
-        subsamples = (f"{B} complementary pairs ({2 * B} fits)" if self.sampling == "ss"
+        subsamples = (f"{B} complementary pairs ({2 * B} subsamples)" if self.sampling == "ss"
                       else f"{B} subsamples")
         rows = [("cutoff", f"{number(self.cutoff)} (threshold pi_thr on the selection "
                            f"probabilities)"),
@@ -765,15 +789,18 @@ def error_control(n_features, *, cutoff=None, q=None, PFER=None, sampling="ss",
     under a second at B = 50.
 
     Checked against ``stabs::stabsel_parameters`` (stabs 0.7.1) on 1128 pinned
-    cases (tests/test_selection.py): the 90 errors raise, 931 of the 1038 others
-    agree bit for bit. The other 107 are documented differences
+    cases (tests/test_selection.py): 78 of stabs's 90 errors raise, 931 of the 1038
+    other cases agree bit for bit. The other 119 are documented differences
     (r_compat/stabs_expected_differences.json): in 61 r-concave cases stabs's
     numerical maximisation stops short of the maximum, so its bound is lower
     (by up to 4.9 % on the pinned grid, 61.8 % on a wider one) than the supremum
     it defines, which propstab returns; in 9 unimodal cases the exact q* is an
     integer and stabs's numerical root lands on q* - 1, propstab returns q*; in
     37 cases without assumption the input lies outside the domain (cutoff 1/2, a
-    derived q of 0, PFER >= p), where stabs returns a value and propstab raises.
+    derived q of 0, PFER >= p), where stabs returns a value and propstab raises;
+    in 12 unimodal cases q* lies beyond the bound's domain, stabs stops with an
+    error and propstab returns the largest admissible q (its bound is below the
+    PFER), as for StabilitySelection's defaults on 5 features (q = 2, PFER 0.816).
 
     References
     ----------
@@ -838,7 +865,7 @@ def error_control(n_features, *, cutoff=None, q=None, PFER=None, sampling="ss",
                              f"{p}, n_subsamples={B}): the bound at q = 1 is "
                              f"{_bound(p, 1.0, cutoff, B, assumption):.3g}")
     if "cutoff" in given and assumption == "r-concave" and cutoff <= q / p:
-        raise ValueError(f"cutoff: must be larger than q/p = {q / p!r} for the r-concave "
+        raise ValueError(f"cutoff: must be larger than q/p = {number(q / p, 6)} for the r-concave "
                          f"bound; got {cutoff!r}")
     bound = _bound(p, q, cutoff, B, assumption)
     if PFER is not None and bound > PFER * (1 + 1e-12):
@@ -871,8 +898,8 @@ def _check_cutoff(cutoff, assumption: str, B: int) -> float:
         return check_real_range("cutoff", cutoff, low=0.0, high=1.0, low_open=True)
     cutoff = check_real_range("cutoff", cutoff, low=0.5, high=1.0, low_open=True)
     if assumption == "unimodal" and cutoff <= 0.5 + 1 / (4 * B):
-        raise ValueError(f"cutoff: must be > 1/2 + 1/(4B) = {0.5 + 1 / (4 * B)!r} for the "
-                         f"unimodal bound with n_subsamples={B} (below it the constant "
+        raise ValueError(f"cutoff: must be > 1/2 + 1/(4B) = {number(0.5 + 1 / (4 * B), 10)} "
+                         f"for the unimodal bound with n_subsamples={B} (below it the constant "
                          f"2 (2 pi - 1 - 1/(2B)) is <= 0 and the bound negative or "
                          f"infinite); got {cutoff!r}")
     return cutoff

@@ -123,7 +123,8 @@ def plot_stability_path(selector, *, feature_names=None, log_scale=None, ax=None
     if log_scale:
         ax.set_xscale("log")
     ax.set_ylim(-0.02, 1.02)
-    ax.set_xlabel(getattr(selector, "param_name", "regularisation"))
+    ax.set_xlabel(str(getattr(selector, "param_name_", None)
+                      or getattr(selector, "param_name", None) or "regularisation"))
     ax.set_ylabel("selection probability")
     ax.set_title(f"stability path: {int(stable.sum())} stable of {d} features")
     ax.legend(loc="best", fontsize="small")
@@ -143,23 +144,33 @@ def _check_fitted_selection(selector):
                              f"{missing[0]}); call fit(X, y) before plotting its path")
 
 
-def plot_selection_frequencies(frequencies, *, feature_names=None, threshold=None,
-                               sort=True, max_features=50, ax=None):
+def plot_selection_frequencies(frequencies, *, feature_names=None, cutoff=None,
+                               sort=True, max_features=50, ax=None, threshold=None):
     """Bar chart of per-feature selection frequencies p̂_f.
 
     Parameters
     ----------
     frequencies : array-like (d,) or object with ``frequencies`` or ``selection_probabilities_``
         E.g. a :class:`~propstab.resampling.ResamplingResult`, an
-        :class:`~propstab.resampling.Assessment` or a fitted StabilitySelection.
+        :class:`~propstab.resampling.Assessment` or a fitted StabilitySelection;
+        a pandas Series (``Assessment.frequencies`` when X had column names) names
+        the bars by its index.
     feature_names : sequence, optional
-    threshold : float, optional
-        Drawn as a dashed line; bars at or above it are highlighted.
+        Default: the Series' index, the object's feature names, or "x0", "x1", ...
+    cutoff : float in [0, 1], optional
+        A cutoff on the selection frequencies (pi_thr, the ``cutoff`` of
+        :class:`~propstab.StabilitySelection` and of stabs), drawn as a dashed line;
+        bars at or above it are highlighted.
     sort : bool, default True
         Most frequent features first.
     max_features : int, default 50
         Show at most this many bars.
     ax : matplotlib Axes, optional
+    threshold : float, optional
+        Deprecated: the old name of ``cutoff`` (a frequency cutoff). In propstab
+        ``threshold`` names a threshold on importances (``resample``,
+        ``StabilitySelection``) or on similarities (``similarity_from_data``), never
+        on frequencies.
 
     Returns
     -------
@@ -169,12 +180,17 @@ def plot_selection_frequencies(frequencies, *, feature_names=None, threshold=Non
     ------
     TypeError
         ``frequencies`` not numeric; an invalid ``feature_names``, ``sort``,
-        ``max_features`` or ``ax``.
+        ``max_features`` or ``ax``; both ``cutoff`` and ``threshold`` given.
     ValueError
-        ``frequencies`` outside [0, 1]; ``threshold`` outside [0, 1]; ``feature_names``
+        ``frequencies`` outside [0, 1]; ``cutoff`` outside [0, 1]; ``feature_names``
         of the wrong length; ``max_features`` below 1.
     ImportError
         ``ax`` is not given and matplotlib is not installed.
+
+    Warns
+    -----
+    FutureWarning
+        ``threshold=`` is given: use ``cutoff=``.
 
     See Also
     --------
@@ -193,10 +209,22 @@ def plot_selection_frequencies(frequencies, *, feature_names=None, threshold=Non
     --------
     >>> import matplotlib; matplotlib.use("Agg")
     >>> from propstab.plots import plot_selection_frequencies
-    >>> ax = plot_selection_frequencies([0.1, 0.9, 0.5], feature_names=["a", "b", "c"])
+    >>> ax = plot_selection_frequencies([0.1, 0.9, 0.5], feature_names=["a", "b", "c"],
+    ...                                 cutoff=0.5)
     >>> [t.get_text() for t in ax.get_xticklabels()]
     ['b', 'c', 'a']
+    >>> ax.get_legend().get_texts()[0].get_text()
+    'cutoff 0.5'
     """
+    if threshold is not None:
+        if cutoff is not None:
+            raise TypeError(f"threshold: the old name of cutoff; give cutoff= alone; got "
+                            f"cutoff={cutoff!r} and threshold={threshold!r}")
+        from ._exceptions import warn
+        warn("plot_selection_frequencies: threshold= is deprecated and will be removed; "
+             "use cutoff= (a cutoff on selection frequencies, as StabilitySelection's "
+             "cutoff)", FutureWarning)
+        cutoff = threshold
     for attr in ("frequencies", "selection_probabilities_"):
         if hasattr(frequencies, attr):
             if feature_names is None:
@@ -205,27 +233,34 @@ def plot_selection_frequencies(frequencies, *, feature_names=None, threshold=Non
                     getattr(frequencies, "feature_names_in_", None)
             frequencies = getattr(frequencies, attr)
             break
+    if feature_names is None and _is_series(frequencies):     # the index names the bars
+        feature_names = list(frequencies.index)
     freq = check_probabilities("frequencies", frequencies)
     d = freq.size
     names = [f"x{j}" for j in range(d)] if feature_names is None else [
         str(n) for n in check_labels("feature_names", feature_names, d, "frequency")]
-    if threshold is not None:
-        threshold = check_unit_interval("threshold", threshold)
+    if cutoff is not None:
+        cutoff = check_unit_interval("cutoff", cutoff)
     sort = check_bool("sort", sort)
     max_features = check_int_range("max_features", max_features, minimum=1)
     ax = _axes(ax)
     order = np.argsort(-freq, kind="stable") if sort else np.arange(d)
     order = order[:max_features]
-    colors = ["C0" if threshold is None or freq[j] >= threshold else "0.7" for j in order]
+    colors = ["C0" if cutoff is None or freq[j] >= cutoff else "0.7" for j in order]
     ax.bar(np.arange(order.size), freq[order], color=colors)
     ax.set_xticks(np.arange(order.size))
     ax.set_xticklabels([names[j] for j in order], rotation=90, fontsize="small")
-    if threshold is not None:
-        ax.axhline(threshold, color="k", ls="--", lw=1, label=f"threshold {threshold:g}")
+    if cutoff is not None:
+        ax.axhline(cutoff, color="k", ls="--", lw=1, label=f"cutoff {cutoff:g}")
         ax.legend(loc="upper right", fontsize="small")
     ax.set_ylim(0, 1.02)
     ax.set_ylabel("selection frequency")
     return ax
+
+
+def _is_series(x) -> bool:
+    """A pandas Series (without importing pandas)."""
+    return type(x).__name__ == "Series" and hasattr(x, "index") and hasattr(x, "to_numpy")
 
 
 def _average_linkage_order(rows: np.ndarray, distance=None) -> np.ndarray:
@@ -263,6 +298,7 @@ def plot_feature_stability_map(Z, *, n_features=None, feature_names=None, simila
     Returns
     -------
     matplotlib Axes
+        With a key (legend beside the map): black "selected", white "not selected".
 
     Raises
     ------
@@ -318,8 +354,13 @@ def plot_feature_stability_map(Z, *, n_features=None, feature_names=None, simila
                 else col_order
         else:
             col_order = _average_linkage_order(mat.T)
-    ax.imshow(mat[np.ix_(row_order, col_order)], aspect="auto", interpolation="nearest",
-              cmap="Greys", vmin=0, vmax=1)
+    image = ax.imshow(mat[np.ix_(row_order, col_order)], aspect="auto",
+                      interpolation="nearest", cmap="Greys", vmin=0, vmax=1)
+    from matplotlib.patches import Patch
+    key = [Patch(facecolor=image.cmap(image.norm(v)), edgecolor="0.3", lw=0.5, label=text)
+           for v, text in ((1, "selected"), (0, "not selected"))]
+    ax.legend(handles=key, loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0,
+              fontsize="small", frameon=False)     # beside the map: no cell hidden
     if used.size <= 60:
         ax.set_xticks(np.arange(used.size))
         ax.set_xticklabels([str(names[used[j]]) for j in col_order], rotation=90,
@@ -432,12 +473,6 @@ def plot_pareto_front(score, stability=None, *, labels=None, stability_ci=None,
                label="dominated")
     order = np.argsort(x[front])
     ax.plot(x[front][order], y[front][order], "o-", color="C3", zorder=3, label="Pareto front")
-    if labels is not None:
-        shown = valid if comparison is not None else front     # every selector is named
-        for xi, yi, lab, ok in zip(x, y, labels, shown):
-            if ok:
-                ax.annotate(str(lab), (xi, yi), textcoords="offset points", xytext=(4, 4),
-                            fontsize="x-small")
     ax.set_xlabel(xlabel)
     ax.set_ylabel("stability")
     title = None
@@ -449,13 +484,96 @@ def plot_pareto_front(score, stability=None, *, labels=None, stability_ci=None,
                                              for m in missing)
         else:
             title = "left out (no score or stability): " + ", ".join(missing)
-    legend = ax.legend(loc="best", fontsize="small", title=title,
-                       title_fontsize="x-small")
     if title is not None:
         import textwrap
-        legend.set_title("\n".join(textwrap.wrap(title, 60)) if len(title) > 60 else title)
-        legend.get_title().set_fontsize("x-small")
+        title = "\n".join(textwrap.wrap(title, 60)) if len(title) > 60 else title
+    boxes = []
+    if labels is not None:
+        shown = valid if comparison is not None else front     # every selector is named
+        boxes = _place_labels(ax, x[shown], y[shown],
+                              [str(lab) for lab, ok in zip(labels, shown) if ok],
+                              np.column_stack([x[valid], y[valid]]))
+    _place_legend(ax, boxes, np.column_stack([x[valid], y[valid]]), fontsize="small",
+                  title=title, title_fontsize="x-small")
     return ax
+
+
+# Offsets (points) tried for a point's label, nearest first: right, left, above, below,
+# the diagonals, then the same farther out.
+_LABEL_OFFSETS = [(dx * r, dy * r) for r in (1, 2, 3) for dx, dy in
+                  ((5, -3), (-5, -3), (0, 6), (0, -12), (5, 5), (-5, 5), (5, -11), (-5, -11))]
+
+
+def _renderer(fig):
+    """The figure's renderer (None when the backend has none to measure text with)."""
+    get = getattr(fig.canvas, "get_renderer", None)
+    if get is None:
+        get = getattr(fig, "_get_renderer", None)
+    try:
+        return get() if get is not None else None
+    except Exception:  # noqa: BLE001 - without a renderer labels keep the first offset
+        return None
+
+
+def _point_boxes(ax, points, radius: float = 3.0):
+    """Small display-space boxes around the points (markers a label must not cover)."""
+    from matplotlib.transforms import Bbox
+    xy = ax.transData.transform(points) if len(points) else np.empty((0, 2))
+    return [Bbox.from_extents(px - radius, py - radius, px + radius, py + radius)
+            for px, py in xy if np.isfinite(px) and np.isfinite(py)]
+
+
+def _place_labels(ax, x, y, texts, points):
+    """Annotate each point with its label at the first offset whose text box overlaps
+    no label placed before it, no marker and stays inside the axes; returns the boxes.
+
+    Greedy, points in order of increasing score. Boxes are measured in display space
+    with the figure's renderer after autoscaling (a later change of the axes' size or
+    limits moves the points, not the offsets in points).
+    """
+    ax.autoscale_view()
+    renderer = _renderer(ax.figure)
+    placed = []
+    markers = _point_boxes(ax, points)
+    inside = ax.get_window_extent(renderer) if renderer is not None else None
+    for i in np.argsort(x, kind="stable"):
+        ann = None
+        for dx, dy in _LABEL_OFFSETS:
+            if ann is not None:
+                ann.remove()
+            ann = ax.annotate(texts[i], (x[i], y[i]), textcoords="offset points",
+                              xytext=(dx, dy), fontsize="x-small",
+                              ha="left" if dx > 0 else "right" if dx < 0 else "center")
+            if renderer is None:
+                break
+            box = ann.get_window_extent(renderer)
+            if (not any(box.overlaps(b) for b in placed + markers)
+                    and inside.contains(box.x0, box.y0) and inside.contains(box.x1, box.y1)):
+                break
+        else:                                     # nowhere free: the nearest offset
+            ann.remove()
+            dx, dy = _LABEL_OFFSETS[0]
+            ann = ax.annotate(texts[i], (x[i], y[i]), textcoords="offset points",
+                              xytext=(dx, dy), fontsize="x-small", ha="left")
+        if renderer is not None:
+            placed.append(ann.get_window_extent(renderer))
+    return placed
+
+
+def _place_legend(ax, boxes, points, **kwargs):
+    """The legend in the first corner of the axes where it covers no label and no
+    marker; beside the axes (right, top-aligned) when every corner is taken."""
+    renderer = _renderer(ax.figure)
+    avoid = list(boxes) + _point_boxes(ax, points)
+    if renderer is not None:
+        for loc in ("upper right", "upper left", "lower right", "lower left",
+                    "center right", "center left", "upper center", "lower center"):
+            legend = ax.legend(loc=loc, **kwargs)
+            box = legend.get_window_extent(renderer)
+            if not any(box.overlaps(b) for b in avoid):
+                return legend
+    return ax.legend(loc="upper left", bbox_to_anchor=(1.02, 1.0), borderaxespad=0,
+                     **kwargs)
 
 
 __all__ += ["plot_rank_distributions"]
@@ -565,10 +683,12 @@ def plot_halfwidth(Z, measure: str = "nogueira", *, method: str = "auto",
         The first prefix (default 3, the fewest runs the jackknife needs; at most M).
     step : int >= 1, default 1
     n_runs_max : int, optional
-        Extend the predicted band to this many runs (default M).
+        Extend the predicted band to this many runs (default M). The band always
+        reaches the runs needed for ``target_halfwidth`` too, so that it spans the
+        whole axis.
     target_halfwidth : float > 0, optional
         Mark :func:`propstab.inference.runs_needed` for this half-width with a vertical
-        line.
+        line (the predicted band is drawn up to it).
     ax : matplotlib Axes, optional
     **options
         The measure's options, as for :func:`propstab.estimate`.
@@ -623,6 +743,14 @@ def plot_halfwidth(Z, measure: str = "nogueira", *, method: str = "auto",
     ax.plot(m, phi, "-", color="C0", lw=1.2, label="estimate on the first m runs")
     ax.fill_between(m, low, high, color="C0", alpha=0.2, lw=0,
                     label=f"{100 * level:g}% CI ({inference.CI_METHODS[ci_method]})")
+    needed = None
+    if target_halfwidth is not None:
+        import warnings
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            needed = inference.runs_needed(est, target_halfwidth, level)
+        if needed == needed:                      # not NaN: the band reaches it
+            top = max(top, int(needed))
     grid = np.unique(np.geomspace(start, top, 200).round().astype(int))
     with np.errstate(invalid="ignore"):
         h = inference.halfwidth_curve(est, grid.tolist(), level)
@@ -630,14 +758,9 @@ def plot_halfwidth(Z, measure: str = "nogueira", *, method: str = "auto",
     ax.plot(grid, np.clip(est.statistic + h, lo, hi), "--", color="C3", lw=1,
             label=f"predicted from M = {M}: estimate ± z sqrt(c/m)")
     ax.plot(grid, np.clip(est.statistic - h, lo, hi), "--", color="C3", lw=1)
-    if target_halfwidth is not None:
-        import warnings
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            needed = inference.runs_needed(est, target_halfwidth, level)
-        if needed == needed:                      # not NaN
-            ax.axvline(needed, color="0.4", ls=":", lw=1,
-                       label=f"half-width {target_halfwidth:g}: m = {needed}")
+    if needed is not None and needed == needed:   # not NaN
+        ax.axvline(needed, color="0.4", ls=":", lw=1,
+                   label=f"half-width {target_halfwidth:g}: m = {needed}")
     ax.set_xlabel("runs m")
     ax.set_ylabel(f"stability ({est.measure})")
     ax.legend(loc="best", fontsize="small")

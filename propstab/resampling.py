@@ -761,7 +761,11 @@ def resample(selector, X, y=None, *, n_runs=100, scheme="bootstrap", fraction=No
     keep_importances : bool, default False
         Keep ``|coef_|`` or ``feature_importances_`` of every run.
     top_k, threshold : optional
-        How an estimator's importances become a selection (see above).
+        How an estimator's importances become a selection (see above):
+        ``threshold`` is a threshold on the importances of one fit, not on the
+        selection frequencies over the runs (that is a ``cutoff``, as in
+        :class:`~propstab.StabilitySelection` and
+        :func:`~propstab.plots.plot_selection_frequencies`).
     scoring : str or callable, optional
         A scikit-learn scorer name or ``scorer(estimator, X, y)`` for the
         out-of-sample scores; by default the estimator's ``score`` method.

@@ -153,7 +153,8 @@ class StabilitySelection(*_BASES):
         Complementary pairs (Shah and Samworth 2013) or independent subsamples
         (Meinshausen and Buhlmann 2010); stabs's default is ``"SS"``.
     cutoff : float or None, default 0.75
-        pi_thr in (1/2, 1].
+        pi_thr in (1/2, 1]: the threshold on the selection probabilities (stabs's
+        ``cutoff``; ``threshold`` below is on the importances of one fit).
     PFER : float or None, default 1
         The bound asked for on E(V). With ``cutoff`` it fixes q by
         :func:`error_control`; pass ``PFER=None`` to use ``cutoff`` alone (q is then
@@ -166,7 +167,10 @@ class StabilitySelection(*_BASES):
         The bound (see :func:`error_control`); default ``"unimodal"`` for ``"ss"``
         and ``"none"`` (the only one allowed) for ``"mb"``, as stabs.
     threshold : float, optional
-        Importance threshold turning ``feature_importances_`` into selections.
+        A threshold on the importances of one fit (``|coef_|`` or
+        ``feature_importances_``) turning them into that fit's selection, as the
+        ``threshold`` of :func:`propstab.resample`. Not the threshold on the
+        selection probabilities: that is ``cutoff``.
     random_state : None, int or numpy Generator
     n_jobs : int, optional
         Subsamples fitted in parallel with joblib.
@@ -182,10 +186,14 @@ class StabilitySelection(*_BASES):
         The path (the default path starts at the largest useful penalty).
     subsamples_ : ndarray (n_fits, floor(n/2))
         The row indices of the subsamples.
-    stability_scores_ : ndarray (``n_features_in_``, n_grid)
-        Selection probabilities per feature and path value.
-    selection_probabilities_ : ndarray (``n_features_in_``,)
-        Their maximum over the path.
+    stability_scores_ : ndarray or DataFrame (``n_features_in_``, n_grid)
+        Selection probabilities per feature and path value. Fitted on a DataFrame
+        (string column names, so that ``feature_names_in_`` is set): a DataFrame,
+        rows indexed by the feature names, columns by the path values (named by
+        ``param_name_``); otherwise an ndarray.
+    selection_probabilities_ : ndarray or Series (``n_features_in_``,)
+        Their maximum over the path; a Series indexed by the feature names when
+        fitted on a DataFrame.
     cutoff_, q_, PFER_ : float
         The cutoff used, the realised q (mean number of features selected per
         subsample over the path) and the realised PFER bound.
@@ -199,7 +207,11 @@ class StabilitySelection(*_BASES):
         The path value chosen by stability (see Notes); NaN when no value selects
         a feature on average with a defined stability.
     support_ : ndarray of bool
-    n_features_in_, feature_names_in_
+    n_features_in_ : int
+    feature_names_in_ : ndarray of str
+        The DataFrame's column names (scikit-learn's convention; only when fitted
+        on a DataFrame with string column names); ``get_feature_names_out()`` gives
+        the selected ones.
 
     Warns
     -----
@@ -406,17 +418,32 @@ class StabilitySelection(*_BASES):
         self.param_name_ = name
         self.param_grid_ = grid
         self.subsamples_ = subsamples
-        self.stability_scores_ = masks.mean(axis=0).T
-        self.selection_probabilities_ = self.stability_scores_.max(axis=1)
+        scores = masks.mean(axis=0).T                   # (d, G)
+        probabilities = scores.max(axis=1)
+        self.stability_scores_, self.selection_probabilities_ = self._labelled(
+            scores, probabilities, name, grid)
         self.q_ = float(masks.any(axis=1).sum(axis=1).mean())
         self.cutoff_ = cutoff
-        self.support_ = self.selection_probabilities_ >= cutoff
+        self.support_ = probabilities >= cutoff
         self.error_control_ = self._realised_bound(d, B, assumption)
         self.PFER_ = self.error_control_.PFER if self.error_control_ is not None else math.nan
         self.stability_path_ = stability_path(raw)
         self.stable_param_ = _most_stable(grid, self.stability_path_)
         self._warn_large_bound()
         return self
+
+    def _labelled(self, scores, probabilities, name, grid):
+        """Feature-indexed results as pandas objects when X had feature names
+        (``feature_names_in_``, set by scikit-learn's validation for a DataFrame),
+        arrays otherwise."""
+        names = getattr(self, "feature_names_in_", None)
+        if names is None:
+            return scores, probabilities
+        import pandas as pd
+        index = pd.Index(names, name="feature")
+        columns = pd.Index(grid, name=name)
+        return (pd.DataFrame(scores, index=index, columns=columns),
+                pd.Series(probabilities, index=index, name="selection probability"))
 
     def _realised_bound(self, d, B, assumption):
         if self.q_ == 0:
@@ -428,8 +455,8 @@ class StabilitySelection(*_BASES):
                                  assumption=assumption, n_subsamples=B)
         except ValueError as exc:
             warn(f"StabilitySelection: the {assumption!r} PFER bound does not apply "
-                 f"to the realised q = {self.q_:.3g} and cutoff {self.cutoff_}: {exc}; "
-                 f"PFER_ is NaN", RuntimeWarning)
+                 f"to the realised q = {number(self.q_)} and cutoff {number(self.cutoff_)}: "
+                 f"{exc}; PFER_ is NaN", RuntimeWarning)
             return None
 
     def _warn_large_bound(self):
@@ -468,10 +495,12 @@ class StabilitySelection(*_BASES):
         ec = self.error_control_
         bound = ("not applicable" if ec is None else
                  f"E(V) <= {number(self.PFER_)} ({_BOUND_NAMES[ec.assumption]})")
-        pairs = len(self.subsamples_) // 2 if self.sampling == "ss" else len(self.subsamples_)
-        scheme = (f"{pairs} complementary pairs ({len(self.subsamples_)} fits)"
-                  if self.sampling == "ss" else f"{pairs} subsamples")
         grid = self.param_grid_
+        n_sub = len(self.subsamples_)
+        fits = (f"{n_sub} subsamples x {len(grid)} path values = {n_sub * len(grid)} fits"
+                if len(grid) > 1 else f"{n_sub} fits")
+        scheme = (f"{n_sub // 2} complementary pairs: {fits}" if self.sampling == "ss"
+                  else fits)
         path = self.stability_path_
         fields = [("estimator", type(self.estimator).__name__),
                   ("path", f"{self.param_name_} from {number(grid[0])} to {number(grid[-1])} "

@@ -187,3 +187,24 @@ def test_stabs_defaults_are_the_pinned_ones(stabs, function):
     assert value["B_SS"] == [STABS_DEFAULTS["B"]["ss"]]
     assert value["B_MB"] == [STABS_DEFAULTS["B"]["mb"]]
     assert value["no_default"] == [True, True, True]
+
+
+def test_unimodal_root_beyond_domain_is_stabs_own_bound_at_the_last_admissible_q(stabs):
+    """r_compat/stabs_expected_differences.json, "unimodal_root_beyond_domain": where
+    stabs stops (uniroot finds no sign change), stabs's own q-given path at propstab's
+    q returns propstab's bound, and at q + 1 stops with "cutoff out of bounds"; the
+    five-feature case of StabilitySelection's defaults (issue 20) is one of them."""
+    data = json.loads(REFERENCE.with_name("stabs_expected_differences.json").read_text())
+    kind = next(d for d in data["differences"] if d["key"] == "unimodal_root_beyond_domain")
+    cases = kind["cases"] + [dict(p=5, B=50, cutoff=0.75, PFER=1)]
+    for c in cases:
+        _, error = _r_parameters(stabs, c["p"], c["B"], "SS", "unimodal", cutoff=c["cutoff"],
+                                 PFER=c["PFER"])
+        assert "not of opposite sign" in error
+        got = error_control(c["p"], cutoff=c["cutoff"], PFER=c["PFER"], n_subsamples=c["B"])
+        live, error = _r_parameters(stabs, c["p"], c["B"], "SS", "unimodal",
+                                    cutoff=c["cutoff"], q=got.q)
+        assert error is None and live["PFER"] == got.PFER and live["PFER"] <= c["PFER"]
+        _, error = _r_parameters(stabs, c["p"], c["B"], "SS", "unimodal",
+                                 cutoff=c["cutoff"], q=got.q + 1)
+        assert "cutoff out of bounds" in error

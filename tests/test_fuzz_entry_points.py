@@ -604,7 +604,7 @@ ENTRIES: Tuple[Entry, ...] = (
           lambda: {"frequencies": [0.1, 0.9, 0.5]},
           (Arg("frequencies", Anything(invalid=(None, [], [1.5], "ab", [[0.5]]))),
            Arg("feature_names", Anything(none=True, invalid=(["a"], "abc", 5))),
-           Arg("threshold", Real(0.0, 1.0, none=True)), Arg("sort", Bool()),
+           Arg("cutoff", Real(0.0, 1.0, none=True)), Arg("sort", Bool()),
            Arg("max_features", Int(1)), Arg("ax", Anything(none=True, invalid=(5, "ax")))),
           covers=(plots.plot_selection_frequencies,), after=_close_figures),
     Entry("propstab.plots.plot_feature_stability_map",

@@ -53,7 +53,7 @@ def test_stability_path(tmp_path):
 
 def test_selection_frequencies(tmp_path):
     ss = _fitted()
-    ax = plot_selection_frequencies(ss, threshold=0.9)
+    ax = plot_selection_frequencies(ss, cutoff=0.9)
     _png_ok(ax.figure, tmp_path / "freq.png")
     heights = [p.get_height() for p in ax.patches]
     np.testing.assert_allclose(heights, np.sort(ss.selection_probabilities_)[::-1])
@@ -112,3 +112,113 @@ def test_pareto_front_plot(tmp_path):
     np.testing.assert_allclose(front.get_xdata(), [0.1, 0.2, 0.3])
     np.testing.assert_allclose(front.get_ydata(), [0.9, 0.8, 0.4])
     assert sorted(t.get_text() for t in ax.texts) == ["a", "b", "c"]
+
+
+# ----------------------------------------------------------------------------------
+# issue 20: what the figures say
+
+def _boxes(ax, artists):
+    renderer = ax.figure.canvas.get_renderer()
+    return [a.get_window_extent(renderer) for a in artists]
+
+
+def test_selection_frequencies_are_named_by_a_series_index():
+    """plot_selection_frequencies(assessment.frequencies) named the bars x0, x2, ...
+    although the Series carries the feature names."""
+    import pandas as pd
+    freq = pd.Series([0.2, 0.9, 0.5, 0.7], index=["age", "bmi", "bp", "s1"])
+    ax = plot_selection_frequencies(freq)
+    assert [t.get_text() for t in ax.get_xticklabels()] == list(
+        freq.sort_values(ascending=False, kind="stable").index)
+    ax = plot_selection_frequencies(freq, sort=False)
+    assert [t.get_text() for t in ax.get_xticklabels()] == list(freq.index)
+    # given names still win over the index
+    ax = plot_selection_frequencies(freq, sort=False, feature_names=list("abcd"))
+    assert [t.get_text() for t in ax.get_xticklabels()] == list("abcd")
+
+
+def test_stability_path_names_its_x_axis():
+    ss = _fitted()
+    ax = plot_stability_path(ss)
+    assert ss.param_name_ == "alpha" and ax.get_xlabel() == "alpha"
+
+
+def test_halfwidth_band_reaches_the_runs_needed():
+    """The predicted band stopped at the current M while the axis (and the line at the
+    runs needed) went on: it now spans the axis from the first prefix to the runs
+    needed (propstab.inference.runs_needed)."""
+    from propstab.inference import runs_needed
+    from propstab.plots import plot_halfwidth
+    rng = np.random.default_rng(0)
+    Z = (rng.random((30, 12)) < np.linspace(0.95, 0.05, 12)).astype(int)
+    needed = runs_needed(Z, 0.02)
+    assert needed > 30
+    ax = plot_halfwidth(Z, start=5, target_halfwidth=0.02)
+    band = [ln for ln in ax.lines if ln.get_linestyle() == "--"]
+    assert len(band) == 2
+    for ln in band:
+        xs = np.asarray(ln.get_xdata(), dtype=float)
+        assert (xs.min(), xs.max()) == (5, needed)
+    # with n_runs_max beyond the runs needed the band goes to n_runs_max
+    ax = plot_halfwidth(Z, start=5, target_halfwidth=0.02, n_runs_max=4 * needed)
+    assert max(np.max(ln.get_xdata()) for ln in ax.lines
+               if ln.get_linestyle() == "--") == 4 * needed
+
+
+@pytest.mark.parametrize("case", range(3))
+def test_pareto_labels_overlap_neither_each_other_nor_the_legend(case):
+    """Close points (selectors of similar score and stability, as in the tutorial) got
+    labels at one offset, on top of each other, and the legend's "best" place ignores
+    text: the labels' boxes must be disjoint and the legend must cover none of them."""
+    score, stab, labels = [
+        ([0.90, 0.901, 0.902, 0.95, 0.96], [0.80, 0.799, 0.798, 0.5, 0.45],
+         ["lasso alpha=0.1", "lasso alpha=0.2", "elastic net", "kbest k=5", "kbest k=10"]),
+        ([0.1, 0.2, 0.3, 0.31, 0.32], [0.95, 0.94, 0.93, 0.92, 0.3],
+         ["first selector", "second selector", "third", "fourth", "fifth"]),
+        (list(np.linspace(0.5, 0.6, 8)), list(np.linspace(0.99, 0.9, 8)),
+         [f"selector number {i}" for i in range(8)]),
+    ][case]
+    ax = plot_pareto_front(score, stab, labels=labels)
+    ax.figure.canvas.draw()
+    texts = _boxes(ax, ax.texts)
+    assert sorted(t.get_text() for t in ax.texts) == sorted(labels)   # all on the front
+    for i in range(len(texts)):
+        for j in range(i + 1, len(texts)):
+            assert not texts[i].overlaps(texts[j]), (ax.texts[i].get_text(),
+                                                     ax.texts[j].get_text())
+    legend = _boxes(ax, [ax.get_legend()])[0]
+    assert not any(legend.overlaps(t) for t in texts)
+
+
+def test_feature_stability_map_has_a_key():
+    """The map had no key: a legend says which shade is "selected"."""
+    from matplotlib import colormaps
+    ax = plot_feature_stability_map([[1, 0, 1, 0], [0, 1, 0, 0], [1, 0, 1, 0]])
+    legend = ax.get_legend()
+    assert legend is not None
+    assert [t.get_text() for t in legend.get_texts()] == ["selected", "not selected"]
+    greys = colormaps["Greys"]
+    handles = getattr(legend, "legend_handles", None) or legend.legendHandles  # mpl < 3.7
+    colours = [tuple(h.get_facecolor()) for h in handles]
+    assert colours == [tuple(greys(1.0)), tuple(greys(0.0))]
+    # the key sits beside the map, covering no cell
+    ax.figure.canvas.draw()
+    image, key = _boxes(ax, [ax.images[0], legend])
+    assert not image.overlaps(key)
+
+
+def test_selection_frequencies_cutoff_is_named_cutoff_and_threshold_is_deprecated():
+    """A frequency cutoff is ``cutoff`` (StabilitySelection's and stabs's name); the old
+    ``threshold=`` still works with a FutureWarning naming the new argument."""
+    freq = [0.2, 0.9, 0.5]
+    ax = plot_selection_frequencies(freq, cutoff=0.5, sort=False)
+    new = [p.get_facecolor() for p in ax.patches]
+    assert new[0] != new[1] == new[2]                          # 0.9 and 0.5 reach 0.5
+    assert [t.get_text() for t in ax.get_legend().get_texts()] == ["cutoff 0.5"]
+    with pytest.warns(FutureWarning, match="use cutoff="):
+        old = plot_selection_frequencies(freq, threshold=0.5, sort=False)
+    assert [p.get_facecolor() for p in old.patches] == new
+    with pytest.raises(TypeError, match="^threshold: .*cutoff"):
+        plot_selection_frequencies(freq, cutoff=0.5, threshold=0.5)
+    with pytest.raises(ValueError, match="^cutoff: "):
+        plot_selection_frequencies(freq, cutoff=1.5)

@@ -342,7 +342,7 @@ def test_error_control_repr_and_summary():
     ec = error_control(100, q=10, PFER=1, sampling="ss", assumption="unimodal")
     r, s = assert_short(ec, max_lines=7)
     assert r.startswith("ErrorControl(cutoff=0.76, q=10, PFER=0.98, n_features=100")
-    assert "50 complementary pairs (100 fits)" in s and "unimodal bound" in s
+    assert "50 complementary pairs (100 subsamples)" in s and "unimodal bound" in s
     mb = error_control(1000, cutoff=0.75, q=50, sampling="mb")
     assert "Meinshausen and Buhlmann (2010)" in str(mb) and "100 subsamples" in str(mb)
     assert mb == error_control(1000, cutoff=0.75, q=50, sampling="mb")

@@ -17,7 +17,7 @@ import twins  # tests/ is on sys.path (rootdir-relative import mode)
 from sklearn.linear_model import Lasso
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
-from propstab.error_control import PFERExceededWarning
+from propstab.error_control import LargePFERWarning, PFERExceededWarning
 from propstab.selection import ErrorControl, StabilitySelection, error_control
 
 REFERENCE = pathlib.Path(__file__).resolve().parents[1] / "r_compat" / "stabs_reference.json"
@@ -83,12 +83,14 @@ def _stabs_result(c):
     return tuple(float(_value(r[k])) for k in ("cutoff", "q", "PFER", "specifiedPFER"))
 
 
-def _pinned_differences(assumption, kinds=("rconcave_underestimate", "unimodal_integer_root")):
-    """{inputs: (reference case, listed entry)} for the documented differences."""
+def _pinned_differences(assumption, kinds=("rconcave_underestimate", "unimodal_integer_root"),
+                        stabs_errors=False):
+    """{inputs: (reference case, listed entry)} for the documented differences (of the
+    cases where stabs stops with an error when ``stabs_errors``)."""
     listed = {_inputs(e): e for d in _differences().values()
               if d["assumption"] == assumption and d["key"] in kinds for e in d["cases"]}
     pinned = {_inputs(c): c for c in _reference_cases()
-              if c["assumption"] == assumption and "result" in c}
+              if c["assumption"] == assumption and ("error" if stabs_errors else "result") in c}
     assert set(listed) <= set(pinned)
     return {key: (pinned[key], listed[key]) for key in listed}
 
@@ -99,8 +101,18 @@ def test_error_control_matches_pinned_stabs_values(assumption):
     assert len(cases) > 50
     listed = _pinned_differences(assumption)
     outside = _pinned_differences(assumption, kinds=("outside_domain",))
-    exact, differing, rejected = 0, set(), set()
+    answered = _pinned_differences(assumption, kinds=("unimodal_root_beyond_domain",),
+                                   stabs_errors=True)
+    exact, differing, rejected, resolved = 0, set(), set(), set()
     for c in cases:
+        if "error" in c and _inputs(c) in answered:      # stabs's error, propstab's q
+            entry = answered[_inputs(c)][1]
+            assert c["error"] == entry["stabs"]["error"]
+            got = _call(c, assumption)
+            assert (got.cutoff, got.q, got.PFER, got.specified_PFER) == tuple(
+                entry["propstab"][k] for k in ("cutoff", "q", "PFER", "specifiedPFER"))
+            resolved.add(_inputs(c))
+            continue
         if "error" in c:
             with pytest.raises(ValueError):
                 _call(c, assumption)
@@ -127,9 +139,12 @@ def test_error_control_matches_pinned_stabs_values(assumption):
             assert observed[3] == pytest.approx(mine["specifiedPFER"], rel=1e-10)
     # every difference is documented, every documented case differs
     assert differing == set(listed) and rejected == set(outside)
-    # counts with stabs 0.7.1: bit-for-bit agreement / documented differences / outside
-    assert (exact, len(differing), len(rejected)) == {
-        "none": (202, 0, 37), "unimodal": (658, 9, 0), "r-concave": (71, 61, 0)}[assumption]
+    assert resolved == set(answered)
+    # counts with stabs 0.7.1: bit-for-bit agreement / documented differences / outside /
+    # stabs's errors that propstab answers
+    assert (exact, len(differing), len(rejected), len(resolved)) == {
+        "none": (202, 0, 37, 0), "unimodal": (658, 9, 0, 12),
+        "r-concave": (71, 61, 0, 0)}[assumption]
 
 
 def test_outside_domain_cases_are_infinite_undefined_or_vacuous():
@@ -163,6 +178,110 @@ def test_unimodal_differences_are_stabs_root_finder_noise():
         assert _call(c, "unimodal", PFER=None, q=stabs[1]).PFER == stabs[2]
         assert _call(c, "unimodal", PFER=None, q=got.q).specified_PFER == pytest.approx(
             c["PFER"], rel=1e-12)
+
+
+def _unimodal_q_fractions(p, cutoff, PFER, B):
+    """The largest integer q whose unimodal bound is <= PFER, by enumeration in exact
+    rational arithmetic (Shah and Samworth 2013, sec. 3.2, with stabs's domain:
+    cutoff >= 1/2 + min(theta^2, 1/(2B) + 3/4 theta^2) below 3/4, theta = q/p).
+    Returns (q, bound at q, bound at q + 1 or None when q + 1 is outside the domain)."""
+    c, B, PFER = Fraction(cutoff), Fraction(B), Fraction(PFER)
+    K = (2 * (2 * c - 1 - 1 / (2 * B)) if c <= Fraction(3, 4)
+         else (1 + 1 / B) / (4 * (1 - c + 1 / (2 * B))))
+
+    def admissible(q):
+        theta = Fraction(q, p)
+        return c > Fraction(3, 4) or c >= Fraction(1, 2) + min(theta ** 2,
+                                                               1 / (2 * B) + 3 * theta ** 2 / 4)
+
+    def bound(q):
+        return Fraction(q * q, p) / K
+
+    best = None
+    for q in range(1, p + 1):
+        if admissible(q) and bound(q) <= PFER:
+            best = q
+    if best is None:
+        return None, None, None
+    after = bound(best + 1) if best < p and admissible(best + 1) else None
+    return best, bound(best), after
+
+
+def test_default_parameters_on_five_features_take_the_largest_admissible_q():
+    """Issue 20: StabilitySelection's defaults (cutoff 0.75, PFER 1, B = 50, unimodal)
+    raised "no q in [1, 2] attains PFER = 1.0 ... the solution is q = 2.21" on five
+    features (stabs::stabsel_parameters(p = 5, cutoff = 0.75, PFER = 1) stops as well,
+    "f() values at end points not of opposite sign"). q* = sqrt(PFER p K) = sqrt(4.9) =
+    2.21 lies beyond the domain (q = 3: theta = 3/5 needs cutoff >= 0.78), and q = 2 has
+    bound 4/5 / (49/50) = 40/49 = 0.816 <= 1: the answer is q = 2, as stabs itself gives
+    stabsel_parameters(p = 5, cutoff = 0.75, q = 2)$PFER = 0.816 (and "cutoff out of
+    bounds" for q = 3)."""
+    q, at_q, after = _unimodal_q_fractions(5, 0.75, 1, 50)
+    assert (q, at_q, after) == (2, Fraction(40, 49), None)
+    ec = error_control(5, cutoff=0.75, PFER=1)
+    assert (ec.q, ec.PFER, ec.specified_PFER) == (2.0, 0.816, 1.0)
+    assert ec.PFER == round(float(Fraction(40, 49)), 3)
+    # the q-given path agrees (the bound at q = 2) and q = 3 is outside the domain
+    assert error_control(5, cutoff=0.75, q=2).PFER == 0.816
+    with pytest.raises(ValueError, match="^cutoff: .*out of bounds"):
+        error_control(5, cutoff=0.75, q=3)
+
+
+@pytest.mark.parametrize("B", [10, 50, 100])
+def test_unimodal_q_is_the_largest_admissible_q_within_the_pfer(B):
+    """Every p up to 60 at cutoffs 0.6 to 0.75 and several PFER: error_control's q is
+    the largest integer q in the domain whose bound is <= PFER, by enumeration in
+    fractions (where none is, it raises naming PFER)."""
+    checked = 0
+    for p in range(2, 61):
+        for cutoff in (0.6, 0.65, 0.7, 0.75):
+            for PFER in (0.5, 1, 2.5):
+                if PFER >= p:
+                    continue
+                q, _, _ = _unimodal_q_fractions(p, cutoff, PFER, B)
+                if q is None:
+                    with pytest.raises(ValueError, match="^(PFER|cutoff): "):
+                        error_control(p, cutoff=cutoff, PFER=PFER, n_subsamples=B)
+                    continue
+                got = error_control(p, cutoff=cutoff, PFER=PFER, n_subsamples=B)
+                assert got.q == q, (p, cutoff, PFER, B)
+                checked += 1
+    assert checked > 500
+
+
+def test_unimodal_root_beyond_domain_cases_take_the_last_admissible_q():
+    """The evidence of "unimodal_root_beyond_domain": where stabs stops because the root
+    q* lies beyond the domain, propstab's q is the largest admissible q, its bound is
+    <= PFER (fractions), and q + 1 is outside the domain."""
+    from propstab.error_control import _unimodal_denominator
+    kind = _differences()["unimodal_root_beyond_domain"]
+    assert len(kind["cases"]) == 12
+    for e in kind["cases"]:
+        assert e["stabs"]["error"] == "f() values at end points not of opposite sign"
+        q, at_q, after = _unimodal_q_fractions(e["p"], e["cutoff"], e["PFER"], e["B"])
+        assert after is None and at_q <= e["PFER"]
+        assert e["propstab"]["q"] == q
+        root = math.sqrt(e["PFER"] * e["p"] * float(_unimodal_denominator(e["cutoff"], e["B"])))
+        assert root > q          # stabs: uniroot on [1, q] finds no sign change
+
+
+def test_unimodal_pfer_above_every_q_above_three_quarters_raises():
+    """Above cutoff 3/4 the branch states no limit on q/p: where even q = p has a bound
+    below the PFER asked for, error_control raises naming PFER (stabs stops too) rather
+    than keep every feature in every subsample."""
+    with pytest.raises(ValueError, match="^PFER: .*every q up to n_features=20"):
+        error_control(20, cutoff=1.0, PFER=1)
+
+
+def test_a_default_fit_on_five_features_succeeds():
+    rng = np.random.default_rng(3)
+    X = rng.normal(size=(60, 5))
+    y = 2 * X[:, 0] + rng.normal(size=60)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", LargePFERWarning)      # E(V) <= 1, one selected
+        ss = StabilitySelection(Lasso(), n_alphas=5, random_state=0).fit(X, y)   # B = 50
+    assert ss.error_control_ is not None and ss.q_ <= 2
+    assert ss.support_[0]
 
 
 def _dense_scan_twin(theta, t, n, r, points=1000):
@@ -832,4 +951,52 @@ def test_summary_names_features_and_requires_a_fit():
     text = str(ss.summary())
     assert text.startswith("Stability selection\n")
     assert f"selected     {ss.support_.sum()} of 12: g0" in text
-    assert "alpha from" in text and "10 complementary pairs (20 fits)" in text
+    assert "alpha from" in text
+    # issue 20: the fits are the subsamples times the path values (2B x n_alphas)
+    assert "10 complementary pairs: 20 subsamples x 8 path values = 160 fits" in text
+    assert len(ss.subsamples_) * len(ss.param_grid_) == 160
+    mb = StabilitySelection(Lasso(), n_alphas=8, n_subsamples=10, sampling="mb",
+                            random_state=0).fit(df, y)
+    assert "sampling     10 subsamples x 8 path values = 80 fits" in str(mb.summary())
+
+
+def test_messages_show_numbers_without_float_noise():
+    """Issue 20: a warning printed "q/p = 0.6475000000000001". 33.67 / 52 is that double
+    (repr); the message shows it to 6 significant digits, as the realised-bound warning
+    of StabilitySelection then does."""
+    assert repr(33.67 / 52) == "0.6475000000000001"
+    with pytest.raises(ValueError) as info:
+        error_control(52, cutoff=0.75, q=33.67)
+    assert "q/p = 0.6475," in str(info.value) and "0.64750000" not in str(info.value)
+    with pytest.raises(ValueError) as info:
+        error_control(52, cutoff=0.5, q=33.67, assumption="r-concave")
+    assert "q/p = 0.6475 " in str(info.value)
+
+
+def test_fitted_on_a_dataframe_results_are_indexed_by_the_feature_names():
+    """Issue 20: a StabilitySelection fitted on a DataFrame returned bare arrays. The
+    same data as an array, same seed (two seeded runs compared), gives the values;
+    the DataFrame fit labels them with the columns and the path."""
+    X, y = _data()
+    columns = [f"g{j}" for j in range(X.shape[1])]
+    df = pd.DataFrame(X, columns=columns)
+    kw = dict(n_alphas=6, n_subsamples=8, random_state=0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", LargePFERWarning)
+        plain = StabilitySelection(Lasso(), **kw).fit(X, y)
+        named = StabilitySelection(Lasso(), **kw).fit(df, y)
+    assert isinstance(plain.stability_scores_, np.ndarray)
+    assert isinstance(plain.selection_probabilities_, np.ndarray)
+    assert not hasattr(plain, "feature_names_in_")
+    scores, probs = named.stability_scores_, named.selection_probabilities_
+    assert isinstance(scores, pd.DataFrame) and isinstance(probs, pd.Series)
+    assert list(scores.index) == columns and list(probs.index) == columns
+    np.testing.assert_array_equal(scores.columns.to_numpy(), plain.param_grid_)
+    assert scores.columns.name == named.param_name_ == "alpha"
+    np.testing.assert_array_equal(scores.to_numpy(), plain.stability_scores_)
+    np.testing.assert_array_equal(probs.to_numpy(), plain.selection_probabilities_)
+    assert list(named.feature_names_in_) == columns
+    assert list(named.get_feature_names_out()) == [columns[j] for j in
+                                                  np.flatnonzero(plain.support_)]
+    assert isinstance(named.support_, np.ndarray) and named.support_.dtype == bool
+    np.testing.assert_array_equal(named.transform(df), plain.transform(X))

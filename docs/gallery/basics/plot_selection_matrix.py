@@ -42,7 +42,7 @@ for name, options in [("nogueira", {}), ("jaccard", {}),
 # --------------------------
 # The selection frequency of each feature, and the runs x features map (rows and
 # columns ordered by clustering, as R's ``stabm::plotFeatures``).
-ax = plot_selection_frequencies(Z.mean(axis=0), threshold=0.5)
+ax = plot_selection_frequencies(Z.mean(axis=0), cutoff=0.5)
 
 # %%
 ax = plot_feature_stability_map(Z)
