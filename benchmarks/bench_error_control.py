@@ -35,6 +35,7 @@ import warnings
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))     # the slow twins (the walks) live there
 
+from propstab import _rconcave  # noqa: E402
 from propstab import error_control as ec  # noqa: E402
 
 FULL_P = (10 ** 4, 10 ** 5, 10 ** 6, 10 ** 7)
@@ -53,8 +54,8 @@ def scenarios(p: int):
 
 
 def _clear():
-    ec._rconcave_extremal.cache_clear()
-    ec._mean_matching_parameters.cache_clear()
+    _rconcave.rconcave_extremal.cache_clear()
+    _rconcave.mean_matching_parameters.cache_clear()
 
 
 def timed(p, B, assumption, kwargs, repeats):

@@ -14,7 +14,7 @@ from typing import Iterable, List, Optional, Sequence, Tuple
 import numpy as np
 
 __all__ = ["Summary", "call_repr", "field_lines", "interval", "level_label", "number", "shorten",
-           "size_text", "summary", "table_lines"]
+           "significant", "size_text", "summary", "table_lines"]
 
 
 def table_lines(heads: Sequence, body: Sequence[Sequence]) -> List[str]:
@@ -179,3 +179,14 @@ def summary(title: Optional[str], fields: Sequence[Tuple[str, str]] = (),
         lines += table_lines(*table)
     lines += list(notes)
     return Summary("\n".join(line.rstrip() for line in lines))
+
+
+def significant(x: float, digits: int) -> float:
+    """``x`` rounded to ``digits`` significant decimal digits (as stabs reports bounds).
+
+    >>> significant(0.0098765, 3), significant(123456.0, 2)
+    (0.00988, 120000.0)
+    """
+    if x == 0 or not math.isfinite(x):
+        return float(x)
+    return float(np.round(x, digits - 1 - math.floor(math.log10(abs(x)))))

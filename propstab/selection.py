@@ -24,7 +24,7 @@ from ._regularisation import default_path, infer_param_name, locate_penalty
 from ._text import Summary, interval, number, shorten, summary
 from ._validation import (_shown, check_bool, check_int_range, check_n_jobs,
                           check_random_state, check_real, check_real_range)
-from .error_control import (_BOUND_NAMES, ErrorControl, LargePFERWarning,
+from .error_control import (BOUND_NAMES, ErrorControl, LargePFERWarning,
                             default_n_subsamples, error_control, resolve_assumption)
 from .selectors import _renamed, clone, support_of, take
 
@@ -494,7 +494,7 @@ class StabilitySelection(*_BASES):
         chosen = [str(names[j]) for j in np.flatnonzero(self.support_)]
         ec = self.error_control_
         bound = ("not applicable" if ec is None else
-                 f"E(V) <= {number(self.PFER_)} ({_BOUND_NAMES[ec.assumption]})")
+                 f"E(V) <= {number(self.PFER_)} ({BOUND_NAMES[ec.assumption]})")
         grid = self.param_grid_
         n_sub = len(self.subsamples_)
         fits = (f"{n_sub} subsamples x {len(grid)} path values = {n_sub * len(grid)} fits"

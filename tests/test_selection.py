@@ -327,7 +327,7 @@ def _attaining_law_is_valid(theta, t, n, r):
     last bit, so the law at a is checked, else at a moved by a relative 1e-12 into
     its piece.
     """
-    from propstab.error_control import _rconcave_extremal
+    from propstab._rconcave import rconcave_extremal as _rconcave_extremal
     value, a_found, k = _rconcave_extremal(theta, t, n, r)
     s, mu = round(1 / r), Fraction(theta * n)
     for a in (a_found, a_found * (1 + 1e-12), a_found * (1 - 1e-12)):
@@ -347,7 +347,7 @@ def _attaining_law_is_valid(theta, t, n, r):
 
 def test_rconcave_differences_are_stabs_underestimates():
     """Where stabs's r-concave bound differs, propstab's is larger, attained and maximal."""
-    from propstab.error_control import _rconcave_terms, _rconcave_tail_bound
+    from propstab._rconcave import rconcave_tail_bound as _rconcave_tail_bound, rconcave_terms as _rconcave_terms
     checked = {}
     gaps = []
     for c, _ in _pinned_differences("r-concave").values():
@@ -391,7 +391,7 @@ def test_golden_maximise_finds_interior_and_end_maxima():
     # The refinement of _rconcave_extremal, on functions with a known maximum: the
     # pinned r-concave maxima all sit at piece ends (evaluated exactly on the grid),
     # so the interior case is checked here, on several brackets at once.
-    from propstab.error_control import _golden_maximise
+    from propstab._rconcave import _golden_maximise
     centre = np.array([0.3, -2.0, 5.0, 1.0])
     lo, hi = np.array([0.0, -3.0, 0.0, 1.0]), np.array([1.0, -1.5, 4.0, 1.5])
     x, fx = _golden_maximise(lambda x: -np.cosh(x - centre), lo, hi, 30)
@@ -407,7 +407,7 @@ def test_rconcave_example_value():
     # mean theta n = 0.0025. Slow twin: solve that mean for a with scipy's brentq and
     # sum the tail P(X >= 20) directly.
     from scipy.optimize import brentq
-    from propstab.error_control import _rconcave_extremal
+    from propstab._rconcave import rconcave_extremal as _rconcave_extremal
     value, a, k = _rconcave_extremal(1e-4, 20, 25, -0.5)
     j = np.arange(26.0)
 
@@ -560,7 +560,7 @@ def test_error_control_result_is_a_frozen_dataclass():
 
 
 def test_significant_digits_as_stabs_reports():
-    from propstab.error_control import _significant
+    from propstab._text import significant as _significant
     assert _significant(0.28581999652691, 3) == 0.286
     assert _significant(123456.0, 3) == 123000.0
     assert _significant(-0.0012345, 2) == -0.0012
@@ -568,7 +568,7 @@ def test_significant_digits_as_stabs_reports():
 
 
 def test_rconcave_support_limit():
-    from propstab.error_control import _rconcave_max_q
+    from propstab._rconcave import rconcave_max_q as _rconcave_max_q
     # q/p term on {0..2B} with mean 2Bq/p needs ceil(4Bq/p) + 1 < 2B
     for p, B in [(100, 50), (200, 25), (57, 13), (1000, 7)]:
         q = _rconcave_max_q(p, B)
