@@ -17,8 +17,9 @@ import math
 import numpy as np
 
 from ._exceptions import warn
-from ._text import Summary, call_repr, number, significant, summary
 from ._rconcave import rconcave_bound, rconcave_cutoff, rconcave_q
+from ._results import Result
+from ._text import Summary, number, significant, summary
 from ._validation import check_choice, check_int_range, check_real_range
 
 __all__ = ["ErrorControl", "LargePFERWarning", "PFERExceededWarning", "error_control"]
@@ -228,7 +229,7 @@ BOUND_NAMES = {"none": "Meinshausen and Buhlmann (2010) bound",
 
 
 @dataclasses.dataclass(frozen=True, repr=False)
-class ErrorControl:
+class ErrorControl(Result):
     """The error-control parameters of stability selection.
 
     ``repr`` is one line; ``str`` (and ``print``) show :meth:`summary`.
@@ -305,18 +306,13 @@ class ErrorControl:
     sampling: str
     assumption: str
 
+    _repr_fields = ("cutoff", "q", "PFER", "n_features", "n_subsamples", "sampling",
+                    "assumption")
+
     @property
     def significance_level(self) -> float:
         """PFER / p, the per-feature error rate (without multiplicity adjustment)."""
         return significant(self.PFER / self.n_features, 3)
-
-    def __repr__(self) -> str:
-        return call_repr("ErrorControl", cutoff=self.cutoff, q=self.q, PFER=self.PFER,
-                         n_features=self.n_features, n_subsamples=self.n_subsamples,
-                         sampling=self.sampling, assumption=self.assumption)
-
-    def __str__(self) -> str:
-        return str(self.summary())          # a plain str, not the Summary subclass
 
     def summary(self) -> Summary:
         """A few lines: the bound used, cutoff, q, the PFER bound, p and B.

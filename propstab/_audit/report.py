@@ -11,7 +11,8 @@ from typing import Any, Optional, Sequence, Tuple
 import numpy as np
 
 from .._registry import as_axiom
-from .._text import Summary, call_repr, summary
+from .._results import Result
+from .._text import Summary, summary
 from ..axioms import Axiom
 from ..strategies import NullConfiguration, RankConfiguration
 from .expectations import Expectation
@@ -114,7 +115,7 @@ class MissingRowError(KeyError, ValueError):
         return str(self.args[0])
 
 
-class AuditTable:
+class AuditTable(Result):
     """The audit's rows: one :class:`CheckResult` per (measure, axiom).
 
     ``repr`` is one line with the counts per status; ``str`` (and ``print``) show
@@ -184,24 +185,18 @@ class AuditTable:
         """Rows whose declaration is contradicted (violated)."""
         return tuple(r for r in self.rows if r.status == "violated")
 
-    def to_frame(self):
-        """The rows as a pandas DataFrame."""
-        import pandas as pd
-        return pd.DataFrame([r.to_dict() for r in self.rows])
+    def _records(self):
+        return [r.to_dict() for r in self.rows]
 
     def to_json(self, **kwargs) -> str:
         """The rows as a JSON array."""
         return json.dumps([r.to_dict() for r in self.rows], ensure_ascii=False, **kwargs)
 
-    def __repr__(self) -> str:
+    def _repr_values(self):
         counts = {status: 0 for status in MARKS}
         for r in self.rows:
             counts[r.status] += 1
-        return call_repr("AuditTable", n_measures=len(self.measures), n_rows=len(self.rows),
-                         **counts)
-
-    def __str__(self) -> str:
-        return str(self.summary())          # a plain str, not the Summary subclass
+        return dict(n_measures=len(self.measures), n_rows=len(self.rows), **counts)
 
     def summary(self) -> Summary:
         """The marks table (one line per measure, one column per axiom), its legend and

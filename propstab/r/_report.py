@@ -9,7 +9,8 @@ from typing import Any, Mapping, Optional, Tuple
 
 from .. import __version__
 from .._registry import MeasureInfo
-from .._text import call_repr, table_lines
+from .._results import Result
+from .._text import Summary, table_lines
 from ._evaluation import Outcome, Reference, as_json_number
 
 # ---------------------------------------------------------------------- report
@@ -90,8 +91,8 @@ class CrosscheckRow:
         return d
 
 
-@dataclasses.dataclass(frozen=True)
-class CrosscheckReport:
+@dataclasses.dataclass(frozen=True, repr=False)
+class CrosscheckReport(Result):
     """Rows of :func:`crosscheck`, with the versions of R and the packages used.
 
     ``ok`` is True when no row disagrees. ``repr`` is one line with the counts; ``str``
@@ -162,13 +163,23 @@ class CrosscheckReport:
     def to_json(self, indent: int = 2) -> str:
         return json.dumps(self.to_dict(), indent=indent)
 
-    def __repr__(self) -> str:
-        return call_repr("CrosscheckReport", ok=self.ok, n_rows=len(self.rows),
-                         disagree=sum(r.status != "agree" for r in self.rows),
-                         tolerance=self.tolerance, seed=self.seed,
-                         max_examples=self.max_examples)
+    def _repr_values(self):
+        return dict(ok=self.ok, n_rows=len(self.rows),
+                    disagree=sum(r.status != "agree" for r in self.rows),
+                    tolerance=self.tolerance, seed=self.seed, max_examples=self.max_examples)
 
-    def __str__(self) -> str:
+    def _records(self):
+        return [r.to_dict() for r in self.rows]
+
+    def summary(self) -> Summary:
+        """The versions, one line per (measure, R reference), the user's values, notes
+        and disagreements.
+
+        Returns
+        -------
+        Summary
+            A ``str`` whose ``repr`` is the text itself.
+        """
         heads = ["measure", "R function", "cases", "max rel diff", "status",
                  "expected differences", "options"]
         body = []
@@ -208,7 +219,7 @@ class CrosscheckReport:
         lines += [f"note {n}" for n in self.notes]
         lines.append("expected differences: see propstab.r.EXPECTED_DIFFERENCES and "
                      "docs/r_crosscheck.md")
-        return "\n".join(lines)
+        return Summary("\n".join(lines))
 
 
 def _shown(x) -> str:
