@@ -579,4 +579,56 @@ def unadjusted(r, ki, kj, d):
     return d * r - ki * kj, d * np.sqrt(ki * kj) - ki * kj
 
 
+@register(
+    name="overlap_coefficient", family="pairwise",
+    summary="|s_i ∩ s_j| / min(|s_i|, |s_j|)",
+    references=("Simpson, G. G. (1943). Mammals and the nature of continents. American "
+                "Journal of Science 241(1), 1-31 (the overlap coefficient, Simpson's index "
+                "of faunal resemblance; also Szymkiewicz 1934)",
+                THESIS + ", sec. 3.1.3 and Table 3.1 (POG, the same intersection over one "
+                "run's size)"),
+    claims=claims(fully_defined=True, monotonicity=False, bounds=True, maximum=False,
+                  correction_for_chance=False),
+    notes="The intersection over the smaller run: 1 whenever one run contains the other, "
+          "so MAXIMUM (1 if and only if the runs are identical) fails on nested runs; "
+          + _not_monotone("with varying sizes each pair's weight 1/min(k_i, k_j) differs"),
+    lower=0, upper=1)
+@pair_kernel(reason="a run is empty")
+def overlap_coefficient(r, ki, kj, d):
+    """The overlap (Szymkiewicz-Simpson) coefficient averaged over pairs of runs.
+
+    .. math:: \\phi(s_i, s_j) = \\frac{r_{ij}}{\\min(k_i, k_j)}
+
+    The share of the smaller run that the other run also selects. With a constant size
+    k it is r_ij / k, equal to Dice's, Ochiai's and POG's similarity; with varying sizes
+    it forgives a run for selecting more than the other (a subset scores 1), which is
+    what it measures and why MAXIMUM does not hold.
+
+    Parameters
+    ----------
+    Z : array-like, DataFrame, sparse matrix or index collections
+        The selection matrix (M runs x d features); see :func:`propstab.as_selection`.
+    n_features, feature_names : optional
+        For index collections.
+
+    Returns
+    -------
+    float
+
+    Warns
+    -----
+    UndefinedMeasureWarning
+        When a run is empty.
+
+    Examples
+    --------
+    >>> from propstab.measures import overlap_coefficient
+    >>> overlap_coefficient([[1, 1, 0, 0], [1, 0, 1, 0]])
+    0.5
+    >>> overlap_coefficient([[1, 1, 0, 0], [1, 0, 0, 0]])   # nested runs
+    1.0
+    """
+    return r, np.minimum(ki, kj)
+
+
 __test__ = module_doctests(__name__)
