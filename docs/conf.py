@@ -14,6 +14,7 @@ Generated when this file is read, into folders git ignores:
 - ``auto_gallery/``: sphinx-gallery runs ``gallery/plot_*.py`` (the evidence scripts of
   examples/ and studies/ in their ``--quick`` modes) and keeps their output and figures.
 """
+import importlib.util
 import os
 import pathlib
 import re
@@ -75,6 +76,13 @@ AUDIT_NOTE = (
 _rows = propstab_sphinx.audit_rows(DOCS / "_build" / "cache", max_examples=AUDIT_EXAMPLES,
                                    seed=0)
 propstab_sphinx.generate_catalogue(DOCS / "catalogue", _rows, AUDIT_NOTE)
+# docs/measures.md, the one-page table of the registry: generated here (not kept in git),
+# so that a new measure is one family module and its test file
+_gen_docs_spec = importlib.util.spec_from_file_location("gen_docs",
+                                                        DOCS.parent / "scripts" / "gen_docs.py")
+_gen_docs = importlib.util.module_from_spec(_gen_docs_spec)
+_gen_docs_spec.loader.exec_module(_gen_docs)
+propstab_sphinx.write_if_changed(DOCS / "measures.md", _gen_docs.render_measures_markdown())
 propstab_sphinx.generate_api(DOCS / "api")
 propstab_aliases = propstab_sphinx.public_names()[1]
 

@@ -19,7 +19,7 @@ import propstab
 from propstab import Axiom, _registry, _variance
 from propstab.cli import main
 from propstab.measures.kernels import count_kernel
-from propstab.measures.references import claims
+from propstab.registry import claims, register
 
 NAME = "mean_frequency"
 ROOT = pathlib.Path(__file__).resolve().parents[1]
@@ -31,10 +31,12 @@ def throwaway(monkeypatch):
     monkeypatch.setattr(_registry, "_REGISTRY", dict(_registry._REGISTRY))
     monkeypatch.setattr(_registry, "_ALIASES", dict(_registry._ALIASES))
 
-    @_registry.register(
+    @register(
         name=NAME, family="frequency", summary="(1/d) sum_f p_f = k̄/d (Goh's measure again)",
         references=("Goh, W. W. B., Wong, L. (2016). J. Bioinform. Comput. Biol. 14(5)",),
-        claims=claims(True, False, True, False, False), lower=0, upper=1)
+        claims=claims(fully_defined=True, monotonicity=False, bounds=True, maximum=False,
+                      correction_for_chance=False),
+        lower=0, upper=1)
     @count_kernel()
     def mean_frequency(c):
         """The mean selection frequency k̄/d (a test double of ``goh``)."""

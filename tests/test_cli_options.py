@@ -174,10 +174,10 @@ def test_register_checks_the_declaration():
     for defaults, exc, match in cases:
         bad = dataclasses.replace(ref, defaults=defaults)
         with pytest.raises(exc, match=match):
-            propstab._registry._check_r_defaults("test", [param], bad)
+            bad.check_defaults("test", [param])
     unmapped = dataclasses.replace(ref, arguments={}, defaults={"penalty": RDefault(1.0, "x")})
     with pytest.raises(ValueError, match="no R argument"):
-        propstab._registry._check_r_defaults("test", [param], unmapped)
+        unmapped.check_defaults("test", [param])
 
 
 def test_worked_examples_run_at_r_defaults():

@@ -499,6 +499,35 @@ FREQUENCY_TWINS: Dict[str, Callable] = {
 TWINS: Dict[str, Callable] = {**{n: _pairwise_twin(n) for n in SIMILARITIES}, **FREQUENCY_TWINS}
 
 
+#: The measures whose twins are written in this file.
+_WRITTEN_HERE = frozenset(TWINS)
+
+
+def slow_twin(name: str, *, similarity: bool = False):
+    """Register the slow literal twin of measure ``name``, where the measure is tested.
+
+    A measure added after this file keeps its twin in its own test file,
+    ``tests/test_measure_<name>.py`` (docs/contributing.md), decorated with
+    ``@twins.slow_twin("<name>")``: ``twin(Z, **options)`` from the definition (Python
+    loops, :class:`fractions.Fraction`; None where undefined). With ``similarity=True``
+    the function is the pair similarity ``phi(a, b, d)`` of a pairwise measure (frozensets
+    ``a``, ``b``), averaged over the ordered pairs of runs like the twins above, which
+    also gives the enumerated exact correction for chance. Every ``tests/test_measure_*.py``
+    is imported at the end of this module, so :data:`TWINS` is complete wherever it is read
+    (tests/test_slow_twins.py, tests/evidence.py, properties/).
+    """
+    def decorate(function):
+        if name in _WRITTEN_HERE:
+            raise ValueError(f"slow_twin: {name!r} already has its twin in tests/twins.py")
+        if similarity:
+            SIMILARITIES[name] = function
+            TWINS[name] = _pairwise_twin(name)
+        else:
+            TWINS[name] = function
+        return function
+    return decorate
+
+
 def twin(name: str, Z, **options):
     """The twin of measure ``name`` on the dense 0/1 matrix ``Z`` with ``options``
     (``penalty`` for davis; ``correction_for_chance="exact"`` by enumeration)."""
@@ -561,3 +590,16 @@ def rconcave_q_walk(p: int, cutoff: float, PFER: float, B: int) -> float:
             break
         chosen = q
     return float(chosen)
+
+
+# ----------------------------------------------------------------------------------
+# The twins that live with their measure's tests (``@slow_twin`` in tests/test_measure_*.py).
+
+def _discover_measure_twins() -> None:
+    import importlib
+    import pathlib
+    for path in sorted(pathlib.Path(__file__).resolve().parent.glob("test_measure_*.py")):
+        importlib.import_module(path.stem)      # tests/ is on sys.path (rootdir-relative)
+
+
+_discover_measure_twins()

@@ -39,6 +39,7 @@ ROOT = pathlib.Path(__file__).resolve().parents[2]
 API_SECTIONS = (
     ("propstab", "Top level"),
     ("propstab.measures", "Measures"),
+    ("propstab.registry", "The measure registry: declaring a measure"),
     ("propstab.axioms", "Axioms"),
     ("propstab.inference", "Inference"),
     ("propstab.auditing", "The axiom audit"),
@@ -363,13 +364,19 @@ def public_names():
 
     ``sections``: for each public module of :data:`API_SECTIONS`, the list of
     ``(name, canonical)``: every name of its ``__all__`` with the full name under which
-    the object is documented. An object is documented once: at the top level when
-    ``propstab`` exports it, else in the first module listing it.
+    the object is documented. An object is documented once: in :mod:`propstab.registry`
+    for the declaration API, else at the top level when ``propstab`` exports it, else in
+    the first module listing it.
     ``aliases``: every other public spelling of a documented object -> its canonical
     full name (used to resolve cross-references).
     """
     canonical_by_id: dict = {}
     sections, aliases = [], {}
+    # the declaration API is documented in its home, propstab.registry, though the top
+    # level re-exports some of it (propstab.RReference, as before)
+    home = importlib.import_module("propstab.registry")
+    for name in home.__all__:
+        canonical_by_id.setdefault(id(getattr(home, name)), f"propstab.registry.{name}")
     top = importlib.import_module("propstab")
     for name in top.__all__:
         obj = getattr(top, name)

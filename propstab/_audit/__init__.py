@@ -4,7 +4,7 @@
 module             contents
 =================  ===================================================================
 ``subjects``       :class:`Subject` (a measure, its options and the registry's
-                   :class:`~propstab._registry.Declaration`), :class:`Context` (the
+                   :class:`~propstab.registry.Declaration`), :class:`Context` (the
                    similarity/importances drawn for correlated measures),
                    ``subject()``, the registered variants (``VARIANTS``) and
                    ``search_in_contexts`` (the search of :mod:`propstab.search` with

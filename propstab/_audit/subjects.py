@@ -135,7 +135,7 @@ class Subject:
     """A measure under audit: a name, an evaluation, its options and its declaration.
 
     ``evaluate(Z)`` takes a boolean ndarray; ``declaration`` is the registry's
-    :class:`~propstab._registry.Declaration` (claims, bounds, orientation, domain,
+    :class:`~propstab.registry.Declaration` (claims, bounds, orientation, domain,
     null value, pairwise, symmetric), whose fields are also read as attributes of the
     subject (``subject.claims``, ``subject.lower``, ...).
 
@@ -271,7 +271,7 @@ def subject(measure, *, options: Optional[Mapping[str, Any]] = None, claims=None
     A registered measure's declaration is its registry entry's (at a registered
     :class:`Variant`'s options, the variant's); passing a declaration keyword for it
     raises ValueError. A user function's declaration
-    (:meth:`~propstab._registry.Declaration.of`) comes
+    (:meth:`~propstab.registry.Declaration.of`) comes
     from the keywords or from attributes of the function of the same names
     (``f.claims``, ``f.lower``, ``f.upper``, ``f.orientation``, ``f.domain``,
     ``f.null_value``, ``f.pairwise``, ``f.symmetric``, ``f.input``), keywords first. ``claims`` is a

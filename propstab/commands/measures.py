@@ -4,7 +4,8 @@ from __future__ import annotations
 import json
 from typing import List, Optional
 
-from .._registry import FAMILIES, default_difference_text, list_measures
+from .._r_metadata import default_difference_text
+from .._registry import FAMILIES, list_measures
 from .._text import table_lines
 from ..axioms import Axiom
 

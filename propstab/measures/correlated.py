@@ -32,8 +32,8 @@ import math
 import numpy as np
 from scipy import sparse
 
-from .._registry import (ExpectedDifference, Parameter, RDefault, RReference, Variant,
-                         module_doctests, register)
+from ..registry import (ExpectedDifference, Parameter, RDefault, RReference, Variant,
+                        claims, module_doctests, register)
 from .._validation import as_importances, as_selection
 from .._exceptions import undefined
 from ..axioms import Axiom
@@ -43,7 +43,7 @@ from .matching import (as_csr, pair_edges, pair_rows, pogr_parts, rowsum, score_
                        similarity_matrix, upper_pairs)
 from .exact_null import exact_expectation
 from .msi_solvers import assignment_values, msi_pair_values
-from .references import BOMMERT, TABLE_6_1, claims
+from .references import BOMMERT, TABLE_6_1
 from .simulation import (MonteCarloWarning, expected_pogr, expected_yu,  # noqa: F401
                          expected_zucknick, stabm_measure)
 
@@ -243,7 +243,9 @@ def effective_intersections(Z, /, *, similarity=None, n_features=None, feature_n
     name="sechidis", family="correlated",
     summary="1 - tr(C S) / tr(C Sigma0), S the unbiased covariance of Z's columns",
     references=(SECHIDIS + ", Definition 2 and Theorem 3", HAMER + ", eq. 3"),
-    claims=claims(False, False, False, False, False), lower=-math.inf, upper=math.inf,
+    claims=claims(fully_defined=False, monotonicity=False, bounds=False, maximum=False,
+                  correction_for_chance=False),
+    lower=-math.inf, upper=math.inf,
     parameters=(SIMILARITY, THRESHOLD_C),
     r_reference=RReference("stabm", "stabilitySechidis",
                            arguments={"similarity": "sim.mat", "threshold": "threshold"},
@@ -353,7 +355,9 @@ def _effective_parts(sel, similarity, threshold):
     references=(SECHIDIS + ", Definition 2 and Theorem 3",
                 "Conger, A. J. (1980). Integration and generalization of kappas for "
                 "multiple raters. Psychological Bulletin 88(2), 322-328"),
-    claims=claims(False, False, False, False, True), lower=-math.inf, upper=math.inf,
+    claims=claims(fully_defined=False, monotonicity=False, bounds=False, maximum=False,
+                  correction_for_chance=True),
+    lower=-math.inf, upper=math.inf,
     null_value=0.0, parameters=(SIMILARITY, THRESHOLD_C),
     notes="Sechidis's Phi_C with tr(C Sigma0) replaced by the exact null expectation of "
           "tr(C S) for the observed sizes: E[S | H0] = Sigma0 + var_pop(k/d)/(M - 1) 11^T "
@@ -430,7 +434,9 @@ def sechidis_exact(sel, *, similarity=None, threshold=None):
     name="msi", family="correlated",
     summary="mean over pairs of the LP max sum s_fg x_fg / k̄ (shared importance)",
     references=(HAMER + ", eqs 8-12, Properties 5.1-5.3",),
-    claims=claims(True, False, True, False, False), lower=0, upper=1,
+    claims=claims(fully_defined=True, monotonicity=False, bounds=True, maximum=False,
+                  correction_for_chance=False),
+    lower=0, upper=1,
     parameters=(SIMILARITY, IMPORTANCES,
                 Parameter("solver", "auto", "'auto' exploits structure (integer max flow "
                           "for 0/1 similarity and equal importances, assignment for equal "
@@ -499,7 +505,9 @@ def msi(sel, *, similarity=None, importances=None, solver="auto"):
     name="yu_matching", family="correlated", domain="constant_size",
     summary="mean over pairs of the maximum weighted bipartite matching of F_i, F_j / k",
     references=(YU, HAMER + ", sec. 2 and Theorem 5.1"),
-    claims=claims(False, False, True, False, False), lower=0, upper=1,
+    claims=claims(fully_defined=False, monotonicity=False, bounds=True, maximum=False,
+                  correction_for_chance=False),
+    lower=0, upper=1,
     parameters=(SIMILARITY,),
     notes="Defined for a constant subset size only (Hamer sec. 2). Equals msi with equal "
           "importances (Theorem 5.1). With a non-identity similarity different rows reach 1 "
@@ -580,7 +588,9 @@ _STABM_NOTES = (
     name="yu", family="correlated",
     summary="(I - E[I]) / ((k_i + k_j)/2 - E[I]), I = |F_i ∩ F_j| + (O_ij + O_ji)/2",
     references=(BOMMERT + ", stabilityYu", YU, ZHANG),
-    claims=claims(False, False, False, False, True), lower=-math.inf, upper=1,
+    claims=claims(fully_defined=False, monotonicity=False, bounds=False, maximum=False,
+                  correction_for_chance=True),
+    lower=-math.inf, upper=1,
     null_value=0.0, scale=TABLE_6_1,
     parameters=(SIMILARITY, THRESHOLD, _correction("exact", "closed"), N_SIMULATIONS,
                 RANDOM_STATE),
@@ -653,7 +663,9 @@ def yu(sel, *, similarity=None, threshold=0.9, correction_for_chance="exact",
     name="zucknick", family="correlated",
     summary="(|F_i ∩ F_j| + C(F_i, F_j) + C(F_j, F_i)) / |F_i ∪ F_j|",
     references=(BOMMERT + ", stabilityZucknick", ZUCKNICK),
-    claims=claims(True, False, True, False, False), lower=0, upper=1,
+    claims=claims(fully_defined=True, monotonicity=False, bounds=True, maximum=False,
+                  correction_for_chance=False),
+    lower=0, upper=1,
     parameters=(SIMILARITY, THRESHOLD, _correction("none", "closed"), N_SIMULATIONS,
                 RANDOM_STATE),
     r_reference=_stabm_ref("stabilityZucknick", adjusted=False),
@@ -726,7 +738,9 @@ def _register_intersection(name, function, summary, notes=""):
                     "Bommert, A., Rahnenfuehrer, J. (2020). Adjusted measures for feature "
                     "selection stability for data sets with similar features. LOD 2020, LNCS "
                     "12565, 203-214"),
-        claims=claims(False, False, False, False, False), lower=-math.inf, upper=1,
+        claims=claims(fully_defined=False, monotonicity=False, bounds=False, maximum=False,
+                      correction_for_chance=False),
+        lower=-math.inf, upper=1,
         parameters=(SIMILARITY, THRESHOLD, _correction("estimate", "components"), N_SIMULATIONS,
                     RANDOM_STATE),
         r_reference=_stabm_ref(function),
@@ -901,7 +915,9 @@ def intersection_mbm(sel, *, similarity=None, threshold=0.9,
     name="pogr", family="correlated",
     summary="(|F_i ∩ F_j| + O_ij) / k_i over ordered pairs",
     references=(ZHANG, HAMER + ", eq. 4"),
-    claims=claims(True, False, True, False, False), lower=0, upper=1,
+    claims=claims(fully_defined=True, monotonicity=False, bounds=True, maximum=False,
+                  correction_for_chance=False),
+    lower=0, upper=1,
     parameters=(SIMILARITY, THRESHOLD),
     notes="O_ij counts the features of F_i not in F_j with a similar (>= threshold) feature in "
           "F_j (Hamer's reading of Zhang et al.). With a non-identity similarity different "
@@ -947,7 +963,9 @@ def pogr(sel, *, similarity=None, threshold=0.9):
     name="npogr", family="correlated",
     summary="(|F_i ∩ F_j| + O_ij - E_ij) / (k_i - E_ij) over ordered pairs, E_ij exact",
     references=(ZHANG, HAMER + ", eq. 4", SECHIDIS + ", sec. 2.2"),
-    claims=claims(False, False, False, False, True), lower=-math.inf, upper=1,
+    claims=claims(fully_defined=False, monotonicity=False, bounds=False, maximum=False,
+                  correction_for_chance=True),
+    lower=-math.inf, upper=1,
     null_value=0.0, scale=TABLE_6_1, parameters=(SIMILARITY, THRESHOLD),
     notes="Zhang et al. estimate E_ij = E[|F_i ∩ F_j| + O_ij | H0] by simulation; propstab "
           "uses its exact value (independent uniformly random subsets), so E[value|H0] = 0. "
@@ -1000,7 +1018,9 @@ def npogr(sel, *, similarity=None, threshold=0.9):
     references=(HAMER + ", eq. 5",
                 "Kalousis, A., Prados, J., Hilario, M. (2007). Stability of feature selection "
                 "algorithms. Knowl. Inf. Syst. 12(1), 95-116"),
-    claims=claims(True, False, True, False, False), lower=-1, upper=1,
+    claims=claims(fully_defined=True, monotonicity=False, bounds=True, maximum=False,
+                  correction_for_chance=False),
+    lower=-1, upper=1,
     parameters=(IMPORTANCES,),
     notes="With importances=None (weights 0/1) it is the phi coefficient measure `phi`, "
           "which also has the maximum and correction-for-chance properties; with "

@@ -12,14 +12,14 @@ import math
 import numpy as np
 
 from .. import chance
-from .._registry import (Bound, ExpectedDifference, Parameter, RReference, Variant,
-                         module_doctests, register)
+from ..registry import (Bound, ExpectedDifference, Parameter, RReference, Variant, claims,
+                        module_doctests, register)
 from ..axioms import Axiom
 from .._validation import check_int_range
 from .._variance import conger_delta, thm6
 from .kernels import count_kernel, divide, xlogx
 from .r_differences import NAN_NOT_NA
-from .references import BOMMERT, SOMOL, TABLE_6_1, THESIS, claims
+from .references import BOMMERT, SOMOL, TABLE_6_1, THESIS
 
 CONGER = ("Conger, A. J. (1980). Integration and generalization of kappas for multiple "
           "raters. Psychological Bulletin 88(2), 322-328. doi:10.1037/0033-2909.88.2.322")
@@ -126,7 +126,9 @@ IRR_SINGLE_SUBJECT = ExpectedDifference(
     references=(THESIS + ", Definition 3",
                 "Nogueira, S., Sechidis, K., Brown, G. (2018). On the stability of feature "
                 "selection algorithms. JMLR 18(174), 1-54"),
-    claims=claims(True, True, True, True, False), lower=-1, upper=1,
+    claims=claims(fully_defined=True, monotonicity=True, bounds=True, maximum=True,
+                  correction_for_chance=False),
+    lower=-1, upper=1,
     analytic_variance=thm6, scale=TABLE_6_1,
     r_reference=RReference("stabm", "stabilityNogueira"),
     r_also=(RReference("irr", "kappam.fleiss", input="ratings",
@@ -186,7 +188,9 @@ def nogueira(c):
                 "Gamer, M. et al. (2019). irr: Various coefficients of interrater reliability "
                 "and agreement. R package 0.84.1, kappam.fleiss(exact = TRUE)",
                 THESIS + ", Definitions 2 and 3"),
-    claims=claims(True, True, True, True, True), lower=-1, upper=1, null_value=0.0,
+    claims=claims(fully_defined=True, monotonicity=True, bounds=True, maximum=True,
+                  correction_for_chance=True),
+    lower=-1, upper=1, null_value=0.0,
     analytic_variance=conger_delta, scale=TABLE_6_1,
     r_reference=RReference("irr", "kappam.fleiss", input="ratings", fixed={"exact": True},
                            note="irr's exact kappa (Conger 1980) of the d x M ratings",
@@ -269,7 +273,9 @@ def conger(c):
     references=("Goh, W. W. B., Wong, L. (2016). Evaluating feature-selection stability in "
                 "next-generation proteomics. J. Bioinform. Comput. Biol. 14(5)",
                 THESIS + ", Table 3.2 and eq. B.1"),
-    claims=claims(True, False, True, False, False), lower=0, upper=1)
+    claims=claims(fully_defined=True, monotonicity=False, bounds=True, maximum=False,
+                  correction_for_chance=False),
+    lower=0, upper=1)
 @count_kernel()
 def goh(c):
     """Goh and Wong's average frequency of selection.
@@ -308,7 +314,9 @@ def _davis_expectation(c, formula, *, penalty=0.0):
     references=("Davis, C. A. et al. (2006). Reliable gene signatures for microarray "
                 "classification: assessment of stability and performance. Bioinformatics "
                 "22(19), 2356-2363", THESIS + ", Table 3.2"),
-    claims=claims(True, False, True, True, False), lower=0, upper=1,
+    claims=claims(fully_defined=True, monotonicity=False, bounds=True, maximum=True,
+                  correction_for_chance=False),
+    lower=0, upper=1,
     parameters=(Parameter("penalty", 0.0, "alpha >= 0, the weight of the size penalty "
                           "median(k)/d (stabm's default 0)", minimum=0.0),
                 CORRECTION_GLOBAL),
@@ -376,7 +384,8 @@ def davis(c, *, penalty=0.0):
     summary="-sum_s p(s) log2 p(s) over the distinct feature sets s",
     references=("Krizek, P., Kittler, J., Hlavac, V. (2007). Improving stability of feature "
                 "selection methods. CAIP, LNCS 4673, 929-936", THESIS + ", Table 3.2"),
-    claims=claims(False, False, False, True, False),
+    claims=claims(fully_defined=False, monotonicity=False, bounds=False, maximum=True,
+                  correction_for_chance=False),
     lower=0, upper=Bound("log2(min(M, C(d, k)))",
                          func=lambda M, d, k: math.log2(min(M, math.comb(d, int(k[0]))))))
 @count_kernel()
@@ -420,7 +429,9 @@ def krizek(c):
     references=("Guzman-Martinez, R., Alaiz-Rodriguez, R. (2011). Feature selection stability "
                 "assessment based on the Jensen-Shannon divergence. ECML PKDD, LNCS 6911",
                 THESIS + ", eq. B.2"),
-    claims=claims(False, False, True, True, False), lower=0, upper=1,
+    claims=claims(fully_defined=False, monotonicity=False, bounds=True, maximum=True,
+                  correction_for_chance=False),
+    lower=0, upper=1,
     notes=("Not corrected for chance, contrary to thesis Table 4.1: E[Phi|H0] = 1/2 for M = 2, "
            "d = 2, k = 1. The Jensen argument of thesis App. B.5 divides by k log(k/d) < 0 "
            "without reversing the inequality; it only shows E >= 0. See docs/table41.md."))
@@ -615,7 +626,9 @@ def cw_max(total, n_runs):
     name="cwrel", family="frequency", aliases=("somol",),
     summary="(CW - CW_min) / (CW_max - CW_min), Somol-Novovicova eq. 15",
     references=(SOMOL + ", Def. 3 and Prop. 1 (eq. 15)", THESIS + ", eq. 3.4"),
-    claims=claims(True, True, True, False, False), lower=0, upper=1,
+    claims=claims(fully_defined=True, monotonicity=True, bounds=True, maximum=False,
+                  correction_for_chance=False),
+    lower=0, upper=1,
     r_reference=RReference("stabm", "stabilitySomol",
                            differences=(NAN_NOT_NA.applying(_equal_extremes),
                                         SOMOL_EQUAL_EXTREMES)),
@@ -671,7 +684,9 @@ def cwrel(c):
     references=("Lausser, L., Muessel, C., Maucher, M., Kestler, H. A. (2013). Measuring and "
                 "visualizing the stability of biomarker selection techniques. Comput. Stat. "
                 "28(1), 51-65", THESIS + ", Table 3.2 and eq. B.3"),
-    claims=claims(False, True, True, True, False), lower=0, upper=1,
+    claims=claims(fully_defined=False, monotonicity=True, bounds=True, maximum=True,
+                  correction_for_chance=False),
+    lower=0, upper=1,
     notes="The tight lower bound is 1/M (thesis Table 3.2); the constant bound is 0.")
 @count_kernel(undefined_when=lambda c: c.size == 0, reason="k = 0")
 def lausser(c):
@@ -710,7 +725,9 @@ def lausser(c):
     name="consistency", family="frequency",
     summary="(1/|X|) sum_{f in X} (F_f - 1)/(M - 1), X = union of runs",
     references=(SOMOL + ", Def. 1 (eq. 3)",),
-    claims=claims(True, False, True, True, False), lower=0, upper=1)
+    claims=claims(fully_defined=True, monotonicity=False, bounds=True, maximum=True,
+                  correction_for_chance=False),
+    lower=0, upper=1)
 @count_kernel(undefined_when=lambda c: c.total == 0, reason="no run selects any feature")
 def consistency(c):
     """Somol and Novovicova's consistency C.
@@ -748,7 +765,9 @@ def consistency(c):
     name="weighted_consistency", family="frequency",
     summary="sum_f (F_f/N) (F_f - 1)/(M - 1)",
     references=(SOMOL + ", Def. 2 (eqs. 4-5)",),
-    claims=claims(True, True, True, True, False), lower=0, upper=1)
+    claims=claims(fully_defined=True, monotonicity=True, bounds=True, maximum=True,
+                  correction_for_chance=False),
+    lower=0, upper=1)
 @count_kernel(undefined_when=lambda c: c.total == 0, reason="no run selects any feature")
 def weighted_consistency(c):
     """Somol and Novovicova's weighted consistency CW.
@@ -794,7 +813,9 @@ def _novovicova_expectation(c, formula):
     name="novovicova", family="frequency",
     summary="sum_{f in X} F_f log2 F_f / (N log2 M)",
     references=(NOVOVICOVA, BOMMERT + ", stabilityNovovicova"),
-    claims=claims(True, False, True, True, False), lower=0, upper=1,
+    claims=claims(fully_defined=True, monotonicity=False, bounds=True, maximum=True,
+                  correction_for_chance=False),
+    lower=0, upper=1,
     parameters=(CORRECTION_GLOBAL,),
     r_reference=RReference("stabm", "stabilityNovovicova",
                            arguments={"correction_for_chance": "correction.for.chance"},

@@ -14,12 +14,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._registry import Bound, Parameter, RReference, Variant, module_doctests, register
+from ..registry import (Bound, Parameter, RReference, Variant, claims, module_doctests,
+                        register)
 from ..axioms import Axiom
 from .._variance import thm6
 from .kernels import pair_kernel
 from .r_differences import NAN_NOT_NA
-from .references import BOMMERT, SOMOL, TABLE_6_1, THESIS, claims
+from .references import BOMMERT, SOMOL, TABLE_6_1, THESIS
 
 CORRECTION = Parameter(
     "correction_for_chance", "none",
@@ -63,7 +64,9 @@ def _not_monotone(why: str) -> str:
     references=("Dunne, K., Cunningham, P., Azuaje, F. (2002). Solutions to instability problems "
                 "with sequential wrapper-based approaches to feature selection. TCD-CD-2002-28",
                 THESIS + ", Table 3.1"),
-    claims=claims(True, True, True, True, False), lower=0, upper=1,
+    claims=claims(fully_defined=True, monotonicity=True, bounds=True, maximum=True,
+                  correction_for_chance=False),
+    lower=0, upper=1,
     parameters=(CORRECTION,),
     variants=(EXACT_PER_PAIR,),
     r_reference=_stabm("stabilityHamming", correction_for_chance="correction.for.chance"))
@@ -112,7 +115,8 @@ def hamming(r, ki, kj, d):
     references=("Kalousis, A., Prados, J., Hilario, M. (2007). Stability of feature selection "
                 "algorithms. Knowl. Inf. Syst. 12(1), 95-116", THESIS + ", Table 3.1",
                 SOMOL + " (generalized Kalousis GK, Def. 4)"),
-    claims=claims(True, False, True, True, False),
+    claims=claims(fully_defined=True, monotonicity=False, bounds=True, maximum=True,
+                  correction_for_chance=False),
     notes=_not_monotone("phi is nonlinear in r_ij, so spreading the same total intersection "
                         "differently changes the value even at a constant size"),
     lower=0, upper=1,
@@ -159,7 +163,8 @@ def jaccard(r, ki, kj, d):
     summary="2 |s_i ∩ s_j| / (|s_i| + |s_j|)",
     references=("Yu, L., Ding, C., Loscalzo, S. (2008). Stable feature selection via dense "
                 "feature groups. KDD", THESIS + ", Table 3.1"),
-    claims=claims(True, False, True, True, False),
+    claims=claims(fully_defined=True, monotonicity=False, bounds=True, maximum=True,
+                  correction_for_chance=False),
     notes=_not_monotone("with varying sizes each pair's weight 2/(k_i + k_j) differs"),
     lower=0, upper=1,
     parameters=(CORRECTION,),
@@ -203,7 +208,8 @@ def dice(r, ki, kj, d):
                 "characteristics of gene expression profiles derived by univariate and "
                 "multivariate classification methods. Stat. Appl. Genet. Mol. Biol. 7(1)",
                 THESIS + ", Table 3.1"),
-    claims=claims(True, False, True, True, False),
+    claims=claims(fully_defined=True, monotonicity=False, bounds=True, maximum=True,
+                  correction_for_chance=False),
     notes=_not_monotone("with varying sizes each pair's weight 1/sqrt(k_i k_j) differs"),
     lower=0, upper=1,
     parameters=(CORRECTION,),
@@ -245,7 +251,8 @@ def ochiai(r, ki, kj, d):
     summary="|s_i ∩ s_j| / |s_i| (ordered pairs)",
     references=("Shi, L. et al. (2005). Cross-platform comparability of microarray technology. "
                 "BMC Bioinformatics 6(Suppl 2)", THESIS + ", Table 3.1"),
-    claims=claims(True, False, True, True, False),
+    claims=claims(fully_defined=True, monotonicity=False, bounds=True, maximum=True,
+                  correction_for_chance=False),
     notes=_not_monotone("with varying sizes each pair's weight (1/k_i + 1/k_j)/2 differs"),
     lower=0, upper=1)
 @pair_kernel(reason="a run is empty")
@@ -285,7 +292,9 @@ def pog(r, ki, kj, d):
     summary="(r_ij - k^2/d) / (k - k^2/d), constant k",
     references=("Kuncheva, L. I. (2007). A stability index for feature selection. AIAP, 421-427",
                 THESIS + ", eq. 3.1"),
-    claims=claims(False, True, True, True, True), lower=-1, upper=1, null_value=0.0,
+    claims=claims(fully_defined=False, monotonicity=True, bounds=True, maximum=True,
+                  correction_for_chance=True),
+    lower=-1, upper=1, null_value=0.0,
     analytic_variance=thm6, scale=TABLE_6_1)       # = Nogueira's Phi-hat on its domain (Thm 4)
 @pair_kernel(reason="k is 0 or d")
 def kuncheva(r, ki, kj, d):
@@ -325,7 +334,8 @@ def kuncheva(r, ki, kj, d):
     references=("Lustgarten, J. L., Gopalakrishnan, V., Visweswaran, S. (2009). Measuring "
                 "stability of feature selection in biomedical datasets. AMIA Annu. Symp. Proc.",
                 THESIS + ", Table 3.1"),
-    claims=claims(True, False, True, False, True),
+    claims=claims(fully_defined=True, monotonicity=False, bounds=True, maximum=False,
+                  correction_for_chance=True),
     notes=_not_monotone("with varying sizes each pair's weight 1/(min(k_i, k_j) - max(0, k_i + "
                         "k_j - d)) differs"),
     lower=-1, upper=1, null_value=0.0, scale=TABLE_6_1,
@@ -365,7 +375,8 @@ def lustgarten(r, ki, kj, d):
     summary="(r_ij - k_i k_j/d) / (min(k_i, k_j) - k_i k_j/d)",
     references=("Wald, R., Khoshgoftaar, T. M., Napolitano, A. (2013). Stability of filter- and "
                 "wrapper-based feature subset selection. ICTAI", THESIS + ", eq. 3.2"),
-    claims=claims(True, False, False, False, True),
+    claims=claims(fully_defined=True, monotonicity=False, bounds=False, maximum=False,
+                  correction_for_chance=True),
     notes=_not_monotone("with varying sizes each pair's weight 1/(min(k_i, k_j) - k_i k_j/d) "
                         "differs"),
     lower=Bound("1 - d", func=lambda M, d, k: 1 - d), upper=1, null_value=0.0, scale=TABLE_6_1,
@@ -409,7 +420,8 @@ def wald(r, ki, kj, d):
     references=("Zhang, M. et al. (2009). Evaluating reproducibility of differential expression "
                 "discoveries in microarray studies by considering correlated molecular changes. "
                 "Bioinformatics 25(13), 1662-1668", THESIS + ", eq. 3.3"),
-    claims=claims(True, False, False, True, True),
+    claims=claims(fully_defined=True, monotonicity=False, bounds=False, maximum=True,
+                  correction_for_chance=True),
     notes=_not_monotone("with varying sizes each pair's weight differs"),
     lower=Bound("1 - d", func=lambda M, d, k: 1 - d), upper=1, null_value=0.0, scale=TABLE_6_1)
 @pair_kernel(reason="a run is empty or selects all features")
@@ -450,7 +462,9 @@ def npog(r, ki, kj, d):
     references=(BOMMERT + ", stabilityKappa",
                 "Carletta, J. (1996). Assessing agreement on classification tasks: the kappa "
                 "statistic. Computational Linguistics 22(2)"),
-    claims=claims(True, False, True, True, True), lower=-1, upper=1, null_value=0.0,
+    claims=claims(fully_defined=True, monotonicity=False, bounds=True, maximum=True,
+                  correction_for_chance=True),
+    lower=-1, upper=1, null_value=0.0,
     scale=TABLE_6_1,
     r_reference=_stabm("stabilityKappa"))
 @pair_kernel(reason="two runs are both empty or both select all features")
@@ -488,7 +502,9 @@ def kappa(r, ki, kj, d):
     references=(BOMMERT + ", stabilityPhi",
                 "Nogueira, S., Brown, G. (2016). Measuring the stability of feature selection. "
                 "ECML PKDD"),
-    claims=claims(True, False, True, True, True), lower=-1, upper=1, null_value=0.0,
+    claims=claims(fully_defined=True, monotonicity=False, bounds=True, maximum=True,
+                  correction_for_chance=True),
+    lower=-1, upper=1, null_value=0.0,
     scale=TABLE_6_1,
     r_reference=_stabm("stabilityPhi"))
 @pair_kernel(reason="a run is empty or selects all features")
@@ -525,7 +541,9 @@ def phi(r, ki, kj, d):
     name="unadjusted", family="pairwise",
     summary="(r_ij - k_i k_j/d) / (sqrt(k_i k_j) - k_i k_j/d)",
     references=(BOMMERT + ", stabilityUnadjusted",),
-    claims=claims(True, False, True, True, True), lower=-1, upper=1, null_value=0.0,
+    claims=claims(fully_defined=True, monotonicity=False, bounds=True, maximum=True,
+                  correction_for_chance=True),
+    lower=-1, upper=1, null_value=0.0,
     scale=TABLE_6_1,
     r_reference=_stabm("stabilityUnadjusted"))
 @pair_kernel(reason="a run is empty, or two runs both select all features")
@@ -559,6 +577,58 @@ def unadjusted(r, ki, kj, d):
     0.0
     """
     return d * r - ki * kj, d * np.sqrt(ki * kj) - ki * kj
+
+
+@register(
+    name="overlap_coefficient", family="pairwise",
+    summary="|s_i ∩ s_j| / min(|s_i|, |s_j|)",
+    references=("Simpson, G. G. (1943). Mammals and the nature of continents. American "
+                "Journal of Science 241(1), 1-31 (the overlap coefficient, Simpson's index "
+                "of faunal resemblance; also Szymkiewicz 1934)",
+                THESIS + ", sec. 3.1.3 and Table 3.1 (POG, the same intersection over one "
+                "run's size)"),
+    claims=claims(fully_defined=True, monotonicity=False, bounds=True, maximum=False,
+                  correction_for_chance=False),
+    notes="The intersection over the smaller run: 1 whenever one run contains the other, "
+          "so MAXIMUM (1 if and only if the runs are identical) fails on nested runs; "
+          + _not_monotone("with varying sizes each pair's weight 1/min(k_i, k_j) differs"),
+    lower=0, upper=1)
+@pair_kernel(reason="a run is empty")
+def overlap_coefficient(r, ki, kj, d):
+    """The overlap (Szymkiewicz-Simpson) coefficient averaged over pairs of runs.
+
+    .. math:: \\phi(s_i, s_j) = \\frac{r_{ij}}{\\min(k_i, k_j)}
+
+    The share of the smaller run that the other run also selects. With a constant size
+    k it is r_ij / k, equal to Dice's, Ochiai's and POG's similarity; with varying sizes
+    it forgives a run for selecting more than the other (a subset scores 1), which is
+    what it measures and why MAXIMUM does not hold.
+
+    Parameters
+    ----------
+    Z : array-like, DataFrame, sparse matrix or index collections
+        The selection matrix (M runs x d features); see :func:`propstab.as_selection`.
+    n_features, feature_names : optional
+        For index collections.
+
+    Returns
+    -------
+    float
+
+    Warns
+    -----
+    UndefinedMeasureWarning
+        When a run is empty.
+
+    Examples
+    --------
+    >>> from propstab.measures import overlap_coefficient
+    >>> overlap_coefficient([[1, 1, 0, 0], [1, 0, 1, 0]])
+    0.5
+    >>> overlap_coefficient([[1, 1, 0, 0], [1, 0, 0, 0]])   # nested runs
+    1.0
+    """
+    return r, np.minimum(ki, kj)
 
 
 __test__ = module_doctests(__name__)

@@ -2,12 +2,12 @@
 
 A difference that concerns one family's measures is defined in that family's module,
 beside the measures; the ones here span families. Each is attached to the
-:class:`~propstab._registry.RReference` of every measure it concerns
+:class:`~propstab.registry.RReference` of every measure it concerns
 (``RReference(..., differences=(...))``), which is where the R cross-check reads it.
 """
 from __future__ import annotations
 
-from .._registry import ExpectedDifference
+from ..registry import ExpectedDifference
 
 __all__ = ["NAN_NOT_NA"]
 

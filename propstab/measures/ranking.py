@@ -26,12 +26,12 @@ import math
 
 import numpy as np
 
-from .._registry import Parameter, RReference, Variant, module_doctests, register
+from ..registry import Parameter, RReference, Variant, claims, module_doctests, register
 from .._validation import check_int_range
 from ..axioms import Axiom
 from .rank_kernels import (_RankKernel, cosine_kernel, pair_matrix_kernel, row_blocks,
                            u_statistic_variance)
-from .references import THESIS, claims
+from .references import THESIS
 
 NOGUEIRA_2017 = ("Nogueira, S., Sechidis, K., Brown, G. (2017). On the use of Spearman's rho "
                  "to measure the stability of feature rankings. IbPRIA, LNCS 10255, 381-391")
@@ -67,7 +67,9 @@ CONSTANT_RUN = "a run ranks every feature equal (no correlation is defined with 
     summary="1 - sum_f s_f^2(u): mean pairwise Spearman rho (untied: 1 - mean_f s_f^2 / "
             "((d^2 - 1)/12))",
     references=(NOGUEIRA_2017, THESIS + ", sec. 7.2.2", KALOUSIS),
-    claims=claims(True, False, True, True, True), lower=-1, upper=1, null_value=0.0,
+    claims=claims(fully_defined=True, monotonicity=False, bounds=True, maximum=True,
+                  correction_for_chance=True),
+    lower=-1, upper=1, null_value=0.0,
     analytic_variance=u_statistic_variance("spearman"), pairwise=True,
     r_reference=RReference("stats", "cor", input="ranks", r_code=_SPEARMAN_R,
                            note='mean over pairs of runs of cor(t(R), method = "spearman")'),
@@ -147,7 +149,9 @@ def _ordered_untied_pairs(rk) -> np.ndarray:
     summary="1 - sum_(f,g) s_fg^2(u): mean pairwise Kendall tau-b (untied: "
             "1 - mean_(f,g) s^2(sign(r_f - r_g)))",
     references=(KENDALL, KALOUSIS, NOGUEIRA_2017),
-    claims=claims(True, False, True, True, True), lower=-1, upper=1, null_value=0.0,
+    claims=claims(fully_defined=True, monotonicity=False, bounds=True, maximum=True,
+                  correction_for_chance=True),
+    lower=-1, upper=1, null_value=0.0,
     analytic_variance=u_statistic_variance("kendall"), pairwise=True,
     r_reference=RReference("stats", "cor", input="ranks", r_code=_KENDALL_R,
                            note='mean over pairs of runs of cor(t(R), method = "kendall")'),
@@ -239,7 +243,9 @@ def canberra_expectation(d: int, k: int) -> float:
     summary="mean pairwise sum_f |r_if - r_jf| / (r_if + r_jf) (ranks truncated at k + 1) "
             "over its expectation for random rankings",
     references=(JURMAN + ", eqs. 2-4",),
-    claims=claims(True, False, False, True, False), lower=0, upper=math.inf,
+    claims=claims(fully_defined=True, monotonicity=False, bounds=False, maximum=True,
+                  correction_for_chance=False),
+    lower=0, upper=math.inf,
     parameters=(LOCATION,), pairwise=True,
     variants=(Variant({"k": 2}, {Axiom.MAXIMUM: False},
                       reason="with a location parameter k < d, runs that agree on their "
@@ -334,7 +340,9 @@ class _TopKKernel(_RankKernel):
     name="top_k", family="ranking",
     summary="Nogueira's estimator on the runs' top-k sets",
     references=(THESIS + ", Definition 3 and sec. 2.1 (a ranking thresholded to a subset)",),
-    claims=claims(False, False, True, False, False), lower=-1, upper=1,
+    claims=claims(fully_defined=False, monotonicity=False, bounds=True, maximum=False,
+                  correction_for_chance=False),
+    lower=-1, upper=1,
     parameters=(TOP_K,),
     notes="A set measure of the top-k sets: it ignores the order within and beyond the top "
           "k (maximum and monotonicity refuted). Without ties every top-k set has k features "

@@ -1,7 +1,8 @@
-"""Shared pieces of the measure declarations: reference strings, claims, the scale.
+"""Shared pieces of the measure declarations: reference strings and the scale.
+
+The claims of a declaration are written with :func:`propstab.registry.claims`, by keyword.
 
 - :data:`THESIS`, :data:`SOMOL`, :data:`BOMMERT`: the sources cited by several families;
-- :func:`claims`: the five axiom claims of a declaration, in the thesis's order;
 - :data:`TABLE_6_1`: the interpretation scale a measure declares with
   ``register(scale=TABLE_6_1)``: thesis Table 6.1 (after Fleiss et al. 2004), for
   kappa-like values (Fleiss' kappa itself, i.e. Nogueira's estimator, or a measure
@@ -11,9 +12,7 @@ from __future__ import annotations
 
 import math
 
-from ..axioms import Axiom
-
-__all__ = ["BOMMERT", "SOMOL", "TABLE_6_1", "THESIS", "claims"]
+__all__ = ["BOMMERT", "SOMOL", "TABLE_6_1", "THESIS"]
 
 THESIS = ("Nogueira, S. (2018). Quantifying the Stability of Feature Selection. PhD thesis, "
           "University of Manchester")
@@ -25,16 +24,3 @@ BOMMERT = ("Bommert, A. (2020). Integration of feature selection stability in mo
 #: Thesis Table 6.1: the upper end of each band and its label (< 0.40 poor,
 #: 0.40 to 0.75 intermediate to good, > 0.75 excellent).
 TABLE_6_1 = ((0.40, "poor"), (0.75, "intermediate to good"), (math.inf, "excellent"))
-
-
-def claims(fully_defined: bool, monotonicity: bool, bounds: bool, maximum: bool,
-           correction_for_chance: bool) -> "dict[Axiom, bool]":
-    """The claims of a declaration: every axiom decided, in the order of thesis Table 4.1.
-
-    >>> c = claims(True, True, True, True, False)
-    >>> [a.name for a, claimed in c.items() if not claimed]
-    ['CORRECTION_FOR_CHANCE']
-    """
-    return {Axiom.FULLY_DEFINED: fully_defined, Axiom.MONOTONICITY: monotonicity,
-            Axiom.BOUNDS: bounds, Axiom.MAXIMUM: maximum,
-            Axiom.CORRECTION_FOR_CHANCE: correction_for_chance}

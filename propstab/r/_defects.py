@@ -1,6 +1,6 @@
 """Known differences of the R references (stabm 1.2.2, irr 0.85) that propstab does not copy.
 
-Each difference is data (:class:`~propstab._registry.ExpectedDifference`) defined beside
+Each difference is data (:class:`~propstab.registry.ExpectedDifference`) defined beside
 the measures it concerns and attached to their registry entries
 (``RReference(..., differences=(...))``): the measures and R functions it concerns, why
 R differs, a minimal example in R with both values, and ``applies(measure, sel,
