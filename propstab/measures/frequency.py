@@ -331,7 +331,8 @@ def _davis_expectation(c, formula, *, penalty=0.0):
           "all runs are identical (MAXIMUM); with a penalty > 0, as in thesis Table 4.1, "
           "identical runs score 1 - penalty median(k)/d and MAXIMUM fails.")
 @count_kernel(undefined_when=lambda c: c.total == 0, reason="no run selects any feature",
-              expectation=_davis_expectation)
+              expectation=_davis_expectation,
+              maximal_when_identical=lambda penalty=0.0: penalty == 0)
 def davis(c, *, penalty=0.0):
     """Davis et al.'s penalised frequency of selection.
 
@@ -783,8 +784,6 @@ def weighted_consistency(c):
 def _novovicova_expectation(c, formula):
     """E[SH | H0]: SH is linear in sum_f F_f ln F_f, whose expectation is d E[F ln F]
     with F Poisson-binomial (each column's count under H0)."""
-    if c.total == c.n_runs * c.n_features:     # E = SH = 1 exactly (1 - E may not be 0
-        return 1.0                             # in floating point)
     pmf = chance.column_count_pmf(c.sizes, c.n_features)
     expected = c.n_features * float(np.dot(pmf, xlogx(np.arange(pmf.size))))
     return float(formula(c.replace(column_xlogx=expected)))
