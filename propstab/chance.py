@@ -22,7 +22,7 @@ import numpy as np
 from scipy import stats
 
 from ._exceptions import undefined
-from ._validation import check_row_sizes
+from ._validation import check_n_features, check_row_sizes
 
 __all__ = ["expected_pairwise", "column_count_pmf", "degenerate_intersection",
            "nogueira_expectation", "union_size_pmf"]
@@ -40,14 +40,21 @@ def degenerate_intersection(k_i, k_j, n_features) -> np.ndarray:
     Parameters
     ----------
     k_i, k_j : int or array of int
-        Subset sizes in 0..d (broadcast against each other and ``n_features``).
-    n_features : int or array of int
+        Subset sizes in 0..d (broadcast against each other).
+    n_features : int
         d.
 
     Returns
     -------
     ndarray of bool
         True where the support has one point.
+
+    Raises
+    ------
+    ValueError
+        If the sizes do not broadcast together, d < 1 or a size is outside 0..d.
+    TypeError
+        If the sizes or d are not integers.
 
     See Also
     --------
@@ -64,9 +71,24 @@ def degenerate_intersection(k_i, k_j, n_features) -> np.ndarray:
     >>> degenerate_intersection([10, 10, 0, 3], [10, 4, 4, 4], 10).tolist()
     [True, True, True, False]
     """
-    ki = np.asarray(k_i, dtype=np.int64)
-    kj = np.asarray(k_j, dtype=np.int64)
-    d = np.asarray(n_features, dtype=np.int64)
+    d = check_n_features(n_features)
+    arrays = []
+    for name, value in (("k_i", k_i), ("k_j", k_j)):
+        arr = np.asarray(value)
+        if arr.dtype.kind not in "iu":
+            raise TypeError(f"{name}: must be integers (subset sizes, or d); got "
+                            f"{arr.dtype} values {value!r}")
+        arrays.append(arr.astype(np.int64))
+    try:
+        ki, kj = np.broadcast_arrays(*arrays)
+    except ValueError:
+        raise ValueError(f"k_i, k_j: shapes {arrays[0].shape} and {arrays[1].shape} do not "
+                         f"broadcast together") from None
+    for name, k in (("k_i", ki), ("k_j", kj)):
+        outside = (k < 0) | (k > d)
+        if np.any(outside):
+            raise ValueError(f"{name}: every subset size must be in 0..{d} (n_features={d}); "
+                             f"got {int(k[outside].flat[0])}")
     return np.maximum(0, ki + kj - d) == np.minimum(ki, kj)
 
 
