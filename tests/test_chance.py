@@ -175,14 +175,12 @@ def test_exact_correction_zero_over_zero_is_decided_exactly(name):
 
 
 def test_degenerate_intersection_is_the_one_point_support():
-    d = np.arange(1, 41)[:, None, None]
-    ka = np.arange(41)[None, :, None]
-    kb = np.arange(41)[None, None, :]
-    got = chance.degenerate_intersection(ka, kb, d)
     for dd in range(1, 41):
+        k = np.arange(dd + 1)
+        got = chance.degenerate_intersection(k[:, None], k[None, :], dd)
         for a in range(dd + 1):
             for b in range(dd + 1):
-                assert got[dd - 1, a, b] == (len(_hypergeometric(a, b, dd)) == 1)
+                assert got[a, b] == (len(_hypergeometric(a, b, dd)) == 1)
 
 
 def _global_twin(name, ka, kb, d):
