@@ -306,8 +306,7 @@ class CountKernel(_Kernel):
     identical and ``maximal_when_identical(**options)`` (default: always) says that
     identical runs score the maximum 1; otherwise the null law has two outcomes and
     E < 1 for a measure whose maximum 1 needs identical runs (Davis, Novovicova). The
-    corrected
-    value has no leave-one-out kernel (a null law per deleted run), so
+    corrected value has no leave-one-out kernel (a null law per deleted run), so
     :meth:`leave_one_out` returns None for it.
     """
 
