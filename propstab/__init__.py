@@ -56,15 +56,23 @@ _LAZY = {
 
 __all__ += sorted(_LAZY)
 
+# The public submodules, each an attribute of ``propstab`` from ``import propstab`` on
+# (``propstab.inference.runs_needed``, ``propstab.resampling.FailedFitWarning`` in a
+# ``warnings.filterwarnings`` at the top of a script), imported on first access.
+_SUBMODULES = ("auditing", "axioms", "chance", "cli", "commands", "error_control",
+               "inference", "measures", "plots", "r", "registry", "resampling", "search",
+               "selection", "selectors", "similarity", "strategies")
+
 
 def __dir__():
     """Every public name, the lazily loaded ones included (tab completion, ``dir``)."""
-    return sorted(set(globals()) | set(_LAZY))
+    return sorted(set(globals()) | set(_LAZY) | set(_SUBMODULES))
 
 
 def __getattr__(name):
-    if name in _LAZY:
+    if name in _LAZY or name in _SUBMODULES:
         import importlib
-        module = importlib.import_module(_LAZY[name])
-        return getattr(module, name)
+        if name in _SUBMODULES:
+            return importlib.import_module(f"{__name__}.{name}")
+        return getattr(importlib.import_module(_LAZY[name]), name)
     raise AttributeError(f"module 'propstab' has no attribute {name!r}")

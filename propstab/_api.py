@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from ._registry import get_measure
+from ._validation import as_input
 
 __all__ = ["stability"]
 
@@ -63,4 +64,7 @@ def stability(Z, /, measure: str = "nogueira", *, n_features=None, feature_names
     0.5
     """
     info = get_measure(measure)
-    return info.function(Z, n_features=n_features, feature_names=feature_names, **options)
+    # validated here so that a message names this function's argument, Z
+    data = as_input(info.input, Z, n_features=n_features, feature_names=feature_names,
+                    argument="Z", owner=info.name)
+    return info.function(data, **options)

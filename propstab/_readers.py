@@ -273,16 +273,20 @@ def _table(path: str, ext: str, feature_names, index_col) -> SelectionFile:
     return SelectionFile(path, sel, ", ".join(parts))
 
 
-def _not_zero_one(path, value, at, bad: np.ndarray, names) -> None:
+def _not_zero_one(path, value, at, bad: np.ndarray, names, *, array: bool = False) -> None:
     """Refuse a table with entries other than 0/1: raw data, or one stray ``value`` at
-    ``at`` = (run, column)."""
+    ``at`` = (run, column). ``array``: the values come from a .npy array, which has no
+    empty cells (a NaN there is a NaN)."""
     M, d = bad.shape
     i, j = at
     column = f"column {names[j]!r}" if names is not None else f"column {j + 1}"
-    empty = value is None or (isinstance(value, float) and np.isnan(value)) or \
-        str(value).strip() == ""
-    text = str(value).strip()
-    got = "an empty cell" if empty else (text if _is_value(text) else repr(text))
+    nan = isinstance(value, float) and np.isnan(value)
+    if array:
+        got = "NaN" if nan else repr(value)
+    else:
+        empty = value is None or nan or str(value).strip() == ""
+        text = str(value).strip()
+        got = "an empty cell" if empty else (text if _is_value(text) else repr(text))
     columns = int(bad.any(axis=0).sum())
     if columns > d / 2:
         _fail(path, f"this looks like raw data, not a selection matrix: {columns} of {d} "
@@ -492,7 +496,7 @@ def read_selection(path: str, *, n_features: Optional[int] = None, feature_names
             bad = ~np.isin(arr, (0, 1))
             if bad.any():
                 i, j = (int(x) for x in np.argwhere(bad)[0])
-                _not_zero_one(path, arr[i, j].item(), (i, j), bad, None)
+                _not_zero_one(path, arr[i, j].item(), (i, j), bad, None, array=True)
         names = None if feature_names is None else list(feature_names)
         sel = _validated(path, as_selection, arr, n_features=n_features, feature_names=names)
         return SelectionFile(path, sel, f".npy array, {sel.n_runs} runs x {sel.n_features} "

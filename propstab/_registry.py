@@ -229,7 +229,8 @@ def register(*, name: str, family: str, summary: str, references: Sequence[str],
 
         @functools.wraps(core)
         def public(Z, /, *, n_features=None, feature_names=None, **options) -> float:
-            sel = as_input(input, Z, n_features=n_features, feature_names=feature_names)
+            sel = as_input(input, Z, n_features=n_features, feature_names=feature_names,
+                           owner=name)
             opts = check_options(info, options)
             if domain == "constant_size" and sel.common_size() is None:
                 check_matrix_options(sel, opts)        # invalid input raises, even here

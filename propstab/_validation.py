@@ -46,6 +46,22 @@ def check_n_features(n_features) -> int:
     return int(n_features)
 
 
+def is_label(value) -> bool:
+    """Whether ``value`` can name a feature: hashable all the way down (a tuple holding
+    a list is not), and not a list, dict, set or array.
+
+    >>> is_label("a"), is_label(("a", 1)), is_label(("a", ["x"])), is_label(["a"])
+    (True, True, False, False)
+    """
+    if not isinstance(value, Hashable) or isinstance(value, (list, dict, set, np.ndarray)):
+        return False
+    try:
+        hash(value)
+    except TypeError:
+        return False
+    return True
+
+
 def check_feature_names(feature_names, d: Optional[int]) -> tuple:
     """Unique feature names as a tuple, one per feature when ``d`` is given."""
     if isinstance(feature_names, (str, bytes)) or not isinstance(feature_names, Iterable):
@@ -57,7 +73,7 @@ def check_feature_names(feature_names, d: Optional[int]) -> tuple:
               f"got {len(names)} names")
     seen = set()
     for name in names:
-        if not isinstance(name, Hashable) or isinstance(name, (list, dict, set, np.ndarray)):
+        if not is_label(name):
             _fail(f"feature_names: every name must be a hashable label (a string or a "
                   f"number); got {type(name).__name__} {name!r}", TypeError)
         if isinstance(name, float) and math.isnan(name):
@@ -194,6 +210,10 @@ def _from_index_sets(Z, n_features, feature_names) -> Selection:
         idx = []
         for item in items:
             if lookup is not None:
+                if not is_label(item):
+                    _fail(f"Z: run {i} contains {type(item).__name__} {item!r}; with "
+                          f"feature_names=, runs must list feature names (hashable labels: "
+                          f"strings or numbers)", TypeError)
                 if isinstance(item, numbers.Integral) and item not in lookup:
                     _fail(f"Z: run {i} contains {item!r}; with feature_names=, runs must "
                           f"list feature names", TypeError)
@@ -342,13 +362,7 @@ def as_selection(Z, *, n_features: Optional[int] = None, feature_names=None) -> 
 def as_named_input(kind: str, X, name: str, **kwargs):
     """:func:`as_input` for an argument not called ``Z`` (``Z1``, ``matrices['a']``): the
     same rules, the messages naming ``name``."""
-    try:
-        return as_input(kind, X, **kwargs)
-    except (ValueError, TypeError) as exc:
-        text = str(exc)
-        if name != "Z" and text.startswith("Z: "):
-            raise type(exc)(f"{name}: {text[3:]}") from None
-        raise
+    return as_input(kind, X, argument=name, **kwargs)
 
 
 def _contains_non_numbers(run) -> bool:
@@ -951,9 +965,21 @@ RANKING_KINDS = ("ranks", "scores")
 INPUT_KINDS = ("selection", "ranking")
 
 
-def _numeric_rows(R, kind: str, feature_names):
-    """R as a float64 M x d array with its feature names (a DataFrame's columns)."""
+def _rank_prefix(argument: str, owner: Optional[str]) -> str:
+    """The start of a rank-matrix message: the argument the user passed and, from a
+    ranking measure, that the measure takes a rank matrix."""
+    if owner is None:
+        return f"{argument}: "
+    return (f"{argument}: the measure {owner!r} takes a rank matrix (runs x features, rank 1 "
+            f"the most important feature of a run); ")
+
+
+def _numeric_rows(R, kind: str, feature_names, argument: str = "R",
+                  owner: Optional[str] = None):
+    """R as a float64 M x d array with its feature names (a DataFrame's columns); the
+    messages name ``argument`` (the user's name for R) and the measure ``owner``."""
     from scipy import sparse
+    at = _rank_prefix(argument, owner)
     names = None
     if type(R).__module__.startswith("pandas") and hasattr(R, "columns"):
         if feature_names is not None:
@@ -963,34 +989,34 @@ def _numeric_rows(R, kind: str, feature_names):
         R = R.to_numpy()
     elif sparse.issparse(R):
         if kind == "ranks":
-            _fail("R: a sparse matrix cannot hold ranks (its zeros are not ranks); pass a "
+            _fail(f"{at}a sparse matrix cannot hold ranks (its zeros are not ranks); pass a "
                   "dense array, or scores with kind='scores'", TypeError)
         R = R.toarray()
     if isinstance(R, (str, bytes)) or R is None or isinstance(R, Mapping):
-        _fail(f"R: expected a rank matrix (2-D array of ranks or scores, runs x features); "
+        _fail(f"{at}expected a rank matrix (2-D array of ranks or scores, runs x features); "
               f"got {type(R).__name__}", TypeError)
     try:
         probe = np.asarray(R)
     except (TypeError, ValueError):         # ragged: as_real_array says so below
         probe = None
     if probe is not None and probe.dtype == bool:
-        _fail(f"R: entries must be numbers ({kind}); got booleans (a selection matrix is not "
+        _fail(f"{at}entries must be numbers ({kind}); got booleans (a selection matrix is not "
               f"a ranking: use a set measure)", TypeError)
-    arr = as_real_array("R", R, f"numbers ({kind})")
+    arr = as_real_array(argument, R, f"numbers ({kind})")
     if arr.ndim != 2:
-        _fail(f"R: must be 2-dimensional (runs x features); got ndim={arr.ndim} with shape "
+        _fail(f"{at}must be 2-dimensional (runs x features); got ndim={arr.ndim} with shape "
               f"{arr.shape}")
     M, d = arr.shape
     if M < 2:
-        _fail(f"R: a rank matrix needs at least 2 runs (rows); got {M} run(s)")
+        _fail(f"{at}a rank matrix needs at least 2 runs (rows); got {M} run(s)")
     if d < 2:
-        _fail(f"R: a rank matrix needs at least 2 features (columns) to rank; got {d}")
+        _fail(f"{at}a rank matrix needs at least 2 features (columns) to rank; got {d}")
     if feature_names is not None:
         names = check_feature_names(feature_names, d)
     return arr.astype(np.float64), names
 
 
-def _check_rank_values(arr: np.ndarray, names) -> None:
+def _check_rank_values(arr: np.ndarray, names, at: str = "R: ") -> None:
     d = arr.shape[1]
     ranked = ~np.isnan(arr)
     bad = ranked & ~(np.isfinite(arr) & (arr >= 1) & (arr <= d) & (2 * arr == np.round(2 * arr)))
@@ -1003,7 +1029,7 @@ def _check_rank_values(arr: np.ndarray, names) -> None:
                 "as_rankings(W, kind='scores') for weights)" if arr[i, j] in (0.0,) else
                 " (for importances or weights pass kind='scores'; --scores on the "
                 "command line)")
-        _fail(f"R: {rule} (d = {d}); got {arr[i, j]!r} at run {i}, feature {col!r}{hint}")
+        _fail(f"{at}{rule} (d = {d}); got {arr[i, j]!r} at run {i}, feature {col!r}{hint}")
 
 
 def as_rankings(R, *, kind: str = "ranks", top_k: Optional[int] = None, n_features=None,
@@ -1080,7 +1106,16 @@ def as_rankings(R, *, kind: str = "ranks", top_k: Optional[int] = None, n_featur
     0/1 selection matrix is not a ranking: use a set measure, or as_rankings(W,
     kind='scores') for weights)
     """
+    return _as_rankings(R, kind=kind, top_k=top_k, n_features=n_features,
+                        feature_names=feature_names)
+
+
+def _as_rankings(R, *, kind: str = "ranks", top_k: Optional[int] = None, n_features=None,
+                 feature_names=None, argument: str = "R", owner: Optional[str] = None):
+    """:func:`as_rankings`, its messages naming ``argument`` (the name the caller's user
+    gave R: ``Z`` in ``stability(Z, "spearman")``) and the measure ``owner``."""
     from ._rankings import Rankings, midranks, min_ranks
+    at = _rank_prefix(argument, owner)
     if not isinstance(kind, str) or kind not in RANKING_KINDS:
         _fail(f"kind: must be one of {', '.join(map(repr, RANKING_KINDS))}; got {kind!r}",
               TypeError if not isinstance(kind, str) else ValueError)
@@ -1089,23 +1124,24 @@ def as_rankings(R, *, kind: str = "ranks", top_k: Optional[int] = None, n_featur
             _fail("feature_names: not accepted with a Rankings, which has its own", TypeError)
         rk = R
     else:
-        arr, names = _numeric_rows(R, kind, feature_names)
+        arr, names = _numeric_rows(R, kind, feature_names, argument, owner)
         if kind == "ranks":
-            _check_rank_values(arr, names)
+            _check_rank_values(arr, names, at)
             order = np.where(np.isnan(arr), np.inf, arr)
             scores = None
         else:
             infinite = np.isinf(arr)
             if infinite.any():
                 i, j = np.argwhere(infinite)[0]
-                _fail(f"R: scores must be finite numbers (NaN: no score); got {arr[i, j]!r} "
+                _fail(f"{at}scores must be finite numbers (NaN: no score); got {arr[i, j]!r} "
                       f"at run {i}, feature {names[j] if names is not None else j!r}")
             order = np.where(np.isnan(arr), np.inf, -arr)
             scores = arr
             scores.setflags(write=False)
         rk = Rankings(midranks(order), feature_names=names, scores=scores)
     if n_features is not None and check_n_features(n_features) != rk.n_features:
-        _fail(f"n_features: {n_features} does not match R's {rk.n_features} features")
+        _fail(f"n_features: {n_features} does not match {argument}'s {rk.n_features} "
+              f"features")
     if top_k is not None:
         k = check_int_range("top_k", top_k, minimum=1, maximum=rk.n_features)
         kept = min_ranks(rk.toarray()) <= k
@@ -1114,14 +1150,34 @@ def as_rankings(R, *, kind: str = "ranks", top_k: Optional[int] = None, n_featur
     return rk
 
 
-def as_input(kind: str, X, *, n_features=None, feature_names=None):
+def as_input(kind: str, X, *, n_features=None, feature_names=None, argument=None,
+             owner=None):
     """``X`` validated as the input a measure of input kind ``kind`` reads:
     :func:`as_selection` for ``"selection"``, :func:`as_rankings` (ranks) for
-    ``"ranking"``.
+    ``"ranking"``. The messages name ``argument``, the name the user gave ``X``
+    (default ``R`` for rankings, ``Z`` for selections), and a ranking measure
+    ``owner`` says that it takes a rank matrix.
 
     >>> as_input("ranking", [[1, 2], [2, 1]])
     Rankings(n_runs=2, n_features=2, untied)
+    >>> as_input("ranking", [[1, 0], [0, 1]], argument="Z", owner="spearman")
+    Traceback (most recent call last):
+    ...
+    ValueError: Z: the measure 'spearman' takes a rank matrix (runs x features, rank 1 the
+    most important feature of a run); ranks must be numbers in 1..d (d = 2); got 0.0 at
+    run 0, feature 1 (a 0/1 selection matrix is not a ranking: use a set measure, or
+    as_rankings(W, kind='scores') for weights)
     """
     if kind == "ranking":
-        return as_rankings(X, n_features=n_features, feature_names=feature_names)
-    return as_selection(X, n_features=n_features, feature_names=feature_names)
+        return _as_rankings(X, n_features=n_features, feature_names=feature_names,
+                            argument=argument or "R", owner=owner)
+    if argument in (None, "Z"):
+        return as_selection(X, n_features=n_features, feature_names=feature_names)
+    try:
+        return as_selection(X, n_features=n_features, feature_names=feature_names)
+    except (ValueError, TypeError) as exc:
+        # as_selection's own messages name its argument Z (issue 21: declared rules)
+        text = str(exc)
+        if text.startswith("Z: "):
+            raise type(exc)(f"{argument}: {text[3:]}") from None
+        raise

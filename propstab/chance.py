@@ -22,9 +22,74 @@ import numpy as np
 from scipy import stats
 
 from ._exceptions import undefined
-from ._validation import check_row_sizes
+from ._validation import check_n_features, check_row_sizes
 
-__all__ = ["expected_pairwise", "column_count_pmf", "nogueira_expectation", "union_size_pmf"]
+__all__ = ["expected_pairwise", "column_count_pmf", "degenerate_intersection",
+           "nogueira_expectation", "union_size_pmf"]
+
+
+def degenerate_intersection(k_i, k_j, n_features) -> np.ndarray:
+    """Where the null law of ``|s_i ∩ s_j|`` is one point, decided on the integers.
+
+    Under H0 the intersection of random subsets of sizes k_i and k_j of d features is
+    hypergeometric on ``max(0, k_i + k_j - d) .. min(k_i, k_j)``; it is degenerate (a
+    pair's score is then determined, and equals its null expectation exactly) when
+    the two ends coincide: a run is empty or selects all d features. Elementwise over
+    broadcast integer arrays; no floating-point comparison.
+
+    Parameters
+    ----------
+    k_i, k_j : int or array of int
+        Subset sizes in 0..d (broadcast against each other).
+    n_features : int
+        d.
+
+    Returns
+    -------
+    ndarray of bool
+        True where the support has one point.
+
+    Raises
+    ------
+    ValueError
+        If the sizes do not broadcast together, d < 1 or a size is outside 0..d.
+    TypeError
+        If the sizes or d are not integers.
+
+    See Also
+    --------
+    propstab.chance.expected_pairwise : Exact for these pairs (the score at the point).
+
+    References
+    ----------
+    Kuncheva, L. I. (2007). A stability index for feature selection. AIAC, 390-395
+    (the intersection of two random subsets is hypergeometric).
+
+    Examples
+    --------
+    >>> from propstab.chance import degenerate_intersection
+    >>> degenerate_intersection([10, 10, 0, 3], [10, 4, 4, 4], 10).tolist()
+    [True, True, True, False]
+    """
+    d = check_n_features(n_features)
+    arrays = []
+    for name, value in (("k_i", k_i), ("k_j", k_j)):
+        arr = np.asarray(value)
+        if arr.dtype.kind not in "iu":
+            raise TypeError(f"{name}: must be integers (subset sizes, or d); got "
+                            f"{arr.dtype} values {value!r}")
+        arrays.append(arr.astype(np.int64))
+    try:
+        ki, kj = np.broadcast_arrays(*arrays)
+    except ValueError:
+        raise ValueError(f"k_i, k_j: shapes {arrays[0].shape} and {arrays[1].shape} do not "
+                         f"broadcast together") from None
+    for name, k in (("k_i", ki), ("k_j", kj)):
+        outside = (k < 0) | (k > d)
+        if np.any(outside):
+            raise ValueError(f"{name}: every subset size must be in 0..{d} (n_features={d}); "
+                             f"got {int(k[outside].flat[0])}")
+    return np.maximum(0, ki + kj - d) == np.minimum(ki, kj)
 
 
 def expected_pairwise(score: Callable, row_sizes, n_features: int) -> Tuple[np.ndarray, np.ndarray]:
@@ -61,6 +126,14 @@ def expected_pairwise(score: Callable, row_sizes, n_features: int) -> Tuple[np.n
     propstab.chance.nogueira_expectation : The closed form for Nogueira's estimator.
     propstab.chance.union_size_pmf : The null law of the union of the runs.
 
+    Notes
+    -----
+    Where the intersection's law is one point r_0 (:func:`degenerate_intersection`: a
+    run empty or full) the expectation is the score at r_0, computed by the same
+    floating-point operations as the observed score, not a sum of rounded
+    probabilities: the observed score minus its expectation is then exactly 0, and a
+    score at its maximum 1 has ``1 - E`` exactly 0 (the chance-corrected 0/0).
+
     References
     ----------
     Kuncheva, L. I. (2007). A stability index for feature selection. AIAC, 390-395
@@ -94,6 +167,15 @@ def expected_pairwise(score: Callable, row_sizes, n_features: int) -> Tuple[np.n
     with np.errstate(divide="ignore", invalid="ignore"):
         phi = np.where(support & (den != 0), num / np.where(den == 0, 1.0, den), 0.0)
     E_u = np.where(defined_u, np.sum(pmf * phi, axis=2), np.nan)
+    # one-point laws (a run empty or full): the score at that point, not a rounded sum
+    ia, ib = sizes[:, None], sizes[None, :]
+    point = degenerate_intersection(ia, ib, d)
+    if point.any():
+        r0 = np.minimum(ia, ib).astype(np.float64)
+        n0, d0 = np.broadcast_arrays(*score(r0, a[..., 0], b[..., 0], float(d)))
+        with np.errstate(divide="ignore", invalid="ignore"):
+            exact = n0 / np.where(d0 == 0, 1.0, d0)
+        E_u = np.where(point & defined_u, exact, E_u)
     inv = inverse.ravel()
     return E_u[np.ix_(inv, inv)], defined_u[np.ix_(inv, inv)]
 

@@ -718,7 +718,8 @@ def estimate(Z, /, measure: str = "nogueira", *, method: str = "auto", n_feature
     0.1111
     """
     info = get_measure(measure)
-    sel = as_input(info.input, Z, n_features=n_features, feature_names=feature_names)
+    sel = as_input(info.input, Z, n_features=n_features, feature_names=feature_names,
+                   argument="Z", owner=info.name)
     check_choice("method", method, VARIANCE_METHODS)
     if method == "analytic" and info.analytic_variance is None:
         having = [m.name for m in list_measures() if m.analytic_variance is not None]
@@ -1340,8 +1341,10 @@ def two_sample_test(Z1, Z2, /, *, paired: bool = False, alternative: str = "two-
     check_choice("alternative", alternative, ALTERNATIVES)
     paired = check_bool("paired", paired)
     kind = get_measure(measure).input
-    sel1 = as_named_input(kind, Z1, "Z1", n_features=n_features, feature_names=feature_names)
-    sel2 = as_named_input(kind, Z2, "Z2", n_features=n_features, feature_names=feature_names)
+    sel1 = as_named_input(kind, Z1, "Z1", n_features=n_features, feature_names=feature_names,
+                          owner=measure)
+    sel2 = as_named_input(kind, Z2, "Z2", n_features=n_features, feature_names=feature_names,
+                          owner=measure)
     return _compare(sel1, sel2, paired=bool(paired), alternative=alternative, measure=measure,
                     method=method, options=options, names=("Z1", "Z2"))
 
@@ -1598,7 +1601,8 @@ def pairwise_tests(matrices, /, *, paired: bool = False, alternative: str = "two
         raise ValueError(f"matrices: at least 2 selection matrices are needed; got {len(items)}")
     kind = get_measure(measure).input
     sels = [as_named_input(kind, Z, f"matrices[{name!r}]", n_features=n_features,
-                           feature_names=feature_names) for name, Z in zip(names, items)]
+                           feature_names=feature_names, owner=measure)
+            for name, Z in zip(names, items)]
     results: List[Tuple[Any, Any, TwoSampleTestResult]] = []
     for a in range(len(sels)):
         for b in range(a + 1, len(sels)):

@@ -21,8 +21,10 @@ import numpy as np
 from scipy import sparse as _sparse
 
 from ._exceptions import warn
+from collections.abc import Mapping
+
 from ._validation import (as_real_array, check_bool, check_choice, check_feature_names,
-                          check_n_features, check_unit_interval)
+                          check_n_features, check_unit_interval, is_label)
 
 __all__ = ["similarity_from_data", "similarity_from_groups"]
 
@@ -39,6 +41,8 @@ def _standardised(X, method: str):
     n, d = X.shape
     if n < 2:
         raise ValueError(f"X: needs at least 2 samples (rows) to estimate correlations; got {n}")
+    if d < 1:
+        raise ValueError(f"X: needs at least 1 feature (column); got shape {X.shape}")
     if not np.all(np.isfinite(X)):
         i, j = np.argwhere(~np.isfinite(X))[0]
         raise ValueError(f"X: entries must be finite; got {X[i, j]!r} at sample {i}, feature {j}")
@@ -51,7 +55,8 @@ def _standardised(X, method: str):
     if constant.any():
         warn(f"similarity_from_data: {int(constant.sum())} constant column(s) (e.g. "
                       f"feature {int(np.argmax(constant))}) have no correlation; they are given "
-                      f"similarity 0 to every other feature", RuntimeWarning)
+                      f"similarity 0 to every other feature and 1 to themselves",
+             RuntimeWarning)
     norm[constant] = 1.0
     X = X / norm
     X[:, constant] = 0.0
@@ -66,7 +71,9 @@ def similarity_from_data(X, *, method: str = "pearson", threshold=None, sparse=N
 
     with rho Pearson's or Spearman's correlation and the diagonal set to 1
     (Sechidis et al. 2019, sec. 3.1 and 4.1, theta = 0.5 there; Hamer and Dupont
-    2021, sec. 6.1 use ``|rho|`` of Spearman).
+    2021, sec. 6.1 use ``|rho|`` of Spearman). A constant column has no correlation:
+    its similarity to every other feature is 0 and to itself 1, as on every diagonal
+    (a similarity matrix has a unit diagonal, dense, sparse or thresholded).
 
     Parameters
     ----------
@@ -87,13 +94,14 @@ def similarity_from_data(X, *, method: str = "pearson", threshold=None, sparse=N
     Raises
     ------
     ValueError, TypeError
-        A non-numeric or non-finite X, fewer than 2 samples, an unknown method or a
-        threshold outside [0, 1].
+        A non-numeric or non-finite X, fewer than 2 samples or no column, an unknown
+        method or a threshold outside [0, 1].
 
     Warns
     -----
     RuntimeWarning
-        For constant columns, which get similarity 0 to every other feature.
+        For constant columns, which get similarity 0 to every other feature (and 1 to
+        themselves).
 
     See Also
     --------
@@ -145,14 +153,10 @@ def similarity_from_data(X, *, method: str = "pearson", threshold=None, sparse=N
         rows.append(r)
         cols.append(c + start)
         vals.append(np.ones(r.size) if threshold is not None else R[r, c])
-    diag = np.arange(d)
-    r = np.concatenate(rows + [diag])
-    c = np.concatenate(cols + [diag])
-    v = np.concatenate(vals + [np.zeros(d)])
-    C = _sparse.csr_matrix((v, (r, c)), shape=(d, d))
-    C = ((C + C.T) * 0.5).tocoo()
-    C.data[C.row == C.col] = 1.0
-    C = C.tocsr()
+    r, c, v = np.concatenate(rows), np.concatenate(cols), np.concatenate(vals)
+    off = r != c                          # the unit diagonal is added below, for every
+    C = _sparse.csr_matrix((v[off], (r[off], c[off])), shape=(d, d))   # column (constant too)
+    C = (C + C.T) * 0.5 + _sparse.identity(d, format="csr")
     C.eliminate_zeros()
     C.sort_indices()
     return C if sparse else C.toarray()
@@ -170,9 +174,13 @@ def similarity_from_groups(groups, n_features, *, within=1.0, feature_names=None
 
     Parameters
     ----------
-    groups : sequence of collections
+    groups : sequence of collections, or mapping
         Each a collection of 0-based feature indices (or of names, with
-        ``feature_names=``). Features in no group are related to none.
+        ``feature_names=``). Features in no group are related to none. A mapping
+        (a dict or a pandas Series) is read as ``{feature: group label}``: the features
+        with a common label form a group (one group per feature); a mapping whose
+        values are collections (``{group: features}``) is refused, pass
+        ``list(groups.values())``. A group is never a mapping.
     n_features : int or None
         d (may be None when ``feature_names`` is given).
     within : float in [0, 1], default 1
@@ -188,7 +196,8 @@ def similarity_from_groups(groups, n_features, *, within=1.0, feature_names=None
     Raises
     ------
     ValueError, TypeError
-        Indices out of range, unknown names, a bad ``within``.
+        Indices out of range, unknown or unhashable names, a mapping as a group, a
+        mapping of collections, a bad ``within``.
 
     See Also
     --------
@@ -206,6 +215,9 @@ def similarity_from_groups(groups, n_features, *, within=1.0, feature_names=None
     >>> from propstab import similarity_from_groups
     >>> similarity_from_groups([[0, 1], [2, 3]], 5).toarray().astype(int).tolist()
     [[1, 1, 0, 0, 0], [1, 1, 0, 0, 0], [0, 0, 1, 1, 0], [0, 0, 1, 1, 0], [0, 0, 0, 0, 1]]
+    >>> similarity_from_groups({"a": "A", "b": "A", "c": "B"}, None,
+    ...                        feature_names=["a", "b", "c"]).toarray().astype(int).tolist()
+    [[1, 1, 0], [1, 1, 0], [0, 0, 1]]
     """
     within = check_unit_interval("within", within)
     sparse = check_bool("sparse", sparse)
@@ -220,14 +232,25 @@ def similarity_from_groups(groups, n_features, *, within=1.0, feature_names=None
     if isinstance(groups, (str, bytes)) or not hasattr(groups, "__iter__"):
         raise TypeError(f"groups: must be a sequence of collections of features; got "
                         f"{type(groups).__name__} {groups!r}")
+    if isinstance(groups, Mapping) or type(groups).__module__.startswith("pandas") and \
+            hasattr(groups, "items") and not hasattr(groups, "columns"):
+        groups = _groups_of_labels(groups)
     rows, cols = [], []
     for g, group in enumerate(groups):
+        if isinstance(group, Mapping):
+            raise TypeError(f"groups: group {g} is a {type(group).__name__}; a group is a "
+                            f"collection of features (a mapping's keys are not read as a "
+                            f"group; a mapping as groups= is read as {{feature: group label}})")
         if isinstance(group, (str, bytes)) or not hasattr(group, "__iter__"):
             raise TypeError(f"groups: group {g} must be a collection of features; got "
                             f"{type(group).__name__} {group!r}")
         idx = []
         for item in group:
             if lookup is not None:
+                if not is_label(item):
+                    raise TypeError(f"groups: group {g} contains {type(item).__name__} "
+                                    f"{item!r}; with feature_names=, groups list feature names "
+                                    f"(hashable labels: strings or numbers)")
                 if item not in lookup:
                     raise ValueError(f"groups: group {g} names feature {item!r}, which is not "
                                      f"in feature_names")
@@ -252,3 +275,17 @@ def similarity_from_groups(groups, n_features, *, within=1.0, feature_names=None
     A.eliminate_zeros()
     A.sort_indices()
     return A if sparse else A.toarray()
+
+
+def _groups_of_labels(mapping) -> list:
+    """``{feature: group label}`` (a dict or a pandas Series) as a list of groups, in the
+    order the labels first appear."""
+    groups: dict = {}
+    for feature, label in mapping.items():
+        if not is_label(label):
+            raise TypeError(f"groups: a mapping is read as {{feature: group label}}, a label "
+                            f"being hashable (a string or a number); the label of feature "
+                            f"{feature!r} is a {type(label).__name__} {label!r} (for "
+                            f"{{group: features}} pass list(groups.values()))")
+        groups.setdefault(label, []).append(feature)
+    return list(groups.values())

@@ -111,6 +111,39 @@ def test_exact_adjusted_intersections_equal_stabm_enumeration(measure):
     assert compared >= 8
 
 
+@pytest.mark.parametrize("measure", ["jaccard", "dice", "ochiai", "hamming", "davis",
+                                     "novovicova", "yu"])
+def test_exact_correction_on_full_and_empty_runs_equals_stabm(measure):
+    """Generated runs that are all-selected or empty (each pair determined under H0, so
+    E[score] is the score) at values of d where a rounded sum of probabilities missed 1
+    (issue 20): NaN exactly where stabm gives NA, the same value elsewhere. Davis and
+    Novovicova on two runs only (for M > 2 stabm's pairwise expectation differs, a
+    documented difference)."""
+    rng = np.random.default_rng(sum(map(ord, measure)))
+    runs = 2 if measure in ("davis", "novovicova") else 4
+    compared = nan = 0
+    for d in (9, 10, 13, 17, 18, 23, 50, 200):
+        for _ in range(4):
+            Z = np.zeros((runs, d), dtype=int)
+            Z[rng.random(runs) < 0.6] = 1                     # full runs, the rest empty
+            if Z.sum() == 0:
+                Z[0] = 1
+            kw = dict(correction_for_chance="exact")
+            if measure == "yu":
+                kw.update(similarity=np.eye(d))
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", UndefinedMeasureWarning)
+                ours = propstab.stability(Z, measure, **kw)
+                theirs = call_reference(measure, Z, **kw)
+            if math.isnan(theirs):
+                assert math.isnan(ours), (measure, Z.sum(axis=1).tolist(), ours)
+                nan += 1
+                continue
+            assert abs(ours - theirs) <= 1e-10, (measure, Z.sum(axis=1).tolist(), ours, theirs)
+            compared += 1
+    assert nan >= 4
+
+
 def test_harness_finds_and_shrinks_a_disagreement():
     # a wrong "jaccard" (Dice's formula) must be caught with a minimal counterexample
     info = propstab.get_measure("jaccard")

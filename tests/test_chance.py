@@ -93,3 +93,153 @@ def test_pmfs_are_distributions():
         u = chance.union_size_pmf(sizes, d)
         support = np.flatnonzero(u > 1e-300)
         assert support.min() >= sizes.max() and support.max() <= min(d, sizes.sum())
+
+
+# ---------------------------------------------------------------------------------
+# The chance-corrected 0/0 (issue 20, scenario 5): decided on the integer sizes, not by
+# comparing a rounded sum of probabilities with 1. A slow literal twin enumerates the
+# hypergeometric law of the intersection in Fractions and scores one representative
+# pair of sets per point with the set-based similarities of tests/twins.py.
+
+def _hypergeometric(ka, kb, d):
+    """[(r, P(r))] over the support, exact."""
+    return [(r, Fraction(math.comb(ka, r) * math.comb(d - ka, kb - r), math.comb(d, kb)))
+            for r in range(max(0, ka + kb - d), min(ka, kb) + 1)]
+
+
+def _sets(ka, kb, r):
+    """Two subsets of sizes ka, kb with intersection r (ka + kb - r <= d)."""
+    a = frozenset(range(ka))
+    return a, frozenset(range(r)) | frozenset(range(ka, ka + kb - r))
+
+
+def _corrected_twin(name, ka, kb, r, d):
+    """('raw', None) when the score is undefined, ('0/0', None) when the null expectation
+    is the maximum 1, else ('value', exact value): stabm's (phi - E) / (1 - E)."""
+    sim = twins.SIMILARITIES[name]
+    if sim(*_sets(ka, kb, r), d) is None:
+        return "raw", None
+    law = _hypergeometric(ka, kb, d)
+    if name == "ochiai":     # phi = r / s, s = sqrt(ka kb): (r - E r) / (s - E r), exact test
+        Er = sum(p * x for x, p in law)
+        if Er * Er == ka * kb:
+            return "0/0", None
+        return "value", (r - Er) / (math.sqrt(ka * kb) - Er)
+    E = sum(p * sim(*_sets(ka, kb, x), d) for x, p in law)
+    phi = sim(*_sets(ka, kb, r), d)
+    if E == 1:
+        return "0/0", None
+    return "value", (phi - E) / (1 - E)
+
+
+def _cases(d):
+    """(ka, kb, r): every run all-selected or empty, and mixed pairs."""
+    k, k2 = d // 2, max(1, (2 * d) // 3)
+    out = [(d, d, d), (0, 0, 0), (d, 0, 0), (0, d, 0), (d, k, k), (0, k, 0), (k, k, k)]
+    out += [(k, k, max(0, 2 * k - d)), (k, k2, min(k, k2)), (k, k2, max(0, k + k2 - d)),
+            (d - 1, d - 1, d - 1), (d - 1, d - 1, max(0, d - 2)), (1, 1, 1)]
+    return sorted({c for c in out if 0 <= c[0] <= d and 0 <= c[1] <= d
+                   and max(0, c[0] + c[1] - d) <= c[2] <= min(c[0], c[1])})
+
+
+def _matrix(ka, kb, r, d):
+    a, b = _sets(ka, kb, r)
+    return np.array([[f in s for f in range(d)] for s in (a, b)], dtype=np.int8)
+
+
+@pytest.mark.parametrize("name", ["jaccard", "dice", "ochiai", "hamming"])
+def test_exact_correction_zero_over_zero_is_decided_exactly(name):
+    from propstab import UndefinedMeasureWarning, stability
+    import warnings
+    zero_over_zero = []
+    for d in range(1, 201):
+        for ka, kb, r in _cases(d):
+            kind, exact = _corrected_twin(name, ka, kb, r, d)
+            with warnings.catch_warnings(record=True) as caught:
+                warnings.simplefilter("always")
+                got = stability(_matrix(ka, kb, r, d), name, correction_for_chance="exact")
+            warned = any(issubclass(w.category, UndefinedMeasureWarning) for w in caught)
+            where = (name, d, ka, kb, r, kind, got)
+            if kind == "value":
+                assert not warned and got == pytest.approx(float(exact), rel=1e-12,
+                                                           abs=1e-12), where
+                continue
+            assert math.isnan(got) and warned, where
+            if kind == "0/0":
+                zero_over_zero.append((ka, kb, d))
+                # only a pair whose null law is one point can have E = max
+                assert len(_hypergeometric(ka, kb, d)) == 1, where
+                assert chance.degenerate_intersection(ka, kb, d), where
+    # the issue's case is among them for every d: both runs select all features
+    assert {(d, d, d) for d in range(1, 201)} <= set(zero_over_zero)
+
+
+def test_degenerate_intersection_is_the_one_point_support():
+    for dd in range(1, 41):
+        k = np.arange(dd + 1)
+        got = chance.degenerate_intersection(k[:, None], k[None, :], dd)
+        for a in range(dd + 1):
+            for b in range(dd + 1):
+                assert got[a, b] == (len(_hypergeometric(a, b, dd)) == 1)
+
+
+def _global_twin(name, ka, kb, d):
+    """(v - E) / (1 - E) of a frequency measure on two runs (None for 0/0): E over the
+    hypergeometric intersection, the twin of tests/twins.py on a representative matrix
+    per point (M = 2: the matrix is determined up to relabelling by r)."""
+    twin = twins.TWINS[name]
+    law = _hypergeometric(ka, kb, d)
+    E = sum(p * twin(_matrix(ka, kb, x, d).tolist()) for x, p in law)
+    return None if E == 1 else E
+
+
+@pytest.mark.parametrize("name", ["davis", "novovicova"])
+def test_exact_global_correction_zero_over_zero_is_decided_exactly(name):
+    from propstab import UndefinedMeasureWarning, stability
+    import warnings
+    for d in range(1, 201):
+        for ka, kb, r in _cases(d):
+            if ka + kb == 0:
+                continue                         # no run selects anything: raw undefined
+            Z = _matrix(ka, kb, r, d)
+            E = _global_twin(name, ka, kb, d)
+            with warnings.catch_warnings(record=True) as caught:
+                warnings.simplefilter("always")
+                got = stability(Z, name, correction_for_chance="exact")
+            warned = any(issubclass(w.category, UndefinedMeasureWarning) for w in caught)
+            where = (name, d, ka, kb, r, got)
+            if E is None:
+                assert math.isnan(got) and warned and ka == kb == d, where
+                continue
+            v = twins.TWINS[name](Z.tolist())
+            assert not warned and got == pytest.approx(float((v - E) / (1 - E)), rel=1e-12,
+                                                       abs=1e-12), where
+
+
+def _exact_correction_measures():
+    return [m.name for m in list_measures()
+            if any(p.name == "correction_for_chance" and "exact" in (p.choices or ())
+                   for p in m.parameters)]
+
+
+def test_every_exact_correction_is_undefined_when_all_runs_select_all_features():
+    """Every measure offering correction_for_chance='exact', on runs that all select
+    every feature (E = max = the value): NaN with UndefinedMeasureWarning, at every d."""
+    from propstab import UndefinedMeasureWarning, stability
+    names = _exact_correction_measures()
+    assert {"jaccard", "dice", "ochiai", "hamming", "davis", "novovicova", "yu"} <= set(names)
+    for name in names:
+        for d in list(range(1, 31)) + [37, 64, 99, 128, 150, 199, 200]:
+            with pytest.warns(UndefinedMeasureWarning):
+                got = stability(np.ones((3, d), dtype=np.int8), name,
+                                correction_for_chance="exact")
+            assert math.isnan(got), (name, d, got)
+
+
+def test_exact_davis_with_a_penalty_on_full_runs_is_zero_not_undefined():
+    """Identical full runs score 1 - penalty < 1 = the maximum: E = value, (v - E)/(1 - E)
+    = 0/penalty = 0 exactly."""
+    from propstab import stability
+    for d in (1, 9, 10, 13, 200):
+        assert stability(np.ones((2, d)), "davis", penalty=0.5,
+                         correction_for_chance="exact") == 0.0

@@ -270,3 +270,26 @@ def test_the_issues_examples_on_the_command_line():
     assert code == 2 and "--seed" in err
     code, _, err = run(["audit", "--measure", "goh", "--max-examples", "0"])
     assert code == 2 and "--max-examples" in err
+
+
+@pytest.mark.parametrize("command", ["estimate", "compare"])
+def test_a_nan_in_a_npy_file_is_called_nan_at_its_position(tmp_path, command):
+    """A .npy array has no empty cells (issue 20): a NaN is named as NaN, at its run and
+    column, wherever it is; a CSV's empty cell is still an empty cell."""
+    rng = np.random.default_rng(20)
+    for _ in range(5):
+        M, d = int(rng.integers(2, 6)), int(rng.integers(2, 6))
+        arr = rng.integers(0, 2, size=(M, d)).astype(float)
+        i, j = int(rng.integers(M)), int(rng.integers(d))
+        arr[i, j] = np.nan
+        path = tmp_path / f"z{M}{d}{i}{j}.npy"
+        np.save(path, arr)
+        argv = [command, path] + ([path] if command == "compare" else [])
+        code, _, err = run(argv)
+        assert code == 2, err
+        assert f"got NaN in run {i + 1} of {M}, column {j + 1}" in err, err
+        assert "empty cell" not in err, err
+    csv = tmp_path / "blank.csv"
+    csv.write_text("1,0\n0,\n1,1\n")
+    code, _, err = run(["estimate", csv])
+    assert code == 2 and "empty cell" in err, err

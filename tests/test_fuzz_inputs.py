@@ -588,3 +588,145 @@ def test_cw_helpers_return_values():
     for call in (lambda: cw_min(5, 3, 4), lambda: cw_max(5, 3)):
         outcome = check_call(call, {}, entry="cw helpers")
         assert not outcome.raised and 0 <= float(outcome.value) <= 1
+
+
+# ----------------------------------------------------------------------------------
+# doors an independent suite found (issue 20, "Also found")
+
+
+def _ranking_entry_points(measure, Z):
+    """(argument the user passed, call) for every entry point taking a rank matrix."""
+    return [
+        ("Z", lambda: propstab.stability(Z, measure)),
+        ("Z", lambda: propstab.estimate(Z, measure)),
+        ("Z", lambda: propstab.one_sample_test(Z, 0.0, measure=measure)),
+        ("Z1", lambda: propstab.two_sample_test(Z, Z, measure=measure)),
+        ("matrices['a']", lambda: propstab.pairwise_tests({"a": Z, "b": Z}, measure=measure)),
+        ("R", lambda: propstab.get_measure(measure).function(Z)),
+    ]
+
+
+@pytest.mark.parametrize("measure", RANKING_MEASURES)
+def test_a_ranking_measure_on_a_selection_names_the_users_argument(measure):
+    """``stability(Z, "spearman")`` on a 0/1 matrix: the error names Z (the argument the
+    user passed, not the validator's internal R) and says the measure takes a rank
+    matrix."""
+    Z = np.array(Z4)
+    for argument, call in _ranking_entry_points(measure, Z):
+        outcome = check_call(call, {}, entry=f"{measure} via {argument}", argument=argument,
+                             must_raise=True)
+        assert outcome.message.startswith(f"{argument}: "), outcome.message
+        assert f"{measure!r} takes a rank matrix" in outcome.message, outcome.message
+
+
+UNHASHABLE_NAMES = [["a"], ["b"], ["c"], ["d"]]
+
+
+@pytest.mark.parametrize("call, argument", [
+    (lambda: propstab.stability(Z4, feature_names=UNHASHABLE_NAMES), "feature_names"),
+    (lambda: propstab.stability(Z4, feature_names=[("a", ["x"]), "b", "c", "d"]),
+     "feature_names"),
+    (lambda: propstab.stability(pd.DataFrame(np.array(Z4), columns=pd.Index(
+        [("a", ["x"]), "b", "c", "d"], dtype=object, tupleize_cols=False))), "feature_names"),
+    (lambda: propstab.stability([["a"], [{"b": 1}]], feature_names=list("abcd")), "Z"),
+    (lambda: propstab.stability([["a"], [["b"]]], feature_names=list("abcd")), "Z"),
+    (lambda: propstab.as_rankings([[1, 2, 3, 4], [4, 3, 2, 1]], feature_names=UNHASHABLE_NAMES),
+     "feature_names"),
+    (lambda: propstab.similarity_from_groups([[["a"]]], None, feature_names=list("abcd")),
+     "groups"),
+    (lambda: propstab.similarity_from_groups([["a"]], None,
+                                             feature_names=[("a", ["x"]), "b"]),
+     "feature_names"),
+    (lambda: propstab.similarity_from_groups({"a": ["x"]}, None, feature_names=list("abcd")),
+     "groups"),
+], ids=lambda x: "" if callable(x) else x)
+def test_unhashable_feature_names_raise_naming_the_rule(call, argument):
+    """No raw ``unhashable type`` TypeError: the argument and the rule are named."""
+    outcome = check_call(call, {}, entry=argument, argument=argument, must_raise=True)
+    assert isinstance(outcome.error, TypeError)
+    assert "unhashable type" not in outcome.message, outcome.message
+    assert "hashable" in outcome.message, outcome.message
+
+
+def _is_similarity(C, d):
+    """d x d, symmetric, entries in [0, 1], unit diagonal (the definition, Sechidis et
+    al. 2019 Def. 1), checked on the dense form."""
+    A = C.toarray() if sparse.issparse(C) else np.asarray(C)
+    return (A.shape == (d, d) and np.allclose(A, A.T) and np.all((A >= 0) & (A <= 1))
+            and np.array_equal(np.diag(A), np.ones(d)))
+
+
+@FUZZ
+@given(n=st.integers(2, 8), d=st.integers(1, 6), data=st.data())
+def test_similarity_from_data_is_a_similarity_even_with_constant_columns(n, d, data):
+    X = np.array(data.draw(st.lists(st.lists(st.sampled_from([0.0, 1.0, 2.5, -1.0]),
+                                             min_size=d, max_size=d),
+                                    min_size=n, max_size=n)))
+    constant = data.draw(st.lists(st.integers(0, d - 1), max_size=d))
+    X[:, constant] = 3.0
+    options = data.draw(st.sampled_from([{}, {"threshold": 0.5}, {"threshold": 0.0},
+                                         {"sparse": True}, {"sparse": False, "threshold": 0.3},
+                                         {"method": "spearman", "threshold": 0.5}]))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)      # the constant-column warning
+        C = propstab.similarity_from_data(X, **options)
+    assert _is_similarity(C, d), (X.tolist(), options)
+    from propstab._validation import as_similarity
+    as_similarity(C, d)                                  # the measures accept it as one
+
+
+def test_similarity_from_data_refuses_no_column():
+    for X in (np.zeros((3, 0)), pd.DataFrame(index=range(3))):
+        outcome = check_call(lambda: propstab.similarity_from_data(X), {}, entry="X",
+                             argument="X", must_raise=True)
+        assert "column" in outcome.message
+
+
+def test_similarity_from_groups_reads_a_mapping_as_feature_to_group():
+    """A mapping is ``{feature: group label}`` (docstring): the same matrix as the list of
+    groups it describes, for a dict and a pandas Series; ``{group: features}`` and a
+    mapping as a group are refused, naming groups."""
+    names = list("abcde")
+    as_list = propstab.similarity_from_groups([["a", "c"], ["b", "d"]], None,
+                                              feature_names=names).toarray()
+    for mapping in ({"a": 1, "b": 2, "c": 1, "d": 2}, pd.Series({"a": "x", "b": "y",
+                                                                  "c": "x", "d": "y"})):
+        got = propstab.similarity_from_groups(mapping, None, feature_names=names).toarray()
+        assert np.array_equal(got, as_list)
+    by_index = propstab.similarity_from_groups({0: "g", 2: "g"}, 3).toarray()
+    assert np.array_equal(by_index, propstab.similarity_from_groups([[0, 2]], 3).toarray())
+    for call in (lambda: propstab.similarity_from_groups({"g": ["a", "c"]}, None,
+                                                         feature_names=names),
+                 lambda: propstab.similarity_from_groups([{"a": 1, "c": 2}], None,
+                                                         feature_names=names)):
+        outcome = check_call(call, {}, entry="groups", argument="groups", must_raise=True)
+        assert "mapping" in outcome.message
+
+
+def test_null_value_checks_do_not_depend_on_the_order_of_the_runs():
+    """one_sample_test's check of phi0 against the measure's declared range (bounds that
+    depend on M, d and the sizes: krizek's log2(min(M, C(d, k)))) gives the same answer
+    for every order of the runs."""
+    rng = np.random.default_rng(21)
+    Z = [[1, 0, 0, 0], [1, 1, 0, 0], [0, 1, 1, 0], [0, 0, 1, 1], [1, 0, 0, 1]]
+    checked = 0
+    for info in propstab.list_measures():
+        lower, upper = info.bounds
+        if all(b is None or b.is_constant for b in (lower, upper)) or info.input != "selection":
+            continue
+        for phi0 in np.linspace(-4.0, 4.0, 33):
+            raised = set()
+            for _ in range(6):
+                order = rng.permutation(len(Z))
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore")
+                    try:
+                        propstab.one_sample_test([Z[i] for i in order], float(phi0),
+                                                 measure=info.name)
+                        raised.add(False)
+                    except ValueError as exc:
+                        assert "phi0" in str(exc)
+                        raised.add(True)
+            assert len(raised) == 1, (info.name, phi0)
+            checked += 1
+    assert checked >= 33

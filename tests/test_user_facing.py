@@ -52,3 +52,40 @@ def test_every_lazy_name_resolves(name):
     obj = getattr(propstab, name)
     assert obj.__name__ == name
     assert obj is getattr(importlib.import_module(propstab._LAZY[name]), name)
+
+
+def test_the_submodule_list_is_every_public_module():
+    import pkgutil
+    found = {m.name for m in pkgutil.iter_modules(propstab.__path__)
+             if not m.name.startswith("_")}
+    assert set(propstab._SUBMODULES) == found
+
+
+def test_every_public_submodule_is_an_attribute_after_import_propstab():
+    """In a fresh interpreter (issue 20): ``import propstab`` alone, then each public
+    submodule as an attribute, the README's ``propstab.selection.error_control`` and a
+    warnings filter naming ``propstab.resampling.FailedFitWarning``."""
+    import os
+    import subprocess
+    import sys
+    code = (
+        "import warnings, propstab\n"
+        "warnings.filterwarnings('ignore', category=propstab.resampling.FailedFitWarning)\n"
+        "assert callable(propstab.inference.runs_needed)\n"
+        "assert callable(propstab.selection.error_control)\n"
+        "assert propstab.selection.error_control is propstab.error_control.error_control\n"
+        "for name in propstab._SUBMODULES:\n"
+        "    module = getattr(propstab, name)\n"
+        "    assert module.__name__ == 'propstab.' + name, name\n"
+        "    assert name in dir(propstab), name\n"
+        "print('ok')\n")
+    root = os.path.dirname(os.path.dirname(os.path.abspath(propstab.__file__)))
+    env = {**os.environ, "PYTHONPATH": root + os.pathsep + os.environ.get("PYTHONPATH", "")}
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         env=env, timeout=300)
+    assert out.returncode == 0 and out.stdout.strip() == "ok", out.stderr
+
+
+def test_a_missing_attribute_still_raises_attribute_error():
+    with pytest.raises(AttributeError, match="no attribute 'nonexistent'"):
+        propstab.nonexistent

@@ -339,7 +339,8 @@ def _davis_expectation(c, formula, *, penalty=0.0):
           "all runs are identical (MAXIMUM); with a penalty > 0, as in thesis Table 4.1, "
           "identical runs score 1 - penalty median(k)/d and MAXIMUM fails.")
 @count_kernel(undefined_when=lambda c: c.total == 0, reason="no run selects any feature",
-              expectation=_davis_expectation)
+              expectation=_davis_expectation,
+              maximal_when_identical=lambda penalty=0.0: penalty == 0)
 def davis(c, *, penalty=0.0):
     """Davis et al.'s penalised frequency of selection.
 
@@ -379,6 +380,19 @@ def davis(c, *, penalty=0.0):
                       - penalty * c.median_size / c.n_features)
 
 
+def _krizek_upper(M, d, sizes) -> float:
+    """log2(min(M, number of possible feature sets)): at most M distinct sets, and the
+    sets of the sizes present number sum over the distinct sizes k of C(d, k) (C(d, k)
+    on the declared constant-size domain). A function of the multiset of sizes, so a
+    check against it (a test's phi0) does not depend on the order of the runs.
+
+    >>> _krizek_upper(4, 10, [3, 3, 3, 3]), _krizek_upper(5, 4, [1, 2, 2, 2, 2])
+    (2.0, 2.321928094887362)
+    """
+    n_sets = sum(math.comb(d, int(k)) for k in set(int(k) for k in sizes))
+    return math.log2(min(M, n_sets))
+
+
 @register(
     name="krizek", family="frequency", orientation="lower", domain="constant_size",
     summary="-sum_s p(s) log2 p(s) over the distinct feature sets s",
@@ -386,8 +400,7 @@ def davis(c, *, penalty=0.0):
                 "selection methods. CAIP, LNCS 4673, 929-936", THESIS + ", Table 3.2"),
     claims=claims(fully_defined=False, monotonicity=False, bounds=False, maximum=True,
                   correction_for_chance=False),
-    lower=0, upper=Bound("log2(min(M, C(d, k)))",
-                         func=lambda M, d, k: math.log2(min(M, math.comb(d, int(k[0]))))))
+    lower=0, upper=Bound("log2(min(M, C(d, k)))", func=lambda M, d, k: _krizek_upper(M, d, k)))
 @count_kernel()
 def krizek(c):
     """Krizek et al.'s entropy of the feature sets (lower is more stable).
@@ -802,8 +815,6 @@ def weighted_consistency(c):
 def _novovicova_expectation(c, formula):
     """E[SH | H0]: SH is linear in sum_f F_f ln F_f, whose expectation is d E[F ln F]
     with F Poisson-binomial (each column's count under H0)."""
-    if c.total == c.n_runs * c.n_features:     # E = SH = 1 exactly (1 - E may not be 0
-        return 1.0                             # in floating point)
     pmf = chance.column_count_pmf(c.sizes, c.n_features)
     expected = c.n_features * float(np.dot(pmf, xlogx(np.arange(pmf.size))))
     return float(formula(c.replace(column_xlogx=expected)))

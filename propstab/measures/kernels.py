@@ -300,16 +300,23 @@ class CountKernel(_Kernel):
     marks where the measure is undefined, with ``reason`` the warning's text.
     ``expectation(counts, formula, **options) -> float`` is the exact E[value | H0]
     (the formula evaluated over the null law of the summaries) used by the option
-    ``correction_for_chance="exact"`` (``(v - E) / (1 - E)``); the corrected
-    value has no leave-one-out kernel (a null law per deleted run), so
+    ``correction_for_chance="exact"`` (``(v - E) / (1 - E)``). When every run is empty
+    or full, Z is determined under H0 and E is the value itself (decided on the
+    integer sizes): the corrected value is 0, or undefined (0/0) when the runs are
+    identical and ``maximal_when_identical(**options)`` (default: always) says that
+    identical runs score the maximum 1; otherwise the null law has two outcomes and
+    E < 1 for a measure whose maximum 1 needs identical runs (Davis, Novovicova). The
+    corrected value has no leave-one-out kernel (a null law per deleted run), so
     :meth:`leave_one_out` returns None for it.
     """
 
-    def __init__(self, formula, *, undefined_when=None, reason="", expectation=None) -> None:
+    def __init__(self, formula, *, undefined_when=None, reason="", expectation=None,
+                 maximal_when_identical=None) -> None:
         super().__init__(formula)
         self.undefined_when = undefined_when
         self.reason = reason
         self.expectation = expectation
+        self.maximal_when_identical = maximal_when_identical or (lambda **options: True)
 
     def value(self, name: str, sel, *, correction_for_chance: str = "none", **options) -> float:
         """The measure on ``sel`` (NaN with a warning where undefined)."""
@@ -319,9 +326,19 @@ class CountKernel(_Kernel):
         value = float(self.formula(c, **options))
         if correction_for_chance == "none" or not math.isfinite(value):
             return value
+        k = c.sizes
+        if np.all(chance.degenerate_intersection(k, k, c.n_features)):
+            # every run empty or full: Z is determined under H0 and E = value exactly;
+            # 0/0 when that value is the maximum 1, decided on the integers (identical
+            # runs, all full since one is not empty) and the declaration, not on a float
+            if np.all(k == c.n_features) and self.maximal_when_identical(**options):
+                return undefined(name, "every run selects all features, so its null "
+                                       "expectation equals its maximum 1 and the "
+                                       "chance-corrected value is 0/0")
+            return 0.0
         expectation = self.expectation(c, self.formula, **options)
-        if expectation is None or expectation == 1.0:
-            return undefined(name, "its null expectation equals its maximum")
+        if expectation is None:
+            return undefined(name, "its null expectation is undefined")
         return (value - expectation) / (1.0 - expectation)
 
     def leave_one_out(self, sel, *, correction_for_chance: str = "none",
@@ -339,7 +356,8 @@ class CountKernel(_Kernel):
         return np.asarray(values, dtype=np.float64)
 
 
-def count_kernel(*, undefined_when=None, reason: str = "", expectation=None):
+def count_kernel(*, undefined_when=None, reason: str = "", expectation=None,
+                 maximal_when_identical=None):
     """Decorator: the formula of a frequency measure as a :class:`CountKernel`.
 
     Examples
@@ -354,28 +372,39 @@ def count_kernel(*, undefined_when=None, reason: str = "", expectation=None):
     """
     def decorator(formula):
         return CountKernel(formula, undefined_when=undefined_when, reason=reason,
-                           expectation=expectation)
+                           expectation=expectation,
+                           maximal_when_identical=maximal_when_identical)
     return decorator
 
 
 def pair_fractions(sel, score, correction="none"):
     """The M x M numerators and denominators of the pair scores of ``score``.
 
-    With ``correction="exact"`` (and no zero denominator off the diagonal) they are
-    ``phi - E[phi|H0]`` and ``1 - E[phi|H0]``, E the exact hypergeometric expectation
-    for each pair's sizes.
+    With ``correction="exact"`` they are ``phi - E[phi|H0]`` and ``1 - E[phi|H0]``
+    for every pair whose score is defined, E the exact hypergeometric expectation for
+    the pair's sizes (a pair with a zero denominator keeps it: undefined either way).
+    The corrected 0/0 (E = 1) is exact: E is the score itself where the null law of
+    the intersection is one point (:func:`propstab.chance.degenerate_intersection`),
+    and below 1 elsewhere.
+
+    >>> from propstab import as_selection
+    >>> jaccard = lambda r, a, b, d: (r, a + b - r)
+    >>> num, den = pair_fractions(as_selection([[1, 1, 1]] * 2 + [[1, 0, 0]]), jaccard,
+    ...                           "exact")
+    >>> num.tolist()[0], den.tolist()[0]      # full-full: 0/0; full-partial: 0/(1 - 1/3)
+    ([0.0, 0.0, 0.0], [0.0, 0.0, 0.6666666666666667])
     """
     r = sel.intersections.astype(np.float64)
     k = sel.row_sizes.astype(np.float64)
     num, den = score(r, k[:, None], k[None, :], float(sel.n_features))
     num, den = np.broadcast_arrays(num, den)
-    off = ~np.eye(sel.n_runs, dtype=bool)
-    if correction == "none" or np.any((den == 0) & off):
+    if correction == "none":
         return num, den
     E, _ = chance.expected_pairwise(score, sel.row_sizes, sel.n_features)
+    raw_zero = den == 0
     with np.errstate(divide="ignore", invalid="ignore"):
-        phi = num / np.where(den == 0, 1.0, den)
-    return phi - E, 1.0 - E
+        phi = num / np.where(raw_zero, 1.0, den)
+        return np.where(raw_zero, num, phi - E), np.where(raw_zero, 0.0, 1.0 - E)
 
 
 class PairKernel(_Kernel):

@@ -14,6 +14,7 @@ import numpy as np
 from scipy import sparse
 from scipy import stats
 
+from .. import chance
 from .._exceptions import warn
 from .._validation import check_int_range
 from .._exceptions import undefined
@@ -159,11 +160,18 @@ def stabm_measure(name, sel, score, maximum, *, similarity, threshold, correctio
         E, se = simulated(score, sizes, d, g, n_simulations,
                            np.random.default_rng(random_state))
     Ep = E[inverse]
+    # both runs empty or full: the pair is determined under H0, E = I exactly (an
+    # integer test, chance.degenerate_intersection of each run with itself)
+    determined = (chance.degenerate_intersection(a, a, d)
+                  & chance.degenerate_intersection(b, b, d))
+    Ep = np.where(determined, I, Ep)
     mx = maximum(a.astype(np.float64), b.astype(np.float64))
     den = mx - Ep
     if not np.all(np.isfinite(den)):
         return undefined(name, "a pair's null expectation is undefined")
-    if np.any(np.abs(den) <= 1e-12 * np.maximum(mx, 1.0)):
+    # elsewhere the similarity graph itself can make I = max for every pair of subsets
+    # of the sizes (a complete graph), which only a relative tolerance detects here
+    if np.any(np.where(determined, den == 0, np.abs(den) <= 1e-12 * np.maximum(mx, 1.0))):
         return undefined(name, "a pair's null expectation equals its maximum, so the "
                                "corrected score is 0/0")
     value = float(np.mean((I - Ep) / den))

@@ -30,7 +30,6 @@ from typing import Any, Callable, Dict, Mapping, Optional, Tuple
 
 import numpy as np
 
-from .. import chance
 from .._exceptions import UndefinedMeasureWarning
 from .._registry import MeasureInfo, get_measure, list_measures
 from .._validation import (as_selection, check_choice, check_confidence_level,
@@ -229,15 +228,12 @@ def _stabm_correction(spec: StabmFunction, info: MeasureInfo, options: dict) -> 
 
 def _pair_values(sel, score, correction: str) -> np.ndarray:
     """The M x M pair scores of a pairwise measure, NaN where a pair is undefined (stabm's
-    NA: a zero denominator, or a corrected score whose null expectation is its maximum)."""
+    NA: a zero denominator, or a corrected score whose null expectation is its maximum,
+    decided exactly by :func:`propstab.measures.kernels.pair_fractions`)."""
     from ..measures.kernels import pair_fractions
-    num, den = pair_fractions(sel, score)
+    num, den = pair_fractions(sel, score, correction)
     with np.errstate(divide="ignore", invalid="ignore"):
-        phi = np.where(den != 0, num / np.where(den == 0, 1.0, den), np.nan)
-        if correction == "exact":
-            E, _ = chance.expected_pairwise(score, sel.row_sizes, sel.n_features)
-            phi = np.where(E != 1, (phi - E) / (1.0 - E), np.nan)
-    return phi
+        return np.where(den != 0, num / np.where(den == 0, 1.0, den), np.nan)
 
 
 def _quiet_value(info: MeasureInfo, sel, options: dict) -> float:

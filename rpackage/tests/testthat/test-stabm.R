@@ -106,6 +106,40 @@ test_that("options agree with stabm: exact correction, Davis's penalty, impute.n
   }
 })
 
+test_that("the exact correction's 0/0 is NA where stabm's is, at every p (issue 20)", {
+  # runs that are all-selected or empty: each pair's value is determined under H0, so
+  # E equals the score; stabm gives NA where that score is the maximum 1 (a sum of
+  # rounded probabilities made propstab's 1 - E nonzero at p = 10, 13, 17, ...)
+  for (p in c(9L, 10L, 13L, 17L, 18L, 23L, 50L, 200L)) {
+    full <- seq_len(p)
+    for (runs in list(list(full, full), list(full, full, integer(0)),
+                      list(integer(0), integer(0), full), list(full, integer(0)),
+                      list(full, full, integer(0), integer(0)))) {
+      x <- list(features = runs, p = p)
+      for (fun in c("stabilityJaccard", "stabilityDice", "stabilityOchiai",
+                    "stabilityHamming")) {
+        expect_equal(compare(fun, c(x, correction.for.chance = "exact")), "agree",
+                     label = paste(fun, p))
+        expect_equal(compare(fun, c(x, correction.for.chance = "exact", impute.na = -0.5)),
+                     "agree", label = paste(fun, p, "impute.na"))
+      }
+      if (length(runs) == 2L) {
+        expect_equal(compare("stabilityDavis", c(x, correction.for.chance = "exact")),
+                     "agree", label = paste("davis", p))
+      }
+    }
+  }
+  # the issue's case: the pair of full runs is NA (imputed -0.5), the pairs of a full and
+  # an empty run are 0 (value = E = 0 < 1): (-0.5 + 0 + 0) / 3 = -1/6, stabm's value
+  feats <- list(1:10, 1:10, integer(0))
+  expect_true(is.na(suppressWarnings(
+    stabilityHamming(feats[1:2], p = 10, correction.for.chance = "exact"))))
+  expect_equal(stabilityHamming(feats, p = 10, correction.for.chance = "exact",
+                                impute.na = -0.5), -1 / 6, tolerance = 1e-12)
+  expect_equal(stabm::stabilityHamming(feats, p = 10, correction.for.chance = "exact",
+                                       impute.na = -0.5), -1 / 6, tolerance = 1e-12)
+})
+
 test_that("feature names agree with stabm", {
   for (x in cases[1:12]) {
     named <- lapply(x$features, function(f) sprintf("g%d", f))
