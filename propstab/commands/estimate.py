@@ -21,7 +21,8 @@ def run(args) -> int:
             ("measure", est.measure), *option_lines,
             ("runs x features", f"{est.n_runs} x {est.n_features}"),
             ("estimate", f"{est.statistic:.4f}"),
-            ("standard error", f"{est.standard_error:.4f} ({est.method}: {est.variance_source})"),
+            ("standard error", f"{est.standard_error:.4f} ({est.method}: {est.variance_source}"
+                               + (f", as {est.variance_note})" if est.variance_note else ")")),
             (f"{args.confidence:.0%} CI", f"[{ci.low:.4f}, {ci.high:.4f}]"),
             ("interpretation", interpretation),
             *([("note", est.note)] if est.note is not None else [])]
