@@ -716,7 +716,8 @@ def estimate(Z, /, measure: str = "nogueira", *, method: str = "auto", n_feature
         ``"jackknife"``: delete-one-run jackknife, for any measure; ``"auto"``:
         Thm 6 for ``nogueira`` and ``kuncheva``, else the jackknife (also for
         ``conger``, whose jackknife intervals cover better for M < 100,
-        docs/inference_validation.md).
+        docs/inference_validation.md). A variance that is degenerate although the runs
+        differ is replaced (see Notes); the result's ``method`` is the one that ran.
     n_features, feature_names : optional
         For index collections.
     **options
@@ -736,6 +737,12 @@ def estimate(Z, /, measure: str = "nogueira", *, method: str = "auto", n_feature
     -----
     UndefinedMeasureWarning
         When the measure, or one of its leave-one-out values, is undefined (NaN).
+    DegenerateVarianceWarning
+        When the variance asked for is 0, or rounding noise, although the runs differ
+        (or is analytic from 2 differing runs): it is replaced by the jackknife, else the
+        bootstrap variance, else NaN, and :attr:`StabilityEstimate.variance_note` and
+        the summary say so. Identical runs keep their exact 0 (a
+        :class:`ZeroVarianceWarning` comes from the interval or test built on it).
 
     See Also
     --------
@@ -757,6 +764,16 @@ def estimate(Z, /, measure: str = "nogueira", *, method: str = "auto", n_feature
     :math:`\\hat\\theta_{(-i)}` the measure without run i, computed from the pair-score
     matrix (pairwise measures) or the column counts minus each row (frequency measures);
     only measures with no such structure are recomputed M times.
+
+    Degenerate variances: either variance is 0 whenever the measure is stationary in the
+    runs' weights (e.g. two feature sets each chosen by half of the runs), although the
+    estimate does vary from sample to sample; an analytic variance from M = 2 runs does
+    not measure how they differ. Where the per-run terms are equal up to rounding
+    (:func:`propstab._variance.degenerate`) and the runs are not all the same, the
+    estimate takes the jackknife variance, else the bootstrap variance (2000 resamples
+    of the runs, seed 0), else NaN, and warns (:class:`DegenerateVarianceWarning`).
+    The coverage of the replacement is in docs/inference_validation.md, "Degenerate
+    variances".
 
     References
     ----------
@@ -1292,7 +1309,9 @@ def one_sample_test(Z, /, phi0: float, *, alternative: str = "greater",
     Warns
     -----
     ZeroVarianceWarning
-        When the estimated variance is 0.
+        When the estimated variance is 0 (every run the same).
+    DegenerateVarianceWarning
+        When the estimate's variance was degenerate and replaced (:func:`estimate`).
 
     See Also
     --------
@@ -1412,6 +1431,10 @@ def two_sample_test(Z1, Z2, /, *, paired: bool = False, alternative: str = "two-
     -----
     ZeroVarianceWarning
         When the variance of the difference is 0.
+    DegenerateVarianceWarning
+        When an estimate's variance was degenerate and replaced (:func:`estimate`); the
+        paired variance then takes the same replacement for both (the jackknife, or the
+        bootstrap of the difference over the same resamples of the runs).
 
     See Also
     --------
