@@ -646,8 +646,8 @@ def _identical_runs_note(sel, level: float, options=None) -> str:
 
 _METHOD_SOURCES = {
     "jackknife": "delete-one-run jackknife",
-    "bootstrap": (f"bootstrap of the runs, {_variance.BOOTSTRAP_RESAMPLES} resamples, "
-                  f"seed {_variance.BOOTSTRAP_SEED}")}
+    "bootstrap": (f"bootstrap of the runs ({_variance.BOOTSTRAP_RESAMPLES} resamples, "
+                  f"seed {_variance.BOOTSTRAP_SEED})")}
 
 
 def _variance_label(est) -> str:
