@@ -354,16 +354,20 @@ def degenerate_fallback(sel, info, options, method: str, terms):
     a multiple of k_1 - k_2 (with :math:`\\sum_f z_{1f}\\hat p_f = (k_1 + |S_1 \\cap S_2|)/2`
     every other part of the difference cancels) and Conger's two terms are equal (each
     is the one pair's kernel), so the variance says nothing about how the runs differ.
-    The replacements, in order: the delete-one-run jackknife (after an analytic
-    variance), the bootstrap variance (:func:`bootstrap_variance`); both need M >= 3.
-    When each is degenerate too, the variance is NaN.
+
+    The replacement is the bootstrap variance (:func:`bootstrap_variance`; M >= 3), NaN
+    when that is degenerate too. Not the jackknife: like Thm 6 it is a linearisation,
+    0 or nearly so at the same points (the measure stationary in the runs' weights),
+    and its Wald interval covered none of the degenerate draws of the validation study
+    (docs/inference_validation.md, "Degenerate variances"), where the bootstrap's
+    covered all.
 
     Returns
     -------
     None or (variance, terms, factor, method, reason) : the new variance, its per-run
-        terms and factor (the bootstrap has none: NaN terms), ``"jackknife"``,
-        ``"bootstrap"`` or the original ``method`` (with a NaN variance), and a phrase
-        saying why, for the estimate's summary and warning.
+        terms and factor (NaN: the bootstrap has none), ``"bootstrap"`` or the original
+        ``method`` (with a NaN variance), and a phrase saying why, for the estimate's
+        summary and warning.
     """
     M, d = sel.n_runs, sel.n_features
     if np.isnan(np.asarray(terms, dtype=np.float64)).any():
@@ -371,30 +375,19 @@ def degenerate_fallback(sel, info, options, method: str, terms):
     two_runs = method == "analytic" and M == 2
     if not (two_runs or degenerate(terms, M, d)) or identical_runs(sel, options):
         return None
-    names = [method]
+    name = method
     if method == "analytic":
         source = getattr(info.analytic_variance, "source", None)
-        names = ["analytic" if source is None else f"analytic ({source})"]
+        name = "analytic" if source is None else f"analytic ({source})"
     if two_runs:
-        return (float("nan"), np.full(M, np.nan), 4.0 / M ** 2, method,
-                f"the {names[0]} variance from 2 runs does not measure how they differ, "
-                f"and the jackknife and the bootstrap need at least 3 runs")
-
-    def why():
-        return (f"the {' and the '.join(names)} variance{'s were' if len(names) > 1 else ' was'}"
-                f" 0 although the runs differ")
-
-    if method == "analytic":
-        loo = leave_one_out(sel, info, options)
-        if not np.isnan(loo).any():
-            if not degenerate(loo, M, d):
-                return float(spread(loo, (M - 1) / M)), loo, (M - 1) / M, "jackknife", why()
-            names.append("jackknife")
+        return (float("nan"), np.full(M, np.nan), float("nan"), method,
+                f"the {name} variance from 2 runs does not measure how they differ, and "
+                f"the bootstrap needs at least 3 runs")
+    why = f"the {name} variance was 0 although the runs differ"
     variance, reps = bootstrap_variance(sel, info, options)
     defined = reps[~np.isnan(reps)]
     if defined.size >= 2 and not degenerate(defined, M, d):
-        return variance, np.full(M, np.nan), float("nan"), "bootstrap", why()
-    names.append("bootstrap")
+        return variance, np.full(M, np.nan), float("nan"), "bootstrap", why
     return (float("nan"), np.full(M, np.nan), float("nan"), method,
-            why() + f" ({info.name} takes one value on each of {defined.size} resamples of "
-                    f"the runs)")
+            f"{why}, and {info.name} takes one value on each of {defined.size} bootstrap "
+            f"resamples of the runs")

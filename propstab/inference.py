@@ -98,12 +98,11 @@ class DegenerateVarianceWarning(ZeroVarianceWarning):
 
     Thesis Thm 6's variance (a delta method) is 0 wherever Phi-hat is stationary in the
     runs' weights, e.g. for two different feature sets each selected by half of the
-    runs, although Phi-hat does vary from sample to sample; the jackknife can be 0 there
-    too. Reporting 0 would give a zero-width interval and a p-value near 0.
-    :func:`propstab.estimate` then takes, in order, the delete-one-run jackknife and the
-    bootstrap variance (2000 resamples of the runs, seed 0), the first that is not
-    degenerate, or NaN when none is (and always at M = 2, where an analytic variance
-    does not measure how the two runs differ); it warns at once and
+    runs, although Phi-hat does vary from sample to sample; the jackknife is 0, or
+    nearly, there too. Reporting 0 would give a zero-width interval and a p-value near
+    0. :func:`propstab.estimate` then takes the bootstrap variance (2000 resamples of
+    the runs, seed 0), or NaN when that is degenerate too (and always at M = 2, where an
+    analytic variance does not measure how the two runs differ); it warns at once and
     :attr:`StabilityEstimate.variance_note` and the summary say which variance ran and
     why. A subclass of :class:`ZeroVarianceWarning`, so a filter on that catches both.
 
@@ -652,8 +651,9 @@ _METHOD_SOURCES = {
 
 def _variance_label(est) -> str:
     """``"analytic: thesis Thm 6"`` or ``"delete-one-run jackknife"``, followed by why
-    when a degenerate variance was replaced, e.g. ``"delete-one-run jackknife, as the
-    analytic (thesis Thm 6) variance was 0 although the runs differ"``."""
+    when a degenerate variance was replaced, e.g. ``"bootstrap of the runs (2000
+    resamples, seed 0), as the analytic (thesis Thm 6) variance was 0 although the runs
+    differ"``."""
     label = (f"analytic: {est.variance_source}" if est.method == "analytic"
              else est.variance_source)
     note = getattr(est, "variance_note", None)
@@ -739,9 +739,9 @@ def estimate(Z, /, measure: str = "nogueira", *, method: str = "auto", n_feature
         When the measure, or one of its leave-one-out values, is undefined (NaN).
     DegenerateVarianceWarning
         When the variance asked for is 0, or rounding noise, although the runs differ
-        (or is analytic from 2 differing runs): it is replaced by the jackknife, else the
-        bootstrap variance, else NaN, and :attr:`StabilityEstimate.variance_note` and
-        the summary say so. Identical runs keep their exact 0 (a
+        (or is analytic from 2 differing runs): it is replaced by the bootstrap
+        variance, else NaN, and :attr:`StabilityEstimate.variance_note` and the summary
+        say so. Identical runs keep their exact 0 (a
         :class:`ZeroVarianceWarning` comes from the interval or test built on it).
 
     See Also
@@ -770,8 +770,9 @@ def estimate(Z, /, measure: str = "nogueira", *, method: str = "auto", n_feature
     estimate does vary from sample to sample; an analytic variance from M = 2 runs does
     not measure how they differ. Where the per-run terms are equal up to rounding
     (:func:`propstab._variance.degenerate`) and the runs are not all the same, the
-    estimate takes the jackknife variance, else the bootstrap variance (2000 resamples
-    of the runs, seed 0), else NaN, and warns (:class:`DegenerateVarianceWarning`).
+    estimate takes the bootstrap variance (2000 resamples of the runs, seed 0; not the
+    jackknife, a linearisation that is 0 or nearly so at the same points), else NaN,
+    and warns (:class:`DegenerateVarianceWarning`).
     The coverage of the replacement is in docs/inference_validation.md, "Degenerate
     variances".
 
@@ -1349,27 +1350,20 @@ def one_sample_test(Z, /, phi0: float, *, alternative: str = "greater",
 
 def _paired_variance(e1: StabilityEstimate, e2: StabilityEstimate) -> float:
     """The variance of the difference from the per-run terms of both estimates; where one
-    of them replaced a degenerate variance (:attr:`StabilityEstimate.variance_note`),
-    from the same replacement for both (the jackknife, or the paired bootstrap of the
-    difference), and NaN where one is NaN. A degenerate difference of runs that differ
-    falls back to the paired bootstrap too (:func:`propstab._variance.degenerate`)."""
+    of them replaced a degenerate variance by the bootstrap
+    (:attr:`StabilityEstimate.variance_note`), the paired bootstrap of the difference
+    (the same resamples of the runs for both), and NaN where one is NaN. A degenerate
+    difference of runs that differ takes the paired bootstrap too
+    (:func:`propstab._variance.degenerate`)."""
     if math.isnan(e1.variance) or math.isnan(e2.variance):
         return float("nan")
     info = get_measure(e1.measure)
     options = dict(e1.options or {})
-    methods = {e1.method, e2.method}
-    if len(methods) == 1 and "bootstrap" not in methods:
+    if e1.method == e2.method != "bootstrap":
         delta = e2.terms - e1.terms
         if not (_variance.degenerate(delta, e1.n_runs, e1.n_features)
                 and not _same_runs(e1.selection, e2.selection)):
             return float(_variance.spread(delta, e1.factor))
-    elif methods == {"analytic", "jackknife"}:
-        loo = [e.terms if e.method == "jackknife" else
-               _variance.leave_one_out(e.selection, info, options) for e in (e1, e2)]
-        delta = loo[1] - loo[0]
-        if not np.isnan(delta).any() and not _variance.degenerate(delta, e1.n_runs,
-                                                                  e1.n_features):
-            return float(_variance.spread(delta, (e1.n_runs - 1) / e1.n_runs))
     if e1.selection is None or e2.selection is None:
         return float("nan")
     return _variance.bootstrap_variance(e1.selection, info, options, other=e2.selection)[0]
@@ -1433,8 +1427,8 @@ def two_sample_test(Z1, Z2, /, *, paired: bool = False, alternative: str = "two-
         When the variance of the difference is 0.
     DegenerateVarianceWarning
         When an estimate's variance was degenerate and replaced (:func:`estimate`); the
-        paired variance then takes the same replacement for both (the jackknife, or the
-        bootstrap of the difference over the same resamples of the runs).
+        paired variance is then the bootstrap variance of the difference over the same
+        resamples of the runs.
 
     See Also
     --------

@@ -777,7 +777,7 @@ def test_zero_thm6_variance_from_runs_that_differ_is_replaced_at_construction():
     with pytest.warns(DegenerateVarianceWarning, match="although the runs differ"):
         est = estimate(HALVES)                        # at construction, not from the CI
     assert est.statistic == pytest.approx(float(phi_exact(HALVES)), rel=1e-14)
-    assert est.method == "bootstrap" and "jackknife" in est.variance_note
+    assert est.method == "bootstrap"
     assert est.variance == pytest.approx(bootstrap_literal(HALVES), rel=1e-12)
     low, high = est.confidence_interval()
     assert high - low > 0.1
@@ -800,20 +800,31 @@ def test_bootstrap_replacement_agrees_with_the_ideal_bootstrap_and_scipy():
     assert est.variance == pytest.approx(ideal, rel=0.15)
     Z = np.array(HALVES)
     res = stats.bootstrap((np.arange(10),), lambda i: propstab.stability(Z[np.asarray(i, int)]),
-                          vectorized=False, n_resamples=2000, random_state=1)
+                          vectorized=False, n_resamples=2000, random_state=1,
+                          method="percentile")
     assert est.standard_error == pytest.approx(res.standard_error, rel=0.15)
 
 
-def test_zero_thm6_variance_falls_back_to_the_jackknife_where_that_is_not_zero():
+def test_zero_thm6_variance_is_replaced_by_the_bootstrap_even_where_the_jackknife_is_not():
+    """The jackknife is a linearisation like Thm 6: on the degenerate draws of the
+    validation study its Wald interval covered nothing, so the bootstrap replaces."""
     Z = [[1, 1, 1], [0, 0, 0], [0, 1, 1], [1, 0, 0]]
-    assert thm6_exact(Z) == 0
+    assert thm6_exact(Z) == 0 and jackknife_literal(Z) > 0
     with pytest.warns(DegenerateVarianceWarning, match=r"analytic \(thesis Thm 6\) variance"):
         est = estimate(Z)
-    assert est.method == "jackknife"
-    assert est.variance == pytest.approx(jackknife_literal(Z), rel=1e-12)
+    assert est.method == "bootstrap"
+    assert est.variance == pytest.approx(bootstrap_literal(Z), rel=1e-12)
     assert est.variance_note == ("the analytic (thesis Thm 6) variance was 0 although the "
                                  "runs differ")
-    assert "delete-one-run jackknife, as the analytic (thesis Thm 6)" in str(est)
+    assert "bootstrap of the runs (2000 resamples, seed 0), as the analytic" in str(est)
+
+
+def test_zero_jackknife_variance_from_runs_that_differ_is_replaced():
+    with pytest.warns(DegenerateVarianceWarning, match="the jackknife variance was 0"):
+        est = estimate(HALVES, "jaccard")
+    assert jackknife_literal(HALVES, "jaccard") == pytest.approx(0, abs=1e-28)
+    assert est.method == "bootstrap"
+    assert est.variance == pytest.approx(bootstrap_literal(HALVES, "jaccard"), rel=1e-12)
 
 
 def test_rounding_noise_variance_is_degenerate():
@@ -826,8 +837,8 @@ def test_rounding_noise_variance_is_degenerate():
     assert 0 < raw < 1e-30 and _variance.degenerate(terms, 3, 6)
     with pytest.warns(DegenerateVarianceWarning):
         res = one_sample_test(ROUNDING, 0.0, alternative="less")
-    v = jackknife_literal(ROUNDING)
-    assert res.estimate.method == "jackknife"
+    v = bootstrap_literal(ROUNDING)
+    assert res.estimate.method == "bootstrap"
     assert res.estimate.variance == pytest.approx(v, rel=1e-12)
     assert res.pvalue == pytest.approx(stats.norm.cdf(float(phi_exact(ROUNDING))
                                                       / math.sqrt(v)), rel=1e-9)

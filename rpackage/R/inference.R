@@ -25,7 +25,7 @@
 #' docs/inference_validation.md.
 #'
 #' A variance that is 0 (or rounding noise) although the runs differ is never kept:
-#' propstab replaces it by the jackknife, else the bootstrap variance, else `NA` (always
+#' propstab replaces it by the bootstrap variance, else `NA` (always
 #' `NA` from 2 differing runs), and warns with a `propstab_DegenerateVarianceWarning`;
 #' `variance.note` and the printout say which variance ran and why. Identical runs keep
 #' their variance of 0.
