@@ -103,7 +103,7 @@ class DegenerateVarianceWarning(ZeroVarianceWarning):
     0. :func:`propstab.estimate` then takes the bootstrap variance (2000 resamples of
     the runs, seed 0), or NaN when that is degenerate too (and always at M = 2, where an
     analytic variance does not measure how the two runs differ); it warns at once and
-    :attr:`StabilityEstimate.variance_note` and the summary say which variance ran and
+    ``StabilityEstimate.variance_note`` and the summary say which variance ran and
     why. A subclass of :class:`ZeroVarianceWarning`, so a filter on that catches both.
 
     See Also
@@ -321,7 +321,7 @@ class StabilityEstimate:
     options : mapping or None, optional
         The measure's options.
     variance_note : str or None, optional
-        Why :attr:`method` is not the one asked for (a degenerate variance replaced).
+        Why ``method`` is not the one asked for (a degenerate variance replaced).
 
     Attributes
     ----------
@@ -336,7 +336,7 @@ class StabilityEstimate:
         The registered name of the measure.
     method : str
         The variance that ran: ``"analytic"``, ``"jackknife"``, or ``"bootstrap"``
-        (only in place of a degenerate variance, see :attr:`variance_note`).
+        (only in place of a degenerate variance, see ``variance_note``).
     terms : ndarray
         Per-run terms u_i with ``variance = factor * sum_i (u_i - mean u)^2``: the
         thesis's Phi_(i) (factor 4/M^2) or the leave-one-out values (factor (M-1)/M);
@@ -740,7 +740,7 @@ def estimate(Z, /, measure: str = "nogueira", *, method: str = "auto", n_feature
     DegenerateVarianceWarning
         When the variance asked for is 0, or rounding noise, although the runs differ
         (or is analytic from 2 differing runs): it is replaced by the bootstrap
-        variance, else NaN, and :attr:`StabilityEstimate.variance_note` and the summary
+        variance, else NaN, and ``StabilityEstimate.variance_note`` and the summary
         say so. Identical runs keep their exact 0 (a
         :class:`ZeroVarianceWarning` comes from the interval or test built on it).
 
@@ -1351,7 +1351,7 @@ def one_sample_test(Z, /, phi0: float, *, alternative: str = "greater",
 def _paired_variance(e1: StabilityEstimate, e2: StabilityEstimate) -> float:
     """The variance of the difference from the per-run terms of both estimates; where one
     of them replaced a degenerate variance by the bootstrap
-    (:attr:`StabilityEstimate.variance_note`), the paired bootstrap of the difference
+    (``StabilityEstimate.variance_note``), the paired bootstrap of the difference
     (the same resamples of the runs for both), and NaN where one is NaN. A degenerate
     difference of runs that differ takes the paired bootstrap too
     (:func:`propstab._variance.degenerate`)."""

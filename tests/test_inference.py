@@ -918,6 +918,8 @@ def test_assess_k5_on_breast_cancer_has_no_zero_standard_error():
     Z2 = np.asarray(comparison.assessments["l1"].result.selection.toarray()).astype(int)
     assert thm6_exact(Z1.tolist()) == 0 and len({tuple(r) for r in Z1}) > 1
     assert k5.estimate.method != "analytic" and k5.estimate.standard_error > 0.005
+    assert ("SE of k5: bootstrap of the runs (2000 resamples, seed 0), as the analytic "
+            "(thesis Thm 6) variance was 0 although the runs differ") in str(comparison)
     row = comparison.tests.rows[0]
     v = bootstrap_literal(Z1, other=Z2)
     assert row["statistic"] == pytest.approx((row["stability_second"] - row["stability_first"])
