@@ -283,20 +283,31 @@ BOOTSTRAP_SEED = 0
 def identical_runs(sel, options=None) -> bool:
     """Whether every run is the same: the same row of Z (or ranking), and the same
     row of each per-run option (``importances``)."""
-    Zm = sel.stored()
-    Zm = Zm.toarray() if hasattr(Zm, "toarray") else np.asarray(Zm)
-    if Zm.shape[0] < 2:
+    if sel.n_runs < 2:
         return True
-    if not np.all(Zm == Zm[:1]):
+    if not _equal_rows(sel.stored()):
         return False
     for name in PER_RUN_OPTIONS:
         value = (options or {}).get(name)
-        if value is not None:
-            rows = _take_rows(value, np.arange(Zm.shape[0]))
-            rows = rows.toarray() if hasattr(rows, "toarray") else np.asarray(rows)
-            if not np.all(rows == rows[:1]):
-                return False
+        if value is not None and not _equal_rows(_take_rows(value, np.arange(sel.n_runs))):
+            return False
     return True
+
+
+def _equal_rows(X) -> bool:
+    """Whether every row of X (dense, or sparse without densifying) equals the first."""
+    if hasattr(X, "tocsr"):
+        X = X.tocsr().copy()
+        X.eliminate_zeros()
+        X.sort_indices()
+        counts = np.diff(X.indptr)
+        if np.any(counts != counts[0]):
+            return False
+        n = int(counts[0])
+        return bool(np.all(X.indices.reshape(-1, n) == X.indices[:n])
+                    and np.all(X.data.reshape(-1, n) == X.data[:n])) if n else True
+    X = np.asarray(X)
+    return bool(np.all(X == X[:1]))
 
 
 def degenerate(values, n_runs: int, n_features: int) -> bool:

@@ -837,10 +837,10 @@ def estimate(Z, /, measure: str = "nogueira", *, method: str = "auto", n_feature
 def _warn_degenerate(measure: str, method: str, variance: float, note: str) -> None:
     """The :class:`DegenerateVarianceWarning` of an estimate whose variance was replaced."""
     if math.isnan(variance):
-        then = "its variance is NaN (no interval or test)"
+        then = "the variance is NaN (no interval or test)"
     else:
-        then = (f"its variance is now from the {_METHOD_SOURCES[method]} "
-                f"(standard error {math.sqrt(variance):.3g})")
+        then = (f"the variance is now from the {_METHOD_SOURCES[method]}, standard error "
+                f"{math.sqrt(variance):.3g}")
     warn(f"{measure}: {note}; {then}", DegenerateVarianceWarning)
 
 

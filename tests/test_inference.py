@@ -924,3 +924,14 @@ def test_assess_k5_on_breast_cancer_has_no_zero_standard_error():
     v = bootstrap_literal(Z1, other=Z2)
     assert row["statistic"] == pytest.approx((row["stability_second"] - row["stability_first"])
                                              / math.sqrt(v), rel=1e-9)
+
+
+def test_degenerate_rule_is_the_same_for_sparse_runs():
+    with pytest.warns(DegenerateVarianceWarning):
+        sparse = estimate(sp.csr_matrix(np.array(HALVES)))
+    with pytest.warns(DegenerateVarianceWarning):
+        dense = estimate(HALVES)
+    assert (sparse.method, sparse.variance) == (dense.method, dense.variance)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", DegenerateVarianceWarning)
+        assert estimate(sp.csr_matrix(np.array([HALVES[0]] * 6))).variance == 0
