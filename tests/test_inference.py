@@ -935,3 +935,14 @@ def test_degenerate_rule_is_the_same_for_sparse_runs():
     with warnings.catch_warnings():
         warnings.simplefilter("error", DegenerateVarianceWarning)
         assert estimate(sp.csr_matrix(np.array([HALVES[0]] * 6))).variance == 0
+
+
+def test_cli_estimate_says_which_variance_ran(tmp_path, capsys):
+    from propstab.cli import main
+    path = tmp_path / "halves.npy"
+    np.save(path, np.array(HALVES, dtype=np.int8))
+    assert main(["estimate", str(path)]) == 0
+    out, err = capsys.readouterr()
+    assert ("(bootstrap: bootstrap of the runs (2000 resamples, seed 0), as the analytic "
+            "(thesis Thm 6) variance was 0 although the runs differ)") in out
+    assert "warning: DegenerateVarianceWarning" in err

@@ -8,7 +8,9 @@ from ._common import (READ_HELP, add_measure_arguments, add_reading_arguments,
 
 
 def run(args) -> int:
+    from .._validation import check_confidence_level
     from ..inference import estimate
+    check_confidence_level(args.confidence)       # before any warning of the estimate
     info = get_measure(args.measure)
     (read,), sim = read_inputs(args, [args.file], kind=info.input)
     options, option_lines = measure_options(args, info, sim)
