@@ -16,6 +16,12 @@ resamples are paired through the differences of their terms.
 from the measure's kernel (:mod:`propstab.measures.kernels`: one formula for the value
 and its M leave-one-out values); a measure without one is recomputed M times
 (:func:`_loo_generic`, also the slow twin of the kernels in the tests).
+
+The one rule for degenerate variances (:func:`degenerate_fallback`, applied by
+:func:`propstab.estimate`): per-run terms equal up to rounding (:func:`degenerate`)
+while the runs differ (:func:`identical_runs`) mean a variance of 0 that the data do
+not support; it is replaced by the bootstrap variance (:func:`bootstrap_variance`), or
+NaN.
 """
 from __future__ import annotations
 
