@@ -946,3 +946,14 @@ def test_cli_estimate_says_which_variance_ran(tmp_path, capsys):
     assert ("(bootstrap: bootstrap of the runs (2000 resamples, seed 0), as the analytic "
             "(thesis Thm 6) variance was 0 although the runs differ)") in out
     assert "warning: DegenerateVarianceWarning" in err
+
+
+def test_one_sample_test_no_longer_rejects_from_a_zero_variance():
+    """HALVES against phi0 = 0.6: Thm 6's variance 0 made V_M infinite (p = 0); with
+    the bootstrap variance p = 1 - Phi_N((Phi-hat - 0.6) / se), about 0.28."""
+    with pytest.warns(DegenerateVarianceWarning):
+        res = one_sample_test(HALVES, 0.6)
+    v = bootstrap_literal(HALVES)
+    z = (float(phi_exact(HALVES)) - 0.6) / math.sqrt(v)
+    assert res.statistic == pytest.approx(z, rel=1e-9)
+    assert res.pvalue == pytest.approx(stats.norm.sf(z), rel=1e-9) and res.pvalue > 0.2
