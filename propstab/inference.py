@@ -37,7 +37,8 @@ from ._validation import (as_input, as_named_input, check_bool, check_choice,
 from .measures.references import TABLE_6_1
 
 __all__ = [
-    "ConfidenceInterval", "OneSampleTestResult", "PairwiseTestTable", "StabilityEstimate",
+    "ConfidenceInterval", "DegenerateVarianceWarning", "OneSampleTestResult",
+    "PairwiseTestTable", "StabilityEstimate",
     "TwoSampleTestResult", "VaryingSizesWarning", "ZeroVarianceWarning", "estimate",
     "halfwidth_curve", "runs_needed",
     "one_sample_test", "varying_sizes_note",
@@ -55,16 +56,22 @@ VARIANCE_METHODS = ("auto", "analytic", "jackknife")
 
 
 class ZeroVarianceWarning(RuntimeWarning):
-    """The estimated variance is zero (e.g. every run selected the same features).
+    """The estimated variance is zero because every run is the same.
 
-    A confidence interval then collapses to the point estimate, and a test statistic
+    Identical runs are the one case where a variance estimate of exactly 0 is kept: a
+    confidence interval then collapses to the point estimate, and a test statistic
     (difference / 0) is taken as +inf or -inf by the sign of the difference, or 0 when
-    the difference is 0 too; p-values follow from these values.
+    the difference is 0 too; p-values follow from these values. The warning gives what
+    identical runs do support: with confidence level 1 - alpha, a run differs from
+    them with probability at most 1 - alpha^(1/M) (exact binomial bound). A zero or
+    degenerate variance from runs that differ is never kept:
+    :class:`DegenerateVarianceWarning` (a subclass) says what replaced it.
 
     See Also
     --------
     propstab.StabilityEstimate : Its ``confidence_interval`` collapses to a point.
     propstab.one_sample_test : The test whose statistic becomes infinite.
+    propstab.inference.DegenerateVarianceWarning : The zero variance of runs that differ.
 
     References
     ----------
@@ -82,6 +89,44 @@ class ZeroVarianceWarning(RuntimeWarning):
     ...     low, high = est.confidence_interval()
     >>> (low, high), caught[0].category.__name__
     ((1.0, 1.0), 'ZeroVarianceWarning')
+    """
+
+
+class DegenerateVarianceWarning(ZeroVarianceWarning):
+    """A variance estimate was 0, or rounding noise, although the runs differ, and was
+    replaced.
+
+    Thesis Thm 6's variance (a delta method) is 0 wherever Phi-hat is stationary in the
+    runs' weights, e.g. for two different feature sets each selected by half of the
+    runs, although Phi-hat does vary from sample to sample; the jackknife is 0, or
+    nearly, there too. Reporting 0 would give a zero-width interval and a p-value near
+    0. :func:`propstab.estimate` then takes the bootstrap variance (2000 resamples of
+    the runs, seed 0), or NaN when that is degenerate too (and always at M = 2, where an
+    analytic variance does not measure how the two runs differ); it warns at once and
+    ``StabilityEstimate.variance_note`` and the summary say which variance ran and
+    why. A subclass of :class:`ZeroVarianceWarning`, so a filter on that catches both.
+
+    See Also
+    --------
+    propstab.estimate : Detects the degenerate variance and replaces it.
+    propstab.inference.ZeroVarianceWarning : The exact zero of identical runs.
+
+    References
+    ----------
+    Nogueira, S. (2018). Quantifying the Stability of Feature Selection. PhD thesis,
+    University of Manchester, sec. 5.2, Thm 6. Efron, B., Tibshirani, R. J. (1993). An
+    Introduction to the Bootstrap, ch. 6 and 11 (bootstrap and jackknife standard errors).
+
+    Examples
+    --------
+    >>> import warnings
+    >>> from propstab import estimate
+    >>> Z = [[1, 1, 1, 0, 0, 0], [1, 1, 0, 1, 0, 0]] * 5     # Thm 6 variance 0
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     est = estimate(Z)
+    >>> caught[0].category.__name__, est.method, est.standard_error > 0
+    ('DegenerateVarianceWarning', 'bootstrap', True)
     """
 
 
@@ -275,6 +320,8 @@ class StabilityEstimate:
         The runs themselves.
     options : mapping or None, optional
         The measure's options.
+    variance_note : str or None, optional
+        Why ``method`` is not the one asked for (a degenerate variance replaced).
 
     Attributes
     ----------
@@ -288,11 +335,12 @@ class StabilityEstimate:
     measure : str
         The registered name of the measure.
     method : str
-        ``"analytic"`` or ``"jackknife"``.
+        The variance that ran: ``"analytic"``, ``"jackknife"``, or ``"bootstrap"``
+        (only in place of a degenerate variance, see ``variance_note``).
     terms : ndarray
         Per-run terms u_i with ``variance = factor * sum_i (u_i - mean u)^2``: the
-        thesis's Phi_(i) (factor 4/M^2) or the leave-one-out values (factor (M-1)/M).
-        Used by the paired test.
+        thesis's Phi_(i) (factor 4/M^2) or the leave-one-out values (factor (M-1)/M);
+        NaN for the bootstrap variance. Used by the paired test.
     factor : float
     subset_sizes : ndarray or None
         k_i, the number of features selected in each run (None when not recorded).
@@ -301,6 +349,10 @@ class StabilityEstimate:
         recorded).
     options : mapping or None
         The measure's options the statistic was computed with.
+    variance_note : str or None
+        None, or why the variance asked for was replaced (it was 0 or rounding noise
+        although the runs differ; :class:`DegenerateVarianceWarning`), e.g. ``"the
+        analytic (thesis Thm 6) variance was 0 although the runs differ"``.
 
     See Also
     --------
@@ -344,6 +396,7 @@ class StabilityEstimate:
     selection: Any = dataclasses.field(default=None, repr=False, compare=False)
     options: Optional[Mapping[str, Any]] = dataclasses.field(default=None, repr=False,
                                                              compare=False)
+    variance_note: Optional[str] = dataclasses.field(default=None, repr=False, compare=False)
 
     def __repr__(self) -> str:
         return call_repr("StabilityEstimate", measure=self.measure, statistic=self.statistic,
@@ -533,7 +586,7 @@ class StabilityEstimate:
         lo, hi = self.range
         what = f"the {self.method} variance of {self.measure}"
         if self.variance == 0 and self.selection is not None:
-            what += _identical_runs_note(self.selection, level)
+            what += _identical_runs_note(self.selection, level, self.options)
         if method == "wald":
             return _wald_interval(self.statistic, self.variance, level, "two-sided", what,
                                   (lo, hi))
@@ -579,26 +632,34 @@ class StabilityEstimate:
         return ConfidenceInterval(*_intervals.clip(low, high, *bounds))
 
 
-def _identical_runs_note(sel, level: float) -> str:
+def _identical_runs_note(sel, level: float, options=None) -> str:
     """When every run is the same, the exact bound on the share of runs that differ."""
-    Zm = sel.stored()
-    Zm = Zm.toarray() if hasattr(Zm, "toarray") else np.asarray(Zm)
-    if Zm.shape[0] < 1 or not np.all(Zm == Zm[:1]):
+    M = sel.n_runs
+    if M < 1 or not _variance.identical_runs(sel, options):
         return ""
-    M = Zm.shape[0]
     bound = 1.0 - (1.0 - level) ** (1.0 / M)
     return (f" (all {M} runs are the same: what they support is that, with "
             f"{100 * level:g}% confidence, a run differs from them with probability at "
             f"most {bound:.3g}, exact binomial bound 1 - alpha^(1/M))")
 
 
-_METHOD_SOURCES = {"jackknife": "delete-one-run jackknife"}
+_METHOD_SOURCES = {
+    "jackknife": "delete-one-run jackknife",
+    "bootstrap": (f"bootstrap of the runs ({_variance.BOOTSTRAP_RESAMPLES} resamples, "
+                  f"seed {_variance.BOOTSTRAP_SEED})")}
 
 
 def _variance_label(est) -> str:
-    """``"analytic: thesis Thm 6"`` or ``"delete-one-run jackknife"``."""
-    return (f"analytic: {est.variance_source}" if est.method == "analytic"
-            else est.variance_source)
+    """``"analytic: thesis Thm 6"`` or ``"delete-one-run jackknife"``, followed by why
+    when a degenerate variance was replaced, e.g. ``"bootstrap of the runs (2000
+    resamples, seed 0), as the analytic (thesis Thm 6) variance was 0 although the runs
+    differ"``."""
+    label = (f"analytic: {est.variance_source}" if est.method == "analytic"
+             else est.variance_source)
+    note = getattr(est, "variance_note", None)
+    if note is None:
+        return label
+    return f"{label}, as {note}" if est.variance == est.variance else f"undefined: {note}"
 
 
 def quietly(function, *args):
@@ -655,7 +716,8 @@ def estimate(Z, /, measure: str = "nogueira", *, method: str = "auto", n_feature
         ``"jackknife"``: delete-one-run jackknife, for any measure; ``"auto"``:
         Thm 6 for ``nogueira`` and ``kuncheva``, else the jackknife (also for
         ``conger``, whose jackknife intervals cover better for M < 100,
-        docs/inference_validation.md).
+        docs/inference_validation.md). A variance that is degenerate although the runs
+        differ is replaced (see Notes); the result's ``method`` is the one that ran.
     n_features, feature_names : optional
         For index collections.
     **options
@@ -675,6 +737,12 @@ def estimate(Z, /, measure: str = "nogueira", *, method: str = "auto", n_feature
     -----
     UndefinedMeasureWarning
         When the measure, or one of its leave-one-out values, is undefined (NaN).
+    DegenerateVarianceWarning
+        When the variance asked for is 0, or rounding noise, although the runs differ
+        (or is analytic from 2 differing runs): it is replaced by the bootstrap
+        variance, else NaN, and ``StabilityEstimate.variance_note`` and the summary
+        say so. Identical runs keep their exact 0 (a
+        :class:`ZeroVarianceWarning` comes from the interval or test built on it).
 
     See Also
     --------
@@ -696,6 +764,17 @@ def estimate(Z, /, measure: str = "nogueira", *, method: str = "auto", n_feature
     :math:`\\hat\\theta_{(-i)}` the measure without run i, computed from the pair-score
     matrix (pairwise measures) or the column counts minus each row (frequency measures);
     only measures with no such structure are recomputed M times.
+
+    Degenerate variances: either variance is 0 whenever the measure is stationary in the
+    runs' weights (e.g. two feature sets each chosen by half of the runs), although the
+    estimate does vary from sample to sample; an analytic variance from M = 2 runs does
+    not measure how they differ. Where the per-run terms are equal up to rounding
+    (:func:`propstab._variance.degenerate`) and the runs are not all the same, the
+    estimate takes the bootstrap variance (2000 resamples of the runs, seed 0; not the
+    jackknife, a linearisation that is 0 or nearly so at the same points), else NaN,
+    and warns (:class:`DegenerateVarianceWarning`).
+    The coverage of the replacement is in docs/inference_validation.md, "Degenerate
+    variances".
 
     References
     ----------
@@ -733,22 +812,37 @@ def estimate(Z, /, measure: str = "nogueira", *, method: str = "auto", n_feature
             method == "analytic"
             or (method == "auto" and getattr(info.analytic_variance, "default", True))):
         variance, terms, factor = info.analytic_variance(sel, statistic)
-        return StabilityEstimate(statistic, float(variance), M, d, info.name, "analytic",
-                                 terms, factor, getattr(sel, "row_sizes", None), sel,
-                                 dict(options))
-    if M < 3:
-        terms = np.full(M, np.nan)
+        kind = "analytic"
     else:
-        terms = _variance.leave_one_out(sel, info, options)
-    if not math.isnan(statistic) and np.isnan(terms).any():
-        i = int(np.argmax(np.isnan(terms)))
-        why = ("it needs at least 3 runs" if M < 3 else
-               f"{info.name} is undefined once run {i} is deleted")
-        undefined(f"the jackknife variance of {info.name}", why)
-    factor = (M - 1) / M
-    return StabilityEstimate(statistic, float(_variance.spread(terms, factor)), M, d, info.name,
-                             "jackknife", terms, factor, getattr(sel, "row_sizes", None), sel,
-                             dict(options))
+        kind, factor = "jackknife", (M - 1) / M
+        if M < 3:
+            terms = np.full(M, np.nan)
+        else:
+            terms = _variance.leave_one_out(sel, info, options)
+        if not math.isnan(statistic) and np.isnan(terms).any():
+            i = int(np.argmax(np.isnan(terms)))
+            why = ("it needs at least 3 runs" if M < 3 else
+                   f"{info.name} is undefined once run {i} is deleted")
+            undefined(f"the jackknife variance of {info.name}", why)
+        variance = _variance.spread(terms, factor)
+    note = None
+    if not math.isnan(statistic):
+        replaced = _variance.degenerate_fallback(sel, info, options, kind, terms)
+        if replaced is not None:
+            variance, terms, factor, kind, note = replaced
+            _warn_degenerate(info.name, kind, variance, note)
+    return StabilityEstimate(statistic, float(variance), M, d, info.name, kind, terms, factor,
+                             getattr(sel, "row_sizes", None), sel, dict(options), note)
+
+
+def _warn_degenerate(measure: str, method: str, variance: float, note: str) -> None:
+    """The :class:`DegenerateVarianceWarning` of an estimate whose variance was replaced."""
+    if math.isnan(variance):
+        then = "the variance is NaN (no interval or test)"
+    else:
+        then = (f"the variance is now from the {_METHOD_SOURCES[method]}, standard error "
+                f"{math.sqrt(variance):.3g}")
+    warn(f"{measure}: {note}; {then}", DegenerateVarianceWarning)
 
 
 def population_stability(p) -> float:
@@ -1217,7 +1311,9 @@ def one_sample_test(Z, /, phi0: float, *, alternative: str = "greater",
     Warns
     -----
     ZeroVarianceWarning
-        When the estimated variance is 0.
+        When the estimated variance is 0 (every run the same).
+    DegenerateVarianceWarning
+        When the estimate's variance was degenerate and replaced (:func:`estimate`).
 
     See Also
     --------
@@ -1254,7 +1350,34 @@ def one_sample_test(Z, /, phi0: float, *, alternative: str = "greater",
 
 
 def _paired_variance(e1: StabilityEstimate, e2: StabilityEstimate) -> float:
-    return float(_variance.spread(e2.terms - e1.terms, e1.factor))
+    """The variance of the difference from the per-run terms of both estimates; where one
+    of them replaced a degenerate variance by the bootstrap
+    (``StabilityEstimate.variance_note``), the paired bootstrap of the difference
+    (the same resamples of the runs for both), and NaN where one is NaN. A degenerate
+    difference of runs that differ takes the paired bootstrap too
+    (:func:`propstab._variance.degenerate`)."""
+    if math.isnan(e1.variance) or math.isnan(e2.variance):
+        return float("nan")
+    info = get_measure(e1.measure)
+    options = dict(e1.options or {})
+    if e1.method == e2.method != "bootstrap":
+        delta = e2.terms - e1.terms
+        if not (_variance.degenerate(delta, e1.n_runs, e1.n_features)
+                and not _same_runs(e1.selection, e2.selection)):
+            return float(_variance.spread(delta, e1.factor))
+    if e1.selection is None or e2.selection is None:
+        return float("nan")
+    return _variance.bootstrap_variance(e1.selection, info, options, other=e2.selection)[0]
+
+
+def _same_runs(sel1, sel2) -> bool:
+    """Whether two selections hold the same runs (then their difference is exactly 0)."""
+    if sel1 is None or sel2 is None:
+        return True
+    a, b = sel1.stored(), sel2.stored()
+    a = a.toarray() if hasattr(a, "toarray") else np.asarray(a)
+    b = b.toarray() if hasattr(b, "toarray") else np.asarray(b)
+    return a.shape == b.shape and bool(np.all(a == b))
 
 
 def _compare(sel1, sel2, *, paired, alternative, measure, method, options, names):
@@ -1303,6 +1426,10 @@ def two_sample_test(Z1, Z2, /, *, paired: bool = False, alternative: str = "two-
     -----
     ZeroVarianceWarning
         When the variance of the difference is 0.
+    DegenerateVarianceWarning
+        When an estimate's variance was degenerate and replaced (:func:`estimate`); the
+        paired variance is then the bootstrap variance of the difference over the same
+        resamples of the runs.
 
     See Also
     --------
@@ -1815,7 +1942,8 @@ def _nested_prefixes(est: StabilityEstimate, start: int, step: int, level: float
             options = {name: (_variance._take_rows(value, np.arange(m))
                               if name in _variance.PER_RUN_OPTIONS and value is not None
                               else value) for name, value in (est.options or {}).items()}
-            e = estimate(prefix, est.measure, method=est.method, **options)
+            e = estimate(prefix, est.measure, method=(
+                est.method if est.method in VARIANCE_METHODS else "auto"), **options)
             low, high = e.confidence_interval(level, method=ci_method)
             rows.append((m, e.statistic, low, high))
     return np.array(rows, dtype=np.float64)

@@ -1303,6 +1303,8 @@ class Comparison:
                          "left out" if name in self.left_out else ""])
         notes = [f"left out of the Pareto front: {name} ({why})"
                  for name, why in self.left_out.items()]
+        notes += [f"SE of {name}: {inference._variance_label(a.estimate)}"
+                  for name, a in self.assessments.items() if a.estimate.variance_note]
         if self.tests is not None:
             t = self.tests
             hits = sum(r[t.adjusted_key] < alpha for r in t.rows)

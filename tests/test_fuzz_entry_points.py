@@ -740,6 +740,7 @@ NOT_FUZZED = {
     "TwoSampleTestResult": "built by two_sample_test; its methods are fuzzed",
     "PairwiseTestTable": "built by pairwise_tests; its methods are fuzzed",
     "ZeroVarianceWarning": "a warning class",
+    "DegenerateVarianceWarning": "a warning class",
     "RankingAssessment": "built by assess(output='ranking'); its methods are fuzzed",
     "TIES": "data",
     "RankConfiguration": "a NamedTuple",

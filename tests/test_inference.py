@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import math
+import warnings
 from types import SimpleNamespace
 
 import numpy as np
@@ -12,7 +13,8 @@ from scipy import stats
 import propstab
 from propstab import _variance
 from propstab.measures.kernels import LeaveOneOutCounts
-from propstab.inference import (CORRECTIONS, ConfidenceInterval, ZeroVarianceWarning, estimate,
+from propstab.inference import (CORRECTIONS, ConfidenceInterval, DegenerateVarianceWarning,
+                                ZeroVarianceWarning, estimate,
                                 interpret, one_sample_test, pairwise_tests,
                                 population_stability, two_sample_test)
 
@@ -191,10 +193,16 @@ def test_jackknife_fast_path_equals_recomputation(name, options, sizes):
     fast = _variance.leave_one_out(sel, info, options)
     slow = _variance.leave_one_out(sel, info, options, generic=True)
     np.testing.assert_allclose(fast, slow, rtol=1e-9, atol=1e-12)
-    est = estimate(Z, name, method="jackknife", **options)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        est = estimate(Z, name, method="jackknife", **options)
     loo = np.array([info.function(np.delete(Z, i, axis=0), **options) for i in range(9)])
-    assert est.variance == pytest.approx(8 / 9 * np.sum((loo - loo.mean()) ** 2), rel=1e-9,
-                                         abs=1e-15)
+    if np.ptp(loo) == 0:            # the runs differ: a degenerate jackknife is replaced
+        assert any(issubclass(w.category, DegenerateVarianceWarning) for w in caught)
+        assert est.method == "bootstrap" or math.isnan(est.variance)
+    else:
+        assert est.variance == pytest.approx(8 / 9 * np.sum((loo - loo.mean()) ** 2),
+                                             rel=1e-9, abs=1e-15)
     assert est.statistic == info.function(Z, **options)
 
 
@@ -699,3 +707,253 @@ def test_conger_estimate_methods_and_tests():
             assert math.isfinite(res.statistic) and 0 <= res.pvalue <= 1
     table = propstab.pairwise_tests([Z1, Z2, Z1[::-1]], measure="conger", paired=True)
     assert len(table) == 3
+
+
+# ---------------------------------------------------------------- degenerate variances
+# A variance of 0 (or rounding noise) from runs that differ is replaced when the estimate
+# is built (issue 20, scenario 1). Expected values: Thm 6 and Phi-hat in exact rationals,
+# a literal jackknife and a literal bootstrap (loops), the ideal bootstrap by enumeration,
+# scipy.stats.bootstrap.
+
+HALVES = [[1, 1, 1, 0, 0, 0], [1, 1, 0, 1, 0, 0]] * 5        # issue 20's example
+ROUNDING = [[1, 1, 0, 1, 1, 1], [0, 0, 0, 0, 1, 0], [1, 0, 1, 1, 0, 0]]
+
+
+def phi_exact(Z):
+    """Phi-hat (thesis Def. 3) in exact rationals."""
+    from fractions import Fraction
+    M, d = len(Z), len(Z[0])
+    p = [Fraction(sum(row[f] for row in Z), M) for f in range(d)]
+    kbar = sum(p)
+    return 1 - Fraction(M, M - 1) * (sum(x * (1 - x) for x in p) / d) / (
+        (kbar / d) * (1 - kbar / d))
+
+
+def thm6_exact(Z):
+    """Thesis Thm 6's variance in exact rationals (the formula of thm6_literal)."""
+    from fractions import Fraction
+    M, d = len(Z), len(Z[0])
+    p = [Fraction(sum(row[f] for row in Z), M) for f in range(d)]
+    k = [sum(row) for row in Z]
+    kbar = sum(p)
+    den = (kbar / d) * (1 - kbar / d)
+    phi = phi_exact(Z)
+    terms = [(Fraction(sum(Z[i][f] * p[f] for f in range(d)), d) - k[i] * kbar / d ** 2
+              + phi / 2 * (2 * kbar * k[i] / d ** 2 - Fraction(k[i], d) - kbar / d + 1)) / den
+             for i in range(M)]
+    mean = sum(terms) / M
+    return Fraction(4, M ** 2) * sum((t - mean) ** 2 for t in terms)
+
+
+def jackknife_literal(Z, measure="nogueira"):
+    """Leave one run out, recompute, (M - 1)/M times the sum of squares."""
+    Z = np.asarray(Z)
+    M = len(Z)
+    loo = [propstab.stability(np.delete(Z, i, axis=0), measure=measure) for i in range(M)]
+    mean = sum(loo) / M
+    return (M - 1) / M * sum((v - mean) ** 2 for v in loo)
+
+
+def bootstrap_literal(Z, measure="nogueira", other=None, B=2000, seed=0):
+    """B resamples of the runs, drawn as B x M indices from default_rng(seed); the
+    measure (or the difference other - Z on the same indices) recomputed on each;
+    variance with ddof = 1 (scipy.stats.bootstrap's standard_error squared)."""
+    Z = np.asarray(Z)
+    idx = np.random.default_rng(seed).integers(0, len(Z), size=(B, len(Z)))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", propstab.UndefinedMeasureWarning)
+        values = [propstab.stability(Z[rows], measure=measure) for rows in idx]
+        if other is not None:
+            other = np.asarray(other)
+            values = [propstab.stability(other[rows], measure=measure) - v
+                      for rows, v in zip(idx, values)]
+    values = np.array(values)
+    values = values[~np.isnan(values)]
+    return float(np.var(values, ddof=1))
+
+
+def test_zero_thm6_variance_from_runs_that_differ_is_replaced_at_construction():
+    assert thm6_exact(HALVES) == 0 and jackknife_literal(HALVES) == pytest.approx(0, abs=1e-28)
+    with pytest.warns(DegenerateVarianceWarning, match="although the runs differ"):
+        est = estimate(HALVES)                        # at construction, not from the CI
+    assert est.statistic == pytest.approx(float(phi_exact(HALVES)), rel=1e-14)
+    assert est.method == "bootstrap"
+    assert est.variance == pytest.approx(bootstrap_literal(HALVES), rel=1e-12)
+    low, high = est.confidence_interval()
+    assert high - low > 0.1
+    text = str(est)
+    assert "bootstrap of the runs" in text and "although the runs differ" in text
+
+
+def test_bootstrap_replacement_agrees_with_the_ideal_bootstrap_and_scipy():
+    """HALVES: a resample has a ~ Binomial(10, 1/2) copies of the first run; the ideal
+    bootstrap variance of Phi-hat is its variance over a, in exact rationals."""
+    from fractions import Fraction
+    A, B = HALVES[0], HALVES[1]
+    ideal_mean = sum(Fraction(math.comb(10, a), 2 ** 10) * phi_exact([A] * a + [B] * (10 - a))
+                     for a in range(11))
+    ideal = float(sum(Fraction(math.comb(10, a), 2 ** 10)
+                      * (phi_exact([A] * a + [B] * (10 - a)) - ideal_mean) ** 2
+                      for a in range(11)))
+    with pytest.warns(DegenerateVarianceWarning):
+        est = estimate(HALVES)
+    assert est.variance == pytest.approx(ideal, rel=0.15)
+    Z = np.array(HALVES)
+    res = stats.bootstrap((np.arange(10),), lambda i: propstab.stability(Z[np.asarray(i, int)]),
+                          vectorized=False, n_resamples=2000, random_state=1,
+                          method="percentile")
+    assert est.standard_error == pytest.approx(res.standard_error, rel=0.15)
+
+
+def test_zero_thm6_variance_is_replaced_by_the_bootstrap_even_where_the_jackknife_is_not():
+    """The jackknife is a linearisation like Thm 6: on the degenerate draws of the
+    validation study its Wald interval covered nothing, so the bootstrap replaces."""
+    Z = [[1, 1, 1], [0, 0, 0], [0, 1, 1], [1, 0, 0]]
+    assert thm6_exact(Z) == 0 and jackknife_literal(Z) > 0
+    with pytest.warns(DegenerateVarianceWarning, match=r"analytic \(thesis Thm 6\) variance"):
+        est = estimate(Z)
+    assert est.method == "bootstrap"
+    assert est.variance == pytest.approx(bootstrap_literal(Z), rel=1e-12)
+    assert est.variance_note == ("the analytic (thesis Thm 6) variance was 0 although the "
+                                 "runs differ")
+    assert "bootstrap of the runs (2000 resamples, seed 0), as the analytic" in str(est)
+
+
+def test_zero_jackknife_variance_from_runs_that_differ_is_replaced():
+    with pytest.warns(DegenerateVarianceWarning, match="the jackknife variance was 0"):
+        est = estimate(HALVES, "jaccard")
+    assert jackknife_literal(HALVES, "jaccard") == pytest.approx(0, abs=1e-28)
+    assert est.method == "bootstrap"
+    assert est.variance == pytest.approx(bootstrap_literal(HALVES, "jaccard"), rel=1e-12)
+
+
+def test_rounding_noise_variance_is_degenerate():
+    """Thm 6's variance is exactly 0 here; float64 gives ~1e-32, from which the old
+    code's statistic was -3e15 (p = 0)."""
+    assert thm6_exact(ROUNDING) == 0
+    from propstab.measures import nogueira
+    sel = propstab.as_selection(ROUNDING)
+    raw, terms, _ = _variance.thm6(sel, nogueira(sel))
+    assert 0 < raw < 1e-30 and _variance.degenerate(terms, 3, 6)
+    with pytest.warns(DegenerateVarianceWarning):
+        res = one_sample_test(ROUNDING, 0.0, alternative="less")
+    v = bootstrap_literal(ROUNDING)
+    assert res.estimate.method == "bootstrap"
+    assert res.estimate.variance == pytest.approx(v, rel=1e-12)
+    assert res.pvalue == pytest.approx(stats.norm.cdf(float(phi_exact(ROUNDING))
+                                                      / math.sqrt(v)), rel=1e-9)
+
+
+def test_degenerate_tolerance_separates_rounding_from_spread():
+    assert _variance.degenerate([0.5, 0.5, 0.5 + 1e-15], 3, 4)
+    assert not _variance.degenerate([0.5, 0.5, 0.5 + 1e-9], 3, 4)
+    assert not _variance.degenerate([0.5, float("nan"), 0.5], 3, 4)
+
+
+def test_identical_runs_keep_the_exact_zero_and_their_bound():
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")                # nothing at construction
+        est = estimate([[1, 1, 0, 0]] * 5)
+    assert est.variance == 0 and est.method == "analytic" and est.variance_note is None
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        est.confidence_interval()
+    assert [w.category for w in caught] == [ZeroVarianceWarning]
+    bound = 1 - 0.05 ** (1 / 5)
+    assert "all 5 runs are the same" in str(caught[0].message)
+    assert f"{bound:.3g}" in str(caught[0].message)
+
+
+@pytest.mark.parametrize("Z", [[[1, 1, 1, 0, 1, 0, 1], [0, 0, 1, 0, 1, 0, 1]],   # p 4e-34
+                               [[1, 1, 0, 1, 0], [1, 1, 0, 1, 1]],               # p 1.6e-16
+                               [[1, 1, 0, 0], [1, 0, 1, 0]]])                    # SE 0
+def test_two_runs_that_differ_give_no_variance(Z):
+    """Thm 6 from 2 runs: the two terms differ by a multiple of k_1 - k_2 only."""
+    if sum(Z[0]) == sum(Z[1]):      # equal sizes, different sets: Thm 6 says 0 exactly
+        assert thm6_exact(Z) == 0
+    with pytest.warns(DegenerateVarianceWarning, match="2 runs"):
+        res = one_sample_test(Z, 0.0)
+    assert math.isnan(res.estimate.variance) and math.isnan(res.pvalue)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", DegenerateVarianceWarning)
+        assert estimate([Z[0], Z[0]]).variance == 0         # identical: exact 0
+
+
+def test_tests_inherit_the_replaced_variance():
+    Z1 = [[1, 1, 1, 0, 0, 0, 0], [1, 1, 0, 1, 0, 0, 0]] * 5          # Thm 6 variance 0
+    Z2 = [[1, 1, 1, 0, 0, 0, 0], [1, 0, 1, 0, 1, 0, 0], [1, 1, 0, 0, 0, 1, 0],
+          [0, 1, 1, 1, 0, 0, 0], [1, 1, 1, 0, 0, 0, 0]] * 2
+    assert thm6_exact(Z1) == 0 and thm6_exact(Z2) > 0
+    with pytest.warns(DegenerateVarianceWarning):
+        paired = two_sample_test(Z1, Z2, paired=True)
+    v = bootstrap_literal(Z1, other=Z2)
+    assert paired.variance == pytest.approx(v, rel=1e-12)
+    assert paired.statistic == pytest.approx(paired.difference / math.sqrt(v), rel=1e-12)
+    with pytest.warns(DegenerateVarianceWarning):
+        independent = two_sample_test(Z1, Z2)
+    assert independent.variance == pytest.approx(
+        bootstrap_literal(Z1) + float(thm6_exact(Z2)), rel=1e-12)
+    with pytest.warns(DegenerateVarianceWarning):
+        table = pairwise_tests([Z1, Z2], paired=True)
+    assert table.rows[0]["pvalue"] == pytest.approx(paired.pvalue, rel=1e-12)
+
+
+def test_assess_k5_on_breast_cancer_has_no_zero_standard_error():
+    """Issue 20: SelectKBest(k=5) on breast cancer splits its runs 5/5 between two
+    sets; Thm 6 gave SE 0 and the paired comparison a tiny p-value, silently."""
+    pytest.importorskip("sklearn")
+    from sklearn.datasets import load_breast_cancer
+    from sklearn.feature_selection import SelectKBest, f_classif
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import StandardScaler
+    X, y = load_breast_cancer(return_X_y=True)
+    l1 = make_pipeline(StandardScaler(), LogisticRegression(penalty="l1", solver="liblinear",
+                                                            C=0.1))
+    with pytest.warns(DegenerateVarianceWarning):
+        comparison = propstab.assess({"k5": SelectKBest(f_classif, k=5), "l1": l1}, X, y,
+                                     n_runs=10, random_state=0)
+    k5 = comparison.assessments["k5"]
+    Z1 = np.asarray(k5.result.selection.toarray()).astype(int)
+    Z2 = np.asarray(comparison.assessments["l1"].result.selection.toarray()).astype(int)
+    assert thm6_exact(Z1.tolist()) == 0 and len({tuple(r) for r in Z1}) > 1
+    assert k5.estimate.method != "analytic" and k5.estimate.standard_error > 0.005
+    assert ("SE of k5: bootstrap of the runs (2000 resamples, seed 0), as the analytic "
+            "(thesis Thm 6) variance was 0 although the runs differ") in str(comparison)
+    row = comparison.tests.rows[0]
+    v = bootstrap_literal(Z1, other=Z2)
+    assert row["statistic"] == pytest.approx((row["stability_second"] - row["stability_first"])
+                                             / math.sqrt(v), rel=1e-9)
+
+
+def test_degenerate_rule_is_the_same_for_sparse_runs():
+    with pytest.warns(DegenerateVarianceWarning):
+        sparse = estimate(sp.csr_matrix(np.array(HALVES)))
+    with pytest.warns(DegenerateVarianceWarning):
+        dense = estimate(HALVES)
+    assert (sparse.method, sparse.variance) == (dense.method, dense.variance)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", DegenerateVarianceWarning)
+        assert estimate(sp.csr_matrix(np.array([HALVES[0]] * 6))).variance == 0
+
+
+def test_cli_estimate_says_which_variance_ran(tmp_path, capsys):
+    from propstab.cli import main
+    path = tmp_path / "halves.npy"
+    np.save(path, np.array(HALVES, dtype=np.int8))
+    assert main(["estimate", str(path)]) == 0
+    out, err = capsys.readouterr()
+    assert ("(bootstrap: bootstrap of the runs (2000 resamples, seed 0), as the analytic "
+            "(thesis Thm 6) variance was 0 although the runs differ)") in out
+    assert "warning: DegenerateVarianceWarning" in err
+
+
+def test_one_sample_test_no_longer_rejects_from_a_zero_variance():
+    """HALVES against phi0 = 0.6: Thm 6's variance 0 made V_M infinite (p = 0); with
+    the bootstrap variance p = 1 - Phi_N((Phi-hat - 0.6) / se), about 0.28."""
+    with pytest.warns(DegenerateVarianceWarning):
+        res = one_sample_test(HALVES, 0.6)
+    v = bootstrap_literal(HALVES)
+    z = (float(phi_exact(HALVES)) - 0.6) / math.sqrt(v)
+    assert res.statistic == pytest.approx(z, rel=1e-9)
+    assert res.pvalue == pytest.approx(stats.norm.sf(z), rel=1e-9) and res.pvalue > 0.2

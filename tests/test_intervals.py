@@ -38,12 +38,19 @@ def test_wald_interval_near_the_top_ends_at_one():
 def test_every_method_stays_in_each_measures_range():
     Z = NEAR_TOP[:9] + [[0, 0, 0, 0, 1, 1]]
     for name in ("jaccard", "kappa", "goh", "wald", "conger", "lustgarten"):
-        est = estimate(Z, name)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", ZeroVarianceWarning)
+            est = estimate(Z, name)
         lo, hi = est.range
         for method in METHODS:
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore", ZeroVarianceWarning)
                 low, high = est.confidence_interval(0.99, method=method)
+            if math.isnan(est.variance) and method in ("wald", "logit"):
+                # goh depends on the sizes only: one value on every resample of these
+                # runs, which differ; a degenerate variance is NaN, not 0
+                assert math.isnan(low) and math.isnan(high), (name, method)
+                continue
             assert lo <= low <= high <= hi, (name, method)
 
 

@@ -253,3 +253,41 @@ def test_invoke_returns_errors_and_warnings_as_data():
     assert "Traceback" in out["error"]["traceback"]
     out = fe.invoke("no_such_entry", {})
     assert out["error"]["message"].startswith("entry: 'no_such_entry' is not an entry point")
+
+
+# ---------------------------------------------------------------- degenerate variances
+
+def test_r_front_end_warns_for_a_degenerate_variance_and_gives_no_p_value():
+    """Issue 20: stability_test on 2 runs of different sizes gave p = 4e-34 from Thm 6's
+    variance (which depends on k1 - k2 only), with no warning; the 5/5 split of two sets
+    gave SE 0. The warning reaches R through invoke, by its class name."""
+    out = fe.invoke("one_sample", {"measure": "nogueira", "sizes": [5, 3],
+                                   "indices": [1, 2, 3, 5, 7, 3, 5, 7], "n_features": 7,
+                                   "phi0": 0.0})
+    assert out["error"] is None
+    assert [w["class"] for w in out["warnings"]] == ["DegenerateVarianceWarning"]
+    assert "2 runs" in out["warnings"][0]["message"]
+    value = out["value"]
+    assert math.isnan(value["pvalue"]) and math.isnan(value["estimate"]["variance"])
+    assert all(math.isnan(x) for x in value["conf_int"])
+    out = fe.invoke("estimate_fields", {"measure": "nogueira", "sizes": [3] * 10,
+                                        "indices": [1, 2, 3, 1, 2, 4] * 5, "n_features": 6})
+    assert [w["class"] for w in out["warnings"]] == ["DegenerateVarianceWarning"]
+    fields = out["value"]
+    assert fields["method"] == "bootstrap" and fields["variance"] > 0
+    assert "although the runs differ" in fields["variance_note"]
+    with pytest.warns(propstab.inference.DegenerateVarianceWarning):
+        est = propstab.estimate([[1, 1, 1, 0, 0, 0], [1, 1, 0, 1, 0, 0]] * 5)
+    assert fields["variance"] == est.variance                 # the one implementation
+    assert fe.interval(fields["statistic"], fields["variance"], 0.95,
+                       bounds=fields["range"]) == tuple(est.confidence_interval())
+
+
+def test_r_interval_is_pythons_wald_interval():
+    """The R front end's interval is propstab's own: NaN variance, NaN ends; zero
+    variance, the point with propstab's ZeroVarianceWarning; clipped to the bounds."""
+    from propstab.inference import ZeroVarianceWarning
+    assert all(math.isnan(x) for x in fe.interval(0.5, float("nan")))
+    with pytest.warns(ZeroVarianceWarning, match="the interval or test is degenerate"):
+        assert fe.interval(0.5, 0.0) == (0.5, 0.5)
+    assert fe.interval(0.9, 0.04, bounds=(-1.0, 1.0))[1] == 1.0

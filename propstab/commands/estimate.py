@@ -8,7 +8,9 @@ from ._common import (READ_HELP, add_measure_arguments, add_reading_arguments,
 
 
 def run(args) -> int:
+    from .._validation import check_confidence_level
     from ..inference import estimate
+    check_confidence_level(args.confidence)       # before any warning of the estimate
     info = get_measure(args.measure)
     (read,), sim = read_inputs(args, [args.file], kind=info.input)
     options, option_lines = measure_options(args, info, sim)
@@ -21,7 +23,8 @@ def run(args) -> int:
             ("measure", est.measure), *option_lines,
             ("runs x features", f"{est.n_runs} x {est.n_features}"),
             ("estimate", f"{est.statistic:.4f}"),
-            ("standard error", f"{est.standard_error:.4f} ({est.method}: {est.variance_source})"),
+            ("standard error", f"{est.standard_error:.4f} ({est.method}: {est.variance_source}"
+                               + (f", as {est.variance_note})" if est.variance_note else ")")),
             (f"{args.confidence:.0%} CI", f"[{ci.low:.4f}, {ci.high:.4f}]"),
             ("interpretation", interpretation),
             *([("note", est.note)] if est.note is not None else [])]

@@ -410,7 +410,8 @@ def _estimate_dict(est) -> dict:
     return {"statistic": est.statistic, "variance": est.variance,
             "standard_error": est.standard_error, "n_runs": est.n_runs,
             "n_features": est.n_features, "measure": est.measure, "method": est.method,
-            "variance_source": est.variance_source, "interpretation": est.interpretation}
+            "variance_source": est.variance_source, "variance_note": est.variance_note,
+            "range": list(est.range), "interpretation": est.interpretation}
 
 
 def _check_method(method: str) -> str:
@@ -444,7 +445,10 @@ def interval(statistic: float, variance: float, confidence_level: float = 0.95,
     N(0, 1), or one-sided (``"greater"``: (low, inf); ``"less"``: (-inf, high)) with z its
     ``level`` quantile, as R's ``htest`` intervals follow the alternative; clipped to
     ``bounds`` (default: not clipped; the R package's htest intervals are not, yet,
-    while propstab's own are clipped to ``StabilityEstimate.range``).
+    while ``confint()`` of an estimate passes its range, as propstab's own intervals are
+    clipped to ``StabilityEstimate.range``). Python's one Wald interval
+    (``propstab.inference._wald_interval``): a variance of 0 warns
+    (``ZeroVarianceWarning``), a NaN variance gives NaN ends.
 
     Examples
     --------
@@ -455,22 +459,12 @@ def interval(statistic: float, variance: float, confidence_level: float = 0.95,
     >>> round(low, 4), high
     (0.1438, inf)
     """
-    from scipy import stats
-    from ..inference import ZeroVarianceWarning
+    from ..inference import _wald_interval
     level = check_confidence_level(confidence_level)
     check_choice("alternative", alternative, tuple(ALTERNATIVES))
-    if variance == 0:
-        warnings.warn("the variance is 0; the confidence interval is the single point",
-                      ZeroVarianceWarning, stacklevel=2)
-    se = math.sqrt(variance) if variance >= 0 else math.nan
-    from .._intervals import clip
-    if alternative == "two.sided":
-        half = float(stats.norm.ppf(0.5 + level / 2)) * se
-        return clip(statistic - half, statistic + half, *bounds)
-    half = float(stats.norm.ppf(level)) * se
-    if alternative == "greater":
-        return clip(statistic - half, math.inf, *bounds)
-    return clip(-math.inf, statistic + half, *bounds)
+    low, high = _wald_interval(float(statistic), float(variance), level,
+                               ALTERNATIVES[alternative], "the variance", tuple(bounds))
+    return low, high
 
 
 def one_sample(measure: str, sizes, indices, n_features, *, phi0: float,

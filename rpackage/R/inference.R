@@ -12,7 +12,10 @@
 #' @param method `"auto"` (analytic where it applies, else the jackknife), `"analytic"`
 #'   or `"jackknife"`.
 #' @return An object of class `propstab_estimate`: a list with `estimate`, `variance`,
-#'   `std.error`, `n.runs`, `n.features`, `measure`, `method`, `interpretation` (the
+#'   `std.error`, `n.runs`, `n.features`, `measure`, `method` (the variance that ran:
+#'   `"analytic"`, `"jackknife"` or `"bootstrap"`), `variance.source`, `variance.note`
+#'   (why a degenerate variance was replaced, or `NULL`), `range` (the measure's range),
+#'   `interpretation` (the
 #'   estimate's label on the thesis's Table 6.1 scale, `NA` for measures not on a
 #'   kappa-like scale) and `call`. Methods: `print()`, `summary()`, `confint()`,
 #'   `coef()`, `vcov()`.
@@ -20,6 +23,12 @@
 #' The Wald interval `estimate -/+ qnorm((1 + level)/2) * std.error` (thesis Cor. 1) is
 #' asymptotic in the number of runs M; its coverage is studied in propstab's
 #' docs/inference_validation.md.
+#'
+#' A variance that is 0 (or rounding noise) although the runs differ is never kept:
+#' propstab replaces it by the bootstrap variance, else `NA` (always
+#' `NA` from 2 differing runs), and warns with a `propstab_DegenerateVarianceWarning`;
+#' `variance.note` and the printout say which variance ran and why. Identical runs keep
+#' their variance of 0.
 #' @seealso [stability_test()], [confint.propstab_estimate()].
 #' @references Nogueira, S., Sechidis, K., Brown, G. (2018). On the stability of feature
 #'   selection algorithms. Journal of Machine Learning Research 18(174), 1-54.
@@ -49,19 +58,28 @@ stability_estimate <- function(features, p = NULL, measure = "nogueira",
                  std.error = .na(fields$standard_error), n.runs = fields$n_runs,
                  n.features = fields$n_features, measure = fields$measure,
                  method = fields$method, variance.source = fields$variance_source,
+                 variance.note = fields$variance_note,
+                 range = unlist(fields$range),
                  interpretation = if (is.null(fields$interpretation)) NA_character_
                                   else fields$interpretation,
                  call = call),
             class = "propstab_estimate")
 }
 
-.variance_source <- function(method, source = NULL) {
-  if (method != "analytic") return("delete-one-run jackknife variance")
-  if (is.null(source) || identical(source, "thesis Thm 6")) {
+# The variance that ran, and why when a degenerate variance was replaced (the note of
+# propstab's DegenerateVarianceWarning; NA variance: "undefined: <why>").
+.variance_source <- function(method, source = NULL, note = NULL, variance = 0) {
+  label <- if (method == "jackknife") {
+    "delete-one-run jackknife variance"
+  } else if (method != "analytic") {
+    paste0("variance from the ", source)
+  } else if (is.null(source) || identical(source, "thesis Thm 6")) {
     "analytic variance, Nogueira et al. 2018 Thm 6"
   } else {
     paste0("analytic variance, ", source)
   }
+  if (is.null(note)) return(label)
+  if (is.na(variance)) paste0("variance undefined: ", note) else paste0(label, ", as ", note)
 }
 
 #' @export
@@ -70,7 +88,8 @@ print.propstab_estimate <- function(x, digits = max(3L, getOption("digits") - 3L
   cat(sprintf("Stability of feature selection (%s), M = %d runs, d = %d features\n",
               x$measure, x$n.runs, x$n.features))
   cat(sprintf("  estimate %s, std. error %s (%s)\n", format(x$estimate, digits = digits),
-              format(x$std.error, digits = digits), .variance_source(x$method, x$variance.source)))
+              format(x$std.error, digits = digits),
+              .variance_source(x$method, x$variance.source, x$variance.note, x$variance)))
   cat(sprintf("  95%% confidence interval: [%s, %s]\n", format(ci[1L], digits = digits),
               format(ci[2L], digits = digits)))
   if (!is.na(x$interpretation)) {
@@ -88,8 +107,10 @@ print.propstab_estimate <- function(x, digits = max(3L, getOption("digits") - 3L
 #' @param digits Significant digits to print.
 #' @param ... Unused.
 #' @return `confint()`: a 1 x 2 matrix, the Wald interval
-#'   `estimate -/+ qnorm((1 + level)/2) * std.error` (thesis Cor. 1; a zero variance
-#'   gives the single point, with a warning). `summary()`: an object of class
+#'   `estimate -/+ qnorm((1 + level)/2) * std.error` (thesis Cor. 1) within the
+#'   measure's range, from propstab's one Wald interval (a zero variance, which only
+#'   identical runs keep, gives the single point with a warning; an undefined variance
+#'   gives `NaN` ends). `summary()`: an object of class
 #'   `summary.propstab_estimate` with the table printed. `coef()`: the named estimate.
 #'   `vcov()`: the 1 x 1 variance matrix.
 #' @examples
@@ -100,8 +121,9 @@ print.propstab_estimate <- function(x, digits = max(3L, getOption("digits") - 3L
 #' @export
 confint.propstab_estimate <- function(object, parm, level = 0.95, ...) {
   checkmate::assertNumber(level, lower = 0, upper = 1)
+  bounds <- if (is.null(object$range)) c(-Inf, Inf) else object$range
   ci <- .call("interval", statistic = object$estimate, variance = object$variance,
-              confidence_level = level, call = sys.call())
+              confidence_level = level, bounds = as.list(bounds), call = sys.call())
   .ci_matrix(unlist(ci), level, object$measure)
 }
 
@@ -129,7 +151,8 @@ print.summary.propstab_estimate <- function(x, digits = max(3L, getOption("digit
   cat(sprintf("Stability of feature selection: M = %d runs, d = %d features\n\n", e$n.runs,
               e$n.features))
   print(signif(x$table, digits))
-  cat(sprintf("\nVariance: %s. Interval: Wald, %g%%.\n", .variance_source(e$method, e$variance.source),
+  cat(sprintf("\nVariance: %s. Interval: Wald, %g%%.\n",
+              .variance_source(e$method, e$variance.source, e$variance.note, e$variance),
               100 * x$conf.level))
   if (!is.na(e$interpretation)) {
     cat(sprintf("Interpretation (thesis Table 6.1): %s.\n", e$interpretation))
@@ -214,7 +237,8 @@ stability_test <- function(x, y = NULL, phi0 = 0,
       null.value = c(stability = phi0), stderr = .na(e$standard_error),
       alternative = alternative,
       method = sprintf("One-sample test of feature-selection stability (%s, %s)", e$measure,
-                       .variance_source(e$method, e$variance_source)),
+                       .variance_source(e$method, e$variance_source, e$variance_note,
+                                        .na(e$variance))),
       data.name = deparse1(substitute(x)))
   } else {
     ry <- .runs(y, p = if (is.null(p)) rx$p else p, sim.mat = sim, arg = "y")
@@ -234,7 +258,8 @@ stability_test <- function(x, y = NULL, phi0 = 0,
       stderr = sqrt(out$variance), alternative = alternative,
       method = sprintf("%s test of equal feature-selection stability (%s, %s)",
                        if (paired) "Paired" else "Two-sample", ex$measure,
-                       .variance_source(ex$method, ex$variance_source)),
+                       .variance_source(ex$method, ex$variance_source, ex$variance_note,
+                                        .na(ex$variance))),
       data.name = paste(deparse1(substitute(x)), "and", deparse1(substitute(y))))
   }
   class(result) <- "htest"

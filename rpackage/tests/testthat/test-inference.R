@@ -112,3 +112,36 @@ test_that("one-sided intervals need a level above 0.5", {
   expect_error(stability_test(list(1:2, 2:3, 1:2), p = 4, alternative = "less",
                               conf.level = 0.4), "conf.level")
 })
+
+test_that("a zero variance from runs that differ is replaced, with a warning (issue 20)", {
+  # two sets, each chosen by half of 10 runs: thesis Thm 6 (written above) gives 0
+  halves <- rep(list(c(1, 2, 3), c(1, 2, 4)), 5)
+  expect_equal(nogueira_thm6(halves, 6)$variance, 0, tolerance = 1e-15)
+  expect_warning(est <- stability_estimate(halves, p = 6),
+                 class = "propstab_DegenerateVarianceWarning")
+  expect_identical(est$method, "bootstrap")
+  expect_gt(est$std.error, 0.01)
+  ci <- confint(est)
+  expect_gt(ci[2] - ci[1], 0.1)
+  expect_match(paste(capture.output(print(est)), collapse = "\n"),
+               "bootstrap of the runs.*although the runs differ")
+  # 2 runs of different sizes: Thm 6 depends on k1 - k2 only; was p = 4e-34, silently
+  two <- list(c(1, 2, 3, 5, 7), c(3, 5, 7))
+  expect_warning(res <- stability_test(two, phi0 = 0, p = 7),
+                 class = "propstab_DegenerateVarianceWarning")
+  expect_true(is.na(res$p.value) && is.na(res$stderr))
+  expect_match(res$method, "variance undefined: .*2 runs")
+  # identical runs keep the exact 0, and warn only for the interval
+  same <- rep(list(c(1, 2)), 4)
+  est <- expect_silent(stability_estimate(same, p = 5))
+  expect_identical(est$variance, 0)
+  expect_warning(confint(est), class = "propstab_ZeroVarianceWarning")
+})
+
+test_that("confint() of an estimate is clipped to the measure's range, as in Python", {
+  near_top <- c(rep(list(c(1, 2)), 29), list(c(3, 4)))
+  est <- stability_estimate(near_top, p = 6)
+  twin <- nogueira_thm6(near_top, 6)
+  expect_equal(as.vector(confint(est)),
+               c(twin$phi - qnorm(0.975) * sqrt(twin$variance), 1), tolerance = 1e-10)
+})
