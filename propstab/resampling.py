@@ -1796,9 +1796,9 @@ def _assess_one(result, measure, options, top_k_sizes=None):
 
 def assess(selector, X, y=None, *, n_runs=None, random_state=None, scheme="bootstrap",
            fraction=None, stratify=None, n_jobs=None, backend=None, downstream=None,
-           scoring=None, top_k=None, threshold=None, keep_importances=False, progress=None,
+           scoring=None, top_k=None, threshold=None, keep_importances=False,
            measure=None, measure_options=None, output="selection", top_k_sizes=None,
-           target_halfwidth=None, max_runs=None):
+           target_halfwidth=None, max_runs=None, progress=None):
     """From data to answer: stability with its CI, frequencies and mean score.
 
     Parameters
