@@ -17,7 +17,7 @@ from typing import Any, Optional, Sequence, Tuple
 import numpy as np
 
 from . import inference
-from ._exceptions import UndefinedMeasureWarning
+from ._exceptions import UndefinedMeasureWarning, warn
 from ._text import Summary, call_repr, interval, number, shorten, summary
 
 __all__ = ["RankingAssessment", "assess_rankings", "default_top_k_sizes"]
@@ -73,6 +73,10 @@ class RankingAssessment:
         The ranking measure's name.
     mean_score : float
         The mean out-of-sample score of the runs (NaN when there is none).
+    top_k_undefined : tuple of (int, str), optional
+        The sizes k whose top-k set stability or its interval is undefined (NaN), each
+        with the reason; :func:`propstab.assess` warns with them
+        (``UndefinedMeasureWarning``) and :meth:`summary` prints them.
 
     See Also
     --------
@@ -106,6 +110,7 @@ class RankingAssessment:
     result: Any
     measure: str
     mean_score: float
+    top_k_undefined: Tuple[Tuple[int, str], ...] = ()
 
     @property
     def stability(self) -> float:
@@ -120,6 +125,12 @@ class RankingAssessment:
     def confidence_interval(self, confidence_level: float = 0.95):
         """The (low, high) confidence interval of the ranking stability."""
         return self.estimate.confidence_interval(confidence_level)
+
+    @property
+    def score_standard_error(self) -> float:
+        """The standard error of the mean score over the resamples
+        (:attr:`ResamplingResult.score_standard_error`)."""
+        return self.result.score_standard_error
 
     @property
     def mean_ranks(self):
@@ -155,9 +166,16 @@ class RankingAssessment:
         rows = [row for row in self.estimate._fields(confidence_level)
                 if row[0] not in ("subset size",)]
         sets = []
+        why = dict(self.top_k_undefined)
         for k, est in self.top_k:
             low, high = inference.quietly(est.confidence_interval, confidence_level)
-            sets.append(f"k={k}: {number(est.statistic, fixed=True)} {interval(low, high)}")
+            if not np.isfinite(est.statistic):
+                sets.append(f"k={k}: undefined ({why.get(k, 'NaN')})")
+                continue
+            text = f"k={k}: {number(est.statistic, fixed=True)} {interval(low, high)}"
+            if not (np.isfinite(low) and np.isfinite(high)) and k in why:
+                text += f" (no interval: {why[k]})"
+            sets.append(text)
         rows.append(("top-k sets", "; ".join(sets) + " (nogueira on the top-k sets)"))
         if self.weights is not None:
             rows.append(("weights", f"{number(self.weights, fixed=True)} (mean pairwise "
@@ -200,8 +218,35 @@ def assess_rankings(result, measure: str, options, top_k_sizes: Optional[Sequenc
              tuple(check_int_range("top_k_sizes", k, minimum=1, maximum=rk.n_features)
                    for k in top_k_sizes))
     est = inference.estimate(rk, measure, **options)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", UndefinedMeasureWarning)
-        sets = tuple((k, inference.estimate(rk, "top_k", k=k)) for k in sizes)
-    return RankingAssessment(estimate=est, top_k=sets, weights=_weights_pearson(
-        result.importances), result=result, measure=measure, mean_score=result.mean_score)
+    sets, undefined = [], []
+    for k in sizes:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            top = inference.estimate(rk, "top_k", k=k)
+            low, high = top.confidence_interval(0.95)
+        if np.isfinite(top.statistic) and np.isfinite(low) and np.isfinite(high):
+            sets.append((k, top))
+            continue
+        sets.append((k, top))
+        undefined.append((k, _top_k_reason(rk, k, caught)))
+    if undefined:
+        warn("assess: the stability of the top-k sets is undefined (NaN) at "
+             + "; ".join(f"k={k}: {why}" for k, why in undefined)
+             + "; report k below the number of features the runs rank apart "
+               "(top_k_sizes=)", UndefinedMeasureWarning)
+    return RankingAssessment(estimate=est, top_k=tuple(sets), weights=_weights_pearson(
+        result.importances), result=result, measure=measure, mean_score=result.mean_score,
+        top_k_undefined=tuple(undefined))
+
+
+def _top_k_reason(rk, k: int, caught) -> str:
+    """Why the top-k set stability (or its interval) is NaN: every run's top-k set is all
+    d features (a tie group from within the top k to the last rank), or the warning the
+    estimate gave."""
+    sizes = rk.top_k(k).row_sizes
+    d = rk.n_features
+    if (np.asarray(sizes) == d).all():
+        return (f"every run's top-{k} set holds all {d} features: tied ranks (e.g. "
+                f"weights 0) from within the top {k} to the last")
+    messages = [str(w.message) for w in caught]
+    return messages[0] if messages else "the estimate or its interval is NaN"

@@ -493,16 +493,57 @@ def check_bool(name: str, value, *, none: bool = False):
 
 def check_random_state(name: str, value):
     """A seed for ``numpy.random.default_rng``: None, a non-negative integer, or a numpy
-    ``Generator``, ``BitGenerator`` or ``SeedSequence``."""
+    ``Generator``, ``BitGenerator``, ``SeedSequence`` or legacy ``RandomState``.
+
+    One rule for every entry point taking ``random_state`` (``resample``, ``assess``,
+    ``StabilitySelection``, the bootstrap of ``estimate``). A ``RandomState`` is used as
+    scikit-learn uses one: it is advanced (by one draw of 128 bits, made here, whose
+    value seeds a ``SeedSequence``), so two calls given the same instance differ and
+    two calls given ``RandomState(0)`` afresh agree. Everything else is returned as
+    given (an integer as ``int``).
+
+    >>> import numpy as np
+    >>> a = check_random_state("random_state", np.random.RandomState(0))
+    >>> b = check_random_state("random_state", np.random.RandomState(0))
+    >>> type(a).__name__, a.entropy == b.entropy
+    ('SeedSequence', True)
+    """
     if value is None or isinstance(value, (np.random.Generator, np.random.BitGenerator,
                                            np.random.SeedSequence)):
         return value
+    if isinstance(value, np.random.RandomState):
+        words = value.randint(0, 2 ** 32, size=4, dtype=np.uint64)
+        return np.random.SeedSequence([int(w) for w in words])
     if isinstance(value, bool) or not isinstance(value, numbers.Integral):
-        _fail(f"{name}: must be None, a non-negative integer or a numpy Generator; got "
-              f"{_shown(value)}", TypeError)
+        _fail(f"{name}: must be None, a non-negative integer, a numpy Generator or a "
+              f"RandomState; got {_shown(value)}", TypeError)
     if value < 0:
         _fail(f"{name}: must be a non-negative integer (a seed); got {value}")
     return int(value)
+
+
+def seed_sequence(value) -> np.random.SeedSequence:
+    """The root ``SeedSequence`` of a random state checked by :func:`check_random_state`,
+    from which every random draw of a call comes (the resamples, and every run's seed).
+
+    None: fresh entropy. An integer ``s``: ``SeedSequence(s)`` (``default_rng`` of it
+    is ``default_rng(s)``). A ``SeedSequence``: itself (never spawned from, so it is not
+    modified). A ``Generator`` or ``BitGenerator``: seeded by one draw of 128 bits from
+    it (it is advanced, so two calls with the same generator differ).
+
+    >>> import numpy as np
+    >>> bool(np.random.default_rng(seed_sequence(3)).integers(100) ==
+    ...      np.random.default_rng(3).integers(100))
+    True
+    """
+    if value is None:
+        return np.random.SeedSequence()
+    if isinstance(value, np.random.SeedSequence):
+        return value
+    if isinstance(value, (np.random.Generator, np.random.BitGenerator)):
+        words = np.random.default_rng(value).integers(0, 2 ** 32, size=4, dtype=np.uint64)
+        return np.random.SeedSequence([int(w) for w in words])
+    return np.random.SeedSequence(int(value))
 
 
 def check_n_jobs(name: str, value):

@@ -393,7 +393,9 @@ def plot_pareto_front(score, stability=None, *, labels=None, stability_ci=None,
     score : array-like (n_points,) or Comparison
         The mean scores (to be maximised, Sechidis et al. 2019, sec. 4.1); or the
         result of ``assess({...})``, whose selectors are plotted with their names,
-        95% intervals and the reasons why any is left out.
+        95% intervals, the mean score's standard error (horizontal bars) and the
+        reasons why any is left out; the model that scored them is named in the
+        x-axis label when one model scored every selector, else after each name.
     stability : array-like (n_points,)
         The stabilities (to be maximised); not given with a Comparison.
     labels : sequence, optional
@@ -447,6 +449,19 @@ def plot_pareto_front(score, stability=None, *, labels=None, stability_ci=None,
         stability = [a.stability for a in comparison.assessments.values()]
         stability_ci = [a.confidence_interval(0.95) for a in comparison.assessments.values()]
         reasons = dict(comparison.left_out)
+        from .resampling import _scorer_label
+        scorers = [_scorer_label(a.result) if a.result.scored_by is not None else None
+                   for a in comparison.assessments.values()]
+        score_se = np.array([a.result.score_standard_error
+                             for a in comparison.assessments.values()])
+        distinct = {by for by in scorers if by is not None}
+        if len(distinct) == 1 and xlabel == "mean out-of-sample score":
+            xlabel = f"mean out-of-sample score (scored by {distinct.pop()}; bars: SE)"
+        elif len(distinct) > 1:          # name the model after each selector it scored
+            named = [name if by is None else f"{name} [{by}]"
+                     for name, by in zip(labels, scorers)]
+            reasons = {new: reasons[old] for old, new in zip(labels, named) if old in reasons}
+            labels = named
     elif stability is None:
         raise TypeError("stability: give the stabilities (one per point), or pass a "
                         "Comparison as the first argument")
@@ -466,6 +481,9 @@ def plot_pareto_front(score, stability=None, *, labels=None, stability_ci=None,
     xlabel = check_text("xlabel", xlabel)
     front, valid = _front(np.column_stack([x, y]))
     ax = _axes(ax)
+    if comparison is not None and np.isfinite(score_se).any():
+        ax.errorbar(x, y, xerr=np.nan_to_num(score_se), fmt="none", ecolor="0.6", lw=0.8,
+                    zorder=1)
     if ci is not None:
         ax.errorbar(x, y, yerr=np.abs(np.vstack([y - ci[:, 0], ci[:, 1] - y])), fmt="none",
                     ecolor="0.6", lw=0.8, zorder=1)

@@ -8,9 +8,12 @@ interval, the per-feature selection frequencies and the mean score, and for seve
 selectors at once to the accuracy-versus-stability Pareto front (Sechidis et al.
 sec. 4.1) and pairwise tests on paired resamples.
 
-Failed fits: a run whose fit (or selection, or scoring) raises is recorded in
-``ResamplingResult.failures`` with the exception's type and message, excluded from
-Z and the scores, and a :class:`FailedFitWarning` says how many runs failed. If
+Failed fits: a run whose fit (or the reading of its selection) raises is recorded in
+``ResamplingResult.failures`` with the exception's type and message and the failing
+stage, excluded from Z and the scores, and a :class:`FailedFitWarning` says how many
+runs failed. A run whose *scoring* alone fails keeps its selection in Z, with a NaN
+score, and is recorded in ``ResamplingResult.score_failures``
+(:class:`ScoringFailedWarning`). If
 every run fails, or fewer than 2 succeed, :func:`resample` raises ``ValueError``
 naming ``selector`` and quoting the first failure (the selector does not work on
 these data: a programming error in a selector function, or a model that fails to
@@ -33,13 +36,15 @@ from ._selection import Selection
 from ._rank_assessment import RankingAssessment
 from ._validation import (_is_one_of, _shown, as_real_array, as_selection, check_bool,
                           check_confidence_level, check_int_range, check_mapping, check_n_jobs,
-                          check_random_state, check_real, check_real_range, check_text)
+                          check_random_state, check_real, check_real_range, check_text,
+                          seed_sequence)
 from ._progress import progress_counter
-from .selectors import _call, _read, clone, is_estimator, take
+from .selectors import (_call, _read, clone, fits_a_classifier, is_estimator, run_seeds,
+                        seeded, take)
 
 __all__ = ["Assessment", "Comparison", "FailedFitWarning", "HalfwidthNotReachedWarning",
-           "RankingAssessment", "ResamplingResult", "RunFailure", "UnscoredWarning", "assess",
-           "pareto_front", "resample"]
+           "RankingAssessment", "ResamplingResult", "RunFailure", "ScoringFailedWarning",
+           "UnscoredWarning", "assess", "pareto_front", "resample"]
 
 OUTPUTS = ("selection", "ranking")
 
@@ -76,6 +81,46 @@ class FailedFitWarning(RuntimeWarning):
     ...     result = resample(flaky, X, n_runs=10, random_state=0)
     >>> caught[0].category.__name__, result.selection.n_runs, len(result.failures)
     ('FailedFitWarning', 6, 4)
+    """
+
+
+class ScoringFailedWarning(RuntimeWarning):
+    """The out-of-sample scoring failed in some runs: their selections are kept in Z and
+    their scores are NaN (the message says how many runs and quotes the first error;
+    each is in ``ResamplingResult.score_failures`` with ``stage="score"``).
+
+    A scorer that cannot be computed on some held-out rows (``roc_auc_ovr`` when a rare
+    class is missing from them, say) says nothing about the selector: its selection
+    stands.
+
+    See Also
+    --------
+    propstab.resample : Warns with it.
+    propstab.resampling.RunFailure : One failed run, with its ``stage``.
+
+    References
+    ----------
+    Pedregosa, F. et al. (2011). Scikit-learn: Machine learning in Python. JMLR 12,
+    2825-2830; scikit-learn User Guide, sec. 3.3.1 (the ``scoring`` parameter).
+
+    Examples
+    --------
+    >>> import warnings
+    >>> import numpy as np
+    >>> from sklearn.linear_model import Lasso
+    >>> from propstab import resample
+    >>> from propstab.resampling import ScoringFailedWarning
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.normal(size=(30, 4)); y = X[:, 0] + rng.normal(size=30)
+    >>> def broken(estimator, X, y):
+    ...     raise ValueError("cannot score")
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     res = resample(Lasso(alpha=0.1), X, y, n_runs=5, scoring=broken, random_state=0)
+    >>> [w.category for w in caught] == [ScoringFailedWarning], res.selection.n_runs
+    (True, 5)
+    >>> res.score_failures[0].stage, bool(np.isnan(res.scores).all())
+    ('score', True)
     """
 
 
@@ -156,7 +201,7 @@ def _require(module: str, extra: str):
 
 @dataclasses.dataclass(frozen=True)
 class RunFailure:
-    """A run whose fit raised: its number, the exception type and message.
+    """A run that raised: its number, the exception type and message, and the stage.
 
     Parameters
     ----------
@@ -166,6 +211,13 @@ class RunFailure:
         The name of the exception's type.
     message : str
         The exception's message.
+    stage : {"fit", "read", "score"}, default "fit"
+        Where the run failed: ``"fit"`` (fitting the estimator, or calling the
+        function, on the training rows), ``"read"`` (turning the fitted selector into a
+        selection) or ``"score"`` (scoring on the held-out rows). A run failing at
+        ``"fit"`` or ``"read"`` is excluded from Z (``ResamplingResult.failures``); one
+        failing at ``"score"`` keeps its selection, with a NaN score
+        (``ResamplingResult.score_failures``).
 
     See Also
     --------
@@ -192,12 +244,13 @@ class RunFailure:
     ...     warnings.simplefilter("always")
     ...     result = resample(flaky, X, n_runs=10, random_state=0)
     >>> result.failures[0]
-    RunFailure(run=0, error_type='ValueError', message='bad sample')
+    RunFailure(run=0, error_type='ValueError', message='bad sample', stage='fit')
     """
 
     run: int
     error_type: str
     message: str
+    stage: str = "fit"
 
 
 def _by_feature(values: np.ndarray, names, name: str):
@@ -256,6 +309,8 @@ class ResamplingResult:
         What produced the scores.
     unscored_reason : str or None, optional
         Why there are no scores.
+    score_failures : tuple of RunFailure, optional
+        The runs whose scoring failed (``stage="score"``); their selections are in Z.
 
     Attributes
     ----------
@@ -280,11 +335,15 @@ class ResamplingResult:
         (M x d, :func:`propstab.as_rankings`), from the selector's ``ranking_``,
         ``scores_`` or importances, or a function's scores; None otherwise.
     scored_by : str or None
-        What produced the scores: ``"the selector"``, or ``"downstream <model>"`` for a
-        selector that cannot score (``downstream=`` of :func:`resample`); None when
-        there are no scores.
+        What produced the scores: ``"the selector (<model>)"`` (its own ``score`` or
+        ``scoring=`` on it; the model is a pipeline's final step), or
+        ``"downstream <model>"`` (``downstream=`` of :func:`resample`, or the default
+        for a selector that cannot score); None when there are no scores.
     unscored_reason : str or None
         Why there are no scores (None when there are).
+    score_failures : tuple of RunFailure
+        The runs whose scoring raised (``stage="score"``): their selections are kept
+        in Z and their scores are NaN (:class:`ScoringFailedWarning`).
 
     See Also
     --------
@@ -323,6 +382,7 @@ class ResamplingResult:
     rankings: Any = None
     scored_by: Optional[str] = None
     unscored_reason: Optional[str] = None
+    score_failures: Tuple[RunFailure, ...] = ()
 
     @property
     def Z(self) -> np.ndarray:
@@ -346,6 +406,26 @@ class ResamplingResult:
         if self.scores is None or not np.isfinite(self.scores).any():
             return float("nan")
         return float(np.nanmean(self.scores))
+
+    @property
+    def score_standard_error(self) -> float:
+        """The standard error of :attr:`mean_score`: the standard deviation of the finite
+        per-run scores (ddof 1) over the square root of their number m (NaN for m < 2).
+
+        The runs are resamples of one data set, not independent test sets: their
+        training (and for the bootstrap their held-out) rows overlap, so the per-run
+        scores are positively correlated and this standard error, which treats them as
+        independent, understates the uncertainty of the mean score as an estimate of
+        the selector's accuracy on new data (Nadeau and Bengio 2003; Bengio and
+        Grandvalet 2004: no unbiased estimator of that variance exists). It measures the
+        spread over resamples, and compares selectors run on the same resamples.
+        """
+        if self.scores is None:
+            return float("nan")
+        finite = self.scores[np.isfinite(self.scores)]
+        if finite.size < 2:
+            return float("nan")
+        return float(np.std(finite, ddof=1) / np.sqrt(finite.size))
 
     def stability(self, measure: str = "nogueira", **options) -> float:
         """The stability of Z under a registered measure (:func:`propstab.stability`); of
@@ -400,16 +480,28 @@ class ResamplingResult:
             rows += [("failed runs", f"{len(self.failures)} of {self.n_runs} (excluded)"),
                      ("first failure", shorten([f"run {first.run}: {first.error_type}: "
                                                 f"{first.message}"]))]
+        if self.score_failures:
+            first = self.score_failures[0]
+            rows.append(("scoring failed", shorten([
+                f"{len(self.score_failures)} of {self.n_runs} runs (selections kept, "
+                f"scores NaN); run {first.run}: {first.error_type}: {first.message}"])))
         if self.scores is not None and np.isfinite(self.scores).any():
-            by = "" if self.scored_by in (None, "the selector") else f", {self.scored_by}"
-            rows.append(("mean score", f"{number(self.mean_score, fixed=True)} "
-                                       f"(out-of-sample{by})"))
+            by = self.scored_by or ""
+            if by.startswith("the selector (") and by.endswith(")"):
+                by = f"; the selector's own {by[len('the selector ('):-1]}"
+            elif by:
+                by = f"; {by}"
+            m = int(np.isfinite(self.scores).sum())
+            rows.append(("mean score", f"{number(self.mean_score, fixed=True)} (SE "
+                                       f"{number(self.score_standard_error, fixed=True)}, {m} "
+                                       f"runs{by})"))
         return rows
 
     def to_frame(self):
-        """One row per attempted run (index ``run``): its status ("ok" or "failed"), subset
-        size, out-of-sample score, numbers of training and held-out rows, and the error
-        of a failed run ("Type: message").
+        """One row per attempted run (index ``run``): its status ("ok", "failed", or
+        "score failed" for a run whose selection is kept but whose scoring raised),
+        subset size, out-of-sample score, numbers of training and held-out rows, and the
+        error of a failed run ("Type: message").
 
         Returns
         -------
@@ -432,8 +524,10 @@ class ResamplingResult:
             score[ok] = self.scores
         frame["score"] = score
         frame["error"] = None
-        for f in self.failures:
+        for f in self.failures + tuple(self.score_failures):
             frame.loc[f.run, "error"] = f"{f.error_type}: {f.message}"
+        for f in self.score_failures:
+            frame.loc[f.run, "status"] = "score failed"
         return frame[["status", "size", "score", "n_train", "n_test", "error"]]
 
 
@@ -451,6 +545,91 @@ def _check_fraction(fraction, scheme):
                             high_open=True)
 
 
+def _check_rows_left(scheme, fraction, given, groups, n):
+    """Refuse a ``fraction`` that leaves no training row, or no held-out row, in every
+    run: ``subsample`` trains on floor(fraction n_g) rows of each stratum g (of n_g
+    rows; one stratum of n rows without ``stratify``), ``leave_out`` leaves out
+    floor(fraction n_g)."""
+    if scheme not in _DEFAULT_FRACTION:
+        return
+    if sum(int(np.floor(fraction * len(g))) for g in groups):
+        return
+    largest = max(len(g) for g in groups)
+    rows = (f"n_samples={n}" if len(groups) == 1 else
+            f"strata of at most {largest} rows (stratify=)")
+    if scheme == "subsample":
+        what = "trains on floor(fraction * n) rows: none"
+        why = "no run would have a training row"
+    else:
+        what = "leaves out floor(fraction * n) rows: none"
+        why = "no run would hold a row out, every run fitting all the data"
+    shown = f"{fraction!r}" + ("" if given else " (the default)")
+    raise ValueError(f"fraction: scheme={scheme!r} {what} with {rows}, so {why}; needs "
+                     f"fraction >= 1/{largest} = {1 / largest:.4g}; got fraction={shown}")
+
+
+def _is_splitter(scheme) -> bool:
+    """A scikit-learn splitter object (``split(X, y)`` and ``get_n_splits``)."""
+    return (not isinstance(scheme, (str, bytes, type)) and hasattr(scheme, "split")
+            and hasattr(scheme, "get_n_splits"))
+
+
+def _splitter_splits(splitter, X, y, n: int, n_runs):
+    """The (train, test) pairs of a scikit-learn splitter, each split one run; a given
+    ``n_runs`` must equal the splitter's number of splits."""
+    name = type(splitter).__name__
+    try:
+        count = int(splitter.get_n_splits(X, y))
+        drawn = list(splitter.split(X, y))
+    except Exception as exc:  # noqa: BLE001 - the splitter's own error, named
+        raise ValueError(f"scheme: {name}.split(X, y) failed: {type(exc).__name__}: "
+                         f"{exc}") from None
+    if len(drawn) != count:
+        raise ValueError(f"scheme: {name} yielded {len(drawn)} splits but get_n_splits says "
+                         f"{count}")
+    if n_runs is not None and int(n_runs) != count:
+        raise ValueError(f"n_runs: with scheme={name}(...) every split is one run, and it "
+                         f"makes {count} splits (get_n_splits); leave n_runs out or give "
+                         f"n_runs={count}; got n_runs={n_runs}")
+    if count < 2:
+        raise ValueError(f"scheme: {name} makes {count} split(s); resampling needs at least 2")
+    out = []
+    for i, (train, test) in enumerate(drawn):
+        train = _scheme_rows(train, n, f"the training rows of split {i}")
+        test = _scheme_rows(test, n, f"the held-out rows of split {i}")
+        if train.size == 0:
+            raise ValueError(f"scheme: split {i} of {name} has no training rows")
+        out.append((train, test))
+    return out
+
+
+def _continuous(y) -> bool:
+    """Whether ``y`` is a regression target by the package's one rule
+    (:func:`_task_of`): True for a continuous y, False otherwise or when undecidable."""
+    try:
+        return _task_of(y) in ("continuous", "continuous-multioutput")
+    except (ValueError, TypeError, ImportError):
+        return False
+
+
+def _task_of(y) -> str:
+    """The task of ``y``: scikit-learn's ``type_of_target``, except that a float y of
+    whole numbers with more than two values (diabetes' progression score) is
+    ``"continuous"`` where ``type_of_target`` says multiclass. The one rule by which
+    :func:`resample` picks the default downstream model, refuses a classifier on a
+    continuous y and ``stratify=True`` with one."""
+    from sklearn.utils.multiclass import type_of_target
+    task = type_of_target(y)
+    if task == "multiclass" and np.asarray(y).dtype.kind == "f":
+        task = "continuous"
+    return task
+
+
+def _values_of(y) -> str:
+    values = np.unique(np.asarray(y))
+    return f"{values.size} distinct values ({_shown(values[0])}, ..., {_shown(values[-1])})"
+
+
 def _strata(stratify, y, n):
     """Group labels for stratified resampling, or None."""
     if stratify is None or stratify is False:
@@ -458,6 +637,11 @@ def _strata(stratify, y, n):
     labels = y if stratify is True else stratify
     if labels is None:
         raise ValueError("stratify: True needs y (the class labels)")
+    if stratify is True and _continuous(y):
+        raise ValueError(f"stratify: True resamples within each class of y, but y is "
+                         f"continuous (a float y of more than two values, whole or not, is "
+                         f"a regression target) with {_values_of(y)}: every value would be "
+                         f"a stratum; pass class labels as stratify=, or leave it out")
     labels = np.asarray(labels)
     if labels.ndim != 1 or labels.shape[0] != n:
         raise ValueError(f"stratify: must give one label per sample ({n}); got shape "
@@ -557,25 +741,37 @@ def _draw(scheme, n, n_runs, fraction, strata, rng):
 
 
 def _run_one(selector, X, y, train, test, n_features, scorer, threshold, top_k,
-             keep_importances, output="selection", downstream=None):
-    """One run: fit on train, select, score on test. Returns (mask, imp, score, error);
-    with ``output="ranking"`` the importances slot holds ``(values, kind)``, the run's
-    ranking. ``error`` is None or ``(type name, message, stage, is_value_or_type_error)``,
-    the stage being "fit" (fitting, or calling a function), "read" (turning the fitted
-    selector into a selection: its set-up) or "score"."""
+             keep_importances, output="selection", downstream=None, seed=None):
+    """One run: fit on train, select, score on test. Returns
+    ``(mask, imp, score, error, score_error)``; with ``output="ranking"`` the importances
+    slot holds ``(values, kind)``, the run's ranking. ``error`` is None or ``(type name,
+    message, stage, is_value_or_type_error)``, the stage being "fit" (fitting, or
+    calling a function) or "read" (turning the fitted selector into a selection: its
+    set-up); the run then has no selection. ``score_error`` is None or ``(type name,
+    message)`` when the scoring alone failed: the selection stands, the score is NaN.
+    ``seed`` (an int) seeds the estimator's and the downstream model's unset random
+    states (:func:`propstab.selectors.seeded`)."""
     stage = "fit"
     try:
         Xtr = take(X, train)
         ytr = None if y is None else take(y, train)
-        fitted = _call(selector, Xtr, ytr)
+        model = selector
+        if seed is not None and is_estimator(selector):
+            model = seeded(selector, seed)
+        fitted = _call(model, Xtr, ytr)
         stage = "read"
         mask, imp = _read(selector, fitted, n_features, threshold, top_k, output)
-        stage = "score"
-        score = _score(selector, fitted, mask, X, y, Xtr, ytr, test, scorer, downstream)
-        return mask, (imp if keep_importances or output == "ranking" else None), score, None
     except Exception as exc:  # noqa: BLE001 - every failure is reported, not dropped
         return None, None, np.nan, (type(exc).__name__, str(exc), stage,
-                                    isinstance(exc, (ValueError, TypeError)))
+                                    isinstance(exc, (ValueError, TypeError))), None
+    imp = imp if keep_importances or output == "ranking" else None
+    try:
+        if downstream is not None and seed is not None:
+            downstream = seeded(downstream, seed)
+        score = _score(selector, fitted, mask, X, y, Xtr, ytr, test, scorer, downstream)
+    except Exception as exc:  # noqa: BLE001 - the selection stands; the score is NaN
+        return mask, imp, np.nan, None, (type(exc).__name__, str(exc))
+    return mask, imp, score, None, None
 
 
 def _can_score(estimator) -> bool:
@@ -592,13 +788,13 @@ def _columns(X, mask):
 
 
 def _score(selector, fitted, mask, X, y, Xtr, ytr, test, scorer, downstream):
-    """The run's out-of-sample score: the selector's own, or the downstream model's fitted
-    on the selected columns of the training rows (NaN without held-out rows, without a
-    model to score, or when nothing was selected for the downstream model)."""
+    """The run's out-of-sample score: the downstream model's (given, or the default for a
+    selector that cannot score) fitted on the selected columns of the training rows, or
+    else the selector's own (NaN without held-out rows, without a model to score, or
+    when nothing was selected for the downstream model)."""
     if not len(test):
         return np.nan
-    own = is_estimator(selector) and _can_score(fitted)
-    if not own and downstream is not None:
+    if downstream is not None:
         if y is None or not mask.any():
             return np.nan
         model = clone(downstream)
@@ -614,20 +810,17 @@ def _score(selector, fitted, mask, X, y, Xtr, ytr, test, scorer, downstream):
 
 def _default_downstream(y):
     """The documented default downstream model for the task of ``y`` (decided as
-    scikit-learn's ``type_of_target``), its description, and the reason when there is
-    none: ``(model, description, None)`` or ``(None, None, reason)``."""
+    scikit-learn's ``type_of_target``, :func:`_task_of`), its description, and the reason
+    when there is none: ``(model, description, None)`` or ``(None, None, reason)``."""
     if y is None:
         return None, None, "no y to score against"
     from sklearn.linear_model import LogisticRegression, Ridge
     from sklearn.pipeline import make_pipeline
     from sklearn.preprocessing import StandardScaler
-    from sklearn.utils.multiclass import type_of_target
     try:
-        task = type_of_target(y)
+        task = _task_of(y)
     except (ValueError, TypeError) as exc:
         return None, None, f"the task of y could not be decided: {exc}"
-    if task == "multiclass" and np.asarray(y).dtype.kind == "f":
-        task = "continuous"     # a float y of whole numbers (diabetes' progression score)
     if task in ("binary", "multiclass"):
         return (make_pipeline(StandardScaler(with_mean=False), LogisticRegression(max_iter=1000)),
                 "downstream LogisticRegression (default)", None)
@@ -648,16 +841,26 @@ def _check_downstream(downstream):
     return downstream
 
 
+def _model_name(estimator) -> str:
+    """The model that scores for ``estimator``: its class name, a pipeline's final step's."""
+    from .selectors import _is_pipeline, _steps
+    if _is_pipeline(estimator) and _steps(estimator):
+        return _model_name(_steps(estimator)[-1][1])
+    return type(estimator).__name__
+
+
 def _scoring_plan(selector, y, downstream):
-    """Who scores the runs: ``(downstream model or None, scored_by, unscored_reason)``."""
+    """Who scores the runs: ``(downstream model or None, scored_by, unscored_reason)``.
+    A given downstream model scores every selector, those that can score themselves
+    too, so that selectors compared are scored alike."""
+    if downstream is not None and downstream is not False and y is not None:
+        return downstream, f"downstream {_model_name(downstream)}", None
     if is_estimator(selector) and _can_score(selector):
-        return None, "the selector", None
+        return None, f"the selector ({_model_name(selector)})", None
     if downstream is False:
         return None, None, "the selector cannot score and downstream=False"
     if y is None:
         return None, None, "no y to score against"
-    if downstream is not None:
-        return downstream, f"downstream {type(downstream).__name__}", None
     if not is_estimator(selector):
         return None, None, ("a function has no model to score; pass downstream= (an "
                             "estimator fitted on the selected columns)")
@@ -710,7 +913,7 @@ def _check_backend(backend):
     return backend
 
 
-def resample(selector, X, y=None, *, n_runs=100, scheme="bootstrap", fraction=None,
+def resample(selector, X, y=None, *, n_runs=None, scheme="bootstrap", fraction=None,
              stratify=None, random_state=None, n_jobs=None, backend=None, progress=None,
              keep_importances=False, top_k=None, threshold=None,
              scoring=None, output="selection", downstream=None) -> ResamplingResult:
@@ -730,9 +933,11 @@ def resample(selector, X, y=None, *, n_runs=100, scheme="bootstrap", fraction=No
     X : array-like, sparse matrix or DataFrame (n_samples, n_features)
         DataFrame columns name the features.
     y : array-like, optional
-    n_runs : int, default 100
-        M, the number of resamples (even for ``"complementary_pairs"``).
-    scheme : {"bootstrap", "subsample", "leave_out", "complementary_pairs"} or callable
+    n_runs : int, optional
+        M, the number of resamples (even for ``"complementary_pairs"``); default 100,
+        or with a splitter object as ``scheme`` its number of splits (a different
+        ``n_runs`` is refused).
+    scheme : {"bootstrap", "subsample", "leave_out", "complementary_pairs"}, callable or splitter
         ``"bootstrap"``: n draws with replacement, out-of-bag rows held out
         (thesis sec. 5.2.2). ``"subsample"``: floor(fraction * n) rows without
         replacement (fraction 0.5 by default). ``"leave_out"``: leave out
@@ -741,14 +946,30 @@ def resample(selector, X, y=None, *, n_runs=100, scheme="bootstrap", fraction=No
         ``"complementary_pairs"``: n_runs/2 random splits into two disjoint halves
         of floor(n/2) rows (Shah and Samworth 2013). A callable
         ``scheme(n_samples, n_runs, rng)`` yields per run the training indices
-        or a ``(train, test)`` pair.
+        or a ``(train, test)`` pair. A scikit-learn splitter object (anything with
+        ``split(X, y)`` and ``get_n_splits``: ``ShuffleSplit``,
+        ``StratifiedShuffleSplit``, ``RepeatedStratifiedKFold``, ...): each of its
+        splits is one run. Its splits follow the splitter's own ``random_state``
+        (set it for reproducible splits; with None they differ between calls, as in
+        scikit-learn); ``random_state`` here then seeds only the estimators.
     fraction : float, optional
-        The subsample fraction, or the left-out fraction delta.
+        The subsample fraction, or the left-out fraction delta. A fraction that
+        leaves no row in (``"subsample"``) or none out (``"leave_out"``) for the n
+        rows given (floor(fraction * n) = 0) is refused.
     stratify : array-like or True, optional
-        Class labels (True: ``y``) to resample within each class.
-    random_state : None, int or numpy Generator
-        All resamples are drawn up front from this seed, so results do not depend
-        on ``n_jobs`` or the backend.
+        Class labels (True: ``y``, refused for a continuous ``y``) to resample within
+        each class; not with a splitter object (it stratifies by itself).
+    random_state : None, int, numpy Generator, SeedSequence or RandomState
+        The one source of randomness of the call: from it one
+        ``numpy.random.SeedSequence`` is made, and every run's resample *and* every
+        run's seed are drawn from it up front, in run order, so results do not
+        depend on ``n_jobs``, the backend or batching. Each run fits a clone of an
+        estimator selector (and of ``downstream``) whose random-state parameters left
+        at None (``random_state``, ``<step>__random_state``) are set to the run's seed
+        (:func:`propstab.selectors.seeded`); random states set explicitly are left
+        alone. A function selector cannot be seeded from outside: seed its own
+        randomness inside it. A ``RandomState`` is advanced, as in scikit-learn (one
+        rule for every entry point).
     n_jobs : int, optional
         Parallel runs with joblib (None: 1, or all the backend's workers when
         ``backend`` is given; -1: all cores).
@@ -777,18 +998,22 @@ def resample(selector, X, y=None, *, n_runs=100, scheme="bootstrap", fraction=No
         largest the most important), its selection being the ``top_k`` largest, the
         scores above ``threshold`` or the nonzero scores.
     downstream : estimator, None or False, default None
-        The model that scores a selector which cannot score itself (no ``score`` or
-        ``predict``: ``SelectKBest``, ``SelectFromModel``, ``VarianceThreshold``, a
-        pipeline ending in a selector, a function): in every run a clone is fitted on
-        the selected columns of the training rows and scored (``scoring=`` or its
+        The model that scores the runs: in every run a clone is fitted on the
+        selected columns of the training rows and scored (``scoring=`` or its
         ``score``) on the same columns of the held-out rows (NaN when nothing was
-        selected). None: a default per task, decided from ``y`` as scikit-learn's
+        selected). Given, it scores *every* selector, those that score themselves
+        too (a pipeline ending in a model, a Lasso), so that the scores of selectors
+        compared are like for like. None: a selector that scores itself does;
+        one that cannot (no ``score`` or ``predict``: ``SelectKBest``,
+        ``SelectFromModel``, ``VarianceThreshold``, a pipeline ending in a selector,
+        a function) is scored by a default per task, decided from ``y`` as scikit-learn's
         ``type_of_target`` does, for estimators: ``LogisticRegression(max_iter=1000)``
         after ``StandardScaler(with_mean=False)`` for a binary or multiclass ``y``,
         ``Ridge()`` for a continuous one (a float ``y`` of more than two whole
         numbers, such as diabetes' progression score, counts as continuous, where
         ``type_of_target`` says multiclass); functions are scored only with an explicit
-        ``downstream``. False: no downstream model (no scores).
+        ``downstream``. False: no downstream model (a selector that cannot score has
+        no scores). ``ResamplingResult.scored_by`` says which model scored.
 
     Returns
     -------
@@ -798,6 +1023,12 @@ def resample(selector, X, y=None, *, n_runs=100, scheme="bootstrap", fraction=No
     ------
     ValueError, TypeError
         Invalid arguments.
+        ``ValueError`` naming ``y`` when the selector (or ``downstream``) is or
+        contains a classifier and ``y`` is continuous (the rule of the default
+        downstream model: a float ``y`` of more than two values, whole or not);
+        naming ``stratify`` for ``stratify=True`` with such a ``y``; naming
+        ``fraction`` when it leaves no row in or out; naming ``n_runs`` when it
+        differs from a splitter's number of splits.
         ``ValueError`` naming ``selector`` when fewer than 2 runs succeeded (the
         message quotes the first failure).
         ``ValueError`` or ``TypeError`` naming ``selector`` after the *first* run when
@@ -810,6 +1041,9 @@ def resample(selector, X, y=None, *, n_runs=100, scheme="bootstrap", fraction=No
     -----
     FailedFitWarning
         Some runs failed; they are listed in ``failures`` and excluded from Z.
+    ScoringFailedWarning
+        The scoring failed in some runs: their selections are kept, their scores are
+        NaN, and they are listed in ``score_failures``.
 
     See Also
     --------
@@ -845,26 +1079,49 @@ def resample(selector, X, y=None, *, n_runs=100, scheme="bootstrap", fraction=No
                     backend=backend, keep_importances=keep_importances, top_k=top_k,
                     threshold=threshold, scoring=scoring, output=output,
                     downstream=downstream)
-    with progress_counter(progress=progress, total=n_runs, desc="resample",
+    with progress_counter(progress=progress, total=len(plan.splits), desc="resample",
                           minimum=20) as bar:
         outputs = _execute(plan, 0, len(plan.splits), bar)
     return _collect_plan(plan, outputs)
 
 
+def _check_task(selector, downstream, y):
+    """A classifier (the selector, a step of it, or the downstream model) needs class
+    labels: refuse a continuous ``y`` by the rule of :func:`_task_of`."""
+    if y is None:
+        return
+    for who, model in (("selector", selector), ("downstream", downstream)):
+        if model is None or model is False or not is_estimator(model):
+            continue
+        if fits_a_classifier(model) and _continuous(y):
+            raise ValueError(f"y: the {who} ({_model_name(model)}) is a classifier, which "
+                             f"needs class labels, but y is continuous (a float y of more "
+                             f"than two values, whole or not, is a regression target, as "
+                             f"when the default downstream model is chosen) with "
+                             f"{_values_of(y)}; use a regressor, or pass class labels "
+                             f"(integers or strings)")
+
+
 def _planned(selector, X, y, *, n_runs, scheme, fraction, stratify, random_state, n_jobs,
              backend, keep_importances, top_k, threshold, scoring, output, downstream):
-    """The arguments of :func:`resample` checked, and every run's split drawn."""
+    """The arguments of :func:`resample` checked, and every run's split and seed drawn."""
     X, y, n, d, names = _data(X, y)
     if not _is_one_of(output, OUTPUTS):
         raise ValueError(f"output: must be one of {', '.join(map(repr, OUTPUTS))}; got "
                          f"{_shown(output)}")
-    n_runs = check_int_range("n_runs", n_runs, minimum=2)
-    if not callable(scheme) and not _is_one_of(scheme, SCHEMES):
-        raise ValueError(f"scheme: must be one of {', '.join(map(repr, SCHEMES))} or a "
-                         f"callable; got {_shown(scheme)}")
-    if scheme == "complementary_pairs" and n_runs % 2:
+    splitter = _is_splitter(scheme)
+    if n_runs is not None or not splitter:
+        n_runs = check_int_range("n_runs", 100 if n_runs is None else n_runs, minimum=2)
+    if not splitter and not callable(scheme) and not _is_one_of(scheme, SCHEMES):
+        raise ValueError(f"scheme: must be one of {', '.join(map(repr, SCHEMES))}, a "
+                         f"callable or a scikit-learn splitter (split(X, y), get_n_splits); "
+                         f"got {_shown(scheme)}")
+    if not splitter and scheme == "complementary_pairs" and n_runs % 2:
         raise ValueError(f"n_runs: must be even for scheme='complementary_pairs'; got {n_runs}")
-    fraction = _check_fraction(fraction, "a callable" if callable(scheme) else scheme)
+    scheme_name = (f"a {type(scheme).__name__} splitter" if splitter else
+                   "a callable" if callable(scheme) else scheme)
+    given_fraction = fraction is not None
+    fraction = _check_fraction(fraction, scheme_name)
     if top_k is not None:
         top_k = check_int_range("top_k", top_k, minimum=0, maximum=d)
     if threshold is not None:
@@ -892,15 +1149,26 @@ def _planned(selector, X, y, *, n_runs, scheme, fraction, stratify, random_state
             scorer = scoring
         else:
             raise TypeError(f"scoring: must be a scorer name or a callable; got {scoring!r}")
-    downstream, scored_by, unscored_reason = _scoring_plan(selector, y,
-                                                           _check_downstream(downstream))
+    downstream = _check_downstream(downstream)
+    _check_task(selector, downstream, y)
+    downstream, scored_by, unscored_reason = _scoring_plan(selector, y, downstream)
+    if splitter and stratify is not None and stratify is not False:
+        raise ValueError(f"stratify: not with a splitter object as scheme (it resamples by "
+                         f"itself: use a stratified splitter such as StratifiedShuffleSplit); "
+                         f"got stratify={_shown(stratify)}")
     strata = _strata(stratify, y, n)
-    rng = np.random.default_rng(random_state)
-    splits = _draw(scheme, n, n_runs, fraction, strata, rng)
+    if fraction is not None:
+        _check_rows_left(scheme, fraction, given_fraction, _groups(strata, n), n)
+    root = seed_sequence(random_state)
+    if splitter:
+        splits = _splitter_splits(scheme, X, y, n, n_runs)
+    else:
+        splits = _draw(scheme, n, n_runs, fraction, strata, np.random.default_rng(root))
+    seeds = tuple(int(v) for v in run_seeds(root, 0, len(splits)))
     return _Plan(selector=selector, X=X, y=y, names=names, d=d, splits=splits, scorer=scorer,
                  threshold=threshold, top_k=top_k, keep_importances=keep_importances,
                  output=output, downstream=downstream, n_jobs=n_jobs, backend=backend,
-                 scored_by=scored_by, unscored_reason=unscored_reason)
+                 scored_by=scored_by, unscored_reason=unscored_reason, seeds=seeds)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -923,11 +1191,13 @@ class _Plan:
     backend: Any
     scored_by: Optional[str]
     unscored_reason: Optional[str]
+    seeds: Tuple[int, ...] = ()
 
     def task(self, i: int):
         train, test = self.splits[i]
         return (self.selector, self.X, self.y, train, test, self.d, self.scorer, self.threshold,
-                self.top_k, self.keep_importances, self.output, self.downstream)
+                self.top_k, self.keep_importances, self.output, self.downstream,
+                self.seeds[i])
 
 
 def _execute(plan: _Plan, start: int, stop: int, bar) -> list:
@@ -1005,8 +1275,10 @@ def _rankings_of(outputs, ok, names):
 
 
 def _collect(outputs, splits, names, selector, keep_importances, n_runs, output="selection"):
-    failures = tuple(RunFailure(i, err[0], err[1]) for i, (_, _, _, err) in enumerate(outputs)
-                     if err is not None)
+    failures = tuple(RunFailure(i, out[3][0], out[3][1], out[3][2])
+                     for i, out in enumerate(outputs) if out[3] is not None)
+    score_failures = tuple(RunFailure(i, out[4][0], out[4][1], "score")
+                           for i, out in enumerate(outputs) if out[4] is not None)
     ok = np.array([i for i, out in enumerate(outputs) if out[3] is None], dtype=np.intp)
     if ok.size < 2:
         first = failures[0] if failures else None
@@ -1015,9 +1287,15 @@ def _collect(outputs, splits, names, selector, keep_importances, n_runs, output=
         raise ValueError(f"selector: {len(failures)} of {n_runs} runs failed and fewer than "
                          f"2 succeeded{detail}")
     if failures:
-        warn(f"resample: {len(failures)} of {n_runs} runs failed and are excluded "
-                      f"from Z (see .failures); first: {failures[0].error_type}: "
-                      f"{failures[0].message}", FailedFitWarning)
+        warn(f"resample: {len(failures)} of {n_runs} runs failed (at the {failures[0].stage} "
+             f"stage) and are excluded from Z (see .failures); first: "
+             f"{failures[0].error_type}: {failures[0].message}", FailedFitWarning)
+    if score_failures:
+        first = score_failures[0]
+        warn(f"resample: scoring failed in {len(score_failures)} of {n_runs} runs; their "
+             f"selections are kept in Z and their scores are NaN (see .score_failures); "
+             f"first (run {first.run}): {first.error_type}: {first.message}",
+             ScoringFailedWarning)
     Z = np.vstack([outputs[i][0] for i in ok])
     scores = np.array([outputs[i][2] for i in ok], dtype=np.float64)
     importances = rankings = None
@@ -1029,7 +1307,7 @@ def _collect(outputs, splits, names, selector, keep_importances, n_runs, output=
         selection=as_selection(Z, feature_names=names), scores=scores,
         runs=ok, train_indices=tuple(splits[i][0] for i in ok),
         test_indices=tuple(splits[i][1] for i in ok), importances=importances,
-        failures=failures, n_runs=n_runs, rankings=rankings)
+        failures=failures, n_runs=n_runs, rankings=rankings, score_failures=score_failures)
 
 
 # ----------------------------------------------------------------------------------
@@ -1107,7 +1385,7 @@ class Assessment:
     95% CI           [0.3312, 0.6625] (Wald, thesis Cor. 1)
     runs x features  20 x 4
     subset size      2 to 4 (mean 2.65)
-    mean score       0.2807 (out-of-sample)
+    mean score       0.2807 (SE 0.0324, 20 runs; the selector's own Lasso)
     most selected    a (1.00), b (1.00), d (0.40), c (0.25)
     >>> a.frequencies.round(2).to_dict()                    # a Series: X had column names
     {'a': 1.0, 'b': 1.0, 'c': 0.25, 'd': 0.4}
@@ -1128,6 +1406,13 @@ class Assessment:
     def halfwidth(self) -> float:
         """The half-width of the 95% confidence interval of the stability."""
         return _halfwidth(self)
+
+    @property
+    def score_standard_error(self) -> float:
+        """The standard error of :attr:`mean_score` over the resamples
+        (:attr:`ResamplingResult.score_standard_error`: the runs are resamples, so it
+        understates the uncertainty about new data)."""
+        return self.result.score_standard_error
 
     def confidence_interval(self, confidence_level: float = 0.95):
         """The (low, high) confidence interval of the stability."""
@@ -1240,11 +1525,12 @@ class Comparison:
                n_runs=20, n_features=5, pareto_optimal=('lasso0.2', 'lasso0.5'))
     >>> print(c)
     Comparison of 3 selectors on the same resamples: nogueira, 20 runs x 5 features
-    selector   stability  SE      95% CI             mean score  mean size  failed  Pareto
-    ---------  ---------  ------  -----------------  ----------  ---------  ------  ------
-    lasso0.05  0.0292     0.0493  [-0.0673, 0.1258]  0.2365      4.5        0
-    lasso0.2   0.4430     0.0678  [0.3101, 0.5759]   0.2739      3          0       *
-    lasso0.5   0.9587     0.0360  [0.8882, 1.0000]   0.2195      2.05       0       *
+    selector   stability  SE      95% CI             score (SE)       mean size  failed  Pareto
+    ---------  ---------  ------  -----------------  ---------------  ---------  ------  ------
+    lasso0.05  0.0292     0.0493  [-0.0673, 0.1258]  0.2365 (0.0430)  4.5        0
+    lasso0.2   0.4430     0.0678  [0.3101, 0.5759]   0.2739 (0.0359)  3          0       *
+    lasso0.5   0.9587     0.0360  [0.8882, 1.0000]   0.2195 (0.0220)  2.05       0       *
+    scores: Lasso (own) on held-out rows; SE over resamples
     paired two-sided tests, Holm's correction: 3 of 3 pairs differ at p < 0.05 (see .tests)
     >>> c.to_frame()["pareto_optimal"].tolist()
     [False, True, True]
@@ -1269,11 +1555,25 @@ class Comparison:
     def __str__(self) -> str:
         return str(self.summary())          # a plain str, not the Summary subclass
 
+    def _ranking(self) -> bool:
+        return isinstance(next(iter(self.assessments.values())), RankingAssessment)
+
     def summary(self, confidence_level: float = 0.95, alpha: float = 0.05) -> Summary:
-        """One line per selector: stability, standard error, interval, mean score, mean
-        subset size, failed runs and Pareto optimality ("left out" for a selector
-        without a score); then why each left-out selector is left out, and a count of
-        the pairwise tests significant after the correction (Holm's).
+        """One line per selector: stability, standard error, interval, mean score with
+        its standard error, the model that scored it (a column when the models differ,
+        else one note naming the model), mean subset size, failed runs and Pareto
+        optimality ("left out" for a selector without a score); then why each
+        left-out selector is left out, and a count of the pairwise tests significant
+        after the correction (Holm's).
+
+        The score's standard error is that of
+        :attr:`ResamplingResult.score_standard_error` (the SD of the per-run scores over
+        the square root of their number; the runs are resamples, not independent test
+        sets, so it understates the uncertainty about new data). With
+        ``output="ranking"`` the selectors are compared by their rankings: in place of
+        the mean subset size (a ranker with nonzero weights "selects" every feature),
+        the column ``top-k`` gives the stability of the runs' top-k sets at the first
+        reported k (:class:`RankingAssessment`), "undefined" where it is undefined.
 
         Parameters
         ----------
@@ -1290,19 +1590,38 @@ class Comparison:
         alpha = check_real_range("alpha", alpha, low=0.0, high=1.0, low_open=True,
                                  high_open=True)
         measure, n_runs, d = self._shape()
+        ranking = self._ranking()
+        first_k = next(iter(self.assessments.values())).top_k[0][0] if ranking else None
+        scorers = {name: _scorer_label(a.result) for name, a in self.assessments.items()
+                   if a.result.scored_by is not None}
+        mixed = len(set(scorers.values())) > 1
         heads = ["selector", "stability", "SE", level_label(confidence_level),
-                 "mean score", "mean size", "failed", "Pareto"]
+                 "score (SE)", *(["scored by"] if mixed else []),
+                 f"top-{first_k}" if ranking else "mean size", "failed", "Pareto"]
         body = []
         for name, a in self.assessments.items():
             low, high = inference.quietly(a.confidence_interval, confidence_level)
+            score = number(a.mean_score, fixed=True)
+            if np.isfinite(a.mean_score):
+                score += f" ({number(a.result.score_standard_error, fixed=True)})"
+            if ranking:
+                top = a.top_k[0][1].statistic
+                size = number(top, fixed=True) if np.isfinite(top) else "undefined"
+            else:
+                size = number(float(np.mean(a.result.selection.row_sizes)), 3)
             body.append([name, number(a.stability, fixed=True),
                          number(a.estimate.standard_error, fixed=True), interval(low, high),
-                         number(a.mean_score, fixed=True),
-                         number(float(np.mean(a.result.selection.row_sizes)), 3),
+                         score, *([scorers.get(name, "none")] if mixed else []), size,
                          len(a.result.failures), "*" if name in self.pareto_optimal else
                          "left out" if name in self.left_out else ""])
         notes = [f"left out of the Pareto front: {name} ({why})"
                  for name, why in self.left_out.items()]
+        if mixed:
+            notes.append("scores from different models (scored by), not like for like: "
+                         "downstream= scores all alike")
+        elif scorers:
+            notes.append(f"scores: {next(iter(scorers.values()))} on held-out rows; SE over "
+                         f"resamples")
         notes += [f"SE of {name}: {inference._variance_label(a.estimate)}"
                   for name, a in self.assessments.items() if a.estimate.variance_note]
         if self.tests is not None:
@@ -1328,22 +1647,36 @@ class Comparison:
         -------
         pandas.DataFrame
             Columns ``stability``, ``standard_error``, ``ci_low``, ``ci_high``,
-            ``mean_score``, ``n_runs`` (successful runs), ``n_failed``, ``mean_size``,
+            ``mean_score``, ``score_standard_error`` (the SD of the per-run scores over
+            the square root of their number: the runs are resamples, see
+            :attr:`ResamplingResult.score_standard_error`), ``scored_by`` (the model
+            that scored, :attr:`ResamplingResult.scored_by`; None without scores),
+            ``n_runs`` (successful runs), ``n_failed``, ``mean_size`` (with
+            ``output="ranking"`` instead ``n_ranked``, the number of features each run
+            ranks, and ``top_<k>``, the top-k set stability at each reported k),
             ``pareto_optimal``, ``left_out`` (why a selector is not on the front:
             no score or stability; None for the others).
         """
         confidence_level = check_confidence_level(confidence_level)
         import pandas as pd
+        ranking = self._ranking()
         rows = []
         for name, a in self.assessments.items():
             low, high = inference.quietly(a.confidence_interval, confidence_level)
-            rows.append({"selector": name, "stability": a.stability,
-                         "standard_error": a.estimate.standard_error, "ci_low": low,
-                         "ci_high": high, "mean_score": a.mean_score,
-                         "n_runs": a.estimate.n_runs, "n_failed": len(a.result.failures),
-                         "mean_size": float(np.mean(a.result.selection.row_sizes)),
-                         "pareto_optimal": name in self.pareto_optimal,
-                         "left_out": self.left_out.get(name)})
+            row = {"selector": name, "stability": a.stability,
+                   "standard_error": a.estimate.standard_error, "ci_low": low,
+                   "ci_high": high, "mean_score": a.mean_score,
+                   "score_standard_error": a.result.score_standard_error,
+                   "scored_by": a.result.scored_by,
+                   "n_runs": a.estimate.n_runs, "n_failed": len(a.result.failures)}
+            if ranking:
+                row["n_ranked"] = a.rankings.n_features
+                row.update({f"top_{k}": est.statistic for k, est in a.top_k})
+            else:
+                row["mean_size"] = float(np.mean(a.result.selection.row_sizes))
+            row.update({"pareto_optimal": name in self.pareto_optimal,
+                        "left_out": self.left_out.get(name)})
+            rows.append(row)
         return pd.DataFrame(rows).set_index("selector")
 
     @property
@@ -1360,6 +1693,16 @@ class Comparison:
         index = _feature_index(first.result.feature_names, first.estimate.n_features)
         return pd.DataFrame({name: np.asarray(a.frequencies, dtype=np.float64)
                              for name, a in self.assessments.items()}, index=index)
+
+
+def _scorer_label(result) -> str:
+    """Short text of what scored a result: the model, "(own)" for the selector's own."""
+    by = result.scored_by
+    if by is None:
+        return "none"
+    if by.startswith("the selector (") and by.endswith(")"):
+        return f"{by[len('the selector ('):-1]} (own)"
+    return by[len("downstream "):] if by.startswith("downstream ") else by
 
 
 def pareto_front(*objectives, labels=None) -> np.ndarray:
@@ -1457,9 +1800,11 @@ def _assess_one(result, measure, options, top_k_sizes=None):
                       mean_score=result.mean_score, result=result, measure=measure)
 
 
-def assess(selector, X, y=None, *, measure=None, measure_options=None, output="selection",
-           top_k_sizes=None, target_halfwidth=None, max_runs=None, progress=None,
-           **resample_options):
+def assess(selector, X, y=None, *, n_runs=None, random_state=None, scheme="bootstrap",
+           fraction=None, stratify=None, n_jobs=None, backend=None, downstream=None,
+           scoring=None, top_k=None, threshold=None, keep_importances=False,
+           measure=None, measure_options=None, output="selection", top_k_sizes=None,
+           target_halfwidth=None, max_runs=None, progress=None):
     """From data to answer: stability with its CI, frequencies and mean score.
 
     Parameters
@@ -1469,6 +1814,32 @@ def assess(selector, X, y=None, *, measure=None, measure_options=None, output="s
         the *same* resamples (paired) and returns a :class:`Comparison`.
     X, y :
         The data.
+    n_runs : int, optional
+        M, the number of resamples (the first batch with ``target_halfwidth``);
+        default 100, or a splitter's number of splits. As :func:`resample`.
+    random_state : None, int, numpy Generator, SeedSequence or RandomState
+        The seed of every resample and of every run's estimator (as
+        :func:`resample`). Give it for reproducible and, with a mapping, paired runs
+        (without it, a mapping's selectors still share one fresh seed).
+    scheme : str, callable or scikit-learn splitter, default "bootstrap"
+        How the rows are resampled (:func:`resample`).
+    fraction : float, optional
+        The subsample or left-out fraction (:func:`resample`).
+    stratify : array-like or True, optional
+        Resample within each class (:func:`resample`).
+    n_jobs : int, optional
+        Parallel runs with joblib; the result does not depend on it.
+    backend : str, optional
+        A joblib backend, e.g. ``"loky"`` or ``"dask"``.
+    downstream : estimator, None or False, default None
+        The model that scores the runs (:func:`resample`): given, it scores *every*
+        selector on the same held-out rows, so that a comparison is like for like.
+    scoring : str or callable, optional
+        The out-of-sample score (a scikit-learn scorer name or ``scorer(est, X, y)``).
+    top_k, threshold : optional
+        How an estimator's importances become a selection (:func:`resample`).
+    keep_importances : bool, default False
+        Keep every run's importances (:func:`resample`).
     measure : str, optional
         The measure given to :func:`propstab.estimate`: ``"nogueira"`` by default, or
         with ``output="ranking"`` a measure of the ranking family (``"spearman"`` by
@@ -1497,10 +1868,6 @@ def assess(selector, X, y=None, *, measure=None, measure_options=None, output="s
         A progress bar over every run of every selector (and every batch of the
         ``target_halfwidth`` loop); by default (None) only when a person is watching
         (a terminal or a notebook) and for 20 runs or more.
-    **resample_options
-        Passed to :func:`resample` (n_runs, scheme, random_state, n_jobs, downstream,
-        scoring, ...). Give ``random_state`` for reproducible and, with a mapping,
-        paired runs.
 
     Returns
     -------
@@ -1511,7 +1878,8 @@ def assess(selector, X, y=None, *, measure=None, measure_options=None, output="s
     ------
     ValueError, TypeError
         Invalid arguments (as :func:`resample`); ``max_runs`` without
-        ``target_halfwidth`` or below ``n_runs``.
+        ``target_halfwidth`` or below ``n_runs``; ``target_halfwidth`` with a splitter
+        object (its number of splits is fixed).
 
     Warns
     -----
@@ -1520,6 +1888,11 @@ def assess(selector, X, y=None, *, measure=None, measure_options=None, output="s
         could score it): it is left out of the Pareto front, named with the reason.
     HalfwidthNotReachedWarning
         ``max_runs`` was reached before the half-width fell to ``target_halfwidth``.
+    FailedFitWarning, ScoringFailedWarning
+        As :func:`resample`.
+    UndefinedMeasureWarning
+        With ``output="ranking"``: a top-k set stability is undefined (the reason is
+        given, and repeated in the summary).
 
     See Also
     --------
@@ -1579,29 +1952,39 @@ def assess(selector, X, y=None, *, measure=None, measure_options=None, output="s
     except (ValueError, TypeError) as exc:
         raise type(exc)(f"measure_options: {exc}") from None
     progress = check_bool("progress", progress, none=True)
-    unknown = sorted(set(resample_options) - set(_RESAMPLE_OPTIONS) - {"progress"})
-    if unknown:
-        raise TypeError(f"{unknown[0]}: not an argument of assess or resample; got "
-                        f"{unknown[0]}={resample_options[unknown[0]]!r}")
-    resample_options.pop("progress", None)
-    opts = {**_RESAMPLE_OPTIONS, **resample_options, "output": output}
-    n_runs = check_int_range("n_runs", opts.pop("n_runs"), minimum=2)
+    opts = dict(scheme=scheme, fraction=fraction, stratify=stratify,
+                random_state=random_state, n_jobs=n_jobs, backend=backend,
+                keep_importances=keep_importances, top_k=top_k, threshold=threshold,
+                scoring=scoring, downstream=downstream, output=output)
+    splitter = _is_splitter(scheme)
+    if splitter and target_halfwidth is not None:
+        raise ValueError(f"target_halfwidth: cannot add runs to scheme="
+                         f"{type(scheme).__name__}(...), whose number of splits is fixed; "
+                         f"use a scheme name, or more splits; got "
+                         f"target_halfwidth={target_halfwidth!r}")
+    if not splitter or n_runs is not None:
+        n_runs = check_int_range("n_runs", 100 if n_runs is None else n_runs, minimum=2)
     target, budget = _check_target(target_halfwidth, max_runs, n_runs)
     if isinstance(selector, Mapping):
         if len(selector) < 2:
             raise ValueError(f"selector: a mapping must name at least 2 selectors; got "
                              f"{len(selector)}")
-        seed = opts.pop("random_state")
-        if seed is None or isinstance(seed, np.random.Generator):
-            # one integer seed, so that every selector sees the same resamples
-            seed = int(np.random.default_rng(seed).integers(2 ** 32))
-        opts["random_state"] = seed
+        # one SeedSequence, so that every selector sees the same resamples and seeds
+        opts["random_state"] = seed_sequence(check_random_state("random_state",
+                                                                random_state))
         selectors = dict(selector)
     else:
         selectors = {None: selector}
-    plans = {name: _planned(sel, X, y, n_runs=budget, **opts)
-             for name, sel in selectors.items()}
-    even = isinstance(opts["scheme"], str) and opts["scheme"] == "complementary_pairs"
+    plans = {}
+    for name, sel in selectors.items():
+        plan = _planned(sel, X, y, n_runs=budget, **opts)
+        if plans:                      # a mapping: the first selector's resamples, shared
+            first = next(iter(plans.values()))
+            plan = dataclasses.replace(plan, splits=first.splits, seeds=first.seeds)
+        plans[name] = plan
+    if splitter:
+        n_runs = budget = len(next(iter(plans.values())).splits)
+    even = isinstance(scheme, str) and scheme == "complementary_pairs"
     results = _run_until(plans, n_runs, target, budget, progress, even,
                          lambda r: _assess_one(r, measure, options, top_k_sizes))
     assessments = {name: _assess_one(r, measure, options, top_k_sizes)
@@ -1613,10 +1996,6 @@ def assess(selector, X, y=None, *, measure=None, measure_options=None, output="s
         return assessments[None]
     return _compare(assessments, results, measure, options, output)
 
-
-_RESAMPLE_OPTIONS = dict(n_runs=100, scheme="bootstrap", fraction=None, stratify=None,
-                         random_state=None, n_jobs=None, backend=None, keep_importances=False,
-                         top_k=None, threshold=None, scoring=None, downstream=None)
 
 _CONFIDENCE = 0.95      # the level of the interval target_halfwidth refers to
 

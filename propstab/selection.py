@@ -23,10 +23,10 @@ from ._progress import progress_bar
 from ._regularisation import default_path, infer_param_name, locate_penalty
 from ._text import Summary, interval, number, shorten, summary
 from ._validation import (_shown, check_bool, check_int_range, check_n_jobs,
-                          check_random_state, check_real, check_real_range)
+                          check_random_state, check_real, check_real_range, seed_sequence)
 from .error_control import (BOUND_NAMES, ErrorControl, LargePFERWarning,
                             default_n_subsamples, error_control, resolve_assumption)
-from .selectors import _renamed, clone, support_of, take
+from .selectors import _renamed, clone, run_seeds, seeded, support_of, take
 
 __all__ = ["ErrorControl", "LargePFERWarning", "StabilitySelection", "error_control"]
 
@@ -58,15 +58,18 @@ def _subsamples(n: int, n_subsamples: int, sampling: str, rng) -> np.ndarray:
     return np.sort(np.asarray(rows, dtype=np.intp), axis=1)
 
 
-def _fit_path(estimator, param_name, grid, X, y, rows, threshold):
-    """Fit the estimator on one subsample for every grid value: selections and importances."""
+def _fit_path(estimator, param_name, grid, X, y, rows, threshold, seed=None):
+    """Fit the estimator on one subsample for every grid value: selections and importances.
+    ``seed`` (the subsample's, drawn up front) fills the estimator's unset random states
+    (:func:`propstab.selectors.seeded`), the same for every grid value."""
     from sklearn.exceptions import ConvergenceWarning
     Xs, ys = take(X, rows), take(y, rows)
     d = X.shape[1]
     masks = np.zeros((len(grid), d), dtype=bool)
     imps = np.zeros((len(grid), d), dtype=np.float64)
     for g, value in enumerate(grid):
-        est = clone(estimator).set_params(**{param_name: value})
+        est = (clone(estimator) if seed is None else seeded(estimator, seed)).set_params(
+            **{param_name: value})
         with warnings.catch_warnings():       # weak penalties on half the data
             warnings.simplefilter("ignore", category=ConvergenceWarning)
             try:
@@ -171,7 +174,12 @@ class StabilitySelection(*_BASES):
         ``feature_importances_``) turning them into that fit's selection, as the
         ``threshold`` of :func:`propstab.resample`. Not the threshold on the
         selection probabilities: that is ``cutoff``.
-    random_state : None, int or numpy Generator
+    random_state : None, int, numpy Generator, SeedSequence or RandomState
+        One ``SeedSequence`` is made from it; the subsamples and one seed per
+        subsample are drawn from it up front, so the fit does not depend on
+        ``n_jobs``. Each subsample's fits (every path value) use a clone of the
+        estimator whose random states left at None are set to the subsample's seed
+        (:func:`propstab.selectors.seeded`; explicit ones are left alone).
     n_jobs : int, optional
         Subsamples fitted in parallel with joblib.
     progress : bool, optional
@@ -396,18 +404,19 @@ class StabilitySelection(*_BASES):
                              f"rows; got n_samples = {n}")
         B, assumption, target = self._check_params(d)
         name, grid = self._path(X, y)
-        rng = np.random.default_rng(self.random_state)
-        subsamples = _subsamples(n, B, self.sampling, rng)
+        root = seed_sequence(check_random_state("random_state", self.random_state))
+        subsamples = _subsamples(n, B, self.sampling, np.random.default_rng(root))
+        seeds = [int(v) for v in run_seeds(root, 0, len(subsamples))]   # one per subsample
         rows = progress_bar(subsamples, progress=self.progress, total=len(subsamples),
                             desc="StabilitySelection")
         if self.n_jobs is None or self.n_jobs == 1:
-            paths = [_fit_path(self.estimator, name, grid, X, y, r, self.threshold)
-                     for r in rows]
+            paths = [_fit_path(self.estimator, name, grid, X, y, r, self.threshold, s)
+                     for r, s in zip(rows, seeds)]
         else:
             import joblib
             paths = joblib.Parallel(n_jobs=self.n_jobs)(
                 joblib.delayed(_fit_path)(self.estimator, name, grid, X, y, r,
-                                          self.threshold) for r in rows)
+                                          self.threshold, s) for r, s in zip(rows, seeds))
         raw = np.stack([p[0] for p in paths])           # (n_fits, G, d)
         masks = raw
         if target is not None:

@@ -25,7 +25,7 @@ import numpy as np
 from ._validation import as_real_array, check_int_range, check_n_features, check_real
 
 __all__ = ["clone", "fit_select", "importances_of", "is_estimator", "mask_from_output",
-           "support_of", "take"]
+           "run_seeds", "seeded", "support_of", "take"]
 
 
 def take(X, rows):
@@ -195,6 +195,147 @@ def clone(estimator):
         return copy.deepcopy(estimator)
 
 
+def _random_state_keys(params) -> list:
+    """The names of the random-state parameters in ``get_params(deep=True)``: every
+    ``random_state`` and ``<step>__random_state``, as scikit-learn's ensembles find them."""
+    return sorted(k for k in params if k == "random_state" or k.endswith("__random_state"))
+
+
+def seeded(estimator, seed: int):
+    """An unfitted clone of ``estimator`` whose unset random states are set to ``seed``.
+
+    Every parameter named ``random_state``, or ending in ``__random_state`` (the steps
+    of a pipeline, the estimator inside ``SelectFromModel`` or ``RFE``, found through
+    ``get_params(deep=True)``) whose value is None is set to the integer ``seed``, as
+    scikit-learn's ensembles seed their members. This is how :func:`propstab.resample`
+    and :class:`propstab.StabilitySelection` make a model's own randomness (a random
+    forest's bootstrap, the shuffling of ``saga`` or ``liblinear``) reproducible from
+    their ``random_state``: each run gets its own seed, drawn up front.
+
+    Parameters
+    ----------
+    estimator : estimator
+        Never modified. An object without ``get_params`` is copied (:func:`clone`)
+        unchanged.
+    seed : int in 0..2**32 - 1
+        The seed of this fit.
+
+    Returns
+    -------
+    estimator
+        The clone.
+
+    Raises
+    ------
+    TypeError
+        ``estimator`` is not an estimator (a function: its randomness, if any, cannot
+        be reached: seed it inside the function), or ``seed`` is not an integer.
+    ValueError
+        ``seed`` is outside 0..2**32 - 1.
+
+    See Also
+    --------
+    propstab.resample : Seeds every run's estimator with this.
+    propstab.selectors.run_seeds : The seeds of the runs.
+
+    Notes
+    -----
+    Random states set explicitly are left alone: an integer gives every run the same
+    model randomness (only the resample differs), and a ``RandomState`` instance is
+    copied by cloning, so every run's model starts from the same state of it.
+
+    References
+    ----------
+    Pedregosa, F. et al. (2011). Scikit-learn: Machine learning in Python. JMLR 12,
+    2825-2830; scikit-learn User Guide, "Controlling randomness", and
+    ``sklearn.ensemble._base._set_random_states`` (the seeding of an ensemble's
+    members, which this follows).
+
+    Examples
+    --------
+    >>> from sklearn.ensemble import RandomForestClassifier
+    >>> from sklearn.feature_selection import SelectFromModel
+    >>> from sklearn.linear_model import LogisticRegression
+    >>> from sklearn.pipeline import make_pipeline
+    >>> from propstab.selectors import seeded
+    >>> pipe = make_pipeline(SelectFromModel(RandomForestClassifier()),
+    ...                      LogisticRegression(random_state=1))
+    >>> params = seeded(pipe, 7).get_params()
+    >>> params["selectfrommodel__estimator__random_state"], params[
+    ...     "logisticregression__random_state"]
+    (7, 1)
+    >>> pipe.get_params()["selectfrommodel__estimator__random_state"] is None  # untouched
+    True
+    """
+    if not is_estimator(estimator):
+        raise TypeError(f"estimator: must be an estimator with fit() (a function cannot be "
+                        f"seeded from outside); got {type(estimator).__name__}")
+    seed = check_int_range("seed", seed, minimum=0, maximum=2 ** 32 - 1)
+    est = clone(estimator)
+    if not (hasattr(est, "get_params") and hasattr(est, "set_params")):
+        return est
+    params = est.get_params(deep=True)
+    unset = {k: seed for k in _random_state_keys(params) if params[k] is None}
+    if unset:
+        est.set_params(**unset)
+    return est
+
+
+def run_seeds(root, start: int, stop: int) -> np.ndarray:
+    """The integer seeds of runs ``start``..``stop - 1`` drawn from the ``SeedSequence``
+    ``root``: run i's seed is the first 32-bit word of the child with spawn key i (the
+    i-th child ``root.spawn`` would give, computed without spawning, so ``root`` is not
+    modified). A run's seed depends on i alone, never on how many runs are drawn, in
+    which batch or on which worker.
+
+    Parameters
+    ----------
+    root : numpy.random.SeedSequence
+    start, stop : int
+        The runs, ``0 <= start <= stop``.
+
+    Returns
+    -------
+    ndarray of int64, shape (stop - start,)
+        Each in 0..2**32 - 1.
+
+    Raises
+    ------
+    TypeError
+        ``root`` is not a SeedSequence; ``start`` or ``stop`` is not an integer.
+    ValueError
+        ``stop`` is negative, or ``start`` outside 0..``stop``.
+
+    See Also
+    --------
+    propstab.selectors.seeded : Seeds an estimator with one of them.
+
+    References
+    ----------
+    NumPy documentation, "Parallel random number generation" (``SeedSequence.spawn``:
+    independent streams for parallel work).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from propstab.selectors import run_seeds
+    >>> root = np.random.SeedSequence(0)
+    >>> first = run_seeds(root, 0, 4)
+    >>> bool((run_seeds(root, 2, 4) == first[2:]).all())
+    True
+    >>> child = np.random.SeedSequence(0).spawn(3)[2]
+    >>> bool(first[2] == child.generate_state(1)[0])
+    True
+    """
+    if not isinstance(root, np.random.SeedSequence):
+        raise TypeError(f"root: must be a numpy SeedSequence; got {type(root).__name__}")
+    stop = check_int_range("stop", stop, minimum=0)
+    start = check_int_range("start", start, minimum=0, maximum=stop)
+    return np.array([np.random.SeedSequence(root.entropy, spawn_key=root.spawn_key + (i,),
+                                            pool_size=root.pool_size).generate_state(1)[0]
+                     for i in range(start, stop)], dtype=np.int64)
+
+
 def importances_of(estimator) -> Optional[np.ndarray]:
     """The importances of a fitted estimator, or None when it has none.
 
@@ -271,6 +412,32 @@ def _steps(pipe):
     """The (name, step) pairs that do something (``None``/"passthrough" dropped)."""
     return [(name, step) for name, step in pipe.steps
             if step is not None and not (isinstance(step, str) and step == "passthrough")]
+
+
+def fits_a_classifier(estimator) -> bool:
+    """Whether fitting ``estimator`` fits a classifier on y: it is one
+    (``sklearn.base.is_classifier``), or a step of a pipeline, or the ``estimator`` of a
+    meta-selector (``SelectFromModel``, ``RFE``, ...), is one.
+
+    >>> from sklearn.feature_selection import SelectFromModel
+    >>> from sklearn.linear_model import Lasso, LogisticRegression
+    >>> from sklearn.pipeline import make_pipeline
+    >>> from sklearn.preprocessing import StandardScaler
+    >>> fits_a_classifier(make_pipeline(StandardScaler(), LogisticRegression()))
+    True
+    >>> fits_a_classifier(SelectFromModel(LogisticRegression())), fits_a_classifier(Lasso())
+    (True, False)
+    """
+    try:
+        from sklearn.base import is_classifier
+    except ImportError:  # pragma: no cover
+        return False
+    if is_classifier(estimator):
+        return True
+    if _is_pipeline(estimator):
+        return any(fits_a_classifier(step) for _, step in _steps(estimator))
+    inner = getattr(estimator, "estimator", None)
+    return inner is not None and not isinstance(inner, type) and fits_a_classifier(inner)
 
 
 def _columns_through(pipe, steps, n_features: int):

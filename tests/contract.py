@@ -326,7 +326,8 @@ class Seed(Kind):
         super().__init__(none=True, **kw)
 
     def _valid(self, v):
-        if isinstance(v, (np.random.Generator, np.random.BitGenerator, np.random.SeedSequence)):
+        if isinstance(v, (np.random.Generator, np.random.BitGenerator, np.random.SeedSequence,
+                          np.random.RandomState)):
             return True
         return _is_int(v) and v >= 0
 

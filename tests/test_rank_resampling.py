@@ -132,3 +132,46 @@ def test_plot_rank_distributions_orders_features_by_mean_rank(data):
     assert ax.get_ylim() == (10.5, 0.5)
     with pytest.raises(ValueError, match="feature_names: must have one name per feature"):
         plot_rank_distributions([[1, 2], [2, 1]], feature_names=["a"])
+
+
+# ----------------------------------------------------------------------------------
+# issue 20: a NaN top-k interval comes with its reason; no "mean size" for a ranker
+
+
+def test_an_undefined_top_k_stability_says_why(data):
+    """A strong Lasso leaves most weights 0: the tie of zeros from within the top 5 to the
+    last rank puts every feature in every run's top-5 set (Rankings.top_k), where the
+    set stability is undefined; the assessment warns and the summary says so."""
+    X, y = data
+    with pytest.warns(propstab.UndefinedMeasureWarning,
+                      match=r"top-k sets is undefined \(NaN\) at k=5: every run's top-5 set "
+                            r"holds all 10 features"):
+        a = propstab.assess(Lasso(alpha=0.8), X, y, output="ranking", n_runs=8,
+                            random_state=0, top_k_sizes=(5,))
+    rk = a.rankings
+    assert (rk.top_k(5).row_sizes == 10).all()              # the reason, independently
+    assert np.isnan(a.top_k[0][1].statistic)
+    assert [k for k, _ in a.top_k_undefined] == [5]
+    assert "k=5: undefined (every run's top-5 set holds all 10 features" in str(a)
+    defined = propstab.assess(Lasso(alpha=0.3), X, y, output="ranking", n_runs=8,
+                              random_state=0, top_k_sizes=(5,))       # no tie reaches k
+    assert defined.top_k_undefined == () and "undefined" not in str(defined)
+
+
+def test_a_ranking_comparison_shows_top_k_stability_not_a_mean_size(data):
+    """A ranker with nonzero weights 'selects' all 10 features: in ranking mode the table
+    gives the top-k set stability (first reported k) and the frame the number of
+    features ranked and the top-k columns, never a mean subset size."""
+    X, y = data
+    c = propstab.assess({"ridge": Ridge(), "kbest": SelectKBest(f_regression, k=3)}, X, y,
+                        output="ranking", n_runs=10, random_state=0, top_k_sizes=(3, 5))
+    text = str(c)
+    assert "mean size" not in text and "top-3" in text
+    frame = c.to_frame()
+    assert "mean_size" not in frame.columns
+    assert (frame["n_ranked"] == 10).all()
+    for name, a in c.assessments.items():
+        for k in (3, 5):
+            assert frame.loc[name, f"top_{k}"] == propstab.stability(a.rankings.top_k(k),
+                                                                     "nogueira")
+        assert f"{frame.loc[name, 'top_3']:.4f}" in text

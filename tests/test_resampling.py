@@ -525,3 +525,239 @@ def test_progress_for_resample_and_assess(capsys):
     assert capsys.readouterr().err == ""
     resample(_lasso(), X, y, n_runs=12, random_state=0, progress=True)
     assert "resample" in capsys.readouterr().err
+
+
+# ----------------------------------------------------------------------------------
+# issue 20: seeds that reproduce, like-for-like comparisons, a classifier on a
+# continuous y, scoring failures, splitters and fractions, assess's signature
+
+from sklearn.ensemble import RandomForestClassifier  # noqa: E402
+
+
+def _l1_liblinear():
+    """An L1-logistic pipeline whose liblinear solver shuffles with its random_state (None)
+    and stops at tol=1e-2: unseeded, two fits on the same rows select differently."""
+    return make_pipeline(StandardScaler(), LogisticRegression(penalty="l1", solver="liblinear",
+                                                              C=0.1, tol=1e-2))
+
+
+@pytest.mark.filterwarnings("ignore::sklearn.exceptions.ConvergenceWarning")
+@pytest.mark.parametrize("make", [lambda: RandomForestClassifier(n_estimators=20),
+                                  _l1_liblinear], ids=["forest", "l1-liblinear-pipeline"])
+def test_random_state_reproduces_estimators_with_randomness_of_their_own(make):
+    """The issue's scenario 3: two identical calls with random_state=0 (the estimator's
+    own random_state None) give the same Z and scores, also with n_jobs=2 (loky)."""
+    X, y = load_breast_cancer(return_X_y=True)
+    top_k = 5 if isinstance(make(), RandomForestClassifier) else None
+    first = resample(make(), X, y, n_runs=10, top_k=top_k, random_state=0)
+    second = resample(make(), X, y, n_runs=10, top_k=top_k, random_state=0)
+    np.testing.assert_array_equal(first.Z, second.Z)
+    np.testing.assert_array_equal(first.scores, second.scores)
+    assert first.stability() == second.stability()
+    parallel = resample(make(), X, y, n_runs=10, top_k=top_k, random_state=0, n_jobs=2,
+                        backend="loky")
+    np.testing.assert_array_equal(first.Z, parallel.Z)
+    np.testing.assert_array_equal(first.scores, parallel.scores)
+
+
+def test_random_state_reproduces_assess_batches_with_a_forest():
+    """target_halfwidth's batches use the seeds of the runs they hold: the result equals
+    resample(n_runs=M) with the same random_state, for a forest seeded per run."""
+    X, y = load_breast_cancer(return_X_y=True)
+    forest = RandomForestClassifier(n_estimators=5, max_depth=3)
+    a = assess(forest, X, y, n_runs=10, top_k=5, random_state=4, target_halfwidth=0.08,
+               max_runs=40)
+    M = a.result.n_runs
+    assert M > 10
+    plain = resample(forest, X, y, n_runs=M, top_k=5, random_state=4)
+    np.testing.assert_array_equal(plain.Z, a.result.Z)
+    np.testing.assert_array_equal(plain.scores, a.result.scores)
+
+
+def test_a_legacy_RandomState_is_accepted_by_resample_and_assess():
+    X, y = load_breast_cancer(return_X_y=True)
+    forest = RandomForestClassifier(n_estimators=5)
+    one = resample(forest, X, y, n_runs=4, top_k=5, random_state=np.random.RandomState(2))
+    two = resample(forest, X, y, n_runs=4, top_k=5, random_state=np.random.RandomState(2))
+    np.testing.assert_array_equal(one.Z, two.Z)
+    c = assess({"a": forest, "b": RandomForestClassifier(n_estimators=3)}, X, y, n_runs=4,
+               top_k=5, random_state=np.random.RandomState(2))
+    first, second = (r.result for r in c.assessments.values())
+    assert all(np.array_equal(s, t) for s, t in zip(first.train_indices,
+                                                    second.train_indices))
+
+
+def test_downstream_scores_every_selector_like_for_like():
+    """The issue's scenario 4 on diabetes: with downstream=Ridge() the two lasso entries,
+    whose selections are the same, get the same scores, each equal to a Ridge fitted by
+    hand on the selected columns of the run's training rows; the summary, frame and
+    Pareto plot say that Ridge scored them, with the score's standard error."""
+    import matplotlib
+    matplotlib.use("Agg")
+    from sklearn.feature_selection import SelectFromModel, f_regression
+    from sklearn.linear_model import Lasso
+    from propstab.plots import plot_pareto_front
+    X, y = load_diabetes(return_X_y=True)
+    selectors = {"lasso": make_pipeline(StandardScaler(), Lasso(alpha=5)),
+                 "lasso via SFM": make_pipeline(StandardScaler(),
+                                                SelectFromModel(Lasso(alpha=5))),
+                 "kbest": SelectKBest(f_regression, k=4)}
+    c = assess(selectors, X, y, n_runs=20, random_state=0, downstream=Ridge())
+    lasso, sfm = c.assessments["lasso"].result, c.assessments["lasso via SFM"].result
+    np.testing.assert_array_equal(lasso.Z, sfm.Z)
+    np.testing.assert_array_equal(lasso.scores, sfm.scores)
+    for i in (0, 7):
+        train, test, mask = lasso.train_indices[i], lasso.test_indices[i], lasso.Z[i]
+        twin = Ridge().fit(X[train][:, mask], y[train])
+        assert lasso.scores[i] == pytest.approx(twin.score(X[test][:, mask], y[test]),
+                                                rel=1e-12)
+    frame = c.to_frame()
+    assert frame["scored_by"].tolist() == ["downstream Ridge"] * 3
+    s = lasso.scores
+    assert frame.loc["lasso", "score_standard_error"] == pytest.approx(
+        np.std(s, ddof=1) / np.sqrt(s.size), rel=1e-12)
+    text = str(c)
+    assert "scores: Ridge on held-out rows; SE over resamples" in text
+    assert f"({frame.loc['kbest', 'score_standard_error']:.4f})" in text
+    ax = plot_pareto_front(c)
+    assert "Ridge" in ax.get_xlabel()
+    # without downstream=, a selector that scores itself says so, by its model's name
+    own = resample(selectors["lasso"], X, y, n_runs=3, random_state=0)
+    assert own.scored_by == "the selector (Lasso)"
+    mixed = assess({"lasso": selectors["lasso"], "kbest": selectors["kbest"]}, X, y,
+                   n_runs=6, random_state=0)
+    ax = plot_pareto_front(mixed)
+    assert sorted(t.get_text() for t in ax.texts) == ["kbest [Ridge (default)]",
+                                                      "lasso [Lasso (own)]"]
+    assert mixed.to_frame()["scored_by"].tolist() == ["the selector (Lasso)",
+                                                      "downstream Ridge (default)"]
+    assert "scored by" in str(mixed) and "not like for like" in str(mixed)
+    assert "Lasso (own)" in str(mixed).splitlines()[3]
+
+
+def test_a_classifier_on_a_continuous_target_is_refused():
+    """An L1-logistic pipeline on diabetes' y (floats of whole numbers: continuous by the
+    rule choosing the default downstream model) used to run, stability 0.12."""
+    X, y = load_diabetes(return_X_y=True)
+    l1 = make_pipeline(StandardScaler(), LogisticRegression(penalty="l1", solver="liblinear"))
+    with pytest.raises(ValueError, match=r"^y: the selector \(LogisticRegression\) is a "
+                                         r"classifier.*continuous"):
+        resample(l1, X, y, n_runs=4, random_state=0)
+    from sklearn.feature_selection import SelectFromModel
+    with pytest.raises(ValueError, match=r"^y: the selector .*classifier"):
+        assess(SelectFromModel(LogisticRegression()), X, y, n_runs=4, random_state=0)
+    with pytest.raises(ValueError, match=r"^y: the downstream \(LogisticRegression\)"):
+        resample(SelectKBest(k=3), X, y, n_runs=4, downstream=LogisticRegression())
+    with pytest.raises(ValueError, match=r"^stratify: True .*continuous"):
+        resample(Ridge(), X, y, n_runs=4, stratify=True, top_k=3)
+    # class labels stay accepted: integers, and a float y of two values (binary)
+    yb = (y > np.median(y)).astype(float)
+    assert resample(l1, X, yb, n_runs=3, random_state=0, stratify=True).selection.n_runs == 3
+
+
+def _rare_class_data():
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(60, 5))
+    y = np.where(X[:, 0] > 0, 1, 0)
+    y[:3] = 2                                  # a rare third class: 3 of 60 rows
+    return X, y
+
+
+def test_a_scoring_failure_keeps_the_selections_and_says_so():
+    """scoring='roc_auc_ovr' with a rare class: the held-out rows (or the fit) miss the
+    class in some runs; the selections stand, those scores are NaN, and the warning and
+    RunFailure.stage say the scoring failed (not 'selector: 20 of 20 runs failed')."""
+    from propstab.resampling import ScoringFailedWarning
+    X, y = _rare_class_data()
+    l1 = make_pipeline(StandardScaler(), LogisticRegression(penalty="l1", solver="liblinear"))
+    with pytest.warns(ScoringFailedWarning, match=r"scoring failed in \d+ of 20 runs; their "
+                                                  r"selections are kept.*first \(run \d+\)"):
+        res = resample(l1, X, y, n_runs=20, random_state=0, scoring="roc_auc_ovr")
+    assert res.selection.n_runs == 20 and not res.failures
+    failed = [f.run for f in res.score_failures]
+    assert failed and all(f.stage == "score" for f in res.score_failures)
+    assert np.isnan(res.scores[failed]).all()
+    assert np.isfinite(np.delete(res.scores, failed)).all()
+    frame = res.to_frame()
+    assert (frame.loc[failed, "status"] == "score failed").all()
+    assert "scoring failed" in str(res)
+
+
+def test_run_failure_names_the_failing_stage():
+    X = np.random.default_rng(0).normal(size=(20, 4))
+
+    def flaky(X, y):
+        if X[:, 0].mean() > 0:
+            raise ValueError("bad sample")
+        return [0, 1]
+
+    with pytest.warns(FailedFitWarning, match="at the fit stage"):
+        res = resample(flaky, X, n_runs=10, random_state=0)
+    assert res.failures and {f.stage for f in res.failures} == {"fit"}
+
+
+@pytest.mark.parametrize("make, count", [
+    (lambda: __import__("sklearn.model_selection", fromlist=["x"]).ShuffleSplit(
+        n_splits=6, test_size=0.25, random_state=0), 6),
+    (lambda: __import__("sklearn.model_selection", fromlist=["x"]).StratifiedShuffleSplit(
+        n_splits=5, test_size=0.3, random_state=0), 5),
+    (lambda: __import__("sklearn.model_selection", fromlist=["x"]).RepeatedStratifiedKFold(
+        n_splits=3, n_repeats=2, random_state=0), 6)],
+    ids=["ShuffleSplit", "StratifiedShuffleSplit", "RepeatedStratifiedKFold"])
+def test_a_scikit_learn_splitter_is_a_scheme(make, count):
+    """Each split is one run, exactly the splitter's (train, test) rows; n_runs comes from
+    it and a conflicting one is refused."""
+    X, y = _classification()
+    res = resample(top3, X, y, scheme=make())
+    expected = list(make().split(X, y))
+    assert res.n_runs == count == len(expected)
+    for (train, test), got_train, got_test in zip(expected, res.train_indices,
+                                                  res.test_indices):
+        np.testing.assert_array_equal(got_train, train)
+        np.testing.assert_array_equal(got_test, test)
+    assert resample(top3, X, y, scheme=make(), n_runs=count).n_runs == count
+    with pytest.raises(ValueError, match=rf"^n_runs: with scheme=\w+\(\.\.\.\) every split "
+                                         rf"is one run, and it makes {count} splits.*got "
+                                         rf"n_runs=50"):
+        resample(top3, X, y, scheme=make(), n_runs=50)
+    c = assess({"a": top3, "b": lambda X, y: [0, 1]}, X, y, scheme=make(),
+               downstream=Ridge())
+    assert {a.result.n_runs for a in c.assessments.values()} == {count}
+    with pytest.raises(ValueError, match="^target_halfwidth: cannot add runs"):
+        assess(top3, X, y, scheme=make(), target_halfwidth=0.1)
+    with pytest.raises(ValueError, match="^stratify: not with a splitter"):
+        resample(top3, X, y, scheme=make(), stratify=True)
+
+
+def test_a_fraction_leaving_no_row_out_or_in_is_refused():
+    X, y = _regression(n=12)
+    with pytest.raises(ValueError, match=r"^fraction: scheme='leave_out' leaves out "
+                                         r"floor\(fraction \* n\) rows: none with "
+                                         r"n_samples=12.*fraction >= 1/12.*got "
+                                         r"fraction=0.05 \(the default\)"):
+        resample(top3, X, y, n_runs=4, scheme="leave_out")
+    with pytest.raises(ValueError, match=r"^fraction: scheme='subsample' trains on .*no run "
+                                         r"would have a training row.*got fraction=0.05$"):
+        resample(top3, X, y, n_runs=4, scheme="subsample", fraction=0.05)
+    ok = resample(top3, X, y, n_runs=4, scheme="leave_out", fraction=0.1)   # floor(1.2) = 1
+    assert all(t.size == 1 for t in ok.test_indices)
+
+
+def test_assess_names_the_main_resampling_options_in_its_signature():
+    """n_runs, random_state and the other main options are keyword-only parameters of
+    assess (tab completion), documented in its docstring, and still reach resample."""
+    import inspect
+    params = inspect.signature(assess).parameters
+    main = ("n_runs", "random_state", "scheme", "fraction", "stratify", "n_jobs", "backend",
+            "downstream", "scoring", "top_k", "threshold", "keep_importances", "progress")
+    for name in main:
+        assert params[name].kind is inspect.Parameter.KEYWORD_ONLY, name
+        assert f"\n    {name} :" in assess.__doc__ or f", {name} :" in assess.__doc__ \
+            or f"\n    {name}, " in assess.__doc__, name
+    assert not any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params.values())
+    X, y = _regression()
+    a = assess(_lasso(), X, y, n_runs=7, random_state=1, scheme="subsample", fraction=0.6)
+    b = resample(_lasso(), X, y, n_runs=7, random_state=1, scheme="subsample", fraction=0.6)
+    np.testing.assert_array_equal(a.result.Z, b.Z)
+    with pytest.raises(TypeError, match="no_such_option"):
+        assess(_lasso(), X, y, no_such_option=1)

@@ -75,7 +75,7 @@ def test_a_comparison_of_several_selectors_prints_short(breast_cancer):
     ks = (3, 5, 10, 20)
     c = assess({f"k{k}": SelectKBest(f_classif, k=k) for k in ks}, X, y, n_runs=100,
                random_state=0)
-    r, s = assert_short(c, max_repr=200, max_lines=4 + len(ks))
+    r, s = assert_short(c, max_repr=200, max_lines=5 + len(ks))     # + what scored them
     # SelectKBest cannot score: the default downstream model (LogisticRegression) scores it,
     # so the front is not empty (issue 13: it used to be (), every selector left out silently)
     front = tuple(k for k, a in c.assessments.items()

@@ -1000,3 +1000,39 @@ def test_fitted_on_a_dataframe_results_are_indexed_by_the_feature_names():
                                                   np.flatnonzero(plain.support_)]
     assert isinstance(named.support_, np.ndarray) and named.support_.dtype == bool
     np.testing.assert_array_equal(named.transform(df), plain.transform(X))
+
+
+# ----------------------------------------------------------------------------------
+# issue 20: random_state=0 reproduces, whatever n_jobs
+
+
+def _l1_logistic_pipeline():
+    """liblinear's L1 solver shuffles with its random_state (None here); with tol=1e-2
+    two unseeded fits on the same rows select differently."""
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import StandardScaler
+    return make_pipeline(StandardScaler(), LogisticRegression(penalty="l1", solver="liblinear",
+                                                              tol=1e-2))
+
+
+@pytest.mark.filterwarnings("ignore::sklearn.exceptions.ConvergenceWarning")
+def test_stability_selection_random_state_reproduces_an_l1_logistic_pipeline():
+    """The issue's scenario 3: two fits with random_state=0 give the same
+    stability_scores_ (each subsample's fits seeded from random_state), with n_jobs=2 too,
+    and a fresh RandomState(0) twice gives the same as well."""
+    from sklearn.datasets import load_breast_cancer
+    X, y = load_breast_cancer(return_X_y=True)
+
+    def fit(**kw):
+        return StabilitySelection(_l1_logistic_pipeline(), param_name="logisticregression__C",
+                                  param_grid=[0.02, 0.05, 0.2], n_subsamples=8, PFER=None,
+                                  cutoff=0.75, **kw).fit(X, y)
+
+    first, second = fit(random_state=0), fit(random_state=0)
+    np.testing.assert_array_equal(first.stability_scores_, second.stability_scores_)
+    parallel = fit(random_state=0, n_jobs=2)
+    np.testing.assert_array_equal(first.stability_scores_, parallel.stability_scores_)
+    one = fit(random_state=np.random.RandomState(0))
+    two = fit(random_state=np.random.RandomState(0))
+    np.testing.assert_array_equal(one.stability_scores_, two.stability_scores_)

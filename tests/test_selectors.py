@@ -257,3 +257,75 @@ def test_fit_rank_reads_a_pipeline():
     mask, values, kind, fitted = fit_rank(pipe, X, y, n_features=30)
     np.testing.assert_array_equal(mask, fitted.named_steps["selectfrommodel"].get_support())
     assert kind == "scores" and values.shape == (30,) and (values[~mask] == 0).all()
+
+
+# ----------------------------------------------------------------------------------
+# issue 20: seeding a run's estimator (seeded, run_seeds)
+
+
+def test_seeded_fills_every_unset_random_state_and_leaves_explicit_ones():
+    """Every random_state / <step>__random_state that is None gets the seed (as
+    scikit-learn's _set_random_states finds them); ints and RandomState instances set by
+    the user stay; the argument is not modified."""
+    from sklearn.ensemble import RandomForestClassifier
+    from sklearn.feature_selection import SelectFromModel
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import StandardScaler
+    from propstab.selectors import seeded
+    rs = np.random.RandomState(5)
+    pipe = make_pipeline(StandardScaler(), SelectFromModel(RandomForestClassifier()),
+                         LogisticRegression(random_state=3))
+    forest = RandomForestClassifier(random_state=rs)
+    before = pipe.get_params(deep=True)
+    got = seeded(pipe, 11).get_params(deep=True)
+    assert got["selectfrommodel__estimator__random_state"] == 11
+    assert got["logisticregression__random_state"] == 3
+    keys = {k for k in before if k == "random_state" or k.endswith("__random_state")}
+    assert keys == {"selectfrommodel__estimator__random_state",
+                    "logisticregression__random_state"}
+    assert pipe.get_params(deep=True)["selectfrommodel__estimator__random_state"] is None
+    assert isinstance(seeded(forest, 11).random_state, np.random.RandomState)
+    assert seeded(LogisticRegression(), 2 ** 32 - 1).random_state == 2 ** 32 - 1
+    with pytest.raises(TypeError, match="estimator"):
+        seeded(lambda X, y: [0], 1)
+    with pytest.raises(ValueError, match="seed"):
+        seeded(LogisticRegression(), 2 ** 32)
+
+
+def test_run_seeds_are_numpy_spawned_children_and_independent_of_the_batch():
+    """Run i's seed is the first word of SeedSequence.spawn's i-th child (numpy's
+    documented way to make independent streams), whatever the slice drawn."""
+    from propstab.selectors import run_seeds
+    root = np.random.SeedSequence(1234)
+    children = np.random.SeedSequence(1234).spawn(10)
+    expected = [int(c.generate_state(1)[0]) for c in children]
+    assert run_seeds(root, 0, 10).tolist() == expected
+    assert run_seeds(root, 4, 10).tolist() == expected[4:]
+    assert root.n_children_spawned == 0                     # root left as it was
+    with pytest.raises(TypeError, match="root"):
+        run_seeds(0, 0, 3)
+
+
+def test_random_state_accepts_a_legacy_RandomState_as_scikit_learn_does():
+    """One rule (check_random_state): a RandomState seeds as scikit-learn uses one; two
+    fresh RandomState(0) give the same stream, and the instance is advanced."""
+    from propstab._validation import check_random_state
+    a = check_random_state("random_state", np.random.RandomState(0))
+    b = check_random_state("random_state", np.random.RandomState(0))
+    assert np.array_equal(a.generate_state(4), b.generate_state(4))
+    rs = np.random.RandomState(0)
+    first = check_random_state("random_state", rs)
+    second = check_random_state("random_state", rs)
+    assert not np.array_equal(first.generate_state(4), second.generate_state(4))
+
+
+def test_fits_a_classifier_looks_through_pipelines_and_meta_selectors():
+    from sklearn.feature_selection import RFE, SelectFromModel
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import StandardScaler
+    from propstab.selectors import fits_a_classifier
+    assert fits_a_classifier(make_pipeline(StandardScaler(), LogisticRegression()))
+    assert fits_a_classifier(make_pipeline(SelectFromModel(LogisticRegression()), Lasso()))
+    assert fits_a_classifier(RFE(LogisticRegression()))
+    assert not fits_a_classifier(make_pipeline(StandardScaler(), Lasso()))
+    assert not fits_a_classifier(SelectKBest(f_regression))
