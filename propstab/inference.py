@@ -1461,7 +1461,7 @@ def two_sample_test(Z1, Z2, /, *, paired: bool = False, alternative: str = "two-
     (2.2411, 0.025)
     >>> res = two_sample_test(Z1, Z2)          # M = 5: "auto" runs the permutation test
     >>> res.test, res.exact, res.n_resamples, round(res.pvalue, 4)
-    ('permutation', True, 252, 0.0952)
+    ('permutation', True, 252, 0.2857)
     >>> round(two_sample_test(Z1, Z2, paired=True, test="asymptotic").statistic, 4)
     3.289
     """
@@ -1574,16 +1574,17 @@ class PairwiseTestTable:
     >>> from propstab import pairwise_tests
     >>> A = [[1, 1, 0, 0], [1, 0, 1, 0], [0, 1, 1, 0], [1, 1, 0, 0], [1, 0, 0, 1]]
     >>> B = [[1, 1, 0, 0], [1, 1, 0, 0], [1, 1, 0, 0], [1, 1, 0, 0], [1, 0, 1, 0]]
-    >>> table = pairwise_tests({"A": A, "B": B, "C": [[1, 1, 0, 0]] * 4 + [[0, 1, 1, 0]]})
+    >>> table = pairwise_tests({"B": B, "C": [[1, 1, 0, 0]] * 4 + [[0, 1, 1, 0]], "A": A})
     >>> table
     PairwiseTestTable(n_pairs=3, paired=False, alternative='two-sided', measure='nogueira')
     >>> print(table)
     Pairwise tests of stability (thesis Thm 7), two-sided, Holm's correction over 3 pairs
-    first  second  Phi first  Phi second  difference  T_M     p        p (Holm)
-    -----  ------  ---------  ----------  ----------  ------  -------  --------
-    A      B       0.0000     0.6000      0.6000      2.2411  0.02502  0.07507
-    A      C       0.0000     0.6000      0.6000      2.2411  0.02502  0.07507
-    B      C       0.6000     0.6000      0.0000      0.0000  1        1
+    first  second  Phi first  Phi second  difference  statistic  test         p       p (Holm)
+    -----  ------  ---------  ----------  ----------  ---------  -----------  ------  --------
+    B      C       0.6000     0.6000      0.0000      0.0000     permutation  1       1
+    B      A       0.6000     0.0000      0.6000      2.2411     permutation  0.2857  0.8571
+    C      A       0.6000     0.0000      0.6000      2.2411     permutation  0.4048  0.8571
+    difference = Phi first - Phi second ("greater": the first is more stable); statistic = -T_M
     """
 
     rows: Tuple[Dict[str, Any], ...]
@@ -1624,7 +1625,9 @@ class PairwiseTestTable:
         return str(self.summary())          # a plain str, not the Summary subclass
 
     def summary(self) -> Summary:
-        """One line per pair: both stabilities, the difference, T_M, p and the adjusted p.
+        """One line per pair: both stabilities, the difference (first minus second), the
+        statistic (difference / SE, minus the thesis's T_M), the test that ran, p and the
+        adjusted p.
 
         Returns
         -------
@@ -1642,9 +1645,8 @@ class PairwiseTestTable:
                  r.get("test", "asymptotic"), number(r["pvalue"]),
                  number(r[self.adjusted_key])] for r in self.rows]
         return summary(title, table=(heads, body),
-                       notes=["difference = Phi first - Phi second; statistic = difference "
-                              "/ SE (minus the thesis's T_M); alternative about the "
-                              "difference (\"greater\": the first is more stable)"])
+                       notes=["difference = Phi first - Phi second (\"greater\": the first "
+                              "is more stable); statistic = -T_M"])
 
 
 def pairwise_tests(matrices, /, *, paired: bool = False, alternative: str = "two-sided",
@@ -1718,12 +1720,13 @@ def pairwise_tests(matrices, /, *, paired: bool = False, alternative: str = "two
     >>> A = [[1, 1, 0, 0], [1, 0, 1, 0], [0, 1, 1, 0], [1, 1, 0, 0], [1, 0, 0, 1]]
     >>> B = [[1, 1, 0, 0], [1, 1, 0, 0], [1, 1, 0, 0], [1, 1, 0, 0], [1, 0, 1, 0]]
     >>> C = [[1, 1, 0, 0]] * 4 + [[0, 1, 1, 0]]
-    >>> table = pairwise_tests({"A": A, "B": B, "C": C})
-    >>> [(r["first"], r["second"], round(r["pvalue_holm"], 3)) for r in table.rows]
-    [('A', 'B', 0.075), ('A', 'C', 0.075), ('B', 'C', 1.0)]
-    >>> fdr = pairwise_tests({"A": A, "B": B, "C": C}, correction="fdr_bh")
-    >>> [round(r["pvalue_fdr_bh"], 4) for r in fdr.rows]     # 3/2 x 0.02502 twice, then 1
-    [0.0375, 0.0375, 1.0]
+    >>> table = pairwise_tests({"B": B, "C": C, "A": A})    # M = 5: permutation tests
+    >>> [(r["first"], r["second"], round(r["difference"], 2), round(r["pvalue_holm"], 3))
+    ...  for r in table.rows]
+    [('B', 'C', 0.0, 1.0), ('B', 'A', 0.6, 0.857), ('C', 'A', 0.6, 0.857)]
+    >>> fdr = pairwise_tests({"B": B, "C": C, "A": A}, correction="fdr_bh", test="asymptotic")
+    >>> [round(r["pvalue_fdr_bh"], 4) for r in fdr.rows]     # 1, then 3/2 x 0.02502 twice
+    [1.0, 0.0375, 0.0375]
     """
     check_choice("alternative", alternative, ALTERNATIVES)
     paired = check_bool("paired", paired)

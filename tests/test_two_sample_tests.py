@@ -250,7 +250,7 @@ def test_pairwise_tests_use_the_same_test_and_say_which():
         res = two_sample_test(X, Y)                          # exact: no seed involved
         assert r["difference"] == pytest.approx(r["stability_first"] - r["stability_second"])
         assert r["pvalue"] == pytest.approx(res.pvalue)
-    assert "difference = Phi first - Phi second" in str(table)
+    assert "difference = Phi first - Phi second (\"greater\": the first" in str(table)
     again = propstab.pairwise_tests({"A": A, "B": B, "C": C}, n_resamples=999, random_state=3)
     assert [r["pvalue"] for r in again.rows] == [
         r["pvalue"] for r in propstab.pairwise_tests({"A": A, "B": B, "C": C},
