@@ -307,3 +307,22 @@ def test_ranking_permutation_pvalue_equals_scipy():
         res = two_sample_test(R1, R2, measure="spearman", paired=paired)
         assert res.test == "permutation" and res.exact
         assert res.pvalue == pytest.approx(ref.pvalue, rel=1e-12)
+
+
+def test_cli_compare_reports_file1_minus_file2_and_the_test(tmp_path, capsys):
+    from propstab.cli import main
+    high, low = bernoulli_runs(1, 12, P_HIGH), bernoulli_runs(2, 12, P_LOW)
+    f1, f2 = tmp_path / "high.csv", tmp_path / "low.csv"
+    np.savetxt(f1, high.astype(int), fmt="%d", delimiter=",")
+    np.savetxt(f2, low.astype(int), fmt="%d", delimiter=",")
+    for test in ("asymptotic", "permutation"):
+        assert main(["compare", str(f1), str(f2), "--alternative", "greater", "--test", test,
+                     "--n-resamples", "999", "--seed", "4"]) == 0
+        out = dict((line[:12].strip(), line[12:]) for line in
+                   capsys.readouterr().out.splitlines())
+        res = two_sample_test(high, low, alternative="greater", test=test, n_resamples=999,
+                              random_state=4)
+        assert res.difference > 0 and res.pvalue < 0.05
+        assert out["difference"] == f"{res.difference:.4f} (high.csv - low.csv)"
+        assert out["p-value"] == f"{res.pvalue:.4g} (greater, H1: high.csv > low.csv)"
+        assert out["test"] == res.test_description
