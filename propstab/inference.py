@@ -97,10 +97,12 @@ class SmallSampleWarning(UserWarning):
     """Too few runs for the asymptotic one-sample test and intervals to hold their level.
 
     Emitted by :func:`one_sample_test` and :meth:`StabilityEstimate.confidence_interval`
-    when M is below ``SMALL_M_BELOW``: the message gives the coverage of the 95 %
-    interval (and the level of the 5 % test) that the small-M validation study measured
-    at that M (``SMALL_M_STUDY``, docs/inference_validation.md, "Small M"). No method
-    of the study holds the level there; the default is the one that came closest.
+    when M is below ``SMALL_M_BELOW`` (100): the message gives the coverage of the 95 %
+    Wald interval (and the level of the 5 % test) that the small-M validation study
+    measured at that M (``SMALL_M_STUDY``), and that of the interval that came closest
+    to 95 % there, the logit interval with the jackknife variance (``SMALL_M_BEST``;
+    docs/inference_validation.md, "Small M"). No method of the study holds the level
+    everywhere below 100 runs. Printed summaries do not warn.
     Two-sample tests do not warn: below 100 runs they are permutation tests, whose level
     holds at any M.
 
@@ -236,14 +238,19 @@ def varying_sizes_note(measure: str, subset_sizes, n_features: int) -> Optional[
 #: Below this many runs the asymptotic one-sample test and the intervals miss their level
 #: in the small-M study (docs/inference_validation.md, "Small M"): SmallSampleWarning.
 SMALL_M_BELOW = 100
-#: The small-M study (studies/validate_small_m.py, full mode): for each M, the lowest and
-#: highest coverage (%) of the 95 % Wald interval (the default interval) over nogueira,
+#: The small-M study (studies/validate_small_m.py, full mode, 600 repeats per cell;
+#: studies/small_m_results.json): for each M, the lowest and highest coverage (%) of the
+#: 95 % Wald interval (the default interval, with the default variance) over nogueira,
 #: conger and jaccard and the two populations (Phi 0.39 and 0.89); the two-sided 5 %
 #: one-sample test rejects 100 minus these.
-SMALL_M_STUDY = {}
+SMALL_M_STUDY = {10: (81.8, 94.3), 20: (87.3, 94.0), 30: (90.2, 94.0), 50: (92.5, 94.3)}
+#: The same study's best interval at each M: the logit interval with the jackknife
+#: variance (measured for conger and jaccard, whose default variance it is), its lowest
+#: and highest coverage (%).
+SMALL_M_BEST = {10: (93.7, 95.2), 20: (92.8, 94.2), 30: (93.0, 96.2), 50: (93.7, 95.8)}
 
 
-def small_sample_note(n_runs: int) -> Optional[str]:
+def small_sample_note(n_runs: int, *, short: bool = False) -> Optional[str]:
     """The :class:`SmallSampleWarning` message for M = ``n_runs`` runs, or None from
     ``SMALL_M_BELOW`` runs on: the coverage the small-M study measured for the 95 % Wald
     interval at the largest studied M not above ``n_runs`` (at the smallest studied M
@@ -253,6 +260,9 @@ def small_sample_note(n_runs: int) -> Optional[str]:
     ----------
     n_runs : int
         M.
+    short : bool, default False
+        One line for a printout (the command line's ``note``) instead of the warning's
+        sentence.
 
     Returns
     -------
@@ -280,12 +290,19 @@ def small_sample_note(n_runs: int) -> Optional[str]:
     low, high = SMALL_M_STUDY[m]
     where = f"M = {m}" + ("" if m == n_runs else " (fewer runs: worse)" if n_runs < m
                           else " (the nearest studied M below)")
+    best_low, best_high = SMALL_M_BEST[m]
+    if short:
+        return (f"M < {SMALL_M_BELOW}: at {where} the 95 % Wald interval covered "
+                f"{low:.1f}-{high:.1f} % in the small-M study (docs/inference_validation.md)")
     return (f"M = {n_runs} runs is too few for the asymptotic intervals and one-sample test "
             f"(thesis Cor. 1) to hold their level: at {where} the validation study measured "
             f"{low:.1f}-{high:.1f} % coverage for the 95 % Wald interval (a 5 % test rejecting "
             f"a true value {100 - high:.1f}-{100 - low:.1f} % of the time) for nogueira, "
-            f"conger and jaccard, and no other interval did better (docs/"
-            f"inference_validation.md, 'Small M'); they reach 95 % from M = {SMALL_M_BELOW}")
+            f"conger and jaccard; the closest to 95 % was the logit interval with the "
+            f"jackknife variance (estimate(Z, measure, method='jackknife')"
+            f".confidence_interval(method='logit'): {best_low:.1f}-{best_high:.1f} %); "
+            f"no method reached 95 % everywhere below M = {SMALL_M_BELOW} "
+            f"(docs/inference_validation.md, 'Small M')")
 
 
 def _warn_small_sample(n_runs: int) -> None:
@@ -634,11 +651,16 @@ class StabilityEstimate:
         >>> est.range
         (-1.0, 1.0)
         """
+        interval = self._confidence_interval(confidence_level, method, n_resamples,
+                                             random_state)
+        _warn_small_sample(self.n_runs)          # after any ZeroVarianceWarning
+        return interval
+
+    def _confidence_interval(self, confidence_level, method, n_resamples, random_state):
         level = check_confidence_level(confidence_level)
         check_choice("method", method, tuple(CI_METHODS))
         B = check_int_range("n_resamples", n_resamples, minimum=100, maximum=10 ** 6)
         seed = check_random_state("random_state", random_state)
-        _warn_small_sample(self.n_runs)
         lo, hi = self.range
         what = f"the {self.method} variance of {self.measure}"
         if self.variance == 0 and self.selection is not None:
@@ -1399,8 +1421,8 @@ def one_sample_test(Z, /, phi0: float, *, alternative: str = "greater",
                    feature_names=feature_names, **options)
     check_null_value(phi0, get_measure(est.measure), est.n_runs, est.n_features,
                      est.subset_sizes)
-    _warn_small_sample(est.n_runs)
     z, p = _z_and_pvalue(est.statistic - phi0, est.variance, alternative, est.measure)
+    _warn_small_sample(est.n_runs)
     return OneSampleTestResult(z, p, alternative, phi0, est)
 
 

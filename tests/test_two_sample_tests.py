@@ -9,7 +9,10 @@ the measure on each pair of matrices, and seeded runs compared with each other.
 from __future__ import annotations
 
 import itertools
+import json
 import math
+import os
+import warnings
 
 import numpy as np
 import pytest
@@ -326,3 +329,56 @@ def test_cli_compare_reports_file1_minus_file2_and_the_test(tmp_path, capsys):
         assert out["difference"] == f"{res.difference:.4f} (high.csv - low.csv)"
         assert out["p-value"] == f"{res.pvalue:.4g} (greater, H1: high.csv > low.csv)"
         assert out["test"] == res.test_description
+
+
+# ---------------------------------------------------------------- small M: the warnings
+
+RESULTS = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+                       "studies", "small_m_results.json")
+
+
+def _study_rows():
+    with open(RESULTS) as fh:
+        return json.load(fh)["rows"]
+
+
+def test_the_auto_rule_and_the_warning_table_follow_the_committed_study():
+    from propstab.inference import SMALL_M_BELOW, SMALL_M_STUDY
+    rows = _study_rows()
+    # the default two-sample tests within 5 % + 3 binomial SE at every M of the study
+    for row in rows:
+        default = chosen_test("auto", row["M"], row["M"])
+        se = 100 * math.sqrt(0.05 * 0.95 / row["repeats"])
+        for design in ("independent", "paired"):
+            assert row["rates"][f"{design} {default}"] <= 5 + 3 * se, row
+    # below PERMUTATION_BELOW some asymptotic test misses its level, from it on none does
+    below = [r for r in rows if r["M"] < PERMUTATION_BELOW]
+    assert any(r["rates"][f"{d} asymptotic"] > 5 + 3 * 100 * math.sqrt(0.0475 / r["repeats"])
+               for r in below for d in ("independent", "paired"))
+    # the warning's numbers are the study's: lowest and highest Wald coverage per M
+    for M, (low, high) in SMALL_M_STUDY.items():
+        cover = [r["rates"]["cover wald"] for r in rows if r["M"] == M]
+        assert (low, high) == (round(min(cover), 1), round(max(cover), 1))
+        assert M < SMALL_M_BELOW
+    at_limit = [r["rates"]["cover wald"] for r in rows if r["M"] == SMALL_M_BELOW]
+    assert at_limit and min(at_limit) >= 95 - 3 * 100 * math.sqrt(0.0475 / rows[0]["repeats"])
+
+
+def test_small_m_warns_with_the_measured_coverage():
+    from propstab.inference import SMALL_M_STUDY, SmallSampleWarning
+    Z = bernoulli_runs(1, 10, [0.9] * 5 + [0.1] * 45)
+    low, high = SMALL_M_STUDY[10]
+    est = propstab.estimate(Z)
+    with pytest.warns(SmallSampleWarning, match=rf"{low:.1f}-{high:.1f} % coverage"):
+        est.confidence_interval()
+    with pytest.warns(SmallSampleWarning, match="M = 10 runs"):
+        propstab.one_sample_test(Z, 0.3)
+    with pytest.warns(SmallSampleWarning, match=r"at M = 10 \(fewer runs: worse\)"):
+        propstab.estimate(Z[:6]).confidence_interval()
+    with warnings.catch_warnings():                 # printing does not warn
+        warnings.simplefilter("error", SmallSampleWarning)
+        str(est)
+        two_sample_test(Z, Z[::-1])                 # permutation: holds its level
+        big = propstab.estimate(bernoulli_runs(2, 100, [0.9] * 5 + [0.1] * 45))
+        big.confidence_interval()
+        propstab.one_sample_test(big.selection, 0.3)
