@@ -268,6 +268,11 @@ def small_sample_note(n_runs: int, *, short: bool = False) -> Optional[str]:
     -------
     str or None
 
+    Raises
+    ------
+    None
+        ``n_runs`` is an estimate's M, already validated.
+
     See Also
     --------
     SmallSampleWarning
@@ -1431,10 +1436,37 @@ def _paired_variance(e1: StabilityEstimate, e2: StabilityEstimate) -> float:
 
 
 def chosen_test(test: str, n_runs1: int, n_runs2: int) -> str:
-    """The test ``test="auto"`` runs for samples of ``n_runs1`` and ``n_runs2`` runs:
-    ``"permutation"`` when either has fewer than :data:`PERMUTATION_BELOW` (100) runs,
-    else ``"asymptotic"``; any other ``test`` is returned as it is.
+    """The test ``test="auto"`` runs for samples of ``n_runs1`` and ``n_runs2`` runs.
 
+    Parameters
+    ----------
+    test : {"auto", "permutation", "asymptotic"}
+    n_runs1, n_runs2 : int
+        M_1 and M_2.
+
+    Returns
+    -------
+    str
+        ``"permutation"`` when ``test="auto"`` and either sample has fewer than
+        ``PERMUTATION_BELOW`` (100) runs, ``"asymptotic"`` for ``"auto"`` otherwise;
+        any other ``test`` as it is.
+
+    Raises
+    ------
+    None
+        The arguments are validated by the callers.
+
+    See Also
+    --------
+    two_sample_test : Its argument ``test``.
+
+    References
+    ----------
+    docs/inference_validation.md, "Small M" (studies/validate_small_m.py): the levels
+    this rule follows.
+
+    Examples
+    --------
     >>> chosen_test("auto", 30, 30), chosen_test("auto", 100, 100), chosen_test("auto", 99, 500)
     ('permutation', 'asymptotic', 'permutation')
     """
