@@ -382,3 +382,17 @@ def test_small_m_warns_with_the_measured_coverage():
         big = propstab.estimate(bernoulli_runs(2, 100, [0.9] * 5 + [0.1] * 45))
         big.confidence_interval()
         propstab.one_sample_test(big.selection, 0.3)
+
+
+def test_unequal_sizes_and_sparse_input_equal_the_literal_twin():
+    from scipy import sparse
+    rng = np.random.default_rng(9)
+    Z1 = rng.random((4, 7)) < 0.6
+    Z2 = rng.random((6, 7)) < 0.3
+    Z1[:, 0] = Z2[:, 0] = True
+    for alternative in ALTERNATIVES:
+        expected, n = literal_permutation_pvalue(Z1, Z2, "jaccard", False, alternative)
+        for A, B in ((Z1, Z2), (sparse.csr_matrix(Z1), sparse.csr_matrix(Z2))):
+            res = two_sample_test(A, B, measure="jaccard", alternative=alternative)
+            assert res.test == "permutation" and res.exact and res.n_resamples == n == 210
+            assert res.pvalue == pytest.approx(expected, abs=1e-12)
