@@ -96,7 +96,8 @@ def study(name, n_runs, n_pairs, n_grid, seed, n_jobs):
         est = propstab.estimate(Z)
         test = None
         if k != "lasso (1-SE)":
-            test = propstab.two_sample_test(lasso.selection, Z, paired=True,
+            # first minus second: stability selection minus the lasso
+            test = propstab.two_sample_test(Z, lasso.selection, paired=True,
                                             alternative="two-sided")
         out[k] = dict(stability=est.statistic, ci=tuple(est.confidence_interval(0.95)),
                       size=float(Z.row_sizes.mean()), test=test)

@@ -10,6 +10,8 @@ Helpers of :mod:`propstab.inference` (``StabilityEstimate.confidence_interval``)
   with replacement), vectorised through the measure's kernel where it has one
   (:class:`BootstrapCounts` for the frequency measures, the pair-score matrix for the
   pairwise ones) and recomputed B times otherwise (also the tests' slow twin);
+- :func:`replicates`: the same for any B x m matrix of row indices (the bootstrap's
+  resamples, or the groups of a permutation test, :mod:`propstab._permutation`);
 - :func:`percentile_interval` and :func:`bca_interval`: Efron's percentile and
   bias-corrected and accelerated intervals from those replicates.
 """
@@ -27,7 +29,8 @@ from ._exceptions import UndefinedMeasureWarning
 from .measures.kernels import CountKernel, PairKernel, pair_fractions, xlogx
 
 __all__ = ["BootstrapCounts", "bca_interval", "bootstrap_replicates", "clip",
-           "measure_range", "percentile_interval", "resample_weights", "transformed_wald"]
+           "measure_range", "percentile_interval", "replicates", "resample_weights",
+           "row_weights", "transformed_wald"]
 
 #: float64 entries of one temporary (B x d or B x M x ...) of the vectorised bootstrap
 _BLOCK = 2 ** 22
@@ -95,15 +98,29 @@ def resample_weights(rng, n_resamples: int, n_runs: int) -> np.ndarray:
     """``(indices, weights)``: B rows of M run indices drawn with replacement, and how
     often each run appears in each resample (B x M counts)."""
     idx = rng.integers(0, n_runs, size=(n_resamples, n_runs))
-    W = np.zeros((n_resamples, n_runs))
-    np.add.at(W, (np.repeat(np.arange(n_resamples), n_runs), idx.ravel()), 1.0)
-    return idx, W
+    return idx, row_weights(idx, n_runs)
+
+
+def row_weights(idx, n_runs: int) -> np.ndarray:
+    """How often each of ``n_runs`` runs appears in each row of the index matrix ``idx``
+    (B x m): a B x ``n_runs`` matrix of counts.
+
+    >>> row_weights(np.array([[0, 0, 2], [1, 2, 3]]), 4).tolist()
+    [[2.0, 0.0, 1.0, 0.0], [0.0, 1.0, 1.0, 1.0]]
+    """
+    idx = np.asarray(idx)
+    B, m = idx.shape
+    W = np.zeros((B, n_runs))
+    np.add.at(W, (np.repeat(np.arange(B), m), idx.ravel()), 1.0)
+    return W
 
 
 class BootstrapCounts:
     """The :class:`~propstab.measures.kernels.Counts` summaries of B resamples of the
     runs at once (arrays of length B), from the resample weights W (B x M, how often
     each run is drawn): the column counts are ``W Z``, the sums over runs ``W k``.
+    ``n_runs`` is the number of runs of each resample (default M, the bootstrap's; a
+    subset of m runs, weights 0/1, for the groups of a permutation test).
 
     Summaries the frequency formulas read and that depend on more than these weighted
     sums (``sizes``, ``median_size``) are absent: a formula reading them falls back to
@@ -119,9 +136,9 @@ class BootstrapCounts:
     ([5.0, 6.0], [11.0, 18.0], [3.0, 2.0])
     """
 
-    def __init__(self, sel, W: np.ndarray) -> None:
+    def __init__(self, sel, W: np.ndarray, n_runs=None) -> None:
         self.sel, self.W = sel, np.asarray(W, dtype=np.float64)
-        self.n_runs = sel.n_runs
+        self.n_runs = sel.n_runs if n_runs is None else int(n_runs)
         self.n_features = sel.n_features
 
     @functools.cached_property
@@ -168,9 +185,9 @@ class BootstrapCounts:
     @functools.cached_property
     def subset_xlogx(self) -> np.ndarray:
         idx = self.sel.index_matrix()
-        M = self.n_runs
+        M = self.sel.n_runs
         if idx.shape[1] == 0:
-            return np.full(self.W.shape[0], float(xlogx(np.array([M]))[0]))
+            return np.full(self.W.shape[0], float(xlogx(np.array([self.n_runs]))[0]))
         _, which = np.unique(idx, axis=0, return_inverse=True)
         which = np.ravel(which)
         G = np.zeros((M, which.max() + 1))
@@ -178,8 +195,8 @@ class BootstrapCounts:
         return xlogx(self.W @ G).sum(axis=1)
 
 
-def _count_replicates(kernel: CountKernel, sel, W, options):
-    c = BootstrapCounts(sel, W)
+def _count_replicates(kernel: CountKernel, sel, W, options, n_runs):
+    c = BootstrapCounts(sel, W, n_runs)
     with np.errstate(divide="ignore", invalid="ignore"):
         values = np.broadcast_to(np.asarray(kernel.formula(c, **options), dtype=np.float64),
                                  (W.shape[0],)).copy()
@@ -188,10 +205,11 @@ def _count_replicates(kernel: CountKernel, sel, W, options):
     return values
 
 
-def _pair_replicates(kernel: PairKernel, sel, W, correction):
-    """Mean over ordered pairs of positions a != b of a resample: the pairs (i, j) of
-    distinct runs weighted w_i w_j, and run i with a copy of itself w_i (w_i - 1)."""
-    M = sel.n_runs
+def _pair_replicates(kernel: PairKernel, sel, W, correction, n_runs):
+    """Mean over ordered pairs of positions a != b of a resample of ``n_runs`` runs: the
+    pairs (i, j) of distinct runs weighted w_i w_j, and run i with a copy of itself
+    w_i (w_i - 1)."""
+    M = n_runs
     num, den = pair_fractions(sel, kernel.score, correction)
     num, den = np.broadcast_arrays(num, den)
     bad = den == 0
@@ -207,6 +225,39 @@ def _pair_replicates(kernel: PairKernel, sel, W, correction):
     return np.where(n_bad > 0, np.nan, total / (M * (M - 1)))
 
 
+def _rank_pair_matrix(kernel, rk, options):
+    """``(P, bad)``: the N x N pair scores of a ranking measure's kernel on all runs (the
+    diagonal: a run's score with an identical copy of itself) and the runs with which a
+    pair score is undefined; None for a kernel of another kind."""
+    from .measures.rank_kernels import CosineKernel, PairMatrixKernel
+    if isinstance(kernel, CosineKernel):
+        sq = np.asarray(kernel.squares(rk), dtype=np.float64)
+        bad = sq == 0
+        scale = np.where(bad, 0.0, 1.0 / np.sqrt(np.where(bad, 1.0, sq)))
+        P = np.zeros((rk.n_runs, rk.n_runs))
+        for block in kernel.function(rk, **options):
+            u = np.asarray(block, dtype=np.float64) * scale[:, None]
+            P += u @ u.T
+        np.fill_diagonal(P, np.where(bad, 0.0, 1.0))      # cos(v, v) = 1
+        return P, bad
+    if isinstance(kernel, PairMatrixKernel):
+        P = np.array(kernel.function(rk, **options), dtype=np.float64)
+        return P, np.zeros(rk.n_runs, dtype=bool)
+    return None
+
+
+def _matrix_replicates(P, bad, W, n_runs):
+    """The mean pair score over ordered pairs of positions of each weighted resample:
+    pairs of distinct runs weighted w_i w_j, a run with its copy w_i (w_i - 1); NaN where
+    the resample holds a run whose pair scores are undefined."""
+    off = P.copy()
+    diag = np.diag(P).copy()
+    np.fill_diagonal(off, 0.0)
+    total = np.einsum("bi,bi->b", W @ off, W) + (W * (W - 1.0)) @ diag
+    values = total / (n_runs * (n_runs - 1))
+    return np.where(W @ bad.astype(np.float64) > 0, np.nan, values)
+
+
 def _generic_replicates(sel, info, options, idx):
     from ._variance import PER_RUN_OPTIONS, _take_rows
     Zm = sel.stored()
@@ -219,36 +270,82 @@ def _generic_replicates(sel, info, options, idx):
     return out
 
 
-def bootstrap_replicates(sel, info, options, n_resamples: int, rng, *, generic=False):
-    """The measure on ``n_resamples`` resamples of the M runs (drawn with replacement).
+def replicates(sel, info, options, idx, *, generic=False):
+    """The measure on the runs ``idx[b]`` of ``sel``, for each row b of the B x m index
+    matrix ``idx`` (indices may repeat: a bootstrap resample; or not: a subset).
 
-    Vectorised over resamples through the measure's count or pair kernel (in blocks of
-    resamples); recomputed once per resample where the measure has no kernel, its kernel
-    reads a summary :class:`BootstrapCounts` lacks, or with ``generic=True`` (the slow
-    twin of the tests). NaN where the measure is undefined on a resample.
+    Vectorised over the rows through the measure's count or pair kernel (in blocks of
+    rows, from the weights :func:`row_weights`); recomputed once per row where the
+    measure has no kernel, its kernel reads a summary :class:`BootstrapCounts` lacks, or
+    with ``generic=True`` (the slow twin of the tests). NaN where the measure is
+    undefined on a row (a measure for a constant subset size: where the sizes of the
+    row's runs vary).
     """
-    M = sel.n_runs
-    idx, W = resample_weights(rng, n_resamples, M)
+    idx = np.asarray(idx, dtype=np.intp)
+    n_rows, m = idx.shape
     if info.domain == "constant_size" and np.any(sel.row_sizes != sel.row_sizes[0]):
-        return np.full(n_resamples, np.nan)
+        k = np.asarray(sel.row_sizes)[idx]
+        defined = np.all(k == k[:, :1], axis=1)   # rows whose runs share one size
+        values = np.full(n_rows, np.nan)
+        if defined.any():
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", UndefinedMeasureWarning)
+                values[defined] = _generic_replicates(sel, info, options, idx[defined])
+        return values
     kernel = getattr(info, "kernel", None)
+    values = None
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UndefinedMeasureWarning)
         if not generic and info.input == "selection":
             correction = options.get("correction_for_chance", "none")
-            block = max(1, _BLOCK // max(sel.n_features, M * 4))
+            block = max(1, _BLOCK // max(sel.n_features, sel.n_runs * 4))
             try:
                 if isinstance(kernel, CountKernel) and correction == "none":
                     rest = {k: v for k, v in options.items() if k != "correction_for_chance"}
-                    return np.concatenate([_count_replicates(kernel, sel, W[s:s + block], rest)
-                                           for s in range(0, n_resamples, block)])
-                if isinstance(kernel, PairKernel) and set(options) <= {"correction_for_chance"}:
-                    return np.concatenate([_pair_replicates(kernel, sel, W[s:s + block],
-                                                            correction)
-                                           for s in range(0, n_resamples, block)])
+                    values = np.concatenate([
+                        _count_replicates(kernel, sel, row_weights(idx[s:s + block], sel.n_runs),
+                                          rest, m) for s in range(0, n_rows, block)])
+                elif isinstance(kernel, PairKernel) and set(options) <= {"correction_for_chance"}:
+                    values = np.concatenate([
+                        _pair_replicates(kernel, sel, row_weights(idx[s:s + block], sel.n_runs),
+                                         correction, m) for s in range(0, n_rows, block)])
             except AttributeError:            # a summary BootstrapCounts does not have
-                pass
-        return _generic_replicates(sel, info, options, idx)
+                values = None
+        elif not generic and info.input == "ranking" and m >= 2:
+            values = _ranking_replicates(kernel, sel, options, idx, m)
+        if values is None:
+            values = _generic_replicates(sel, info, options, idx)
+    return values
+
+
+def _ranking_replicates(kernel, rk, options, idx, m):
+    """A ranking measure on each row of runs, from its kernel: the pair-score matrix of
+    all runs once (cosine and pair-matrix kernels), or the count kernel of Nogueira's
+    estimator on the runs' top-k sets (``top_k``); None for any other kernel."""
+    from ._registry import get_measure
+    if hasattr(kernel, "_selection"):                 # top_k: nogueira on the top-k sets
+        top = kernel._selection(rk, options.get("k"))
+        counts = get_measure("nogueira").kernel
+        block = max(1, _BLOCK // max(top.n_features, top.n_runs * 4))
+        return np.concatenate([
+            _count_replicates(counts, top, row_weights(idx[s:s + block], top.n_runs), {}, m)
+            for s in range(0, idx.shape[0], block)])
+    found = _rank_pair_matrix(kernel, rk, options)
+    if found is None:
+        return None
+    P, bad = found
+    block = max(1, _BLOCK // max(rk.n_runs * 4, 1))
+    return np.concatenate([_matrix_replicates(P, bad, row_weights(idx[s:s + block], rk.n_runs),
+                                              m) for s in range(0, idx.shape[0], block)])
+
+
+def bootstrap_replicates(sel, info, options, n_resamples: int, rng, *, generic=False):
+    """The measure on ``n_resamples`` resamples of the M runs (drawn with replacement):
+    :func:`replicates` on B rows of M run indices drawn from ``rng``. NaN where the
+    measure is undefined on a resample.
+    """
+    idx, _ = resample_weights(rng, n_resamples, sel.n_runs)
+    return replicates(sel, info, options, idx, generic=generic)
 
 
 def percentile_interval(replicates, level: float) -> Tuple[float, float]:

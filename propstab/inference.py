@@ -26,7 +26,7 @@ from typing import Any, Dict, List, Mapping, NamedTuple, Optional, Sequence, Tup
 import numpy as np
 from scipy import stats
 
-from . import _intervals, _variance, chance
+from . import _intervals, _permutation, _variance, chance
 from ._exceptions import UndefinedMeasureWarning, undefined, warn
 from ._registry import get_measure, list_measures
 from ._text import Summary, call_repr, interval, level_label, number, size_text, summary
@@ -38,7 +38,7 @@ from .measures.references import TABLE_6_1
 
 __all__ = [
     "ConfidenceInterval", "DegenerateVarianceWarning", "OneSampleTestResult",
-    "PairwiseTestTable", "StabilityEstimate",
+    "PairwiseTestTable", "SmallSampleWarning", "StabilityEstimate",
     "TwoSampleTestResult", "VaryingSizesWarning", "ZeroVarianceWarning", "estimate",
     "halfwidth_curve", "runs_needed",
     "one_sample_test", "varying_sizes_note",
@@ -53,6 +53,13 @@ ALTERNATIVES = ("two-sided", "greater", "less")
 CI_METHODS = {"wald": "Wald, thesis Cor. 1", "logit": "logit-transformed Wald",
               "bootstrap": "bootstrap percentile", "bca": "bootstrap BCa"}
 VARIANCE_METHODS = ("auto", "analytic", "jackknife")
+#: The tests of :func:`two_sample_test` (argument ``test``).
+TEST_METHODS = ("auto", "permutation", "asymptotic")
+#: ``test="auto"`` runs the permutation test when a sample has fewer runs than this, the
+#: asymptotic test (thesis Thm 7) otherwise: below M = 100 the asymptotic test rejects
+#: more often than its nominal level, the permutation test never does
+#: (docs/inference_validation.md, "Small M").
+PERMUTATION_BELOW = 100
 
 
 class ZeroVarianceWarning(RuntimeWarning):
@@ -127,6 +134,43 @@ class DegenerateVarianceWarning(ZeroVarianceWarning):
     ...     est = estimate(Z)
     >>> caught[0].category.__name__, est.method, est.standard_error > 0
     ('DegenerateVarianceWarning', 'bootstrap', True)
+    """
+
+
+class SmallSampleWarning(UserWarning):
+    """Too few runs for the asymptotic one-sample test and intervals to hold their level.
+
+    Emitted by :func:`one_sample_test` and :meth:`StabilityEstimate.confidence_interval`
+    when M is below ``SMALL_M_BELOW`` (100): the message gives the coverage of the 95 %
+    Wald interval (and the level of the 5 % test) that the small-M validation study
+    measured at that M (``SMALL_M_STUDY``), and that of the interval that came closest
+    to 95 % there, the logit interval with the jackknife variance (``SMALL_M_BEST``;
+    docs/inference_validation.md, "Small M"). No method of the study holds the level
+    everywhere below 100 runs. Printed summaries do not warn.
+    Two-sample tests do not warn: below 100 runs they are permutation tests, whose level
+    holds at any M.
+
+    See Also
+    --------
+    propstab.inference.small_sample_note : The message.
+    propstab.two_sample_test : Its permutation test holds the level at small M.
+
+    References
+    ----------
+    Nogueira, S. (2018). Quantifying the Stability of Feature Selection. PhD thesis,
+    University of Manchester, Thm 6 and Cor. 1 (asymptotic in M);
+    studies/validate_small_m.py.
+
+    Examples
+    --------
+    >>> import warnings
+    >>> from propstab import estimate
+    >>> est = estimate([[1, 1, 0, 0], [1, 1, 0, 0], [1, 0, 1, 0], [1, 1, 0, 0]] * 3)
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     low, high = est.confidence_interval()
+    >>> caught[0].category.__name__, "M = 12" in str(caught[0].message)
+    ('SmallSampleWarning', True)
     """
 
 
@@ -233,6 +277,87 @@ def varying_sizes_note(measure: str, subset_sizes, n_features: int) -> Optional[
         return None
     return (f"subset sizes vary: nogueira's expectation under chance is {bias:.4f}, not 0; "
             f"measure='conger' is corrected for chance exactly (docs/varying_sizes.md)")
+
+
+#: Below this many runs the asymptotic one-sample test and the intervals miss their level
+#: in the small-M study (docs/inference_validation.md, "Small M"): SmallSampleWarning.
+SMALL_M_BELOW = 100
+#: The small-M study (studies/validate_small_m.py, full mode, 600 repeats per cell;
+#: studies/small_m_results.json): for each M, the lowest and highest coverage (%) of the
+#: 95 % Wald interval (the default interval, with the default variance) over nogueira,
+#: conger and jaccard and the two populations (Phi 0.39 and 0.89); the two-sided 5 %
+#: one-sample test rejects 100 minus these.
+SMALL_M_STUDY = {10: (81.8, 94.3), 20: (87.3, 94.0), 30: (90.2, 94.0), 50: (92.5, 94.3)}
+#: The same study's best interval at each M: the logit interval with the jackknife
+#: variance (measured for conger and jaccard, whose default variance it is), its lowest
+#: and highest coverage (%).
+SMALL_M_BEST = {10: (93.7, 95.2), 20: (92.8, 94.2), 30: (93.0, 96.2), 50: (93.7, 95.8)}
+
+
+def small_sample_note(n_runs: int, *, short: bool = False) -> Optional[str]:
+    """The :class:`SmallSampleWarning` message for M = ``n_runs`` runs, or None from
+    ``SMALL_M_BELOW`` runs on: the coverage the small-M study measured for the 95 % Wald
+    interval at the largest studied M not above ``n_runs`` (at the smallest studied M
+    for fewer runs, where it is worse still).
+
+    Parameters
+    ----------
+    n_runs : int
+        M.
+    short : bool, default False
+        One line for a printout (the command line's ``note``) instead of the warning's
+        sentence.
+
+    Returns
+    -------
+    str or None
+
+    Raises
+    ------
+    None
+        ``n_runs`` is an estimate's M, already validated.
+
+    See Also
+    --------
+    SmallSampleWarning
+
+    References
+    ----------
+    studies/validate_small_m.py; docs/inference_validation.md, "Small M".
+
+    Examples
+    --------
+    >>> small_sample_note(100) is None
+    True
+    >>> "M = 10" in small_sample_note(10)
+    True
+    """
+    if n_runs >= SMALL_M_BELOW or not SMALL_M_STUDY:
+        return None
+    studied = [m for m in sorted(SMALL_M_STUDY) if m <= n_runs] or [min(SMALL_M_STUDY)]
+    m = studied[-1]
+    low, high = SMALL_M_STUDY[m]
+    where = f"M = {m}" + ("" if m == n_runs else " (fewer runs: worse)" if n_runs < m
+                          else " (the nearest studied M below)")
+    best_low, best_high = SMALL_M_BEST[m]
+    if short:
+        return (f"M < {SMALL_M_BELOW}: at {where} the 95 % Wald interval covered "
+                f"{low:.1f}-{high:.1f} % in the small-M study (docs/inference_validation.md)")
+    return (f"M = {n_runs} runs is too few for the asymptotic intervals and one-sample test "
+            f"(thesis Cor. 1) to hold their level: at {where} the validation study measured "
+            f"{low:.1f}-{high:.1f} % coverage for the 95 % Wald interval (a 5 % test rejecting "
+            f"a true value {100 - high:.1f}-{100 - low:.1f} % of the time) for nogueira, "
+            f"conger and jaccard; the closest to 95 % was the logit interval with the "
+            f"jackknife variance (estimate(Z, measure, method='jackknife')"
+            f".confidence_interval(method='logit'): {best_low:.1f}-{best_high:.1f} %); "
+            f"no method reached 95 % everywhere below M = {SMALL_M_BELOW} "
+            f"(docs/inference_validation.md, 'Small M')")
+
+
+def _warn_small_sample(n_runs: int) -> None:
+    note = small_sample_note(n_runs)
+    if note is not None:
+        warn(note, SmallSampleWarning)
 
 
 class ConfidenceInterval(NamedTuple):
@@ -508,6 +633,10 @@ class StabilityEstimate:
 
         Warns
         -----
+        SmallSampleWarning
+            When M is below ``SMALL_M_BELOW`` (100): no method holds the nominal
+            coverage there in the small-M study; the message gives the coverage it
+            measured (the Wald default came closest).
         ZeroVarianceWarning
             When the variance is 0, or every bootstrap replicate equals the estimate:
             the interval is then the single point (when every run selected the same
@@ -579,6 +708,12 @@ class StabilityEstimate:
         >>> est.range
         (-1.0, 1.0)
         """
+        interval = self._confidence_interval(confidence_level, method, n_resamples,
+                                             random_state)
+        _warn_small_sample(self.n_runs)          # after any ZeroVarianceWarning
+        return interval
+
+    def _confidence_interval(self, confidence_level, method, n_resamples, random_state):
         level = check_confidence_level(confidence_level)
         check_choice("method", method, tuple(CI_METHODS))
         B = check_int_range("n_resamples", n_resamples, minimum=100, maximum=10 ** 6)
@@ -663,9 +798,11 @@ def _variance_label(est) -> str:
 
 
 def quietly(function, *args):
-    """``function(*args)`` without ZeroVarianceWarning: a printout does not warn."""
+    """``function(*args)`` without ZeroVarianceWarning or SmallSampleWarning: a printout
+    does not warn."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ZeroVarianceWarning)
+        warnings.simplefilter("ignore", SmallSampleWarning)
         return function(*args)
 
 
@@ -1125,34 +1262,51 @@ class TwoSampleTestResult(_TestResult):
     Parameters
     ----------
     statistic : float
-        T_M, the test statistic.
+        The standardised difference (first minus second), the test statistic.
     pvalue : float
         The p-value.
     alternative : str
-        ``"two-sided"``, ``"greater"`` or ``"less"``, about Phi_2 - Phi_1.
+        ``"two-sided"``, ``"greater"`` or ``"less"``, about Phi_1 - Phi_2.
     paired : bool
         Whether the runs were paired.
     difference : float
-        Phi(Z2) - Phi(Z1).
+        Phi(Z1) - Phi(Z2).
     variance : float
         The estimated variance of the difference.
     estimates : tuple of StabilityEstimate
         The estimates for Z1 and Z2.
+    test : str, default "asymptotic"
+        The test that gave the p-value: ``"asymptotic"`` or ``"permutation"``.
+    n_resamples : int or None, optional
+        The rearrangements of the permutation test (None for the asymptotic test).
+    exact : bool or None, optional
+        Whether the permutation test enumerated every rearrangement.
 
     Attributes
     ----------
     statistic : float
-        T_M = (Phi(Z2) - Phi(Z1)) / sqrt(variance of the difference).
+        (Phi(Z1) - Phi(Z2)) / sqrt(variance of the difference): minus the thesis's T_M
+        (Thm 7 writes second minus first), in the direction of scipy's and R's tests.
     pvalue : float
+        From N(0, 1) (``test="asymptotic"``) or from the permutation distribution of the
+        difference (``test="permutation"``).
     alternative : str
-        About Phi_2 - Phi_1 ("greater": the second is more stable).
+        About Phi_1 - Phi_2 ("greater": the first is more stable), as
+        ``scipy.stats.ttest_rel(a, b, alternative="greater")`` (a > b) and R's
+        ``t.test(x, y, alternative = "greater")`` (x > y).
     paired : bool
     difference : float
-        Phi(Z2) - Phi(Z1).
+        Phi(Z1) - Phi(Z2).
     variance : float
         Estimated variance of the difference: v1 + v2, or from the paired terms.
     estimates : tuple of StabilityEstimate
         The estimates for Z1 and Z2.
+    test : str
+        ``"asymptotic"`` or ``"permutation"``.
+    n_resamples : int or None
+        The number of rearrangements the permutation p-value is based on.
+    exact : bool or None
+        True when the permutation test enumerated all rearrangements.
 
     See Also
     --------
@@ -1170,16 +1324,17 @@ class TwoSampleTestResult(_TestResult):
     >>> from propstab import two_sample_test
     >>> Z1 = [[1, 1, 0, 0], [1, 0, 1, 0], [0, 1, 1, 0], [1, 1, 0, 0], [1, 0, 0, 1]]
     >>> Z2 = [[1, 1, 0, 0], [1, 1, 0, 0], [1, 1, 0, 0], [1, 1, 0, 0], [1, 0, 1, 0]]
-    >>> res = two_sample_test(Z1, Z2)
+    >>> res = two_sample_test(Z2, Z1, test="asymptotic")
     >>> res
     TwoSampleTestResult(statistic=2.241, pvalue=0.02502, alternative='two-sided', paired=False,
-                        difference=0.6, measure='nogueira')
+                        difference=0.6, measure='nogueira', test='asymptotic')
     >>> print(res)
     Two-sample test of stability (thesis Thm 7)
-    hypotheses       H0: Phi_2 = Phi_1, H1: Phi_2 != Phi_1
-    estimates        Phi_1 0.0000 (SE 0.1600), Phi_2 0.6000 (SE 0.2147)
-    difference       0.6000 (Phi_2 - Phi_1, SE 0.2677)
-    T_M              2.2411
+    hypotheses       H0: Phi_1 = Phi_2, H1: Phi_1 != Phi_2
+    estimates        Phi_1 0.6000 (SE 0.2147), Phi_2 0.0000 (SE 0.1600)
+    difference       0.6000 (Phi_1 - Phi_2, SE 0.2677)
+    statistic        2.2411 (difference / SE; thesis T_M = -2.2411)
+    test             asymptotic: N(0, 1) (thesis Thm 7)
     p-value          0.02502
     95% CI           [0.0753, 1.1247]
     runs x features  5 x 4 and 5 x 4
@@ -1192,21 +1347,37 @@ class TwoSampleTestResult(_TestResult):
     difference: float
     variance: float
     estimates: Tuple[StabilityEstimate, StabilityEstimate]
+    test: str = "asymptotic"
+    n_resamples: Optional[int] = None
+    exact: Optional[bool] = None
 
     def __repr__(self) -> str:
         return call_repr("TwoSampleTestResult", statistic=self.statistic, pvalue=self.pvalue,
                          alternative=self.alternative, paired=self.paired,
-                         difference=self.difference, measure=self.estimates[0].measure)
+                         difference=self.difference, measure=self.estimates[0].measure,
+                         test=self.test)
+
+    @property
+    def test_description(self) -> str:
+        """Which test gave the p-value, in words (the summary's ``test`` line)."""
+        if self.test == "asymptotic":
+            return "asymptotic: N(0, 1) (thesis Thm 7)"
+        what = "swap patterns of the pairs" if self.paired else "splits of the pooled runs"
+        how = (f"exact, all {self.n_resamples} {what}" if self.exact else
+               f"Monte Carlo, {self.n_resamples} random {what}")
+        return f"permutation of the difference ({how})"
 
     def confidence_interval(self, confidence_level: float = 0.95) -> ConfidenceInterval:
-        """The confidence interval for Phi_2 - Phi_1 that matches the test.
+        """The confidence interval for Phi_1 - Phi_2 that matches the test's alternative.
 
         Two-sided for ``alternative="two-sided"``; one-sided for ``"greater"`` (H1:
-        Phi_2 > Phi_1) and ``"less"``, as scipy's ``TtestResult``: it holds the differences
-        the test would not reject, so 0 lies outside it exactly when
-        ``pvalue < 1 - confidence_level``. It is clipped to the range of a difference,
-        [lo_2 - hi_1, hi_2 - lo_1] from the measure's range (e.g. [-2, 2] for
-        ``nogueira``), which is also the open end of a one-sided interval.
+        Phi_1 > Phi_2: ``[low, hi]``) and ``"less"`` (``[lo, high]``), as scipy's
+        ``TtestResult``: it holds the differences the asymptotic test would not reject,
+        so 0 lies outside it exactly when its p-value is below ``1 - confidence_level``.
+        It is clipped to the range of a difference, [lo_1 - hi_2, hi_1 - lo_2] from the
+        measure's range (e.g. [-2, 2] for ``nogueira``), which is also the open end of a
+        one-sided interval. It is the Wald interval of the difference for either test
+        (the permutation test gives a p-value, not an interval).
 
         Parameters
         ----------
@@ -1237,9 +1408,9 @@ class TwoSampleTestResult(_TestResult):
         The variance is :attr:`variance`, the one the test divides by:
         :math:`v(\\hat\\Phi(Z_1)) + v(\\hat\\Phi(Z_2))` (thesis Thm 7) or, paired, the
         spread of the per-run differences. By the proof of Thm 7 the difference is
-        asymptotically normal with mean :math:`\\Phi_2 - \\Phi_1`, so (two-sided)
+        asymptotically normal with mean :math:`\\Phi_1 - \\Phi_2`, so (two-sided)
 
-        .. math:: \\hat\\Phi(Z_2) - \\hat\\Phi(Z_1) \\pm z_{1-\\alpha/2}\\sqrt{v},
+        .. math:: \\hat\\Phi(Z_1) - \\hat\\Phi(Z_2) \\pm z_{1-\\alpha/2}\\sqrt{v},
 
         and :math:`z_{1-\\alpha}` with one end at the range's for one-sided alternatives.
 
@@ -1252,7 +1423,7 @@ class TwoSampleTestResult(_TestResult):
         >>> from propstab import two_sample_test
         >>> Z1 = [[1, 1, 0, 0], [1, 0, 1, 0], [0, 1, 1, 0], [1, 1, 0, 0], [1, 0, 0, 1]]
         >>> Z2 = [[1, 1, 0, 0], [1, 1, 0, 0], [1, 1, 0, 0], [1, 1, 0, 0], [1, 0, 1, 0]]
-        >>> res = two_sample_test(Z1, Z2, alternative="greater")
+        >>> res = two_sample_test(Z2, Z1, alternative="greater")   # H1: Z2 more stable
         >>> low, high = res.confidence_interval(0.95)
         >>> round(low, 4), high                  # up to 1 - (-1), the largest difference
         (0.1596, 2.0)
@@ -1261,7 +1432,7 @@ class TwoSampleTestResult(_TestResult):
         (lo1, hi1), (lo2, hi2) = (e.range for e in self.estimates)
         return _wald_interval(self.difference, self.variance, level, self.alternative,
                               f"the variance of the difference of {self.estimates[0].measure}",
-                              (lo2 - hi1, hi2 - lo1))
+                              (lo1 - hi2, hi1 - lo2))
 
     def _summary_rows(self):
         e1, e2 = self.estimates
@@ -1271,14 +1442,16 @@ class TwoSampleTestResult(_TestResult):
         if self.paired:
             title = "Paired two-sample test of stability (thesis Thm 7, paired variance)"
         return (title,
-                [("hypotheses", f"H0: Phi_2 = Phi_1, H1: Phi_2 {op} Phi_1"),
+                [("hypotheses", f"H0: Phi_1 = Phi_2, H1: Phi_1 {op} Phi_2"),
                  ("estimates", f"Phi_1 {number(e1.statistic, fixed=True)} "
                                f"(SE {number(e1.standard_error, fixed=True)}), "
                                f"Phi_2 {number(e2.statistic, fixed=True)} "
                                f"(SE {number(e2.standard_error, fixed=True)})"),
-                 ("difference", f"{number(self.difference, fixed=True)} (Phi_2 - Phi_1, SE "
+                 ("difference", f"{number(self.difference, fixed=True)} (Phi_1 - Phi_2, SE "
                                 f"{number(sd, fixed=True)})"),
-                 ("T_M", number(self.statistic, fixed=True)),
+                 ("statistic", f"{number(self.statistic, fixed=True)} (difference / SE; "
+                               f"thesis T_M = {number(-self.statistic + 0.0, fixed=True)})"),
+                 ("test", self.test_description),
                  ("p-value", number(self.pvalue)),
                  ("runs x features", f"{e1.n_runs} x {e1.n_features} and "
                                      f"{e2.n_runs} x {e2.n_features}")])
@@ -1314,6 +1487,10 @@ def one_sample_test(Z, /, phi0: float, *, alternative: str = "greater",
         When the estimated variance is 0 (every run the same).
     DegenerateVarianceWarning
         When the estimate's variance was degenerate and replaced (:func:`estimate`).
+    SmallSampleWarning
+        When M is below ``SMALL_M_BELOW`` (100): the test rejects a true phi0 more often
+        than its nominal level there; the message gives the rate the small-M study
+        measured.
 
     See Also
     --------
@@ -1346,6 +1523,7 @@ def one_sample_test(Z, /, phi0: float, *, alternative: str = "greater",
     check_null_value(phi0, get_measure(est.measure), est.n_runs, est.n_features,
                      est.subset_sizes)
     z, p = _z_and_pvalue(est.statistic - phi0, est.variance, alternative, est.measure)
+    _warn_small_sample(est.n_runs)
     return OneSampleTestResult(z, p, alternative, phi0, est)
 
 
@@ -1380,7 +1558,54 @@ def _same_runs(sel1, sel2) -> bool:
     return a.shape == b.shape and bool(np.all(a == b))
 
 
-def _compare(sel1, sel2, *, paired, alternative, measure, method, options, names):
+def chosen_test(test: str, n_runs1: int, n_runs2: int) -> str:
+    """The test ``test="auto"`` runs for samples of ``n_runs1`` and ``n_runs2`` runs.
+
+    Parameters
+    ----------
+    test : {"auto", "permutation", "asymptotic"}
+    n_runs1, n_runs2 : int
+        M_1 and M_2.
+
+    Returns
+    -------
+    str
+        ``"permutation"`` when ``test="auto"`` and either sample has fewer than
+        ``PERMUTATION_BELOW`` (100) runs, ``"asymptotic"`` for ``"auto"`` otherwise;
+        any other ``test`` as it is.
+
+    Raises
+    ------
+    None
+        The arguments are validated by the callers.
+
+    See Also
+    --------
+    two_sample_test : Its argument ``test``.
+
+    References
+    ----------
+    docs/inference_validation.md, "Small M" (studies/validate_small_m.py): the levels
+    this rule follows.
+
+    Examples
+    --------
+    >>> chosen_test("auto", 30, 30), chosen_test("auto", 100, 100), chosen_test("auto", 99, 500)
+    ('permutation', 'asymptotic', 'permutation')
+    """
+    if test != "auto":
+        return test
+    return "permutation" if min(n_runs1, n_runs2) < PERMUTATION_BELOW else "asymptotic"
+
+
+def _check_test_options(test, n_resamples, random_state):
+    check_choice("test", test, TEST_METHODS)
+    B = check_int_range("n_resamples", n_resamples, minimum=99, maximum=10 ** 6)
+    return test, B, check_random_state("random_state", random_state)
+
+
+def _compare(sel1, sel2, *, paired, alternative, measure, method, options, names,
+             test="auto", n_resamples=9999, rng=None):
     check_comparable(sel1, sel2, paired=paired, names=names)
     for name in _variance.PER_RUN_OPTIONS:
         if options.get(name) is not None:
@@ -1389,16 +1614,39 @@ def _compare(sel1, sel2, *, paired, alternative, measure, method, options, names
                              f"with propstab.estimate instead; got {name}= for {measure!r}")
     e1 = estimate(sel1, measure, method=method, **options)
     e2 = estimate(sel2, measure, method=method, **options)
-    diff = e2.statistic - e1.statistic
+    diff = e1.statistic - e2.statistic
     variance = _paired_variance(e1, e2) if paired else e1.variance + e2.variance
-    z, p = _z_and_pvalue(diff, variance, alternative, f"the difference of {e1.measure}")
-    return TwoSampleTestResult(z, p, alternative, paired, diff, variance, (e1, e2))
+    test = chosen_test(test, e1.n_runs, e2.n_runs)
+    if test == "asymptotic":
+        z, p = _z_and_pvalue(diff, variance, alternative, f"the difference of {e1.measure}")
+        return TwoSampleTestResult(z, p, alternative, paired, diff, variance, (e1, e2))
+    with warnings.catch_warnings():         # the p-value does not divide by the variance
+        warnings.simplefilter("ignore", ZeroVarianceWarning)
+        z, _ = _z_and_pvalue(diff, variance, alternative, f"the difference of {e1.measure}")
+    info = get_measure(measure)
+    perm = _permutation.permutation_test(sel1, sel2, info, dict(options), paired=paired,
+                                         alternative=alternative, n_resamples=n_resamples,
+                                         rng=np.random.default_rng(rng) if not isinstance(
+                                             rng, np.random.Generator) else rng)
+    n_nan = int(np.isnan(perm.null_distribution).sum())
+    if n_nan and not math.isnan(perm.pvalue):
+        warn(f"{info.name} is undefined on {n_nan} of {perm.n_resamples} rearrangements of "
+             f"the runs; the permutation p-value uses the other "
+             f"{perm.n_resamples - n_nan}", UndefinedMeasureWarning)
+    return TwoSampleTestResult(z, perm.pvalue, alternative, paired, diff, variance, (e1, e2),
+                               "permutation", perm.n_resamples, perm.exact)
 
 
 def two_sample_test(Z1, Z2, /, *, paired: bool = False, alternative: str = "two-sided",
-                    measure: str = "nogueira", method: str = "auto", n_features=None,
+                    measure: str = "nogueira", method: str = "auto", test: str = "auto",
+                    n_resamples: int = 9999, random_state=0, n_features=None,
                     feature_names=None, **options) -> TwoSampleTestResult:
     """Test whether two feature selection procedures have equal population stability.
+
+    The difference is first minus second, Phi_1 - Phi_2, and ``alternative="greater"``
+    means that the first (``Z1``) is more stable, as in
+    ``scipy.stats.ttest_ind(a, b, alternative="greater")`` (a > b) and R's
+    ``t.test(x, y, alternative = "greater")`` (x > y).
 
     Parameters
     ----------
@@ -1406,12 +1654,27 @@ def two_sample_test(Z1, Z2, /, *, paired: bool = False, alternative: str = "two-
     paired : bool, default False
         False: independent samples (thesis Thm 7). True: the two procedures were run on
         the same M resamples (row i of Z1 and of Z2 come from resample i); the variance
-        of the difference is then estimated from the per-run terms of both estimates.
+        of the difference is then estimated from the per-run terms of both estimates,
+        and the permutation test swaps the two runs of a resample.
     alternative : {"two-sided", "greater", "less"}
-        H1: Phi_2 != Phi_1, Phi_2 > Phi_1, Phi_2 < Phi_1 (the sign of T_M follows the
-        thesis: second minus first).
+        H1: Phi_1 != Phi_2, Phi_1 > Phi_2 (the first is more stable), Phi_1 < Phi_2.
     measure, method, n_features, feature_names, **options
-        As for :func:`estimate` (the same measure for both).
+        As for :func:`estimate` (the same measure for both; ``method`` is the variance).
+    test : {"auto", "permutation", "asymptotic"}, default "auto"
+        ``"asymptotic"``: the statistic against N(0, 1) (thesis Thm 7), which holds its
+        level for M >= 100 runs. ``"permutation"``: the permutation distribution of the
+        difference (see Notes), whose level holds at any M. ``"auto"``: the permutation
+        test when either sample has fewer than ``PERMUTATION_BELOW`` (100) runs, the
+        asymptotic one otherwise (docs/inference_validation.md, "Small M"). The result's
+        ``test`` and summary say which ran.
+    n_resamples : int, default 9999
+        The permutation test's rearrangements: all of them are enumerated when there
+        are at most ``n_resamples`` (C(M_1 + M_2, M_1) splits, or 2^M swap patterns when
+        paired), else ``n_resamples`` are drawn at random (scipy's
+        ``permutation_test`` rule and default).
+    random_state : None, int or numpy Generator, default 0
+        The seed of the random rearrangements (the default 0 makes the p-value
+        reproducible).
 
     Returns
     -------
@@ -1420,60 +1683,89 @@ def two_sample_test(Z1, Z2, /, *, paired: bool = False, alternative: str = "two-
     Raises
     ------
     ValueError, TypeError
-        Invalid input, different d, or ``paired=True`` with different M.
+        Invalid input, different d, ``paired=True`` with different M, an unknown
+        ``test`` or an invalid ``n_resamples`` (an integer from 99 to 10^6) or
+        ``random_state``.
 
     Warns
     -----
     ZeroVarianceWarning
-        When the variance of the difference is 0.
+        When the variance of the difference is 0 (asymptotic test).
     DegenerateVarianceWarning
         When an estimate's variance was degenerate and replaced (:func:`estimate`); the
         paired variance is then the bootstrap variance of the difference over the same
         resamples of the runs.
+    UndefinedMeasureWarning
+        When the measure is undefined on some rearrangements (permutation test; the
+        p-value uses the others).
 
     See Also
     --------
     propstab.pairwise_tests : The test over every pair of several procedures.
     propstab.one_sample_test : Tests one procedure against a value.
+    scipy.stats.permutation_test : The same p-values for a statistic of one's own.
 
     Notes
     -----
-    Thesis Thm 7: :math:`T_M = (\\hat\\Phi(Z_2) - \\hat\\Phi(Z_1)) /
-    \\sqrt{v(\\hat\\Phi(Z_1)) + v(\\hat\\Phi(Z_2))}`, asymptotically N(0, 1) under H0.
+    The statistic is the standardised difference
+
+    .. math:: \\frac{\\hat\\Phi(Z_1) - \\hat\\Phi(Z_2)}
+              {\\sqrt{v(\\hat\\Phi(Z_1)) + v(\\hat\\Phi(Z_2))}} = -T_M,
+
+    asymptotically N(0, 1) under H0 (thesis Thm 7, whose :math:`T_M` is second minus
+    first: the two-sided p-value is the same, the one-sided alternatives exchange).
 
     Paired: with per-run terms :math:`u_i` of each estimate (Thm 6's
     :math:`\\hat\\Phi_{(i)}`, or leave-one-out values), the difference's variance is
-    :math:`c\\sum_i (\\delta_i - \\bar\\delta)^2` with :math:`\\delta_i = u^{(2)}_i - u^{(1)}_i`
+    :math:`c\\sum_i (\\delta_i - \\bar\\delta)^2` with :math:`\\delta_i = u^{(1)}_i - u^{(2)}_i`
     (c = 4/M^2, or (M-1)/M for the jackknife): the delta method (jackknife) applied to
     the difference, which keeps the covariance the independent test ignores.
+
+    Permutation test: the statistic permuted is the difference
+    :math:`D = \\hat\\Phi(Z_1) - \\hat\\Phi(Z_2)` itself (not studentised).
+    Independent samples: the pooled runs split again into M_1 and M_2 runs; paired: the
+    two runs of each resample swapped or not. Under H0 that the runs (the pairs' two
+    members) are exchangeable, i.e. both procedures draw runs from one distribution, the
+    level holds exactly at any M. The p-values are scipy's ``permutation_test``'s
+    (``(#{D* >= D} + a) / (n + a)`` for "greater", a = 0 exact, 1 Monte Carlo; twice the
+    smaller one-sided p-value for "two-sided"). The rearrangements' values come from the
+    measure's kernels all at once (as the bootstrap intervals' do).
 
     References
     ----------
     Nogueira, S. (2018). Quantifying the Stability of Feature Selection. PhD thesis,
     University of Manchester, Thm 7 (the test) and sec. 5.2; Efron,
     B., Stein, C. (1981). The jackknife estimate of variance. Ann. Stat. 9(3), 586-596
-    (the paired variance from per-run terms).
+    (the paired variance from per-run terms); Good, P. (2005). Permutation, Parametric
+    and Bootstrap Tests of Hypotheses, 3rd ed. Springer (permutation tests); Phipson, B.,
+    Smyth, G. K. (2010). Permutation p-values should never be zero. Stat. Appl. Genet.
+    Mol. Biol. 9(1), 39 (the + 1 of the Monte Carlo p-value).
 
     Examples
     --------
     >>> from propstab import two_sample_test
-    >>> Z1 = [[1, 1, 0, 0], [1, 0, 1, 0], [0, 1, 1, 0], [1, 1, 0, 0], [1, 0, 0, 1]]
-    >>> Z2 = [[1, 1, 0, 0], [1, 1, 0, 0], [1, 1, 0, 0], [1, 1, 0, 0], [1, 0, 1, 0]]
-    >>> res = two_sample_test(Z1, Z2)
+    >>> Z1 = [[1, 1, 0, 0], [1, 1, 0, 0], [1, 1, 0, 0], [1, 1, 0, 0], [1, 0, 1, 0]]
+    >>> Z2 = [[1, 1, 0, 0], [1, 0, 1, 0], [0, 1, 1, 0], [1, 1, 0, 0], [1, 0, 0, 1]]
+    >>> res = two_sample_test(Z1, Z2, test="asymptotic")       # Z1 is more stable
     >>> round(res.statistic, 4), round(res.pvalue, 4)
     (2.2411, 0.025)
-    >>> round(two_sample_test(Z1, Z2, paired=True).statistic, 4)
+    >>> res = two_sample_test(Z1, Z2)          # M = 5: "auto" runs the permutation test
+    >>> res.test, res.exact, res.n_resamples, round(res.pvalue, 4)
+    ('permutation', True, 252, 0.2857)
+    >>> round(two_sample_test(Z1, Z2, paired=True, test="asymptotic").statistic, 4)
     3.289
     """
     check_choice("alternative", alternative, ALTERNATIVES)
     paired = check_bool("paired", paired)
+    test, B, seed = _check_test_options(test, n_resamples, random_state)
     kind = get_measure(measure).input
     sel1 = as_named_input(kind, Z1, "Z1", n_features=n_features, feature_names=feature_names,
                           owner=measure)
     sel2 = as_named_input(kind, Z2, "Z2", n_features=n_features, feature_names=feature_names,
                           owner=measure)
     return _compare(sel1, sel2, paired=bool(paired), alternative=alternative, measure=measure,
-                    method=method, options=options, names=("Z1", "Z2"))
+                    method=method, options=options, names=("Z1", "Z2"), test=test,
+                    n_resamples=B, rng=seed)
 
 
 #: The corrections of :func:`pairwise_tests`: statsmodels' ``multipletests`` methods, with
@@ -1545,8 +1837,9 @@ class PairwiseTestTable:
     Attributes
     ----------
     rows : tuple of dict
-        Keys: first, second, statistic, pvalue, difference, stability_first,
-        stability_second, and the adjusted p-value under :attr:`adjusted_key`
+        Keys: first, second, statistic, pvalue, difference (stability_first minus
+        stability_second), stability_first, stability_second, test ("permutation" or
+        "asymptotic"), and the adjusted p-value under :attr:`adjusted_key`
         (``pvalue_holm`` for the default Holm correction, ``pvalue_fdr_bh`` for
         ``correction="fdr_bh"``, ``pvalue_holm_sidak`` for ``"holm-sidak"``).
     paired : bool
@@ -1573,16 +1866,17 @@ class PairwiseTestTable:
     >>> from propstab import pairwise_tests
     >>> A = [[1, 1, 0, 0], [1, 0, 1, 0], [0, 1, 1, 0], [1, 1, 0, 0], [1, 0, 0, 1]]
     >>> B = [[1, 1, 0, 0], [1, 1, 0, 0], [1, 1, 0, 0], [1, 1, 0, 0], [1, 0, 1, 0]]
-    >>> table = pairwise_tests({"A": A, "B": B, "C": [[1, 1, 0, 0]] * 4 + [[0, 1, 1, 0]]})
+    >>> table = pairwise_tests({"B": B, "C": [[1, 1, 0, 0]] * 4 + [[0, 1, 1, 0]], "A": A})
     >>> table
     PairwiseTestTable(n_pairs=3, paired=False, alternative='two-sided', measure='nogueira')
     >>> print(table)
     Pairwise tests of stability (thesis Thm 7), two-sided, Holm's correction over 3 pairs
-    first  second  Phi first  Phi second  difference  T_M     p        p (Holm)
-    -----  ------  ---------  ----------  ----------  ------  -------  --------
-    A      B       0.0000     0.6000      0.6000      2.2411  0.02502  0.07507
-    A      C       0.0000     0.6000      0.6000      2.2411  0.02502  0.07507
-    B      C       0.6000     0.6000      0.0000      0.0000  1        1
+    first  second  Phi first  Phi second  difference  statistic  test         p       p (Holm)
+    -----  ------  ---------  ----------  ----------  ---------  -----------  ------  --------
+    B      C       0.6000     0.6000      0.0000      0.0000     permutation  1       1
+    B      A       0.6000     0.0000      0.6000      2.2411     permutation  0.2857  0.8571
+    C      A       0.6000     0.0000      0.6000      2.2411     permutation  0.4048  0.8571
+    difference = Phi first - Phi second ("greater": the first is more stable); statistic = -T_M
     """
 
     rows: Tuple[Dict[str, Any], ...]
@@ -1600,7 +1894,7 @@ class PairwiseTestTable:
     def COLUMNS(self) -> Tuple[str, ...]:
         """The keys of a row, in the order of :meth:`to_frame`'s columns."""
         return ("first", "second", "stability_first", "stability_second", "difference",
-                "statistic", "pvalue", self.adjusted_key)
+                "statistic", "test", "pvalue", self.adjusted_key)
 
     def to_frame(self):
         """The table as a pandas DataFrame (pandas is needed)."""
@@ -1623,7 +1917,9 @@ class PairwiseTestTable:
         return str(self.summary())          # a plain str, not the Summary subclass
 
     def summary(self) -> Summary:
-        """One line per pair: both stabilities, the difference, T_M, p and the adjusted p.
+        """One line per pair: both stabilities, the difference (first minus second), the
+        statistic (difference / SE, minus the thesis's T_M), the test that ran, p and the
+        adjusted p.
 
         Returns
         -------
@@ -1634,16 +1930,20 @@ class PairwiseTestTable:
         heading, phrase = CORRECTIONS[self.correction]
         title = (f"Pairwise tests of stability (thesis Thm 7), {kind}{self.alternative}, "
                  f"{phrase} over {len(self.rows)} pairs")
-        heads = ["first", "second", "Phi first", "Phi second", "difference", "T_M", "p",
-                 f"p ({heading})"]
+        heads = ["first", "second", "Phi first", "Phi second", "difference", "statistic",
+                 "test", "p", f"p ({heading})"]
         body = [[r["first"], r["second"], *(number(r[k], fixed=True) for k in
                  ("stability_first", "stability_second", "difference", "statistic")),
-                 number(r["pvalue"]), number(r[self.adjusted_key])] for r in self.rows]
-        return summary(title, table=(heads, body))
+                 r.get("test", "asymptotic"), number(r["pvalue"]),
+                 number(r[self.adjusted_key])] for r in self.rows]
+        return summary(title, table=(heads, body),
+                       notes=["difference = Phi first - Phi second (\"greater\": the first "
+                              "is more stable); statistic = -T_M"])
 
 
 def pairwise_tests(matrices, /, *, paired: bool = False, alternative: str = "two-sided",
                    measure: str = "nogueira", method: str = "auto", correction: str = "holm",
+                   test: str = "auto", n_resamples: int = 9999, random_state=0,
                    n_features=None, feature_names=None, **options) -> PairwiseTestTable:
     r"""Compare the stability of every pair of procedures, with a multiple-testing correction.
 
@@ -1651,9 +1951,14 @@ def pairwise_tests(matrices, /, *, paired: bool = False, alternative: str = "two
     ----------
     matrices : mapping of name -> selection matrix, or sequence of selection matrices
         At least two, all over the same d features (and the same M runs if paired).
-    paired, alternative, measure, method
-        As for :func:`two_sample_test`, applied to every pair (first, second) in order
-        (``method`` is the variance method of the tests).
+    paired, alternative, measure, method, test, n_resamples
+        As for :func:`two_sample_test`, applied to every pair (first, second) in the
+        order of ``matrices``: the difference is first minus second and
+        ``alternative="greater"`` means the first is more stable (``method`` is the
+        variance method of the tests, ``test`` the test: permutation below 100 runs).
+    random_state : None, int or numpy Generator, default 0
+        The seed of the permutation tests' random rearrangements (one stream for all
+        pairs, in order: the table is reproducible).
     correction : str, default "holm"
         The correction of the p-values over all m(m-1)/2 pairs, by statsmodels'
         ``multipletests``: ``"holm"`` (step-down, family-wise error rate),
@@ -1707,12 +2012,13 @@ def pairwise_tests(matrices, /, *, paired: bool = False, alternative: str = "two
     >>> A = [[1, 1, 0, 0], [1, 0, 1, 0], [0, 1, 1, 0], [1, 1, 0, 0], [1, 0, 0, 1]]
     >>> B = [[1, 1, 0, 0], [1, 1, 0, 0], [1, 1, 0, 0], [1, 1, 0, 0], [1, 0, 1, 0]]
     >>> C = [[1, 1, 0, 0]] * 4 + [[0, 1, 1, 0]]
-    >>> table = pairwise_tests({"A": A, "B": B, "C": C})
-    >>> [(r["first"], r["second"], round(r["pvalue_holm"], 3)) for r in table.rows]
-    [('A', 'B', 0.075), ('A', 'C', 0.075), ('B', 'C', 1.0)]
-    >>> fdr = pairwise_tests({"A": A, "B": B, "C": C}, correction="fdr_bh")
-    >>> [round(r["pvalue_fdr_bh"], 4) for r in fdr.rows]     # 3/2 x 0.02502 twice, then 1
-    [0.0375, 0.0375, 1.0]
+    >>> table = pairwise_tests({"B": B, "C": C, "A": A})    # M = 5: permutation tests
+    >>> [(r["first"], r["second"], round(r["difference"], 2), round(r["pvalue_holm"], 3))
+    ...  for r in table.rows]
+    [('B', 'C', 0.0, 1.0), ('B', 'A', 0.6, 0.857), ('C', 'A', 0.6, 0.857)]
+    >>> fdr = pairwise_tests({"B": B, "C": C, "A": A}, correction="fdr_bh", test="asymptotic")
+    >>> [round(r["pvalue_fdr_bh"], 4) for r in fdr.rows]     # 1, then 3/2 x 0.02502 twice
+    [1.0, 0.0375, 0.0375]
     """
     check_choice("alternative", alternative, ALTERNATIVES)
     paired = check_bool("paired", paired)
@@ -1730,12 +2036,15 @@ def pairwise_tests(matrices, /, *, paired: bool = False, alternative: str = "two
     sels = [as_named_input(kind, Z, f"matrices[{name!r}]", n_features=n_features,
                            feature_names=feature_names, owner=measure)
             for name, Z in zip(names, items)]
+    test, B, seed = _check_test_options(test, n_resamples, random_state)
+    rng = np.random.default_rng(seed)
     results: List[Tuple[Any, Any, TwoSampleTestResult]] = []
     for a in range(len(sels)):
         for b in range(a + 1, len(sels)):
             res = _compare(sels[a], sels[b], paired=bool(paired), alternative=alternative,
                            measure=measure, method=method, options=options,
-                           names=(f"matrices[{names[a]!r}]", f"matrices[{names[b]!r}]"))
+                           names=(f"matrices[{names[a]!r}]", f"matrices[{names[b]!r}]"),
+                           test=test, n_resamples=B, rng=rng)
             results.append((names[a], names[b], res))
     adjusted = _adjusted_pvalues([r.pvalue for _, _, r in results], correction)
     key = "pvalue_" + correction.replace("-", "_")
@@ -1743,7 +2052,7 @@ def pairwise_tests(matrices, /, *, paired: bool = False, alternative: str = "two
                   "stability_first": r.estimates[0].statistic,
                   "stability_second": r.estimates[1].statistic,
                   "difference": r.difference, "statistic": r.statistic,
-                  "pvalue": r.pvalue, key: float(q)}
+                  "pvalue": r.pvalue, key: float(q), "test": r.test}
                  for (a, b, r), q in zip(results, adjusted))
     return PairwiseTestTable(rows, bool(paired), alternative,
                              results[0][2].estimates[0].measure, correction)

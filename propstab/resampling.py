@@ -1490,7 +1490,10 @@ class Comparison:
     pareto_optimal : tuple of str
         The non-dominated selectors in (mean score, stability), both higher better.
     tests : PairwiseTestTable
-        The result of :func:`propstab.pairwise_tests` on the paired selection matrices.
+        The result of :func:`propstab.pairwise_tests` on the paired selection matrices,
+        one row per pair (first, second) in the order of the selectors: the difference
+        is first minus second (the permutation test below 100 runs, the asymptotic one
+        from 100 on).
     left_out : dict of name -> str
         The selectors left out of the Pareto front, with the reason (no out-of-sample
         score: it cannot score and no downstream model scored it; or an undefined
@@ -1531,7 +1534,7 @@ class Comparison:
     lasso0.2   0.4430     0.0678  [0.3101, 0.5759]   0.2739 (0.0359)  3          0       *
     lasso0.5   0.9587     0.0360  [0.8882, 1.0000]   0.2195 (0.0220)  2.05       0       *
     scores: Lasso (own) on held-out rows; SE over resamples
-    paired two-sided tests, Holm's correction: 3 of 3 pairs differ at p < 0.05 (see .tests)
+    paired two-sided permutation tests, Holm's correction: 3 of 3 pairs differ at p < 0.05 (see .tests)
     >>> c.to_frame()["pareto_optimal"].tolist()
     [False, True, True]
     """
@@ -1629,7 +1632,8 @@ class Comparison:
             hits = sum(r[t.adjusted_key] < alpha for r in t.rows)
             kind = "paired " if t.paired else ""
             phrase = inference.CORRECTIONS[t.correction][1]
-            notes.append(f"{kind}{t.alternative} tests, {phrase}: {hits} of "
+            ran = "/".join(sorted({r.get("test", "asymptotic") for r in t.rows}))
+            notes.append(f"{kind}{t.alternative} {ran} tests, {phrase}: {hits} of "
                          f"{len(t.rows)} pairs differ at p < {alpha:g} (see .tests)")
         title = (f"Comparison of {len(self.assessments)} selectors on the same resamples: "
                  f"{measure}, {n_runs} runs x {d} features")

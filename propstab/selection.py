@@ -538,7 +538,7 @@ def stability_path(masks: np.ndarray, confidence_level: float = 0.95) -> dict:
     ``"mean_size"``; NaN where the stability is undefined (no feature, or every
     feature, selected by every fit).
     """
-    from .inference import estimate
+    from .inference import SmallSampleWarning, estimate
     n_grid = masks.shape[1]
     out = {key: np.full(n_grid, np.nan) for key in ("estimate", "low", "high")}
     out["mean_size"] = masks.sum(axis=2).mean(axis=0).astype(np.float64)
@@ -546,6 +546,7 @@ def stability_path(masks: np.ndarray, confidence_level: float = 0.95) -> dict:
         with warnings.catch_warnings():       # undefined at the ends of the path: NaN
             warnings.simplefilter("ignore", UndefinedMeasureWarning)
             warnings.simplefilter("ignore", RuntimeWarning)
+            warnings.simplefilter("ignore", SmallSampleWarning)   # a band along the path
             est = estimate(masks[:, g, :], "nogueira")
             ci = est.confidence_interval(confidence_level)
         out["estimate"][g] = est.statistic

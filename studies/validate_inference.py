@@ -284,16 +284,19 @@ def study_coverage_precision(rng, cfg):
 
 
 def study_tm(rng, cfg, figures):
-    """Thesis Fig 6.4: T_M (Thm 7) under H0 ~ N(0, 1); under H1 its mean shifts."""
+    """Thesis Fig 6.4: T_M (Thm 7) under H0 ~ N(0, 1); under H1 its mean shifts.
+
+    ``two_sample_test(Z1, Z2)`` reports first minus second, i.e. minus the thesis's
+    T_M (second minus first); the thesis's T_M is recorded here."""
     d, M, R = 100, 1000, cfg["tm_repeats"]
     thr1, _, Phi1 = population(0.8, d)
     thr2, _, Phi2 = population(0.78, d)
     t0, t1, sd1, sd2 = [], [], [], []
     for _ in range(R):
         Z1, Z1b, Z2 = (draw(rng, thr, (M,)) for thr in (thr1, thr1, thr2))
-        t0.append(propstab.two_sample_test(Z1, Z1b).statistic)
+        t0.append(-propstab.two_sample_test(Z1, Z1b).statistic)
         res = propstab.two_sample_test(Z1, Z2)
-        t1.append(res.statistic)
+        t1.append(-res.statistic)                  # thesis T_M = -(first minus second)
         sd1.append(res.estimates[0].variance)
         sd2.append(res.estimates[1].variance)
     t0, t1 = np.array(t0), np.array(t1)

@@ -12,7 +12,7 @@ from scipy import sparse
 import propstab
 from propstab import RDefault, get_measure
 from propstab.cli import main
-from propstab.r import _crosscheck as cc
+from propstab.r import _cases as cc
 
 NAMES = ["g1", "g2", "g3", "g4", "g5"]
 Z = np.array([[1, 1, 0, 0, 0], [1, 0, 1, 0, 0], [0, 1, 1, 0, 0], [1, 0, 0, 1, 0],
@@ -121,7 +121,9 @@ def test_compare_labels_results_by_file_names(files, tmp_path, capsys):
     e1, e2 = res.estimates
     assert lines["runs.csv"].startswith(f"{e1.statistic:.4f} (se {e1.standard_error:.4f}")
     assert lines["lasso.csv"].startswith(f"{e2.statistic:.4f} (se {e2.standard_error:.4f}")
-    assert lines["difference"] == f"{res.difference:.4f} (lasso.csv - runs.csv)"
+    assert lines["difference"] == f"{res.difference:.4f} (runs.csv - lasso.csv)"
+    assert lines["test"] == res.test_description
+    assert lines["p-value"] == f"{res.pvalue:.4g} (two-sided, H1: runs.csv != lasso.csv)"
     assert "FILE1" not in out and "similarity" in lines
 
 
@@ -132,7 +134,7 @@ def test_compare_same_file_names_in_two_folders(files, tmp_path, capsys):
     pd.DataFrame(Z.astype(int), columns=NAMES).to_csv(other)
     assert main(["compare", str(z), str(other)]) == 0
     out = capsys.readouterr().out
-    assert f"0.0000 ({other} - {z})" in out           # the paths, as the names coincide
+    assert f"0.0000 ({z} - {other})" in out           # the paths, as the names coincide
     assert any(line.startswith(f"{z}  ") for line in out.splitlines())
 
 
@@ -186,10 +188,10 @@ def test_worked_examples_run_at_r_defaults():
                               defaults={"penalty": RDefault(1.0, "a test declaration")})
     fake = dataclasses.replace(info, r_reference=ref)
     assert cc.r_default_options(fake) == {"penalty": 1.0, "correction_for_chance": "none"}
-    cases = cc._worked(fake)
+    cases = cc.worked_cases(fake)
     baseline = [c for c in cases if "(" not in c.name]
     assert baseline and all(c.options["penalty"] == 1.0 for c in baseline)
-    assert cc._shown_options(fake, cc.r_default_options(fake)) == {"penalty": 1.0}
+    assert cc.shown_options(fake, cc.r_default_options(fake)) == {"penalty": 1.0}
 
 
 def test_generated_cases_draw_r_defaults():

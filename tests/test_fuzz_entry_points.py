@@ -113,6 +113,7 @@ MEASURE = Choice(*MEASURE_NAMES, *ALIASES)
 CONFIDENCE = Real(0.0, 1.0, low_open=True, high_open=True)
 ALTERNATIVE = Choice("two-sided", "greater", "less")
 METHOD = Choice("auto", "analytic", "jackknife")
+TEST = Choice("auto", "permutation", "asymptotic")
 Z_KIND = Anything(invalid=(
     None, "x", 5, 1.5, [[2, 0], [0, 1]], [[1, 0]], [1, 0, 1], [[1, 0], [1]],
     {"a": [1, 0]}, [[np.nan, 1], [0, 1]], [["1", "0"], ["0", "1"]],
@@ -272,15 +273,18 @@ ENTRIES: Tuple[Entry, ...] = (
               Z1, Z2, **kw), lambda: {"Z1": Z(), "Z2": Z_other()},
           (Arg("Z1", Z_KIND), Arg("Z2", Z_KIND), Arg("paired", Bool()),
            Arg("alternative", ALTERNATIVE), Arg("measure", MEASURE), Arg("method", METHOD),
-           *SEL_ARGS), covers=(propstab.two_sample_test,), options=True),
+           Arg("test", TEST), Arg("n_resamples", Int(99, 10 ** 6, cheap=2000)),
+           Arg("random_state", Seed()), *SEL_ARGS), covers=(propstab.two_sample_test,),
+          options=True),
     Entry("propstab.pairwise_tests", lambda matrices, **kw: propstab.pairwise_tests(
               matrices, **kw), lambda: {"matrices": {"a": Z(), "b": Z_other()}},
           (Arg("matrices", Anything(invalid=(None, 5, "ab", {}, {"a": Z()}, [Z()]))),
            Arg("paired", Bool()), Arg("alternative", ALTERNATIVE), Arg("measure", MEASURE),
            Arg("method", METHOD), Arg("correction", Choice(
                "holm", "bonferroni", "sidak", "holm-sidak", "simes-hochberg", "hommel",
-               "fdr_bh", "fdr_by", "fdr_tsbh", "fdr_gbs")), *SEL_ARGS),
-          covers=(propstab.pairwise_tests,), options=True),
+               "fdr_bh", "fdr_by", "fdr_tsbh", "fdr_gbs")), Arg("test", TEST),
+           Arg("n_resamples", Int(99, 10 ** 6, cheap=2000)), Arg("random_state", Seed()),
+           *SEL_ARGS), covers=(propstab.pairwise_tests,), options=True),
     Entry("propstab.population_stability", propstab.population_stability,
           lambda: {"p": [0.9, 0.8, 0.2, 0.1]},
           (Arg("p", Anything(invalid=(None, [], [1.5, 0.2], [np.nan, 0.2], "ab", [[0.5]],
@@ -760,6 +764,7 @@ NOT_FUZZED = {
     "PairwiseTestTable": "built by pairwise_tests; its methods are fuzzed",
     "ZeroVarianceWarning": "a warning class",
     "DegenerateVarianceWarning": "a warning class",
+    "SmallSampleWarning": "a warning class",
     "RankingAssessment": "built by assess(output='ranking'); its methods are fuzzed",
     "TIES": "data",
     "RankConfiguration": "a NamedTuple",

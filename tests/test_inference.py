@@ -14,7 +14,7 @@ import propstab
 from propstab import _variance
 from propstab.measures.kernels import LeaveOneOutCounts
 from propstab.inference import (CORRECTIONS, ConfidenceInterval, DegenerateVarianceWarning,
-                                ZeroVarianceWarning, estimate,
+                                SmallSampleWarning, ZeroVarianceWarning, estimate,
                                 interpret, one_sample_test, pairwise_tests,
                                 population_stability, two_sample_test)
 
@@ -416,36 +416,40 @@ ZB = [[1, 1, 0, 0, 0], [1, 1, 0, 0, 0], [1, 1, 0, 0, 0], [1, 1, 0, 0, 0], [1, 0,
 
 def test_two_sample_tm_of_theorem_7():
     e1, e2 = estimate(ZA), estimate(ZB)
-    res = two_sample_test(ZA, ZB)
+    res = two_sample_test(ZA, ZB, test="asymptotic")
+    # thesis Thm 7: T_M = (Phi(Z2) - Phi(Z1)) / sqrt(v1 + v2); the statistic is -T_M
     T = (e2.statistic - e1.statistic) / math.sqrt(e1.variance + e2.variance)
-    assert res.statistic == pytest.approx(T)
+    assert res.statistic == pytest.approx(-T)
     assert res.pvalue == pytest.approx(2 * (1 - stats.norm.cdf(abs(T))))
-    assert res.estimates == (e1, e2) and not res.paired
-    assert res.difference == pytest.approx(e2.statistic - e1.statistic)
-    assert two_sample_test(ZA, ZB, alternative="greater").pvalue == pytest.approx(
-        1 - stats.norm.cdf(T))
-    assert two_sample_test(ZB, ZA).statistic == pytest.approx(-T)
+    assert res.estimates == (e1, e2) and not res.paired and res.test == "asymptotic"
+    assert res.difference == pytest.approx(e1.statistic - e2.statistic)
+    # "greater": the first is more stable, p = P(N(0, 1) >= (Phi_1 - Phi_2) / se)
+    assert two_sample_test(ZA, ZB, alternative="greater", test="asymptotic").pvalue == \
+        pytest.approx(1 - stats.norm.cdf(-T))
+    assert two_sample_test(ZB, ZA, test="asymptotic").statistic == pytest.approx(T)
 
 
 def test_paired_variance_from_per_run_terms():
     e1, e2 = estimate(ZA), estimate(ZB)
     res = two_sample_test(ZA, ZB, paired=True)
-    delta = np.array(thm6_literal(ZB)[2]) - np.array(thm6_literal(ZA)[2])
+    delta = np.array(thm6_literal(ZA)[2]) - np.array(thm6_literal(ZB)[2])
     v = 4 / 6 ** 2 * np.sum((delta - delta.mean()) ** 2)
     assert res.variance == pytest.approx(v)
-    assert res.statistic == pytest.approx((e2.statistic - e1.statistic) / math.sqrt(v))
+    assert res.statistic == pytest.approx((e1.statistic - e2.statistic) / math.sqrt(v))
     assert res.paired
     # jackknife measure: the jackknife of the difference of the leave-one-out values
     rj = two_sample_test(ZA, ZB, paired=True, measure="jaccard")
     j1, j2 = estimate(ZA, "jaccard"), estimate(ZB, "jaccard")
-    dl = j2.terms - j1.terms
+    dl = j1.terms - j2.terms
     assert rj.variance == pytest.approx(5 / 6 * np.sum((dl - dl.mean()) ** 2))
 
 
 def test_paired_identical_matrices_zero_variance():
     with pytest.warns(ZeroVarianceWarning):
-        res = two_sample_test(ZA, ZA, paired=True)
+        res = two_sample_test(ZA, ZA, paired=True, test="asymptotic")
     assert res.statistic == 0.0 and res.pvalue == 1.0
+    res = two_sample_test(ZA, ZA, paired=True)           # every swap pattern gives D = 0
+    assert res.test == "permutation" and res.statistic == 0.0 and res.pvalue == 1.0
 
 
 def test_two_sample_validation():
@@ -858,7 +862,10 @@ def test_identical_runs_keep_the_exact_zero_and_their_bound():
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         est.confidence_interval()
-    assert [w.category for w in caught] == [ZeroVarianceWarning]
+    # besides the zero variance only the small-M warning (M = 5 < 100), never a degenerate one
+    assert [w.category for w in caught if w.category is not SmallSampleWarning] == \
+        [ZeroVarianceWarning]
+    caught = [w for w in caught if w.category is ZeroVarianceWarning]
     bound = 1 - 0.05 ** (1 / 5)
     assert "all 5 runs are the same" in str(caught[0].message)
     assert f"{bound:.3g}" in str(caught[0].message)
@@ -922,8 +929,8 @@ def test_assess_k5_on_breast_cancer_has_no_zero_standard_error():
             "(thesis Thm 6) variance was 0 although the runs differ") in str(comparison)
     row = comparison.tests.rows[0]
     v = bootstrap_literal(Z1, other=Z2)
-    assert row["statistic"] == pytest.approx((row["stability_second"] - row["stability_first"])
-                                             / math.sqrt(v), rel=1e-9)
+    assert row["statistic"] == pytest.approx((row["stability_first"] - row["stability_second"])
+                                             / math.sqrt(v), rel=1e-9)     # first - second
 
 
 def test_degenerate_rule_is_the_same_for_sparse_runs():

@@ -202,8 +202,26 @@ def test_two_sample_difference_is_x_minus_y():
     assert res["difference"] == pytest.approx(sx - sy) and sx > sy
     assert res["statistic"] > 0 and res["pvalue"] < 0.5
     assert [e["statistic"] for e in res["estimates"]] == [sx, sy]
-    with pytest.raises(ValueError, match=r"^y, x: a paired comparison needs the same M"):
+    with pytest.raises(ValueError, match=r"^x, y: a paired comparison needs the same M"):
         fe.two_sample("nogueira", x, ([2] * 4, y[1][:8]), 4, paired=True)
+
+
+@pytest.mark.parametrize("test", ["auto", "permutation", "asymptotic"])
+@pytest.mark.parametrize("paired", [False, True])
+@pytest.mark.parametrize("alternative", ["two.sided", "greater", "less"])
+def test_two_sample_agrees_with_python_in_sign_and_pvalue(alternative, paired, test):
+    # the R package's stability_test(x, y) and Python's two_sample_test(x, y): one direction
+    x = ([2] * 6, [1, 2, 1, 2, 1, 2, 1, 2, 1, 3, 1, 2])
+    y = ([2] * 6, [1, 2, 1, 3, 2, 3, 1, 2, 1, 4, 3, 4])
+    res = fe.two_sample("nogueira", x, y, 4, alternative=alternative, paired=paired,
+                        test=test)
+    py = propstab.two_sample_test(fe.runs_selection(*x, 4), fe.runs_selection(*y, 4),
+                                  alternative=alternative.replace(".", "-"), paired=paired,
+                                  test=test)
+    assert res["statistic"] > 0 and res["difference"] > 0          # x is more stable
+    assert (res["statistic"], res["pvalue"], res["difference"]) == (
+        py.statistic, py.pvalue, py.difference)
+    assert res["test"] == py.test == ("asymptotic" if test == "asymptotic" else "permutation")
 
 
 # ---------------------------------------------------------------- audit, tables, invoke
@@ -265,8 +283,10 @@ def test_r_front_end_warns_for_a_degenerate_variance_and_gives_no_p_value():
                                    "indices": [1, 2, 3, 5, 7, 3, 5, 7], "n_features": 7,
                                    "phi0": 0.0})
     assert out["error"] is None
-    assert [w["class"] for w in out["warnings"]] == ["DegenerateVarianceWarning"]
-    assert "2 runs" in out["warnings"][0]["message"]
+    classes = [w["class"] for w in out["warnings"]]
+    assert [c for c in classes if c != "SmallSampleWarning"] == ["DegenerateVarianceWarning"]
+    degenerate = out["warnings"][classes.index("DegenerateVarianceWarning")]
+    assert "2 runs" in degenerate["message"]
     value = out["value"]
     assert math.isnan(value["pvalue"]) and math.isnan(value["estimate"]["variance"])
     assert all(math.isnan(x) for x in value["conf_int"])

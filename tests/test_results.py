@@ -99,9 +99,10 @@ def test_a_comparison_of_several_selectors_prints_short(breast_cancer):
     assert list(freq.columns) == list(c.assessments) and list(freq.index) == list(X.columns)
     np.testing.assert_array_equal(freq["k5"].to_numpy(), c.assessments["k5"].result.Z.mean(0))
     significant = sum(r["pvalue_holm"] < 0.05 for r in c.tests.rows)
-    assert lines[-1] == (f"paired two-sided tests, Holm's correction: {significant} of 6 "
-                         f"pairs differ at p < 0.05 (see .tests)")
-    assert_short(c.tests, max_lines=3 + 6)
+    assert {r["test"] for r in c.tests.rows} == {"asymptotic"}       # M = 100
+    assert lines[-1] == (f"paired two-sided asymptotic tests, Holm's correction: "
+                         f"{significant} of 6 pairs differ at p < 0.05 (see .tests)")
+    assert_short(c.tests, max_lines=3 + 6 + 1)
 
 
 def test_pareto_marks_and_scores_in_the_comparison():
@@ -206,7 +207,8 @@ def test_test_results_keep_their_fields():
     assert [f.name for f in dataclasses.fields(OneSampleTestResult)] == [
         "statistic", "pvalue", "alternative", "phi0", "estimate"]
     assert [f.name for f in dataclasses.fields(TwoSampleTestResult)] == [
-        "statistic", "pvalue", "alternative", "paired", "difference", "variance", "estimates"]
+        "statistic", "pvalue", "alternative", "paired", "difference", "variance", "estimates",
+        "test", "n_resamples", "exact"]
     assert res == dataclasses.replace(res)
 
 
@@ -258,7 +260,7 @@ def test_one_sample_interval_excludes_phi0_exactly_when_p_below_alpha(alternativ
 def test_two_sample_interval_excludes_zero_exactly_when_p_below_alpha(alternative, paired):
     checked = 0
     for A, B in _random_pairs(25, seed=2):
-        res = two_sample_test(A, B, paired=paired, alternative=alternative)
+        res = two_sample_test(A, B, paired=paired, alternative=alternative, test="asymptotic")
         if not 0 < res.variance < math.inf:
             continue
         for alpha in (0.001, 0.01, 0.05, 0.1, 0.3, 0.6):
@@ -275,7 +277,7 @@ def test_intervals_agree_with_statsmodels_z_intervals():
     for A, B in _random_pairs(6, seed=3):
         for alternative in ALTERNATIVES:
             one = one_sample_test(A, 0.25, alternative=alternative)
-            two = two_sample_test(A, B, alternative=alternative)
+            two = two_sample_test(A, B, alternative=alternative, test="asymptotic")
             for center, se, res, null in (
                     (one.estimate.statistic, one.estimate.standard_error, one, 0.25),
                     (two.difference, math.sqrt(two.variance), two, 0.0)):
@@ -299,9 +301,13 @@ def test_interval_shapes_follow_the_alternative():
     assert greater.high == 1.0 and less.low == -1.0
     # the finite end of a one-sided 95% interval is an end of the two-sided 90% one
     assert (greater.low, less.high) == pytest.approx(two)
-    diff = two_sample_test(Z1, Z2, alternative="greater").confidence_interval(0.95)
-    assert diff.high == 2.0                     # Phi_2 - Phi_1 <= 1 - (-1)
+    diff = two_sample_test(Z2, Z1, alternative="greater").confidence_interval(0.95)
+    assert diff.high == 2.0                     # Phi_1 - Phi_2 <= 1 - (-1)
     assert diff.low == pytest.approx(0.6 - stats.norm.ppf(0.95) * math.sqrt(0.07168))
+    # "less": the interval is [lo, high], its finite end above the difference
+    diff = two_sample_test(Z1, Z2, alternative="less").confidence_interval(0.95)
+    assert diff.low == -2.0
+    assert diff.high == pytest.approx(-0.6 + stats.norm.ppf(0.95) * math.sqrt(0.07168))
     with pytest.raises(ValueError, match="confidence_level"):
         two_sample_test(Z1, Z2).confidence_interval(1.5)
 
@@ -329,7 +335,7 @@ def test_undefined_estimates_print_nan():
 
 def test_pairwise_table_prints_one_line_per_pair():
     table = pairwise_tests({"A": Z1, "B": Z2, "C": [[1, 1, 0, 0]] * 4 + [[0, 1, 1, 0]]})
-    r, s = assert_short(table, max_lines=6)
+    r, s = assert_short(table, max_lines=7)
     assert r == ("PairwiseTestTable(n_pairs=3, paired=False, alternative='two-sided', "
                  "measure='nogueira')")
     lines = s.splitlines()

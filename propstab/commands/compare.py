@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from .._registry import get_measure
 from .._text import field_lines
-from ..inference import ALTERNATIVES, two_sample_test
+from ..inference import _HYPOTHESES, ALTERNATIVES, TEST_METHODS, two_sample_test
 from ._common import (READ_HELP, add_measure_arguments, add_reading_arguments,
                       measure_options, read_inputs)
 
@@ -21,18 +21,22 @@ def run(args) -> int:
                             if n1 and n2 and len(n1) == len(n2) else "") + ")")
     options, option_lines = measure_options(args, info, sim)
     res = two_sample_test(r1.selection, r2.selection, paired=args.paired,
-                          alternative=args.alternative, measure=info.name, **options)
+                          alternative=args.alternative, measure=info.name, test=args.test,
+                          n_resamples=args.n_resamples, random_state=args.seed, **options)
     e1, e2 = res.estimates
     label1, label2 = _labels(r1.path, r2.path)
     design = ("paired: the same resamples, variance from per-run terms" if res.paired
               else "independent samples (thesis Thm 7)")
     rows = [("files", f"{r1.path}: {r1.description}"), ("", f"{r2.path}: {r2.description}"),
-            ("measure", e1.measure), *option_lines, ("test", design),
+            ("measure", e1.measure), *option_lines, ("design", design),
             (label1, f"{e1.statistic:.4f} (se {e1.standard_error:.4f}, M = {e1.n_runs})"),
             (label2, f"{e2.statistic:.4f} (se {e2.standard_error:.4f}, M = {e2.n_runs})"),
-            ("difference", f"{res.difference:.4f} ({label2} - {label1})"),
-            ("T_M", f"{res.statistic:.4f}"),
-            ("p-value", f"{res.pvalue:.4g} ({res.alternative})")]
+            ("difference", f"{res.difference:.4f} ({label1} - {label2})"),
+            ("statistic", f"{res.statistic:.4f} (difference / SE; thesis T_M = "
+                          f"{-res.statistic + 0.0:.4f})"),
+            ("test", res.test_description),
+            ("p-value", f"{res.pvalue:.4g} ({res.alternative}, H1: {label1} "
+                        f"{_HYPOTHESES[res.alternative]} {label2})")]
     print("\n".join(field_lines(rows)))
     return 0
 
@@ -53,7 +57,16 @@ def add_parser(subparsers) -> None:
     p.add_argument("--paired", action="store_true",
                    help="the two procedures ran on the same resamples (row i of both files)")
     p.add_argument("--alternative", default="two-sided", choices=ALTERNATIVES,
-                   help="H1 about stability(FILE2) - stability(FILE1) (default two-sided)")
+                   help="H1 about stability(FILE1) - stability(FILE2): 'greater' means FILE1 "
+                        "is more stable, as in scipy and R (default two-sided)")
+    p.add_argument("--test", default="auto", choices=TEST_METHODS,
+                   help="permutation (level exact at any M), asymptotic (thesis Thm 7, "
+                        "M >= 100) or auto: permutation below 100 runs (default auto)")
+    p.add_argument("--n-resamples", type=int, default=9999,
+                   help="rearrangements of the permutation test (all of them when there "
+                        "are at most this many; default 9999)")
+    p.add_argument("--seed", type=int, default=0,
+                   help="seed of the permutation test's random rearrangements (default 0)")
     add_measure_arguments(p)
     add_reading_arguments(p)
     p.set_defaults(func=run)

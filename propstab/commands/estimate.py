@@ -8,14 +8,18 @@ from ._common import (READ_HELP, add_measure_arguments, add_reading_arguments,
 
 
 def run(args) -> int:
+    import warnings
     from .._validation import check_confidence_level
-    from ..inference import estimate
+    from ..inference import SmallSampleWarning, estimate, small_sample_note
     check_confidence_level(args.confidence)       # before any warning of the estimate
     info = get_measure(args.measure)
     (read,), sim = read_inputs(args, [args.file], kind=info.input)
     options, option_lines = measure_options(args, info, sim)
     est = estimate(read.selection, info.name, **options)
-    ci = est.confidence_interval(args.confidence)
+    with warnings.catch_warnings():              # the "small M" line says it instead
+        warnings.simplefilter("ignore", SmallSampleWarning)
+        ci = est.confidence_interval(args.confidence)
+    small = small_sample_note(est.n_runs, short=True)
     interpretation = ("- (thesis Table 6.1 is a scale for kappa-like measures)"
                       if est.interpretation is None
                       else f"{est.interpretation} (thesis Table 6.1)")
@@ -27,7 +31,8 @@ def run(args) -> int:
                                + (f", as {est.variance_note})" if est.variance_note else ")")),
             (f"{args.confidence:.0%} CI", f"[{ci.low:.4f}, {ci.high:.4f}]"),
             ("interpretation", interpretation),
-            *([("note", est.note)] if est.note is not None else [])]
+            *([("note", est.note)] if est.note is not None else []),
+            *([("small M", small)] if small is not None else [])]
     print("\n".join(field_lines(rows)))
     return 0
 

@@ -496,42 +496,44 @@ def one_sample(measure: str, sizes, indices, n_features, *, phi0: float,
 
 
 def two_sample(measure: str, x, y, n_features, *, paired: bool = False,
-               alternative: str = "two.sided", method: str = "auto",
+               alternative: str = "two.sided", method: str = "auto", test: str = "auto",
                confidence_level: float = 0.95, similarity=None, options=None) -> dict:
-    """:func:`propstab.two_sample_test` in R's orientation: ``x`` and ``y`` are
-    ``(sizes, indices)`` pairs, the difference is stability(x) - stability(y) (as
-    ``t.test``'s mean of x minus mean of y) and ``"greater"`` means x is more stable.
+    """:func:`propstab.two_sample_test` with ``x`` first and ``y`` second: ``x`` and ``y``
+    are ``(sizes, indices)`` pairs, the difference is stability(x) - stability(y) (as
+    ``t.test``'s mean of x minus mean of y, and as the Python ``two_sample_test(x, y)``)
+    and ``"greater"`` means x is more stable.
 
     Returns the fields of R's ``htest``: statistic, pvalue, difference, variance,
     estimates (two dicts of :func:`estimate_fields`, x then y), conf_int (for the
-    difference), paired, alternative.
+    difference), paired, alternative, test (the test that ran) and test_description.
 
     Examples
     --------
     >>> from propstab.r._frontend import two_sample
     >>> x = ([2] * 5, [1, 2, 1, 2, 1, 2, 1, 2, 1, 3])
     >>> y = ([2] * 5, [1, 2, 1, 3, 2, 3, 1, 2, 1, 4])
-    >>> res = two_sample("nogueira", x, y, 4)
+    >>> res = two_sample("nogueira", x, y, 4, test="asymptotic")
     >>> round(res["statistic"], 4), round(res["pvalue"], 4)
     (2.2411, 0.025)
     """
-    from ..inference import two_sample_test
+    from ..inference import TEST_METHODS, two_sample_test
     check_choice("alternative", alternative, tuple(ALTERNATIVES))
+    check_choice("test", test, TEST_METHODS)
     check_confidence_level(confidence_level)
     info, sel_x, opts = _selection_and_options(measure, *x, n_features, similarity, None,
                                                options)
     sel_y = runs_selection(*y, n_features)
-    # propstab's difference is second minus first: y first, x second
     try:
-        res = two_sample_test(sel_y, sel_x, paired=bool(paired),
+        res = two_sample_test(sel_x, sel_y, paired=bool(paired),
                               alternative=ALTERNATIVES[alternative], measure=info.name,
-                              method=_check_method(method), **opts)
+                              method=_check_method(method), test=test, **opts)
     except (ValueError, TypeError) as exc:
-        raise type(exc)(_renamed(str(exc), {"Z1": "y", "Z2": "x"})) from None
-    est_y, est_x = res.estimates
+        raise type(exc)(_renamed(str(exc), {"Z1": "x", "Z2": "y"})) from None
+    est_x, est_y = res.estimates
     return {"statistic": res.statistic, "pvalue": res.pvalue, "difference": res.difference,
             "variance": res.variance, "paired": res.paired, "alternative": alternative,
             "estimates": [_estimate_dict(est_x), _estimate_dict(est_y)],
+            "test": res.test, "test_description": res.test_description,
             "conf_int": interval(res.difference, res.variance, confidence_level, alternative)}
 
 

@@ -187,9 +187,16 @@ vcov.propstab_estimate <- function(object, ...) {
 #' @param phi0 The stability under H0 in the one-sample test.
 #' @param alternative `"two.sided"`, `"less"` or `"greater"`: H1 is that the stability
 #'   of x differs from, is less than or is greater than `phi0` (one sample) or the
-#'   stability of y (two samples; the difference is x minus y, as in `t.test()`, while
-#'   propstab's Python `two_sample_test(Z1, Z2)` reports Z2 minus Z1).
+#'   stability of y (two samples; the difference is x minus y, as in `t.test()` and in
+#'   propstab's Python `two_sample_test(x, y)`; the thesis's T_M is y minus x, the
+#'   statistic's opposite).
 #' @param paired Whether row i of `x` and of `y` come from the same resample i.
+#' @param test Two samples: `"auto"` (the permutation test when x or y has fewer than
+#'   100 runs, else the asymptotic test), `"permutation"` (the difference against its
+#'   values with the runs permuted between x and y, or the two runs of each pair
+#'   swapped if `paired`: its level holds at any number of runs; exact enumeration up to
+#'   9999 rearrangements, else 9999 random ones with seed 0) or `"asymptotic"` (N(0, 1),
+#'   thesis Thm 7). `method` names the test that ran.
 #' @param measure,method As for [stability_estimate()].
 #' @param p The total number of features.
 #' @param conf.level The level of the confidence interval (one-sided for a one-sided
@@ -212,9 +219,11 @@ vcov.propstab_estimate <- function(object, ...) {
 stability_test <- function(x, y = NULL, phi0 = 0,
                            alternative = c("two.sided", "less", "greater"), paired = FALSE,
                            measure = "nogueira", method = c("auto", "analytic", "jackknife"),
-                           p = NULL, conf.level = 0.95, sim.mat = NULL, ...) {
+                           p = NULL, conf.level = 0.95, sim.mat = NULL,
+                           test = c("auto", "permutation", "asymptotic"), ...) {
   alternative <- match.arg(alternative)
   method <- match.arg(method)
+  test <- match.arg(test)
   checkmate::assertString(measure)
   checkmate::assertNumber(phi0, finite = TRUE)
   checkmate::assertFlag(paired)
@@ -244,7 +253,8 @@ stability_test <- function(x, y = NULL, phi0 = 0,
     ry <- .runs(y, p = if (is.null(p)) rx$p else p, sim.mat = sim, arg = "y")
     out <- .call("two_sample", measure = measure, x = list(rx$sizes, rx$indices),
                  y = list(ry$sizes, ry$indices), n_features = .need_p(rx$p), paired = paired,
-                 alternative = alternative, method = method, confidence_level = conf.level,
+                 alternative = alternative, method = method, test = test,
+                 confidence_level = conf.level,
                  similarity = sim, options = list(...), call = sys.call())
     ex <- out$estimates[[1L]]
     ey <- out$estimates[[2L]]
@@ -256,10 +266,11 @@ stability_test <- function(x, y = NULL, phi0 = 0,
       conf.int = structure(unlist(out$conf_int), conf.level = conf.level),
       estimate = estimate, null.value = c(`difference in stability` = 0),
       stderr = sqrt(out$variance), alternative = alternative,
-      method = sprintf("%s test of equal feature-selection stability (%s, %s)",
+      method = sprintf("%s test of equal feature-selection stability (%s, %s; %s)",
                        if (paired) "Paired" else "Two-sample", ex$measure,
                        .variance_source(ex$method, ex$variance_source, ex$variance_note,
-                                        .na(ex$variance))),
+                                        .na(ex$variance)),
+                       out$test_description),
       data.name = paste(deparse1(substitute(x)), "and", deparse1(substitute(y))))
   }
   class(result) <- "htest"

@@ -69,7 +69,10 @@ test_that("the one-sample test is V_M = (estimate - phi0) / se, as an htest", {
   twin <- nogueira_thm6(x$features, x$p)
   z <- (twin$phi - 0.2) / sqrt(twin$variance)
   for (alt in c("two.sided", "less", "greater")) {
-    res <- stability_test(x$features, phi0 = 0.2, p = x$p, alternative = alt)
+    # below 100 runs the asymptotic one-sample test warns with the small-M study's level
+    expect_lt(length(x$features), 100L)
+    expect_warning(res <- stability_test(x$features, phi0 = 0.2, p = x$p, alternative = alt),
+                   "too few for the asymptotic intervals")
     expect_s3_class(res, "htest")
     expect_named(res, c("statistic", "p.value", "conf.int", "estimate", "null.value",
                         "stderr", "alternative", "method", "data.name"), ignore.order = TRUE)
@@ -91,21 +94,47 @@ test_that("the two-sample test is T_M of x minus y (thesis Thm 7), paired or not
   b <- list(c(1, 2), c(1, 2), c(1, 2), c(1, 2), c(1, 3))
   ta <- nogueira_thm6(a, 4)
   tb <- nogueira_thm6(b, 4)
-  res <- stability_test(b, a, p = 4, alternative = "greater")
+  res <- stability_test(b, a, p = 4, alternative = "greater", test = "asymptotic")
   z <- (tb$phi - ta$phi) / sqrt(ta$variance + tb$variance)
   expect_equal(unname(res$statistic), z, tolerance = 1e-10)
   expect_equal(res$p.value, pnorm(-z), tolerance = 1e-10)
   expect_equal(unname(res$estimate), c(tb$phi, ta$phi), tolerance = 1e-10)
   expect_identical(names(res$estimate), c("stability of x", "stability of y"))
   expect_identical(res$data.name, "b and a")
-  swapped <- stability_test(a, b, p = 4, alternative = "less")
+  swapped <- stability_test(a, b, p = 4, alternative = "less", test = "asymptotic")
   expect_equal(unname(swapped$statistic), -z, tolerance = 1e-10)
   expect_equal(swapped$p.value, res$p.value, tolerance = 1e-10)
-  paired <- stability_test(b, a, p = 4, paired = TRUE)
+  paired <- stability_test(b, a, p = 4, paired = TRUE, test = "asymptotic")
   expect_match(paired$method, "^Paired")
   expect_equal(unname(paired$estimate), tb$phi - ta$phi, tolerance = 1e-10)
   expect_error(stability_test(b, a[1:4], p = 4, paired = TRUE),
-               "^y, x: a paired comparison needs the same M runs")
+               "^x, y: a paired comparison needs the same M runs")
+})
+
+test_that("R's stability_test(x, y) and Python's two_sample_test(x, y) agree: x minus y", {
+  # the direction of t.test(x, y): "greater" means x is more stable
+  hi <- list(c(1, 2), c(1, 2), c(1, 2), c(1, 3), c(1, 2), c(1, 2))
+  lo <- list(c(1, 2), c(3, 4), c(2, 4), c(1, 3), c(2, 3), c(1, 4))
+  inference <- reticulate::import("propstab.inference")
+  as01 <- function(f) t(vapply(f, function(s) as.integer(seq_len(4) %in% s), integer(4)))
+  for (paired in c(FALSE, TRUE)) {
+    for (test in c("auto", "permutation", "asymptotic")) {
+      for (alt in c("two.sided", "greater", "less")) {
+        r <- stability_test(hi, lo, p = 4, paired = paired, test = test, alternative = alt)
+        py <- inference$two_sample_test(as01(hi), as01(lo), paired = paired, test = test,
+                                        alternative = sub(".", "-", alt, fixed = TRUE))
+        expect_equal(unname(r$statistic), py$statistic, tolerance = 1e-12)
+        expect_equal(r$p.value, py$pvalue, tolerance = 1e-12)
+        expect_true(unname(r$statistic) > 0)
+      }
+      expect_lt(stability_test(hi, lo, p = 4, paired = paired, test = test,
+                               alternative = "greater")$p.value,
+                stability_test(lo, hi, p = 4, paired = paired, test = test,
+                               alternative = "greater")$p.value)
+    }
+  }
+  expect_match(stability_test(hi, lo, p = 4)$method, "permutation of the difference")
+  expect_match(stability_test(hi, lo, p = 4, test = "asymptotic")$method, "asymptotic")
 })
 
 test_that("one-sided intervals need a level above 0.5", {

@@ -1,0 +1,61 @@
+"""The quick mode of studies/validate_small_m.py (issue 20, scenario 6): levels of the
+two-sample tests (asymptotic and permutation, independent and paired), of the one-sample
+test, and coverage of the intervals at small M, with a fixed seed.
+
+The quick mode's checks: the default two-sample tests (permutation below 100 runs) within
+5 % + 3 binomial standard errors at M = 10 and 30.
+"""
+from __future__ import annotations
+
+import importlib.util
+import os
+
+import pytest
+
+STUDY = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "studies",
+                     "validate_small_m.py")
+
+
+@pytest.fixture(scope="module")
+def study():
+    spec = importlib.util.spec_from_file_location("validate_small_m", STUDY)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture(scope="module")
+def quick(study):
+    return study.run("quick")
+
+
+def test_quick_study_checks_pass(quick):
+    failed = [(c["name"], c["value"], c["target"]) for c in quick["checks"] if not c["passed"]]
+    assert not failed
+    names = " ".join(c["name"] for c in quick["checks"])
+    for part in ("default independent test (permutation) level, middle, nogueira, M=10",
+                 "default paired test (permutation) level, middle, jaccard, M=30"):
+        assert part in names
+
+
+def test_quick_study_reports_every_rate(study, quick):
+    text = study.report(quick)
+    assert "| middle (Phi 0.390) | nogueira | 10 |" in text
+    for row in quick["rows"]:
+        assert set(row["rates"]) == {
+            "independent asymptotic", "independent permutation", "paired asymptotic",
+            "paired permutation", "one-sample two-sided", "one-sample greater",
+            "cover wald", "cover logit", "cover bootstrap", "cover bca"}
+        # the two-sided one-sample test and the Wald interval use the same variance
+        assert row["rates"]["one-sample two-sided"] == pytest.approx(
+            100 - row["rates"]["cover wald"])
+
+
+def test_populations_are_the_issues(study):
+    import propstab
+    phi = propstab.population_stability(study.thresholds(study.POPULATIONS["middle"])
+                                        / study.vi.SCALE)
+    assert round(phi, 3) == 0.390                   # the issue's population, Phi = 0.390
+    top = propstab.population_stability(study.thresholds(study.POPULATIONS["top"])
+                                        / study.vi.SCALE)
+    assert 0.88 < top < 0.91

@@ -1,0 +1,398 @@
+"""Two-sample tests (issue 20): scipy's and R's direction, and permutation tests whose
+level holds at small M.
+
+Expectations from outside the code under test: scipy's ``ttest_ind``/``ttest_rel`` on a
+per-run proxy of stability (the direction), ``scipy.stats.permutation_test`` (exact
+p-values), a slow literal twin enumerating the rearrangements with itertools and calling
+the measure on each pair of matrices, and seeded runs compared with each other.
+"""
+from __future__ import annotations
+
+import itertools
+import json
+import math
+import os
+import warnings
+
+import numpy as np
+import pytest
+from scipy import stats
+
+import propstab
+from propstab import two_sample_test
+from propstab.inference import PERMUTATION_BELOW, chosen_test
+
+ALTERNATIVES = ("two-sided", "greater", "less")
+
+
+def bernoulli_runs(seed, M, p):
+    return np.random.default_rng(seed).random((M, len(p))) < np.asarray(p)
+
+
+# a very stable procedure (5 features nearly always, the rest nearly never) and an
+# unstable one (every feature at 0.3), d = 20
+P_HIGH = [0.95] * 5 + [0.02] * 15
+P_LOW = [0.3] * 20
+
+
+def per_run_agreement(Z):
+    """A proxy of stability computed without propstab: each run's mean Jaccard index
+    with the other runs of its sample."""
+    Z = np.asarray(Z, dtype=float)
+    inter = Z @ Z.T
+    union = Z.sum(1)[:, None] + Z.sum(1)[None, :] - inter
+    J = np.where(union > 0, inter / np.where(union > 0, union, 1), 1.0)
+    np.fill_diagonal(J, np.nan)
+    return np.nanmean(J, axis=1)
+
+
+# ---------------------------------------------------------------- direction (scenario 2)
+
+@pytest.mark.parametrize("test", ["asymptotic", "permutation"])
+@pytest.mark.parametrize("paired", [False, True])
+def test_greater_means_the_first_is_more_stable_as_in_scipy_and_r(paired, test):
+    high, low = bernoulli_runs(1, 12, P_HIGH), bernoulli_runs(2, 12, P_LOW)
+    # the sign scipy gives on a proxy of stability decides the expected sign
+    proxy = (stats.ttest_rel if paired else stats.ttest_ind)(per_run_agreement(high),
+                                                              per_run_agreement(low))
+    assert proxy.statistic > 0
+    res = two_sample_test(high, low, paired=paired, test=test)
+    assert np.sign(res.statistic) == np.sign(proxy.statistic)
+    assert np.sign(res.difference) == np.sign(proxy.statistic)
+    assert two_sample_test(high, low, paired=paired, test=test,
+                           alternative="greater").pvalue < 0.05
+    assert two_sample_test(low, high, paired=paired, test=test,
+                           alternative="greater").pvalue > 0.5
+    assert two_sample_test(high, low, paired=paired, test=test,
+                           alternative="less").pvalue > 0.5
+
+
+@pytest.mark.parametrize("test", ["asymptotic", "permutation"])
+@pytest.mark.parametrize("paired", [False, True])
+def test_greater_with_the_arguments_swapped_is_less(paired, test):
+    A, B = bernoulli_runs(3, 8, P_HIGH), bernoulli_runs(4, 8, [0.6] * 5 + [0.1] * 15)
+    for measure in ("nogueira", "jaccard"):
+        g = two_sample_test(A, B, paired=paired, test=test, alternative="greater",
+                            measure=measure)
+        s = two_sample_test(B, A, paired=paired, test=test, alternative="less",
+                            measure=measure)
+        assert g.pvalue == pytest.approx(s.pvalue, rel=1e-12)
+        assert g.statistic == pytest.approx(-s.statistic, rel=1e-12)
+        assert g.difference == pytest.approx(-s.difference, rel=1e-12)
+
+
+def test_the_one_sided_interval_follows_the_alternative():
+    high, low = bernoulli_runs(1, 120, P_HIGH), bernoulli_runs(2, 120, P_LOW)
+    res = two_sample_test(high, low, alternative="greater")
+    assert res.test == "asymptotic"
+    low_end, high_end = res.confidence_interval(0.95)
+    z = stats.norm.ppf(0.95)
+    assert high_end == 2.0                                  # [low, the range's top]
+    assert low_end == pytest.approx(res.difference - z * math.sqrt(res.variance))
+    assert low_end > 0                                      # excludes 0: p < 0.05
+    low_end, high_end = two_sample_test(high, low, alternative="less").confidence_interval()
+    assert low_end == -2.0 and high_end == pytest.approx(
+        res.difference + z * math.sqrt(res.variance))
+
+
+def test_summary_says_which_is_first_and_relates_the_thesis_sign():
+    high, low = bernoulli_runs(1, 6, P_HIGH), bernoulli_runs(2, 6, P_LOW)
+    text = str(two_sample_test(high, low, alternative="greater"))
+    assert "H1: Phi_1 > Phi_2" in text and "(Phi_1 - Phi_2, SE" in text
+    res = two_sample_test(high, low)
+    assert f"thesis T_M = {-res.statistic:.4f}" in text
+
+
+# ---------------------------------------------------------------- permutation tests
+
+def literal_permutation_pvalue(Z1, Z2, measure, paired, alternative):
+    """Slow twin: every rearrangement enumerated by itertools, the measure called on
+    each pair of matrices, the p-value counted in fractions (scipy's definition for an
+    exact test: the observed arrangement among the rearrangements)."""
+    Z1, Z2 = np.asarray(Z1), np.asarray(Z2)
+    observed = propstab.stability(Z1, measure) - propstab.stability(Z2, measure)
+    values = []
+    if paired:
+        for swaps in itertools.product((0, 1), repeat=len(Z1)):
+            A = np.array([b if s else a for a, b, s in zip(Z1, Z2, swaps)])
+            B = np.array([a if s else b for a, b, s in zip(Z1, Z2, swaps)])
+            values.append(propstab.stability(A, measure) - propstab.stability(B, measure))
+    else:
+        pooled = np.concatenate([Z1, Z2])
+        for first in itertools.combinations(range(len(pooled)), len(Z1)):
+            rest = [i for i in range(len(pooled)) if i not in first]
+            values.append(propstab.stability(pooled[list(first)], measure)
+                          - propstab.stability(pooled[rest], measure))
+    tol = 1e-9
+    n = len(values)
+    greater = sum(v >= observed - tol for v in values) / n
+    less = sum(v <= observed + tol for v in values) / n
+    return {"greater": greater, "less": less,
+            "two-sided": min(1.0, 2 * min(greater, less))}[alternative], n
+
+
+@pytest.mark.parametrize("measure", ["nogueira", "jaccard", "conger", "hamming", "kuncheva",
+                                     "lustgarten"])
+@pytest.mark.parametrize("paired", [False, True])
+def test_exact_permutation_pvalues_equal_the_literal_twin(measure, paired):
+    rng = np.random.default_rng(7)
+    M = 6
+    if measure == "kuncheva":                # a measure for a constant subset size
+        Z1 = np.array([rng.permutation(8) < 3 for _ in range(M)])
+        Z2 = np.array([np.arange(8) < 3 if i % 2 else rng.permutation(8) < 3
+                       for i in range(M)])
+    else:
+        Z1 = rng.random((M, 8)) < [0.9, 0.8, 0.7, 0.2, 0.2, 0.1, 0.3, 0.5]
+        Z2 = rng.random((M, 8)) < 0.45
+        Z1[:, 0] = Z2[:, 0] = True           # no empty run
+    for alternative in ALTERNATIVES:
+        res = two_sample_test(Z1, Z2, paired=paired, alternative=alternative,
+                              measure=measure, test="permutation")
+        expected, n = literal_permutation_pvalue(Z1, Z2, measure, paired, alternative)
+        assert res.exact and res.n_resamples == n
+        assert res.pvalue == pytest.approx(expected, abs=1e-12), (alternative, res)
+
+
+@pytest.mark.parametrize("paired", [False, True])
+def test_exact_permutation_pvalues_equal_scipy_permutation_test(paired):
+    Z1, Z2 = bernoulli_runs(11, 7, P_HIGH), bernoulli_runs(12, 7, P_LOW)
+    pooled = np.concatenate([Z1, Z2])
+
+    def difference(a, b):                   # a, b: the pooled runs of each sample
+        return propstab.stability(pooled[a]) - propstab.stability(pooled[b])
+
+    for alternative in ALTERNATIVES:
+        ref = stats.permutation_test(
+            (np.arange(7), np.arange(7, 14)), difference, vectorized=False,
+            permutation_type="samples" if paired else "independent", n_resamples=np.inf,
+            alternative=alternative)
+        res = two_sample_test(Z1, Z2, paired=paired, alternative=alternative,
+                              test="permutation")
+        assert res.exact
+        assert res.pvalue == pytest.approx(ref.pvalue, rel=1e-12)
+        assert res.difference == pytest.approx(ref.statistic, rel=1e-12)
+
+
+def test_monte_carlo_permutation_pvalue_reproduces_from_one_seed():
+    Z1, Z2 = bernoulli_runs(21, 30, P_HIGH), bernoulli_runs(22, 30, [0.8] * 5 + [0.05] * 15)
+    for paired in (False, True):
+        runs = [two_sample_test(Z1, Z2, paired=paired, random_state=seed, n_resamples=999)
+                for seed in (5, 5, 6)]
+        assert runs[0].test == "permutation" and not runs[0].exact
+        assert runs[0].n_resamples == 999
+        assert runs[0].pvalue == runs[1].pvalue
+        assert runs[0].pvalue != runs[2].pvalue
+        # Monte Carlo p-values are (1 + count) / (1 + B): multiples of 1/1000, never 0
+        assert runs[0].pvalue >= 1 / 1000
+        assert (runs[0].pvalue * 1000) == pytest.approx(round(runs[0].pvalue * 1000))
+    # the default seed (0) makes the default test reproducible
+    assert two_sample_test(Z1, Z2).pvalue == two_sample_test(Z1, Z2).pvalue
+    gen = two_sample_test(Z1, Z2, random_state=np.random.default_rng(5), n_resamples=999)
+    assert gen.pvalue == two_sample_test(Z1, Z2, random_state=5, n_resamples=999).pvalue
+
+
+def test_monte_carlo_pvalue_is_close_to_the_exact_one():
+    # C(16, 8) = 12870 splits: exact with n_resamples = 20000, Monte Carlo with 5000
+    Z1, Z2 = bernoulli_runs(31, 8, P_HIGH), bernoulli_runs(32, 8, [0.7] * 5 + [0.1] * 15)
+    exact = two_sample_test(Z1, Z2, test="permutation", n_resamples=20000)
+    mc = two_sample_test(Z1, Z2, test="permutation", n_resamples=5000, random_state=1)
+    assert exact.exact and exact.n_resamples == math.comb(16, 8) and not mc.exact
+    se = math.sqrt(exact.pvalue * (1 - exact.pvalue) / 5000)
+    assert abs(mc.pvalue - exact.pvalue) < 4 * se + 1 / 5000
+
+
+def test_auto_picks_the_permutation_test_below_100_runs():
+    assert PERMUTATION_BELOW == 100
+    assert chosen_test("auto", 99, 100) == "permutation"
+    assert chosen_test("auto", 100, 100) == "asymptotic"
+    assert chosen_test("asymptotic", 10, 10) == "asymptotic"
+    small = two_sample_test(bernoulli_runs(1, 10, P_HIGH), bernoulli_runs(2, 10, P_LOW))
+    large = two_sample_test(bernoulli_runs(1, 100, P_HIGH), bernoulli_runs(2, 100, P_LOW))
+    assert small.test == "permutation" and large.test == "asymptotic"
+    assert "permutation of the difference (exact, all 184756 splits" not in str(small)
+    assert "Monte Carlo, 9999 random splits of the pooled runs" in str(small)
+    assert "asymptotic: N(0, 1) (thesis Thm 7)" in str(large)
+    paired = two_sample_test(bernoulli_runs(1, 10, P_HIGH), bernoulli_runs(2, 10, P_LOW),
+                             paired=True)
+    assert "exact, all 1024 swap patterns of the pairs" in str(paired)
+
+
+def test_permutation_test_validation():
+    Z1, Z2 = bernoulli_runs(1, 5, P_HIGH), bernoulli_runs(2, 5, P_LOW)
+    with pytest.raises(ValueError, match="test: must be one of"):
+        two_sample_test(Z1, Z2, test="exact")
+    with pytest.raises(ValueError, match="n_resamples"):
+        two_sample_test(Z1, Z2, n_resamples=10)
+    with pytest.raises(TypeError, match="random_state"):
+        two_sample_test(Z1, Z2, random_state="seed")
+    with pytest.raises(ValueError, match="test: must be one of"):
+        propstab.pairwise_tests([Z1, Z2], test="bootstrap")
+
+
+def test_permutation_rearrangements_where_the_measure_is_undefined_are_left_out():
+    # kuncheva needs a constant size: splits mixing sizes 2 and 3 are undefined
+    Z1 = [[1, 1, 0, 0, 0], [1, 0, 1, 0, 0], [0, 1, 1, 0, 0], [1, 1, 0, 0, 0]]
+    Z2 = [[1, 1, 1, 0, 0], [1, 1, 0, 1, 0], [0, 1, 1, 1, 0], [1, 0, 1, 1, 0]]
+    with pytest.warns(propstab.UndefinedMeasureWarning, match="rearrangements"):
+        res = two_sample_test(Z1, Z2, measure="kuncheva", test="permutation")
+    # only the identity and the full swap keep one size per group: D and -D, so the
+    # one-sided p-value in D's direction is 1/2 and the two-sided one 1
+    assert res.exact and res.n_resamples == 70
+    assert res.pvalue == 1.0
+    with pytest.warns(propstab.UndefinedMeasureWarning, match="uses the other 2"):
+        greater = two_sample_test(Z1, Z2, measure="kuncheva", test="permutation",
+                                  alternative="greater" if res.difference > 0 else "less")
+    assert greater.pvalue == 0.5
+
+
+def test_pairwise_tests_use_the_same_test_and_say_which():
+    A, B, C = (bernoulli_runs(s, 7, p) for s, p in ((1, P_HIGH), (2, P_LOW), (3, P_LOW)))
+    table = propstab.pairwise_tests({"A": A, "B": B, "C": C})
+    assert {r["test"] for r in table.rows} == {"permutation"}
+    for r, (X, Y) in zip(table.rows, ((A, B), (A, C), (B, C))):
+        res = two_sample_test(X, Y)                          # exact: no seed involved
+        assert r["difference"] == pytest.approx(r["stability_first"] - r["stability_second"])
+        assert r["pvalue"] == pytest.approx(res.pvalue)
+    assert "difference = Phi first - Phi second (\"greater\": the first" in str(table)
+    again = propstab.pairwise_tests({"A": A, "B": B, "C": C}, n_resamples=999, random_state=3)
+    assert [r["pvalue"] for r in again.rows] == [
+        r["pvalue"] for r in propstab.pairwise_tests({"A": A, "B": B, "C": C},
+                                                     n_resamples=999, random_state=3).rows]
+
+
+def test_permutation_level_holds_at_small_m_under_exchangeability():
+    # 300 data sets from one population, M = 8 (exact splits): the rejection rate at
+    # 5 % is at most 5 % + 3 binomial standard errors
+    rng = np.random.default_rng(2024)
+    p = np.array([0.9] * 5 + [0.1] * 45)
+    rejections = 0
+    R = 300
+    for _ in range(R):
+        Z1, Z2 = rng.random((8, 50)) < p, rng.random((8, 50)) < p
+        rejections += two_sample_test(Z1, Z2, paired=True).pvalue <= 0.05
+    assert rejections / R <= 0.05 + 3 * math.sqrt(0.05 * 0.95 / R)
+
+
+@pytest.mark.parametrize("measure, options", [("spearman", {}), ("kendall", {}),
+                                              ("canberra", {}), ("canberra", {"k": 3}),
+                                              ("top_k", {"k": 3})])
+def test_ranking_replicates_from_the_kernels_equal_the_recomputation(measure, options):
+    # the vectorised values of a ranking measure on subsets and on bootstrap resamples of
+    # the runs against the measure recomputed on each (the slow twin), with a constant run
+    # (spearman and kendall undefined with it)
+    from propstab import _intervals
+    rng = np.random.default_rng(3)
+    S = rng.normal(size=(12, 9)) + np.linspace(2, 0, 9)
+    S[3] = 0
+    rk = propstab.as_rankings(S, kind="scores")
+    info = propstab.get_measure(measure)
+    for idx in (np.array([rng.permutation(12)[:6] for _ in range(40)]),
+                rng.integers(0, 12, size=(40, 12))):
+        fast = _intervals.replicates(rk, info, options, idx)
+        slow = _intervals.replicates(rk, info, options, idx, generic=True)
+        np.testing.assert_allclose(fast, slow, rtol=1e-10, atol=1e-12)
+
+
+def test_ranking_permutation_pvalue_equals_scipy():
+    rng = np.random.default_rng(5)
+    R1 = propstab.as_rankings(rng.normal(size=(7, 8)) + np.linspace(3, 0, 8), kind="scores")
+    R2 = propstab.as_rankings(rng.normal(size=(7, 8)), kind="scores")
+    pooled = np.concatenate([R1.toarray(), R2.toarray()])
+
+    def difference(a, b):
+        return (propstab.stability(pooled[a], "spearman")
+                - propstab.stability(pooled[b], "spearman"))
+
+    for paired in (False, True):
+        ref = stats.permutation_test((np.arange(7), np.arange(7, 14)), difference,
+                                     vectorized=False, n_resamples=np.inf,
+                                     permutation_type="samples" if paired else "independent")
+        res = two_sample_test(R1, R2, measure="spearman", paired=paired)
+        assert res.test == "permutation" and res.exact
+        assert res.pvalue == pytest.approx(ref.pvalue, rel=1e-12)
+
+
+def test_cli_compare_reports_file1_minus_file2_and_the_test(tmp_path, capsys):
+    from propstab.cli import main
+    high, low = bernoulli_runs(1, 12, P_HIGH), bernoulli_runs(2, 12, P_LOW)
+    f1, f2 = tmp_path / "high.csv", tmp_path / "low.csv"
+    np.savetxt(f1, high.astype(int), fmt="%d", delimiter=",")
+    np.savetxt(f2, low.astype(int), fmt="%d", delimiter=",")
+    for test in ("asymptotic", "permutation"):
+        assert main(["compare", str(f1), str(f2), "--alternative", "greater", "--test", test,
+                     "--n-resamples", "999", "--seed", "4"]) == 0
+        out = dict((line[:12].strip(), line[12:]) for line in
+                   capsys.readouterr().out.splitlines())
+        res = two_sample_test(high, low, alternative="greater", test=test, n_resamples=999,
+                              random_state=4)
+        assert res.difference > 0 and res.pvalue < 0.05
+        assert out["difference"] == f"{res.difference:.4f} (high.csv - low.csv)"
+        assert out["p-value"] == f"{res.pvalue:.4g} (greater, H1: high.csv > low.csv)"
+        assert out["test"] == res.test_description
+
+
+# ---------------------------------------------------------------- small M: the warnings
+
+RESULTS = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+                       "studies", "small_m_results.json")
+
+
+def _study_rows():
+    with open(RESULTS) as fh:
+        return json.load(fh)["rows"]
+
+
+def test_the_auto_rule_and_the_warning_table_follow_the_committed_study():
+    from propstab.inference import SMALL_M_BELOW, SMALL_M_STUDY
+    rows = _study_rows()
+    # the default two-sample tests within 5 % + 3 binomial SE at every M of the study
+    for row in rows:
+        default = chosen_test("auto", row["M"], row["M"])
+        se = 100 * math.sqrt(0.05 * 0.95 / row["repeats"])
+        for design in ("independent", "paired"):
+            assert row["rates"][f"{design} {default}"] <= 5 + 3 * se, row
+    # below PERMUTATION_BELOW some asymptotic test misses its level, from it on none does
+    below = [r for r in rows if r["M"] < PERMUTATION_BELOW]
+    assert any(r["rates"][f"{d} asymptotic"] > 5 + 3 * 100 * math.sqrt(0.0475 / r["repeats"])
+               for r in below for d in ("independent", "paired"))
+    # the warning's numbers are the study's: lowest and highest Wald coverage per M
+    for M, (low, high) in SMALL_M_STUDY.items():
+        cover = [r["rates"]["cover wald"] for r in rows if r["M"] == M]
+        assert (low, high) == (round(min(cover), 1), round(max(cover), 1))
+        assert M < SMALL_M_BELOW
+    at_limit = [r["rates"]["cover wald"] for r in rows if r["M"] == SMALL_M_BELOW]
+    assert at_limit and min(at_limit) >= 95 - 3 * 100 * math.sqrt(0.0475 / rows[0]["repeats"])
+
+
+def test_small_m_warns_with_the_measured_coverage():
+    from propstab.inference import SMALL_M_STUDY, SmallSampleWarning
+    Z = bernoulli_runs(1, 10, [0.9] * 5 + [0.1] * 45)
+    low, high = SMALL_M_STUDY[10]
+    est = propstab.estimate(Z)
+    with pytest.warns(SmallSampleWarning, match=rf"{low:.1f}-{high:.1f} % coverage"):
+        est.confidence_interval()
+    with pytest.warns(SmallSampleWarning, match="M = 10 runs"):
+        propstab.one_sample_test(Z, 0.3)
+    with pytest.warns(SmallSampleWarning, match=r"at M = 10 \(fewer runs: worse\)"):
+        propstab.estimate(Z[:6]).confidence_interval()
+    with warnings.catch_warnings():                 # printing does not warn
+        warnings.simplefilter("error", SmallSampleWarning)
+        str(est)
+        two_sample_test(Z, Z[::-1])                 # permutation: holds its level
+        big = propstab.estimate(bernoulli_runs(2, 100, [0.9] * 5 + [0.1] * 45))
+        big.confidence_interval()
+        propstab.one_sample_test(big.selection, 0.3)
+
+
+def test_unequal_sizes_and_sparse_input_equal_the_literal_twin():
+    from scipy import sparse
+    rng = np.random.default_rng(9)
+    Z1 = rng.random((4, 7)) < 0.6
+    Z2 = rng.random((6, 7)) < 0.3
+    Z1[:, 0] = Z2[:, 0] = True
+    for alternative in ALTERNATIVES:
+        expected, n = literal_permutation_pvalue(Z1, Z2, "jaccard", False, alternative)
+        for A, B in ((Z1, Z2), (sparse.csr_matrix(Z1), sparse.csr_matrix(Z2))):
+            res = two_sample_test(A, B, measure="jaccard", alternative=alternative)
+            assert res.test == "permutation" and res.exact and res.n_resamples == n == 210
+            assert res.pvalue == pytest.approx(expected, abs=1e-12)
