@@ -75,19 +75,19 @@ def _bound(b) -> Bound:
 
 
 def register(*, name: str, family: str, summary: str, references: Sequence[str],
+             aliases: Sequence[str] = (), notes: str = "",
              claims: Mapping[Axiom, bool], lower, upper, orientation: str = "higher",
              domain: str = "any", null_value: Optional[float] = None,
-             parameters: Sequence[Parameter] = (), r_reference: Optional[RReference] = None,
-             r_also: Sequence[RReference] = (),
-             aliases: Sequence[str] = (), notes: str = "", variants: Sequence[Variant] = (),
+             pairwise: Optional[bool] = None, variants: Sequence[Variant] = (),
+             parameters: Sequence[Parameter] = (),
              analytic_variance: Optional[Callable[..., Any]] = None,
              scale: Optional[Sequence[Tuple[float, str]]] = None,
-             pairwise: Optional[bool] = None):
+             r_reference: Optional[RReference] = None, r_also: Sequence[RReference] = ()):
     """Declare a measure: the decorator that registers it and builds its public function.
 
     Decorates ``core(selection, **options) -> float``, or a *kernel*: an object with
     ``value(name, selection, **options) -> float`` and ``leave_one_out(selection,
-    **options)`` (see :mod:`propstab.measures.kernels`), whose value and leave-one-run-out
+    **options)`` (see ``propstab.measures.kernels``), whose value and leave-one-run-out
     values then come from one formula. The decorated name becomes the public function: it
     accepts ``Z`` in every supported form (validated once by :func:`propstab.as_selection`;
     for the ranking family the rank matrix ``R``, by :func:`propstab.as_rankings`), checks

@@ -152,7 +152,7 @@ class SmallSampleWarning(UserWarning):
 
     See Also
     --------
-    propstab.inference.small_sample_note : The message.
+    propstab.one_sample_test : Warns below 100 runs.
     propstab.two_sample_test : Its permutation test holds the level at small M.
 
     References
@@ -1658,7 +1658,7 @@ def two_sample_test(Z1, Z2, /, *, paired: bool = False, alternative: str = "two-
         and the permutation test swaps the two runs of a resample.
     alternative : {"two-sided", "greater", "less"}
         H1: Phi_1 != Phi_2, Phi_1 > Phi_2 (the first is more stable), Phi_1 < Phi_2.
-    measure, method, n_features, feature_names, **options
+    measure, method
         As for :func:`estimate` (the same measure for both; ``method`` is the variance).
     test : {"auto", "permutation", "asymptotic"}, default "auto"
         ``"asymptotic"``: the statistic against N(0, 1) (thesis Thm 7), which holds its
@@ -1675,6 +1675,8 @@ def two_sample_test(Z1, Z2, /, *, paired: bool = False, alternative: str = "two-
     random_state : None, int or numpy Generator, default 0
         The seed of the random rearrangements (the default 0 makes the p-value
         reproducible).
+    n_features, feature_names, **options
+        As for :func:`estimate`.
 
     Returns
     -------
@@ -1942,8 +1944,8 @@ class PairwiseTestTable:
 
 
 def pairwise_tests(matrices, /, *, paired: bool = False, alternative: str = "two-sided",
-                   measure: str = "nogueira", method: str = "auto", correction: str = "holm",
-                   test: str = "auto", n_resamples: int = 9999, random_state=0,
+                   measure: str = "nogueira", method: str = "auto", test: str = "auto",
+                   n_resamples: int = 9999, random_state=0, correction: str = "holm",
                    n_features=None, feature_names=None, **options) -> PairwiseTestTable:
     r"""Compare the stability of every pair of procedures, with a multiple-testing correction.
 

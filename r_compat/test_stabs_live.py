@@ -89,7 +89,9 @@ def _assert_rconcave_underestimate(p, B, got, expected, *, bound_derived):
     an r-concave law and not exceeded on the path is tested in tests/test_selection.py.
     """
     from rpy2 import robjects
-    from propstab.error_control import _rconcave_tail_bound, _rconcave_terms, _significant
+    from propstab._rconcave import rconcave_tail_bound as _rconcave_tail_bound
+    from propstab._rconcave import rconcave_terms as _rconcave_terms
+    from propstab._text import significant as _significant
     assert (got.cutoff, got.q) == (expected["cutoff"], expected["q"])
     stabs_d = robjects.r("stabs:::D")
     terms = _rconcave_terms(got.q, p, got.cutoff, B)
@@ -107,7 +109,7 @@ def _assert_rconcave_underestimate(p, B, got, expected, *, bound_derived):
 def test_stabs_rconcave_example_falls_short_of_the_maximum(stabs):
     # docs/stability_selection.md: p = 200, q = 2, B = 25, cutoff 0.9, pairs term
     from rpy2 import robjects
-    from propstab.error_control import _rconcave_tail_bound
+    from propstab._rconcave import rconcave_tail_bound as _rconcave_tail_bound
     theirs = float(robjects.r("stabs:::D")(1e-4, 20, 25, -0.5)[0])
     assert theirs == pytest.approx(7.6746626193058276e-06, rel=1e-12)
     assert _rconcave_tail_bound(1e-4, 20, 25, -0.5) / theirs - 1 == pytest.approx(
@@ -141,21 +143,21 @@ def test_stabs_stops_at_the_first_golden_point(stabs):
     the piece: 1/1.618 of the maximum."""
     import numpy as np
     from rpy2 import robjects
-    from propstab import error_control as ec
+    from propstab import _rconcave
     p, B, q = 1000, 50, 10
     got = error_control(p, cutoff=1.0, q=q, assumption="r-concave", n_subsamples=B)
     expected, _ = _r_parameters(stabs, p, B, "SS", "r-concave", cutoff=1.0, q=q)
     assert got.specified_PFER / expected["specifiedPFER"] == pytest.approx(1.618, abs=1e-3)
     stabs_d = robjects.r("stabs:::D")
     golden = (3 - math.sqrt(5)) / 2
-    for theta, t, n, r in ec._rconcave_terms(q, p, 1.0, B):
+    for theta, t, n, r in _rconcave.rconcave_terms(q, p, 1.0, B):
         s, mu = 1 / r, theta * n
-        below, above = ec._mean_matching_parameters(mu, math.ceil(2 * mu) + 1, n, s)
+        below, above = _rconcave.mean_matching_parameters(mu, math.ceil(2 * mu) + 1, n, s)
         a_n, a_before = above[-1], below[-2]                # the last piece [a_n, a_{n-1}]
-        tail = ec._extremal_tails(np.array([n - 1.0]), mu, t, s)
+        tail = _rconcave._extremal_tails(np.array([n - 1.0]), mu, t, s)
         at = float(tail(np.array([a_n + golden * (a_before - a_n)]))[0])
         assert float(stabs_d(theta, t, n, r)[0]) == pytest.approx(at, rel=1e-6)
-        assert ec._rconcave_tail_bound(theta, t, n, r) == pytest.approx(
+        assert _rconcave.rconcave_tail_bound(theta, t, n, r) == pytest.approx(
             float(tail(np.array([a_n]))[0]), rel=1e-12)
 
 
