@@ -6,7 +6,8 @@ The measures ``yu``, ``zucknick`` and ``intersection_count``, ``_mean``, ``_gree
 :mod:`~propstab.measures.simulation` and :mod:`~propstab.measures.exact_null`. Here:
 
 - the options of stabm's per-pair correction for chance (:func:`correction`,
-  :data:`N_SIMULATIONS`, :data:`RANDOM_STATE`);
+  :data:`N_SIMULATIONS`, :data:`RANDOM_STATE`) and the notes the six declarations
+  share (:data:`STABM_NOTES`);
 - the R reference (:func:`stabm_reference`: stabm's function and its argument
   translation) with the known differences of stabm's thresholding, each with the
   predicate saying when it applies;
@@ -25,9 +26,10 @@ from .exact_null import exact_expectation
 from .simulation import stabm_measure
 
 __all__ = ["ADJUSTED_NO_SIMILAR_PAIR", "INTERSECTION_FORMULA", "N_SIMULATIONS",
-           "RANDOM_STATE", "SPARSE_SIMILARITY_DIMENSIONS", "THRESHOLD_ZERO_DENSE_SPARSE",
-           "adjusted_intersection", "correction", "geo_mean", "half_sum", "no_similar_pair",
-           "one", "stabm_reference", "stored_off_diagonal", "threshold_zero", "with_formula"]
+           "RANDOM_STATE", "SPARSE_SIMILARITY_DIMENSIONS", "STABM_NOTES",
+           "THRESHOLD_ZERO_DENSE_SPARSE", "adjusted_intersection", "correction", "geo_mean",
+           "half_sum", "no_similar_pair", "one", "stabm_reference", "stored_off_diagonal",
+           "threshold_zero", "with_formula"]
 
 N_SIMULATIONS = Parameter(
     "n_simulations", 10_000, "number of random pairs of subsets per pair of sizes for "
@@ -37,6 +39,8 @@ RANDOM_STATE = Parameter(
 
 
 def correction(default, exact: str):
+    """The ``correction_for_chance`` option of an adjusted measure: its default and how
+    its ``'exact'`` is computed (``"closed"`` form or enumeration over ``"components"``)."""
     choices = ("none", "exact", "estimate")
     how = {"closed": "'exact': the exact null expectation (closed form); ",
            "components": "'exact': the exact null expectation (enumeration over the "
@@ -47,6 +51,18 @@ def correction(default, exact: str):
         "stabm's per-pair correction (I - E[I|H0]) / (max - E[I|H0]); " + how +
         "'estimate': E[I|H0] by a seeded simulation of n_simulations random pairs of subsets "
         "per pair of sizes; 'none': the mean of the raw scores I", choices=choices)
+
+
+#: The notes every declaration of the six measures ends with.
+STABM_NOTES = (
+    " The correction is stabm's, per pair: (I - E[I|H0]) / (max - E[I|H0]) with E for "
+    "independent uniformly random subsets of the two runs' sizes; 'estimate' simulates "
+    "n_simulations pairs per distinct pair of sizes (seeded, random_state) and warns "
+    "(MonteCarloWarning) when the propagated standard error of the value exceeds 0.005. "
+    "Similar means similarity >= threshold and > 0. Axioms are declared for every "
+    "admissible similarity: maximal values for different rows that swap similar features, "
+    "so the classical maximum and monotonicity are not claimed; a complete similarity "
+    "graph makes E[I|H0] equal to the maximum (0/0).")
 
 
 # ------------------------------------------------- known differences of the R reference
@@ -66,6 +82,8 @@ def stored_off_diagonal(similarity):
 
 
 def no_similar_pair(measure, sel, options) -> bool:
+    """Whether :data:`ADJUSTED_NO_SIMILAR_PAIR` applies: no off-diagonal similarity
+    reaches the threshold."""
     C = options.get("similarity")
     if C is None:
         return False
@@ -75,6 +93,8 @@ def no_similar_pair(measure, sel, options) -> bool:
 
 
 def threshold_zero(measure, sel, options) -> bool:
+    """Whether :data:`THRESHOLD_ZERO_DENSE_SPARSE` applies: a dense similarity with an
+    off-diagonal zero at threshold 0."""
     C = options.get("similarity")
     if C is None or sparse.issparse(C) or options.get("threshold") != 0:
         return False
@@ -150,11 +170,11 @@ THRESHOLD_ZERO_DENSE_SPARSE = ExpectedDifference(
     applies=threshold_zero)
 
 
-def stabm_reference(function, correction=True, note="", adjusted=True, defaults=None):
+def stabm_reference(function, corrected=True, note="", adjusted=True, defaults=None):
     """stabm's function of a thresholded measure, with its known differences (the
     adjusted intersections also switch measure without a similar pair)."""
     args = {"similarity": "sim.mat", "threshold": "threshold"}
-    if correction:
+    if corrected:
         args.update(correction_for_chance="correction.for.chance", n_simulations="N")
     differences = ((ADJUSTED_NO_SIMILAR_PAIR,) if adjusted else ()) + (
         SPARSE_SIMILARITY_DIMENSIONS, THRESHOLD_ZERO_DENSE_SPARSE)
@@ -165,14 +185,17 @@ def stabm_reference(function, correction=True, note="", adjusted=True, defaults=
 # ---------------------------------------------------- the per-pair maxima, the docstrings
 
 def half_sum(a, b):
+    """Yu's maximum of a pair, (k_i + k_j) / 2."""
     return (a + b) / 2
 
 
 def geo_mean(a, b):
+    """The adjusted intersections' maximum of a pair, sqrt(k_i k_j)."""
     return np.sqrt(a * b)
 
 
 def one(a, b):
+    """Zucknick's maximum of a pair, 1."""
     return np.ones_like(a)
 
 
@@ -227,14 +250,15 @@ def with_formula(core):
     return core
 
 
-def adjusted_intersection(name, sel, score, *, similarity, threshold, correction,
+def adjusted_intersection(name, sel, score, similarity, threshold, correction_for_chance,
                           n_simulations, random_state):
-    """An adjusted intersection's value: stabm's per-pair correction of ``score`` with
-    the normaliser sqrt(k_i k_j) (:func:`~propstab.measures.simulation.stabm_measure`),
-    E[I|H0] exact by enumeration over the similarity graph's components
+    """An adjusted intersection's value from its options, in the order of its signature:
+    stabm's per-pair correction of ``score`` with the normaliser sqrt(k_i k_j)
+    (:func:`~propstab.measures.simulation.stabm_measure`), E[I|H0] exact by enumeration
+    over the similarity graph's components
     (:func:`~propstab.measures.exact_null.exact_expectation`) or simulated."""
     return stabm_measure(name, sel, score, geo_mean,
                          similarity=similarity, threshold=threshold,
-                         correction=correction, n_simulations=n_simulations,
+                         correction=correction_for_chance, n_simulations=n_simulations,
                          random_state=random_state,
                          exact=exact_expectation(score))

@@ -21,9 +21,11 @@ every admissible similarity (and importance) matrix: where an axiom holds only
 for the identity similarity, it is not claimed and ``notes`` say so.
 
 This module holds the declarations; the computations live in
-:mod:`~propstab.measures.matching` (similarity graphs, pairs of runs, intersection
-scores), :mod:`~propstab.measures.msi_solvers` (max flow, assignment, LP) and
-:mod:`~propstab.measures.simulation` (exact and simulated null expectations).
+:mod:`~propstab.measures.effective` (Sechidis's traces), :mod:`~propstab.measures.matching`
+(similarity graphs, pairs of runs, scores), :mod:`~propstab.measures.msi_solvers` (max
+flow, assignment, LP), :mod:`~propstab.measures.simulation` and
+:mod:`~propstab.measures.exact_null` (null expectations), and what stabm's adjusted
+measures share (options, R reference and differences) in :mod:`~propstab.measures.adjusted`.
 """
 from __future__ import annotations
 
@@ -37,14 +39,14 @@ from .._exceptions import undefined
 from ..axioms import Axiom
 from ._common import pair_mean
 from .adjusted import (N_SIMULATIONS, RANDOM_STATE, adjusted_intersection, correction,
-                       half_sum, one, stabm_reference, with_formula)
+                       STABM_NOTES, half_sum, one, stabm_reference, with_formula)
 from .effective import effective_intersections, effective_stability  # noqa: F401
 from .matching import (pearson_parts, pogr_parts, score_count, score_greedy, score_mbm,
                        score_mean, score_yu, score_zucknick, similarity_matrix)
 from .msi_solvers import matching_values, msi_pair_values
 from .references import BOMMERT, TABLE_6_1
-from .simulation import (MonteCarloWarning, expected_pogr, expected_yu,  # noqa: F401
-                         expected_zucknick, stabm_measure)
+from .simulation import (MonteCarloWarning, expected_yu, expected_zucknick,  # noqa: F401
+                         npogr_parts, stabm_measure)
 
 SECHIDIS = ("Sechidis, K., Papangelou, K., Nogueira, S., Weatherall, J., Brown, G. (2019). On "
             "the stability of feature selection in the presence of feature correlations. "
@@ -350,18 +352,8 @@ def yu_matching(sel, *, similarity=None):
 
 
 # ----------------------------------------------------------------------------------
-# stabm's adjusted measures (scores: .matching; null expectations: .simulation)
-
-
-_STABM_NOTES = (
-    " The correction is stabm's, per pair: (I - E[I|H0]) / (max - E[I|H0]) with E for "
-    "independent uniformly random subsets of the two runs' sizes; 'estimate' simulates "
-    "n_simulations pairs per distinct pair of sizes (seeded, random_state) and warns "
-    "(MonteCarloWarning) when the propagated standard error of the value exceeds 0.005. "
-    "Similar means similarity >= threshold and > 0. Axioms are declared for every "
-    "admissible similarity: maximal values for different rows that swap similar features, "
-    "so the classical maximum and monotonicity are not claimed; a complete similarity "
-    "graph makes E[I|H0] equal to the maximum (0/0).")
+# stabm's adjusted measures (shared parts: .adjusted; scores: .matching; null
+# expectations: .simulation, .exact_null)
 
 
 @register(
@@ -374,17 +366,18 @@ _STABM_NOTES = (
     null_value=0.0, scale=TABLE_6_1,
     parameters=(SIMILARITY, THRESHOLD, correction("exact", "closed"), N_SIMULATIONS,
                 RANDOM_STATE),
-    r_reference=stabm_reference("stabilityYu", note="without similar features stabm switches to "
-                           "the normaliser sqrt(k_i k_j) (propstab keeps (k_i + k_j)/2)",
-                           defaults={"correction_for_chance": RDefault("estimate", (
-                               "E[I|H0] has a closed form, so propstab's default is exact; "
-                               "stabm's default simulates it with N = 10^4 random pairs "
-                               "of subsets per pair of sizes and R's random numbers"))}),
+    r_reference=stabm_reference(
+        "stabilityYu", note="without similar features stabm switches to the normaliser "
+                            "sqrt(k_i k_j) (propstab keeps (k_i + k_j)/2)",
+        defaults={"correction_for_chance": RDefault("estimate", (
+            "E[I|H0] has a closed form, so propstab's default is exact; stabm's default "
+            "simulates it with N = 10^4 random pairs of subsets per pair of sizes and R's "
+            "random numbers"))}),
     notes="The null expectation of O_ij has a closed form in the degrees of the similarity "
           "graph, so the default correction is exact and E[value|H0] = 0 for every "
           "similarity (checked by exact enumeration). With the identity similarity it is "
           "stabm's kappa. Not bounded below: -(n^2 + 1)/(2n) for Z = [{0}, {1}] when "
-          "feature 0 is similar to none of n mutually similar features." + _STABM_NOTES)
+          "feature 0 is similar to none of n mutually similar features." + STABM_NOTES)
 def yu(sel, *, similarity=None, threshold=0.9, correction_for_chance="exact",
        n_simulations=10_000, random_state=0):
     """stabm's adjusted measure of Yu et al. (``stabilityYu``).
@@ -451,7 +444,7 @@ def yu(sel, *, similarity=None, threshold=0.9, correction_for_chance="exact",
     r_reference=stabm_reference("stabilityZucknick", adjusted=False),
     notes="Bounded by [0, 1]: (k_j - r) k_i / k_j + (k_i - r) k_j / k_i <= k_i + k_j - 2r. "
           "With correction_for_chance='exact' the null expectation is exact (a sum over the "
-          "hypergeometric intersection)." + _STABM_NOTES)
+          "hypergeometric intersection)." + STABM_NOTES)
 def zucknick(sel, *, similarity=None, threshold=0.9, correction_for_chance="none",
              n_simulations=10_000, random_state=0):
     """Zucknick et al.'s measure as adapted by stabm (``stabilityZucknick``).
@@ -527,7 +520,7 @@ def _register_intersection(name, function, summary, notes=""):
               "pairs of subsets; docs/correlated.md), with null expectation 0. Not bounded below "
               "(the estimand is -(n^2 + 1)/(2n) on yu's family). Without any similar "
               "features I = r and "
-              "E[I|H0] = k_i k_j / d exactly." + notes + _STABM_NOTES)
+              "E[I|H0] = k_i k_j / d exactly." + notes + STABM_NOTES)
 
 
 @_register_intersection("intersection_count", "stabilityIntersectionCount",
@@ -548,9 +541,8 @@ def intersection_count(sel, *, similarity=None, threshold=0.9,
     ...                    correction_for_chance="none")
     2.0
     """
-    return adjusted_intersection("intersection_count", sel, score_count, similarity=similarity,
-                                 threshold=threshold, correction=correction_for_chance,
-                                 n_simulations=n_simulations, random_state=random_state)
+    return adjusted_intersection("intersection_count", sel, score_count, similarity, threshold,
+                                 correction_for_chance, n_simulations, random_state)
 
 
 @_register_intersection("intersection_mean", "stabilityIntersectionMean",
@@ -571,9 +563,8 @@ def intersection_mean(sel, *, similarity=None, threshold=0.9,
     ...                   correction_for_chance="none")       # 1 + min(0.925, 1.85)
     1.925
     """
-    return adjusted_intersection("intersection_mean", sel, score_mean, similarity=similarity,
-                                 threshold=threshold, correction=correction_for_chance,
-                                 n_simulations=n_simulations, random_state=random_state)
+    return adjusted_intersection("intersection_mean", sel, score_mean, similarity, threshold,
+                                 correction_for_chance, n_simulations, random_state)
 
 
 @_register_intersection("intersection_greedy", "stabilityIntersectionGreedy",
@@ -598,9 +589,8 @@ def intersection_greedy(sel, *, similarity=None, threshold=0.9,
     ...                     correction_for_chance="none")   # 0-2 first, then 1-3 is no edge
     1.0
     """
-    return adjusted_intersection("intersection_greedy", sel, score_greedy, similarity=similarity,
-                                 threshold=threshold, correction=correction_for_chance,
-                                 n_simulations=n_simulations, random_state=random_state)
+    return adjusted_intersection("intersection_greedy", sel, score_greedy, similarity, threshold,
+                                 correction_for_chance, n_simulations, random_state)
 
 
 @_register_intersection("intersection_mbm", "stabilityIntersectionMBM",
@@ -623,9 +613,8 @@ def intersection_mbm(sel, *, similarity=None, threshold=0.9,
     ...                  correction_for_chance="none")     # 0-3 and 1-2
     2.0
     """
-    return adjusted_intersection("intersection_mbm", sel, score_mbm, similarity=similarity,
-                                 threshold=threshold, correction=correction_for_chance,
-                                 n_simulations=n_simulations, random_state=random_state)
+    return adjusted_intersection("intersection_mbm", sel, score_mbm, similarity, threshold,
+                                 correction_for_chance, n_simulations, random_state)
 
 
 # ----------------------------------------------------------------------------------
@@ -725,12 +714,8 @@ def npogr(sel, *, similarity=None, threshold=0.9):
     >>> abs(npogr(Z) - npog(Z)) < 1e-12       # identity similarity
     True
     """
-    r, O, g = pogr_parts(sel, similarity, threshold)
-    k = sel.row_sizes
-    E = expected_pogr(k, sel.n_features, g)
-    den = k[:, None].astype(np.float64) - E
-    den = np.where(np.abs(den) <= 1e-12 * np.maximum(1.0, k[:, None]), 0.0, den)
-    return pair_mean("npogr", r + O - E, den, "k_i equals the null expectation E_ij (0/0)")
+    return pair_mean("npogr", *npogr_parts(sel, similarity, threshold),
+                     "k_i equals the null expectation E_ij (0/0)")
 
 
 @register(
