@@ -241,7 +241,7 @@ def u_statistic_variance(measure: str):
     (0.12963, [-0.25, -0.0, -0.75])
     """
     def variance(rk, statistic):
-        from .._registry import get_measure
+        from ..registry import get_measure
         M = rk.n_runs
         factor = 4.0 / M ** 2
         if np.isnan(statistic):
