@@ -219,7 +219,7 @@ def test_every_measure_is_in_the_generated_docs_table():
 def test_every_pairwise_and_frequency_measure_has_a_kernel():
     """The value and the jackknife's leave-one-out values come from one formula."""
     from propstab.measures.kernels import CountKernel, PairKernel
-    from propstab.measures.rank_kernels import _RankKernel
+    from propstab.measures.rank_kernels import RankKernel
     sel = propstab.as_selection([[1, 1, 0, 0], [1, 0, 1, 0], [0, 1, 1, 0]])
     for family, kind in (("pairwise", PairKernel), ("frequency", CountKernel)):
         for info in list_measures(family):
@@ -227,7 +227,7 @@ def test_every_pairwise_and_frequency_measure_has_a_kernel():
             assert info.kernel.leave_one_out(sel).shape == (3,), info.name
     rk = propstab.as_rankings([[1, 2, 3, 4], [2, 1, 4, 3], [1, 3, 2, 4]])
     for info in list_measures("ranking"):
-        assert isinstance(info.kernel, _RankKernel), info.name
+        assert isinstance(info.kernel, RankKernel), info.name
         assert info.kernel.leave_one_out(rk).shape == (3,), info.name
 
 

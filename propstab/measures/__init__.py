@@ -10,9 +10,9 @@ change to this file.
 """
 # the family modules register their measures on import, in this order (the registry's)
 from . import pairwise, frequency, correlated, ranking  # noqa: F401,I001
-from .._registry import list_measures
+from ..registry import list_measures
 
-from .frequency import cw_max, cw_min  # noqa: E402  (CW_rel's extremes, Somol eqs. 11, 14)
+from .extremes import cw_max, cw_min  # noqa: E402  (CW_rel's extremes, Somol eqs. 11, 14)
 
 __all__ = [info.name for info in list_measures()] + ["cw_min", "cw_max"]
 globals().update({info.name: info.function for info in list_measures()})

@@ -21,31 +21,32 @@ every admissible similarity (and importance) matrix: where an axiom holds only
 for the identity similarity, it is not claimed and ``notes`` say so.
 
 This module holds the declarations; the computations live in
-:mod:`~propstab.measures.matching` (similarity graphs, pairs of runs, intersection
-scores), :mod:`~propstab.measures.msi_solvers` (max flow, assignment, LP) and
-:mod:`~propstab.measures.simulation` (exact and simulated null expectations).
+:mod:`~propstab.measures.effective` (Sechidis's traces), :mod:`~propstab.measures.matching`
+(similarity graphs, pairs of runs, scores), :mod:`~propstab.measures.msi_solvers` (max
+flow, assignment, LP), :mod:`~propstab.measures.simulation` and
+:mod:`~propstab.measures.exact_null` (null expectations), and what stabm's adjusted
+measures share (options, R reference and differences) in :mod:`~propstab.measures.adjusted`.
 """
 from __future__ import annotations
 
 import math
 
 import numpy as np
-from scipy import sparse
 
-from ..registry import (ExpectedDifference, Parameter, RDefault, RReference, Variant,
-                        claims, module_doctests, register)
-from .._validation import as_importances, as_selection
+from ..registry import (Parameter, RDefault, RReference, Variant, claims, module_doctests,
+                        register)
 from .._exceptions import undefined
 from ..axioms import Axiom
 from ._common import pair_mean
-from .matching import (as_csr, pair_edges, pair_rows, pogr_parts, rowsum, score_count,
-                       score_greedy, score_mbm, score_mean, score_yu, score_zucknick,
-                       similarity_matrix, upper_pairs)
-from .exact_null import exact_expectation
-from .msi_solvers import assignment_values, msi_pair_values
+from .adjusted import (N_SIMULATIONS, RANDOM_STATE, adjusted_intersection, correction,
+                       STABM_NOTES, half_sum, one, stabm_reference, with_formula)
+from .effective import effective_intersections, effective_stability  # noqa: F401
+from .matching import (pearson_parts, pogr_parts, score_count, score_greedy, score_mbm,
+                       score_mean, score_yu, score_zucknick, similarity_matrix)
+from .msi_solvers import matching_values, msi_pair_values
 from .references import BOMMERT, TABLE_6_1
-from .simulation import (MonteCarloWarning, expected_pogr, expected_yu,  # noqa: F401
-                         expected_zucknick, stabm_measure)
+from .simulation import (MonteCarloWarning, expected_yu, expected_zucknick,  # noqa: F401
+                         npogr_parts, stabm_measure)
 
 SECHIDIS = ("Sechidis, K., Papangelou, K., Nogueira, S., Weatherall, J., Brown, G. (2019). On "
             "the stability of feature selection in the presence of feature correlations. "
@@ -73,171 +74,10 @@ THRESHOLD = Parameter(
 IMPORTANCES = Parameter(
     "importances", None, "M x d non-negative importances, zero exactly where Z is 0 (Hamer "
     "eqs 6-7); None gives every selected feature of a run the same importance")
-N_SIMULATIONS = Parameter(
-    "n_simulations", 10_000, "number of random pairs of subsets per pair of sizes for "
-    "correction_for_chance='estimate' (stabm's N)", minimum=1)
-RANDOM_STATE = Parameter(
-    "random_state", 0, "seed (int) of the simulation for correction_for_chance='estimate'")
-
-
-def _correction(default, exact: str):
-    choices = ("none", "exact", "estimate")
-    how = {"closed": "'exact': the exact null expectation (closed form); ",
-           "components": "'exact': the exact null expectation (enumeration over the "
-                         "similarity graph's components, a ValueError naming the sizes "
-                         "where infeasible); "}[exact]
-    return Parameter(
-        "correction_for_chance", default,
-        "stabm's per-pair correction (I - E[I|H0]) / (max - E[I|H0]); " + how +
-        "'estimate': E[I|H0] by a seeded simulation of n_simulations random pairs of subsets "
-        "per pair of sizes; 'none': the mean of the raw scores I", choices=choices)
-
-
-# ------------------------------------------------- known differences of the R reference
-
-def _stored_off_diagonal(similarity):
-    """The stored off-diagonal similarities of the option as given, and whether some
-    off-diagonal entry is an unstored zero (sparse input)."""
-    if sparse.issparse(similarity):
-        C = sparse.csr_matrix(similarity)
-        C.sum_duplicates()
-        C = C.tocoo()
-        off = C.row != C.col
-        d = C.shape[0]
-        return C.data[off], int(off.sum()) < d * d - d
-    C = np.asarray(similarity, dtype=np.float64)
-    return C[~np.eye(C.shape[0], dtype=bool)], False
-
-
-def _no_similar_pair(measure, sel, options) -> bool:
-    C = options.get("similarity")
-    if C is None:
-        return False
-    t = options.get("threshold")
-    values, unstored_zero = _stored_off_diagonal(C)
-    return not (np.any(values >= t) or (unstored_zero and t <= 0))
-
-
-def _threshold_zero(measure, sel, options) -> bool:
-    C = options.get("similarity")
-    if C is None or sparse.issparse(C) or options.get("threshold") != 0:
-        return False
-    values, _ = _stored_off_diagonal(C)
-    return bool(np.any(values == 0))
-
-
-_ADJUSTED_R = ("stabm::stabilityYu", "stabm::stabilityIntersectionCount",
-               "stabm::stabilityIntersectionGreedy", "stabm::stabilityIntersectionMBM",
-               "stabm::stabilityIntersectionMean")
-
-ADJUSTED_NO_SIMILAR_PAIR = ExpectedDifference(
-    key="adjusted_no_similar_pair",
-    r_functions=_ADJUSTED_R,
-    summary="with no similar pair of features, stabm silently switches to "
-            "intersection.common (stabilityUnadjusted's formula)",
-    reason="stabm's stability() looks for an off-diagonal entry of sim.mat >= threshold; "
-           "when there is none it replaces the measure by 'intersection.common' and the "
-           "correction by the 'unadjusted' expectation k_i k_j / p, i.e. it returns "
-           "mean (r - k_i k_j/p) / (sqrt(k_i k_j) - k_i k_j/p). Yu's maximum is "
-           "(k_i + k_j)/2, not sqrt(k_i k_j), so Yu's value changes as soon as two runs "
-           "differ in size (Yu's own definition then equals stabm's kappa). Without "
-           "correction the raw scores coincide except for two empty runs, where Yu is "
-           "undefined (NA in stabm's own yu) and intersection.common gives 0. For the "
-           "intersection.* measures score, maximum and exact expectation are unchanged by "
-           "the switch (only correction 'estimate' silently becomes exact). propstab "
-           "evaluates each measure's own definition.",
-    example='stabilityYu(list(1, 1:2), sim.mat = diag(3), threshold = 0.9, '
-            'correction.for.chance = "exact")',
-    r_result="0.4459029 = stabilityUnadjusted(list(1, 1:2), p = 3)",
-    propstab_result="Yu's definition: (1 - 2/3) / (3/2 - 2/3) = 0.4 "
-                    "= stabilityKappa(list(1, 1:2), p = 3)",
-    applies=_no_similar_pair)
-
-SPARSE_SIMILARITY_DIMENSIONS = ExpectedDifference(
-    key="sparse_similarity_dimensions",
-    r_functions=("stabm::stabilityYu", "stabm::stabilityZucknick",
-                 "stabm::stabilityIntersectionCount", "stabm::stabilityIntersectionGreedy",
-                 "stabm::stabilityIntersectionMBM", "stabm::stabilityIntersectionMean"),
-    summary="a sparse similarity matrix loses trailing dimensions when thresholding",
-    reason="for a symmetric Matrix similarity with an entry below threshold, stabm rebuilds "
-           "it with sparseMatrix(i, j, x, symmetric = TRUE) without dims, so its size is "
-           "the largest stored index: when the last features have no stored entry "
-           "(e.g. the diagonal is not stored) the matrix shrinks and stabm rejects valid "
-           "feature indices (or computes on a smaller feature space). The dense path "
-           "passes dims. propstab's bridge always stores the diagonal, so the harness "
-           "never meets this; an R-level test pins it.",
-    example='S <- Matrix::sparseMatrix(i = c(1, 3), j = c(2, 4), x = c(0.95, 0.5), '
-            'dims = c(4, 4), symmetric = TRUE); stabilityZucknick(list(c(1, 3), c(2, 4), '
-            'c(1, 4)), sim.mat = S, threshold = 0.9)',
-    r_result="error: Assertion on 'f' failed: Must be a subset of {'1','2'}",
-    propstab_result="propstab requires the unit diagonal; sent with its diagonal stored "
-                    "(as the bridge does) or dense, stabm gives 0.4069444",
-    applies=None)
-
-THRESHOLD_ZERO_DENSE_SPARSE = ExpectedDifference(
-    key="threshold_zero_dense_sparse",
-    r_functions=("stabm::stabilityYu", "stabm::stabilityIntersectionCount",
-                 "stabm::stabilityIntersectionGreedy", "stabm::stabilityIntersectionMean",
-                 "stabm::stabilityIntersectionMBM", "stabm::stabilityZucknick"),
-    summary="at threshold 0, dense and sparse similarity matrices give different values",
-    reason="stabm converts a dense sim.mat to sparse form keeping every entry >= threshold; "
-           "at threshold 0 that stores the zero similarities explicitly, and the measures "
-           "count stored entries as similar pairs. A sparse sim.mat never stores its zeros, "
-           "so the same matrix gives another value. propstab gives one value for both "
-           "forms and never counts a zero similarity as similar (similar means >= threshold "
-           "and > 0): it equals stabm's sparse result and differs from its dense one.",
-    example='S <- diag(4); S[1, 2] <- S[2, 1] <- 0.5; f <- list(c(1, 3), c(2, 4), 3); '
-            'stabilityYu(f, sim.mat = S, threshold = 0, correction.for.chance = "none") vs '
-            'the same with sim.mat = as(as(S, "CsparseMatrix"), "symmetricMatrix")',
-    r_result="1.5 (dense) vs 0.6666667 (sparse)",
-    propstab_result="0.6666667 for the dense and the sparse form",
-    applies=_threshold_zero)
-
-
-def _stabm_ref(function, correction=True, note="", adjusted=True, defaults=None):
-    """stabm's function of a thresholded measure, with its known differences (the
-    adjusted intersections also switch measure without a similar pair)."""
-    args = {"similarity": "sim.mat", "threshold": "threshold"}
-    if correction:
-        args.update(correction_for_chance="correction.for.chance", n_simulations="N")
-    differences = ((ADJUSTED_NO_SIMILAR_PAIR,) if adjusted else ()) + (
-        SPARSE_SIMILARITY_DIMENSIONS, THRESHOLD_ZERO_DENSE_SPARSE)
-    return RReference("stabm", function, arguments=args, note=note, differences=differences,
-                      defaults=defaults or {})
 
 
 # ----------------------------------------------------------------------------------
 # Sechidis et al.: effective stability
-
-def effective_intersections(Z, /, *, similarity=None, n_features=None, feature_names=None):
-    """The effective intersections r^C_ij = z_i C z_j^T (Sechidis et al. 2019, Def. 1).
-
-    By Lemma 1, ``r^C_ij = |s_i ∩ s_j| + sum_{f != f'} c_{f,f'} z_{i,f} z_{j,f'}``,
-    so for a non-negative C it is at least the intersection (Theorem 1).
-
-    Parameters
-    ----------
-    Z : selection matrix in any form accepted by :func:`propstab.as_selection`
-    similarity : d x d similarity matrix, optional (None: identity)
-    n_features, feature_names : optional
-
-    Returns
-    -------
-    ndarray, shape (M, M)
-
-    Examples
-    --------
-    >>> from propstab.measures.correlated import effective_intersections
-    >>> Z = [[1, 0, 1, 0], [0, 1, 1, 0]]
-    >>> C = [[1, 1, 0, 0], [1, 1, 0, 0], [0, 0, 1, 0], [0, 0, 0, 1]]
-    >>> effective_intersections(Z, similarity=C).tolist()
-    [[2.0, 2.0], [2.0, 2.0]]
-    """
-    sel = as_selection(Z, n_features=n_features, feature_names=feature_names)
-    C = similarity_matrix(sel, similarity)
-    Zf = as_csr(sel.tocsr())
-    return np.asarray((Zf @ C @ Zf.T).toarray())
-
 
 @register(
     name="sechidis", family="correlated",
@@ -313,39 +153,7 @@ def sechidis(sel, *, similarity=None, threshold=None):
     >>> round(sechidis(Z), 12), round(nogueira(Z), 12)
     (0.0, 0.0)
     """
-    parts = _effective_parts(sel, similarity, threshold)
-    if parts is None:
-        return undefined("sechidis", "the mean subset size is 0 or d")
-    tr_CS, den, _ = parts
-    if abs(den) <= 1e-12 * sel.n_features * _null_variance(sel):
-        return undefined("sechidis", "tr(C Sigma0) = 0 (C is all ones and the sizes are "
-                                     "constant)")
-    return 1.0 - tr_CS / den
-
-
-def _null_variance(sel) -> float:
-    """(k̄/d)(1 - k̄/d), the null variance of one selection indicator."""
-    q = sel.total / (sel.n_runs * sel.n_features)
-    return q * (1.0 - q)
-
-
-def _effective_parts(sel, similarity, threshold):
-    """tr(C S), tr(C Sigma0) (Theorem 3, with the mean of k^2) and 1^T C 1 of a
-    selection, without forming a d x d matrix; None when k̄ is 0 or d."""
-    C = similarity_matrix(sel, similarity, threshold)
-    M, d, N = sel.n_runs, sel.n_features, sel.total
-    if N == 0 or N == M * d:
-        return None
-    Z = as_csr(sel.tocsr())
-    F = sel.column_counts.astype(np.float64)
-    quad = float((Z @ C).multiply(Z).sum())            # sum_i z_i C z_i^T
-    tr_CS = (quad - float(F @ (C @ F)) / M) / (M - 1)
-    k = sel.row_sizes.astype(np.float64)
-    kbar, k2bar = N / M, float(np.mean(k * k))
-    var0 = _null_variance(sel)
-    cov0 = (k2bar - kbar) / (d * d - d) - kbar ** 2 / d ** 2 if d > 1 else 0.0
-    total = float(C.sum())                             # 1^T C 1 = d + sum of off-diagonal
-    return tr_CS, d * var0 + cov0 * (total - d), total
+    return effective_stability("sechidis", sel, similarity, threshold)
 
 
 @register(
@@ -413,17 +221,7 @@ def sechidis_exact(sel, *, similarity=None, threshold=None):
     >>> abs(sechidis_exact(Z) - conger(Z)) < 1e-15                  # C = I
     True
     """
-    parts = _effective_parts(sel, similarity, threshold)
-    if parts is None:
-        return undefined("sechidis_exact", "the mean subset size is 0 or d")
-    tr_CS, tr_C0, total = parts
-    M, d = sel.n_runs, sel.n_features
-    q = sel.row_sizes / d
-    den = tr_C0 + float(np.mean((q - q.mean()) ** 2)) * total / (M - 1)
-    if abs(den) <= 1e-12 * d * _null_variance(sel):
-        return undefined("sechidis_exact", "E[tr(C S) | H0] = 0 (C is all ones and the "
-                                           "sizes are constant)")
-    return 1.0 - tr_CS / den
+    return effective_stability("sechidis_exact", sel, similarity, threshold, exact=True)
 
 
 # ----------------------------------------------------------------------------------
@@ -550,38 +348,12 @@ def yu_matching(sel, *, similarity=None):
     C = similarity_matrix(sel, similarity)    # validated even where undefined
     if k == 0:
         return undefined("yu_matching", "k = 0")
-    Z = as_csr(sel.tocsr())
-    ii, jj = upper_pairs(sel.n_runs)
-    Z1, Z2 = pair_rows(Z, ii, jj)
-    p, left, right, w = pair_edges(Z1, Z2, C)
-    return float(np.mean(assignment_values(p, left, right, w, Z1, Z2, k, ii.size)))
+    return float(np.mean(matching_values(sel, C, k)))
 
 
 # ----------------------------------------------------------------------------------
-# stabm's adjusted measures (scores: .matching; null expectations: .simulation)
-
-
-def _half_sum(a, b):
-    return (a + b) / 2
-
-
-def _geo_mean(a, b):
-    return np.sqrt(a * b)
-
-
-def _one(a, b):
-    return np.ones_like(a)
-
-
-_STABM_NOTES = (
-    " The correction is stabm's, per pair: (I - E[I|H0]) / (max - E[I|H0]) with E for "
-    "independent uniformly random subsets of the two runs' sizes; 'estimate' simulates "
-    "n_simulations pairs per distinct pair of sizes (seeded, random_state) and warns "
-    "(MonteCarloWarning) when the propagated standard error of the value exceeds 0.005. "
-    "Similar means similarity >= threshold and > 0. Axioms are declared for every "
-    "admissible similarity: maximal values for different rows that swap similar features, "
-    "so the classical maximum and monotonicity are not claimed; a complete similarity "
-    "graph makes E[I|H0] equal to the maximum (0/0).")
+# stabm's adjusted measures (shared parts: .adjusted; scores: .matching; null
+# expectations: .simulation, .exact_null)
 
 
 @register(
@@ -592,19 +364,20 @@ _STABM_NOTES = (
                   correction_for_chance=True),
     lower=-math.inf, upper=1,
     null_value=0.0, scale=TABLE_6_1,
-    parameters=(SIMILARITY, THRESHOLD, _correction("exact", "closed"), N_SIMULATIONS,
+    parameters=(SIMILARITY, THRESHOLD, correction("exact", "closed"), N_SIMULATIONS,
                 RANDOM_STATE),
-    r_reference=_stabm_ref("stabilityYu", note="without similar features stabm switches to "
-                           "the normaliser sqrt(k_i k_j) (propstab keeps (k_i + k_j)/2)",
-                           defaults={"correction_for_chance": RDefault("estimate", (
-                               "E[I|H0] has a closed form, so propstab's default is exact; "
-                               "stabm's default simulates it with N = 10^4 random pairs "
-                               "of subsets per pair of sizes and R's random numbers"))}),
+    r_reference=stabm_reference(
+        "stabilityYu", note="without similar features stabm switches to the normaliser "
+                            "sqrt(k_i k_j) (propstab keeps (k_i + k_j)/2)",
+        defaults={"correction_for_chance": RDefault("estimate", (
+            "E[I|H0] has a closed form, so propstab's default is exact; stabm's default "
+            "simulates it with N = 10^4 random pairs of subsets per pair of sizes and R's "
+            "random numbers"))}),
     notes="The null expectation of O_ij has a closed form in the degrees of the similarity "
           "graph, so the default correction is exact and E[value|H0] = 0 for every "
           "similarity (checked by exact enumeration). With the identity similarity it is "
           "stabm's kappa. Not bounded below: -(n^2 + 1)/(2n) for Z = [{0}, {1}] when "
-          "feature 0 is similar to none of n mutually similar features." + _STABM_NOTES)
+          "feature 0 is similar to none of n mutually similar features." + STABM_NOTES)
 def yu(sel, *, similarity=None, threshold=0.9, correction_for_chance="exact",
        n_simulations=10_000, random_state=0):
     """stabm's adjusted measure of Yu et al. (``stabilityYu``).
@@ -653,7 +426,7 @@ def yu(sel, *, similarity=None, threshold=0.9, correction_for_chance="exact",
     >>> round(yu(Z, similarity=S, correction_for_chance="none"), 6)   # (2 + 1 + 1) / 3
     1.333333
     """
-    return stabm_measure("yu", sel, score_yu, _half_sum, similarity=similarity,
+    return stabm_measure("yu", sel, score_yu, half_sum, similarity=similarity,
                           threshold=threshold, correction=correction_for_chance,
                           n_simulations=n_simulations, random_state=random_state,
                           exact=expected_yu)
@@ -666,12 +439,12 @@ def yu(sel, *, similarity=None, threshold=0.9, correction_for_chance="exact",
     claims=claims(fully_defined=True, monotonicity=False, bounds=True, maximum=False,
                   correction_for_chance=False),
     lower=0, upper=1,
-    parameters=(SIMILARITY, THRESHOLD, _correction("none", "closed"), N_SIMULATIONS,
+    parameters=(SIMILARITY, THRESHOLD, correction("none", "closed"), N_SIMULATIONS,
                 RANDOM_STATE),
-    r_reference=_stabm_ref("stabilityZucknick", adjusted=False),
+    r_reference=stabm_reference("stabilityZucknick", adjusted=False),
     notes="Bounded by [0, 1]: (k_j - r) k_i / k_j + (k_i - r) k_j / k_i <= k_i + k_j - 2r. "
           "With correction_for_chance='exact' the null expectation is exact (a sum over the "
-          "hypergeometric intersection)." + _STABM_NOTES)
+          "hypergeometric intersection)." + STABM_NOTES)
 def zucknick(sel, *, similarity=None, threshold=0.9, correction_for_chance="none",
              n_simulations=10_000, random_state=0):
     """Zucknick et al.'s measure as adapted by stabm (``stabilityZucknick``).
@@ -710,17 +483,10 @@ def zucknick(sel, *, similarity=None, threshold=0.9, correction_for_chance="none
     >>> round(zucknick(Z, similarity=S), 6)      # (1 + 0.95/2 + 0.95/2) / 3
     0.65
     """
-    return stabm_measure("zucknick", sel, score_zucknick, _one, similarity=similarity,
+    return stabm_measure("zucknick", sel, score_zucknick, one, similarity=similarity,
                           threshold=threshold, correction=correction_for_chance,
                           n_simulations=n_simulations, random_state=random_state,
                           exact=expected_zucknick)
-
-
-def _with_formula(core):
-    """Insert the adjusted-intersection formula and parameters before the Examples."""
-    head, sep, tail = core.__doc__.partition("    Examples")
-    core.__doc__ = head + _INTERSECTION_FORMULA.lstrip("\n") + "\n" + sep + tail
-    return core
 
 
 #: The audited variant of the adjusted intersections: with the exact null expectation
@@ -741,9 +507,9 @@ def _register_intersection(name, function, summary, notes=""):
         claims=claims(fully_defined=False, monotonicity=False, bounds=False, maximum=False,
                       correction_for_chance=False),
         lower=-math.inf, upper=1,
-        parameters=(SIMILARITY, THRESHOLD, _correction("estimate", "components"), N_SIMULATIONS,
+        parameters=(SIMILARITY, THRESHOLD, correction("estimate", "components"), N_SIMULATIONS,
                     RANDOM_STATE),
-        r_reference=_stabm_ref(function),
+        r_reference=stabm_reference(function),
         variants=(EXACT_INTERSECTION,),
         notes="E[I|H0] has no closed form (it depends on the whole similarity graph). The "
               "default correction is simulated as in stabm: corrected for chance only up to "
@@ -754,56 +520,12 @@ def _register_intersection(name, function, summary, notes=""):
               "pairs of subsets; docs/correlated.md), with null expectation 0. Not bounded below "
               "(the estimand is -(n^2 + 1)/(2n) on yu's family). Without any similar "
               "features I = r and "
-              "E[I|H0] = k_i k_j / d exactly." + notes + _STABM_NOTES)
-
-
-_INTERSECTION_FORMULA = """
-    .. math:: \\hat\\Phi = \\frac{2}{M(M-1)}\\sum_{i<j}
-              \\frac{I(F_i, F_j) - E[I|H_0]}{\\sqrt{k_i k_j} - E[I|H_0]}
-
-    Parameters
-    ----------
-    Z : selection matrix in any form accepted by :func:`propstab.as_selection`
-    n_features, feature_names : optional
-    similarity : d x d matrix, optional
-    threshold : float, default 0.9
-        x and y are similar when similarity(x, y) >= threshold.
-    correction_for_chance : {"estimate", "exact", "none"}
-        "exact": E[I|H0] exactly, by enumeration over the connected components of the
-        similarity graph (``propstab.measures.exact_null``; stabm enumerates all
-        C(d, k_i) C(d, k_j) pairs of subsets), a ValueError naming the sizes where the
-        components are too large for it.
-        "estimate": E[I|H0] simulated with ``n_simulations`` random pairs of subsets per
-        distinct pair of sizes, seeded by ``random_state`` (default 0, so results are
-        reproducible); the Monte Carlo standard error of each expectation is
-        sd(I)/sqrt(n_simulations), at most about 0.5 k / sqrt(n) (0.005 k for 10^4),
-        and a MonteCarloWarning reports it when its effect on the value exceeds 0.005.
-        "none": the mean of I.
-    n_simulations : int, default 10000
-    random_state : int, default 0
-
-    Returns
-    -------
-    float
-
-    Warns
-    -----
-    UndefinedMeasureWarning
-        When a pair's expectation equals its maximum (0/0).
-    MonteCarloWarning
-        When the simulation's error on the value exceeds 0.005.
-
-    Raises
-    ------
-    ValueError
-        With ``correction_for_chance="exact"``, when the exact expectation needs more
-        than ``exact_null.ENUMERATION_LIMIT`` pairs of subsets of the components.
-"""
+              "E[I|H0] = k_i k_j / d exactly." + notes + STABM_NOTES)
 
 
 @_register_intersection("intersection_count", "stabilityIntersectionCount",
                         "corrected |F_i ∩ F_j| + min(#F_i-side, #F_j-side with a similar partner)")
-@_with_formula
+@with_formula
 def intersection_count(sel, *, similarity=None, threshold=0.9,
                        correction_for_chance="estimate", n_simulations=10_000, random_state=0):
     """stabm's adjusted intersection with counts (``stabilityIntersectionCount``).
@@ -819,16 +541,13 @@ def intersection_count(sel, *, similarity=None, threshold=0.9,
     ...                    correction_for_chance="none")
     2.0
     """
-    return stabm_measure("intersection_count", sel, score_count, _geo_mean,
-                          similarity=similarity, threshold=threshold,
-                          correction=correction_for_chance, n_simulations=n_simulations,
-                          random_state=random_state,
-                          exact=exact_expectation(score_count))
+    return adjusted_intersection("intersection_count", sel, score_count, similarity, threshold,
+                                 correction_for_chance, n_simulations, random_state)
 
 
 @_register_intersection("intersection_mean", "stabilityIntersectionMean",
                         "corrected |F_i ∩ F_j| + min of summed mean similarities")
-@_with_formula
+@with_formula
 def intersection_mean(sel, *, similarity=None, threshold=0.9,
                       correction_for_chance="estimate", n_simulations=10_000, random_state=0):
     """stabm's adjusted intersection with mean similarities (``stabilityIntersectionMean``).
@@ -844,11 +563,8 @@ def intersection_mean(sel, *, similarity=None, threshold=0.9,
     ...                   correction_for_chance="none")       # 1 + min(0.925, 1.85)
     1.925
     """
-    return stabm_measure("intersection_mean", sel, score_mean, _geo_mean,
-                          similarity=similarity, threshold=threshold,
-                          correction=correction_for_chance, n_simulations=n_simulations,
-                          random_state=random_state,
-                          exact=exact_expectation(score_mean))
+    return adjusted_intersection("intersection_mean", sel, score_mean, similarity, threshold,
+                                 correction_for_chance, n_simulations, random_state)
 
 
 @_register_intersection("intersection_greedy", "stabilityIntersectionGreedy",
@@ -856,7 +572,7 @@ def intersection_mean(sel, *, similarity=None, threshold=0.9,
                         notes=" Ties between equal similarities are taken in column-major "
                               "order of the difference block; stabm's order of tied entries "
                               "follows its sparse storage and may differ.")
-@_with_formula
+@with_formula
 def intersection_greedy(sel, *, similarity=None, threshold=0.9,
                         correction_for_chance="estimate", n_simulations=10_000,
                         random_state=0):
@@ -873,16 +589,13 @@ def intersection_greedy(sel, *, similarity=None, threshold=0.9,
     ...                     correction_for_chance="none")   # 0-2 first, then 1-3 is no edge
     1.0
     """
-    return stabm_measure("intersection_greedy", sel, score_greedy, _geo_mean,
-                          similarity=similarity, threshold=threshold,
-                          correction=correction_for_chance, n_simulations=n_simulations,
-                          random_state=random_state,
-                          exact=exact_expectation(score_greedy))
+    return adjusted_intersection("intersection_greedy", sel, score_greedy, similarity, threshold,
+                                 correction_for_chance, n_simulations, random_state)
 
 
 @_register_intersection("intersection_mbm", "stabilityIntersectionMBM",
                         "corrected |F_i ∩ F_j| + maximum bipartite matching of similar features")
-@_with_formula
+@with_formula
 def intersection_mbm(sel, *, similarity=None, threshold=0.9,
                      correction_for_chance="estimate", n_simulations=10_000, random_state=0):
     """stabm's adjusted intersection with a maximum matching (``stabilityIntersectionMBM``).
@@ -900,11 +613,8 @@ def intersection_mbm(sel, *, similarity=None, threshold=0.9,
     ...                  correction_for_chance="none")     # 0-3 and 1-2
     2.0
     """
-    return stabm_measure("intersection_mbm", sel, score_mbm, _geo_mean,
-                          similarity=similarity, threshold=threshold,
-                          correction=correction_for_chance, n_simulations=n_simulations,
-                          random_state=random_state,
-                          exact=exact_expectation(score_mbm))
+    return adjusted_intersection("intersection_mbm", sel, score_mbm, similarity, threshold,
+                                 correction_for_chance, n_simulations, random_state)
 
 
 # ----------------------------------------------------------------------------------
@@ -1004,12 +714,8 @@ def npogr(sel, *, similarity=None, threshold=0.9):
     >>> abs(npogr(Z) - npog(Z)) < 1e-12       # identity similarity
     True
     """
-    r, O, g = pogr_parts(sel, similarity, threshold)
-    k = sel.row_sizes
-    E = expected_pogr(k, sel.n_features, g)
-    den = k[:, None].astype(np.float64) - E
-    den = np.where(np.abs(den) <= 1e-12 * np.maximum(1.0, k[:, None]), 0.0, den)
-    return pair_mean("npogr", r + O - E, den, "k_i equals the null expectation E_ij (0/0)")
+    return pair_mean("npogr", *npogr_parts(sel, similarity, threshold),
+                     "k_i equals the null expectation E_ij (0/0)")
 
 
 @register(
@@ -1064,17 +770,8 @@ def pearson(sel, *, importances=None):
     >>> round(pearson(Z, importances=[[2, 1, 0, 0], [1, 0, 1, 0], [3, 1, 1, 0]]), 6)
     0.629662
     """
-    W = as_importances(importances, sel)
-    if W is None:
-        W = as_csr(sel.tocsr())
-    d = sel.n_features
-    mu = rowsum(W) / d
-    G = np.asarray((W @ W.T).toarray()) - d * np.outer(mu, mu)
-    var = np.diag(G).copy()
-    scale = np.maximum(np.abs(rowsum(W.multiply(W))), 1e-300)
-    var[var <= 1e-12 * scale] = 0.0
-    den = np.sqrt(np.outer(var, var))
-    return pair_mean("pearson", G, den, "a run's weights are constant")
+    return pair_mean("pearson", *pearson_parts(sel, importances),
+                     "a run's weights are constant")
 
 
 __test__ = module_doctests(__name__)

@@ -4,6 +4,11 @@ These read Z through its column counts F_f = M p_f (how many runs selected
 feature f), the row sizes k_i and N = sum_i k_i (thesis sec. 3.2; Somol and
 Novovicova 2010, where n = M, |Y| = d and F_f are the feature frequencies).
 Sums of integers are formed exactly (Python integers) before the one division.
+
+This module holds the declarations; the formulas' summaries live in
+:mod:`~propstab.measures.kernels`, CW_rel's extremes and Krizek's maximum in
+:mod:`~propstab.measures.extremes`, and the exact null expectations of the corrected
+global scores (Davis, Novovicova) in :mod:`~propstab.measures.count_nulls`.
 """
 from __future__ import annotations
 
@@ -11,12 +16,13 @@ import math
 
 import numpy as np
 
-from .. import chance
 from ..registry import (Bound, ExpectedDifference, Parameter, RReference, Variant, claims,
                         module_doctests, register)
 from ..axioms import Axiom
-from .._validation import check_int_range
 from .._variance import conger_delta, thm6
+from .count_nulls import davis_expectation, novovicova_expectation
+from .extremes import (cw_extremes, cw_extremes_equal, cw_max, cw_min,  # noqa: F401
+                       krizek_upper)
 from .kernels import count_kernel, divide, xlogx
 from .r_differences import NAN_NOT_NA
 from .references import BOMMERT, SOMOL, TABLE_6_1, THESIS
@@ -300,14 +306,6 @@ def goh(c):
     return c.total / (c.n_runs * c.n_features)
 
 
-def _davis_expectation(c, formula, *, penalty=0.0):
-    """E[Davis | H0]: the formula averaged over the exact law of the union size |X|
-    (the other summaries are fixed by the row sizes)."""
-    pmf = chance.union_size_pmf(c.sizes, c.n_features)
-    union = np.arange(1, c.n_features + 1)
-    return float(np.dot(pmf[1:], formula(c.replace(n_union=union), penalty=penalty)))
-
-
 @register(
     name="davis", family="frequency",
     summary="max(0, (1/F) sum_f p_f - penalty * median(k)/d), F = |union of runs|",
@@ -339,7 +337,7 @@ def _davis_expectation(c, formula, *, penalty=0.0):
           "all runs are identical (MAXIMUM); with a penalty > 0, as in thesis Table 4.1, "
           "identical runs score 1 - penalty median(k)/d and MAXIMUM fails.")
 @count_kernel(undefined_when=lambda c: c.total == 0, reason="no run selects any feature",
-              expectation=_davis_expectation,
+              expectation=davis_expectation,
               maximal_when_identical=lambda penalty=0.0: penalty == 0)
 def davis(c, *, penalty=0.0):
     """Davis et al.'s penalised frequency of selection.
@@ -380,19 +378,6 @@ def davis(c, *, penalty=0.0):
                       - penalty * c.median_size / c.n_features)
 
 
-def _krizek_upper(M, d, sizes) -> float:
-    """log2(min(M, number of possible feature sets)): at most M distinct sets, and the
-    sets of the sizes present number sum over the distinct sizes k of C(d, k) (C(d, k)
-    on the declared constant-size domain). A function of the multiset of sizes, so a
-    check against it (a test's phi0) does not depend on the order of the runs.
-
-    >>> _krizek_upper(4, 10, [3, 3, 3, 3]), _krizek_upper(5, 4, [1, 2, 2, 2, 2])
-    (2.0, 2.321928094887362)
-    """
-    n_sets = sum(math.comb(d, int(k)) for k in set(int(k) for k in sizes))
-    return math.log2(min(M, n_sets))
-
-
 @register(
     name="krizek", family="frequency", orientation="lower", domain="constant_size",
     summary="-sum_s p(s) log2 p(s) over the distinct feature sets s",
@@ -400,7 +385,7 @@ def _krizek_upper(M, d, sizes) -> float:
                 "selection methods. CAIP, LNCS 4673, 929-936", THESIS + ", Table 3.2"),
     claims=claims(fully_defined=False, monotonicity=False, bounds=False, maximum=True,
                   correction_for_chance=False),
-    lower=0, upper=Bound("log2(min(M, C(d, k)))", func=lambda M, d, k: _krizek_upper(M, d, k)))
+    lower=0, upper=Bound("log2(min(M, C(d, k)))", func=lambda M, d, k: krizek_upper(M, d, k)))
 @count_kernel()
 def krizek(c):
     """Krizek et al.'s entropy of the feature sets (lower is more stable).
@@ -482,157 +467,6 @@ def guzman(c):
     """
     k = c.size
     return 1.0 - c.column_plogp / (k * np.log(k / c.n_features))
-
-
-def cw_extremes(total, n_runs, n_features):
-    """CW_min and CW_max (Somol and Novovicova 2010, eqs. 11 and 14), both multiplied by
-    their common denominator d N (M - 1).
-
-    Exact integers for integer arguments (so that ``low == high`` tests CW_min = CW_max
-    exactly); elementwise for arrays (the leave-one-out sums of :func:`cwrel`).
-
-    .. math:: d N (M-1)\\,CW_{min} = N^2 - d(N - D) - D^2, \\quad
-              d N (M-1)\\,CW_{max} = d\\,(H^2 + N(M - 1) - H M)
-
-    with D = N mod d and H = N mod M.
-
-    Parameters
-    ----------
-    total : int or array
-        N, the total number of selections.
-    n_runs : int
-        M.
-    n_features : int
-        d.
-
-    Returns
-    -------
-    low, high : int or array
-
-    See Also
-    --------
-    cw_min, cw_max
-
-    Examples
-    --------
-    >>> cw_extremes(23, 7, 6)            # Fig. 2: CW_min = 11/23, CW_max = 64/69
-    (396, 768)
-    >>> 396 / (6 * 23 * 6) == 11 / 23, 768 / (6 * 23 * 6) == 64 / 69
-    (True, True)
-    """
-    N, M, d = total, n_runs, n_features
-    D, H = N % d, N % M
-    return N * N - d * (N - D) - D * D, d * (H * H + N * (M - 1) - H * M)
-
-
-def cw_extremes_equal(sel) -> bool:
-    """Whether CW_min = CW_max for the sums of ``sel`` (CW_rel is then CW, eq. 6)."""
-    low, high = cw_extremes(sel.total, sel.n_runs, sel.n_features)
-    return sel.total > 0 and low == high
-
-
-def cw_min(total, n_runs, n_features):
-    """Minimum weighted consistency CW_min(N, n, Y) (Somol and Novovicova 2010, eq. 11).
-
-    .. math:: CW_{min}(N, n, Y) = \\frac{N^2 - |Y|(N - D) - D^2}{|Y| N (n - 1)},
-              \\quad D = N \\bmod |Y|
-
-    Parameters
-    ----------
-    total : int
-        N, the total number of selections (sum of the subset sizes).
-    n_runs : int
-        n >= 2, the number of subsets.
-    n_features : int
-        ``|Y|``, the number of features.
-
-    Returns
-    -------
-    float
-        The smallest CW over all systems of n subsets of ``|Y|`` features with N
-        selections in total.
-
-    Raises
-    ------
-    TypeError
-        If ``total``, ``n_runs`` or ``n_features`` is not an integer.
-    ValueError
-        If ``n_runs < 2``, ``n_features < 1`` or ``total`` is outside 1..n ``|Y|``.
-
-    See Also
-    --------
-    propstab.measures.cw_max : The maximum, the other end of CW_rel's normalisation.
-    propstab.measures.cwrel : The relative weighted consistency, which uses both.
-    propstab.measures.weighted_consistency : CW itself.
-
-    References
-    ----------
-    Somol, P., Novovicova, J. (2010). Evaluating stability and comparing output of
-    feature selectors that optimize feature subset cardinality. IEEE TPAMI 32(11),
-    1921-1939, eqs. 9 and 11 (Lemma 4) and Fig. 2(a).
-
-    Examples
-    --------
-    >>> from propstab.measures import cw_min
-    >>> from fractions import Fraction
-    >>> Fraction(cw_min(23, 7, 6)).limit_denominator(1000)   # Fig. 2(a): 11/23
-    Fraction(11, 23)
-    """
-    check_int_range("n_runs", n_runs, minimum=2, owner="cw_min")
-    check_int_range("n_features", n_features, minimum=1, owner="cw_min")
-    check_int_range("total", total, minimum=1, maximum=int(n_runs) * int(n_features),
-                    owner="cw_min (N <= n |Y|)")
-    low, _ = cw_extremes(int(total), int(n_runs), int(n_features))
-    return low / (int(n_features) * int(total) * (int(n_runs) - 1))
-
-
-def cw_max(total, n_runs):
-    """Maximum weighted consistency CW_max(N, n) (Somol and Novovicova 2010, eq. 14).
-
-    .. math:: CW_{max}(N, n) = \\frac{H^2 + N(n - 1) - H n}{N (n - 1)},
-              \\quad H = N \\bmod n
-
-    Parameters
-    ----------
-    total : int
-        N, the total number of selections.
-    n_runs : int
-        n >= 2.
-
-    Returns
-    -------
-    float
-        The largest CW over all systems of n subsets with N selections in total.
-
-    Raises
-    ------
-    TypeError
-        If ``total`` or ``n_runs`` is not an integer.
-    ValueError
-        If ``total < 1`` or ``n_runs < 2``.
-
-    See Also
-    --------
-    propstab.measures.cw_min : The minimum, the other end of CW_rel's normalisation.
-    propstab.measures.cwrel : The relative weighted consistency, which uses both.
-
-    References
-    ----------
-    Somol, P., Novovicova, J. (2010). Evaluating stability and comparing output of
-    feature selectors that optimize feature subset cardinality. IEEE TPAMI 32(11),
-    1921-1939, eqs. 13 and 14 (Lemma 6) and Fig. 2(b).
-
-    Examples
-    --------
-    >>> from propstab.measures import cw_max
-    >>> from fractions import Fraction
-    >>> Fraction(cw_max(23, 7)).limit_denominator(1000)      # Fig. 2(b): 64/69
-    Fraction(64, 69)
-    """
-    check_int_range("total", total, minimum=1, owner="cw_max")
-    check_int_range("n_runs", n_runs, minimum=2, owner="cw_max")
-    _, high = cw_extremes(int(total), int(n_runs), 1)
-    return high / (int(total) * (int(n_runs) - 1))
 
 
 @register(
@@ -812,14 +646,6 @@ def weighted_consistency(c):
     return (c.sum_squares - N) / (N * (c.n_runs - 1))
 
 
-def _novovicova_expectation(c, formula):
-    """E[SH | H0]: SH is linear in sum_f F_f ln F_f, whose expectation is d E[F ln F]
-    with F Poisson-binomial (each column's count under H0)."""
-    pmf = chance.column_count_pmf(c.sizes, c.n_features)
-    expected = c.n_features * float(np.dot(pmf, xlogx(np.arange(pmf.size))))
-    return float(formula(c.replace(column_xlogx=expected)))
-
-
 @register(
     name="novovicova", family="frequency",
     summary="sum_{f in X} F_f log2 F_f / (N log2 M)",
@@ -840,7 +666,7 @@ def _novovicova_expectation(c, formula):
           "of the whole score (column counts Poisson-binomial); stabm subtracts a pairwise "
           "expectation from the global score.")
 @count_kernel(undefined_when=lambda c: c.total == 0, reason="no run selects any feature",
-              expectation=_novovicova_expectation)
+              expectation=novovicova_expectation)
 def novovicova(c):
     """Novovicova et al.'s entropy-based measure (stabm's ``stabilityNovovicova``).
 

@@ -14,7 +14,7 @@ import dataclasses
 import numpy as np
 from scipy import sparse
 
-from .._validation import as_similarity
+from .._validation import as_importances, as_similarity
 
 
 def similarity_matrix(sel, similarity, threshold=None):
@@ -239,3 +239,20 @@ def pogr_parts(sel, similarity, threshold):
     r = sel.intersections.astype(np.float64)
     O = np.asarray((Z @ H.T).toarray()) - np.asarray((Z @ Z.multiply(H).T).toarray())
     return r, O, g
+
+
+def pearson_parts(sel, importances):
+    """The M x M numerator and denominator of the Pearson correlations of the importance
+    rows (Hamer eq. 5): the sparse Gram matrix ``W W^T - d mu mu^T`` and the product of
+    the rows' sums of squares (0 where a row's weights are constant, up to rounding).
+    ``importances=None`` uses Z itself (the phi coefficient)."""
+    W = as_importances(importances, sel)
+    if W is None:
+        W = as_csr(sel.tocsr())
+    d = sel.n_features
+    mu = rowsum(W) / d
+    G = np.asarray((W @ W.T).toarray()) - d * np.outer(mu, mu)
+    var = np.diag(G).copy()
+    scale = np.maximum(np.abs(rowsum(W.multiply(W))), 1e-300)
+    var[var <= 1e-12 * scale] = 0.0
+    return G, np.sqrt(np.outer(var, var))

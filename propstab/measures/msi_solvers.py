@@ -66,6 +66,17 @@ def assignment_values(p, left, right, w, Q1, Q2, k, P):
     return out / k
 
 
+def matching_values(sel, C, k):
+    """Yu et al.'s score of the pairs i < j for a constant size k > 0: the maximum
+    weighted bipartite matching of F_i and F_j (weights the similarities C) over k,
+    one assignment problem per pair (Hamer and Dupont, sec. 2 and Theorem 5.1)."""
+    Z = as_csr(sel.tocsr())
+    ii, jj = upper_pairs(sel.n_runs)
+    Z1, Z2 = pair_rows(Z, ii, jj)
+    p, left, right, w = pair_edges(Z1, Z2, C)
+    return assignment_values(p, left, right, w, Z1, Z2, k, ii.size)
+
+
 LP_CHUNK = 5_000       # variables per batched HiGHS problem (smaller is faster here)
 
 

@@ -29,9 +29,9 @@ from typing import Callable, Iterable, Optional
 
 import numpy as np
 
-from ._common import undefined
+from .._exceptions import undefined
 
-__all__ = ["CosineKernel", "PairMatrixKernel", "PairSums", "cosine_kernel",
+__all__ = ["CosineKernel", "PairMatrixKernel", "PairSums", "RankKernel", "cosine_kernel",
            "pair_matrix_kernel", "u_statistic_variance"]
 
 _BLOCK_BYTES = 2 ** 23          # one float64 temporary of a block: about 8 MB
@@ -98,7 +98,7 @@ class PairSums:
         return self.rows / (self.n_runs - 1)
 
 
-class _RankKernel:
+class RankKernel:
     """Shared by the ranking kernels: looks like the function it wraps; ``reason`` says
     when a pair score is undefined."""
 
@@ -127,7 +127,7 @@ class _RankKernel:
         return self.pair_sums(rk, **options).leave_one_out()
 
 
-class CosineKernel(_RankKernel):
+class CosineKernel(RankKernel):
     """A ranking measure whose pair score is the cosine of per-run vectors.
 
     ``function(rk)`` yields the runs' vectors in blocks of columns (M x b arrays whose
@@ -176,7 +176,7 @@ def cosine_kernel(*, squares: Callable, reason: str):
     return decorator
 
 
-class PairMatrixKernel(_RankKernel):
+class PairMatrixKernel(RankKernel):
     """A ranking measure given by its M x M matrix of pair scores ``function(rk, **options)``
     (the diagonal is ignored; NaN marks no pair: pair scores are defined everywhere)."""
 
@@ -241,7 +241,7 @@ def u_statistic_variance(measure: str):
     (0.12963, [-0.25, -0.0, -0.75])
     """
     def variance(rk, statistic):
-        from .._registry import get_measure
+        from ..registry import get_measure
         M = rk.n_runs
         factor = 4.0 / M ** 2
         if np.isnan(statistic):

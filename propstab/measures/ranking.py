@@ -29,7 +29,7 @@ import numpy as np
 from ..registry import Parameter, RReference, Variant, claims, module_doctests, register
 from .._validation import check_int_range
 from ..axioms import Axiom
-from .rank_kernels import (_RankKernel, cosine_kernel, pair_matrix_kernel, row_blocks,
+from .rank_kernels import (RankKernel, cosine_kernel, pair_matrix_kernel, row_blocks,
                            u_statistic_variance)
 from .references import THESIS
 
@@ -319,7 +319,7 @@ TOP_K = Parameter(
     "enters whole (Rankings.top_k)")
 
 
-class _TopKKernel(_RankKernel):
+class _TopKKernel(RankKernel):
     """Nogueira's estimator on the top-k sets: its count kernel on the derived selection."""
 
     def _selection(self, rk, k):

@@ -18,7 +18,8 @@ from .. import chance
 from .._exceptions import warn
 from .._validation import check_int_range
 from .._exceptions import undefined
-from .matching import Graph, as_csr, pair_rows, score_yu, score_zucknick, upper_pairs, workform
+from .matching import (Graph, as_csr, pair_rows, pogr_parts, score_yu, score_zucknick,
+                       upper_pairs, workform)
 
 
 def hypergeometric(d, a, b):
@@ -199,3 +200,15 @@ def expected_pogr(k, d, g):
     Ea = sizes[:, None] * sizes[None, :] / d + sizes[:, None] / d * hit[None, :]
     inverse = inverse.ravel()
     return Ea[np.ix_(inverse, inverse)]
+
+
+def npogr_parts(sel, similarity, threshold):
+    """The M x M numerator and denominator of nPOGR's ordered pairs: r + O - E and
+    k_i - E, with E the exact E[r + O | H0] (:func:`expected_pogr`); a denominator
+    within rounding of 0 is 0 (the pair is then undefined)."""
+    r, O, g = pogr_parts(sel, similarity, threshold)
+    k = sel.row_sizes
+    E = expected_pogr(k, sel.n_features, g)
+    den = k[:, None].astype(np.float64) - E
+    den = np.where(np.abs(den) <= 1e-12 * np.maximum(1.0, k[:, None]), 0.0, den)
+    return r + O - E, den
