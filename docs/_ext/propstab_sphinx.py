@@ -47,7 +47,7 @@ API_SECTIONS = (
     ("propstab.search", "Reproducible searches for counterexamples"),
     ("propstab.chance", "Exact null-model distributions"),
     ("propstab.resampling", "From data to stability"),
-    ("propstab.selection", "Stability selection"),
+    ("propstab.stability_selection", "Stability selection"),
     ("propstab.error_control", "Error control of stability selection"),
     ("propstab.selectors", "Selectors: estimators and callables as feature selectors"),
     ("propstab.similarity", "Similarity matrices"),
