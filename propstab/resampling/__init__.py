@@ -34,6 +34,14 @@ from ._results import (FailedFitWarning, HalfwidthNotReachedWarning, ResamplingR
 from ._runner import OUTPUTS, resample  # noqa: F401 - OUTPUTS, SCHEMES: as before
 from ._schemes import SCHEMES  # noqa: F401
 
+# the public path is the classes' home for pickles and help(): a pickled result names
+# propstab.resampling.ResamplingResult, whichever private module defines it
+for _cls in (Assessment, Comparison, FailedFitWarning, HalfwidthNotReachedWarning,
+             RankingAssessment, ResamplingResult, RunFailure, ScoringFailedWarning,
+             UnscoredWarning):
+    _cls.__module__ = __name__
+del _cls
+
 __all__ = ["Assessment", "Comparison", "FailedFitWarning", "HalfwidthNotReachedWarning",
            "RankingAssessment", "ResamplingResult", "RunFailure", "ScoringFailedWarning",
            "UnscoredWarning", "assess", "pareto_front", "resample"]
