@@ -89,14 +89,15 @@ def _assert_rconcave_underestimate(p, B, got, expected, *, bound_derived):
     an r-concave law and not exceeded on the path is tested in tests/test_selection.py.
     """
     from rpy2 import robjects
-    from propstab.error_control import _rconcave_tail_bound, _rconcave_terms, _significant
+    from propstab._rconcave import rconcave_tail_bound, rconcave_terms
+    from propstab._text import significant
     assert (got.cutoff, got.q) == (expected["cutoff"], expected["q"])
     stabs_d = robjects.r("stabs:::D")
-    terms = _rconcave_terms(got.q, p, got.cutoff, B)
+    terms = rconcave_terms(got.q, p, got.cutoff, B)
     theirs = [float(stabs_d(*term)[0]) for term in terms]
-    ours = [_rconcave_tail_bound(*term) for term in terms]
+    ours = [rconcave_tail_bound(*term) for term in terms]
     bound = p * min(1.0, *theirs)
-    assert _significant(bound, 3) == expected["PFER"]
+    assert significant(bound, 3) == expected["PFER"]
     if bound_derived:                          # specifiedPFER is stabs's unrounded bound
         assert bound == pytest.approx(expected["specifiedPFER"], rel=1e-14)
     assert all(o >= t for o, t in zip(ours, theirs))
@@ -107,10 +108,10 @@ def _assert_rconcave_underestimate(p, B, got, expected, *, bound_derived):
 def test_stabs_rconcave_example_falls_short_of_the_maximum(stabs):
     # docs/stability_selection.md: p = 200, q = 2, B = 25, cutoff 0.9, pairs term
     from rpy2 import robjects
-    from propstab.error_control import _rconcave_tail_bound
+    from propstab._rconcave import rconcave_tail_bound
     theirs = float(robjects.r("stabs:::D")(1e-4, 20, 25, -0.5)[0])
     assert theirs == pytest.approx(7.6746626193058276e-06, rel=1e-12)
-    assert _rconcave_tail_bound(1e-4, 20, 25, -0.5) / theirs - 1 == pytest.approx(
+    assert rconcave_tail_bound(1e-4, 20, 25, -0.5) / theirs - 1 == pytest.approx(
         0.0493, abs=1e-4)
 
 
@@ -141,21 +142,21 @@ def test_stabs_stops_at_the_first_golden_point(stabs):
     the piece: 1/1.618 of the maximum."""
     import numpy as np
     from rpy2 import robjects
-    from propstab import error_control as ec
+    import propstab._rconcave as ec
     p, B, q = 1000, 50, 10
     got = error_control(p, cutoff=1.0, q=q, assumption="r-concave", n_subsamples=B)
     expected, _ = _r_parameters(stabs, p, B, "SS", "r-concave", cutoff=1.0, q=q)
     assert got.specified_PFER / expected["specifiedPFER"] == pytest.approx(1.618, abs=1e-3)
     stabs_d = robjects.r("stabs:::D")
     golden = (3 - math.sqrt(5)) / 2
-    for theta, t, n, r in ec._rconcave_terms(q, p, 1.0, B):
+    for theta, t, n, r in ec.rconcave_terms(q, p, 1.0, B):
         s, mu = 1 / r, theta * n
-        below, above = ec._mean_matching_parameters(mu, math.ceil(2 * mu) + 1, n, s)
+        below, above = ec.mean_matching_parameters(mu, math.ceil(2 * mu) + 1, n, s)
         a_n, a_before = above[-1], below[-2]                # the last piece [a_n, a_{n-1}]
         tail = ec._extremal_tails(np.array([n - 1.0]), mu, t, s)
         at = float(tail(np.array([a_n + golden * (a_before - a_n)]))[0])
         assert float(stabs_d(theta, t, n, r)[0]) == pytest.approx(at, rel=1e-6)
-        assert ec._rconcave_tail_bound(theta, t, n, r) == pytest.approx(
+        assert ec.rconcave_tail_bound(theta, t, n, r) == pytest.approx(
             float(tail(np.array([a_n]))[0]), rel=1e-12)
 
 
