@@ -10,11 +10,13 @@ gets.
 from __future__ import annotations
 
 import functools
+import importlib.util
+import sys
 
 import numpy as np
 
 __all__ = ["breast_cancer", "classification", "diabetes", "l1_logistic_pipeline", "lasso",
-           "regression", "three_signals"]
+           "load_script", "regression", "three_signals"]
 
 
 def regression(n=120, d=8, seed=0, coef=(1.0, -1.0), noise=1.0):
@@ -75,3 +77,16 @@ def three_signals(n=200, d=12, seed=0):
     """:func:`regression` with y = 2 X_0 - 2 X_1 + 1.5 X_2 + N(0, 1), 200 x 12 by default
     (stability selection's tests)."""
     return regression(n=n, d=d, seed=seed, coef=(2.0, -2.0, 1.5))
+
+
+def load_script(path, name, *, reuse=False):
+    """The Python file ``path`` (an example, a benchmark, a script of scripts/) imported as
+    the module ``name`` and registered in ``sys.modules`` (dataclasses look their module
+    up there); with ``reuse``, the module already registered under ``name`` is returned."""
+    if reuse and name in sys.modules:
+        return sys.modules[name]
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
