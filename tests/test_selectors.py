@@ -328,3 +328,42 @@ def test_fits_a_classifier_looks_through_pipelines_and_meta_selectors():
     assert fits_a_classifier(RFE(LogisticRegression()))
     assert not fits_a_classifier(make_pipeline(StandardScaler(), Lasso()))
     assert not fits_a_classifier(SelectKBest(f_regression))
+
+
+# ---------------------------------------------------------------- the two stages of a run
+
+
+def test_resample_reads_every_run_as_the_public_adapters_do():
+    """resample runs the adapters' two stages: each run's selection and importances are
+    fit_select's on the run's training rows, and with output="ranking" fit_rank's."""
+    from propstab import resample
+    from propstab.selectors import fit_rank
+    X, y = shared.regression(n=60, d=6)
+    res = resample(Lasso(alpha=0.1), X, y, n_runs=3, random_state=0, keep_importances=True)
+    ranked = resample(Ridge(), X, y, n_runs=3, random_state=0, output="ranking")
+    for i in range(3):
+        rows = res.train_indices[i]
+        mask, imp, fitted = fit_select(Lasso(alpha=0.1), X[rows], y[rows], n_features=6)
+        assert res.Z[i].tolist() == mask.tolist() and type(fitted) is Lasso
+        np.testing.assert_array_equal(res.importances[i], imp)
+        rows = ranked.train_indices[i]
+        mask, values, kind, _ = fit_rank(Ridge(), X[rows], y[rows], n_features=6)
+        assert kind == "scores" and ranked.Z[i].tolist() == mask.tolist()
+        np.testing.assert_array_equal(ranked.importances[i], values)
+
+
+def test_the_two_stages_tell_a_failed_fit_from_a_selection_that_cannot_be_read():
+    from propstab.selectors import fit_selector, read_selection
+    X, y = shared.regression(n=20, d=3)
+    with pytest.raises(ValueError, match=r"^selector: Lasso.fit failed: "):
+        fit_selector(Lasso(alpha=-1.0), X, y)                   # the fit's own error
+    fitted = fit_selector(DecisionTreeRegressor(random_state=0), X, y)
+    with pytest.raises(ValueError, match="feature_importances_; pass threshold= or top_k="):
+        read_selection(DecisionTreeRegressor(), fitted, 3)      # no rule for importances
+    assert read_selection(DecisionTreeRegressor(), fitted, 3, top_k=1)[0].sum() == 1
+    assert fit_selector(lambda X, y: [2], X, y) == [2]           # a function is called
+    with pytest.raises(ValueError, match=r"^output: must be one of 'selection', 'ranking'"):
+        read_selection(lambda X, y: [2], [2], 3, output="rankings")
+    with pytest.raises(ValueError, match="with output='ranking' a function must return one "
+                                         "score per feature"):
+        read_selection(lambda X, y: [2], [2], 3, output="ranking")
