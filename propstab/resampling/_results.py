@@ -352,7 +352,7 @@ class ResamplingResult(Result):
         """p̂_f, the fraction of successful runs selecting each feature: a pandas Series
         indexed by feature name when X had column names (a DataFrame), else an ndarray."""
         return by_feature(self.selection.column_counts / self.selection.n_runs,
-                           self.feature_names, "frequency")
+                          self.feature_names, "frequency")
 
     @property
     def mean_score(self) -> float:
@@ -480,7 +480,3 @@ class ResamplingResult(Result):
         for f in self.score_failures:
             frame.loc[f.run, "status"] = "score failed"
         return frame[["status", "size", "score", "n_train", "n_test", "error"]]
-
-
-# ----------------------------------------------------------------------------------
-# resampling schemes

@@ -26,7 +26,7 @@ __all__ = ["OUTPUTS", "Plan", "checked_data", "collect_plan", "execute", "planne
 
 
 def run_one(selector, X, y, train, test, n_features, scorer, threshold, top_k,
-             keep_importances, output="selection", downstream=None, seed=None):
+            keep_importances, output="selection", downstream=None, seed=None):
     """One run: fit on train, select, score on test. Returns
     ``(mask, imp, score, error, score_error)``; with ``output="ranking"`` the importances
     slot holds ``(values, kind)``, the run's ranking. ``error`` is None or ``(type name,
@@ -269,10 +269,10 @@ def resample(selector, X, y=None, *, n_runs=None, scheme="bootstrap", fraction=N
     """
     progress = check_bool("progress", progress, none=True)
     plan = planned(selector, X, y, n_runs=n_runs, scheme=scheme, fraction=fraction,
-                    stratify=stratify, random_state=random_state, n_jobs=n_jobs,
-                    backend=backend, keep_importances=keep_importances, top_k=top_k,
-                    threshold=threshold, scoring=scoring, output=output,
-                    downstream=downstream)
+                   stratify=stratify, random_state=random_state, n_jobs=n_jobs,
+                   backend=backend, keep_importances=keep_importances, top_k=top_k,
+                   threshold=threshold, scoring=scoring, output=output,
+                   downstream=downstream)
     with progress_counter(progress=progress, total=len(plan.splits), desc="resample",
                           minimum=20) as bar:
         outputs = execute(plan, 0, len(plan.splits), bar)
@@ -281,7 +281,7 @@ def resample(selector, X, y=None, *, n_runs=None, scheme="bootstrap", fraction=N
 
 
 def planned(selector, X, y, *, n_runs, scheme, fraction, stratify, random_state, n_jobs,
-             backend, keep_importances, top_k, threshold, scoring, output, downstream):
+            backend, keep_importances, top_k, threshold, scoring, output, downstream):
     """The arguments of :func:`resample` checked, and every run's split and seed drawn."""
     X, y, n, d, names = checked_data(X, y)
     if not is_one_of(output, OUTPUTS):
@@ -332,9 +332,9 @@ def planned(selector, X, y, *, n_runs, scheme, fraction, stratify, random_state,
         splits = draw_splits(scheme, n, n_runs, fraction, strata, np.random.default_rng(root))
     seeds = tuple(int(v) for v in run_seeds(root, 0, len(splits)))
     return Plan(selector=selector, X=X, y=y, names=names, d=d, splits=splits, scorer=scorer,
-                 threshold=threshold, top_k=top_k, keep_importances=keep_importances,
-                 output=output, downstream=downstream, n_jobs=n_jobs, backend=backend,
-                 scored_by=scored_by, unscored_reason=unscored_reason, seeds=seeds)
+                threshold=threshold, top_k=top_k, keep_importances=keep_importances,
+                output=output, downstream=downstream, n_jobs=n_jobs, backend=backend,
+                scored_by=scored_by, unscored_reason=unscored_reason, seeds=seeds)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -474,7 +474,3 @@ def _collect(outputs, splits, names, selector, keep_importances, n_runs, output=
         runs=ok, train_indices=tuple(splits[i][0] for i in ok),
         test_indices=tuple(splits[i][1] for i in ok), importances=importances,
         failures=failures, n_runs=n_runs, rankings=rankings, score_failures=score_failures)
-
-
-# ----------------------------------------------------------------------------------
-# from data to answer
