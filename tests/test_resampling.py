@@ -520,7 +520,8 @@ from sklearn.ensemble import RandomForestClassifier  # noqa: E402
 
 @pytest.mark.filterwarnings("ignore::sklearn.exceptions.ConvergenceWarning")
 @pytest.mark.parametrize("make", [lambda: RandomForestClassifier(n_estimators=20),
-                                  lambda: shared.l1_logistic_pipeline(C=0.1)], ids=["forest", "l1-liblinear-pipeline"])
+                                  lambda: shared.l1_logistic_pipeline(C=0.1)],
+                         ids=["forest", "l1-liblinear-pipeline"])
 def test_random_state_reproduces_estimators_with_randomness_of_their_own(make):
     """The issue's scenario 3: two identical calls with random_state=0 (the estimator's
     own random_state None) give the same Z and scores, also with n_jobs=2 (loky)."""

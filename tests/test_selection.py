@@ -619,13 +619,13 @@ def test_subsamples_are_the_draws_before_the_shared_scheme_and_those_of_resample
 
 def test_subsamples_are_halves_and_complementary_pairs():
     X, y = shared.three_signals(n=101)
-    ss = StabilitySelection(shared.lasso(alpha=1.0), param_grid=[0.3], n_subsamples=6, sampling="ss",
+    ss = StabilitySelection(Lasso(), param_grid=[0.3], n_subsamples=6, sampling="ss",
                             assumption="unimodal", random_state=0).fit(X, y)
     S = ss.subsamples_
     assert S.shape == (12, 50)                              # 2B subsamples of floor(101/2)
     for a, b in zip(S[0::2], S[1::2]):
         assert np.intersect1d(a, b).size == 0               # complementary: disjoint halves
-    mb = StabilitySelection(shared.lasso(alpha=1.0), param_grid=[0.3], n_subsamples=6, sampling="mb",
+    mb = StabilitySelection(Lasso(), param_grid=[0.3], n_subsamples=6, sampling="mb",
                             PFER=None, random_state=0).fit(X, y)
     assert mb.subsamples_.shape == (6, 50)
     assert all(np.unique(r).size == 50 for r in mb.subsamples_)   # without replacement
@@ -654,7 +654,7 @@ def test_stability_scores_are_frequencies_over_the_same_subsamples():
 
 def test_cutoff_is_inclusive():
     X, y = shared.three_signals()
-    ss = StabilitySelection(shared.lasso(alpha=1.0), param_grid=[0.2], n_subsamples=10, sampling="mb",
+    ss = StabilitySelection(Lasso(), param_grid=[0.2], n_subsamples=10, sampling="mb",
                             cutoff=0.6, PFER=None, random_state=0)
     ss.fit(X, y)
     probs = ss.selection_probabilities_
@@ -662,14 +662,14 @@ def test_cutoff_is_inclusive():
     if target.size == 0:
         target = probs[probs > 0.5]
     cut = float(target.min())
-    ss2 = StabilitySelection(shared.lasso(alpha=1.0), param_grid=[0.2], n_subsamples=10, sampling="mb",
+    ss2 = StabilitySelection(Lasso(), param_grid=[0.2], n_subsamples=10, sampling="mb",
                              cutoff=cut, PFER=None, random_state=0).fit(X, y)
     assert ss2.support_[np.argmin(np.abs(probs - cut))]      # p == cutoff is selected
 
 
 def test_transform_and_true_features_found():
     X, y = shared.three_signals()
-    ss = StabilitySelection(shared.lasso(alpha=1.0), param_grid=[0.3, 0.6, 1.0], n_subsamples=20,
+    ss = StabilitySelection(Lasso(), param_grid=[0.3, 0.6, 1.0], n_subsamples=20,
                             sampling="mb", cutoff=0.9, PFER=None, random_state=0).fit(X, y)
     assert ss.get_support(indices=True).tolist() == [0, 1, 2]
     assert ss.transform(X).shape == (X.shape[0], 3)
@@ -678,7 +678,7 @@ def test_transform_and_true_features_found():
 
 def test_pfer_fixes_q_and_first_q_on_the_path():
     X, y = shared.three_signals()
-    ss = StabilitySelection(shared.lasso(alpha=1.0), param_grid=[0.05, 0.2, 0.5, 1.0], n_subsamples=10,
+    ss = StabilitySelection(Lasso(), param_grid=[0.05, 0.2, 0.5, 1.0], n_subsamples=10,
                             sampling="ss", assumption="unimodal", cutoff=0.75, PFER=1,
                             random_state=0).fit(X, y)
     target = error_control(12, cutoff=0.75, PFER=1, sampling="ss", assumption="unimodal",
@@ -686,16 +686,16 @@ def test_pfer_fixes_q_and_first_q_on_the_path():
     assert ss.q_ <= target.q
     assert ss.PFER_ <= 1
     with pytest.raises(ValueError, match="at most two"):
-        StabilitySelection(shared.lasso(alpha=1.0), cutoff=0.7, PFER=1, q=3).fit(X, y)
+        StabilitySelection(Lasso(), cutoff=0.7, PFER=1, q=3).fit(X, y)
     with pytest.raises(ValueError, match="PFER=None"):
-        StabilitySelection(shared.lasso(alpha=1.0), q=3).fit(X, y)          # PFER=1 and cutoff by default
+        StabilitySelection(Lasso(), q=3).fit(X, y)          # PFER=1 and cutoff by default
     with pytest.raises(ValueError, match="cutoff=None"):
-        StabilitySelection(shared.lasso(alpha=1.0), cutoff=None, PFER=1).fit(X, y)
+        StabilitySelection(Lasso(), cutoff=None, PFER=1).fit(X, y)
 
 
 def test_q_and_pfer_derive_the_cutoff():
     X, y = shared.three_signals()
-    ss = StabilitySelection(shared.lasso(alpha=1.0), param_grid=[0.1, 0.5], n_subsamples=10, sampling="mb",
+    ss = StabilitySelection(Lasso(), param_grid=[0.1, 0.5], n_subsamples=10, sampling="mb",
                             cutoff=None, q=3, PFER=1, random_state=0).fit(X, y)
     assert ss.cutoff_ == error_control(12, q=3, PFER=1, sampling="mb").cutoff
     assert ss.q_ <= 3
@@ -704,8 +704,8 @@ def test_q_and_pfer_derive_the_cutoff():
 def test_reproducible_and_parallel_identical():
     X, y = shared.three_signals()
     kw = dict(param_grid=[0.2, 0.5], n_subsamples=6, random_state=7)
-    a = StabilitySelection(shared.lasso(alpha=1.0), **kw).fit(X, y)
-    b = StabilitySelection(shared.lasso(alpha=1.0), n_jobs=2, **kw).fit(X, y)
+    a = StabilitySelection(Lasso(), **kw).fit(X, y)
+    b = StabilitySelection(Lasso(), n_jobs=2, **kw).fit(X, y)
     np.testing.assert_array_equal(a.stability_scores_, b.stability_scores_)
     np.testing.assert_array_equal(a.subsamples_, b.subsamples_)
 
@@ -713,7 +713,7 @@ def test_reproducible_and_parallel_identical():
 def test_constructor_parameters_never_mutated():
     from sklearn.base import clone
     X, y = shared.three_signals()
-    est = shared.lasso(alpha=1.0)
+    est = Lasso()
     grid = [0.2, 0.5]
     ss = StabilitySelection(est, param_grid=grid, n_subsamples=5, random_state=0)
     before = ss.get_params(deep=False)
@@ -727,27 +727,27 @@ def test_constructor_parameters_never_mutated():
 def test_invalid_parameters():
     X, y = shared.three_signals()
     with pytest.raises(ValueError, match="param_name"):
-        StabilitySelection(shared.lasso(alpha=1.0), param_name="C").fit(X, y)
+        StabilitySelection(Lasso(), param_name="C").fit(X, y)
     with pytest.raises(ValueError, match="n_samples = 3"):
-        StabilitySelection(shared.lasso(alpha=1.0)).fit(X[:3], y[:3])
+        StabilitySelection(Lasso()).fit(X[:3], y[:3])
     with pytest.raises(ValueError, match="cutoff"):
-        StabilitySelection(shared.lasso(alpha=1.0), cutoff=0.3).fit(X, y)
+        StabilitySelection(Lasso(), cutoff=0.3).fit(X, y)
     with pytest.raises(ValueError, match="takes no assumption"):
-        StabilitySelection(shared.lasso(alpha=1.0), sampling="mb", assumption="unimodal").fit(X, y)
+        StabilitySelection(Lasso(), sampling="mb", assumption="unimodal").fit(X, y)
 
 
 def test_dataframe_feature_names():
     X, y = shared.three_signals()
     df = pd.DataFrame(X, columns=[f"g{j}" for j in range(X.shape[1])])
-    ss = StabilitySelection(shared.lasso(alpha=1.0), param_grid=[0.5], n_subsamples=10, sampling="mb",
+    ss = StabilitySelection(Lasso(), param_grid=[0.5], n_subsamples=10, sampling="mb",
                             cutoff=0.9, PFER=None, random_state=0).fit(df, y)
     assert list(ss.get_feature_names_out()) == ["g0", "g1", "g2"]
 
 
 @parametrize_with_checks([
-    StabilitySelection(shared.lasso(alpha=1.0), param_grid=[0.05, 0.2], n_subsamples=4, sampling="mb",
+    StabilitySelection(Lasso(), param_grid=[0.05, 0.2], n_subsamples=4, sampling="mb",
                        assumption="none", PFER=None, random_state=0),
-    StabilitySelection(shared.lasso(alpha=1.0), param_grid=[0.05, 0.2], n_subsamples=4, sampling="ss",
+    StabilitySelection(Lasso(), param_grid=[0.05, 0.2], n_subsamples=4, sampling="ss",
                        assumption="unimodal", PFER=None, random_state=0),
 ])
 def test_scikit_learn_estimator_checks(estimator, check):
