@@ -739,3 +739,66 @@ def test_assess_names_the_main_resampling_options_in_its_signature():
     np.testing.assert_array_equal(a.result.Z, b.Z)
     with pytest.raises(TypeError, match="no_such_option"):
         assess(shared.lasso(), X, y, no_such_option=1)
+
+
+# ----------------------------------------------------------------------------------
+# issue 21: the package's shape
+
+RESAMPLING_SIDE = ("resampling/__init__", "resampling/_schemes", "resampling/_scoring",
+                   "resampling/_runner", "resampling/_results", "resampling/_assessments",
+                   "resampling/_assess", "selectors", "_estimators", "stability_selection",
+                   "selection", "plots")
+
+
+def _imports_of(path):
+    """(absolute module, imported names) of every propstab import of a file, also those
+    inside functions."""
+    import ast
+    import pathlib
+    root = pathlib.Path(propstab.__file__).parent
+    parts = list(path.relative_to(root.parent).with_suffix("").parts)
+    package = parts[:-1]
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package[:len(package) - node.level + 1]
+                module = ".".join(base + ([node.module] if node.module else []))
+            else:
+                module = node.module or ""
+            if module.startswith("propstab"):
+                yield module, [a.name for a in node.names]
+
+
+def test_the_resampling_side_is_split_by_concern_without_cycles_or_private_imports():
+    """resampling is a package by concern (schemes, scoring, runner, results,
+    assessments, assess), selectors and stability selection beside it: every module under
+    800 lines, no name with a leading underscore imported from another module, and the
+    modules import one another in one direction (the ranking assessment used to import
+    resampling, which imported it)."""
+    import pathlib
+    root = pathlib.Path(propstab.__file__).parent
+    names = {m: "propstab." + m.replace("/__init__", "").replace("/", ".")
+             for m in RESAMPLING_SIDE}
+    graph = {}
+    for m, full in names.items():
+        path = root / f"{m}.py"
+        assert path.read_text(encoding="utf-8").count("\n") <= 800, m
+        deps = set()
+        for module, imported in _imports_of(path):
+            assert not [n for n in imported if n.startswith("_")], (m, module, imported)
+            deps |= {module} | {f"{module}.{n}" for n in imported}
+        graph[full] = {d for d in deps if d in names.values() and d != full}
+    package = "propstab.resampling"
+    for full in graph:                 # the package's __init__ only re-exports its modules
+        if full.startswith(package + "."):
+            graph[full].discard(package)
+    order = []
+    while graph:
+        leaves = [m for m, deps in graph.items() if deps <= set(order)]
+        assert leaves, f"import cycle among {sorted(graph)}"
+        order += sorted(leaves)
+        for m in leaves:
+            del graph[m]
+    assert order.index("propstab.resampling._schemes") < order.index(
+        "propstab.stability_selection") < order.index("propstab.selection")
+    assert not (root / "_rank_assessment.py").exists()
