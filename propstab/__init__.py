@@ -50,7 +50,7 @@ _LAZY = {
     "resample": "propstab.resampling",
     "assess": "propstab.resampling",
     "RankingAssessment": "propstab.resampling",
-    "StabilitySelection": "propstab.selection",
+    "StabilitySelection": "propstab.stability_selection",
 }
 
 
@@ -61,7 +61,7 @@ __all__ += sorted(_LAZY)
 # ``warnings.filterwarnings`` at the top of a script), imported on first access.
 _SUBMODULES = ("auditing", "axioms", "chance", "cli", "commands", "error_control",
                "inference", "measures", "plots", "r", "registry", "resampling", "search",
-               "selection", "selectors", "similarity", "strategies")
+               "selection", "selectors", "similarity", "stability_selection", "strategies")
 
 
 def __dir__():

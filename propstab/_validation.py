@@ -1222,3 +1222,8 @@ def as_input(kind: str, X, *, n_features=None, feature_names=None, argument=None
         if text.startswith("Z: "):
             raise type(exc)(f"{argument}: {text[3:]}") from None
         raise
+
+
+# public names of the two helpers other modules use (no underscore name crosses modules)
+shown = _shown
+is_one_of = _is_one_of

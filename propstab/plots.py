@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._validation import (_shown, as_real_array, as_selection, as_similarity, check_axes,
+from ._validation import (as_real_array, as_selection, as_similarity, check_axes,
                           check_bool,
                           check_int_range, check_labels, check_probabilities, check_text,
-                          check_unit_interval)
+                          check_unit_interval, shown)
 
 __all__ = ["plot_feature_stability_map", "plot_pareto_front", "plot_selection_frequencies",
            "plot_stability_path"]
@@ -96,7 +96,7 @@ def plot_stability_path(selector, *, feature_names=None, log_scale=None, ax=None
         grid = np.asarray(selector.param_grid_, dtype=np.float64)
     except (TypeError, ValueError):
         raise TypeError(f"selector: a stability path needs a numeric param_grid; got "
-                        f"{_shown(selector.param_grid_)}") from None
+                        f"{shown(selector.param_grid_)}") from None
     d = scores.shape[0]
     if feature_names is None:
         feature_names = getattr(selector, "feature_names_in_", None)
@@ -136,7 +136,7 @@ def _check_fitted_selection(selector):
     needed = ("stability_scores_", "param_grid_", "support_", "cutoff_")
     if not hasattr(selector, "fit") and not all(hasattr(selector, a) for a in needed):
         raise TypeError(f"selector: must be a fitted StabilitySelection; got "
-                        f"{_shown(selector)}")
+                        f"{shown(selector)}")
     missing = [a for a in needed if not hasattr(selector, a)]
     if missing:
         from sklearn.exceptions import NotFittedError   # a ValueError
@@ -437,7 +437,8 @@ def plot_pareto_front(score, stability=None, *, labels=None, stability_ci=None,
     >>> ax.get_legend().get_title().get_text()
     'left out (no score or stability): kbest'
     """
-    from .resampling import Comparison, _front
+    from .resampling import Comparison
+    from .resampling._assess import pareto_mask
     reasons, comparison = {}, None
     if isinstance(score, Comparison):
         if stability is not None or labels is not None or stability_ci is not None:
@@ -449,8 +450,8 @@ def plot_pareto_front(score, stability=None, *, labels=None, stability_ci=None,
         stability = [a.stability for a in comparison.assessments.values()]
         stability_ci = [a.confidence_interval(0.95) for a in comparison.assessments.values()]
         reasons = dict(comparison.left_out)
-        from .resampling import _scorer_label
-        scorers = [_scorer_label(a.result) if a.result.scored_by is not None else None
+        from .resampling._assessments import scorer_label
+        scorers = [scorer_label(a.result) if a.result.scored_by is not None else None
                    for a in comparison.assessments.values()]
         score_se = np.array([a.result.score_standard_error
                              for a in comparison.assessments.values()])
@@ -479,7 +480,7 @@ def plot_pareto_front(score, stability=None, *, labels=None, stability_ci=None,
             raise ValueError(f"stability_ci: must have shape (n_points, 2) = ({x.size}, 2); "
                              f"got {ci.shape}")
     xlabel = check_text("xlabel", xlabel)
-    front, valid = _front(np.column_stack([x, y]))
+    front, valid = pareto_mask(np.column_stack([x, y]))
     ax = _axes(ax)
     if comparison is not None and np.isfinite(score_se).any():
         ax.errorbar(x, y, xerr=np.nan_to_num(score_se), fmt="none", ecolor="0.6", lw=0.8,

@@ -9,19 +9,27 @@ propstab accepts two kinds of selectors (:func:`propstab.resample`,
   those above ``threshold``);
 - a *function* ``f(X, y)`` returning selected feature indices or a boolean mask.
 
-This module holds every rule of that conversion, and how rows are taken from
-``X`` and ``y`` (arrays, sparse matrices, DataFrames and Series). The resampling
-protocol (:mod:`propstab.resampling`) and stability selection
-(:mod:`propstab.selection`) both go through it.
+This module is the public face of that conversion, and says how rows are taken from
+``X`` and ``y`` (arrays, sparse matrices, DataFrames and Series) and how estimators are
+copied and seeded; the rules for reading a fitted estimator or pipeline (importances,
+support, ranking) live in ``propstab._estimators`` and are exported here. A run is two
+stages, :func:`fit_selector` (fit a clone, or call the function) and
+:func:`read_selection` (the support mask and what else the run records):
+:func:`fit_select` and :func:`fit_rank` are the two stages together, and the resampling
+protocol (:func:`propstab.resample`) runs them one after the other, so that a failed fit
+is told from a selection that cannot be read. Stability selection
+(:mod:`propstab.stability_selection`) reads its fits with :func:`support_of`.
 """
 from __future__ import annotations
 
 import copy
-import numbers
-from typing import Optional, Tuple
 
 import numpy as np
 
+# the rules for reading a fitted estimator; exported here (fits_a_classifier and
+# final_estimator for the resampling protocol)
+from ._estimators import (fits_a_classifier, final_estimator, has_rule,  # noqa: F401
+                          importances_of, ranking_of, support_of)
 from ._validation import as_real_array, check_int_range, check_n_features, check_real
 
 __all__ = ["clone", "fit_select", "importances_of", "is_estimator", "mask_from_output",
@@ -95,7 +103,7 @@ def take(X, rows):
     return X[idx]
 
 
-def _renamed(exc: BaseException, message: str) -> BaseException:
+def renamed(exc: BaseException, message: str) -> BaseException:
     """``exc`` with ``message`` (its own class when that takes one message)."""
     try:
         return type(exc)(message)
@@ -336,313 +344,6 @@ def run_seeds(root, start: int, stop: int) -> np.ndarray:
                      for i in range(start, stop)], dtype=np.int64)
 
 
-def importances_of(estimator) -> Optional[np.ndarray]:
-    """The importances of a fitted estimator, or None when it has none.
-
-    Parameters
-    ----------
-    estimator : fitted estimator
-        A model, or a scikit-learn ``Pipeline`` (its final step's importances, mapped
-        back to the columns of X through the selection steps before it: 0 for the
-        features they removed).
-
-    Returns
-    -------
-    ndarray of float64 or None
-        ``|coef_|``, else ``feature_importances_``, else None. A 2-D ``coef_`` (one
-        row per class or output) becomes the L1 norm of each column, scikit-learn's
-        convention (``SelectFromModel``'s default ``norm_order=1``).
-
-    Raises
-    ------
-    TypeError
-        A pipeline step changes the number of columns and is not a selector
-        (no ``get_support()``): its output cannot be mapped back to the features.
-
-    See Also
-    --------
-    propstab.selectors.support_of : The support these importances give.
-    propstab.selectors.ranking_of : The ranking read from them when there is none.
-
-    Notes
-    -----
-    For ``coef_`` of shape (K, d): :math:`w_f = \\sum_k |\\beta_{kf}|`, as
-    ``sklearn.feature_selection.SelectFromModel`` ranks features.
-
-    References
-    ----------
-    Pedregosa, F. et al. (2011). Scikit-learn: Machine learning in Python. JMLR 12,
-    2825-2830; scikit-learn User Guide, sec. 1.13 Feature selection
-    (``get_support``, ``SelectFromModel``'s importances ``coef_`` and
-    ``feature_importances_``, ``RFE``'s ``ranking_``, ``SelectKBest``'s ``scores_``).
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from types import SimpleNamespace
-    >>> from propstab.selectors import importances_of
-    >>> importances_of(SimpleNamespace(coef_=np.array([-2.0, 0.0, 1.0]))).tolist()
-    [2.0, 0.0, 1.0]
-    >>> importances_of(SimpleNamespace(coef_=np.array([[3.0, 0.0], [-4.0, 1.0]]))).tolist()
-    [7.0, 1.0]
-    """
-    if _is_pipeline(estimator):
-        return _pipeline_importances(estimator)
-    if hasattr(estimator, "coef_"):
-        coef = np.asarray(estimator.coef_, dtype=np.float64)
-        if coef.ndim == 1:
-            return np.abs(coef)
-        return np.sum(np.abs(coef.reshape(-1, coef.shape[-1])), axis=0)
-    if hasattr(estimator, "feature_importances_"):
-        return np.asarray(estimator.feature_importances_, dtype=np.float64)
-    return None
-
-
-# ------------------------------------------------------------------ pipelines
-
-
-def _is_pipeline(estimator) -> bool:
-    """A scikit-learn Pipeline (or a look-alike: a list of (name, step) ``steps``)."""
-    steps = getattr(estimator, "steps", None)
-    return (isinstance(steps, list) and len(steps) > 0 and not isinstance(estimator, type)
-            and all(isinstance(s, tuple) and len(s) == 2 for s in steps))
-
-
-def _steps(pipe):
-    """The (name, step) pairs that do something (``None``/"passthrough" dropped)."""
-    return [(name, step) for name, step in pipe.steps
-            if step is not None and not (isinstance(step, str) and step == "passthrough")]
-
-
-def fits_a_classifier(estimator) -> bool:
-    """Whether fitting ``estimator`` fits a classifier on y: it is one
-    (``sklearn.base.is_classifier``), or a step of a pipeline, or the ``estimator`` of a
-    meta-selector (``SelectFromModel``, ``RFE``, ...), is one.
-
-    >>> from sklearn.feature_selection import SelectFromModel
-    >>> from sklearn.linear_model import Lasso, LogisticRegression
-    >>> from sklearn.pipeline import make_pipeline
-    >>> from sklearn.preprocessing import StandardScaler
-    >>> fits_a_classifier(make_pipeline(StandardScaler(), LogisticRegression()))
-    True
-    >>> fits_a_classifier(SelectFromModel(LogisticRegression())), fits_a_classifier(Lasso())
-    (True, False)
-    """
-    try:
-        from sklearn.base import is_classifier
-    except ImportError:  # pragma: no cover
-        return False
-    if is_classifier(estimator):
-        return True
-    if _is_pipeline(estimator):
-        return any(fits_a_classifier(step) for _, step in _steps(estimator))
-    inner = getattr(estimator, "estimator", None)
-    return inner is not None and not isinstance(inner, type) and fits_a_classifier(inner)
-
-
-def _columns_through(pipe, steps, n_features: int):
-    """Follow the columns of X through ``steps`` (all but the last are applied): the
-    original indices of the columns that reach each step. Selection steps
-    (``get_support()``) keep their selected columns; other steps must keep the number
-    of columns (read from the next step's ``n_features_in_``), else TypeError."""
-    cols = np.arange(n_features)
-    for i, (name, step) in enumerate(steps):
-        width = getattr(step, "n_features_in_", None)
-        if i and isinstance(width, numbers.Integral) and int(width) != cols.size:
-            before_name, before = steps[i - 1]
-            raise TypeError(f"selector: the Pipeline step {before_name!r} "
-                            f"({type(before).__name__}) changes the number of columns "
-                            f"({cols.size} -> {int(width)}) and is not a selector (no "
-                            f"get_support()): its output cannot be mapped back to the "
-                            f"features of X; select the features before it, or leave it "
-                            f"out")
-        if i == len(steps) - 1:
-            break
-        if hasattr(step, "get_support"):
-            mask = np.asarray(step.get_support())
-            if mask.dtype != bool or mask.shape != (cols.size,):
-                raise ValueError(f"selector: the Pipeline step {name!r} "
-                                 f"({type(step).__name__}).get_support() must return a "
-                                 f"boolean mask of {cols.size} entries; got {mask.dtype} of "
-                                 f"shape {mask.shape}")
-            cols = cols[mask]
-    return cols
-
-
-def _pipeline_importances(pipe) -> Optional[np.ndarray]:
-    steps = _steps(pipe)
-    if not steps:
-        return None
-    n_features = getattr(steps[0][1], "n_features_in_", None)
-    final = importances_of(steps[-1][1])
-    if final is None or not isinstance(n_features, numbers.Integral):
-        return None
-    cols = _columns_through(pipe, steps, int(n_features))
-    if final.shape != (cols.size,):
-        return None
-    full = np.zeros(int(n_features))
-    full[cols] = final
-    return full
-
-
-def _pipeline_support(pipe, n_features: int, threshold, top_k):
-    """The support of a fitted pipeline over the columns of X, and its importances."""
-    steps = _steps(pipe)
-    name = type(pipe).__name__
-    if not steps:
-        raise TypeError(f"selector: the {name} has no steps")
-    selecting = [i for i, (_, step) in enumerate(steps) if hasattr(step, "get_support")]
-    if selecting and threshold is None and top_k is None:
-        last = selecting[-1]
-        cols = _columns_through(pipe, steps[:last + 1], n_features)
-        step_name, step = steps[last]
-        mask = np.asarray(step.get_support())
-        if mask.dtype != bool or mask.shape != (cols.size,):
-            raise ValueError(f"selector: the Pipeline step {step_name!r} "
-                             f"({type(step).__name__}).get_support() must return a boolean "
-                             f"mask of {cols.size} entries; got {mask.dtype} of shape "
-                             f"{mask.shape}")
-        support = np.zeros(n_features, dtype=bool)
-        support[cols[mask]] = True
-        return support, _pipeline_importances(pipe)
-    cols = _columns_through(pipe, steps, n_features)
-    final_name, final = steps[-1]
-    imp = importances_of(final)
-    if imp is None:
-        raise TypeError(f"selector: the {name} has no selection step (get_support()) and "
-                        f"its final step {final_name!r} ({type(final).__name__}) has neither "
-                        f"coef_ nor feature_importances_")
-    if imp.shape != (cols.size,):
-        raise ValueError(f"selector: the importances of the final step {final_name!r} have "
-                         f"shape {imp.shape}; {cols.size} columns reach it")
-    full = np.zeros(n_features)
-    full[cols] = imp
-    rule_free = threshold is None and top_k is None and not hasattr(final, "coef_")
-    if rule_free:
-        raise ValueError(f"selector: the final step {final_name!r} of the {name} has "
-                         f"feature_importances_; pass threshold= or top_k= to turn them "
-                         f"into a selection")
-    return _mask_of_importances(full, threshold, top_k), full
-
-
-def _has_rule(est) -> bool:
-    """Whether a fitted estimator selects by itself: ``get_support()`` or ``coef_`` (for a
-    pipeline: a selection step, or a final model with ``coef_``)."""
-    if _is_pipeline(est):
-        steps = _steps(est)
-        return bool(steps) and (any(hasattr(s, "get_support") for _, s in steps)
-                                or hasattr(steps[-1][1], "coef_"))
-    return hasattr(est, "get_support") or hasattr(est, "coef_")
-
-
-def _mask_of_importances(imp, threshold, top_k):
-    """The ``top_k`` largest importances, those above ``threshold``, or the nonzero."""
-    if top_k is not None:
-        mask = np.zeros(imp.size, dtype=bool)
-        if top_k > 0:
-            mask[np.argsort(-imp, kind="stable")[:top_k]] = True
-        return mask
-    if threshold is not None:
-        return imp > threshold
-    return imp != 0
-
-
-def support_of(estimator, n_features: int, *, threshold=None,
-               top_k=None) -> Tuple[np.ndarray, Optional[np.ndarray]]:
-    """The boolean support of a fitted estimator and its importances.
-
-    Parameters
-    ----------
-    estimator : fitted estimator
-    n_features : int
-        d, the number of columns of the data it was fitted on.
-    threshold : float, optional
-        Select the features whose importance is above ``threshold``.
-    top_k : int, optional
-        Select the ``top_k`` largest importances (ties broken by feature index).
-
-    Returns
-    -------
-    mask : ndarray of bool, shape (n_features,)
-    importances : ndarray or None
-        As :func:`importances_of`.
-
-    Raises
-    ------
-    TypeError
-        The estimator has neither ``get_support()``, ``coef_`` nor
-        ``feature_importances_``; or a pipeline step changes the number of columns
-        without being a selector.
-    ValueError
-        Its importances do not have one entry per feature; or it has only
-        ``feature_importances_`` and neither ``threshold`` nor ``top_k`` is given.
-
-    See Also
-    --------
-    propstab.selectors.importances_of : The importances it reads.
-    propstab.selectors.fit_select : Fits an estimator and reads its support.
-
-    Notes
-    -----
-    With neither ``threshold`` nor ``top_k``, a selector's ``get_support()`` is
-    used, else the nonzero ``coef_``. ``feature_importances_`` (of trees) are
-    rarely exactly zero, so they need a rule.
-
-    A scikit-learn ``Pipeline`` is read through its steps: the support of its last
-    selection step (``get_support()``), mapped back through the selection steps
-    before it to the columns of X; or, without a selection step (or with
-    ``threshold``/``top_k``), its final model's importances mapped back the same way
-    (0 for the features an earlier step removed). Steps that keep the number of
-    columns (``StandardScaler``, imputers) pass through; a step that changes it and is
-    not a selector (``PCA``) raises TypeError naming the step.
-
-    References
-    ----------
-    Pedregosa, F. et al. (2011). Scikit-learn: Machine learning in Python. JMLR 12,
-    2825-2830; scikit-learn User Guide, sec. 1.13 Feature selection
-    (``get_support``, ``SelectFromModel``'s importances ``coef_`` and
-    ``feature_importances_``, ``RFE``'s ``ranking_``, ``SelectKBest``'s ``scores_``).
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from types import SimpleNamespace
-    >>> from propstab.selectors import support_of
-    >>> model = SimpleNamespace(coef_=np.array([0.5, 0.0, -2.0, 0.1]))
-    >>> support_of(model, 4)[0].tolist()
-    [True, False, True, True]
-    >>> support_of(model, 4, top_k=2)[0].tolist()
-    [True, False, True, False]
-    >>> support_of(model, 4, threshold=0.3)[0].tolist()
-    [True, False, True, False]
-    """
-    n_features = check_n_features(n_features)
-    if threshold is not None:
-        threshold = check_real("threshold", threshold)
-    if top_k is not None:
-        top_k = check_int_range("top_k", top_k, minimum=0)
-    if _is_pipeline(estimator):
-        return _pipeline_support(estimator, n_features, threshold, top_k)
-    if top_k is None and threshold is None and hasattr(estimator, "get_support"):
-        mask = np.asarray(estimator.get_support())
-        if mask.dtype != bool or mask.shape != (n_features,):
-            raise ValueError(f"selector: {type(estimator).__name__}.get_support() must return "
-                             f"a boolean mask of {n_features} entries; got {mask.dtype} of "
-                             f"shape {mask.shape}")
-        return mask, importances_of(estimator)
-    imp = importances_of(estimator)
-    if imp is None:
-        raise TypeError(f"selector: {type(estimator).__name__} has neither get_support(), "
-                        f"coef_ nor feature_importances_ after fitting")
-    if imp.shape != (n_features,):
-        raise ValueError(f"selector: importances of shape {imp.shape} do not match "
-                         f"{n_features} features")
-    if top_k is None and threshold is None and not hasattr(estimator, "coef_"):
-        raise ValueError(f"selector: {type(estimator).__name__} has feature_importances_; "
-                         f"pass threshold= or top_k= to turn them into a selection")
-    return _mask_of_importances(imp, threshold, top_k), imp
-
-
 def mask_from_output(out, n_features: int) -> np.ndarray:
     """The boolean mask of what a selector function returned.
 
@@ -747,7 +448,8 @@ def fit_select(selector, X, y, *, n_features: int, threshold=None, top_k=None):
     See Also
     --------
     propstab.selectors.fit_rank : The same for ``output="ranking"``.
-    propstab.resample : Calls it once per run.
+    propstab.selectors.fit_selector, propstab.selectors.read_selection : Its two stages,
+        which :func:`propstab.resample` runs once per run.
 
     References
     ----------
@@ -768,85 +470,17 @@ def fit_select(selector, X, y, *, n_features: int, threshold=None, top_k=None):
     >>> fit_select(lambda X, y: [0, 2], X, y, n_features=3)[0].tolist()
     [True, False, True]
     """
-    if not is_estimator(selector):
-        if not callable(selector):
-            raise TypeError(f"selector: must be an estimator with fit() or a function (X, y) -> "
-                            f"indices; got {type(selector).__name__} {selector!r}")
-        return mask_from_output(selector(X, y), n_features), None, None
-    est = _fitted(selector, X, y)
-    mask, imp = support_of(est, n_features, threshold=threshold, top_k=top_k)
-    return mask, imp, est
-
-
-def _fitted(selector, X, y):
-    """A fitted clone of the estimator ``selector`` (its fit's ValueError/TypeError
-    renamed to name ``selector``)."""
-    est = clone(selector)
-    try:
-        est.fit(X, y) if y is not None else est.fit(X)
-    except (ValueError, TypeError) as exc:
-        raise _renamed(exc, f"selector: {type(est).__name__}.fit failed: {exc}") from None
-    return est
+    if not is_estimator(selector) and not callable(selector):
+        raise TypeError(f"selector: must be an estimator with fit() or a function (X, y) -> "
+                        f"indices; got {type(selector).__name__} {selector!r}")
+    fitted = fit_selector(selector, X, y)
+    mask, imp = read_selection(selector, fitted, n_features, threshold=threshold, top_k=top_k)
+    return mask, imp, fitted if is_estimator(selector) else None
 
 
 # ------------------------------------------------------------------ rankings (output="ranking")
 
 __all__ += ["fit_rank", "mask_from_scores", "ranking_of"]
-
-
-def ranking_of(estimator) -> Tuple[Optional[np.ndarray], str]:
-    """A fitted estimator's ranking of the features, and how to read it.
-
-    Parameters
-    ----------
-    estimator : fitted estimator
-
-    Returns
-    -------
-    values : ndarray of float64 or None
-        ``ranking_`` (recursive feature elimination: 1 for the selected features, then
-        the order of elimination), else ``scores_`` (univariate selectors such as
-        ``SelectKBest``), else the importances of :func:`importances_of`; None when the
-        estimator has none of them.
-    kind : {"ranks", "scores"}
-        ``"ranks"`` (1 the most important) for ``ranking_``, ``"scores"`` (the largest
-        the most important) otherwise: the ``kind`` of :func:`propstab.as_rankings`.
-
-    Raises
-    ------
-    TypeError
-        ``estimator`` is None, a string or a number rather than a fitted estimator.
-
-    See Also
-    --------
-    propstab.selectors.importances_of : The importances used when there is no ranking.
-    propstab.as_rankings : Reads the values with their ``kind``.
-
-    References
-    ----------
-    Pedregosa, F. et al. (2011). Scikit-learn: Machine learning in Python. JMLR 12,
-    2825-2830; scikit-learn User Guide, sec. 1.13 Feature selection
-    (``get_support``, ``SelectFromModel``'s importances ``coef_`` and
-    ``feature_importances_``, ``RFE``'s ``ranking_``, ``SelectKBest``'s ``scores_``).
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from types import SimpleNamespace
-    >>> from propstab.selectors import ranking_of
-    >>> ranking_of(SimpleNamespace(ranking_=np.array([1, 1, 3, 2])))
-    (array([1., 1., 3., 2.]), 'ranks')
-    >>> ranking_of(SimpleNamespace(coef_=np.array([-2.0, 0.0, 1.0])))
-    (array([2., 0., 1.]), 'scores')
-    """
-    if estimator is None or isinstance(estimator, (str, bytes, numbers.Number)):
-        raise TypeError(f"estimator: must be a fitted estimator; got "
-                        f"{type(estimator).__name__} {estimator!r}")
-    if hasattr(estimator, "ranking_"):
-        return np.asarray(estimator.ranking_, dtype=np.float64), "ranks"
-    if hasattr(estimator, "scores_"):
-        return np.asarray(estimator.scores_, dtype=np.float64), "scores"
-    return importances_of(estimator), "scores"
 
 
 def mask_from_scores(scores, n_features: int, *, threshold=None, top_k=None) -> np.ndarray:
@@ -973,26 +607,116 @@ def fit_rank(selector, X, y, *, n_features: int, threshold=None, top_k=None):
     if not is_estimator(selector) and not callable(selector):
         raise TypeError(f"selector: must be an estimator with fit() or a function (X, y) -> "
                         f"scores; got {type(selector).__name__} {selector!r}")
-    fitted = _call(selector, X, y)
-    mask, (values, kind) = _read(selector, fitted, n_features, threshold, top_k, "ranking")
+    fitted = fit_selector(selector, X, y)
+    mask, (values, kind) = read_selection(selector, fitted, n_features, threshold=threshold,
+                                          top_k=top_k, output="ranking")
     return mask, values, kind, fitted if is_estimator(selector) else None
 
 
 # ------------------------------------------------------------------ the two stages of a run
 
+OUTPUTS = ("selection", "ranking")
 
-def _call(selector, X, y):
-    """The first stage of a run: an estimator's fitted clone, or a function's output."""
+
+def fit_selector(selector, X, y):
+    """The first stage of a run: an estimator's fitted clone, or a function's output.
+
+    Parameters
+    ----------
+    selector : estimator or callable
+        An estimator is cloned (:func:`clone`) and fitted on ``(X, y)`` (on ``X``
+        alone when ``y`` is None); a function is called as ``selector(X, y)``.
+    X, y : the training data (``y`` may be None)
+
+    Returns
+    -------
+    The fitted clone, or what the function returned (read by :func:`read_selection`).
+
+    Raises
+    ------
+    ValueError, TypeError
+        The estimator's ``fit`` fails with one of them (renamed to name ``selector``);
+        whatever else the fit or the function raises passes through.
+
+    See Also
+    --------
+    propstab.selectors.read_selection : The second stage.
+    propstab.selectors.fit_select : Both stages at once.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn.linear_model import Lasso
+    >>> from propstab.selectors import fit_selector
+    >>> X = np.eye(4); y = np.arange(4.0)
+    >>> type(fit_selector(Lasso(alpha=0.1), X, y)).__name__
+    'Lasso'
+    >>> fit_selector(lambda X, y: [0, 2], X, y)
+    [0, 2]
+    """
     if is_estimator(selector):
-        return _fitted(selector, X, y)
+        est = clone(selector)
+        try:
+            est.fit(X, y) if y is not None else est.fit(X)
+        except (ValueError, TypeError) as exc:
+            raise renamed(exc, f"selector: {type(est).__name__}.fit failed: {exc}") from None
+        return est
     return selector(X, y)
 
 
-def _read(selector, fitted, n_features: int, threshold, top_k, output="selection"):
-    """The second stage: the support mask and what else the run records (the
-    importances, None for a function; with ``output="ranking"`` the pair
-    ``(values, kind)``). Errors here are the selector's set-up (a rule missing, a
-    pipeline that cannot be mapped back), not the data's."""
+def read_selection(selector, fitted, n_features: int, *, threshold=None, top_k=None,
+                   output="selection"):
+    """The second stage of a run: the support mask of what :func:`fit_selector` returned,
+    and what else the run records.
+
+    Errors here are the selector's set-up (a rule missing, a pipeline that cannot be
+    mapped back, a function returning something else than a selection), not the
+    data's.
+
+    Parameters
+    ----------
+    selector : estimator or callable
+        The selector given to :func:`fit_selector` (it tells how ``fitted`` is read).
+    fitted : fitted estimator, or a function's output
+    n_features : int
+    threshold, top_k : optional
+        As for :func:`support_of`.
+    output : {"selection", "ranking"}, default "selection"
+
+    Returns
+    -------
+    mask : ndarray of bool, shape (n_features,)
+    recorded : ndarray, tuple or None
+        With ``output="selection"``: the importances (:func:`support_of`; None for a
+        function). With ``output="ranking"``: the pair ``(values, kind)`` of the run's
+        ranking (:func:`ranking_of` for an estimator; a function's scores, ``kind``
+        ``"scores"``).
+
+    Raises
+    ------
+    ValueError, TypeError
+        What :func:`support_of`, :func:`mask_from_output`, :func:`mask_from_scores`
+        raise, naming ``selector``; an estimator that does not rank the features with
+        ``output="ranking"``; an unknown ``output``.
+
+    See Also
+    --------
+    propstab.selectors.fit_selector : The first stage.
+    propstab.selectors.fit_rank : Both stages with ``output="ranking"``.
+
+    Examples
+    --------
+    >>> from propstab.selectors import read_selection
+    >>> f = lambda X, y: [0, 2]
+    >>> mask, recorded = read_selection(f, [0, 2], 3)
+    >>> mask.tolist(), recorded
+    ([True, False, True], None)
+    >>> read_selection(f, [0.5, 0.0, 2.0], 3, output="ranking")[0].tolist()
+    [True, False, True]
+    """
+    if output not in OUTPUTS:
+        raise ValueError(f"output: must be one of {', '.join(map(repr, OUTPUTS))}; got "
+                         f"{output!r}")
     if output != "ranking":
         if not is_estimator(selector):
             return mask_from_output(fitted, n_features), None
@@ -1010,7 +734,7 @@ def _read(selector, fitted, n_features: int, threshold, top_k, output="selection
     est = fitted
     values, kind = ranking_of(est)
     if (values is not None and kind == "scores" and threshold is None and top_k is None
-            and not _has_rule(est)):
+            and not has_rule(est)):
         mask = mask_from_scores(values, n_features)  # importances without a rule: nonzero
     else:
         mask, _ = support_of(est, n_features, threshold=threshold, top_k=top_k)

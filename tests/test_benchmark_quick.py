@@ -7,7 +7,6 @@ performance targets are read from the full benchmark's output
 """
 from __future__ import annotations
 
-import importlib.util
 import itertools
 import json
 import math
@@ -20,6 +19,8 @@ import numpy as np
 import pytest
 from scipy import sparse
 
+import shared  # tests/shared.py (tests/ is on sys.path)
+
 from propstab import UndefinedMeasureWarning, as_selection, get_measure, list_measures
 from propstab import _gram, _selection
 from propstab.measures import _common
@@ -31,13 +32,7 @@ NUMBER = r"[0-9.]+(?:e[-+]?[0-9]+)?"
 
 
 def _load(path: pathlib.Path):
-    name = f"_propstab_benchmark_{path.stem}"
-    if name not in sys.modules:            # dataclasses look their module up there
-        spec = importlib.util.spec_from_file_location(name, path)
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[name] = module
-        spec.loader.exec_module(module)
-    return sys.modules[name]
+    return shared.load_script(path, f"_propstab_benchmark_{path.stem}", reuse=True)
 
 
 @pytest.fixture(scope="module")

@@ -12,17 +12,16 @@ by content in docs/_build, so a second build takes about a minute.
 """
 import doctest
 import fcntl
-import importlib.util
 import os
 import pathlib
 import re
 import subprocess
-import sys
 import textwrap
 
 import pytest
 
 import propstab
+import shared  # tests/shared.py (tests/ is on sys.path)
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"
@@ -30,16 +29,9 @@ HTML = DOCS / "_build" / "html"
 GENERATED = ("_build", "api", "catalogue", "auto_gallery")       # git ignores these
 
 
-def _load(path: pathlib.Path, name: str):
-    spec = importlib.util.spec_from_file_location(name, path)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module                       # dataclasses look their module up
-    spec.loader.exec_module(module)
-    return module
-
-
-check_site = _load(ROOT / "scripts" / "check_site.py", "check_site")
-check_docstrings = _load(ROOT / "scripts" / "check_docstrings.py", "check_docstrings")
+check_site = shared.load_script(ROOT / "scripts" / "check_site.py", "check_site")
+check_docstrings = shared.load_script(ROOT / "scripts" / "check_docstrings.py",
+                                      "check_docstrings")
 
 # ---------------------------------------------------------------- the pages' examples
 

@@ -1,5 +1,4 @@
 """The evidence scripts of examples/ run in their --quick modes (figures included)."""
-import importlib.util
 import pathlib
 import re
 import warnings
@@ -8,14 +7,13 @@ import matplotlib  # noqa: F401 - the examples draw figures: fail, never skip, w
 import numpy as np
 import pytest
 
+import shared  # tests/shared.py (tests/ is on sys.path)
+
 EXAMPLES = pathlib.Path(__file__).resolve().parents[1] / "examples"
 
 
 def _load(name):
-    spec = importlib.util.spec_from_file_location(name, EXAMPLES / f"{name}.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return shared.load_script(EXAMPLES / f"{name}.py", name)
 
 
 def test_kamkar_data_has_the_stated_structure():
@@ -80,10 +78,8 @@ def test_one_se_rule_picks_a_larger_lambda_than_the_minimum():
 
 
 def test_bench_resampling_quick(capsys):
-    spec = importlib.util.spec_from_file_location(
-        "bench_resampling", EXAMPLES.parent / "benchmarks" / "bench_resampling.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    module = shared.load_script(EXAMPLES.parent / "benchmarks" / "bench_resampling.py",
+                                "bench_resampling")
     overhead, ratio = module.main(["--quick"])
     out = capsys.readouterr().out
     # no timing target here (machine- and load-dependent): the printed numbers are the

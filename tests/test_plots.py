@@ -5,6 +5,7 @@ import pytest
 import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
+import shared  # noqa: E402 - tests/shared.py
 
 from propstab import StabilitySelection, resample  # noqa: E402
 from propstab.plots import (plot_feature_stability_map, plot_pareto_front,  # noqa: E402
@@ -18,11 +19,8 @@ def _close():
 
 
 def _fitted():
-    from sklearn.linear_model import Lasso
-    rng = np.random.default_rng(0)
-    X = rng.normal(size=(150, 8))
-    y = 2 * X[:, 0] - 2 * X[:, 1] + rng.normal(size=150)
-    return StabilitySelection(Lasso(), param_grid=[0.1, 0.2, 0.5, 1.0, 2.0],
+    X, y = shared.regression(n=150, d=8, coef=(2.0, -2.0))
+    return StabilitySelection(shared.lasso(alpha=1.0), param_grid=[0.1, 0.2, 0.5, 1.0, 2.0],
                               n_subsamples=10, sampling="mb", cutoff=0.9, PFER=None,
                               random_state=0).fit(X, y)
 

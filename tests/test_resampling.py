@@ -7,24 +7,13 @@ import pandas as pd
 import pytest
 
 import propstab
+import shared  # tests/shared.py: the data and selectors the tests share
 from propstab import assess, resample
 from propstab.resampling import (Assessment, Comparison, FailedFitWarning, ResamplingResult,
                                  UnscoredWarning,
                                  pareto_front)
 
 
-def _regression(n=120, d=8, seed=0):
-    rng = np.random.default_rng(seed)
-    X = rng.normal(size=(n, d))
-    y = X[:, 0] - X[:, 1] + rng.normal(size=n)
-    return X, y
-
-
-def _classification(n=120, d=8, seed=0):
-    rng = np.random.default_rng(seed)
-    X = rng.normal(size=(n, d))
-    y = (X[:, 0] + 0.5 * rng.normal(size=n) > 0.3).astype(int)
-    return X, y
 
 
 def top3(X, y):
@@ -36,7 +25,7 @@ def top3(X, y):
 
 
 def test_bootstrap_draws_n_with_replacement_and_holds_out_the_out_of_bag_rows():
-    X, y = _regression(n=50)
+    X, y = shared.regression(n=50)
     res = resample(top3, X, y, n_runs=20, random_state=0)
     for train, test in zip(res.train_indices, res.test_indices):
         assert train.size == 50
@@ -48,7 +37,7 @@ def test_bootstrap_draws_n_with_replacement_and_holds_out_the_out_of_bag_rows():
     ("subsample", None, 25), ("subsample", 0.3, 15), ("leave_out", None, 49),
     ("leave_out", 0.2, 41)])
 def test_subsample_and_leave_out_sizes(scheme, fraction, size):
-    X, y = _regression(n=51)
+    X, y = shared.regression(n=51)
     res = resample(top3, X, y, n_runs=6, scheme=scheme, fraction=fraction, random_state=1)
     for train, test in zip(res.train_indices, res.test_indices):
         assert train.size == size and np.unique(train).size == size
@@ -56,7 +45,7 @@ def test_subsample_and_leave_out_sizes(scheme, fraction, size):
 
 
 def test_complementary_pairs_are_disjoint_halves():
-    X, y = _regression(n=51)
+    X, y = shared.regression(n=51)
     res = resample(top3, X, y, n_runs=8, scheme="complementary_pairs", random_state=2)
     tr = res.train_indices
     for a, b in zip(tr[0::2], tr[1::2]):
@@ -66,7 +55,7 @@ def test_complementary_pairs_are_disjoint_halves():
 
 
 def test_stratified_subsample_keeps_class_counts():
-    X, y = _classification(n=100)
+    X, y = shared.classification(n=100)
     counts = np.bincount(y)
     res = resample(lambda X, y: [0], X, y, n_runs=5, scheme="subsample", stratify=True,
                    random_state=0)
@@ -78,7 +67,7 @@ def test_stratified_subsample_keeps_class_counts():
 
 
 def test_callable_scheme():
-    X, y = _regression(n=30)
+    X, y = shared.regression(n=30)
 
     def first_halves(n, n_runs, rng):
         for i in range(n_runs):
@@ -96,7 +85,7 @@ def test_callable_scheme():
 
 def test_estimator_selection_matches_a_slow_twin():
     from sklearn.linear_model import Lasso
-    X, y = _regression()
+    X, y = shared.regression()
     res = resample(Lasso(alpha=0.2), X, y, n_runs=12, random_state=4, keep_importances=True)
     for i, (train, test) in enumerate(zip(res.train_indices, res.test_indices)):
         est = Lasso(alpha=0.2).fit(X[train], y[train])
@@ -109,7 +98,7 @@ def test_estimator_selection_matches_a_slow_twin():
 def test_sklearn_selector_and_top_k_and_threshold():
     from sklearn.ensemble import RandomForestRegressor
     from sklearn.feature_selection import SelectKBest, f_regression
-    X, y = _regression()
+    X, y = shared.regression()
     res = resample(SelectKBest(f_regression, k=2), X, y, n_runs=5, random_state=0)
     assert (res.selection.row_sizes == 2).all() and res.scores is not None
     forest = RandomForestRegressor(n_estimators=5, random_state=0)
@@ -123,7 +112,7 @@ def test_sklearn_selector_and_top_k_and_threshold():
 
 
 def test_function_selectors_indices_or_mask_and_no_scores():
-    X, y = _regression()
+    X, y = shared.regression()
     a = resample(top3, X, y, n_runs=6, random_state=5)
     b = resample(lambda X, y: np.isin(np.arange(X.shape[1]), top3(X, y)), X, y, n_runs=6,
                  random_state=5)
@@ -148,7 +137,7 @@ def test_multiclass_coef_uses_the_norm_over_classes():
 def test_scoring_by_name():
     from sklearn.linear_model import LogisticRegression
     from sklearn.metrics import log_loss
-    X, y = _classification()
+    X, y = shared.classification()
     est = LogisticRegression(penalty="l1", solver="liblinear", C=0.5, random_state=0)
     res = resample(est, X, y, n_runs=3, scoring="neg_log_loss", random_state=0)
     train, test = res.train_indices[0], res.test_indices[0]
@@ -158,7 +147,7 @@ def test_scoring_by_name():
 
 
 def test_dataframe_names_features():
-    X, y = _regression()
+    X, y = shared.regression()
     df = pd.DataFrame(X, columns=[f"gene{j}" for j in range(X.shape[1])])
     res = resample(top3, df, pd.Series(y), n_runs=4, random_state=0)
     assert res.feature_names == tuple(df.columns)
@@ -167,7 +156,7 @@ def test_dataframe_names_features():
 
 def test_selector_is_not_modified():
     from sklearn.linear_model import Lasso
-    X, y = _regression()
+    X, y = shared.regression()
     est = Lasso(alpha=0.3)
     resample(est, X, y, n_runs=3, random_state=0)
     assert not hasattr(est, "coef_")
@@ -179,7 +168,7 @@ def test_selector_is_not_modified():
 
 def test_reproducible_and_independent_of_n_jobs():
     from sklearn.linear_model import Lasso
-    X, y = _regression()
+    X, y = shared.regression()
     a = resample(Lasso(alpha=0.1), X, y, n_runs=8, random_state=11)
     b = resample(Lasso(alpha=0.1), X, y, n_runs=8, random_state=11, n_jobs=2)
     c = resample(Lasso(alpha=0.1), X, y, n_runs=8, random_state=11, backend="threading",
@@ -194,7 +183,7 @@ def test_reproducible_and_independent_of_n_jobs():
 @pytest.mark.filterwarnings("ignore::DeprecationWarning")
 def test_dask_distributed_backend_on_a_local_cluster():
     from sklearn.linear_model import Lasso
-    X, y = _regression()
+    X, y = shared.regression()
     local = resample(Lasso(alpha=0.1), X, y, n_runs=6, random_state=3)
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False,
                                   dashboard_address=None) as cluster, \
@@ -207,7 +196,7 @@ def test_dask_distributed_backend_on_a_local_cluster():
 
 
 def test_progress_bar_only_when_asked_or_interactive(capsys):
-    X, y = _regression()
+    X, y = shared.regression()
     resample(top3, X, y, n_runs=25, random_state=0)
     assert capsys.readouterr().err == ""                     # not a terminal: no bar
     resample(top3, X, y, n_runs=25, random_state=0, progress=True)
@@ -219,7 +208,7 @@ def test_progress_bar_only_when_asked_or_interactive(capsys):
 
 
 def test_failed_runs_are_reported_and_excluded():
-    X, y = _regression()
+    X, y = shared.regression()
     calls = []
 
     def flaky(X_, y_):
@@ -238,7 +227,7 @@ def test_failed_runs_are_reported_and_excluded():
 
 
 def test_all_failed_raises_with_the_first_error():
-    X, y = _regression()
+    X, y = shared.regression()
 
     def broken(X_, y_):
         raise ValueError("no luck")
@@ -257,13 +246,13 @@ def test_all_failed_raises_with_the_first_error():
     (dict(scoring=3), TypeError, "scoring"),
 ])
 def test_invalid_arguments(kwargs, exc, message):
-    X, y = _regression()
+    X, y = shared.regression()
     with pytest.raises(exc, match=message):
         resample(top3, X, y, **kwargs)
 
 
 def test_invalid_selector_and_shapes():
-    X, y = _regression()
+    X, y = shared.regression()
     with pytest.raises(TypeError, match="selector"):
         resample(42, X, y)
     with pytest.raises(ValueError, match="y: must have one value"):
@@ -278,7 +267,7 @@ def test_invalid_selector_and_shapes():
 
 def test_assess_gives_the_estimate_of_the_resampled_matrix():
     from sklearn.linear_model import Lasso
-    X, y = _regression()
+    X, y = shared.regression()
     a = assess(Lasso(alpha=0.15), X, y, n_runs=15, random_state=2)
     assert isinstance(a, Assessment) and isinstance(a.result, ResamplingResult)
     direct = propstab.estimate(a.result.selection, measure="nogueira")
@@ -293,7 +282,7 @@ def test_assess_gives_the_estimate_of_the_resampled_matrix():
 
 def test_assess_several_selectors_paired_with_pareto_front_and_tests():
     from sklearn.linear_model import Lasso
-    X, y = _regression()
+    X, y = shared.regression()
     selectors = {"weak": Lasso(alpha=0.01), "medium": Lasso(alpha=0.2),
                  "strong": Lasso(alpha=0.6)}
     comp = assess(selectors, X, y, n_runs=15, random_state=9)
@@ -340,7 +329,6 @@ def test_docs_page_examples_run():
 # issue 13: fail on the first run, downstream scores, honest comparisons, runs until a
 # target half-width, progress
 
-from sklearn.datasets import load_breast_cancer, load_diabetes  # noqa: E402
 from sklearn.ensemble import RandomForestRegressor  # noqa: E402
 from sklearn.feature_selection import RFE, SelectKBest, f_classif  # noqa: E402
 from sklearn.linear_model import LogisticRegression, Ridge  # noqa: E402
@@ -375,7 +363,7 @@ class CountingL1Lbfgs(LogisticRegression):
 
 
 def test_a_forest_without_a_rule_fails_after_one_fit():
-    X, y = load_diabetes(return_X_y=True)
+    X, y = shared.diabetes()
     FITS.clear()
     with pytest.raises(ValueError, match=r"selector: CountingForest has feature_importances_; "
                                          r"pass threshold= or top_k= .*the other 99 runs "
@@ -387,14 +375,14 @@ def test_a_forest_without_a_rule_fails_after_one_fit():
 
 def test_a_misconfigured_pipeline_fails_after_one_fit():
     from sklearn.decomposition import PCA
-    X, y = load_diabetes(return_X_y=True)
+    X, y = shared.diabetes()
     FITS.clear()
     with pytest.raises(TypeError, match=r"selector: the Pipeline step 'pca' .*not a selector"):
         assess(make_pipeline(CountingScaler(), PCA(3), Ridge()), X, y, n_runs=50,
                random_state=0)
     assert len(FITS) == 1
     FITS.clear()                          # a fit that fails on the full data too: 2 fits
-    Xc, yc = load_breast_cancer(return_X_y=True)
+    Xc, yc = shared.breast_cancer()
     with pytest.raises(ValueError, match="selector: the first run failed and so does a fit on "
                                          "the full data .*ValueError: .*l1"):
         resample(CountingL1Lbfgs(penalty="l1"), Xc, yc, n_runs=40, random_state=0)
@@ -417,8 +405,8 @@ def test_a_first_run_failing_on_its_resample_only_is_one_failed_run():
     assert res.runs.tolist() == [1, 2, 3, 4, 5] and len(seen) == 7   # 6 runs + the full data
 
 
-def test_a_selector_that_cannot_score_is_scored_downstream():
-    X, y = load_breast_cancer(return_X_y=True, as_frame=True)
+def test_a_selector_that_cannot_score_is_scored_downstream(breast_cancer):
+    X, y = breast_cancer
     res = resample(SelectKBest(f_classif, k=10), X, y, n_runs=4, scoring="accuracy",
                    random_state=0)
     assert res.scored_by == "downstream LogisticRegression (default)"
@@ -431,7 +419,7 @@ def test_a_selector_that_cannot_score_is_scored_downstream():
     twin = Ridge(alpha=3.0).fit(X.iloc[train, mask], y.iloc[train])
     assert res.scores[0] == pytest.approx(twin.score(X.iloc[test, mask], y.iloc[test]))
     assert res.scored_by == "downstream Ridge"
-    Xd, yd = load_diabetes(return_X_y=True)
+    Xd, yd = shared.diabetes()
     res = resample(SelectKBest(k=3), Xd, yd, n_runs=3, random_state=0)
     assert res.scored_by == "downstream Ridge (default)" and np.isfinite(res.mean_score)
     res = resample(SelectKBest(k=3), Xd, yd, n_runs=3, random_state=0, downstream=False)
@@ -442,10 +430,10 @@ def test_a_selector_that_cannot_score_is_scored_downstream():
         resample(top3, Xd, yd, n_runs=3, downstream="ridge")
 
 
-def test_the_issue_comparison_keeps_the_most_stable_selector():
+def test_the_issue_comparison_keeps_the_most_stable_selector(breast_cancer):
     """{SelectKBest k=10, L1-logistic, RFE k=10} on breast cancer: SelectKBest, the most
     stable, used to be dropped from the Pareto front without a word (no score)."""
-    X, y = load_breast_cancer(return_X_y=True, as_frame=True)
+    X, y = breast_cancer
     selectors = {"kbest10": SelectKBest(f_classif, k=10),
                  "l1": make_pipeline(StandardScaler(), LogisticRegression(
                      penalty="l1", solver="liblinear", C=0.05)),
@@ -463,9 +451,9 @@ def test_a_selector_without_a_score_is_left_out_loudly():
     import matplotlib
     matplotlib.use("Agg")
     from propstab.plots import plot_pareto_front
-    X, y = _regression()
+    X, y = shared.regression()
     with pytest.warns(UnscoredWarning, match="'top3': a function has no model to score"):
-        c = assess({"lasso": _lasso(), "top3": top3}, X, y, n_runs=6, random_state=0)
+        c = assess({"lasso": shared.lasso(), "top3": top3}, X, y, n_runs=6, random_state=0)
     assert "top3" in c.left_out and "top3" not in c.pareto_optimal
     assert c.pareto_optimal == ("lasso",)
     assert "left out of the Pareto front: top3 (a function has no model" in str(c)
@@ -476,37 +464,33 @@ def test_a_selector_without_a_score_is_left_out_loudly():
     assert sorted(t.get_text() for t in ax.texts) == ["lasso"]
 
 
-def _lasso():
-    from sklearn.linear_model import Lasso
-    return Lasso(alpha=0.1)
-
 
 def test_target_halfwidth_adds_runs_until_reached_reproducibly():
-    X, y = _regression()
-    a = assess(_lasso(), X, y, n_runs=10, random_state=3, target_halfwidth=0.05)
+    X, y = shared.regression()
+    a = assess(shared.lasso(), X, y, n_runs=10, random_state=3, target_halfwidth=0.05)
     low, high = a.confidence_interval(0.95)
     assert (high - low) / 2 == pytest.approx(a.halfwidth) and a.halfwidth <= 0.05
     M = a.result.n_runs
     assert M > 10
-    again = assess(_lasso(), X, y, n_runs=10, random_state=3, target_halfwidth=0.05)
+    again = assess(shared.lasso(), X, y, n_runs=10, random_state=3, target_halfwidth=0.05)
     np.testing.assert_array_equal(again.result.Z, a.result.Z)
-    plain = resample(_lasso(), X, y, n_runs=M, random_state=3)   # the same stream of runs
+    plain = resample(shared.lasso(), X, y, n_runs=M, random_state=3)   # the same stream of runs
     np.testing.assert_array_equal(plain.Z, a.result.Z)
     assert f"target half-width  0.05 reached: {a.halfwidth:.4g} after {M} runs" in str(a)
 
 
 def test_target_halfwidth_warns_at_the_budget():
-    X, y = _regression()
+    X, y = shared.regression()
     with pytest.warns(HalfwidthNotReachedWarning,
                       match=r"target_halfwidth: the 95% interval's half-width is 0\.\d+ after "
                             r"max_runs=30 runs, above the target 0\.001"):
-        a = assess(_lasso(), X, y, n_runs=10, random_state=0, target_halfwidth=0.001,
+        a = assess(shared.lasso(), X, y, n_runs=10, random_state=0, target_halfwidth=0.001,
                    max_runs=30)
     assert a.result.n_runs == 30 and a.halfwidth > 0.001
     with pytest.raises(ValueError, match="max_runs: only used with target_halfwidth"):
-        assess(_lasso(), X, y, n_runs=10, max_runs=30)
+        assess(shared.lasso(), X, y, n_runs=10, max_runs=30)
     with pytest.raises(ValueError, match="max_runs: must be at least n_runs=10"):
-        assess(_lasso(), X, y, n_runs=10, target_halfwidth=0.1, max_runs=5)
+        assess(shared.lasso(), X, y, n_runs=10, target_halfwidth=0.1, max_runs=5)
     from sklearn.linear_model import Lasso
     c = assess({"a": Lasso(alpha=0.05), "b": Lasso(alpha=0.3)}, X, y, n_runs=10,
                random_state=0, target_halfwidth=0.08, max_runs=400)
@@ -515,15 +499,15 @@ def test_target_halfwidth_warns_at_the_budget():
 
 
 def test_progress_for_resample_and_assess(capsys):
-    X, y = _regression()
-    assess({"a": _lasso(), "b": top3}, X, y, n_runs=12, random_state=0, progress=True,
+    X, y = shared.regression()
+    assess({"a": shared.lasso(), "b": top3}, X, y, n_runs=12, random_state=0, progress=True,
            downstream=Ridge())
     err = capsys.readouterr().err
     assert "assess" in err and "24/24" in err
-    assess(_lasso(), X, y, n_runs=12, random_state=0, progress=False)
-    resample(_lasso(), X, y, n_runs=12, random_state=0)          # not interactive: silent
+    assess(shared.lasso(), X, y, n_runs=12, random_state=0, progress=False)
+    resample(shared.lasso(), X, y, n_runs=12, random_state=0)          # not interactive: silent
     assert capsys.readouterr().err == ""
-    resample(_lasso(), X, y, n_runs=12, random_state=0, progress=True)
+    resample(shared.lasso(), X, y, n_runs=12, random_state=0, progress=True)
     assert "resample" in capsys.readouterr().err
 
 
@@ -534,20 +518,14 @@ def test_progress_for_resample_and_assess(capsys):
 from sklearn.ensemble import RandomForestClassifier  # noqa: E402
 
 
-def _l1_liblinear():
-    """An L1-logistic pipeline whose liblinear solver shuffles with its random_state (None)
-    and stops at tol=1e-2: unseeded, two fits on the same rows select differently."""
-    return make_pipeline(StandardScaler(), LogisticRegression(penalty="l1", solver="liblinear",
-                                                              C=0.1, tol=1e-2))
-
-
 @pytest.mark.filterwarnings("ignore::sklearn.exceptions.ConvergenceWarning")
 @pytest.mark.parametrize("make", [lambda: RandomForestClassifier(n_estimators=20),
-                                  _l1_liblinear], ids=["forest", "l1-liblinear-pipeline"])
+                                  lambda: shared.l1_logistic_pipeline(C=0.1)],
+                         ids=["forest", "l1-liblinear-pipeline"])
 def test_random_state_reproduces_estimators_with_randomness_of_their_own(make):
     """The issue's scenario 3: two identical calls with random_state=0 (the estimator's
     own random_state None) give the same Z and scores, also with n_jobs=2 (loky)."""
-    X, y = load_breast_cancer(return_X_y=True)
+    X, y = shared.breast_cancer()
     top_k = 5 if isinstance(make(), RandomForestClassifier) else None
     first = resample(make(), X, y, n_runs=10, top_k=top_k, random_state=0)
     second = resample(make(), X, y, n_runs=10, top_k=top_k, random_state=0)
@@ -563,7 +541,7 @@ def test_random_state_reproduces_estimators_with_randomness_of_their_own(make):
 def test_random_state_reproduces_assess_batches_with_a_forest():
     """target_halfwidth's batches use the seeds of the runs they hold: the result equals
     resample(n_runs=M) with the same random_state, for a forest seeded per run."""
-    X, y = load_breast_cancer(return_X_y=True)
+    X, y = shared.breast_cancer()
     forest = RandomForestClassifier(n_estimators=5, max_depth=3)
     a = assess(forest, X, y, n_runs=10, top_k=5, random_state=4, target_halfwidth=0.08,
                max_runs=40)
@@ -575,7 +553,7 @@ def test_random_state_reproduces_assess_batches_with_a_forest():
 
 
 def test_a_legacy_RandomState_is_accepted_by_resample_and_assess():
-    X, y = load_breast_cancer(return_X_y=True)
+    X, y = shared.breast_cancer()
     forest = RandomForestClassifier(n_estimators=5)
     one = resample(forest, X, y, n_runs=4, top_k=5, random_state=np.random.RandomState(2))
     two = resample(forest, X, y, n_runs=4, top_k=5, random_state=np.random.RandomState(2))
@@ -597,7 +575,7 @@ def test_downstream_scores_every_selector_like_for_like():
     from sklearn.feature_selection import SelectFromModel, f_regression
     from sklearn.linear_model import Lasso
     from propstab.plots import plot_pareto_front
-    X, y = load_diabetes(return_X_y=True)
+    X, y = shared.diabetes()
     selectors = {"lasso": make_pipeline(StandardScaler(), Lasso(alpha=5)),
                  "lasso via SFM": make_pipeline(StandardScaler(),
                                                 SelectFromModel(Lasso(alpha=5))),
@@ -638,7 +616,7 @@ def test_downstream_scores_every_selector_like_for_like():
 def test_a_classifier_on_a_continuous_target_is_refused():
     """An L1-logistic pipeline on diabetes' y (floats of whole numbers: continuous by the
     rule choosing the default downstream model) used to run, stability 0.12."""
-    X, y = load_diabetes(return_X_y=True)
+    X, y = shared.diabetes()
     l1 = make_pipeline(StandardScaler(), LogisticRegression(penalty="l1", solver="liblinear"))
     with pytest.raises(ValueError, match=r"^y: the selector \(LogisticRegression\) is a "
                                          r"classifier.*continuous"):
@@ -707,7 +685,7 @@ def test_run_failure_names_the_failing_stage():
 def test_a_scikit_learn_splitter_is_a_scheme(make, count):
     """Each split is one run, exactly the splitter's (train, test) rows; n_runs comes from
     it and a conflicting one is refused."""
-    X, y = _classification()
+    X, y = shared.classification()
     res = resample(top3, X, y, scheme=make())
     expected = list(make().split(X, y))
     assert res.n_runs == count == len(expected)
@@ -730,7 +708,7 @@ def test_a_scikit_learn_splitter_is_a_scheme(make, count):
 
 
 def test_a_fraction_leaving_no_row_out_or_in_is_refused():
-    X, y = _regression(n=12)
+    X, y = shared.regression(n=12)
     with pytest.raises(ValueError, match=r"^fraction: scheme='leave_out' leaves out "
                                          r"floor\(fraction \* n\) rows: none with "
                                          r"n_samples=12.*fraction >= 1/12.*got "
@@ -755,9 +733,72 @@ def test_assess_names_the_main_resampling_options_in_its_signature():
         assert f"\n    {name} :" in assess.__doc__ or f", {name} :" in assess.__doc__ \
             or f"\n    {name}, " in assess.__doc__, name
     assert not any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params.values())
-    X, y = _regression()
-    a = assess(_lasso(), X, y, n_runs=7, random_state=1, scheme="subsample", fraction=0.6)
-    b = resample(_lasso(), X, y, n_runs=7, random_state=1, scheme="subsample", fraction=0.6)
+    X, y = shared.regression()
+    a = assess(shared.lasso(), X, y, n_runs=7, random_state=1, scheme="subsample", fraction=0.6)
+    b = resample(shared.lasso(), X, y, n_runs=7, random_state=1, scheme="subsample", fraction=0.6)
     np.testing.assert_array_equal(a.result.Z, b.Z)
     with pytest.raises(TypeError, match="no_such_option"):
-        assess(_lasso(), X, y, no_such_option=1)
+        assess(shared.lasso(), X, y, no_such_option=1)
+
+
+# ----------------------------------------------------------------------------------
+# issue 21: the package's shape
+
+RESAMPLING_SIDE = ("resampling/__init__", "resampling/_schemes", "resampling/_scoring",
+                   "resampling/_runner", "resampling/_results", "resampling/_assessments",
+                   "resampling/_assess", "selectors", "_estimators", "stability_selection",
+                   "selection", "plots")
+
+
+def _imports_of(path):
+    """(absolute module, imported names) of every propstab import of a file, also those
+    inside functions."""
+    import ast
+    import pathlib
+    root = pathlib.Path(propstab.__file__).parent
+    parts = list(path.relative_to(root.parent).with_suffix("").parts)
+    package = parts[:-1]
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package[:len(package) - node.level + 1]
+                module = ".".join(base + ([node.module] if node.module else []))
+            else:
+                module = node.module or ""
+            if module.startswith("propstab"):
+                yield module, [a.name for a in node.names]
+
+
+def test_the_resampling_side_is_split_by_concern_without_cycles_or_private_imports():
+    """resampling is a package by concern (schemes, scoring, runner, results,
+    assessments, assess), selectors and stability selection beside it: every module under
+    800 lines, no name with a leading underscore imported from another module, and the
+    modules import one another in one direction (the ranking assessment used to import
+    resampling, which imported it)."""
+    import pathlib
+    root = pathlib.Path(propstab.__file__).parent
+    names = {m: "propstab." + m.replace("/__init__", "").replace("/", ".")
+             for m in RESAMPLING_SIDE}
+    graph = {}
+    for m, full in names.items():
+        path = root / f"{m}.py"
+        assert path.read_text(encoding="utf-8").count("\n") <= 800, m
+        deps = set()
+        for module, imported in _imports_of(path):
+            assert not [n for n in imported if n.startswith("_")], (m, module, imported)
+            deps |= {module} | {f"{module}.{n}" for n in imported}
+        graph[full] = {d for d in deps if d in names.values() and d != full}
+    package = "propstab.resampling"
+    for full in graph:                 # the package's __init__ only re-exports its modules
+        if full.startswith(package + "."):
+            graph[full].discard(package)
+    order = []
+    while graph:
+        leaves = [m for m, deps in graph.items() if deps <= set(order)]
+        assert leaves, f"import cycle among {sorted(graph)}"
+        order += sorted(leaves)
+        for m in leaves:
+            del graph[m]
+    assert order.index("propstab.resampling._schemes") < order.index(
+        "propstab.stability_selection") < order.index("propstab.selection")
+    assert not (root / "_rank_assessment.py").exists()

@@ -13,7 +13,8 @@ from fractions import Fraction
 import numpy as np
 import pandas as pd
 import pytest
-import twins  # tests/ is on sys.path (rootdir-relative import mode)
+import shared  # tests/ is on sys.path (rootdir-relative import mode)
+import twins
 from sklearn.linear_model import Lasso
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
@@ -581,26 +582,50 @@ def test_rconcave_support_limit():
 # the transformer
 
 
-def _data(n=200, d=12, seed=0):
-    rng = np.random.default_rng(seed)
-    X = rng.normal(size=(n, d))
-    y = 2 * X[:, 0] - 2 * X[:, 1] + 1.5 * X[:, 2] + rng.normal(size=n)
-    return X, y
 
 
-def _lasso():
-    return Lasso()
+def test_the_old_module_name_re_exports_stability_selection():
+    """The module is named for what it is; ``propstab.selection`` keeps working."""
+    import propstab
+    import propstab.selection as old
+    import propstab.stability_selection as new
+    assert old.StabilitySelection is new.StabilitySelection is propstab.StabilitySelection
+    assert old.error_control is new.error_control is propstab.error_control.error_control
+    assert old.ErrorControl is new.ErrorControl and old.LargePFERWarning is new.LargePFERWarning
+    assert set(old.__all__) <= set(new.__all__)
+
+
+def test_subsamples_are_the_draws_before_the_shared_scheme_and_those_of_resample():
+    """One complementary-pairs scheme: StabilitySelection's subsamples for a seed are the
+    draws of its own copy before the scheme was shared (pinned, from propstab 7294d37:
+    subsamples_ and stability_scores_ x 4), and the training rows of
+    resample(scheme="complementary_pairs") with that seed."""
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(9, 3))
+    y = X[:, 0] + rng.normal(size=9)
+    kw = dict(param_grid=[0.05, 0.3, 0.8], n_subsamples=2, random_state=3, cutoff=0.6,
+              PFER=None)
+    ss = StabilitySelection(Lasso(), sampling="ss", **kw).fit(X, y)
+    pinned = [[0, 1, 2, 7], [3, 4, 5, 6], [0, 4, 5, 8], [1, 2, 3, 6]]
+    assert ss.subsamples_.tolist() == pinned
+    assert (ss.stability_scores_ * 4).tolist() == [[4, 4, 3], [2, 2, 0], [3, 0, 0]]
+    assert StabilitySelection(Lasso(), sampling="mb", **kw).fit(X, y).subsamples_.tolist() \
+        == [[0, 1, 2, 7], [0, 4, 5, 8]]
+    from propstab import resample
+    res = resample(Lasso(alpha=0.1), X, y, scheme="complementary_pairs", n_runs=4,
+                   random_state=3)
+    assert [t.tolist() for t in res.train_indices] == pinned
 
 
 def test_subsamples_are_halves_and_complementary_pairs():
-    X, y = _data(n=101)
-    ss = StabilitySelection(_lasso(), param_grid=[0.3], n_subsamples=6, sampling="ss",
+    X, y = shared.three_signals(n=101)
+    ss = StabilitySelection(Lasso(), param_grid=[0.3], n_subsamples=6, sampling="ss",
                             assumption="unimodal", random_state=0).fit(X, y)
     S = ss.subsamples_
     assert S.shape == (12, 50)                              # 2B subsamples of floor(101/2)
     for a, b in zip(S[0::2], S[1::2]):
         assert np.intersect1d(a, b).size == 0               # complementary: disjoint halves
-    mb = StabilitySelection(_lasso(), param_grid=[0.3], n_subsamples=6, sampling="mb",
+    mb = StabilitySelection(Lasso(), param_grid=[0.3], n_subsamples=6, sampling="mb",
                             PFER=None, random_state=0).fit(X, y)
     assert mb.subsamples_.shape == (6, 50)
     assert all(np.unique(r).size == 50 for r in mb.subsamples_)   # without replacement
@@ -609,7 +634,7 @@ def test_subsamples_are_halves_and_complementary_pairs():
 def test_stability_scores_are_frequencies_over_the_same_subsamples():
     """Slow twin: refit by hand on the stored subsamples."""
     from sklearn.linear_model import Lasso
-    X, y = _data()
+    X, y = shared.three_signals()
     grid = [0.1, 0.4, 1.0]
     ss = StabilitySelection(Lasso(), param_grid=grid, n_subsamples=8, sampling="mb",
                             cutoff=0.7, PFER=None, random_state=3).fit(X, y)
@@ -628,8 +653,8 @@ def test_stability_scores_are_frequencies_over_the_same_subsamples():
 
 
 def test_cutoff_is_inclusive():
-    X, y = _data()
-    ss = StabilitySelection(_lasso(), param_grid=[0.2], n_subsamples=10, sampling="mb",
+    X, y = shared.three_signals()
+    ss = StabilitySelection(Lasso(), param_grid=[0.2], n_subsamples=10, sampling="mb",
                             cutoff=0.6, PFER=None, random_state=0)
     ss.fit(X, y)
     probs = ss.selection_probabilities_
@@ -637,14 +662,14 @@ def test_cutoff_is_inclusive():
     if target.size == 0:
         target = probs[probs > 0.5]
     cut = float(target.min())
-    ss2 = StabilitySelection(_lasso(), param_grid=[0.2], n_subsamples=10, sampling="mb",
+    ss2 = StabilitySelection(Lasso(), param_grid=[0.2], n_subsamples=10, sampling="mb",
                              cutoff=cut, PFER=None, random_state=0).fit(X, y)
     assert ss2.support_[np.argmin(np.abs(probs - cut))]      # p == cutoff is selected
 
 
 def test_transform_and_true_features_found():
-    X, y = _data()
-    ss = StabilitySelection(_lasso(), param_grid=[0.3, 0.6, 1.0], n_subsamples=20,
+    X, y = shared.three_signals()
+    ss = StabilitySelection(Lasso(), param_grid=[0.3, 0.6, 1.0], n_subsamples=20,
                             sampling="mb", cutoff=0.9, PFER=None, random_state=0).fit(X, y)
     assert ss.get_support(indices=True).tolist() == [0, 1, 2]
     assert ss.transform(X).shape == (X.shape[0], 3)
@@ -652,8 +677,8 @@ def test_transform_and_true_features_found():
 
 
 def test_pfer_fixes_q_and_first_q_on_the_path():
-    X, y = _data()
-    ss = StabilitySelection(_lasso(), param_grid=[0.05, 0.2, 0.5, 1.0], n_subsamples=10,
+    X, y = shared.three_signals()
+    ss = StabilitySelection(Lasso(), param_grid=[0.05, 0.2, 0.5, 1.0], n_subsamples=10,
                             sampling="ss", assumption="unimodal", cutoff=0.75, PFER=1,
                             random_state=0).fit(X, y)
     target = error_control(12, cutoff=0.75, PFER=1, sampling="ss", assumption="unimodal",
@@ -661,34 +686,34 @@ def test_pfer_fixes_q_and_first_q_on_the_path():
     assert ss.q_ <= target.q
     assert ss.PFER_ <= 1
     with pytest.raises(ValueError, match="at most two"):
-        StabilitySelection(_lasso(), cutoff=0.7, PFER=1, q=3).fit(X, y)
+        StabilitySelection(Lasso(), cutoff=0.7, PFER=1, q=3).fit(X, y)
     with pytest.raises(ValueError, match="PFER=None"):
-        StabilitySelection(_lasso(), q=3).fit(X, y)          # PFER=1 and cutoff by default
+        StabilitySelection(Lasso(), q=3).fit(X, y)          # PFER=1 and cutoff by default
     with pytest.raises(ValueError, match="cutoff=None"):
-        StabilitySelection(_lasso(), cutoff=None, PFER=1).fit(X, y)
+        StabilitySelection(Lasso(), cutoff=None, PFER=1).fit(X, y)
 
 
 def test_q_and_pfer_derive_the_cutoff():
-    X, y = _data()
-    ss = StabilitySelection(_lasso(), param_grid=[0.1, 0.5], n_subsamples=10, sampling="mb",
+    X, y = shared.three_signals()
+    ss = StabilitySelection(Lasso(), param_grid=[0.1, 0.5], n_subsamples=10, sampling="mb",
                             cutoff=None, q=3, PFER=1, random_state=0).fit(X, y)
     assert ss.cutoff_ == error_control(12, q=3, PFER=1, sampling="mb").cutoff
     assert ss.q_ <= 3
 
 
 def test_reproducible_and_parallel_identical():
-    X, y = _data()
+    X, y = shared.three_signals()
     kw = dict(param_grid=[0.2, 0.5], n_subsamples=6, random_state=7)
-    a = StabilitySelection(_lasso(), **kw).fit(X, y)
-    b = StabilitySelection(_lasso(), n_jobs=2, **kw).fit(X, y)
+    a = StabilitySelection(Lasso(), **kw).fit(X, y)
+    b = StabilitySelection(Lasso(), n_jobs=2, **kw).fit(X, y)
     np.testing.assert_array_equal(a.stability_scores_, b.stability_scores_)
     np.testing.assert_array_equal(a.subsamples_, b.subsamples_)
 
 
 def test_constructor_parameters_never_mutated():
     from sklearn.base import clone
-    X, y = _data()
-    est = _lasso()
+    X, y = shared.three_signals()
+    est = Lasso()
     grid = [0.2, 0.5]
     ss = StabilitySelection(est, param_grid=grid, n_subsamples=5, random_state=0)
     before = ss.get_params(deep=False)
@@ -700,29 +725,29 @@ def test_constructor_parameters_never_mutated():
 
 
 def test_invalid_parameters():
-    X, y = _data()
+    X, y = shared.three_signals()
     with pytest.raises(ValueError, match="param_name"):
-        StabilitySelection(_lasso(), param_name="C").fit(X, y)
+        StabilitySelection(Lasso(), param_name="C").fit(X, y)
     with pytest.raises(ValueError, match="n_samples = 3"):
-        StabilitySelection(_lasso()).fit(X[:3], y[:3])
+        StabilitySelection(Lasso()).fit(X[:3], y[:3])
     with pytest.raises(ValueError, match="cutoff"):
-        StabilitySelection(_lasso(), cutoff=0.3).fit(X, y)
+        StabilitySelection(Lasso(), cutoff=0.3).fit(X, y)
     with pytest.raises(ValueError, match="takes no assumption"):
-        StabilitySelection(_lasso(), sampling="mb", assumption="unimodal").fit(X, y)
+        StabilitySelection(Lasso(), sampling="mb", assumption="unimodal").fit(X, y)
 
 
 def test_dataframe_feature_names():
-    X, y = _data()
+    X, y = shared.three_signals()
     df = pd.DataFrame(X, columns=[f"g{j}" for j in range(X.shape[1])])
-    ss = StabilitySelection(_lasso(), param_grid=[0.5], n_subsamples=10, sampling="mb",
+    ss = StabilitySelection(Lasso(), param_grid=[0.5], n_subsamples=10, sampling="mb",
                             cutoff=0.9, PFER=None, random_state=0).fit(df, y)
     assert list(ss.get_feature_names_out()) == ["g0", "g1", "g2"]
 
 
 @parametrize_with_checks([
-    StabilitySelection(_lasso(), param_grid=[0.05, 0.2], n_subsamples=4, sampling="mb",
+    StabilitySelection(Lasso(), param_grid=[0.05, 0.2], n_subsamples=4, sampling="mb",
                        assumption="none", PFER=None, random_state=0),
-    StabilitySelection(_lasso(), param_grid=[0.05, 0.2], n_subsamples=4, sampling="ss",
+    StabilitySelection(Lasso(), param_grid=[0.05, 0.2], n_subsamples=4, sampling="ss",
                        assumption="unimodal", PFER=None, random_state=0),
 ])
 def test_scikit_learn_estimator_checks(estimator, check):
@@ -779,7 +804,7 @@ def test_defaults_are_stabs_in_both_entry_points():
 
 
 def test_a_default_fit_uses_the_stabs_defaults():
-    X, y = _data(n=120, d=12)
+    X, y = shared.three_signals(n=120, d=12)
     ss = StabilitySelection(Lasso(), n_alphas=5, random_state=0).fit(X, y)
     assert ss.subsamples_.shape == (100, 60)                # 50 complementary pairs
     assert (ss.error_control_.assumption, ss.error_control_.n_subsamples) == ("unimodal", 50)
@@ -792,7 +817,7 @@ def test_a_default_fit_uses_the_stabs_defaults():
 
 def test_default_alpha_path_is_scikit_learns_grid():
     from sklearn.linear_model import ElasticNet, ElasticNetCV, LassoCV
-    X, y = _data(n=80, d=6)
+    X, y = shared.three_signals(n=80, d=6)
     for fit_intercept in (True, False):
         ss = StabilitySelection(Lasso(fit_intercept=fit_intercept), n_alphas=7, eps=1e-2,
                                 n_subsamples=2, PFER=None, random_state=0).fit(X, y)
@@ -808,11 +833,10 @@ def test_default_alpha_path_is_scikit_learns_grid():
 def test_default_path_starts_where_the_first_feature_enters():
     """Independent of the formula: at the path's top the full-data fit is empty, just
     below it (Lasso, LassoLars) or just above it (C of L1 logistic) it is not."""
-    from sklearn.datasets import load_breast_cancer
     from sklearn.linear_model import LassoLars, LogisticRegression
     from sklearn.preprocessing import StandardScaler
     from propstab._regularisation import default_path, locate_penalty
-    X, y = _data(n=80, d=6)
+    X, y = shared.three_signals(n=80, d=6)
     for model in (Lasso(), LassoLars()):
         top = default_path(locate_penalty(model), X, y, n_alphas=3, eps=1e-3)[0]
         assert not model.set_params(alpha=top * 1.001).fit(X, y).coef_.any()
@@ -820,7 +844,7 @@ def test_default_path_starts_where_the_first_feature_enters():
     top_lars = LassoLars(alpha=0.0).fit(X, y).alphas_[0]     # the LARS path's first knot
     assert default_path(locate_penalty(Lasso()), X, y, n_alphas=2, eps=0.5)[0] == \
         pytest.approx(top_lars, rel=1e-12)
-    Xb, yb = load_breast_cancer(return_X_y=True)
+    Xb, yb = shared.breast_cancer()
     Xb = StandardScaler().fit_transform(Xb)
     l1 = LogisticRegression(penalty="l1", solver="liblinear", tol=1e-8)
     path = default_path(locate_penalty(l1), Xb, yb, n_alphas=10, eps=1e-3)
@@ -844,7 +868,7 @@ def test_param_name_is_inferred_or_named_in_the_error():
     assert infer_param_name(SelectFromModel(l1)) == "estimator__C"
     assert infer_param_name(make_pipeline(StandardScaler(), SelectFromModel(Lasso()))) == \
         "selectfrommodel__estimator__alpha"
-    X, y = _data(n=40, d=5)
+    X, y = shared.three_signals(n=40, d=5)
     for est in (SelectFwe(), LogisticRegression(), make_pipeline(StandardScaler(), SelectFwe())):
         with pytest.raises(ValueError, match="^param_name: cannot be inferred"):
             StabilitySelection(est, param_grid=[0.1], PFER=None).fit(X, y)
@@ -860,7 +884,7 @@ def test_pipeline_path_is_computed_on_the_transformed_data():
     from sklearn.pipeline import make_pipeline
     from sklearn.preprocessing import StandardScaler
     from propstab._regularisation import default_path, locate_penalty
-    X, y = _data(n=60, d=5)
+    X, y = shared.three_signals(n=60, d=5)
     X = X * np.arange(1, 6)
     pipe = make_pipeline(StandardScaler(), Lasso())
     path = default_path(locate_penalty(pipe), X, y, n_alphas=4, eps=1e-2)
@@ -871,11 +895,10 @@ def test_pipeline_path_is_computed_on_the_transformed_data():
 def test_issue_13_large_bound_warns():
     """Issue 13: L1-logistic on breast cancer, cutoff 0.6 alone, the estimator's own C:
     11 of 30 selected with a bound of about 25 expected false selections, silently."""
-    from sklearn.datasets import load_breast_cancer
     from sklearn.linear_model import LogisticRegression
     from sklearn.preprocessing import StandardScaler
     from propstab.error_control import LargePFERWarning
-    X, y = load_breast_cancer(return_X_y=True)
+    X, y = shared.breast_cancer()
     X = StandardScaler().fit_transform(X)
     l1 = LogisticRegression(penalty="l1", solver="liblinear")
     with pytest.warns(LargePFERWarning) as caught:
@@ -888,7 +911,7 @@ def test_issue_13_large_bound_warns():
 
 
 def test_no_large_bound_warning_when_the_bound_is_small():
-    X, y = _data()
+    X, y = shared.three_signals()
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         ss = StabilitySelection(Lasso(), n_alphas=10, n_subsamples=10, random_state=0,
@@ -906,7 +929,7 @@ def _nogueira_by_hand(Z):
 
 
 def test_stability_path_is_nogueira_of_the_refits_and_the_choice_follows_its_rule():
-    X, y = _data(n=100, d=8)
+    X, y = shared.three_signals(n=100, d=8)
     grid = [2.0, 0.8, 0.3, 0.1, 0.01]
     ss = StabilitySelection(Lasso(), param_grid=grid, n_subsamples=6, cutoff=0.7, PFER=None,
                             random_state=1).fit(X, y)
@@ -931,7 +954,7 @@ def test_stability_path_is_nogueira_of_the_refits_and_the_choice_follows_its_rul
 
 
 def test_progress_bar_and_its_switch(capsys):
-    X, y = _data(n=40, d=4)
+    X, y = shared.three_signals(n=40, d=4)
     kw = dict(param_grid=[0.5], n_subsamples=3, PFER=None, random_state=0)
     StabilitySelection(Lasso(), progress=True, **kw).fit(X, y)
     assert "StabilitySelection" in capsys.readouterr().err
@@ -943,7 +966,7 @@ def test_progress_bar_and_its_switch(capsys):
 
 def test_summary_names_features_and_requires_a_fit():
     from sklearn.exceptions import NotFittedError
-    X, y = _data()
+    X, y = shared.three_signals()
     with pytest.raises(NotFittedError):
         StabilitySelection(Lasso()).summary()
     df = pd.DataFrame(X, columns=[f"g{j}" for j in range(X.shape[1])])
@@ -977,7 +1000,7 @@ def test_fitted_on_a_dataframe_results_are_indexed_by_the_feature_names():
     """Issue 20: a StabilitySelection fitted on a DataFrame returned bare arrays. The
     same data as an array, same seed (two seeded runs compared), gives the values;
     the DataFrame fit labels them with the columns and the path."""
-    X, y = _data()
+    X, y = shared.three_signals()
     columns = [f"g{j}" for j in range(X.shape[1])]
     df = pd.DataFrame(X, columns=columns)
     kw = dict(n_alphas=6, n_subsamples=8, random_state=0)
@@ -1006,26 +1029,16 @@ def test_fitted_on_a_dataframe_results_are_indexed_by_the_feature_names():
 # issue 20: random_state=0 reproduces, whatever n_jobs
 
 
-def _l1_logistic_pipeline():
-    """liblinear's L1 solver shuffles with its random_state (None here); with tol=1e-2
-    two unseeded fits on the same rows select differently."""
-    from sklearn.linear_model import LogisticRegression
-    from sklearn.pipeline import make_pipeline
-    from sklearn.preprocessing import StandardScaler
-    return make_pipeline(StandardScaler(), LogisticRegression(penalty="l1", solver="liblinear",
-                                                              tol=1e-2))
-
 
 @pytest.mark.filterwarnings("ignore::sklearn.exceptions.ConvergenceWarning")
 def test_stability_selection_random_state_reproduces_an_l1_logistic_pipeline():
     """The issue's scenario 3: two fits with random_state=0 give the same
     stability_scores_ (each subsample's fits seeded from random_state), with n_jobs=2 too,
     and a fresh RandomState(0) twice gives the same as well."""
-    from sklearn.datasets import load_breast_cancer
-    X, y = load_breast_cancer(return_X_y=True)
+    X, y = shared.breast_cancer()
 
     def fit(**kw):
-        return StabilitySelection(_l1_logistic_pipeline(), param_name="logisticregression__C",
+        return StabilitySelection(shared.l1_logistic_pipeline(), param_name="logisticregression__C",
                                   param_grid=[0.02, 0.05, 0.2], n_subsamples=8, PFER=None,
                                   cutoff=0.75, **kw).fit(X, y)
 

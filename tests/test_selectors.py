@@ -4,6 +4,8 @@ support mask, and how rows are taken from X and y.
 Expected values are worked by hand on tiny inputs; the same rules are exercised end to
 end through resample() in tests/test_resampling.py.
 """
+import functools
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -131,7 +133,7 @@ def test_fit_select_clones_fits_and_reads_the_support():
 
 import warnings  # noqa: E402
 
-from sklearn.datasets import load_breast_cancer, load_diabetes, load_wine  # noqa: E402
+from sklearn.datasets import load_wine  # noqa: E402
 from sklearn.decomposition import PCA  # noqa: E402
 from sklearn.ensemble import RandomForestClassifier  # noqa: E402
 from sklearn.feature_selection import (RFE, RFECV, SelectFromModel,  # noqa: E402
@@ -143,13 +145,10 @@ from sklearn.pipeline import make_pipeline  # noqa: E402
 from sklearn.preprocessing import StandardScaler  # noqa: E402
 from sklearn.base import clone as sk_clone  # noqa: E402
 
+import shared  # noqa: E402 - tests/shared.py
 
-def _cancer():
-    return load_breast_cancer(return_X_y=True, as_frame=True)
-
-
-def _diabetes():
-    return load_diabetes(return_X_y=True, as_frame=True)
+CANCER = functools.partial(shared.breast_cancer, as_frame=True)
+DIABETES = functools.partial(shared.diabetes, as_frame=True)
 
 
 def _l1():
@@ -157,15 +156,15 @@ def _l1():
 
 
 SELECTOR_KINDS = {
-    "SelectKBest": (lambda: SelectKBest(f_classif, k=10), _cancer),
-    "SelectPercentile": (lambda: SelectPercentile(f_classif, percentile=20), _cancer),
-    "SelectFromModel": (lambda: SelectFromModel(_l1()), _cancer),
+    "SelectKBest": (lambda: SelectKBest(f_classif, k=10), CANCER),
+    "SelectPercentile": (lambda: SelectPercentile(f_classif, percentile=20), CANCER),
+    "SelectFromModel": (lambda: SelectFromModel(_l1()), CANCER),
     "RFE": (lambda: RFE(LogisticRegression(solver="liblinear"), n_features_to_select=10,
-                        step=5), _cancer),
-    "RFECV": (lambda: RFECV(Ridge(), step=2, cv=3), _diabetes),
+                        step=5), CANCER),
+    "RFECV": (lambda: RFECV(Ridge(), step=2, cv=3), DIABETES),
     "SequentialFeatureSelector": (lambda: SequentialFeatureSelector(
-        Ridge(), n_features_to_select=3, cv=2), _diabetes),
-    "VarianceThreshold": (lambda: VarianceThreshold(threshold=1.0), _cancer),
+        Ridge(), n_features_to_select=3, cv=2), DIABETES),
+    "VarianceThreshold": (lambda: VarianceThreshold(threshold=1.0), CANCER),
 }
 
 
@@ -182,7 +181,7 @@ def test_every_sklearn_selector_kind_on_real_data(kind):
 
 
 def test_coef_models_single_and_multiclass_and_importances_as_scikit_learn_reads_them():
-    X, y = _diabetes()
+    X, y = shared.diabetes(as_frame=True)
     from sklearn.linear_model import Lasso as _Lasso
     mask, imp, fitted = fit_select(_Lasso(alpha=1.0), X, y, n_features=10)
     np.testing.assert_array_equal(mask, fitted.coef_ != 0)
@@ -195,7 +194,7 @@ def test_coef_models_single_and_multiclass_and_importances_as_scikit_learn_reads
     np.testing.assert_array_equal(mask, ref.get_support())
     np.testing.assert_allclose(imp, np.abs(fitted.coef_).sum(axis=0))
     # feature_importances_: a rule is needed; top_k as SelectFromModel(max_features=k)
-    Xc, yc = _cancer()
+    Xc, yc = shared.breast_cancer(as_frame=True)
     forest = RandomForestClassifier(n_estimators=20, random_state=0)
     mask, imp, fitted = fit_select(forest, Xc, yc, n_features=30, top_k=5)
     ref = SelectFromModel(fitted, prefit=True, max_features=5, threshold=-np.inf)
@@ -205,7 +204,7 @@ def test_coef_models_single_and_multiclass_and_importances_as_scikit_learn_reads
 
 
 def test_pipeline_selection_step_mapped_back_through_earlier_selection_steps():
-    X, y = _cancer()
+    X, y = shared.breast_cancer(as_frame=True)
     pipe = make_pipeline(StandardScaler(), SelectKBest(f_classif, k=20),
                          SelectFromModel(_l1()), LogisticRegression())
     mask, imp, fitted = fit_select(pipe, X, y, n_features=30)
@@ -220,7 +219,7 @@ def test_pipeline_selection_step_mapped_back_through_earlier_selection_steps():
 
 
 def test_pipeline_final_model_coefficients_mapped_back():
-    X, y = _cancer()
+    X, y = shared.breast_cancer(as_frame=True)
     pipe = make_pipeline(StandardScaler(), _l1())
     mask, imp, fitted = fit_select(pipe, X, y, n_features=30)
     np.testing.assert_array_equal(mask, fitted[-1].coef_[0] != 0)
@@ -235,7 +234,7 @@ def test_pipeline_final_model_coefficients_mapped_back():
 
 
 def test_pipeline_errors_name_the_step():
-    X, y = _cancer()
+    X, y = shared.breast_cancer(as_frame=True)
     with pytest.raises(TypeError, match=r"selector: the Pipeline step 'pca' \(PCA\) changes "
                                         r"the number of columns \(30 -> 5\)"):
         fit_select(make_pipeline(StandardScaler(), PCA(5), LogisticRegression()), X, y,
@@ -252,7 +251,7 @@ def test_pipeline_errors_name_the_step():
 
 def test_fit_rank_reads_a_pipeline():
     from propstab.selectors import fit_rank
-    X, y = _cancer()
+    X, y = shared.breast_cancer(as_frame=True)
     pipe = make_pipeline(StandardScaler(), SelectFromModel(_l1()), LogisticRegression())
     mask, values, kind, fitted = fit_rank(pipe, X, y, n_features=30)
     np.testing.assert_array_equal(mask, fitted.named_steps["selectfrommodel"].get_support())
@@ -329,3 +328,42 @@ def test_fits_a_classifier_looks_through_pipelines_and_meta_selectors():
     assert fits_a_classifier(RFE(LogisticRegression()))
     assert not fits_a_classifier(make_pipeline(StandardScaler(), Lasso()))
     assert not fits_a_classifier(SelectKBest(f_regression))
+
+
+# ---------------------------------------------------------------- the two stages of a run
+
+
+def test_resample_reads_every_run_as_the_public_adapters_do():
+    """resample runs the adapters' two stages: each run's selection and importances are
+    fit_select's on the run's training rows, and with output="ranking" fit_rank's."""
+    from propstab import resample
+    from propstab.selectors import fit_rank
+    X, y = shared.regression(n=60, d=6)
+    res = resample(Lasso(alpha=0.1), X, y, n_runs=3, random_state=0, keep_importances=True)
+    ranked = resample(Ridge(), X, y, n_runs=3, random_state=0, output="ranking")
+    for i in range(3):
+        rows = res.train_indices[i]
+        mask, imp, fitted = fit_select(Lasso(alpha=0.1), X[rows], y[rows], n_features=6)
+        assert res.Z[i].tolist() == mask.tolist() and type(fitted) is Lasso
+        np.testing.assert_array_equal(res.importances[i], imp)
+        rows = ranked.train_indices[i]
+        mask, values, kind, _ = fit_rank(Ridge(), X[rows], y[rows], n_features=6)
+        assert kind == "scores" and ranked.Z[i].tolist() == mask.tolist()
+        np.testing.assert_array_equal(ranked.importances[i], values)
+
+
+def test_the_two_stages_tell_a_failed_fit_from_a_selection_that_cannot_be_read():
+    from propstab.selectors import fit_selector, read_selection
+    X, y = shared.regression(n=20, d=3)
+    with pytest.raises(ValueError, match=r"^selector: Lasso.fit failed: "):
+        fit_selector(Lasso(alpha=-1.0), X, y)                   # the fit's own error
+    fitted = fit_selector(DecisionTreeRegressor(random_state=0), X, y)
+    with pytest.raises(ValueError, match="feature_importances_; pass threshold= or top_k="):
+        read_selection(DecisionTreeRegressor(), fitted, 3)      # no rule for importances
+    assert read_selection(DecisionTreeRegressor(), fitted, 3, top_k=1)[0].sum() == 1
+    assert fit_selector(lambda X, y: [2], X, y) == [2]           # a function is called
+    with pytest.raises(ValueError, match=r"^output: must be one of 'selection', 'ranking'"):
+        read_selection(lambda X, y: [2], [2], 3, output="rankings")
+    with pytest.raises(ValueError, match="with output='ranking' a function must return one "
+                                         "score per feature"):
+        read_selection(lambda X, y: [2], [2], 3, output="ranking")

@@ -1,0 +1,476 @@
+"""Planning and executing the runs of :func:`propstab.resample`: the arguments checked,
+every run's split and seed drawn up front, the runs executed (in order, or with joblib)
+and collected into a :class:`ResamplingResult`."""
+from __future__ import annotations
+
+import dataclasses
+from typing import Any, Mapping, Optional, Tuple
+
+import numpy as np
+
+from .._exceptions import warn
+from .._progress import progress_counter
+from .._validation import (as_selection, check_bool, check_int_range, check_n_jobs,
+                           check_random_state, check_real, check_text, is_one_of,
+                           seed_sequence, shown)
+from ..selectors import (OUTPUTS, fit_selector, is_estimator, read_selection, run_seeds,
+                         seeded, take)
+from ._results import FailedFitWarning, ResamplingResult, RunFailure, ScoringFailedWarning
+from ._schemes import (SCHEMES, check_fraction, check_rows_left, draw_splits, groups_of,
+                       is_splitter, splitter_splits, strata_of)
+from ._scoring import (check_downstream, check_task, require, score_run, scorer_of,
+                       scoring_plan)
+
+__all__ = ["OUTPUTS", "Plan", "checked_data", "collect_plan", "execute", "planned", "resample",
+           "run_one"]
+
+
+def run_one(selector, X, y, train, test, n_features, scorer, threshold, top_k,
+            keep_importances, output="selection", downstream=None, seed=None):
+    """One run: fit on train, select, score on test. Returns
+    ``(mask, imp, score, error, score_error)``; with ``output="ranking"`` the importances
+    slot holds ``(values, kind)``, the run's ranking. ``error`` is None or ``(type name,
+    message, stage, is_value_or_type_error)``, the stage being "fit" (fitting, or
+    calling a function) or "read" (turning the fitted selector into a selection: its
+    set-up); the run then has no selection. ``score_error`` is None or ``(type name,
+    message)`` when the scoring alone failed: the selection stands, the score is NaN.
+    ``seed`` (an int) seeds the estimator's and the downstream model's unset random
+    states (:func:`propstab.selectors.seeded`)."""
+    stage = "fit"
+    try:
+        Xtr = take(X, train)
+        ytr = None if y is None else take(y, train)
+        model = selector
+        if seed is not None and is_estimator(selector):
+            model = seeded(selector, seed)
+        fitted = fit_selector(model, Xtr, ytr)
+        stage = "read"
+        mask, imp = read_selection(selector, fitted, n_features, threshold=threshold,
+                                   top_k=top_k, output=output)
+    except Exception as exc:  # noqa: BLE001 - every failure is reported, not dropped
+        return None, None, np.nan, (type(exc).__name__, str(exc), stage,
+                                    isinstance(exc, (ValueError, TypeError))), None
+    imp = imp if keep_importances or output == "ranking" else None
+    try:
+        if downstream is not None and seed is not None:
+            downstream = seeded(downstream, seed)
+        score = score_run(selector, fitted, mask, X, y, Xtr, ytr, test, scorer, downstream)
+    except Exception as exc:  # noqa: BLE001 - the selection stands; the score is NaN
+        return mask, imp, np.nan, None, (type(exc).__name__, str(exc))
+    return mask, imp, score, None, None
+
+
+
+def checked_data(X, y):
+    """X (array-like, sparse matrix or DataFrame, kept as given when it has a shape) and
+    y (one value per row), checked: n_samples >= 2, n_features >= 1."""
+    if isinstance(X, (str, bytes)) or X is None or isinstance(X, Mapping):
+        raise TypeError(f"X: must be a 2-D data matrix (array-like, sparse matrix or "
+                        f"DataFrame); got {type(X).__name__}")
+    if getattr(X, "shape", None) is None:
+        try:
+            X = np.asarray(X)
+        except (TypeError, ValueError) as exc:
+            raise TypeError(f"X: could not be read as a 2-D data matrix: {exc}") from None
+    names = tuple(X.columns) if hasattr(X, "columns") else None
+    shape = tuple(X.shape)
+    if len(shape) != 2:
+        raise ValueError(f"X: must be 2-dimensional (samples x features); got shape {shape}")
+    n, d = int(shape[0]), int(shape[1])
+    if n < 2 or d < 1:
+        raise ValueError(f"X: needs at least 2 samples (rows) and 1 feature (column) to "
+                         f"resample; got shape {shape}")
+    if y is not None:
+        if not hasattr(y, "iloc"):
+            try:
+                y = np.asarray(y)
+            except (ValueError, TypeError):
+                raise TypeError(f"y: must be a sequence with one value per row of X; got "
+                                f"{shown(y)}") from None
+        if np.ndim(y) == 0:
+            raise TypeError(f"y: must be a sequence with one value per row of X; got "
+                            f"{type(y).__name__}")
+        if len(y) != n:
+            raise ValueError(f"y: must have one value per row of X ({n}); got {len(y)}")
+    return X, y, n, d, names
+
+
+def _check_backend(backend):
+    """A joblib backend name, or None."""
+    backend = check_text("backend", backend, none=True)
+    if backend is not None:
+        from joblib.parallel import BACKENDS, EXTERNAL_BACKENDS
+        known = sorted(set(BACKENDS) | set(EXTERNAL_BACKENDS))
+        if backend not in known:
+            raise ValueError(f"backend: must be a joblib backend ({', '.join(known)}); got "
+                             f"{backend!r}")
+    return backend
+
+
+def resample(selector, X, y=None, *, n_runs=None, scheme="bootstrap", fraction=None,
+             stratify=None, random_state=None, n_jobs=None, backend=None, progress=None,
+             keep_importances=False, top_k=None, threshold=None,
+             scoring=None, output="selection", downstream=None) -> ResamplingResult:
+    """Run a feature selector on ``n_runs`` resamples of ``(X, y)``.
+
+    Parameters
+    ----------
+    selector : estimator or callable
+        - a scikit-learn selector (``get_support()`` after ``fit``);
+        - an estimator with ``coef_`` or ``feature_importances_``: the nonzero
+          coefficients, or the ``top_k`` largest importances, or importances
+          above ``threshold``;
+        - a function ``f(X_train, y_train)`` returning selected feature indices
+          or a boolean mask.
+
+        Estimators are cloned for every run; the argument is never modified.
+    X : array-like, sparse matrix or DataFrame (n_samples, n_features)
+        DataFrame columns name the features.
+    y : array-like, optional
+    n_runs : int, optional
+        M, the number of resamples (even for ``"complementary_pairs"``); default 100,
+        or with a splitter object as ``scheme`` its number of splits (a different
+        ``n_runs`` is refused).
+    scheme : {"bootstrap", "subsample", "leave_out", "complementary_pairs"}, callable or splitter
+        ``"bootstrap"``: n draws with replacement, out-of-bag rows held out
+        (thesis sec. 5.2.2). ``"subsample"``: floor(fraction * n) rows without
+        replacement (fraction 0.5 by default). ``"leave_out"``: leave out
+        floor(delta * n) rows, delta = ``fraction`` (default 0.05, as in
+        Sechidis et al.'s Algorithm 1).
+        ``"complementary_pairs"``: n_runs/2 random splits into two disjoint halves
+        of floor(n/2) rows (Shah and Samworth 2013). A callable
+        ``scheme(n_samples, n_runs, rng)`` yields per run the training indices
+        or a ``(train, test)`` pair. A scikit-learn splitter object (anything with
+        ``split(X, y)`` and ``get_n_splits``: ``ShuffleSplit``,
+        ``StratifiedShuffleSplit``, ``RepeatedStratifiedKFold``, ...): each of its
+        splits is one run. Its splits follow the splitter's own ``random_state``
+        (set it for reproducible splits; with None they differ between calls, as in
+        scikit-learn); ``random_state`` here then seeds only the estimators.
+    fraction : float, optional
+        The subsample fraction, or the left-out fraction delta. A fraction that
+        leaves no row in (``"subsample"``) or none out (``"leave_out"``) for the n
+        rows given (floor(fraction * n) = 0) is refused.
+    stratify : array-like or True, optional
+        Class labels (True: ``y``, refused for a continuous ``y``) to resample within
+        each class; not with a splitter object (it stratifies by itself).
+    random_state : None, int, numpy Generator, SeedSequence or RandomState
+        The one source of randomness of the call: from it one
+        ``numpy.random.SeedSequence`` is made, and every run's resample *and* every
+        run's seed are drawn from it up front, in run order, so results do not
+        depend on ``n_jobs``, the backend or batching. Each run fits a clone of an
+        estimator selector (and of ``downstream``) whose random-state parameters left
+        at None (``random_state``, ``<step>__random_state``) are set to the run's seed
+        (:func:`propstab.selectors.seeded`); random states set explicitly are left
+        alone. A function selector cannot be seeded from outside: seed its own
+        randomness inside it. A ``RandomState`` is advanced, as in scikit-learn (one
+        rule for every entry point).
+    n_jobs : int, optional
+        Parallel runs with joblib (None: 1, or all the backend's workers when
+        ``backend`` is given; -1: all cores).
+    backend : str, optional
+        A joblib backend, e.g. ``"loky"``, ``"threading"`` or ``"dask"`` (needs a
+        running ``dask.distributed.Client``).
+    progress : bool, optional
+        A progress bar (``tqdm.auto``: a widget in Jupyter); by default (None) only when
+        a person is watching (a terminal or a notebook) and for 20 runs or more.
+    keep_importances : bool, default False
+        Keep ``|coef_|`` or ``feature_importances_`` of every run.
+    top_k, threshold : optional
+        How an estimator's importances become a selection (see above):
+        ``threshold`` is a threshold on the importances of one fit, not on the
+        selection frequencies over the runs (that is a ``cutoff``, as in
+        :class:`~propstab.StabilitySelection` and
+        :func:`~propstab.plots.plot_selection_frequencies`).
+    scoring : str or callable, optional
+        A scikit-learn scorer name or ``scorer(estimator, X, y)`` for the
+        out-of-sample scores; by default the estimator's ``score`` method.
+    output : {"selection", "ranking"}, default "selection"
+        ``"ranking"``: record each run's ranking of the features too
+        (``ResamplingResult.rankings``): an estimator's ``ranking_`` (RFE), ``scores_``
+        (univariate selectors) or importances (``|coef_|``, ``feature_importances_``,
+        kept as ``importances``); a function then returns one score per feature (the
+        largest the most important), its selection being the ``top_k`` largest, the
+        scores above ``threshold`` or the nonzero scores.
+    downstream : estimator, None or False, default None
+        The model that scores the runs: in every run a clone is fitted on the
+        selected columns of the training rows and scored (``scoring=`` or its
+        ``score``) on the same columns of the held-out rows (NaN when nothing was
+        selected). Given, it scores *every* selector, those that score themselves
+        too (a pipeline ending in a model, a Lasso), so that the scores of selectors
+        compared are like for like. None: a selector that scores itself does;
+        one that cannot (no ``score`` or ``predict``: ``SelectKBest``,
+        ``SelectFromModel``, ``VarianceThreshold``, a pipeline ending in a selector,
+        a function) is scored by a default per task, decided from ``y`` as scikit-learn's
+        ``type_of_target`` does, for estimators: ``LogisticRegression(max_iter=1000)``
+        after ``StandardScaler(with_mean=False)`` for a binary or multiclass ``y``,
+        ``Ridge()`` for a continuous one (a float ``y`` of more than two whole
+        numbers, such as diabetes' progression score, counts as continuous, where
+        ``type_of_target`` says multiclass); functions are scored only with an explicit
+        ``downstream``. False: no downstream model (a selector that cannot score has
+        no scores). ``ResamplingResult.scored_by`` says which model scored.
+
+    Returns
+    -------
+    ResamplingResult
+
+    Raises
+    ------
+    ValueError, TypeError
+        Invalid arguments.
+        ``ValueError`` naming ``y`` when the selector (or ``downstream``) is or
+        contains a classifier and ``y`` is continuous (the rule of the default
+        downstream model: a float ``y`` of more than two values, whole or not);
+        naming ``stratify`` for ``stratify=True`` with such a ``y``; naming
+        ``fraction`` when it leaves no row in or out; naming ``n_runs`` when it
+        differs from a splitter's number of splits.
+        ``ValueError`` naming ``selector`` when fewer than 2 runs succeeded (the
+        message quotes the first failure).
+        ``ValueError`` or ``TypeError`` naming ``selector`` after the *first* run when
+        it fails for a reason every run would meet, before the other runs: an
+        estimator whose fit cannot be read as a selection (``feature_importances_``
+        without ``threshold=`` or ``top_k=``, a pipeline step that changes the columns
+        and is not a selector), or a selector whose fit fails on the full data too.
+
+    Warns
+    -----
+    FailedFitWarning
+        Some runs failed; they are listed in ``failures`` and excluded from Z.
+    ScoringFailedWarning
+        The scoring failed in some runs: their selections are kept, their scores are
+        NaN, and they are listed in ``score_failures``.
+
+    See Also
+    --------
+    propstab.assess : Resamples and estimates the stability with its interval.
+    propstab.resampling.ResamplingResult : The result.
+
+    References
+    ----------
+    Kalousis, A., Prados, J., Hilario, M. (2007). Stability of feature selection
+    algorithms: a study on high-dimensional spaces. Knowl. Inf. Syst. 12(1), 95-116
+    (selection on resamples of the data).
+    Nogueira, S. (2018). Quantifying the Stability of Feature Selection. PhD thesis,
+    University of Manchester, ch. 3 (the protocol: a selector run on
+    M resamples of the data, its selections the rows of Z) and sec. 5.2 (the
+    inference, valid for bootstrap resampling).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from propstab import resample
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.normal(size=(60, 5)); y = X[:, 0] + 0.1 * rng.normal(size=60)
+    >>> def top2(X, y):                 # the two features most correlated with y
+    ...     r = np.abs([np.corrcoef(X[:, j], y)[0, 1] for j in range(X.shape[1])])
+    ...     return np.argsort(-r)[:2]
+    >>> res = resample(top2, X, y, n_runs=10, random_state=0)
+    >>> res.selection.n_runs, float(res.frequencies[0])
+    (10, 1.0)
+    """
+    progress = check_bool("progress", progress, none=True)
+    plan = planned(selector, X, y, n_runs=n_runs, scheme=scheme, fraction=fraction,
+                   stratify=stratify, random_state=random_state, n_jobs=n_jobs,
+                   backend=backend, keep_importances=keep_importances, top_k=top_k,
+                   threshold=threshold, scoring=scoring, output=output,
+                   downstream=downstream)
+    with progress_counter(progress=progress, total=len(plan.splits), desc="resample",
+                          minimum=20) as bar:
+        outputs = execute(plan, 0, len(plan.splits), bar)
+    return collect_plan(plan, outputs)
+
+
+
+def planned(selector, X, y, *, n_runs, scheme, fraction, stratify, random_state, n_jobs,
+            backend, keep_importances, top_k, threshold, scoring, output, downstream):
+    """The arguments of :func:`resample` checked, and every run's split and seed drawn."""
+    X, y, n, d, names = checked_data(X, y)
+    if not is_one_of(output, OUTPUTS):
+        raise ValueError(f"output: must be one of {', '.join(map(repr, OUTPUTS))}; got "
+                         f"{shown(output)}")
+    splitter = is_splitter(scheme)
+    if n_runs is not None or not splitter:
+        n_runs = check_int_range("n_runs", 100 if n_runs is None else n_runs, minimum=2)
+    if not splitter and not callable(scheme) and not is_one_of(scheme, SCHEMES):
+        raise ValueError(f"scheme: must be one of {', '.join(map(repr, SCHEMES))}, a "
+                         f"callable or a scikit-learn splitter (split(X, y), get_n_splits); "
+                         f"got {shown(scheme)}")
+    if not splitter and scheme == "complementary_pairs" and n_runs % 2:
+        raise ValueError(f"n_runs: must be even for scheme='complementary_pairs'; got {n_runs}")
+    scheme_name = (f"a {type(scheme).__name__} splitter" if splitter else
+                   "a callable" if callable(scheme) else scheme)
+    given_fraction = fraction is not None
+    fraction = check_fraction(fraction, scheme_name)
+    if top_k is not None:
+        top_k = check_int_range("top_k", top_k, minimum=0, maximum=d)
+    if threshold is not None:
+        threshold = check_real("threshold", threshold)
+    random_state = check_random_state("random_state", random_state)
+    n_jobs = check_n_jobs("n_jobs", n_jobs)
+    backend = _check_backend(backend)
+    keep_importances = check_bool("keep_importances", keep_importances)
+    if top_k is not None and threshold is not None:
+        raise ValueError(f"top_k, threshold: give at most one of them; got top_k={top_k!r} and "
+                         f"threshold={threshold!r}")
+    if not is_estimator(selector) and not callable(selector):
+        raise TypeError(f"selector: must be an estimator with fit() or a function (X, y) -> "
+                        f"indices; got {type(selector).__name__}")
+    scorer = scorer_of(scoring)
+    downstream = check_downstream(downstream)
+    check_task(selector, downstream, y)
+    downstream, scored_by, unscored_reason = scoring_plan(selector, y, downstream)
+    if splitter and stratify is not None and stratify is not False:
+        raise ValueError(f"stratify: not with a splitter object as scheme (it resamples by "
+                         f"itself: use a stratified splitter such as StratifiedShuffleSplit); "
+                         f"got stratify={shown(stratify)}")
+    strata = strata_of(stratify, y, n)
+    if fraction is not None:
+        check_rows_left(scheme, fraction, given_fraction, groups_of(strata, n), n)
+    root = seed_sequence(random_state)
+    if splitter:
+        splits = splitter_splits(scheme, X, y, n, n_runs)
+    else:
+        splits = draw_splits(scheme, n, n_runs, fraction, strata, np.random.default_rng(root))
+    seeds = tuple(int(v) for v in run_seeds(root, 0, len(splits)))
+    return Plan(selector=selector, X=X, y=y, names=names, d=d, splits=splits, scorer=scorer,
+                threshold=threshold, top_k=top_k, keep_importances=keep_importances,
+                output=output, downstream=downstream, n_jobs=n_jobs, backend=backend,
+                scored_by=scored_by, unscored_reason=unscored_reason, seeds=seeds)
+
+
+@dataclasses.dataclass(frozen=True)
+class Plan:
+    """Everything a batch of runs needs: the checked arguments and every run's split."""
+
+    selector: Any
+    X: Any
+    y: Any
+    names: Any
+    d: int
+    splits: list
+    scorer: Any
+    threshold: Any
+    top_k: Any
+    keep_importances: bool
+    output: str
+    downstream: Any
+    n_jobs: Any
+    backend: Any
+    scored_by: Optional[str]
+    unscored_reason: Optional[str]
+    seeds: Tuple[int, ...] = ()
+
+    def task(self, i: int):
+        train, test = self.splits[i]
+        return (self.selector, self.X, self.y, train, test, self.d, self.scorer, self.threshold,
+                self.top_k, self.keep_importances, self.output, self.downstream,
+                self.seeds[i])
+
+
+def execute(plan: Plan, start: int, stop: int, bar) -> list:
+    """The outputs of runs ``start``..``stop - 1``. Run 0 goes first, alone: when it
+    fails for a reason every run would meet, resample stops there (:func:`_first_failed`)."""
+    outputs = []
+    if start == 0:
+        first = run_one(*plan.task(0))
+        bar.update(1)
+        if first[3] is not None:
+            _first_failed(plan, first[3], len(plan.splits))
+        outputs.append(first)
+        start = 1
+    if plan.n_jobs in (None, 1) and plan.backend is None:
+        for i in range(start, stop):
+            outputs.append(run_one(*plan.task(i)))
+            bar.update(1)
+        return outputs
+    joblib = require("joblib", "sklearn")
+
+    def counted():
+        for i in range(start, stop):
+            yield joblib.delayed(run_one)(*plan.task(i))
+            bar.update(1)
+
+    with joblib.parallel_backend(plan.backend or "loky", n_jobs=plan.n_jobs or -1):
+        outputs.extend(joblib.Parallel()(counted()))
+    return outputs
+
+
+def _first_failed(plan: Plan, error, n_runs: int) -> None:
+    """Stop after the first run when its failure is the selector's set-up, met by every
+    run: an estimator's selection could not be read (a ValueError or TypeError of the
+    adapters: no rule for feature_importances_, a pipeline that cannot be mapped back),
+    or the fit fails on the full data too. Otherwise (a resample missing a class, say)
+    the run is one failed run among others."""
+    type_name, message, stage, value_or_type = error
+    skipped = f"(on the first run; the other {n_runs - 1} runs were not attempted)"
+    if stage == "read" and value_or_type and is_estimator(plan.selector):
+        text = message if message.startswith("selector: ") else f"selector: {message}"
+        raise (TypeError if type_name == "TypeError" else ValueError)(f"{text} {skipped}")
+    if stage != "fit":
+        return
+    try:
+        fit_selector(plan.selector, plan.X, plan.y)
+    except Exception as exc:  # noqa: BLE001 - the same failure on the full data
+        raise ValueError(f"selector: the first run failed and so does a fit on the full data "
+                         f"{skipped}: {type_name}: {message}") from None
+
+
+def collect_plan(plan: Plan, outputs) -> ResamplingResult:
+    """The result of the first ``len(outputs)`` runs of ``plan``."""
+    m = len(outputs)
+    result = _collect(outputs, plan.splits[:m], plan.names, plan.selector,
+                      plan.keep_importances, m, plan.output)
+    scored = plan.scored_by is not None
+    return dataclasses.replace(result, scores=result.scores if scored else None,
+                               scored_by=plan.scored_by if scored else None,
+                               unscored_reason=plan.unscored_reason)
+
+
+def _rankings_of(outputs, ok, names):
+    """The successful runs' rankings (``(values, kind)`` per run) as Rankings, and the
+    scores as importances (None for ranks)."""
+    from .._validation import as_rankings
+    kinds = {outputs[i][1][1] for i in ok}
+    values = np.vstack([outputs[i][1][0] for i in ok])
+    if len(kinds) > 1:
+        raise RuntimeError(f"resample: the runs ranked the features in different ways "
+                           f"({', '.join(sorted(kinds))}); a selector must give either ranks "
+                           f"or scores")
+    kind = kinds.pop()
+    rankings = as_rankings(values, kind=kind, feature_names=names)
+    return rankings, (values if kind == "scores" else None)
+
+
+def _collect(outputs, splits, names, selector, keep_importances, n_runs, output="selection"):
+    failures = tuple(RunFailure(i, out[3][0], out[3][1], out[3][2])
+                     for i, out in enumerate(outputs) if out[3] is not None)
+    score_failures = tuple(RunFailure(i, out[4][0], out[4][1], "score")
+                           for i, out in enumerate(outputs) if out[4] is not None)
+    ok = np.array([i for i, out in enumerate(outputs) if out[3] is None], dtype=np.intp)
+    if ok.size < 2:
+        first = failures[0] if failures else None
+        detail = f"; first failure (run {first.run}): {first.error_type}: {first.message}" \
+            if first else ""
+        raise ValueError(f"selector: {len(failures)} of {n_runs} runs failed and fewer than "
+                         f"2 succeeded{detail}")
+    if failures:
+        warn(f"resample: {len(failures)} of {n_runs} runs failed (at the {failures[0].stage} "
+             f"stage) and are excluded from Z (see .failures); first: "
+             f"{failures[0].error_type}: {failures[0].message}", FailedFitWarning)
+    if score_failures:
+        first = score_failures[0]
+        warn(f"resample: scoring failed in {len(score_failures)} of {n_runs} runs; their "
+             f"selections are kept in Z and their scores are NaN (see .score_failures); "
+             f"first (run {first.run}): {first.error_type}: {first.message}",
+             ScoringFailedWarning)
+    Z = np.vstack([outputs[i][0] for i in ok])
+    scores = np.array([outputs[i][2] for i in ok], dtype=np.float64)
+    importances = rankings = None
+    if output == "ranking":
+        rankings, importances = _rankings_of(outputs, ok, names)
+    elif keep_importances and all(outputs[i][1] is not None for i in ok):
+        importances = np.vstack([outputs[i][1] for i in ok])
+    return ResamplingResult(
+        selection=as_selection(Z, feature_names=names), scores=scores,
+        runs=ok, train_indices=tuple(splits[i][0] for i in ok),
+        test_indices=tuple(splits[i][1] for i in ok), importances=importances,
+        failures=failures, n_runs=n_runs, rankings=rankings, score_failures=score_failures)

@@ -1,0 +1,555 @@
+"""Stability selection (Meinshausen and Buhlmann 2010) as a scikit-learn transformer.
+
+:class:`StabilitySelection` fits the estimator on subsamples of size floor(n/2)
+(independent subsamples, ``sampling="mb"``, or B complementary pairs,
+``sampling="ss"``, the default as in stabs) for every value of a regularisation path
+(by default data-driven, from the largest useful penalty down), the same subsamples
+reused along the path; features whose maximal selection probability over the grid
+reaches ``cutoff`` form the stable set. Its error bound comes from
+:func:`error_control` (:mod:`propstab.error_control`, re-exported here with
+:class:`ErrorControl`). The subsamples are drawn by the resampling schemes
+(``propstab.resampling._schemes.subsamples``): complementary pairs are the same draws
+as ``propstab.resample(..., scheme="complementary_pairs")``.
+
+``propstab.selection``, the module's name before, re-exports it: ``propstab.selection.
+StabilitySelection`` and ``propstab.selection.error_control`` keep working.
+"""
+from __future__ import annotations
+
+import math
+import warnings
+
+import numpy as np
+
+from collections.abc import Mapping
+
+from ._exceptions import UndefinedMeasureWarning, warn
+from ._progress import progress_bar
+from ._regularisation import default_path, infer_param_name, locate_penalty
+from ._text import Summary, interval, number, shorten, summary
+from ._validation import (check_bool, check_int_range, check_n_jobs,
+                          check_random_state, check_real, check_real_range, seed_sequence,
+                          shown)
+from .error_control import (BOUND_NAMES, ErrorControl, LargePFERWarning,
+                            default_n_subsamples, error_control, resolve_assumption)
+from .resampling._schemes import subsamples as draw_subsamples
+from .selectors import clone, renamed, run_seeds, seeded, support_of, take
+
+__all__ = ["ErrorControl", "LargePFERWarning", "StabilitySelection", "error_control"]
+
+
+def _sklearn_base():
+    try:
+        from sklearn.base import BaseEstimator
+        from sklearn.feature_selection import SelectorMixin
+    except ImportError:
+        raise ImportError("StabilitySelection needs scikit-learn; install it with "
+                          "`pip install propstab[sklearn]`") from None
+    return BaseEstimator, SelectorMixin
+
+
+def _fit_path(estimator, param_name, grid, X, y, rows, threshold, seed=None):
+    """Fit the estimator on one subsample for every grid value: selections and importances.
+    ``seed`` (the subsample's, drawn up front) fills the estimator's unset random states
+    (:func:`propstab.selectors.seeded`), the same for every grid value."""
+    from sklearn.exceptions import ConvergenceWarning
+    Xs, ys = take(X, rows), take(y, rows)
+    d = X.shape[1]
+    masks = np.zeros((len(grid), d), dtype=bool)
+    imps = np.zeros((len(grid), d), dtype=np.float64)
+    for g, value in enumerate(grid):
+        est = (clone(estimator) if seed is None else seeded(estimator, seed)).set_params(
+            **{param_name: value})
+        with warnings.catch_warnings():       # weak penalties on half the data
+            warnings.simplefilter("ignore", category=ConvergenceWarning)
+            try:
+                est.fit(Xs, ys)
+            except (ValueError, TypeError) as exc:
+                raise renamed(exc, f"estimator: {type(est).__name__}({param_name}={value!r}) "
+                                    f"failed to fit a subsample: {exc}") from None
+        try:
+            mask, imp = support_of(est, d, threshold=threshold)
+        except (ValueError, TypeError) as exc:
+            raise renamed(exc, f"estimator: {str(exc).partition(': ')[2]}") from None
+        masks[g] = mask
+        if imp is not None:
+            imps[g] = imp
+    return masks, imps
+
+
+def _first_q(masks: np.ndarray, imps: np.ndarray, order: np.ndarray, q: int) -> np.ndarray:
+    """Restrict one subsample's path to the first q features to enter it.
+
+    Features are ranked by the first grid value (in order of increasing model size)
+    at which they are selected, ties by larger importance there, then by index;
+    as the fitters of stabs keep the first q variables on the path.
+    """
+    m = masks[order]                                   # (G, d) in path order
+    ever = m.any(axis=0)
+    entry = np.where(ever, np.argmax(m, axis=0), len(order))
+    entry_imp = imps[order][np.minimum(entry, len(order) - 1), np.arange(m.shape[1])]
+    rank = np.lexsort((np.arange(m.shape[1]), -entry_imp, entry))
+    keep = np.zeros(m.shape[1], dtype=bool)
+    keep[rank[:q]] = True
+    keep &= ever
+    return masks & keep
+
+
+try:  # scikit-learn is optional: without it the class exists but fit() says what to install
+    _BASES = tuple(reversed(_sklearn_base()))          # (SelectorMixin, BaseEstimator)
+except ImportError:  # pragma: no cover
+    _BASES = (object,)
+
+
+class StabilitySelection(*_BASES):
+    r"""Stability selection (Meinshausen and Buhlmann 2010) as a scikit-learn selector.
+
+    The estimator is fitted on subsamples of floor(n/2) rows for every value of its
+    regularisation parameter along a path, the same subsamples for the whole path.
+    The selection probability of feature f at penalty lambda is the fraction of
+    subsamples whose fit selects f (nonzero ``coef_``, ``get_support()`` or
+    importance above ``threshold``); the stable set is
+
+    .. math:: \hat S^{stable} = \{f : \max_{\lambda \in \Lambda} \hat\Pi_f^\lambda
+              \ge \pi_{thr}\}
+
+    (``>=`` as in the paper and in stabs). The per-family error rate E(V) is bounded
+    by :func:`error_control` with q the mean size of the union of the selections over
+    the path per subsample. The defaults are those of R's stabs (complementary pairs,
+    B = 50, the unimodal bound) with stabs's documented example's cutoff 0.75 and
+    PFER 1; docs/stability_selection.md lists where propstab differs.
+
+    Parameters
+    ----------
+    estimator : estimator
+        Fitted with ``coef_``, ``feature_importances_`` or ``get_support()``,
+        e.g. ``Lasso`` or ``LogisticRegression(penalty="l1", solver="liblinear")``.
+    param_name : str, optional
+        The regularisation parameter the path runs over. Default: inferred,
+        ``"alpha"`` for Lasso, LassoLars and ElasticNet, ``"C"`` for
+        LogisticRegression and LinearSVC with ``penalty="l1"``,
+        ``"<step>__<param>"`` inside a Pipeline or SelectFromModel.
+    param_grid : array-like, optional
+        Its values. Default: the data-driven path of the inferred parameter, from
+        the largest useful penalty (where the first feature enters) down, ``n_alphas``
+        values over a ratio ``eps`` (see Notes).
+    n_alphas : int, default 100
+        The number of values on the default path (scikit-learn's ``n_alphas``).
+    eps : float in (0, 1), default 1e-3
+        The ratio of the smallest to the largest penalty on the default path
+        (scikit-learn's ``eps``).
+    n_subsamples : int, optional
+        B as in stabs: the number of complementary pairs for ``"ss"`` (2B fits per
+        path value), of subsamples for ``"mb"``. Default, as stabs: 50 for ``"ss"``,
+        100 for ``"mb"``.
+    sampling : {"ss", "mb"}, default "ss"
+        Complementary pairs (Shah and Samworth 2013) or independent subsamples
+        (Meinshausen and Buhlmann 2010); stabs's default is ``"SS"``.
+    cutoff : float or None, default 0.75
+        pi_thr in (1/2, 1]: the threshold on the selection probabilities (stabs's
+        ``cutoff``; ``threshold`` below is on the importances of one fit).
+    PFER : float or None, default 1
+        The bound asked for on E(V). With ``cutoff`` it fixes q by
+        :func:`error_control`; pass ``PFER=None`` to use ``cutoff`` alone (q is then
+        whatever the path yields, and the realised bound is reported).
+    q : float, optional
+        The number of features kept per subsample; with ``cutoff`` (and
+        ``PFER=None``) or with ``PFER`` (and ``cutoff=None``, the cutoff derived).
+        When q is fixed, each subsample keeps the first q features entering its path.
+    assumption : {"unimodal", "r-concave", "none"}, optional
+        The bound (see :func:`error_control`); default ``"unimodal"`` for ``"ss"``
+        and ``"none"`` (the only one allowed) for ``"mb"``, as stabs.
+    threshold : float, optional
+        A threshold on the importances of one fit (``|coef_|`` or
+        ``feature_importances_``) turning them into that fit's selection, as the
+        ``threshold`` of :func:`propstab.resample`. Not the threshold on the
+        selection probabilities: that is ``cutoff``.
+    random_state : None, int, numpy Generator, SeedSequence or RandomState
+        One ``SeedSequence`` is made from it; the subsamples and one seed per
+        subsample are drawn from it up front, so the fit does not depend on
+        ``n_jobs``. Each subsample's fits (every path value) use a clone of the
+        estimator whose random states left at None are set to the subsample's seed
+        (:func:`propstab.selectors.seeded`; explicit ones are left alone).
+    n_jobs : int, optional
+        Subsamples fitted in parallel with joblib.
+    progress : bool, optional
+        A progress bar over the subsamples (``tqdm.auto``); None: shown only when a
+        person watches (a terminal or a notebook), see :mod:`propstab._progress`.
+
+    Attributes
+    ----------
+    param_name_ : str
+        The parameter the path ran over (inferred or given).
+    param_grid_ : ndarray (n_grid,)
+        The path (the default path starts at the largest useful penalty).
+    subsamples_ : ndarray (n_fits, floor(n/2))
+        The row indices of the subsamples.
+    stability_scores_ : ndarray or DataFrame (``n_features_in_``, n_grid)
+        Selection probabilities per feature and path value. Fitted on a DataFrame
+        (string column names, so that ``feature_names_in_`` is set): a DataFrame,
+        rows indexed by the feature names, columns by the path values (named by
+        ``param_name_``); otherwise an ndarray.
+    selection_probabilities_ : ndarray or Series (``n_features_in_``,)
+        Their maximum over the path; a Series indexed by the feature names when
+        fitted on a DataFrame.
+    cutoff_, q_, PFER_ : float
+        The cutoff used, the realised q (mean number of features selected per
+        subsample over the path) and the realised PFER bound.
+    error_control_ : ErrorControl or None
+        The bound's parameters (None when the bound does not apply, with a warning).
+    stability_path_ : dict of ndarrays (n_grid,)
+        ``"estimate"``, ``"low"``, ``"high"`` (Nogueira's stability of the
+        estimator's own selections across the subsamples at each path value, with
+        its 95 % interval, :func:`propstab.estimate`) and ``"mean_size"``.
+    stable_param_ : float
+        The path value chosen by stability (see Notes); NaN when no value selects
+        a feature on average with a defined stability.
+    support_ : ndarray of bool
+    n_features_in_ : int
+    feature_names_in_ : ndarray of str
+        The DataFrame's column names (scikit-learn's convention; only when fitted
+        on a DataFrame with string column names); ``get_feature_names_out()`` gives
+        the selected ones.
+
+    Warns
+    -----
+    LargePFERWarning
+        The realised bound allows half or more of the selected features to be
+        false selections: ``PFER_ >= n_selected / 2`` (with n_selected >= 1).
+    RuntimeWarning
+        The bound does not apply to the realised q and cutoff (``PFER_`` is NaN).
+
+    See Also
+    --------
+    propstab.selection.error_control : The bound that links cutoff, q and PFER.
+    propstab.plots.plot_stability_path : Draws ``stability_scores_`` over the grid.
+    propstab.assess : The stability of a selector's selections over resamples.
+
+    Notes
+    -----
+    **The default path.** For Lasso, LassoLars and ElasticNet,
+    :math:`\alpha_{max} = \max_j |x_j^T (y - \bar y)| / (n\,\rho)`, the smallest
+    penalty at which the lasso on the whole data selects nothing (``rho`` the
+    ``l1_ratio``; ``y`` not centred without intercept), then ``n_alphas`` values
+    log-spaced down to ``eps`` alpha_max, the grid of scikit-learn's ``LassoCV``.
+    For L1 LogisticRegression and LinearSVC, :math:`C_{min}` of
+    :func:`sklearn.svm.l1_min_c` up to :math:`C_{min}/\mathrm{eps}`. In a Pipeline
+    the steps before the model are fitted first, and the path is computed on the
+    data the model sees.
+
+    **Choosing the penalty by stability.** At each path value the selections of
+    the 2B (or B) subsample fits form a selection matrix; ``stability_path_`` holds
+    its Nogueira stability with the 95 % interval of :func:`propstab.estimate`.
+    ``stable_param_`` is the most stable path value among those selecting at least
+    one feature on average (ties: the one selecting more features). It is
+    reported, not used: the stable set is always the cutoff rule above.
+
+    References
+    ----------
+    Meinshausen, N., Buhlmann, P. (2010). Stability selection. JRSS B 72(4), 417-473.
+    Shah, R. D., Samworth, R. J. (2013). Variable selection with error control:
+    another look at stability selection. JRSS B 75(1), 55-80.
+    Hofner, B., Boccuto, L., Goker, M. (2015). Controlling false discoveries in
+    high-dimensional situations: boosting with stability selection. BMC
+    Bioinformatics 16:144 (the R package stabs).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn.linear_model import Lasso
+    >>> from propstab import StabilitySelection
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.normal(size=(200, 10))
+    >>> y = 2 * X[:, 0] - 2 * X[:, 1] + rng.normal(size=200)
+    >>> ss = StabilitySelection(Lasso(), n_subsamples=20, random_state=0).fit(X, y)
+    >>> ss.param_name_, len(ss.param_grid_)     # inferred; the default path
+    ('alpha', 25)
+    >>> ss.get_support(indices=True).tolist()
+    [0, 1]
+    >>> ss.stability_scores_.shape
+    (10, 25)
+    >>> ss.cutoff_, ss.q_, ss.PFER_     # q from cutoff 0.75 and PFER 1 (unimodal bound)
+    (0.75, 3.0, 0.947)
+    """
+
+    _required_parameters = ["estimator"]     # no default estimator for scikit-learn's checks
+
+    def __init__(self, estimator, *, param_name=None, param_grid=None, n_alphas=25,
+                 eps=1e-3, n_subsamples=None, sampling="ss", cutoff=0.75, PFER=1.0, q=None,
+                 assumption=None, threshold=None, random_state=None, n_jobs=None,
+                 progress=None):
+        self.estimator = estimator
+        self.param_name = param_name
+        self.param_grid = param_grid
+        self.n_alphas = n_alphas
+        self.eps = eps
+        self.n_subsamples = n_subsamples
+        self.sampling = sampling
+        self.cutoff = cutoff
+        self.PFER = PFER
+        self.q = q
+        self.assumption = assumption
+        self.threshold = threshold
+        self.random_state = random_state
+        self.n_jobs = n_jobs
+        self.progress = progress
+
+    def _more_tags(self):
+        return {"requires_y": True}
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.target_tags.required = True
+        return tags
+
+    def _validate(self, X, y):
+        try:
+            from sklearn.utils.validation import validate_data
+        except ImportError:          # scikit-learn < 1.6
+            def validate_data(self, X, y, **kwargs):
+                return self._validate_data(X, y, y_numeric=False, multi_output=False,
+                                           **kwargs)
+        try:
+            return validate_data(self, X, y, accept_sparse="csr")
+        except (ValueError, TypeError) as exc:     # scikit-learn's checks, named
+            raise renamed(exc, f"X, y: {' '.join(str(exc).split())}") from None
+
+    def _check_params(self, n_features):
+        assumption = resolve_assumption(self.sampling, self.assumption)
+        B = (default_n_subsamples(self.sampling) if self.n_subsamples is None
+             else check_int_range("n_subsamples", self.n_subsamples, minimum=2))
+        check_int_range("n_alphas", self.n_alphas, minimum=1, maximum=10 ** 4)
+        check_real_range("eps", self.eps, low=0.0, high=1.0, low_open=True, high_open=True)
+        given = {k: v for k, v in (("cutoff", self.cutoff), ("PFER", self.PFER),
+                                   ("q", self.q)) if v is not None}
+        given_text = ", ".join(f"{k}={v!r}" for k, v in given.items()) or "none"
+        if "cutoff" in given and len(given) == 3:
+            raise ValueError(f"StabilitySelection: give at most two of cutoff, PFER and q "
+                             f"(PFER defaults to 1: pass PFER=None to give cutoff and q); "
+                             f"got {given_text}")
+        if "cutoff" not in given and len(given) != 2:
+            raise ValueError(f"StabilitySelection: with cutoff=None give both PFER and q; "
+                             f"got {given_text}")
+        target = None
+        if len(given) == 2:
+            target = error_control(n_features, cutoff=self.cutoff, q=self.q, PFER=self.PFER,
+                                   sampling=self.sampling, assumption=assumption,
+                                   n_subsamples=B)
+        else:
+            check_real_range("cutoff", self.cutoff, low=0.5, high=1.0, low_open=True)
+        if self.threshold is not None:
+            check_real("threshold", self.threshold)
+        check_random_state("random_state", self.random_state)
+        check_n_jobs("n_jobs", self.n_jobs)
+        check_bool("progress", self.progress, none=True)
+        return B, assumption, target
+
+    def _path(self, X, y):
+        """The parameter name and the path (given, or data-driven)."""
+        est = self.estimator
+        if not (hasattr(est, "fit") and hasattr(est, "get_params") and hasattr(est, "set_params")):
+            raise TypeError(f"estimator: must be a scikit-learn estimator (fit, get_params, "
+                            f"set_params); got {shown(est)}")
+        if self.param_name is not None and not isinstance(self.param_name, str):
+            raise TypeError(f"param_name: must be a parameter name or None; got "
+                            f"{shown(self.param_name)}")
+        located = locate_penalty(est)
+        name = self.param_name if self.param_name is not None else infer_param_name(est)
+        if name not in est.get_params(deep=True):
+            raise ValueError(f"param_name: {type(est).__name__} has no parameter {name!r}")
+        if self.param_grid is None:
+            if located is None or located.param_name != name:
+                raise ValueError(f"param_grid: no data-driven path for param_name={name!r} "
+                                 f"of {type(est).__name__} (known: the alpha of Lasso, "
+                                 f"LassoLars, ElasticNet and the C of L1 LogisticRegression, "
+                                 f"LinearSVC); give param_grid=")
+            return name, default_path(located, X, y, n_alphas=int(self.n_alphas),
+                                      eps=float(self.eps))
+        if isinstance(self.param_grid, (str, bytes, Mapping)):
+            raise TypeError(f"param_grid: must be a 1-D sequence of values of {name!r}; got "
+                            f"{shown(self.param_grid)}")
+        grid = np.asarray(self.param_grid)
+        if grid.ndim != 1 or grid.size == 0:
+            raise ValueError(f"param_grid: must be a non-empty 1-D sequence; got shape "
+                             f"{grid.shape}")
+        return name, grid
+
+    def fit(self, X, y):
+        """Fit the estimator on every subsample and path value; find the stable set.
+
+        Parameters
+        ----------
+        X : array-like or sparse matrix (n_samples, n_features)
+        y : array-like (n_samples,)
+
+        Returns
+        -------
+        self
+        """
+        _sklearn_base()
+        X, y = self._validate(X, y)
+        n, d = X.shape
+        if n < 4:
+            raise ValueError(f"X: stability selection needs subsamples of floor(n/2) >= 2 "
+                             f"rows; got n_samples = {n}")
+        B, assumption, target = self._check_params(d)
+        name, grid = self._path(X, y)
+        root = seed_sequence(check_random_state("random_state", self.random_state))
+        subsamples = draw_subsamples(n, B, self.sampling, np.random.default_rng(root))
+        seeds = [int(v) for v in run_seeds(root, 0, len(subsamples))]   # one per subsample
+        rows = progress_bar(subsamples, progress=self.progress, total=len(subsamples),
+                            desc="StabilitySelection")
+        if self.n_jobs is None or self.n_jobs == 1:
+            paths = [_fit_path(self.estimator, name, grid, X, y, r, self.threshold, s)
+                     for r, s in zip(rows, seeds)]
+        else:
+            import joblib
+            paths = joblib.Parallel(n_jobs=self.n_jobs)(
+                joblib.delayed(_fit_path)(self.estimator, name, grid, X, y, r,
+                                          self.threshold, s) for r, s in zip(rows, seeds))
+        raw = np.stack([p[0] for p in paths])           # (n_fits, G, d)
+        masks = raw
+        if target is not None:
+            q_max = int(math.floor(target.q))
+            order = np.argsort(raw.sum(axis=(0, 2)), kind="stable")
+            masks = np.stack([_first_q(m, p[1], order, q_max) for m, p in zip(raw, paths)])
+        cutoff = target.cutoff if target is not None else float(self.cutoff)
+        self.param_name_ = name
+        self.param_grid_ = grid
+        self.subsamples_ = subsamples
+        scores = masks.mean(axis=0).T                   # (d, G)
+        probabilities = scores.max(axis=1)
+        self.stability_scores_, self.selection_probabilities_ = self._labelled(
+            scores, probabilities, name, grid)
+        self.q_ = float(masks.any(axis=1).sum(axis=1).mean())
+        self.cutoff_ = cutoff
+        self.support_ = probabilities >= cutoff
+        self.error_control_ = self._realised_bound(d, B, assumption)
+        self.PFER_ = self.error_control_.PFER if self.error_control_ is not None else math.nan
+        self.stability_path_ = stability_path(raw)
+        self.stable_param_ = _most_stable(grid, self.stability_path_)
+        self._warn_large_bound()
+        return self
+
+    def _labelled(self, scores, probabilities, name, grid):
+        """Feature-indexed results as pandas objects when X had feature names
+        (``feature_names_in_``, set by scikit-learn's validation for a DataFrame),
+        arrays otherwise."""
+        names = getattr(self, "feature_names_in_", None)
+        if names is None:
+            return scores, probabilities
+        import pandas as pd
+        index = pd.Index(names, name="feature")
+        columns = pd.Index(grid, name=name)
+        return (pd.DataFrame(scores, index=index, columns=columns),
+                pd.Series(probabilities, index=index, name="selection probability"))
+
+    def _realised_bound(self, d, B, assumption):
+        if self.q_ == 0:
+            return ErrorControl(cutoff=self.cutoff_, q=0.0, PFER=0.0, specified_PFER=0.0,
+                                n_features=d, n_subsamples=B, sampling=self.sampling,
+                                assumption=assumption)
+        try:
+            return error_control(d, cutoff=self.cutoff_, q=self.q_, sampling=self.sampling,
+                                 assumption=assumption, n_subsamples=B)
+        except ValueError as exc:
+            warn(f"StabilitySelection: the {assumption!r} PFER bound does not apply "
+                 f"to the realised q = {number(self.q_)} and cutoff {number(self.cutoff_)}: "
+                 f"{exc}; PFER_ is NaN", RuntimeWarning)
+            return None
+
+    def _warn_large_bound(self):
+        selected = int(self.support_.sum())
+        if selected >= 1 and self.PFER_ >= selected / 2:
+            warn(f"StabilitySelection: the realised PFER bound {number(self.PFER_)} allows "
+                 f"half or more of the {selected} selected features to be false selections "
+                 f"(E(V) <= {number(self.PFER_)} with q = {number(self.q_)}, cutoff "
+                 f"{number(self.cutoff_)}); ask for a smaller PFER= (q then follows), or "
+                 f"raise the cutoff", LargePFERWarning)
+
+    def _get_support_mask(self):
+        from sklearn.utils.validation import check_is_fitted
+        check_is_fitted(self, "support_")
+        return self.support_
+
+    def summary(self) -> Summary:
+        """The fitted selection in a few lines: the stable set, the error bound and the
+        stability along the path.
+
+        Returns
+        -------
+        Summary
+            A ``str`` whose ``repr`` is the text itself.
+
+        Raises
+        ------
+        sklearn.exceptions.NotFittedError
+            Before :meth:`fit`.
+        """
+        from sklearn.utils.validation import check_is_fitted
+        check_is_fitted(self, "support_")
+        names = (self.feature_names_in_ if hasattr(self, "feature_names_in_")
+                 else [f"x{j}" for j in range(self.n_features_in_)])
+        chosen = [str(names[j]) for j in np.flatnonzero(self.support_)]
+        ec = self.error_control_
+        bound = ("not applicable" if ec is None else
+                 f"E(V) <= {number(self.PFER_)} ({BOUND_NAMES[ec.assumption]})")
+        grid = self.param_grid_
+        n_sub = len(self.subsamples_)
+        fits = (f"{n_sub} subsamples x {len(grid)} path values = {n_sub * len(grid)} fits"
+                if len(grid) > 1 else f"{n_sub} fits")
+        scheme = (f"{n_sub // 2} complementary pairs: {fits}" if self.sampling == "ss"
+                  else fits)
+        path = self.stability_path_
+        fields = [("estimator", type(self.estimator).__name__),
+                  ("path", f"{self.param_name_} from {number(grid[0])} to {number(grid[-1])} "
+                           f"({len(grid)} values)"),
+                  ("sampling", scheme),
+                  ("cutoff", number(self.cutoff_)), ("q", number(self.q_)),
+                  ("PFER bound", bound),
+                  ("selected", f"{len(chosen)} of {self.n_features_in_}: "
+                               f"{shorten(chosen) if chosen else '(none)'}")]
+        if math.isnan(self.stable_param_):
+            fields.append(("most stable", "undefined (no path value selects a feature)"))
+        else:
+            g = int(np.flatnonzero(grid == self.stable_param_)[0])
+            fields.append(("most stable", f"{self.param_name_} = {number(self.stable_param_)}: "
+                                          f"nogueira {number(path['estimate'][g], fixed=True)} "
+                                          f"{interval(path['low'][g], path['high'][g])}, "
+                                          f"mean size {number(path['mean_size'][g])}"))
+        return summary("Stability selection", fields)
+
+
+def stability_path(masks: np.ndarray, confidence_level: float = 0.95) -> dict:
+    """Nogueira's stability with its interval at each path value.
+
+    ``masks`` is (n_fits, n_grid, d): the selections of every subsample fit at every
+    path value. Returns arrays of n_grid ``"estimate"``, ``"low"``, ``"high"`` and
+    ``"mean_size"``; NaN where the stability is undefined (no feature, or every
+    feature, selected by every fit).
+    """
+    from .inference import SmallSampleWarning, estimate
+    n_grid = masks.shape[1]
+    out = {key: np.full(n_grid, np.nan) for key in ("estimate", "low", "high")}
+    out["mean_size"] = masks.sum(axis=2).mean(axis=0).astype(np.float64)
+    for g in range(n_grid):
+        with warnings.catch_warnings():       # undefined at the ends of the path: NaN
+            warnings.simplefilter("ignore", UndefinedMeasureWarning)
+            warnings.simplefilter("ignore", RuntimeWarning)
+            warnings.simplefilter("ignore", SmallSampleWarning)   # a band along the path
+            est = estimate(masks[:, g, :], "nogueira")
+            ci = est.confidence_interval(confidence_level)
+        out["estimate"][g] = est.statistic
+        out["low"][g], out["high"][g] = ci[0], ci[1]
+    return out
+
+
+def _most_stable(grid: np.ndarray, path: dict) -> float:
+    """The path value of largest stability among those selecting >= 1 feature on
+    average; ties go to the larger mean size. NaN when there is none."""
+    ok = np.isfinite(path["estimate"]) & (path["mean_size"] >= 1)
+    if not ok.any():
+        return math.nan
+    idx = np.flatnonzero(ok)
+    order = np.lexsort((-path["mean_size"][idx], -path["estimate"][idx]))
+    return float(grid[idx[order[0]]])

@@ -1,0 +1,92 @@
+"""The data and selectors the tests share (one place: before, each test file kept its own
+copy of the same Lasso, the same simulated regressions and the same scikit-learn data
+loaders).
+
+Plain functions, imported by the test files (``from shared import lasso``; tests/ is on
+sys.path in pytest's rootdir-relative import mode); ``tests/conftest.py`` turns the real
+data sets into fixtures. Every function returns fresh objects: a test may modify what it
+gets.
+"""
+from __future__ import annotations
+
+import functools
+import importlib.util
+import sys
+
+import numpy as np
+
+__all__ = ["breast_cancer", "classification", "diabetes", "l1_logistic_pipeline", "lasso",
+           "load_script", "regression", "three_signals"]
+
+
+def regression(n=120, d=8, seed=0, coef=(1.0, -1.0), noise=1.0):
+    """X standard normal (n x d), y = sum_j coef[j] X[:, j] + noise * N(0, 1), from one
+    generator seeded with ``seed`` (X drawn first)."""
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(n, d))
+    y = 0
+    for j, c in enumerate(coef):
+        y = y + c * X[:, j]
+    return X, y + noise * rng.normal(size=n)
+
+
+def classification(n=120, d=8, seed=0):
+    """X standard normal (n x d), y = 1 where X[:, 0] + N(0, 0.5^2) > 0.3."""
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(n, d))
+    y = (X[:, 0] + 0.5 * rng.normal(size=n) > 0.3).astype(int)
+    return X, y
+
+
+def lasso(alpha=0.1):
+    """A Lasso (scikit-learn), alpha 0.1 unless given."""
+    from sklearn.linear_model import Lasso
+    return Lasso(alpha=alpha)
+
+
+def l1_logistic_pipeline(C=1.0):
+    """Standardisation, then an L1 logistic regression whose liblinear solver shuffles with
+    its random_state (None here) and stops at tol=1e-2: two unseeded fits on the same rows
+    can select differently."""
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import StandardScaler
+    return make_pipeline(StandardScaler(), LogisticRegression(penalty="l1", solver="liblinear",
+                                                              C=C, tol=1e-2))
+
+
+@functools.lru_cache(maxsize=None)
+def _loaded(name, as_frame):
+    from sklearn import datasets
+    return getattr(datasets, f"load_{name}")(return_X_y=True, as_frame=as_frame)
+
+
+def breast_cancer(as_frame=False):
+    """scikit-learn's breast cancer data, ``(X, y)`` (a copy: read once per session)."""
+    X, y = _loaded("breast_cancer", as_frame)
+    return X.copy(), y.copy()
+
+
+def diabetes(as_frame=False):
+    """scikit-learn's diabetes data, ``(X, y)`` (a copy: read once per session)."""
+    X, y = _loaded("diabetes", as_frame)
+    return X.copy(), y.copy()
+
+
+def three_signals(n=200, d=12, seed=0):
+    """:func:`regression` with y = 2 X_0 - 2 X_1 + 1.5 X_2 + N(0, 1), 200 x 12 by default
+    (stability selection's tests)."""
+    return regression(n=n, d=d, seed=seed, coef=(2.0, -2.0, 1.5))
+
+
+def load_script(path, name, *, reuse=False):
+    """The Python file ``path`` (an example, a benchmark, a script of scripts/) imported as
+    the module ``name`` and registered in ``sys.modules`` (dataclasses look their module
+    up there); with ``reuse``, the module already registered under ``name`` is returned."""
+    if reuse and name in sys.modules:
+        return sys.modules[name]
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
