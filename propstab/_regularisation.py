@@ -26,7 +26,7 @@ from typing import Optional, Tuple
 
 import numpy as np
 
-from ._validation import _shown
+from ._checks import shown
 
 __all__ = ["Penalty", "default_path", "locate_penalty"]
 
@@ -93,7 +93,7 @@ def infer_param_name(estimator) -> str:
     """The name of ``estimator``'s sparsity penalty, or ValueError naming ``param_name``."""
     found = locate_penalty(estimator)
     if found is None:
-        raise ValueError(f"param_name: cannot be inferred for {_shown(estimator)} (known: "
+        raise ValueError(f"param_name: cannot be inferred for {shown(estimator)} (known: "
                          f"Lasso, LassoLars, ElasticNet: 'alpha'; LogisticRegression and "
                          f"LinearSVC with penalty='l1': 'C'; a Pipeline or SelectFromModel "
                          f"ending in one of them: '<step>__<param>'); pass param_name= and "
@@ -129,7 +129,7 @@ def default_path(penalty: Penalty, X, y, *, n_alphas: int, eps: float) -> np.nda
             y = np.asarray(y, dtype=np.float64)
         except (TypeError, ValueError):
             raise ValueError(f"y: {name} needs a numeric target for its alpha path; got "
-                             f"{_shown(y)}") from None
+                             f"{shown(y)}") from None
         if model.get_params().get("fit_intercept", True):
             y = y - y.mean()
         Xy = np.abs(np.asarray(X.T @ y, dtype=np.float64)).ravel()

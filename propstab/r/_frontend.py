@@ -727,7 +727,10 @@ def invoke(entry: str, arguments: Mapping[str, Any]) -> dict:
         try:
             value = _ENTRY_POINTS[entry](**dict(arguments))
         except Exception as exc:            # every failure reaches R as data
-            error = {"class": type(exc).__name__, "message": _renamed(str(exc), _R_NAMES),
+            # an InvalidParameterError reaches R as the builtin class of its rule
+            # (propstab_ValueError, propstab_TypeError), as before it existed
+            error = {"class": getattr(exc, "kind", type(exc)).__name__,
+                     "message": _renamed(str(exc), _R_NAMES),
                      "traceback": "".join(traceback.format_exception(type(exc), exc,
                                                                      exc.__traceback__))}
     seen = {}
