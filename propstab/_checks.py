@@ -28,22 +28,31 @@ __all__ = ["as_real_array", "check_axes", "check_bool", "check_choice",
            "fail", "finite", "is_label", "is_one_of", "seed_sequence", "shown"]
 
 
-def fail(rule: str, exc=ValueError):
+def fail(rule: str, exc=ValueError, *, function: Optional[str] = None):
     """Raise :class:`~propstab.InvalidParameterError` with ``rule``, a message that
     starts with the argument's name (``"q: must be > 0; got -1"``): the name before the
-    first ``": "`` is the error's ``argument``; ``exc`` (ValueError or TypeError) its
-    ``kind``."""
+    first ``": "`` is the error's ``argument``, ``exc`` (ValueError or TypeError) its
+    ``kind``; ``function``, the public function whose declared rule it is
+    (:mod:`propstab._params`), ends the message as ``(in function)``.
+
+    >>> fail("q: must be > 0; got -1", function="error_control")
+    Traceback (most recent call last):
+    ...
+    propstab.InvalidParameterError: q: must be > 0; got -1 (in error_control)
+    """
     argument = rule.partition(": ")[0] if ": " in rule else None
-    raise InvalidParameterError(rule, argument=argument, kind=exc)
+    message = f"{rule} (in {function})" if function else rule
+    raise InvalidParameterError(message, argument=argument, function=function, kind=exc)
 
 
-def check_n_features(n_features) -> int:
-    """``n_features`` (d): a positive integer."""
+def check_n_features(n_features, name: str = "n_features", *,
+                     function: Optional[str] = None) -> int:
+    """``n_features`` (d): a positive integer (the argument called ``name``)."""
     if isinstance(n_features, bool) or not isinstance(n_features, numbers.Integral):
-        fail(f"n_features: must be a positive integer; got {type(n_features).__name__} "
-              f"{n_features!r}", TypeError)
+        fail(f"{name}: must be a positive integer; got {type(n_features).__name__} "
+             f"{n_features!r}", TypeError, function=function)
     if n_features < 1:
-        fail(f"n_features: must be a positive integer; got {n_features}")
+        fail(f"{name}: must be a positive integer; got {n_features}", function=function)
     return int(n_features)
 
 
@@ -67,16 +76,16 @@ def check_feature_names(feature_names, d: Optional[int]) -> tuple:
     """Unique feature names as a tuple, one per feature when ``d`` is given."""
     if isinstance(feature_names, (str, bytes)) or not isinstance(feature_names, Iterable):
         fail(f"feature_names: must be a sequence of names; got {type(feature_names).__name__} "
-              f"{feature_names!r}", TypeError)
+             f"{feature_names!r}", TypeError)
     names = tuple(feature_names)
     if d is not None and len(names) != d:
         fail(f"feature_names: must have one name per feature (n_features={d}); "
-              f"got {len(names)} names")
+             f"got {len(names)} names")
     seen = set()
     for name in names:
         if not is_label(name):
             fail(f"feature_names: every name must be a hashable label (a string or a "
-                  f"number); got {type(name).__name__} {name!r}", TypeError)
+                 f"number); got {type(name).__name__} {name!r}", TypeError)
         if isinstance(name, float) and math.isnan(name):
             fail("feature_names: a name cannot be NaN")
         if name in seen:
@@ -91,7 +100,7 @@ def check_confidence_level(confidence_level) -> float:
     if isinstance(confidence_level, (bool, np.bool_)) or not isinstance(confidence_level,
                                                                         numbers.Real):
         fail(f"confidence_level: must be a number in (0, 1); got "
-              f"{type(confidence_level).__name__} {confidence_level!r}", TypeError)
+             f"{type(confidence_level).__name__} {confidence_level!r}", TypeError)
     if not 0 < confidence_level < 1:
         fail(f"confidence_level: must be in (0, 1); got {confidence_level!r}")
     return float(confidence_level)
@@ -113,11 +122,11 @@ def is_one_of(value, choices) -> bool:
     return False
 
 
-def check_choice(name: str, value: Any, choices) -> Any:
+def check_choice(name: str, value: Any, choices, *, function: Optional[str] = None) -> Any:
     """``value`` must be one of ``choices``."""
     if not is_one_of(value, choices):
         fail(f"{name}: must be one of {', '.join(map(repr, choices))}; got "
-              f"{shown(value)}")
+             f"{shown(value)}", function=function)
     return value
 
 
@@ -130,17 +139,17 @@ def shown(value) -> str:
         or isinstance(value, bool) else text
 
 
-def check_bool(name: str, value, *, none: bool = False):
+def check_bool(name: str, value, *, none: bool = False, function: Optional[str] = None):
     """True or False (numpy's booleans included); None too when ``none``."""
     if value is None and none:
         return None
     if not isinstance(value, (bool, np.bool_)):
         allowed = "True, False or None" if none else "True or False"
-        fail(f"{name}: must be {allowed}; got {shown(value)}", TypeError)
+        fail(f"{name}: must be {allowed}; got {shown(value)}", TypeError, function=function)
     return bool(value)
 
 
-def check_random_state(name: str, value):
+def check_random_state(name: str, value, *, function: Optional[str] = None):
     """A seed for ``numpy.random.default_rng``: None, a non-negative integer, or a numpy
     ``Generator``, ``BitGenerator``, ``SeedSequence`` or legacy ``RandomState``.
 
@@ -165,9 +174,9 @@ def check_random_state(name: str, value):
         return np.random.SeedSequence([int(w) for w in words])
     if isinstance(value, bool) or not isinstance(value, numbers.Integral):
         fail(f"{name}: must be None, a non-negative integer, a numpy Generator or a "
-              f"RandomState; got {shown(value)}", TypeError)
+             f"RandomState; got {shown(value)}", TypeError, function=function)
     if value < 0:
-        fail(f"{name}: must be a non-negative integer (a seed); got {value}")
+        fail(f"{name}: must be a non-negative integer (a seed); got {value}", function=function)
     return int(value)
 
 
@@ -201,7 +210,7 @@ def check_n_jobs(name: str, value):
         return None
     if isinstance(value, bool) or not isinstance(value, numbers.Integral):
         fail(f"{name}: must be None or a non-zero integer (-1: all cores); got "
-              f"{shown(value)}", TypeError)
+             f"{shown(value)}", TypeError)
     if value == 0:
         fail(f"{name}: must be None or a non-zero integer (-1: all cores); got 0")
     return int(value)
@@ -213,7 +222,7 @@ def check_mapping(name: str, value, *, none: bool = True) -> dict:
         return {}
     if not isinstance(value, Mapping):
         fail(f"{name}: must be a mapping of option names to values (a dict); got "
-              f"{shown(value)}", TypeError)
+             f"{shown(value)}", TypeError)
     bad = [k for k in value if not isinstance(k, str)]
     if bad:
         fail(f"{name}: option names must be strings; got {shown(bad[0])}", TypeError)
@@ -227,7 +236,7 @@ def check_axes(name: str, value):
     from matplotlib.axes import Axes
     if not isinstance(value, Axes):
         fail(f"{name}: must be a matplotlib Axes (or None for a new figure); got "
-              f"{shown(value)}", TypeError)
+             f"{shown(value)}", TypeError)
     return value
 
 
@@ -236,7 +245,7 @@ def check_labels(name: str, labels, n: int, what: str) -> list:
     if isinstance(labels, (str, bytes)) or not isinstance(labels, Iterable) \
             or isinstance(labels, Mapping):
         fail(f"{name}: must be a sequence of {n} labels, one per {what}; got "
-              f"{shown(labels)}", TypeError)
+             f"{shown(labels)}", TypeError)
     labels = list(labels)
     if len(labels) != n:
         fail(f"{name}: must have one label per {what} ({n}); got {len(labels)}")
@@ -249,7 +258,7 @@ def check_text(name: str, value, *, none: bool = False):
         return None
     if not isinstance(value, str):
         fail(f"{name}: must be a string{' or None' if none else ''}; got {shown(value)}",
-              TypeError)
+             TypeError)
     return value
 
 
@@ -257,15 +266,16 @@ def check_text(name: str, value, *, none: bool = False):
 # integer ranges (arguments of strategies and audits)
 
 
-def check_int_range(name: str, value, *, minimum: int, maximum=None, owner: str = "") -> int:
+def check_int_range(name: str, value, *, minimum: int, maximum=None, owner: str = "",
+                    function: Optional[str] = None) -> int:
     """An integer in ``[minimum, maximum]`` (``maximum=None``: no upper limit)."""
     where = f" for {owner}" if owner else ""
     if isinstance(value, bool) or not isinstance(value, numbers.Integral):
         fail(f"{name}: must be an integer{where}; got {type(value).__name__} {value!r}",
-              TypeError)
+             TypeError, function=function)
     if value < minimum or (maximum is not None and value > maximum):
         upper = "" if maximum is None else f" and <= {maximum}"
-        fail(f"{name}: must be >= {minimum}{upper}{where}; got {value}")
+        fail(f"{name}: must be >= {minimum}{upper}{where}; got {value}", function=function)
     return int(value)
 
 
@@ -284,7 +294,7 @@ def as_real_array(name: str, value, what: str = "numbers") -> np.ndarray:
         arr = np.asarray(value)
     except (TypeError, ValueError) as exc:
         fail(f"{name}: must be an array of {what} (equal-length rows); got "
-              f"{shown(value)} ({' '.join(str(exc).split())[:80]})", TypeError)
+             f"{shown(value)} ({' '.join(str(exc).split())[:80]})", TypeError)
     if arr.dtype.kind == "c":
         fail(f"{name}: must hold real {what}; got complex values", TypeError)
     if arr.dtype.kind in "biuf":
@@ -297,7 +307,7 @@ def as_real_array(name: str, value, what: str = "numbers") -> np.ndarray:
             fail(f"{name}: must hold real {what}; got {shown(x)}", TypeError)
         return arr.astype(np.float64)
     fail(f"{name}: must hold {what}; got {arr.dtype} values such as "
-          f"{shown(arr.ravel()[0] if arr.size else value)}", TypeError)
+         f"{shown(arr.ravel()[0] if arr.size else value)}", TypeError)
 
 
 
@@ -321,13 +331,13 @@ def finite(value) -> bool:
         return False
 
 
-def check_real(name: str, value) -> float:
+def check_real(name: str, value, *, function: Optional[str] = None) -> float:
     """A finite real number."""
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
         fail(f"{name}: must be a finite real number; got {type(value).__name__} {value!r}",
-              TypeError)
+             TypeError, function=function)
     if not finite(value):
-        fail(f"{name}: must be a finite real number; got {value!r}")
+        fail(f"{name}: must be a finite real number; got {value!r}", function=function)
     return float(value)
 
 
@@ -338,35 +348,35 @@ def check_row_sizes(row_sizes, n_features) -> "tuple[np.ndarray, int]":
     d = check_n_features(n_features)
     if isinstance(row_sizes, (str, bytes, Mapping)) or not isinstance(row_sizes, Iterable):
         fail(f"row_sizes: must be a 1-D sequence of subset sizes (integers); got "
-              f"{shown(row_sizes)}", TypeError)
+             f"{shown(row_sizes)}", TypeError)
     try:
         arr = np.asarray(list(row_sizes) if not isinstance(row_sizes, np.ndarray) else row_sizes)
     except (ValueError, TypeError):
         fail(f"row_sizes: must be a 1-D sequence of subset sizes (integers); got "
-              f"{shown(row_sizes)}", TypeError)
+             f"{shown(row_sizes)}", TypeError)
     if arr.ndim != 1 or arr.size == 0:
         fail(f"row_sizes: must be a non-empty 1-D sequence of subset sizes; got shape "
-              f"{arr.shape}")
+             f"{arr.shape}")
     if arr.dtype.kind not in "iu" and not (arr.dtype == object and all(
             isinstance(k, numbers.Integral) and not isinstance(k, bool) for k in arr)):
         fail(f"row_sizes: subset sizes must be integers; got {arr.dtype} values "
-              f"{shown(arr.tolist())}", TypeError)
+             f"{shown(arr.tolist())}", TypeError)
     k = arr.astype(np.int64)
     bad = (k < 0) | (k > d)
     if bad.any():
         fail(f"row_sizes: every subset size must be in 0..{d} (n_features={d}); got "
-              f"{int(k[np.argmax(bad)])}")
+             f"{int(k[np.argmax(bad)])}")
     return k, d
 
 
 
-def check_unit_interval(name: str, value) -> float:
+def check_unit_interval(name: str, value, *, function: Optional[str] = None) -> float:
     """A finite number in [0, 1]."""
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
         fail(f"{name}: must be a number in [0, 1]; got {type(value).__name__} {value!r}",
-              TypeError)
+             TypeError, function=function)
     if not (finite(value) and 0 <= value <= 1):
-        fail(f"{name}: must be a number in [0, 1]; got {value!r}")
+        fail(f"{name}: must be a number in [0, 1]; got {value!r}", function=function)
     return float(value)
 
 
@@ -376,9 +386,9 @@ def check_unit_interval(name: str, value) -> float:
 
 
 def check_real_range(name: str, value, *, low=None, high=None, low_open: bool = False,
-                     high_open: bool = False) -> float:
+                     high_open: bool = False, function: Optional[str] = None) -> float:
     """A finite real number within ``low`` / ``high`` (inclusive unless ``*_open``)."""
-    value = check_real(name, value)
+    value = check_real(name, value, function=function)
     too_low = low is not None and (value <= low if low_open else value < low)
     too_high = high is not None and (value >= high if high_open else value > high)
     if too_low or too_high:
@@ -388,7 +398,7 @@ def check_real_range(name: str, value, *, low=None, high=None, low_open: bool = 
             rule = f"{'>' if low_open else '>='} {low}"
         else:
             rule = f"{'<' if high_open else '<='} {high}"
-        fail(f"{name}: must be {rule}; got {value!r}")
+        fail(f"{name}: must be {rule}; got {value!r}", function=function)
     return value
 
 
@@ -408,10 +418,10 @@ def check_r_indices(values, *, run: int, n_features: int, argument: str = "x") -
     bad = ~np.isfinite(arr) | (arr != np.round(arr))
     if bad.any():
         fail(f"{argument}: run {run} contains {arr[np.argmax(bad)]!r}; R feature indices "
-              f"must be whole numbers")
+             f"must be whole numbers")
     out = arr.astype(np.int64)
     outside = (out < 1) | (out > n_features)
     if outside.any():
         fail(f"{argument}: run {run} contains the feature index {int(out[np.argmax(outside)])}; "
-              f"R feature indices are 1-based, in 1..{n_features} (n_features={n_features})")
+             f"R feature indices are 1-based, in 1..{n_features} (n_features={n_features})")
     return out - 1

@@ -94,14 +94,14 @@ def as_similarity(S, n_features: int, *, threshold=None, feature_names=None,
         rows, cols = list(S.index), list(S.columns)
         if rows != cols:
             fail(f"{name}: a DataFrame's index and columns must list the same features "
-                  f"in the same order; got index {rows[:5]!r}... and columns {cols[:5]!r}...")
+                 f"in the same order; got index {rows[:5]!r}... and columns {cols[:5]!r}...")
         if feature_names is not None and list(feature_names) != cols:
             fail(f"{name}: the DataFrame's columns must be the selection's feature names "
-                  f"in the same order; got {cols[:5]!r}...")
+                 f"in the same order; got {cols[:5]!r}...")
     csr = numeric_csr(S, name, "d x d")
     if csr.shape != (d, d):
         fail(f"{name}: must be square of size d x d = {d} x {d} (one row and column per "
-              f"feature); got shape {csr.shape[0]} x {csr.shape[1]}")
+             f"feature); got shape {csr.shape[0]} x {csr.shape[1]}")
     data = csr.data
     if not np.all(np.isfinite(data)):
         r, c = sparse_position(csr, ~np.isfinite(data))
@@ -110,7 +110,7 @@ def as_similarity(S, n_features: int, *, threshold=None, feature_names=None,
     if bad.any():
         r, c = sparse_position(csr, bad)
         fail(f"{name}: entries must be in [0, 1]; got S[{r}, {c}] = {csr[r, c]!r} (beyond "
-              f"the rounding of {_SYMMETRY_TOL:g} that is clipped)")
+             f"the rounding of {_SYMMETRY_TOL:g} that is clipped)")
     np.clip(data, 0.0, 1.0, out=data)
     diff = abs(csr - csr.T).tocoo()
     big = diff.data > _SYMMETRY_TOL
@@ -118,13 +118,13 @@ def as_similarity(S, n_features: int, *, threshold=None, feature_names=None,
         r, c = int(diff.row[big][0]), int(diff.col[big][0])
         r, c = min(r, c), max(r, c)
         fail(f"{name}: must be symmetric; S[{r}, {c}] = {csr[r, c]!r} but "
-              f"S[{c}, {r}] = {csr[c, r]!r}")
+             f"S[{c}, {r}] = {csr[c, r]!r}")
     diag = csr.diagonal()
     off = np.abs(diag - 1.0) > _SYMMETRY_TOL
     if off.any():
         f = int(np.argmax(off))
         fail(f"{name}: the diagonal must be 1 (every feature is fully similar to itself); "
-              f"got S[{f}, {f}] = {diag[f]!r}")
+             f"got S[{f}, {f}] = {diag[f]!r}")
     csr = ((csr + csr.T) * 0.5).tocsr()
     csr.setdiag(1.0)
     if threshold is not None:
@@ -170,7 +170,8 @@ def as_importances(W, selection: Selection, *, name: str = "importances"):
     >>> as_importances([[0.5, 1.5, 0], [0, 2, 0]], sel)
     Traceback (most recent call last):
     ...
-    propstab.InvalidParameterError: importances: run 1 selects feature 2 but gives it importance 0 (zero means not selected)
+    propstab.InvalidParameterError: importances: run 1 selects feature 2 but gives it
+    importance 0 (zero means not selected)
     """
     if W is None:
         return None
@@ -178,17 +179,17 @@ def as_importances(W, selection: Selection, *, name: str = "importances"):
         if (selection.feature_names is not None
                 and list(W.columns) != list(selection.feature_names)):
             fail(f"{name}: the DataFrame's columns must be the selection's feature names "
-                  f"in the same order")
+                 f"in the same order")
     csr = numeric_csr(W, name, "M x d")
     if csr.shape != selection.shape:
         fail(f"{name}: must have the selection matrix's shape M x d = {selection.n_runs} x "
-              f"{selection.n_features}; got {csr.shape[0]} x {csr.shape[1]}")
+             f"{selection.n_features}; got {csr.shape[0]} x {csr.shape[1]}")
     data = csr.data
     bad = ~np.isfinite(data) | (data < 0)
     if bad.any():
         r, c = sparse_position(csr, bad)
         fail(f"{name}: entries must be finite and >= 0 (pass absolute coefficients, Hamer "
-              f"and Dupont eq. 7); got {csr[r, c]!r} at run {r}, feature {c}")
+             f"and Dupont eq. 7); got {csr[r, c]!r} at run {r}, feature {c}")
     csr.eliminate_zeros()
     csr.sort_indices()
     Z = selection.tocsr()
@@ -197,11 +198,11 @@ def as_importances(W, selection: Selection, *, name: str = "importances"):
     if extra.nnz:
         r, c = int(extra.row[0]), int(extra.col[0])
         fail(f"{name}: run {r} gives feature {c} importance {csr[r, c]!r} but does not select "
-              f"it in Z (zero means not selected)")
+             f"it in Z (zero means not selected)")
     missing = (Z - (csr > 0).astype(np.int8)).tocoo()
     missing.eliminate_zeros()
     if missing.nnz:
         r, c = int(missing.row[0]), int(missing.col[0])
         fail(f"{name}: run {r} selects feature {c} but gives it importance 0 (zero means "
-              f"not selected)")
+             f"not selected)")
     return csr

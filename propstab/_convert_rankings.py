@@ -38,28 +38,28 @@ def _numeric_rows(R, kind: str, feature_names, argument: str = "R",
     if type(R).__module__.startswith("pandas") and hasattr(R, "columns"):
         if feature_names is not None:
             fail("feature_names: not accepted with a DataFrame, whose columns name the "
-                  "features", TypeError)
+                 "features", TypeError)
         names = check_feature_names(list(R.columns), None)
         R = R.to_numpy()
     elif sparse.issparse(R):
         if kind == "ranks":
             fail(f"{at}a sparse matrix cannot hold ranks (its zeros are not ranks); pass a "
-                  "dense array, or scores with kind='scores'", TypeError)
+                 "dense array, or scores with kind='scores'", TypeError)
         R = R.toarray()
     if isinstance(R, (str, bytes)) or R is None or isinstance(R, Mapping):
         fail(f"{at}expected a rank matrix (2-D array of ranks or scores, runs x features); "
-              f"got {type(R).__name__}", TypeError)
+             f"got {type(R).__name__}", TypeError)
     try:
         probe = np.asarray(R)
     except (TypeError, ValueError):         # ragged: as_real_array says so below
         probe = None
     if probe is not None and probe.dtype == bool:
         fail(f"{at}entries must be numbers ({kind}); got booleans (a selection matrix is not "
-              f"a ranking: use a set measure)", TypeError)
+             f"a ranking: use a set measure)", TypeError)
     arr = as_real_array(argument, R, f"numbers ({kind})")
     if arr.ndim != 2:
         fail(f"{at}must be 2-dimensional (runs x features); got ndim={arr.ndim} with shape "
-              f"{arr.shape}")
+             f"{arr.shape}")
     M, d = arr.shape
     if M < 2:
         fail(f"{at}a rank matrix needs at least 2 runs (rows); got {M} run(s)")
@@ -156,8 +156,8 @@ def as_rankings(R, *, kind: str = "ranks", top_k: Optional[int] = None, n_featur
     >>> as_rankings([[0, 1, 1], [1, 0, 1]])
     Traceback (most recent call last):
     ...
-    propstab.InvalidParameterError: R: ranks must be numbers in 1..d (d = 3); got 0.0 at run 0, feature 0 (a
-    0/1 selection matrix is not a ranking: use a set measure, or as_rankings(W,
+    propstab.InvalidParameterError: R: ranks must be numbers in 1..d (d = 3); got 0.0 at run
+    0, feature 0 (a 0/1 selection matrix is not a ranking: use a set measure, or as_rankings(W,
     kind='scores') for weights)
     """
     return rankings_of(R, kind=kind, top_k=top_k, n_features=n_features,
@@ -172,7 +172,7 @@ def rankings_of(R, *, kind: str = "ranks", top_k: Optional[int] = None, n_featur
     at = _rank_prefix(argument, owner)
     if not isinstance(kind, str) or kind not in RANKING_KINDS:
         fail(f"kind: must be one of {', '.join(map(repr, RANKING_KINDS))}; got {kind!r}",
-              TypeError if not isinstance(kind, str) else ValueError)
+             TypeError if not isinstance(kind, str) else ValueError)
     if isinstance(R, Rankings):
         if feature_names is not None:
             fail("feature_names: not accepted with a Rankings, which has its own", TypeError)
@@ -188,14 +188,14 @@ def rankings_of(R, *, kind: str = "ranks", top_k: Optional[int] = None, n_featur
             if infinite.any():
                 i, j = np.argwhere(infinite)[0]
                 fail(f"{at}scores must be finite numbers (NaN: no score); got {arr[i, j]!r} "
-                      f"at run {i}, feature {names[j] if names is not None else j!r}")
+                     f"at run {i}, feature {names[j] if names is not None else j!r}")
             order = np.where(np.isnan(arr), np.inf, -arr)
             scores = arr
             scores.setflags(write=False)
         rk = Rankings(midranks(order), feature_names=names, scores=scores)
     if n_features is not None and check_n_features(n_features) != rk.n_features:
         fail(f"n_features: {n_features} does not match {argument}'s {rk.n_features} "
-              f"features")
+             f"features")
     if top_k is not None:
         k = check_int_range("top_k", top_k, minimum=1, maximum=rk.n_features)
         kept = min_ranks(rk.toarray()) <= k
@@ -217,8 +217,8 @@ def as_input(kind: str, X, *, n_features=None, feature_names=None, argument=None
     >>> as_input("ranking", [[1, 0], [0, 1]], argument="Z", owner="spearman")
     Traceback (most recent call last):
     ...
-    propstab.InvalidParameterError: Z: the measure 'spearman' takes a rank matrix (runs x features, rank 1 the
-    most important feature of a run); ranks must be numbers in 1..d (d = 2); got 0.0 at
+    propstab.InvalidParameterError: Z: the measure 'spearman' takes a rank matrix (runs x
+    features, rank 1 the most important feature of a run); ranks must be numbers in 1..d (d = 2); got 0.0 at
     run 0, feature 1 (a 0/1 selection matrix is not a ranking: use a set measure, or
     as_rankings(W, kind='scores') for weights)
     """

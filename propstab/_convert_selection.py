@@ -43,9 +43,9 @@ def _object_to_float(arr: np.ndarray, labels=None, argument: str = "Z") -> np.nd
         col = labels[j] if labels is not None else j
         if x is None or type(x).__name__ in ("NAType", "NaTType"):
             fail(f"{argument}: entries must be 0/1 or booleans; found a missing value ({x!r}) "
-                  f"at run {i}, feature {col!r}")
+                 f"at run {i}, feature {col!r}")
         fail(f"{argument}: entries must be 0/1 or booleans; found {type(x).__name__} {x!r} at "
-              f"run {i}, feature {col!r}", TypeError)
+             f"run {i}, feature {col!r}", TypeError)
     return np.array([float(x) for x in flat], dtype=np.float64).reshape(arr.shape)
 
 
@@ -54,19 +54,21 @@ def _binary_dense(arr: np.ndarray, labels=None, hint: str = "", argument: str = 
     if arr.dtype == bool:
         return arr
     if arr.dtype.kind not in "iuf":
-        fail(f"{argument}: entries must be 0/1 or booleans; got an array of dtype {arr.dtype}", TypeError)
+        fail(f"{argument}: entries must be 0/1 or booleans; got an array of dtype {arr.dtype}",
+             TypeError)
     if arr.dtype.kind == "f":
         nan = np.isnan(arr)
         if nan.any():
             i, j = np.argwhere(nan)[0]
             col = labels[j] if labels is not None else j
-            fail(f"{argument}: entries must be 0/1 or booleans; found NaN at run {i}, feature {col!r}")
+            fail(f"{argument}: entries must be 0/1 or booleans; found NaN at run {i}, feature "
+                 f"{col!r}")
     bad = (arr != 0) & (arr != 1)
     if bad.any():
         i, j = np.argwhere(bad)[0]
         col = labels[j] if labels is not None else j
         fail(f"{argument}: entries must be 0/1 or booleans; found {arr[i, j]!r} at run {i}, "
-              f"feature {col!r}{hint}")
+             f"feature {col!r}{hint}")
     return arr.astype(bool)
 
 
@@ -85,11 +87,11 @@ def _from_sparse(Z, feature_names, argument: str = "Z") -> Selection:
             fail(f"{argument}: entries must be 0/1 or booleans; the sparse matrix stores NaN")
         if data.dtype != bool and data.dtype.kind not in "iuf":
             fail(f"{argument}: entries must be 0/1 or booleans; got a sparse matrix of dtype "
-                  f"{data.dtype}", TypeError)
+                 f"{data.dtype}", TypeError)
         bad = (data != 0) & (data != 1)
         if bad.any():
             fail(f"{argument}: entries must be 0/1 or booleans; the sparse matrix stores "
-                  f"{data[np.argmax(bad)]!r}")
+                 f"{data[np.argmax(bad)]!r}")
         csr.eliminate_zeros()
     csr = sparse.csr_matrix((np.ones(csr.nnz, dtype=np.int8), csr.indices.copy(),
                              csr.indptr.copy()), shape=(M, d))
@@ -100,7 +102,7 @@ def _from_sparse(Z, feature_names, argument: str = "Z") -> Selection:
 def _from_dataframe(Z, feature_names, argument: str = "Z") -> Selection:
     if feature_names is not None:
         fail("feature_names: not accepted with a DataFrame, whose columns name the features",
-              TypeError)
+             TypeError)
     names = check_feature_names([c for c in Z.columns], None)
     try:
         arr = Z.to_numpy()
@@ -128,10 +130,10 @@ def _from_index_sets(Z, n_features, feature_names, argument: str = "Z") -> Selec
     for i, run in enumerate(runs):
         if isinstance(run, Mapping):
             fail(f"{argument}: run {i} must be a collection of feature indices; got a "
-                  f"{type(run).__name__} (a mapping's keys are not read as a run)", TypeError)
+                 f"{type(run).__name__} (a mapping's keys are not read as a run)", TypeError)
         if not _is_index_collection(run) and not isinstance(run, Iterable) or isinstance(run, (str, bytes)):
             fail(f"{argument}: run {i} must be a collection of feature indices; got "
-                  f"{type(run).__name__} {run!r}", TypeError)
+                 f"{type(run).__name__} {run!r}", TypeError)
     lookup = None
     if feature_names is not None:
         names = check_feature_names(feature_names, n_features)
@@ -141,7 +143,7 @@ def _from_index_sets(Z, n_features, feature_names, argument: str = "Z") -> Selec
         names = None
         if n_features is None:
             fail("n_features: required when Z is given as index collections "
-                  "(one collection of selected feature indices per run)")
+                 "(one collection of selected feature indices per run)")
         d = n_features
     _check_shape(len(runs), d, argument=argument)
     indptr = [0]
@@ -149,41 +151,43 @@ def _from_index_sets(Z, n_features, feature_names, argument: str = "Z") -> Selec
     for i, run in enumerate(runs):
         items = list(run.tolist() if isinstance(run, np.ndarray) else run)
         if isinstance(run, np.ndarray) and run.ndim != 1:
-            fail(f"{argument}: run {i} must be a 1-D collection of feature indices; got shape {run.shape}")
+            fail(f"{argument}: run {i} must be a 1-D collection of feature indices; got shape "
+                 f"{run.shape}")
         idx = []
         for item in items:
             if lookup is not None:
                 if not is_label(item):
                     fail(f"{argument}: run {i} contains {type(item).__name__} {item!r}; with "
-                          f"feature_names=, runs must list feature names (hashable labels: "
-                          f"strings or numbers)", TypeError)
+                         f"feature_names=, runs must list feature names (hashable labels: "
+                         f"strings or numbers)", TypeError)
                 if isinstance(item, numbers.Integral) and item not in lookup:
                     fail(f"{argument}: run {i} contains {item!r}; with feature_names=, runs must "
-                          f"list feature names", TypeError)
+                         f"list feature names", TypeError)
                 if item not in lookup:
-                    fail(f"{argument}: run {i} names feature {item!r}, which is not in feature_names")
+                    fail(f"{argument}: run {i} names feature {item!r}, which is not in "
+                         f"feature_names")
                 idx.append(lookup[item])
             else:
                 if isinstance(item, bool) or not isinstance(item, numbers.Integral):
                     if isinstance(item, numbers.Real) and float(item).is_integer() and not isinstance(item, bool):
                         fail(f"{argument}: run {i} contains {item!r} ({type(item).__name__}); feature "
-                              f"indices must be integers, not floats", TypeError)
+                             f"indices must be integers, not floats", TypeError)
                     fail(f"{argument}: run {i} contains {item!r} ({type(item).__name__}); feature "
-                          f"indices must be integers (or pass feature_names= to use names)",
-                          TypeError)
+                         f"indices must be integers (or pass feature_names= to use names)",
+                         TypeError)
                 if item < 0:
                     fail(f"{argument}: run {i} contains the negative feature index {item}; indices "
-                          f"are 0-based, in 0..{d - 1}")
+                         f"are 0-based, in 0..{d - 1}")
                 if item >= d:
                     fail(f"{argument}: run {i} contains feature index {item}, outside 0..{d - 1} "
-                          f"(n_features={d})")
+                         f"(n_features={d})")
                 idx.append(int(item))
         if len(set(idx)) != len(idx):
             seen = set()
             dup = next(x for x in idx if x in seen or seen.add(x))
             shown = names[dup] if names is not None else dup
             fail(f"{argument}: run {i} lists feature {shown!r} more than once; a run is a set of "
-                  f"features")
+                 f"features")
         idx.sort()
         indices.extend(idx)
         indptr.append(len(indices))
@@ -258,12 +262,13 @@ def selection_of(Z, *, n_features=None, feature_names=None, argument: str = "Z")
     >>> selection_of([[1, 0]], argument="Z2")
     Traceback (most recent call last):
     ...
-    propstab.InvalidParameterError: Z2: a selection matrix needs at least 2 runs (rows); got 1 run(s)
+    propstab.InvalidParameterError: Z2: a selection matrix needs at least 2 runs (rows); got 1
+    run(s)
     """
     if isinstance(Z, Selection):
         if n_features is not None and check_n_features(n_features) != Z.n_features:
             fail(f"n_features: {n_features} does not match the selection's "
-                  f"{Z.n_features} features")
+                 f"{Z.n_features} features")
         return Z
     if n_features is not None:
         n_features = check_n_features(n_features)
@@ -271,7 +276,7 @@ def selection_of(Z, *, n_features=None, feature_names=None, argument: str = "Z")
     if not sparse.issparse(Z) and (isinstance(Z, (str, bytes)) or Z is None
                                    or isinstance(Z, Mapping)):
         fail(f"{argument}: expected a selection matrix (2-D 0/1 array, DataFrame, sparse matrix or "
-              f"index collections); got {type(Z).__name__}", TypeError)
+             f"index collections); got {type(Z).__name__}", TypeError)
     if sparse.issparse(Z):
         sel = _from_sparse(Z, feature_names, argument)
         _match_d(sel, n_features, argument)
@@ -299,13 +304,14 @@ def selection_of(Z, *, n_features=None, feature_names=None, argument: str = "Z")
             arr = None
         if arr is not None and arr.ndim != 2 and arr.dtype != object:
             fail(f"{argument}: must be 2-dimensional (runs x features); got ndim={arr.ndim} "
-                  f"with shape {arr.shape}")
-        fail(f"{argument}: every run must be a row of 0/1 values or a collection of feature indices; "
-              f"got {runs!r}", TypeError)
+                 f"with shape {arr.shape}")
+        fail(f"{argument}: every run must be a row of 0/1 values or a collection of feature "
+             f"indices; "
+             f"got {runs!r}", TypeError)
     if len(lengths) > 1:
         fail(f"{argument}: rows have different lengths ({', '.join(map(str, sorted(lengths)))}); "
-              "a 0/1 matrix needs equal-length rows. For index collections pass "
-              "n_features=d (or feature_names=)")
+             "a 0/1 matrix needs equal-length rows. For index collections pass "
+             "n_features=d (or feature_names=)")
     try:
         arr = np.asarray(runs)
     except (ValueError, TypeError) as exc:
@@ -331,7 +337,7 @@ def _from_dense(arr, n_features, feature_names, hint: str = "", argument: str = 
     arr = np.asarray(arr)
     if arr.ndim != 2:
         fail(f"{argument}: must be 2-dimensional (runs x features); got ndim={arr.ndim} "
-              f"with shape {arr.shape}")
+             f"with shape {arr.shape}")
     M, d = arr.shape
     _check_shape(M, d, argument=argument)
     names = None if feature_names is None else check_feature_names(feature_names, d)

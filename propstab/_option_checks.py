@@ -21,24 +21,24 @@ def check_options(info, options: dict) -> dict:
     if unknown:
         allowed = ", ".join(known) if known else "none"
         fail(f"{info.name}: unexpected option(s) {', '.join(map(repr, unknown))}; "
-              f"this measure's options: {allowed}", TypeError)
+             f"this measure's options: {allowed}", TypeError)
     out = {}
     for name, p in known.items():
         value = options.get(name, p.default)
         if p.choices is not None and not is_one_of(value, p.choices):
             fail(f"{name}: must be one of {', '.join(map(repr, p.choices))} for measure "
-                  f"{info.name!r}; got {shown(value)}")
+                 f"{info.name!r}; got {shown(value)}")
         integral = isinstance(p.default, numbers.Integral) and not isinstance(p.default, bool)
         if integral and (isinstance(value, bool) or not isinstance(value, numbers.Integral)):
             fail(f"{name}: must be an integer for measure {info.name!r}; got "
-                  f"{shown(value)}", TypeError)
+                 f"{shown(value)}", TypeError)
         if p.minimum is not None:
             if isinstance(value, bool) or not isinstance(value, numbers.Real):
                 fail(f"{name}: must be a number >= {p.minimum} for measure {info.name!r}; "
-                      f"got {type(value).__name__} {value!r}", TypeError)
+                     f"got {type(value).__name__} {value!r}", TypeError)
             if not finite(value) or value < p.minimum:
                 fail(f"{name}: must be a finite number >= {p.minimum} for measure "
-                      f"{info.name!r}; got {value!r}")
+                     f"{info.name!r}; got {value!r}")
         out[name] = value
     return out
 
@@ -70,7 +70,7 @@ def check_null_value(phi0: float, info, n_runs: int, n_features: int, row_sizes)
         if math.isfinite(value) and (phi0 < value if side == "lower" else phi0 > value):
             low, high = (str(b) if b is not None else "?" for b in info.bounds)
             fail(f"phi0: must lie in the range of {info.name}, [{low}, {high}] (for M = "
-                  f"{n_runs}, d = {n_features} the {side} bound is {value:g}); got {phi0!r}")
+                 f"{n_runs}, d = {n_features} the {side} bound is {value:g}); got {phi0!r}")
     return phi0
 
 
@@ -81,12 +81,12 @@ def check_comparable(first: Selection, second: Selection, *, paired: bool,
     a, b = names
     if first.n_features != second.n_features:
         fail(f"{a}, {b}: must have the same number of features d to be compared; got "
-              f"{first.n_features} and {second.n_features}")
+             f"{first.n_features} and {second.n_features}")
     if paired and first.n_runs != second.n_runs:
         fail(f"{a}, {b}: a paired comparison needs the same M runs (the same resamples); got "
-              f"{first.n_runs} and {second.n_runs} runs")
+             f"{first.n_runs} and {second.n_runs} runs")
     n1, n2 = first.feature_names, second.feature_names
     if n1 is not None and n2 is not None and tuple(n1) != tuple(n2):
         where = next(j for j, (x, y) in enumerate(zip(n1, n2)) if x != y)
         fail(f"{a}, {b}: must name the same features in the same order to be compared; "
-              f"feature {where} is {n1[where]!r} in {a} and {n2[where]!r} in {b}")
+             f"feature {where} is {n1[where]!r} in {a} and {n2[where]!r} in {b}")
