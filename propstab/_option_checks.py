@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import math
 import numbers
+from typing import Optional
 
 from ._checks import fail, finite, is_one_of, shown
 from ._convert_matrices import as_importances, as_similarity
@@ -14,30 +15,42 @@ from ._selection import Selection
 __all__ = ["check_comparable", "check_matrix_options", "check_null_value", "check_options"]
 
 
-def check_options(info, options: dict) -> dict:
-    """Validate keyword options against ``info.parameters``; fill defaults."""
+def check_options(info, options: dict, *, argument: Optional[str] = None) -> dict:
+    """Validate keyword options against ``info.parameters``; fill defaults. The messages
+    name the option at fault; given ``argument`` (the user's name for the options, as
+    ``measure_options`` of ``assess``), they start with it: ``"measure_options: penalty:
+    must be ..."``.
+
+    >>> from propstab import get_measure
+    >>> check_options(get_measure("davis"), {"penalty": -1}, argument="measure_options")
+    Traceback (most recent call last):
+    ...
+    propstab.InvalidParameterError: measure_options: penalty: must be a finite number >= 0.0
+    for measure 'davis'; got -1
+    """
+    at = f"{argument}: " if argument else ""
     known = {p.name: p for p in info.parameters}
     unknown = [k for k in options if k not in known]
     if unknown:
         allowed = ", ".join(known) if known else "none"
-        fail(f"{info.name}: unexpected option(s) {', '.join(map(repr, unknown))}; "
+        fail(f"{at}{info.name}: unexpected option(s) {', '.join(map(repr, unknown))}; "
              f"this measure's options: {allowed}", TypeError)
     out = {}
     for name, p in known.items():
         value = options.get(name, p.default)
         if p.choices is not None and not is_one_of(value, p.choices):
-            fail(f"{name}: must be one of {', '.join(map(repr, p.choices))} for measure "
+            fail(f"{at}{name}: must be one of {', '.join(map(repr, p.choices))} for measure "
                  f"{info.name!r}; got {shown(value)}")
         integral = isinstance(p.default, numbers.Integral) and not isinstance(p.default, bool)
         if integral and (isinstance(value, bool) or not isinstance(value, numbers.Integral)):
-            fail(f"{name}: must be an integer for measure {info.name!r}; got "
+            fail(f"{at}{name}: must be an integer for measure {info.name!r}; got "
                  f"{shown(value)}", TypeError)
         if p.minimum is not None:
             if isinstance(value, bool) or not isinstance(value, numbers.Real):
-                fail(f"{name}: must be a number >= {p.minimum} for measure {info.name!r}; "
+                fail(f"{at}{name}: must be a number >= {p.minimum} for measure {info.name!r}; "
                      f"got {type(value).__name__} {value!r}", TypeError)
             if not finite(value) or value < p.minimum:
-                fail(f"{name}: must be a finite number >= {p.minimum} for measure "
+                fail(f"{at}{name}: must be a finite number >= {p.minimum} for measure "
                      f"{info.name!r}; got {value!r}")
         out[name] = value
     return out

@@ -321,26 +321,16 @@ def validate_params(constraints: Mapping[str, Any], *, function: Optional[str] =
                 bound = signature.bind(*args, **kwargs)
             except TypeError as exc:         # as Python itself says it
                 raise TypeError(f"{name}: {exc}") from None
+            bound.apply_defaults()
             arguments = bound.arguments
             for parameter, rule in rules.items():
-                if parameter in arguments:
-                    value = arguments[parameter]
-                else:
-                    value = signature.parameters[parameter].default
-                checked = _validate(parameter, value, rule, {**_defaults(signature),
-                                                              **arguments}, name)
-                if parameter in arguments:
-                    arguments[parameter] = checked
+                arguments[parameter] = _validate(parameter, arguments[parameter], rule,
+                                                 arguments, name)
             return func(*bound.args, **bound.kwargs)
 
         wrapper.parameter_constraints = rules
         return wrapper
     return decorate
-
-
-def _defaults(signature) -> dict:
-    return {n: p.default for n, p in signature.parameters.items()
-            if p.default is not inspect.Parameter.empty}
 
 
 def parameter_constraints(function) -> Optional[dict]:

@@ -364,10 +364,7 @@ def subject(measure, *, options: Optional[Mapping[str, Any]] = None, claims=None
         _no_declaration(f"{measure.name!r} is a registered measure: it", declaration)
         if not options:
             return _registered(measure)
-        try:
-            check_options(measure, dict(options))
-        except (ValueError, TypeError) as exc:
-            raise type(exc)(f"options: {exc}") from None
+        check_options(measure, dict(options), argument="options")
         known = [v for v in measure.variants if dict(v.options) == dict(options)]
         return _registered(measure, known[0] if known else
                            Variant(dict(options), {}, reason="the default's claims"))
