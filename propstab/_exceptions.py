@@ -117,6 +117,26 @@ class InvalidParameterError(ValueError, TypeError):
         self.function = function
         self.kind = kind
 
+    def renamed(self, names) -> "InvalidParameterError":
+        """The same error with its argument called by another name: ``names`` maps the
+        Python name to the caller's (the R package's ``sim.mat`` for ``similarity``); an
+        argument ``"Z1, Z2"`` is renamed part by part. The message is the argument and
+        the rule, so only the argument changes.
+
+        >>> error = InvalidParameterError("Z1, Z2: not comparable", argument="Z1, Z2")
+        >>> str(error.renamed({"Z1": "y", "Z2": "x"}))
+        'y, x: not comparable'
+        """
+        parts = (self.argument or "").split(", ")
+        message = str(self)
+        if not self.argument or not message.startswith(f"{self.argument}: ") or not all(
+                p in names for p in parts):
+            return self
+        argument = ", ".join(names[p] for p in parts)
+        return InvalidParameterError(argument + message[len(self.argument):],
+                                     argument=argument, function=self.function,
+                                     kind=self.kind)
+
     def __reduce__(self):               # pickled with its attributes (joblib workers)
         return (_invalid_parameter, (str(self), self.argument, self.function, self.kind))
 
