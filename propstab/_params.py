@@ -39,9 +39,9 @@ from typing import Any, Mapping, Optional, Sequence
 from ._checks import (check_bool, check_choice, check_int_range, check_n_features,
                       check_random_state, check_real_range, check_unit_interval, fail, shown)
 
-__all__ = ["Boolean", "Callable", "Checked", "Constraint", "Integral", "Interval",
-           "N_FEATURES", "Options", "Param", "RandomState", "Real", "UNIT_INTERVAL",
-           "parameter_constraints", "validate_params"]
+__all__ = ["Boolean", "Callable", "Checked", "Constraint", "Integral", "Interval", "Joint",
+           "N_FEATURES", "Options", "Param", "RandomState", "Real", "UNIT_INTERVAL", "breaks",
+           "invalid_values", "parameter_constraints", "validate_params"]
 
 
 class Param:
@@ -231,16 +231,22 @@ class RandomState(Constraint):
 
 class Checked(Constraint):
     """A value validated by an existing check or converter ``check(name, value,
-    function=...)`` (its message is the check's own), with known ``invalid`` values
-    for the tests; ``what`` describes the rule."""
+    function=..., **read)`` (its message is the check's own), ``read`` being the other
+    arguments named in ``reads`` (validated before it: a range that depends on them);
+    ``invalid`` lists values known to break it, ``like`` an equivalent constraint
+    without the dependence (for the tests); ``what`` describes the rule."""
 
-    def __init__(self, check, what: str, invalid: Sequence = ()):
+    def __init__(self, check, what: str, invalid: Sequence = (), *, like=None,
+                 reads: Sequence[str] = ()):
         self.check_function = check
         self.what = what
         self.invalid = tuple(invalid)
+        self.like = like
+        self.reads = tuple(reads)
 
     def check(self, name, value, arguments, function):
-        return self.check_function(name, value, function=function)
+        read = {r: arguments.get(r) for r in self.reads}
+        return self.check_function(name, value, function=function, **read)
 
     def invalid_values(self, arguments=None) -> list:
         return list(self.invalid)
@@ -255,11 +261,37 @@ class Checked(Constraint):
 #: d, a positive integer (the message of :func:`propstab._checks.check_n_features`)
 N_FEATURES = Checked(lambda name, value, function=None: check_n_features(value, name,
                                                                          function=function),
-                     "a positive integer", invalid=(0, -1, 1.5, "4", True, [3]))
+                     "a positive integer", invalid=(0, -1, 1.5, "4", True, [3]),
+                     like=Interval(Integral, 1, None))
 
 #: a number in [0, 1] (the message of :func:`propstab._checks.check_unit_interval`)
 UNIT_INTERVAL = Checked(check_unit_interval, "a number in [0, 1]",
-                        invalid=(-0.5, 1.5, float("nan"), float("inf"), "0.5", True, [0.5]))
+                        invalid=(-0.5, 1.5, float("nan"), float("inf"), "0.5", True, [0.5]),
+                        like=Interval(Real, 0, 1))
+
+
+class Joint:
+    """A rule between several arguments, declared under the tuple of their names:
+    ``check(function=..., **arguments)`` raises naming them (``"cutoff, q, PFER: exactly
+    two of them must be given"``); ``invalid`` lists combinations that break it, as
+    dicts of those arguments."""
+
+    def __init__(self, check, what: str, invalid: Sequence[Mapping[str, Any]] = ()):
+        self.check_function = check
+        self.what = what
+        self.invalid = tuple(invalid)
+
+    def check(self, names, arguments, function):
+        self.check_function(function=function, **{n: arguments.get(n) for n in names})
+
+    def invalid_values(self, arguments=None) -> list:
+        return [dict(v) for v in self.invalid]
+
+    def __str__(self):
+        return self.what
+
+    def __repr__(self):
+        return f"Joint({self.what!r})"
 
 
 def _as_rule(rule) -> tuple:
@@ -294,7 +326,8 @@ def validate_params(constraints: Mapping[str, Any], *, function: Optional[str] =
     ----------
     constraints : dict
         ``{parameter: rule}``, a rule being a :class:`Constraint`, None (the value
-        None is allowed) or a list of them; validated in this order.
+        None is allowed) or a list of them, and ``{(parameter, ...): Joint(...)}`` for
+        a rule between arguments; validated in this order.
     function : str, optional
         The name messages give the function (default: its ``__name__``).
 
@@ -305,11 +338,13 @@ def validate_params(constraints: Mapping[str, Any], *, function: Optional[str] =
         argument raises :class:`~propstab.InvalidParameterError` naming the parameter
         and the function, before the function runs.
     """
-    rules = {name: _as_rule(rule) for name, rule in constraints.items()}
+    rules = {name: (rule if isinstance(name, tuple) else _as_rule(rule))
+             for name, rule in constraints.items()}
 
     def decorate(func):
         signature = inspect.signature(func)
-        unknown = [n for n in rules if n not in signature.parameters]
+        unknown = [n for key in rules for n in (key if isinstance(key, tuple) else (key,))
+                   if n not in signature.parameters]
         if unknown:
             raise TypeError(f"constraints: {func.__qualname__} has no parameter(s) "
                             f"{', '.join(map(repr, unknown))}")
@@ -324,6 +359,9 @@ def validate_params(constraints: Mapping[str, Any], *, function: Optional[str] =
             bound.apply_defaults()
             arguments = bound.arguments
             for parameter, rule in rules.items():
+                if isinstance(parameter, tuple):          # a rule between arguments
+                    rule.check(parameter, arguments, name)
+                    continue
                 arguments[parameter] = _validate(parameter, arguments[parameter], rule,
                                                  arguments, name)
             return func(*bound.args, **bound.kwargs)
@@ -331,6 +369,25 @@ def validate_params(constraints: Mapping[str, Any], *, function: Optional[str] =
         wrapper.parameter_constraints = rules
         return wrapper
     return decorate
+
+
+def breaks(rule, value, arguments: Mapping[str, Any] = None) -> bool:
+    """Whether ``value`` breaks ``rule`` (a constraint, None or a list of them): no
+    constraint of the rule holds (None holds when the rule lists None)."""
+    rules = _as_rule(rule)
+    if value is None and None in rules:
+        return False
+    return not any(c.is_satisfied_by(value, arguments or {}) for c in rules if c is not None)
+
+
+def invalid_values(rule, arguments: Mapping[str, Any] = None) -> list:
+    """Values that break ``rule`` as a whole, from its constraint types (a value invalid
+    for one constraint of a list but valid for another is left out)."""
+    out = []
+    for c in _as_rule(rule):
+        if c is not None:
+            out += [v for v in c.invalid_values(arguments) if breaks(rule, v, arguments)]
+    return out
 
 
 def parameter_constraints(function) -> Optional[dict]:

@@ -21,7 +21,8 @@ from ._rconcave import rconcave_bound, rconcave_cutoff, rconcave_q
 from ._results import Result
 from ._text import Summary, number, significant, summary
 from ._checks import check_choice, check_int_range, check_real_range, fail
-from ._params import Integral, Interval, Options, Param, Real, validate_params
+from ._params import (Checked, Integral, Interval, Joint, Options, Param, Real,
+                      validate_params)
 
 __all__ = ["ErrorControl", "LargePFERWarning", "PFERExceededWarning", "error_control"]
 
@@ -338,16 +339,17 @@ class ErrorControl(Result):
                        rows)
 
 
-def resolve_assumption(sampling, assumption) -> str:
+def resolve_assumption(sampling, assumption, *, function=None) -> str:
     """The bound's assumption for a sampling scheme, validated; None gives the default
     (``"none"`` for ``"mb"``, ``"unimodal"`` for ``"ss"``)."""
-    check_choice("sampling", sampling, SAMPLINGS)
+    check_choice("sampling", sampling, SAMPLINGS, function=function)
     if assumption is None:
         return "none" if sampling == "mb" else "unimodal"
-    check_choice("assumption", assumption, ASSUMPTIONS)
+    check_choice("assumption", assumption, ASSUMPTIONS, function=function)
     if sampling == "mb" and assumption != "none":
         fail(f"assumption: the Meinshausen-Buhlmann bound (sampling='mb') takes "
-             f"no assumption, use assumption='none' with it; got {assumption!r}")
+             f"no assumption, use assumption='none' with it; got {assumption!r}",
+             function=function)
     return assumption
 
 
@@ -363,13 +365,56 @@ def default_n_subsamples(sampling) -> int:
     return 50 if sampling == "ss" else 100
 
 
+def _assumption_rule(name, value, *, sampling, function=None) -> str:
+    return resolve_assumption(sampling, value, function=function)
+
+
+def _n_subsamples_rule(name, value, *, sampling, assumption, function=None) -> int:
+    assumption = resolve_assumption(sampling, assumption)
+    if value is None:
+        value = default_n_subsamples(sampling)
+    rconcave = assumption == "r-concave"
+    return check_int_range(name, value, minimum=2, maximum=RCONCAVE_MAX_B if rconcave else MAX_B,
+                           owner="the r-concave bound" if rconcave else "", function=function)
+
+
+def _two_of_three(*, cutoff, q, PFER, function=None) -> None:
+    given = [name for name, v in (("cutoff", cutoff), ("q", q), ("PFER", PFER)) if v is not None]
+    if len(given) != 2:
+        fail(f"cutoff, q, PFER: exactly two of them must be given; got "
+             f"{', '.join(given) if given else 'none'}", function=function)
+
+
+def _pfer_rule(name, value, *, n_features, function=None) -> float:
+    return _check_pfer(value, n_features, function=function)
+
+
+def _cutoff_rule(name, value, *, sampling, assumption, n_subsamples, function=None) -> float:
+    return _check_cutoff(value, resolve_assumption(sampling, assumption), n_subsamples,
+                         function=function)
+
+
 @validate_params({
     "n_features": Interval(Integral, 1, None),
     "sampling": Options(*SAMPLINGS),
-    "assumption": [Options(*ASSUMPTIONS), None],
-    "n_subsamples": [Interval(Integral, 2, MAX_B), None],    # <= 100 for the r-concave bound
-    "PFER": [Interval(Real, 0.0, None, closed="neither"), None],    # and < n_features
-    "cutoff": [Interval(Real, 0.0, 1.0, closed="right"), None],     # > 1/2 for MB, unimodal
+    "assumption": [Checked(_assumption_rule, "one of 'none', 'unimodal', 'r-concave' ('none' "
+                           "with sampling='mb')", invalid=("convex", 5, "Unimodal"),
+                           like=Options(*ASSUMPTIONS), reads=("sampling",)), None],
+    "n_subsamples": Checked(_n_subsamples_rule, "an integer in [2, 10**6] ([2, 100] for the "
+                            "r-concave bound)", invalid=(1, 0, 10 ** 6 + 1, 2.5, "50", True),
+                            like=Interval(Integral, 2, MAX_B),
+                            reads=("sampling", "assumption")),
+    ("cutoff", "q", "PFER"): Joint(_two_of_three, "exactly two of cutoff, q and PFER",
+                                   invalid=({"cutoff": None, "q": None, "PFER": None},
+                                            {"cutoff": 0.9, "q": 5, "PFER": 1.0})),
+    "PFER": [Checked(_pfer_rule, "a real number in (0, n_features)",
+                     invalid=(0.0, -1.0, float("nan"), "1"),
+                     like=Interval(Real, 0.0, Param("n_features"), closed="neither"),
+                     reads=("n_features",)), None],
+    "cutoff": [Checked(_cutoff_rule, "a real number in (1/2, 1] ((0, 1] for the r-concave "
+                       "bound)", invalid=(0.0, 1.5, float("nan"), "0.9"),
+                       like=Interval(Real, 0.0, 1.0, closed="right"),
+                       reads=("sampling", "assumption", "n_subsamples")), None],
     "q": [Interval(Real, 0.0, Param("n_features"), closed="right"), None],
 })
 def error_control(n_features, *, cutoff=None, q=None, PFER=None, sampling="ss",
@@ -497,23 +542,11 @@ def error_control(n_features, *, cutoff=None, q=None, PFER=None, sampling="ss",
     >>> ec.cutoff, ec.PFER                        # as stabs::stabsel_parameters
     (0.76, 0.98)
     """
-    # each argument's own rule is declared above; the rules between arguments follow
-    p = n_features
+    # the arguments' rules are declared above (validated in that order); what follows
+    # is the computation and the rules of its derived values
+    p, B = n_features, n_subsamples
     assumption = resolve_assumption(sampling, assumption)
-    if n_subsamples is None:
-        n_subsamples = default_n_subsamples(sampling)
-    B = n_subsamples
-    if assumption == "r-concave":
-        B = check_int_range("n_subsamples", n_subsamples, minimum=2, maximum=RCONCAVE_MAX_B,
-                            owner="the r-concave bound")
     given = [name for name, v in (("cutoff", cutoff), ("q", q), ("PFER", PFER)) if v is not None]
-    if len(given) != 2:
-        fail(f"cutoff, q, PFER: exactly two of them must be given; got "
-             f"{', '.join(given) if given else 'none'}", function="error_control")
-    if PFER is not None:
-        PFER = _check_pfer(PFER, p)
-    if cutoff is not None:
-        cutoff = _check_cutoff(cutoff, assumption, B)
 
     if cutoff is None:
         if assumption == "none":
@@ -550,26 +583,29 @@ def error_control(n_features, *, cutoff=None, q=None, PFER=None, sampling="ss",
                         sampling=sampling, assumption=assumption)
 
 
-def _check_pfer(PFER, p: int) -> float:
+def _check_pfer(PFER, p: int, *, function=None) -> float:
     """PFER in (0, p): E(V) <= p holds without stability selection, so a PFER of p or
     more asks for nothing (stabs accepts it, and then derives q > p)."""
-    PFER = check_real_range("PFER", PFER, low=0.0, low_open=True)
+    PFER = check_real_range("PFER", PFER, low=0.0, low_open=True, function=function)
     if PFER >= p:
         fail(f"PFER: must be below n_features = {p} (E(V) <= p holds for any "
-             f"selection, so a PFER of p or more bounds nothing); got {PFER!r}")
+             f"selection, so a PFER of p or more bounds nothing); got {PFER!r}",
+             function=function)
     return PFER
 
 
-def _check_cutoff(cutoff, assumption: str, B: int) -> float:
+def _check_cutoff(cutoff, assumption: str, B: int, *, function=None) -> float:
     """The cutoff's range: (1/2, 1] (the MB bound is infinite at 1/2), (0, 1] for the
     r-concave bound, and above 1/2 + 1/(4B) for the unimodal one below 3/4, where its
     constant K(pi, B) = 2 (2 pi - 1 - 1/(2B)) is positive."""
     if assumption == "r-concave":
-        return check_real_range("cutoff", cutoff, low=0.0, high=1.0, low_open=True)
-    cutoff = check_real_range("cutoff", cutoff, low=0.5, high=1.0, low_open=True)
+        return check_real_range("cutoff", cutoff, low=0.0, high=1.0, low_open=True,
+                                function=function)
+    cutoff = check_real_range("cutoff", cutoff, low=0.5, high=1.0, low_open=True,
+                              function=function)
     if assumption == "unimodal" and cutoff <= 0.5 + 1 / (4 * B):
         fail(f"cutoff: must be > 1/2 + 1/(4B) = {number(0.5 + 1 / (4 * B), 10)} "
              f"for the unimodal bound with n_subsamples={B} (below it the constant "
              f"2 (2 pi - 1 - 1/(2B)) is <= 0 and the bound negative or "
-             f"infinite); got {cutoff!r}")
+             f"infinite); got {cutoff!r}", function=function)
     return cutoff
