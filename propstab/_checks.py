@@ -342,32 +342,32 @@ def check_real(name: str, value, *, function: Optional[str] = None) -> float:
 
 
 
-def check_row_sizes(row_sizes, n_features) -> "tuple[np.ndarray, int]":
+def check_row_sizes(row_sizes, n_features, *, name: str = "row_sizes") -> "tuple[np.ndarray, int]":
     """Subset sizes k_1..k_M of a null model: a non-empty 1-D sequence of integers in
-    0..d, with d = ``n_features`` (a positive integer). Returns (k as int64, d)."""
+    0..d, with d = ``n_features`` (a positive integer). Returns (k as int64, d). The
+    messages name ``name`` (``subset_sizes`` in ``varying_sizes_note``)."""
     d = check_n_features(n_features)
     if isinstance(row_sizes, (str, bytes, Mapping)) or not isinstance(row_sizes, Iterable):
-        fail(f"row_sizes: must be a 1-D sequence of subset sizes (integers); got "
+        fail(f"{name}: must be a 1-D sequence of subset sizes (integers); got "
              f"{shown(row_sizes)}", TypeError)
     try:
         arr = np.asarray(list(row_sizes) if not isinstance(row_sizes, np.ndarray) else row_sizes)
     except (ValueError, TypeError):
-        fail(f"row_sizes: must be a 1-D sequence of subset sizes (integers); got "
+        fail(f"{name}: must be a 1-D sequence of subset sizes (integers); got "
              f"{shown(row_sizes)}", TypeError)
     if arr.ndim != 1 or arr.size == 0:
-        fail(f"row_sizes: must be a non-empty 1-D sequence of subset sizes; got shape "
+        fail(f"{name}: must be a non-empty 1-D sequence of subset sizes; got shape "
              f"{arr.shape}")
     if arr.dtype.kind not in "iu" and not (arr.dtype == object and all(
             isinstance(k, numbers.Integral) and not isinstance(k, bool) for k in arr)):
-        fail(f"row_sizes: subset sizes must be integers; got {arr.dtype} values "
+        fail(f"{name}: subset sizes must be integers; got {arr.dtype} values "
              f"{shown(arr.tolist())}", TypeError)
     k = arr.astype(np.int64)
     bad = (k < 0) | (k > d)
     if bad.any():
-        fail(f"row_sizes: every subset size must be in 0..{d} (n_features={d}); got "
+        fail(f"{name}: every subset size must be in 0..{d} (n_features={d}); got "
              f"{int(k[np.argmax(bad)])}")
     return k, d
-
 
 
 def check_unit_interval(name: str, value, *, function: Optional[str] = None) -> float:

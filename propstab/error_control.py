@@ -371,8 +371,6 @@ def _assumption_rule(name, value, *, sampling, function=None) -> str:
 
 def _n_subsamples_rule(name, value, *, sampling, assumption, function=None) -> int:
     assumption = resolve_assumption(sampling, assumption)
-    if value is None:
-        value = default_n_subsamples(sampling)
     rconcave = assumption == "r-concave"
     return check_int_range(name, value, minimum=2, maximum=RCONCAVE_MAX_B if rconcave else MAX_B,
                            owner="the r-concave bound" if rconcave else "", function=function)
@@ -390,7 +388,8 @@ def _pfer_rule(name, value, *, n_features, function=None) -> float:
 
 
 def _cutoff_rule(name, value, *, sampling, assumption, n_subsamples, function=None) -> float:
-    return _check_cutoff(value, resolve_assumption(sampling, assumption), n_subsamples,
+    B = default_n_subsamples(sampling) if n_subsamples is None else n_subsamples
+    return _check_cutoff(value, resolve_assumption(sampling, assumption), B,
                          function=function)
 
 
@@ -400,10 +399,10 @@ def _cutoff_rule(name, value, *, sampling, assumption, n_subsamples, function=No
     "assumption": [Checked(_assumption_rule, "one of 'none', 'unimodal', 'r-concave' ('none' "
                            "with sampling='mb')", invalid=("convex", 5, "Unimodal"),
                            like=Options(*ASSUMPTIONS), reads=("sampling",)), None],
-    "n_subsamples": Checked(_n_subsamples_rule, "an integer in [2, 10**6] ([2, 100] for the "
-                            "r-concave bound)", invalid=(1, 0, 10 ** 6 + 1, 2.5, "50", True),
-                            like=Interval(Integral, 2, MAX_B),
-                            reads=("sampling", "assumption")),
+    "n_subsamples": [Checked(_n_subsamples_rule, "an integer in [2, 10**6] ([2, 100] for the "
+                             "r-concave bound)", invalid=(1, 0, 10 ** 6 + 1, 2.5, "50", True),
+                             like=Interval(Integral, 2, MAX_B),
+                             reads=("sampling", "assumption")), None],     # None: stabs's
     ("cutoff", "q", "PFER"): Joint(_two_of_three, "exactly two of cutoff, q and PFER",
                                    invalid=({"cutoff": None, "q": None, "PFER": None},
                                             {"cutoff": 0.9, "q": 5, "PFER": 1.0})),
@@ -544,7 +543,8 @@ def error_control(n_features, *, cutoff=None, q=None, PFER=None, sampling="ss",
     """
     # the arguments' rules are declared above (validated in that order); what follows
     # is the computation and the rules of its derived values
-    p, B = n_features, n_subsamples
+    p, B = n_features, (default_n_subsamples(sampling) if n_subsamples is None
+                        else n_subsamples)
     assumption = resolve_assumption(sampling, assumption)
     given = [name for name, v in (("cutoff", cutoff), ("q", q), ("PFER", PFER)) if v is not None]
 

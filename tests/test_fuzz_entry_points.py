@@ -835,6 +835,24 @@ def test_the_declared_entry_points_are_in_the_table():
             "union_size_pmf", "nogueira_expectation"} <= names
 
 
+def _keeping_joint_rules(function, kwargs: dict, parameter: str) -> dict:
+    """The baseline with ``parameter`` given (any value) and every rule between arguments
+    that names it kept: another argument of the rule set to None where needed (PFER given
+    for ``exactly two of cutoff, q and PFER``: q dropped)."""
+    for key, rule in parameter_constraints(function).items():
+        if not isinstance(key, tuple) or parameter not in key:
+            continue
+        given = {**kwargs, parameter: kwargs.get(parameter, 0.5) or 0.5}
+        for candidate in [given] + [{**given, m: None} for m in key if m != parameter]:
+            try:
+                rule.check(key, candidate, "")
+            except (ValueError, TypeError):
+                continue
+            kwargs = {k: v for k, v in candidate.items()}
+            break
+    return kwargs
+
+
 @pytest.mark.parametrize("entry", DECLARED, ids=str)
 def test_every_declared_rule_refuses_the_values_its_constraints_break(entry):
     """For every declared parameter, every constraint of its rule yields values that
@@ -852,12 +870,13 @@ def test_every_declared_rule_refuses_the_values_its_constraints_break(entry):
                 assert caught.value.function == function.__name__
             continue
         for constraint in (c for c in rule if c is not None):
-            values = [v for v in constraint.invalid_values(entry.base())
-                      if v in invalid_values(rule, entry.base())
-                      or any(v is w for w in invalid_values(rule, entry.base()))]
+            base = _keeping_joint_rules(function, entry.base(), parameter)
+            values = [v for v in constraint.invalid_values(base)
+                      if v in invalid_values(rule, base)
+                      or any(v is w for w in invalid_values(rule, base))]
             assert values, f"{entry}: {constraint!r} of {parameter} gives no invalid value"
             for value in values:
-                kwargs = entry.base()
+                kwargs = _keeping_joint_rules(function, entry.base(), parameter)
                 kwargs[parameter] = value
                 with pytest.raises(propstab.InvalidParameterError) as caught:
                     entry.call(**kwargs)
