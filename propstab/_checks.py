@@ -42,7 +42,10 @@ def fail(rule: str, exc=ValueError, *, function: Optional[str] = None):
     """
     argument = rule.partition(": ")[0] if ": " in rule else None
     message = f"{rule} (in {function})" if function else rule
-    raise InvalidParameterError(message, argument=argument, function=function, kind=exc)
+    # from None: the message says everything (an error caught while checking is not
+    # shown as the context of this one)
+    raise InvalidParameterError(message, argument=argument, function=function,
+                                kind=exc) from None
 
 
 def check_n_features(n_features, name: str = "n_features", *,

@@ -209,7 +209,7 @@ def audit(measures=None, *, max_examples: int = DEFAULT_MAX_EXAMPLES, seed: int 
     >>> propstab.audit("nogueira", claims=["bounds"])
     Traceback (most recent call last):
     ...
-    ValueError: claims: 'nogueira' is a registered measure: it declares its own claims and
+    propstab.InvalidParameterError: claims: 'nogueira' is a registered measure: it declares its own claims and
     bounds; declaration keywords apply only to a user function f(Z) -> float; got
     claims=['bounds']
     """

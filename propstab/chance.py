@@ -22,7 +22,7 @@ import numpy as np
 from scipy import stats
 
 from ._exceptions import undefined
-from ._checks import check_row_sizes
+from ._checks import check_row_sizes, fail
 from ._params import N_FEATURES, Callable as CallableRule, validate_params
 
 __all__ = ["expected_pairwise", "column_count_pmf", "degenerate_intersection",
@@ -78,19 +78,19 @@ def degenerate_intersection(k_i, k_j, n_features) -> np.ndarray:
     for name, value in (("k_i", k_i), ("k_j", k_j)):
         arr = np.asarray(value)
         if arr.dtype.kind not in "iu":
-            raise TypeError(f"{name}: must be integers (subset sizes, or d); got "
-                            f"{arr.dtype} values {value!r}")
+            fail(f"{name}: must be integers (subset sizes, or d); got "
+                 f"{arr.dtype} values {value!r}", TypeError)
         arrays.append(arr.astype(np.int64))
     try:
         ki, kj = np.broadcast_arrays(*arrays)
     except ValueError:
-        raise ValueError(f"k_i, k_j: shapes {arrays[0].shape} and {arrays[1].shape} do not "
-                         f"broadcast together") from None
+        fail(f"k_i, k_j: shapes {arrays[0].shape} and {arrays[1].shape} do not "
+             f"broadcast together")
     for name, k in (("k_i", ki), ("k_j", kj)):
         outside = (k < 0) | (k > d)
         if np.any(outside):
-            raise ValueError(f"{name}: every subset size must be in 0..{d} (n_features={d}); "
-                             f"got {int(k[outside].flat[0])}")
+            fail(f"{name}: every subset size must be in 0..{d} (n_features={d}); "
+                 f"got {int(k[outside].flat[0])}")
     return np.maximum(0, ki + kj - d) == np.minimum(ki, kj)
 
 
@@ -359,7 +359,7 @@ def nogueira_expectation(row_sizes, n_features: int) -> float:
     """
     sizes, d = check_row_sizes(row_sizes, n_features)
     if sizes.size < 2:
-        raise ValueError(f"row_sizes: needs M >= 2 runs; got {sizes.size}")
+        fail(f"row_sizes: needs M >= 2 runs; got {sizes.size}")
     k = [int(x) for x in sizes.tolist()]
     M, N = len(k), sum(k)
     if N == 0 or N == M * d:
