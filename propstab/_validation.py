@@ -20,7 +20,8 @@ from ._checks import (as_real_array, check_axes, check_bool, check_choice,  # no
                       check_probabilities, check_r_indices, check_random_state, check_real,
                       check_real_range, check_row_sizes, check_text, check_unit_interval,
                       fail, finite, is_label, is_one_of, seed_sequence, shown)
-from ._convert_matrices import as_importances, as_similarity  # noqa: F401
+from ._convert_matrices import (as_importances, as_similarity, numeric_csr,  # noqa: F401
+                                sparse_position)
 from ._convert_rankings import (INPUT_KINDS, RANKING_KINDS, as_input,  # noqa: F401
                                 as_named_input, as_rankings, rankings_of)
 from ._convert_selection import Selection, as_selection, selection_of  # noqa: F401
@@ -32,5 +33,8 @@ _shown = shown                 # old names, for the importers not yet switched
 _is_one_of = is_one_of
 _finite = finite
 _as_rankings = rankings_of
+_fail = fail
+_numeric_csr = numeric_csr
+_sparse_position = sparse_position
 
 __all__ = ["Selection", "as_selection", "check_options"]
