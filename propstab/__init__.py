@@ -10,7 +10,7 @@ matrix Z (M runs x d features). A stability measure maps Z to a number.
 >>> round(propstab.stability(Z, measure="jaccard"), 6)   # (1 + 1/3 + 1/3) / 3
 0.555556
 """
-from ._exceptions import UndefinedMeasureWarning
+from ._exceptions import InvalidParameterError, UndefinedMeasureWarning
 from ._registry import (Bound, MeasureInfo, Parameter, RDefault, RReference, get_measure,
                         list_measures)
 from ._selection import Selection
@@ -21,9 +21,9 @@ from . import measures
 from ._api import stability
 
 __all__ = [
-    "Axiom", "Bound", "MeasureInfo", "Parameter", "RDefault", "RReference", "Rankings",
-    "Selection", "UndefinedMeasureWarning", "as_rankings", "as_selection", "get_measure",
-    "list_measures", "measures", "stability",
+    "Axiom", "Bound", "InvalidParameterError", "MeasureInfo", "Parameter", "RDefault",
+    "RReference", "Rankings", "Selection", "UndefinedMeasureWarning", "as_rankings",
+    "as_selection", "get_measure", "list_measures", "measures", "stability",
 ]
 
 __version__ = "0.1.0"

@@ -1,12 +1,20 @@
 """The one entry point that dispatches to a registered measure."""
 from __future__ import annotations
 
-from ._registry import get_measure
-from ._validation import as_input
+from ._convert_rankings import as_input
+from ._params import N_FEATURES, Checked, validate_params
+from ._registry import lookup
+
+#: a registered measure's name or alias
+MEASURE = Checked(lambda name, value, function=None: lookup(value, argument=name,
+                                                            function=function),
+                  "a registered measure's name or alias",
+                  invalid=("no_such_measure", "Jaccard", 5, None, ["jaccard"]))
 
 __all__ = ["stability"]
 
 
+@validate_params({"measure": MEASURE, "n_features": [N_FEATURES, None]})
 def stability(Z, /, measure: str = "nogueira", *, n_features=None, feature_names=None,
               **options) -> float:
     """The stability of the selections in ``Z`` under a registered measure.
@@ -63,8 +71,7 @@ def stability(Z, /, measure: str = "nogueira", *, n_features=None, feature_names
     >>> stability([[1, 1, 0], [1, 0, 1]], measure="dice")
     0.5
     """
-    info = get_measure(measure)
-    # validated here so that a message names this function's argument, Z
+    info = measure                     # the registry's entry (the declared rule's value)
     data = as_input(info.input, Z, n_features=n_features, feature_names=feature_names,
                     argument="Z", owner=info.name)
     return info.function(data, **options)

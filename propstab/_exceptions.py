@@ -3,7 +3,7 @@ import os
 import sys
 import warnings
 
-__all__ = ["UndefinedMeasureWarning", "undefined", "warn"]
+__all__ = ["InvalidParameterError", "UndefinedMeasureWarning", "undefined", "warn"]
 
 _PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__)) + os.sep
 
@@ -61,6 +61,91 @@ class UndefinedMeasureWarning(RuntimeWarning):
     >>> value, caught[0].category.__name__
     (nan, 'UndefinedMeasureWarning')
     """
+
+
+class InvalidParameterError(ValueError, TypeError):
+    """An argument breaks its rule: the one error class of invalid arguments.
+
+    Every check of an argument (``propstab._checks``, the input converters, the
+    declared rules of :mod:`propstab._params`) raises it, with a message that starts
+    with the argument's name (``"q: must be > 0; got -1"``) and names the rule and
+    the value received. As scikit-learn's ``InvalidParameterError``, it is both a
+    ``ValueError`` and a ``TypeError``, so ``except ValueError`` and ``except
+    TypeError`` both catch it whatever the rule broken; :attr:`kind` keeps which of
+    the two the rule is (a value out of range, or a value of the wrong type), and is
+    the class the R package reports (``propstab_ValueError``, ``propstab_TypeError``).
+
+    Parameters
+    ----------
+    message : str
+        The whole message, starting with ``"<argument>: "``.
+    argument : str, optional
+        The name of the user's argument at fault (``"Z"``, ``"n_features"``,
+        ``"matrices['a']"``).
+    function : str, optional
+        The public function whose declared rule was broken, when known.
+    kind : {ValueError, TypeError}, default ValueError
+        The builtin class of the rule: TypeError for a value of the wrong type.
+
+    Attributes
+    ----------
+    argument, function, kind
+        As given.
+
+    See Also
+    --------
+    propstab.stability : Raises it for an invalid ``Z`` or an unknown option.
+
+    References
+    ----------
+    scikit-learn, ``sklearn.utils._param_validation.InvalidParameterError`` (the
+    class that is both a ValueError and a TypeError).
+
+    Examples
+    --------
+    >>> import propstab
+    >>> try:
+    ...     propstab.stability([[1, 0], [0, 2]])
+    ... except propstab.InvalidParameterError as error:
+    ...     print(error.argument, error.kind.__name__, isinstance(error, ValueError))
+    Z ValueError True
+    """
+
+    def __init__(self, message: str, *, argument=None, function=None, kind=ValueError):
+        super().__init__(message)
+        self.argument = argument
+        self.function = function
+        self.kind = kind
+
+    def renamed(self, names) -> "InvalidParameterError":
+        """The same error with its argument called by another name: ``names`` maps the
+        Python name to the caller's (the R package's ``sim.mat`` for ``similarity``); an
+        argument ``"Z1, Z2"`` is renamed part by part. The message is the argument and
+        the rule, so only the argument changes.
+
+        >>> error = InvalidParameterError("Z1, Z2: not comparable", argument="Z1, Z2")
+        >>> str(error.renamed({"Z1": "y", "Z2": "x"}))
+        'y, x: not comparable'
+        """
+        parts = (self.argument or "").split(", ")
+        message = str(self)
+        if not self.argument or not message.startswith(f"{self.argument}: ") or not all(
+                p in names for p in parts):
+            return self
+        argument = ", ".join(names[p] for p in parts)
+        return InvalidParameterError(argument + message[len(self.argument):],
+                                     argument=argument, function=self.function,
+                                     kind=self.kind)
+
+    def __reduce__(self):               # pickled with its attributes (joblib workers)
+        return (_invalid_parameter, (str(self), self.argument, self.function, self.kind))
+
+
+InvalidParameterError.__module__ = "propstab"       # its documented home
+
+
+def _invalid_parameter(message, argument, function, kind):
+    return InvalidParameterError(message, argument=argument, function=function, kind=kind)
 
 
 # ----------------------------------------------------------------------------------

@@ -37,7 +37,9 @@ from ._exceptions import undefined
 from ._measure_docs import complete_docstring, properties_table, with_table
 from ._r_metadata import (ExpectedDifference, RDefault, RReference, default_difference_text,
                           record_references)
-from ._validation import as_input, check_matrix_options, check_options
+from ._checks import fail
+from ._convert_rankings import as_input
+from ._option_checks import check_matrix_options, check_options
 from .axioms import Axiom
 
 __all__ = [
@@ -389,13 +391,27 @@ def get_measure(name: str) -> MeasureInfo:
     >>> get_measure("somol").name
     'cwrel'
     """
+    return lookup(name)
+
+
+def lookup(name, *, argument: str = "measure", function: Optional[str] = None) -> MeasureInfo:
+    """:func:`get_measure`, its messages naming ``argument`` (the user's name for the
+    measure: ``measures`` in ``audit``) and ``function``.
+
+    >>> lookup("jacard", argument="measures")
+    Traceback (most recent call last):
+    ...
+    propstab.InvalidParameterError: measures: 'jacard' is not a registered measure. Did you
+    mean 'jaccard'?...
+    """
     if not isinstance(name, str):
-        raise TypeError(f"measure: must be a measure name (str); got {type(name).__name__} {name!r}")
+        fail(f"{argument}: must be a measure name (str); got {type(name).__name__} {name!r}",
+             TypeError, function=function)
     key = _ALIASES.get(name, name)
     if key not in _REGISTRY:
         known = sorted([*_REGISTRY, *_ALIASES])
         close = difflib.get_close_matches(name, known, n=3)
         hint = f" Did you mean {', '.join(map(repr, close))}?" if close else ""
-        raise ValueError(f"measure: {name!r} is not a registered measure.{hint} "
-                         f"Known: {', '.join(known)}")
+        fail(f"{argument}: {name!r} is not a registered measure.{hint} "
+             f"Known: {', '.join(known)}", function=function)
     return _REGISTRY[key]

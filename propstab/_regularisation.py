@@ -26,7 +26,7 @@ from typing import Optional, Tuple
 
 import numpy as np
 
-from ._validation import shown
+from ._checks import shown
 
 __all__ = ["Penalty", "default_path", "locate_penalty"]
 

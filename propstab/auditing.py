@@ -63,8 +63,9 @@ from ._audit.loader import load_function
 from ._audit.report import AuditTable, CheckResult
 from ._audit.subjects import (CONTEXT_ENUMERATION_LIMIT, VARIANTS, Subject,
                               registered_subjects, subject)
-from ._registry import MeasureInfo, Variant, as_axiom, get_measure, list_measures
-from ._validation import check_int_range
+from ._registry import MeasureInfo, Variant, as_axiom, list_measures, lookup
+from ._checks import fail
+from ._params import Boolean, Integral, Interval, validate_params
 from ._progress import progress_bar, wanted
 from .axioms import Axiom
 
@@ -124,19 +125,16 @@ def audited_subjects(measures=None, **declaration) -> "list[Subject]":
     elif isinstance(measures, (str, MeasureInfo)) or callable(measures):
         measures = [measures]
     elif isinstance(measures, (bytes, Mapping)) or not isinstance(measures, Iterable):
-        raise TypeError(f"measures: must be a measure name, a MeasureInfo, a function "
-                        f"f(Z) -> float or a list of them; got {type(measures).__name__} "
-                        f"{measures!r}")
+        fail(f"measures: must be a measure name, a MeasureInfo, a function "
+             f"f(Z) -> float or a list of them; got {type(measures).__name__} "
+             f"{measures!r}", TypeError)
     out = []
     for m in measures:
         if not isinstance(m, (str, MeasureInfo)) and not callable(m):
-            raise TypeError(f"measures: every item must be a measure name, a MeasureInfo or "
-                            f"a function f(Z) -> float; got {type(m).__name__} {m!r}")
+            fail(f"measures: every item must be a measure name, a MeasureInfo or "
+                 f"a function f(Z) -> float; got {type(m).__name__} {m!r}", TypeError)
         if isinstance(m, str):
-            try:
-                m = get_measure(m)
-            except ValueError as exc:
-                raise ValueError(f"measures: {str(exc).partition(': ')[2]}") from None
+            m = lookup(m, argument="measures")
         if isinstance(m, MeasureInfo):
             out.extend(registered_subjects(m, **declaration))
         else:
@@ -144,6 +142,8 @@ def audited_subjects(measures=None, **declaration) -> "list[Subject]":
     return out
 
 
+@validate_params({"max_examples": Interval(Integral, 1, None), "seed": Interval(Integral, 0, None),
+                  "progress": Boolean(none=True)})
 def audit(measures=None, *, max_examples: int = DEFAULT_MAX_EXAMPLES, seed: int = 0,
           axioms: Optional[Iterable] = None, progress=None, **declaration) -> AuditTable:
     """Check every declared axiom of stability measures.
@@ -209,18 +209,16 @@ def audit(measures=None, *, max_examples: int = DEFAULT_MAX_EXAMPLES, seed: int 
     >>> propstab.audit("nogueira", claims=["bounds"])
     Traceback (most recent call last):
     ...
-    ValueError: claims: 'nogueira' is a registered measure: it declares its own claims and
+    propstab.InvalidParameterError: claims: 'nogueira' is a registered measure: it declares its own claims and
     bounds; declaration keywords apply only to a user function f(Z) -> float; got
     claims=['bounds']
     """
-    max_examples = check_int_range("max_examples", max_examples, minimum=1, owner="audit")
-    seed = check_int_range("seed", seed, minimum=0, owner="audit")
     if isinstance(axioms, (str, Axiom)):
         axioms = [axioms]
     elif axioms is not None and (isinstance(axioms, (bytes, Mapping))
                                  or not isinstance(axioms, Iterable)):
-        raise TypeError(f"axioms: must be an iterable of axioms or their names; got "
-                        f"{type(axioms).__name__} {axioms!r}")
+        fail(f"axioms: must be an iterable of axioms or their names; got "
+             f"{type(axioms).__name__} {axioms!r}", TypeError)
     chosen = list(Axiom) if axioms is None else [as_axiom(a, "axioms") for a in axioms]
     wanted(progress)                                  # checked before the long part
     pairs = [(s, a) for s in audited_subjects(measures, **declaration) for a in chosen]

@@ -22,12 +22,14 @@ import numpy as np
 from scipy import stats
 
 from ._exceptions import undefined
-from ._validation import check_n_features, check_row_sizes
+from ._checks import check_row_sizes, fail
+from ._params import N_FEATURES, Callable as CallableRule, validate_params
 
 __all__ = ["expected_pairwise", "column_count_pmf", "degenerate_intersection",
            "nogueira_expectation", "union_size_pmf"]
 
 
+@validate_params({"n_features": N_FEATURES})
 def degenerate_intersection(k_i, k_j, n_features) -> np.ndarray:
     """Where the null law of ``|s_i ∩ s_j|`` is one point, decided on the integers.
 
@@ -71,27 +73,29 @@ def degenerate_intersection(k_i, k_j, n_features) -> np.ndarray:
     >>> degenerate_intersection([10, 10, 0, 3], [10, 4, 4, 4], 10).tolist()
     [True, True, True, False]
     """
-    d = check_n_features(n_features)
+    d = n_features
     arrays = []
     for name, value in (("k_i", k_i), ("k_j", k_j)):
         arr = np.asarray(value)
         if arr.dtype.kind not in "iu":
-            raise TypeError(f"{name}: must be integers (subset sizes, or d); got "
-                            f"{arr.dtype} values {value!r}")
+            fail(f"{name}: must be integers (subset sizes, or d); got "
+                 f"{arr.dtype} values {value!r}", TypeError)
         arrays.append(arr.astype(np.int64))
     try:
         ki, kj = np.broadcast_arrays(*arrays)
     except ValueError:
-        raise ValueError(f"k_i, k_j: shapes {arrays[0].shape} and {arrays[1].shape} do not "
-                         f"broadcast together") from None
+        fail(f"k_i, k_j: shapes {arrays[0].shape} and {arrays[1].shape} do not "
+             f"broadcast together")
     for name, k in (("k_i", ki), ("k_j", kj)):
         outside = (k < 0) | (k > d)
         if np.any(outside):
-            raise ValueError(f"{name}: every subset size must be in 0..{d} (n_features={d}); "
-                             f"got {int(k[outside].flat[0])}")
+            fail(f"{name}: every subset size must be in 0..{d} (n_features={d}); "
+                 f"got {int(k[outside].flat[0])}")
     return np.maximum(0, ki + kj - d) == np.minimum(ki, kj)
 
 
+@validate_params({"score": CallableRule("a function score(r, k_i, k_j, d) -> (numerator, "
+                                         "denominator)"), "n_features": N_FEATURES})
 def expected_pairwise(score: Callable, row_sizes, n_features: int) -> Tuple[np.ndarray, np.ndarray]:
     """E[phi(s_i, s_j) | H0] for every ordered pair of runs.
 
@@ -150,9 +154,6 @@ def expected_pairwise(score: Callable, row_sizes, n_features: int) -> Tuple[np.n
     >>> float(E[0, 1])
     0.5
     """
-    if not callable(score):
-        raise TypeError(f"score: must be a function score(r, k_i, k_j, d) -> (numerator, "
-                        f"denominator); got {type(score).__name__} {score!r}")
     k, d = check_row_sizes(row_sizes, n_features)
     sizes, inverse = np.unique(k, return_inverse=True)
     a = sizes[:, None, None].astype(np.float64)
@@ -180,6 +181,7 @@ def expected_pairwise(score: Callable, row_sizes, n_features: int) -> Tuple[np.n
     return E_u[np.ix_(inv, inv)], defined_u[np.ix_(inv, inv)]
 
 
+@validate_params({"n_features": N_FEATURES})
 def column_count_pmf(row_sizes, n_features: int) -> np.ndarray:
     """P(F_f = c | H0) for c = 0..M: Poisson-binomial with probabilities k_i/d.
 
@@ -231,6 +233,7 @@ def column_count_pmf(row_sizes, n_features: int) -> np.ndarray:
     return pmf
 
 
+@validate_params({"n_features": N_FEATURES})
 def union_size_pmf(row_sizes, n_features: int) -> np.ndarray:
     """P(``|s_1 ∪ … ∪ s_M|`` = u | H0) for u = 0..d.
 
@@ -293,6 +296,7 @@ def union_size_pmf(row_sizes, n_features: int) -> np.ndarray:
     return pmf
 
 
+@validate_params({"n_features": N_FEATURES})
 def nogueira_expectation(row_sizes, n_features: int) -> float:
     """E[Phi-hat | H0] of Nogueira's estimator for runs of fixed sizes k_1..k_M.
 
@@ -355,7 +359,7 @@ def nogueira_expectation(row_sizes, n_features: int) -> float:
     """
     sizes, d = check_row_sizes(row_sizes, n_features)
     if sizes.size < 2:
-        raise ValueError(f"row_sizes: needs M >= 2 runs; got {sizes.size}")
+        fail(f"row_sizes: needs M >= 2 runs; got {sizes.size}")
     k = [int(x) for x in sizes.tolist()]
     M, N = len(k), sum(k)
     if N == 0 or N == M * d:

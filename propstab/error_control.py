@@ -20,7 +20,9 @@ from ._exceptions import warn
 from ._rconcave import rconcave_bound, rconcave_cutoff, rconcave_q
 from ._results import Result
 from ._text import Summary, number, significant, summary
-from ._validation import check_choice, check_int_range, check_real_range
+from ._checks import check_choice, check_int_range, check_real_range, fail
+from ._params import (Checked, Integral, Interval, Joint, Options, Param, Real,
+                      validate_params)
 
 __all__ = ["ErrorControl", "LargePFERWarning", "PFERExceededWarning", "error_control"]
 
@@ -141,9 +143,9 @@ def _unimodal_bound(q: float, p: int, cutoff: float, B: int) -> float:
     pi > 3/4 has no condition on q/p.
     """
     if cutoff <= 0.75 and cutoff < _unimodal_min_cutoff(q / p, B):
-        raise ValueError(f"cutoff: {cutoff!r} is out of bounds for the unimodal bound "
-                         f"(must be >= 1/2 + min((q/p)^2, 1/(2B) + 3/4 (q/p)^2) with "
-                         f"q/p = {number(q / p, 6)}, B = {B})")
+        fail(f"cutoff: {cutoff!r} is out of bounds for the unimodal bound "
+             f"(must be >= 1/2 + min((q/p)^2, 1/(2B) + 3/4 (q/p)^2) with "
+             f"q/p = {number(q / p, 6)}, B = {B})")
     return q * q / p / float(_unimodal_denominator(cutoff, B))
 
 
@@ -154,11 +156,11 @@ def _unimodal_cutoff(p: int, q: float, PFER: float, B: int) -> float:
     if grid.size == 0:
         largest = max(math.floor(p * math.sqrt(0.5)),
                       math.floor(p * math.sqrt((0.5 - 1 / (2 * B)) * 4 / 3)))
-        raise ValueError(f"q: must be <= {largest} for the unimodal bound; got {q!r}")
+        fail(f"q: must be <= {largest} for the unimodal bound; got {q!r}")
     below = q * q / p / _unimodal_denominator(grid, B) < PFER
     if not below.any():
-        raise ValueError(f"PFER: no cutoff on the grid 1/2 + j/(2B) attains PFER < {PFER!r} "
-                         f"with q = {q!r} (n_features={p}, B={B}) under the unimodal bound")
+        fail(f"PFER: no cutoff on the grid 1/2 + j/(2B) attains PFER < {PFER!r} "
+             f"with q = {q!r} (n_features={p}, B={B}) under the unimodal bound")
     return float(grid[np.argmax(below)])
 
 
@@ -193,24 +195,24 @@ def _unimodal_q(p: int, cutoff: float, PFER: float, B: int) -> float:
     docs/stability_selection.md.)
     """
     if cutoff <= 0.75 and cutoff < 0.5 + 1 / (2 * B):
-        raise ValueError(f"cutoff: must be >= 1/2 + 1/(2B) = {number(0.5 + 1 / (2 * B), 10)} "
-                         f"to derive q under the unimodal bound; got {cutoff!r}")
+        fail(f"cutoff: must be >= 1/2 + 1/(2B) = {number(0.5 + 1 / (2 * B), 10)} "
+             f"to derive q under the unimodal bound; got {cutoff!r}")
     q_top = _unimodal_q_top(p, cutoff, B)
     if q_top < 1:
-        raise ValueError(f"cutoff: {cutoff!r} is out of bounds for the unimodal bound "
-                         f"with n_features={p}, B={B}: no q >= 1 is admissible")
+        fail(f"cutoff: {cutoff!r} is out of bounds for the unimodal bound "
+             f"with n_features={p}, B={B}: no q >= 1 is admissible")
     root = math.sqrt(PFER * p * float(_unimodal_denominator(cutoff, B)))
     if root < 1:
-        raise ValueError(f"PFER: no q >= 1 attains PFER <= {PFER!r} with cutoff = "
-                         f"{cutoff!r} under the unimodal bound (n_features={p}, "
-                         f"n_subsamples={B}): the bound at q = 1 is "
-                         f"{number(1 / p / float(_unimodal_denominator(cutoff, B)), 3)}")
+        fail(f"PFER: no q >= 1 attains PFER <= {PFER!r} with cutoff = "
+             f"{cutoff!r} under the unimodal bound (n_features={p}, "
+             f"n_subsamples={B}): the bound at q = 1 is "
+             f"{number(1 / p / float(_unimodal_denominator(cutoff, B)), 3)}")
     if root > q_top and cutoff > 0.75:
         # stabs's uniroot fails here too; the branch above 3/4 states no limit on q/p,
         # and q = p (every feature in every subsample) would make any bound below p false
-        raise ValueError(f"PFER: {PFER!r} is above the unimodal bound of every q up to "
-                         f"n_features={p} at cutoff = {cutoff!r} (q* = {number(root)}, "
-                         f"n_subsamples={B}); ask for a smaller PFER or give q")
+        fail(f"PFER: {PFER!r} is above the unimodal bound of every q up to "
+             f"n_features={p} at cutoff = {cutoff!r} (q* = {number(root)}, "
+             f"n_subsamples={B}); ask for a smaller PFER or give q")
     return float(min(math.floor(root), q_top))
 
 
@@ -337,16 +339,17 @@ class ErrorControl(Result):
                        rows)
 
 
-def resolve_assumption(sampling, assumption) -> str:
+def resolve_assumption(sampling, assumption, *, function=None) -> str:
     """The bound's assumption for a sampling scheme, validated; None gives the default
     (``"none"`` for ``"mb"``, ``"unimodal"`` for ``"ss"``)."""
-    check_choice("sampling", sampling, SAMPLINGS)
+    check_choice("sampling", sampling, SAMPLINGS, function=function)
     if assumption is None:
         return "none" if sampling == "mb" else "unimodal"
-    check_choice("assumption", assumption, ASSUMPTIONS)
+    check_choice("assumption", assumption, ASSUMPTIONS, function=function)
     if sampling == "mb" and assumption != "none":
-        raise ValueError(f"assumption: the Meinshausen-Buhlmann bound (sampling='mb') takes "
-                         f"no assumption, use assumption='none' with it; got {assumption!r}")
+        fail(f"assumption: the Meinshausen-Buhlmann bound (sampling='mb') takes "
+             f"no assumption, use assumption='none' with it; got {assumption!r}",
+             function=function)
     return assumption
 
 
@@ -362,6 +365,57 @@ def default_n_subsamples(sampling) -> int:
     return 50 if sampling == "ss" else 100
 
 
+def _assumption_rule(name, value, *, sampling, function=None) -> str:
+    return resolve_assumption(sampling, value, function=function)
+
+
+def _n_subsamples_rule(name, value, *, sampling, assumption, function=None) -> int:
+    assumption = resolve_assumption(sampling, assumption)
+    rconcave = assumption == "r-concave"
+    return check_int_range(name, value, minimum=2, maximum=RCONCAVE_MAX_B if rconcave else MAX_B,
+                           owner="the r-concave bound" if rconcave else "", function=function)
+
+
+def _two_of_three(*, cutoff, q, PFER, function=None) -> None:
+    given = [name for name, v in (("cutoff", cutoff), ("q", q), ("PFER", PFER)) if v is not None]
+    if len(given) != 2:
+        fail(f"cutoff, q, PFER: exactly two of them must be given; got "
+             f"{', '.join(given) if given else 'none'}", function=function)
+
+
+def _pfer_rule(name, value, *, n_features, function=None) -> float:
+    return _check_pfer(value, n_features, function=function)
+
+
+def _cutoff_rule(name, value, *, sampling, assumption, n_subsamples, function=None) -> float:
+    B = default_n_subsamples(sampling) if n_subsamples is None else n_subsamples
+    return _check_cutoff(value, resolve_assumption(sampling, assumption), B,
+                         function=function)
+
+
+@validate_params({
+    "n_features": Interval(Integral, 1, None),
+    "sampling": Options(*SAMPLINGS),
+    "assumption": [Checked(_assumption_rule, "one of 'none', 'unimodal', 'r-concave' ('none' "
+                           "with sampling='mb')", invalid=("convex", 5, "Unimodal"),
+                           like=Options(*ASSUMPTIONS), reads=("sampling",)), None],
+    "n_subsamples": [Checked(_n_subsamples_rule, "an integer in [2, 10**6] ([2, 100] for the "
+                             "r-concave bound)", invalid=(1, 0, 10 ** 6 + 1, 2.5, "50", True),
+                             like=Interval(Integral, 2, MAX_B),
+                             reads=("sampling", "assumption")), None],     # None: stabs's
+    ("cutoff", "q", "PFER"): Joint(_two_of_three, "exactly two of cutoff, q and PFER",
+                                   invalid=({"cutoff": None, "q": None, "PFER": None},
+                                            {"cutoff": 0.9, "q": 5, "PFER": 1.0})),
+    "PFER": [Checked(_pfer_rule, "a real number in (0, n_features)",
+                     invalid=(0.0, -1.0, float("nan"), "1"),
+                     like=Interval(Real, 0.0, Param("n_features"), closed="neither"),
+                     reads=("n_features",)), None],
+    "cutoff": [Checked(_cutoff_rule, "a real number in (1/2, 1] ((0, 1] for the r-concave "
+                       "bound)", invalid=(0.0, 1.5, float("nan"), "0.9"),
+                       like=Interval(Real, 0.0, 1.0, closed="right"),
+                       reads=("sampling", "assumption", "n_subsamples")), None],
+    "q": [Interval(Real, 0.0, Param("n_features"), closed="right"), None],
+})
 def error_control(n_features, *, cutoff=None, q=None, PFER=None, sampling="ss",
                   assumption=None, n_subsamples=None) -> ErrorControl:
     r"""The cutoff, q and PFER bound of stability selection, given two of them.
@@ -487,23 +541,12 @@ def error_control(n_features, *, cutoff=None, q=None, PFER=None, sampling="ss",
     >>> ec.cutoff, ec.PFER                        # as stabs::stabsel_parameters
     (0.76, 0.98)
     """
-    p = check_int_range("n_features", n_features, minimum=1)
+    # the arguments' rules are declared above (validated in that order); what follows
+    # is the computation and the rules of its derived values
+    p, B = n_features, (default_n_subsamples(sampling) if n_subsamples is None
+                        else n_subsamples)
     assumption = resolve_assumption(sampling, assumption)
-    if n_subsamples is None:
-        n_subsamples = default_n_subsamples(sampling)
-    B = check_int_range("n_subsamples", n_subsamples, minimum=2,
-                        maximum=RCONCAVE_MAX_B if assumption == "r-concave" else MAX_B,
-                        owner="the r-concave bound" if assumption == "r-concave" else "")
     given = [name for name, v in (("cutoff", cutoff), ("q", q), ("PFER", PFER)) if v is not None]
-    if len(given) != 2:
-        raise ValueError(f"error_control: exactly two of cutoff, q and PFER must be given; "
-                         f"got {', '.join(given) if given else 'none'}")
-    if PFER is not None:
-        PFER = _check_pfer(PFER, p)
-    if cutoff is not None:
-        cutoff = _check_cutoff(cutoff, assumption, B)
-    if q is not None:
-        q = check_real_range("q", q, low=0.0, high=float(p), low_open=True)
 
     if cutoff is None:
         if assumption == "none":
@@ -520,13 +563,13 @@ def error_control(n_features, *, cutoff=None, q=None, PFER=None, sampling="ss",
         else:
             q = rconcave_q(p, cutoff, PFER, B)
         if q < 1 or _bound(p, 1.0, cutoff, B, assumption) > PFER:
-            raise ValueError(f"PFER: no q >= 1 attains PFER <= {PFER!r} with cutoff = "
-                             f"{cutoff!r} under the {BOUND_NAMES[assumption]} (n_features="
-                             f"{p}, n_subsamples={B}): the bound at q = 1 is "
-                             f"{_bound(p, 1.0, cutoff, B, assumption):.3g}")
+            fail(f"PFER: no q >= 1 attains PFER <= {PFER!r} with cutoff = "
+                 f"{cutoff!r} under the {BOUND_NAMES[assumption]} (n_features="
+                 f"{p}, n_subsamples={B}): the bound at q = 1 is "
+                 f"{_bound(p, 1.0, cutoff, B, assumption):.3g}")
     if "cutoff" in given and assumption == "r-concave" and cutoff <= q / p:
-        raise ValueError(f"cutoff: must be larger than q/p = {number(q / p, 6)} for the r-concave "
-                         f"bound; got {cutoff!r}")
+        fail(f"cutoff: must be larger than q/p = {number(q / p, 6)} for the r-concave "
+             f"bound; got {cutoff!r}")
     bound = _bound(p, q, cutoff, B, assumption)
     if PFER is not None and bound > PFER * (1 + 1e-12):
         # only a derived cutoff can get here: no cutoff up to 1 attains PFER with this q
@@ -540,26 +583,29 @@ def error_control(n_features, *, cutoff=None, q=None, PFER=None, sampling="ss",
                         sampling=sampling, assumption=assumption)
 
 
-def _check_pfer(PFER, p: int) -> float:
+def _check_pfer(PFER, p: int, *, function=None) -> float:
     """PFER in (0, p): E(V) <= p holds without stability selection, so a PFER of p or
     more asks for nothing (stabs accepts it, and then derives q > p)."""
-    PFER = check_real_range("PFER", PFER, low=0.0, low_open=True)
+    PFER = check_real_range("PFER", PFER, low=0.0, low_open=True, function=function)
     if PFER >= p:
-        raise ValueError(f"PFER: must be below n_features = {p} (E(V) <= p holds for any "
-                         f"selection, so a PFER of p or more bounds nothing); got {PFER!r}")
+        fail(f"PFER: must be below n_features = {p} (E(V) <= p holds for any "
+             f"selection, so a PFER of p or more bounds nothing); got {PFER!r}",
+             function=function)
     return PFER
 
 
-def _check_cutoff(cutoff, assumption: str, B: int) -> float:
+def _check_cutoff(cutoff, assumption: str, B: int, *, function=None) -> float:
     """The cutoff's range: (1/2, 1] (the MB bound is infinite at 1/2), (0, 1] for the
     r-concave bound, and above 1/2 + 1/(4B) for the unimodal one below 3/4, where its
     constant K(pi, B) = 2 (2 pi - 1 - 1/(2B)) is positive."""
     if assumption == "r-concave":
-        return check_real_range("cutoff", cutoff, low=0.0, high=1.0, low_open=True)
-    cutoff = check_real_range("cutoff", cutoff, low=0.5, high=1.0, low_open=True)
+        return check_real_range("cutoff", cutoff, low=0.0, high=1.0, low_open=True,
+                                function=function)
+    cutoff = check_real_range("cutoff", cutoff, low=0.5, high=1.0, low_open=True,
+                              function=function)
     if assumption == "unimodal" and cutoff <= 0.5 + 1 / (4 * B):
-        raise ValueError(f"cutoff: must be > 1/2 + 1/(4B) = {number(0.5 + 1 / (4 * B), 10)} "
-                         f"for the unimodal bound with n_subsamples={B} (below it the constant "
-                         f"2 (2 pi - 1 - 1/(2B)) is <= 0 and the bound negative or "
-                         f"infinite); got {cutoff!r}")
+        fail(f"cutoff: must be > 1/2 + 1/(4B) = {number(0.5 + 1 / (4 * B), 10)} "
+             f"for the unimodal bound with n_subsamples={B} (below it the constant "
+             f"2 (2 pi - 1 - 1/(2B)) is <= 0 and the bound negative or "
+             f"infinite); got {cutoff!r}", function=function)
     return cutoff

@@ -23,8 +23,8 @@ from scipy import sparse as _sparse
 from ._exceptions import warn
 from collections.abc import Mapping
 
-from ._validation import (as_real_array, check_bool, check_choice, check_feature_names,
-                          check_n_features, check_unit_interval, is_label)
+from ._checks import as_real_array, check_feature_names, fail, is_label
+from ._params import N_FEATURES, UNIT_INTERVAL, Boolean, Options, validate_params
 
 __all__ = ["similarity_from_data", "similarity_from_groups"]
 
@@ -36,16 +36,16 @@ def _standardised(X, method: str):
         X = X.to_numpy()
     X = as_real_array("X", X, "numbers (an n x d data matrix)")
     if X.ndim != 2:
-        raise ValueError(f"X: must be a 2-dimensional n x d data matrix (samples x features); "
-                         f"got shape {X.shape}")
+        fail(f"X: must be a 2-dimensional n x d data matrix (samples x features); "
+             f"got shape {X.shape}")
     n, d = X.shape
     if n < 2:
-        raise ValueError(f"X: needs at least 2 samples (rows) to estimate correlations; got {n}")
+        fail(f"X: needs at least 2 samples (rows) to estimate correlations; got {n}")
     if d < 1:
-        raise ValueError(f"X: needs at least 1 feature (column); got shape {X.shape}")
+        fail(f"X: needs at least 1 feature (column); got shape {X.shape}")
     if not np.all(np.isfinite(X)):
         i, j = np.argwhere(~np.isfinite(X))[0]
-        raise ValueError(f"X: entries must be finite; got {X[i, j]!r} at sample {i}, feature {j}")
+        fail(f"X: entries must be finite; got {X[i, j]!r} at sample {i}, feature {j}")
     if method == "spearman":
         from scipy.stats import rankdata
         X = rankdata(X, axis=0)
@@ -63,6 +63,8 @@ def _standardised(X, method: str):
     return X, constant
 
 
+@validate_params({"method": Options("pearson", "spearman"), "threshold": [UNIT_INTERVAL, None],
+                  "sparse": Boolean(none=True)})
 def similarity_from_data(X, *, method: str = "pearson", threshold=None, sparse=None):
     """Feature similarities from data: absolute correlations, optionally thresholded.
 
@@ -127,13 +129,8 @@ def similarity_from_data(X, *, method: str = "pearson", threshold=None, sparse=N
     >>> similarity_from_data(X, threshold=0.5).toarray().astype(int).tolist()
     [[1, 1, 0], [1, 1, 0], [0, 0, 1]]
     """
-    check_choice("method", method, ("pearson", "spearman"))
-    if threshold is not None:
-        threshold = check_unit_interval("threshold", threshold)
     if sparse is None:
         sparse = threshold is not None
-    elif not isinstance(sparse, (bool, np.bool_)):
-        raise TypeError(f"sparse: must be True, False or None; got {sparse!r}")
     Xs, _ = _standardised(X, method)
     n, d = Xs.shape
     if threshold is None and not sparse:
@@ -162,6 +159,7 @@ def similarity_from_data(X, *, method: str = "pearson", threshold=None, sparse=N
     return C if sparse else C.toarray()
 
 
+@validate_params({"within": UNIT_INTERVAL, "sparse": Boolean(), "n_features": [N_FEATURES, None]})
 def similarity_from_groups(groups, n_features, *, within=1.0, feature_names=None,
                            sparse=True):
     """Feature similarities from domain knowledge: groups of related features.
@@ -219,49 +217,49 @@ def similarity_from_groups(groups, n_features, *, within=1.0, feature_names=None
     ...                        feature_names=["a", "b", "c"]).toarray().astype(int).tolist()
     [[1, 1, 0], [1, 1, 0], [0, 0, 1]]
     """
-    within = check_unit_interval("within", within)
-    sparse = check_bool("sparse", sparse)
     lookup = None
     if feature_names is not None:
-        names = check_feature_names(feature_names, None if n_features is None else
-                                    check_n_features(n_features))
+        names = check_feature_names(feature_names, n_features)
         d = len(names)
         lookup = {name: j for j, name in enumerate(names)}
+    elif n_features is None:
+        fail("n_features: required (a positive integer) when feature_names is not given; "
+             "got None", TypeError, function="similarity_from_groups")
     else:
-        d = check_n_features(n_features)
+        d = n_features
     if isinstance(groups, (str, bytes)) or not hasattr(groups, "__iter__"):
-        raise TypeError(f"groups: must be a sequence of collections of features; got "
-                        f"{type(groups).__name__} {groups!r}")
+        fail(f"groups: must be a sequence of collections of features; got "
+             f"{type(groups).__name__} {groups!r}", TypeError)
     if isinstance(groups, Mapping) or type(groups).__module__.startswith("pandas") and \
             hasattr(groups, "items") and not hasattr(groups, "columns"):
         groups = _groups_of_labels(groups)
     rows, cols = [], []
     for g, group in enumerate(groups):
         if isinstance(group, Mapping):
-            raise TypeError(f"groups: group {g} is a {type(group).__name__}; a group is a "
-                            f"collection of features (a mapping's keys are not read as a "
-                            f"group; a mapping as groups= is read as {{feature: group label}})")
+            fail(f"groups: group {g} is a {type(group).__name__}; a group is a "
+                 f"collection of features (a mapping's keys are not read as a "
+                 f"group; a mapping as groups= is read as {{feature: group label}})", TypeError)
         if isinstance(group, (str, bytes)) or not hasattr(group, "__iter__"):
-            raise TypeError(f"groups: group {g} must be a collection of features; got "
-                            f"{type(group).__name__} {group!r}")
+            fail(f"groups: group {g} must be a collection of features; got "
+                 f"{type(group).__name__} {group!r}", TypeError)
         idx = []
         for item in group:
             if lookup is not None:
                 if not is_label(item):
-                    raise TypeError(f"groups: group {g} contains {type(item).__name__} "
-                                    f"{item!r}; with feature_names=, groups list feature names "
-                                    f"(hashable labels: strings or numbers)")
+                    fail(f"groups: group {g} contains {type(item).__name__} "
+                         f"{item!r}; with feature_names=, groups list feature names "
+                         f"(hashable labels: strings or numbers)", TypeError)
                 if item not in lookup:
-                    raise ValueError(f"groups: group {g} names feature {item!r}, which is not "
-                                     f"in feature_names")
+                    fail(f"groups: group {g} names feature {item!r}, which is not "
+                         f"in feature_names")
                 idx.append(lookup[item])
             else:
                 if isinstance(item, bool) or not isinstance(item, numbers.Integral):
-                    raise TypeError(f"groups: group {g} contains {item!r}; feature indices must "
-                                    f"be integers (or pass feature_names=)")
+                    fail(f"groups: group {g} contains {item!r}; feature indices must "
+                         f"be integers (or pass feature_names=)", TypeError)
                 if not 0 <= item < d:
-                    raise ValueError(f"groups: group {g} contains feature index {item}, outside "
-                                     f"0..{d - 1} (n_features={d})")
+                    fail(f"groups: group {g} contains feature index {item}, outside "
+                         f"0..{d - 1} (n_features={d})")
                 idx.append(int(item))
         idx = np.unique(np.asarray(idx, dtype=np.int64))
         rows.append(np.repeat(idx, idx.size))
@@ -283,9 +281,9 @@ def _groups_of_labels(mapping) -> list:
     groups: dict = {}
     for feature, label in mapping.items():
         if not is_label(label):
-            raise TypeError(f"groups: a mapping is read as {{feature: group label}}, a label "
-                            f"being hashable (a string or a number); the label of feature "
-                            f"{feature!r} is a {type(label).__name__} {label!r} (for "
-                            f"{{group: features}} pass list(groups.values()))")
+            fail(f"groups: a mapping is read as {{feature: group label}}, a label "
+                 f"being hashable (a string or a number); the label of feature "
+                 f"{feature!r} is a {type(label).__name__} {label!r} (for "
+                 f"{{group: features}} pass list(groups.values()))", TypeError)
         groups.setdefault(label, []).append(feature)
     return list(groups.values())

@@ -381,3 +381,41 @@ HOSTILE = st.one_of(
 def integers_of(kind_low: int, kind_high: int):
     """Integers around a range, for arguments that take integers."""
     return st.integers(kind_low - 2, kind_high + 2)
+
+
+# ----------------------------------------------------------------------------------
+# kinds read from a function's declared rules (propstab._params)
+
+
+def kind_of(rule, *, cheap: Optional[int] = None) -> Kind:
+    """The :class:`Kind` of a declared rule (a constraint, None or a list of them), so
+    that a fuzz table reads an entry point's declaration instead of restating it; the
+    values that break the rule, from its constraint types, are the kind's ``invalid``."""
+    from numbers import Integral as _Integral
+
+    from propstab import _params
+    rules = tuple(rule) if isinstance(rule, (list, tuple)) else (rule,)
+    none = None in rules
+    constraints = [r for r in rules if r is not None]
+    invalid = tuple(_params.invalid_values(rule))
+    if len(constraints) == 1:
+        c = constraints[0]
+        c = getattr(c, "like", None) or c
+        if isinstance(c, _params.Interval):
+            low = c.left if not isinstance(c.left, _params.Param) else None
+            high = c.right if not isinstance(c.right, _params.Param) else None
+            if c.kind is _Integral:
+                lo = -10 ** 9 if low is None else (low + 1 if c.left_open else low)
+                hi = None if high is None else (high - 1 if c.right_open else high)
+                return Int(lo, hi, cheap=cheap, none=none, invalid=invalid)
+            if isinstance(c.right, _params.Param):     # valid or not depends on the call
+                return Anything(none=none, invalid=invalid)
+            return Real(low, high, low_open=c.left_open, high_open=c.right_open, none=none,
+                        invalid=invalid)
+        if isinstance(c, _params.Options):
+            return Choice(*c.choices, none=none, invalid=invalid)
+        if isinstance(c, _params.Boolean):
+            return Bool(none=none or c.none, invalid=invalid)
+        if isinstance(c, _params.RandomState):
+            return Seed(invalid=invalid)
+    return Anything(none=none, invalid=invalid)

@@ -228,7 +228,7 @@ def test_crosscheck_input_arguments_are_checked_before_r():
         propstab.crosscheck("jaccard", options={"correction_for_chance": "exact"})
     with pytest.raises(TypeError, match="inputs: must be a non-empty mapping"):
         propstab.crosscheck("jaccard", inputs=[Z])
-    with pytest.raises(ValueError, match=r"inputs\['mine'\]: Z: entries must be 0/1"):
+    with pytest.raises(ValueError, match=r"inputs\['mine'\]: entries must be 0/1"):
         propstab.crosscheck("jaccard", inputs={"mine": [[0, 2], [1, 1]]})
     with pytest.raises(ValueError, match="'penalty' not an option of jaccard"):
         propstab.crosscheck("jaccard", inputs={"mine": Z}, options={"penalty": 1.0})

@@ -36,9 +36,10 @@ from hypothesis import strategies as st
 
 import contract
 from contract import (EXPLICIT, Anything, Bool, Choice, Int, Kind, NJobs, Real, Seed, Text,
-                      check_call)
+                      check_call, kind_of)
 import propstab
 from propstab import auditing, chance, plots, selectors, strategies
+from propstab._params import invalid_values, parameter_constraints
 from propstab.error_control import error_control
 from propstab.resampling import pareto_front
 from propstab.selection import StabilitySelection
@@ -179,6 +180,15 @@ R_KIND = Anything(invalid=(
 ))
 
 
+def declared(function, *, cheap: Optional[Dict[str, int]] = None) -> Tuple["Arg", ...]:
+    """The arguments of an entry point with declared rules (propstab._params), their
+    kinds read from the declaration (``cheap``: the largest value worth trying)."""
+    rules = parameter_constraints(function)
+    assert rules, f"{function} declares no rules"
+    return tuple(Arg(name, kind_of(rule, cheap=(cheap or {}).get(name)))
+                 for name, rule in rules.items() if isinstance(name, str))
+
+
 def _measure_entry(info) -> Entry:
     first = "R" if info.input == "ranking" else "Z"
     args = [Arg(first, R_KIND if first == "R" else Z_KIND),
@@ -258,7 +268,8 @@ ENTRIES: Tuple[Entry, ...] = (
     Entry("propstab.list_measures", propstab.list_measures, lambda: {},
           (Arg("family", Choice(*FAMILIES, none=True)),), covers=(propstab.list_measures,)),
     Entry("propstab.stability", lambda Z, **kw: propstab.stability(Z, **kw),
-          lambda: {"Z": Z()}, (Arg("Z", Z_KIND), Arg("measure", MEASURE), *SEL_ARGS),
+          lambda: {"Z": Z()}, (Arg("Z", Z_KIND), *declared(propstab.stability),
+                               Arg("feature_names", Anything(none=True))),
           covers=(propstab.stability,), options=True),
     Entry("propstab.estimate", lambda Z, **kw: propstab.estimate(Z, **kw),
           lambda: {"Z": Z()}, (Arg("Z", Z_KIND), Arg("measure", MEASURE),
@@ -334,14 +345,13 @@ ENTRIES: Tuple[Entry, ...] = (
           lambda: {"X": X()},
           (Arg("X", Anything(invalid=(None, "X", np.zeros((1, 3)), np.zeros(5),
                                       [[1, np.nan], [2, 3]], np.array([[1 + 1j, 2], [3, 4]])))),
-           Arg("method", Choice("pearson", "spearman")),
-           Arg("threshold", Real(0.0, 1.0, none=True)), Arg("sparse", Bool(none=True))),
+           *declared(propstab.similarity_from_data)),
           covers=(propstab.similarity_from_data,)),
     Entry("propstab.similarity_from_groups", propstab.similarity_from_groups,
           lambda: {"groups": [[0, 1], [2, 3]], "n_features": 5},
           (Arg("groups", Anything(invalid=(None, 5, "ab", [[0, 9]], [[0.5]], [5]))),
-           Arg("n_features", Int(1, cheap=10 ** 4)), Arg("within", Real(0.0, 1.0)),
-           Arg("feature_names", Anything(none=True)), Arg("sparse", Bool())),
+           *declared(propstab.similarity_from_groups, cheap={"n_features": 10 ** 4}),
+           Arg("feature_names", Anything(none=True))),
           covers=(propstab.similarity_from_groups,)),
     Entry("propstab.StabilitySelection.fit",
           lambda X, y, **kw: StabilitySelection(**kw).fit(X, y),
@@ -367,20 +377,13 @@ ENTRIES: Tuple[Entry, ...] = (
     Entry("propstab.audit", lambda **kw: propstab.audit(**kw),
           lambda: {"measures": "goh", "max_examples": 1, "axioms": ["bounds"]},
           (Arg("measures", Anything(none=True, invalid=(5, "no_such_measure", [5], {}))),
-           Arg("max_examples", Int(1, cheap=3)), Arg("seed", Int(0)),
-           Arg("axioms", Anything(none=True, invalid=(5, ["x"], "x"))),
-           Arg("progress", Bool(none=True))),
+           *declared(auditing.audit, cheap={"max_examples": 3}),
+           Arg("axioms", Anything(none=True, invalid=(5, ["x"], "x")))),
           covers=(propstab.audit, auditing.audit), examples=10),
     # ---- error control (its domain is fuzzed on its own in test_fuzz_inputs.py)
     Entry("propstab.error_control.error_control", error_control,
           lambda: {"n_features": 100, "cutoff": 0.75, "q": 10},
-          (Arg("n_features", Int(1, cheap=10 ** 7)),
-           Arg("cutoff", Real(0.0, 1.0, low_open=True, none=True)),
-           Arg("q", Real(0.0, low_open=True, none=True)),
-           Arg("PFER", Real(0.0, low_open=True, none=True)),
-           Arg("sampling", Choice("mb", "ss")),
-           Arg("assumption", Choice("none", "unimodal", "r-concave", none=True)),
-           Arg("n_subsamples", Int(2, 10 ** 6, none=True))),
+          declared(error_control, cheap={"n_features": 10 ** 7}),
           covers=(error_control, propstab.selection.error_control)),
     # ---- inference results
     Entry("StabilityEstimate.confidence_interval", _method(_estimate, "confidence_interval"),
@@ -511,15 +514,14 @@ ENTRIES: Tuple[Entry, ...] = (
     Entry("propstab.chance.expected_pairwise", chance.expected_pairwise,
           lambda: {"score": lambda r, a, b, d: (2 * r, a + b), "row_sizes": [2, 2],
                    "n_features": 4},
-          (Arg("score", Anything(invalid=(5, None, "dice"))),
-           Arg("row_sizes", Anything(invalid=([], [5], [-1], [1.5], "ab", None, [[1]]))),
-           Arg("n_features", Int(1, cheap=10 ** 4))),
+          (*declared(chance.expected_pairwise, cheap={"n_features": 10 ** 4}),
+           Arg("row_sizes", Anything(invalid=([], [5], [-1], [1.5], "ab", None, [[1]])))),
           covers=(chance.expected_pairwise,)),
     Entry("propstab.chance.degenerate_intersection", chance.degenerate_intersection,
           lambda: {"k_i": [0, 2, 4], "k_j": 2, "n_features": 4},
           (Arg("k_i", Anything(invalid=([5], [-1], [1.5], "ab", None, True))),
            Arg("k_j", Anything(invalid=(5, -1, 1.5, "ab", None, [2, 2]))),
-           Arg("n_features", Int(1, cheap=10 ** 4))),
+           *declared(chance.degenerate_intersection, cheap={"n_features": 10 ** 4})),
           covers=(chance.degenerate_intersection,)),
     Entry("propstab.strategies.matrix_from_rows", strategies.matrix_from_rows,
           lambda: {"rows": [[0, 1], [2]], "n_features": 4},
@@ -535,7 +537,7 @@ ENTRIES: Tuple[Entry, ...] = (
           covers=(propstab.inference.varying_sizes_note,)),
     *(Entry(f"propstab.chance.{f.__name__}", f, lambda: {"row_sizes": [1, 2], "n_features": 4},
             (Arg("row_sizes", Anything(invalid=([], [5], [-1], [1.5], "ab", None, [[1]]))),
-             Arg("n_features", Int(1, cheap=10 ** 4))), covers=(f,))
+             *declared(f, cheap={"n_features": 10 ** 4})), covers=(f,))
       for f in (chance.column_count_pmf, chance.union_size_pmf, chance.nogueira_expectation)),
     # ---- selector adapters
     Entry("propstab.selectors.clone", selectors.clone, lambda: {"estimator": lasso()},
@@ -754,6 +756,7 @@ NOT_FUZZED = {
     "RReference": "a dataclass naming an R function (register's input)",
     "Selection": "built by as_selection, which is fuzzed",
     "UndefinedMeasureWarning": "a warning class",
+    "InvalidParameterError": "the error class of invalid arguments",
     "measures": "the module; each measure is fuzzed",
     "AuditTable": "built by audit; its methods are fuzzed",
     "StabilityEstimate": "built by estimate; its methods are fuzzed",
@@ -817,3 +820,77 @@ def teardown_module(module):
         with open(path, "a") as f:
             for entry, count in sorted(contract.COUNTS.items()):
                 f.write(json.dumps({"entry": entry, "cases": count}) + "\n")
+
+
+# ----------------------------------------------------------------------------------
+# declared rules (propstab._params): the table reads them, and each one bites
+
+
+def _declared_function(entry: Entry):
+    return next((f for f in entry.covers if f is not None and parameter_constraints(f)), None)
+
+
+DECLARED = tuple(e for e in ENTRIES if _declared_function(e) is not None)
+
+
+def test_the_declared_entry_points_are_in_the_table():
+    names = {_declared_function(e).__name__ for e in DECLARED}
+    assert {"stability", "similarity_from_data", "similarity_from_groups", "error_control",
+            "audit", "expected_pairwise", "degenerate_intersection", "column_count_pmf",
+            "union_size_pmf", "nogueira_expectation"} <= names
+
+
+def _keeping_joint_rules(function, kwargs: dict, parameter: str) -> dict:
+    """The baseline with ``parameter`` given (any value) and every rule between arguments
+    that names it kept: another argument of the rule set to None where needed (PFER given
+    for ``exactly two of cutoff, q and PFER``: q dropped)."""
+    for key, rule in parameter_constraints(function).items():
+        if not isinstance(key, tuple) or parameter not in key:
+            continue
+        given = {**kwargs, parameter: kwargs.get(parameter, 0.5) or 0.5}
+        for candidate in [given] + [{**given, m: None} for m in key if m != parameter]:
+            try:
+                rule.check(key, candidate, "")
+            except (ValueError, TypeError):
+                continue
+            kwargs = {k: v for k, v in candidate.items()}
+            break
+    return kwargs
+
+
+@pytest.mark.parametrize("entry", DECLARED, ids=str)
+def test_every_declared_rule_refuses_the_values_its_constraints_break(entry):
+    """For every declared parameter, every constraint of its rule yields values that
+    break the rule (from the constraint type itself); each raises InvalidParameterError
+    naming the parameter and the function, before the function runs."""
+    function = _declared_function(entry)
+    for parameter, rule in parameter_constraints(function).items():
+        if isinstance(parameter, tuple):                # a rule between arguments
+            assert rule.invalid_values(), f"{entry}: {rule!r} gives no invalid combination"
+            for combination in rule.invalid_values():
+                kwargs = {**entry.base(), **combination}
+                with pytest.raises(propstab.InvalidParameterError) as caught:
+                    entry.call(**kwargs)
+                assert caught.value.argument == ", ".join(parameter), str(caught.value)
+                assert caught.value.function == function.__name__
+            continue
+        for constraint in (c for c in rule if c is not None):
+            base = _keeping_joint_rules(function, entry.base(), parameter)
+            values = [v for v in constraint.invalid_values(base)
+                      if v in invalid_values(rule, base)
+                      or any(v is w for w in invalid_values(rule, base))]
+            assert values, f"{entry}: {constraint!r} of {parameter} gives no invalid value"
+            for value in values:
+                kwargs = _keeping_joint_rules(function, entry.base(), parameter)
+                kwargs[parameter] = value
+                with pytest.raises(propstab.InvalidParameterError) as caught:
+                    entry.call(**kwargs)
+                error = caught.value
+                assert error.argument == parameter, (entry, parameter, value, str(error))
+                assert error.function == function.__name__, (entry, parameter, str(error))
+                assert contract.names(str(error), parameter)
+                assert str(error).endswith(f"(in {function.__name__})"), str(error)
+                assert isinstance(error, ValueError) and isinstance(error, TypeError)
+                assert error.kind in (ValueError, TypeError)
+                if entry.after:
+                    entry.after()

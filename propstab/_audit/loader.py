@@ -4,6 +4,7 @@ from __future__ import annotations
 from typing import Callable
 
 import numpy as np
+from .._checks import fail
 
 __all__ = ["load_function"]
 
@@ -49,28 +50,28 @@ def load_function(spec: str) -> Callable[[np.ndarray], float]:
     >>> load_function("mine.txt:coverage")
     Traceback (most recent call last):
     ...
-    ValueError: target: must be 'path/to/file.py:function'; got 'mine.txt:coverage'
+    propstab.InvalidParameterError: target: must be 'path/to/file.py:function'; got 'mine.txt:coverage'
     """
     import importlib.util
     import pathlib
 
     path, sep, name = str(spec).rpartition(":")
     if not sep or not path.endswith(".py") or not name.isidentifier():
-        raise ValueError(f"target: must be 'path/to/file.py:function'; got {spec!r}")
+        fail(f"target: must be 'path/to/file.py:function'; got {spec!r}")
     file = pathlib.Path(path)
     if not file.is_file():
-        raise ValueError(f"target: no such file {path!r}")
+        fail(f"target: no such file {path!r}")
     module_spec = importlib.util.spec_from_file_location(f"_propstab_audit_{file.stem}", file)
     module = importlib.util.module_from_spec(module_spec)
     try:
         module_spec.loader.exec_module(module)
     except SyntaxError as exc:
-        raise ValueError(f"target: {path!r} has a syntax error at line {exc.lineno}: "
-                         f"{exc.msg}") from None
+        fail(f"target: {path!r} has a syntax error at line {exc.lineno}: "
+             f"{exc.msg}")
     except (Exception, SystemExit) as exc:   # the user's module failed (or exited) on import
-        raise ValueError(f"target: importing {path!r} failed: {type(exc).__name__}: "
-                         f"{' '.join(str(exc).split())}") from None
+        fail(f"target: importing {path!r} failed: {type(exc).__name__}: "
+             f"{' '.join(str(exc).split())}")
     function = getattr(module, name, None)
     if not callable(function):
-        raise ValueError(f"target: {path!r} defines no function {name!r}")
+        fail(f"target: {path!r} defines no function {name!r}")
     return function

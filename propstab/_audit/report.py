@@ -17,6 +17,7 @@ from ..axioms import Axiom
 from ..strategies import NullConfiguration, RankConfiguration
 from .expectations import Expectation
 from .subjects import VARIANTS, Context, label
+from .._checks import fail
 
 __all__ = ["AuditTable", "CheckResult", "MARKS", "matrix_list", "matrix_text"]
 
@@ -168,8 +169,8 @@ class AuditTable(Result):
         """The row of ``measure`` (its label, e.g. ``"davis[penalty=0.5]"``) and ``axiom``."""
         axiom = as_axiom(axiom, "axiom")
         if not isinstance(measure, str):
-            raise TypeError(f"measure: must be a measure's label (str); got "
-                            f"{type(measure).__name__} {measure!r}")
+            fail(f"measure: must be a measure's label (str); got "
+                 f"{type(measure).__name__} {measure!r}", TypeError)
         for r in self.rows:
             if r.measure == measure and r.axiom is axiom:
                 return r

@@ -23,6 +23,7 @@ from .._validation import check_options
 from ..search import search
 from ..strategies import importance_weights, similarity_matrices
 from .expectations import ENUMERATION_LIMIT
+from .._checks import fail
 
 __all__ = ["CONTEXT_ENUMERATION_LIMIT", "CONTEXT_PARAMETERS", "Context", "DECLARATION_KEYWORDS",
            "Subject", "TOLERANCE", "VARIANTS", "close", "label", "registered_subjects",
@@ -242,13 +243,13 @@ def _no_declaration(what: str, declaration: Mapping[str, Any]) -> None:
     """Reject declaration keywords for a measure that has its own declaration."""
     unknown = sorted(set(declaration) - set(DECLARATION_KEYWORDS))
     if unknown:
-        raise TypeError(f"{unknown[0]}: not a declaration keyword (unexpected keyword(s) "
-                        f"{', '.join(unknown)}); known: {', '.join(DECLARATION_KEYWORDS)}")
+        fail(f"{unknown[0]}: not a declaration keyword (unexpected keyword(s) "
+             f"{', '.join(unknown)}); known: {', '.join(DECLARATION_KEYWORDS)}", TypeError)
     given = [k for k in DECLARATION_KEYWORDS if declaration.get(k) is not None]
     if given:
-        raise ValueError(f"{', '.join(given)}: {what} declares its own claims and bounds; "
-                         f"declaration keywords apply only to a user function f(Z) -> float; "
-                         f"got {', '.join(f'{k}={declaration[k]!r}' for k in given)}")
+        fail(f"{', '.join(given)}: {what} declares its own claims and bounds; "
+             f"declaration keywords apply only to a user function f(Z) -> float; "
+             f"got {', '.join(f'{k}={declaration[k]!r}' for k in given)}")
 
 
 def registered_subjects(measure, **declaration) -> "list[Subject]":
@@ -345,7 +346,7 @@ def subject(measure, *, options: Optional[Mapping[str, Any]] = None, claims=None
     >>> subject("nogueira", claims=["bounds"])
     Traceback (most recent call last):
     ...
-    ValueError: claims: 'nogueira' is a registered measure: it declares its own claims and
+    propstab.InvalidParameterError: claims: 'nogueira' is a registered measure: it declares its own claims and
     bounds; declaration keywords apply only to a user function f(Z) -> float; got
     claims=['bounds']
     """
@@ -353,8 +354,8 @@ def subject(measure, *, options: Optional[Mapping[str, Any]] = None, claims=None
                        domain=domain, null_value=null_value, pairwise=pairwise,
                        symmetric=symmetric, input=input)
     if options is not None and not isinstance(options, Mapping):
-        raise TypeError(f"options: must be a mapping of the measure's options; got "
-                        f"{type(options).__name__} {options!r}")
+        fail(f"options: must be a mapping of the measure's options; got "
+             f"{type(options).__name__} {options!r}", TypeError)
     if isinstance(measure, Subject):
         _no_declaration(f"the Subject {measure.name!r}", declaration)
         return measure
@@ -364,16 +365,13 @@ def subject(measure, *, options: Optional[Mapping[str, Any]] = None, claims=None
         _no_declaration(f"{measure.name!r} is a registered measure: it", declaration)
         if not options:
             return _registered(measure)
-        try:
-            check_options(measure, dict(options))
-        except (ValueError, TypeError) as exc:
-            raise type(exc)(f"options: {exc}") from None
+        check_options(measure, dict(options), argument="options")
         known = [v for v in measure.variants if dict(v.options) == dict(options)]
         return _registered(measure, known[0] if known else
                            Variant(dict(options), {}, reason="the default's claims"))
     if not callable(measure):
-        raise TypeError(f"measure: must be a registered name, a MeasureInfo or a callable "
-                        f"f(Z) -> float; got {type(measure).__name__} {measure!r}")
+        fail(f"measure: must be a registered name, a MeasureInfo or a callable "
+             f"f(Z) -> float; got {type(measure).__name__} {measure!r}", TypeError)
     options = dict(options or {})
     name = getattr(measure, "__name__", type(measure).__name__)
     return Subject(name=label(name, options),

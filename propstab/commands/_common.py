@@ -15,6 +15,7 @@ from .._readers import (SELECTION_SUFFIXES, SIMILARITY_SUFFIXES, SelectionFile,
                         read_similarity)
 from .._registry import MeasureInfo, list_measures
 from .._validation import check_options
+from .._checks import fail
 
 READ_HELP = (
     f"a selection file ({', '.join(SELECTION_SUFFIXES)}): a 0/1 table with one row per run "
@@ -148,18 +149,18 @@ def _parse_value(info: MeasureInfo, p, text: str):
         for choice in p.choices:
             if str(choice) == text:
                 return choice
-        raise ValueError(f"{where}: must be one of {', '.join(map(str, p.choices))} for "
-                         f"measure {info.name!r}; got {text!r}")
+        fail(f"{where}: must be one of {', '.join(map(str, p.choices))} for "
+             f"measure {info.name!r}; got {text!r}")
     default = p.default
     if isinstance(default, bool):
         if text.lower() in ("true", "false"):
             return text.lower() == "true"
-        raise ValueError(f"{where}: must be true or false; got {text!r}")
+        fail(f"{where}: must be true or false; got {text!r}")
     if isinstance(default, int):
         try:
             return int(text)
         except ValueError:
-            raise ValueError(f"{where}: must be an integer; got {text!r}") from None
+            fail(f"{where}: must be an integer; got {text!r}")
     if isinstance(default, float) or default is None:
         if default is None and text.lower() == "none":
             return None
@@ -169,7 +170,7 @@ def _parse_value(info: MeasureInfo, p, text: str):
             return float(text)
         except ValueError:
             allowed = "a number" + (" or none" if default is None else "")
-            raise ValueError(f"{where}: must be {allowed}; got {text!r}") from None
+            fail(f"{where}: must be {allowed}; got {text!r}")
     return text
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from .._registry import get_measure, list_measures
 from ._common import (IDENTITY, READ_HELP, add_measure_arguments, add_reading_arguments,
                       parse_options, positive_int, read_inputs)
+from .._checks import fail
 
 
 def run(args) -> int:
@@ -14,8 +15,8 @@ def run(args) -> int:
                                           ("--threshold", args.threshold),
                                           ("--option", args.option)) if value]
         if given:
-            raise ValueError(f"{given[0]}: only with --input FILE (the generated cases draw "
-                             f"every comparable option value)")
+            fail(f"{given[0]}: only with --input FILE (the generated cases draw "
+                 f"every comparable option value)")
         report = crosscheck(args.measure, max_examples=args.max_examples, seed=args.seed)
     else:
         files, sim = read_inputs(args, args.input)

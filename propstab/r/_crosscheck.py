@@ -97,10 +97,7 @@ def _input_matrices(inputs, kind: str = "selection") -> "list[tuple[str, np.ndar
                         f"got {type(inputs).__name__}")
     out = []
     for name, Z in inputs.items():
-        try:
-            checked = as_input(kind, Z)
-        except (ValueError, TypeError) as exc:
-            raise type(exc)(f"inputs[{name!r}]: {exc}") from None
+        checked = as_input(kind, Z, argument=f"inputs[{name!r}]")
         out.append((str(name), np.asarray(checked.toarray(),
                                           dtype=np.float64 if kind == "ranking" else bool)))
     return out

@@ -30,7 +30,7 @@ from typing import Any, Callable, Dict, Mapping, Optional, Tuple
 
 import numpy as np
 
-from .._exceptions import UndefinedMeasureWarning
+from .._exceptions import InvalidParameterError, UndefinedMeasureWarning
 from .._registry import MeasureInfo, get_measure, list_measures
 from .._validation import (as_selection, check_choice, check_confidence_level,
                            check_n_features, check_r_indices, check_real)
@@ -80,7 +80,8 @@ def runs_selection(sizes, indices, n_features):
     >>> runs_selection([1, 1], [1, 4], 3)
     Traceback (most recent call last):
     ...
-    ValueError: features: run 2 contains the feature index 4; R feature indices are 1-based, ...
+    propstab.InvalidParameterError: features: run 2 contains the feature index 4; R feature
+    indices are 1-based, ...
     """
     from scipy import sparse
     sizes = np.asarray(sizes, dtype=np.int64).ravel()
@@ -313,8 +314,8 @@ def stabm_value(fun: str, sizes, indices, *, p=None, sim_mat=None, impute_na=Non
         if impute_na is not None:
             return _imputed(info, sel, opts, check_real("impute.na", impute_na))
         return info.function(sel, **opts)
-    except (ValueError, TypeError) as exc:
-        raise type(exc)(_renamed(str(exc), names)) from None
+    except InvalidParameterError as exc:
+        raise exc.renamed(names) from None
 
 
 def _stabm_case(spec: StabmFunction, sizes, indices, p, sim_mat, random_state, options):
@@ -729,7 +730,13 @@ def invoke(entry: str, arguments: Mapping[str, Any]) -> dict:
         try:
             value = _ENTRY_POINTS[entry](**dict(arguments))
         except Exception as exc:            # every failure reaches R as data
-            error = {"class": type(exc).__name__, "message": _renamed(str(exc), _R_NAMES),
+            # an InvalidParameterError reaches R as the builtin class of its rule
+            # (propstab_ValueError, propstab_TypeError), as before it existed, and with
+            # the R package's names for the arguments (an InvalidParameterError carries
+            # its argument; the errors not yet of that class are read from their text)
+            message = (str(exc.renamed(_R_NAMES)) if isinstance(exc, InvalidParameterError)
+                       else _renamed(str(exc), _R_NAMES))
+            error = {"class": getattr(exc, "kind", type(exc)).__name__, "message": message,
                      "traceback": "".join(traceback.format_exception(type(exc), exc,
                                                                      exc.__traceback__))}
     seen = {}

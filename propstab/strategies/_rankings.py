@@ -6,7 +6,7 @@ from typing import NamedTuple, Tuple
 
 import numpy as np
 
-from .._validation import _is_one_of, check_int_range
+from .._checks import check_int_range, is_one_of
 from ._base import InvalidArgument, public, run_feature_bounds, st
 
 
@@ -117,7 +117,7 @@ class _RankShape(NamedTuple):
 def _rank_shape(owner, min_runs, max_runs, min_features, max_features, ties) -> _RankShape:
     min_runs, max_runs, min_features, max_features = run_feature_bounds(
         owner, min_runs, max_runs, min_features, max_features, least_features=2)
-    if not _is_one_of(ties, TIES):
+    if not is_one_of(ties, TIES):
         raise InvalidArgument(f"ties: must be one of {', '.join(map(repr, TIES))} for "
                               f"{owner}; got {ties!r}")
     return _RankShape(min_runs, max_runs, min_features, max_features, ties)

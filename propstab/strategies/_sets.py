@@ -7,7 +7,7 @@ from typing import NamedTuple, Tuple
 
 import numpy as np
 
-from .._validation import _is_one_of, check_int_range
+from .._checks import check_int_range, is_one_of
 from ._base import InvalidArgument, invalid, public, run_feature_bounds, st
 
 
@@ -137,7 +137,7 @@ def _shape(owner, min_runs, max_runs, min_features, max_features, subset_sizes,
                                   f"impossible with k = {k} and max_features = {max_features}")
         return _Shape(min_runs, max_runs, max(min_features, k + int(need_proper)),
                       max_features, k)
-    if not _is_one_of(subset_sizes, SUBSET_SIZES):
+    if not is_one_of(subset_sizes, SUBSET_SIZES):
         allowed = ", ".join(map(repr, SUBSET_SIZES))
         raise InvalidArgument(f"subset_sizes: must be an int or one of {allowed} for {owner}; "
                               f"got {subset_sizes!r}")

@@ -6,7 +6,7 @@ from collections.abc import Iterable
 
 import numpy as np
 
-from .._validation import _is_one_of, check_int_range
+from .._checks import check_int_range, is_one_of
 from ._base import (LIMIT_FEATURES, LIMIT_RUNS, LIMIT_SIMILARITY_FEATURES, InvalidArgument,
                     invalid, public, st)
 
@@ -31,7 +31,7 @@ def _similarity_arguments(n_features, kinds, elements, formats):
     for name, value, allowed in (("kinds", kinds, SIMILARITY_KINDS),
                                  ("formats", formats, SIMILARITY_FORMATS)):
         if (isinstance(value, (str, bytes)) or not isinstance(value, Iterable)
-                or not list(value) or any(not _is_one_of(v, allowed) for v in value)):
+                or not list(value) or any(not is_one_of(v, allowed) for v in value)):
             raise InvalidArgument(f"{name}: {owner} needs a non-empty subset of {allowed}; "
                                   f"got {value!r}")
     if not isinstance(elements, st.SearchStrategy):
