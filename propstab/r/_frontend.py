@@ -447,7 +447,7 @@ def interval(statistic: float, variance: float, confidence_level: float = 0.95,
     ``bounds`` (default: not clipped; the R package's htest intervals are not, yet,
     while ``confint()`` of an estimate passes its range, as propstab's own intervals are
     clipped to ``StabilityEstimate.range``). Python's one Wald interval
-    (``propstab.inference._wald_interval``): a variance of 0 warns
+    (``propstab.inference.wald_interval``): a variance of 0 warns
     (``ZeroVarianceWarning``), a NaN variance gives NaN ends.
 
     Examples
@@ -459,40 +459,48 @@ def interval(statistic: float, variance: float, confidence_level: float = 0.95,
     >>> round(low, 4), high
     (0.1438, inf)
     """
-    from ..inference import _wald_interval
+    from ..inference import wald_interval
     level = check_confidence_level(confidence_level)
     check_choice("alternative", alternative, tuple(ALTERNATIVES))
-    low, high = _wald_interval(float(statistic), float(variance), level,
+    low, high = wald_interval(float(statistic), float(variance), level,
                                ALTERNATIVES[alternative], "the variance", tuple(bounds))
     return low, high
 
 
 def one_sample(measure: str, sizes, indices, n_features, *, phi0: float,
-               alternative: str = "two.sided", method: str = "auto",
+               alternative: str = "two.sided", method: str = "auto", test: str = "auto",
                confidence_level: float = 0.95, similarity=None, importances=None,
                options=None) -> dict:
     """:func:`propstab.one_sample_test` as the fields of R's ``htest``: statistic,
-    pvalue, estimate (a dict of :func:`estimate_fields`), conf_int, phi0, alternative.
+    pvalue, estimate (a dict of :func:`estimate_fields`), conf_int (the result's own
+    :meth:`~propstab.inference.OneSampleTestResult.confidence_interval`, clipped to the
+    measure's range), phi0, alternative, test (the test that ran: ``"wald"`` or
+    ``"logit"``).
 
     Examples
     --------
     >>> from propstab.r._frontend import one_sample
     >>> res = one_sample("nogueira", [2, 2, 2, 2], [1, 2, 1, 2, 1, 3, 1, 2], 4, phi0=0.2,
-    ...                  alternative="greater")
+    ...                  alternative="greater", test="wald")
     >>> round(res["statistic"], 4), round(res["pvalue"], 4)
     (1.3856, 0.0829)
+    >>> res = one_sample("nogueira", [2, 2, 2, 2], [1, 2, 1, 2, 1, 3, 1, 2], 4, phi0=0.2,
+    ...                  alternative="greater")        # M < 100: the logit test
+    >>> round(res["statistic"], 4), res["test"], res["estimate"]["method"]
+    (0.5199, 'logit', 'jackknife')
     """
-    from ..inference import one_sample_test
+    from ..inference import ONE_SAMPLE_TESTS, one_sample_test
     check_choice("alternative", alternative, tuple(ALTERNATIVES))
-    check_confidence_level(confidence_level)
+    check_choice("test", test, ONE_SAMPLE_TESTS)
+    level = check_confidence_level(confidence_level)
     info, sel, opts = _selection_and_options(measure, sizes, indices, n_features, similarity,
                                              importances, options)
     res = one_sample_test(sel, phi0, alternative=ALTERNATIVES[alternative], measure=info.name,
-                          method=_check_method(method), **opts)
+                          method=_check_method(method), test=test, **opts)
     est = res.estimate
     return {"statistic": res.statistic, "pvalue": res.pvalue, "phi0": res.phi0,
-            "alternative": alternative, "estimate": _estimate_dict(est),
-            "conf_int": interval(est.statistic, est.variance, confidence_level, alternative)}
+            "alternative": alternative, "estimate": _estimate_dict(est), "test": res.test,
+            "conf_int": list(res.confidence_interval(level))}
 
 
 def two_sample(measure: str, x, y, n_features, *, paired: bool = False,
@@ -534,7 +542,7 @@ def two_sample(measure: str, x, y, n_features, *, paired: bool = False,
             "variance": res.variance, "paired": res.paired, "alternative": alternative,
             "estimates": [_estimate_dict(est_x), _estimate_dict(est_y)],
             "test": res.test, "test_description": res.test_description,
-            "conf_int": interval(res.difference, res.variance, confidence_level, alternative)}
+            "conf_int": list(res.confidence_interval(confidence_level))}
 
 
 # ---------------------------------------------------------------- audit
