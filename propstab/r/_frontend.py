@@ -36,7 +36,8 @@ from .._validation import (as_selection, check_choice, check_confidence_level,
                            check_n_features, check_r_indices, check_real)
 from ..axioms import Axiom
 
-__all__ = ["StabmFunction", "audit_function", "differences", "estimate_fields", "interval",
+__all__ = ["StabmFunction", "audit_function", "differences", "estimate_fields",
+           "estimate_interval", "interval",
            "invoke", "measure_value", "measures_table", "one_sample", "runs_selection",
            "stabm_functions", "stabm_value", "two_sample"]
 
@@ -467,6 +468,35 @@ def interval(statistic: float, variance: float, confidence_level: float = 0.95,
     return low, high
 
 
+def estimate_interval(measure: str, sizes, indices, n_features, *, method: str = "auto",
+                      interval_method: str = "auto", confidence_level: float = 0.95,
+                      n_resamples: int = 2000, random_state=0, similarity=None,
+                      importances=None, options=None) -> dict:
+    """R's ``confint()`` of an estimate: the estimate recomputed from its runs and
+    :meth:`propstab.StabilityEstimate.confidence_interval` (the one implementation of
+    every interval, clipped to the measure's range), with ``interval_method`` any of its
+    ``method`` values; returns ``conf_int`` and ``interval``, what ran in words.
+
+    Examples
+    --------
+    >>> from propstab.r._frontend import estimate_interval
+    >>> out = estimate_interval("nogueira", [2, 2, 2, 2], [1, 2, 1, 2, 1, 3, 1, 2], 4,
+    ...                         interval_method="wald", confidence_level=0.9)
+    >>> [round(x, 4) for x in out["conf_int"]], out["interval"]
+    ([0.1439, 0.8561], 'Wald, thesis Cor. 1')
+    """
+    from ..inference import DegenerateVarianceWarning, estimate
+    level = check_confidence_level(confidence_level)
+    info, sel, opts = _selection_and_options(measure, sizes, indices, n_features, similarity,
+                                             importances, options)
+    with warnings.catch_warnings():          # the estimate's own warnings came with it
+        warnings.simplefilter("ignore", DegenerateVarianceWarning)
+        est = estimate(sel, info.name, method=_check_method(method), **opts)
+    ci = est.confidence_interval(level, method=interval_method, n_resamples=n_resamples,
+                                 random_state=random_state)
+    return {"conf_int": list(ci), "interval": est.interval_method(interval_method)}
+
+
 def one_sample(measure: str, sizes, indices, n_features, *, phi0: float,
                alternative: str = "two.sided", method: str = "auto", test: str = "auto",
                confidence_level: float = 0.95, similarity=None, importances=None,
@@ -689,7 +719,8 @@ def differences(fun: Optional[str] = None, sizes=None, indices=None, *, p=None, 
 # ---------------------------------------------------------------- calls from R
 
 _ENTRY_POINTS: Dict[str, Callable] = {f.__name__: f for f in (
-    stabm_value, measure_value, estimate_fields, interval, one_sample, two_sample,
+    stabm_value, measure_value, estimate_fields, estimate_interval, interval, one_sample,
+    two_sample,
     audit_function, measures_table, differences)}
 
 
