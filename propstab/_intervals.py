@@ -304,13 +304,13 @@ def _matrix_replicates(P, bad, W, n_runs):
 
 
 def _generic_replicates(sel, info, options, idx):
-    from ._variance import PER_RUN_OPTIONS, _take_rows
+    from ._variance import PER_RUN_OPTIONS, take_rows
     Zm = sel.stored()
     per_run = {name: value for name, value in options.items()
                if name in PER_RUN_OPTIONS and value is not None}
     out = np.empty(idx.shape[0])
     for b, rows in enumerate(idx):            # one resample at a time: no kernel to batch
-        extra = {name: _take_rows(value, rows) for name, value in per_run.items()}
+        extra = {name: take_rows(value, rows) for name, value in per_run.items()}
         out[b] = info.function(Zm[rows], **{**options, **extra})
     return out
 
