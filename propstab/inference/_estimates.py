@@ -320,7 +320,7 @@ class StabilityEstimate:
         confidence_level : float in (0, 1), default 0.95
         method : {"auto", "wald", "logit", "bootstrap", "bca"}, default "auto"
             ``"auto"``: the small-M study's closest to the nominal coverage at this M
-            (:func:`propstab.inference.auto_interval`): below ``SMALL_M_BELOW`` (100)
+            (``propstab.inference.auto_interval``): below ``SMALL_M_BELOW`` (100)
             runs the logit interval with the delete-one-run jackknife variance
             (:meth:`jackknife_variance`; 92.0-95.0 % at M = 10 where Thm 6's Wald
             interval covered 80.6-82.4 %), from 100 runs on the Wald interval with

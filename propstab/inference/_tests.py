@@ -464,18 +464,20 @@ def one_sample_test(Z, /, phi0: float, *, alternative: str = "greater",
         The stability under the null hypothesis H0: Phi = phi0.
     alternative : {"greater", "less", "two-sided"}
         H1: Phi > phi0 (the thesis's test), Phi < phi0, or Phi != phi0.
-    measure, method, n_features, feature_names, **options
+    measure, method
         As for :func:`estimate`; with ``test="auto"`` and ``method="auto"`` below
         ``SMALL_M_BELOW`` (100) runs the variance is the jackknife's.
     test : {"auto", "wald", "logit"}, default "auto"
         ``"wald"``: :math:`V_M = (\\hat\\Phi - \\Phi_0)/\\sqrt v` against N(0, 1)
         (thesis sec. 5.2.5); ``"logit"``: the same on the logit scale of the measure's
-        range (:func:`propstab._intervals.transformed_statistic`), the test that the
+        range (``propstab._intervals.transformed_statistic``), the test that the
         logit interval inverts; ``"auto"``: the test that inverts the default interval
         (``propstab.inference.auto_interval``): below 100 runs the logit test with the jackknife
         variance (in the small-M study the one-sided 5 % test rejected a true value
         0.8-6.2 % of the time at M = 10, the Wald test with Thm 6's variance 16.0-19.3 %
         for nogueira), from 100 runs on the Wald test.
+    n_features, feature_names, **options
+        As for :func:`estimate`.
 
     Returns
     -------

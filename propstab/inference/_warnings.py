@@ -133,7 +133,6 @@ class SmallSampleWarning(UserWarning):
 
     See Also
     --------
-    propstab.inference.small_sample_note : The message.
     propstab.two_sample_test : Its permutation test holds the level at small M.
 
     References
