@@ -198,14 +198,11 @@ def pairwise_tests(matrices, /, *, paired: bool = False, alternative: str = "two
     ----------
     matrices : mapping of name -> selection matrix, or sequence of selection matrices
         At least two, all over the same d features (and the same M runs if paired).
-    paired, alternative, measure, method, test, n_resamples
+    paired, alternative, measure, method
         As for :func:`two_sample_test`, applied to every pair (first, second) in the
         order of ``matrices``: the difference is first minus second and
         ``alternative="greater"`` means the first is more stable (``method`` is the
-        variance method of the tests, ``test`` the test: permutation below 100 runs).
-    random_state : None, int or numpy Generator, default 0
-        The seed of the permutation tests' random rearrangements (one stream for all
-        pairs, in order: the table is reproducible).
+        variance method of the tests).
     correction : str, default "holm"
         The correction of the p-values over all m(m-1)/2 pairs, by statsmodels'
         ``multipletests``: ``"holm"`` (step-down, family-wise error rate),
@@ -213,6 +210,11 @@ def pairwise_tests(matrices, /, *, paired: bool = False, alternative: str = "two
         ``"hommel"``, or a false discovery rate correction ``"fdr_bh"``
         (Benjamini-Hochberg), ``"fdr_by"``, ``"fdr_tsbh"``, ``"fdr_gbs"``.
         ``"fdr_tsbky"`` is refused: its adjusted p-values depend on the level.
+    test, n_resamples
+        As for :func:`two_sample_test` (``test``: permutation below 100 runs).
+    random_state : None, int or numpy Generator, default 0
+        The seed of the permutation tests' random rearrangements (one stream for all
+        pairs, in order: the table is reproducible).
     n_features, feature_names, **options
         As for :func:`two_sample_test`.
 

@@ -685,7 +685,7 @@ def two_sample_test(Z1, Z2, /, *, paired: bool = False, alternative: str = "two-
         and the permutation test swaps the two runs of a resample.
     alternative : {"two-sided", "greater", "less"}
         H1: Phi_1 != Phi_2, Phi_1 > Phi_2 (the first is more stable), Phi_1 < Phi_2.
-    measure, method, n_features, feature_names, **options
+    measure, method
         As for :func:`estimate` (the same measure for both; ``method`` is the variance).
     test : {"auto", "permutation", "asymptotic"}, default "auto"
         ``"asymptotic"``: the statistic against N(0, 1) (thesis Thm 7), which holds its
@@ -702,6 +702,8 @@ def two_sample_test(Z1, Z2, /, *, paired: bool = False, alternative: str = "two-
     random_state : None, int or numpy Generator, default 0
         The seed of the random rearrangements (the default 0 makes the p-value
         reproducible).
+    n_features, feature_names, **options
+        As for :func:`estimate`.
 
     Returns
     -------
