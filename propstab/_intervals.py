@@ -61,35 +61,80 @@ def clip(low: float, high: float, lo: float, hi: float) -> Tuple[float, float]:
     return float(min(max(low, lo), hi)), float(max(min(high, hi), lo))
 
 
+def range_transform(lo: float, hi: float):
+    """The scale that maps the range ``[lo, hi]`` onto the real line, as
+    ``(g, slope, back)``: ``g(t)``, its derivative ``slope(t)`` and the inverse
+    ``back(s)``; None when neither bound is finite (the plain scale).
+
+    Both ends finite: :math:`g(\\theta) = \\operatorname{logit}((\\theta - lo)/(hi - lo))`;
+    one end finite: :math:`g = \\log(\\theta - lo)` or :math:`-\\log(hi - \\theta)`.
+
+    >>> g, slope, back = range_transform(-1.0, 1.0)
+    >>> round(g(0.5), 6), round(2 * math.atanh(0.5), 6), round(back(g(0.3)), 12)
+    (1.098612, 1.098612, 0.3)
+    """
+    finite_lo, finite_hi = math.isfinite(lo), math.isfinite(hi)
+    if finite_lo and finite_hi:
+        width = hi - lo
+
+        def g(t):
+            u = (t - lo) / width
+            return math.log(u / (1 - u)) if 0 < u < 1 else math.copysign(math.inf, u - 0.5)
+
+        def slope(t):
+            u = (t - lo) / width
+            return 1.0 / (width * u * (1 - u))
+
+        return g, slope, lambda s: lo + width * float(stats.logistic.cdf(s))
+    if finite_lo:
+        return (lambda t: math.log(t - lo) if t > lo else -math.inf,
+                lambda t: 1.0 / (t - lo), lambda s: lo + math.exp(s))
+    if finite_hi:
+        return (lambda t: -math.log(hi - t) if t < hi else math.inf,
+                lambda t: 1.0 / (hi - t), lambda s: hi - math.exp(-s))
+    return None
+
+
+def _inside(center: float, lo: float, hi: float) -> bool:
+    return (not math.isfinite(lo) or center > lo) and (not math.isfinite(hi) or center < hi)
+
+
 def transformed_wald(center: float, variance: float, z: float, lo: float,
                      hi: float) -> Tuple[float, float]:
     """The Wald interval of half-width ``z`` standard errors on a scale that maps the
-    measure's range onto the real line, mapped back.
+    measure's range onto the real line (:func:`range_transform`), mapped back.
 
-    Both ends finite: :math:`g(\\theta) = \\operatorname{logit}((\\theta - lo)/(hi - lo))`;
-    one end finite: :math:`g = \\log(\\theta - lo)` or :math:`-\\log(hi - \\theta)`; no
-    finite end: the plain Wald interval. By the delta method the standard error of
-    :math:`g(\\hat\\theta)` is :math:`g'(\\hat\\theta)\\sqrt{v}`. At a bound (g infinite)
-    the result is the plain Wald interval (the caller clips it).
+    By the delta method the standard error of :math:`g(\\hat\\theta)` is
+    :math:`g'(\\hat\\theta)\\sqrt{v}`. At a bound (g infinite), or with no finite
+    bound, the result is the plain Wald interval (the caller clips it).
     """
     se = math.sqrt(variance)
-    finite_lo, finite_hi = math.isfinite(lo), math.isfinite(hi)
-    inside = (not finite_lo or center > lo) and (not finite_hi or center < hi)
-    if not inside or not (finite_lo or finite_hi):
+    scale = range_transform(lo, hi)
+    if scale is None or not _inside(center, lo, hi):
         return center - z * se, center + z * se
-    if finite_lo and finite_hi:
-        width = hi - lo
-        u = (center - lo) / width
-        g, slope = math.log(u / (1 - u)), 1.0 / (width * u * (1 - u))
-        back = lambda t: lo + width * stats.logistic.cdf(t)  # noqa: E731
-    elif finite_lo:
-        g, slope = math.log(center - lo), 1.0 / (center - lo)
-        back = lambda t: lo + math.exp(t)  # noqa: E731
-    else:
-        g, slope = -math.log(hi - center), 1.0 / (hi - center)
-        back = lambda t: hi - math.exp(-t)  # noqa: E731
-    half = z * slope * se
-    return float(back(g - half)), float(back(g + half))
+    g, slope, back = scale
+    half = z * slope(center) * se
+    return float(back(g(center) - half)), float(back(g(center) + half))
+
+
+def transformed_statistic(center: float, null: float, variance: float, lo: float,
+                          hi: float) -> float:
+    """The z statistic on the scale of :func:`transformed_wald`,
+    :math:`(g(\\hat\\theta) - g(\\theta_0)) / (g'(\\hat\\theta)\\sqrt{v})`, whose
+    test that interval inverts; the plain :math:`(\\hat\\theta - \\theta_0)/\\sqrt v`
+    where :func:`transformed_wald` is the plain interval. ``variance`` > 0.
+
+    >>> round(transformed_statistic(0.5, 0.2, 0.04, -1.0, 1.0), 4)      # Fisher's z:
+    1.2997
+    >>> round((math.atanh(0.5) - math.atanh(0.2)) / (0.2 / (1 - 0.5 ** 2)), 4)
+    1.2997
+    """
+    se = math.sqrt(variance)
+    scale = range_transform(lo, hi)
+    if scale is None or not _inside(center, lo, hi):
+        return (center - null) / se
+    g, slope, _ = scale
+    return (g(center) - g(null)) / (slope(center) * se)
 
 
 # ------------------------------------------------------------------------- bootstrap
@@ -259,13 +304,13 @@ def _matrix_replicates(P, bad, W, n_runs):
 
 
 def _generic_replicates(sel, info, options, idx):
-    from ._variance import PER_RUN_OPTIONS, _take_rows
+    from ._variance import PER_RUN_OPTIONS, take_rows
     Zm = sel.stored()
     per_run = {name: value for name, value in options.items()
                if name in PER_RUN_OPTIONS and value is not None}
     out = np.empty(idx.shape[0])
     for b, rows in enumerate(idx):            # one resample at a time: no kernel to batch
-        extra = {name: _take_rows(value, rows) for name, value in per_run.items()}
+        extra = {name: take_rows(value, rows) for name, value in per_run.items()}
         out[b] = info.function(Zm[rows], **{**options, **extra})
     return out
 

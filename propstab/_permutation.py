@@ -34,7 +34,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from . import _intervals
+from ._intervals import replicates
 from ._validation import as_input
 
 __all__ = ["PermutationResult", "permutation_test", "rearrangements"]
@@ -127,8 +127,8 @@ def permutation_test(sel1, sel2, info, options, *, paired: bool, alternative: st
                                        rng=rng)
     observed1 = np.arange(n1)[None, :]
     observed2 = n1 + np.arange(n2)[None, :]
-    values1 = _intervals.replicates(pooled, info, options, np.concatenate([observed1, idx1]))
-    values2 = _intervals.replicates(pooled, info, options, np.concatenate([observed2, idx2]))
+    values1 = replicates(pooled, info, options, np.concatenate([observed1, idx1]))
+    values2 = replicates(pooled, info, options, np.concatenate([observed2, idx2]))
     diffs = values1 - values2
     observed, null = float(diffs[0]), diffs[1:]
     defined = null[~np.isnan(null)]

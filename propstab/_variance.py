@@ -230,7 +230,7 @@ def _loo_generic(sel, info, options):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UndefinedMeasureWarning)
         for i in range(M):
-            rows = {name: _take_rows(value, keep[i]) for name, value in per_run.items()}
+            rows = {name: take_rows(value, keep[i]) for name, value in per_run.items()}
             out[i] = info.function(Zm[keep[i]], **{**options, **rows})
     return out
 
@@ -239,7 +239,7 @@ def _loo_generic(sel, info, options):
 PER_RUN_OPTIONS = ("importances",)
 
 
-def _take_rows(value, mask):
+def take_rows(value, mask):
     if hasattr(value, "iloc"):
         return value.iloc[mask]
     if hasattr(value, "tocsr"):
@@ -295,7 +295,7 @@ def identical_runs(sel, options=None) -> bool:
         return False
     for name in PER_RUN_OPTIONS:
         value = (options or {}).get(name)
-        if value is not None and not _equal_rows(_take_rows(value, np.arange(sel.n_runs))):
+        if value is not None and not _equal_rows(take_rows(value, np.arange(sel.n_runs))):
             return False
     return True
 

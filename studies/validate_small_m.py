@@ -65,6 +65,11 @@ INTERVALS = ("wald", "logit", "bootstrap", "bca")
 #: ``--intervals-only``: the intervals and, for measures whose default variance is not the
 #: jackknife (nogueira: Thm 6), the Wald interval with the jackknife variance too.
 JACKKNIFE = "wald (jackknife)"
+#: ``--intervals-only``: the logit interval with the jackknife variance (the default
+#: interval below 100 runs, ``confidence_interval(method="auto")``) and the one-sided
+#: test that inverts it (``one_sample_test``'s default "greater" below 100 runs).
+LOGIT_JACKKNIFE = "logit (jackknife)"
+GREATER_JACKKNIFE = "one-sample greater (logit jackknife)"
 MODES = {
     "quick": dict(M=(10, 30), populations=("middle",), measures=("nogueira", "jaccard"),
                   repeats=60, n_resamples=199, n_bootstrap=200, pilot=2000),
@@ -97,21 +102,26 @@ def estimands(rng, thr, measures, pilot):
 
 
 def intervals_repeat(rng, thr, M, measures, target, cfg):
-    """Coverages (0/1) of one repeat, per measure: the intervals and the jackknife Wald."""
+    """Coverages (0/1) of one repeat, per measure: the intervals and the jackknife Wald
+    and logit intervals (with ``cfg["jackknife_only"]`` only these: the same draws)."""
     Z1 = vi.draw(rng, thr, (M,))
     seed = int(rng.integers(2 ** 31))
     out = {}
     for m in measures:
         est = propstab.estimate(Z1, m)
         row = {}
-        for method in INTERVALS:
+        for method in () if cfg.get("jackknife_only") else INTERVALS:
             low, high = est.confidence_interval(0.95, method=method,
                                                 n_resamples=cfg["n_bootstrap"],
                                                 random_state=seed)
             row[f"cover {method}"] = bool(low <= target[m] <= high)
         jack = propstab.estimate(Z1, m, method="jackknife")
-        low, high = jack.confidence_interval(0.95)
+        low, high = jack.confidence_interval(0.95, method="wald")
         row[f"cover {JACKKNIFE}"] = bool(low <= target[m] <= high)
+        low, high = jack.confidence_interval(0.95, method="logit")
+        row[f"cover {LOGIT_JACKKNIFE}"] = bool(low <= target[m] <= high)
+        low, _ = jack.confidence_interval(0.90, method="logit")   # one-sided 95 % bound
+        row[GREATER_JACKKNIFE] = bool(target[m] < low)
         out[m] = row
     return out
 
@@ -137,7 +147,8 @@ def one_repeat(rng, thr, M, measures, target, cfg):
                 row[f"{design} {test}"] = bool(res.pvalue <= ALPHA)
         est = propstab.estimate(Z1, m)
         for alternative in ("two-sided", "greater"):
-            res = propstab.one_sample_test(Z1, target[m], alternative=alternative, measure=m)
+            res = propstab.one_sample_test(Z1, target[m], alternative=alternative, measure=m,
+                                           test="wald")     # the thesis's test
             row[f"one-sample {alternative}"] = bool(res.pvalue <= ALPHA)
         for method in INTERVALS:
             low, high = est.confidence_interval(0.95, method=method,
@@ -148,11 +159,14 @@ def one_repeat(rng, thr, M, measures, target, cfg):
     return out
 
 
-def run(mode="quick", *, seed=20261126, repeats=None, intervals_only=False):
+def run(mode="quick", *, seed=20261126, repeats=None, intervals_only=False,
+        jackknife_only=False):
     cfg = dict(MODES[mode])
     if repeats:
         cfg["repeats"] = repeats
-    cfg["intervals_only"] = bool(intervals_only)
+    cfg["intervals_only"] = bool(intervals_only or jackknife_only)
+    cfg["jackknife_only"] = bool(jackknife_only)
+    intervals_only = cfg["intervals_only"]
     repeat = intervals_repeat if intervals_only else one_repeat
     rng = np.random.default_rng(seed)
     rows, checks = [], []
@@ -194,15 +208,18 @@ def report(out) -> str:
     L = [f"## Small M (mode {out['mode']}, seed {out['seed']}, {R} repeats per cell; "
          f"binomial SE of a 5 % rate {se:.2f} points, of a 95 % coverage {se:.2f})", ""]
     if out["config"].get("intervals_only"):
-        methods = INTERVALS + (JACKKNIFE,)
+        methods = (() if out["config"].get("jackknife_only") else INTERVALS) + (
+            JACKKNIFE, LOGIT_JACKKNIFE)
         L += ["### Coverage (%) of the 95 % intervals", "",
-              "| population | measure | target | M | " + " | ".join(methods) + " |",
-              "|---|---|---|---|" + "---|" * len(methods)]
+              "| population | measure | target | M | " + " | ".join(methods)
+              + " | one-sample greater, logit jackknife (rejection %) |",
+              "|---|---|---|---|" + "---|" * (len(methods) + 1)]
         for x in out["rows"]:
             r = x["rates"]
             L.append(f"| {x['population']} (Phi {x['Phi']:.3f}) | {x['measure']} | "
                      f"{x['target']:.4f} | {x['M']} | "
-                     + " | ".join(f"{r['cover ' + k]:.1f}" for k in methods) + " |")
+                     + " | ".join(f"{r.get('cover ' + k, float('nan')):.1f}" for k in methods)
+                     + f" | {r.get(GREATER_JACKKNIFE, float('nan')):.1f} |")
         L += ["", f"Total {out['seconds']:.0f} s"]
         return "\n".join(L)
     L += ["### Rejection rates (%) at nominal 5 % under H0", "",
@@ -240,9 +257,13 @@ def main(argv=None) -> int:
     parser.add_argument("--intervals-only", action="store_true",
                         help="only the intervals' coverage, with the jackknife Wald interval "
                              "(minutes)")
+    parser.add_argument("--jackknife-only", action="store_true",
+                        help="the intervals-only run's draws, only the jackknife Wald and "
+                             "logit intervals and the one-sided test inverting the latter "
+                             "(a minute)")
     args = parser.parse_args(argv)
     out = run("quick" if args.quick else "full", seed=args.seed, repeats=args.repeats,
-              intervals_only=args.intervals_only)
+              intervals_only=args.intervals_only, jackknife_only=args.jackknife_only)
     print(report(out))
     if args.json:
         with open(args.json, "w") as fh:

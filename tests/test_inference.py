@@ -284,12 +284,12 @@ def test_estimate_fields_ci_and_interpretation():
     est = estimate(Z)
     assert (est.n_runs, est.n_features, est.measure) == (4, 4, "nogueira")
     assert est.standard_error == pytest.approx(math.sqrt(est.variance))
-    ci = est.confidence_interval(0.95)
+    ci = est.confidence_interval(0.95, method="wald")
     assert isinstance(ci, ConfidenceInterval)
     z = stats.norm.ppf(0.975)
     assert ci.low == pytest.approx(est.statistic - z * est.standard_error)
     assert ci.high == pytest.approx(est.statistic + z * est.standard_error)
-    narrow = est.confidence_interval(0.5)
+    narrow = est.confidence_interval(0.5, method="wald")
     assert ci.low < narrow.low < narrow.high < ci.high
     assert estimate(Z, "dice").interpretation is None          # not chance-corrected
     assert estimate(Z, "krizek").interpretation is None        # lower is more stable
@@ -378,7 +378,7 @@ ZA = [[1, 1, 0, 0, 0], [1, 1, 0, 0, 0], [1, 0, 1, 0, 0], [1, 1, 0, 0, 0], [0, 1,
 @pytest.mark.parametrize("alternative", ["greater", "less", "two-sided"])
 def test_one_sample_statistic_and_pvalues(alternative):
     est = estimate(ZA)
-    res = one_sample_test(ZA, 0.2, alternative=alternative)
+    res = one_sample_test(ZA, 0.2, alternative=alternative, test="wald")
     V = (est.statistic - 0.2) / est.standard_error
     assert res.statistic == pytest.approx(V)
     expected = {"greater": 1 - stats.norm.cdf(V), "less": stats.norm.cdf(V),
@@ -403,7 +403,7 @@ def test_one_sample_validation_and_zero_variance():
 
 
 def test_one_sample_with_jackknife_measure():
-    res = one_sample_test(ZA, 0.3, measure="jaccard")
+    res = one_sample_test(ZA, 0.3, measure="jaccard", test="wald")
     est = estimate(ZA, "jaccard")
     assert res.statistic == pytest.approx((est.statistic - 0.3) / est.standard_error)
 
@@ -840,7 +840,7 @@ def test_rounding_noise_variance_is_degenerate():
     raw, terms, _ = _variance.thm6(sel, nogueira(sel))
     assert 0 < raw < 1e-30 and _variance.degenerate(terms, 3, 6)
     with pytest.warns(DegenerateVarianceWarning):
-        res = one_sample_test(ROUNDING, 0.0, alternative="less")
+        res = one_sample_test(ROUNDING, 0.0, alternative="less", test="wald")
     v = bootstrap_literal(ROUNDING)
     assert res.estimate.method == "bootstrap"
     assert res.estimate.variance == pytest.approx(v, rel=1e-12)
@@ -959,7 +959,7 @@ def test_one_sample_test_no_longer_rejects_from_a_zero_variance():
     """HALVES against phi0 = 0.6: Thm 6's variance 0 made V_M infinite (p = 0); with
     the bootstrap variance p = 1 - Phi_N((Phi-hat - 0.6) / se), about 0.28."""
     with pytest.warns(DegenerateVarianceWarning):
-        res = one_sample_test(HALVES, 0.6)
+        res = one_sample_test(HALVES, 0.6, test="wald")
     v = bootstrap_literal(HALVES)
     z = (float(phi_exact(HALVES)) - 0.6) / math.sqrt(v)
     assert res.statistic == pytest.approx(z, rel=1e-9)

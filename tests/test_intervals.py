@@ -29,7 +29,7 @@ def test_wald_interval_near_the_top_ends_at_one():
     z = stats.norm.ppf(0.975)
     raw = (est.statistic - z * est.standard_error, est.statistic + z * est.standard_error)
     assert raw[1] > 1                                  # the unclipped interval leaves [-1, 1]
-    assert est.confidence_interval() == pytest.approx((raw[0], 1.0), abs=1e-15)
+    assert est.confidence_interval(method="wald") == pytest.approx((raw[0], 1.0), abs=1e-15)
     for method in METHODS:
         low, high = est.confidence_interval(method=method)
         assert -1 <= low <= est.statistic <= high <= 1, method
@@ -61,9 +61,13 @@ def test_range_evaluates_bounds_that_depend_on_d():
 
 
 def test_one_and_two_sample_intervals_are_clipped():
-    res = one_sample_test(NEAR_TOP, 0.5, alternative="two-sided")
+    res = one_sample_test(NEAR_TOP, 0.5, alternative="two-sided", test="wald")
     assert res.confidence_interval()[1] == 1.0
-    assert one_sample_test(NEAR_TOP, 0.5).confidence_interval()[1] == 1.0
+    assert one_sample_test(NEAR_TOP, 0.5, test="wald").confidence_interval()[1] == 1.0
+    for alternative in ("two-sided", "greater", "less"):         # the default: logit
+        low, high = one_sample_test(NEAR_TOP, 0.5, alternative=alternative
+                                    ).confidence_interval()
+        assert -1.0 <= low <= high <= 1.0
     diff = propstab.two_sample_test(NEAR_TOP, NEAR_TOP[:29] + [[1, 1, 0, 0, 0, 0]],
                                     alternative="less")
     assert diff.confidence_interval()[0] == -2.0               # Phi_2 - Phi_1 >= -1 - 1
@@ -158,7 +162,10 @@ def test_bootstrap_needs_the_runs():
                              est.measure, est.method, est.terms, est.factor)
     with pytest.raises(ValueError, match="method"):
         bare.confidence_interval(method="bootstrap")
-    assert bare.confidence_interval() == est.confidence_interval()
+    assert bare.confidence_interval(method="wald") == est.confidence_interval(method="wald")
+    # without the runs there is no jackknife: "auto" takes the logit interval with the
+    # estimate's own variance
+    assert bare.confidence_interval() == bare.confidence_interval(method="logit")
     with pytest.raises(ValueError, match="n_resamples"):
         est.confidence_interval(method="bca", n_resamples=10)
     with pytest.raises(TypeError, match="random_state"):
@@ -176,7 +183,7 @@ def test_bootstrap_interval_is_reproducible_and_seeded():
 
 def test_halfwidth_at_the_current_m_is_the_wald_half_width():
     est = estimate(_population(np.random.default_rng(19), 40))
-    low, high = est.confidence_interval(0.9)
+    low, high = est.confidence_interval(0.9, method="wald")
     assert halfwidth_curve(est, 40, 0.9)[0] == pytest.approx((high - low) / 2, rel=1e-12)
     h = halfwidth_curve(est, [10, 40, 160])
     assert h[0] / h[1] == pytest.approx(2.0) and h[1] / h[2] == pytest.approx(2.0)
@@ -240,3 +247,92 @@ def test_identical_runs_have_exactly_zero_variance():
         assert est.variance == 0.0
         with pytest.warns(ZeroVarianceWarning, match="all 10 runs are the same"):
             assert est.confidence_interval() == (1.0, 1.0)
+
+
+# ------------------------------------------------- the default interval follows M (issue 20)
+
+def _nogueira_literal(Z):
+    Z = np.asarray(Z, dtype=float)
+    M, d = Z.shape
+    p, k = Z.mean(axis=0), Z.sum(axis=1).mean()
+    return 1 - np.mean(M / (M - 1) * p * (1 - p)) / ((k / d) * (1 - k / d))
+
+
+def _jaccard_literal(Z):
+    Z = np.asarray(Z, dtype=bool)
+    pairs = [(a, b) for i, a in enumerate(Z) for j, b in enumerate(Z) if i != j]
+    return np.mean([(a & b).sum() / (a | b).sum() for a, b in pairs])
+
+
+def _logit_jackknife_literal(Z, value, lo, hi, level=0.95):
+    """Slow twin: delete each run and recompute (M times), the jackknife variance
+    (M-1)/M sum (theta_(-i) - mean)^2, then the Wald interval on the logit of the
+    position in [lo, hi] mapped back (Fisher's z for [-1, 1])."""
+    Z = np.asarray(Z)
+    M = len(Z)
+    theta = value(Z)
+    loo = np.array([value(np.delete(Z, i, axis=0)) for i in range(M)])
+    v = (M - 1) / M * np.sum((loo - loo.mean()) ** 2)
+    u = (theta - lo) / (hi - lo)
+    g, se_g = math.log(u / (1 - u)), math.sqrt(v) / ((hi - lo) * u * (1 - u))
+    z = stats.norm.ppf(0.5 + level / 2)
+    back = lambda t: lo + (hi - lo) / (1 + math.exp(-t))  # noqa: E731
+    return theta, v, (back(g - z * se_g), back(g + z * se_g))
+
+
+def test_default_interval_below_100_runs_is_the_logit_jackknife_interval():
+    rng = np.random.default_rng(2026)
+    Z = (rng.random((10, 12)) < np.linspace(0.9, 0.1, 12)).astype(int)
+    for name, value, (lo, hi) in (("nogueira", _nogueira_literal, (-1.0, 1.0)),
+                                  ("jaccard", _jaccard_literal, (0.0, 1.0))):
+        est = estimate(Z, name)
+        theta, v, expected = _logit_jackknife_literal(Z, value, lo, hi)
+        assert est.statistic == pytest.approx(theta, rel=1e-12)
+        assert est.jackknife_variance() == pytest.approx(v, rel=1e-9)
+        with pytest.warns(propstab.inference.SmallSampleWarning):
+            assert est.confidence_interval() == pytest.approx(expected, rel=1e-9)
+        if name == "nogueira":                 # Fisher's z: tanh(atanh(Phi) -/+ z se/(1-Phi^2))
+            h = stats.norm.ppf(0.975) * math.sqrt(v) / (1 - theta ** 2)
+            assert expected == pytest.approx((math.tanh(math.atanh(theta) - h),
+                                              math.tanh(math.atanh(theta) + h)), rel=1e-12)
+            assert est.method == "analytic" and est.variance != pytest.approx(v)
+        assert f"[{expected[0]:.4f}, {expected[1]:.4f}] (logit, jackknife variance; M < 100)" \
+            in str(est)
+
+
+def test_default_one_sample_test_below_100_runs_inverts_the_default_interval():
+    rng = np.random.default_rng(7)
+    Z = (rng.random((12, 10)) < np.linspace(0.9, 0.1, 10)).astype(int)
+    theta, v, _ = _logit_jackknife_literal(Z, _nogueira_literal, -1.0, 1.0)
+    z = (math.atanh(theta) - math.atanh(0.1)) / (math.sqrt(v) / (1 - theta ** 2))
+    with pytest.warns(propstab.inference.SmallSampleWarning):
+        res = one_sample_test(Z, 0.1)
+    assert (res.statistic, res.pvalue) == pytest.approx((z, stats.norm.sf(z)), rel=1e-9)
+    assert res.test == "logit" and res.estimate.method == "jackknife"
+    assert "V_M (logit)" in str(res)
+    # the 90 % one-sided interval holds exactly the phi0 it does not reject at 10 %
+    low, high = res.confidence_interval(0.9)
+    h = stats.norm.ppf(0.9) * math.sqrt(v) / (1 - theta ** 2)
+    assert (low, high) == (pytest.approx(math.tanh(math.atanh(theta) - h), rel=1e-12), 1.0)
+    for phi0 in (low - 1e-6, low + 1e-6):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            p = one_sample_test(Z, phi0).pvalue
+        assert (p < 0.1) == (phi0 < low)
+
+
+def test_default_interval_from_100_runs_is_the_wald_interval():
+    rng = np.random.default_rng(150)
+    Z = (rng.random((150, 12)) < np.linspace(0.9, 0.1, 12)).astype(int)
+    est = estimate(Z)
+    z = stats.norm.ppf(0.975)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")                        # no SmallSampleWarning
+        ci = est.confidence_interval()
+        res = one_sample_test(Z, 0.3, alternative="two-sided")
+    assert ci == pytest.approx((est.statistic - z * est.standard_error,
+                                est.statistic + z * est.standard_error), rel=1e-12)
+    assert ci == est.confidence_interval(method="wald")
+    assert res.test == "wald" and res.statistic == pytest.approx(
+        (est.statistic - 0.3) / est.standard_error, rel=1e-12)
+    assert "(Wald, thesis Cor. 1)" in str(est)

@@ -180,7 +180,7 @@ def test_two_sided_interval_is_the_estimates_own():
     est = propstab.estimate(Z)
     for level in (0.5, 0.9, 0.95, 0.99):
         assert fe.interval(est.statistic, est.variance, level, bounds=est.range) == \
-            pytest.approx(tuple(est.confidence_interval(level)), abs=1e-14)
+            pytest.approx(tuple(est.confidence_interval(level, method="wald")), abs=1e-14)
 
 
 def test_one_sided_intervals_follow_the_alternative():
@@ -300,7 +300,7 @@ def test_r_front_end_warns_for_a_degenerate_variance_and_gives_no_p_value():
         est = propstab.estimate([[1, 1, 1, 0, 0, 0], [1, 1, 0, 1, 0, 0]] * 5)
     assert fields["variance"] == est.variance                 # the one implementation
     assert fe.interval(fields["statistic"], fields["variance"], 0.95,
-                       bounds=fields["range"]) == tuple(est.confidence_interval())
+                       bounds=fields["range"]) == tuple(est.confidence_interval(method="wald"))
 
 
 def test_r_interval_is_pythons_wald_interval():
@@ -311,3 +311,75 @@ def test_r_interval_is_pythons_wald_interval():
     with pytest.warns(ZeroVarianceWarning, match="the interval or test is degenerate"):
         assert fe.interval(0.5, 0.0) == (0.5, 0.5)
     assert fe.interval(0.9, 0.04, bounds=(-1.0, 1.0))[1] == 1.0
+
+
+# ------------------------------------------- one interval for Python and R (issue 21)
+
+NINE_ONE = [[1, 1, 0, 0, 0, 0]] * 9 + [[0, 0, 1, 1, 0, 0]]          # d = 6
+NINE_ONE_R = ([2] * 10, [1, 2] * 9 + [3, 4])
+
+
+@pytest.mark.parametrize("method", ["auto", "wald", "logit", "bootstrap", "bca"])
+def test_r_confint_is_the_python_interval_for_every_method(method):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        expected = tuple(propstab.estimate(NINE_ONE).confidence_interval(0.9, method=method))
+        out = fe.estimate_interval("nogueira", *NINE_ONE_R, 6, interval_method=method,
+                                   confidence_level=0.9)
+    assert tuple(out["conf_int"]) == expected
+    assert -1.0 <= expected[0] <= expected[1] <= 1.0
+
+
+def test_r_one_sample_interval_is_clipped_as_in_python():
+    """Issue 21: 9 runs selecting {0, 1} and one {2, 3}, d = 6, phi0 = 0.2: Python's
+    one_sample_test gave (0.2537, 1.0), the old R front end (0.2537, 1.146)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for test in ("wald", "logit", "auto"):
+            py = propstab.one_sample_test(NINE_ONE, 0.2, alternative="two-sided", test=test)
+            r = fe.one_sample("nogueira", *NINE_ONE_R, 6, phi0=0.2, test=test)
+            assert tuple(r["conf_int"]) == tuple(py.confidence_interval(0.95))
+            assert r["statistic"] == py.statistic and r["test"] == py.test
+        wald = fe.one_sample("nogueira", *NINE_ONE_R, 6, phi0=0.2, test="wald")
+    assert [round(x, 4) for x in wald["conf_int"]] == [0.2537, 1.0]
+
+
+def _rscript(code: str) -> str:
+    import os
+    import shutil
+    import subprocess
+    if os.environ.get("PROPSTAB_SKIP_R") == "1" or shutil.which("Rscript") is None:
+        pytest.skip("R not available (PROPSTAB_SKIP_R=1 or no Rscript)")
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    env = dict(os.environ, PYTHONPATH=root + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    run = subprocess.run(["Rscript", "-e", "suppressMessages(pkgload::load_all("
+                          f"'{root}/rpackage', quiet = TRUE)); {code}"],
+                         capture_output=True, text=True, env=env, timeout=300)
+    assert run.returncode == 0, run.stderr
+    return run.stdout
+
+
+def test_the_r_package_gives_pythons_intervals():
+    """The R package itself (confint and stability_test's conf.int) against Python."""
+    out = _rscript(
+        "f <- c(rep(list(c(1, 2)), 9), list(c(3, 4))); "
+        "e <- stability_estimate(f, p = 6); "
+        "for (m in c('auto', 'wald', 'logit', 'bootstrap', 'bca')) "
+        "cat(m, sprintf('%.17g', suppressWarnings(confint(e, level = 0.9, method = m))), "
+        "'\\n'); "
+        "t <- suppressWarnings(stability_test(f, phi0 = 0.2, p = 6, test = 'wald')); "
+        "cat('test', sprintf('%.17g', t$conf.int), '\\n'); "
+        "cat('labels', colnames(suppressWarnings(confint(e, level = 0.999))), '\\n')")
+    lines = {line.split()[0]: line.split()[1:] for line in out.strip().splitlines()}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        est = propstab.estimate(NINE_ONE)
+        for method in ("auto", "wald", "logit", "bootstrap", "bca"):
+            expected = est.confidence_interval(0.9, method=method)
+            assert [float(x) for x in lines[method]] == pytest.approx(list(expected),
+                                                                      abs=1e-15), method
+        py = propstab.one_sample_test(NINE_ONE, 0.2, alternative="two-sided", test="wald")
+    assert [float(x) for x in lines["test"]] == pytest.approx(
+        list(py.confidence_interval(0.95)), abs=1e-15)
+    assert float(lines["test"][1]) == 1.0                     # was 1.146 before
+    assert lines["labels"] == ["0.05", "%", "99.95", "%"]

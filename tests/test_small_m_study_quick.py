@@ -59,3 +59,14 @@ def test_populations_are_the_issues(study):
     top = propstab.population_stability(study.thresholds(study.POPULATIONS["top"])
                                         / study.vi.SCALE)
     assert 0.88 < top < 0.91
+
+
+def test_quick_jackknife_run_gives_the_default_intervals_coverage(study):
+    """``--jackknife-only``: the logit interval with the jackknife variance (the default
+    below 100 runs) and the one-sided test inverting it, on the intervals-only draws."""
+    out = study.run("quick", jackknife_only=True, repeats=20)
+    for row in out["rows"]:
+        assert set(row["rates"]) == {"cover wald (jackknife)", "cover logit (jackknife)",
+                                     "one-sample greater (logit jackknife)"}
+        assert 50 <= row["rates"]["cover logit (jackknife)"] <= 100
+    assert "| logit (jackknife) |" in study.report(out)

@@ -364,13 +364,72 @@ def test_the_auto_rule_and_the_warning_table_follow_the_committed_study():
     assert at_limit and min(at_limit) >= 95 - 3 * 100 * math.sqrt(0.0475 / rows[0]["repeats"])
 
 
+def _study_range(path, key, M):
+    with open(os.path.join(os.path.dirname(RESULTS), path)) as fh:
+        values = [r["rates"][key] for r in json.load(fh)["rows"] if r["M"] == M]
+    return round(min(values), 1), round(max(values), 1)
+
+
+def test_the_small_m_tables_are_the_committed_studys():
+    """Every coverage and level the warnings quote, against the study's JSON files."""
+    from propstab.inference import SMALL_M_BEST, SMALL_M_COVERAGE, SMALL_M_GREATER
+    files = {"wald": ("small_m_results.json", "cover wald"),
+             "wald (jackknife)": ("small_m_intervals.json", "cover wald (jackknife)"),
+             "logit": ("small_m_intervals.json", "cover logit"),
+             "logit (jackknife)": ("small_m_jackknife.json", "cover logit (jackknife)"),
+             "bootstrap": ("small_m_intervals.json", "cover bootstrap"),
+             "bca": ("small_m_intervals.json", "cover bca")}
+    assert set(files) == set(SMALL_M_COVERAGE) and SMALL_M_COVERAGE["logit (jackknife)"] \
+        is SMALL_M_BEST
+    for method, (path, key) in files.items():
+        for M, pair in SMALL_M_COVERAGE[method].items():
+            assert pair == _study_range(path, key, M), (method, M)
+    for M, pair in SMALL_M_GREATER["wald"].items():
+        assert pair == _study_range("small_m_results.json", "one-sample greater", M)
+    for M, pair in SMALL_M_GREATER["logit (jackknife)"].items():
+        assert pair == _study_range("small_m_jackknife.json",
+                                    "one-sample greater (logit jackknife)", M)
+    # the jackknife-only run drew the intervals-only run's data sets: the column they
+    # share is the same number for number
+    for M in (10, 20, 30, 50, 100):
+        assert _study_range("small_m_jackknife.json", "cover wald (jackknife)", M) == \
+            _study_range("small_m_intervals.json", "cover wald (jackknife)", M)
+
+
+def test_the_default_is_the_studys_closest_method_at_every_small_m():
+    """method="auto" takes, at each studied M below 100, the interval whose worst
+    coverage over measures and populations is the highest (the logit interval with the
+    jackknife variance), and its one-sided test is the one nearest 5 % at its worst."""
+    from propstab.inference import SMALL_M_COVERAGE, SMALL_M_GREATER, auto_interval
+    for M in (10, 20, 30, 50):
+        best = max(SMALL_M_COVERAGE, key=lambda k: SMALL_M_COVERAGE[k][M][0])
+        name, jackknife = auto_interval(M)
+        assert best == "logit (jackknife)" == f"{name} (jackknife)" and jackknife
+        worst = {k: max(abs(r - 5) for r in table[M]) for k, table in SMALL_M_GREATER.items()}
+        assert min(worst, key=worst.get) == "logit (jackknife)"
+    assert auto_interval(100) == ("wald", False)
+
+
 def test_small_m_warns_with_the_measured_coverage():
-    from propstab.inference import SMALL_M_STUDY, SmallSampleWarning
+    from propstab.inference import (SMALL_M_BEST, SMALL_M_GREATER, SMALL_M_STUDY,
+                                    SmallSampleWarning)
     Z = bernoulli_runs(1, 10, [0.9] * 5 + [0.1] * 45)
     low, high = SMALL_M_STUDY[10]
     est = propstab.estimate(Z)
-    with pytest.warns(SmallSampleWarning, match=rf"{low:.1f}-{high:.1f} % coverage"):
+    # the warning gives the study's number for the method that ran
+    with pytest.warns(SmallSampleWarning, match=rf"{low:.1f}-{high:.1f} % coverage for the "
+                                                r"95 % Wald interval \("):
+        est.confidence_interval(method="wald")
+    best_low, best_high = SMALL_M_BEST[10]
+    assert (best_low, best_high) == (92.0, 95.0)
+    with pytest.warns(SmallSampleWarning, match=r"92\.0-95\.0 % coverage for the 95 % logit "
+                                                r"interval with the jackknife variance"):
         est.confidence_interval()
+    g_low, g_high = SMALL_M_GREATER["logit (jackknife)"][10]
+    with pytest.warns(SmallSampleWarning, match=rf"'greater' {g_low:.1f}-{g_high:.1f} %"):
+        propstab.one_sample_test(Z, 0.3)
+    with pytest.warns(SmallSampleWarning, match=r"'greater' 4\.5-19\.3 %"):
+        propstab.one_sample_test(Z, 0.3, test="wald")
     with pytest.warns(SmallSampleWarning, match="M = 10 runs"):
         propstab.one_sample_test(Z, 0.3)
     with pytest.warns(SmallSampleWarning, match=r"at M = 10 \(fewer runs: worse\)"):

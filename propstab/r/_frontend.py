@@ -36,7 +36,8 @@ from .._validation import (as_selection, check_choice, check_confidence_level,
                            check_n_features, check_r_indices, check_real)
 from ..axioms import Axiom
 
-__all__ = ["StabmFunction", "audit_function", "differences", "estimate_fields", "interval",
+__all__ = ["StabmFunction", "audit_function", "differences", "estimate_fields",
+           "estimate_interval", "interval",
            "invoke", "measure_value", "measures_table", "one_sample", "runs_selection",
            "stabm_functions", "stabm_value", "two_sample"]
 
@@ -448,7 +449,7 @@ def interval(statistic: float, variance: float, confidence_level: float = 0.95,
     ``bounds`` (default: not clipped; the R package's htest intervals are not, yet,
     while ``confint()`` of an estimate passes its range, as propstab's own intervals are
     clipped to ``StabilityEstimate.range``). Python's one Wald interval
-    (``propstab.inference._wald_interval``): a variance of 0 warns
+    (``propstab.inference.wald_interval``): a variance of 0 warns
     (``ZeroVarianceWarning``), a NaN variance gives NaN ends.
 
     Examples
@@ -460,40 +461,77 @@ def interval(statistic: float, variance: float, confidence_level: float = 0.95,
     >>> round(low, 4), high
     (0.1438, inf)
     """
-    from ..inference import _wald_interval
+    from ..inference import wald_interval
     level = check_confidence_level(confidence_level)
     check_choice("alternative", alternative, tuple(ALTERNATIVES))
-    low, high = _wald_interval(float(statistic), float(variance), level,
+    low, high = wald_interval(float(statistic), float(variance), level,
                                ALTERNATIVES[alternative], "the variance", tuple(bounds))
     return low, high
 
 
+def estimate_interval(measure: str, sizes, indices, n_features, *, method: str = "auto",
+                      interval_method: str = "auto", confidence_level: float = 0.95,
+                      n_resamples: int = 2000, random_state=0, similarity=None,
+                      importances=None, options=None) -> dict:
+    """R's ``confint()`` of an estimate: the estimate recomputed from its runs and
+    :meth:`propstab.StabilityEstimate.confidence_interval` (the one implementation of
+    every interval, clipped to the measure's range), with ``interval_method`` any of its
+    ``method`` values; returns ``conf_int`` and ``interval``, what ran in words.
+
+    Examples
+    --------
+    >>> from propstab.r._frontend import estimate_interval
+    >>> out = estimate_interval("nogueira", [2, 2, 2, 2], [1, 2, 1, 2, 1, 3, 1, 2], 4,
+    ...                         interval_method="wald", confidence_level=0.9)
+    >>> [round(x, 4) for x in out["conf_int"]], out["interval"]
+    ([0.1439, 0.8561], 'Wald, thesis Cor. 1')
+    """
+    from ..inference import DegenerateVarianceWarning, estimate
+    level = check_confidence_level(confidence_level)
+    info, sel, opts = _selection_and_options(measure, sizes, indices, n_features, similarity,
+                                             importances, options)
+    with warnings.catch_warnings():          # the estimate's own warnings came with it
+        warnings.simplefilter("ignore", DegenerateVarianceWarning)
+        est = estimate(sel, info.name, method=_check_method(method), **opts)
+    ci = est.confidence_interval(level, method=interval_method, n_resamples=n_resamples,
+                                 random_state=random_state)
+    return {"conf_int": list(ci), "interval": est.interval_method(interval_method)}
+
+
 def one_sample(measure: str, sizes, indices, n_features, *, phi0: float,
-               alternative: str = "two.sided", method: str = "auto",
+               alternative: str = "two.sided", method: str = "auto", test: str = "auto",
                confidence_level: float = 0.95, similarity=None, importances=None,
                options=None) -> dict:
     """:func:`propstab.one_sample_test` as the fields of R's ``htest``: statistic,
-    pvalue, estimate (a dict of :func:`estimate_fields`), conf_int, phi0, alternative.
+    pvalue, estimate (a dict of :func:`estimate_fields`), conf_int (the result's own
+    :meth:`~propstab.inference.OneSampleTestResult.confidence_interval`, clipped to the
+    measure's range), phi0, alternative, test (the test that ran: ``"wald"`` or
+    ``"logit"``).
 
     Examples
     --------
     >>> from propstab.r._frontend import one_sample
     >>> res = one_sample("nogueira", [2, 2, 2, 2], [1, 2, 1, 2, 1, 3, 1, 2], 4, phi0=0.2,
-    ...                  alternative="greater")
+    ...                  alternative="greater", test="wald")
     >>> round(res["statistic"], 4), round(res["pvalue"], 4)
     (1.3856, 0.0829)
+    >>> res = one_sample("nogueira", [2, 2, 2, 2], [1, 2, 1, 2, 1, 3, 1, 2], 4, phi0=0.2,
+    ...                  alternative="greater")        # M < 100: the logit test
+    >>> round(res["statistic"], 4), res["test"], res["estimate"]["method"]
+    (0.5199, 'logit', 'jackknife')
     """
-    from ..inference import one_sample_test
+    from ..inference import ONE_SAMPLE_TESTS, one_sample_test
     check_choice("alternative", alternative, tuple(ALTERNATIVES))
-    check_confidence_level(confidence_level)
+    check_choice("test", test, ONE_SAMPLE_TESTS)
+    level = check_confidence_level(confidence_level)
     info, sel, opts = _selection_and_options(measure, sizes, indices, n_features, similarity,
                                              importances, options)
     res = one_sample_test(sel, phi0, alternative=ALTERNATIVES[alternative], measure=info.name,
-                          method=_check_method(method), **opts)
+                          method=_check_method(method), test=test, **opts)
     est = res.estimate
     return {"statistic": res.statistic, "pvalue": res.pvalue, "phi0": res.phi0,
-            "alternative": alternative, "estimate": _estimate_dict(est),
-            "conf_int": interval(est.statistic, est.variance, confidence_level, alternative)}
+            "alternative": alternative, "estimate": _estimate_dict(est), "test": res.test,
+            "conf_int": list(res.confidence_interval(level))}
 
 
 def two_sample(measure: str, x, y, n_features, *, paired: bool = False,
@@ -535,7 +573,7 @@ def two_sample(measure: str, x, y, n_features, *, paired: bool = False,
             "variance": res.variance, "paired": res.paired, "alternative": alternative,
             "estimates": [_estimate_dict(est_x), _estimate_dict(est_y)],
             "test": res.test, "test_description": res.test_description,
-            "conf_int": interval(res.difference, res.variance, confidence_level, alternative)}
+            "conf_int": list(res.confidence_interval(confidence_level))}
 
 
 # ---------------------------------------------------------------- audit
@@ -682,7 +720,8 @@ def differences(fun: Optional[str] = None, sizes=None, indices=None, *, p=None, 
 # ---------------------------------------------------------------- calls from R
 
 _ENTRY_POINTS: Dict[str, Callable] = {f.__name__: f for f in (
-    stabm_value, measure_value, estimate_fields, interval, one_sample, two_sample,
+    stabm_value, measure_value, estimate_fields, estimate_interval, interval, one_sample,
+    two_sample,
     audit_function, measures_table, differences)}
 
 

@@ -22,7 +22,9 @@
 #' @section Notes:
 #' The Wald interval `estimate -/+ qnorm((1 + level)/2) * std.error` (thesis Cor. 1) is
 #' asymptotic in the number of runs M; its coverage is studied in propstab's
-#' docs/inference_validation.md.
+#' docs/inference_validation.md. Below 100 runs no interval held 95 % there, and
+#' `confint()` defaults to the closest, the logit interval with the jackknife variance
+#' (see [confint.propstab_estimate()]; the printout says which interval ran).
 #'
 #' A variance that is 0 (or rounding noise) although the runs differ is never kept:
 #' propstab replaces it by the bootstrap variance, else `NA` (always
@@ -47,10 +49,16 @@ stability_estimate <- function(features, p = NULL, measure = "nogueira",
   method <- match.arg(method)
   sim <- .similarity(sim.mat, required = FALSE)
   runs <- .runs(features, p = p, sim.mat = sim)
+  options <- list(...)
   fields <- .call("estimate_fields", measure = measure, sizes = runs$sizes,
                   indices = runs$indices, n_features = .need_p(runs$p), method = method,
-                  similarity = sim, options = list(...), call = sys.call())
-  .as_estimate(fields, match.call())
+                  similarity = sim, options = options, call = sys.call())
+  est <- .as_estimate(fields, match.call())
+  # what confint() needs to ask propstab for any of its intervals
+  attr(est, "runs") <- list(measure = measure, sizes = runs$sizes, indices = runs$indices,
+                            n_features = .need_p(runs$p), method = method, similarity = sim,
+                            options = options)
+  est
 }
 
 .as_estimate <- function(fields, call) {
@@ -90,8 +98,8 @@ print.propstab_estimate <- function(x, digits = max(3L, getOption("digits") - 3L
   cat(sprintf("  estimate %s, std. error %s (%s)\n", format(x$estimate, digits = digits),
               format(x$std.error, digits = digits),
               .variance_source(x$method, x$variance.source, x$variance.note, x$variance)))
-  cat(sprintf("  95%% confidence interval: [%s, %s]\n", format(ci[1L], digits = digits),
-              format(ci[2L], digits = digits)))
+  cat(sprintf("  95%% confidence interval: [%s, %s] (%s)\n", format(ci[1L], digits = digits),
+              format(ci[2L], digits = digits), attr(ci, "interval")))
   if (!is.na(x$interpretation)) {
     cat(sprintf("  interpretation (thesis Table 6.1): %s\n", x$interpretation))
   }
@@ -103,34 +111,59 @@ print.propstab_estimate <- function(x, digits = max(3L, getOption("digits") - 3L
 #' @param object,x A `propstab_estimate` from [stability_estimate()].
 #' @param parm Ignored (there is one parameter, the stability).
 #' @param level The confidence level.
+#' @param method The interval, any of propstab's (`StabilityEstimate.confidence_interval`):
+#'   `"auto"` (the default: below 100 runs the logit interval with the delete-one-run
+#'   jackknife variance, the closest to the nominal coverage in propstab's small-M study;
+#'   from 100 runs on the Wald interval), `"wald"` (thesis Cor. 1), `"logit"` (the Wald
+#'   interval on the logit of the position in the measure's range, Fisher's z for
+#'   \[-1, 1\]), `"bootstrap"` (percentile, over `n.resamples` resamples of the runs) or
+#'   `"bca"` (bias-corrected and accelerated).
+#' @param n.resamples,seed The bootstrap resamples and their seed (`"bootstrap"` and
+#'   `"bca"` only).
 #' @param conf.level The confidence level of the interval in the summary.
 #' @param digits Significant digits to print.
 #' @param ... Unused.
-#' @return `confint()`: a 1 x 2 matrix, the Wald interval
-#'   `estimate -/+ qnorm((1 + level)/2) * std.error` (thesis Cor. 1) within the
-#'   measure's range, from propstab's one Wald interval (a zero variance, which only
-#'   identical runs keep, gives the single point with a warning; an undefined variance
-#'   gives `NaN` ends). `summary()`: an object of class
+#' @return `confint()`: a 1 x 2 matrix, the interval `method` computed by propstab's
+#'   Python library from the estimate's runs (its one implementation, the same numbers as
+#'   `propstab.estimate(...).confidence_interval(level, method=...)`), within the
+#'   measure's range, with the attribute `interval` saying which interval and variance
+#'   ran (a zero variance, which only identical runs keep, gives the single point with a
+#'   warning; an undefined variance gives `NaN` ends; below 100 runs a
+#'   `propstab_SmallSampleWarning` gives the coverage propstab's study measured for it). `summary()`: an object of class
 #'   `summary.propstab_estimate` with the table printed. `coef()`: the named estimate.
 #'   `vcov()`: the 1 x 1 variance matrix.
 #' @examples
 #' est <- stability_estimate(list(c(1, 2), c(1, 2), c(1, 3), c(1, 2)), p = 4)
 #' confint(est)
+#' confint(est, level = 0.9, method = "wald")
 #' summary(est, conf.level = 0.9)
 #' @name estimate_methods
 #' @export
-confint.propstab_estimate <- function(object, parm, level = 0.95, ...) {
+confint.propstab_estimate <- function(object, parm, level = 0.95,
+                                      method = c("auto", "wald", "logit", "bootstrap", "bca"),
+                                      n.resamples = 2000L, seed = 0L, ...) {
   checkmate::assertNumber(level, lower = 0, upper = 1)
-  bounds <- if (is.null(object$range)) c(-Inf, Inf) else object$range
-  ci <- .call("interval", statistic = object$estimate, variance = object$variance,
-              confidence_level = level, bounds = as.list(bounds), call = sys.call())
-  .ci_matrix(unlist(ci), level, object$measure)
+  method <- match.arg(method)
+  runs <- attr(object, "runs")
+  if (is.null(runs)) {
+    .fail("object: this estimate does not hold its runs; build it with stability_estimate()")
+  }
+  out <- .call("estimate_interval", measure = runs$measure, sizes = runs$sizes,
+               indices = runs$indices, n_features = runs$n_features, method = runs$method,
+               interval_method = method, confidence_level = level,
+               n_resamples = as.integer(n.resamples), random_state = as.integer(seed),
+               similarity = runs$similarity, options = runs$options, call = sys.call())
+  ci <- .ci_matrix(unlist(out$conf_int), level, object$measure)
+  attr(ci, "interval") <- out$interval
+  ci
 }
 
+# The column labels of stats::confint ("2.5 %", "0.05 %"), as its .format_perc.
 .ci_matrix <- function(ci, level, name) {
   probs <- c((1 - level) / 2, (1 + level) / 2)
-  matrix(ci, nrow = 1L, dimnames = list(name, paste(format(100 * probs, trim = TRUE,
-                                                           digits = 3L), "%")))
+  matrix(ci, nrow = 1L,
+         dimnames = list(name, paste(format(100 * probs, trim = TRUE, scientific = FALSE,
+                                            digits = 3L), "%")))
 }
 
 #' @rdname estimate_methods
@@ -139,7 +172,8 @@ summary.propstab_estimate <- function(object, conf.level = 0.95, ...) {
   ci <- stats::confint(object, level = conf.level)
   table <- cbind(Estimate = object$estimate, `Std. Error` = object$std.error, ci)
   rownames(table) <- object$measure
-  structure(list(table = table, estimate = object, conf.level = conf.level),
+  structure(list(table = table, estimate = object, conf.level = conf.level,
+                 interval = attr(ci, "interval")),
             class = "summary.propstab_estimate")
 }
 
@@ -151,9 +185,9 @@ print.summary.propstab_estimate <- function(x, digits = max(3L, getOption("digit
   cat(sprintf("Stability of feature selection: M = %d runs, d = %d features\n\n", e$n.runs,
               e$n.features))
   print(signif(x$table, digits))
-  cat(sprintf("\nVariance: %s. Interval: Wald, %g%%.\n",
+  cat(sprintf("\nVariance: %s. Interval: %s, %g%%.\n",
               .variance_source(e$method, e$variance.source, e$variance.note, e$variance),
-              100 * x$conf.level))
+              x$interval, 100 * x$conf.level))
   if (!is.na(e$interpretation)) {
     cat(sprintf("Interpretation (thesis Table 6.1): %s.\n", e$interpretation))
   }
@@ -191,7 +225,11 @@ vcov.propstab_estimate <- function(object, ...) {
 #'   propstab's Python `two_sample_test(x, y)`; the thesis's T_M is y minus x, the
 #'   statistic's opposite).
 #' @param paired Whether row i of `x` and of `y` come from the same resample i.
-#' @param test Two samples: `"auto"` (the permutation test when x or y has fewer than
+#' @param test One sample: `"auto"` (the test that inverts the default interval of
+#'   [confint.propstab_estimate()]: below 100 runs the logit test with the jackknife
+#'   variance, else the Wald test), `"wald"` (thesis sec. 5.2.5) or `"logit"`; the
+#'   `conf.int` is propstab's interval for that test, within the measure's range.
+#'   Two samples: `"auto"` (the permutation test when x or y has fewer than
 #'   100 runs, else the asymptotic test), `"permutation"` (the difference against its
 #'   values with the runs permuted between x and y, or the two runs of each pair
 #'   swapped if `paired`: its level holds at any number of runs; exact enumeration up to
@@ -220,10 +258,18 @@ stability_test <- function(x, y = NULL, phi0 = 0,
                            alternative = c("two.sided", "less", "greater"), paired = FALSE,
                            measure = "nogueira", method = c("auto", "analytic", "jackknife"),
                            p = NULL, conf.level = 0.95, sim.mat = NULL,
-                           test = c("auto", "permutation", "asymptotic"), ...) {
+                           test = c("auto", "permutation", "asymptotic", "wald", "logit"),
+                           ...) {
   alternative <- match.arg(alternative)
   method <- match.arg(method)
   test <- match.arg(test)
+  one <- c("auto", "wald", "logit")
+  two <- c("auto", "permutation", "asymptotic")
+  if (!(test %in% (if (is.null(y)) one else two))) {
+    .fail("test: %s for %s; got \"%s\"", paste0("\"", if (is.null(y)) one else two, "\"",
+                                                 collapse = ", "),
+          if (is.null(y)) "one sample" else "two samples", test)
+  }
   checkmate::assertString(measure)
   checkmate::assertNumber(phi0, finite = TRUE)
   checkmate::assertFlag(paired)
@@ -236,8 +282,8 @@ stability_test <- function(x, y = NULL, phi0 = 0,
   if (is.null(y)) {
     out <- .call("one_sample", measure = measure, sizes = rx$sizes, indices = rx$indices,
                  n_features = .need_p(rx$p), phi0 = phi0, alternative = alternative,
-                 method = method, confidence_level = conf.level, similarity = sim,
-                 options = list(...), call = sys.call())
+                 method = method, test = test, confidence_level = conf.level,
+                 similarity = sim, options = list(...), call = sys.call())
     e <- out$estimate
     result <- list(
       statistic = c(z = out$statistic), p.value = out$pvalue,
@@ -245,9 +291,11 @@ stability_test <- function(x, y = NULL, phi0 = 0,
       estimate = stats::setNames(.na(e$statistic), sprintf("stability (%s)", e$measure)),
       null.value = c(stability = phi0), stderr = .na(e$standard_error),
       alternative = alternative,
-      method = sprintf("One-sample test of feature-selection stability (%s, %s)", e$measure,
+      method = sprintf("One-sample test of feature-selection stability (%s, %s; %s)",
+                       e$measure,
                        .variance_source(e$method, e$variance_source, e$variance_note,
-                                        .na(e$variance))),
+                                        .na(e$variance)),
+                       if (out$test == "logit") "logit scale of the range" else "Wald"),
       data.name = deparse1(substitute(x)))
   } else {
     ry <- .runs(y, p = if (is.null(p)) rx$p else p, sim.mat = sim, arg = "y")
