@@ -13,8 +13,8 @@ This module is the public face of that conversion, and says how rows are taken f
 ``X`` and ``y`` (arrays, sparse matrices, DataFrames and Series) and how estimators are
 copied and seeded; the rules for reading a fitted estimator or pipeline (importances,
 support, ranking) live in ``propstab._estimators`` and are exported here. A run is two
-stages, :func:`fit_selector` (fit a clone, or call the function) and
-:func:`read_selection` (the support mask and what else the run records):
+stages, ``fit_selector`` (fit a clone, or call the function) and
+``read_selection`` (the support mask and what else the run records):
 :func:`fit_select` and :func:`fit_rank` are the two stages together, and the resampling
 protocol (:func:`propstab.resample`) runs them one after the other, so that a failed fit
 is told from a selection that cannot be read. Stability selection
@@ -448,8 +448,8 @@ def fit_select(selector, X, y, *, n_features: int, threshold=None, top_k=None):
     See Also
     --------
     propstab.selectors.fit_rank : The same for ``output="ranking"``.
-    propstab.selectors.fit_selector, propstab.selectors.read_selection : Its two stages,
-        which :func:`propstab.resample` runs once per run.
+    propstab.resample : Runs its two stages (``fit_selector``, ``read_selection``) once per
+        run.
 
     References
     ----------
