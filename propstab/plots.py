@@ -695,7 +695,7 @@ def plot_halfwidth(Z, measure: str = "nogueira", *, method: str = "auto",
         :func:`propstab.estimate`, which holds them).
     measure, method
         As for :func:`propstab.estimate` (with a selection matrix only).
-    ci_method : {"wald", "logit", "bootstrap", "bca"}, default "wald"
+    ci_method : {"wald", "auto", "logit", "bootstrap", "bca"}, default "wald"
         The interval of each prefix (``StabilityEstimate.confidence_interval``).
     confidence_level : float in (0, 1), default 0.95
     start : int, optional

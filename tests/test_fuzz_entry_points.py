@@ -388,7 +388,7 @@ ENTRIES: Tuple[Entry, ...] = (
     # ---- inference results
     Entry("StabilityEstimate.confidence_interval", _method(_estimate, "confidence_interval"),
           lambda: {"n_resamples": 100},
-          (*CI_ARGS, Arg("method", Choice("wald", "logit", "bootstrap", "bca")),
+          (*CI_ARGS, Arg("method", Choice("auto", "wald", "logit", "bootstrap", "bca")),
            Arg("n_resamples", Int(100, 10 ** 6, cheap=200)), Arg("random_state", Seed())),
           covers=(propstab.StabilityEstimate.confidence_interval,)),
     Entry("propstab.inference.halfwidth_curve",
@@ -656,7 +656,7 @@ ENTRIES: Tuple[Entry, ...] = (
     Entry("propstab.plots.plot_halfwidth", lambda Z, **kw: plots.plot_halfwidth(Z, **kw),
           lambda: {"Z": Z()},
           (Arg("Z", Z_KIND), Arg("measure", MEASURE), Arg("method", Choice("auto", "jackknife")),
-           Arg("ci_method", Choice("wald", "logit", "bootstrap", "bca")), *CI_ARGS,
+           Arg("ci_method", Choice("auto", "wald", "logit", "bootstrap", "bca")), *CI_ARGS,
            Arg("start", Int(2, 4, none=True)), Arg("step", Int(1, cheap=5)),
            Arg("n_runs_max", Int(4, cheap=1000, none=True)),
            Arg("target_halfwidth", Real(0.0, low_open=True, none=True)),

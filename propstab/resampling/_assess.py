@@ -260,7 +260,7 @@ def assess(selector, X, y=None, *, n_runs=None, random_state=None, scheme="boots
     True
     >>> b = assess(top2, X, y, n_runs=20, random_state=0, target_halfwidth=0.1)
     >>> b.result.n_runs, bool(b.halfwidth <= 0.1)
-    (88, True)
+    (102, True)
     """
     options = check_mapping("measure_options", measure_options)
     measure = _assessed_measure(measure, output)

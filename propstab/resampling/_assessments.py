@@ -94,7 +94,7 @@ class Assessment(Result):
     measure          nogueira
     estimate         0.4969 (intermediate to good, thesis Table 6.1)
     standard error   0.0845 (analytic: thesis Thm 6)
-    95% CI           [0.3312, 0.6625] (Wald, thesis Cor. 1)
+    95% CI           [0.2955, 0.6559] (logit, jackknife variance; M < 100)
     runs x features  20 x 4
     subset size      2 to 4 (mean 2.65)
     mean score       0.2807 (SE 0.0324, 20 runs; the selector's own Lasso)
@@ -238,9 +238,9 @@ class Comparison(Result):
     Comparison of 3 selectors on the same resamples: nogueira, 20 runs x 5 features
     selector   stability  SE      95% CI             score (SE)       mean size  failed  Pareto
     ---------  ---------  ------  -----------------  ---------------  ---------  ------  ------
-    lasso0.05  0.0292     0.0493  [-0.0673, 0.1258]  0.2365 (0.0430)  4.5        0
-    lasso0.2   0.4430     0.0678  [0.3101, 0.5759]   0.2739 (0.0359)  3          0       *
-    lasso0.5   0.9587     0.0360  [0.8882, 1.0000]   0.2195 (0.0220)  2.05       0       *
+    lasso0.05  0.0292     0.0493  [-0.0324, 0.0906]  0.2365 (0.0430)  4.5        0
+    lasso0.2   0.4430     0.0678  [0.2840, 0.5783]   0.2739 (0.0359)  3          0       *
+    lasso0.5   0.9587     0.0360  [0.7300, 0.9943]   0.2195 (0.0220)  2.05       0       *
     scores: Lasso (own) on held-out rows; SE over resamples
     paired two-sided permutation tests, Holm's correction: 3 of 3 pairs differ at p < 0.05 (see .tests)
     >>> c.to_frame()["pareto_optimal"].tolist()
