@@ -185,8 +185,17 @@ def declared(function, *, cheap: Optional[Dict[str, int]] = None) -> Tuple["Arg"
     kinds read from the declaration (``cheap``: the largest value worth trying)."""
     rules = parameter_constraints(function)
     assert rules, f"{function} declares no rules"
-    return tuple(Arg(name, kind_of(rule, cheap=(cheap or {}).get(name)))
+    return tuple(Arg(name, _serial(name, kind_of(rule, cheap=(cheap or {}).get(name))))
                  for name, rule in rules.items() if isinstance(name, str))
+
+
+def _serial(name: str, kind: Kind) -> Kind:
+    """Valid worker counts and backends other than None and 1 start worker processes
+    (seconds each, and a new pool per value): like NJobs, they are only checked to raise
+    when invalid, never run."""
+    if name in ("n_jobs", "backend"):
+        kind.expensive = lambda v, kind=kind: bool(kind.valid(v)) and v not in (None, 1)
+    return kind
 
 
 def _measure_entry(info) -> Entry:
