@@ -194,7 +194,7 @@ def _serial(name: str, kind: Kind) -> Kind:
     (seconds each, and a new pool per value): like NJobs, they are only checked to raise
     when invalid, never run."""
     if name in ("n_jobs", "backend"):
-        kind.expensive = lambda v, kind=kind: bool(kind.valid(v)) and v not in (None, 1)
+        kind.expensive = lambda v, kind=kind: kind.valid(v) is not False and v not in (None, 1)
     return kind
 
 
