@@ -194,7 +194,8 @@ def _serial(name: str, kind: Kind) -> Kind:
     (seconds each, and a new pool per value): like NJobs, they are only checked to raise
     when invalid, never run."""
     if name in ("n_jobs", "backend"):
-        kind.expensive = lambda v, kind=kind: kind.valid(v) is not False and v not in (None, 1)
+        kind.expensive = lambda v, kind=kind: (kind.valid(v) is not False and not (
+            v is None or (isinstance(v, int) and not isinstance(v, bool) and v == 1)))
     return kind
 
 
