@@ -54,10 +54,38 @@ def _adjusted_pvalues(pvalues, correction: str) -> np.ndarray:
                           ) from None
     p = np.asarray(pvalues, dtype=np.float64)
     undefined = np.isnan(p)
+    if correction == "holm":
+        adjusted = holm(np.where(undefined, 1.0, p))
+        adjusted[undefined] = np.nan
+        return adjusted
     with np.errstate(divide="ignore"):          # p = 1: log1p(-1) in Sidak, 1/(1 - p) in GBS
         adjusted = np.array(multipletests(np.where(undefined, 1.0, p), method=correction)[1],
                             dtype=np.float64)
     adjusted[undefined] = np.nan
+    return adjusted
+
+
+def holm(pvalues) -> np.ndarray:
+    """Holm's step-down adjusted p-values, the same numbers as statsmodels'
+    ``multipletests(p, method="holm")[1]``.
+
+    With p_(1) <= ... <= p_(m) the sorted p-values (a stable sort), the adjusted value of
+    p_(i) is min(1, max_{j <= i} (m - j + 1) p_(j)) (Holm 1979, *Scand. J. Statist.* 6,
+    65-70). Written here because statsmodels' Holm branch calls ``gc.collect()`` on every
+    call, which costs up to a second in a process holding many objects (a notebook, a
+    test session) each time a comparison of selectors is printed.
+
+    Examples
+    --------
+    >>> holm([0.01, 0.04, 0.03]).tolist()
+    [0.03, 0.06, 0.06]
+    """
+    p = np.asarray(pvalues, dtype=np.float64)
+    m = p.size
+    order = np.argsort(p, kind="mergesort")
+    stepped = np.maximum.accumulate(p[order] * np.arange(m, 0, -1))
+    adjusted = np.empty(m)
+    adjusted[order] = np.minimum(stepped, 1.0)
     return adjusted
 
 
