@@ -9,7 +9,8 @@ from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 import numpy as np
 from .._exceptions import undefined
 from .._registry import get_measure
-from .._text import Summary, call_repr, number, summary
+from .._results import Result, frame_of
+from .._text import Summary, number, summary
 from .._validation import as_named_input, check_bool, check_choice
 from ._warnings import ALTERNATIVES
 from ._tests import TwoSampleTestResult, check_test_options, compare
@@ -62,7 +63,7 @@ def _adjusted_pvalues(pvalues, correction: str) -> np.ndarray:
 
 
 @dataclasses.dataclass(frozen=True, repr=False)
-class PairwiseTestTable:
+class PairwiseTestTable(Result):
     """All pairwise comparisons of :func:`pairwise_tests`, one row per pair.
 
     ``repr`` is one line; ``str`` (and ``print``) show :meth:`summary`, one line per
@@ -144,24 +145,25 @@ class PairwiseTestTable:
                 "statistic", "test", "pvalue", self.adjusted_key)
 
     def to_frame(self):
-        """The table as a pandas DataFrame (pandas is needed)."""
-        try:
-            import pandas as pd
-        except ImportError as exc:  # pragma: no cover - pandas is a test dependency
-            raise ImportError("PairwiseTestTable.to_frame needs pandas: "
-                              "pip install pandas") from exc
-        return pd.DataFrame(list(self.rows), columns=list(self.COLUMNS))
+        """The table as a pandas DataFrame, one row per pair (pandas is needed).
+
+        Returns
+        -------
+        pandas.DataFrame
+            The columns :attr:`COLUMNS`.
+        """
+        return frame_of(self._records(), self.COLUMNS, owner="PairwiseTestTable.to_frame")
+
+    def _records(self) -> List[Mapping[str, Any]]:
+        return list(self.rows)
 
     def __len__(self) -> int:
         return len(self.rows)
 
-    def __repr__(self) -> str:
+    def _repr_values(self):
         extra = {} if self.correction == "holm" else {"correction": self.correction}
-        return call_repr("PairwiseTestTable", n_pairs=len(self.rows), paired=self.paired,
-                         alternative=self.alternative, measure=self.measure, **extra)
-
-    def __str__(self) -> str:
-        return str(self.summary())          # a plain str, not the Summary subclass
+        return {"n_pairs": len(self.rows), "paired": self.paired,
+                "alternative": self.alternative, "measure": self.measure, **extra}
 
     def summary(self) -> Summary:
         """One line per pair: both stabilities, the difference (first minus second), the

@@ -10,12 +10,13 @@ import warnings
 from typing import Optional, Tuple
 import numpy as np
 from scipy import stats
-from .._intervals import clip, transformed_statistic, transformed_wald
+from .._intervals import bootstrap_variance, clip, transformed_statistic, transformed_wald
 from .._permutation import permutation_test
-from .._variance import PER_RUN_OPTIONS, bootstrap_variance, degenerate, leave_one_out, spread
+from .._variance import PER_RUN_OPTIONS, degenerate, leave_one_out, spread
 from .._exceptions import UndefinedMeasureWarning, warn
 from .._registry import get_measure
-from .._text import Summary, call_repr, interval, level_label, number, summary
+from .._results import UnpackingResult
+from .._text import Summary, interval, level_label, number, summary
 from .._validation import as_named_input, check_bool, check_choice, check_comparable, check_confidence_level, check_int_range, check_null_value, check_random_state, check_real
 from ._warnings import ALTERNATIVES, CI_METHODS, ONE_SAMPLE_TESTS, PERMUTATION_BELOW, TEST_METHODS, ZeroVarianceWarning, auto_interval, warn_small_sample, warn_zero
 from ._estimates import ConfidenceInterval, StabilityEstimate, estimate, quietly, variance_label, wald_interval
@@ -39,25 +40,19 @@ def _z_and_pvalue(difference: float, variance: float, alternative: str, what: st
 HYPOTHESES = {"two-sided": "!=", "greater": ">", "less": "<"}
 
 
-class _TestResult:
-    """What every test result shares: it unpacks as ``(statistic, pvalue)`` like scipy's
-    results (``statistic, pvalue = result``), prints as its summary, and its repr is one
-    line."""
+class _TestResult(UnpackingResult):
+    """What every test result shares beyond the result base: it unpacks as
+    ``(statistic, pvalue)`` like scipy's results (``statistic, pvalue = result``), its
+    summary shows the confidence interval matching the test, and its frame row adds
+    that interval to the ``repr``'s fields."""
 
     statistic: float
     pvalue: float
+    _unpack = ("statistic", "pvalue")
 
-    def __iter__(self):
-        return iter((self.statistic, self.pvalue))
-
-    def __len__(self) -> int:
-        return 2
-
-    def __getitem__(self, index):
-        return (self.statistic, self.pvalue)[index]
-
-    def __str__(self) -> str:
-        return str(self.summary())          # a plain str, not the Summary subclass
+    def _records(self):
+        low, high = quietly(self.confidence_interval, 0.95)
+        return [{**self._repr_values(), "ci_low": low, "ci_high": high}]
 
     def summary(self, confidence_level: float = 0.95) -> Summary:
         """A few lines: the hypotheses, the estimate(s), the statistic, the p-value and the
@@ -147,10 +142,10 @@ class OneSampleTestResult(_TestResult):
     estimate: StabilityEstimate
     test: str = "wald"
 
-    def __repr__(self) -> str:
-        return call_repr("OneSampleTestResult", statistic=self.statistic, pvalue=self.pvalue,
-                         alternative=self.alternative, phi0=self.phi0,
-                         measure=self.estimate.measure)
+    def _repr_values(self):
+        return {"statistic": self.statistic, "pvalue": self.pvalue,
+                "alternative": self.alternative, "phi0": self.phi0,
+                "measure": self.estimate.measure}
 
     def confidence_interval(self, confidence_level: float = 0.95) -> ConfidenceInterval:
         """The confidence interval for the population stability Phi that matches the test.
@@ -346,11 +341,11 @@ class TwoSampleTestResult(_TestResult):
     n_resamples: Optional[int] = None
     exact: Optional[bool] = None
 
-    def __repr__(self) -> str:
-        return call_repr("TwoSampleTestResult", statistic=self.statistic, pvalue=self.pvalue,
-                         alternative=self.alternative, paired=self.paired,
-                         difference=self.difference, measure=self.estimates[0].measure,
-                         test=self.test)
+    def _repr_values(self):
+        return {"statistic": self.statistic, "pvalue": self.pvalue,
+                "alternative": self.alternative, "paired": self.paired,
+                "difference": self.difference, "measure": self.estimates[0].measure,
+                "test": self.test}
 
     @property
     def test_description(self) -> str:
