@@ -11,12 +11,14 @@ from typing import Any, Dict, List, Mapping, NamedTuple, Optional, Tuple
 import numpy as np
 from scipy import stats
 from .._intervals import bca_interval, bootstrap_replicates, clip, degenerate_fallback, measure_range, percentile_interval, transformed_wald
-from .._variance import BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED, conger_delta, degenerate, identical_runs, leave_one_out, spread
+from .._variance import BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED, identical_runs, leave_one_out, spread
 from .._exceptions import UndefinedMeasureWarning, undefined, warn
+from .._api import MEASURE_NAME
+from .._params import N_FEATURES, Options, validate_params
 from .._registry import get_measure, list_measures
 from .._results import Result
 from .._text import Summary, interval, level_label, number, size_text, summary
-from .._validation import as_input, check_choice, check_confidence_level, check_int_range, check_probabilities, check_random_state
+from .._validation import as_input, check_choice, fail, check_confidence_level, check_int_range, check_probabilities, check_random_state
 from ..measures.references import TABLE_6_1
 from ._warnings import CI_METHODS, DegenerateVarianceWarning, SMALL_M_BELOW, SmallSampleWarning, VARIANCE_METHODS, ZeroVarianceWarning, auto_interval, varying_sizes_note, warn_small_sample, warn_zero
 
@@ -568,6 +570,8 @@ def wald_interval(center: float, variance: float, level: float, alternative: str
     return ConfidenceInterval(*clip(float(low), float(high), *bounds))
 
 
+@validate_params({"measure": MEASURE_NAME, "method": Options(*VARIANCE_METHODS),
+                  "n_features": [N_FEATURES, None]})
 def estimate(Z, /, measure: str = "nogueira", *, method: str = "auto", n_features=None,
              feature_names=None, **options) -> StabilityEstimate:
     """Estimate the stability of the selections in ``Z`` with its variance.
@@ -671,13 +675,11 @@ def estimate(Z, /, measure: str = "nogueira", *, method: str = "auto", n_feature
     info = get_measure(measure)
     sel = as_input(info.input, Z, n_features=n_features, feature_names=feature_names,
                    argument="Z", owner=info.name)
-    check_choice("method", method, VARIANCE_METHODS)
     if method == "analytic" and info.analytic_variance is None:
         having = [m.name for m in list_measures() if m.analytic_variance is not None]
-        raise ValueError(f"method: 'analytic' (thesis Thm 6, or the U-statistic variance of "
-                         f"a ranking measure) applies only to "
-                         f"{', '.join(having)}; got measure {info.name!r} "
-                         f"(use method='jackknife')")
+        fail(f"method: 'analytic' (thesis Thm 6, or the U-statistic variance of a ranking "
+             f"measure) applies only to {', '.join(having)}; got measure {info.name!r} "
+             f"(use method='jackknife')", function="estimate")
     statistic = info.function(sel, **options)
     M, d = sel.n_runs, sel.n_features
     if info.analytic_variance is not None and (
