@@ -35,11 +35,26 @@ def fail(rule: str, exc=ValueError, *, function: Optional[str] = None):
     ``kind``; ``function``, the public function whose declared rule it is
     (:mod:`propstab._params`), ends the message as ``(in function)``.
 
+    ``exc`` may also be an error caught from another library (scikit-learn's checks, an
+    estimator's ``fit``) that ``rule`` reports under the user's argument: the kind is
+    then its own (TypeError or ValueError).
+
     >>> fail("q: must be > 0; got -1", function="error_control")
     Traceback (most recent call last):
     ...
     propstab.InvalidParameterError: q: must be > 0; got -1 (in error_control)
+    >>> try:
+    ...     int("x")
+    ... except ValueError as caught:
+    ...     fail(f"X: cannot be read ({caught})", caught)
+    Traceback (most recent call last):
+    ...
+    propstab.InvalidParameterError: X: cannot be read (invalid literal for int() with base 10: 'x')
     """
+    if isinstance(exc, BaseException):
+        exc = getattr(exc, "kind", None) or (
+            TypeError if isinstance(exc, TypeError) and not isinstance(exc, ValueError)
+            else ValueError)
     argument = rule.partition(": ")[0] if ": " in rule else None
     message = f"{rule} (in {function})" if function else rule
     # from None: the message says everything (an error caught while checking is not

@@ -28,12 +28,12 @@ from ._progress import progress_bar
 from ._regularisation import default_path, infer_param_name, locate_penalty
 from ._text import Summary, interval, number, shorten, summary
 from ._validation import (check_bool, check_int_range, check_n_jobs,
-                          check_random_state, check_real, check_real_range, seed_sequence,
-                          shown)
+                          check_random_state, check_real, check_real_range, fail,
+                          seed_sequence, shown)
 from .error_control import (BOUND_NAMES, ErrorControl, LargePFERWarning,
                             default_n_subsamples, error_control, resolve_assumption)
 from .resampling._schemes import subsamples as draw_subsamples
-from .selectors import clone, renamed, run_seeds, seeded, support_of, take
+from .selectors import clone, run_seeds, seeded, support_of, take
 
 __all__ = ["ErrorControl", "LargePFERWarning", "StabilitySelection", "error_control"]
 
@@ -65,12 +65,9 @@ def _fit_path(estimator, param_name, grid, X, y, rows, threshold, seed=None):
             try:
                 est.fit(Xs, ys)
             except (ValueError, TypeError) as exc:
-                raise renamed(exc, f"estimator: {type(est).__name__}({param_name}={value!r}) "
-                                    f"failed to fit a subsample: {exc}") from None
-        try:
-            mask, imp = support_of(est, d, threshold=threshold)
-        except (ValueError, TypeError) as exc:
-            raise renamed(exc, f"estimator: {str(exc).partition(': ')[2]}") from None
+                fail(f"estimator: {type(est).__name__}({param_name}={value!r}) failed to fit "
+                     f"a subsample: {exc}", exc)
+        mask, imp = support_of(est, d, threshold=threshold, argument="estimator")
         masks[g] = mask
         if imp is not None:
             imps[g] = imp
@@ -312,7 +309,7 @@ class StabilitySelection(*_BASES):
         try:
             return validate_data(self, X, y, accept_sparse="csr")
         except (ValueError, TypeError) as exc:     # scikit-learn's checks, named
-            raise renamed(exc, f"X, y: {' '.join(str(exc).split())}") from None
+            fail(f"X, y: {' '.join(str(exc).split())}", exc)
 
     def _check_params(self, n_features):
         assumption = resolve_assumption(self.sampling, self.assumption)

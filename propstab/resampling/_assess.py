@@ -266,10 +266,7 @@ def assess(selector, X, y=None, *, n_runs=None, random_state=None, scheme="boots
     measure = _assessed_measure(measure, output)
     from .._registry import get_measure
     from .._validation import check_options
-    try:
-        check_options(get_measure(measure), options)       # before any fit
-    except (ValueError, TypeError) as exc:
-        raise type(exc)(f"measure_options: {exc}") from None
+    check_options(get_measure(measure), options, argument="measure_options")   # before any fit
     progress = check_bool("progress", progress, none=True)
     opts = dict(scheme=scheme, fraction=fraction, stratify=stratify,
                 random_state=random_state, n_jobs=n_jobs, backend=backend,

@@ -48,7 +48,8 @@ def run_one(selector, X, y, train, test, n_features, scorer, threshold, top_k,
         mask, imp = read_selection(selector, fitted, n_features, threshold=threshold,
                                    top_k=top_k, output=output)
     except Exception as exc:  # noqa: BLE001 - every failure is reported, not dropped
-        return None, None, np.nan, (type(exc).__name__, str(exc), stage,
+        # an InvalidParameterError is recorded as the builtin class of its rule
+        return None, None, np.nan, (getattr(exc, "kind", type(exc)).__name__, str(exc), stage,
                                     isinstance(exc, (ValueError, TypeError))), None
     imp = imp if keep_importances or output == "ranking" else None
     try:
@@ -56,7 +57,7 @@ def run_one(selector, X, y, train, test, n_features, scorer, threshold, top_k,
             downstream = seeded(downstream, seed)
         score = score_run(selector, fitted, mask, X, y, Xtr, ytr, test, scorer, downstream)
     except Exception as exc:  # noqa: BLE001 - the selection stands; the score is NaN
-        return mask, imp, np.nan, None, (type(exc).__name__, str(exc))
+        return mask, imp, np.nan, None, (getattr(exc, "kind", type(exc)).__name__, str(exc))
     return mask, imp, score, None, None
 
 
