@@ -112,9 +112,6 @@ ALIASES = tuple(a for m in propstab.list_measures() for a in m.aliases)
 FAMILIES = ("pairwise", "frequency", "correlated")
 MEASURE = Choice(*MEASURE_NAMES, *ALIASES)
 CONFIDENCE = Real(0.0, 1.0, low_open=True, high_open=True)
-ALTERNATIVE = Choice("two-sided", "greater", "less")
-METHOD = Choice("auto", "analytic", "jackknife")
-TEST = Choice("auto", "permutation", "asymptotic")
 Z_KIND = Anything(invalid=(
     None, "x", 5, 1.5, [[2, 0], [0, 1]], [[1, 0]], [1, 0, 1], [[1, 0], [1]],
     {"a": [1, 0]}, [[np.nan, 1], [0, 1]], [["1", "0"], ["0", "1"]],
@@ -272,30 +269,26 @@ ENTRIES: Tuple[Entry, ...] = (
                                Arg("feature_names", Anything(none=True))),
           covers=(propstab.stability,), options=True),
     Entry("propstab.estimate", lambda Z, **kw: propstab.estimate(Z, **kw),
-          lambda: {"Z": Z()}, (Arg("Z", Z_KIND), Arg("measure", MEASURE),
-                               Arg("method", METHOD), *SEL_ARGS),
+          lambda: {"Z": Z()}, (Arg("Z", Z_KIND), *declared(propstab.estimate),
+                               Arg("feature_names", Anything(none=True))),
           covers=(propstab.estimate,), options=True),
     Entry("propstab.one_sample_test", lambda Z, phi0, **kw: propstab.one_sample_test(
               Z, phi0, **kw), lambda: {"Z": Z(), "phi0": 0.1},
-          (Arg("Z", Z_KIND), Arg("phi0", Real()), Arg("alternative", ALTERNATIVE),
-           Arg("measure", MEASURE), Arg("method", METHOD), *SEL_ARGS),
+          (Arg("Z", Z_KIND), *declared(propstab.one_sample_test),
+           Arg("feature_names", Anything(none=True))),
           covers=(propstab.one_sample_test,), options=True),
     Entry("propstab.two_sample_test", lambda Z1, Z2, **kw: propstab.two_sample_test(
               Z1, Z2, **kw), lambda: {"Z1": Z(), "Z2": Z_other()},
-          (Arg("Z1", Z_KIND), Arg("Z2", Z_KIND), Arg("paired", Bool()),
-           Arg("alternative", ALTERNATIVE), Arg("measure", MEASURE), Arg("method", METHOD),
-           Arg("test", TEST), Arg("n_resamples", Int(99, 10 ** 6, cheap=2000)),
-           Arg("random_state", Seed()), *SEL_ARGS), covers=(propstab.two_sample_test,),
+          (Arg("Z1", Z_KIND), Arg("Z2", Z_KIND),
+           *declared(propstab.two_sample_test, cheap={"n_resamples": 2000}),
+           Arg("feature_names", Anything(none=True))), covers=(propstab.two_sample_test,),
           options=True),
     Entry("propstab.pairwise_tests", lambda matrices, **kw: propstab.pairwise_tests(
               matrices, **kw), lambda: {"matrices": {"a": Z(), "b": Z_other()}},
           (Arg("matrices", Anything(invalid=(None, 5, "ab", {}, {"a": Z()}, [Z()]))),
-           Arg("paired", Bool()), Arg("alternative", ALTERNATIVE), Arg("measure", MEASURE),
-           Arg("method", METHOD), Arg("correction", Choice(
-               "holm", "bonferroni", "sidak", "holm-sidak", "simes-hochberg", "hommel",
-               "fdr_bh", "fdr_by", "fdr_tsbh", "fdr_gbs")), Arg("test", TEST),
-           Arg("n_resamples", Int(99, 10 ** 6, cheap=2000)), Arg("random_state", Seed()),
-           *SEL_ARGS), covers=(propstab.pairwise_tests,), options=True),
+           *declared(propstab.pairwise_tests, cheap={"n_resamples": 2000}),
+           Arg("feature_names", Anything(none=True))), covers=(propstab.pairwise_tests,),
+          options=True),
     Entry("propstab.population_stability", propstab.population_stability,
           lambda: {"p": [0.9, 0.8, 0.2, 0.1]},
           (Arg("p", Anything(invalid=(None, [], [1.5, 0.2], [np.nan, 0.2], "ab", [[0.5]],
