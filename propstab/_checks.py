@@ -222,28 +222,31 @@ def seed_sequence(value) -> np.random.SeedSequence:
     return np.random.SeedSequence(int(value))
 
 
-def check_n_jobs(name: str, value):
+def check_n_jobs(name: str, value, *, function: Optional[str] = None):
     """joblib's ``n_jobs``: None or a non-zero integer (-1: all cores)."""
     if value is None:
         return None
     if isinstance(value, bool) or not isinstance(value, numbers.Integral):
         fail(f"{name}: must be None or a non-zero integer (-1: all cores); got "
-             f"{shown(value)}", TypeError)
+             f"{shown(value)}", TypeError, function=function)
     if value == 0:
-        fail(f"{name}: must be None or a non-zero integer (-1: all cores); got 0")
+        fail(f"{name}: must be None or a non-zero integer (-1: all cores); got 0",
+             function=function)
     return int(value)
 
 
-def check_mapping(name: str, value, *, none: bool = True) -> dict:
+def check_mapping(name: str, value, *, none: bool = True,
+                  function: Optional[str] = None) -> dict:
     """A mapping with string keys (keyword options), as a new dict; None gives {}."""
     if value is None and none:
         return {}
     if not isinstance(value, Mapping):
         fail(f"{name}: must be a mapping of option names to values (a dict); got "
-             f"{shown(value)}", TypeError)
+             f"{shown(value)}", TypeError, function=function)
     bad = [k for k in value if not isinstance(k, str)]
     if bad:
-        fail(f"{name}: option names must be strings; got {shown(bad[0])}", TypeError)
+        fail(f"{name}: option names must be strings; got {shown(bad[0])}", TypeError,
+             function=function)
     return dict(value)
 
 
@@ -270,13 +273,13 @@ def check_labels(name: str, labels, n: int, what: str) -> list:
     return labels
 
 
-def check_text(name: str, value, *, none: bool = False):
+def check_text(name: str, value, *, none: bool = False, function: Optional[str] = None):
     """A string (None too when ``none``)."""
     if value is None and none:
         return None
     if not isinstance(value, str):
         fail(f"{name}: must be a string{' or None' if none else ''}; got {shown(value)}",
-             TypeError)
+             TypeError, function=function)
     return value
 
 
