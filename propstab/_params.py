@@ -435,5 +435,10 @@ def invalid_values(rule, arguments: Mapping[str, Any] = None) -> list:
 
 def parameter_constraints(function) -> Optional[dict]:
     """The declaration of a function decorated with :func:`validate_params`
-    (``{parameter: tuple of rules}``), or None."""
-    return getattr(function, "parameter_constraints", None)
+    (``{parameter: tuple of rules}``), or of a class with a ``parameter_constraints``
+    attribute (an estimator checking its parameters at ``fit``), or None."""
+    rules = getattr(function, "parameter_constraints", None)
+    if rules is None:
+        return None
+    return {name: (rule if isinstance(name, tuple) else _as_rule(rule))
+            for name, rule in rules.items()}

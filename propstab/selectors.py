@@ -30,8 +30,10 @@ import numpy as np
 # final_estimator for the resampling protocol)
 from ._estimators import (fits_a_classifier, final_estimator, has_rule,  # noqa: F401
                           importances_of, ranking_of, support_of)
-from ._validation import (as_real_array, check_choice, check_int_range, check_n_features,
-                          check_real, fail)
+from ._params import (N_FEATURES, Integral, Interval, Options, Param, Real,
+                      validate_params)
+from ._validation import (as_real_array, check_int_range, check_n_features, check_real, fail,
+                          shown)
 
 __all__ = ["clone", "fit_select", "importances_of", "is_estimator", "mask_from_output",
            "run_seeds", "seeded", "support_of", "take"]
@@ -616,6 +618,9 @@ def fit_rank(selector, X, y, *, n_features: int, threshold=None, top_k=None):
 OUTPUTS = ("selection", "ranking")
 
 
+__all__ += ["fit_selector", "read_selection"]
+
+
 def fit_selector(selector, X, y):
     """The first stage of a run: an estimator's fitted clone, or a function's output.
 
@@ -633,13 +638,21 @@ def fit_selector(selector, X, y):
     Raises
     ------
     ValueError, TypeError
-        The estimator's ``fit`` fails with one of them (renamed to name ``selector``);
-        whatever else the fit or the function raises passes through.
+        The estimator's ``fit`` fails with one of them: reported as
+        :class:`~propstab.InvalidParameterError` naming ``selector`` (of the fit's
+        class); whatever else the fit or the function raises passes through.
 
     See Also
     --------
     propstab.selectors.read_selection : The second stage.
     propstab.selectors.fit_select : Both stages at once.
+    propstab.resample : Runs both stages on every resample.
+
+    References
+    ----------
+    Pedregosa, F. et al. (2011). Scikit-learn: Machine learning in Python. JMLR 12,
+    2825-2830; scikit-learn developer's guide, "Developing scikit-learn estimators"
+    (``clone`` and ``fit``).
 
     Examples
     --------
@@ -652,6 +665,9 @@ def fit_selector(selector, X, y):
     >>> fit_selector(lambda X, y: [0, 2], X, y)
     [0, 2]
     """
+    if not is_estimator(selector) and not callable(selector):
+        fail(f"selector: must be an estimator with fit() or a function (X, y) -> selection; "
+             f"got {shown(selector)}", TypeError)
     if is_estimator(selector):
         est = clone(selector)
         try:
@@ -662,6 +678,9 @@ def fit_selector(selector, X, y):
     return selector(X, y)
 
 
+@validate_params({"n_features": N_FEATURES, "threshold": [Interval(Real), None],
+                  "top_k": [Interval(Integral, 0, Param("n_features")), None],
+                  "output": Options(*OUTPUTS)})
 def read_selection(selector, fitted, n_features: int, *, threshold=None, top_k=None,
                    output="selection"):
     """The second stage of a run: the support mask of what :func:`fit_selector` returned,
@@ -676,10 +695,13 @@ def read_selection(selector, fitted, n_features: int, *, threshold=None, top_k=N
     selector : estimator or callable
         The selector given to :func:`fit_selector` (it tells how ``fitted`` is read).
     fitted : fitted estimator, or a function's output
+        What :func:`fit_selector` returned.
     n_features : int
+        d, the number of columns of X.
     threshold, top_k : optional
         As for :func:`support_of`.
     output : {"selection", "ranking"}, default "selection"
+        Read a selection, or a ranking as well.
 
     Returns
     -------
@@ -702,6 +724,12 @@ def read_selection(selector, fitted, n_features: int, *, threshold=None, top_k=N
     propstab.selectors.fit_selector : The first stage.
     propstab.selectors.fit_rank : Both stages with ``output="ranking"``.
 
+    References
+    ----------
+    Pedregosa, F. et al. (2011). Scikit-learn: Machine learning in Python. JMLR 12,
+    2825-2830; scikit-learn User Guide, sec. 1.13 Feature selection (``get_support``,
+    ``coef_``, ``feature_importances_``, ``ranking_``).
+
     Examples
     --------
     >>> from propstab.selectors import read_selection
@@ -712,7 +740,6 @@ def read_selection(selector, fitted, n_features: int, *, threshold=None, top_k=N
     >>> read_selection(f, [0.5, 0.0, 2.0], 3, output="ranking")[0].tolist()
     [True, False, True]
     """
-    check_choice("output", output, OUTPUTS)
     if output != "ranking":
         if not is_estimator(selector):
             return mask_from_output(fitted, n_features), None

@@ -189,9 +189,10 @@ def declared(function, *, cheap: Optional[Dict[str, int]] = None) -> Tuple["Arg"
 def _serial(name: str, kind: Kind) -> Kind:
     """Valid worker counts and backends other than None and 1 start worker processes
     (seconds each, and a new pool per value): like NJobs, they are only checked to raise
-    when invalid, never run. (Added by the lead: 200+ loky workers were piling up.)"""
+    when invalid, never run."""
     if name in ("n_jobs", "backend"):
-        kind.expensive = lambda v, kind=kind: kind.valid(v) is not False and v not in (None, 1)
+        kind.expensive = lambda v, kind=kind: kind.valid(v) is not False and not (
+            v is None or (type(v) is int and v == 1))        # (v may be an array)
     return kind
 
 
@@ -549,6 +550,18 @@ ENTRIES: Tuple[Entry, ...] = (
            Arg("y", Anything()), Arg("n_features", Int(1, cheap=10 ** 6)),
            Arg("threshold", Real(none=True)), Arg("top_k", Int(0, none=True))),
           covers=(selectors.fit_select,)),
+    Entry("propstab.selectors.fit_selector", selectors.fit_selector,
+          lambda: {"selector": lasso(), "X": X(), "y": y()},
+          (Arg("selector", Anything(invalid=(5, "lasso"))), Arg("X", Anything()),
+           Arg("y", Anything(none=True))),
+          covers=(selectors.fit_selector,)),
+    Entry("propstab.selectors.read_selection", selectors.read_selection,
+          lambda: {"selector": first_two, "fitted": [0, 1], "n_features": 4},
+          (Arg("selector", Anything()),
+           Arg("fitted", Anything(invalid=([5], [-1], [0.5], "ab", None)),
+               aliases=("selector",)),
+           *declared(selectors.read_selection, cheap={"n_features": 10 ** 4})),
+          covers=(selectors.read_selection,)),
     Entry("propstab.selectors.seeded", selectors.seeded,
           lambda: {"estimator": lasso(), "seed": 3},
           (Arg("estimator", Anything(invalid=(None, 5, "lasso", first_two))),
