@@ -11,6 +11,12 @@ MEASURE = Checked(lambda name, value, function=None: lookup(value, argument=name
                   "a registered measure's name or alias",
                   invalid=("no_such_measure", "Jaccard", 5, None, ["jaccard"]))
 
+#: the same rule, for a function that passes the measure on: its value is the registered
+#: name (an alias resolved)
+MEASURE_NAME = Checked(lambda name, value, function=None: lookup(
+                           value, argument=name, function=function).name,
+                       MEASURE.what, invalid=MEASURE.invalid)
+
 __all__ = ["stability"]
 
 

@@ -35,11 +35,26 @@ def fail(rule: str, exc=ValueError, *, function: Optional[str] = None):
     ``kind``; ``function``, the public function whose declared rule it is
     (:mod:`propstab._params`), ends the message as ``(in function)``.
 
+    ``exc`` may also be an error caught from another library (scikit-learn's checks, an
+    estimator's ``fit``) that ``rule`` reports under the user's argument: the kind is
+    then its own (TypeError or ValueError).
+
     >>> fail("q: must be > 0; got -1", function="error_control")
     Traceback (most recent call last):
     ...
     propstab.InvalidParameterError: q: must be > 0; got -1 (in error_control)
+    >>> try:
+    ...     int("x")
+    ... except ValueError as caught:
+    ...     fail(f"X: cannot be read ({caught})", caught)
+    Traceback (most recent call last):
+    ...
+    propstab.InvalidParameterError: X: cannot be read (invalid literal for int() with base 10: 'x')
     """
+    if isinstance(exc, BaseException):
+        exc = getattr(exc, "kind", None) or (
+            TypeError if isinstance(exc, TypeError) and not isinstance(exc, ValueError)
+            else ValueError)
     argument = rule.partition(": ")[0] if ": " in rule else None
     message = f"{rule} (in {function})" if function else rule
     # from None: the message says everything (an error caught while checking is not
@@ -207,28 +222,31 @@ def seed_sequence(value) -> np.random.SeedSequence:
     return np.random.SeedSequence(int(value))
 
 
-def check_n_jobs(name: str, value):
+def check_n_jobs(name: str, value, *, function: Optional[str] = None):
     """joblib's ``n_jobs``: None or a non-zero integer (-1: all cores)."""
     if value is None:
         return None
     if isinstance(value, bool) or not isinstance(value, numbers.Integral):
         fail(f"{name}: must be None or a non-zero integer (-1: all cores); got "
-             f"{shown(value)}", TypeError)
+             f"{shown(value)}", TypeError, function=function)
     if value == 0:
-        fail(f"{name}: must be None or a non-zero integer (-1: all cores); got 0")
+        fail(f"{name}: must be None or a non-zero integer (-1: all cores); got 0",
+             function=function)
     return int(value)
 
 
-def check_mapping(name: str, value, *, none: bool = True) -> dict:
+def check_mapping(name: str, value, *, none: bool = True,
+                  function: Optional[str] = None) -> dict:
     """A mapping with string keys (keyword options), as a new dict; None gives {}."""
     if value is None and none:
         return {}
     if not isinstance(value, Mapping):
         fail(f"{name}: must be a mapping of option names to values (a dict); got "
-             f"{shown(value)}", TypeError)
+             f"{shown(value)}", TypeError, function=function)
     bad = [k for k in value if not isinstance(k, str)]
     if bad:
-        fail(f"{name}: option names must be strings; got {shown(bad[0])}", TypeError)
+        fail(f"{name}: option names must be strings; got {shown(bad[0])}", TypeError,
+             function=function)
     return dict(value)
 
 
@@ -255,13 +273,13 @@ def check_labels(name: str, labels, n: int, what: str) -> list:
     return labels
 
 
-def check_text(name: str, value, *, none: bool = False):
+def check_text(name: str, value, *, none: bool = False, function: Optional[str] = None):
     """A string (None too when ``none``)."""
     if value is None and none:
         return None
     if not isinstance(value, str):
         fail(f"{name}: must be a string{' or None' if none else ''}; got {shown(value)}",
-             TypeError)
+             TypeError, function=function)
     return value
 
 

@@ -11,7 +11,7 @@ from typing import Optional, Tuple
 
 import numpy as np
 
-from ._validation import check_int_range, check_n_features, check_real
+from ._validation import check_int_range, check_n_features, check_real, fail
 
 __all__ = ["fits_a_classifier", "final_estimator", "has_rule", "importances_of", "is_pipeline",
            "pipeline_steps", "ranking_of", "support_of"]
@@ -120,7 +120,7 @@ def fits_a_classifier(estimator) -> bool:
     return inner is not None and not isinstance(inner, type) and fits_a_classifier(inner)
 
 
-def columns_through(pipe, steps, n_features: int):
+def columns_through(pipe, steps, n_features: int, argument: str = "selector"):
     """Follow the columns of X through ``steps`` (all but the last are applied): the
     original indices of the columns that reach each step. Selection steps
     (``get_support()``) keep their selected columns; other steps must keep the number
@@ -130,21 +130,21 @@ def columns_through(pipe, steps, n_features: int):
         width = getattr(step, "n_features_in_", None)
         if i and isinstance(width, numbers.Integral) and int(width) != cols.size:
             before_name, before = steps[i - 1]
-            raise TypeError(f"selector: the Pipeline step {before_name!r} "
-                            f"({type(before).__name__}) changes the number of columns "
-                            f"({cols.size} -> {int(width)}) and is not a selector (no "
-                            f"get_support()): its output cannot be mapped back to the "
-                            f"features of X; select the features before it, or leave it "
-                            f"out")
+            fail(f"{argument}: the Pipeline step {before_name!r} "
+                 f"({type(before).__name__}) changes the number of columns "
+                 f"({cols.size} -> {int(width)}) and is not a selector (no "
+                 f"get_support()): its output cannot be mapped back to the "
+                 f"features of X; select the features before it, or leave it "
+                 f"out", TypeError)
         if i == len(steps) - 1:
             break
         if hasattr(step, "get_support"):
             mask = np.asarray(step.get_support())
             if mask.dtype != bool or mask.shape != (cols.size,):
-                raise ValueError(f"selector: the Pipeline step {name!r} "
-                                 f"({type(step).__name__}).get_support() must return a "
-                                 f"boolean mask of {cols.size} entries; got {mask.dtype} of "
-                                 f"shape {mask.shape}")
+                fail(f"{argument}: the Pipeline step {name!r} "
+                     f"({type(step).__name__}).get_support() must return a "
+                     f"boolean mask of {cols.size} entries; got {mask.dtype} of "
+                     f"shape {mask.shape}")
             cols = cols[mask]
     return cols
 
@@ -165,43 +165,43 @@ def pipeline_importances(pipe) -> Optional[np.ndarray]:
     return full
 
 
-def pipeline_support(pipe, n_features: int, threshold, top_k):
+def pipeline_support(pipe, n_features: int, threshold, top_k, argument: str = "selector"):
     """The support of a fitted pipeline over the columns of X, and its importances."""
     steps = pipeline_steps(pipe)
     name = type(pipe).__name__
     if not steps:
-        raise TypeError(f"selector: the {name} has no steps")
+        fail(f"{argument}: the {name} has no steps", TypeError)
     selecting = [i for i, (_, step) in enumerate(steps) if hasattr(step, "get_support")]
     if selecting and threshold is None and top_k is None:
         last = selecting[-1]
-        cols = columns_through(pipe, steps[:last + 1], n_features)
+        cols = columns_through(pipe, steps[:last + 1], n_features, argument)
         step_name, step = steps[last]
         mask = np.asarray(step.get_support())
         if mask.dtype != bool or mask.shape != (cols.size,):
-            raise ValueError(f"selector: the Pipeline step {step_name!r} "
-                             f"({type(step).__name__}).get_support() must return a boolean "
-                             f"mask of {cols.size} entries; got {mask.dtype} of shape "
-                             f"{mask.shape}")
+            fail(f"{argument}: the Pipeline step {step_name!r} "
+                 f"({type(step).__name__}).get_support() must return a boolean "
+                 f"mask of {cols.size} entries; got {mask.dtype} of shape "
+                 f"{mask.shape}")
         support = np.zeros(n_features, dtype=bool)
         support[cols[mask]] = True
         return support, pipeline_importances(pipe)
-    cols = columns_through(pipe, steps, n_features)
+    cols = columns_through(pipe, steps, n_features, argument)
     final_name, final = steps[-1]
     imp = importances_of(final)
     if imp is None:
-        raise TypeError(f"selector: the {name} has no selection step (get_support()) and "
-                        f"its final step {final_name!r} ({type(final).__name__}) has neither "
-                        f"coef_ nor feature_importances_")
+        fail(f"{argument}: the {name} has no selection step (get_support()) and "
+             f"its final step {final_name!r} ({type(final).__name__}) has neither "
+             f"coef_ nor feature_importances_", TypeError)
     if imp.shape != (cols.size,):
-        raise ValueError(f"selector: the importances of the final step {final_name!r} have "
-                         f"shape {imp.shape}; {cols.size} columns reach it")
+        fail(f"{argument}: the importances of the final step {final_name!r} have "
+             f"shape {imp.shape}; {cols.size} columns reach it")
     full = np.zeros(n_features)
     full[cols] = imp
     rule_free = threshold is None and top_k is None and not hasattr(final, "coef_")
     if rule_free:
-        raise ValueError(f"selector: the final step {final_name!r} of the {name} has "
-                         f"feature_importances_; pass threshold= or top_k= to turn them "
-                         f"into a selection")
+        fail(f"{argument}: the final step {final_name!r} of the {name} has "
+             f"feature_importances_; pass threshold= or top_k= to turn them "
+             f"into a selection")
     return mask_of_importances(full, threshold, top_k), full
 
 
@@ -227,8 +227,8 @@ def mask_of_importances(imp, threshold, top_k):
     return imp != 0
 
 
-def support_of(estimator, n_features: int, *, threshold=None,
-               top_k=None) -> Tuple[np.ndarray, Optional[np.ndarray]]:
+def support_of(estimator, n_features: int, *, threshold=None, top_k=None,
+               argument: str = "selector") -> Tuple[np.ndarray, Optional[np.ndarray]]:
     """The boolean support of a fitted estimator and its importances.
 
     Parameters
@@ -240,6 +240,9 @@ def support_of(estimator, n_features: int, *, threshold=None,
         Select the features whose importance is above ``threshold``.
     top_k : int, optional
         Select the ``top_k`` largest importances (ties broken by feature index).
+    argument : str, default "selector"
+        The caller's name for the estimator, which the messages start with
+        (``"estimator"`` in :class:`~propstab.StabilitySelection`).
 
     Returns
     -------
@@ -302,24 +305,24 @@ def support_of(estimator, n_features: int, *, threshold=None,
     if top_k is not None:
         top_k = check_int_range("top_k", top_k, minimum=0)
     if is_pipeline(estimator):
-        return pipeline_support(estimator, n_features, threshold, top_k)
+        return pipeline_support(estimator, n_features, threshold, top_k, argument)
     if top_k is None and threshold is None and hasattr(estimator, "get_support"):
         mask = np.asarray(estimator.get_support())
         if mask.dtype != bool or mask.shape != (n_features,):
-            raise ValueError(f"selector: {type(estimator).__name__}.get_support() must return "
-                             f"a boolean mask of {n_features} entries; got {mask.dtype} of "
-                             f"shape {mask.shape}")
+            fail(f"{argument}: {type(estimator).__name__}.get_support() must return "
+                 f"a boolean mask of {n_features} entries; got {mask.dtype} of "
+                 f"shape {mask.shape}")
         return mask, importances_of(estimator)
     imp = importances_of(estimator)
     if imp is None:
-        raise TypeError(f"selector: {type(estimator).__name__} has neither get_support(), "
-                        f"coef_ nor feature_importances_ after fitting")
+        fail(f"{argument}: {type(estimator).__name__} has neither get_support(), "
+             f"coef_ nor feature_importances_ after fitting", TypeError)
     if imp.shape != (n_features,):
-        raise ValueError(f"selector: importances of shape {imp.shape} do not match "
-                         f"{n_features} features")
+        fail(f"{argument}: importances of shape {imp.shape} do not match "
+             f"{n_features} features")
     if top_k is None and threshold is None and not hasattr(estimator, "coef_"):
-        raise ValueError(f"selector: {type(estimator).__name__} has feature_importances_; "
-                         f"pass threshold= or top_k= to turn them into a selection")
+        fail(f"{argument}: {type(estimator).__name__} has feature_importances_; "
+             f"pass threshold= or top_k= to turn them into a selection")
     return mask_of_importances(imp, threshold, top_k), imp
 
 

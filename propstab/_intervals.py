@@ -13,7 +13,10 @@ Helpers of :mod:`propstab.inference` (``StabilityEstimate.confidence_interval``)
 - :func:`replicates`: the same for any B x m matrix of row indices (the bootstrap's
   resamples, or the groups of a permutation test, :mod:`propstab._permutation`);
 - :func:`percentile_interval` and :func:`bca_interval`: Efron's percentile and
-  bias-corrected and accelerated intervals from those replicates.
+  bias-corrected and accelerated intervals from those replicates;
+- :func:`bootstrap_variance` and :func:`degenerate_fallback`: the bootstrap variance
+  from those replicates, and the one rule that puts it in place of a degenerate
+  variance (:func:`propstab._variance.degenerate`).
 """
 from __future__ import annotations
 
@@ -26,9 +29,12 @@ import numpy as np
 from scipy import stats
 
 from ._exceptions import UndefinedMeasureWarning
+from ._variance import (BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED, PER_RUN_OPTIONS, degenerate,
+                        identical_runs, take_rows)
 from .measures.kernels import CountKernel, PairKernel, pair_fractions, xlogx
 
-__all__ = ["BootstrapCounts", "bca_interval", "bootstrap_replicates", "clip",
+__all__ = ["BootstrapCounts", "bca_interval", "bootstrap_replicates", "bootstrap_variance",
+           "clip", "degenerate_fallback",
            "measure_range", "percentile_interval", "replicates", "resample_weights",
            "row_weights", "transformed_wald"]
 
@@ -304,7 +310,6 @@ def _matrix_replicates(P, bad, W, n_runs):
 
 
 def _generic_replicates(sel, info, options, idx):
-    from ._variance import PER_RUN_OPTIONS, take_rows
     Zm = sel.stored()
     per_run = {name: value for name, value in options.items()
                if name in PER_RUN_OPTIONS and value is not None}
@@ -436,3 +441,73 @@ def bca_interval(replicates, statistic: float, jackknife_values,
             0.0 if q < 0.5 else 1.0))
     low, high = np.quantile(r, probs)
     return float(low), float(high)
+
+
+def bootstrap_variance(sel, info, options, *, n_resamples: int = BOOTSTRAP_RESAMPLES,
+                       seed: int = BOOTSTRAP_SEED, other=None):
+    """The bootstrap variance of the measure (the variance, ddof = 1, of its values on
+    ``n_resamples`` resamples of the M runs drawn with replacement, as
+    ``scipy.stats.bootstrap``'s ``standard_error`` squared), and the replicates.
+
+    With ``other`` (a second selection of the same M runs) the variance is that of the
+    difference ``measure(other resample) - measure(sel resample)`` over the same
+    resampled run indices: the paired bootstrap. NaN replicates (the measure undefined on
+    a resample) are dropped; fewer than two defined: NaN.
+    """
+    reps = bootstrap_replicates(sel, info, options, n_resamples, np.random.default_rng(seed))
+    if other is not None:
+        reps = bootstrap_replicates(other, info, options, n_resamples,
+                                    np.random.default_rng(seed)) - reps
+    defined = reps[~np.isnan(reps)]
+    if defined.size < 2:
+        return float("nan"), reps
+    return float(np.var(defined, ddof=1)), reps
+
+
+def degenerate_fallback(sel, info, options, method: str, terms):
+    """The variance that replaces a degenerate one, and why, or None when the variance
+    of ``method`` with these per-run ``terms`` is not degenerate.
+
+    A variance is degenerate when its terms are equal up to rounding (:func:`degenerate`)
+    while the runs are not all the same (identical runs keep their exact 0), or when it
+    is an analytic variance from M = 2 differing runs: Thm 6's two terms then differ by
+    a multiple of k_1 - k_2 (with :math:`\\sum_f z_{1f}\\hat p_f = (k_1 + |S_1 \\cap S_2|)/2`
+    every other part of the difference cancels) and Conger's two terms are equal (each
+    is the one pair's kernel), so the variance says nothing about how the runs differ.
+
+    The replacement is the bootstrap variance (:func:`bootstrap_variance`; M >= 3), NaN
+    when that is degenerate too. Not the jackknife: like Thm 6 it is a linearisation,
+    0 or nearly so at the same points (the measure stationary in the runs' weights),
+    and its Wald interval covered none of the degenerate draws of the validation study
+    (docs/inference_validation.md, "Degenerate variances"), where the bootstrap's
+    covered all.
+
+    Returns
+    -------
+    None or (variance, terms, factor, method, reason) : the new variance, its per-run
+        terms and factor (NaN: the bootstrap has none), ``"bootstrap"`` or the original
+        ``method`` (with a NaN variance), and a phrase saying why, for the estimate's
+        summary and warning.
+    """
+    M, d = sel.n_runs, sel.n_features
+    if np.isnan(np.asarray(terms, dtype=np.float64)).any():
+        return None                               # undefined: NaN, warned elsewhere
+    two_runs = method == "analytic" and M == 2
+    if not (two_runs or degenerate(terms, M, d)) or identical_runs(sel, options):
+        return None
+    name = method
+    if method == "analytic":
+        source = getattr(info.analytic_variance, "source", None)
+        name = "analytic" if source is None else f"analytic ({source})"
+    if two_runs:
+        return (float("nan"), np.full(M, np.nan), float("nan"), method,
+                f"the {name} variance from 2 runs does not measure how they differ, and "
+                f"the bootstrap needs at least 3 runs")
+    why = f"the {name} variance was 0 although the runs differ"
+    variance, reps = bootstrap_variance(sel, info, options)
+    defined = reps[~np.isnan(reps)]
+    if defined.size >= 2 and not degenerate(defined, M, d):
+        return variance, np.full(M, np.nan), float("nan"), "bootstrap", why
+    return (float("nan"), np.full(M, np.nan), float("nan"), method,
+            f"{why}, and {info.name} takes one value on each of {defined.size} bootstrap "
+            f"resamples of the runs")

@@ -37,11 +37,13 @@ from numbers import Integral, Real
 from typing import Any, Mapping, Optional, Sequence
 
 from ._checks import (check_bool, check_choice, check_int_range, check_n_features,
-                      check_random_state, check_real_range, check_unit_interval, fail, shown)
+                      check_n_jobs, check_random_state, check_real_range, check_unit_interval,
+                      fail, shown)
 
 __all__ = ["Boolean", "Callable", "Checked", "Constraint", "Integral", "Interval", "Joint",
-           "N_FEATURES", "Options", "Param", "RandomState", "Real", "UNIT_INTERVAL", "breaks",
-           "invalid_values", "parameter_constraints", "validate_params"]
+           "N_FEATURES", "N_JOBS", "Options", "Param", "RandomState", "Real", "UNIT_INTERVAL",
+           "breaks", "invalid_values", "parameter_constraints", "validate_arguments",
+           "validate_params"]
 
 
 class Param:
@@ -270,6 +272,13 @@ UNIT_INTERVAL = Checked(check_unit_interval, "a number in [0, 1]",
                         like=Interval(Real, 0, 1))
 
 
+#: joblib's ``n_jobs``: None or a non-zero integer, -1 all cores (the message of
+#: :func:`propstab._checks.check_n_jobs`)
+N_JOBS = [Checked(lambda name, value, function=None: check_n_jobs(name, value,
+                                                                  function=function),
+                  "a non-zero integer (-1: all cores)", invalid=(0, 1.5, "2", True)), None]
+
+
 class Joint:
     """A rule between several arguments, declared under the tuple of their names:
     ``check(function=..., **arguments)`` raises naming them (``"cutoff, q, PFER: exactly
@@ -357,18 +366,52 @@ def validate_params(constraints: Mapping[str, Any], *, function: Optional[str] =
             except TypeError as exc:         # as Python itself says it
                 raise TypeError(f"{name}: {exc}") from None
             bound.apply_defaults()
-            arguments = bound.arguments
-            for parameter, rule in rules.items():
-                if isinstance(parameter, tuple):          # a rule between arguments
-                    rule.check(parameter, arguments, name)
-                    continue
-                arguments[parameter] = _validate(parameter, arguments[parameter], rule,
-                                                 arguments, name)
+            validate_arguments(rules, bound.arguments, function=name)
             return func(*bound.args, **bound.kwargs)
 
         wrapper.parameter_constraints = rules
         return wrapper
     return decorate
+
+
+def validate_arguments(constraints: Mapping[str, Any], arguments, *, function: str):
+    """Check ``arguments`` (a mutable mapping of every declared parameter's value)
+    against a declaration, in its order, replacing each value by its checked value: what
+    a :func:`validate_params` function does before it runs, and what an estimator whose
+    parameters are set in ``__init__`` does at ``fit`` (scikit-learn's convention), with
+    ``{name: getattr(self, name)}`` and its class's ``parameter_constraints``.
+
+    Parameters
+    ----------
+    constraints : dict
+        As for :func:`validate_params`.
+    arguments : dict
+        The values by parameter name; changed in place.
+    function : str
+        The name the messages give the function or class.
+
+    Returns
+    -------
+    dict
+        ``arguments``.
+
+    Examples
+    --------
+    >>> rules = {"n": Interval(Integral, 1, None)}
+    >>> validate_arguments(rules, {"n": 2}, function="Thing")
+    {'n': 2}
+    >>> validate_arguments(rules, {"n": 0}, function="Thing")
+    Traceback (most recent call last):
+    ...
+    propstab.InvalidParameterError: n: must be >= 1; got 0 (in Thing)
+    """
+    for parameter, rule in constraints.items():
+        if isinstance(parameter, tuple):                  # a rule between arguments
+            rule.check(parameter, arguments, function)
+            continue
+        arguments[parameter] = _validate(parameter, arguments[parameter], _as_rule(rule),
+                                         arguments, function)
+    return arguments
 
 
 def breaks(rule, value, arguments: Mapping[str, Any] = None) -> bool:
@@ -392,5 +435,10 @@ def invalid_values(rule, arguments: Mapping[str, Any] = None) -> list:
 
 def parameter_constraints(function) -> Optional[dict]:
     """The declaration of a function decorated with :func:`validate_params`
-    (``{parameter: tuple of rules}``), or None."""
-    return getattr(function, "parameter_constraints", None)
+    (``{parameter: tuple of rules}``), or of a class with a ``parameter_constraints``
+    attribute (an estimator checking its parameters at ``fit``), or None."""
+    rules = getattr(function, "parameter_constraints", None)
+    if rules is None:
+        return None
+    return {name: (rule if isinstance(name, tuple) else _as_rule(rule))
+            for name, rule in rules.items()}

@@ -12,7 +12,7 @@ from typing import Optional
 
 import numpy as np
 
-from . import _gram
+from ._gram import intersections as gram_intersections
 
 __all__ = ["Selection", "column_counts_csr", "csr_from_dense"]
 
@@ -159,7 +159,7 @@ class Selection:
         sparse enough for it to be cheaper, a float BLAS product (exact for
         integer counts below 2**24 in float32) otherwise (:func:`propstab._gram.intersections`).
         """
-        return self._cached("intersections", lambda: _gram.intersections(self))
+        return self._cached("intersections", lambda: gram_intersections(self))
 
     def common_size(self):
         """The size k every run selects, or None when the row sizes vary.

@@ -17,11 +17,12 @@ from the measure's kernel (:mod:`propstab.measures.kernels`: one formula for the
 and its M leave-one-out values); a measure without one is recomputed M times
 (:func:`_loo_generic`, also the slow twin of the kernels in the tests).
 
-The one rule for degenerate variances (:func:`degenerate_fallback`, applied by
-:func:`propstab.estimate`): per-run terms equal up to rounding (:func:`degenerate`)
+The test of degenerate variances: per-run terms equal up to rounding (:func:`degenerate`)
 while the runs differ (:func:`identical_runs`) mean a variance of 0 that the data do
-not support; it is replaced by the bootstrap variance (:func:`bootstrap_variance`), or
-NaN.
+not support; :func:`propstab._intervals.degenerate_fallback` (applied by
+:func:`propstab.estimate`) replaces it by the bootstrap variance
+(:func:`propstab._intervals.bootstrap_variance`), or NaN. (The bootstrap lives with
+the intervals, which import this module: the import runs one way.)
 """
 from __future__ import annotations
 
@@ -32,9 +33,9 @@ import numpy as np
 
 from ._exceptions import UndefinedMeasureWarning
 
-__all__ = ["PER_RUN_OPTIONS", "bootstrap_variance", "conger_delta", "conger_terms",
-           "degenerate", "degenerate_fallback", "identical_runs", "leave_one_out", "spread",
-           "thm6", "thm6_terms"]
+__all__ = ["BOOTSTRAP_RESAMPLES", "BOOTSTRAP_SEED", "PER_RUN_OPTIONS", "conger_delta",
+           "conger_terms", "degenerate", "identical_runs", "leave_one_out", "spread",
+           "take_rows", "thm6", "thm6_terms"]
 
 
 def thm6_terms(F, k, ZF, n_runs, n_features, statistic):
@@ -337,74 +338,3 @@ def degenerate(values, n_runs: int, n_features: int) -> bool:
     scale = max(1.0, float(np.max(np.abs(u))))
     tol = DEGENERATE_EPS_FACTOR * (n_runs + n_features) * np.finfo(np.float64).eps * scale
     return float(np.ptp(u)) <= tol
-
-
-def bootstrap_variance(sel, info, options, *, n_resamples: int = BOOTSTRAP_RESAMPLES,
-                       seed: int = BOOTSTRAP_SEED, other=None):
-    """The bootstrap variance of the measure (the variance, ddof = 1, of its values on
-    ``n_resamples`` resamples of the M runs drawn with replacement, as
-    ``scipy.stats.bootstrap``'s ``standard_error`` squared), and the replicates.
-
-    With ``other`` (a second selection of the same M runs) the variance is that of the
-    difference ``measure(other resample) - measure(sel resample)`` over the same
-    resampled run indices: the paired bootstrap. NaN replicates (the measure undefined on
-    a resample) are dropped; fewer than two defined: NaN.
-    """
-    from ._intervals import bootstrap_replicates   # _intervals imports the measures
-    reps = bootstrap_replicates(sel, info, options, n_resamples, np.random.default_rng(seed))
-    if other is not None:
-        reps = bootstrap_replicates(other, info, options, n_resamples,
-                                    np.random.default_rng(seed)) - reps
-    defined = reps[~np.isnan(reps)]
-    if defined.size < 2:
-        return float("nan"), reps
-    return float(np.var(defined, ddof=1)), reps
-
-
-def degenerate_fallback(sel, info, options, method: str, terms):
-    """The variance that replaces a degenerate one, and why, or None when the variance
-    of ``method`` with these per-run ``terms`` is not degenerate.
-
-    A variance is degenerate when its terms are equal up to rounding (:func:`degenerate`)
-    while the runs are not all the same (identical runs keep their exact 0), or when it
-    is an analytic variance from M = 2 differing runs: Thm 6's two terms then differ by
-    a multiple of k_1 - k_2 (with :math:`\\sum_f z_{1f}\\hat p_f = (k_1 + |S_1 \\cap S_2|)/2`
-    every other part of the difference cancels) and Conger's two terms are equal (each
-    is the one pair's kernel), so the variance says nothing about how the runs differ.
-
-    The replacement is the bootstrap variance (:func:`bootstrap_variance`; M >= 3), NaN
-    when that is degenerate too. Not the jackknife: like Thm 6 it is a linearisation,
-    0 or nearly so at the same points (the measure stationary in the runs' weights),
-    and its Wald interval covered none of the degenerate draws of the validation study
-    (docs/inference_validation.md, "Degenerate variances"), where the bootstrap's
-    covered all.
-
-    Returns
-    -------
-    None or (variance, terms, factor, method, reason) : the new variance, its per-run
-        terms and factor (NaN: the bootstrap has none), ``"bootstrap"`` or the original
-        ``method`` (with a NaN variance), and a phrase saying why, for the estimate's
-        summary and warning.
-    """
-    M, d = sel.n_runs, sel.n_features
-    if np.isnan(np.asarray(terms, dtype=np.float64)).any():
-        return None                               # undefined: NaN, warned elsewhere
-    two_runs = method == "analytic" and M == 2
-    if not (two_runs or degenerate(terms, M, d)) or identical_runs(sel, options):
-        return None
-    name = method
-    if method == "analytic":
-        source = getattr(info.analytic_variance, "source", None)
-        name = "analytic" if source is None else f"analytic ({source})"
-    if two_runs:
-        return (float("nan"), np.full(M, np.nan), float("nan"), method,
-                f"the {name} variance from 2 runs does not measure how they differ, and "
-                f"the bootstrap needs at least 3 runs")
-    why = f"the {name} variance was 0 although the runs differ"
-    variance, reps = bootstrap_variance(sel, info, options)
-    defined = reps[~np.isnan(reps)]
-    if defined.size >= 2 and not degenerate(defined, M, d):
-        return variance, np.full(M, np.nan), float("nan"), "bootstrap", why
-    return (float("nan"), np.full(M, np.nan), float("nan"), method,
-            f"{why}, and {info.name} takes one value on each of {defined.size} bootstrap "
-            f"resamples of the runs")

@@ -744,7 +744,7 @@ def plot_halfwidth(Z, measure: str = "nogueira", *, method: str = "auto",
     """
     from . import inference
     from ._validation import check_choice, check_confidence_level, check_real_range
-    est = inference._as_estimate(Z, measure, method, options)
+    est = inference.as_estimate(Z, measure, method, options)
     ci_method = check_choice("ci_method", ci_method, tuple(inference.CI_METHODS))
     level = check_confidence_level(confidence_level)
     M = est.n_runs
@@ -756,7 +756,7 @@ def plot_halfwidth(Z, measure: str = "nogueira", *, method: str = "auto",
     if target_halfwidth is not None:
         target_halfwidth = check_real_range("target_halfwidth", target_halfwidth, low=0.0,
                                             low_open=True)
-    rows = inference._nested_prefixes(est, start, step, level, ci_method)
+    rows = inference.nested_prefixes(est, start, step, level, ci_method)
     ax = _axes(ax)
     m, phi, low, high = rows.T
     ax.plot(m, phi, "-", color="C0", lw=1.2, label="estimate on the first m runs")

@@ -30,7 +30,10 @@ import numpy as np
 # final_estimator for the resampling protocol)
 from ._estimators import (fits_a_classifier, final_estimator, has_rule,  # noqa: F401
                           importances_of, ranking_of, support_of)
-from ._validation import as_real_array, check_int_range, check_n_features, check_real
+from ._params import (N_FEATURES, Integral, Interval, Options, Param, Real,
+                      validate_params)
+from ._validation import (as_real_array, check_int_range, check_n_features, check_real, fail,
+                          shown)
 
 __all__ = ["clone", "fit_select", "importances_of", "is_estimator", "mask_from_output",
            "run_seeds", "seeded", "support_of", "take"]
@@ -101,14 +104,6 @@ def take(X, rows):
     if hasattr(X, "iloc"):
         return X.iloc[idx]
     return X[idx]
-
-
-def renamed(exc: BaseException, message: str) -> BaseException:
-    """``exc`` with ``message`` (its own class when that takes one message)."""
-    try:
-        return type(exc)(message)
-    except Exception:                      # noqa: BLE001 - exception classes with more args
-        return ValueError(message) if isinstance(exc, ValueError) else TypeError(message)
 
 
 def is_estimator(selector) -> bool:
@@ -483,7 +478,8 @@ def fit_select(selector, X, y, *, n_features: int, threshold=None, top_k=None):
 __all__ += ["fit_rank", "mask_from_scores", "ranking_of"]
 
 
-def mask_from_scores(scores, n_features: int, *, threshold=None, top_k=None) -> np.ndarray:
+def mask_from_scores(scores, n_features: int, *, threshold=None, top_k=None,
+                     argument: str = "scores", context: str = "") -> np.ndarray:
     """The selection a function's scores stand for: the ``top_k`` largest (ties broken by
     feature index), the scores above ``threshold``, or else the nonzero scores.
 
@@ -493,6 +489,11 @@ def mask_from_scores(scores, n_features: int, *, threshold=None, top_k=None) -> 
         Finite numbers or NaN (no score: never selected).
     n_features : int
     threshold, top_k : optional
+    argument : str, default "scores"
+        The caller's name for the scores, which the messages start with
+        (``"selector"`` for what a selector function returned).
+    context : str, default ""
+        What the scores are to the caller, said after ``argument`` in the messages.
 
     Returns
     -------
@@ -524,13 +525,12 @@ def mask_from_scores(scores, n_features: int, *, threshold=None, top_k=None) -> 
     [True, False, True, False]
     """
     n_features = check_n_features(n_features)
-    s = as_real_array("scores", scores, "scores")
+    head = f"{argument}: {context}: " if context else f"{argument}: "
+    s = as_real_array(argument, scores, "scores")
     if s.shape != (n_features,):
-        raise ValueError(f"scores: must be {n_features} scores (one per feature); got shape "
-                         f"{s.shape}")
+        fail(f"{head}must be {n_features} scores (one per feature); got shape {s.shape}")
     if np.isinf(s).any():
-        raise ValueError(f"scores: must be finite (NaN: no score); got "
-                         f"{s[np.isinf(s)][0]!r}")
+        fail(f"{head}must be finite (NaN: no score); got {s[np.isinf(s)][0]!r}")
     if top_k is not None:
         top_k = check_int_range("top_k", top_k, minimum=0, maximum=n_features)
     if threshold is not None:
@@ -618,6 +618,9 @@ def fit_rank(selector, X, y, *, n_features: int, threshold=None, top_k=None):
 OUTPUTS = ("selection", "ranking")
 
 
+__all__ += ["fit_selector", "read_selection"]
+
+
 def fit_selector(selector, X, y):
     """The first stage of a run: an estimator's fitted clone, or a function's output.
 
@@ -635,13 +638,21 @@ def fit_selector(selector, X, y):
     Raises
     ------
     ValueError, TypeError
-        The estimator's ``fit`` fails with one of them (renamed to name ``selector``);
-        whatever else the fit or the function raises passes through.
+        The estimator's ``fit`` fails with one of them: reported as
+        :class:`~propstab.InvalidParameterError` naming ``selector`` (of the fit's
+        class); whatever else the fit or the function raises passes through.
 
     See Also
     --------
     propstab.selectors.read_selection : The second stage.
     propstab.selectors.fit_select : Both stages at once.
+    propstab.resample : Runs both stages on every resample.
+
+    References
+    ----------
+    Pedregosa, F. et al. (2011). Scikit-learn: Machine learning in Python. JMLR 12,
+    2825-2830; scikit-learn developer's guide, "Developing scikit-learn estimators"
+    (``clone`` and ``fit``).
 
     Examples
     --------
@@ -654,16 +665,22 @@ def fit_selector(selector, X, y):
     >>> fit_selector(lambda X, y: [0, 2], X, y)
     [0, 2]
     """
+    if not is_estimator(selector) and not callable(selector):
+        fail(f"selector: must be an estimator with fit() or a function (X, y) -> selection; "
+             f"got {shown(selector)}", TypeError)
     if is_estimator(selector):
         est = clone(selector)
         try:
             est.fit(X, y) if y is not None else est.fit(X)
         except (ValueError, TypeError) as exc:
-            raise renamed(exc, f"selector: {type(est).__name__}.fit failed: {exc}") from None
+            fail(f"selector: {type(est).__name__}.fit failed: {exc}", exc)
         return est
     return selector(X, y)
 
 
+@validate_params({"n_features": N_FEATURES, "threshold": [Interval(Real), None],
+                  "top_k": [Interval(Integral, 0, Param("n_features")), None],
+                  "output": Options(*OUTPUTS)})
 def read_selection(selector, fitted, n_features: int, *, threshold=None, top_k=None,
                    output="selection"):
     """The second stage of a run: the support mask of what :func:`fit_selector` returned,
@@ -678,10 +695,13 @@ def read_selection(selector, fitted, n_features: int, *, threshold=None, top_k=N
     selector : estimator or callable
         The selector given to :func:`fit_selector` (it tells how ``fitted`` is read).
     fitted : fitted estimator, or a function's output
+        What :func:`fit_selector` returned.
     n_features : int
+        d, the number of columns of X.
     threshold, top_k : optional
         As for :func:`support_of`.
     output : {"selection", "ranking"}, default "selection"
+        Read a selection, or a ranking as well.
 
     Returns
     -------
@@ -704,6 +724,12 @@ def read_selection(selector, fitted, n_features: int, *, threshold=None, top_k=N
     propstab.selectors.fit_selector : The first stage.
     propstab.selectors.fit_rank : Both stages with ``output="ranking"``.
 
+    References
+    ----------
+    Pedregosa, F. et al. (2011). Scikit-learn: Machine learning in Python. JMLR 12,
+    2825-2830; scikit-learn User Guide, sec. 1.13 Feature selection (``get_support``,
+    ``coef_``, ``feature_importances_``, ``ranking_``).
+
     Examples
     --------
     >>> from propstab.selectors import read_selection
@@ -714,22 +740,15 @@ def read_selection(selector, fitted, n_features: int, *, threshold=None, top_k=N
     >>> read_selection(f, [0.5, 0.0, 2.0], 3, output="ranking")[0].tolist()
     [True, False, True]
     """
-    if output not in OUTPUTS:
-        raise ValueError(f"output: must be one of {', '.join(map(repr, OUTPUTS))}; got "
-                         f"{output!r}")
     if output != "ranking":
         if not is_estimator(selector):
             return mask_from_output(fitted, n_features), None
         return support_of(fitted, n_features, threshold=threshold, top_k=top_k)
     if not is_estimator(selector):
-        try:
-            mask = mask_from_scores(fitted, n_features, threshold=threshold, top_k=top_k)
-        except (ValueError, TypeError) as exc:
-            argument, _, rule = str(exc).partition(": ")
-            if argument != "scores":
-                raise
-            raise type(exc)(f"selector: with output='ranking' a function must return one "
-                            f"score per feature; its scores: {rule}") from None
+        mask = mask_from_scores(fitted, n_features, threshold=threshold, top_k=top_k,
+                                argument="selector", context=(
+                                    "with output='ranking' a function must return one "
+                                    "score per feature; its scores"))
         return mask, (np.asarray(fitted, dtype=np.float64), "scores")
     est = fitted
     values, kind = ranking_of(est)

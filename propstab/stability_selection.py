@@ -24,16 +24,17 @@ import numpy as np
 from collections.abc import Mapping
 
 from ._exceptions import UndefinedMeasureWarning, warn
+from ._params import (N_JOBS, Boolean, Integral, Interval, Options, RandomState, Real,
+                      validate_arguments)
 from ._progress import progress_bar
 from ._regularisation import default_path, infer_param_name, locate_penalty
 from ._text import Summary, interval, number, shorten, summary
-from ._validation import (check_bool, check_int_range, check_n_jobs,
-                          check_random_state, check_real, check_real_range, seed_sequence,
-                          shown)
-from .error_control import (BOUND_NAMES, ErrorControl, LargePFERWarning,
-                            default_n_subsamples, error_control, resolve_assumption)
+from ._validation import check_random_state, check_real_range, fail, seed_sequence, shown
+from .error_control import (ASSUMPTIONS, BOUND_NAMES, SAMPLINGS, ErrorControl,
+                            LargePFERWarning, default_n_subsamples, error_control,
+                            resolve_assumption)
 from .resampling._schemes import subsamples as draw_subsamples
-from .selectors import clone, renamed, run_seeds, seeded, support_of, take
+from .selectors import clone, run_seeds, seeded, support_of, take
 
 __all__ = ["ErrorControl", "LargePFERWarning", "StabilitySelection", "error_control"]
 
@@ -65,12 +66,9 @@ def _fit_path(estimator, param_name, grid, X, y, rows, threshold, seed=None):
             try:
                 est.fit(Xs, ys)
             except (ValueError, TypeError) as exc:
-                raise renamed(exc, f"estimator: {type(est).__name__}({param_name}={value!r}) "
-                                    f"failed to fit a subsample: {exc}") from None
-        try:
-            mask, imp = support_of(est, d, threshold=threshold)
-        except (ValueError, TypeError) as exc:
-            raise renamed(exc, f"estimator: {str(exc).partition(': ')[2]}") from None
+                fail(f"estimator: {type(est).__name__}({param_name}={value!r}) failed to fit "
+                     f"a subsample: {exc}", exc)
+        mask, imp = support_of(est, d, threshold=threshold, argument="estimator")
         masks[g] = mask
         if imp is not None:
             imps[g] = imp
@@ -274,6 +272,24 @@ class StabilitySelection(*_BASES):
 
     _required_parameters = ["estimator"]     # no default estimator for scikit-learn's checks
 
+    #: The declared rules of the parameters, checked at :meth:`fit` (scikit-learn's
+    #: convention: ``__init__`` only stores them); the rules that read the data or the
+    #: estimator (the bounds of q, the cutoff of a bound, ``param_name``) are checked there
+    parameter_constraints = {
+        "n_alphas": Interval(Integral, 1, 10 ** 4),
+        "eps": Interval(Real, 0.0, 1.0, closed="neither"),
+        "n_subsamples": [Interval(Integral, 2, None), None],
+        "sampling": Options(*SAMPLINGS),
+        "assumption": [Options(*ASSUMPTIONS), None],
+        "cutoff": [Interval(Real, 0.0, 1.0, closed="right"), None],
+        "PFER": [Interval(Real, 0.0, None, closed="neither"), None],
+        "q": [Interval(Real, 0.0, None, closed="neither"), None],
+        "threshold": [Interval(Real), None],
+        "random_state": RandomState(),
+        "n_jobs": N_JOBS,
+        "progress": Boolean(none=True),
+    }
+
     def __init__(self, estimator, *, param_name=None, param_grid=None, n_alphas=25,
                  eps=1e-3, n_subsamples=None, sampling="ss", cutoff=0.75, PFER=1.0, q=None,
                  assumption=None, threshold=None, random_state=None, n_jobs=None,
@@ -312,36 +328,34 @@ class StabilitySelection(*_BASES):
         try:
             return validate_data(self, X, y, accept_sparse="csr")
         except (ValueError, TypeError) as exc:     # scikit-learn's checks, named
-            raise renamed(exc, f"X, y: {' '.join(str(exc).split())}") from None
+            fail(f"X, y: {' '.join(str(exc).split())}", exc)
 
     def _check_params(self, n_features):
-        assumption = resolve_assumption(self.sampling, self.assumption)
+        validate_arguments(self.parameter_constraints,
+                           {name: getattr(self, name) for name in self.parameter_constraints},
+                           function="StabilitySelection")
+        assumption = resolve_assumption(self.sampling, self.assumption,
+                                        function="StabilitySelection")
         B = (default_n_subsamples(self.sampling) if self.n_subsamples is None
-             else check_int_range("n_subsamples", self.n_subsamples, minimum=2))
-        check_int_range("n_alphas", self.n_alphas, minimum=1, maximum=10 ** 4)
-        check_real_range("eps", self.eps, low=0.0, high=1.0, low_open=True, high_open=True)
+             else int(self.n_subsamples))
         given = {k: v for k, v in (("cutoff", self.cutoff), ("PFER", self.PFER),
                                    ("q", self.q)) if v is not None}
         given_text = ", ".join(f"{k}={v!r}" for k, v in given.items()) or "none"
         if "cutoff" in given and len(given) == 3:
-            raise ValueError(f"StabilitySelection: give at most two of cutoff, PFER and q "
-                             f"(PFER defaults to 1: pass PFER=None to give cutoff and q); "
-                             f"got {given_text}")
+            fail(f"cutoff, PFER, q: give at most two of them (PFER defaults to 1: pass "
+                 f"PFER=None to give cutoff and q); got {given_text}",
+                 function="StabilitySelection")
         if "cutoff" not in given and len(given) != 2:
-            raise ValueError(f"StabilitySelection: with cutoff=None give both PFER and q; "
-                             f"got {given_text}")
+            fail(f"cutoff, PFER, q: with cutoff=None give both PFER and q; got {given_text}",
+                 function="StabilitySelection")
         target = None
         if len(given) == 2:
             target = error_control(n_features, cutoff=self.cutoff, q=self.q, PFER=self.PFER,
                                    sampling=self.sampling, assumption=assumption,
                                    n_subsamples=B)
         else:
-            check_real_range("cutoff", self.cutoff, low=0.5, high=1.0, low_open=True)
-        if self.threshold is not None:
-            check_real("threshold", self.threshold)
-        check_random_state("random_state", self.random_state)
-        check_n_jobs("n_jobs", self.n_jobs)
-        check_bool("progress", self.progress, none=True)
+            check_real_range("cutoff", self.cutoff, low=0.5, high=1.0, low_open=True,
+                             function="StabilitySelection")
         return B, assumption, target
 
     def _path(self, X, y):

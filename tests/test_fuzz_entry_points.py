@@ -35,7 +35,7 @@ from hypothesis import HealthCheck, find, given, settings
 from hypothesis import strategies as st
 
 import contract
-from contract import (EXPLICIT, Anything, Bool, Choice, Int, Kind, NJobs, Real, Seed, Text,
+from contract import (EXPLICIT, Anything, Bool, Choice, Int, Kind, Real, Seed, Text,
                       check_call, kind_of)
 import propstab
 from propstab import auditing, chance, plots, selectors, strategies
@@ -112,9 +112,6 @@ ALIASES = tuple(a for m in propstab.list_measures() for a in m.aliases)
 FAMILIES = ("pairwise", "frequency", "correlated")
 MEASURE = Choice(*MEASURE_NAMES, *ALIASES)
 CONFIDENCE = Real(0.0, 1.0, low_open=True, high_open=True)
-ALTERNATIVE = Choice("two-sided", "greater", "less")
-METHOD = Choice("auto", "analytic", "jackknife")
-TEST = Choice("auto", "permutation", "asymptotic")
 Z_KIND = Anything(invalid=(
     None, "x", 5, 1.5, [[2, 0], [0, 1]], [[1, 0]], [1, 0, 1], [[1, 0], [1]],
     {"a": [1, 0]}, [[np.nan, 1], [0, 1]], [["1", "0"], ["0", "1"]],
@@ -194,8 +191,8 @@ def _serial(name: str, kind: Kind) -> Kind:
     (seconds each, and a new pool per value): like NJobs, they are only checked to raise
     when invalid, never run."""
     if name in ("n_jobs", "backend"):
-        kind.expensive = lambda v, kind=kind: (kind.valid(v) is not False and not (
-            v is None or (isinstance(v, int) and not isinstance(v, bool) and v == 1)))
+        kind.expensive = lambda v, kind=kind: kind.valid(v) is not False and not (
+            v is None or (type(v) is int and v == 1))        # (v may be an array)
     return kind
 
 
@@ -282,30 +279,26 @@ ENTRIES: Tuple[Entry, ...] = (
                                Arg("feature_names", Anything(none=True))),
           covers=(propstab.stability,), options=True),
     Entry("propstab.estimate", lambda Z, **kw: propstab.estimate(Z, **kw),
-          lambda: {"Z": Z()}, (Arg("Z", Z_KIND), Arg("measure", MEASURE),
-                               Arg("method", METHOD), *SEL_ARGS),
+          lambda: {"Z": Z()}, (Arg("Z", Z_KIND), *declared(propstab.estimate),
+                               Arg("feature_names", Anything(none=True))),
           covers=(propstab.estimate,), options=True),
     Entry("propstab.one_sample_test", lambda Z, phi0, **kw: propstab.one_sample_test(
               Z, phi0, **kw), lambda: {"Z": Z(), "phi0": 0.1},
-          (Arg("Z", Z_KIND), Arg("phi0", Real()), Arg("alternative", ALTERNATIVE),
-           Arg("measure", MEASURE), Arg("method", METHOD), *SEL_ARGS),
+          (Arg("Z", Z_KIND), *declared(propstab.one_sample_test),
+           Arg("feature_names", Anything(none=True))),
           covers=(propstab.one_sample_test,), options=True),
     Entry("propstab.two_sample_test", lambda Z1, Z2, **kw: propstab.two_sample_test(
               Z1, Z2, **kw), lambda: {"Z1": Z(), "Z2": Z_other()},
-          (Arg("Z1", Z_KIND), Arg("Z2", Z_KIND), Arg("paired", Bool()),
-           Arg("alternative", ALTERNATIVE), Arg("measure", MEASURE), Arg("method", METHOD),
-           Arg("test", TEST), Arg("n_resamples", Int(99, 10 ** 6, cheap=2000)),
-           Arg("random_state", Seed()), *SEL_ARGS), covers=(propstab.two_sample_test,),
+          (Arg("Z1", Z_KIND), Arg("Z2", Z_KIND),
+           *declared(propstab.two_sample_test, cheap={"n_resamples": 2000}),
+           Arg("feature_names", Anything(none=True))), covers=(propstab.two_sample_test,),
           options=True),
     Entry("propstab.pairwise_tests", lambda matrices, **kw: propstab.pairwise_tests(
               matrices, **kw), lambda: {"matrices": {"a": Z(), "b": Z_other()}},
           (Arg("matrices", Anything(invalid=(None, 5, "ab", {}, {"a": Z()}, [Z()]))),
-           Arg("paired", Bool()), Arg("alternative", ALTERNATIVE), Arg("measure", MEASURE),
-           Arg("method", METHOD), Arg("correction", Choice(
-               "holm", "bonferroni", "sidak", "holm-sidak", "simes-hochberg", "hommel",
-               "fdr_bh", "fdr_by", "fdr_tsbh", "fdr_gbs")), Arg("test", TEST),
-           Arg("n_resamples", Int(99, 10 ** 6, cheap=2000)), Arg("random_state", Seed()),
-           *SEL_ARGS), covers=(propstab.pairwise_tests,), options=True),
+           *declared(propstab.pairwise_tests, cheap={"n_resamples": 2000}),
+           Arg("feature_names", Anything(none=True))), covers=(propstab.pairwise_tests,),
+          options=True),
     Entry("propstab.population_stability", propstab.population_stability,
           lambda: {"p": [0.9, 0.8, 0.2, 0.1]},
           (Arg("p", Anything(invalid=(None, [], [1.5, 0.2], [np.nan, 0.2], "ab", [[0.5]],
@@ -317,39 +310,28 @@ ENTRIES: Tuple[Entry, ...] = (
            Arg("X", Anything(invalid=(None, "X", 5, np.zeros((0, 4)), np.zeros(5),
                                       np.zeros((3, 0)), {"a": [1, 2]}))),
            Arg("y", Anything(none=True, invalid=(5, [1, 2], np.zeros(11)))),
-           Arg("n_runs", Int(2, cheap=6, none=True)),
+           *(a for a in declared(propstab.resample, cheap={"n_runs": 6}) if a.name != "top_k"),
            Arg("scheme", Anything(invalid=("bagging", 5, None, "", ["bootstrap"]))),
            Arg("fraction", Real(0.0, 1.0, low_open=True, high_open=True, none=True)),
            Arg("stratify", Anything(none=True, invalid=(np.zeros(5), "y", 5))),
-           Arg("random_state", Seed()), Arg("n_jobs", NJobs()),
-           Arg("backend", Anything(none=True, invalid=(5, "no-such-backend", ["loky"]))),
-           Arg("progress", Bool(none=True)), Arg("keep_importances", Bool()),
-           Arg("top_k", Int(0, 4, none=True)), Arg("threshold", Real(none=True)),
+           Arg("top_k", Int(0, 4, none=True)),                   # at most d (from X)
            Arg("scoring", Anything(none=True, invalid=(5, "no-such-scorer", ["r2"]))),
-           Arg("output", Choice("selection", "ranking")),
            Arg("downstream", Anything(none=True, invalid=(5, "ridge", True, [1], lasso)))),
           covers=(propstab.resample,)),
     Entry("propstab.assess", lambda selector, X, **kw: propstab.assess(selector, X, **kw),
           lambda: {"selector": first_two, "X": X(), "n_runs": 3, "random_state": 0},
           (Arg("selector", Anything(invalid=(None, 5, {}, {"a": first_two}))),
            Arg("X", Anything(invalid=(None, "X", np.zeros((0, 4))))),
-           Arg("measure", Choice(*MEASURE_NAMES, *ALIASES, none=True)),
-           Arg("output", Choice("selection", "ranking")),
+           *(a for a in declared(propstab.assess, cheap={"n_runs": 6, "max_runs": 40})
+             if a.name not in ("measure_options", "top_k")),
            Arg("measure_options", Anything(none=True, invalid=([1, 2], "x", 5, {"foo": 1},
                                                                {1: 2}))),
-           Arg("target_halfwidth", Real(0.0, low_open=True, none=True)),
-           Arg("max_runs", Int(2, cheap=40, none=True)),
-           Arg("progress", Bool(none=True)),
            Arg("downstream", Anything(none=True, invalid=(5, "ridge", True, [1], lasso))),
-           Arg("n_runs", Int(2, cheap=6, none=True)), Arg("random_state", Seed()),
            Arg("scheme", Anything(invalid=("bagging", 5, None, "", ["bootstrap"]))),
            Arg("fraction", Real(0.0, 1.0, low_open=True, high_open=True, none=True)),
            Arg("stratify", Anything(none=True, invalid=(np.zeros(5), "y", 5))),
-           Arg("n_jobs", NJobs()),
-           Arg("backend", Anything(none=True, invalid=(5, "no-such-backend", ["loky"]))),
            Arg("scoring", Anything(none=True, invalid=(5, "no-such-scorer", ["r2"]))),
-           Arg("top_k", Int(0, 4, none=True)), Arg("threshold", Real(none=True)),
-           Arg("keep_importances", Bool())),
+           Arg("top_k", Int(0, 4, none=True))),                  # at most d (from X)
           covers=(propstab.assess,)),
     Entry("propstab.similarity_from_data", propstab.similarity_from_data,
           lambda: {"X": X()},
@@ -370,15 +352,7 @@ ENTRIES: Tuple[Entry, ...] = (
           (Arg("estimator", Anything(invalid=(None, 5, "lasso", first_two))),
            Arg("param_name", Text(none=True)), Arg("param_grid", Anything(none=True, invalid=(
                [], "x", [[0.1]], {"a": 1}))),
-           Arg("n_alphas", Int(1, 10 ** 4, cheap=50)),
-           Arg("eps", Real(0.0, 1.0, low_open=True, high_open=True)),
-           Arg("n_subsamples", Int(2, cheap=4, none=True)), Arg("sampling", Choice("mb", "ss")),
-           Arg("cutoff", Real(0.5, 1.0, low_open=True, none=True)),
-           Arg("PFER", Real(0.0, low_open=True, none=True)),
-           Arg("q", Real(0.0, low_open=True, none=True)),
-           Arg("assumption", Choice("none", "unimodal", "r-concave", none=True)),
-           Arg("threshold", Real(none=True)), Arg("random_state", Seed()),
-           Arg("n_jobs", NJobs()), Arg("progress", Bool(none=True)),
+           *declared(StabilitySelection, cheap={"n_alphas": 50, "n_subsamples": 4}),
            Arg("X", Anything(invalid=(None, np.zeros((3, 4)), np.zeros(5)))),
            Arg("y", Anything(invalid=(None, np.zeros(3))))),
           covers=(StabilitySelection,), examples=10),
@@ -576,6 +550,18 @@ ENTRIES: Tuple[Entry, ...] = (
            Arg("y", Anything()), Arg("n_features", Int(1, cheap=10 ** 6)),
            Arg("threshold", Real(none=True)), Arg("top_k", Int(0, none=True))),
           covers=(selectors.fit_select,)),
+    Entry("propstab.selectors.fit_selector", selectors.fit_selector,
+          lambda: {"selector": lasso(), "X": X(), "y": y()},
+          (Arg("selector", Anything(invalid=(5, "lasso"))), Arg("X", Anything()),
+           Arg("y", Anything(none=True))),
+          covers=(selectors.fit_selector,)),
+    Entry("propstab.selectors.read_selection", selectors.read_selection,
+          lambda: {"selector": first_two, "fitted": [0, 1], "n_features": 4},
+          (Arg("selector", Anything()),
+           Arg("fitted", Anything(invalid=([5], [-1], [0.5], "ab", None)),
+               aliases=("selector",)),
+           *declared(selectors.read_selection, cheap={"n_features": 10 ** 4})),
+          covers=(selectors.read_selection,)),
     Entry("propstab.selectors.seeded", selectors.seeded,
           lambda: {"estimator": lasso(), "seed": 3},
           (Arg("estimator", Anything(invalid=(None, 5, "lasso", first_two))),
@@ -847,7 +833,9 @@ def test_the_declared_entry_points_are_in_the_table():
     names = {_declared_function(e).__name__ for e in DECLARED}
     assert {"stability", "similarity_from_data", "similarity_from_groups", "error_control",
             "audit", "expected_pairwise", "degenerate_intersection", "column_count_pmf",
-            "union_size_pmf", "nogueira_expectation"} <= names
+            "union_size_pmf", "nogueira_expectation", "estimate", "one_sample_test",
+            "two_sample_test", "pairwise_tests", "resample", "assess",
+            "StabilitySelection"} <= names
 
 
 def _keeping_joint_rules(function, kwargs: dict, parameter: str) -> dict:

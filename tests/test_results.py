@@ -384,3 +384,52 @@ def test_the_summary_formatter():
     assert repr(s) == str(s) == "T\na          1\nlong name  2\nn"
     assert Summary("<b>").__repr__() == "<b>" and Summary("<b>")._repr_html_() == \
         "<pre>&lt;b&gt;</pre>"
+
+
+# ---------------------------------------------------------------- the result base (issue 21)
+
+def _numbers_in(text):
+    import re
+    return re.findall(r"-?\d+\.\d{4}", text)
+
+
+@pytest.mark.parametrize("make, columns", [
+    (lambda: estimate(Z2), ["measure", "statistic", "standard_error", "n_runs", "n_features",
+                            "method", "ci_low", "ci_high"]),
+    (lambda: one_sample_test(Z2, 0.1, alternative="two-sided"),
+     ["statistic", "pvalue", "alternative", "phi0", "measure", "ci_low", "ci_high"]),
+    (lambda: two_sample_test(Z1, Z2, test="asymptotic"),
+     ["statistic", "pvalue", "alternative", "paired", "difference", "measure", "test",
+      "ci_low", "ci_high"]),
+    (lambda: pairwise_tests({"A": Z1, "B": Z2, "C": [[1, 1, 0, 0]] * 4 + [[0, 1, 1, 0]]}),
+     ["first", "second", "stability_first", "stability_second", "difference", "statistic",
+      "test", "pvalue", "pvalue_holm"]),
+], ids=["StabilityEstimate", "OneSampleTestResult", "TwoSampleTestResult",
+        "PairwiseTestTable"])
+def test_inference_results_share_the_result_base(make, columns):
+    from propstab._results import Result, UnpackingResult
+    res = make()
+    assert isinstance(res, Result)
+    assert isinstance(res, UnpackingResult) == hasattr(res, "pvalue")
+    r = repr(res)
+    assert "\n" not in r and r.startswith(type(res).__name__ + "(")
+    assert str(res) == str(res.summary()) and type(str(res)) is str
+    html = res._repr_html_()
+    assert html.startswith("<pre>") and html.endswith("</pre>")
+    numbers = _numbers_in(str(res))
+    assert numbers and all(n in html for n in numbers)
+    frame = res.to_frame()
+    assert list(frame.columns) == columns
+    if isinstance(res, propstab.inference.PairwiseTestTable):
+        assert len(frame) == len(res) == 3
+        assert frame["pvalue_holm"].tolist() == [row["pvalue_holm"] for row in res.rows]
+    else:
+        assert len(frame) == 1
+        row = frame.iloc[0]
+        assert (row["ci_low"], row["ci_high"]) == tuple(res.confidence_interval(0.95))
+        assert f"{row['ci_low']:.4f}" in str(res)
+        if hasattr(res, "pvalue"):
+            assert row["pvalue"] == res.pvalue and row["statistic"] == res.statistic
+        else:
+            assert row["statistic"] == res.statistic
+            assert row["standard_error"] == res.standard_error

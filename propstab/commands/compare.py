@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from .._registry import get_measure
 from .._text import field_lines
-from ..inference import _HYPOTHESES, ALTERNATIVES, TEST_METHODS, two_sample_test
+from ..inference import HYPOTHESES, ALTERNATIVES, TEST_METHODS, two_sample_test
 from ._common import (READ_HELP, add_measure_arguments, add_reading_arguments,
                       measure_options, read_inputs)
 
@@ -36,7 +36,7 @@ def run(args) -> int:
                           f"{-res.statistic + 0.0:.4f})"),
             ("test", res.test_description),
             ("p-value", f"{res.pvalue:.4g} ({res.alternative}, H1: {label1} "
-                        f"{_HYPOTHESES[res.alternative]} {label2})")]
+                        f"{HYPOTHESES[res.alternative]} {label2})")]
     print("\n".join(field_lines(rows)))
     return 0
 

@@ -41,9 +41,3 @@ __all__ = [
     "pairwise_tests", "population_stability", "two_sample_test",
 ]
 
-# The former private spellings that other modules of the package still use by attribute
-# (plots, resampling, commands.compare).
-_HYPOTHESES = HYPOTHESES
-_as_estimate = as_estimate
-_nested_prefixes = nested_prefixes
-_variance_label = variance_label

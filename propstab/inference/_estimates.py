@@ -7,15 +7,18 @@ from __future__ import annotations
 import dataclasses
 import math
 import warnings
-from typing import Any, List, Mapping, NamedTuple, Optional, Tuple
+from typing import Any, Dict, List, Mapping, NamedTuple, Optional, Tuple
 import numpy as np
 from scipy import stats
-from .._intervals import bca_interval, bootstrap_replicates, clip, measure_range, percentile_interval, transformed_wald
-from .._variance import BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED, conger_delta, degenerate, degenerate_fallback, identical_runs, leave_one_out, spread
+from .._intervals import bca_interval, bootstrap_replicates, clip, degenerate_fallback, measure_range, percentile_interval, transformed_wald
+from .._variance import BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED, identical_runs, leave_one_out, spread
 from .._exceptions import UndefinedMeasureWarning, undefined, warn
+from .._api import MEASURE_NAME
+from .._params import N_FEATURES, Options, validate_params
 from .._registry import get_measure, list_measures
-from .._text import Summary, call_repr, interval, level_label, number, size_text, summary
-from .._validation import as_input, check_choice, check_confidence_level, check_int_range, check_probabilities, check_random_state
+from .._results import Result
+from .._text import Summary, interval, level_label, number, size_text, summary
+from .._validation import as_input, check_choice, fail, check_confidence_level, check_int_range, check_probabilities, check_random_state
 from ..measures.references import TABLE_6_1
 from ._warnings import CI_METHODS, DegenerateVarianceWarning, SMALL_M_BELOW, SmallSampleWarning, VARIANCE_METHODS, ZeroVarianceWarning, auto_interval, varying_sizes_note, warn_small_sample, warn_zero
 
@@ -79,7 +82,7 @@ def _on_kappa_scale(info) -> bool:
 
 
 @dataclasses.dataclass(frozen=True, repr=False)
-class StabilityEstimate:
+class StabilityEstimate(Result):
     """A stability estimate with its estimated sampling variance.
 
     ``repr`` is one line; ``str`` (and ``print``) show :meth:`summary`.
@@ -186,13 +189,14 @@ class StabilityEstimate:
                                                              compare=False)
     variance_note: Optional[str] = dataclasses.field(default=None, repr=False, compare=False)
 
-    def __repr__(self) -> str:
-        return call_repr("StabilityEstimate", measure=self.measure, statistic=self.statistic,
-                         standard_error=self.standard_error, n_runs=self.n_runs,
-                         n_features=self.n_features, method=self.method)
+    def _repr_values(self) -> Dict[str, Any]:
+        return {"measure": self.measure, "statistic": self.statistic,
+                "standard_error": self.standard_error, "n_runs": self.n_runs,
+                "n_features": self.n_features, "method": self.method}
 
-    def __str__(self) -> str:
-        return str(self.summary())          # a plain str, not the Summary subclass
+    def _records(self) -> List[Mapping[str, Any]]:
+        low, high = quietly(self.confidence_interval, 0.95)
+        return [{**self._repr_values(), "ci_low": low, "ci_high": high}]
 
     def summary(self, confidence_level: float = 0.95) -> Summary:
         """A few lines: the estimate, its standard error and Wald interval, M, d, sizes.
@@ -206,9 +210,20 @@ class StabilityEstimate:
         Summary
             A ``str`` whose ``repr`` is the text itself.
         """
-        return summary("Stability estimate", self._fields(confidence_level))
+        return summary("Stability estimate", self.summary_rows(confidence_level))
 
-    def _fields(self, confidence_level: float) -> List[Tuple[str, str]]:
+    def summary_rows(self, confidence_level: float = 0.95) -> List[Tuple[str, str]]:
+        """The rows of :meth:`summary` as ``(label, text)`` pairs (an assessment's summary
+        shows them too).
+
+        Parameters
+        ----------
+        confidence_level : float in (0, 1), default 0.95
+
+        Returns
+        -------
+        list of (str, str)
+        """
         confidence_level = check_confidence_level(confidence_level)
         low, high = quietly(self.confidence_interval, confidence_level)
         ran = self.interval_method()
@@ -555,6 +570,8 @@ def wald_interval(center: float, variance: float, level: float, alternative: str
     return ConfidenceInterval(*clip(float(low), float(high), *bounds))
 
 
+@validate_params({"measure": MEASURE_NAME, "method": Options(*VARIANCE_METHODS),
+                  "n_features": [N_FEATURES, None]})
 def estimate(Z, /, measure: str = "nogueira", *, method: str = "auto", n_features=None,
              feature_names=None, **options) -> StabilityEstimate:
     """Estimate the stability of the selections in ``Z`` with its variance.
@@ -658,13 +675,11 @@ def estimate(Z, /, measure: str = "nogueira", *, method: str = "auto", n_feature
     info = get_measure(measure)
     sel = as_input(info.input, Z, n_features=n_features, feature_names=feature_names,
                    argument="Z", owner=info.name)
-    check_choice("method", method, VARIANCE_METHODS)
     if method == "analytic" and info.analytic_variance is None:
         having = [m.name for m in list_measures() if m.analytic_variance is not None]
-        raise ValueError(f"method: 'analytic' (thesis Thm 6, or the U-statistic variance of "
-                         f"a ranking measure) applies only to "
-                         f"{', '.join(having)}; got measure {info.name!r} "
-                         f"(use method='jackknife')")
+        fail(f"method: 'analytic' (thesis Thm 6, or the U-statistic variance of a ranking "
+             f"measure) applies only to {', '.join(having)}; got measure {info.name!r} "
+             f"(use method='jackknife')", function="estimate")
     statistic = info.function(sel, **options)
     M, d = sel.n_runs, sel.n_features
     if info.analytic_variance is not None and (

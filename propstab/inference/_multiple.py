@@ -9,10 +9,11 @@ from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 import numpy as np
 from .._exceptions import undefined
 from .._registry import get_measure
-from .._text import Summary, call_repr, number, summary
-from .._validation import as_named_input, check_bool, check_choice
-from ._warnings import ALTERNATIVES
-from ._tests import TwoSampleTestResult, check_test_options, compare
+from .._results import Result, frame_of
+from .._text import Summary, number, summary
+from .._params import Checked, Options, validate_params
+from .._validation import as_named_input, check_choice, fail
+from ._tests import COMPARISON_RULES, TwoSampleTestResult, compare
 
 
 #: The corrections of :func:`pairwise_tests`: statsmodels' ``multipletests`` methods, with
@@ -31,12 +32,17 @@ CORRECTIONS = {
 }
 
 
-def _check_correction(correction) -> str:
-    if correction == "fdr_tsbky":
-        raise ValueError("correction: 'fdr_tsbky' is not supported: its adjusted p-values "
-                         "depend on the level alpha, and a table of adjusted p-values is "
-                         "read at any level; use 'fdr_tsbh' or 'fdr_bh'")
-    return check_choice("correction", correction, tuple(CORRECTIONS))
+def _check_correction(name: str, correction, *, function=None) -> str:
+    if isinstance(correction, str) and correction == "fdr_tsbky":
+        fail(f"{name}: 'fdr_tsbky' is not supported: its adjusted p-values depend on the "
+             f"level alpha, and a table of adjusted p-values is read at any level; use "
+             f"'fdr_tsbh' or 'fdr_bh'", function=function)
+    return check_choice(name, correction, tuple(CORRECTIONS), function=function)
+
+
+CORRECTION = Checked(_check_correction, f"one of {', '.join(map(repr, CORRECTIONS))}",
+                     invalid=("fdr_tsbky", "Holm", "no_such", 5, None, ["holm"]),
+                     like=Options(*CORRECTIONS))
 
 
 def _adjusted_pvalues(pvalues, correction: str) -> np.ndarray:
@@ -90,7 +96,7 @@ def holm(pvalues) -> np.ndarray:
 
 
 @dataclasses.dataclass(frozen=True, repr=False)
-class PairwiseTestTable:
+class PairwiseTestTable(Result):
     """All pairwise comparisons of :func:`pairwise_tests`, one row per pair.
 
     ``repr`` is one line; ``str`` (and ``print``) show :meth:`summary`, one line per
@@ -172,24 +178,25 @@ class PairwiseTestTable:
                 "statistic", "test", "pvalue", self.adjusted_key)
 
     def to_frame(self):
-        """The table as a pandas DataFrame (pandas is needed)."""
-        try:
-            import pandas as pd
-        except ImportError as exc:  # pragma: no cover - pandas is a test dependency
-            raise ImportError("PairwiseTestTable.to_frame needs pandas: "
-                              "pip install pandas") from exc
-        return pd.DataFrame(list(self.rows), columns=list(self.COLUMNS))
+        """The table as a pandas DataFrame, one row per pair (pandas is needed).
+
+        Returns
+        -------
+        pandas.DataFrame
+            The columns :attr:`COLUMNS`.
+        """
+        return frame_of(self._records(), self.COLUMNS, owner="PairwiseTestTable.to_frame")
+
+    def _records(self) -> List[Mapping[str, Any]]:
+        return list(self.rows)
 
     def __len__(self) -> int:
         return len(self.rows)
 
-    def __repr__(self) -> str:
+    def _repr_values(self):
         extra = {} if self.correction == "holm" else {"correction": self.correction}
-        return call_repr("PairwiseTestTable", n_pairs=len(self.rows), paired=self.paired,
-                         alternative=self.alternative, measure=self.measure, **extra)
-
-    def __str__(self) -> str:
-        return str(self.summary())          # a plain str, not the Summary subclass
+        return {"n_pairs": len(self.rows), "paired": self.paired,
+                "alternative": self.alternative, "measure": self.measure, **extra}
 
     def summary(self) -> Summary:
         """One line per pair: both stabilities, the difference (first minus second), the
@@ -216,6 +223,7 @@ class PairwiseTestTable:
                               "is more stable); statistic = -T_M"])
 
 
+@validate_params({**COMPARISON_RULES, "correction": CORRECTION})
 def pairwise_tests(matrices, /, *, paired: bool = False, alternative: str = "two-sided",
                    measure: str = "nogueira", method: str = "auto", correction: str = "holm",
                    test: str = "auto", n_resamples: int = 9999, random_state=0,
@@ -297,31 +305,29 @@ def pairwise_tests(matrices, /, *, paired: bool = False, alternative: str = "two
     >>> [round(r["pvalue_fdr_bh"], 4) for r in fdr.rows]     # 1, then 3/2 x 0.02502 twice
     [1.0, 0.0375, 0.0375]
     """
-    check_choice("alternative", alternative, ALTERNATIVES)
-    paired = check_bool("paired", paired)
-    correction = _check_correction(correction)
     if isinstance(matrices, Mapping):
         names, items = list(matrices.keys()), list(matrices.values())
     elif isinstance(matrices, Sequence) and not isinstance(matrices, (str, bytes)):
         names, items = list(range(len(matrices))), list(matrices)
     else:
-        raise TypeError(f"matrices: must be a mapping of names to selection matrices or a "
-                        f"sequence of selection matrices; got {type(matrices).__name__}")
+        fail(f"matrices: must be a mapping of names to selection matrices or a sequence of "
+             f"selection matrices; got {type(matrices).__name__}", TypeError,
+             function="pairwise_tests")
     if len(items) < 2:
-        raise ValueError(f"matrices: at least 2 selection matrices are needed; got {len(items)}")
+        fail(f"matrices: at least 2 selection matrices are needed; got {len(items)}",
+             function="pairwise_tests")
     kind = get_measure(measure).input
     sels = [as_named_input(kind, Z, f"matrices[{name!r}]", n_features=n_features,
                            feature_names=feature_names, owner=measure)
             for name, Z in zip(names, items)]
-    test, B, seed = check_test_options(test, n_resamples, random_state)
-    rng = np.random.default_rng(seed)
+    rng = np.random.default_rng(random_state)
     results: List[Tuple[Any, Any, TwoSampleTestResult]] = []
     for a in range(len(sels)):
         for b in range(a + 1, len(sels)):
-            res = compare(sels[a], sels[b], paired=bool(paired), alternative=alternative,
+            res = compare(sels[a], sels[b], paired=paired, alternative=alternative,
                            measure=measure, method=method, options=options,
                            names=(f"matrices[{names[a]!r}]", f"matrices[{names[b]!r}]"),
-                           test=test, n_resamples=B, rng=rng)
+                           test=test, n_resamples=n_resamples, rng=rng)
             results.append((names[a], names[b], res))
     adjusted = _adjusted_pvalues([r.pvalue for _, _, r in results], correction)
     key = "pvalue_" + correction.replace("-", "_")

@@ -10,14 +10,18 @@ import warnings
 from typing import Optional, Tuple
 import numpy as np
 from scipy import stats
-from .._intervals import clip, transformed_statistic, transformed_wald
+from .._intervals import bootstrap_variance, clip, transformed_statistic, transformed_wald
 from .._permutation import permutation_test
-from .._variance import PER_RUN_OPTIONS, bootstrap_variance, degenerate, leave_one_out, spread
+from .._variance import PER_RUN_OPTIONS, degenerate, leave_one_out, spread
 from .._exceptions import UndefinedMeasureWarning, warn
+from .._api import MEASURE_NAME
+from .._params import (Boolean, Integral, Interval, N_FEATURES, Options, RandomState, Real,
+                       validate_params)
 from .._registry import get_measure
-from .._text import Summary, call_repr, interval, level_label, number, summary
-from .._validation import as_named_input, check_bool, check_choice, check_comparable, check_confidence_level, check_int_range, check_null_value, check_random_state, check_real
-from ._warnings import ALTERNATIVES, CI_METHODS, ONE_SAMPLE_TESTS, PERMUTATION_BELOW, TEST_METHODS, ZeroVarianceWarning, auto_interval, warn_small_sample, warn_zero
+from .._results import UnpackingResult
+from .._text import Summary, interval, level_label, number, summary
+from .._validation import as_named_input, check_comparable, check_confidence_level, check_null_value
+from ._warnings import ALTERNATIVES, CI_METHODS, ONE_SAMPLE_TESTS, PERMUTATION_BELOW, TEST_METHODS, VARIANCE_METHODS, ZeroVarianceWarning, auto_interval, warn_small_sample, warn_zero
 from ._estimates import ConfidenceInterval, StabilityEstimate, estimate, quietly, variance_label, wald_interval
 
 
@@ -39,25 +43,19 @@ def _z_and_pvalue(difference: float, variance: float, alternative: str, what: st
 HYPOTHESES = {"two-sided": "!=", "greater": ">", "less": "<"}
 
 
-class _TestResult:
-    """What every test result shares: it unpacks as ``(statistic, pvalue)`` like scipy's
-    results (``statistic, pvalue = result``), prints as its summary, and its repr is one
-    line."""
+class _TestResult(UnpackingResult):
+    """What every test result shares beyond the result base: it unpacks as
+    ``(statistic, pvalue)`` like scipy's results (``statistic, pvalue = result``), its
+    summary shows the confidence interval matching the test, and its frame row adds
+    that interval to the ``repr``'s fields."""
 
     statistic: float
     pvalue: float
+    _unpack = ("statistic", "pvalue")
 
-    def __iter__(self):
-        return iter((self.statistic, self.pvalue))
-
-    def __len__(self) -> int:
-        return 2
-
-    def __getitem__(self, index):
-        return (self.statistic, self.pvalue)[index]
-
-    def __str__(self) -> str:
-        return str(self.summary())          # a plain str, not the Summary subclass
+    def _records(self):
+        low, high = quietly(self.confidence_interval, 0.95)
+        return [{**self._repr_values(), "ci_low": low, "ci_high": high}]
 
     def summary(self, confidence_level: float = 0.95) -> Summary:
         """A few lines: the hypotheses, the estimate(s), the statistic, the p-value and the
@@ -147,10 +145,10 @@ class OneSampleTestResult(_TestResult):
     estimate: StabilityEstimate
     test: str = "wald"
 
-    def __repr__(self) -> str:
-        return call_repr("OneSampleTestResult", statistic=self.statistic, pvalue=self.pvalue,
-                         alternative=self.alternative, phi0=self.phi0,
-                         measure=self.estimate.measure)
+    def _repr_values(self):
+        return {"statistic": self.statistic, "pvalue": self.pvalue,
+                "alternative": self.alternative, "phi0": self.phi0,
+                "measure": self.estimate.measure}
 
     def confidence_interval(self, confidence_level: float = 0.95) -> ConfidenceInterval:
         """The confidence interval for the population stability Phi that matches the test.
@@ -346,11 +344,11 @@ class TwoSampleTestResult(_TestResult):
     n_resamples: Optional[int] = None
     exact: Optional[bool] = None
 
-    def __repr__(self) -> str:
-        return call_repr("TwoSampleTestResult", statistic=self.statistic, pvalue=self.pvalue,
-                         alternative=self.alternative, paired=self.paired,
-                         difference=self.difference, measure=self.estimates[0].measure,
-                         test=self.test)
+    def _repr_values(self):
+        return {"statistic": self.statistic, "pvalue": self.pvalue,
+                "alternative": self.alternative, "paired": self.paired,
+                "difference": self.difference, "measure": self.estimates[0].measure,
+                "test": self.test}
 
     @property
     def test_description(self) -> str:
@@ -452,6 +450,9 @@ class TwoSampleTestResult(_TestResult):
                                      f"{e2.n_runs} x {e2.n_features}")])
 
 
+@validate_params({"phi0": Interval(Real), "alternative": Options(*ALTERNATIVES),
+                  "measure": MEASURE_NAME, "method": Options(*VARIANCE_METHODS),
+                  "test": Options(*ONE_SAMPLE_TESTS), "n_features": [N_FEATURES, None]})
 def one_sample_test(Z, /, phi0: float, *, alternative: str = "greater",
                     measure: str = "nogueira", method: str = "auto", test: str = "auto",
                     n_features=None, feature_names=None, **options) -> OneSampleTestResult:
@@ -526,9 +527,6 @@ def one_sample_test(Z, /, phi0: float, *, alternative: str = "greater",
     >>> round(res.statistic, 4), round(res.pvalue, 4)
     (1.3856, 0.0829)
     """
-    check_choice("alternative", alternative, ALTERNATIVES)
-    check_choice("test", test, ONE_SAMPLE_TESTS)
-    phi0 = check_real("phi0", phi0)
     est = estimate(Z, measure, method=method, n_features=n_features,
                    feature_names=feature_names, **options)
     check_null_value(phi0, get_measure(est.measure), est.n_runs, est.n_features,
@@ -625,10 +623,12 @@ def chosen_test(test: str, n_runs1: int, n_runs2: int) -> str:
     return "permutation" if min(n_runs1, n_runs2) < PERMUTATION_BELOW else "asymptotic"
 
 
-def check_test_options(test, n_resamples, random_state):
-    check_choice("test", test, TEST_METHODS)
-    B = check_int_range("n_resamples", n_resamples, minimum=99, maximum=10 ** 6)
-    return test, B, check_random_state("random_state", random_state)
+#: the declared rules that two_sample_test and pairwise_tests share
+COMPARISON_RULES = {
+    "paired": Boolean(), "alternative": Options(*ALTERNATIVES), "measure": MEASURE_NAME,
+    "method": Options(*VARIANCE_METHODS), "test": Options(*TEST_METHODS),
+    "n_resamples": Interval(Integral, 99, 10 ** 6), "random_state": RandomState(),
+    "n_features": [N_FEATURES, None]}
 
 
 def compare(sel1, sel2, *, paired, alternative, measure, method, options, names,
@@ -664,6 +664,7 @@ def compare(sel1, sel2, *, paired, alternative, measure, method, options, names,
                                "permutation", perm.n_resamples, perm.exact)
 
 
+@validate_params(COMPARISON_RULES)
 def two_sample_test(Z1, Z2, /, *, paired: bool = False, alternative: str = "two-sided",
                     measure: str = "nogueira", method: str = "auto", test: str = "auto",
                     n_resamples: int = 9999, random_state=0, n_features=None,
@@ -784,15 +785,12 @@ def two_sample_test(Z1, Z2, /, *, paired: bool = False, alternative: str = "two-
     >>> round(two_sample_test(Z1, Z2, paired=True, test="asymptotic").statistic, 4)
     3.289
     """
-    check_choice("alternative", alternative, ALTERNATIVES)
-    paired = check_bool("paired", paired)
-    test, B, seed = check_test_options(test, n_resamples, random_state)
     kind = get_measure(measure).input
     sel1 = as_named_input(kind, Z1, "Z1", n_features=n_features, feature_names=feature_names,
                           owner=measure)
     sel2 = as_named_input(kind, Z2, "Z2", n_features=n_features, feature_names=feature_names,
                           owner=measure)
-    return compare(sel1, sel2, paired=bool(paired), alternative=alternative, measure=measure,
-                    method=method, options=options, names=("Z1", "Z2"), test=test,
-                    n_resamples=B, rng=seed)
+    return compare(sel1, sel2, paired=paired, alternative=alternative, measure=measure,
+                   method=method, options=options, names=("Z1", "Z2"), test=test,
+                   n_resamples=n_resamples, rng=random_state)
 

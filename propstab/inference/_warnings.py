@@ -244,12 +244,7 @@ def varying_sizes_note(measure: str, subset_sizes, n_features: int) -> Optional[
     """
     if get_measure(measure).name != "nogueira" or subset_sizes is None:
         return None
-    try:
-        sizes, d = check_row_sizes(subset_sizes, n_features)
-    except (ValueError, TypeError) as exc:
-        argument, _, rule = str(exc).partition(": ")
-        raise type(exc)(f"{'subset_sizes' if argument == 'row_sizes' else argument}: "
-                        f"{rule}") from None
+    sizes, d = check_row_sizes(subset_sizes, n_features, name="subset_sizes")
     if sizes.size < 2 or sizes.sum() in (0, sizes.size * d):
         return None
     bias = nogueira_expectation(sizes, d)

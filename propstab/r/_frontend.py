@@ -566,8 +566,8 @@ def two_sample(measure: str, x, y, n_features, *, paired: bool = False,
         res = two_sample_test(sel_x, sel_y, paired=bool(paired),
                               alternative=ALTERNATIVES[alternative], measure=info.name,
                               method=_check_method(method), test=test, **opts)
-    except (ValueError, TypeError) as exc:
-        raise type(exc)(_renamed(str(exc), {"Z1": "x", "Z2": "y"})) from None
+    except InvalidParameterError as exc:
+        raise exc.renamed({"Z1": "x", "Z2": "y"}) from None
     est_x, est_y = res.estimates
     return {"statistic": res.statistic, "pvalue": res.pvalue, "difference": res.difference,
             "variance": res.variance, "paired": res.paired, "alternative": alternative,

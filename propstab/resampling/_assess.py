@@ -12,14 +12,15 @@ import numpy as np
 
 from .. import inference
 from .._exceptions import UndefinedMeasureWarning, warn
+from .._api import MEASURE_NAME
+from .._params import Checked, Integral, Interval, Real, validate_params
 from .._progress import progress_counter
 from .._text import shorten
-from .._validation import (as_real_array, as_selection, check_bool, check_int_range,
-                           check_mapping, check_random_state, check_real_range, is_one_of,
-                           seed_sequence, shown)
+from .._validation import (as_real_array, as_selection, check_int_range, check_mapping,
+                           seed_sequence)
 from ._assessments import Assessment, Comparison, RankingAssessment, halfwidth_of
 from ._results import HalfwidthNotReachedWarning, UnscoredWarning
-from ._runner import OUTPUTS, collect_plan, execute, planned
+from ._runner import RUN_RULES, collect_plan, execute, planned
 from ._schemes import is_splitter
 
 __all__ = ["assess", "assess_rankings", "default_top_k_sizes", "pareto_front", "pareto_mask"]
@@ -119,6 +120,14 @@ def _assess_one(result, measure, options, top_k_sizes=None):
                       mean_score=result.mean_score, result=result, measure=measure)
 
 
+@validate_params({
+    **RUN_RULES,
+    "measure": [MEASURE_NAME, None],
+    "measure_options": [Checked(check_mapping, "a mapping of option names to values",
+                                invalid=([1, 2], "x", 5, {1: 2}), like=None), None],
+    "target_halfwidth": [Interval(Real, 0, None, closed="neither"), None],
+    "max_runs": [Interval(Integral, 2, None), None],
+})
 def assess(selector, X, y=None, *, n_runs=None, random_state=None, scheme="bootstrap",
            fraction=None, stratify=None, n_jobs=None, backend=None, downstream=None,
            scoring=None, top_k=None, threshold=None, keep_importances=False,
@@ -262,15 +271,11 @@ def assess(selector, X, y=None, *, n_runs=None, random_state=None, scheme="boots
     >>> b.result.n_runs, bool(b.halfwidth <= 0.1)
     (102, True)
     """
-    options = check_mapping("measure_options", measure_options)
+    options = measure_options or {}
     measure = _assessed_measure(measure, output)
     from .._registry import get_measure
     from .._validation import check_options
-    try:
-        check_options(get_measure(measure), options)       # before any fit
-    except (ValueError, TypeError) as exc:
-        raise type(exc)(f"measure_options: {exc}") from None
-    progress = check_bool("progress", progress, none=True)
+    check_options(get_measure(measure), options, argument="measure_options")   # before any fit
     opts = dict(scheme=scheme, fraction=fraction, stratify=stratify,
                 random_state=random_state, n_jobs=n_jobs, backend=backend,
                 keep_importances=keep_importances, top_k=top_k, threshold=threshold,
@@ -281,16 +286,15 @@ def assess(selector, X, y=None, *, n_runs=None, random_state=None, scheme="boots
                          f"{type(scheme).__name__}(...), whose number of splits is fixed; "
                          f"use a scheme name, or more splits; got "
                          f"target_halfwidth={target_halfwidth!r}")
-    if not splitter or n_runs is not None:
-        n_runs = check_int_range("n_runs", 100 if n_runs is None else n_runs, minimum=2)
+    if not splitter and n_runs is None:
+        n_runs = 100
     target, budget = _check_target(target_halfwidth, max_runs, n_runs)
     if isinstance(selector, Mapping):
         if len(selector) < 2:
             raise ValueError(f"selector: a mapping must name at least 2 selectors; got "
                              f"{len(selector)}")
         # one SeedSequence, so that every selector sees the same resamples and seeds
-        opts["random_state"] = seed_sequence(check_random_state("random_state",
-                                                                random_state))
+        opts["random_state"] = seed_sequence(random_state)
         selectors = dict(selector)
     else:
         selectors = {None: selector}
@@ -324,8 +328,8 @@ def _check_target(target_halfwidth, max_runs, n_runs):
             raise ValueError(f"max_runs: only used with target_halfwidth=; got "
                              f"max_runs={max_runs!r}")
         return None, n_runs
-    target = check_real_range("target_halfwidth", target_halfwidth, low=0.0, low_open=True)
-    budget = 1000 if max_runs is None else check_int_range("max_runs", max_runs, minimum=2)
+    target = target_halfwidth                     # > 0 and >= 2: the declared rules
+    budget = 1000 if max_runs is None else max_runs
     if budget < n_runs:
         raise ValueError(f"max_runs: must be at least n_runs={n_runs}; got {budget}")
     return target, budget
@@ -409,9 +413,6 @@ def _assessed_measure(measure, output) -> str:
     """The measure of :func:`assess`, checked against the output (a ranking measure
     exactly for ``output="ranking"``)."""
     from .._registry import get_measure
-    if not is_one_of(output, OUTPUTS):
-        raise ValueError(f"output: must be one of {', '.join(map(repr, OUTPUTS))}; got "
-                         f"{shown(output)}")
     if measure is None:
         return "spearman" if output == "ranking" else "nogueira"
     kind = get_measure(measure).input

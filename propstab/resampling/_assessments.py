@@ -9,6 +9,7 @@ from typing import Any, Mapping, Optional, Tuple
 import numpy as np
 
 from .. import inference
+from ..inference import variance_label
 from .._results import Result, frame_of
 from .._text import Summary, interval, level_label, number, shorten, summary
 from .._validation import check_confidence_level, check_real_range
@@ -148,7 +149,7 @@ class Assessment(Result):
         Summary
             A ``str`` whose ``repr`` is the text itself.
         """
-        rows = [*self.estimate._fields(confidence_level), *self.result._run_fields()]
+        rows = [*self.estimate.summary_rows(confidence_level), *self.result.run_summary_rows()]
         if self.target_halfwidth is not None:
             width = self.halfwidth
             verdict = "reached" if width <= self.target_halfwidth else "not reached"
@@ -329,7 +330,7 @@ class Comparison(Result):
         elif scorers:
             notes.append(f"scores: {next(iter(scorers.values()))} on held-out rows; SE over "
                          f"resamples")
-        notes += [f"SE of {name}: {inference._variance_label(a.estimate)}"
+        notes += [f"SE of {name}: {variance_label(a.estimate)}"
                   for name, a in self.assessments.items() if a.estimate.variance_note]
         if self.tests is not None:
             t = self.tests
@@ -527,7 +528,7 @@ class RankingAssessment(Result):
         Summary
             A ``str`` whose ``repr`` is the text itself.
         """
-        rows = [row for row in self.estimate._fields(confidence_level)
+        rows = [row for row in self.estimate.summary_rows(confidence_level)
                 if row[0] not in ("subset size",)]
         sets = []
         why = dict(self.top_k_undefined)
@@ -544,7 +545,7 @@ class RankingAssessment(Result):
         if self.weights is not None:
             rows.append(("weights", f"{number(self.weights, fixed=True)} (mean pairwise "
                                     f"Pearson correlation, pearson)"))
-        rows += self.result._run_fields()
+        rows += self.result.run_summary_rows()
         rk = self.rankings
         mean = rk.rank_sums / rk.n_runs
         order = np.argsort(mean, kind="stable")[:5]

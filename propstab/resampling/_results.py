@@ -415,7 +415,7 @@ class ResamplingResult(Result):
         sel = self.selection
         rows = [("runs x features", f"{sel.n_runs} x {sel.n_features}"),
                 ("subset size", size_text(sel.row_sizes)),
-                *self._run_fields(),
+                *self.run_summary_rows(),
                 ("rows per run", f"{np.mean([len(t) for t in self.train_indices]):.1f} "
                                  f"training, {np.mean([len(t) for t in self.test_indices]):.1f}"
                                  f" held out (mean)"),
@@ -423,8 +423,14 @@ class ResamplingResult(Result):
                                                  self.feature_names))]
         return summary("Resampling result", rows)
 
-    def _run_fields(self):
-        """The lines on failed runs and the mean score, shared with the assessment."""
+    def run_summary_rows(self):
+        """The summary's rows on failed runs and the mean score (an assessment's summary
+        shows them too), as ``(label, text)`` pairs.
+
+        Returns
+        -------
+        list of (str, str)
+        """
         rows = []
         if self.failures:
             first = self.failures[0]

@@ -9,10 +9,11 @@ from typing import Any, Mapping, Optional, Tuple
 import numpy as np
 
 from .._exceptions import warn
+from .._params import (N_JOBS, Boolean, Checked, Integral, Interval, Joint, Options,
+                       RandomState, Real, validate_params)
 from .._progress import progress_counter
-from .._validation import (as_selection, check_bool, check_int_range, check_n_jobs,
-                           check_random_state, check_real, check_text, is_one_of,
-                           seed_sequence, shown)
+from .._validation import (as_selection, check_int_range, check_text, fail,
+                           is_one_of, seed_sequence, shown)
 from ..selectors import (OUTPUTS, fit_selector, is_estimator, read_selection, run_seeds,
                          seeded, take)
 from ._results import FailedFitWarning, ResamplingResult, RunFailure, ScoringFailedWarning
@@ -21,8 +22,8 @@ from ._schemes import (SCHEMES, check_fraction, check_rows_left, draw_splits, gr
 from ._scoring import (check_downstream, check_task, require, score_run, scorer_of,
                        scoring_plan)
 
-__all__ = ["OUTPUTS", "Plan", "checked_data", "collect_plan", "execute", "planned", "resample",
-           "run_one"]
+__all__ = ["OUTPUTS", "Plan", "RUN_RULES", "checked_data", "collect_plan", "execute", "planned",
+           "resample", "run_one"]
 
 
 def run_one(selector, X, y, train, test, n_features, scorer, threshold, top_k,
@@ -48,7 +49,8 @@ def run_one(selector, X, y, train, test, n_features, scorer, threshold, top_k,
         mask, imp = read_selection(selector, fitted, n_features, threshold=threshold,
                                    top_k=top_k, output=output)
     except Exception as exc:  # noqa: BLE001 - every failure is reported, not dropped
-        return None, None, np.nan, (type(exc).__name__, str(exc), stage,
+        # an InvalidParameterError is recorded as the builtin class of its rule
+        return None, None, np.nan, (getattr(exc, "kind", type(exc)).__name__, str(exc), stage,
                                     isinstance(exc, (ValueError, TypeError))), None
     imp = imp if keep_importances or output == "ranking" else None
     try:
@@ -56,7 +58,7 @@ def run_one(selector, X, y, train, test, n_features, scorer, threshold, top_k,
             downstream = seeded(downstream, seed)
         score = score_run(selector, fitted, mask, X, y, Xtr, ytr, test, scorer, downstream)
     except Exception as exc:  # noqa: BLE001 - the selection stands; the score is NaN
-        return mask, imp, np.nan, None, (type(exc).__name__, str(exc))
+        return mask, imp, np.nan, None, (getattr(exc, "kind", type(exc)).__name__, str(exc))
     return mask, imp, score, None, None
 
 
@@ -95,18 +97,45 @@ def checked_data(X, y):
     return X, y, n, d, names
 
 
-def _check_backend(backend):
+def _check_backend(backend, function=None):
     """A joblib backend name, or None."""
-    backend = check_text("backend", backend, none=True)
+    backend = check_text("backend", backend, none=True, function=function)
     if backend is not None:
         from joblib.parallel import BACKENDS, EXTERNAL_BACKENDS
         known = sorted(set(BACKENDS) | set(EXTERNAL_BACKENDS))
         if backend not in known:
-            raise ValueError(f"backend: must be a joblib backend ({', '.join(known)}); got "
-                             f"{backend!r}")
+            fail(f"backend: must be a joblib backend ({', '.join(known)}); got {backend!r}",
+                 function=function)
     return backend
 
 
+def _at_most_one(*, top_k, threshold, function=None):
+    if top_k is not None and threshold is not None:
+        fail(f"top_k, threshold: give at most one of them; got top_k={top_k!r} and "
+             f"threshold={threshold!r}", function=function)
+
+
+#: The declared rules of the arguments that :func:`resample` and
+#: :func:`propstab.assess` share (the data, the selector, the scheme and what depends on
+#: them, ``fraction``, ``stratify``, ``scoring``, ``downstream``, are checked with the data)
+RUN_RULES = {
+    "n_runs": [Interval(Integral, 2, None), None],
+    "random_state": RandomState(),
+    "n_jobs": N_JOBS,
+    "backend": [Checked(lambda name, value, function=None: _check_backend(value, function),
+                        "a joblib backend's name", invalid=(5, "no-such-backend", ["loky"])),
+                None],
+    "keep_importances": Boolean(),
+    "top_k": [Interval(Integral, 0, None), None],
+    "threshold": [Interval(Real), None],
+    "output": Options(*OUTPUTS),
+    "progress": Boolean(none=True),
+    ("top_k", "threshold"): Joint(_at_most_one, "at most one of top_k and threshold",
+                                  invalid=({"top_k": 1, "threshold": 0.5},)),
+}
+
+
+@validate_params(RUN_RULES)
 def resample(selector, X, y=None, *, n_runs=None, scheme="bootstrap", fraction=None,
              stratify=None, random_state=None, n_jobs=None, backend=None, progress=None,
              keep_importances=False, top_k=None, threshold=None,
@@ -267,7 +296,6 @@ def resample(selector, X, y=None, *, n_runs=None, scheme="bootstrap", fraction=N
     >>> res.selection.n_runs, float(res.frequencies[0])
     (10, 1.0)
     """
-    progress = check_bool("progress", progress, none=True)
     plan = planned(selector, X, y, n_runs=n_runs, scheme=scheme, fraction=fraction,
                    stratify=stratify, random_state=random_state, n_jobs=n_jobs,
                    backend=backend, keep_importances=keep_importances, top_k=top_k,
@@ -282,14 +310,12 @@ def resample(selector, X, y=None, *, n_runs=None, scheme="bootstrap", fraction=N
 
 def planned(selector, X, y, *, n_runs, scheme, fraction, stratify, random_state, n_jobs,
             backend, keep_importances, top_k, threshold, scoring, output, downstream):
-    """The arguments of :func:`resample` checked, and every run's split and seed drawn."""
+    """The arguments of :func:`resample` checked with the data (the others by its declared
+    rules, :data:`RUN_RULES`), and every run's split and seed drawn."""
     X, y, n, d, names = checked_data(X, y)
-    if not is_one_of(output, OUTPUTS):
-        raise ValueError(f"output: must be one of {', '.join(map(repr, OUTPUTS))}; got "
-                         f"{shown(output)}")
     splitter = is_splitter(scheme)
-    if n_runs is not None or not splitter:
-        n_runs = check_int_range("n_runs", 100 if n_runs is None else n_runs, minimum=2)
+    if n_runs is None and not splitter:
+        n_runs = 100
     if not splitter and not callable(scheme) and not is_one_of(scheme, SCHEMES):
         raise ValueError(f"scheme: must be one of {', '.join(map(repr, SCHEMES))}, a "
                          f"callable or a scikit-learn splitter (split(X, y), get_n_splits); "
@@ -301,16 +327,7 @@ def planned(selector, X, y, *, n_runs, scheme, fraction, stratify, random_state,
     given_fraction = fraction is not None
     fraction = check_fraction(fraction, scheme_name)
     if top_k is not None:
-        top_k = check_int_range("top_k", top_k, minimum=0, maximum=d)
-    if threshold is not None:
-        threshold = check_real("threshold", threshold)
-    random_state = check_random_state("random_state", random_state)
-    n_jobs = check_n_jobs("n_jobs", n_jobs)
-    backend = _check_backend(backend)
-    keep_importances = check_bool("keep_importances", keep_importances)
-    if top_k is not None and threshold is not None:
-        raise ValueError(f"top_k, threshold: give at most one of them; got top_k={top_k!r} and "
-                         f"threshold={threshold!r}")
+        top_k = check_int_range("top_k", top_k, minimum=0, maximum=d)      # d: from X
     if not is_estimator(selector) and not callable(selector):
         raise TypeError(f"selector: must be an estimator with fit() or a function (X, y) -> "
                         f"indices; got {type(selector).__name__}")
