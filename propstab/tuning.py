@@ -24,7 +24,7 @@ from ._exceptions import UndefinedMeasureWarning, warn
 from ._params import (Boolean, Callable, Checked, Integral, Interval, Options, RandomState,
                       Real, validate_params)
 from ._text import Summary, interval, number, summary, table_lines
-from .selectors import clone, run_seeds, seeded, support_of
+from .selectors import clone, renamed, run_seeds, seeded, support_of
 
 __all__ = ["StabilityGridSearch"]
 
@@ -74,6 +74,8 @@ def _check_param_grid(name, value, function=None, estimator=None):
     if not candidates:
         fail(f"{name}: {rule}, with at least one candidate; got {shown(value)}",
              function=function)
+    if not hasattr(estimator, "get_params"):        # checked by its own rule
+        return value
     known = estimator.get_params(deep=True)
     unknown = sorted({k for c in candidates for k in c if k not in known})
     if unknown:
@@ -318,6 +320,10 @@ class StabilityGridSearch(*_BASES):
 
     _required_parameters = ["estimator", "param_grid"]
 
+    #: the declared rules ``fit`` checks (``propstab._params.parameter_constraints``
+    #: reads them, as for a function decorated with ``validate_params``)
+    parameter_constraints = _checked_arguments.parameter_constraints
+
     def __init__(self, estimator, param_grid, *, rule="1se", measure="nogueira", n_runs=None,
                  scheme="bootstrap", fraction=None, scoring=None, downstream=None,
                  top_k=None, threshold=None, confidence_level=0.95, random_state=None,
@@ -375,10 +381,13 @@ class StabilityGridSearch(*_BASES):
         if y is None and requires_y:
             raise ValueError(f"y: {type(self.estimator).__name__} requires y to be passed, "
                              f"but the target y is None")
-        if y is None:
-            checked = validate_data(self, X, **kwargs)
-            return (X if hasattr(X, "iloc") else checked), None
-        checked, y_checked = validate_data(self, X, y, multi_output=False, **kwargs)
+        try:
+            if y is None:
+                checked = validate_data(self, X, **kwargs)
+                return (X if hasattr(X, "iloc") else checked), None
+            checked, y_checked = validate_data(self, X, y, multi_output=False, **kwargs)
+        except (ValueError, TypeError) as exc:     # scikit-learn's checks, named
+            raise renamed(exc, f"X, y: {' '.join(str(exc).split())}") from None
         return (X if hasattr(X, "iloc") else checked), (y if hasattr(y, "iloc")
                                                           else y_checked)
 

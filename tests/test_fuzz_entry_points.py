@@ -94,6 +94,11 @@ def fitted_selection():
                               random_state=0).fit(X(), y())
 
 
+def fitted_search():
+    return propstab.StabilityGridSearch(lasso(), {"alpha": [0.05, 0.2]}, n_runs=3,
+                                        random_state=0).fit(X(), y())
+
+
 def _axes():
     import matplotlib
     matplotlib.use("Agg")
@@ -185,8 +190,17 @@ def declared(function, *, cheap: Optional[Dict[str, int]] = None) -> Tuple["Arg"
     kinds read from the declaration (``cheap``: the largest value worth trying)."""
     rules = parameter_constraints(function)
     assert rules, f"{function} declares no rules"
-    return tuple(Arg(name, kind_of(rule, cheap=(cheap or {}).get(name)))
+    return tuple(Arg(name, _serial(name, kind_of(rule, cheap=(cheap or {}).get(name))))
                  for name, rule in rules.items() if isinstance(name, str))
+
+
+def _serial(name: str, kind: Kind) -> Kind:
+    """Valid worker counts and backends other than None and 1 start worker processes
+    (seconds each, and a new pool per value): like NJobs, they are only checked to raise
+    when invalid, never run. (Added by the lead: 200+ loky workers were piling up.)"""
+    if name in ("n_jobs", "backend"):
+        kind.expensive = lambda v, kind=kind: bool(kind.valid(v)) and v not in (None, 1)
+    return kind
 
 
 def _measure_entry(info) -> Entry:
@@ -374,6 +388,22 @@ ENTRIES: Tuple[Entry, ...] = (
           covers=(StabilitySelection,), examples=10),
     Entry("propstab.StabilitySelection.summary", _method(fitted_selection, "summary"),
           lambda: {}, (), covers=(StabilitySelection.summary,)),
+    Entry("propstab.StabilityGridSearch.fit",
+          lambda X, y, **kw: propstab.StabilityGridSearch(**kw).fit(X, y),
+          lambda: {"X": X(), "y": y(), "estimator": lasso(), "param_grid": {"alpha": [0.05, 0.2]},
+                   "n_runs": 3, "random_state": 0},
+          (*declared(propstab.StabilityGridSearch, cheap={"n_runs": 6}),
+           Arg("measure", Anything(none=True, invalid=("no_such_measure", 5, "spearman"))),
+           Arg("scheme", Anything(invalid=("no_such_scheme", 5, None))),
+           Arg("top_k", Int(0, 4, none=True)),
+           Arg("X", Anything(invalid=(None, np.zeros((3, 4)), np.zeros(5)))),
+           Arg("y", Anything(invalid=(np.zeros(3),)))),
+          covers=(propstab.StabilityGridSearch,), examples=8),
+    Entry("propstab.StabilityGridSearch.plot", _method(fitted_search, "plot"),
+          lambda: {}, (Arg("ax", Anything(none=True, invalid=(5, "ax"))),),
+          covers=(propstab.StabilityGridSearch.plot,), after=_close_figures),
+    Entry("propstab.StabilityGridSearch.summary", _method(fitted_search, "summary"),
+          lambda: {}, (), covers=(propstab.StabilityGridSearch.summary,)),
     Entry("propstab.audit", lambda **kw: propstab.audit(**kw),
           lambda: {"measures": "goh", "max_examples": 1, "axioms": ["bounds"]},
           (Arg("measures", Anything(none=True, invalid=(5, "no_such_measure", [5], {}))),

@@ -324,3 +324,14 @@ def test_a_search_without_refit_is_refused_naming_the_selector():
         X, y.astype(float))
     with pytest.raises(TypeError, match="^selector: GridSearchCV .*refit=False"):
         support_of(grid, X.shape[1])
+
+
+def test_docs_page_examples_run():
+    import doctest
+    import pathlib
+    page = pathlib.Path(__file__).resolve().parents[1] / "docs" / "tuning.md"
+    with warnings.catch_warnings():
+        result = doctest.testfile(str(page), module_relative=False,
+                                  optionflags=doctest.NORMALIZE_WHITESPACE | doctest.ELLIPSIS)
+    assert result.attempted >= 10
+    assert result.failed == 0
