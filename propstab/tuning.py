@@ -19,8 +19,8 @@ from collections.abc import Mapping
 
 import numpy as np
 
-from ._checks import check_n_jobs, fail, shown
-from ._exceptions import UndefinedMeasureWarning, warn
+from ._checks import check_n_jobs, fail, seed_sequence, shown
+from ._exceptions import InvalidParameterError, UndefinedMeasureWarning, warn
 from ._params import (Boolean, Callable, Checked, Integral, Interval, Options, RandomState,
                       Real, validate_params)
 from ._text import Summary, interval, number, summary, table_lines
@@ -86,11 +86,11 @@ def _check_param_grid(name, value, function=None, estimator=None):
 
 
 def _check_jobs(name, value, function=None):
+    """joblib's ``n_jobs`` (:func:`propstab._checks.check_n_jobs`), named in ``function``."""
     try:
         return check_n_jobs(name, value)
-    except (ValueError, TypeError) as exc:
-        fail(str(exc), TypeError if isinstance(exc, TypeError) and not isinstance(
-            exc, ValueError) else ValueError, function=function)
+    except InvalidParameterError as exc:
+        fail(str(exc), exc.kind, function=function)
 
 
 def _arguments(estimator, param_grid, *, rule="1se", measure="nogueira", n_runs=None,
@@ -260,8 +260,16 @@ class StabilityGridSearch(*_BASES):
         From :meth:`fit`: an argument breaks its declared rule (the message names it,
         the rule and the value).
     ValueError
-        From :meth:`fit`: no candidate has both a finite score and a defined
-        stability; a callable ``rule`` returns no valid row position.
+        From :meth:`fit`: no candidate has a finite mean score (nothing scored the
+        runs); a callable ``rule`` returns no valid row position; ``y`` is None for an
+        estimator that requires it.
+
+    Warns
+    -----
+    UndefinedMeasureWarning
+        From :meth:`fit`: the stability is undefined for every candidate with a score
+        (each selects no feature, or every feature, in every run); the rule falls back
+        to the sparsest candidate within one standard error of the best score.
 
     See Also
     --------
@@ -410,7 +418,6 @@ class StabilityGridSearch(*_BASES):
         X, y = self._validate(X, y)
         candidates = list(ParameterGrid(args["param_grid"]))
         labels = _labels(candidates)
-        from ._checks import seed_sequence
         root = seed_sequence(args["random_state"])
         selectors = {label: clone(self.estimator).set_params(**params)
                      for label, params in zip(labels, candidates)}

@@ -94,9 +94,15 @@ def fitted_selection():
                               random_state=0).fit(X(), y())
 
 
+_FITTED_SEARCH = []
+
+
 def fitted_search():
-    return propstab.StabilityGridSearch(lasso(), {"alpha": [0.05, 0.2]}, n_runs=3,
-                                        random_state=0).fit(X(), y())
+    """One fitted StabilityGridSearch, built once (plot and summary do not change it)."""
+    if not _FITTED_SEARCH:
+        _FITTED_SEARCH.append(propstab.StabilityGridSearch(
+            lasso(), {"alpha": [0.05, 0.2]}, n_runs=3, random_state=0).fit(X(), y()))
+    return _FITTED_SEARCH[0]
 
 
 def _axes():
@@ -199,7 +205,8 @@ def _serial(name: str, kind: Kind) -> Kind:
     (seconds each, and a new pool per value): like NJobs, they are only checked to raise
     when invalid, never run. (Added by the lead: 200+ loky workers were piling up.)"""
     if name in ("n_jobs", "backend"):
-        kind.expensive = lambda v, kind=kind: bool(kind.valid(v)) and v not in (None, 1)
+        kind.expensive = lambda v, kind=kind: (kind.valid(v) is not False and not (
+            v is None or (isinstance(v, int) and not isinstance(v, bool) and v == 1)))
     return kind
 
 
