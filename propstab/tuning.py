@@ -527,7 +527,9 @@ class StabilityGridSearch(*_BASES):
     def plot(self, ax=None):
         """Stability against mean score, one point per candidate, with the stability's
         confidence interval and the score's standard error as bars; the chosen
-        candidate is marked and every point labelled with its parameter values.
+        candidate is marked, every point labelled with its parameter values, the Pareto
+        front joined and the best score minus its standard error (the limit of the
+        ``"1se"`` rule) drawn as a dotted line.
 
         Parameters
         ----------
@@ -596,6 +598,10 @@ class StabilityGridSearch(*_BASES):
                     label="Pareto front")
         b = self.best_index_
         rule = self.rule if isinstance(self.rule, str) else "callable"
+        if np.isfinite(x).any():
+            top = int(np.nanargmax(x))
+            ax.axvline(x[top] - xerr[top], color="0.5", ls=":", lw=1,
+                       label="best score - 1 SE")
         ax.plot([x[b]], [s[b]], marker="*", ms=16, color="C3", ls="none",
                 label=f"chosen ({rule})")
         for i, params in enumerate(cv["params"]):

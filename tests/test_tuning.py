@@ -252,6 +252,11 @@ def test_plot_draws_every_candidate_and_marks_the_chosen(search):
         x, s = chosen[0].get_xdata()[0], chosen[0].get_ydata()[0]
         assert (x, s) == (search.best_score_, search.best_stability_)
         assert len(ax.collections) >= 2                  # the two error bar sets
+        cv = search.cv_results_
+        top = int(np.argmax(cv["mean_test_score"]))
+        limit = [line for line in ax.lines if line.get_linestyle() == ":"]
+        assert len(limit) == 1 and limit[0].get_xdata()[0] == pytest.approx(
+            cv["mean_test_score"][top] - cv["score_standard_error"][top])
         assert ax.get_ylabel() == "stability (nogueira)"
     finally:
         plt.close("all")
