@@ -478,7 +478,8 @@ class StabilityGridSearch(*_BASES):
 
         See Also
         --------
-        propstab.resampling.Comparison.summary : The comparison's own table.
+        propstab.resampling.Comparison : The comparison behind it (``results_``), with
+            its own table.
 
         References
         ----------
