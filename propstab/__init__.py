@@ -51,6 +51,8 @@ _LAZY = {
     "assess": "propstab.resampling",
     "RankingAssessment": "propstab.resampling",
     "StabilitySelection": "propstab.stability_selection",
+    # tuning for stability
+    "StabilityGridSearch": "propstab.tuning",
 }
 
 
@@ -61,7 +63,8 @@ __all__ += sorted(_LAZY)
 # ``warnings.filterwarnings`` at the top of a script), imported on first access.
 _SUBMODULES = ("auditing", "axioms", "chance", "cli", "commands", "error_control",
                "inference", "measures", "plots", "r", "registry", "resampling", "search",
-               "selection", "selectors", "similarity", "stability_selection", "strategies")
+               "selection", "selectors", "similarity", "stability_selection", "strategies",
+               "tuning")
 
 
 def __dir__():

@@ -14,7 +14,32 @@ import numpy as np
 from ._validation import check_int_range, check_n_features, check_real, fail
 
 __all__ = ["fits_a_classifier", "final_estimator", "has_rule", "importances_of", "is_pipeline",
-           "pipeline_steps", "ranking_of", "support_of"]
+           "pipeline_steps", "ranking_of", "searched", "support_of"]
+
+
+def searched(estimator):
+    """A fitted search's refitted best estimator, else ``estimator`` itself.
+
+    A fitted ``GridSearchCV`` or ``RandomizedSearchCV`` (anything with
+    ``best_estimator_`` and no ``get_support()`` of its own) selects what its best
+    estimator selects; one fitted with ``refit=False`` (``cv_results_`` but no
+    ``best_estimator_``) has no selection and raises TypeError naming ``selector``.
+
+    >>> from types import SimpleNamespace
+    >>> best = SimpleNamespace(coef_=[1.0, 0.0])
+    >>> searched(SimpleNamespace(best_estimator_=best, cv_results_={})) is best
+    True
+    """
+    if hasattr(estimator, "get_support"):
+        return estimator
+    if hasattr(estimator, "best_estimator_"):
+        return estimator.best_estimator_
+    if hasattr(estimator, "cv_results_"):
+        raise TypeError(f"selector: {type(estimator).__name__} was fitted with refit=False: "
+                        f"it has no best_estimator_ to read a selection from; use "
+                        f"refit=True")
+    return estimator
+
 
 def importances_of(estimator) -> Optional[np.ndarray]:
     """The importances of a fitted estimator, or None when it has none.
@@ -66,6 +91,7 @@ def importances_of(estimator) -> Optional[np.ndarray]:
     >>> importances_of(SimpleNamespace(coef_=np.array([[3.0, 0.0], [-4.0, 1.0]]))).tolist()
     [7.0, 1.0]
     """
+    estimator = searched(estimator)
     if is_pipeline(estimator):
         return pipeline_importances(estimator)
     if hasattr(estimator, "coef_"):
@@ -207,7 +233,9 @@ def pipeline_support(pipe, n_features: int, threshold, top_k, argument: str = "s
 
 def has_rule(est) -> bool:
     """Whether a fitted estimator selects by itself: ``get_support()`` or ``coef_`` (for a
-    pipeline: a selection step, or a final model with ``coef_``)."""
+    pipeline: a selection step, or a final model with ``coef_``; for a fitted search: its
+    best estimator)."""
+    est = searched(est)
     if is_pipeline(est):
         steps = pipeline_steps(est)
         return bool(steps) and (any(hasattr(s, "get_support") for _, s in steps)
@@ -304,6 +332,7 @@ def support_of(estimator, n_features: int, *, threshold=None, top_k=None,
         threshold = check_real("threshold", threshold)
     if top_k is not None:
         top_k = check_int_range("top_k", top_k, minimum=0)
+    estimator = searched(estimator)
     if is_pipeline(estimator):
         return pipeline_support(estimator, n_features, threshold, top_k, argument)
     if top_k is None and threshold is None and hasattr(estimator, "get_support"):
@@ -375,6 +404,7 @@ def ranking_of(estimator) -> Tuple[Optional[np.ndarray], str]:
     if estimator is None or isinstance(estimator, (str, bytes, numbers.Number)):
         raise TypeError(f"estimator: must be a fitted estimator; got "
                         f"{type(estimator).__name__} {estimator!r}")
+    estimator = searched(estimator)
     if hasattr(estimator, "ranking_"):
         return np.asarray(estimator.ranking_, dtype=np.float64), "ranks"
     if hasattr(estimator, "scores_"):

@@ -40,6 +40,7 @@ DOCTESTED_ELSEWHERE = {
     "inference.md": "tests/test_inference.py",
     "from_data.md": "tests/test_resampling.py",
     "stability_selection.md": "tests/test_selection.py",
+    "tuning.md": "tests/test_tuning.py",
     "r_crosscheck.md": "r_compat/test_live_crosscheck.py",      # needs R
 }
 HAND_WRITTEN = sorted(p for p in DOCS.rglob("*.md")

@@ -94,6 +94,17 @@ def fitted_selection():
                               random_state=0).fit(X(), y())
 
 
+_FITTED_SEARCH = []
+
+
+def fitted_search():
+    """One fitted StabilityGridSearch, built once (plot and summary do not change it)."""
+    if not _FITTED_SEARCH:
+        _FITTED_SEARCH.append(propstab.StabilityGridSearch(
+            lasso(), {"alpha": [0.05, 0.2]}, n_runs=3, random_state=0).fit(X(), y()))
+    return _FITTED_SEARCH[0]
+
+
 def _axes():
     import matplotlib
     matplotlib.use("Agg")
@@ -358,6 +369,22 @@ ENTRIES: Tuple[Entry, ...] = (
           covers=(StabilitySelection,), examples=10),
     Entry("propstab.StabilitySelection.summary", _method(fitted_selection, "summary"),
           lambda: {}, (), covers=(StabilitySelection.summary,)),
+    Entry("propstab.StabilityGridSearch.fit",
+          lambda X, y, **kw: propstab.StabilityGridSearch(**kw).fit(X, y),
+          lambda: {"X": X(), "y": y(), "estimator": lasso(), "param_grid": {"alpha": [0.05, 0.2]},
+                   "n_runs": 3, "random_state": 0},
+          (*declared(propstab.StabilityGridSearch, cheap={"n_runs": 6}),
+           Arg("measure", Anything(none=True, invalid=("no_such_measure", 5, "spearman"))),
+           Arg("scheme", Anything(invalid=("no_such_scheme", 5, None))),
+           Arg("top_k", Int(0, 4, none=True)),
+           Arg("X", Anything(invalid=(None, np.zeros((3, 4)), np.zeros(5)))),
+           Arg("y", Anything(invalid=(np.zeros(3),)))),
+          covers=(propstab.StabilityGridSearch,), examples=8),
+    Entry("propstab.StabilityGridSearch.plot", _method(fitted_search, "plot"),
+          lambda: {}, (Arg("ax", Anything(none=True, invalid=(5, "ax"))),),
+          covers=(propstab.StabilityGridSearch.plot,), after=_close_figures),
+    Entry("propstab.StabilityGridSearch.summary", _method(fitted_search, "summary"),
+          lambda: {}, (), covers=(propstab.StabilityGridSearch.summary,)),
     Entry("propstab.audit", lambda **kw: propstab.audit(**kw),
           lambda: {"measures": "goh", "max_examples": 1, "axioms": ["bounds"]},
           (Arg("measures", Anything(none=True, invalid=(5, "no_such_measure", [5], {}))),

@@ -50,6 +50,7 @@ API_SECTIONS = (
     ("propstab.error_control", "Error control of stability selection"),
     ("propstab.stability_selection", "Stability selection"),
     ("propstab.selection", "Stability selection, by its former module name"),
+    ("propstab.tuning", "Tuning for stability"),
     ("propstab.selectors", "Selectors: estimators and callables as feature selectors"),
     ("propstab.similarity", "Similarity matrices"),
     ("propstab.plots", "Plots"),
