@@ -24,7 +24,7 @@ from ._exceptions import InvalidParameterError, UndefinedMeasureWarning, warn
 from ._params import (Boolean, Callable, Checked, Integral, Interval, Options, RandomState,
                       Real, validate_params)
 from ._text import Summary, interval, number, summary, table_lines
-from .selectors import clone, renamed, run_seeds, seeded, support_of
+from .selectors import clone, run_seeds, seeded, support_of
 
 __all__ = ["StabilityGridSearch"]
 
@@ -395,7 +395,7 @@ class StabilityGridSearch(*_BASES):
                 return (X if hasattr(X, "iloc") else checked), None
             checked, y_checked = validate_data(self, X, y, multi_output=False, **kwargs)
         except (ValueError, TypeError) as exc:     # scikit-learn's checks, named
-            raise renamed(exc, f"X, y: {' '.join(str(exc).split())}") from None
+            fail(f"X, y: {' '.join(str(exc).split())}", exc)
         return (X if hasattr(X, "iloc") else checked), (y if hasattr(y, "iloc")
                                                           else y_checked)
 
