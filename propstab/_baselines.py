@@ -35,6 +35,9 @@ class BaselineMismatchError(ValueError):
     under another measure: the message names each field that differs."""
 
 
+BaselineMismatchError.__module__ = "propstab.testing"      # its documented home
+
+
 def fingerprint(a) -> Optional[dict]:
     """The fingerprint of an array-like (X or y): SHA-256 of its bytes, shape and dtype.
 
@@ -200,7 +203,7 @@ class Baseline(Result):
     >>> b.check_compatible(X=X + 1)
     Traceback (most recent call last):
     ...
-    propstab.testing.BaselineMismatchError: X: differs from the data the baseline was made from (fingerprint 3 x 3 float64 ...
+    propstab.testing.BaselineMismatchError: X: differs from the data the baseline was made from (fingerprint 4 x 3 float64 ...
     """
 
     selection: np.ndarray
