@@ -61,7 +61,8 @@ __all__ += sorted(_LAZY)
 # ``warnings.filterwarnings`` at the top of a script), imported on first access.
 _SUBMODULES = ("auditing", "axioms", "chance", "cli", "commands", "error_control",
                "inference", "measures", "plots", "r", "registry", "resampling", "search",
-               "selection", "selectors", "similarity", "stability_selection", "strategies")
+               "selection", "selectors", "similarity", "stability_selection", "strategies",
+               "testing")
 
 
 def __dir__():
