@@ -9,10 +9,11 @@ from __future__ import annotations
 import ast
 from typing import Any, Mapping
 
+from .._exceptions import InvalidParameterError
 from ._frontend import audit_function, run_entry, runs_selection
 
-__all__ = ["expect_measure_properties", "expect_not_less_stable", "expect_stable", "invoke",
-           "r_literal"]
+__all__ = ["R_NAMES", "expect_measure_properties", "expect_not_less_stable", "expect_stable",
+           "invoke", "r_literal", "violation_message"]
 
 
 def _selection(measure: str, sizes, indices, n_features):
@@ -113,22 +114,48 @@ def expect_measure_properties(fun, name: str, **arguments) -> dict:
     out = audit_function(fun, name, **arguments)
     for row in out["rows"]:
         if row["status"] == "violated":
-            ce = row["counterexample"]
-            try:
-                ce = r_literal(ast.literal_eval(ce)) if ce else ""
-            except (ValueError, SyntaxError):
-                pass
-            values = ", ".join(f"{v:g}" for v in row["values"])
             return {"passed": False, "text": out["text"],
-                    "message": f"{name} claims {row['axiom']} but it is violated: "
-                               f"{row['reason']}; shrunk counterexample {ce}"
-                               + (f" (values {values})" if values else "")}
+                    "message": violation_message(name, row["axiom"], row["reason"],
+                                                 row["counterexample"], row["values"])}
     return {"passed": True, "text": out["text"],
             "message": f"{name}: every claimed property holds"}
 
 
-_ENTRY_POINTS = {f.__name__: f for f in (expect_stable, expect_not_less_stable,
-                                          expect_measure_properties)}
+def violation_message(name: str, axiom: str, reason: str, counterexample: str,
+                      values=()) -> str:
+    """The message of a violated claim, its counterexample (the audit's text, nested
+    lists) as R code (:func:`r_literal`).
+
+    Examples
+    --------
+    >>> violation_message("coverage", "maximum", "identical rows but value 0.5", "[[1, 0]]")
+    'coverage claims maximum but it is violated: identical rows but value 0.5; shrunk counterexample rbind(c(1, 0))'
+    """
+    try:
+        code = r_literal(ast.literal_eval(counterexample)) if counterexample else "none"
+    except (ValueError, SyntaxError):
+        code = counterexample
+    shown = ", ".join(f"{v:g}" for v in (values or ()))
+    return (f"{name} claims {axiom} but it is violated: {reason}; shrunk counterexample "
+            f"{code}" + (f" (values {shown})" if shown else ""))
+
+
+#: the R package's names of the expectations' arguments
+R_NAMES = {"at_least": "at.least", "confidence": "confidence", "margin": "margin"}
+
+
+def _r_named(function):
+    def call(**arguments):
+        try:
+            return function(**arguments)
+        except InvalidParameterError as error:
+            raise error.renamed(R_NAMES) from None
+    call.__name__ = function.__name__
+    return call
+
+
+_ENTRY_POINTS = {f.__name__: _r_named(f) for f in (
+    expect_stable, expect_not_less_stable, expect_measure_properties, violation_message)}
 
 
 def invoke(entry: str, arguments: Mapping[str, Any]) -> dict:
@@ -139,7 +166,7 @@ def invoke(entry: str, arguments: Mapping[str, Any]) -> dict:
     >>> from propstab.r._testing_frontend import invoke
     >>> invoke("expect_stable", {"measure": "nogueira", "sizes": [2, 2], "indices": [1, 2, 1, 2],
     ...                          "n_features": 3, "at_least": 5})["error"]["message"][:30]
-    'at_least: must lie in the rang'
+    'at.least: must lie in the rang'
     """
     if entry not in _ENTRY_POINTS:
         return {"value": None, "warnings": [], "error": {
