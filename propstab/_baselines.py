@@ -32,7 +32,29 @@ FORMAT = 1
 
 class BaselineMismatchError(ValueError):
     """A baseline compared with selections made from other data, by another selector or
-    under another measure: the message names each field that differs."""
+    under another measure: the message names each field that differs.
+
+    A ``ValueError`` (the command line exits with status 2 on it).
+
+    See Also
+    --------
+    propstab.testing.Baseline.check_compatible : Raises it.
+
+    References
+    ----------
+    The fingerprints are SHA-256 digests: NIST FIPS 180-4 (2015), Secure Hash Standard.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from propstab.testing import Baseline, BaselineMismatchError
+    >>> b = Baseline.from_result([[1, 0], [1, 1]], measure="jaccard")
+    >>> try:
+    ...     b.check_compatible(measure="nogueira")
+    ... except BaselineMismatchError as error:
+    ...     print(error)
+    measure: the baseline is compared under 'jaccard'; got 'nogueira' (make the baseline again, e.g. pytest --propstab-update-baselines)
+    """
 
 
 BaselineMismatchError.__module__ = "propstab.testing"      # its documented home
@@ -52,6 +74,19 @@ def fingerprint(a) -> Optional[dict]:
     -------
     dict or None
         ``{"sha256": ..., "shape": [...], "dtype": ...}``; None for None.
+
+    Raises
+    ------
+    None
+        Any array-like is fingerprinted (an object array by the ``repr`` of its items).
+
+    See Also
+    --------
+    Baseline.check_compatible : Compares fingerprints.
+
+    References
+    ----------
+    NIST FIPS 180-4 (2015), Secure Hash Standard (SHA-256).
 
     Examples
     --------
@@ -91,6 +126,28 @@ def _bytes(arr: np.ndarray) -> bytes:
 def selector_parameters(selector) -> Optional[str]:
     """The selector as text: ``ClassName(params)`` from ``get_params(deep=True)``
     (sorted, each value's ``repr``), a function's qualified name, or None.
+
+    Parameters
+    ----------
+    selector : estimator, callable or None
+
+    Returns
+    -------
+    str or None
+
+    Raises
+    ------
+    None
+        Anything else is described by its ``repr``.
+
+    See Also
+    --------
+    Baseline.check_compatible : Compares it with the baseline's.
+
+    References
+    ----------
+    Pedregosa, F. et al. (2011). Scikit-learn: Machine learning in Python. JMLR 12,
+    2825-2830 (``get_params``).
 
     Examples
     --------
@@ -191,6 +248,11 @@ class Baseline(Result):
     See Also
     --------
     propstab.testing.assert_not_less_stable : Compares a new run with a baseline.
+
+    References
+    ----------
+    Nogueira, S. (2018). Quantifying the Stability of Feature Selection. PhD thesis,
+    University of Manchester, ch. 3 (the stability of a selector over resamples).
 
     Examples
     --------

@@ -189,6 +189,12 @@ def assert_stable(Z_or_result, at_least: float, *, confidence: float = 0.95,
 class NonInferiorityResult(UnpackingResult):
     """Result of :func:`assert_not_less_stable`: unpacks as ``statistic, pvalue``.
 
+    Parameters
+    ----------
+    statistic, pvalue, difference, standard_error, margin, confidence, interval, paired,
+    estimates, runs_to_decide, test
+        As the attributes.
+
     Attributes
     ----------
     statistic : float
@@ -206,6 +212,26 @@ class NonInferiorityResult(UnpackingResult):
     estimates : tuple of StabilityEstimate
         Baseline and current.
     runs_to_decide : int or None
+    test : str
+        ``"non-inferiority"`` or ``"drop"``.
+
+    See Also
+    --------
+    assert_not_less_stable : Returns it.
+
+    References
+    ----------
+    Nogueira (2018), thesis Thm 7; Wellek (2010), ch. 2.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from propstab.testing import assert_not_less_stable
+    >>> Z = np.array([[1, 1, 0, 0]] * 95 + [[1, 0, 1, 0]] * 5)
+    >>> res = assert_not_less_stable(Z, Z.copy(), margin=0.1)
+    >>> statistic, pvalue = res
+    >>> res.passed, round(res.difference, 4)
+    (True, 0.0)
     """
 
     statistic: float
@@ -582,6 +608,12 @@ def parametrize_with_checks(measures=None, *, max_examples: int = 100, seed: int
     Returns
     -------
     pytest.MarkDecorator
+
+    Raises
+    ------
+    ValueError, TypeError
+        Invalid ``max_examples`` or ``seed``; measures or declarations as
+        :func:`propstab.audit` refuses them.
 
     See Also
     --------
