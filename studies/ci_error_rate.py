@@ -58,7 +58,7 @@ sys.path.insert(0, os.path.dirname(HERE))
 
 import propstab  # noqa: E402
 from propstab.inference import SMALL_M_BELOW  # noqa: E402
-from propstab.testing import assert_not_less_stable  # noqa: E402
+from propstab.testing import assert_not_less_stable, decision  # noqa: E402
 
 ALPHA = 0.05
 MARGIN = 0.05
@@ -129,7 +129,26 @@ def failed(assertion, *args, **kwargs) -> bool:
     return False
 
 
-def study(pipelines, datasets, Ms, repeats, pool, seed):
+def decisions(base, current, M):
+    """Whether each test fails: the difference and its variance from the two-sample test
+    (thesis Thm 7; below 100 runs the jackknife variances, as the assertion takes them),
+    then :func:`propstab.testing.decision` for both tests (what assert_not_less_stable
+    does; :func:`agrees` checks it on the first replicate of every cell)."""
+    res = propstab.two_sample_test(current, base, alternative="greater", test="asymptotic",
+                                   method="jackknife" if M < SMALL_M_BELOW else "auto")
+    ni = decision(res.difference, res.variance, MARGIN, 1 - ALPHA, "non-inferiority")[2]
+    drop = decision(res.difference, res.variance, 0.0, 1 - ALPHA, "drop")[2]
+    return not bool(ni), not bool(drop)
+
+
+def agrees(base, current, M) -> bool:
+    """The assertion itself decides as :func:`decisions`."""
+    return decisions(base, current, M) == (
+        failed(assert_not_less_stable, base, current, margin=MARGIN),
+        failed(assert_not_less_stable, base, current, margin=0.0, test="drop"))
+
+
+def study(pipelines, datasets, Ms, repeats, pool, seed, report=None):
     rows = []
     root = np.random.SeedSequence(seed)
     for dataset in datasets:
@@ -147,23 +166,26 @@ def study(pipelines, datasets, Ms, repeats, pool, seed):
             for M in Ms:
                 counts = {(test, delta): 0 for test in ("non-inferiority", "drop")
                           for delta in DROPS}
-                for _ in range(repeats):
-                    base = Zpool[rng.choice(pool, M, replace=False)]
-                    fresh = Zpool[rng.choice(pool, M, replace=False)]
-                    for delta in DROPS:
-                        current = degrade(fresh, qs[delta], rng)
-                        with warnings.catch_warnings():
-                            warnings.simplefilter("ignore")
-                            counts["non-inferiority", delta] += failed(
-                                assert_not_less_stable, base, current, margin=MARGIN)
-                            counts["drop", delta] += failed(
-                                assert_not_less_stable, base, current, margin=0.0,
-                                test="drop")
+                agreed = True
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore")
+                    for r in range(repeats):
+                        base = Zpool[rng.choice(pool, M, replace=False)]
+                        fresh = Zpool[rng.choice(pool, M, replace=False)]
+                        for delta in DROPS:
+                            current = degrade(fresh, qs[delta], rng)
+                            if r == 0:
+                                agreed &= agrees(base, current, M)
+                            ni, drop = decisions(base, current, M)
+                            counts["non-inferiority", delta] += ni
+                            counts["drop", delta] += drop
                 rows.append(dict(dataset=dataset, pipeline=name, M=M, phi=phi,
                                  k=float(p.sum()), repeats=repeats, q=[qs[0.05], qs[0.1]],
-                                 seconds=time.perf_counter() - start,
+                                 agreed=bool(agreed), seconds=time.perf_counter() - start,
                                  **{f"{test}@{delta}": counts[test, delta] / repeats
                                     for (test, delta) in counts}))
+                if report:
+                    report(rows)
     return rows
 
 
@@ -185,6 +207,9 @@ def markdown(rows) -> str:
 def checks(rows):
     problems = []
     for r in rows:
+        if not r["agreed"]:
+            problems.append(f"{r['dataset']}/{r['pipeline']}/M={r['M']}: "
+                            f"assert_not_less_stable decided otherwise than the study")
         se = math.sqrt(ALPHA * (1 - ALPHA) / r["repeats"])
         if r["drop@0.0"] > ALPHA + 3 * se:
             problems.append(f"{r['dataset']}/{r['pipeline']}/M={r['M']}: the drop test "
@@ -209,14 +234,16 @@ def main(argv=None) -> int:
     for key in ("repeats", "pool", "M"):
         if getattr(args, key) is not None:
             mode[key] = tuple(getattr(args, key)) if key == "M" else getattr(args, key)
+    def report(rows):                      # the rows so far (a long run can be cut)
+        if args.json:
+            with open(args.json, "w") as f:
+                json.dump({"mode": {k: list(v) if isinstance(v, tuple) else v
+                                    for k, v in mode.items()}, "seed": args.seed,
+                           "rows": rows}, f, indent=1)
+
     rows = study(mode["pipelines"], mode["datasets"], mode["M"], mode["repeats"],
-                 mode["pool"], args.seed)
+                 mode["pool"], args.seed, report)
     print(markdown(rows))
-    if args.json:
-        with open(args.json, "w") as f:
-            json.dump({"mode": {k: list(v) if isinstance(v, tuple) else v
-                                for k, v in mode.items()}, "seed": args.seed,
-                       "rows": rows}, f, indent=1)
     problems = checks(rows)
     for problem in problems:
         print(f"CHECK FAILED: {problem}", file=sys.stderr)
