@@ -62,7 +62,7 @@ __all__ += sorted(_LAZY)
 _SUBMODULES = ("auditing", "axioms", "chance", "cli", "commands", "error_control",
                "inference", "measures", "plots", "r", "registry", "resampling", "search",
                "selection", "selectors", "similarity", "stability_selection", "strategies",
-               "testing")
+               "testing", "pytest_plugin")
 
 
 def __dir__():
