@@ -33,8 +33,10 @@ def quick(study, tmp_path_factory):
 def test_the_quick_study_runs_and_its_checks_pass(quick):
     code, out = quick
     assert code == 0
-    assert [(r["pipeline"], r["M"]) for r in out["rows"]] == [("l1-logistic", 30),
-                                                               ("filter", 30)]
+    assert [(r["pipeline"], r["M"], r["model"]) for r in out["rows"]] == [
+        ("l1-logistic", 30, "runs"), ("l1-logistic", 30, "features"),
+        ("filter", 30, "runs"), ("filter", 30, "features")]
+    assert all(r["agreed"] for r in out["rows"])        # the assertion decided the same
 
 
 def test_the_drop_test_holds_its_level_and_gains_power_with_the_drop(quick):
@@ -65,3 +67,19 @@ def test_the_drop_model_is_exact_on_the_population(study):
     assert np.array_equal(D.sum(1), Z.sum(1))
     assert np.allclose(D.mean(0), 0.7 * Z.mean(0) + 0.3 * Z.sum(1).mean() / p.size,
                        atol=0.015)
+
+
+def test_the_feature_swap_drop_is_exact_on_the_population(study):
+    """swapped_frequencies (closed form) is the mean of many swapped copies of the runs,
+    sizes are kept, and swap_for_drop lowers Phi by delta."""
+    rng = np.random.default_rng(1)
+    p = np.array([0.95, 0.9, 0.8, 0.3, 0.1, 0.05, 0.05, 0.02, 0.0, 0.0])
+    Z = rng.random((300, p.size)) < p
+    q = 0.2
+    copies = np.concatenate([study.swap(Z, q, rng) for _ in range(200)])
+    assert np.array_equal(copies.sum(1), np.tile(Z.sum(1), 200))
+    assert np.allclose(copies.mean(0), study.swapped_frequencies(Z, q), atol=0.005)
+    for delta in (0.05, 0.1):
+        q = study.swap_for_drop(Z, delta)
+        assert study.population_phi(study.swapped_frequencies(Z, q)) == pytest.approx(
+            study.population_phi(Z.mean(0)) - delta, abs=1e-9)
