@@ -42,6 +42,7 @@ from scipy import stats
 
 from ._api import MEASURE
 from ._audit.checks import CHECKS
+from ._convert_rankings import as_named_input
 from ._audit.report import CheckResult, matrix_text
 from ._baselines import Baseline, BaselineMismatchError, fingerprint, selector_parameters
 from ._exceptions import InvalidParameterError
@@ -409,8 +410,9 @@ def assert_not_less_stable(baseline, current, *, margin: float, confidence: floa
     if paired is None:
         s1, s2 = _splits(baseline), _splits(current)
         paired = s1 is not None and s1 == s2
-    b, c = _data(baseline, info.name), _data(current, info.name)
-    m1, m2 = _n_runs(b), _n_runs(c)
+    b = as_named_input(info.input, _data(baseline, info.name), "baseline", owner=info.name)
+    c = as_named_input(info.input, _data(current, info.name), "current", owner=info.name)
+    m1, m2 = b.n_runs, c.n_runs
     method = options.pop("method", None) or (
         "jackknife" if min(m1, m2) < SMALL_M_BELOW else "auto")
     try:
@@ -483,14 +485,6 @@ def _relation(bounds, value) -> str:
     if high < value:
         return "lies below"
     return "contains"
-
-
-def _n_runs(data) -> int:
-    if hasattr(data, "n_runs"):
-        return int(data.n_runs)
-    if hasattr(data, "shape"):
-        return int(data.shape[0])
-    return len(data)
 
 
 def _n_features(obj) -> Optional[int]:
