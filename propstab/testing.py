@@ -35,22 +35,19 @@ import functools
 import math
 import warnings
 from numbers import Integral, Real
-from typing import Optional, Tuple
+from typing import TYPE_CHECKING, Optional, Tuple
 
 import numpy as np
 from scipy import stats
 
 from ._api import MEASURE
-from ._audit.checks import CHECKS
 from ._convert_rankings import as_named_input
-from ._audit.report import CheckResult, matrix_text
 from ._baselines import Baseline, BaselineMismatchError, fingerprint, selector_parameters
 from ._exceptions import InvalidParameterError
 from ._params import Boolean, Interval, Options, validate_params
 from ._registry import lookup
 from ._results import UnpackingResult
 from ._text import interval, number, summary
-from .auditing import audit, audited_subjects
 from .axioms import Axiom
 from .inference import (SMALL_M_BELOW, SmallSampleWarning, StabilityEstimate, ZeroVarianceWarning,
                         one_sample_test, runs_needed, two_sample_test)
@@ -58,6 +55,9 @@ from .inference import (SMALL_M_BELOW, SmallSampleWarning, StabilityEstimate, Ze
 __all__ = ["Baseline", "BaselineMismatchError", "NonInferiorityResult", "assert_measure_properties",
            "assert_not_less_stable", "assert_stable", "fingerprint", "parametrize_with_checks",
            "selector_parameters"]
+
+if TYPE_CHECKING:                           # the audit needs Hypothesis: imported on use
+    from ._audit.report import CheckResult
 
 #: a one-sided confidence level: in (0.5, 1)
 CONFIDENCE = Interval(Real, 0.5, 1, closed="neither")
@@ -495,7 +495,8 @@ def _n_features(obj) -> Optional[int]:
     return int(shape[1]) if shape is not None and len(shape) == 2 else None
 
 
-def _counterexample_text(row: CheckResult) -> str:
+def _counterexample_text(row: "CheckResult") -> str:
+    from ._audit.report import matrix_text
     ce = row.counterexample
     if isinstance(ce, np.ndarray):
         return matrix_text(ce)
@@ -504,7 +505,7 @@ def _counterexample_text(row: CheckResult) -> str:
     return repr(ce)
 
 
-def claim_message(row: CheckResult) -> str:
+def claim_message(row: "CheckResult") -> str:
     """The assertion message of a violated claim: the measure, the axiom, the reason, the
     shrunk counterexample and the values behind it."""
     values = ", ".join(number(v) for v in row.values)
@@ -559,6 +560,7 @@ def assert_measure_properties(f, claims=None, **options):
     ...
     AssertionError: coverage claims MAXIMUM but it is violated: identical rows but value ...
     """
+    from .auditing import audit            # Hypothesis, only for the audit
     if claims is not None:
         options["claims"] = claims
     table = audit(f, progress=False, **options)
@@ -568,7 +570,8 @@ def assert_measure_properties(f, claims=None, **options):
     return table
 
 
-def _check_claim(measure, *, axiom: Axiom, max_examples: int, seed: int) -> CheckResult:
+def _check_claim(measure, *, axiom: Axiom, max_examples: int, seed: int) -> "CheckResult":
+    from ._audit.checks import CHECKS
     row = CHECKS[axiom](measure, max_examples=max_examples, seed=seed)
     if row.status == "violated":
         raise AssertionError(claim_message(row))
@@ -626,6 +629,7 @@ def parametrize_with_checks(measures=None, *, max_examples: int = 100, seed: int
     ['jaccard-fully_defined', 'jaccard-bounds', 'jaccard-maximum']
     """
     import pytest
+    from .auditing import audited_subjects
     params = []
     for subject in audited_subjects(measures, **declaration):
         for axiom in Axiom:

@@ -328,6 +328,7 @@ def test_testing_is_a_lazy_submodule():
     import sys
     out = subprocess.run([sys.executable, "-c", "import sys, propstab; "
                           "assert 'propstab.testing' not in sys.modules; "
-                          "print(propstab.testing.assert_stable.__name__)"],
+                          "print(propstab.testing.assert_stable.__name__); "
+                          "assert 'hypothesis' not in sys.modules"],
                          capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "assert_stable"
