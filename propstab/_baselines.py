@@ -426,10 +426,12 @@ class Baseline(Result):
     # ------------------------------------------------------------------ reading
     @property
     def n_runs(self) -> int:
+        """M, the number of runs of the baseline."""
         return int(self.selection.shape[0])
 
     @property
     def n_features(self) -> int:
+        """d, the number of features."""
         return int(self.selection.shape[1])
 
     def stability(self) -> float:

@@ -192,9 +192,13 @@ class NonInferiorityResult(UnpackingResult):
 
     Parameters
     ----------
-    statistic, pvalue, difference, standard_error, margin, confidence, interval, paired,
-    estimates, runs_to_decide, test
+    statistic, pvalue, difference, standard_error, margin, confidence : float
         As the attributes.
+    interval : tuple of float
+    paired : bool
+    estimates : tuple of StabilityEstimate
+    runs_to_decide : int or None
+    test : str
 
     Attributes
     ----------
@@ -260,6 +264,8 @@ class NonInferiorityResult(UnpackingResult):
                     margin=self.margin, paired=self.paired, passed=self.passed)
 
     def message(self) -> str:
+        """The decision in one line: both estimates, the difference's one-sided interval
+        against -margin, the p-value and the design (the assertion's message)."""
         b, c = self.estimates
         level = f"{self.confidence:.0%}"
         return (f"baseline {b.measure} = {number(b.statistic, fixed=True)} (SE "
