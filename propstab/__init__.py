@@ -64,7 +64,7 @@ __all__ += sorted(_LAZY)
 _SUBMODULES = ("auditing", "axioms", "chance", "cli", "commands", "error_control",
                "inference", "measures", "plots", "r", "registry", "resampling", "search",
                "selection", "selectors", "similarity", "stability_selection", "strategies",
-               "tuning")
+               "testing", "pytest_plugin", "tuning")
 
 
 def __dir__():

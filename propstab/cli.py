@@ -22,7 +22,7 @@ from typing import List, Optional
 
 from . import commands
 
-ORDER = ("measures", "audit", "estimate", "compare", "crosscheck")
+ORDER = ("measures", "audit", "estimate", "compare", "crosscheck", "check")
 USAGE_ERROR, ENVIRONMENT_ERROR = 2, 3
 
 

@@ -74,7 +74,12 @@ try:
 except ImportError:
     sys.exit(1)
 root = pathlib.Path(sys.argv[1]).resolve()
-sys.exit(0 if pathlib.Path(propstab.__file__).resolve().parent.parent == root else 1)
+if pathlib.Path(propstab.__file__).resolve().parent.parent != root:
+    sys.exit(1)
+# entry points are written at install time: reinstall when one of pyproject.toml's is missing
+from importlib.metadata import entry_points
+sys.exit(0 if any(e.value == "propstab.pytest_plugin"
+                  for e in entry_points(group="pytest11")) else 1)
 PY
   ) && command -v propstab >/dev/null 2>&1
 }

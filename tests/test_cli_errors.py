@@ -293,7 +293,7 @@ def test_no_command(capsys):
     assert main([]) == 2
     out, err = capsys.readouterr()
     assert out == "" and err == ("propstab: error: give a COMMAND (measures, audit, estimate, "
-                                 "compare, crosscheck); see propstab --help\n")
+                                 "compare, crosscheck, check); see propstab --help\n")
 
 
 def test_usage_errors_are_one_line(capsys):

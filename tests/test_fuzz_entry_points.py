@@ -43,6 +43,7 @@ from propstab._params import invalid_values, parameter_constraints
 from propstab.error_control import error_control
 from propstab.resampling import pareto_front
 from propstab.selection import StabilitySelection
+from propstab import testing
 
 #: Hypothesis examples per entry point (the explicit values come on top)
 EXAMPLES = int(os.environ.get("PROPSTAB_FUZZ_EXAMPLES", "25"))
@@ -177,6 +178,18 @@ def _method(build: Callable[[], Any], method: str):
     return call
 
 
+def _decided(assertion):
+    """An assertion as an entry point: its failure (an AssertionError) is a decision, a
+    valid outcome, returned as None; argument errors still raise."""
+    def call(*args, **kwargs):
+        try:
+            return assertion(*args, **kwargs)
+        except AssertionError:
+            return None
+    call.__name__ = assertion.__name__
+    return call
+
+
 def R():
     """A rank matrix (the ranking family's input): 3 runs ranking 4 features, one tie."""
     return [[1, 2, 3, 4], [2, 1, 4, 3], [1.5, 1.5, 3, 4]]
@@ -304,6 +317,20 @@ ENTRIES: Tuple[Entry, ...] = (
            *declared(propstab.two_sample_test, cheap={"n_resamples": 2000}),
            Arg("feature_names", Anything(none=True))), covers=(propstab.two_sample_test,),
           options=True),
+    Entry("propstab.testing.assert_stable", _decided(testing.assert_stable),
+          lambda: {"Z_or_result": Z(), "at_least": 0.1},
+          (Arg("Z_or_result", Z_KIND), Arg("at_least", Real()),
+           Arg("confidence", Real(0.5, 1.0, low_open=True, high_open=True)),
+           Arg("measure", MEASURE)),
+          covers=(testing.assert_stable,), options=True),
+    Entry("propstab.testing.assert_not_less_stable", _decided(testing.assert_not_less_stable),
+          lambda: {"baseline": Z_other(), "current": Z(), "margin": 0.5},
+          (Arg("baseline", Z_KIND), Arg("current", Z_KIND), Arg("margin", Real(0.0)),
+           Arg("confidence", Real(0.5, 1.0, low_open=True, high_open=True)),
+           Arg("paired", Bool(none=True)), Arg("measure", Choice(*MEASURE_NAMES, *ALIASES,
+                                                                   none=True)),
+           Arg("test", Choice("non-inferiority", "drop"))),
+          covers=(testing.assert_not_less_stable,), options=True),
     Entry("propstab.pairwise_tests", lambda matrices, **kw: propstab.pairwise_tests(
               matrices, **kw), lambda: {"matrices": {"a": Z(), "b": Z_other()}},
           (Arg("matrices", Anything(invalid=(None, 5, "ab", {}, {"a": Z()}, [Z()]))),

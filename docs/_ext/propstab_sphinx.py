@@ -55,6 +55,7 @@ API_SECTIONS = (
     ("propstab.similarity", "Similarity matrices"),
     ("propstab.plots", "Plots"),
     ("propstab.r", "The R bridge"),
+    ("propstab.testing", "Stability as a regression test"),
 )
 
 MARKS = {"holds": "✓", "violated": "!", "refuted": "✗", "unrefuted": "?", "skipped": "–"}

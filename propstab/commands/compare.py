@@ -6,10 +6,13 @@ from .._text import field_lines
 from ..inference import HYPOTHESES, ALTERNATIVES, TEST_METHODS, two_sample_test
 from ._common import (READ_HELP, add_measure_arguments, add_reading_arguments,
                       measure_options, read_inputs)
+from ._runs import OPTION_NAMES, checked, decided, read_runs
 
 
 def run(args) -> int:
     info = get_measure(args.measure)
+    if args.noninferiority is not None or args.drop is not None:
+        return not_less_stable(args, info)
     (r1, r2), sim = read_inputs(args, [args.file1, args.file2], kind=info.input)
     n1, n2 = r1.selection.feature_names, r2.selection.feature_names
     if n1 != n2:
@@ -41,6 +44,25 @@ def run(args) -> int:
     return 0
 
 
+def not_less_stable(args, info) -> int:
+    """``--noninferiority MARGIN`` (or ``--drop MARGIN``): FILE1 is the baseline, FILE2
+    the current runs (propstab.testing.assert_not_less_stable); one line, exit 0 or 1."""
+    from ..testing import assert_not_less_stable
+    (base, current), options = read_runs(args, [args.file1, args.file2], info)
+    test = "non-inferiority" if args.noninferiority is not None else "drop"
+    margin = args.noninferiority if args.noninferiority is not None else args.drop
+    flag = "--noninferiority" if test == "non-inferiority" else "--drop"
+    passed, res = checked("propstab compare", assert_not_less_stable, base, current,
+                          margin=margin, confidence=args.confidence,
+                          paired=True if args.paired else None, measure=info.name, test=test,
+                          names={**OPTION_NAMES, "margin": flag, "baseline": "FILE1",
+                                 "current": "FILE2"}, **options)
+    if not passed:
+        return decided("propstab compare", False, res)
+    return decided("propstab compare", True, "current not less stable than the baseline: "
+                   + res.message())
+
+
 def _labels(path1: str, path2: str):
     """The files' names, or their paths as given when the names coincide."""
     import os
@@ -67,6 +89,19 @@ def add_parser(subparsers) -> None:
                         "are at most this many; default 9999)")
     p.add_argument("--seed", type=int, default=0,
                    help="seed of the permutation test's random rearrangements (default 0)")
+    g = p.add_argument_group(
+        "a CI check of FILE2 (the current runs) against FILE1 (the baseline: a selection "
+        "file or a .npz stability baseline); exit 0 pass, 1 fail, 2 bad input, one line")
+    which = g.add_mutually_exclusive_group()
+    which.add_argument("--noninferiority", type=float, metavar="MARGIN",
+                       help="pass when FILE2 is shown to be less stable than FILE1 by less "
+                            "than MARGIN (H0: Phi_2 <= Phi_1 - MARGIN rejected)")
+    which.add_argument("--drop", type=float, metavar="MARGIN",
+                       help="fail only when FILE2 is shown to be less stable than FILE1 by "
+                            "more than MARGIN (H0: Phi_2 >= Phi_1 - MARGIN rejected)")
+    g.add_argument("--confidence", type=float, default=0.95,
+                   help="one-sided confidence level in (0.5, 1) of --noninferiority and "
+                        "--drop (default 0.95)")
     add_measure_arguments(p)
     add_reading_arguments(p)
     p.set_defaults(func=run)

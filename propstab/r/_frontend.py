@@ -38,7 +38,8 @@ from ..axioms import Axiom
 
 __all__ = ["StabmFunction", "audit_function", "differences", "estimate_fields",
            "estimate_interval", "interval",
-           "invoke", "measure_value", "measures_table", "one_sample", "runs_selection",
+           "invoke", "measure_value", "measures_table", "one_sample", "run_entry",
+           "runs_selection",
            "stabm_functions", "stabm_value", "two_sample"]
 
 #: R's names of the test alternatives -> propstab's.
@@ -762,12 +763,18 @@ def invoke(entry: str, arguments: Mapping[str, Any]) -> dict:
             "class": "ValueError", "traceback": "",
             "message": f"entry: {entry!r} is not an entry point of propstab's R front end; "
                        f"known: {', '.join(sorted(_ENTRY_POINTS))}"}}
+    return run_entry(_ENTRY_POINTS[entry], arguments)
+
+
+def run_entry(function: Callable, arguments: Mapping[str, Any]) -> dict:
+    """``function(**arguments)`` as :func:`invoke` returns it, never raising (the entry
+    points of ``propstab.r._testing_frontend`` reach R through it too)."""
     error = None
     value = None
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         try:
-            value = _ENTRY_POINTS[entry](**dict(arguments))
+            value = function(**dict(arguments))
         except Exception as exc:            # every failure reaches R as data
             # an InvalidParameterError reaches R as the builtin class of its rule
             # (propstab_ValueError, propstab_TypeError), as before it existed, and with

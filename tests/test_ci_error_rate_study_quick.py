@@ -1,0 +1,85 @@
+"""The quick mode of studies/ci_error_rate.py (issue 23): the CI assertion's error rates
+on real data (breast_cancer; an L1-logistic regression and a univariate filter; M = 30),
+with a fixed seed, in well under a minute."""
+from __future__ import annotations
+
+import importlib.util
+import json
+import math
+import os
+
+import numpy as np
+import pytest
+
+STUDY = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "studies",
+                     "ci_error_rate.py")
+
+
+@pytest.fixture(scope="module")
+def study():
+    spec = importlib.util.spec_from_file_location("ci_error_rate", STUDY)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture(scope="module")
+def quick(study, tmp_path_factory):
+    path = tmp_path_factory.mktemp("study") / "quick.json"
+    code = study.main(["--quick", "--json", str(path)])
+    return code, json.loads(path.read_text())
+
+
+def test_the_quick_study_runs_and_its_checks_pass(quick):
+    code, out = quick
+    assert code == 0
+    assert [(r["pipeline"], r["M"], r["model"]) for r in out["rows"]] == [
+        ("l1-logistic", 30, "runs"), ("l1-logistic", 30, "features"),
+        ("filter", 30, "runs"), ("filter", 30, "features")]
+    assert all(r["agreed"] for r in out["rows"])        # the assertion decided the same
+
+
+def test_the_drop_test_holds_its_level_and_gains_power_with_the_drop(quick):
+    _, out = quick
+    for r in out["rows"]:
+        se = math.sqrt(0.05 * 0.95 / r["repeats"])
+        assert r["drop@0.0"] <= 0.05 + 3 * se
+        assert r["drop@0.0"] <= r["drop@0.05"] <= r["drop@0.1"]
+        assert r["non-inferiority@0.0"] <= r["non-inferiority@0.1"]
+
+
+def test_the_drop_model_is_exact_on_the_population(study):
+    """q from mixing_for_drop lowers Phi(p) by exactly delta; Phi(p) is Nogueira's
+    estimator in the limit: on a matrix whose rows are the population (every run
+    pattern with its frequency, M large) the estimator approaches it."""
+    p = np.array([0.9, 0.8, 0.7, 0.2, 0.1, 0.1, 0.1, 0.0])
+    for delta in (0.05, 0.1):
+        q = study.mixing_for_drop(p, delta)
+        k = p.sum() / p.size
+        assert study.population_phi((1 - q) * p + q * k) == pytest.approx(
+            study.population_phi(p) - delta, abs=1e-10)
+    import propstab
+    rng = np.random.default_rng(0)
+    Z = rng.random((20000, p.size)) < p
+    assert propstab.stability(Z) == pytest.approx(study.population_phi(Z.mean(0)), abs=1e-3)
+    # degrade keeps every run's size and moves the frequencies to (1 - q) p + q k/d
+    D = study.degrade(Z, 0.3, rng)
+    assert np.array_equal(D.sum(1), Z.sum(1))
+    assert np.allclose(D.mean(0), 0.7 * Z.mean(0) + 0.3 * Z.sum(1).mean() / p.size,
+                       atol=0.015)
+
+
+def test_the_feature_swap_drop_is_exact_on_the_population(study):
+    """swapped_frequencies (closed form) is the mean of many swapped copies of the runs,
+    sizes are kept, and swap_for_drop lowers Phi by delta."""
+    rng = np.random.default_rng(1)
+    p = np.array([0.95, 0.9, 0.8, 0.3, 0.1, 0.05, 0.05, 0.02, 0.0, 0.0])
+    Z = rng.random((300, p.size)) < p
+    q = 0.2
+    copies = np.concatenate([study.swap(Z, q, rng) for _ in range(200)])
+    assert np.array_equal(copies.sum(1), np.tile(Z.sum(1), 200))
+    assert np.allclose(copies.mean(0), study.swapped_frequencies(Z, q), atol=0.005)
+    for delta in (0.05, 0.1):
+        q = study.swap_for_drop(Z, delta)
+        assert study.population_phi(study.swapped_frequencies(Z, q)) == pytest.approx(
+            study.population_phi(Z.mean(0)) - delta, abs=1e-9)
