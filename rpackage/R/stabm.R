@@ -16,7 +16,7 @@
   }
   checkmate::assertNumber(impute.na, upper = 1, finite = TRUE, null.ok = TRUE,
                           .var.name = "impute.na")
-  if (!is.null(options$penalty)) {
+  if ("penalty" %in% names(options)) {      # NULL refused, as stabm does
     checkmate::assertNumber(options$penalty, lower = 0, .var.name = "penalty")
   }
   if (!is.null(options$threshold)) {
@@ -67,7 +67,7 @@
 #'   Selection. Journal of Open Source Software 6(59), 3010.
 #'   \doi{10.21105/joss.03010}. Nogueira, S. (2018). Quantifying the Stability of Feature
 #'   Selection. PhD thesis, University of Manchester, Table 3.1.
-#' @examples
+#' @examplesIf propstab_available()
 #' feats <- list(1:3, 1:4, c(1:3, 5:6))
 #' stabilityJaccard(feats)
 #' stabilityJaccard(feats, p = 10, correction.for.chance = "exact")
@@ -174,7 +174,7 @@ stabilityWald <- function(features, p, impute.na = NULL) {
 #'   selection algorithms. Journal of Machine Learning Research 18(174), 1-54. Somol, P.,
 #'   Novovicova, J. (2010). Evaluating stability and comparing output of feature
 #'   selectors that optimize feature subset cardinality. IEEE TPAMI 32(11), 1921-1939.
-#' @examples
+#' @examplesIf propstab_available()
 #' stabilityNogueira(list(1:3, 2:4, c(1, 3, 5)), p = 6)
 #' stabilityDavis(list(1:3, 2:4, c(1, 3, 5)), p = 6, penalty = 1)
 #' @name stabm_frequencies
@@ -262,7 +262,7 @@ stabilitySomol <- function(features, p, impute.na = NULL) {
 #'   fitting. PhD thesis, TU Dortmund. Sechidis, K., Papangelou, K., Nogueira, S.,
 #'   Weatherall, J., Brown, G. (2020). On the stability of feature selection in the
 #'   presence of feature correlations. ECML PKDD 2019, LNCS 11906, 327-342.
-#' @examples
+#' @examplesIf propstab_available()
 #' S <- diag(5); S[1, 2] <- S[2, 1] <- 0.95
 #' feats <- list(c(1, 3), c(2, 3), c(1, 4))
 #' stabilityYu(feats, sim.mat = S, correction.for.chance = "exact")
