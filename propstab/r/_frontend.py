@@ -23,6 +23,7 @@ that R signals R conditions carrying propstab's message instead of a Python trac
 from __future__ import annotations
 
 import dataclasses
+import functools
 import math
 import traceback
 import warnings
@@ -46,6 +47,7 @@ __all__ = ["StabmFunction", "audit_function", "differences", "estimate_fields",
 ALTERNATIVES = {"two.sided": "two-sided", "less": "less", "greater": "greater"}
 #: propstab's argument names in error messages -> the R package's.
 _R_NAMES = {"Z": "features", "n_features": "p", "similarity": "sim.mat"}
+_DENSE_CELLS = 1_000_000      # up to this many runs x features: a dense selection matrix
 
 
 # ---------------------------------------------------------------- R input
@@ -99,6 +101,11 @@ def runs_selection(sizes, indices, n_features):
         check_r_indices(flat[indptr[run]:indptr[run + 1]], run=run + 1, n_features=d,
                         argument="features")
     columns = flat.astype(np.int64) - 1
+    if sizes.size * d <= _DENSE_CELLS:        # small: a dense matrix is the cheapest call
+        Z = np.zeros((sizes.size, d), dtype=bool)
+        Z[np.repeat(np.arange(sizes.size), sizes), columns] = True
+        if int(np.count_nonzero(Z)) == flat.size:     # else a repeated feature: see below
+            return as_selection(Z, n_features=d)
     Z = sparse.csr_matrix((np.ones(flat.size, dtype=np.int8), columns, indptr),
                           shape=(sizes.size, d))
     return as_selection(Z, n_features=d)
@@ -175,6 +182,7 @@ class StabmFunction:
     similarity: bool
 
 
+@functools.lru_cache(maxsize=None)      # the registry is fixed once imported
 def stabm_functions() -> Dict[str, StabmFunction]:
     """stabm's functions that propstab computes, generated from the registry.
 
@@ -448,11 +456,9 @@ def interval(statistic: float, variance: float, confidence_level: float = 0.95,
     ``statistic -/+ z sqrt(variance)``, two-sided with z the (1 + level)/2 quantile of
     N(0, 1), or one-sided (``"greater"``: (low, inf); ``"less"``: (-inf, high)) with z its
     ``level`` quantile, as R's ``htest`` intervals follow the alternative; clipped to
-    ``bounds`` (default: not clipped; the R package's htest intervals are not, yet,
-    while ``confint()`` of an estimate passes its range, as propstab's own intervals are
-    clipped to ``StabilityEstimate.range``). Python's one Wald interval
-    (``propstab.inference.wald_interval``): a variance of 0 warns
-    (``ZeroVarianceWarning``), a NaN variance gives NaN ends.
+    ``bounds`` (default: not clipped). Python's one Wald interval
+    (``propstab.inference.wald_interval``): a variance of 0 warns, a NaN variance gives
+    NaN ends.
 
     Examples
     --------

@@ -86,11 +86,19 @@
                  list(message = sprintf(format, ...), call = NULL)))
 }
 
-# An integer vector as a NumPy array (a length-1 R vector would become a Python scalar);
-# Python is started first (reticulate's conversions need it).
+# An integer vector for the Python side, which reads any length (a scalar, a list or a
+# NumPy array) with numpy.asarray(...).ravel(): small vectors stay R vectors (reticulate
+# passes them as lists, the cheapest for a small call), long ones become one NumPy array.
 .ints <- function(x) {
+  x <- as.integer(x)
+  if (length(x) <= 1000L) return(x)
   .frontend()
-  reticulate::np_array(as.integer(x), dtype = "int64")
+  reticulate::np_array(x, dtype = "int64")
+}
+
+# .ints()'s result as an R integer vector.
+.r_ints <- function(x) {
+  if (is.integer(x)) x else as.integer(reticulate::py_to_r(x))
 }
 
 # stabm's sim.mat: a symmetric matrix (base or Matrix) with entries in [0, 1]; sent to
@@ -155,8 +163,8 @@
 .check_importances <- function(W, runs) {
   if (methods::is(W, "Matrix")) W <- as.matrix(W)
   checkmate::assertMatrix(W, mode = "numeric", .var.name = "importances")
-  sizes <- as.integer(reticulate::py_to_r(runs$sizes))
-  indices <- as.integer(reticulate::py_to_r(runs$indices))
+  sizes <- .r_ints(runs$sizes)
+  indices <- .r_ints(runs$indices)
   M <- length(sizes)
   d <- runs$p
   if (nrow(W) != M || (!is.null(d) && ncol(W) != d)) {

@@ -80,7 +80,6 @@ stability <- function(features, p = NULL, measure = "nogueira", sim.mat = NULL, 
 #' stabm's conventions. Each is `stability(features, ..., measure = )` under a stabm-style
 #' name; every other measure is reachable through [stability()].
 #'
-#' @inheritParams stability
 #' @param p The total number of features.
 #' @param sim.mat The d x d feature similarity (see [stability()]).
 #' @param importances `NULL` (every selected feature of a run equally important) or an
@@ -101,25 +100,25 @@ stability <- function(features, p = NULL, measure = "nogueira", sim.mat = NULL, 
 #' @name more_measures
 NULL
 
-#' @rdname more_measures
+#' @rdname stabilityKuncheva
 #' @export
 stabilityKuncheva <- function(features, p) {
   stability(features, p = .p(p), measure = "kuncheva")
 }
 
-#' @rdname more_measures
+#' @rdname stabilityPOG
 #' @export
 stabilityPOG <- function(features, p) {
   stability(features, p = .p(p), measure = "pog")
 }
 
-#' @rdname more_measures
+#' @rdname stabilityNPOG
 #' @export
 stabilityNPOG <- function(features, p) {
   stability(features, p = .p(p), measure = "npog")
 }
 
-#' @rdname more_measures
+#' @rdname stabilityMSI
 #' @export
 stabilityMSI <- function(features, sim.mat, importances = NULL) {
   stability(features, sim.mat = .sim(sim.mat), measure = "msi", importances = importances)

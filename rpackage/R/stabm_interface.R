@@ -139,16 +139,14 @@ plotFeatures <- function(features, sim.mat = NULL) {
   .features_image(mat, o.repls, all.feats[o.feats])
 }
 
-utils::globalVariables(c("feature", "repl", "selected"))   # ggplot2::aes() columns
-
 .features_ggplot <- function(mat, runs, feats) {
   data <- data.frame(
     repl = factor(rep(rownames(mat), ncol(mat)), levels = rownames(mat)),
     feature = factor(rep(colnames(mat), each = nrow(mat)), levels = colnames(mat)),
     selected = factor(ifelse(as.logical(mat), "Yes", "No"), levels = c("No", "Yes")))
   angle <- if (max(nchar(as.character(feats))) > 2L) 90 else 0
-  ggplot2::ggplot(data, ggplot2::aes(x = feature, y = repl)) +
-    ggplot2::geom_tile(ggplot2::aes(fill = selected), colour = "white") +
+  ggplot2::ggplot(data, .aes(x = "feature", y = "repl")) +
+    ggplot2::geom_tile(.aes(fill = "selected"), colour = "white") +
     ggplot2::scale_fill_grey(name = "Selected", start = 0.9, end = 0.2, drop = FALSE) +
     ggplot2::scale_y_discrete(expand = c(0, 0), labels = runs) +
     ggplot2::scale_x_discrete(expand = c(0, 0), labels = feats) +
@@ -169,4 +167,9 @@ utils::globalVariables(c("feature", "repl", "selected"))   # ggplot2::aes() colu
                    fill = grDevices::gray(c(0.9, 0.2)), xpd = TRUE, inset = c(-0.02, -0.1),
                    bty = "n")
   invisible(mat)
+}
+
+# ggplot2::aes() of columns named by strings (no global variables, no rlang).
+.aes <- function(...) {
+  do.call(ggplot2::aes, lapply(list(...), as.name))
 }
