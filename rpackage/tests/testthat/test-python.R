@@ -69,3 +69,23 @@ test_that("a folder named propstab in the working directory does not shadow Pyth
   expect_match(out, "value 0.3333333", fixed = TRUE)
   expect_match(out, paste0("from ", file.path(package, "__init__.py")), fixed = TRUE)
 })
+
+test_that("without Python's side, propstab_available() is FALSE and examples skip", {
+  skip_if_not_installed("pkgload")
+  code <- paste0(load_code(), "; ok <- propstab_available(); cat('available', ok, '\\n'); ",
+                 "cat('reason', attr(ok, 'reason'), '\\n'); ",
+                 "path <- getNamespaceInfo('propstab', 'path'); ",
+                 "rd <- if (dir.exists(file.path(path, 'man'))) ",
+                 "tools::parse_Rd(file.path(path, 'man', 'stabilityJaccard.Rd')) else ",
+                 "tools::Rd_db('propstab')[['stabilityJaccard.Rd']]; ",
+                 "f <- tempfile(fileext = '.R'); tools::Rd2ex(rd, f); ",
+                 "cat('guarded', any(grepl('propstab_available()', readLines(f), fixed = TRUE)), '\\n'); ",
+                 "source(f, echo = FALSE); cat('examples done\\n')")
+  out <- rscript(code, env = "PROPSTAB_PYTHON=/nonexistent/python3")
+  expect_match(out, "available FALSE", fixed = TRUE)
+  expect_match(out, "reason propstab: the Python interpreter '/nonexistent/python3'",
+               fixed = TRUE)
+  expect_match(out, "guarded TRUE", fixed = TRUE)
+  expect_match(out, "examples done", fixed = TRUE)
+  expect_false(grepl("Error", out))
+})
