@@ -152,10 +152,16 @@ list_measures <- function() {
 #'
 #' Where propstab's stabm-compatible functions return another value than stabm, the
 #' reason is one of these entries: what differs, why, which side follows the definition,
-#' and a minimal example with both values.
+#' and a minimal example with both values. The measures' value differences come first,
+#' then the differences of the interface (`measures` is `"(interface)"`): `impute.na` of
+#' the similarity-adjusted measures, `correction.for.chance = "estimate"` (propstab's
+#' simulation, or the exact value), warnings where stabm is silent, argument checks
+#' (including stabm's own invalid inputs that propstab refuses), the columns of
+#' [listStabilityMeasures()] and [plotFeatures()]'s dendrograms. stabm's own testthat
+#' suite run with propstab's functions fails only in tests these entries explain.
 #'
 #' @param fun `NULL` (all entries) or the name of a stabm function, e.g.
-#'   `"stabilityDavis"`.
+#'   `"stabilityDavis"` (or `"listStabilityMeasures"`, `"plotFeatures"`).
 #' @param features,p,sim.mat,... Optionally a call of `fun`: then only the entries that
 #'   apply to it (the arguments of `fun`, e.g. `correction.for.chance = "exact"`).
 #' @return A data frame with columns `key`, `measures`, `r_functions`, `summary`,
