@@ -1,7 +1,7 @@
 # The two commands of the README. Both run the idempotent set-up first.
 PYTHON := /usr/bin/python3
 
-.PHONY: setup run test bench docs docs-html docstrings rdoc
+.PHONY: setup run test bench docs docs-html docstrings rdoc rcheck rbench
 setup:
 	bash scripts/setup.sh
 
@@ -45,3 +45,12 @@ docstrings:
 rdoc: setup
 	Rscript -e 'roxygen2::roxygenise("rpackage")'
 
+
+# R CMD check --as-cran of the R package, with a summary (minutes; make test runs it as
+# tests/test_rpackage_check.py, with stabm's own suite run against propstab's functions).
+rcheck: setup
+	bash scripts/r_check.sh
+
+# The cost of a small call from R against stabm's (ratios; a minute).
+rbench: setup
+	Rscript benchmarks/bench_r_overhead.R rpackage

@@ -22,6 +22,9 @@ DEBIAN_PACKAGES=(
   # the R package rpackage/: reticulate calls the Python library; testthat runs its tests;
   # roxygen2 regenerates its Rd files and NAMESPACE (make rdoc)
   r-cran-reticulate r-cran-testthat r-cran-roxygen2
+  # suggested by the R package: plotFeatures() draws with ggplot2 (base graphics without);
+  # tidy()/glance() methods for the generics of generics/broom
+  r-cran-ggplot2 r-cran-generics
 )
 
 missing=()

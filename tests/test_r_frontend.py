@@ -252,7 +252,9 @@ def test_measures_table_has_one_row_per_measure():
 def test_differences_of_a_case():
     assert [d["key"] for d in fe.differences("stabilitySomol", [1, 2], [1, 1, 2], p=2)] == [
         "nan_not_na", "somol_equal_extremes"]
-    assert len(fe.differences()) == len(propstab.r.EXPECTED_DIFFERENCES)
+    from propstab.r._interface import INTERFACE_DIFFERENCES
+    assert len(fe.differences()) == (len(propstab.r.EXPECTED_DIFFERENCES)
+                                     + len(INTERFACE_DIFFERENCES))
     with pytest.raises(ValueError, match="fun: the stabm function is needed"):
         fe.differences(None, [1, 1], [1, 2])
 
@@ -383,3 +385,29 @@ def test_the_r_package_gives_pythons_intervals():
         list(py.confidence_interval(0.95)), abs=1e-15)
     assert float(lines["test"][1]) == 1.0                     # was 1.146 before
     assert lines["labels"] == ["0.05", "%", "99.95", "%"]
+
+
+def test_interface_differences_of_a_case():
+    """impute.na and "estimate" are listed for the calls they concern only."""
+    keys = lambda *a, **k: [d["key"] for d in fe.differences(*a, **k)]   # noqa: E731
+    S = np.eye(3)
+    assert "impute_na_of_the_value" in keys("stabilityZucknick", [0, 0, 2], [1, 2], sim_mat=S,
+                                            options={"impute.na": 0})
+    assert "impute_na_of_the_value" not in keys("stabilityZucknick", [1, 1], [1, 2],
+                                                sim_mat=S, options={"impute.na": 0})
+    assert "estimate_by_simulation" in keys("stabilityYu", [1, 1], [1, 2], sim_mat=S)
+    assert "estimate_by_simulation" not in keys("stabilityYu", [1, 1], [1, 2], sim_mat=S,
+                                                options={"correction.for.chance": "none"})
+    assert keys("listStabilityMeasures") == ["list_measures_columns"]
+    assert "undefined_warns" in keys("stabilityJaccard")
+
+
+def test_ranking_measures_from_r():
+    """The ranking family on a rank matrix: propstab.stability's value, messages in R."""
+    from propstab.r._rankings import ranking_value
+    R = np.array([[1, 2, 3, 4], [2, 1, 3, 4], [1, 3, 2, 4]], dtype=float)
+    for measure in ["spearman", "kendall"]:
+        assert ranking_value(measure, R) == propstab.stability(R, measure)
+    assert ranking_value("top_k", R, options={"k": 2.0}) == propstab.stability(R, "top_k", k=2)
+    out = fe.invoke("ranking_value", {"measure": "nogueira", "ranks": R})
+    assert out["error"]["message"].startswith("measure: 'nogueira' reads feature sets")

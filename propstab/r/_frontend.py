@@ -23,6 +23,7 @@ that R signals R conditions carrying propstab's message instead of a Python trac
 from __future__ import annotations
 
 import dataclasses
+import functools
 import math
 import traceback
 import warnings
@@ -35,6 +36,7 @@ from .._registry import MeasureInfo, get_measure, list_measures
 from .._validation import (as_selection, check_choice, check_confidence_level,
                            check_n_features, check_r_indices, check_real)
 from ..axioms import Axiom
+from ._rankings import ranking_measures, ranking_value
 
 __all__ = ["StabmFunction", "audit_function", "differences", "estimate_fields",
            "estimate_interval", "interval",
@@ -46,6 +48,7 @@ __all__ = ["StabmFunction", "audit_function", "differences", "estimate_fields",
 ALTERNATIVES = {"two.sided": "two-sided", "less": "less", "greater": "greater"}
 #: propstab's argument names in error messages -> the R package's.
 _R_NAMES = {"Z": "features", "n_features": "p", "similarity": "sim.mat"}
+_DENSE_CELLS = 1_000_000      # up to this many runs x features: a dense selection matrix
 
 
 # ---------------------------------------------------------------- R input
@@ -99,6 +102,11 @@ def runs_selection(sizes, indices, n_features):
         check_r_indices(flat[indptr[run]:indptr[run + 1]], run=run + 1, n_features=d,
                         argument="features")
     columns = flat.astype(np.int64) - 1
+    if sizes.size * d <= _DENSE_CELLS:        # small: a dense matrix is the cheapest call
+        Z = np.zeros((sizes.size, d), dtype=bool)
+        Z[np.repeat(np.arange(sizes.size), sizes), columns] = True
+        if int(np.count_nonzero(Z)) == flat.size:     # else a repeated feature: see below
+            return as_selection(Z, n_features=d)
     Z = sparse.csr_matrix((np.ones(flat.size, dtype=np.int8), columns, indptr),
                           shape=(sizes.size, d))
     return as_selection(Z, n_features=d)
@@ -175,6 +183,7 @@ class StabmFunction:
     similarity: bool
 
 
+@functools.lru_cache(maxsize=None)      # the registry is fixed once imported
 def stabm_functions() -> Dict[str, StabmFunction]:
     """stabm's functions that propstab computes, generated from the registry.
 
@@ -359,9 +368,9 @@ def _selection_and_options(measure: str, sizes, indices, n_features, similarity,
                            options) -> Tuple[MeasureInfo, Any, dict]:
     info = get_measure(measure)
     if info.input != "selection":
-        raise ValueError(f"measure: {info.name!r} reads rankings (a runs x features rank "
-                         f"matrix), and the R front-end takes feature sets only; use the "
-                         f"Python API (propstab.stability(R, {info.name!r}))")
+        raise ValueError(f"measure: {info.name!r} reads rankings; give a numeric matrix of "
+                         f"ranks (runs in rows, features in columns, rank 1 the most "
+                         f"important), e.g. stability(R, measure = {info.name!r})")
     opts = _options_from_r(info, dict(options or {}))
     if similarity is not None:
         if "similarity" not in info.parameter_names:
@@ -399,8 +408,9 @@ def measure_value(measure: str, sizes, indices, n_features, *, similarity=None,
     >>> measure_value("spearman", [2, 2], [1, 2, 1, 3], 4)
     Traceback (most recent call last):
     ...
-    ValueError: measure: 'spearman' reads rankings (a runs x features rank matrix), and the R
-    front-end takes feature sets only; use the Python API (propstab.stability(R, 'spearman'))
+    ValueError: measure: 'spearman' reads rankings; give a numeric matrix of ranks (runs in
+    rows, features in columns, rank 1 the most important), e.g. stability(R, measure =
+    'spearman')
     """
     info, sel, opts = _selection_and_options(measure, sizes, indices, n_features, similarity,
                                              importances, options)
@@ -447,11 +457,9 @@ def interval(statistic: float, variance: float, confidence_level: float = 0.95,
     ``statistic -/+ z sqrt(variance)``, two-sided with z the (1 + level)/2 quantile of
     N(0, 1), or one-sided (``"greater"``: (low, inf); ``"less"``: (-inf, high)) with z its
     ``level`` quantile, as R's ``htest`` intervals follow the alternative; clipped to
-    ``bounds`` (default: not clipped; the R package's htest intervals are not, yet,
-    while ``confint()`` of an estimate passes its range, as propstab's own intervals are
-    clipped to ``StabilityEstimate.range``). Python's one Wald interval
-    (``propstab.inference.wald_interval``): a variance of 0 warns
-    (``ZeroVarianceWarning``), a NaN variance gives NaN ends.
+    ``bounds`` (default: not clipped). Python's one Wald interval
+    (``propstab.inference.wald_interval``): a variance of 0 warns, a NaN variance gives
+    NaN ends.
 
     Examples
     --------
@@ -672,21 +680,24 @@ def measures_table() -> dict:
     cols["stabm"] = [m.r_reference.function if m.r_reference is not None
                      and m.r_reference.package == "stabm" else "" for m in infos]
     cols["summary"] = [m.summary for m in infos]
+    cols["input"] = [m.input for m in infos]
     return cols
 
 
 def differences(fun: Optional[str] = None, sizes=None, indices=None, *, p=None, sim_mat=None,
                 options=None) -> list:
     """stabm's documented defects that propstab does not copy
-    (:data:`propstab.r.EXPECTED_DIFFERENCES`): all, those of stabm's function ``fun``, or
-    those under which the call ``fun(features, ...)`` falls (``sizes`` and ``indices``
-    given, the other arguments as for :func:`stabm_value`).
+    (:data:`propstab.r.EXPECTED_DIFFERENCES`), then the differences of the R interface
+    (:data:`propstab.r._interface.INTERFACE_DIFFERENCES`): all, those of stabm's function
+    ``fun``, or those under which the call ``fun(features, ...)`` falls (``sizes`` and
+    ``indices`` given, the other arguments as for :func:`stabm_value`).
 
     Examples
     --------
     >>> from propstab.r._frontend import differences
-    >>> [d["key"] for d in differences("stabilityDavis")]
-    ['corrected_global_score', 'davis_penalty_maximum']
+    >>> [d["key"] for d in differences("stabilityDavis")]      # doctest: +NORMALIZE_WHITESPACE
+    ['corrected_global_score', 'davis_penalty_maximum', 'estimate_computed_exactly',
+     'undefined_warns', 'argument_checks']
     >>> case = {"sizes": [2, 2, 2], "indices": [1, 2, 2, 3, 1, 3], "p": 4}
     >>> [d["key"] for d in differences("stabilityDavis", **case)]
     []
@@ -696,12 +707,15 @@ def differences(fun: Optional[str] = None, sizes=None, indices=None, *, p=None, 
     """
     from .._validation import check_options
     from ._defects import EXPECTED_DIFFERENCES
+    from ._interface import INTERFACE_DIFFERENCES
+    r_options = dict(options or {})
     case = None
     if sizes is not None:
         if fun is None:
             raise ValueError("fun: the stabm function is needed to check a case; got None")
         spec = _stabm_spec(fun)
-        info, sel, opts = _stabm_case(spec, sizes, indices, p, sim_mat, None, options)
+        info, sel, opts = _stabm_case(spec, sizes, indices, p, sim_mat, None,
+                                      {k: v for k, v in r_options.items() if k != "impute.na"})
         case = (info.name, sel, check_options(info, opts))
     rows = []
     for e in EXPECTED_DIFFERENCES:
@@ -715,6 +729,12 @@ def differences(fun: Optional[str] = None, sizes=None, indices=None, *, p=None, 
         row["measures"] = ", ".join(e.measures)
         row["r_functions"] = ", ".join(e.r_functions)
         rows.append(row)
+    for d in INTERFACE_DIFFERENCES:          # the interface's, after the measures' values
+        every = "all stability* functions" in d.r_functions and str(fun).startswith("stab")
+        if fun is not None and fun not in d.r_functions and not every:
+            continue
+        if case is None or (d.applies is not None and d.applies(fun, sizes, r_options)):
+            rows.append(d.as_dict())
     return rows
 
 
@@ -722,8 +742,7 @@ def differences(fun: Optional[str] = None, sizes=None, indices=None, *, p=None, 
 
 _ENTRY_POINTS: Dict[str, Callable] = {f.__name__: f for f in (
     stabm_value, measure_value, estimate_fields, estimate_interval, interval, one_sample,
-    two_sample,
-    audit_function, measures_table, differences)}
+    two_sample, audit_function, measures_table, differences, ranking_measures, ranking_value)}
 
 
 def _warning_record(w: warnings.WarningMessage) -> dict:

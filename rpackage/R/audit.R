@@ -41,7 +41,7 @@
 #'   It prints as propstab's audit table.
 #' @references Nogueira, S., Sechidis, K., Brown, G. (2018). On the stability of feature
 #'   selection algorithms. Journal of Machine Learning Research 18(174), 1-54.
-#' @examples
+#' @examplesIf propstab_available()
 #' coverage <- function(Z) mean(Z)
 #' audit_measure(coverage, claims = "bounds", lower = 0, upper = 1, max.examples = 50)
 #' if (requireNamespace("stabm", quietly = TRUE)) {

@@ -86,16 +86,24 @@
                  list(message = sprintf(format, ...), call = NULL)))
 }
 
-# An integer vector as a NumPy array (a length-1 R vector would become a Python scalar);
-# Python is started first (reticulate's conversions need it).
+# An integer vector for the Python side, which reads any length (a scalar, a list or a
+# NumPy array) with numpy.asarray(...).ravel(): small vectors stay R vectors (reticulate
+# passes them as lists, the cheapest for a small call), long ones become one NumPy array.
 .ints <- function(x) {
+  x <- as.integer(x)
+  if (length(x) <= 1000L) return(x)
   .frontend()
-  reticulate::np_array(as.integer(x), dtype = "int64")
+  reticulate::np_array(x, dtype = "int64")
+}
+
+# .ints()'s result as an R integer vector.
+.r_ints <- function(x) {
+  if (is.integer(x)) x else as.integer(reticulate::py_to_r(x))
 }
 
 # stabm's sim.mat: a symmetric matrix (base or Matrix) with entries in [0, 1]; sent to
 # Python as a dense matrix or a general sparse dgCMatrix (a scipy.sparse matrix there).
-.similarity <- function(sim.mat, required = TRUE) {
+.similarity <- function(sim.mat, required = TRUE, check.diagonal = TRUE) {
   if (is.null(sim.mat)) {
     if (required) .fail("sim.mat: the d x d feature similarity matrix is required; got NULL")
     return(NULL)
@@ -106,12 +114,81 @@
                            "dMatrix")
     checkmate::assertNumeric(sim.mat@x, lower = 0, upper = 1, any.missing = FALSE,
                              .var.name = "sim.mat")
+    if (check.diagonal) .check_diagonal(Matrix::diag(sim.mat))
     return(sim.mat)
   }
   checkmate::assertMatrix(sim.mat, mode = "numeric", any.missing = FALSE, min.rows = 1L,
                           min.cols = 1L, .var.name = "sim.mat")
   if (!isSymmetric(unname(sim.mat))) .fail("sim.mat: must be symmetric")
   checkmate::assertNumeric(sim.mat, lower = 0, upper = 1, .var.name = "sim.mat")
+  if (check.diagonal) .check_diagonal(diag(sim.mat))
   storage.mode(sim.mat) <- "double"
   sim.mat
+}
+
+# propstab's unit diagonal (every feature fully similar to itself), the position counted
+# from 1 as in R.
+.check_diagonal <- function(diagonal) {
+  off <- which(abs(diagonal - 1) > 1e-12)
+  if (length(off)) {
+    f <- off[1L]
+    .fail("sim.mat: the diagonal must be 1 (every feature is fully similar to itself); got sim.mat[%d, %d] = %s",
+          f, f, format(diagonal[f]))
+  }
+}
+
+# A numeric M x d matrix of ranks for the ranking family (1 the most important; NA where
+# a run does not rank a feature); positions in messages counted from 1.
+.ranks <- function(R, p = NULL) {
+  if (is.data.frame(R)) R <- as.matrix(R)
+  if (!is.matrix(R) || !(is.numeric(R) || is.logical(R))) {
+    .fail("features: the ranking measures read a numeric matrix of ranks (runs in rows, features in columns); got %s",
+          class(R)[1L])
+  }
+  checkmate::assertMatrix(R, min.rows = 2L, min.cols = 2L, .var.name = "features")
+  if (!is.null(p) && p != ncol(R)) {
+    .fail("p: %d does not match the %d columns of features", as.integer(p), ncol(R))
+  }
+  storage.mode(R) <- "double"
+  bad <- which(!is.na(R) & (!is.finite(R) | R < 1 | R > ncol(R)), arr.ind = TRUE)
+  if (nrow(bad)) {
+    .fail("features: ranks must be numbers in 1..d (d = %d); got %s at run %d, feature %d",
+          ncol(R), format(R[bad[1L, , drop = FALSE]]), bad[1L, 1L], bad[1L, 2L])
+  }
+  unname(R)
+}
+
+# An M x d importance matrix (MSI): non-negative finite numbers, > 0 exactly where the run
+# selects the feature; positions in messages counted from 1, as R's.
+.check_importances <- function(W, runs) {
+  if (methods::is(W, "Matrix")) W <- as.matrix(W)
+  checkmate::assertMatrix(W, mode = "numeric", .var.name = "importances")
+  sizes <- .r_ints(runs$sizes)
+  indices <- .r_ints(runs$indices)
+  M <- length(sizes)
+  d <- runs$p
+  if (nrow(W) != M || (!is.null(d) && ncol(W) != d)) {
+    .fail("importances: must have the selection's shape M x d = %d x %s; got %d x %d", M,
+          if (is.null(d)) "d" else as.character(d), nrow(W), ncol(W))
+  }
+  bad <- which(!is.finite(W) | W < 0, arr.ind = TRUE)
+  if (nrow(bad)) {
+    .fail("importances: entries must be finite and >= 0 (pass absolute coefficients); got %s at run %d, feature %d",
+          format(W[bad[1L, , drop = FALSE]]), bad[1L, 1L], bad[1L, 2L])
+  }
+  Z <- matrix(FALSE, M, ncol(W))
+  Z[cbind(rep.int(seq_len(M), sizes), indices)] <- TRUE
+  extra <- which(W > 0 & !Z, arr.ind = TRUE)
+  if (nrow(extra)) {
+    i <- extra[order(extra[, 1L], extra[, 2L])[1L], ]
+    .fail("importances: run %d gives feature %d importance %s but does not select it (zero means not selected)",
+          i[1L], i[2L], format(W[i[1L], i[2L]]))
+  }
+  missing <- which(W == 0 & Z, arr.ind = TRUE)
+  if (nrow(missing)) {
+    i <- missing[order(missing[, 1L], missing[, 2L])[1L], ]
+    .fail("importances: run %d selects feature %d but gives it importance 0 (zero means not selected)",
+          i[1L], i[2L])
+  }
+  invisible(W)
 }

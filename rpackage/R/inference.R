@@ -35,7 +35,7 @@
 #' @references Nogueira, S., Sechidis, K., Brown, G. (2018). On the stability of feature
 #'   selection algorithms. Journal of Machine Learning Research 18(174), 1-54.
 #'   Nogueira, S. (2018). PhD thesis, University of Manchester, sec. 5.2.
-#' @examples
+#' @examplesIf propstab_available()
 #' feats <- list(c(1, 2), c(1, 2), c(1, 3), c(1, 2))
 #' est <- stability_estimate(feats, p = 4)
 #' est
@@ -132,7 +132,7 @@ print.propstab_estimate <- function(x, digits = max(3L, getOption("digits") - 3L
 #'   `propstab_SmallSampleWarning` gives the coverage propstab's study measured for it). `summary()`: an object of class
 #'   `summary.propstab_estimate` with the table printed. `coef()`: the named estimate.
 #'   `vcov()`: the 1 x 1 variance matrix.
-#' @examples
+#' @examplesIf propstab_available()
 #' est <- stability_estimate(list(c(1, 2), c(1, 2), c(1, 3), c(1, 2)), p = 4)
 #' confint(est)
 #' confint(est, level = 0.9, method = "wald")
@@ -247,7 +247,7 @@ vcov.propstab_estimate <- function(object, ...) {
 #' @seealso [stability_estimate()].
 #' @references Nogueira, S., Sechidis, K., Brown, G. (2018). On the stability of feature
 #'   selection algorithms. Journal of Machine Learning Research 18(174), 1-54.
-#' @examples
+#' @examplesIf propstab_available()
 #' a <- list(c(1, 2), c(1, 3), c(2, 3), c(1, 2), c(1, 4))
 #' b <- list(c(1, 2), c(1, 2), c(1, 2), c(1, 2), c(1, 3))
 #' stability_test(a, phi0 = 0, p = 4, alternative = "greater")

@@ -10,7 +10,10 @@
 #'
 #' @param features The feature sets: a list with one vector per run of selected features
 #'   (1-based integer indices, or names), or a 0/1 or logical matrix with runs in rows
-#'   and features in columns.
+#'   and features in columns. For the ranking family (`"spearman"`, `"kendall"`,
+#'   `"canberra"`, `"top_k"`): a numeric M x d matrix of ranks, row i run i's rank of
+#'   each feature (1 the most important; ties allowed; `NA` where a run does not rank a
+#'   feature).
 #' @param p The total number of features; not needed for a matrix or with `sim.mat`.
 #' @param measure A registered name or alias (`list_measures()$name`), e.g.
 #'   `"nogueira"` (the default), `"kuncheva"`, `"jaccard"`, `"msi"`.
@@ -27,21 +30,39 @@
 #'   ([stabm_pairs], [stabm_frequencies], [stabm_similar]).
 #' @references Nogueira, S. (2018). Quantifying the Stability of Feature Selection. PhD
 #'   thesis, University of Manchester.
-#' @examples
+#' @examplesIf propstab_available()
 #' feats <- list(c(1, 2), c(1, 2), c(1, 3))
 #' stability(feats, p = 4)                      # Nogueira's estimator
 #' stability(feats, p = 4, measure = "kuncheva")
 #' stability(feats, p = 4, measure = "davis", penalty = 1)
 #' Z <- rbind(c(1, 1, 0, 0), c(1, 1, 0, 0), c(1, 0, 1, 0))
 #' stability(Z, measure = "jaccard")
+#' R <- rbind(c(1, 2, 3, 4), c(2, 1, 3, 4), c(1, 3, 2, 4))   # ranks of 4 features
+#' stability(R, measure = "spearman")
+#' stability(R, measure = "top_k", k = 2)
 #' @export
 stability <- function(features, p = NULL, measure = "nogueira", sim.mat = NULL, ...) {
   checkmate::assertString(measure)
+  if (.reads_ranks(measure)) {
+    return(.na(.call("ranking_value", measure = measure, ranks = .ranks(features, p),
+                     options = list(...), call = sys.call())))
+  }
   sim <- .similarity(sim.mat, required = FALSE)
   runs <- .runs(features, p = p, sim.mat = sim)
+  options <- list(...)
+  if (!is.null(options$importances)) .check_importances(options$importances, runs)
   .na(.call("measure_value", measure = measure, sizes = runs$sizes, indices = runs$indices,
-            n_features = .need_p(runs$p), similarity = sim, options = list(...),
+            n_features = .need_p(runs$p), similarity = sim, options = options,
             call = sys.call()))
+}
+
+# Whether the measure reads rankings (the ranking family), from the registry read once
+# per session (names and aliases).
+.reads_ranks <- function(measure) {
+  if (is.null(.state$ranking_measures)) {
+    .state$ranking_measures <- unlist(.call("ranking_measures", call = NULL))
+  }
+  measure %in% .state$ranking_measures
 }
 
 # p is needed by the Python side unless implied by a matrix or sim.mat.
@@ -59,7 +80,6 @@ stability <- function(features, p = NULL, measure = "nogueira", sim.mat = NULL, 
 #' stabm's conventions. Each is `stability(features, ..., measure = )` under a stabm-style
 #' name; every other measure is reachable through [stability()].
 #'
-#' @inheritParams stability
 #' @param p The total number of features.
 #' @param sim.mat The d x d feature similarity (see [stability()]).
 #' @param importances `NULL` (every selected feature of a run equally important) or an
@@ -70,7 +90,7 @@ stability <- function(features, p = NULL, measure = "nogueira", sim.mat = NULL, 
 #'   390-395. Zhang, M. et al. (2009). Bioinformatics 25(13), 1662-1668. Hamer, V.,
 #'   Dupont, P. (2021). Robust selection stability estimation in correlated spaces. ECML
 #'   PKDD, LNCS 12977, 446-461.
-#' @examples
+#' @examplesIf propstab_available()
 #' feats <- list(c(1, 2), c(1, 2), c(1, 3))
 #' stabilityKuncheva(feats, p = 4)
 #' stabilityPOG(feats, p = 4)
@@ -80,25 +100,25 @@ stability <- function(features, p = NULL, measure = "nogueira", sim.mat = NULL, 
 #' @name more_measures
 NULL
 
-#' @rdname more_measures
+#' @rdname stabilityKuncheva
 #' @export
 stabilityKuncheva <- function(features, p) {
   stability(features, p = .p(p), measure = "kuncheva")
 }
 
-#' @rdname more_measures
+#' @rdname stabilityPOG
 #' @export
 stabilityPOG <- function(features, p) {
   stability(features, p = .p(p), measure = "pog")
 }
 
-#' @rdname more_measures
+#' @rdname stabilityNPOG
 #' @export
 stabilityNPOG <- function(features, p) {
   stability(features, p = .p(p), measure = "npog")
 }
 
-#' @rdname more_measures
+#' @rdname stabilityMSI
 #' @export
 stabilityMSI <- function(features, sim.mat, importances = NULL) {
   stability(features, sim.mat = .sim(sim.mat), measure = "msi", importances = importances)
@@ -113,10 +133,11 @@ stabilityMSI <- function(features, sim.mat, importances = NULL) {
 #'
 #' @return A data frame with columns `name`, `family`, `fully_defined`,
 #'   `monotonicity`, `bounds`, `maximum`, `correction`, `lower`, `upper`,
-#'   `orientation`, `domain`, `options`, `stabm` and `summary`.
+#'   `orientation`, `domain`, `options`, `stabm`, `summary` and `input` (`"selection"`, or
+#'   `"ranking"` for the measures of rank matrices).
 #' @seealso [stability()]; the claims are checked by `propstab audit` (Python) and, for a
 #'   measure written in R, by [audit_measure()].
-#' @examples
+#' @examplesIf propstab_available()
 #' m <- list_measures()
 #' m[is.na(m$stabm), c("name", "family")]        # what stabm lacks
 #' @export
@@ -131,15 +152,21 @@ list_measures <- function() {
 #'
 #' Where propstab's stabm-compatible functions return another value than stabm, the
 #' reason is one of these entries: what differs, why, which side follows the definition,
-#' and a minimal example with both values.
+#' and a minimal example with both values. The measures' value differences come first,
+#' then the differences of the interface (`measures` is `"(interface)"`): `impute.na` of
+#' the similarity-adjusted measures, `correction.for.chance = "estimate"` (propstab's
+#' simulation, or the exact value), warnings where stabm is silent, argument checks
+#' (including stabm's own invalid inputs that propstab refuses), the columns of
+#' [listStabilityMeasures()] and [plotFeatures()]'s dendrograms. stabm's own testthat
+#' suite run with propstab's functions fails only in tests these entries explain.
 #'
 #' @param fun `NULL` (all entries) or the name of a stabm function, e.g.
-#'   `"stabilityDavis"`.
+#'   `"stabilityDavis"` (or `"listStabilityMeasures"`, `"plotFeatures"`).
 #' @param features,p,sim.mat,... Optionally a call of `fun`: then only the entries that
 #'   apply to it (the arguments of `fun`, e.g. `correction.for.chance = "exact"`).
 #' @return A data frame with columns `key`, `measures`, `r_functions`, `summary`,
 #'   `reason`, `example`, `r_result` and `propstab_result`.
-#' @examples
+#' @examplesIf propstab_available()
 #' stabm_differences("stabilityDavis")[, c("key", "summary")]
 #' stabm_differences("stabilityDavis", list(1:2, 2:3, c(1, 3)), p = 4,
 #'                   correction.for.chance = "exact")$key
@@ -154,7 +181,6 @@ stabm_differences <- function(fun = NULL, features = NULL, p = NULL, sim.mat = N
     runs <- .runs(features, p = p, sim.mat = sim)
   }
   options <- list(...)
-  options$impute.na <- NULL            # no documented difference depends on it
   rows <- .call("differences", fun = fun, sizes = runs$sizes, indices = runs$indices,
                 p = runs$p, sim_mat = sim, options = options, call = sys.call())
   columns <- c("key", "measures", "r_functions", "summary", "reason", "example", "r_result",

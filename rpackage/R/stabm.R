@@ -3,6 +3,11 @@
 # of its arguments comes from propstab's registry (the r_reference of each measure,
 # read by propstab.r._frontend.stabm_value).
 
+# stabm's functions that take sim.mat.
+.similarity_functions <- c("stabilityYu", "stabilityZucknick", "stabilitySechidis",
+                           "stabilityIntersectionCount", "stabilityIntersectionGreedy",
+                           "stabilityIntersectionMBM", "stabilityIntersectionMean")
+
 # Validates stabm's common arguments, converts features and calls the Python side.
 .stabm <- function(fun, features, p = NULL, sim.mat = NULL, impute.na = NULL,
                    ..., call = sys.call(-1L)) {
@@ -16,14 +21,13 @@
   }
   checkmate::assertNumber(impute.na, upper = 1, finite = TRUE, null.ok = TRUE,
                           .var.name = "impute.na")
-  if (!is.null(options$penalty)) {
+  if ("penalty" %in% names(options)) {      # NULL refused, as stabm does
     checkmate::assertNumber(options$penalty, lower = 0, .var.name = "penalty")
   }
   if (!is.null(options$threshold)) {
     checkmate::assertNumber(options$threshold, lower = 0, upper = 1, .var.name = "threshold")
   }
-  takes.sim <- "sim.mat" %in% names(formals(get(fun)))
-  sim <- if (takes.sim) .similarity(sim.mat) else NULL
+  sim <- if (fun %in% .similarity_functions) .similarity(sim.mat) else NULL
   runs <- .runs(features, p = p, sim.mat = sim)
   seed <- NULL
   if (identical(options$correction.for.chance, "estimate")) {
@@ -67,7 +71,7 @@
 #'   Selection. Journal of Open Source Software 6(59), 3010.
 #'   \doi{10.21105/joss.03010}. Nogueira, S. (2018). Quantifying the Stability of Feature
 #'   Selection. PhD thesis, University of Manchester, Table 3.1.
-#' @examples
+#' @examplesIf propstab_available()
 #' feats <- list(1:3, 1:4, c(1:3, 5:6))
 #' stabilityJaccard(feats)
 #' stabilityJaccard(feats, p = 10, correction.for.chance = "exact")
@@ -76,7 +80,7 @@
 #' @name stabm_pairs
 NULL
 
-#' @rdname stabm_pairs
+#' @rdname stabilityJaccard
 #' @export
 stabilityJaccard <- function(features, p = NULL, correction.for.chance = "none", N = 1e4,
                              impute.na = NULL) {
@@ -84,7 +88,7 @@ stabilityJaccard <- function(features, p = NULL, correction.for.chance = "none",
          correction.for.chance = correction.for.chance, N = N)
 }
 
-#' @rdname stabm_pairs
+#' @rdname stabilityDice
 #' @export
 stabilityDice <- function(features, p = NULL, correction.for.chance = "none", N = 1e4,
                           impute.na = NULL) {
@@ -92,7 +96,7 @@ stabilityDice <- function(features, p = NULL, correction.for.chance = "none", N 
          correction.for.chance = correction.for.chance, N = N)
 }
 
-#' @rdname stabm_pairs
+#' @rdname stabilityOchiai
 #' @export
 stabilityOchiai <- function(features, p = NULL, correction.for.chance = "none", N = 1e4,
                             impute.na = NULL) {
@@ -100,7 +104,7 @@ stabilityOchiai <- function(features, p = NULL, correction.for.chance = "none", 
          correction.for.chance = correction.for.chance, N = N)
 }
 
-#' @rdname stabm_pairs
+#' @rdname stabilityHamming
 #' @export
 stabilityHamming <- function(features, p, correction.for.chance = "none", N = 1e4,
                              impute.na = NULL) {
@@ -108,31 +112,31 @@ stabilityHamming <- function(features, p, correction.for.chance = "none", N = 1e
          correction.for.chance = correction.for.chance, N = N)
 }
 
-#' @rdname stabm_pairs
+#' @rdname stabilityKappa
 #' @export
 stabilityKappa <- function(features, p, impute.na = NULL) {
   .stabm("stabilityKappa", features, p = .p(p), impute.na = impute.na)
 }
 
-#' @rdname stabm_pairs
+#' @rdname stabilityLustgarten
 #' @export
 stabilityLustgarten <- function(features, p, impute.na = NULL) {
   .stabm("stabilityLustgarten", features, p = .p(p), impute.na = impute.na)
 }
 
-#' @rdname stabm_pairs
+#' @rdname stabilityPhi
 #' @export
 stabilityPhi <- function(features, p, impute.na = NULL) {
   .stabm("stabilityPhi", features, p = .p(p), impute.na = impute.na)
 }
 
-#' @rdname stabm_pairs
+#' @rdname stabilityUnadjusted
 #' @export
 stabilityUnadjusted <- function(features, p, impute.na = NULL) {
   .stabm("stabilityUnadjusted", features, p = .p(p), impute.na = impute.na)
 }
 
-#' @rdname stabm_pairs
+#' @rdname stabilityWald
 #' @export
 stabilityWald <- function(features, p, impute.na = NULL) {
   .stabm("stabilityWald", features, p = .p(p), impute.na = impute.na)
@@ -144,7 +148,6 @@ stabilityWald <- function(features, p, impute.na = NULL) {
 #' names, arguments and values of the stabm functions of the same names (apart from the
 #' differences below).
 #'
-#' @inheritParams stabm_pairs
 #' @param p The total number of features (integer); `stabilityNovovicova()` needs it
 #'   only to correct for chance.
 #' @param correction.for.chance `"none"` (default), `"exact"` or `"estimate"`; propstab
@@ -174,19 +177,19 @@ stabilityWald <- function(features, p, impute.na = NULL) {
 #'   selection algorithms. Journal of Machine Learning Research 18(174), 1-54. Somol, P.,
 #'   Novovicova, J. (2010). Evaluating stability and comparing output of feature
 #'   selectors that optimize feature subset cardinality. IEEE TPAMI 32(11), 1921-1939.
-#' @examples
+#' @examplesIf propstab_available()
 #' stabilityNogueira(list(1:3, 2:4, c(1, 3, 5)), p = 6)
 #' stabilityDavis(list(1:3, 2:4, c(1, 3, 5)), p = 6, penalty = 1)
 #' @name stabm_frequencies
 NULL
 
-#' @rdname stabm_frequencies
+#' @rdname stabilityNogueira
 #' @export
 stabilityNogueira <- function(features, p, impute.na = NULL) {
   .stabm("stabilityNogueira", features, p = .p(p), impute.na = impute.na)
 }
 
-#' @rdname stabm_frequencies
+#' @rdname stabilityDavis
 #' @export
 stabilityDavis <- function(features, p, correction.for.chance = "none", N = 1e4,
                            impute.na = NULL, penalty = 0) {
@@ -194,7 +197,7 @@ stabilityDavis <- function(features, p, correction.for.chance = "none", N = 1e4,
          correction.for.chance = correction.for.chance, N = N, penalty = penalty)
 }
 
-#' @rdname stabm_frequencies
+#' @rdname stabilityNovovicova
 #' @export
 stabilityNovovicova <- function(features, p = NULL, correction.for.chance = "none",
                                 N = 1e4, impute.na = NULL) {
@@ -202,7 +205,7 @@ stabilityNovovicova <- function(features, p = NULL, correction.for.chance = "non
          correction.for.chance = correction.for.chance, N = N)
 }
 
-#' @rdname stabm_frequencies
+#' @rdname stabilitySomol
 #' @export
 stabilitySomol <- function(features, p, impute.na = NULL) {
   .stabm("stabilitySomol", features, p = .p(p), impute.na = impute.na)
@@ -226,7 +229,10 @@ stabilitySomol <- function(features, p, impute.na = NULL) {
 #' @param correction.for.chance `"estimate"`, `"exact"` or `"none"` (the default as in
 #'   stabm): `"estimate"` simulates `N` random pairs of sets per distinct pair of sizes,
 #'   seeded from R's random number generator (use `set.seed()` to repeat a value);
-#'   `"exact"` is available for `stabilityYu()` and `stabilityZucknick()` only.
+#'   `"exact"` is the exact expectation, for every function here that takes the argument
+#'   (for the intersection measures over the connected components of the similarity
+#'   graph: stabm's values, with an error naming the sizes where a component is too
+#'   large for the exact enumeration).
 #' @param N The number of simulations for `"estimate"`.
 #' @param impute.na `NULL` or a number at most 1: the value returned where the measure is
 #'   undefined (see Differences).
@@ -262,7 +268,7 @@ stabilitySomol <- function(features, p, impute.na = NULL) {
 #'   fitting. PhD thesis, TU Dortmund. Sechidis, K., Papangelou, K., Nogueira, S.,
 #'   Weatherall, J., Brown, G. (2020). On the stability of feature selection in the
 #'   presence of feature correlations. ECML PKDD 2019, LNCS 11906, 327-342.
-#' @examples
+#' @examplesIf propstab_available()
 #' S <- diag(5); S[1, 2] <- S[2, 1] <- 0.95
 #' feats <- list(c(1, 3), c(2, 3), c(1, 4))
 #' stabilityYu(feats, sim.mat = S, correction.for.chance = "exact")
@@ -271,7 +277,7 @@ stabilitySomol <- function(features, p, impute.na = NULL) {
 #' @name stabm_similar
 NULL
 
-#' @rdname stabm_similar
+#' @rdname stabilityYu
 #' @export
 stabilityYu <- function(features, sim.mat, threshold = 0.9, correction.for.chance = "estimate",
                         N = 1e4, impute.na = NULL) {
@@ -279,7 +285,7 @@ stabilityYu <- function(features, sim.mat, threshold = 0.9, correction.for.chanc
          threshold = threshold, correction.for.chance = correction.for.chance, N = N)
 }
 
-#' @rdname stabm_similar
+#' @rdname stabilityZucknick
 #' @export
 stabilityZucknick <- function(features, sim.mat, threshold = 0.9,
                               correction.for.chance = "none", N = 1e4, impute.na = NULL) {
@@ -287,14 +293,14 @@ stabilityZucknick <- function(features, sim.mat, threshold = 0.9,
          threshold = threshold, correction.for.chance = correction.for.chance, N = N)
 }
 
-#' @rdname stabm_similar
+#' @rdname stabilitySechidis
 #' @export
 stabilitySechidis <- function(features, sim.mat, threshold = 0.9, impute.na = NULL) {
   .stabm("stabilitySechidis", features, sim.mat = .sim(sim.mat), impute.na = impute.na,
          threshold = threshold)
 }
 
-#' @rdname stabm_similar
+#' @rdname stabilityIntersectionCount
 #' @export
 stabilityIntersectionCount <- function(features, sim.mat, threshold = 0.9,
                                        correction.for.chance = "estimate", N = 1e4,
@@ -304,7 +310,7 @@ stabilityIntersectionCount <- function(features, sim.mat, threshold = 0.9,
          correction.for.chance = correction.for.chance, N = N)
 }
 
-#' @rdname stabm_similar
+#' @rdname stabilityIntersectionGreedy
 #' @export
 stabilityIntersectionGreedy <- function(features, sim.mat, threshold = 0.9,
                                         correction.for.chance = "estimate", N = 1e4,
@@ -314,7 +320,7 @@ stabilityIntersectionGreedy <- function(features, sim.mat, threshold = 0.9,
          correction.for.chance = correction.for.chance, N = N)
 }
 
-#' @rdname stabm_similar
+#' @rdname stabilityIntersectionMBM
 #' @export
 stabilityIntersectionMBM <- function(features, sim.mat, threshold = 0.9,
                                      correction.for.chance = "estimate", N = 1e4,
@@ -324,7 +330,7 @@ stabilityIntersectionMBM <- function(features, sim.mat, threshold = 0.9,
          correction.for.chance = correction.for.chance, N = N)
 }
 
-#' @rdname stabm_similar
+#' @rdname stabilityIntersectionMean
 #' @export
 stabilityIntersectionMean <- function(features, sim.mat, threshold = 0.9,
                                       correction.for.chance = "estimate", N = 1e4,

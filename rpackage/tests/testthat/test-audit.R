@@ -1,5 +1,7 @@
 # The axiom audit of measures written in R: propstab's Python audit calls them back.
 
+skip_if_no_propstab()
+
 test_that("a claimed property that fails is 'violated', with a minimal counterexample", {
   coverage <- function(Z) mean(Z)              # Goh's mean selection frequency
   table <- audit_measure(coverage, claims = c("bounds", "maximum"), lower = 0, upper = 1,

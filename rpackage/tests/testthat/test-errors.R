@@ -1,6 +1,8 @@
 # Errors and warnings: Python's arrive as R conditions with propstab's message and no
 # traceback; R input is validated in R first, with stabm's wording (checkmate).
 
+skip_if_no_propstab()
+
 test_that("a Python error is an R error with propstab's message and classes", {
   err <- tryCatch(stability(list(1:2, 2:3), p = 4, measure = "jacard"), error = identity)
   expect_s3_class(err, c("propstab_ValueError", "propstab_error", "error", "condition"),
@@ -31,10 +33,13 @@ test_that("Python's argument names become the R package's in messages", {
   # the exact correction of the intersection measures is stabm's
   S <- diag(4); S[1, 2] <- S[2, 1] <- 0.95
   feats <- list(c(1, 3), c(2, 3, 4), 1)
-  expect_equal(stabilityIntersectionCount(feats, sim.mat = S, correction.for.chance = "exact"),
-               stabm::stabilityIntersectionCount(feats, sim.mat = S,
-                                                 correction.for.chance = "exact"),
-               tolerance = 1e-10)
+  if (requireNamespace("stabm", quietly = TRUE)) {
+    expect_equal(stabilityIntersectionCount(feats, sim.mat = S,
+                                            correction.for.chance = "exact"),
+                 stabm::stabilityIntersectionCount(feats, sim.mat = S,
+                                                   correction.for.chance = "exact"),
+                 tolerance = 1e-10)
+  }
   err <- tryCatch(stabilityJaccard(list(1, 2), correction.for.chance = "exact"),
                   error = identity)
   expect_match(conditionMessage(err), "^p: the number of features is needed")
@@ -71,4 +76,44 @@ test_that("an undefined value is NA with a warning saying why", {
                  class = "propstab_UndefinedMeasureWarning")
   expect_identical(value, NA_real_)                      # stabm: NaN
   expect_identical(stabilityNogueira(list(integer(0), integer(0)), p = 3, impute.na = 0), 0)
+})
+
+test_that("messages count positions from 1, as R does (issue 25)", {
+  S <- diag(3); S[1, 1] <- 0.5
+  expect_error(stabilityZucknick(list(1:2, 2:3), sim.mat = S),
+               "got sim.mat[1, 1] = 0.5", fixed = TRUE)
+  S <- Matrix::Matrix(diag(3), sparse = TRUE); S[2, 2] <- 0
+  expect_error(stabilityZucknick(list(1:2, 2:3), sim.mat = S),
+               "got sim.mat[2, 2] = 0", fixed = TRUE)
+  W <- matrix(1, 2, 5)
+  expect_error(stabilityMSI(list(1:2, 2:3), sim.mat = diag(5), importances = W),
+               "importances: run 1 gives feature 3 importance 1 but does not select it",
+               fixed = TRUE)
+  W <- rbind(c(1, 0, 0), c(0, 1, 1))
+  expect_error(stabilityMSI(list(1:2, 2:3), sim.mat = diag(3), importances = W),
+               "importances: run 1 selects feature 2 but gives it importance 0", fixed = TRUE)
+  W <- rbind(c(1, 1, 0), c(0, 1, 1))
+  expect_equal(stabilityMSI(list(1:2, 2:3), sim.mat = diag(3), importances = W),
+               stabilityMSI(list(1:2, 2:3), sim.mat = diag(3)), tolerance = 1e-12)
+})
+
+test_that("penalty = NULL is refused, as stabm refuses it", {
+  expect_error(stabilityDavis(list(1:2, 2:3), p = 5, penalty = NULL), "penalty")
+  if (requireNamespace("stabm", quietly = TRUE)) {
+    expect_error(stabm::stabilityDavis(list(1:2, 2:3), p = 5, penalty = NULL), "penalty")
+  }
+})
+
+test_that("propstab's warnings can be quieted per call and per session", {
+  feats <- list(integer(0), integer(0))
+  expect_warning(stabilityJaccard(feats), class = "propstab_UndefinedMeasureWarning")
+  expect_no_warning(value <- suppressPropstabWarnings(stabilityJaccard(feats)))
+  expect_true(is.na(value))
+  old <- options(propstab.warn = FALSE)
+  on.exit(options(old))
+  expect_no_warning(stabilityJaccard(feats))
+  options(propstab.warn = TRUE)
+  expect_warning(stabilityJaccard(feats), class = "propstab_warning")
+  # other warnings pass
+  expect_warning(suppressPropstabWarnings(warning("other")), "other")
 })

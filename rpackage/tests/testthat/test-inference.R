@@ -1,6 +1,8 @@
 # stability_estimate() and stability_test() against the thesis's formulas written here in
 # R (Nogueira 2018, Thm 6 and 7, Cor. 1) and the jackknife over stabm's values.
 
+skip_if_no_propstab()
+
 # Nogueira's estimator and its Thm 6 variance, literally.
 nogueira_thm6 <- function(features, p) {
   M <- length(features)

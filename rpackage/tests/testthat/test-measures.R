@@ -1,6 +1,8 @@
 # Every registered measure is reachable from R; the measures stabm lacks against their
 # formulas written here in R.
 
+skip_if_no_propstab()
+
 test_that("list_measures() is the registry, with stabm's functions", {
   m <- list_measures()
   expect_s3_class(m, "data.frame")
@@ -15,8 +17,9 @@ test_that("every registered measure is reachable through stability()", {
   feats <- list(c(1, 2), c(1, 2), c(1, 3), c(2, 4))
   S <- diag(5); S[3, 4] <- S[4, 3] <- 0.95
   for (i in seq_len(nrow(m))) {
-    if (m$family[i] == "ranking") {     # rank matrices: the Python API only, said clearly
-      expect_error(stability(feats, p = 5, measure = m$name[i]), "reads rankings",
+    if (m$family[i] == "ranking") {     # rank matrices (test-rankings.R)
+      expect_identical(m$input[i], "ranking")
+      expect_error(stability(feats, p = 5, measure = m$name[i]), "matrix of ranks",
                    class = "propstab_error")
       next
     }
@@ -81,8 +84,22 @@ test_that("MSI with the identity similarity and equal importances is mean |F_i c
 test_that("stabm_differences() lists stabm's documented defects and finds a case's", {
   d <- stabm_differences()
   expect_true(all(c("corrected_global_score", "somol_equal_extremes") %in% d$key))
-  expect_identical(stabm_differences("stabilityDavis")$key,
+  davis <- stabm_differences("stabilityDavis")
+  expect_identical(davis$key[davis$measures != "(interface)"],
                    c("corrected_global_score", "davis_penalty_maximum"))
+  expect_identical(davis$key[davis$measures == "(interface)"],
+                   c("estimate_computed_exactly", "undefined_warns", "argument_checks"))
+  # the interface's differences: impute.na and "estimate" where a call concerns them
+  S <- diag(3)
+  expect_identical(stabm_differences("stabilityZucknick", list(integer(0), integer(0), 1:2),
+                                     sim.mat = S, impute.na = 0)$key,
+                   "impute_na_of_the_value")
+  S[1, 2] <- S[2, 1] <- 0.95
+  expect_identical(stabm_differences("stabilityYu", list(1:2, 2:3), sim.mat = S)$key,
+                   "estimate_by_simulation")
+  expect_identical(stabm_differences("listStabilityMeasures")$key, "list_measures_columns")
+  expect_true(all(c("impute_na_of_the_value", "estimate_by_simulation",
+                    "plot_features_dendrograms") %in% d$key))
   expect_identical(stabm_differences("stabilityDavis", list(1:2, 2:3, c(1, 3)), p = 4)$key,
                    character(0))
   expect_identical(stabm_differences("stabilitySomol", list(1, 1:2), p = 2)$key,  # R: NaN

@@ -3,6 +3,8 @@
 # sizes, empty and full runs, names, dense and sparse similarity matrices), except where
 # a documented stabm defect applies (stabm_differences()).
 
+skip_if_no_propstab()
+
 skip_if_not_installed("stabm")
 
 stabm_names <- as.character(stabm::listStabilityMeasures()$Name)
@@ -167,8 +169,10 @@ test_that("the measures of similar features agree with stabm (dense and sparse s
                compare("stabilityZucknick", x),
                compare("stabilitySechidis", x),
                compare("stabilityYu", c(x, correction.for.chance = "none")))
+    # stabm's MBM needs igraph (a suggested package of stabm's and of propstab's)
+    mbm <- if (requireNamespace("igraph", quietly = TRUE)) "stabilityIntersectionMBM"
     for (fun in c("stabilityIntersectionCount", "stabilityIntersectionMean",
-                  "stabilityIntersectionGreedy", "stabilityIntersectionMBM")) {
+                  "stabilityIntersectionGreedy", mbm)) {
       total <- c(total, compare(fun, c(x, correction.for.chance = "none")))
     }
     if (ncol(x$sim.mat) <= 6L && length(x$features) <= 3L) {
