@@ -575,8 +575,55 @@ def data_names() -> list:
     return sorted(set(out))
 
 
+_VIEWCODE_BACK = re.compile(r'(<a class="viewcode-back" href=")([^"#]+)#([^"]+)(")')
+
+
+def _fix_viewcode_anchors(app, exception):
+    """Point the ``[docs]`` links of the highlighted sources (``_modules/``) at the
+    anchors that exist.
+
+    Sphinx's viewcode writes each link as the documenting page plus
+    ``#<module>.<name>``, with one module name per source file: the spelling under which
+    the file's first object was documented. A file whose objects are documented under
+    several public spellings (``propstab.estimate``, ``propstab.inference.ConfidenceInterval``)
+    gets anchors that do not exist; each is replaced here by the one id of the target
+    page that ends with the object's name (longest matching suffix first).
+    """
+    if exception is not None or app.builder.format != "html":
+        return
+    out = pathlib.Path(app.outdir)
+    ids_of: dict = {}
+
+    def ids(page: pathlib.Path) -> set:
+        if page not in ids_of:
+            text = page.read_text(encoding="utf-8") if page.is_file() else ""
+            ids_of[page] = set(re.findall(r'\bid="([^"]+)"', text))
+        return ids_of[page]
+
+    def fix(source: pathlib.Path, match) -> str:
+        href, anchor = match.group(2), match.group(3)
+        target = (source.parent / href).resolve()
+        found = ids(target)
+        if anchor in found:
+            return match.group(0)
+        parts = anchor.split(".")
+        for cut in range(1, len(parts)):
+            suffix = ".".join(parts[cut:])
+            matches = [i for i in found if i == suffix or i.endswith("." + suffix)]
+            if len(matches) == 1:
+                return f"{match.group(1)}{href}#{matches[0]}{match.group(4)}"
+        return match.group(0)
+
+    for source in (out / "_modules").rglob("*.html"):
+        text = source.read_text(encoding="utf-8")
+        fixed = _VIEWCODE_BACK.sub(lambda m: fix(source, m), text)
+        if fixed != text:
+            source.write_text(fixed, encoding="utf-8")
+
+
 def setup(app):
     app.add_config_value("propstab_aliases", {}, "env")
+    app.connect("build-finished", _fix_viewcode_anchors)
     app.connect("missing-reference", _resolve_alias)
     app.connect("autodoc-process-docstring", _measure_docstring, priority=100)
     app.connect("autodoc-skip-member", _skip_generated_members)
