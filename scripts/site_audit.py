@@ -39,6 +39,8 @@ HTML = ROOT / "docs" / "_build" / "html"
 
 #: Folders of the build that are not pages a reader opens as prose.
 NOT_PAGES = ("_static", "_images", "_downloads", "_sources", "mathjax")
+#: Pages whose text is a list of names (checked for links and width only).
+NAME_LISTS = ("genindex.html", "py-modindex.html", "search.html")
 
 #: Plain-text or raw-TeX formulas in prose (outside code, literals and typeset math).
 FORMULA_PATTERNS = {
@@ -49,7 +51,8 @@ FORMULA_PATTERNS = {
     "plain-text power": re.compile(r"[A-Za-z)\]]_?[A-Za-z0-9]*\^[\d({A-Za-z]"),
     "plain-text subscript": re.compile(r"(?<![\w.])[A-Za-z]_\{?[A-Za-z0-9]{1,2}\}?(?![\w(])"),
     "plain-text expectation": re.compile(r"\b[EPV]\[\s*[A-Za-z]"),
-    "plain-text bar or hat": re.compile(r"\b(?:[a-zA-Z]|phi|Phi)-?(?:bar|hat)\b"),
+    "plain-text bar or hat": re.compile(r"\b(?:[a-zA-Z]-(?:bar|hat)|(?:phi|Phi)-?(?:bar|hat)|"
+                                        r"[kpqsxKPQSX]bar|[pkPK]hat)\b"),
     "plain-text H0": re.compile(r"\|\s*H0\b"),
 }
 #: Words written for the project's developers, in prose.
@@ -61,6 +64,12 @@ INTERNAL_PATTERNS = {
     "a bare repository path": re.compile(
         r"(?<![\w/.:-])(?:docs|propstab|scripts|studies|tests|rpackage|benchmarks|r_compat|"
         r"examples)/[\w./-]*\w\.(?:md|py|R|Rd|txt|json|csv|rst)\b"),
+}
+#: In what the gallery's examples printed: warnings with the build's file paths, and
+#: the reprs of matplotlib calls (``Text(0.5, 1.0, 'title')``).
+OUTPUT_PATTERNS = {
+    "a warning with a path in the output": re.compile(r"(?:/[\w.+-]+)+\.py:\d+: \w*Warning"),
+    "a stray repr in the output": re.compile(r"(?m)^\s*(?:Text|Line2D|Legend|<matplotlib)\b[(.]"),
 }
 #: In code too (examples a reader copies): imports of private modules and helpers.
 CODE_PATTERNS = {
@@ -85,10 +94,11 @@ class _Page(html.parser.HTMLParser):
         self.prose: List[str] = []
         self.code: List[str] = []            # code blocks and inline literals
         self.inline: List[str] = []          # inline literals only
-        self._stack: List[tuple] = []        # (tag, skip, in_main, is_code, in_pre)
+        self.output: List[str] = []          # what gallery examples printed
+        self._stack: List[tuple] = []        # (tag, skip, in_main, is_code, in_pre, in_out)
 
     def _state(self):
-        return self._stack[-1][1:] if self._stack else (False, False, False, False)
+        return self._stack[-1][1:] if self._stack else (False, False, False, False, False)
 
     def handle_starttag(self, tag, attrs):
         attrs = dict(attrs)
@@ -100,13 +110,14 @@ class _Page(html.parser.HTMLParser):
                 self.links.append(attrs[key])
         if tag in _VOID:
             return
-        skip, in_main, is_code, in_pre = self._state()
+        skip, in_main, is_code, in_pre, in_out = self._state()
         classes = set((attrs.get("class") or "").split())
+        in_out = in_out or "sphx-glr-script-out" in classes
         in_main = in_main or tag in ("main", "article")
         in_pre = in_pre or tag == "pre" or "highlight" in classes
         is_code = is_code or in_pre or tag in ("code", "tt", "kbd") or "literal" in classes
         skip = skip or tag in _SKIP_TAGS or bool(classes & _SKIP_CLASSES)
-        self._stack.append((tag, skip, in_main, is_code, in_pre))
+        self._stack.append((tag, skip, in_main, is_code, in_pre, in_out))
 
     def handle_startendtag(self, tag, attrs):
         self.handle_starttag(tag, attrs)
@@ -122,9 +133,11 @@ class _Page(html.parser.HTMLParser):
                 return
 
     def handle_data(self, data):
-        skip, in_main, is_code, in_pre = self._state()
+        skip, in_main, is_code, in_pre, in_out = self._state()
         if not in_main:
             return
+        if in_out:
+            self.output.append(data)
         if is_code:
             self.code.append(data)
             if not in_pre:
@@ -183,6 +196,8 @@ def scan(html_dir: pathlib.Path = HTML, only: Optional[Iterable[str]] = None
                     problems[name].append(f"broken anchor {link!r}: no id "
                                           f"{url.fragment!r} on {target}")
         source_view = name.startswith("_modules/")
+        if name in NAME_LISTS:
+            continue
         prose = " ".join(" ".join(page.prose).split())
         checks = dict(INTERNAL_PATTERNS)
         if not source_view:
@@ -196,6 +211,11 @@ def scan(html_dir: pathlib.Path = HTML, only: Optional[Iterable[str]] = None
             for m in pattern.finditer(text):
                 problems[name].append(f"{label}: {m.group(0)!r} in "
                                       f"\"...{_sentence(text, m.start(), m.end())}...\"")
+        printed = "".join(page.output)
+        for label, pattern in OUTPUT_PATTERNS.items():
+            hits = pattern.findall(printed)
+            if hits:
+                problems[name].append(f"{label}: {len(hits)} times, e.g. {hits[0]!r}")
         if not source_view:
             code = "\n".join(page.code)
             for label, pattern in CODE_PATTERNS.items():

@@ -318,3 +318,57 @@ def test_site_audit_finds_each_kind_of_problem(tmp_path):
     assert sum("broken link" in p for p in found["bad.html"]) == 1
     assert sum("broken anchor" in p for p in found["bad.html"]) == 1
     assert not [p for p in found["bad.html"] if "x_1" in p]          # code is not prose
+
+
+# ---------------------------------------------------------------- pages users expect
+
+def test_install_page_names_every_extra_and_the_supported_pythons():
+    """docs/install.md follows pyproject.toml: every optional extra, the Python floor, the
+    license."""
+    import tomllib
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    page = (DOCS / "install.md").read_text(encoding="utf-8")
+    for extra in project["optional-dependencies"]:
+        assert f"| `{extra}` |" in page, extra
+    floor = project["requires-python"].lstrip(">=")
+    assert f"Python {floor} or newer" in page
+    assert "BSD 3-Clause" in page and project["license"]["text"] == "BSD-3-Clause"
+    assert 'pip install "propstab[' in page
+
+
+def test_citation_cff_is_valid_cff_1_2():
+    """CITATION.cff: the keys CFF 1.2 requires (cff-version, message, title, authors with a
+    name), and the version and license of pyproject.toml."""
+    import tomllib
+    import yaml
+    cff = yaml.safe_load((ROOT / "CITATION.cff").read_text(encoding="utf-8"))
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    assert cff["cff-version"] == "1.2.0"
+    assert {"message", "title", "authors"} <= set(cff)
+    assert cff["authors"] and all("name" in a or "family-names" in a for a in cff["authors"])
+    assert str(cff["version"]) == project["version"]
+    assert cff["license"] == project["license"]["text"]
+    for ref in cff.get("references", []):
+        assert {"type", "title", "authors"} <= set(ref)
+
+
+def test_r_reference_is_built_from_every_rd_page():
+    """The From R page includes the R package's help pages: each Rd page's title and each
+    function it documents."""
+    sys_path = str(DOCS / "_ext")
+    import sys
+    sys.path.insert(0, sys_path)
+    try:
+        import propstab_sphinx
+    finally:
+        sys.path.remove(sys_path)
+    text = propstab_sphinx.r_reference_markdown(ROOT / "rpackage" / "man")
+    for rd in (ROOT / "rpackage" / "man").glob("*.Rd"):
+        source = rd.read_text(encoding="utf-8")
+        if "\\docType{package}" in source:
+            continue
+        title = re.search(r"\\title\{(.*?)\}\n", source, re.S).group(1)
+        assert " ".join(title.split()).replace("\\code{", "`")[:30].split("`")[0] in text
+        for alias in re.findall(r"\\alias\{(.*?)\}", source):
+            assert alias in text, (rd.name, alias)
+    assert "```r" in text and "**Arguments**" in text
