@@ -89,14 +89,10 @@ def render_measures_markdown() -> str:
     lines.append("")
     lines.append(f"{YES} claimed, {NO} not claimed (the audit's verdicts are on each measure's "
                  "page and in the [catalogue](catalogue/index.rst); the symbols are defined in "
-                 "the [notation](notation.md)). The axioms, as propstab states them:")
-    lines.append("")
-    lines += [f"- *{a.label}* (`Axiom.{a.name}`): {a.statement}" for a in Axiom]
-    lines.append("")
-    lines.append("For the ranking family (a rank matrix R of midranks; "
-                 "`Axiom.ranking_statement`):")
-    lines.append("")
-    lines += [f"- *{a.label}*: {a.ranking_statement}" for a in Axiom]
+                 "the [notation](notation.md)). What the five properties mean, and their "
+                 "exact statements as the audit checks them (`Axiom.statement`, and "
+                 "`Axiom.ranking_statement` for rank matrices): "
+                 "[the five properties](user_guide/properties.md).")
     lines.append("")
     lines.append("## References")
     lines.append("")

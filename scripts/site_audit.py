@@ -263,6 +263,33 @@ def widths(html_dir: pathlib.Path = HTML, only: Optional[Sequence[str]] = None,
     return out
 
 
+# Runs in the page: where the article starts, and how wide the page is.
+_PHONE = """
+const done = arguments[arguments.length - 1];
+const main = document.querySelector("main") || document.body;
+done({width: document.scrollingElement.scrollWidth, window: window.innerWidth,
+      top: main.getBoundingClientRect().top + window.scrollY});
+"""
+
+
+def phone_layout(html_dir: pathlib.Path = HTML, only: Sequence[str] = ("index.html",),
+                 width: int = 390, height: int = 844) -> Dict[str, dict]:
+    """Open ``only`` in a phone-sized window (390 x 844 px): page -> its width, the
+    window's, and the distance from the top of the page to the article (the site's
+    navigation above it should take less than a screen)."""
+    import check_site                                           # scripts/ (same folder)
+    out = {}
+    with check_site.serve(pathlib.Path(html_dir)) as base, check_site.browser() as driver:
+        driver.set_script_timeout(60)
+        driver.set_window_size(width, height)
+        for name in only:
+            driver.get(base + name)
+            seen = driver.execute_async_script(_PHONE)
+            seen["screen"] = int(driver.execute_script("return window.innerHeight"))
+            out[name] = seen
+    return out
+
+
 def audit(html_dir: pathlib.Path = HTML, browser: bool = True, width: int = 1400,
           screenshots: Optional[pathlib.Path] = None, shoot: Sequence[str] = ()
           ) -> Dict[str, List[str]]:

@@ -119,14 +119,22 @@ def _doc_link(match) -> str:
     return match.group(0)
 
 
+_MATH_ROLE = re.compile(r":math:`[^`]+`")
+
+
 def rst_text(text) -> str:
-    """Like :func:`rst_escape`, with each ``docs/<page>.md`` turned into a link."""
+    """Like :func:`rst_escape`, with each ``docs/<page>.md`` turned into a link and each
+    ``:math:`...``` formula of a registry text kept for MathJax."""
     text = " ".join(str(text).split())
     out, last = [], 0
-    for m in _DOC_PATH.finditer(text):
-        out += [rst_escape(text[last:m.start()]), _doc_link(m)]
+    pattern = re.compile(f"{_DOC_PATH.pattern}|{_MATH_ROLE.pattern}")
+    def escape(part):
+        return re.sub(r"([\\*`|_<>\[\]])", r"\\\1", part)
+    for m in pattern.finditer(text):
+        out.append(escape(text[last:m.start()]))
+        out.append(m.group(0) if m.group(0).startswith(":math:") else _doc_link(m))
         last = m.end()
-    out.append(rst_escape(text[last:]))
+    out.append(escape(text[last:]))
     return "".join(out)
 
 
@@ -230,10 +238,21 @@ def _matrix(Z, ranking: bool = False) -> str:
     return "[" + ", ".join("".join(str(int(c)) for c in row) for row in Z) + "]"
 
 
+#: The audit's reasons write the null expectation as ``E[value | H0]``: typeset here.
+_REASON_MATH = {"E[value | H0]": r":math:`E[\text{value} \mid H_0]`"}
+
+
+def _reason(text: str) -> str:
+    text = " ".join(str(text).split())
+    parts = re.split("(" + "|".join(map(re.escape, _REASON_MATH)) + ")", text)
+    return "".join(_REASON_MATH.get(part) or re.sub(r"([\\*`|_<>\[\]])", r"\\\1", part)
+                   for part in parts)
+
+
 def _evidence(row: dict, ranking: bool = False) -> str:
     """The evidence cell of a verdict: the reason, and the counterexample in full (a
     rank matrix R for a measure of the ranking family)."""
-    parts = [rst_escape(row["reason"])]
+    parts = [_reason(row["reason"])]
     ce = row.get("counterexample")
     Z = "R" if ranking else "Z"
     if isinstance(ce, list) and ce and isinstance(ce[0][0], list):          # a pair
@@ -276,7 +295,7 @@ def _measure_page(info, rows_by_label: dict, audit_note: str) -> str:
     name = info.name
     out = [f".. _measure-{name}:\n", heading(f"{name}"), ""]
     first = " ".join((inspect.getdoc(info.function) or info.summary).split("\n\n")[0].split())
-    out.append(f"*{info.family} family* — {rst_escape(first)} The symbols are defined in "
+    out.append(f"*{info.family} family* — {first} The symbols are defined in "
                "the :doc:`/notation`.\n")
     ranking = info.input == "ranking"
     Z = "R" if ranking else "Z"
@@ -329,10 +348,19 @@ def _measure_page(info, rows_by_label: dict, audit_note: str) -> str:
         label = name + "[" + ", ".join(f"{k}={val}" for k, val in v.options.items()) + "]"
         options = ", ".join(f"{k}={val!r}" for k, val in v.options.items())
         out.append(heading(f"With {options}", "~"))
-        out.append(rst_escape(v.reason) + ".\n")
+        out.append(rst_text(v.reason) + ".\n")
         out.append(_verdict_table(rows_by_label.get(label, []), Axiom, ranking))
     if info.notes:
         out.append(".. note::\n\n   " + rst_text(info.notes) + "\n")
+
+    out.append(heading("Confidence interval", "-"))
+    out.append(f"``propstab.estimate({Z}, measure=\"{name}\")`` gives the value with its "
+               "variance (its ``method`` says which: analytic where a closed form is known, "
+               "else the delete-one-run jackknife or the bootstrap); its ``confidence_interval()`` is the interval (below 100 runs "
+               "the logit interval with the jackknife variance, which held its level best in "
+               "the validation study), and :func:`propstab.one_sample_test` and "
+               ":func:`propstab.two_sample_test` test it. The methods and their coverage: "
+               ":doc:`/inference`.\n")
 
     out.append(heading("R reference", "-"))
     ref = info.r_reference
@@ -906,8 +934,10 @@ ABBREVIATIONS = (" e.g.", "(e.g.", " i.e.", "(i.e.", " ch.", " eq.", "(eq.", " a
 
 def setup(app):
     from sphinx.ext import autosummary
-    autosummary.WELL_KNOWN_ABBREVIATIONS = tuple(
-        dict.fromkeys((*autosummary.WELL_KNOWN_ABBREVIATIONS, *ABBREVIATIONS)))
+    # the module object is wrapped (Sphinx's deprecation shim): set the function's global
+    namespace = autosummary.extract_summary.__globals__
+    namespace["WELL_KNOWN_ABBREVIATIONS"] = tuple(
+        dict.fromkeys((*namespace["WELL_KNOWN_ABBREVIATIONS"], *ABBREVIATIONS)))
     app.add_config_value("propstab_aliases", {}, "env")
     app.connect("build-finished", _fix_viewcode_anchors)
     app.connect("missing-reference", _resolve_alias)
