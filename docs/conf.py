@@ -126,6 +126,9 @@ numpydoc_validation_exclude = {
 
 # -- Markdown (the evidence pages) ---------------------------------------------------
 myst_enable_extensions = ["dollarmath", "colon_fence", "deflist"]
+# MyST would mark each Markdown page "tex2jax_ignore" and configure MathJax 3 to process
+# only its math spans; the site runs MathJax 2, which then typeset nothing on those pages
+myst_update_mathjax = False
 myst_heading_anchors = 4
 
 # -- math: MathJax 2 from Debian's libjs-mathjax, copied into the site -----------------

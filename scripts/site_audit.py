@@ -16,8 +16,9 @@ Four checks over all the HTML files of the site:
 - **words for the project, not the reader**: "the main job", "issue 13", private names
   (``propstab._x``, ``_registry.``), test files and bare repository paths such as
   ``docs/x.md`` in prose, and imports of private modules in the examples' code;
-- **width** (headless Chromium, one session, window 1,400 px): no page is wider than
-  the window (``document.scrollingElement.scrollWidth``), after MathJax has typeset it.
+- **width and formulas** (headless Chromium, one session, window 1,400 px): no page is
+  wider than the window (``document.scrollingElement.scrollWidth``), and every formula
+  of the page was typeset by MathJax (measured once MathJax has finished).
 
 Prints one line per problem and a count; exits with status 1 when any is found.
 """
@@ -228,10 +229,14 @@ def scan(html_dir: pathlib.Path = HTML, only: Optional[Iterable[str]] = None
 _WIDTH = """
 const done = arguments[arguments.length - 1];
 function report() {
-  done({width: document.scrollingElement.scrollWidth, window: window.innerWidth});
+  done({width: document.scrollingElement.scrollWidth, window: window.innerWidth,
+        formulas: document.querySelectorAll("main span.math, main div.math").length,
+        typeset: document.querySelectorAll(
+          "main .MathJax_SVG, main .MathJax_SVG_Display, main .MathJax_Error").length});
 }
-if (typeof MathJax !== "undefined" && MathJax.Hub) { MathJax.Hub.Queue(report); }
-else { report(); }
+if (typeof MathJax !== "undefined" && MathJax.Hub) {
+  MathJax.Hub.Register.StartupHook("End", function () { MathJax.Hub.Queue(report); });
+} else { report(); }
 """
 
 
@@ -239,7 +244,8 @@ def widths(html_dir: pathlib.Path = HTML, only: Optional[Sequence[str]] = None,
            width: int = 1400, screenshots: Optional[pathlib.Path] = None,
            shoot: Sequence[str] = ()) -> Dict[str, tuple]:
     """Open every page in one headless Chromium session (window ``width`` px wide) and
-    return page -> (page width, window width); pages in ``shoot`` are photographed
+    return page -> (page width, window width, formulas, formulas typeset); pages in
+    ``shoot`` are photographed
     into ``screenshots``."""
     import check_site                                           # scripts/ (same folder)
     html_dir = pathlib.Path(html_dir)
@@ -251,7 +257,8 @@ def widths(html_dir: pathlib.Path = HTML, only: Optional[Sequence[str]] = None,
         for name in names:
             driver.get(base + name)
             seen = driver.execute_async_script(_WIDTH)
-            out[name] = (int(seen["width"]), int(seen["window"]))
+            out[name] = (int(seen["width"]), int(seen["window"]), int(seen["formulas"]),
+                         int(seen["typeset"]))
             if name in shoot and screenshots is not None:
                 screenshots.mkdir(parents=True, exist_ok=True)
                 height = driver.execute_script("return document.documentElement.scrollHeight")
@@ -296,10 +303,13 @@ def audit(html_dir: pathlib.Path = HTML, browser: bool = True, width: int = 1400
     """Every check on every page: page -> problems (pages without problems left out)."""
     problems = collections.defaultdict(list, scan(html_dir))
     if browser:
-        for name, (page_width, window) in widths(html_dir, None, width, screenshots,
-                                                 shoot).items():
+        for name, (page_width, window, formulas, typeset) in widths(
+                html_dir, None, width, screenshots, shoot).items():
             if page_width > window:
                 problems[name].append(f"wider than the window: {page_width} px > {window} px")
+            if typeset < formulas:
+                problems[name].append(f"formulas not typeset: MathJax typeset {typeset} of "
+                                      f"{formulas}")
     return {k: v for k, v in problems.items() if v}
 
 
