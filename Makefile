@@ -31,9 +31,10 @@ docs: setup
 	$(PYTHON) scripts/gen_docs.py
 	$(MAKE) --no-print-directory docs-html
 
-# The Sphinx build alone, without the set-up (tests/test_docs_site.py runs this).
+# The Sphinx build alone, without the set-up (tests/test_docs_site.py runs this); the
+# previous HTML goes first, so that no page of an older build survives.
 docs-html:
-	rm -rf docs/api/generated
+	rm -rf docs/api/generated docs/_build/html
 	$(PYTHON) -m sphinx -W --keep-going -E -b html -d docs/_build/doctrees docs docs/_build/html
 
 # Public names whose docstrings lack a section of the standard (issue 15, part 4; the

@@ -68,8 +68,8 @@ nitpick_ignore_regex = [
 AUDIT_EXAMPLES = int(os.environ.get("PROPSTAB_DOCS_AUDIT_EXAMPLES", "40"))
 AUDIT_NOTE = (
     f"Verdicts of ``propstab.audit(max_examples={AUDIT_EXAMPLES}, seed=0)``, run when this "
-    "site was built (the CI property suite runs the same checks with 40 examples; "
-    "``propstab audit``, the main job, with 200). A verdict is a search result: "
+    "site was built (the test suite runs the same checks with 40 examples; the "
+    "command ``propstab audit`` with 200). A verdict is a search result: "
     "*holds* means no counterexample was found, never a proof; a refutation is a "
     "counterexample, shown in full and checked in exact arithmetic in the test suite "
     "(:doc:`/table41`).")
@@ -84,10 +84,15 @@ _gen_docs = importlib.util.module_from_spec(_gen_docs_spec)
 _gen_docs_spec.loader.exec_module(_gen_docs)
 propstab_sphinx.write_if_changed(DOCS / "measures.md", _gen_docs.render_measures_markdown())
 propstab_sphinx.generate_api(DOCS / "api")
+# the R package's help pages, included by r.md (From R)
+propstab_sphinx.write_if_changed(DOCS / "api" / "r_functions.txt",
+                                 propstab_sphinx.r_reference_markdown(ROOT / "rpackage" / "man"))
 propstab_aliases = propstab_sphinx.public_names()[1]
 
 # -- autodoc, autosummary, numpydoc --------------------------------------------------
 autosummary_generate = True
+# "Read more in the User Guide" on every API page: the guide page of each public name
+autosummary_context = {"propstab_guide": propstab_sphinx.guide_pages()}
 autodoc_typehints = "none"                 # the numpydoc sections carry the types
 autodoc_member_order = "bysource"
 numpydoc_show_class_members = False        # members come from the autosummary templates
@@ -121,6 +126,9 @@ numpydoc_validation_exclude = {
 
 # -- Markdown (the evidence pages) ---------------------------------------------------
 myst_enable_extensions = ["dollarmath", "colon_fence", "deflist"]
+# MyST would mark each Markdown page "tex2jax_ignore" and configure MathJax 3 to process
+# only its math spans; the site runs MathJax 2, which then typeset nothing on those pages
+myst_update_mathjax = False
 myst_heading_anchors = 4
 
 # -- math: MathJax 2 from Debian's libjs-mathjax, copied into the site -----------------
@@ -165,6 +173,10 @@ sphinx_gallery_conf = {
     "show_memory": False,
     "min_reported_time": 1,
     "abort_on_example_error": False,       # run all, then fail the build on any failure
+    # an example's output shows what it prints, not the reprs of matplotlib calls
+    "ignore_repr_types": r"matplotlib\.(text|axes|legend|lines|figure|collections|image)",
+    # warnings print without the build machine's file paths
+    "reset_modules": ("matplotlib", propstab_sphinx.gallery_warnings),
 }
 
 # -- HTML ----------------------------------------------------------------------------

@@ -66,8 +66,8 @@ class UndefinedMeasureWarning(RuntimeWarning):
 class InvalidParameterError(ValueError, TypeError):
     """An argument breaks its rule: the one error class of invalid arguments.
 
-    Every check of an argument (``propstab._checks``, the input converters, the
-    declared rules of :mod:`propstab._params`) raises it, with a message that starts
+    Every check of an argument (the input converters, the declared rules of each
+    entry point) raises it, with a message that starts
     with the argument's name (``"q: must be > 0; got -1"``) and names the rule and
     the value received. As scikit-learn's ``InvalidParameterError``, it is both a
     ``ValueError`` and a ``TypeError``, so ``except ValueError`` and ``except

@@ -157,7 +157,7 @@ class Selection:
 
         Computed by one matrix product: a sparse product when the selections are
         sparse enough for it to be cheaper, a float BLAS product (exact for
-        integer counts below 2**24 in float32) otherwise (:func:`propstab._gram.intersections`).
+        integer counts below 2**24 in float32) otherwise.
         """
         return self._cached("intersections", lambda: gram_intersections(self))
 

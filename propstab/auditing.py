@@ -12,8 +12,8 @@ both directions:
 Searches are Hypothesis searches over selection matrices (:mod:`propstab.strategies`),
 seeded and without an example database so that an audit is reproducible, and the
 counterexample reported is Hypothesis's shrunk, minimal one (or one of the small
-explicit matrices tried first, :data:`propstab._audit.examples.EQUAL_VARIANCE_PAIRS` and
-:data:`propstab._audit.examples.MAXIMUM_EXAMPLES`). Where blind search is weak the checks add
+explicit matrices tried first: pairs of matrices with equal total variance, and
+matrices at the declared maximum). Where blind search is weak the checks add
 constructive families (unbounded values along Z_n, thesis App. B.3) and exact
 computation: CORRECTION_FOR_CHANCE compares exact null
 expectations (hypergeometric per pair for pairwise measures, exact enumeration of
@@ -25,7 +25,7 @@ declares its axioms for EVERY admissible similarity matrix C (symmetric, entries
 (:func:`propstab.strategies.similarity_matrices`: identity, 0/1 groups, general) and
 importance weights U (importances ``Z * U``, :func:`propstab.strategies.importance_weights`)
 with every example, the counterexample reports them (:attr:`CheckResult.context`),
-BOUNDS adds families of (Z_n, C_n) (:data:`propstab._audit.examples.CONTEXT_FAMILIES`) and
+BOUNDS adds constructive families of pairs (Z_n, C_n) and
 CORRECTION_FOR_CHANCE enumerates H0 exactly for each drawn C (the null model does not
 involve C), the constant being the same for every M, d, sizes and C.
 
@@ -36,9 +36,7 @@ expectations over the arrangements of each run's midranks (docs/rankings.md).
 
 :func:`audit` runs every check on every registered measure (and on the parameter
 values where verdicts differ, :data:`VARIANTS`) or on a user function, and returns
-an :class:`AuditTable`. The searches use the one engine of :mod:`propstab.search`;
-the machinery lives in the private :mod:`propstab._audit` (subjects, exact expectations,
-constructive examples, the checks, the report).
+an :class:`AuditTable`. The searches use the one engine of :mod:`propstab.search`.
 
 Examples
 --------
@@ -162,7 +160,7 @@ def audit(measures=None, *, max_examples: int = DEFAULT_MAX_EXAMPLES, seed: int 
         Only these axioms.
     progress : bool or None, default None
         A progress bar with one step per (measure, axiom) check: None shows it only when
-        a person watches (a terminal or a Jupyter kernel; :mod:`propstab._progress`),
+        a person watches (a terminal or a Jupyter kernel),
         True always, False never.
     **declaration
         For a callable: ``claims``, ``lower``, ``upper``, ``orientation``, ``domain``,

@@ -503,9 +503,9 @@ def error_control(n_features, *, cutoff=None, q=None, PFER=None, sampling="ss",
     under a second at B = 50.
 
     Checked against ``stabs::stabsel_parameters`` (stabs 0.7.1) on 1128 pinned
-    cases (tests/test_selection.py): 78 of stabs's 90 errors raise, 931 of the 1038
+    cases (in the test suite): 78 of stabs's 90 errors raise, 931 of the 1038
     other cases agree bit for bit. The other 119 are documented differences
-    (r_compat/stabs_expected_differences.json): in 61 r-concave cases stabs's
+    (listed with their evidence in docs/stability_selection.md): in 61 r-concave cases stabs's
     numerical maximisation stops short of the maximum, so its bound is lower
     (by up to 4.9 % on the pinned grid, 61.8 % on a wider one) than the supremum
     it defines, which propstab returns; in 9 unimodal cases the exact q* is an

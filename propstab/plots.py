@@ -291,7 +291,7 @@ def plot_feature_stability_map(Z, *, n_features=None, feature_names=None, simila
         As for :func:`propstab.as_selection`.
     similarity : array-like (d, d), sparse matrix or DataFrame, optional
         Feature similarities used to order the features, validated by
-        :func:`propstab._validation.as_similarity` (symmetric, in [0, 1], unit diagonal).
+        a feature similarity matrix (symmetric, in [0, 1], unit diagonal).
     cluster : bool, default True
     ax : matplotlib Axes, optional
 
@@ -756,7 +756,12 @@ def plot_halfwidth(Z, measure: str = "nogueira", *, method: str = "auto",
     if target_halfwidth is not None:
         target_halfwidth = check_real_range("target_halfwidth", target_halfwidth, low=0.0,
                                             low_open=True)
-    rows = inference.nested_prefixes(est, start, step, level, ci_method)
+    import warnings
+    with warnings.catch_warnings():
+        # the first m runs are few by design: one SmallSampleWarning per prefix would
+        # repeat what the estimate of all M runs already says
+        warnings.simplefilter("ignore", inference.SmallSampleWarning)
+        rows = inference.nested_prefixes(est, start, step, level, ci_method)
     ax = _axes(ax)
     m, phi, low, high = rows.T
     ax.plot(m, phi, "-", color="C0", lw=1.2, label="estimate on the first m runs")

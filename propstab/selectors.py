@@ -12,7 +12,7 @@ propstab accepts two kinds of selectors (:func:`propstab.resample`,
 This module is the public face of that conversion, and says how rows are taken from
 ``X`` and ``y`` (arrays, sparse matrices, DataFrames and Series) and how estimators are
 copied and seeded; the rules for reading a fitted estimator or pipeline (importances,
-support, ranking) live in ``propstab._estimators`` and are exported here. A run is two
+support, ranking) are exported here. A run is two
 stages, ``fit_selector`` (fit a clone, or call the function) and
 ``read_selection`` (the support mask and what else the run records):
 :func:`fit_select` and :func:`fit_rank` are the two stages together, and the resampling

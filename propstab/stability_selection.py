@@ -7,9 +7,9 @@
 reused along the path; features whose maximal selection probability over the grid
 reaches ``cutoff`` form the stable set. Its error bound comes from
 :func:`error_control` (:mod:`propstab.error_control`, re-exported here with
-:class:`ErrorControl`). The subsamples are drawn by the resampling schemes
-(``propstab.resampling._schemes.subsamples``): complementary pairs are the same draws
-as ``propstab.resample(..., scheme="complementary_pairs")``.
+:class:`ErrorControl`). The subsamples are drawn by the resampling schemes of
+:func:`propstab.resample`: complementary pairs are the same draws as
+``propstab.resample(..., scheme="complementary_pairs")``.
 
 ``propstab.selection``, the module's name before, re-exports it: ``propstab.selection.
 StabilitySelection`` and ``propstab.selection.error_control`` keep working.
@@ -131,7 +131,7 @@ class StabilitySelection(*_BASES):
         Its values. Default: the data-driven path of the inferred parameter, from
         the largest useful penalty (where the first feature enters) down, ``n_alphas``
         values over a ratio ``eps`` (see Notes).
-    n_alphas : int, default 100
+    n_alphas : int, default 25
         The number of values on the default path (scikit-learn's ``n_alphas``).
     eps : float in (0, 1), default 1e-3
         The ratio of the smallest to the largest penalty on the default path
@@ -172,7 +172,7 @@ class StabilitySelection(*_BASES):
         Subsamples fitted in parallel with joblib.
     progress : bool, optional
         A progress bar over the subsamples (``tqdm.auto``); None: shown only when a
-        person watches (a terminal or a notebook), see :mod:`propstab._progress`.
+        person watches (a terminal or a notebook).
 
     Attributes
     ----------

@@ -58,7 +58,33 @@ API_SECTIONS = (
     ("propstab.testing", "Stability as a regression test"),
 )
 
-MARKS = {"holds": "✓", "violated": "!", "refuted": "✗", "unrefuted": "?", "skipped": "–"}
+#: One notation for the property tables (the catalogue's index and every measure page):
+#: the audit's status of a (measure, property) row -> its mark and its meaning.
+MARKS = {"holds": "✓", "violated": "✗", "refuted": "–", "unrefuted": "–?", "skipped": "·"}
+MEANINGS = {
+    "holds": "claimed and confirmed: the audit found no counterexample",
+    "violated": "claimed but refuted: the audit found a counterexample (a wrong claim)",
+    "refuted": "not claimed, and rightly so: the audit shows a counterexample",
+    "unrefuted": "not claimed; the audit found no counterexample either",
+    "skipped": "not audited (the check does not apply)",
+}
+LEGEND = ("Marks: " + "; ".join(f"{MARKS[k]} {MEANINGS[k]}" for k in MARKS)
+          + ". The symbols are defined in the :doc:`/notation`.")
+
+
+def _scale_text(scale) -> str:
+    """An interpretation scale ``((0.4, "poor"), (0.75, ...), (inf, "excellent"))`` as
+    ``below 0.4: poor; 0.4 to 0.75: ...; above 0.75: excellent``."""
+    parts, low = [], None
+    for upper, label in scale:
+        if low is None:
+            parts.append(f"below {upper:g}: {label}")
+        elif upper == float("inf"):
+            parts.append(f"above {low:g}: {label}")
+        else:
+            parts.append(f"{low:g} to {upper:g}: {label}")
+        low = upper
+    return "; ".join(parts)
 
 
 # ------------------------------------------------------------------ small helpers
@@ -81,6 +107,51 @@ def rst_escape(text) -> str:
     """Plain text as reStructuredText: inline markup characters escaped."""
     text = " ".join(str(text).split())
     return re.sub(r"([\\*`|_<>\[\]])", r"\\\1", text)
+
+
+#: A page of this site named by its source file (``docs/inference.md``) in a docstring
+#: or a registry note: on the site it becomes a link to the page.
+_DOC_PATH = re.compile(r"\bdocs/([\w/]+)\.md\b")
+
+
+def _doc_link(match) -> str:
+    name = match.group(1)
+    if (ROOT / "docs" / f"{name}.md").is_file():
+        return f":doc:`/{name}`"
+    return match.group(0)
+
+
+_MATH_ROLE = re.compile(r":math:`[^`]+`")
+
+
+def rst_text(text) -> str:
+    """Like :func:`rst_escape`, with each ``docs/<page>.md`` turned into a link and each
+    ``:math:`...``` formula of a registry text kept for MathJax."""
+    text = " ".join(str(text).split())
+    out, last = [], 0
+    pattern = re.compile(f"{_DOC_PATH.pattern}|{_MATH_ROLE.pattern}")
+    def escape(part):
+        return re.sub(r"([\\*`|_<>\[\]])", r"\\\1", part)
+    for m in pattern.finditer(text):
+        out.append(escape(text[last:m.start()]))
+        out.append(m.group(0) if m.group(0).startswith(":math:") else _doc_link(m))
+        last = m.end()
+    out.append(escape(text[last:]))
+    return "".join(out)
+
+
+def _docstring_doc_links(app, what, name, obj, options, lines):
+    """``docs/<page>.md`` in a docstring's prose -> a link to that page of the site
+    (``help()`` keeps the readable path); doctest blocks are left as they are."""
+    in_doctest = False
+    for i, line in enumerate(lines):
+        stripped = line.strip()
+        if stripped.startswith(">>>"):
+            in_doctest = True
+        elif not stripped:
+            in_doctest = False
+        if not in_doctest and "docs/" in line:
+            lines[i] = _DOC_PATH.sub(_doc_link, line)
 
 
 def heading(text: str, char: str = "=") -> str:
@@ -169,10 +240,21 @@ def _matrix(Z, ranking: bool = False) -> str:
     return "[" + ", ".join("".join(str(int(c)) for c in row) for row in Z) + "]"
 
 
+#: The audit's reasons write the null expectation as ``E[value | H0]``: typeset here.
+_REASON_MATH = {"E[value | H0]": r":math:`E[\text{value} \mid H_0]`"}
+
+
+def _reason(text: str) -> str:
+    text = " ".join(str(text).split())
+    parts = re.split("(" + "|".join(map(re.escape, _REASON_MATH)) + ")", text)
+    return "".join(_REASON_MATH.get(part) or re.sub(r"([\\*`|_<>\[\]])", r"\\\1", part)
+                   for part in parts)
+
+
 def _evidence(row: dict, ranking: bool = False) -> str:
     """The evidence cell of a verdict: the reason, and the counterexample in full (a
     rank matrix R for a measure of the ranking family)."""
-    parts = [rst_escape(row["reason"])]
+    parts = [_reason(row["reason"])]
     ce = row.get("counterexample")
     Z = "R" if ranking else "Z"
     if isinstance(ce, list) and ce and isinstance(ce[0][0], list):          # a pair
@@ -190,18 +272,22 @@ def _evidence(row: dict, ranking: bool = False) -> str:
     return " ".join(parts)
 
 
+def _capital(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
 def _verdict_table(rows: list, axioms, ranking: bool = False) -> str:
     by_axiom = {r["axiom"]: r for r in rows}
-    lines = [".. list-table::", "   :header-rows: 1", "   :widths: 14 12 12 62",
+    lines = [".. list-table::", "   :header-rows: 1", "   :widths: 16 6 78",
              "   :class: verdicts", "",
-             "   * - property", "     - declared", "     - audit", "     - evidence"]
+             "   * - property", "     - mark", "     - the audit's evidence"]
     for a in axioms:
         r = by_axiom.get(a.name)
-        declared = "claimed" if r and r["claimed"] else "not claimed"
-        status = f"{MARKS[r['status']]} {r['status']}" if r else "not audited"
+        mark = MARKS[r["status"]] if r else MARKS["skipped"]
+        meaning = MEANINGS[r["status"]] if r else MEANINGS["skipped"]
         lines += [f"   * - :ref:`{a.label} <axiom-{a.name.lower()}>`",
-                  f"     - {declared}", f"     - {status}",
-                  f"     - {_evidence(r, ranking) if r else ''}"]
+                  f"     - {mark}",
+                  f"     - {meaning[0].upper() + meaning[1:]}. {_capital(_evidence(r, ranking)) if r else ''}"]
     return "\n".join(lines) + "\n"
 
 
@@ -210,7 +296,9 @@ def _measure_page(info, rows_by_label: dict, audit_note: str) -> str:
     from propstab.auditing import VARIANTS
     name = info.name
     out = [f".. _measure-{name}:\n", heading(f"{name}"), ""]
-    out.append(f"*{info.family} family* — {rst_escape(info.summary)}\n")
+    first = " ".join((inspect.getdoc(info.function) or info.summary).split("\n\n")[0].split())
+    out.append(f"*{info.family} family* — {first} The symbols are defined in "
+               "the :doc:`/notation`.\n")
     ranking = info.input == "ranking"
     Z = "R" if ranking else "Z"
     fields = [(":Call:", f"``propstab.stability({Z}, measure=\"{name}\")`` or "
@@ -232,15 +320,18 @@ def _measure_page(info, rows_by_label: dict, audit_note: str) -> str:
                    "a constant subset size only (elsewhere NaN with "
                    ":class:`~propstab.UndefinedMeasureWarning`)"))
     if info.null_value is not None:
-        fields.append((":Null value:", f"E[value | H0] = ``{info.null_value:g}``"))
+        fields.append((":Null value:", rf":math:`E[\,\cdot \mid H_0] = {info.null_value:g}`"
+                                       " (the expected value under selection at random)"))
     if info.scale:
-        fields.append((":Scale:", "; ".join(f"up to {x:g}: {rst_escape(label)}"
-                                            for x, label in info.scale)))
+        fields.append((":Scale:", rst_escape(_scale_text(info.scale))
+                       + " (thesis Table 6.1, after Fleiss' kappa)"))
     out += [f"{k} {v}" for k, v in fields] + [""]
 
     out.append(heading("Formula", "-"))
-    out.append(f"``{info.summary}``\n")
-    for block in _math_blocks(info.function.__doc__):
+    blocks = _math_blocks(info.function.__doc__)
+    if not blocks:
+        out.append(f"``{info.summary}``\n")
+    for block in blocks:
         out.append(block + "\n")
     out.append(f"The full docstring, with examples: :func:`propstab.measures.{name}`.\n")
 
@@ -249,19 +340,29 @@ def _measure_page(info, rows_by_label: dict, audit_note: str) -> str:
         for p in info.parameters:
             extra = f" One of {', '.join(f'``{c!r}``' for c in p.choices)}." if p.choices else ""
             out.append(f"``{p.name}`` (default ``{p.default!r}``)\n"
-                       f"   {rst_escape(p.description)}{extra}\n")
+                       f"   {rst_text(p.description)}{extra}\n")
 
     out.append(heading("Properties: declared and audited", "-"))
     out.append(audit_note + "\n")
+    out.append(LEGEND + "\n")
     out.append(_verdict_table(rows_by_label.get(name, []), Axiom, ranking))
     for v in VARIANTS.get(name, ()):
         label = name + "[" + ", ".join(f"{k}={val}" for k, val in v.options.items()) + "]"
         options = ", ".join(f"{k}={val!r}" for k, val in v.options.items())
         out.append(heading(f"With {options}", "~"))
-        out.append(rst_escape(v.reason) + ".\n")
+        out.append(rst_text(v.reason) + ".\n")
         out.append(_verdict_table(rows_by_label.get(label, []), Axiom, ranking))
     if info.notes:
-        out.append(".. note::\n\n   " + rst_escape(info.notes) + "\n")
+        out.append(".. note::\n\n   " + rst_text(info.notes) + "\n")
+
+    out.append(heading("Confidence interval", "-"))
+    out.append(f"``propstab.estimate({Z}, measure=\"{name}\")`` gives the value with its "
+               "variance (its ``method`` says which: analytic where a closed form is known, "
+               "else the delete-one-run jackknife or the bootstrap); its ``confidence_interval()`` is the interval (below 100 runs "
+               "the logit interval with the jackknife variance, which held its level best in "
+               "the validation study), and :func:`propstab.one_sample_test` and "
+               ":func:`propstab.two_sample_test` test it. The methods and their coverage: "
+               ":doc:`/inference`.\n")
 
     out.append(heading("R reference", "-"))
     ref = info.r_reference
@@ -274,7 +375,7 @@ def _measure_page(info, rows_by_label: dict, audit_note: str) -> str:
             text += " Options: " + ", ".join(f"``{k}`` → ``{v}``"
                                              for k, v in ref.arguments.items()) + "."
         if ref.note:
-            text += " " + rst_escape(ref.note)
+            text += " " + rst_text(ref.note)
         out.append(text + "\n")
         from propstab.r import EXPECTED_DIFFERENCES
         diffs = [d for d in EXPECTED_DIFFERENCES if name in d.measures]
@@ -298,9 +399,8 @@ def _index_page(infos, rows_by_label: dict, audit_note: str) -> str:
         "registry when this site is built. A measure *declares* which of the five "
         "properties (:ref:`properties`) it has; the axiom audit searches each claimed "
         "property for a counterexample and each disclaimed one for a refutation. The "
-        "marks below combine both: ✓ claimed and no counterexample found, ✗ not "
-        "claimed and refuted (the page shows the counterexample), ? not claimed and "
-        "not refuted, ! claimed but violated (a wrong declaration).\n")
+        "marks below combine both; each measure's page shows the evidence.\n")
+    out.append(LEGEND + "\n")
     out.append(audit_note + "\n")
     out.append("The same table as one Markdown page: :doc:`/measures` (also printed by "
                "``propstab measures``).\n")
@@ -326,8 +426,11 @@ def _index_page(infos, rows_by_label: dict, audit_note: str) -> str:
         out.append("     - bounds")
         for m in members:
             by_axiom = {r["axiom"]: r for r in rows_by_label.get(m.name, [])}
+            blocks = _math_blocks(m.function.__doc__)
+            formula = (f"``{m.summary}``" if not blocks else
+                       textwrap.indent(blocks[0], " " * 7).lstrip())
             out += [f"   * - :ref:`{m.name} <measure-{m.name}>`",
-                    f"     - {rst_escape(m.summary)}"]
+                    f"     - {formula}", ""]
             out += [f"     - {MARKS[by_axiom[a.name]['status']] if a.name in by_axiom else ''}"
                     for a in Axiom]
             out.append(f"     - [``{m.bounds[0]}``, ``{m.bounds[1]}``]")
@@ -429,9 +532,197 @@ def _api_index() -> str:
     return "\n".join(out)
 
 
+#: The user guide's page for each public module (``Read more in the User Guide`` on the
+#: API pages); names listed in GUIDE_BY_NAME override their module's page.
+GUIDE_BY_MODULE = {
+    "propstab": ("/user_guide/choosing", "Measures, and how to choose one"),
+    "propstab.measures": ("/user_guide/choosing", "Measures, and how to choose one"),
+    "propstab.registry": ("/contributing", "Adding a measure"),
+    "propstab.axioms": ("/user_guide/properties", "The five properties, and the audit"),
+    "propstab.inference": ("/inference", "Inference for stability"),
+    "propstab.auditing": ("/user_guide/properties", "The five properties, and the audit"),
+    "propstab.strategies": ("/user_guide/properties", "The five properties, and the audit"),
+    "propstab.search": ("/user_guide/properties", "The five properties, and the audit"),
+    "propstab.chance": ("/varying_sizes", "Varying subset sizes"),
+    "propstab.resampling": ("/from_data", "From data to stability"),
+    "propstab.error_control": ("/stability_selection", "Stability selection"),
+    "propstab.stability_selection": ("/stability_selection", "Stability selection"),
+    "propstab.selection": ("/stability_selection", "Stability selection"),
+    "propstab.selectors": ("/from_data", "From data to stability"),
+    "propstab.similarity": ("/correlated", "Correlated feature spaces"),
+    "propstab.plots": ("/auto_gallery/index", "the gallery"),
+    "propstab.r": ("/r_crosscheck", "Cross-checking with R"),
+}
+GUIDE_BY_NAME = {
+    "estimate": "propstab.inference", "one_sample_test": "propstab.inference",
+    "two_sample_test": "propstab.inference", "pairwise_tests": "propstab.inference",
+    "population_stability": "propstab.inference", "StabilityEstimate": "propstab.inference",
+    "resample": "propstab.resampling", "assess": "propstab.resampling",
+    "compare": "propstab.resampling",
+    "StabilitySelection": "propstab.stability_selection",
+    "audit": "propstab.auditing", "Axiom": "propstab.axioms", "AuditTable": "propstab.auditing",
+    "crosscheck": "propstab.r",
+}
+RANKING_PAGE = ("/rankings", "The stability of rankings and weights")
+
+
+def guide_pages() -> dict:
+    """Canonical full name of every documented public object -> ``(page, title)`` of the
+    user guide that explains it (the API pages link to it)."""
+    sections, _ = public_names()
+    out = {}
+    for module, entries in sections:
+        for name, canonical in entries:
+            if canonical in out:
+                continue
+            home = GUIDE_BY_NAME.get(name, canonical.rpartition(".")[0])
+            if "rank" in name.lower():
+                out[canonical] = RANKING_PAGE
+            elif home in GUIDE_BY_MODULE:
+                out[canonical] = GUIDE_BY_MODULE[home]
+    return out
+
+
 def generate_api(folder: pathlib.Path) -> None:
     """Write ``folder/index.rst`` (autosummary generates the object pages from it)."""
     write_if_changed(folder / "index.rst", _api_index())
+
+
+# ------------------------------------------------------------------ the R package's help pages
+
+def _rd_group(text: str, i: int):
+    """The content of the brace group opening at ``text[i] == "{"`` and the index after
+    its closing brace (Rd escapes ``\{``, ``\}`` and ``\%`` are kept)."""
+    depth, j = 0, i
+    while j < len(text):
+        c = text[j]
+        if c == "\\" and j + 1 < len(text) and text[j + 1] in "{}%\\":
+            j += 2
+            continue
+        if c == "{":
+            depth += 1
+        elif c == "}":
+            depth -= 1
+            if depth == 0:
+                return text[i + 1:j], j + 1
+        j += 1
+    return text[i + 1:], len(text)
+
+
+def _rd_sections(text: str) -> list:
+    """``[(macro, [arguments])]``: the top-level macros of an Rd file, in order."""
+    text = "\n".join(line for line in text.splitlines() if not line.startswith("%"))
+    out, i = [], 0
+    while i < len(text):
+        m = re.compile(r"\\(\w+)").match(text, i)
+        if not m:
+            i += 1
+            continue
+        i, args = m.end(), []
+        while i < len(text) and text[i] in "[{":
+            if text[i] == "[":
+                end = text.index("]", i)
+                i = end + 1
+                continue
+            arg, i = _rd_group(text, i)
+            args.append(arg)
+        out.append((m.group(1), args))
+    return out
+
+
+def _rd_inline(text: str) -> str:
+    """Rd markup inside a paragraph as Markdown (code, links, emphasis, lists)."""
+    out, i = [], 0
+    while i < len(text):
+        c = text[i]
+        if c == "\\" and i + 1 < len(text) and text[i + 1] in "{}%\\":
+            out.append(text[i + 1])
+            i += 2
+            continue
+        m = re.compile(r"\\(\w+)").match(text, i) if c == "\\" else None
+        if not m:
+            out.append(c)
+            i += 1
+            continue
+        name, i = m.group(1), m.end()
+        if i < len(text) and text[i] == "[":                 # \link[=target]{text}
+            i = text.index("]", i) + 1
+        args = []
+        while i < len(text) and text[i] == "{":
+            arg, i = _rd_group(text, i)
+            args.append(arg)
+        inner = [_rd_inline(a) for a in args]
+        if name in ("code", "verb", "link", "method", "dQuote", "sQuote", "env", "file"):
+            plain = re.sub(r"`", "", "".join(inner))
+            out.append(f"`{plain}`" if plain else "")
+        elif name in ("strong", "bold"):
+            out.append(f"**{''.join(inner)}**")
+        elif name in ("emph", "dfn"):
+            out.append(f"*{''.join(inner)}*")
+        elif name == "itemize" or name == "enumerate":
+            items = re.split(r"\\item\b", args[0] if args else "")
+            out.append("\n\n" + "\n".join(f"- {' '.join(_rd_inline(x).split())}"
+                                          for x in items if x.strip()) + "\n\n")
+        elif name == "doi":
+            out.append(f"doi:{''.join(inner)}")
+        elif name == "email":
+            out.append("".join(inner))
+        elif name == "url" or name == "href":
+            out.append(f"<{args[0]}>" if args else "")
+        elif name in ("ldots", "dots"):
+            out.append("...")
+        elif name == "R":
+            out.append("R")
+        else:
+            out.append("".join(inner))
+    return "".join(out)
+
+
+def _rd_paragraphs(text: str) -> str:
+    paragraphs = re.split(r"\n\s*\n", _rd_inline(text).strip())
+    return "\n\n".join(p.strip() if p.lstrip().startswith("- ")
+                       else " ".join(p.split()) for p in paragraphs if p.strip()) + "\n"
+
+
+def r_reference_markdown(man: pathlib.Path) -> str:
+    """The R package's help pages (``rpackage/man/*.Rd``) as one Markdown text: per page
+    its title, usage, description, arguments, value and examples."""
+    out = []
+    pages = []
+    for rd in sorted(man.glob("*.Rd")):
+        sections = _rd_sections(rd.read_text(encoding="utf-8"))
+        first = {}
+        for macro, args in sections:
+            first.setdefault(macro, args)
+        if "name" not in first or first.get("docType") == ["package"]:
+            continue
+        pages.append((rd.stem, first, sections))
+    for stem, first, sections in pages:
+        name = first["name"][0].strip()
+        title = " ".join(_rd_inline(first.get("title", [name])[0]).split())
+        aliases = [a[0].strip() for m, a in sections if m == "alias" and a]
+        out += [f"({'r-' + stem.replace('.', '-').replace('_', '-')})=",
+                f"### {title}", ""]
+        if len(aliases) > 1 or aliases != [name]:
+            out += ["Help page `" + name + "`: " + ", ".join(f"`{a}()`" for a in aliases
+                                                             if a != name) + ".", ""]
+        if "usage" in first:
+            out += ["```r", first["usage"][0].strip("\n"), "```", ""]
+        if "description" in first:
+            out += [_rd_paragraphs(first["description"][0])]
+        if "arguments" in first:
+            out += ["**Arguments**", ""]
+            body = first["arguments"][0]
+            for m in re.finditer(r"\\item(?=\{)", body):
+                arg, after = _rd_group(body, m.end())
+                text, _ = _rd_group(body, after + (len(body[after:]) - len(body[after:].lstrip())))
+                out.append(f"- `{_rd_inline(arg)}`: {' '.join(_rd_inline(text).split())}")
+            out.append("")
+        if "value" in first:
+            out += ["**Value**", "", _rd_paragraphs(first["value"][0])]
+        if "examples" in first:
+            out += ["**Examples**", "", "```r", first["examples"][0].strip("\n"), "```", ""]
+    return "\n".join(out)
 
 
 # ------------------------------------------------------------------ gallery
@@ -455,6 +746,19 @@ def figure_files_scraper(block, block_vars, gallery_conf):
         images.append(target)
     # one figure per row, full width (several in one call become a row of thumbnails)
     return "".join(figure_rst([image], gallery_conf["src_dir"]) for image in images)
+
+
+def _format_warning(message, category, filename, lineno, line=None):
+    """A warning as a reader of the gallery should see it: its class and message, without
+    the path of the file on the machine that built the site."""
+    return f"{category.__name__}: {message}\n"
+
+
+def gallery_warnings(gallery_conf, fname):
+    """sphinx-gallery ``reset_modules`` hook: before each example, warnings print as
+    ``SmallSampleWarning: message`` (no build path, no source line)."""
+    import warnings
+    warnings.formatwarning = _format_warning
 
 
 # ------------------------------------------------------------------ the extension
@@ -577,10 +881,70 @@ def data_names() -> list:
     return sorted(set(out))
 
 
+_VIEWCODE_BACK = re.compile(r'(<a class="viewcode-back" href=")([^"#]+)#([^"]+)(")')
+
+
+def _fix_viewcode_anchors(app, exception):
+    """Point the ``[docs]`` links of the highlighted sources (``_modules/``) at the
+    anchors that exist.
+
+    Sphinx's viewcode writes each link as the documenting page plus
+    ``#<module>.<name>``, with one module name per source file: the spelling under which
+    the file's first object was documented. A file whose objects are documented under
+    several public spellings (``propstab.estimate``, ``propstab.inference.ConfidenceInterval``)
+    gets anchors that do not exist; each is replaced here by the one id of the target
+    page that ends with the object's name (longest matching suffix first).
+    """
+    if exception is not None or app.builder.format != "html":
+        return
+    out = pathlib.Path(app.outdir)
+    ids_of: dict = {}
+
+    def ids(page: pathlib.Path) -> set:
+        if page not in ids_of:
+            text = page.read_text(encoding="utf-8") if page.is_file() else ""
+            ids_of[page] = set(re.findall(r'\bid="([^"]+)"', text))
+        return ids_of[page]
+
+    def fix(source: pathlib.Path, match) -> str:
+        href, anchor = match.group(2), match.group(3)
+        target = (source.parent / href).resolve()
+        found = ids(target)
+        if anchor in found:
+            return match.group(0)
+        parts = anchor.split(".")
+        for cut in range(1, len(parts)):
+            suffix = ".".join(parts[cut:])
+            matches = [i for i in found if i == suffix or i.endswith("." + suffix)]
+            if len(matches) == 1:
+                return f"{match.group(1)}{href}#{matches[0]}{match.group(4)}"
+        return match.group(0)
+
+    for source in (out / "_modules").rglob("*.html"):
+        text = source.read_text(encoding="utf-8")
+        fixed = _VIEWCODE_BACK.sub(lambda m: fix(source, m), text)
+        if fixed != text:
+            source.write_text(fixed, encoding="utf-8")
+
+
+#: Abbreviations after which autosummary's first sentence of a docstring does not end
+#: (the API index showed "... (thesis, ch." and "(e.g.").
+ABBREVIATIONS = (" e.g.", "(e.g.", " i.e.", "(i.e.", " ch.", " eq.", "(eq.", " al.", " Thm.",
+                 " sec.", " Sec.", " Fig.", " cf.", "(cf.", " vs.", " App.", " Cor.", " Prop.",
+                 " Def.", " no.", " Tab.", " Eq.", " pp.", " p.")
+
+
 def setup(app):
+    from sphinx.ext import autosummary
+    # the module object is wrapped (Sphinx's deprecation shim): set the function's global
+    namespace = autosummary.extract_summary.__globals__
+    namespace["WELL_KNOWN_ABBREVIATIONS"] = tuple(
+        dict.fromkeys((*namespace["WELL_KNOWN_ABBREVIATIONS"], *ABBREVIATIONS)))
     app.add_config_value("propstab_aliases", {}, "env")
+    app.connect("build-finished", _fix_viewcode_anchors)
     app.connect("missing-reference", _resolve_alias)
     app.connect("autodoc-process-docstring", _measure_docstring, priority=100)
+    app.connect("autodoc-process-docstring", _docstring_doc_links, priority=200)
     app.connect("autodoc-skip-member", _skip_generated_members)
     app.connect("builder-inited", _numpydoc_settings)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

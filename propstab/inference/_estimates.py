@@ -585,7 +585,7 @@ def estimate(Z, /, measure: str = "nogueira", *, method: str = "auto", n_feature
     method : {"auto", "analytic", "jackknife"}
         ``"analytic"``: thesis Thm 6, for ``nogueira`` and ``kuncheva`` (equal to it
         on its domain, Thm 4), and its delta-method counterpart for ``conger``
-        (:func:`propstab._variance.conger_delta`, equal to Thm 6 for a constant size);
+        (equal to Thm 6 for a constant size);
         ``"jackknife"``: delete-one-run jackknife, for any measure; ``"auto"``:
         Thm 6 for ``nogueira`` and ``kuncheva``, else the jackknife (also for
         ``conger``, whose jackknife intervals cover better for M < 100,
@@ -642,7 +642,7 @@ def estimate(Z, /, measure: str = "nogueira", *, method: str = "auto", n_feature
     runs' weights (e.g. two feature sets each chosen by half of the runs), although the
     estimate does vary from sample to sample; an analytic variance from M = 2 runs does
     not measure how they differ. Where the per-run terms are equal up to rounding
-    (:func:`propstab._variance.degenerate`) and the runs are not all the same, the
+    and the runs are not all the same, the
     estimate takes the bootstrap variance (2000 resamples of the runs, seed 0; not the
     jackknife, a linearisation that is 0 or nearly so at the same points), else NaN,
     and warns (:class:`DegenerateVarianceWarning`).

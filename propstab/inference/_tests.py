@@ -471,7 +471,7 @@ def one_sample_test(Z, /, phi0: float, *, alternative: str = "greater",
     test : {"auto", "wald", "logit"}, default "auto"
         ``"wald"``: :math:`V_M = (\\hat\\Phi - \\Phi_0)/\\sqrt v` against N(0, 1)
         (thesis sec. 5.2.5); ``"logit"``: the same on the logit scale of the measure's
-        range (``propstab._intervals.transformed_statistic``), the test that the
+        range, the test that the
         logit interval inverts; ``"auto"``: the test that inverts the default interval
         (``propstab.inference.auto_interval``): below 100 runs the logit test with the jackknife
         variance (in the small-M study the one-sided 5 % test rejected a true value
@@ -557,8 +557,7 @@ def _paired_variance(e1: StabilityEstimate, e2: StabilityEstimate) -> float:
     of them replaced a degenerate variance by the bootstrap
     (``StabilityEstimate.variance_note``), the paired bootstrap of the difference
     (the same resamples of the runs for both), and NaN where one is NaN. A degenerate
-    difference of runs that differ takes the paired bootstrap too
-    (:func:`propstab._variance.degenerate`)."""
+    difference of runs that differ takes the paired bootstrap too."""
     if math.isnan(e1.variance) or math.isnan(e2.variance):
         return float("nan")
     info = get_measure(e1.measure)
@@ -610,7 +609,7 @@ def chosen_test(test: str, n_runs1: int, n_runs2: int) -> str:
 
     References
     ----------
-    docs/inference_validation.md, "Small M" (studies/validate_small_m.py): the levels
+    docs/inference_validation.md, "Small M" (the small-M study): the levels
     this rule follows.
 
     Examples

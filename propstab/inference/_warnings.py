@@ -138,8 +138,8 @@ class SmallSampleWarning(UserWarning):
     References
     ----------
     Nogueira, S. (2018). Quantifying the Stability of Feature Selection. PhD thesis,
-    University of Manchester, Thm 6 and Cor. 1 (asymptotic in M);
-    studies/validate_small_m.py.
+    University of Manchester, Thm 6 and Cor. 1 (asymptotic in M); the
+    small-M study of docs/inference_validation.md.
 
     Examples
     --------
@@ -337,7 +337,7 @@ def auto_interval(n_runs: int) -> Tuple[str, bool]:
 
     References
     ----------
-    studies/validate_small_m.py; docs/inference_validation.md, "Small M".
+    The small-M study: docs/inference_validation.md, "Small M".
 
     Examples
     --------
@@ -383,7 +383,7 @@ def small_sample_note(n_runs: int, *, short: bool = False, method: str = "auto",
 
     References
     ----------
-    studies/validate_small_m.py; docs/inference_validation.md, "Small M".
+    The small-M study: docs/inference_validation.md, "Small M".
 
     Examples
     --------

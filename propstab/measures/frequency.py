@@ -257,7 +257,7 @@ def conger(c):
     Notes
     -----
     The analytic variance of :func:`propstab.estimate` is the delta method for the
-    ratio of the two U-statistics above (:func:`propstab._variance.conger_delta`),
+    ratio of the two U-statistics above,
     which for a constant size is thesis Thm 6. See docs/varying_sizes.md.
 
     Examples

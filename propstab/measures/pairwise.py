@@ -24,15 +24,17 @@ from .references import BOMMERT, SOMOL, TABLE_6_1, THESIS
 
 CORRECTION = Parameter(
     "correction_for_chance", "none",
-    "'exact': replace each pair's score phi by (phi - E[phi|H0]) / (1 - E[phi|H0]), with "
-    "E[phi|H0] the exact hypergeometric expectation for the pair's sizes (stabm's "
-    "correction.for.chance).", choices=("none", "exact"))
+    "'exact': replace each pair's score :math:`\\phi` by "
+    ":math:`(\\phi - E[\\phi \\mid H_0]) / (1 - E[\\phi \\mid H_0])`, with "
+    ":math:`E[\\phi \\mid H_0]` the exact hypergeometric expectation for the pair's sizes "
+    "(stabm's correction.for.chance).", choices=("none", "exact"))
 
 #: The audited variant of every measure taking :data:`CORRECTION`: its claims differ.
 EXACT_PER_PAIR = Variant(
     {"correction_for_chance": "exact"},
     {Axiom.CORRECTION_FOR_CHANCE: True, Axiom.MONOTONICITY: False}, lower=-1,
-    reason="each pair's score phi becomes (phi - E[phi|H0]) / (1 - E[phi|H0]) with the exact "
+    reason="each pair's score :math:`\\phi` becomes "
+           ":math:`(\\phi - E[\\phi \\mid H_0]) / (1 - E[\\phi \\mid H_0])` with the exact "
            "hypergeometric expectation: the null expectation is 0 for every configuration and "
            "the values lie in [-1, 1]; the pair-dependent rescaling makes the value depend on "
            "how the intersections are spread, not only on the total variance")
@@ -52,7 +54,8 @@ def _not_monotone(why: str) -> str:
     """The note of a measure that Thesis Table 4.1 calls monotone from dphi/dr_ij > 0 only."""
     return ("Not strictly monotone in propstab's formal sense (the value is not a function of "
             "the total variance at fixed row sizes): " + why + ". Thesis Table 4.1 claims "
-            "monotonicity from dphi/dr_ij > 0 (App. B.2.1), a weaker property; see "
+            "monotonicity from :math:`\\partial\\phi / \\partial r_{ij} > 0` (App. B.2.1), a "
+            "weaker property; see "
             "docs/table41.md.")
 
 
@@ -117,7 +120,7 @@ def hamming(r, ki, kj, d):
                 SOMOL + " (generalized Kalousis GK, Def. 4)"),
     claims=claims(fully_defined=True, monotonicity=False, bounds=True, maximum=True,
                   correction_for_chance=False),
-    notes=_not_monotone("phi is nonlinear in r_ij, so spreading the same total intersection "
+    notes=_not_monotone(":math:`\\phi` is nonlinear in :math:`r_{ij}`, so spreading the same total intersection "
                         "differently changes the value even at a constant size"),
     lower=0, upper=1,
     parameters=(CORRECTION,),
@@ -165,7 +168,7 @@ def jaccard(r, ki, kj, d):
                 "feature groups. KDD", THESIS + ", Table 3.1"),
     claims=claims(fully_defined=True, monotonicity=False, bounds=True, maximum=True,
                   correction_for_chance=False),
-    notes=_not_monotone("with varying sizes each pair's weight 2/(k_i + k_j) differs"),
+    notes=_not_monotone("with varying sizes each pair's weight :math:`2/(k_i + k_j)` differs"),
     lower=0, upper=1,
     parameters=(CORRECTION,),
     variants=(EXACT_PER_PAIR,),
@@ -210,7 +213,7 @@ def dice(r, ki, kj, d):
                 THESIS + ", Table 3.1"),
     claims=claims(fully_defined=True, monotonicity=False, bounds=True, maximum=True,
                   correction_for_chance=False),
-    notes=_not_monotone("with varying sizes each pair's weight 1/sqrt(k_i k_j) differs"),
+    notes=_not_monotone("with varying sizes each pair's weight :math:`1/\\sqrt{k_i k_j}` differs"),
     lower=0, upper=1,
     parameters=(CORRECTION,),
     variants=(EXACT_PER_PAIR,),
@@ -253,7 +256,7 @@ def ochiai(r, ki, kj, d):
                 "BMC Bioinformatics 6(Suppl 2)", THESIS + ", Table 3.1"),
     claims=claims(fully_defined=True, monotonicity=False, bounds=True, maximum=True,
                   correction_for_chance=False),
-    notes=_not_monotone("with varying sizes each pair's weight (1/k_i + 1/k_j)/2 differs"),
+    notes=_not_monotone("with varying sizes each pair's weight :math:`(1/k_i + 1/k_j)/2` differs"),
     lower=0, upper=1)
 @pair_kernel(reason="a run is empty")
 def pog(r, ki, kj, d):
@@ -336,8 +339,8 @@ def kuncheva(r, ki, kj, d):
                 THESIS + ", Table 3.1"),
     claims=claims(fully_defined=True, monotonicity=False, bounds=True, maximum=False,
                   correction_for_chance=True),
-    notes=_not_monotone("with varying sizes each pair's weight 1/(min(k_i, k_j) - max(0, k_i + "
-                        "k_j - d)) differs"),
+    notes=_not_monotone("with varying sizes each pair's weight "
+                        ":math:`1/(\\min(k_i, k_j) - \\max(0, k_i + k_j - d))` differs"),
     lower=-1, upper=1, null_value=0.0, scale=TABLE_6_1,
     r_reference=_stabm("stabilityLustgarten"))
 @pair_kernel(reason="a run is empty or selects all features")
@@ -377,8 +380,8 @@ def lustgarten(r, ki, kj, d):
                 "wrapper-based feature subset selection. ICTAI", THESIS + ", eq. 3.2"),
     claims=claims(fully_defined=True, monotonicity=False, bounds=False, maximum=False,
                   correction_for_chance=True),
-    notes=_not_monotone("with varying sizes each pair's weight 1/(min(k_i, k_j) - k_i k_j/d) "
-                        "differs"),
+    notes=_not_monotone("with varying sizes each pair's weight "
+                        ":math:`1/(\\min(k_i, k_j) - k_i k_j/d)` differs"),
     lower=Bound("1 - d", func=lambda M, d, k: 1 - d), upper=1, null_value=0.0, scale=TABLE_6_1,
     r_reference=RReference("stabm", "stabilityWald",
                            differences=(NAN_NOT_NA.applying(_full_and_nonempty_run),)))

@@ -261,7 +261,7 @@ def r_default_options(info: MeasureInfo) -> "dict[str, Any]":
     Examples
     --------
     >>> from propstab import get_measure
-    >>> from propstab.r._crosscheck import r_default_options
+    >>> from propstab.r import r_default_options
     >>> r_default_options(get_measure("sechidis"))
     {'similarity': None, 'threshold': 0.9}
     """

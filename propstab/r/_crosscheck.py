@@ -155,7 +155,7 @@ def crosscheck(measures=None, *, max_examples: int = 50, seed: int = 0,
         R default ('estimate') is replaced by 'exact' or 'none', as the row's notes say.
     progress : bool or None, default None
         A progress bar with one step per measure: None shows it only when a person
-        watches (a terminal or a Jupyter kernel; :mod:`propstab._progress`), True
+        watches (a terminal or a Jupyter kernel), True
         always, False never.
 
     Returns

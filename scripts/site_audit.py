@@ -1,0 +1,338 @@
+"""Check every page of the built documentation site as a reader meets it.
+
+Usage::
+
+    /usr/bin/python3 scripts/site_audit.py                  # docs/_build/html, every page
+    /usr/bin/python3 scripts/site_audit.py --no-browser     # links and text only (seconds)
+
+Four checks over all the HTML files of the site:
+
+- **links**: every internal ``href``/``src`` resolves to a file of the site, and its
+  ``#anchor`` to an ``id`` (or ``name``) on the target page (the ``[docs]`` links of the
+  highlighted sources in ``_modules/`` included);
+- **formulas**: the prose of a page (its main column, code, literals and typeset math
+  left out) has no raw TeX (``\\frac``, ``$...$`` left untypeset) and no formula written
+  as plain text (``sum_f``, ``p_f^2``, ``E[Phi``, ``qbar``, ``k-bar``, ...);
+- **words for the project, not the reader**: "the main job", "issue 13", private names
+  (``propstab._x``, ``_registry.``), test files and bare repository paths such as
+  ``docs/x.md`` in prose, and imports of private modules in the examples' code;
+- **width and formulas** (headless Chromium, one session, window 1,400 px): no page is
+  wider than the window (``document.scrollingElement.scrollWidth``), and every formula
+  of the page was typeset by MathJax (measured once MathJax has finished).
+
+Prints one line per problem and a count; exits with status 1 when any is found.
+"""
+from __future__ import annotations
+
+import argparse
+import collections
+import html.parser
+import pathlib
+import posixpath
+import re
+import sys
+import time
+import urllib.parse
+from typing import Dict, Iterable, List, Optional, Sequence
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+HTML = ROOT / "docs" / "_build" / "html"
+
+#: Folders of the build that are not pages a reader opens as prose.
+NOT_PAGES = ("_static", "_images", "_downloads", "_sources", "mathjax")
+#: Pages whose text is a list of names (checked for links and width only).
+NAME_LISTS = ("genindex.html", "py-modindex.html", "search.html")
+
+#: Plain-text or raw-TeX formulas in prose (outside code, literals and typeset math).
+FORMULA_PATTERNS = {
+    "raw TeX": re.compile(r"\\(?:frac|sum|hat|bar|mathbb|mathrm|operatorname|sqrt|cdot|"
+                          r"leq?|geq?|phi|Phi|bigl?|bigr?|tfrac|dfrac|overline)\b"),
+    "untypeset $...$": re.compile(r"(?<![\w$])\$[^$\s][^$]{0,80}?\$(?![\w$])"),
+    "plain-text sum": re.compile(r"\b(?:sum|prod|max|min|mean)_\{?[A-Za-z]"),
+    "plain-text power": re.compile(r"[A-Za-z)\]]_?[A-Za-z0-9]*\^[\d({A-Za-z]"),
+    "plain-text subscript": re.compile(r"(?<![\w.])[A-Za-z]_\{?[A-Za-z0-9]{1,2}\}?(?![\w(])"),
+    "plain-text expectation": re.compile(r"\b[EPV]\[\s*[A-Za-z]"),
+    "plain-text bar or hat": re.compile(r"\b(?:[a-zA-Z]-(?:bar|hat)|(?:phi|Phi)-?(?:bar|hat)|"
+                                        r"[kpqsxKPQSX]bar|[pkPK]hat)\b"),
+    "plain-text H0": re.compile(r"\|\s*H0\b"),
+}
+#: Words written for the project's developers, in prose.
+INTERNAL_PATTERNS = {
+    "the main job": re.compile(r"\bthe main job\b", re.I),
+    "an issue number": re.compile(r"\bissues? \d+\b", re.I),
+    "a private name": re.compile(r"\bpropstab(?:\.\w+)*\._[a-z]\w*|(?<![\w.])_registry\."),
+    "a test file": re.compile(r"\btests?/test_\w*"),
+    "a bare repository path": re.compile(
+        r"(?<![\w/.:-])(?:docs|propstab|scripts|studies|tests|rpackage|benchmarks|r_compat|"
+        r"examples)/[\w./-]*\w\.(?:md|py|R|Rd|txt|json|csv|rst)\b"),
+}
+#: In what the gallery's examples printed: warnings with the build's file paths, and
+#: the reprs of matplotlib calls (``Text(0.5, 1.0, 'title')``).
+OUTPUT_PATTERNS = {
+    "a warning with a path in the output": re.compile(r"(?:/[\w.+-]+)+\.py:\d+: \w*Warning"),
+    "a stray repr in the output": re.compile(r"(?m)^\s*(?:Text|Line2D|Legend|<matplotlib)\b[(.]"),
+}
+#: In code too (examples a reader copies): imports of private modules and helpers.
+CODE_PATTERNS = {
+    "a private import": re.compile(r"(?:from|import)\s+(?:propstab(?:\.\w+)*\._\w+|_\w+)"),
+}
+
+_SKIP_TAGS = {"pre", "code", "script", "style", "kbd", "tt", "samp", "svg", "math"}
+_SKIP_CLASSES = {"math", "highlight", "MathJax", "MathJax_SVG", "MathJax_Preview",
+                 "sphx-glr-script-out", "headerlink", "viewcode-link", "viewcode-back",
+                 "sig", "descname", "descclassname", "sig-param", "literal"}
+_VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta",
+         "source", "track", "wbr"}
+
+
+class _Page(html.parser.HTMLParser):
+    """One page's ids, links, prose (main column, code and math left out) and code."""
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.ids: set = set()
+        self.links: List[str] = []
+        self.prose: List[str] = []
+        self.code: List[str] = []            # code blocks and inline literals
+        self.inline: List[str] = []          # inline literals only
+        self.output: List[str] = []          # what gallery examples printed
+        self._stack: List[tuple] = []        # (tag, skip, in_main, is_code, in_pre, in_out)
+
+    def _state(self):
+        return self._stack[-1][1:] if self._stack else (False, False, False, False, False)
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        for key in ("id", "name"):
+            if attrs.get(key):
+                self.ids.add(attrs[key])
+        for key in ("href", "src"):
+            if attrs.get(key) and tag in ("a", "link", "img", "script", "iframe", "source"):
+                self.links.append(attrs[key])
+        if tag in _VOID:
+            return
+        skip, in_main, is_code, in_pre, in_out = self._state()
+        classes = set((attrs.get("class") or "").split())
+        in_out = in_out or "sphx-glr-script-out" in classes
+        in_main = in_main or tag in ("main", "article")
+        in_pre = in_pre or tag == "pre" or "highlight" in classes
+        is_code = is_code or in_pre or tag in ("code", "tt", "kbd") or "literal" in classes
+        skip = skip or tag in _SKIP_TAGS or bool(classes & _SKIP_CLASSES)
+        self._stack.append((tag, skip, in_main, is_code, in_pre, in_out))
+
+    def handle_startendtag(self, tag, attrs):
+        self.handle_starttag(tag, attrs)
+        if tag not in _VOID and self._stack and self._stack[-1][0] == tag:
+            self._stack.pop()
+
+    def handle_endtag(self, tag):
+        if tag in _VOID:
+            return
+        for i in range(len(self._stack) - 1, -1, -1):
+            if self._stack[i][0] == tag:
+                del self._stack[i:]
+                return
+
+    def handle_data(self, data):
+        skip, in_main, is_code, in_pre, in_out = self._state()
+        if not in_main:
+            return
+        if in_out:
+            self.output.append(data)
+        if is_code:
+            self.code.append(data)
+            if not in_pre:
+                self.inline.append(data)
+        if not skip:
+            self.prose.append(data)
+
+
+def pages(html_dir: pathlib.Path = HTML) -> List[str]:
+    """The site's HTML pages, as paths relative to ``html_dir`` (sorted)."""
+    return sorted(str(p.relative_to(html_dir)) for p in html_dir.rglob("*.html")
+                  if p.relative_to(html_dir).parts[0] not in NOT_PAGES)
+
+
+def _parse(path: pathlib.Path) -> _Page:
+    page = _Page()
+    page.feed(path.read_text(encoding="utf-8", errors="replace"))
+    page.close()
+    return page
+
+
+def _sentence(text: str, start: int, end: int) -> str:
+    left, right = max(0, start - 40), min(len(text), end + 40)
+    return " ".join(text[left:right].split())
+
+
+def scan(html_dir: pathlib.Path = HTML, only: Optional[Iterable[str]] = None
+         ) -> Dict[str, List[str]]:
+    """Links, formulas and internal words of every page (no browser): page -> problems."""
+    html_dir = pathlib.Path(html_dir)
+    names = pages(html_dir) if only is None else list(only)
+    parsed: Dict[str, _Page] = {}
+
+    def get(name):
+        if name not in parsed:
+            parsed[name] = _parse(html_dir / name)
+        return parsed[name]
+
+    problems: Dict[str, List[str]] = collections.defaultdict(list)
+    for name in names:
+        page = get(name)
+        for link in page.links:
+            url = urllib.parse.urlsplit(link)
+            if url.scheme or link.startswith(("//", "mailto:", "javascript:", "data:")):
+                continue
+            target = (posixpath.normpath(posixpath.join(posixpath.dirname(name),
+                                                        urllib.parse.unquote(url.path)))
+                      if url.path else name)
+            if (html_dir / target).is_dir():
+                target = posixpath.join(target, "index.html")
+            if target.startswith("..") or not (html_dir / target).is_file():
+                problems[name].append(f"broken link {link!r}: no file {target}")
+                continue
+            if url.fragment and target.endswith(".html"):
+                if urllib.parse.unquote(url.fragment) not in get(target).ids:
+                    problems[name].append(f"broken anchor {link!r}: no id "
+                                          f"{url.fragment!r} on {target}")
+        source_view = name.startswith("_modules/")
+        if name in NAME_LISTS:
+            continue
+        prose = " ".join(" ".join(page.prose).split())
+        checks = dict(INTERNAL_PATTERNS)
+        if not source_view:
+            checks.update(FORMULA_PATTERNS)
+        for label, pattern in checks.items():
+            if source_view and label == "a private name":
+                continue
+            text = prose
+            if label == "a private name":             # in prose and in inline literals
+                text = prose + " " + " ".join(" ".join(page.inline).split())
+            for m in pattern.finditer(text):
+                problems[name].append(f"{label}: {m.group(0)!r} in "
+                                      f"\"...{_sentence(text, m.start(), m.end())}...\"")
+        printed = "".join(page.output)
+        for label, pattern in OUTPUT_PATTERNS.items():
+            hits = pattern.findall(printed)
+            if hits:
+                problems[name].append(f"{label}: {len(hits)} times, e.g. {hits[0]!r}")
+        if not source_view:
+            code = "\n".join(page.code)
+            for label, pattern in CODE_PATTERNS.items():
+                for m in pattern.finditer(code):
+                    problems[name].append(f"{label} in code: {m.group(0)!r}")
+    return dict(problems)
+
+
+# Runs in the page: waits for MathJax 2, then reports the page's width.
+_WIDTH = """
+const done = arguments[arguments.length - 1];
+function report() {
+  done({width: document.scrollingElement.scrollWidth, window: window.innerWidth,
+        formulas: document.querySelectorAll("main span.math, main div.math").length,
+        typeset: document.querySelectorAll(
+          "main .MathJax_SVG, main .MathJax_SVG_Display, main .MathJax_Error").length});
+}
+if (typeof MathJax !== "undefined" && MathJax.Hub) {
+  MathJax.Hub.Register.StartupHook("End", function () { MathJax.Hub.Queue(report); });
+} else { report(); }
+"""
+
+
+def widths(html_dir: pathlib.Path = HTML, only: Optional[Sequence[str]] = None,
+           width: int = 1400, screenshots: Optional[pathlib.Path] = None,
+           shoot: Sequence[str] = ()) -> Dict[str, tuple]:
+    """Open every page in one headless Chromium session (window ``width`` px wide) and
+    return page -> (page width, window width, formulas, formulas typeset); pages in
+    ``shoot`` are photographed
+    into ``screenshots``."""
+    import check_site                                           # scripts/ (same folder)
+    html_dir = pathlib.Path(html_dir)
+    names = pages(html_dir) if only is None else list(only)
+    out = {}
+    with check_site.serve(html_dir) as base, check_site.browser() as driver:
+        driver.set_script_timeout(60)
+        driver.set_window_size(width, check_site.HEIGHT)
+        for name in names:
+            driver.get(base + name)
+            seen = driver.execute_async_script(_WIDTH)
+            out[name] = (int(seen["width"]), int(seen["window"]), int(seen["formulas"]),
+                         int(seen["typeset"]))
+            if name in shoot and screenshots is not None:
+                screenshots.mkdir(parents=True, exist_ok=True)
+                height = driver.execute_script("return document.documentElement.scrollHeight")
+                driver.set_window_size(width, min(max(int(height), check_site.HEIGHT),
+                                                  check_site.MAX_HEIGHT))
+                driver.save_screenshot(str(screenshots / (name.replace("/", "_")
+                                                          .replace(".html", "") + ".png")))
+                driver.set_window_size(width, check_site.HEIGHT)
+    return out
+
+
+# Runs in the page: where the article starts, and how wide the page is.
+_PHONE = """
+const done = arguments[arguments.length - 1];
+const main = document.querySelector("main") || document.body;
+done({width: document.scrollingElement.scrollWidth, window: window.innerWidth,
+      top: main.getBoundingClientRect().top + window.scrollY});
+"""
+
+
+def phone_layout(html_dir: pathlib.Path = HTML, only: Sequence[str] = ("index.html",),
+                 width: int = 390, height: int = 844) -> Dict[str, dict]:
+    """Open ``only`` in a phone-sized window (390 x 844 px): page -> its width, the
+    window's, and the distance from the top of the page to the article (the site's
+    navigation above it should take less than a screen)."""
+    import check_site                                           # scripts/ (same folder)
+    out = {}
+    with check_site.serve(pathlib.Path(html_dir)) as base, check_site.browser() as driver:
+        driver.set_script_timeout(60)
+        driver.set_window_size(width, height)
+        for name in only:
+            driver.get(base + name)
+            seen = driver.execute_async_script(_PHONE)
+            seen["screen"] = int(driver.execute_script("return window.innerHeight"))
+            out[name] = seen
+    return out
+
+
+def audit(html_dir: pathlib.Path = HTML, browser: bool = True, width: int = 1400,
+          screenshots: Optional[pathlib.Path] = None, shoot: Sequence[str] = ()
+          ) -> Dict[str, List[str]]:
+    """Every check on every page: page -> problems (pages without problems left out)."""
+    problems = collections.defaultdict(list, scan(html_dir))
+    if browser:
+        for name, (page_width, window, formulas, typeset) in widths(
+                html_dir, None, width, screenshots, shoot).items():
+            if page_width > window:
+                problems[name].append(f"wider than the window: {page_width} px > {window} px")
+            if typeset < formulas:
+                problems[name].append(f"formulas not typeset: MathJax typeset {typeset} of "
+                                      f"{formulas}")
+    return {k: v for k, v in problems.items() if v}
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--html", type=pathlib.Path, default=HTML)
+    parser.add_argument("--no-browser", action="store_true")
+    parser.add_argument("--width", type=int, default=1400)
+    parser.add_argument("--screenshots", type=pathlib.Path, default=None)
+    parser.add_argument("--shoot", nargs="*", default=[],
+                        help="pages to photograph into --screenshots")
+    args = parser.parse_args(argv)
+    start = time.perf_counter()
+    found = audit(args.html, not args.no_browser, args.width, args.screenshots, args.shoot)
+    for name, items in sorted(found.items()):
+        for item in items:
+            print(f"{name}: {item}")
+    n = sum(len(v) for v in found.values())
+    print(f"{n} problems on {len(found)} of {len(pages(args.html))} pages "
+          f"({time.perf_counter() - start:.0f} s)")
+    return 1 if n else 0
+
+
+if __name__ == "__main__":
+    sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+    sys.exit(main())
