@@ -6,6 +6,8 @@ Every function draws on ``ax`` (a new figure's axes by default) and returns it.
 """
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 
 from ._validation import (as_real_array, as_selection, as_similarity, check_axes,
@@ -756,7 +758,6 @@ def plot_halfwidth(Z, measure: str = "nogueira", *, method: str = "auto",
     if target_halfwidth is not None:
         target_halfwidth = check_real_range("target_halfwidth", target_halfwidth, low=0.0,
                                             low_open=True)
-    import warnings
     with warnings.catch_warnings():
         # the first m runs are few by design: one SmallSampleWarning per prefix would
         # repeat what the estimate of all M runs already says
@@ -769,7 +770,6 @@ def plot_halfwidth(Z, measure: str = "nogueira", *, method: str = "auto",
                     label=f"{100 * level:g}% CI ({inference.CI_METHODS[ci_method]})")
     needed = None
     if target_halfwidth is not None:
-        import warnings
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             needed = inference.runs_needed(est, target_halfwidth, level)
