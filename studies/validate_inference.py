@@ -70,9 +70,9 @@ STUDIES = ("consistency", "coverage", "tm", "jackknife", "paired", "conger", "pr
 
 MODES = {
     "quick": dict(consistency_M=(10, 30, 100, 300, 1000), consistency_repeats=100,
-                  coverage_repeats={100: 2000, 10000: 300}, tm_repeats=300,
-                  jackknife_repeats=600, jackknife_pilot=1000, paired_repeats=500,
-                  conger_repeats=600, conger_M=(30, 100), conger_pilot=100_000,
+                  coverage_repeats={100: 1000, 10000: 300}, tm_repeats=300,
+                  jackknife_repeats=300, jackknife_pilot=1000, paired_repeats=300,
+                  conger_repeats=400, conger_M=(30, 100), conger_pilot=100_000,
                   studies=STUDIES[:-1]),
     "full": dict(consistency_M=(10, 20, 50, 100, 200, 500, 1000, 2000, 5000),
                  consistency_repeats=500, coverage_repeats={100: 10000, 10000: 10000},
