@@ -51,6 +51,9 @@ _LAZY = {
     "assess": "propstab.resampling",
     "RankingAssessment": "propstab.resampling",
     "StabilitySelection": "propstab.stability_selection",
+    # sampled pairs (issue 24)
+    "SampledPairsEstimate": "propstab.inference",
+    "SampledPairsWarning": "propstab._exceptions",
 }
 
 
@@ -62,6 +65,7 @@ __all__ += sorted(_LAZY)
 _SUBMODULES = ("auditing", "axioms", "chance", "cli", "commands", "error_control",
                "inference", "measures", "plots", "r", "registry", "resampling", "search",
                "selection", "selectors", "similarity", "stability_selection", "strategies")
+_SUBMODULES += ("settings",)                 # issue 24: the pair-memory budget
 
 
 def __dir__():
