@@ -32,11 +32,11 @@ def stability(Z, /, measure: str = "nogueira", *, n_features=None, feature_names
     feature_names : sequence, optional
         Names of the d features (runs may then list names).
     pairs : int, "all" or "auto", default "auto"
-        For a pairwise measure without ``correction_for_chance``: an integer B gives the
-        mean score over B ordered pairs of runs drawn uniformly with replacement (seeded
-        by the option ``random_state``, default 0; its standard error comes from
-        :func:`propstab.estimate` with the same ``pairs``); ``"all"``: every pair;
-        ``"auto"``: 10^6 sampled pairs with a :class:`~propstab.SampledPairsWarning`
+        For a pairwise measure without ``correction_for_chance``: an integer B (at most
+        10^8) gives the mean score over B ordered pairs of runs drawn uniformly with
+        replacement (seeded by the option ``random_state``, default 0; its standard error
+        comes from :func:`propstab.estimate` with the same ``pairs``); ``"all"``: every
+        pair; ``"auto"``: 10^5 sampled pairs with a :class:`~propstab.SampledPairsWarning`
         above 5 x 10^8 pairs of runs (M > 31,623), else every pair.
     **options
         The measure's own options, e.g. ``penalty=`` for ``"davis"`` or

@@ -39,7 +39,7 @@ class SampledPairsWarning(UserWarning):
 
     With ``pairs="auto"`` (the default of :func:`propstab.stability` and
     :func:`propstab.estimate`) a pairwise measure on more than 5 x 10^8 pairs of runs
-    (M > 31,623) is the mean over 10^6 pairs drawn with replacement (an incomplete
+    (M > 31,623) is the mean over 10^5 pairs drawn with replacement (an incomplete
     U-statistic, seeded by ``random_state``); ``pairs="all"`` asks for the exact value.
 
     See Also

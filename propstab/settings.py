@@ -61,8 +61,10 @@ def parse_memory(name: str, value, *, function=None) -> int:
 
     Examples
     --------
-    >>> parse_memory("memory", "256MB"), parse_memory("memory", "1GiB"), parse_memory("memory", 4096)
-    (256000000, 1073741824, 4096)
+    >>> parse_memory("memory", "256MB"), parse_memory("memory", "1GiB")
+    (256000000, 1073741824)
+    >>> parse_memory("memory", 4096)
+    4096
     """
     if isinstance(value, bool) or not isinstance(value, (Real, str)):
         fail(f"{name}: {_MEMORY_RULE}; got {shown(value)}", TypeError, function=function)

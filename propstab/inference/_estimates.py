@@ -581,11 +581,11 @@ def estimate(Z, /, measure: str = "nogueira", *, method: str = "auto", n_feature
         For index collections.
     pairs : int, "all" or "auto", default "auto"
         For a pairwise measure (a mean over pairs of runs, without
-        ``correction_for_chance``): an integer B estimates it from B ordered pairs drawn
-        uniformly with replacement (seeded by the option ``random_state``, default 0) and
-        returns a :class:`~propstab.inference.SampledPairsEstimate` with the variance of
+        ``correction_for_chance``): an integer B (at most 10^8) estimates it from B
+        ordered pairs drawn uniformly with replacement (seeded by the option
+        ``random_state``, default 0) and returns a :class:`~propstab.inference.SampledPairsEstimate` with the variance of
         both sources (runs and pairs); ``"all"`` uses every pair; ``"auto"`` samples
-        10^6 pairs (with a :class:`~propstab.SampledPairsWarning`) only above 5 x 10^8
+        10^5 pairs (with a :class:`~propstab.SampledPairsWarning`) only above 5 x 10^8
         pairs of runs (M > 31,623), else uses every pair.
     **options
         The measure's own options.

@@ -39,15 +39,17 @@ from .._exceptions import SampledPairsWarning, undefined, warn
 from .._params import Integral, Interval, Options
 from .kernels import PairKernel
 
-__all__ = ["PAIRS", "PAIRS_AUTO", "PAIRS_AUTO_ABOVE", "PairSample", "pair_sample",
+__all__ = ["PAIRS", "PAIRS_AUTO", "PAIRS_AUTO_ABOVE", "PAIRS_MAX", "PairSample", "pair_sample",
            "sampled_pairs_of"]
 
 #: pairs="auto" samples when the unordered pairs M(M-1)/2 exceed this (M > 31,623)
 PAIRS_AUTO_ABOVE = 5 * 10 ** 8
 #: the number of pairs pairs="auto" then samples (standard error ~ 0.003 s_h)
 PAIRS_AUTO = 10 ** 5
-#: the declared rule of ``pairs``: a positive number of pairs, "all" or "auto"
-PAIRS = [Interval(Integral, 1, None), Options("all", "auto")]
+#: the most pairs one call samples (each costs ~50 bytes while it runs: 5 GB)
+PAIRS_MAX = 10 ** 8
+#: the declared rule of ``pairs``: a number of pairs in 1..PAIRS_MAX, "all" or "auto"
+PAIRS = [Interval(Integral, 1, PAIRS_MAX), Options("all", "auto")]
 _CHUNK_ENTRIES = 4 * 10 ** 6        # selections (CSR) or cells (dense) per chunk of pairs
 
 
