@@ -59,6 +59,15 @@ def parse_memory(name: str, value, *, function=None) -> int:
     InvalidParameterError
         (ValueError or TypeError) naming the argument, the rule and the value.
 
+    See Also
+    --------
+    set_pair_memory : The rule's user.
+
+    References
+    ----------
+    IEC 80000-13:2008, Quantities and units - Part 13: Information science and
+    technology (decimal kB/MB/GB and binary KiB/MiB/GiB prefixes).
+
     Examples
     --------
     >>> parse_memory("memory", "256MB"), parse_memory("memory", "1GiB")
@@ -93,6 +102,11 @@ def get_pair_memory() -> int:
     -------
     int
         Default 64 MiB (67108864).
+
+    Raises
+    ------
+    None
+        Nothing of its own: it reads a setting.
 
     See Also
     --------
@@ -169,10 +183,16 @@ def pair_memory(memory):
     memory : int or str
         As for :func:`set_pair_memory`.
 
-    Yields
+    Returns
+    -------
+    contextlib.AbstractContextManager
+        Entering it gives the budget in bytes; leaving it restores the previous one.
+
+    Raises
     ------
-    int
-        The budget in bytes.
+    InvalidParameterError
+        For a size below 1024 bytes or a string that is not a size (as
+        :func:`set_pair_memory`).
 
     See Also
     --------

@@ -54,6 +54,7 @@ API_SECTIONS = (
     ("propstab.similarity", "Similarity matrices"),
     ("propstab.plots", "Plots"),
     ("propstab.r", "The R bridge"),
+    ("propstab.settings", "Settings: the memory of the pairwise measures"),
 )
 
 MARKS = {"holds": "✓", "violated": "!", "refuted": "✗", "unrefuted": "?", "skipped": "–"}
