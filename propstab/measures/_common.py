@@ -88,20 +88,23 @@ def pair_score_sums(sel, score, *, columns: bool = False, memory=None) -> PairSu
                                 (cols, k[None, :], k[s:e, None])):
                 if out is None:
                     continue
-                num, den = np.broadcast_arrays(*score(rb, ki, kj, d))
-                zero = den == 0
-                zero[diagonal] = False
+                num, den = score(rb, ki, kj, d)
                 with np.errstate(divide="ignore", invalid="ignore"):
-                    vals = num / den
+                    vals = np.divide(num, den)
+                zero = np.equal(den, 0)
+                if zero.shape != vals.shape:          # a denominator of the sizes only
+                    zero = np.broadcast_to(zero, vals.shape).copy()
+                zero[diagonal] = False
                 vals[diagonal] = 0.0
                 if zero.any():
                     vals[zero] = np.nan
+                    if bad is None:
+                        n_bad += int(np.count_nonzero(zero))
                 if bad is None:
                     bad = zero
-                    n_bad += int(np.count_nonzero(zero))
                 else:
                     symmetric = symmetric and np.array_equal(bad, zero)
-                out[s:e] = vals.sum(axis=1)
+                np.add.reduce(vals, axis=1, out=out[s:e])
     return PairSums(rows, cols, n_bad, symmetric)
 
 
