@@ -169,6 +169,20 @@ class Selection:
         each block is its own product and nothing M x M is held
         (:func:`propstab._gram.intersection_blocks`). The counts are the same integers.
 
+        Parameters
+        ----------
+        rows : int
+            Rows per block (at least 1).
+
+        Yields
+        ------
+        start, stop : int
+            The block's rows, ``start:stop``.
+        r : ndarray of int64, shape (stop - start, M)
+            Their intersection counts with every run.
+
+        Examples
+        --------
         >>> from propstab import as_selection
         >>> [r.tolist() for _, _, r in as_selection([[1, 0], [1, 1]]).intersection_blocks(1)]
         [[[1, 1]], [[1, 2]]]
