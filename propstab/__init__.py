@@ -53,6 +53,9 @@ _LAZY = {
     "StabilitySelection": "propstab.stability_selection",
     # tuning for stability
     "StabilityGridSearch": "propstab.tuning",
+    # sampled pairs (issue 24)
+    "SampledPairsEstimate": "propstab.inference",
+    "SampledPairsWarning": "propstab._exceptions",
 }
 
 
@@ -64,7 +67,7 @@ __all__ += sorted(_LAZY)
 _SUBMODULES = ("auditing", "axioms", "chance", "cli", "commands", "error_control",
                "inference", "measures", "plots", "r", "registry", "resampling", "search",
                "selection", "selectors", "similarity", "stability_selection", "strategies",
-               "testing", "pytest_plugin", "tuning")
+               "testing", "pytest_plugin", "tuning", "settings")
 
 
 def __dir__():

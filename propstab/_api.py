@@ -4,6 +4,7 @@ from __future__ import annotations
 from ._convert_rankings import as_input
 from ._params import N_FEATURES, Checked, validate_params
 from ._registry import lookup
+from .measures._sampled_pairs import PAIRS, pair_sample, sampled_pairs_of
 
 #: a registered measure's name or alias
 MEASURE = Checked(lambda name, value, function=None: lookup(value, argument=name,
@@ -20,9 +21,9 @@ MEASURE_NAME = Checked(lambda name, value, function=None: lookup(
 __all__ = ["stability"]
 
 
-@validate_params({"measure": MEASURE, "n_features": [N_FEATURES, None]})
+@validate_params({"measure": MEASURE, "n_features": [N_FEATURES, None], "pairs": PAIRS})
 def stability(Z, /, measure: str = "nogueira", *, n_features=None, feature_names=None,
-              **options) -> float:
+              pairs="auto", **options) -> float:
     """The stability of the selections in ``Z`` under a registered measure.
 
     Parameters
@@ -36,6 +37,13 @@ def stability(Z, /, measure: str = "nogueira", *, n_features=None, feature_names
         d, required when ``Z`` is a sequence of index collections.
     feature_names : sequence, optional
         Names of the d features (runs may then list names).
+    pairs : int, "all" or "auto", default "auto"
+        For a pairwise measure without ``correction_for_chance``: an integer B (at most
+        10^8) gives the mean score over B ordered pairs of runs drawn uniformly with
+        replacement (seeded by the option ``random_state``, default 0; its standard error
+        comes from :func:`propstab.estimate` with the same ``pairs``); ``"all"``: every
+        pair; ``"auto"``: 10^5 sampled pairs with a :class:`~propstab.SampledPairsWarning`
+        above 5 x 10^8 pairs of runs (M > 31,623), else every pair.
     **options
         The measure's own options, e.g. ``penalty=`` for ``"davis"`` or
         ``correction_for_chance="exact"``.
@@ -80,4 +88,10 @@ def stability(Z, /, measure: str = "nogueira", *, n_features=None, feature_names
     info = measure                     # the registry's entry (the declared rule's value)
     data = as_input(info.input, Z, n_features=n_features, feature_names=feature_names,
                     argument="Z", owner=info.name)
+    sampled = sampled_pairs_of(info.kernel, {o: v for o, v in options.items()
+                                             if o != "random_state"},
+                               pairs, data.n_runs, measure=info.name, function="stability")
+    if sampled is not None:
+        return pair_sample(data, info.kernel, sampled, options.get("random_state", 0),
+                           measure=info.name).statistic
     return info.function(data, **options)

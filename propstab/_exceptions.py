@@ -3,7 +3,8 @@ import os
 import sys
 import warnings
 
-__all__ = ["InvalidParameterError", "UndefinedMeasureWarning", "undefined", "warn"]
+__all__ = ["InvalidParameterError", "SampledPairsWarning", "UndefinedMeasureWarning", "undefined",
+           "warn"]
 
 _PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__)) + os.sep
 
@@ -31,6 +32,31 @@ def warn(message: str, category: type) -> None:
         frame = frame.f_back
         level += 1
     warnings.warn(message, category, stacklevel=level)
+
+
+class SampledPairsWarning(UserWarning):
+    """A pairwise measure was computed from a random sample of pairs of runs.
+
+    With ``pairs="auto"`` (the default of :func:`propstab.stability` and
+    :func:`propstab.estimate`) a pairwise measure on more than 5 x 10^8 pairs of runs
+    (M > 31,623) is the mean over 10^5 pairs drawn with replacement (an incomplete
+    U-statistic, seeded by ``random_state``); ``pairs="all"`` asks for the exact value.
+
+    See Also
+    --------
+    propstab.estimate : Its result then gives the standard error of the sampling.
+
+    References
+    ----------
+    Blom, G. (1976). Some properties of incomplete U-statistics. Biometrika 63(3),
+    573-580.
+
+    Examples
+    --------
+    >>> from propstab import SampledPairsWarning
+    >>> issubclass(SampledPairsWarning, UserWarning)
+    True
+    """
 
 
 class UndefinedMeasureWarning(RuntimeWarning):

@@ -12,9 +12,11 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["DENSE_NS", "DENSIFY_MAX_BYTES", "DENSIFY_NS", "FLOAT32_EXACT", "SCAN_NS",
-           "SPARSE_NS", "dense_gram_ns", "dense_is_surely_cheaper", "gram_dense",
-           "gram_sparse", "intersections", "sparse_gram_ns", "sparse_is_cheaper"]
+__all__ = ["DENSE_NS", "DENSIFY_MAX_BYTES", "DENSIFY_NS", "FLOAT32_EXACT", "PAIR_BYTES",
+           "PAIR_MEMORY_DEFAULT", "SCAN_NS", "SPARSE_NS", "block_rows", "dense_gram_ns",
+           "dense_is_surely_cheaper", "get_pair_memory", "gram_dense", "gram_sparse",
+           "intersection_blocks", "intersections", "set_pair_memory", "sparse_gram_ns",
+           "sparse_is_cheaper", "use_sparse"]
 
 FLOAT32_EXACT = 2 ** 24  # integers up to this are exact in float32 sums
 
@@ -90,6 +92,20 @@ def gram_sparse(csr) -> np.ndarray:
     return (S @ S.T).toarray()
 
 
+def use_sparse(selection) -> bool:
+    """The cost model's choice for ``Z Z^T`` of a :class:`~propstab.Selection`: the CSR
+    product (True) or the float BLAS product (False); see :func:`intersections`."""
+    M, d = selection.shape
+    dense_input = not selection.is_sparse
+    if not dense_input and M * d * 4 > DENSIFY_MAX_BYTES:
+        return True
+    if dense_input and dense_is_surely_cheaper(M, d, selection.total):
+        return False
+    csr = selection.tocsr()
+    return sparse_is_cheaper(M, d, csr.nnz, selection.column_sum_squares,
+                             dense_input=dense_input)
+
+
 def intersections(selection) -> np.ndarray:
     """``Z Z^T`` of a :class:`~propstab.Selection` (int64, M x M) by the cheaper product.
 
@@ -105,13 +121,70 @@ def intersections(selection) -> np.ndarray:
     >>> intersections(as_selection([[1, 1, 0], [0, 1, 1]])).tolist()
     [[2, 1], [1, 2]]
     """
-    M, d = selection.shape
-    dense_input = not selection.is_sparse
-    if not dense_input and M * d * 4 > DENSIFY_MAX_BYTES:
+    if use_sparse(selection):
         return gram_sparse(selection.tocsr())
-    if dense_input and dense_is_surely_cheaper(M, d, selection.total):
-        return gram_dense(selection.toarray())
-    csr = selection.tocsr()
-    if sparse_is_cheaper(M, d, csr.nnz, selection.column_sum_squares, dense_input=dense_input):
-        return gram_sparse(csr)
     return gram_dense(selection.toarray())
+
+
+# ------------------------------------------------------- row blocks in bounded memory
+
+#: Bytes per pair of runs that a row block of Z Z^T holds at once: the int64 counts (8),
+#: and the CSR product's output before its dense copy (int32 index + int64 value, 12)
+#: or the float32 BLAS output (4). The pair scores are then evaluated on ~1 MB slices.
+PAIR_BYTES = 20
+PAIR_MEMORY_DEFAULT = 64 * 2 ** 20        # a block's pair matrix stays below ~64 MB
+_PAIR_MEMORY = [PAIR_MEMORY_DEFAULT]
+
+
+def get_pair_memory() -> int:
+    """The memory budget (bytes) of one row block of Z Z^T (see :func:`block_rows`)."""
+    return _PAIR_MEMORY[0]
+
+
+def set_pair_memory(memory: int) -> int:
+    """Set the budget of :func:`get_pair_memory` (bytes, already validated); returns the
+    previous one. The public, validated face is :func:`propstab.settings.set_pair_memory`."""
+    previous = _PAIR_MEMORY[0]
+    _PAIR_MEMORY[0] = int(memory)
+    return previous
+
+
+def block_rows(n_runs: int, memory=None) -> int:
+    """Rows of Z Z^T per block so that a block holds at most ``memory`` bytes
+    (default :func:`get_pair_memory`), at least one row.
+
+    >>> block_rows(10_000, 64 * 2 ** 20), block_rows(100, 64 * 2 ** 20)
+    (335, 100)
+    """
+    memory = get_pair_memory() if memory is None else memory
+    return int(max(1, min(n_runs, memory // (PAIR_BYTES * max(n_runs, 1)))))
+
+
+def intersection_blocks(selection, rows: int):
+    """The rows of ``Z Z^T`` in blocks of ``rows``: yields ``(start, stop, r)`` with ``r``
+    the int64 counts of rows ``start:stop`` against every run, ``(stop - start) x M``.
+
+    Each block is one product of the same kind :func:`intersections` would choose
+    (:func:`use_sparse`), so its integers equal the whole matrix's rows exactly; only
+    one block is held at a time (peak O(rows x M), not O(M^2)).
+
+    Examples
+    --------
+    >>> from propstab import as_selection
+    >>> sel = as_selection([[1, 1, 0], [0, 1, 1], [1, 0, 1]])
+    >>> [(a, b, r.tolist()) for a, b, r in intersection_blocks(sel, 2)]
+    [(0, 2, [[2, 1, 1], [1, 2, 1]]), (2, 3, [[1, 1, 2]])]
+    """
+    M, d = selection.shape
+    if use_sparse(selection):
+        S = selection.tocsr().astype(np.int64)
+        ST = S.T.tocsr()                      # one CSR of Z^T, reused by every block
+        for start in range(0, M, rows):
+            stop = min(M, start + rows)
+            yield start, stop, (S[start:stop] @ ST).toarray()
+        return
+    dtype = np.float32 if d < FLOAT32_EXACT else np.float64
+    A = selection.toarray().astype(dtype)
+    for start in range(0, M, rows):
+        stop = min(M, start + rows)
+        yield start, stop, (A[start:stop] @ A.T).astype(np.int64)

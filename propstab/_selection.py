@@ -161,6 +161,39 @@ class Selection:
         """
         return self._cached("intersections", lambda: gram_intersections(self))
 
+    def intersection_blocks(self, rows: int):
+        """The rows of :attr:`intersections` in blocks of ``rows``: ``(start, stop, r)``.
+
+        When one block holds every row, or the whole matrix is already cached, the
+        blocks are slices of :attr:`intersections` (computed and cached once); otherwise
+        each block is its own product and nothing M x M is held
+        (:func:`propstab._gram.intersection_blocks`). The counts are the same integers.
+
+        Parameters
+        ----------
+        rows : int
+            Rows per block (at least 1).
+
+        Yields
+        ------
+        start, stop : int
+            The block's rows, ``start:stop``.
+        r : ndarray of int64, shape (stop - start, M)
+            Their intersection counts with every run.
+
+        Examples
+        --------
+        >>> from propstab import as_selection
+        >>> [r.tolist() for _, _, r in as_selection([[1, 0], [1, 1]]).intersection_blocks(1)]
+        [[[1, 1]], [[1, 2]]]
+        """
+        if rows >= self.n_runs or "intersections" in self._cache:
+            r = self.intersections
+            for start in range(0, self.n_runs, rows):
+                yield start, min(self.n_runs, start + rows), r[start:start + rows]
+            return
+        yield from _gram.intersection_blocks(self, rows)
+
     def common_size(self):
         """The size k every run selects, or None when the row sizes vary.
 

@@ -252,6 +252,19 @@ def _estimate():
     return propstab.estimate(Z())
 
 
+def _sampled_estimate():
+    return propstab.estimate(Z(), "jaccard", pairs=100, random_state=0)
+
+
+def _set_pair_memory_and_restore(**kwargs):
+    """set_pair_memory, the budget restored after (the rest of the suite keeps its own)."""
+    previous = propstab.settings.get_pair_memory()
+    try:
+        return propstab.settings.set_pair_memory(**kwargs)
+    finally:
+        propstab.settings.set_pair_memory(previous)
+
+
 def _one_sample():
     return propstab.one_sample_test(Z(), 0.1)
 
@@ -306,6 +319,19 @@ ENTRIES: Tuple[Entry, ...] = (
           lambda: {"Z": Z()}, (Arg("Z", Z_KIND), *declared(propstab.estimate),
                                Arg("feature_names", Anything(none=True))),
           covers=(propstab.estimate,), options=True),
+    # issue 24: sampled pairs (pairs=) and the pair-memory budget
+    Entry("propstab.estimate(pairs)", lambda Z, **kw: propstab.estimate(Z, "jaccard", **kw),
+          lambda: {"Z": Z()}, declared(propstab.estimate, cheap={"pairs": 10 ** 4}),
+          covers=(propstab.estimate,)),
+    Entry("SampledPairsEstimate.confidence_interval",
+          _method(_sampled_estimate, "confidence_interval"), lambda: {},
+          (*CI_ARGS, Arg("target", Choice("population", "all pairs"))),
+          covers=(propstab.SampledPairsEstimate.confidence_interval,)),
+    Entry("SampledPairsEstimate.summary", _method(_sampled_estimate, "summary"), lambda: {},
+          CI_ARGS, covers=(propstab.SampledPairsEstimate.summary,)),
+    Entry("propstab.settings.set_pair_memory", _set_pair_memory_and_restore,
+          lambda: {"memory": "64MiB"}, declared(propstab.settings.set_pair_memory),
+          covers=(propstab.settings.set_pair_memory,)),
     Entry("propstab.one_sample_test", lambda Z, phi0, **kw: propstab.one_sample_test(
               Z, phi0, **kw), lambda: {"Z": Z(), "phi0": 0.1},
           (Arg("Z", Z_KIND), *declared(propstab.one_sample_test),
@@ -839,6 +865,8 @@ NOT_FUZZED = {
     "LargePFERWarning": "a warning class",
     "cw_min": "fuzzed in tests/test_fuzz_inputs.py",
     "cw_max": "fuzzed in tests/test_fuzz_inputs.py",
+    "SampledPairsEstimate": "built by estimate(pairs=...); its methods are fuzzed",
+    "SampledPairsWarning": "a warning class",
 }
 
 

@@ -56,6 +56,7 @@ API_SECTIONS = (
     ("propstab.plots", "Plots"),
     ("propstab.r", "The R bridge"),
     ("propstab.testing", "Stability as a regression test"),
+    ("propstab.settings", "Settings: the memory of the pairwise measures"),
 )
 
 #: One notation for the property tables (the catalogue's index and every measure page):

@@ -32,6 +32,7 @@ from ._tests import (HYPOTHESES, OneSampleTestResult, TwoSampleTestResult, chose
 from ._multiple import (CORRECTIONS, PairwiseTestTable, pairwise_tests)  # noqa: F401
 from ._planning import (as_estimate, halfwidth_curve, nested_prefixes,  # noqa: F401
                         runs_needed)
+from ._sampled import SampledPairsEstimate  # noqa: F401  (issue 24: sampled pairs)
 
 __all__ = [
     "ConfidenceInterval", "DegenerateVarianceWarning", "OneSampleTestResult",
@@ -40,4 +41,5 @@ __all__ = [
     "halfwidth_curve", "runs_needed", "one_sample_test", "varying_sizes_note",
     "pairwise_tests", "population_stability", "two_sample_test",
 ]
+__all__ += ["SampledPairsEstimate"]
 

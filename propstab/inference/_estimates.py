@@ -19,6 +19,7 @@ from .._registry import get_measure, list_measures
 from .._results import Result
 from .._text import Summary, interval, level_label, number, size_text, summary
 from .._validation import as_input, check_choice, fail, check_confidence_level, check_int_range, check_probabilities, check_random_state
+from ..measures._sampled_pairs import PAIRS, sampled_pairs_of
 from ..measures.references import TABLE_6_1
 from ._warnings import CI_METHODS, DegenerateVarianceWarning, SMALL_M_BELOW, SmallSampleWarning, VARIANCE_METHODS, ZeroVarianceWarning, auto_interval, varying_sizes_note, warn_small_sample, warn_zero
 
@@ -571,9 +572,9 @@ def wald_interval(center: float, variance: float, level: float, alternative: str
 
 
 @validate_params({"measure": MEASURE_NAME, "method": Options(*VARIANCE_METHODS),
-                  "n_features": [N_FEATURES, None]})
+                  "n_features": [N_FEATURES, None], "pairs": PAIRS})
 def estimate(Z, /, measure: str = "nogueira", *, method: str = "auto", n_features=None,
-             feature_names=None, **options) -> StabilityEstimate:
+             feature_names=None, pairs="auto", **options) -> StabilityEstimate:
     """Estimate the stability of the selections in ``Z`` with its variance.
 
     Parameters
@@ -593,12 +594,20 @@ def estimate(Z, /, measure: str = "nogueira", *, method: str = "auto", n_feature
         differ is replaced (see Notes); the result's ``method`` is the one that ran.
     n_features, feature_names : optional
         For index collections.
+    pairs : int, "all" or "auto", default "auto"
+        For a pairwise measure (a mean over pairs of runs, without
+        ``correction_for_chance``): an integer B (at most 10^8) estimates it from B
+        ordered pairs drawn uniformly with replacement (seeded by the option
+        ``random_state``, default 0) and returns a :class:`~propstab.inference.SampledPairsEstimate` with the variance of
+        both sources (runs and pairs); ``"all"`` uses every pair; ``"auto"`` samples
+        10^5 pairs (with a :class:`~propstab.SampledPairsWarning`) only above 5 x 10^8
+        pairs of runs (M > 31,623), else uses every pair.
     **options
         The measure's own options.
 
     Returns
     -------
-    StabilityEstimate
+    StabilityEstimate or SampledPairsEstimate
 
     Raises
     ------
@@ -680,6 +689,12 @@ def estimate(Z, /, measure: str = "nogueira", *, method: str = "auto", n_feature
         fail(f"method: 'analytic' (thesis Thm 6, or the U-statistic variance of a ranking "
              f"measure) applies only to {', '.join(having)}; got measure {info.name!r} "
              f"(use method='jackknife')", function="estimate")
+    sampled = sampled_pairs_of(info.kernel, {o: v for o, v in options.items()
+                                             if o != "random_state"},
+                               pairs, sel.n_runs, measure=info.name, function="estimate")
+    if sampled is not None:
+        from ._sampled import sampled_estimate      # it imports this module's interval type
+        return sampled_estimate(sel, info, sampled, options.get("random_state", 0))
     statistic = info.function(sel, **options)
     M, d = sel.n_runs, sel.n_features
     if info.analytic_variance is not None and (

@@ -29,7 +29,7 @@ import numpy as np
 
 from .. import chance
 from .._exceptions import undefined
-from ._common import pair_mean, score_pair_mean
+from ._common import pair_mean, pair_score_sums, score_pair_mean
 
 __all__ = ["CountKernel", "Counts", "LeaveOneOutCounts", "PairKernel", "count_kernel",
            "divide", "pair_fractions", "pair_kernel", "xlogx"]
@@ -435,15 +435,20 @@ class PairKernel(_Kernel):
 
     def leave_one_out(self, sel, *, correction_for_chance: str = "none") -> np.ndarray:
         """The M means over the pairs without run i: from the row and column sums of the
-        pair-score matrix (NaN where a pair left is undefined)."""
+        pair-score matrix (NaN where a pair left is undefined), by row blocks of Z Z^T
+        (:func:`~propstab.measures._common.pair_score_sums`) without the correction."""
         M = sel.n_runs
+        if correction_for_chance == "none":         # row blocks: bounded memory
+            sums = pair_score_sums(sel, self.score, columns=True)
+            total = math.fsum(sums.rows.tolist())
+            return (total - (sums.rows + sums.columns)) / ((M - 1) * (M - 2))
         num, den = pair_fractions(sel, self.score, correction_for_chance)
         off = ~np.eye(M, dtype=bool)
         with np.errstate(divide="ignore", invalid="ignore"):
             P = np.where(off, num / np.where(den == 0, 1.0, den), 0.0)
         P[(den == 0) & off] = np.nan
         through_i = P.sum(axis=1) + P.sum(axis=0)     # ordered pairs with run i on either side
-        return (P.sum() - through_i) / ((M - 1) * (M - 2))
+        return (math.fsum(P.sum(axis=1).tolist()) - through_i) / ((M - 1) * (M - 2))
 
 
 def pair_kernel(*, reason: str):
