@@ -12,7 +12,7 @@ from typing import Optional
 
 import numpy as np
 
-from ._gram import intersections as gram_intersections
+from ._gram import intersection_blocks, intersections as gram_intersections
 
 __all__ = ["Selection", "column_counts_csr", "csr_from_dense"]
 
@@ -192,7 +192,7 @@ class Selection:
             for start in range(0, self.n_runs, rows):
                 yield start, min(self.n_runs, start + rows), r[start:start + rows]
             return
-        yield from _gram.intersection_blocks(self, rows)
+        yield from intersection_blocks(self, rows)
 
     def common_size(self):
         """The size k every run selects, or None when the row sizes vary.
