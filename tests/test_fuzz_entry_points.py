@@ -385,6 +385,14 @@ ENTRIES: Tuple[Entry, ...] = (
           lambda: {"n_features": 100, "cutoff": 0.75, "q": 10},
           declared(error_control, cheap={"n_features": 10 ** 7}),
           covers=(error_control, propstab.selection.error_control)),
+    # ---- calibrated stability selection (propstab.calibration)
+    Entry("propstab.stability_score", propstab.calibration.stability_score,
+          lambda: {"frequencies": [0.9, 0.5, 0.0, 0.1], "n_runs": 20},
+          declared(propstab.calibration.stability_score),
+          covers=(propstab.calibration.stability_score,)),
+    Entry("propstab.calibration.fdp_plus", propstab.calibration.fdp_plus,
+          lambda: {"frequencies": [0.9, 0.5, 0.0], "artificial_frequencies": [0.4, 0.1]},
+          declared(propstab.calibration.fdp_plus), covers=(propstab.calibration.fdp_plus,)),
     # ---- inference results
     Entry("StabilityEstimate.confidence_interval", _method(_estimate, "confidence_interval"),
           lambda: {"n_resamples": 100},
@@ -744,7 +752,8 @@ def test_unknown_keyword_is_named(entry):
 
 
 SUBMODULES = ("measures", "inference", "auditing", "strategies", "chance", "resampling",
-              "selection", "error_control", "selectors", "similarity", "plots")
+              "selection", "error_control", "selectors", "similarity", "plots",
+              "calibration")
 #: Public callables that take no argument a user could get wrong, or only build data
 #: (dataclasses and warning classes), with the reason they are not in the table.
 NOT_FUZZED = {
@@ -787,6 +796,9 @@ NOT_FUZZED = {
     "ErrorControl": "built by error_control",
     "PFERExceededWarning": "a warning class",
     "LargePFERWarning": "a warning class",
+    "Calibration": "built by StabilitySelection(calibration=...)",
+    "SHARP_PI_GRID": "data",
+    "STABL_THRESHOLDS": "data",
     "cw_min": "fuzzed in tests/test_fuzz_inputs.py",
     "cw_max": "fuzzed in tests/test_fuzz_inputs.py",
 }
