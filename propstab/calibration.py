@@ -75,6 +75,12 @@ def _frequencies(name, value, function=None, *, ndim=(1, 2)):
     return arr
 
 
+def check_thresholds(name, value, function=None, *, low=0.0, high=1.0, closed="neither"):
+    """A threshold or a 1-D grid of them in the interval (``closed`` as
+    :class:`propstab._params.Interval`'s), as a float array."""
+    return _grid(name, value, function, low=low, high=high, closed=closed)
+
+
 def _grid(name, value, function=None, *, low=0.0, high=1.0, closed="neither"):
     arr = _real_array(name, value, "thresholds", function)
     if arr.ndim > 1 or arr.size == 0:
