@@ -188,3 +188,15 @@ def test_plot_calibration():
     with pytest.raises(TypeError, match="selector"):
         plot_calibration("model")
     plt.close("all")
+
+
+@pytest.mark.parametrize("calibration", ["pfer", "stability_score", "fdp"])
+def test_calibration_result_prints_short(calibration):
+    cal = _fit(calibration=calibration, PFER=None if calibration != "pfer" else 1.0).calibration_
+    text = str(cal)
+    assert text.startswith("Calibration\n") and len(text.splitlines()) <= 8
+    assert text.splitlines()[1].split()[:2] == ["calibration", calibration]
+    assert repr(cal).startswith(f"Calibration(method='{calibration}'") and "\n" not in repr(cal)
+    frame = cal.to_frame()
+    assert len(frame) == 1 and frame.loc[0, "method"] == calibration
+    assert "<" in cal._repr_html_()
