@@ -200,3 +200,15 @@ def test_calibration_result_prints_short(calibration):
     frame = cal.to_frame()
     assert len(frame) == 1 and frame.loc[0, "method"] == calibration
     assert "<" in cal._repr_html_()
+
+
+def test_fdp_on_sparse_x_equals_dense():
+    import scipy.sparse as sp
+    X, y = _data(n=80, d=10)
+    kw = dict(n_alphas=5, n_subsamples=5, random_state=1, calibration="fdp")
+    dense = StabilitySelection(Lasso(), **kw).fit(X, y)
+    sparse = StabilitySelection(Lasso(), **kw).fit(sp.csr_matrix(X), y)
+    np.testing.assert_allclose(sparse.stability_scores_, dense.stability_scores_)
+    np.testing.assert_allclose(sparse.artificial_probabilities_,
+                               dense.artificial_probabilities_)
+    assert sparse.calibration_.threshold == dense.calibration_.threshold
