@@ -51,6 +51,8 @@ MODES = {
                   replicates=3, n_subsamples=6, n_alphas=6, n_runs=8, n_candidates=5),
     "medium": dict(settings=[("linear", 200, 100, 5), ("logistic", 300, 100, 5)],
                    replicates=10, n_subsamples=10, n_alphas=10, n_runs=20, n_candidates=6),
+    "large": dict(settings=[("linear", 300, 300, 10), ("logistic", 400, 300, 10)],
+                  replicates=20, n_subsamples=10, n_alphas=10, n_runs=20, n_candidates=6),
     "full": dict(settings=[("linear", 100, 100, 5), ("linear", 500, 1000, 20),
                            ("logistic", 200, 100, 5), ("logistic", 500, 1000, 20)],
                  replicates=50, n_subsamples=50, n_alphas=25, n_runs=50, n_candidates=10),
