@@ -13,7 +13,7 @@ or a path of them). :class:`propstab.StabilitySelection` offers three calibratio
   (each column permuted) join the data, and the threshold minimises :func:`fdp_plus`,
   the estimate of the false discovery proportion they give.
 
-:func:`choose_by_stability_score` and :func:`choose_by_fdp` make the choice from the
+``choose_by_stability_score`` and ``choose_by_fdp`` make the choice from the
 frequencies (both return a :class:`Calibration`, the ``calibration_`` attribute of a
 fitted ``StabilitySelection``); :func:`propstab.plots.plot_calibration` draws it.
 """
@@ -364,7 +364,7 @@ def fdp_plus(frequencies, artificial_frequencies, thresholds=None, *,
     --------
     propstab.StabilitySelection : ``calibration="fdp"`` appends permuted copies of the
         columns and thresholds by this curve.
-    stability_score : sharp's calibration.
+    stability_score : The criterion of sharp's calibration.
 
     References
     ----------
