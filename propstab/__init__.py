@@ -56,6 +56,8 @@ _LAZY = {
     # sampled pairs (issue 24)
     "SampledPairsEstimate": "propstab.inference",
     "SampledPairsWarning": "propstab._exceptions",
+    # calibrated stability selection
+    "stability_score": "propstab.calibration",
 }
 
 
@@ -64,7 +66,7 @@ __all__ += sorted(_LAZY)
 # The public submodules, each an attribute of ``propstab`` from ``import propstab`` on
 # (``propstab.inference.runs_needed``, ``propstab.resampling.FailedFitWarning`` in a
 # ``warnings.filterwarnings`` at the top of a script), imported on first access.
-_SUBMODULES = ("auditing", "axioms", "chance", "cli", "commands", "error_control",
+_SUBMODULES = ("auditing", "axioms", "calibration", "chance", "cli", "commands", "error_control",
                "inference", "measures", "plots", "r", "registry", "resampling", "search",
                "selection", "selectors", "similarity", "stability_selection", "strategies",
                "testing", "pytest_plugin", "tuning", "settings")

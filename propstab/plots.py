@@ -789,3 +789,7 @@ def plot_halfwidth(Z, measure: str = "nogueira", *, method: str = "auto",
     ax.set_ylabel(f"stability ({est.measure})")
     ax.legend(loc="best", fontsize="small")
     return ax
+
+
+__all__ += ["plot_calibration"]
+from ._calibration_plots import plot_calibration  # noqa: E402  (imports plots lazily)

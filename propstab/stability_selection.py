@@ -33,10 +33,17 @@ from ._validation import check_random_state, check_real_range, fail, seed_sequen
 from .error_control import (ASSUMPTIONS, BOUND_NAMES, SAMPLINGS, ErrorControl,
                             LargePFERWarning, default_n_subsamples, error_control,
                             resolve_assumption)
+from .calibration import (SHARP_PI_GRID, STABL_THRESHOLDS, Calibration, choose_by_fdp,
+                          choose_by_stability_score)
 from .resampling._schemes import subsamples as draw_subsamples
 from .selectors import clone, run_seeds, seeded, support_of, take
 
 __all__ = ["ErrorControl", "LargePFERWarning", "StabilitySelection", "error_control"]
+
+CALIBRATIONS = ("pfer", "stability_score", "fdp")
+#: The spawn key (below the root's) of the seed of the artificial features of
+#: ``calibration="fdp"``; the subsamples' seeds use keys 0..n_fits - 1.
+PERMUTATION_KEY = 2 ** 31
 
 
 def _sklearn_base():
@@ -173,6 +180,28 @@ class StabilitySelection(*_BASES):
     progress : bool, optional
         A progress bar over the subsamples (``tqdm.auto``); None: shown only when a
         person watches (a terminal or a notebook).
+    calibration : {"pfer", "stability_score", "fdp"}, default "pfer"
+        How the threshold (and the penalty) is chosen. ``"pfer"``: stabs's fixed
+        ``cutoff`` with the PFER bound, as above. ``"stability_score"``: sharp's
+        (Bodinier et al. 2023): the penalty and pi maximising
+        :func:`propstab.stability_score` over the path x ``pi_grid``, the features
+        selected at that penalty with proportion ``>= pi``; ``PFER`` is then sharp's
+        constraint ``PFER_thr`` on its bound q^2 / ((2 pi - 1) p) (q the rounded mean
+        number selected at the penalty; ``PFER=None``, sharp's default, for none), and
+        ``cutoff``, ``assumption`` play no part in the choice. ``"fdp"``: Stabl's
+        (Hedou et al. 2024): a copy of X with each column permuted (independently,
+        seeded from ``random_state``) is appended, every fit sees both, and the
+        threshold t on the maximal proportions over the path is the first of
+        ``pi_grid`` minimising :func:`propstab.calibration.fdp_plus`; features with
+        proportion ``> t`` are selected (``cutoff`` and ``PFER`` are not used); the
+        default path then spans Stabl's ratio (``auto_mode_lambda_grid``: alpha from
+        alpha_max / 30, C up to 100 C_min) instead of ``eps``, as a path down to
+        saturation would give every feature, real or artificial, proportion 1.
+        ``q`` is only for ``"pfer"``.
+    pi_grid : array-like, optional
+        The thresholds searched: pi in (0, 1) for ``"stability_score"`` (default
+        sharp's ``seq(0.6, 0.9, by = 0.01)``), t in [0, 1) for ``"fdp"`` (default
+        Stabl's ``np.arange(0, 1, 0.01)``). Not used by ``"pfer"``.
 
     Attributes
     ----------
@@ -192,9 +221,21 @@ class StabilitySelection(*_BASES):
         fitted on a DataFrame.
     cutoff_, q_, PFER_ : float
         The cutoff used, the realised q (mean number of features selected per
-        subsample over the path) and the realised PFER bound.
+        subsample over the path) and the realised PFER bound. With
+        ``calibration="stability_score"``: the chosen pi, the mean number selected at
+        the chosen penalty and the bound of :func:`error_control` for them; with
+        ``"fdp"``: the chosen t, q over the path, and NaN (no PFER bound).
+    calibration_ : Calibration
+        What the calibration chose and why (:class:`propstab.calibration.Calibration`):
+        the penalty, the threshold, the criterion (PFER bound, maximal stability
+        score, minimal FDP+) and, for the data-driven calibrations, the stability
+        scores over penalty x pi or the FDP+ curve
+        (:func:`propstab.plots.plot_calibration` draws them).
     error_control_ : ErrorControl or None
         The bound's parameters (None when the bound does not apply, with a warning).
+    artificial_probabilities_ : ndarray (``n_features_in_``,)
+        Only with ``calibration="fdp"``: the artificial features' selection
+        probabilities, maximum over the path (column j: the permuted copy of j).
     stability_path_ : dict of ndarrays (n_grid,)
         ``"estimate"``, ``"low"``, ``"high"`` (Nogueira's stability of the
         estimator's own selections across the subsamples at each path value, with
@@ -288,12 +329,13 @@ class StabilitySelection(*_BASES):
         "random_state": RandomState(),
         "n_jobs": N_JOBS,
         "progress": Boolean(none=True),
+        "calibration": Options(*CALIBRATIONS),
     }
 
     def __init__(self, estimator, *, param_name=None, param_grid=None, n_alphas=25,
                  eps=1e-3, n_subsamples=None, sampling="ss", cutoff=0.75, PFER=1.0, q=None,
                  assumption=None, threshold=None, random_state=None, n_jobs=None,
-                 progress=None):
+                 progress=None, calibration="pfer", pi_grid=None):
         self.estimator = estimator
         self.param_name = param_name
         self.param_grid = param_grid
@@ -309,6 +351,8 @@ class StabilitySelection(*_BASES):
         self.random_state = random_state
         self.n_jobs = n_jobs
         self.progress = progress
+        self.calibration = calibration
+        self.pi_grid = pi_grid
 
     def _more_tags(self):
         return {"requires_y": True}
@@ -330,6 +374,23 @@ class StabilitySelection(*_BASES):
         except (ValueError, TypeError) as exc:     # scikit-learn's checks, named
             fail(f"X, y: {' '.join(str(exc).split())}", exc)
 
+    def _check_calibration(self):
+        """The calibration and its grid of thresholds (None for ``"pfer"``)."""
+        from .calibration import check_thresholds
+        method = self.calibration                  # declared: one of CALIBRATIONS
+        if method == "pfer":
+            if self.pi_grid is not None:          # not used, but never accepted if invalid
+                check_thresholds("pi_grid", self.pi_grid, closed="left")
+            return method, None
+        if self.q is not None:
+            fail(f"q: only with calibration='pfer' (the number kept per subsample); got "
+                 f"q={self.q!r} with calibration={method!r}", function="StabilitySelection")
+        default = SHARP_PI_GRID if method == "stability_score" else STABL_THRESHOLDS
+        grid = default if self.pi_grid is None else np.atleast_1d(check_thresholds(
+            "pi_grid", self.pi_grid, closed="neither" if method == "stability_score"
+            else "left"))
+        return method, grid
+
     def _check_params(self, n_features):
         validate_arguments(self.parameter_constraints,
                            {name: getattr(self, name) for name in self.parameter_constraints},
@@ -338,6 +399,8 @@ class StabilitySelection(*_BASES):
                                         function="StabilitySelection")
         B = (default_n_subsamples(self.sampling) if self.n_subsamples is None
              else int(self.n_subsamples))
+        if self._check_calibration()[0] != "pfer":
+            return B, assumption, None
         given = {k: v for k, v in (("cutoff", self.cutoff), ("PFER", self.PFER),
                                    ("q", self.q)) if v is not None}
         given_text = ", ".join(f"{k}={v!r}" for k, v in given.items()) or "none"
@@ -358,8 +421,9 @@ class StabilitySelection(*_BASES):
                              function="StabilitySelection")
         return B, assumption, target
 
-    def _path(self, X, y):
-        """The parameter name and the path (given, or data-driven)."""
+    def _path(self, X, y, stabl=False):
+        """The parameter name and the path (given, or data-driven; ``stabl``: over
+        Stabl's ratio, 1/30 for alpha and 1/100 for C, instead of ``eps``)."""
         est = self.estimator
         if not (hasattr(est, "fit") and hasattr(est, "get_params") and hasattr(est, "set_params")):
             raise TypeError(f"estimator: must be a scikit-learn estimator (fit, get_params, "
@@ -377,8 +441,9 @@ class StabilitySelection(*_BASES):
                                  f"of {type(est).__name__} (known: the alpha of Lasso, "
                                  f"LassoLars, ElasticNet and the C of L1 LogisticRegression, "
                                  f"LinearSVC); give param_grid=")
-            return name, default_path(located, X, y, n_alphas=int(self.n_alphas),
-                                      eps=float(self.eps))
+            eps = (1 / 100 if name.rpartition("__")[2] == "C" else 1 / 30) if stabl \
+                else float(self.eps)
+            return name, default_path(located, X, y, n_alphas=int(self.n_alphas), eps=eps)
         if isinstance(self.param_grid, (str, bytes, Mapping)):
             raise TypeError(f"param_grid: must be a 1-D sequence of values of {name!r}; got "
                             f"{shown(self.param_grid)}")
@@ -407,8 +472,13 @@ class StabilitySelection(*_BASES):
             raise ValueError(f"X: stability selection needs subsamples of floor(n/2) >= 2 "
                              f"rows; got n_samples = {n}")
         B, assumption, target = self._check_params(d)
-        name, grid = self._path(X, y)
+        method, thresholds = self._check_calibration()
         root = seed_sequence(check_random_state("random_state", self.random_state))
+        if method == "fdp":          # Stabl's artificial features: each column permuted
+            X = _with_permuted_copy(X, np.random.default_rng(np.random.SeedSequence(
+                root.entropy, spawn_key=tuple(root.spawn_key) + (PERMUTATION_KEY,),
+                pool_size=root.pool_size)))
+        name, grid = self._path(X, y, stabl=method == "fdp")
         subsamples = draw_subsamples(n, B, self.sampling, np.random.default_rng(root))
         seeds = [int(v) for v in run_seeds(root, 0, len(subsamples))]   # one per subsample
         rows = progress_bar(subsamples, progress=self.progress, total=len(subsamples),
@@ -422,6 +492,8 @@ class StabilitySelection(*_BASES):
                 joblib.delayed(_fit_path)(self.estimator, name, grid, X, y, r,
                                           self.threshold, s) for r, s in zip(rows, seeds))
         raw = np.stack([p[0] for p in paths])           # (n_fits, G, d)
+        artificial = raw[:, :, d:]                      # empty unless calibration="fdp"
+        raw = raw[:, :, :d]
         masks = raw
         if target is not None:
             q_max = int(math.floor(target.q))
@@ -438,8 +510,28 @@ class StabilitySelection(*_BASES):
         self.q_ = float(masks.any(axis=1).sum(axis=1).mean())
         self.cutoff_ = cutoff
         self.support_ = probabilities >= cutoff
-        self.error_control_ = self._realised_bound(d, B, assumption)
+        if method == "stability_score":
+            cal = choose_by_stability_score(raw.mean(axis=0), len(subsamples), thresholds,
+                                            grid, name, pfer_bound=self.PFER)
+            g = int(np.flatnonzero(grid == cal.penalty)[0])
+            self.cutoff_ = cal.threshold
+            self.q_ = float(raw[:, g, :].sum(axis=1).mean())
+            self.support_ = (raw[:, g, :].mean(axis=0) >= cal.threshold
+                             if cal.n_selected else np.zeros(d, dtype=bool))
+        elif method == "fdp":
+            cal = choose_by_fdp(probabilities, artificial.mean(axis=0).max(axis=0),
+                                thresholds, grid, name)
+            self.cutoff_ = cal.threshold
+            self.support_ = probabilities > cal.threshold
+            self.artificial_probabilities_ = artificial.mean(axis=0).max(axis=0)
+        bounded = method == "pfer" or (method == "stability_score"
+                                       and not math.isnan(self.cutoff_))
+        self.error_control_ = self._realised_bound(d, B, assumption) if bounded else None
         self.PFER_ = self.error_control_.PFER if self.error_control_ is not None else math.nan
+        if method == "pfer":
+            cal = Calibration("pfer", name, math.nan, self.cutoff_, self.PFER_,
+                              int(self.support_.sum()), np.asarray(grid))
+        self.calibration_ = cal
         self.stability_path_ = stability_path(raw)
         self.stable_param_ = _most_stable(grid, self.stability_path_)
         self._warn_large_bound()
@@ -519,6 +611,8 @@ class StabilitySelection(*_BASES):
                   ("path", f"{self.param_name_} from {number(grid[0])} to {number(grid[-1])} "
                            f"({len(grid)} values)"),
                   ("sampling", scheme),
+                  *([] if self.calibration_.method == "pfer" else
+                    [("calibration", _calibration_line(self.calibration_))]),
                   ("cutoff", number(self.cutoff_)), ("q", number(self.q_)),
                   ("PFER bound", bound),
                   ("selected", f"{len(chosen)} of {self.n_features_in_}: "
@@ -567,3 +661,27 @@ def _most_stable(grid: np.ndarray, path: dict) -> float:
     idx = np.flatnonzero(ok)
     order = np.lexsort((-path["mean_size"][idx], -path["estimate"][idx]))
     return float(grid[idx[order[0]]])
+
+
+def _with_permuted_copy(X, rng):
+    """X with a copy appended whose every column is permuted independently (Stabl's
+    ``artificial_type="random_permutation"`` with ``artificial_proportion=1``)."""
+    import scipy.sparse as sp
+    dense = X.toarray() if sp.issparse(X) else np.asarray(X)
+    rows = rng.permuted(np.tile(np.arange(dense.shape[0])[:, None], (1, dense.shape[1])),
+                        axis=0)
+    fake = np.take_along_axis(dense, rows, axis=0)
+    return sp.hstack([X, sp.csr_matrix(fake)], format="csr") if sp.issparse(X) else \
+        np.hstack([dense, fake])
+
+
+def _calibration_line(cal) -> str:
+    """The summary's line of a data-driven calibration (``"pfer"`` has none: its
+    cutoff and bound lines say it)."""
+    if cal.method == "stability_score":
+        if math.isnan(cal.threshold):
+            return "stability_score (sharp): no score defined, nothing selected"
+        return (f"stability_score (sharp): {cal.param_name} = {number(cal.penalty)}, "
+                f"pi = {number(cal.threshold)}, score {number(cal.criterion)}")
+    return (f"fdp (Stabl): t = {number(cal.threshold)}, min FDP+ "
+            f"{number(cal.criterion)} (selected: > t)")

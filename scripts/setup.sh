@@ -19,6 +19,9 @@ DEBIAN_PACKAGES=(
   r-base-core r-base-dev
   # binary builds of the R packages' own dependencies (avoids compiling them from source)
   r-cran-checkmate r-cran-data.table r-cran-igraph r-cran-lpsolve r-cran-matrix r-cran-jsonlite
+  # sharp's dependencies (r_compat/install.R installs sharp itself from CRAN)
+  r-cran-abind r-cran-future r-cran-glmnet r-cran-mclust r-cran-nloptr r-cran-plotrix
+  r-cran-rdpack r-cran-withr
   # the R package rpackage/: reticulate calls the Python library; testthat runs its tests;
   # roxygen2 regenerates its Rd files and NAMESPACE (make rdoc)
   r-cran-reticulate r-cran-testthat r-cran-roxygen2

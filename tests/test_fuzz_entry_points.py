@@ -417,6 +417,7 @@ ENTRIES: Tuple[Entry, ...] = (
            Arg("param_name", Text(none=True)), Arg("param_grid", Anything(none=True, invalid=(
                [], "x", [[0.1]], {"a": 1}))),
            *declared(StabilitySelection, cheap={"n_alphas": 50, "n_subsamples": 4}),
+           Arg("pi_grid", Anything(none=True, invalid=([], "0.7", [[0.7]], [0.7, 1.5]))),
            Arg("X", Anything(invalid=(None, np.zeros((3, 4)), np.zeros(5)))),
            Arg("y", Anything(invalid=(None, np.zeros(3))))),
           covers=(StabilitySelection,), examples=10),
@@ -449,6 +450,14 @@ ENTRIES: Tuple[Entry, ...] = (
           lambda: {"n_features": 100, "cutoff": 0.75, "q": 10},
           declared(error_control, cheap={"n_features": 10 ** 7}),
           covers=(error_control, propstab.selection.error_control)),
+    # ---- calibrated stability selection (propstab.calibration)
+    Entry("propstab.stability_score", propstab.calibration.stability_score,
+          lambda: {"frequencies": [0.9, 0.5, 0.0, 0.1], "n_runs": 20},
+          declared(propstab.calibration.stability_score),
+          covers=(propstab.calibration.stability_score,)),
+    Entry("propstab.calibration.fdp_plus", propstab.calibration.fdp_plus,
+          lambda: {"frequencies": [0.9, 0.5, 0.0], "artificial_frequencies": [0.4, 0.1]},
+          declared(propstab.calibration.fdp_plus), covers=(propstab.calibration.fdp_plus,)),
     # ---- inference results
     Entry("StabilityEstimate.confidence_interval", _method(_estimate, "confidence_interval"),
           lambda: {"n_resamples": 100},
@@ -706,6 +715,15 @@ ENTRIES: Tuple[Entry, ...] = (
            Arg("log_scale", Bool(none=True)), Arg("ax", Anything(none=True, invalid=(5, "ax"))),
            Arg("max_labels", Int(0))),
           covers=(plots.plot_stability_path,), after=_close_figures, examples=10),
+    Entry("propstab.plots.plot_calibration",
+          lambda selector, **kw: plots.plot_calibration(selector, **kw),
+          lambda: {"selector": StabilitySelection(
+              lasso(), param_grid=[0.05, 0.2], n_subsamples=2, random_state=0,
+              calibration="fdp").fit(X(), y())},
+          (Arg("selector", Anything(invalid=(None, 5, StabilitySelection(lasso()),
+                                             fitted_selection()))),
+           Arg("log_scale", Bool(none=True)), Arg("ax", Anything(none=True, invalid=(5, "ax")))),
+          covers=(plots.plot_calibration,), after=_close_figures),
     Entry("propstab.plots.plot_selection_frequencies",
           lambda frequencies, **kw: plots.plot_selection_frequencies(frequencies, **kw),
           lambda: {"frequencies": [0.1, 0.9, 0.5]},
@@ -820,7 +838,8 @@ def test_unknown_keyword_is_named(entry):
 
 
 SUBMODULES = ("measures", "inference", "auditing", "strategies", "chance", "resampling",
-              "selection", "error_control", "selectors", "similarity", "plots")
+              "selection", "error_control", "selectors", "similarity", "plots",
+              "calibration")
 #: Public callables that take no argument a user could get wrong, or only build data
 #: (dataclasses and warning classes), with the reason they are not in the table.
 NOT_FUZZED = {
@@ -863,6 +882,9 @@ NOT_FUZZED = {
     "ErrorControl": "built by error_control",
     "PFERExceededWarning": "a warning class",
     "LargePFERWarning": "a warning class",
+    "Calibration": "built by StabilitySelection(calibration=...)",
+    "SHARP_PI_GRID": "data",
+    "STABL_THRESHOLDS": "data",
     "cw_min": "fuzzed in tests/test_fuzz_inputs.py",
     "cw_max": "fuzzed in tests/test_fuzz_inputs.py",
     "SampledPairsEstimate": "built by estimate(pairs=...); its methods are fuzzed",

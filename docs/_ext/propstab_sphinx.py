@@ -49,6 +49,7 @@ API_SECTIONS = (
     ("propstab.resampling", "From data to stability"),
     ("propstab.error_control", "Error control of stability selection"),
     ("propstab.stability_selection", "Stability selection"),
+    ("propstab.calibration", "Calibrating stability selection (sharp, Stabl)"),
     ("propstab.selection", "Stability selection, by its former module name"),
     ("propstab.tuning", "Tuning for stability"),
     ("propstab.selectors", "Selectors: estimators and callables as feature selectors"),
