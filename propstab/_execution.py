@@ -35,7 +35,7 @@ import numpy as np
 
 from ._checks import fail, shown
 
-__all__ = ["Checkpoint", "check_backend", "data_hash", "is_client", "run_tasks"]
+__all__ = ["Checkpoint", "check_backend", "data_hash", "described", "is_client", "run_tasks"]
 
 #: joblib backends whose workers are other processes (their warnings are sent back).
 _PROCESS_BACKENDS = ("loky", "multiprocessing")
@@ -205,7 +205,9 @@ def _on_dask(client, function, tasks, shared, todo, keys, out, bar, checkpoint) 
     each output placed, written to the checkpoint here (the client's file system) and
     counted."""
     from distributed import as_completed
-    remote = client.scatter(list(shared), broadcast=True) if shared else []
+    # hash=False: keys of this call alone (two calls scattering the same X must not share
+    # data that the end of the first releases)
+    remote = client.scatter(list(shared), broadcast=True, hash=False) if shared else []
     position = {}
     futures = []
     for pos in todo:
@@ -215,15 +217,21 @@ def _on_dask(client, function, tasks, shared, todo, keys, out, bar, checkpoint) 
         futures.append(future)
     reissue = _Reissue()
     try:
-        for future, (value, caught) in as_completed(futures, with_results=True):
+        for future, result in as_completed(futures, with_results=True):
+            if future.status != "finished":      # cancelled or lost: its error, raised
+                future.result()
+                raise RuntimeError(f"backend: the task {future.key} ended as "
+                                   f"{future.status}")
+            value, caught = result
             pos = position[future.key]
             out[pos] = value
             if checkpoint is not None:
                 checkpoint.save(keys[pos], value)
             reissue(caught)
             bar.update(1)
-    finally:
+    except BaseException:                    # an error or an interruption: stop the rest
         client.cancel(futures)
+        raise
 
 
 def _on_joblib(function, tasks, shared, todo, keys, out, bar, checkpoint, backend,
@@ -288,6 +296,26 @@ def data_hash(value) -> str:
     return h.hexdigest()
 
 
+def described(value) -> str:
+    """A stable text of an argument for a checkpoint's fingerprint: an estimator's class
+    and parameters, a function's qualified name, else its repr; memory addresses
+    removed.
+
+    >>> described(len), described([1, 2])
+    ('builtins.len', '[1, 2]')
+    """
+    import re
+    if hasattr(value, "get_params"):
+        params = sorted(value.get_params(deep=False).items())
+        text = (f"{type(value).__qualname__}("
+                + ", ".join(f"{k}={described(v)}" for k, v in params) + ")")
+    elif callable(value) and hasattr(value, "__qualname__"):
+        text = f"{getattr(value, '__module__', '')}.{value.__qualname__}"
+    else:
+        text = repr(value)
+    return re.sub(r" at 0x[0-9a-fA-F]+", "", text)
+
+
 class Checkpoint:
     """A directory holding the finished tasks of one call, each in its own file written
     atomically (a temporary file, then ``os.replace``) and keyed by the task's index,
@@ -341,8 +369,8 @@ class Checkpoint:
                       if stored.get(k) != self.fingerprint.get(k)]
             if differ:
                 fail(f"{argument}: {self.directory!r} holds the runs of another call: "
-                     + "; ".join(f"{k} differs (checkpoint: {_short(stored.get(k))}, this "
-                                 f"call: {_short(self.fingerprint.get(k))})" for k in differ)
+                     + "; ".join(f"{k} differs ({_difference(stored.get(k), self.fingerprint.get(k))})"
+                                 for k in differ)
                      + "; use another directory, or delete this one to start again")
         else:
             self._write(self.MANIFEST, json.dumps(self.fingerprint, indent=1,
@@ -383,7 +411,23 @@ class Checkpoint:
         return found
 
 
-def _short(text) -> str:
+def _difference(old, new) -> str:
+    """Two texts of a fingerprint shown where they differ (hashes shortened, long texts
+    cut around the first difference)."""
+    if old is None or new is None:
+        return f"checkpoint: {_cut(old, 0)}, this call: {_cut(new, 0)}"
+    first = next((i for i, (a, b) in enumerate(zip(old, new)) if a != b),
+                 min(len(old), len(new)))
+    return f"checkpoint: {_cut(old, first)}, this call: {_cut(new, first)}"
+
+
+def _cut(text, first: int) -> str:
     if text is None:
         return "absent"
-    return text if len(text) <= 60 else text[:57] + "..."
+    if len(text) == 64 and all(c in "0123456789abcdef" for c in text):
+        return f"content hash {text[:12]}"
+    if len(text) <= 60:
+        return text
+    start = max(0, first - 20)
+    return ("..." if start else "") + text[start:start + 50] + (
+        "..." if start + 50 < len(text) else "")

@@ -24,12 +24,13 @@ import numpy as np
 from collections.abc import Mapping
 
 from ._exceptions import UndefinedMeasureWarning, warn
-from ._progress import progress_bar
+from ._execution import Checkpoint, check_backend, data_hash, described, run_tasks
+from ._progress import progress_counter
 from ._regularisation import default_path, infer_param_name, locate_penalty
 from ._text import Summary, interval, number, shorten, summary
 from ._validation import (check_bool, check_int_range, check_n_jobs,
-                          check_random_state, check_real, check_real_range, seed_sequence,
-                          shown)
+                          check_random_state, check_real, check_real_range, fail,
+                          seed_sequence, shown)
 from .error_control import (BOUND_NAMES, ErrorControl, LargePFERWarning,
                             default_n_subsamples, error_control, resolve_assumption)
 from .resampling._schemes import subsamples as draw_subsamples
@@ -48,7 +49,7 @@ def _sklearn_base():
     return BaseEstimator, SelectorMixin
 
 
-def _fit_path(estimator, param_name, grid, X, y, rows, threshold, seed=None):
+def _fit_path(estimator, param_name, grid, X, y, threshold, rows, seed=None):
     """Fit the estimator on one subsample for every grid value: selections and importances.
     ``seed`` (the subsample's, drawn up front) fills the estimator's unset random states
     (:func:`propstab.selectors.seeded`), the same for every grid value."""
@@ -172,9 +173,23 @@ class StabilitySelection(*_BASES):
         (:func:`propstab.selectors.seeded`; explicit ones are left alone).
     n_jobs : int, optional
         Subsamples fitted in parallel with joblib.
+    backend : str or dask.distributed.Client, optional
+        Where the subsample fits go (each subsample's whole path is one task): a joblib
+        backend (``"loky"``, ``"threading"``), a ``dask.distributed.Client`` (e.g.
+        ``Client("tcp://scheduler:8786")``) or ``"dask"`` (the current default
+        client), as :func:`propstab.resample`. The estimator, X and y travel to the
+        workers once; the result does not depend on the backend or worker count.
     progress : bool, optional
-        A progress bar over the subsamples (``tqdm.auto``); None: shown only when a
-        person watches (a terminal or a notebook), see :mod:`propstab._progress`.
+        A progress bar over the subsamples (``tqdm.auto``), advanced as each subsample's
+        fits finish; None: shown only when a person watches (a terminal or a
+        notebook), see :mod:`propstab._progress`.
+    checkpoint : str or path, optional
+        A directory where each subsample's path of fits is written as it finishes, with
+        a manifest of the arguments (the estimator's parameters, the path, hashes of X
+        and y, the subsamples, the seed, propstab's version). Fitting again with the
+        same arguments and directory after an interruption fits only the missing
+        subsamples, with exactly the uninterrupted result; a directory of another fit
+        is refused (ValueError naming what differs). Needs a fixed ``random_state``.
 
     Attributes
     ----------
@@ -277,7 +292,7 @@ class StabilitySelection(*_BASES):
     def __init__(self, estimator, *, param_name=None, param_grid=None, n_alphas=25,
                  eps=1e-3, n_subsamples=None, sampling="ss", cutoff=0.75, PFER=1.0, q=None,
                  assumption=None, threshold=None, random_state=None, n_jobs=None,
-                 progress=None):
+                 progress=None, backend=None, checkpoint=None):
         self.estimator = estimator
         self.param_name = param_name
         self.param_grid = param_grid
@@ -293,6 +308,8 @@ class StabilitySelection(*_BASES):
         self.random_state = random_state
         self.n_jobs = n_jobs
         self.progress = progress
+        self.backend = backend
+        self.checkpoint = checkpoint
 
     def _more_tags(self):
         return {"requires_y": True}
@@ -341,7 +358,11 @@ class StabilitySelection(*_BASES):
             check_real("threshold", self.threshold)
         check_random_state("random_state", self.random_state)
         check_n_jobs("n_jobs", self.n_jobs)
+        check_backend("backend", self.backend)
         check_bool("progress", self.progress, none=True)
+        if self.checkpoint is not None and self.random_state is None:
+            fail("checkpoint: needs a fixed random_state (an int or a SeedSequence), so "
+                 "that fitting again draws the same subsamples; got random_state=None")
         return B, assumption, target
 
     def _path(self, X, y):
@@ -397,16 +418,22 @@ class StabilitySelection(*_BASES):
         root = seed_sequence(check_random_state("random_state", self.random_state))
         subsamples = draw_subsamples(n, B, self.sampling, np.random.default_rng(root))
         seeds = [int(v) for v in run_seeds(root, 0, len(subsamples))]   # one per subsample
-        rows = progress_bar(subsamples, progress=self.progress, total=len(subsamples),
-                            desc="StabilitySelection")
-        if self.n_jobs is None or self.n_jobs == 1:
-            paths = [_fit_path(self.estimator, name, grid, X, y, r, self.threshold, s)
-                     for r, s in zip(rows, seeds)]
-        else:
-            import joblib
-            paths = joblib.Parallel(n_jobs=self.n_jobs)(
-                joblib.delayed(_fit_path)(self.estimator, name, grid, X, y, r,
-                                          self.threshold, s) for r, s in zip(rows, seeds))
+        checkpoint = None
+        if self.checkpoint is not None:
+            checkpoint = Checkpoint(self.checkpoint, {
+                "estimator": described(self.estimator), "param_name": name,
+                "param_grid": data_hash(np.asarray(grid)), "X": data_hash(X),
+                "y": data_hash(y), "threshold": repr(self.threshold),
+                "sampling": self.sampling, "n_subsamples": B,
+                "random_state": f"SeedSequence(entropy={root.entropy}, "
+                                f"spawn_key={tuple(root.spawn_key)})",
+                "subsamples": data_hash(np.asarray(subsamples))})
+        with progress_counter(progress=self.progress, total=len(subsamples),
+                              desc="StabilitySelection") as bar:
+            paths = run_tasks(_fit_path, list(zip(subsamples, seeds)),
+                              shared=(self.estimator, name, grid, X, y, self.threshold),
+                              n_jobs=self.n_jobs, backend=self.backend, bar=bar,
+                              checkpoint=checkpoint)
         raw = np.stack([p[0] for p in paths])           # (n_fits, G, d)
         masks = raw
         if target is not None:

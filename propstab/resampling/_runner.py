@@ -9,7 +9,7 @@ from typing import Any, Mapping, Optional, Tuple
 import numpy as np
 
 from .._exceptions import warn
-from .._execution import Checkpoint, check_backend, data_hash, run_tasks
+from .._execution import Checkpoint, check_backend, data_hash, described, run_tasks
 from .._progress import progress_counter
 from .._validation import (as_selection, check_bool, check_int_range, check_n_jobs,
                            check_random_state, check_real, fail, is_one_of,
@@ -351,21 +351,6 @@ def planned(selector, X, y, *, n_runs, scheme, fraction, stratify, random_state,
                 output=output, downstream=downstream, n_jobs=n_jobs, backend=backend,
                 scored_by=scored_by, unscored_reason=unscored_reason, seeds=seeds,
                 checkpoint=checkpoint)
-
-
-def described(value) -> str:
-    """A stable text of an argument for a checkpoint's fingerprint: an estimator's class
-    and parameters, a function's qualified name, else its repr; memory addresses
-    removed."""
-    import re
-    if hasattr(value, "get_params"):
-        params = sorted((k, described(v)) for k, v in value.get_params(deep=False).items())
-        text = f"{type(value).__module__}.{type(value).__qualname__}{params}"
-    elif callable(value) and hasattr(value, "__qualname__"):
-        text = f"{getattr(value, '__module__', '')}.{value.__qualname__}"
-    else:
-        text = repr(value)
-    return re.sub(r" at 0x[0-9a-fA-F]+", "", text)
 
 
 def _fingerprint(*, name, selector, X, y, splits, root, scheme, fraction, stratify, top_k,
