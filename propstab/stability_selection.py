@@ -179,6 +179,8 @@ class StabilitySelection(*_BASES):
         ``Client("tcp://scheduler:8786")``) or ``"dask"`` (the current default
         client), as :func:`propstab.resample`. The estimator, X and y travel to the
         workers once; the result does not depend on the backend or worker count.
+        scikit-learn's ``clone`` (``GridSearchCV``, ``cross_validate``) cannot copy a
+        ``Client``: there pass ``"dask"``, which finds the current client at fit time.
     progress : bool, optional
         A progress bar over the subsamples (``tqdm.auto``), advanced as each subsample's
         fits finish; None: shown only when a person watches (a terminal or a
