@@ -207,15 +207,16 @@ def seed_sequence(value) -> np.random.SeedSequence:
     return np.random.SeedSequence(int(value))
 
 
-def check_n_jobs(name: str, value):
+def check_n_jobs(name: str, value, *, function: Optional[str] = None):
     """joblib's ``n_jobs``: None or a non-zero integer (-1: all cores)."""
     if value is None:
         return None
     if isinstance(value, bool) or not isinstance(value, numbers.Integral):
         fail(f"{name}: must be None or a non-zero integer (-1: all cores); got "
-             f"{shown(value)}", TypeError)
+             f"{shown(value)}", TypeError, function=function)
     if value == 0:
-        fail(f"{name}: must be None or a non-zero integer (-1: all cores); got 0")
+        fail(f"{name}: must be None or a non-zero integer (-1: all cores); got 0",
+             function=function)
     return int(value)
 
 

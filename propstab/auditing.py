@@ -145,7 +145,7 @@ def audited_subjects(measures=None, **declaration) -> "list[Subject]":
 
 
 #: joblib's n_jobs (the message of :func:`propstab._checks.check_n_jobs`)
-N_JOBS = Checked(lambda name, value, function=None: check_n_jobs(name, value),
+N_JOBS = Checked(check_n_jobs,
                  "None or a non-zero integer (-1: all cores)",
                  invalid=(0, 1.5, "2", True, [2]))
 
