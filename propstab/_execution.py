@@ -369,7 +369,8 @@ class Checkpoint:
                       if stored.get(k) != self.fingerprint.get(k)]
             if differ:
                 fail(f"{argument}: {self.directory!r} holds the runs of another call: "
-                     + "; ".join(f"{k} differs ({_difference(stored.get(k), self.fingerprint.get(k))})"
+                     + "; ".join(f"{k} differs "
+                                 f"({_difference(stored.get(k), self.fingerprint.get(k))})"
                                  for k in differ)
                      + "; use another directory, or delete this one to start again")
         else:
