@@ -15,5 +15,5 @@ def test_bench_execution_quick_runs_and_every_backend_agrees():
                          text=True, timeout=300, env=env)
     assert out.returncode == 0, out.stdout + out.stderr
     rows = [line for line in out.stdout.splitlines() if line.rstrip().endswith("True")]
-    assert len(rows) == 7, out.stdout
+    assert len(rows) == 6, out.stdout
     assert "checkpoint files: 16 (one per run)" in out.stdout
