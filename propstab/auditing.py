@@ -63,8 +63,10 @@ from ._audit.subjects import (CONTEXT_ENUMERATION_LIMIT, VARIANTS, Subject,
                               registered_subjects, subject)
 from ._registry import MeasureInfo, Variant, as_axiom, list_measures, lookup
 from ._checks import fail
-from ._params import Boolean, Integral, Interval, validate_params
-from ._progress import progress_bar, wanted
+from ._execution import run_tasks
+from ._params import Boolean, Checked, Integral, Interval, validate_params
+from ._progress import progress_counter, wanted
+from ._validation import check_n_jobs
 from .axioms import Axiom
 
 __all__ = [
@@ -140,10 +142,22 @@ def audited_subjects(measures=None, **declaration) -> "list[Subject]":
     return out
 
 
+#: joblib's n_jobs (the message of :func:`propstab._checks.check_n_jobs`)
+N_JOBS = Checked(check_n_jobs,
+                 "None or a non-zero integer (-1: all cores)",
+                 invalid=(0, 1.5, "2", True, [2]))
+
+
+def check_one(max_examples: int, seed: int, subject: Subject, axiom: Axiom) -> CheckResult:
+    """One check of one subject: the task the audit sends to a worker."""
+    return CHECKS[axiom](subject, max_examples=max_examples, seed=seed)
+
+
 @validate_params({"max_examples": Interval(Integral, 1, None), "seed": Interval(Integral, 0, None),
-                  "progress": Boolean(none=True)})
+                  "progress": Boolean(none=True), "n_jobs": N_JOBS})
 def audit(measures=None, *, max_examples: int = DEFAULT_MAX_EXAMPLES, seed: int = 0,
-          axioms: Optional[Iterable] = None, progress=None, **declaration) -> AuditTable:
+          axioms: Optional[Iterable] = None, progress=None, n_jobs=None,
+          **declaration) -> AuditTable:
     """Check every declared axiom of stability measures.
 
     Parameters
@@ -162,6 +176,10 @@ def audit(measures=None, *, max_examples: int = DEFAULT_MAX_EXAMPLES, seed: int 
         A progress bar with one step per (measure, axiom) check: None shows it only when
         a person watches (a terminal or a Jupyter kernel),
         True always, False never.
+    n_jobs : int, optional
+        The checks run in this many processes (joblib's loky; -1: every core; None or
+        1: here, one after the other). Each check is seeded on its own: the table is
+        the same for every ``n_jobs``.
     **declaration
         For a callable: ``claims``, ``lower``, ``upper``, ``orientation``, ``domain``,
         ``null_value``, ``pairwise``, ``symmetric``, ``input`` (``"ranking"`` for a
@@ -220,7 +238,7 @@ def audit(measures=None, *, max_examples: int = DEFAULT_MAX_EXAMPLES, seed: int 
     chosen = list(Axiom) if axioms is None else [as_axiom(a, "axioms") for a in axioms]
     wanted(progress)                                  # checked before the long part
     pairs = [(s, a) for s in audited_subjects(measures, **declaration) for a in chosen]
-    rows = [CHECKS[a](s, max_examples=max_examples, seed=seed)
-            for s, a in progress_bar(pairs, progress=progress, total=len(pairs),
-                                     desc="audit")]
+    with progress_counter(progress=progress, total=len(pairs), desc="audit") as bar:
+        rows = run_tasks(check_one, pairs, shared=(max_examples, seed), n_jobs=n_jobs,
+                         bar=bar)
     return AuditTable(rows)

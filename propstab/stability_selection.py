@@ -24,9 +24,9 @@ import numpy as np
 from collections.abc import Mapping
 
 from ._exceptions import UndefinedMeasureWarning, warn
-from ._params import (N_JOBS, Boolean, Integral, Interval, Options, RandomState, Real,
-                      validate_arguments)
-from ._progress import progress_bar
+from ._params import (N_JOBS, Boolean, Checked, Integral, Interval, Options, RandomState,
+                      Real, validate_arguments)
+from ._progress import progress_counter
 from ._regularisation import default_path, infer_param_name, locate_penalty
 from ._text import Summary, interval, number, shorten, summary
 from ._validation import check_random_state, check_real_range, fail, seed_sequence, shown
@@ -35,6 +35,7 @@ from .error_control import (ASSUMPTIONS, BOUND_NAMES, SAMPLINGS, ErrorControl,
                             resolve_assumption)
 from .calibration import (SHARP_PI_GRID, STABL_THRESHOLDS, Calibration, choose_by_fdp,
                           choose_by_stability_score)
+from ._execution import Checkpoint, check_backend, data_hash, described, run_tasks
 from .resampling._schemes import subsamples as draw_subsamples
 from .selectors import clone, run_seeds, seeded, support_of, take
 
@@ -56,7 +57,7 @@ def _sklearn_base():
     return BaseEstimator, SelectorMixin
 
 
-def _fit_path(estimator, param_name, grid, X, y, rows, threshold, seed=None):
+def _fit_path(estimator, param_name, grid, X, y, threshold, rows, seed=None):
     """Fit the estimator on one subsample for every grid value: selections and importances.
     ``seed`` (the subsample's, drawn up front) fills the estimator's unset random states
     (:func:`propstab.selectors.seeded`), the same for every grid value."""
@@ -177,9 +178,17 @@ class StabilitySelection(*_BASES):
         (:func:`propstab.selectors.seeded`; explicit ones are left alone).
     n_jobs : int, optional
         Subsamples fitted in parallel with joblib.
+    backend : str or dask.distributed.Client, optional
+        Where the subsample fits go (each subsample's whole path is one task): a joblib
+        backend (``"loky"``, ``"threading"``), a ``dask.distributed.Client`` (e.g.
+        ``Client("tcp://scheduler:8786")``) or ``"dask"`` (the current default
+        client), as :func:`propstab.resample`. The estimator, X and y travel to the
+        workers once; the result does not depend on the backend or worker count.
+        scikit-learn's ``clone`` (``GridSearchCV``, ``cross_validate``) cannot copy a
+        ``Client``: there pass ``"dask"``, which finds the current client at fit time.
     progress : bool, optional
-        A progress bar over the subsamples (``tqdm.auto``); None: shown only when a
-        person watches (a terminal or a notebook).
+        A progress bar over the subsamples (``tqdm.auto``), advanced as each subsample's
+        fits finish; None: shown only when a person watches (a terminal or a notebook).
     calibration : {"pfer", "stability_score", "fdp"}, default "pfer"
         How the threshold (and the penalty) is chosen. ``"pfer"``: stabs's fixed
         ``cutoff`` with the PFER bound, as above. ``"stability_score"``: sharp's
@@ -202,6 +211,13 @@ class StabilitySelection(*_BASES):
         The thresholds searched: pi in (0, 1) for ``"stability_score"`` (default
         sharp's ``seq(0.6, 0.9, by = 0.01)``), t in [0, 1) for ``"fdp"`` (default
         Stabl's ``np.arange(0, 1, 0.01)``). Not used by ``"pfer"``.
+    checkpoint : str or path, optional
+        A directory where each subsample's path of fits is written as it finishes, with
+        a manifest of the arguments (the estimator's parameters, the path, hashes of X
+        and y, the subsamples, the seed, propstab's version). Fitting again with the
+        same arguments and directory after an interruption fits only the missing
+        subsamples, with exactly the uninterrupted result; a directory of another fit
+        is refused (ValueError naming what differs). Needs a fixed ``random_state``.
 
     Attributes
     ----------
@@ -330,12 +346,16 @@ class StabilitySelection(*_BASES):
         "n_jobs": N_JOBS,
         "progress": Boolean(none=True),
         "calibration": Options(*CALIBRATIONS),
+        "backend": [Checked(check_backend, "a joblib backend's name, 'dask' or a "
+                            "dask.distributed Client", invalid=(5, "no-such-backend", ["loky"])),
+                    None],
     }
 
     def __init__(self, estimator, *, param_name=None, param_grid=None, n_alphas=25,
                  eps=1e-3, n_subsamples=None, sampling="ss", cutoff=0.75, PFER=1.0, q=None,
                  assumption=None, threshold=None, random_state=None, n_jobs=None,
-                 progress=None, calibration="pfer", pi_grid=None):
+                 progress=None, calibration="pfer", pi_grid=None, backend=None,
+                 checkpoint=None):
         self.estimator = estimator
         self.param_name = param_name
         self.param_grid = param_grid
@@ -353,6 +373,8 @@ class StabilitySelection(*_BASES):
         self.progress = progress
         self.calibration = calibration
         self.pi_grid = pi_grid
+        self.backend = backend
+        self.checkpoint = checkpoint
 
     def _more_tags(self):
         return {"requires_y": True}
@@ -397,6 +419,10 @@ class StabilitySelection(*_BASES):
                            function="StabilitySelection")
         assumption = resolve_assumption(self.sampling, self.assumption,
                                         function="StabilitySelection")
+        if self.checkpoint is not None and self.random_state is None:
+            fail("checkpoint: needs a fixed random_state (an int or a SeedSequence), so "
+                 "that fitting again draws the same subsamples; got random_state=None",
+                 function="StabilitySelection")
         B = (default_n_subsamples(self.sampling) if self.n_subsamples is None
              else int(self.n_subsamples))
         if self._check_calibration()[0] != "pfer":
@@ -481,16 +507,22 @@ class StabilitySelection(*_BASES):
         name, grid = self._path(X, y, stabl=method == "fdp")
         subsamples = draw_subsamples(n, B, self.sampling, np.random.default_rng(root))
         seeds = [int(v) for v in run_seeds(root, 0, len(subsamples))]   # one per subsample
-        rows = progress_bar(subsamples, progress=self.progress, total=len(subsamples),
-                            desc="StabilitySelection")
-        if self.n_jobs is None or self.n_jobs == 1:
-            paths = [_fit_path(self.estimator, name, grid, X, y, r, self.threshold, s)
-                     for r, s in zip(rows, seeds)]
-        else:
-            import joblib
-            paths = joblib.Parallel(n_jobs=self.n_jobs)(
-                joblib.delayed(_fit_path)(self.estimator, name, grid, X, y, r,
-                                          self.threshold, s) for r, s in zip(rows, seeds))
+        checkpoint = None
+        if self.checkpoint is not None:
+            checkpoint = Checkpoint(self.checkpoint, {
+                "estimator": described(self.estimator), "param_name": name,
+                "param_grid": data_hash(np.asarray(grid)), "X": data_hash(X),
+                "y": data_hash(y), "threshold": repr(self.threshold),
+                "sampling": self.sampling, "n_subsamples": B,
+                "random_state": f"SeedSequence(entropy={root.entropy}, "
+                                f"spawn_key={tuple(root.spawn_key)})",
+                "subsamples": data_hash(np.asarray(subsamples))})
+        with progress_counter(progress=self.progress, total=len(subsamples),
+                              desc="StabilitySelection") as bar:
+            paths = run_tasks(_fit_path, list(zip(subsamples, seeds)),
+                              shared=(self.estimator, name, grid, X, y, self.threshold),
+                              n_jobs=self.n_jobs, backend=self.backend, bar=bar,
+                              checkpoint=checkpoint)
         raw = np.stack([p[0] for p in paths])           # (n_fits, G, d)
         artificial = raw[:, :, d:]                      # empty unless calibration="fdp"
         raw = raw[:, :, :d]

@@ -442,7 +442,9 @@ ENTRIES: Tuple[Entry, ...] = (
     Entry("propstab.audit", lambda **kw: propstab.audit(**kw),
           lambda: {"measures": "goh", "max_examples": 1, "axioms": ["bounds"]},
           (Arg("measures", Anything(none=True, invalid=(5, "no_such_measure", [5], {}))),
-           *declared(auditing.audit, cheap={"max_examples": 3}),
+           *[a for a in declared(auditing.audit, cheap={"max_examples": 3})
+             if a.name != "n_jobs"],
+           Arg("n_jobs", NJobs()),          # processes: None and 1 only (contract.NJobs)
            Arg("axioms", Anything(none=True, invalid=(5, ["x"], "x")))),
           covers=(propstab.audit, auditing.audit), examples=10),
     # ---- error control (its domain is fuzzed on its own in test_fuzz_inputs.py)

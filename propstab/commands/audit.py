@@ -2,7 +2,21 @@
 user function given as ``path/to/file.py:function``."""
 from __future__ import annotations
 
+import argparse
+
 from ._common import positive_int
+
+
+def _jobs(text: str) -> int:
+    """argparse type: a non-zero integer (-1: every core)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a non-zero integer (-1: every core); got "
+                                         f"{text!r}") from None
+    if value == 0:
+        raise argparse.ArgumentTypeError("must be a non-zero integer (-1: every core); got 0")
+    return value
 
 
 def run(args) -> int:
@@ -13,7 +27,7 @@ def run(args) -> int:
                          f"{args.target!r} and --measure {', '.join(args.measure)}")
     measures = load_function(args.target) if args.target else args.measure
     max_examples = DEFAULT_MAX_EXAMPLES if args.max_examples is None else args.max_examples
-    table = audit(measures, max_examples=max_examples, seed=args.seed)
+    table = audit(measures, max_examples=max_examples, seed=args.seed, n_jobs=args.jobs)
     print(table.to_json(indent=2) if args.json else table)
     return 1 if table.disagreements else 0
 
@@ -34,4 +48,7 @@ def add_parser(subparsers) -> None:
                    help="Hypothesis examples per check, at least 1 (default: "
                         "propstab.auditing.DEFAULT_MAX_EXAMPLES, 200)")
     p.add_argument("--seed", type=int, default=0, help="seed of the searches (default 0)")
+    p.add_argument("--jobs", type=_jobs, default=-1, metavar="N",
+                   help="run the checks in N processes (default -1: every core; 1: one "
+                        "after the other); the table does not depend on it")
     p.set_defaults(func=run)

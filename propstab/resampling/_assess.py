@@ -4,6 +4,7 @@ rankings (``output="ranking"``)."""
 from __future__ import annotations
 
 import dataclasses
+import os
 import warnings
 from collections.abc import Mapping
 from typing import Optional, Sequence, Tuple
@@ -132,7 +133,7 @@ def assess(selector, X, y=None, *, n_runs=None, random_state=None, scheme="boots
            fraction=None, stratify=None, n_jobs=None, backend=None, downstream=None,
            scoring=None, top_k=None, threshold=None, keep_importances=False,
            measure=None, measure_options=None, output="selection", top_k_sizes=None,
-           target_halfwidth=None, max_runs=None, progress=None):
+           target_halfwidth=None, max_runs=None, progress=None, checkpoint=None):
     """From data to answer: stability with its CI, frequencies and mean score.
 
     Parameters
@@ -157,8 +158,10 @@ def assess(selector, X, y=None, *, n_runs=None, random_state=None, scheme="boots
         Resample within each class (:func:`resample`).
     n_jobs : int, optional
         Parallel runs with joblib; the result does not depend on it.
-    backend : str, optional
-        A joblib backend, e.g. ``"loky"`` or ``"dask"``.
+    backend : str or dask.distributed.Client, optional
+        A joblib backend (``"loky"``, ``"threading"``), a ``dask.distributed.Client``
+        or ``"dask"`` (the current default client), as :func:`resample`; the result
+        does not depend on it.
     downstream : estimator, None or False, default None
         The model that scores the runs (:func:`resample`): given, it scores *every*
         selector on the same held-out rows, so that a comparison is like for like.
@@ -196,6 +199,11 @@ def assess(selector, X, y=None, *, n_runs=None, random_state=None, scheme="boots
         A progress bar over every run of every selector (and every batch of the
         ``target_halfwidth`` loop); by default (None) only when a person is watching
         (a terminal or a notebook) and for 20 runs or more.
+    checkpoint : str or path, optional
+        A directory where every finished run is written as it finishes (as
+        :func:`resample`; for a mapping, one subdirectory per selector): the call run
+        again with the same arguments after an interruption runs only the missing runs
+        and returns exactly the uninterrupted result. Needs a fixed ``random_state``.
 
     Returns
     -------
@@ -207,7 +215,8 @@ def assess(selector, X, y=None, *, n_runs=None, random_state=None, scheme="boots
     ValueError, TypeError
         Invalid arguments (as :func:`resample`); ``max_runs`` without
         ``target_halfwidth`` or below ``n_runs``; ``target_halfwidth`` with a splitter
-        object (its number of splits is fixed).
+        object (its number of splits is fixed); a ``checkpoint`` holding the runs of
+        another call, or with ``random_state=None``.
 
     Warns
     -----
@@ -289,6 +298,10 @@ def assess(selector, X, y=None, *, n_runs=None, random_state=None, scheme="boots
     if not splitter and n_runs is None:
         n_runs = 100
     target, budget = _check_target(target_halfwidth, max_runs, n_runs)
+    if checkpoint is not None and random_state is None:
+        from .._validation import fail
+        fail("checkpoint: needs a fixed random_state (an int or a SeedSequence), so that "
+             "the call run again draws the same resamples; got random_state=None")
     if isinstance(selector, Mapping):
         if len(selector) < 2:
             raise ValueError(f"selector: a mapping must name at least 2 selectors; got "
@@ -299,8 +312,11 @@ def assess(selector, X, y=None, *, n_runs=None, random_state=None, scheme="boots
     else:
         selectors = {None: selector}
     plans = {}
-    for name, sel in selectors.items():
-        plan = planned(sel, X, y, n_runs=budget, **opts)
+    for k, (name, sel) in enumerate(selectors.items()):
+        where = checkpoint
+        if isinstance(checkpoint, (str, os.PathLike)) and name is not None:
+            where = os.path.join(os.fspath(checkpoint), f"selector-{k}")
+        plan = planned(sel, X, y, n_runs=budget, checkpoint=where, name=name, **opts)
         if plans:                      # a mapping: the first selector's resamples, shared
             first = next(iter(plans.values()))
             plan = dataclasses.replace(plan, splits=first.splits, seeds=first.seeds)

@@ -9,17 +9,18 @@ from typing import Any, Mapping, Optional, Tuple
 import numpy as np
 
 from .._exceptions import warn
+from .._execution import Checkpoint, check_backend, data_hash, described, run_tasks
 from .._params import (N_JOBS, Boolean, Checked, Integral, Interval, Joint, Options,
                        RandomState, Real, validate_params)
 from .._progress import progress_counter
-from .._validation import (as_selection, check_int_range, check_text, fail,
+from .._validation import (as_selection, check_int_range, fail,
                            is_one_of, seed_sequence, shown)
 from ..selectors import (OUTPUTS, fit_selector, is_estimator, read_selection, run_seeds,
                          seeded, take)
 from ._results import FailedFitWarning, ResamplingResult, RunFailure, ScoringFailedWarning
 from ._schemes import (SCHEMES, check_fraction, check_rows_left, draw_splits, groups_of,
                        is_splitter, splitter_splits, strata_of)
-from ._scoring import (check_downstream, check_task, require, score_run, scorer_of,
+from ._scoring import (check_downstream, check_task, score_run, scorer_of,
                        scoring_plan)
 
 __all__ = ["OUTPUTS", "Plan", "RUN_RULES", "checked_data", "collect_plan", "execute", "planned",
@@ -97,18 +98,6 @@ def checked_data(X, y):
     return X, y, n, d, names
 
 
-def _check_backend(backend, function=None):
-    """A joblib backend name, or None."""
-    backend = check_text("backend", backend, none=True, function=function)
-    if backend is not None:
-        from joblib.parallel import BACKENDS, EXTERNAL_BACKENDS
-        known = sorted(set(BACKENDS) | set(EXTERNAL_BACKENDS))
-        if backend not in known:
-            fail(f"backend: must be a joblib backend ({', '.join(known)}); got {backend!r}",
-                 function=function)
-    return backend
-
-
 def _at_most_one(*, top_k, threshold, function=None):
     if top_k is not None and threshold is not None:
         fail(f"top_k, threshold: give at most one of them; got top_k={top_k!r} and "
@@ -122,9 +111,8 @@ RUN_RULES = {
     "n_runs": [Interval(Integral, 2, None), None],
     "random_state": RandomState(),
     "n_jobs": N_JOBS,
-    "backend": [Checked(lambda name, value, function=None: _check_backend(value, function),
-                        "a joblib backend's name", invalid=(5, "no-such-backend", ["loky"])),
-                None],
+    "backend": [Checked(check_backend, "a joblib backend's name, 'dask' or a dask.distributed "
+                        "Client", invalid=(5, "no-such-backend", ["loky"])), None],
     "keep_importances": Boolean(),
     "top_k": [Interval(Integral, 0, None), None],
     "threshold": [Interval(Real), None],
@@ -139,7 +127,8 @@ RUN_RULES = {
 def resample(selector, X, y=None, *, n_runs=None, scheme="bootstrap", fraction=None,
              stratify=None, random_state=None, n_jobs=None, backend=None, progress=None,
              keep_importances=False, top_k=None, threshold=None,
-             scoring=None, output="selection", downstream=None) -> ResamplingResult:
+             scoring=None, output="selection", downstream=None,
+             checkpoint=None) -> ResamplingResult:
     """Run a feature selector on ``n_runs`` resamples of ``(X, y)``.
 
     Parameters
@@ -196,9 +185,13 @@ def resample(selector, X, y=None, *, n_runs=None, scheme="bootstrap", fraction=N
     n_jobs : int, optional
         Parallel runs with joblib (None: 1, or all the backend's workers when
         ``backend`` is given; -1: all cores).
-    backend : str, optional
-        A joblib backend, e.g. ``"loky"``, ``"threading"`` or ``"dask"`` (needs a
-        running ``dask.distributed.Client``).
+    backend : str or dask.distributed.Client, optional
+        Where the runs go: a joblib backend (``"loky"``, ``"threading"``), a
+        ``dask.distributed.Client`` (e.g. ``Client("tcp://scheduler:8786")``), or
+        ``"dask"``, the current default client. The selector, X and y travel to the
+        workers once (scattered on dask), each run's split indices and seed with it;
+        the results are identical for every backend and number of workers
+        (docs/scaling.md).
     progress : bool, optional
         A progress bar (``tqdm.auto``: a widget in Jupyter); by default (None) only when
         a person is watching (a terminal or a notebook) and for 20 runs or more.
@@ -237,6 +230,13 @@ def resample(selector, X, y=None, *, n_runs=None, scheme="bootstrap", fraction=N
         ``type_of_target`` says multiclass); functions are scored only with an explicit
         ``downstream``. False: no downstream model (a selector that cannot score has
         no scores). ``ResamplingResult.scored_by`` says which model scored.
+    checkpoint : str or path, optional
+        A directory (created if missing) where each finished run is written as it
+        finishes, with a manifest of the call's arguments (the selector's parameters,
+        hashes of X and y, the resamples, the seed, propstab's version). Called again
+        with the same arguments and directory (after an interruption, a killed worker
+        or process), the finished runs are read and only the others run: the result is
+        exactly that of an uninterrupted call. Needs a fixed ``random_state``.
 
     Returns
     -------
@@ -250,6 +250,8 @@ def resample(selector, X, y=None, *, n_runs=None, scheme="bootstrap", fraction=N
         contains a classifier and ``y`` is continuous (the rule of the default
         downstream model: a float ``y`` of more than two values, whole or not);
         naming ``stratify`` for ``stratify=True`` with such a ``y``; naming
+        ``checkpoint`` when its directory holds the runs of another call (the message
+        says which argument differs) or ``random_state`` is None; naming
         ``fraction`` when it leaves no row in or out; naming ``n_runs`` when it
         differs from a splitter's number of splits.
         ``ValueError`` naming ``selector`` when fewer than 2 runs succeeded (the
@@ -300,7 +302,7 @@ def resample(selector, X, y=None, *, n_runs=None, scheme="bootstrap", fraction=N
                    stratify=stratify, random_state=random_state, n_jobs=n_jobs,
                    backend=backend, keep_importances=keep_importances, top_k=top_k,
                    threshold=threshold, scoring=scoring, output=output,
-                   downstream=downstream)
+                   downstream=downstream, checkpoint=checkpoint)
     with progress_counter(progress=progress, total=len(plan.splits), desc="resample",
                           minimum=20) as bar:
         outputs = execute(plan, 0, len(plan.splits), bar)
@@ -309,9 +311,11 @@ def resample(selector, X, y=None, *, n_runs=None, scheme="bootstrap", fraction=N
 
 
 def planned(selector, X, y, *, n_runs, scheme, fraction, stratify, random_state, n_jobs,
-            backend, keep_importances, top_k, threshold, scoring, output, downstream):
-    """The arguments of :func:`resample` checked with the data (the others by its declared
-    rules, :data:`RUN_RULES`), and every run's split and seed drawn."""
+            backend, keep_importances, top_k, threshold, scoring, output, downstream,
+            checkpoint=None, name=None):
+    """The arguments of :func:`resample` checked, and every run's split and seed drawn;
+    with ``checkpoint`` (a directory) the :class:`~propstab._execution.Checkpoint` of
+    the call opened (``name``: the selector's name in a mapping)."""
     X, y, n, d, names = checked_data(X, y)
     splitter = is_splitter(scheme)
     if n_runs is None and not splitter:
@@ -328,6 +332,9 @@ def planned(selector, X, y, *, n_runs, scheme, fraction, stratify, random_state,
     fraction = check_fraction(fraction, scheme_name)
     if top_k is not None:
         top_k = check_int_range("top_k", top_k, minimum=0, maximum=d)      # d: from X
+    if checkpoint is not None and random_state is None:
+        fail("checkpoint: needs a fixed random_state (an int or a SeedSequence), so that "
+             "the call run again draws the same resamples; got random_state=None")
     if not is_estimator(selector) and not callable(selector):
         raise TypeError(f"selector: must be an estimator with fit() or a function (X, y) -> "
                         f"indices; got {type(selector).__name__}")
@@ -348,10 +355,37 @@ def planned(selector, X, y, *, n_runs, scheme, fraction, stratify, random_state,
     else:
         splits = draw_splits(scheme, n, n_runs, fraction, strata, np.random.default_rng(root))
     seeds = tuple(int(v) for v in run_seeds(root, 0, len(splits)))
+    if checkpoint is not None:
+        checkpoint = Checkpoint(checkpoint, _fingerprint(
+            name=name, selector=selector, X=X, y=y, splits=splits, root=root,
+            scheme=scheme_name, fraction=fraction, stratify=stratify, top_k=top_k,
+            threshold=threshold, keep_importances=keep_importances, scoring=scoring,
+            output=output, downstream=downstream))
     return Plan(selector=selector, X=X, y=y, names=names, d=d, splits=splits, scorer=scorer,
                 threshold=threshold, top_k=top_k, keep_importances=keep_importances,
                 output=output, downstream=downstream, n_jobs=n_jobs, backend=backend,
-                scored_by=scored_by, unscored_reason=unscored_reason, seeds=seeds)
+                scored_by=scored_by, unscored_reason=unscored_reason, seeds=seeds,
+                checkpoint=checkpoint)
+
+
+def _fingerprint(*, name, selector, X, y, splits, root, scheme, fraction, stratify, top_k,
+                 threshold, keep_importances, scoring, output, downstream) -> dict:
+    """What the runs of a call depend on, as text (a checkpoint's manifest)."""
+    import hashlib
+    resamples = hashlib.sha256()
+    for train, test in splits:
+        resamples.update(np.asarray(train, dtype=np.int64).tobytes() + b"|")
+        resamples.update(np.asarray(test, dtype=np.int64).tobytes() + b";")
+    return {"selector": described(selector),
+            "selector name": repr(name), "X": data_hash(X), "y": data_hash(y),
+            "n_runs": len(splits), "scheme": scheme, "fraction": repr(fraction),
+            "stratify": data_hash(stratify),
+            "random_state": f"SeedSequence(entropy={root.entropy}, "
+                            f"spawn_key={tuple(root.spawn_key)})",
+            "resamples": resamples.hexdigest(), "top_k": repr(top_k),
+            "threshold": repr(threshold), "keep_importances": repr(keep_importances),
+            "scoring": described(scoring), "output": output,
+            "downstream": described(downstream)}
 
 
 @dataclasses.dataclass(frozen=True)
@@ -375,39 +409,39 @@ class Plan:
     scored_by: Optional[str]
     unscored_reason: Optional[str]
     seeds: Tuple[int, ...] = ()
+    checkpoint: Any = None
 
     def task(self, i: int):
+        """Every argument of run i's :func:`run_one`."""
+        return (*self.shared(), *self.own(i))
+
+    def shared(self) -> tuple:
+        """The arguments common to every run (sent to the workers once)."""
+        return self.selector, self.X, self.y
+
+    def own(self, i: int) -> tuple:
+        """Run i's own arguments (its split and seed travel with it)."""
         train, test = self.splits[i]
-        return (self.selector, self.X, self.y, train, test, self.d, self.scorer, self.threshold,
-                self.top_k, self.keep_importances, self.output, self.downstream,
-                self.seeds[i])
+        return (train, test, self.d, self.scorer, self.threshold, self.top_k,
+                self.keep_importances, self.output, self.downstream, self.seeds[i])
 
 
 def execute(plan: Plan, start: int, stop: int, bar) -> list:
-    """The outputs of runs ``start``..``stop - 1``. Run 0 goes first, alone: when it
-    fails for a reason every run would meet, resample stops there (:func:`_first_failed`)."""
+    """The outputs of runs ``start``..``stop - 1`` through the execution layer
+    (:func:`propstab._execution.run_tasks`: serial, joblib or dask; read from and written
+    to the plan's checkpoint). Run 0 goes first, alone and here: when it fails for a
+    reason every run would meet, resample stops there (:func:`_first_failed`)."""
     outputs = []
     if start == 0:
-        first = run_one(*plan.task(0))
-        bar.update(1)
+        first = run_tasks(run_one, [plan.own(0)], shared=plan.shared(), bar=bar, keys=[0],
+                          checkpoint=plan.checkpoint)[0]
         if first[3] is not None:
             _first_failed(plan, first[3], len(plan.splits))
         outputs.append(first)
         start = 1
-    if plan.n_jobs in (None, 1) and plan.backend is None:
-        for i in range(start, stop):
-            outputs.append(run_one(*plan.task(i)))
-            bar.update(1)
-        return outputs
-    joblib = require("joblib", "sklearn")
-
-    def counted():
-        for i in range(start, stop):
-            yield joblib.delayed(run_one)(*plan.task(i))
-            bar.update(1)
-
-    with joblib.parallel_backend(plan.backend or "loky", n_jobs=plan.n_jobs or -1):
-        outputs.extend(joblib.Parallel()(counted()))
+    outputs.extend(run_tasks(run_one, [plan.own(i) for i in range(start, stop)],
+                             shared=plan.shared(), n_jobs=plan.n_jobs, backend=plan.backend,
+                             bar=bar, keys=range(start, stop), checkpoint=plan.checkpoint))
     return outputs
 
 

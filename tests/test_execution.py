@@ -1,0 +1,303 @@
+"""The execution layer (propstab/_execution.py): resample, assess and StabilitySelection
+on a real dask.distributed LocalCluster (two worker processes) equal the serial results
+exactly; progress follows finished tasks; no per-run warning noise; checkpoints resume an
+interrupted run (a killed process included) to the identical result, and refuse a
+checkpoint of another call.
+
+The cluster tests run in CI (not skipped; distributed is a test dependency) and take a few
+seconds at these sizes."""
+import os
+import pathlib
+import subprocess
+import sys
+import textwrap
+import warnings
+
+import distributed
+import numpy as np
+import pytest
+
+import shared  # tests/shared.py: the data and selectors the tests share
+from propstab import StabilitySelection, assess, resample
+from propstab._execution import Checkpoint, run_tasks
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+
+
+def test_backend_dask_without_a_client_and_invalid_backends_are_refused():
+    """First in the file: before the module's cluster exists."""
+    X, y = shared.regression()
+    with pytest.raises(ValueError, match="backend: 'dask' runs on the current"):
+        run_tasks(pow, [(1,)], shared=(2,), backend="dask")
+    with pytest.raises(ValueError, match="backend: must be None, a joblib backend"):
+        resample(shared.lasso(), X, y, n_runs=4, backend="spark")
+    with pytest.raises(TypeError, match="backend: must be None"):
+        StabilitySelection(shared.lasso(), backend=3).fit(X, y)
+
+
+@pytest.fixture(scope="module")
+def client():
+    """A LocalCluster of two worker processes, one thread each (as a small real cluster:
+    every task pickled to another process)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                           dashboard_address=None)
+        c = distributed.Client(cluster)
+    try:
+        yield c
+    finally:
+        c.close()
+        cluster.close()
+
+
+def _same_resampling(a, b):
+    np.testing.assert_array_equal(a.Z, b.Z)
+    np.testing.assert_array_equal(a.scores, b.scores)
+    np.testing.assert_array_equal(a.runs, b.runs)
+    for s, t in zip(a.train_indices, b.train_indices):
+        np.testing.assert_array_equal(s, t)
+
+
+def test_resample_on_a_local_cluster_equals_serial(client):
+    X, y = shared.regression()
+    serial = resample(shared.lasso(), X, y, n_runs=8, random_state=3)
+    on_client = resample(shared.lasso(), X, y, n_runs=8, random_state=3, backend=client)
+    default_client = resample(shared.lasso(), X, y, n_runs=8, random_state=3, backend="dask")
+    assert len(client.scheduler_info()["workers"]) == 2
+    _same_resampling(serial, on_client)
+    _same_resampling(serial, default_client)
+
+
+def test_assess_on_a_local_cluster_equals_serial_and_loky(client):
+    X, y = shared.regression(seed=1)
+    serial = assess(shared.lasso(0.05), X, y, n_runs=10, random_state=4)
+    on_client = assess(shared.lasso(0.05), X, y, n_runs=10, random_state=4, backend=client)
+    loky = assess(shared.lasso(0.05), X, y, n_runs=10, random_state=4, n_jobs=2)
+    for other in (on_client, loky):
+        assert other.stability == serial.stability
+        assert other.confidence_interval(0.95) == serial.confidence_interval(0.95)
+        _same_resampling(serial.result, other.result)
+
+
+def test_stability_selection_on_a_local_cluster_equals_serial(client):
+    from sklearn.linear_model import Lasso
+    X, y = shared.regression(n=80, d=6)
+    make = lambda **kw: StabilitySelection(Lasso(), n_subsamples=4, n_alphas=5,  # noqa: E731
+                                           random_state=0, **kw).fit(X, y)
+    serial = make()
+    for other in (make(backend=client), make(n_jobs=2), make(backend="threading", n_jobs=2)):
+        np.testing.assert_array_equal(serial.stability_scores_, other.stability_scores_)
+        np.testing.assert_array_equal(serial.support_, other.support_)
+        assert serial.q_ == other.q_ and serial.PFER_ == other.PFER_
+
+
+def test_a_dask_run_emits_no_warning_and_sends_back_worker_warnings(client):
+    """The liblinear n_jobs warning came from joblib's dask context in every run; now
+    none is raised. A warning a run does raise (a ConvergenceWarning) comes back to the
+    caller once, as in a serial run."""
+    from sklearn.exceptions import ConvergenceWarning
+    from sklearn.linear_model import Lasso, LogisticRegression
+    X, y = shared.classification()
+    l1 = LogisticRegression(penalty="l1", solver="liblinear", C=0.5)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        res = resample(l1, X, y, n_runs=6, random_state=0, backend=client)
+    assert [str(w.message) for w in caught] == []
+    _same_resampling(res, resample(l1, X, y, n_runs=6, random_state=0))
+    Xr, yr = shared.regression()
+    messages = []
+    for backend in (None, client):
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            resample(Lasso(alpha=1e-4, max_iter=1), Xr, yr, n_runs=6, random_state=0,
+                     backend=backend, downstream=False)
+        messages.append({(w.category, str(w.message)) for w in caught})
+    assert messages[0] == messages[1]
+    assert any(issubclass(c, ConvergenceWarning) for c, _ in messages[1])
+
+
+class _Bar:
+    def __init__(self):
+        self.steps = []
+
+    def update(self, n=1):
+        self.steps.append(n)
+
+
+def test_run_tasks_keeps_task_order_and_counts_finished_tasks(client):
+    tasks = [(k,) for k in range(7)]
+    for backend, n_jobs in ((None, None), ("threading", 2), ("loky", 2), (client, None)):
+        bar = _Bar()
+        assert run_tasks(pow, tasks, shared=(3,), backend=backend, n_jobs=n_jobs,
+                         bar=bar) == [3 ** k for k in range(7)]
+        assert sum(bar.steps) == 7
+
+
+# ----------------------------------------------------------------------------------
+# checkpoints
+
+_CALLS = {"n": 0, "stop_at": None}
+
+
+class _Interrupted(KeyboardInterrupt):
+    pass
+
+
+def _interrupting_top2(X, y):
+    """The two features most correlated with y; raises KeyboardInterrupt at the
+    ``stop_at``-th call (an interruption in the middle of a run)."""
+    _CALLS["n"] += 1
+    if _CALLS["stop_at"] is not None and _CALLS["n"] == _CALLS["stop_at"]:
+        raise _Interrupted
+    return np.argsort(-np.abs(X.T @ (y - y.mean())))[:2]
+
+
+def _count_calls(stop_at=None):
+    _CALLS.update(n=0, stop_at=stop_at)
+
+
+def test_an_interrupted_assess_resumes_to_the_uninterrupted_result(tmp_path):
+    X, y = shared.regression(seed=2)
+    _count_calls()
+    whole = assess(_interrupting_top2, X, y, n_runs=12, random_state=5)
+    _count_calls(stop_at=8)
+    with pytest.raises(_Interrupted):
+        assess(_interrupting_top2, X, y, n_runs=12, random_state=5, checkpoint=tmp_path)
+    assert len(list(tmp_path.glob("task-*.pkl"))) == 7
+    _count_calls()
+    resumed = assess(_interrupting_top2, X, y, n_runs=12, random_state=5,
+                     checkpoint=tmp_path)
+    assert _CALLS["n"] == 5                       # only the missing runs
+    assert resumed.stability == whole.stability
+    _same_resampling(whole.result, resumed.result)
+    _count_calls()
+    again = assess(_interrupting_top2, X, y, n_runs=12, random_state=5, checkpoint=tmp_path)
+    assert _CALLS["n"] == 0 and again.stability == whole.stability
+
+
+def test_a_checkpoint_of_another_call_is_refused_naming_what_differs(tmp_path):
+    X, y = shared.regression(seed=2)
+    resample(shared.lasso(), X, y, n_runs=4, random_state=5, checkpoint=tmp_path)
+    with pytest.raises(ValueError, match=r"checkpoint: .* n_runs differs \(checkpoint: 4, "
+                                         r"this call: 6\)"):
+        resample(shared.lasso(), X, y, n_runs=6, random_state=5, checkpoint=tmp_path)
+    with pytest.raises(ValueError, match=r"another call: X differs \(checkpoint: content "
+                                         r"hash [0-9a-f]{12}, "):
+        resample(shared.lasso(), X + 1, y, n_runs=4, random_state=5, checkpoint=tmp_path)
+    with pytest.raises(ValueError, match=r"selector differs .*alpha.*0.1.*0.2"):
+        resample(shared.lasso(0.2), X, y, n_runs=4, random_state=5, checkpoint=tmp_path)
+    with pytest.raises(ValueError, match=r"random_state differs"):
+        resample(shared.lasso(), X, y, n_runs=4, random_state=6, checkpoint=tmp_path)
+    with pytest.raises(ValueError, match=r"checkpoint: needs a fixed random_state"):
+        resample(shared.lasso(), X, y, n_runs=4, checkpoint=tmp_path / "other")
+    with pytest.raises(TypeError, match=r"checkpoint: must be a directory path"):
+        resample(shared.lasso(), X, y, n_runs=4, random_state=5, checkpoint=3)
+    with pytest.raises(ValueError, match=r"checkpoint: needs a fixed random_state"):
+        StabilitySelection(shared.lasso(), checkpoint=tmp_path).fit(X, y)
+
+
+def test_a_mapping_checkpoints_each_selector_and_loky_workers_write_their_runs(tmp_path):
+    X, y = shared.regression(seed=3)
+    selectors = {"a": shared.lasso(0.05), "b": shared.lasso(0.2)}
+    whole = assess(selectors, X, y, n_runs=6, random_state=1)
+    first = assess(selectors, X, y, n_runs=6, random_state=1, checkpoint=tmp_path,
+                   n_jobs=2)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["selector-0", "selector-1"]
+    assert len(list((tmp_path / "selector-1").glob("task-*.pkl"))) == 6
+    again = assess(selectors, X, y, n_runs=6, random_state=1, checkpoint=tmp_path)
+    for name in selectors:
+        for other in (first, again):
+            _same_resampling(whole.assessments[name].result, other.assessments[name].result)
+
+
+_SS_CALLS = {"n": 0, "stop_at": None}
+
+
+def _stop_lasso_fit(self, X, y, *args, **kwargs):
+    _SS_CALLS["n"] += 1
+    if _SS_CALLS["stop_at"] is not None and _SS_CALLS["n"] == _SS_CALLS["stop_at"]:
+        raise _Interrupted
+    return type(self).__mro__[1].fit(self, X, y, *args, **kwargs)
+
+
+def test_an_interrupted_stability_selection_resumes_to_the_same_fit(tmp_path):
+    from sklearn.linear_model import Lasso
+    StoppingLasso = type("StoppingLasso", (Lasso,), {"fit": _stop_lasso_fit})
+    X, y = shared.regression(n=80, d=6)
+    make = lambda **kw: StabilitySelection(StoppingLasso(), n_subsamples=4, n_alphas=5,  # noqa
+                                           random_state=0, **kw)
+    _SS_CALLS.update(n=0, stop_at=None)
+    whole = make().fit(X, y)
+    _SS_CALLS.update(n=0, stop_at=5 * 5 + 3)            # within the sixth subsample's path
+    with pytest.raises(_Interrupted):
+        make(checkpoint=tmp_path).fit(X, y)
+    assert len(list(tmp_path.glob("task-*.pkl"))) == 5
+    _SS_CALLS.update(n=0, stop_at=None)
+    resumed = make(checkpoint=tmp_path).fit(X, y)
+    assert _SS_CALLS["n"] == 3 * 5                      # 8 fits of 5 path values, 5 read
+    np.testing.assert_array_equal(whole.stability_scores_, resumed.stability_scores_)
+    np.testing.assert_array_equal(whole.support_, resumed.support_)
+
+
+_KILLED_SCRIPT = """
+import os, pickle, sys
+import numpy as np
+from sklearn.linear_model import Ridge
+from propstab import resample
+
+checkpoint, out, kill_after = sys.argv[1], sys.argv[2], int(sys.argv[3])
+
+def top2(X, y):
+    done = len([f for f in os.listdir(checkpoint) if f.startswith("task-")])
+    if kill_after >= 0 and done >= kill_after:
+        os.kill(os.getpid(), 9)                      # SIGKILL: nothing runs after this
+    with open(os.path.join(checkpoint, "calls.log"), "a") as log:
+        log.write("call\\n")
+    return np.argsort(-np.abs(X.T @ (y - y.mean())))[:2]
+
+rng = np.random.default_rng(0)
+X = rng.normal(size=(50, 6)); y = X[:, 0] - X[:, 1] + rng.normal(size=50)
+res = resample(top2, X, y, n_runs=10, random_state=7, checkpoint=checkpoint,
+               downstream=Ridge())
+with open(out, "wb") as f:
+    pickle.dump((res.Z, res.scores, res.runs), f)
+"""
+
+
+def test_a_killed_process_resumes_to_the_identical_result(tmp_path):
+    script = tmp_path / "run.py"
+    script.write_text(textwrap.dedent(_KILLED_SCRIPT))
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    checkpoint, uninterrupted = tmp_path / "cp", tmp_path / "whole"
+
+    def run(directory, out, kill_after):
+        directory.mkdir(exist_ok=True)
+        return subprocess.run([sys.executable, str(script), str(directory), str(out),
+                               str(kill_after)], env=env, capture_output=True, text=True,
+                              timeout=120)
+
+    killed = run(checkpoint, tmp_path / "never.pkl", 4)
+    assert killed.returncode == -9, killed.stderr
+    assert len(list(checkpoint.glob("task-*.pkl"))) == 4
+    assert not list(checkpoint.glob(".tmp-*"))             # no half-written file left
+    done = run(checkpoint, tmp_path / "resumed.pkl", -1)
+    assert done.returncode == 0, done.stderr
+    assert (checkpoint / "calls.log").read_text().count("call") == 4 + 6
+    whole = run(uninterrupted, tmp_path / "whole.pkl", -1)
+    assert whole.returncode == 0, whole.stderr
+    import pickle
+    Z1, s1, r1 = pickle.loads((tmp_path / "resumed.pkl").read_bytes())
+    Z2, s2, r2 = pickle.loads((tmp_path / "whole.pkl").read_bytes())
+    assert np.array_equal(Z1, Z2) and np.array_equal(s1, s2) and np.isfinite(s1).all()
+    assert np.array_equal(r1, r2)
+
+
+def test_checkpoint_writes_are_atomic_and_keyed(tmp_path):
+    cp = Checkpoint(tmp_path, {"a": "1"})
+    cp.save(0, {"x": 1})
+    cp.save(0, {"x": 2})                               # replaced whole
+    assert cp.load([0, 1]) == {0: {"x": 2}}
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["manifest.json", "task-0.pkl"]
+    with pytest.raises(ValueError, match=r"a differs \(checkpoint: 1, this call: 2\)"):
+        Checkpoint(tmp_path, {"a": "2"})
