@@ -25,7 +25,7 @@ import math
 import re
 from numbers import Integral, Real
 
-from . import _gram
+from ._gram import get_pair_memory as budget_in_bytes, set_pair_memory as set_budget_in_bytes
 from ._checks import fail, shown
 from ._params import Checked, validate_params
 
@@ -128,7 +128,7 @@ def get_pair_memory() -> int:
     >>> get_pair_memory()
     67108864
     """
-    return _gram.get_pair_memory()
+    return budget_in_bytes()
 
 
 @validate_params({"memory": MEMORY})
@@ -171,7 +171,7 @@ def set_pair_memory(memory) -> int:
     >>> set_pair_memory(previous)
     256000000
     """
-    return _gram.set_pair_memory(memory)
+    return set_budget_in_bytes(memory)
 
 
 @contextlib.contextmanager
@@ -215,6 +215,6 @@ def pair_memory(memory):
     """
     previous = set_pair_memory(memory)
     try:
-        yield _gram.get_pair_memory()
+        yield budget_in_bytes()
     finally:
-        _gram.set_pair_memory(previous)
+        set_budget_in_bytes(previous)

@@ -10,7 +10,8 @@ import ast
 from typing import Any, Mapping
 
 from .._exceptions import InvalidParameterError
-from ._frontend import audit_function, run_entry, runs_selection
+from ._audit_frontend import audit_function
+from ._frontend import run_entry, runs_selection
 
 __all__ = ["R_NAMES", "expect_measure_properties", "expect_not_less_stable", "expect_stable",
            "invoke", "r_literal", "violation_message"]
@@ -98,7 +99,7 @@ def r_literal(value) -> str:
 
 
 def expect_measure_properties(fun, name: str, **arguments) -> dict:
-    """The audit of an R function (:func:`propstab.r._frontend.audit_function`) as an
+    """The audit of an R function (:func:`propstab.r._audit_frontend.audit_function`) as an
     expectation: ``passed``, ``message`` (the first violated claim with its shrunk
     counterexample as R code), ``text`` (the audit table).
 
