@@ -20,7 +20,7 @@ is flaky. The assertions here are hypothesis tests whose error rate is stated:
 :class:`Baseline` stores a run's selections with what produced them, and
 :func:`parametrize_with_checks` turns each declared property of each measure into a
 test of its own (as scikit-learn's ``parametrize_with_checks``). The pytest plugin
-:mod:`propstab.pytest_plugin` adds the fixture ``stability_baseline``.
+The pytest plugin ``propstab.pytest_plugin`` adds the fixture ``stability_baseline``.
 
 >>> import numpy as np
 >>> from propstab.testing import assert_stable

@@ -28,9 +28,11 @@ tarball <- Sys.getenv("STABM_SOURCE", "")
 work <- tempfile("stabm_suite")
 dir.create(work)
 if (!nzchar(tarball)) {
-  got <- tryCatch(utils::download.packages("stabm", destdir = work, type = "source",
-                                           quiet = TRUE),
-                  error = function(e) NULL, warning = function(w) NULL)
+  # a mirror's index may warn (e.g. no PACKAGES.rds, then PACKAGES.gz is read) and still
+  # deliver the tarball: only an error, or no tarball, means it could not be downloaded
+  got <- tryCatch(suppressWarnings(utils::download.packages("stabm", destdir = work,
+                                                            type = "source", quiet = TRUE)),
+                  error = function(e) NULL)
   if (is.null(got) || !nrow(got)) {
     cat("stabm_suite: SKIP: no STABM_SOURCE and stabm's source could not be downloaded\n")
     quit(status = 0L)

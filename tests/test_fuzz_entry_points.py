@@ -35,7 +35,7 @@ from hypothesis import HealthCheck, find, given, settings
 from hypothesis import strategies as st
 
 import contract
-from contract import (EXPLICIT, Anything, Bool, Choice, Int, Kind, Real, Seed, Text,
+from contract import (EXPLICIT, Anything, Bool, Choice, Int, Kind, NJobs, Real, Seed, Text,
                       check_call, kind_of)
 import propstab
 from propstab import auditing, chance, plots, selectors, strategies

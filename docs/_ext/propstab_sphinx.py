@@ -705,9 +705,9 @@ def r_reference_markdown(man: pathlib.Path) -> str:
         aliases = [a[0].strip() for m, a in sections if m == "alias" and a]
         out += [f"({'r-' + stem.replace('.', '-').replace('_', '-')})=",
                 f"### {title}", ""]
-        if len(aliases) > 1 or aliases != [name]:
-            out += ["Help page `" + name + "`: " + ", ".join(f"`{a}()`" for a in aliases
-                                                             if a != name) + ".", ""]
+        others = [a for a in aliases if a != name]
+        out += [f"Help page `{name}`" + (": " + ", ".join(f"`{a}()`" for a in others)
+                                          if others else "") + ".", ""]
         if "usage" in first:
             out += ["```r", first["usage"][0].strip("\n"), "```", ""]
         if "description" in first:
