@@ -331,7 +331,7 @@ class StabilitySelection(*_BASES):
 
     #: The declared rules of the parameters, checked at :meth:`fit` (scikit-learn's
     #: convention: ``__init__`` only stores them); the rules that read the data or the
-    #: estimator (the bounds of q, the cutoff of a bound, ``param_name``) are checked there
+    #: estimator (the bounds of q, the cutoff of a bound, ``param_name``) are checked there.
     parameter_constraints = {
         "n_alphas": Interval(Integral, 1, 10 ** 4),
         "eps": Interval(Real, 0.0, 1.0, closed="neither"),
@@ -354,7 +354,7 @@ class StabilitySelection(*_BASES):
     def __init__(self, estimator, *, param_name=None, param_grid=None, n_alphas=25,
                  eps=1e-3, n_subsamples=None, sampling="ss", cutoff=0.75, PFER=1.0, q=None,
                  assumption=None, threshold=None, random_state=None, n_jobs=None,
-                 progress=None, calibration="pfer", pi_grid=None, backend=None,
+                 backend=None, progress=None, calibration="pfer", pi_grid=None,
                  checkpoint=None):
         self.estimator = estimator
         self.param_name = param_name
