@@ -320,8 +320,11 @@ ENTRIES: Tuple[Entry, ...] = (
                                Arg("feature_names", Anything(none=True))),
           covers=(propstab.estimate,), options=True),
     # issue 24: sampled pairs (pairs=) and the pair-memory budget
-    Entry("propstab.estimate(pairs)", lambda Z, **kw: propstab.estimate(Z, "jaccard", **kw),
-          lambda: {"Z": Z()}, declared(propstab.estimate, cheap={"pairs": 10 ** 4}),
+    Entry("propstab.estimate(pairs)",
+          lambda Z, **kw: propstab.estimate(Z, **{"measure": "jaccard", **kw}),
+          lambda: {"Z": Z()},              # the other arguments: the entry above
+          tuple(a for a in declared(propstab.estimate, cheap={"pairs": 10 ** 4})
+                if a.name == "pairs"),
           covers=(propstab.estimate,)),
     Entry("SampledPairsEstimate.confidence_interval",
           _method(_sampled_estimate, "confidence_interval"), lambda: {},
