@@ -178,6 +178,9 @@ sphinx_gallery_conf = {
     # warnings print without the build machine's file paths
     "reset_modules": ("matplotlib", propstab_sphinx.gallery_warnings),
 }
+# an example runs again when its source changed, and also when how the gallery prints did
+# (else outputs saved before, with warnings' file paths, would stay on the site)
+propstab_sphinx.forget_gallery_outputs(DOCS / "auto_gallery", sphinx_gallery_conf)
 
 # -- HTML ----------------------------------------------------------------------------
 html_theme = "pydata_sphinx_theme"

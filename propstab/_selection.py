@@ -166,8 +166,8 @@ class Selection:
 
         When one block holds every row, or the whole matrix is already cached, the
         blocks are slices of :attr:`intersections` (computed and cached once); otherwise
-        each block is its own product and nothing M x M is held
-        (:func:`propstab._gram.intersection_blocks`). The counts are the same integers.
+        each block is its own product and nothing M x M is held. The counts are the
+        same integers.
 
         Parameters
         ----------

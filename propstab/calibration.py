@@ -208,7 +208,7 @@ def stability_score(frequencies, n_runs, pi=None, *, n_categories=3):
         ``selprop``: rows are the penalties, columns the features).
     n_runs : int
         K, the number of runs (subsamples) the proportions come from, at most 10**9.
-    pi : float or array-like (n_pi,), optional
+    pi : float or array-like ``(n_pi,)``, optional
         Thresholds in (0, 1). Default: sharp's ``seq(0.6, 0.9, by = 0.01)``
         (:data:`SHARP_PI_GRID`).
     n_categories : {3, 2}, default 3
@@ -218,7 +218,7 @@ def stability_score(frequencies, n_runs, pi=None, *, n_categories=3):
     -------
     float or ndarray
         Shape ``frequencies.shape[:-1] + pi.shape``: a float for 1-D frequencies and
-        one pi, (n_pi,) for a grid of pi, (n_grid, n_pi) for 2-D frequencies. NaN where
+        one pi, ``(n_pi,)`` for a grid of pi, ``(n_grid, n_pi)`` for 2-D frequencies. NaN where
         the score is undefined, as sharp's NA: no unstable class between the two
         thresholds (``round(K (1 - pi)) >= round(K pi) - 1``, e.g. pi <= 1/2 with three
         categories), or an infinite log-likelihood (a class that cannot occur under the
@@ -420,7 +420,7 @@ class Calibration(Result):
     thresholds : ndarray or None
         The grid of pi (``"stability_score"``) or t (``"fdp"``).
     curve : ndarray or None
-        The stability scores (n_grid, n_pi), NaN where undefined or excluded by the
+        The stability scores ``(n_grid, n_pi)``, NaN where undefined or excluded by the
         PFER constraint, or the FDP+ curve (n_thresholds,).
     pfer_bound : float or None
         The constraint on sharp's PFER bound (``"stability_score"``), None if none.

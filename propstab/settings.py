@@ -114,7 +114,7 @@ def get_pair_memory() -> int:
 
     Notes
     -----
-    A block of ``b`` rows of Z Z^T holds about :math:`20\\, b M` bytes (int64 counts
+    A block of ``b`` rows of :math:`Z Z^\\top` holds about :math:`20\\, b M` bytes (int64 counts
     and the product's output), so ``b = memory / (20 M)`` rows, at least one.
 
     References

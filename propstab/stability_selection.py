@@ -195,7 +195,7 @@ class StabilitySelection(*_BASES):
         (Bodinier et al. 2023): the penalty and pi maximising
         :func:`propstab.stability_score` over the path x ``pi_grid``, the features
         selected at that penalty with proportion ``>= pi``; ``PFER`` is then sharp's
-        constraint ``PFER_thr`` on its bound q^2 / ((2 pi - 1) p) (q the rounded mean
+        constraint ``PFER_thr`` on its bound :math:`q^2 / ((2 \pi - 1) p)` (q the rounded mean
         number selected at the penalty; ``PFER=None``, sharp's default, for none), and
         ``cutoff``, ``assumption`` play no part in the choice. ``"fdp"``: Stabl's
         (Hedou et al. 2024): a copy of X with each column permuted (independently,

@@ -328,8 +328,8 @@ class StabilityGridSearch(*_BASES):
 
     _required_parameters = ["estimator", "param_grid"]
 
-    #: The declared rules ``fit`` checks (``propstab._params.parameter_constraints``
-    #: reads them, as for a function decorated with ``validate_params``).
+    #: The declared rules ``fit`` checks (read as for a function decorated with
+    #: ``validate_params``).
     parameter_constraints = _checked_arguments.parameter_constraints
 
     def __init__(self, estimator, param_grid, *, rule="1se", measure="nogueira", n_runs=None,

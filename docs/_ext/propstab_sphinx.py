@@ -756,6 +756,32 @@ def _format_warning(message, category, filename, lineno, line=None):
     return f"{category.__name__}: {message}\n"
 
 
+def forget_gallery_outputs(gallery_dir, conf: dict) -> bool:
+    """Make sphinx-gallery run every example again when how the gallery prints changed.
+
+    sphinx-gallery runs an example again only when the example's own source changed
+    (its ``.md5`` file in ``gallery_dir``): an output saved before a change of
+    :func:`gallery_warnings` or of ``ignore_repr_types`` (warnings with the build's
+    file paths, the reprs of matplotlib calls) would stay on the site. The printing
+    code and options are fingerprinted in ``gallery_dir/.output_format``; when the
+    fingerprint differs, the saved ``.md5`` files go. True when they went."""
+    import hashlib
+    import inspect
+    folder = pathlib.Path(gallery_dir)
+    text = "\n".join([inspect.getsource(gallery_warnings), inspect.getsource(_format_warning),
+                      repr(conf.get("ignore_repr_types")),
+                      repr([getattr(f, "__name__", f) for f in conf.get("reset_modules", ())])])
+    stamp = hashlib.sha256(text.encode()).hexdigest()
+    saved = folder / ".output_format"
+    if saved.is_file() and saved.read_text().strip() == stamp:
+        return False
+    for md5 in folder.rglob("*.py.md5"):
+        md5.unlink()
+    folder.mkdir(parents=True, exist_ok=True)
+    saved.write_text(stamp + "\n")
+    return True
+
+
 def gallery_warnings(gallery_conf, fname):
     """sphinx-gallery ``reset_modules`` hook: before each example, warnings print as
     ``SmallSampleWarning: message`` (no build path, no source line)."""
@@ -764,6 +790,19 @@ def gallery_warnings(gallery_conf, fname):
 
 
 # ------------------------------------------------------------------ the extension
+
+def _parameter_names_as_code(app, doctree):
+    """numpydoc writes the names in Parameters, Attributes, ... in bold (``**name**``):
+    they are names of code, as in the signature, so they are marked as literals too
+    (class ``literal``; the theme styles them as before). A name such as
+    ``max_examples`` is then read as code, not as a formula in prose."""
+    from docutils import nodes
+    for field in doctree.findall(nodes.field):
+        for term in field.findall(nodes.term):
+            for child in term.children:
+                if isinstance(child, nodes.strong) and "literal" not in child["classes"]:
+                    child["classes"].append("literal")
+
 
 def _resolve_alias(app, env, node, contnode):
     """Resolve a py reference that Sphinx could not, in this order:
@@ -945,6 +984,7 @@ def setup(app):
     app.add_config_value("propstab_aliases", {}, "env")
     app.connect("build-finished", _fix_viewcode_anchors)
     app.connect("missing-reference", _resolve_alias)
+    app.connect("doctree-read", _parameter_names_as_code)
     app.connect("autodoc-process-docstring", _measure_docstring, priority=100)
     app.connect("autodoc-process-docstring", _docstring_doc_links, priority=200)
     app.connect("autodoc-skip-member", _skip_generated_members)

@@ -33,10 +33,11 @@ class SampledPairsEstimate(Result):
     Parameters
     ----------
     statistic : float
-        U_B, the mean of the measure's pair score over the B sampled ordered pairs.
+        :math:`U_B`, the mean of the measure's pair score over the B sampled ordered
+        pairs.
     pairs_variance : float
-        s^2 / B, the variance of U_B around the all-pairs value U of these runs (s^2 the
-        sample variance of the B scores).
+        :math:`s^2 / B`, the variance of :math:`U_B` around the all-pairs value :math:`U`
+        of these runs (:math:`s^2` the sample variance of the B scores).
     runs_variance : float
         Hoeffding's variance of U over samples of runs, estimated from the sampled pairs.
     n_pairs : int
@@ -49,7 +50,8 @@ class SampledPairsEstimate(Result):
     Attributes
     ----------
     variance : float
-        ``runs_variance + pairs_variance``: Var(U_B) = Var(U) + E[S_N^2]/B (Blom 1976),
+        ``runs_variance + pairs_variance``:
+        :math:`\\operatorname{Var}(U_B) = \\operatorname{Var}(U) + E[S_N^2]/B` (Blom 1976),
         the variance around the population stability.
     standard_error : float
         Its square root.

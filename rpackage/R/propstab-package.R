@@ -15,7 +15,7 @@
 #' }
 #'
 #' @section Python:
-#' The package calls propstab's Python side (the module `propstab.r._frontend`) in the
+#' The package calls propstab's Python side (its R front end, a module of the Python package) in the
 #' interpreter chosen, on first use, as the first of: the option `propstab.python`, the
 #' environment variables `PROPSTAB_PYTHON` and `RETICULATE_PYTHON`, and
 #' `/usr/bin/python3` (where the project's `scripts/setup.sh` installs propstab). When

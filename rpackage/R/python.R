@@ -86,8 +86,8 @@
 
 #' Is propstab's Python side available?
 #'
-#' Whether the Python package propstab (its R front end, the module
-#' `propstab.r._frontend`) can be imported in the interpreter the R package uses (see
+#' Whether the Python package propstab (with its R front end, a module of the
+#' package) can be imported in the interpreter the R package uses (see
 #' [propstab-package]). It starts Python on first use, as any call of the package does;
 #' it never fails. The package's examples and tests run only where it is `TRUE`.
 #'

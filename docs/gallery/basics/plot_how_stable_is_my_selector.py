@@ -90,7 +90,7 @@ print("Pareto optimal:", ", ".join(comparison.pareto_optimal))
 best = max(comparison.assessments, key=lambda n: comparison.assessments[n].stability)
 a = comparison.assessments[best]
 ax = plot_selection_frequencies(a.frequencies, max_features=15)
-ax.set_title(f"{best}: selection frequencies over {a.estimate.n_runs} runs")
+ax.set_title(f"{best}: selection frequencies over {a.estimate.n_runs} runs");
 
 # %%
 # How many runs are enough?
@@ -103,4 +103,4 @@ least = min(comparison.assessments, key=lambda n: comparison.assessments[n].stab
 Z = comparison.assessments[least].result.Z
 print(f"{least}: {propstab.inference.runs_needed(Z, 0.02)} runs for a half-width of 0.02")
 ax = plot_halfwidth(Z, start=5, target_halfwidth=0.02)
-ax.set_title(f"{least}: the estimate and its 95% band against the number of runs")
+ax.set_title(f"{least}: the estimate and its 95% band against the number of runs");
