@@ -34,8 +34,10 @@ from typing import Callable, Dict, Mapping, Optional, Sequence
 import numpy as np
 
 from ._checks import fail, shown
+from ._params import Checked
 
-__all__ = ["Checkpoint", "check_backend", "data_hash", "described", "is_client", "run_tasks"]
+__all__ = ["BACKEND", "Checkpoint", "check_backend", "check_checkpoint_seed", "data_hash",
+           "described", "is_client", "run_tasks"]
 
 #: joblib backends whose workers are other processes (their warnings are sent back).
 _PROCESS_BACKENDS = ("loky", "multiprocessing")
@@ -76,6 +78,26 @@ def check_backend(name: str, value, function=None):
              f"dask.distributed Client; got {value!r}", function=function)
     return value
 
+
+
+#: The declared rule of ``backend=`` (resample, assess, StabilitySelection).
+BACKEND = [Checked(check_backend, "a joblib backend's name, 'dask' or a dask.distributed Client",
+                   invalid=(5, "no-such-backend", ["loky"])), None]
+
+
+def check_checkpoint_seed(checkpoint, random_state, draws: str, function=None) -> None:
+    """A checkpoint needs a fixed ``random_state``: rerun, the call must draw the same
+    ``draws`` (resamples, subsamples) to resume.
+
+    >>> check_checkpoint_seed("ckpt", None, "resamples")
+    Traceback (most recent call last):
+    ...
+    propstab.InvalidParameterError: checkpoint: needs a fixed random_state (an int or a SeedSequence), so that the call run again draws the same resamples; got random_state=None
+    """
+    if checkpoint is not None and random_state is None:
+        fail(f"checkpoint: needs a fixed random_state (an int or a SeedSequence), so that "
+             f"the call run again draws the same {draws}; got random_state=None",
+             function=function)
 
 def _default_client():
     try:

@@ -24,7 +24,7 @@ import numpy as np
 from collections.abc import Mapping
 
 from ._exceptions import UndefinedMeasureWarning, warn
-from ._params import (N_JOBS, Boolean, Checked, Integral, Interval, Options, RandomState,
+from ._params import (N_JOBS, Boolean, Integral, Interval, Options, RandomState,
                       Real, validate_arguments)
 from ._progress import progress_counter
 from ._regularisation import default_path, infer_param_name, locate_penalty
@@ -35,7 +35,7 @@ from .error_control import (ASSUMPTIONS, BOUND_NAMES, SAMPLINGS, ErrorControl,
                             resolve_assumption)
 from .calibration import (SHARP_PI_GRID, STABL_THRESHOLDS, Calibration, choose_by_fdp,
                           choose_by_stability_score)
-from ._execution import Checkpoint, check_backend, data_hash, described, run_tasks
+from ._execution import BACKEND, Checkpoint, check_checkpoint_seed, data_hash, described, run_tasks
 from .resampling._schemes import subsamples as draw_subsamples
 from .selectors import clone, run_seeds, seeded, support_of, take
 
@@ -346,9 +346,7 @@ class StabilitySelection(*_BASES):
         "n_jobs": N_JOBS,
         "progress": Boolean(none=True),
         "calibration": Options(*CALIBRATIONS),
-        "backend": [Checked(check_backend, "a joblib backend's name, 'dask' or a "
-                            "dask.distributed Client", invalid=(5, "no-such-backend", ["loky"])),
-                    None],
+        "backend": BACKEND,
     }
 
     def __init__(self, estimator, *, param_name=None, param_grid=None, n_alphas=25,
@@ -419,10 +417,8 @@ class StabilitySelection(*_BASES):
                            function="StabilitySelection")
         assumption = resolve_assumption(self.sampling, self.assumption,
                                         function="StabilitySelection")
-        if self.checkpoint is not None and self.random_state is None:
-            fail("checkpoint: needs a fixed random_state (an int or a SeedSequence), so "
-                 "that fitting again draws the same subsamples; got random_state=None",
-                 function="StabilitySelection")
+        check_checkpoint_seed(self.checkpoint, self.random_state, "subsamples",
+                              function="StabilitySelection")
         B = (default_n_subsamples(self.sampling) if self.n_subsamples is None
              else int(self.n_subsamples))
         if self._check_calibration()[0] != "pfer":

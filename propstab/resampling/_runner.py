@@ -9,8 +9,8 @@ from typing import Any, Mapping, Optional, Tuple
 import numpy as np
 
 from .._exceptions import warn
-from .._execution import Checkpoint, check_backend, data_hash, described, run_tasks
-from .._params import (N_JOBS, Boolean, Checked, Integral, Interval, Joint, Options,
+from .._execution import BACKEND, Checkpoint, check_checkpoint_seed, data_hash, described, run_tasks
+from .._params import (N_JOBS, Boolean, Integral, Interval, Joint, Options,
                        RandomState, Real, validate_params)
 from .._progress import progress_counter
 from .._validation import (as_selection, check_int_range, fail,
@@ -111,8 +111,7 @@ RUN_RULES = {
     "n_runs": [Interval(Integral, 2, None), None],
     "random_state": RandomState(),
     "n_jobs": N_JOBS,
-    "backend": [Checked(check_backend, "a joblib backend's name, 'dask' or a dask.distributed "
-                        "Client", invalid=(5, "no-such-backend", ["loky"])), None],
+    "backend": BACKEND,
     "keep_importances": Boolean(),
     "top_k": [Interval(Integral, 0, None), None],
     "threshold": [Interval(Real), None],
@@ -332,9 +331,7 @@ def planned(selector, X, y, *, n_runs, scheme, fraction, stratify, random_state,
     fraction = check_fraction(fraction, scheme_name)
     if top_k is not None:
         top_k = check_int_range("top_k", top_k, minimum=0, maximum=d)      # d: from X
-    if checkpoint is not None and random_state is None:
-        fail("checkpoint: needs a fixed random_state (an int or a SeedSequence), so that "
-             "the call run again draws the same resamples; got random_state=None")
+    check_checkpoint_seed(checkpoint, random_state, "resamples")
     if not is_estimator(selector) and not callable(selector):
         raise TypeError(f"selector: must be an estimator with fit() or a function (X, y) -> "
                         f"indices; got {type(selector).__name__}")
