@@ -257,13 +257,9 @@ site_audit = shared.load_script(ROOT / "scripts" / "site_audit.py", "site_audit"
 
 #: Pages written for contributors (the module map names private modules and test files).
 FOR_CONTRIBUTORS = {"contributing.html"}
-#: Problems known and open, by page: the evidence examples of the gallery still run the
-#: repository's scripts through a helper module (so their downloads do not run on their
-#: own), and register's example restores the registry through its private module.
+#: Problems known and open, by page: register's example restores the registry through
+#: its private module.
 KNOWN_OPEN = {
-    **{f"auto_gallery/evidence/plot_{name}.html": "a private import in code"
-       for name in ("hamer_simulation", "kamkar_l1_logistic", "ranking_stability",
-                    "stability_selection_vs_lasso", "validate_inference")},
     "api/generated/propstab.registry.register.html": "a private import in code",
 }
 #: Pages that still write some formulas as plain text (``sum_f p_f^2``): API pages (their
