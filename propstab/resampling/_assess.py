@@ -300,7 +300,6 @@ def assess(selector, X, y=None, *, n_runs=None, random_state=None, scheme="boots
         n_runs = 100
     target, budget = _check_target(target_halfwidth, max_runs, n_runs)
     if checkpoint is not None and random_state is None:
-        from .._validation import fail
         fail("checkpoint: needs a fixed random_state (an int or a SeedSequence), so that "
              "the call run again draws the same resamples; got random_state=None")
     if isinstance(selector, Mapping):
