@@ -648,17 +648,15 @@ def differences(fun: Optional[str] = None, sizes=None, indices=None, *, p=None, 
         if case is not None and (e.applies is None or case[0] not in e.measures
                                  or not e.applies(*case)):
             continue
-        row = e.as_dict()
-        row["measures"] = ", ".join(e.measures)
-        row["r_functions"] = ", ".join(e.r_functions)
-        rows.append(row)
+        rows.append(e)
     for d in INTERFACE_DIFFERENCES:          # the interface's, after the measures' values
         every = "all stability* functions" in d.r_functions and str(fun).startswith("stab")
         if fun is not None and fun not in d.r_functions and not every:
             continue
         if case is None or (d.applies is not None and d.applies(fun, sizes, r_options)):
-            rows.append(d.as_dict())
-    return rows
+            rows.append(d)
+    return [{**d.as_dict(), "measures": ", ".join(d.measures),
+             "r_functions": ", ".join(d.r_functions)} for d in rows]
 
 
 # ---------------------------------------------------------------- calls from R
