@@ -658,8 +658,15 @@ def main(argv=None) -> int:
     out["total_seconds"] = time.perf_counter() - t
     print(report(out))
     print(f"\nTotal {out['total_seconds']:.1f} s")
-    if args.json:
-        with open(args.json, "w") as fh:
+    return finish(out, args.json)
+
+
+def finish(out, json_path=None) -> int:
+    """The end of a validation study's run (this one's and those that import it): the
+    numbers written to ``json_path`` when given, the failed checks printed; the exit
+    status, 1 when a check failed."""
+    if json_path:
+        with open(json_path, "w") as fh:
             json.dump(out, fh, indent=1, default=float)
     failed = [c["name"] for c in out["checks"] if not c["passed"]]
     if failed:
