@@ -384,6 +384,10 @@ def subject(measure, *, options: Optional[Mapping[str, Any]] = None, claims=None
 
 #: Hypothesis's lambda descriptions, by code object (see :func:`lambda_sources_memoised`).
 _LAMBDA_SOURCES: dict = {}
+#: Whether searches reuse work across searches (memoised lambda descriptions, replayed
+#: examples); False only to time the audit without it (benchmarks/bench_audit.py): the
+#: results are the same either way.
+REUSE = [True]
 
 
 @contextlib.contextmanager
@@ -400,7 +404,7 @@ def lambda_sources_memoised():
     """
     from hypothesis.internal import reflection
     original = reflection.extract_lambda_source
-    if getattr(original, "memoised_by_propstab", False):      # already inside one
+    if getattr(original, "memoised_by_propstab", False) or not REUSE[0]:   # inside one
         yield
         return
 
@@ -469,7 +473,7 @@ def _search_in_contexts(subject, strategy, probe, shape, *, max_examples, seed, 
         explicit = [(example, Context()) for example in examples] + [
             (example, context) for example, context in context_examples
             if context.is_read_by(subject.reads)]
-    if replay and names is not None:
+    if replay and names is not None and REUSE[0]:
         key = (repr(strategy), tuple(sorted(names)), getattr(shape, "__qualname__", None),
                max_examples, seed)
         return _search_replaying(key, searched, function, max_examples=max_examples,
