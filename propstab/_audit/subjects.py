@@ -403,8 +403,9 @@ def lambda_sources_memoised():
     descriptions.
     """
     from hypothesis.internal import reflection
-    original = reflection.extract_lambda_source
-    if getattr(original, "memoised_by_propstab", False) or not REUSE[0]:   # inside one
+    original = getattr(reflection, "extract_lambda_source", None)   # Hypothesis's internals
+    if (original is None or getattr(original, "memoised_by_propstab", False)   # inside one
+            or not REUSE[0]):
         yield
         return
 
@@ -501,7 +502,11 @@ def _search_replaying(key, strategy, function, *, max_examples: int, seed: int, 
     and shrinks the same counterexample as without the replay.
     """
     from hypothesis.errors import UnsatisfiedAssumption
-    from hypothesis.internal.entropy import deterministic_PRNG
+    try:                                       # Hypothesis's internals: without them, search
+        from hypothesis.internal.entropy import deterministic_PRNG
+    except ImportError:                        # pragma: no cover - other Hypothesis versions
+        return search(strategy, function, max_examples=max_examples, seed=seed,
+                      examples=explicit)
 
     drawn = _DRAWN.get(key)
     if drawn is None:
