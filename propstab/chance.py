@@ -16,6 +16,7 @@ No enumeration of subsets and no simulation.
 """
 from __future__ import annotations
 
+import functools
 from typing import Callable, Tuple
 
 import numpy as np
@@ -94,6 +95,18 @@ def degenerate_intersection(k_i, k_j, n_features) -> np.ndarray:
     return np.maximum(0, ki + kj - d) == np.minimum(ki, kj)
 
 
+@functools.lru_cache(maxsize=512)
+def _intersection_pmf(sizes: Tuple[int, ...], d: int) -> np.ndarray:
+    """P(|s_i ∩ s_j| = r | H0) for every pair of the distinct ``sizes`` and r = 0..max:
+    ``scipy.stats.hypergeom.pmf`` once per (sizes, d) (the audit asks for the same
+    shapes many times), read-only."""
+    a = np.asarray(sizes, dtype=np.float64)
+    r = np.arange(max(sizes) + 1, dtype=np.float64)[None, None, :]
+    pmf = stats.hypergeom.pmf(r, d, a[:, None, None], a[None, :, None])
+    pmf.setflags(write=False)
+    return pmf
+
+
 @validate_params({"score": CallableRule("a function score(r, k_i, k_j, d) -> (numerator, "
                                          "denominator)"), "n_features": N_FEATURES})
 def expected_pairwise(score: Callable, row_sizes, n_features: int) -> Tuple[np.ndarray, np.ndarray]:
@@ -159,7 +172,7 @@ def expected_pairwise(score: Callable, row_sizes, n_features: int) -> Tuple[np.n
     a = sizes[:, None, None].astype(np.float64)
     b = sizes[None, :, None].astype(np.float64)
     r = np.arange(int(sizes.max()) + 1, dtype=np.float64)[None, None, :]
-    pmf = stats.hypergeom.pmf(r, d, a, b)          # shape (U, U, R)
+    pmf = _intersection_pmf(tuple(sizes.tolist()), int(d))      # shape (U, U, R)
     num, den = score(r, a, b, float(d))
     num = np.broadcast_to(num, pmf.shape)
     den = np.broadcast_to(den, pmf.shape)

@@ -159,7 +159,8 @@ def check_fully_defined(measure, *, options=None, claimed=None,
     kind = _kind(s)
     found = search_in_contexts(
         s, kind.proper(), probe, np.shape, max_examples=max_examples, seed=seed,
-        examples=kind.fully_defined_examples, context_examples=CONTEXT_EXAMPLES[FD])
+        examples=kind.fully_defined_examples, context_examples=CONTEXT_EXAMPLES[FD],
+        replay=True)
     return _verdict(s, FD, found, f"finite, without warning, on every searched "
                                   f"{_domain_text(s)} ({max_examples} examples)")
 
@@ -242,7 +243,7 @@ def check_monotonicity(measure, *, options=None, claimed=None,
     found = search_in_contexts(
         s, kind.pairs(s.sizes), probe, lambda pair: pair[0].shape,
         max_examples=max_examples, seed=seed, examples=kind.equal_variance_pairs,
-        context_examples=CONTEXT_EXAMPLES[MONO])
+        context_examples=CONTEXT_EXAMPLES[MONO], replay=True)
     return _verdict(s, MONO, found, f"strictly decreasing in the total variance on every "
                                     f"searched pair ({max_examples} examples)")
 

@@ -101,14 +101,27 @@ def _pairwise_expectation(subject, config, cache: dict) -> float:
     return float(E[off].mean())
 
 
+def _subset_rows(d: int, k: int) -> np.ndarray:
+    """Every k-subset of range(d) as a boolean row, in ``itertools.combinations`` order."""
+    rows = np.zeros((math.comb(d, k), d), dtype=bool)
+    for i, c in enumerate(itertools.combinations(range(d), k)):
+        rows[i, list(c)] = True
+    return rows
+
+
 def _enumerated_expectation(subject, config) -> float:
     d = config.n_features
     fixed, ks = _enumerated_sizes(config, subject.symmetric)
-    first = () if fixed is None else (list(range(fixed)),)
-    subsets = {k: [list(c) for c in itertools.combinations(range(d), k)] for k in set(ks)}
+    blocks = [] if fixed is None else [np.arange(d)[None, :] < fixed]
+    subsets = {k: _subset_rows(d, k) for k in set(ks)}
+    # every tuple of subsets (itertools.product order), the matrices built at once
+    index = np.indices([len(subsets[k]) for k in ks]).reshape(len(ks), -1)
+    n = index.shape[1]
+    Zs = np.stack([np.broadcast_to(b, (n, d)) for b in blocks]
+                  + [subsets[k][index[j]] for j, k in enumerate(ks)], axis=1)
     values = []
-    for rows in itertools.product(*(subsets[k] for k in ks)):   # every tuple of subsets
-        v = subject.value(matrix_from_rows([*first, *rows], d))
+    for Z in Zs:
+        v = subject.value(Z.copy())
         if math.isnan(v):
             return math.nan
         values.append(v)

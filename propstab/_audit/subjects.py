@@ -9,6 +9,8 @@ example (:func:`search_in_contexts`).
 """
 from __future__ import annotations
 
+import contextlib
+import copy
 import dataclasses
 import functools
 import math
@@ -220,6 +222,7 @@ def _context_strategy(names):
             Context,
             similarity=similarity_matrices(d) if "similarity" in names else st.none(),
             weights=importance_weights(M, d) if "importances" in names else st.none())
+    contexts.names = frozenset(names)          # what it draws, for replayed searches
     return contexts
 
 
@@ -379,8 +382,52 @@ def subject(measure, *, options: Optional[Mapping[str, Any]] = None, claims=None
                    declaration=Declaration.of(measure, **declaration), options=options)
 
 
+#: Hypothesis's lambda descriptions, by code object (see :func:`lambda_sources_memoised`).
+_LAMBDA_SOURCES: dict = {}
+#: Whether searches reuse work across searches (memoised lambda descriptions, replayed
+#: examples); False only to time the audit without it (benchmarks/bench_audit.py): the
+#: results are the same either way.
+REUSE = [True]
+
+
+@contextlib.contextmanager
+def lambda_sources_memoised():
+    """Within the block, Hypothesis describes each lambda once per code object.
+
+    Hypothesis (6.67) records a description of every mapped value it draws, for printing a
+    failing example; the map inside its own ``given`` is a lambda, whose description
+    (``hypothesis.internal.reflection.extract_lambda_source``) re-reads and re-parses its
+    source file on every example: about a tenth of an audit's time. The description of a
+    lambda without default values depends only on its code object, so it is memoised
+    by it. Nothing drawn changes: the same examples, the same shrinking, the same
+    descriptions.
+    """
+    from hypothesis.internal import reflection
+    original = getattr(reflection, "extract_lambda_source", None)   # Hypothesis's internals
+    if (original is None or getattr(original, "memoised_by_propstab", False)   # inside one
+            or not REUSE[0]):
+        yield
+        return
+
+    def memoised(f):
+        if f.__defaults__ or f.__kwdefaults__:                   # the signature shows them
+            return original(f)
+        try:
+            return _LAMBDA_SOURCES[f.__code__]
+        except KeyError:
+            text = _LAMBDA_SOURCES[f.__code__] = original(f)
+            return text
+
+    memoised.memoised_by_propstab = True
+    reflection.extract_lambda_source = memoised
+    try:
+        yield
+    finally:
+        reflection.extract_lambda_source = original
+
+
 def search_in_contexts(subject: Subject, strategy, probe, shape, *, max_examples: int,
-                       seed: int, examples=(), context_examples=()):
+                       seed: int, examples=(), context_examples=(), replay: bool = False):
     """:func:`propstab.search.search` with ``probe(subject, example)``, drawing a context
     for subjects that have them.
 
@@ -390,24 +437,107 @@ def search_in_contexts(subject: Subject, strategy, probe, shape, *, max_examples
     with the default context, then those of ``context_examples``, ``(example, Context)``
     pairs, that the subject reads. A subject without contexts is searched exactly as by
     :func:`~propstab.search.search`.
+
+    ``replay=True`` (for a probe that never calls :func:`propstab.search.target`, and a
+    strategy that its repr determines) reuses the examples of an earlier search with the
+    same strategy, contexts, ``max_examples`` and seed (see :func:`_search_replaying`):
+    the same result as searching again, without drawing the examples again.
     """
+    with lambda_sources_memoised():
+        return _search_in_contexts(subject, strategy, probe, shape, max_examples=max_examples,
+                                   seed=seed, examples=examples,
+                                   context_examples=context_examples, replay=replay)
+
+
+def _search_in_contexts(subject, strategy, probe, shape, *, max_examples, seed, examples,
+                        context_examples, replay):
     if subject.contexts is None:
-        return search(strategy, lambda example: probe(subject, example),
-                      max_examples=max_examples, seed=seed, examples=examples)
+        names = ()
+        searched, function, explicit = (strategy, lambda example: probe(subject, example),
+                                        list(examples))
+    else:
+        names = getattr(subject.contexts, "names", None)    # None: contexts of unknown origin
 
-    @st.composite
-    def drawn(draw):
-        example = draw(strategy)
-        return example, draw(subject.contexts(*shape(example)))
+        @st.composite
+        def drawn(draw):
+            example = draw(strategy)
+            return example, draw(subject.contexts(*shape(example)))
 
-    def run(pair):
-        example, context = pair
-        found = probe(subject.bind(context), example)
-        if found is not None:
-            found.context = context
+        def run(pair):
+            example, context = pair
+            found = probe(subject.bind(context), example)
+            if found is not None:
+                found.context = context
+            return found
+
+        searched, function = drawn(), run
+        explicit = [(example, Context()) for example in examples] + [
+            (example, context) for example, context in context_examples
+            if context.is_read_by(subject.reads)]
+    if replay and names is not None and REUSE[0]:
+        key = (repr(strategy), tuple(sorted(names)), getattr(shape, "__qualname__", None),
+               max_examples, seed)
+        return _search_replaying(key, searched, function, max_examples=max_examples,
+                                 seed=seed, explicit=explicit)
+    return search(searched, function, max_examples=max_examples, seed=seed, examples=explicit)
+
+
+#: The examples Hypothesis generated in a search that found nothing and rejected nothing:
+#: {(strategy, contexts, shape, max_examples, seed): examples, in the order drawn}.
+_DRAWN: dict = {}
+
+
+def _search_replaying(key, strategy, function, *, max_examples: int, seed: int, explicit):
+    """:func:`~propstab.search.search`, replaying the examples of an earlier search.
+
+    Hypothesis's examples for a strategy, a seed and ``max_examples`` are the same for
+    every probe that refutes nothing, rejects nothing (no :func:`~propstab.search.assume`
+    fails) and targets nothing: the test's outcome is then always "passed", and nothing
+    else steers the generation. The first such search records its examples; a later one
+    with the same ``key`` tries the explicit examples as :func:`~propstab.search.search`
+    does, then calls the probe on the recorded examples in order, each as Hypothesis
+    calls a test (:func:`hypothesis.internal.entropy.deterministic_PRNG`, on a copy). If
+    every call passes the result is None, as the search would find; at the first call that
+    refutes, rejects, targets or raises, the search is run in full instead, which finds
+    and shrinks the same counterexample as without the replay.
+    """
+    from hypothesis.errors import UnsatisfiedAssumption
+    try:                                       # Hypothesis's internals: without them, search
+        from hypothesis.internal.entropy import deterministic_PRNG
+    except ImportError:                        # pragma: no cover - other Hypothesis versions
+        return search(strategy, function, max_examples=max_examples, seed=seed,
+                      examples=explicit)
+
+    drawn = _DRAWN.get(key)
+    if drawn is None:
+        calls, rejected = [], []
+
+        def recording(example):
+            calls.append(copy.deepcopy(example))
+            try:
+                return function(example)
+            except UnsatisfiedAssumption:
+                rejected.append(example)
+                raise
+
+        found = search(strategy, recording, max_examples=max_examples, seed=seed,
+                       examples=explicit)
+        if found is None and not rejected:
+            _DRAWN[key] = calls[len(explicit):]
         return found
-
-    explicit = [(example, Context()) for example in examples] + [
-        (example, context) for example, context in context_examples
-        if context.is_read_by(subject.reads)]
-    return search(drawn(), run, max_examples=max_examples, seed=seed, examples=explicit)
+    if explicit:
+        nothing = object()
+        found = search(st.just(nothing), lambda e: None if e is nothing else function(e),
+                       max_examples=1, seed=seed, examples=explicit)
+        if found is not None:
+            return found
+    for example in drawn:
+        try:
+            with deterministic_PRNG():
+                passed = function(copy.deepcopy(example)) is None
+        except Exception:          # a rejection, a target, an error: as Hypothesis would
+            passed = False
+        if not passed:
+            return search(strategy, function, max_examples=max_examples, seed=seed,
+                          examples=explicit)
+    return None

@@ -121,6 +121,33 @@ def simulated(score, sizes, d, g, n, rng):
     return mean, se
 
 
+#: simulated(...) by its arguments' content (see :func:`simulated_once`), oldest dropped
+_SIMULATED: dict = {}
+_SIMULATED_MAX = 512
+
+
+def simulated_once(score, sizes, d, g, n, random_state):
+    """:func:`simulated` with a generator seeded by ``random_state``, memoised.
+
+    The simulation is a function of the score, the pairs of sizes, d, the thresholded
+    similarity (its weights ``g.C0``; ``g.B``, the degrees and the mean are read off
+    them), n and the seed: a selection with the same sizes over the same similarity
+    (the audit's exact enumeration of every tuple of subsets) reuses it, the same
+    numbers, instead of simulating them again.
+    """
+    C0 = g.C0
+    key = (score, sizes.dtype.str, sizes.shape, sizes.tobytes(), int(d), C0.shape,
+           C0.data.tobytes(), C0.indices.tobytes(), C0.indptr.tobytes(), int(n),
+           int(random_state))
+    hit = _SIMULATED.get(key)
+    if hit is None:
+        hit = simulated(score, sizes, d, g, n, np.random.default_rng(random_state))
+        if len(_SIMULATED) >= _SIMULATED_MAX:
+            _SIMULATED.pop(next(iter(_SIMULATED)))
+        _SIMULATED[key] = hit
+    return hit[0].copy(), hit[1].copy()
+
+
 class MonteCarloWarning(RuntimeWarning):
     """The simulated correction for chance has a non-negligible Monte Carlo error."""
 
@@ -158,8 +185,7 @@ def stabm_measure(name, sel, score, maximum, *, similarity, threshold, correctio
     elif g.B.nnz == 0 and score is not score_zucknick:
         E[:] = sizes[:, 0] * sizes[:, 1] / d                # no similar pairs: I = r
     else:
-        E, se = simulated(score, sizes, d, g, n_simulations,
-                           np.random.default_rng(random_state))
+        E, se = simulated_once(score, sizes, d, g, n_simulations, random_state)
     Ep = E[inverse]
     # both runs empty or full: the pair is determined under H0, E = I exactly (an
     # integer test, chance.degenerate_intersection of each run with itself)
