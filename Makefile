@@ -22,6 +22,7 @@ bench: setup
 	$(PYTHON) benchmarks/bench_msi.py
 	$(PYTHON) benchmarks/bench_resampling.py
 	$(PYTHON) benchmarks/bench_memory.py --growth
+	$(PYTHON) benchmarks/bench_audit.py
 
 # The documentation site, into docs/_build/html: docs/measures.md regenerated from the
 # registry, then Sphinx with warnings as errors (broken references, numpydoc validation,
