@@ -264,7 +264,6 @@ KNOWN_OPEN = {
     **{f"auto_gallery/evidence/plot_{name}.html": "a private import in code"
        for name in ("hamer_simulation", "kamkar_l1_logistic", "ranking_stability",
                     "stability_selection_vs_lasso", "validate_inference")},
-    "api/generated/propstab.registry.register.html": "a private import in code",
 }
 #: Pages that still write some formulas as plain text (``sum_f p_f^2``): API pages (their
 #: docstrings move to ``:math:``), measure pages (their registry notes), and the guide

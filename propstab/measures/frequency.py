@@ -498,9 +498,10 @@ def cwrel(c):
               = \\frac{d\\,(N - D + \\sum_f F_f(F_f - 1)) - N^2 + D^2}
               {d\\,(H^2 + M(N - H) - D) - N^2 + D^2}
 
-    with N = sum of the sizes, D = N mod d and H = N mod M (eq. 15; thesis eq. 3.4),
-    CW = sum_f F_f (F_f - 1) / (N (M - 1)) (:func:`weighted_consistency`) and the
-    extremes :func:`cw_min` and :func:`cw_max`. Where CW_max = CW_min, CW_rel = CW (eq. 6).
+    with N the sum of the sizes, :math:`D = N \\bmod d` and :math:`H = N \\bmod M` (eq. 15;
+    thesis eq. 3.4), :math:`CW = \\sum_f F_f (F_f - 1) / (N (M - 1))`
+    (:func:`weighted_consistency`) and the extremes :func:`cw_min` and :func:`cw_max`.
+    Where :math:`CW_{max} = CW_{min}`, :math:`CW_{rel} = CW` (eq. 6).
     Computed in exact integers.
 
     Parameters
