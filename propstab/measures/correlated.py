@@ -329,8 +329,9 @@ def yu_matching(sel, *, similarity=None):
     .. math:: \\hat\\Phi = \\frac{2}{M(M-1)}\\sum_{i<j}\\frac{1}{k}
               \\max_{\\pi} \\sum_{f \\in F_i} s_{f, \\pi(f)}
 
-    over the one-to-one matchings pi of F_i onto F_j, the edge weights being the
-    similarities (Hamer and Dupont, sec. 2). Defined when every run selects the same
+    over the one-to-one matchings :math:`\\pi` of :math:`F_i` onto :math:`F_j` (the sets of
+    runs i and j, :math:`s_i` and :math:`s_j` in the :doc:`/notation`), the edge weights
+    being the similarities (Hamer and Dupont, sec. 2). Defined when every run selects the same
     number k > 0 of features; by Theorem 5.1 it equals :func:`msi` with equal
     importances. Solved by ``scipy.optimize.linear_sum_assignment``.
 
