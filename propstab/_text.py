@@ -244,9 +244,9 @@ def _wrapped(text: str) -> str:
 
 
 def _script(text: str, table: dict, mark: str) -> str:
-    if text and all(c in table for c in text):
+    if text and all(c in table for c in text) and (len(text) <= 2 or not text.isalpha()):
         return "".join(table[c] for c in text)
-    return mark + (text if len(text) == 1 or mark == "_" else f"({text})")
+    return mark + (text if len(text) == 1 or (mark == "_" and text.isalnum()) else f"({text})")
 
 
 def _tex_to_text(tex: str) -> str:
@@ -277,6 +277,9 @@ def _tex_to_text(tex: str) -> str:
                 continue
             else:
                 out.append(_TEX_SYMBOLS.get(name, name))
+                if name in ("partial", "sum", "prod"):          # prefixes: no space after
+                    while i < len(tex) and tex[i] == " ":
+                        i += 1
                 if name.isalpha() and i < len(tex) and tex[i].isalnum() and len(
                         _TEX_SYMBOLS.get(name, name)) > 1:
                     out.append(" ")
