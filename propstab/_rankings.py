@@ -161,7 +161,7 @@ class Rankings:
 
     @property
     def rank_variances(self) -> np.ndarray:
-        """The sample variances :math:`s_f^2` (divisor M - 1) of the features' ranks over the runs."""
+        """The sample variances :math:`s_f^2` (divisor M - 1) of the features' ranks."""
         def compute():
             # midranks are half-integers: with c = 2 r the sums are exact integers, and
             # s_f^2 = (M sum_i c^2 - (sum_i c)^2) / (4 M (M - 1)) is one correctly rounded
@@ -174,7 +174,7 @@ class Rankings:
 
     @property
     def total_variance(self) -> float:
-        """The total variance of the ranks, :math:`\\sum_f s_f^2` (the quantity of MONOTONICITY)."""
+        """The total variance of the ranks, :math:`\\sum_f s_f^2` (MONOTONICITY's quantity)."""
         return float(self.rank_variances.sum())
 
     @property

@@ -112,7 +112,7 @@ class Selection:
 
     @property
     def row_sizes(self) -> np.ndarray:
-        """The row sizes :math:`k_i`, the number of features selected in run i (int64, length M)."""
+        """The row sizes :math:`k_i`, the features selected by each run (int64, length M)."""
         def compute():
             if self._csr is not None:     # O(M) once a CSR exists (also for dense input)
                 return np.diff(self._csr.indptr).astype(np.int64)
@@ -121,7 +121,9 @@ class Selection:
 
     @property
     def column_counts(self) -> np.ndarray:
-        """The column counts :math:`F_f = M \\hat p_f`, how many runs selected feature f (int64, length d)."""
+        """The column counts :math:`F_f = M \\hat p_f`: how many runs selected each feature.
+
+        An int64 array of length d."""
         def compute():
             if self._csr is not None:     # O(N + d) once a CSR exists
                 return column_counts_csr(self._csr, self.n_features)

@@ -14,8 +14,8 @@ from typing import Iterable, List, Optional, Sequence, Tuple
 
 import numpy as np
 
-__all__ = ["Summary", "call_repr", "field_lines", "interval", "level_label", "number", "plain_math",
-           "shorten", "significant", "size_text", "summary", "table_lines"]
+__all__ = ["Summary", "call_repr", "field_lines", "interval", "level_label", "number",
+           "plain_math", "shorten", "significant", "size_text", "summary", "table_lines"]
 
 
 def table_lines(heads: Sequence, body: Sequence[Sequence]) -> List[str]:

@@ -463,7 +463,7 @@ def check_maximum(measure, *, options=None, claimed=None, max_examples=DEFAULT_M
 
 def check_correction_for_chance(measure, *, options=None, claimed=None,
                                 max_examples=DEFAULT_MAX_EXAMPLES, seed=0) -> CheckResult:
-    """CORRECTION_FOR_CHANCE: :math:`E[\\hat\\Phi \\mid H_0]` is one constant for all M, d and sizes.
+    """CORRECTION_FOR_CHANCE: :math:`E[\\hat\\Phi \\mid H_0]` is one constant for all M, d, sizes.
 
     The constant is the same for every M, d and :math:`k_1, \\dots, k_M` (thesis
     Definition 2: run i draws a uniform random subset of size :math:`k_i`; the symbols

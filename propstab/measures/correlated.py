@@ -661,7 +661,8 @@ def intersection_mbm(sel, *, similarity=None, threshold=0.9,
     parameters=(SIMILARITY, THRESHOLD),
     notes=":math:`O_{ij}` counts the features of :math:`F_i` not in :math:`F_j` with a "
           "similar (>= threshold) feature in "
-          ":math:`F_j` (Hamer's reading of Zhang et al.). With a non-identity similarity different "
+          ":math:`F_j` (Hamer's reading of Zhang et al.). With a non-identity similarity "
+          "different "
           "rows reach 1; with the identity it is POG.")
 def pogr(sel, *, similarity=None, threshold=0.9):
     """Zhang et al.'s percentage of overlapping genes-related, POGR (Hamer eq. 4).
