@@ -305,9 +305,7 @@ def union_size_pmf(row_sizes, n_features: int) -> np.ndarray:
 
 @validate_params({"n_features": N_FEATURES})
 def nogueira_expectation(row_sizes, n_features: int) -> float:
-    """The null expectation :math:`E[\\hat\\Phi \\mid H_0]` of Nogueira's estimator.
-
-    For runs of fixed sizes :math:`k_1, \\dots, k_M`.
+    """The null expectation :math:`E[\\hat\\Phi \\mid H_0]` of Nogueira's estimator, sizes fixed.
 
     Column f's count is Poisson-binomial with probabilities :math:`q_i = k_i/d`, so
     :math:`E[s_f^2] = \\bar q (1 - \\bar q) + \\mathrm{var}_{pop}(q)/(M - 1)` and
