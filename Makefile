@@ -25,8 +25,8 @@ bench: setup
 
 # The documentation site, into docs/_build/html: docs/measures.md regenerated from the
 # registry, then Sphinx with warnings as errors (broken references, numpydoc validation,
-# failed gallery examples). A few minutes on 2 cores: the gallery runs the evidence
-# scripts in their --quick modes and the measure catalogue audits every measure (both
+# failed gallery examples). A few minutes on 2 cores: the gallery runs its examples
+# (small versions of the evidence scripts) and the measure catalogue audits every measure (both
 # cached by content in docs/_build for the next build).
 docs: setup
 	$(PYTHON) scripts/gen_docs.py

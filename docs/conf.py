@@ -11,8 +11,9 @@ Generated when this file is read, into folders git ignores:
   run now (``PROPSTAB_DOCS_AUDIT_EXAMPLES`` Hypothesis examples per check, default 40 as
   in the CI property suite; cached in ``_build/cache`` under a hash of the sources);
 - ``api/index.rst``: the API reference, from the public modules' ``__all__``;
-- ``auto_gallery/``: sphinx-gallery runs ``gallery/plot_*.py`` (the evidence scripts of
-  examples/ and studies/ in their ``--quick`` modes) and keeps their output and figures.
+- ``auto_gallery/``: sphinx-gallery runs ``gallery/plot_*.py`` (self-contained examples,
+  small versions of the experiments of examples/ and studies/) and keeps their output and
+  figures.
 """
 import importlib.util
 import os
@@ -169,7 +170,7 @@ sphinx_gallery_conf = {
     "gallery_dirs": ["auto_gallery"],
     "filename_pattern": r"/plot_",
     "ignore_pattern": r"(__init__|/_\w+)\.py$",
-    "image_scrapers": ("matplotlib", propstab_sphinx.figure_files_scraper),
+    "image_scrapers": ("matplotlib",),
     "download_all_examples": False,
     "remove_config_comments": True,
     "show_memory": False,

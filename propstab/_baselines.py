@@ -20,6 +20,7 @@ from typing import Any, Mapping, Optional, Tuple
 
 import numpy as np
 
+from ._checks import fail
 from ._registry import get_measure, lookup
 from ._results import Result
 from ._text import number, summary
@@ -202,9 +203,9 @@ def _jsonable(options: Mapping[str, Any]) -> dict:
         try:
             json.dumps(v)
         except TypeError:
-            raise ValueError(f"{k}: a baseline stores a measure's options as JSON; "
-                             f"{type(v).__name__} is not (compare matrices' options in "
-                             f"Python with propstab.two_sample_test)") from None
+            fail(f"{k}: a baseline stores a measure's options as JSON; "
+                 f"{type(v).__name__} is not (compare matrices' options in "
+                 f"Python with propstab.two_sample_test)")
         out[k] = v
     return out
 
@@ -360,16 +361,16 @@ class Baseline(Result):
         except (ValueError, OSError) as exc:
             if isinstance(exc, FileNotFoundError):
                 raise
-            raise ValueError(f"{path}: not a baseline file (a .npz written by "
-                             f"Baseline.save): {exc}") from None
+            fail(f"{path}: not a baseline file (a .npz written by "
+                 f"Baseline.save): {exc}", argument="path")
         if "selection" not in arrays or "metadata" not in arrays:
-            raise ValueError(f"{path}: not a baseline file: it holds "
-                             f"{', '.join(sorted(arrays)) or 'nothing'}, not selection and "
-                             f"metadata")
+            fail(f"{path}: not a baseline file: it holds "
+                 f"{', '.join(sorted(arrays)) or 'nothing'}, not selection and "
+                 f"metadata", argument="path")
         meta = json.loads(str(arrays["metadata"]))
         if meta.get("format", 0) > FORMAT:
-            raise ValueError(f"{path}: a baseline of format {meta['format']}, newer than "
-                             f"this propstab reads ({FORMAT}); upgrade propstab")
+            fail(f"{path}: a baseline of format {meta['format']}, newer than "
+                 f"this propstab reads ({FORMAT}); upgrade propstab", argument="path")
         train = None
         if "train_indices" in arrays:
             off = arrays["train_offsets"]
@@ -442,8 +443,8 @@ class Baseline(Result):
     def data_for(self, measure: str):
         """The selection matrix (what a set measure reads), as a ResamplingResult's."""
         if get_measure(measure).input == "ranking":
-            raise ValueError(f"measure: {measure!r} reads rankings; a baseline stores "
-                             f"selections")
+            fail(f"measure: {measure!r} reads rankings; a baseline stores "
+                 f"selections")
         return self.selection
 
     def _repr_values(self):

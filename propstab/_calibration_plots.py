@@ -7,7 +7,7 @@ import math
 
 import numpy as np
 
-from ._checks import check_axes, check_bool, shown
+from ._checks import check_axes, check_bool, fail, shown
 
 
 def plot_calibration(selector, *, log_scale=None, ax=None):
@@ -80,12 +80,12 @@ def plot_calibration(selector, *, log_scale=None, ax=None):
             from sklearn.exceptions import NotFittedError   # a ValueError
             raise NotFittedError(f"selector: this {type(selector).__name__} is not fitted; "
                                  f"call fit(X, y) before plotting its calibration")
-        raise TypeError(f"selector: must be a fitted StabilitySelection; got "
-                        f"{shown(selector)}")
+        fail(f"selector: must be a fitted StabilitySelection; got "
+             f"{shown(selector)}", TypeError)
     if cal.method == "pfer":
-        raise ValueError("selector: fitted with calibration='pfer' (a fixed cutoff), which "
-                         "has no calibration curve; fit with calibration='stability_score' "
-                         "or 'fdp', or draw plot_stability_path(selector)")
+        fail("selector: fitted with calibration='pfer' (a fixed cutoff), which "
+             "has no calibration curve; fit with calibration='stability_score' "
+             "or 'fdp', or draw plot_stability_path(selector)")
     log_scale = check_bool("log_scale", log_scale, none=True)
     ax = check_axes("ax", ax) if ax is not None else _new_axes()
     if cal.method == "fdp":

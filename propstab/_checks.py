@@ -14,7 +14,7 @@ import math
 import numbers
 from collections.abc import Hashable, Iterable, Mapping, Set
 from decimal import Decimal
-from typing import Any, Optional
+from typing import Any, NoReturn, Optional
 
 import numpy as np
 
@@ -28,12 +28,14 @@ __all__ = ["as_real_array", "check_axes", "check_bool", "check_choice",
            "fail", "finite", "is_label", "is_one_of", "seed_sequence", "shown"]
 
 
-def fail(rule: str, exc=ValueError, *, function: Optional[str] = None):
+def fail(rule: str, exc=ValueError, *, function: Optional[str] = None,
+         argument: Optional[str] = None) -> NoReturn:
     """Raise :class:`~propstab.InvalidParameterError` with ``rule``, a message that
     starts with the argument's name (``"q: must be > 0; got -1"``): the name before the
-    first ``": "`` is the error's ``argument``, ``exc`` (ValueError or TypeError) its
-    ``kind``; ``function``, the public function whose declared rule it is
-    (:mod:`propstab._params`), ends the message as ``(in function)``.
+    first ``": "`` is the error's ``argument`` (unless ``argument`` names it: a message
+    that starts with its value or its function, ``"--similarity a.csv: ..."``), ``exc``
+    (ValueError or TypeError) its ``kind``; ``function``, the public function whose
+    declared rule it is (:mod:`propstab._params`), ends the message as ``(in function)``.
 
     ``exc`` may also be an error caught from another library (scikit-learn's checks, an
     estimator's ``fit``) that ``rule`` reports under the user's argument: the kind is
@@ -55,7 +57,8 @@ def fail(rule: str, exc=ValueError, *, function: Optional[str] = None):
         exc = getattr(exc, "kind", None) or (
             TypeError if isinstance(exc, TypeError) and not isinstance(exc, ValueError)
             else ValueError)
-    argument = rule.partition(": ")[0] if ": " in rule else None
+    if argument is None:
+        argument = rule.partition(": ")[0] if ": " in rule else None
     message = f"{rule} (in {function})" if function else rule
     # from None: the message says everything (an error caught while checking is not
     # shown as the context of this one)

@@ -16,6 +16,7 @@ import types
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any, Callable, Mapping, Optional, Sequence, Tuple
 
+from ._checks import fail
 from .axioms import Axiom
 
 if TYPE_CHECKING:                      # annotations only: no import at run time
@@ -146,8 +147,8 @@ def _as_bound(b, name: str = "bound") -> Optional[Bound]:
     if b is None or isinstance(b, Bound):
         return b
     if isinstance(b, bool) or not isinstance(b, (int, float)):
-        raise TypeError(f"{name}: must be a number, a Bound or None; got {type(b).__name__} "
-                        f"{b!r}")
+        fail(f"{name}: must be a number, a Bound or None; got {type(b).__name__} "
+             f"{b!r}", TypeError)
     return const_bound(float(b))
 
 
@@ -160,8 +161,8 @@ def as_axiom(value, argument: str = "claims") -> Axiom:
         for a in Axiom:
             if value.lower() in (a.name.lower(), a.label):
                 return a
-    raise ValueError(f"{argument}: {value!r} is not an axiom; expected an Axiom or one of "
-                     f"{', '.join(a.name for a in Axiom)}")
+    fail(f"{argument}: {value!r} is not an axiom; expected an Axiom or one of "
+         f"{', '.join(a.name for a in Axiom)}")
 
 
 def _as_claims(claims) -> "dict[Axiom, bool]":
@@ -173,15 +174,15 @@ def _as_claims(claims) -> "dict[Axiom, bool]":
         out = {a: False for a in Axiom}
         for key, value in claims.items():
             if not isinstance(value, bool):
-                raise TypeError(f"claims: the value for {key!r} must be True or False; got "
-                                f"{type(value).__name__} {value!r}")
+                fail(f"claims: the value for {key!r} must be True or False; got "
+                     f"{type(value).__name__} {value!r}", TypeError)
             out[as_axiom(key)] = value
         return out
     if isinstance(claims, (str, Axiom)):
         claims = [claims]
     if isinstance(claims, bytes) or not isinstance(claims, Iterable):
-        raise TypeError(f"claims: must be a mapping {{axiom: bool}} or an iterable of the "
-                        f"claimed axioms; got {type(claims).__name__} {claims!r}")
+        fail(f"claims: must be a mapping {{axiom: bool}} or an iterable of the "
+             f"claimed axioms; got {type(claims).__name__} {claims!r}", TypeError)
     claimed = {as_axiom(c) for c in claims}
     return {a: a in claimed for a in Axiom}
 
@@ -264,12 +265,12 @@ class Declaration:
                                          ("domain", self.domain, DOMAINS),
                                          ("input", self.input, INPUTS)):
             if value not in allowed:
-                raise ValueError(f"{argument}: must be one of {', '.join(map(repr, allowed))}; "
-                                 f"got {value!r}")
+                fail(f"{argument}: must be one of {', '.join(map(repr, allowed))}; "
+                     f"got {value!r}")
         if self.null_value is not None and (isinstance(self.null_value, bool) or not isinstance(
                 self.null_value, (int, float)) or not math.isfinite(self.null_value)):
-            raise TypeError(f"null_value: must be a finite number or None; got "
-                            f"{self.null_value!r}")
+            fail(f"null_value: must be a finite number or None; got "
+                 f"{self.null_value!r}", TypeError)
 
     @classmethod
     def of(cls, function, **given) -> "Declaration":
@@ -281,9 +282,9 @@ class Declaration:
         fields = {f.name for f in dataclasses.fields(cls)}
         unknown = sorted(set(given) - fields)
         if unknown:
-            raise TypeError(f"{unknown[0]}: not a declaration keyword (unexpected "
-                            f"keyword(s) {', '.join(unknown)}); known: "
-                            f"{', '.join(sorted(fields))}")
+            fail(f"{unknown[0]}: not a declaration keyword (unexpected "
+                 f"keyword(s) {', '.join(unknown)}); known: "
+                 f"{', '.join(sorted(fields))}", TypeError)
         values = {}
         for name in fields:
             value = given.get(name)
@@ -293,8 +294,8 @@ class Declaration:
                 values[name] = value
         for name in ("pairwise", "symmetric"):
             if name in values and not isinstance(values[name], bool):
-                raise TypeError(f"{name}: must be True or False; got "
-                                f"{type(values[name]).__name__} {values[name]!r}")
+                fail(f"{name}: must be True or False; got "
+                     f"{type(values[name]).__name__} {values[name]!r}", TypeError)
         values.setdefault("claims", None)          # nothing claimed
         return cls(**values)
 
@@ -494,15 +495,15 @@ class MeasureInfo:
         """
         refs = self.r_references
         if not refs:
-            raise ValueError(f"measure: {self.name!r} has no R reference in the registry "
-                             f"(measures with one: see propstab.list_measures())")
+            fail(f"measure: {self.name!r} has no R reference in the registry "
+                 f"(measures with one: see propstab.list_measures())")
         if label is None:
             return refs[0]
         for ref in refs:
             if str(ref) == label:
                 return ref
-        raise ValueError(f"reference: {self.name!r} is cross-checked against "
-                         f"{', '.join(repr(str(r)) for r in refs)}; got {label!r}")
+        fail(f"reference: {self.name!r} is cross-checked against "
+             f"{', '.join(repr(str(r)) for r in refs)}; got {label!r}")
 
     @property
     def bounds(self) -> Tuple[Bound, Bound]:
@@ -608,26 +609,26 @@ def claims(*positional, **decided) -> "dict[Axiom, bool]":
     >>> claims(True, True, True, True, False)
     Traceback (most recent call last):
     ...
-    TypeError: fully_defined: claims(...) takes each axiom by keyword (fully_defined=..., monotonicity=..., bounds=..., maximum=..., correction_for_chance=...); got 5 positional value(s): (True, True, True, True, False)
+    propstab.InvalidParameterError: fully_defined: claims(...) takes each axiom by keyword (fully_defined=..., monotonicity=..., bounds=..., maximum=..., correction_for_chance=...); got 5 positional value(s): (True, True, True, True, False)
     """
     spelled = ", ".join(f"{k}=..." for k in CLAIM_KEYWORDS)
     if positional:
-        raise TypeError(f"{CLAIM_KEYWORDS[0]}: claims(...) takes each axiom by keyword "
-                        f"({spelled}); got {len(positional)} positional value(s): "
-                        f"{positional!r}")
+        fail(f"{CLAIM_KEYWORDS[0]}: claims(...) takes each axiom by keyword "
+             f"({spelled}); got {len(positional)} positional value(s): "
+             f"{positional!r}", TypeError)
     unknown = [k for k in decided if k not in CLAIM_KEYWORDS]
     if unknown:
-        raise TypeError(f"{unknown[0]}: not an axiom of claims(...); the keywords are "
-                        f"{', '.join(CLAIM_KEYWORDS)}")
+        fail(f"{unknown[0]}: not an axiom of claims(...); the keywords are "
+             f"{', '.join(CLAIM_KEYWORDS)}", TypeError)
     missing = [k for k in CLAIM_KEYWORDS if k not in decided]
     if missing:
-        raise TypeError(f"{missing[0]}: claims(...) decides every axiom explicitly; missing "
-                        f"{', '.join(missing)} (pass True or False for each of {spelled})")
+        fail(f"{missing[0]}: claims(...) decides every axiom explicitly; missing "
+             f"{', '.join(missing)} (pass True or False for each of {spelled})", TypeError)
     for keyword in CLAIM_KEYWORDS:
         value = decided[keyword]
         if not isinstance(value, bool):
-            raise TypeError(f"{keyword}: must be True or False; got "
-                            f"{type(value).__name__} {value!r}")
+            fail(f"{keyword}: must be True or False; got "
+                 f"{type(value).__name__} {value!r}", TypeError)
     return {a: decided[a.name.lower()] for a in Axiom}
 
 

@@ -35,9 +35,9 @@ def searched(estimator):
     if hasattr(estimator, "best_estimator_"):
         return estimator.best_estimator_
     if hasattr(estimator, "cv_results_"):
-        raise TypeError(f"selector: {type(estimator).__name__} was fitted with refit=False: "
-                        f"it has no best_estimator_ to read a selection from; use "
-                        f"refit=True")
+        fail(f"selector: {type(estimator).__name__} was fitted with refit=False: "
+             f"it has no best_estimator_ to read a selection from; use "
+             f"refit=True", TypeError)
     return estimator
 
 
@@ -402,8 +402,8 @@ def ranking_of(estimator) -> Tuple[Optional[np.ndarray], str]:
     (array([2., 0., 1.]), 'scores')
     """
     if estimator is None or isinstance(estimator, (str, bytes, numbers.Number)):
-        raise TypeError(f"estimator: must be a fitted estimator; got "
-                        f"{type(estimator).__name__} {estimator!r}")
+        fail(f"estimator: must be a fitted estimator; got "
+             f"{type(estimator).__name__} {estimator!r}", TypeError)
     estimator = searched(estimator)
     if hasattr(estimator, "ranking_"):
         return np.asarray(estimator.ranking_, dtype=np.float64), "ranks"

@@ -87,10 +87,10 @@ class Interval(Constraint):
 
     def __init__(self, kind, left=None, right=None, *, closed: str = "both"):
         if kind not in (Integral, Real):
-            raise TypeError(f"kind: must be numbers.Integral or numbers.Real; got {kind!r}")
+            fail(f"kind: must be numbers.Integral or numbers.Real; got {kind!r}", TypeError)
         if closed not in ("both", "left", "right", "neither"):
-            raise ValueError(f"closed: must be 'both', 'left', 'right' or 'neither'; got "
-                             f"{closed!r}")
+            fail(f"closed: must be 'both', 'left', 'right' or 'neither'; got "
+                 f"{closed!r}")
         self.kind, self.left, self.right, self.closed = kind, left, right, closed
 
     def bounds(self, arguments: Mapping[str, Any]):
@@ -307,8 +307,8 @@ def _as_rule(rule) -> tuple:
     rules = tuple(rule) if isinstance(rule, (list, tuple)) else (rule,)
     for r in rules:
         if r is not None and not isinstance(r, Constraint):
-            raise TypeError(f"constraints: a rule is a Constraint, None or a list of them; "
-                            f"got {r!r}")
+            fail(f"constraints: a rule is a Constraint, None or a list of them; "
+                 f"got {r!r}", TypeError)
     return rules
 
 
@@ -355,8 +355,8 @@ def validate_params(constraints: Mapping[str, Any], *, function: Optional[str] =
         unknown = [n for key in rules for n in (key if isinstance(key, tuple) else (key,))
                    if n not in signature.parameters]
         if unknown:
-            raise TypeError(f"constraints: {func.__qualname__} has no parameter(s) "
-                            f"{', '.join(map(repr, unknown))}")
+            fail(f"constraints: {func.__qualname__} has no parameter(s) "
+                 f"{', '.join(map(repr, unknown))}", TypeError)
         name = function or func.__name__
 
         @functools.wraps(func)

@@ -17,6 +17,8 @@ from __future__ import annotations
 import dataclasses
 from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple
 
+from ._checks import fail
+
 __all__ = ["ExpectedDifference", "RDefault", "RReference", "default_difference_text",
            "forget_references", "record_references"]
 
@@ -247,18 +249,19 @@ class RReference:
         for option, r_default in self.defaults.items():
             where = f"register({measure!r}): r_reference.defaults[{option!r}]"
             if not isinstance(r_default, RDefault):
-                raise TypeError(f"{where}: must be an RDefault(value, reason); got {r_default!r}")
+                fail(f"{where}: must be an RDefault(value, reason); got {r_default!r}", TypeError,
+                     argument="r_reference")
             if option not in declared:
-                raise ValueError(f"{where}: not an option of the measure; options: "
-                                 f"{', '.join(declared) or 'none'}")
+                fail(f"{where}: not an option of the measure; options: "
+                     f"{', '.join(declared) or 'none'}", argument="r_reference")
             if option not in self.arguments:
-                raise ValueError(f"{where}: the option has no R argument in "
-                                 f"r_reference.arguments")
+                fail(f"{where}: the option has no R argument in "
+                     f"r_reference.arguments", argument="r_reference")
             if r_default.value == declared[option].default:
-                raise ValueError(f"{where}: R's default {r_default.value!r} equals propstab's; "
-                                 f"declare only defaults that differ")
+                fail(f"{where}: R's default {r_default.value!r} equals propstab's; "
+                     f"declare only defaults that differ", argument="r_reference")
             if not r_default.reason:
-                raise ValueError(f"{where}: give the reason for the difference")
+                fail(f"{where}: give the reason for the difference", argument="r_reference")
 
     def __str__(self) -> str:
         return f"{self.package}::{self.function}"

@@ -10,6 +10,7 @@ import math
 
 import numpy as np
 
+from ._checks import fail
 from ._text import number, significant
 
 __all__ = ["rconcave_bound", "rconcave_cutoff", "rconcave_extremal", "rconcave_max_q",
@@ -218,8 +219,8 @@ def rconcave_extremal(theta: float, t: int, n: int, r: float) -> "tuple[float, f
     if t < k0:
         return 1.0, math.nan, -1
     if k0 >= n:
-        raise ValueError(f"q: too large for the r-concave bound: the mean {number(mu, 6)} of the "
-                         f"selection count on 0..{n} leaves no extremal law")
+        fail(f"q: too large for the r-concave bound: the mean {number(mu, 6)} of the "
+             f"selection count on 0..{n} leaves no extremal law")
     first = max(k0, t - 1)
     below, above = mean_matching_parameters(mu, k0, n, s)
     pieces = np.arange(first, n)
@@ -273,8 +274,8 @@ def rconcave_bound(q: float, p: int, cutoff: float, B: int) -> float:
     """p min{1, D(q^2/p^2, 2B pi - B, B, -1/2), D(q/p, 2B pi, 2B, -1/4)}."""
     largest = rconcave_max_q(p, B)
     if q > largest:
-        raise ValueError(f"q: must be <= {largest} for the r-concave bound with "
-                         f"n_features={p}, B={B}; got {q!r}")
+        fail(f"q: must be <= {largest} for the r-concave bound with "
+             f"n_features={p}, B={B}; got {q!r}")
     if q == 0:                                   # nothing is ever selected
         return 0.0
     pairs, singles = rconcave_terms(q, p, cutoff, B)
@@ -305,7 +306,7 @@ def rconcave_cutoff(p: int, q: float, PFER: float, B: int) -> float:
     grid = np.arange(1, 2 * B + 1) / (2 * B)
     grid = grid[grid > q / p]
     if grid.size == 0:
-        raise ValueError(f"q: q/p = {number(q / p, 6)} leaves no cutoff for the r-concave bound")
+        fail(f"q: q/p = {number(q / p, 6)} leaves no cutoff for the r-concave bound")
     if rconcave_above(q, p, float(grid[-1]), B, PFER):
         return float(grid[-1])
     lo, hi = -1, grid.size - 1                 # bound(grid[hi]) <= PFER; grid[lo] unknown
@@ -330,8 +331,8 @@ def rconcave_q(p: int, cutoff: float, PFER: float, B: int) -> float:
     """
     top = rconcave_max_q(p, B)
     if top < 1:
-        raise ValueError(f"n_features: {p} features leave no q >= 1 for the r-concave "
-                         f"bound with B = {B} (q must be <= (B - 1) p / (2B))")
+        fail(f"n_features: {p} features leave no q >= 1 for the r-concave "
+             f"bound with B = {B} (q must be <= (B - 1) p / (2B))")
     if rconcave_above(1, p, cutoff, B, PFER):
         return 1.0
     lo, hi = 1, top + 1                        # bound(lo) <= PFER; hi: beyond or above

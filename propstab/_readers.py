@@ -41,6 +41,7 @@ from typing import Any, List, Optional, Sequence, Tuple
 
 import numpy as np
 
+from ._checks import fail
 from ._validation import Selection, as_rankings, as_selection, as_similarity
 
 __all__ = ["RankingFile", "SelectionFile", "SimilarityFile", "read_feature_names",
@@ -78,7 +79,7 @@ class SimilarityFile:
 
 
 def _fail(path: str, message: str, exc=ValueError):
-    raise exc(f"{path}: {message}")
+    fail(f"{path}: {message}", exc, argument=path)
 
 
 def _suffix(path: str, allowed: Sequence[str]) -> str:
@@ -104,7 +105,7 @@ def _validated(path: str, fn, *args, **kwargs):
     try:
         return fn(*args, **kwargs)
     except (ValueError, TypeError) as exc:
-        raise type(exc)(f"{path}: {exc}") from None
+        fail(f"{path}: {exc}", exc, argument=path)
 
 
 # ---------------------------------------------------------------------- tables
@@ -354,7 +355,7 @@ def _as_int(token: str):
 def _runs(path, runs, kind: str, n_features, feature_names, base) -> SelectionFile:
     """Runs of indices or names -> a validated selection; ``kind`` describes the file."""
     if base is not None and base not in BASES:
-        raise ValueError(f"base: must be one of {BASES!r}; got {base!r}")
+        fail(f"base: must be one of {BASES!r}; got {base!r}")
     if kind == "index lines":
         ints = [[_as_int(t) for t in run] for run in runs]
         if all(x is not None for run in ints for x in run):

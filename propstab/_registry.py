@@ -40,6 +40,7 @@ from ._r_metadata import (ExpectedDifference, RDefault, RReference, default_diff
 from ._checks import fail
 from ._convert_rankings import as_input
 from ._option_checks import check_matrix_options, check_options
+from ._params import Options, validate_params
 from .axioms import Axiom
 
 __all__ = [
@@ -74,7 +75,8 @@ def _bound(b) -> Bound:
         return b
     if isinstance(b, (int, float)):
         return const_bound(float(b))
-    raise TypeError(f"register: a bound must be a number or a Bound; got {b!r}")
+    fail(f"register: a bound must be a number or a Bound; got {b!r}", TypeError,
+         argument="lower, upper")
 
 
 def register(*, name: str, family: str, summary: str, references: Sequence[str],
@@ -209,11 +211,11 @@ def register(*, name: str, family: str, summary: str, references: Sequence[str],
     """
     missing = [a for a in Axiom if a not in claims]
     if missing or any(not isinstance(v, bool) for v in claims.values()):
-        raise ValueError(f"register({name!r}): claims must decide every axiom with True/False; "
-                         f"undecided: {[a.name for a in missing]}")
+        fail(f"register({name!r}): claims must decide every axiom with True/False; "
+             f"undecided: {[a.name for a in missing]}", argument="claims")
     if family not in FAMILIES:
-        raise ValueError(f"register({name!r}): family must be one of "
-                         f"{', '.join(map(repr, FAMILIES))}; got {family!r}")
+        fail(f"register({name!r}): family must be one of "
+             f"{', '.join(map(repr, FAMILIES))}; got {family!r}", argument="family")
     input = "ranking" if family == "ranking" else "selection"
     declaration = Declaration(claims=claims, lower=_bound(lower), upper=_bound(upper),
                               orientation=orientation, domain=domain, null_value=null_value,
@@ -221,7 +223,7 @@ def register(*, name: str, family: str, summary: str, references: Sequence[str],
                               symmetric=True, input=input)
 
     if r_also and r_reference is None:
-        raise ValueError(f"register({name!r}): r_also needs an r_reference first")
+        fail(f"register({name!r}): r_also needs an r_reference first", argument="r_also")
     for ref in (r_reference, *r_also):
         if ref is not None:
             ref.check_defaults(name, parameters)
@@ -260,7 +262,8 @@ def register(*, name: str, family: str, summary: str, references: Sequence[str],
             scale=None if scale is None else tuple(scale))
         for key in (name, *aliases):
             if key in _REGISTRY or key in _ALIASES:
-                raise ValueError(f"register: the name {key!r} is already registered")
+                fail(f"register: the name {key!r} is already registered",
+                     argument="name" if key == name else "aliases")
         _REGISTRY[name] = info
         for alias in aliases:
             _ALIASES[alias] = name
@@ -376,6 +379,7 @@ def module_doctests(module_name: str) -> "dict[str, str]":
             if m.function.__module__ == module_name}
 
 
+@validate_params({"family": [Options(*FAMILIES), None]})
 def list_measures(family: Optional[str] = None) -> "list[MeasureInfo]":
     """All registered measures, in registration order.
 
@@ -413,8 +417,6 @@ def list_measures(family: Optional[str] = None) -> "list[MeasureInfo]":
     >>> [m.name for m in propstab.list_measures("ranking")][:2]
     ['spearman', 'kendall']
     """
-    if family is not None and family not in FAMILIES:
-        raise ValueError(f"list_measures: family must be one of {FAMILIES}; got {family!r}")
     return [m for m in _REGISTRY.values() if family is None or m.family == family]
 
 

@@ -26,7 +26,7 @@ from typing import Optional, Tuple
 
 import numpy as np
 
-from ._checks import shown
+from ._checks import fail, shown
 
 __all__ = ["Penalty", "default_path", "locate_penalty"]
 
@@ -93,11 +93,11 @@ def infer_param_name(estimator) -> str:
     """The name of ``estimator``'s sparsity penalty, or ValueError naming ``param_name``."""
     found = locate_penalty(estimator)
     if found is None:
-        raise ValueError(f"param_name: cannot be inferred for {shown(estimator)} (known: "
-                         f"Lasso, LassoLars, ElasticNet: 'alpha'; LogisticRegression and "
-                         f"LinearSVC with penalty='l1': 'C'; a Pipeline or SelectFromModel "
-                         f"ending in one of them: '<step>__<param>'); pass param_name= and "
-                         f"param_grid=")
+        fail(f"param_name: cannot be inferred for {shown(estimator)} (known: "
+             f"Lasso, LassoLars, ElasticNet: 'alpha'; LogisticRegression and "
+             f"LinearSVC with penalty='l1': 'C'; a Pipeline or SelectFromModel "
+             f"ending in one of them: '<step>__<param>'); pass param_name= and "
+             f"param_grid=")
     return found.param_name
 
 
@@ -123,13 +123,13 @@ def default_path(penalty: Penalty, X, y, *, n_alphas: int, eps: float) -> np.nda
     if penalty.kind == "alpha":
         rho = float(getattr(model, "l1_ratio", 1.0))
         if rho <= 0:
-            raise ValueError(f"param_grid: {name}(l1_ratio={rho!r}) has no L1 penalty, so no "
-                             f"path on which features enter; give param_grid=")
+            fail(f"param_grid: {name}(l1_ratio={rho!r}) has no L1 penalty, so no "
+                 f"path on which features enter; give param_grid=")
         try:
             y = np.asarray(y, dtype=np.float64)
         except (TypeError, ValueError):
-            raise ValueError(f"y: {name} needs a numeric target for its alpha path; got "
-                             f"{shown(y)}") from None
+            fail(f"y: {name} needs a numeric target for its alpha path; got "
+                 f"{shown(y)}")
         if model.get_params().get("fit_intercept", True):
             y = y - y.mean()
         Xy = np.abs(np.asarray(X.T @ y, dtype=np.float64)).ravel()
@@ -145,5 +145,5 @@ def default_path(penalty: Penalty, X, y, *, n_alphas: int, eps: float) -> np.nda
         c_min = l1_min_c(X, y, loss=loss, fit_intercept=params.get("fit_intercept", True),
                          intercept_scaling=params.get("intercept_scaling", 1.0))
     except ValueError as exc:
-        raise ValueError(f"y: no L1 path for {name}: {exc}") from None
+        fail(f"y: no L1 path for {name}: {exc}")
     return c_min * np.logspace(0.0, -np.log10(eps), num=n_alphas)

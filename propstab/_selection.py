@@ -12,6 +12,7 @@ from typing import Optional
 
 import numpy as np
 
+from ._checks import fail
 from ._gram import intersection_blocks, intersections as gram_intersections
 
 __all__ = ["Selection", "column_counts_csr", "csr_from_dense"]
@@ -216,9 +217,9 @@ class Selection:
         """For constant row size k: the sorted selected indices as an ``M x k`` array."""
         k = self.row_sizes
         if k.size and np.any(k != k[0]):
-            raise ValueError(f"index_matrix: needs a constant subset size (every run selecting "
-                             f"the same number of features); got row sizes from {int(k.min())} "
-                             f"to {int(k.max())}")
+            fail(f"index_matrix: needs a constant subset size (every run selecting "
+                 f"the same number of features); got row sizes from {int(k.min())} "
+                 f"to {int(k.max())}")
         kk = int(k[0]) if k.size else 0
         if self._dense is not None:
             return np.nonzero(self._dense)[1].reshape(self.n_runs, kk)

@@ -20,6 +20,8 @@ from __future__ import annotations
 
 import enum
 
+from ._checks import fail
+
 __all__ = ["Axiom"]
 
 
@@ -104,7 +106,7 @@ class Axiom(enum.Enum):
         if input == "ranking":
             return self.ranking_statement
         if input != "selection":
-            raise ValueError(f"input: must be 'selection' or 'ranking'; got {input!r}")
+            fail(f"input: must be 'selection' or 'ranking'; got {input!r}")
         return self.statement
 
     def __repr__(self) -> str:

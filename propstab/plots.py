@@ -10,6 +10,7 @@ import warnings
 
 import numpy as np
 
+from ._checks import fail
 from ._validation import (as_real_array, as_selection, as_similarity, check_axes,
                           check_bool,
                           check_int_range, check_labels, check_probabilities, check_text,
@@ -97,8 +98,8 @@ def plot_stability_path(selector, *, feature_names=None, log_scale=None, ax=None
     try:
         grid = np.asarray(selector.param_grid_, dtype=np.float64)
     except (TypeError, ValueError):
-        raise TypeError(f"selector: a stability path needs a numeric param_grid; got "
-                        f"{shown(selector.param_grid_)}") from None
+        fail(f"selector: a stability path needs a numeric param_grid; got "
+             f"{shown(selector.param_grid_)}", TypeError)
     d = scores.shape[0]
     if feature_names is None:
         feature_names = getattr(selector, "feature_names_in_", None)
@@ -137,8 +138,8 @@ def _check_fitted_selection(selector):
     """A fitted StabilitySelection (or an object with its fitted attributes)."""
     needed = ("stability_scores_", "param_grid_", "support_", "cutoff_")
     if not hasattr(selector, "fit") and not all(hasattr(selector, a) for a in needed):
-        raise TypeError(f"selector: must be a fitted StabilitySelection; got "
-                        f"{shown(selector)}")
+        fail(f"selector: must be a fitted StabilitySelection; got "
+             f"{shown(selector)}", TypeError)
     missing = [a for a in needed if not hasattr(selector, a)]
     if missing:
         from sklearn.exceptions import NotFittedError   # a ValueError
@@ -220,8 +221,8 @@ def plot_selection_frequencies(frequencies, *, feature_names=None, cutoff=None,
     """
     if threshold is not None:
         if cutoff is not None:
-            raise TypeError(f"threshold: the old name of cutoff; give cutoff= alone; got "
-                            f"cutoff={cutoff!r} and threshold={threshold!r}")
+            fail(f"threshold: the old name of cutoff; give cutoff= alone; got "
+                 f"cutoff={cutoff!r} and threshold={threshold!r}", TypeError)
         from ._exceptions import warn
         warn("plot_selection_frequencies: threshold= is deprecated and will be removed; "
              "use cutoff= (a cutoff on selection frequencies, as StabilitySelection's "
@@ -341,7 +342,7 @@ def plot_feature_stability_map(Z, *, n_features=None, feature_names=None, simila
     dense = sel.toarray()
     used = np.flatnonzero(sel.column_counts > 0)
     if used.size == 0:
-        raise ValueError("Z: no feature is selected in any run; nothing to plot")
+        fail("Z: no feature is selected in any run; nothing to plot")
     mat = dense[:, used]
     names = sel.feature_names or tuple(range(sel.n_features))
     row_order = np.arange(mat.shape[0])
@@ -377,7 +378,7 @@ def _points(name: str, values) -> np.ndarray:
     """A 1-D array of numbers, one per point (NaN allowed: never on the front)."""
     arr = as_real_array(name, values)
     if arr.ndim != 1:
-        raise ValueError(f"{name}: must be 1-D, one value per point; got shape {arr.shape}")
+        fail(f"{name}: must be 1-D, one value per point; got shape {arr.shape}")
     return arr
 
 
@@ -444,8 +445,8 @@ def plot_pareto_front(score, stability=None, *, labels=None, stability_ci=None,
     reasons, comparison = {}, None
     if isinstance(score, Comparison):
         if stability is not None or labels is not None or stability_ci is not None:
-            raise TypeError("stability: with a Comparison, give neither stability, labels "
-                            "nor stability_ci (they come from the comparison)")
+            fail("stability: with a Comparison, give neither stability, labels "
+                 "nor stability_ci (they come from the comparison)", TypeError)
         comparison = score
         labels = list(comparison.assessments)
         score = [a.mean_score for a in comparison.assessments.values()]
@@ -466,21 +467,21 @@ def plot_pareto_front(score, stability=None, *, labels=None, stability_ci=None,
             reasons = {new: reasons[old] for old, new in zip(labels, named) if old in reasons}
             labels = named
     elif stability is None:
-        raise TypeError("stability: give the stabilities (one per point), or pass a "
-                        "Comparison as the first argument")
+        fail("stability: give the stabilities (one per point), or pass a "
+             "Comparison as the first argument", TypeError)
     x, y = (_points(name, values) for name, values in (("score", score),
                                                         ("stability", stability)))
     if x.size != y.size:
-        raise ValueError(f"score, stability: must have one value per point each; got "
-                         f"{x.size} scores and {y.size} stabilities")
+        fail(f"score, stability: must have one value per point each; got "
+             f"{x.size} scores and {y.size} stabilities")
     if labels is not None:
         labels = check_labels("labels", labels, x.size, "point")
     ci = None
     if stability_ci is not None:
         ci = as_real_array("stability_ci", stability_ci, "(low, high) pairs of numbers")
         if ci.shape != (x.size, 2):
-            raise ValueError(f"stability_ci: must have shape (n_points, 2) = ({x.size}, 2); "
-                             f"got {ci.shape}")
+            fail(f"stability_ci: must have shape (n_points, 2) = ({x.size}, 2); "
+                 f"got {ci.shape}")
     xlabel = check_text("xlabel", xlabel)
     front, valid = pareto_mask(np.column_stack([x, y]))
     ax = _axes(ax)
@@ -751,7 +752,7 @@ def plot_halfwidth(Z, measure: str = "nogueira", *, method: str = "auto",
     level = check_confidence_level(confidence_level)
     M = est.n_runs
     if M < 3:
-        raise ValueError(f"Z: needs at least 3 runs to draw estimates against M; got {M}")
+        fail(f"Z: needs at least 3 runs to draw estimates against M; got {M}")
     start = 3 if start is None else check_int_range("start", start, minimum=2, maximum=M)
     step = check_int_range("step", step, minimum=1)
     top = M if n_runs_max is None else check_int_range("n_runs_max", n_runs_max, minimum=M)

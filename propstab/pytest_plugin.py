@@ -63,10 +63,11 @@ def stability_baseline(request):
 
     def get(make, *, name=None, X=None, y=None, selector=None, seed=None,
             measure="nogueira", **options):
+        from propstab._checks import fail
         from propstab.testing import Baseline
         if not callable(make):
-            raise TypeError(f"make: must be a function returning selections or a "
-                            f"resampling result; got {type(make).__name__} {make!r}")
+            fail(f"make: must be a function returning selections or a "
+                 f"resampling result; got {type(make).__name__} {make!r}", TypeError)
         path = baseline_path(request, name)
         if update or not path.exists():
             baseline = Baseline.from_result(make(), X=X, y=y, selector=selector, seed=seed,

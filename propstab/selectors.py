@@ -81,26 +81,26 @@ def take(X, rows):
         try:
             X = np.asarray(X)
         except (ValueError, TypeError):
-            raise TypeError(f"X: must be an array, sparse matrix, DataFrame or Series; got a "
-                            f"ragged {type(X).__name__}") from None
+            fail(f"X: must be an array, sparse matrix, DataFrame or Series; got a "
+                 f"ragged {type(X).__name__}", TypeError)
     if X is None or isinstance(X, (str, bytes)) or not hasattr(X, "__getitem__") \
             or getattr(X, "ndim", 1) == 0:
-        raise TypeError(f"X: must be an array, sparse matrix, DataFrame or Series; got "
-                        f"{type(X).__name__}")
+        fail(f"X: must be an array, sparse matrix, DataFrame or Series; got "
+             f"{type(X).__name__}", TypeError)
     try:
         idx = np.asarray(rows)
     except (ValueError, TypeError):
-        raise TypeError(f"rows: must be a 1-D sequence of integer row positions; got "
-                        f"{type(rows).__name__} {rows!r}") from None
+        fail(f"rows: must be a 1-D sequence of integer row positions; got "
+             f"{type(rows).__name__} {rows!r}", TypeError)
     if idx.size == 0 and idx.ndim == 1:
         idx = idx.astype(np.intp)
     if idx.ndim != 1 or (idx.size and idx.dtype.kind not in "iu"):
-        raise TypeError(f"rows: must be a 1-D sequence of integer row positions; got "
-                        f"{idx.dtype} array of shape {idx.shape}")
+        fail(f"rows: must be a 1-D sequence of integer row positions; got "
+             f"{idx.dtype} array of shape {idx.shape}", TypeError)
     n = X.shape[0] if hasattr(X, "shape") and len(X.shape) else len(X)
     if idx.size and (idx.min() < -n or idx.max() >= n):
-        raise ValueError(f"rows: positions must be in 0..{n - 1}; got "
-                         f"{int(idx.min() if idx.min() < -n else idx.max())}")
+        fail(f"rows: positions must be in 0..{n - 1}; got "
+             f"{int(idx.min() if idx.min() < -n else idx.max())}")
     if hasattr(X, "iloc"):
         return X.iloc[idx]
     return X[idx]
@@ -271,8 +271,8 @@ def seeded(estimator, seed: int):
     True
     """
     if not is_estimator(estimator):
-        raise TypeError(f"estimator: must be an estimator with fit() (a function cannot be "
-                        f"seeded from outside); got {type(estimator).__name__}")
+        fail(f"estimator: must be an estimator with fit() (a function cannot be "
+             f"seeded from outside); got {type(estimator).__name__}", TypeError)
     seed = check_int_range("seed", seed, minimum=0, maximum=2 ** 32 - 1)
     est = clone(estimator)
     if not (hasattr(est, "get_params") and hasattr(est, "set_params")):
@@ -331,7 +331,7 @@ def run_seeds(root, start: int, stop: int) -> np.ndarray:
     True
     """
     if not isinstance(root, np.random.SeedSequence):
-        raise TypeError(f"root: must be a numpy SeedSequence; got {type(root).__name__}")
+        fail(f"root: must be a numpy SeedSequence; got {type(root).__name__}", TypeError)
     stop = check_int_range("stop", stop, minimum=0)
     start = check_int_range("start", start, minimum=0, maximum=stop)
     return np.array([np.random.SeedSequence(root.entropy, spawn_key=root.spawn_key + (i,),
@@ -381,28 +381,28 @@ def mask_from_output(out, n_features: int) -> np.ndarray:
     >>> mask_from_output([4], 4)
     Traceback (most recent call last):
     ...
-    ValueError: selector: returned the feature index 4, outside 0..3
+    propstab.InvalidParameterError: selector: returned the feature index 4, outside 0..3
     """
     n_features = check_n_features(n_features)
     try:
         arr = np.asarray(out)
     except (ValueError, TypeError):
-        raise TypeError(f"selector: a function must return feature indices or a boolean mask; "
-                        f"got {type(out).__name__} {out!r}") from None
+        fail(f"selector: a function must return feature indices or a boolean mask; "
+             f"got {type(out).__name__} {out!r}", TypeError)
     if arr.dtype == bool:
         if arr.shape != (n_features,):
-            raise ValueError(f"selector: a boolean mask must have {n_features} entries; got "
-                             f"shape {arr.shape}")
+            fail(f"selector: a boolean mask must have {n_features} entries; got "
+                 f"shape {arr.shape}")
         return arr
     if arr.ndim != 1 or (arr.size and arr.dtype.kind not in "iu"):
-        raise TypeError(f"selector: a function must return feature indices or a boolean "
-                        f"mask; got {arr.dtype} array of shape {arr.shape}")
+        fail(f"selector: a function must return feature indices or a boolean "
+             f"mask; got {arr.dtype} array of shape {arr.shape}", TypeError)
     mask = np.zeros(n_features, dtype=bool)
     if arr.size:
         outside = (arr < 0) | (arr >= n_features)
         if outside.any():
-            raise ValueError(f"selector: returned the feature index {arr[outside][0]}, outside "
-                             f"0..{n_features - 1}")
+            fail(f"selector: returned the feature index {arr[outside][0]}, outside "
+                 f"0..{n_features - 1}")
         mask[arr] = True
     return mask
 
@@ -466,8 +466,8 @@ def fit_select(selector, X, y, *, n_features: int, threshold=None, top_k=None):
     [True, False, True]
     """
     if not is_estimator(selector) and not callable(selector):
-        raise TypeError(f"selector: must be an estimator with fit() or a function (X, y) -> "
-                        f"indices; got {type(selector).__name__} {selector!r}")
+        fail(f"selector: must be an estimator with fit() or a function (X, y) -> "
+             f"indices; got {type(selector).__name__} {selector!r}", TypeError)
     fitted = fit_selector(selector, X, y)
     mask, imp = read_selection(selector, fitted, n_features, threshold=threshold, top_k=top_k)
     return mask, imp, fitted if is_estimator(selector) else None
@@ -605,8 +605,8 @@ def fit_rank(selector, X, y, *, n_features: int, threshold=None, top_k=None):
     if top_k is not None:
         top_k = check_int_range("top_k", top_k, minimum=0, maximum=n_features)
     if not is_estimator(selector) and not callable(selector):
-        raise TypeError(f"selector: must be an estimator with fit() or a function (X, y) -> "
-                        f"scores; got {type(selector).__name__} {selector!r}")
+        fail(f"selector: must be an estimator with fit() or a function (X, y) -> "
+             f"scores; got {type(selector).__name__} {selector!r}", TypeError)
     fitted = fit_selector(selector, X, y)
     mask, (values, kind) = read_selection(selector, fitted, n_features, threshold=threshold,
                                           top_k=top_k, output="ranking")
@@ -758,9 +758,9 @@ def read_selection(selector, fitted, n_features: int, *, threshold=None, top_k=N
     else:
         mask, _ = support_of(est, n_features, threshold=threshold, top_k=top_k)
     if values is None:
-        raise TypeError(f"selector: {type(est).__name__} has neither ranking_, scores_, coef_ "
-                        f"nor feature_importances_: it does not rank the features")
+        fail(f"selector: {type(est).__name__} has neither ranking_, scores_, coef_ "
+             f"nor feature_importances_: it does not rank the features", TypeError)
     if values.shape != (n_features,):
-        raise ValueError(f"selector: its ranking of shape {values.shape} does not match "
-                         f"{n_features} features")
+        fail(f"selector: its ranking of shape {values.shape} does not match "
+             f"{n_features} features")
     return mask, (values, kind)

@@ -448,31 +448,31 @@ class StabilitySelection(*_BASES):
         Stabl's ratio, 1/30 for alpha and 1/100 for C, instead of ``eps``)."""
         est = self.estimator
         if not (hasattr(est, "fit") and hasattr(est, "get_params") and hasattr(est, "set_params")):
-            raise TypeError(f"estimator: must be a scikit-learn estimator (fit, get_params, "
-                            f"set_params); got {shown(est)}")
+            fail(f"estimator: must be a scikit-learn estimator (fit, get_params, "
+                 f"set_params); got {shown(est)}", TypeError)
         if self.param_name is not None and not isinstance(self.param_name, str):
-            raise TypeError(f"param_name: must be a parameter name or None; got "
-                            f"{shown(self.param_name)}")
+            fail(f"param_name: must be a parameter name or None; got "
+                 f"{shown(self.param_name)}", TypeError)
         located = locate_penalty(est)
         name = self.param_name if self.param_name is not None else infer_param_name(est)
         if name not in est.get_params(deep=True):
-            raise ValueError(f"param_name: {type(est).__name__} has no parameter {name!r}")
+            fail(f"param_name: {type(est).__name__} has no parameter {name!r}")
         if self.param_grid is None:
             if located is None or located.param_name != name:
-                raise ValueError(f"param_grid: no data-driven path for param_name={name!r} "
-                                 f"of {type(est).__name__} (known: the alpha of Lasso, "
-                                 f"LassoLars, ElasticNet and the C of L1 LogisticRegression, "
-                                 f"LinearSVC); give param_grid=")
+                fail(f"param_grid: no data-driven path for param_name={name!r} "
+                     f"of {type(est).__name__} (known: the alpha of Lasso, "
+                     f"LassoLars, ElasticNet and the C of L1 LogisticRegression, "
+                     f"LinearSVC); give param_grid=")
             eps = (1 / 100 if name.rpartition("__")[2] == "C" else 1 / 30) if stabl \
                 else float(self.eps)
             return name, default_path(located, X, y, n_alphas=int(self.n_alphas), eps=eps)
         if isinstance(self.param_grid, (str, bytes, Mapping)):
-            raise TypeError(f"param_grid: must be a 1-D sequence of values of {name!r}; got "
-                            f"{shown(self.param_grid)}")
+            fail(f"param_grid: must be a 1-D sequence of values of {name!r}; got "
+                 f"{shown(self.param_grid)}", TypeError)
         grid = np.asarray(self.param_grid)
         if grid.ndim != 1 or grid.size == 0:
-            raise ValueError(f"param_grid: must be a non-empty 1-D sequence; got shape "
-                             f"{grid.shape}")
+            fail(f"param_grid: must be a non-empty 1-D sequence; got shape "
+                 f"{grid.shape}")
         return name, grid
 
     def fit(self, X, y):
@@ -491,8 +491,8 @@ class StabilitySelection(*_BASES):
         X, y = self._validate(X, y)
         n, d = X.shape
         if n < 4:
-            raise ValueError(f"X: stability selection needs subsamples of floor(n/2) >= 2 "
-                             f"rows; got n_samples = {n}")
+            fail(f"X: stability selection needs subsamples of floor(n/2) >= 2 "
+                 f"rows; got n_samples = {n}")
         B, assumption, target = self._check_params(d)
         method, thresholds = self._check_calibration()
         root = seed_sequence(check_random_state("random_state", self.random_state))

@@ -387,8 +387,8 @@ class StabilityGridSearch(*_BASES):
         kwargs = dict(accept_sparse=("csr", "csc"), dtype="numeric", ensure_min_samples=2,
                       force_all_finite=not allow_nan)
         if y is None and requires_y:
-            raise ValueError(f"y: {type(self.estimator).__name__} requires y to be passed, "
-                             f"but the target y is None")
+            fail(f"y: {type(self.estimator).__name__} requires y to be passed, "
+                 f"but the target y is None")
         try:
             if y is None:
                 checked = validate_data(self, X, **kwargs)
@@ -683,14 +683,14 @@ def _choose(rule, cv) -> int:
         n = len(mean)
         if isinstance(chosen, (bool, np.bool_)) or not isinstance(chosen, numbers.Integral) \
                 or not 0 <= int(chosen) < n:
-            raise ValueError(f"rule: a callable rule must return the position of a row of "
-                             f"the results frame, an integer in [0, {n - 1}]; got "
-                             f"{shown(chosen)}")
+            fail(f"rule: a callable rule must return the position of a row of "
+                 f"the results frame, an integer in [0, {n - 1}]; got "
+                 f"{shown(chosen)}")
         return int(chosen)
     if not np.isfinite(mean).any():
-        raise ValueError("StabilityGridSearch: no candidate has a finite mean score (see "
-                         "results_); give scoring= or downstream= so that the runs are "
-                         "scored")
+        fail("StabilityGridSearch: no candidate has a finite mean score (see "
+             "results_); give scoring= or downstream= so that the runs are "
+             "scored", argument="scoring, downstream")
     if not (np.isfinite(mean) & np.isfinite(stability)).any():
         warn(f"StabilityGridSearch: the stability is undefined (NaN) for every candidate "
              f"with a score; rule={rule!r} falls back to the sparsest candidate within one "

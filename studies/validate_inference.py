@@ -563,11 +563,13 @@ def run(mode: str = "quick", *, seed: int = 20180917, figures=None):
 
 
 def report(out) -> str:
-    """Markdown tables of the results."""
+    """Markdown tables of the results, symbols in dollar math (the page
+    docs/inference_validation.md shows them, typeset, as the notation page defines them)."""
     r = out["results"]
     L = [f"## Mode {out['mode']} (seed {out['seed']})", ""]
     L += ["### Coverage of the Thm 6 / Cor. 1 intervals (M = 100), observed vs thesis (%)", "",
-          "| d | case | Phi (exact) | repeats | 99 % | thesis | 95 % | thesis | 90 % | thesis |",
+          "| $d$ | case | $\\Phi$ (exact) | repeats | 99 % | thesis | 95 % | thesis | 90 % | "
+          "thesis |",
           "|---|---|---|---|---|---|---|---|---|---|"]
     for x in r["coverage"]:
         c, t = x["coverage"], x["thesis"]
@@ -575,45 +577,49 @@ def report(out) -> str:
                  f"{c[0]:.2f} | {t[0]} | {c[1]:.2f} | {t[1]} | {c[2]:.2f} | {t[2]} |")
     if "precision" in r:
         L += ["", "### The same, d = 100, with more repeats (binomial SE in brackets)", "",
-              "| d | case | repeats | 99 % | 95 % | 90 % | thesis |",
+              "| $d$ | case | repeats | 99 % | 95 % | 90 % | thesis |",
               "|---|---|---|---|---|---|---|"]
         for x in r["precision"]:
             c, e = x["coverage"], x["se"]
             L.append(f"| {x['d']} | {x['case']} | {x['repeats']} | "
                      + " | ".join(f"{a:.2f} ({b:.2f})" for a, b in zip(c, e))
                      + f" | {' / '.join(map(str, x['thesis']))} |")
-    L += ["", "### Consistency (Fig 6.2, d = 100): mean |Phi-hat - Phi|", "",
+    L += ["", "### Consistency (Fig 6.2, $d = 100$): mean $\\lvert\\hat\\Phi - \\Phi\\rvert$", "",
           "| case | " + " | ".join(f"M={M}" for M in sorted({x['M'] for x in r['consistency']}))
           + " |", "|---|" + "---|" * len({x['M'] for x in r['consistency']})]
     for phi in CASES:
         xs = [x for x in r["consistency"] if x["case"] == phi]
         L.append(f"| {phi} | " + " | ".join(f"{x['mean_abs_error']:.4f}" for x in xs) + " |")
     tm = r["tm"]
-    L += ["", f"### T_M (Thm 7), d = {tm['d']}, M = {tm['M']}, {tm['repeats']} repeats", "",
-          f"- H0 (Phi1 = Phi2 = {tm['Phi1']:.4f}): mean {tm['h0']['mean']:.3f}, sd "
+    L += ["", f"### $T_M$ (Thm 7), $d = {tm['d']}$, M = {tm['M']}, {tm['repeats']} repeats", "",
+          f"- $H_0$ ($\\Phi_1 = \\Phi_2 = {tm['Phi1']:.4f}$): mean {tm['h0']['mean']:.3f}, sd "
           f"{tm['h0']['sd']:.3f}, KS D = {tm['h0']['ks_statistic']:.4f}, "
           f"p = {tm['h0']['ks_pvalue']:.3f}",
-          f"- H1 (Phi1 = {tm['Phi1']:.4f}, Phi2 = {tm['Phi2']:.4f}): mean {tm['h1']['mean']:.3f} "
+          f"- $H_1$ ($\\Phi_1 = {tm['Phi1']:.4f}$, $\\Phi_2 = {tm['Phi2']:.4f}$): mean "
+          f"{tm['h1']['mean']:.3f} "
           f"(predicted {tm['h1']['predicted_mean']:.3f}), sd {tm['h1']['sd']:.3f}, median "
           f"{tm['h1']['median']:.2f}, range [{tm['h1']['min']:.2f}, {tm['h1']['max']:.2f}], KS p "
-          f"of T_M - predicted mean vs N(0,1) = {tm['h1']['ks_pvalue_shifted']:.3f}"]
-    L += ["", "### Jackknife Wald intervals (d = 100, M = 100): coverage (%)", "",
+          f"of $T_M$ - predicted mean vs N(0,1) = {tm['h1']['ks_pvalue_shifted']:.3f}"]
+    L += ["", "### Jackknife Wald intervals ($d = 100$, M = 100): coverage (%)", "",
           "| measure | case | estimand | repeats | 99 % | 95 % | 90 % |",
           "|---|---|---|---|---|---|---|"]
     for x in r["jackknife"]:
         c = x["coverage"]
         L.append(f"| {x['measure']} | {x['case']} | {x['target']:.4f} | {x['repeats']} | "
                  f"{c[0]:.2f} | {c[1]:.2f} | {c[2]:.2f} |")
-    L += ["", "### Paired vs independent two-sample test (d = 100, M = 100, alpha = 0.05)", "",
-          "| measure | hypothesis | Phi1 | Phi2 | repeats | rejection rate, independent | paired |",
+    L += ["", "### Paired vs independent two-sample test ($d = 100$, M = 100, "
+          "$\\alpha = 0.05$)", "",
+          "| measure | hypothesis | $\\Phi_1$ | $\\Phi_2$ | repeats | rejection rate, "
+          "independent | paired |",
           "|---|---|---|---|---|---|---|"]
     for x in r["paired"]:
-        L.append(f"| {x['measure']} | {x['hypothesis']} | {x['Phi1']:.4f} | {x['Phi2']:.4f} | "
+        hypothesis = {"H0": "$H_0$", "H1": "$H_1$"}.get(x["hypothesis"], x["hypothesis"])
+        L.append(f"| {x['measure']} | {hypothesis} | {x['Phi1']:.4f} | {x['Phi2']:.4f} | "
                  f"{x['repeats']} | {x['reject_independent']:.3f} | {x['reject_paired']:.3f} |")
     if "conger" in r:
         L += ["", "### Conger's kappa: coverage (%) of the Wald intervals at 99 / 95 / 90 % "
-              "(d = 100)", "",
-              "| scenario | M | sd of k_i | Phi | repeats | conger, jackknife | "
+              "($d = 100$)", "",
+              "| scenario | M | sd of $k_i$ | $\\Phi$ | repeats | conger, jackknife | "
               "conger, delta method | nogueira, Thm 6 |", "|---|---|---|---|---|---|---|---|"]
         for x in r["conger"]:
             c = x["coverage"]
@@ -622,8 +628,8 @@ def report(out) -> str:
                      + " | ".join(" / ".join(f"{v:.1f}" for v in c[key]) for key in
                                   ("conger, jackknife", "conger, delta method", "nogueira, Thm 6"))
                      + " |")
-        L += ["", "### Conger's kappa: mean error (x 1000) against Phi", "",
-              "| scenario | M | conger | nogueira | sd of conger (x 1000) | Phi's pilot SE "
+        L += ["", "### Conger's kappa: mean error (x 1000) against $\\Phi$", "",
+              "| scenario | M | conger | nogueira | sd of conger (x 1000) | $\\Phi$'s pilot SE "
               "(x 1000) |", "|---|---|---|---|---|---|"]
         for x in r["conger"]:
             L.append(f"| {x['scenario']} | {x['M']} | {1000 * x['error_conger']:+.2f} | "
@@ -652,8 +658,15 @@ def main(argv=None) -> int:
     out["total_seconds"] = time.perf_counter() - t
     print(report(out))
     print(f"\nTotal {out['total_seconds']:.1f} s")
-    if args.json:
-        with open(args.json, "w") as fh:
+    return finish(out, args.json)
+
+
+def finish(out, json_path=None) -> int:
+    """The end of a validation study's run (this one's and those that import it): the
+    numbers written to ``json_path`` when given, the failed checks printed; the exit
+    status, 1 when a check failed."""
+    if json_path:
+        with open(json_path, "w") as fh:
             json.dump(out, fh, indent=1, default=float)
     failed = [c["name"] for c in out["checks"] if not c["passed"]]
     if failed:

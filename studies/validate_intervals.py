@@ -37,7 +37,6 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
-import json
 import math
 import os
 import sys
@@ -345,13 +344,7 @@ def main(argv=None) -> int:
     else:
         out = run(mode, seed=args.seed)
         print(report(out))
-    if args.json:
-        with open(args.json, "w") as fh:
-            json.dump(out, fh, indent=1, default=float)
-    failed = [c["name"] for c in out["checks"] if not c["passed"]]
-    if failed:
-        print("FAILED checks: " + "; ".join(failed))
-    return 1 if failed else 0
+    return vi.finish(out, args.json)
 
 
 if __name__ == "__main__":

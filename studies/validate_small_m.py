@@ -36,7 +36,6 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
-import json
 import math
 import os
 import sys
@@ -265,13 +264,7 @@ def main(argv=None) -> int:
     out = run("quick" if args.quick else "full", seed=args.seed, repeats=args.repeats,
               intervals_only=args.intervals_only, jackknife_only=args.jackknife_only)
     print(report(out))
-    if args.json:
-        with open(args.json, "w") as fh:
-            json.dump(out, fh, indent=1, default=float)
-    failed = [c["name"] for c in out["checks"] if not c["passed"]]
-    if failed:
-        print("FAILED checks: " + "; ".join(failed))
-    return 1 if failed else 0
+    return vi.finish(out, args.json)
 
 
 if __name__ == "__main__":

@@ -81,11 +81,53 @@ def same(a, b) -> bool:
     return math.isclose(float(a), float(b), rel_tol=TOLERANCE, abs_tol=TOLERANCE)
 
 
-def _exceeds(a, b) -> bool:
+def exceeds(a, b) -> bool:
     """a > b, strictly beyond rounding for floats."""
     if isinstance(a, (int, Fraction)) and isinstance(b, (int, Fraction)):
         return a > b
     return float(a) - float(b) > TOLERANCE * max(1.0, abs(float(a)), abs(float(b)))
+
+
+def refutes_monotonicity(where: str, V1, V2, v1, v2, sign: int) -> None:
+    """A pair with total variances V1, V2 and values v1, v2 (``sign`` 1 when higher is
+    more stable) refutes MONOTONICITY: equal variances with different values, or the
+    lower variance with a strictly more stable value. (Sets and rankings alike.)"""
+    assert v1 is not None and v2 is not None, f"{where}: undefined on the pair"
+    if V1 == V2:
+        assert not same(v1, v2), f"{where}: equal variance {V1} and equal values {v1}"
+    else:
+        (_, low), (_, high) = sorted([(V1, v1), (V2, v2)], key=lambda p: p[0])
+        assert not exceeds(sign * low, sign * high), \
+            f"{where}: lower variance gives a strictly more stable value"
+
+
+def refutes_maximum(where: str, identical: bool, v, m, sign: int) -> None:
+    """A counterexample with value v refutes MAXIMUM m: identical runs that do not reach
+    it, or different runs that reach or pass it."""
+    assert v is not None, f"{where}: undefined"
+    if identical:
+        assert not same(v, m), f"{where}: identical runs reach the maximum {m}"
+    else:
+        assert same(v, m) or exceeds(sign * v, sign * m), \
+            f"{where}: different runs stay below the maximum ({v} vs {m})"
+
+
+def refutes_correction_for_chance(where: str, result, declaration, expected) -> None:
+    """The audit's null expectations (``result.expectations``) equal the enumerated ones,
+    ``expected(record, reference)``, and the first differs from its reference: a second
+    configuration's expectation, or the declared null value."""
+    e = result.expectations[0]
+    found = expected(e, False)
+    assert found is not None and same(found, e.value), \
+        f"{where}: the enumerated expectation {found} is not the audit's {e.value}"
+    if len(result.expectations) > 1:         # the reference: another configuration's
+        r = result.expectations[1]
+        reference = expected(r, True)
+        assert reference is not None and same(reference, r.value), \
+            f"{where}: the enumerated reference {reference} is not the audit's {r.value}"
+    else:                                    # the reference: the declared null value
+        reference = declaration.null_value
+    assert not same(found, reference), f"{where}: E = {found} equals the reference"
 
 
 def _similarity(result):
@@ -132,15 +174,8 @@ def confirm(name: str, options, declaration, result) -> None:
         Z1, Z2 = ce
         assert Z1.shape == Z2.shape and (Z1.sum(axis=1) == Z2.sum(axis=1)).all(), \
             f"{where}: not the same M, d and row sizes"
-        V1, V2 = twins.total_variance(Z1), twins.total_variance(Z2)
-        v1, v2 = value(Z1, C), value(Z2, C)
-        assert v1 is not None and v2 is not None, f"{where}: undefined on the pair"
-        if V1 == V2:
-            assert not same(v1, v2), f"{where}: equal variance {V1} and equal values {v1}"
-        else:
-            (_, low), (_, high) = sorted([(V1, v1), (V2, v2)], key=lambda p: p[0])
-            assert not _exceeds(sign * low, sign * high), \
-                f"{where}: lower variance gives a strictly more stable value"
+        refutes_monotonicity(where, twins.total_variance(Z1), twins.total_variance(Z2),
+                             value(Z1, C), value(Z2, C), sign)
 
     elif axiom is Axiom.BOUNDS:
         family = re.search(r"along the family (\w+)", result.reason)
@@ -166,28 +201,15 @@ def confirm(name: str, options, declaration, result) -> None:
         M, d = ce.shape
         bound = declaration.upper if declaration.orientation == "higher" else declaration.lower
         m = bound.evaluate(M, d, ce.sum(axis=1))
-        v = value(ce, C)
-        assert v is not None, f"{where}: undefined"
-        if (ce == ce[0]).all():
-            assert not same(v, m), f"{where}: identical rows reach the maximum {m}"
-        else:
-            assert same(v, m) or _exceeds(sign * v, sign * m), \
-                f"{where}: different rows stay below the maximum ({v} < {m})"
+        refutes_maximum(where, bool((ce == ce[0]).all()), value(ce, C), m, sign)
 
     elif axiom is Axiom.CORRECTION_FOR_CHANCE:
         e = result.expectations[0]
         assert (e.n_runs, e.n_features, tuple(e.row_sizes)) == tuple(ce[:2]) + (tuple(ce[2]),)
-        found = _expectation(value, name, options, list(e.row_sizes), e.n_features, C)
-        assert found is not None and same(found, e.value), \
-            f"{where}: the enumerated expectation {found} is not the audit's {e.value}"
-        if len(result.expectations) > 1:     # the reference: another configuration's
-            r = result.expectations[1]
-            reference = _expectation(value, name, options, list(r.row_sizes), r.n_features,
-                                     None)
-            assert reference is not None and same(reference, r.value), \
-                f"{where}: the enumerated reference {reference} is not the audit's {r.value}"
-        else:                                # the reference: the declared null value
-            reference = declaration.null_value
-        assert not same(found, reference), f"{where}: E = {found} equals the reference"
+        refutes_correction_for_chance(
+            where, result, declaration,
+            lambda record, reference: _expectation(value, name, options,
+                                                   list(record.row_sizes),
+                                                   record.n_features, None if reference else C))
     else:                                    # pragma: no cover
         raise AssertionError(f"unknown axiom {axiom}")

@@ -11,12 +11,14 @@ from __future__ import annotations
 
 import functools
 import importlib.util
+import pathlib
 import sys
 
 import numpy as np
 
-__all__ = ["breast_cancer", "classification", "diabetes", "l1_logistic_pipeline", "lasso",
-           "load_script", "regression", "three_signals"]
+__all__ = ["breast_cancer", "check_names", "classification", "diabetes", "failed_checks",
+           "import_order", "l1_logistic_pipeline", "lasso", "load_script", "load_study",
+           "regression", "three_signals"]
 
 
 def regression(n=120, d=8, seed=0, coef=(1.0, -1.0), noise=1.0):
@@ -90,3 +92,46 @@ def load_script(path, name, *, reuse=False):
     sys.modules[name] = module
     spec.loader.exec_module(module)
     return module
+
+
+STUDIES = pathlib.Path(__file__).resolve().parents[1] / "studies"
+
+
+def load_study(name):
+    """The study script ``studies/<name>.py`` imported as the module ``name`` (the loader
+    of the tests of the studies' quick modes, tests/test_*_study_quick.py)."""
+    return load_script(STUDIES / f"{name}.py", name)
+
+
+def failed_checks(out):
+    """The checks of a study's output (``out["checks"]``) that did not pass, as
+    ``(name, value, target)``: [] when every check passes."""
+    return [(c["name"], c["value"], c["target"]) for c in out["checks"] if not c["passed"]]
+
+
+def check_names(out):
+    """The names of a study's checks as one string (a test looks for a check by name)."""
+    return " ".join(c["name"] for c in out["checks"])
+
+
+def import_order(graph):
+    """The modules of ``graph`` (``{module: set of the modules it imports}``) in an order
+    where each comes after those it imports; AssertionError naming the modules left when
+    they import one another in a cycle.
+
+    >>> import_order({"a": {"b"}, "b": set()})
+    ['b', 'a']
+    >>> import_order({"a": {"b"}, "b": {"a"}, "c": set()})
+    Traceback (most recent call last):
+    ...
+    AssertionError: import cycle among ['a', 'b']
+    """
+    graph = {m: set(deps) for m, deps in graph.items()}
+    order = []
+    while graph:
+        leaves = [m for m, deps in graph.items() if deps <= set(order)]
+        assert leaves, f"import cycle among {sorted(graph)}"
+        order += sorted(leaves)
+        for m in leaves:
+            del graph[m]
+    return order

@@ -3,22 +3,15 @@ choosing a support (stabs, sharp, Stabl, the 1-SE stability rule, CV lasso) on
 simulated linear and logistic data with correlated blocks and a known truth."""
 from __future__ import annotations
 
-import importlib.util
-import os
-
 import numpy as np
 import pytest
 
-STUDY = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "studies",
-                     "calibration_study.py")
+import shared  # tests/shared.py (tests/ is on sys.path)
 
 
 @pytest.fixture(scope="module")
 def study():
-    spec = importlib.util.spec_from_file_location("calibration_study", STUDY)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return shared.load_study("calibration_study")
 
 
 @pytest.fixture(scope="module")

@@ -3,24 +3,18 @@ on real data (breast_cancer; an L1-logistic regression and a univariate filter; 
 with a fixed seed, in well under a minute."""
 from __future__ import annotations
 
-import importlib.util
 import json
 import math
-import os
 
 import numpy as np
 import pytest
 
-STUDY = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "studies",
-                     "ci_error_rate.py")
+import shared  # tests/shared.py (tests/ is on sys.path)
 
 
 @pytest.fixture(scope="module")
 def study():
-    spec = importlib.util.spec_from_file_location("ci_error_rate", STUDY)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return shared.load_study("ci_error_rate")
 
 
 @pytest.fixture(scope="module")

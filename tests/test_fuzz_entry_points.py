@@ -121,7 +121,6 @@ def _close_figures():
 
 MEASURE_NAMES = tuple(m.name for m in propstab.list_measures())
 ALIASES = tuple(a for m in propstab.list_measures() for a in m.aliases)
-FAMILIES = ("pairwise", "frequency", "correlated")
 MEASURE = Choice(*MEASURE_NAMES, *ALIASES)
 CONFIDENCE = Real(0.0, 1.0, low_open=True, high_open=True)
 Z_KIND = Anything(invalid=(
@@ -310,7 +309,7 @@ ENTRIES: Tuple[Entry, ...] = (
           (Arg("name", Choice(*MEASURE_NAMES, *ALIASES), aliases=("measure",)),),
           covers=(propstab.get_measure,)),
     Entry("propstab.list_measures", propstab.list_measures, lambda: {},
-          (Arg("family", Choice(*FAMILIES, none=True)),), covers=(propstab.list_measures,)),
+          declared(propstab.list_measures), covers=(propstab.list_measures,)),
     Entry("propstab.stability", lambda Z, **kw: propstab.stability(Z, **kw),
           lambda: {"Z": Z()}, (Arg("Z", Z_KIND), *declared(propstab.stability),
                                Arg("feature_names", Anything(none=True))),

@@ -6,22 +6,17 @@ the coverage and bias of Conger's kappa with varying subset sizes, with hundreds
 """
 from __future__ import annotations
 
-import importlib.util
 import os
 
 import matplotlib  # noqa: F401 - the study draws figures: fail, never skip, without it
 import pytest
 
-STUDY = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "studies",
-                     "validate_inference.py")
+import shared  # tests/shared.py (tests/ is on sys.path)
 
 
 @pytest.fixture(scope="module")
 def study():
-    spec = importlib.util.spec_from_file_location("validate_inference", STUDY)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return shared.load_study("validate_inference")
 
 
 @pytest.fixture(scope="module")
@@ -32,9 +27,8 @@ def quick(study, tmp_path_factory):
 
 def test_quick_study_checks_pass(quick):
     out, _ = quick
-    failed = [(c["name"], c["value"], c["target"]) for c in out["checks"] if not c["passed"]]
-    assert not failed
-    names = " ".join(c["name"] for c in out["checks"])
+    assert not shared.failed_checks(out)
+    names = shared.check_names(out)
     for part in ("consistency", "coverage d=100", "coverage d=10000", "T_M under H0",
                  "T_M under H1", "jackknife jaccard", "jackknife lustgarten", "jackknife cwrel",
                  "paired test level", "paired test more powerful", "paired test level (conger)",

@@ -4,23 +4,17 @@
 M = 100."""
 from __future__ import annotations
 
-import importlib.util
 import math
-import os
 
 import numpy as np
 import pytest
 
-STUDY = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "studies",
-                     "validate_intervals.py")
+import shared  # tests/shared.py (tests/ is on sys.path)
 
 
 @pytest.fixture(scope="module")
 def study():
-    spec = importlib.util.spec_from_file_location("validate_intervals", STUDY)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return shared.load_study("validate_intervals")
 
 
 @pytest.fixture(scope="module")
@@ -29,9 +23,8 @@ def quick(study):
 
 
 def test_quick_study_checks_pass(study, quick):
-    failed = [(c["name"], c["value"], c["target"]) for c in quick["checks"] if not c["passed"]]
-    assert not failed
-    names = " ".join(c["name"] for c in quick["checks"])
+    assert not shared.failed_checks(quick)
+    names = shared.check_names(quick)
     for method in study.METHODS:
         assert f"{method} within 1.5 points" in names
     assert {(x["case"], x["M"]) for x in quick["rows"]} == {(0.9, 10), (0.9, 100),

@@ -4,22 +4,15 @@ populations) and the level and power of the two-sample test, with hundreds of re
 (fixed seed) and tolerances of 4 binomial standard errors plus 1 point."""
 from __future__ import annotations
 
-import importlib.util
-import os
-
 import numpy as np
 import pytest
 
-STUDY = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "studies",
-                     "validate_ranking_inference.py")
+import shared  # tests/shared.py (tests/ is on sys.path)
 
 
 @pytest.fixture(scope="module")
 def study():
-    spec = importlib.util.spec_from_file_location("validate_ranking_inference", STUDY)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return shared.load_study("validate_ranking_inference")
 
 
 @pytest.fixture(scope="module")
@@ -28,9 +21,8 @@ def quick(study):
 
 
 def test_quick_study_checks_pass(quick):
-    failed = [(c["name"], c["value"], c["target"]) for c in quick["checks"] if not c["passed"]]
-    assert not failed
-    names = " ".join(c["name"] for c in quick["checks"])
+    assert not shared.failed_checks(quick)
+    names = shared.check_names(quick)
     for part in ("coverage spearman analytic", "coverage spearman jackknife",
                  "coverage kendall analytic", "coverage canberra jackknife",
                  "coverage top_k jackknife", "tied", "two-sample test level",

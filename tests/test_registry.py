@@ -11,6 +11,8 @@ import re
 import numpy as np
 import pytest
 
+import shared  # tests/shared.py (tests/ is on sys.path)
+
 import propstab
 from propstab import Axiom, get_measure, list_measures
 from propstab.registry import Bound, RReference
@@ -320,11 +322,5 @@ def test_the_registry_is_split_by_concern_without_cycles_or_private_imports():
         for source, names in imports:
             assert not [n for n in names if n.startswith("_")], (module, source, names)
         graph[module] = {source for source, _ in imports if source in REGISTRY_MODULES}
-    order = []                                    # a topological order exists: no cycle
-    while graph:
-        leaves = [m for m, deps in graph.items() if deps <= set(order)]
-        assert leaves, f"import cycle among {sorted(graph)}"
-        order += sorted(leaves)
-        for m in leaves:
-            del graph[m]
+    order = shared.import_order(graph)            # a topological order exists: no cycle
     assert order.index("_declarations") < order.index("_registry") < order.index("registry")

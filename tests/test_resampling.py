@@ -792,13 +792,7 @@ def test_the_resampling_side_is_split_by_concern_without_cycles_or_private_impor
     for full in graph:                 # the package's __init__ only re-exports its modules
         if full.startswith(package + "."):
             graph[full].discard(package)
-    order = []
-    while graph:
-        leaves = [m for m, deps in graph.items() if deps <= set(order)]
-        assert leaves, f"import cycle among {sorted(graph)}"
-        order += sorted(leaves)
-        for m in leaves:
-            del graph[m]
+    order = shared.import_order(graph)
     assert order.index("propstab.resampling._schemes") < order.index(
         "propstab.stability_selection") < order.index("propstab.selection")
     assert not (root / "_rank_assessment.py").exists()

@@ -7,21 +7,14 @@ The quick mode's checks: the default two-sample tests (permutation below 100 run
 """
 from __future__ import annotations
 
-import importlib.util
-import os
-
 import pytest
 
-STUDY = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "studies",
-                     "validate_small_m.py")
+import shared  # tests/shared.py (tests/ is on sys.path)
 
 
 @pytest.fixture(scope="module")
 def study():
-    spec = importlib.util.spec_from_file_location("validate_small_m", STUDY)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return shared.load_study("validate_small_m")
 
 
 @pytest.fixture(scope="module")
@@ -30,9 +23,8 @@ def quick(study):
 
 
 def test_quick_study_checks_pass(quick):
-    failed = [(c["name"], c["value"], c["target"]) for c in quick["checks"] if not c["passed"]]
-    assert not failed
-    names = " ".join(c["name"] for c in quick["checks"])
+    assert not shared.failed_checks(quick)
+    names = shared.check_names(quick)
     for part in ("default independent test (permutation) level, middle, nogueira, M=10",
                  "default paired test (permutation) level, middle, jaccard, M=30"):
         assert part in names

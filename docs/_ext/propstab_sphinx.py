@@ -13,8 +13,7 @@ into folders that git ignores, so they cannot drift from the package):
 
 The extension part (:func:`setup`) resolves cross-references to a public name through
 any of its public spellings (``propstab.estimate`` and ``propstab.inference.estimate``
-are the same function, documented once), and :func:`figure_files_scraper` lets a
-sphinx-gallery example show the PNG files a script writes.
+are the same function, documented once).
 """
 from __future__ import annotations
 
@@ -27,7 +26,6 @@ import multiprocessing
 import os
 import pathlib
 import re
-import shutil
 import sys
 import textwrap
 import time
@@ -746,27 +744,6 @@ def r_reference_markdown(man: pathlib.Path) -> str:
 
 
 # ------------------------------------------------------------------ gallery
-
-def figure_files_scraper(block, block_vars, gallery_conf):
-    """sphinx-gallery image scraper for scripts that save PNG files themselves.
-
-    An example that sets ``figures_dir`` (a folder) gets every ``*.png`` in it, in name
-    order, moved into the gallery's image paths and shown under the block that wrote
-    them. Scripts in examples/ and studies/ save their figures and close them, so the
-    matplotlib scraper cannot see them.
-    """
-    from sphinx_gallery.scrapers import figure_rst
-    folder = block_vars["example_globals"].get("figures_dir")
-    if not folder or not os.path.isdir(folder):
-        return ""
-    images = []
-    for png, target in zip(sorted(pathlib.Path(folder).glob("*.png")),
-                           block_vars["image_path_iterator"]):
-        shutil.move(str(png), target)
-        images.append(target)
-    # one figure per row, full width (several in one call become a row of thumbnails)
-    return "".join(figure_rst([image], gallery_conf["src_dir"]) for image in images)
-
 
 def _format_warning(message, category, filename, lineno, line=None):
     """A warning as a reader of the gallery should see it: its class and message, without

@@ -111,8 +111,8 @@ def read_inputs(args, paths: Sequence[str], kind: str = "selection") -> Tuple[
         sim = read_similarity(args.similarity, index_col="auto")
         if given is not None and sim.feature_names is not None and \
                 tuple(sim.feature_names) != tuple(given):
-            raise ValueError(f"--similarity {args.similarity}: its feature names differ from "
-                             f"--feature-names {args.feature_names}")
+            fail(f"--similarity {args.similarity}: its feature names differ from "
+                 f"--feature-names {args.feature_names}", argument="--similarity")
     names = given if given is not None else (sim.feature_names if sim is not None else None)
     index_lines = args.n_features is not None or args.base is not None
     d = args.n_features
@@ -132,13 +132,13 @@ def read_inputs(args, paths: Sequence[str], kind: str = "selection") -> Tuple[
     if sim is not None:
         for f in files:
             if f.selection.n_features != sim.n_features:
-                raise ValueError(f"--similarity {sim.path}: a {sim.n_features} x "
-                                 f"{sim.n_features} matrix, but {f.path} has "
-                                 f"{f.selection.n_features} features")
+                fail(f"--similarity {sim.path}: a {sim.n_features} x "
+                     f"{sim.n_features} matrix, but {f.path} has "
+                     f"{f.selection.n_features} features", argument="--similarity")
             if (sim.feature_names is not None and f.selection.feature_names is not None
                     and tuple(map(str, f.selection.feature_names)) != sim.feature_names):
-                raise ValueError(f"--similarity {sim.path}: its feature names differ from "
-                                 f"those of {f.path}")
+                fail(f"--similarity {sim.path}: its feature names differ from "
+                     f"those of {f.path}", argument="--similarity")
     return files, sim
 
 
@@ -187,26 +187,26 @@ def parse_options(args, infos: Sequence[MeasureInfo]) -> Dict[str, Any]:
         key, sep, text = item.partition("=")
         key = key.strip()
         if not sep or not key:
-            raise ValueError(f"--option: must be KEY=VALUE; got {item!r}")
+            fail(f"--option: must be KEY=VALUE; got {item!r}")
         if key not in declared:
             known = [k for k in declared if k not in MATRIX_OPTIONS]
-            raise ValueError(f"--option {key}: not an option of {which}; its options: "
-                             f"{', '.join(known) if known else 'none'}")
+            fail(f"--option {key}: not an option of {which}; its options: "
+                 f"{', '.join(known) if known else 'none'}", argument="--option")
         if key in MATRIX_OPTIONS:
-            raise ValueError(f"--option {key}: {MATRIX_OPTIONS[key]}")
+            fail(f"--option {key}: {MATRIX_OPTIONS[key]}", argument="--option")
         if key in options:
-            raise ValueError(f"--option {key}: given twice")
+            fail(f"--option {key}: given twice", argument="--option")
         options[key] = _parse_value(*declared[key], text.strip())
     if args.threshold is not None:
         if "threshold" not in declared:
-            raise ValueError(f"--threshold: {which} takes no threshold option")
+            fail(f"--threshold: {which} takes no threshold option")
         if "threshold" in options:
-            raise ValueError("--threshold: given both as --threshold and as --option threshold")
+            fail("--threshold: given both as --threshold and as --option threshold")
         options["threshold"] = args.threshold
     if args.similarity is not None and "similarity" not in declared:
         takes = [m.name for m in list_measures() if "similarity" in m.parameter_names]
-        raise ValueError(f"--similarity: {which} takes no similarity matrix; the measures "
-                         f"that do: {', '.join(takes)}")
+        fail(f"--similarity: {which} takes no similarity matrix; the measures "
+             f"that do: {', '.join(takes)}")
     return options
 
 
@@ -214,10 +214,10 @@ def similarity_option(args, info: MeasureInfo, sim: Optional[SimilarityFile]):
     """The ``similarity`` value for ``info`` and how to print it, or refuse when the
     measure takes a similarity and none was given (the identity would be silent)."""
     if args.similarity is None:
-        raise ValueError(f"--similarity: {info.name} relates features through a d x d "
-                         f"similarity matrix and none was given; pass --similarity FILE, or "
-                         f"--similarity identity to use the identity matrix (no two "
-                         f"features similar)")
+        fail(f"--similarity: {info.name} relates features through a d x d "
+             f"similarity matrix and none was given; pass --similarity FILE, or "
+             f"--similarity identity to use the identity matrix (no two "
+             f"features similar)")
     if sim is None:
         return None, "identity (--similarity identity: no two features similar)"
     return sim.matrix, f"{sim.path} ({sim.description})"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 
+from .._checks import fail
 from ._common import positive_int
 
 
@@ -23,8 +24,9 @@ def run(args) -> int:
     from ..auditing import DEFAULT_MAX_EXAMPLES, audit, load_function
 
     if args.target and args.measure:
-        raise ValueError(f"give either FILE.py:FUNCTION or --measure, not both; got "
-                         f"{args.target!r} and --measure {', '.join(args.measure)}")
+        fail(f"give either FILE.py:FUNCTION or --measure, not both; got "
+             f"{args.target!r} and --measure {', '.join(args.measure)}",
+             argument="FILE.py:FUNCTION, --measure")
     measures = load_function(args.target) if args.target else args.measure
     max_examples = DEFAULT_MAX_EXAMPLES if args.max_examples is None else args.max_examples
     table = audit(measures, max_examples=max_examples, seed=args.seed, n_jobs=args.jobs)

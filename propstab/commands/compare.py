@@ -1,6 +1,7 @@
 """``propstab compare FILE1 FILE2``: do two procedures have equal stability?"""
 from __future__ import annotations
 
+from .._checks import fail
 from .._registry import get_measure
 from .._text import field_lines
 from ..inference import HYPOTHESES, ALTERNATIVES, TEST_METHODS, two_sample_test
@@ -16,12 +17,12 @@ def run(args) -> int:
     (r1, r2), sim = read_inputs(args, [args.file1, args.file2], kind=info.input)
     n1, n2 = r1.selection.feature_names, r2.selection.feature_names
     if n1 != n2:
-        raise ValueError(f"{r1.path}, {r2.path}: the feature names differ "
-                         f"({'none' if n1 is None else len(n1)} vs "
-                         f"{'none' if n2 is None else len(n2)} names"
-                         + (", first difference: " + next(f"{a!r} vs {b!r}" for a, b in
-                                                          zip(n1, n2) if a != b)
-                            if n1 and n2 and len(n1) == len(n2) else "") + ")")
+        fail(f"{r1.path}, {r2.path}: the feature names differ "
+             f"({'none' if n1 is None else len(n1)} vs "
+             f"{'none' if n2 is None else len(n2)} names"
+             + (", first difference: " + next(f"{a!r} vs {b!r}" for a, b in
+                                              zip(n1, n2) if a != b)
+                if n1 and n2 and len(n1) == len(n2) else "") + ")", argument="FILE1, FILE2")
     options, option_lines = measure_options(args, info, sim)
     res = two_sample_test(r1.selection, r2.selection, paired=args.paired,
                           alternative=args.alternative, measure=info.name, test=args.test,

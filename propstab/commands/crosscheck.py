@@ -22,7 +22,7 @@ def run(args) -> int:
         files, sim = read_inputs(args, args.input)
         names = [f.path for f in files]
         if len(set(names)) != len(names):
-            raise ValueError(f"--input: a file is given twice: {names}")
+            fail(f"--input: a file is given twice: {names}")
         infos = ([get_measure(n) for n in args.measure] if args.measure else
                  [m for m in list_measures() if m.r_reference is not None])
         options = parse_options(args, infos)

@@ -478,9 +478,9 @@ class StabilityEstimate(Result):
 
     def _bootstrap_interval(self, method, level, B, seed, bounds) -> ConfidenceInterval:
         if self.selection is None:
-            raise ValueError(f"method: {method!r} resamples the runs, and this estimate "
-                             f"does not hold them (selection is None); build it with "
-                             f"propstab.estimate")
+            fail(f"method: {method!r} resamples the runs, and this estimate "
+                 f"does not hold them (selection is None); build it with "
+                 f"propstab.estimate")
         if math.isnan(self.statistic):
             return ConfidenceInterval(float("nan"), float("nan"))
         info = get_measure(self.measure)

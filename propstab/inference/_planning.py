@@ -9,6 +9,7 @@ import warnings
 from typing import Sequence
 import numpy as np
 from scipy import stats
+from .._checks import fail
 from .._variance import PER_RUN_OPTIONS, take_rows
 from .._exceptions import UndefinedMeasureWarning, undefined
 from .._registry import get_measure
@@ -24,8 +25,8 @@ def as_estimate(Z, measure, method, options) -> StabilityEstimate:
         if options or measure != "nogueira" or method != "auto":
             given = sorted(options) + [n for n, v, default in (
                 ("measure", measure, "nogueira"), ("method", method, "auto")) if v != default]
-            raise ValueError(f"{given[0]}: applies to a selection matrix; got a "
-                             f"StabilityEstimate, which already has its measure and method")
+            fail(f"{given[0]}: applies to a selection matrix; got a "
+                 f"StabilityEstimate, which already has its measure and method")
         return Z
     return estimate(Z, measure, method=method, **options)
 
@@ -99,8 +100,8 @@ def halfwidth_curve(Z, /, n_runs, confidence_level: float = 0.95, *,
     scalar = not isinstance(n_runs, (Sequence, np.ndarray)) or isinstance(n_runs, (str, bytes))
     values = [n_runs] if scalar else list(np.asarray(n_runs, dtype=object).ravel())
     if not values:
-        raise ValueError("n_runs: must hold at least one number of runs; got an empty "
-                         "sequence")
+        fail("n_runs: must hold at least one number of runs; got an empty "
+             "sequence")
     m = np.array([check_int_range("n_runs", v, minimum=2) for v in values], dtype=np.float64)
     z = float(stats.norm.ppf(0.5 + level / 2))
     c = _runs_constant(est)
@@ -191,8 +192,8 @@ def nested_prefixes(est: StabilityEstimate, start: int, step: int, level: float,
     M (the last always included): rows ``(m, statistic, low, high)``."""
     sel = est.selection
     if sel is None:
-        raise ValueError("Z: this StabilityEstimate does not hold its runs (selection is "
-                         "None); pass the selection matrix")
+        fail("Z: this StabilityEstimate does not hold its runs (selection is "
+             "None); pass the selection matrix")
     M = est.n_runs
     ms = list(range(start, M + 1, step))
     if ms[-1] != M:

@@ -10,6 +10,7 @@ import warnings
 from typing import Optional, Tuple
 import numpy as np
 from scipy import stats
+from .._checks import fail
 from .._intervals import bootstrap_variance, clip, transformed_statistic, transformed_wald
 from .._permutation import permutation_test
 from .._variance import PER_RUN_OPTIONS, degenerate, leave_one_out, spread
@@ -636,9 +637,9 @@ def compare(sel1, sel2, *, paired, alternative, measure, method, options, names,
     check_comparable(sel1, sel2, paired=paired, names=names)
     for name in PER_RUN_OPTIONS:
         if options.get(name) is not None:
-            raise ValueError(f"{name}: holds one row per run of one matrix, so it cannot be "
-                             f"shared by the compared matrices; compare estimates computed "
-                             f"with propstab.estimate instead; got {name}= for {measure!r}")
+            fail(f"{name}: holds one row per run of one matrix, so it cannot be "
+                 f"shared by the compared matrices; compare estimates computed "
+                 f"with propstab.estimate instead; got {name}= for {measure!r}")
     e1 = estimate(sel1, measure, method=method, **options)
     e2 = estimate(sel2, measure, method=method, **options)
     diff = e1.statistic - e2.statistic

@@ -38,6 +38,7 @@ import math
 import numpy as np
 from scipy.special import gammaln
 
+from .._checks import fail
 from .matching import (Graph, count_parts, mean_parts, score_count, score_greedy, score_mbm,
                        score_mean)
 
@@ -125,9 +126,9 @@ def _subgraph(g, idx) -> Graph:
 
 def _too_large(what: str, sizes, d: int, detail: str):
     a, b = int(sizes[:, 0].max()), int(sizes[:, 1].max())
-    raise ValueError(f"correction_for_chance: the exact null expectation needs {what} "
-                     f"({detail}; subset sizes up to {a} and {b} of d = {d} features); use "
-                     f"correction_for_chance='estimate'")
+    fail(f"correction_for_chance: the exact null expectation needs {what} "
+         f"({detail}; subset sizes up to {a} and {b} of d = {d} features); use "
+         f"correction_for_chance='estimate'")
 
 
 def exact_expectation(score):

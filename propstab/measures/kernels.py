@@ -28,6 +28,7 @@ from typing import Callable, Optional
 import numpy as np
 
 from .. import chance
+from .._checks import fail
 from .._exceptions import undefined
 from ._common import pair_mean, pair_score_sums, score_pair_mean
 
@@ -126,8 +127,8 @@ class Counts:
                          if not isinstance(getattr(type(self), name, None),
                                            functools.cached_property))
         if unknown:
-            raise TypeError(f"replace: {', '.join(unknown)} is not a summary of "
-                            f"{type(self).__name__}")
+            fail(f"replace: {', '.join(unknown)} is not a summary of "
+                 f"{type(self).__name__}", TypeError, argument=", ".join(unknown))
         other = copy.copy(self)
         other.__dict__.update(summaries)
         return other

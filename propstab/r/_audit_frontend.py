@@ -6,13 +6,15 @@ from typing import Callable
 
 import numpy as np
 
+from .._checks import fail
+
 __all__ = ["PROBE", "audit_function"]
 
 
 def _number(value, name: str) -> float:
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.number)):
-        raise TypeError(f"fun: {name} must return one number; got {type(value).__name__} "
-                        f"{value!r}")
+        fail(f"fun: {name} must return one number; got {type(value).__name__} "
+             f"{value!r}", TypeError)
     return float(value)
 
 
@@ -54,8 +56,8 @@ def audit_function(fun: Callable, name: str, *, max_examples: int = 200, seed: i
     try:
         value = fun(PROBE)
     except Exception as exc:                # the user's function failed: say where
-        raise ValueError(f"fun: {name} failed on the selection matrix "
-                         f"{PROBE.astype(int).tolist()}: {exc}") from None
+        fail(f"fun: {name} failed on the selection matrix "
+             f"{PROBE.astype(int).tolist()}: {exc}")
     _number(value, name)
     declaration = {k: v for k, v in declaration.items() if v is not None}
     if isinstance(declaration.get("claims"), str):

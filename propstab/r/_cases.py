@@ -10,6 +10,7 @@ from typing import Any, Mapping, Optional, Sequence, Tuple
 import numpy as np
 from hypothesis import strategies as st
 
+from .._checks import fail
 from .._registry import MeasureInfo
 from .._validation import check_options
 from ..strategies import (matrix_from_rows, rank_matrices, selection_matrices,
@@ -288,19 +289,19 @@ def comparable_options(info: MeasureInfo, options: Mapping[str, Any], Z: np.ndar
         if not (isinstance(value, str) and value in STOCHASTIC):
             continue
         if p.name in given:
-            raise ValueError(f"{p.name}: {value!r} is simulated (R's and numpy's random "
-                             f"numbers differ), so {info.name} cannot be cross-checked with "
-                             f"it; choose one of "
-                             f"{', '.join(repr(c) for c in p.choices if c != value)}")
+            fail(f"{p.name}: {value!r} is simulated (R's and numpy's random "
+                 f"numbers differ), so {info.name} cannot be cross-checked with "
+                 f"it; choose one of "
+                 f"{', '.join(repr(c) for c in p.choices if c != value)}")
         new = "exact" if "exact" in p.choices and small else "none"
         out[p.name] = new
         notes.append(f"{info.name}: {p.name} = {value!r} (the R default) is simulated, not "
                      f"comparable; compared at {new!r}")
     if _uses_enumeration(info, out) and not small:
-        raise ValueError(f"{info.name}: stabm's exact correction for chance enumerates every "
-                         f"pair of subsets of the runs' sizes, more than "
-                         f"{_EXACT_MAX_SUBSET_PAIRS} pairs on this input (d = {Z.shape[1]}); "
-                         f"cross-check it with correction_for_chance='none'")
+        fail(f"{info.name}: stabm's exact correction for chance enumerates every "
+             f"pair of subsets of the runs' sizes, more than "
+             f"{_EXACT_MAX_SUBSET_PAIRS} pairs on this input (d = {Z.shape[1]}); "
+             f"cross-check it with correction_for_chance='none'")
     return out, tuple(notes)
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._checks import fail
 from .._validation import Selection, as_rankings, as_selection, check_r_indices
 from ._call import require_package, robjects
 
@@ -73,8 +74,8 @@ def to_r_features(Z, /, *, n_features=None, feature_names=None, use_names: bool 
     runs = _runs(sel)
     if use_names:
         if sel.feature_names is None:
-            raise ValueError("use_names: True needs feature names (pass feature_names= or a "
-                             "DataFrame); got a selection without names")
+            fail("use_names: True needs feature names (pass feature_names= or a "
+                 "DataFrame); got a selection without names")
         names = np.asarray(sel.feature_names, dtype=object)
         items = [ro.StrVector([str(x) for x in names[idx]]) for idx in runs]
     else:
@@ -253,7 +254,7 @@ def to_r_similarity(C, /, *, feature_names=None):
     if sparse.issparse(C):
         A = sparse.coo_matrix(C, dtype=np.float64)
         if A.ndim != 2 or A.shape[0] != A.shape[1]:
-            raise ValueError(f"similarity: must be a square d x d matrix; got shape {A.shape}")
+            fail(f"similarity: must be a square d x d matrix; got shape {A.shape}")
         d = A.shape[0]
         symmetric = (abs(A - A.T) > 0).nnz == 0
         keep = A.row != A.col
@@ -277,7 +278,7 @@ def to_r_similarity(C, /, *, feature_names=None):
         C = C.to_numpy()
     arr = np.asarray(C, dtype=np.float64)
     if arr.ndim != 2 or arr.shape[0] != arr.shape[1]:
-        raise ValueError(f"similarity: must be a square d x d matrix; got shape {arr.shape}")
+        fail(f"similarity: must be a square d x d matrix; got shape {arr.shape}")
     return _r_matrix(arr, rownames=names, colnames=names)
 
 
@@ -337,22 +338,22 @@ def from_r_selection(x, /, *, n_features=None, feature_names=None) -> Selection:
         names = feature_names if feature_names is not None or cols is ro.NULL else list(cols)
         return as_selection(arr, n_features=n_features, feature_names=names)
     if not ro.r["is.list"](x)[0]:
-        raise TypeError(f"x: must be an R list of feature vectors or an R 0/1 matrix; got an "
-                        f"R object of class {'/'.join(ro.r['class'](x))}")
+        fail(f"x: must be an R list of feature vectors or an R 0/1 matrix; got an "
+             f"R object of class {'/'.join(ro.r['class'](x))}", TypeError)
     runs = list(x)
     if any(isinstance(v, ro.vectors.StrVector) for v in runs):
         if feature_names is None:
-            raise ValueError("feature_names: required when the R runs list feature names")
+            fail("feature_names: required when the R runs list feature names")
         return as_selection([[str(s) for s in v] for v in runs], feature_names=feature_names)
     if n_features is None:
-        raise ValueError("n_features: required when the R runs list 1-based feature indices "
-                         "(stabm's p)")
+        fail("n_features: required when the R runs list 1-based feature indices "
+             "(stabm's p)")
     idx = [check_r_indices(np.asarray(v), run=i, n_features=n_features)
            for i, v in enumerate(runs)]
     if feature_names is not None:       # indices into the given names
         names = np.asarray(list(feature_names), dtype=object)
         if len(names) != n_features:
-            raise ValueError(f"feature_names: must have one name per feature "
-                             f"(n_features={n_features}); got {len(names)} names")
+            fail(f"feature_names: must have one name per feature "
+                 f"(n_features={n_features}); got {len(names)} names")
         return as_selection([names[i].tolist() for i in idx], feature_names=names.tolist())
     return as_selection(idx, n_features=n_features)

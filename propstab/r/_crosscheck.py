@@ -28,6 +28,7 @@ from typing import Any, Mapping, Sequence
 
 import numpy as np
 
+from .._checks import fail
 from .._progress import progress_bar, wanted
 from .._registry import MeasureInfo, get_measure, list_measures
 from .._validation import (as_input, check_int_range, check_mapping, check_options,
@@ -93,8 +94,8 @@ def _input_matrices(inputs, kind: str = "selection") -> "list[tuple[str, np.ndar
     """The inputs validated as selection matrices (0/1, bool) or, for ``kind="ranking"``,
     as rank matrices (midranks, float)."""
     if not isinstance(inputs, Mapping) or not inputs:
-        raise TypeError(f"inputs: must be a non-empty mapping of names to selection matrices; "
-                        f"got {type(inputs).__name__}")
+        fail(f"inputs: must be a non-empty mapping of names to selection matrices; "
+             f"got {type(inputs).__name__}", TypeError)
     out = []
     for name, Z in inputs.items():
         checked = as_input(kind, Z, argument=f"inputs[{name!r}]")
@@ -208,8 +209,8 @@ def crosscheck(measures=None, *, max_examples: int = 50, seed: int = 0,
         measures = [measures]
     elif measures is not None and (isinstance(measures, (bytes, Mapping))
                                    or not isinstance(measures, Sequence)):
-        raise TypeError(f"measures: must be a measure name or a sequence of names; got "
-                        f"{type(measures).__name__} {measures!r}")
+        fail(f"measures: must be a measure name or a sequence of names; got "
+             f"{type(measures).__name__} {measures!r}", TypeError)
     seed = check_int_range("seed", seed, minimum=0, owner="crosscheck")
     tolerance = check_real_range("tolerance", tolerance, low=0.0)
     options = check_mapping("options", options)
@@ -227,15 +228,15 @@ def crosscheck(measures=None, *, max_examples: int = 50, seed: int = 0,
         infos = [get_measure(name) for name in measures]
         lacking = [m.name for m in infos if m.r_reference is None]
         if lacking:
-            raise ValueError(f"measures: {', '.join(map(repr, lacking))} have no R reference "
-                             f"in the registry; cross-checkable: "
-                             f"{', '.join(m.name for m in with_r)}")
+            fail(f"measures: {', '.join(map(repr, lacking))} have no R reference "
+                 f"in the registry; cross-checkable: "
+                 f"{', '.join(m.name for m in with_r)}")
     max_examples = check_int_range("max_examples", max_examples, minimum=1, owner="crosscheck")
     wanted(progress)                                  # checked before the long part
     if inputs is None:
         if options:
-            raise ValueError(f"options: only with inputs= (the generated cases draw every "
-                             f"comparable value); got {', '.join(options)}")
+            fail(f"options: only with inputs= (the generated cases draw every "
+                 f"comparable value); got {', '.join(options)}")
         versions = r_versions()
         rows = [_row(info, ref, tolerance, max_examples, seed)
                 for info in progress_bar(infos, progress=progress, total=len(infos),
@@ -248,14 +249,14 @@ def crosscheck(measures=None, *, max_examples: int = 50, seed: int = 0,
     declared = {p.name for m in infos for p in m.parameters}
     unknown = [k for k in options if k not in declared]
     if unknown:
-        raise ValueError(f"options: {', '.join(map(repr, unknown))} not an option of "
-                         f"{', '.join(m.name for m in infos)}; their options: "
-                         f"{', '.join(sorted(declared)) or 'none'}")
+        fail(f"options: {', '.join(map(repr, unknown))} not an option of "
+             f"{', '.join(m.name for m in infos)}; their options: "
+             f"{', '.join(sorted(declared)) or 'none'}")
     for m in infos:
         if "similarity" in m.parameter_names and "similarity" not in options:
-            raise ValueError(f"options: {m.name} needs a similarity matrix to be cross-checked "
-                             f"on inputs; pass options={{'similarity': S}} (None: the "
-                             f"identity)")
+            fail(f"options: {m.name} needs a similarity matrix to be cross-checked "
+                 f"on inputs; pass options={{'similarity': S}} (None: the "
+                 f"identity)")
     versions = r_versions()
     rows = [row for info in progress_bar(infos, progress=progress, total=len(infos),
                                          desc="crosscheck")

@@ -31,6 +31,7 @@ from typing import Any, Callable, Dict, Mapping, Optional, Tuple
 
 import numpy as np
 
+from .._checks import fail
 from .._exceptions import InvalidParameterError, UndefinedMeasureWarning
 from .._registry import MeasureInfo, get_measure, list_measures
 from .._validation import (as_selection, check_choice, check_confidence_level,
@@ -93,8 +94,8 @@ def runs_selection(sizes, indices, n_features):
     sizes = np.asarray(sizes, dtype=np.int64).ravel()
     flat = np.asarray(indices, dtype=np.float64).ravel()
     if np.any(sizes < 0) or int(sizes.sum()) != flat.size:
-        raise ValueError(f"features: the run sizes ({sizes.tolist()[:10]}) must be "
-                         f"non-negative and add up to the {flat.size} listed indices")
+        fail(f"features: the run sizes ({sizes.tolist()[:10]}) must be "
+             f"non-negative and add up to the {flat.size} listed indices")
     d = check_n_features(n_features)
     indptr = np.concatenate([[0], np.cumsum(sizes)])
     bad = ~np.isfinite(flat) | (flat != np.round(flat)) | (flat < 1) | (flat > d)
@@ -144,20 +145,6 @@ def _options_from_r(info: MeasureInfo, r_options: Mapping[str, Any]) -> dict:
             value = int(value)                # R's 1e4 is a double
         out[option] = value
     return out
-
-
-def _renamed(message: str, names: Mapping[str, str]) -> str:
-    """The message with the arguments it starts with ("name: rule; got value", or
-    "name1, name2: ...") renamed to the R package's names for them.
-
-    >>> _renamed("Z1, Z2: not comparable", {"Z1": "y", "Z2": "x"})
-    'y, x: not comparable'
-    """
-    head, sep, rest = message.partition(":")
-    heads = head.split(", ")
-    if not sep or not all(h in names for h in heads):
-        return message
-    return ", ".join(names[h] for h in heads) + ":" + rest
 
 
 # ---------------------------------------------------------------- stabm's functions
@@ -214,8 +201,8 @@ def stabm_functions() -> Dict[str, StabmFunction]:
 def _stabm_spec(function: str) -> StabmFunction:
     table = stabm_functions()
     if function not in table:
-        raise ValueError(f"fun: {function!r} is not a stabm function propstab computes; "
-                         f"known: {', '.join(sorted(table))}")
+        fail(f"fun: {function!r} is not a stabm function propstab computes; "
+             f"known: {', '.join(sorted(table))}")
     return table[function]
 
 
@@ -230,9 +217,9 @@ def _stabm_correction(spec: StabmFunction, info: MeasureInfo, options: dict) -> 
     if value == "estimate" and "estimate" not in param.choices and "exact" in param.choices:
         value = "exact"
     if value not in param.choices:
-        raise ValueError(f"correction.for.chance: {spec.function} in propstab takes "
-                         f"{' or '.join(map(repr, param.choices))} (propstab has no "
-                         f"{value!r} correction for {info.name}); got {value!r}")
+        fail(f"correction.for.chance: {spec.function} in propstab takes "
+             f"{' or '.join(map(repr, param.choices))} (propstab has no "
+             f"{value!r} correction for {info.name}); got {value!r}")
     options["correction_for_chance"] = value
     if value != "estimate":
         options.pop("n_simulations", None)
@@ -338,8 +325,8 @@ def _stabm_case(spec: StabmFunction, sizes, indices, p, sim_mat, random_state, o
         r_options.pop("N", None)
     unknown = sorted(set(r_options) - set(spec.arguments))
     if unknown:
-        raise TypeError(f"{unknown[0]}: {spec.function} has no such argument; its options: "
-                        f"{', '.join(spec.arguments) or 'none'}")
+        fail(f"{unknown[0]}: {spec.function} has no such argument; its options: "
+             f"{', '.join(spec.arguments) or 'none'}", TypeError)
     opts = _options_from_r(info, r_options)
     _stabm_correction(spec, info, opts)
     if (random_state is not None and opts.get("correction_for_chance") == "estimate"
@@ -347,19 +334,19 @@ def _stabm_case(spec: StabmFunction, sizes, indices, p, sim_mat, random_state, o
         opts["random_state"] = int(random_state)
     if spec.similarity:
         if sim_mat is None:
-            raise ValueError(f"sim.mat: {spec.function} needs the d x d feature similarity "
-                             f"matrix; got NULL")
+            fail(f"sim.mat: {spec.function} needs the d x d feature similarity "
+                 f"matrix; got NULL")
         opts["similarity"] = sim_mat
         n_features = sim_mat.shape[0]
     elif p is not None:
         n_features = p
     elif opts.get("correction_for_chance", "none") != "none":
-        raise ValueError(f"p: the number of features is needed to correct {spec.function} "
-                         f"for chance; got NULL")
+        fail(f"p: the number of features is needed to correct {spec.function} "
+             f"for chance; got NULL")
     elif not info.r_reference.needs_p:       # stabm's p = NULL: the value is free of d
         n_features = max(int(np.max(np.asarray(indices), initial=0)), 1)
     else:
-        raise ValueError(f"p: {spec.function} needs the number of features; got NULL")
+        fail(f"p: {spec.function} needs the number of features; got NULL")
     return info, runs_selection(sizes, indices, n_features), opts
 
 
@@ -369,19 +356,19 @@ def _selection_and_options(measure: str, sizes, indices, n_features, similarity,
                            options) -> Tuple[MeasureInfo, Any, dict]:
     info = get_measure(measure)
     if info.input != "selection":
-        raise ValueError(f"measure: {info.name!r} reads rankings; give a numeric matrix of "
-                         f"ranks (runs in rows, features in columns, rank 1 the most "
-                         f"important), e.g. stability(R, measure = {info.name!r})")
+        fail(f"measure: {info.name!r} reads rankings; give a numeric matrix of "
+             f"ranks (runs in rows, features in columns, rank 1 the most "
+             f"important), e.g. stability(R, measure = {info.name!r})")
     opts = _options_from_r(info, dict(options or {}))
     if similarity is not None:
         if "similarity" not in info.parameter_names:
-            raise ValueError(f"sim.mat: measure {info.name!r} takes no feature similarity; "
-                             f"measures that do: {', '.join(_takes('similarity'))}")
+            fail(f"sim.mat: measure {info.name!r} takes no feature similarity; "
+                 f"measures that do: {', '.join(_takes('similarity'))}")
         opts["similarity"] = similarity
     if importances is not None:
         if "importances" not in info.parameter_names:
-            raise ValueError(f"importances: measure {info.name!r} takes no importances; "
-                             f"measures that do: {', '.join(_takes('importances'))}")
+            fail(f"importances: measure {info.name!r} takes no importances; "
+                 f"measures that do: {', '.join(_takes('importances'))}")
         opts["importances"] = importances
     return info, runs_selection(sizes, indices, n_features), opts
 
@@ -409,9 +396,9 @@ def measure_value(measure: str, sizes, indices, n_features, *, similarity=None,
     >>> measure_value("spearman", [2, 2], [1, 2, 1, 3], 4)
     Traceback (most recent call last):
     ...
-    ValueError: measure: 'spearman' reads rankings; give a numeric matrix of ranks (runs in
-    rows, features in columns, rank 1 the most important), e.g. stability(R, measure =
-    'spearman')
+    propstab.InvalidParameterError: measure: 'spearman' reads rankings; give a numeric matrix
+    of ranks (runs in rows, features in columns, rank 1 the most important), e.g.
+    stability(R, measure = 'spearman')
     """
     info, sel, opts = _selection_and_options(measure, sizes, indices, n_features, similarity,
                                              importances, options)
@@ -648,7 +635,7 @@ def differences(fun: Optional[str] = None, sizes=None, indices=None, *, p=None, 
     case = None
     if sizes is not None:
         if fun is None:
-            raise ValueError("fun: the stabm function is needed to check a case; got None")
+            fail("fun: the stabm function is needed to check a case; got None")
         spec = _stabm_spec(fun)
         info, sel, opts = _stabm_case(spec, sizes, indices, p, sim_mat, None,
                                       {k: v for k, v in r_options.items() if k != "impute.na"})
@@ -661,17 +648,15 @@ def differences(fun: Optional[str] = None, sizes=None, indices=None, *, p=None, 
         if case is not None and (e.applies is None or case[0] not in e.measures
                                  or not e.applies(*case)):
             continue
-        row = e.as_dict()
-        row["measures"] = ", ".join(e.measures)
-        row["r_functions"] = ", ".join(e.r_functions)
-        rows.append(row)
+        rows.append(e)
     for d in INTERFACE_DIFFERENCES:          # the interface's, after the measures' values
         every = "all stability* functions" in d.r_functions and str(fun).startswith("stab")
         if fun is not None and fun not in d.r_functions and not every:
             continue
         if case is None or (d.applies is not None and d.applies(fun, sizes, r_options)):
-            rows.append(d.as_dict())
-    return rows
+            rows.append(d)
+    return [{**d.as_dict(), "measures": ", ".join(d.measures),
+             "r_functions": ", ".join(d.r_functions)} for d in rows]
 
 
 # ---------------------------------------------------------------- calls from R
@@ -733,10 +718,10 @@ def run_entry(function: Callable, arguments: Mapping[str, Any]) -> dict:
         except Exception as exc:            # every failure reaches R as data
             # an InvalidParameterError reaches R as the builtin class of its rule
             # (propstab_ValueError, propstab_TypeError), as before it existed, and with
-            # the R package's names for the arguments (an InvalidParameterError carries
-            # its argument; the errors not yet of that class are read from their text)
+            # the R package's names for the arguments (every argument error is of that
+            # class and carries its argument: tests/test_argument_errors.py)
             message = (str(exc.renamed(_R_NAMES)) if isinstance(exc, InvalidParameterError)
-                       else _renamed(str(exc), _R_NAMES))
+                       else str(exc))
             error = {"class": getattr(exc, "kind", type(exc)).__name__, "message": message,
                      "traceback": "".join(traceback.format_exception(type(exc), exc,
                                                                      exc.__traceback__))}

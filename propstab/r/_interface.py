@@ -11,9 +11,11 @@ options)`` for a call of stabm's function (``None``: listed by name only).
 from __future__ import annotations
 
 import dataclasses
-from typing import Any, Callable, Mapping, Optional, Tuple
+from typing import Tuple
 
 import numpy as np
+
+from .._r_metadata import ExpectedDifference
 
 __all__ = ["INTERFACE_DIFFERENCES", "InterfaceDifference"]
 
@@ -25,24 +27,15 @@ _EXACT_FOR_ESTIMATE = ("stabilityJaccard", "stabilityDice", "stabilityOchiai",
 
 
 @dataclasses.dataclass(frozen=True)
-class InterfaceDifference:
-    """One difference of propstab's R interface from stabm's (see the module)."""
+class InterfaceDifference(ExpectedDifference):
+    """One difference of propstab's R interface from stabm's (see the module): the fields
+    of an :class:`~propstab.registry.ExpectedDifference`, its ``applies(function, sizes,
+    options)`` reading a call of stabm's function, and no measure (``measures`` is
+    ``("(interface)",)``)."""
 
-    key: str
-    r_functions: Tuple[str, ...]
-    summary: str
-    reason: str
-    example: str
-    r_result: str
-    propstab_result: str
-    applies: Optional[Callable[[str, Any, Mapping[str, Any]], bool]] = None
-
-    def as_dict(self) -> dict:
-        """The columns of R's ``stabm_differences()`` (``measures``: ``"(interface)"``)."""
-        return {"key": self.key, "measures": "(interface)",
-                "r_functions": ", ".join(self.r_functions), "summary": self.summary,
-                "reason": self.reason, "example": self.example, "r_result": self.r_result,
-                "propstab_result": self.propstab_result}
+    @property
+    def measures(self) -> Tuple[str, ...]:
+        return ("(interface)",)
 
 
 def _some_run_empty(function, sizes, options) -> bool:

@@ -11,6 +11,7 @@ from typing import Any, Mapping, Optional
 import numpy as np
 
 from .._api import stability
+from .._checks import fail
 from .._exceptions import InvalidParameterError
 from .._registry import get_measure, list_measures
 
@@ -60,14 +61,15 @@ def ranking_value(measure: str, ranks, *, options: Optional[Mapping[str, Any]] =
     >>> ranking_value("jaccard", R)
     Traceback (most recent call last):
     ...
-    ValueError: measure: 'jaccard' reads feature sets (a list of selected features or a 0/1
-    matrix), not ranks; the measures of ranks: canberra, kendall, spearman, top_k...
+    propstab.InvalidParameterError: measure: 'jaccard' reads feature sets (a list of selected
+    features or a 0/1 matrix), not ranks; the measures of ranks: canberra, kendall, spearman,
+    top_k...
     """
     info = get_measure(measure)
     if info.input != "ranking":
-        raise ValueError(f"measure: {info.name!r} reads feature sets (a list of selected "
-                         f"features or a 0/1 matrix), not ranks; the measures of ranks: "
-                         f"{', '.join(ranking_measures())}")
+        fail(f"measure: {info.name!r} reads feature sets (a list of selected "
+             f"features or a 0/1 matrix), not ranks; the measures of ranks: "
+             f"{', '.join(ranking_measures())}")
     opts = {}
     for key, value in dict(options or {}).items():
         if value is None:

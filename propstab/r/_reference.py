@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._checks import fail
 from .._registry import get_measure
 from .._validation import as_selection, check_options
 from ._call import RValue, as_rvalue, call_r, call_r_code, formals, robjects
@@ -43,9 +44,9 @@ def _r_arguments(info, options: dict, ref) -> dict:
         value = options[p.name]
         if p.name not in ref.arguments:
             if not _is_default(value, p.default):
-                raise ValueError(f"{p.name}: {info.name}'s R reference {ref} has no counterpart "
-                                 f"of this option, so only its default {p.default!r} can be "
-                                 f"cross-checked; got {value!r}")
+                fail(f"{p.name}: {info.name}'s R reference {ref} has no counterpart "
+                     f"of this option, so only its default {p.default!r} can be "
+                     f"cross-checked; got {value!r}")
             continue
         try:
             value = ref.values.get((p.name, value), value)
@@ -118,12 +119,12 @@ def reference_value(measure: str, Z, /, *, reference=None, n_features=None,
     """
     info = get_measure(measure)
     if reference is not None and not isinstance(reference, str):
-        raise TypeError(f"reference: must be an R reference's label 'package::function' or "
-                        f"None; got {type(reference).__name__} {reference!r}")
+        fail(f"reference: must be an R reference's label 'package::function' or "
+             f"None; got {type(reference).__name__} {reference!r}", TypeError)
     ref = info.r_reference_named(reference)
     if ref.input not in INPUTS:
-        raise ValueError(f"measure: {info.name!r} declares R input {ref.input!r}; the bridge "
-                         f"calls references taking {' or '.join(map(repr, INPUTS))} input")
+        fail(f"measure: {info.name!r} declares R input {ref.input!r}; the bridge "
+             f"calls references taking {' or '.join(map(repr, INPUTS))} input")
     opts = check_options(info, options)
     if ref.input == "ranks":              # base R code on the matrix of midranks
         matrix = to_r_rankings(Z, n_features=n_features, feature_names=feature_names)

@@ -12,6 +12,7 @@ from typing import Optional, Sequence, Tuple
 import numpy as np
 
 from .. import inference
+from .._checks import fail
 from .._exceptions import UndefinedMeasureWarning, warn
 from .._api import MEASURE_NAME
 from .._params import Checked, Integral, Interval, Real, validate_params
@@ -80,14 +81,14 @@ def pareto_front(*objectives, labels=None) -> np.ndarray:
     [True, True, False, False]
     """
     if not objectives:
-        raise TypeError("objectives: give at least one array of values (one per point)")
+        fail("objectives: give at least one array of values (one per point)", TypeError)
     columns = []
     for i, o in enumerate(objectives):
         column = as_real_array(f"objectives[{i}]", o)
         if column.ndim != 1 or (columns and column.size != columns[0].size):
-            raise ValueError(f"objectives[{i}]: every objective must be 1-D with one value per "
-                             f"point; objective {i} has shape {column.shape}"
-                             + (f", objective 0 {columns[0].shape}" if columns else ""))
+            fail(f"objectives[{i}]: every objective must be 1-D with one value per "
+                 f"point; objective {i} has shape {column.shape}"
+                 + (f", objective 0 {columns[0].shape}" if columns else ""))
         columns.append(column)
     if labels is not None:
         from .._validation import check_labels
@@ -292,21 +293,20 @@ def assess(selector, X, y=None, *, n_runs=None, random_state=None, scheme="boots
                 scoring=scoring, downstream=downstream, output=output)
     splitter = is_splitter(scheme)
     if splitter and target_halfwidth is not None:
-        raise ValueError(f"target_halfwidth: cannot add runs to scheme="
-                         f"{type(scheme).__name__}(...), whose number of splits is fixed; "
-                         f"use a scheme name, or more splits; got "
-                         f"target_halfwidth={target_halfwidth!r}")
+        fail(f"target_halfwidth: cannot add runs to scheme="
+             f"{type(scheme).__name__}(...), whose number of splits is fixed; "
+             f"use a scheme name, or more splits; got "
+             f"target_halfwidth={target_halfwidth!r}")
     if not splitter and n_runs is None:
         n_runs = 100
     target, budget = _check_target(target_halfwidth, max_runs, n_runs)
     if checkpoint is not None and random_state is None:
-        from .._validation import fail
         fail("checkpoint: needs a fixed random_state (an int or a SeedSequence), so that "
              "the call run again draws the same resamples; got random_state=None")
     if isinstance(selector, Mapping):
         if len(selector) < 2:
-            raise ValueError(f"selector: a mapping must name at least 2 selectors; got "
-                             f"{len(selector)}")
+            fail(f"selector: a mapping must name at least 2 selectors; got "
+                 f"{len(selector)}")
         # one SeedSequence, so that every selector sees the same resamples and seeds
         opts["random_state"] = seed_sequence(random_state)
         selectors = dict(selector)
@@ -342,13 +342,13 @@ def _check_target(target_halfwidth, max_runs, n_runs):
     """``target_halfwidth`` (> 0 or None) and the budget of runs."""
     if target_halfwidth is None:
         if max_runs is not None:
-            raise ValueError(f"max_runs: only used with target_halfwidth=; got "
-                             f"max_runs={max_runs!r}")
+            fail(f"max_runs: only used with target_halfwidth=; got "
+                 f"max_runs={max_runs!r}")
         return None, n_runs
     target = target_halfwidth                     # > 0 and >= 2: the declared rules
     budget = 1000 if max_runs is None else max_runs
     if budget < n_runs:
-        raise ValueError(f"max_runs: must be at least n_runs={n_runs}; got {budget}")
+        fail(f"max_runs: must be at least n_runs={n_runs}; got {budget}")
     return target, budget
 
 
@@ -436,9 +436,9 @@ def _assessed_measure(measure, output) -> str:
     if (kind == "ranking") != (output == "ranking"):
         reads = "rankings" if kind == "ranking" else "selections"
         wanted = "ranking" if output == "ranking" else "set"
-        raise ValueError(f"measure: {measure!r} reads {reads}; with output={output!r} choose a "
-                         f"{wanted} measure"
-                         + ("" if output == "ranking" else " (or pass output='ranking')"))
+        fail(f"measure: {measure!r} reads {reads}; with output={output!r} choose a "
+             f"{wanted} measure"
+             + ("" if output == "ranking" else " (or pass output='ranking')"))
     return measure
 
 

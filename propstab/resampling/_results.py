@@ -9,6 +9,7 @@ from typing import Any, Optional, Tuple
 
 import numpy as np
 
+from .._checks import fail
 from .._results import Result
 from .._selection import Selection
 from .._text import Summary, number, shorten, size_text, summary
@@ -394,8 +395,8 @@ class ResamplingResult(Result):
         if get_measure(measure).input != "ranking":
             return self.selection
         if self.rankings is None:
-            raise ValueError(f"measure: {measure!r} reads rankings, which this resampling did "
-                             f"not record; resample with output='ranking'")
+            fail(f"measure: {measure!r} reads rankings, which this resampling did "
+                 f"not record; resample with output='ranking'")
         return self.rankings
 
     def _repr_values(self):

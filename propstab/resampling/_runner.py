@@ -68,33 +68,33 @@ def checked_data(X, y):
     """X (array-like, sparse matrix or DataFrame, kept as given when it has a shape) and
     y (one value per row), checked: n_samples >= 2, n_features >= 1."""
     if isinstance(X, (str, bytes)) or X is None or isinstance(X, Mapping):
-        raise TypeError(f"X: must be a 2-D data matrix (array-like, sparse matrix or "
-                        f"DataFrame); got {type(X).__name__}")
+        fail(f"X: must be a 2-D data matrix (array-like, sparse matrix or "
+             f"DataFrame); got {type(X).__name__}", TypeError)
     if getattr(X, "shape", None) is None:
         try:
             X = np.asarray(X)
         except (TypeError, ValueError) as exc:
-            raise TypeError(f"X: could not be read as a 2-D data matrix: {exc}") from None
+            fail(f"X: could not be read as a 2-D data matrix: {exc}", TypeError)
     names = tuple(X.columns) if hasattr(X, "columns") else None
     shape = tuple(X.shape)
     if len(shape) != 2:
-        raise ValueError(f"X: must be 2-dimensional (samples x features); got shape {shape}")
+        fail(f"X: must be 2-dimensional (samples x features); got shape {shape}")
     n, d = int(shape[0]), int(shape[1])
     if n < 2 or d < 1:
-        raise ValueError(f"X: needs at least 2 samples (rows) and 1 feature (column) to "
-                         f"resample; got shape {shape}")
+        fail(f"X: needs at least 2 samples (rows) and 1 feature (column) to "
+             f"resample; got shape {shape}")
     if y is not None:
         if not hasattr(y, "iloc"):
             try:
                 y = np.asarray(y)
             except (ValueError, TypeError):
-                raise TypeError(f"y: must be a sequence with one value per row of X; got "
-                                f"{shown(y)}") from None
+                fail(f"y: must be a sequence with one value per row of X; got "
+                     f"{shown(y)}", TypeError)
         if np.ndim(y) == 0:
-            raise TypeError(f"y: must be a sequence with one value per row of X; got "
-                            f"{type(y).__name__}")
+            fail(f"y: must be a sequence with one value per row of X; got "
+                 f"{type(y).__name__}", TypeError)
         if len(y) != n:
-            raise ValueError(f"y: must have one value per row of X ({n}); got {len(y)}")
+            fail(f"y: must have one value per row of X ({n}); got {len(y)}")
     return X, y, n, d, names
 
 
@@ -320,11 +320,11 @@ def planned(selector, X, y, *, n_runs, scheme, fraction, stratify, random_state,
     if n_runs is None and not splitter:
         n_runs = 100
     if not splitter and not callable(scheme) and not is_one_of(scheme, SCHEMES):
-        raise ValueError(f"scheme: must be one of {', '.join(map(repr, SCHEMES))}, a "
-                         f"callable or a scikit-learn splitter (split(X, y), get_n_splits); "
-                         f"got {shown(scheme)}")
+        fail(f"scheme: must be one of {', '.join(map(repr, SCHEMES))}, a "
+             f"callable or a scikit-learn splitter (split(X, y), get_n_splits); "
+             f"got {shown(scheme)}")
     if not splitter and scheme == "complementary_pairs" and n_runs % 2:
-        raise ValueError(f"n_runs: must be even for scheme='complementary_pairs'; got {n_runs}")
+        fail(f"n_runs: must be even for scheme='complementary_pairs'; got {n_runs}")
     scheme_name = (f"a {type(scheme).__name__} splitter" if splitter else
                    "a callable" if callable(scheme) else scheme)
     given_fraction = fraction is not None
@@ -333,16 +333,16 @@ def planned(selector, X, y, *, n_runs, scheme, fraction, stratify, random_state,
         top_k = check_int_range("top_k", top_k, minimum=0, maximum=d)      # d: from X
     check_checkpoint_seed(checkpoint, random_state, "resamples")
     if not is_estimator(selector) and not callable(selector):
-        raise TypeError(f"selector: must be an estimator with fit() or a function (X, y) -> "
-                        f"indices; got {type(selector).__name__}")
+        fail(f"selector: must be an estimator with fit() or a function (X, y) -> "
+             f"indices; got {type(selector).__name__}", TypeError)
     scorer = scorer_of(scoring)
     downstream = check_downstream(downstream)
     check_task(selector, downstream, y)
     downstream, scored_by, unscored_reason = scoring_plan(selector, y, downstream)
     if splitter and stratify is not None and stratify is not False:
-        raise ValueError(f"stratify: not with a splitter object as scheme (it resamples by "
-                         f"itself: use a stratified splitter such as StratifiedShuffleSplit); "
-                         f"got stratify={shown(stratify)}")
+        fail(f"stratify: not with a splitter object as scheme (it resamples by "
+             f"itself: use a stratified splitter such as StratifiedShuffleSplit); "
+             f"got stratify={shown(stratify)}")
     strata = strata_of(stratify, y, n)
     if fraction is not None:
         check_rows_left(scheme, fraction, given_fraction, groups_of(strata, n), n)
@@ -452,14 +452,14 @@ def _first_failed(plan: Plan, error, n_runs: int) -> None:
     skipped = f"(on the first run; the other {n_runs - 1} runs were not attempted)"
     if stage == "read" and value_or_type and is_estimator(plan.selector):
         text = message if message.startswith("selector: ") else f"selector: {message}"
-        raise (TypeError if type_name == "TypeError" else ValueError)(f"{text} {skipped}")
+        fail(f"{text} {skipped}", TypeError if type_name == "TypeError" else ValueError)
     if stage != "fit":
         return
     try:
         fit_selector(plan.selector, plan.X, plan.y)
     except Exception as exc:  # noqa: BLE001 - the same failure on the full data
-        raise ValueError(f"selector: the first run failed and so does a fit on the full data "
-                         f"{skipped}: {type_name}: {message}") from None
+        fail(f"selector: the first run failed and so does a fit on the full data "
+             f"{skipped}: {type_name}: {message}")
 
 
 def collect_plan(plan: Plan, outputs) -> ResamplingResult:
@@ -498,8 +498,8 @@ def _collect(outputs, splits, names, selector, keep_importances, n_runs, output=
         first = failures[0] if failures else None
         detail = f"; first failure (run {first.run}): {first.error_type}: {first.message}" \
             if first else ""
-        raise ValueError(f"selector: {len(failures)} of {n_runs} runs failed and fewer than "
-                         f"2 succeeded{detail}")
+        fail(f"selector: {len(failures)} of {n_runs} runs failed and fewer than "
+             f"2 succeeded{detail}")
     if failures:
         warn(f"resample: {len(failures)} of {n_runs} runs failed (at the {failures[0].stage} "
              f"stage) and are excluded from Z (see .failures); first: "

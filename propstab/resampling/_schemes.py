@@ -11,6 +11,7 @@ from collections.abc import Iterable
 
 import numpy as np
 
+from .._checks import fail
 from .._validation import check_real_range
 from ._scoring import is_continuous, values_of
 
@@ -26,8 +27,8 @@ def check_fraction(fraction, scheme):
     if fraction is None:
         return DEFAULT_FRACTION.get(scheme)
     if scheme not in DEFAULT_FRACTION:
-        raise ValueError(f"fraction: only used by the schemes 'subsample' and 'leave_out', "
-                         f"not by scheme={scheme!r}; got {fraction!r}")
+        fail(f"fraction: only used by the schemes 'subsample' and 'leave_out', "
+             f"not by scheme={scheme!r}; got {fraction!r}")
     return check_real_range("fraction", fraction, low=0.0, high=1.0, low_open=True,
                             high_open=True)
 
@@ -51,8 +52,8 @@ def check_rows_left(scheme, fraction, given, groups, n):
         what = "leaves out floor(fraction * n) rows: none"
         why = "no run would hold a row out, every run fitting all the data"
     given_text = f"{fraction!r}" + ("" if given else " (the default)")
-    raise ValueError(f"fraction: scheme={scheme!r} {what} with {rows}, so {why}; needs "
-                     f"fraction >= 1/{largest} = {1 / largest:.4g}; got fraction={given_text}")
+    fail(f"fraction: scheme={scheme!r} {what} with {rows}, so {why}; needs "
+         f"fraction >= 1/{largest} = {1 / largest:.4g}; got fraction={given_text}")
 
 
 def is_splitter(scheme) -> bool:
@@ -69,23 +70,23 @@ def splitter_splits(splitter, X, y, n: int, n_runs):
         count = int(splitter.get_n_splits(X, y))
         drawn = list(splitter.split(X, y))
     except Exception as exc:  # noqa: BLE001 - the splitter's own error, named
-        raise ValueError(f"scheme: {name}.split(X, y) failed: {type(exc).__name__}: "
-                         f"{exc}") from None
+        fail(f"scheme: {name}.split(X, y) failed: {type(exc).__name__}: "
+             f"{exc}")
     if len(drawn) != count:
-        raise ValueError(f"scheme: {name} yielded {len(drawn)} splits but get_n_splits says "
-                         f"{count}")
+        fail(f"scheme: {name} yielded {len(drawn)} splits but get_n_splits says "
+             f"{count}")
     if n_runs is not None and int(n_runs) != count:
-        raise ValueError(f"n_runs: with scheme={name}(...) every split is one run, and it "
-                         f"makes {count} splits (get_n_splits); leave n_runs out or give "
-                         f"n_runs={count}; got n_runs={n_runs}")
+        fail(f"n_runs: with scheme={name}(...) every split is one run, and it "
+             f"makes {count} splits (get_n_splits); leave n_runs out or give "
+             f"n_runs={count}; got n_runs={n_runs}")
     if count < 2:
-        raise ValueError(f"scheme: {name} makes {count} split(s); resampling needs at least 2")
+        fail(f"scheme: {name} makes {count} split(s); resampling needs at least 2")
     out = []
     for i, (train, test) in enumerate(drawn):
         train = scheme_rows(train, n, f"the training rows of split {i}")
         test = scheme_rows(test, n, f"the held-out rows of split {i}")
         if train.size == 0:
-            raise ValueError(f"scheme: split {i} of {name} has no training rows")
+            fail(f"scheme: split {i} of {name} has no training rows")
         out.append((train, test))
     return out
 
@@ -96,16 +97,16 @@ def strata_of(stratify, y, n):
         return None
     labels = y if stratify is True else stratify
     if labels is None:
-        raise ValueError("stratify: True needs y (the class labels)")
+        fail("stratify: True needs y (the class labels)")
     if stratify is True and is_continuous(y):
-        raise ValueError(f"stratify: True resamples within each class of y, but y is "
-                         f"continuous (a float y of more than two values, whole or not, is "
-                         f"a regression target) with {values_of(y)}: every value would be "
-                         f"a stratum; pass class labels as stratify=, or leave it out")
+        fail(f"stratify: True resamples within each class of y, but y is "
+             f"continuous (a float y of more than two values, whole or not, is "
+             f"a regression target) with {values_of(y)}: every value would be "
+             f"a stratum; pass class labels as stratify=, or leave it out")
     labels = np.asarray(labels)
     if labels.ndim != 1 or labels.shape[0] != n:
-        raise ValueError(f"stratify: must give one label per sample ({n}); got shape "
-                         f"{labels.shape}")
+        fail(f"stratify: must give one label per sample ({n}); got shape "
+             f"{labels.shape}")
     return labels
 
 
@@ -122,15 +123,15 @@ def scheme_rows(rows, n: int, what: str) -> np.ndarray:
     """Row indices yielded by a callable scheme: a 1-D integer array in 0..n-1."""
     arr = np.asarray(rows)
     if arr.dtype == bool:
-        raise TypeError(f"scheme: {what} must be row indices (integers in 0..{n - 1}), not a "
-                        f"boolean mask; use np.flatnonzero(mask)")
+        fail(f"scheme: {what} must be row indices (integers in 0..{n - 1}), not a "
+             f"boolean mask; use np.flatnonzero(mask)", TypeError)
     if arr.ndim != 1 or (arr.size and arr.dtype.kind not in "iu"):
-        raise TypeError(f"scheme: {what} must be a 1-D sequence of integer row indices; got "
-                        f"{arr.dtype} array of shape {arr.shape}")
+        fail(f"scheme: {what} must be a 1-D sequence of integer row indices; got "
+             f"{arr.dtype} array of shape {arr.shape}", TypeError)
     outside = (arr < 0) | (arr >= n)
     if outside.any():
-        raise ValueError(f"scheme: {what}: the row index {arr[outside][0]} is outside "
-                         f"0..{n - 1} (n_samples={n})")
+        fail(f"scheme: {what}: the row index {arr[outside][0]} is outside "
+             f"0..{n - 1} (n_samples={n})")
     return arr.astype(np.intp)
 
 
@@ -141,13 +142,13 @@ def scheme_splits(scheme, n: int, n_runs: int, rng):
     import itertools
     drawn = scheme(n, n_runs, rng)
     if isinstance(drawn, (str, bytes, np.ndarray)) or not isinstance(drawn, Iterable):
-        raise TypeError(f"scheme: the callable must return an iterable of n_runs={n_runs} "
-                        f"resamples (arrays of row indices or (train, test) pairs); got "
-                        f"{type(drawn).__name__}")
+        fail(f"scheme: the callable must return an iterable of n_runs={n_runs} "
+             f"resamples (arrays of row indices or (train, test) pairs); got "
+             f"{type(drawn).__name__}", TypeError)
     items = list(itertools.islice(drawn, n_runs + 1))
     if len(items) != n_runs:
         got = f"more than {n_runs}" if len(items) > n_runs else str(len(items))
-        raise ValueError(f"scheme: the callable must yield n_runs={n_runs} resamples; got {got}")
+        fail(f"scheme: the callable must yield n_runs={n_runs} resamples; got {got}")
     out = []
     for i, item in enumerate(items):
         if isinstance(item, tuple) and len(item) == 2:
@@ -157,7 +158,7 @@ def scheme_splits(scheme, n: int, n_runs: int, rng):
             train = scheme_rows(item, n, f"run {i}")
             test = np.setdiff1d(np.arange(n), train)
         if train.size == 0:
-            raise ValueError(f"scheme: run {i} has no training rows")
+            fail(f"scheme: run {i} has no training rows")
         out.append((train, test))
     return out
 

@@ -6,6 +6,7 @@ import numbers
 
 import numpy as np
 
+from .._checks import fail
 from .._validation import shown
 from ..selectors import clone, final_estimator, fits_a_classifier, is_estimator, take
 
@@ -113,9 +114,9 @@ def check_downstream(downstream):
         return downstream
     if isinstance(downstream, (bool, str, bytes, numbers.Number, type)) \
             or not hasattr(downstream, "fit"):
-        raise TypeError(f"downstream: must be an estimator with fit() (and score() or "
-                        f"predict()), None (the default per task) or False (no downstream "
-                        f"model); got {shown(downstream)}")
+        fail(f"downstream: must be an estimator with fit() (and score() or "
+             f"predict()), None (the default per task) or False (no downstream "
+             f"model); got {shown(downstream)}", TypeError)
     return downstream
 
 
@@ -152,12 +153,12 @@ def check_task(selector, downstream, y):
         if model is None or model is False or not is_estimator(model):
             continue
         if fits_a_classifier(model) and is_continuous(y):
-            raise ValueError(f"y: the {who} ({model_name(model)}) is a classifier, which "
-                             f"needs class labels, but y is continuous (a float y of more "
-                             f"than two values, whole or not, is a regression target, as "
-                             f"when the default downstream model is chosen) with "
-                             f"{values_of(y)}; use a regressor, or pass class labels "
-                             f"(integers or strings)")
+            fail(f"y: the {who} ({model_name(model)}) is a classifier, which "
+                 f"needs class labels, but y is continuous (a float y of more "
+                 f"than two values, whole or not, is a regression target, as "
+                 f"when the default downstream model is chosen) with "
+                 f"{values_of(y)}; use a regressor, or pass class labels "
+                 f"(integers or strings)")
 
 
 def scorer_of(scoring):
@@ -170,8 +171,8 @@ def scorer_of(scoring):
         try:
             return metrics.get_scorer(scoring)
         except ValueError:
-            raise ValueError(f"scoring: {scoring!r} is not a scikit-learn scorer name (see "
-                             f"sklearn.metrics.get_scorer_names()); got {scoring!r}") from None
+            fail(f"scoring: {scoring!r} is not a scikit-learn scorer name (see "
+                 f"sklearn.metrics.get_scorer_names()); got {scoring!r}")
     if callable(scoring):
         return scoring
-    raise TypeError(f"scoring: must be a scorer name or a callable; got {scoring!r}")
+    fail(f"scoring: must be a scorer name or a callable; got {scoring!r}", TypeError)

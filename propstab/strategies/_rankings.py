@@ -6,7 +6,7 @@ from typing import NamedTuple, Tuple
 
 import numpy as np
 
-from .._checks import check_int_range, is_one_of
+from .._checks import check_int_range, fail, is_one_of
 from ._base import InvalidArgument, public, run_feature_bounds, st
 
 
@@ -93,12 +93,12 @@ def midranks_of_pattern(group_sizes) -> Tuple[float, ...]:
     (1.0, 2.5, 2.5, 4.0)
     """
     if isinstance(group_sizes, (str, bytes)) or not isinstance(group_sizes, Iterable):
-        raise TypeError(f"group_sizes: must be a sequence of positive integers; got "
-                        f"{type(group_sizes).__name__} {group_sizes!r}")
+        fail(f"group_sizes: must be a sequence of positive integers; got "
+             f"{type(group_sizes).__name__} {group_sizes!r}", TypeError)
     group_sizes = [check_int_range("group_sizes", t, minimum=1, owner="midranks_of_pattern")
                    for t in group_sizes]
     if not group_sizes:
-        raise ValueError("group_sizes: must list at least one tie group; got []")
+        fail("group_sizes: must list at least one tie group; got []")
     out, start = [], 1
     for t in group_sizes:
         out += [start + (t - 1) / 2] * t

@@ -7,7 +7,7 @@ from typing import NamedTuple, Tuple
 
 import numpy as np
 
-from .._checks import check_int_range, is_one_of
+from .._checks import check_int_range, fail, is_one_of
 from ._base import InvalidArgument, invalid, public, run_feature_bounds, st
 
 
@@ -86,31 +86,31 @@ def matrix_from_rows(rows, n_features: int, *, base: int = 0) -> np.ndarray:
     >>> matrix_from_rows([[3]], 3)
     Traceback (most recent call last):
     ...
-    ValueError: rows: run 0 selects the index 3, outside 0..2 (0-based, n_features = 3)
+    propstab.InvalidParameterError: rows: run 0 selects the index 3, outside 0..2 (0-based, n_features = 3)
     """
     d = check_int_range("n_features", n_features, minimum=1, owner="matrix_from_rows")
     if isinstance(base, bool) or not isinstance(base, numbers.Integral) or base not in (0, 1):
-        raise ValueError(f"base: must be 0 or 1; got {type(base).__name__} {base!r}")
+        fail(f"base: must be 0 or 1; got {type(base).__name__} {base!r}")
     if isinstance(rows, (str, bytes)) or not isinstance(rows, Iterable):
-        raise TypeError(f"rows: must be a sequence of runs, each a sequence of feature "
-                        f"indices; got {type(rows).__name__} {rows!r}")
+        fail(f"rows: must be a sequence of runs, each a sequence of feature "
+             f"indices; got {type(rows).__name__} {rows!r}", TypeError)
     rows = list(rows)
     for i, row in enumerate(rows):
         if isinstance(row, (str, bytes)) or not isinstance(row, Iterable):
-            raise TypeError(f"rows: run {i} must be a sequence of feature indices; got "
-                            f"{type(row).__name__} {row!r}")
+            fail(f"rows: run {i} must be a sequence of feature indices; got "
+                 f"{type(row).__name__} {row!r}", TypeError)
     Z = np.zeros((len(rows), d), dtype=bool)
     for i, row in enumerate(rows):           # one assignment per run
         index = np.asarray(list(row))
         if index.size == 0:
             continue
         if index.dtype.kind not in "iu":
-            raise TypeError(f"rows: run {i} must list integer feature indices; got {row!r}")
+            fail(f"rows: run {i} must list integer feature indices; got {row!r}", TypeError)
         index = index - base
         outside = (index < 0) | (index >= d)
         if outside.any():
-            raise ValueError(f"rows: run {i} selects the index {index[outside][0] + base}, "
-                             f"outside {base}..{base + d - 1} ({base}-based, n_features = {d})")
+            fail(f"rows: run {i} selects the index {index[outside][0] + base}, "
+                 f"outside {base}..{base + d - 1} ({base}-based, n_features = {d})")
         Z[i, index] = True
     return Z
 
