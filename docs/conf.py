@@ -94,6 +94,8 @@ propstab_aliases = propstab_sphinx.public_names()[1]
 autosummary_generate = True
 # "Read more in the User Guide" on every API page: the guide page of each public name
 autosummary_context = {"propstab_guide": propstab_sphinx.guide_pages()}
+# ... and to the notation page where their docstrings write formulas
+autosummary_context["propstab_formulas"] = propstab_sphinx.formula_pages()
 autodoc_typehints = "none"                 # the numpydoc sections carry the types
 autodoc_member_order = "bysource"
 numpydoc_show_class_members = False        # members come from the autosummary templates

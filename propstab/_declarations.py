@@ -207,7 +207,7 @@ class Declaration:
         ``"constant_size"``: defined only when every run selects the same number of
         features.
     null_value : float or None
-        E[value | H0], for a measure claiming correction for chance.
+        :math:`E[\\hat\\Phi \\mid H_0]`, for a measure claiming correction for chance.
     pairwise : bool
         The value is the mean of a pair score over pairs of runs (exact null
         expectations are then available for any size).
@@ -575,8 +575,8 @@ def claims(*positional, **decided) -> "dict[Axiom, bool]":
     maximum : bool
         The declared maximum is reached if and only if all runs are identical.
     correction_for_chance : bool
-        E[value | H0] is the same constant (``register``'s ``null_value``) for every M, d
-        and row sizes.
+        :math:`E[\\hat\\Phi \\mid H_0]` is the same constant (``register``'s ``null_value``)
+        for every M, d and row sizes.
 
     Returns
     -------

@@ -20,7 +20,7 @@ from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple
 from ._checks import fail
 
 __all__ = ["ExpectedDifference", "RDefault", "RReference", "default_difference_text",
-           "record_references"]
+           "forget_references", "record_references"]
 
 #: difference key -> the registered measures whose R references list it, in
 #: registration order (filled by :func:`record_references`, called by ``register``).
@@ -34,6 +34,13 @@ def record_references(measure: str, references: Sequence["RReference"]) -> None:
         users = _MEASURES_BY_DIFFERENCE.setdefault(key, [])
         if measure not in users:
             users.append(measure)
+
+
+def forget_references(measure: str) -> None:
+    """Undo :func:`record_references` for ``measure`` (called by ``unregister``)."""
+    for users in _MEASURES_BY_DIFFERENCE.values():
+        if measure in users:
+            users.remove(measure)
 
 
 @dataclasses.dataclass(frozen=True)

@@ -46,10 +46,11 @@ class Rankings:
 
     Build it with :func:`propstab.as_rankings`. Run i ranks the d features, rank 1 the
     most important; tied features share the average of their positions (midranks).
-    Summaries are computed once, on first use, and cached: ``centred`` (R - (d+1)/2),
-    ``row_squares`` (sum_f of the centred ranks squared, per run), ``rank_variances``
-    (s_f^2, the sample variance of each feature's rank over the runs), ``tie_patterns``
-    and the top-k selections (:meth:`top_k`).
+    Summaries are computed once, on first use, and cached: ``centred``
+    (:math:`R - (d+1)/2`), ``row_squares`` (the sum over features of the centred ranks
+    squared, per run), ``rank_variances`` (:math:`s_f^2`, the sample variance of each
+    feature's rank over the runs), ``tie_patterns`` and the top-k selections
+    (:meth:`top_k`). The symbols are defined in the :doc:`/notation`.
 
     Parameters
     ----------
@@ -132,9 +133,11 @@ class Rankings:
 
     @property
     def row_squares(self) -> np.ndarray:
-        """sum_f (r_if - (d+1)/2)^2 per run: d (d^2 - 1)/12 without ties, less
-        sum_groups (t^3 - t)/12 over the run's tie groups of sizes t; 0 for a run
-        ranking every feature equal. Exact (quarter-integers in float64)."""
+        """The sum of squares :math:`\\sum_f (r_{if} - (d+1)/2)^2` of each run.
+
+        It is :math:`d (d^2 - 1)/12` without ties, less :math:`(t^3 - t)/12` for each of
+        the run's tie groups of size t; 0 for a run ranking every feature equal. Exact
+        (quarter-integers in float64)."""
         def compute():
             c2 = 2 * self.centred                  # integers: midranks are half-integers
             return np.einsum("ij,ij->i", c2, c2) / 4
@@ -153,12 +156,12 @@ class Rankings:
 
     @property
     def rank_sums(self) -> np.ndarray:
-        """sum_i r_if, the column sums of the ranks (length d)."""
+        """The column sums of the ranks, :math:`\\sum_i r_{if}` (length d)."""
         return self._cached("rank_sums", lambda: self._ranks.sum(axis=0))
 
     @property
     def rank_variances(self) -> np.ndarray:
-        """s_f^2, the sample variance (divisor M - 1) of feature f's rank over the runs."""
+        """The sample variances :math:`s_f^2` (divisor M - 1) of the features' ranks."""
         def compute():
             # midranks are half-integers: with c = 2 r the sums are exact integers, and
             # s_f^2 = (M sum_i c^2 - (sum_i c)^2) / (4 M (M - 1)) is one correctly rounded
@@ -171,7 +174,7 @@ class Rankings:
 
     @property
     def total_variance(self) -> float:
-        """sum_f s_f^2, the total variance of the ranks (the quantity of MONOTONICITY)."""
+        """The total variance of the ranks, :math:`\\sum_f s_f^2` (MONOTONICITY's quantity)."""
         return float(self.rank_variances.sum())
 
     @property

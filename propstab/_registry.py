@@ -36,7 +36,7 @@ from ._declarations import (DOMAINS, FAMILIES, INPUTS, ORIENTATIONS, Bound, Decl
 from ._exceptions import undefined
 from ._measure_docs import complete_docstring, properties_table, with_table
 from ._r_metadata import (ExpectedDifference, RDefault, RReference, default_difference_text,
-                          record_references)
+                          forget_references, record_references)
 from ._checks import fail
 from ._convert_rankings import as_input
 from ._option_checks import check_matrix_options, check_options
@@ -55,6 +55,7 @@ __all__ = [
     "list_measures",
     "module_doctests",
     "register",
+    "unregister",
     "Variant",
     "as_axiom",
     "claims",
@@ -130,7 +131,8 @@ def register(*, name: str, family: str, summary: str, references: Sequence[str],
         ``"constant_size"``: defined only for a constant subset size; the registry returns
         NaN with a warning when the sizes vary, so the formula never checks it.
     null_value : float, optional
-        E[value | H0] (thesis Definition 2), for a measure claiming correction for chance.
+        :math:`E[\\hat\\Phi \\mid H_0]` (thesis Definition 2), for a measure claiming
+        correction for chance.
     pairwise : bool, optional
         The value is a mean over pairs of runs (exact null expectations per pair); by
         default True exactly for the pairwise family.
@@ -186,12 +188,11 @@ def register(*, name: str, family: str, summary: str, references: Sequence[str],
     Examples
     --------
     A count kernel declared as in ``docs/contributing.md`` (registered under a throwaway
-    name and removed again, so that the example leaves the registry as it was):
+    name and removed again with :func:`unregister`, so that the example leaves the
+    registry as it was):
 
-    >>> from propstab.registry import claims, get_measure, register
+    >>> from propstab.registry import claims, get_measure, register, unregister
     >>> from propstab.measures.kernels import count_kernel
-    >>> from propstab import _registry
-    >>> saved = dict(_registry._REGISTRY)
     >>> @register(name="example_mean_frequency", family="frequency",
     ...           summary="(1/|X|) sum_f F_f / M", references=("An example",),
     ...           claims=claims(fully_defined=True, monotonicity=False, bounds=True,
@@ -205,7 +206,8 @@ def register(*, name: str, family: str, summary: str, references: Sequence[str],
     0.75
     >>> get_measure("example_mean_frequency").claimed_axioms
     (Axiom.FULLY_DEFINED, Axiom.BOUNDS)
-    >>> _registry._REGISTRY.clear(); _registry._REGISTRY.update(saved)
+    >>> unregister("example_mean_frequency").name
+    'example_mean_frequency'
     """
     missing = [a for a in Axiom if a not in claims]
     if missing or any(not isinstance(v, bool) for v in claims.values()):
@@ -273,6 +275,68 @@ def register(*, name: str, family: str, summary: str, references: Sequence[str],
         return public
 
     return decorator
+
+
+def unregister(name: str) -> MeasureInfo:
+    """Remove a measure that :func:`register` added, with its aliases.
+
+    For a measure tried out in a session, a notebook or a test: after it, the name is
+    free again and no entry point (``propstab.stability``, the audit, ``list_measures``)
+    knows the measure. The measures that propstab itself defines cannot be removed.
+
+    Parameters
+    ----------
+    name : str
+        The measure's registered name or one of its aliases.
+
+    Returns
+    -------
+    MeasureInfo
+        The entry removed (its ``function`` still computes the measure).
+
+    Raises
+    ------
+    ValueError, TypeError
+        When ``name`` is not a registered measure (the message suggests close names), or
+        is one of propstab's own measures.
+
+    See Also
+    --------
+    propstab.registry.register : Adds a measure.
+    propstab.list_measures : The registered measures.
+
+    References
+    ----------
+    The contributor's guide, :doc:`/contributing` ("Adding a measure").
+
+    Examples
+    --------
+    >>> import propstab
+    >>> from propstab.registry import claims, register, unregister
+    >>> @register(name="first_run_size", family="frequency", summary="k_1 / d",
+    ...           references=("An example",),
+    ...           claims=claims(fully_defined=True, monotonicity=False, bounds=True,
+    ...                         maximum=False, correction_for_chance=False),
+    ...           lower=0, upper=1)
+    ... def first_run_size(sel):
+    ...     'The share of the features that the first run selects.'
+    ...     return sel.row_sizes[0] / sel.n_features
+    >>> propstab.stability([[1, 1, 0, 0], [1, 0, 0, 0]], "first_run_size")
+    0.5
+    >>> unregister("first_run_size").name
+    'first_run_size'
+    >>> "first_run_size" in [m.name for m in propstab.list_measures()]
+    False
+    """
+    info = lookup(name, argument="name", function="unregister")
+    if info.function.__module__.startswith("propstab.measures"):
+        fail(f"name: {name!r} is one of propstab's own measures, which cannot be "
+             f"unregistered; only measures added with register() can", function="unregister")
+    del _REGISTRY[info.name]
+    for alias in info.aliases:
+        _ALIASES.pop(alias, None)
+    forget_references(info.name)
+    return info
 
 
 def module_doctests(module_name: str) -> "dict[str, str]":

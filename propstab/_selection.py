@@ -22,8 +22,10 @@ class Selection:
     """A validated selection matrix ``Z`` (``n_runs`` x ``n_features``), dense or sparse.
 
     Build it with :func:`as_selection`. Sufficient statistics are computed once,
-    on first use, and cached: ``row_sizes`` (k_i), ``column_counts`` (M p_f) and
-    the ``intersections`` matrix ``Z Z^T`` (r_ij). Sparse input stays sparse.
+    on first use, and cached: ``row_sizes`` (:math:`k_i`), ``column_counts``
+    (:math:`F_f = M \\hat p_f`) and the ``intersections`` matrix :math:`Z Z^T`
+    (:math:`r_{ij}`). Sparse input stays sparse. The symbols are defined in the
+    :doc:`/notation`.
 
     Parameters
     ----------
@@ -111,7 +113,7 @@ class Selection:
 
     @property
     def row_sizes(self) -> np.ndarray:
-        """k_i, the number of features selected in run i (int64, length M)."""
+        """The row sizes :math:`k_i`, the features selected by each run (int64, length M)."""
         def compute():
             if self._csr is not None:     # O(M) once a CSR exists (also for dense input)
                 return np.diff(self._csr.indptr).astype(np.int64)
@@ -120,7 +122,9 @@ class Selection:
 
     @property
     def column_counts(self) -> np.ndarray:
-        """M p_f, how many runs selected feature f (int64, length d)."""
+        """The column counts :math:`F_f = M \\hat p_f`: how many runs selected each feature.
+
+        An int64 array of length d."""
         def compute():
             if self._csr is not None:     # O(N + d) once a CSR exists
                 return column_counts_csr(self._csr, self.n_features)
@@ -129,7 +133,7 @@ class Selection:
 
     @property
     def total(self) -> int:
-        """N = sum_i k_i, the number of selections."""
+        """The number of selections, :math:`N = \\sum_i k_i`."""
         def compute():
             if self._csr is None and "row_sizes" not in self._cache:
                 return int(np.count_nonzero(self._dense))    # one fast pass, no row sums
@@ -138,9 +142,9 @@ class Selection:
 
     @property
     def column_sum_squares(self) -> int:
-        """sum_f F_f^2 over the column counts, exactly (Python int).
+        """The sum of squared column counts, :math:`\\sum_f F_f^2`, exactly (Python int).
 
-        From CSR it is the sum of F_f over the N stored selections, O(N) rather
+        From CSR it is the sum of :math:`F_f` over the N stored selections, O(N) rather
         than O(d). int64 is exact: the sum is at most M N.
         """
         def compute():
@@ -154,7 +158,9 @@ class Selection:
 
     @property
     def intersections(self) -> np.ndarray:
-        """r_ij = ``|s_i ∩ s_j|`` for all pairs (int64, M x M), diagonal k_i.
+        """The intersections :math:`r_{ij} = |s_i \\cap s_j|` of all pairs (int64, M x M).
+
+        The diagonal holds the row sizes :math:`k_i`.
 
         Computed by one matrix product: a sparse product when the selections are
         sparse enough for it to be cheaper, a float BLAS product (exact for

@@ -9,12 +9,13 @@ from __future__ import annotations
 import html
 import math
 import numbers
+import re
 from typing import Iterable, List, Optional, Sequence, Tuple
 
 import numpy as np
 
-__all__ = ["Summary", "call_repr", "field_lines", "interval", "level_label", "number", "shorten",
-           "significant", "size_text", "summary", "table_lines"]
+__all__ = ["Summary", "call_repr", "field_lines", "interval", "level_label", "number",
+           "plain_math", "shorten", "significant", "size_text", "summary", "table_lines"]
 
 
 def table_lines(heads: Sequence, body: Sequence[Sequence]) -> List[str]:
@@ -190,3 +191,120 @@ def significant(x: float, digits: int) -> float:
     if x == 0 or not math.isfinite(x):
         return float(x)
     return float(np.round(x, digits - 1 - math.floor(math.log10(abs(x)))))
+
+
+# ------------------------------------------------------------------ formulas as plain text
+
+#: TeX commands of the registry's ``:math:`` formulas, as the Unicode a terminal shows.
+_TEX_SYMBOLS = {
+    "phi": "φ", "Phi": "Φ", "theta": "θ", "alpha": "α", "beta": "β", "sigma": "σ",
+    "Sigma": "Σ", "mu": "μ", "rho": "ρ", "tau": "τ", "pi": "π", "kappa": "κ", "delta": "δ",
+    "zeta": "ζ", "lambda": "λ", "partial": "∂", "sum": "∑", "prod": "∏", "mid": "|",
+    "ne": "≠", "neq": "≠", "le": "≤", "leq": "≤", "ge": "≥", "geq": "≥", "cap": "∩",
+    "cup": "∪", "setminus": "∖", "cdot": "·", "times": "×", "in": "∈", "pm": "±",
+    "infty": "∞", "approx": "≈", "triangle": "△", "dots": "…", "ldots": "…", "cdots": "⋯",
+    "to": "→", "lvert": "|", "rvert": "|", "lfloor": "⌊", "rfloor": "⌋", "lceil": "⌈",
+    "rceil": "⌉", "top": "ᵀ", "bmod": "mod", "max": "max", "min": "min", "log": "log",
+    "ln": "ln", "exp": "exp", "quad": "  ", "qquad": "  ", ",": " ", ";": " ", "!": "",
+    " ": " ", "{": "{", "}": "}", "%": "%", "_": "_",
+}
+#: Sizing commands that print nothing in plain text.
+_TEX_SILENT = {"left", "right", "big", "Big", "bigl", "bigr", "Bigl", "Bigr", "displaystyle"}
+#: Commands whose one argument is printed as it is.
+_TEX_PLAIN = {"mathrm", "operatorname", "text", "mathbf", "mathit", "textrm", "mathbb"}
+_ACCENTS = {"hat": "\u0302", "bar": "\u0304", "tilde": "\u0303"}
+_SUB = dict(zip("0123456789+-=()aehijklmnoprstuvx", "₀₁₂₃₄₅₆₇₈₉₊₋₌₍₎ₐₑₕᵢⱼₖₗₘₙₒₚᵣₛₜᵤᵥₓ"))
+_SUP = dict(zip("0123456789+-=()inT", "⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁼⁽⁾ⁱⁿᵀ"))
+_MATH_ROLE = re.compile(r":math:`([^`]*)`")
+
+
+def _group(tex: str, i: int) -> Tuple[str, int]:
+    """The argument starting at ``tex[i]`` (a braced group, a command or one character)
+    and the index after it."""
+    while i < len(tex) and tex[i] == " ":
+        i += 1
+    if i >= len(tex):
+        return "", i
+    if tex[i] == "{":
+        depth = 0
+        for j in range(i, len(tex)):
+            depth += {"{": 1, "}": -1}.get(tex[j], 0)
+            if depth == 0:
+                return tex[i + 1:j], j + 1
+        return tex[i + 1:], len(tex)
+    if tex[i] == "\\":
+        m = re.match(r"\\(?:[A-Za-z]+|.)", tex[i:])
+        return m.group(0), i + m.end()
+    return tex[i], i + 1
+
+
+def _wrapped(text: str) -> str:
+    """``text`` in parentheses when it is more than one symbol (a fraction's part)."""
+    return text if re.fullmatch(r"[\w.̂̄̃]+", text) else f"({text})"
+
+
+def _script(text: str, table: dict, mark: str) -> str:
+    if text and all(c in table for c in text) and (len(text) <= 2 or not text.isalpha()):
+        return "".join(table[c] for c in text)
+    return mark + (text if len(text) == 1 or (mark == "_" and text.isalnum()) else f"({text})")
+
+
+def _tex_to_text(tex: str) -> str:
+    out, i = [], 0
+    while i < len(tex):
+        c = tex[i]
+        if c == "\\":
+            m = re.match(r"\\(?:[A-Za-z]+|.)", tex[i:])
+            name, i = m.group(0)[1:], i + m.end()
+            if name in ("frac", "tfrac", "dfrac"):
+                num, i = _group(tex, i)
+                den, i = _group(tex, i)
+                out.append(f"{_wrapped(_tex_to_text(num))}/{_wrapped(_tex_to_text(den))}")
+            elif name == "binom":
+                n, i = _group(tex, i)
+                k, i = _group(tex, i)
+                out.append(f"C({_tex_to_text(n)}, {_tex_to_text(k)})")
+            elif name == "sqrt":
+                arg, i = _group(tex, i)
+                out.append("√" + _wrapped(_tex_to_text(arg)))
+            elif name in _ACCENTS:
+                arg, i = _group(tex, i)
+                out.append(_tex_to_text(arg) + _ACCENTS[name])
+            elif name in _TEX_PLAIN:
+                arg, i = _group(tex, i)
+                out.append(_tex_to_text(arg))
+            elif name in _TEX_SILENT:
+                continue
+            else:
+                out.append(_TEX_SYMBOLS.get(name, name))
+                if name in ("partial", "sum", "prod"):          # prefixes: no space after
+                    while i < len(tex) and tex[i] == " ":
+                        i += 1
+                if name.isalpha() and i < len(tex) and tex[i].isalnum() and len(
+                        _TEX_SYMBOLS.get(name, name)) > 1:
+                    out.append(" ")
+        elif c in "_^":
+            arg, i = _group(tex, i + 1)
+            text = _tex_to_text(arg)
+            out.append(_script(text, _SUB, "_") if c == "_" else _script(text, _SUP, "^"))
+        elif c in "{}":
+            i += 1
+        else:
+            out.append(c)
+            i += 1
+    return "".join(out)
+
+
+def plain_math(text: str) -> str:
+    r"""``text`` with each ``:math:`...``` formula (the reStructuredText role the registry's
+    notes use, typeset on the site) written in Unicode for a terminal or an R console.
+
+    >>> plain_math(r"each score :math:`\phi` becomes "
+    ...            r":math:`(\phi - E[\phi \mid H_0]) / (1 - E[\phi \mid H_0])`")
+    'each score φ becomes (φ - E[φ | H₀]) / (1 - E[φ | H₀])'
+    >>> plain_math(r":math:`\hat\Phi_{(i)} = \frac{1}{M}\sum_f s_f^2`, :math:`\bar k \le d`")
+    'Φ̂₍ᵢ₎ = 1/M∑_f s_f², k̄ ≤ d'
+    >>> plain_math(r":math:`\sqrt{k_i k_j}`, :math:`\binom{d}{k_j}`, :math:`r_{ij}`")
+    '√(kᵢ kⱼ), C(d, kⱼ), rᵢⱼ'
+    """
+    return _MATH_ROLE.sub(lambda m: _tex_to_text(m.group(1)), text)

@@ -14,7 +14,7 @@ seeded and without an example database so that an audit is reproducible, and the
 counterexample reported is Hypothesis's shrunk, minimal one (or one of the small
 explicit matrices tried first: pairs of matrices with equal total variance, and
 matrices at the declared maximum). Where blind search is weak the checks add
-constructive families (unbounded values along Z_n, thesis App. B.3) and exact
+constructive families (unbounded values along :math:`Z_n`, thesis App. B.3) and exact
 computation: CORRECTION_FOR_CHANCE compares exact null
 expectations (hypergeometric per pair for pairwise measures, exact enumeration of
 all tuples of subsets otherwise), never simulated ones.
@@ -25,8 +25,8 @@ declares its axioms for EVERY admissible similarity matrix C (symmetric, entries
 (:func:`propstab.strategies.similarity_matrices`: identity, 0/1 groups, general) and
 importance weights U (importances ``Z * U``, :func:`propstab.strategies.importance_weights`)
 with every example, the counterexample reports them (:attr:`CheckResult.context`),
-BOUNDS adds constructive families of pairs (Z_n, C_n) and
-CORRECTION_FOR_CHANCE enumerates H0 exactly for each drawn C (the null model does not
+BOUNDS adds constructive families of pairs :math:`(Z_n, C_n)` and
+CORRECTION_FOR_CHANCE enumerates :math:`H_0` exactly for each drawn C (the null model does not
 involve C), the constant being the same for every M, d, sizes and C.
 
 A measure of the ranking family (declaration ``input="ranking"``) is checked against the

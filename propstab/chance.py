@@ -1,11 +1,13 @@
 """Exact null-model expectations (thesis Definition 2: run i draws a uniformly
-random subset of size k_i, independently of the other runs).
+random subset of size :math:`k_i`, independently of the other runs).
+
+The symbols are defined in the :doc:`/notation`.
 
 - For a pair of runs the intersection r follows the hypergeometric law
-  ``P(r = n) = C(k_i, n) C(d - k_i, k_j - n) / C(d, k_j)``, so the expectation of
-  any pairwise score is a finite sum (:func:`expected_pairwise`).
-- A column count F_f = sum_i z_if is Poisson-binomial with probabilities k_i/d
-  (:func:`column_count_pmf`).
+  :math:`P(r = n) = \\binom{k_i}{n}\\binom{d - k_i}{k_j - n} / \\binom{d}{k_j}`, so the
+  expectation of any pairwise score is a finite sum (:func:`expected_pairwise`).
+- A column count :math:`F_f = \\sum_i z_{if}` is Poisson-binomial with probabilities
+  :math:`k_i/d` (:func:`column_count_pmf`).
 - The size of the union of the runs follows a Markov chain: adding a run of size
   k to a union of size c adds a hypergeometric number of new features
   (:func:`union_size_pmf`).
@@ -34,8 +36,9 @@ __all__ = ["expected_pairwise", "column_count_pmf", "degenerate_intersection",
 def degenerate_intersection(k_i, k_j, n_features) -> np.ndarray:
     """Where the null law of ``|s_i ∩ s_j|`` is one point, decided on the integers.
 
-    Under H0 the intersection of random subsets of sizes k_i and k_j of d features is
-    hypergeometric on ``max(0, k_i + k_j - d) .. min(k_i, k_j)``; it is degenerate (a
+    Under :math:`H_0` the intersection of random subsets of sizes :math:`k_i` and
+    :math:`k_j` of d features is hypergeometric on
+    :math:`\\max(0, k_i + k_j - d), \\dots, \\min(k_i, k_j)`; it is degenerate (a
     pair's score is then determined, and equals its null expectation exactly) when
     the two ends coincide: a run is empty or selects all d features. Elementwise over
     broadcast integer arrays; no floating-point comparison.
@@ -110,14 +113,14 @@ def _intersection_pmf(sizes: Tuple[int, ...], d: int) -> np.ndarray:
 @validate_params({"score": CallableRule("a function score(r, k_i, k_j, d) -> (numerator, "
                                          "denominator)"), "n_features": N_FEATURES})
 def expected_pairwise(score: Callable, row_sizes, n_features: int) -> Tuple[np.ndarray, np.ndarray]:
-    """E[phi(s_i, s_j) | H0] for every ordered pair of runs.
+    """The null expectations :math:`E[\\phi(s_i, s_j) \\mid H_0]` of all ordered pairs of runs.
 
     Parameters
     ----------
     score : callable
         ``score(r, k_i, k_j, d) -> (numerator, denominator)`` on broadcast arrays.
     row_sizes : array of int, length M
-        The subset sizes k_1..k_M.
+        The subset sizes :math:`k_1, \\dots, k_M`.
     n_features : int
         d.
 
@@ -145,8 +148,8 @@ def expected_pairwise(score: Callable, row_sizes, n_features: int) -> Tuple[np.n
 
     Notes
     -----
-    Where the intersection's law is one point r_0 (:func:`degenerate_intersection`: a
-    run empty or full) the expectation is the score at r_0, computed by the same
+    Where the intersection's law is one point :math:`r_0` (:func:`degenerate_intersection`:
+    a run empty or full) the expectation is the score at :math:`r_0`, computed by the same
     floating-point operations as the observed score, not a sum of rounded
     probabilities: the observed score minus its expectation is then exactly 0, and a
     score at its maximum 1 has ``1 - E`` exactly 0 (the chance-corrected 0/0).
@@ -196,16 +199,18 @@ def expected_pairwise(score: Callable, row_sizes, n_features: int) -> Tuple[np.n
 
 @validate_params({"n_features": N_FEATURES})
 def column_count_pmf(row_sizes, n_features: int) -> np.ndarray:
-    """P(F_f = c | H0) for c = 0..M: Poisson-binomial with probabilities k_i/d.
+    """The null law :math:`P(F_f = c \\mid H_0)` of a column count, c = 0..M.
 
-    Under the null model each run selects feature f with probability k_i/d,
+    It is Poisson-binomial with probabilities :math:`k_i/d`.
+
+    Under the null model each run selects feature f with probability :math:`k_i/d`,
     independently of the other runs; runs of equal size are grouped into one
     binomial, and the binomials are convolved.
 
     Parameters
     ----------
     row_sizes : sequence of int, length M
-        The subset sizes k_1..k_M.
+        The subset sizes :math:`k_1, \\dots, k_M`.
     n_features : int
         d.
 
@@ -224,13 +229,15 @@ def column_count_pmf(row_sizes, n_features: int) -> np.ndarray:
 
     See Also
     --------
-    propstab.chance.nogueira_expectation : Its first two moments give E[Phi-hat | H0].
+    propstab.chance.nogueira_expectation : Its first two moments give
+        :math:`E[\\hat\\Phi \\mid H_0]`.
     propstab.chance.union_size_pmf : The null law of the union of the runs.
 
     References
     ----------
     Nogueira, S. (2018). Quantifying the Stability of Feature Selection. PhD thesis,
-    University of Manchester, Definition 2 and Thm 3 (the column's sample variance under H0).
+    University of Manchester, Definition 2 and Thm 3 (the column's sample variance under
+    :math:`H_0`).
 
     Examples
     --------
@@ -248,7 +255,7 @@ def column_count_pmf(row_sizes, n_features: int) -> np.ndarray:
 
 @validate_params({"n_features": N_FEATURES})
 def union_size_pmf(row_sizes, n_features: int) -> np.ndarray:
-    """P(``|s_1 ∪ … ∪ s_M|`` = u | H0) for u = 0..d.
+    """The null law :math:`P(|s_1 \\cup \\dots \\cup s_M| = u \\mid H_0)` for u = 0..d.
 
     A Markov chain over the runs: adding a random subset of size k to a union of size
     c adds a hypergeometric number of new features (population d, d - c of them new,
@@ -257,7 +264,7 @@ def union_size_pmf(row_sizes, n_features: int) -> np.ndarray:
     Parameters
     ----------
     row_sizes : sequence of int, length M
-        The subset sizes k_1..k_M.
+        The subset sizes :math:`k_1, \\dots, k_M`.
     n_features : int
         d.
 
@@ -311,10 +318,10 @@ def union_size_pmf(row_sizes, n_features: int) -> np.ndarray:
 
 @validate_params({"n_features": N_FEATURES})
 def nogueira_expectation(row_sizes, n_features: int) -> float:
-    """E[Phi-hat | H0] of Nogueira's estimator for runs of fixed sizes k_1..k_M.
+    """The null expectation :math:`E[\\hat\\Phi \\mid H_0]` of Nogueira's estimator, sizes fixed.
 
-    Column f's count is Poisson-binomial with probabilities q_i = k_i/d, so
-    E[s_f^2] = qbar (1 - qbar) + var_pop(q)/(M - 1) and
+    Column f's count is Poisson-binomial with probabilities :math:`q_i = k_i/d`, so
+    :math:`E[s_f^2] = \\bar q (1 - \\bar q) + \\mathrm{var}_{pop}(q)/(M - 1)` and
 
     .. math:: E[\\hat\\Phi \\mid H_0]
               = -\\frac{\\mathrm{var}_{pop}(q)}{(M - 1)\\,\\bar q (1 - \\bar q)}
@@ -328,7 +335,7 @@ def nogueira_expectation(row_sizes, n_features: int) -> float:
     Parameters
     ----------
     row_sizes : sequence of int, length M >= 2
-        The subset sizes k_1..k_M.
+        The subset sizes :math:`k_1, \\dots, k_M`.
     n_features : int
         d.
 

@@ -499,8 +499,8 @@ def error_control(n_features, *, cutoff=None, q=None, PFER=None, sampling="ss",
     >= 1. When no cutoff up to 1 attains the PFER (MB and r-concave), the cutoff
     is 1 and :class:`PFERExceededWarning` says that the realised bound exceeds it.
     The r-concave q and cutoff are found by bisection (the bound is monotone in
-    both): O(log p) evaluations of D, each O(B^2), so p up to 10^7 takes well
-    under a second at B = 50.
+    both): :math:`O(\log p)` evaluations of D, each :math:`O(B^2)`, so p up to
+    :math:`10^7` takes well under a second at B = 50.
 
     Checked against ``stabs::stabsel_parameters`` (stabs 0.7.1) on 1128 pinned
     cases (in the test suite): 78 of stabs's 90 errors raise, 931 of the 1038

@@ -22,7 +22,8 @@ Everything propstab knows about a measure sits in its registry entry
 read the entry; none of them keeps a table keyed by a measure's name (the guide:
 ``docs/contributing.md``).
 
-- :func:`register`, :func:`claims`: the declaration;
+- :func:`register`, :func:`claims`: the declaration (:func:`unregister` removes a
+  measure added in a session);
 - :class:`Bound`, :class:`Parameter`, :class:`Variant`, :class:`Declaration`: its parts;
 - :class:`RReference`, :class:`RDefault`, :class:`ExpectedDifference`: the R metadata;
 - :func:`get_measure`, :func:`list_measures`, :class:`MeasureInfo`: the lookup;
@@ -33,8 +34,8 @@ as before); this module is their documented home.
 """
 from ._declarations import Bound, Declaration, MeasureInfo, Parameter, Variant, claims
 from ._r_metadata import ExpectedDifference, RDefault, RReference
-from ._registry import get_measure, list_measures, module_doctests, register
+from ._registry import get_measure, list_measures, module_doctests, register, unregister
 
 __all__ = ["Bound", "Declaration", "ExpectedDifference", "MeasureInfo", "Parameter",
            "RDefault", "RReference", "Variant", "claims", "get_measure", "list_measures",
-           "module_doctests", "register"]
+           "module_doctests", "register", "unregister"]

@@ -1,10 +1,11 @@
 """Settings that change how much memory a computation may hold, never its result.
 
 The pairwise measures (jaccard, dice, kuncheva, ...) average a score over the
-M(M-1) ordered pairs of runs, read from the intersection counts Z Z^T. Those counts
-are computed and reduced in blocks of rows so that one block holds at most
-:func:`get_pair_memory` bytes (default 64 MiB): the peak memory is O(rows x M)
-instead of O(M^2) (0.8 GB for the int64 counts alone at M = 10^4). Each row's sum
+M(M-1) ordered pairs of runs, read from the intersection counts :math:`Z Z^T`. Those
+counts are computed and reduced in blocks of rows so that one block holds at most
+:func:`get_pair_memory` bytes (default 64 MiB): the peak memory is
+:math:`O(\\mathrm{rows} \\times M)` instead of :math:`O(M^2)` (0.8 GB for the int64 counts
+alone at :math:`M = 10^4`). Each row's sum
 does not depend on how the rows are blocked and the row sums are added exactly
 (``math.fsum``), so the value is the same to the last bit for every budget.
 

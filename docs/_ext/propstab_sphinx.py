@@ -583,6 +583,24 @@ def guide_pages() -> dict:
     return out
 
 
+def formula_pages() -> set:
+    """Canonical full names of the documented objects whose docstrings (a class's with its
+    public members') write a formula (``:math:`` or ``.. math::``): their API pages link
+    to the notation page, where the symbols are defined."""
+    sections, _ = public_names()
+    out = set()
+    for module, entries in sections:
+        for name, canonical in entries:
+            obj = getattr(importlib.import_module(module), name)
+            docs = [inspect.getdoc(obj) or ""]
+            if inspect.isclass(obj):
+                docs += [inspect.getdoc(member) or "" for key, member in vars(obj).items()
+                         if not key.startswith("_")]
+            if any(":math:" in doc or ".. math::" in doc for doc in docs):
+                out.add(canonical)
+    return out
+
+
 def generate_api(folder: pathlib.Path) -> None:
     """Write ``folder/index.rst`` (autosummary generates the object pages from it)."""
     write_if_changed(folder / "index.rst", _api_index())

@@ -168,7 +168,8 @@ def check_fully_defined(measure, *, options=None, claimed=None,
 def check_monotonicity(measure, *, options=None, claimed=None,
                        max_examples=DEFAULT_MAX_EXAMPLES, seed=0) -> CheckResult:
     """MONOTONICITY (strict): at fixed M, d and row sizes, the value is a strictly
-    decreasing function of the total variance sum_f s_f^2.
+    decreasing function of the total variance :math:`\\sum_f s_f^2` (the symbols are
+    defined in the :doc:`/notation`).
 
     Pairs (Z1, Z2) with the same M, d and row sizes (:func:`propstab.strategies.matrix_pairs`)
     are searched for equal total variance with different values, or lower total
@@ -283,7 +284,7 @@ def check_bounds(measure, *, options=None, claimed=None, max_examples=DEFAULT_MA
                  seed=0) -> CheckResult:
     """BOUNDS: constants lo <= hi with lo <= value <= hi on the measure's domain.
 
-    Constructive families Z_n (n = 2, 4, ..., 128) come first: a refutation needs
+    Constructive families :math:`Z_n` (n = 2, 4, ..., 128) come first: a refutation needs
     values that leave *every* interval, e.g. Wald's 1 - d (thesis App. B.3), which
     one matrix cannot show. Then a targeted Hypothesis search (``hypothesis.target``
     pushes the value to both extremes) for a value outside the declared constant
@@ -463,13 +464,17 @@ def check_maximum(measure, *, options=None, claimed=None, max_examples=DEFAULT_M
 
 def check_correction_for_chance(measure, *, options=None, claimed=None,
                                 max_examples=DEFAULT_MAX_EXAMPLES, seed=0) -> CheckResult:
-    """CORRECTION_FOR_CHANCE: E[value | H0] is the same constant for every M, d and
-    k_1..k_M (thesis Definition 2: run i draws a uniform random subset of size k_i).
+    """CORRECTION_FOR_CHANCE: :math:`E[\\hat\\Phi \\mid H_0]` is one constant for all M, d, sizes.
+
+    The constant is the same for every M, d and :math:`k_1, \\dots, k_M` (thesis
+    Definition 2: run i draws a uniform random subset of size :math:`k_i`; the symbols
+    are defined in the :doc:`/notation`).
 
     Every expectation is exact: for a pairwise measure, the mean over pairs of
-    E[phi | k_i, k_j, d] with the hypergeometric law of the intersection
+    :math:`E[\\phi \\mid k_i, k_j, d]` with the hypergeometric law of the intersection
     (:func:`propstab.chance.expected_pairwise`; the pair score is read off the measure
-    on two-run matrices); otherwise the exact mean over all prod_i C(d, k_i) tuples of
+    on two-run matrices); otherwise the exact mean over all :math:`\\prod_i \\binom{d}{k_i}`
+    tuples of
     subsets (configurations small enough to enumerate). The reference constant is the
     declared null value when claimed, else the expectation of the smallest defined
     configuration. A measure on a constant-size domain is checked with constant sizes.

@@ -42,13 +42,13 @@ class Family:
 
 
 FAMILIES = (
-    Family("disjoint_unbalanced", "Z_n = [{0..n-1}, {n}], d = n + 1",
+    Family("disjoint_unbalanced", "Zₙ = [{0..n-1}, {n}], d = n + 1",
            lambda n: _rows(n + 1, range(n), [n]), False),
-    Family("nested", "Z_n = [{0}, {0..n-1}], d = n + 1",
+    Family("nested", "Zₙ = [{0}, {0..n-1}], d = n + 1",
            lambda n: _rows(n + 1, [0], range(n)), False),
-    Family("distinct_singletons", "Z_n = [{0}, {1}, ..., {n-1}], d = n",
+    Family("distinct_singletons", "Zₙ = [{0}, {1}, ..., {n-1}], d = n",
            lambda n: np.eye(n, dtype=bool), True),
-    Family("disjoint_halves", "Z_n = [{0..n-1}, {n..2n-1}], d = 2n",
+    Family("disjoint_halves", "Zₙ = [{0..n-1}, {n..2n-1}], d = 2n",
            lambda n: _rows(2 * n, range(n), range(n, 2 * n)), True),
 )
 FAMILY_SIZES = tuple(2 ** j for j in range(1, 8))       # n = 2, 4, ..., 128
@@ -75,10 +75,10 @@ def _without_matching(n: int) -> Context:
 #: perfect matching (2f, 2f+1) of dissimilar pairs, not positive semi-definite, and runs
 #: that each take whole matched pairs: Phi_C = 4n - 1 exactly (unbounded above).
 CONTEXT_FAMILIES = (
-    Family("isolated_feature", "Z_n = [{0}, {1}], d = n + 1, C = all ones except "
+    Family("isolated_feature", "Zₙ = [{0}, {1}], d = n + 1, C = all ones except "
            "feature 0 similar to no other", lambda n: _rows(n + 1, [0], [1]), True,
            _isolated_first),
-    Family("without_matching", "Z_n = [{0, 1, 4, 5, ...}, {2, 3, 6, 7, ...}], d = 2n, "
+    Family("without_matching", "Zₙ = [{0, 1, 4, 5, ...}, {2, 3, 6, 7, ...}], d = 2n, "
            "C = all ones except C[2f, 2f+1] = 0",
            lambda n: _rows(2 * n, [f for f in range(2 * n) if f % 4 < 2],
                            [f for f in range(2 * n) if f % 4 >= 2]), True,

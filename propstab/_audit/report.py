@@ -12,7 +12,7 @@ import numpy as np
 
 from .._registry import as_axiom
 from .._results import Result
-from .._text import Summary, summary
+from .._text import Summary, plain_math, summary
 from ..axioms import Axiom
 from ..strategies import NullConfiguration, RankConfiguration
 from .expectations import Expectation
@@ -226,7 +226,8 @@ class AuditTable(Result):
             body.append([m, *cells])
         legend = ["", "✓ claimed, holds   ! claimed, VIOLATED   ✗ not claimed, refuted   "
                       "? not claimed, unrefuted   - skipped", ""]
-        variants = [f"{label(name, v.options)}: {v.reason}" for name, vs in VARIANTS.items()
+        variants = [f"{label(name, v.options)}: {plain_math(v.reason)}"
+                    for name, vs in VARIANTS.items()
                     for v in vs if label(name, v.options) in self.measures]
         if variants:
             notes += ["", "Parameter variants (claims differ from the defaults):", *variants]

@@ -303,7 +303,7 @@ def subject(measure, *, options: Optional[Mapping[str, Any]] = None, claims=None
     domain : {"any", "constant_size"}, optional
         ``"constant_size"``: defined only when every run selects as many features.
     null_value : float, optional
-        E[value | H0] when CORRECTION_FOR_CHANCE is claimed.
+        :math:`E[\\hat\\Phi \\mid H_0]` when CORRECTION_FOR_CHANCE is claimed.
     pairwise, symmetric : bool, optional
         See above.
     input : {"selection", "ranking"}, optional

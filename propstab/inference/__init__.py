@@ -5,8 +5,8 @@ quantity. For Nogueira's estimator (and Kuncheva's index, equal to it where it i
 defined) the thesis gives its asymptotic normal distribution (Nogueira 2018,
 sec. 5.2, Thm 6) through its equality with Fleiss' kappa (Gwet 2008); every other
 registered measure gets the delete-one-run jackknife variance. On top of these:
-Wald confidence intervals (Cor. 1), the one-sample test V_M (sec. 5.2.5), the
-two-sample test T_M (Thm 7), a paired version for two procedures run on the same
+Wald confidence intervals (Cor. 1), the one-sample test :math:`V_M` (sec. 5.2.5), the
+two-sample test :math:`T_M` (Thm 7), a paired version for two procedures run on the same
 resamples, and all pairwise comparisons with a multiple-testing correction (Holm by
 default).
 

@@ -130,12 +130,15 @@ class StabilityEstimate(Result):
         The variance that ran: ``"analytic"``, ``"jackknife"``, or ``"bootstrap"``
         (only in place of a degenerate variance, see ``variance_note``).
     terms : ndarray
-        Per-run terms u_i with ``variance = factor * sum_i (u_i - mean u)^2``: the
-        thesis's Phi_(i) (factor 4/M^2) or the leave-one-out values (factor (M-1)/M);
+        Per-run terms :math:`u_i` with
+        :math:`v = \\mathrm{factor} \\cdot \\sum_i (u_i - \\bar u)^2`: the
+        thesis's :math:`\\hat\\Phi_{(i)}` (factor :math:`4/M^2`) or the leave-one-out values
+        (factor :math:`(M-1)/M`);
         NaN for the bootstrap variance. Used by the paired test.
     factor : float
     subset_sizes : ndarray or None
-        k_i, the number of features selected in each run (None when not recorded).
+        The row sizes :math:`k_i`, the number of features selected in each run (None
+        when not recorded).
     selection : Selection, Rankings or None
         The runs themselves, which the bootstrap intervals resample (None when not
         recorded).
@@ -740,7 +743,7 @@ def population_stability(p) -> float:
     Parameters
     ----------
     p : sequence of float in [0, 1], length d
-        p_f, the probability that feature f is selected in a run.
+        :math:`p_f`, the probability that feature f is selected in a run.
 
     Returns
     -------
@@ -754,7 +757,8 @@ def population_stability(p) -> float:
     Warns
     -----
     UndefinedMeasureWarning
-        When every p_f is 0 or every p_f is 1 (p-bar is 0 or 1); the result is NaN.
+        When every :math:`p_f` is 0 or every :math:`p_f` is 1 (:math:`\\bar p` is 0 or 1);
+        the result is NaN.
 
     See Also
     --------

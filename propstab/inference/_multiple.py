@@ -200,7 +200,7 @@ class PairwiseTestTable(Result):
 
     def summary(self) -> Summary:
         """One line per pair: both stabilities, the difference (first minus second), the
-        statistic (difference / SE, minus the thesis's T_M), the test that ran, p and the
+        statistic (difference / SE, minus the thesis's :math:`T_M`), the test that ran, p and the
         adjusted p.
 
         Returns
@@ -257,7 +257,7 @@ def pairwise_tests(matrices, /, *, paired: bool = False, alternative: str = "two
     Returns
     -------
     PairwiseTestTable
-        One row per pair with T_M, its p-value and the adjusted p-value (key
+        One row per pair with :math:`T_M`, its p-value and the adjusted p-value (key
         ``pvalue_holm`` by default, see :attr:`PairwiseTestTable.adjusted_key`).
 
     Raises

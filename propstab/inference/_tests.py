@@ -88,7 +88,7 @@ class OneSampleTestResult(_TestResult):
     Parameters
     ----------
     statistic : float
-        V_M, the test statistic.
+        :math:`V_M`, the test statistic.
     pvalue : float
         The p-value.
     alternative : str
@@ -101,7 +101,7 @@ class OneSampleTestResult(_TestResult):
     Attributes
     ----------
     statistic : float
-        V_M = (estimate - phi0) / sqrt(v).
+        :math:`V_M = (\\hat\\Phi - \\phi_0) / \\sqrt{v}`.
     pvalue : float
     alternative : str
     phi0 : float
@@ -279,7 +279,8 @@ class TwoSampleTestResult(_TestResult):
     Attributes
     ----------
     statistic : float
-        (Phi(Z1) - Phi(Z2)) / sqrt(variance of the difference): minus the thesis's T_M
+        :math:`(\\hat\\Phi(Z_1) - \\hat\\Phi(Z_2)) / \\sqrt{v_D}` (:math:`v_D` the variance
+        of the difference): minus the thesis's :math:`T_M`
         (Thm 7 writes second minus first), in the direction of scipy's and R's tests.
     pvalue : float
         From N(0, 1) (``test="asymptotic"``) or from the permutation distribution of the
@@ -590,7 +591,7 @@ def chosen_test(test: str, n_runs1: int, n_runs2: int) -> str:
     ----------
     test : {"auto", "permutation", "asymptotic"}
     n_runs1, n_runs2 : int
-        M_1 and M_2.
+        :math:`M_1` and :math:`M_2`.
 
     Returns
     -------
@@ -697,7 +698,8 @@ def two_sample_test(Z1, Z2, /, *, paired: bool = False, alternative: str = "two-
         ``test`` and summary say which ran.
     n_resamples : int, default 9999
         The permutation test's rearrangements: all of them are enumerated when there
-        are at most ``n_resamples`` (C(M_1 + M_2, M_1) splits, or 2^M swap patterns when
+        are at most ``n_resamples`` (:math:`\\binom{M_1 + M_2}{M_1}` splits, or
+        :math:`2^M` swap patterns when
         paired), else ``n_resamples`` are drawn at random (scipy's
         ``permutation_test`` rule and default).
     random_state : None, int or numpy Generator, default 0
@@ -748,13 +750,15 @@ def two_sample_test(Z1, Z2, /, *, paired: bool = False, alternative: str = "two-
     Paired: with per-run terms :math:`u_i` of each estimate (Thm 6's
     :math:`\\hat\\Phi_{(i)}`, or leave-one-out values), the difference's variance is
     :math:`c\\sum_i (\\delta_i - \\bar\\delta)^2` with :math:`\\delta_i = u^{(1)}_i - u^{(2)}_i`
-    (c = 4/M^2, or (M-1)/M for the jackknife): the delta method (jackknife) applied to
+    (:math:`c = 4/M^2`, or :math:`(M-1)/M` for the jackknife): the delta method (jackknife)
+    applied to
     the difference, which keeps the covariance the independent test ignores.
 
     Permutation test: the statistic permuted is the difference
     :math:`D = \\hat\\Phi(Z_1) - \\hat\\Phi(Z_2)` itself (not studentised).
-    Independent samples: the pooled runs split again into M_1 and M_2 runs; paired: the
-    two runs of each resample swapped or not. Under H0 that the runs (the pairs' two
+    Independent samples: the pooled runs split again into :math:`M_1` and :math:`M_2`
+    runs; paired: the two runs of each resample swapped or not. Under :math:`H_0` that
+    the runs (the pairs' two
     members) are exchangeable, i.e. both procedures draw runs from one distribution, the
     level holds exactly at any M. The p-values are scipy's ``permutation_test``'s
     (``(#{D* >= D} + a) / (n + a)`` for "greater", a = 0 exact, 1 Monte Carlo; twice the

@@ -51,7 +51,7 @@ class ZeroVarianceWarning(RuntimeWarning):
     (difference / 0) is taken as +inf or -inf by the sign of the difference, or 0 when
     the difference is 0 too; p-values follow from these values. The warning gives what
     identical runs do support: with confidence level 1 - alpha, a run differs from
-    them with probability at most 1 - alpha^(1/M) (exact binomial bound). A zero or
+    them with probability at most :math:`1 - \\alpha^{1/M}` (exact binomial bound). A zero or
     degenerate variance from runs that differ is never kept:
     :class:`DegenerateVarianceWarning` (a subclass) says what replaced it.
 
@@ -84,9 +84,10 @@ class DegenerateVarianceWarning(ZeroVarianceWarning):
     """A variance estimate was 0, or rounding noise, although the runs differ, and was
     replaced.
 
-    Thesis Thm 6's variance (a delta method) is 0 wherever Phi-hat is stationary in the
-    runs' weights, e.g. for two different feature sets each selected by half of the
-    runs, although Phi-hat does vary from sample to sample; the jackknife is 0, or
+    Thesis Thm 6's variance (a delta method) is 0 wherever :math:`\\hat\\Phi` is
+    stationary in the runs' weights, e.g. for two different feature sets each selected
+    by half of the runs, although :math:`\\hat\\Phi` does vary from sample to sample; the
+    jackknife is 0, or
     nearly, there too. Reporting 0 would give a zero-width interval and a p-value near
     0. :func:`propstab.estimate` then takes the bootstrap variance (2000 resamples of
     the runs, seed 0), or NaN when that is degenerate too (and always at M = 2, where an
@@ -205,7 +206,8 @@ def varying_sizes_note(measure: str, subset_sizes, n_features: int) -> Optional[
     measure : str
         A registered measure name (only ``"nogueira"`` can give a note).
     subset_sizes : array_like of int or None
-        k_i, the number of features selected in each run (None: no note).
+        The row sizes :math:`k_i`, the number of features selected in each run (None: no
+        note).
     n_features : int
         d, the number of features.
 

@@ -48,21 +48,24 @@ def correction(default, exact: str):
                          "where infeasible); "}[exact]
     return Parameter(
         "correction_for_chance", default,
-        "stabm's per-pair correction (I - E[I|H0]) / (max - E[I|H0]); " + how +
-        "'estimate': E[I|H0] by a seeded simulation of n_simulations random pairs of subsets "
+        "stabm's per-pair correction :math:`(I - E[I \\mid H_0]) / (\\max - E[I \\mid H_0])`; "
+        + how +
+        "'estimate': :math:`E[I \\mid H_0]` by a seeded simulation of n_simulations random "
+        "pairs of subsets "
         "per pair of sizes; 'none': the mean of the raw scores I", choices=choices)
 
 
 #: The notes every declaration of the six measures ends with.
 STABM_NOTES = (
-    " The correction is stabm's, per pair: (I - E[I|H0]) / (max - E[I|H0]) with E for "
+    " The correction is stabm's, per pair: "
+    ":math:`(I - E[I \\mid H_0]) / (\\max - E[I \\mid H_0])` with E for "
     "independent uniformly random subsets of the two runs' sizes; 'estimate' simulates "
     "n_simulations pairs per distinct pair of sizes (seeded, random_state) and warns "
     "(MonteCarloWarning) when the propagated standard error of the value exceeds 0.005. "
     "Similar means similarity >= threshold and > 0. Axioms are declared for every "
     "admissible similarity: maximal values for different rows that swap similar features, "
     "so the classical maximum and monotonicity are not claimed; a complete similarity "
-    "graph makes E[I|H0] equal to the maximum (0/0).")
+    "graph makes :math:`E[I \\mid H_0]` equal to the maximum (0/0).")
 
 
 # ------------------------------------------------- known differences of the R reference
@@ -211,14 +214,16 @@ INTERSECTION_FORMULA = """
     threshold : float, default 0.9
         x and y are similar when similarity(x, y) >= threshold.
     correction_for_chance : {"estimate", "exact", "none"}
-        "exact": E[I|H0] exactly, by enumeration over the connected components of the
-        similarity graph (``propstab.measures.exact_null``; stabm enumerates all
-        C(d, k_i) C(d, k_j) pairs of subsets), a ValueError naming the sizes where the
-        components are too large for it.
-        "estimate": E[I|H0] simulated with ``n_simulations`` random pairs of subsets per
+        "exact": :math:`E[I \\mid H_0]` exactly, by enumeration over the connected
+        components of the similarity graph (``propstab.measures.exact_null``; stabm
+        enumerates all :math:`\\binom{d}{k_i}\\binom{d}{k_j}` pairs of subsets), a
+        ValueError naming the sizes where the components are too large for it.
+        "estimate": :math:`E[I \\mid H_0]` simulated with ``n_simulations`` random pairs
+        of subsets per
         distinct pair of sizes, seeded by ``random_state`` (default 0, so results are
         reproducible); the Monte Carlo standard error of each expectation is
-        sd(I)/sqrt(n_simulations), at most about 0.5 k / sqrt(n) (0.005 k for 10^4),
+        :math:`\\mathrm{sd}(I)/\\sqrt{n_{simulations}}`, at most about
+        :math:`0.5\\,k/\\sqrt{n}` (:math:`0.005\\,k` for :math:`10^4`),
         and a MonteCarloWarning reports it when its effect on the value exceeds 0.005.
         "none": the mean of I.
     n_simulations : int, default 10000

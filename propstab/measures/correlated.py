@@ -98,7 +98,7 @@ IMPORTANCES = Parameter(
     notes="Declared for every admissible C (any symmetric C in [0, 1] with unit diagonal, as "
           "validated; the audit draws C). With C = I it is Nogueira's estimator and has its "
           "properties. For a general C: not bounded below (Hamer and Dupont, Table 1, "
-          "scenario 2: -> -inf; 1 - (n + 1)^2 / (2n) for Z = [{0}, {1}] when feature 0 is "
+          "scenario 2: -> -inf; :math:`1 - (n + 1)^2 / (2n)` for Z = [{0}, {1}] when feature 0 is "
           "similar to none of n mutually similar features), at most 1 for a positive "
           "semi-definite C but not bounded above otherwise (4n - 1 with C = all ones minus a "
           "perfect matching, d = 2n), so no maximum; 1 for different rows that swap similar "
@@ -106,16 +106,17 @@ IMPORTANCES = Parameter(
           "(0/0) for C = all ones with constant sizes, and not corrected for chance when the "
           "sizes vary (E = -1/9 for C = I, M = 2, d = 3, sizes 1 and 2, by enumeration). "
           "Theorem 3's off-diagonal null covariance is read with the mean of the squared "
-          "sizes (its exact value under H0 with varying sizes, and stabm's); the printed "
-          "k-bar^2 is the same number for a constant size.")
+          "sizes (its exact value under :math:`H_0` with varying sizes, and stabm's); the "
+          "printed :math:`\\bar k^2` is the same number for a constant size.")
 def sechidis(sel, *, similarity=None, threshold=None):
     """Sechidis et al.'s effective stability Phi_C (Definition 2, Theorem 3).
 
     .. math:: \\hat\\Phi_C(Z) = 1 - \\frac{\\mathrm{tr}(C S)}{\\mathrm{tr}(C \\Sigma^0)}
 
-    with S the unbiased covariance matrix of the columns of Z and Sigma0 its null
-    counterpart: diagonal ``(k̄/d)(1 - k̄/d)``, off-diagonal
-    ``(mean(k^2) - k̄)/(d^2 - d) - k̄^2/d^2``. Neither d x d matrix is formed:
+    with S the unbiased covariance matrix of the columns of Z and :math:`\\Sigma^0` its null
+    counterpart: diagonal :math:`(\\bar k/d)(1 - \\bar k/d)`, off-diagonal
+    :math:`(\\overline{k^2} - \\bar k)/(d^2 - d) - \\bar k^2/d^2`. Neither d x d matrix is
+    formed:
 
     .. math:: \\mathrm{tr}(C S) = \\frac{1}{M-1}\\Big(\\sum_i z_i C z_i^T
               - \\frac{F^T C F}{M}\\Big), \\qquad
@@ -140,7 +141,8 @@ def sechidis(sel, *, similarity=None, threshold=None):
     Warns
     -----
     UndefinedMeasureWarning
-        When k̄ is 0 or d, or tr(C Sigma0) = 0 (C all ones with a constant size).
+        When :math:`\\bar k` is 0 or d, or :math:`\\mathrm{tr}(C \\Sigma^0) = 0` (C all ones
+        with a constant size).
 
     Examples
     --------
@@ -167,8 +169,10 @@ def sechidis(sel, *, similarity=None, threshold=None):
                   correction_for_chance=True),
     lower=-math.inf, upper=math.inf,
     null_value=0.0, parameters=(SIMILARITY, THRESHOLD_C),
-    notes="Sechidis's Phi_C with tr(C Sigma0) replaced by the exact null expectation of "
-          "tr(C S) for the observed sizes: E[S | H0] = Sigma0 + var_pop(k/d)/(M - 1) 11^T "
+    notes="Sechidis's :math:`\\hat\\Phi_C` with :math:`\\mathrm{tr}(C \\Sigma^0)` replaced by "
+          "the exact null expectation of :math:`\\mathrm{tr}(C S)` for the observed sizes: "
+          ":math:`E[S \\mid H_0] = \\Sigma^0 + \\mathrm{var}_{pop}(k/d)/(M - 1)\\,"
+          "\\mathbf{1}\\mathbf{1}^T` "
           "(docs/varying_sizes.md), so the null expectation of the value is 0 for every M, "
           "d, sizes and admissible C. Equal to sechidis for a constant size and to conger at "
           "C = I. The other axioms fail as sechidis's for a general C (its constant-size "
@@ -181,17 +185,22 @@ def sechidis_exact(sel, *, similarity=None, threshold=None):
               = 1 - \\frac{\\mathrm{tr}(C S)}{\\mathrm{tr}(C \\Sigma^0)
                 + \\frac{\\mathrm{var}_{pop}(q)}{M - 1}\\,\\mathbf{1}^T C \\mathbf{1}}
 
-    with S the unbiased covariance matrix of the columns of Z, Sigma0 Sechidis et al.'s
-    null covariance (Theorem 3: diagonal ``q̄(1 - q̄)``, off-diagonal
-    ``(mean(k^2) - k̄)/(d^2 - d) - k̄^2/d^2``), q_i = k_i/d and
-    var_pop(q) = (1/M) sum_i (q_i - q̄)^2. Under the null model (thesis Definition 2,
-    run i a uniformly random subset of its size k_i) the runs have means q_i 1 and
-    covariances Cov_i, and E[S] = (1/M) sum_i Cov_i + (1/(M-1)) sum_i (q_i - q̄)^2 11^T
-    = Sigma0 + var_pop(q)/(M - 1) 11^T: Sechidis's Phi_C
-    (:func:`sechidis`) divides by tr(C Sigma0) only and is not corrected for chance
-    when the sizes vary. This measure is 0 in expectation under H0 for every similarity
-    C, equals :func:`sechidis` for a constant size and :func:`propstab.measures.conger`
-    at C = I.
+    with S the unbiased covariance matrix of the columns of Z, :math:`\\Sigma^0` Sechidis
+    et al.'s null covariance (Theorem 3: diagonal :math:`\\bar q(1 - \\bar q)`, off-diagonal
+    :math:`(\\overline{k^2} - \\bar k)/(d^2 - d) - \\bar k^2/d^2`), :math:`q_i = k_i/d` and
+    :math:`\\mathrm{var}_{pop}(q) = \\frac{1}{M}\\sum_i (q_i - \\bar q)^2`. Under the null
+    model (thesis Definition 2, run i a uniformly random subset of its size :math:`k_i`)
+    the runs have means :math:`q_i \\mathbf{1}` and covariances :math:`\\mathrm{Cov}_i`, and
+
+    .. math:: E[S] = \\frac{1}{M}\\sum_i \\mathrm{Cov}_i
+              + \\frac{1}{M-1}\\sum_i (q_i - \\bar q)^2\\,\\mathbf{1}\\mathbf{1}^T
+              = \\Sigma^0 + \\frac{\\mathrm{var}_{pop}(q)}{M - 1}\\,\\mathbf{1}\\mathbf{1}^T:
+
+    Sechidis's :math:`\\hat\\Phi_C` (:func:`sechidis`) divides by
+    :math:`\\mathrm{tr}(C \\Sigma^0)` only and is not corrected for chance when the sizes
+    vary. This measure is 0 in expectation under :math:`H_0` for every similarity C,
+    equals :func:`sechidis` for a constant size and :func:`propstab.measures.conger` at
+    C = I. The symbols are defined in the :doc:`/notation`.
 
     Parameters
     ----------
@@ -209,7 +218,8 @@ def sechidis_exact(sel, *, similarity=None, threshold=None):
     Warns
     -----
     UndefinedMeasureWarning
-        When k̄ is 0 or d, or E[tr(C S) | H0] = 0 (C all ones with a constant size).
+        When :math:`\\bar k` is 0 or d, or :math:`E[\\mathrm{tr}(C S) \\mid H_0] = 0` (C all
+        ones with a constant size).
 
     Examples
     --------
@@ -244,7 +254,8 @@ def sechidis_exact(sel, *, similarity=None, threshold=None):
           "exactly one run is empty and 1 when both are) hold. The maximum 1 is reached iff "
           "every importance is fully shared with perfectly similar features (Property 5.3), "
           "so with a non-identity similarity different rows can be maximal ([{0}, {1}] with "
-          "s_01 = 1 scores 1): the classical maximum axiom is not claimed. Not monotone (pairs "
+          ":math:`c_{01} = 1` scores 1): the classical maximum axiom is not claimed. Not "
+          "monotone (pairs "
           "are normalised by k̄ of their own shares) and not corrected for chance (E = 1/d for "
           "two singletons at C = I). Claims hold for every admissible similarity and "
           "importance matrix (the audit draws both).")
@@ -261,12 +272,13 @@ def msi(sel, *, similarity=None, importances=None, solver="auto"):
     and :math:`\\phi_{msi} = \\frac{2}{M(M-1)}\\sum_{i<j} S(i, j)`. Importances are
     normalised so that each row sums to k̄ (eq. 7 and the text after it); k̄ then
     cancels, so the LP is solved with the shares ``q_if = I_if / sum_f I_if``. With
-    ``importances=None`` every selected feature of run i has the share 1/k_i. By the
-    footnote to eq. 12, S(i, j) = 0 if exactly one of the runs is empty and 1 if
-    both are. Only edges with s_fg > 0 between selected features enter the problems:
+    ``importances=None`` every selected feature of run i has the share :math:`1/k_i`. By
+    the footnote to eq. 12, S(i, j) = 0 if exactly one of the runs is empty and 1 if
+    both are. Only edges with :math:`s_{f,g} > 0` between selected features enter the
+    problems:
 
     - 0/1 similarity and equal importances: one integer maximum-flow problem for all
-      pairs (capacities scaled by k_i k_j; exact);
+      pairs (capacities scaled by :math:`k_i k_j`; exact);
     - equal importances and a constant size k: one assignment problem per pair
       (Theorem 5.1: the LP has an integral optimum; S = matching weight / k);
     - otherwise: the LPs, many pairs per call to HiGHS (block-diagonal problems).
@@ -310,15 +322,16 @@ def msi(sel, *, similarity=None, importances=None, solver="auto"):
     notes="Defined for a constant subset size only (Hamer sec. 2). Equals msi with equal "
           "importances (Theorem 5.1). With a non-identity similarity different rows reach 1 "
           "and equal total variance gives different values ([{0}, {1}] against [{0}, {2}] with "
-          "s_01 = 1: 1 and 0). Bounds [0, 1] hold for every admissible similarity.")
+          ":math:`c_{01} = 1`: 1 and 0). Bounds [0, 1] hold for every admissible similarity.")
 def yu_matching(sel, *, similarity=None):
     """Yu et al.'s stability: maximum weighted bipartite matching between runs.
 
     .. math:: \\hat\\Phi = \\frac{2}{M(M-1)}\\sum_{i<j}\\frac{1}{k}
               \\max_{\\pi} \\sum_{f \\in F_i} s_{f, \\pi(f)}
 
-    over the one-to-one matchings pi of F_i onto F_j, the edge weights being the
-    similarities (Hamer and Dupont, sec. 2). Defined when every run selects the same
+    over the one-to-one matchings :math:`\\pi` of :math:`F_i` onto :math:`F_j` (the sets of
+    runs i and j, :math:`s_i` and :math:`s_j` in the :doc:`/notation`), the edge weights
+    being the similarities (Hamer and Dupont, sec. 2). Defined when every run selects the same
     number k > 0 of features; by Theorem 5.1 it equals :func:`msi` with equal
     importances. Solved by ``scipy.optimize.linear_sum_assignment``.
 
@@ -368,15 +381,17 @@ def yu_matching(sel, *, similarity=None):
                 RANDOM_STATE),
     r_reference=stabm_reference(
         "stabilityYu", note="without similar features stabm switches to the normaliser "
-                            "sqrt(k_i k_j) (propstab keeps (k_i + k_j)/2)",
+                            ":math:`\\sqrt{k_i k_j}` (propstab keeps :math:`(k_i + k_j)/2`)",
         defaults={"correction_for_chance": RDefault("estimate", (
-            "E[I|H0] has a closed form, so propstab's default is exact; stabm's default "
+            "the null expectation of I has a closed form, so propstab's default is exact; "
+            "stabm's default "
             "simulates it with N = 10^4 random pairs of subsets per pair of sizes and R's "
             "random numbers"))}),
-    notes="The null expectation of O_ij has a closed form in the degrees of the similarity "
-          "graph, so the default correction is exact and E[value|H0] = 0 for every "
+    notes="The null expectation of :math:`O_{ij}` has a closed form in the degrees of the "
+          "similarity graph, so the default correction is exact and "
+          ":math:`E[\\hat\\Phi \\mid H_0] = 0` for every "
           "similarity (checked by exact enumeration). With the identity similarity it is "
-          "stabm's kappa. Not bounded below: -(n^2 + 1)/(2n) for Z = [{0}, {1}] when "
+          "stabm's kappa. Not bounded below: :math:`-(n^2 + 1)/(2n)` for Z = [{0}, {1}] when "
           "feature 0 is similar to none of n mutually similar features." + STABM_NOTES)
 def yu(sel, *, similarity=None, threshold=0.9, correction_for_chance="exact",
        n_simulations=10_000, random_state=0):
@@ -386,13 +401,15 @@ def yu(sel, *, similarity=None, threshold=0.9, correction_for_chance="exact",
               \\hat\\Phi = \\frac{2}{M(M-1)}\\sum_{i<j}
               \\frac{I - E[I|H_0]}{\\frac{k_i + k_j}{2} - E[I|H_0]}
 
-    with O_ij the number of features of F_i minus F_j that have a similar feature
-    (similarity >= threshold) in F_j minus F_i. The exact null expectation is
+    with :math:`O_{ij}` the number of features of :math:`F_i \\setminus F_j` that have a
+    similar feature (similarity >= threshold) in :math:`F_j \\setminus F_i` (:math:`F_i`
+    the set of features of run i, :math:`s_i` in the :doc:`/notation`). The exact null
+    expectation is
 
     .. math:: E[O_{ij}] = \\sum_r P(r)\\,\\frac{k_i - r}{d}\\sum_x
               \\Big(1 - \\frac{\\binom{d-1-g_x}{k_j - r}}{\\binom{d-1}{k_j - r}}\\Big)
 
-    with P(r) hypergeometric and g_x the number of features similar to x.
+    with :math:`P(r)` hypergeometric and :math:`g_x` the number of features similar to x.
 
     Parameters
     ----------
@@ -442,7 +459,8 @@ def yu(sel, *, similarity=None, threshold=0.9, correction_for_chance="exact",
     parameters=(SIMILARITY, THRESHOLD, correction("none", "closed"), N_SIMULATIONS,
                 RANDOM_STATE),
     r_reference=stabm_reference("stabilityZucknick", adjusted=False),
-    notes="Bounded by [0, 1]: (k_j - r) k_i / k_j + (k_i - r) k_j / k_i <= k_i + k_j - 2r. "
+    notes="Bounded by [0, 1]: :math:`(k_j - r) k_i / k_j + (k_i - r) k_j / k_i "
+          "\\le k_i + k_j - 2r`. "
           "With correction_for_chance='exact' the null expectation is exact (a sum over the "
           "hypergeometric intersection)." + STABM_NOTES)
 def zucknick(sel, *, similarity=None, threshold=0.9, correction_for_chance="none",
@@ -493,7 +511,8 @@ def zucknick(sel, *, similarity=None, threshold=0.9, correction_for_chance="none
 #: (enumerated over the similarity graph's components) the correction holds exactly.
 EXACT_INTERSECTION = Variant(
     {"correction_for_chance": "exact"}, {Axiom.CORRECTION_FOR_CHANCE: True},
-    reason="E[I|H0] is computed exactly (propstab.measures.exact_null), so each pair's "
+    reason=":math:`E[I \\mid H_0]` is computed exactly (propstab.measures.exact_null), so "
+           "each pair's "
            "adjusted score has null expectation 0 and so has the mean over pairs")
 
 
@@ -511,16 +530,19 @@ def _register_intersection(name, function, summary, notes=""):
                     RANDOM_STATE),
         r_reference=stabm_reference(function),
         variants=(EXACT_INTERSECTION,),
-        notes="E[I|H0] has no closed form (it depends on the whole similarity graph). The "
+        notes=":math:`E[I \\mid H_0]` has no closed form (it depends on the whole similarity "
+              "graph). The "
               "default correction is simulated as in stabm: corrected for chance only up to "
-              "Monte Carlo error, hence not claimed (M = 2, d = 3, k = (1, 1), s_01 = 1: "
-              "E[I|H0] = 5/9 exactly, E[value|H0] = -0.001 at 10^4 draws). "
-              "correction_for_chance='exact' computes E[I|H0] exactly by enumeration over "
+              "Monte Carlo error, hence not claimed (M = 2, d = 3, k = (1, 1), "
+              ":math:`c_{01} = 1`: :math:`E[I \\mid H_0] = 5/9` exactly, "
+              ":math:`E[\\hat\\Phi \\mid H_0] = -0.001` at :math:`10^4` draws). "
+              "correction_for_chance='exact' computes :math:`E[I \\mid H_0]` exactly by "
+              "enumeration over "
               "the similarity graph's connected components (stabm's 'exact' enumerates all "
               "pairs of subsets; docs/correlated.md), with null expectation 0. Not bounded below "
-              "(the estimand is -(n^2 + 1)/(2n) on yu's family). Without any similar "
+              "(the estimand is :math:`-(n^2 + 1)/(2n)` on yu's family). Without any similar "
               "features I = r and "
-              "E[I|H0] = k_i k_j / d exactly." + notes + STABM_NOTES)
+              ":math:`E[I \\mid H_0] = k_i k_j / d` exactly." + notes + STABM_NOTES)
 
 
 @_register_intersection("intersection_count", "stabilityIntersectionCount",
@@ -530,8 +552,10 @@ def intersection_count(sel, *, similarity=None, threshold=0.9,
                        correction_for_chance="estimate", n_simulations=10_000, random_state=0):
     """stabm's adjusted intersection with counts (``stabilityIntersectionCount``).
 
-    I(F_i, F_j) = ``|F_i ∩ F_j|`` + min(C_ij, C_ji), with C_ij the number of x in
-    F_i minus F_j having a similar y in F_j minus F_i.
+    :math:`I(F_i, F_j) = |F_i \\cap F_j| + \\min(C_{ij}, C_{ji})`, with :math:`C_{ij}` the
+    number of x in :math:`F_i \\setminus F_j` having a similar y in
+    :math:`F_j \\setminus F_i` (:math:`F_i` the set of run i, :math:`s_i` in the
+    :doc:`/notation`).
 
     Examples
     --------
@@ -552,8 +576,10 @@ def intersection_mean(sel, *, similarity=None, threshold=0.9,
                       correction_for_chance="estimate", n_simulations=10_000, random_state=0):
     """stabm's adjusted intersection with mean similarities (``stabilityIntersectionMean``).
 
-    I(F_i, F_j) = ``|F_i ∩ F_j|`` + min(C_ij, C_ji), with C_ij the sum over x in F_i
-    minus F_j of the mean similarity of x to its similar features in F_j minus F_i.
+    :math:`I(F_i, F_j) = |F_i \\cap F_j| + \\min(C_{ij}, C_{ji})`, with :math:`C_{ij}` the
+    sum over x in :math:`F_i \\setminus F_j` of the mean similarity of x to its similar
+    features in :math:`F_j \\setminus F_i` (:math:`F_i` the set of run i, :math:`s_i` in
+    the :doc:`/notation`).
 
     Examples
     --------
@@ -578,8 +604,10 @@ def intersection_greedy(sel, *, similarity=None, threshold=0.9,
                         random_state=0):
     """stabm's adjusted intersection with a greedy matching (``stabilityIntersectionGreedy``).
 
-    I(F_i, F_j) = ``|F_i ∩ F_j|`` + the size of the matching built greedily between
-    F_i minus F_j and F_j minus F_i, taking similar pairs by decreasing similarity.
+    :math:`I(F_i, F_j) = |F_i \\cap F_j|` + the size of the matching built greedily between
+    :math:`F_i \\setminus F_j` and :math:`F_j \\setminus F_i`, taking similar pairs by
+    decreasing similarity (:math:`F_i` the set of run i, :math:`s_i` in the
+    :doc:`/notation`).
 
     Examples
     --------
@@ -600,8 +628,10 @@ def intersection_mbm(sel, *, similarity=None, threshold=0.9,
                      correction_for_chance="estimate", n_simulations=10_000, random_state=0):
     """stabm's adjusted intersection with a maximum matching (``stabilityIntersectionMBM``).
 
-    I(F_i, F_j) = ``|F_i ∩ F_j|`` + MBM(F_i minus F_j, F_j minus F_i), the size of a
-    maximum bipartite matching in the graph of similar pairs; all pairs of runs are
+    :math:`I(F_i, F_j) = |F_i \\cap F_j| + \\mathrm{MBM}(F_i \\setminus F_j,
+    F_j \\setminus F_i)`, the size of a
+    maximum bipartite matching in the graph of similar pairs (:math:`F_i` the set of run
+    i, :math:`s_i` in the :doc:`/notation`); all pairs of runs are
     solved in one call of ``scipy.sparse.csgraph.maximum_bipartite_matching`` on the
     block-diagonal graph.
 
@@ -629,8 +659,10 @@ def intersection_mbm(sel, *, similarity=None, threshold=0.9,
                   correction_for_chance=False),
     lower=0, upper=1,
     parameters=(SIMILARITY, THRESHOLD),
-    notes="O_ij counts the features of F_i not in F_j with a similar (>= threshold) feature in "
-          "F_j (Hamer's reading of Zhang et al.). With a non-identity similarity different "
+    notes=":math:`O_{ij}` counts the features of :math:`F_i` not in :math:`F_j` with a "
+          "similar (>= threshold) feature in "
+          ":math:`F_j` (Hamer's reading of Zhang et al.). With a non-identity similarity "
+          "different "
           "rows reach 1; with the identity it is POG.")
 def pogr(sel, *, similarity=None, threshold=0.9):
     """Zhang et al.'s percentage of overlapping genes-related, POGR (Hamer eq. 4).
@@ -638,8 +670,9 @@ def pogr(sel, *, similarity=None, threshold=0.9):
     .. math:: \\mathrm{POGR} = \\frac{1}{M(M-1)}\\sum_{i \\ne j}
               \\frac{|F_i \\cap F_j| + O_{ij}}{k_i}
 
-    with O_ij the number of features selected in run i, not in run j, but similar
-    (similarity >= threshold) to at least one feature selected in run j.
+    with :math:`O_{ij}` the number of features selected in run i, not in run j, but similar
+    (similarity >= threshold) to at least one feature selected in run j (:math:`F_i` the
+    set of run i, :math:`s_i` in the :doc:`/notation`).
 
     Parameters
     ----------
@@ -677,10 +710,12 @@ def pogr(sel, *, similarity=None, threshold=0.9):
                   correction_for_chance=True),
     lower=-math.inf, upper=1,
     null_value=0.0, scale=TABLE_6_1, parameters=(SIMILARITY, THRESHOLD),
-    notes="Zhang et al. estimate E_ij = E[|F_i ∩ F_j| + O_ij | H0] by simulation; propstab "
-          "uses its exact value (independent uniformly random subsets), so E[value|H0] = 0. "
+    notes="Zhang et al. estimate :math:`E_{ij} = E[|F_i \\cap F_j| + O_{ij} \\mid H_0]` by "
+          "simulation; propstab "
+          "uses its exact value (independent uniformly random subsets), so "
+          ":math:`E[\\hat\\Phi \\mid H_0] = 0`. "
           "With the identity similarity it is nPOG. Not bounded below (as nPOG), undefined "
-          "when E_ij = k_i (e.g. a complete similarity graph).")
+          "when :math:`E_{ij} = k_i` (e.g. a complete similarity graph).")
 def npogr(sel, *, similarity=None, threshold=0.9):
     """Zhang et al.'s normalised POGR with the exact null expectation.
 
@@ -689,7 +724,8 @@ def npogr(sel, *, similarity=None, threshold=0.9):
               E_{ij} = \\frac{k_i k_j}{d} + \\frac{k_i}{d}\\sum_x\\Big(\\frac{d - k_j}{d}
               - \\frac{\\binom{d-1-g_x}{k_j}}{\\binom{d}{k_j}}\\Big)
 
-    with g_x the number of features similar to x.
+    with :math:`g_x` the number of features similar to x (:math:`F_i` the set of run i,
+    :math:`s_i` in the :doc:`/notation`).
 
     Parameters
     ----------
@@ -705,7 +741,7 @@ def npogr(sel, *, similarity=None, threshold=0.9):
     Warns
     -----
     UndefinedMeasureWarning
-        When k_i = E_ij for some pair (an empty run, a run of all features).
+        When :math:`k_i = E_{ij}` for some pair (an empty run, a run of all features).
 
     Examples
     --------
@@ -715,7 +751,7 @@ def npogr(sel, *, similarity=None, threshold=0.9):
     True
     """
     return pair_mean("npogr", *npogr_parts(sel, similarity, threshold),
-                     "k_i equals the null expectation E_ij (0/0)")
+                     "a run's size equals the pair's null expectation (0/0)")
 
 
 @register(
@@ -731,8 +767,9 @@ def npogr(sel, *, similarity=None, threshold=0.9):
     notes="With importances=None (weights 0/1) it is the phi coefficient measure `phi`, "
           "which also has the maximum and correction-for-chance properties; with "
           "importances, identical selections with different weights are not maximal "
-          "(sqrt(3)/2 for rows [110, 110] weighted (1, 1) and (1, 2)) and, for importances "
-          "W = Z * U with fixed positive weights U, E[value|H0] = (4 - 2 sqrt(3))/9 at "
+          "(:math:`\\sqrt{3}/2` for rows [110, 110] weighted (1, 1) and (1, 2)) and, for "
+          "importances W = Z * U with fixed positive weights U, "
+          ":math:`E[\\hat\\Phi \\mid H_0] = (4 - 2\\sqrt{3})/9` at "
           "d = 3, k = (2, 2), U = (1, 2, 1) for both runs, so these are not claimed.")
 def pearson(sel, *, importances=None):
     """phi_pears: the average Pearson correlation between weight vectors (Hamer eq. 5).

@@ -88,7 +88,8 @@ def effective_stability(measure: str, sel, similarity, threshold, *, exact: bool
         M, d = sel.n_runs, sel.n_features
         q = sel.row_sizes / d
         den = den + float(np.mean((q - q.mean()) ** 2)) * total / (M - 1)
-        reason = "E[tr(C S) | H0] = 0 (C is all ones and the sizes are constant)"
+        reason = ("the null expectation of tr(C S) is 0 (C is all ones and the sizes are "
+                  "constant)")
     else:
         reason = "tr(C Sigma0) = 0 (C is all ones and the sizes are constant)"
     if abs(den) <= 1e-12 * sel.n_features * null_variance(sel):

@@ -34,7 +34,8 @@ NOVOVICOVA = ("Novovicova, J., Somol, P., Haindl, M., Pudil, P. (2009). Conditio
 
 CORRECTION_GLOBAL = Parameter(
     "correction_for_chance", "none",
-    "'exact': (Phi - E[Phi|H0]) / (1 - E[Phi|H0]) with the exact expectation of the whole "
+    "'exact': :math:`(\\hat\\Phi - E[\\hat\\Phi \\mid H_0]) / (1 - E[\\hat\\Phi \\mid H_0])` "
+    "with the exact expectation of the whole "
     "score under the null model (not stabm's pairwise expectation, see the docs).",
     choices=("none", "exact"))
 
@@ -142,7 +143,8 @@ IRR_SINGLE_SUBJECT = ExpectedDifference(
                        differences=(IRR_SINGLE_SUBJECT,)),),
     notes=("The tight lower bound is -1/(M-1) (thesis App. B.6); the constant bound is -1. "
            "Correction for chance holds for a constant size (E = 0, thesis Thm 4) but not for "
-           "fixed sizes that differ: E[Phi|H0] = -sum_i (k_i - k̄)^2 / (M (M-1) k̄ (d - k̄)), "
+           "fixed sizes that differ: :math:`E[\\hat\\Phi \\mid H_0] = -\\sum_i (k_i - \\bar k)^2 "
+           "/ (M (M-1) \\bar k (d - \\bar k))`, "
            "e.g. -1/9 for M = 2, d = 3, k = (1, 2). Thesis Thm 3 assumes identically "
            "distributed rows; see docs/table41.md. conger divides by the exact null "
            "expectation instead (docs/varying_sizes.md)."))
@@ -202,9 +204,11 @@ def nogueira(c):
                            note="irr's exact kappa (Conger 1980) of the d x M ratings",
                            differences=(IRR_SINGLE_SUBJECT,)),
     notes=("Equal to nogueira when the subset size is constant; otherwise larger by a "
-           "factor of (1 - nogueira) var_pop(k/d) / ((M - 1) E[A|H0]) (docs/varying_sizes.md). "
+           "factor of :math:`(1 - \\hat\\Phi_{nogueira})\\,\\mathrm{var}_{pop}(k/d) / "
+           "((M - 1)\\, E[A \\mid H_0])` (docs/varying_sizes.md). "
            "Its null expectation is 0 for every M, d and row sizes (the denominator is the "
-           "exact E[numerator | H0]); nogueira's is -var_pop(k/d) / ((M-1) qbar (1 - qbar)). "
+           "exact null expectation of the numerator); nogueira's is "
+           ":math:`-\\mathrm{var}_{pop}(k/d) / ((M-1)\\, \\bar q (1 - \\bar q))`. "
            "The tight lower bound is -1/(M-1), as nogueira's; the constant bound is -1."))
 @count_kernel(undefined_when=lambda c: (c.total == 0) | (c.total == c.n_runs * c.n_features),
               reason="the mean subset size is 0 or d")
@@ -219,9 +223,11 @@ def conger(c):
 
     with :math:`s_f^2 = \\frac{M}{M-1}\\hat p_f(1 - \\hat p_f)`, :math:`q_i = k_i/d` and
     :math:`\\bar q = \\bar k/d`. Under the thesis's null model (Definition 2: run i is a
-    uniformly random subset of its size k_i) column f's count is a sum of independent
-    Bernoulli(q_i), which gives the denominator; so E[value | H0] = 0 for every M, d
-    and sizes. Nogueira's estimator (:func:`nogueira`) has :math:`\\bar q (1 - \\bar q)`
+    uniformly random subset of its size :math:`k_i`) column f's count is a sum of
+    independent :math:`\\mathrm{Bernoulli}(q_i)`, which gives the denominator; so
+    :math:`E[\\hat\\Phi_C \\mid H_0] = 0` for every M, d and sizes (the symbols are defined
+    in the :doc:`/notation`). Nogueira's estimator (:func:`nogueira`) has
+    :math:`\\bar q (1 - \\bar q)`
     alone in the denominator and equals this measure exactly when the size is
     constant; with sizes that vary it is smaller, and its null expectation is
     negative. Equivalently, with :math:`H_{ij} = |S_i \\triangle S_j|` the Hamming distance
@@ -234,7 +240,7 @@ def conger(c):
     which is Conger's (1980) kappa for M raters (each rater's own marginals in the
     chance agreement), irr's ``kappam.fleiss(ratings, exact = TRUE)`` of the d x M
     ratings, and for M = 2 Cohen's kappa of the two runs. Computed exactly from
-    integer sums as ``1 - d (M N - sum F_f^2) / ((M - 1) d N - N^2 + sum k_i^2)``.
+    integer sums as :math:`1 - d (M N - \\sum_f F_f^2) / ((M - 1) d N - N^2 + \\sum_i k_i^2)`.
 
     Parameters
     ----------
@@ -328,7 +334,8 @@ def goh(c):
                        "< 1, so they do not reach the maximum 1 (thesis Table 4.1's Davis)"),
         Variant({"correction_for_chance": "exact"}, {Axiom.CORRECTION_FOR_CHANCE: True},
                 lower=-1,
-                reason="(Phi - E[Phi|H0]) / (1 - E[Phi|H0]) with the exact union-size law: "
+                reason=":math:`(\\hat\\Phi - E[\\hat\\Phi \\mid H_0]) / "
+                       "(1 - E[\\hat\\Phi \\mid H_0])` with the exact union-size law: "
                        "the null expectation is 0 for every configuration")),
     notes="With correction_for_chance='exact', propstab subtracts the exact null expectation "
           "of the whole score (union size by its exact law); stabm subtracts a pairwise "
@@ -354,8 +361,9 @@ def davis(c, *, penalty=0.0):
     penalty : float, default 0
         alpha >= 0.
     correction_for_chance : {"none", "exact"}
-        ``"exact"``: ``(Phi - E[Phi|H0]) / (1 - E[Phi|H0])`` with the exact null
-        expectation, the union size F following its exact law under H0.
+        ``"exact"``: :math:`(\\hat\\Phi - E[\\hat\\Phi \\mid H_0]) / (1 - E[\\hat\\Phi \\mid H_0])`
+        with the exact null expectation, the union size F following its exact law under
+        :math:`H_0`.
 
     Returns
     -------
@@ -393,9 +401,9 @@ def krizek(c):
     .. math:: \\hat\\Phi(Z) = -\\sum_{s} \\hat p(s) \\log_2 \\hat p(s)
 
     over the distinct subsets s in Z, with :math:`\\hat p(s)` their frequency.
-    Defined for a constant subset size (thesis sec. 3.2.3). With c_s = M p(s) the
-    number of runs that chose s, it is computed as
-    ``(M ln M - sum_s c_s ln c_s) / (M ln 2)``.
+    Defined for a constant subset size (thesis sec. 3.2.3). With :math:`c_s = M \\hat p(s)`
+    the number of runs that chose s, it is computed as
+    :math:`(M \\ln M - \\sum_s c_s \\ln c_s) / (M \\ln 2)`.
 
     Parameters
     ----------
@@ -430,7 +438,8 @@ def krizek(c):
     claims=claims(fully_defined=False, monotonicity=False, bounds=True, maximum=True,
                   correction_for_chance=False),
     lower=0, upper=1,
-    notes=("Not corrected for chance, contrary to thesis Table 4.1: E[Phi|H0] = 1/2 for M = 2, "
+    notes=("Not corrected for chance, contrary to thesis Table 4.1: "
+           ":math:`E[\\hat\\Phi \\mid H_0] = 1/2` for M = 2, "
            "d = 2, k = 1. The Jensen argument of thesis App. B.5 divides by k log(k/d) < 0 "
            "without reversing the inequality; it only shows E >= 0. See docs/table41.md."))
 @count_kernel(undefined_when=lambda c: (c.size == 0) | (c.size == c.n_features),
@@ -489,9 +498,10 @@ def cwrel(c):
               = \\frac{d\\,(N - D + \\sum_f F_f(F_f - 1)) - N^2 + D^2}
               {d\\,(H^2 + M(N - H) - D) - N^2 + D^2}
 
-    with N = sum of the sizes, D = N mod d and H = N mod M (eq. 15; thesis eq. 3.4),
-    CW = sum_f F_f (F_f - 1) / (N (M - 1)) (:func:`weighted_consistency`) and the
-    extremes :func:`cw_min` and :func:`cw_max`. Where CW_max = CW_min, CW_rel = CW (eq. 6).
+    with N the sum of the sizes, :math:`D = N \\bmod d` and :math:`H = N \\bmod M` (eq. 15;
+    thesis eq. 3.4), :math:`CW = \\sum_f F_f (F_f - 1) / (N (M - 1))`
+    (:func:`weighted_consistency`) and the extremes :func:`cw_min` and :func:`cw_max`.
+    Where :math:`CW_{max} = CW_{min}`, :math:`CW_{rel} = CW` (eq. 6).
     Computed in exact integers.
 
     Parameters
@@ -660,7 +670,8 @@ def weighted_consistency(c):
     variants=(
         Variant({"correction_for_chance": "exact"}, {Axiom.CORRECTION_FOR_CHANCE: True},
                 lower=-1,
-                reason="(SH - E[SH|H0]) / (1 - E[SH|H0]) with Poisson-binomial column counts: "
+                reason=":math:`(SH - E[SH \\mid H_0]) / (1 - E[SH \\mid H_0])` with "
+                       "Poisson-binomial column counts: "
                        "the null expectation is 0 for every configuration"),),
     notes="With correction_for_chance='exact', propstab subtracts the exact null expectation "
           "of the whole score (column counts Poisson-binomial); stabm subtracts a pairwise "
@@ -680,8 +691,8 @@ def novovicova(c):
     Z : array-like, DataFrame, sparse matrix or index collections
     n_features, feature_names : optional
     correction_for_chance : {"none", "exact"}
-        ``"exact"``: ``(SH - E[SH|H0]) / (1 - E[SH|H0])``, the column counts being
-        Poisson-binomial under H0.
+        ``"exact"``: :math:`(SH - E[SH \\mid H_0]) / (1 - E[SH \\mid H_0])`, the column
+        counts being Poisson-binomial under :math:`H_0`.
 
     Returns
     -------

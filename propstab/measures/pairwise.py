@@ -434,7 +434,7 @@ def npog(r, ki, kj, d):
     .. math:: \\phi(s_i, s_j) = \\frac{r_{ij} - k_i k_j / d}{k_i - k_i k_j / d}
 
     Zhang et al. estimate the expectation by simulation; propstab uses its exact
-    value k_i k_j / d, as the thesis does.
+    value :math:`k_i k_j / d`, as the thesis does.
 
     Parameters
     ----------
@@ -594,7 +594,8 @@ def unadjusted(r, ki, kj, d):
                   correction_for_chance=False),
     notes="The intersection over the smaller run: 1 whenever one run contains the other, "
           "so MAXIMUM (1 if and only if the runs are identical) fails on nested runs; "
-          + _not_monotone("with varying sizes each pair's weight 1/min(k_i, k_j) differs"),
+          + _not_monotone("with varying sizes each pair's weight :math:`1/\\min(k_i, k_j)` "
+                          "differs"),
     lower=0, upper=1)
 @pair_kernel(reason="a run is empty")
 def overlap_coefficient(r, ki, kj, d):
@@ -603,7 +604,7 @@ def overlap_coefficient(r, ki, kj, d):
     .. math:: \\phi(s_i, s_j) = \\frac{r_{ij}}{\\min(k_i, k_j)}
 
     The share of the smaller run that the other run also selects. With a constant size
-    k it is r_ij / k, equal to Dice's, Ochiai's and POG's similarity; with varying sizes
+    k it is :math:`r_{ij} / k`, equal to Dice's, Ochiai's and POG's similarity; with varying sizes
     it forgives a run for selecting more than the other (a subset scores 1), which is
     what it measures and why MAXIMUM does not hold.
 

@@ -74,7 +74,8 @@ CONSTANT_RUN = "a run ranks every feature equal (no correlation is defined with 
     r_reference=RReference("stats", "cor", input="ranks", r_code=_SPEARMAN_R,
                            note='mean over pairs of runs of cor(t(R), method = "spearman")'),
     notes="Monotonicity holds when every run has the same tie pattern (in particular "
-          "without ties: the value is 1 - mean_f s_f^2 / V_rank, linear in the total "
+          "without ties: the value is :math:`1 - \\frac{1}{d}\\sum_f s_f^2 / V_{rank}`, linear "
+          "in the total "
           "variance), but not when runs with different tie patterns are mixed: each run's "
           "ranks are then scaled by their own spread. The tight lower bound is -1/(M - 1).")
 @cosine_kernel(squares=lambda rk: rk.row_squares, reason=CONSTANT_RUN)
@@ -82,8 +83,9 @@ def spearman(rk):
     """The mean pairwise Spearman correlation of the runs' rankings, by the variance identity.
 
     Spearman's rho of two runs is Pearson's correlation of their midranks (as
-    ``scipy.stats.spearmanr`` and R's ``cor(method = "spearman")``). With u_i the
-    centred midranks of run i scaled to unit length,
+    ``scipy.stats.spearmanr`` and R's ``cor(method = "spearman")``). With :math:`u_i` the
+    centred midranks of run i scaled to unit length (the symbols are defined in the
+    :doc:`/notation`),
 
     .. math:: \\bar\\rho = \\frac{1}{M(M-1)}\\sum_{i \\ne j} u_i \\cdot u_j
               = 1 - \\sum_{f=1}^d s_f^2(u),
@@ -96,7 +98,8 @@ def spearman(rk):
     .. math:: \\bar\\rho = 1 - \\frac{\\frac{1}{d}\\sum_f s_f^2}{V_{rank}}
 
     (Nogueira, Sechidis and Brown 2017; thesis sec. 7.2.2): the form of Nogueira's
-    estimator for sets, E[s_f^2 | H0] = V_rank making it 0 in expectation for random
+    estimator for sets, :math:`E[s_f^2 \\mid H_0] = V_{rank}` making it 0 in expectation
+    for random
     rankings. Computed from the column sums of the normalised ranks in O(M d), with
     the leave-one-run-out values and the U-statistic variance from the same sums.
 
@@ -155,7 +158,8 @@ def _ordered_untied_pairs(rk) -> np.ndarray:
     analytic_variance=u_statistic_variance("kendall"), pairwise=True,
     r_reference=RReference("stats", "cor", input="ranks", r_code=_KENDALL_R,
                            note='mean over pairs of runs of cor(t(R), method = "kendall")'),
-    notes="Kendall's tau is not a function of the rank variances s_f^2: two rank matrices "
+    notes="Kendall's tau is not a function of the rank variances :math:`s_f^2`: two rank "
+          "matrices "
           "with the same total variance can have different values (monotonicity refuted). "
           "The tight lower bound is -1/(M - 1).")
 @cosine_kernel(squares=_ordered_untied_pairs, reason=CONSTANT_RUN)
@@ -166,14 +170,15 @@ def kendall(rk):
     ``cor(method = "kendall")``) is the cosine of their vectors of signs
     :math:`\\mathrm{sign}(r_{if} - r_{ig})` over the ordered pairs of features
     (f, g): concordant minus discordant pairs over
-    :math:`\\sqrt{(n_0 - n_1)(n_0 - n_2)}`, the untied pairs of each run. With u_i
+    :math:`\\sqrt{(n_0 - n_1)(n_0 - n_2)}`, the untied pairs of each run. With :math:`u_i`
     those sign vectors scaled to unit length, as for :func:`spearman`,
 
     .. math:: \\bar\\tau_b = 1 - \\sum_{f \\ne g} s_{fg}^2(u),
 
     and without ties :math:`\\bar\\tau = 1 - \\frac{1}{d(d-1)}\\sum_{f \\ne g}
     s^2(\\mathrm{sign}(r_f - r_g))`, the variance of a random sign being 1. Computed
-    on blocks of features in O(M d^2) time and O(M d) memory per block, never a loop
+    on blocks of features in :math:`O(M d^2)` time and :math:`O(M d)` memory per block,
+    never a loop
     over pairs of runs.
 
     Parameters
@@ -256,7 +261,8 @@ def canberra_expectation(d: int, k: int) -> float:
                                 '"canberra"), over E computed in R by summing over all pairs '
                                 'of truncated ranks'),
     notes="Lower is more stable; 0 exactly for identical rankings (k = d). The normaliser is "
-          "the expectation for untied rankings (Jurman et al.), so E[value | H0] = 1 without "
+          "the expectation for untied rankings (Jurman et al.), so "
+          ":math:`E[\\hat\\Phi \\mid H_0] = 1` without "
           "ties but not with them (correction for chance refuted on tied rankings). Bounded "
           "(each term is below 1, at most about 2k + 1 features differ, and the normaliser "
           "grows as fast) but the supremum has no known closed form: no constant bound is "
@@ -346,7 +352,8 @@ class _TopKKernel(RankKernel):
     parameters=(TOP_K,),
     notes="A set measure of the top-k sets: it ignores the order within and beyond the top "
           "k (maximum and monotonicity refuted). Without ties every top-k set has k features "
-          "and E[value | H0] = 0 (thesis Thm 4); a tie group straddling position k enlarges "
+          "and :math:`E[\\hat\\Phi \\mid H_0] = 0` (thesis Thm 4); a tie group straddling "
+          "position k enlarges "
           "a run's set, and sizes that differ break the correction for chance (as for "
           "`nogueira`). Every run's top-k set is all d features when a tie group starting "
           "within the top k reaches the end (the value is then undefined).")

@@ -248,9 +248,10 @@ def assess(selector, X, y=None, *, n_runs=None, random_state=None, scheme="boots
     (:func:`resample`'s ``downstream=``); one left without a score is never on the
     front, and the comparison says so (``Comparison.left_out``).
 
-    The stopping rule of ``target_halfwidth``: with half-width h_M after M runs, the
-    variance of the estimate decays as 1/M, so h_M' is about h_M sqrt(M / M') and the
-    next M' is ceil(M (h_M / target)^2), at least M + 10, at most ``max_runs``.
+    The stopping rule of ``target_halfwidth``: with half-width :math:`h_M` after M runs,
+    the variance of the estimate decays as 1/M, so :math:`h_{M'} \\approx h_M \\sqrt{M/M'}`
+    and the next :math:`M' = \\lceil M (h_M / \\mathrm{target})^2 \\rceil`, at least
+    M + 10, at most ``max_runs``.
 
     References
     ----------

@@ -181,9 +181,10 @@ def _configurations(draw, shape: _Shape) -> NullConfiguration:
 @public
 def null_configurations(draw, *, min_runs=2, max_runs=None, min_features=2, max_features=None,
                         subset_sizes="proper"):
-    """Configurations ``(M, d, (k_1, ..., k_M))`` of the null model H0.
+    """Configurations ``(M, d, (k_1, ..., k_M))`` of the null model :math:`H_0`.
 
-    Thesis Definition 2: under H0 run i draws a uniformly random subset of size k_i.
+    Thesis Definition 2: under :math:`H_0` run i draws a uniformly random subset of size
+    :math:`k_i` (the symbols are defined in the :doc:`/notation`).
 
     Parameters
     ----------
@@ -203,7 +204,7 @@ def null_configurations(draw, *, min_runs=2, max_runs=None, min_features=2, max_
     See Also
     --------
     selection_matrices : Matrices with these shapes and sizes.
-    propstab.auditing.check_correction_for_chance : Checks E[value | H0] over them.
+    propstab.auditing.check_correction_for_chance : Checks the null expectation over them.
 
     References
     ----------
@@ -303,7 +304,7 @@ def selection_matrices(draw, *, min_runs=2, max_runs=None, min_features=2, max_f
 @public
 def matrix_pairs(draw, *, min_runs=2, max_runs=None, min_features=2, max_features=None,
                  subset_sizes="any"):
-    """Pairs ``(Z1, Z2)`` with the same M, d and the same row sizes k_1..k_M.
+    """Pairs ``(Z1, Z2)`` with the same M, d and the same row sizes :math:`k_1, \\dots, k_M`.
 
     The setting of MONOTONICITY: only the arrangement of the selections differs.
 
