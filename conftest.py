@@ -21,6 +21,20 @@ from propstab.search import REPRODUCIBLE
 settings.register_profile("propstab", REPRODUCIBLE)
 settings.load_profile("propstab")
 
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config, log):
+    """``pytest -n 2`` (``--dist load``, the default): tests/scheduling.py's scheduler,
+    whole modules longest first (``make test`` in minutes, not in a long tail)."""
+    if config.getoption("dist") != "load":
+        return None
+    import importlib.util
+    path = pathlib.Path(__file__).resolve().parent / "tests" / "scheduling.py"
+    spec = importlib.util.spec_from_file_location("propstab_test_scheduling", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.LongestFirstScheduling(config, log)
+
 _R_PACKAGE_DIR = pathlib.Path(__file__).resolve().parent / "propstab" / "r"
 
 

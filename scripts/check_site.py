@@ -143,13 +143,34 @@ def serve(folder: pathlib.Path):
         server.server_close()
 
 
+@contextlib.contextmanager
+def session(folder: pathlib.Path = HTML):
+    """``folder`` served over HTTP and a headless Chromium to read it: yields ``(base URL,
+    driver)``. One session serves several checks (each Chromium start costs seconds)."""
+    with serve(pathlib.Path(folder)) as base, browser() as driver:
+        driver.set_script_timeout(60)
+        yield base, driver
+
+
+@contextlib.contextmanager
+def opened_or_new(html: pathlib.Path, opened):
+    """``opened`` (an open :func:`session` on ``html``) as it is, else a new session."""
+    if opened is not None:
+        yield opened
+    else:
+        with session(html) as fresh:
+            yield fresh
+
+
 def check_pages(html: pathlib.Path = HTML, pages: Sequence[str] = DEFAULT_PAGES,
-                screenshots: pathlib.Path = SCREENSHOTS) -> List[PageCheck]:
-    """Open each page (a path relative to ``html``) and check it; see the module docstring."""
+                screenshots: pathlib.Path = SCREENSHOTS, opened=None) -> List[PageCheck]:
+    """Open each page (a path relative to ``html``) and check it; see the module docstring.
+    ``opened``: a :func:`session` on ``html`` to use instead of starting one."""
     screenshots.mkdir(parents=True, exist_ok=True)
     results = []
-    with serve(html) as base, browser() as driver:
-        driver.set_script_timeout(60)
+    with opened_or_new(html, opened) as (base, driver):
+        driver.get_log("browser")                  # what earlier pages logged is not ours
+        driver.set_window_size(WIDTH, HEIGHT)
         for page in pages:
             path = (html / page).resolve()
             shot = screenshots / (page.replace("/", "_").replace(".html", "") + ".png")

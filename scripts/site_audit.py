@@ -242,17 +242,16 @@ if (typeof MathJax !== "undefined" && MathJax.Hub) {
 
 def widths(html_dir: pathlib.Path = HTML, only: Optional[Sequence[str]] = None,
            width: int = 1400, screenshots: Optional[pathlib.Path] = None,
-           shoot: Sequence[str] = ()) -> Dict[str, tuple]:
+           shoot: Sequence[str] = (), opened=None) -> Dict[str, tuple]:
     """Open every page in one headless Chromium session (window ``width`` px wide) and
     return page -> (page width, window width, formulas, formulas typeset); pages in
-    ``shoot`` are photographed
-    into ``screenshots``."""
+    ``shoot`` are photographed into ``screenshots``. ``opened``: a
+    ``check_site.session`` on ``html_dir`` to use instead of starting one."""
     import check_site                                           # scripts/ (same folder)
     html_dir = pathlib.Path(html_dir)
     names = pages(html_dir) if only is None else list(only)
     out = {}
-    with check_site.serve(html_dir) as base, check_site.browser() as driver:
-        driver.set_script_timeout(60)
+    with check_site.opened_or_new(html_dir, opened) as (base, driver):
         driver.set_window_size(width, check_site.HEIGHT)
         for name in names:
             driver.get(base + name)
@@ -280,14 +279,14 @@ done({width: document.scrollingElement.scrollWidth, window: window.innerWidth,
 
 
 def phone_layout(html_dir: pathlib.Path = HTML, only: Sequence[str] = ("index.html",),
-                 width: int = 390, height: int = 844) -> Dict[str, dict]:
+                 width: int = 390, height: int = 844, opened=None) -> Dict[str, dict]:
     """Open ``only`` in a phone-sized window (390 x 844 px): page -> its width, the
     window's, and the distance from the top of the page to the article (the site's
-    navigation above it should take less than a screen)."""
+    navigation above it should take less than a screen). ``opened``: a
+    ``check_site.session`` on ``html_dir`` to use instead of starting one."""
     import check_site                                           # scripts/ (same folder)
     out = {}
-    with check_site.serve(pathlib.Path(html_dir)) as base, check_site.browser() as driver:
-        driver.set_script_timeout(60)
+    with check_site.opened_or_new(pathlib.Path(html_dir), opened) as (base, driver):
         driver.set_window_size(width, height)
         for name in only:
             driver.get(base + name)
@@ -298,13 +297,15 @@ def phone_layout(html_dir: pathlib.Path = HTML, only: Sequence[str] = ("index.ht
 
 
 def audit(html_dir: pathlib.Path = HTML, browser: bool = True, width: int = 1400,
-          screenshots: Optional[pathlib.Path] = None, shoot: Sequence[str] = ()
-          ) -> Dict[str, List[str]]:
-    """Every check on every page: page -> problems (pages without problems left out)."""
-    problems = collections.defaultdict(list, scan(html_dir))
+          screenshots: Optional[pathlib.Path] = None, shoot: Sequence[str] = (),
+          only: Optional[Sequence[str]] = None, opened=None) -> Dict[str, List[str]]:
+    """Every check on every page (or on the pages ``only``): page -> problems (pages
+    without problems left out). ``opened``: a ``check_site.session`` on ``html_dir`` for
+    the browser's checks, instead of starting one."""
+    problems = collections.defaultdict(list, scan(html_dir, only))
     if browser:
         for name, (page_width, window, formulas, typeset) in widths(
-                html_dir, None, width, screenshots, shoot).items():
+                html_dir, only, width, screenshots, shoot, opened).items():
             if page_width > window:
                 problems[name].append(f"wider than the window: {page_width} px > {window} px")
             if typeset < formulas:

@@ -58,9 +58,9 @@ COVERAGE_CASES = ("strong", "medium", "weak", "tied")
 
 MODES = {
     "quick": dict(d=(30,), M=(20, 60), cases=("medium", "tied"), repeats=300,
-                  population_runs=3000, pilot=300, test_repeats=300),
+                  population_runs=3000, canberra_runs=1500, pilot=300, test_repeats=300),
     "full": dict(d=(20, 100), M=(10, 30, 100), cases=COVERAGE_CASES, repeats=2000,
-                 population_runs=20000, pilot=2000, test_repeats=2000),
+                 population_runs=20000, canberra_runs=3000, pilot=2000, test_repeats=2000),
 }
 
 
@@ -105,7 +105,7 @@ def study_coverage(rng, cfg, mode):
                 runs = cfg["population_runs"] if m != "kendall" or d <= 30 else \
                     cfg["population_runs"] // 4
                 if m == "canberra":
-                    runs = min(runs, 3000)                 # O(N^2 d) pair matrix
+                    runs = min(runs, cfg["canberra_runs"])  # O(N^2 d) pair matrix
                 targets[m] = population_value(rng, case, d, m, runs)
             for M in cfg["M"]:
                 pilot = np.array([propstab.stability(

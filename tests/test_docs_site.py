@@ -171,6 +171,14 @@ def site():
     return HTML
 
 
+@pytest.fixture(scope="module")
+def reader(site):
+    """The built site served over HTTP and one headless Chromium reading it, shared by the
+    browser checks that one xdist worker runs (a Chromium start costs seconds)."""
+    with check_site.session(site) as opened:
+        yield opened
+
+
 @pytest.mark.docs
 def test_site_has_every_section_measure_and_public_name(site):
     for page in ("index", "getting_started", "user_guide/index", "user_guide/choosing",
@@ -221,8 +229,8 @@ def test_measure_pages_show_the_audits_counterexamples(site):
 
 
 @pytest.mark.docs
-def test_site_renders_in_chromium(site):
-    results = check_site.check_pages(site)
+def test_site_renders_in_chromium(site, reader):
+    results = check_site.check_pages(site, opened=reader)
     report = "\n".join(str(r) for r in results)
     print(report)                                   # pytest -s shows the screenshots' paths
     assert [r.page for r in results] == list(check_site.DEFAULT_PAGES)
@@ -276,13 +284,29 @@ def _is_internal(problem: str) -> bool:
     return problem.split(":", 1)[0] in site_audit.INTERNAL_PATTERNS
 
 
+#: The pages are audited in this many parts (every AUDIT_PARTS-th page from the i-th), so
+#: that both xdist workers share the browser's minutes once the site is built.
+AUDIT_PARTS = 6
+
+
 @pytest.mark.docs
-def test_every_page_fits_links_and_reads_for_users(site):
-    """Every page of the site, in one headless Chromium session at 1,400 px: no page wider
-    than the window, no broken link or anchor (the sources' [docs] links included), no
-    raw TeX or plain-text formula in prose, no words for the project instead of the
-    reader (scripts/site_audit.py). About 4 minutes for 300 pages on a loaded machine."""
-    found = site_audit.audit(site)
+def test_pages_left_to_type_formulas_exist(site):
+    """Every page of FORMULAS_TO_TYPESET is a page of the site (a page that is gone has
+    no formula left: drop it from the list)."""
+    gone = sorted(set(FORMULAS_TO_TYPESET) - set(site_audit.pages(site)))
+    assert not gone, f"no such page: {gone}: drop them from the list"
+
+
+@pytest.mark.docs
+@pytest.mark.parametrize("part", range(AUDIT_PARTS))
+def test_every_page_fits_links_and_reads_for_users(site, reader, part):
+    """Every page of the site, in headless Chromium at 1,400 px (AUDIT_PARTS parts of
+    the pages, one test each): no page wider than the window, no broken link or anchor
+    (the sources' [docs] links included), no raw TeX or plain-text formula in prose, no
+    words for the project instead of the reader (scripts/site_audit.py). About 4 minutes
+    for 345 pages on a loaded machine, shared by the workers."""
+    names = site_audit.pages(site)[part::AUDIT_PARTS]
+    found = site_audit.audit(site, only=names, opened=reader)
     left = {}
     for page, problems in found.items():
         problems = [p for p in problems
@@ -294,7 +318,7 @@ def test_every_page_fits_links_and_reads_for_users(site):
     assert not left, "\n".join(f"{page}: {p}" for page, ps in sorted(left.items())
                                for p in ps[:8])
     typeset = [p for p in FORMULAS_TO_TYPESET
-               if not any(_is_formula(x) for x in found.get(p, []))]
+               if p in names and not any(_is_formula(x) for x in found.get(p, []))]
     assert not typeset, f"no plain-text formula left on {typeset}: drop them from the list"
 
 
@@ -382,11 +406,11 @@ def test_r_reference_is_built_from_every_rd_page():
 
 
 @pytest.mark.docs
-def test_measure_pages_read_on_a_phone(site):
+def test_measure_pages_read_on_a_phone(site, reader):
     """At 390 px the article of a catalogue page starts within the first screen (the
     section's 42-page list is a short scrolling box above it, not a screen of links)."""
     pages = ["catalogue/index.html", "catalogue/jaccard.html", "inference.html",
              "auto_gallery/basics/plot_how_stable_is_my_selector.html"]
-    seen = site_audit.phone_layout(site, pages)
+    seen = site_audit.phone_layout(site, pages, opened=reader)
     for page, s in seen.items():
         assert s["top"] < s["screen"] / 2, (page, s)

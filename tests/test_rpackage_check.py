@@ -7,7 +7,9 @@ fails on any ERROR or WARNING and on a NOTE that rpackage/cran-comments.md does 
 explain. ``scripts/stabm_suite.R`` runs stabm's tests (from the stabm source tarball in
 STABM_SOURCE, else downloaded from CRAN; skipped without either). Both run the Python
 package of this checkout (PYTHONPATH). Minutes: R CMD check runs the package's examples
-and its testthat suite. Without R: fails unless PROPSTAB_SKIP_R=1.
+and its testthat suite; this is the one run of that suite in ``make test`` (the test reads
+testthat's summary: no failure, and the expectations really ran, not skipped for want of
+Python). Without R: fails unless PROPSTAB_SKIP_R=1.
 """
 import os
 import pathlib
@@ -43,6 +45,14 @@ def test_r_cmd_check_as_cran_has_no_error_or_warning(tmp_path):
     for note in re.findall(r"^\* checking (.*) \.\.\. (?:\[.*\] )?NOTE$", out, re.M):
         assert f"checking {note}" in explained, (
             f"the NOTE of 'checking {note}' is not explained in rpackage/cran-comments.md")
+    # the testthat suite ran inside the check (its one run in make test): no failure, and
+    # its expectations were evaluated (a missing Python side would skip them all silently)
+    rout = (tmp_path / "propstab.Rcheck" / "tests" / "testthat.Rout").read_text()
+    summary = re.findall(r"\[ FAIL (\d+) \| WARN \d+ \| SKIP (\d+) \| PASS (\d+) \]", rout)
+    assert summary, rout[-3000:]
+    failed, skipped, passed = map(int, summary[-1])
+    assert failed == 0, rout[-3000:]
+    assert passed > 1500, (skipped, rout[-3000:])   # 1862 passed, 0 skipped in November 2026
 
 
 def test_stabm_suite_with_propstab_fails_only_where_documented():

@@ -1,0 +1,83 @@
+"""tests/scheduling.py, the scheduler of ``pytest -n 2``: driven here with two simulated
+workers, it runs every test exactly once, keeps a module's tests on one worker, sends the
+longest known units first and the site audit's parts last."""
+import types
+
+import pytest
+
+pytest.importorskip("xdist")
+import scheduling  # tests/scheduling.py (tests/ is on sys.path)
+
+
+class Worker:
+    def __init__(self, name):
+        self.name, self.shutting_down, self.sent = name, False, []
+        self.gateway = types.SimpleNamespace(id=name)
+
+    def send_runtest_some(self, indexes):
+        self.sent.extend(indexes)
+
+    def shutdown(self):
+        self.shutting_down = True
+
+
+COLLECTION = [
+    "tests/test_a.py::test_1", "tests/test_a.py::test_2", "tests/test_a.py::test_3",
+    "tests/test_docs_site.py::test_page_examples_run[x.md]",
+    "tests/test_docs_site.py::test_every_page_fits_links_and_reads_for_users[0]",
+    "tests/test_docs_site.py::test_every_page_fits_links_and_reads_for_users[1]",
+    "tests/test_docs_site.py::test_site_renders_in_chromium",
+    "tests/test_b.py::test_1",
+    "properties/test_axioms.py::test_axiom[jaccard-bounds]",
+    "properties/test_axioms.py::test_axiom[dice-bounds]",
+    "tests/test_rpackage_check.py::test_r_cmd_check_as_cran_has_no_error_or_warning",
+    "propstab/measures/_x.py::propstab.measures._x.f",
+]
+
+
+def _run():
+    config = types.SimpleNamespace(getvalue=lambda name: ["2*popen"] if name == "tx" else None)
+    sched = scheduling.LongestFirstScheduling(config, None)
+    workers = [Worker("gw0"), Worker("gw1")]
+    for w in workers:
+        sched.add_node(w)
+        sched.add_node_collection(w, list(COLLECTION))
+    sched.schedule()
+    order = list(sched.workqueue)                      # the units not yet sent, in order
+    done = {w.name: [] for w in workers}
+    while any(len(done[w.name]) < len(w.sent) for w in workers):
+        for w in workers:                              # each worker finishes one test
+            if len(done[w.name]) < len(w.sent):
+                index = w.sent[len(done[w.name])]
+                done[w.name].append(COLLECTION[index])
+                sched.mark_test_complete(w, index)
+    return order, done
+
+
+def test_every_test_runs_once_and_a_module_stays_on_one_worker():
+    _, done = _run()
+    ran = done["gw0"] + done["gw1"]
+    assert sorted(ran) == sorted(COLLECTION)
+    for module in ("tests/test_a.py", "properties/test_axioms.py"):
+        on = {name for name, tests in done.items() if any(t.startswith(module) for t in tests)}
+        assert len(on) == 1, (module, done)
+    # the longest units start first, one on each worker
+    assert {done["gw0"][0], done["gw1"][0]} == {
+        "tests/test_rpackage_check.py::test_r_cmd_check_as_cran_has_no_error_or_warning",
+        "tests/test_docs_site.py::test_page_examples_run[x.md]"}
+
+
+def test_units_go_longest_first_and_the_audit_parts_last():
+    config = types.SimpleNamespace(getvalue=lambda name: ["2*popen"] if name == "tx" else None)
+    sched = scheduling.LongestFirstScheduling(config, None)
+    units = [sched._split_scope(n) for n in COLLECTION]
+    assert units.count("tests/test_docs_site.py") == 2           # the parts are units
+    assert len(set(units)) == 8
+    order, _ = _run()
+    # four units went out at the start, two per worker (a worker with two tests or fewer
+    # left gets one more): R CMD check and the axioms, the docs module and test_a (the
+    # first unlisted); then the other unlisted in collection order, the audit's parts last
+    assert order == ["tests/test_b.py",
+                     "propstab/measures/_x.py",
+                     "tests/test_docs_site.py::test_every_page_fits_links_and_reads_for_users[0]",
+                     "tests/test_docs_site.py::test_every_page_fits_links_and_reads_for_users[1]"]
