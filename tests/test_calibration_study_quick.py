@@ -137,3 +137,14 @@ def test_a_stopped_run_continues_from_its_cache(study, quick, cache, tmp_path):
     foreign.write_text(lines[0] + "\n")
     with pytest.raises(ValueError, match="cache: .* another run"):
         study.run("quick", seed=1, cache=foreign, compute=False)
+
+
+def test_paired_difference_is_scipys_paired_t_interval(study):
+    from scipy import stats
+    rng = np.random.default_rng(3)
+    a, b = rng.random(12), rng.random(12)
+    mean, low, high = study.paired_difference(a, b)
+    ci = stats.ttest_rel(a, b).confidence_interval(0.95)
+    np.testing.assert_allclose([mean, low, high], [np.mean(a - b), ci.low, ci.high],
+                               rtol=1e-12)
+    assert all(np.isnan(study.paired_difference([1.0], [0.0])))
