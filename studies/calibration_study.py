@@ -360,16 +360,19 @@ def figure(result, path):
         key = (r["model"], r["n"], r["p"], r["s"])
         if key not in settings:
             settings.append(key)
-    fig, axes = plt.subplots(1, len(settings), figsize=(4.2 * len(settings), 3.8),
+    fig, axes = plt.subplots(1, len(settings), figsize=(3.6 * len(settings), 3.8),
                              squeeze=False, sharey=True)
     for ax, key in zip(axes[0], settings):
         rows = [r for r in result["results"]
                 if (r["model"], r["n"], r["p"], r["s"]) == key]
         for i, r in enumerate(rows):
+            half = (1.96 * r["f1_sd"] / math.sqrt(r["replicates"])
+                    if r["replicates"] > 1 else 0.0)   # the mean F1's normal interval
             ax.errorbar(r["stability"], r["f1"], xerr=[[r["stability"] - r["low"]],
                                                        [r["high"] - r["stability"]]],
-                        fmt="o", color=f"C{i}", label=r["rule"], capsize=3)
-        ax.set_title(f"{key[0]}, n={key[1]}, p={key[2]}, s={key[3]}", fontsize="medium")
+                        yerr=half, fmt="o", color=f"C{i}", label=r["rule"], capsize=3)
+        ax.set_title(f"{key[0]}, n={key[1]}, p={key[2]}, s={key[3]}\n"
+                     f"({rows[0]['replicates']} replicates)", fontsize="medium")
         ax.set_xlabel("stability over replicates (nogueira)")
         ax.set_xlim(-0.05, 1.05)
         ax.set_ylim(-0.05, 1.05)
