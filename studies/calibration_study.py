@@ -265,19 +265,20 @@ def paired_difference(a, b, confidence_level=0.95):
     return mean, mean - half, mean + half
 
 
-def run(mode="quick", seed=2026, cache=None, n_jobs=1, compute=True):
+def run(mode="quick", seed=2026, cache=None, n_jobs=1, compute=True, only=None):
     """Every setting of ``mode``: per rule the mean precision, recall, F1, size and the
     stability of the supports over the replicates. Returns a dict (JSON-able).
 
     ``cache`` (a JSON-lines file): each finished replicate is appended to it, and the
     replicates it already holds are not run again, so a stopped run continues where it
     stopped. ``n_jobs``: replicates in parallel (joblib; the result does not depend on
-    it). ``compute=False``: summarise what the cache holds, running nothing."""
+    it). ``compute=False``: summarise what the cache holds, running nothing. ``only``:
+    the indices of the settings to run (the summary covers every setting in the cache)."""
     import propstab
     cfg = MODES[mode]
     done = read_cache(cache, mode, seed) if cache is not None else {}
     todo = [(k, rep) for k in range(len(cfg["settings"])) for rep in range(cfg["replicates"])
-            if (k, rep) not in done]
+            if (k, rep) not in done and (only is None or k in only)]
     if compute and todo:
         if n_jobs == 1:
             new = [_cached_replicate(mode, k, rep, seed, cache) for k, rep in todo]
@@ -393,6 +394,8 @@ def main(argv=None):
                         help="JSON-lines file of finished replicates, continued on a rerun "
                              "(default: calibration_study_<mode>.jsonl in --out)")
     parser.add_argument("--n-jobs", type=int, default=1, help="replicates in parallel")
+    parser.add_argument("--settings", type=int, nargs="+", default=None,
+                        help="run only these settings (0-based indices of the mode's list)")
     parser.add_argument("--report-only", action="store_true",
                         help="summarise the cache without running replicates")
     parser.add_argument("--json", default=None,
@@ -405,7 +408,7 @@ def main(argv=None):
     out.mkdir(parents=True, exist_ok=True)
     cache = args.cache or out / f"calibration_study_{mode}.jsonl"
     result = run(mode, seed=args.seed, cache=cache, n_jobs=args.n_jobs,
-                 compute=not args.report_only)
+                 compute=not args.report_only, only=args.settings)
     table = markdown(result)
     (out / "calibration_study.md").write_text(table)
     (out / "calibration_study.json").write_text(json.dumps(result, indent=1))
