@@ -24,16 +24,28 @@ across the replicates (Nogueira's estimator on the replicates' supports, with it
 95 % interval): a rule that recovers the same features from every data set of the
 same law is stable.
 
+stabs and sharp share one set of subsample fits (the sharp fit reads the stabs fit's
+checkpoint, with the result of a fit of its own), and every rule searches Stabl's
+penalty range (``PATH_RATIO``). Each replicate's data and seeds come from
+``SeedSequence(seed, spawn_key=(setting, replicate))``, so replicates run in parallel
+(``--n-jobs``) and in any order with the same result; each finished replicate is
+appended to a JSON-lines cache (``--cache``) and a rerun continues from it.
+
 Run:  /usr/bin/python3 studies/calibration_study.py --quick      (< 60 s; the test)
-      /usr/bin/python3 studies/calibration_study.py --mode medium   (the docs' table)
-      /usr/bin/python3 studies/calibration_study.py                 (full: >= 50 replicates)
-Writes ``calibration_study.md`` and ``calibration_study.png`` in ``--out``
-(default ``docs/figures``; the table is copied into ``docs/calibration.md``).
+      /usr/bin/python3 studies/calibration_study.py --mode medium   (10 replicates)
+      /usr/bin/python3 studies/calibration_study.py --mode full --n-jobs 2 \
+          --cache studies/calibration_study_full.jsonl \
+          --json studies/calibration_study_full.json                 (the docs' table)
+      ... --report-only    (summarise the cache as it stands, running nothing)
+Writes ``calibration_study.md``, ``.json`` and ``.png`` in ``--out`` (default
+``docs/figures``; the table is copied into ``docs/calibration.md``).
 """
 from __future__ import annotations
 
 import argparse
 import json
+import math
+import os
 import pathlib
 import sys
 import time
@@ -45,7 +57,12 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 RULES = ("stabs", "sharp", "Stabl", "1-SE stability", "CV lasso")
 BLOCK = 10
 
-#: (model, n, p, s) per mode, with the subsampling sizes
+#: (model, n, p, s) per mode, with the subsampling sizes. Every rule searches the same
+#: penalty range, Stabl's (alpha_max down to alpha_max / 30, C_min up to 100 C_min; the
+#: 1-SE rule's grid spans it too). "full" spans the issue's ranges (n 100..500,
+#: p 100..1000, s 5..20, linear and logistic) with 50 replicates per setting and
+#: smaller subsampling sizes than stabs's default (B = 20 complementary pairs instead of
+#: 50, 10 penalties instead of 25); its settings run cheapest first.
 MODES = {
     "quick": dict(settings=[("linear", 100, 50, 5), ("logistic", 150, 50, 5)],
                   replicates=3, n_subsamples=6, n_alphas=6, n_runs=8, n_candidates=5),
@@ -53,10 +70,13 @@ MODES = {
                    replicates=10, n_subsamples=10, n_alphas=10, n_runs=20, n_candidates=6),
     "large": dict(settings=[("linear", 300, 300, 10), ("logistic", 400, 300, 10)],
                   replicates=20, n_subsamples=10, n_alphas=10, n_runs=20, n_candidates=6),
-    "full": dict(settings=[("linear", 100, 100, 5), ("linear", 500, 1000, 20),
-                           ("logistic", 200, 100, 5), ("logistic", 500, 1000, 20)],
-                 replicates=50, n_subsamples=50, n_alphas=25, n_runs=50, n_candidates=10),
+    "full": dict(settings=[("linear", 100, 100, 5), ("logistic", 200, 100, 5),
+                           ("linear", 500, 1000, 20), ("logistic", 500, 1000, 20)],
+                 replicates=50, n_subsamples=20, n_alphas=10, n_runs=20, n_candidates=8),
 }
+#: The ratio of the smallest to the largest penalty of the stability selection path
+#: (StabilitySelection's ``eps``): Stabl's range, which calibration="fdp" uses anyway.
+PATH_RATIO = {"linear": 1 / 30, "logistic": 1 / 100}
 
 
 def simulate(model, n, p, s, rng, rho=0.5, beta=1.0):
@@ -125,19 +145,43 @@ def cv_lasso(model, X, y, seed):
     return np.abs(np.ravel(fitted.coef_)) > 0
 
 
-def supports(model, X, y, cfg, seed):
-    """The support of each rule on one replicate."""
+def supports(model, X, y, cfg, seed, times=None):
+    """The support of each rule on one replicate (``times``, a dict, receives each
+    rule's CPU seconds).
+
+    stabs and sharp share one set of subsample fits: the stabs fit writes them to a
+    checkpoint directory and the sharp fit, whose path, subsamples and seeds are the
+    same, reads them back instead of fitting again (``StabilitySelection``'s
+    ``checkpoint=``; the result is that of a fit of its own)."""
+    import tempfile
     from propstab import StabilitySelection
     common = dict(n_subsamples=cfg["n_subsamples"], n_alphas=cfg["n_alphas"],
                   random_state=seed)
     est = _estimator(model)
+    times = {} if times is None else times
     out = {}
-    out["stabs"] = StabilitySelection(est, cutoff=0.75, PFER=1.0, **common).fit(X, y).support_
-    out["sharp"] = StabilitySelection(est, calibration="stability_score", PFER=None,
-                                      **common).fit(X, y).support_
+    clock = time.process_time()
+
+    def lap(rule):
+        nonlocal clock
+        now = time.process_time()
+        times[rule] = now - clock
+        clock = now
+
+    with tempfile.TemporaryDirectory(prefix="calibration-study-") as shared:
+        out["stabs"] = StabilitySelection(est, cutoff=0.75, PFER=1.0, eps=PATH_RATIO[model],
+                                          checkpoint=shared, **common).fit(X, y).support_
+        lap("stabs")
+        out["sharp"] = StabilitySelection(est, calibration="stability_score", PFER=None,
+                                          eps=PATH_RATIO[model], checkpoint=shared,
+                                          **common).fit(X, y).support_
+        lap("sharp")
     out["Stabl"] = StabilitySelection(est, calibration="fdp", **common).fit(X, y).support_
+    lap("Stabl")
     out["1-SE stability"] = one_se_rule(model, X, y, cfg["n_runs"], cfg["n_candidates"], seed)
+    lap("1-SE stability")
     out["CV lasso"] = cv_lasso(model, X, y, seed)
+    lap("CV lasso")
     return out
 
 
@@ -149,27 +193,115 @@ def scores(selected, truth):
     return precision, recall, f1
 
 
-def run(mode="quick", seed=2026):
+def replicate(mode, k, rep, seed=2026):
+    """Replicate ``rep`` of setting ``k`` of ``mode``: what each rule selects (feature
+    indices), the truth and each rule's CPU seconds. Its data and seeds come from
+    ``SeedSequence(seed, spawn_key=(k, rep))`` alone, so replicates can run in any
+    order, in parallel, or in another run (the cache)."""
+    cfg = MODES[mode]
+    model, n, p, s = cfg["settings"][k]
+    rng = np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(k, rep)))
+    X, y, truth = simulate(model, n, p, s, rng)
+    times = {}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        chosen = supports(model, X, y, cfg, seed=int(rng.integers(2 ** 31)), times=times)
+    return dict(setting=[model, n, p, s], replicate=rep,
+                truth=np.flatnonzero(truth).tolist(),
+                selected={r: np.flatnonzero(m).tolist() for r, m in chosen.items()},
+                cpu_seconds={r: round(t, 3) for r, t in times.items()})
+
+
+def fingerprint(mode, seed):
+    """What a cached replicate depends on: a cache line of another run is refused."""
+    return dict(mode=mode, seed=seed, config=json.loads(json.dumps(MODES[mode])),
+                path_ratio=PATH_RATIO, version=2)
+
+
+def read_cache(path, mode, seed):
+    """The replicates finished in an earlier run, keyed by (setting index, replicate)."""
+    path = pathlib.Path(path)
+    done = {}
+    if not path.exists():
+        return done
+    expected = fingerprint(mode, seed)
+    settings = [list(x) for x in MODES[mode]["settings"]]
+    for number, line in enumerate(path.read_text().splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            record = json.loads(line)
+        except json.JSONDecodeError:        # a line cut by a kill: that replicate reruns
+            continue
+        if record.get("fingerprint") != expected:
+            raise ValueError(f"cache: {path} line {number} holds a replicate of another "
+                             f"run (mode, seed or configuration differ); use another "
+                             f"--cache file or delete this one")
+        done[(settings.index(record["setting"]), record["replicate"])] = record
+    return done
+
+
+def _cached_replicate(mode, k, rep, seed, cache):
+    record = replicate(mode, k, rep, seed)
+    record["fingerprint"] = fingerprint(mode, seed)
+    if cache is not None:     # one write of one line (after a newline: a line cut by a
+        with open(cache, "a", encoding="utf-8") as f:       # kill is left on its own)
+            f.write("\n" + json.dumps(record) + "\n")
+            f.flush()
+            os.fsync(f.fileno())
+    return record
+
+
+def paired_difference(a, b, confidence_level=0.95):
+    """The mean of a - b over the replicates (the same data sets for both rules) with
+    its t interval; NaNs for fewer than 2 replicates, the mean alone when a == b."""
+    from scipy import stats
+    d = np.asarray(a, dtype=float) - np.asarray(b, dtype=float)
+    if len(d) < 2:
+        return math.nan, math.nan, math.nan
+    mean = float(d.mean())
+    half = float(stats.t.ppf((1 + confidence_level) / 2, len(d) - 1) * d.std(ddof=1)
+                 / math.sqrt(len(d)))
+    return mean, mean - half, mean + half
+
+
+def run(mode="quick", seed=2026, cache=None, n_jobs=1, compute=True, only=None):
     """Every setting of ``mode``: per rule the mean precision, recall, F1, size and the
-    stability of the supports over the replicates. Returns a dict (JSON-able)."""
+    stability of the supports over the replicates. Returns a dict (JSON-able).
+
+    ``cache`` (a JSON-lines file): each finished replicate is appended to it, and the
+    replicates it already holds are not run again, so a stopped run continues where it
+    stopped. ``n_jobs``: replicates in parallel (joblib; the result does not depend on
+    it). ``compute=False``: summarise what the cache holds, running nothing. ``only``:
+    the indices of the settings to run (the summary covers every setting in the cache)."""
     import propstab
     cfg = MODES[mode]
-    root = np.random.SeedSequence(seed)
+    done = read_cache(cache, mode, seed) if cache is not None else {}
+    todo = [(k, rep) for k in range(len(cfg["settings"])) for rep in range(cfg["replicates"])
+            if (k, rep) not in done and (only is None or k in only)]
+    if compute and todo:
+        if n_jobs == 1:
+            new = [_cached_replicate(mode, k, rep, seed, cache) for k, rep in todo]
+        else:
+            from joblib import Parallel, delayed
+            new = Parallel(n_jobs=n_jobs)(delayed(_cached_replicate)(mode, k, rep, seed, cache)
+                                          for k, rep in todo)
+        done.update({(k, rep): r for (k, rep), r in zip(todo, new)})
     results = []
     for k, (model, n, p, s) in enumerate(cfg["settings"]):
-        rng = np.random.default_rng(root.spawn(1)[0])
-        per_rule = {r: [] for r in RULES}
-        truth = None
-        for rep in range(cfg["replicates"]):
-            X, y, truth = simulate(model, n, p, s, rng)
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore")
-                chosen = supports(model, X, y, cfg, seed=int(rng.integers(2 ** 31)))
-            for rule, mask in chosen.items():
-                per_rule[rule].append(np.asarray(mask, dtype=bool))
+        records = [done[key] for key in sorted(done) if key[0] == k]
+        if not records:
+            continue
+        truth = np.zeros(p, dtype=bool)
+        truth[records[0]["truth"]] = True
+        f1 = {}
         for rule in RULES:
-            Z = np.array(per_rule[rule])
+            Z = np.zeros((len(records), p), dtype=bool)
+            for i, r in enumerate(records):
+                Z[i, r["selected"][rule]] = True
             prf = np.array([scores(z, truth) for z in Z])
+            f1[rule] = prf[:, 2]
+            diff, diff_low, diff_high = paired_difference(prf[:, 2], f1[RULES[0]])
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
                 est = propstab.estimate(Z.astype(int), "nogueira")
@@ -177,29 +309,47 @@ def run(mode="quick", seed=2026):
             results.append(dict(model=model, n=n, p=p, s=s, rule=rule,
                                 replicates=len(Z), precision=float(prf[:, 0].mean()),
                                 recall=float(prf[:, 1].mean()), f1=float(prf[:, 2].mean()),
+                                f1_sd=float(prf[:, 2].std(ddof=1)) if len(Z) > 1 else math.nan,
+                                f1_minus_stabs=diff, f1_minus_stabs_low=diff_low,
+                                f1_minus_stabs_high=diff_high,
                                 size=float(Z.sum(axis=1).mean()),
                                 stability=float(est.statistic), low=float(low),
-                                high=float(high)))
+                                high=float(high),
+                                cpu_seconds=float(sum(r["cpu_seconds"][rule] for r in records))))
     return dict(mode=mode, seed=seed, config={k: v for k, v in cfg.items()},
-                results=results)
+                path_ratio=PATH_RATIO, results=results)
 
 
 def markdown(result) -> str:
     cfg = result["config"]
-    lines = [f"Mode `{result['mode']}` (seed {result['seed']}): {cfg['replicates']} "
-             f"replicates per setting; stability selection with "
-             f"{cfg['n_subsamples']} complementary pairs over {cfg['n_alphas']} penalties; "
-             f"the 1-SE rule over {cfg['n_candidates']} penalties and {cfg['n_runs']} "
-             f"bootstraps.", "",
-             "| model | n | p | s | rule | precision | recall | F1 | mean size | "
-             "stability (95 % CI) |",
-             "|---|---|---|---|---|---|---|---|---|---|"]
+    counts = {}
     for r in result["results"]:
-        lines.append(f"| {r['model']} | {r['n']} | {r['p']} | {r['s']} | {r['rule']} | "
-                     f"{r['precision']:.2f} | {r['recall']:.2f} | {r['f1']:.2f} | "
-                     f"{r['size']:.1f} | {r['stability']:.2f} [{r['low']:.2f}, "
-                     f"{r['high']:.2f}] |")
+        counts[(r["model"], r["n"], r["p"], r["s"])] = r["replicates"]
+    reached = ", ".join(f"{m} n={n} p={p} s={s}: {c}" for (m, n, p, s), c in counts.items())
+    cpu = sum(r["cpu_seconds"] for r in result["results"])
+    lines = [f"Mode `{result['mode']}` (seed {result['seed']}): {cfg['replicates']} "
+             f"replicates per setting asked; reached: {reached}. Stability selection with "
+             f"{cfg['n_subsamples']} complementary pairs over {cfg['n_alphas']} penalties "
+             f"(stabs and sharp on the same fits; every rule over Stabl's penalty range); "
+             f"the 1-SE rule over {cfg['n_candidates']} penalties and {cfg['n_runs']} "
+             f"bootstraps. CPU time of the replicates: {cpu / 60:.1f} min. F1 is the mean "
+             f"(standard deviation over the replicates); F1 - stabs is the mean paired "
+             f"difference from stabs on the same data sets with its 95 % t interval.", "",
+             "| model | n | p | s | replicates | rule | precision | recall | F1 (sd) | "
+             "F1 - stabs (95 % CI) | mean size | stability (95 % CI) |",
+             "|---|---|---|---|---|---|---|---|---|---|---|---|"]
+    for r in result["results"]:
+        lines.append(f"| {r['model']} | {r['n']} | {r['p']} | {r['s']} | {r['replicates']} | "
+                     f"{r['rule']} | {r['precision']:.2f} | {r['recall']:.2f} | "
+                     f"{r['f1']:.2f} ({r['f1_sd']:.2f}) | "
+                     f"{'' if r['rule'] == RULES[0] else _signed(r)} | {r['size']:.1f} | "
+                     f"{r['stability']:.2f} [{r['low']:.2f}, {r['high']:.2f}] |")
     return "\n".join(lines) + "\n"
+
+
+def _signed(r):
+    return (f"{r['f1_minus_stabs']:+.2f} [{r['f1_minus_stabs_low']:+.2f}, "
+            f"{r['f1_minus_stabs_high']:+.2f}]")
 
 
 def figure(result, path):
@@ -211,16 +361,19 @@ def figure(result, path):
         key = (r["model"], r["n"], r["p"], r["s"])
         if key not in settings:
             settings.append(key)
-    fig, axes = plt.subplots(1, len(settings), figsize=(4.2 * len(settings), 3.8),
+    fig, axes = plt.subplots(1, len(settings), figsize=(3.6 * len(settings), 3.8),
                              squeeze=False, sharey=True)
     for ax, key in zip(axes[0], settings):
         rows = [r for r in result["results"]
                 if (r["model"], r["n"], r["p"], r["s"]) == key]
         for i, r in enumerate(rows):
+            half = (1.96 * r["f1_sd"] / math.sqrt(r["replicates"])
+                    if r["replicates"] > 1 else 0.0)   # the mean F1's normal interval
             ax.errorbar(r["stability"], r["f1"], xerr=[[r["stability"] - r["low"]],
                                                        [r["high"] - r["stability"]]],
-                        fmt="o", color=f"C{i}", label=r["rule"], capsize=3)
-        ax.set_title(f"{key[0]}, n={key[1]}, p={key[2]}, s={key[3]}", fontsize="medium")
+                        yerr=half, fmt="o", color=f"C{i}", label=r["rule"], capsize=3)
+        ax.set_title(f"{key[0]}, n={key[1]}, p={key[2]}, s={key[3]}\n"
+                     f"({rows[0]['replicates']} replicates)", fontsize="medium")
         ax.set_xlabel("stability over replicates (nogueira)")
         ax.set_xlim(-0.05, 1.05)
         ax.set_ylim(-0.05, 1.05)
@@ -237,15 +390,30 @@ def main(argv=None):
     parser.add_argument("--mode", choices=tuple(MODES), default=None)
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--out", default=str(ROOT / "docs" / "figures"))
+    parser.add_argument("--cache", default=None,
+                        help="JSON-lines file of finished replicates, continued on a rerun "
+                             "(default: calibration_study_<mode>.jsonl in --out)")
+    parser.add_argument("--n-jobs", type=int, default=1, help="replicates in parallel")
+    parser.add_argument("--settings", type=int, nargs="+", default=None,
+                        help="run only these settings (0-based indices of the mode's list)")
+    parser.add_argument("--report-only", action="store_true",
+                        help="summarise the cache without running replicates")
+    parser.add_argument("--json", default=None,
+                        help="also write the summary to this file (e.g. "
+                             "studies/calibration_study_full.json)")
     args = parser.parse_args(argv)
     mode = "quick" if args.quick else (args.mode or "full")
     start = time.time()
-    result = run(mode, seed=args.seed)
     out = pathlib.Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
+    cache = args.cache or out / f"calibration_study_{mode}.jsonl"
+    result = run(mode, seed=args.seed, cache=cache, n_jobs=args.n_jobs,
+                 compute=not args.report_only, only=args.settings)
     table = markdown(result)
     (out / "calibration_study.md").write_text(table)
     (out / "calibration_study.json").write_text(json.dumps(result, indent=1))
+    if args.json:
+        pathlib.Path(args.json).write_text(json.dumps(result, indent=1) + "\n")
     figure(result, out / "calibration_study.png")
     print(table)
     print(f"{mode} mode: {time.time() - start:.0f} s; wrote {out}/calibration_study.*")
