@@ -37,7 +37,7 @@ from typing import Any, Callable, Iterable, Optional, Tuple, Union
 
 try:
     import hypothesis
-    from hypothesis import HealthCheck, Verbosity
+    from hypothesis import HealthCheck, Phase, Verbosity
 except ImportError as exc:  # pragma: no cover - exercised only without the extra
     raise ImportError("propstab's searches need Hypothesis: pip install propstab[audit]") from exc
 
@@ -49,6 +49,12 @@ same examples on every machine), no per-example deadline (timings are not proper
 derandomised. :func:`search` keeps the first two and replaces derandomisation by a seed;
 ``hypothesis.find(strategy, condition, settings=REPRODUCIBLE)`` finds the same minimal
 example on every run, and the test suite's Hypothesis profile is this object."""
+
+
+# Every phase but ``explain``: it only words the report of a failure (which a search
+# returns as its Found, never prints), and to do so runs each shrinking step under
+# sys.settrace; the examples drawn, targeted and shrunk are the same without it.
+_PHASES = tuple(p for p in Phase if p.name != "explain")
 
 
 class Found(Exception):
@@ -172,7 +178,7 @@ def search(strategy, probe: Callable[[Any], Optional[Found]], *, max_examples: i
     True
     """
     @hypothesis.settings(REPRODUCIBLE, max_examples=max_examples, derandomize=False,
-                         report_multiple_bugs=False, print_blob=False,
+                         report_multiple_bugs=False, print_blob=False, phases=_PHASES,
                          verbosity=Verbosity.quiet, suppress_health_check=list(HealthCheck))
     @hypothesis.seed(seed)
     @hypothesis.given(strategy)
