@@ -11,6 +11,7 @@ Usage: python scripts/gen_r_pages.py [--check]
 """
 from __future__ import annotations
 
+import inspect
 import pathlib
 import sys
 import unicodedata
@@ -47,6 +48,29 @@ def rd(text: str) -> str:
             .replace("_", "\\_").replace("*", "\\*"))
 
 
+def _tex(doc: str) -> str:
+    """The first ``.. math::`` formula of a docstring (the measure's definition), on one line."""
+    lines = inspect.cleandoc(doc or "").splitlines()
+    for i, line in enumerate(lines):
+        if line.lstrip().startswith(".. math::"):
+            indent = len(line) - len(line.lstrip())
+            body = [line.strip()[len(".. math::"):]]
+            for more in lines[i + 1:]:
+                if more.strip() and len(more) - len(more.lstrip()) <= indent:
+                    break
+                body.append(more)
+            return " ".join(" ".join(body).split())
+    raise ValueError(f"no .. math:: formula in the docstring: {doc[:60]!r}")
+
+
+def deqn(tex: str, text: str) -> str:
+    """Rd's display formula: LaTeX for the PDF manual, HTML help and the site (which
+    typesets it), ``text`` (ASCII) for R's text help. Both arguments are verbatim Rd."""
+    latex = tex.replace("%", "\\%")
+    plain = ascii(text).replace("\\", "\\\\").replace("%", "\\%")
+    return "\\deqn{" + latex + "}{" + plain + "}"
+
+
 def wrap(text: str, first: str = "", indent: str = "#' ") -> list:
     words, lines, line = text.split(), [], "#' " + first
     for w in words:
@@ -70,13 +94,12 @@ def page(function: str, measure: str, similarity: bool, in_stabm: bool) -> list:
     family = FAMILY_PAGE.get(info.family, "stabm_pairs") if in_stabm else "more_measures"
     low, high = (ascii(b.text) for b in info.bounds)
     lines = [f"#' Stability measure {function[len('stability'):]}", "#'"]
-    lines += wrap(f"The stability of feature selection as propstab's measure `\"{measure}\"` "
-                  f"({rd(info.summary)}), with "
+    lines += wrap(f"The stability of feature selection as propstab's measure `\"{measure}\"`, with "
                   + (f"the name, arguments and value of stabm's `{function}()`"
                      if in_stabm else "stabm's conventions (stabm has no such function)")
                   + f"; the same value as `stability(features, measure = \"{measure}\")`. "
-                  f"Its range is \\[{rd(low)}, {rd(high)}\\].")
-    lines += ["#'"]
+                  f"Its range is \\[{rd(low)}, {rd(high)}\\]. Its definition:")
+    lines += ["#' " + deqn(_tex(info.function.__doc__), info.summary), "#'"]
     lines += wrap(f"Family page, with the arguments shared by these functions: [{family}].")
     lines += [f"#' @inheritParams {family}",
               f"#' @inheritParams {'stabm_pairs' if in_stabm else 'stability'}",

@@ -268,12 +268,12 @@ FOR_CONTRIBUTORS = {"contributing.html"}
 #: Problems known and open, by page (none now: register's example removes its measure
 #: with the public ``propstab.registry.unregister``).
 KNOWN_OPEN: dict = {}
-#: Pages that still write some formulas as plain text (``sum_f p_f^2``): the guide pages
-#: not yet converted to dollar math (the API and measure pages, built from docstrings and
-#: registry notes, are typeset with ``:math:``). A page leaves this list when it is clean (the
-#: test fails on a listed page without such formulas, so the list only shrinks); every
-#: other page fails on any plain-text formula.
-FORMULAS_TO_TYPESET = {"r.html", "r_crosscheck.html", "table41.html"}
+#: Pages that still write some formulas as plain text (``sum_f p_f^2``): none now (the guide
+#: pages use dollar math, the API and measure pages ``:math:``, the R reference the LaTeX of
+#: the help pages' ``\deqn``). A page listed here must have such formulas (the test fails
+#: on a listed page without them, so the list only shrinks); every other page fails on any
+#: plain-text formula.
+FORMULAS_TO_TYPESET: set = set()
 
 
 def _is_formula(problem: str) -> bool:

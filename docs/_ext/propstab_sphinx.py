@@ -609,7 +609,7 @@ def generate_api(folder: pathlib.Path) -> None:
 # ------------------------------------------------------------------ the R package's help pages
 
 def _rd_group(text: str, i: int):
-    """The content of the brace group opening at ``text[i] == "{"`` and the index after
+    r"""The content of the brace group opening at ``text[i] == "{"`` and the index after
     its closing brace (Rd escapes ``\{``, ``\}`` and ``\%`` are kept)."""
     depth, j = 0, i
     while j < len(text):
@@ -649,11 +649,12 @@ def _rd_sections(text: str) -> list:
 
 
 def _rd_inline(text: str) -> str:
-    """Rd markup inside a paragraph as Markdown (code, links, emphasis, lists)."""
+    """Rd markup inside a paragraph as Markdown (code, links, emphasis, lists; formulas,
+    ``\\eqn{latex}{ascii}`` and ``\\deqn``, as dollar math from their LaTeX)."""
     out, i = [], 0
     while i < len(text):
         c = text[i]
-        if c == "\\" and i + 1 < len(text) and text[i + 1] in "{}%\\":
+        if c == "\\" and i + 1 < len(text) and text[i + 1] in "{}%\\_":
             out.append(text[i + 1])
             i += 2
             continue
@@ -669,6 +670,10 @@ def _rd_inline(text: str) -> str:
         while i < len(text) and text[i] == "{":
             arg, i = _rd_group(text, i)
             args.append(arg)
+        if name in ("eqn", "deqn") and args:        # LaTeX (first argument): typeset
+            latex = " ".join(args[0].replace("\\%", "%").split())
+            out.append(f"${latex}$" if name == "eqn" else f"\n\n$${latex}$$\n\n")
+            continue
         inner = [_rd_inline(a) for a in args]
         if name in ("code", "verb", "link", "method", "dQuote", "sQuote", "env", "file"):
             plain = re.sub(r"`", "", "".join(inner))

@@ -116,9 +116,9 @@ ADJUSTED_NO_SIMILAR_PAIR = ExpectedDifference(
             "intersection.common (stabilityUnadjusted's formula)",
     reason="stabm's stability() looks for an off-diagonal entry of sim.mat >= threshold; "
            "when there is none it replaces the measure by 'intersection.common' and the "
-           "correction by the 'unadjusted' expectation k_i k_j / p, i.e. it returns "
-           "mean (r - k_i k_j/p) / (sqrt(k_i k_j) - k_i k_j/p). Yu's maximum is "
-           "(k_i + k_j)/2, not sqrt(k_i k_j), so Yu's value changes as soon as two runs "
+           "correction by the 'unadjusted' expectation kᵢ kⱼ / p, i.e. it returns the "
+           "mean over pairs of (rᵢⱼ - kᵢ kⱼ/p) / (√(kᵢ kⱼ) - kᵢ kⱼ/p). Yu's maximum is "
+           "(kᵢ + kⱼ)/2, not √(kᵢ kⱼ), so Yu's value changes as soon as two runs "
            "differ in size (Yu's own definition then equals stabm's kappa). Without "
            "correction the raw scores coincide except for two empty runs, where Yu is "
            "undefined (NA in stabm's own yu) and intersection.common gives 0. For the "

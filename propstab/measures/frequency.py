@@ -67,8 +67,9 @@ CORRECTED_GLOBAL_SCORE = ExpectedDifference(
     summary="corrected Davis and Novovicova subtract pairwise expectations from a "
             "global score",
     reason="with correction.for.chance, stabm computes the global score S of all M runs, "
-           "then for every pair of runs the expectation E_ij of the score of two random "
-           "runs of sizes k_i, k_j, and returns mean_ij (S - E_ij) / (max - E_ij). The "
+           "then for every pair of runs i, j the expectation Eᵢⱼ of the score of two random "
+           "runs of sizes kᵢ and kⱼ, and returns the mean over the pairs of "
+           "(S - Eᵢⱼ) / (max - Eᵢⱼ). The "
            "expectation of S itself depends on all M sizes, so for M > 2 the result is "
            "not corrected for chance (its null expectation is not 0). propstab subtracts "
            "the exact expectation of S under the null model (union-size law for Davis, "

@@ -222,7 +222,7 @@ vcov.propstab_estimate <- function(object, ...) {
 #' @param alternative `"two.sided"`, `"less"` or `"greater"`: H1 is that the stability
 #'   of x differs from, is less than or is greater than `phi0` (one sample) or the
 #'   stability of y (two samples; the difference is x minus y, as in `t.test()` and in
-#'   propstab's Python `two_sample_test(x, y)`; the thesis's T_M is y minus x, the
+#'   propstab's Python `two_sample_test(x, y)`; the thesis's \eqn{T_M}{T_M} is y minus x, the
 #'   statistic's opposite).
 #' @param paired Whether row i of `x` and of `y` come from the same resample i.
 #' @param test One sample: `"auto"` (the test that inverts the default interval of

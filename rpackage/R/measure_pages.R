@@ -3,10 +3,10 @@
 
 #' Stability measure Davis
 #'
-#' The stability of feature selection as propstab's measure `"davis"` (max(0, (1/F)
-#' sum\_f p\_f - penalty \* median(k)/d), F = |union of runs|), with the name, arguments
-#' and value of stabm's `stabilityDavis()`; the same value as `stability(features,
-#' measure = "davis")`. Its range is \[0, 1\].
+#' The stability of feature selection as propstab's measure `"davis"`, with the name,
+#' arguments and value of stabm's `stabilityDavis()`; the same value as
+#' `stability(features, measure = "davis")`. Its range is \[0, 1\]. Its definition:
+#' \deqn{\hat\Phi(Z) = \max\left(0, \frac{1}{F}\sum_f \hat p_f - \alpha\,\frac{\mathrm{median}(k_1, \dots, k_M)}{d}\right)}{max(0, (1/F) sum_f p_f - penalty * median(k)/d), F = |union of runs|}
 #'
 #' Family page, with the arguments shared by these functions: [stabm_frequencies].
 #' @inheritParams stabm_frequencies
@@ -18,12 +18,12 @@
 #' \item corrected Davis and Novovicova subtract pairwise expectations from a global
 #'   score (`stabm_differences()` key `corrected_global_score`): with
 #'   correction.for.chance, stabm computes the global score S of all M runs, then for
-#'   every pair of runs the expectation E\_ij of the score of two random runs of sizes
-#'   k\_i, k\_j, and returns mean\_ij (S - E\_ij) / (max - E\_ij). The expectation of S
-#'   itself depends on all M sizes, so for M > 2 the result is not corrected for chance
-#'   (its null expectation is not 0). propstab subtracts the exact expectation of S under
-#'   the null model (union-size law for Davis, Poisson-binomial column counts for
-#'   Novovicova). For M = 2 both coincide (with Davis's penalty 0, see
+#'   every pair of runs i, j the expectation Eij of the score of two random runs of sizes
+#'   ki and kj, and returns the mean over the pairs of (S - Eij) / (max - Eij). The
+#'   expectation of S itself depends on all M sizes, so for M > 2 the result is not
+#'   corrected for chance (its null expectation is not 0). propstab subtracts the exact
+#'   expectation of S under the null model (union-size law for Davis, Poisson-binomial
+#'   column counts for Novovicova). For M = 2 both coincide (with Davis's penalty 0, see
 #'   davis\_penalty\_maximum).
 #' \item corrected Davis with a penalty: stabm normalises by max(1 - penalty/p,
 #'   floor((M-1)/2)/M), propstab by 1 (`stabm_differences()` key
@@ -62,9 +62,10 @@ NULL
 
 #' Stability measure Dice
 #'
-#' The stability of feature selection as propstab's measure `"dice"` (2 |s\_i cap s\_j| /
-#' (|s\_i| + |s\_j|)), with the name, arguments and value of stabm's `stabilityDice()`;
-#' the same value as `stability(features, measure = "dice")`. Its range is \[0, 1\].
+#' The stability of feature selection as propstab's measure `"dice"`, with the name,
+#' arguments and value of stabm's `stabilityDice()`; the same value as
+#' `stability(features, measure = "dice")`. Its range is \[0, 1\]. Its definition:
+#' \deqn{\phi(s_i, s_j) = \frac{2 r_{ij}}{k_i + k_j}}{2 |s_i cap s_j| / (|s_i| + |s_j|)}
 #'
 #' Family page, with the arguments shared by these functions: [stabm_pairs].
 #' @inheritParams stabm_pairs
@@ -101,10 +102,10 @@ NULL
 
 #' Stability measure Hamming
 #'
-#' The stability of feature selection as propstab's measure `"hamming"` (1 - (|s\_i \\
-#' s\_j| + |s\_j \\ s\_i|) / d), with the name, arguments and value of stabm's
-#' `stabilityHamming()`; the same value as `stability(features, measure = "hamming")`.
-#' Its range is \[0, 1\].
+#' The stability of feature selection as propstab's measure `"hamming"`, with the name,
+#' arguments and value of stabm's `stabilityHamming()`; the same value as
+#' `stability(features, measure = "hamming")`. Its range is \[0, 1\]. Its definition:
+#' \deqn{\phi(s_i, s_j) = 1 - \frac{|s_i \setminus s_j| + |s_j \setminus s_i|}{d} = \frac{d - k_i - k_j + 2 r_{ij}}{d}}{1 - (|s_i \\ s_j| + |s_j \\ s_i|) / d}
 #'
 #' Family page, with the arguments shared by these functions: [stabm_pairs].
 #' @inheritParams stabm_pairs
@@ -142,11 +143,11 @@ NULL
 
 #' Stability measure IntersectionCount
 #'
-#' The stability of feature selection as propstab's measure `"intersection_count"`
-#' (corrected |F\_i cap F\_j| + min(#F\_i-side, #F\_j-side with a similar partner)), with
+#' The stability of feature selection as propstab's measure `"intersection_count"`, with
 #' the name, arguments and value of stabm's `stabilityIntersectionCount()`; the same
 #' value as `stability(features, measure = "intersection_count")`. Its range is \[-inf,
-#' 1\].
+#' 1\]. Its definition:
+#' \deqn{\hat\Phi = \frac{2}{M(M-1)}\sum_{i<j} \frac{I(F_i, F_j) - E[I|H_0]}{\sqrt{k_i k_j} - E[I|H_0]}}{corrected |F_i cap F_j| + min(#F_i-side, #F_j-side with a similar partner)}
 #'
 #' Family page, with the arguments shared by these functions: [stabm_similar].
 #' @inheritParams stabm_similar
@@ -159,10 +160,10 @@ NULL
 #'   (stabilityUnadjusted's formula) (`stabm_differences()` key
 #'   `adjusted_no_similar_pair`): stabm's stability() looks for an off-diagonal entry of
 #'   sim.mat >= threshold; when there is none it replaces the measure by
-#'   'intersection.common' and the correction by the 'unadjusted' expectation k\_i k\_j /
-#'   p, i.e. it returns mean (r - k\_i k\_j/p) / (sqrt(k\_i k\_j) - k\_i k\_j/p). Yu's
-#'   maximum is (k\_i + k\_j)/2, not sqrt(k\_i k\_j), so Yu's value changes as soon as
-#'   two runs differ in size (Yu's own definition then equals stabm's kappa). Without
+#'   'intersection.common' and the correction by the 'unadjusted' expectation ki kj / p,
+#'   i.e. it returns the mean over pairs of (rij - ki kj/p) / (sqrt(ki kj) - ki kj/p).
+#'   Yu's maximum is (ki + kj)/2, not sqrt(ki kj), so Yu's value changes as soon as two
+#'   runs differ in size (Yu's own definition then equals stabm's kappa). Without
 #'   correction the raw scores coincide except for two empty runs, where Yu is undefined
 #'   (NA in stabm's own yu) and intersection.common gives 0. For the intersection.\*
 #'   measures score, maximum and exact expectation are unchanged by the switch (only
@@ -226,10 +227,11 @@ NULL
 
 #' Stability measure IntersectionGreedy
 #'
-#' The stability of feature selection as propstab's measure `"intersection_greedy"`
-#' (corrected |F\_i cap F\_j| + greedy matching of similar features), with the name,
-#' arguments and value of stabm's `stabilityIntersectionGreedy()`; the same value as
-#' `stability(features, measure = "intersection_greedy")`. Its range is \[-inf, 1\].
+#' The stability of feature selection as propstab's measure `"intersection_greedy"`, with
+#' the name, arguments and value of stabm's `stabilityIntersectionGreedy()`; the same
+#' value as `stability(features, measure = "intersection_greedy")`. Its range is \[-inf,
+#' 1\]. Its definition:
+#' \deqn{\hat\Phi = \frac{2}{M(M-1)}\sum_{i<j} \frac{I(F_i, F_j) - E[I|H_0]}{\sqrt{k_i k_j} - E[I|H_0]}}{corrected |F_i cap F_j| + greedy matching of similar features}
 #'
 #' Family page, with the arguments shared by these functions: [stabm_similar].
 #' @inheritParams stabm_similar
@@ -242,10 +244,10 @@ NULL
 #'   (stabilityUnadjusted's formula) (`stabm_differences()` key
 #'   `adjusted_no_similar_pair`): stabm's stability() looks for an off-diagonal entry of
 #'   sim.mat >= threshold; when there is none it replaces the measure by
-#'   'intersection.common' and the correction by the 'unadjusted' expectation k\_i k\_j /
-#'   p, i.e. it returns mean (r - k\_i k\_j/p) / (sqrt(k\_i k\_j) - k\_i k\_j/p). Yu's
-#'   maximum is (k\_i + k\_j)/2, not sqrt(k\_i k\_j), so Yu's value changes as soon as
-#'   two runs differ in size (Yu's own definition then equals stabm's kappa). Without
+#'   'intersection.common' and the correction by the 'unadjusted' expectation ki kj / p,
+#'   i.e. it returns the mean over pairs of (rij - ki kj/p) / (sqrt(ki kj) - ki kj/p).
+#'   Yu's maximum is (ki + kj)/2, not sqrt(ki kj), so Yu's value changes as soon as two
+#'   runs differ in size (Yu's own definition then equals stabm's kappa). Without
 #'   correction the raw scores coincide except for two empty runs, where Yu is undefined
 #'   (NA in stabm's own yu) and intersection.common gives 0. For the intersection.\*
 #'   measures score, maximum and exact expectation are unchanged by the switch (only
@@ -309,10 +311,11 @@ NULL
 
 #' Stability measure IntersectionMBM
 #'
-#' The stability of feature selection as propstab's measure `"intersection_mbm"`
-#' (corrected |F\_i cap F\_j| + maximum bipartite matching of similar features), with the
-#' name, arguments and value of stabm's `stabilityIntersectionMBM()`; the same value as
-#' `stability(features, measure = "intersection_mbm")`. Its range is \[-inf, 1\].
+#' The stability of feature selection as propstab's measure `"intersection_mbm"`, with
+#' the name, arguments and value of stabm's `stabilityIntersectionMBM()`; the same value
+#' as `stability(features, measure = "intersection_mbm")`. Its range is \[-inf, 1\]. Its
+#' definition:
+#' \deqn{\hat\Phi = \frac{2}{M(M-1)}\sum_{i<j} \frac{I(F_i, F_j) - E[I|H_0]}{\sqrt{k_i k_j} - E[I|H_0]}}{corrected |F_i cap F_j| + maximum bipartite matching of similar features}
 #'
 #' Family page, with the arguments shared by these functions: [stabm_similar].
 #' @inheritParams stabm_similar
@@ -325,10 +328,10 @@ NULL
 #'   (stabilityUnadjusted's formula) (`stabm_differences()` key
 #'   `adjusted_no_similar_pair`): stabm's stability() looks for an off-diagonal entry of
 #'   sim.mat >= threshold; when there is none it replaces the measure by
-#'   'intersection.common' and the correction by the 'unadjusted' expectation k\_i k\_j /
-#'   p, i.e. it returns mean (r - k\_i k\_j/p) / (sqrt(k\_i k\_j) - k\_i k\_j/p). Yu's
-#'   maximum is (k\_i + k\_j)/2, not sqrt(k\_i k\_j), so Yu's value changes as soon as
-#'   two runs differ in size (Yu's own definition then equals stabm's kappa). Without
+#'   'intersection.common' and the correction by the 'unadjusted' expectation ki kj / p,
+#'   i.e. it returns the mean over pairs of (rij - ki kj/p) / (sqrt(ki kj) - ki kj/p).
+#'   Yu's maximum is (ki + kj)/2, not sqrt(ki kj), so Yu's value changes as soon as two
+#'   runs differ in size (Yu's own definition then equals stabm's kappa). Without
 #'   correction the raw scores coincide except for two empty runs, where Yu is undefined
 #'   (NA in stabm's own yu) and intersection.common gives 0. For the intersection.\*
 #'   measures score, maximum and exact expectation are unchanged by the switch (only
@@ -392,10 +395,11 @@ NULL
 
 #' Stability measure IntersectionMean
 #'
-#' The stability of feature selection as propstab's measure `"intersection_mean"`
-#' (corrected |F\_i cap F\_j| + min of summed mean similarities), with the name,
-#' arguments and value of stabm's `stabilityIntersectionMean()`; the same value as
-#' `stability(features, measure = "intersection_mean")`. Its range is \[-inf, 1\].
+#' The stability of feature selection as propstab's measure `"intersection_mean"`, with
+#' the name, arguments and value of stabm's `stabilityIntersectionMean()`; the same value
+#' as `stability(features, measure = "intersection_mean")`. Its range is \[-inf, 1\]. Its
+#' definition:
+#' \deqn{\hat\Phi = \frac{2}{M(M-1)}\sum_{i<j} \frac{I(F_i, F_j) - E[I|H_0]}{\sqrt{k_i k_j} - E[I|H_0]}}{corrected |F_i cap F_j| + min of summed mean similarities}
 #'
 #' Family page, with the arguments shared by these functions: [stabm_similar].
 #' @inheritParams stabm_similar
@@ -408,10 +412,10 @@ NULL
 #'   (stabilityUnadjusted's formula) (`stabm_differences()` key
 #'   `adjusted_no_similar_pair`): stabm's stability() looks for an off-diagonal entry of
 #'   sim.mat >= threshold; when there is none it replaces the measure by
-#'   'intersection.common' and the correction by the 'unadjusted' expectation k\_i k\_j /
-#'   p, i.e. it returns mean (r - k\_i k\_j/p) / (sqrt(k\_i k\_j) - k\_i k\_j/p). Yu's
-#'   maximum is (k\_i + k\_j)/2, not sqrt(k\_i k\_j), so Yu's value changes as soon as
-#'   two runs differ in size (Yu's own definition then equals stabm's kappa). Without
+#'   'intersection.common' and the correction by the 'unadjusted' expectation ki kj / p,
+#'   i.e. it returns the mean over pairs of (rij - ki kj/p) / (sqrt(ki kj) - ki kj/p).
+#'   Yu's maximum is (ki + kj)/2, not sqrt(ki kj), so Yu's value changes as soon as two
+#'   runs differ in size (Yu's own definition then equals stabm's kappa). Without
 #'   correction the raw scores coincide except for two empty runs, where Yu is undefined
 #'   (NA in stabm's own yu) and intersection.common gives 0. For the intersection.\*
 #'   measures score, maximum and exact expectation are unchanged by the switch (only
@@ -475,10 +479,10 @@ NULL
 
 #' Stability measure Jaccard
 #'
-#' The stability of feature selection as propstab's measure `"jaccard"` (|s\_i cap s\_j|
-#' / |s\_i cup s\_j|), with the name, arguments and value of stabm's
-#' `stabilityJaccard()`; the same value as `stability(features, measure = "jaccard")`.
-#' Its range is \[0, 1\].
+#' The stability of feature selection as propstab's measure `"jaccard"`, with the name,
+#' arguments and value of stabm's `stabilityJaccard()`; the same value as
+#' `stability(features, measure = "jaccard")`. Its range is \[0, 1\]. Its definition:
+#' \deqn{\phi(s_i, s_j) = \frac{r_{ij}}{k_i + k_j - r_{ij}}}{|s_i cap s_j| / |s_i cup s_j|}
 #'
 #' Family page, with the arguments shared by these functions: [stabm_pairs].
 #' @inheritParams stabm_pairs
@@ -518,10 +522,10 @@ NULL
 
 #' Stability measure Kappa
 #'
-#' The stability of feature selection as propstab's measure `"kappa"` ((r\_ij - k\_i
-#' k\_j/d) / ((k\_i + k\_j)/2 - k\_i k\_j/d)), with the name, arguments and value of
-#' stabm's `stabilityKappa()`; the same value as `stability(features, measure =
-#' "kappa")`. Its range is \[-1, 1\].
+#' The stability of feature selection as propstab's measure `"kappa"`, with the name,
+#' arguments and value of stabm's `stabilityKappa()`; the same value as
+#' `stability(features, measure = "kappa")`. Its range is \[-1, 1\]. Its definition:
+#' \deqn{\phi(s_i, s_j) = \frac{r_{ij} - k_i k_j / d}{(k_i + k_j)/2 - k_i k_j / d}}{(r_ij - k_i k_j/d) / ((k_i + k_j)/2 - k_i k_j/d)}
 #'
 #' Family page, with the arguments shared by these functions: [stabm_pairs].
 #' @inheritParams stabm_pairs
@@ -555,9 +559,10 @@ NULL
 
 #' Stability measure Kuncheva
 #'
-#' The stability of feature selection as propstab's measure `"kuncheva"` ((r\_ij - k^2/d)
-#' / (k - k^2/d), constant k), with stabm's conventions (stabm has no such function); the
-#' same value as `stability(features, measure = "kuncheva")`. Its range is \[-1, 1\].
+#' The stability of feature selection as propstab's measure `"kuncheva"`, with stabm's
+#' conventions (stabm has no such function); the same value as `stability(features,
+#' measure = "kuncheva")`. Its range is \[-1, 1\]. Its definition:
+#' \deqn{\phi(s_i, s_j) = \frac{r_{ij} - k^2/d}{k - k^2/d}}{(r_ij - k^2/d) / (k - k^2/d), constant k}
 #'
 #' Family page, with the arguments shared by these functions: [more_measures].
 #' @inheritParams more_measures
@@ -579,10 +584,10 @@ NULL
 
 #' Stability measure Lustgarten
 #'
-#' The stability of feature selection as propstab's measure `"lustgarten"` ((r\_ij - k\_i
-#' k\_j/d) / (min(k\_i, k\_j) - max(0, k\_i + k\_j - d))), with the name, arguments and
-#' value of stabm's `stabilityLustgarten()`; the same value as `stability(features,
-#' measure = "lustgarten")`. Its range is \[-1, 1\].
+#' The stability of feature selection as propstab's measure `"lustgarten"`, with the
+#' name, arguments and value of stabm's `stabilityLustgarten()`; the same value as
+#' `stability(features, measure = "lustgarten")`. Its range is \[-1, 1\]. Its definition:
+#' \deqn{\phi(s_i, s_j) = \frac{r_{ij} - k_i k_j / d} {\min(k_i, k_j) - \max(0, k_i + k_j - d)}}{(r_ij - k_i k_j/d) / (min(k_i, k_j) - max(0, k_i + k_j - d))}
 #'
 #' Family page, with the arguments shared by these functions: [stabm_pairs].
 #' @inheritParams stabm_pairs
@@ -616,10 +621,10 @@ NULL
 
 #' Stability measure MSI
 #'
-#' The stability of feature selection as propstab's measure `"msi"` (mean over pairs of
-#' the LP max sum s\_fg x\_fg / k-bar (shared importance)), with stabm's conventions
-#' (stabm has no such function); the same value as `stability(features, measure =
-#' "msi")`. Its range is \[0, 1\].
+#' The stability of feature selection as propstab's measure `"msi"`, with stabm's
+#' conventions (stabm has no such function); the same value as `stability(features,
+#' measure = "msi")`. Its range is \[0, 1\]. Its definition:
+#' \deqn{S(i, j) = \max_{x \ge 0} \frac{1}{\bar k}\sum_{f \in F_i} \sum_{g \in F_j} s_{f,g}\, x_{f,g} \quad\text{s.t.}\quad \sum_{g} x_{f,g} \le I_{i,f},\; \sum_{f} x_{f,g} \le I_{j,g}}{mean over pairs of the LP max sum s_fg x_fg / k-bar (shared importance)}
 #'
 #' Family page, with the arguments shared by these functions: [more_measures].
 #' @inheritParams more_measures
@@ -641,10 +646,10 @@ NULL
 
 #' Stability measure NPOG
 #'
-#' The stability of feature selection as propstab's measure `"npog"` ((r\_ij - k\_i
-#' k\_j/d) / (k\_i - k\_i k\_j/d) (ordered pairs)), with stabm's conventions (stabm has
-#' no such function); the same value as `stability(features, measure = "npog")`. Its
-#' range is \[1 - d, 1\].
+#' The stability of feature selection as propstab's measure `"npog"`, with stabm's
+#' conventions (stabm has no such function); the same value as `stability(features,
+#' measure = "npog")`. Its range is \[1 - d, 1\]. Its definition:
+#' \deqn{\phi(s_i, s_j) = \frac{r_{ij} - k_i k_j / d}{k_i - k_i k_j / d}}{(r_ij - k_i k_j/d) / (k_i - k_i k_j/d) (ordered pairs)}
 #'
 #' Family page, with the arguments shared by these functions: [more_measures].
 #' @inheritParams more_measures
@@ -667,10 +672,10 @@ NULL
 
 #' Stability measure Nogueira
 #'
-#' The stability of feature selection as propstab's measure `"nogueira"` (1 - mean\_f
-#' s\_f^2 / ((k-bar/d)(1 - k-bar/d))), with the name, arguments and value of stabm's
-#' `stabilityNogueira()`; the same value as `stability(features, measure = "nogueira")`.
-#' Its range is \[-1, 1\].
+#' The stability of feature selection as propstab's measure `"nogueira"`, with the name,
+#' arguments and value of stabm's `stabilityNogueira()`; the same value as
+#' `stability(features, measure = "nogueira")`. Its range is \[-1, 1\]. Its definition:
+#' \deqn{\hat\Phi(Z) = 1 - \frac{\frac{1}{d}\sum_f s_f^2} {\frac{\bar k}{d}\left(1 - \frac{\bar k}{d}\right)},\qquad s_f^2 = \frac{M}{M-1}\hat p_f (1 - \hat p_f)}{1 - mean_f s_f^2 / ((k-bar/d)(1 - k-bar/d))}
 #'
 #' Family page, with the arguments shared by these functions: [stabm_frequencies].
 #' @inheritParams stabm_frequencies
@@ -703,10 +708,10 @@ NULL
 
 #' Stability measure Novovicova
 #'
-#' The stability of feature selection as propstab's measure `"novovicova"` (sum\_\{f in
-#' X\} F\_f log2 F\_f / (N log2 M)), with the name, arguments and value of stabm's
-#' `stabilityNovovicova()`; the same value as `stability(features, measure =
-#' "novovicova")`. Its range is \[0, 1\].
+#' The stability of feature selection as propstab's measure `"novovicova"`, with the
+#' name, arguments and value of stabm's `stabilityNovovicova()`; the same value as
+#' `stability(features, measure = "novovicova")`. Its range is \[0, 1\]. Its definition:
+#' \deqn{SH = \frac{\sum_{f \in X} F_f \log_2 F_f}{N \log_2 M} = \frac{\sum_{f \in X} F_f \ln F_f}{N \ln M}}{sum_{f in X} F_f log2 F_f / (N log2 M)}
 #'
 #' Family page, with the arguments shared by these functions: [stabm_frequencies].
 #' @inheritParams stabm_frequencies
@@ -718,12 +723,12 @@ NULL
 #' \item corrected Davis and Novovicova subtract pairwise expectations from a global
 #'   score (`stabm_differences()` key `corrected_global_score`): with
 #'   correction.for.chance, stabm computes the global score S of all M runs, then for
-#'   every pair of runs the expectation E\_ij of the score of two random runs of sizes
-#'   k\_i, k\_j, and returns mean\_ij (S - E\_ij) / (max - E\_ij). The expectation of S
-#'   itself depends on all M sizes, so for M > 2 the result is not corrected for chance
-#'   (its null expectation is not 0). propstab subtracts the exact expectation of S under
-#'   the null model (union-size law for Davis, Poisson-binomial column counts for
-#'   Novovicova). For M = 2 both coincide (with Davis's penalty 0, see
+#'   every pair of runs i, j the expectation Eij of the score of two random runs of sizes
+#'   ki and kj, and returns the mean over the pairs of (S - Eij) / (max - Eij). The
+#'   expectation of S itself depends on all M sizes, so for M > 2 the result is not
+#'   corrected for chance (its null expectation is not 0). propstab subtracts the exact
+#'   expectation of S under the null model (union-size law for Davis, Poisson-binomial
+#'   column counts for Novovicova). For M = 2 both coincide (with Davis's penalty 0, see
 #'   davis\_penalty\_maximum).
 #' \item correction.for.chance = "estimate" is computed exactly where propstab has the
 #'   exact expectation (`stabm_differences()` key `estimate_computed_exactly`): stabm
@@ -754,10 +759,10 @@ NULL
 
 #' Stability measure Ochiai
 #'
-#' The stability of feature selection as propstab's measure `"ochiai"` (|s\_i cap s\_j| /
-#' sqrt(|s\_i| |s\_j|)), with the name, arguments and value of stabm's
-#' `stabilityOchiai()`; the same value as `stability(features, measure = "ochiai")`. Its
-#' range is \[0, 1\].
+#' The stability of feature selection as propstab's measure `"ochiai"`, with the name,
+#' arguments and value of stabm's `stabilityOchiai()`; the same value as
+#' `stability(features, measure = "ochiai")`. Its range is \[0, 1\]. Its definition:
+#' \deqn{\phi(s_i, s_j) = \frac{r_{ij}}{\sqrt{k_i k_j}}}{|s_i cap s_j| / sqrt(|s_i| |s_j|)}
 #'
 #' Family page, with the arguments shared by these functions: [stabm_pairs].
 #' @inheritParams stabm_pairs
@@ -795,9 +800,10 @@ NULL
 
 #' Stability measure POG
 #'
-#' The stability of feature selection as propstab's measure `"pog"` (|s\_i cap s\_j| /
-#' |s\_i| (ordered pairs)), with stabm's conventions (stabm has no such function); the
-#' same value as `stability(features, measure = "pog")`. Its range is \[0, 1\].
+#' The stability of feature selection as propstab's measure `"pog"`, with stabm's
+#' conventions (stabm has no such function); the same value as `stability(features,
+#' measure = "pog")`. Its range is \[0, 1\]. Its definition:
+#' \deqn{\phi(s_i, s_j) = \frac{r_{ij}}{k_i}}{|s_i cap s_j| / |s_i| (ordered pairs)}
 #'
 #' Family page, with the arguments shared by these functions: [more_measures].
 #' @inheritParams more_measures
@@ -819,10 +825,10 @@ NULL
 
 #' Stability measure Phi
 #'
-#' The stability of feature selection as propstab's measure `"phi"` (Pearson correlation
-#' of the binary vectors z\_i and z\_j), with the name, arguments and value of stabm's
-#' `stabilityPhi()`; the same value as `stability(features, measure = "phi")`. Its range
-#' is \[-1, 1\].
+#' The stability of feature selection as propstab's measure `"phi"`, with the name,
+#' arguments and value of stabm's `stabilityPhi()`; the same value as
+#' `stability(features, measure = "phi")`. Its range is \[-1, 1\]. Its definition:
+#' \deqn{\phi(s_i, s_j) = \frac{d\, r_{ij} - k_i k_j} {\sqrt{k_i (d - k_i) k_j (d - k_j)}}}{Pearson correlation of the binary vectors z_i and z_j}
 #'
 #' Family page, with the arguments shared by these functions: [stabm_pairs].
 #' @inheritParams stabm_pairs
@@ -856,10 +862,11 @@ NULL
 
 #' Stability measure Sechidis
 #'
-#' The stability of feature selection as propstab's measure `"sechidis"` (1 - tr(C S) /
-#' tr(C Sigma0), S the unbiased covariance of Z's columns), with the name, arguments and
-#' value of stabm's `stabilitySechidis()`; the same value as `stability(features, measure
-#' = "sechidis")`. Its range is \[-inf, inf\].
+#' The stability of feature selection as propstab's measure `"sechidis"`, with the name,
+#' arguments and value of stabm's `stabilitySechidis()`; the same value as
+#' `stability(features, measure = "sechidis")`. Its range is \[-inf, inf\]. Its
+#' definition:
+#' \deqn{\hat\Phi_C(Z) = 1 - \frac{\mathrm{tr}(C S)}{\mathrm{tr}(C \Sigma^0)}}{1 - tr(C S) / tr(C Sigma0), S the unbiased covariance of Z's columns}
 #'
 #' Family page, with the arguments shared by these functions: [stabm_similar].
 #' @inheritParams stabm_similar
@@ -898,10 +905,10 @@ NULL
 
 #' Stability measure Somol
 #'
-#' The stability of feature selection as propstab's measure `"cwrel"` ((CW - CW\_min) /
-#' (CW\_max - CW\_min), Somol-Novovicova eq. 15), with the name, arguments and value of
-#' stabm's `stabilitySomol()`; the same value as `stability(features, measure =
-#' "cwrel")`. Its range is \[0, 1\].
+#' The stability of feature selection as propstab's measure `"cwrel"`, with the name,
+#' arguments and value of stabm's `stabilitySomol()`; the same value as
+#' `stability(features, measure = "cwrel")`. Its range is \[0, 1\]. Its definition:
+#' \deqn{CW_{rel} = \frac{CW - CW_{min}}{CW_{max} - CW_{min}} = \frac{d\,(N - D + \sum_f F_f(F_f - 1)) - N^2 + D^2} {d\,(H^2 + M(N - H) - D) - N^2 + D^2}}{(CW - CW_min) / (CW_max - CW_min), Somol-Novovicova eq. 15}
 #'
 #' Family page, with the arguments shared by these functions: [stabm_frequencies].
 #' @inheritParams stabm_frequencies
@@ -947,10 +954,10 @@ NULL
 
 #' Stability measure Unadjusted
 #'
-#' The stability of feature selection as propstab's measure `"unadjusted"` ((r\_ij - k\_i
-#' k\_j/d) / (sqrt(k\_i k\_j) - k\_i k\_j/d)), with the name, arguments and value of
-#' stabm's `stabilityUnadjusted()`; the same value as `stability(features, measure =
-#' "unadjusted")`. Its range is \[-1, 1\].
+#' The stability of feature selection as propstab's measure `"unadjusted"`, with the
+#' name, arguments and value of stabm's `stabilityUnadjusted()`; the same value as
+#' `stability(features, measure = "unadjusted")`. Its range is \[-1, 1\]. Its definition:
+#' \deqn{\phi(s_i, s_j) = \frac{r_{ij} - k_i k_j / d}{\sqrt{k_i k_j} - k_i k_j / d}}{(r_ij - k_i k_j/d) / (sqrt(k_i k_j) - k_i k_j/d)}
 #'
 #' Family page, with the arguments shared by these functions: [stabm_pairs].
 #' @inheritParams stabm_pairs
@@ -983,10 +990,10 @@ NULL
 
 #' Stability measure Wald
 #'
-#' The stability of feature selection as propstab's measure `"wald"` ((r\_ij - k\_i
-#' k\_j/d) / (min(k\_i, k\_j) - k\_i k\_j/d)), with the name, arguments and value of
-#' stabm's `stabilityWald()`; the same value as `stability(features, measure = "wald")`.
-#' Its range is \[1 - d, 1\].
+#' The stability of feature selection as propstab's measure `"wald"`, with the name,
+#' arguments and value of stabm's `stabilityWald()`; the same value as
+#' `stability(features, measure = "wald")`. Its range is \[1 - d, 1\]. Its definition:
+#' \deqn{\phi(s_i, s_j) = \frac{r_{ij} - k_i k_j / d}{\min(k_i, k_j) - k_i k_j / d}}{(r_ij - k_i k_j/d) / (min(k_i, k_j) - k_i k_j/d)}
 #'
 #' Family page, with the arguments shared by these functions: [stabm_pairs].
 #' @inheritParams stabm_pairs
@@ -1026,10 +1033,10 @@ NULL
 
 #' Stability measure Yu
 #'
-#' The stability of feature selection as propstab's measure `"yu"` ((I - E\[I\]) / ((k\_i
-#' + k\_j)/2 - E\[I\]), I = |F\_i cap F\_j| + (O\_ij + O\_ji)/2), with the name,
+#' The stability of feature selection as propstab's measure `"yu"`, with the name,
 #' arguments and value of stabm's `stabilityYu()`; the same value as `stability(features,
-#' measure = "yu")`. Its range is \[-inf, 1\].
+#' measure = "yu")`. Its range is \[-inf, 1\]. Its definition:
+#' \deqn{I(F_i, F_j) = |F_i \cap F_j| + \frac{O_{ij} + O_{ji}}{2},\quad \hat\Phi = \frac{2}{M(M-1)}\sum_{i<j} \frac{I - E[I|H_0]}{\frac{k_i + k_j}{2} - E[I|H_0]}}{(I - E[I]) / ((k_i + k_j)/2 - E[I]), I = |F_i cap F_j| + (O_ij + O_ji)/2}
 #'
 #' Family page, with the arguments shared by these functions: [stabm_similar].
 #' @inheritParams stabm_similar
@@ -1042,10 +1049,10 @@ NULL
 #'   (stabilityUnadjusted's formula) (`stabm_differences()` key
 #'   `adjusted_no_similar_pair`): stabm's stability() looks for an off-diagonal entry of
 #'   sim.mat >= threshold; when there is none it replaces the measure by
-#'   'intersection.common' and the correction by the 'unadjusted' expectation k\_i k\_j /
-#'   p, i.e. it returns mean (r - k\_i k\_j/p) / (sqrt(k\_i k\_j) - k\_i k\_j/p). Yu's
-#'   maximum is (k\_i + k\_j)/2, not sqrt(k\_i k\_j), so Yu's value changes as soon as
-#'   two runs differ in size (Yu's own definition then equals stabm's kappa). Without
+#'   'intersection.common' and the correction by the 'unadjusted' expectation ki kj / p,
+#'   i.e. it returns the mean over pairs of (rij - ki kj/p) / (sqrt(ki kj) - ki kj/p).
+#'   Yu's maximum is (ki + kj)/2, not sqrt(ki kj), so Yu's value changes as soon as two
+#'   runs differ in size (Yu's own definition then equals stabm's kappa). Without
 #'   correction the raw scores coincide except for two empty runs, where Yu is undefined
 #'   (NA in stabm's own yu) and intersection.common gives 0. For the intersection.\*
 #'   measures score, maximum and exact expectation are unchanged by the switch (only
@@ -1110,10 +1117,10 @@ NULL
 
 #' Stability measure Zucknick
 #'
-#' The stability of feature selection as propstab's measure `"zucknick"` ((|F\_i cap
-#' F\_j| + C(F\_i, F\_j) + C(F\_j, F\_i)) / |F\_i cup F\_j|), with the name, arguments
-#' and value of stabm's `stabilityZucknick()`; the same value as `stability(features,
-#' measure = "zucknick")`. Its range is \[0, 1\].
+#' The stability of feature selection as propstab's measure `"zucknick"`, with the name,
+#' arguments and value of stabm's `stabilityZucknick()`; the same value as
+#' `stability(features, measure = "zucknick")`. Its range is \[0, 1\]. Its definition:
+#' \deqn{\phi(F_i, F_j) = \frac{|F_i \cap F_j| + C(F_i, F_j) + C(F_j, F_i)} {|F_i \cup F_j|},\quad C(F_k, F_l) = \frac{1}{|F_l|} \sum_{x \in F_k,\, y \in F_l \setminus F_k} s'(x, y)}{(|F_i cap F_j| + C(F_i, F_j) + C(F_j, F_i)) / |F_i cup F_j|}
 #'
 #' Family page, with the arguments shared by these functions: [stabm_similar].
 #' @inheritParams stabm_similar
