@@ -12,12 +12,12 @@ r_compat/install.R).
 """
 import json
 import math
-import os
 import pathlib
 import warnings
 
 import numpy as np
 import pytest
+from shared import live_package  # tests/shared.py (on sys.path)
 
 from calibration_twins import stability_score_twin
 from propstab import UndefinedMeasureWarning
@@ -29,15 +29,7 @@ REFERENCE = pathlib.Path(__file__).resolve().parent / "sharp_reference.json"
 
 @pytest.fixture(scope="module")
 def sharp():
-    if os.environ.get("PROPSTAB_SKIP_R") == "1":
-        pytest.skip("PROPSTAB_SKIP_R=1: live R cross-checks skipped")
-    try:
-        from rpy2.robjects.packages import importr
-        return importr("sharp")
-    except Exception as exc:  # noqa: BLE001 - any failure to load R is a failure
-        pytest.fail(f"R package sharp could not be loaded through rpy2 ({exc}); run "
-                    f"scripts/setup.sh (r_compat/install.R) or set PROPSTAB_SKIP_R=1")
-
+    return live_package("sharp")
 
 def _r_scores(sharp, selprop, K, pis, n_cat):
     from rpy2 import robjects

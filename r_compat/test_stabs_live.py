@@ -5,10 +5,10 @@ PROPSTAB_SKIP_R=1 is set, in which case they are skipped.
 """
 import json
 import math
-import os
 import pathlib
 
 import pytest
+from shared import live_package  # tests/shared.py (on sys.path)
 
 from propstab.selection import error_control
 
@@ -17,15 +17,7 @@ REFERENCE = pathlib.Path(__file__).resolve().parent / "stabs_reference.json"
 
 @pytest.fixture(scope="module")
 def stabs():
-    if os.environ.get("PROPSTAB_SKIP_R") == "1":
-        pytest.skip("PROPSTAB_SKIP_R=1: live R cross-checks skipped")
-    try:
-        from rpy2.robjects.packages import importr
-        return importr("stabs")
-    except Exception as exc:  # noqa: BLE001 - any failure to load R is a failure
-        pytest.fail(f"R package stabs could not be loaded through rpy2 ({exc}); "
-                    f"run scripts/setup.sh or set PROPSTAB_SKIP_R=1")
-
+    return live_package("stabs")
 
 def _r_parameters(stabs, p, B, sampling, assumption, **given):
     from rpy2.rinterface_lib.embedded import RRuntimeError

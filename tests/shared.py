@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import functools
 import importlib.util
+import os
 import pathlib
 import sys
 
@@ -135,3 +136,18 @@ def import_order(graph):
         for m in leaves:
             del graph[m]
     return order
+
+
+def live_package(name):
+    """The R package ``name`` through rpy2's ``importr`` under r_compat's policy: skipped
+    when PROPSTAB_SKIP_R=1, else a failure (never a skip) when it cannot be loaded (the
+    fixtures of r_compat/test_stabs_live.py and r_compat/test_sharp_live.py)."""
+    import pytest
+    if os.environ.get("PROPSTAB_SKIP_R") == "1":
+        pytest.skip("PROPSTAB_SKIP_R=1: live R cross-checks skipped")
+    try:
+        from rpy2.robjects.packages import importr
+        return importr(name)
+    except Exception as exc:  # noqa: BLE001 - any failure to load R is a failure
+        pytest.fail(f"R package {name} could not be loaded through rpy2 ({exc}); run "
+                    f"scripts/setup.sh (r_compat/install.R) or set PROPSTAB_SKIP_R=1")
