@@ -44,23 +44,9 @@ from .effective import effective_intersections, effective_stability  # noqa: F40
 from .matching import (pearson_parts, pogr_parts, score_count, score_greedy, score_mbm,
                        score_mean, score_yu, score_zucknick, similarity_matrix)
 from .msi_solvers import matching_values, msi_pair_values
-from .references import BOMMERT, TABLE_6_1
+from .references import BOMMERT, HAMER, SECHIDIS, TABLE_6_1, YU, ZHANG, ZUCKNICK
 from .simulation import (MonteCarloWarning, expected_yu, expected_zucknick,  # noqa: F401
                          npogr_parts, stabm_measure)
-
-SECHIDIS = ("Sechidis, K., Papangelou, K., Nogueira, S., Weatherall, J., Brown, G. (2019). On "
-            "the stability of feature selection in the presence of feature correlations. "
-            "ECML PKDD, LNCS 11906, 327-342")
-HAMER = ("Hamer, V., Dupont, P. (2021). Robust selection stability estimation in correlated "
-         "spaces. ECML PKDD, LNCS 12977, 446-461")
-YU = ("Yu, L., Ding, C., Loscalzo, S. (2008). Stable feature selection via dense feature "
-      "groups. KDD, 803-811")
-ZHANG = ("Zhang, M. et al. (2009). Evaluating reproducibility of differential expression "
-         "discoveries in microarray studies by considering correlated molecular changes. "
-         "Bioinformatics 25(13), 1662-1668")
-ZUCKNICK = ("Zucknick, M., Richardson, S., Stronach, E. A. (2008). Comparing the "
-            "characteristics of gene expression profiles derived by univariate and multivariate "
-            "classification methods. Stat. Appl. Genet. Mol. Biol. 7(1)")
 
 SIMILARITY = Parameter(
     "similarity", None,

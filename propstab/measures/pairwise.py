@@ -20,7 +20,7 @@ from ..axioms import Axiom
 from .._variance import thm6
 from .kernels import pair_kernel
 from .r_differences import NAN_NOT_NA
-from .references import BOMMERT, SOMOL, TABLE_6_1, THESIS
+from .references import BOMMERT, SOMOL, TABLE_6_1, THESIS, YU, ZUCKNICK
 
 CORRECTION = Parameter(
     "correction_for_chance", "none",
@@ -164,8 +164,7 @@ def jaccard(r, ki, kj, d):
 @register(
     name="dice", family="pairwise",
     summary="2 |s_i ∩ s_j| / (|s_i| + |s_j|)",
-    references=("Yu, L., Ding, C., Loscalzo, S. (2008). Stable feature selection via dense "
-                "feature groups. KDD", THESIS + ", Table 3.1"),
+    references=(YU, THESIS + ", Table 3.1"),
     claims=claims(fully_defined=True, monotonicity=False, bounds=True, maximum=True,
                   correction_for_chance=False),
     notes=_not_monotone("with varying sizes each pair's weight :math:`2/(k_i + k_j)` differs"),
@@ -207,10 +206,7 @@ def dice(r, ki, kj, d):
 @register(
     name="ochiai", family="pairwise",
     summary="|s_i ∩ s_j| / sqrt(|s_i| |s_j|)",
-    references=("Zucknick, M., Richardson, S., Stronach, E. A. (2008). Comparing the "
-                "characteristics of gene expression profiles derived by univariate and "
-                "multivariate classification methods. Stat. Appl. Genet. Mol. Biol. 7(1)",
-                THESIS + ", Table 3.1"),
+    references=(ZUCKNICK, THESIS + ", Table 3.1"),
     claims=claims(fully_defined=True, monotonicity=False, bounds=True, maximum=True,
                   correction_for_chance=False),
     notes=_not_monotone("with varying sizes each pair's weight :math:`1/\\sqrt{k_i k_j}` differs"),

@@ -91,8 +91,8 @@ NULL
 #' }
 #' @references
 #' Yu, L., Ding, C., Loscalzo, S. (2008). Stable feature selection via dense feature
-#'   groups. KDD; Nogueira, S. (2018). Quantifying the Stability of Feature Selection.
-#'   PhD thesis, University of Manchester, Table 3.1.
+#'   groups. KDD, 803-811; Nogueira, S. (2018). Quantifying the Stability of Feature
+#'   Selection. PhD thesis, University of Manchester, Table 3.1.
 #' @seealso [stabm_pairs], [stability()], [stabm_differences()],
 #'   [listStabilityMeasures()].
 #' @examplesIf propstab_available()
