@@ -9,13 +9,11 @@ import dataclasses
 import math
 from typing import List, Tuple
 
-from scipy import stats
-
 from .._results import Result
 from .._text import Summary, interval, level_label, number, summary
 from .._validation import check_choice, check_confidence_level
 from ..measures._sampled_pairs import pair_sample
-from ._estimates import ConfidenceInterval
+from ._estimates import ConfidenceInterval, wald_interval
 
 __all__ = ["SAMPLED_TARGETS", "SampledPairsEstimate", "sampled_estimate"]
 
@@ -141,8 +139,8 @@ class SampledPairsEstimate(Result):
         level = check_confidence_level(confidence_level)
         check_choice("target", target, SAMPLED_TARGETS)
         variance = self.variance if target == "population" else self.pairs_variance
-        half = float(stats.norm.ppf(0.5 + level / 2)) * math.sqrt(variance)
-        return ConfidenceInterval(self.statistic - half, self.statistic + half)
+        return wald_interval(self.statistic, variance, level, "two-sided",
+                             f"the sampled-pairs variance ({target}) of {self.measure}")
 
     def summary(self, confidence_level: float = 0.95) -> Summary:
         """A few lines: the estimate, both standard errors and intervals, M, d, B.
