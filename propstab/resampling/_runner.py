@@ -32,9 +32,10 @@ def run_one(selector, X, y, train, test, n_features, scorer, threshold, top_k,
     """One run: fit on train, select, score on test. Returns
     ``(mask, imp, score, error, score_error)``; with ``output="ranking"`` the importances
     slot holds ``(values, kind)``, the run's ranking. ``error`` is None or ``(type name,
-    message, stage, is_value_or_type_error)``, the stage being "fit" (fitting, or
-    calling a function) or "read" (turning the fitted selector into a selection: its
-    set-up); the run then has no selection. ``score_error`` is None or ``(type name,
+    message, stage, is_value_or_type_error, argument)``, the stage being "fit" (fitting,
+    or calling a function) or "read" (turning the fitted selector into a selection: its
+    set-up), ``argument`` the one an InvalidParameterError names (else None); the run
+    then has no selection. ``score_error`` is None or ``(type name,
     message)`` when the scoring alone failed: the selection stands, the score is NaN.
     ``seed`` (an int) seeds the estimator's and the downstream model's unset random
     states (:func:`propstab.selectors.seeded`)."""
@@ -52,7 +53,8 @@ def run_one(selector, X, y, train, test, n_features, scorer, threshold, top_k,
     except Exception as exc:  # noqa: BLE001 - every failure is reported, not dropped
         # an InvalidParameterError is recorded as the builtin class of its rule
         return None, None, np.nan, (getattr(exc, "kind", type(exc)).__name__, str(exc), stage,
-                                    isinstance(exc, (ValueError, TypeError))), None
+                                    isinstance(exc, (ValueError, TypeError)),
+                                    getattr(exc, "argument", None)), None
     imp = imp if keep_importances or output == "ranking" else None
     try:
         if downstream is not None and seed is not None:
@@ -448,11 +450,13 @@ def _first_failed(plan: Plan, error, n_runs: int) -> None:
     adapters: no rule for feature_importances_, a pipeline that cannot be mapped back),
     or the fit fails on the full data too. Otherwise (a resample missing a class, say)
     the run is one failed run among others."""
-    type_name, message, stage, value_or_type = error
+    type_name, message, stage, value_or_type, argument = error
     skipped = f"(on the first run; the other {n_runs - 1} runs were not attempted)"
     if stage == "read" and value_or_type and is_estimator(plan.selector):
-        text = message if message.startswith("selector: ") else f"selector: {message}"
-        fail(f"{text} {skipped}", TypeError if type_name == "TypeError" else ValueError)
+        kind = TypeError if type_name == "TypeError" else ValueError
+        if argument is not None:            # a rule of propstab's, naming its argument
+            fail(f"{message} {skipped}", kind, argument=argument)
+        fail(f"selector: {message} {skipped}", kind)  # another library's error
     if stage != "fit":
         return
     try:
