@@ -50,7 +50,9 @@ EXAMPLES = int(os.environ.get("PROPSTAB_FUZZ_EXAMPLES", "25"))
 
 
 # ----------------------------------------------------------------------------------
-# baselines: small valid inputs, built fresh for every call
+# baselines: small valid inputs, built fresh for every call (the fitted selection and search
+# and the result objects of _method are built once: the contract checks each call leaves
+# them as built)
 
 
 def Z():
