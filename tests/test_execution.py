@@ -13,7 +13,6 @@ import sys
 import textwrap
 import warnings
 
-import distributed
 import numpy as np
 import pytest
 
@@ -38,7 +37,9 @@ def test_backend_dask_without_a_client_and_invalid_backends_are_refused():
 @pytest.fixture(scope="module")
 def client():
     """A LocalCluster of two worker processes, one thread each (as a small real cluster:
-    every task pickled to another process)."""
+    every task pickled to another process). distributed is imported here, not at
+    collection: 1 s of import for the xdist worker that does not run this file."""
+    import distributed
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", DeprecationWarning)
         cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,

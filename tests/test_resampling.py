@@ -1,7 +1,6 @@
 """The resampling protocol: schemes, selectors, reproducibility, parallel and Dask
 execution, failure reporting, and assess() from data to a stability estimate."""
 
-import distributed
 import numpy as np
 import pandas as pd
 import pytest
@@ -182,6 +181,7 @@ def test_reproducible_and_independent_of_n_jobs():
 
 @pytest.mark.filterwarnings("ignore::DeprecationWarning")
 def test_dask_distributed_backend_on_a_local_cluster():
+    import distributed              # here, not at collection (1 s of import per worker)
     from sklearn.linear_model import Lasso
     X, y = shared.regression()
     local = resample(Lasso(alpha=0.1), X, y, n_runs=6, random_state=3)
