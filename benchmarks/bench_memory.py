@@ -17,7 +17,8 @@ By default the whole-matrix path runs only up to M = 10^4 (``--whole-up-to``): a
 M = 3 x 10^4 it holds about 7 GB, too much beside other jobs on a shared machine.
 Also prints the sampled-pairs estimate (``pairs=``, 10^5 pairs) at the largest M, its
 time and its distance to the exact value in standard errors, and at M = 10^5,
-d = 10^4; ``--growth`` adds the exact blocked path on a grid of M and d. Wall times
+d = 10^4; ``--growth`` adds the exact blocked path on a grid of M and d (with
+``--quick``, in one subprocess: its rows' times only, the peak is the running one). Wall times
 depend on the load of the machine; the cpu column (``time.process_time``, all threads)
 less so.
 """
@@ -82,6 +83,15 @@ def measure(M, d, k, path, pairs, timeout, memory=0):
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
+def measure_in_one(specs, timeout):
+    """Several measurements ``(M, d, k, path, pairs, memory)`` in one subprocess, one
+    after the other (one interpreter start instead of one each; each row's peak is then
+    the process's peak so far)."""
+    cmd = [sys.executable, os.path.abspath(__file__), "--children", json.dumps(specs)]
+    out = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, check=True)
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true")
@@ -94,7 +104,11 @@ def main(argv=None) -> int:
                         help="pair-memory budget of the blocked path in bytes (default: "
                              "the library's, 64 MiB; --quick: 1 MB, so that it blocks)")
     parser.add_argument("--child", nargs=6, help=argparse.SUPPRESS)
+    parser.add_argument("--children", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
+    if args.children:
+        print(json.dumps([child(*spec) for spec in json.loads(args.children)]))
+        return 0
     if args.child:
         M, d, k, path, pairs, memory = args.child
         print(json.dumps(child(int(M), int(d), int(k), path, int(pairs), int(memory))))
@@ -144,14 +158,18 @@ def main(argv=None) -> int:
           f"({row['cpu_seconds']:.2f} s cpu), peak {row['peak_bytes'] / 1e9:.3f} GB, value "
           f"{float(row['value']):.6f} +- {row['standard_error']:.2g}")
     if args.growth:
-        print(f"\ngrowth of the exact blocked path with M and d (k = {k}, default budget)")
+        print(f"\ngrowth of the exact blocked path with M and d (k = {k}, default budget"
+              + ("; --quick: one subprocess for the grid, peak = its peak so far)"
+                 if args.quick else ")"))
         print(f"{'M':>7} {'d':>9} {'time s':>8} {'cpu s':>8} {'peak GB':>8}")
-        for d_ in (10_000, 100_000, 1_000_000):
-            for M in ((250, 500, 1000) if args.quick else (1000, 3000, 10_000)):
-                row = measure(M, d_, k, "blocked", pairs, timeout=3600)
-                rows.append(dict(row, growth=True))
-                print(f"{M:>7} {d_:>9} {row['seconds']:>8.2f} {row['cpu_seconds']:>8.2f} "
-                      f"{row['peak_bytes'] / 1e9:>8.3f}", flush=True)
+        grid = [(M, d_, k, "blocked", pairs, 0) for d_ in (10_000, 100_000, 1_000_000)
+                for M in ((250, 500, 1000) if args.quick else (1000, 3000, 10_000))]
+        found = (measure_in_one(grid, timeout=3600) if args.quick else
+                 (measure(*spec[:5], timeout=3600) for spec in grid))
+        for (M, d_, *_), row in zip(grid, found):
+            rows.append(dict(row, growth=True))
+            print(f"{M:>7} {d_:>9} {row['seconds']:>8.2f} {row['cpu_seconds']:>8.2f} "
+                  f"{row['peak_bytes'] / 1e9:>8.3f}", flush=True)
     if args.json:
         with open(args.json, "w") as handle:
             json.dump(rows, handle, indent=1)

@@ -58,10 +58,11 @@ def rankers(quick: bool):
     return {
         "mutual information": SelectKBest(functools.partial(mutual_info_classif,
                                                             random_state=0), k=10),
-        "random forest": RandomForestClassifier(n_estimators=50 if quick else 200,
+        "random forest": RandomForestClassifier(n_estimators=20 if quick else 200,
                                                 random_state=0),
         "L1 logistic": LogisticRegression(penalty="l1", C=0.1, solver="liblinear"),
-        "RFE": RFE(LogisticRegression(max_iter=2000), n_features_to_select=10, step=2),
+        "RFE": RFE(LogisticRegression(max_iter=2000), n_features_to_select=10,
+                   step=5 if quick else 2),
     }
 
 

@@ -104,7 +104,10 @@ def study(name, n_runs, n_pairs, n_grid, seed, n_jobs):
     return dict(name=name, d=d, methods=out, lasso_selection=lasso.selection.toarray())
 
 
-def figure(results, out_dir):
+def figure(results, out_dir, *, n_subsamples=50, n_grid=25):
+    """The two figures; the stability path's own stability selection runs
+    ``n_subsamples`` complementary pairs over ``n_grid`` lambdas (the quick mode's are
+    smaller: it only proves that the figures are drawn)."""
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
@@ -141,7 +144,8 @@ def figure(results, out_dir):
     X, y = load(res["name"])
     names = getattr(datasets, f"load_{res['name']}")().feature_names
     q = math.floor(1.5 * math.sqrt(0.8 * X.shape[1]))
-    ss = StabilitySelection(Lasso(), param_grid=alpha_grid(X, y, 25), n_subsamples=50,
+    ss = StabilitySelection(Lasso(), param_grid=alpha_grid(X, y, n_grid),
+                            n_subsamples=n_subsamples,
                             sampling="ss", assumption="unimodal", cutoff=0.75, PFER=None,
                             q=q, random_state=0).fit(X, y)
     fig, axes = plt.subplots(1, 2, figsize=(12, 4.2))
@@ -183,7 +187,8 @@ def main(argv=None):
             print(f"{k:<22} {m['size']:5.1f} {m['stability']:6.3f} "
                   f"[{m['ci'][0]:6.3f}, {m['ci'][1]:6.3f}]{tail}")
     if out_dir is not None:
-        for path in figure(results, out_dir):
+        sizes = dict(n_subsamples=10, n_grid=10) if args.quick else {}
+        for path in figure(results, out_dir, **sizes):
             print(f"figure: {path}")
     return results
 

@@ -70,9 +70,9 @@ STUDIES = ("consistency", "coverage", "tm", "jackknife", "paired", "conger", "pr
 
 MODES = {
     "quick": dict(consistency_M=(10, 30, 100, 300, 1000), consistency_repeats=100,
-                  coverage_repeats={100: 1000, 10000: 300}, tm_repeats=300,
-                  jackknife_repeats=300, jackknife_pilot=1000, paired_repeats=300,
-                  conger_repeats=400, conger_M=(30, 100), conger_pilot=100_000,
+                  coverage_repeats={100: 1000, 10000: 150}, tm_repeats=300,
+                  jackknife_repeats=300, jackknife_pilot=300, paired_repeats=150,
+                  conger_repeats=400, conger_M=(30, 100), conger_pilot=30_000,
                   studies=STUDIES[:-1]),
     "full": dict(consistency_M=(10, 20, 50, 100, 200, 500, 1000, 2000, 5000),
                  consistency_repeats=500, coverage_repeats={100: 10000, 10000: 10000},
@@ -422,13 +422,20 @@ def top_k_rows(rng, shape, sizes, d, *, signal=3.0):
     """Rows that select the sizes[...] features of highest noisy score: score_f =
     signal * profile(d)_f + N(0, 1), a bool array of shape ``shape + (d,)``."""
     scores = signal * profile(d) + rng.standard_normal(shape + (d,))
-    rank = np.argsort(np.argsort(-scores, axis=-1), axis=-1)
-    return rank < np.asarray(sizes)[..., None]
+    return _ranks_below(np.argsort(-scores, axis=-1), sizes)
 
 
 def random_rows(rng, shape, sizes, d):
     """Rows that select uniformly random subsets of sizes[...] features (no signal)."""
     rank = np.argsort(rng.random(shape + (d,)), axis=-1)
+    return rank < np.asarray(sizes)[..., None]
+
+
+def _ranks_below(order, sizes):
+    """``rank < sizes[..., None]`` where ``rank`` is the inverse permutation of ``order``
+    along the last axis (the same as ``argsort(order)``, without a second sort)."""
+    rank = np.empty_like(order)
+    np.put_along_axis(rank, order, np.arange(order.shape[-1]), axis=-1)
     return rank < np.asarray(sizes)[..., None]
 
 

@@ -57,8 +57,8 @@ CASES = {"strong": (6.0, False), "medium": (2.5, False), "weak": (0.8, False),
 COVERAGE_CASES = ("strong", "medium", "weak", "tied")
 
 MODES = {
-    "quick": dict(d=(30,), M=(20, 60), cases=("medium", "tied"), repeats=300,
-                  population_runs=3000, canberra_runs=1500, pilot=300, test_repeats=300),
+    "quick": dict(d=(30,), M=(20, 60), cases=("medium", "tied"), repeats=200,
+                  population_runs=3000, canberra_runs=1500, pilot=150, test_repeats=150),
     "full": dict(d=(20, 100), M=(10, 30, 100), cases=COVERAGE_CASES, repeats=2000,
                  population_runs=20000, canberra_runs=3000, pilot=2000, test_repeats=2000),
 }

@@ -38,8 +38,8 @@ SECONDS = {
     "tests/test_docs_site.py": 230,                  # the site's build (the pages' audit: LAST)
     "properties/test_axioms.py": 220,
     "r_compat/test_live_crosscheck.py": 180,
-    "tests/test_examples_quick.py": 125,
-    "tests/test_ranking_inference_study_quick.py": 110,
+    "tests/test_examples_quick.py": 95,
+    "tests/test_ranking_inference_study_quick.py": 73,
     "tests/test_selection.py": 105,
     "tests/test_fuzz_entry_points.py": 70,           # w21p: CPU 86 s to 50-58 s loaded
     "r_compat/test_bridge_faults.py": 86,
@@ -49,14 +49,14 @@ SECONDS = {
     "tests/test_chance.py": 50,                      # w21p: idle 17 s
     "tests/test_inference.py": 35,                   # w21p: idle 12.5 s
     "tests/test_execution.py": 41,
-    "tests/test_inference_study_quick.py": 38,
-    "tests/test_sampled_pairs.py": 28,
+    "tests/test_inference_study_quick.py": 24,
+    "tests/test_sampled_pairs.py": 16,
     "tests/test_rpackage_docs.py": 26,
     "tests/test_audit_correlated.py": 25,
     "tests/test_tuning.py": 23,
     "tests/test_small_m_study_quick.py": 17,
     "tests/test_two_sample_tests.py": 15,            # w21p: CPU 19 s to 9.5 s loaded
-    "tests/test_bench_memory_quick.py": 14,
+    "tests/test_bench_memory_quick.py": 7,
     "tests/test_resampling.py": 13,
     "tests/test_testing.py": 12,
     "tests/test_intervals_study_quick.py": 11,

@@ -4,18 +4,19 @@ the bisection gives the same q and cutoff as stabs's walk (tests/twins.py).
 No timing is asserted (benchmarks/README.md has the full run's figures)."""
 import pathlib
 import re
-import subprocess
-import sys
+from types import SimpleNamespace
+
+import shared  # tests/shared.py (tests/ is on sys.path)
 
 SCRIPT = pathlib.Path(__file__).resolve().parents[1] / "benchmarks" / "bench_error_control.py"
 ROW = re.compile(r"^(r-concave|unimodal|none)\s+(\d+) (.{29}) +(\d+)\s+([0-9.e+-]+)\s+"
                  r"([0-9.]+)\s+([0-9.e+]+)\s+([0-9.e+-]+)$")
 
 
-def test_bench_error_control_quick_runs_and_the_bisection_equals_the_walk():
-    out = subprocess.run([sys.executable, str(SCRIPT), "--quick"], capture_output=True,
-                         text=True, timeout=600)
-    assert out.returncode == 0, out.stdout + out.stderr
+def test_bench_error_control_quick_runs_and_the_bisection_equals_the_walk(capsys):
+    code = shared.load_script(SCRIPT, "bench_error_control").main(["--quick"])   # in-process
+    out = SimpleNamespace(returncode=code, stdout=capsys.readouterr().out)
+    assert out.returncode == 0, out.stdout
     rows = [ROW.match(line) for line in out.stdout.splitlines()]
     rows = [m for m in rows if m]
     assert len(rows) == 12, out.stdout                # 6 calls x 2 values of p, B = 10

@@ -1,20 +1,22 @@
 """The Hamer sec. 6.1 study script runs in its quick mode and writes its figure."""
 import pathlib
 import re
-import subprocess
-import sys
+from types import SimpleNamespace
 
 import matplotlib  # noqa: F401 - the simulation needs both: fail, never skip,
-import sklearn  # noqa: F401     without them (it runs in a subprocess)
+import sklearn  # noqa: F401     without them
 import pytest
+
+import shared  # tests/shared.py (tests/ is on sys.path)
 
 SCRIPT = pathlib.Path(__file__).resolve().parent.parent / "studies" / "hamer_simulation.py"
 
 
-def test_hamer_simulation_quick(tmp_path):
-    out = subprocess.run([sys.executable, str(SCRIPT), "--quick", "--out", str(tmp_path)],
-                         capture_output=True, text=True, timeout=600)
-    assert out.returncode == 0, out.stdout + out.stderr
+def test_hamer_simulation_quick(tmp_path, capsys):
+    code = shared.load_script(SCRIPT, "hamer_simulation").main(
+        ["--quick", "--out", str(tmp_path)])                  # in this process
+    out = SimpleNamespace(returncode=code, stdout=capsys.readouterr().out)
+    assert out.returncode == 0, out.stdout
     assert (tmp_path / "hamer_simulation.png").stat().st_size > 10_000
     rows = re.findall(r"q=\s*(\d+).*phi_msi=\s*(-?[\d.]+)", out.stdout)
     assert [int(q) for q, _ in rows] == [1, 4, 8, 1, 4, 8]

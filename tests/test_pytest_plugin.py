@@ -11,6 +11,7 @@ from importlib.metadata import entry_points
 import pytest
 
 CHECKOUT = pathlib.Path(__file__).resolve().parents[1]
+pytest_plugins = ["pytester"]
 
 SELECTOR = '''
 import numpy as np
@@ -54,13 +55,23 @@ def plugin_installed() -> bool:
     return any(e.value == "propstab.pytest_plugin" for e in entry_points(group="pytest11"))
 
 
-def run_pytest(project: pathlib.Path, *extra):
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(CHECKOUT), str(project)]))
-    env.pop("PYTEST_ADDOPTS", None)
+class Outcome:
+    """What a pytest run of a project gave: its exit status and its printed report."""
+
+    def __init__(self, returncode, stdout, stderr):
+        self.returncode, self.stdout, self.stderr = returncode, stdout, stderr
+
+
+def run_pytest(pytester, project: pathlib.Path, *extra):
+    """pytest run on ``project`` in this process (``pytester``: the project's modules
+    are imported afresh and forgotten afterwards, as in a new process, without paying a
+    new interpreter and its imports); the plugin found through its entry point, or
+    named with ``-p`` from a checkout that is not installed."""
     plugin = [] if plugin_installed() else ["-p", "propstab.pytest_plugin"]
-    return subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
-                           *plugin, *extra, str(project)], cwd=project, env=env,
-                          capture_output=True, text=True, timeout=300)
+    result = pytester.runpytest_inprocess("-q", "-p", "no:cacheprovider", "-p", "no:xdist",
+                                          *plugin, *extra, str(project))
+    return Outcome(int(result.ret), "\n".join(result.outlines),
+                   "\n".join(result.errlines))
 
 
 def make_project(tmp_path, unstable: bool) -> pathlib.Path:
@@ -70,19 +81,19 @@ def make_project(tmp_path, unstable: bool) -> pathlib.Path:
     return tmp_path
 
 
-def test_a_project_using_the_fixture_passes_then_fails_when_less_stable(tmp_path):
+def test_a_project_using_the_fixture_passes_then_fails_when_less_stable(tmp_path, pytester):
     project = make_project(tmp_path, unstable=False)
-    first = run_pytest(project)
+    first = run_pytest(pytester, project)
     assert first.returncode == 0, first.stdout + first.stderr
     stored = project / "baselines" / "test_not_less_stable.npz"
     assert stored.exists()                          # made on the first run
     made = stored.stat().st_mtime_ns
-    again = run_pytest(project)
+    again = run_pytest(pytester, project)
     assert again.returncode == 0, again.stdout + again.stderr
     assert stored.stat().st_mtime_ns == made        # read, not made again
 
     make_project(tmp_path, unstable=True)           # the selector regresses
-    failed = run_pytest(project)
+    failed = run_pytest(pytester, project)
     out = failed.stdout
     assert failed.returncode == 1, out + failed.stderr
     assert "2 failed" in out
@@ -92,26 +103,26 @@ def test_a_project_using_the_fixture_passes_then_fails_when_less_stable(tmp_path
 
     # remaking the baseline from the unstable selector: the comparison passes again, the
     # fixed threshold still fails
-    updated = run_pytest(project, "--propstab-update-baselines")
+    updated = run_pytest(pytester, project, "--propstab-update-baselines")
     assert updated.returncode == 1 and "1 failed, 1 passed" in updated.stdout, updated.stdout
     assert stored.stat().st_mtime_ns != made
 
 
-def test_a_baseline_from_other_data_is_refused_in_the_fixture(tmp_path):
+def test_a_baseline_from_other_data_is_refused_in_the_fixture(tmp_path, pytester):
     project = make_project(tmp_path, unstable=False)
-    assert run_pytest(project).returncode == 0
+    assert run_pytest(pytester, project).returncode == 0
     text = (project / "selector.py").read_text().replace(
         "X = rng.normal(size=(60, 8))", "X = rng.normal(size=(60, 8)) + 1e-9")
     (project / "selector.py").write_text(text)
-    out = run_pytest(project, "-k", "not_less")
+    out = run_pytest(pytester, project, "-k", "not_less")
     assert out.returncode == 1
     assert "BaselineMismatchError: X: differs from the data the baseline was made from" \
         in out.stdout, out.stdout
 
 
-def test_the_option_is_listed_and_loading_the_plugin_imports_nothing_heavy(tmp_path):
+def test_the_option_is_listed_and_loading_the_plugin_imports_nothing_heavy(tmp_path, pytester):
     make_project(tmp_path, unstable=False)
-    out = run_pytest(tmp_path, "--help")
+    out = run_pytest(pytester, tmp_path, "--help")
     assert "--propstab-update-baselines" in out.stdout
     code = ("import sys, propstab.pytest_plugin; "
             "print(sorted(m for m in ('propstab.testing', 'propstab.inference', 'sklearn', "
@@ -124,7 +135,7 @@ def test_the_option_is_listed_and_loading_the_plugin_imports_nothing_heavy(tmp_p
 
 @pytest.mark.skipif(not plugin_installed(), reason="the pytest11 entry point is installed "
                     "by scripts/setup.sh (pip install -e)")
-def test_the_entry_point_is_the_module_so_an_explicit_p_is_harmless(tmp_path):
+def test_the_entry_point_is_the_module_so_an_explicit_p_is_harmless(tmp_path, pytester):
     make_project(tmp_path, unstable=False)
-    out = run_pytest(tmp_path, "-p", "propstab.pytest_plugin")
+    out = run_pytest(pytester, tmp_path, "-p", "propstab.pytest_plugin")
     assert out.returncode == 0, out.stdout + out.stderr

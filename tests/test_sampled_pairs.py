@@ -2,9 +2,6 @@
 from __future__ import annotations
 
 import math
-import subprocess
-import sys
-import pathlib
 import warnings
 
 import numpy as np
@@ -16,7 +13,7 @@ from propstab import (InvalidParameterError, SampledPairsEstimate, SampledPairsW
                       UndefinedMeasureWarning, estimate, stability)
 from propstab.measures import _sampled_pairs
 
-ROOT = pathlib.Path(__file__).resolve().parents[1]
+import shared  # tests/shared.py (tests/ is on sys.path)
 
 
 def _structured(rng, M, d):
@@ -169,13 +166,11 @@ def test_large_sparse_selection_is_estimated_from_sampled_pairs_quickly():
     assert est.statistic == pytest.approx(k / (2 * d), rel=0.1)
 
 
-def test_coverage_study_quick_mode_runs_and_reports_nominal_coverage(tmp_path):
+def test_coverage_study_quick_mode_runs_and_reports_nominal_coverage(tmp_path, capsys):
     out = tmp_path / "coverage.json"
-    run = subprocess.run([sys.executable, str(ROOT / "studies" / "sampled_pairs_coverage.py"),
-                          "--quick", "--json", str(out)], capture_output=True, text=True,
-                         timeout=120, cwd=ROOT)
-    assert run.returncode == 0, run.stderr
+    study = shared.load_study("sampled_pairs_coverage")       # in this process
+    assert study.main(["--quick", "--json", str(out)]) == 0
     import json
     rows = json.loads(out.read_text())
     assert rows and all(0.85 <= row["coverage"] <= 1.0 for row in rows)
-    assert "coverage" in run.stdout
+    assert "coverage" in capsys.readouterr().out
