@@ -30,6 +30,7 @@ os.environ.setdefault("MPLBACKEND", "Agg")
 
 import propstab  # noqa: E402
 import propstab_sphinx  # noqa: E402
+import shared_audit  # noqa: E402
 
 # -- project -------------------------------------------------------------------------
 project = "propstab"
@@ -46,6 +47,7 @@ extensions = [
     "myst_parser",
     "sphinx_gallery.gen_gallery",
     "propstab_sphinx",
+    "fast_toctree",                        # the navigation's copies, faster (docs/_ext)
 ]
 
 root_doc = "index"
@@ -74,8 +76,8 @@ AUDIT_NOTE = (
     "*holds* means no counterexample was found, never a proof; a refutation is a "
     "counterexample, shown in full and checked in exact arithmetic in the test suite "
     "(:doc:`/table41`).")
-_rows = propstab_sphinx.audit_rows(DOCS / "_build" / "cache", max_examples=AUDIT_EXAMPLES,
-                                   seed=0)
+_rows = shared_audit.audit_rows(DOCS / "_build" / "cache", max_examples=AUDIT_EXAMPLES,
+                                seed=0)
 propstab_sphinx.generate_catalogue(DOCS / "catalogue", _rows, AUDIT_NOTE)
 # docs/measures.md, the one-page table of the registry: generated here (not kept in git),
 # so that a new measure is one family module and its test file

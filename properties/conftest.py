@@ -9,3 +9,7 @@ import sys
 _TESTS = str(pathlib.Path(__file__).resolve().parents[1] / "tests")
 if _TESTS not in sys.path:
     sys.path.insert(0, _TESTS)
+#: The audit shared with the site's build (test_axioms.py): docs/_ext/shared_audit.py.
+_DOCS_EXT = str(pathlib.Path(__file__).resolve().parents[1] / "docs" / "_ext")
+if _DOCS_EXT not in sys.path:
+    sys.path.insert(0, _DOCS_EXT)

@@ -18,14 +18,19 @@ so a new measure is audited as soon as it is registered. Ids are ``<measure>-<ax
 - A measure of rank matrices (the ranking family) is checked on rank matrices, against
   the axioms' statements for rankings; its refutations are confirmed with the literal
   twins of tests/rank_twins.py (tests/rank_evidence.py), docs/rankings.md.
+
+The site's catalogue runs the same checks (``propstab.audit(name, max_examples=40,
+seed=0)``); in a test run each check is computed once, by this suite or by the site's
+build, and the other reads its CheckResult (docs/_ext/shared_audit.py).
 """
 import pytest
 
 from propstab import Axiom, list_measures
-from propstab.auditing import CHECKS, audited_subjects
+from propstab.auditing import audited_subjects
 
 import evidence
 import rank_evidence
+import shared_audit                   # docs/_ext (on sys.path: properties/conftest.py)
 from property_settings import AUDIT_EXAMPLES
 
 _CANBERRA_BOUNDED = (
@@ -48,9 +53,17 @@ def _describe(result) -> str:
             f"counterexample: {result.to_dict()['counterexample']}")
 
 
+@pytest.fixture(scope="module")
+def shared():
+    """This test run's folder of checks shared with the site's build."""
+    return shared_audit.run_folder(AUDIT_EXAMPLES, 0)
+
+
 @pytest.mark.parametrize("subject, axiom", CASES)
-def test_axiom(subject, axiom):
-    result = CHECKS[axiom](subject, max_examples=AUDIT_EXAMPLES, seed=0)
+def test_axiom(subject, axiom, shared):
+    # CHECKS[axiom](subject, max_examples=AUDIT_EXAMPLES, seed=0), computed here or by the
+    # site's build in this run
+    result = shared_audit.check(shared, subject, axiom, max_examples=AUDIT_EXAMPLES, seed=0)
     if subject.claims[axiom]:
         assert result.status == "holds", _describe(result)
         return

@@ -32,6 +32,7 @@ GENERATED = ("_build", "api", "catalogue", "auto_gallery")       # git ignores t
 check_site = shared.load_script(ROOT / "scripts" / "check_site.py", "check_site")
 check_docstrings = shared.load_script(ROOT / "scripts" / "check_docstrings.py",
                                       "check_docstrings")
+shared_audit = shared.load_script(DOCS / "_ext" / "shared_audit.py", "shared_audit", reuse=True)
 
 # ---------------------------------------------------------------- the pages' examples
 
@@ -146,9 +147,11 @@ def site():
     Under pytest-xdist each worker that runs a site test asks for the site; two
     concurrent Sphinx builds into one tree break each other, so the build runs under a
     file lock and a worker finding the site already built in this run (a stamp with
-    xdist's run id) uses it.
+    xdist's run id) uses it. The catalogue's audit shares its checks with
+    properties/test_axioms.py in this run (docs/_ext/shared_audit.py): the build gets
+    the run's id.
     """
-    run_id = os.environ.get("PYTEST_XDIST_TESTRUNUID", f"pid-{os.getpid()}")
+    run_id = shared_audit.current_run_id()
     (DOCS / "_build").mkdir(exist_ok=True)
     stamp = DOCS / "_build" / ".built-by-test-run"
     with open(DOCS / "_build" / ".site-lock", "w") as lock:
@@ -158,7 +161,8 @@ def site():
                 return HTML
             stamp.unlink(missing_ok=True)
             run = subprocess.run(["make", "--no-print-directory", "-s", "docs-html"],
-                                 cwd=ROOT, capture_output=True, text=True, timeout=1800)
+                                 cwd=ROOT, capture_output=True, text=True, timeout=1800,
+                                 env={**os.environ, shared_audit.ENV: run_id})
             output = run.stdout + run.stderr
             problems = [line for line in output.splitlines()
                         if "WARNING" in line or "ERROR" in line]
@@ -381,6 +385,48 @@ def test_citation_cff_is_valid_cff_1_2():
     assert cff["license"] == project["license"]["text"]
     for ref in cff.get("references", []):
         assert {"type", "title", "authors"} <= set(ref)
+
+
+def test_shared_audit_computes_each_check_once_and_waits_for_a_claimed_one(tmp_path):
+    """docs/_ext/shared_audit.py (the catalogue's audit and properties/test_axioms.py share
+    each check in a test run): a check is computed once, then read (the same result as
+    CHECKS gives); a check claimed by a live process is left (wait=False) or waited for;
+    a claim dies with its process."""
+    import multiprocessing
+    from propstab import Axiom, get_measure
+    from propstab.auditing import CHECKS, subject
+    jaccard = subject(get_measure("jaccard"))
+    direct = CHECKS[Axiom.MONOTONICITY](jaccard, max_examples=10, seed=0)
+    first = shared_audit.check(tmp_path, jaccard, Axiom.MONOTONICITY, max_examples=10, seed=0)
+    assert first.to_dict() == direct.to_dict() and first.status == "refuted"
+    result_path, claim_path = shared_audit._paths(tmp_path, jaccard, Axiom.MONOTONICITY)
+    stored = result_path.read_bytes()
+    again = shared_audit.check(tmp_path, jaccard, Axiom.MONOTONICITY, max_examples=10, seed=0)
+    assert again.to_dict() == direct.to_dict() and result_path.read_bytes() == stored
+
+    result_path, claim_path = shared_audit._paths(tmp_path, jaccard, Axiom.BOUNDS)
+    claimed, release = multiprocessing.Event(), multiprocessing.Event()
+
+    def claimer():
+        fd = os.open(claim_path, os.O_CREAT | os.O_RDWR)
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        claimed.set()
+        release.wait(60)
+        os._exit(0)                                     # dies holding the claim
+
+    process = multiprocessing.get_context("fork").Process(target=claimer)
+    process.start()
+    assert claimed.wait(60)
+    assert shared_audit.check(tmp_path, jaccard, Axiom.BOUNDS, max_examples=10, seed=0,
+                              wait=False) is None
+    assert not result_path.exists()
+    import threading
+    threading.Timer(0.5, release.set).start()          # blocks until the claimer dies
+    waited = shared_audit.check(tmp_path, jaccard, Axiom.BOUNDS, max_examples=10, seed=0)
+    assert waited.to_dict() == CHECKS[Axiom.BOUNDS](jaccard, max_examples=10,
+                                                    seed=0).to_dict()
+    assert result_path.exists() and not process.is_alive()
+    process.join(60)
 
 
 def test_r_reference_is_built_from_every_rd_page():

@@ -6,7 +6,7 @@ into folders that git ignores, so they cannot drift from the package):
 - ``catalogue/``: one page per registered measure (formula, declared properties with the
   audit's verdicts, bounds, options, R reference, references) and an index, read from
   the registry (:func:`propstab.list_measures`) and from an axiom audit run during the
-  build (:func:`audit_rows`);
+  build (``shared_audit.audit_rows``, docs/_ext/shared_audit.py);
 - ``api/index.rst``: the API reference, one autosummary entry per public name of the
   package's public modules (``__all__``), each object documented once, at its canonical
   location (:func:`public_names`).
@@ -17,18 +17,13 @@ are the same function, documented once).
 """
 from __future__ import annotations
 
-import concurrent.futures
-import hashlib
 import importlib
 import inspect
-import json
-import multiprocessing
 import os
 import pathlib
 import re
 import sys
 import textwrap
-import time
 import types
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
@@ -156,58 +151,6 @@ def _docstring_doc_links(app, what, name, obj, options, lines):
 
 def heading(text: str, char: str = "=") -> str:
     return f"{text}\n{char * len(text)}\n"
-
-
-# ------------------------------------------------------------------ the audit
-
-def _source_fingerprint(max_examples: int, seed: int) -> str:
-    """A hash of everything an audit's result depends on: the package's sources, the
-    Hypothesis version and the audit's settings."""
-    import hypothesis
-    h = hashlib.sha256(f"{max_examples}:{seed}:{hypothesis.__version__}".encode())
-    for f in sorted((ROOT / "propstab").rglob("*.py")):
-        h.update(str(f.relative_to(ROOT)).encode())
-        h.update(f.read_bytes())
-    return h.hexdigest()[:16]
-
-
-def _audit_one(args):
-    name, max_examples, seed = args
-    import propstab
-    table = propstab.audit(name, max_examples=max_examples, seed=seed)
-    return [r.to_dict() for r in table]
-
-
-def audit_rows(cache_dir: pathlib.Path, *, max_examples: int, seed: int = 0,
-               jobs: int = 0, log=print) -> list:
-    """Every (measure or variant, axiom) row of ``propstab.audit(max_examples=..., seed=...)``
-    as JSON-ready dicts, computed over ``jobs`` processes (0: one per CPU) and cached in
-    ``cache_dir`` under a hash of the package's sources (the audit is deterministic for a
-    seed, so the cache can only be reused for identical code)."""
-    import propstab
-    key = _source_fingerprint(max_examples, seed)
-    cache = cache_dir / f"audit-{max_examples}-{seed}-{key}.json"
-    if cache.exists():
-        log(f"propstab docs: audit verdicts from {cache.relative_to(ROOT)}")
-        return json.loads(cache.read_text(encoding="utf-8"))
-    names = [m.name for m in propstab.list_measures()]
-    jobs = jobs or os.cpu_count() or 1
-    start = time.perf_counter()
-    tasks = [(name, max_examples, seed) for name in names]
-    if jobs > 1:
-        context = multiprocessing.get_context("fork")
-        with concurrent.futures.ProcessPoolExecutor(jobs, mp_context=context) as pool:
-            parts = list(pool.map(_audit_one, tasks))
-    else:
-        parts = [_audit_one(t) for t in tasks]
-    rows = [row for part in parts for row in part]
-    log(f"propstab docs: audited {len(names)} measures ({len(rows)} checks, "
-        f"{max_examples} examples each, {jobs} processes) in {time.perf_counter() - start:.0f} s")
-    cache_dir.mkdir(parents=True, exist_ok=True)
-    for old in cache_dir.glob(f"audit-{max_examples}-{seed}-*.json"):
-        old.unlink()
-    cache.write_text(json.dumps(rows, ensure_ascii=False), encoding="utf-8")
-    return rows
 
 
 # ------------------------------------------------------------------ the measure catalogue
