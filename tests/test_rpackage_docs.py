@@ -38,12 +38,7 @@ def test_rd_files_and_namespace_are_generated_from_the_sources(roxygen, tmp_path
     shutil.copytree(RPACKAGE, copy)
     shutil.rmtree(copy / "man")
     (copy / "NAMESPACE").unlink()
-    # load_code = "source": roxygen reads the objects from the R files sourced into an
-    # environment instead of pkgload::load_all(), which first loads every import and
-    # suggested package (a third of the time); the Rd files and NAMESPACE are the same
-    # (make rdoc's roxygenise() writes them with the default loader)
-    run = subprocess.run(["Rscript", "-e",
-                          f"roxygen2::roxygenise('{copy}', load_code = 'source')"],
+    run = subprocess.run(["Rscript", "-e", f"roxygen2::roxygenise('{copy}')"],
                          capture_output=True, text=True, timeout=300)
     assert run.returncode == 0, run.stderr
     # roxygen's warnings (not a file name such as suppressPropstabWarnings.Rd)
