@@ -34,7 +34,7 @@ LAST = OWN_UNIT
 #: the shared, loaded 2-core machine, November 2026: about three times the idle times;
 #: only the order matters, so rough numbers do).
 SECONDS = {
-    "tests/test_rpackage_check.py": 450,             # R CMD check --as-cran, stabm's suite
+    "tests/test_rpackage_check.py": 400,             # R CMD check --as-cran, stabm's suite
     "tests/test_docs_site.py": 230,                  # the site's build (the pages' audit: LAST)
     "properties/test_axioms.py": 220,
     "r_compat/test_live_crosscheck.py": 180,
@@ -42,7 +42,7 @@ SECONDS = {
     "tests/test_ranking_inference_study_quick.py": 110,
     "tests/test_selection.py": 105,
     "tests/test_fuzz_entry_points.py": 90,
-    "r_compat/test_bridge_faults.py": 86,
+    "r_compat/test_bridge_faults.py": 75,
     "tests/test_results.py": 50,
     "tests/test_fuzz_cli.py": 46,
     "tests/test_execution.py": 41,
