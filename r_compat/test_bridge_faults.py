@@ -16,6 +16,7 @@ R's own error, with no traceback and no report on stdout.
 The tests needing a working R to simulate a fault use the ``r_live`` fixture (they
 fail without R unless PROPSTAB_SKIP_R=1); the others need neither R nor rpy2.
 """
+import functools
 import os
 import pathlib
 import subprocess
@@ -53,14 +54,20 @@ def assert_environment_fault(result, *fragments):
     return lines[0]
 
 
+@functools.lru_cache(maxsize=None)
+def _library_paths():
+    """R's library paths outside its own library (asked of R once per session)."""
+    paths = subprocess.run(["Rscript", "-e", "cat(setdiff(.libPaths(), .Library), sep = '\\n')"],
+                           capture_output=True, text=True, check=True, timeout=120).stdout
+    return tuple(filter(None, paths.splitlines()))
+
+
 def _library_without(tmp_path, *hidden):
     """A directory of links to every installed R package (outside R's own library)
     except ``hidden``: R's library paths narrowed to it miss exactly those."""
-    paths = subprocess.run(["Rscript", "-e", "cat(setdiff(.libPaths(), .Library), sep = '\\n')"],
-                           capture_output=True, text=True, check=True, timeout=120).stdout
     lib = tmp_path / ("lib_without_" + "_".join(hidden))
     lib.mkdir()
-    for directory in filter(None, paths.splitlines()):
+    for directory in _library_paths():
         for package in pathlib.Path(directory).iterdir():
             if package.name not in hidden and not (lib / package.name).exists() \
                     and (package / "DESCRIPTION").exists():

@@ -1,8 +1,9 @@
 # stabm's own testthat suite run with propstab's functions swapped in (issue 25).
 #
 # The tests of stabm's source package (not installed with stabm) are taken from the
-# tarball in the environment variable STABM_SOURCE, else downloaded from CRAN with
-# utils::download.packages("stabm", type = "source") into a temporary directory. Each of
+# tarball in the environment variable STABM_SOURCE, else downloaded from CRAN (the
+# installed version's tarball by its URL, else utils::download.packages("stabm",
+# type = "source")) into a temporary directory. Each of
 # stabm's test files runs in an environment whose parent is propstab's namespace, so that
 # `stabilityJaccard(...)`, `get("stabilityJaccard")`, `listStabilityMeasures()` and
 # `plotFeatures()` are propstab's. Prints the counts of expectations that pass, fail and
@@ -27,6 +28,29 @@ if (!isTRUE(propstab::propstab_available())) {
 tarball <- Sys.getenv("STABM_SOURCE", "")
 work <- tempfile("stabm_suite")
 dir.create(work)
+if (!nzchar(tarball) && requireNamespace("stabm", quietly = TRUE)) {
+  # the source of the installed stabm version, fetched by its URL on the CRAN mirror
+  # (current, else archived): download.packages() below first reads and parses the
+  # mirror's whole package index, 2.5 s of CPU
+  file <- sprintf("stabm_%s.tar.gz", utils::packageVersion("stabm"))
+  repos <- getOption("repos")
+  # (only with a configured mirror: no registry address is written here; without one,
+  # download.packages() below asks R's own choice)
+  repo <- if ("CRAN" %in% names(repos)) sub("/$", "", repos[["CRAN"]]) else "@CRAN@"
+  urls <- if (identical(repo, "@CRAN@")) character(0) else
+    sprintf(c("%s/src/contrib/%s", "%s/src/contrib/Archive/stabm/%s"), repo, file)
+  for (url in urls) {
+    dest <- file.path(work, file)
+    status <- tryCatch(suppressWarnings(utils::download.file(url, dest, quiet = TRUE,
+                                                             mode = "wb")),
+                       error = function(e) 1L)
+    if (identical(as.integer(status), 0L) && file.exists(dest) && file.size(dest) > 0) {
+      tarball <- dest
+      break
+    }
+    unlink(dest)
+  }
+}
 if (!nzchar(tarball)) {
   # a mirror's index may warn (e.g. no PACKAGES.rds, then PACKAGES.gz is read) and still
   # deliver the tarball: only an error, or no tarball, means it could not be downloaded

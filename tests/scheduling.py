@@ -34,7 +34,7 @@ LAST = OWN_UNIT
 #: the shared, loaded 2-core machine, November 2026: about three times the idle times;
 #: only the order matters, so rough numbers do).
 SECONDS = {
-    "tests/test_rpackage_check.py": 450,             # R CMD check --as-cran, stabm's suite
+    "tests/test_rpackage_check.py": 400,             # R CMD check --as-cran, stabm's suite
     "tests/test_docs_site.py": 200,                  # the site's build (the pages' audit: LAST)
     # the same checks as the site's catalogue, each computed once by either of them
     # (docs/_ext/shared_audit.py): kept next to the site, so that the two share the work
@@ -44,7 +44,7 @@ SECONDS = {
     "tests/test_ranking_inference_study_quick.py": 73,
     "tests/test_selection.py": 105,
     "tests/test_fuzz_entry_points.py": 70,           # w21p: CPU 86 s to 50-58 s loaded
-    "r_compat/test_bridge_faults.py": 86,
+    "r_compat/test_bridge_faults.py": 75,
     "tests/test_results.py": 30,                     # w21p: the comparison on 190 rows
     "tests/test_fuzz_cli.py": 46,
     "tests/test_correlated.py": 80,                  # w21p: idle 35 s, CPU 35 to 26 s

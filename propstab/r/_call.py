@@ -35,6 +35,16 @@ __all__ = ["RValue", "call_r", "call_r_code", "formals", "r_package", "r_version
 
 _STATE: dict = {}
 
+# What as_rvalue() reads from an R value, in one R call: 0 one number, 1 NA, 2 NaN,
+# 3 anything else (not of length 1, or neither numeric nor logical).
+_NUMBER_KIND = """
+function(x) {
+  if (length(x) != 1L || !(is.numeric(x) || is.logical(x))) 3L
+  else if (is.nan(x)) 2L else if (is.na(x)) 1L else 0L
+}
+"""
+_NUMBER_KINDS = ("number", "NA", "NaN", None)
+
 # Runs an R function inside tryCatch so that an error comes back as data (R's
 # message and the failing call) instead of an rpy2 exception; warnings are
 # collected and re-emitted in Python; messages (e.g. "Loading required namespace")
@@ -195,7 +205,25 @@ def robjects():
                                 package=None) from None
     _STATE["robjects"] = ro
     _STATE["safe_call"] = ro.r(_SAFE_CALL)
+    _STATE["number_kind"] = ro.r(_NUMBER_KIND)
     return ro
+
+
+def base_function(name: str):
+    """The base R function ``name`` (e.g. ``"list"``) as an rpy2 function, looked up once.
+
+    rpy2's ``robjects.r[name]`` searches R's environments and wraps the function anew
+    (reading its formals) on every use: about 1 ms, more than the call it makes.
+
+    >>> from propstab.r._call import base_function
+    >>> base_function("sum")(1.5, 2)[0]
+    3.5
+    """
+    functions = _STATE.setdefault("base", {})
+    fn = functions.get(name)
+    if fn is None:
+        fn = functions[name] = robjects().r[name]
+    return fn
 
 
 def require_package(name: str) -> None:
@@ -469,7 +497,7 @@ def _safe_call(fn, label: str, args, kwargs):
     """``fn(*args, **kwargs)`` in R inside tryCatch: the value, or RReferenceError."""
     ro = _STATE["robjects"]
     with _quiet_console():
-        out = _STATE["safe_call"](fn, ro.r["list"](*args, **kwargs))
+        out = _STATE["safe_call"](fn, base_function("list")(*args, **kwargs))
     value, warns, failed = out[0], list(out[1]), bool(out[2][0])
     for message in warns:
         warnings.warn(f"{label}: R warning: {message}", RuntimeWarning, stacklevel=3)
@@ -528,14 +556,12 @@ class RValue(NamedTuple):
 
 def as_rvalue(x, what: str) -> RValue:
     """Read a length-1 numeric or logical R vector as :class:`RValue`."""
-    ro = _STATE["robjects"]
-    if len(x) != 1 or not ro.r["is.numeric"](x)[0] and not ro.r["is.logical"](x)[0]:
+    kind = _NUMBER_KINDS[_STATE["number_kind"](x)[0]]        # one R call
+    if kind is None:
         raise RReferenceError(f"{what} did not return one number: got {x!r}",
                               r_message="not a number", r_call=what) from None
-    if ro.r["is.nan"](x)[0]:
-        return RValue(float("nan"), "NaN")
-    if ro.r["is.na"](x)[0]:
-        return RValue(float("nan"), "NA")
+    if kind != "number":
+        return RValue(float("nan"), kind)
     return RValue(float(x[0]), "number")
 
 

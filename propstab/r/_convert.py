@@ -13,7 +13,7 @@ import numpy as np
 
 from .._checks import fail
 from .._validation import Selection, as_rankings, as_selection, check_r_indices
-from ._call import require_package, robjects
+from ._call import base_function, require_package, robjects
 
 __all__ = ["from_r_selection", "to_r_features", "to_r_matrix", "to_r_rankings",
            "to_r_similarity"]
@@ -80,7 +80,7 @@ def to_r_features(Z, /, *, n_features=None, feature_names=None, use_names: bool 
         items = [ro.StrVector([str(x) for x in names[idx]]) for idx in runs]
     else:
         items = [ro.IntVector((idx + 1).tolist()) for idx in runs]
-    return ro.r["list"](*items)
+    return base_function("list")(*items)
 
 
 def _r_matrix(values: np.ndarray, *, rownames=None, colnames=None):
@@ -89,12 +89,12 @@ def _r_matrix(values: np.ndarray, *, rownames=None, colnames=None):
     flat = values.ravel(order="F")
     vec = (ro.IntVector(flat.astype(np.int64).tolist()) if values.dtype.kind in "biu"
            else ro.FloatVector(flat.astype(np.float64).tolist()))
-    m = ro.r["matrix"](vec, nrow=nrow, ncol=ncol)
+    m = base_function("matrix")(vec, nrow=nrow, ncol=ncol)
     if rownames is not None or colnames is not None:
         def names(labels):
             return ro.NULL if labels is None else ro.StrVector([str(x) for x in labels])
-        dimnames = ro.r["list"](names(rownames), names(colnames))
-        m = ro.r["structure"](m, dimnames=dimnames)
+        dimnames = base_function("list")(names(rownames), names(colnames))
+        m = base_function("structure")(m, dimnames=dimnames)
     return m
 
 
@@ -332,12 +332,12 @@ def from_r_selection(x, /, *, n_features=None, feature_names=None) -> Selection:
     ('a', 'b')
     """
     ro = robjects()
-    if ro.r["is.matrix"](x)[0]:
+    if base_function("is.matrix")(x)[0]:
         arr = np.asarray(x)
-        cols = ro.r["colnames"](x)
+        cols = base_function("colnames")(x)
         names = feature_names if feature_names is not None or cols is ro.NULL else list(cols)
         return as_selection(arr, n_features=n_features, feature_names=names)
-    if not ro.r["is.list"](x)[0]:
+    if not base_function("is.list")(x)[0]:
         fail(f"x: must be an R list of feature vectors or an R 0/1 matrix; got an "
              f"R object of class {'/'.join(ro.r['class'](x))}", TypeError)
     runs = list(x)

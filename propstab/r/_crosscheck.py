@@ -197,9 +197,9 @@ def crosscheck(measures=None, *, max_examples: int = 50, seed: int = 0,
     Examples
     --------
     >>> import propstab
-    >>> report = propstab.crosscheck("jaccard", max_examples=5)
+    >>> report = propstab.crosscheck("kappa", max_examples=5)
     >>> report.rows[0].r_function, report.rows[0].status
-    ('stabm::stabilityJaccard', 'agree')
+    ('stabm::stabilityKappa', 'agree')
     >>> mine = propstab.crosscheck("sechidis", inputs={"mine": [[1, 1, 0], [1, 0, 1]]},
     ...                            options={"similarity": None})
     >>> mine.rows[0].options, mine.rows[0].values[0]["status"]

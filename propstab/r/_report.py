@@ -65,9 +65,9 @@ class CrosscheckRow:
     Examples
     --------
     >>> import propstab
-    >>> row = propstab.crosscheck("jaccard", max_examples=5).rows[0]
+    >>> row = propstab.crosscheck("kappa", max_examples=5).rows[0]
     >>> row.r_function, row.status, row.max_relative_difference < 1e-10
-    ('stabm::stabilityJaccard', 'agree', True)
+    ('stabm::stabilityKappa', 'agree', True)
     """
 
     measure: str
@@ -132,9 +132,9 @@ class CrosscheckReport(Result):
     Examples
     --------
     >>> import propstab
-    >>> report = propstab.crosscheck(["jaccard", "dice"], max_examples=5)
+    >>> report = propstab.crosscheck(["kappa", "lustgarten"], max_examples=5)
     >>> report.ok, [row.measure for row in report.rows]
-    (True, ['jaccard', 'dice'])
+    (True, ['kappa', 'lustgarten'])
     """
 
     rows: Tuple[CrosscheckRow, ...]

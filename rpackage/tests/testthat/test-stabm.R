@@ -31,11 +31,18 @@ test_that("the issue's example prints stabm's value", {
 })
 
 # Compares one call of `fun` in propstab and in stabm. A difference must fall under a
-# documented stabm defect. Returns "agree" or "documented".
+# documented stabm defect. Returns "agree" or "documented". The expectations here and in
+# expect_compare() are testthat's plain expect(), one expectation each as expect_true()
+# and expect_equal() were, failing on the same values: those two run waldo's comparison
+# in a reproducible-output context on every call, passing or not (a third of this
+# file's time over its 1,400 expectations).
 compare <- function(fun, args) {
   ours <- suppressWarnings(do.call(getExportedValue("propstab", fun), args))
   theirs <- suppressWarnings(do.call(getExportedValue("stabm", fun), args))
-  expect_true(is.numeric(ours) && length(ours) == 1L)
+  ok <- is.numeric(ours) && length(ours) == 1L
+  expect(ok, if (ok) "" else sprintf("%s: propstab returned %s, not one number; call: %s",
+                                     fun, paste(deparse(ours), collapse = " "),
+                                     paste(deparse(args), collapse = " ")))
   if (agree(ours, theirs)) return("agree")
   keys <- do.call(stabm_differences, c(list(fun), args))$key
   expect(length(keys) > 0L,
@@ -43,6 +50,15 @@ compare <- function(fun, args) {
                  fun, format(ours, digits = 15), format(theirs, digits = 15),
                  paste(deparse(args), collapse = " ")))
   "documented"
+}
+
+# compare() must give `status` ("agree", or "documented": a stabm defect that applies).
+expect_compare <- function(fun, args, status = "agree", label = fun) {
+  got <- compare(fun, args)
+  ok <- identical(got, status)
+  expect(ok, if (ok) "" else sprintf("%s: %s, not %s; call: %s(%s)", label, got, status,
+                                     fun, paste(deparse(args), collapse = " ")))
+  invisible(got)
 }
 
 # Feature-set cases: (M, p) grid, constant sizes and varying sizes with empty and full runs.
@@ -78,7 +94,7 @@ test_that("the measures of pairs of sets agree with stabm", {
 test_that("p may be omitted where stabm's value does not depend on it", {
   for (fun in c("stabilityJaccard", "stabilityDice", "stabilityOchiai",
                 "stabilityNovovicova")) {
-    for (x in cases[1:8]) expect_equal(compare(fun, list(features = x$features)), "agree")
+    for (x in cases[1:8]) expect_compare(fun, list(features = x$features))
   }
 })
 
@@ -86,25 +102,24 @@ test_that("options agree with stabm: exact correction, Davis's penalty, impute.n
   for (x in small) {
     for (fun in c("stabilityJaccard", "stabilityDice", "stabilityOchiai",
                   "stabilityHamming")) {
-      expect_equal(compare(fun, c(x, correction.for.chance = "exact")), "agree")
+      expect_compare(fun, c(x, correction.for.chance = "exact"))
     }
     compare("stabilityNovovicova", c(x, correction.for.chance = "exact"))
     compare("stabilityDavis", c(x, correction.for.chance = "exact", penalty = 1))
   }
-  for (x in cases) expect_equal(compare("stabilityDavis", c(x, penalty = 1.5)), "agree")
+  for (x in cases) expect_compare("stabilityDavis", c(x, penalty = 1.5))
   # corrected Davis and Novovicova for M > 2: documented (a global score minus pairwise
   # expectations), never silently different
   x <- list(features = list(1:2, 2:3, c(1, 3)), p = 4)
-  expect_equal(compare("stabilityDavis", c(x, correction.for.chance = "exact")),
-               "documented")
+  expect_compare("stabilityDavis", c(x, correction.for.chance = "exact"),
+                 status = "documented")
   for (x in with_empty) {
     for (fun in c("stabilityJaccard", "stabilityDice", "stabilityOchiai", "stabilityKappa",
                   "stabilityUnadjusted", "stabilityWald", "stabilityPhi",
                   "stabilityLustgarten", "stabilityNogueira")) {
-      expect_equal(compare(fun, c(x, impute.na = 0.25)), "agree", label = fun)
+      expect_compare(fun, c(x, impute.na = 0.25), label = fun)
     }
-    expect_equal(compare("stabilityJaccard",
-                         c(x, correction.for.chance = "exact", impute.na = -0.5)), "agree")
+    expect_compare("stabilityJaccard", c(x, correction.for.chance = "exact", impute.na = -0.5))
   }
 })
 
@@ -120,14 +135,13 @@ test_that("the exact correction's 0/0 is NA where stabm's is, at every p (issue 
       x <- list(features = runs, p = p)
       for (fun in c("stabilityJaccard", "stabilityDice", "stabilityOchiai",
                     "stabilityHamming")) {
-        expect_equal(compare(fun, c(x, correction.for.chance = "exact")), "agree",
-                     label = paste(fun, p))
-        expect_equal(compare(fun, c(x, correction.for.chance = "exact", impute.na = -0.5)),
-                     "agree", label = paste(fun, p, "impute.na"))
+        expect_compare(fun, c(x, correction.for.chance = "exact"), label = paste(fun, p))
+        expect_compare(fun, c(x, correction.for.chance = "exact", impute.na = -0.5),
+                       label = paste(fun, p, "impute.na"))
       }
       if (length(runs) == 2L) {
-        expect_equal(compare("stabilityDavis", c(x, correction.for.chance = "exact")),
-                     "agree", label = paste("davis", p))
+        expect_compare("stabilityDavis", c(x, correction.for.chance = "exact"),
+                       label = paste("davis", p))
       }
     }
   }
@@ -146,7 +160,7 @@ test_that("feature names agree with stabm", {
   for (x in cases[1:12]) {
     named <- lapply(x$features, function(f) sprintf("g%d", f))
     for (fun in c("stabilityNogueira", "stabilityJaccard", "stabilityKappa")) {
-      expect_equal(compare(fun, list(features = named, p = x$p)), "agree", label = fun)
+      expect_compare(fun, list(features = named, p = x$p), label = fun)
     }
   }
 })
@@ -184,14 +198,13 @@ test_that("the measures of similar features agree with stabm (dense and sparse s
   # named features index the column names of sim.mat
   S <- random_similarity(5L)
   dimnames(S) <- list(letters[1:5], letters[1:5])
-  expect_equal(compare("stabilityZucknick",
-                       list(features = list(c("a", "c"), c("b", "c"), "e"), sim.mat = S)),
-               "agree")
+  expect_compare("stabilityZucknick",
+                 list(features = list(c("a", "c"), c("b", "c"), "e"), sim.mat = S))
   # threshold 0 on a dense matrix with zeros: stabm counts the zeros (documented)
   S <- diag(4); S[1, 2] <- S[2, 1] <- 0.5
   x <- list(features = list(c(1, 3), c(2, 4), 3), sim.mat = S, threshold = 0,
             correction.for.chance = "none")
-  expect_equal(compare("stabilityYu", x), "documented")
+  expect_compare("stabilityYu", x, status = "documented")
 })
 
 test_that("without similar features, stabm's Yu is stabilityUnadjusted (documented recipe)", {
