@@ -216,13 +216,22 @@ class Subject:
         return bound.evaluate(M, d, Z.sum(axis=1))
 
 
+@functools.lru_cache(maxsize=1024)
+def _contexts_of(names: frozenset, M: int, d: int):
+    """The strategy of contexts for the shape (M, d), one object per shape (see
+    :func:`propstab.strategies._base.memoised`: the same draws as a new one)."""
+    return st.builds(
+        Context,
+        similarity=similarity_matrices(d) if "similarity" in names else st.none(),
+        weights=importance_weights(M, d) if "importances" in names else st.none())
+
+
 def _context_strategy(names):
+    names = frozenset(names)
+
     def contexts(M, d):
-        return st.builds(
-            Context,
-            similarity=similarity_matrices(d) if "similarity" in names else st.none(),
-            weights=importance_weights(M, d) if "importances" in names else st.none())
-    contexts.names = frozenset(names)          # what it draws, for replayed searches
+        return _contexts_of(names, M, d)
+    contexts.names = names                     # what it draws, for replayed searches
     return contexts
 
 
