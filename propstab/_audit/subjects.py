@@ -159,6 +159,10 @@ class Subject:
     evaluate_in: Optional[Callable[[np.ndarray, Context], float]] = None
     context: Optional[Context] = None
     enumeration_limit: int = ENUMERATION_LIMIT
+    #: {(context, Z): value} of :meth:`value` for a registered measure (a function of Z and
+    #: its options, so a matrix met again, as Hypothesis's searches often do, is not
+    #: computed again); None for a user function, which is called every time.
+    values: Optional[dict] = dataclasses.field(default=None, compare=False, repr=False)
 
     # the declaration's fields, read through the subject
     claims = property(lambda self: self.declaration.claims)
@@ -198,6 +202,17 @@ class Subject:
 
     def value(self, Z: np.ndarray) -> float:
         """The value, NaN where the measure is undefined (warning or error swallowed)."""
+        memo = self.values
+        if memo is not None:
+            key = (None if self.context is None else self.context.key(), Z.dtype.str,
+                   Z.shape, Z.tobytes())
+            v = memo.get(key)
+            if v is None:
+                v = memo[key] = self._value(Z)
+            return v
+        return self._value(Z)
+
+    def _value(self, Z: np.ndarray) -> float:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             try:
@@ -248,7 +263,7 @@ def _registered(info: MeasureInfo, variant: Optional[Variant] = None) -> Subject
                                                     **context.options(Z, names)),
             enumeration_limit=CONTEXT_ENUMERATION_LIMIT)
     return Subject(name=label(info.name, options), evaluate=lambda Z: function(Z, **options),
-                   declaration=declaration, options=options, **contextual)
+                   declaration=declaration, options=options, values={}, **contextual)
 
 
 def _no_declaration(what: str, declaration: Mapping[str, Any]) -> None:
