@@ -203,7 +203,7 @@ class Subject:
     def value(self, Z: np.ndarray) -> float:
         """The value, NaN where the measure is undefined (warning or error swallowed)."""
         memo = self.values
-        if memo is not None:
+        if memo is not None and REUSE[0]:
             key = (None if self.context is None else self.context.key(), Z.dtype.str,
                    Z.shape, Z.tobytes())
             v = memo.get(key)
@@ -409,7 +409,7 @@ def subject(measure, *, options: Optional[Mapping[str, Any]] = None, claims=None
 #: Hypothesis's lambda descriptions, by code object (see :func:`lambda_sources_memoised`).
 _LAMBDA_SOURCES: dict = {}
 #: Whether searches reuse work across searches (memoised lambda descriptions, replayed
-#: examples); False only to time the audit without it (benchmarks/bench_audit.py): the
+#: examples, memoised values of registered measures); False only to time the audit without it (benchmarks/bench_audit.py): the
 #: results are the same either way.
 REUSE = [True]
 
