@@ -27,7 +27,10 @@ _MEMO_CELLS = 4096
 
 def _memo_key(similarity, d, threshold):
     """The content of a small dense (or absent) similarity, d and the threshold; None
-    for anything else (sparse, DataFrame, lists, large matrices: validated every time)."""
+    for anything else (sparse, DataFrame, lists, large matrices, a threshold other than
+    None or a plain int or float: validated every time)."""
+    if threshold is not None and type(threshold) not in (int, float):
+        return None
     if similarity is None:
         content = None
     elif (type(similarity) is np.ndarray and similarity.ndim == 2
