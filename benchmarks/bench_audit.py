@@ -8,7 +8,8 @@ the same rows (verdicts, counterexamples, values, expectations):
 
 - **baseline**: one process, without the reuse across searches
   (``propstab._audit.subjects.REUSE`` off: no memoised lambda descriptions of Hypothesis,
-  no replayed examples), i.e. the audit as it was searched before that reuse;
+  no replayed examples, no memoised values of a registered measure on a matrix met
+  again), i.e. the audit as it was searched before that reuse;
 - **serial**: one process, with the reuse (the default);
 - **parallel**: ``--jobs`` worker processes (default 2), the longest checks first.
 

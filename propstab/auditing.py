@@ -154,17 +154,18 @@ def check_one(max_examples: int, seed: int, subject: Subject, axiom: Axiom) -> C
 
 
 #: The mean CPU seconds of one check at 200 examples, by the subject's kind and the axiom
-#: (``propstab audit`` on this project's machine, benchmarks/bench_audit.py): parallel
-#: audits send the costly checks first, so that the last ones, short, even out the workers.
+#: (one process, every check in turn, on this project's machine; benchmarks/bench_audit.py
+#: times the whole audit): parallel audits send the costly checks first, so that the last
+#: ones, short, even out the workers.
 CHECK_SECONDS = {
-    "correlated": {Axiom.FULLY_DEFINED: 0.32, Axiom.MONOTONICITY: 0.01, Axiom.BOUNDS: 1.07,
-                   Axiom.MAXIMUM: 0.08, Axiom.CORRECTION_FOR_CHANCE: 1.16},
-    "ranking": {Axiom.FULLY_DEFINED: 0.2, Axiom.MONOTONICITY: 0.01, Axiom.BOUNDS: 0.71,
-                Axiom.MAXIMUM: 0.34, Axiom.CORRECTION_FOR_CHANCE: 0.57},
-    "pairwise": {Axiom.FULLY_DEFINED: 0.1, Axiom.MONOTONICITY: 0.07, Axiom.BOUNDS: 0.7,
-                 Axiom.MAXIMUM: 0.42, Axiom.CORRECTION_FOR_CHANCE: 0.4},
-    "other": {Axiom.FULLY_DEFINED: 0.1, Axiom.MONOTONICITY: 0.21, Axiom.BOUNDS: 0.4,
-              Axiom.MAXIMUM: 0.31, Axiom.CORRECTION_FOR_CHANCE: 0.06},
+    "correlated": {Axiom.FULLY_DEFINED: 0.23, Axiom.MONOTONICITY: 0.01, Axiom.BOUNDS: 0.83,
+                   Axiom.MAXIMUM: 0.06, Axiom.CORRECTION_FOR_CHANCE: 0.46},
+    "ranking": {Axiom.FULLY_DEFINED: 0.14, Axiom.MONOTONICITY: 0.01, Axiom.BOUNDS: 0.56,
+                Axiom.MAXIMUM: 0.26, Axiom.CORRECTION_FOR_CHANCE: 0.41},
+    "pairwise": {Axiom.FULLY_DEFINED: 0.11, Axiom.MONOTONICITY: 0.06, Axiom.BOUNDS: 0.62,
+                 Axiom.MAXIMUM: 0.34, Axiom.CORRECTION_FOR_CHANCE: 0.41},
+    "other": {Axiom.FULLY_DEFINED: 0.11, Axiom.MONOTONICITY: 0.17, Axiom.BOUNDS: 0.38,
+              Axiom.MAXIMUM: 0.27, Axiom.CORRECTION_FOR_CHANCE: 0.07},
 }
 
 

@@ -159,6 +159,10 @@ class Subject:
     evaluate_in: Optional[Callable[[np.ndarray, Context], float]] = None
     context: Optional[Context] = None
     enumeration_limit: int = ENUMERATION_LIMIT
+    #: {(context, Z): value} of :meth:`value` for a registered measure (a function of Z and
+    #: its options, so a matrix met again, as Hypothesis's searches often do, is not
+    #: computed again); None for a user function, which is called every time.
+    values: Optional[dict] = dataclasses.field(default=None, compare=False, repr=False)
 
     # the declaration's fields, read through the subject
     claims = property(lambda self: self.declaration.claims)
@@ -198,6 +202,17 @@ class Subject:
 
     def value(self, Z: np.ndarray) -> float:
         """The value, NaN where the measure is undefined (warning or error swallowed)."""
+        memo = self.values
+        if memo is not None and REUSE[0]:
+            key = (None if self.context is None else self.context.key(), Z.dtype.str,
+                   Z.shape, Z.tobytes())
+            v = memo.get(key)
+            if v is None:
+                v = memo[key] = self._value(Z)
+            return v
+        return self._value(Z)
+
+    def _value(self, Z: np.ndarray) -> float:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             try:
@@ -216,13 +231,22 @@ class Subject:
         return bound.evaluate(M, d, Z.sum(axis=1))
 
 
+@functools.lru_cache(maxsize=1024)
+def _contexts_of(names: frozenset, M: int, d: int):
+    """The strategy of contexts for the shape (M, d), one object per shape (see
+    :func:`propstab.strategies._base.memoised`: the same draws as a new one)."""
+    return st.builds(
+        Context,
+        similarity=similarity_matrices(d) if "similarity" in names else st.none(),
+        weights=importance_weights(M, d) if "importances" in names else st.none())
+
+
 def _context_strategy(names):
+    names = frozenset(names)
+
     def contexts(M, d):
-        return st.builds(
-            Context,
-            similarity=similarity_matrices(d) if "similarity" in names else st.none(),
-            weights=importance_weights(M, d) if "importances" in names else st.none())
-    contexts.names = frozenset(names)          # what it draws, for replayed searches
+        return _contexts_of(names, M, d)
+    contexts.names = names                     # what it draws, for replayed searches
     return contexts
 
 
@@ -239,7 +263,7 @@ def _registered(info: MeasureInfo, variant: Optional[Variant] = None) -> Subject
                                                     **context.options(Z, names)),
             enumeration_limit=CONTEXT_ENUMERATION_LIMIT)
     return Subject(name=label(info.name, options), evaluate=lambda Z: function(Z, **options),
-                   declaration=declaration, options=options, **contextual)
+                   declaration=declaration, options=options, values={}, **contextual)
 
 
 def _no_declaration(what: str, declaration: Mapping[str, Any]) -> None:
@@ -385,7 +409,7 @@ def subject(measure, *, options: Optional[Mapping[str, Any]] = None, claims=None
 #: Hypothesis's lambda descriptions, by code object (see :func:`lambda_sources_memoised`).
 _LAMBDA_SOURCES: dict = {}
 #: Whether searches reuse work across searches (memoised lambda descriptions, replayed
-#: examples); False only to time the audit without it (benchmarks/bench_audit.py): the
+#: examples, memoised values of registered measures); False only to time the audit without it (benchmarks/bench_audit.py): the
 #: results are the same either way.
 REUSE = [True]
 

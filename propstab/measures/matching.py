@@ -17,9 +17,64 @@ from scipy import sparse
 from .._validation import as_importances, as_similarity
 
 
+#: Validated similarity matrices and their graphs, by content (see :func:`_memo_key`):
+#: {key: [C, Graph or None]}, oldest dropped first.
+_VALIDATED: dict = {}
+_VALIDATED_MAX = 256
+#: Only small dense similarity matrices are memoised (their bytes are the key).
+_MEMO_CELLS = 4096
+
+
+def _memo_key(similarity, d, threshold):
+    """The content of a small dense (or absent) similarity, d and the threshold; None
+    for anything else (sparse, DataFrame, lists, large matrices, a threshold other than
+    None or a plain int or float: validated every time)."""
+    if threshold is not None and type(threshold) not in (int, float):
+        return None
+    if similarity is None:
+        content = None
+    elif (type(similarity) is np.ndarray and similarity.ndim == 2
+          and similarity.size <= _MEMO_CELLS and similarity.dtype.kind in "biuf"):
+        content = (similarity.dtype.str, similarity.shape, similarity.tobytes())
+    else:
+        return None
+    return content, int(d), type(threshold), threshold
+
+
+def _read_only(X):
+    """X with its stored arrays frozen (a memoised matrix is shared by its callers)."""
+    for a in (X.data, X.indices, X.indptr):
+        a.flags.writeable = False
+    return X
+
+
+def _memo(key):
+    if key is None:
+        return None
+    entry = _VALIDATED.get(key)
+    if entry is None:
+        if len(_VALIDATED) >= _VALIDATED_MAX:
+            _VALIDATED.pop(next(iter(_VALIDATED)))
+        entry = _VALIDATED[key] = [None, None]
+    return entry
+
+
 def similarity_matrix(sel, similarity, threshold=None):
-    return as_similarity(similarity, sel.n_features, threshold=threshold,
-                         feature_names=sel.feature_names)
+    """The validated similarity (:func:`propstab._validation.as_similarity`), csr.
+
+    A small dense ndarray (or None) is validated once per content, d and threshold and
+    the same read-only csr returned afterwards: the result is a function of them alone,
+    and the audit's exact enumerations call a measure up to 256 times with one C.
+    """
+    key = _memo_key(similarity, sel.n_features, threshold)
+    entry = _memo(key)
+    if entry is not None and entry[0] is not None:
+        return entry[0]
+    C = as_similarity(similarity, sel.n_features, threshold=threshold,
+                      feature_names=sel.feature_names)
+    if entry is not None:
+        entry[0] = _read_only(C)
+    return C
 
 
 def off_diagonal(C):
@@ -92,11 +147,21 @@ class Graph:
 
     @classmethod
     def build(cls, sel, similarity, threshold):
+        """The graph of a similarity (memoised with it, read-only, by
+        :func:`similarity_matrix`'s key)."""
         C = similarity_matrix(sel, similarity, threshold)
+        entry = _memo(_memo_key(similarity, sel.n_features, threshold))
+        if entry is not None and entry[1] is not None:
+            return entry[1]
         C0 = off_diagonal(C)
         d = sel.n_features
         mean_off = float(C0.sum()) / (d * (d - 1)) if d > 1 else 0.0
-        return cls(C0=C0, B=binary(C0), degree=np.diff(C0.indptr), mean_off=mean_off)
+        g = cls(C0=C0, B=binary(C0), degree=np.diff(C0.indptr), mean_off=mean_off)
+        if entry is not None:
+            _read_only(g.C0), _read_only(g.B)
+            g.degree.flags.writeable = False
+            entry[1] = g
+        return g
 
 
 # The per-pair scores take two P x d matrices of 0/1 rows (row p: the two runs of pair

@@ -14,7 +14,8 @@ try:
 except ImportError as exc:  # pragma: no cover - exercised only without the extra
     raise ImportError("propstab.strategies needs Hypothesis: pip install propstab[audit]") from exc
 
-__all__ = ["st", "InvalidArgument", "public", "invalid", "run_feature_bounds",
+__all__ = ["st", "InvalidArgument", "public", "invalid", "run_feature_bounds", "memoised",
+           "integers", "int_lists", "sampled",
            "DEFAULT_MAX_RUNS", "DEFAULT_MAX_FEATURES", "LIMIT_RUNS", "LIMIT_FEATURES",
            "LIMIT_SIMILARITY_FEATURES"]
 
@@ -40,6 +41,46 @@ def public(build):
         parameters=list(signature.parameters.values())[1:])
     del strategy.__wrapped__             # the signature above, not build's
     return strategy
+
+
+def memoised(factory):
+    """``factory(*args)`` -> strategy, one object per (hashable) arguments.
+
+    The strategies drawn inside a composite depend on earlier draws (sizes, shapes), so a
+    composite used to build them anew on every example; Hypothesis then re-created,
+    validated and inspected a fresh lazy strategy each time, a visible share of a search.
+    A strategy is an immutable description and its draws depend only on its arguments
+    (its labels on its class and its parts), so the same object gives the same choices,
+    the same examples and the same shrinks.
+    """
+    cached = functools.lru_cache(maxsize=4096)(factory)
+
+    @functools.wraps(factory)
+    def strategy(*args):
+        try:
+            return cached(*args)
+        except TypeError:                   # an unhashable argument: built anew
+            return factory(*args)
+    return strategy
+
+
+@memoised
+def integers(lo: int, hi: int):
+    """``st.integers(lo, hi)``, memoised."""
+    return st.integers(lo, hi)
+
+
+@memoised
+def int_lists(lo: int, hi: int, size: int, unique: bool = False):
+    """``st.lists(st.integers(lo, hi), min_size=size, max_size=size, unique=unique)``,
+    memoised."""
+    return st.lists(st.integers(lo, hi), min_size=size, max_size=size, unique=unique)
+
+
+@memoised
+def sampled(values: tuple):
+    """``st.sampled_from(values)`` for a tuple, memoised."""
+    return st.sampled_from(values)
 
 
 def invalid(check, *args, **kwargs):

@@ -7,7 +7,8 @@ from typing import NamedTuple, Tuple
 import numpy as np
 
 from .._checks import check_int_range, fail, is_one_of
-from ._base import InvalidArgument, public, run_feature_bounds, st
+from ._base import (InvalidArgument, integers, memoised, public, run_feature_bounds, sampled,
+                    st)
 
 
 # ---------------------------------------------------------------- rank matrices (rankings)
@@ -123,12 +124,22 @@ def _rank_shape(owner, min_runs, max_runs, min_features, max_features, ties) -> 
     return _RankShape(min_runs, max_runs, min_features, max_features, ties)
 
 
+@memoised
+def _links(n: int):
+    return st.lists(st.booleans(), min_size=n, max_size=n)
+
+
+@memoised
+def _permutations(n: int):
+    return st.permutations(range(n))
+
+
 def _pattern(draw, d: int, ties: str) -> Tuple[float, ...]:
     """A tie pattern: whether each position ties with the next (False shrinks first: no
     ties); ``"proper"`` forbids one group of all d features."""
     if ties == "none":
         return midranks_of_pattern([1] * d)
-    links = draw(st.lists(st.booleans(), min_size=d - 1, max_size=d - 1))
+    links = draw(_links(d - 1))
     if ties == "proper" and all(links):
         links[-1] = False
     sizes, t = [], 1
@@ -145,15 +156,15 @@ def _pattern(draw, d: int, ties: str) -> Tuple[float, ...]:
 def _arranged(draw, pattern: Tuple[float, ...]) -> np.ndarray:
     """The run ranking feature ``order[p]`` at position p (a drawn permutation, shrinking
     towards the identity: feature f at position f)."""
-    order = draw(st.permutations(range(len(pattern))))
+    order = draw(_permutations(len(pattern)))
     row = np.empty(len(pattern))
     row[list(order)] = pattern
     return row
 
 
 def _rank_configuration(draw, shape: _RankShape) -> RankConfiguration:
-    M = draw(st.integers(shape.min_runs, shape.max_runs))
-    d = draw(st.integers(shape.min_features, shape.max_features))
+    M = draw(integers(shape.min_runs, shape.max_runs))
+    d = draw(integers(shape.min_features, shape.max_features))
     return RankConfiguration(M, d, tuple(_pattern(draw, d, shape.ties) for _ in range(M)))
 
 
@@ -414,11 +425,11 @@ def near_identical_rankings(draw, *, min_runs=2, max_runs=None, min_features=2,
     config = _rank_configuration(draw, shape)
     row = _arranged(draw, config.patterns[0])
     d = config.n_features
-    f = draw(st.integers(0, d - 1))
-    g = draw(st.sampled_from([x for x in range(d) if row[x] != row[f]]))
+    f = draw(integers(0, d - 1))
+    g = draw(sampled(tuple(x for x in range(d) if row[x] != row[f])))
     other = row.copy()
     other[[f, g]] = row[[g, f]]
-    i = draw(st.integers(0, config.n_runs - 1))
+    i = draw(integers(0, config.n_runs - 1))
     R = np.vstack([row] * config.n_runs)
     R[i] = other
     return R

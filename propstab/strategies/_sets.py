@@ -8,7 +8,8 @@ from typing import NamedTuple, Tuple
 import numpy as np
 
 from .._checks import check_int_range, fail, is_one_of
-from ._base import InvalidArgument, invalid, public, run_feature_bounds, st
+from ._base import (InvalidArgument, int_lists, integers, invalid, memoised, public,
+                    run_feature_bounds, sampled, st)
 
 
 SUBSET_SIZES = ("any", "proper", "constant", "proper_constant")
@@ -116,6 +117,16 @@ def matrix_from_rows(rows, n_features: int, *, base: int = 0) -> np.ndarray:
 
 
 
+def _drawn_matrix(rows, d: int) -> np.ndarray:
+    """:func:`matrix_from_rows` for rows the strategies drew (lists of distinct indices in
+    0..d-1, valid by construction): the same matrix, without re-checking every example."""
+    Z = np.zeros((len(rows), d), dtype=bool)
+    for i, row in enumerate(rows):           # one assignment per run
+        if row:
+            Z[i, row] = True
+    return Z
+
+
 class _Shape(NamedTuple):
     min_runs: int
     max_runs: int
@@ -159,20 +170,21 @@ def _row_sizes(draw, shape: _Shape, M: int, d: int) -> Tuple[int, ...]:
         return (s,) * M
     lo, hi = (1, d - 1) if s.startswith("proper") else (0, d)
     if s.endswith("constant"):
-        return (draw(st.integers(lo, hi)),) * M
-    return tuple(draw(st.lists(st.integers(lo, hi), min_size=M, max_size=M)))
+        return (draw(integers(lo, hi)),) * M
+    return tuple(draw(int_lists(lo, hi, M)))
 
 
 def _subset(draw, d: int, k: int) -> list:
-    return draw(st.lists(st.integers(0, d - 1), min_size=k, max_size=k, unique=True))
+    return draw(int_lists(0, d - 1, k, True))
 
 
 def _configuration(draw, shape: _Shape) -> NullConfiguration:
-    M = draw(st.integers(shape.min_runs, shape.max_runs))
-    d = draw(st.integers(shape.min_features, shape.max_features))
+    M = draw(integers(shape.min_runs, shape.max_runs))
+    d = draw(integers(shape.min_features, shape.max_features))
     return NullConfiguration(M, d, _row_sizes(draw, shape, M, d))
 
 
+@memoised
 @st.composite
 def _configurations(draw, shape: _Shape) -> NullConfiguration:
     return _configuration(draw, shape)
@@ -298,7 +310,7 @@ def selection_matrices(draw, *, min_runs=2, max_runs=None, min_features=2, max_f
     shape = _shape("selection_matrices", min_runs, max_runs, min_features, max_features,
                    subset_sizes)
     M, d, sizes = draw(_configurations(shape))
-    return matrix_from_rows([_subset(draw, d, k) for k in sizes], d)
+    return _drawn_matrix([_subset(draw, d, k) for k in sizes], d)
 
 
 @public
@@ -350,8 +362,8 @@ def matrix_pairs(draw, *, min_runs=2, max_runs=None, min_features=2, max_feature
     shape = _shape("matrix_pairs", min_runs, max_runs, min_features, max_features,
                    subset_sizes)
     M, d, sizes = draw(_configurations(shape))
-    first = matrix_from_rows([_subset(draw, d, k) for k in sizes], d)
-    second = matrix_from_rows([_subset(draw, d, k) for k in sizes], d)
+    first = _drawn_matrix([_subset(draw, d, k) for k in sizes], d)
+    second = _drawn_matrix([_subset(draw, d, k) for k in sizes], d)
     return first, second
 
 
@@ -401,7 +413,7 @@ def identical_rows(draw, *, min_runs=2, max_runs=None, min_features=2, max_featu
     shape = _shape("identical_rows", min_runs, max_runs, min_features, max_features,
                    subset_sizes)
     M, d, sizes = draw(_configurations(shape))
-    return matrix_from_rows([_subset(draw, d, sizes[0])] * M, d)
+    return _drawn_matrix([_subset(draw, d, sizes[0])] * M, d)
 
 
 @public
@@ -466,15 +478,15 @@ def near_identical_rows(draw, *, min_runs=2, max_runs=None, min_features=2, max_
     rest = [f for f in range(d) if f not in base]
     fixed = isinstance(shape.sizes, int) or shape.sizes.endswith("constant")
     lo, hi = (1, d - 1) if fixed or shape.sizes == "proper" else (0, d)
-    i = draw(st.integers(0, M - 1))
+    i = draw(integers(0, M - 1))
     rows = [list(base) for _ in range(M)]
     moves = [m for m, ok in (("swap", 0 < k < d), ("add", not fixed and k + 1 <= hi),
                              ("remove", not fixed and k - 1 >= lo)) if ok]
-    move = draw(st.sampled_from(moves))
+    move = draw(sampled(tuple(moves)))
     if move in ("swap", "remove"):
-        rows[i].remove(draw(st.sampled_from(base)))
+        rows[i].remove(draw(sampled(tuple(base))))
     if move in ("swap", "add"):
-        rows[i].append(draw(st.sampled_from(rest)))
-    return matrix_from_rows(rows, d)
+        rows[i].append(draw(sampled(tuple(rest))))
+    return _drawn_matrix(rows, d)
 
 

@@ -8,7 +8,7 @@ import numpy as np
 
 from .._checks import check_int_range, is_one_of
 from ._base import (LIMIT_FEATURES, LIMIT_RUNS, LIMIT_SIMILARITY_FEATURES, InvalidArgument,
-                    invalid, public, st)
+                    int_lists, invalid, memoised, public, sampled, st)
 
 
 # ---------------------------------------------------------------- correlated feature spaces
@@ -130,20 +130,19 @@ def similarity_matrices(draw, n_features, *, kinds=SIMILARITY_KINDS,
     ('identity', 'groups', 'general'); got ['psd']
     """
     d, kinds, formats = _similarity_arguments(n_features, kinds, elements, formats)
-    kind = draw(st.sampled_from(kinds))
+    kind = draw(sampled(kinds))
     if kind == "identity":
         C = np.eye(d)
     elif kind == "groups":
-        labels = np.asarray(draw(st.lists(st.integers(0, d - 1), min_size=d, max_size=d)))
+        labels = np.asarray(draw(int_lists(0, d - 1, d)))
         C = (labels[:, None] == labels[None, :]).astype(np.float64)
     else:
         iu = np.triu_indices(d, 1)
-        values = _unit_entries(draw(st.lists(elements, min_size=iu[0].size,
-                                             max_size=iu[0].size)), elements)
+        values = _unit_entries(draw(_element_lists(elements, iu[0].size)), elements)
         C = np.eye(d)
         C[iu] = values
         C[iu[1], iu[0]] = values
-    form = formats[0] if len(formats) == 1 else draw(st.sampled_from(formats))
+    form = formats[0] if len(formats) == 1 else draw(sampled(formats))
     if form == "sparse":
         from scipy import sparse
         return sparse.csr_matrix(C)
@@ -210,10 +209,20 @@ def importance_weights(draw, n_runs, n_features, *, equal=True):
     if not isinstance(equal, bool):
         raise InvalidArgument(f"equal: must be True or False for importance_weights; got "
                               f"{type(equal).__name__} {equal!r}")
+    return draw(_weights(M, d, equal))
+
+
+@memoised
+def _element_lists(elements, n: int):
+    return st.lists(elements, min_size=n, max_size=n)
+
+
+@memoised
+def _weights(M: int, d: int, equal: bool):
     entry = st.one_of(st.sampled_from(WEIGHT_VALUES),
                       st.floats(0.01, 100.0, allow_nan=False, allow_infinity=False))
     weights = st.lists(entry, min_size=M * d, max_size=M * d).map(
         lambda v: np.asarray(v, dtype=np.float64).reshape(M, d))
-    return draw(st.one_of(st.none(), weights) if equal else weights)
+    return st.one_of(st.none(), weights) if equal else weights
 
 
