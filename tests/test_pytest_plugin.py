@@ -77,7 +77,9 @@ def run_pytest(pytester, project: pathlib.Path, *extra):
 def make_project(tmp_path, unstable: bool) -> pathlib.Path:
     (tmp_path / "pytest.ini").write_text("[pytest]\n")
     (tmp_path / "selector.py").write_text(SELECTOR.format(unstable=unstable))
-    (tmp_path / "test_selection.py").write_text(TESTS)
+    # a name no test module of this suite has: pytester imports it in this process, where
+    # an xdist worker may already hold tests/test_selection.py as "test_selection"
+    (tmp_path / "test_throwaway_stability.py").write_text(TESTS)
     return tmp_path
 
 
