@@ -30,41 +30,41 @@ OWN_UNIT = re.compile(r"^tests/test_docs_site\.py::test_every_page_fits_links_an
 #: first part to run would otherwise wait for the build, idle, on the other worker).
 LAST = OWN_UNIT
 
-#: Seconds of the longest units (their tests' sum in ``pytest -n 2 --durations=80`` on
-#: the shared, loaded 2-core machine, November 2026: about three times the idle times;
-#: only the order matters, so rough numbers do).
+#: Seconds of the longest units (their tests' sum in ``pytest -n 2 --junitxml`` on the idle
+#: 2-core machine, 26 November 2026, after the suite's cuts of that day; only the order
+#: matters, so rough numbers do). The browser audit's parts are units of their own, sent
+#: LAST whatever their seconds.
 SECONDS = {
-    "tests/test_rpackage_check.py": 400,             # R CMD check --as-cran, stabm's suite
-    "tests/test_docs_site.py": 200,                  # the site's build (the pages' audit: LAST)
-    # the same checks as the site's catalogue, each computed once by either of them
-    # (docs/_ext/shared_audit.py): kept next to the site, so that the two share the work
-    "properties/test_axioms.py": 190,
-    "r_compat/test_live_crosscheck.py": 180,
-    "tests/test_examples_quick.py": 95,
-    "tests/test_ranking_inference_study_quick.py": 73,
-    "tests/test_selection.py": 105,
-    "tests/test_fuzz_entry_points.py": 70,           # w21p: CPU 86 s to 50-58 s loaded
-    "r_compat/test_bridge_faults.py": 75,
-    "tests/test_results.py": 30,                     # w21p: the comparison on 190 rows
-    "tests/test_fuzz_cli.py": 46,
-    "tests/test_correlated.py": 80,                  # w21p: idle 35 s, CPU 35 to 26 s
-    "tests/test_chance.py": 50,                      # w21p: idle 17 s
-    "tests/test_inference.py": 35,                   # w21p: idle 12.5 s
-    "tests/test_execution.py": 41,
-    "tests/test_inference_study_quick.py": 24,
-    "tests/test_sampled_pairs.py": 16,
-    "tests/test_rpackage_docs.py": 26,
-    "tests/test_audit_correlated.py": 25,
-    "tests/test_tuning.py": 23,
-    "tests/test_small_m_study_quick.py": 17,
-    "tests/test_two_sample_tests.py": 15,            # w21p: CPU 19 s to 9.5 s loaded
-    "tests/test_bench_memory_quick.py": 7,
-    "tests/test_resampling.py": 13,
-    "tests/test_testing.py": 12,
-    "tests/test_intervals_study_quick.py": 11,
-    "r_compat/test_rankings_r.py": 10,
-    "tests/test_bench_execution_quick.py": 8,
-    "r_compat/test_bridge_errors.py": 7,
+    "tests/test_docs_site.py": 106,                  # the site's build, then its checks
+    "tests/test_rpackage_check.py": 90,              # R CMD check --as-cran, stabm's suite
+    "r_compat/test_live_crosscheck.py": 54,
+    "tests/test_fuzz_entry_points.py": 41,
+    # the same checks as the site's catalogue and test_audit_correlated's table, each
+    # computed once per run by whichever reaches it first (docs/_ext/shared_audit.py):
+    # 40 s alone, next to nothing when the site's build has computed them
+    "properties/test_axioms.py": 40,
+    "r_compat/test_bridge_faults.py": 27,
+    "tests/test_correlated.py": 20,
+    "tests/test_chance.py": 18,
+    "tests/test_selection.py": 16,
+    "tests/test_inference_study_quick.py": 15,
+    "tests/test_audit_correlated.py": 14,
+    "tests/test_intervals_study_quick.py": 13,
+    "tests/test_ranking_inference_study_quick.py": 13,
+    "tests/test_examples_quick.py": 10,
+    "tests/test_tuning.py": 8,
+    "tests/test_audit.py": 8,
+    "tests/test_resampling.py": 8,
+    "tests/test_bench_audit_quick.py": 7,
+    "tests/test_results.py": 7,
+    "tests/test_inference.py": 7,
+    "tests/test_two_sample_tests.py": 7,
+    "tests/test_execution.py": 6,
+    "tests/test_rpackage_docs.py": 6,
+    "tests/test_bench_execution_quick.py": 6,
+    "tests/test_small_m_study_quick.py": 6,
+    "tests/test_fuzz_cli.py": 6,
+    "tests/test_bench_memory_quick.py": 5,
 }
 
 

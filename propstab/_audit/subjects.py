@@ -409,8 +409,8 @@ def subject(measure, *, options: Optional[Mapping[str, Any]] = None, claims=None
 #: Hypothesis's lambda descriptions, by code object (see :func:`lambda_sources_memoised`).
 _LAMBDA_SOURCES: dict = {}
 #: Whether searches reuse work across searches (memoised lambda descriptions, replayed
-#: examples, memoised values of registered measures); False only to time the audit without it (benchmarks/bench_audit.py): the
-#: results are the same either way.
+#: examples, memoised values of registered measures); False only to time the audit
+#: without it (benchmarks/bench_audit.py): the results are the same either way.
 REUSE = [True]
 
 
