@@ -10,6 +10,36 @@ from .._exceptions import undefined
 from .._gram import block_rows
 
 
+class FifoMemo:
+    """Values by key, at most ``maxsize`` of them, the oldest dropped first: the memo of a
+    pure function of its key's content (a simulation by its seed and sizes, a validated
+    similarity by its bytes), which the audit's searches meet again and again.
+
+    >>> memo = FifoMemo(2)
+    >>> [memo.get_or_make(k, lambda: k * 10) for k in (1, 2, 1, 3)], len(memo)
+    ([10, 20, 10, 30], 2)
+    """
+
+    def __init__(self, maxsize: int):
+        self.maxsize, self.data = maxsize, {}
+
+    def get_or_make(self, key, make):
+        """The value of ``key``, made by ``make()`` (and kept) when it is not held."""
+        hit = self.data.get(key)
+        if hit is None:
+            hit = make()
+            if len(self.data) >= self.maxsize:
+                self.data.pop(next(iter(self.data)))
+            self.data[key] = hit
+        return hit
+
+    def clear(self) -> None:
+        self.data.clear()
+
+    def __len__(self) -> int:
+        return len(self.data)
+
+
 def constant_size(sel, measure: str):
     """The common subset size k, or None after warning when the sizes vary."""
     k = sel.common_size()

@@ -15,12 +15,12 @@ import numpy as np
 from scipy import sparse
 
 from .._validation import as_importances, as_similarity
+from ._common import FifoMemo
 
 
 #: Validated similarity matrices and their graphs, by content (see :func:`_memo_key`):
 #: {key: [C, Graph or None]}, oldest dropped first.
-_VALIDATED: dict = {}
-_VALIDATED_MAX = 256
+_VALIDATED = FifoMemo(256)
 #: Only small dense similarity matrices are memoised (their bytes are the key).
 _MEMO_CELLS = 4096
 
@@ -49,14 +49,7 @@ def _read_only(X):
 
 
 def _memo(key):
-    if key is None:
-        return None
-    entry = _VALIDATED.get(key)
-    if entry is None:
-        if len(_VALIDATED) >= _VALIDATED_MAX:
-            _VALIDATED.pop(next(iter(_VALIDATED)))
-        entry = _VALIDATED[key] = [None, None]
-    return entry
+    return None if key is None else _VALIDATED.get_or_make(key, lambda: [None, None])
 
 
 def similarity_matrix(sel, similarity, threshold=None):

@@ -18,6 +18,7 @@ from .. import chance
 from .._exceptions import warn
 from .._validation import check_int_range
 from .._exceptions import undefined
+from ._common import FifoMemo
 from .matching import (Graph, as_csr, pair_rows, pogr_parts, score_yu, score_zucknick,
                        upper_pairs, workform)
 
@@ -122,8 +123,7 @@ def simulated(score, sizes, d, g, n, rng):
 
 
 #: simulated(...) by its arguments' content (see :func:`simulated_once`), oldest dropped
-_SIMULATED: dict = {}
-_SIMULATED_MAX = 512
+_SIMULATED = FifoMemo(512)
 
 
 def simulated_once(score, sizes, d, g, n, random_state):
@@ -139,12 +139,8 @@ def simulated_once(score, sizes, d, g, n, random_state):
     key = (score, sizes.dtype.str, sizes.shape, sizes.tobytes(), int(d), C0.shape,
            C0.data.tobytes(), C0.indices.tobytes(), C0.indptr.tobytes(), int(n),
            int(random_state))
-    hit = _SIMULATED.get(key)
-    if hit is None:
-        hit = simulated(score, sizes, d, g, n, np.random.default_rng(random_state))
-        if len(_SIMULATED) >= _SIMULATED_MAX:
-            _SIMULATED.pop(next(iter(_SIMULATED)))
-        _SIMULATED[key] = hit
+    hit = _SIMULATED.get_or_make(key, lambda: simulated(score, sizes, d, g, n,
+                                                         np.random.default_rng(random_state)))
     return hit[0].copy(), hit[1].copy()
 
 
