@@ -100,6 +100,10 @@ if ! installed_here; then
     exit 1
   fi
 fi
+# Byte-compile the library once (quiet, only what changed): where PYTHONDONTWRITEBYTECODE
+# is set (as on this project's machines), every Python process of a run (pytest's
+# workers, the audit's, R's through reticulate, the site's build) would compile it again.
+/usr/bin/python3 -m compileall -q "$here/propstab"
 
 # The R package (rpackage/): installed into R's first library with R CMD INSTALL, again
 # whenever its source changes. A hash of rpackage/ is installed with it (inst/SOURCE_HASH
