@@ -22,7 +22,12 @@
 # such folder in the working directory): see .import_frontend().
 .frontend <- function() {
   if (is.null(.state$frontend)) {
-    if (!reticulate::py_available(initialize = FALSE)) {
+    # Python runs in this session only if reticulate started it; loading reticulate's
+    # namespace (with Matrix and Rcpp, about 1.4 s) is left to the first real use, so a
+    # missing interpreter is reported without it
+    running <- isNamespaceLoaded("reticulate") &&
+      reticulate::py_available(initialize = FALSE)
+    if (!running) {
       python <- .python_path()
       if (!file.exists(python)) {
         stop(sprintf(paste0(
