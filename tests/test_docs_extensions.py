@@ -1,6 +1,7 @@
-"""The site's navigation shortcuts (docs/_ext/fast_toctree.py): a leaf page's sidebar
-derived from another's is the one the theme writes, and a group whose derivation
-disagrees with the theme falls back to the theme for every page.
+"""The site's build shortcuts in docs/_ext: a leaf page's sidebar derived from another's
+is the one the theme writes, and a group whose derivation disagrees with the theme falls
+back to the theme for every page (fast_toctree.py); numpydoc's template loaded once
+writes the same docstrings (fast_numpydoc.py).
 
 The whole-site check (a build with and without the extension, byte for byte) is in the
 extension's docstring; these tests pin the derivation's rules on sidebars written as
@@ -14,6 +15,7 @@ import pytest
 
 pytest.importorskip("sphinx")
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "docs" / "_ext"))
+import fast_numpydoc  # noqa: E402
 import fast_toctree  # noqa: E402
 from docutils import nodes  # noqa: E402
 from sphinx import addnodes  # noqa: E402
@@ -94,3 +96,32 @@ def test_sidebar_group_falls_back_when_the_check_disagrees():
     out, built = run(["a", "b", "c"], theme, toctrees)
     assert out == [theme(p) for p in "abc"]
     assert built == ["a", "b", "c"]
+
+
+def build_text(tmp_path, extensions):
+    """A two-object page through autodoc and numpydoc, built as text."""
+    from sphinx.application import Sphinx
+    src = tmp_path / "src"
+    src.mkdir(parents=True)
+    (src / "conf.py").write_text(f"extensions = {extensions!r}\n")
+    (src / "index.rst").write_text("Page\n====\n\n.. autofunction:: propstab.estimate\n\n"
+                                   ".. autoclass:: propstab.Selection\n")
+    out = tmp_path / "out"
+    app = Sphinx(str(src), str(src), str(out), str(tmp_path / "doctrees"), "text",
+                 status=None, warning=None, freshenv=True)
+    app.build()
+    return (out / "index.txt").read_text()
+
+
+def test_numpydoc_template_once_writes_the_same_text(tmp_path):
+    import numpydoc.numpydoc
+    base = ["sphinx.ext.autodoc", "numpydoc"]
+    plain = build_text(tmp_path / "plain", base)
+    assert numpydoc.numpydoc.get_doc_object is not fast_numpydoc.get_doc_object
+    fast_numpydoc._TEMPLATES.clear()
+    fast = build_text(tmp_path / "fast", base + ["fast_numpydoc"])
+    assert numpydoc.numpydoc.get_doc_object is fast_numpydoc.get_doc_object
+    # one template for the builder, one for numpydoc's signatures (made without one)
+    assert sorted(type(b).__name__ for b, _ in fast_numpydoc._TEMPLATES.values()) == [
+        "NoneType", "TextBuilder"]
+    assert "Parameters" in plain and fast == plain
