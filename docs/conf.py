@@ -48,6 +48,7 @@ extensions = [
     "sphinx_gallery.gen_gallery",
     "propstab_sphinx",
     "fast_toctree",                        # the navigation's copies, faster (docs/_ext)
+    "fast_numpydoc",                       # numpydoc's template loaded once (docs/_ext)
 ]
 
 root_doc = "index"

@@ -10,6 +10,7 @@ and Stabl's false discovery estimate from permuted copies of the features
 (``"fdp"``). Here on scikit-learn's diabetes (Lasso) and breast cancer
 (L1-logistic) data; :doc:`/calibration` explains when to use which.
 """
+import tempfile
 import warnings
 
 import matplotlib.pyplot as plt
@@ -26,16 +27,23 @@ warnings.simplefilter("ignore")             # convergence on half the data, at s
 data = {"diabetes": (load_diabetes(as_frame=True), Lasso()),
         "breast cancer": (load_breast_cancer(as_frame=True),
                           LogisticRegression(penalty="l1", solver="liblinear"))}
+# "pfer" and "stability_score" choose from the same subsample fits (the same path,
+# subsamples and seeds): the first writes them to a ``checkpoint`` directory and the
+# second reads them there instead of fitting again (a checkpoint is keyed by what the
+# fits depend on, not by the calibration). "fdp" fits on the data with permuted copies
+# of the features appended, so it fits afresh.
 fitted = {}
 for name, (bunch, model) in data.items():
     X = StandardScaler().set_output(transform="pandas").fit_transform(bunch.data)
-    for calibration in ("pfer", "stability_score", "fdp"):
-        ss = StabilitySelection(model, n_alphas=15, n_subsamples=15, random_state=0,
-                                calibration=calibration,
-                                PFER=None if calibration == "stability_score" else 1.0)
-        fitted[name, calibration] = ss.fit(X, bunch.target)
-        chosen = ", ".join(ss.get_feature_names_out())
-        print(f"{name:13s} {calibration:15s} {ss.calibration_!r}\n{'':30s}{chosen}")
+    with tempfile.TemporaryDirectory() as fits:
+        for calibration in ("pfer", "stability_score", "fdp"):
+            ss = StabilitySelection(model, n_alphas=15, n_subsamples=15, random_state=0,
+                                    calibration=calibration,
+                                    PFER=None if calibration == "stability_score" else 1.0,
+                                    checkpoint=None if calibration == "fdp" else fits)
+            fitted[name, calibration] = ss.fit(X, bunch.target)
+            chosen = ", ".join(ss.get_feature_names_out())
+            print(f"{name:13s} {calibration:15s} {ss.calibration_!r}\n{'':30s}{chosen}")
 
 # %%
 # sharp's calibration plot: the stability score over the path (rows) and pi

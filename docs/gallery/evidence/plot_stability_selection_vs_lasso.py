@@ -15,6 +15,7 @@ data too) is the script ``examples/stability_selection_vs_lasso.py`` of the sour
 repository; its results are discussed on the page :doc:`/stability_selection`.
 """
 import math
+import tempfile
 import warnings
 
 import matplotlib.pyplot as plt
@@ -69,6 +70,12 @@ def penalty_grid(X, y, n_grid):
 # selections can be large next to the few features it selects; it then warns
 # (``LargePFERWarning``) on every fit. This experiment measures stability, not error
 # control, so that warning is silenced for these fits.
+#
+# The three fits on a sample differ only in q, which acts after the subsample fits (it
+# keeps the first q features of each fitted path): the first fit writes its fits to a
+# ``checkpoint`` directory, and the other two read them instead of fitting again (a
+# checkpoint holds what the fits depend on, the estimator, path, data, subsamples and
+# seed, not q; the selections are those of fitting afresh).
 n_runs = 20
 lasso = propstab.resample(lasso_one_se, X, y, n_runs=n_runs, random_state=2018)
 grid = penalty_grid(X, y, 6)
@@ -77,15 +84,17 @@ sizes = {"q_D": q_d, "1.5 q_D": 1.5 * q_d, "2 q_D": 2 * q_d}
 cutoffs = (0.6, 0.9)
 selections = {f"SS, cutoff {c}, q = {name}": [] for name in sizes for c in cutoffs}
 for train in lasso.train_indices:
-    for name, q in sizes.items():
-        ss = propstab.StabilitySelection(Lasso(), param_grid=grid, n_subsamples=5,
-                                         sampling="ss", assumption="none", PFER=None,
-                                         q=math.floor(q), random_state=2018)
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", LargePFERWarning)
-            probabilities = ss.fit(X[train], y[train]).selection_probabilities_
-        for c in cutoffs:
-            selections[f"SS, cutoff {c}, q = {name}"].append(probabilities >= c)
+    with tempfile.TemporaryDirectory() as fits:
+        for name, q in sizes.items():
+            ss = propstab.StabilitySelection(Lasso(), param_grid=grid, n_subsamples=5,
+                                             sampling="ss", assumption="none", PFER=None,
+                                             q=math.floor(q), random_state=2018,
+                                             checkpoint=fits)
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", LargePFERWarning)
+                probabilities = ss.fit(X[train], y[train]).selection_probabilities_
+            for c in cutoffs:
+                selections[f"SS, cutoff {c}, q = {name}"].append(probabilities >= c)
 
 # %%
 # Stability of each procedure

@@ -1,0 +1,82 @@
+"""Sphinx extension: numpydoc's docstring template loaded once per build, the same text.
+
+numpydoc 1.5's ``get_doc_object`` (``numpydoc.docscrape_sphinx``), called for every
+docstring autodoc reads (about 1,100 on this site), makes a new template loader and a new
+Jinja environment each time, and so reads and compiles ``numpydoc_docstring.rst`` again:
+about 2.5 of Sphinx's CPU seconds here. :func:`get_doc_object` below is numpydoc's, with
+the template made as numpydoc makes it (the same loader: the builder's template paths and
+theme, then numpydoc's templates) but once per builder. The template only renders: the
+same template gives the same text. Only for the numpydoc version it was copied from
+(:data:`NUMPYDOC_VERSION`); with another, numpydoc's own function stays.
+"""
+from __future__ import annotations
+
+import inspect
+import os
+import pydoc
+from collections.abc import Callable
+
+import numpydoc
+from numpydoc import docscrape_sphinx
+
+#: The numpydoc whose ``docscrape_sphinx.get_doc_object`` this module copies.
+NUMPYDOC_VERSION = "1.5.0"
+
+#: id(builder) -> (builder, template); None: the template without a builder.
+_TEMPLATES: dict = {}
+
+
+def _template(builder):
+    """``numpydoc_docstring.rst`` as numpydoc's ``get_doc_object`` loads it, once per
+    builder."""
+    held = _TEMPLATES.get(id(builder))
+    if held is None or held[0] is not builder:
+        template_dirs = [os.path.join(os.path.dirname(docscrape_sphinx.__file__), "templates")]
+        if builder is not None:
+            loader = docscrape_sphinx.BuiltinTemplateLoader()
+            loader.init(builder, dirs=template_dirs)
+        else:
+            loader = docscrape_sphinx.FileSystemLoader(template_dirs)
+        env = docscrape_sphinx.SandboxedEnvironment(loader=loader)
+        held = _TEMPLATES[id(builder)] = (builder, env.get_template("numpydoc_docstring.rst"))
+    return held[1]
+
+
+def get_doc_object(obj, what=None, doc=None, config=None, builder=None):
+    """numpydoc 1.5's ``docscrape_sphinx.get_doc_object``, its template loaded once."""
+    if what is None:
+        if inspect.isclass(obj):
+            what = "class"
+        elif inspect.ismodule(obj):
+            what = "module"
+        elif isinstance(obj, Callable):
+            what = "function"
+        else:
+            what = "object"
+
+    if config is None:
+        config = {}
+    config["template"] = _template(builder)
+
+    if what == "class":
+        return docscrape_sphinx.SphinxClassDoc(obj, func_doc=docscrape_sphinx.SphinxFunctionDoc,
+                                               doc=doc, config=config)
+    elif what in ("function", "method"):
+        return docscrape_sphinx.SphinxFunctionDoc(obj, doc=doc, config=config)
+    else:
+        if doc is None:
+            doc = pydoc.getdoc(obj)
+        return docscrape_sphinx.SphinxObjDoc(obj, doc, config=config)
+
+
+def _use(app, config) -> None:
+    """After numpydoc's set-up (which sets its module's ``get_doc_object``)."""
+    import numpydoc.numpydoc as module
+    if numpydoc.__version__ == NUMPYDOC_VERSION:
+        module.get_doc_object = get_doc_object
+
+
+def setup(app):
+    app.setup_extension("numpydoc")
+    app.connect("config-inited", _use)
+    return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -1,0 +1,127 @@
+"""The site's build shortcuts in docs/_ext: a leaf page's sidebar derived from another's
+is the one the theme writes, and a group whose derivation disagrees with the theme falls
+back to the theme for every page (fast_toctree.py); numpydoc's template loaded once
+writes the same docstrings (fast_numpydoc.py).
+
+The whole-site check (a build with and without the extension, byte for byte) is in the
+extension's docstring; these tests pin the derivation's rules on sidebars written as
+pydata-sphinx-theme writes them.
+"""
+import pathlib
+import sys
+import types
+
+import pytest
+
+pytest.importorskip("sphinx")
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "docs" / "_ext"))
+import fast_numpydoc  # noqa: E402
+import fast_toctree  # noqa: E402
+from docutils import nodes  # noqa: E402
+from sphinx import addnodes  # noqa: E402
+
+
+def entry(href, title, current=False):
+    if current:
+        return (f' <li class="toctree-l1 current active">\n  <a class="current reference '
+                f'internal" href="#">\n   {title}\n  </a>\n </li>\n')
+    return (f' <li class="toctree-l1">\n  <a class="reference internal" href="{href}">\n'
+            f'   {title}\n  </a>\n </li>\n')
+
+
+def sidebar(current, pages=("a", "b", "c"), other=("x",)):
+    """A sidebar as the theme writes it: the parent's two toctrees, each a list; the one
+    holding the current page is marked current."""
+    first = "".join(entry(f"{p}.html", f"page {p}", p == current) for p in pages)
+    second = "".join(entry(f"{p}.html", f"page {p}", p == current) for p in other)
+    mark = "current " if current in pages else ""
+    mark2 = "current " if current in other else ""
+    return (f'<ul class="{mark}nav bd-sidenav">\n{first}</ul>\n'
+            f'<ul class="{mark2}nav bd-sidenav">\n{second}</ul>\n')
+
+
+def test_moved_mark_gives_the_other_pages_sidebar():
+    assert fast_toctree._moved_mark(sidebar("a"), "a.html", "c.html") == sidebar("c")
+    assert fast_toctree._moved_mark(sidebar("c"), "c.html", "b.html") == sidebar("b")
+
+
+def test_moved_mark_refuses_what_it_cannot_place():
+    assert fast_toctree._moved_mark(sidebar("zz"), "zz.html", "a.html") is None  # no mark
+    twice = sidebar("a", pages=("a", "b", "b"))
+    assert fast_toctree._moved_mark(twice, "a.html", "b.html") is None     # two entries
+    assert fast_toctree._moved_mark(sidebar("a"), "a.html", "q.html") is None   # none
+
+
+def fake_app(toctrees):
+    toc = nodes.bullet_list()
+    for included in toctrees:
+        node = addnodes.toctree()
+        node["includefiles"] = list(included)
+        toc += node
+    env = types.SimpleNamespace(toctree_includes={"api/index": [p for t in toctrees
+                                                                for p in t]},
+                                tocs={"api/index": toc})
+    builder = types.SimpleNamespace(
+        get_relative_uri=lambda frm, to: to.rpartition("/")[2] + ".html")
+    return types.SimpleNamespace(env=env, builder=builder)
+
+
+def run(pages, theme, toctrees):
+    """The sidebars of ``pages`` through the shortcut, and the pages the theme built."""
+    fast_toctree._forget(None, None)
+    app = fake_app(toctrees)
+    built, out = [], []
+    for page in pages:
+        def generate(kind, startdepth, page=page, **kwargs):
+            built.append(page)
+            return theme(page)
+        out.append(fast_toctree._sidebar(app, "api/" + page, ("api/index",), generate,
+                                         {"maxdepth": 2, "collapse": True}))
+    return out, built
+
+
+def test_sidebar_derived_after_the_check():
+    toctrees = [("api/a", "api/b", "api/c"), ("api/x",)]
+    pages = ["a", "b", "c", "x"]
+    out, built = run(pages, sidebar, toctrees)
+    assert out == [sidebar(p) for p in pages]
+    # a, b: the group's first page and its check; c derived; x alone in its toctree
+    assert built == ["a", "b", "x"]
+
+
+def test_sidebar_group_falls_back_when_the_check_disagrees():
+    def theme(page):          # a theme marking something the derivation does not know
+        return sidebar(page).replace("page b", "page b (current)" if page == "b" else "page b")
+    toctrees = [("api/a", "api/b", "api/c"), ("api/x",)]
+    out, built = run(["a", "b", "c"], theme, toctrees)
+    assert out == [theme(p) for p in "abc"]
+    assert built == ["a", "b", "c"]
+
+
+def build_text(tmp_path, extensions):
+    """A two-object page through autodoc and numpydoc, built as text."""
+    from sphinx.application import Sphinx
+    src = tmp_path / "src"
+    src.mkdir(parents=True)
+    (src / "conf.py").write_text(f"extensions = {extensions!r}\n")
+    (src / "index.rst").write_text("Page\n====\n\n.. autofunction:: propstab.estimate\n\n"
+                                   ".. autoclass:: propstab.Selection\n")
+    out = tmp_path / "out"
+    app = Sphinx(str(src), str(src), str(out), str(tmp_path / "doctrees"), "text",
+                 status=None, warning=None, freshenv=True)
+    app.build()
+    return (out / "index.txt").read_text()
+
+
+def test_numpydoc_template_once_writes_the_same_text(tmp_path):
+    import numpydoc.numpydoc
+    base = ["sphinx.ext.autodoc", "numpydoc"]
+    plain = build_text(tmp_path / "plain", base)
+    assert numpydoc.numpydoc.get_doc_object is not fast_numpydoc.get_doc_object
+    fast_numpydoc._TEMPLATES.clear()
+    fast = build_text(tmp_path / "fast", base + ["fast_numpydoc"])
+    assert numpydoc.numpydoc.get_doc_object is fast_numpydoc.get_doc_object
+    # one template for the builder, one for numpydoc's signatures (made without one)
+    assert sorted(type(b).__name__ for b, _ in fast_numpydoc._TEMPLATES.values()) == [
+        "NoneType", "TextBuilder"]
+    assert "Parameters" in plain and fast == plain
