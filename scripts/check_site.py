@@ -99,8 +99,9 @@ class PageCheck:
                 f"{self.formulas} formulas, {self.seconds:.1f} s -> {self.screenshot} [{status}]")
 
 
-def _new_driver():
-    """A headless Chromium driven by chromedriver, in a fresh profile (the caller quits it)."""
+@contextlib.contextmanager
+def browser():
+    """A headless Chromium driven by chromedriver; quits both on exit."""
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
     options = webdriver.ChromeOptions()
@@ -111,13 +112,6 @@ def _new_driver():
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
     driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
     driver.set_window_size(WIDTH, HEIGHT)
-    return driver
-
-
-@contextlib.contextmanager
-def browser():
-    """A headless Chromium driven by chromedriver; quits both on exit."""
-    driver = _new_driver()
     try:
         yield driver
     finally:
@@ -153,43 +147,16 @@ def serve(folder: pathlib.Path):
 def session(folder: pathlib.Path = HTML):
     """``folder`` served over HTTP and a headless Chromium to read it: yields ``(base URL,
     driver)``. One session serves several checks (each Chromium start costs seconds)."""
-    with sessions(folder, 1) as (only,):
-        yield only
-
-
-@contextlib.contextmanager
-def sessions(folder: pathlib.Path = HTML, browsers: int = 2):
-    """``folder`` served over HTTP and ``browsers`` headless Chromiums reading it, started
-    together: yields a tuple of ``(base URL, driver)``, one per browser.
-
-    A page's load in Chromium waits more than it computes (its scripts, MathJax's
-    queue and timers): several browsers each reading its share of the pages use the
-    cores that one leaves idle (:func:`site_audit.widths` shares pages out among them).
-    """
-    if isinstance(browsers, bool) or not isinstance(browsers, int) or browsers < 1:
-        raise ValueError(f"browsers: must be an integer >= 1; got {browsers!r}")
-    import concurrent.futures
-    with serve(pathlib.Path(folder)) as base, contextlib.ExitStack() as stack:
-        with concurrent.futures.ThreadPoolExecutor(browsers) as pool:
-            starts = [pool.submit(_new_driver) for _ in range(browsers)]
-        drivers = []
-        for start in starts:             # every started browser is quit, even on a failure
-            if start.exception() is None:
-                stack.callback(start.result().quit)
-                drivers.append(start.result())
-        for start in starts:
-            start.result()                                  # a failed start raises here
-        for driver in drivers:
-            driver.set_script_timeout(60)
-        yield tuple((base, driver) for driver in drivers)
+    with serve(pathlib.Path(folder)) as base, browser() as driver:
+        driver.set_script_timeout(60)
+        yield base, driver
 
 
 @contextlib.contextmanager
 def opened_or_new(html: pathlib.Path, opened):
-    """``opened`` (an open :func:`session` on ``html``, or the first of :func:`sessions`)
-    as it is, else a new session."""
+    """``opened`` (an open :func:`session` on ``html``) as it is, else a new session."""
     if opened is not None:
-        yield opened[0] if isinstance(opened[0], tuple) else opened
+        yield opened
     else:
         with session(html) as fresh:
             yield fresh

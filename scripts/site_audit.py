@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import argparse
 import collections
-import contextlib
 import html.parser
 import pathlib
 import posixpath
@@ -243,30 +242,18 @@ if (typeof MathJax !== "undefined" && MathJax.Hub) {
 
 def widths(html_dir: pathlib.Path = HTML, only: Optional[Sequence[str]] = None,
            width: int = 1400, screenshots: Optional[pathlib.Path] = None,
-           shoot: Sequence[str] = (), opened=None, browsers: int = 1) -> Dict[str, tuple]:
-    """Open every page in headless Chromium (window ``width`` px wide) and return page ->
-    (page width, window width, formulas, formulas typeset); pages in ``shoot`` are
-    photographed into ``screenshots``. ``opened``: a ``check_site.session`` on
-    ``html_dir``, or the tuple of a ``check_site.sessions``, to use instead of starting
-    ``browsers`` new ones. With several browsers each reads the next page not yet taken
-    (one thread per browser): the result is the same, in ``only``'s order."""
-    import concurrent.futures
-    import queue
+           shoot: Sequence[str] = (), opened=None) -> Dict[str, tuple]:
+    """Open every page in one headless Chromium session (window ``width`` px wide) and
+    return page -> (page width, window width, formulas, formulas typeset); pages in
+    ``shoot`` are photographed into ``screenshots``. ``opened``: a
+    ``check_site.session`` on ``html_dir`` to use instead of starting one."""
     import check_site                                           # scripts/ (same folder)
     html_dir = pathlib.Path(html_dir)
     names = pages(html_dir) if only is None else list(only)
     out = {}
-    todo: "queue.SimpleQueue[str]" = queue.SimpleQueue()
-    for name in names:
-        todo.put(name)
-
-    def read(base, driver):
+    with check_site.opened_or_new(html_dir, opened) as (base, driver):
         driver.set_window_size(width, check_site.HEIGHT)
-        while True:
-            try:
-                name = todo.get_nowait()
-            except queue.Empty:
-                return
+        for name in names:
             driver.get(base + name)
             seen = driver.execute_async_script(_WIDTH)
             out[name] = (int(seen["width"]), int(seen["window"]), int(seen["formulas"]),
@@ -279,15 +266,7 @@ def widths(html_dir: pathlib.Path = HTML, only: Optional[Sequence[str]] = None,
                 driver.save_screenshot(str(screenshots / (name.replace("/", "_")
                                                           .replace(".html", "") + ".png")))
                 driver.set_window_size(width, check_site.HEIGHT)
-
-    with contextlib.ExitStack() as stack:
-        if opened is None:
-            opened = stack.enter_context(check_site.sessions(html_dir, browsers))
-        readers = list(opened) if isinstance(opened[0], tuple) else [opened]
-        with concurrent.futures.ThreadPoolExecutor(len(readers)) as pool:
-            for done in [pool.submit(read, base, driver) for base, driver in readers]:
-                done.result()                          # a browser's error raises here
-    return {name: out[name] for name in names}
+    return out
 
 
 # Runs in the page: where the article starts, and how wide the page is.
@@ -319,16 +298,14 @@ def phone_layout(html_dir: pathlib.Path = HTML, only: Sequence[str] = ("index.ht
 
 def audit(html_dir: pathlib.Path = HTML, browser: bool = True, width: int = 1400,
           screenshots: Optional[pathlib.Path] = None, shoot: Sequence[str] = (),
-          only: Optional[Sequence[str]] = None, opened=None,
-          browsers: int = 1) -> Dict[str, List[str]]:
+          only: Optional[Sequence[str]] = None, opened=None) -> Dict[str, List[str]]:
     """Every check on every page (or on the pages ``only``): page -> problems (pages
-    without problems left out). ``opened``: a ``check_site.session`` on ``html_dir``, or
-    the tuple of a ``check_site.sessions``, for the browser's checks, instead of starting
-    ``browsers`` new ones (:func:`widths`)."""
+    without problems left out). ``opened``: a ``check_site.session`` on ``html_dir`` for
+    the browser's checks, instead of starting one."""
     problems = collections.defaultdict(list, scan(html_dir, only))
     if browser:
         for name, (page_width, window, formulas, typeset) in widths(
-                html_dir, only, width, screenshots, shoot, opened, browsers).items():
+                html_dir, only, width, screenshots, shoot, opened).items():
             if page_width > window:
                 problems[name].append(f"wider than the window: {page_width} px > {window} px")
             if typeset < formulas:
@@ -342,15 +319,12 @@ def main(argv=None) -> int:
     parser.add_argument("--html", type=pathlib.Path, default=HTML)
     parser.add_argument("--no-browser", action="store_true")
     parser.add_argument("--width", type=int, default=1400)
-    parser.add_argument("--browsers", type=int, default=2,
-                        help="Chromiums reading the pages at once (default: %(default)s)")
     parser.add_argument("--screenshots", type=pathlib.Path, default=None)
     parser.add_argument("--shoot", nargs="*", default=[],
                         help="pages to photograph into --screenshots")
     args = parser.parse_args(argv)
     start = time.perf_counter()
-    found = audit(args.html, not args.no_browser, args.width, args.screenshots, args.shoot,
-                  browsers=args.browsers)
+    found = audit(args.html, not args.no_browser, args.width, args.screenshots, args.shoot)
     for name, items in sorted(found.items()):
         for item in items:
             print(f"{name}: {item}")

@@ -175,19 +175,11 @@ def site():
     return HTML
 
 
-#: Chromiums per xdist worker reading the site at once: a page's load waits more than it
-#: computes (one browser reading a sixth of the pages: 11 CPU-s in 28 s of wall), so the
-#: browser audit's parts read their pages with several browsers and the two workers' parts
-#: together use both cores; each browser costs CPU too (three: 16 CPU-s for that sixth).
-BROWSERS = 2
-
-
 @pytest.fixture(scope="module")
 def reader(site):
-    """The built site served over HTTP and BROWSERS headless Chromiums reading it, shared
-    by the browser checks that one xdist worker runs (a Chromium start costs seconds);
-    the checks of one page at a time use the first."""
-    with check_site.sessions(site, BROWSERS) as opened:
+    """The built site served over HTTP and one headless Chromium reading it, shared by the
+    browser checks that one xdist worker runs (a Chromium start costs seconds)."""
+    with check_site.session(site) as opened:
         yield opened
 
 
@@ -361,24 +353,6 @@ def test_site_audit_finds_each_kind_of_problem(tmp_path):
     assert sum("broken link" in p for p in found["bad.html"]) == 1
     assert sum("broken anchor" in p for p in found["bad.html"]) == 1
     assert not [p for p in found["bad.html"] if "x_1" in p]          # code is not prose
-
-
-@pytest.mark.docs
-def test_several_browsers_measure_each_page_as_one_does(tmp_path):
-    """With several Chromiums sharing the pages out (as the audit's parts do), each page
-    gets its own measurement: pages of known widths, read by 3 browsers, report widths in
-    the same order, each as one browser reads it."""
-    wide = [1500 + 90 * i for i in range(9)]
-    names = [f"wide_{i}.html" for i in range(len(wide))]
-    for name, px in zip(names, wide):
-        (tmp_path / name).write_text(f'<html><body><main><h1>W</h1>{"<p>Text.</p>" * 5}'
-                                     f'<div style="width: {px}px">w</div></main></body></html>')
-    shared = site_audit.widths(tmp_path, names, browsers=3)
-    assert list(shared) == names
-    measured = [shared[name][0] for name in names]
-    assert all(px <= seen < px + 100 for px, seen in zip(wide, measured)), measured
-    alone = site_audit.widths(tmp_path, names[::4], browsers=1)
-    assert {name: shared[name] for name in alone} == alone
 
 
 # ---------------------------------------------------------------- pages users expect
