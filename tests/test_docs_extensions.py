@@ -113,8 +113,12 @@ def build_text(tmp_path, extensions):
     return (out / "index.txt").read_text()
 
 
-def test_numpydoc_template_once_writes_the_same_text(tmp_path):
+def test_numpydoc_template_once_writes_the_same_text(tmp_path, monkeypatch):
     import numpydoc.numpydoc
+    # the extension replaces numpydoc's function for the whole process: put numpydoc's
+    # own back after this test, for the other tests of this worker
+    monkeypatch.setattr(numpydoc.numpydoc, "get_doc_object",
+                        numpydoc.numpydoc.get_doc_object)
     base = ["sphinx.ext.autodoc", "numpydoc"]
     plain = build_text(tmp_path / "plain", base)
     assert numpydoc.numpydoc.get_doc_object is not fast_numpydoc.get_doc_object
