@@ -42,6 +42,11 @@ CHROMIUM_FLAGS = ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-
                   "--disable-component-update", "--disable-sync",
                   "--disable-dev-shm-usage")
 WIDTH, HEIGHT, MAX_HEIGHT = 1400, 1000, 6000   # window; screenshots show up to MAX_HEIGHT
+#: A page the HTTP server of :func:`serve` answers itself, empty: a host on the site's
+#: own origin for pages read in a frame (scripts/site_audit.py's widths).
+BLANK = "_propstab_blank_.html"
+_BLANK_PAGE = (b"<!DOCTYPE html><html><head><meta charset='utf-8'><title>blank</title>"
+               b"</head><body style='margin: 0'></body></html>")
 #: The pages checked by default: the landing page, a measure page (formulas), a gallery
 #: example (figures produced at build time) and an API page.
 DEFAULT_PAGES = ("index.html", "catalogue/nogueira.html",
@@ -128,10 +133,20 @@ def _blank(png: pathlib.Path) -> bool:
 @contextlib.contextmanager
 def serve(folder: pathlib.Path):
     """An HTTP server for ``folder`` on 127.0.0.1 (a free port) in a thread; yields its
-    base URL."""
+    base URL. It also answers :data:`BLANK`, an empty page (not a file of ``folder``)."""
     class Quiet(http.server.SimpleHTTPRequestHandler):
         def log_message(self, *args):
             pass
+
+        def do_GET(self):
+            if self.path != "/" + BLANK:
+                return super().do_GET()
+            self.send_response(200)
+            self.send_header("Content-Type", "text/html; charset=utf-8")
+            self.send_header("Content-Length", str(len(_BLANK_PAGE)))
+            self.end_headers()
+            self.wfile.write(_BLANK_PAGE)
+            return None
     server = http.server.ThreadingHTTPServer(
         ("127.0.0.1", 0), functools.partial(Quiet, directory=str(folder)))
     thread = threading.Thread(target=server.serve_forever, daemon=True)
