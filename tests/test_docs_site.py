@@ -326,6 +326,45 @@ def test_every_page_fits_links_and_reads_for_users(site, reader, part):
     assert not typeset, f"no plain-text formula left on {typeset}: drop them from the list"
 
 
+# The measures read in a page opened in the window itself (a navigation), for the frame
+# of site_audit.widths to be checked against.
+_IN_WINDOW = """
+const done = arguments[arguments.length - 1];
+function report() {
+  done([document.scrollingElement.scrollWidth, window.innerWidth,
+        document.querySelectorAll("main span.math, main div.math").length,
+        document.querySelectorAll(
+          "main .MathJax_SVG, main .MathJax_SVG_Display, main .MathJax_Error").length]);
+}
+if (typeof MathJax !== "undefined" && MathJax.Hub) {
+  MathJax.Hub.Register.StartupHook("End", function () { MathJax.Hub.Queue(report); });
+} else { report(); }
+"""
+
+
+@pytest.mark.docs
+def test_frame_measures_a_page_as_the_window_does(site, reader, tmp_path):
+    """site_audit.widths reads each page in a frame outside the window (nothing painted):
+    the page's width, the viewport's and the formulas typeset are those of the page
+    opened in the window, on pages with formulas, a wide table, code and figures, and
+    on a page wider than the window."""
+    pages = ["catalogue/nogueira.html", "api/generated/propstab.estimate.html",
+             "table41.html", "auto_gallery/basics/plot_selection_matrix.html",
+             "_modules/propstab/measures/pairwise.html"]
+    framed = site_audit.widths(site, only=pages, opened=reader)
+    base, driver = reader
+    driver.set_window_size(check_site.WIDTH, check_site.HEIGHT)
+    for page in pages:
+        driver.get(base + page)
+        assert tuple(driver.execute_async_script(_IN_WINDOW)) == framed[page], page
+    assert all(framed[p][3] >= framed[p][2] > 0                    # formulas, typeset
+               for p in ("catalogue/nogueira.html", "api/generated/propstab.estimate.html"))
+    (tmp_path / "wide.html").write_text('<html><body><main><div style="width: 2000px">w'
+                                        '</div></main></body></html>')
+    [(width, window, _, _)] = site_audit.widths(tmp_path, only=["wide.html"]).values()
+    assert width >= 2000 and window == check_site.WIDTH, (width, window)
+
+
 @pytest.mark.docs
 def test_site_audit_finds_each_kind_of_problem(tmp_path):
     """The checks can fail: a too-wide page, a broken link and anchor, a formula in plain
