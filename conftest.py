@@ -22,6 +22,30 @@ settings.register_profile("propstab", REPRODUCIBLE)
 settings.load_profile("propstab")
 
 
+def _blas_threads_per_worker():
+    """Under ``pytest -n N`` each xdist worker is one of N processes that already fill the
+    cores: a worker's BLAS and OpenMP pools get cores // N threads (at least 1), as do the
+    processes it starts (R, the site's build, studies) unless the caller set their
+    variables. With OpenBLAS's 2 threads per worker on 2 cores, the second thread mostly
+    spins, taking CPU from the other worker (scikit-learn's conftest does the same)."""
+    workers = os.environ.get("PYTEST_XDIST_WORKER_COUNT")
+    if not workers:
+        return
+    threads = max(1, (os.cpu_count() or 1) // int(workers))
+    for name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+        if not os.environ.get(name):
+            os.environ[name] = str(threads)
+    try:
+        threads = int(os.environ["OPENBLAS_NUM_THREADS"])
+    except ValueError:
+        pass
+    from threadpoolctl import threadpool_limits
+    threadpool_limits(threads)                                  # for the whole worker
+
+
+_blas_threads_per_worker()
+
+
 @pytest.hookimpl(optionalhook=True)
 def pytest_xdist_make_scheduler(config, log):
     """``pytest -n 2`` (``--dist load``, the default): tests/scheduling.py's scheduler,
