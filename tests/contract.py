@@ -113,6 +113,19 @@ def same(before, after) -> bool:
         return isinstance(after, float) and math.isnan(after)
     if hasattr(before, "get_params") and hasattr(before, "fit"):    # an estimator
         return same(dict(vars(before)), dict(vars(after)))
+    if dataclasses.is_dataclass(before) and hasattr(before, "__dict__"):
+        # its own == first; when that says different, attribute by attribute (a
+        # dataclass's == compares arrays with ==, NaN != NaN: a copy of a result holding
+        # NaN scores was never the same); a cycle of references: different, as before
+        try:
+            if bool(before == after) or before is after:
+                return True
+        except Exception:                  # noqa: BLE001 - objects without equality
+            return True
+        try:
+            return same(dict(vars(before)), dict(vars(after)))
+        except RecursionError:
+            return False
     if type(before).__eq__ is object.__eq__:         # identity only: compare the state
         state = getattr(before, "__dict__", None)
         return state is None or same(dict(state), dict(vars(after)))
