@@ -2,6 +2,7 @@
 Definition 2: run i is a uniformly random subset of size k_i): every pair of
 subsets for the pairwise expectations, every matrix for the column-count and
 union-size laws. Exact Fractions on the enumeration side."""
+import functools
 import itertools
 import math
 from fractions import Fraction
@@ -101,10 +102,12 @@ def test_pmfs_are_distributions():
 # hypergeometric law of the intersection in Fractions and scores one representative
 # pair of sets per point with the set-based similarities of tests/twins.py.
 
+@functools.lru_cache(maxsize=None)
 def _hypergeometric(ka, kb, d):
-    """[(r, P(r))] over the support, exact."""
-    return [(r, Fraction(math.comb(ka, r) * math.comb(d - ka, kb - r), math.comb(d, kb)))
-            for r in range(max(0, ka + kb - d), min(ka, kb) + 1)]
+    """((r, P(r)), ...) over the support, exact; once per (ka, kb, d) in the module (the
+    zero-over-zero tests ask for the same laws once per measure)."""
+    return tuple((r, Fraction(math.comb(ka, r) * math.comb(d - ka, kb - r), math.comb(d, kb)))
+            for r in range(max(0, ka + kb - d), min(ka, kb) + 1))
 
 
 def _sets(ka, kb, r):
