@@ -343,11 +343,10 @@ if (typeof MathJax !== "undefined" && MathJax.Hub) {
 
 
 @pytest.mark.docs
-def test_frame_measures_a_page_as_the_window_does(site, reader, tmp_path):
+def test_frame_measures_a_page_as_the_window_does(site, reader):
     """site_audit.widths reads each page in a frame outside the window (nothing painted):
     the page's width, the viewport's and the formulas typeset are those of the page
-    opened in the window, on pages with formulas, a wide table, code and figures, and
-    on a page wider than the window."""
+    opened in the window, on pages with formulas, a wide table, code and figures."""
     pages = ["catalogue/nogueira.html", "api/generated/propstab.estimate.html",
              "table41.html", "auto_gallery/basics/plot_selection_matrix.html",
              "_modules/propstab/measures/pairwise.html"]
@@ -359,10 +358,7 @@ def test_frame_measures_a_page_as_the_window_does(site, reader, tmp_path):
         assert tuple(driver.execute_async_script(_IN_WINDOW)) == framed[page], page
     assert all(framed[p][3] >= framed[p][2] > 0                    # formulas, typeset
                for p in ("catalogue/nogueira.html", "api/generated/propstab.estimate.html"))
-    (tmp_path / "wide.html").write_text('<html><body><main><div style="width: 2000px">w'
-                                        '</div></main></body></html>')
-    [(width, window, _, _)] = site_audit.widths(tmp_path, only=["wide.html"]).values()
-    assert width >= 2000 and window == check_site.WIDTH, (width, window)
+    # a page wider than the frame: test_site_audit_finds_each_kind_of_problem
 
 
 @pytest.mark.docs
