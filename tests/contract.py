@@ -117,10 +117,7 @@ def same(before, after) -> bool:
         # its own == first; when that says different, attribute by attribute (a
         # dataclass's == compares arrays with ==, NaN != NaN: a copy of a result holding
         # NaN scores was never the same); a cycle of references: different, as before
-        try:
-            if bool(before == after) or before is after:
-                return True
-        except Exception:                  # noqa: BLE001 - objects without equality
+        if _equal(before, after):
             return True
         try:
             return same(dict(vars(before)), dict(vars(after)))
@@ -129,6 +126,11 @@ def same(before, after) -> bool:
     if type(before).__eq__ is object.__eq__:         # identity only: compare the state
         state = getattr(before, "__dict__", None)
         return state is None or same(dict(state), dict(vars(after)))
+    return _equal(before, after)
+
+
+def _equal(before, after) -> bool:
+    """``before == after`` (or the same object); True for objects without equality."""
     try:
         return bool(before == after) or before is after
     except Exception:                      # noqa: BLE001 - objects without equality

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import functools
 import importlib
 import inspect
 import json
@@ -92,43 +93,30 @@ def fitted_lasso():
     return lasso().fit(X(), y())
 
 
-_FITTED_SELECTION = []
-
-
+@functools.lru_cache(maxsize=None)
 def fitted_selection():
     """One fitted StabilitySelection, built once (27 ms a fit, about 150 calls): the
     contract (check_call) compares every argument with its copy after each call, so a
     call that changed it would fail there, not pass a changed baseline on unnoticed."""
-    if not _FITTED_SELECTION:
-        _FITTED_SELECTION.append(StabilitySelection(
-            lasso(), param_grid=[0.05, 0.2], n_subsamples=2, sampling="ss", cutoff=0.75,
-            PFER=None, random_state=0).fit(X(), y()))
-    return _FITTED_SELECTION[0]
+    return StabilitySelection(
+        lasso(), param_grid=[0.05, 0.2], n_subsamples=2, sampling="ss", cutoff=0.75,
+        PFER=None, random_state=0).fit(X(), y())
 
 
-_CALIBRATED_SELECTION = []
-
-
+@functools.lru_cache(maxsize=None)
 def calibrated_selection():
     """One StabilitySelection fitted with calibration="fdp", built once (19 ms a fit, for
     each of about 120 calls of plot_calibration): as for fitted_selection, check_call
     compares it with its copy after each call, a call that changed it fails there."""
-    if not _CALIBRATED_SELECTION:
-        _CALIBRATED_SELECTION.append(StabilitySelection(
-            lasso(), param_grid=[0.05, 0.2], n_subsamples=2, random_state=0,
-            calibration="fdp").fit(X(), y()))
-    return _CALIBRATED_SELECTION[0]
+    return StabilitySelection(lasso(), param_grid=[0.05, 0.2], n_subsamples=2,
+                              random_state=0, calibration="fdp").fit(X(), y())
 
 
-_FITTED_SEARCH = []
-
-
+@functools.lru_cache(maxsize=None)
 def fitted_search():
     """One fitted StabilityGridSearch, built once (plot and summary do not change it)."""
-    if not _FITTED_SEARCH:
-        _FITTED_SEARCH.append(propstab.StabilityGridSearch(
-            lasso(), {"alpha": [0.05, 0.2]}, n_runs=3, random_state=0).fit(X(), y()))
-    return _FITTED_SEARCH[0]
+    return propstab.StabilityGridSearch(
+        lasso(), {"alpha": [0.05, 0.2]}, n_runs=3, random_state=0).fit(X(), y())
 
 
 def _axes():

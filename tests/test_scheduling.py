@@ -85,15 +85,17 @@ def test_units_go_longest_first_and_the_audit_parts_last():
 
 def test_an_xdist_worker_uses_its_share_of_the_cores_for_blas():
     """The root conftest.py: under ``pytest -n N`` a worker's BLAS pool has cores // N
-    threads (at least 1), and the processes it starts are told the same."""
+    threads (at least 1; or the caller's OPENBLAS_NUM_THREADS), and the processes it
+    starts are told the same."""
     import os
 
     from threadpoolctl import threadpool_info
     workers = os.environ.get("PYTEST_XDIST_WORKER_COUNT")
     if not workers:
         pytest.skip("not a pytest-xdist worker (make test runs pytest -n 2)")
-    share = max(1, (os.cpu_count() or 1) // int(workers))
     blas = [pool for pool in threadpool_info() if pool["user_api"] == "blas"]
     assert blas, threadpool_info()
-    expected = int(os.environ.get("OPENBLAS_NUM_THREADS") or share)   # the caller's, or the share
+    # the processes the worker starts are told (the caller's own setting, else the share)
+    assert os.environ.get("OPENBLAS_NUM_THREADS") and os.environ.get("OMP_NUM_THREADS")
+    expected = int(os.environ["OPENBLAS_NUM_THREADS"])
     assert [pool["num_threads"] for pool in blas] == [expected] * len(blas), blas
