@@ -420,22 +420,26 @@ def _corrected(num, den, E):
         return np.where(raw_zero, num, phi - E), np.where(raw_zero, 0.0, 1.0 - E)
 
 
-#: E[phi | H0] of every ordered pair by (score, row sizes, d), oldest dropped first
+#: E[phi | H0] of the pairs of distinct sizes by (score, sizes, d), oldest dropped first
 _NULL_EXPECTATIONS = FifoMemo(1024)
 
 
 def _null_expectations(score, sel) -> np.ndarray:
-    """:func:`propstab.chance.expected_pairwise` of a kernel's score for ``sel``'s sizes,
-    memoised by their content (read-only): a kernel's score is a pure function of
-    (r, k_i, k_j, d), and the audit's searches meet the same sizes again and again."""
-    k = sel.row_sizes
-    key = (score, k.dtype.str, k.shape, k.tobytes(), sel.n_features)
+    """:func:`propstab.chance.expected_pairwise` of a kernel's score for ``sel``'s sizes.
+
+    expected_pairwise computes a table over the distinct sizes and spreads it over the
+    pairs of runs; the table (its value for the distinct sizes themselves) is memoised by
+    (score, distinct sizes, d): a kernel's score is a pure function of (r, k_i, k_j, d),
+    and the audit's searches meet the same sizes again and again. Same numbers."""
+    sizes, inverse = np.unique(sel.row_sizes, return_inverse=True)
+    key = (score, tuple(sizes.tolist()), sel.n_features)
 
     def make():
-        E = chance.expected_pairwise(score, k, sel.n_features)[0]
+        E = chance.expected_pairwise(score, sizes, sel.n_features)[0]
         E.setflags(write=False)
         return E
-    return _NULL_EXPECTATIONS.get_or_make(key, make)
+    inv = inverse.ravel()
+    return _NULL_EXPECTATIONS.get_or_make(key, make)[np.ix_(inv, inv)]
 
 
 class PairKernel(_Kernel):
