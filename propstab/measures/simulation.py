@@ -171,8 +171,10 @@ def stabm_measure(name, sel, score, maximum, *, similarity, threshold, correctio
     d = sel.n_features
     # every score here is symmetric in distribution under H0: one expectation per
     # unordered pair of sizes
-    pair_sizes = np.sort(np.stack([a, b], axis=1), axis=1)
-    sizes, inverse = np.unique(pair_sizes, axis=0, return_inverse=True)
+    # (the rows of np.unique(pair sizes, axis=0), in its order, from one integer code each)
+    codes, inverse = np.unique(np.minimum(a, b) * (d + 1) + np.maximum(a, b),
+                               return_inverse=True)
+    sizes = np.stack([codes // (d + 1), codes % (d + 1)], axis=1)
     inverse = inverse.ravel()
     E = np.empty(len(sizes))
     se = np.zeros(len(sizes))
