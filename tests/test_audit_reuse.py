@@ -152,3 +152,19 @@ def test_enumeration_by_orbits_equals_the_literal_enumeration(name):
                    for s in itertools.combinations(range(4), 2)])
     reps, counts = _orbits(Zs)
     assert counts.tolist() == [1, 4, 1] and reps[:, 1].tolist() == Zs[[0, 1, 5], 1].tolist()
+
+
+def test_memoised_null_laws_equal_new_ones():
+    from propstab import get_measure
+    from propstab.measures import count_nulls
+    rows = [[1, 1, 0, 0, 0], [0, 1, 1, 1, 0], [1, 0, 0, 0, 0]]
+    for name in ("davis", "novovicova"):
+        f = get_measure(name).function
+        count_nulls._LAWS.clear()
+        first = f(rows, correction_for_chance="exact")
+        assert len(count_nulls._LAWS) == 1
+        assert f(rows, correction_for_chance="exact") == first        # from the memo
+    for function in (chance.union_size_pmf, chance.column_count_pmf):
+        for sizes in ([3, 1, 2], [2, 3, 1]):                          # the order is the key
+            assert np.array_equal(count_nulls._law(function, np.array(sizes), 5),
+                                  function(sizes, 5))
