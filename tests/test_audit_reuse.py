@@ -86,3 +86,85 @@ def test_memoised_simulation_equals_a_new_simulation():
     direct = simulation.simulated(score_yu, sizes, 5, g, 200, np.random.default_rng(7))
     for x, y, z in zip(first, again, direct):
         assert np.array_equal(x, z) and np.array_equal(y, z)
+
+
+def test_memoised_exact_expectation_equals_a_new_computation():
+    from propstab.measures import exact_null
+    from propstab.measures.matching import Graph, score_count, score_mbm
+    sel = as_selection([[1, 1, 0, 0, 0], [0, 1, 1, 0, 0], [0, 0, 1, 1, 1]])
+    C = np.eye(5)
+    C[0, 1] = C[1, 0] = C[2, 3] = C[3, 2] = 0.95
+    g = Graph.build(sel, C, 0.9)
+    sizes = np.array([[2, 2], [2, 3]])
+    exact_null._EXACT.clear()
+    for score in (score_mbm, score_count):
+        f = exact_null.exact_expectation(score)
+        first, again = f(sizes, 5, g), f(sizes, 5, g)                      # again: the memo
+        direct = exact_null.expected_adjusted(score, sizes, 5, g)
+        assert np.array_equal(first, direct) and np.array_equal(again, direct)
+        again[:] = -1.0                                    # a hit is a copy: the memo keeps
+        assert np.array_equal(f(sizes, 5, g), direct)
+    assert len(exact_null._EXACT) == 2                     # one entry per score
+
+
+def test_memoised_pair_expectations_equal_the_unmemoised_corrected_mean():
+    from propstab.measures import kernels
+    from propstab.measures._common import pair_mean
+    from propstab import get_measure
+    kernels._NULL_EXPECTATIONS.clear()
+    for name in ("jaccard", "dice", "hamming"):
+        info = get_measure(name)
+        for rows in ([[1, 1, 0, 0], [0, 1, 1, 0], [1, 0, 0, 1]],
+                     [[1, 1, 0, 0], [1, 1, 0, 0], [1, 0, 0, 0]]):
+            sel = as_selection(rows)
+            num, den = kernels.pair_fractions(sel, info.kernel.score, "exact")
+            direct = pair_mean(name, num, den, "")
+            for _ in range(2):                                 # the second from the memo
+                assert info.function(rows, correction_for_chance="exact") == direct
+    assert len(kernels._NULL_EXPECTATIONS) == 6
+
+
+@pytest.mark.parametrize("name", ["nogueira", "novovicova", "davis", "intersection_mbm",
+                                  "jaccard"])
+def test_enumeration_by_orbits_equals_the_literal_enumeration(name):
+    """The exact expectation of a symmetric measure from one value per orbit of tuples
+    equals, to the last bit, the mean over every tuple of subsets one by one."""
+    import itertools
+    import math
+    from propstab._audit.expectations import (_enumerated_expectation, _enumerated_sizes,
+                                              _orbits)
+    from propstab.strategies import NullConfiguration
+    subject = SUBJECTS[name]
+    assert subject.symmetric
+    for M, d, ks in ((2, 4, (2, 2)), (3, 4, (1, 2, 2)), (3, 5, (2, 1, 3)), (4, 3, (1, 1, 2, 1))):
+        config = NullConfiguration(M, d, ks)
+        fixed, rest = _enumerated_sizes(config, True)       # run 1 = {0..fixed-1}, as there
+        tuples = itertools.product(*(itertools.combinations(range(d), k) for k in rest))
+        values = [subject.value(np.array([[f < fixed for f in range(d)]]
+                                         + [[f in s for f in range(d)] for s in t]))
+                  for t in tuples]
+        literal = (math.nan if any(math.isnan(v) for v in values)
+                   else math.fsum(values) / len(values))
+        got = _enumerated_expectation(subject, config)
+        assert got == literal or (math.isnan(got) and math.isnan(literal))
+    # M = 2, d = 4, k = (2, 2), one run fixed: the orbits are the intersections 0, 1, 2
+    Zs = np.array([[[f in (0, 1) for f in range(4)], [f in s for f in range(4)]]
+                   for s in itertools.combinations(range(4), 2)])
+    reps, counts = _orbits(Zs)
+    assert counts.tolist() == [1, 4, 1] and reps[:, 1].tolist() == Zs[[0, 1, 5], 1].tolist()
+
+
+def test_memoised_null_laws_equal_new_ones():
+    from propstab import get_measure
+    from propstab.measures import count_nulls
+    rows = [[1, 1, 0, 0, 0], [0, 1, 1, 1, 0], [1, 0, 0, 0, 0]]
+    for name in ("davis", "novovicova"):
+        f = get_measure(name).function
+        count_nulls._LAWS.clear()
+        first = f(rows, correction_for_chance="exact")
+        assert len(count_nulls._LAWS) == 1
+        assert f(rows, correction_for_chance="exact") == first        # from the memo
+    for function in (chance.union_size_pmf, chance.column_count_pmf):
+        for sizes in ([3, 1, 2], [2, 3, 1]):                          # the order is the key
+            assert np.array_equal(count_nulls._law(function, np.array(sizes), 5),
+                                  function(sizes, 5))

@@ -119,13 +119,32 @@ def _enumerated_expectation(subject, config) -> float:
     n = index.shape[1]
     Zs = np.stack([np.broadcast_to(b, (n, d)) for b in blocks]
                   + [subsets[k][index[j]] for j, k in enumerate(ks)], axis=1)
+    counts = np.ones(n, dtype=np.int64)
+    if subject.symmetric:
+        Zs, counts = _orbits(Zs)
     values = []
     for Z in Zs:
         v = subject.value(Z.copy())
         if math.isnan(v):
             return math.nan
         values.append(v)
-    return math.fsum(values) / len(values)
+    # the exactly rounded sum of every tuple's value (each orbit's value counted once for
+    # each of its tuples): the sum over the tuples one by one
+    return math.fsum(np.repeat(values, counts).tolist()) / n
+
+
+def _orbits(Zs: np.ndarray):
+    """The tuples ``Zs`` (n x M x d) up to a permutation of the features, on which a
+    measure invariant under such permutations takes one value: the first tuple of each
+    orbit (in ``Zs``'s order) and the orbit's size. Two tuples are in one orbit when
+    their columns are the same multiset of patterns (column f's pattern: which runs
+    select f)."""
+    M = Zs.shape[1]
+    codes = (Zs.astype(np.int64) << np.arange(M, dtype=np.int64)[None, :, None]).sum(axis=1)
+    codes.sort(axis=1)
+    _, first, counts = np.unique(codes, axis=0, return_index=True, return_counts=True)
+    order = np.argsort(first, kind="stable")
+    return Zs[first[order]], counts[order]
 
 
 def null_expectation(subject, config, cache: dict) -> Optional[Expectation]:

@@ -13,15 +13,34 @@ from __future__ import annotations
 import numpy as np
 
 from .. import chance
+from ._common import FifoMemo
 from .kernels import xlogx
 
 __all__ = ["davis_expectation", "novovicova_expectation"]
 
 
+#: The null laws by (function, row sizes, d), oldest dropped first: pure functions of
+#: them that the audit's searches ask for again and again (read-only arrays).
+_LAWS = FifoMemo(1024)
+
+
+def _law(function, sizes, d: int) -> np.ndarray:
+    """``function(sizes, d)`` (:func:`propstab.chance.union_size_pmf`, whose chain adds
+    the runs in order, or :func:`propstab.chance.column_count_pmf`), memoised by the
+    sizes in their order: the same numbers."""
+    sizes = np.asarray(sizes)
+
+    def make():
+        pmf = function(sizes, d)
+        pmf.setflags(write=False)
+        return pmf
+    return _LAWS.get_or_make((function, tuple(sizes.tolist()), int(d)), make)
+
+
 def davis_expectation(c, formula, *, penalty=0.0):
     """E[Davis | H0]: the formula averaged over the exact law of the union size |X|
     (the other summaries are fixed by the row sizes)."""
-    pmf = chance.union_size_pmf(c.sizes, c.n_features)
+    pmf = _law(chance.union_size_pmf, c.sizes, c.n_features)
     union = np.arange(1, c.n_features + 1)
     return float(np.dot(pmf[1:], formula(c.replace(n_union=union), penalty=penalty)))
 
@@ -29,6 +48,6 @@ def davis_expectation(c, formula, *, penalty=0.0):
 def novovicova_expectation(c, formula):
     """E[SH | H0]: SH is linear in sum_f F_f ln F_f, whose expectation is d E[F ln F]
     with F Poisson-binomial (each column's count under H0)."""
-    pmf = chance.column_count_pmf(c.sizes, c.n_features)
+    pmf = _law(chance.column_count_pmf, c.sizes, c.n_features)
     expected = c.n_features * float(np.dot(pmf, xlogx(np.arange(pmf.size))))
     return float(formula(c.replace(column_xlogx=expected)))

@@ -39,6 +39,7 @@ import numpy as np
 from scipy.special import gammaln
 
 from .._checks import fail
+from ._common import FifoMemo
 from .matching import (Graph, count_parts, mean_parts, score_count, score_greedy, score_mbm,
                        score_mean)
 
@@ -131,11 +132,27 @@ def _too_large(what: str, sizes, d: int, detail: str):
          f"correction_for_chance='estimate'")
 
 
+#: expected_adjusted(...) by its arguments' content (see :func:`exact_expectation`)
+_EXACT = FifoMemo(512)
+
+
 def exact_expectation(score):
     """``expected_adjusted`` for one score: ``f(sizes, d, g)`` over all pairs of sizes at
-    once (:func:`propstab.measures.simulation.stabm_measure`'s ``exact``)."""
+    once (:func:`propstab.measures.simulation.stabm_measure`'s ``exact``).
+
+    Memoised by the content of its arguments (the score, the pairs of sizes, d and the
+    graph's weights ``g.C0``, from which ``g.B`` and the degrees are read): the audit's
+    exact enumeration of every tuple of subsets of one configuration asks for the same
+    sizes over the same similarity again and again; a hit returns a copy of the same
+    numbers.
+    """
     def expectation(sizes, d, g):
-        return expected_adjusted(score, sizes, d, g)
+        sizes = np.asarray(sizes, dtype=np.int64).reshape(-1, 2)
+        C0 = g.C0
+        key = (score, sizes.shape, sizes.tobytes(), int(d), C0.shape, C0.data.dtype.str,
+               C0.data.tobytes(),
+               C0.indices.tobytes(), C0.indptr.tobytes())
+        return _EXACT.get_or_make(key, lambda: expected_adjusted(score, sizes, d, g)).copy()
     expectation.batched = True
     return expectation
 

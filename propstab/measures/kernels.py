@@ -30,7 +30,7 @@ import numpy as np
 from .. import chance
 from .._checks import fail
 from .._exceptions import undefined
-from ._common import pair_mean, pair_score_sums, score_pair_mean
+from ._common import FifoMemo, pair_mean, pair_score_sums, score_pair_mean
 
 __all__ = ["CountKernel", "Counts", "LeaveOneOutCounts", "PairKernel", "count_kernel",
            "divide", "pair_fractions", "pair_kernel", "xlogx"]
@@ -395,17 +395,51 @@ def pair_fractions(sel, score, correction="none"):
     >>> num.tolist()[0], den.tolist()[0]      # full-full: 0/0; full-partial: 0/(1 - 1/3)
     ([0.0, 0.0, 0.0], [0.0, 0.0, 0.6666666666666667])
     """
+    num, den = _raw_fractions(sel, score)
+    if correction == "none":
+        return num, den
+    E, _ = chance.expected_pairwise(score, sel.row_sizes, sel.n_features)
+    return _corrected(num, den, E)
+
+
+def _raw_fractions(sel, score):
+    """The M x M numerators and denominators of ``score`` without correction."""
     r = sel.intersections.astype(np.float64)
     k = sel.row_sizes.astype(np.float64)
     num, den = score(r, k[:, None], k[None, :], float(sel.n_features))
     num, den = np.broadcast_arrays(num, den)
-    if correction == "none":
-        return num, den
-    E, _ = chance.expected_pairwise(score, sel.row_sizes, sel.n_features)
+    return num, den
+
+
+def _corrected(num, den, E):
+    """``phi - E`` and ``1 - E`` where the raw denominator is non-zero (see
+    :func:`pair_fractions`)."""
     raw_zero = den == 0
     with np.errstate(divide="ignore", invalid="ignore"):
         phi = num / np.where(raw_zero, 1.0, den)
         return np.where(raw_zero, num, phi - E), np.where(raw_zero, 0.0, 1.0 - E)
+
+
+#: E[phi | H0] of the pairs of distinct sizes by (score, sizes, d), oldest dropped first
+_NULL_EXPECTATIONS = FifoMemo(1024)
+
+
+def _null_expectations(score, sel) -> np.ndarray:
+    """:func:`propstab.chance.expected_pairwise` of a kernel's score for ``sel``'s sizes.
+
+    expected_pairwise computes a table over the distinct sizes and spreads it over the
+    pairs of runs; the table (its value for the distinct sizes themselves) is memoised by
+    (score, distinct sizes, d): a kernel's score is a pure function of (r, k_i, k_j, d),
+    and the audit's searches meet the same sizes again and again. Same numbers."""
+    sizes, inverse = np.unique(sel.row_sizes, return_inverse=True)
+    key = (score, tuple(sizes.tolist()), sel.n_features)
+
+    def make():
+        E = chance.expected_pairwise(score, sizes, sel.n_features)[0]
+        E.setflags(write=False)
+        return E
+    inv = inverse.ravel()
+    return _NULL_EXPECTATIONS.get_or_make(key, make)[np.ix_(inv, inv)]
 
 
 class PairKernel(_Kernel):
@@ -428,10 +462,11 @@ class PairKernel(_Kernel):
             return score_pair_mean(name, self.score, sel, self.reason)
         off = ~np.eye(sel.n_runs, dtype=bool)
         reason = self.reason
-        if not np.any((pair_fractions(sel, self.score)[1] == 0) & off):
+        num, den = _raw_fractions(sel, self.score)
+        if not np.any((den == 0) & off):
             reason = ("its null expectation equals its maximum 1 for some pair of sizes, "
                       "so the chance-corrected score is 0/0")
-        num, den = pair_fractions(sel, self.score, correction_for_chance)
+        num, den = _corrected(num, den, _null_expectations(self.score, sel))
         return pair_mean(name, num, den, reason)
 
     def leave_one_out(self, sel, *, correction_for_chance: str = "none") -> np.ndarray:

@@ -10,6 +10,7 @@ P x d matrices of 0/1 rows (row p: the two runs of pair p), dense or csr.
 from __future__ import annotations
 
 import dataclasses
+import functools
 
 import numpy as np
 from scipy import sparse
@@ -87,8 +88,13 @@ def rowsum(X) -> np.ndarray:
     return np.asarray(X.sum(axis=1)).ravel()
 
 
+@functools.lru_cache(maxsize=64)
 def upper_pairs(M):
-    return np.triu_indices(M, 1)
+    """The pairs i < j of M runs, ``np.triu_indices(M, 1)`` (read-only, one per M)."""
+    ii, jj = np.triu_indices(M, 1)
+    ii.flags.writeable = False
+    jj.flags.writeable = False
+    return ii, jj
 
 
 def pair_rows(Zf, ii, jj):

@@ -14,13 +14,12 @@ import numpy as np
 from scipy import sparse
 from scipy import stats
 
-from .. import chance
 from .._exceptions import warn
 from .._validation import check_int_range
 from .._exceptions import undefined
 from ._common import FifoMemo
-from .matching import (Graph, as_csr, pair_rows, pogr_parts, score_yu, score_zucknick,
-                       upper_pairs, workform)
+from .matching import (DENSE_CELLS, Graph, as_csr, pair_rows, pogr_parts, score_yu,
+                       score_zucknick, upper_pairs, workform)
 
 
 def hypergeometric(d, a, b):
@@ -156,10 +155,13 @@ def stabm_measure(name, sel, score, maximum, *, similarity, threshold, correctio
     """stabm's mean over pairs i < j of I or of (I - E[I|H0]) / (max - E[I|H0])."""
     check_int_range("random_state", random_state, minimum=0, owner=name)
     g = Graph.build(sel, similarity, threshold)
-    Z = as_csr(sel.tocsr())
     ii, jj = upper_pairs(sel.n_runs)
-    Z1, Z2 = pair_rows(Z, ii, jj)
-    I = score(workform(Z1), workform(Z2), g)
+    if not sel.is_sparse and ii.size * sel.n_features <= DENSE_CELLS:
+        Z = sel.toarray()                   # the dense 0/1 rows workform would give
+        I = score(Z[ii].astype(np.float64), Z[jj].astype(np.float64), g)
+    else:
+        Z1, Z2 = pair_rows(as_csr(sel.tocsr()), ii, jj)
+        I = score(workform(Z1), workform(Z2), g)
     k = sel.row_sizes
     a, b = k[ii], k[jj]
     if not np.all(np.isfinite(I)) or (score is score_yu and np.any(a + b == 0)):
@@ -169,8 +171,10 @@ def stabm_measure(name, sel, score, maximum, *, similarity, threshold, correctio
     d = sel.n_features
     # every score here is symmetric in distribution under H0: one expectation per
     # unordered pair of sizes
-    pair_sizes = np.sort(np.stack([a, b], axis=1), axis=1)
-    sizes, inverse = np.unique(pair_sizes, axis=0, return_inverse=True)
+    # (the rows of np.unique(pair sizes, axis=0), in its order, from one integer code each)
+    codes, inverse = np.unique(np.minimum(a, b) * (d + 1) + np.maximum(a, b),
+                               return_inverse=True)
+    sizes = np.stack([codes // (d + 1), codes % (d + 1)], axis=1)
     inverse = inverse.ravel()
     E = np.empty(len(sizes))
     se = np.zeros(len(sizes))
@@ -184,9 +188,9 @@ def stabm_measure(name, sel, score, maximum, *, similarity, threshold, correctio
         E, se = simulated_once(score, sizes, d, g, n_simulations, random_state)
     Ep = E[inverse]
     # both runs empty or full: the pair is determined under H0, E = I exactly (an
-    # integer test, chance.degenerate_intersection of each run with itself)
-    determined = (chance.degenerate_intersection(a, a, d)
-                  & chance.degenerate_intersection(b, b, d))
+    # integer test: chance.degenerate_intersection of each run with itself, whose
+    # max(0, 2k - d) == k holds exactly for k = 0 and k = d)
+    determined = ((a == 0) | (a == d)) & ((b == 0) | (b == d))
     Ep = np.where(determined, I, Ep)
     mx = maximum(a.astype(np.float64), b.astype(np.float64))
     den = mx - Ep
