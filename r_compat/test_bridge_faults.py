@@ -19,6 +19,7 @@ fail without R unless PROPSTAB_SKIP_R=1); the others need neither R nor rpy2.
 import functools
 import os
 import pathlib
+import re
 import subprocess
 import sys
 
@@ -175,9 +176,24 @@ def test_r_raising_mid_run_is_not_a_disagreement():
 
 
 @live
-def test_the_same_profile_without_a_fault_agrees():
-    # the injection itself changes nothing when no fault is asked for
-    code, out, err = crosscheck("--measure", "jaccard", "--max-examples", "3",
+def test_the_same_profile_without_a_fault_agrees(tmp_path):
+    # the injection itself changes nothing when no fault is asked for: five selection
+    # files, five calls of stabm::stabilityJaccard (more than the fault above lets
+    # through), each agreeing; generated cases would add the worked examples' exact
+    # corrections in stabm, ~2 CPU-s that test nothing about the profile
+    tables = ["1,1,0,0,0\n0,1,1,0,0\n",                       # runs (rows) x features
+              "1,1,0,0,0,0\n1,0,1,0,0,0\n0,1,1,0,1,0\n",
+              "1,0,1,0\n1,0,1,0\n0,1,0,1\n1,1,0,0\n",
+              "0,0,0,0,0\n1,1,1,0,0\n1,1,1,1,1\n",            # an empty and a full run
+              "1,1,1,0,0,0,0\n0,0,1,1,1,0,0\n0,0,0,0,1,1,1\n1,0,0,0,0,0,1\n"]
+    inputs = []
+    for k, table in enumerate(tables):
+        path = tmp_path / f"runs{k}.csv"
+        path.write_text(table)
+        inputs += ["--input", str(path)]
+    code, out, err = crosscheck("--measure", "jaccard", *inputs,
                                 env={"R_PROFILE_USER": str(PROFILE)})
     assert code == 0 and err == "", err
-    assert "stabm::stabilityJaccard" in out and "agree" in out
+    assert re.search(r"stabm::stabilityJaccard +5 .* agree ", out), out      # the summary
+    assert len(re.findall(r"runs\d\.csv +jaccard +stabm::stabilityJaccard .* agree$", out,
+                          re.M)) == 5, out                                # each input
