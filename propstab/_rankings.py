@@ -56,8 +56,23 @@ def min_ranks(ranks: np.ndarray) -> np.ndarray:
     >>> min_ranks(np.array([[1.0, 3.5, 3.5, 2.0]])).tolist()
     [[1.0, 3.0, 3.0, 2.0]]
     """
-    from scipy.stats import rankdata
-    return rankdata(ranks, method="min", axis=1).astype(np.float64)
+    ranks = np.asarray(ranks)
+    if ranks.ndim != 2 or ranks.dtype.kind not in "biuf" or not np.isfinite(ranks).all():
+        # scipy's rankdata as it is (NaN propagates; it also gives NaN to a row holding
+        # both inf and -inf); a Rankings' midranks are always finite
+        from scipy.stats import rankdata
+        return rankdata(ranks, method="min", axis=1).astype(np.float64)
+    # all rows at once, as midranks does (rankdata with axis=1 ranks row by row in
+    # Python): each member of a group of equal values gets the group's first position
+    M, d = ranks.shape
+    idx = np.argsort(ranks, axis=1, kind="stable")
+    s = np.take_along_axis(ranks, idx, axis=1)
+    first = np.ones((M, d), dtype=bool)
+    first[:, 1:] = s[:, 1:] != s[:, :-1]
+    start = np.maximum.accumulate(np.where(first, np.arange(1, d + 1), 0), axis=1)
+    out = np.empty((M, d), dtype=np.float64)
+    np.put_along_axis(out, idx, start.astype(np.float64), axis=1)
+    return out
 
 
 class Rankings:

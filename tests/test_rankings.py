@@ -86,6 +86,9 @@ def test_tie_rule_is_the_average_rank_of_scipy_and_the_twin(rows):
     got = as_rankings(R).toarray()
     assert got.tolist() == stats.rankdata(R, method="average", axis=1).tolist()
     assert got.tolist() == [[float(x) for x in row] for row in rank_twins.as_midranks(R)]
+    # the best position of each tie group (the top-k sets): scipy's "min" rule
+    assert as_rankings(R).best_positions.tolist() == \
+        stats.rankdata(R, method="min", axis=1).tolist()
     # the midranks are a fixed point, and any tie rule of the same order gives them
     assert as_rankings(got).toarray().tolist() == got.tolist()
     for method in ("min", "max", "dense"):      # ("ordinal" breaks ties: another ranking)

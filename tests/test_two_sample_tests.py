@@ -8,6 +8,7 @@ the measure on each pair of matrices, and seeded runs compared with each other.
 """
 from __future__ import annotations
 
+import functools
 import itertools
 import json
 import math
@@ -110,25 +111,44 @@ def literal_permutation_pvalue(Z1, Z2, measure, paired, alternative):
     each pair of matrices, the p-value counted in fractions (scipy's definition for an
     exact test: the observed arrangement among the rearrangements)."""
     Z1, Z2 = np.asarray(Z1), np.asarray(Z2)
-    observed = propstab.stability(Z1, measure) - propstab.stability(Z2, measure)
-    values = []
-    if paired:
-        for swaps in itertools.product((0, 1), repeat=len(Z1)):
-            A = np.array([b if s else a for a, b, s in zip(Z1, Z2, swaps)])
-            B = np.array([a if s else b for a, b, s in zip(Z1, Z2, swaps)])
-            values.append(propstab.stability(A, measure) - propstab.stability(B, measure))
-    else:
-        pooled = np.concatenate([Z1, Z2])
-        for first in itertools.combinations(range(len(pooled)), len(Z1)):
-            rest = [i for i in range(len(pooled)) if i not in first]
-            values.append(propstab.stability(pooled[list(first)], measure)
-                          - propstab.stability(pooled[rest], measure))
+    observed, values = _literal_null_law(Z1.tobytes(), Z2.tobytes(), Z1.shape, Z2.shape,
+                                         str(Z1.dtype), measure, paired)
     tol = 1e-9
     n = len(values)
     greater = sum(v >= observed - tol for v in values) / n
     less = sum(v <= observed + tol for v in values) / n
     return {"greater": greater, "less": less,
             "two-sided": min(1.0, 2 * min(greater, less))}[alternative], n
+
+
+@functools.lru_cache(maxsize=None)
+def _literal_null_law(b1, b2, shape1, shape2, dtype, measure, paired):
+    """The observed difference and its every rearrangement's, once per pair of samples:
+    the three alternatives count the same law (as scipy does), and each sample of
+    rows is scored once even where it is met again (a subset and its complement)."""
+    Z1 = np.frombuffer(b1, dtype=dtype).reshape(shape1)
+    Z2 = np.frombuffer(b2, dtype=dtype).reshape(shape2)
+    scored = {}
+
+    def stability(rows):
+        key = rows.tobytes()
+        if key not in scored:
+            scored[key] = propstab.stability(rows, measure)
+        return scored[key]
+
+    observed = stability(Z1) - stability(Z2)
+    values = []
+    if paired:
+        for swaps in itertools.product((0, 1), repeat=len(Z1)):
+            A = np.array([b if s else a for a, b, s in zip(Z1, Z2, swaps)])
+            B = np.array([a if s else b for a, b, s in zip(Z1, Z2, swaps)])
+            values.append(stability(A) - stability(B))
+    else:
+        pooled = np.concatenate([Z1, Z2])
+        for first in itertools.combinations(range(len(pooled)), len(Z1)):
+            rest = [i for i in range(len(pooled)) if i not in first]
+            values.append(stability(pooled[list(first)]) - stability(pooled[rest]))
+    return observed, tuple(values)
 
 
 @pytest.mark.parametrize("measure", ["nogueira", "jaccard", "conger", "hamming", "kuncheva",
