@@ -27,6 +27,8 @@ from __future__ import annotations
 
 import argparse
 import collections
+import concurrent.futures
+import functools
 import html.parser
 import pathlib
 import posixpath
@@ -155,8 +157,17 @@ def pages(html_dir: pathlib.Path = HTML) -> List[str]:
 
 
 def _parse(path: pathlib.Path) -> _Page:
+    """The parsed page, read again only when the file changed (its size or time): the
+    parts of an audit in one process (the test suite's) each check links into most of the
+    site (the navigation links every API page), and would parse those pages once per part."""
+    stat = path.stat()
+    return _parsed(str(path), stat.st_mtime_ns, stat.st_size)
+
+
+@functools.lru_cache(maxsize=None)
+def _parsed(path: str, mtime_ns: int, size: int) -> _Page:
     page = _Page()
-    page.feed(path.read_text(encoding="utf-8", errors="replace"))
+    page.feed(pathlib.Path(path).read_text(encoding="utf-8", errors="replace"))
     page.close()
     return page
 
@@ -334,15 +345,20 @@ def audit(html_dir: pathlib.Path = HTML, browser: bool = True, width: int = 1400
     """Every check on every page (or on the pages ``only``): page -> problems (pages
     without problems left out). ``opened``: a ``check_site.session`` on ``html_dir`` for
     the browser's checks, instead of starting one."""
-    problems = collections.defaultdict(list, scan(html_dir, only))
-    if browser:
-        for name, (page_width, window, formulas, typeset) in widths(
-                html_dir, only, width, screenshots, shoot, opened).items():
-            if page_width > window:
-                problems[name].append(f"wider than the window: {page_width} px > {window} px")
-            if typeset < formulas:
-                problems[name].append(f"formulas not typeset: MathJax typeset {typeset} of "
-                                      f"{formulas}")
+    if not browser:
+        return {k: v for k, v in scan(html_dir, only).items() if v}
+    # the browser reads the pages while this process scans them (the scan is Python, the
+    # reading Chromium's: the two overlap instead of taking turns on the cores)
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        seen = pool.submit(widths, html_dir, only, width, screenshots, shoot, opened)
+        problems = collections.defaultdict(list, scan(html_dir, only))
+        measured = seen.result()
+    for name, (page_width, window, formulas, typeset) in measured.items():
+        if page_width > window:
+            problems[name].append(f"wider than the window: {page_width} px > {window} px")
+        if typeset < formulas:
+            problems[name].append(f"formulas not typeset: MathJax typeset {typeset} of "
+                                  f"{formulas}")
     return {k: v for k, v in problems.items() if v}
 
 
