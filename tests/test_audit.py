@@ -340,12 +340,34 @@ def test_audit_a_user_function_from_python_and_the_cli(tmp_path, capsys):
     assert table.status("overlap", "bounds") == "holds"
     assert table.status("overlap", "maximum") == "violated"      # empty rows score 0, not 1
     assert table.status("overlap", "correction") == "refuted"
-    code = main(["audit", f"{path}:overlap", "--json", "--max-examples", "40"])
+    code = main(["audit", f"{path}:overlap", "--json", "--max-examples", "40", "--jobs", "2"])
     rows = json.loads(capsys.readouterr().out)
     assert code == 1                                             # a claim is violated
     assert [r["status"] for r in rows] == [r.status for r in table]
     with pytest.raises(ValueError, match="defines no function"):
         load_function(f"{path}:nothing")
+
+
+@pytest.mark.parametrize("argv, jobs", [
+    (["--measure", "kuncheva"], 1),                         # one subject: here
+    (["--measure", "jaccard"], -1),                         # jaccard and its exact variant
+    (["--measure", "kuncheva", "--measure", "nogueira"], -1),
+    ([], -1),                                               # every measure
+    (["--measure", "kuncheva", "--jobs", "3"], 3),          # as given
+    (["--jobs", "1"], 1),
+])
+def test_cli_audit_processes_by_default(monkeypatch, capsys, argv, jobs):
+    """Without --jobs: one process for a single measure (the workers' start costs more
+    than its five checks), every core for several; --jobs as given otherwise."""
+    import propstab.auditing
+    seen = []
+
+    def fake(measures, **kwargs):
+        seen.append(kwargs["n_jobs"])
+        return propstab.auditing.AuditTable([])
+    monkeypatch.setattr(propstab.auditing, "audit", fake)
+    main(["audit", *argv])
+    assert seen == [jobs]
 
 
 def test_cli_audits_one_registered_measure(capsys):
