@@ -14,6 +14,7 @@ import numpy as np
 from scipy import sparse
 from scipy import stats
 
+from .. import chance
 from .._exceptions import warn
 from .._validation import check_int_range
 from .._exceptions import undefined
@@ -188,9 +189,9 @@ def stabm_measure(name, sel, score, maximum, *, similarity, threshold, correctio
         E, se = simulated_once(score, sizes, d, g, n_simulations, random_state)
     Ep = E[inverse]
     # both runs empty or full: the pair is determined under H0, E = I exactly (an
-    # integer test: chance.degenerate_intersection of each run with itself, whose
-    # max(0, 2k - d) == k holds exactly for k = 0 and k = d)
-    determined = ((a == 0) | (a == d)) & ((b == 0) | (b == d))
+    # integer test, chance.degenerate_intersection of each run with itself)
+    determined = (chance.degenerate_intersection(a, a, d)
+                  & chance.degenerate_intersection(b, b, d))
     Ep = np.where(determined, I, Ep)
     mx = maximum(a.astype(np.float64), b.astype(np.float64))
     den = mx - Ep
