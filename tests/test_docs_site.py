@@ -140,7 +140,7 @@ def test_every_public_function_and_class_has_every_section():
 
 # ---------------------------------------------------------------- the site
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def site():
     """Build the site as ``make docs`` does (without the set-up), once per test run.
 
@@ -175,12 +175,22 @@ def site():
     return HTML
 
 
-@pytest.fixture(scope="module")
-def reader(site):
-    """The built site served over HTTP and one headless Chromium reading it, shared by the
-    browser checks that one xdist worker runs (a Chromium start costs seconds)."""
-    with check_site.session(site) as opened:
-        yield opened
+@pytest.fixture(scope="session")
+def chromium():
+    """One headless Chromium per xdist worker, for every browser check the worker runs (a
+    start costs ~2.5 s and ~3 CPU-s; the browser audit's parts reach a worker as units of
+    their own, after other modules, where a module's fixture would have been closed)."""
+    with check_site.browser() as driver:
+        driver.set_script_timeout(60)
+        yield driver
+
+
+@pytest.fixture(scope="session")
+def reader(site, chromium):
+    """The built site served over HTTP and the worker's Chromium reading it: the
+    ``opened`` session of scripts/check_site.py and scripts/site_audit.py."""
+    with check_site.serve(site) as base:
+        yield base, chromium
 
 
 @pytest.mark.docs
@@ -247,7 +257,7 @@ def test_site_renders_in_chromium(site, reader):
 
 
 @pytest.mark.docs
-def test_browser_check_finds_a_broken_page(tmp_path):
+def test_browser_check_finds_a_broken_page(tmp_path, chromium):
     """The check can fail: an error box, a missing image and no navigation are found."""
     (tmp_path / "broken.html").write_text(textwrap.dedent("""\
         <html><head><title>broken - propstab</title></head><body>
@@ -255,7 +265,9 @@ def test_browser_check_finds_a_broken_page(tmp_path):
         <div class="system-message">ERROR: Unknown target name</div>
         <img src="missing.png" alt="a figure that was not built">
         <p>""" + "Some text. " * 40 + """</p></body></html>"""))
-    [result] = check_site.check_pages(tmp_path, ["broken.html"], tmp_path / "shots")
+    with check_site.serve(tmp_path) as base:
+        [result] = check_site.check_pages(tmp_path, ["broken.html"], tmp_path / "shots",
+                                          opened=(base, chromium))
     found = "\n".join(result.problems)
     assert "error boxes" in found
     assert "images not loaded" in found
@@ -362,7 +374,7 @@ def test_frame_measures_a_page_as_the_window_does(site, reader):
 
 
 @pytest.mark.docs
-def test_site_audit_finds_each_kind_of_problem(tmp_path):
+def test_site_audit_finds_each_kind_of_problem(tmp_path, chromium):
     """The checks can fail: a too-wide page, a broken link and anchor, a formula in plain
     text and one in raw TeX, words for the project, a private import in an example."""
     (tmp_path / "target.html").write_text('<html><body><main><h1 id="here">T</h1>'
@@ -378,7 +390,8 @@ def test_site_audit_finds_each_kind_of_problem(tmp_path):
         <a href="target.html#here">c</a> <a href="https://example.org/x#y">d</a>
         <div style="width: 3000px">wide</div>
         </main></body></html>"""))
-    found = site_audit.audit(tmp_path)
+    with check_site.serve(tmp_path) as base:
+        found = site_audit.audit(tmp_path, opened=(base, chromium))
     assert set(found) == {"bad.html"}
     kinds = {p.split(":", 1)[0] for p in found["bad.html"]}
     assert {"plain-text sum", "plain-text power", "plain-text expectation", "plain-text H0",
