@@ -101,7 +101,13 @@ _PACKAGE_FAULTS = (
                f"loaded), but >= \\S+ is required"),
     re.compile(f"package {_Q}([^\u2018\u2019'\"]+){_Q} was installed before R 4"),
 )
-_PROBE = "import rpy2.rinterface as ri; ri.initr_simple()"
+# The probe only asks whether the embedded R starts. rpy2's import of rinterface first runs
+# a whole Rscript to read the LD_LIBRARY_PATH that R's start-up script would set, used only
+# for the children R itself starts later (too late for this process's own R, rpy2 says):
+# none in the probe, so it is not asked (one R start, ~0.25 CPU-s, less per process that
+# embeds R). A broken R fails initr_simple() just the same.
+_PROBE = ("import rpy2.situation as s; s.r_ld_library_path_from_subprocess = lambda home: ''; "
+          "import rpy2.rinterface as ri; ri.initr_simple()")
 _PROBE_SECONDS = 120
 
 
