@@ -128,11 +128,19 @@ def _corrected_twin(name, ka, kb, r, d):
         if Er * Er == ka * kb:
             return "0/0", None
         return "value", (r - Er) / (math.sqrt(ka * kb) - Er)
-    E = sum(p * sim(*_sets(ka, kb, x), d) for x, p in law)
+    E = _null_mean(name, ka, kb, d)
     phi = sim(*_sets(ka, kb, r), d)
     if E == 1:
         return "0/0", None
     return "value", (phi - E) / (1 - E)
+
+
+@functools.lru_cache(maxsize=None)
+def _null_mean(name, ka, kb, d):
+    """E[sim | H0] over the exact law, once per (name, ka, kb, d): _cases(d) pairs several
+    intersections r with the same sizes (the expectation does not depend on r)."""
+    sim = twins.SIMILARITIES[name]
+    return sum(p * sim(*_sets(ka, kb, x), d) for x, p in _hypergeometric(ka, kb, d))
 
 
 def _cases(d):
@@ -186,10 +194,12 @@ def test_degenerate_intersection_is_the_one_point_support():
                 assert got[a, b] == (len(_hypergeometric(a, b, dd)) == 1)
 
 
+@functools.lru_cache(maxsize=None)
 def _global_twin(name, ka, kb, d):
     """(v - E) / (1 - E) of a frequency measure on two runs (None for 0/0): E over the
     hypergeometric intersection, the twin of tests/twins.py on a representative matrix
-    per point (M = 2: the matrix is determined up to relabelling by r)."""
+    per point (M = 2: the matrix is determined up to relabelling by r). Once per
+    (name, ka, kb, d): _cases(d) pairs several intersections r with the same sizes."""
     twin = twins.TWINS[name]
     law = _hypergeometric(ka, kb, d)
     E = sum(p * twin(_matrix(ka, kb, x, d).tolist()) for x, p in law)
