@@ -114,12 +114,21 @@ def draw(rng, thresholds, shape, uniforms=None):
     """
     if uniforms is None:
         uniforms = random_u16(rng, shape + (thresholds.size,))
+    if thresholds.dtype != np.uint16 and 0 <= thresholds.min() and thresholds.max() <= 0xFFFF:
+        thresholds = thresholds.astype(np.uint16)     # the same comparisons, no int32 copy
     return uniforms < thresholds
 
 
 def random_u16(rng, shape):
+    """16-bit integers of ``shape`` (n of them): the bytes of ``rng.bytes(2 n)`` as uint16.
+
+    ``Generator.bytes(m)`` draws ``(m - 1) // 4 + 1`` uint32 (C division: one for m = 0)
+    with ``integers(0, 2**32)``, writes them little-endian and slices the bytes (three
+    copies); here the same uint32 are drawn and viewed in place: the same numbers, and
+    the same state of ``rng`` after."""
     n = int(np.prod(shape))
-    return np.frombuffer(rng.bytes(2 * n), dtype=np.uint16).reshape(shape)
+    words = rng.integers(0, 1 << 32, size=max(2 * n - 1, 0) // 4 + 1, dtype=np.uint32)
+    return words.astype("<u4", copy=False).view(np.uint16)[:n].reshape(shape)
 
 
 def batch_estimates(Z):

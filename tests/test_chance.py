@@ -128,11 +128,19 @@ def _corrected_twin(name, ka, kb, r, d):
         if Er * Er == ka * kb:
             return "0/0", None
         return "value", (r - Er) / (math.sqrt(ka * kb) - Er)
-    E = sum(p * sim(*_sets(ka, kb, x), d) for x, p in law)
+    E = _null_mean(name, ka, kb, d)
     phi = sim(*_sets(ka, kb, r), d)
     if E == 1:
         return "0/0", None
     return "value", (phi - E) / (1 - E)
+
+
+@functools.lru_cache(maxsize=None)
+def _null_mean(name, ka, kb, d):
+    """E[sim | H0] over the exact law, once per (name, ka, kb, d): _cases(d) pairs several
+    intersections r with the same sizes (the expectation does not depend on r)."""
+    sim = twins.SIMILARITIES[name]
+    return sum(p * sim(*_sets(ka, kb, x), d) for x, p in _hypergeometric(ka, kb, d))
 
 
 def _cases(d):
@@ -150,18 +158,41 @@ def _matrix(ka, kb, r, d):
     return np.array([[f in s for f in range(d)] for s in (a, b)], dtype=np.int8)
 
 
-@pytest.mark.parametrize("name", ["jaccard", "dice", "ochiai", "hamming"])
-def test_exact_correction_zero_over_zero_is_decided_exactly(name):
+ZERO_OVER_ZERO_MEASURES = ("jaccard", "dice", "ochiai", "hamming")
+
+
+@pytest.fixture(scope="module")
+def exact_corrections():
+    """{(name, d, ka, kb, r): (value, warned)}: ``stability(Z, name,
+    correction_for_chance="exact")`` of every case of every d, for the four measures, and
+    whether it warned UndefinedMeasureWarning. Called d by d, case by case, the four
+    measures one after the other: their calls for one pair of sizes meet the same
+    hypergeometric law, which propstab.chance keeps in a cache of the last 512 (met
+    measure by measure, each of the 1,789 laws was computed again for every measure).
+    Each call gets its own copy of the matrix."""
     from propstab import UndefinedMeasureWarning, stability
     import warnings
+    out = {}
+    for d in range(1, 201):
+        for ka, kb, r in _cases(d):
+            Z = _matrix(ka, kb, r, d)
+            for name in ZERO_OVER_ZERO_MEASURES:
+                with warnings.catch_warnings(record=True) as caught:
+                    warnings.simplefilter("always")
+                    got = stability(Z.copy(), name, correction_for_chance="exact")
+                out[name, d, ka, kb, r] = (got, any(issubclass(w.category,
+                                                               UndefinedMeasureWarning)
+                                                    for w in caught))
+    return out
+
+
+@pytest.mark.parametrize("name", ZERO_OVER_ZERO_MEASURES)
+def test_exact_correction_zero_over_zero_is_decided_exactly(name, exact_corrections):
     zero_over_zero = []
     for d in range(1, 201):
         for ka, kb, r in _cases(d):
             kind, exact = _corrected_twin(name, ka, kb, r, d)
-            with warnings.catch_warnings(record=True) as caught:
-                warnings.simplefilter("always")
-                got = stability(_matrix(ka, kb, r, d), name, correction_for_chance="exact")
-            warned = any(issubclass(w.category, UndefinedMeasureWarning) for w in caught)
+            got, warned = exact_corrections[name, d, ka, kb, r]
             where = (name, d, ka, kb, r, kind, got)
             if kind == "value":
                 assert not warned and got == pytest.approx(float(exact), rel=1e-12,
@@ -186,10 +217,12 @@ def test_degenerate_intersection_is_the_one_point_support():
                 assert got[a, b] == (len(_hypergeometric(a, b, dd)) == 1)
 
 
+@functools.lru_cache(maxsize=None)
 def _global_twin(name, ka, kb, d):
     """(v - E) / (1 - E) of a frequency measure on two runs (None for 0/0): E over the
     hypergeometric intersection, the twin of tests/twins.py on a representative matrix
-    per point (M = 2: the matrix is determined up to relabelling by r)."""
+    per point (M = 2: the matrix is determined up to relabelling by r). Once per
+    (name, ka, kb, d): _cases(d) pairs several intersections r with the same sizes."""
     twin = twins.TWINS[name]
     law = _hypergeometric(ka, kb, d)
     E = sum(p * twin(_matrix(ka, kb, x, d).tolist()) for x, p in law)

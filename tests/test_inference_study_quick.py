@@ -52,3 +52,16 @@ def test_population_cases_have_the_thesis_stabilities(study):
             thresholds, p, Phi = study.population(phi, d)
             assert abs(Phi - phi) < 1e-4 and p.min() >= 0 and p.max() <= 1
             assert (p[:-1] >= p[1:]).all()              # decreasing, as in thesis Fig 6.1
+
+
+def test_random_u16_reads_the_bytes_of_generator_bytes(study):
+    """random_u16 draws the uint32 words of Generator.bytes and views them: the same
+    numbers as the bytes read as uint16, and the generator left in the same state."""
+    import numpy as np
+    for shape in [(0,), (1,), (3,), (2, 3), (5, 7), (4, 10, 11)]:
+        one, two = np.random.default_rng(9), np.random.default_rng(9)
+        n = int(np.prod(shape))
+        expected = np.frombuffer(one.bytes(2 * n), dtype=np.uint16).reshape(shape)
+        got = study.random_u16(two, shape)
+        assert got.dtype == np.uint16 and np.array_equal(got, expected), shape
+        assert one.random() == two.random(), shape

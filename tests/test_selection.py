@@ -310,9 +310,10 @@ def _dense_scan_twin(theta, t, n, r, points=1000):
     for k in range(first, n):
         a = np.geomspace(ends[k + 1], ends[k], points).astype(np.longdouble)
         j = np.arange(k + 1, dtype=np.longdouble)
-        w = np.ones((points, k + 1), dtype=np.longdouble)
-        for _ in range(round(-s)):                   # (a + j)^s, s = -2 or -4
-            w /= a[:, None] + j
+        x = a[:, None] + j                           # (a + j)^s, s = -2 or -4: 1 / x / x ...
+        w = 1 / x                                    # (x computed once: the same numbers)
+        for _ in range(round(-s) - 1):
+            w /= x
         c = (k + 1 - np.longdouble(mu)) / (w @ (k + 1 - j))
         best = max(best, float((1 - c * w[:, :t].sum(axis=1)).max()))
     return best
