@@ -194,3 +194,37 @@ def test_products_through_distinct_rows_equal_the_direct_product(monkeypatch):
     assert [len(x[0]) * 2 <= len(x[1]) for x in used if x is not None] == [True, True, False,
                                                                           True]
     assert sum(x is None for x in used) == 4                 # the 0/0.5 matrices
+
+
+def test_cheap_numpy_states_equal_hypothesis_own():
+    """Within numpy_state_cheaply, Hypothesis's deterministic_PRNG seeds each example with
+    0 and restores numpy's global state exactly as without it: examples that draw nothing,
+    that draw, that leave a cached Gaussian, and draws between examples."""
+    from hypothesis.internal.entropy import deterministic_PRNG
+    from propstab._audit.prng import numpy_state_cheaply
+
+    def scenario():
+        np.random.seed(11)
+        out = []
+        for step in range(12):
+            with deterministic_PRNG():
+                out.append(np.random.get_state()[1][:3].tolist())   # seed 0 inside
+                if step % 3 == 1:
+                    out.append(np.random.random(2).tolist())
+                if step % 4 == 2:
+                    out.append(np.random.standard_normal())          # caches a Gaussian
+            if step % 5 == 3:
+                out.append(np.random.standard_normal())               # outside: moves it
+            state = np.random.get_state()
+            out.append((state[1].tolist(), state[2], state[3], state[4]))
+        return out
+
+    plain = scenario()
+    with numpy_state_cheaply():
+        from hypothesis.internal import entropy
+        assert getattr(entropy.NP_RANDOM, "saved_by_propstab", False)
+        with numpy_state_cheaply():                                   # nested: unchanged
+            cheap = scenario()
+    assert not getattr(entropy.NP_RANDOM, "saved_by_propstab", False)
+    assert cheap == plain
+    assert np.random.get_state()[1].tolist() == plain[-1][0]
