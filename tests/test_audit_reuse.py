@@ -168,3 +168,63 @@ def test_memoised_null_laws_equal_new_ones():
         for sizes in ([3, 1, 2], [2, 3, 1]):                          # the order is the key
             assert np.array_equal(count_nulls._law(function, np.array(sizes), 5),
                                   function(sizes, 5))
+
+
+def test_products_through_distinct_rows_equal_the_direct_product(monkeypatch):
+    """matching.times multiplies a tall 0/1 matrix through its distinct rows: the same
+    values to the last bit (a general similarity, not only 0/1) and the same layout;
+    a matrix with another value takes the direct product."""
+    from scipy import sparse
+    from propstab.measures import matching
+    rng = np.random.default_rng(5)
+    used = []
+    distinct_rows = matching._distinct_rows
+    monkeypatch.setattr(matching, "_distinct_rows",
+                        lambda X: used.append(distinct_rows(X)) or used[-1])
+    for d, P, u in ((7, 300, 4), (40, 1200, 30), (130, 600, 2000), (129, 16512, 129)):
+        W = sparse.random(d, d, density=0.6, random_state=int(rng.integers(1 << 30)),
+                          format="csr")
+        W = (W + W.T).tocsr()
+        W.data = rng.standard_normal(W.nnz) * np.pi
+        X = (rng.random((u, d)) < 0.5).astype(float)[rng.integers(0, u, P)]
+        for Y in (X, np.where(X == 1, 0.5, 0.0)):
+            direct = np.asarray((W @ Y.T).T)
+            got = matching.times(Y, W)
+            assert np.array_equal(got, direct) and got.strides == direct.strides
+    assert [len(x[0]) * 2 <= len(x[1]) for x in used if x is not None] == [True, True, False,
+                                                                          True]
+    assert sum(x is None for x in used) == 4                 # the 0/0.5 matrices
+
+
+def test_cheap_numpy_states_equal_hypothesis_own():
+    """Within numpy_state_cheaply, Hypothesis's deterministic_PRNG seeds each example with
+    0 and restores numpy's global state exactly as without it: examples that draw nothing,
+    that draw, that leave a cached Gaussian, and draws between examples."""
+    from hypothesis.internal.entropy import deterministic_PRNG
+    from propstab._audit.prng import numpy_state_cheaply
+
+    def scenario():
+        np.random.seed(11)
+        out = []
+        for step in range(12):
+            with deterministic_PRNG():
+                out.append(np.random.get_state()[1][:3].tolist())   # seed 0 inside
+                if step % 3 == 1:
+                    out.append(np.random.random(2).tolist())
+                if step % 4 == 2:
+                    out.append(np.random.standard_normal())          # caches a Gaussian
+            if step % 5 == 3:
+                out.append(np.random.standard_normal())               # outside: moves it
+            state = np.random.get_state()
+            out.append((state[1].tolist(), state[2], state[3], state[4]))
+        return out
+
+    plain = scenario()
+    with numpy_state_cheaply():
+        from hypothesis.internal import entropy
+        assert getattr(entropy.NP_RANDOM, "saved_by_propstab", False)
+        with numpy_state_cheaply():                                   # nested: unchanged
+            cheap = scenario()
+    assert not getattr(entropy.NP_RANDOM, "saved_by_propstab", False)
+    assert cheap == plain
+    assert np.random.get_state()[1].tolist() == plain[-1][0]

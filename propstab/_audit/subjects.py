@@ -25,6 +25,7 @@ from .._validation import check_options
 from ..search import search
 from ..strategies import importance_weights, similarity_matrices
 from .expectations import ENUMERATION_LIMIT
+from .prng import numpy_state_cheaply
 from .._checks import fail
 
 __all__ = ["CONTEXT_ENUMERATION_LIMIT", "CONTEXT_PARAMETERS", "Context", "DECLARATION_KEYWORDS",
@@ -467,7 +468,7 @@ def search_in_contexts(subject: Subject, strategy, probe, shape, *, max_examples
     same strategy, contexts, ``max_examples`` and seed (see :func:`_search_replaying`):
     the same result as searching again, without drawing the examples again.
     """
-    with lambda_sources_memoised():
+    with lambda_sources_memoised(), numpy_state_cheaply():
         return _search_in_contexts(subject, strategy, probe, shape, max_examples=max_examples,
                                    seed=seed, examples=examples,
                                    context_examples=context_examples, replay=replay)

@@ -181,9 +181,35 @@ def multiply(X, Y):
     return X.multiply(Y).tocsr()
 
 
+#: Dense 0/1 X with at least this many rows is multiplied through its distinct rows
+#: (:func:`times`).
+DISTINCT_ROWS_FROM = 256
+
+
+def _distinct_rows(X):
+    """(first, inverse) of the distinct rows of a 0/1 matrix (``X[first][inverse]`` is X),
+    found from its rows packed into bits; None when X has another value."""
+    if np.count_nonzero(X) != np.count_nonzero(X == 1):
+        return None
+    packed = np.packbits(X != 0, axis=1)
+    _, first, inverse = np.unique(packed.view(np.dtype((np.void, packed.shape[1]))).ravel(),
+                                  return_index=True, return_inverse=True)
+    return first, inverse.ravel()
+
+
 def times(X, W):
-    """X @ W for a symmetric sparse W (dense X gives a dense result)."""
+    """X @ W for a symmetric sparse W (dense X gives a dense result).
+
+    A tall dense X (the pairs of many runs: P = M (M - 1) rows of 0/1) repeats few distinct
+    rows; W is then multiplied with those alone and the result spread back. Each entry of
+    ``W @ X.T`` is its own sum over W's stored row (scipy's csr_matvecs), whatever the
+    other columns, so the values are the same to the last bit; the result has the same
+    layout (the transpose of a C-ordered d x P array)."""
     if isinstance(X, np.ndarray):
+        distinct = _distinct_rows(X) if X.shape[0] >= DISTINCT_ROWS_FROM else None
+        if distinct is not None and 2 * len(distinct[0]) <= X.shape[0]:
+            first, inverse = distinct
+            return np.asarray(W @ X[first].T).take(inverse, axis=1).T
         return np.asarray((W @ X.T).T)
     return X @ W
 
