@@ -49,6 +49,7 @@ extensions = [
     "propstab_sphinx",
     "fast_toctree",                        # the navigation's copies, faster (docs/_ext)
     "fast_numpydoc",                       # numpydoc's template loaded once (docs/_ext)
+    "fast_smartquotes",                    # SmartQuotes only where it can change text
 ]
 
 root_doc = "index"
