@@ -3,7 +3,8 @@ is the one the theme writes, and a group whose derivation disagrees with the the
 back to the theme for every page (fast_toctree.py); numpydoc's template loaded once
 writes the same docstrings, and its faster Validator validates as numpydoc's
 (fast_numpydoc.py); SmartQuotes skipping the tokens it cannot change gives docutils' text
-(fast_smartquotes.py).
+(fast_smartquotes.py); a page written from its doctree kept in memory is the page written
+from its pickle (fast_doctrees.py).
 
 The whole-site check (a build with and without the extension, byte for byte) is in the
 extension's docstring; these tests pin the derivation's rules on sidebars written as
@@ -175,3 +176,26 @@ def test_numpydoc_validator_gives_numpydocs_results(monkeypatch):
                             validator.source_file_def_line))
         assert results[0] == results[1], obj
         assert results[1][3] is not None or isinstance(obj, property), obj
+
+
+def test_doctrees_kept_in_memory_write_the_same_text(tmp_path, monkeypatch):
+    """fast_doctrees: the page is written from the doctree kept after pickling (no
+    unpickling), and the text is the same as Sphinx's own round trip writes."""
+    import fast_doctrees
+    from sphinx.builders import Builder
+    from sphinx.environment import BuildEnvironment
+    # the extension wraps Sphinx's methods for the whole process: put Sphinx's own back
+    monkeypatch.setattr(Builder, "write_doctree", Builder.write_doctree)
+    monkeypatch.setattr(BuildEnvironment, "get_and_resolve_doctree",
+                        BuildEnvironment.get_and_resolve_doctree)
+    unpickled = []
+    get_doctree = BuildEnvironment.get_doctree
+    monkeypatch.setattr(BuildEnvironment, "get_doctree",
+                        lambda self, name: unpickled.append(name) or get_doctree(self, name))
+    base = ["sphinx.ext.autodoc", "numpydoc"]
+    plain = build_text(tmp_path / "plain", base)
+    assert unpickled == ["index"]
+    unpickled.clear()
+    fast = build_text(tmp_path / "fast", base + ["fast_doctrees"])
+    assert unpickled == [] and not fast_doctrees._DOCTREES
+    assert "Parameters" in plain and fast == plain
