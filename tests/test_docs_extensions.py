@@ -124,6 +124,7 @@ def test_numpydoc_template_once_writes_the_same_text(tmp_path, monkeypatch):
                         numpydoc.numpydoc.get_doc_object)
     import numpydoc.validate
     monkeypatch.setattr(numpydoc.validate, "Validator", numpydoc.validate.Validator)
+    monkeypatch.setattr(numpydoc.numpydoc, "validate", numpydoc.numpydoc.validate)
     base = ["sphinx.ext.autodoc", "numpydoc"]
     plain = build_text(tmp_path / "plain", base)
     assert numpydoc.numpydoc.get_doc_object is not fast_numpydoc.get_doc_object
@@ -199,3 +200,21 @@ def test_doctrees_kept_in_memory_write_the_same_text(tmp_path, monkeypatch):
     fast = build_text(tmp_path / "fast", base + ["fast_doctrees"])
     assert unpickled == [] and not fast_doctrees._DOCTREES
     assert "Parameters" in plain and fast == plain
+
+
+def test_numpydoc_validation_kept_per_docstring(monkeypatch):
+    """fast_numpydoc.validate: numpydoc's result, computed once per (object, docstring
+    lines); other lines for the same object are validated anew."""
+    import propstab
+    from numpydoc import validate as nv
+    monkeypatch.setattr(fast_numpydoc, "_VALIDATED", {})
+    calls = []
+    real = nv.validate
+    monkeypatch.setattr(nv, "validate", lambda doc: calls.append(doc) or real(doc))
+    page = fast_numpydoc.validate(fast_numpydoc.get_doc_object(propstab.estimate))
+    line = fast_numpydoc.validate(fast_numpydoc.get_doc_object(propstab.estimate))
+    assert line is page and len(calls) == 1
+    assert page == real(fast_numpydoc.get_doc_object(propstab.estimate))
+    other = fast_numpydoc.get_doc_object(propstab.estimate, doc="no period\n\nParameters\n"
+                                         "----------\nnope : int\n    Not a parameter.\n")
+    assert fast_numpydoc.validate(other) == real(other) != page and len(calls) == 2

@@ -17,8 +17,10 @@ only the errors) tokenises the object's whole source with ``inspect.getsourcelin
 find the block that it then drops. :class:`Validator` reads the titles once per docstring
 (the same list: the docstring does not change) and takes the line number from
 ``inspect.findsource``, the number ``getsourcelines`` returns (without its block); numpydoc's
-``validate`` uses it in the Sphinx process, for the same numpydoc version only. About
-1.5 of Sphinx's CPU seconds here.
+``validate`` uses it in the Sphinx process, for the same numpydoc version only. And the
+same docstring is validated twice, for its autosummary line and for its own page: :func:`validate`
+keeps numpydoc's result per (docstring class, object, docstring lines), the whole of what
+the validation reads. About 1.5 of Sphinx's CPU seconds here.
 """
 from __future__ import annotations
 
@@ -109,12 +111,27 @@ class Validator(numpydoc_validate.Validator):
         return lnum + 1
 
 
+#: (docstring class, id(object), lines) -> (object, numpydoc's validation result).
+_VALIDATED: dict = {}
+
+
+def validate(doc):
+    """``numpydoc.validate.validate(doc)``, once per docstring: its result depends only on
+    the object (its ``__doc__``, source and signature) and the docstring's lines."""
+    key = (type(doc), id(doc._obj), tuple(doc._doc._str))
+    held = _VALIDATED.get(key)
+    if held is None or held[0] is not doc._obj:
+        held = _VALIDATED[key] = (doc._obj, numpydoc_validate.validate(doc))
+    return held[1]
+
+
 def _use(app, config) -> None:
     """After numpydoc's set-up (which sets its module's ``get_doc_object``)."""
     import numpydoc.numpydoc as module
     if numpydoc.__version__ == NUMPYDOC_VERSION:
         module.get_doc_object = get_doc_object
         numpydoc_validate.Validator = Validator
+        module.validate = validate
 
 
 def setup(app):
