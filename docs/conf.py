@@ -51,6 +51,7 @@ extensions = [
     "fast_numpydoc",                       # numpydoc's template loaded once (docs/_ext)
     "fast_smartquotes",                    # SmartQuotes only where it can change text
     "fast_doctrees",                       # a read doctree handed to its writing in memory
+    "fast_gc",                             # the cyclic collector run less often
 ]
 
 root_doc = "index"

@@ -191,8 +191,8 @@ def test_doctrees_kept_in_memory_write_the_same_text(tmp_path, monkeypatch):
                         BuildEnvironment.get_and_resolve_doctree)
     unpickled = []
     get_doctree = BuildEnvironment.get_doctree
-    monkeypatch.setattr(BuildEnvironment, "get_doctree",
-                        lambda self, name: unpickled.append(name) or get_doctree(self, name))
+    monkeypatch.setattr(BuildEnvironment, "get_doctree", lambda self, name: (
+        unpickled.append(name) or get_doctree(self, name)))
     base = ["sphinx.ext.autodoc", "numpydoc"]
     plain = build_text(tmp_path / "plain", base)
     assert unpickled == ["index"]
@@ -218,3 +218,22 @@ def test_numpydoc_validation_kept_per_docstring(monkeypatch):
     other = fast_numpydoc.get_doc_object(propstab.estimate, doc="no period\n\nParameters\n"
                                          "----------\nnope : int\n    Not a parameter.\n")
     assert fast_numpydoc.validate(other) == real(other) != page and len(calls) == 2
+
+
+def test_gc_extension_freezes_after_the_configuration_and_collects_less_often():
+    """fast_gc: young collections every THRESHOLD allocations (not 700), and the objects
+    alive after the configuration frozen."""
+    import gc
+    import fast_gc
+    old, connected = gc.get_threshold(), []
+    app = types.SimpleNamespace(connect=lambda *args, **kwargs: connected.append(args))
+    try:
+        fast_gc.setup(app)
+        assert gc.get_threshold() == (fast_gc.THRESHOLD, 20, 20) and fast_gc.THRESHOLD > 700
+        [(event, handler)] = connected
+        assert event == "config-inited"
+        handler(app, None)
+        assert gc.get_freeze_count() > 0
+    finally:
+        gc.unfreeze()
+        gc.set_threshold(*old)

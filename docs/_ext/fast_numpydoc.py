@@ -14,13 +14,13 @@ than it needs, in two of its ``Validator``'s properties: ``section_titles`` read
 docstring again on each of its ~25 reads per docstring, and ``source_file_def_line`` (the
 line number of the definition, which the build never shows: numpydoc's Sphinx hook reads
 only the errors) tokenises the object's whole source with ``inspect.getsourcelines`` to
-find the block that it then drops. :class:`Validator` reads the titles once per docstring
-(the same list: the docstring does not change) and takes the line number from
-``inspect.findsource``, the number ``getsourcelines`` returns (without its block); numpydoc's
-``validate`` uses it in the Sphinx process, for the same numpydoc version only. And the
-same docstring is validated twice, for its autosummary line and for its own page: :func:`validate`
-keeps numpydoc's result per (docstring class, object, docstring lines), the whole of what
-the validation reads. About 1.5 of Sphinx's CPU seconds here.
+find the block that it then drops. :class:`Validator` reads the titles once per
+docstring (the same list: the docstring does not change) and takes the line number
+from ``inspect.findsource``, the number ``getsourcelines`` returns (without its block);
+numpydoc's ``validate`` uses it in the Sphinx process, for the same numpydoc version
+only. And the same docstring is validated twice, for its autosummary line and for its own
+page: :func:`validate` keeps numpydoc's result per (docstring class, object, docstring
+lines), the whole of what the validation reads. Together 1.6 -> 0.7 CPU-s here.
 """
 from __future__ import annotations
 

@@ -3,7 +3,7 @@
 Sphinx's SmartQuotes transform (``smartquotes_action = "qDe"``: quotes, dashes, ellipses)
 hands every block of text to ``docutils.utils.smartquotes.educate_tokens``, which runs
 about twenty regular-expression substitutions on each text token (about 66,000 tokens on
-this site): some 4 % of the build. A token changes only where it holds a character or
+this site): about 1 CPU-s of the build. A token changes only where it holds a character or
 sequence one of those substitutions matches (:data:`ACTIVE`): a quote or backtick, a
 backslash escape, ``--``, ``...`` or ``. . .``, an ``&#`` or ``&quot;`` entity (which the
 escapes' restoring step and the ``w`` option read). :func:`educate_tokens` returns every
