@@ -49,6 +49,9 @@ extensions = [
     "propstab_sphinx",
     "fast_toctree",                        # the navigation's copies, faster (docs/_ext)
     "fast_numpydoc",                       # numpydoc's template loaded once (docs/_ext)
+    "fast_smartquotes",                    # SmartQuotes only where it can change text
+    "fast_doctrees",                       # a read doctree handed to its writing in memory
+    "fast_gc",                             # the cyclic collector run less often
 ]
 
 root_doc = "index"

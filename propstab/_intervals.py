@@ -26,7 +26,7 @@ import warnings
 from typing import Tuple
 
 import numpy as np
-from scipy import stats
+from scipy import special, stats
 
 from ._exceptions import UndefinedMeasureWarning
 from ._variance import (BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED, PER_RUN_OPTIONS, degenerate,
@@ -91,7 +91,7 @@ def range_transform(lo: float, hi: float):
             u = (t - lo) / width
             return 1.0 / (width * u * (1 - u))
 
-        return g, slope, lambda s: lo + width * float(stats.logistic.cdf(s))
+        return g, slope, lambda s: lo + width * float(special.expit(s))
     if finite_lo:
         return (lambda t: math.log(t - lo) if t > lo else -math.inf,
                 lambda t: 1.0 / (t - lo), lambda s: lo + math.exp(s))
@@ -431,14 +431,14 @@ def bca_interval(replicates, statistic: float, jackknife_values,
     B = r.size
     p = (np.count_nonzero(r < statistic) + 0.5 * np.count_nonzero(r == statistic)) / B
     p = min(max(p, 0.5 / B), 1.0 - 0.5 / B)
-    z0 = float(stats.norm.ppf(p))
+    z0 = float(special.ndtri(p))
     a = acceleration(jackknife_values)
     alpha = 1.0 - level
     probs = []
     for q in (alpha / 2, 1 - alpha / 2):
-        zq = z0 + float(stats.norm.ppf(q))
+        zq = z0 + float(special.ndtri(q))
         den = 1.0 - a * zq
-        probs.append(float(stats.norm.cdf(z0 + zq / den)) if den > 0 else (
+        probs.append(float(special.ndtr(z0 + zq / den)) if den > 0 else (
             0.0 if q < 0.5 else 1.0))
     low, high = np.quantile(r, probs)
     return float(low), float(high)

@@ -1,7 +1,10 @@
 """The site's build shortcuts in docs/_ext: a leaf page's sidebar derived from another's
 is the one the theme writes, and a group whose derivation disagrees with the theme falls
 back to the theme for every page (fast_toctree.py); numpydoc's template loaded once
-writes the same docstrings (fast_numpydoc.py).
+writes the same docstrings, and its faster Validator validates as numpydoc's
+(fast_numpydoc.py); SmartQuotes skipping the tokens it cannot change gives docutils' text
+(fast_smartquotes.py); a page written from its doctree kept in memory is the page written
+from its pickle (fast_doctrees.py).
 
 The whole-site check (a build with and without the extension, byte for byte) is in the
 extension's docstring; these tests pin the derivation's rules on sidebars written as
@@ -119,6 +122,9 @@ def test_numpydoc_template_once_writes_the_same_text(tmp_path, monkeypatch):
     # own back after this test, for the other tests of this worker
     monkeypatch.setattr(numpydoc.numpydoc, "get_doc_object",
                         numpydoc.numpydoc.get_doc_object)
+    import numpydoc.validate
+    monkeypatch.setattr(numpydoc.validate, "Validator", numpydoc.validate.Validator)
+    monkeypatch.setattr(numpydoc.numpydoc, "validate", numpydoc.numpydoc.validate)
     base = ["sphinx.ext.autodoc", "numpydoc"]
     plain = build_text(tmp_path / "plain", base)
     assert numpydoc.numpydoc.get_doc_object is not fast_numpydoc.get_doc_object
@@ -129,3 +135,105 @@ def test_numpydoc_template_once_writes_the_same_text(tmp_path, monkeypatch):
     assert sorted(type(b).__name__ for b, _ in fast_numpydoc._TEMPLATES.values()) == [
         "NoneType", "TextBuilder"]
     assert "Parameters" in plain and fast == plain
+
+
+def test_smartquotes_shortcut_educates_as_docutils():
+    """fast_smartquotes gives docutils' text for every token, context included: random
+    token runs over the characters the substitutions read (quotes, dashes, dots,
+    backslashes, entities), in every mode."""
+    import random
+    import fast_smartquotes
+    pieces = ["a", "b", " ", "'", '"', "`", "-", "--", ".", "...", ". . .", "\\", "&#39;",
+              "&quot;", "(", "[", "1", "70s", "\u2014", "\n"]
+    rng = random.Random(0)
+    for attr in ("qDe", "1", "2", "3", "-1", "qBw", "qbde", "q"):
+        for language in ("en", "de", "fr"):
+            for _ in range(300):
+                tokens = [(rng.choice(["plain", "plain", "plain", "literal", "tag"]),
+                           "".join(rng.choice(pieces) for _ in range(rng.randint(0, 6))))
+                          for _ in range(rng.randint(1, 6))]
+                expected = list(fast_smartquotes.ORIGINAL(iter(tokens), attr, language))
+                assert list(fast_smartquotes.educate_tokens(iter(tokens), attr,
+                                                            language)) == expected, tokens
+
+
+def test_numpydoc_validator_gives_numpydocs_results(monkeypatch):
+    """fast_numpydoc.Validator: numpydoc's validation (errors, file, line), its section
+    titles and line numbers, for functions, a class, methods, a property and a module."""
+    import propstab
+    from numpydoc import validate as nv
+    original = fast_numpydoc.Validator.__mro__[1]
+    objects = [propstab.estimate, propstab.Selection, propstab.Selection.intersections,
+               propstab.StabilityGridSearch.fit, propstab.Selection.row_sizes,
+               propstab.chance, propstab.audit]
+    for obj in objects:
+        results = []
+        for cls in (original, fast_numpydoc.Validator):
+            monkeypatch.setattr(nv, "Validator", cls)
+            doc = fast_numpydoc.get_doc_object(obj)
+            validator = cls(doc)
+            results.append((nv.validate(fast_numpydoc.get_doc_object(obj)),
+                            validator.section_titles, validator.section_titles,
+                            validator.source_file_def_line))
+        assert results[0] == results[1], obj
+        assert results[1][3] is not None or isinstance(obj, property), obj
+
+
+def test_doctrees_kept_in_memory_write_the_same_text(tmp_path, monkeypatch):
+    """fast_doctrees: the page is written from the doctree kept after pickling (no
+    unpickling), and the text is the same as Sphinx's own round trip writes."""
+    import fast_doctrees
+    from sphinx.builders import Builder
+    from sphinx.environment import BuildEnvironment
+    # the extension wraps Sphinx's methods for the whole process: put Sphinx's own back
+    monkeypatch.setattr(Builder, "write_doctree", Builder.write_doctree)
+    monkeypatch.setattr(BuildEnvironment, "get_and_resolve_doctree",
+                        BuildEnvironment.get_and_resolve_doctree)
+    unpickled = []
+    get_doctree = BuildEnvironment.get_doctree
+    monkeypatch.setattr(BuildEnvironment, "get_doctree", lambda self, name: (
+        unpickled.append(name) or get_doctree(self, name)))
+    base = ["sphinx.ext.autodoc", "numpydoc"]
+    plain = build_text(tmp_path / "plain", base)
+    assert unpickled == ["index"]
+    unpickled.clear()
+    fast = build_text(tmp_path / "fast", base + ["fast_doctrees"])
+    assert unpickled == [] and not fast_doctrees._DOCTREES
+    assert "Parameters" in plain and fast == plain
+
+
+def test_numpydoc_validation_kept_per_docstring(monkeypatch):
+    """fast_numpydoc.validate: numpydoc's result, computed once per (object, docstring
+    lines); other lines for the same object are validated anew."""
+    import propstab
+    from numpydoc import validate as nv
+    monkeypatch.setattr(fast_numpydoc, "_VALIDATED", {})
+    calls = []
+    real = nv.validate
+    monkeypatch.setattr(nv, "validate", lambda doc: calls.append(doc) or real(doc))
+    page = fast_numpydoc.validate(fast_numpydoc.get_doc_object(propstab.estimate))
+    line = fast_numpydoc.validate(fast_numpydoc.get_doc_object(propstab.estimate))
+    assert line is page and len(calls) == 1
+    assert page == real(fast_numpydoc.get_doc_object(propstab.estimate))
+    other = fast_numpydoc.get_doc_object(propstab.estimate, doc="no period\n\nParameters\n"
+                                         "----------\nnope : int\n    Not a parameter.\n")
+    assert fast_numpydoc.validate(other) == real(other) != page and len(calls) == 2
+
+
+def test_gc_extension_freezes_after_the_configuration_and_collects_less_often():
+    """fast_gc: young collections every THRESHOLD allocations (not 700), and the objects
+    alive after the configuration frozen."""
+    import gc
+    import fast_gc
+    old, connected = gc.get_threshold(), []
+    app = types.SimpleNamespace(connect=lambda *args, **kwargs: connected.append(args))
+    try:
+        fast_gc.setup(app)
+        assert gc.get_threshold() == (fast_gc.THRESHOLD, 20, 20) and fast_gc.THRESHOLD > 700
+        [(event, handler)] = connected
+        assert event == "config-inited"
+        handler(app, None)
+        assert gc.get_freeze_count() > 0
+    finally:
+        gc.unfreeze()
+        gc.set_threshold(*old)

@@ -9,7 +9,7 @@ import math
 import warnings
 from typing import Any, Dict, List, Mapping, NamedTuple, Optional, Tuple
 import numpy as np
-from scipy import stats
+from scipy import special
 from .._intervals import bca_interval, bootstrap_replicates, clip, degenerate_fallback, measure_range, percentile_interval, transformed_wald
 from .._variance import BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED, identical_runs, leave_one_out, spread
 from .._exceptions import UndefinedMeasureWarning, undefined, warn
@@ -471,7 +471,7 @@ class StabilityEstimate(Result):
             if variance == 0 or not variance > 0 or math.isnan(self.statistic):
                 return wald_interval(self.statistic, variance, level, "two-sided",
                                       what, (lo, hi))
-            z = float(stats.norm.ppf(0.5 + level / 2))
+            z = float(special.ndtri(0.5 + level / 2))
             low, high = transformed_wald(self.statistic, variance, z, lo, hi)
             return ConfidenceInterval(*clip(low, high, lo, hi))
         return self._bootstrap_interval(method, level, B, seed, (lo, hi))
@@ -565,10 +565,10 @@ def wald_interval(center: float, variance: float, level: float, alternative: str
     if math.isnan(center) or math.isnan(se):
         return ConfidenceInterval(float("nan"), float("nan"))
     if alternative == "two-sided":
-        half = float(stats.norm.ppf(0.5 + level / 2)) * se
+        half = float(special.ndtri(0.5 + level / 2)) * se
         low, high = center - half, center + half
     else:
-        half = float(stats.norm.ppf(level)) * se
+        half = float(special.ndtri(level)) * se
         low, high = ((center - half, math.inf) if alternative == "greater"
                      else (-math.inf, center + half))
     return ConfidenceInterval(*clip(float(low), float(high), *bounds))

@@ -9,7 +9,7 @@ import math
 import warnings
 from typing import Optional, Tuple
 import numpy as np
-from scipy import stats
+from scipy import special, stats
 from .._checks import fail
 from .._intervals import bootstrap_variance, clip, transformed_statistic, transformed_wald
 from .._permutation import permutation_test
@@ -33,11 +33,11 @@ def _z_and_pvalue(difference: float, variance: float, alternative: str, what: st
     else:
         z = difference / math.sqrt(variance) if variance > 0 else float("nan")
     if alternative == "greater":
-        p = stats.norm.sf(z)
+        p = special.ndtr(-z)
     elif alternative == "less":
-        p = stats.norm.cdf(z)
+        p = special.ndtr(z)
     else:
-        p = 2 * stats.norm.sf(abs(z))
+        p = 2 * special.ndtr(-abs(z))
     return float(z), float(p)
 
 
@@ -223,7 +223,7 @@ class OneSampleTestResult(_TestResult):
         if self.test == "logit" and e.variance > 0 and not math.isnan(e.statistic):
             lo, hi = e.range
             two = self.alternative == "two-sided"
-            z = float(stats.norm.ppf(0.5 + level / 2 if two else level))
+            z = float(special.ndtri(0.5 + level / 2 if two else level))
             low, high = transformed_wald(e.statistic, e.variance, z, lo, hi)
             low, high = (low if self.alternative != "less" else -math.inf,
                          high if self.alternative != "greater" else math.inf)
@@ -544,8 +544,8 @@ def one_sample_test(Z, /, phi0: float, *, alternative: str = "greater",
     if test == "logit" and est.variance > 0 and not math.isnan(est.statistic):
         lo, hi = est.range
         z = transformed_statistic(est.statistic, phi0, est.variance, lo, hi)
-        p = {"greater": stats.norm.sf(z), "less": stats.norm.cdf(z)}.get(
-            alternative, 2 * stats.norm.sf(abs(z)))
+        p = {"greater": special.ndtr(-z), "less": special.ndtr(z)}.get(
+            alternative, 2 * special.ndtr(-abs(z)))
         z, p = float(z), float(p)
     else:
         z, p = _z_and_pvalue(est.statistic - phi0, est.variance, alternative, est.measure)
