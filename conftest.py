@@ -10,6 +10,7 @@ same examples on every machine and every run), and without per-example deadlines
 belong to benchmarks/, and a loaded 2-core CI machine must not turn a slow example into a
 failure).
 """
+import gc
 import os
 import pathlib
 
@@ -47,6 +48,16 @@ _blas_threads_per_worker()
 
 
 @pytest.hookimpl(optionalhook=True)
+def pytest_collection_finish(session):
+    """Once the suite is collected, the objects alive (modules, the registry, the collected
+    items: hundreds of thousands, alive to the end) leave the cyclic garbage collector's
+    generations (``gc.freeze``): its full collections stop walking them again and again.
+    Garbage made by the tests is collected as before. Measured on four test modules
+    (gc.callbacks): collection time 2.8 -> 1.9 CPU-s of ~46, the same results."""
+    gc.collect()
+    gc.freeze()
+
+
 def pytest_xdist_make_scheduler(config, log):
     """``pytest -n 2`` (``--dist load``, the default): tests/scheduling.py's scheduler,
     whole modules longest first (``make test`` in minutes, not in a long tail)."""
