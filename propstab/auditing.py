@@ -63,7 +63,7 @@ from ._audit.subjects import (CONTEXT_ENUMERATION_LIMIT, VARIANTS, Subject,
                               registered_subjects, subject)
 from ._registry import MeasureInfo, Variant, as_axiom, list_measures, lookup
 from ._checks import fail
-from ._execution import run_tasks
+from ._execution import FORK, fork_available, run_tasks
 from ._params import Boolean, Checked, Integral, Interval, validate_params
 from ._progress import progress_counter, wanted
 from ._validation import check_n_jobs
@@ -201,8 +201,9 @@ def audit(measures=None, *, max_examples: int = DEFAULT_MAX_EXAMPLES, seed: int 
         a person watches (a terminal or a Jupyter kernel),
         True always, False never.
     n_jobs : int, optional
-        The checks run in this many processes (joblib's loky; -1: every core; None or
-        1: here, one after the other). Each check is seeded on its own: the table is
+        The checks run in this many processes (-1: every core; None or 1: here, one
+        after the other): on Linux forked from this one (they start at once, with
+        propstab imported), elsewhere joblib's loky. Each check is seeded on its own: the table is
         the same for every ``n_jobs``.
     **declaration
         For a callable: ``claims``, ``lower``, ``upper``, ``orientation``, ``domain``,
@@ -269,7 +270,8 @@ def audit(measures=None, *, max_examples: int = DEFAULT_MAX_EXAMPLES, seed: int 
         order.sort(key=lambda i: -expected_seconds(*pairs[i]))
     with progress_counter(progress=progress, total=len(pairs), desc="audit") as bar:
         done = run_tasks(check_one, [pairs[i] for i in order], shared=(max_examples, seed),
-                         n_jobs=n_jobs, bar=bar)
+                         n_jobs=n_jobs, bar=bar,
+                         backend=FORK if n_jobs not in (None, 1) and fork_available() else None)
     rows = [None] * len(pairs)
     for i, row in zip(order, done):
         rows[i] = row

@@ -19,7 +19,7 @@ import pytest
 
 import shared  # tests/shared.py: the data and selectors the tests share
 from propstab import StabilitySelection, assess, resample
-from propstab._execution import Checkpoint, run_tasks
+from propstab._execution import FORK, Checkpoint, fork_available, run_tasks
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 
@@ -129,11 +129,43 @@ class _Bar:
 
 def test_run_tasks_keeps_task_order_and_counts_finished_tasks(client):
     tasks = [(k,) for k in range(7)]
-    for backend, n_jobs in ((None, None), ("threading", 2), ("loky", 2), (client, None)):
+    for backend, n_jobs in ((None, None), ("threading", 2), ("loky", 2), (client, None),
+                            *([(FORK, 2)] if fork_available() else [])):
         bar = _Bar()
         assert run_tasks(pow, tasks, shared=(3,), backend=backend, n_jobs=n_jobs,
                          bar=bar) == [3 ** k for k in range(7)]
         assert sum(bar.steps) == 7
+
+
+def _pid_and_power(base, k):
+    warnings.warn(f"parity {k % 2}", RuntimeWarning)
+    if k == 11:
+        raise ValueError("task 11 failed")
+    return os.getpid(), base ** k
+
+
+@pytest.mark.skipif(not fork_available(), reason="forked workers: Linux only")
+def test_forked_workers_inherit_the_tasks_and_send_back_outputs_warnings_and_errors(tmp_path):
+    """backend=FORK (the audit's checks): the workers are forked from this process, so a
+    function that cannot be pickled (a local lambda) runs there; the outputs come back
+    in task order, each task written to the checkpoint, the workers' warnings issued
+    again once each, and a task's error raised here."""
+    tasks = [(k,) for k in range(9)]
+    bar, cp = _Bar(), Checkpoint(tmp_path, {"call": "fork"})
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        out = run_tasks(lambda base, k: _pid_and_power(base, k), tasks, shared=(2,),
+                        backend=FORK, n_jobs=2, bar=bar, checkpoint=cp)
+    assert [power for _, power in out] == [2 ** k for k in range(9)]
+    pids = {pid for pid, _ in out}
+    assert os.getpid() not in pids and 1 <= len(pids) <= 2
+    assert sum(bar.steps) == 9
+    assert [str(w.message) for w in caught] == ["parity 0", "parity 1"]
+    assert cp.load(range(9)) == dict(enumerate(out))
+    with pytest.raises(ValueError, match="task 11 failed"), warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        run_tasks(_pid_and_power, [(k,) for k in range(12)], shared=(2,), backend=FORK,
+                  n_jobs=2)
 
 
 # ----------------------------------------------------------------------------------
