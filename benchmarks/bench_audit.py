@@ -11,7 +11,11 @@ the same rows (verdicts, counterexamples, values, expectations):
   no replayed examples, no memoised values of a registered measure on a matrix met
   again), i.e. the audit as it was searched before that reuse;
 - **serial**: one process, with the reuse (the default);
-- **parallel**: ``--jobs`` worker processes (default 2), the longest checks first.
+- **parallel, loky**: ``--jobs`` worker processes (default 2), the longest checks first,
+  started by joblib's loky (a new interpreter each, importing propstab; the tasks
+  pickled to them): the audit on a platform without ``fork``;
+- **parallel**: the same, the workers forked from the auditing process (Linux: they
+  start with propstab imported and inherit the checks), as ``propstab audit`` runs.
 
 The ratios printed are each time over the baseline's (CPU and wall). The goal of issue 24
 is 30 s of wall time on 2 cores (about 55 s of CPU split evenly on 2 processes); the load
@@ -35,21 +39,24 @@ QUICK_MEASURES = ("jaccard", "msi", "spearman")
 DRIVER = r"""
 import json, sys
 import propstab._audit.subjects as subjects
+import propstab.auditing
 from propstab.auditing import audit
-reuse, jobs, max_examples, measures = json.loads(sys.argv[1])
+reuse, jobs, max_examples, measures, fork = json.loads(sys.argv[1])
 subjects.REUSE[0] = reuse
+if not fork:                                        # the workers loky starts instead
+    propstab.auditing.fork_available = lambda: False
 table = audit(measures or None, max_examples=max_examples, n_jobs=jobs, progress=False)
 print(table.to_json())
 """
 
 
-def run_audit(reuse: bool, jobs: int, max_examples: int, measures) -> dict:
+def run_audit(reuse: bool, jobs: int, max_examples: int, measures, fork: bool = True) -> dict:
     """One audit in a subprocess: wall seconds, CPU seconds (its children included), rows."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     load = os.getloadavg()[0]
     start = time.perf_counter()
     out = subprocess.run([sys.executable, "-c", DRIVER,
-                          json.dumps([reuse, jobs, max_examples, list(measures)])],
+                          json.dumps([reuse, jobs, max_examples, list(measures), fork])],
                          capture_output=True, text=True, env=os.environ.copy())
     wall = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -72,12 +79,13 @@ def main(argv=None) -> int:
 
     print(f"propstab audit: {'the measures ' + ', '.join(measures) if measures else 'every measure'}"
           f", {max_examples} examples per check, {os.cpu_count()} CPUs")
-    runs = [("baseline (one process, no reuse)", False, 1),
-            ("serial (one process)", True, 1),
-            (f"parallel ({args.jobs} processes)", True, args.jobs)]
+    runs = [("baseline (one process, no reuse)", False, 1, True),
+            ("serial (one process)", True, 1, True),
+            (f"parallel, loky ({args.jobs} processes)", True, args.jobs, False),
+            (f"parallel ({args.jobs} processes)", True, args.jobs, True)]
     results = []
-    for label, reuse, jobs in runs:
-        r = run_audit(reuse, jobs, max_examples, measures)
+    for label, reuse, jobs, fork in runs:
+        r = run_audit(reuse, jobs, max_examples, measures, fork)
         results.append((label, r))
     base = results[0][1]
     print(f"{'run':<34} {'wall s':>8} {'cpu s':>8} {'wall/base':>10} {'cpu/base':>9} "
