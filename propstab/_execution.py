@@ -300,12 +300,13 @@ _FORKED: list = []
 
 
 def fork_available() -> bool:
-    """Whether :data:`FORK` can run here: Linux, where forking is the default way to start
-    a process. A forked worker starts at once, with everything this process has imported
-    and built (a loky worker starts a new interpreter and imports propstab, about 1.5 s
-    of wall for the audit's two workers on a 2-core machine), and receives its tasks
-    without pickling. Only for tasks that start no threads of their own before the fork
-    (OpenMP runtimes do not survive one): the audit's checks (numpy, scipy, Hypothesis).
+    """Whether :data:`FORK` can run here: on Linux, where a process can be forked (the
+    default way to start one before Python 3.14). A forked worker starts at once, with
+    everything this process has imported and built (a loky worker starts a new
+    interpreter and imports propstab, about 1.5 s of wall for the audit's two workers on
+    a 2-core machine), and receives its tasks without pickling. Only for tasks that
+    start no threads of their own before the fork (OpenMP runtimes do not survive one):
+    the audit's checks (numpy, scipy, Hypothesis).
 
     >>> isinstance(fork_available(), bool)
     True
@@ -324,20 +325,31 @@ def _forked_task(pos: int):
 def _on_fork(function, tasks, shared, todo, keys, out, bar, checkpoint, n_jobs) -> None:
     """A pool of forked workers (``n_jobs`` as joblib reads it: -1 every core) taking the
     tasks in order as each finishes its previous one; the bar advanced as tasks finish,
-    the warnings issued again once each, in task order."""
+    the warnings issued again once each, in task order. A task's error is raised here
+    once the tasks already running have ended (the others are dropped); a worker that
+    dies (killed, or a crash in compiled code) raises ``BrokenProcessPool``."""
+    import concurrent.futures
     import multiprocessing
 
     import joblib
     workers = n_jobs if n_jobs > 0 else max(1, joblib.cpu_count() + 1 + n_jobs)
-    workers = min(workers, len(todo))
     caught = {}
     _FORKED.append((function, shared, tasks, keys, checkpoint))
+    pool = concurrent.futures.ProcessPoolExecutor(
+        min(workers, len(todo)), mp_context=multiprocessing.get_context("fork"))
     try:
-        with multiprocessing.get_context("fork").Pool(workers) as pool:
-            for pos, (value, warned) in pool.imap_unordered(_forked_task, todo, chunksize=1):
-                out[pos], caught[pos] = value, warned
-                bar.update(1)
+        with warnings.catch_warnings():
+            # Python >= 3.12 warns on forking a process that runs threads (BLAS's, a
+            # progress bar's): the workers run the tasks alone and take no lock of theirs
+            warnings.filterwarnings("ignore", "This process .* is multi-threaded",
+                                    DeprecationWarning)
+            futures = [pool.submit(_forked_task, pos) for pos in todo]
+        for future in concurrent.futures.as_completed(futures):
+            pos, (value, warned) = future.result()
+            out[pos], caught[pos] = value, warned
+            bar.update(1)
     finally:
+        pool.shutdown(wait=True, cancel_futures=True)
         _FORKED.pop()
     reissue = _Reissue()
     for pos in todo:

@@ -9,6 +9,7 @@ seconds at these sizes."""
 import os
 import pathlib
 import runpy
+import signal
 import subprocess
 import sys
 import textwrap
@@ -166,6 +167,32 @@ def test_forked_workers_inherit_the_tasks_and_send_back_outputs_warnings_and_err
         warnings.simplefilter("ignore", RuntimeWarning)
         run_tasks(_pid_and_power, [(k,) for k in range(12)], shared=(2,), backend=FORK,
                   n_jobs=2)
+
+
+def _dies_at(fatal, k):
+    if k == fatal:
+        os.kill(os.getpid(), signal.SIGKILL)
+    return k
+
+
+@pytest.mark.skipif(not fork_available(), reason="forked workers: Linux only")
+def test_a_forked_worker_that_dies_raises_instead_of_waiting_for_its_task():
+    """A worker killed mid-task (out of memory, a crash in compiled code) loses its
+    task: the call raises BrokenProcessPool (multiprocessing.Pool would wait forever)."""
+    from concurrent.futures.process import BrokenProcessPool
+
+    def stuck(*_):
+        raise AssertionError("run_tasks waited for the task of a dead worker")
+
+    previous = signal.signal(signal.SIGALRM, stuck)
+    signal.alarm(120)
+    try:
+        with pytest.raises(BrokenProcessPool):
+            run_tasks(_dies_at, [(k,) for k in range(6)], shared=(3,), backend=FORK,
+                      n_jobs=2)
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
 
 
 # ----------------------------------------------------------------------------------
