@@ -24,6 +24,8 @@ from . import commands
 
 ORDER = ("measures", "audit", "estimate", "compare", "crosscheck", "check")
 USAGE_ERROR, ENVIRONMENT_ERROR = 2, 3
+#: The exit status of an interrupted command (Ctrl-C): 128 + SIGINT, as a shell reports it.
+INTERRUPTED = 130
 
 
 def _version() -> str:
@@ -59,8 +61,8 @@ def build_parser() -> argparse.ArgumentParser:
         prog="propstab", description="Stability of feature selection: measures, audits, "
                                      "inference and R cross-checks. Exit status 2: a usage "
                                      "or input error; 3: the command cannot run here (R, "
-                                     "rpy2 or a package missing). PROPSTAB_DEBUG=1 shows "
-                                     "tracebacks.")
+                                     "rpy2 or a package missing); 130: interrupted (Ctrl-C). "
+                                     "PROPSTAB_DEBUG=1 shows tracebacks.")
     parser.add_argument("--version", action="version", version=_version(),
                         help="print the version, the location of the package and the Python")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
@@ -110,8 +112,11 @@ def main(argv: Optional[List[str]] = None) -> int:
                 return int(args.func(args) or 0)
             finally:
                 _print_warnings(prefix, caught)
-    except KeyboardInterrupt:
-        raise
+    except KeyboardInterrupt:                       # Ctrl-C: one line, no traceback
+        if os.environ.get("PROPSTAB_DEBUG") == "1":
+            raise
+        print(f"{prefix}: interrupted", file=sys.stderr)
+        return INTERRUPTED
     except Exception as exc:
         if os.environ.get("PROPSTAB_DEBUG") == "1":
             raise

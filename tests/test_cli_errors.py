@@ -6,6 +6,12 @@ the command cannot run here), that stderr is exactly one line
 argument or file, the rule and the offending value.
 """
 import json
+import os
+import pathlib
+import signal
+import subprocess
+import sys
+import time
 
 import numpy as np
 import pandas as pd
@@ -364,15 +370,50 @@ def test_an_internal_error_is_one_line_and_debug_reraises(monkeypatch, good, cap
         main(["estimate", str(good)])
 
 
-def test_keyboard_interrupt_is_not_swallowed(monkeypatch, good):
+def test_keyboard_interrupt_stops_with_one_line_and_status_130(monkeypatch, good, capsys):
+    """Ctrl-C is not an internal error (status 3) nor a traceback: one line, the status
+    a shell gives a process stopped by SIGINT; PROPSTAB_DEBUG=1 lets it propagate."""
     import propstab.inference
 
     def interrupted(*args, **kwargs):
         raise KeyboardInterrupt
 
     monkeypatch.setattr(propstab.inference, "estimate", interrupted)
+    assert main(["estimate", str(good)]) == cli.INTERRUPTED == 130
+    assert capsys.readouterr().err == "propstab estimate: interrupted\n"
+    monkeypatch.setenv("PROPSTAB_DEBUG", "1")
     with pytest.raises(KeyboardInterrupt):
         main(["estimate", str(good)])
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="pgrep, /proc")
+def test_ctrl_c_on_a_parallel_audit_is_one_line_and_status_130():
+    """Ctrl-C in a terminal interrupts the whole process group: the command and its
+    worker processes (forked on Linux). Once the workers run checks, SIGINT to the group
+    ends the audit with one line, status 130, no worker's traceback, no worker left."""
+    env = dict(os.environ, PYTHONPATH=str(pathlib.Path(__file__).resolve().parents[1]))
+    env.pop("PROPSTAB_DEBUG", None)
+    child = subprocess.Popen([sys.executable, "-m", "propstab", "audit", "--jobs", "2"],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                             env=env, start_new_session=True,
+                             preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    try:
+        workers, deadline = [], time.monotonic() + 120
+        while len(workers) < 2 and time.monotonic() < deadline and child.poll() is None:
+            time.sleep(0.05)
+            found = subprocess.run(["pgrep", "-P", str(child.pid)], capture_output=True,
+                                   text=True).stdout.split()
+            workers = [int(pid) for pid in found]
+        assert len(workers) == 2, "the audit started no two workers"
+        time.sleep(0.5)                                   # the workers are in their checks
+        os.killpg(child.pid, signal.SIGINT)
+        out, err = child.communicate(timeout=60)
+    finally:
+        if child.poll() is None:
+            os.killpg(child.pid, signal.SIGKILL)
+    assert (child.returncode, err, out) == (130, "propstab audit: interrupted\n", "")
+    time.sleep(0.2)
+    assert not [pid for pid in workers if os.path.exists(f"/proc/{pid}")]
 
 
 def test_exit_status_classes():
