@@ -24,9 +24,9 @@ from ._warnings import (  # noqa: F401
     SMALL_M_STUDY, TEST_METHODS, THESIS, VARIANCE_METHODS, DegenerateVarianceWarning,
     SmallSampleWarning, VaryingSizesWarning, ZeroVarianceWarning, auto_interval,
     small_sample_note, varying_sizes_note)
-from ._estimates import (ConfidenceInterval, StabilityEstimate, estimate,  # noqa: F401
-                         interpret, population_stability, quietly, variance_label,
-                         wald_interval)
+from ._wald import ConfidenceInterval, wald_interval  # noqa: F401
+from ._estimates import (StabilityEstimate, estimate, interpret,  # noqa: F401
+                         population_stability, quietly, variance_label)
 from ._tests import (HYPOTHESES, OneSampleTestResult, TwoSampleTestResult, chosen_test,
                      one_sample_test, two_sample_test)  # noqa: F401
 from ._multiple import (CORRECTIONS, PairwiseTestTable, pairwise_tests)  # noqa: F401

@@ -7,7 +7,7 @@ from __future__ import annotations
 import dataclasses
 import math
 import warnings
-from typing import Any, Dict, List, Mapping, NamedTuple, Optional, Tuple
+from typing import Any, Dict, List, Mapping, Optional, Tuple
 import numpy as np
 from scipy import special
 from .._intervals import bca_interval, bootstrap_replicates, clip, degenerate_fallback, measure_range, percentile_interval, transformed_wald
@@ -21,44 +21,9 @@ from .._text import Summary, interval, level_label, number, size_text, summary
 from .._validation import as_input, check_choice, fail, check_confidence_level, check_int_range, check_probabilities, check_random_state
 from ..measures._sampled_pairs import PAIRS, sampled_pairs_of
 from ..measures.references import TABLE_6_1
+from ._sampled import sampled_estimate
+from ._wald import ConfidenceInterval, wald_interval
 from ._warnings import CI_METHODS, DegenerateVarianceWarning, SMALL_M_BELOW, SmallSampleWarning, VARIANCE_METHODS, ZeroVarianceWarning, auto_interval, varying_sizes_note, warn_small_sample, warn_zero
-
-
-class ConfidenceInterval(NamedTuple):
-    """A confidence interval ``(low, high)``.
-
-    Parameters
-    ----------
-    low : float
-        The lower bound.
-    high : float
-        The upper bound.
-
-    See Also
-    --------
-    propstab.StabilityEstimate : Its ``confidence_interval`` returns one.
-    propstab.inference.TwoSampleTestResult : Its ``confidence_interval`` matches the test.
-
-    References
-    ----------
-    Nogueira, S. (2018). Quantifying the Stability of Feature Selection. PhD thesis,
-    University of Manchester, Cor. 1 (the asymptotic confidence
-    interval of the stability).
-
-    Examples
-    --------
-    >>> from propstab import estimate
-    >>> est = estimate([[1, 1, 0, 0], [1, 1, 0, 0], [1, 0, 1, 0], [1, 1, 0, 0]])
-    >>> low, high = est.confidence_interval(0.95)    # M < 100: logit, jackknife variance
-    >>> round(low, 4), round(high, 4)
-    (-0.6395, 0.9523)
-    >>> low, high = est.confidence_interval(0.95, method="wald")     # thesis Cor. 1
-    >>> round(low, 4), round(high, 4)
-    (0.0757, 0.9243)
-    """
-
-    low: float
-    high: float
 
 
 def interpret(value: float) -> str:
@@ -548,32 +513,6 @@ def quietly(function, *args):
         return function(*args)
 
 
-def wald_interval(center: float, variance: float, level: float, alternative: str,
-                   what: str, bounds: Tuple[float, float] = (-math.inf, math.inf)
-                   ) -> ConfidenceInterval:
-    """The Wald interval of level ``level`` around ``center`` with variance ``variance``,
-    one-sided for ``alternative="greater"`` (``[low, hi]``) or ``"less"``
-    (``[lo, high]``), clipped to ``bounds = (lo, hi)``: the set of null values in the
-    range that the matching z-test does not reject.
-
-    The one place where a Wald interval is computed (thesis Cor. 1; for a difference,
-    the normal limit in the proof of Thm 7).
-    """
-    if variance == 0:
-        warn_zero(f"{what} is 0")
-    se = math.sqrt(variance) if variance >= 0 else float("nan")
-    if math.isnan(center) or math.isnan(se):
-        return ConfidenceInterval(float("nan"), float("nan"))
-    if alternative == "two-sided":
-        half = float(special.ndtri(0.5 + level / 2)) * se
-        low, high = center - half, center + half
-    else:
-        half = float(special.ndtri(level)) * se
-        low, high = ((center - half, math.inf) if alternative == "greater"
-                     else (-math.inf, center + half))
-    return ConfidenceInterval(*clip(float(low), float(high), *bounds))
-
-
 @validate_params({"measure": MEASURE_NAME, "method": Options(*VARIANCE_METHODS),
                   "n_features": [N_FEATURES, None], "pairs": PAIRS})
 def estimate(Z, /, measure: str = "nogueira", *, method: str = "auto", n_features=None,
@@ -696,7 +635,6 @@ def estimate(Z, /, measure: str = "nogueira", *, method: str = "auto", n_feature
                                              if o != "random_state"},
                                pairs, sel.n_runs, measure=info.name, function="estimate")
     if sampled is not None:
-        from ._sampled import sampled_estimate      # it imports this module's interval type
         return sampled_estimate(sel, info, sampled, options.get("random_state", 0))
     statistic = info.function(sel, **options)
     M, d = sel.n_runs, sel.n_features

@@ -13,7 +13,7 @@ from .._results import Result
 from .._text import Summary, interval, level_label, number, summary
 from .._validation import check_choice, check_confidence_level
 from ..measures._sampled_pairs import pair_sample
-from ._estimates import ConfidenceInterval, wald_interval
+from ._wald import ConfidenceInterval, wald_interval
 
 __all__ = ["SAMPLED_TARGETS", "SampledPairsEstimate", "sampled_estimate"]
 

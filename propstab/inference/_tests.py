@@ -16,14 +16,14 @@ from .._permutation import permutation_test
 from .._variance import PER_RUN_OPTIONS, degenerate, leave_one_out, spread
 from .._exceptions import UndefinedMeasureWarning, warn
 from .._api import MEASURE_NAME
-from .._params import (Boolean, Integral, Interval, N_FEATURES, Options, RandomState, Real,
-                       validate_params)
+from .._params import Boolean, Integral, Interval, N_FEATURES, Options, RandomState, Real, validate_params
 from .._registry import get_measure
 from .._results import UnpackingResult
 from .._text import Summary, interval, level_label, number, summary
 from .._validation import as_named_input, check_comparable, check_confidence_level, check_null_value
 from ._warnings import ALTERNATIVES, CI_METHODS, ONE_SAMPLE_TESTS, PERMUTATION_BELOW, TEST_METHODS, VARIANCE_METHODS, ZeroVarianceWarning, auto_interval, warn_small_sample, warn_zero
-from ._estimates import ConfidenceInterval, StabilityEstimate, estimate, quietly, variance_label, wald_interval
+from ._estimates import StabilityEstimate, estimate, quietly, variance_label
+from ._wald import ConfidenceInterval, wald_interval
 
 
 def _z_and_pvalue(difference: float, variance: float, alternative: str, what: str):
