@@ -27,6 +27,7 @@ import hashlib
 import json
 import os
 import pickle
+import signal
 import sys
 import tempfile
 import warnings
@@ -322,12 +323,18 @@ def _forked_task(pos: int):
     return pos, _in_worker(function, True, (*shared, *tasks[pos]), save)
 
 
+def _leave_interrupts_to_the_parent() -> None:
+    """A forked worker ignores Ctrl-C (SIGINT reaches the whole process group): the
+    parent stops it, where a worker waiting for its next task would print a traceback."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 def _on_fork(function, tasks, shared, todo, keys, out, bar, checkpoint, n_jobs) -> None:
     """A pool of forked workers (``n_jobs`` as joblib reads it: -1 every core) taking the
     tasks in order as each finishes its previous one; the bar advanced as tasks finish,
-    the warnings issued again once each, in task order. A task's error is raised here
-    once the tasks already running have ended (the others are dropped); a worker that
-    dies (killed, or a crash in compiled code) raises ``BrokenProcessPool``."""
+    the warnings issued again once each, in task order. A task's error, an interruption
+    (Ctrl-C) or a worker that dies (killed, or a crash in compiled code:
+    ``BrokenProcessPool``) stops the workers at once and is raised here."""
     import concurrent.futures
     import multiprocessing
 
@@ -335,8 +342,11 @@ def _on_fork(function, tasks, shared, todo, keys, out, bar, checkpoint, n_jobs) 
     workers = n_jobs if n_jobs > 0 else max(1, joblib.cpu_count() + 1 + n_jobs)
     caught = {}
     _FORKED.append((function, shared, tasks, keys, checkpoint))
+    others = set(multiprocessing.active_children())
     pool = concurrent.futures.ProcessPoolExecutor(
-        min(workers, len(todo)), mp_context=multiprocessing.get_context("fork"))
+        min(workers, len(todo)), mp_context=multiprocessing.get_context("fork"),
+        initializer=_leave_interrupts_to_the_parent)
+    started = []
     try:
         with warnings.catch_warnings():
             # Python >= 3.12 warns on forking a process that runs threads (BLAS's, a
@@ -344,12 +354,19 @@ def _on_fork(function, tasks, shared, todo, keys, out, bar, checkpoint, n_jobs) 
             warnings.filterwarnings("ignore", "This process .* is multi-threaded",
                                     DeprecationWarning)
             futures = [pool.submit(_forked_task, pos) for pos in todo]
+        started = [p for p in multiprocessing.active_children() if p not in others]
         for future in concurrent.futures.as_completed(futures):
             pos, (value, warned) = future.result()
             out[pos], caught[pos] = value, warned
             bar.update(1)
+    except BaseException:
+        pool.shutdown(wait=False, cancel_futures=True)
+        for process in started:
+            process.terminate()
+        raise
+    else:
+        pool.shutdown(wait=True)
     finally:
-        pool.shutdown(wait=True, cancel_futures=True)
         _FORKED.pop()
     reissue = _Reissue()
     for pos in todo:

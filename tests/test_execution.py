@@ -13,6 +13,7 @@ import signal
 import subprocess
 import sys
 import textwrap
+import time
 import warnings
 
 import numpy as np
@@ -167,6 +168,47 @@ def test_forked_workers_inherit_the_tasks_and_send_back_outputs_warnings_and_err
         warnings.simplefilter("ignore", RuntimeWarning)
         run_tasks(_pid_and_power, [(k,) for k in range(12)], shared=(2,), backend=FORK,
                   n_jobs=2)
+
+
+_INTERRUPTED = textwrap.dedent("""
+    import sys, time
+    from propstab._execution import FORK, run_tasks
+    def nap(seconds):
+        time.sleep(seconds)
+        return seconds
+    try:
+        run_tasks(nap, [(30,), (0.01,)], backend=FORK, n_jobs=2)
+    except KeyboardInterrupt:
+        sys.exit("interrupted")
+""")
+
+
+@pytest.mark.skipif(not fork_available(), reason="forked workers: Linux only")
+def test_ctrl_c_stops_forked_workers_at_once_without_their_tracebacks():
+    """SIGINT to the process group (Ctrl-C), with one worker in a 30 s task and the other
+    waiting for a task: KeyboardInterrupt in the parent within seconds, the workers
+    stopped, and nothing printed by them (a waiting worker used to print a traceback)."""
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    child = subprocess.Popen([sys.executable, "-c", _INTERRUPTED], env=env, text=True,
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                             start_new_session=True,
+                             preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    try:
+        workers, deadline = [], time.monotonic() + 60
+        while len(workers) < 2 and time.monotonic() < deadline:
+            time.sleep(0.05)
+            workers = subprocess.run(["pgrep", "-P", str(child.pid)], capture_output=True,
+                                     text=True).stdout.split()
+        assert len(workers) == 2, "no two workers started"
+        time.sleep(0.5)                           # the short task is done: a worker waits
+        os.killpg(child.pid, signal.SIGINT)
+        out, err = child.communicate(timeout=20)  # not the 30 s of the running task
+    finally:
+        if child.poll() is None:
+            os.killpg(child.pid, signal.SIGKILL)
+    assert (child.returncode, err, out) == (1, "interrupted\n", "")
+    time.sleep(0.2)
+    assert not [pid for pid in workers if os.path.exists(f"/proc/{pid}")]
 
 
 def _dies_at(fatal, k):
