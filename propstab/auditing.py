@@ -63,7 +63,7 @@ from ._audit.subjects import (CONTEXT_ENUMERATION_LIMIT, VARIANTS, Subject,
                               registered_subjects, subject)
 from ._registry import MeasureInfo, Variant, as_axiom, list_measures, lookup
 from ._checks import fail
-from ._execution import FORK, fork_available, run_tasks
+from ._execution import BACKEND, FORK, fork_available, run_tasks
 from ._params import Boolean, Checked, Integral, Interval, validate_params
 from ._progress import progress_counter, wanted
 from ._validation import check_n_jobs
@@ -178,9 +178,9 @@ def expected_seconds(subject: Subject, axiom: Axiom) -> float:
 
 
 @validate_params({"max_examples": Interval(Integral, 1, None), "seed": Interval(Integral, 0, None),
-                  "progress": Boolean(none=True), "n_jobs": N_JOBS})
+                  "progress": Boolean(none=True), "n_jobs": N_JOBS, "backend": BACKEND})
 def audit(measures=None, *, max_examples: int = DEFAULT_MAX_EXAMPLES, seed: int = 0,
-          axioms: Optional[Iterable] = None, progress=None, n_jobs=None,
+          axioms: Optional[Iterable] = None, progress=None, n_jobs=None, backend=None,
           **declaration) -> AuditTable:
     """Check every declared axiom of stability measures.
 
@@ -203,8 +203,13 @@ def audit(measures=None, *, max_examples: int = DEFAULT_MAX_EXAMPLES, seed: int 
     n_jobs : int, optional
         The checks run in this many processes (-1: every core; None or 1: here, one
         after the other): on Linux forked from this one (they start at once, with
-        propstab imported), elsewhere joblib's loky. Each check is seeded on its own: the table is
-        the same for every ``n_jobs``.
+        propstab imported), elsewhere joblib's loky. Each check is seeded on its own:
+        the table is the same for every ``n_jobs`` and ``backend``.
+    backend : None, str or dask.distributed.Client, optional
+        Where the checks run instead (docs/scaling.md): a ``Client`` (the workers of
+        its cluster, for instance ``Client("tcp://scheduler:8786")``), ``"dask"`` (the
+        current default client) or a joblib backend's name with ``n_jobs``. A user's
+        function travels to the workers pickled by value (cloudpickle).
     **declaration
         For a callable: ``claims``, ``lower``, ``upper``, ``orientation``, ``domain``,
         ``null_value``, ``pairwise``, ``symmetric``, ``input`` (``"ranking"`` for a
@@ -219,9 +224,11 @@ def audit(measures=None, *, max_examples: int = DEFAULT_MAX_EXAMPLES, seed: int 
     ------
     ValueError
         ``max_examples`` < 1, ``seed`` < 0, an unknown measure or axiom, a declaration
-        keyword for a registered measure, an invalid declaration.
+        keyword for a registered measure, an invalid declaration, an
+        unknown backend name.
     TypeError
-        An unknown keyword, a measure that is neither a name nor a callable.
+        An unknown keyword, a measure that is neither a name nor a callable, a
+        backend that is neither a name nor a Client.
 
     See Also
     --------
@@ -266,12 +273,14 @@ def audit(measures=None, *, max_examples: int = DEFAULT_MAX_EXAMPLES, seed: int 
     # in parallel the longest checks go first (each check is seeded on its own, so the
     # order changes nothing but the time); the rows come back in the table's order
     order = list(range(len(pairs)))
-    if n_jobs not in (None, 1):
+    parallel = n_jobs not in (None, 1) or backend is not None
+    if parallel:
         order.sort(key=lambda i: -expected_seconds(*pairs[i]))
+    if backend is None and parallel and fork_available():
+        backend = FORK
     with progress_counter(progress=progress, total=len(pairs), desc="audit") as bar:
         done = run_tasks(check_one, [pairs[i] for i in order], shared=(max_examples, seed),
-                         n_jobs=n_jobs, bar=bar,
-                         backend=FORK if n_jobs not in (None, 1) and fork_available() else None)
+                         n_jobs=n_jobs, bar=bar, backend=backend)
     rows = [None] * len(pairs)
     for i, row in zip(order, done):
         rows[i] = row

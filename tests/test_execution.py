@@ -84,6 +84,51 @@ def test_assess_on_a_local_cluster_equals_serial_and_loky(client):
         _same_resampling(serial.result, other.result)
 
 
+def test_audit_on_a_local_cluster_equals_serial_loky_and_forked(client):
+    """The audit's checks on a cluster's workers (a registered measure, and a user's
+    function that travels pickled by value): the same rows, counterexamples included,
+    as here, on loky's processes and on forked ones."""
+    import propstab
+
+    def coverage(Z):
+        return float(Z.mean())
+
+    def run(**kw):
+        return [propstab.audit(["kuncheva", "jaccard"], max_examples=15, progress=False,
+                               **kw).to_json(),
+                propstab.audit(coverage, claims=["bounds"], lower=0, upper=1,
+                               max_examples=15, progress=False, **kw).to_json()]
+
+    serial = run()
+    assert '"refuted"' in serial[0] and '"refuted"' in serial[1]   # counterexamples too
+    assert run(backend=client) == run(backend="dask") == serial
+    assert run(backend="loky", n_jobs=2) == serial
+    if fork_available():
+        assert run(n_jobs=2) == serial
+
+
+def test_cli_audit_on_a_scheduler_address_prints_the_local_table(client, capsys,
+                                                                  monkeypatch):
+    """``propstab audit --scheduler ADDRESS`` (an existing cluster, by its scheduler's
+    address) prints the table of a local audit; an address where nothing answers, or
+    with --jobs, is one line and status 2."""
+    from propstab.cli import main
+    from propstab.commands import audit as audit_command
+    argv = ["audit", "--measure", "jaccard", "--max-examples", "15"]
+    assert main(argv + ["--jobs", "1"]) == 0
+    local = capsys.readouterr().out
+    assert main(argv + ["--scheduler", client.scheduler.address]) == 0
+    assert capsys.readouterr().out == local
+    monkeypatch.setattr(audit_command, "CONNECT_SECONDS", 1)
+    for extra in (["--scheduler", "tcp://127.0.0.1:9"],
+                  ["--scheduler", "no-port"],
+                  ["--scheduler", client.scheduler.address, "--jobs", "2"]):
+        assert main(argv + extra) == 2
+        out, err = capsys.readouterr()
+        assert out == "" and len(err.splitlines()) == 1, err
+        assert err.startswith("propstab audit: error: ") and "--scheduler" in err, err
+
+
 def test_stability_selection_on_a_local_cluster_equals_serial(client):
     from sklearn.linear_model import Lasso
     X, y = shared.regression(n=80, d=6)

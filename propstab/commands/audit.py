@@ -3,6 +3,7 @@ user function given as ``path/to/file.py:function``."""
 from __future__ import annotations
 
 import argparse
+import warnings
 
 from .._checks import fail
 from ._common import positive_int
@@ -34,6 +35,29 @@ def default_jobs(measures) -> int:
     return -1 if len(audited_subjects(measures)) > 1 else 1
 
 
+#: Seconds to wait for the dask scheduler of ``--scheduler`` to answer.
+CONNECT_SECONDS = 10
+
+
+def connect(address: str):
+    """A dask.distributed ``Client`` of the scheduler at ``address`` (``--scheduler``);
+    one line (ValueError naming ``--scheduler``) when none answers within
+    :data:`CONNECT_SECONDS`."""
+    try:
+        from distributed import Client
+    except ImportError:                     # pragma: no cover - a dependency of [dask]
+        raise ImportError("--scheduler needs dask.distributed: pip install propstab[dask] "
+                          "(Debian: python3-distributed)") from None
+    try:
+        with warnings.catch_warnings():     # distributed's own ("make_current is deprecated")
+            warnings.simplefilter("ignore", DeprecationWarning)
+            return Client(address, timeout=CONNECT_SECONDS)
+    except Exception as exc:                # refused, timed out, a malformed address
+        detail = " ".join(str(exc).split()) or type(exc).__name__
+        fail(f"--scheduler: must be the address of a dask scheduler that answers within "
+             f"{CONNECT_SECONDS} s; got {address!r} ({detail})", argument="--scheduler")
+
+
 def run(args) -> int:
     from ..auditing import DEFAULT_MAX_EXAMPLES, audit, load_function
 
@@ -43,8 +67,20 @@ def run(args) -> int:
              argument="FILE.py:FUNCTION, --measure")
     measures = load_function(args.target) if args.target else args.measure
     max_examples = DEFAULT_MAX_EXAMPLES if args.max_examples is None else args.max_examples
-    jobs = default_jobs(measures) if args.jobs is None else args.jobs
-    table = audit(measures, max_examples=max_examples, seed=args.seed, n_jobs=jobs)
+    if args.scheduler is not None:
+        if args.jobs is not None:
+            fail(f"give either --jobs or --scheduler, not both (the cluster's workers run "
+                 f"the checks); got --jobs {args.jobs} and --scheduler {args.scheduler!r}",
+                 argument="--jobs, --scheduler")
+        client = connect(args.scheduler)
+        try:
+            table = audit(measures, max_examples=max_examples, seed=args.seed,
+                          backend=client)
+        finally:
+            client.close()
+    else:
+        jobs = default_jobs(measures) if args.jobs is None else args.jobs
+        table = audit(measures, max_examples=max_examples, seed=args.seed, n_jobs=jobs)
     print(table.to_json(indent=2) if args.json else table)
     return 1 if table.disagreements else 0
 
@@ -69,4 +105,8 @@ def add_parser(subparsers) -> None:
                    help="run the checks in N processes (-1: every core; 1: one after the "
                         "other; default: every core for several measures or variants, one "
                         "process for a single one); the table does not depend on it")
+    p.add_argument("--scheduler", default=None, metavar="ADDRESS",
+                   help="run the checks on the workers of the dask.distributed cluster whose "
+                        "scheduler listens at ADDRESS (tcp://host:8786) instead of local "
+                        "processes; the same table")
     p.set_defaults(func=run)
