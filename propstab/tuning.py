@@ -21,6 +21,7 @@ import numpy as np
 
 from ._checks import check_n_jobs, fail, seed_sequence, shown
 from ._exceptions import InvalidParameterError, UndefinedMeasureWarning, warn
+from ._execution import check_checkpoint_seed
 from ._params import (Boolean, Callable, Checked, Integral, Interval, Options, RandomState,
                       Real, validate_params)
 from ._text import Summary, interval, number, summary, table_lines
@@ -96,19 +97,21 @@ def _check_jobs(name, value, function=None):
 def _arguments(estimator, param_grid, *, rule="1se", measure="nogueira", n_runs=None,
                scheme="bootstrap", fraction=None, scoring=None, downstream=None,
                top_k=None, threshold=None, confidence_level=0.95, random_state=None,
-               n_jobs=None, backend=None, progress=None, refit=True):
+               n_jobs=None, backend=None, progress=None, refit=True, checkpoint=None):
     """The arguments of :class:`StabilityGridSearch`, checked (returned by name)."""
     return dict(estimator=estimator, param_grid=param_grid, rule=rule, measure=measure,
                 n_runs=n_runs, scheme=scheme, fraction=fraction, scoring=scoring,
                 downstream=downstream, top_k=top_k, threshold=threshold,
                 confidence_level=confidence_level, random_state=random_state,
-                n_jobs=n_jobs, backend=backend, progress=progress, refit=refit)
+                n_jobs=n_jobs, backend=backend, progress=progress, refit=refit,
+                checkpoint=checkpoint)
 
 
 #: The declared rules of :class:`StabilityGridSearch`'s parameters, checked by ``fit``
 #: (scikit-learn's convention: ``__init__`` only stores them). The arguments passed on
 #: to :func:`propstab.assess` (``measure``, ``scheme``, ``fraction``, ``scoring``,
-#: ``downstream``, ``top_k``, ``threshold``, ``backend``) are checked there, by name.
+#: ``downstream``, ``top_k``, ``threshold``, ``backend``, ``checkpoint``) are checked
+#: there, by name.
 CONSTRAINTS = {
     "estimator": Checked(_check_estimator, "a scikit-learn estimator",
                          invalid=(None, 5, "lasso", len)),
@@ -226,6 +229,13 @@ class StabilityGridSearch(*_BASES):
     refit : bool, default True
         Refit the chosen candidate on all the data (``best_estimator_``); without it
         the search reports but does not select.
+    checkpoint : str or path, optional
+        A directory where every finished run of every candidate is written as it
+        finishes (:func:`propstab.assess`: one subdirectory per candidate, each with a
+        manifest of its arguments): fitting again with the same arguments and directory
+        after an interruption runs only the missing runs and chooses exactly as the
+        uninterrupted search; a directory of another search is refused (ValueError
+        naming what differs). Needs a fixed ``random_state``.
 
     Attributes
     ----------
@@ -262,7 +272,8 @@ class StabilityGridSearch(*_BASES):
     ValueError
         From :meth:`fit`: no candidate has a finite mean score (nothing scored the
         runs); a callable ``rule`` returns no valid row position; ``y`` is None for an
-        estimator that requires it.
+        estimator that requires it; a ``checkpoint`` with ``random_state=None``, or
+        holding the runs of another search.
 
     Warns
     -----
@@ -335,7 +346,7 @@ class StabilityGridSearch(*_BASES):
     def __init__(self, estimator, param_grid, *, rule="1se", measure="nogueira", n_runs=None,
                  scheme="bootstrap", fraction=None, scoring=None, downstream=None,
                  top_k=None, threshold=None, confidence_level=0.95, random_state=None,
-                 n_jobs=None, backend=None, progress=None, refit=True):
+                 n_jobs=None, backend=None, progress=None, refit=True, checkpoint=None):
         self.estimator = estimator
         self.param_grid = param_grid
         self.rule = rule
@@ -353,6 +364,7 @@ class StabilityGridSearch(*_BASES):
         self.backend = backend
         self.progress = progress
         self.refit = refit
+        self.checkpoint = checkpoint
 
     def _inner_tags(self):
         """The estimator's ``allow_nan`` and ``requires_y`` (the search inherits them)."""
@@ -415,6 +427,8 @@ class StabilityGridSearch(*_BASES):
         args = _checked_arguments(**self.get_params(deep=False))
         from sklearn.model_selection import ParameterGrid
         from .resampling import assess
+        check_checkpoint_seed(self.checkpoint, args["random_state"], "resamples",
+                              function="StabilityGridSearch")
         X, y = self._validate(X, y)
         candidates = list(ParameterGrid(args["param_grid"]))
         labels = _labels(candidates)
@@ -426,7 +440,7 @@ class StabilityGridSearch(*_BASES):
                        downstream=self.downstream, top_k=self.top_k,
                        threshold=self.threshold, measure=self.measure,
                        n_jobs=args["n_jobs"], backend=self.backend,
-                       progress=args["progress"])
+                       progress=args["progress"], checkpoint=self.checkpoint)
         if len(selectors) == 1:
             result = assess(next(iter(selectors.values())), X, y, **options)
             assessments = {labels[0]: result}

@@ -229,6 +229,50 @@ def test_bad_arguments_are_named(data, argument, value, match):
     assert str(caught.value).endswith("(in StabilityGridSearch)")
 
 
+class _StopAfter(Lasso):
+    """A lasso whose fits raise KeyboardInterrupt once ``FITS["left"]`` reaches 0 (an
+    interruption in the middle of a search)."""
+
+    FITS = {"left": None, "done": 0}
+
+    def fit(self, X, y, **kw):
+        if _StopAfter.FITS["left"] is not None:
+            _StopAfter.FITS["left"] -= 1
+            if _StopAfter.FITS["left"] < 0:
+                raise KeyboardInterrupt
+        _StopAfter.FITS["done"] += 1
+        return super().fit(X, y, **kw)
+
+
+def test_an_interrupted_search_resumes_to_the_uninterrupted_choice(data, tmp_path):
+    """checkpoint= (issue 24, part 4): an interrupted search, fitted again with the same
+    arguments and directory, runs only the missing runs and gives the uninterrupted
+    search's results; another search's directory, or no fixed seed, is refused."""
+    X, y = data
+    make = lambda **kw: StabilityGridSearch(  # noqa: E731
+        _StopAfter(), {"alpha": [0.1, 0.3, 0.5]}, n_runs=8, random_state=4, **kw)
+    _StopAfter.FITS.update(left=None, done=0)
+    whole = make().fit(X, y)
+    _StopAfter.FITS.update(left=13, done=0)              # 13 of the 24 runs, then Ctrl-C
+    with pytest.raises(KeyboardInterrupt):
+        make(checkpoint=tmp_path).fit(X, y)
+    assert len(list(tmp_path.glob("selector-*/task-*.pkl"))) == 13
+    _StopAfter.FITS.update(left=None, done=0)
+    resumed = make(checkpoint=tmp_path).fit(X, y)
+    assert _StopAfter.FITS["done"] == 24 - 13 + 1          # the missing runs and the refit
+    for key in ("mean_stability", "stability_ci_low", "mean_test_score", "mean_n_selected"):
+        np.testing.assert_array_equal(resumed.cv_results_[key], whole.cv_results_[key])
+    assert resumed.best_params_ == whole.best_params_
+    np.testing.assert_array_equal(resumed.support_, whole.support_)
+    with pytest.raises(ValueError, match="checkpoint: .*holds the runs of another call"):
+        StabilityGridSearch(_StopAfter(), {"alpha": [0.1, 0.3, 0.5]}, n_runs=9,
+                            random_state=4, checkpoint=tmp_path).fit(X, y)
+    with pytest.raises(ValueError, match=r"^checkpoint: needs a fixed random_state.*"
+                                         r"\(in StabilityGridSearch\)$"):
+        StabilityGridSearch(Lasso(), {"alpha": [0.1, 0.3]}, n_runs=4,
+                            checkpoint=tmp_path / "new").fit(X, y)
+
+
 def test_arguments_passed_on_are_checked_by_assess(data):
     X, y = data
     with pytest.raises(ValueError, match="^scheme: "):
