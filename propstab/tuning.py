@@ -222,8 +222,9 @@ class StabilityGridSearch(*_BASES):
         refit's seed (the seed run M would have) come from it.
     n_jobs : int, optional
         Parallel runs (:func:`propstab.assess`); the result does not depend on it.
-    backend : str, optional
-        A joblib backend (:func:`propstab.assess`).
+    backend : None, str or dask.distributed.Client, optional
+        Where the runs go (:func:`propstab.assess`): a joblib backend's name, ``"dask"``
+        or a ``Client`` (docs/scaling.md); the result does not depend on it.
     progress : bool, optional
         A progress bar over the runs (:func:`propstab.assess`).
     refit : bool, default True

@@ -129,6 +129,18 @@ def test_cli_audit_on_a_scheduler_address_prints_the_local_table(client, capsys,
         assert err.startswith("propstab audit: error: ") and "--scheduler" in err, err
 
 
+def test_stability_search_on_a_local_cluster_equals_serial(client):
+    from sklearn.linear_model import Lasso
+    from propstab import StabilityGridSearch
+    X, y = shared.regression(n=80, d=6)
+    make = lambda **kw: StabilityGridSearch(Lasso(), {"alpha": [0.05, 0.2]}, n_runs=6,  # noqa: E731
+                                            random_state=2, **kw).fit(X, y)
+    serial, on_client = make(), make(backend=client)
+    for key in ("mean_stability", "stability_ci_low", "mean_test_score", "mean_n_selected"):
+        np.testing.assert_array_equal(on_client.cv_results_[key], serial.cv_results_[key])
+    assert on_client.best_params_ == serial.best_params_
+
+
 def test_stability_selection_on_a_local_cluster_equals_serial(client):
     from sklearn.linear_model import Lasso
     X, y = shared.regression(n=80, d=6)
