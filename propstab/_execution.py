@@ -30,6 +30,7 @@ import pickle
 import signal
 import sys
 import tempfile
+import threading
 import warnings
 from typing import Callable, Dict, Mapping, Optional, Sequence
 
@@ -121,11 +122,21 @@ class _Silent:
         pass
 
 
-def _in_worker(function, record, args, save=None):
+#: Held by a task of ``run_tasks(..., exclusive=True)`` in a worker that runs several
+#: tasks at once in threads (a dask worker's): one such task at a time per process.
+_EXCLUSIVE = threading.Lock()
+
+
+def _in_worker(function, record, args, save=None, exclusive=False):
     """A task in a parallel worker: under joblib's sequential backend (no nested pools;
     ``effective_n_jobs(None) == 1`` for scikit-learn's checks); with ``record`` the
     warnings raised are returned with the output; with ``save`` (a checkpoint and the
-    task's key) the output is written as soon as it is computed."""
+    task's key) the output is written as soon as it is computed; with ``exclusive``
+    alone in its process, its warnings' recording included (warning filters are the
+    process's, not the thread's)."""
+    if exclusive:
+        with _EXCLUSIVE:
+            return _in_worker(function, record, args, save)
     from joblib import parallel_backend
     with parallel_backend("sequential"):
         if record:
@@ -156,7 +167,7 @@ class _Reissue:
 def run_tasks(function: Callable, tasks: Sequence[tuple], *, shared: tuple = (),
               n_jobs: Optional[int] = None, backend=None, bar=None,
               keys: Optional[Sequence[int]] = None,
-              checkpoint: Optional["Checkpoint"] = None) -> list:
+              checkpoint: Optional["Checkpoint"] = None, exclusive: bool = False) -> list:
     """``function(*shared, *task)`` for every task; the outputs in task order.
 
     Parameters
@@ -182,6 +193,10 @@ def run_tasks(function: Callable, tasks: Sequence[tuple], *, shared: tuple = (),
     checkpoint : Checkpoint, optional
         Finished tasks are read from it and not run again; each task run is written
         to it as it finishes.
+    exclusive : bool, default False
+        Tasks that are not thread-safe (the audit's Hypothesis searches): where a worker
+        runs several tasks in threads (dask, joblib's ``"threading"``), one at a time
+        per process.
 
     Returns
     -------
@@ -212,7 +227,8 @@ def run_tasks(function: Callable, tasks: Sequence[tuple], *, shared: tuple = (),
         return out
     if backend == "dask" or is_client(backend):
         client = _default_client() if backend == "dask" else backend
-        _on_dask(client, function, tasks, shared, todo, keys, out, bar, checkpoint)
+        _on_dask(client, function, tasks, shared, todo, keys, out, bar, checkpoint,
+                 exclusive)
     elif backend == FORK:
         _on_fork(function, tasks, shared, todo, keys, out, bar, checkpoint, n_jobs or -1)
     elif backend is None and n_jobs in (None, 1):
@@ -223,11 +239,12 @@ def run_tasks(function: Callable, tasks: Sequence[tuple], *, shared: tuple = (),
             bar.update(1)
     else:
         _on_joblib(function, tasks, shared, todo, keys, out, bar, checkpoint,
-                   backend or "loky", n_jobs or -1)
+                   backend or "loky", n_jobs or -1, exclusive)
     return out
 
 
-def _on_dask(client, function, tasks, shared, todo, keys, out, bar, checkpoint) -> None:
+def _on_dask(client, function, tasks, shared, todo, keys, out, bar, checkpoint,
+             exclusive=False) -> None:
     """Submit every task (the shared objects scattered once), collect as they finish:
     each output placed, written to the checkpoint here (the client's file system) and
     counted."""
@@ -238,8 +255,8 @@ def _on_dask(client, function, tasks, shared, todo, keys, out, bar, checkpoint) 
     position = {}
     futures = []
     for pos in todo:
-        future = client.submit(_in_worker, function, True, (*remote, *tasks[pos]),
-                               pure=False)
+        future = client.submit(_in_worker, function, True, (*remote, *tasks[pos]), None,
+                               exclusive, pure=False)
         position[future.key] = pos
         futures.append(future)
     reissue = _Reissue()
@@ -262,7 +279,7 @@ def _on_dask(client, function, tasks, shared, todo, keys, out, bar, checkpoint) 
 
 
 def _on_joblib(function, tasks, shared, todo, keys, out, bar, checkpoint, backend,
-               n_jobs) -> None:
+               n_jobs, exclusive=False) -> None:
     """joblib's Parallel: the bar advanced as batches complete, each output written to
     the checkpoint by the worker that computed it (joblib's backends share this
     machine's file system), the outputs (and, from process workers, the warnings)
@@ -282,7 +299,8 @@ def _on_joblib(function, tasks, shared, todo, keys, out, bar, checkpoint, backen
     with joblib.parallel_backend(backend, n_jobs=n_jobs):
         results = Counted()(
             joblib.delayed(_in_worker)(function, record, (*shared, *tasks[pos]),
-                                       None if checkpoint is None else (checkpoint, keys[pos]))
+                                       None if checkpoint is None else (checkpoint, keys[pos]),
+                                       exclusive)
             for pos in todo)
     reissue = _Reissue()
     for pos, (value, caught) in zip(todo, results):

@@ -149,7 +149,10 @@ N_JOBS = Checked(check_n_jobs,
 
 
 def check_one(max_examples: int, seed: int, subject: Subject, axiom: Axiom) -> CheckResult:
-    """One check of one subject: the task the audit sends to a worker."""
+    """One check of one subject: the task the audit sends to a worker (one at a time in
+    a worker's process: Hypothesis's engine, numpy's global random state and the
+    warning filters are the process's, and concurrent searches in a dask worker's
+    threads corrupted each other: Hypothesis raised Flaky)."""
     return CHECKS[axiom](subject, max_examples=max_examples, seed=seed)
 
 
@@ -208,7 +211,8 @@ def audit(measures=None, *, max_examples: int = DEFAULT_MAX_EXAMPLES, seed: int 
     backend : None, str or dask.distributed.Client, optional
         Where the checks run instead (docs/scaling.md): a ``Client`` (the workers of
         its cluster, for instance ``Client("tcp://scheduler:8786")``), ``"dask"`` (the
-        current default client) or a joblib backend's name with ``n_jobs``. A user's
+        current default client) or the name of a joblib backend of processes with
+        ``n_jobs`` (not ``"threading"``: Hypothesis is not thread-safe). A user's
         function travels to the workers pickled by value (cloudpickle).
     **declaration
         For a callable: ``claims``, ``lower``, ``upper``, ``orientation``, ``domain``,
@@ -225,7 +229,7 @@ def audit(measures=None, *, max_examples: int = DEFAULT_MAX_EXAMPLES, seed: int 
     ValueError
         ``max_examples`` < 1, ``seed`` < 0, an unknown measure or axiom, a declaration
         keyword for a registered measure, an invalid declaration, an
-        unknown backend name.
+        unknown backend name or ``"threading"``.
     TypeError
         An unknown keyword, a measure that is neither a name nor a callable, a
         backend that is neither a name nor a Client.
@@ -268,6 +272,10 @@ def audit(measures=None, *, max_examples: int = DEFAULT_MAX_EXAMPLES, seed: int 
         fail(f"axioms: must be an iterable of axioms or their names; got "
              f"{type(axioms).__name__} {axioms!r}", TypeError)
     chosen = list(Axiom) if axioms is None else [as_axiom(a, "axioms") for a in axioms]
+    if backend == "threading":
+        fail("backend: must run the checks in processes (Hypothesis's searches share "
+             "global state and are not thread-safe): None, 'loky', 'multiprocessing', "
+             "'dask' or a dask.distributed Client; got 'threading'", function="audit")
     wanted(progress)                                  # checked before the long part
     pairs = [(s, a) for s in audited_subjects(measures, **declaration) for a in chosen]
     # in parallel the longest checks go first (each check is seeded on its own, so the
@@ -280,7 +288,7 @@ def audit(measures=None, *, max_examples: int = DEFAULT_MAX_EXAMPLES, seed: int 
         backend = FORK
     with progress_counter(progress=progress, total=len(pairs), desc="audit") as bar:
         done = run_tasks(check_one, [pairs[i] for i in order], shared=(max_examples, seed),
-                         n_jobs=n_jobs, bar=bar, backend=backend)
+                         n_jobs=n_jobs, bar=bar, backend=backend, exclusive=True)
     rows = [None] * len(pairs)
     for i, row in zip(order, done):
         rows[i] = row

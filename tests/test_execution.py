@@ -103,8 +103,39 @@ def test_audit_on_a_local_cluster_equals_serial_loky_and_forked(client):
     assert '"refuted"' in serial[0] and '"refuted"' in serial[1]   # counterexamples too
     assert run(backend=client) == run(backend="dask") == serial
     assert run(backend="loky", n_jobs=2) == serial
+    with pytest.raises(ValueError, match=r"^backend: must run the checks in processes .*"
+                                         r"got 'threading' \(in audit\)$"):
+        propstab.audit("kuncheva", backend="threading", n_jobs=2)
     if fork_available():
         assert run(n_jobs=2) == serial
+
+
+def test_audit_on_a_worker_of_several_threads_equals_serial_without_stray_warnings():
+    """A dask worker runs several tasks at once in threads; Hypothesis's searches, numpy's
+    global random state and the warning filters are its process's. The audit's checks
+    run there one at a time (run_tasks(exclusive=True)): the serial table, and none of
+    the warnings the checks silence (concurrent checks raised Flaky, and one check's
+    silenced UndefinedMeasureWarning reached another's recording)."""
+    import distributed
+    import propstab
+    names = ["kuncheva", "jaccard", "dice", "goh"]
+    serial = propstab.audit(names, max_examples=20, progress=False).to_json()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        cluster = distributed.LocalCluster(n_workers=1, threads_per_worker=3,
+                                           processes=True, dashboard_address=None)
+        client = distributed.Client(cluster)
+    try:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            threaded = propstab.audit(names, max_examples=20, progress=False,
+                                      backend=client).to_json()
+    finally:
+        client.close()
+        cluster.close()
+    assert threaded == serial
+    assert not [w for w in caught if not issubclass(w.category, DeprecationWarning)], \
+        [str(w.message) for w in caught]
 
 
 def test_cli_audit_on_a_scheduler_address_prints_the_local_table(client, capsys,
