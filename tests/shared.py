@@ -13,13 +13,16 @@ import functools
 import importlib.util
 import os
 import pathlib
+import signal
+import subprocess
 import sys
+import time
 
 import numpy as np
 
 __all__ = ["breast_cancer", "check_names", "classification", "diabetes", "failed_checks",
-           "import_order", "l1_logistic_pipeline", "lasso", "load_script", "load_study",
-           "regression", "three_signals"]
+           "import_order", "imports_of", "interrupt_when_working", "l1_logistic_pipeline",
+           "lasso", "load_script", "load_study", "regression", "three_signals"]
 
 
 def regression(n=120, d=8, seed=0, coef=(1.0, -1.0), noise=1.0):
@@ -151,3 +154,50 @@ def live_package(name):
     except Exception as exc:  # noqa: BLE001 - any failure to load R is a failure
         pytest.fail(f"R package {name} could not be loaded through rpy2 ({exc}); run "
                     f"scripts/setup.sh (r_compat/install.R) or set PROPSTAB_SKIP_R=1")
+
+
+def imports_of(path, root):
+    """(absolute module, imported names) of every propstab import of the file ``path``
+    of the package at ``root`` (propstab/), at top level or inside functions (``import
+    propstab.x`` gives no names)."""
+    import ast
+    path, root = pathlib.Path(path), pathlib.Path(root)
+    package = list(path.relative_to(root.parent).with_suffix("").parts)[:-1]
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package[:len(package) - node.level + 1]
+                module = ".".join(base + ([node.module] if node.module else []))
+            else:
+                module = node.module or ""
+            if module.split(".")[0] == "propstab":
+                yield module, [a.name for a in node.names]
+        elif isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.name.split(".")[0] == "propstab":
+                    yield alias.name, []
+
+
+def interrupt_when_working(argv, env, *, workers=2, settle=0.5, timeout=60):
+    """Start ``argv`` in a process group of its own, wait until it runs ``workers`` child
+    processes, let them work ``settle`` seconds, then SIGINT the whole group as Ctrl-C
+    in a terminal does: (return code, stdout, stderr, the children's pids)."""
+    child = subprocess.Popen(argv, env=env, text=True, stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, start_new_session=True,
+                             preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    try:
+        found, deadline = [], time.monotonic() + 120
+        while len(found) < workers and time.monotonic() < deadline and child.poll() is None:
+            time.sleep(0.05)
+            found = subprocess.run(["pgrep", "-P", str(child.pid)], capture_output=True,
+                                   text=True).stdout.split()
+        assert len(found) == workers, f"{argv}: no {workers} child processes started"
+        time.sleep(settle)
+        os.killpg(child.pid, signal.SIGINT)
+        out, err = child.communicate(timeout=timeout)
+    finally:
+        if child.poll() is None:
+            os.killpg(child.pid, signal.SIGKILL)
+    time.sleep(0.2)
+    return child.returncode, out, err, [int(pid) for pid in found]
+

@@ -8,15 +8,13 @@ argument or file, the rule and the offending value.
 import json
 import os
 import pathlib
-import signal
-import subprocess
 import sys
-import time
 
 import numpy as np
 import pandas as pd
 import pytest
 
+import shared  # tests/shared.py
 from propstab import cli
 from propstab._exceptions import RUnavailableError
 from propstab.cli import main
@@ -393,26 +391,9 @@ def test_ctrl_c_on_a_parallel_audit_is_one_line_and_status_130():
     ends the audit with one line, status 130, no worker's traceback, no worker left."""
     env = dict(os.environ, PYTHONPATH=str(pathlib.Path(__file__).resolve().parents[1]))
     env.pop("PROPSTAB_DEBUG", None)
-    child = subprocess.Popen([sys.executable, "-m", "propstab", "audit", "--jobs", "2"],
-                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                             env=env, start_new_session=True,
-                             preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
-    try:
-        workers, deadline = [], time.monotonic() + 120
-        while len(workers) < 2 and time.monotonic() < deadline and child.poll() is None:
-            time.sleep(0.05)
-            found = subprocess.run(["pgrep", "-P", str(child.pid)], capture_output=True,
-                                   text=True).stdout.split()
-            workers = [int(pid) for pid in found]
-        assert len(workers) == 2, "the audit started no two workers"
-        time.sleep(0.5)                                   # the workers are in their checks
-        os.killpg(child.pid, signal.SIGINT)
-        out, err = child.communicate(timeout=60)
-    finally:
-        if child.poll() is None:
-            os.killpg(child.pid, signal.SIGKILL)
-    assert (child.returncode, err, out) == (130, "propstab audit: interrupted\n", "")
-    time.sleep(0.2)
+    code, out, err, workers = shared.interrupt_when_working(
+        [sys.executable, "-m", "propstab", "audit", "--jobs", "2"], env)
+    assert (code, err, out) == (130, "propstab audit: interrupted\n", "")
     assert not [pid for pid in workers if os.path.exists(f"/proc/{pid}")]
 
 

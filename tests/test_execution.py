@@ -277,25 +277,9 @@ def test_ctrl_c_stops_forked_workers_at_once_without_their_tracebacks():
     waiting for a task: KeyboardInterrupt in the parent within seconds, the workers
     stopped, and nothing printed by them (a waiting worker used to print a traceback)."""
     env = dict(os.environ, PYTHONPATH=str(ROOT))
-    child = subprocess.Popen([sys.executable, "-c", _INTERRUPTED], env=env, text=True,
-                             stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                             start_new_session=True,
-                             preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
-    try:
-        workers, deadline = [], time.monotonic() + 60
-        while len(workers) < 2 and time.monotonic() < deadline:
-            time.sleep(0.05)
-            workers = subprocess.run(["pgrep", "-P", str(child.pid)], capture_output=True,
-                                     text=True).stdout.split()
-        assert len(workers) == 2, "no two workers started"
-        time.sleep(0.5)                           # the short task is done: a worker waits
-        os.killpg(child.pid, signal.SIGINT)
-        out, err = child.communicate(timeout=20)  # not the 30 s of the running task
-    finally:
-        if child.poll() is None:
-            os.killpg(child.pid, signal.SIGKILL)
-    assert (child.returncode, err, out) == (1, "interrupted\n", "")
-    time.sleep(0.2)
+    code, out, err, workers = shared.interrupt_when_working(
+        [sys.executable, "-c", _INTERRUPTED], env, timeout=20)   # not the task's 30 s
+    assert (code, err, out) == (1, "interrupted\n", "")
     assert not [pid for pid in workers if os.path.exists(f"/proc/{pid}")]
 
 

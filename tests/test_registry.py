@@ -302,12 +302,11 @@ REGISTRY_MODULES = ("_declarations", "_r_metadata", "_measure_docs", "_registry"
 
 
 def _package_imports(module: str):
-    """(imported propstab module, imported names) of a propstab module's imports."""
-    import ast
-    tree = ast.parse((ROOT / "propstab" / f"{module}.py").read_text(encoding="utf-8"))
-    for node in ast.walk(tree):
-        if isinstance(node, ast.ImportFrom) and node.level == 1:
-            yield node.module or "", [a.name for a in node.names]
+    """(imported propstab module without its ``propstab.``, imported names) of a
+    propstab module's imports."""
+    package = ROOT / "propstab"
+    for source, names in shared.imports_of(package / f"{module}.py", package):
+        yield source.partition("propstab.")[2], names
 
 
 def test_the_registry_is_split_by_concern_without_cycles_or_private_imports():

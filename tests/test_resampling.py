@@ -750,25 +750,6 @@ RESAMPLING_SIDE = ("resampling/__init__", "resampling/_schemes", "resampling/_sc
                    "selection", "plots")
 
 
-def _imports_of(path):
-    """(absolute module, imported names) of every propstab import of a file, also those
-    inside functions."""
-    import ast
-    import pathlib
-    root = pathlib.Path(propstab.__file__).parent
-    parts = list(path.relative_to(root.parent).with_suffix("").parts)
-    package = parts[:-1]
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-        if isinstance(node, ast.ImportFrom):
-            if node.level:
-                base = package[:len(package) - node.level + 1]
-                module = ".".join(base + ([node.module] if node.module else []))
-            else:
-                module = node.module or ""
-            if module.startswith("propstab"):
-                yield module, [a.name for a in node.names]
-
-
 def test_the_resampling_side_is_split_by_concern_without_cycles_or_private_imports():
     """resampling is a package by concern (schemes, scoring, runner, results,
     assessments, assess), selectors and stability selection beside it: every module under
@@ -784,7 +765,7 @@ def test_the_resampling_side_is_split_by_concern_without_cycles_or_private_impor
         path = root / f"{m}.py"
         assert path.read_text(encoding="utf-8").count("\n") <= 800, m
         deps = set()
-        for module, imported in _imports_of(path):
+        for module, imported in shared.imports_of(path, root):
             assert not [n for n in imported if n.startswith("_")], (m, module, imported)
             deps |= {module} | {f"{module}.{n}" for n in imported}
         graph[full] = {d for d in deps if d in names.values() and d != full}
