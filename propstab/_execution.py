@@ -139,12 +139,13 @@ class _Recording:
     own ``catch_warnings`` still changes the process's state while it runs."""
 
     def __init__(self):
-        self.reset()
-
-    def reset(self) -> None:
-        """A new state (also in a forked child, whose parent may have held the lock)."""
         self.lock, self.local, self.depth = threading.Lock(), threading.local(), 0
         self.context, self.shown = None, None
+
+    def unlock(self) -> None:
+        """In a forked child: a new lock (the parent's other threads may have held it
+        at the fork); the recording state is kept, as the process's warning state is."""
+        self.lock = threading.Lock()
 
     def _show(self, message, category, filename, lineno, file=None, line=None):
         caught = getattr(self.local, "caught", None)
@@ -177,7 +178,7 @@ class _Recording:
 
 _RECORDING = _Recording()
 if hasattr(os, "register_at_fork"):
-    os.register_at_fork(after_in_child=_RECORDING.reset)
+    os.register_at_fork(after_in_child=_RECORDING.unlock)
 
 
 def _in_worker(function, record, args, save=None, exclusive=False):

@@ -337,6 +337,30 @@ def test_tasks_in_threads_each_get_their_own_warnings():
     assert [str(w.message) for w in outside] == ["c"]
 
 
+@pytest.mark.skipif(not fork_available(), reason="forked workers: Linux only")
+def test_a_fork_while_another_thread_records_does_not_lock_the_workers():
+    """A thread of this process holds the warning recorder's lock (a task starting or
+    ending on an in-process worker) when the audit forks its workers: the forked
+    workers get a lock of their own and record their tasks' warnings."""
+    from propstab._execution import _RECORDING
+
+    def stuck(*_):
+        raise AssertionError("a forked worker waited for its parent's lock")
+
+    previous = signal.signal(signal.SIGALRM, stuck)
+    signal.alarm(60)
+    try:
+        with _RECORDING.lock, warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            out = run_tasks(_pid_and_power, [(k,) for k in range(4)], shared=(3,),
+                            backend=FORK, n_jobs=2)
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
+    assert [power for _, power in out] == [1, 3, 9, 27]
+    assert sorted(str(w.message) for w in caught) == ["parity 0", "parity 1"]
+
+
 def _dies_at(fatal, k):
     if k == fatal:
         os.kill(os.getpid(), signal.SIGKILL)
