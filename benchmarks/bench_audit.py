@@ -39,13 +39,11 @@ QUICK_MEASURES = ("jaccard", "msi", "spearman")
 DRIVER = r"""
 import json, sys
 import propstab._audit.subjects as subjects
-import propstab.auditing
 from propstab.auditing import audit
 reuse, jobs, max_examples, measures, fork = json.loads(sys.argv[1])
 subjects.REUSE[0] = reuse
-if not fork:                                        # the workers loky starts instead
-    propstab.auditing.fork_available = lambda: False
-table = audit(measures or None, max_examples=max_examples, n_jobs=jobs, progress=False)
+table = audit(measures or None, max_examples=max_examples, n_jobs=jobs, progress=False,
+              backend=None if fork else "loky")   # loky: the workers of other platforms
 print(table.to_json())
 """
 

@@ -409,7 +409,7 @@ def _on_fork(function, tasks, shared, todo, keys, out, bar, checkpoint, n_jobs) 
     import multiprocessing
 
     import joblib
-    workers = n_jobs if n_jobs > 0 else max(1, joblib.cpu_count() + 1 + n_jobs)
+    workers = joblib.effective_n_jobs(n_jobs)
     caught = {}
     _FORKED.append((function, shared, tasks, keys, checkpoint))
     others = set(multiprocessing.active_children())
