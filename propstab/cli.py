@@ -31,7 +31,7 @@ INTERRUPTED = 130
 def _version() -> str:
     """``propstab X.Y.Z from /path/to/propstab (python 3.11)``, as ``pip --version``."""
     import pathlib
-    from . import __version__
+    from ._version import __version__
     where = pathlib.Path(__file__).resolve().parent
     return f"propstab {__version__} from {where} (python {sys.version_info[0]}.{sys.version_info[1]})"
 
@@ -83,7 +83,7 @@ def exit_status(exc: BaseException) -> int:
 
 def error_message(exc: BaseException) -> str:
     """The one-line message of a failure."""
-    from ._exceptions import RReferenceError
+    from ._utils.exceptions import RReferenceError
     if isinstance(exc, (ValueError, TypeError, ImportError, RReferenceError)):
         return one_line(exc)
     if isinstance(exc, OSError):
