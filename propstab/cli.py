@@ -21,6 +21,7 @@ import warnings
 from typing import List, Optional
 
 from . import commands
+from ._utils.text import one_line
 
 ORDER = ("measures", "audit", "estimate", "compare", "crosscheck", "check")
 USAGE_ERROR, ENVIRONMENT_ERROR = 2, 3
@@ -34,11 +35,6 @@ def _version() -> str:
     from ._version import __version__
     where = pathlib.Path(__file__).resolve().parent
     return f"propstab {__version__} from {where} (python {sys.version_info[0]}.{sys.version_info[1]})"
-
-
-def one_line(text) -> str:
-    """``text`` with its whitespace (newlines included) folded to single spaces."""
-    return " ".join(str(text).split())
 
 
 class _Parser(argparse.ArgumentParser):

@@ -22,6 +22,7 @@ import numpy as np
 from ._utils.checks import check_n_jobs, fail, seed_sequence, shown
 from ._utils.exceptions import InvalidParameterError, UndefinedMeasureWarning, warn
 from ._utils.execution import check_checkpoint_seed
+from ._utils.fixes import estimator_tags, validate_data
 from ._utils.params import (Boolean, Callable, Checked, Integral, Interval, Options, RandomState, Real, validate_params)
 from ._utils.text import Summary, interval, number, summary, table_lines
 from .selectors import clone, run_seeds, seeded, support_of
@@ -368,14 +369,7 @@ class StabilityGridSearch(*_BASES):
 
     def _inner_tags(self):
         """The estimator's ``allow_nan`` and ``requires_y`` (the search inherits them)."""
-        try:
-            from sklearn.utils import get_tags          # scikit-learn >= 1.6
-        except ImportError:
-            from sklearn.utils._tags import _safe_tags
-            return (_safe_tags(self.estimator, "allow_nan"),
-                    _safe_tags(self.estimator, "requires_y"))
-        tags = get_tags(self.estimator)
-        return tags.input_tags.allow_nan, tags.target_tags.required
+        return estimator_tags(self.estimator)
 
     def _more_tags(self):
         allow_nan, requires_y = self._inner_tags()
@@ -390,14 +384,9 @@ class StabilityGridSearch(*_BASES):
         """scikit-learn's validation of X and y (``n_features_in_``,
         ``feature_names_in_``); a DataFrame is passed on as given so that the
         candidates see its column names."""
-        try:
-            from sklearn.utils.validation import validate_data
-        except ImportError:          # scikit-learn < 1.6
-            def validate_data(self, *args, **kwargs):
-                return self._validate_data(*args, **kwargs)
         allow_nan, requires_y = self._inner_tags()
         kwargs = dict(accept_sparse=("csr", "csc"), dtype="numeric", ensure_min_samples=2,
-                      force_all_finite=not allow_nan)
+                      ensure_all_finite=not allow_nan)
         if y is None and requires_y:
             fail(f"y: {type(self.estimator).__name__} requires y to be passed, "
                  f"but the target y is None")

@@ -74,7 +74,7 @@ def as_similarity(S, n_features: int, *, threshold=None, feature_names=None,
 
     Examples
     --------
-    >>> from propstab._validation import as_similarity
+    >>> from propstab._data.convert_matrices import as_similarity
     >>> as_similarity([[1, 0.8], [0.8, 1]], 2, threshold=0.5).toarray().tolist()
     [[1.0, 0.8], [0.8, 1.0]]
     >>> as_similarity([[1, 0.3], [0.3, 1]], 2, threshold=0.5).toarray().tolist()
@@ -169,7 +169,7 @@ def as_importances(W, selection: Selection, *, name: str = "importances"):
     Examples
     --------
     >>> from propstab import as_selection
-    >>> from propstab._validation import as_importances
+    >>> from propstab._data.convert_matrices import as_importances
     >>> sel = as_selection([[1, 1, 0], [0, 1, 1]])
     >>> as_importances([[0.5, 1.5, 0], [0, 2, 0]], sel)
     Traceback (most recent call last):

@@ -8,7 +8,7 @@ form in which Spearman's rho with ties is Pearson's correlation of the ranks (as
 summaries every ranking measure is written in are computed on first use and cached:
 the centred ranks, their per-run sums of squares, the per-feature rank variances, the
 runs' tie patterns and the top-k sets. Build one with :func:`propstab.as_rankings`,
-which validates the input (:mod:`propstab._validation`).
+which validates the input (:mod:`propstab._data`).
 """
 from __future__ import annotations
 

@@ -4,7 +4,7 @@ A :class:`Selection` holds a validated Z (``n_runs`` x ``n_features``), dense or
 sparse, and computes on first use the statistics every measure is written in: the
 row sizes k_i, the column counts M p_f, their totals and the intersection counts
 Z Z^T (by the cheaper product, :mod:`propstab._data.gram`). Build one with
-:func:`propstab.as_selection`, which validates the input (:mod:`propstab._validation`).
+:func:`propstab.as_selection`, which validates the input (:mod:`propstab._data`).
 """
 from __future__ import annotations
 

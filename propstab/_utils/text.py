@@ -14,7 +14,7 @@ from typing import Iterable, List, Optional, Sequence, Tuple
 
 import numpy as np
 
-__all__ = ["Summary", "call_repr", "field_lines", "interval", "level_label", "number",
+__all__ = ["Summary", "one_line", "call_repr", "field_lines", "interval", "level_label", "number",
            "plain_math", "shorten", "significant", "size_text", "summary", "table_lines"]
 
 
@@ -308,3 +308,12 @@ def plain_math(text: str) -> str:
     '√(kᵢ kⱼ), C(d, kⱼ), rᵢⱼ'
     """
     return _MATH_ROLE.sub(lambda m: _tex_to_text(m.group(1)), text)
+
+
+def one_line(text) -> str:
+    """``text`` with its whitespace (newlines included) folded to single spaces.
+
+    >>> one_line("a\n  b")
+    'a b'
+    """
+    return " ".join(str(text).split())

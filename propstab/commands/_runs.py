@@ -25,7 +25,7 @@ def read_runs(args, paths, info) -> Tuple[List[Any], dict]:
 
 def decided(prefix: str, passed: bool, text: str) -> int:
     """Print the one line of a check's decision; 0 when it passed, 1 when it failed."""
-    from ..cli import one_line
+    from .._utils.text import one_line
     print(f"{prefix}: {'PASS' if passed else 'FAIL'}: {one_line(text)}")
     return 0 if passed else 1
 

@@ -26,6 +26,7 @@ from collections.abc import Mapping
 from .._utils.exceptions import UndefinedMeasureWarning, warn
 from .._utils.params import (N_JOBS, Boolean, Integral, Interval, Options, RandomState, Real, validate_arguments)
 from .._utils.progress import progress_counter
+from .._utils.fixes import validate_data
 from ._regularisation import default_path, infer_param_name, locate_penalty
 from .._utils.text import Summary, interval, number, shorten, summary
 from .._utils.checks import check_random_state, check_real_range, fail, seed_sequence, shown
@@ -380,13 +381,8 @@ class StabilitySelection(*_BASES):
 
     def _validate(self, X, y):
         try:
-            from sklearn.utils.validation import validate_data
-        except ImportError:          # scikit-learn < 1.6
-            def validate_data(self, X, y, **kwargs):
-                return self._validate_data(X, y, y_numeric=False, multi_output=False,
-                                           **kwargs)
-        try:
-            return validate_data(self, X, y, accept_sparse="csr")
+            return validate_data(self, X, y, accept_sparse="csr", y_numeric=False,
+                                 multi_output=False)
         except (ValueError, TypeError) as exc:     # scikit-learn's checks, named
             fail(f"X, y: {' '.join(str(exc).split())}", exc)
 
