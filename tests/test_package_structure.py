@@ -47,8 +47,14 @@ def private_at_top(root=ROOT):
     """The private modules and folders lying at the package's top level."""
     root = pathlib.Path(root)
     files = [p.name for p in root.glob("_*.py") if p.name not in TOP_LEVEL_PRIVATE]
-    folders = [p.name for p in root.iterdir() if p.is_dir() and p.name.startswith("_")
-               and p.name != "__pycache__" and p.name not in PRIVATE_FOLDERS]
+    folders = [
+        p.name
+        for p in root.iterdir()
+        if p.is_dir()
+        and p.name.startswith("_")
+        and p.name != "__pycache__"
+        and p.name not in PRIVATE_FOLDERS
+    ]
     return sorted(files + folders)
 
 
@@ -66,10 +72,15 @@ def long_modules_without_reason(found, limit=LONG):
 def private_imports(found, root=ROOT):
     """(module, imported from, name) of every name with a leading underscore (not a
     dunder, not a module) that a module imports from another."""
-    return [(name, source, n) for name, path in found.items()
-            for source, names in shared.imports_of(path, root) for n in names
-            if n.startswith("_") and not (n.startswith("__") and n.endswith("__"))
-            and f"{source}.{n}" not in found]
+    return [
+        (name, source, n)
+        for name, path in found.items()
+        for source, names in shared.imports_of(path, root)
+        for n in names
+        if n.startswith("_")
+        and not (n.startswith("__") and n.endswith("__"))
+        and f"{source}.{n}" not in found
+    ]
 
 
 def root_imports(found, root=ROOT):
@@ -98,8 +109,14 @@ def graph_of(found, root=ROOT):
                 deps.add(f"{source}.{n}" if f"{source}.{n}" in found else source)
             if not names:
                 deps.add(source)
-        graph[name] = {d for d in deps if d in found and d != name
-                       and not name.startswith(d + ".") and not d.startswith(name + ".")}
+        graph[name] = {
+            d
+            for d in deps
+            if d in found
+            and d != name
+            and not name.startswith(d + ".")
+            and not d.startswith(name + ".")
+        }
     return graph
 
 
@@ -118,8 +135,11 @@ def folder_graph(found, root=ROOT, outside=()):
     ``outside`` (paths of folders of scripts that import the package)."""
     graph = {}
     sources = [(node_of(name, found), path) for name, path in found.items()]
-    sources += [(pathlib.Path(folder).name + "/", path) for folder in outside
-                for path in sorted(pathlib.Path(folder).rglob("*.py"))]
+    sources += [
+        (pathlib.Path(folder).name + "/", path)
+        for folder in outside
+        for path in sorted(pathlib.Path(folder).rglob("*.py"))
+    ]
     for node, path in sources:
         deps = graph.setdefault(node, set())
         for source, names in shared.imports_of(path, root):
@@ -175,15 +195,20 @@ def test_the_checks_see_each_defect(tmp_path):
     pkg = tmp_path / "propstab"
     (pkg / "sub").mkdir(parents=True)
     (pkg / "__init__.py").write_text("from .a import f\nVERSION = 1\n")
-    (pkg / "a.py").write_text("from .sub.b import g\n\ndef f():\n    return g()\n"
-                              + "#\n" * 997)
+    (pkg / "a.py").write_text("from .sub.b import g\n\ndef f():\n    return g()\n" + "#\n" * 997)
     (pkg / "_loose.py").write_text("")
     (pkg / "sub" / "__init__.py").write_text("")
     (pkg / "sub" / "b.py").write_text("def g():\n    from ..a import _x\n    return _x\n")
     (pkg / "sub" / "c.py").write_text("from .. import VERSION\n")
     found = modules(pkg)
-    assert sorted(found) == ["propstab", "propstab._loose", "propstab.a", "propstab.sub",
-                             "propstab.sub.b", "propstab.sub.c"]
+    assert sorted(found) == [
+        "propstab",
+        "propstab._loose",
+        "propstab.a",
+        "propstab.sub",
+        "propstab.sub.b",
+        "propstab.sub.c",
+    ]
     assert long_modules_without_reason(found) == {"propstab.a": 1001}
     (pkg / "a.py").write_text(REASON + "one generated table\n" + (pkg / "a.py").read_text())
     assert long_modules_without_reason(modules(pkg)) == {}

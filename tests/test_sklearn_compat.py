@@ -99,24 +99,31 @@ def test_the_search_and_the_transformer_run_on_both_branches(request, patched):
     rng = np.random.default_rng(0)
     X = rng.standard_normal((40, 6))
     y = X[:, :3].sum(axis=1) + 0.1 * rng.standard_normal(40)
-    search = propstab.StabilityGridSearch(Lasso(), {"alpha": [0.05, 0.2]}, n_runs=6,
-                                          random_state=0).fit(X, y)
-    selector = propstab.StabilitySelection(Lasso(), n_alphas=3, n_subsamples=10, cutoff=0.9,
-                                           PFER=1, random_state=0).fit(X, y)
+    search = propstab.StabilityGridSearch(
+        Lasso(), {"alpha": [0.05, 0.2]}, n_runs=6, random_state=0
+    ).fit(X, y)
+    selector = propstab.StabilitySelection(
+        Lasso(), n_alphas=3, n_subsamples=10, cutoff=0.9, PFER=1, random_state=0
+    ).fit(X, y)
     assert search.best_params_ in ({"alpha": 0.05}, {"alpha": 0.2})
     assert selector.get_support().shape == (6,)
     X[0, 0] = np.nan
     with pytest.raises(propstab.InvalidParameterError, match="X, y: .*NaN"):
-        propstab.StabilityGridSearch(Lasso(), {"alpha": [0.1]}, n_runs=4,
-                                     random_state=0).fit(X, y)
+        propstab.StabilityGridSearch(Lasso(), {"alpha": [0.1]}, n_runs=4, random_state=0).fit(X, y)
     if patched:
         assert calls and all("ensure_all_finite" in c for c in calls)
 
 
 def test_no_module_calls_a_renamed_or_private_sklearn_api_but_fixes():
-    pattern = re.compile(r"_validate_data|force_all_finite|_safe_tags|sklearn\.utils\._"
-                         r"|import get_tags|validation import validate_data")
-    found = [f"{p.relative_to(ROOT)}:{i}" for p in ROOT.rglob("*.py") if p.name != "fixes.py"
-             for i, line in enumerate(p.read_text().splitlines(), 1)
-             if pattern.search(line) and "_param_validation" not in line]
+    pattern = re.compile(
+        r"_validate_data|force_all_finite|_safe_tags|sklearn\.utils\._"
+        r"|import get_tags|validation import validate_data"
+    )
+    found = [
+        f"{p.relative_to(ROOT)}:{i}"
+        for p in ROOT.rglob("*.py")
+        if p.name != "fixes.py"
+        for i, line in enumerate(p.read_text().splitlines(), 1)
+        if pattern.search(line) and "_param_validation" not in line
+    ]
     assert not found

@@ -10,6 +10,15 @@ from ._assertions import (  # noqa: F401
 )
 from ._baselines import Baseline, BaselineMismatchError, fingerprint, selector_parameters
 
-__all__ = ["Baseline", "BaselineMismatchError", "NonInferiorityResult", "assert_measure_properties",
-           "assert_not_less_stable", "assert_stable", "decision", "fingerprint",
-           "parametrize_with_checks", "selector_parameters"]
+__all__ = [
+    "Baseline",
+    "BaselineMismatchError",
+    "NonInferiorityResult",
+    "assert_measure_properties",
+    "assert_not_less_stable",
+    "assert_stable",
+    "decision",
+    "fingerprint",
+    "parametrize_with_checks",
+    "selector_parameters",
+]
