@@ -21,7 +21,7 @@ test: setup
 LINT_PATHS := propstab tests properties scripts benchmarks studies examples r_compat \
 	conftest.py docs/conf.py docs/_ext docs/gallery
 lint:
-	black --check --quiet $(LINT_PATHS) || { echo "lint: run 'black $(LINT_PATHS)'"; exit 1; }
+	black --check $(LINT_PATHS) || { echo "lint: to format them: black $(LINT_PATHS)"; exit 1; }
 	flake8 $(LINT_PATHS)
 
 # Speed against floors, R and peers (prints ratios; minutes).

@@ -3,7 +3,8 @@
 ``Selection.intersections`` computes the intersection counts Z Z^T either by one
 float32 BLAS product or by a CSR product (propstab/_data/gram.py). The choice is made
 by ``dense_is_surely_cheaper`` and ``sparse_is_cheaper`` from the constants
-``DENSE_NS``, ``SCAN_NS`` and ``SPARSE_NS`` of that module. This script times both paths on a grid of selection matrices
+``DENSE_NS``, ``SCAN_NS`` and ``SPARSE_NS`` of that module. This script times both paths on a grid
+of selection matrices
 (uniform and "stable" selections, where a core of features is chosen by most
 runs), fits those constants by weighted least squares (relative error), and
 prints the fitted constants next to the ones in use, with the regret of the

@@ -24,8 +24,10 @@ from ._utils.checks import (
 )
 from ._data.convert_selection import as_selection
 from ._data.convert_matrices import as_similarity
+from .stability_selection._plots import plot_calibration
 
 __all__ = [
+    "plot_calibration",
     "plot_feature_stability_map",
     "plot_pareto_front",
     "plot_selection_frequencies",
@@ -955,7 +957,3 @@ def plot_halfwidth(
     ax.set_ylabel(f"stability ({est.measure})")
     ax.legend(loc="best", fontsize="small")
     return ax
-
-
-__all__ += ["plot_calibration"]
-from .stability_selection._plots import plot_calibration  # noqa: F401

@@ -89,7 +89,8 @@ class Found(Exception):
     References
     ----------
     MacIver, D. R., Hatfield-Dodds, Z. et al. (2019). Hypothesis: A new approach to
-    property-based testing. JOSS 4(43), 1891. doi:10.21105/joss.01891 (a failing example, raised and then shrunk).
+    property-based testing. JOSS 4(43), 1891. doi:10.21105/joss.01891 (a failing example, raised
+    and then shrunk).
 
     Examples
     --------
@@ -168,7 +169,8 @@ def search(
     References
     ----------
     MacIver, D. R., Hatfield-Dodds, Z. et al. (2019). Hypothesis: A new approach to
-    property-based testing. JOSS 4(43), 1891. doi:10.21105/joss.01891 (``given``, ``seed``, ``settings``
+    property-based testing. JOSS 4(43), 1891. doi:10.21105/joss.01891 (``given``, ``seed``,
+    ``settings``
     and shrinking).
 
     Examples

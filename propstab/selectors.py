@@ -28,14 +28,14 @@ import numpy as np
 
 # the rules for reading a fitted estimator; exported here (fits_a_classifier and
 # final_estimator for the resampling protocol)
-from ._utils.estimators import (
+from ._utils.estimators import (  # noqa: F401
     fits_a_classifier,
     final_estimator,
     has_rule,
     importances_of,
     ranking_of,
     support_of,
-)  # noqa: F401
+)
 from ._utils.params import N_FEATURES, Integral, Interval, Options, Param, Real, validate_params
 from ._utils.checks import (
     as_real_array,

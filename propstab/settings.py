@@ -24,7 +24,7 @@ from __future__ import annotations
 import contextlib
 import math
 import re
-from numbers import Integral, Real
+from numbers import Real
 
 from ._data.gram import get_pair_memory as budget_in_bytes, set_pair_memory as set_budget_in_bytes
 from ._utils.checks import fail, shown

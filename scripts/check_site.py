@@ -2,7 +2,8 @@
 
 Usage::
 
-    /usr/bin/python3 scripts/check_site.py                      # docs/_build/html, the default pages
+    /usr/bin/python3 scripts/check_site.py                      # docs/_build/html, the default
+    pages
     /usr/bin/python3 scripts/check_site.py --html DIR --screenshots DIR index.html ...
 
 The pages are served over HTTP from 127.0.0.1 (as a web server would serve the site;
@@ -87,7 +88,8 @@ function report() {
     title: document.title,
     h1: (document.querySelector("h1") || {}).textContent || "",
     nav: Array.from(document.querySelectorAll("nav a, .navbar a")).map(a => a.textContent.trim()),
-    errors: Array.from(document.querySelectorAll(arguments_errors)).map(e => e.outerHTML.slice(0, 200)),
+    errors: Array.from(document.querySelectorAll(arguments_errors)).map(e => e.outerHTML.slice(0,
+    200)),
     images: images.length,
     broken: images.filter(i => !(i.complete && i.naturalWidth > 0)).map(i => i.src),
     math: document.querySelectorAll('script[type^="math/tex"]').length,

@@ -291,9 +291,9 @@ def study(pipelines, datasets, Ms, repeats, pool, seed, report=None):
 
 def markdown(rows) -> str:
     head = (
-        "| data | pipeline | Phi | drop | q (0.05, 0.1) | M | NI (margin 0.05): fails, unchanged | "
-        "fails, drop 0.05 | fails, drop 0.1 | drop test: fails, unchanged | "
-        "power, drop 0.05 | power, drop 0.1 |"
+        "| data | pipeline | Phi | drop | q (0.05, 0.1) | M "
+        "| NI (margin 0.05): fails, unchanged | fails, drop 0.05 | fails, drop 0.1 "
+        "| drop test: fails, unchanged | power, drop 0.05 | power, drop 0.1 |"
     )
     lines = [head, "|" + "---|" * 12]
     for r in rows:

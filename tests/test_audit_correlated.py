@@ -2,7 +2,8 @@
 
 A correlated measure's declaration holds for EVERY admissible similarity matrix C (and
 importance matrix): the audit draws C (and importance weights) with each example
-(``search_in_contexts`` in propstab/auditing/_subjects.py). Every cell of the final table (docs/table41.md,
+(``search_in_contexts`` in propstab/auditing/_subjects.py). Every cell of the final table
+(docs/table41.md,
 "Correlated feature spaces") is pinned here: each refutation by its minimal counterexample
 with the values recomputed in fractions (slow literal twins of the definitions), each
 claim by the audit and, for CORRECTION_FOR_CHANCE, by exact enumeration of H0 with a
@@ -20,7 +21,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.errors import InvalidArgument
 
-import propstab
 from propstab import Axiom, UndefinedMeasureWarning, list_measures
 from propstab import measures as pm
 from propstab.auditing._examples import CONTEXT_FAMILIES

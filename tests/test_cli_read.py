@@ -9,7 +9,6 @@ import json
 
 import numpy as np
 import pandas as pd
-import pytest
 
 import propstab
 from propstab._data.readers import read_feature_names, read_selection, read_similarity

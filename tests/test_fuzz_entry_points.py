@@ -24,14 +24,11 @@ import contextlib
 import dataclasses
 import functools
 import importlib
-import inspect
 import json
 import os
-import warnings
-from typing import Any, Callable, Dict, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, Optional, Tuple
 
 import numpy as np
-import pandas as pd
 import pytest
 from hypothesis import HealthCheck, Phase, find, given, settings
 from hypothesis import strategies as st

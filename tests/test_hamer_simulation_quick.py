@@ -5,7 +5,6 @@ from types import SimpleNamespace
 
 import matplotlib  # noqa: F401 - the simulation needs both: fail, never skip,
 import sklearn  # noqa: F401     without them
-import pytest
 
 import shared  # tests/shared.py (tests/ is on sys.path)
 

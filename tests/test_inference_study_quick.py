@@ -2,7 +2,8 @@
 
 Coverage of the Thm 6 intervals (thesis Tables 6.2, 6.3), consistency (Fig 6.2), T_M
 under H0 and H1 (Fig 6.4), jackknife coverage, the paired test's level and power, and
-the coverage and bias of Conger's kappa with varying subset sizes, with hundreds of repeats and tolerances of 4 binomial standard errors (fixed seed).
+the coverage and bias of Conger's kappa with varying subset sizes, with hundreds of repeats and
+tolerances of 4 binomial standard errors (fixed seed).
 """
 from __future__ import annotations
 

@@ -15,7 +15,6 @@
 A package's ``__init__`` gathering its modules, and a module importing its own package,
 are not cycles: the package is its modules' front.
 """
-import ast
 import pathlib
 
 import shared  # tests/shared.py: imports_of, import_order

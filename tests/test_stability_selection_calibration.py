@@ -18,7 +18,7 @@ from sklearn.linear_model import Lasso, LogisticRegression
 
 from calibration_twins import fdp_plus_twin, r_round, stability_score_twin
 from fractions import Fraction
-from propstab import InvalidParameterError, StabilitySelection
+from propstab import StabilitySelection
 from propstab.calibration import SHARP_PI_GRID, STABL_THRESHOLDS, Calibration
 
 

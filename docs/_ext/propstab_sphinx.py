@@ -19,10 +19,8 @@ from __future__ import annotations
 
 import importlib
 import inspect
-import os
 import pathlib
 import re
-import sys
 import textwrap
 import types
 
@@ -247,7 +245,8 @@ def _verdict_table(rows: list, axioms, ranking: bool = False) -> str:
         lines += [
             f"   * - :ref:`{a.label} <axiom-{a.name.lower()}>`",
             f"     - {mark}",
-            f"     - {meaning[0].upper() + meaning[1:]}. {_capital(_evidence(r, ranking)) if r else ''}",
+            f"     - {meaning[0].upper() + meaning[1:]}. "
+            f"{_capital(_evidence(r, ranking)) if r else ''}",
         ]
     return "\n".join(lines) + "\n"
 
@@ -358,7 +357,8 @@ def _measure_page(info, rows_by_label: dict, audit_note: str) -> str:
     out.append(
         f'``propstab.estimate({Z}, measure="{name}")`` gives the value with its '
         "variance (its ``method`` says which: analytic where a closed form is known, "
-        "else the delete-one-run jackknife or the bootstrap); its ``confidence_interval()`` is the interval (below 100 runs "
+        "else the delete-one-run jackknife or the bootstrap); its "
+        "``confidence_interval()`` is the interval (below 100 runs "
         "the logit interval with the jackknife variance, which held its level best in "
         "the validation study), and :func:`propstab.one_sample_test` and "
         ":func:`propstab.two_sample_test` test it. The methods and their coverage: "

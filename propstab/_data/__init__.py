@@ -1,1 +1,2 @@
-"""Input data: selection and rank matrices, similarity and importance matrices, file readers, the Gram product."""
+"""Input data: selection and rank matrices, similarity and importance matrices, file
+readers, the Gram product."""

@@ -267,7 +267,8 @@ def as_input(kind: str, X, *, n_features=None, feature_names=None, argument=None
     Traceback (most recent call last):
     ...
     propstab.InvalidParameterError: Z: the measure 'spearman' takes a rank matrix (runs x
-    features, rank 1 the most important feature of a run); ranks must be numbers in 1..d (d = 2); got 0.0 at
+    features, rank 1 the most important feature of a run); ranks must be numbers in 1..d (d = 2);
+    got 0.0 at
     run 0, feature 1 (a 0/1 selection matrix is not a ranking: use a set measure, or
     as_rankings(W, kind='scores') for weights)
     """

@@ -224,8 +224,9 @@ def _from_index_sets(Z, n_features, feature_names, argument: str = "Z") -> Selec
                         and not isinstance(item, bool)
                     ):
                         fail(
-                            f"{argument}: run {i} contains {item!r} ({type(item).__name__}); feature "
-                            f"indices must be integers, not floats",
+                            f"{argument}: run {i} contains {item!r} "
+                            f"({type(item).__name__}); feature indices must be integers, "
+                            f"not floats",
                             TypeError,
                         )
                     fail(
@@ -318,7 +319,8 @@ def as_selection(Z, *, n_features: Optional[int] = None, feature_names=None) -> 
     >>> as_selection([[0, 2]], n_features=3)
     Traceback (most recent call last):
     ...
-    propstab.InvalidParameterError: Z: a selection matrix needs at least 2 runs (rows); got 1 run(s)
+    propstab.InvalidParameterError: Z: a selection matrix needs at least 2 runs (rows); got 1
+    run(s)
     """
     return selection_of(Z, n_features=n_features, feature_names=feature_names)
 

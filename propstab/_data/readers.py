@@ -17,7 +17,8 @@ Selection files
   ``DataFrame.to_csv`` and R's ``write.csv`` write by default, is detected: the
   header's first cell is empty, or the first column holds distinct labels that
   are not 0/1 while every other column is 0/1 (``index_col`` decides otherwise).
-  Lines starting with ``#`` are comments (a ``#`` inside a name is kept). ``.txt`` is comma separated when its
+  Lines starting with ``#`` are comments (a ``#`` inside a name is kept). ``.txt`` is comma
+  separated when its
   first line has a comma, else tab or whitespace separated.
 - the same text files with ``index_lines=True``: one run per line listing the
   selected features, by index or by name (an empty line is an empty run).

@@ -220,8 +220,10 @@ class Selection:
         """The size k every run selects, or None when the row sizes vary.
 
         >>> from propstab import as_selection
-        >>> as_selection([[1, 1, 0], [0, 1, 1]]).common_size(), as_selection([[1, 0], [1, 1]]).common_size()
-        (2, None)
+        >>> as_selection([[1, 1, 0], [0, 1, 1]]).common_size()
+        2
+        >>> as_selection([[1, 0], [1, 1]]).common_size() is None
+        True
         """
         k = self.row_sizes
         if k.size and np.any(k != k[0]):

@@ -81,7 +81,8 @@ def check_backend(name: str, value, function=None):
     >>> check_backend("backend", "spark")
     Traceback (most recent call last):
     ...
-    propstab.InvalidParameterError: backend: must be None, a joblib backend (dask, loky, multiprocessing, sequential, threading) or a dask.distributed Client; got 'spark'
+    propstab.InvalidParameterError: backend: must be None, a joblib backend (dask, loky,
+    multiprocessing, sequential, threading) or a dask.distributed Client; got 'spark'
     """
     if value is None or is_client(value):
         return value
@@ -122,7 +123,8 @@ def check_checkpoint_seed(checkpoint, random_state, draws: str, function=None) -
     >>> check_checkpoint_seed("ckpt", None, "resamples")
     Traceback (most recent call last):
     ...
-    propstab.InvalidParameterError: checkpoint: needs a fixed random_state (an int or a SeedSequence), so that the call run again draws the same resamples; got random_state=None
+    propstab.InvalidParameterError: checkpoint: needs a fixed random_state (an int or a
+    SeedSequence), so that the call run again draws the same resamples; got random_state=None
     """
     if checkpoint is not None and random_state is None:
         fail(
@@ -594,7 +596,8 @@ class Checkpoint:
     >>> Checkpoint(folder, {"n_runs": "20"})
     Traceback (most recent call last):
     ...
-    propstab.InvalidParameterError: checkpoint: ... holds the runs of another call: n_runs differs (checkpoint: 10, this call: 20); use another directory, or delete this one to start again
+    propstab.InvalidParameterError: checkpoint: ... holds the runs of another call: n_runs differs
+    (checkpoint: 10, this call: 20); use another directory, or delete this one to start again
     """
 
     MANIFEST = "manifest.json"

@@ -57,8 +57,6 @@ from typing import Optional
 from ._checks import (
     CHECKS,
     DEFAULT_MAX_EXAMPLES,
-    MAX_FEATURES,
-    MAX_RUNS,
     check_bounds,
     check_correction_for_chance,
     check_fully_defined,
@@ -67,7 +65,7 @@ from ._checks import (
 )
 from ._loader import load_function
 from ._report import AuditTable, CheckResult
-from ._subjects import CONTEXT_ENUMERATION_LIMIT, VARIANTS, Subject, registered_subjects, subject
+from ._subjects import VARIANTS, Subject, registered_subjects, subject
 from ..registry._registry import MeasureInfo, Variant, as_axiom, list_measures, lookup
 from .._utils.checks import fail
 from .._utils.execution import BACKEND, FORK, fork_available, run_tasks
@@ -324,7 +322,8 @@ def audit(
     >>> propstab.audit("nogueira", claims=["bounds"])
     Traceback (most recent call last):
     ...
-    propstab.InvalidParameterError: claims: 'nogueira' is a registered measure: it declares its own claims and
+    propstab.InvalidParameterError: claims: 'nogueira' is a registered measure: it declares its
+    own claims and
     bounds; declaration keywords apply only to a user function f(Z) -> float; got
     claims=['bounds']
     """

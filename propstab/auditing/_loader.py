@@ -50,7 +50,8 @@ def load_function(spec: str) -> Callable[[np.ndarray], float]:
     >>> load_function("mine.txt:coverage")
     Traceback (most recent call last):
     ...
-    propstab.InvalidParameterError: target: must be 'path/to/file.py:function'; got 'mine.txt:coverage'
+    propstab.InvalidParameterError: target: must be 'path/to/file.py:function'; got
+    'mine.txt:coverage'
     """
     import importlib.util
     import pathlib

@@ -349,7 +349,8 @@ def subject(
     (:meth:`~propstab.registry.Declaration.of`) comes
     from the keywords or from attributes of the function of the same names
     (``f.claims``, ``f.lower``, ``f.upper``, ``f.orientation``, ``f.domain``,
-    ``f.null_value``, ``f.pairwise``, ``f.symmetric``, ``f.input``), keywords first. ``claims`` is a
+    ``f.null_value``, ``f.pairwise``, ``f.symmetric``, ``f.input``), keywords first. ``claims`` is
+    a
     mapping {Axiom or name: bool} or an iterable of the claimed axioms; unlisted axioms
     are disclaimed. ``pairwise=True`` states that f is the average of a pair score over
     pairs of runs, which makes exact null expectations available for any size;
@@ -420,7 +421,8 @@ def subject(
     >>> subject("nogueira", claims=["bounds"])
     Traceback (most recent call last):
     ...
-    propstab.InvalidParameterError: claims: 'nogueira' is a registered measure: it declares its own claims and
+    propstab.InvalidParameterError: claims: 'nogueira' is a registered measure: it declares its
+    own claims and
     bounds; declaration keywords apply only to a user function f(Z) -> float; got
     claims=['bounds']
     """

@@ -1,4 +1,5 @@
-"""The stability estimate: StabilityEstimate and its intervals, estimate(), the Wald interval, population_stability.
+"""The stability estimate: StabilityEstimate and its intervals, estimate(), the Wald
+interval, population_stability.
 
 Part of :mod:`propstab.inference` (public names are imported from there).
 """
@@ -631,7 +632,8 @@ def estimate(
         For a pairwise measure (a mean over pairs of runs, without
         ``correction_for_chance``): an integer B (at most 10^8) estimates it from B
         ordered pairs drawn uniformly with replacement (seeded by the option
-        ``random_state``, default 0) and returns a :class:`~propstab.inference.SampledPairsEstimate` with the variance of
+        ``random_state``, default 0) and returns a
+        :class:`~propstab.inference.SampledPairsEstimate` with the variance of
         both sources (runs and pairs); ``"all"`` uses every pair; ``"auto"`` samples
         10^5 pairs (with a :class:`~propstab.SampledPairsWarning`) only above 5 x 10^8
         pairs of runs (M > 31,623), else uses every pair.

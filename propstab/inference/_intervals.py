@@ -26,7 +26,7 @@ import warnings
 from typing import Tuple
 
 import numpy as np
-from scipy import special, stats
+from scipy import special
 
 from .._utils.exceptions import UndefinedMeasureWarning
 from ..measures._variance import (

@@ -7,7 +7,6 @@ from __future__ import annotations
 import dataclasses
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 import numpy as np
-from .._utils.exceptions import undefined
 from ..registry._registry import get_measure
 from .._utils.results import Result, frame_of
 from .._utils.text import Summary, number, summary

@@ -22,7 +22,8 @@ n), ``two-sided``: twice the smaller, at most 1; D* and D are compared with scip
 relative tolerance of 100 machine epsilons.
 
 The values D* come from the measure's kernels for every rearrangement at once
-(:func:`propstab.inference._intervals.replicates`, the machinery of the vectorised bootstrap, on the
+(:func:`propstab.inference._intervals.replicates`, the machinery of the vectorised bootstrap, on
+the
 pooled runs with each group's run indices); a measure without a kernel is recomputed on
 each group.
 """

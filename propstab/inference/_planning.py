@@ -1,4 +1,5 @@
-"""Run planning: the half-width against M (halfwidth_curve) and the runs a half-width needs (runs_needed).
+"""Run planning: the half-width against M (halfwidth_curve) and the runs a half-width needs
+(runs_needed).
 
 Part of :mod:`propstab.inference` (public names are imported from there).
 """

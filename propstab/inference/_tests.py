@@ -1,4 +1,5 @@
-"""The one- and two-sample tests and their results (thesis sec. 5.2.5, Thm 7; permutation tests below 100 runs).
+"""The one- and two-sample tests and their results (thesis sec. 5.2.5, Thm 7; permutation
+tests below 100 runs).
 
 Part of :mod:`propstab.inference` (public names are imported from there).
 """
@@ -9,7 +10,7 @@ import math
 import warnings
 from typing import Optional, Tuple
 import numpy as np
-from scipy import special, stats
+from scipy import special
 from .._utils.checks import fail
 from ._intervals import bootstrap_variance, clip, transformed_statistic, transformed_wald
 from ._permutation import permutation_test

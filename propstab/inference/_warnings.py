@@ -1,4 +1,5 @@
-"""The warnings of inference, the constants its modules share, and the small-M study's numbers that the warnings quote.
+"""The warnings of inference, the constants its modules share, and the small-M study's
+numbers that the warnings quote.
 
 Part of :mod:`propstab.inference` (public names are imported from there).
 """
@@ -248,7 +249,8 @@ def varying_sizes_note(measure: str, subset_sizes, n_features: int) -> Optional[
     >>> varying_sizes_note("nogueira", [2, 2, 2, 2], 10) is None
     True
     >>> print(varying_sizes_note("nogueira", [1, 9, 2, 8], 10))
-    subset sizes vary: nogueira's expectation under chance is -0.1667, not 0; measure='conger' is corrected for chance exactly (docs/varying_sizes.md)
+    subset sizes vary: nogueira's expectation under chance is -0.1667, not 0; measure='conger' is
+    corrected for chance exactly (docs/varying_sizes.md)
     """
     if get_measure(measure).name != "nogueira" or subset_sizes is None:
         return None

@@ -548,7 +548,6 @@ def call_r_code(code: str, label: str, /, *args, **kwargs):
 
 def _safe_call(fn, label: str, args, kwargs):
     """``fn(*args, **kwargs)`` in R inside tryCatch: the value, or RReferenceError."""
-    ro = _STATE["robjects"]
     with _quiet_console():
         out = _STATE["safe_call"](fn, base_function("list")(*args, **kwargs))
     value, warns, failed = out[0], list(out[1]), bool(out[2][0])

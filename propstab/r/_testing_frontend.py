@@ -155,7 +155,8 @@ def expect_measure_properties(fun, name: str, **arguments) -> dict:
     ...                                 claims=["bounds", "maximum"], lower=0, upper=1,
     ...                                 max_examples=30)
     >>> out["passed"], out["message"]
-    (False, 'coverage claims maximum but it is violated: identical rows but value 0.5 != declared maximum 1; shrunk counterexample rbind(c(1, 0), c(1, 0)) (values 0.5, 1)')
+    (False, 'coverage claims maximum but it is violated: identical rows but value 0.5 != declared
+    maximum 1; shrunk counterexample rbind(c(1, 0), c(1, 0)) (values 0.5, 1)')
     """
     out = audit_function(fun, name, **arguments)
     for row in out["rows"]:
@@ -181,7 +182,8 @@ def violation_message(name: str, axiom: str, reason: str, counterexample: str, v
     Examples
     --------
     >>> violation_message("coverage", "maximum", "identical rows but value 0.5", "[[1, 0]]")
-    'coverage claims maximum but it is violated: identical rows but value 0.5; shrunk counterexample rbind(c(1, 0))'
+    'coverage claims maximum but it is violated: identical rows but value 0.5; shrunk
+    counterexample rbind(c(1, 0))'
     """
     try:
         code = r_literal(ast.literal_eval(counterexample)) if counterexample else "none"

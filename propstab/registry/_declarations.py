@@ -654,7 +654,9 @@ def claims(*positional, **decided) -> "dict[Axiom, bool]":
     >>> claims(True, True, True, True, False)
     Traceback (most recent call last):
     ...
-    propstab.InvalidParameterError: fully_defined: claims(...) takes each axiom by keyword (fully_defined=..., monotonicity=..., bounds=..., maximum=..., correction_for_chance=...); got 5 positional value(s): (True, True, True, True, False)
+    propstab.InvalidParameterError: fully_defined: claims(...) takes each axiom by keyword
+    (fully_defined=..., monotonicity=..., bounds=..., maximum=..., correction_for_chance=...);
+    got 5 positional value(s): (True, True, True, True, False)
     """
     spelled = ", ".join(f"{k}=..." for k in CLAIM_KEYWORDS)
     if positional:

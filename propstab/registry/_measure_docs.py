@@ -31,10 +31,17 @@ def properties_table(info: Any) -> str:
     v = max(len(r[1]) for r in rows)
     line = "=" * w + " " + "=" * v
     body = "\n".join(f"{a:<{w}} {c}" for a, c in rows)
+    domain = (
+        "constant subset size only"
+        if info.domain == "constant_size"
+        else "any R"
+        if info.input == "ranking"
+        else "any Z"
+    )
     extra = [
         f"Bounds: [{info.bounds[0]}, {info.bounds[1]}]; higher is "
         f"{'more' if info.orientation == 'higher' else 'less'} stable; "
-        f"domain: {'constant subset size only' if info.domain == 'constant_size' else 'any R' if info.input == 'ranking' else 'any Z'}."
+        f"domain: {domain}."
     ]
     if info.r_reference is not None:
         extra.append(

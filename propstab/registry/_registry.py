@@ -18,7 +18,8 @@ A registry entry is a measure's whole contract:
 - its :class:`RReference`, with the known R-side differences (:class:`ExpectedDifference`).
 
 The registry is three modules by concern: the declaration types
-(:mod:`propstab.registry._declarations`), the R metadata (:mod:`propstab.registry._r_metadata`) and the
+(:mod:`propstab.registry._declarations`), the R metadata (:mod:`propstab.registry._r_metadata`)
+and the
 generated docstrings (:mod:`propstab.registry._measure_docs`); this module holds the entries,
 :func:`register` and the lookup, and re-exports the types (``from propstab.registry._registry
 import RReference`` keeps working). Contributors import everything from the public

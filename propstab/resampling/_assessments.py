@@ -260,7 +260,8 @@ class Comparison(Result):
     lasso0.2   0.4430     0.0678  [0.2840, 0.5783]   0.2739 (0.0359)  3          0       *
     lasso0.5   0.9587     0.0360  [0.7300, 0.9943]   0.2195 (0.0220)  2.05       0       *
     scores: Lasso (own) on held-out rows; SE over resamples
-    paired two-sided permutation tests, Holm's correction: 3 of 3 pairs differ at p < 0.05 (see .tests)
+    paired two-sided permutation tests, Holm's correction: 3 of 3 pairs differ at p < 0.05 (see
+    .tests)
     >>> c.to_frame()["pareto_optimal"].tolist()
     [False, True, True]
     """

@@ -679,7 +679,7 @@ def _first_failed(plan: Plan, error, n_runs: int) -> None:
         return
     try:
         fit_selector(plan.selector, plan.X, plan.y)
-    except Exception as exc:  # noqa: BLE001 - the same failure on the full data
+    except Exception:  # noqa: BLE001 - the same failure on the full data
         fail(
             f"selector: the first run failed and so does a fit on the full data "
             f"{skipped}: {type_name}: {message}"

@@ -96,7 +96,8 @@ def matrix_from_rows(rows, n_features: int, *, base: int = 0) -> np.ndarray:
     >>> matrix_from_rows([[3]], 3)
     Traceback (most recent call last):
     ...
-    propstab.InvalidParameterError: rows: run 0 selects the index 3, outside 0..2 (0-based, n_features = 3)
+    propstab.InvalidParameterError: rows: run 0 selects the index 3, outside 0..2 (0-based,
+    n_features = 3)
     """
     d = check_int_range("n_features", n_features, minimum=1, owner="matrix_from_rows")
     if isinstance(base, bool) or not isinstance(base, numbers.Integral) or base not in (0, 1):

@@ -54,7 +54,8 @@ class BaselineMismatchError(ValueError):
     ...     b.check_compatible(measure="nogueira")
     ... except BaselineMismatchError as error:
     ...     print(error)
-    measure: the baseline is compared under 'jaccard'; got 'nogueira' (make the baseline again, e.g. pytest --propstab-update-baselines)
+    measure: the baseline is compared under 'jaccard'; got 'nogueira' (make the baseline again,
+    e.g. pytest --propstab-update-baselines)
     """
 
 
@@ -94,8 +95,10 @@ def fingerprint(a) -> Optional[dict]:
     >>> f = fingerprint(np.arange(6.0).reshape(3, 2))
     >>> f["shape"], f["dtype"], len(f["sha256"])
     ([3, 2], 'float64', 64)
-    >>> f == fingerprint(np.arange(6.0).reshape(3, 2)), f == fingerprint(np.arange(6).reshape(3, 2))
-    (True, False)
+    >>> f == fingerprint(np.arange(6.0).reshape(3, 2))
+    True
+    >>> f == fingerprint(np.arange(6).reshape(3, 2))       # the dtype counts
+    False
     """
     if a is None:
         return None
@@ -269,7 +272,8 @@ class Baseline(Result):
     >>> b.check_compatible(X=X + 1)
     Traceback (most recent call last):
     ...
-    propstab.testing.BaselineMismatchError: X: differs from the data the baseline was made from (fingerprint 4 x 3 float64 ...
+    propstab.testing.BaselineMismatchError: X: differs from the data the baseline was made from
+    (fingerprint 4 x 3 float64 ...
     """
 
     selection: np.ndarray

@@ -16,7 +16,6 @@ import warnings
 import matplotlib.pyplot as plt
 from sklearn.datasets import load_breast_cancer, load_diabetes
 from sklearn.linear_model import Lasso, LogisticRegression
-from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
 
 from propstab import StabilitySelection
