@@ -33,7 +33,6 @@ __all__ = [
     "check_fully_defined",
     "check_maximum",
     "check_monotonicity",
-    "check_one",
     "load_function",
     "subject",
 ]

@@ -17,7 +17,6 @@ __all__ = [
     "assert_measure_properties",
     "assert_not_less_stable",
     "assert_stable",
-    "decision",
     "fingerprint",
     "parametrize_with_checks",
     "selector_parameters",
