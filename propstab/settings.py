@@ -187,7 +187,7 @@ def set_pair_memory(memory) -> int:
     >>> set_pair_memory(previous)
     256000000
     """
-    return set_budget_in_bytes(memory)
+    return set_budget_in_bytes(parse_memory("memory", memory, function="set_pair_memory"))
 
 
 @contextlib.contextmanager

@@ -25,8 +25,10 @@ at once (``exactly two of cutoff, q and PFER``) stays in the function's body.
 
 The decorated function keeps its signature; its declaration is
 ``parameter_constraints(function)``. The arguments are validated in the order of the
-declaration, and the function receives the checked values (``int`` for an integer
-interval, ``float`` for a real one, ``bool`` for a Boolean).
+declaration, and the function receives them **as given**: a declaration checks, it does
+not convert, so that a parameter's annotation says what the body receives. A body that
+needs a converted value converts it by an explicit call (the registry's entry of a measure
+name: ``lookup``; a seed from any random state: ``check_random_state``).
 """
 from __future__ import annotations
 
@@ -405,9 +407,10 @@ def validate_params(constraints: Mapping[str, Any], *, function: Optional[str] =
     Returns
     -------
     callable
-        The decorator. The decorated function has the same signature; an invalid
-        argument raises :class:`~propstab.InvalidParameterError` naming the parameter
-        and the function, before the function runs.
+        The decorator. The decorated function has the same signature and receives its
+        arguments unchanged; an invalid argument raises
+        :class:`~propstab.InvalidParameterError` naming the parameter and the function,
+        before the function runs.
     """
     rules = {
         name: (rule if isinstance(name, tuple) else _as_rule(rule))
@@ -437,8 +440,8 @@ def validate_params(constraints: Mapping[str, Any], *, function: Optional[str] =
             except TypeError as exc:  # as Python itself says it
                 raise TypeError(f"{name}: {exc}") from None
             bound.apply_defaults()
-            validate_arguments(rules, bound.arguments, function=name)
-            return func(*bound.args, **bound.kwargs)
+            validate_arguments(rules, dict(bound.arguments), function=name)
+            return func(*bound.args, **bound.kwargs)  # the values as given: checked only
 
         wrapper.parameter_constraints = rules
         return wrapper

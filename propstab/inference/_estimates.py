@@ -30,7 +30,7 @@ from ..measures._variance import (
 from .._utils.exceptions import UndefinedMeasureWarning, undefined, warn
 from ..measures._stability import MEASURE_NAME
 from .._utils.params import N_FEATURES, Options, validate_params
-from ..registry._registry import get_measure, list_measures
+from ..registry._registry import get_measure, list_measures, lookup
 from .._utils.results import Result
 from .._utils.text import Summary, interval, level_label, number, size_text, summary
 from .._data.convert_rankings import as_input
@@ -716,6 +716,7 @@ def estimate(
     >>> round(estimate(Z, "jaccard").variance, 4)
     0.1111
     """
+    measure = lookup(measure, argument="measure", function="estimate").name
     info = get_measure(measure)
     sel = as_input(
         info.input,

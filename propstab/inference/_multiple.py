@@ -7,12 +7,12 @@ from __future__ import annotations
 import dataclasses
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 import numpy as np
-from ..registry._registry import get_measure
+from ..registry._registry import get_measure, lookup
 from .._utils.results import Result, frame_of
 from .._utils.text import Summary, number, summary
 from .._utils.params import Checked, Options, validate_params
 from .._data.convert_rankings import as_named_input
-from .._utils.checks import check_choice, fail
+from .._utils.checks import check_choice, check_random_state, fail
 from ._tests import COMPARISON_RULES, TwoSampleTestResult, compare
 
 
@@ -365,6 +365,9 @@ def pairwise_tests(
     >>> [round(r["pvalue_fdr_bh"], 4) for r in fdr.rows]     # 1, then 3/2 x 0.02502 twice
     [1.0, 0.0375, 0.0375]
     """
+    measure = lookup(measure, argument="measure", function="pairwise_tests").name
+    random_state = check_random_state("random_state", random_state, function="pairwise_tests")
+    correction = _check_correction("correction", correction, function="pairwise_tests")
     if isinstance(matrices, Mapping):
         names, items = list(matrices.keys()), list(matrices.values())
     elif isinstance(matrices, Sequence) and not isinstance(matrices, (str, bytes)):

@@ -27,12 +27,12 @@ from .._utils.params import (
     Real,
     validate_params,
 )
-from ..registry._registry import get_measure
+from ..registry._registry import get_measure, lookup
 from .._utils.results import UnpackingResult
 from .._utils.text import Summary, interval, level_label, number, summary
 from .._data.convert_rankings import as_named_input
 from ..registry._option_checks import check_comparable, check_null_value
-from .._utils.checks import check_confidence_level
+from .._utils.checks import check_confidence_level, check_random_state
 from ._warnings import (
     ALTERNATIVES,
     CI_METHODS,
@@ -615,6 +615,7 @@ def one_sample_test(
     >>> round(res.statistic, 4), round(res.pvalue, 4)
     (1.3856, 0.0829)
     """
+    measure = lookup(measure, argument="measure", function="one_sample_test").name
     est = estimate(
         Z, measure, method=method, n_features=n_features, feature_names=feature_names, **options
     )
@@ -932,6 +933,8 @@ def two_sample_test(
     >>> round(two_sample_test(Z1, Z2, paired=True, test="asymptotic").statistic, 4)
     3.289
     """
+    measure = lookup(measure, argument="measure", function="two_sample_test").name
+    random_state = check_random_state("random_state", random_state, function="two_sample_test")
     kind = get_measure(measure).input
     sel1 = as_named_input(
         kind, Z1, "Z1", n_features=n_features, feature_names=feature_names, owner=measure

@@ -96,7 +96,7 @@ def stability(
     >>> stability([[1, 1, 0], [1, 0, 1]], measure="dice")
     0.5
     """
-    info = measure  # the registry's entry (the declared rule's value)
+    info = lookup(measure, argument="measure", function="stability")
     data = as_input(
         info.input,
         Z,

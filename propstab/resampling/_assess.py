@@ -12,7 +12,8 @@ from typing import Optional, Sequence, Tuple
 import numpy as np
 
 from .. import inference
-from .._utils.checks import fail
+from .._utils.checks import check_random_state, fail
+from ..registry._registry import lookup
 from .._utils.exceptions import UndefinedMeasureWarning, warn
 from ..measures._stability import MEASURE_NAME
 from .._utils.params import Checked, Integral, Interval, Real, validate_params
@@ -324,6 +325,10 @@ def assess(
     >>> b.result.n_runs, bool(b.halfwidth <= 0.1)
     (102, True)
     """
+    random_state = check_random_state("random_state", random_state, function="assess")
+    measure = (
+        None if measure is None else lookup(measure, argument="measure", function="assess").name
+    )
     options = measure_options or {}
     measure = _assessed_measure(measure, output)
     from ..registry._registry import get_measure

@@ -30,7 +30,14 @@ from .._utils.params import (
 )
 from .._utils.progress import progress_counter
 from .._data.convert_selection import as_selection
-from .._utils.checks import check_int_range, fail, is_one_of, seed_sequence, shown
+from .._utils.checks import (
+    check_int_range,
+    check_random_state,
+    fail,
+    is_one_of,
+    seed_sequence,
+    shown,
+)
 from ..selectors import (
     OUTPUTS,
     fit_selector,
@@ -392,6 +399,7 @@ def resample(
     >>> res.selection.n_runs, float(res.frequencies[0])
     (10, 1.0)
     """
+    random_state = check_random_state("random_state", random_state, function="resample")
     plan = planned(
         selector,
         X,

@@ -308,9 +308,9 @@ def stability_score(frequencies, n_runs, pi=None, *, n_categories=3):
     >>> stability_score(freq, 20, [0.6, 0.7, 0.8]).round(4).tolist()   # as sharp's
     [12.7842, 23.7375, 42.0834]
     """
-    freq = frequencies
+    freq = _frequencies("frequencies", frequencies, "stability_score")  # as an array
     K = int(n_runs)
-    pis = SHARP_PI_GRID if pi is None else pi
+    pis = SHARP_PI_GRID if pi is None else _grid("pi", pi, "stability_score")
     scalar = pis.ndim == 0
     pis = np.atleast_1d(pis).astype(np.float64)
     N = freq.shape[-1]
@@ -421,11 +421,17 @@ def fdp_plus(frequencies, artificial_frequencies, thresholds=None, *, artificial
     >>> fdp_plus(real, artificial, [0.0, 0.4, 0.7]).tolist()   # (1+3)/5, (1+1)/3, 1/2
     [0.8, 0.6666666666666666, 0.5]
     """
-    t = STABL_THRESHOLDS if thresholds is None else thresholds
+    t = (
+        STABL_THRESHOLDS
+        if thresholds is None
+        else check_thresholds("thresholds", thresholds, "fdp_plus", closed="left")
+    )
     scalar = t.ndim == 0
     t = np.atleast_1d(t)
-    real = np.sort(frequencies)
-    fake = np.sort(artificial_frequencies)
+    real = np.sort(_frequencies("frequencies", frequencies, "fdp_plus", ndim=(1,)))
+    fake = np.sort(
+        _frequencies("artificial_frequencies", artificial_frequencies, "fdp_plus", ndim=(1,))
+    )
     n_real = real.size - np.searchsorted(real, t, side="right")  # > t
     n_fake = fake.size - np.searchsorted(fake, t, side="right")
     curve = (1 + n_fake / float(artificial_proportion)) / np.maximum(1, n_real)

@@ -622,9 +622,11 @@ def error_control(
     >>> ec.cutoff, ec.PFER                        # as stabs::stabsel_parameters
     (0.76, 0.98)
     """
-    # the arguments' rules are declared above (validated in that order); what follows
-    # is the computation and the rules of its derived values
-    p, B = n_features, (default_n_subsamples(sampling) if n_subsamples is None else n_subsamples)
+    # the arguments' rules are declared above (validated in that order, values unchanged);
+    # what follows converts them, then computes and checks the derived values
+    p = int(n_features)
+    B = default_n_subsamples(sampling) if n_subsamples is None else int(n_subsamples)
+    cutoff, q, PFER = (None if v is None else float(v) for v in (cutoff, q, PFER))
     assumption = resolve_assumption(sampling, assumption)
     given = [name for name, v in (("cutoff", cutoff), ("q", q), ("PFER", PFER)) if v is not None]
 

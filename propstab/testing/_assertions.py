@@ -181,7 +181,7 @@ def assert_stable(
     ...
     AssertionError: stability not shown to exceed 0.5 at 95% confidence: nogueira ...
     """
-    info = measure  # validated: the MeasureInfo
+    info = lookup(measure, argument="measure", function="assert_stable")
     try:
         with warnings.catch_warnings():  # the assertion states its own error rate
             warnings.simplefilter("ignore", SmallSampleWarning)
@@ -481,11 +481,11 @@ def assert_not_less_stable(
             X=X,
             y=y,
             selector=selector,
-            measure=getattr(measure, "name", measure),
+            measure=None if measure is None else lookup(measure, argument="measure").name,
             options=options,
             n_features=_n_features(current),
         )
-    info = lookup(getattr(measure, "name", measure or "nogueira"), argument="measure")
+    info = lookup(measure or "nogueira", argument="measure", function="assert_not_less_stable")
     if paired is None:
         s1, s2 = _splits(baseline), _splits(current)
         paired = s1 is not None and s1 == s2
