@@ -184,7 +184,7 @@ def test_outside_domain_cases_are_infinite_undefined_or_vacuous():
 
 
 def test_unimodal_differences_are_stabs_root_finder_noise():
-    from propstab.error_control import _unimodal_denominator
+    from propstab.stability_selection._error_control import _unimodal_denominator
 
     for c, _ in _pinned_differences("unimodal").values():
         got = _call(c, "unimodal")
@@ -279,7 +279,7 @@ def test_unimodal_root_beyond_domain_cases_take_the_last_admissible_q():
     """The evidence of "unimodal_root_beyond_domain": where stabs stops because the root
     q* lies beyond the domain, propstab's q is the largest admissible q, its bound is
     <= PFER (fractions), and q + 1 is outside the domain."""
-    from propstab.error_control import _unimodal_denominator
+    from propstab.stability_selection._error_control import _unimodal_denominator
 
     kind = _differences()["unimodal_root_beyond_domain"]
     assert len(kind["cases"]) == 12

@@ -392,7 +392,7 @@ def plain_math(text: str) -> str:
 def one_line(text) -> str:
     """``text`` with its whitespace (newlines included) folded to single spaces.
 
-    >>> one_line("a\n  b")
+    >>> one_line("a\\n  b")
     'a b'
     """
     return " ".join(str(text).split())
