@@ -85,7 +85,10 @@ def degenerate_intersection(k_i, k_j, n_features) -> np.ndarray:
     d = n_features
     arrays = []
     for name, value in (("k_i", k_i), ("k_j", k_j)):
-        arr = np.asarray(value)
+        try:
+            arr = np.asarray(value)
+        except ValueError:  # ragged nesting: numpy cannot make an array of it
+            fail(f"{name}: must be an integer or an array of integers; got {value!r}", TypeError)
         if arr.dtype.kind not in "iu":
             fail(
                 f"{name}: must be integers (subset sizes, or d); got "

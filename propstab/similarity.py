@@ -141,6 +141,7 @@ def similarity_from_data(X, *, method: str = "pearson", threshold=None, sparse=N
     """
     if sparse is None:
         sparse = threshold is not None
+    threshold = None if threshold is None else float(threshold)  # as checked, a float
     Xs, _ = _standardised(X, method)
     n, d = Xs.shape
     if threshold is None and not sparse:
@@ -226,6 +227,7 @@ def similarity_from_groups(groups, n_features, *, within=1.0, feature_names=None
     ...                        feature_names=["a", "b", "c"]).toarray().astype(int).tolist()
     [[1, 1, 0], [1, 1, 0], [0, 0, 1]]
     """
+    within = float(within)  # checked by the declaration; a Fraction or numpy scalar too
     lookup = None
     if feature_names is not None:
         names = check_feature_names(feature_names, n_features)

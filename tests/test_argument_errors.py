@@ -42,7 +42,7 @@ ALLOWED = {
     # keyword), prefixed with the function's name: the error an undecorated function
     # raises, which no rule of an argument describes (tests/test_fuzz_entry_points.py's
     # test_unknown_keyword_is_named checks it is a TypeError naming the keyword).
-    ("_params.py", "wrapper"),
+    ("_utils/params.py", "wrapper"),
 }
 
 

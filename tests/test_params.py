@@ -130,17 +130,17 @@ def test_a_bound_may_be_another_argument():
         declared(3, k=4)
 
 
-def test_the_function_receives_checked_values_and_keeps_its_signature():
+def test_the_function_receives_its_arguments_as_given_and_keeps_its_signature():
+    """A declaration checks and never converts: numpy's scalars and a RandomState reach
+    the body unchanged, so an annotation says what the body receives."""
     import inspect
 
-    assert declared(np.int64(2), level=np.float64(0.5), flag=np.bool_(True)) == (
-        2,
-        "a",
-        0.5,
-        True,
-        1,
-    )
-    assert type(declared(np.int64(2))[0]) is int
+    n, how, level, flag, k = declared(np.int64(2), level=np.float64(0.5), flag=np.bool_(True))
+    assert (n, how, level, flag, k) == (2, "a", 0.5, True, 1)
+    assert type(n) is np.int64 and type(level) is np.float64 and type(flag) is np.bool_
+    seed = np.random.RandomState(0)
+    seeded = validate_params({"seed": RandomState()})(lambda seed=None: seed)
+    assert seeded(seed=seed) is seed
     assert list(inspect.signature(declared).parameters) == [
         "n",
         "how",

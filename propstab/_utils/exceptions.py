@@ -11,7 +11,7 @@ __all__ = [
     "warn",
 ]
 
-_PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__)) + os.sep
+_PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep  # propstab/
 
 
 def warn(message: str, category: type) -> None:

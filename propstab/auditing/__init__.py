@@ -19,11 +19,7 @@ from ..registry import Variant
 
 __all__ = [
     "AuditTable",
-    "CHECKS",
     "CheckResult",
-    "DEFAULT_MAX_EXAMPLES",
-    "MAX_FEATURES",
-    "MAX_RUNS",
     "Variant",
     "VARIANTS",
     "audit",

@@ -16,7 +16,7 @@ import types
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any, Callable, Mapping, Optional, Sequence, Tuple
 
-from .._utils.checks import fail
+from .._utils.checks import check_choice, fail
 from ..axioms import Axiom
 
 if TYPE_CHECKING:  # annotations only: no import at run time
@@ -290,11 +290,7 @@ class Declaration:
             ("domain", self.domain, DOMAINS),
             ("input", self.input, INPUTS),
         ):
-            if value not in allowed:
-                fail(
-                    f"{argument}: must be one of {', '.join(map(repr, allowed))}; "
-                    f"got {value!r}"
-                )
+            check_choice(argument, value, allowed)  # an array or a list too: named
         if self.null_value is not None and (
             isinstance(self.null_value, bool)
             or not isinstance(self.null_value, (int, float))
