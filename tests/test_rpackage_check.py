@@ -1,4 +1,4 @@
-"""The R package passes ``R CMD check --as-cran`` (issue 25) and stabm's own testthat suite
+"""The R package passes ``R CMD check --as-cran`` and stabm's own testthat suite
 with propstab's functions swapped in fails only where stabm_differences() says why.
 
 ``scripts/r_check.sh`` builds rpackage/ and checks it (no network: the CRAN incoming

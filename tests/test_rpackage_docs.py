@@ -51,7 +51,7 @@ def test_rd_files_and_namespace_are_generated_from_the_sources(roxygen, tmp_path
 
 
 def test_one_help_page_per_stabm_function_generated_from_the_registry():
-    """rpackage/R/measure_pages.R is what scripts/gen_r_pages.py writes (issue 25): one
+    """rpackage/R/measure_pages.R is what scripts/gen_r_pages.py writes: one
     page per stabm-style function, each with its stabm_differences()."""
     import sys
     run = subprocess.run([sys.executable, str(RPACKAGE.parent / "scripts" / "gen_r_pages.py"),

@@ -256,14 +256,15 @@ def with_formula(core):
 
 
 def adjusted_intersection(name, sel, score, similarity, threshold, correction_for_chance,
-                          n_simulations, random_state):
+                          n_simulations, random_state, pairs=False):
     """An adjusted intersection's value from its options, in the order of its signature:
     stabm's per-pair correction of ``score`` with the normaliser sqrt(k_i k_j)
     (:func:`~propstab.measures.simulation.stabm_measure`), E[I|H0] exact by enumeration
     over the similarity graph's components
-    (:func:`~propstab.measures.exact_null.exact_expectation`) or simulated."""
+    (:func:`~propstab.measures.exact_null.exact_expectation`) or simulated; with
+    ``pairs=True`` the pair scores, NaN where undefined (see ``stabm_measure``)."""
     return stabm_measure(name, sel, score, geo_mean,
                          similarity=similarity, threshold=threshold,
                          correction=correction_for_chance, n_simulations=n_simulations,
                          random_state=random_state,
-                         exact=exact_expectation(score))
+                         exact=exact_expectation(score), pairs=pairs)

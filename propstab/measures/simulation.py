@@ -152,8 +152,14 @@ MC_TOLERANCE = 0.005
 
 
 def stabm_measure(name, sel, score, maximum, *, similarity, threshold, correction,
-                   n_simulations, random_state, exact=None):
-    """stabm's mean over pairs i < j of I or of (I - E[I|H0]) / (max - E[I|H0])."""
+                  n_simulations, random_state, exact=None, pairs=False):
+    """stabm's mean over pairs i < j of I or of (I - E[I|H0]) / (max - E[I|H0]).
+
+    With ``pairs=True`` the pair scores themselves (the M(M-1)/2 pairs i < j in the order
+    of :func:`~propstab.measures.matching.upper_pairs`), NaN where a pair's score is
+    undefined (both runs empty, or a corrected score 0/0): stabm's ``scores`` before its
+    ``impute.na`` and mean, where the value is undefined as soon as one pair is.
+    """
     check_int_range("random_state", random_state, minimum=0, owner=name)
     g = Graph.build(sel, similarity, threshold)
     ii, jj = upper_pairs(sel.n_runs)
@@ -165,10 +171,13 @@ def stabm_measure(name, sel, score, maximum, *, similarity, threshold, correctio
         I = score(workform(Z1), workform(Z2), g)
     k = sel.row_sizes
     a, b = k[ii], k[jj]
-    if not np.all(np.isfinite(I)) or (score is score_yu and np.any(a + b == 0)):
-        return undefined(name, "two runs are both empty")
+    empty = ~np.isfinite(I) | ((a + b == 0) if score is score_yu else False)
+    if np.any(empty):
+        if not pairs:
+            return undefined(name, "two runs are both empty")
+        I = np.where(empty, np.nan, I)
     if correction == "none":
-        return float(np.mean(I))
+        return I if pairs else float(np.mean(I))
     d = sel.n_features
     # every score here is symmetric in distribution under H0: one expectation per
     # unordered pair of sizes
@@ -195,23 +204,29 @@ def stabm_measure(name, sel, score, maximum, *, similarity, threshold, correctio
     Ep = np.where(determined, I, Ep)
     mx = maximum(a.astype(np.float64), b.astype(np.float64))
     den = mx - Ep
-    if not np.all(np.isfinite(den)):
+    if not pairs and not np.all(np.isfinite(den)):
         return undefined(name, "a pair's null expectation is undefined")
     # elsewhere the similarity graph itself can make I = max for every pair of subsets
     # of the sizes (a complete graph), which only a relative tolerance detects here
-    if np.any(np.where(determined, den == 0, np.abs(den) <= 1e-12 * np.maximum(mx, 1.0))):
+    with np.errstate(invalid="ignore"):
+        zero = np.where(determined, den == 0, np.abs(den) <= 1e-12 * np.maximum(mx, 1.0))
+    if not pairs and np.any(zero):
         return undefined(name, "a pair's null expectation equals its maximum, so the "
                                "corrected score is 0/0")
-    value = float(np.mean((I - Ep) / den))
-    if correction == "estimate":
-        slope = (I - mx) / den ** 2 / I.size         # d value / d E_p (delta method)
+    bad = zero | ~np.isfinite(den) | ~np.isfinite(I)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        values = np.where(bad, np.nan, (I - Ep) / np.where(bad, 1.0, den))
+    value = float(np.nanmean(values)) if not np.all(bad) else math.nan
+    if correction == "estimate" and not np.all(bad):
+        with np.errstate(divide="ignore", invalid="ignore"):
+            slope = np.where(bad, 0.0, (I - mx) / np.where(bad, 1.0, den) ** 2 / I.size)
         err = math.sqrt(float(np.sum(np.bincount(inverse, weights=slope) ** 2 * se ** 2)))
         if err > MC_TOLERANCE:
             warn(f"{name}: the simulated correction for chance leaves a Monte Carlo "
                           f"standard error of about {err:.3g} on the value {value:.4f}; "
                           f"increase n_simulations (now {n_simulations})",
                           MonteCarloWarning)
-    return value
+    return values if pairs else value
 
 
 def expected_pogr(k, d, g):

@@ -21,7 +21,9 @@
 #'   symmetric base or Matrix matrix with entries in \[0, 1\] and a unit diagonal).
 #' @param ... The measure's options (see `list_measures()$options`), by propstab's name
 #'   or in R style: `correction.for.chance = "exact"`, `penalty = 1`, `threshold = 0.8`,
-#'   `importances = W` (an M x d matrix), `N = 1000`, `random_state = 1`.
+#'   `importances = W` (an M x d matrix), `N = 1000`, `random_state = 1` (without it,
+#'   `correction.for.chance = "estimate"` draws its seed from R's random number
+#'   generator: `set.seed()` repeats the value).
 #' @return The stability, a number; `NA` (with a warning of class
 #'   `propstab_UndefinedMeasureWarning` saying why) where the measure is undefined.
 #'   Invalid input is an error of class `propstab_error` (or a checkmate error) naming
@@ -53,7 +55,17 @@ stability <- function(features, p = NULL, measure = "nogueira", sim.mat = NULL, 
   if (!is.null(options$importances)) .check_importances(options$importances, runs)
   .na(.call("measure_value", measure = measure, sizes = runs$sizes, indices = runs$indices,
             n_features = .need_p(runs$p), similarity = sim, options = options,
-            call = sys.call()))
+            seed = .option_seed(options), call = sys.call()))
+}
+
+# The seed of a simulated correction for chance (correction.for.chance = "estimate")
+# without random_state: drawn from R's random number generator, as stabm simulates with
+# it, so that set.seed() repeats the value; NULL otherwise (nothing random, or seeded).
+.option_seed <- function(options) {
+  correction <- if (is.null(options$correction.for.chance)) options$correction_for_chance
+                else options$correction.for.chance
+  if (!identical(correction, "estimate") || !is.null(options$random_state)) return(NULL)
+  .seed(NULL)
 }
 
 # Whether the measure reads rankings (the ranking family), from the registry read once
@@ -103,19 +115,19 @@ NULL
 #' @rdname stabilityKuncheva
 #' @export
 stabilityKuncheva <- function(features, p) {
-  stability(features, p = .p(p), measure = "kuncheva")
+  stability(features, p = .p(p, features), measure = "kuncheva")
 }
 
 #' @rdname stabilityPOG
 #' @export
 stabilityPOG <- function(features, p) {
-  stability(features, p = .p(p), measure = "pog")
+  stability(features, p = .p(p, features), measure = "pog")
 }
 
 #' @rdname stabilityNPOG
 #' @export
 stabilityNPOG <- function(features, p) {
-  stability(features, p = .p(p), measure = "npog")
+  stability(features, p = .p(p, features), measure = "npog")
 }
 
 #' @rdname stabilityMSI

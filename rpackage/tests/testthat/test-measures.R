@@ -97,7 +97,7 @@ test_that("stabm_differences() lists stabm's documented defects and finds a case
   S[1, 2] <- S[2, 1] <- 0.95
   expect_identical(stabm_differences("stabilityYu", list(1:2, 2:3), sim.mat = S)$key,
                    "estimate_by_simulation")
-  expect_identical(stabm_differences("listStabilityMeasures")$key, "list_measures_columns")
+  expect_identical(stabm_differences("listStabilityMeasures")$key, "list_measures_rows")
   expect_true(all(c("impute_na_of_the_value", "estimate_by_simulation",
                     "plot_features_dendrograms") %in% d$key))
   expect_identical(stabm_differences("stabilityDavis", list(1:2, 2:3, c(1, 3)), p = 4)$key,

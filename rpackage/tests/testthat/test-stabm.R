@@ -123,7 +123,7 @@ test_that("options agree with stabm: exact correction, Davis's penalty, impute.n
   }
 })
 
-test_that("the exact correction's 0/0 is NA where stabm's is, at every p (issue 20)", {
+test_that("the exact correction's 0/0 is NA where stabm's is, at every p", {
   # runs that are all-selected or empty: each pair's value is determined under H0, so
   # E equals the score; stabm gives NA where that score is the maximum 1 (a sum of
   # rounded probabilities made propstab's 1 - E nonzero at p = 10, 13, 17, ...)
