@@ -478,3 +478,24 @@ def test_ranking_measures_from_r():
     assert ranking_value("top_k", R, options={"k": 2.0}) == propstab.stability(R, "top_k", k=2)
     out = fe.invoke("ranking_value", {"measure": "nogueira", "ranks": R})
     assert out["error"]["message"].startswith("measure: 'nogueira' reads feature sets")
+
+
+def test_the_r_front_end_imports_only_what_a_first_call_needs():
+    """The first call of every R session imports propstab.r._frontend: it loads neither
+    the R bridge's rpy2 side nor the cross-check's case generators (hypothesis) nor
+    scipy.stats (0.4 s; imported by the functions that use it), and a simple measure
+    computes without them."""
+    import os
+    import subprocess
+    import sys
+    code = ("import sys, propstab.r._frontend as fe; "
+            "v = fe.stabm_value('stabilityJaccard', [2, 2], [1, 2, 2, 3]); "
+            "print(v, [m for m in ('scipy.stats', 'hypothesis', 'rpy2', 'pandas', "
+            "'propstab.r._crosscheck', 'propstab.r._call') if m in sys.modules])")
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(
+        filter(None, [str(__import__("pathlib").Path(__file__).resolve().parent.parent),
+                      os.environ.get("PYTHONPATH")]))}
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         env=env, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == ["0.3333333333333333", "[]"], out.stdout

@@ -3,7 +3,7 @@
 A selector that swaps between interchangeable features looks unstable to the
 classical measures. The measures here read, besides Z, a feature-similarity
 matrix ``similarity=`` (d x d, symmetric, entries in [0, 1], unit diagonal,
-validated by :func:`propstab._validation.as_similarity`; ``None`` is the
+validated by :func:`propstab._data.convert_matrices.as_similarity`; ``None`` is the
 identity) and, for importance-weighted measures, ``importances=`` (M x d,
 non-negative, zero exactly where a feature is not selected).
 
@@ -35,20 +35,17 @@ import numpy as np
 
 from ..registry import (Parameter, RDefault, RReference, Variant, claims, module_doctests,
                         register)
-from .._checks import fail
-from .._exceptions import undefined
-from .._validation import as_selection
+from .._utils.exceptions import undefined
 from ..axioms import Axiom
 from ._common import pair_mean
-from .adjusted import (N_SIMULATIONS, RANDOM_STATE, adjusted_intersection, correction,
-                       STABM_NOTES, half_sum, one, stabm_reference, with_formula)
+from .adjusted import (N_SIMULATIONS, RANDOM_STATE, correction, STABM_NOTES, stabm_adjusted,
+                       stabm_reference, with_formula)
 from .effective import effective_intersections, effective_stability  # noqa: F401
-from .matching import (pearson_parts, pogr_parts, score_count, score_greedy, score_mbm,
-                       score_mean, score_yu, score_zucknick, similarity_matrix)
+from .matching import pearson_parts, pogr_parts, similarity_matrix
 from .msi_solvers import matching_values, msi_pair_values
 from .references import BOMMERT, HAMER, SECHIDIS, TABLE_6_1, YU, ZHANG, ZUCKNICK
 from .simulation import (MonteCarloWarning, expected_yu, expected_zucknick,  # noqa: F401
-                         npogr_parts, stabm_measure)
+                         npogr_parts)
 
 SIMILARITY = Parameter(
     "similarity", None,
@@ -356,51 +353,6 @@ def yu_matching(sel, *, similarity=None):
 # stabm's adjusted measures (shared parts: .adjusted; scores: .matching; null
 # expectations: .simulation, .exact_null)
 
-#: stabm's adjusted measures: name -> (pair score, the pair's maximum, exact E[I|H0];
-#: None: the adjusted intersections' enumeration over the similarity graph's components).
-_STABM_ADJUSTED = {
-    "yu": (score_yu, half_sum, expected_yu),
-    "zucknick": (score_zucknick, one, expected_zucknick),
-    "intersection_count": (score_count, None, None),
-    "intersection_mean": (score_mean, None, None),
-    "intersection_greedy": (score_greedy, None, None),
-    "intersection_mbm": (score_mbm, None, None),
-}
-
-
-def _stabm_adjusted(name, sel, similarity, threshold, correction_for_chance, n_simulations,
-                    random_state, pairs=False):
-    score, maximum, exact = _STABM_ADJUSTED[name]
-    if maximum is None:
-        return adjusted_intersection(name, sel, score, similarity, threshold,
-                                     correction_for_chance, n_simulations, random_state,
-                                     pairs=pairs)
-    return stabm_measure(name, sel, score, maximum, similarity=similarity,
-                         threshold=threshold, correction=correction_for_chance,
-                         n_simulations=n_simulations, random_state=random_state,
-                         exact=exact, pairs=pairs)
-
-
-def stabm_pair_scores(name, sel, *, similarity=None, threshold=0.9,
-                      correction_for_chance="none", n_simulations=10_000, random_state=0):
-    """The pair scores of one of stabm's adjusted measures (``yu``, ``zucknick``,
-    ``intersection_count``, ``intersection_mean``, ``intersection_greedy``,
-    ``intersection_mbm``): the M(M-1)/2 values over the pairs i < j whose mean is the
-    measure, NaN where a pair is undefined (two empty runs, or a corrected score 0/0),
-    as stabm's ``scores`` before its ``impute.na`` (the R package imputes them).
-
-    Examples
-    --------
-    >>> from propstab.measures.correlated import stabm_pair_scores
-    >>> stabm_pair_scores("zucknick", [[0, 0, 0], [0, 0, 0], [1, 1, 0]]).tolist()
-    [nan, 0.0, 0.0]
-    """
-    if name not in _STABM_ADJUSTED:
-        fail(f"name: one of {', '.join(_STABM_ADJUSTED)}; got {name!r}")
-    return _stabm_adjusted(name, as_selection(sel), similarity, threshold,
-                           correction_for_chance, n_simulations, random_state, pairs=True)
-
-
 
 @register(
     name="yu", family="correlated",
@@ -476,8 +428,8 @@ def yu(sel, *, similarity=None, threshold=0.9, correction_for_chance="exact",
     >>> round(yu(Z, similarity=S, correction_for_chance="none"), 6)   # (2 + 1 + 1) / 3
     1.333333
     """
-    return _stabm_adjusted("yu", sel, similarity, threshold, correction_for_chance,
-                           n_simulations, random_state)
+    return stabm_adjusted("yu", sel, similarity, threshold, correction_for_chance,
+                          n_simulations, random_state)
 
 
 @register(
@@ -532,8 +484,8 @@ def zucknick(sel, *, similarity=None, threshold=0.9, correction_for_chance="none
     >>> round(zucknick(Z, similarity=S), 6)      # (1 + 0.95/2 + 0.95/2) / 3
     0.65
     """
-    return _stabm_adjusted("zucknick", sel, similarity, threshold, correction_for_chance,
-                           n_simulations, random_state)
+    return stabm_adjusted("zucknick", sel, similarity, threshold, correction_for_chance,
+                          n_simulations, random_state)
 
 
 #: The audited variant of the adjusted intersections: with the exact null expectation
@@ -594,8 +546,8 @@ def intersection_count(sel, *, similarity=None, threshold=0.9,
     ...                    correction_for_chance="none")
     2.0
     """
-    return _stabm_adjusted("intersection_count", sel, similarity, threshold, correction_for_chance,
-                           n_simulations, random_state)
+    return stabm_adjusted("intersection_count", sel, similarity, threshold, correction_for_chance,
+                          n_simulations, random_state)
 
 
 @_register_intersection("intersection_mean", "stabilityIntersectionMean",
@@ -618,8 +570,8 @@ def intersection_mean(sel, *, similarity=None, threshold=0.9,
     ...                   correction_for_chance="none")       # 1 + min(0.925, 1.85)
     1.925
     """
-    return _stabm_adjusted("intersection_mean", sel, similarity, threshold, correction_for_chance,
-                           n_simulations, random_state)
+    return stabm_adjusted("intersection_mean", sel, similarity, threshold, correction_for_chance,
+                          n_simulations, random_state)
 
 
 @_register_intersection("intersection_greedy", "stabilityIntersectionGreedy",
@@ -646,8 +598,8 @@ def intersection_greedy(sel, *, similarity=None, threshold=0.9,
     ...                     correction_for_chance="none")   # 0-2 first, then 1-3 is no edge
     1.0
     """
-    return _stabm_adjusted("intersection_greedy", sel, similarity, threshold, correction_for_chance,
-                           n_simulations, random_state)
+    return stabm_adjusted("intersection_greedy", sel, similarity, threshold, correction_for_chance,
+                          n_simulations, random_state)
 
 
 @_register_intersection("intersection_mbm", "stabilityIntersectionMBM",
@@ -672,8 +624,8 @@ def intersection_mbm(sel, *, similarity=None, threshold=0.9,
     ...                  correction_for_chance="none")     # 0-3 and 1-2
     2.0
     """
-    return _stabm_adjusted("intersection_mbm", sel, similarity, threshold, correction_for_chance,
-                           n_simulations, random_state)
+    return stabm_adjusted("intersection_mbm", sel, similarity, threshold, correction_for_chance,
+                          n_simulations, random_state)
 
 
 # ----------------------------------------------------------------------------------

@@ -12,7 +12,6 @@ import math
 
 import numpy as np
 from scipy import sparse
-from scipy import stats
 
 from .. import chance
 from .._exceptions import warn
@@ -25,6 +24,7 @@ from .matching import (DENSE_CELLS, Graph, as_csr, pair_rows, pogr_parts, score_
 
 def hypergeometric(d, a, b):
     """Support r and P(|F_1 ∩ F_2| = r) for random subsets of sizes a, b of d features."""
+    from scipy import stats     # (imported on first use: 0.4 s)
     r = np.arange(min(a, b) + 1)
     return r, stats.hypergeom.pmf(r, d, a, b)
 
@@ -36,6 +36,7 @@ def expected_yu(a, b, d, g):
     is a uniform (b - r)-subset of the other d - 1 features, which misses all g_x
     neighbours of x with probability hypergeom(d - 1, g_x, b - r) at 0.
     """
+    from scipy import stats     # (imported on first use: 0.4 s)
     r, h = hypergeometric(d, a, b)
     deg, cnt = np.unique(g.degree, return_counts=True)
 
@@ -235,6 +236,7 @@ def expected_pogr(k, d, g):
     P(x in F_i) = k_i / d and, independently, P(x not in F_j, a neighbour of x in F_j) =
     (d - k_j)/d - C(d - 1 - g_x, k_j) / C(d, k_j).
     """
+    from scipy import stats     # (imported on first use: 0.4 s)
     sizes, inverse = np.unique(k, return_inverse=True)
     deg, cnt = np.unique(g.degree, return_counts=True)
     avoid = stats.hypergeom.pmf(0, d, deg[None, :] + 1, sizes[:, None])   # (U, degrees)

@@ -257,7 +257,7 @@ def _imputed(info: MeasureInfo, sel, options: dict, impute_na: float) -> float:
     vector of scores before the mean, which for a measure averaged over pairs of runs
     (the pairwise measures, and the adjusted measures of similar features: Yu, Zucknick,
     the intersections) is one score per pair, for the others the one value."""
-    from ..measures.correlated import _STABM_ADJUSTED, stabm_pair_scores
+    from ..measures.adjusted import STABM_ADJUSTED, stabm_pair_scores
     value = _quiet_value(info, sel, options)
     if not math.isnan(value):
         return value                      # no pair is undefined: nothing to impute
@@ -265,7 +265,7 @@ def _imputed(info: MeasureInfo, sel, options: dict, impute_na: float) -> float:
     if score is not None:
         phi = _pair_values(sel, score, options.get("correction_for_chance", "none"))
         values = phi[np.triu_indices(sel.n_runs, 1)]
-    elif info.name in _STABM_ADJUSTED:
+    elif info.name in STABM_ADJUSTED:
         defaults = {p.name: p.default for p in info.parameters}
         with warnings.catch_warnings():       # the value's warnings came with it
             warnings.simplefilter("ignore")
