@@ -120,6 +120,7 @@ format.propstab_audit <- function(x, ...) {
 
 #' @rdname audit_measure
 #' @param row.names,optional As for [base::as.data.frame()].
+#' @param ... Unused (the generics' arguments).
 #' @export
 as.data.frame.propstab_audit <- function(x, row.names = NULL, optional = FALSE, ...) {
   table <- x

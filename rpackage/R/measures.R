@@ -165,12 +165,13 @@ list_measures <- function() {
 #' Where propstab's stabm-compatible functions return another value than stabm, the
 #' reason is one of these entries: what differs, why, which side follows the definition,
 #' and a minimal example with both values. The measures' value differences come first,
-#' then the differences of the interface (`measures` is `"(interface)"`): `impute.na` of
-#' the similarity-adjusted measures, `correction.for.chance = "estimate"` (propstab's
-#' simulation, or the exact value), warnings where stabm is silent, argument checks
-#' (including stabm's own invalid inputs that propstab refuses), the columns of
-#' [listStabilityMeasures()] and [plotFeatures()]'s dendrograms. stabm's own testthat
-#' suite run with propstab's functions fails only in tests these entries explain.
+#' then the differences of the interface (`measures` is `"(interface)"`):
+#' `correction.for.chance = "estimate"` (propstab's simulation, or the exact value),
+#' warnings where stabm is silent, argument checks (including stabm's own invalid inputs
+#' that propstab refuses), the rows [listStabilityMeasures()] adds and [plotFeatures()]'s
+#' dendrograms. `impute.na` is stabm's everywhere (each undefined pair of runs imputed
+#' before the mean). stabm's own testthat suite run with propstab's functions fails only
+#' in tests these entries explain.
 #'
 #' @param fun `NULL` (all entries) or the name of a stabm function, e.g.
 #'   `"stabilityDavis"` (or `"listStabilityMeasures"`, `"plotFeatures"`).

@@ -37,6 +37,7 @@
           "the environment variable PROPSTAB_PYTHON before the first call"), python,
           .install_hint(NULL)), call. = FALSE)
       }
+      .state$started <- python          # Python is started by propstab, in `python`
       old <- Sys.getenv("RETICULATE_PYTHON", unset = NA)
       Sys.setenv(RETICULATE_PYTHON = python)
       on.exit(if (is.na(old)) Sys.unsetenv("RETICULATE_PYTHON")
@@ -74,7 +75,11 @@
   same <- !is.null(requested) && !is.null(config) &&
     identical(normalizePath(requested, mustWork = FALSE),
               normalizePath(used, mustWork = FALSE))
-  bound <- if (running) {
+  bound <- if (running && !is.null(.state$started)) {
+    sprintf(paste0(" Python runs in %s since propstab's first call in this R session; ",
+                   "to choose another interpreter, set options(propstab.python = ...) in a ",
+                   "new R session."), used)
+  } else if (running) {
     sprintf(paste0(" reticulate was already bound to %s in this R session (Python was ",
                    "started before propstab's first call) and cannot switch: install ",
                    "propstab there, or choose another interpreter with ",
