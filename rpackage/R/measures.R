@@ -147,8 +147,13 @@ stabilityMSI <- function(features, sim.mat, importances = NULL) {
 #'   `monotonicity`, `bounds`, `maximum`, `correction`, `lower`, `upper`,
 #'   `orientation`, `domain`, `options`, `stabm`, `summary` and `input` (`"selection"`, or
 #'   `"ranking"` for the measures of rank matrices).
+#' @section Two names for two tables:
+#' `list_measures()` is propstab's own function (snake_case, as every function the
+#' package adds): one row per registered measure. [listStabilityMeasures()] is stabm's
+#' (stabm's camelCase name and columns): one row per `stability*()` function; its
+#' `extra = TRUE` column `measure` names the row of `list_measures()`.
 #' @seealso [stability()]; the claims are checked by `propstab audit` (Python) and, for a
-#'   measure written in R, by [audit_measure()].
+#'   measure written in R, by [audit_measure()]; [listStabilityMeasures()].
 #' @examplesIf propstab_available()
 #' m <- list_measures()
 #' m[is.na(m$stabm), c("name", "family")]        # what stabm lacks
