@@ -6,8 +6,9 @@ the CRAN incoming checks are off; absent suggested packages are skipped), then c
 same tarball with the Python side hidden, as CRAN's machines see it (examples and tests
 skip; a minute more); this test, part of ``make test``, fails on any ERROR or WARNING of
 either check, on a NOTE that rpackage/cran-comments.md does not explain, and when
-cran-comments.md does not state the counts the checks print. ``scripts/stabm_suite.R`` runs stabm's tests (from the stabm source tarball in
-STABM_SOURCE, else downloaded from CRAN; skipped without either). Both run the Python
+cran-comments.md does not state the counts the checks print. ``scripts/stabm_suite.R``
+runs stabm's tests (from the stabm source tarball in STABM_SOURCE, else downloaded from
+CRAN; skipped without either). Both run the Python
 package of this checkout (PYTHONPATH). Minutes: R CMD check runs the package's examples
 and its testthat suite; this is the one run of that suite in ``make test`` (the test reads
 testthat's summary: no failure, and the expectations really ran, not skipped for want of
