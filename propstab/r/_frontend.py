@@ -392,7 +392,10 @@ def _relabelled(indices) -> Tuple[np.ndarray, int]:
 # ---------------------------------------------------------------- any measure
 
 def _selection_and_options(measure: str, sizes, indices, n_features, similarity, importances,
-                           options) -> Tuple[MeasureInfo, Any, dict]:
+                           options, seed=None) -> Tuple[MeasureInfo, Any, dict]:
+    """The measure, the selection and propstab's options of a call from R; ``seed`` (drawn
+    from R's RNG by the R side) is the measure's ``random_state`` where it takes one and
+    ``options`` gives none."""
     info = get_measure(measure)
     if info.input != "selection":
         fail(f"measure: {info.name!r} reads rankings; give a numeric matrix of "
@@ -409,6 +412,8 @@ def _selection_and_options(measure: str, sizes, indices, n_features, similarity,
             fail(f"importances: measure {info.name!r} takes no importances; "
                  f"measures that do: {', '.join(_takes('importances'))}")
         opts["importances"] = importances
+    if seed is not None and "random_state" in info.parameter_names:
+        opts.setdefault("random_state", int(seed))
     return info, runs_selection(sizes, indices, n_features), opts
 
 
@@ -441,9 +446,7 @@ def measure_value(measure: str, sizes, indices, n_features, *, similarity=None,
     stability(R, measure = 'spearman')
     """
     info, sel, opts = _selection_and_options(measure, sizes, indices, n_features, similarity,
-                                             importances, options)
-    if seed is not None and "random_state" in info.parameter_names:
-        opts.setdefault("random_state", int(seed))
+                                             importances, options, seed)
     return info.function(sel, **opts)
 
 
@@ -463,7 +466,7 @@ def _check_method(method: str) -> str:
 
 
 def estimate_fields(measure: str, sizes, indices, n_features, *, method: str = "auto",
-                    similarity=None, importances=None, options=None) -> dict:
+                    similarity=None, importances=None, options=None, seed=None) -> dict:
     """:func:`propstab.estimate` as plain fields: statistic, variance, standard_error,
     n_runs, n_features, measure, method, interpretation.
 
@@ -476,7 +479,7 @@ def estimate_fields(measure: str, sizes, indices, n_features, *, method: str = "
     """
     from ..inference import estimate
     info, sel, opts = _selection_and_options(measure, sizes, indices, n_features, similarity,
-                                             importances, options)
+                                             importances, options, seed)
     return _estimate_dict(estimate(sel, info.name, method=_check_method(method), **opts))
 
 
@@ -511,7 +514,7 @@ def interval(statistic: float, variance: float, confidence_level: float = 0.95,
 def estimate_interval(measure: str, sizes, indices, n_features, *, method: str = "auto",
                       interval_method: str = "auto", confidence_level: float = 0.95,
                       n_resamples: int = 2000, random_state=0, similarity=None,
-                      importances=None, options=None) -> dict:
+                      importances=None, options=None, seed=None) -> dict:
     """R's ``confint()`` of an estimate: the estimate recomputed from its runs and
     :meth:`propstab.StabilityEstimate.confidence_interval` (the one implementation of
     every interval, clipped to the measure's range), with ``interval_method`` any of its
@@ -528,7 +531,7 @@ def estimate_interval(measure: str, sizes, indices, n_features, *, method: str =
     from ..inference import DegenerateVarianceWarning, estimate
     level = check_confidence_level(confidence_level)
     info, sel, opts = _selection_and_options(measure, sizes, indices, n_features, similarity,
-                                             importances, options)
+                                             importances, options, seed)
     with warnings.catch_warnings():          # the estimate's own warnings came with it
         warnings.simplefilter("ignore", DegenerateVarianceWarning)
         est = estimate(sel, info.name, method=_check_method(method), **opts)
@@ -540,7 +543,7 @@ def estimate_interval(measure: str, sizes, indices, n_features, *, method: str =
 def one_sample(measure: str, sizes, indices, n_features, *, phi0: float,
                alternative: str = "two.sided", method: str = "auto", test: str = "auto",
                confidence_level: float = 0.95, similarity=None, importances=None,
-               options=None) -> dict:
+               options=None, seed=None) -> dict:
     """:func:`propstab.one_sample_test` as the fields of R's ``htest``: statistic,
     pvalue, estimate (a dict of :func:`estimate_fields`), conf_int (the result's own
     :meth:`~propstab.inference.OneSampleTestResult.confidence_interval`, clipped to the
@@ -564,7 +567,7 @@ def one_sample(measure: str, sizes, indices, n_features, *, phi0: float,
     check_choice("test", test, ONE_SAMPLE_TESTS)
     level = check_confidence_level(confidence_level)
     info, sel, opts = _selection_and_options(measure, sizes, indices, n_features, similarity,
-                                             importances, options)
+                                             importances, options, seed)
     res = one_sample_test(sel, phi0, alternative=ALTERNATIVES[alternative], measure=info.name,
                           method=_check_method(method), test=test, **opts)
     est = res.estimate
@@ -576,7 +579,7 @@ def one_sample(measure: str, sizes, indices, n_features, *, phi0: float,
 def two_sample(measure: str, x, y, n_features, *, paired: bool = False,
                alternative: str = "two.sided", method: str = "auto", test: str = "auto",
                confidence_level: float = 0.95, random_state=0, similarity=None,
-               options=None) -> dict:
+               options=None, seed=None) -> dict:
     """:func:`propstab.two_sample_test` with ``x`` first and ``y`` second: ``x`` and ``y``
     are ``(sizes, indices)`` pairs, the difference is stability(x) - stability(y) (as
     ``t.test``'s mean of x minus mean of y, and as the Python ``two_sample_test(x, y)``)
@@ -601,7 +604,7 @@ def two_sample(measure: str, x, y, n_features, *, paired: bool = False,
     check_choice("test", test, TEST_METHODS)
     check_confidence_level(confidence_level)
     info, sel_x, opts = _selection_and_options(measure, *x, n_features, similarity, None,
-                                               options)
+                                               options, seed)
     sel_y = runs_selection(*y, n_features)
     try:
         res = two_sample_test(sel_x, sel_y, paired=bool(paired),

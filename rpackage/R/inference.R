@@ -50,14 +50,16 @@ stability_estimate <- function(features, p = NULL, measure = "nogueira",
   sim <- .similarity(sim.mat, required = FALSE)
   runs <- .runs(features, p = p, sim.mat = sim)
   options <- list(...)
+  seed <- .option_seed(options)      # a simulated correction's seed, from R's RNG
   fields <- .call("estimate_fields", measure = measure, sizes = runs$sizes,
                   indices = runs$indices, n_features = .need_p(runs$p), method = method,
-                  similarity = sim, options = options, call = sys.call())
+                  similarity = sim, options = options, seed = seed, call = sys.call())
   est <- .as_estimate(fields, match.call())
-  # what confint() needs to ask propstab for any of its intervals
+  # what confint() needs to ask propstab for any of its intervals (the same estimate:
+  # the same seed)
   attr(est, "runs") <- list(measure = measure, sizes = runs$sizes, indices = runs$indices,
                             n_features = .need_p(runs$p), method = method, similarity = sim,
-                            options = options)
+                            options = options, seed = seed)
   est
 }
 
@@ -187,7 +189,8 @@ confint.propstab_estimate <- function(object, parm, level = 0.95,
                indices = runs$indices, n_features = runs$n_features, method = runs$method,
                interval_method = method, confidence_level = level,
                n_resamples = as.integer(n.resamples), random_state = seed,
-               similarity = runs$similarity, options = runs$options, call = sys.call())
+               similarity = runs$similarity, options = runs$options, seed = runs$seed,
+               call = sys.call())
   ci <- .ci_matrix(unlist(out$conf_int), level, object$measure)
   attr(ci, "interval") <- out$interval
   ci
@@ -351,7 +354,8 @@ stability_test <- function(x, y = NULL, phi0 = 0,
     out <- .call("one_sample", measure = measure, sizes = rx$sizes, indices = rx$indices,
                  n_features = .need_p(rx$p), phi0 = phi0, alternative = alternative,
                  method = method, test = test, confidence_level = conf.level,
-                 similarity = sim, options = list(...), call = sys.call())
+                 similarity = sim, options = list(...), seed = .option_seed(list(...)),
+                 call = sys.call())
     e <- out$estimate
     result <- list(
       statistic = c(z = out$statistic), p.value = out$pvalue,
@@ -372,7 +376,8 @@ stability_test <- function(x, y = NULL, phi0 = 0,
                  alternative = alternative, method = method, test = test,
                  confidence_level = conf.level,
                  random_state = .seed(seed, test %in% c("auto", "permutation")),
-                 similarity = sim, options = list(...), call = sys.call())
+                 similarity = sim, options = list(...), seed = .option_seed(list(...)),
+                 call = sys.call())
     ex <- out$estimates[[1L]]
     ey <- out$estimates[[2L]]
     estimate <- if (paired) c(`difference in stability` = out$difference)

@@ -99,6 +99,14 @@ test_that("set.seed() repeats the bootstrap, the permutation test and the simula
   }
   expect_identical(yu(4), yu(4))
   expect_false(identical(yu(4), yu(5)))
+  yu_estimate <- function(seed) {
+    set.seed(seed)
+    suppress_propstab_warnings(stability_estimate(
+      feats, sim.mat = S, measure = "yu", correction.for.chance = "estimate",
+      N = 200))$estimate
+  }
+  expect_identical(yu_estimate(4), yu(4))
+  expect_false(identical(yu_estimate(4), yu_estimate(5)))
   # the default interval draws nothing: printing leaves R's random numbers alone
   set.seed(9); a <- runif(1); set.seed(9); capture.output(print(est)); b <- runif(1)
   expect_identical(a, b)
