@@ -62,3 +62,30 @@ def test_one_help_page_per_stabm_function_generated_from_the_registry():
     assert len(pages) == 24, sorted(pages)
     davis = (RPACKAGE / "man" / "stabilityDavis.Rd").read_text()
     assert "corrected_global_score" in davis and "\\usage{" in davis
+
+
+def test_generated_pages_name_each_family_once_and_share_the_interface_differences():
+    """Each generated page inherits a page's arguments once, and the differences of the
+    interface that many functions share are written once (a section of one internal page
+    that each function's page inherits), not copied onto every page."""
+    from propstab.r._interface import INTERFACE_DIFFERENCES
+    text = (RPACKAGE / "R" / "measure_pages.R").read_text()
+    pages = text.split("\nNULL\n")
+    for page in pages:
+        inherited = re.findall(r"^#' @inheritParams (\S+)$", page, re.M)
+        assert len(inherited) == len(set(inherited)), page[:200]
+    for difference in INTERFACE_DIFFERENCES:
+        if not any(f.startswith(("stability", "all stability")) for f in difference.r_functions):
+            continue
+        reason_start = " ".join(difference.reason.split()[:6])
+        assert " ".join(text.split()).count(reason_start) == 1, difference.key
+    assert text.count("@inheritSection stabm_interface_differences") >= 40
+
+
+def test_no_python_source_in_the_r_code():
+    """The Python the R package runs is a file of the package (inst/python), not a
+    string in its R code."""
+    assert (RPACKAGE / "inst" / "python" / "propstab_import.py").is_file()
+    for path in (RPACKAGE / "R").glob("*.R"):
+        code = path.read_text()
+        assert "py_run_string" not in code and "import importlib" not in code, path.name
