@@ -499,3 +499,18 @@ def test_the_r_front_end_imports_only_what_a_first_call_needs():
                          env=env, timeout=120)
     assert out.returncode == 0, out.stderr
     assert out.stdout.split() == ["0.3333333333333333", "[]"], out.stdout
+
+
+def test_r_na_ranks_give_no_numpy_warning():
+    """R's NA is a signalling NaN (payload 1954): the ranking measures read it as a
+    missing rank without numpy's "invalid value encountered" RuntimeWarning."""
+    r_na = np.array([0x7FF00000000007A2], dtype=np.uint64).view(np.float64)[0]
+    R = np.array([[1, 2, 3, 4], [2, 1, 3, 4], [1, 3, 2, 0]], dtype=np.float64)
+    R[2, 3] = r_na
+    R = np.asfortranarray(R)                # as reticulate passes an R matrix
+    for measure in ["spearman", "kendall", "canberra"]:
+        out = fe.invoke("ranking_value", {"measure": measure, "ranks": R})
+        assert out["error"] is None and out["warnings"] == [], (measure, out)
+        assert math.isfinite(out["value"])
+    assert np.isnan(R[2, 3])                        # the caller's matrix is not changed
+    assert R.view(np.uint64)[2, 3] == 0x7FF00000000007A2
