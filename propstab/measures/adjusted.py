@@ -314,8 +314,8 @@ def stabm_pair_scores(name, sel, *, similarity=None, threshold=0.9,
     >>> stabm_pair_scores("zucknick", [[0, 0, 0], [0, 0, 0], [1, 1, 0]]).tolist()
     [nan, 0.0, 0.0]
     """
-    from .._checks import fail
-    from .._validation import as_selection
+    from .._utils.checks import fail
+    from .._data.convert_selection import as_selection
     if name not in STABM_ADJUSTED:
         fail(f"name: one of {', '.join(STABM_ADJUSTED)}; got {name!r}")
     return stabm_adjusted(name, as_selection(sel), similarity, threshold,

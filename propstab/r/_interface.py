@@ -14,7 +14,7 @@ import dataclasses
 from typing import Tuple
 
 
-from .._r_metadata import ExpectedDifference
+from ..registry._r_metadata import ExpectedDifference
 
 __all__ = ["INTERFACE_DIFFERENCES", "InterfaceDifference"]
 
