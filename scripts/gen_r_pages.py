@@ -31,14 +31,38 @@ from propstab.r._interface import INTERFACE_DIFFERENCES  # noqa: E402
 OUT = ROOT / "rpackage" / "R" / "measure_pages.R"
 
 #: The stabm-style functions propstab adds (R function -> measure), as R's .more_functions.
-MORE = {"stabilityKuncheva": "kuncheva", "stabilityPOG": "pog", "stabilityNPOG": "npog",
-        "stabilityMSI": "msi"}
+MORE = {
+    "stabilityKuncheva": "kuncheva",
+    "stabilityPOG": "pog",
+    "stabilityNPOG": "npog",
+    "stabilityMSI": "msi",
+}
 FAMILY_PAGE = {"frequency": "stabm_frequencies", "correlated": "stabm_similar"}
 #: The internal page holding the interface differences, one section each.
 SHARED_PAGE = "stabm_interface_differences"
-ASCII = {"∩": " cap ", "∪": " cup ", "k̄": "k-bar", "≥": ">=", "≤": "<=", "−": "-",
-         "×": "x", "√": "sqrt", "∑": "sum", "Σ": "sum", "·": "*", "–": "-", "—": "-",
-         "’": "'", "‘": "'", "“": '"', "”": '"', "é": "e", "ö": "o", "ü": "u", "á": "a"}
+ASCII = {
+    "∩": " cap ",
+    "∪": " cup ",
+    "k̄": "k-bar",
+    "≥": ">=",
+    "≤": "<=",
+    "−": "-",
+    "×": "x",
+    "√": "sqrt",
+    "∑": "sum",
+    "Σ": "sum",
+    "·": "*",
+    "–": "-",
+    "—": "-",
+    "’": "'",
+    "‘": "'",
+    "“": '"',
+    "”": '"',
+    "é": "e",
+    "ö": "o",
+    "ü": "u",
+    "á": "a",
+}
 
 
 def ascii(text: str) -> str:
@@ -51,9 +75,17 @@ def ascii(text: str) -> str:
 
 def rd(text: str) -> str:
     """Markdown roxygen text: escape what Rd or markdown would read."""
-    return (ascii(text).replace("\\", "\\\\").replace("%", "\\%").replace("{", "\\{")
-            .replace("}", "\\}").replace("[", "\\[").replace("]", "\\]")
-            .replace("_", "\\_").replace("*", "\\*"))
+    return (
+        ascii(text)
+        .replace("\\", "\\\\")
+        .replace("%", "\\%")
+        .replace("{", "\\{")
+        .replace("}", "\\}")
+        .replace("[", "\\[")
+        .replace("]", "\\]")
+        .replace("_", "\\_")
+        .replace("*", "\\*")
+    )
 
 
 def _tex(doc: str) -> str:
@@ -62,8 +94,8 @@ def _tex(doc: str) -> str:
     for i, line in enumerate(lines):
         if line.lstrip().startswith(".. math::"):
             indent = len(line) - len(line.lstrip())
-            body = [line.strip()[len(".. math::"):]]
-            for more in lines[i + 1:]:
+            body = [line.strip()[len(".. math::") :]]
+            for more in lines[i + 1 :]:
                 if more.strip() and len(more) - len(more.lstrip()) <= indent:
                     break
                 body.append(more)
@@ -92,8 +124,10 @@ def wrap(text: str, first: str = "", indent: str = "#' ") -> list:
 
 def example(function: str, measure: str, similarity: bool) -> list:
     if similarity:
-        return ["S <- diag(5); S[1, 2] <- S[2, 1] <- 0.95",
-                f"{function}(list(c(1, 3), c(2, 3), c(1, 4)), sim.mat = S)"]
+        return [
+            "S <- diag(5); S[1, 2] <- S[2, 1] <- 0.95",
+            f"{function}(list(c(1, 3), c(2, 3), c(1, 4)), sim.mat = S)",
+        ]
     return [f"{function}(list(1:3, 2:4, c(1, 3, 5)), p = 6)"]
 
 
@@ -102,20 +136,27 @@ def page(function: str, measure: str, similarity: bool, in_stabm: bool) -> list:
     family = FAMILY_PAGE.get(info.family, "stabm_pairs") if in_stabm else "more_measures"
     low, high = (ascii(b.text) for b in info.bounds)
     lines = [f"#' Stability measure {function[len('stability'):]}", "#'"]
-    lines += wrap(f"The stability of feature selection as propstab's measure `\"{measure}\"`, with "
-                  + (f"the name, arguments and value of stabm's `{function}()`"
-                     if in_stabm else "stabm's conventions (stabm has no such function)")
-                  + f"; the same value as `stability(features, measure = \"{measure}\")`. "
-                  f"Its range is \\[{rd(low)}, {rd(high)}\\]. Its definition:")
+    lines += wrap(
+        f'The stability of feature selection as propstab\'s measure `"{measure}"`, with '
+        + (
+            f"the name, arguments and value of stabm's `{function}()`"
+            if in_stabm
+            else "stabm's conventions (stabm has no such function)"
+        )
+        + f'; the same value as `stability(features, measure = "{measure}")`. '
+        f"Its range is \\[{rd(low)}, {rd(high)}\\]. Its definition:"
+    )
     lines += ["#' " + deqn(_tex(info.function.__doc__), info.summary), "#'"]
     lines += wrap(f"Family page, with the arguments shared by these functions: [{family}].")
     # the family page's arguments, then those it lacks (stabm_pairs' for the other stabm
     # families, stability()'s for the functions stabm lacks), each page named once
     inherited = [family, "stabm_pairs" if in_stabm else "stability"]
     lines += [f"#' @inheritParams {name}" for name in dict.fromkeys(inherited)]
-    lines += ["#' @return The stability, a number; `NA` with a warning saying why where the",
-              "#'   measure is undefined (and `impute.na` is `NULL`, where the function has it).",
-              "#' @section Differences from stabm:"]
+    lines += [
+        "#' @return The stability, a number; `NA` with a warning saying why where the",
+        "#'   measure is undefined (and `impute.na` is `NULL`, where the function has it).",
+        "#' @section Differences from stabm:",
+    ]
     rows = differences(function) if in_stabm else []
     values = [row for row in rows if row["measures"] != "(interface)"]
     shared = [row for row in rows if row["measures"] == "(interface)"]
@@ -131,9 +172,11 @@ def page(function: str, measure: str, similarity: bool, in_stabm: bool) -> list:
     lines += [f"#' @inheritSection {SHARED_PAGE} {section_title(row)}" for row in shared]
     lines += ["#' @references"]
     lines += wrap("; ".join(rd(r) for r in info.references) + ".", indent="#'   ")
-    lines += [f"#' @seealso [{family}], [stability()], [stabm_differences()],",
-              "#'   [listStabilityMeasures()].",
-              "#' @examplesIf propstab_available()"]
+    lines += [
+        f"#' @seealso [{family}], [stability()], [stabm_differences()],",
+        "#'   [listStabilityMeasures()].",
+        "#' @examplesIf propstab_available()",
+    ]
     lines += [f"#' {line}" for line in example(function, measure, similarity)]
     lines += [f"#' @name {function}", "NULL", ""]
     return lines
@@ -141,15 +184,18 @@ def page(function: str, measure: str, similarity: bool, in_stabm: bool) -> list:
 
 def item(row: dict) -> list:
     """One difference as an item of an Rd list."""
-    return wrap(f"\\item {rd(row['summary'])} (`stabm_differences()` key "
-                f"`{row['key']}`): {rd(row['reason']).rstrip('.')}.", indent="#'   ")
+    return wrap(
+        f"\\item {rd(row['summary'])} (`stabm_differences()` key "
+        f"`{row['key']}`): {rd(row['reason']).rstrip('.')}.",
+        indent="#'   ",
+    )
 
 
 def section_title(row: dict) -> str:
     """The title of an interface difference's section: plain words (no markdown), the
     same in the section and in every @inheritSection that copies it."""
     words = ascii(row["summary"]).replace('"', "").replace("`", "").replace(":", " -")
-    words = "".join(c for c in words if c not in "[]*_{}%\\")   # (the title ends at a colon)
+    words = "".join(c for c in words if c not in "[]*_{}%\\")  # (the title ends at a colon)
     return "Difference from stabm - " + words
 
 
@@ -157,27 +203,39 @@ def shared_page() -> list:
     """The internal page holding each interface difference once, as a section that the
     pages of the functions it applies to inherit."""
     lines = ["#' Differences of propstab's stabm interface shared by many functions", "#'"]
-    lines += wrap("The differences from stabm of the interface (not of a measure's value) "
-                  "that several stability* functions share, one section each; each "
-                  "function's help page includes those that apply to it. "
-                  "[stabm_differences()] lists them with examples.")
+    lines += wrap(
+        "The differences from stabm of the interface (not of a measure's value) "
+        "that several stability* functions share, one section each; each "
+        "function's help page includes those that apply to it. "
+        "[stabm_differences()] lists them with examples."
+    )
     for d in INTERFACE_DIFFERENCES:
         row = {**d.as_dict(), "measures": "(interface)"}
-        if not any(f.startswith("stability") or f.startswith("all stability")
-                   for f in d.r_functions):
+        if not any(
+            f.startswith("stability") or f.startswith("all stability") for f in d.r_functions
+        ):
             continue
         lines += [f"#' @section {section_title(row)}:"]
-        lines += wrap(f"{rd(row['reason']).rstrip('.')} (`stabm_differences()` key "
-                      f"`{row['key']}`).")
-    lines += ["#' @seealso [stabm_differences()]", "#' @keywords internal",
-              f"#' @name {SHARED_PAGE}", "NULL", ""]
+        lines += wrap(
+            f"{rd(row['reason']).rstrip('.')} (`stabm_differences()` key " f"`{row['key']}`)."
+        )
+    lines += [
+        "#' @seealso [stabm_differences()]",
+        "#' @keywords internal",
+        f"#' @name {SHARED_PAGE}",
+        "NULL",
+        "",
+    ]
     return lines
 
 
 def generate() -> str:
-    out = ["# Generated by scripts/gen_r_pages.py from propstab's registry: do not edit by hand.",
-           "# One help page per stabm-style function (each function carries @rdname), and the",
-           "# internal page of the interface differences they share (@inheritSection).", ""]
+    out = [
+        "# Generated by scripts/gen_r_pages.py from propstab's registry: do not edit by hand.",
+        "# One help page per stabm-style function (each function carries @rdname), and the",
+        "# internal page of the interface differences they share (@inheritSection).",
+        "",
+    ]
     out += shared_page()
     specs = stabm_functions()
     entries = [(f, s.measure, s.similarity, True) for f, s in specs.items()]

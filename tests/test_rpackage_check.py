@@ -24,8 +24,9 @@ import pytest
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 
-pytestmark = pytest.mark.skipif(os.environ.get("PROPSTAB_SKIP_R") == "1",
-                                reason="PROPSTAB_SKIP_R=1: R not used")
+pytestmark = pytest.mark.skipif(
+    os.environ.get("PROPSTAB_SKIP_R") == "1", reason="PROPSTAB_SKIP_R=1: R not used"
+)
 
 
 def _env():
@@ -35,8 +36,9 @@ def _env():
 
 
 def _counts(out, prefix):
-    counts = re.search(rf"^{re.escape(prefix)}: (\d+) ERROR, (\d+) WARNING, (\d+) NOTE$", out,
-                       re.M)
+    counts = re.search(
+        rf"^{re.escape(prefix)}: (\d+) ERROR, (\d+) WARNING, (\d+) NOTE$", out, re.M
+    )
     assert counts is not None, out
     return tuple(map(int, counts.groups()))
 
@@ -50,9 +52,13 @@ def _testthat_summary(rout):
 def test_r_cmd_check_as_cran_has_no_error_or_warning_with_and_without_python(tmp_path):
     if shutil.which("R") is None:
         pytest.fail("R not found: run scripts/setup.sh or set PROPSTAB_SKIP_R=1", pytrace=False)
-    run = subprocess.run(["bash", str(ROOT / "scripts" / "r_check.sh"), "--also-without-python",
-                          str(tmp_path)],
-                         capture_output=True, text=True, timeout=2400, env=_env())
+    run = subprocess.run(
+        ["bash", str(ROOT / "scripts" / "r_check.sh"), "--also-without-python", str(tmp_path)],
+        capture_output=True,
+        text=True,
+        timeout=2400,
+        env=_env(),
+    )
     out = run.stdout + run.stderr
     assert run.returncode == 0, out
     with_python = _counts(out, "r_check")
@@ -60,20 +66,25 @@ def test_r_cmd_check_as_cran_has_no_error_or_warning_with_and_without_python(tmp
     assert with_python[:2] == (0, 0) and without_python[:2] == (0, 0), out
     explained = (ROOT / "rpackage" / "cran-comments.md").read_text()
     for note in re.findall(r"^\* checking (.*) \.\.\. (?:\[.*\] )?NOTE$", out, re.M):
-        assert f"checking {note}" in explained, (
-            f"the NOTE of 'checking {note}' is not explained in rpackage/cran-comments.md")
+        assert (
+            f"checking {note}" in explained
+        ), f"the NOTE of 'checking {note}' is not explained in rpackage/cran-comments.md"
     # cran-comments.md states what the checks print
-    for label, (errors, warnings, notes) in [("with Python", with_python),
-                                             ("without Python", without_python)]:
+    for label, (errors, warnings, notes) in [
+        ("with Python", with_python),
+        ("without Python", without_python),
+    ]:
         bullet = re.search(rf"^\* {label} .*?(?=^\* |^$)", explained, re.M | re.S)
         assert bullet is not None, f"rpackage/cran-comments.md has no bullet '* {label}'"
         stated = f"{errors} errors, {warnings} warnings, {notes} NOTE"
-        assert stated in " ".join(bullet.group(0).split()), (
-            f"rpackage/cran-comments.md does not say '{stated}' {label}")
+        assert stated in " ".join(
+            bullet.group(0).split()
+        ), f"rpackage/cran-comments.md does not say '{stated}' {label}"
     # the testthat suite ran inside the check (its one run in make test): no failure, and
     # its expectations were evaluated (a missing Python side would skip them all silently)
     failed, skipped, passed = _testthat_summary(
-        (tmp_path / "propstab.Rcheck" / "tests" / "testthat.Rout").read_text())
+        (tmp_path / "propstab.Rcheck" / "tests" / "testthat.Rout").read_text()
+    )
     assert failed == 0 and passed > 1500, (failed, skipped, passed)  # 1900+ in December 2026
     # without Python: every test file that needs it skips (no failure), the examples
     # that need it are not run (0 ERROR above)
@@ -85,17 +96,24 @@ def test_r_cmd_check_as_cran_has_no_error_or_warning_with_and_without_python(tmp
 
 def test_stabm_suite_with_propstab_fails_only_where_documented():
     if shutil.which("Rscript") is None:
-        pytest.fail("Rscript not found: run scripts/setup.sh or set PROPSTAB_SKIP_R=1",
-                    pytrace=False)
-    run = subprocess.run(["Rscript", str(ROOT / "scripts" / "stabm_suite.R"),
-                          str(ROOT / "rpackage")],
-                         capture_output=True, text=True, timeout=900, env=_env())
+        pytest.fail(
+            "Rscript not found: run scripts/setup.sh or set PROPSTAB_SKIP_R=1", pytrace=False
+        )
+    run = subprocess.run(
+        ["Rscript", str(ROOT / "scripts" / "stabm_suite.R"), str(ROOT / "rpackage")],
+        capture_output=True,
+        text=True,
+        timeout=900,
+        env=_env(),
+    )
     out = run.stdout + run.stderr
     if "stabm_suite: SKIP" in out:
         pytest.skip(out.strip().splitlines()[-1])
     assert run.returncode == 0, out
-    summary = re.search(r"(\d+) failing tests, (\d+) explained by stabm_differences\(\), "
-                        r"(\d+) unexplained", out)
+    summary = re.search(
+        r"(\d+) failing tests, (\d+) explained by stabm_differences\(\), " r"(\d+) unexplained",
+        out,
+    )
     assert summary is not None and summary.group(3) == "0", out
     passed = re.search(r"(\d+) expectations: (\d+) passed", out)
-    assert int(passed.group(2)) > 250, out          # stabm 1.2.2: 278 pass
+    assert int(passed.group(2)) > 250, out  # stabm 1.2.2: 278 pass
