@@ -57,10 +57,11 @@ rdoc: setup
 	Rscript -e 'roxygen2::roxygenise("rpackage")'
 
 
-# R CMD check --as-cran of the R package, with a summary (minutes; make test runs it as
+# R CMD check --as-cran of the R package, with a summary, then again with the Python side
+# hidden, as on CRAN's machines (minutes; make test runs both as
 # tests/test_rpackage_check.py, with stabm's own suite run against propstab's functions).
 rcheck: setup
-	bash scripts/r_check.sh
+	bash scripts/r_check.sh --also-without-python
 
 # The cost of a small call from R against stabm's (ratios; a minute).
 rbench: setup

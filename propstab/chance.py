@@ -22,7 +22,6 @@ import functools
 from typing import Callable, Tuple
 
 import numpy as np
-from scipy import stats
 
 from ._utils.exceptions import undefined
 from ._utils.checks import check_row_sizes, fail
@@ -118,6 +117,8 @@ def _intersection_pmf(sizes: Tuple[int, ...], d: int) -> np.ndarray:
     """P(|s_i ∩ s_j| = r | H0) for every pair of the distinct ``sizes`` and r = 0..max:
     ``scipy.stats.hypergeom.pmf`` once per (sizes, d) (the audit asks for the same
     shapes many times), read-only."""
+    from scipy import stats  # (imported on first use: 0.4 s)
+
     a = np.asarray(sizes, dtype=np.float64)
     r = np.arange(max(sizes) + 1, dtype=np.float64)[None, None, :]
     pmf = stats.hypergeom.pmf(r, d, a[:, None, None], a[None, :, None])
@@ -266,6 +267,8 @@ def column_count_pmf(row_sizes, n_features: int) -> np.ndarray:
     >>> column_count_pmf([1, 1], 2).round(12).tolist()
     [0.25, 0.5, 0.25]
     """
+    from scipy import stats  # (imported on first use: 0.4 s)
+
     k, d = check_row_sizes(row_sizes, n_features)
     pmf = np.array([1.0])
     sizes, counts = np.unique(k, return_counts=True)
@@ -319,6 +322,8 @@ def union_size_pmf(row_sizes, n_features: int) -> np.ndarray:
     >>> union_size_pmf([1, 1], 2).tolist()
     [0.0, 0.5, 0.5]
     """
+    from scipy import stats  # (imported on first use: 0.4 s)
+
     sizes, d = check_row_sizes(row_sizes, n_features)
     pmf = np.zeros(d + 1)
     pmf[0] = 1.0

@@ -4,8 +4,13 @@ from stabm_differences() (every documented difference of that function).
 
 Each function's definition carries ``@rdname <function>`` (its usage); its arguments are
 inherited from the family page (stabm_pairs, stabm_frequencies, stabm_similar,
-more_measures). Run ``make rdoc`` afterwards (roxygen2 writes man/). A test
-(tests/test_rpackage_docs.py) checks the committed file is what this script writes.
+more_measures). A page's "Differences from stabm" lists the differences of its measure's
+value; the differences of the interface, which many functions share (warnings, argument
+checks, ``correction.for.chance = "estimate"``, ...), are written once, as the sections of
+one internal page (stabm_interface_differences), and each function's page inherits those
+that apply to it (``@inheritSection``). Run ``make rdoc`` afterwards (roxygen2 writes
+man/). A test (tests/test_rpackage_docs.py) checks the committed file is what this script
+writes.
 
 Usage: python scripts/gen_r_pages.py [--check]
 """
@@ -21,6 +26,7 @@ sys.path.insert(0, str(ROOT))
 
 from propstab.registry._registry import get_measure  # noqa: F401
 from propstab.r._frontend import differences, stabm_functions  # noqa: E402
+from propstab.r._interface import INTERFACE_DIFFERENCES  # noqa: E402
 
 OUT = ROOT / "rpackage" / "R" / "measure_pages.R"
 
@@ -32,6 +38,8 @@ MORE = {
     "stabilityMSI": "msi",
 }
 FAMILY_PAGE = {"frequency": "stabm_frequencies", "correlated": "stabm_similar"}
+#: The internal page holding the interface differences, one section each.
+SHARED_PAGE = "stabm_interface_differences"
 ASCII = {
     "∩": " cap ",
     "∪": " cup ",
@@ -140,25 +148,28 @@ def page(function: str, measure: str, similarity: bool, in_stabm: bool) -> list:
     )
     lines += ["#' " + deqn(_tex(info.function.__doc__), info.summary), "#'"]
     lines += wrap(f"Family page, with the arguments shared by these functions: [{family}].")
+    # the family page's arguments, then those it lacks (stabm_pairs' for the other stabm
+    # families, stability()'s for the functions stabm lacks), each page named once
+    inherited = [family, "stabm_pairs" if in_stabm else "stability"]
+    lines += [f"#' @inheritParams {name}" for name in dict.fromkeys(inherited)]
     lines += [
-        f"#' @inheritParams {family}",
-        f"#' @inheritParams {'stabm_pairs' if in_stabm else 'stability'}",
         "#' @return The stability, a number; `NA` with a warning saying why where the",
         "#'   measure is undefined (and `impute.na` is `NULL`, where the function has it).",
         "#' @section Differences from stabm:",
     ]
     rows = differences(function) if in_stabm else []
-    if rows:
+    values = [row for row in rows if row["measures"] != "(interface)"]
+    shared = [row for row in rows if row["measures"] == "(interface)"]
+    if values:
         lines.append("#' \\itemize{")
-        for row in rows:
-            lines += wrap(
-                f"\\item {rd(row['summary'])} (`stabm_differences()` key "
-                f"`{row['key']}`): {rd(row['reason']).rstrip('.')}.",
-                indent="#'   ",
-            )
+        for row in values:
+            lines += item(row)
         lines.append("#' }")
+    elif in_stabm:
+        lines += wrap("The value is stabm's; the differences of the interface follow.")
     else:
         lines += wrap("stabm has no such function; the measure follows its reference below.")
+    lines += [f"#' @inheritSection {SHARED_PAGE} {section_title(row)}" for row in shared]
     lines += ["#' @references"]
     lines += wrap("; ".join(rd(r) for r in info.references) + ".", indent="#'   ")
     lines += [
@@ -171,12 +182,61 @@ def page(function: str, measure: str, similarity: bool, in_stabm: bool) -> list:
     return lines
 
 
+def item(row: dict) -> list:
+    """One difference as an item of an Rd list."""
+    return wrap(
+        f"\\item {rd(row['summary'])} (`stabm_differences()` key "
+        f"`{row['key']}`): {rd(row['reason']).rstrip('.')}.",
+        indent="#'   ",
+    )
+
+
+def section_title(row: dict) -> str:
+    """The title of an interface difference's section: plain words (no markdown), the
+    same in the section and in every @inheritSection that copies it."""
+    words = ascii(row["summary"]).replace('"', "").replace("`", "").replace(":", " -")
+    words = "".join(c for c in words if c not in "[]*_{}%\\")  # (the title ends at a colon)
+    return "Difference from stabm - " + words
+
+
+def shared_page() -> list:
+    """The internal page holding each interface difference once, as a section that the
+    pages of the functions it applies to inherit."""
+    lines = ["#' Differences of propstab's stabm interface shared by many functions", "#'"]
+    lines += wrap(
+        "The differences from stabm of the interface (not of a measure's value) "
+        "that several stability* functions share, one section each; each "
+        "function's help page includes those that apply to it. "
+        "[stabm_differences()] lists them with examples."
+    )
+    for d in INTERFACE_DIFFERENCES:
+        row = {**d.as_dict(), "measures": "(interface)"}
+        if not any(
+            f.startswith("stability") or f.startswith("all stability") for f in d.r_functions
+        ):
+            continue
+        lines += [f"#' @section {section_title(row)}:"]
+        lines += wrap(
+            f"{rd(row['reason']).rstrip('.')} (`stabm_differences()` key " f"`{row['key']}`)."
+        )
+    lines += [
+        "#' @seealso [stabm_differences()]",
+        "#' @keywords internal",
+        f"#' @name {SHARED_PAGE}",
+        "NULL",
+        "",
+    ]
+    return lines
+
+
 def generate() -> str:
     out = [
         "# Generated by scripts/gen_r_pages.py from propstab's registry: do not edit by hand.",
-        "# One help page per stabm-style function (each function carries @rdname).",
+        "# One help page per stabm-style function (each function carries @rdname), and the",
+        "# internal page of the interface differences they share (@inheritSection).",
         "",
     ]
+    out += shared_page()
     specs = stabm_functions()
     entries = [(f, s.measure, s.similarity, True) for f, s in specs.items()]
     entries += [(f, m, m == "msi", False) for f, m in MORE.items()]

@@ -205,6 +205,93 @@ def test_impute_na_is_stabms_per_pair_imputation(corrected):
     assert checked > 5  # undefined pairs were exercised
 
 
+def _zucknick_pair(a, b, S):
+    """Zucknick's score of two sets as stabm defines it (NaN for two empty sets), from
+    its formula: (|a & b| + C(a, b) + C(b, a)) / |a | b|, C(x, y) the summed similarity
+    of y - x to x over |x|."""
+    union = a | b
+    if not union:
+        return math.nan
+    c_ab = sum(S[x, y] for x in b - a for y in a) / len(a) if b - a and a else 0.0
+    c_ba = sum(S[x, y] for x in a - b for y in b) / len(b) if a - b and b else 0.0
+    return (len(a & b) + c_ab + c_ba) / len(union)
+
+
+ADJUSTED = [
+    "stabilityYu",
+    "stabilityZucknick",
+    "stabilityIntersectionCount",
+    "stabilityIntersectionMean",
+    "stabilityIntersectionGreedy",
+    "stabilityIntersectionMBM",
+]
+
+
+@pytest.mark.parametrize("fun", ADJUSTED)
+@pytest.mark.parametrize("correction", ["none", "exact"])
+def test_impute_na_of_the_adjusted_measures_is_per_pair(fun, correction):
+    """stabm imputes each undefined pair score of Yu, Zucknick and the adjusted
+    intersections before the mean: the value is the mean over the pairs of the measure
+    of the two runs alone (the pair score), impute.na where that is undefined."""
+    rng = np.random.default_rng(7)
+    checked = 0
+    for _ in range(12):
+        d = int(rng.integers(3, 6))
+        S = np.eye(d)
+        S[0, 1] = S[1, 0] = 0.95
+        runs = [
+            sorted(rng.choice(d, size=int(rng.choice([0, 0, 1, 2])), replace=False))
+            for _ in range(int(rng.integers(3, 6)))
+        ]
+        flat = [i + 1 for r in runs for i in r]
+        options = {"correction.for.chance": correction, "threshold": 0.9}
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            got = fe.stabm_value(
+                fun, [len(r) for r in runs], flat, sim_mat=S, impute_na=0.3, options=options
+            )
+            scores = []
+            for a, b in itertools.combinations(runs, 2):
+                s = fe.stabm_value(
+                    fun,
+                    [len(a), len(b)],
+                    [i + 1 for i in list(a) + list(b)],
+                    sim_mat=S,
+                    options=options,
+                )
+                scores.append(0.3 if math.isnan(s) else s)
+        assert got == pytest.approx(float(np.mean(scores)), abs=1e-12), (runs, d)
+        checked += 0.3 in scores
+    if correction == "exact" or "Intersection" not in fun:  # (uncorrected: all defined)
+        assert checked >= 3  # undefined pairs were exercised
+
+
+def test_impute_na_of_zucknick_against_its_formula():
+    """The case of stabm's issue: two empty runs among others; stabm gives 0.233 for
+    list(integer(0), integer(0), 1:2), sim.mat = diag(3), impute.na = 0.7."""
+    assert fe.stabm_value(
+        "stabilityZucknick", [0, 0, 2], [1, 2], sim_mat=np.eye(3), impute_na=0.7
+    ) == pytest.approx(0.7 / 3, abs=1e-15)
+    rng = np.random.default_rng(11)
+    d = 12
+    S = np.eye(d)
+    S[2, 3] = S[3, 2] = S[5, 9] = S[9, 5] = 0.93
+    runs = [set(rng.choice(d, size=4, replace=False).tolist()) for _ in range(28)]
+    runs += [set(), set()]
+    flat = [i + 1 for r in runs for i in sorted(r)]
+    want = np.mean(
+        [
+            0.0 if math.isnan(s) else s
+            for s in (_zucknick_pair(a, b, S) for a, b in itertools.combinations(runs, 2))
+        ]
+    )
+    got = fe.stabm_value(
+        "stabilityZucknick", [len(r) for r in runs], flat, sim_mat=S, impute_na=0.0
+    )
+    assert got == pytest.approx(want, abs=1e-12)
+    assert got > 0.1  # (the value, not impute.na: was 0 before)
+
+
 def test_impute_na_replaces_an_undefined_global_value():
     assert fe.stabm_value("stabilityNogueira", [0, 0], [], p=3, impute_na=0.5) == 0.5
     with pytest.warns(UndefinedMeasureWarning):
@@ -491,17 +578,13 @@ def test_interface_differences_of_a_case():
     """impute.na and "estimate" are listed for the calls they concern only."""
     keys = lambda *a, **k: [d["key"] for d in fe.differences(*a, **k)]  # noqa: E731
     S = np.eye(3)
-    assert "impute_na_of_the_value" in keys(
-        "stabilityZucknick", [0, 0, 2], [1, 2], sim_mat=S, options={"impute.na": 0}
-    )
-    assert "impute_na_of_the_value" not in keys(
-        "stabilityZucknick", [1, 1], [1, 2], sim_mat=S, options={"impute.na": 0}
-    )
+    # impute.na follows stabm (per pair) for every function: no difference to list
+    assert keys("stabilityZucknick", [0, 0, 2], [1, 2], sim_mat=S, options={"impute.na": 0}) == []
     assert "estimate_by_simulation" in keys("stabilityYu", [1, 1], [1, 2], sim_mat=S)
     assert "estimate_by_simulation" not in keys(
         "stabilityYu", [1, 1], [1, 2], sim_mat=S, options={"correction.for.chance": "none"}
     )
-    assert keys("listStabilityMeasures") == ["list_measures_columns"]
+    assert keys("listStabilityMeasures") == ["list_measures_rows"]
     assert "undefined_warns" in keys("stabilityJaccard")
 
 
@@ -515,3 +598,52 @@ def test_ranking_measures_from_r():
     assert ranking_value("top_k", R, options={"k": 2.0}) == propstab.stability(R, "top_k", k=2)
     out = fe.invoke("ranking_value", {"measure": "nogueira", "ranks": R})
     assert out["error"]["message"].startswith("measure: 'nogueira' reads feature sets")
+
+
+def test_the_r_front_end_imports_only_what_a_first_call_needs():
+    """The first call of every R session imports propstab.r._frontend: it loads neither
+    the R bridge's rpy2 side nor the cross-check's case generators (hypothesis) nor
+    scipy.stats (0.4 s; imported by the functions that use it), and a simple measure
+    computes without them."""
+    import os
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, propstab.r._frontend as fe; "
+        "v = fe.stabm_value('stabilityJaccard', [2, 2], [1, 2, 2, 3]); "
+        "print(v, [m for m in ('scipy.stats', 'hypothesis', 'rpy2', 'pandas', "
+        "'propstab.r._crosscheck', 'propstab.r._call') if m in sys.modules])"
+    )
+    env = {
+        **os.environ,
+        "PYTHONPATH": os.pathsep.join(
+            filter(
+                None,
+                [
+                    str(__import__("pathlib").Path(__file__).resolve().parent.parent),
+                    os.environ.get("PYTHONPATH"),
+                ],
+            )
+        ),
+    }
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120
+    )
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == ["0.3333333333333333", "[]"], out.stdout
+
+
+def test_r_na_ranks_give_no_numpy_warning():
+    """R's NA is a signalling NaN (payload 1954): the ranking measures read it as a
+    missing rank without numpy's "invalid value encountered" RuntimeWarning."""
+    r_na = np.array([0x7FF00000000007A2], dtype=np.uint64).view(np.float64)[0]
+    R = np.array([[1, 2, 3, 4], [2, 1, 3, 4], [1, 3, 2, 0]], dtype=np.float64)
+    R[2, 3] = r_na
+    R = np.asfortranarray(R)  # as reticulate passes an R matrix
+    for measure in ["spearman", "kendall", "canberra"]:
+        out = fe.invoke("ranking_value", {"measure": measure, "ranks": R})
+        assert out["error"] is None and out["warnings"] == [], (measure, out)
+        assert math.isfinite(out["value"])
+    assert np.isnan(R[2, 3])  # the caller's matrix is not changed
+    assert R.view(np.uint64)[2, 3] == 0x7FF00000000007A2

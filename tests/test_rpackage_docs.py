@@ -25,8 +25,9 @@ def roxygen():
     if os.environ.get("PROPSTAB_SKIP_R") == "1":
         pytest.skip("PROPSTAB_SKIP_R=1: R not used")
     if shutil.which("Rscript") is None:
-        pytest.fail("Rscript not found: run scripts/setup.sh or set PROPSTAB_SKIP_R=1",
-                    pytrace=False)
+        pytest.fail(
+            "Rscript not found: run scripts/setup.sh or set PROPSTAB_SKIP_R=1", pytrace=False
+        )
 
 
 def test_rd_files_and_namespace_are_generated_from_the_sources(roxygen, tmp_path):
@@ -34,31 +35,73 @@ def test_rd_files_and_namespace_are_generated_from_the_sources(roxygen, tmp_path
     shutil.copytree(RPACKAGE, copy)
     shutil.rmtree(copy / "man")
     (copy / "NAMESPACE").unlink()
-    run = subprocess.run(["Rscript", "-e", f"roxygen2::roxygenise('{copy}')"],
-                         capture_output=True, text=True, timeout=300)
+    run = subprocess.run(
+        ["Rscript", "-e", f"roxygen2::roxygenise('{copy}')"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     if run.returncode != 0 and re.search("there is no package called .roxygen2.", run.stderr):
-        pytest.fail("the R package roxygen2 is missing: run scripts/setup.sh "
-                    "(r-cran-roxygen2) or set PROPSTAB_SKIP_R=1", pytrace=False)
+        pytest.fail(
+            "the R package roxygen2 is missing: run scripts/setup.sh "
+            "(r-cran-roxygen2) or set PROPSTAB_SKIP_R=1",
+            pytrace=False,
+        )
     assert run.returncode == 0, run.stderr
     # roxygen's warnings (not a file name such as suppressPropstabWarnings.Rd)
-    assert not any(line.lstrip().startswith("Warning") for line in run.stderr.splitlines()), \
-        run.stderr
+    assert not any(
+        line.lstrip().startswith("Warning") for line in run.stderr.splitlines()
+    ), run.stderr
     generated = sorted(p.name for p in (copy / "man").iterdir())
     assert generated == sorted(p.name for p in (RPACKAGE / "man").iterdir())
     for name in ["NAMESPACE", *(f"man/{n}" for n in generated)]:
-        assert filecmp.cmp(copy / name, RPACKAGE / name, shallow=False), (
-            f"rpackage/{name} differs from what roxygen2 generates: run make rdoc")
+        assert filecmp.cmp(
+            copy / name, RPACKAGE / name, shallow=False
+        ), f"rpackage/{name} differs from what roxygen2 generates: run make rdoc"
 
 
 def test_one_help_page_per_stabm_function_generated_from_the_registry():
-    """rpackage/R/measure_pages.R is what scripts/gen_r_pages.py writes (issue 25): one
+    """rpackage/R/measure_pages.R is what scripts/gen_r_pages.py writes: one
     page per stabm-style function, each with its stabm_differences()."""
     import sys
-    run = subprocess.run([sys.executable, str(RPACKAGE.parent / "scripts" / "gen_r_pages.py"),
-                          "--check"], capture_output=True, text=True, timeout=300,
-                         env={**os.environ, "PYTHONPATH": str(RPACKAGE.parent)})
+
+    run = subprocess.run(
+        [sys.executable, str(RPACKAGE.parent / "scripts" / "gen_r_pages.py"), "--check"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env={**os.environ, "PYTHONPATH": str(RPACKAGE.parent)},
+    )
     assert run.returncode == 0, "rpackage/R/measure_pages.R is stale: run scripts/gen_r_pages.py"
     pages = {p.stem for p in (RPACKAGE / "man").glob("stability[A-Z]*.Rd")}
     assert len(pages) == 24, sorted(pages)
     davis = (RPACKAGE / "man" / "stabilityDavis.Rd").read_text()
     assert "corrected_global_score" in davis and "\\usage{" in davis
+
+
+def test_generated_pages_name_each_family_once_and_share_the_interface_differences():
+    """Each generated page inherits a page's arguments once, and the differences of the
+    interface that many functions share are written once (a section of one internal page
+    that each function's page inherits), not copied onto every page."""
+    from propstab.r._interface import INTERFACE_DIFFERENCES
+
+    text = (RPACKAGE / "R" / "measure_pages.R").read_text()
+    pages = text.split("\nNULL\n")
+    for page in pages:
+        inherited = re.findall(r"^#' @inheritParams (\S+)$", page, re.M)
+        assert len(inherited) == len(set(inherited)), page[:200]
+    for difference in INTERFACE_DIFFERENCES:
+        if not any(f.startswith(("stability", "all stability")) for f in difference.r_functions):
+            continue
+        reason_start = " ".join(difference.reason.split()[:6])
+        assert " ".join(text.split()).count(reason_start) == 1, difference.key
+    assert text.count("@inheritSection stabm_interface_differences") >= 40
+
+
+def test_no_python_source_in_the_r_code():
+    """The Python the R package runs is a file of the package (inst/python), not a
+    string in its R code."""
+    assert (RPACKAGE / "inst" / "python" / "propstab_import.py").is_file()
+    for path in (RPACKAGE / "R").glob("*.R"):
+        code = path.read_text()
+        assert "py_run_string" not in code and "import importlib" not in code, path.name

@@ -23,7 +23,8 @@ from scipy import sparse
 
 from ..registry import ExpectedDifference, Parameter, RReference
 from .exact_null import exact_expectation
-from .simulation import stabm_measure
+from .matching import score_count, score_greedy, score_mbm, score_mean, score_yu, score_zucknick
+from .simulation import expected_yu, expected_zucknick, stabm_measure
 
 __all__ = [
     "ADJUSTED_NO_SIMILAR_PAIR",
@@ -31,6 +32,7 @@ __all__ = [
     "N_SIMULATIONS",
     "RANDOM_STATE",
     "SPARSE_SIMILARITY_DIMENSIONS",
+    "STABM_ADJUSTED",
     "STABM_NOTES",
     "THRESHOLD_ZERO_DENSE_SPARSE",
     "adjusted_intersection",
@@ -39,6 +41,8 @@ __all__ = [
     "half_sum",
     "no_similar_pair",
     "one",
+    "stabm_adjusted",
+    "stabm_pair_scores",
     "stabm_reference",
     "stored_off_diagonal",
     "threshold_zero",
@@ -308,13 +312,22 @@ def with_formula(core):
 
 
 def adjusted_intersection(
-    name, sel, score, similarity, threshold, correction_for_chance, n_simulations, random_state
+    name,
+    sel,
+    score,
+    similarity,
+    threshold,
+    correction_for_chance,
+    n_simulations,
+    random_state,
+    pairs=False,
 ):
     """An adjusted intersection's value from its options, in the order of its signature:
     stabm's per-pair correction of ``score`` with the normaliser sqrt(k_i k_j)
     (:func:`~propstab.measures.simulation.stabm_measure`), E[I|H0] exact by enumeration
     over the similarity graph's components
-    (:func:`~propstab.measures.exact_null.exact_expectation`) or simulated."""
+    (:func:`~propstab.measures.exact_null.exact_expectation`) or simulated; with
+    ``pairs=True`` the pair scores, NaN where undefined (see ``stabm_measure``)."""
     return stabm_measure(
         name,
         sel,
@@ -326,4 +339,97 @@ def adjusted_intersection(
         n_simulations=n_simulations,
         random_state=random_state,
         exact=exact_expectation(score),
+        pairs=pairs,
+    )
+
+
+#: stabm's adjusted measures: name -> (pair score, the pair's maximum, exact E[I|H0];
+#: None: the adjusted intersections' enumeration over the similarity graph's components).
+STABM_ADJUSTED = {
+    "yu": (score_yu, half_sum, expected_yu),
+    "zucknick": (score_zucknick, one, expected_zucknick),
+    "intersection_count": (score_count, None, None),
+    "intersection_mean": (score_mean, None, None),
+    "intersection_greedy": (score_greedy, None, None),
+    "intersection_mbm": (score_mbm, None, None),
+}
+
+
+def stabm_adjusted(
+    name,
+    sel,
+    similarity,
+    threshold,
+    correction_for_chance,
+    n_simulations,
+    random_state,
+    pairs=False,
+):
+    """The value of one of stabm's adjusted measures (:data:`STABM_ADJUSTED`) from its
+    options, in the order of its signature; with ``pairs=True`` its pair scores (see
+    :func:`stabm_pair_scores`)."""
+    score, maximum, exact = STABM_ADJUSTED[name]
+    if maximum is None:
+        return adjusted_intersection(
+            name,
+            sel,
+            score,
+            similarity,
+            threshold,
+            correction_for_chance,
+            n_simulations,
+            random_state,
+            pairs=pairs,
+        )
+    return stabm_measure(
+        name,
+        sel,
+        score,
+        maximum,
+        similarity=similarity,
+        threshold=threshold,
+        correction=correction_for_chance,
+        n_simulations=n_simulations,
+        random_state=random_state,
+        exact=exact,
+        pairs=pairs,
+    )
+
+
+def stabm_pair_scores(
+    name,
+    sel,
+    *,
+    similarity=None,
+    threshold=0.9,
+    correction_for_chance="none",
+    n_simulations=10_000,
+    random_state=0,
+):
+    """The pair scores of one of stabm's adjusted measures (``yu``, ``zucknick``,
+    ``intersection_count``, ``intersection_mean``, ``intersection_greedy``,
+    ``intersection_mbm``): the M(M-1)/2 values over the pairs i < j whose mean is the
+    measure, NaN where a pair is undefined (two empty runs, or a corrected score 0/0),
+    as stabm's ``scores`` before its ``impute.na`` (the R package imputes them).
+
+    Examples
+    --------
+    >>> from propstab.measures.adjusted import stabm_pair_scores
+    >>> stabm_pair_scores("zucknick", [[0, 0, 0], [0, 0, 0], [1, 1, 0]]).tolist()
+    [nan, 0.0, 0.0]
+    """
+    from .._utils.checks import fail
+    from .._data.convert_selection import as_selection
+
+    if name not in STABM_ADJUSTED:
+        fail(f"name: one of {', '.join(STABM_ADJUSTED)}; got {name!r}")
+    return stabm_adjusted(
+        name,
+        as_selection(sel),
+        similarity,
+        threshold,
+        correction_for_chance,
+        n_simulations,
+        random_state,
+        pairs=True,
     )

@@ -42,26 +42,14 @@ from ._common import pair_mean
 from .adjusted import (
     N_SIMULATIONS,
     RANDOM_STATE,
-    adjusted_intersection,
     correction,
     STABM_NOTES,
-    half_sum,
-    one,
+    stabm_adjusted,
     stabm_reference,
     with_formula,
 )
 from .effective import effective_intersections, effective_stability  # noqa: F401
-from .matching import (
-    pearson_parts,
-    pogr_parts,
-    score_count,
-    score_greedy,
-    score_mbm,
-    score_mean,
-    score_yu,
-    score_zucknick,
-    similarity_matrix,
-)
+from .matching import pearson_parts, pogr_parts, similarity_matrix
 from .msi_solvers import matching_values, msi_pair_values
 from .references import BOMMERT, HAMER, SECHIDIS, TABLE_6_1, YU, ZHANG, ZUCKNICK
 from .simulation import (  # noqa: F401 (MonteCarloWarning: exported here)
@@ -69,7 +57,6 @@ from .simulation import (  # noqa: F401 (MonteCarloWarning: exported here)
     expected_yu,
     expected_zucknick,
     npogr_parts,
-    stabm_measure,
 )
 
 SIMILARITY = Parameter(
@@ -541,17 +528,8 @@ def yu(
     >>> round(yu(Z, similarity=S, correction_for_chance="none"), 6)   # (2 + 1 + 1) / 3
     1.333333
     """
-    return stabm_measure(
-        "yu",
-        sel,
-        score_yu,
-        half_sum,
-        similarity=similarity,
-        threshold=threshold,
-        correction=correction_for_chance,
-        n_simulations=n_simulations,
-        random_state=random_state,
-        exact=expected_yu,
+    return stabm_adjusted(
+        "yu", sel, similarity, threshold, correction_for_chance, n_simulations, random_state
     )
 
 
@@ -621,17 +599,8 @@ def zucknick(
     >>> round(zucknick(Z, similarity=S), 6)      # (1 + 0.95/2 + 0.95/2) / 3
     0.65
     """
-    return stabm_measure(
-        "zucknick",
-        sel,
-        score_zucknick,
-        one,
-        similarity=similarity,
-        threshold=threshold,
-        correction=correction_for_chance,
-        n_simulations=n_simulations,
-        random_state=random_state,
-        exact=expected_zucknick,
+    return stabm_adjusted(
+        "zucknick", sel, similarity, threshold, correction_for_chance, n_simulations, random_state
     )
 
 
@@ -721,10 +690,9 @@ def intersection_count(
     ...                    correction_for_chance="none")
     2.0
     """
-    return adjusted_intersection(
+    return stabm_adjusted(
         "intersection_count",
         sel,
-        score_count,
         similarity,
         threshold,
         correction_for_chance,
@@ -763,10 +731,9 @@ def intersection_mean(
     ...                   correction_for_chance="none")       # 1 + min(0.925, 1.85)
     1.925
     """
-    return adjusted_intersection(
+    return stabm_adjusted(
         "intersection_mean",
         sel,
-        score_mean,
         similarity,
         threshold,
         correction_for_chance,
@@ -808,10 +775,9 @@ def intersection_greedy(
     ...                     correction_for_chance="none")   # 0-2 first, then 1-3 is no edge
     1.0
     """
-    return adjusted_intersection(
+    return stabm_adjusted(
         "intersection_greedy",
         sel,
-        score_greedy,
         similarity,
         threshold,
         correction_for_chance,
@@ -852,10 +818,9 @@ def intersection_mbm(
     ...                  correction_for_chance="none")     # 0-3 and 1-2
     2.0
     """
-    return adjusted_intersection(
+    return stabm_adjusted(
         "intersection_mbm",
         sel,
-        score_mbm,
         similarity,
         threshold,
         correction_for_chance,

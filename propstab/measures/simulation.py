@@ -12,7 +12,6 @@ import math
 
 import numpy as np
 from scipy import sparse
-from scipy import stats
 
 from .. import chance
 from .._utils.exceptions import warn
@@ -34,6 +33,8 @@ from .matching import (
 
 def hypergeometric(d, a, b):
     """Support r and P(|F_1 ∩ F_2| = r) for random subsets of sizes a, b of d features."""
+    from scipy import stats  # (imported on first use: 0.4 s)
+
     r = np.arange(min(a, b) + 1)
     return r, stats.hypergeom.pmf(r, d, a, b)
 
@@ -45,6 +46,8 @@ def expected_yu(a, b, d, g):
     is a uniform (b - r)-subset of the other d - 1 features, which misses all g_x
     neighbours of x with probability hypergeom(d - 1, g_x, b - r) at 0.
     """
+    from scipy import stats  # (imported on first use: 0.4 s)
+
     r, h = hypergeometric(d, a, b)
     deg, cnt = np.unique(g.degree, return_counts=True)
 
@@ -190,8 +193,15 @@ def stabm_measure(
     n_simulations,
     random_state,
     exact=None,
+    pairs=False,
 ):
-    """stabm's mean over pairs i < j of I or of (I - E[I|H0]) / (max - E[I|H0])."""
+    """stabm's mean over pairs i < j of I or of (I - E[I|H0]) / (max - E[I|H0]).
+
+    With ``pairs=True`` the pair scores themselves (the M(M-1)/2 pairs i < j in the order
+    of :func:`~propstab.measures.matching.upper_pairs`), NaN where a pair's score is
+    undefined (both runs empty, or a corrected score 0/0): stabm's ``scores`` before its
+    ``impute.na`` and mean, where the value is undefined as soon as one pair is.
+    """
     check_int_range("random_state", random_state, minimum=0, owner=name)
     g = Graph.build(sel, similarity, threshold)
     ii, jj = upper_pairs(sel.n_runs)
@@ -203,10 +213,13 @@ def stabm_measure(
         I = score(workform(Z1), workform(Z2), g)
     k = sel.row_sizes
     a, b = k[ii], k[jj]
-    if not np.all(np.isfinite(I)) or (score is score_yu and np.any(a + b == 0)):
-        return undefined(name, "two runs are both empty")
+    empty = ~np.isfinite(I) | ((a + b == 0) if score is score_yu else False)
+    if np.any(empty):
+        if not pairs:
+            return undefined(name, "two runs are both empty")
+        I = np.where(empty, np.nan, I)
     if correction == "none":
-        return float(np.mean(I))
+        return I if pairs else float(np.mean(I))
     d = sel.n_features
     # every score here is symmetric in distribution under H0: one expectation per
     # unordered pair of sizes
@@ -231,17 +244,23 @@ def stabm_measure(
     Ep = np.where(determined, I, Ep)
     mx = maximum(a.astype(np.float64), b.astype(np.float64))
     den = mx - Ep
-    if not np.all(np.isfinite(den)):
+    if not pairs and not np.all(np.isfinite(den)):
         return undefined(name, "a pair's null expectation is undefined")
     # elsewhere the similarity graph itself can make I = max for every pair of subsets
     # of the sizes (a complete graph), which only a relative tolerance detects here
-    if np.any(np.where(determined, den == 0, np.abs(den) <= 1e-12 * np.maximum(mx, 1.0))):
+    with np.errstate(invalid="ignore"):
+        zero = np.where(determined, den == 0, np.abs(den) <= 1e-12 * np.maximum(mx, 1.0))
+    if not pairs and np.any(zero):
         return undefined(
             name, "a pair's null expectation equals its maximum, so the " "corrected score is 0/0"
         )
-    value = float(np.mean((I - Ep) / den))
-    if correction == "estimate":
-        slope = (I - mx) / den**2 / I.size  # d value / d E_p (delta method)
+    bad = zero | ~np.isfinite(den) | ~np.isfinite(I)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        values = np.where(bad, np.nan, (I - Ep) / np.where(bad, 1.0, den))
+    value = float(np.nanmean(values)) if not np.all(bad) else math.nan
+    if correction == "estimate" and not np.all(bad):
+        with np.errstate(divide="ignore", invalid="ignore"):
+            slope = np.where(bad, 0.0, (I - mx) / np.where(bad, 1.0, den) ** 2 / I.size)
         err = math.sqrt(float(np.sum(np.bincount(inverse, weights=slope) ** 2 * se**2)))
         if err > MC_TOLERANCE:
             warn(
@@ -250,7 +269,7 @@ def stabm_measure(
                 f"increase n_simulations (now {n_simulations})",
                 MonteCarloWarning,
             )
-    return value
+    return values if pairs else value
 
 
 def expected_pogr(k, d, g):
@@ -259,6 +278,8 @@ def expected_pogr(k, d, g):
     P(x in F_i) = k_i / d and, independently, P(x not in F_j, a neighbour of x in F_j) =
     (d - k_j)/d - C(d - 1 - g_x, k_j) / C(d, k_j).
     """
+    from scipy import stats  # (imported on first use: 0.4 s)
+
     sizes, inverse = np.unique(k, return_inverse=True)
     deg, cnt = np.unique(g.degree, return_counts=True)
     avoid = stats.hypergeom.pmf(0, d, deg[None, :] + 1, sizes[:, None])  # (U, degrees)

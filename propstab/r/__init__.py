@@ -14,12 +14,38 @@ rpy2 and R are loaded on first use. The pieces:
   ``inputs=``), at R's defaults (:func:`r_default_options`), and the documented stabm
   defects :data:`EXPECTED_DIFFERENCES`.
 """
+import importlib
+
 from .._utils.exceptions import RReferenceError, RUnavailableError
-from ._call import RValue, call_r, call_r_code, r_package, r_versions, require_package, robjects
-from ._convert import from_r_selection, to_r_features, to_r_matrix, to_r_rankings, to_r_similarity
-from ._reference import call_reference, fleiss_kappa_r, reference_value
-from ._defects import EXPECTED_DIFFERENCES, ExpectedDifference
-from ._crosscheck import Case, CrosscheckReport, CrosscheckRow, crosscheck, r_default_options
+
+#: Each public name -> its submodule, imported on first access (PEP 562): the R package's
+#: front end (``propstab.r._frontend``, imported by R through reticulate) then loads
+#: neither rpy2's bridge nor the cross-check's case generators (hypothesis), which the
+#: first call of every R session would otherwise pay for.
+_LAZY = {
+    "RValue": "_call",
+    "call_r": "_call",
+    "call_r_code": "_call",
+    "r_package": "_call",
+    "r_versions": "_call",
+    "require_package": "_call",
+    "robjects": "_call",
+    "from_r_selection": "_convert",
+    "to_r_features": "_convert",
+    "to_r_matrix": "_convert",
+    "to_r_rankings": "_convert",
+    "to_r_similarity": "_convert",
+    "call_reference": "_reference",
+    "fleiss_kappa_r": "_reference",
+    "reference_value": "_reference",
+    "EXPECTED_DIFFERENCES": "_defects",
+    "ExpectedDifference": "_defects",
+    "Case": "_crosscheck",
+    "CrosscheckReport": "_crosscheck",
+    "CrosscheckRow": "_crosscheck",
+    "crosscheck": "_crosscheck",
+    "r_default_options": "_crosscheck",
+}
 
 __all__ = [
     "Case",
@@ -47,3 +73,15 @@ __all__ = [
     "to_r_rankings",
     "to_r_similarity",
 ]
+
+
+def __getattr__(name):
+    if name not in _LAZY:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f".{_LAZY[name]}", __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__():
+    return sorted(set(globals()) | set(__all__))

@@ -25,6 +25,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import math
+import re
 import traceback
 import warnings
 from typing import Any, Callable, Dict, Mapping, Optional, Tuple
@@ -67,7 +68,25 @@ __all__ = [
 #: R's names of the test alternatives -> propstab's.
 ALTERNATIVES = {"two.sided": "two-sided", "less": "less", "greater": "greater"}
 #: propstab's argument names in error messages -> the R package's.
-_R_NAMES = {"Z": "features", "n_features": "p", "similarity": "sim.mat"}
+_R_NAMES = {
+    "Z": "features",
+    "n_features": "p",
+    "similarity": "sim.mat",
+    "correction_for_chance": "correction.for.chance",
+    "n_simulations": "N",
+}
+#: The R names that depend on the entry point: confint()'s level, n.resamples and seed,
+#: the tests' conf.level and seed.
+_R_ENTRY_NAMES = {
+    "estimate_interval": {
+        "confidence_level": "level",
+        "n_resamples": "n.resamples",
+        "random_state": "seed",
+    },
+    "one_sample": {"confidence_level": "conf.level"},
+    "two_sample": {"confidence_level": "conf.level", "random_state": "seed"},
+    "interval": {"confidence_level": "conf.level"},
+}
 _DENSE_CELLS = 1_000_000  # up to this many runs x features: a dense selection matrix
 
 
@@ -281,15 +300,26 @@ def _quiet_value(info: MeasureInfo, sel, options: dict) -> float:
 
 
 def _imputed(info: MeasureInfo, sel, options: dict, impute_na: float) -> float:
-    """The value with stabm's ``impute.na`` (see :func:`stabm_value`)."""
+    """The value with stabm's ``impute.na`` (see :func:`stabm_value`): stabm imputes its
+    vector of scores before the mean, which for a measure averaged over pairs of runs
+    (the pairwise measures, and the adjusted measures of similar features: Yu, Zucknick,
+    the intersections) is one score per pair, for the others the one value."""
+    from ..measures.adjusted import STABM_ADJUSTED, stabm_pair_scores
+
     value = _quiet_value(info, sel, options)
     if not math.isnan(value):
-        return value
+        return value  # no pair is undefined: nothing to impute
     score = getattr(info.kernel, "score", None)  # a pairwise measure's pair score
-    if score is None:
+    if score is not None:
+        phi = _pair_values(sel, score, options.get("correction_for_chance", "none"))
+        values = phi[np.triu_indices(sel.n_runs, 1)]
+    elif info.name in STABM_ADJUSTED:
+        defaults = {p.name: p.default for p in info.parameters}
+        with warnings.catch_warnings():  # the value's warnings came with it
+            warnings.simplefilter("ignore")
+            values = stabm_pair_scores(info.name, sel, **{**defaults, **options})
+    else:
         return float(impute_na)
-    phi = _pair_values(sel, score, options.get("correction_for_chance", "none"))
-    values = phi[~np.eye(sel.n_runs, dtype=bool)]
     return float(np.mean(np.where(np.isnan(values), impute_na, values)))
 
 
@@ -318,9 +348,10 @@ def stabm_value(
     sim_mat : d x d array or scipy.sparse matrix, optional
         stabm's ``sim.mat``, for the functions that take it (d is its size).
     impute_na : float, optional
-        stabm's ``impute.na``: for a pairwise measure every undefined pair score becomes
-        ``impute_na`` before the mean, as in stabm; for any other measure an undefined
-        value becomes ``impute_na``.
+        stabm's ``impute.na``: for a measure averaged over pairs of runs (the pairwise
+        measures, and Yu's, Zucknick's and the adjusted intersections) every undefined
+        pair score becomes ``impute_na`` before the mean, as in stabm; for any other
+        measure an undefined value becomes ``impute_na``.
     random_state : int, optional
         Seed of the simulation for ``correction.for.chance = "estimate"`` (drawn from R's
         RNG by the R side).
@@ -352,6 +383,9 @@ def stabm_value(
     0.111111
     >>> stabm_value("stabilityJaccard", [0, 0, 1], [1], impute_na=0.5)   # stabm: per pair
     0.16666666666666666
+    >>> round(stabm_value("stabilityZucknick", [0, 0, 2], [1, 2], sim_mat=np.eye(3),
+    ...                   impute_na=0.7), 6)                               # (0.7 + 0 + 0) / 3
+    0.233333
     """
     spec = _stabm_spec(fun)
     names = {**_R_NAMES, **{option: r for r, option in spec.arguments.items()}}
@@ -400,18 +434,36 @@ def _stabm_case(spec: StabmFunction, sizes, indices, p, sim_mat, random_state, o
             f"for chance; got NULL"
         )
     elif not info.r_reference.needs_p:  # stabm's p = NULL: the value is free of d
-        n_features = max(int(np.max(np.asarray(indices), initial=0)), 1)
+        indices, n_features = _relabelled(indices)
     else:
         fail(f"p: {spec.function} needs the number of features; got NULL")
     return info, runs_selection(sizes, indices, n_features), opts
+
+
+def _relabelled(indices) -> Tuple[np.ndarray, int]:
+    """Feature indices relabelled 1..u in their order (u the number of distinct ones),
+    with u as the number of features, for a value that depends neither on d nor on the
+    features' labels (stabm's ``p = NULL``): memory and time follow the runs, not the
+    largest index (``list(c(1, 1e9), c(1, 2))`` is 3 features). Invalid indices (not
+    whole numbers >= 1) are left as they are, for :func:`runs_selection`'s message."""
+    flat = np.asarray(indices, dtype=np.float64).ravel()
+    if flat.size == 0:
+        return flat, 1
+    if not np.all(np.isfinite(flat) & (flat >= 1) & (flat == np.round(flat))):
+        return flat, max(int(np.max(np.where(np.isfinite(flat), flat, 1))), 1)
+    labels, inverse = np.unique(flat, return_inverse=True)
+    return inverse.ravel() + 1, int(labels.size)
 
 
 # ---------------------------------------------------------------- any measure
 
 
 def _selection_and_options(
-    measure: str, sizes, indices, n_features, similarity, importances, options
+    measure: str, sizes, indices, n_features, similarity, importances, options, seed=None
 ) -> Tuple[MeasureInfo, Any, dict]:
+    """The measure, the selection and propstab's options of a call from R; ``seed`` (drawn
+    from R's RNG by the R side) is the measure's ``random_state`` where it takes one and
+    ``options`` gives none."""
     info = get_measure(measure)
     if info.input != "selection":
         fail(
@@ -434,6 +486,8 @@ def _selection_and_options(
                 f"measures that do: {', '.join(_takes('importances'))}"
             )
         opts["importances"] = importances
+    if seed is not None and "random_state" in info.parameter_names:
+        opts.setdefault("random_state", int(seed))
     return info, runs_selection(sizes, indices, n_features), opts
 
 
@@ -442,13 +496,22 @@ def _takes(option: str):
 
 
 def measure_value(
-    measure: str, sizes, indices, n_features, *, similarity=None, importances=None, options=None
+    measure: str,
+    sizes,
+    indices,
+    n_features,
+    *,
+    similarity=None,
+    importances=None,
+    options=None,
+    seed=None,
 ) -> float:
     """A registered measure's value on stabm-style ``features``.
 
     ``options`` are the measure's options by propstab's names or R's
     (``correction.for.chance`` and ``N`` through the registry's ``r_reference``, any other
-    dotted name with underscores).
+    dotted name with underscores). ``seed`` (drawn from R's RNG by the R side) is the
+    measure's ``random_state`` where it takes one and ``options`` gives none.
 
     Examples
     --------
@@ -466,7 +529,7 @@ def measure_value(
     stability(R, measure = 'spearman')
     """
     info, sel, opts = _selection_and_options(
-        measure, sizes, indices, n_features, similarity, importances, options
+        measure, sizes, indices, n_features, similarity, importances, options, seed
     )
     return info.function(sel, **opts)
 
@@ -506,6 +569,7 @@ def estimate_fields(
     similarity=None,
     importances=None,
     options=None,
+    seed=None,
 ) -> dict:
     """:func:`propstab.estimate` as plain fields: statistic, variance, standard_error,
     n_runs, n_features, measure, method, interpretation.
@@ -520,7 +584,7 @@ def estimate_fields(
     from ..inference import estimate
 
     info, sel, opts = _selection_and_options(
-        measure, sizes, indices, n_features, similarity, importances, options
+        measure, sizes, indices, n_features, similarity, importances, options, seed
     )
     return _estimate_dict(estimate(sel, info.name, method=_check_method(method), **opts))
 
@@ -578,6 +642,7 @@ def estimate_interval(
     similarity=None,
     importances=None,
     options=None,
+    seed=None,
 ) -> dict:
     """R's ``confint()`` of an estimate: the estimate recomputed from its runs and
     :meth:`propstab.StabilityEstimate.confidence_interval` (the one implementation of
@@ -596,7 +661,7 @@ def estimate_interval(
 
     level = check_confidence_level(confidence_level)
     info, sel, opts = _selection_and_options(
-        measure, sizes, indices, n_features, similarity, importances, options
+        measure, sizes, indices, n_features, similarity, importances, options, seed
     )
     with warnings.catch_warnings():  # the estimate's own warnings came with it
         warnings.simplefilter("ignore", DegenerateVarianceWarning)
@@ -621,6 +686,7 @@ def one_sample(
     similarity=None,
     importances=None,
     options=None,
+    seed=None,
 ) -> dict:
     """:func:`propstab.one_sample_test` as the fields of R's ``htest``: statistic,
     pvalue, estimate (a dict of :func:`estimate_fields`), conf_int (the result's own
@@ -646,7 +712,7 @@ def one_sample(
     check_choice("test", test, ONE_SAMPLE_TESTS)
     level = check_confidence_level(confidence_level)
     info, sel, opts = _selection_and_options(
-        measure, sizes, indices, n_features, similarity, importances, options
+        measure, sizes, indices, n_features, similarity, importances, options, seed
     )
     res = one_sample_test(
         sel,
@@ -680,13 +746,16 @@ def two_sample(
     method: str = "auto",
     test: str = "auto",
     confidence_level: float = 0.95,
+    random_state=0,
     similarity=None,
     options=None,
+    seed=None,
 ) -> dict:
     """:func:`propstab.two_sample_test` with ``x`` first and ``y`` second: ``x`` and ``y``
     are ``(sizes, indices)`` pairs, the difference is stability(x) - stability(y) (as
     ``t.test``'s mean of x minus mean of y, and as the Python ``two_sample_test(x, y)``)
-    and ``"greater"`` means x is more stable.
+    and ``"greater"`` means x is more stable. ``random_state`` seeds the permutation
+    test's random rearrangements (R draws it from its own RNG).
 
     Returns the fields of R's ``htest``: statistic, pvalue, difference, variance,
     estimates (two dicts of :func:`estimate_fields`, x then y), conf_int (for the
@@ -706,7 +775,9 @@ def two_sample(
     check_choice("alternative", alternative, tuple(ALTERNATIVES))
     check_choice("test", test, TEST_METHODS)
     check_confidence_level(confidence_level)
-    info, sel_x, opts = _selection_and_options(measure, *x, n_features, similarity, None, options)
+    info, sel_x, opts = _selection_and_options(
+        measure, *x, n_features, similarity, None, options, seed
+    )
     sel_y = runs_selection(*y, n_features)
     try:
         res = two_sample_test(
@@ -717,6 +788,7 @@ def two_sample(
             measure=info.name,
             method=_check_method(method),
             test=test,
+            random_state=random_state,
             **opts,
         )
     except InvalidParameterError as exc:
@@ -859,6 +931,17 @@ _ENTRY_POINTS: Dict[str, Callable] = {
 }
 
 
+def _in_r(exc: InvalidParameterError, names: Mapping[str, str]) -> str:
+    """An argument error's message with R's names: the argument it starts with, and any
+    Python name quoted in its text (``unexpected option(s) 'correction_for_chance'``)."""
+    message = str(exc.renamed(names))
+    for python, r in names.items():
+        if python != r:
+            message = re.sub(rf"(['`]){re.escape(python)}(['`=])", rf"\g<1>{r}\g<2>", message)
+            message = re.sub(rf"\b{re.escape(python)}=", f"{r} = ", message)
+    return message
+
+
 def _warning_record(w: warnings.WarningMessage) -> dict:
     message = str(w.message)
     if issubclass(w.category, UndefinedMeasureWarning):
@@ -902,12 +985,17 @@ def invoke(entry: str, arguments: Mapping[str, Any]) -> dict:
                 f"known: {', '.join(sorted(_ENTRY_POINTS))}",
             },
         }
-    return run_entry(_ENTRY_POINTS[entry], arguments)
+    names = {**_R_NAMES, **_R_ENTRY_NAMES.get(entry, {})}
+    return run_entry(_ENTRY_POINTS[entry], arguments, names)
 
 
-def run_entry(function: Callable, arguments: Mapping[str, Any]) -> dict:
+def run_entry(
+    function: Callable, arguments: Mapping[str, Any], names: Optional[Mapping[str, str]] = None
+) -> dict:
     """``function(**arguments)`` as :func:`invoke` returns it, never raising (the entry
-    points of ``propstab.r._testing_frontend`` reach R through it too)."""
+    points of ``propstab.r._testing_frontend`` reach R through it too); an argument
+    error's Python names become R's (``names``, by default those of every entry)."""
+    names = _R_NAMES if names is None else names
     error = None
     value = None
     with warnings.catch_warnings(record=True) as caught:
@@ -919,9 +1007,7 @@ def run_entry(function: Callable, arguments: Mapping[str, Any]) -> dict:
             # (propstab_ValueError, propstab_TypeError), as before it existed, and with
             # the R package's names for the arguments (every argument error is of that
             # class and carries its argument: tests/test_argument_errors.py)
-            message = (
-                str(exc.renamed(_R_NAMES)) if isinstance(exc, InvalidParameterError) else str(exc)
-            )
+            message = _in_r(exc, names) if isinstance(exc, InvalidParameterError) else str(exc)
             error = {
                 "class": getattr(exc, "kind", type(exc)).__name__,
                 "message": message,

@@ -2,7 +2,7 @@
 
 The value differences of the measures are registry data
 (:data:`propstab.r._defects.EXPECTED_DIFFERENCES`); these are the differences of the
-interface: how ``impute.na`` and ``correction.for.chance = "estimate"`` are computed,
+interface: how ``correction.for.chance = "estimate"`` is computed,
 warnings, argument checks, ``listStabilityMeasures()`` and ``plotFeatures()``. R's
 ``stabm_differences()`` lists both (:func:`propstab.r._frontend.differences`). Each entry
 has the columns of an expected difference and a predicate ``applies(function, sizes,
@@ -13,7 +13,6 @@ from __future__ import annotations
 import dataclasses
 from typing import Tuple
 
-import numpy as np
 
 from ..registry._r_metadata import ExpectedDifference
 
@@ -49,12 +48,6 @@ class InterfaceDifference(ExpectedDifference):
         return ("(interface)",)
 
 
-def _some_run_empty(function, sizes, options) -> bool:
-    return options.get("impute.na") is not None and bool(
-        np.any(np.asarray(sizes, dtype=np.int64) == 0)
-    )
-
-
 def _estimate(function, sizes, options) -> bool:
     return (
         options.get(
@@ -66,24 +59,6 @@ def _estimate(function, sizes, options) -> bool:
 
 
 INTERFACE_DIFFERENCES: Tuple[InterfaceDifference, ...] = (
-    InterfaceDifference(
-        key="impute_na_of_the_value",
-        r_functions=_ADJUSTED,
-        summary="impute.na of the similarity-adjusted measures replaces the undefined value, "
-        "not each undefined pair of runs",
-        reason="stabm averages pair scores and imputes each undefined pair (e.g. two empty "
-        "sets); propstab computes these measures from all runs at once and imputes "
-        "the value when it is undefined, so the two differ when some but not all "
-        "pairs are undefined (the measures of pairs of sets, stabilityJaccard ... "
-        "stabilityUnadjusted, impute each pair as stabm does)",
-        example="stabilityZucknick(list(integer(0), integer(0), 1:2), sim.mat = diag(3), "
-        "impute.na = 0)",
-        r_result="stabm: (0 + 0 + 0) / 3 with the pair of empty sets imputed 0",
-        propstab_result="the value over all runs (defined here), impute.na unused",
-        applies=lambda function, sizes, options: (
-            function in _ADJUSTED and _some_run_empty(function, sizes, options)
-        ),
-    ),
     InterfaceDifference(
         key="estimate_by_simulation",
         r_functions=_ADJUSTED[:1] + _ADJUSTED[2:],
@@ -118,7 +93,7 @@ INTERFACE_DIFFERENCES: Tuple[InterfaceDifference, ...] = (
         r_functions=("all stability* functions",),
         summary="an undefined value is NA with a warning",
         reason="stabm returns NA silently; propstab says why (class "
-        "propstab_UndefinedMeasureWarning); suppressPropstabWarnings() or "
+        "propstab_UndefinedMeasureWarning); suppress_propstab_warnings() or "
         "options(propstab.warn = FALSE) quiet it",
         example="stabilityJaccard(list(integer(0), integer(0)))",
         r_result="NA",
@@ -149,16 +124,17 @@ INTERFACE_DIFFERENCES: Tuple[InterfaceDifference, ...] = (
         propstab_result="features: run 1 contains the feature index 3; ...",
     ),
     InterfaceDifference(
-        key="list_measures_columns",
+        key="list_measures_rows",
         r_functions=("listStabilityMeasures",),
-        summary="listStabilityMeasures() has propstab's columns and rows besides stabm's",
-        reason="stabm's five columns keep stabm's values; propstab adds the registered "
-        "name, its exact-correction claim, whether stabm has the function and the "
-        "keys of these differences, and rows for stabilityKuncheva, stabilityPOG, "
-        "stabilityNPOG and stabilityMSI",
-        example="ncol(listStabilityMeasures())",
-        r_result="5",
-        propstab_result="9",
+        summary="listStabilityMeasures() lists the four stabm-style functions propstab adds",
+        reason="stabm's five columns keep stabm's values and stabm's rows; propstab adds "
+        "rows for stabilityKuncheva, stabilityPOG, stabilityNPOG and stabilityMSI, "
+        "and with extra = TRUE the columns measure (the registered name), "
+        "correction (its exact-correction claim), stabm (whether stabm has the "
+        "function) and differences (the keys of these differences)",
+        example="nrow(listStabilityMeasures())",
+        r_result="20",
+        propstab_result="24",
     ),
     InterfaceDifference(
         key="plot_features_dendrograms",

@@ -79,7 +79,11 @@ def ranking_value(measure: str, ranks, *, options: Optional[Mapping[str, Any]] =
         if isinstance(value, float) and value.is_integer():
             value = int(value)
         opts[key.replace(".", "_")] = value
+    ranks = np.array(ranks, dtype=np.float64)
+    # R's NA is a signalling NaN (payload 1954): arithmetic on it raises numpy's "invalid
+    # value" warning, which a quiet NaN does not
+    ranks[np.isnan(ranks)] = np.nan
     try:
-        return stability(np.asarray(ranks, dtype=np.float64), info.name, **opts)
+        return stability(ranks, info.name, **opts)
     except InvalidParameterError as exc:
         raise exc.renamed({"Z": "features"}) from None

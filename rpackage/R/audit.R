@@ -38,12 +38,16 @@
 #' @return A data frame of class `propstab_audit`, one row per property: `axiom`,
 #'   `claimed`, `status` (`"holds"`, `"violated"`, `"refuted"`, `"unrefuted"` or
 #'   `"skipped"`), `reason` and `counterexample` (the minimal refuting matrix, as text).
-#'   It prints as propstab's audit table.
+#'   It prints as propstab's audit table; `format()` gives that table's lines, and
+#'   `as.data.frame()` the rows as a plain data frame.
 #' @references Nogueira, S., Sechidis, K., Brown, G. (2018). On the stability of feature
 #'   selection algorithms. Journal of Machine Learning Research 18(174), 1-54.
 #' @examplesIf propstab_available()
 #' coverage <- function(Z) mean(Z)
-#' audit_measure(coverage, claims = "bounds", lower = 0, upper = 1, max.examples = 50)
+#' audit <- audit_measure(coverage, claims = "bounds", lower = 0, upper = 1,
+#'                        max.examples = 50)
+#' audit
+#' as.data.frame(audit)[, c("axiom", "status")]
 #' if (requireNamespace("stabm", quietly = TRUE)) {
 #'   audit_measure(stabm::stabilityJaccard, claims = c("bounds", "maximum"), lower = 0,
 #'                 upper = 1, input = "features", pairwise = TRUE, max.examples = 50)
@@ -103,6 +107,26 @@ audit_measure <- function(fun, claims = character(), lower = NULL, upper = NULL,
 
 #' @export
 print.propstab_audit <- function(x, ...) {
-  cat(attr(x, "text"), "\n", sep = "")
+  cat(format(x), sep = "\n")
   invisible(x)
+}
+
+#' @rdname audit_measure
+#' @param x An audit (`propstab_audit`) from `audit_measure()`.
+#' @export
+format.propstab_audit <- function(x, ...) {
+  strsplit(attr(x, "text"), "\n", fixed = TRUE)[[1L]]
+}
+
+#' @rdname audit_measure
+#' @param row.names,optional As for [base::as.data.frame()].
+#' @param ... Unused (the generics' arguments).
+#' @export
+as.data.frame.propstab_audit <- function(x, row.names = NULL, optional = FALSE, ...) {
+  table <- x
+  attr(table, "text") <- NULL
+  attr(table, "measure") <- NULL
+  class(table) <- "data.frame"
+  if (!is.null(row.names)) rownames(table) <- row.names
+  table
 }

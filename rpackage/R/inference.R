@@ -50,14 +50,16 @@ stability_estimate <- function(features, p = NULL, measure = "nogueira",
   sim <- .similarity(sim.mat, required = FALSE)
   runs <- .runs(features, p = p, sim.mat = sim)
   options <- list(...)
+  seed <- .option_seed(options)      # a simulated correction's seed, from R's RNG
   fields <- .call("estimate_fields", measure = measure, sizes = runs$sizes,
                   indices = runs$indices, n_features = .need_p(runs$p), method = method,
-                  similarity = sim, options = options, call = sys.call())
+                  similarity = sim, options = options, seed = seed, call = sys.call())
   est <- .as_estimate(fields, match.call())
-  # what confint() needs to ask propstab for any of its intervals
+  # what confint() needs to ask propstab for any of its intervals (the same estimate:
+  # the same seed)
   attr(est, "runs") <- list(measure = measure, sizes = runs$sizes, indices = runs$indices,
                             n_features = .need_p(runs$p), method = method, similarity = sim,
-                            options = options)
+                            options = options, seed = seed)
   est
 }
 
@@ -92,18 +94,43 @@ stability_estimate <- function(features, p = NULL, measure = "nogueira",
 
 #' @export
 print.propstab_estimate <- function(x, digits = max(3L, getOption("digits") - 3L), ...) {
-  ci <- suppressWarnings(stats::confint(x))
-  cat(sprintf("Stability of feature selection (%s), M = %d runs, d = %d features\n",
-              x$measure, x$n.runs, x$n.features))
-  cat(sprintf("  estimate %s, std. error %s (%s)\n", format(x$estimate, digits = digits),
-              format(x$std.error, digits = digits),
-              .variance_source(x$method, x$variance.source, x$variance.note, x$variance)))
-  cat(sprintf("  95%% confidence interval: [%s, %s] (%s)\n", format(ci[1L], digits = digits),
-              format(ci[2L], digits = digits), attr(ci, "interval")))
-  if (!is.na(x$interpretation)) {
-    cat(sprintf("  interpretation (thesis Table 6.1): %s\n", x$interpretation))
-  }
+  cat(format(x, digits = digits), sep = "\n")
   invisible(x)
+}
+
+#' @rdname estimate_methods
+#' @export
+format.propstab_estimate <- function(x, digits = max(3L, getOption("digits") - 3L), ...) {
+  ci <- suppressWarnings(stats::confint(x))
+  lines <- c(
+    sprintf("Stability of feature selection (%s), M = %d runs, d = %d features", x$measure,
+            x$n.runs, x$n.features),
+    sprintf("  estimate %s, std. error %s (%s)", format(x$estimate, digits = digits),
+            format(x$std.error, digits = digits),
+            .variance_source(x$method, x$variance.source, x$variance.note, x$variance)),
+    sprintf("  95%% confidence interval: [%s, %s] (%s)", format(ci[1L], digits = digits),
+            format(ci[2L], digits = digits), attr(ci, "interval")))
+  if (!is.na(x$interpretation)) {
+    lines <- c(lines, sprintf("  interpretation (thesis Table 6.1): %s", x$interpretation))
+  }
+  lines
+}
+
+#' @rdname estimate_methods
+#' @param row.names,optional As for [base::as.data.frame()] (`row.names`: `NULL` or one
+#'   name).
+#' @export
+as.data.frame.propstab_estimate <- function(x, row.names = NULL, optional = FALSE,
+                                            level = 0.95, ...) {
+  ci <- suppressWarnings(stats::confint(x, level = level, ...))
+  data.frame(measure = x$measure, estimate = x$estimate, std.error = x$std.error,
+             variance = x$variance, conf.low = ci[1L, 1L], conf.high = ci[1L, 2L],
+             conf.level = level, interval = attr(ci, "interval"), n.runs = x$n.runs,
+             n.features = x$n.features, method = x$method,
+             variance.source = .variance_source(x$method, x$variance.source,
+                                                x$variance.note, x$variance),
+             interpretation = x$interpretation, row.names = row.names,
+             stringsAsFactors = FALSE)
 }
 
 #' Confidence interval, summary, coefficient and variance of a stability estimate
@@ -119,11 +146,17 @@ print.propstab_estimate <- function(x, digits = max(3L, getOption("digits") - 3L
 #'   \[-1, 1\]), `"bootstrap"` (percentile, over `n.resamples` resamples of the runs) or
 #'   `"bca"` (bias-corrected and accelerated).
 #' @param n.resamples,seed The bootstrap resamples and their seed (`"bootstrap"` and
-#'   `"bca"` only).
+#'   `"bca"` only); `seed = NULL` (the default) draws the seed from R's random number
+#'   generator, so `set.seed()` repeats an interval.
 #' @param conf.level The confidence level of the interval in the summary.
 #' @param digits Significant digits to print.
 #' @param ... Unused.
-#' @return `confint()`: a 1 x 2 matrix, the interval `method` computed by propstab's
+#' @return `format()`: the lines `print()` writes (a character vector).
+#'   `as.data.frame()`: one row with the estimate, its standard error, variance and
+#'   interval (`conf.low`, `conf.high`, at `level`, the interval `confint()` computes
+#'   by default, or the one named by `method =` in `...`), the runs, features and the
+#'   variance that ran; for a summary, its table.
+#'   `confint()`: a 1 x 2 matrix, the interval `method` computed by propstab's
 #'   Python library from the estimate's runs (its one implementation, the same numbers as
 #'   `propstab.estimate(...).confidence_interval(level, method=...)`), within the
 #'   measure's range, with the attribute `interval` saying which interval and variance
@@ -134,6 +167,8 @@ print.propstab_estimate <- function(x, digits = max(3L, getOption("digits") - 3L
 #'   `vcov()`: the 1 x 1 variance matrix.
 #' @examplesIf propstab_available()
 #' est <- stability_estimate(list(c(1, 2), c(1, 2), c(1, 3), c(1, 2)), p = 4)
+#' format(est)
+#' as.data.frame(est)
 #' confint(est)
 #' confint(est, level = 0.9, method = "wald")
 #' summary(est, conf.level = 0.9)
@@ -141,9 +176,11 @@ print.propstab_estimate <- function(x, digits = max(3L, getOption("digits") - 3L
 #' @export
 confint.propstab_estimate <- function(object, parm, level = 0.95,
                                       method = c("auto", "wald", "logit", "bootstrap", "bca"),
-                                      n.resamples = 2000L, seed = 0L, ...) {
+                                      n.resamples = 2000L, seed = NULL, ...) {
   checkmate::assertNumber(level, lower = 0, upper = 1)
   method <- match.arg(method)
+  checkmate::assertInt(seed, lower = 0L, null.ok = TRUE)
+  seed <- .seed(seed, method %in% c("bootstrap", "bca"))
   runs <- attr(object, "runs")
   if (is.null(runs)) {
     .fail("object: this estimate does not hold its runs; build it with stability_estimate()")
@@ -151,11 +188,20 @@ confint.propstab_estimate <- function(object, parm, level = 0.95,
   out <- .call("estimate_interval", measure = runs$measure, sizes = runs$sizes,
                indices = runs$indices, n_features = runs$n_features, method = runs$method,
                interval_method = method, confidence_level = level,
-               n_resamples = as.integer(n.resamples), random_state = as.integer(seed),
-               similarity = runs$similarity, options = runs$options, call = sys.call())
+               n_resamples = as.integer(n.resamples), random_state = seed,
+               similarity = runs$similarity, options = runs$options, seed = runs$seed,
+               call = sys.call())
   ci <- .ci_matrix(unlist(out$conf_int), level, object$measure)
   attr(ci, "interval") <- out$interval
   ci
+}
+
+# A randomised method's seed: the one given, else (where the method draws random
+# numbers) one drawn from R's random number generator, so that set.seed() repeats it.
+.seed <- function(seed, random = TRUE) {
+  if (!is.null(seed)) return(as.integer(seed))
+  if (!random) return(0L)
+  sample.int(.Machine$integer.max, 1L)
 }
 
 # The column labels of stats::confint ("2.5 %", "0.05 %"), as its .format_perc.
@@ -181,17 +227,38 @@ summary.propstab_estimate <- function(object, conf.level = 0.95, ...) {
 #' @export
 print.summary.propstab_estimate <- function(x, digits = max(3L, getOption("digits") - 3L),
                                             ...) {
-  e <- x$estimate
-  cat(sprintf("Stability of feature selection: M = %d runs, d = %d features\n\n", e$n.runs,
-              e$n.features))
-  print(signif(x$table, digits))
-  cat(sprintf("\nVariance: %s. Interval: %s, %g%%.\n",
-              .variance_source(e$method, e$variance.source, e$variance.note, e$variance),
-              x$interval, 100 * x$conf.level))
-  if (!is.na(e$interpretation)) {
-    cat(sprintf("Interpretation (thesis Table 6.1): %s.\n", e$interpretation))
-  }
+  cat(format(x, digits = digits), sep = "\n")
   invisible(x)
+}
+
+#' @rdname estimate_methods
+#' @export
+format.summary.propstab_estimate <- function(x, digits = max(3L, getOption("digits") - 3L),
+                                             ...) {
+  e <- x$estimate
+  table <- utils::capture.output(print(signif(x$table, digits)))
+  lines <- c(sprintf("Stability of feature selection: M = %d runs, d = %d features", e$n.runs,
+                     e$n.features), "", table, "",
+             sprintf("Variance: %s. Interval: %s, %g%%.",
+                     .variance_source(e$method, e$variance.source, e$variance.note,
+                                      e$variance),
+                     x$interval, 100 * x$conf.level))
+  if (!is.na(e$interpretation)) {
+    lines <- c(lines, sprintf("Interpretation (thesis Table 6.1): %s.", e$interpretation))
+  }
+  lines
+}
+
+#' @rdname estimate_methods
+#' @export
+as.data.frame.summary.propstab_estimate <- function(x, row.names = NULL, optional = FALSE,
+                                                    ...) {
+  table <- as.data.frame(x$table, stringsAsFactors = FALSE)
+  names(table) <- c("estimate", "std.error", "conf.low", "conf.high")
+  table <- cbind(measure = rownames(x$table), table, conf.level = x$conf.level,
+                 interval = x$interval, stringsAsFactors = FALSE)
+  rownames(table) <- row.names
+  table
 }
 
 #' @rdname estimate_methods
@@ -233,8 +300,11 @@ vcov.propstab_estimate <- function(object, ...) {
 #'   100 runs, else the asymptotic test), `"permutation"` (the difference against its
 #'   values with the runs permuted between x and y, or the two runs of each pair
 #'   swapped if `paired`: its level holds at any number of runs; exact enumeration up to
-#'   9999 rearrangements, else 9999 random ones with seed 0) or `"asymptotic"` (N(0, 1),
-#'   thesis Thm 7). `method` names the test that ran.
+#'   9999 rearrangements, else 9999 random ones seeded by `seed`) or `"asymptotic"`
+#'   (N(0, 1), thesis Thm 7). `method` names the test that ran.
+#' @param seed The seed of the permutation test's random rearrangements; `NULL` (the
+#'   default) draws it from R's random number generator, so `set.seed()` repeats a
+#'   p-value.
 #' @param measure,method As for [stability_estimate()].
 #' @param p The total number of features.
 #' @param conf.level The level of the confidence interval (one-sided for a one-sided
@@ -259,7 +329,7 @@ stability_test <- function(x, y = NULL, phi0 = 0,
                            measure = "nogueira", method = c("auto", "analytic", "jackknife"),
                            p = NULL, conf.level = 0.95, sim.mat = NULL,
                            test = c("auto", "permutation", "asymptotic", "wald", "logit"),
-                           ...) {
+                           seed = NULL, ...) {
   alternative <- match.arg(alternative)
   method <- match.arg(method)
   test <- match.arg(test)
@@ -274,6 +344,7 @@ stability_test <- function(x, y = NULL, phi0 = 0,
   checkmate::assertNumber(phi0, finite = TRUE)
   checkmate::assertFlag(paired)
   checkmate::assertNumber(conf.level, lower = 0, upper = 1)
+  checkmate::assertInt(seed, lower = 0L, null.ok = TRUE)
   if (alternative != "two.sided" && conf.level <= 0.5) {
     .fail("conf.level: a one-sided interval needs a level above 0.5")
   }
@@ -283,7 +354,8 @@ stability_test <- function(x, y = NULL, phi0 = 0,
     out <- .call("one_sample", measure = measure, sizes = rx$sizes, indices = rx$indices,
                  n_features = .need_p(rx$p), phi0 = phi0, alternative = alternative,
                  method = method, test = test, confidence_level = conf.level,
-                 similarity = sim, options = list(...), call = sys.call())
+                 similarity = sim, options = list(...), seed = .option_seed(list(...)),
+                 call = sys.call())
     e <- out$estimate
     result <- list(
       statistic = c(z = out$statistic), p.value = out$pvalue,
@@ -303,7 +375,9 @@ stability_test <- function(x, y = NULL, phi0 = 0,
                  y = list(ry$sizes, ry$indices), n_features = .need_p(rx$p), paired = paired,
                  alternative = alternative, method = method, test = test,
                  confidence_level = conf.level,
-                 similarity = sim, options = list(...), call = sys.call())
+                 random_state = .seed(seed, test %in% c("auto", "permutation")),
+                 similarity = sim, options = list(...), seed = .option_seed(list(...)),
+                 call = sys.call())
     ex <- out$estimates[[1L]]
     ey <- out$estimates[[2L]]
     estimate <- if (paired) c(`difference in stability` = out$difference)

@@ -21,7 +21,9 @@
 #'   symmetric base or Matrix matrix with entries in \[0, 1\] and a unit diagonal).
 #' @param ... The measure's options (see `list_measures()$options`), by propstab's name
 #'   or in R style: `correction.for.chance = "exact"`, `penalty = 1`, `threshold = 0.8`,
-#'   `importances = W` (an M x d matrix), `N = 1000`, `random_state = 1`.
+#'   `importances = W` (an M x d matrix), `N = 1000`, `random_state = 1` (without it,
+#'   `correction.for.chance = "estimate"` draws its seed from R's random number
+#'   generator: `set.seed()` repeats the value).
 #' @return The stability, a number; `NA` (with a warning of class
 #'   `propstab_UndefinedMeasureWarning` saying why) where the measure is undefined.
 #'   Invalid input is an error of class `propstab_error` (or a checkmate error) naming
@@ -53,7 +55,17 @@ stability <- function(features, p = NULL, measure = "nogueira", sim.mat = NULL, 
   if (!is.null(options$importances)) .check_importances(options$importances, runs)
   .na(.call("measure_value", measure = measure, sizes = runs$sizes, indices = runs$indices,
             n_features = .need_p(runs$p), similarity = sim, options = options,
-            call = sys.call()))
+            seed = .option_seed(options), call = sys.call()))
+}
+
+# The seed of a simulated correction for chance (correction.for.chance = "estimate")
+# without random_state: drawn from R's random number generator, as stabm simulates with
+# it, so that set.seed() repeats the value; NULL otherwise (nothing random, or seeded).
+.option_seed <- function(options) {
+  correction <- if (is.null(options$correction.for.chance)) options$correction_for_chance
+                else options$correction.for.chance
+  if (!identical(correction, "estimate") || !is.null(options$random_state)) return(NULL)
+  .seed(NULL)
 }
 
 # Whether the measure reads rankings (the ranking family), from the registry read once
@@ -103,19 +115,19 @@ NULL
 #' @rdname stabilityKuncheva
 #' @export
 stabilityKuncheva <- function(features, p) {
-  stability(features, p = .p(p), measure = "kuncheva")
+  stability(features, p = .p(p, features), measure = "kuncheva")
 }
 
 #' @rdname stabilityPOG
 #' @export
 stabilityPOG <- function(features, p) {
-  stability(features, p = .p(p), measure = "pog")
+  stability(features, p = .p(p, features), measure = "pog")
 }
 
 #' @rdname stabilityNPOG
 #' @export
 stabilityNPOG <- function(features, p) {
-  stability(features, p = .p(p), measure = "npog")
+  stability(features, p = .p(p, features), measure = "npog")
 }
 
 #' @rdname stabilityMSI
@@ -135,8 +147,13 @@ stabilityMSI <- function(features, sim.mat, importances = NULL) {
 #'   `monotonicity`, `bounds`, `maximum`, `correction`, `lower`, `upper`,
 #'   `orientation`, `domain`, `options`, `stabm`, `summary` and `input` (`"selection"`, or
 #'   `"ranking"` for the measures of rank matrices).
+#' @section Two names for two tables:
+#' `list_measures()` is propstab's own function (snake_case, as every function the
+#' package adds): one row per registered measure. [listStabilityMeasures()] is stabm's
+#' (stabm's camelCase name and columns): one row per `stability*()` function; its
+#' `extra = TRUE` column `measure` names the row of `list_measures()`.
 #' @seealso [stability()]; the claims are checked by `propstab audit` (Python) and, for a
-#'   measure written in R, by [audit_measure()].
+#'   measure written in R, by [audit_measure()]; [listStabilityMeasures()].
 #' @examplesIf propstab_available()
 #' m <- list_measures()
 #' m[is.na(m$stabm), c("name", "family")]        # what stabm lacks
@@ -153,12 +170,13 @@ list_measures <- function() {
 #' Where propstab's stabm-compatible functions return another value than stabm, the
 #' reason is one of these entries: what differs, why, which side follows the definition,
 #' and a minimal example with both values. The measures' value differences come first,
-#' then the differences of the interface (`measures` is `"(interface)"`): `impute.na` of
-#' the similarity-adjusted measures, `correction.for.chance = "estimate"` (propstab's
-#' simulation, or the exact value), warnings where stabm is silent, argument checks
-#' (including stabm's own invalid inputs that propstab refuses), the columns of
-#' [listStabilityMeasures()] and [plotFeatures()]'s dendrograms. stabm's own testthat
-#' suite run with propstab's functions fails only in tests these entries explain.
+#' then the differences of the interface (`measures` is `"(interface)"`):
+#' `correction.for.chance = "estimate"` (propstab's simulation, or the exact value),
+#' warnings where stabm is silent, argument checks (including stabm's own invalid inputs
+#' that propstab refuses), the rows [listStabilityMeasures()] adds and [plotFeatures()]'s
+#' dendrograms. `impute.na` is stabm's everywhere (each undefined pair of runs imputed
+#' before the mean). stabm's own testthat suite run with propstab's functions fails only
+#' in tests these entries explain.
 #'
 #' @param fun `NULL` (all entries) or the name of a stabm function, e.g.
 #'   `"stabilityDavis"` (or `"listStabilityMeasures"`, `"plotFeatures"`).

@@ -18,8 +18,11 @@
 #' The package calls propstab's Python side (its R front end, a module of the Python package) in the
 #' interpreter chosen, on first use, as the first of: the option `propstab.python`, the
 #' environment variables `PROPSTAB_PYTHON` and `RETICULATE_PYTHON`, and
-#' `/usr/bin/python3` (where the project's `scripts/setup.sh` installs propstab). When
-#' reticulate already runs another Python in the session, that one is used. Python's
+#' `/usr/bin/python3`. Install the Python package into that interpreter with
+#' `python3 -m pip install propstab` (or from R: `reticulate::py_install("propstab")`,
+#' into reticulate's environment, then point `propstab.python` at it). When reticulate
+#' already runs another Python in the session, that one is used: reticulate cannot
+#' switch interpreters within an R session, and the error says so. Python's
 #' errors arrive as R errors with propstab's message and classes `propstab_<class>`
 #' (e.g. `propstab_ValueError`), `propstab_error`, `error`; its warnings as R warnings
 #' of classes `propstab_<class>` (e.g. `propstab_UndefinedMeasureWarning`),

@@ -19,7 +19,7 @@
 # reticulate's own discovery, e.g. of a pyproject.toml in the working directory) and
 # restored afterwards. The import never picks up a folder named `propstab` without
 # `__init__.py` (e.g. the installed R package in R CMD check's propstab.Rcheck/, or any
-# such folder in the working directory): see .import_frontend().
+# such folder in the working directory): see inst/python/propstab_import.py.
 .frontend <- function() {
   if (is.null(.state$frontend)) {
     # Python runs in this session only if reticulate started it; loading reticulate's
@@ -27,15 +27,17 @@
     # missing interpreter is reported without it
     running <- isNamespaceLoaded("reticulate") &&
       reticulate::py_available(initialize = FALSE)
+    python <- NULL
     if (!running) {
       python <- .python_path()
       if (!file.exists(python)) {
         stop(sprintf(paste0(
-          "propstab: the Python interpreter '%s' does not exist; install propstab's Python ",
-          "side (scripts/setup.sh) or choose an interpreter with ",
-          "options(propstab.python = \"/path/to/python\") or the environment variable ",
-          "PROPSTAB_PYTHON before the first call"), python), call. = FALSE)
+          "propstab: the Python interpreter '%s' does not exist. %s, or choose an ",
+          "existing interpreter with options(propstab.python = \"/path/to/python\") or ",
+          "the environment variable PROPSTAB_PYTHON before the first call"), python,
+          .install_hint(NULL)), call. = FALSE)
       }
+      .state$started <- python          # Python is started by propstab, in `python`
       old <- Sys.getenv("RETICULATE_PYTHON", unset = NA)
       Sys.setenv(RETICULATE_PYTHON = python)
       on.exit(if (is.na(old)) Sys.unsetenv("RETICULATE_PYTHON")
@@ -44,13 +46,7 @@
     frontend <- tryCatch(
       .import_frontend(),
       error = function(e) {
-        config <- reticulate::py_config()
-        stop(sprintf(paste0(
-          "propstab: cannot import the Python package propstab (its module ",
-          "propstab.r._frontend) in %s: %s. Install it into that interpreter ",
-          "(scripts/setup.sh does), or choose another with options(propstab.python = ...) ",
-          "in a new R session"), config$python,
-          trimws(sub("\n.*", "", conditionMessage(e)))), call. = FALSE)
+        stop(.import_error(conditionMessage(e), running, python), call. = FALSE)
       })
     .state$invoke <- frontend$invoke
     .state$frontend <- frontend
@@ -58,34 +54,54 @@
   .state$frontend
 }
 
-# Imports propstab.r._frontend with every sys.path entry that holds a folder `propstab`
-# without `__init__.py` left out during the import (Python would otherwise make such a
-# folder a namespace package `propstab` when the real package is found only by a
-# meta-path finder, as an editable install's is, and the import fails with "cannot import
-# name ... (unknown location)"). A namespace package `propstab` imported earlier in the
-# session is forgotten first. sys.path is restored afterwards.
+# How to install the Python package into `python` (NULL: the interpreter to be chosen).
+.install_hint <- function(python) {
+  pip <- if (is.null(python)) "python3 -m pip install propstab"
+         else sprintf("%s -m pip install propstab", shQuote(python))
+  paste0("Install the Python package propstab (Python >= 3.9 with numpy, scipy and ",
+         "pandas) with `", pip, "` (or from a source checkout: `python3 -m pip install ",
+         "/path/to/propstab`), or from R with `reticulate::py_install(\"propstab\")` into ",
+         "reticulate's environment")
+}
+
+# The message when propstab.r._frontend cannot be imported: the interpreter reticulate
+# runs, why, how to install the package there, and whether reticulate was already bound
+# to that interpreter (by an earlier use of reticulate in this session, or by its own
+# choice over the one propstab asked for): then only a new R session can change it.
+.import_error <- function(reason, running, requested) {
+  config <- tryCatch(reticulate::py_config(), error = function(e) NULL)
+  used <- if (is.null(config)) "(unknown)" else config$python
+  reason <- trimws(sub("\n.*", "", reason))
+  same <- !is.null(requested) && !is.null(config) &&
+    identical(normalizePath(requested, mustWork = FALSE),
+              normalizePath(used, mustWork = FALSE))
+  bound <- if (running && !is.null(.state$started)) {
+    sprintf(paste0(" Python runs in %s since propstab's first call in this R session; ",
+                   "to choose another interpreter, set options(propstab.python = ...) in a ",
+                   "new R session."), used)
+  } else if (running) {
+    sprintf(paste0(" reticulate was already bound to %s in this R session (Python was ",
+                   "started before propstab's first call) and cannot switch: install ",
+                   "propstab there, or choose another interpreter with ",
+                   "options(propstab.python = ...) in a new R session before any other ",
+                   "use of reticulate."), used)
+  } else if (!is.null(requested) && !same) {
+    sprintf(paste0(" reticulate bound this R session to %s, not to the interpreter ",
+                   "propstab asked for (%s); restart R to choose again."), used, requested)
+  } else {
+    paste0(" Or choose another interpreter with options(propstab.python = ",
+           "\"/path/to/python\") or PROPSTAB_PYTHON in a new R session.")
+  }
+  sprintf("propstab: cannot import the Python package propstab (its module %s) in %s: %s. %s.%s",
+          "propstab.r._frontend", used, reason, .install_hint(used), bound)
+}
+
+# Imports propstab.r._frontend by running inst/python/propstab_import.py (see there why
+# not with reticulate::import() directly), then returns the module.
 .import_frontend <- function() {
-  reticulate::py_run_string(paste(
-    "def _propstab_import():",
-    "    import importlib, os, sys",
-    "    def shadow(entry):",
-    "        folder = os.path.join(entry or os.getcwd(), 'propstab')",
-    "        return (os.path.isdir(folder)",
-    "                and not os.path.isfile(os.path.join(folder, '__init__.py')))",
-    "    old = sys.modules.get('propstab')",
-    "    if old is not None and getattr(old, '__file__', None) is None:",
-    "        for name in [n for n in sys.modules if n == 'propstab'",
-    "                     or n.startswith('propstab.')]:",
-    "            del sys.modules[name]",
-    "    saved = list(sys.path)",
-    "    sys.path[:] = [e for e in saved if not shadow(e)]",
-    "    try:",
-    "        importlib.invalidate_caches()",
-    "        importlib.import_module('propstab.r._frontend')",
-    "    finally:",
-    "        sys.path[:] = saved",
-    "_propstab_import()",
-    sep = "\n"), local = TRUE, convert = FALSE)
+  script <- system.file("python", "propstab_import.py", package = "propstab")
+  if (!nzchar(script)) stop("the R package's file inst/python/propstab_import.py is missing")
+  reticulate::py_run_file(script, local = TRUE, convert = FALSE)
   reticulate::import("propstab.r._frontend")       # now in sys.modules
 }
 
@@ -143,22 +159,30 @@ propstab_available <- function() {
 #' `propstab_UndefinedMeasureWarning`), too few runs for an interval's level
 #' (`propstab_SmallSampleWarning`), a degenerate variance
 #' (`propstab_DegenerateVarianceWarning`), ... Every such warning has the class
-#' `propstab_warning`. `suppressPropstabWarnings(expr)` evaluates `expr` without them
+#' `propstab_warning`. `suppress_propstab_warnings(expr)` evaluates `expr` without them
 #' (other warnings pass), for one call or a loop; `options(propstab.warn = FALSE)` quiets
 #' them for the session (`TRUE` or unset: they are signalled).
+#'
+#' `suppressPropstabWarnings()` is the same function under the camelCase name of its
+#' first release (an alias kept for scripts that use it): the package's own functions
+#' are named in snake_case, stabm's keep stabm's camelCase names.
 #'
 #' @param expr The expression to evaluate.
 #' @param classes The warning classes to muffle; by default all of propstab's.
 #' @return The value of `expr`.
 #' @examplesIf propstab_available()
 #' feats <- list(integer(0), integer(0), 1L)
-#' suppressPropstabWarnings(stabilityJaccard(feats[1:2]))      # NA, quietly
+#' suppress_propstab_warnings(stabilityJaccard(feats[1:2]))      # NA, quietly
 #' old <- options(propstab.warn = FALSE)
 #' stabilityJaccard(feats[1:2])
 #' options(old)
 #' @export
-suppressPropstabWarnings <- function(expr, classes = "propstab_warning") {
+suppress_propstab_warnings <- function(expr, classes = "propstab_warning") {
   withCallingHandlers(expr, warning = function(w) {
     if (inherits(w, classes)) invokeRestart("muffleWarning")
   })
 }
+
+#' @rdname suppress_propstab_warnings
+#' @export
+suppressPropstabWarnings <- suppress_propstab_warnings

@@ -49,7 +49,8 @@
 #'   features, as 1-based integer indices or as names (character). propstab also
 #'   takes a 0/1 or logical matrix (runs in rows, features in columns).
 #' @param p The total number of features (integer). `stabilityJaccard()`,
-#'   `stabilityDice()` and `stabilityOchiai()` need it only to correct for chance.
+#'   `stabilityDice()` and `stabilityOchiai()` need it only to correct for chance; for a
+#'   matrix of runs it defaults to `ncol(features)`.
 #' @param correction.for.chance `"none"` (default), `"exact"` or `"estimate"`: replace
 #'   each pair's score by (score - E) / (1 - E), E its expectation for two random sets of
 #'   the same sizes. propstab computes E exactly (hypergeometric law) for `"exact"`
@@ -108,38 +109,38 @@ stabilityOchiai <- function(features, p = NULL, correction.for.chance = "none", 
 #' @export
 stabilityHamming <- function(features, p, correction.for.chance = "none", N = 1e4,
                              impute.na = NULL) {
-  .stabm("stabilityHamming", features, p = .p(p), impute.na = impute.na,
+  .stabm("stabilityHamming", features, p = .p(p, features), impute.na = impute.na,
          correction.for.chance = correction.for.chance, N = N)
 }
 
 #' @rdname stabilityKappa
 #' @export
 stabilityKappa <- function(features, p, impute.na = NULL) {
-  .stabm("stabilityKappa", features, p = .p(p), impute.na = impute.na)
+  .stabm("stabilityKappa", features, p = .p(p, features), impute.na = impute.na)
 }
 
 #' @rdname stabilityLustgarten
 #' @export
 stabilityLustgarten <- function(features, p, impute.na = NULL) {
-  .stabm("stabilityLustgarten", features, p = .p(p), impute.na = impute.na)
+  .stabm("stabilityLustgarten", features, p = .p(p, features), impute.na = impute.na)
 }
 
 #' @rdname stabilityPhi
 #' @export
 stabilityPhi <- function(features, p, impute.na = NULL) {
-  .stabm("stabilityPhi", features, p = .p(p), impute.na = impute.na)
+  .stabm("stabilityPhi", features, p = .p(p, features), impute.na = impute.na)
 }
 
 #' @rdname stabilityUnadjusted
 #' @export
 stabilityUnadjusted <- function(features, p, impute.na = NULL) {
-  .stabm("stabilityUnadjusted", features, p = .p(p), impute.na = impute.na)
+  .stabm("stabilityUnadjusted", features, p = .p(p, features), impute.na = impute.na)
 }
 
 #' @rdname stabilityWald
 #' @export
 stabilityWald <- function(features, p, impute.na = NULL) {
-  .stabm("stabilityWald", features, p = .p(p), impute.na = impute.na)
+  .stabm("stabilityWald", features, p = .p(p, features), impute.na = impute.na)
 }
 
 #' stabm's measures computed from the selection frequencies
@@ -149,7 +150,7 @@ stabilityWald <- function(features, p, impute.na = NULL) {
 #' differences below).
 #'
 #' @param p The total number of features (integer); `stabilityNovovicova()` needs it
-#'   only to correct for chance.
+#'   only to correct for chance; for a matrix of runs it defaults to `ncol(features)`.
 #' @param correction.for.chance `"none"` (default), `"exact"` or `"estimate"`; propstab
 #'   computes `"estimate"` exactly (see Differences).
 #' @param impute.na `NULL` or a number at most 1: the value returned where the measure is
@@ -186,14 +187,14 @@ NULL
 #' @rdname stabilityNogueira
 #' @export
 stabilityNogueira <- function(features, p, impute.na = NULL) {
-  .stabm("stabilityNogueira", features, p = .p(p), impute.na = impute.na)
+  .stabm("stabilityNogueira", features, p = .p(p, features), impute.na = impute.na)
 }
 
 #' @rdname stabilityDavis
 #' @export
 stabilityDavis <- function(features, p, correction.for.chance = "none", N = 1e4,
                            impute.na = NULL, penalty = 0) {
-  .stabm("stabilityDavis", features, p = .p(p), impute.na = impute.na,
+  .stabm("stabilityDavis", features, p = .p(p, features), impute.na = impute.na,
          correction.for.chance = correction.for.chance, N = N, penalty = penalty)
 }
 
@@ -208,7 +209,7 @@ stabilityNovovicova <- function(features, p = NULL, correction.for.chance = "non
 #' @rdname stabilitySomol
 #' @export
 stabilitySomol <- function(features, p, impute.na = NULL) {
-  .stabm("stabilitySomol", features, p = .p(p), impute.na = impute.na)
+  .stabm("stabilitySomol", features, p = .p(p, features), impute.na = impute.na)
 }
 
 #' stabm's measures for similar (correlated) features
@@ -234,8 +235,10 @@ stabilitySomol <- function(features, p, impute.na = NULL) {
 #'   graph: stabm's values, with an error naming the sizes where a component is too
 #'   large for the exact enumeration).
 #' @param N The number of simulations for `"estimate"`.
-#' @param impute.na `NULL` or a number at most 1: the value returned where the measure is
-#'   undefined (see Differences).
+#' @param impute.na `NULL` or a number at most 1: as in stabm, the score of every pair of
+#'   runs that is undefined (two empty sets, or a corrected score 0/0) before the mean
+#'   over the pairs; for `stabilitySechidis()`, computed from all runs at once, the
+#'   value where it is undefined.
 #' @return The stability, a number; `NA` (with a warning saying why) where undefined and
 #'   `impute.na` is `NULL`.
 #' @section Differences from stabm:
@@ -254,9 +257,6 @@ stabilitySomol <- function(features, p, impute.na = NULL) {
 #' \item The exact correction of the intersection measures gives stabm's values, computed
 #'   over the connected components of the similarity graph instead of stabm's enumeration
 #'   of all pairs of subsets (an error naming the sizes where the components are too large).
-#' \item `impute.na`: stabm imputes each undefined pair of runs (two empty sets) before
-#'   the mean; propstab imputes the value when it is undefined, so the two differ when
-#'   some but not all pairs are undefined.
 #' \item `"estimate"` uses propstab's simulation, not stabm's: values differ by the
 #'   simulation error (propstab warns when it exceeds 0.005).
 #' }
@@ -340,9 +340,13 @@ stabilityIntersectionMean <- function(features, sim.mat, threshold = 0.9,
          correction.for.chance = correction.for.chance, N = N)
 }
 
-# A required argument with a message naming it (stabm's functions have no default).
-.p <- function(p) {
-  if (missing(p)) .fail("p: the total number of features is required")
+# stabm's required p, with a message naming it; for a 0/1 or logical matrix of runs
+# (or a data frame) it defaults to the number of columns, as everywhere in the package.
+.p <- function(p, features) {
+  if (missing(p)) {
+    if (is.matrix(features) || is.data.frame(features)) return(NULL)   # .runs(): ncol
+    .fail("p: the total number of features is required for a list of feature sets")
+  }
   p
 }
 

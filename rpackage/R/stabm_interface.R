@@ -16,31 +16,41 @@
 
 #' List all available stability measures, as stabm does
 #'
-#' stabm's table of its measures, one row per `stability*()` function, with stabm's five
-#' columns and propstab's: the 20 functions of stabm and the stabm-style functions
-#' propstab adds ([more_measures]). Every other registered measure is listed by
-#' [list_measures()].
+#' stabm's table of its measures, one row per `stability*()` function: the 20 functions
+#' of stabm and the stabm-style functions propstab adds ([more_measures]), with stabm's
+#' five columns; `extra = TRUE` adds propstab's columns.
 #'
+#' Two functions list the measures, under the two naming styles of the package:
+#' `listStabilityMeasures()` is stabm's function under stabm's camelCase name (one row
+#' per stabm-style function, stabm's columns), `list_measures()` is propstab's own, in
+#' snake_case like every function the package adds (one row per registered measure,
+#' including those reachable only through [stability()], with the declared properties).
+#' `listStabilityMeasures(extra = TRUE)$measure` names each function's row of
+#' `list_measures()`.
+#'
+#' @param extra `FALSE` (the default, stabm's five columns) or `TRUE` (also propstab's
+#'   columns `measure`, `correction`, `stabm` and `differences`).
 #' @return A data frame sorted by `Name`, with stabm's columns `Name` (the function),
 #'   `Corrected` (its formula corrects for chance by definition; the other measures can
 #'   be corrected with `correction.for.chance`), `Adjusted` (it adjusts for similar
 #'   features, `sim.mat`), `Minimum` (character: a number, `"1-p"`, or `NA` where it
-#'   depends on the data) and `Maximum`, read from propstab's registry; then propstab's
-#'   columns `measure` (the registered name, for [stability()]), `correction` (propstab
-#'   claims the exact correction for chance, thesis ch. 4, checked by its audit), `stabm`
-#'   (`TRUE` for stabm's functions) and `differences` (the keys of
-#'   [stabm_differences()] for the function, `""` where none).
+#'   depends on the data) and `Maximum`, read from propstab's registry; with
+#'   `extra = TRUE` then propstab's columns `measure` (the registered name, for
+#'   [stability()]), `correction` (propstab claims the exact correction for chance,
+#'   thesis ch. 4, checked by its audit), `stabm` (`TRUE` for stabm's functions) and
+#'   `differences` (the keys of [stabm_differences()] for the function, `""` where none).
 #' @section Differences from stabm:
-#' The extra columns and rows: a script that uses stabm's five columns by name sees
-#' stabm's values (tested), one that counts the columns does not
+#' The rows of the four functions propstab adds; stabm's five columns keep stabm's
+#' values (tested), and stabm's own test of this function passes
 #' (`stabm_differences("listStabilityMeasures")`).
 #' @seealso [list_measures()] for every registered measure.
 #' @examplesIf propstab_available()
-#' m <- listStabilityMeasures()
-#' m[, c("Name", "Corrected", "Adjusted", "Minimum", "Maximum")]
+#' listStabilityMeasures()
+#' m <- listStabilityMeasures(extra = TRUE)
 #' m[m$differences != "", c("Name", "differences")]
 #' @export
-listStabilityMeasures <- function() {
+listStabilityMeasures <- function(extra = FALSE) {
+  checkmate::assertFlag(extra)
   registry <- list_measures()
   stabm <- registry[!is.na(registry$stabm), ]
   functions <- c(stabm$stabm, names(.more_functions))
@@ -68,10 +78,13 @@ listStabilityMeasures <- function() {
     measure = measures, correction = rows$correction,
     stabm = functions %in% stabm$stabm, differences = unname(keys),
     stringsAsFactors = FALSE)
-  table <- table[order(table$Name), ]
+  table <- table[order(table$Name), if (extra) names(table) else .stabm_columns]
   rownames(table) <- NULL
   table
 }
+
+# stabm's columns of listStabilityMeasures().
+.stabm_columns <- c("Name", "Corrected", "Adjusted", "Minimum", "Maximum")
 
 #' Plot selected features, as stabm does
 #'

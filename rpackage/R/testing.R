@@ -47,14 +47,12 @@
 #'   thesis, University of Manchester, sec. 5.2.5 and Thm 7. Wellek, S. (2010). Testing
 #'   Statistical Hypotheses of Equivalence and Noninferiority, 2nd ed., ch. 2.
 #' @seealso [stability_test()], [audit_measure()].
-#' @examples
-#' if (requireNamespace("testthat", quietly = TRUE)) {
-#'   runs <- c(rep(list(c(1, 2)), 28), list(c(1, 3), c(2, 4)))
-#'   expect_stable(runs, at.least = 0.5, p = 4)
-#'   expect_not_less_stable(runs, runs, margin = 0.1, p = 4, paired = TRUE)
-#'   expect_measure_properties(function(Z) mean(Z), claims = "bounds", lower = 0,
-#'                             upper = 1, max.examples = 30L)
-#' }
+#' @examplesIf propstab_available() && requireNamespace("testthat", quietly = TRUE)
+#' runs <- c(rep(list(c(1, 2)), 28), list(c(1, 3), c(2, 4)))
+#' expect_stable(runs, at.least = 0.5, p = 4)
+#' expect_not_less_stable(runs, runs, margin = 0.1, p = 4, paired = TRUE)
+#' expect_measure_properties(function(Z) mean(Z), claims = "bounds", lower = 0,
+#'                           upper = 1, max.examples = 30L)
 #' @name stability_expectations
 NULL
 

@@ -78,7 +78,7 @@ test_that("an undefined value is NA with a warning saying why", {
   expect_identical(stabilityNogueira(list(integer(0), integer(0)), p = 3, impute.na = 0), 0)
 })
 
-test_that("messages count positions from 1, as R does (issue 25)", {
+test_that("messages count positions from 1, as R does", {
   S <- diag(3); S[1, 1] <- 0.5
   expect_error(stabilityZucknick(list(1:2, 2:3), sim.mat = S),
                "got sim.mat[1, 1] = 0.5", fixed = TRUE)
@@ -107,7 +107,7 @@ test_that("penalty = NULL is refused, as stabm refuses it", {
 test_that("propstab's warnings can be quieted per call and per session", {
   feats <- list(integer(0), integer(0))
   expect_warning(stabilityJaccard(feats), class = "propstab_UndefinedMeasureWarning")
-  expect_no_warning(value <- suppressPropstabWarnings(stabilityJaccard(feats)))
+  expect_no_warning(value <- suppress_propstab_warnings(stabilityJaccard(feats)))
   expect_true(is.na(value))
   old <- options(propstab.warn = FALSE)
   on.exit(options(old))

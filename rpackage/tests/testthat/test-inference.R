@@ -148,7 +148,7 @@ test_that("one-sided intervals need a level above 0.5", {
                               conf.level = 0.4), "conf.level")
 })
 
-test_that("a zero variance from runs that differ is replaced, with a warning (issue 20)", {
+test_that("a zero variance from runs that differ is replaced, with a warning", {
   # two sets, each chosen by half of 10 runs: thesis Thm 6 (written above) gives 0
   halves <- rep(list(c(1, 2, 3), c(1, 2, 4)), 5)
   expect_equal(nogueira_thm6(halves, 6)$variance, 0, tolerance = 1e-15)
@@ -200,7 +200,7 @@ python_interval <- function(features, p, level = 0.95, method = "auto", measure 
   c(ci$low, ci$high)
 }
 
-test_that("R and Python give the same interval for the same runs, every method (issue 21)", {
+test_that("R and Python give the same interval for the same runs, every method", {
   nine_one <- c(rep(list(c(1, 2)), 9), list(c(3, 4)))          # d = 6
   for (method in c("auto", "wald", "logit", "bootstrap", "bca")) {
     est <- stability_estimate(nine_one, p = 6)

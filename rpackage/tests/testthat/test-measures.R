@@ -89,17 +89,18 @@ test_that("stabm_differences() lists stabm's documented defects and finds a case
                    c("corrected_global_score", "davis_penalty_maximum"))
   expect_identical(davis$key[davis$measures == "(interface)"],
                    c("estimate_computed_exactly", "undefined_warns", "argument_checks"))
-  # the interface's differences: impute.na and "estimate" where a call concerns them
+  # the interface's differences: "estimate" where a call concerns it; impute.na is
+  # stabm's (per pair) everywhere, so no difference applies to it
   S <- diag(3)
   expect_identical(stabm_differences("stabilityZucknick", list(integer(0), integer(0), 1:2),
                                      sim.mat = S, impute.na = 0)$key,
-                   "impute_na_of_the_value")
+                   character(0))
   S[1, 2] <- S[2, 1] <- 0.95
   expect_identical(stabm_differences("stabilityYu", list(1:2, 2:3), sim.mat = S)$key,
                    "estimate_by_simulation")
-  expect_identical(stabm_differences("listStabilityMeasures")$key, "list_measures_columns")
-  expect_true(all(c("impute_na_of_the_value", "estimate_by_simulation",
-                    "plot_features_dendrograms") %in% d$key))
+  expect_identical(stabm_differences("listStabilityMeasures")$key, "list_measures_rows")
+  expect_true(all(c("estimate_by_simulation", "plot_features_dendrograms") %in% d$key))
+  expect_false("impute_na_of_the_value" %in% d$key)
   expect_identical(stabm_differences("stabilityDavis", list(1:2, 2:3, c(1, 3)), p = 4)$key,
                    character(0))
   expect_identical(stabm_differences("stabilitySomol", list(1, 1:2), p = 2)$key,  # R: NaN

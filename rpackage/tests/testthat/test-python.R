@@ -13,6 +13,42 @@ test_that("the option propstab.python chooses the interpreter, with a clear erro
   out <- rscript("library(propstab); stabilityNogueira(list(1:2, 2:3), p = 4)",
                  env = "PROPSTAB_PYTHON=/nonexistent/python3")
   expect_match(out, "'/nonexistent/python3' does not exist")
+  # how to install the Python package, without the repository's scripts
+  expect_match(out, "pip install propstab", fixed = TRUE)
+  expect_match(out, "reticulate::py_install(\"propstab\")", fixed = TRUE)
+  expect_no_match(out, "setup.sh", fixed = TRUE)
+})
+
+# A folder whose Python package `propstab` fails to import, to put first on PYTHONPATH:
+# an interpreter without propstab, as far as the R package can tell.
+no_propstab <- function() {
+  dir <- tempfile("nopropstab")
+  dir.create(file.path(dir, "propstab"), recursive = TRUE)
+  writeLines("raise ImportError('propstab is not installed here')",
+             file.path(dir, "propstab", "__init__.py"))
+  dir
+}
+
+test_that("without the Python package, the error says how to install it", {
+  skip_if_not(file.exists("/usr/bin/python3"), "no /usr/bin/python3")
+  out <- rscript("library(propstab); stabilityNogueira(list(1:2, 2:3), p = 4)",
+                 env = c(paste0("PYTHONPATH=", no_propstab()),
+                         "PROPSTAB_PYTHON=/usr/bin/python3", "RETICULATE_PYTHON="))
+  expect_match(out, "cannot import the Python package propstab", fixed = TRUE)
+  expect_match(out, "propstab is not installed here", fixed = TRUE)
+  expect_match(out, "-m pip install propstab", fixed = TRUE)
+  expect_match(out, "reticulate::py_install(\"propstab\")", fixed = TRUE)
+  expect_no_match(out, "already bound", fixed = TRUE)
+  # reticulate bound to an interpreter before propstab's first call: only a new R
+  # session can choose another, and the message says so
+  out <- rscript(paste0("invisible(reticulate::py_config()); ",
+                        "options(propstab.python = '/nonexistent/python3'); ",
+                        "library(propstab); stabilityNogueira(list(1:2, 2:3), p = 4)"),
+                 env = c(paste0("PYTHONPATH=", no_propstab()),
+                         "RETICULATE_PYTHON=/usr/bin/python3", "PROPSTAB_PYTHON="))
+  expect_match(out, "reticulate was already bound to", fixed = TRUE)
+  expect_match(out, "in a new R session", fixed = TRUE)
+  expect_no_match(out, "does not exist", fixed = TRUE)
 })
 
 test_that("by default propstab runs in /usr/bin/python3", {
@@ -88,4 +124,19 @@ test_that("without Python's side, propstab_available() is FALSE and examples ski
   expect_match(out, "guarded TRUE", fixed = TRUE)
   expect_match(out, "examples done", fixed = TRUE)
   expect_false(grepl("Error", out))
+  # every help page's examples run without error where Python is missing (CRAN's
+  # machines): those that need it are under @examplesIf propstab_available()
+  code <- paste0(load_code(), "; path <- getNamespaceInfo('propstab', 'path'); ",
+                 "db <- if (dir.exists(file.path(path, 'man'))) ",
+                 "lapply(stats::setNames(nm = list.files(file.path(path, 'man'), ",
+                 "full.names = TRUE)), tools::parse_Rd) else tools::Rd_db('propstab'); ",
+                 "for (name in names(db)) { f <- tempfile(fileext = '.R'); ",
+                 "tools::Rd2ex(db[[name]], f); if (!file.exists(f)) next; ",
+                 "r <- tryCatch({ source(f, echo = FALSE, local = new.env()); 'ok' }, ",
+                 "error = function(e) conditionMessage(e)); ",
+                 "cat('example', basename(name), r, '\\n') }")
+  out <- rscript(code, env = "PROPSTAB_PYTHON=/nonexistent/python3")
+  results <- regmatches(out, gregexpr("example [^ ]+ [^\n]*", out))[[1L]]
+  expect_gt(length(results), 20L)
+  expect_identical(grep(" ok *$", results, invert = TRUE, value = TRUE), character(0))
 })

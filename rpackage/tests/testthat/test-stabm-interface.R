@@ -5,17 +5,27 @@ skip_if_no_propstab()
 
 test_that("listStabilityMeasures() has stabm's five columns and stabm's values", {
   ours <- listStabilityMeasures()
-  expect_identical(names(ours)[1:5], c("Name", "Corrected", "Adjusted", "Minimum", "Maximum"))
+  expect_identical(names(ours), c("Name", "Corrected", "Adjusted", "Minimum", "Maximum"))
+  # stabm's own test of the function
+  checkmate::expect_data_frame(ours, ncols = 5, min.rows = 17,
+                               types = c("character", "numeric", "logical"), null.ok = FALSE,
+                               col.names = "named")
   expect_true(all(c("stabilityKuncheva", "stabilityPOG", "stabilityNPOG", "stabilityMSI") %in%
                     ours$Name))
   for (f in ours$Name) expect_true(is.function(get(f)), label = f)
+  full <- listStabilityMeasures(extra = TRUE)
+  expect_identical(names(full), c("Name", "Corrected", "Adjusted", "Minimum", "Maximum",
+                                  "measure", "correction", "stabm", "differences"))
+  expect_identical(full[, 1:5], ours)
+  expect_identical(full$measure[full$Name == "stabilityKuncheva"], "kuncheva")
+  expect_error(listStabilityMeasures(extra = NA), "extra")
+  expect_identical(full$differences[full$Name == "stabilityDavis"],
+                   "corrected_global_score, davis_penalty_maximum, estimate_computed_exactly, undefined_warns, argument_checks")
   skip_if_not_installed("stabm")
   theirs <- stabm::listStabilityMeasures()
-  mine <- ours[ours$stabm, 1:5]
+  mine <- ours[full$stabm, ]
   rownames(mine) <- NULL
   expect_identical(mine, theirs)
-  expect_identical(ours$differences[ours$Name == "stabilityDavis"],
-                   "corrected_global_score, davis_penalty_maximum, estimate_computed_exactly, undefined_warns, argument_checks")
 })
 
 test_that("plotFeatures() orders runs and features by stabm's clustering", {

@@ -123,7 +123,7 @@ test_that("options agree with stabm: exact correction, Davis's penalty, impute.n
   }
 })
 
-test_that("the exact correction's 0/0 is NA where stabm's is, at every p (issue 20)", {
+test_that("the exact correction's 0/0 is NA where stabm's is, at every p", {
   # runs that are all-selected or empty: each pair's value is determined under H0, so
   # E equals the score; stabm gives NA where that score is the maximum 1 (a sum of
   # rounded probabilities made propstab's 1 - E nonzero at p = 10, 13, 17, ...)
@@ -237,4 +237,47 @@ test_that("the simulated correction is close to stabm's exact value and repeatab
   expect_lt(abs(simulated - exact), 0.02)
   set.seed(3)
   expect_identical(suppressWarnings(stabilityYu(feats, sim.mat = S)), simulated)
+})
+
+test_that("impute.na of the measures of similar features is stabm's, pair by pair", {
+  # stabm imputes each undefined pair score (two empty sets; a corrected 0/0) before the
+  # mean: runs with empty sets among others, where the value itself is undefined
+  set.seed(31)
+  S <- diag(5); S[1, 2] <- S[2, 1] <- 0.95; S[3, 5] <- S[5, 3] <- 0.92
+  mbm <- if (requireNamespace("igraph", quietly = TRUE)) "stabilityIntersectionMBM"
+  checked <- 0L
+  for (i in 1:6) {
+    feats <- c(random_features(sample(1:2, 2L, replace = TRUE), 5L),
+               list(integer(0), integer(0)))[sample.int(4L)]
+    x <- list(features = feats, sim.mat = S, impute.na = 0.3)
+    expect_compare("stabilityZucknick", x)
+    expect_compare("stabilityYu", c(x, correction.for.chance = "none"))
+    expect_compare("stabilityYu", c(x, correction.for.chance = "exact"))
+    for (fun in c("stabilityIntersectionCount", "stabilityIntersectionMean",
+                  "stabilityIntersectionGreedy", mbm)) {
+      expect_compare(fun, c(x, correction.for.chance = "exact"), label = fun)
+    }
+    checked <- checked + 1L
+  }
+  expect_identical(checked, 6L)
+  # the case of the report: stabm 0.2333, not impute.na itself
+  expect_equal(stabilityZucknick(list(integer(0), integer(0), 1:2), sim.mat = diag(3),
+                                 impute.na = 0.7), 0.7 / 3, tolerance = 1e-12)
+  # 28 random runs and 2 empty ones, impute.na = 0: the value over the defined pairs
+  set.seed(5)
+  S <- random_similarity(10L)
+  feats <- c(random_features(sample(1:5, 28L, replace = TRUE), 10L),
+             list(integer(0), integer(0)))
+  ours <- stabilityZucknick(feats, sim.mat = S, impute.na = 0)
+  expect_gt(ours, 0.1)
+  expect_equal(ours, stabm::stabilityZucknick(feats, sim.mat = S, impute.na = 0),
+               tolerance = 1e-10)
+})
+
+test_that("without p, a large feature index costs what the runs cost (as in stabm)", {
+  time <- system.time(value <- stabilityJaccard(list(c(1, 1e9), c(1, 2))))[["elapsed"]]
+  expect_equal(value, stabm::stabilityJaccard(list(c(1, 1e9), c(1, 2))))
+  expect_lt(time, 2)
+  expect_equal(stabilityNovovicova(list(c(1, 2e9), c(2e9, 7), 7)),
+               stabm::stabilityNovovicova(list(c(1, 2e9), c(2e9, 7), 7)), tolerance = 1e-12)
 })

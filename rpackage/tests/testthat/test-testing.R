@@ -1,6 +1,8 @@
 # The testthat expectations: pass and fail as propstab.testing decides (decisions
 # computed here from the estimate and its variance with pnorm), R messages, bad input.
 
+skip_if_no_propstab()
+
 stable_runs <- function(M, flip = 0.05, seed = 1L) {
   set.seed(seed)
   Z <- matrix(FALSE, M, 10L)
