@@ -47,7 +47,7 @@ docs-html:
 	rm -rf docs/api/generated docs/_build/html
 	$(PYTHON) -m sphinx -W --keep-going -E -b html -d docs/_build/doctrees docs docs/_build/html
 
-# Public names whose docstrings lack a section of the standard (issue 15, part 4; the
+# Public names whose docstrings lack a section of the standard (the
 # test suite fails on any: tests/test_docs_site.py).
 docstrings:
 	$(PYTHON) scripts/check_docstrings.py

@@ -17,7 +17,7 @@ the same rows (verdicts, counterexamples, values, expectations):
 - **parallel**: the same, the workers forked from the auditing process (Linux: they
   start with propstab imported and inherit the checks), as ``propstab audit`` runs.
 
-The ratios printed are each time over the baseline's (CPU and wall). The goal of issue 24
+The ratios printed are each time over the baseline's (CPU and wall). The goal
 is 30 s of wall time on 2 cores (about 55 s of CPU split evenly on 2 processes); the load
 average is printed with each run, because other processes inflate the wall time.
 

@@ -252,7 +252,7 @@ def min_thread_times(fns: dict, rounds: int) -> dict:
     return best
 
 
-#: the case of issue 24 ("small and whole"): jaccard within 2x its floor at M = 200, d = 2,000
+#: the case "small and whole": jaccard within 2x its floor at M = 200, d = 2,000
 SMALL_CASE = Case(200, 2_000, 50, "dense")
 
 
@@ -521,7 +521,7 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     if args.small_only:
         Z_small = as_input(SMALL_CASE, feature_sets(SMALL_CASE, np.random.default_rng(args.seed)))
-        print("small and whole (issue 24): jaccard over its floor, by least CPU time")
+        print("small and whole: jaccard over its floor, by least CPU time")
         print(small_case_ratio(SMALL_CASE, Z_small, args.small_rounds))
         return 0
     if args.cpu:
@@ -587,7 +587,7 @@ def main(argv=None) -> int:
     print_targets(rows)
     small = QUICK_CASES[0] if args.quick else SMALL_CASE
     Z_small = as_input(small, feature_sets(small, np.random.default_rng(args.seed)))
-    print("\nsmall and whole (issue 24): jaccard over its floor, by least CPU time")
+    print("\nsmall and whole: jaccard over its floor, by least CPU time")
     print(small_case_ratio(small, Z_small, 20 if args.quick else args.small_rounds))
     if args.json:
         with open(args.json, "w") as fh:

@@ -1,4 +1,4 @@
-# The cost of a small call from R (issue 25): 1,000 calls of stabilityJaccard and of
+# The cost of a small call from R: 1,000 calls of stabilityJaccard and of
 # stabilityNogueira on small feature sets, propstab against stabm measured in the same
 # run (interleaved rounds, the median round of each), and the cost of
 # library(propstab) and of its first call in a fresh R process. Prints the ratios

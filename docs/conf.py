@@ -67,7 +67,7 @@ nitpick_ignore_regex = [
     ("py:.*", r"propstab\._.*"),  # private modules' names (not documented)
     ("py:.*", r"(numpy|np|scipy|pandas|pd|sklearn|matplotlib|hypothesis|rpy2)(\..*)?"),
     # Private classes that public docstrings name (a link target is missing: the
-    # docstring pass of issue 15 part 4 decides whether to document or rephrase them).
+    # docstring pass decides whether to document or rephrase them).
     ("py:class", r"Subject"),
 ]
 
@@ -128,7 +128,7 @@ numpydoc_xref_aliases = {
     )
 }
 # numpydoc validation of every documented object (public names and their members): a
-# failed check is a warning, hence an error. The docstring pass (issue 15, part 4) has not
+# failed check is a warning, hence an error. The docstring pass has not
 # been done yet, so only the checks that every documented object passes today are on;
 # the others (ES01, EX01, GL01, GL02, GL06, GL07, PR01, PR04, PR05, PR07, PR08, RT01, RT03,
 # SA01, SA04, SS02, SS05, SS06) are off. `scripts/check_docstrings.py --codes` counts

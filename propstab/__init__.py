@@ -74,7 +74,7 @@ _LAZY = {
     "StabilitySelection": "propstab.stability_selection",
     # tuning for stability
     "StabilityGridSearch": "propstab.tuning",
-    # sampled pairs (issue 24)
+    # sampled pairs
     "SampledPairsEstimate": "propstab.inference",
     "SampledPairsWarning": "propstab._utils.exceptions",
     # calibrated stability selection

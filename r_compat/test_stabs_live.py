@@ -199,7 +199,7 @@ def test_unimodal_root_beyond_domain_is_stabs_own_bound_at_the_last_admissible_q
     """r_compat/stabs_expected_differences.json, "unimodal_root_beyond_domain": where
     stabs stops (uniroot finds no sign change), stabs's own q-given path at propstab's
     q returns propstab's bound, and at q + 1 stops with "cutoff out of bounds"; the
-    five-feature case of StabilitySelection's defaults (issue 20) is one of them."""
+    five-feature case of StabilitySelection's defaults is one of them."""
     data = json.loads(REFERENCE.with_name("stabs_expected_differences.json").read_text())
     kind = next(d for d in data["differences"] if d["key"] == "unimodal_root_beyond_domain")
     cases = kind["cases"] + [dict(p=5, B=50, cutoff=0.75, PFER=1)]

@@ -1,6 +1,6 @@
 """List the public names whose docstrings lack sections of the project's standard.
 
-The standard (developers' guide; issue 15, part 4): every public function and class has
+The standard (the developers' guide): every public function and class has
 a numpydoc docstring with Parameters, Returns, Raises, See Also, References and
 Examples. Parameters is required where the callable takes parameters; Returns (or
 Yields) and Raises for functions only. Public names are those of the API reference:

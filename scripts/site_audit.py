@@ -13,7 +13,7 @@ Four checks over all the HTML files of the site:
 - **formulas**: the prose of a page (its main column, code, literals and typeset math
   left out) has no raw TeX (``\\frac``, ``$...$`` left untypeset) and no formula written
   as plain text (``sum_f``, ``p_f^2``, ``E[Phi``, ``qbar``, ``k-bar``, ...);
-- **words for the project, not the reader**: "the main job", "issue 13", private names
+- **words for the project, not the reader**: "the main job", a work item's number, private names
   (``propstab._x``, ``_registry.``), test files and bare repository paths such as
   ``docs/x.md`` in prose, and imports of private modules in the examples' code;
 - **width and formulas** (headless Chromium, one session; each page in a frame of the

@@ -1,4 +1,4 @@
-"""Calibrating stability selection with a known truth (issue 22, part 3).
+"""Calibrating stability selection with a known truth.
 
 Simulated data: n rows, p features in blocks of 10 equicorrelated features
 (correlation ``rho``), s true features, one per block in the first s blocks, with

@@ -1,4 +1,4 @@
-"""The error rates of ``propstab.testing.assert_not_less_stable`` in CI (issue 23).
+"""The error rates of ``propstab.testing.assert_not_less_stable`` in CI.
 
 Three pipelines on real data sets from scikit-learn: an L1-penalised logistic regression
 (its nonzero coefficients), a random forest (its 5 largest importances) and a univariate

@@ -1,4 +1,4 @@
-"""Coverage of the sampled-pairs intervals (issue 24, part 3).
+"""Coverage of the sampled-pairs intervals.
 
 Two targets, each with the two-sided 95 % Wald interval of
 :class:`propstab.inference.SampledPairsEstimate`:

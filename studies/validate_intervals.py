@@ -1,4 +1,4 @@
-"""Coverage of propstab's confidence intervals near the top of the range (issue 13).
+"""Coverage of propstab's confidence intervals near the top of the range.
 
 Nogueira's estimator with every interval of ``StabilityEstimate.confidence_interval``:
 
@@ -24,7 +24,7 @@ Options: ``--seed``, ``--json PATH``. Prints a Markdown table (coverage with its
 standard error, mean width, share of degenerate intervals); exits with status 1 when a
 check fails.
 
-``--degenerate`` (with or without ``--quick``) runs the study of issue 20 instead: the
+``--degenerate`` (with or without ``--quick``) runs the study of degenerate variances instead: the
 coverage of nogueira's default Wald interval, whose zero Thm 6 variances from runs
 that differ ``propstab.estimate`` replaces (bootstrap variance, else NaN),
 against the Wald interval of Thm 6's own variance, in the populations behind the
@@ -204,7 +204,7 @@ def report(out) -> str:
 
 # ------------------------------------------------------------------ degenerate variances
 
-#: The populations behind issue 20's two examples of a zero Thm 6 variance from runs that
+#: The populations behind the two known examples of a zero Thm 6 variance from runs that
 #: differ: "halves" (``[[1,1,1,0,0,0],[1,1,0,1,0,0]] * 5``: features 0, 1 always, 2 or 3
 #: each in half of the runs) and "k5" (SelectKBest(f_classif, k=5) on breast cancer,
 #: 10 runs: four features always, features 2 and 23 each in half of the runs, d = 30).
@@ -279,7 +279,7 @@ def _jackknife_wald(Z) -> tuple:
 
 def degenerate_study(rng, cfg):
     """Coverage of nogueira's default Wald interval, with its degenerate variances
-    replaced (propstab.estimate), against Thm 6's own, in issue 20's populations."""
+    replaced (propstab.estimate), against Thm 6's own, in those populations."""
     rows = []
     for name in DEGENERATE_POPULATIONS:
         Phi = propstab.population_stability(degenerate_population(name)[3])
@@ -426,7 +426,7 @@ def main(argv=None) -> int:
     parser.add_argument(
         "--degenerate",
         action="store_true",
-        help="the degenerate-variance study instead (issue 20)",
+        help="the degenerate-variance study instead",
     )
     args = parser.parse_args(argv)
     mode = "quick" if args.quick else "full"

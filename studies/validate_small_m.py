@@ -1,4 +1,4 @@
-"""Inference at small M (issue 20, scenario 6): levels of the tests, coverage of intervals.
+"""Inference at small M: levels of the tests, coverage of intervals.
 
 For M = 10, 20, 30, 50, 100 runs, three measures (nogueira, conger, jaccard) and two
 populations of independent Bernoulli runs, d = 50:

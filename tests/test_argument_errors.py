@@ -1,4 +1,4 @@
-"""Every argument error carries its argument (issue 21, "argument rules declared once").
+"""Every argument error carries its argument ("argument rules declared once").
 
 An error about an argument is a :class:`propstab.InvalidParameterError` (a ValueError
 and a TypeError with ``.argument``), raised by a declared rule (``propstab._utils.params``) or

@@ -1,6 +1,6 @@
 """benchmarks/bench_memory.py --quick: the blocked and whole-matrix paths print the same
 value, the blocked path's peak is not above the whole path's, and the sampled-pairs rows
-are printed (issue 24). No timing is asserted."""
+are printed. No timing is asserted."""
 from __future__ import annotations
 
 import json

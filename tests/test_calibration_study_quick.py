@@ -1,4 +1,4 @@
-"""The quick mode of studies/calibration_study.py (issue 22, part 3): five rules of
+"""The quick mode of studies/calibration_study.py: five rules of
 choosing a support (stabs, sharp, Stabl, the 1-SE stability rule, CV lasso) on
 simulated linear and logistic data with correlated blocks and a known truth."""
 from __future__ import annotations

@@ -100,7 +100,7 @@ def test_pmfs_are_distributions():
 
 
 # ---------------------------------------------------------------------------------
-# The chance-corrected 0/0 (issue 20, scenario 5): decided on the integer sizes, not by
+# The chance-corrected 0/0: decided on the integer sizes, not by
 # comparing a rounded sum of probabilities with 1. A slow literal twin enumerates the
 # hypergeometric law of the intersection in Fractions and scores one representative
 # pair of sets per point with the set-based similarities of tests/twins.py.

@@ -1,4 +1,4 @@
-"""The quick mode of studies/ci_error_rate.py (issue 23): the CI assertion's error rates
+"""The quick mode of studies/ci_error_rate.py: the CI assertion's error rates
 on real data (breast_cancer; an L1-logistic regression and a univariate filter; M = 30),
 with a fixed seed, in well under a minute."""
 from __future__ import annotations

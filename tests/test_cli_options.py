@@ -1,4 +1,4 @@
-"""The measure's options on the command line, compare's labels, and R's defaults (issue 10,
+"""The measure's options on the command line, compare's labels, and R's defaults (
 parts 3 and 4c): one declaration in the registry, read by the docstring, ``propstab
 measures`` (text and JSON) and the cross-check harness."""
 import dataclasses

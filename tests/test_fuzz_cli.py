@@ -1,4 +1,4 @@
-"""Every CLI subcommand, fed garbage files and garbage arguments (issue 12).
+"""Every CLI subcommand, fed garbage files and garbage arguments.
 
 The contract of the command line (propstab/cli.py): a result and exit status 0 (1 for
 an audit violation or a cross-check disagreement), or one line on stderr,
@@ -450,7 +450,7 @@ def test_the_issues_examples_on_the_command_line():
 
 @pytest.mark.parametrize("command", ["estimate", "compare"])
 def test_a_nan_in_a_npy_file_is_called_nan_at_its_position(tmp_path, command):
-    """A .npy array has no empty cells (issue 20): a NaN is named as NaN, at its run and
+    """A .npy array has no empty cells: a NaN is named as NaN, at its run and
     column, wherever it is; a CSV's empty cell is still an empty cell."""
     rng = np.random.default_rng(20)
     for _ in range(5):

@@ -1,4 +1,4 @@
-"""Every public entry point, tried as a hostile user would (issue 12).
+"""Every public entry point, tried as a hostile user would.
 
 One table (:data:`ENTRIES`) lists each public function and method that takes an
 argument, with a valid baseline call and, for each argument, its :class:`~contract.Kind`
@@ -502,7 +502,7 @@ ENTRIES: Tuple[Entry, ...] = (
         covers=(propstab.estimate,),
         options=True,
     ),
-    # issue 24: sampled pairs (pairs=) and the pair-memory budget
+    # sampled pairs (pairs=) and the pair-memory budget
     Entry(
         "propstab.estimate(pairs)",
         lambda Z, **kw: propstab.estimate(Z, **{"measure": "jaccard", **kw}),

@@ -1,4 +1,4 @@
-"""Malformed and degenerate inputs through every consumer (issue 12).
+"""Malformed and degenerate inputs through every consumer.
 
 tests/test_fuzz_entry_points.py gives each argument hostile values one at a time. Here
 the inputs themselves are generated with their validity known by construction:
@@ -776,7 +776,7 @@ def test_cw_helpers_return_values():
 
 
 # ----------------------------------------------------------------------------------
-# doors an independent suite found (issue 20, "Also found")
+# doors an independent suite found ("Also found")
 
 
 def _ranking_entry_points(measure, Z):

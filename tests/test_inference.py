@@ -817,11 +817,11 @@ def test_conger_estimate_methods_and_tests():
 
 # ---------------------------------------------------------------- degenerate variances
 # A variance of 0 (or rounding noise) from runs that differ is replaced when the estimate
-# is built (issue 20, scenario 1). Expected values: Thm 6 and Phi-hat in exact rationals,
+# is built. Expected values: Thm 6 and Phi-hat in exact rationals,
 # a literal jackknife and a literal bootstrap (loops), the ideal bootstrap by enumeration,
 # scipy.stats.bootstrap.
 
-HALVES = [[1, 1, 1, 0, 0, 0], [1, 1, 0, 1, 0, 0]] * 5  # issue 20's example
+HALVES = [[1, 1, 1, 0, 0, 0], [1, 1, 0, 1, 0, 0]] * 5  # a known example
 ROUNDING = [[1, 1, 0, 1, 1, 1], [0, 0, 0, 0, 1, 0], [1, 0, 1, 1, 0, 0]]
 
 
@@ -1046,7 +1046,7 @@ def test_tests_inherit_the_replaced_variance():
 
 
 def test_assess_k5_on_breast_cancer_has_no_zero_standard_error():
-    """Issue 20: SelectKBest(k=5) on breast cancer splits its runs 5/5 between two
+    """SelectKBest(k=5) on breast cancer splits its runs 5/5 between two
     sets; Thm 6 gave SE 0 and the paired comparison a tiny p-value, silently."""
     pytest.importorskip("sklearn")
     from sklearn.datasets import load_breast_cancer

@@ -1,5 +1,5 @@
 """The set-up installs propstab for real: the class of bug where the checkout's own
-source folder hides a missing install (issue 10).
+source folder hides a missing install.
 
 Run from outside the checkout (``cwd=/``, isolated mode), ``import propstab`` must
 resolve to the checkout under test, and the ``propstab`` console script must be on

@@ -1,4 +1,4 @@
-"""Intervals that behave (issue 13): clipped to the measure's range, the logit (Fisher z)
+"""Intervals that behave: clipped to the measure's range, the logit (Fisher z)
 interval, the bootstrap percentile and BCa intervals over runs, the degenerate case of
 identical runs, and the half-width as a function of M."""
 from __future__ import annotations
@@ -15,7 +15,7 @@ from propstab.inference import _intervals
 from propstab import as_selection, estimate, one_sample_test
 from propstab.inference import StabilityEstimate, ZeroVarianceWarning, halfwidth_curve, runs_needed
 
-#: issue 13: 29 identical runs and one different one
+#: 29 identical runs and one different one
 NEAR_TOP = [[1, 1, 0, 0, 0, 0]] * 29 + [[0, 0, 1, 1, 0, 0]]
 METHODS = ("wald", "logit", "bootstrap", "bca")
 
@@ -274,7 +274,7 @@ def test_identical_runs_have_exactly_zero_variance():
             assert est.confidence_interval() == (1.0, 1.0)
 
 
-# ------------------------------------------------- the default interval follows M (issue 20)
+# ------------------------------------------------- the default interval follows M
 
 
 def _nogueira_literal(Z):

@@ -57,7 +57,7 @@ def degenerate_quick(study):
 
 
 def test_degenerate_quick_study_checks_pass(study, degenerate_quick):
-    """Issue 20: in the populations behind its two examples (M = 10), no replaced
+    """In the populations behind the two known examples (M = 10), no replaced
     variance gives a zero-width interval, and the replacement never loses coverage."""
     rows = degenerate_quick["rows"]
     assert {(x["population"], x["kind"]) for x in rows} == {

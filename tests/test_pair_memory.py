@@ -1,4 +1,4 @@
-"""Issue 24, part 2: the pairwise measures in bounded memory.
+"""The pairwise measures in bounded memory.
 
 The value and the leave-one-out values computed by row blocks of Z Z^T equal the
 whole-matrix path (one block) with ``==`` for every block size, dense and sparse

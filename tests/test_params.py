@@ -1,4 +1,4 @@
-"""The one error class of invalid arguments and the declared rules (issue 21):
+"""The one error class of invalid arguments and the declared rules:
 ``propstab.InvalidParameterError`` and ``propstab._utils.params.validate_params``."""
 from __future__ import annotations
 

@@ -120,7 +120,7 @@ def test_pareto_front_plot(tmp_path):
 
 
 # ----------------------------------------------------------------------------------
-# issue 20: what the figures say
+# what the figures say
 
 
 def _boxes(ax, artists):

@@ -1,6 +1,6 @@
 """The pytest plugin in a user's project: a throwaway project whose test file uses the
 fixture ``stability_baseline`` and the assertions passes, then fails with the
-assertions' messages once its selector is made unstable (issue 23, "done when")."""
+assertions' messages once its selector is made unstable ("done when")."""
 import os
 import pathlib
 import subprocess

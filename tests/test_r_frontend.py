@@ -436,7 +436,7 @@ def test_invoke_returns_errors_and_warnings_as_data():
 
 
 def test_r_front_end_warns_for_a_degenerate_variance_and_gives_no_p_value():
-    """Issue 20: stability_test on 2 runs of different sizes gave p = 4e-34 from Thm 6's
+    """stability_test on 2 runs of different sizes gave p = 4e-34 from Thm 6's
     variance (which depends on k1 - k2 only), with no warning; the 5/5 split of two sets
     gave SE 0. The warning reaches R through invoke, by its class name."""
     out = fe.invoke(
@@ -489,7 +489,7 @@ def test_r_interval_is_pythons_wald_interval():
     assert fe.interval(0.9, 0.04, bounds=(-1.0, 1.0))[1] == 1.0
 
 
-# ------------------------------------------- one interval for Python and R (issue 21)
+# ------------------------------------------- one interval for Python and R
 
 NINE_ONE = [[1, 1, 0, 0, 0, 0]] * 9 + [[0, 0, 1, 1, 0, 0]]  # d = 6
 NINE_ONE_R = ([2] * 10, [1, 2] * 9 + [3, 4])
@@ -508,7 +508,7 @@ def test_r_confint_is_the_python_interval_for_every_method(method):
 
 
 def test_r_one_sample_interval_is_clipped_as_in_python():
-    """Issue 21: 9 runs selecting {0, 1} and one {2, 3}, d = 6, phi0 = 0.2: Python's
+    """9 runs selecting {0, 1} and one {2, 3}, d = 6, phi0 = 0.2: Python's
     one_sample_test gave (0.2537, 1.0), the old R front end (0.2537, 1.146)."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")

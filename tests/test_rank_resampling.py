@@ -162,7 +162,7 @@ def test_plot_rank_distributions_orders_features_by_mean_rank(data):
 
 
 # ----------------------------------------------------------------------------------
-# issue 20: a NaN top-k interval comes with its reason; no "mean size" for a ranker
+# a NaN top-k interval comes with its reason; no "mean size" for a ranker
 
 
 def test_an_undefined_top_k_stability_says_why(data):

@@ -362,7 +362,7 @@ def test_docs_page_examples_run():
 
 
 # ----------------------------------------------------------------------------------
-# issue 13: fail on the first run, downstream scores, honest comparisons, runs until a
+# fail on the first run, downstream scores, honest comparisons, runs until a
 # target half-width, progress
 
 from sklearn.ensemble import RandomForestRegressor  # noqa: E402
@@ -574,7 +574,7 @@ def test_progress_for_resample_and_assess(capsys):
 
 
 # ----------------------------------------------------------------------------------
-# issue 20: seeds that reproduce, like-for-like comparisons, a classifier on a
+# seeds that reproduce, like-for-like comparisons, a classifier on a
 # continuous y, scoring failures, splitters and fractions, assess's signature
 
 from sklearn.ensemble import RandomForestClassifier  # noqa: E402
@@ -868,7 +868,7 @@ def test_assess_names_the_main_resampling_options_in_its_signature():
 
 
 # ----------------------------------------------------------------------------------
-# issue 21: the package's shape
+# the package's shape
 
 RESAMPLING_SIDE = (
     "resampling/__init__",

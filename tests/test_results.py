@@ -1,4 +1,4 @@
-"""Result objects that fit in a notebook (issue 10): short reprs, summaries, frames,
+"""Result objects that fit in a notebook: short reprs, summaries, frames,
 pandas outputs named by feature, scipy-style unpacking of test results, and confidence
 intervals that invert the tests."""
 from __future__ import annotations
@@ -40,7 +40,7 @@ def assert_short(obj, *, max_repr=250, max_lines=12, width=100):
     return r, s
 
 
-# ---------------------------------------------------------------- issue 10: the sizes
+# ---------------------------------------------------------------- the sizes
 
 
 @pytest.fixture(scope="module")
@@ -88,7 +88,7 @@ def test_a_comparison_of_several_selectors_prints_short(breast_cancer):
     )
     r, s = assert_short(c, max_repr=200, max_lines=5 + len(ks))  # + what scored them
     # SelectKBest cannot score: the default downstream model (LogisticRegression) scores it,
-    # so the front is not empty (issue 13: it used to be (), every selector left out silently)
+    # so the front is not empty (it used to be (), every selector left out silently)
     front = tuple(
         k
         for k, a in c.assessments.items()
@@ -448,7 +448,7 @@ def test_the_summary_formatter():
     )
 
 
-# ---------------------------------------------------------------- the result base (issue 21)
+# ---------------------------------------------------------------- the result base
 
 
 def _numbers_in(text):

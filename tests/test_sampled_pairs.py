@@ -1,4 +1,4 @@
-"""Issue 24, part 3: pairwise measures from sampled pairs (an incomplete U-statistic)."""
+"""Pairwise measures from sampled pairs (an incomplete U-statistic)."""
 from __future__ import annotations
 
 import math

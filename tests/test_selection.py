@@ -234,7 +234,7 @@ def _unimodal_q_fractions(p, cutoff, PFER, B):
 
 
 def test_default_parameters_on_five_features_take_the_largest_admissible_q():
-    """Issue 20: StabilitySelection's defaults (cutoff 0.75, PFER 1, B = 50, unimodal)
+    """StabilitySelection's defaults (cutoff 0.75, PFER 1, B = 50, unimodal)
     raised "no q in [1, 2] attains PFER = 1.0 ... the solution is q = 2.21" on five
     features (stabs::stabsel_parameters(p = 5, cutoff = 0.75, PFER = 1) stops as well,
     "f() values at end points not of opposite sign"). q* = sqrt(PFER p K) = sqrt(4.9) =
@@ -537,8 +537,9 @@ def test_error_control_rejects_invalid_input(kwargs, message):
         error_control(100, **kwargs)
 
 
-# The defects of issue 12 (stabs 0.7.1 has the first four too; docs/stability_selection.md,
-# "outside the domain"): each now raises, naming the argument and the rule.
+# The defects of stability selection's first version (stabs 0.7.1 has the first four too;
+# docs/stability_selection.md, "outside the domain"): each now raises, naming the argument
+# and the rule.
 @pytest.mark.parametrize(
     "kwargs, message",
     [
@@ -920,7 +921,7 @@ def test_docs_page_examples_run():
 
 
 # ----------------------------------------------------------------------------------
-# issue 13: defaults as stabs, the data-driven path, the large-bound warning, stability
+# defaults as stabs, the data-driven path, the large-bound warning, stability
 # along the path, progress
 
 #: stabs 0.7.1's defaults, read from ``formals(stabs:::stabsel.matrix)`` and
@@ -1075,7 +1076,7 @@ def test_pipeline_path_is_computed_on_the_transformed_data():
 
 
 def test_issue_13_large_bound_warns():
-    """Issue 13: L1-logistic on breast cancer, cutoff 0.6 alone, the estimator's own C:
+    """L1-logistic on breast cancer, cutoff 0.6 alone, the estimator's own C:
     11 of 30 selected with a bound of about 25 expected false selections, silently."""
     from sklearn.linear_model import LogisticRegression
     from sklearn.preprocessing import StandardScaler
@@ -1164,7 +1165,7 @@ def test_summary_names_features_and_requires_a_fit():
     assert text.startswith("Stability selection\n")
     assert f"selected     {ss.support_.sum()} of 12: g0" in text
     assert "alpha from" in text
-    # issue 20: the fits are the subsamples times the path values (2B x n_alphas)
+    # the fits are the subsamples times the path values (2B x n_alphas)
     assert "10 complementary pairs: 20 subsamples x 8 path values = 160 fits" in text
     assert len(ss.subsamples_) * len(ss.param_grid_) == 160
     mb = StabilitySelection(
@@ -1174,7 +1175,7 @@ def test_summary_names_features_and_requires_a_fit():
 
 
 def test_messages_show_numbers_without_float_noise():
-    """Issue 20: a warning printed "q/p = 0.6475000000000001". 33.67 / 52 is that double
+    """A warning printed "q/p = 0.6475000000000001". 33.67 / 52 is that double
     (repr); the message shows it to 6 significant digits, as the realised-bound warning
     of StabilitySelection then does."""
     assert repr(33.67 / 52) == "0.6475000000000001"
@@ -1187,7 +1188,7 @@ def test_messages_show_numbers_without_float_noise():
 
 
 def test_fitted_on_a_dataframe_results_are_indexed_by_the_feature_names():
-    """Issue 20: a StabilitySelection fitted on a DataFrame returned bare arrays. The
+    """A StabilitySelection fitted on a DataFrame returned bare arrays. The
     same data as an array, same seed (two seeded runs compared), gives the values;
     the DataFrame fit labels them with the columns and the path."""
     X, y = shared.three_signals()
@@ -1217,7 +1218,7 @@ def test_fitted_on_a_dataframe_results_are_indexed_by_the_feature_names():
 
 
 # ----------------------------------------------------------------------------------
-# issue 20: random_state=0 reproduces, whatever n_jobs
+# random_state=0 reproduces, whatever n_jobs
 
 
 @pytest.mark.filterwarnings("ignore::sklearn.exceptions.ConvergenceWarning")

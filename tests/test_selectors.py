@@ -139,7 +139,7 @@ def test_fit_select_clones_fits_and_reads_the_support():
 
 
 # ----------------------------------------------------------------------------------
-# selectors as users write them (issue 13), on scikit-learn's own data sets; the expected
+# selectors as users write them, on scikit-learn's own data sets; the expected
 # supports come from scikit-learn itself (get_support(), get_feature_names_out(),
 # SelectFromModel's own reading of importances)
 
@@ -298,7 +298,7 @@ def test_fit_rank_reads_a_pipeline():
 
 
 # ----------------------------------------------------------------------------------
-# issue 20: seeding a run's estimator (seeded, run_seeds)
+# seeding a run's estimator (seeded, run_seeds)
 
 
 def test_seeded_fills_every_unset_random_state_and_leaves_explicit_ones():

@@ -1,4 +1,4 @@
-"""The quick mode of studies/validate_small_m.py (issue 20, scenario 6): levels of the
+"""The quick mode of studies/validate_small_m.py: levels of the
 two-sample tests (asymptotic and permutation, independent and paired), of the one-sample
 test, and coverage of the intervals at small M, with a fixed seed.
 

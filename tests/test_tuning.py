@@ -1,4 +1,4 @@
-"""StabilityGridSearch (issue 22, part 1): the rules against hand computations on the
+"""StabilityGridSearch: the rules against hand computations on the
 same resamples, scikit-learn's estimator checks, pipelines, cloning, pickling, bad
 inputs, its plot; and fitted searches (GridSearchCV, ...) as selectors."""
 from __future__ import annotations
@@ -273,7 +273,7 @@ class _StopAfter(Lasso):
 
 
 def test_an_interrupted_search_resumes_to_the_uninterrupted_choice(data, tmp_path):
-    """checkpoint= (issue 24, part 4): an interrupted search, fitted again with the same
+    """checkpoint=: an interrupted search, fitted again with the same
     arguments and directory, runs only the missing runs and gives the uninterrupted
     search's results; another search's directory, or no fixed seed, is refused."""
     X, y = data

@@ -1,4 +1,4 @@
-"""Two-sample tests (issue 20): scipy's and R's direction, and permutation tests whose
+"""Two-sample tests: scipy's and R's direction, and permutation tests whose
 level holds at small M.
 
 Expectations from outside the code under test: scipy's ``ttest_ind``/``ttest_rel`` on a

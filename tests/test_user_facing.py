@@ -1,5 +1,5 @@
 """What a newcomer meets first: warnings point at the user's own line, and ``dir``
-lists the lazily loaded names (issue 10, part 4)."""
+lists the lazily loaded names."""
 import importlib
 import warnings
 
@@ -75,7 +75,7 @@ def test_the_submodule_list_is_every_public_module():
 
 
 def test_every_public_submodule_is_an_attribute_after_import_propstab():
-    """In a fresh interpreter (issue 20): ``import propstab`` alone, then each public
+    """In a fresh interpreter: ``import propstab`` alone, then each public
     submodule as an attribute, the README's ``propstab.selection.error_control`` and a
     warnings filter naming ``propstab.resampling.FailedFitWarning``."""
     import os

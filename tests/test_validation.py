@@ -1,4 +1,4 @@
-"""One test per input rule of issue 2 ("Input model"), checking the message names
+"""One test per input rule (the input model), checking the message names
 the argument, the rule and the offending value."""
 import re
 from fractions import Fraction

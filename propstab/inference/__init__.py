@@ -60,7 +60,7 @@ from ._tests import (
 )  # noqa: F401
 from ._multiple import CORRECTIONS, PairwiseTestTable, pairwise_tests  # noqa: F401
 from ._planning import as_estimate, halfwidth_curve, nested_prefixes, runs_needed  # noqa: F401
-from ._sampled import SampledPairsEstimate  # noqa: F401  (issue 24: sampled pairs)
+from ._sampled import SampledPairsEstimate  # noqa: F401  (sampled pairs)
 
 __all__ = [
     "ConfidenceInterval",
