@@ -647,3 +647,11 @@ def parametrize_with_checks(measures=None, *, max_examples: int = 100, seed: int
             params.append(pytest.param(subject, check,
                                        id=f"{subject.name}-{axiom.name.lower()}"))
     return pytest.mark.parametrize(("measure", "check"), params)
+
+
+# Differential testing of an implementation in any language (propstab._agree, _command).
+from ._agree import Agreement, DisagreementError, agreement, assert_agrees  # noqa: E402
+from ._command import Command, CommandError, ProtocolError, command  # noqa: E402
+
+__all__ += ["Agreement", "Command", "CommandError", "DisagreementError", "ProtocolError",
+            "agreement", "assert_agrees", "command"]

@@ -1,0 +1,693 @@
+"""Differential testing of an implementation against propstab's measure: the engine of
+:func:`propstab.testing.assert_agrees` and of :func:`propstab.crosscheck`.
+
+One search (:func:`first_disagreement`, on :func:`propstab.search.search`) draws cases from
+the measure's own domain, evaluates both sides and returns the case on which they
+disagree, shrunk by Hypothesis. The rules of agreement:
+
+- both defined: ``|a - b| <= max(atol, rtol * max(|a|, |b|))`` (:func:`close`);
+- NaN (or ``None``, R's ``NA``, JSON's ``null``) agrees only where propstab declares the
+  value undefined (NaN with an :class:`~propstab.UndefinedMeasureWarning`);
+- a raised error (``{"error": ...}`` from a command) agrees only where propstab refuses the
+  input (:class:`~propstab.InvalidParameterError`).
+
+A case under a declared expected difference (``expected_differences=``) whose values
+differ counts as *expected*, not as a disagreement.
+"""
+from __future__ import annotations
+
+import dataclasses
+import math
+import warnings
+from typing import Any, Callable, Iterable, Mapping, Optional, Sequence, Tuple
+
+import numpy as np
+
+from ._checks import fail
+from ._command import Command, CommandError, ProtocolError, payload
+from ._exceptions import InvalidParameterError, UndefinedMeasureWarning
+from ._registry import lookup
+from ._results import UnpackingResult
+from ._text import number, summary
+
+__all__ = ["Agreement", "Comparison", "DisagreementError", "agreement", "assert_agrees",
+           "close", "first_disagreement"]
+
+INPUTS = ("matrix", "sets", "frequencies")
+#: The shapes of the drawn cases: Hypothesis shrinks towards few runs and features.
+MAX_RUNS, MAX_FEATURES = 10, 12
+#: The similarity values drawn for a correlated measure (both sides of stabm's 0.9).
+SIMILARITY_VALUES = (0.0, 0.3, 0.5, 0.9, 0.95, 1.0)
+
+
+def close(a: float, b: float, atol: float, rtol: float) -> bool:
+    """``|a - b| <= max(atol, rtol * max(|a|, |b|))`` (symmetric in a and b; with
+    ``atol = rtol = t``: ``|a - b| / max(|a|, |b|, 1) <= t``, the cross-check's rule).
+
+    >>> from propstab._agree import close
+    >>> close(0.5, 0.5 + 1e-12, 1e-10, 1e-10), close(1e6, 1e6 + 1, 1e-10, 1e-10)
+    (True, False)
+    """
+    return abs(a - b) <= max(atol, rtol * max(abs(a), abs(b)))
+
+
+# ---------------------------------------------------------------------- the engine
+
+def first_disagreement(strategy, evaluate: Callable[[Any], Any], *, max_examples: int,
+                       seed: int, disagrees: Callable[[Any], bool],
+                       record: Optional[Callable[[Any], None]] = None,
+                       abort: Tuple[type, ...] = (), examples: Iterable = ()):
+    """The first outcome of ``evaluate`` on examples of ``strategy`` for which
+    ``disagrees(outcome)``, shrunk by Hypothesis (the one reproducible search,
+    :func:`propstab.search.search`); None when every example agrees.
+
+    Every outcome is passed to ``record``. An exception of a type in ``abort`` (a broken
+    implementation: R failing, a command off the protocol) stops the search and is raised
+    after it: nothing is shrunk over a broken implementation.
+    """
+    from .search import Found, search
+    failed: list = []
+
+    class _Disagreement(Found):
+        def __init__(self, outcome):
+            super().__init__(outcome, (), "the implementations disagree")
+            self.outcome = outcome
+
+    def probe(example):
+        if failed:
+            return None
+        try:
+            outcome = evaluate(example)
+        except abort as exc:
+            failed.append(exc)
+            return None
+        if record is not None:
+            record(outcome)
+        return _Disagreement(outcome) if disagrees(outcome) else None
+
+    found = search(strategy, probe, max_examples=max_examples, seed=seed, examples=examples)
+    if failed:
+        raise failed[0]
+    return found.outcome if isinstance(found, _Disagreement) else None
+
+
+# ---------------------------------------------------------------------- the cases
+
+def domain_strategy(info, options: Mapping[str, Any]):
+    """Hypothesis strategy of ``(Z, options)`` pairs from the measure's own domain:
+    selection matrices (empty and full runs, constant and varying sizes; constant sizes
+    only for a measure defined on them) or rank matrices (ties or none), and a similarity
+    matrix when the measure takes one and ``options`` does not give it."""
+    from hypothesis import strategies as st
+    from .strategies import rank_matrices, selection_matrices, similarity_matrices
+
+    if info.input == "ranking":
+        matrices = st.one_of(*[rank_matrices(min_runs=2, max_runs=MAX_RUNS, min_features=2,
+                                             max_features=MAX_FEATURES, ties=t)
+                               for t in ("any", "none", "proper")])
+    else:
+        sizes = (("constant", "proper_constant") if info.domain == "constant_size" else
+                 ("any", "proper", "constant", "proper_constant"))
+        matrices = st.one_of(*[selection_matrices(min_runs=2, max_runs=MAX_RUNS,
+                                                  min_features=1, max_features=MAX_FEATURES,
+                                                  subset_sizes=s) for s in sizes])
+    fixed = dict(options)
+    if "similarity" not in info.parameter_names or "similarity" in fixed:
+        return st.tuples(matrices, st.just(fixed))
+
+    @st.composite
+    def with_similarity(draw):
+        Z = draw(matrices)
+        S = draw(similarity_matrices(Z.shape[1], kinds=("general",),
+                                     elements=st.sampled_from(SIMILARITY_VALUES)))
+        return Z, dict(fixed, similarity=np.asarray(S, dtype=np.float64))
+
+    return with_similarity()
+
+
+# ---------------------------------------------------------------------- both sides
+
+@dataclasses.dataclass(frozen=True)
+class Side:
+    """One side's answer on a case: ``state`` is ``"value"``, ``"undefined"`` or
+    ``"error"`` (``"invalid"`` for the reference refusing the input)."""
+
+    state: str
+    value: float = math.nan
+    message: str = ""
+
+    def text(self) -> str:
+        if self.state == "value":
+            return repr(self.value)
+        if self.state == "undefined":
+            return "undefined (NaN)" + (f": {self.message}" if self.message else "")
+        return f"{'invalid input' if self.state == 'invalid' else 'error'}: {self.message}"
+
+
+def reference_side(info, Z: np.ndarray, options: Mapping[str, Any]) -> Side:
+    """propstab's answer: its value, undefined (NaN with an UndefinedMeasureWarning) or
+    invalid (InvalidParameterError)."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            value = float(info.function(Z, **options))
+        except InvalidParameterError as exc:
+            return Side("invalid", message=" ".join(str(exc).split()))
+    if math.isnan(value):
+        why = next((str(w.message) for w in caught
+                    if issubclass(w.category, UndefinedMeasureWarning)), "")
+        return Side("undefined", message=" ".join(why.split()))
+    return Side("value", value)
+
+
+def _as_side(value) -> Side:
+    if isinstance(value, CommandError):
+        return Side("error", message=str(value))
+    if value is None:
+        return Side("undefined")
+    if isinstance(value, (bool, np.bool_)):
+        return Side("error", message=f"returned {value!r}, not a number")
+    try:
+        arr = np.asarray(value, dtype=np.float64)
+    except (TypeError, ValueError):
+        return Side("error", message=f"returned {type(value).__name__} {value!r}, not a "
+                                     f"number")
+    if arr.size != 1:
+        return Side("error", message=f"returned {arr.size} values, not one number")
+    x = float(arr.reshape(()))
+    return Side("undefined") if math.isnan(x) else Side("value", x)
+
+
+class Implementation:
+    """The implementation under test, called on a case in the user's input form (a
+    Python function, an R function through rpy2, or a :class:`Command`)."""
+
+    def __init__(self, f, input: str, base: int, name: Optional[str], language: str,
+                 arrays: bool = False):
+        self.f, self.input, self.base, self.arrays = f, input, base, arrays
+        self.language = language
+        self.name = name or getattr(f, "__name__", None) or "f"
+        if language != "command" and not self.name.isidentifier():
+            self.name = "f"
+
+    @classmethod
+    def of(cls, f, input: Optional[str], base: Optional[int], name: Optional[str] = None,
+           language: Optional[str] = None) -> "Implementation":
+        if isinstance(f, Command):
+            return _CommandImplementation(f, input or f.input,
+                                          f.base if base is None else base, name or f.__name__,
+                                          "command")
+        if _is_rpy2_function(f):
+            return _RImplementation(f, input or "matrix", base or 0, name, "R")
+        if not callable(f):
+            fail(f"f: must be a callable, an R function (rpy2) or "
+                 f"propstab.testing.command(...); got {type(f).__name__} {f!r}", TypeError)
+        return cls(f, input or "matrix", base or 0, name, language or "Python",
+                   arrays=language == "R")
+
+    def arguments(self, Z: np.ndarray) -> tuple:
+        if self.input == "matrix":
+            return (Z.astype(np.int64) if Z.dtype == bool else Z,)
+        if self.input == "sets":
+            sets = [np.flatnonzero(row) + self.base for row in Z]
+            return ([s.astype(np.int64) if self.arrays else s.tolist() for s in sets],
+                    int(Z.shape[1]))
+        return Z.sum(axis=0).astype(np.int64), int(Z.shape[0])
+
+    def side(self, Z: np.ndarray, options: Mapping[str, Any]) -> Side:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            try:
+                value = self.f(*self.arguments(Z), **options)
+            except Exception as exc:          # the user's error: compared, not raised
+                return Side("error", message=f"{type(exc).__name__}: "
+                                             f"{' '.join(str(exc).split())}")
+        return _as_side(value)
+
+    # the line that reproduces the case
+    def code(self, Z: np.ndarray, options: Mapping[str, Any], measure: str) -> str:
+        if self.language == "R":
+            return _r_code(self.name, self.arguments(Z), options, self.input, measure, Z)
+        args = [_py_literal(a) for a in self.arguments(Z)]
+        args += [f"{k}={_py_literal(v)}" for k, v in options.items()]
+        ref = ", ".join([_py_literal(Z.astype(int) if Z.dtype == bool else Z)]
+                        + [f"{k}={_py_literal(v)}" for k, v in options.items()])
+        return (f"import numpy as np, propstab; print({self.name}({', '.join(args)}), "
+                f"propstab.get_measure({measure!r})({ref}))")
+
+
+class _RImplementation(Implementation):
+    """An R function through rpy2: the arguments as R vectors, matrices and lists."""
+
+    def side(self, Z, options):
+        from rpy2 import robjects as ro
+        from rpy2.rinterface_lib.embedded import RRuntimeError
+        args = [_to_r(a) for a in self.arguments(Z)]
+        try:
+            out = self.f(*args, **{k: _to_r(v) for k, v in options.items()})
+        except RRuntimeError as exc:
+            return Side("error", message=" ".join(str(exc).split()))
+        if out is ro.NULL or len(out) != 1:
+            return Side("error", message=f"returned {len(out) if out is not ro.NULL else 0} "
+                                         f"values, not one number")
+        x = out[0]
+        if x is ro.NA_Logical or x is ro.NA_Real or x is ro.NA_Integer:
+            return Side("undefined")
+        return _as_side(x)
+
+
+class _CommandImplementation(Implementation):
+    def side(self, Z, options):
+        return _as_side(self.f.request(payload(Z, options, input=self.input, base=self.base)))
+
+    def code(self, Z, options, measure):
+        import json
+        import shlex
+        line = json.dumps(payload(Z, options, input=self.input, base=self.base))
+        return f"echo {shlex.quote(line)} | {self.f.line}"
+
+
+def _is_rpy2_function(f) -> bool:
+    if not type(f).__module__.startswith("rpy2"):
+        return False
+    from rpy2.robjects.functions import Function
+    return isinstance(f, Function)
+
+
+def _to_r(value):
+    from rpy2 import robjects as ro
+    if isinstance(value, list):               # sets: a list of integer vectors
+        return ro.r["list"](*[_to_r(np.asarray(v, dtype=np.int64)) for v in value])
+    if isinstance(value, np.ndarray):
+        if value.ndim == 2:
+            flat = value.ravel(order="F")
+            vec = (ro.IntVector(flat.tolist()) if value.dtype.kind in "iub" else
+                   ro.FloatVector(flat.tolist()))
+            return ro.r["matrix"](vec, nrow=value.shape[0])
+        return (ro.IntVector(value.tolist()) if value.dtype.kind in "iub" else
+                ro.FloatVector(value.tolist()))
+    if value is None:
+        return ro.NULL
+    if isinstance(value, (np.integer, np.floating)):
+        return value.item()
+    return value
+
+
+def _py_literal(value) -> str:
+    if isinstance(value, np.ndarray):
+        return f"np.array({value.tolist()!r})"
+    return repr(value)
+
+
+def _r_vector(values) -> str:
+    values = list(values)
+    if not values:
+        return "integer(0)"
+    if all(float(v).is_integer() for v in values):
+        return "c(" + ", ".join(f"{int(v)}L" for v in values) + ")"
+    return "c(" + ", ".join(f"{float(v):.17g}" for v in values) + ")"
+
+
+def _r_value(value) -> str:
+    if isinstance(value, list):
+        return "list(" + ", ".join(_r_vector(v) for v in value) + ")"
+    if isinstance(value, np.ndarray):
+        if value.ndim == 2:
+            return ("rbind(" + ", ".join(_r_vector(r) for r in value.tolist()) + ")")
+        return _r_vector(value.tolist())
+    if value is None:
+        return "NULL"
+    if isinstance(value, (bool, np.bool_)):
+        return "TRUE" if value else "FALSE"
+    if isinstance(value, str):
+        return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    if isinstance(value, (int, np.integer)):
+        return f"{int(value)}L"
+    return f"{float(value):.17g}"
+
+
+def _r_code(name, arguments, options, input, measure, Z) -> str:
+    args = [_r_value(a) for a in arguments] + [f"{k} = {_r_value(v)}" for k, v in
+                                               options.items()]
+    features = "list(" + ", ".join(_r_vector(np.flatnonzero(r) + 1) for r in Z) + ")"
+    ref = (f"propstab::stability({features}, p = {Z.shape[1]}L, measure = {measure!r}"
+           + "".join(f", {k} = {_r_value(v)}" for k, v in options.items()) + ")"
+           if Z.dtype == bool else "")
+    return f"{name}({', '.join(args)})" + (f"  # propstab: {ref}" if ref else "")
+
+
+# ---------------------------------------------------------------------- comparison
+
+@dataclasses.dataclass(frozen=True)
+class Comparison:
+    """One case evaluated on both sides, and the verdict."""
+
+    Z: np.ndarray
+    options: Mapping[str, Any]
+    reference: Side
+    candidate: Side
+    difference: float          # |a - b| when both are numbers, else inf (0: both undefined)
+    status: str                # "agree" | "expected" | "disagree"
+    reason: str
+    expected: Tuple[str, ...] = ()
+
+
+def compare(reference: Side, candidate: Side, atol: float, rtol: float) -> Tuple[bool, str, float]:
+    """``(agrees, reason, difference)`` of two sides by the rules of the module."""
+    r, c = reference, candidate
+    if r.state == "invalid":
+        if c.state == "error":
+            return True, "both refuse the input", 0.0
+        return False, "propstab refuses this input but the implementation gives " + (
+            "NaN" if c.state == "undefined" else repr(c.value)), math.inf
+    if c.state == "error":
+        return False, "the implementation fails on a valid input", math.inf
+    if r.state == "undefined":
+        if c.state == "undefined":
+            return True, "undefined on both sides", 0.0
+        return False, "propstab declares the value undefined but the implementation gives " \
+            "a number", math.inf
+    if c.state == "undefined":
+        return False, "the implementation gives NaN where propstab's value is defined", \
+            math.inf
+    diff = abs(r.value - c.value)
+    if close(r.value, c.value, atol, rtol):
+        return True, "equal within the tolerance", diff
+    return False, f"the values differ by {diff:.3g}", diff
+
+
+def _expected_keys(expected, info, Z, options) -> Tuple[str, ...]:
+    from ._convert_rankings import as_input
+    keys = []
+    sel = None
+    for e in expected:
+        if callable(e) and not hasattr(e, "applies"):
+            if e(Z, options):
+                keys.append(getattr(e, "__name__", "expected"))
+            continue
+        if e.applies is None:
+            continue
+        if sel is None:
+            sel = as_input(info.input, Z)
+        if e.applies(info.name, sel, {**_full(info, options)}):
+            keys.append(e.key)
+    return tuple(keys)
+
+
+def _full(info, options):
+    from ._option_checks import check_options
+    return check_options(info, dict(options))
+
+
+def _expected_differences(value, info) -> tuple:
+    if value is None:
+        return ()
+    if isinstance(value, str) or callable(value) or hasattr(value, "applies"):
+        value = [value]
+    out = []
+    known = {e.key: e for ref in info.r_references for e in ref.differences}
+    for e in value:
+        if isinstance(e, str):
+            if e not in known:
+                fail(f"expected_differences: {e!r} is not a declared difference of "
+                     f"{info.name}; declared: {', '.join(known) or 'none'}")
+            out.append(known[e])
+        elif hasattr(e, "applies") or callable(e):
+            out.append(e)
+        else:
+            fail(f"expected_differences: each must be an ExpectedDifference, the key of "
+                 f"one of the measure's, or a function f(Z, options) -> bool; got "
+                 f"{type(e).__name__} {e!r}", TypeError)
+    return tuple(out)
+
+
+# ---------------------------------------------------------------------- the result
+
+@dataclasses.dataclass(frozen=True, repr=False)
+class Agreement(UnpackingResult):
+    """The outcome of :func:`propstab.testing.agreement`: unpacks as ``(agrees,
+    counterexample)``.
+
+    Attributes
+    ----------
+    agrees : bool
+        No case disagreed (expected differences aside).
+    counterexample : Comparison or None
+        The shrunk disagreeing case, with both sides (``reference``, ``candidate``).
+    measure, implementation : str
+        propstab's measure and the implementation's name.
+    n_examples : int
+        Cases evaluated (the shrinking's included).
+    n_undefined : int
+        Cases on which propstab's value is undefined (and the implementation agreed).
+    n_expected : int
+        Cases under a declared expected difference whose values differed.
+    largest_difference : float
+        The largest ``|a - b|`` over the agreeing cases with two numbers.
+    code : str
+        A line that reproduces the counterexample ("" when it agrees).
+    """
+
+    agrees: bool
+    counterexample: Optional[Comparison]
+    measure: str
+    implementation: str
+    n_examples: int
+    n_undefined: int
+    n_expected: int
+    largest_difference: float
+    code: str = ""
+    language: str = "Python"
+    options: Mapping[str, Any] = dataclasses.field(default_factory=dict)
+    atol: float = 0.0
+    rtol: float = 0.0
+    input: str = "matrix"
+
+    _unpack = ("agrees", "counterexample")
+    _repr_fields = ("agrees", "measure", "n_examples", "n_undefined", "n_expected",
+                    "largest_difference")
+
+    def summary(self):
+        rows = [("measure", self.measure), ("implementation", f"{self.implementation} "
+                                            f"({self.language}, input {self.input!r})"),
+                ("verdict", "agrees" if self.agrees else "DISAGREES"),
+                ("examples", str(self.n_examples)),
+                ("undefined", f"{self.n_undefined} (NaN on both sides)"),
+                ("expected differences", str(self.n_expected)),
+                ("largest difference", number(self.largest_difference, 3)),
+                ("tolerance", f"atol {self.atol:g}, rtol {self.rtol:g}")]
+        notes = [] if self.agrees else counterexample_lines(self)
+        return summary("Agreement with propstab", rows, notes=notes)
+
+
+def counterexample_lines(result: Agreement) -> "list[str]":
+    c = result.counterexample
+    M, d = c.Z.shape
+    Z = c.Z.astype(int) if c.Z.dtype == bool else c.Z
+    rows = np.array2string(np.asarray(Z), separator=", ", prefix="  Z = ")
+    lines = [f"shrunk counterexample: {M} runs, {d} feature{'s' * (d != 1)}"
+             + (f", options {dict(_shown(c.options))}" if c.options else ""),
+             f"  Z = {rows}",
+             f"  propstab ({result.measure}): {c.reference.text()}",
+             f"  {result.implementation}: {c.candidate.text()}",
+             f"  difference: {c.difference:.6g} ({c.reason})" if math.isfinite(c.difference)
+             else f"  difference: {c.reason}",
+             f"reproduce ({result.language}):", f"  {result.code}"]
+    return lines
+
+
+def _shown(options):
+    for k, v in options.items():
+        yield k, (f"<{v.shape[0]} x {v.shape[1]} matrix>" if hasattr(v, "shape") else v)
+
+
+class DisagreementError(AssertionError):
+    """:func:`propstab.testing.assert_agrees` failed; ``agreement`` holds the result."""
+
+    def __init__(self, result: Agreement):
+        super().__init__(f"{result.implementation} disagrees with propstab's "
+                         f"{result.measure}\n" + "\n".join(counterexample_lines(result)))
+        self.agreement = result
+
+
+# ---------------------------------------------------------------------- the entry points
+
+def _check_number(name, value, *, minimum=0.0):
+    if isinstance(value, bool) or not isinstance(value, (int, float, np.number)) or not (
+            math.isfinite(value) and value >= minimum):
+        fail(f"{name}: must be a finite number >= {minimum:g}; got {value!r}")
+    return float(value)
+
+
+def agreement(f, measure: str, *, options: Optional[Mapping[str, Any]] = None,
+              atol: float = 1e-9, rtol: float = 1e-9, max_examples: int = 200,
+              random_state: int = 0, expected_differences=None, input: Optional[str] = None,
+              base: Optional[int] = None, name: Optional[str] = None,
+              language: Optional[str] = None) -> Agreement:
+    """:func:`assert_agrees` without the assertion: the :class:`Agreement` either way."""
+    from ._checks import check_int_range
+    info = lookup(measure, argument="measure")
+    if input is not None and input not in INPUTS:
+        fail(f"input: must be one of {', '.join(map(repr, INPUTS))}; got {input!r}")
+    if base is not None and (isinstance(base, bool) or base not in (0, 1)):
+        fail(f"base: must be 0 or 1; got {base!r}")
+    impl = Implementation.of(f, input, base, name, language)
+    if impl.input != "matrix" and info.input == "ranking":
+        fail(f"input: {info.name} reads a rank matrix: only input='matrix'; got "
+             f"{impl.input!r}")
+    if impl.input == "frequencies" and info.family != "frequency":
+        fail(f"input: 'frequencies' only for a measure of the frequency family (its value "
+             f"a function of how often each feature is selected); {info.name} is "
+             f"{info.family}")
+    if options is not None and not isinstance(options, Mapping):
+        fail(f"options: must be a mapping of {info.name}'s options; got "
+             f"{type(options).__name__} {options!r}", TypeError)
+    options = dict(options or {})
+    _full(info, options)                                 # unknown or invalid options raise
+    atol, rtol = _check_number("atol", atol), _check_number("rtol", rtol)
+    max_examples = check_int_range("max_examples", max_examples, minimum=1,
+                                   owner="assert_agrees")
+    seed = check_int_range("random_state", random_state, minimum=0, owner="assert_agrees")
+    expected = _expected_differences(expected_differences, info)
+    counts = {"n": 0, "undefined": 0, "expected": 0, "largest": 0.0}
+
+    def evaluate(case) -> Comparison:
+        Z, opts = case
+        ref = reference_side(info, Z, opts)
+        cand = impl.side(Z, opts)
+        ok, reason, diff = compare(ref, cand, atol, rtol)
+        keys = () if ok else _expected_keys(expected, info, Z, opts)
+        status = "agree" if ok else ("expected" if keys else "disagree")
+        return Comparison(Z, opts, ref, cand, diff, status, reason, keys)
+
+    def record(c: Comparison) -> None:
+        counts["n"] += 1
+        if c.status == "expected":
+            counts["expected"] += 1
+        elif c.status == "agree":
+            if c.reference.state == "undefined":
+                counts["undefined"] += 1
+            elif c.reference.state == "value":
+                counts["largest"] = max(counts["largest"], c.difference)
+
+    found = first_disagreement(domain_strategy(info, options), evaluate,
+                               max_examples=max_examples, seed=seed,
+                               disagrees=lambda c: c.status == "disagree", record=record,
+                               abort=(ProtocolError,))
+    code = "" if found is None else impl.code(found.Z, found.options, info.name)
+    return Agreement(found is None, found, info.name, impl.name, counts["n"],
+                     counts["undefined"], counts["expected"], counts["largest"], code,
+                     impl.language, options, atol, rtol, impl.input)
+
+
+def assert_agrees(f, measure: str, *, options: Optional[Mapping[str, Any]] = None,
+                  atol: float = 1e-9, rtol: float = 1e-9, max_examples: int = 200,
+                  random_state: int = 0, expected_differences=None,
+                  input: Optional[str] = None, base: Optional[int] = None,
+                  name: Optional[str] = None) -> Agreement:
+    """Assert that an implementation ``f`` computes propstab's ``measure``: fail with the
+    shrunk minimal case on which they disagree.
+
+    Cases are drawn from the measure's own domain (selection matrices with empty and full
+    runs, constant and varying sizes; rank matrices for a ranking measure; a similarity
+    matrix for a measure taking one), ``f`` and propstab are evaluated on each, and on the
+    first disagreement Hypothesis shrinks the case to a minimal one, reported with both
+    values, their difference and a line of code that reproduces it.
+
+    Parameters
+    ----------
+    f : callable, R function or Command
+        The implementation: a Python function, an R function (rpy2's
+        ``robjects.r["my_fn"]``; the arguments become R objects, the reproducing code is
+        R), or :func:`propstab.testing.command` (any language). It is called on the
+        input form ``input`` with ``options`` as keywords:
+
+        - ``"matrix"``: ``f(Z, **options)``, Z an M x d integer 0/1 array (the midranks,
+          float, for a ranking measure);
+        - ``"sets"``: ``f(sets, n_features, **options)``, the runs as lists of feature
+          indices counted from ``base``;
+        - ``"frequencies"``: ``f(F, n_runs, **options)``, F the d selection counts (for
+          the frequency family).
+
+        It returns a number, NaN or None where undefined, or raises where it refuses the
+        input.
+    measure : str
+        The registered measure it implements (:func:`propstab.list_measures`).
+    options : mapping, optional
+        The measure's options, passed to both sides (default: none, propstab's
+        defaults). A measure taking ``similarity`` without one given gets a drawn matrix.
+    atol, rtol : float, default 1e-9
+        Two numbers agree when ``|a - b| <= max(atol, rtol * max(|a|, |b|))``.
+    max_examples : int, default 200
+        Generated cases (Hypothesis's ``max_examples``).
+    random_state : int, default 0
+        The seed of the generation: the same seed gives the same cases and verdict.
+    expected_differences : iterable, optional
+        Cases where a difference is expected, not a failure: the measure's declared
+        :class:`~propstab.registry.ExpectedDifference` objects (or their keys, e.g.
+        ``"nan_not_na"``), or functions ``g(Z, options) -> bool``.
+    input : {"matrix", "sets", "frequencies"}, optional
+        The form ``f`` takes (default ``"matrix"``; a command's own ``input``).
+    base : {0, 1}, optional
+        The first feature index of ``input="sets"`` (default 0; a command's own).
+    name : str, optional
+        The implementation's name in the report and in the reproducing code.
+
+    Returns
+    -------
+    Agreement
+        When they agree: the counts of examples, of undefined cases and of expected
+        differences, and the largest difference seen.
+
+    Raises
+    ------
+    DisagreementError
+        An AssertionError: the shrunk case, both values, their difference and the code.
+    propstab.InvalidParameterError
+        An unknown measure or option, an input form the measure cannot take, a
+        negative tolerance.
+    ProtocolError
+        A command that does not follow the protocol (a ValueError).
+
+    See Also
+    --------
+    propstab.testing.agreement : The same check, returning the result.
+    propstab.testing.command : An implementation in any language.
+    propstab.crosscheck : propstab against stabm and irr, on the same engine.
+
+    References
+    ----------
+    MacIver, D. R., Hatfield-Dodds, Z. et al. (2019). Hypothesis: A new approach to
+    property-based testing. JOSS 4(43), 1891. doi:10.21105/joss.01891 (test oracles,
+    shrinking).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from propstab.testing import assert_agrees
+    >>> def goh(Z):                                  # the mean selection frequency
+    ...     return Z.mean()
+    >>> assert_agrees(goh, "goh", max_examples=50).agrees
+    True
+    >>> def nogueira(Z):                             # 0/0 returned as 0
+    ...     M, d = Z.shape
+    ...     k = Z.sum() / M / d
+    ...     s2 = Z.var(axis=0, ddof=1).mean()
+    ...     return 0.0 if k in (0, 1) else 1 - s2 / (k * (1 - k))
+    >>> assert_agrees(nogueira, "nogueira", max_examples=200)
+    Traceback (most recent call last):
+    ...
+    propstab._agree.DisagreementError: nogueira disagrees with propstab's nogueira
+    shrunk counterexample: 2 runs, 1 feature
+      Z = [[0],
+           [0]]
+    ...
+    """
+    __tracebackhide__ = True
+    result = agreement(f, measure, options=options, atol=atol, rtol=rtol,
+                       max_examples=max_examples, random_state=random_state,
+                       expected_differences=expected_differences, input=input, base=base,
+                       name=name)
+    if not result.agrees:
+        raise DisagreementError(result)
+    return result
