@@ -194,7 +194,7 @@ class Implementation:
     def of(cls, f, input: Optional[str], base: Optional[int], name: Optional[str] = None,
            language: Optional[str] = None) -> "Implementation":
         if isinstance(f, Command):
-            return _CommandImplementation(f, input or f.input,
+            return _CommandImplementation(f, input or f.form,
                                           f.base if base is None else base, name or f.__name__,
                                           "command")
         if _is_rpy2_function(f):

@@ -155,7 +155,7 @@ class Command:
 
     def __init__(self, command: Union[str, Sequence[str]], *, timeout: float = DEFAULT_TIMEOUT,
                  input: str = "matrix", base: int = 0, cwd=None, env=None,
-                 name: Optional[str] = None, **declaration):
+                 name: Optional[str] = None, like: Optional[str] = None, **declaration):
         if isinstance(command, str):
             argv = shlex.split(command)
         elif isinstance(command, Sequence) and all(isinstance(a, str) for a in command):
@@ -175,9 +175,17 @@ class Command:
         self.argv = argv
         self.line = command if isinstance(command, str) else shlex.join(argv)
         self.timeout = float(timeout)
-        self.input, self.base = input, int(base)
+        self.form, self.base = input, int(base)
         self.cwd, self.env = cwd, env
-        self.__name__ = name or os.path.basename(argv[-1] if len(argv) > 1 else argv[0])
+        script = next((a for a in argv[1:] if os.path.isfile(a)), argv[0])
+        self.__name__ = name or os.path.basename(script)
+        if like is not None:                          # a registered measure's declaration
+            import dataclasses
+            from ._registry import lookup
+            adopted = lookup(like, argument="like").declaration
+            declaration = {**{f.name: getattr(adopted, f.name)
+                              for f in dataclasses.fields(adopted)}, **declaration}
+            declaration["claims"] = dict(declaration["claims"])
         for key, value in declaration.items():      # claims, lower, upper... for the audit
             setattr(self, key, value)
         self._process: Optional[subprocess.Popen] = None
@@ -271,7 +279,7 @@ class Command:
         """The value on the selection matrix ``Z`` (sent in this command's ``input``
         form): a float, NaN where undefined; :class:`CommandError` for an error answer.
         """
-        value = self.request(payload(np.asarray(Z), options, input=self.input, base=self.base))
+        value = self.request(payload(np.asarray(Z), options, input=self.form, base=self.base))
         if isinstance(value, CommandError):
             raise value
         return value
@@ -312,7 +320,8 @@ def _close_all() -> None:
 
 def command(command: Union[str, Sequence[str]], *, timeout: float = DEFAULT_TIMEOUT,
             input: str = "matrix", base: int = 0, cwd=None, env=None,
-            name: Optional[str] = None, **declaration) -> Command:
+            name: Optional[str] = None, like: Optional[str] = None,
+            **declaration) -> Command:
     """A measure implemented in any language: a command speaking propstab's JSON-lines
     protocol, run as one long-running process for all examples.
 
@@ -334,6 +343,9 @@ def command(command: Union[str, Sequence[str]], *, timeout: float = DEFAULT_TIME
         The process's working directory and environment (``subprocess.Popen``'s).
     name : str, optional
         The name shown in reports (default: the script's file name).
+    like : str, optional
+        A registered measure whose declaration (claims, bounds, domain...) the command's
+        audit checks (:func:`propstab.audit`); the keywords below override it.
     **declaration
         For :func:`propstab.audit`: the claims and bounds of the implementation
         (``claims``, ``lower``, ``upper``, ``orientation``, ``domain``, ...), as a
@@ -377,4 +389,4 @@ def command(command: Union[str, Sequence[str]], *, timeout: float = DEFAULT_TIME
     0.75
     """
     return Command(command, timeout=timeout, input=input, base=base, cwd=cwd, env=env,
-                   name=name, **declaration)
+                   name=name, like=like, **declaration)
