@@ -330,7 +330,7 @@ def _r_code(name, arguments, options, input, measure, Z) -> str:
     args = [_r_value(a) for a in arguments] + [f"{k} = {_r_value(v)}" for k, v in
                                                options.items()]
     features = "list(" + ", ".join(_r_vector(np.flatnonzero(r) + 1) for r in Z) + ")"
-    ref = (f"propstab::stability({features}, p = {Z.shape[1]}L, measure = {measure!r}"
+    ref = (f"propstab::stability({features}, p = {Z.shape[1]}L, measure = {_r_value(measure)}"
            + "".join(f", {k} = {_r_value(v)}" for k, v in options.items()) + ")"
            if Z.dtype == bool else "")
     return f"{name}({', '.join(args)})" + (f"  # propstab: {ref}" if ref else "")
