@@ -19,7 +19,7 @@ from __future__ import annotations
 import dataclasses
 import math
 import warnings
-from typing import Any, Callable, Iterable, Mapping, Optional, Sequence, Tuple
+from typing import Any, Callable, Iterable, Mapping, Optional, Tuple
 
 import numpy as np
 
@@ -95,8 +95,9 @@ def first_disagreement(strategy, evaluate: Callable[[Any], Any], *, max_examples
 
 def domain_strategy(info, options: Mapping[str, Any]):
     """Hypothesis strategy of ``(Z, options)`` pairs from the measure's own domain:
-    selection matrices (empty and full runs, constant and varying sizes; constant sizes
-    only for a measure defined on them) or rank matrices (ties or none), and a similarity
+    selection matrices (empty and full runs, constant and varying sizes, one in five made
+    of empty and full runs only; constant sizes only for a measure defined on them) or
+    rank matrices (ties or none), and a similarity
     matrix when the measure takes one and ``options`` does not give it."""
     from hypothesis import strategies as st
     from .strategies import rank_matrices, selection_matrices, similarity_matrices
@@ -106,11 +107,13 @@ def domain_strategy(info, options: Mapping[str, Any]):
                                              max_features=MAX_FEATURES, ties=t)
                                for t in ("any", "none", "proper")])
     else:
-        sizes = (("constant", "proper_constant") if info.domain == "constant_size" else
+        constant = info.domain == "constant_size"
+        sizes = (("constant", "proper_constant") if constant else
                  ("any", "proper", "constant", "proper_constant"))
         matrices = st.one_of(*[selection_matrices(min_runs=2, max_runs=MAX_RUNS,
                                                   min_features=1, max_features=MAX_FEATURES,
-                                                  subset_sizes=s) for s in sizes])
+                                                  subset_sizes=s) for s in sizes],
+                             _empty_or_full_runs(constant))
     fixed = dict(options)
     if "similarity" not in info.parameter_names or "similarity" in fixed:
         return st.tuples(matrices, st.just(fixed))
@@ -123,6 +126,22 @@ def domain_strategy(info, options: Mapping[str, Any]):
         return Z, dict(fixed, similarity=np.asarray(S, dtype=np.float64))
 
     return with_similarity()
+
+
+def _empty_or_full_runs(constant: bool):
+    """Matrices whose every run selects nothing or everything (all alike when
+    ``constant``): where the 0/0s of the normalisations live, drawn often on purpose."""
+    from hypothesis import strategies as st
+
+    @st.composite
+    def matrices(draw):
+        M = draw(st.integers(2, MAX_RUNS))
+        d = draw(st.integers(1, MAX_FEATURES))
+        full = ([draw(st.booleans())] * M if constant else
+                draw(st.lists(st.booleans(), min_size=M, max_size=M)))
+        return np.repeat(np.array(full, dtype=bool)[:, None], d, axis=1)
+
+    return matrices()
 
 
 # ---------------------------------------------------------------------- both sides

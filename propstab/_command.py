@@ -121,10 +121,11 @@ def read_answer(line: str):
     (0.5, nan, nan, 0.25)
     >>> read_answer('{"error": "p must be positive"}')
     CommandError('p must be positive')
-    >>> read_answer("[1] 0.5")
-    Traceback (most recent call last):
-    ...
-    propstab._command.ProtocolError: the command wrote a line that is not a JSON answer (a number, null or {"error": "..."}): '[1] 0.5'
+    >>> try:
+    ...     read_answer("[1] 0.5")
+    ... except ProtocolError as error:
+    ...     print(str(error).rsplit(": ", 1)[1])
+    '[1] 0.5'
     """
     def wrong(why=""):
         raise ProtocolError(f"the command wrote a line that is not a JSON answer (a number, "
@@ -298,6 +299,9 @@ class Command:
                 process.kill()
                 process.wait()
             process.stdout.close()
+        if self._stderr is not None:
+            self._stderr.close()
+            self._stderr = None
 
     def __enter__(self) -> "Command":
         return self

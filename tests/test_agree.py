@@ -160,9 +160,10 @@ def test_frequencies_input():
 
 
 def test_expected_differences_are_counted_not_failed():
-    def differs_when_empty(Z, options):
-        return not Z.any()
-    result = assert_agrees(nogueira_zero, "nogueira", expected_differences=differs_when_empty)
+    def differs_when_empty_or_full(Z, options):
+        return Z.all() or not Z.any()
+    result = assert_agrees(nogueira_zero, "nogueira",
+                           expected_differences=differs_when_empty_or_full)
     assert result.agrees and result.n_expected > 0
 
 
@@ -254,7 +255,7 @@ def test_r_function_bug_caught_with_r_code(r, bug):
     got = float(r(f"as.numeric({call[0]})")[0])    # the printed R code: the candidate's value
     c = result.counterexample
     assert (c.candidate.state == "undefined" and math.isnan(got)) or got == c.candidate.value
-    assert f"propstab::stability(list(" in call[1]
+    assert "propstab::stability(list(" in call[1]
     assert assert_agrees(r[correct], measure, input=form, base=base).agrees
 
 
@@ -266,8 +267,8 @@ con <- file("stdin", "r")
 while (length(line <- readLines(con, n = 1L)) > 0L) {
   req <- jsonlite::fromJSON(line, simplifyVector = FALSE)
   rows <- function(x) do.call(rbind, lapply(x, function(r) as.numeric(unlist(r))))
-  out <- tryCatch(if (!is.null(req$sets)) get(mode)(lapply(req$sets, function(s) as.integer(unlist(s))),
-                                                     req$n_features)
+  sets <- lapply(req$sets, function(s) as.integer(unlist(s)))
+  out <- tryCatch(if (!is.null(req$sets)) get(mode)(sets, req$n_features)
                   else get(mode)(rows(req$Z)),
                   error = function(e) list(error = conditionMessage(e)))
   cat(if (is.list(out)) jsonlite::toJSON(out, auto_unbox = TRUE) else if (is.na(out)) "null"
@@ -283,16 +284,20 @@ sub nogueira_with {
     my ($Z, $undefined) = @_; my ($M, $d) = (scalar @$Z, scalar @{$Z->[0]}); my ($k, $s) = (0, 0);
     $k += $_ for map { @$_ } @$Z; $k /= $M * $d;
     return $undefined if $k == 0 || $k == 1;
-    for my $f (0 .. $d - 1) { my $p = 0; $p += $_->[$f] for @$Z; $p /= $M; $s += $p * (1 - $p) * $M / ($M - 1) }
+    for my $f (0 .. $d - 1) {
+        my $p = 0; $p += $_->[$f] for @$Z; $p /= $M; $s += $p * (1 - $p) * $M / ($M - 1)
+    }
     return 1 - $s / $d / ($k * (1 - $k));
 }
 sub from_sets {
     my ($sets, $d, $shift) = @_;
-    my @Z = map { my @r = (0) x $d; my $s = $_; for my $f (@$s) { my $j = $f - $shift; $r[$j] = 1 if $j < $d } \@r } @$sets;
+    my @Z = map { my @r = (0) x $d; my $s = $_;
+                  for my $f (@$s) { my $j = $f - $shift; $r[$j] = 1 if $j < $d } \@r } @$sets;
     return \@Z;
 }
 sub kuncheva_with {
-    my ($Z, $sign) = @_; my ($M, $d) = (scalar @$Z, scalar @{$Z->[0]}); my $k = 0; $k += $_ for @{$Z->[0]};
+    my ($Z, $sign) = @_; my ($M, $d) = (scalar @$Z, scalar @{$Z->[0]});
+    my $k = 0; $k += $_ for @{$Z->[0]};
     return undef if $k == 0 || $k == $d;
     my ($sum, $n) = (0, 0);
     for my $i (0 .. $M - 2) { for my $j ($i + 1 .. $M - 1) {
@@ -304,13 +309,15 @@ my %modes = (
     nogueira => sub { nogueira_with($_[0]{Z}, undef) },
     nogueira_zero => sub { nogueira_with($_[0]{Z}, 0) },
     nogueira_sets => sub { nogueira_with(from_sets($_[0]{sets}, $_[0]{n_features}, 1), undef) },
-    nogueira_sets_shifted => sub { nogueira_with(from_sets($_[0]{sets}, $_[0]{n_features}, 0), undef) },
+    nogueira_sets_shifted => sub {
+        nogueira_with(from_sets($_[0]{sets}, $_[0]{n_features}, 0), undef) },
     kuncheva => sub { kuncheva_with($_[0]{Z}, -1) },
     kuncheva_sign => sub { kuncheva_with($_[0]{Z}, 1) },
 );
 while (my $line = <STDIN>) {
     my $req = decode_json($line); my $out = eval { $modes{$mode}->($req) };
-    print $@ ? encode_json({ error => "$@" }) : defined $out ? sprintf("%.17g", $out) : "null", "\n";
+    print $@ ? encode_json({ error => "$@" })
+        : defined $out ? sprintf("%.17g", $out) : "null", "\n";
 }
 """
 
@@ -419,6 +426,7 @@ def test_a_line_off_the_protocol_is_quoted_exit_2():
         assert_agrees(command(argv), "nogueira")
     status, out, err = run_cli(["agree", "--measure", "nogueira", "--", *argv])
     assert status == 2 and "'[1] 0.5'" in err and len(err.strip().splitlines()) == 1
+    assert err.startswith("propstab agree: error: command ")
 
 
 def test_a_command_that_exits_or_hangs():

@@ -297,7 +297,7 @@ def test_no_command(capsys):
     assert main([]) == 2
     out, err = capsys.readouterr()
     assert out == "" and err == ("propstab: error: give a COMMAND (measures, audit, estimate, "
-                                 "compare, crosscheck, check); see propstab --help\n")
+                                 "compare, crosscheck, agree, check); see propstab --help\n")
 
 
 def test_usage_errors_are_one_line(capsys):

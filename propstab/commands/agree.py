@@ -17,14 +17,14 @@ def _command_line(args) -> "list[str] | str":
     rest = list(args.argv or [])
     if rest and rest[0] == "--":
         rest = rest[1:]
-    if args.command and rest:
+    if args.command_line and rest:
         fail(f"give the command either after -- or as --command, not both; got "
-             f"--command {args.command!r} and {' '.join(rest)!r}", argument="--command")
-    if not args.command and not rest:
+             f"--command {args.command_line!r} and {' '.join(rest)!r}", argument="--command")
+    if not args.command_line and not rest:
         fail("--command: give the command that computes the measure after -- (e.g. "
              "propstab agree --measure jaccard -- Rscript my_measure.R)",
              argument="--command")
-    return args.command or rest
+    return args.command_line or rest
 
 
 def run(args) -> int:
@@ -74,7 +74,7 @@ def add_parser(subparsers) -> None:
                     "protocol (its first offending line quoted).")
     p.add_argument("--measure", required=True, metavar="NAME",
                    help="the registered measure the command implements (propstab measures)")
-    p.add_argument("--command", default=None, metavar="'COMMAND LINE'",
+    p.add_argument("--command", dest="command_line", default=None, metavar="'COMMAND LINE'",
                    help="the command, as one string (or give it after --)")
     p.add_argument("--input", choices=("matrix", "sets", "frequencies"), default="matrix",
                    help="the form of the requests: the 0/1 matrix Z (default), the runs as "

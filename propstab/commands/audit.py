@@ -65,7 +65,7 @@ def run(args) -> int:
         fail(f"give either FILE.py:FUNCTION or --measure, not both; got "
              f"{args.target!r} and --measure {', '.join(args.measure)}",
              argument="FILE.py:FUNCTION, --measure")
-    if args.command is not None:
+    if args.command_line is not None:
         return _run_command(args)
     measures = load_function(args.target) if args.target else args.measure
     max_examples = DEFAULT_MAX_EXAMPLES if args.max_examples is None else args.max_examples
@@ -94,7 +94,7 @@ def _run_command(args) -> int:
     from ..testing import command
     if args.target:
         fail(f"give either FILE.py:FUNCTION or --command, not both; got {args.target!r} and "
-             f"--command {args.command!r}", argument="FILE.py:FUNCTION, --command")
+             f"--command {args.command_line!r}", argument="FILE.py:FUNCTION, --command")
     if not args.measure or len(args.measure) != 1:
         fail("--measure: with --command, name the one registered measure whose claims the "
              "command's audit checks (e.g. --measure nogueira)", argument="--measure")
@@ -102,7 +102,7 @@ def _run_command(args) -> int:
         fail("--command: the audit of a command runs in one process (no --jobs or "
              "--scheduler)", argument="--command")
     max_examples = DEFAULT_MAX_EXAMPLES if args.max_examples is None else args.max_examples
-    with command(args.command, timeout=args.timeout, like=args.measure[0]) as cmd:
+    with command(args.command_line, timeout=args.timeout, like=args.measure[0]) as cmd:
         cmd([[1, 1, 0], [1, 0, 1]])           # a first request: a broken command is one line
         table = audit(cmd, max_examples=max_examples, seed=args.seed, n_jobs=1)
     print(table.to_json(indent=2) if args.json else table)
@@ -120,7 +120,7 @@ def add_parser(subparsers) -> None:
                         "from its attributes (f.claims, f.lower, f.upper, ...)")
     p.add_argument("--measure", action="append", metavar="NAME",
                    help="only this registered measure (repeatable)")
-    p.add_argument("--command", default=None, metavar="'COMMAND LINE'",
+    p.add_argument("--command", dest="command_line", default=None, metavar="'COMMAND LINE'",
                    help="audit an implementation in any language: a command reading one JSON "
                         "object per line and writing one value per line (as propstab agree), "
                         "against the claims of the one --measure it implements")
