@@ -445,7 +445,32 @@ def _expected_differences(value, info) -> tuple:
 @dataclasses.dataclass(frozen=True, repr=False)
 class Agreement(UnpackingResult):
     """The outcome of :func:`propstab.testing.agreement`: unpacks as ``(agrees,
-    counterexample)``.
+    counterexample)``; ``summary()`` (and ``print``) gives the counts and, when they
+    disagree, the shrunk case with the code that reproduces it.
+
+    Parameters
+    ----------
+    agrees, counterexample, measure, implementation, n_examples, n_undefined, n_expected,
+    largest_difference, code, language, options, atol, rtol, input
+        As the attributes below (built by :func:`propstab.testing.agreement`).
+
+    See Also
+    --------
+    propstab.testing.agreement : Returns it.
+    propstab.testing.assert_agrees : Raises when it does not agree.
+
+    References
+    ----------
+    MacIver, D. R., Hatfield-Dodds, Z. et al. (2019). Hypothesis: A new approach to
+    property-based testing. JOSS 4(43), 1891. doi:10.21105/joss.01891 (test oracles,
+    shrinking).
+
+    Examples
+    --------
+    >>> from propstab.testing import agreement
+    >>> agrees, counterexample = agreement(lambda Z: Z.mean(), "goh", max_examples=20)
+    >>> agrees, counterexample
+    (True, None)
 
     Attributes
     ----------
@@ -521,7 +546,32 @@ def _shown(options):
 
 
 class DisagreementError(AssertionError):
-    """:func:`propstab.testing.assert_agrees` failed; ``agreement`` holds the result."""
+    """:func:`propstab.testing.assert_agrees` failed; ``agreement`` holds the result.
+
+    Parameters
+    ----------
+    result : Agreement
+        The disagreeing result; the message is its shrunk case and reproducing code.
+
+    See Also
+    --------
+    propstab.testing.Agreement : The result it carries.
+
+    References
+    ----------
+    MacIver, D. R., Hatfield-Dodds, Z. et al. (2019). Hypothesis: A new approach to
+    property-based testing. JOSS 4(43), 1891. doi:10.21105/joss.01891 (test oracles,
+    shrinking).
+
+    Examples
+    --------
+    >>> from propstab.testing import DisagreementError, assert_agrees
+    >>> try:
+    ...     assert_agrees(lambda Z: 0.5, "goh", max_examples=20)
+    ... except DisagreementError as error:
+    ...     error.agreement.counterexample.Z.astype(int).tolist()
+    [[0], [0]]
+    """
 
     def __init__(self, result: Agreement):
         super().__init__(f"{result.implementation} disagrees with propstab's "
@@ -543,7 +593,50 @@ def agreement(f, measure: str, *, options: Optional[Mapping[str, Any]] = None,
               random_state: int = 0, expected_differences=None, input: Optional[str] = None,
               base: Optional[int] = None, name: Optional[str] = None,
               language: Optional[str] = None) -> Agreement:
-    """:func:`assert_agrees` without the assertion: the :class:`Agreement` either way."""
+    """:func:`assert_agrees` without the assertion: the :class:`Agreement` either way,
+    for use outside pytest.
+
+    Parameters
+    ----------
+    f, measure, options, atol, rtol, max_examples, random_state, expected_differences, \
+input, base, name
+        As for :func:`propstab.testing.assert_agrees`.
+    language : {"Python", "R"}, optional
+        The syntax of the reproducing code for a Python callable that wraps an R function
+        (the R package's ``expect_agrees()``); an rpy2 function or a command is detected.
+
+    Returns
+    -------
+    Agreement
+        Unpacks as ``(agrees, counterexample)``; the counts of examples, undefined cases
+        and expected differences, the largest difference, the reproducing code.
+
+    Raises
+    ------
+    propstab.InvalidParameterError
+        As :func:`propstab.testing.assert_agrees`.
+    ProtocolError
+        A command that does not follow the protocol.
+
+    See Also
+    --------
+    propstab.testing.assert_agrees : The same check as an assertion.
+
+    References
+    ----------
+    MacIver, D. R., Hatfield-Dodds, Z. et al. (2019). Hypothesis: A new approach to
+    property-based testing. JOSS 4(43), 1891. doi:10.21105/joss.01891 (test oracles,
+    shrinking).
+
+    Examples
+    --------
+    >>> from propstab.testing import agreement
+    >>> result = agreement(lambda Z: 0.0, "nogueira", max_examples=50)
+    >>> result.agrees, result.counterexample.Z.astype(int).tolist()
+    (False, [[0], [0]])
+    >>> result.counterexample.reference.state, result.counterexample.candidate.value
+    ('undefined', 0.0)
+    """
     from ._checks import check_int_range
     info = lookup(measure, argument="measure")
     if input is not None and input not in INPUTS:

@@ -52,11 +52,55 @@ _LIVE: "weakref.WeakSet[Command]" = weakref.WeakSet()
 
 class ProtocolError(ValueError):
     """The command does not follow the JSON-lines protocol (a line that is not an
-    answer, an exit, no answer in time); the message quotes the offending line."""
+    answer, an exit, no answer in time); the message quotes the offending line.
+
+    A ValueError, so that ``propstab agree`` exits with status 2 (a usage error).
+
+    See Also
+    --------
+    propstab.testing.command : The protocol.
+
+    References
+    ----------
+    JSON Lines, https://jsonlines.org (one JSON value per line); ECMA-404, The JSON Data
+    Interchange Syntax, 2nd ed. (2017).
+
+    Examples
+    --------
+    >>> import sys
+    >>> from propstab.testing import ProtocolError, command
+    >>> try:
+    ...     command([sys.executable, "-c", "print('[1] 0.5')"])([[1, 0], [0, 1]])
+    ... except ProtocolError as error:
+    ...     print(str(error).rsplit(": ", 1)[1])
+    '[1] 0.5'
+    """
 
 
 class CommandError(RuntimeError):
-    """The command answered ``{"error": "..."}``: it refuses the input."""
+    """The command answered ``{"error": "..."}``: it refuses the input (raised by calling
+    a :class:`Command`; :func:`propstab.testing.assert_agrees` compares it instead).
+
+    See Also
+    --------
+    propstab.testing.command : The protocol.
+
+    References
+    ----------
+    JSON Lines, https://jsonlines.org (one JSON value per line); ECMA-404, The JSON Data
+    Interchange Syntax, 2nd ed. (2017).
+
+    Examples
+    --------
+    >>> import sys
+    >>> from propstab.testing import CommandError, command
+    >>> script = "import sys; [print('{\\"error\\": \\"no\\"}', flush=True) for _ in sys.stdin]"
+    >>> try:
+    ...     command([sys.executable, "-c", script])([[1, 0], [0, 1]])
+    ... except CommandError as error:
+    ...     print(error)
+    no
+    """
 
 
 def _jsonable(value):
@@ -151,8 +195,33 @@ def read_answer(line: str):
 
 
 class Command:
-    """A measure computed by a command in any language, speaking the JSON-lines protocol
-    (see :func:`propstab.testing.command`)."""
+    """A measure computed by a command in any language, speaking the JSON-lines protocol:
+    made by :func:`propstab.testing.command`, whose parameters it takes.
+
+    Parameters
+    ----------
+    command, timeout, input, base, cwd, env, name, like, **declaration
+        As for :func:`propstab.testing.command`.
+
+    See Also
+    --------
+    propstab.testing.command : Makes one, and documents the protocol.
+    propstab.testing.assert_agrees : Checks it against propstab's measure.
+
+    References
+    ----------
+    JSON Lines, https://jsonlines.org (one JSON value per line); ECMA-404, The JSON Data
+    Interchange Syntax, 2nd ed. (2017).
+
+    Examples
+    --------
+    >>> import sys
+    >>> from propstab.testing import Command
+    >>> echo = "import sys; [print(len(line), flush=True) for line in sys.stdin]"
+    >>> with Command([sys.executable, "-c", echo]) as length:     # the request line's length
+    ...     length([[1]]), length.requests
+    (28.0, 1)
+    """
 
     def __init__(self, command: Union[str, Sequence[str]], *, timeout: float = DEFAULT_TIMEOUT,
                  input: str = "matrix", base: int = 0, cwd=None, env=None,
@@ -372,6 +441,11 @@ def command(command: Union[str, Sequence[str]], *, timeout: float = DEFAULT_TIME
     --------
     propstab.testing.assert_agrees : Checks the command against propstab's measure.
     propstab.audit : Checks its declared properties.
+
+    References
+    ----------
+    JSON Lines, https://jsonlines.org (one JSON value per line); ECMA-404, The JSON Data
+    Interchange Syntax, 2nd ed. (2017).
 
     Notes
     -----
