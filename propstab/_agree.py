@@ -94,7 +94,7 @@ def first_disagreement(strategy, evaluate: Callable[[Any], Any], *, max_examples
 
 # ---------------------------------------------------------------------- the cases
 
-def domain_strategy(info, options: Mapping[str, Any]):
+def domain_strategy(info, options: Mapping[str, Any], invalid: bool = False):
     """Hypothesis strategy of ``(Z, options)`` pairs from the measure's own domain:
     selection matrices (empty and full runs, constant and varying sizes, one in five made
     of empty and full runs only; constant sizes only for a measure defined on them) or
@@ -116,15 +116,17 @@ def domain_strategy(info, options: Mapping[str, Any]):
                                                   subset_sizes=s) for s in sizes],
                              _empty_or_full_runs(constant))
     fixed = dict(options)
+    # with ``invalid``: one case in four made invalid (shrinking towards a valid one)
+    flaws = st.sampled_from((False, False, False, True)) if invalid else st.just(False)
     if "similarity" not in info.parameter_names or "similarity" in fixed:
-        return st.tuples(matrices, st.just(fixed))
+        return st.tuples(matrices, st.just(fixed), flaws)
 
     @st.composite
     def with_similarity(draw):
         Z = draw(matrices)
         S = draw(similarity_matrices(Z.shape[1], kinds=("general",),
                                      elements=st.sampled_from(SIMILARITY_VALUES)))
-        return Z, dict(fixed, similarity=np.asarray(S, dtype=np.float64))
+        return Z, dict(fixed, similarity=np.asarray(S, dtype=np.float64)), draw(flaws)
 
     return with_similarity()
 
@@ -147,12 +149,15 @@ def _empty_or_full_runs(constant: bool):
 
 # ---------------------------------------------------------------------- both sides
 
-def reference_side(info, Z: np.ndarray, options: Mapping[str, Any]) -> Side:
+def reference_side(info, Z: np.ndarray, options: Mapping[str, Any], impl=None,
+                   flawed: bool = False) -> Side:
     """propstab's answer: its value, undefined (NaN with an UndefinedMeasureWarning) or
-    invalid (InvalidParameterError)."""
+    invalid (InvalidParameterError; ``flawed``: on the input ``impl`` is given)."""
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         try:
+            if flawed:
+                Z = impl.reference_input(Z, True)
             value = float(info.function(Z, **options))
         except InvalidParameterError as exc:
             return Side("invalid", message=" ".join(str(exc).split()))
@@ -177,6 +182,7 @@ class Comparison:
     status: str                # "agree" | "expected" | "disagree"
     reason: str
     expected: Tuple[str, ...] = ()
+    flawed: bool = False       # the input was made invalid (``invalid_inputs=True``)
 
 
 def compare(reference: Side, candidate: Side, atol: float, rtol: float) -> Tuple[bool, str, float]:
@@ -259,7 +265,7 @@ class Agreement(UnpackingResult):
     Parameters
     ----------
     agrees, counterexample, measure, implementation, n_examples, n_undefined, n_expected,
-    largest_difference, code, language, options, atol, rtol, input
+    largest_difference, code, language, options, atol, rtol, input, base
         As the attributes below (built by :func:`propstab.testing.agreement`).
 
     See Also
@@ -314,6 +320,7 @@ class Agreement(UnpackingResult):
     atol: float = 0.0
     rtol: float = 0.0
     input: str = "matrix"
+    base: int = 0
 
     _unpack = ("agrees", "counterexample")
     _repr_fields = ("agrees", "measure", "n_examples", "n_undefined", "n_expected",
@@ -339,12 +346,16 @@ def counterexample_lines(result: Agreement) -> "list[str]":
     rows = np.array2string(np.asarray(Z), separator=", ", prefix="  Z = ")
     lines = [f"shrunk counterexample: {M} runs, {d} feature{'s' * (d != 1)}"
              + (f", options {dict(_shown(c.options))}" if c.options else ""),
-             f"  Z = {rows}",
-             f"  propstab ({result.measure}): {c.reference.text()}",
-             f"  {result.implementation}: {c.candidate.text()}",
-             f"  difference: {c.difference:.6g} ({c.reason})" if math.isfinite(c.difference)
-             else f"  difference: {c.reason}",
-             f"reproduce ({result.language}):", f"  {result.code}"]
+             f"  Z = {rows}"]
+    if c.flawed:
+        lines.append("  made invalid: " + (
+            f"the first run also selects {d + result.base}, outside {result.base}.."
+            f"{d - 1 + result.base}" if result.input == "sets" else "Z[0, 0] = 2 (not 0/1)"))
+    lines += [f"  propstab ({result.measure}): {c.reference.text()}",
+              f"  {result.implementation}: {c.candidate.text()}",
+              f"  difference: {c.difference:.6g} ({c.reason})" if math.isfinite(c.difference)
+              else f"  difference: {c.reason}",
+              f"reproduce ({result.language}):", f"  {result.code}"]
     return lines
 
 
@@ -400,14 +411,14 @@ def agreement(f, measure: str, *, options: Optional[Mapping[str, Any]] = None,
               atol: float = 1e-9, rtol: float = 1e-9, max_examples: int = 200,
               random_state: int = 0, expected_differences=None, input: Optional[str] = None,
               base: Optional[int] = None, name: Optional[str] = None,
-              language: Optional[str] = None) -> Agreement:
+              language: Optional[str] = None, invalid_inputs: bool = False) -> Agreement:
     """:func:`assert_agrees` without the assertion: the :class:`Agreement` either way,
     for use outside pytest.
 
     Parameters
     ----------
     f, measure, options, atol, rtol, max_examples, random_state, expected_differences, \
-input, base, name
+input, base, name, invalid_inputs
         As for :func:`propstab.testing.assert_agrees`.
     language : {"Python", "R"}, optional
         The syntax of the reproducing code for a Python callable that wraps an R function
@@ -472,13 +483,13 @@ input, base, name
     counts = {"n": 0, "undefined": 0, "expected": 0, "largest": 0.0}
 
     def evaluate(case) -> Comparison:
-        Z, opts = case
-        ref = reference_side(info, Z, opts)
-        cand = impl.side(Z, opts)
+        Z, opts, flawed = case
+        ref = reference_side(info, Z, opts, impl, flawed)
+        cand = impl.side(Z, opts, flawed)
         ok, reason, diff = compare(ref, cand, atol, rtol)
-        keys = () if ok else _expected_keys(expected, info, Z, opts)
+        keys = () if ok or flawed else _expected_keys(expected, info, Z, opts)
         status = "agree" if ok else ("expected" if keys else "disagree")
-        return Comparison(Z, opts, ref, cand, diff, status, reason, keys)
+        return Comparison(Z, opts, ref, cand, diff, status, reason, keys, flawed)
 
     def record(c: Comparison) -> None:
         counts["n"] += 1
@@ -490,21 +501,26 @@ input, base, name
             elif c.reference.state == "value":
                 counts["largest"] = max(counts["largest"], c.difference)
 
-    found = first_disagreement(domain_strategy(info, options), evaluate,
+    if invalid_inputs not in (True, False):
+        fail(f"invalid_inputs: must be True or False; got {invalid_inputs!r}", TypeError)
+    if invalid_inputs and (impl.input == "frequencies" or info.input == "ranking"):
+        fail("invalid_inputs: only for a selection matrix or sets (input='matrix' or "
+             "'sets' of a measure reading selections)")
+    found = first_disagreement(domain_strategy(info, options, invalid_inputs), evaluate,
                                max_examples=max_examples, seed=seed,
                                disagrees=lambda c: c.status == "disagree", record=record,
                                abort=(ProtocolError,))
-    code = "" if found is None else impl.code(found.Z, found.options, info.name)
+    code = "" if found is None else impl.code(found.Z, found.options, info.name, found.flawed)
     return Agreement(found is None, found, info.name, impl.name, counts["n"],
                      counts["undefined"], counts["expected"], counts["largest"], code,
-                     impl.language, options, atol, rtol, impl.input)
+                     impl.language, options, atol, rtol, impl.input, impl.base)
 
 
 def assert_agrees(f, measure: str, *, options: Optional[Mapping[str, Any]] = None,
                   atol: float = 1e-9, rtol: float = 1e-9, max_examples: int = 200,
                   random_state: int = 0, expected_differences=None,
                   input: Optional[str] = None, base: Optional[int] = None,
-                  name: Optional[str] = None) -> Agreement:
+                  name: Optional[str] = None, invalid_inputs: bool = False) -> Agreement:
     """Assert that an implementation ``f`` computes propstab's ``measure``: fail with the
     shrunk minimal case on which they disagree.
 
@@ -552,6 +568,11 @@ def assert_agrees(f, measure: str, *, options: Optional[Mapping[str, Any]] = Non
         The first feature index of ``input="sets"`` (default 0; a command's own).
     name : str, optional
         The implementation's name in the report and in the reproducing code.
+    invalid_inputs : bool, default False
+        Also send invalid inputs (one case in four: an entry 2 in the matrix, or a run
+        selecting the index ``n_features + base`` in the sets), which propstab refuses:
+        the implementation must refuse them too (raise, or answer ``{"error": ...}``)
+        rather than compute a value.
 
     Returns
     -------
@@ -607,7 +628,7 @@ def assert_agrees(f, measure: str, *, options: Optional[Mapping[str, Any]] = Non
     result = agreement(f, measure, options=options, atol=atol, rtol=rtol,
                        max_examples=max_examples, random_state=random_state,
                        expected_differences=expected_differences, input=input, base=base,
-                       name=name)
+                       name=name, invalid_inputs=invalid_inputs)
     if not result.agrees:
         raise DisagreementError(result)
     return result

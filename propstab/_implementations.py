@@ -79,33 +79,59 @@ class Implementation:
         return cls(f, input or "matrix", base or 0, name, language or "Python",
                    arrays=language == "R")
 
-    def arguments(self, Z: np.ndarray) -> tuple:
+    def arguments(self, Z: np.ndarray, flawed: bool = False) -> tuple:
+        """The case in the implementation's form; ``flawed``: made invalid (an entry 2 in
+        the matrix, or the first run also selecting the index ``n_features + base``)."""
         if self.input == "matrix":
-            return (Z.astype(np.int64) if Z.dtype == bool else Z,)
+            A = Z.astype(np.int64) if Z.dtype == bool else Z.copy()
+            if flawed:
+                A[0, 0] = 2
+            return (A,)
         if self.input == "sets":
             sets = [np.flatnonzero(row) + self.base for row in Z]
+            if flawed:
+                sets[0] = np.append(sets[0], Z.shape[1] + self.base)
             return ([s.astype(np.int64) if self.arrays else s.tolist() for s in sets],
                     int(Z.shape[1]))
         return Z.sum(axis=0).astype(np.int64), int(Z.shape[0])
 
-    def side(self, Z: np.ndarray, options: Mapping[str, Any]) -> Side:
+    def reference_input(self, Z: np.ndarray, flawed: bool):
+        """What propstab's measure is called on: Z, or the flawed input as propstab
+        reads it (raising InvalidParameterError, as it refuses it)."""
+        if not flawed:
+            return Z
+        if self.input == "sets":
+            from .strategies import matrix_from_rows
+            sets, d = self.arguments(Z, True)
+            return matrix_from_rows([list(map(int, s)) for s in sets], d, base=self.base)
+        return self.arguments(Z, True)[0]
+
+    def side(self, Z: np.ndarray, options: Mapping[str, Any], flawed: bool = False) -> Side:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             try:
-                value = self.f(*self.arguments(Z), **options)
+                value = self.f(*self.arguments(Z, flawed), **options)
             except Exception as exc:          # the user's error: compared, not raised
                 return Side("error", message=f"{type(exc).__name__}: "
                                              f"{' '.join(str(exc).split())}")
         return as_side(value)
 
     # the line that reproduces the case
-    def code(self, Z: np.ndarray, options: Mapping[str, Any], measure: str) -> str:
+    def code(self, Z: np.ndarray, options: Mapping[str, Any], measure: str,
+             flawed: bool = False) -> str:
         if self.language == "R":
-            return r_code(self.name, self.arguments(Z), options, self.input, measure, Z)
-        args = [py_literal(a) for a in self.arguments(Z)]
+            return r_code(self.name, self.arguments(Z, flawed), options, self.input, measure,
+                          None if flawed else Z)
+        args = [py_literal(a) for a in self.arguments(Z, flawed)]
         args += [f"{k}={py_literal(v)}" for k, v in options.items()]
-        ref = ", ".join([py_literal(Z.astype(int) if Z.dtype == bool else Z)]
-                        + [f"{k}={py_literal(v)}" for k, v in options.items()])
+        if flawed and self.input == "sets":
+            sets = py_literal(self.arguments(Z, True)[0])
+            first = (f"propstab.strategies.matrix_from_rows({sets}, {Z.shape[1]}, "
+                     f"base={self.base})")
+        else:
+            first = py_literal(self.arguments(Z, True)[0] if flawed else
+                               Z.astype(int) if Z.dtype == bool else Z)
+        ref = ", ".join([first] + [f"{k}={py_literal(v)}" for k, v in options.items()])
         return (f"import numpy as np, propstab; print({self.name}({', '.join(args)}), "
                 f"propstab.get_measure({measure!r})({ref}))")
 
@@ -113,10 +139,10 @@ class Implementation:
 class RImplementation(Implementation):
     """An R function through rpy2: the arguments as R vectors, matrices and lists."""
 
-    def side(self, Z, options):
+    def side(self, Z, options, flawed=False):
         from rpy2 import robjects as ro
         from rpy2.rinterface_lib.embedded import RRuntimeError
-        args = [to_r(a) for a in self.arguments(Z)]
+        args = [to_r(a) for a in self.arguments(Z, flawed)]
         try:
             out = self.f(*args, **{k: to_r(v) for k, v in options.items()})
         except RRuntimeError as exc:
@@ -131,13 +157,21 @@ class RImplementation(Implementation):
 
 
 class CommandImplementation(Implementation):
-    def side(self, Z, options):
-        return as_side(self.f.request(payload(Z, options, input=self.input, base=self.base)))
+    def request(self, Z, options, flawed):
+        message = payload(Z, options, input=self.input, base=self.base)
+        if flawed and self.input == "sets":
+            message["sets"][0].append(int(Z.shape[1]) + self.base)
+        elif flawed:
+            message["Z"][0][0] = 2
+        return message
 
-    def code(self, Z, options, measure):
+    def side(self, Z, options, flawed=False):
+        return as_side(self.f.request(self.request(Z, options, flawed)))
+
+    def code(self, Z, options, measure, flawed=False):
         import json
         import shlex
-        line = json.dumps(payload(Z, options, input=self.input, base=self.base))
+        line = json.dumps(self.request(Z, options, flawed))
         return f"echo {shlex.quote(line)} | {self.f.line}"
 
 
@@ -203,6 +237,8 @@ def r_value(value) -> str:
 def r_code(name, arguments, options, input, measure, Z) -> str:
     args = [r_value(a) for a in arguments]
     args += [f"{k} = {r_value(v)}" for k, v in options.items()]
+    if Z is None:                             # a flawed input: propstab refuses it
+        return f"{name}({', '.join(args)})"
     features = "list(" + ", ".join(r_vector(np.flatnonzero(r) + 1) for r in Z) + ")"
     ref = (f"propstab::stability({features}, p = {Z.shape[1]}L, measure = {r_value(measure)}"
            + "".join(f", {k} = {r_value(v)}" for k, v in options.items()) + ")"

@@ -490,3 +490,42 @@ def test_audit_of_a_command_through_the_same_door():
     status, _, err = run_cli(["audit", "--command", "perl -e 'print 1'", "--measure",
                               "nogueira", "--timeout", "2"])
     assert status == 2 and "exited" in err
+
+
+# ---------------------------------------------------------------------- invalid inputs
+
+def nogueira_sets_checked(sets, d):
+    if any(not 1 <= f <= d for s in sets for f in s):
+        raise ValueError(f"an index outside 1..{d}")
+    return nogueira_sets(sets, d)
+
+
+def nogueira_sets_grown(sets, d):             # stabm's defect: p grows to the largest index
+    return nogueira_sets(sets, max([d] + [f for s in sets for f in s]))
+
+
+def test_invalid_inputs_must_be_refused():
+    assert assert_agrees(nogueira_sets_checked, "nogueira", input="sets", base=1,
+                         invalid_inputs=True).agrees
+    result = agreement(nogueira_sets_grown, "nogueira", input="sets", base=1,
+                       invalid_inputs=True)
+    c = result.counterexample
+    assert c.flawed and c.reference.state == "invalid" and c.candidate.state == "value"
+    small_shrunk(result)
+    assert "made invalid: the first run also selects" in str(result)
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out), pytest.raises(propstab.InvalidParameterError):
+        exec(result.code, dict(globals()))       # propstab refuses the printed input
+    # without invalid inputs the same implementation agrees (it is right on valid ones)
+    assert assert_agrees(nogueira_sets_grown, "nogueira", input="sets", base=1).agrees
+    matrix = agreement(nogueira, "nogueira", invalid_inputs=True)   # computes on a 2
+    assert matrix.counterexample.flawed and "Z[0, 0] = 2" in str(matrix)
+    with pytest.raises(propstab.InvalidParameterError, match="invalid_inputs"):
+        agreement(nogueira, "nogueira", input="frequencies", invalid_inputs=True)
+
+
+def test_invalid_inputs_through_a_command(scripts):
+    argv = _argv(scripts, "perl", "nogueira_sets")
+    status, out, _ = run_cli(["agree", "--measure", "nogueira", "--input", "sets",
+                              "--one-based", "--invalid-inputs", "--", *argv])
+    assert status == 1 and "made invalid" in out and "propstab (nogueira): invalid input" in out

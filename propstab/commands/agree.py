@@ -38,7 +38,8 @@ def run(args) -> int:
                  base=base) as implementation:
         result = agreement(implementation, info.name, options=options, atol=args.atol,
                            rtol=args.rtol, max_examples=args.max_examples,
-                           random_state=args.seed, expected_differences=args.expected or None)
+                           random_state=args.seed, expected_differences=args.expected or None,
+                           invalid_inputs=args.invalid_inputs)
     print(result)
     return 0 if result.agrees else DISAGREES
 
@@ -90,6 +91,10 @@ def add_parser(subparsers) -> None:
     p.add_argument("--expected", action="append", default=[], metavar="KEY",
                    help="a declared expected difference of the measure whose cases may "
                         "differ (repeatable; e.g. nan_not_na)")
+    p.add_argument("--invalid-inputs", action="store_true",
+                   help="also send invalid inputs (one case in four: an entry 2, or a run "
+                        "selecting an index past the last feature), which the command must "
+                        "refuse with {\"error\": \"...\"}")
     p.add_argument("--max-examples", type=positive_int, default=200, metavar="N",
                    help="generated cases (default 200)")
     p.add_argument("--seed", type=int, default=0, help="seed of the generation (default 0)")
