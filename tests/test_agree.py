@@ -529,3 +529,30 @@ def test_invalid_inputs_through_a_command(scripts):
     status, out, _ = run_cli(["agree", "--measure", "nogueira", "--input", "sets",
                               "--one-based", "--invalid-inputs", "--", *argv])
     assert status == 1 and "made invalid" in out and "propstab (nogueira): invalid input" in out
+
+
+def test_declared_expected_differences_by_key():
+    """A stand-in for stabm's novovicova (exact correction): propstab's value except NaN
+    where the declared difference 'corrected_global_score' applies (R's M = 3 cases)."""
+    from propstab.r import EXPECTED_DIFFERENCES
+    from propstab._convert_selection import as_selection
+    difference = next(e for e in EXPECTED_DIFFERENCES if e.key == "corrected_global_score")
+    info = propstab.get_measure("novovicova")
+    options = {"correction_for_chance": "exact"}
+
+    def like_stabm(Z, **o):
+        Z = np.asarray(Z, dtype=bool)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            if info.r_reference.differences and any(
+                    e.applies is not None and e.applies("novovicova", as_selection(Z), o)
+                    for e in info.r_reference.differences if e.key == difference.key):
+                return math.nan
+            return info(Z, **o)
+    with pytest.raises(DisagreementError):
+        assert_agrees(like_stabm, "novovicova", options=options, max_examples=100)
+    result = assert_agrees(like_stabm, "novovicova", options=options, max_examples=100,
+                           expected_differences=["corrected_global_score"])
+    assert result.n_expected > 0
+    with pytest.raises(propstab.InvalidParameterError, match="not a declared difference"):
+        agreement(like_stabm, "novovicova", expected_differences=["no_such_key"])
