@@ -1,7 +1,7 @@
 # The two commands of the README. Both run the idempotent set-up first.
 PYTHON := /usr/bin/python3
 
-.PHONY: setup run test bench docs docs-html docstrings rdoc rcheck rbench
+.PHONY: setup run test lint bench docs docs-html docstrings rdoc rcheck rbench
 setup:
 	bash scripts/setup.sh
 
@@ -15,6 +15,14 @@ run: setup
 # expectations), in parallel with the Python tests instead of after them.
 test: setup
 	$(PYTHON) -m pytest -n 2
+
+# Formatting and lint: black (line length 99, pyproject.toml) and flake8 (setup.cfg) over
+# every Python file of the project; tests/test_lint.py runs this inside `make test`.
+LINT_PATHS := propstab tests properties scripts benchmarks studies examples r_compat \
+	conftest.py docs/conf.py docs/_ext docs/gallery
+lint:
+	black --check $(LINT_PATHS) || { echo "lint: to format them: black $(LINT_PATHS)"; exit 1; }
+	flake8 $(LINT_PATHS)
 
 # Speed against floors, R and peers (prints ratios; minutes).
 bench: setup

@@ -24,9 +24,11 @@ import time
 from propstab.testing import agreement, command
 
 ADAPTERS = pathlib.Path(__file__).resolve().parents[1] / "docs" / "adapters"
-COMMANDS = {"Rscript (one process)": ["Rscript", str(ADAPTERS / "nogueira.R")],
-            "perl (one process)": ["perl", str(ADAPTERS / "nogueira.pl")],
-            "jq (one process)": ["jq", "-c", "--unbuffered", "-f", str(ADAPTERS / "nogueira.jq")]}
+COMMANDS = {
+    "Rscript (one process)": ["Rscript", str(ADAPTERS / "nogueira.R")],
+    "perl (one process)": ["perl", str(ADAPTERS / "nogueira.pl")],
+    "jq (one process)": ["jq", "-c", "--unbuffered", "-f", str(ADAPTERS / "nogueira.jq")],
+}
 
 
 def nogueira(Z):
@@ -67,20 +69,29 @@ def main() -> None:
     args = parser.parse_args()
     n, repeat = (50, 1) if args.quick else (args.examples, args.repeat)
     rows = [("Python function", _Plain)]
-    rows += [(label, (lambda argv=argv: command(argv))) for label, argv in COMMANDS.items()
-             if shutil.which(argv[0])]
-    print(f"{n} examples of nogueira, best of {repeat}; load average "
-          f"{' '.join(f'{x:.1f}' for x in os.getloadavg())}")
-    print(f"{'implementation':<24} {'wall s':>7} {'cpu s python':>13} {'cpu s command':>14} "
-          f"{'cpu x Python':>13}")
+    rows += [
+        (label, (lambda argv=argv: command(argv)))
+        for label, argv in COMMANDS.items()
+        if shutil.which(argv[0])
+    ]
+    print(
+        f"{n} examples of nogueira, best of {repeat}; load average "
+        f"{' '.join(f'{x:.1f}' for x in os.getloadavg())}"
+    )
+    print(
+        f"{'implementation':<24} {'wall s':>7} {'cpu s python':>13} {'cpu s command':>14} "
+        f"{'cpu x Python':>13}"
+    )
     base = None
     for label, make in rows:
         runs = [timed(make, n) for _ in range(repeat)]
         wall = min(r[0] for r in runs)
         cpu, child = min((r[1] + r[2], r) for r in runs)[1][1:]
         base = base or cpu + child
-        print(f"{label:<24} {wall:>7.2f} {cpu:>13.2f} {child:>14.2f} "
-              f"{(cpu + child) / base:>13.2f}")
+        print(
+            f"{label:<24} {wall:>7.2f} {cpu:>13.2f} {child:>14.2f} "
+            f"{(cpu + child) / base:>13.2f}"
+        )
 
 
 if __name__ == "__main__":

@@ -24,18 +24,30 @@ from __future__ import annotations
 import contextlib
 import math
 import re
-from numbers import Integral, Real
+from numbers import Real
 
-from ._gram import get_pair_memory as budget_in_bytes, set_pair_memory as set_budget_in_bytes
-from ._checks import fail, shown
-from ._params import Checked, validate_params
+from ._data.gram import get_pair_memory as budget_in_bytes, set_pair_memory as set_budget_in_bytes
+from ._utils.checks import fail, shown
+from ._utils.params import Checked, validate_params
 
 __all__ = ["get_pair_memory", "pair_memory", "parse_memory", "set_pair_memory"]
 
-_UNITS = {"": 1, "b": 1, "kb": 10 ** 3, "mb": 10 ** 6, "gb": 10 ** 9, "tb": 10 ** 12,
-          "kib": 2 ** 10, "mib": 2 ** 20, "gib": 2 ** 30, "tib": 2 ** 40}
-_MEMORY_RULE = ("must be a number of bytes >= 1024 or a string like '256MB' or '1GiB' "
-                "(units B, kB, MB, GB, TB, KiB, MiB, GiB, TiB)")
+_UNITS = {
+    "": 1,
+    "b": 1,
+    "kb": 10**3,
+    "mb": 10**6,
+    "gb": 10**9,
+    "tb": 10**12,
+    "kib": 2**10,
+    "mib": 2**20,
+    "gib": 2**30,
+    "tib": 2**40,
+}
+_MEMORY_RULE = (
+    "must be a number of bytes >= 1024 or a string like '256MB' or '1GiB' "
+    "(units B, kB, MB, GB, TB, KiB, MiB, GiB, TiB)"
+)
 
 
 def parse_memory(name: str, value, *, function=None) -> int:
@@ -92,8 +104,11 @@ def parse_memory(name: str, value, *, function=None) -> int:
 
 
 #: a memory size: bytes >= 1024 or a string with a unit
-MEMORY = Checked(parse_memory, "a number of bytes >= 1024 or a string like '256MB'",
-                 invalid=(0, 100, -5, float("nan"), "lots", "12XB", True, [1024]))
+MEMORY = Checked(
+    parse_memory,
+    "a number of bytes >= 1024 or a string like '256MB'",
+    invalid=(0, 100, -5, float("nan"), "lots", "12XB", True, [1024]),
+)
 
 
 def get_pair_memory() -> int:
@@ -172,7 +187,7 @@ def set_pair_memory(memory) -> int:
     >>> set_pair_memory(previous)
     256000000
     """
-    return set_budget_in_bytes(memory)
+    return set_budget_in_bytes(parse_memory("memory", memory, function="set_pair_memory"))
 
 
 @contextlib.contextmanager

@@ -21,14 +21,21 @@ import pytest
 
 import propstab
 from propstab.cli import main
-from propstab.testing import (Agreement, DisagreementError, ProtocolError, agreement,
-                              assert_agrees, command)
+from propstab.testing import (
+    Agreement,
+    DisagreementError,
+    ProtocolError,
+    agreement,
+    assert_agrees,
+    command,
+)
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 ADAPTERS = ROOT / "docs" / "adapters"
 
 
 # ---------------------------------------------------------------------- Python
+
 
 def _nogueira(Z, undefined):
     Z = np.asarray(Z, dtype=float)
@@ -43,7 +50,7 @@ def nogueira(Z):
     return _nogueira(Z, None)
 
 
-def nogueira_zero(Z):                       # bug: 0/0 returned as 0
+def nogueira_zero(Z):  # bug: 0/0 returned as 0
     return _nogueira(Z, 0.0)
 
 
@@ -54,7 +61,7 @@ def nogueira_sets(sets, d):
     return nogueira(Z)
 
 
-def nogueira_sets_shifted(sets, d):         # bug: 1-based indices read as 0-based
+def nogueira_sets_shifted(sets, d):  # bug: 1-based indices read as 0-based
     Z = np.zeros((len(sets), d + 1))
     for i, s in enumerate(sets):
         Z[i, s] = 1
@@ -76,7 +83,7 @@ def kuncheva(Z):
     return _kuncheva(Z, -1)
 
 
-def kuncheva_sign(Z):                       # bug: + instead of - in the chance correction
+def kuncheva_sign(Z):  # bug: + instead of - in the chance correction
     return _kuncheva(Z, +1)
 
 
@@ -113,8 +120,8 @@ def test_python_bug_caught_shrunk_and_reproduced(bug):
     message = str(info.value)
     assert "shrunk counterexample" in message and result.code in message
     c = result.counterexample
-    values = printed_values(result.code)     # f(...) and propstab's measure on the case
-    expected = [c.candidate.value, c.reference.value]      # NaN where undefined
+    values = printed_values(result.code)  # f(...) and propstab's measure on the case
+    expected = [c.candidate.value, c.reference.value]  # NaN where undefined
     assert len(values) == 2
     assert all((math.isnan(a) and math.isnan(b)) or a == b for a, b in zip(values, expected))
 
@@ -124,7 +131,7 @@ def test_shrunk_zero_over_zero_case_is_the_two_empty_runs():
     assert result.counterexample.Z.astype(int).tolist() == [[0], [0]]
     assert result.counterexample.reference.state == "undefined"
     assert result.counterexample.candidate.value == 0.0
-    agrees, counterexample = result                     # unpacks
+    agrees, counterexample = result  # unpacks
     assert agrees is False and counterexample is result.counterexample
     assert "DISAGREES" in str(result) and "Z = [[0]," in str(result)
 
@@ -134,16 +141,16 @@ def test_correct_python_implementations_agree(bug):
     measure, form, base, _, correct = PYTHON_BUGS[bug]
     result = assert_agrees(correct, measure, input=form, base=base)
     assert result.agrees and result.n_examples == 200
-    assert 0 < result.n_undefined < result.n_examples      # undefined cases were drawn
+    assert 0 < result.n_undefined < result.n_examples  # undefined cases were drawn
     assert result.largest_difference < 1e-12
 
 
 def test_a_correct_implementation_passes_1000_examples_quickly():
     start = time.process_time()
     result = assert_agrees(nogueira, "nogueira", max_examples=1000)
-    seconds = time.process_time() - start   # CPU: the machine's load does not count
+    seconds = time.process_time() - start  # CPU: the machine's load does not count
     assert result.n_examples == 1000 and result.agrees
-    assert seconds < 20, seconds            # 1.6 s of CPU on the 2-core development machine
+    assert seconds < 20, seconds  # 1.6 s of CPU on the 2-core development machine
 
 
 def test_frequencies_input():
@@ -154,6 +161,7 @@ def test_frequencies_input():
             return math.nan
         p = F / M
         return 1 - (M / (M - 1) * p * (1 - p)).mean() / (k * (1 - k))
+
     assert assert_agrees(from_counts, "nogueira", input="frequencies").agrees
     with pytest.raises(propstab.InvalidParameterError, match="frequency family"):
         agreement(from_counts, "jaccard", input="frequencies")
@@ -162,21 +170,25 @@ def test_frequencies_input():
 def test_expected_differences_are_counted_not_failed():
     def differs_when_empty_or_full(Z, options):
         return Z.all() or not Z.any()
-    result = assert_agrees(nogueira_zero, "nogueira",
-                           expected_differences=differs_when_empty_or_full)
+
+    result = assert_agrees(
+        nogueira_zero, "nogueira", expected_differences=differs_when_empty_or_full
+    )
     assert result.agrees and result.n_expected > 0
 
 
 def test_options_go_to_both_sides():
     def davis(Z, penalty):
         return propstab.get_measure("davis")(np.asarray(Z, dtype=bool), penalty=penalty)
+
     assert assert_agrees(davis, "davis", options={"penalty": 0.5}, max_examples=50).agrees
     with pytest.raises(propstab.InvalidParameterError, match="penalty"):
         agreement(davis, "davis", options={"penalty": -1})
 
 
 def test_errors_agree_only_with_invalid_input():
-    from propstab._agree import Side, compare
+    from propstab.testing._agree import Side, compare
+
     invalid, error = Side("invalid", message="bad"), Side("error", message="boom")
     assert compare(invalid, error, 0, 0)[0]
     assert not compare(invalid, Side("value", 0.5), 0, 0)[0]
@@ -191,6 +203,7 @@ def test_an_implementation_raising_is_a_disagreement():
         if Z.shape[1] == 1:
             raise ZeroDivisionError("no pairs")
         return nogueira(Z)
+
     result = agreement(fails_on_one_feature, "nogueira")
     assert result.counterexample.candidate.state == "error"
     assert "ZeroDivisionError" in str(result)
@@ -252,7 +265,7 @@ def test_r_function_bug_caught_with_r_code(r, bug):
     small_shrunk(result)
     assert result.language == "R" and result.code.startswith(f"{buggy}(")
     call = result.code.split("  # propstab: ")
-    got = float(r(f"as.numeric({call[0]})")[0])    # the printed R code: the candidate's value
+    got = float(r(f"as.numeric({call[0]})")[0])  # the printed R code: the candidate's value
     c = result.counterexample
     assert (c.candidate.state == "undefined" and math.isnan(got)) or got == c.candidate.value
     assert "propstab::stability(list(" in call[1]
@@ -261,7 +274,9 @@ def test_r_function_bug_caught_with_r_code(r, bug):
 
 # ---------------------------------------------------------------------- commands
 
-R_SCRIPT = R_FUNCTIONS + """
+R_SCRIPT = (
+    R_FUNCTIONS
+    + """
 mode <- commandArgs(trailingOnly = TRUE)[1]
 con <- file("stdin", "r")
 while (length(line <- readLines(con, n = 1L)) > 0L) {
@@ -276,6 +291,7 @@ while (length(line <- readLines(con, n = 1L)) > 0L) {
   flush(stdout())
 }
 """
+)
 
 PERL_SCRIPT = r"""
 use strict; use warnings; use JSON::PP; $| = 1;
@@ -362,12 +378,14 @@ def test_command_bug_caught_by_assert_agrees_and_propstab_agree(scripts, languag
     small_shrunk(result)
     # the printed shell line reproduces the candidate's answer
     line = result.code.split(" | ")[0]
-    request = json.loads(line[len("echo "):].strip("'"))
-    answer = subprocess.run(argv, input=json.dumps(request) + "\n", capture_output=True,
-                            text=True, timeout=60).stdout.strip()
+    request = json.loads(line[len("echo ") :].strip("'"))
+    answer = subprocess.run(
+        argv, input=json.dumps(request) + "\n", capture_output=True, text=True, timeout=60
+    ).stdout.strip()
     c = result.counterexample
     assert (answer == "null" and c.candidate.state == "undefined") or (
-        c.candidate.state == "value" and float(answer) == c.candidate.value)
+        c.candidate.state == "value" and float(answer) == c.candidate.value
+    )
     # the same through the command line: exit 1 and the shrunk case printed
     extra = ["--input", form] + (["--one-based"] if form == "sets" else [])
     status, out, _ = run_cli(["agree", "--measure", measure, *extra, "--", *argv])
@@ -376,27 +394,30 @@ def test_command_bug_caught_by_assert_agrees_and_propstab_agree(scripts, languag
     shape = re.search(r"shrunk counterexample: (\d+) runs, (\d+) feature", out)
     assert int(shape.group(1)) <= 3 and int(shape.group(2)) <= 4
     # and the correct implementation agrees
-    status, out, _ = run_cli(["agree", "--measure", measure, *extra, "--",
-                              *_argv(scripts, language, correct)])
+    status, out, _ = run_cli(
+        ["agree", "--measure", measure, *extra, "--", *_argv(scripts, language, correct)]
+    )
     assert status == 0 and "agrees" in out
 
 
-@pytest.mark.parametrize("script,program", [("nogueira.R", "Rscript"),
-                                            ("nogueira.pl", "perl"),
-                                            ("nogueira.jq", "jq")])
+@pytest.mark.parametrize(
+    "script,program", [("nogueira.R", "Rscript"), ("nogueira.pl", "perl"), ("nogueira.jq", "jq")]
+)
 def test_the_documented_adapters_agree(script, program):
     if shutil.which(program) is None:
         pytest.skip(f"{program} is not installed")
-    argv = ([program, "-c", "--unbuffered", "-f"] if program == "jq" else [program])
+    argv = [program, "-c", "--unbuffered", "-f"] if program == "jq" else [program]
     argv.append(str(ADAPTERS / script))
     with command(argv) as cmd:
         result = assert_agrees(cmd, "nogueira")
     assert result.n_examples == 200 and cmd.requests == 200
     # the planted 0/0 bug in the template is caught
     text = (ADAPTERS / script).read_text()
-    planted = {"nogueira.R": ("return(NA)", "return(0)"),
-               "nogueira.pl": ("return undef", "return 0"),
-               "nogueira.jq": ("then null", "then 0")}[script]
+    planted = {
+        "nogueira.R": ("return(NA)", "return(0)"),
+        "nogueira.pl": ("return undef", "return 0"),
+        "nogueira.jq": ("then null", "then 0"),
+    }[script]
     assert planted[0] in text
 
 
@@ -406,15 +427,32 @@ def test_propstab_agree_in_a_subprocess_exits_1_with_the_case():
     script = ADAPTERS / "nogueira.R"
     buggy = script.read_text().replace("return(NA)", "return(0)")
     env_path = str(ROOT)
-    proc = subprocess.run([sys.executable, "-m", "propstab", "agree", "--measure", "nogueira",
-                           "--max-examples", "50", "--", "Rscript", "-e", buggy],
-                          capture_output=True, text=True, timeout=300,
-                          env={"PYTHONPATH": env_path, "PATH": "/usr/bin:/bin"})
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "propstab",
+            "agree",
+            "--measure",
+            "nogueira",
+            "--max-examples",
+            "50",
+            "--",
+            "Rscript",
+            "-e",
+            buggy,
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env={"PYTHONPATH": env_path, "PATH": "/usr/bin:/bin"},
+    )
     assert proc.returncode == 1, proc.stderr
-    assert "Z = [[0]," in proc.stdout and "echo '{\"Z\": [[0], [0]]" in proc.stdout
+    assert "Z = [[0]," in proc.stdout and 'echo \'{"Z": [[0], [0]]' in proc.stdout
 
 
 # ---------------------------------------------------------------------- the protocol
+
 
 def python_command(body: str):
     return [sys.executable, "-c", "import sys, json\nfor line in sys.stdin:\n" + body]
@@ -439,11 +477,10 @@ def test_a_command_that_exits_or_hangs():
     with pytest.raises(ProtocolError, match="no answer within 0.5 s"):
         cmd([[1, 0], [0, 1]])
     assert time.perf_counter() - start < 5
-    assert cmd._process is None                        # killed
-    with pytest.raises(ProtocolError):                 # and stays broken
+    assert cmd._process is None  # killed
+    with pytest.raises(ProtocolError):  # and stays broken
         cmd([[1, 0], [0, 1]])
-    status, _, err = run_cli(["agree", "--measure", "nogueira", "--timeout", "0.5", "--",
-                              *hangs])
+    status, _, err = run_cli(["agree", "--measure", "nogueira", "--timeout", "0.5", "--", *hangs])
     assert status == 2 and "no answer within 0.5 s" in err
 
 
@@ -460,10 +497,12 @@ def test_error_answers_and_bad_arguments():
     result = agreement(command(argv), "nogueira")
     assert result.counterexample.candidate.state == "error"
     assert "p must be > 1" in str(result)
-    for bad, match in [(dict(command=""), "must not be empty"),
-                       (dict(command="x", timeout=0), "timeout"),
-                       (dict(command="x", input="list"), "input"),
-                       (dict(command=3), "command")]:
+    for bad, match in [
+        (dict(command=""), "must not be empty"),
+        (dict(command="x", timeout=0), "timeout"),
+        (dict(command="x", input="list"), "input"),
+        (dict(command=3), "command"),
+    ]:
         with pytest.raises(propstab.InvalidParameterError, match=match):
             command(**bad)
     status, _, err = run_cli(["agree", "--measure", "nogueira"])
@@ -474,25 +513,32 @@ def test_error_answers_and_bad_arguments():
 
 # ---------------------------------------------------------------------- the audit
 
+
 def test_audit_of_a_command_through_the_same_door():
-    argv = [shutil.which("perl") or pytest.skip("perl is not installed"),
-            str(ADAPTERS / "nogueira.pl")]
+    argv = [
+        shutil.which("perl") or pytest.skip("perl is not installed"),
+        str(ADAPTERS / "nogueira.pl"),
+    ]
     with command(argv, like="nogueira") as cmd:
         table = propstab.audit(cmd, max_examples=30)
     assert not table.disagreements and cmd.requests > 30
-    status, out, _ = run_cli(["audit", "--command", " ".join(argv), "--measure", "nogueira",
-                              "--max-examples", "30"])
+    status, out, _ = run_cli(
+        ["audit", "--command", " ".join(argv), "--measure", "nogueira", "--max-examples", "30"]
+    )
     assert status == 0 and "nogueira.pl" in out
-    buggy = python_command("    print(1.5, flush=True)\n")      # above nogueira's bound 1
-    status, out, _ = run_cli(["audit", "--command", shlex.join(buggy), "--measure", "nogueira",
-                              "--max-examples", "30"])
+    buggy = python_command("    print(1.5, flush=True)\n")  # above nogueira's bound 1
+    status, out, _ = run_cli(
+        ["audit", "--command", shlex.join(buggy), "--measure", "nogueira", "--max-examples", "30"]
+    )
     assert status == 1 and "declared maximum 1" in out
-    status, _, err = run_cli(["audit", "--command", "perl -e 'print 1'", "--measure",
-                              "nogueira", "--timeout", "2"])
+    status, _, err = run_cli(
+        ["audit", "--command", "perl -e 'print 1'", "--measure", "nogueira", "--timeout", "2"]
+    )
     assert status == 2 and "exited" in err
 
 
 # ---------------------------------------------------------------------- invalid inputs
+
 
 def nogueira_sets_checked(sets, d):
     if any(not 1 <= f <= d for s in sets for f in s):
@@ -500,25 +546,25 @@ def nogueira_sets_checked(sets, d):
     return nogueira_sets(sets, d)
 
 
-def nogueira_sets_grown(sets, d):             # stabm's defect: p grows to the largest index
+def nogueira_sets_grown(sets, d):  # stabm's defect: p grows to the largest index
     return nogueira_sets(sets, max([d] + [f for s in sets for f in s]))
 
 
 def test_invalid_inputs_must_be_refused():
-    assert assert_agrees(nogueira_sets_checked, "nogueira", input="sets", base=1,
-                         invalid_inputs=True).agrees
-    result = agreement(nogueira_sets_grown, "nogueira", input="sets", base=1,
-                       invalid_inputs=True)
+    assert assert_agrees(
+        nogueira_sets_checked, "nogueira", input="sets", base=1, invalid_inputs=True
+    ).agrees
+    result = agreement(nogueira_sets_grown, "nogueira", input="sets", base=1, invalid_inputs=True)
     c = result.counterexample
     assert c.flawed and c.reference.state == "invalid" and c.candidate.state == "value"
     small_shrunk(result)
     assert "made invalid: the first run also selects" in str(result)
     out = io.StringIO()
     with contextlib.redirect_stdout(out), pytest.raises(propstab.InvalidParameterError):
-        exec(result.code, dict(globals()))       # propstab refuses the printed input
+        exec(result.code, dict(globals()))  # propstab refuses the printed input
     # without invalid inputs the same implementation agrees (it is right on valid ones)
     assert assert_agrees(nogueira_sets_grown, "nogueira", input="sets", base=1).agrees
-    matrix = agreement(nogueira, "nogueira", invalid_inputs=True)   # computes on a 2
+    matrix = agreement(nogueira, "nogueira", invalid_inputs=True)  # computes on a 2
     assert matrix.counterexample.flawed and "Z[0, 0] = 2" in str(matrix)
     with pytest.raises(propstab.InvalidParameterError, match="invalid_inputs"):
         agreement(nogueira, "nogueira", input="frequencies", invalid_inputs=True)
@@ -526,8 +572,19 @@ def test_invalid_inputs_must_be_refused():
 
 def test_invalid_inputs_through_a_command(scripts):
     argv = _argv(scripts, "perl", "nogueira_sets")
-    status, out, _ = run_cli(["agree", "--measure", "nogueira", "--input", "sets",
-                              "--one-based", "--invalid-inputs", "--", *argv])
+    status, out, _ = run_cli(
+        [
+            "agree",
+            "--measure",
+            "nogueira",
+            "--input",
+            "sets",
+            "--one-based",
+            "--invalid-inputs",
+            "--",
+            *argv,
+        ]
+    )
     assert status == 1 and "made invalid" in out and "propstab (nogueira): invalid input" in out
 
 
@@ -535,7 +592,8 @@ def test_declared_expected_differences_by_key():
     """A stand-in for stabm's novovicova (exact correction): propstab's value except NaN
     where the declared difference 'corrected_global_score' applies (R's M = 3 cases)."""
     from propstab.r import EXPECTED_DIFFERENCES
-    from propstab._convert_selection import as_selection
+    from propstab._data.convert_selection import as_selection
+
     difference = next(e for e in EXPECTED_DIFFERENCES if e.key == "corrected_global_score")
     info = propstab.get_measure("novovicova")
     options = {"correction_for_chance": "exact"}
@@ -545,14 +603,22 @@ def test_declared_expected_differences_by_key():
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             if info.r_reference.differences and any(
-                    e.applies is not None and e.applies("novovicova", as_selection(Z), o)
-                    for e in info.r_reference.differences if e.key == difference.key):
+                e.applies is not None and e.applies("novovicova", as_selection(Z), o)
+                for e in info.r_reference.differences
+                if e.key == difference.key
+            ):
                 return math.nan
             return info(Z, **o)
+
     with pytest.raises(DisagreementError):
         assert_agrees(like_stabm, "novovicova", options=options, max_examples=100)
-    result = assert_agrees(like_stabm, "novovicova", options=options, max_examples=100,
-                           expected_differences=["corrected_global_score"])
+    result = assert_agrees(
+        like_stabm,
+        "novovicova",
+        options=options,
+        max_examples=100,
+        expected_differences=["corrected_global_score"],
+    )
     assert result.n_expected > 0
     with pytest.raises(propstab.InvalidParameterError, match="not a declared difference"):
         agreement(like_stabm, "novovicova", expected_differences=["no_such_key"])

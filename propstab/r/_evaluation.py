@@ -7,10 +7,10 @@ import math
 import warnings
 from typing import Any, Callable, Mapping, Optional, Tuple
 
-from .._exceptions import RReferenceError, UndefinedMeasureWarning
-from .._registry import MeasureInfo
-from .._validation import as_input
-from .._agree import first_disagreement
+from .._utils.exceptions import RReferenceError, UndefinedMeasureWarning
+from ..registry._registry import MeasureInfo
+from .._data.convert_rankings import as_input
+from ..testing._agree import first_disagreement
 from ._call import RValue, formals
 from ._defects import expected_differences_for
 from ._reference import reference_value
@@ -41,6 +41,7 @@ def relative_difference(a: float, b: float) -> float:
 
 # ---------------------------------------------------------------------- evaluation
 
+
 @dataclasses.dataclass(frozen=True)
 class Outcome:
     case: Case
@@ -50,17 +51,23 @@ class Outcome:
     error: str
     relative_difference: float
     expected: Tuple[str, ...]
-    status: str                    # "agree" | "expected" | "mismatch"
+    status: str  # "agree" | "expected" | "mismatch"
 
     def to_dict(self, ref: "Reference") -> dict:
-        return {**self.case.to_dict(),
-                "r_code": self.case.r_code(ref.code or ref.label, ref.arguments,
-                                           ref.takes_p, ref.input, ref.fixed),
-                "propstab": as_json_number(self.propstab), "propstab_warned": self.warned,
-                "r": None if self.r is None else as_json_number(self.r.value),
-                "r_kind": None if self.r is None else self.r.kind, "error": self.error,
-                "relative_difference": as_json_number(self.relative_difference),
-                "expected": list(self.expected), "status": self.status}
+        return {
+            **self.case.to_dict(),
+            "r_code": self.case.r_code(
+                ref.code or ref.label, ref.arguments, ref.takes_p, ref.input, ref.fixed
+            ),
+            "propstab": as_json_number(self.propstab),
+            "propstab_warned": self.warned,
+            "r": None if self.r is None else as_json_number(self.r.value),
+            "r_kind": None if self.r is None else self.r.kind,
+            "error": self.error,
+            "relative_difference": as_json_number(self.relative_difference),
+            "expected": list(self.expected),
+            "status": self.status,
+        }
 
 
 def as_json_number(x: float):
@@ -74,20 +81,28 @@ class Reference:
     evaluate: Callable[[Case], RValue]
     arguments: Mapping[str, str]
     takes_p: bool = True
-    code: str = ""                 # base R code of a ranking reference (input "ranks")
-    input: str = "stabm"           # RReference.input
+    code: str = ""  # base R code of a ranking reference (input "ranks")
+    input: str = "stabm"  # RReference.input
     fixed: Mapping[str, Any] = dataclasses.field(default_factory=dict)
 
 
 def references_of(info: MeasureInfo) -> "list[Reference]":
     """Every R reference of the measure's registry entry (``r_references``)."""
-    return [Reference(info.name, str(ref),
-                       lambda c, n=info.name, label=str(ref): reference_value(
-                           n, c.Z, reference=label, **c.options),
-                       dict(ref.arguments),
-                       ref.input == "stabm" and "p" in formals(ref.package, ref.function),
-                       ref.r_code, ref.input, dict(ref.fixed))
-            for ref in info.r_references]
+    return [
+        Reference(
+            info.name,
+            str(ref),
+            lambda c, n=info.name, label=str(ref): reference_value(
+                n, c.Z, reference=label, **c.options
+            ),
+            dict(ref.arguments),
+            ref.input == "stabm" and "p" in formals(ref.package, ref.function),
+            ref.r_code,
+            ref.input,
+            dict(ref.fixed),
+        )
+        for ref in info.r_references
+    ]
 
 
 def evaluate(info: MeasureInfo, ref: Reference, case: Case, tolerance: float) -> Outcome:
@@ -96,9 +111,13 @@ def evaluate(info: MeasureInfo, ref: Reference, case: Case, tolerance: float) ->
         py = info.function(case.Z, **case.options)
     warned = any(issubclass(w.category, UndefinedMeasureWarning) for w in caught)
     sel = as_input(info.input, case.Z)
-    expected = tuple(e.key for e in expected_differences_for(info.name)
-                     if ref.label in e.r_functions and e.applies is not None
-                     and e.applies(info.name, sel, case.options))
+    expected = tuple(
+        e.key
+        for e in expected_differences_for(info.name)
+        if ref.label in e.r_functions
+        and e.applies is not None
+        and e.applies(info.name, sel, case.options)
+    )
     try:
         r = ref.evaluate(case)
         error = ""
@@ -109,8 +128,10 @@ def evaluate(info: MeasureInfo, ref: Reference, case: Case, tolerance: float) ->
             # cross-check cannot run here (exit status 3 on the command line).
             raise RReferenceError(
                 f"{exc} [R failed while cross-checking {info.name} on case {case.name}: "
-                f"an R failure, not a disagreement]", r_message=exc.r_message,
-                r_call=exc.r_call) from None
+                f"an R failure, not a disagreement]",
+                r_message=exc.r_message,
+                r_call=exc.r_call,
+            ) from None
         r, error = None, str(exc)
     rel = math.inf if r is None else relative_difference(py, r.value)
     agree = r is not None and rel <= tolerance and (warned or not math.isnan(py))
@@ -125,12 +146,16 @@ def evaluate(info: MeasureInfo, ref: Reference, case: Case, tolerance: float) ->
 
 def generated_outcome(info, ref, tolerance, max_examples, seed, record) -> Optional[Outcome]:
     """The minimal disagreeing generated case, or None: the differential search of
-    :func:`propstab.testing.assert_agrees` (:func:`propstab._agree.first_disagreement`)
+    :func:`propstab.testing.assert_agrees` (:func:`propstab.testing._agree.first_disagreement`)
     with R as the implementation checked and the measure's declared differences as the
     expected ones. Every evaluated case is passed to ``record``. An R failure stops the
     search and is raised outside it (no shrinking over a broken R, no flakiness)."""
-    return first_disagreement(case_strategy(info), lambda case: evaluate(info, ref, case,
-                                                                         tolerance),
-                              max_examples=max_examples, seed=seed,
-                              disagrees=lambda outcome: outcome.status == "mismatch",
-                              record=record, abort=(RReferenceError,))
+    return first_disagreement(
+        case_strategy(info),
+        lambda case: evaluate(info, ref, case, tolerance),
+        max_examples=max_examples,
+        seed=seed,
+        disagrees=lambda outcome: outcome.status == "mismatch",
+        record=record,
+        abort=(RReferenceError,),
+    )

@@ -9,23 +9,40 @@ from __future__ import annotations
 import ast
 from typing import Any, Mapping
 
-from .._exceptions import InvalidParameterError
+from .._utils.exceptions import InvalidParameterError
 from ._audit_frontend import audit_function
 from ._frontend import run_entry, runs_selection
 
-__all__ = ["R_NAMES", "expect_agrees", "expect_measure_properties", "expect_not_less_stable",
-           "expect_stable", "invoke", "r_literal", "violation_message"]
+__all__ = [
+    "R_NAMES",
+    "expect_agrees",
+    "expect_measure_properties",
+    "expect_not_less_stable",
+    "expect_stable",
+    "invoke",
+    "r_literal",
+    "violation_message",
+]
 
 
 def _selection(measure: str, sizes, indices, n_features):
     """The measure's entry and the runs, converted as the front end converts them (the
     options are propstab's, by their Python names)."""
-    from .._registry import lookup
+    from ..registry._registry import lookup
+
     return lookup(measure, argument="measure"), runs_selection(sizes, indices, n_features)
 
 
-def expect_stable(measure: str, sizes, indices, n_features, *, at_least: float,
-                  confidence: float = 0.95, options=None) -> dict:
+def expect_stable(
+    measure: str,
+    sizes,
+    indices,
+    n_features,
+    *,
+    at_least: float,
+    confidence: float = 0.95,
+    options=None,
+) -> dict:
     """:func:`propstab.testing.assert_stable` on stabm-style ``features``: ``passed``,
     ``message`` (the assertion's, or a one-line account of the pass), ``pvalue``.
 
@@ -37,22 +54,36 @@ def expect_stable(measure: str, sizes, indices, n_features, *, at_least: float,
     >>> out["passed"], round(out["pvalue"], 6)
     (True, 0.01926)
     """
-    from ..testing import assert_stable
+    from ..testing._assertions import assert_stable
+
     info, sel = _selection(measure, sizes, indices, n_features)
     try:
-        res = assert_stable(sel, at_least, confidence=confidence, measure=info.name,
-                            **dict(options or {}))
+        res = assert_stable(
+            sel, at_least, confidence=confidence, measure=info.name, **dict(options or {})
+        )
     except AssertionError as failure:
         return {"passed": False, "message": str(failure), "pvalue": None}
     e = res.estimate
-    return {"passed": True, "pvalue": res.pvalue,
-            "message": f"{e.measure} = {e.statistic:.4f} is shown to exceed {at_least:g} "
-                       f"(p = {res.pvalue:.4g})"}
+    return {
+        "passed": True,
+        "pvalue": res.pvalue,
+        "message": f"{e.measure} = {e.statistic:.4f} is shown to exceed {at_least:g} "
+        f"(p = {res.pvalue:.4g})",
+    }
 
 
-def expect_not_less_stable(measure: str, baseline, current, n_features, *, margin: float,
-                           confidence: float = 0.95, paired: bool = False,
-                           test: str = "non-inferiority", options=None) -> dict:
+def expect_not_less_stable(
+    measure: str,
+    baseline,
+    current,
+    n_features,
+    *,
+    margin: float,
+    confidence: float = 0.95,
+    paired: bool = False,
+    test: str = "non-inferiority",
+    options=None,
+) -> dict:
     """:func:`propstab.testing.assert_not_less_stable` with ``baseline`` and ``current``
     as ``(sizes, indices)`` pairs: ``passed``, ``message``, ``pvalue``, ``difference``.
 
@@ -65,17 +96,29 @@ def expect_not_less_stable(measure: str, baseline, current, n_features, *, margi
     >>> out["passed"], round(out["difference"], 4)
     (True, -0.0621)
     """
-    from ..testing import assert_not_less_stable
+    from ..testing._assertions import assert_not_less_stable
+
     info, base = _selection(measure, *baseline, n_features)
     _, cur = _selection(measure, *current, n_features)
     try:
-        res = assert_not_less_stable(base, cur, margin=margin, confidence=confidence,
-                                     paired=bool(paired), measure=info.name, test=test,
-                                     **dict(options or {}))
+        res = assert_not_less_stable(
+            base,
+            cur,
+            margin=margin,
+            confidence=confidence,
+            paired=bool(paired),
+            measure=info.name,
+            test=test,
+            **dict(options or {}),
+        )
     except AssertionError as failure:
         return {"passed": False, "message": str(failure), "pvalue": None, "difference": None}
-    return {"passed": True, "message": res.message(), "pvalue": res.pvalue,
-            "difference": res.difference}
+    return {
+        "passed": True,
+        "message": res.message(),
+        "pvalue": res.pvalue,
+        "difference": res.difference,
+    }
 
 
 def r_literal(value) -> str:
@@ -92,8 +135,11 @@ def r_literal(value) -> str:
     """
     if isinstance(value, list) and value and all(isinstance(r, list) for r in value):
         if all(not isinstance(x, list) for r in value for x in r):
-            return "rbind(" + ", ".join("c(" + ", ".join(f"{x:g}" for x in r) + ")"
-                                        for r in value) + ")"
+            return (
+                "rbind("
+                + ", ".join("c(" + ", ".join(f"{x:g}" for x in r) + ")" for r in value)
+                + ")"
+            )
         return "list(" + ", ".join(r_literal(v) for v in value) + ")"
     return repr(value)
 
@@ -110,40 +156,60 @@ def expect_measure_properties(fun, name: str, **arguments) -> dict:
     ...                                 claims=["bounds", "maximum"], lower=0, upper=1,
     ...                                 max_examples=30)
     >>> out["passed"], out["message"]
-    (False, 'coverage claims maximum but it is violated: identical rows but value 0.5 != declared maximum 1; shrunk counterexample rbind(c(1, 0), c(1, 0)) (values 0.5, 1)')
+    (False, 'coverage claims maximum but it is violated: identical rows but value 0.5 != declared
+    maximum 1; shrunk counterexample rbind(c(1, 0), c(1, 0)) (values 0.5, 1)')
     """
     out = audit_function(fun, name, **arguments)
     for row in out["rows"]:
         if row["status"] == "violated":
-            return {"passed": False, "text": out["text"],
-                    "message": violation_message(name, row["axiom"], row["reason"],
-                                                 row["counterexample"], row["values"])}
-    return {"passed": True, "text": out["text"],
-            "message": f"{name}: every claimed property holds"}
+            return {
+                "passed": False,
+                "text": out["text"],
+                "message": violation_message(
+                    name, row["axiom"], row["reason"], row["counterexample"], row["values"]
+                ),
+            }
+    return {
+        "passed": True,
+        "text": out["text"],
+        "message": f"{name}: every claimed property holds",
+    }
 
 
-def violation_message(name: str, axiom: str, reason: str, counterexample: str,
-                      values=()) -> str:
+def violation_message(name: str, axiom: str, reason: str, counterexample: str, values=()) -> str:
     """The message of a violated claim, its counterexample (the audit's text, nested
     lists) as R code (:func:`r_literal`).
 
     Examples
     --------
     >>> violation_message("coverage", "maximum", "identical rows but value 0.5", "[[1, 0]]")
-    'coverage claims maximum but it is violated: identical rows but value 0.5; shrunk counterexample rbind(c(1, 0))'
+    'coverage claims maximum but it is violated: identical rows but value 0.5; shrunk
+    counterexample rbind(c(1, 0))'
     """
     try:
         code = r_literal(ast.literal_eval(counterexample)) if counterexample else "none"
     except (ValueError, SyntaxError):
         code = counterexample
     shown = ", ".join(f"{v:g}" for v in (values or ()))
-    return (f"{name} claims {axiom} but it is violated: {reason}; shrunk counterexample "
-            f"{code}" + (f" (values {shown})" if shown else ""))
+    return (
+        f"{name} claims {axiom} but it is violated: {reason}; shrunk counterexample "
+        f"{code}" + (f" (values {shown})" if shown else "")
+    )
 
 
-def expect_agrees(fun, measure: str, *, input: str = "matrix", base: int = 1, options=None,
-                  max_examples: int = 200, seed: int = 0, atol: float = 1e-9,
-                  rtol: float = 1e-9, name: str = "fun") -> dict:
+def expect_agrees(
+    fun,
+    measure: str,
+    *,
+    input: str = "matrix",
+    base: int = 1,
+    options=None,
+    max_examples: int = 200,
+    seed: int = 0,
+    atol: float = 1e-9,
+    rtol: float = 1e-9,
+    name: str = "fun",
+) -> dict:
     """:func:`propstab.testing.agreement` of an R function (reticulate passes it as a
     Python callable: a matrix arrives as an integer matrix, sets as a list of integer
     vectors): ``passed``, ``message`` (the shrunk case with its R code), ``text`` (the
@@ -158,21 +224,44 @@ def expect_agrees(fun, measure: str, *, input: str = "matrix", base: int = 1, op
     >>> print(out["message"].splitlines()[-1].split("  # ")[0])
       half(rbind(c(0L), c(0L)))
     """
-    from .._agree import agreement, counterexample_lines
-    res = agreement(fun, measure, options=dict(options or {}), atol=atol, rtol=rtol,
-                    max_examples=int(max_examples), random_state=int(seed), input=input,
-                    base=int(base), name=name, language="R")
-    message = (f"{name} agrees with propstab's {res.measure} on {res.n_examples} cases"
-               if res.agrees else f"{name} disagrees with propstab's {res.measure}\n"
-               + "\n".join(counterexample_lines(res)))
-    return {"passed": res.agrees, "message": message, "text": str(res),
-            "n_examples": res.n_examples, "n_undefined": res.n_undefined,
-            "largest_difference": res.largest_difference}
+    from ..testing._agree import agreement, counterexample_lines
+
+    res = agreement(
+        fun,
+        measure,
+        options=dict(options or {}),
+        atol=atol,
+        rtol=rtol,
+        max_examples=int(max_examples),
+        random_state=int(seed),
+        input=input,
+        base=int(base),
+        name=name,
+        language="R",
+    )
+    message = (
+        f"{name} agrees with propstab's {res.measure} on {res.n_examples} cases"
+        if res.agrees
+        else f"{name} disagrees with propstab's {res.measure}\n"
+        + "\n".join(counterexample_lines(res))
+    )
+    return {
+        "passed": res.agrees,
+        "message": message,
+        "text": str(res),
+        "n_examples": res.n_examples,
+        "n_undefined": res.n_undefined,
+        "largest_difference": res.largest_difference,
+    }
 
 
 #: the R package's names of the expectations' arguments
-R_NAMES = {"at_least": "at.least", "confidence": "confidence", "margin": "margin",
-           "max_examples": "max.examples"}
+R_NAMES = {
+    "at_least": "at.least",
+    "confidence": "confidence",
+    "margin": "margin",
+    "max_examples": "max.examples",
+}
 
 
 def _r_named(function):
@@ -181,13 +270,21 @@ def _r_named(function):
             return function(**arguments)
         except InvalidParameterError as error:
             raise error.renamed(R_NAMES) from None
+
     call.__name__ = function.__name__
     return call
 
 
-_ENTRY_POINTS = {f.__name__: _r_named(f) for f in (
-    expect_stable, expect_not_less_stable, expect_measure_properties, violation_message,
-    expect_agrees)}
+_ENTRY_POINTS = {
+    f.__name__: _r_named(f)
+    for f in (
+        expect_stable,
+        expect_not_less_stable,
+        expect_measure_properties,
+        violation_message,
+        expect_agrees,
+    )
+}
 
 
 def invoke(entry: str, arguments: Mapping[str, Any]) -> dict:
@@ -201,8 +298,14 @@ def invoke(entry: str, arguments: Mapping[str, Any]) -> dict:
     'at.least: must lie in the rang'
     """
     if entry not in _ENTRY_POINTS:
-        return {"value": None, "warnings": [], "error": {
-            "class": "ValueError", "traceback": "",
-            "message": f"entry: {entry!r} is not an entry point of propstab's testthat "
-                       f"expectations; known: {', '.join(sorted(_ENTRY_POINTS))}"}}
+        return {
+            "value": None,
+            "warnings": [],
+            "error": {
+                "class": "ValueError",
+                "traceback": "",
+                "message": f"entry: {entry!r} is not an entry point of propstab's testthat "
+                f"expectations; known: {', '.join(sorted(_ENTRY_POINTS))}",
+            },
+        }
     return run_entry(_ENTRY_POINTS[entry], arguments)

@@ -21,15 +21,15 @@ from propstab.testing import agreement, assert_agrees
 def my_nogueira(Z):
     """Nogueira's estimator: 1 - mean_f s_f^2 / ((k/d)(1 - k/d))."""
     M, d = Z.shape
-    k = Z.sum() / M / d                                   # mean subset size over d
+    k = Z.sum() / M / d  # mean subset size over d
     if k == 0:
-        return None                                       # undefined: no run selects
+        return None  # undefined: no run selects
     # the bug: k = 1 (every run selects every feature) is 0/0 too, returned as 1
     return 1 - Z.var(axis=0, ddof=1).mean() / max(k * (1 - k), 1e-12)
 
 
 Z = np.array([[1, 1, 0, 0], [1, 0, 1, 0], [1, 1, 0, 1]])
-print(my_nogueira(Z), propstab.stability(Z, "nogueira"))   # they agree here
+print(my_nogueira(Z), propstab.stability(Z, "nogueira"))  # they agree here
 
 # %%
 # The check
@@ -60,14 +60,19 @@ def recorded(Z):
 
 agrees, counterexample = agreement(recorded, "nogueira")
 first = next(Z for Z in seen if Z.all())
-print(f"agrees: {agrees}; first failing case {first.shape[0]} x {first.shape[1]}, "
-      f"shrunk to {counterexample.Z.shape[0]} x {counterexample.Z.shape[1]}:")
+print(
+    f"agrees: {agrees}; first failing case {first.shape[0]} x {first.shape[1]}, "
+    f"shrunk to {counterexample.Z.shape[0]} x {counterexample.Z.shape[1]}:"
+)
 print(counterexample.Z.astype(int))
 
-fig, axes = plt.subplots(1, 2, figsize=(7, 3),
-                         gridspec_kw={"width_ratios": [max(first.shape[1], 2), 2]})
-for ax, matrix, title in [(axes[0], first, "first failing case"),
-                          (axes[1], counterexample.Z, "shrunk")]:
+fig, axes = plt.subplots(
+    1, 2, figsize=(7, 3), gridspec_kw={"width_ratios": [max(first.shape[1], 2), 2]}
+)
+for ax, matrix, title in [
+    (axes[0], first, "first failing case"),
+    (axes[1], counterexample.Z, "shrunk"),
+]:
     ax.imshow(matrix.astype(int), cmap="Greys", vmin=0, vmax=1, aspect="equal")
     runs, features = matrix.shape
     ax.set_title(f"{title}\n{runs} runs x {features} feature{'s' * (features > 1)}")

@@ -1,0 +1,2 @@
+"""Shared internals: argument checks and rules, exceptions, text and result frames,
+execution, progress, estimator helpers, compatibility with scikit-learn's versions."""
