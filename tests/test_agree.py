@@ -622,3 +622,22 @@ def test_declared_expected_differences_by_key():
     assert result.n_expected > 0
     with pytest.raises(propstab.InvalidParameterError, match="not a declared difference"):
         agreement(like_stabm, "novovicova", expected_differences=["no_such_key"])
+
+
+def test_a_ranking_measure_is_checked_on_rank_matrices():
+    from scipy import stats
+
+    def spearman(R):  # mean over pairs of runs of scipy's rho
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # a constant run: scipy's NaN, undefined
+            rhos = [
+                stats.spearmanr(R[i], R[j])[0] for i in range(len(R)) for j in range(i + 1, len(R))
+            ]
+        return float(np.mean(rhos))
+
+    result = assert_agrees(spearman, "spearman", max_examples=100)
+    assert result.n_undefined > 0  # runs ranking every feature equal
+    with pytest.raises(DisagreementError):
+        assert_agrees(lambda R: spearman(R) * 0.99, "spearman", max_examples=100)
+    with pytest.raises(propstab.InvalidParameterError, match="rank matrix"):
+        agreement(spearman, "spearman", input="sets")
