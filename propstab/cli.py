@@ -23,7 +23,7 @@ from typing import List, Optional
 from . import commands
 from ._utils.text import one_line
 
-ORDER = ("measures", "audit", "estimate", "compare", "crosscheck", "check")
+ORDER = ("measures", "audit", "estimate", "compare", "crosscheck", "agree", "check")
 USAGE_ERROR, ENVIRONMENT_ERROR = 2, 3
 #: The exit status of an interrupted command (Ctrl-C): 128 + SIGINT, as a shell reports it.
 INTERRUPTED = 130

@@ -528,7 +528,7 @@ def test_no_command(capsys):
     out, err = capsys.readouterr()
     assert out == "" and err == (
         "propstab: error: give a COMMAND (measures, audit, estimate, "
-        "compare, crosscheck, check); see propstab --help\n"
+        "compare, crosscheck, agree, check); see propstab --help\n"
     )
 
 

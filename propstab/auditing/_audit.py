@@ -226,6 +226,14 @@ def expected_seconds(subject: Subject, axiom: Axiom) -> float:
     return CHECK_SECONDS[kind][axiom]
 
 
+def raise_if_broken(measures) -> None:
+    """Raise the ProtocolError of a :func:`propstab.testing.command` among ``measures``
+    that broke the protocol during the audit (its checks read an error as undefined)."""
+    for m in measures if isinstance(measures, (list, tuple)) else [measures]:
+        if getattr(m, "broken", None) is not None:
+            raise m.broken
+
+
 @validate_params(
     {
         "max_examples": Interval(Integral, 1, None),
@@ -368,4 +376,5 @@ def audit(
     rows = [None] * len(pairs)
     for i, row in zip(order, done):
         rows[i] = row
+    raise_if_broken(measures)  # a command off the protocol: not a table of NaN
     return AuditTable(rows)

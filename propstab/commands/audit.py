@@ -74,6 +74,8 @@ def run(args) -> int:
             f"{args.target!r} and --measure {', '.join(args.measure)}",
             argument="FILE.py:FUNCTION, --measure",
         )
+    if args.command_line is not None:
+        return _run_command(args)
     measures = load_function(args.target) if args.target else args.measure
     max_examples = DEFAULT_MAX_EXAMPLES if args.max_examples is None else args.max_examples
     if args.scheduler is not None:
@@ -91,6 +93,37 @@ def run(args) -> int:
     else:
         jobs = default_jobs(measures) if args.jobs is None else args.jobs
         table = audit(measures, max_examples=max_examples, seed=args.seed, n_jobs=jobs)
+    print(table.to_json(indent=2) if args.json else table)
+    return 1 if table.disagreements else 0
+
+
+def _run_command(args) -> int:
+    """``--command``: the audit of an implementation in any language (the JSON-lines
+    protocol of ``propstab agree``), against the declaration of ``--measure``."""
+    from ..auditing._audit import DEFAULT_MAX_EXAMPLES, audit
+    from ..testing import command
+
+    if args.target:
+        fail(
+            f"give either FILE.py:FUNCTION or --command, not both; got {args.target!r} and "
+            f"--command {args.command_line!r}",
+            argument="FILE.py:FUNCTION, --command",
+        )
+    if not args.measure or len(args.measure) != 1:
+        fail(
+            "--measure: with --command, name the one registered measure whose claims the "
+            "command's audit checks (e.g. --measure nogueira)",
+            argument="--measure",
+        )
+    if args.scheduler is not None or args.jobs not in (None, 1):
+        fail(
+            "--command: the audit of a command runs in one process (no --jobs or " "--scheduler)",
+            argument="--command",
+        )
+    max_examples = DEFAULT_MAX_EXAMPLES if args.max_examples is None else args.max_examples
+    with command(args.command_line, timeout=args.timeout, like=args.measure[0]) as cmd:
+        cmd([[1, 1, 0], [1, 0, 1]])  # a first request: a broken command is one line
+        table = audit(cmd, max_examples=max_examples, seed=args.seed, n_jobs=1)
     print(table.to_json(indent=2) if args.json else table)
     return 1 if table.disagreements else 0
 
@@ -115,6 +148,22 @@ def add_parser(subparsers) -> None:
         action="append",
         metavar="NAME",
         help="only this registered measure (repeatable)",
+    )
+    p.add_argument(
+        "--command",
+        dest="command_line",
+        default=None,
+        metavar="'COMMAND LINE'",
+        help="audit an implementation in any language: a command reading one JSON "
+        "object per line and writing one value per line (as propstab agree), "
+        "against the claims of the one --measure it implements",
+    )
+    p.add_argument(
+        "--timeout",
+        type=float,
+        default=60.0,
+        metavar="SECONDS",
+        help="with --command: seconds it may take to answer one request (default 60)",
     )
     p.add_argument("--json", action="store_true", help="print the rows as JSON")
     p.add_argument(

@@ -10,7 +10,7 @@ from typing import Any, Callable, Mapping, Optional, Tuple
 from .._utils.exceptions import RReferenceError, UndefinedMeasureWarning
 from ..registry._registry import MeasureInfo
 from .._data.convert_rankings import as_input
-from ..search import Found, search
+from ..testing._agree import first_disagreement
 from ._call import RValue, formals
 from ._defects import expected_differences_for
 from ._reference import reference_value
@@ -144,36 +144,18 @@ def evaluate(info: MeasureInfo, ref: Reference, case: Case, tolerance: float) ->
     return Outcome(case, py, warned, r, error, rel, expected, status)
 
 
-class Mismatch(Found):
-    """A case on which propstab and R disagree (outside the documented differences)."""
-
-    def __init__(self, outcome: Outcome):
-        super().__init__(
-            outcome.case,
-            (outcome.propstab, outcome.r),
-            f"propstab and R differ by {outcome.relative_difference:.3g}",
-        )
-        self.outcome = outcome
-
-
 def generated_outcome(info, ref, tolerance, max_examples, seed, record) -> Optional[Outcome]:
-    """The minimal disagreeing generated case (shrunk by the search), or None; every
-    evaluated case is passed to ``record``. An R failure stops the search and is raised
-    outside it (no shrinking over a broken R, no flakiness)."""
-    failed: "list[RReferenceError]" = []
-
-    def probe(case):
-        if failed:  # R failed: no more calls, nothing to shrink
-            return None
-        try:
-            outcome = evaluate(info, ref, case, tolerance)
-        except RReferenceError as exc:
-            failed.append(exc)
-            return None
-        record(outcome)
-        return Mismatch(outcome) if outcome.status == "mismatch" else None
-
-    found = search(case_strategy(info), probe, max_examples=max_examples, seed=seed)
-    if failed:
-        raise failed[0]
-    return found.outcome if isinstance(found, Mismatch) else None
+    """The minimal disagreeing generated case, or None: the differential search of
+    :func:`propstab.testing.assert_agrees` (:func:`propstab.testing._agree.first_disagreement`)
+    with R as the implementation checked and the measure's declared differences as the
+    expected ones. Every evaluated case is passed to ``record``. An R failure stops the
+    search and is raised outside it (no shrinking over a broken R, no flakiness)."""
+    return first_disagreement(
+        case_strategy(info),
+        lambda case: evaluate(info, ref, case, tolerance),
+        max_examples=max_examples,
+        seed=seed,
+        disagrees=lambda outcome: outcome.status == "mismatch",
+        record=record,
+        abort=(RReferenceError,),
+    )

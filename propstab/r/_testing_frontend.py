@@ -15,6 +15,7 @@ from ._frontend import run_entry, runs_selection
 
 __all__ = [
     "R_NAMES",
+    "expect_agrees",
     "expect_measure_properties",
     "expect_not_less_stable",
     "expect_stable",
@@ -196,8 +197,71 @@ def violation_message(name: str, axiom: str, reason: str, counterexample: str, v
     )
 
 
+def expect_agrees(
+    fun,
+    measure: str,
+    *,
+    input: str = "matrix",
+    base: int = 1,
+    options=None,
+    max_examples: int = 200,
+    seed: int = 0,
+    atol: float = 1e-9,
+    rtol: float = 1e-9,
+    name: str = "fun",
+) -> dict:
+    """:func:`propstab.testing.agreement` of an R function (reticulate passes it as a
+    Python callable: a matrix arrives as an integer matrix, sets as a list of integer
+    vectors): ``passed``, ``message`` (the shrunk case with its R code), ``text`` (the
+    summary), ``n_examples``, ``n_undefined``, ``largest_difference``.
+
+    Examples
+    --------
+    >>> from propstab.r._testing_frontend import expect_agrees
+    >>> out = expect_agrees(lambda Z: 0.5, "nogueira", max_examples=20, name="half")
+    >>> out["passed"]
+    False
+    >>> print(out["message"].splitlines()[-1].split("  # ")[0])
+      half(rbind(c(0L), c(0L)))
+    """
+    from ..testing._agree import agreement, counterexample_lines
+
+    res = agreement(
+        fun,
+        measure,
+        options=dict(options or {}),
+        atol=atol,
+        rtol=rtol,
+        max_examples=int(max_examples),
+        random_state=int(seed),
+        input=input,
+        base=int(base),
+        name=name,
+        language="R",
+    )
+    message = (
+        f"{name} agrees with propstab's {res.measure} on {res.n_examples} cases"
+        if res.agrees
+        else f"{name} disagrees with propstab's {res.measure}\n"
+        + "\n".join(counterexample_lines(res))
+    )
+    return {
+        "passed": res.agrees,
+        "message": message,
+        "text": str(res),
+        "n_examples": res.n_examples,
+        "n_undefined": res.n_undefined,
+        "largest_difference": res.largest_difference,
+    }
+
+
 #: the R package's names of the expectations' arguments
-R_NAMES = {"at_least": "at.least", "confidence": "confidence", "margin": "margin"}
+R_NAMES = {
+    "at_least": "at.least",
+    "confidence": "confidence",
+    "margin": "margin",
+    "max_examples": "max.examples",
+}
 
 
 def _r_named(function):
@@ -213,7 +277,13 @@ def _r_named(function):
 
 _ENTRY_POINTS = {
     f.__name__: _r_named(f)
-    for f in (expect_stable, expect_not_less_stable, expect_measure_properties, violation_message)
+    for f in (
+        expect_stable,
+        expect_not_less_stable,
+        expect_measure_properties,
+        violation_message,
+        expect_agrees,
+    )
 }
 
 

@@ -9,8 +9,18 @@ from ._assertions import (  # noqa: F401
     parametrize_with_checks,
 )
 from ._baselines import Baseline, BaselineMismatchError, fingerprint, selector_parameters
+from ._agree import Agreement, DisagreementError, agreement, assert_agrees
+from ._command import Command, CommandError, ProtocolError, command
 
 __all__ = [
+    "Agreement",
+    "Command",
+    "CommandError",
+    "DisagreementError",
+    "ProtocolError",
+    "agreement",
+    "assert_agrees",
+    "command",
     "Baseline",
     "BaselineMismatchError",
     "NonInferiorityResult",
