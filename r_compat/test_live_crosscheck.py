@@ -160,7 +160,8 @@ def test_exact_adjusted_intersections_equal_stabm_enumeration(measure):
 )
 def test_exact_correction_on_full_and_empty_runs_equals_stabm(measure):
     """Generated runs that are all-selected or empty (each pair determined under H0, so
-    E[score] is the score) at values of d where a rounded sum of probabilities missed 1: NaN exactly where stabm gives NA, the same value elsewhere. Davis and
+    E[score] is the score) at values of d where a rounded sum of probabilities missed 1:
+    NaN exactly where stabm gives NA, the same value elsewhere. Davis and
     Novovicova on two runs only (for M > 2 stabm's pairwise expectation differs, a
     documented difference)."""
     rng = np.random.default_rng(sum(map(ord, measure)))

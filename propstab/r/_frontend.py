@@ -1,3 +1,5 @@
+# Long module: every entry point the R package calls (one function per R function, with its
+# argument translation), kept in one place so that the R side has one door into Python.
 """The Python half of propstab's R package (``rpackage/`` in the repository).
 
 The R package ``propstab`` calls these functions through reticulate (R -> Python, the
