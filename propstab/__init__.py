@@ -56,6 +56,7 @@ _LAZY = {
     # sampled pairs (issue 24)
     "SampledPairsEstimate": "propstab.inference",
     "SampledPairsWarning": "propstab._exceptions",
+    "CheckpointWarning": "propstab._exceptions",
     # calibrated stability selection
     "stability_score": "propstab.calibration",
 }

@@ -21,10 +21,11 @@ import numpy as np
 
 from ._checks import check_n_jobs, fail, seed_sequence, shown
 from ._exceptions import InvalidParameterError, UndefinedMeasureWarning, warn
-from ._execution import check_checkpoint_seed
+from ._utils.checkpoint import CHECKPOINT, check_checkpoint_seed
 from ._params import (Boolean, Callable, Checked, Integral, Interval, Options, RandomState,
                       Real, validate_params)
 from ._text import Summary, interval, number, summary, table_lines
+from .resampling._runner import MAX_RUNS
 from .selectors import clone, run_seeds, seeded, support_of
 
 __all__ = ["StabilityGridSearch"]
@@ -110,8 +111,8 @@ def _arguments(estimator, param_grid, *, rule="1se", measure="nogueira", n_runs=
 #: The declared rules of :class:`StabilityGridSearch`'s parameters, checked by ``fit``
 #: (scikit-learn's convention: ``__init__`` only stores them). The arguments passed on
 #: to :func:`propstab.assess` (``measure``, ``scheme``, ``fraction``, ``scoring``,
-#: ``downstream``, ``top_k``, ``threshold``, ``backend``, ``checkpoint``) are checked
-#: there, by name.
+#: ``downstream``, ``top_k``, ``threshold``, ``backend``) are checked there, by name;
+#: ``checkpoint`` here too, before any fit.
 CONSTRAINTS = {
     "estimator": Checked(_check_estimator, "a scikit-learn estimator",
                          invalid=(None, 5, "lasso", len)),
@@ -119,12 +120,13 @@ CONSTRAINTS = {
                           invalid=(None, 5, "C", [], {"no_such_parameter": [1, 2]},
                                    {"alpha": 0.1}), reads=("estimator",)),
     "rule": [Options(*RULES), Callable("a function of the results frame")],
-    "n_runs": [Interval(Integral, 2, None), None],
+    "n_runs": [Interval(Integral, 2, MAX_RUNS), None],
     "confidence_level": Interval(Real, 0.0, 1.0, closed="neither"),
     "random_state": RandomState(),
     "n_jobs": [Checked(_check_jobs, "a non-zero integer", invalid=(0, 1.5, "2")), None],
     "progress": Boolean(none=True),
     "refit": Boolean(),
+    "checkpoint": CHECKPOINT,
 }
 
 _checked_arguments = validate_params(CONSTRAINTS, function="StabilityGridSearch")(_arguments)
@@ -202,7 +204,7 @@ class StabilityGridSearch(*_BASES):
         The stability measure (:func:`propstab.estimate`).
     n_runs : int, optional
         M, the number of resamples, the same for every candidate: 100 by default, or a
-        splitter's number of splits.
+        splitter's number of splits; at most 10**6.
     scheme : str, callable or splitter, default "bootstrap"
         How the rows are resampled (:func:`propstab.resample`).
     fraction : float, optional
@@ -236,7 +238,10 @@ class StabilityGridSearch(*_BASES):
         manifest of its arguments): fitting again with the same arguments and directory
         after an interruption runs only the missing runs and chooses exactly as the
         uninterrupted search; a directory of another search is refused (ValueError
-        naming what differs). Needs a fixed ``random_state``.
+        naming what differs); a file, or a directory that cannot be created or
+        written, is refused. Read as :func:`propstab.resample` reads it: no code is
+        run, and a run's file that cannot be used is run again with a
+        :class:`~propstab.CheckpointWarning`. Needs a fixed ``random_state``.
 
     Attributes
     ----------

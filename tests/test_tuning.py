@@ -210,7 +210,7 @@ def test_single_candidate_and_refit_false(data):
 
 @pytest.mark.parametrize("argument, value, match", [
     ("rule", "best", "^rule: must be one of '1se', 'pareto' or a function"),
-    ("n_runs", 1, "^n_runs: must be >= 2; got 1"),
+    ("n_runs", 1, "^n_runs: must be >= 2 and <= 1000000; got 1"),
     ("confidence_level", 1.0, "^confidence_level: must be in \\(0.0, 1.0\\); got 1.0"),
     ("refit", "yes", "^refit: must be True or False"),
     ("param_grid", {"no_such": [1]}, "^param_grid: must name parameters of Lasso"),
@@ -256,7 +256,7 @@ def test_an_interrupted_search_resumes_to_the_uninterrupted_choice(data, tmp_pat
     _StopAfter.FITS.update(left=13, done=0)              # 13 of the 24 runs, then Ctrl-C
     with pytest.raises(KeyboardInterrupt):
         make(checkpoint=tmp_path).fit(X, y)
-    assert len(list(tmp_path.glob("selector-*/task-*.pkl"))) == 13
+    assert len(list(tmp_path.glob("selector-*/task-*.npz"))) == 13
     _StopAfter.FITS.update(left=None, done=0)
     resumed = make(checkpoint=tmp_path).fit(X, y)
     assert _StopAfter.FITS["done"] == 24 - 13 + 1          # the missing runs and the refit
@@ -285,7 +285,7 @@ def test_arguments_passed_on_are_checked_by_assess(data):
 
 def test_declared_rules_cover_the_own_arguments():
     assert {"estimator", "param_grid", "rule", "n_runs", "confidence_level", "random_state",
-            "n_jobs", "progress", "refit"} == set(CONSTRAINTS)
+            "n_jobs", "progress", "refit", "checkpoint"} == set(CONSTRAINTS)
 
 
 def test_plot_draws_every_candidate_and_marks_the_chosen(search):

@@ -1,0 +1,1 @@
+"""Shared internals of propstab (argument rules, execution, checkpoints, ...)."""
