@@ -180,7 +180,13 @@ def expected_seconds(subject: Subject, axiom: Axiom) -> float:
     return CHECK_SECONDS[kind][axiom]
 
 
-@validate_params({"max_examples": Interval(Integral, 1, None), "seed": Interval(Integral, 0, None),
+#: The most Hypothesis examples per check (``max_examples``): a check of 200 examples
+#: takes about a second, so 10**6 is already days of searching for the whole registry.
+MAX_EXAMPLES = 10 ** 6
+
+
+@validate_params({"max_examples": Interval(Integral, 1, MAX_EXAMPLES),
+                  "seed": Interval(Integral, 0, None),
                   "progress": Boolean(none=True), "n_jobs": N_JOBS, "backend": BACKEND})
 def audit(measures=None, *, max_examples: int = DEFAULT_MAX_EXAMPLES, seed: int = 0,
           axioms: Optional[Iterable] = None, progress=None, n_jobs=None, backend=None,
@@ -194,7 +200,7 @@ def audit(measures=None, *, max_examples: int = DEFAULT_MAX_EXAMPLES, seed: int 
         parameter values of :data:`VARIANTS`. A callable ``f(Z) -> float`` (Z a
         boolean ndarray) is audited without being registered.
     max_examples : int, default 200
-        Hypothesis examples per check.
+        Hypothesis examples per check, at most 10**6 (:data:`MAX_EXAMPLES`).
     seed : int, default 0
         The audit is reproducible for a fixed seed.
     axioms : iterable of Axiom or names, optional

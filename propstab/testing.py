@@ -43,6 +43,7 @@ from scipy import stats
 from ._api import MEASURE
 from ._convert_rankings import as_named_input
 from ._baselines import Baseline, BaselineMismatchError, fingerprint, selector_parameters
+from ._checks import fail
 from ._exceptions import InvalidParameterError
 from ._params import Boolean, Interval, Options, validate_params
 from ._registry import lookup
@@ -543,7 +544,9 @@ def assert_measure_properties(f, claims=None, **options):
     AssertionError
         With the shrunk counterexample of the first violated claim.
     ValueError, TypeError
-        Invalid arguments (as :func:`propstab.audit`).
+        Invalid arguments (as :func:`propstab.audit`), ``lower > upper`` among them;
+        ``f=None`` (a TypeError: the assertion is about one measure;
+        :func:`propstab.audit` audits them all).
 
     See Also
     --------
@@ -566,6 +569,11 @@ def assert_measure_properties(f, claims=None, **options):
     ...
     AssertionError: coverage claims MAXIMUM but it is violated: identical rows but value ...
     """
+    if f is None:          # audit(None) audits every registered measure: not this assertion
+        fail("f: must be a registered measure's name, a MeasureInfo or a function "
+             "f(Z) -> float; got None (to audit every registered measure, use "
+             "propstab.audit() or parametrize_with_checks())", TypeError,
+             function="assert_measure_properties")
     from .auditing import audit            # Hypothesis, only for the audit
     if claims is not None:
         options["claims"] = claims
@@ -587,7 +595,7 @@ def _check_claim(measure, *, axiom: Axiom, max_examples: int, seed: int) -> "Che
     return row
 
 
-@validate_params({"max_examples": Interval(Integral, 1, None),
+@validate_params({"max_examples": Interval(Integral, 1, 10 ** 6),    # as audit's
                   "seed": Interval(Integral, 0, None)})
 def parametrize_with_checks(measures=None, *, max_examples: int = 100, seed: int = 0,
                             **declaration):
