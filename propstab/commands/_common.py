@@ -33,6 +33,38 @@ MATRIX_OPTIONS = {
 IDENTITY = "identity"
 
 
+#: The options of :func:`add_reading_arguments` (their destinations).
+READING = ("n_features", "base", "feature_names", "scores", "index_col")
+
+
+def given(args, dest: str) -> bool:
+    """Whether the command line gave ``dest`` (:func:`propstab.cli.given_options`; without
+    that record, whether its value is set: not None, False or empty)."""
+    explicit = getattr(args, "given_options", None)
+    if explicit is not None:
+        return dest in explicit
+    return getattr(args, dest, None) not in (None, False, [], ())
+
+
+def flag(args, dest: str) -> str:
+    """The option's text on the command line (``--n-resamples``, ``--one-based``)."""
+    if dest == "base":
+        return f"--{getattr(args, dest, None) or 'zero'}-based"
+    return "--" + dest.replace("_", "-")
+
+
+def refuse_unused(args, dests: Sequence[str], why: str) -> None:
+    """Refuse, naming it, the first of ``dests`` that the command line gave: an option
+    that does not apply where it was given would otherwise be silently ignored."""
+    for dest in dests:
+        if given(args, dest):
+            name, value = flag(args, dest), getattr(args, dest, None)
+            if isinstance(value, list):
+                value = value[0] if value else None
+            shown = name if value in (None, True) or dest == "base" else f"{name} {value}"
+            fail(f"{name}: {why}; got {shown}", argument=name)
+
+
 def positive_int(text: str) -> int:
     """argparse type: an integer >= 1."""
     try:
@@ -101,6 +133,16 @@ def read_inputs(args, paths: Sequence[str], kind: str = "selection") -> Tuple[
     For a measure of the ranking family (``kind="ranking"``) the files are rank tables
     (:func:`propstab._readers.read_rankings`, ``--scores`` for scores).
     """
+    if kind == "ranking":
+        refuse_unused(args, ("n_features", "base"), "not used by a measure of the ranking "
+                      "family (its files are rank tables: runs as rows, features as columns)")
+    else:
+        refuse_unused(args, ("scores",), "only for a measure of the ranking family (spearman, "
+                      "kendall, ...), whose files may hold scores instead of ranks")
+    index_lines = kind != "ranking" and (args.n_features is not None or args.base is not None)
+    if not any(_is_table(path, index_lines) for path in paths):
+        refuse_unused(args, ("index_col",), "only for a table file (.csv, .tsv, .txt) read as "
+                      "a table, and none is")
     given = read_feature_names(args.feature_names) if args.feature_names else None
     if kind == "ranking":
         return [read_rankings(path, kind="scores" if args.scores else "ranks",
@@ -140,6 +182,12 @@ def read_inputs(args, paths: Sequence[str], kind: str = "selection") -> Tuple[
                 fail(f"--similarity {sim.path}: its feature names differ from "
                      f"those of {f.path}", argument="--similarity")
     return files, sim
+
+
+def _is_table(path: str, index_lines: bool) -> bool:
+    """Whether ``path`` is read as a table (the files ``--index-col`` applies to)."""
+    ext = "." + str(path).lower().rsplit(".", 1)[-1]
+    return ext not in (".json", ".npy", ".npz") and not index_lines
 
 
 def _parse_value(info: MeasureInfo, p, text: str):
