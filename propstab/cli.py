@@ -93,7 +93,7 @@ def given_options(parser: argparse.ArgumentParser, argv, command: str) -> frozen
 
 
 #: The library's argument names that a subcommand's option of another name sets.
-LIBRARY_NAMES = {"confidence_level": "confidence", "random_state": "seed"}
+LIBRARY_NAMES = {"confidence_level": "confidence", "random_state": "seed", "measures": "measure"}
 
 
 def option_names(parser: argparse.ArgumentParser, command: str) -> dict:

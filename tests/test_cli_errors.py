@@ -280,7 +280,7 @@ def test_bad_similarity_files(good, tmp_path, capsys):
 def test_unknown_measure_and_confidence(good, capsys):
     fails(capsys, ["estimate", good, "--measure", "nogeuira"], "measure", "'nogeuira'",
           "Did you mean 'nogueira'")
-    fails(capsys, ["estimate", good, "--confidence", "1.5"], "confidence_level", "(0, 1)",
+    fails(capsys, ["estimate", good, "--confidence", "1.5"], "--confidence", "(0, 1)",
           "1.5")
 
 

@@ -945,6 +945,7 @@ NOT_FUZZED = {
     "RReference": "a dataclass naming an R function (register's input)",
     "Selection": "built by as_selection, which is fuzzed",
     "UndefinedMeasureWarning": "a warning class",
+    "CheckpointWarning": "a warning class",
     "InvalidParameterError": "the error class of invalid arguments",
     "measures": "the module; each measure is fuzzed",
     "AuditTable": "built by audit; its methods are fuzzed",
