@@ -16,6 +16,7 @@ from .._readers import (SELECTION_SUFFIXES, SIMILARITY_SUFFIXES, SelectionFile,
 from .._registry import MeasureInfo, list_measures
 from .._validation import check_options
 from .._checks import fail
+from .._exceptions import InvalidParameterError
 
 READ_HELP = (
     f"a selection file ({', '.join(SELECTION_SUFFIXES)}): a 0/1 table with one row per run "
@@ -150,7 +151,10 @@ def read_inputs(args, paths: Sequence[str], kind: str = "selection") -> Tuple[
                 for path in paths], None
     sim = None
     if args.similarity and args.similarity != IDENTITY:
-        sim = read_similarity(args.similarity, index_col="auto")
+        try:
+            sim = read_similarity(args.similarity, index_col="auto")
+        except InvalidParameterError as error:     # the file's error, under its option
+            fail(f"--similarity {error}", error, argument="--similarity")
         if given is not None and sim.feature_names is not None and \
                 tuple(sim.feature_names) != tuple(given):
             fail(f"--similarity {args.similarity}: its feature names differ from "
