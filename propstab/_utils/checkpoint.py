@@ -194,6 +194,10 @@ def task_digest(*parts) -> str:
 # a task's output as arrays plus a JSON tree
 
 
+class _Unusable(Exception):
+    """Why a task file is not used (the text of the warning)."""
+
+
 def _encode(value, arrays: list):
     """``value`` as a JSON tree, its arrays appended to ``arrays`` (referred to by
     position). Only data: None, booleans, numbers, text, arrays of a non-object dtype,
@@ -208,18 +212,19 @@ def _encode(value, arrays: list):
         return float(value)
     if isinstance(value, np.ndarray):
         if value.dtype.hasobject:
-            raise TypeError(f"checkpoint: cannot store an array of dtype {value.dtype}")
+            raise RuntimeError(f"checkpoint: cannot store an array of dtype {value.dtype}")
         arrays.append(value)
         return {"array": len(arrays) - 1}
     if isinstance(value, (tuple, list)):
         return {type(value).__name__: [_encode(v, arrays) for v in value]}
     if isinstance(value, Mapping) and all(isinstance(k, str) for k in value):
         return {"dict": {k: _encode(v, arrays) for k, v in value.items()}}
-    raise TypeError(f"checkpoint: cannot store a task output of type {type(value).__name__}")
+    raise RuntimeError(f"checkpoint: cannot store a task output of type "
+                       f"{type(value).__name__}")           # a task of propstab's returns data
 
 
 def _decode(tree, arrays: Mapping[str, np.ndarray]):
-    """The inverse of :func:`_encode` (a ValueError for a tree it does not write)."""
+    """The inverse of :func:`_encode` (:class:`_Unusable` for a tree it does not write)."""
     if tree is None or isinstance(tree, (bool, int, float, str)):
         return tree
     if isinstance(tree, dict) and len(tree) == 1:
@@ -231,7 +236,7 @@ def _decode(tree, arrays: Mapping[str, np.ndarray]):
             return tuple(items) if kind == "tuple" else items
         if kind == "dict" and isinstance(content, dict):
             return {k: _decode(v, arrays) for k, v in content.items()}
-    raise ValueError(f"an unknown entry {str(tree)[:40]!r}")
+    raise _Unusable(f"cannot be read (an unknown entry {str(tree)[:40]!r})")
 
 
 def make_directory(path: str, *, argument: str = "checkpoint", function=None) -> str:
@@ -244,10 +249,6 @@ def make_directory(path: str, *, argument: str = "checkpoint", function=None) ->
         fail(f"{argument}: the directory {path!r} cannot be created ({exc.strerror or exc})",
              function=function)
     return path
-
-
-class _Unusable(Exception):
-    """Why a task file is not used (the text of the warning)."""
 
 
 class Checkpoint:
@@ -326,11 +327,11 @@ class Checkpoint:
                 stored = json.loads(f.read(1 << 20).decode("utf-8"))
             if not (isinstance(stored, dict)
                     and all(isinstance(v, str) for v in stored.values())):
-                raise ValueError("not a mapping of names to texts")
-        except (OSError, ValueError) as exc:
+                raise _Unusable("not a mapping of names to texts")
+        except (OSError, ValueError, _Unusable) as exc:
+            why = str(exc) if isinstance(exc, _Unusable) else f"{type(exc).__name__}: {exc}"
             fail(f"{self.argument}: {path!r} is not the manifest of a propstab checkpoint "
-                 f"({type(exc).__name__}: {exc}); use another directory, or delete this one "
-                 f"to start again")
+                 f"({why}); use another directory, or delete this one to start again")
         return stored
 
     def __getstate__(self):
