@@ -16,8 +16,14 @@ import numpy as np
 import pytest
 
 import shared  # tests/shared.py
-from propstab import (CheckpointWarning, InvalidParameterError, StabilityGridSearch,
-                      StabilitySelection, assess, resample)
+from propstab import (
+    CheckpointWarning,
+    InvalidParameterError,
+    StabilityGridSearch,
+    StabilitySelection,
+    assess,
+    resample,
+)
 from propstab._utils.checkpoint import FORMAT, VERSION, Checkpoint, check_checkpoint
 
 
@@ -33,38 +39,56 @@ def _data():
 # ----------------------------------------------------------------------------------
 # the argument
 
+
 def _calls(X, y, where):
     """Every entry point that takes checkpoint=, called with ``where``."""
     from sklearn.linear_model import Lasso
+
     return {
         "resample": lambda: resample(top2, X, y, n_runs=4, random_state=0, checkpoint=where),
         "assess": lambda: assess(top2, X, y, n_runs=4, random_state=0, checkpoint=where),
-        "assess(mapping)": lambda: assess({"a": top2, "b": top2}, X, y, n_runs=4,
-                                          random_state=0, checkpoint=where),
+        "assess(mapping)": lambda: assess(
+            {"a": top2, "b": top2}, X, y, n_runs=4, random_state=0, checkpoint=where
+        ),
         "StabilitySelection": lambda: StabilitySelection(
-            Lasso(), n_subsamples=2, n_alphas=3, random_state=0,
-            checkpoint=where).fit(X, y),
+            Lasso(), n_subsamples=2, n_alphas=3, random_state=0, checkpoint=where
+        ).fit(X, y),
         "StabilityGridSearch": lambda: StabilityGridSearch(
-            Lasso(), {"alpha": [0.1, 0.2]}, n_runs=4, random_state=0,
-            checkpoint=where).fit(X, y),
+            Lasso(), {"alpha": [0.1, 0.2]}, n_runs=4, random_state=0, checkpoint=where
+        ).fit(X, y),
     }
 
 
 def _bad_paths(tmp_path):
     afile = tmp_path / "afile"
     afile.write_text("not a directory")
-    return {"empty": ("", "non-empty"), "blank": ("  ", "non-empty"),
-            "a file": (str(afile), "which is a file"),
-            "under a file": (str(afile / "sub"), "is a file"),
-            "under /dev/null": (os.path.join(os.devnull, "x"), "is a file"),
-            "in /proc": ("/proc/propstab-cannot-create", "cannot be created"),
-            "a number": (5, "must be a directory path"),
-            "bytes": (b"dir", "must be a directory path"),
-            "NUL": ("a\0b", "NUL")}
+    return {
+        "empty": ("", "non-empty"),
+        "blank": ("  ", "non-empty"),
+        "a file": (str(afile), "which is a file"),
+        "under a file": (str(afile / "sub"), "is a file"),
+        "under /dev/null": (os.path.join(os.devnull, "x"), "is a file"),
+        "in /proc": ("/proc/propstab-cannot-create", "cannot be created"),
+        "a number": (5, "must be a directory path"),
+        "bytes": (b"dir", "must be a directory path"),
+        "NUL": ("a\0b", "NUL"),
+    }
 
 
-@pytest.mark.parametrize("kind", ["empty", "blank", "a file", "under a file", "under /dev/null",
-                                  "in /proc", "a number", "bytes", "NUL"])
+@pytest.mark.parametrize(
+    "kind",
+    [
+        "empty",
+        "blank",
+        "a file",
+        "under a file",
+        "under /dev/null",
+        "in /proc",
+        "a number",
+        "bytes",
+        "NUL",
+    ],
+)
 def test_a_bad_checkpoint_path_is_refused_by_every_entry_point(kind, tmp_path, monkeypatch):
     X, y = _data()
     monkeypatch.chdir(tmp_path)
@@ -77,26 +101,33 @@ def test_a_bad_checkpoint_path_is_refused_by_every_entry_point(kind, tmp_path, m
         assert str(caught.value).startswith("checkpoint: "), (entry, str(caught.value))
         if isinstance(where, str) and where.strip() and "\0" not in where:
             assert repr(where) in str(caught.value), (entry, str(caught.value))
-    assert sorted(os.listdir(tmp_path)) == before       # nothing written (no selector-0/)
+    assert sorted(os.listdir(tmp_path)) == before  # nothing written (no selector-0/)
 
 
 def test_an_unwritable_directory_is_refused(tmp_path, monkeypatch):
     locked = tmp_path / "locked"
     locked.mkdir()
     locked.chmod(0o500)
-    if os.access(locked, os.W_OK):                      # root: simulate what a user meets
+    if os.access(locked, os.W_OK):  # root: simulate what a user meets
         real = os.access
-        monkeypatch.setattr(os, "access", lambda p, mode, **kw: False
-                            if os.fspath(p).startswith(str(locked)) and mode & os.W_OK
-                            else real(p, mode, **kw))
+        monkeypatch.setattr(
+            os,
+            "access",
+            lambda p, mode, **kw: False
+            if os.fspath(p).startswith(str(locked)) and mode & os.W_OK
+            else real(p, mode, **kw),
+        )
     X, y = _data()
     for call in _calls(X, y, str(locked)).values():
-        with pytest.raises(InvalidParameterError, match=r"checkpoint: the directory .*locked.* "
-                                                        r"is not writable"):
+        with pytest.raises(
+            InvalidParameterError,
+            match=r"checkpoint: the directory .*locked.* " r"is not writable",
+        ):
             call()
     for call in _calls(X, y, str(locked / "new")).values():
-        with pytest.raises(InvalidParameterError, match=r"cannot be created: .*locked.* is not "
-                                                        r"writable"):
+        with pytest.raises(
+            InvalidParameterError, match=r"cannot be created: .*locked.* is not " r"writable"
+        ):
             call()
     locked.chmod(0o700)
 
@@ -104,8 +135,13 @@ def test_an_unwritable_directory_is_refused(tmp_path, monkeypatch):
 def test_the_rule_is_declared():
     from propstab._params import parameter_constraints
     from propstab.tuning import CONSTRAINTS
-    for rules in (parameter_constraints(resample), parameter_constraints(assess),
-                  StabilitySelection.parameter_constraints, CONSTRAINTS):
+
+    for rules in (
+        parameter_constraints(resample),
+        parameter_constraints(assess),
+        StabilitySelection.parameter_constraints,
+        CONSTRAINTS,
+    ):
         assert "checkpoint" in rules
     assert check_checkpoint("checkpoint", os.curdir) == os.curdir
 
@@ -113,14 +149,16 @@ def test_the_rule_is_declared():
 # ----------------------------------------------------------------------------------
 # the format and the rule for files that cannot be used
 
+
 def _task_files(folder):
     return sorted(p for p in os.listdir(folder) if p.startswith("task-"))
 
 
 def _resample(folder, **kw):
     X, y = _data()
-    return resample(top2, X, y, n_runs=6, random_state=3, checkpoint=folder,
-                    keep_importances=False, **kw)
+    return resample(
+        top2, X, y, n_runs=6, random_state=3, checkpoint=folder, keep_importances=False, **kw
+    )
 
 
 def _same(a, b):
@@ -142,8 +180,11 @@ class _Marker:
 
 
 def _npz(path, head, **arrays):
-    payload = {} if head is None else {
-        "header": np.frombuffer(json.dumps(head).encode(), dtype=np.uint8)}
+    payload = (
+        {}
+        if head is None
+        else {"header": np.frombuffer(json.dumps(head).encode(), dtype=np.uint8)}
+    )
     payload.update(arrays)
     with open(path, "wb") as f:
         np.savez(f, **payload)
@@ -166,7 +207,7 @@ def _corruptions(tmp_path):
     def truncate(folder):
         path = os.path.join(folder, "task-2.npz")
         data = open(path, "rb").read()
-        open(path, "wb").write(data[:len(data) // 2])
+        open(path, "wb").write(data[: len(data) // 2])
 
     def from_another_call(folder):
         other = tmp_path / "other"
@@ -182,46 +223,91 @@ def _corruptions(tmp_path):
         "junk": (write(b"\x00junk" * 7), "cannot be read"),
         "a pickle that runs code": (write(pickle.dumps(_Marker(marker))), "cannot be read"),
         "truncated": (truncate, "cannot be read"),
-        "a FIFO": (lambda folder: (os.remove(os.path.join(folder, "task-2.npz")),
-                                   os.mkfifo(os.path.join(folder, "task-2.npz"))),
-                   "not a regular file"),
-        "a dangling link": (lambda folder: (os.remove(os.path.join(folder, "task-2.npz")),
-                                            os.symlink(os.path.join(folder, "nowhere"),
-                                                       os.path.join(folder, "task-2.npz"))),
-                            "cannot be read"),
-        "a link to a system file": (lambda folder: (
-            os.remove(os.path.join(folder, "task-2.npz")),
-            os.symlink("/etc/hostname", os.path.join(folder, "task-2.npz"))), "cannot be read"),
-        "an npz without header": (lambda folder: _npz(os.path.join(folder, "task-2.npz"),
-                                                      None, a0=np.arange(3)),
-                                  "not a propstab checkpoint file"),
-        "an object array": (lambda folder: _npz(
-            os.path.join(folder, "task-2.npz"),
-            {"format": FORMAT, "version": VERSION, "key": 2, "value": {"array": 0}},
-            a0=np.array([_Marker(marker)], dtype=object)), "cannot be read|another call"),
-        "a header that is not JSON": (lambda folder: _npz(
-            os.path.join(folder, "task-2.npz"), None,
-            header=np.frombuffer(b"{not json", dtype=np.uint8)), "cannot be read"),
-        "another format": (lambda folder: rewrite_header(folder, format="other"),
-                           "not a propstab checkpoint file"),
-        "another version": (lambda folder: rewrite_header(folder, version=VERSION + 1),
-                            "format version"),
+        "a FIFO": (
+            lambda folder: (
+                os.remove(os.path.join(folder, "task-2.npz")),
+                os.mkfifo(os.path.join(folder, "task-2.npz")),
+            ),
+            "not a regular file",
+        ),
+        "a dangling link": (
+            lambda folder: (
+                os.remove(os.path.join(folder, "task-2.npz")),
+                os.symlink(os.path.join(folder, "nowhere"), os.path.join(folder, "task-2.npz")),
+            ),
+            "cannot be read",
+        ),
+        "a link to a system file": (
+            lambda folder: (
+                os.remove(os.path.join(folder, "task-2.npz")),
+                os.symlink("/etc/hostname", os.path.join(folder, "task-2.npz")),
+            ),
+            "cannot be read",
+        ),
+        "an npz without header": (
+            lambda folder: _npz(os.path.join(folder, "task-2.npz"), None, a0=np.arange(3)),
+            "not a propstab checkpoint file",
+        ),
+        "an object array": (
+            lambda folder: _npz(
+                os.path.join(folder, "task-2.npz"),
+                {"format": FORMAT, "version": VERSION, "key": 2, "value": {"array": 0}},
+                a0=np.array([_Marker(marker)], dtype=object),
+            ),
+            "cannot be read|another call",
+        ),
+        "a header that is not JSON": (
+            lambda folder: _npz(
+                os.path.join(folder, "task-2.npz"),
+                None,
+                header=np.frombuffer(b"{not json", dtype=np.uint8),
+            ),
+            "cannot be read",
+        ),
+        "another format": (
+            lambda folder: rewrite_header(folder, format="other"),
+            "not a propstab checkpoint file",
+        ),
+        "another version": (
+            lambda folder: rewrite_header(folder, version=VERSION + 1),
+            "format version",
+        ),
         "another call": (from_another_call, "written by another call"),
         "another task": (another_task, "holds the task 3, not 2"),
-        "another resample": (lambda folder: rewrite_header(folder, task="0" * 64),
-                             "another resample or seed"),
-        "a broken value": (lambda folder: rewrite_header(folder, value={"array": 99}),
-                           "cannot be read"),
-        "an unknown entry": (lambda folder: rewrite_header(folder, value={"code": "x"}),
-                             "cannot be read"),
+        "another resample": (
+            lambda folder: rewrite_header(folder, task="0" * 64),
+            "another resample or seed",
+        ),
+        "a broken value": (
+            lambda folder: rewrite_header(folder, value={"array": 99}),
+            "cannot be read",
+        ),
+        "an unknown entry": (
+            lambda folder: rewrite_header(folder, value={"code": "x"}),
+            "cannot be read",
+        ),
     }, marker
 
 
-CORRUPTIONS = ["empty", "junk", "a pickle that runs code", "truncated", "a FIFO",
-               "a dangling link", "a link to a system file",
-               "an npz without header", "an object array", "a header that is not JSON",
-               "another format", "another version", "another call", "another task",
-               "another resample", "a broken value", "an unknown entry"]
+CORRUPTIONS = [
+    "empty",
+    "junk",
+    "a pickle that runs code",
+    "truncated",
+    "a FIFO",
+    "a dangling link",
+    "a link to a system file",
+    "an npz without header",
+    "an object array",
+    "a header that is not JSON",
+    "another format",
+    "another version",
+    "another call",
+    "another task",
+    "another resample",
+    "a broken value",
+    "an unknown entry",
+]
 
 
 @pytest.mark.parametrize("kind", CORRUPTIONS)
@@ -236,14 +322,14 @@ def test_a_task_file_that_cannot_be_used_is_run_again_with_a_warning(kind, tmp_p
         warnings.simplefilter("always")
         again = _resample(folder)
     _same(whole, again)
-    assert not os.path.exists(marker)                  # no code ran on load
+    assert not os.path.exists(marker)  # no code ran on load
     ours = [w for w in caught if issubclass(w.category, CheckpointWarning)]
     assert len(ours) == 1, [str(w.message) for w in caught]
     text = str(ours[0].message)
     assert text.startswith("checkpoint: the task file ")
     assert repr(str(folder / "task-2.npz")) in text
     assert __import__("re").search(says, text), text
-    with warnings.catch_warnings():                    # rewritten: read silently now
+    with warnings.catch_warnings():  # rewritten: read silently now
         warnings.simplefilter("error", CheckpointWarning)
         _same(whole, _resample(folder))
 
@@ -253,8 +339,10 @@ def test_a_directory_in_place_of_a_task_file_is_refused_naming_it(tmp_path):
     _resample(folder)
     os.remove(folder / "task-2.npz")
     os.mkdir(folder / "task-2.npz")
-    with pytest.raises(InvalidParameterError, match=r"checkpoint: '.*task-2.npz' is a "
-                                                    r"directory where a task file belongs"):
+    with pytest.raises(
+        InvalidParameterError,
+        match=r"checkpoint: '.*task-2.npz' is a " r"directory where a task file belongs",
+    ):
         _resample(folder)
 
 
@@ -263,9 +351,12 @@ def test_a_manifest_that_cannot_be_read_is_refused_naming_the_file(tmp_path):
     _resample(folder)
     for content in (b"", b"{", b"[1, 2]", b'{"a": 1}', pickle.dumps({"a": "b"})):
         (folder / "manifest.json").write_bytes(content)
-        with pytest.raises(InvalidParameterError, match=r"checkpoint: '.*manifest.json' is not "
-                                                        r"the manifest of a propstab "
-                                                        r"checkpoint") as caught:
+        with pytest.raises(
+            InvalidParameterError,
+            match=r"checkpoint: '.*manifest.json' is not "
+            r"the manifest of a propstab "
+            r"checkpoint",
+        ) as caught:
             _resample(folder)
         assert caught.value.argument == "checkpoint"
 
@@ -294,22 +385,39 @@ def test_a_task_file_is_arrays_and_a_json_header(tmp_path):
     manifest = json.loads((tmp_path / "manifest.json").read_text())
     assert manifest["checkpoint format"] == f"{FORMAT} {VERSION}"
     cp = Checkpoint(tmp_path / "raw", {"a": "1"})
-    value = (np.array([True, False]), (np.arange(3.0), "scores"), float("nan"), None,
-             ("ValueError", "msg", "fit", True, None), [1, 2.5], {"k": np.int64(3)})
+    value = (
+        np.array([True, False]),
+        (np.arange(3.0), "scores"),
+        float("nan"),
+        None,
+        ("ValueError", "msg", "fit", True, None),
+        [1, 2.5],
+        {"k": np.int64(3)},
+    )
     cp.save(7, value, "t")
     back = cp.load([7], ["t"])[7]
-    assert repr(back) == repr((np.array([True, False]), (np.arange(3.0), "scores"),
-                               float("nan"), None, ("ValueError", "msg", "fit", True, None),
-                               [1, 2.5], {"k": 3}))
+    assert repr(back) == repr(
+        (
+            np.array([True, False]),
+            (np.arange(3.0), "scores"),
+            float("nan"),
+            None,
+            ("ValueError", "msg", "fit", True, None),
+            [1, 2.5],
+            {"k": 3},
+        )
+    )
     with pytest.raises(RuntimeError, match="cannot store"):
         cp.save(8, object())
 
 
 def test_stability_selection_and_a_mapping_use_the_same_rule(tmp_path):
     from sklearn.linear_model import Lasso
+
     X, y = _data()
-    make = lambda **kw: StabilitySelection(Lasso(), n_subsamples=3, n_alphas=4,  # noqa: E731
-                                           random_state=0, **kw)
+    make = lambda **kw: StabilitySelection(
+        Lasso(), n_subsamples=3, n_alphas=4, random_state=0, **kw  # noqa: E731
+    )
     whole = make().fit(X, y)
     make(checkpoint=tmp_path / "ss").fit(X, y)
     (tmp_path / "ss" / "task-1.npz").write_bytes(b"")
@@ -327,10 +435,11 @@ def test_stability_selection_and_a_mapping_use_the_same_rule(tmp_path):
 # ----------------------------------------------------------------------------------
 # SIGKILL at random instants
 
+
 def _killed_at(folder, delay):
     """Fork a child that runs the checkpointed call; SIGKILL it after ``delay`` s."""
     pid = os.fork()
-    if pid == 0:                                        # the child: run, then leave at once
+    if pid == 0:  # the child: run, then leave at once
         try:
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
@@ -355,7 +464,7 @@ def test_a_run_killed_at_20_random_instants_resumes_to_the_uninterrupted_result(
     whole = _resample_long(None)
     start = time.perf_counter()
     _resample_long(tmp_path / "timing")
-    duration = time.perf_counter() - start              # a checkpointed run, in this process
+    duration = time.perf_counter() - start  # a checkpointed run, in this process
     rng = np.random.default_rng(2026)
     done_at_kill = []
     for trial in range(20):

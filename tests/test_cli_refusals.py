@@ -49,133 +49,200 @@ ALWAYS = {
 #: files' keys in braces are replaced by their paths.
 ROWS = {
     ("measures", "family"): [(["measures", "--family", "nosuch"], "--family")],
-    ("audit", "target"): [(["audit", "{func}", "--measure", "jaccard"], "FILE.py:FUNCTION"),
-                          (["audit", "nofile.py:f"], "nofile.py")],
+    ("audit", "target"): [
+        (["audit", "{func}", "--measure", "jaccard"], "FILE.py:FUNCTION"),
+        (["audit", "nofile.py:f"], "nofile.py"),
+    ],
     ("audit", "measure"): [(["audit", "--measure", "nosuch"], "--measure")],
-    ("audit", "max_examples"): [(["audit", "--measure", "jaccard", "--max-examples", "0"],
-                                 "--max-examples"),
-                                (["audit", "--measure", "jaccard", "--max-examples",
-                                  "10000000"], "--max-examples")],
-    ("audit", "seed"): [(["audit", "--measure", "jaccard", "--seed", "-1"], "--seed"),
-                        (["audit", "--measure", "jaccard", "--seed", "x"], "--seed")],
-    ("audit", "jobs"): [(["audit", "--measure", "jaccard", "--jobs", "0"], "--jobs"),
-                        (["audit", "--measure", "jaccard", "--jobs", "2", "--scheduler",
-                          "tcp://nowhere:1"], "--jobs")],
-    ("audit", "scheduler"): [(["audit", "--measure", "jaccard", "--jobs", "2", "--scheduler",
-                               "tcp://nowhere:1"], "--scheduler")],
+    ("audit", "max_examples"): [
+        (["audit", "--measure", "jaccard", "--max-examples", "0"], "--max-examples"),
+        (["audit", "--measure", "jaccard", "--max-examples", "10000000"], "--max-examples"),
+    ],
+    ("audit", "seed"): [
+        (["audit", "--measure", "jaccard", "--seed", "-1"], "--seed"),
+        (["audit", "--measure", "jaccard", "--seed", "x"], "--seed"),
+    ],
+    ("audit", "jobs"): [
+        (["audit", "--measure", "jaccard", "--jobs", "0"], "--jobs"),
+        (
+            ["audit", "--measure", "jaccard", "--jobs", "2", "--scheduler", "tcp://nowhere:1"],
+            "--jobs",
+        ),
+    ],
+    ("audit", "scheduler"): [
+        (
+            ["audit", "--measure", "jaccard", "--jobs", "2", "--scheduler", "tcp://nowhere:1"],
+            "--scheduler",
+        )
+    ],
     ("estimate", "file"): [(["estimate", "nofile.csv"], "nofile.csv")],
     ("estimate", "confidence"): [(["estimate", "{a}", "--confidence", "1.5"], "--confidence")],
     ("estimate", "measure"): [(["estimate", "{a}", "--measure", "nosuch"], "--measure")],
-    ("estimate", "similarity"): [(["estimate", "{a}", "--similarity", "identity"],
-                                  "--similarity")],
-    ("estimate", "threshold"): [(["estimate", "{a}", "--threshold", "0.5"], "--threshold"),
-                                (["estimate", "{a}", "--measure", "sechidis", "--similarity",
-                                  "identity", "--threshold", "2"], "--threshold")],
+    ("estimate", "similarity"): [
+        (["estimate", "{a}", "--similarity", "identity"], "--similarity")
+    ],
+    ("estimate", "threshold"): [
+        (["estimate", "{a}", "--threshold", "0.5"], "--threshold"),
+        (
+            [
+                "estimate",
+                "{a}",
+                "--measure",
+                "sechidis",
+                "--similarity",
+                "identity",
+                "--threshold",
+                "2",
+            ],
+            "--threshold",
+        ),
+    ],
     ("estimate", "option"): [(["estimate", "{a}", "--option", "nosuch=1"], "--option")],
-    ("estimate", "n_features"): [(["estimate", "{r}", "--measure", "spearman",
-                                   "--n-features", "6"], "--n-features")],
-    ("estimate", "base"): [(["estimate", "{r}", "--measure", "spearman", "--one-based"],
-                            "--one-based"),
-                           (["estimate", "{npy}", "--zero-based"], "--zero-based")],
-    ("estimate", "feature_names"): [(["estimate", "{a}", "--feature-names", "nofile.txt"],
-                                     "nofile.txt")],
+    ("estimate", "n_features"): [
+        (["estimate", "{r}", "--measure", "spearman", "--n-features", "6"], "--n-features")
+    ],
+    ("estimate", "base"): [
+        (["estimate", "{r}", "--measure", "spearman", "--one-based"], "--one-based"),
+        (["estimate", "{npy}", "--zero-based"], "--zero-based"),
+    ],
+    ("estimate", "feature_names"): [
+        (["estimate", "{a}", "--feature-names", "nofile.txt"], "nofile.txt")
+    ],
     ("estimate", "scores"): [(["estimate", "{a}", "--scores"], "--scores")],
-    ("estimate", "index_col"): [(["estimate", "{npy}", "--index-col", "none"], "--index-col"),
-                                (["estimate", "{a}", "--n-features", "8", "--index-col",
-                                  "auto"], "--index-col")],
+    ("estimate", "index_col"): [
+        (["estimate", "{npy}", "--index-col", "none"], "--index-col"),
+        (["estimate", "{a}", "--n-features", "8", "--index-col", "auto"], "--index-col"),
+    ],
     ("compare", "file1"): [(["compare", "nofile.csv", "{b}"], "nofile.csv")],
     ("compare", "file2"): [(["compare", "{a}", "nofile.csv"], "nofile.csv")],
-    ("compare", "alternative"): [(["compare", "{a}", "{b}", "--noninferiority", "0.1",
-                                   "--alternative", "less"], "--alternative"),
-                                 (["compare", "{a}", "{b}", "--alternative", "bigger"],
-                                  "--alternative")],
-    ("compare", "test"): [(["compare", "{a}", "{b}", "--noninferiority", "0.1", "--test",
-                            "permutation"], "--test"),
-                          (["compare", "{a}", "{b}", "--drop", "0.1", "--test", "auto"],
-                           "--test")],
-    ("compare", "n_resamples"): [(["compare", "{a}", "{b}", "--noninferiority", "0.1",
-                                   "--n-resamples", "5"], "--n-resamples"),
-                                 (["compare", "{a}", "{b}", "--test", "asymptotic",
-                                   "--n-resamples", "999"], "--n-resamples"),
-                                 (["compare", "{a}", "{b}", "--test", "permutation",
-                                   "--n-resamples", "5"], "--n-resamples")],
-    ("compare", "seed"): [(["compare", "{a}", "{b}", "--noninferiority", "0.1", "--seed",
-                            "-3"], "--seed"),
-                          (["compare", "{a}", "{b}", "--noninferiority", "0.1", "--seed",
-                            "0"], "--seed"),
-                          (["compare", "{a}", "{b}", "--test", "asymptotic", "--seed", "1"],
-                           "--seed"),
-                          (["compare", "{a}", "{b}", "--seed", "-3"], "--seed")],
-    ("compare", "noninferiority"): [(["compare", "{a}", "{b}", "--noninferiority", "nan"],
-                                     "--noninferiority"),
-                                    (["compare", "{a}", "{b}", "--noninferiority", "0.1",
-                                      "--drop", "0.1"], "--noninferiority")],
+    ("compare", "alternative"): [
+        (
+            ["compare", "{a}", "{b}", "--noninferiority", "0.1", "--alternative", "less"],
+            "--alternative",
+        ),
+        (["compare", "{a}", "{b}", "--alternative", "bigger"], "--alternative"),
+    ],
+    ("compare", "test"): [
+        (["compare", "{a}", "{b}", "--noninferiority", "0.1", "--test", "permutation"], "--test"),
+        (["compare", "{a}", "{b}", "--drop", "0.1", "--test", "auto"], "--test"),
+    ],
+    ("compare", "n_resamples"): [
+        (
+            ["compare", "{a}", "{b}", "--noninferiority", "0.1", "--n-resamples", "5"],
+            "--n-resamples",
+        ),
+        (
+            ["compare", "{a}", "{b}", "--test", "asymptotic", "--n-resamples", "999"],
+            "--n-resamples",
+        ),
+        (
+            ["compare", "{a}", "{b}", "--test", "permutation", "--n-resamples", "5"],
+            "--n-resamples",
+        ),
+    ],
+    ("compare", "seed"): [
+        (["compare", "{a}", "{b}", "--noninferiority", "0.1", "--seed", "-3"], "--seed"),
+        (["compare", "{a}", "{b}", "--noninferiority", "0.1", "--seed", "0"], "--seed"),
+        (["compare", "{a}", "{b}", "--test", "asymptotic", "--seed", "1"], "--seed"),
+        (["compare", "{a}", "{b}", "--seed", "-3"], "--seed"),
+    ],
+    ("compare", "noninferiority"): [
+        (["compare", "{a}", "{b}", "--noninferiority", "nan"], "--noninferiority"),
+        (
+            ["compare", "{a}", "{b}", "--noninferiority", "0.1", "--drop", "0.1"],
+            "--noninferiority",
+        ),
+    ],
     ("compare", "drop"): [(["compare", "{a}", "{b}", "--drop", "-1"], "--drop")],
-    ("compare", "confidence"): [(["compare", "{a}", "{b}", "--confidence", "0.3"],
-                                 "--confidence"),
-                                (["compare", "{a}", "{b}", "--confidence", "0.95"],
-                                 "--confidence"),
-                                (["compare", "{a}", "{b}", "--noninferiority", "0.1",
-                                  "--confidence", "0.3"], "--confidence")],
+    ("compare", "confidence"): [
+        (["compare", "{a}", "{b}", "--confidence", "0.3"], "--confidence"),
+        (["compare", "{a}", "{b}", "--confidence", "0.95"], "--confidence"),
+        (
+            ["compare", "{a}", "{b}", "--noninferiority", "0.1", "--confidence", "0.3"],
+            "--confidence",
+        ),
+    ],
     ("compare", "measure"): [(["compare", "{a}", "{b}", "--measure", "nosuch"], "--measure")],
-    ("compare", "similarity"): [(["compare", "{a}", "{b}", "--similarity", "identity"],
-                                 "--similarity"),
-                                (["compare", "{base}", "{base2}", "--noninferiority", "0.1",
-                                  "--similarity", "{a}"], "--similarity")],
-    ("compare", "threshold"): [(["compare", "{a}", "{b}", "--threshold", "0.5"],
-                                "--threshold")],
+    ("compare", "similarity"): [
+        (["compare", "{a}", "{b}", "--similarity", "identity"], "--similarity"),
+        (
+            ["compare", "{base}", "{base2}", "--noninferiority", "0.1", "--similarity", "{a}"],
+            "--similarity",
+        ),
+    ],
+    ("compare", "threshold"): [(["compare", "{a}", "{b}", "--threshold", "0.5"], "--threshold")],
     ("compare", "option"): [(["compare", "{a}", "{b}", "--option", "x"], "--option")],
-    ("compare", "n_features"): [(["compare", "{base}", "{base2}", "--noninferiority", "0.1",
-                                  "--n-features", "8"], "--n-features")],
-    ("compare", "base"): [(["compare", "{base}", "{base2}", "--drop", "0.1", "--one-based"],
-                           "--one-based")],
-    ("compare", "feature_names"): [(["compare", "{base}", "{base2}", "--drop", "0.1",
-                                     "--feature-names", "{names}"], "--feature-names")],
+    ("compare", "n_features"): [
+        (
+            ["compare", "{base}", "{base2}", "--noninferiority", "0.1", "--n-features", "8"],
+            "--n-features",
+        )
+    ],
+    ("compare", "base"): [
+        (["compare", "{base}", "{base2}", "--drop", "0.1", "--one-based"], "--one-based")
+    ],
+    ("compare", "feature_names"): [
+        (
+            ["compare", "{base}", "{base2}", "--drop", "0.1", "--feature-names", "{names}"],
+            "--feature-names",
+        )
+    ],
     ("compare", "scores"): [(["compare", "{a}", "{b}", "--scores"], "--scores")],
-    ("compare", "index_col"): [(["compare", "{base}", "{base2}", "--drop", "0.1",
-                                 "--index-col", "none"], "--index-col")],
+    ("compare", "index_col"): [
+        (["compare", "{base}", "{base2}", "--drop", "0.1", "--index-col", "none"], "--index-col")
+    ],
     ("crosscheck", "input"): [(["crosscheck", "--input", "nofile.csv"], "nofile.csv")],
-    ("crosscheck", "max_examples"): [(["crosscheck", "--input", "{a}", "--max-examples", "3"],
-                                      "--max-examples"),
-                                     (["crosscheck", "--max-examples", "0"],
-                                      "--max-examples")],
+    ("crosscheck", "max_examples"): [
+        (["crosscheck", "--input", "{a}", "--max-examples", "3"], "--max-examples"),
+        (["crosscheck", "--max-examples", "0"], "--max-examples"),
+    ],
     ("crosscheck", "seed"): [(["crosscheck", "--seed", "-1"], "--seed")],
     ("crosscheck", "measure"): [(["crosscheck", "--measure", "nosuch"], "--measure")],
-    ("crosscheck", "similarity"): [(["crosscheck", "--similarity", "identity"],
-                                    "--similarity")],
+    ("crosscheck", "similarity"): [(["crosscheck", "--similarity", "identity"], "--similarity")],
     ("crosscheck", "threshold"): [(["crosscheck", "--threshold", "0.5"], "--threshold")],
     ("crosscheck", "option"): [(["crosscheck", "--option", "a=1"], "--option")],
     ("crosscheck", "n_features"): [(["crosscheck", "--n-features", "3"], "--n-features")],
     ("crosscheck", "base"): [(["crosscheck", "--one-based"], "--one-based")],
-    ("crosscheck", "feature_names"): [(["crosscheck", "--feature-names", "{names}"],
-                                       "--feature-names")],
-    ("crosscheck", "scores"): [(["crosscheck", "--scores"], "--scores"),
-                               (["crosscheck", "--input", "{a}", "--scores"], "--scores")],
+    ("crosscheck", "feature_names"): [
+        (["crosscheck", "--feature-names", "{names}"], "--feature-names")
+    ],
+    ("crosscheck", "scores"): [
+        (["crosscheck", "--scores"], "--scores"),
+        (["crosscheck", "--input", "{a}", "--scores"], "--scores"),
+    ],
     ("crosscheck", "index_col"): [(["crosscheck", "--index-col", "none"], "--index-col")],
     ("check", "file"): [(["check", "nofile.csv", "--at-least", "0.1"], "nofile.csv")],
-    ("check", "at_least"): [(["check", "{a}", "--at-least", "2"], "--at-least"),
-                            (["check", "{a}"], "--at-least")],
-    ("check", "confidence"): [(["check", "{a}", "--at-least", "0.1", "--confidence", "0.3"],
-                               "--confidence")],
-    ("check", "measure"): [(["check", "{a}", "--at-least", "0.1", "--measure", "nosuch"],
-                            "--measure")],
-    ("check", "similarity"): [(["check", "{a}", "--at-least", "0.1", "--similarity",
-                                "identity"], "--similarity"),
-                              (["check", "{base}", "--at-least", "0.1", "--similarity", "{a}"],
-                               "--similarity")],
-    ("check", "threshold"): [(["check", "{a}", "--at-least", "0.1", "--threshold", "0.5"],
-                              "--threshold")],
-    ("check", "option"): [(["check", "{a}", "--at-least", "0.1", "--option", "k=v"],
-                           "--option")],
-    ("check", "n_features"): [(["check", "{base}", "--at-least", "0.1", "--n-features", "8"],
-                               "--n-features")],
-    ("check", "base"): [(["check", "{base}", "--at-least", "0.1", "--zero-based"],
-                         "--zero-based")],
-    ("check", "feature_names"): [(["check", "{base}", "--at-least", "0.1", "--feature-names",
-                                   "{names}"], "--feature-names")],
+    ("check", "at_least"): [
+        (["check", "{a}", "--at-least", "2"], "--at-least"),
+        (["check", "{a}"], "--at-least"),
+    ],
+    ("check", "confidence"): [
+        (["check", "{a}", "--at-least", "0.1", "--confidence", "0.3"], "--confidence")
+    ],
+    ("check", "measure"): [
+        (["check", "{a}", "--at-least", "0.1", "--measure", "nosuch"], "--measure")
+    ],
+    ("check", "similarity"): [
+        (["check", "{a}", "--at-least", "0.1", "--similarity", "identity"], "--similarity"),
+        (["check", "{base}", "--at-least", "0.1", "--similarity", "{a}"], "--similarity"),
+    ],
+    ("check", "threshold"): [
+        (["check", "{a}", "--at-least", "0.1", "--threshold", "0.5"], "--threshold")
+    ],
+    ("check", "option"): [(["check", "{a}", "--at-least", "0.1", "--option", "k=v"], "--option")],
+    ("check", "n_features"): [
+        (["check", "{base}", "--at-least", "0.1", "--n-features", "8"], "--n-features")
+    ],
+    ("check", "base"): [
+        (["check", "{base}", "--at-least", "0.1", "--zero-based"], "--zero-based")
+    ],
+    ("check", "feature_names"): [
+        (["check", "{base}", "--at-least", "0.1", "--feature-names", "{names}"], "--feature-names")
+    ],
     ("check", "scores"): [(["check", "{a}", "--at-least", "0.1", "--scores"], "--scores")],
-    ("check", "index_col"): [(["check", "{npy}", "--at-least", "0.1", "--index-col", "0"],
-                              "--index-col")],
+    ("check", "index_col"): [
+        (["check", "{npy}", "--at-least", "0.1", "--index-col", "0"], "--index-col")
+    ],
 }
 
 
@@ -201,8 +268,9 @@ def test_every_option_of_every_subcommand_has_a_row():
 CASES = [(key, i) for key, cases in ROWS.items() for i in range(len(cases))]
 
 
-@pytest.mark.parametrize("key, i", CASES, ids=lambda v: "-".join(v) if isinstance(v, tuple)
-                         else str(v))
+@pytest.mark.parametrize(
+    "key, i", CASES, ids=lambda v: "-".join(v) if isinstance(v, tuple) else str(v)
+)
 def test_an_option_that_does_not_apply_or_is_invalid_exits_2_naming_it(key, i, files, capsys):
     argv, needle = ROWS[key][i]
     argv = [a.format(**files) for a in argv]
@@ -216,16 +284,32 @@ def test_an_option_that_does_not_apply_or_is_invalid_exits_2_naming_it(key, i, f
     assert needle.format(**files) in lines[0], (needle, lines[0])
 
 
-@pytest.mark.parametrize("argv", [
-    ["compare", "{a}", "{b}", "--noninferiority", "0.1", "--paired", "--confidence", "0.9"],
-    ["compare", "{a}", "{b}", "--test", "permutation", "--n-resamples", "199", "--seed", "3",
-     "--alternative", "greater", "--paired"],
-    ["compare", "{base}", "{base2}", "--drop", "0.2"],
-    ["estimate", "{r}", "--measure", "spearman", "--index-col", "none"],
-    ["estimate", "{a}", "--n-features", "8", "--zero-based"] and
-    ["estimate", "{npy}", "--feature-names", "{names}"],
-    ["check", "{base}", "--at-least", "0.0", "--confidence", "0.9"],
-], ids=["margin", "permutation", "baselines", "ranking", "npy", "baseline"])
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["compare", "{a}", "{b}", "--noninferiority", "0.1", "--paired", "--confidence", "0.9"],
+        [
+            "compare",
+            "{a}",
+            "{b}",
+            "--test",
+            "permutation",
+            "--n-resamples",
+            "199",
+            "--seed",
+            "3",
+            "--alternative",
+            "greater",
+            "--paired",
+        ],
+        ["compare", "{base}", "{base2}", "--drop", "0.2"],
+        ["estimate", "{r}", "--measure", "spearman", "--index-col", "none"],
+        ["estimate", "{a}", "--n-features", "8", "--zero-based"]
+        and ["estimate", "{npy}", "--feature-names", "{names}"],
+        ["check", "{base}", "--at-least", "0.0", "--confidence", "0.9"],
+    ],
+    ids=["margin", "permutation", "baselines", "ranking", "npy", "baseline"],
+)
 def test_options_where_they_apply_are_accepted(argv, files, capsys):
     code = main([a.format(**files) for a in argv])
     _, err = capsys.readouterr()

@@ -42,6 +42,7 @@ class Hang(Exception):
 def time_limit(seconds: float):
     def alarm(signum, frame):
         raise Hang(f"no answer within {seconds} s")
+
     previous = signal.signal(signal.SIGALRM, alarm)
     signal.setitimer(signal.ITIMER_REAL, seconds)
     try:
@@ -64,6 +65,7 @@ def top2(X, y):
 def _verdict(call, argument, seconds=20.0):
     """'ok', 'refused' (InvalidParameterError naming ``argument``) or a finding."""
     from propstab import InvalidParameterError
+
     try:
         with time_limit(seconds), warnings.catch_warnings():
             warnings.simplefilter("ignore")
@@ -81,24 +83,30 @@ def _verdict(call, argument, seconds=20.0):
 # ----------------------------------------------------------------------------------
 # checkpoint paths
 
+
 def _entries(X, y):
     from sklearn.linear_model import Lasso
 
     from propstab import StabilityGridSearch, StabilitySelection, assess, resample
+
     return {
-        "resample": lambda w: resample(top2, X, y, n_runs=4, random_state=0,
-                                       checkpoint=w).Z,
-        "assess": lambda w: assess(top2, X, y, n_runs=4, random_state=0,
-                                   checkpoint=w).result.Z,
-        "assess(mapping)": lambda w: assess({"a": top2, "b": top2}, X, y, n_runs=4,
-                                            random_state=0, checkpoint=w).assessments["b"]
+        "resample": lambda w: resample(top2, X, y, n_runs=4, random_state=0, checkpoint=w).Z,
+        "assess": lambda w: assess(top2, X, y, n_runs=4, random_state=0, checkpoint=w).result.Z,
+        "assess(mapping)": lambda w: assess(
+            {"a": top2, "b": top2}, X, y, n_runs=4, random_state=0, checkpoint=w
+        )
+        .assessments["b"]
         .result.Z,
         "StabilitySelection": lambda w: StabilitySelection(
-            Lasso(), n_subsamples=2, n_alphas=3, random_state=0, checkpoint=w).fit(X, y)
+            Lasso(), n_subsamples=2, n_alphas=3, random_state=0, checkpoint=w
+        )
+        .fit(X, y)
         .stability_scores_,
         "StabilityGridSearch": lambda w: StabilityGridSearch(
-            Lasso(), {"alpha": [0.1, 0.2]}, n_runs=4, random_state=0,
-            checkpoint=w).fit(X, y).cv_results_["mean_stability"],
+            Lasso(), {"alpha": [0.1, 0.2]}, n_runs=4, random_state=0, checkpoint=w
+        )
+        .fit(X, y)
+        .cv_results_["mean_stability"],
     }
 
 
@@ -108,16 +116,28 @@ def _path_kinds(root: str, rng: random.Random):
     adir = os.path.join(root, "adir")
     os.makedirs(adir, exist_ok=True)
     kinds = {
-        "empty": "", "blank": " \t", "a file": afile, "under a file": afile + "/sub/deeper",
-        "/dev/null": os.devnull, "under /dev/null": os.devnull + "/x",
-        "/proc": "/proc/propstab-fuzz", "/sys": "/sys/propstab-fuzz",
-        "an existing empty directory": adir, "a new directory": os.path.join(root, "new"),
+        "empty": "",
+        "blank": " \t",
+        "a file": afile,
+        "under a file": afile + "/sub/deeper",
+        "/dev/null": os.devnull,
+        "under /dev/null": os.devnull + "/x",
+        "/proc": "/proc/propstab-fuzz",
+        "/sys": "/sys/propstab-fuzz",
+        "an existing empty directory": adir,
+        "a new directory": os.path.join(root, "new"),
         "a new nested directory": os.path.join(root, "n1", "n2", "n3"),
         "a name too long": os.path.join(root, "x" * 300),
-        "a NUL": os.path.join(root, "a\0b"), "a newline": os.path.join(root, "a\nb"),
-        "unicode": os.path.join(root, "données-é"), "relative": "rel/sub",
-        "a dot": ".", "bytes": root.encode(), "an int": 7, "a float": 1.5,
-        "a list": [root], "True": True,
+        "a NUL": os.path.join(root, "a\0b"),
+        "a newline": os.path.join(root, "a\nb"),
+        "unicode": os.path.join(root, "données-é"),
+        "relative": "rel/sub",
+        "a dot": ".",
+        "bytes": root.encode(),
+        "an int": 7,
+        "a float": 1.5,
+        "a list": [root],
+        "True": True,
     }
     link = os.path.join(root, "link-to-file")
     if not os.path.lexists(link):
@@ -128,8 +148,9 @@ def _path_kinds(root: str, rng: random.Random):
     dirlink = os.path.join(root, "link-to-dir")
     if not os.path.lexists(dirlink):
         os.symlink(adir, dirlink)
-    kinds.update({"a link to a file": link, "a dangling link": dangling,
-                  "a link to a directory": dirlink})
+    kinds.update(
+        {"a link to a file": link, "a dangling link": dangling, "a link to a directory": dirlink}
+    )
     names = sorted(kinds)
     rng.shuffle(names)
     return [(n, kinds[n]) for n in names]
@@ -137,6 +158,7 @@ def _path_kinds(root: str, rng: random.Random):
 
 def fuzz_checkpoint_paths(n: int, seed: int = 0):
     import pathlib
+
     X, y = _data()
     entries = _entries(X, y)
     reference = {name: call(None) for name, call in entries.items()}
@@ -155,9 +177,15 @@ def fuzz_checkpoint_paths(n: int, seed: int = 0):
                 for name, call in entries.items():
                     cases += 1
                     target = where
-                    if kind in ("an existing empty directory", "a new directory",
-                                "a new nested directory", "unicode", "relative", "a dot",
-                                "a link to a directory"):
+                    if kind in (
+                        "an existing empty directory",
+                        "a new directory",
+                        "a new nested directory",
+                        "unicode",
+                        "relative",
+                        "a dot",
+                        "a link to a directory",
+                    ):
                         # a fresh copy per call (one directory holds one call)
                         target = os.path.join(os.fspath(where), f"{name}-{i}")
                     verdict, value = _verdict(lambda: call(target), "checkpoint")
@@ -177,6 +205,7 @@ def fuzz_checkpoint_paths(n: int, seed: int = 0):
 # ----------------------------------------------------------------------------------
 # spoiled task files and manifests
 
+
 class _Marker:
     def __init__(self, path):
         self.path = path
@@ -186,17 +215,35 @@ class _Marker:
 
 
 def _spoil(folder: str, rng: random.Random, marker: str, other: str) -> str:
-    tasks = sorted(p for p in os.listdir(folder) if p.startswith("task-")
-                   and os.path.isfile(os.path.join(folder, p)))   # not a FIFO made before
+    tasks = sorted(
+        p
+        for p in os.listdir(folder)
+        if p.startswith("task-") and os.path.isfile(os.path.join(folder, p))
+    )  # not a FIFO made before
     if not tasks:
         return "nothing left to spoil"
     target = os.path.join(folder, rng.choice(tasks))
-    data = open(target, "rb").read() or b"\0"      # emptied by an earlier spoil
-    how = rng.choice(["truncate", "flip", "random bytes", "empty", "pickle", "swap",
-                      "another call", "append", "zero a block", "fifo", "manifest flip",
-                      "manifest junk", "manifest another call", "remove"])
+    data = open(target, "rb").read() or b"\0"  # emptied by an earlier spoil
+    how = rng.choice(
+        [
+            "truncate",
+            "flip",
+            "random bytes",
+            "empty",
+            "pickle",
+            "swap",
+            "another call",
+            "append",
+            "zero a block",
+            "fifo",
+            "manifest flip",
+            "manifest junk",
+            "manifest another call",
+            "remove",
+        ]
+    )
     if how == "truncate":
-        open(target, "wb").write(data[:rng.randrange(len(data))])
+        open(target, "wb").write(data[: rng.randrange(len(data))])
     elif how == "flip":
         b = bytearray(data)
         for _ in range(rng.randint(1, 4)):
@@ -220,7 +267,7 @@ def _spoil(folder: str, rng: random.Random, marker: str, other: str) -> str:
     elif how == "zero a block":
         b = bytearray(data)
         start = rng.randrange(len(b))
-        b[start:start + 64] = bytes(len(b[start:start + 64]))
+        b[start : start + 64] = bytes(len(b[start : start + 64]))
         open(target, "wb").write(bytes(b))
     elif how == "fifo":
         os.remove(target)
@@ -235,8 +282,9 @@ def _spoil(folder: str, rng: random.Random, marker: str, other: str) -> str:
             b[rng.randrange(len(b))] ^= 1 << rng.randrange(8)
             open(manifest, "wb").write(bytes(b))
         elif how == "manifest junk":
-            open(manifest, "wb").write(rng.choice([b"", b"[]", b"null", b"{\"a\": 1}",
-                                                   rng.randbytes(30)]))
+            open(manifest, "wb").write(
+                rng.choice([b"", b"[]", b"null", b'{"a": 1}', rng.randbytes(30)])
+            )
         else:
             open(manifest, "wb").write(open(os.path.join(other, "manifest.json"), "rb").read())
     return how
@@ -244,9 +292,11 @@ def _spoil(folder: str, rng: random.Random, marker: str, other: str) -> str:
 
 def fuzz_task_files(n: int, seed: int = 0):
     from propstab import resample
+
     X, y = _data()
-    run = lambda w, rs=3: resample(top2, X, y, n_runs=6, random_state=rs,  # noqa: E731
-                                   checkpoint=w)
+    run = lambda w, rs=3: resample(
+        top2, X, y, n_runs=6, random_state=rs, checkpoint=w  # noqa: E731
+    )
     whole = run(None)
     rng = random.Random(seed)
     findings = []
@@ -264,8 +314,9 @@ def fuzz_task_files(n: int, seed: int = 0):
                 findings.append(f"task files {hows}: CODE RAN on load")
                 os.remove(marker)
             if verdict == "ok":
-                if not (np.array_equal(value.Z, whole.Z)
-                        and repr(value.scores) == repr(whole.scores)):
+                if not (
+                    np.array_equal(value.Z, whole.Z) and repr(value.scores) == repr(whole.scores)
+                ):
                     findings.append(f"task files {hows}: another result")
             elif verdict != "refused":
                 findings.append(f"task files {hows}: {verdict}")
@@ -278,9 +329,9 @@ def fuzz_sigkill(n: int, seed: int = 0):
     """Kill a checkpointed run (forked) at random instants; each resume must give the
     uninterrupted result without any CheckpointWarning."""
     from propstab import CheckpointWarning, resample
+
     X, y = _data()
-    run = lambda w: resample(top2, X, y, n_runs=12, random_state=9,  # noqa: E731
-                             checkpoint=w)
+    run = lambda w: resample(top2, X, y, n_runs=12, random_state=9, checkpoint=w)  # noqa: E731
     whole = run(None)
     rng = random.Random(seed)
     findings = []
@@ -314,25 +365,33 @@ def fuzz_sigkill(n: int, seed: int = 0):
 # ----------------------------------------------------------------------------------
 # huge sizes
 
-HUGE = (10 ** 6 + 1, 10 ** 9, 10 ** 12, 2 ** 63, 10 ** 30)
+HUGE = (10**6 + 1, 10**9, 10**12, 2**63, 10**30)
 
 
 def fuzz_sizes(n: int, seed: int = 0):
     from sklearn.linear_model import Lasso
 
-    from propstab import (StabilityGridSearch, StabilitySelection, assess, audit, estimate,
-                          resample, two_sample_test)
+    from propstab import (
+        StabilityGridSearch,
+        StabilitySelection,
+        assess,
+        audit,
+        estimate,
+        resample,
+        two_sample_test,
+    )
     from propstab.error_control import error_control
     from propstab.testing import parametrize_with_checks
+
     X, y = _data()
     Z = np.random.default_rng(0).random((20, 6)) < 0.5
     calls = {
         "n_runs": lambda v: resample(top2, X, y, n_runs=v, random_state=0),
         "n_runs ": lambda v: assess(top2, X, y, n_runs=v, random_state=0),
-        "max_runs": lambda v: assess(top2, X, y, n_runs=10, max_runs=v, target_halfwidth=0.01,
-                                     random_state=0),
-        "n_runs  ": lambda v: StabilityGridSearch(Lasso(), {"alpha": [0.1]}, n_runs=v)
-        .fit(X, y),
+        "max_runs": lambda v: assess(
+            top2, X, y, n_runs=10, max_runs=v, target_halfwidth=0.01, random_state=0
+        ),
+        "n_runs  ": lambda v: StabilityGridSearch(Lasso(), {"alpha": [0.1]}, n_runs=v).fit(X, y),
         "n_subsamples": lambda v: StabilitySelection(Lasso(), n_subsamples=v).fit(X, y),
         "n_alphas": lambda v: StabilitySelection(Lasso(), n_alphas=v).fit(X, y),
         "max_examples": lambda v: audit(lambda Z: float(Z.mean()), max_examples=v),
@@ -345,7 +404,7 @@ def fuzz_sizes(n: int, seed: int = 0):
     findings, cases = [], 0
     for _ in range(max(1, n // len(calls))):
         for argument, call in calls.items():
-            value = rng.choice(HUGE if argument != "pairs" else HUGE[1:])   # pairs <= 1e8
+            value = rng.choice(HUGE if argument != "pairs" else HUGE[1:])  # pairs <= 1e8
             cases += 1
             start = time.perf_counter()
             verdict, _ = _verdict(lambda: call(value), argument.strip(), seconds=10)
@@ -359,6 +418,7 @@ def fuzz_sizes(n: int, seed: int = 0):
 
     class Stop(KeyboardInterrupt):
         pass
+
     seen = []
 
     def stopping(X, y):
@@ -366,10 +426,11 @@ def fuzz_sizes(n: int, seed: int = 0):
         if len(seen) == 3:
             raise Stop
         return top2(X, y)
+
     start = time.perf_counter()
     try:
         with time_limit(20):
-            rs(stopping, X, y, n_runs=10 ** 6, random_state=0, progress=False)
+            rs(stopping, X, y, n_runs=10**6, random_state=0, progress=False)
     except Stop:
         if seen[-1] - start > 2:
             findings.append(f"n_runs=10**6: the third fit started after {seen[-1] - start:.1f} s")
@@ -381,6 +442,7 @@ def fuzz_sizes(n: int, seed: int = 0):
 # ----------------------------------------------------------------------------------
 # inverted bounds and None
 
+
 def fuzz_bounds(n: int, seed: int = 0):
     from propstab import audit
     from propstab.auditing import subject
@@ -388,13 +450,15 @@ def fuzz_bounds(n: int, seed: int = 0):
 
     def coverage(Z):
         return float(Z.mean())
-    values = [0, 1, -1, 0.5, 2, float("nan"), float("inf"), -float("inf"), None, True, "0",
-              [0]]
+
+    values = [0, 1, -1, 0.5, 2, float("nan"), float("inf"), -float("inf"), None, True, "0", [0]]
     entries = {
-        "audit": lambda lo, hi: audit(coverage, claims=["bounds"], lower=lo, upper=hi,
-                                      max_examples=3, progress=False),
+        "audit": lambda lo, hi: audit(
+            coverage, claims=["bounds"], lower=lo, upper=hi, max_examples=3, progress=False
+        ),
         "assert_measure_properties": lambda lo, hi: assert_measure_properties(
-            coverage, claims=["bounds"], lower=lo, upper=hi, max_examples=3),
+            coverage, claims=["bounds"], lower=lo, upper=hi, max_examples=3
+        ),
         "subject": lambda lo, hi: subject(coverage, claims=["bounds"], lower=lo, upper=hi),
     }
     rng = random.Random(seed)
@@ -402,13 +466,17 @@ def fuzz_bounds(n: int, seed: int = 0):
     for _ in range(n):
         lo, hi = rng.choice(values), rng.choice(values)
         numbers = all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in (lo, hi))
-        invalid = (not all(v is None or (isinstance(v, (int, float))
-                                         and not isinstance(v, bool)) for v in (lo, hi))
-                   or any(isinstance(v, float) and v != v for v in (lo, hi))
-                   or (numbers and lo > hi))
+        invalid = (
+            not all(
+                v is None or (isinstance(v, (int, float)) and not isinstance(v, bool))
+                for v in (lo, hi)
+            )
+            or any(isinstance(v, float) and v != v for v in (lo, hi))
+            or (numbers and lo > hi)
+        )
         for name, call in entries.items():
             if not invalid and name != "subject" and rng.random() < 0.75:
-                continue                      # a valid declaration runs an audit: seconds
+                continue  # a valid declaration runs an audit: seconds
             cases += 1
             verdict, value = _verdict(lambda: call(lo, hi), None)
             if invalid and verdict != "refused":
@@ -427,6 +495,7 @@ def fuzz_none(n: int = 0, seed: int = 0):
     import propstab
     from propstab import inference, testing
     from propstab.auditing import subject
+
     X, y = _data()
     Z = np.random.default_rng(0).random((20, 6)) < 0.5
     calls = {
@@ -456,8 +525,18 @@ def fuzz_none(n: int = 0, seed: int = 0):
         if verdict != "refused":
             findings.append(f"None for {argument.strip()}: {verdict}")
         elif value.argument is None or value.argument.split(", ")[0] not in (
-                argument.strip(), "measure", "Z", "selector", "estimator", "Z_or_result",
-                "baseline", "f", "X", "X, y", "name"):
+            argument.strip(),
+            "measure",
+            "Z",
+            "selector",
+            "estimator",
+            "Z_or_result",
+            "baseline",
+            "f",
+            "X",
+            "X, y",
+            "name",
+        ):
             findings.append(f"None for {argument.strip()}: refused naming {value.argument!r}")
     return len(calls), findings
 
@@ -465,11 +544,14 @@ def fuzz_none(n: int = 0, seed: int = 0):
 # ----------------------------------------------------------------------------------
 # CLI combinations
 
+
 def _cli(argv):
     from propstab import cli
+
     out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err), \
-            warnings.catch_warnings():
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(
+        err
+    ), warnings.catch_warnings():
         warnings.simplefilter("ignore")
         code = cli.main([str(a) for a in argv])
     return code, out.getvalue(), err.getvalue()
@@ -483,7 +565,10 @@ VALUES = {
     "--threshold": ["0.5", "2"],
     "--option": ["correction_for_chance=exact", "nosuch=1", "x"],
     "--n-features": ["8", "0"],
-    "--zero-based": [None], "--one-based": [None], "--scores": [None], "--paired": [None],
+    "--zero-based": [None],
+    "--one-based": [None],
+    "--scores": [None],
+    "--paired": [None],
     "--feature-names": ["{names}"],
     "--index-col": ["none", "0", "auto"],
     "--alternative": ["greater", "less"],
@@ -495,16 +580,51 @@ VALUES = {
     "--at-least": ["0.1", "2"],
 }
 COMMAND_OPTIONS = {
-    "estimate": ["--measure", "--confidence", "--similarity", "--threshold", "--option",
-                 "--n-features", "--zero-based", "--one-based", "--scores", "--feature-names",
-                 "--index-col"],
-    "compare": ["--measure", "--confidence", "--similarity", "--threshold", "--option",
-                "--n-features", "--zero-based", "--scores", "--feature-names", "--index-col",
-                "--alternative", "--test", "--n-resamples", "--seed", "--noninferiority",
-                "--drop", "--paired"],
-    "check": ["--measure", "--confidence", "--similarity", "--threshold", "--option",
-              "--n-features", "--zero-based", "--scores", "--feature-names", "--index-col",
-              "--at-least"],
+    "estimate": [
+        "--measure",
+        "--confidence",
+        "--similarity",
+        "--threshold",
+        "--option",
+        "--n-features",
+        "--zero-based",
+        "--one-based",
+        "--scores",
+        "--feature-names",
+        "--index-col",
+    ],
+    "compare": [
+        "--measure",
+        "--confidence",
+        "--similarity",
+        "--threshold",
+        "--option",
+        "--n-features",
+        "--zero-based",
+        "--scores",
+        "--feature-names",
+        "--index-col",
+        "--alternative",
+        "--test",
+        "--n-resamples",
+        "--seed",
+        "--noninferiority",
+        "--drop",
+        "--paired",
+    ],
+    "check": [
+        "--measure",
+        "--confidence",
+        "--similarity",
+        "--threshold",
+        "--option",
+        "--n-features",
+        "--zero-based",
+        "--scores",
+        "--feature-names",
+        "--index-col",
+        "--at-least",
+    ],
 }
 #: the options' defaults (given explicitly, they change nothing by design)
 DEFAULTS = {"--measure": "nogueira", "--index-col": "auto", "--test": "auto"}
@@ -562,8 +682,11 @@ def fuzz_cli(n: int, seed: int = 0):
         for _ in range(n):
             command = rng.choice(sorted(COMMAND_OPTIONS))
             chosen = rng.sample(COMMAND_OPTIONS[command], rng.randint(1, 4))
-            positional = {"estimate": [rng.choice(["{a}", "{r}"])],
-                          "compare": ["{a}", "{b}"], "check": ["{a}"]}[command]
+            positional = {
+                "estimate": [rng.choice(["{a}", "{r}"])],
+                "compare": ["{a}", "{b}"],
+                "check": ["{a}"],
+            }[command]
             options = []
             for option in chosen:
                 value = rng.choice(VALUES[option])
@@ -576,6 +699,7 @@ def fuzz_cli(n: int, seed: int = 0):
                 for option, value in opts:
                     argv += [option] + ([] if value is None else [value])
                 return [a.format(**files) for a in argv]
+
             argv = line(options)
             cases += 1
             try:
@@ -591,10 +715,11 @@ def fuzz_cli(n: int, seed: int = 0):
                     findings.append(f"cli {' '.join(argv)}: exit {code} with an error line")
                 # the oracle of ignored options: remove each given option in turn
                 for k, (option, value) in enumerate(options):
-                    if (command, option) == ("check", "--at-least") or \
-                            DEFAULTS.get(option) == value:       # removing it changes nothing
+                    if (command, option) == ("check", "--at-least") or DEFAULTS.get(
+                        option
+                    ) == value:  # removing it changes nothing
                         continue
-                    rest = options[:k] + options[k + 1:]
+                    rest = options[:k] + options[k + 1 :]
                     if command == "check" and not any(o == "--at-least" for o, _ in rest):
                         continue
                     cases += 1
@@ -603,24 +728,32 @@ def fuzz_cli(n: int, seed: int = 0):
                         why = NO_EFFECT_EXPECTED.get((command, option))
                         suspects.append((command, option, value, why, " ".join(line(options))))
             elif code == 2 or code == 3:
-                if len(lines) < 1 or not errors or not errors[-1].startswith(
-                        f"propstab {command}: error: "):
+                if (
+                    len(lines) < 1
+                    or not errors
+                    or not errors[-1].startswith(f"propstab {command}: error: ")
+                ):
                     findings.append(f"cli {' '.join(argv)}: exit {code} without one error line")
                 elif "Traceback" in err or "internal error" in err:
                     findings.append(f"cli {' '.join(argv)}: {errors[-1]}")
                 else:
                     named = errors[-1].split(": error: ", 1)[1]
                     # the option at fault, given or missing (--similarity for sechidis)
-                    if not any(named.startswith(o) or o in named
-                               for o in [*COMMAND_OPTIONS[command], "--similarity"]) and \
-                            not any(f.format(**files) in named for f in positional):
-                        findings.append(f"cli {' '.join(argv)}: error names no option "
-                                        f"given: {errors[-1][:160]}")
+                    if not any(
+                        named.startswith(o) or o in named
+                        for o in [*COMMAND_OPTIONS[command], "--similarity"]
+                    ) and not any(f.format(**files) in named for f in positional):
+                        findings.append(
+                            f"cli {' '.join(argv)}: error names no option "
+                            f"given: {errors[-1][:160]}"
+                        )
             else:
                 findings.append(f"cli {' '.join(argv)}: exit {code}: {err[-200:]}")
     unexplained = [s for s in suspects if s[3] is None]
-    findings += [f"cli {cmd} {opt} {val!r} changed nothing: {argv}"
-                 for cmd, opt, val, _, argv in unexplained]
+    findings += [
+        f"cli {cmd} {opt} {val!r} changed nothing: {argv}"
+        for cmd, opt, val, _, argv in unexplained
+    ]
     return cases, findings, suspects
 
 
@@ -640,11 +773,15 @@ def run_all(n: int, seed: int = 0) -> dict:
     for name, fuzz in CATEGORIES.items():
         start = time.perf_counter()
         out = fuzz(n, seed)
-        report[name] = {"cases": out[0], "findings": out[1],
-                        "seconds": round(time.perf_counter() - start, 1)}
+        report[name] = {
+            "cases": out[0],
+            "findings": out[1],
+            "seconds": round(time.perf_counter() - start, 1),
+        }
         if len(out) > 2:
-            report[name]["suspects (explained)"] = sorted({f"{c} {o}: {w}"
-                                                           for c, o, _, w, _ in out[2] if w})
+            report[name]["suspects (explained)"] = sorted(
+                {f"{c} {o}: {w}" for c, o, _, w, _ in out[2] if w}
+            )
     return report
 
 
@@ -664,5 +801,9 @@ if __name__ == "__main__":
     n = int(sys.argv[1]) if len(sys.argv) > 1 else 100
     report = run_all(n, seed=int(sys.argv[2]) if len(sys.argv) > 2 else 0)
     print(json.dumps(report, indent=1, ensure_ascii=False))
-    print("findings:", sum(len(r["findings"]) for r in report.values()),
-          "cases:", sum(r["cases"] for r in report.values()))
+    print(
+        "findings:",
+        sum(len(r["findings"]) for r in report.values()),
+        "cases:",
+        sum(r["cases"] for r in report.values()),
+    )

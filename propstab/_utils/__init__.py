@@ -1,1 +1,2 @@
-"""Shared internals of propstab (argument rules, execution, checkpoints, ...)."""
+"""Shared internals: argument checks and rules, exceptions, text and result frames,
+execution, progress, estimator helpers, compatibility with scikit-learn's versions."""

@@ -43,9 +43,18 @@ from .._checks import fail, shown
 from .._exceptions import CheckpointWarning, warn
 from .._params import Checked
 
-__all__ = ["CHECKPOINT", "FORMAT", "VERSION", "Checkpoint", "check_checkpoint",
-           "check_checkpoint_seed", "data_hash", "described", "make_directory",
-           "task_digest"]
+__all__ = [
+    "CHECKPOINT",
+    "FORMAT",
+    "VERSION",
+    "Checkpoint",
+    "check_checkpoint",
+    "check_checkpoint_seed",
+    "data_hash",
+    "described",
+    "make_directory",
+    "task_digest",
+]
 
 #: The name and version of the task files' format (in every file's header and in the
 #: manifest: a directory of another version is another call's).
@@ -67,23 +76,33 @@ def check_checkpoint(name: str, value, function=None) -> str:
     >>> check_checkpoint("checkpoint", os.devnull)
     Traceback (most recent call last):
     ...
-    propstab.InvalidParameterError: checkpoint: must be a directory (created if missing); got '/dev/null', which is a file
+    propstab.InvalidParameterError: checkpoint: must be a directory ... which is a file
     """
     if not isinstance(value, (str, os.PathLike)):
-        fail(f"{name}: must be a directory path (str or os.PathLike); got {shown(value)}",
-             TypeError, function=function)
+        fail(
+            f"{name}: must be a directory path (str or os.PathLike); got {shown(value)}",
+            TypeError,
+            function=function,
+        )
     path = os.fspath(value)
     if not isinstance(path, str):
-        fail(f"{name}: must be a directory path given as text (str or os.PathLike of "
-             f"str); got {shown(value)}", TypeError, function=function)
+        fail(
+            f"{name}: must be a directory path given as text (str or os.PathLike of "
+            f"str); got {shown(value)}",
+            TypeError,
+            function=function,
+        )
     if not path.strip():
         fail(f"{name}: must be a non-empty directory path; got {path!r}", function=function)
     if "\0" in path:
         fail(f"{name}: a path cannot hold a NUL character; got {path!r}", function=function)
     if os.path.exists(path):
         if not os.path.isdir(path):
-            fail(f"{name}: must be a directory (created if missing); got {path!r}, which is "
-                 f"a file", function=function)
+            fail(
+                f"{name}: must be a directory (created if missing); got {path!r}, which is "
+                f"a file",
+                function=function,
+            )
         if not os.access(path, os.W_OK | os.X_OK):
             fail(f"{name}: the directory {path!r} is not writable", function=function)
         return path
@@ -91,19 +110,28 @@ def check_checkpoint(name: str, value, function=None) -> str:
     while not os.path.exists(parent):
         parent = os.path.dirname(parent)
     if not os.path.isdir(parent):
-        fail(f"{name}: the directory {path!r} cannot be created: {parent!r} is a file",
-             function=function)
+        fail(
+            f"{name}: the directory {path!r} cannot be created: {parent!r} is a file",
+            function=function,
+        )
     if not os.access(parent, os.W_OK | os.X_OK):
-        fail(f"{name}: the directory {path!r} cannot be created: {parent!r} is not "
-             f"writable", function=function)
+        fail(
+            f"{name}: the directory {path!r} cannot be created: {parent!r} is not " f"writable",
+            function=function,
+        )
     return path
 
 
 #: The declared rule of ``checkpoint=`` (resample, assess, StabilitySelection,
 #: StabilityGridSearch).
-CHECKPOINT = [Checked(check_checkpoint, "a path of a directory that can be created and written",
-                      invalid=("", " ", 5, b"dir", os.devnull, os.path.join(os.devnull, "sub"))),
-              None]
+CHECKPOINT = [
+    Checked(
+        check_checkpoint,
+        "a path of a directory that can be created and written",
+        invalid=("", " ", 5, b"dir", os.devnull, os.path.join(os.devnull, "sub")),
+    ),
+    None,
+]
 
 
 def check_checkpoint_seed(checkpoint, random_state, draws: str, function=None) -> None:
@@ -113,12 +141,14 @@ def check_checkpoint_seed(checkpoint, random_state, draws: str, function=None) -
     >>> check_checkpoint_seed("ckpt", None, "resamples")
     Traceback (most recent call last):
     ...
-    propstab.InvalidParameterError: checkpoint: needs a fixed random_state (an int or a SeedSequence), so that the call run again draws the same resamples; got random_state=None
+    propstab.InvalidParameterError: checkpoint: needs a fixed random_state ...
     """
     if checkpoint is not None and random_state is None:
-        fail(f"checkpoint: needs a fixed random_state (an int or a SeedSequence), so that "
-             f"the call run again draws the same {draws}; got random_state=None",
-             function=function)
+        fail(
+            f"checkpoint: needs a fixed random_state (an int or a SeedSequence), so that "
+            f"the call run again draws the same {draws}; got random_state=None",
+            function=function,
+        )
 
 
 def data_hash(value) -> str:
@@ -140,6 +170,7 @@ def data_hash(value) -> str:
             h.update(np.ascontiguousarray(part).tobytes())
     elif hasattr(value, "iloc"):
         import pandas as pd
+
         h.update(pickle.dumps(list(getattr(value, "columns", [getattr(value, "name", None)]))))
         h.update(pd.util.hash_pandas_object(value, index=True).to_numpy().tobytes())
     elif isinstance(value, np.ndarray) and value.dtype != object:
@@ -160,8 +191,11 @@ def described(value) -> str:
     """
     if hasattr(value, "get_params"):
         params = sorted(value.get_params(deep=False).items())
-        text = (f"{type(value).__qualname__}("
-                + ", ".join(f"{k}={described(v)}" for k, v in params) + ")")
+        text = (
+            f"{type(value).__qualname__}("
+            + ", ".join(f"{k}={described(v)}" for k, v in params)
+            + ")"
+        )
     elif callable(value) and hasattr(value, "__qualname__"):
         text = f"{getattr(value, '__module__', '')}.{value.__qualname__}"
     else:
@@ -219,8 +253,9 @@ def _encode(value, arrays: list):
         return {type(value).__name__: [_encode(v, arrays) for v in value]}
     if isinstance(value, Mapping) and all(isinstance(k, str) for k in value):
         return {"dict": {k: _encode(v, arrays) for k, v in value.items()}}
-    raise RuntimeError(f"checkpoint: cannot store a task output of type "
-                       f"{type(value).__name__}")           # a task of propstab's returns data
+    raise RuntimeError(
+        f"checkpoint: cannot store a task output of type " f"{type(value).__name__}"
+    )  # a task of propstab's returns data
 
 
 def _decode(tree, arrays: Mapping[str, np.ndarray]):
@@ -228,7 +263,7 @@ def _decode(tree, arrays: Mapping[str, np.ndarray]):
     if tree is None or isinstance(tree, (bool, int, float, str)):
         return tree
     if isinstance(tree, dict) and len(tree) == 1:
-        (kind, content), = tree.items()
+        ((kind, content),) = tree.items()
         if kind == "array" and isinstance(content, int) and not isinstance(content, bool):
             return arrays[f"a{content}"]
         if kind in ("tuple", "list") and isinstance(content, list):
@@ -246,8 +281,10 @@ def make_directory(path: str, *, argument: str = "checkpoint", function=None) ->
     try:
         os.makedirs(path, exist_ok=True)
     except OSError as exc:
-        fail(f"{argument}: the directory {path!r} cannot be created ({exc.strerror or exc})",
-             function=function)
+        fail(
+            f"{argument}: the directory {path!r} cannot be created ({exc.strerror or exc})",
+            function=function,
+        )
     return path
 
 
@@ -278,35 +315,49 @@ class Checkpoint:
     >>> Checkpoint(folder, {"n_runs": "20"})
     Traceback (most recent call last):
     ...
-    propstab.InvalidParameterError: checkpoint: ... holds the runs of another call: n_runs differs (checkpoint: 10, this call: 20); use another directory, or delete this one to start again
+    propstab.InvalidParameterError: checkpoint: ... n_runs differs (checkpoint: 10, ...
     """
 
     MANIFEST = "manifest.json"
 
-    def __init__(self, directory, fingerprint: Mapping[str, str], *,
-                 argument: str = "checkpoint", function: Optional[str] = None):
+    def __init__(
+        self,
+        directory,
+        fingerprint: Mapping[str, str],
+        *,
+        argument: str = "checkpoint",
+        function: Optional[str] = None,
+    ):
         import propstab
+
         self.argument = argument
         self.directory = check_checkpoint(argument, directory, function)
         self.fingerprint = {str(k): str(v) for k, v in fingerprint.items()}
         self.fingerprint.setdefault("propstab version", propstab.__version__)
         self.fingerprint.setdefault("checkpoint format", f"{FORMAT} {VERSION}")
-        self.digest = hashlib.sha256(json.dumps(self.fingerprint, sort_keys=True)
-                                     .encode()).hexdigest()
+        self.digest = hashlib.sha256(
+            json.dumps(self.fingerprint, sort_keys=True).encode()
+        ).hexdigest()
         make_directory(self.directory, argument=argument, function=function)
         manifest = os.path.join(self.directory, self.MANIFEST)
         if os.path.lexists(manifest):
             stored = self._manifest(manifest, function)
-            differ = [k for k in sorted(set(stored) | set(self.fingerprint))
-                      if stored.get(k) != self.fingerprint.get(k)]
+            differ = [
+                k
+                for k in sorted(set(stored) | set(self.fingerprint))
+                if stored.get(k) != self.fingerprint.get(k)
+            ]
             if differ:
-                fail(f"{argument}: {self.directory!r} holds the runs of another call: "
-                     + "; ".join(f"{k} differs "
-                                 f"({_difference(stored.get(k), self.fingerprint.get(k))})"
-                                 for k in differ)
-                     + "; use another directory, or delete this one to start again",
-                     function=function)
-            data = None                       # only checked to be writable
+                fail(
+                    f"{argument}: {self.directory!r} holds the runs of another call: "
+                    + "; ".join(
+                        f"{k} differs " f"({_difference(stored.get(k), self.fingerprint.get(k))})"
+                        for k in differ
+                    )
+                    + "; use another directory, or delete this one to start again",
+                    function=function,
+                )
+            data = None  # only checked to be writable
         else:
             data = json.dumps(self.fingerprint, indent=1, sort_keys=True).encode()
         try:
@@ -317,26 +368,34 @@ class Checkpoint:
             else:
                 self._write(self.MANIFEST, lambda f: f.write(data))
         except OSError as exc:
-            fail(f"{argument}: the directory {self.directory!r} is not writable "
-                 f"({exc.strerror or exc})", function=function)
+            fail(
+                f"{argument}: the directory {self.directory!r} is not writable "
+                f"({exc.strerror or exc})",
+                function=function,
+            )
 
     def _manifest(self, path: str, function) -> dict:
         """The stored fingerprint; a manifest that is not one is refused."""
         try:
             with open(path, "rb") as f:
                 stored = json.loads(f.read(1 << 20).decode("utf-8"))
-            if not (isinstance(stored, dict)
-                    and all(isinstance(v, str) for v in stored.values())):
+            if not (isinstance(stored, dict) and all(isinstance(v, str) for v in stored.values())):
                 raise _Unusable("not a mapping of names to texts")
         except (OSError, ValueError, _Unusable) as exc:
             why = str(exc) if isinstance(exc, _Unusable) else f"{type(exc).__name__}: {exc}"
-            fail(f"{self.argument}: {path!r} is not the manifest of a propstab checkpoint "
-                 f"({why}); use another directory, or delete this one to start again")
+            fail(
+                f"{self.argument}: {path!r} is not the manifest of a propstab checkpoint "
+                f"({why}); use another directory, or delete this one to start again"
+            )
         return stored
 
     def __getstate__(self):
-        return {"argument": self.argument, "directory": self.directory,
-                "fingerprint": self.fingerprint, "digest": self.digest}
+        return {
+            "argument": self.argument,
+            "directory": self.directory,
+            "fingerprint": self.fingerprint,
+            "digest": self.digest,
+        }
 
     def __setstate__(self, state):
         self.__dict__.update(state)
@@ -355,13 +414,13 @@ class Checkpoint:
             if os.path.exists(tmp):
                 os.unlink(tmp)
             raise
-        try:                                   # the rename itself, durable
+        try:  # the rename itself, durable
             dir_fd = os.open(self.directory, os.O_RDONLY)
-        except OSError:                        # pragma: no cover - not on every platform
+        except OSError:  # pragma: no cover - not on every platform
             return
         try:
             os.fsync(dir_fd)
-        except OSError:                        # pragma: no cover
+        except OSError:  # pragma: no cover
             pass
         finally:
             os.close(dir_fd)
@@ -378,12 +437,22 @@ class Checkpoint:
         """Write one task's output (atomically); ``tag``: the digest of the task's own
         arguments (:func:`task_digest`)."""
         arrays: list = []
-        header = {"format": FORMAT, "version": VERSION, "fingerprint": self.digest,
-                  "key": key, "task": tag, "value": _encode(value, arrays)}
+        header = {
+            "format": FORMAT,
+            "version": VERSION,
+            "fingerprint": self.digest,
+            "key": key,
+            "task": tag,
+            "value": _encode(value, arrays),
+        }
         payload = {"header": np.frombuffer(json.dumps(header).encode("utf-8"), dtype=np.uint8)}
         payload.update((f"a{i}", np.asarray(a)) for i, a in enumerate(arrays))
-        self._write(self._name(key), lambda f: np.savez(f, allow_pickle=False, **payload)
-                    if _SAVEZ_TAKES_ALLOW_PICKLE else np.savez(f, **payload))
+        self._write(
+            self._name(key),
+            lambda f: np.savez(f, allow_pickle=False, **payload)
+            if _SAVEZ_TAKES_ALLOW_PICKLE
+            else np.savez(f, **payload),
+        )
 
     def load(self, keys, tags: Optional[Sequence[Optional[str]]] = None) -> Dict:
         """The outputs of the finished tasks among ``keys`` (``tags``: their digests).
@@ -395,19 +464,24 @@ class Checkpoint:
             if not os.path.lexists(path):
                 continue
             if os.path.isdir(path) and not os.path.islink(path):
-                fail(f"{self.argument}: {path!r} is a directory where a task file belongs, and "
-                     f"cannot be replaced by the task's output; remove it")
+                fail(
+                    f"{self.argument}: {path!r} is a directory where a task file belongs, and "
+                    f"cannot be replaced by the task's output; remove it"
+                )
             try:
                 try:
                     mode = os.stat(path).st_mode
-                except OSError as exc:                     # a dangling link
+                except OSError as exc:  # a dangling link
                     raise _Unusable(f"cannot be read ({type(exc).__name__})") from None
-                if not stat.S_ISREG(mode):                 # a FIFO would block reading
+                if not stat.S_ISREG(mode):  # a FIFO would block reading
                     raise _Unusable("is not a regular file")
                 found[key] = self._read(path, key, tag)
             except _Unusable as why:
-                warn(f"{self.argument}: the task file {path!r} {why}; its task is run again "
-                     f"and the file rewritten", CheckpointWarning)
+                warn(
+                    f"{self.argument}: the task file {path!r} {why}; its task is run again "
+                    f"and the file rewritten",
+                    CheckpointWarning,
+                )
         return found
 
     def _read(self, path: str, key, tag):
@@ -419,8 +493,9 @@ class Checkpoint:
                 if not isinstance(header, dict) or header.get("format") != FORMAT:
                     raise _Unusable("is not a propstab checkpoint file (another format)")
                 if header.get("version") != VERSION:
-                    raise _Unusable(f"has the format version {header.get('version')!r}, "
-                                    f"not {VERSION}")
+                    raise _Unusable(
+                        f"has the format version {header.get('version')!r}, " f"not {VERSION}"
+                    )
                 if header.get("fingerprint") != self.digest:
                     raise _Unusable("was written by another call (its fingerprint differs)")
                 if header.get("key") != key:
@@ -433,15 +508,17 @@ class Checkpoint:
             raise
         except Exception as exc:  # noqa: BLE001 - any unreadable file, by the one rule
             text = str(exc).splitlines()[0][:120] if str(exc) else ""
-            raise _Unusable(f"cannot be read ({type(exc).__name__}"
-                            + (f": {text})" if text else ")")) from None
+            raise _Unusable(
+                f"cannot be read ({type(exc).__name__}" + (f": {text})" if text else ")")
+            ) from None
 
 
 def _savez_takes_allow_pickle() -> bool:
     import inspect
+
     try:
         return "allow_pickle" in inspect.signature(np.savez).parameters
-    except (TypeError, ValueError):         # pragma: no cover
+    except (TypeError, ValueError):  # pragma: no cover
         return False
 
 
@@ -453,8 +530,7 @@ def _difference(old, new) -> str:
     cut around the first difference)."""
     if old is None or new is None:
         return f"checkpoint: {_cut(old, 0)}, this call: {_cut(new, 0)}"
-    first = next((i for i, (a, b) in enumerate(zip(old, new)) if a != b),
-                 min(len(old), len(new)))
+    first = next((i for i, (a, b) in enumerate(zip(old, new)) if a != b), min(len(old), len(new)))
     return f"checkpoint: {_cut(old, first)}, this call: {_cut(new, first)}"
 
 
@@ -466,5 +542,8 @@ def _cut(text, first: int) -> str:
     if len(text) <= 60:
         return text
     start = max(0, first - 20)
-    return ("..." if start else "") + text[start:start + 50] + (
-        "..." if start + 50 < len(text) else "")
+    return (
+        ("..." if start else "")
+        + text[start : start + 50]
+        + ("..." if start + 50 < len(text) else "")
+    )
