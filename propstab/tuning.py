@@ -61,6 +61,11 @@ def _check_estimator(name, value, function=None):
     return value
 
 
+#: The most candidates of a grid (``param_grid``): each is assessed on every resample, and a
+#: grid of millions (a fine logspace crossed with another) would not return.
+MAX_CANDIDATES = 10 ** 4
+
+
 def _check_param_grid(name, value, function=None, estimator=None):
     """A grid scikit-learn's ``ParameterGrid`` reads, naming parameters of ``estimator``."""
     from sklearn.model_selection import ParameterGrid
@@ -69,10 +74,15 @@ def _check_param_grid(name, value, function=None, estimator=None):
     if not isinstance(value, (Mapping, list, tuple)) or isinstance(value, (str, bytes)):
         fail(f"{name}: {rule}; got {shown(value)}", TypeError, function=function)
     try:
-        candidates = list(ParameterGrid(value))
+        grid = ParameterGrid(value)
+        size = len(grid)                   # counted without listing the candidates
     except (TypeError, ValueError) as exc:
         fail(f"{name}: {rule} ({' '.join(str(exc).split())}); got {shown(value)}",
              type(exc), function=function)
+    if size > MAX_CANDIDATES:
+        fail(f"{name}: at most {MAX_CANDIDATES} candidates (each is assessed on every "
+             f"resample); got a grid of {size}", function=function)
+    candidates = list(grid)
     if not candidates:
         fail(f"{name}: {rule}, with at least one candidate; got {shown(value)}",
              function=function)
@@ -189,7 +199,8 @@ class StabilityGridSearch(*_BASES):
         ``Pipeline``). Cloned for every candidate and run; never modified.
     param_grid : dict or list of dicts
         As scikit-learn's ``GridSearchCV``: parameter name (``get_params(deep=True)``,
-        ``step__name`` in a pipeline) -> list of values, or a list of such dicts.
+        ``step__name`` in a pipeline) -> list of values, or a list of such dicts; at most
+        10**4 candidates (:data:`MAX_CANDIDATES`).
     rule : {"1se", "pareto"} or callable, default "1se"
         ``"1se"``: the most stable candidate whose mean score is at least the best mean
         score minus that best candidate's standard error; ties to the candidate with
