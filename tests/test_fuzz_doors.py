@@ -393,6 +393,9 @@ def fuzz_sizes(n: int, seed: int = 0):
         ),
         "n_runs  ": lambda v: StabilityGridSearch(Lasso(), {"alpha": [0.1]}, n_runs=v).fit(X, y),
         "n_subsamples": lambda v: StabilitySelection(Lasso(), n_subsamples=v).fit(X, y),
+        "param_grid": lambda v: StabilityGridSearch(
+            Lasso(), {"alpha": np.linspace(0.01, 1, 10**4 + 1), "tol": [1e-4] * (v % 7 + 1)}
+        ).fit(X, y),
         "n_alphas": lambda v: StabilitySelection(Lasso(), n_alphas=v).fit(X, y),
         "max_examples": lambda v: audit(lambda Z: float(Z.mean()), max_examples=v),
         "max_examples ": lambda v: parametrize_with_checks("jaccard", max_examples=v),
