@@ -122,7 +122,7 @@ def exit_status(exc: BaseException) -> int:
 
 def error_message(exc: BaseException) -> str:
     """The one-line message of a failure."""
-    from ._exceptions import RReferenceError
+    from ._utils.exceptions import RReferenceError
     if isinstance(exc, (ValueError, TypeError, ImportError, RReferenceError)):
         return one_line(exc)
     if isinstance(exc, OSError):
@@ -161,7 +161,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     except Exception as exc:
         if os.environ.get("PROPSTAB_DEBUG") == "1":
             raise
-        from ._exceptions import InvalidParameterError
+        from ._utils.exceptions import InvalidParameterError
         if isinstance(exc, InvalidParameterError):  # the library's names, as options
             exc = exc.renamed(option_names(parser, args.command))
         print(f"{prefix}: error: {error_message(exc)}", file=sys.stderr)

@@ -133,7 +133,7 @@ def test_an_unwritable_directory_is_refused(tmp_path, monkeypatch):
 
 
 def test_the_rule_is_declared():
-    from propstab._params import parameter_constraints
+    from propstab._utils.params import parameter_constraints
     from propstab.tuning import CONSTRAINTS
 
     for rules in (

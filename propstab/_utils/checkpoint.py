@@ -39,9 +39,9 @@ from typing import Dict, Mapping, Optional, Sequence
 
 import numpy as np
 
-from .._checks import fail, shown
-from .._exceptions import CheckpointWarning, warn
-from .._params import Checked
+from .checks import fail, shown
+from .exceptions import CheckpointWarning, warn
+from .params import Checked
 
 __all__ = [
     "CHECKPOINT",

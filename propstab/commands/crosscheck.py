@@ -2,11 +2,11 @@
 on generated cases or on the user's own selections (``--input FILE``)."""
 from __future__ import annotations
 
-from .._registry import get_measure, list_measures
+from ..registry._registry import get_measure, list_measures
 from ._common import (IDENTITY, READ_HELP, READING, add_measure_arguments,
                       add_reading_arguments, parse_options, positive_int, read_inputs,
                       refuse_unused)
-from .._checks import fail
+from .._utils.checks import fail
 
 
 def run(args) -> int:
