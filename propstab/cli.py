@@ -32,8 +32,11 @@ def _version() -> str:
     """``propstab X.Y.Z from /path/to/propstab (python 3.11)``, as ``pip --version``."""
     import pathlib
     from . import __version__
+
     where = pathlib.Path(__file__).resolve().parent
-    return f"propstab {__version__} from {where} (python {sys.version_info[0]}.{sys.version_info[1]})"
+    return (
+        f"propstab {__version__} from {where} (python {sys.version_info[0]}.{sys.version_info[1]})"
+    )
 
 
 def one_line(text) -> str:
@@ -45,26 +48,32 @@ class _Parser(argparse.ArgumentParser):
     """argparse with usage errors as one line (subcommand parsers inherit it)."""
 
     def error(self, message):
-        self.exit(USAGE_ERROR, f"{self.prog}: error: {one_line(message)} "
-                               f"(see {self.prog} --help)\n")
+        self.exit(
+            USAGE_ERROR, f"{self.prog}: error: {one_line(message)} " f"(see {self.prog} --help)\n"
+        )
 
 
 def command_names() -> List[str]:
     """The subcommands: the public modules of :mod:`propstab.commands`, in ORDER first."""
-    names = [m.name for m in pkgutil.iter_modules(commands.__path__)
-             if not m.name.startswith("_")]
+    names = [m.name for m in pkgutil.iter_modules(commands.__path__) if not m.name.startswith("_")]
     return sorted(names, key=lambda n: (ORDER.index(n) if n in ORDER else len(ORDER), n))
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(
-        prog="propstab", description="Stability of feature selection: measures, audits, "
-                                     "inference and R cross-checks. Exit status 2: a usage "
-                                     "or input error; 3: the command cannot run here (R, "
-                                     "rpy2 or a package missing); 130: interrupted (Ctrl-C). "
-                                     "PROPSTAB_DEBUG=1 shows tracebacks.")
-    parser.add_argument("--version", action="version", version=_version(),
-                        help="print the version, the location of the package and the Python")
+        prog="propstab",
+        description="Stability of feature selection: measures, audits, "
+        "inference and R cross-checks. Exit status 2: a usage "
+        "or input error; 3: the command cannot run here (R, "
+        "rpy2 or a package missing); 130: interrupted (Ctrl-C). "
+        "PROPSTAB_DEBUG=1 shows tracebacks.",
+    )
+    parser.add_argument(
+        "--version",
+        action="version",
+        version=_version(),
+        help="print the version, the location of the package and the Python",
+    )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in command_names():
         importlib.import_module(f"{commands.__name__}.{name}").add_parser(sub)
@@ -77,8 +86,9 @@ def given_options(parser: argparse.ArgumentParser, argv, command: str) -> frozen
     suppressed. A subcommand refuses an option given where it does not apply
     (:func:`propstab.commands._common.refuse_unused`), even when its value is the
     default's."""
-    sub = next(a for a in parser._actions
-               if isinstance(a, argparse._SubParsersAction)).choices[command]
+    sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction)).choices[
+        command
+    ]
     saved = [(a, a.default) for a in sub._actions]
     defaults, sub._defaults = sub._defaults, {}
     try:
@@ -100,20 +110,25 @@ def option_names(parser: argparse.ArgumentParser, command: str) -> dict:
     """The subcommand's options by the library's name of the argument each one sets
     (``n_resamples``: ``--n-resamples``, ``random_state``: ``--seed``), for errors of the
     library to name the option the user typed."""
-    sub = next(a for a in parser._actions
-               if isinstance(a, argparse._SubParsersAction)).choices[command]
-    flags = {a.dest: max(a.option_strings, key=len) for a in sub._actions
-             if a.option_strings and a.dest not in ("help", "base")}
+    sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction)).choices[
+        command
+    ]
+    flags = {
+        a.dest: max(a.option_strings, key=len)
+        for a in sub._actions
+        if a.option_strings and a.dest not in ("help", "base")
+    }
     names = {dest: flag for dest, flag in flags.items()}
-    names.update((library, flags[dest]) for library, dest in LIBRARY_NAMES.items()
-                 if dest in flags)
+    names.update(
+        (library, flags[dest]) for library, dest in LIBRARY_NAMES.items() if dest in flags
+    )
     return names
 
 
 def exit_status(exc: BaseException) -> int:
     """2 for a wrong command line or input, 3 for what the environment lacks (and for
     internal errors)."""
-    if isinstance(exc, ImportError):                # includes RUnavailableError
+    if isinstance(exc, ImportError):  # includes RUnavailableError
         return ENVIRONMENT_ERROR
     if isinstance(exc, (ValueError, TypeError, OSError)):
         return USAGE_ERROR
@@ -123,27 +138,31 @@ def exit_status(exc: BaseException) -> int:
 def error_message(exc: BaseException) -> str:
     """The one-line message of a failure."""
     from ._utils.exceptions import RReferenceError
+
     if isinstance(exc, (ValueError, TypeError, ImportError, RReferenceError)):
         return one_line(exc)
     if isinstance(exc, OSError):
         where = f" {exc.filename!r}" if getattr(exc, "filename", None) else ""
         return one_line(f"{exc.strerror or exc}{where}")
-    return one_line(f"internal error {type(exc).__name__}: {exc} (PROPSTAB_DEBUG=1 shows "
-                    f"the traceback)")
+    return one_line(
+        f"internal error {type(exc).__name__}: {exc} (PROPSTAB_DEBUG=1 shows " f"the traceback)"
+    )
 
 
 def main(argv: Optional[List[str]] = None) -> int:
     parser = build_parser()
     try:
         args = parser.parse_args(argv)
-    except SystemExit as exc:                       # --help, --version, usage errors
+    except SystemExit as exc:  # --help, --version, usage errors
         return exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 2)
     if getattr(args, "command", None) is not None:
         args.given_options = given_options(parser, argv, args.command)
     if not getattr(args, "func", None):
-        print(f"propstab: error: give a COMMAND ({', '.join(command_names())}); see "
-              f"propstab --help",
-              file=sys.stderr)
+        print(
+            f"propstab: error: give a COMMAND ({', '.join(command_names())}); see "
+            f"propstab --help",
+            file=sys.stderr,
+        )
         return USAGE_ERROR
     prefix = f"propstab {args.command}"
     try:
@@ -153,7 +172,7 @@ def main(argv: Optional[List[str]] = None) -> int:
                 return int(args.func(args) or 0)
             finally:
                 _print_warnings(prefix, caught)
-    except KeyboardInterrupt:                       # Ctrl-C: one line, no traceback
+    except KeyboardInterrupt:  # Ctrl-C: one line, no traceback
         if os.environ.get("PROPSTAB_DEBUG") == "1":
             raise
         print(f"{prefix}: interrupted", file=sys.stderr)
@@ -162,6 +181,7 @@ def main(argv: Optional[List[str]] = None) -> int:
         if os.environ.get("PROPSTAB_DEBUG") == "1":
             raise
         from ._utils.exceptions import InvalidParameterError
+
         if isinstance(exc, InvalidParameterError):  # the library's names, as options
             exc = exc.renamed(option_names(parser, args.command))
         print(f"{prefix}: error: {error_message(exc)}", file=sys.stderr)
@@ -175,8 +195,10 @@ def _print_warnings(prefix: str, caught) -> None:
         seen.setdefault(w.category, []).append(w)
     for category, items in seen.items():
         more = f" ({len(items)} warnings of this kind, the first shown)" if len(items) > 1 else ""
-        print(f"{prefix}: warning: {category.__name__}: {one_line(items[0].message)}{more}",
-              file=sys.stderr)
+        print(
+            f"{prefix}: warning: {category.__name__}: {one_line(items[0].message)}{more}",
+            file=sys.stderr,
+        )
 
 
 if __name__ == "__main__":  # pragma: no cover
