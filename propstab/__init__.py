@@ -77,6 +77,7 @@ _LAZY = {
     # sampled pairs
     "SampledPairsEstimate": "propstab.inference",
     "SampledPairsWarning": "propstab._utils.exceptions",
+    "CheckpointWarning": "propstab._utils.exceptions",
     # calibrated stability selection
     "stability_score": "propstab.calibration",
 }

@@ -76,6 +76,51 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def given_options(parser: argparse.ArgumentParser, argv, command: str) -> frozenset:
+    """The destinations of the options (and positionals) given on the command line, told
+    apart from defaults: the line parsed again with every default of the subcommand
+    suppressed. A subcommand refuses an option given where it does not apply
+    (:func:`propstab.commands._common.refuse_unused`), even when its value is the
+    default's."""
+    sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction)).choices[
+        command
+    ]
+    saved = [(a, a.default) for a in sub._actions]
+    defaults, sub._defaults = sub._defaults, {}
+    try:
+        for action, _ in saved:
+            action.default = argparse.SUPPRESS
+        given = vars(parser.parse_args(argv))
+    finally:
+        for action, default in saved:
+            action.default = default
+        sub._defaults = defaults
+    return frozenset(given) - {"command", "help"}
+
+
+#: The library's argument names that a subcommand's option of another name sets.
+LIBRARY_NAMES = {"confidence_level": "confidence", "random_state": "seed", "measures": "measure"}
+
+
+def option_names(parser: argparse.ArgumentParser, command: str) -> dict:
+    """The subcommand's options by the library's name of the argument each one sets
+    (``n_resamples``: ``--n-resamples``, ``random_state``: ``--seed``), for errors of the
+    library to name the option the user typed."""
+    sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction)).choices[
+        command
+    ]
+    flags = {
+        a.dest: max(a.option_strings, key=len)
+        for a in sub._actions
+        if a.option_strings and a.dest not in ("help", "base")
+    }
+    names = {dest: flag for dest, flag in flags.items()}
+    names.update(
+        (library, flags[dest]) for library, dest in LIBRARY_NAMES.items() if dest in flags
+    )
+    return names
+
+
 def exit_status(exc: BaseException) -> int:
     """2 for a wrong command line or input, 3 for what the environment lacks (and for
     internal errors)."""
@@ -106,6 +151,8 @@ def main(argv: Optional[List[str]] = None) -> int:
         args = parser.parse_args(argv)
     except SystemExit as exc:  # --help, --version, usage errors
         return exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 2)
+    if getattr(args, "command", None) is not None:
+        args.given_options = given_options(parser, argv, args.command)
     if not getattr(args, "func", None):
         print(
             f"propstab: error: give a COMMAND ({', '.join(command_names())}); see "
@@ -129,6 +176,10 @@ def main(argv: Optional[List[str]] = None) -> int:
     except Exception as exc:
         if os.environ.get("PROPSTAB_DEBUG") == "1":
             raise
+        from ._utils.exceptions import InvalidParameterError
+
+        if isinstance(exc, InvalidParameterError):  # the library's names, as options
+            exc = exc.renamed(option_names(parser, args.command))
         print(f"{prefix}: error: {error_message(exc)}", file=sys.stderr)
         return exit_status(exc)
 

@@ -21,7 +21,7 @@ import numpy as np
 
 from ._utils.checks import check_n_jobs, fail, seed_sequence, shown
 from ._utils.exceptions import InvalidParameterError, UndefinedMeasureWarning, warn
-from ._utils.execution import check_checkpoint_seed
+from ._utils.checkpoint import CHECKPOINT, check_checkpoint_seed
 from ._utils.fixes import estimator_tags, validate_data
 from ._utils.params import (
     Boolean,
@@ -35,6 +35,7 @@ from ._utils.params import (
     validate_params,
 )
 from ._utils.text import Summary, interval, number, summary, table_lines
+from .resampling._runner import MAX_RUNS
 from .selectors import clone, run_seeds, seeded, support_of
 
 __all__ = ["StabilityGridSearch"]
@@ -77,6 +78,11 @@ def _check_estimator(name, value, function=None):
     return value
 
 
+#: The most candidates of a grid (``param_grid``): each is assessed on every resample, and a
+#: grid of millions (a fine logspace crossed with another) would not return.
+MAX_CANDIDATES = 10**4
+
+
 def _check_param_grid(name, value, function=None, estimator=None):
     """A grid scikit-learn's ``ParameterGrid`` reads, naming parameters of ``estimator``."""
     from sklearn.model_selection import ParameterGrid
@@ -88,13 +94,21 @@ def _check_param_grid(name, value, function=None, estimator=None):
     if not isinstance(value, (Mapping, list, tuple)) or isinstance(value, (str, bytes)):
         fail(f"{name}: {rule}; got {shown(value)}", TypeError, function=function)
     try:
-        candidates = list(ParameterGrid(value))
+        grid = ParameterGrid(value)
+        size = len(grid)  # counted without listing the candidates
     except (TypeError, ValueError) as exc:
         fail(
             f"{name}: {rule} ({' '.join(str(exc).split())}); got {shown(value)}",
             type(exc),
             function=function,
         )
+    if size > MAX_CANDIDATES:
+        fail(
+            f"{name}: at most {MAX_CANDIDATES} candidates (each is assessed on every "
+            f"resample); got a grid of {size}",
+            function=function,
+        )
+    candidates = list(grid)
     if not candidates:
         fail(f"{name}: {rule}, with at least one candidate; got {shown(value)}", function=function)
     if not hasattr(estimator, "get_params"):  # checked by its own rule
@@ -165,8 +179,8 @@ def _arguments(
 #: The declared rules of :class:`StabilityGridSearch`'s parameters, checked by ``fit``
 #: (scikit-learn's convention: ``__init__`` only stores them). The arguments passed on
 #: to :func:`propstab.assess` (``measure``, ``scheme``, ``fraction``, ``scoring``,
-#: ``downstream``, ``top_k``, ``threshold``, ``backend``, ``checkpoint``) are checked
-#: there, by name.
+#: ``downstream``, ``top_k``, ``threshold``, ``backend``) are checked there, by name;
+#: ``checkpoint`` here too, before any fit.
 CONSTRAINTS = {
     "estimator": Checked(
         _check_estimator, "a scikit-learn estimator", invalid=(None, 5, "lasso", len)
@@ -178,12 +192,13 @@ CONSTRAINTS = {
         reads=("estimator",),
     ),
     "rule": [Options(*RULES), Callable("a function of the results frame")],
-    "n_runs": [Interval(Integral, 2, None), None],
+    "n_runs": [Interval(Integral, 2, MAX_RUNS), None],
     "confidence_level": Interval(Real, 0.0, 1.0, closed="neither"),
     "random_state": RandomState(),
     "n_jobs": [Checked(_check_jobs, "a non-zero integer", invalid=(0, 1.5, "2")), None],
     "progress": Boolean(none=True),
     "refit": Boolean(),
+    "checkpoint": CHECKPOINT,
 }
 
 _checked_arguments = validate_params(CONSTRAINTS, function="StabilityGridSearch")(_arguments)
@@ -248,7 +263,8 @@ class StabilityGridSearch(*_BASES):
         ``Pipeline``). Cloned for every candidate and run; never modified.
     param_grid : dict or list of dicts
         As scikit-learn's ``GridSearchCV``: parameter name (``get_params(deep=True)``,
-        ``step__name`` in a pipeline) -> list of values, or a list of such dicts.
+        ``step__name`` in a pipeline) -> list of values, or a list of such dicts; at most
+        10**4 candidates (:data:`MAX_CANDIDATES`).
     rule : {"1se", "pareto"} or callable, default "1se"
         ``"1se"``: the most stable candidate whose mean score is at least the best mean
         score minus that best candidate's standard error; ties to the candidate with
@@ -263,7 +279,7 @@ class StabilityGridSearch(*_BASES):
         The stability measure (:func:`propstab.estimate`).
     n_runs : int, optional
         M, the number of resamples, the same for every candidate: 100 by default, or a
-        splitter's number of splits.
+        splitter's number of splits; at most 10**6.
     scheme : str, callable or splitter, default "bootstrap"
         How the rows are resampled (:func:`propstab.resample`).
     fraction : float, optional
@@ -297,7 +313,10 @@ class StabilityGridSearch(*_BASES):
         manifest of its arguments): fitting again with the same arguments and directory
         after an interruption runs only the missing runs and chooses exactly as the
         uninterrupted search; a directory of another search is refused (ValueError
-        naming what differs). Needs a fixed ``random_state``.
+        naming what differs); a file, or a directory that cannot be created or
+        written, is refused. Read as :func:`propstab.resample` reads it: no code is
+        run, and a run's file that cannot be used is run again with a
+        :class:`~propstab.CheckpointWarning`. Needs a fixed ``random_state``.
 
     Attributes
     ----------

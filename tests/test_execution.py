@@ -470,7 +470,7 @@ def test_an_interrupted_assess_resumes_to_the_uninterrupted_result(tmp_path):
     _count_calls(stop_at=8)
     with pytest.raises(_Interrupted):
         assess(_interrupting_top2, X, y, n_runs=12, random_state=5, checkpoint=tmp_path)
-    assert len(list(tmp_path.glob("task-*.pkl"))) == 7
+    assert len(list(tmp_path.glob("task-*.npz"))) == 7
     _count_calls()
     resumed = assess(_interrupting_top2, X, y, n_runs=12, random_state=5, checkpoint=tmp_path)
     assert _CALLS["n"] == 5  # only the missing runs
@@ -510,7 +510,7 @@ def test_a_mapping_checkpoints_each_selector_and_loky_workers_write_their_runs(t
     whole = assess(selectors, X, y, n_runs=6, random_state=1)
     first = assess(selectors, X, y, n_runs=6, random_state=1, checkpoint=tmp_path, n_jobs=2)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["selector-0", "selector-1"]
-    assert len(list((tmp_path / "selector-1").glob("task-*.pkl"))) == 6
+    assert len(list((tmp_path / "selector-1").glob("task-*.npz"))) == 6
     again = assess(selectors, X, y, n_runs=6, random_state=1, checkpoint=tmp_path)
     for name in selectors:
         for other in (first, again):
@@ -540,7 +540,7 @@ def test_an_interrupted_stability_selection_resumes_to_the_same_fit(tmp_path):
     _SS_CALLS.update(n=0, stop_at=5 * 5 + 3)  # within the sixth subsample's path
     with pytest.raises(_Interrupted):
         make(checkpoint=tmp_path).fit(X, y)
-    assert len(list(tmp_path.glob("task-*.pkl"))) == 5
+    assert len(list(tmp_path.glob("task-*.npz"))) == 5
     _SS_CALLS.update(n=0, stop_at=None)
     resumed = make(checkpoint=tmp_path).fit(X, y)
     assert _SS_CALLS["n"] == 3 * 5  # 8 fits of 5 path values, 5 read
@@ -591,7 +591,7 @@ def test_a_killed_process_resumes_to_the_identical_result(tmp_path, monkeypatch)
 
     killed = run(checkpoint, tmp_path / "never.pkl", 4)
     assert killed.returncode == -9, killed.stderr
-    assert len(list(checkpoint.glob("task-*.pkl"))) == 4
+    assert len(list(checkpoint.glob("task-*.npz"))) == 4
     assert not list(checkpoint.glob(".tmp-*"))  # no half-written file left
     done = run(checkpoint, tmp_path / "resumed.pkl", -1)
     assert done.returncode == 0, done.stderr
@@ -616,6 +616,6 @@ def test_checkpoint_writes_are_atomic_and_keyed(tmp_path):
     cp.save(0, {"x": 1})
     cp.save(0, {"x": 2})  # replaced whole
     assert cp.load([0, 1]) == {0: {"x": 2}}
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["manifest.json", "task-0.pkl"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["manifest.json", "task-0.npz"]
     with pytest.raises(ValueError, match=r"a differs \(checkpoint: 1, this call: 2\)"):
         Checkpoint(tmp_path, {"a": "2"})

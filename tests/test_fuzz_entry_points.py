@@ -60,6 +60,15 @@ from propstab import testing
 EXAMPLES = int(os.environ.get("PROPSTAB_FUZZ_EXAMPLES", "25"))
 
 
+@pytest.fixture(scope="module", autouse=True)
+def _in_a_temporary_directory(tmp_path_factory):
+    """Drawn paths ("x", "auto" as a checkpoint=) are created here, not in the tree."""
+    here = os.getcwd()
+    os.chdir(tmp_path_factory.mktemp("fuzz-cwd"))
+    yield
+    os.chdir(here)
+
+
 # ----------------------------------------------------------------------------------
 # baselines: small valid inputs, built fresh for every call (the fitted selection and search
 # and the result objects of _method are built once: the contract checks each call leaves
@@ -1582,6 +1591,7 @@ NOT_FUZZED = {
     "RReference": "a dataclass naming an R function (register's input)",
     "Selection": "built by as_selection, which is fuzzed",
     "UndefinedMeasureWarning": "a warning class",
+    "CheckpointWarning": "a warning class",
     "InvalidParameterError": "the error class of invalid arguments",
     "measures": "the module; each measure is fuzzed",
     "AuditTable": "built by audit; its methods are fuzzed",

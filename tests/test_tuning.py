@@ -237,7 +237,7 @@ def test_single_candidate_and_refit_false(data):
     "argument, value, match",
     [
         ("rule", "best", "^rule: must be one of '1se', 'pareto' or a function"),
-        ("n_runs", 1, "^n_runs: must be >= 2; got 1"),
+        ("n_runs", 1, "^n_runs: must be >= 2 and <= 1000000; got 1"),
         ("confidence_level", 1.0, "^confidence_level: must be in \\(0.0, 1.0\\); got 1.0"),
         ("refit", "yes", "^refit: must be True or False"),
         ("param_grid", {"no_such": [1]}, "^param_grid: must name parameters of Lasso"),
@@ -285,7 +285,7 @@ def test_an_interrupted_search_resumes_to_the_uninterrupted_choice(data, tmp_pat
     _StopAfter.FITS.update(left=13, done=0)  # 13 of the 24 runs, then Ctrl-C
     with pytest.raises(KeyboardInterrupt):
         make(checkpoint=tmp_path).fit(X, y)
-    assert len(list(tmp_path.glob("selector-*/task-*.pkl"))) == 13
+    assert len(list(tmp_path.glob("selector-*/task-*.npz"))) == 13
     _StopAfter.FITS.update(left=None, done=0)
     resumed = make(checkpoint=tmp_path).fit(X, y)
     assert _StopAfter.FITS["done"] == 24 - 13 + 1  # the missing runs and the refit
@@ -327,6 +327,7 @@ def test_declared_rules_cover_the_own_arguments():
         "n_jobs",
         "progress",
         "refit",
+        "checkpoint",
     } == set(CONSTRAINTS)
 
 

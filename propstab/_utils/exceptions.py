@@ -4,6 +4,7 @@ import sys
 import warnings
 
 __all__ = [
+    "CheckpointWarning",
     "InvalidParameterError",
     "SampledPairsWarning",
     "UndefinedMeasureWarning",
@@ -290,3 +291,21 @@ def undefined(measure: str, reason: str) -> float:
     """
     warn(f"{measure} is undefined here: {reason}; returning nan", UndefinedMeasureWarning)
     return float("nan")
+
+
+class CheckpointWarning(UserWarning):
+    """A task file of a ``checkpoint=`` directory could not be used and its task was run
+    again (the file is then rewritten).
+
+    A task file is used only when it is a propstab checkpoint file of the format this
+    version writes, of this call (its fingerprint: the data, the selector, the scheme,
+    the seeds) and of this task (its resample and seed). An unreadable, truncated,
+    foreign or mismatched file is never an error and never executed: the warning names
+    ``checkpoint`` and the file, and the task is run as if the file were absent.
+
+    Examples
+    --------
+    >>> from propstab import CheckpointWarning
+    >>> issubclass(CheckpointWarning, UserWarning)
+    True
+    """

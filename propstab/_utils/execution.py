@@ -24,21 +24,18 @@ for every run.
 from __future__ import annotations
 
 import contextlib
-import hashlib
-import json
 import os
-import pickle
 import signal
 import sys
-import tempfile
 import threading
 import warnings
-from typing import Callable, Dict, Mapping, Optional, Sequence
-
-import numpy as np
+from typing import Callable, Optional, Sequence
 
 from .checks import fail, shown
 from .params import Checked
+
+# the checkpoints: one module (names kept here for the callers of this module)
+from .checkpoint import Checkpoint, check_checkpoint_seed, data_hash, described  # noqa: F401
 
 __all__ = [
     "BACKEND",
@@ -114,24 +111,6 @@ BACKEND = [
     ),
     None,
 ]
-
-
-def check_checkpoint_seed(checkpoint, random_state, draws: str, function=None) -> None:
-    """A checkpoint needs a fixed ``random_state``: rerun, the call must draw the same
-    ``draws`` (resamples, subsamples) to resume.
-
-    >>> check_checkpoint_seed("ckpt", None, "resamples")
-    Traceback (most recent call last):
-    ...
-    propstab.InvalidParameterError: checkpoint: needs a fixed random_state (an int or a
-    SeedSequence), so that the call run again draws the same resamples; got random_state=None
-    """
-    if checkpoint is not None and random_state is None:
-        fail(
-            f"checkpoint: needs a fixed random_state (an int or a SeedSequence), so that "
-            f"the call run again draws the same {draws}; got random_state=None",
-            function=function,
-        )
 
 
 def _default_client():
@@ -235,7 +214,7 @@ def _in_worker(function, record, args, save=None, exclusive=False):
         else:
             out, caught = function(*args), ()
     if save is not None:
-        save[0].save(save[1], out)
+        save[0].save(save[1], out, save[2])
     return out, caught
 
 
@@ -263,6 +242,7 @@ def run_tasks(
     keys: Optional[Sequence[int]] = None,
     checkpoint: Optional["Checkpoint"] = None,
     exclusive: bool = False,
+    tags: Optional[Sequence[str]] = None,
 ) -> list:
     """``function(*shared, *task)`` for every task; the outputs in task order.
 
@@ -289,6 +269,10 @@ def run_tasks(
     checkpoint : Checkpoint, optional
         Finished tasks are read from it and not run again; each task run is written
         to it as it finishes.
+    tags : sequence of str, optional
+        The digest of each task's own arguments (its resample, its seed:
+        :func:`propstab._utils.checkpoint.task_digest`), stored with its output in the
+        checkpoint: a file is read only for the very task that wrote it.
     exclusive : bool, default False
         Tasks that are not thread-safe (the audit's Hypothesis searches): where a worker
         runs several tasks in threads (dask, joblib's ``"threading"``), one at a time
@@ -309,12 +293,15 @@ def run_tasks(
     """
     bar = _Silent() if bar is None else bar
     keys = list(range(len(tasks))) if keys is None else list(keys)
+    if checkpoint is not None:  # what a worker writes: the key and the tag of its task
+        tags = [None] * len(tasks) if tags is None else list(tags)
+        keys = [(key, tag) for key, tag in zip(keys, tags)]
     out: list = [None] * len(tasks)
     todo = list(range(len(tasks)))
     if checkpoint is not None:
-        done = checkpoint.load(keys)
-        todo = [pos for pos, key in enumerate(keys) if key not in done]
-        for pos, key in enumerate(keys):
+        done = checkpoint.load([k for k, _ in keys], [t for _, t in keys])
+        todo = [pos for pos, (key, _) in enumerate(keys) if key not in done]
+        for pos, (key, _) in enumerate(keys):
             if key in done:
                 out[pos] = done[key]
         if len(todo) < len(tasks):
@@ -330,7 +317,7 @@ def run_tasks(
         for pos in todo:
             out[pos] = function(*shared, *tasks[pos])
             if checkpoint is not None:
-                checkpoint.save(keys[pos], out[pos])
+                checkpoint.save(keys[pos][0], out[pos], keys[pos][1])
             bar.update(1)
     else:
         _on_joblib(
@@ -378,7 +365,7 @@ def _on_dask(
             pos = position[future.key]
             out[pos] = value
             if checkpoint is not None:
-                checkpoint.save(keys[pos], value)
+                checkpoint.save(keys[pos][0], value, keys[pos][1])
             reissue(caught)
             bar.update(1)
     except BaseException:  # an error or an interruption: stop the rest
@@ -411,7 +398,7 @@ def _on_joblib(
                 function,
                 record,
                 (*shared, *tasks[pos]),
-                None if checkpoint is None else (checkpoint, keys[pos]),
+                None if checkpoint is None else (checkpoint, *keys[pos]),
                 exclusive,
             )
             for pos in todo
@@ -452,7 +439,7 @@ def fork_available() -> bool:
 def _forked_task(pos: int):
     """The task at ``pos`` of the innermost fork pool, in a forked worker."""
     function, shared, tasks, keys, checkpoint = _FORKED[-1]
-    save = None if checkpoint is None else (checkpoint, keys[pos])
+    save = None if checkpoint is None else (checkpoint, *keys[pos])
     return pos, _in_worker(function, True, (*shared, *tasks[pos]), save)
 
 
@@ -508,192 +495,3 @@ def _on_fork(function, tasks, shared, todo, keys, out, bar, checkpoint, n_jobs) 
     reissue = _Reissue()
     for pos in todo:
         reissue(caught[pos])
-
-
-# ----------------------------------------------------------------------------------
-# checkpoints
-
-
-def data_hash(value) -> str:
-    """A content hash (SHA-256, hex) of a data argument: an ndarray (dtype, shape and
-    bytes), a scipy sparse matrix (its CSR arrays), a pandas object (its values and
-    labels), None, or anything picklable.
-
-    >>> import numpy as np
-    >>> data_hash(np.arange(3)) == data_hash(np.arange(3)), data_hash(None)[:8]
-    (True, 'dc937b59')
-    """
-    h = hashlib.sha256()
-    if value is None:
-        h.update(b"None")
-    elif hasattr(value, "tocsr") and hasattr(value, "nnz"):
-        m = value.tocsr()
-        h.update(repr((m.shape, str(m.dtype))).encode())
-        for part in (m.data, m.indices, m.indptr):
-            h.update(np.ascontiguousarray(part).tobytes())
-    elif hasattr(value, "iloc"):
-        import pandas as pd
-
-        h.update(pickle.dumps(list(getattr(value, "columns", [getattr(value, "name", None)]))))
-        h.update(pd.util.hash_pandas_object(value, index=True).to_numpy().tobytes())
-    elif isinstance(value, np.ndarray) and value.dtype != object:
-        h.update(repr((value.shape, str(value.dtype))).encode())
-        h.update(np.ascontiguousarray(value).tobytes())
-    else:
-        h.update(pickle.dumps(value))
-    return h.hexdigest()
-
-
-def described(value) -> str:
-    """A stable text of an argument for a checkpoint's fingerprint: an estimator's class
-    and parameters, a function's qualified name, else its repr; memory addresses
-    removed.
-
-    >>> described(len), described([1, 2])
-    ('builtins.len', '[1, 2]')
-    """
-    import re
-
-    if hasattr(value, "get_params"):
-        params = sorted(value.get_params(deep=False).items())
-        text = (
-            f"{type(value).__qualname__}("
-            + ", ".join(f"{k}={described(v)}" for k, v in params)
-            + ")"
-        )
-    elif callable(value) and hasattr(value, "__qualname__"):
-        text = f"{getattr(value, '__module__', '')}.{value.__qualname__}"
-    else:
-        text = repr(value)
-    return re.sub(r" at 0x[0-9a-fA-F]+", "", text)
-
-
-class Checkpoint:
-    """A directory holding the finished tasks of one call, each in its own file written
-    atomically (a temporary file, then ``os.replace``) and keyed by the task's index,
-    with a manifest (``manifest.json``) holding the fingerprint of the call's
-    arguments: a rerun with the same fingerprint reads the finished tasks; another
-    fingerprint is refused, naming what differs.
-
-    Parameters
-    ----------
-    directory : str or path
-        Created if missing.
-    fingerprint : mapping of str to str
-        What the call's result depends on (arguments, data hashes, seed); propstab's
-        version is added.
-    argument : str
-        The user's argument named in errors.
-
-    Examples
-    --------
-    >>> import tempfile
-    >>> from propstab._utils.execution import Checkpoint
-    >>> folder = tempfile.mkdtemp()
-    >>> cp = Checkpoint(folder, {"n_runs": "10"})
-    >>> cp.save(3, [1, 2]); cp.load([2, 3])
-    {3: [1, 2]}
-    >>> Checkpoint(folder, {"n_runs": "20"})
-    Traceback (most recent call last):
-    ...
-    propstab.InvalidParameterError: checkpoint: ... holds the runs of another call: n_runs differs
-    (checkpoint: 10, this call: 20); use another directory, or delete this one to start again
-    """
-
-    MANIFEST = "manifest.json"
-
-    def __init__(self, directory, fingerprint: Mapping[str, str], *, argument: str = "checkpoint"):
-        if not isinstance(directory, (str, os.PathLike)):
-            fail(
-                f"{argument}: must be a directory path (str or os.PathLike); got "
-                f"{shown(directory)}",
-                TypeError,
-            )
-        from .._version import __version__
-
-        self.directory = os.fspath(directory)
-        self.fingerprint = {str(k): str(v) for k, v in fingerprint.items()}
-        self.fingerprint.setdefault("propstab version", __version__)
-        if os.path.exists(self.directory) and not os.path.isdir(self.directory):
-            fail(f"{argument}: must be a directory; got the file {self.directory!r}")
-        os.makedirs(self.directory, exist_ok=True)
-        manifest = os.path.join(self.directory, self.MANIFEST)
-        if os.path.exists(manifest):
-            with open(manifest, encoding="utf-8") as f:
-                stored = json.load(f)
-            differ = [
-                k
-                for k in sorted(set(stored) | set(self.fingerprint))
-                if stored.get(k) != self.fingerprint.get(k)
-            ]
-            if differ:
-                fail(
-                    f"{argument}: {self.directory!r} holds the runs of another call: "
-                    + "; ".join(
-                        f"{k} differs " f"({_difference(stored.get(k), self.fingerprint.get(k))})"
-                        for k in differ
-                    )
-                    + "; use another directory, or delete this one to start again"
-                )
-        else:
-            self._write(
-                self.MANIFEST, json.dumps(self.fingerprint, indent=1, sort_keys=True).encode()
-            )
-
-    def __getstate__(self):
-        return {"directory": self.directory, "fingerprint": self.fingerprint}
-
-    def _write(self, name: str, data: bytes) -> None:
-        fd, tmp = tempfile.mkstemp(dir=self.directory, prefix=".tmp-")
-        try:
-            with os.fdopen(fd, "wb") as f:
-                f.write(data)
-                f.flush()
-                os.fsync(f.fileno())
-            os.replace(tmp, os.path.join(self.directory, name))
-        except BaseException:
-            if os.path.exists(tmp):
-                os.unlink(tmp)
-            raise
-
-    @staticmethod
-    def _name(key) -> str:
-        return f"task-{key}.pkl"
-
-    def save(self, key, value) -> None:
-        """Write one task's output (atomically)."""
-        self._write(self._name(key), pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL))
-
-    def load(self, keys) -> Dict:
-        """The outputs of the finished tasks among ``keys``."""
-        found = {}
-        for key in keys:
-            path = os.path.join(self.directory, self._name(key))
-            if os.path.exists(path):
-                with open(path, "rb") as f:
-                    found[key] = pickle.load(f)
-        return found
-
-
-def _difference(old, new) -> str:
-    """Two texts of a fingerprint shown where they differ (hashes shortened, long texts
-    cut around the first difference)."""
-    if old is None or new is None:
-        return f"checkpoint: {_cut(old, 0)}, this call: {_cut(new, 0)}"
-    first = next((i for i, (a, b) in enumerate(zip(old, new)) if a != b), min(len(old), len(new)))
-    return f"checkpoint: {_cut(old, first)}, this call: {_cut(new, first)}"
-
-
-def _cut(text, first: int) -> str:
-    if text is None:
-        return "absent"
-    if len(text) == 64 and all(c in "0123456789abcdef" for c in text):
-        return f"content hash {text[:12]}"
-    if len(text) <= 60:
-        return text
-    start = max(0, first - 20)
-    return (
-        ("..." if start else "")
-        + text[start : start + 50]
-        + ("..." if start + 50 < len(text) else "")
-    )

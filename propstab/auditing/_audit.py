@@ -234,9 +234,14 @@ def raise_if_broken(measures) -> None:
             raise m.broken
 
 
+#: The most Hypothesis examples per check (``max_examples``): a check of 200 examples
+#: takes about a second, so 10**6 is already days of searching for the whole registry.
+MAX_EXAMPLES = 10**6
+
+
 @validate_params(
     {
-        "max_examples": Interval(Integral, 1, None),
+        "max_examples": Interval(Integral, 1, MAX_EXAMPLES),
         "seed": Interval(Integral, 0, None),
         "progress": Boolean(none=True),
         "n_jobs": N_JOBS,
@@ -263,7 +268,7 @@ def audit(
         parameter values of :data:`VARIANTS`. A callable ``f(Z) -> float`` (Z a
         boolean ndarray) is audited without being registered.
     max_examples : int, default 200
-        Hypothesis examples per check.
+        Hypothesis examples per check, at most 10**6 (:data:`MAX_EXAMPLES`).
     seed : int, default 0
         The audit is reproducible for a fixed seed.
     axioms : iterable of Axiom or names, optional

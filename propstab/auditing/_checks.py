@@ -424,6 +424,16 @@ def check_bounds(
     """
     s = _prepare(measure, options, claimed, BND, max_examples, seed)
     if s.claims[BND] and s.constant_bounds is None and (s.lower or s.upper):
+        if s.lower is None or s.upper is None:
+            missing = "lower" if s.lower is None else "upper"
+            return CheckResult(
+                s.name,
+                BND,
+                True,
+                "violated",
+                reason=f"only one bound is declared ({missing} undeclared); "
+                f"the property needs two constant bounds",
+            )
         return CheckResult(
             s.name, BND, True, "violated", reason="the declared bounds depend on M, d or the sizes"
         )
@@ -526,7 +536,9 @@ def check_maximum(
     s = _prepare(measure, options, claimed, MAX, max_examples, seed)
     kind = _kind(s)
     maximum = None
-    if s.upper is None and s.lower is None:
+    # the bound on the stable side (the upper one, or the lower one when lower values are
+    # more stable) undeclared: the other one alone declares no maximum
+    if (s.upper if s.orientation == "higher" else s.lower) is None:
         reference = s.value(kind.reference)
         if math.isnan(reference):
             return CheckResult(

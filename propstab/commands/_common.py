@@ -23,6 +23,7 @@ from .._data.readers import (
 from ..registry._registry import MeasureInfo, list_measures
 from ..registry._option_checks import check_options
 from .._utils.checks import fail
+from .._utils.exceptions import InvalidParameterError
 
 READ_HELP = (
     f"a selection file ({', '.join(SELECTION_SUFFIXES)}): a 0/1 table with one row per run "
@@ -39,6 +40,38 @@ MATRIX_OPTIONS = {
     "use propstab.stability(Z, measure, importances=W) from Python",
 }
 IDENTITY = "identity"
+
+
+#: The options of :func:`add_reading_arguments` (their destinations).
+READING = ("n_features", "base", "feature_names", "scores", "index_col")
+
+
+def given(args, dest: str) -> bool:
+    """Whether the command line gave ``dest`` (:func:`propstab.cli.given_options`; without
+    that record, whether its value is set: not None, False or empty)."""
+    explicit = getattr(args, "given_options", None)
+    if explicit is not None:
+        return dest in explicit
+    return getattr(args, dest, None) not in (None, False, [], ())
+
+
+def flag(args, dest: str) -> str:
+    """The option's text on the command line (``--n-resamples``, ``--one-based``)."""
+    if dest == "base":
+        return f"--{getattr(args, dest, None) or 'zero'}-based"
+    return "--" + dest.replace("_", "-")
+
+
+def refuse_unused(args, dests: Sequence[str], why: str) -> None:
+    """Refuse, naming it, the first of ``dests`` that the command line gave: an option
+    that does not apply where it was given would otherwise be silently ignored."""
+    for dest in dests:
+        if given(args, dest):
+            name, value = flag(args, dest), getattr(args, dest, None)
+            if isinstance(value, list):
+                value = value[0] if value else None
+            shown = name if value in (None, True) or dest == "base" else f"{name} {value}"
+            fail(f"{name}: {why}; got {shown}", argument=name)
 
 
 def positive_int(text: str) -> int:
@@ -151,6 +184,27 @@ def read_inputs(
     For a measure of the ranking family (``kind="ranking"``) the files are rank tables
     (:func:`propstab._data.readers.read_rankings`, ``--scores`` for scores).
     """
+    if kind == "ranking":
+        refuse_unused(
+            args,
+            ("n_features", "base"),
+            "not used by a measure of the ranking "
+            "family (its files are rank tables: runs as rows, features as columns)",
+        )
+    else:
+        refuse_unused(
+            args,
+            ("scores",),
+            "only for a measure of the ranking family (spearman, "
+            "kendall, ...), whose files may hold scores instead of ranks",
+        )
+    index_lines = kind != "ranking" and (args.n_features is not None or args.base is not None)
+    if not any(_is_table(path, index_lines) for path in paths):
+        refuse_unused(
+            args,
+            ("index_col",),
+            "only for a table file (.csv, .tsv, .txt) read as " "a table, and none is",
+        )
     given = read_feature_names(args.feature_names) if args.feature_names else None
     if kind == "ranking":
         return [
@@ -164,7 +218,10 @@ def read_inputs(
         ], None
     sim = None
     if args.similarity and args.similarity != IDENTITY:
-        sim = read_similarity(args.similarity, index_col="auto")
+        try:
+            sim = read_similarity(args.similarity, index_col="auto")
+        except InvalidParameterError as error:  # the file's error, under its option
+            fail(f"--similarity {error}", error, argument="--similarity")
         if (
             given is not None
             and sim.feature_names is not None
@@ -214,6 +271,12 @@ def read_inputs(
                     argument="--similarity",
                 )
     return files, sim
+
+
+def _is_table(path: str, index_lines: bool) -> bool:
+    """Whether ``path`` is read as a table (the files ``--index-col`` applies to)."""
+    ext = "." + str(path).lower().rsplit(".", 1)[-1]
+    return ext not in (".json", ".npy", ".npz") and not index_lines
 
 
 def _parse_value(info: MeasureInfo, p, text: str):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, List, Tuple
 
-from ._common import measure_options, read_inputs
+from ._common import IDENTITY, READING, measure_options, read_inputs, refuse_unused
 
 
 def is_baseline(path: str) -> bool:
@@ -17,6 +17,21 @@ def read_runs(args, paths, info) -> Tuple[List[Any], dict]:
     from ..testing._assertions import Baseline
 
     files = [p for p in paths if not is_baseline(p)]
+    if not files:
+        refuse_unused(
+            args,
+            READING,
+            "not used: every file is a stability baseline (.npz), "
+            "and the reading options apply to selection files",
+        )
+        if args.similarity not in (None, IDENTITY):
+            refuse_unused(
+                args,
+                ("similarity",),
+                "a similarity file is read with a selection "
+                "file, and every file is a stability baseline (.npz); use "
+                "--similarity identity, or a selection file",
+            )
     read, sim = read_inputs(args, files, kind=info.input) if files else ([], None)
     by_path = {f.path: f.selection for f in read}
     runs = [Baseline.load(p) if is_baseline(p) else by_path[p] for p in paths]

@@ -6,7 +6,8 @@ from __future__ import annotations
 import argparse
 
 from .._utils.checks import fail
-from ._common import parse_options, positive_int
+from .._utils.exceptions import InvalidParameterError
+from ._common import parse_options, positive_int, refuse_unused
 
 #: exit status when the implementation disagrees (a usage error or a command off the
 #: protocol is 2, as every usage error)
@@ -37,12 +38,19 @@ def run(args) -> int:
     from ..testing import agreement, command
 
     info = lookup(args.measure, argument="--measure")
+    if args.input != "sets":
+        refuse_unused(args, ["base"], "only with --input sets (the runs' feature indices)")
     options = parse_options(args, [info])
     base = 1 if args.base == "one" else 0
-    with command(
-        _command_line(args), timeout=args.timeout, input=args.input, base=base
-    ) as implementation:
-        result = agreement(
+    try:
+        implementation = command(
+            _command_line(args), timeout=args.timeout, input=args.input, base=base
+        )
+    except InvalidParameterError as error:
+        raise error.renamed({"input": "--input", "base": "--one-based"}) from None
+    with implementation:
+        result = _agreement(
+            agreement,
             implementation,
             info.name,
             options=options,
@@ -55,6 +63,16 @@ def run(args) -> int:
         )
     print(result)
     return 0 if result.agrees else DISAGREES
+
+
+def _agreement(agreement, *args, **kwargs):
+    """``agreement`` with its errors named by the command line's options."""
+    try:
+        return agreement(*args, **kwargs)
+    except InvalidParameterError as error:
+        raise error.renamed(
+            {"expected_differences": "--expected", "random_state": "--seed", "options": "--option"}
+        ) from None
 
 
 def _tolerance(text: str) -> float:

@@ -6,7 +6,8 @@ import argparse
 import warnings
 
 from .._utils.checks import fail
-from ._common import positive_int
+from .._utils.exceptions import InvalidParameterError
+from ._common import positive_int, refuse_unused
 
 
 def _jobs(text: str) -> int:
@@ -76,6 +77,7 @@ def run(args) -> int:
         )
     if args.command_line is not None:
         return _run_command(args)
+    refuse_unused(args, ["timeout"], "only with --command (the time a command may take)")
     measures = load_function(args.target) if args.target else args.measure
     max_examples = DEFAULT_MAX_EXAMPLES if args.max_examples is None else args.max_examples
     if args.scheduler is not None:
@@ -121,7 +123,11 @@ def _run_command(args) -> int:
             argument="--command",
         )
     max_examples = DEFAULT_MAX_EXAMPLES if args.max_examples is None else args.max_examples
-    with command(args.command_line, timeout=args.timeout, like=args.measure[0]) as cmd:
+    try:
+        cmd = command(args.command_line, timeout=args.timeout, like=args.measure[0])
+    except InvalidParameterError as error:
+        raise error.renamed({"like": "--measure", "timeout": "--timeout"}) from None
+    with cmd:
         cmd([[1, 1, 0], [1, 0, 1]])  # a first request: a broken command is one line
         table = audit(cmd, max_examples=max_examples, seed=args.seed, n_jobs=1)
     print(table.to_json(indent=2) if args.json else table)

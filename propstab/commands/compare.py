@@ -9,13 +9,50 @@ from ._common import (
     READ_HELP,
     add_measure_arguments,
     add_reading_arguments,
+    given,
     measure_options,
     read_inputs,
+    refuse_unused,
 )
 from ._runs import OPTION_NAMES, checked, decided, read_runs
 
 
+def refuse_unused_options(args) -> None:
+    """The options of the mode not chosen: the two-sample test's with a margin, the
+    margin's without one, the permutation test's with the asymptotic one."""
+    margin = (
+        "--noninferiority"
+        if given(args, "noninferiority")
+        else "--drop"
+        if given(args, "drop")
+        else None
+    )
+    if margin is not None:
+        refuse_unused(
+            args,
+            ("alternative", "test", "n_resamples", "seed"),
+            f"not used with {margin} (a one-sided test of the margin; this option "
+            f"is the two-sample test's, without a margin)",
+        )
+        return
+    refuse_unused(
+        args,
+        ("confidence",),
+        "only with --noninferiority or --drop (the "
+        "two-sample test gives a p-value, not a one-sided interval)",
+    )
+    if args.test == "asymptotic":
+        refuse_unused(
+            args,
+            ("n_resamples", "seed"),
+            "only for the permutation test "
+            "(--test permutation, or auto below 100 runs), not with --test "
+            "asymptotic",
+        )
+
+
 def run(args) -> int:
+    refuse_unused_options(args)
     info = get_measure(args.measure)
     if args.noninferiority is not None or args.drop is not None:
         return not_less_stable(args, info)

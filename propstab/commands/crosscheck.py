@@ -6,11 +6,13 @@ from ..registry._registry import get_measure, list_measures
 from ._common import (
     IDENTITY,
     READ_HELP,
+    READING,
     add_measure_arguments,
     add_reading_arguments,
     parse_options,
     positive_int,
     read_inputs,
+    refuse_unused,
 )
 from .._utils.checks import fail
 
@@ -33,8 +35,19 @@ def run(args) -> int:
                 f"{given[0]}: only with --input FILE (the generated cases draw "
                 f"every comparable option value)"
             )
+        refuse_unused(
+            args,
+            READING,
+            "only with --input FILE (the generated cases are not " "read from files)",
+        )
         report = crosscheck(args.measure, max_examples=args.max_examples, seed=args.seed)
     else:
+        refuse_unused(
+            args,
+            ("max_examples",),
+            "not used with --input FILE (the number of "
+            "generated cases; your files are the cases)",
+        )
         files, sim = read_inputs(args, args.input)
         names = [f.path for f in files]
         if len(set(names)) != len(names):

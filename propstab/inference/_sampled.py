@@ -9,6 +9,7 @@ import dataclasses
 import math
 from typing import List, Tuple
 
+from .._utils.exceptions import SampledPairsWarning, warn
 from .._utils.results import Result
 from .._utils.text import Summary, interval, level_label, number, summary
 from .._utils.checks import check_choice, check_confidence_level
@@ -184,6 +185,32 @@ class SampledPairsEstimate(Result):
 def sampled_estimate(sel, info, n_pairs: int, random_state) -> SampledPairsEstimate:
     """:class:`SampledPairsEstimate` of the pairwise measure ``info`` on ``sel``."""
     sample = pair_sample(sel, info.kernel, n_pairs, random_state, measure=info.name)
+    if math.isfinite(sample.statistic) and not (
+        math.isfinite(sample.pairs_variance) and math.isfinite(sample.runs_variance)
+    ):
+        which = (
+            "the variance of their mean (s^2 / B needs B >= 2)"
+            if not math.isfinite(sample.pairs_variance)
+            else "the runs' variance (Hoeffding's zeta_1 needs sampled pairs that share a "
+            "run and pairs that share none)"
+        )
+        if sel.n_runs < 3 and math.isfinite(sample.pairs_variance):
+            few, advice = f"M = {sel.n_runs} runs are", "it needs M >= 3 runs"
+        else:
+            few = (
+                f"{n_pairs} sampled pairs of the M = {sel.n_runs} runs are"
+                if n_pairs > 1
+                else f"1 sampled pair of the M = {sel.n_runs} runs is"
+            )
+            advice = (
+                "sample more pairs (B >= 10 M for the population interval, B >= 1000 "
+                "for the all-pairs one)"
+            )
+        warn(
+            f"pairs: {few} too few for {which}: the variance, the standard error and the "
+            f"intervals are nan; {advice}; got pairs={n_pairs}",
+            SampledPairsWarning,
+        )
     return SampledPairsEstimate(
         sample.statistic,
         sample.pairs_variance,

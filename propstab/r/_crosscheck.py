@@ -302,7 +302,9 @@ def crosscheck(
                 f"in the registry; cross-checkable: "
                 f"{', '.join(m.name for m in with_r)}"
             )
-    max_examples = check_int_range("max_examples", max_examples, minimum=1, owner="crosscheck")
+    max_examples = check_int_range(
+        "max_examples", max_examples, minimum=1, maximum=10**6, owner="crosscheck"
+    )  # as audit's
     wanted(progress)  # checked before the long part
     if inputs is None:
         if options:

@@ -162,6 +162,8 @@ def _as_bound(b, name: str = "bound") -> Optional[Bound]:
             f"{name}: must be a number, a Bound or None; got {type(b).__name__} " f"{b!r}",
             TypeError,
         )
+    if math.isnan(b):
+        fail(f"{name}: must be a number, a Bound or None, not nan; got {b!r}")
     return const_bound(float(b))
 
 
@@ -285,6 +287,12 @@ class Declaration:
         object.__setattr__(self, "claims", types.MappingProxyType(dict(claims)))
         object.__setattr__(self, "lower", _as_bound(self.lower, "lower"))
         object.__setattr__(self, "upper", _as_bound(self.upper, "upper"))
+        bounds = self.constant_bounds
+        if bounds is not None and bounds[0] > bounds[1]:
+            fail(
+                f"lower: must be at most upper (the declared bounds of the measure's "
+                f"values); got lower={self.lower} > upper={self.upper}"
+            )
         for argument, value, allowed in (
             ("orientation", self.orientation, ORIENTATIONS),
             ("domain", self.domain, DOMAINS),

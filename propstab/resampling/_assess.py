@@ -23,7 +23,8 @@ from .._utils.checks import as_real_array, check_int_range, check_mapping, seed_
 from .._data.convert_selection import as_selection
 from ._assessments import Assessment, Comparison, RankingAssessment, halfwidth_of
 from ._results import HalfwidthNotReachedWarning, UnscoredWarning
-from ._runner import RUN_RULES, collect_plan, execute, planned
+from .._utils.checkpoint import check_checkpoint_seed, make_directory
+from ._runner import MAX_RUNS, RUN_RULES, collect_plan, execute, planned
 from ._schemes import is_splitter
 
 __all__ = ["assess", "assess_rankings", "default_top_k_sizes", "pareto_front", "pareto_mask"]
@@ -149,7 +150,7 @@ def _assess_one(result, measure, options, top_k_sizes=None):
             None,
         ],
         "target_halfwidth": [Interval(Real, 0, None, closed="neither"), None],
-        "max_runs": [Interval(Integral, 2, None), None],
+        "max_runs": [Interval(Integral, 2, MAX_RUNS), None],
     }
 )
 def assess(
@@ -238,7 +239,7 @@ def assess(
         result equals ``resample(..., n_runs=M)`` with the same seed, M the runs used.
     max_runs : int, optional
         The budget of runs per selector with ``target_halfwidth`` (default 1000; at
-        least ``n_runs``).
+        least ``n_runs``, at most 10**6).
     progress : bool, optional
         A progress bar over every run of every selector (and every batch of the
         ``target_halfwidth`` loop); by default (None) only when a person is watching
@@ -247,7 +248,10 @@ def assess(
         A directory where every finished run is written as it finishes (as
         :func:`resample`; for a mapping, one subdirectory per selector): the call run
         again with the same arguments after an interruption runs only the missing runs
-        and returns exactly the uninterrupted result. Needs a fixed ``random_state``.
+        and returns exactly the uninterrupted result; the same rules as
+        :func:`resample` (a path that can be created and written; nothing is unpickled;
+        a run's file that cannot be used is run again with a
+        :class:`~propstab.CheckpointWarning`). Needs a fixed ``random_state``.
 
     Returns
     -------
@@ -360,24 +364,22 @@ def assess(
     if not splitter and n_runs is None:
         n_runs = 100
     target, budget = _check_target(target_halfwidth, max_runs, n_runs)
-    if checkpoint is not None and random_state is None:
-        fail(
-            "checkpoint: needs a fixed random_state (an int or a SeedSequence), so that "
-            "the call run again draws the same resamples; got random_state=None"
-        )
+    check_checkpoint_seed(checkpoint, random_state, "resamples")
     if isinstance(selector, Mapping):
         if len(selector) < 2:
             fail(f"selector: a mapping must name at least 2 selectors; got " f"{len(selector)}")
         # one SeedSequence, so that every selector sees the same resamples and seeds
         opts["random_state"] = seed_sequence(random_state)
         selectors = dict(selector)
+        if checkpoint is not None:  # one subdirectory per selector, in this one
+            make_directory(checkpoint, function="assess")
     else:
         selectors = {None: selector}
     plans = {}
     for k, (name, sel) in enumerate(selectors.items()):
-        where = checkpoint
-        if isinstance(checkpoint, (str, os.PathLike)) and name is not None:
-            where = os.path.join(os.fspath(checkpoint), f"selector-{k}")
+        where = checkpoint  # a path checked by the declared rule
+        if checkpoint is not None and name is not None:
+            where = os.path.join(checkpoint, f"selector-{k}")
         plan = planned(sel, X, y, n_runs=budget, checkpoint=where, name=name, **opts)
         if plans:  # a mapping: the first selector's resamples, shared
             first = next(iter(plans.values()))

@@ -4,18 +4,19 @@ and collected into a :class:`ResamplingResult`."""
 from __future__ import annotations
 
 import dataclasses
-from typing import Any, Mapping, Optional, Tuple
+from typing import Any, Mapping, Optional
 
 import numpy as np
 
 from .._utils.exceptions import warn
-from .._utils.execution import (
-    BACKEND,
+from .._utils.execution import BACKEND, run_tasks
+from .._utils.checkpoint import (
+    CHECKPOINT,
     Checkpoint,
     check_checkpoint_seed,
     data_hash,
     described,
-    run_tasks,
+    task_digest,
 )
 from .._utils.params import (
     N_JOBS,
@@ -52,18 +53,22 @@ from ._schemes import (
     SCHEMES,
     check_fraction,
     check_rows_left,
-    draw_splits,
     groups_of,
     is_splitter,
+    iter_splits,
+    scheme_splits,
     splitter_splits,
     strata_of,
 )
 from ._scoring import check_downstream, check_task, score_run, scorer_of, scoring_plan
 
 __all__ = [
+    "DrawnSplits",
+    "MAX_RUNS",
     "OUTPUTS",
     "Plan",
     "RUN_RULES",
+    "RunSeeds",
     "checked_data",
     "collect_plan",
     "execute",
@@ -187,11 +192,22 @@ def _at_most_one(*, top_k, threshold, function=None):
         )
 
 
+#: The most runs of one call (``n_runs``, ``max_runs``): a million fits is far beyond any
+#: useful precision (the interval's half-width shrinks as 1/sqrt(M): at M = 10**4 it is
+#: already about 1% of the standard deviation), and a larger number is almost surely a
+#: mistake that would run for days.
+MAX_RUNS = 10**6
+
+#: Runs drawn and sent to the execution layer at once (the first run always alone,
+#: before any other is drawn).
+BATCH = 1000
+
+
 #: The declared rules of the arguments that :func:`resample` and
 #: :func:`propstab.assess` share (the data, the selector, the scheme and what depends on
 #: them, ``fraction``, ``stratify``, ``scoring``, ``downstream``, are checked with the data)
 RUN_RULES = {
-    "n_runs": [Interval(Integral, 2, None), None],
+    "n_runs": [Interval(Integral, 2, MAX_RUNS), None],
     "random_state": RandomState(),
     "n_jobs": N_JOBS,
     "backend": BACKEND,
@@ -205,6 +221,7 @@ RUN_RULES = {
         "at most one of top_k and threshold",
         invalid=({"top_k": 1, "threshold": 0.5},),
     ),
+    "checkpoint": CHECKPOINT,
 }
 
 
@@ -247,7 +264,8 @@ def resample(
         DataFrame columns name the features.
     y : array-like, optional
     n_runs : int, optional
-        M, the number of resamples (even for ``"complementary_pairs"``); default 100,
+        M, the number of resamples (even for ``"complementary_pairs"``), at most
+        10**6 (:data:`MAX_RUNS`); default 100,
         or with a splitter object as ``scheme`` its number of splits (a different
         ``n_runs`` is refused).
     scheme : {"bootstrap", "subsample", "leave_out", "complementary_pairs"}, callable or splitter
@@ -332,12 +350,18 @@ def resample(
         ``downstream``. False: no downstream model (a selector that cannot score has
         no scores). ``ResamplingResult.scored_by`` says which model scored.
     checkpoint : str or path, optional
-        A directory (created if missing) where each finished run is written as it
-        finishes, with a manifest of the call's arguments (the selector's parameters,
-        hashes of X and y, the resamples, the seed, propstab's version). Called again
-        with the same arguments and directory (after an interruption, a killed worker
-        or process), the finished runs are read and only the others run: the result is
-        exactly that of an uninterrupted call. Needs a fixed ``random_state``.
+        A directory (created if missing; a file, or a directory that cannot be created
+        or written, is refused) where each finished run is written as it finishes,
+        atomically, with a manifest of the call's arguments (the selector's
+        parameters, hashes of X and y, the scheme, the seed, propstab's version); each
+        run's file holds its resample and seed's digest. Called again with the same
+        arguments and directory (after an interruption, a killed worker or process),
+        the finished runs are read and only the others run: the result is exactly that
+        of an uninterrupted call. Reading runs no code (NumPy arrays read with
+        ``allow_pickle=False`` and a JSON header; nothing is unpickled); a run's file
+        that cannot be used (unreadable, truncated, of another call or run) is run
+        again with a :class:`~propstab.CheckpointWarning` naming it. Needs a fixed
+        ``random_state``.
 
     Returns
     -------
@@ -367,6 +391,8 @@ def resample(
     -----
     FailedFitWarning
         Some runs failed; they are listed in ``failures`` and excluded from Z.
+    CheckpointWarning
+        A run's file in ``checkpoint`` could not be used; the run was run again.
     ScoringFailedWarning
         The scoring failed in some runs: their selections are kept, their scores are
         NaN, and they are listed in ``score_failures``.
@@ -496,9 +522,13 @@ def planned(
     root = seed_sequence(random_state)
     if splitter:
         splits = splitter_splits(scheme, X, y, n, n_runs)
-    else:
-        splits = draw_splits(scheme, n, n_runs, fraction, strata, np.random.default_rng(root))
-    seeds = tuple(int(v) for v in run_seeds(root, 0, len(splits)))
+    elif callable(scheme):
+        splits = scheme_splits(scheme, n, n_runs, np.random.default_rng(root))
+    else:  # drawn as the runs need them, in batches
+        splits = DrawnSplits(
+            iter_splits(scheme, n, n_runs, fraction, strata, np.random.default_rng(root)), n_runs
+        )
+    seeds = RunSeeds(root, len(splits))
     if checkpoint is not None:
         checkpoint = Checkpoint(
             checkpoint,
@@ -507,7 +537,7 @@ def planned(
                 selector=selector,
                 X=X,
                 y=y,
-                splits=splits,
+                n_runs=len(splits),
                 root=root,
                 scheme=scheme_name,
                 fraction=fraction,
@@ -542,13 +572,55 @@ def planned(
     )
 
 
+class DrawnSplits:
+    """Every run's (train, test) of a named scheme, drawn from one stream in run order as
+    the runs need them (:func:`~propstab.resampling._schemes.iter_splits`): the first
+    run starts before the others are drawn, and a call that stops early draws no more.
+    Indexed as a list (an int or a slice from 0)."""
+
+    def __init__(self, draws, n_runs: int):
+        self._draws, self._drawn, self.n_runs = draws, [], int(n_runs)
+
+    def __len__(self) -> int:
+        return self.n_runs
+
+    def _draw(self, stop: int) -> None:
+        while len(self._drawn) < min(stop, self.n_runs):
+            self._drawn.append(next(self._draws))
+
+    def __getitem__(self, i):
+        if isinstance(i, slice):
+            runs = range(*i.indices(self.n_runs))
+            self._draw(max(runs, default=-1) + 1)
+            return [self._drawn[j] for j in runs]
+        if not -self.n_runs <= i < self.n_runs:
+            raise IndexError(i)
+        i = i % self.n_runs
+        self._draw(i + 1)
+        return self._drawn[i]
+
+
+class RunSeeds:
+    """Every run's seed (:func:`propstab.selectors.run_seeds`: run i's depends on i
+    alone), computed as the runs need them."""
+
+    def __init__(self, root, n_runs: int):
+        self.root, self.n_runs = root, int(n_runs)
+
+    def __len__(self) -> int:
+        return self.n_runs
+
+    def __getitem__(self, i: int) -> int:
+        return int(run_seeds(self.root, i, i + 1)[0])
+
+
 def _fingerprint(
     *,
     name,
     selector,
     X,
     y,
-    splits,
+    n_runs,
     root,
     scheme,
     fraction,
@@ -560,25 +632,19 @@ def _fingerprint(
     output,
     downstream,
 ) -> dict:
-    """What the runs of a call depend on, as text (a checkpoint's manifest)."""
-    import hashlib
-
-    resamples = hashlib.sha256()
-    for train, test in splits:
-        resamples.update(np.asarray(train, dtype=np.int64).tobytes() + b"|")
-        resamples.update(np.asarray(test, dtype=np.int64).tobytes() + b";")
+    """What the runs of a call depend on, as text (a checkpoint's manifest); each run's
+    own resample and seed are in its task file (:meth:`Plan.tag`)."""
     return {
         "selector": described(selector),
         "selector name": repr(name),
         "X": data_hash(X),
         "y": data_hash(y),
-        "n_runs": len(splits),
+        "n_runs": n_runs,
         "scheme": scheme,
         "fraction": repr(fraction),
         "stratify": data_hash(stratify),
         "random_state": f"SeedSequence(entropy={root.entropy}, "
         f"spawn_key={tuple(root.spawn_key)})",
-        "resamples": resamples.hexdigest(),
         "top_k": repr(top_k),
         "threshold": repr(threshold),
         "keep_importances": repr(keep_importances),
@@ -608,7 +674,7 @@ class Plan:
     backend: Any
     scored_by: Optional[str]
     unscored_reason: Optional[str]
-    seeds: Tuple[int, ...] = ()
+    seeds: Any = ()
     checkpoint: Any = None
 
     def task(self, i: int):
@@ -635,6 +701,12 @@ class Plan:
             self.seeds[i],
         )
 
+    def tag(self, i: int) -> str:
+        """Run i's own arguments (its resample and seed) as a digest: its task file is
+        used only for this run."""
+        train, test = self.splits[i]
+        return task_digest(np.asarray(train), np.asarray(test), self.seeds[i])
+
 
 def execute(plan: Plan, start: int, stop: int, bar) -> list:
     """The outputs of runs ``start``..``stop - 1`` through the execution layer
@@ -642,6 +714,11 @@ def execute(plan: Plan, start: int, stop: int, bar) -> list:
     to the plan's checkpoint). Run 0 goes first, alone and here: when it fails for a
     reason every run would meet, resample stops there (:func:`_first_failed`)."""
     outputs = []
+    tags = (
+        (lambda runs: None)
+        if plan.checkpoint is None
+        else (lambda runs: [plan.tag(i) for i in runs])
+    )
     if start == 0:
         first = run_tasks(
             run_one,
@@ -650,23 +727,27 @@ def execute(plan: Plan, start: int, stop: int, bar) -> list:
             bar=bar,
             keys=[0],
             checkpoint=plan.checkpoint,
+            tags=tags([0]),
         )[0]
         if first[3] is not None:
             _first_failed(plan, first[3], len(plan.splits))
         outputs.append(first)
         start = 1
-    outputs.extend(
-        run_tasks(
-            run_one,
-            [plan.own(i) for i in range(start, stop)],
-            shared=plan.shared(),
-            n_jobs=plan.n_jobs,
-            backend=plan.backend,
-            bar=bar,
-            keys=range(start, stop),
-            checkpoint=plan.checkpoint,
+    for begin in range(start, stop, BATCH):  # the splits drawn a batch at a time
+        runs = range(begin, min(stop, begin + BATCH))
+        outputs.extend(
+            run_tasks(
+                run_one,
+                [plan.own(i) for i in runs],
+                shared=plan.shared(),
+                n_jobs=plan.n_jobs,
+                backend=plan.backend,
+                bar=bar,
+                keys=runs,
+                checkpoint=plan.checkpoint,
+                tags=tags(runs),
+            )
         )
-    )
     return outputs
 
 

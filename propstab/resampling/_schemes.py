@@ -24,6 +24,7 @@ __all__ = [
     "draw_splits",
     "groups_of",
     "is_splitter",
+    "iter_splits",
     "splitter_splits",
     "strata_of",
     "subsamples",
@@ -197,13 +198,19 @@ def draw_splits(scheme, n, n_runs, fraction, strata, rng):
     """The (train, test) index pairs of every run, drawn in the main process."""
     if callable(scheme):
         return scheme_splits(scheme, n, n_runs, rng)
+    return list(iter_splits(scheme, n, n_runs, fraction, strata, rng))
+
+
+def iter_splits(scheme, n, n_runs, fraction, strata, rng):
+    """The (train, test) index pairs of a named scheme's runs, drawn one after the other
+    as they are asked for (the same pairs as :func:`draw_splits`: one stream, in run
+    order), so that nothing is drawn before the first run starts."""
     groups = groups_of(strata, n)
     if scheme == "complementary_pairs":
-        return [
-            (part, np.setdiff1d(np.arange(n), part))
-            for part in complementary_pairs(groups, n_runs // 2, rng)
-        ]
-    out = []
+        for _ in range(n_runs // 2):
+            for part in complementary_pairs(groups, 1, rng):
+                yield part, np.setdiff1d(np.arange(n), part)
+        return
     for _ in range(n_runs):
         parts = []
         for g in groups:
@@ -219,8 +226,7 @@ def draw_splits(scheme, n, n_runs, fraction, strata, rng):
         train = np.sort(np.concatenate(parts))
         in_bag = np.zeros(n, dtype=bool)
         in_bag[train] = True
-        out.append((train, np.flatnonzero(~in_bag)))
-    return out
+        yield train, np.flatnonzero(~in_bag)
 
 
 def complementary_pairs(groups, n_pairs: int, rng) -> list:

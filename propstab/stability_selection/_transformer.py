@@ -56,13 +56,14 @@ from ._calibration import (
     choose_by_fdp,
     choose_by_stability_score,
 )
-from .._utils.execution import (
-    BACKEND,
+from .._utils.execution import BACKEND, run_tasks
+from .._utils.checkpoint import (
+    CHECKPOINT,
     Checkpoint,
     check_checkpoint_seed,
     data_hash,
     described,
-    run_tasks,
+    task_digest,
 )
 from ..resampling._schemes import subsamples as draw_subsamples
 from ..selectors import clone, run_seeds, seeded, support_of, take
@@ -85,6 +86,12 @@ def _sklearn_base():
             "`pip install propstab[sklearn]`"
         ) from None
     return BaseEstimator, SelectorMixin
+
+
+#: The most subsamples B (``n_subsamples``): each is a path of fits, and every
+#: subsample is drawn up front; stabs's defaults are 50 and 100, and the error bounds
+#: gain nothing from B beyond a few hundred.
+MAX_SUBSAMPLES = 10**4
 
 
 def _fit_path(estimator, param_name, grid, X, y, threshold, rows, seed=None):
@@ -182,7 +189,7 @@ class StabilitySelection(*_BASES):
     n_subsamples : int, optional
         B as in stabs: the number of complementary pairs for ``"ss"`` (2B fits per
         path value), of subsamples for ``"mb"``. Default, as stabs: 50 for ``"ss"``,
-        100 for ``"mb"``.
+        100 for ``"mb"``; at most 10**4 (:data:`MAX_SUBSAMPLES`).
     sampling : {"ss", "mb"}, default "ss"
         Complementary pairs (Shah and Samworth 2013) or independent subsamples
         (Meinshausen and Buhlmann 2010); stabs's default is ``"SS"``.
@@ -252,7 +259,12 @@ class StabilitySelection(*_BASES):
         and y, the subsamples, the seed, propstab's version). Fitting again with the
         same arguments and directory after an interruption fits only the missing
         subsamples, with exactly the uninterrupted result; a directory of another fit
-        is refused (ValueError naming what differs). Needs a fixed ``random_state``.
+        is refused (ValueError naming what differs). Reading runs no code (NumPy arrays
+        read with ``allow_pickle=False``, a JSON header; nothing is unpickled); a
+        subsample's file that cannot be used (unreadable, truncated, of another fit or
+        subsample) is fitted again with a :class:`~propstab.CheckpointWarning` naming
+        it. A file, or a directory that cannot be created or written, is refused. Needs
+        a fixed ``random_state``.
 
     Attributes
     ----------
@@ -370,7 +382,7 @@ class StabilitySelection(*_BASES):
     parameter_constraints = {
         "n_alphas": Interval(Integral, 1, 10**4),
         "eps": Interval(Real, 0.0, 1.0, closed="neither"),
-        "n_subsamples": [Interval(Integral, 2, None), None],
+        "n_subsamples": [Interval(Integral, 2, MAX_SUBSAMPLES), None],
         "sampling": Options(*SAMPLINGS),
         "assumption": [Options(*ASSUMPTIONS), None],
         "cutoff": [Interval(Real, 0.0, 1.0, closed="right"), None],
@@ -382,6 +394,7 @@ class StabilitySelection(*_BASES):
         "progress": Boolean(none=True),
         "calibration": Options(*CALIBRATIONS),
         "backend": BACKEND,
+        "checkpoint": CHECKPOINT,
     }
 
     def __init__(
@@ -613,22 +626,25 @@ class StabilitySelection(*_BASES):
         seeds = [int(v) for v in run_seeds(root, 0, len(subsamples))]  # one per subsample
         checkpoint = None
         if self.checkpoint is not None:
-            checkpoint = Checkpoint(
-                self.checkpoint,
-                {
-                    "estimator": described(self.estimator),
-                    "param_name": name,
-                    "param_grid": data_hash(np.asarray(grid)),
-                    "X": data_hash(X),
-                    "y": data_hash(y),
-                    "threshold": repr(self.threshold),
-                    "sampling": self.sampling,
-                    "n_subsamples": B,
-                    "random_state": f"SeedSequence(entropy={root.entropy}, "
-                    f"spawn_key={tuple(root.spawn_key)})",
-                    "subsamples": data_hash(np.asarray(subsamples)),
-                },
-            )
+            fingerprint = {
+                "estimator": described(self.estimator),
+                "param_name": name,
+                "param_grid": data_hash(np.asarray(grid)),
+                "X": data_hash(X),
+                "y": data_hash(y),
+                "threshold": repr(self.threshold),
+                "sampling": self.sampling,
+                "n_subsamples": B,
+                "random_state": f"SeedSequence(entropy={root.entropy}, "
+                f"spawn_key={tuple(root.spawn_key)})",
+                "subsamples": data_hash(np.asarray(subsamples)),
+            }
+            checkpoint = Checkpoint(self.checkpoint, fingerprint, function="StabilitySelection")
+        tags = (
+            None
+            if checkpoint is None
+            else [task_digest(rows, seed) for rows, seed in zip(subsamples, seeds)]
+        )
         with progress_counter(
             progress=self.progress, total=len(subsamples), desc="StabilitySelection"
         ) as bar:
@@ -640,6 +656,7 @@ class StabilitySelection(*_BASES):
                 backend=self.backend,
                 bar=bar,
                 checkpoint=checkpoint,
+                tags=tags,
             )
         raw = np.stack([p[0] for p in paths])  # (n_fits, G, d)
         artificial = raw[:, :, d:]  # empty unless calibration="fdp"

@@ -43,6 +43,7 @@ from scipy import stats
 from ..measures._stability import MEASURE
 from .._data.convert_rankings import as_named_input
 from ._baselines import Baseline, BaselineMismatchError, fingerprint, selector_parameters
+from .._utils.checks import fail
 from .._utils.exceptions import InvalidParameterError
 from .._utils.params import Boolean, Interval, Options, validate_params
 from ..registry._registry import lookup
@@ -645,7 +646,9 @@ def assert_measure_properties(f, claims=None, **options):
     AssertionError
         With the shrunk counterexample of the first violated claim.
     ValueError, TypeError
-        Invalid arguments (as :func:`propstab.audit`).
+        Invalid arguments (as :func:`propstab.audit`), ``lower > upper`` among them;
+        ``f=None`` (a TypeError: the assertion is about one measure;
+        :func:`propstab.audit` audits them all).
 
     See Also
     --------
@@ -668,6 +671,14 @@ def assert_measure_properties(f, claims=None, **options):
     ...
     AssertionError: coverage claims MAXIMUM but it is violated: identical rows but value ...
     """
+    if f is None:  # audit(None) audits every registered measure: not this assertion
+        fail(
+            "f: must be a registered measure's name, a MeasureInfo or a function "
+            "f(Z) -> float; got None (to audit every registered measure, use "
+            "propstab.audit() or parametrize_with_checks())",
+            TypeError,
+            function="assert_measure_properties",
+        )
     from ..auditing._audit import audit
 
     if claims is not None:
@@ -693,7 +704,10 @@ def _check_claim(measure, *, axiom: Axiom, max_examples: int, seed: int) -> "Che
 
 
 @validate_params(
-    {"max_examples": Interval(Integral, 1, None), "seed": Interval(Integral, 0, None)}
+    {
+        "max_examples": Interval(Integral, 1, 10**6),  # as audit's
+        "seed": Interval(Integral, 0, None),
+    }
 )
 def parametrize_with_checks(
     measures=None, *, max_examples: int = 100, seed: int = 0, **declaration
