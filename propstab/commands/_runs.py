@@ -31,7 +31,8 @@ def decided(prefix: str, passed: bool, text: str) -> int:
 
 
 #: the command line's names of the assertions' arguments
-OPTION_NAMES = {"at_least": "--at-least", "confidence": "--confidence", "measure": "--measure",
+OPTION_NAMES = {"at_least": "--at-least", "confidence": "--confidence",
+                "confidence_level": "--confidence", "measure": "--measure",
                 "margin": "--noninferiority"}
 
 

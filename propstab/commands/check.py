@@ -14,7 +14,7 @@ def run(args) -> int:
     info = get_measure(args.measure)
     (runs,), options = read_runs(args, [args.file], info)
     passed, res = checked("propstab check", assert_stable, runs, args.at_least,
-                          confidence=args.confidence, measure=info.name, **options)
+                          confidence_level=args.confidence, measure=info.name, **options)
     if not passed:
         return decided("propstab check", False, res)
     e = res.estimate

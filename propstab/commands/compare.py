@@ -54,14 +54,13 @@ def not_less_stable(args, info) -> int:
     margin = args.noninferiority if args.noninferiority is not None else args.drop
     flag = "--noninferiority" if test == "non-inferiority" else "--drop"
     passed, res = checked("propstab compare", assert_not_less_stable, base, current,
-                          margin=margin, confidence=args.confidence,
+                          margin=margin, confidence_level=args.confidence,
                           paired=True if args.paired else None, measure=info.name, test=test,
                           names={**OPTION_NAMES, "margin": flag, "baseline": "FILE1",
                                  "current": "FILE2"}, **options)
     if not passed:
         return decided("propstab compare", False, res)
-    return decided("propstab compare", True, "current not less stable than the baseline: "
-                   + res.message())
+    return decided("propstab compare", True, res.headline() + ": " + res.message())
 
 
 def _labels(path1: str, path2: str):

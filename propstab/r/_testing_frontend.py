@@ -40,7 +40,7 @@ def expect_stable(measure: str, sizes, indices, n_features, *, at_least: float,
     from ..testing import assert_stable
     info, sel = _selection(measure, sizes, indices, n_features)
     try:
-        res = assert_stable(sel, at_least, confidence=confidence, measure=info.name,
+        res = assert_stable(sel, at_least, confidence_level=confidence, measure=info.name,
                             **dict(options or {}))
     except AssertionError as failure:
         return {"passed": False, "message": str(failure), "pvalue": None}
@@ -52,7 +52,7 @@ def expect_stable(measure: str, sizes, indices, n_features, *, at_least: float,
 
 def expect_not_less_stable(measure: str, baseline, current, n_features, *, margin: float,
                            confidence: float = 0.95, paired: bool = False,
-                           test: str = "non-inferiority", options=None) -> dict:
+                           test: str = "drop", options=None) -> dict:
     """:func:`propstab.testing.assert_not_less_stable` with ``baseline`` and ``current``
     as ``(sizes, indices)`` pairs: ``passed``, ``message``, ``pvalue``, ``difference``.
 
@@ -69,7 +69,7 @@ def expect_not_less_stable(measure: str, baseline, current, n_features, *, margi
     info, base = _selection(measure, *baseline, n_features)
     _, cur = _selection(measure, *current, n_features)
     try:
-        res = assert_not_less_stable(base, cur, margin=margin, confidence=confidence,
+        res = assert_not_less_stable(base, cur, margin=margin, confidence_level=confidence,
                                      paired=bool(paired), measure=info.name, test=test,
                                      **dict(options or {}))
     except AssertionError as failure:
@@ -142,7 +142,8 @@ def violation_message(name: str, axiom: str, reason: str, counterexample: str,
 
 
 #: the R package's names of the expectations' arguments
-R_NAMES = {"at_least": "at.least", "confidence": "confidence", "margin": "margin"}
+R_NAMES = {"at_least": "at.least", "confidence": "confidence",
+           "confidence_level": "confidence", "margin": "margin"}
 
 
 def _r_named(function):
