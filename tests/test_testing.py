@@ -56,11 +56,11 @@ def test_assert_stable_decides_as_the_one_sided_wald_test(confidence):
     Z = noisy(150)
     phi, v = nogueira_and_thm6(Z)
     bound = phi - stats.norm.ppf(confidence) * math.sqrt(v)
-    res = assert_stable(Z, bound - 1e-3, confidence=confidence)
+    res = assert_stable(Z, bound - 1e-3, confidence_level=confidence)
     assert res.pvalue == pytest.approx(stats.norm.sf((phi - bound + 1e-3) / math.sqrt(v)))
     assert res.pvalue < 1 - confidence
     with pytest.raises(AssertionError) as caught:
-        assert_stable(Z, bound + 1e-3, confidence=confidence)
+        assert_stable(Z, bound + 1e-3, confidence_level=confidence)
     p = stats.norm.sf((phi - bound - 1e-3) / math.sqrt(v))
     message = str(caught.value)
     assert f"{phi:.4f}" in message and f"SE {math.sqrt(v):.4f}" in message
@@ -101,8 +101,9 @@ def test_assert_stable_a_random_selector_fails_and_says_no_runs_would_help():
 def test_assert_stable_reads_resampling_results_and_baselines():
     X = np.random.default_rng(0).normal(size=(30, 5))
     res = propstab.resample(lambda X, y: [0, 1], X, n_runs=12, random_state=0)
-    assert assert_stable(res, 0.5).estimate.statistic == 1.0     # every run the same
-    assert assert_stable(Baseline.from_result(res), 0.5).pvalue == 0.0
+    assert assert_stable(res, 0.3).estimate.statistic == 1.0     # every run the same
+    # 12 identical runs: the identical-runs bound, not p = 0 from the zero variance
+    assert 0 < assert_stable(Baseline.from_result(res), 0.3).pvalue < 0.05
 
 
 @pytest.mark.parametrize("kwargs, argument", [
@@ -130,18 +131,21 @@ def test_non_inferiority_decides_as_the_independent_test():
     D, sd = pc - pb, math.sqrt(vb + vc)
     boundary = -(D - stats.norm.ppf(0.95) * sd)
     assert boundary > 0
-    res = assert_not_less_stable(base, cur, margin=boundary + 1e-3)
+    res = assert_not_less_stable(base, cur, margin=boundary + 1e-3, test="non-inferiority")
     assert res.difference == pytest.approx(D)
     assert res.standard_error == pytest.approx(sd)
     assert res.pvalue == pytest.approx(stats.norm.sf((D + boundary + 1e-3) / sd))
     assert not res.paired
     with pytest.raises(AssertionError) as caught:
-        assert_not_less_stable(base, cur, margin=boundary - 1e-3)
+        assert_not_less_stable(base, cur, margin=boundary - 1e-3, test="non-inferiority")
     message = str(caught.value)
-    for text in (f"baseline nogueira = {pb:.4f}", f"current {pc:.4f}",
+    for text in (f"not shown non-inferior within margin {boundary - 1e-3:.4g}: ",
+                 f"baseline: nogueira = {pb:.4f}", f"current {pc:.4f}",
                  f"difference current - baseline {D:.4f}",
                  f"one-sided 95% interval [{D - stats.norm.ppf(0.95) * sd:.4f}, 2.0000] "
-                 f"contains -margin", "independent runs"):
+                 f"contains -{boundary - 1e-3:.4g}", "independent runs",
+                 "test: non-inferiority test", "asymptotic normal test (thesis Thm 7)",
+                 "with 80% power"):
         assert text in message, (text, message)
 
 
@@ -151,7 +155,8 @@ def test_the_drop_test_fails_only_on_evidence_of_a_drop_beyond_the_margin():
     D, sd = pc - pb, math.sqrt(vb + vc)
     boundary = -(D + stats.norm.ppf(0.95) * sd)      # the largest margin that still fails
     assert boundary > 0
-    with pytest.raises(AssertionError, match="lies below -margin"):
+    with pytest.raises(AssertionError, match=r"^stability dropped by more than 0\.\d+: "
+                                             r"(.|\n)*lies below -0\.\d+\n"):
         assert_not_less_stable(base, cur, margin=boundary - 1e-3, test="drop")
     res = assert_not_less_stable(base, cur, margin=boundary + 1e-3, test="drop")
     assert res.pvalue == pytest.approx(stats.norm.cdf((D + boundary + 1e-3) / sd))
@@ -161,11 +166,12 @@ def test_the_drop_test_fails_only_on_evidence_of_a_drop_beyond_the_margin():
 def test_decision_is_vectorised_and_matches_scipy():
     d = np.array([-0.1, 0.0, 0.05, 0.0])
     v = np.array([0.01, 0.0004, 0.0, np.nan])
-    z, p, passed = decision(d, v, 0.05)
+    z, p, passed = decision(d, v, 0.05, test="non-inferiority")
     assert np.allclose(z[:2], (d[:2] + 0.05) / np.sqrt(v[:2]))
     assert z[2] == np.inf and np.isnan(z[3])
     assert np.allclose(p[:2], stats.norm.sf(z[:2]))
-    assert passed.tolist() == [False, True, True, False]
+    # a zero variance never passes non-inferiority by certainty (p NaN, not 0)
+    assert np.isnan(p[2]) and passed.tolist() == [False, True, False, False]
     assert decision(d, v, 0.05, test="drop")[2].tolist() == [True, True, True, False]
 
 
