@@ -59,7 +59,8 @@ from .inference import (SMALL_M_BELOW, SmallSampleWarning, StabilityEstimate, Ze
 __path__ = [__file__[:-3]]
 
 from .testing._decision import (RunsPlan, decision, identical_bound,  # noqa: E402
-                                identical_decision, identical_pvalue, plain_number as _num,
+                                identical_decision, identical_pvalue, identical_runs_needed,
+                                plain_number as _num,
                                 plan as _plan_runs, renamed_confidence, runs_needed)
 
 __all__ = ["Baseline", "BaselineMismatchError", "NonInferiorityResult", "RunsPlan",
@@ -378,6 +379,9 @@ class NonInferiorityResult(UnpackingResult):
                          f"{_num(self.detectable, 2)} with 80% power")
         elif not self.passed and self.plan is not None:
             lines.append(self.plan.message())
+        elif not self.passed and self.runs_to_decide is not None:
+            lines.append(f"identical current runs would show it from about "
+                         f"{self.runs_to_decide} runs (now {c.n_runs})")
         lines.append("changed since the baseline: " + ("; ".join(self.changes)
                      if self.changes else "nothing recorded (selector, versions)"))
         if self.update:
@@ -562,6 +566,7 @@ def assert_not_less_stable(baseline, current, *, margin: float, confidence_level
         raise error.renamed({"Z1": "current", "Z2": "baseline"}) from None
     d, v = res.difference, res.variance
     e_cur, e_base = res.estimates
+    identical_needed = None
     alpha = 1 - confidence
     described = ("asymptotic normal test (thesis Thm 7), "
                  + ("jackknife variances" if method == "jackknife" else "Thm 6 variances")
@@ -570,6 +575,12 @@ def assert_not_less_stable(baseline, current, *, margin: float, confidence_level
     if identical_runs(degenerate.selection, options) and info.input != "ranking":
         z, p, (low, high) = identical_decision(e_base, e_cur, margin, alpha, test, info,
                                                 options)
+        if test == "non-inferiority" and not p < alpha:
+            row = np.asarray(e_cur.selection.toarray(), dtype=bool)[0]
+            top = e_base.statistic + stats.norm.isf(alpha / 2) * math.sqrt(
+                max(e_base.variance, 0.0))
+            identical_needed = identical_runs_needed(
+                row, min(top, e_base.range[1]) - margin, alpha / 2, info.name, options)
         described = ("the " + ("current" if test == "non-inferiority" else "baseline's")
                      + f" {degenerate.n_runs} runs are identical (variance 0): exact "
                      f"identical-runs bound at alpha/2, the other sample's Wald bound at "
@@ -585,13 +596,14 @@ def assert_not_less_stable(baseline, current, *, margin: float, confidence_level
     z_power = stats.norm.ppf(confidence) + stats.norm.ppf(0.8)
     sd = math.sqrt(v) if v >= 0 else math.nan
     runs_plan = None
-    if test == "non-inferiority" and margin > 0 and v >= 0:
+    if test == "non-inferiority" and margin > 0 and v > 0:
         runs_plan = _plan_runs(max(e_base.variance, 0.0), e_base.n_runs, per_run, gap=margin,
                                power=0.8, confidence_level=confidence, test=test,
                                margin=margin)
     out = NonInferiorityResult(float(z), float(p), float(d), sd, float(margin),
                                float(confidence), (low, high), bool(paired), (e_base, e_cur),
-                               None if runs_plan is None else runs_plan.current_runs, test,
+                               identical_needed if runs_plan is None
+                               else runs_plan.current_runs, test,
                                described, changes, path, update, runs_plan,
                                float(margin + z_power * sd))
     if out.passed:

@@ -101,3 +101,16 @@ def test_the_ci_configurations_run_the_command_the_page_runs():
     extras = (CHECKOUT / "pyproject.toml").read_text()
     assert re.search(r'^all = \["propstab\[.*sklearn', extras, re.M)
     assert re.search(r'^sklearn = \["scikit-learn', extras, re.M)
+
+
+@pytest.mark.skipif(shutil.which("Rscript") is None or os.environ.get("PROPSTAB_SKIP_R"),
+                    reason="R is not installed (scripts/setup.sh) or PROPSTAB_SKIP_R is set")
+def test_the_pages_r_block_defines_what_it_uses_and_runs(tmp_path):
+    text = PAGE.read_text()
+    code = block_after(text, "The R package has the same tests", "r")
+    (tmp_path / "page.R").write_text(code)
+    env = dict(os.environ, PYTHONPATH=str(CHECKOUT))
+    out = subprocess.run(["Rscript", str(tmp_path / "page.R")], env=env, capture_output=True,
+                         text=True, timeout=300)
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert "Test passed" in out.stdout, out.stdout

@@ -36,7 +36,7 @@ from propstab._text import number, summary
 
 __all__ = ["RunsPlan", "coincidence_probability", "decision", "identical_bound",
            "identical_decision", "identical_pvalue", "mixture_stability", "plain_number",
-           "plan", "renamed_confidence", "runs_needed", "share_bound"]
+           "identical_runs_needed", "plan", "renamed_confidence", "runs_needed", "share_bound"]
 
 #: rows of the synthetic population for measures without a population formula
 POPULATION_ROWS = 400
@@ -470,3 +470,27 @@ def decision(difference, variance, margin: float, confidence: float = 0.95,
     rejected = p < 1 - confidence
     passed = (rejected if test == "non-inferiority" else ~rejected) & ~np.isnan(p)
     return z, p, passed
+
+
+def identical_runs_needed(row, threshold: float, alpha: float, measure: str = "nogueira",
+                          options=None, limit: int = 100000) -> Optional[int]:
+    """The fewest identical runs of ``row`` whose lower bound (:func:`identical_bound` at
+    ``alpha``) exceeds ``threshold``; None when not even ``limit`` runs would.
+
+    Examples
+    --------
+    >>> row = np.array([1, 1, 1] + [0] * 15, dtype=bool)
+    >>> identical_runs_needed(row, 0.9, 0.05)
+    69
+    """
+    def ok(m):
+        return identical_bound(row, m, alpha, measure, options) > threshold
+    if not ok(limit):
+        return None
+    lo, hi = 1, 2
+    while not ok(hi):
+        lo, hi = hi, 2 * hi
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        lo, hi = (lo, mid) if ok(mid) else (mid, hi)
+    return hi
