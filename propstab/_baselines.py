@@ -180,6 +180,28 @@ def selector_description(selector) -> Optional[dict]:
     or its bytecode and constants when the source is not available: an edit of the body
     changes it), ``{"repr": ...}`` otherwise; None for None.
 
+    Parameters
+    ----------
+    selector : estimator, callable or None
+
+    Returns
+    -------
+    dict or None
+
+    Raises
+    ------
+    None
+        Anything is described (by its ``repr`` at worst).
+
+    See Also
+    --------
+    Baseline.changes : Lists what changed between two descriptions.
+
+    References
+    ----------
+    Pedregosa, F. et al. (2011). Scikit-learn: Machine learning in Python. JMLR 12,
+    2825-2830 (``get_params``); NIST FIPS 180-4 (2015), SHA-256.
+
     Examples
     --------
     >>> def top(X, y):

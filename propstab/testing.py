@@ -574,7 +574,7 @@ def assert_not_less_stable(baseline, current, *, margin: float, confidence_level
     degenerate = (e_cur if test == "non-inferiority" else e_base)
     if identical_runs(degenerate.selection, options) and info.input != "ranking":
         z, p, (low, high) = identical_decision(e_base, e_cur, margin, alpha, test, info,
-                                                options)
+                                               options)
         if test == "non-inferiority" and not p < alpha:
             row = np.asarray(e_cur.selection.toarray(), dtype=bool)[0]
             top = e_base.statistic + stats.norm.isf(alpha / 2) * math.sqrt(

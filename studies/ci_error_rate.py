@@ -303,8 +303,8 @@ def lasso_study(Ms, repeats, pool, seed, rows, report=None):
                     counts["drop", delta] += drop
         rows.append(dict(dataset="diabetes", pipeline="lasso", M=M, phi=phi,
                          model="penalty", k=float(pools[0.0].mean(0).sum()), repeats=repeats,
-                         q=[alphas[0.05], alphas[0.1]], alphas={str(k): v for k, v in
-                                                                 alphas.items()},
+                         q=[alphas[0.05], alphas[0.1]],
+                         alphas={str(k): v for k, v in alphas.items()},
                          agreed=bool(agreed), seconds=time.perf_counter() - start,
                          **{f"{test}@{delta}": counts[test, delta] / repeats
                             for (test, delta) in counts}))
@@ -328,6 +328,10 @@ def markdown(rows) -> str:
     return "\n".join(lines)
 
 
+def where(r) -> str:
+    return f"{r['dataset']}/{r['pipeline']}/M={r['M']}/{r['model']}"
+
+
 def checks(rows):
     problems = []
     for r in rows:
@@ -336,14 +340,14 @@ def checks(rows):
                             f"assert_not_less_stable decided otherwise than the study")
         se = math.sqrt(ALPHA * (1 - ALPHA) / r["repeats"])
         if r["drop@0.05"] > ALPHA + 3 * se:
-            problems.append(f"{r['dataset']}/{r['pipeline']}/M={r['M']}/{r['model']}: the drop test "
-                            f"failed {r['drop@0.05']:.1%} of drops of its margin")
+            problems.append(f"{where(r)}: the drop test failed {r['drop@0.05']:.1%} of drops "
+                            f"of its margin")
         if r["drop@0.0"] > r["drop@0.05"] + 3 * se:
-            problems.append(f"{r['dataset']}/{r['pipeline']}/M={r['M']}/{r['model']}: the drop test "
-                            f"failed unchanged runs more often than at its margin")
+            problems.append(f"{where(r)}: the drop test failed unchanged runs more often "
+                            f"than at its margin")
         if (r["M"] >= SMALL_M_BELOW and r["model"] == "features"
                 and 1 - r["non-inferiority@0.05"] > ALPHA + 3 * se):
-            problems.append(f"{r['dataset']}/{r['pipeline']}/M={r['M']}/{r['model']}: non-inferiority "
+            problems.append(f"{where(r)}: non-inferiority "
                             f"passed {1 - r['non-inferiority@0.05']:.1%} of drops of the "
                             f"margin")
     return problems

@@ -193,6 +193,29 @@ class RunsPlan(UnpackingResult):
     target_se : float
         The standard error of the difference that gives the power.
     baseline_n_runs : int
+
+    Parameters
+    ----------
+    current_runs, baseline_runs, test, margin, power, confidence_level, gap, baseline_se, \
+target_se, baseline_n_runs
+        As the attributes.
+
+    See Also
+    --------
+    runs_needed : Returns it.
+
+    References
+    ----------
+    Chow, S.-C., Shao, J. and Wang, H. (2008). Sample Size Calculations in Clinical
+    Research, 2nd ed., ch. 3.
+
+    Examples
+    --------
+    >>> from propstab.testing import RunsPlan
+    >>> plan = RunsPlan(120, None, "drop", 0.0, 0.8, 0.95, 0.1, 0.02, 0.04, 100)
+    >>> current, baseline = plan
+    >>> current, baseline
+    (120, None)
     """
 
     current_runs: Optional[int]
@@ -494,3 +517,61 @@ def identical_runs_needed(row, threshold: float, alpha: float, measure: str = "n
         mid = (lo + hi) // 2
         lo, hi = (lo, mid) if ok(mid) else (mid, hi)
     return hi
+
+
+def _nogueira_and_variance(W, Z, k):
+    """Nogueira's estimate and its Thm 6 variance for each row of weights ``W`` (B x M,
+    multinomial counts of a bootstrap of the runs ``Z``, M x d, sizes ``k``)."""
+    M, d = Z.shape
+    n = W.sum(axis=1, keepdims=True)                        # M each
+    p = (W @ Z) / n                                         # B x d
+    kbar = (W @ k) / n[:, 0]                                # B
+    s2 = M / (M - 1) * p * (1 - p)
+    denom = kbar / d * (1 - kbar / d)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        phi = 1 - s2.mean(axis=1) / denom
+        # Thm 6 per-run terms, one column per resample (M x B)
+        terms = (Z @ p.T / d - np.outer(k, kbar) / d ** 2
+                 + phi / 2 * (2 * np.outer(k, kbar) / d ** 2 - k[:, None] / d - kbar / d + 1)
+                 ) / denom
+        mean = (W.T * terms).sum(axis=0) / n[:, 0]
+        var = 4 / M ** 2 * (W.T * (terms - mean) ** 2).sum(axis=0)
+    return phi, var
+
+
+def bootstrap_pvalue(baseline, current, margin: float, test: str, *,
+                     n_resamples: int = 1999, seed: int = 0) -> float:
+    """The studentized bootstrap p-value of the difference of Nogueira's stability
+    (current - baseline) for the drop or non-inferiority test: each sample's runs
+    resampled with replacement (independently), t* = (D* - D) / sqrt(v*) with the Thm 6
+    variances, compared with t = (D + margin) / sqrt(v) (Hall 1992, the bootstrap-t).
+
+    Examples
+    --------
+    >>> rng = np.random.default_rng(0)
+    >>> A = rng.random((60, 12)) < np.r_[[0.9] * 3, [0.1] * 9]
+    >>> B = rng.random((60, 12)) < np.r_[[0.9] * 3, [0.1] * 9]
+    >>> 0.05 < bootstrap_pvalue(A, B, 0.0, "drop") < 0.95
+    True
+    """
+    Zb = np.asarray(baseline, dtype=np.float64)
+    Zc = np.asarray(current, dtype=np.float64)
+    rng = np.random.default_rng(seed)
+    out = []
+    for Z in (Zb, Zc):
+        M = Z.shape[0]
+        k = Z.sum(axis=1)
+        W0 = np.ones((1, M))
+        W = rng.multinomial(M, np.full(M, 1.0 / M), size=n_resamples).astype(np.float64)
+        out.append((_nogueira_and_variance(W0, Z, k), _nogueira_and_variance(W, Z, k)))
+    ((pb, vb), (pb_star, vb_star)), ((pc, vc), (pc_star, vc_star)) = out
+    D, v = float(pc[0] - pb[0]), float(vb[0] + vc[0])
+    D_star, v_star = pc_star - pb_star, vb_star + vc_star
+    if not v > 0:
+        return math.nan
+    t = (D + margin) / math.sqrt(v)
+    ok = v_star > 0
+    t_star = (D_star[ok] - D) / np.sqrt(v_star[ok])
+    if test == "non-inferiority":                   # reject for large t
+        return float((1 + np.sum(t_star >= t)) / (1 + t_star.size))
+    return float((1 + np.sum(t_star <= t)) / (1 + t_star.size))
