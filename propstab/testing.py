@@ -60,6 +60,8 @@ __path__ = [__file__[:-3]]
 
 from .testing._decision import (RunsPlan, decision, identical_bound,  # noqa: E402
                                 identical_decision, identical_pvalue, identical_runs_needed,
+                                BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED, bootstrap_pvalue,
+                                bootstrapped,
                                 plain_number as _num,
                                 plan as _plan_runs, renamed_confidence, runs_needed)
 
@@ -590,6 +592,13 @@ def assert_not_less_stable(baseline, current, *, margin: float, confidence_level
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", ZeroVarianceWarning)
             low, high = res.confidence_interval(confidence)
+        if test == "non-inferiority" and bootstrapped(info, paired, options, v):
+            p, low = bootstrap_pvalue(b.toarray(), c.toarray(), margin, test,
+                                      confidence_level=confidence)
+            described = (f"studentized bootstrap of the difference (bootstrap-t: "
+                         f"{BOOTSTRAP_RESAMPLES} resamples of each sample's runs, seed "
+                         f"{BOOTSTRAP_SEED}, Thm 6 variances; the normal approximation "
+                         f"fails when a drop is carried by a few runs)")
     n = max(e_cur.n_runs, e_base.n_runs)
     per_run = e_cur.n_runs * e_cur.variance if e_cur.variance > 0 else (
         e_base.n_runs * max(e_base.variance, 0.0))

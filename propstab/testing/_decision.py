@@ -36,7 +36,8 @@ from propstab._text import number, summary
 
 __all__ = ["RunsPlan", "coincidence_probability", "decision", "identical_bound",
            "identical_decision", "identical_pvalue", "mixture_stability", "plain_number",
-           "identical_runs_needed", "plan", "renamed_confidence", "runs_needed", "share_bound"]
+           "identical_runs_needed", "plan", "renamed_confidence", "runs_needed", "share_bound",
+           "bootstrap_pvalue", "bootstrapped", "BOOTSTRAP_RESAMPLES", "BOOTSTRAP_SEED"]
 
 #: rows of the synthetic population for measures without a population formula
 POPULATION_ROWS = 400
@@ -539,19 +540,43 @@ def _nogueira_and_variance(W, Z, k):
     return phi, var
 
 
+def bootstrapped(info, paired: bool, options, variance: float) -> bool:
+    """Whether the non-inferiority test is the bootstrap-t (:func:`bootstrap_pvalue`):
+    Nogueira's measure without options, independent runs, a positive variance;
+    otherwise the asymptotic normal test."""
+    return (getattr(info, "name", info) == "nogueira" and not paired and not options
+            and variance > 0)
+
+
+#: resamples of each sample in the bootstrap-t of the non-inferiority test (and its seed)
+BOOTSTRAP_RESAMPLES = 999
+BOOTSTRAP_SEED = 0
+
+
 def bootstrap_pvalue(baseline, current, margin: float, test: str, *,
-                     n_resamples: int = 1999, seed: int = 0) -> float:
-    """The studentized bootstrap p-value of the difference of Nogueira's stability
-    (current - baseline) for the drop or non-inferiority test: each sample's runs
+                     confidence_level: float = 0.95, n_resamples: int = BOOTSTRAP_RESAMPLES,
+                     seed: int = BOOTSTRAP_SEED):
+    """The studentized bootstrap (bootstrap-t) of the difference of Nogueira's stability,
+    current - baseline, for the drop or the non-inferiority test: each sample's runs
     resampled with replacement (independently), t* = (D* - D) / sqrt(v*) with the Thm 6
-    variances, compared with t = (D + margin) / sqrt(v) (Hall 1992, the bootstrap-t).
+    variances of both resamples, against t = (D + margin) / sqrt(v) (Hall 1992).
+
+    Returns
+    -------
+    p : float
+        The p-value (NaN when the variance is 0).
+    bound : float
+        The one-sided ``confidence_level`` bound of the difference that the test inverts:
+        the lower one for non-inferiority (it passes when above -margin), the upper one
+        for the drop test.
 
     Examples
     --------
     >>> rng = np.random.default_rng(0)
     >>> A = rng.random((60, 12)) < np.r_[[0.9] * 3, [0.1] * 9]
     >>> B = rng.random((60, 12)) < np.r_[[0.9] * 3, [0.1] * 9]
-    >>> 0.05 < bootstrap_pvalue(A, B, 0.0, "drop") < 0.95
+    >>> p, bound = bootstrap_pvalue(A, B, 0.0, "drop")
+    >>> 0.05 < p < 0.95
     True
     """
     Zb = np.asarray(baseline, dtype=np.float64)
@@ -561,17 +586,19 @@ def bootstrap_pvalue(baseline, current, margin: float, test: str, *,
     for Z in (Zb, Zc):
         M = Z.shape[0]
         k = Z.sum(axis=1)
-        W0 = np.ones((1, M))
         W = rng.multinomial(M, np.full(M, 1.0 / M), size=n_resamples).astype(np.float64)
-        out.append((_nogueira_and_variance(W0, Z, k), _nogueira_and_variance(W, Z, k)))
+        out.append((_nogueira_and_variance(np.ones((1, M)), Z, k),
+                    _nogueira_and_variance(W, Z, k)))
     ((pb, vb), (pb_star, vb_star)), ((pc, vc), (pc_star, vc_star)) = out
     D, v = float(pc[0] - pb[0]), float(vb[0] + vc[0])
-    D_star, v_star = pc_star - pb_star, vb_star + vc_star
     if not v > 0:
-        return math.nan
-    t = (D + margin) / math.sqrt(v)
+        return math.nan, math.nan
+    D_star, v_star = pc_star - pb_star, vb_star + vc_star
     ok = v_star > 0
     t_star = (D_star[ok] - D) / np.sqrt(v_star[ok])
+    t = (D + margin) / math.sqrt(v)
     if test == "non-inferiority":                   # reject for large t
-        return float((1 + np.sum(t_star >= t)) / (1 + t_star.size))
-    return float((1 + np.sum(t_star <= t)) / (1 + t_star.size))
+        p = float((1 + np.sum(t_star >= t)) / (1 + t_star.size))
+        return p, D - float(np.quantile(t_star, confidence_level)) * math.sqrt(v)
+    p = float((1 + np.sum(t_star <= t)) / (1 + t_star.size))
+    return p, D - float(np.quantile(t_star, 1 - confidence_level)) * math.sqrt(v)
