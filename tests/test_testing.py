@@ -123,30 +123,61 @@ def test_assert_stable_refuses_bad_arguments_naming_them(kwargs, argument):
 # ---------------------------------------------------------------------- non-inferiority
 
 def test_non_inferiority_decides_as_the_independent_test():
-    """Independent runs, M >= 100: D = phi_c - phi_b, v = v_b + v_c (thesis Thm 7);
-    passes iff 1 - N((D + margin)/sqrt(v)) < alpha. The boundary margin is
-    -(D - z sqrt(v)): just above passes, just below fails."""
+    """Independent runs: D = phi_c - phi_b, v = v_b + v_c (thesis Thm 7); for Nogueira's
+    measure the decision is the studentized bootstrap's (bootstrap-t): passes iff its
+    lower bound D - t*_(0.95) sqrt(v) lies above -margin. Just above the boundary passes,
+    just below fails; the normal test's boundary is close (well-behaved runs)."""
+    from propstab.testing._decision import bootstrap_pvalue
     base, cur = noisy(120, seed=1), noisy(120, flip=0.1, seed=2)
     (pb, vb), (pc, vc) = nogueira_and_thm6(base), nogueira_and_thm6(cur)
     D, sd = pc - pb, math.sqrt(vb + vc)
-    boundary = -(D - stats.norm.ppf(0.95) * sd)
+    _, low = bootstrap_pvalue(base, cur, 0.0, "non-inferiority")
+    boundary = -low
     assert boundary > 0
+    assert boundary == pytest.approx(-(D - stats.norm.ppf(0.95) * sd), abs=0.01)
     res = assert_not_less_stable(base, cur, margin=boundary + 1e-3, test="non-inferiority")
     assert res.difference == pytest.approx(D)
     assert res.standard_error == pytest.approx(sd)
-    assert res.pvalue == pytest.approx(stats.norm.sf((D + boundary + 1e-3) / sd))
-    assert not res.paired
+    assert res.pvalue == bootstrap_pvalue(base, cur, boundary + 1e-3, "non-inferiority")[0]
+    assert res.pvalue < 0.05 and not res.paired and "studentized bootstrap" in res.method
     with pytest.raises(AssertionError) as caught:
         assert_not_less_stable(base, cur, margin=boundary - 1e-3, test="non-inferiority")
     message = str(caught.value)
     for text in (f"not shown non-inferior within margin {boundary - 1e-3:.4g}: ",
                  f"baseline: nogueira = {pb:.4f}", f"current {pc:.4f}",
                  f"difference current - baseline {D:.4f}",
-                 f"one-sided 95% interval [{D - stats.norm.ppf(0.95) * sd:.4f}, 2.0000] "
-                 f"contains -{boundary - 1e-3:.4g}", "independent runs",
-                 "test: non-inferiority test", "asymptotic normal test (thesis Thm 7)",
+                 f"one-sided 95% interval [{low:.4f}, 2.0000] "
+                 f"contains -{boundary - 1e-3:.4g}", "test: non-inferiority test",
+                 "studentized bootstrap of the difference (bootstrap-t: 999 resamples",
                  "with 80% power"):
         assert text in message, (text, message)
+
+
+def test_the_bootstrap_is_its_slow_literal_twin():
+    """bootstrap_pvalue against a loop: the same resamples (the same generator draws),
+    each resample's estimate and Thm 6 variance from propstab.estimate."""
+    from propstab.testing._decision import bootstrap_pvalue
+    base, cur = noisy(25, seed=3), noisy(30, flip=0.15, seed=4)
+    B = 60
+    rng = np.random.default_rng(7)
+    stats_ = []
+    for Z in (base, cur):
+        W = rng.multinomial(len(Z), np.full(len(Z), 1 / len(Z)), size=B)
+        est = propstab.estimate(Z, method="analytic")
+        boot = [propstab.estimate(np.repeat(Z, w, axis=0), method="analytic") for w in W]
+        stats_.append((est.statistic, est.variance, np.array([e.statistic for e in boot]),
+                       np.array([e.variance for e in boot])))
+    (pb, vb, pbs, vbs), (pc, vc, pcs, vcs) = stats_
+    D, v = pc - pb, vb + vc
+    t_star = (pcs - pbs - D) / np.sqrt(vbs + vcs)
+    for margin in (0.0, 0.1, 0.3):
+        t = (D + margin) / math.sqrt(v)
+        p_ni = (1 + np.sum(t_star >= t)) / (1 + B)
+        p_drop = (1 + np.sum(t_star <= t)) / (1 + B)
+        assert bootstrap_pvalue(base, cur, margin, "non-inferiority", n_resamples=B,
+                                seed=7)[0] == pytest.approx(p_ni)
+        assert bootstrap_pvalue(base, cur, margin, "drop", n_resamples=B,
+                                seed=7)[0] == pytest.approx(p_drop)
 
 
 def test_the_drop_test_fails_only_on_evidence_of_a_drop_beyond_the_margin():
