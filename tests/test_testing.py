@@ -168,6 +168,12 @@ def test_the_bootstrap_is_its_slow_literal_twin():
         stats_.append((est.statistic, est.variance, np.array([e.statistic for e in boot]),
                        np.array([e.variance for e in boot])))
     (pb, vb, pbs, vbs), (pc, vc, pcs, vcs) = stats_
+    # the vectorised kernel: each resample's estimate and Thm 6 variance
+    from propstab.testing._decision import _nogueira_and_variance
+    W = np.random.default_rng(7).multinomial(25, np.full(25, 1 / 25), size=B)
+    phi, var = _nogueira_and_variance(W.astype(float), base.astype(float),
+                                      base.sum(1).astype(float))
+    assert np.allclose(phi, pbs) and np.allclose(var, vbs)
     D, v = pc - pb, vb + vc
     t_star = (pcs - pbs - D) / np.sqrt(vbs + vcs)
     for margin in (0.0, 0.1, 0.3):
