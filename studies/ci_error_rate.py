@@ -369,11 +369,11 @@ def main(argv=None) -> int:
     parser.add_argument("--pool", type=int)
     parser.add_argument("--M", type=int, nargs="+")
     parser.add_argument("--json", metavar="PATH")
-    parser.add_argument("--datasets", nargs="+")
+    parser.add_argument("--datasets", nargs="*")
     parser.add_argument("--no-lasso", action="store_true")
     args = parser.parse_args(argv)
     mode = dict(MODES["quick" if args.quick else "full"])
-    if args.datasets:
+    if args.datasets is not None:
         mode["datasets"] = tuple(args.datasets)
     if args.no_lasso:
         mode["lasso"] = False
