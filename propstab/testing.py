@@ -599,7 +599,6 @@ def assert_not_less_stable(baseline, current, *, margin: float, confidence_level
                          f"{BOOTSTRAP_RESAMPLES} resamples of each sample's runs, seed "
                          f"{BOOTSTRAP_SEED}, Thm 6 variances; the normal approximation "
                          f"fails when a drop is carried by a few runs)")
-    n = max(e_cur.n_runs, e_base.n_runs)
     per_run = e_cur.n_runs * e_cur.variance if e_cur.variance > 0 else (
         e_base.n_runs * max(e_base.variance, 0.0))
     z_power = stats.norm.ppf(confidence) + stats.norm.ppf(0.8)
@@ -617,7 +616,6 @@ def assert_not_less_stable(baseline, current, *, margin: float, confidence_level
                                float(margin + z_power * sd))
     if out.passed:
         return out
-    del n
     raise AssertionError(out.headline() + ": " + out.message())
 
 
