@@ -371,12 +371,15 @@ def main(argv=None) -> int:
     parser.add_argument("--json", metavar="PATH")
     parser.add_argument("--datasets", nargs="*")
     parser.add_argument("--no-lasso", action="store_true")
+    parser.add_argument("--pipelines", nargs="+")
     args = parser.parse_args(argv)
     mode = dict(MODES["quick" if args.quick else "full"])
     if args.datasets is not None:
         mode["datasets"] = tuple(args.datasets)
     if args.no_lasso:
         mode["lasso"] = False
+    if args.pipelines:
+        mode["pipelines"] = tuple(args.pipelines)
     for key in ("repeats", "pool", "M"):
         if getattr(args, key) is not None:
             mode[key] = tuple(getattr(args, key)) if key == "M" else getattr(args, key)
