@@ -68,7 +68,7 @@ def test_the_pages_project_runs_with_plain_pytest_and_catches_the_lowered_penalt
                  "test: drop test, H0: Phi_current >= Phi_baseline - 0.05",
                  "lies below -0.05"):
         assert text in out, (text, out)
-    assert "propstab/testing.py" not in out and "_params.py" not in out   # hidden frames
+    assert "propstab/testing/_assertions.py" not in out and "_params.py" not in out   # hidden frames
     assert "-0 " not in out and "-0\n" not in out
 
     made = stored.stat().st_mtime_ns

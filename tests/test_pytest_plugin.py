@@ -104,7 +104,7 @@ def test_a_project_using_the_fixture_passes_then_fails_when_less_stable(tmp_path
     assert f"AssertionError: stability dropped by more than 0.2: baseline {stored}: " in out
     assert "lies below -0.2" in out and "runs are identical (variance 0)" in out
     assert "update the baseline: pytest --propstab-update-baselines" in out
-    assert "propstab/testing.py" not in out and "_params.py" not in out   # hidden frames
+    assert "propstab/testing/_assertions.py" not in out and "_params.py" not in out   # hidden frames
 
     # the update mode remakes the baseline and compares nothing (skipped, "updated"); the
     # fixed threshold still fails

@@ -30,9 +30,9 @@ from typing import Optional
 import numpy as np
 from scipy import optimize, stats
 
-from propstab._checks import fail
-from propstab._results import UnpackingResult
-from propstab._text import number, summary
+from propstab._utils.checks import fail
+from propstab._utils.results import UnpackingResult
+from propstab._utils.text import number, summary
 
 __all__ = ["RunsPlan", "coincidence_probability", "decision", "identical_bound",
            "identical_decision", "identical_pvalue", "mixture_stability", "plain_number",
@@ -120,7 +120,7 @@ def mixture_stability(share: float, row, measure: str = "nogueira", options=None
         p = share * row + (1 - share) * _alternative_frequencies(row)
         pbar = p.mean()
         return float(1 - (p * (1 - p)).mean() / (pbar * (1 - pbar)))
-    from propstab._api import stability
+    from propstab.measures._stability import stability
     rng = np.random.default_rng(0)
     n_same = int(round(share * POPULATION_ROWS))
     q = _alternative_frequencies(row)
@@ -265,7 +265,7 @@ target_se, baseline_n_runs
 
 
 def plain_number(x, digits: int = 4, fixed: bool = False) -> str:
-    """:func:`propstab._text.number` without a negative zero: ``-0.05``, never ``-0``.
+    """:func:`propstab._utils.text.number` without a negative zero: ``-0.05``, never ``-0``.
 
     >>> plain_number(-0.0), plain_number(-0.05)
     ('0', '-0.05')
@@ -369,7 +369,7 @@ def runs_needed(baseline_or_Z, *, margin: float, power: float = 0.8,
     >>> runs_needed(Z, margin=0.0, drop=0.1).current_runs
     120
     """
-    from propstab._exceptions import InvalidParameterError  # noqa: F401 (documented)
+    from propstab._utils.exceptions import InvalidParameterError  # noqa: F401
     from propstab.inference import SMALL_M_BELOW, StabilityEstimate, estimate
     from propstab.inference import ZeroVarianceWarning
     if not isinstance(margin, Real) or not margin >= 0:
@@ -416,7 +416,7 @@ def identical_decision(e_base, e_cur, margin, alpha, test, info, options):
     """z, p and the one-sided interval of the difference when the runs carrying the
     burden of proof are identical: their exact bound and the other sample's Wald bound,
     each at alpha/2; p is the smallest alpha at which the test rejects (bisection)."""
-    from propstab._variance import identical_runs
+    from propstab.measures._variance import identical_runs
     lo_range, hi_range = e_cur.range
 
     def bound(e, a, lower):
