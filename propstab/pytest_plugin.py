@@ -33,16 +33,21 @@ OPTION = "--propstab-update-baselines"
 
 def pytest_addoption(parser):
     group = parser.getgroup("propstab", "propstab: stability baselines")
-    group.addoption(OPTION, action="store_true", default=False,
-                    help="make the stability baselines again and compare nothing (call each "
-                         "test's make() and "
-                         "store the result in baselines/<test name>.npz beside the test)")
+    group.addoption(
+        OPTION,
+        action="store_true",
+        default=False,
+        help="make the stability baselines again and compare nothing (call each "
+        "test's make() and "
+        "store the result in baselines/<test name>.npz beside the test)",
+    )
 
 
 def baseline_path(request, name=None):
     """``<test file's folder>/baselines/<name or the test's name>.npz`` (characters
     outside ``[A-Za-z0-9_.-]`` of a parametrised name replaced by ``_``)."""
     import pathlib
+
     folder = pathlib.Path(str(request.node.fspath)).resolve().parent / "baselines"
     stem = re.sub(r"[^A-Za-z0-9_.-]+", "_", name or request.node.name).strip("_")
     return folder / f"{stem}.npz"
@@ -51,12 +56,16 @@ def baseline_path(request, name=None):
 def _takes_seed(make) -> bool:
     """Whether ``make`` takes one positional argument (the seed)."""
     import inspect
+
     try:
         params = list(inspect.signature(make).parameters.values())
     except (TypeError, ValueError):
         return False
-    positional = [p for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)
-                  and p.default is p.empty]
+    positional = [
+        p
+        for p in params
+        if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) and p.default is p.empty
+    ]
     return len(positional) == 1
 
 
@@ -76,25 +85,38 @@ def stability_baseline(request):
     """
     update = request.config.getoption("propstab_update_baselines")
 
-    def get(make, *, name=None, X=None, y=None, selector=None, seed=0,
-            measure="nogueira", **options):
+    def get(
+        make, *, name=None, X=None, y=None, selector=None, seed=0, measure="nogueira", **options
+    ):
         __tracebackhide__ = True
         from propstab._utils.checks import fail
         from propstab.testing._assertions import Baseline
+
         if not callable(make):
-            fail(f"make: must be a function returning selections or a "
-                 f"resampling result; got {type(make).__name__} {make!r}", TypeError)
+            fail(
+                f"make: must be a function returning selections or a "
+                f"resampling result; got {type(make).__name__} {make!r}",
+                TypeError,
+            )
         path = baseline_path(request, name)
         if update or not path.exists():
             takes = _takes_seed(make)
             made = make(seed) if takes else make()
-            baseline = Baseline.from_result(made, X=X, y=y, selector=selector,
-                                            seed=seed if takes else None, measure=measure,
-                                            **options)
+            baseline = Baseline.from_result(
+                made,
+                X=X,
+                y=y,
+                selector=selector,
+                seed=seed if takes else None,
+                measure=measure,
+                **options,
+            )
             baseline.save(path)
             if update:
-                pytest.skip(f"propstab: updated the stability baseline {path} "
-                            f"({baseline.n_runs} runs); comparisons skipped in this mode")
+                pytest.skip(
+                    f"propstab: updated the stability baseline {path} "
+                    f"({baseline.n_runs} runs); comparisons skipped in this mode"
+                )
             return baseline
         baseline = Baseline.load(path)
         baseline.check_compatible(X=X, y=y, measure=measure, options=options or None)

@@ -25,10 +25,11 @@ def block_after(text: str, marker: str, language: str) -> str:
 
 def page_files():
     text = PAGE.read_text()
-    return {"conftest.py": block_after(text, "`conftest.py` (empty", "python"),
-            "selection.py": block_after(text, "`selection.py`:", "python"),
-            "tests/test_stability.py": block_after(text, "`tests/test_stability.py`:",
-                                                   "python")}
+    return {
+        "conftest.py": block_after(text, "`conftest.py` (empty", "python"),
+        "selection.py": block_after(text, "`selection.py`:", "python"),
+        "tests/test_stability.py": block_after(text, "`tests/test_stability.py`:", "python"),
+    }
 
 
 def plain_pytest(folder, *args):
@@ -37,8 +38,9 @@ def plain_pytest(folder, *args):
     exe = shutil.which("pytest")
     env = {k: v for k, v in os.environ.items() if not k.startswith("PYTEST")}
     env["PYTHONPATH"] = str(CHECKOUT)
-    out = subprocess.run([exe, *args], cwd=folder, env=env, capture_output=True, text=True,
-                         timeout=300)
+    out = subprocess.run(
+        [exe, *args], cwd=folder, env=env, capture_output=True, text=True, timeout=300
+    )
     return out.returncode, out.stdout + out.stderr
 
 
@@ -53,33 +55,34 @@ def test_the_pages_project_runs_with_plain_pytest_and_catches_the_lowered_penalt
     stored = tmp_path / "tests" / "baselines" / "test_not_less_stable.npz"
     assert stored.exists()
     from propstab.testing import Baseline
-    assert Baseline.load(stored).seed == 0                       # the fixture records it
+
+    assert Baseline.load(stored).seed == 0  # the fixture records it
 
     selection = tmp_path / "selection.py"
-    selection.write_text(selection.read_text().replace("Lasso(alpha=5.0)",
-                                                       "Lasso(alpha=2.0)"))
+    selection.write_text(selection.read_text().replace("Lasso(alpha=5.0)", "Lasso(alpha=2.0)"))
     code, out = plain_pytest(tmp_path, "-k", "not_less_stable")
     assert code == 1, out
-    for text in ("AssertionError: stability dropped by more than 0.05: baseline "
-                 f"{stored}: nogueira = ",
-                 "changed since the baseline: Lasso(alpha: 5.0 -> 2.0)",
-                 "if the change is intended, update the baseline: pytest "
-                 "--propstab-update-baselines",
-                 "test: drop test, H0: Phi_current >= Phi_baseline - 0.05",
-                 "lies below -0.05"):
+    for text in (
+        "AssertionError: stability dropped by more than 0.05: baseline " f"{stored}: nogueira = ",
+        "changed since the baseline: Lasso(alpha: 5.0 -> 2.0)",
+        "if the change is intended, update the baseline: pytest " "--propstab-update-baselines",
+        "test: drop test, H0: Phi_current >= Phi_baseline - 0.05",
+        "lies below -0.05",
+    ):
         assert text in out, (text, out)
-    assert "propstab/testing/_assertions.py" not in out and "_params.py" not in out   # hidden frames
+    assert (
+        "propstab/testing/_assertions.py" not in out and "_params.py" not in out
+    )  # hidden frames
     assert "-0 " not in out and "-0\n" not in out
 
     made = stored.stat().st_mtime_ns
     code, out = plain_pytest(tmp_path, "--propstab-update-baselines", "-rs")
-    assert code == 1 and "1 failed, 1 skipped" in out, out   # assert_stable still judges
+    assert code == 1 and "1 failed, 1 skipped" in out, out  # assert_stable still judges
     assert "updated the stability baseline" in out
     assert stored.stat().st_mtime_ns != made
-    code, out = plain_pytest(tmp_path)                           # the new baseline
+    code, out = plain_pytest(tmp_path)  # the new baseline
     assert "test_not_less_stable PASSED" in out or "1 failed, 1 passed" in out, out
-    selection.write_text(selection.read_text().replace("Lasso(alpha=2.0)",
-                                                       "Lasso(alpha=5.0)"))
+    selection.write_text(selection.read_text().replace("Lasso(alpha=2.0)", "Lasso(alpha=5.0)"))
     code, out = plain_pytest(tmp_path, "--propstab-update-baselines")
     assert code == 0 and "1 passed, 1 skipped" in out, out
 
@@ -93,7 +96,7 @@ def test_the_ci_configurations_run_the_command_the_page_runs():
     runs = [s["run"] for s in steps if "run" in s]
     script = gitlab["stability"]["script"]
     for commands in (runs, script):
-        assert commands[-1] == "pytest"                 # what the test above runs
+        assert commands[-1] == "pytest"  # what the test above runs
         install = commands[0]
         assert install.startswith("pip install ")
         # what the project imports: propstab with scikit-learn (the "all" extra), pytest
@@ -103,14 +106,17 @@ def test_the_ci_configurations_run_the_command_the_page_runs():
     assert re.search(r'^sklearn = \["scikit-learn', extras, re.M)
 
 
-@pytest.mark.skipif(shutil.which("Rscript") is None or os.environ.get("PROPSTAB_SKIP_R"),
-                    reason="R is not installed (scripts/setup.sh) or PROPSTAB_SKIP_R is set")
+@pytest.mark.skipif(
+    shutil.which("Rscript") is None or os.environ.get("PROPSTAB_SKIP_R"),
+    reason="R is not installed (scripts/setup.sh) or PROPSTAB_SKIP_R is set",
+)
 def test_the_pages_r_block_defines_what_it_uses_and_runs(tmp_path):
     text = PAGE.read_text()
     code = block_after(text, "The R package has the same tests", "r")
     (tmp_path / "page.R").write_text(code)
     env = dict(os.environ, PYTHONPATH=str(CHECKOUT))
-    out = subprocess.run(["Rscript", str(tmp_path / "page.R")], env=env, capture_output=True,
-                         text=True, timeout=300)
+    out = subprocess.run(
+        ["Rscript", str(tmp_path / "page.R")], env=env, capture_output=True, text=True, timeout=300
+    )
     assert out.returncode == 0, out.stdout + out.stderr
     assert "Test passed" in out.stdout, out.stdout

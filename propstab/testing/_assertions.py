@@ -42,8 +42,13 @@ from scipy import stats
 
 from ..measures._stability import MEASURE
 from .._data.convert_rankings import as_named_input
-from ._baselines import (Baseline, BaselineMismatchError, fingerprint, selector_description,
-                         selector_parameters)
+from ._baselines import (
+    Baseline,
+    BaselineMismatchError,
+    fingerprint,
+    selector_description,
+    selector_parameters,
+)
 from .._utils.exceptions import InvalidParameterError
 from .._utils.params import Boolean, Interval, Options, validate_params
 from ..registry._registry import lookup
@@ -51,20 +56,53 @@ from .._utils.results import UnpackingResult
 from .._utils.text import interval, number, summary
 from ..axioms import Axiom
 from ..measures._variance import identical_runs
-from ..inference import (SMALL_M_BELOW, SmallSampleWarning, StabilityEstimate, ZeroVarianceWarning, one_sample_test, runs_needed as _halfwidth_runs, two_sample_test)
+from ..inference import (
+    SMALL_M_BELOW,
+    SmallSampleWarning,
+    StabilityEstimate,
+    ZeroVarianceWarning,
+    one_sample_test,
+    runs_needed as _halfwidth_runs,
+    two_sample_test,
+)
 
 # This module becomes the package propstab/testing/ (docs/contributing.md's layout); until
 # it is moved there, its path makes the new private modules of that folder its submodules.
 __path__ = [__file__[:-3]]
 
-from ._decision import (RunsPlan, decision, identical_bound, identical_decision, identical_pvalue, identical_runs_needed, BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED, bootstrap_pvalue, bootstrapped, plain_number as _num, plan as _plan_runs, renamed_confidence, runs_needed)  # noqa: F401
+from ._decision import (
+    RunsPlan,
+    decision,
+    identical_bound,
+    identical_decision,
+    identical_pvalue,
+    identical_runs_needed,
+    BOOTSTRAP_RESAMPLES,
+    BOOTSTRAP_SEED,
+    bootstrap_pvalue,
+    bootstrapped,
+    plain_number as _num,
+    plan as _plan_runs,
+    renamed_confidence,
+    runs_needed,
+)  # noqa: F401
 
-__all__ = ["Baseline", "BaselineMismatchError", "NonInferiorityResult", "RunsPlan",
-           "assert_measure_properties", "assert_not_less_stable", "assert_stable", "fingerprint",
-           "parametrize_with_checks", "runs_needed", "selector_description",
-           "selector_parameters"]
+__all__ = [
+    "Baseline",
+    "BaselineMismatchError",
+    "NonInferiorityResult",
+    "RunsPlan",
+    "assert_measure_properties",
+    "assert_not_less_stable",
+    "assert_stable",
+    "fingerprint",
+    "parametrize_with_checks",
+    "runs_needed",
+    "selector_description",
+    "selector_parameters",
+]
 
-if TYPE_CHECKING:                           # the audit needs Hypothesis: imported on use
+if TYPE_CHECKING:  # the audit needs Hypothesis: imported on use
     from ..auditing._report import CheckResult
 
 #: a one-sided confidence level: in (0.5, 1)
@@ -102,15 +140,30 @@ def _plan(m, n_runs: int, what: str) -> str:
     if m is None:
         return f"no number of runs would decide it: {what}"
     if m <= n_runs:
-        return (f"at the estimated variance {n_runs} runs should have decided it (a "
-                f"chance failure, or the variance is underestimated)")
+        return (
+            f"at the estimated variance {n_runs} runs should have decided it (a "
+            f"chance failure, or the variance is underestimated)"
+        )
     return f"about {m} runs would decide it if the estimate held (now {n_runs})"
 
 
-@validate_params({"at_least": Interval(Real, None, None), "confidence_level": CONFIDENCE,
-                  "confidence": [CONFIDENCE, None], "measure": MEASURE})
-def assert_stable(Z_or_result, at_least: float, *, confidence_level: float = 0.95,
-                  measure: str = "nogueira", confidence: Optional[float] = None, **options):
+@validate_params(
+    {
+        "at_least": Interval(Real, None, None),
+        "confidence_level": CONFIDENCE,
+        "confidence": [CONFIDENCE, None],
+        "measure": MEASURE,
+    }
+)
+def assert_stable(
+    Z_or_result,
+    at_least: float,
+    *,
+    confidence_level: float = 0.95,
+    measure: str = "nogueira",
+    confidence: Optional[float] = None,
+    **options,
+):
     r"""Assert that the population stability exceeds ``at_least``, at a stated error rate.
 
     Parameters
@@ -187,15 +240,20 @@ def assert_stable(Z_or_result, at_least: float, *, confidence_level: float = 0.9
     ...
     AssertionError: stability not shown to exceed 0.5 at 95% confidence: nogueira ...
     """
-    __tracebackhide__ = True                 # pytest shows the user's assertion
-    info = measure                        # validated: the MeasureInfo
+    __tracebackhide__ = True  # pytest shows the user's assertion
+    info = measure  # validated: the MeasureInfo
     confidence = renamed_confidence(confidence_level, confidence, "assert_stable")
     try:
-        with warnings.catch_warnings():      # the assertion states its own error rate
+        with warnings.catch_warnings():  # the assertion states its own error rate
             warnings.simplefilter("ignore", SmallSampleWarning)
             warnings.simplefilter("ignore", ZeroVarianceWarning)
-            res = one_sample_test(_data(Z_or_result, info.name), at_least,
-                                  alternative="greater", measure=info.name, **options)
+            res = one_sample_test(
+                _data(Z_or_result, info.name),
+                at_least,
+                alternative="greater",
+                measure=info.name,
+                **options,
+            )
     except InvalidParameterError as error:
         raise error.renamed({"phi0": "at_least", "Z": "Z_or_result"}) from None
     alpha = 1 - confidence
@@ -214,7 +272,8 @@ def assert_stable(Z_or_result, at_least: float, *, confidence_level: float = 0.9
             f"identical runs show (exact binomial bound on the share of that set, least "
             f"favourable population) is {e.measure} >= {number(low, fixed=True)} at "
             f"{confidence:.0%} confidence, not above {number(at_least)}; p = {number(p)} for "
-            f"H0: Phi <= {number(at_least)}")
+            f"H0: Phi <= {number(at_least)}"
+        )
     if res.pvalue < alpha:
         return res
     low, high = res.confidence_interval(confidence)
@@ -226,7 +285,8 @@ def assert_stable(Z_or_result, at_least: float, *, confidence_level: float = 0.9
         f"features); one-sided {confidence:.0%} interval {interval(low, high)} does not lie "
         f"above {number(at_least)}; p = {number(res.pvalue)} for H0: Phi <= "
         f"{number(at_least)} ({res.test} test); "
-        + _plan(m, e.n_runs, f"the estimate is not above {number(at_least)}"))
+        + _plan(m, e.n_runs, f"the estimate is not above {number(at_least)}")
+    )
 
 
 @dataclasses.dataclass(frozen=True, repr=False)
@@ -330,22 +390,37 @@ class NonInferiorityResult(UnpackingResult):
     def passed(self) -> bool:
         """Whether the assertion passed (:func:`decision`)."""
         rejected = self.pvalue < 1 - self.confidence_level
-        return bool(rejected if self.test == "non-inferiority" else
-                    not rejected and not math.isnan(self.pvalue))
+        return bool(
+            rejected
+            if self.test == "non-inferiority"
+            else not rejected and not math.isnan(self.pvalue)
+        )
 
     def _repr_values(self):
-        return dict(statistic=self.statistic, pvalue=self.pvalue, difference=self.difference,
-                    margin=self.margin, test=self.test, passed=self.passed)
+        return dict(
+            statistic=self.statistic,
+            pvalue=self.pvalue,
+            difference=self.difference,
+            margin=self.margin,
+            test=self.test,
+            passed=self.passed,
+        )
 
     def headline(self) -> str:
         """The decision by the test's logic, e.g. ``"stability dropped by more than
         0.05"``."""
         m = _num(self.margin)
         if self.test == "drop":
-            return (f"stability dropped by more than {m}" if not self.passed else
-                    f"no drop of stability beyond {m} shown")
-        return (f"not shown non-inferior within margin {m}" if not self.passed else
-                f"shown non-inferior within margin {m}")
+            return (
+                f"stability dropped by more than {m}"
+                if not self.passed
+                else f"no drop of stability beyond {m} shown"
+            )
+        return (
+            f"not shown non-inferior within margin {m}"
+            if not self.passed
+            else f"shown non-inferior within margin {m}"
+        )
 
     def message(self) -> str:
         """What a CI user acts on, one statement per line: the baseline (file, estimate),
@@ -363,23 +438,34 @@ class NonInferiorityResult(UnpackingResult):
             f"{c.n_runs} runs)",
             f"difference current - baseline {_num(self.difference, 4, True)}, one-sided "
             f"{level} interval {interval(*self.interval)} "
-            + _relation(self.interval, -self.margin) + f" -{_num(self.margin)}"
-            if self.margin else
-            f"difference current - baseline {_num(self.difference, 4, True)}, one-sided "
-            f"{level} interval {interval(*self.interval)} "
-            + _relation(self.interval, 0.0) + " 0",
-            f"test: {self.test} test, H0: {h0}; {self.method}; p = {_num(self.pvalue)}"]
+            + _relation(self.interval, -self.margin)
+            + f" -{_num(self.margin)}"
+            if self.margin
+            else f"difference current - baseline {_num(self.difference, 4, True)}, one-sided "
+            f"{level} interval {interval(*self.interval)} " + _relation(self.interval, 0.0) + " 0",
+            f"test: {self.test} test, H0: {h0}; {self.method}; p = {_num(self.pvalue)}",
+        ]
         if self.test == "drop":
-            lines.append(f"it fails only on evidence of a drop larger than "
-                         f"{_num(self.margin)}; with these runs it detects a drop of "
-                         f"{_num(self.detectable, 2)} with 80% power")
+            lines.append(
+                f"it fails only on evidence of a drop larger than "
+                f"{_num(self.margin)}; with these runs it detects a drop of "
+                f"{_num(self.detectable, 2)} with 80% power"
+            )
         elif not self.passed and self.plan is not None:
             lines.append(self.plan.message())
         elif not self.passed and self.runs_to_decide is not None:
-            lines.append(f"identical current runs would show it from about "
-                         f"{self.runs_to_decide} runs (now {c.n_runs})")
-        lines.append("changed since the baseline: " + ("; ".join(self.changes)
-                     if self.changes else "nothing recorded (selector, versions)"))
+            lines.append(
+                f"identical current runs would show it from about "
+                f"{self.runs_to_decide} runs (now {c.n_runs})"
+            )
+        lines.append(
+            "changed since the baseline: "
+            + (
+                "; ".join(self.changes)
+                if self.changes
+                else "nothing recorded (selector, versions)"
+            )
+        )
         if self.update:
             lines.append(f"if the change is intended, update the baseline: {self.update}")
         return "\n".join(lines)
@@ -395,35 +481,68 @@ class NonInferiorityResult(UnpackingResult):
         """A few lines: the hypotheses, both estimates, the difference and its interval."""
         b, c = self.estimates
         h0, h1 = self.hypotheses()
-        title = ("Non-inferiority test of stability (thesis Thm 7)"
-                 if self.test == "non-inferiority" else
-                 "Test for a drop of stability (thesis Thm 7)")
-        return summary(title, [
-            ("hypotheses", f"H0: {h0}, H1: {h1}"),
-            ("estimates", f"baseline {_num(b.statistic, 4, True)} (SE "
-                          f"{_num(b.standard_error, 4, True)}), current "
-                          f"{_num(c.statistic, 4, True)} (SE "
-                          f"{_num(c.standard_error, 4, True)})"),
-            ("difference", f"{_num(self.difference, 4, True)} (current - baseline, SE "
-                           f"{_num(self.standard_error, 4, True)}, "
-                           + ("paired" if self.paired else "independent") + ")"),
-            (f"{self.confidence_level:.0%} one-sided", interval(*self.interval)),
-            ("test", self.method),
-            ("p-value", _num(self.pvalue)),
-            ("decision", "pass" if self.passed else "fail"),
-            ("runs x features", f"{b.n_runs} x {b.n_features} and {c.n_runs} x "
-                                f"{c.n_features}")])
+        title = (
+            "Non-inferiority test of stability (thesis Thm 7)"
+            if self.test == "non-inferiority"
+            else "Test for a drop of stability (thesis Thm 7)"
+        )
+        return summary(
+            title,
+            [
+                ("hypotheses", f"H0: {h0}, H1: {h1}"),
+                (
+                    "estimates",
+                    f"baseline {_num(b.statistic, 4, True)} (SE "
+                    f"{_num(b.standard_error, 4, True)}), current "
+                    f"{_num(c.statistic, 4, True)} (SE "
+                    f"{_num(c.standard_error, 4, True)})",
+                ),
+                (
+                    "difference",
+                    f"{_num(self.difference, 4, True)} (current - baseline, SE "
+                    f"{_num(self.standard_error, 4, True)}, "
+                    + ("paired" if self.paired else "independent")
+                    + ")",
+                ),
+                (f"{self.confidence_level:.0%} one-sided", interval(*self.interval)),
+                ("test", self.method),
+                ("p-value", _num(self.pvalue)),
+                ("decision", "pass" if self.passed else "fail"),
+                (
+                    "runs x features",
+                    f"{b.n_runs} x {b.n_features} and {c.n_runs} x " f"{c.n_features}",
+                ),
+            ],
+        )
 
 
-@validate_params({"margin": Interval(Real, 0, None), "confidence_level": CONFIDENCE,
-                  "confidence": [CONFIDENCE, None],
-                  "paired": Boolean(none=True), "measure": [MEASURE, None],
-                  "test": Options("drop", "non-inferiority"), "strict": Boolean()})
-def assert_not_less_stable(baseline, current, *, margin: float, confidence_level: float = 0.95,
-                           paired: Optional[bool] = None, measure: Optional[str] = None,
-                           test: str = "drop", X=None, y=None, selector=None,
-                           strict: bool = False, confidence: Optional[float] = None,
-                           **options) -> NonInferiorityResult:
+@validate_params(
+    {
+        "margin": Interval(Real, 0, None),
+        "confidence_level": CONFIDENCE,
+        "confidence": [CONFIDENCE, None],
+        "paired": Boolean(none=True),
+        "measure": [MEASURE, None],
+        "test": Options("drop", "non-inferiority"),
+        "strict": Boolean(),
+    }
+)
+def assert_not_less_stable(
+    baseline,
+    current,
+    *,
+    margin: float,
+    confidence_level: float = 0.95,
+    paired: Optional[bool] = None,
+    measure: Optional[str] = None,
+    test: str = "drop",
+    X=None,
+    y=None,
+    selector=None,
+    strict: bool = False,
+    confidence: Optional[float] = None,
+    **options,
+) -> NonInferiorityResult:
     r"""Assert that ``current`` did not lose more than ``margin`` of the baseline's stability.
 
     Parameters
@@ -530,7 +649,7 @@ def assert_not_less_stable(baseline, current, *, margin: float, confidence_level
     ...
     AssertionError: stability dropped by more than 0.05: baseline: nogueira = ...
     """
-    __tracebackhide__ = True                 # pytest shows the user's assertion
+    __tracebackhide__ = True  # pytest shows the user's assertion
     confidence = renamed_confidence(confidence_level, confidence, "assert_not_less_stable")
     changes, path, update = (), None, None
     if isinstance(baseline, Baseline):
@@ -538,10 +657,15 @@ def assert_not_less_stable(baseline, current, *, margin: float, confidence_level
             measure = baseline.measure
         if not options:
             options = dict(baseline.options)
-        baseline.check_compatible(X=X, y=y, selector=selector, measure=getattr(
-                                      measure, "name", measure),
-                                  options=options, n_features=_n_features(current),
-                                  strict=strict)
+        baseline.check_compatible(
+            X=X,
+            y=y,
+            selector=selector,
+            measure=getattr(measure, "name", measure),
+            options=options,
+            n_features=_n_features(current),
+            strict=strict,
+        )
         changes, path, update = tuple(baseline.changes(selector)), baseline.path, baseline.update
     info = lookup(getattr(measure, "name", measure or "nogueira"), argument="measure")
     if paired is None:
@@ -551,63 +675,103 @@ def assert_not_less_stable(baseline, current, *, margin: float, confidence_level
     c = as_named_input(info.input, _data(current, info.name), "current", owner=info.name)
     m1, m2 = b.n_runs, c.n_runs
     method = options.pop("method", None) or (
-        "jackknife" if min(m1, m2) < SMALL_M_BELOW else "auto")
+        "jackknife" if min(m1, m2) < SMALL_M_BELOW else "auto"
+    )
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", ZeroVarianceWarning)
-            res = two_sample_test(c, b, paired=paired, measure=info.name,
-                                  alternative="greater" if test == "non-inferiority"
-                                  else "less", method=method, test="asymptotic", **options)
+            res = two_sample_test(
+                c,
+                b,
+                paired=paired,
+                measure=info.name,
+                alternative="greater" if test == "non-inferiority" else "less",
+                method=method,
+                test="asymptotic",
+                **options,
+            )
     except InvalidParameterError as error:
         raise error.renamed({"Z1": "current", "Z2": "baseline"}) from None
     d, v = res.difference, res.variance
     e_cur, e_base = res.estimates
     identical_needed = None
     alpha = 1 - confidence
-    described = ("asymptotic normal test (thesis Thm 7), "
-                 + ("jackknife variances" if method == "jackknife" else "Thm 6 variances")
-                 + (", paired: the same resamples" if paired else ", independent runs"))
-    degenerate = (e_cur if test == "non-inferiority" else e_base)
+    described = (
+        "asymptotic normal test (thesis Thm 7), "
+        + ("jackknife variances" if method == "jackknife" else "Thm 6 variances")
+        + (", paired: the same resamples" if paired else ", independent runs")
+    )
+    degenerate = e_cur if test == "non-inferiority" else e_base
     if identical_runs(degenerate.selection, options) and info.input != "ranking":
-        z, p, (low, high) = identical_decision(e_base, e_cur, margin, alpha, test, info,
-                                               options)
+        z, p, (low, high) = identical_decision(e_base, e_cur, margin, alpha, test, info, options)
         if test == "non-inferiority" and not p < alpha:
             row = np.asarray(e_cur.selection.toarray(), dtype=bool)[0]
             top = e_base.statistic + stats.norm.isf(alpha / 2) * math.sqrt(
-                max(e_base.variance, 0.0))
+                max(e_base.variance, 0.0)
+            )
             identical_needed = identical_runs_needed(
-                row, min(top, e_base.range[1]) - margin, alpha / 2, info.name, options)
-        described = ("the " + ("current" if test == "non-inferiority" else "baseline's")
-                     + f" {degenerate.n_runs} runs are identical (variance 0): exact "
-                     f"identical-runs bound at alpha/2, the other sample's Wald bound at "
-                     f"alpha/2 (Bonferroni)")
+                row, min(top, e_base.range[1]) - margin, alpha / 2, info.name, options
+            )
+        described = (
+            "the "
+            + ("current" if test == "non-inferiority" else "baseline's")
+            + f" {degenerate.n_runs} runs are identical (variance 0): exact "
+            f"identical-runs bound at alpha/2, the other sample's Wald bound at "
+            f"alpha/2 (Bonferroni)"
+        )
     else:
         z, p, _ = decision(d, v, margin, confidence, test)
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", ZeroVarianceWarning)
             low, high = res.confidence_interval(confidence)
         if test == "non-inferiority" and bootstrapped(info, paired, options, v):
-            p, low = bootstrap_pvalue(b.toarray(), c.toarray(), margin, test,
-                                      confidence_level=confidence)
-            described = (f"studentized bootstrap of the difference (bootstrap-t: "
-                         f"{BOOTSTRAP_RESAMPLES} resamples of each sample's runs, seed "
-                         f"{BOOTSTRAP_SEED}, Thm 6 variances; the normal approximation "
-                         f"fails when a drop is carried by a few runs)")
-    per_run = e_cur.n_runs * e_cur.variance if e_cur.variance > 0 else (
-        e_base.n_runs * max(e_base.variance, 0.0))
+            p, low = bootstrap_pvalue(
+                b.toarray(), c.toarray(), margin, test, confidence_level=confidence
+            )
+            described = (
+                f"studentized bootstrap of the difference (bootstrap-t: "
+                f"{BOOTSTRAP_RESAMPLES} resamples of each sample's runs, seed "
+                f"{BOOTSTRAP_SEED}, Thm 6 variances; the normal approximation "
+                f"fails when a drop is carried by a few runs)"
+            )
+    per_run = (
+        e_cur.n_runs * e_cur.variance
+        if e_cur.variance > 0
+        else (e_base.n_runs * max(e_base.variance, 0.0))
+    )
     z_power = stats.norm.ppf(confidence) + stats.norm.ppf(0.8)
     sd = math.sqrt(v) if v >= 0 else math.nan
     runs_plan = None
     if test == "non-inferiority" and margin > 0 and v > 0:
-        runs_plan = _plan_runs(max(e_base.variance, 0.0), e_base.n_runs, per_run, gap=margin,
-                               power=0.8, confidence_level=confidence, test=test,
-                               margin=margin)
-    out = NonInferiorityResult(float(z), float(p), float(d), sd, float(margin),
-                               float(confidence), (low, high), bool(paired), (e_base, e_cur),
-                               identical_needed if runs_plan is None
-                               else runs_plan.current_runs, test,
-                               described, changes, path, update, runs_plan,
-                               float(margin + z_power * sd))
+        runs_plan = _plan_runs(
+            max(e_base.variance, 0.0),
+            e_base.n_runs,
+            per_run,
+            gap=margin,
+            power=0.8,
+            confidence_level=confidence,
+            test=test,
+            margin=margin,
+        )
+    out = NonInferiorityResult(
+        float(z),
+        float(p),
+        float(d),
+        sd,
+        float(margin),
+        float(confidence),
+        (low, high),
+        bool(paired),
+        (e_base, e_cur),
+        identical_needed if runs_plan is None else runs_plan.current_runs,
+        test,
+        described,
+        changes,
+        path,
+        update,
+        runs_plan,
+        float(margin + z_power * sd),
+    )
     if out.passed:
         return out
     raise AssertionError(out.headline() + ": " + out.message())
@@ -632,6 +796,7 @@ def _n_features(obj) -> Optional[int]:
 
 def _counterexample_text(row: "CheckResult") -> str:
     from ..auditing._report import matrix_text
+
     ce = row.counterexample
     if isinstance(ce, np.ndarray):
         return matrix_text(ce)
@@ -644,9 +809,11 @@ def claim_message(row: "CheckResult") -> str:
     """The assertion message of a violated claim: the measure, the axiom, the reason, the
     shrunk counterexample and the values behind it."""
     values = ", ".join(number(v) for v in row.values)
-    return (f"{row.measure} claims {row.axiom.name} but it is violated: {row.reason}; "
-            f"shrunk counterexample {_counterexample_text(row)}"
-            + (f" (values {values})" if values else ""))
+    return (
+        f"{row.measure} claims {row.axiom.name} but it is violated: {row.reason}; "
+        f"shrunk counterexample {_counterexample_text(row)}"
+        + (f" (values {values})" if values else "")
+    )
 
 
 def assert_measure_properties(f, claims=None, **options):
@@ -696,6 +863,7 @@ def assert_measure_properties(f, claims=None, **options):
     AssertionError: coverage claims MAXIMUM but it is violated: identical rows but value ...
     """
     from ..auditing._audit import audit
+
     if claims is not None:
         options["claims"] = claims
     table = audit(f, progress=False, **options)
@@ -707,19 +875,23 @@ def assert_measure_properties(f, claims=None, **options):
 
 def _check_claim(measure, *, axiom: Axiom, max_examples: int, seed: int) -> "CheckResult":
     from ..auditing._checks import CHECKS
+
     row = CHECKS[axiom](measure, max_examples=max_examples, seed=seed)
     if row.status == "violated":
         raise AssertionError(claim_message(row))
     if row.status == "skipped":
         import pytest
+
         pytest.skip(row.reason)
     return row
 
 
-@validate_params({"max_examples": Interval(Integral, 1, None),
-                  "seed": Interval(Integral, 0, None)})
-def parametrize_with_checks(measures=None, *, max_examples: int = 100, seed: int = 0,
-                            **declaration):
+@validate_params(
+    {"max_examples": Interval(Integral, 1, None), "seed": Interval(Integral, 0, None)}
+)
+def parametrize_with_checks(
+    measures=None, *, max_examples: int = 100, seed: int = 0, **declaration
+):
     """A pytest ``parametrize`` mark with one test per claimed property of each measure.
 
     In the manner of scikit-learn's ``parametrize_with_checks``: the decorated test takes
@@ -765,14 +937,15 @@ def parametrize_with_checks(measures=None, *, max_examples: int = 100, seed: int
     """
     import pytest
     from ..auditing._audit import audited_subjects
+
     params = []
     for subject in audited_subjects(measures, **declaration):
         for axiom in Axiom:
             if not subject.claims.get(axiom):
                 continue
-            check = functools.partial(_check_claim, axiom=axiom, max_examples=int(max_examples),
-                                      seed=int(seed))
+            check = functools.partial(
+                _check_claim, axiom=axiom, max_examples=int(max_examples), seed=int(seed)
+            )
             check.__name__ = f"check_{axiom.name.lower()}"
-            params.append(pytest.param(subject, check,
-                                       id=f"{subject.name}-{axiom.name.lower()}"))
+            params.append(pytest.param(subject, check, id=f"{subject.name}-{axiom.name.lower()}"))
     return pytest.mark.parametrize(("measure", "check"), params)

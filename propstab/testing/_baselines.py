@@ -27,8 +27,15 @@ from .._utils.results import Result
 from .._utils.text import number, summary
 from .._data.convert_selection import as_selection
 
-__all__ = ["Baseline", "BaselineMismatchError", "code_digest", "fingerprint", "selector_changes",
-           "selector_description", "selector_parameters"]
+__all__ = [
+    "Baseline",
+    "BaselineMismatchError",
+    "code_digest",
+    "fingerprint",
+    "selector_changes",
+    "selector_description",
+    "selector_parameters",
+]
 
 FORMAT = 1
 #: how to make a baseline again (a failure message gives it)
@@ -63,7 +70,7 @@ class BaselineMismatchError(ValueError):
     """
 
 
-BaselineMismatchError.__module__ = "propstab.testing"      # its documented home
+BaselineMismatchError.__module__ = "propstab.testing"  # its documented home
 
 
 def fingerprint(a) -> Optional[dict]:
@@ -105,14 +112,14 @@ def fingerprint(a) -> Optional[dict]:
     if a is None:
         return None
     h = hashlib.sha256()
-    if hasattr(a, "columns") and hasattr(a, "dtypes"):            # a DataFrame
+    if hasattr(a, "columns") and hasattr(a, "dtypes"):  # a DataFrame
         for name in a.columns:
             col = a[name].to_numpy()
             h.update(repr(name).encode())
             h.update(str(col.dtype).encode())
             h.update(_bytes(col))
         return {"sha256": h.hexdigest(), "shape": list(a.shape), "dtype": "DataFrame"}
-    if hasattr(a, "tocsr"):                                         # scipy.sparse
+    if hasattr(a, "tocsr"):  # scipy.sparse
         m = a.tocsr()
         m.sort_indices()
         for part in (m.data, m.indices, m.indptr):
@@ -214,11 +221,15 @@ def selector_description(selector) -> Optional[dict]:
         return None
     if hasattr(selector, "get_params"):
         params = selector.get_params(deep=True)
-        return {"class": type(selector).__name__,
-                "params": {str(k): _short(v) for k, v in sorted(params.items())}}
+        return {
+            "class": type(selector).__name__,
+            "params": {str(k): _short(v) for k, v in sorted(params.items())},
+        }
     if callable(selector):
-        return {"function": getattr(selector, "__qualname__", type(selector).__name__),
-                "code": code_digest(selector)}
+        return {
+            "function": getattr(selector, "__qualname__", type(selector).__name__),
+            "code": code_digest(selector),
+        }
     return {"repr": repr(selector)}
 
 
@@ -226,15 +237,17 @@ def code_digest(function) -> str:
     """SHA-256 of a function's source (``inspect.getsource``), else of its bytecode,
     constants and names (nested functions included); else of its ``repr``."""
     import inspect
+
     h = hashlib.sha256()
-    target = getattr(function, "func", function)         # a functools.partial
+    target = getattr(function, "func", function)  # a functools.partial
     try:
         h.update(inspect.getsource(target).encode())
         return h.hexdigest()
     except (OSError, TypeError):
         pass
     code = getattr(target, "__code__", None) or getattr(
-        getattr(target, "__call__", None), "__code__", None)
+        getattr(target, "__call__", None), "__code__", None
+    )
     if code is None:
         h.update(repr(target).encode())
         return h.hexdigest()
@@ -267,14 +280,19 @@ def selector_changes(before: Optional[dict], now: Optional[dict]) -> list:
         return []
     if "class" in before and "class" in now and before["class"] == now["class"]:
         b, n = before["params"], now["params"]
-        moved = [f"{k}: {b.get(k, '(none)')} -> {n.get(k, '(none)')}"
-                 for k in sorted(set(b) | set(n)) if b.get(k) != n.get(k)]
+        moved = [
+            f"{k}: {b.get(k, '(none)')} -> {n.get(k, '(none)')}"
+            for k in sorted(set(b) | set(n))
+            if b.get(k) != n.get(k)
+        ]
         return [f"{now['class']}({', '.join(moved)})"] if moved else []
     if "function" in before and "function" in now:
         if before["function"] != now["function"]:
             return [f"function {before['function']} -> {now['function']}"]
-        return [f"function {now['function']}: its code changed (sha256 "
-                f"{before['code'][:12]} -> {now['code'][:12]})"]
+        return [
+            f"function {now['function']}: its code changed (sha256 "
+            f"{before['code'][:12]} -> {now['code'][:12]})"
+        ]
     return [f"{_label(before)} -> {_label(now)}"]
 
 
@@ -324,16 +342,17 @@ def _seed(random_state) -> Any:
     if random_state is None or isinstance(random_state, (int, np.integer)):
         return None if random_state is None else int(random_state)
     if isinstance(random_state, np.random.SeedSequence):
-        return {"entropy": str(random_state.entropy),
-                "spawn_key": list(random_state.spawn_key)}
+        return {"entropy": str(random_state.entropy), "spawn_key": list(random_state.spawn_key)}
     return repr(random_state)
 
 
 def _versions() -> dict:
     from .. import __version__
+
     out = {"propstab": __version__, "numpy": np.__version__}
     try:
         import sklearn
+
         out["sklearn"] = sklearn.__version__
     except ImportError:  # pragma: no cover - scikit-learn is optional
         out["sklearn"] = None
@@ -346,9 +365,11 @@ def _jsonable(options: Mapping[str, Any]) -> dict:
         try:
             json.dumps(v)
         except TypeError:
-            fail(f"{k}: a baseline stores a measure's options as JSON; "
-                 f"{type(v).__name__} is not (compare matrices' options in "
-                 f"Python with propstab.two_sample_test)")
+            fail(
+                f"{k}: a baseline stores a measure's options as JSON; "
+                f"{type(v).__name__} is not (compare matrices' options in "
+                f"Python with propstab.two_sample_test)"
+            )
         out[k] = v
     return out
 
@@ -438,8 +459,17 @@ class Baseline(Result):
 
     # ------------------------------------------------------------------ building
     @classmethod
-    def from_result(cls, result, *, X=None, y=None, selector=None, seed=None,
-                    measure: str = "nogueira", **options) -> "Baseline":
+    def from_result(
+        cls,
+        result,
+        *,
+        X=None,
+        y=None,
+        selector=None,
+        seed=None,
+        measure: str = "nogueira",
+        **options,
+    ) -> "Baseline":
         """A baseline from a :class:`~propstab.resampling.ResamplingResult` or from
         selections (any form of Z).
 
@@ -467,13 +497,19 @@ class Baseline(Result):
         sel = result.selection if hasattr(result, "train_indices") else as_selection(result)
         Z = np.asarray(sel.toarray(), dtype=bool)
         names = sel.feature_names
-        return cls(Z, info.name, _jsonable(options),
-                   None if names is None else tuple(map(str, names)),
-                   {"X": fingerprint(X), "y": fingerprint(y)},
-                   selector_parameters(selector), _seed(seed), _splits_digest(train),
-                   _versions(),
-                   None if train is None else tuple(np.asarray(t) for t in train),
-                   selector_description(selector))
+        return cls(
+            Z,
+            info.name,
+            _jsonable(options),
+            None if names is None else tuple(map(str, names)),
+            {"X": fingerprint(X), "y": fingerprint(y)},
+            selector_parameters(selector),
+            _seed(seed),
+            _splits_digest(train),
+            _versions(),
+            None if train is None else tuple(np.asarray(t) for t in train),
+            selector_description(selector),
+        )
 
     # ------------------------------------------------------------------ files
     def save(self, path) -> str:
@@ -485,18 +521,29 @@ class Baseline(Result):
         if not path.endswith(".npz"):
             path += ".npz"
         os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
-        meta = {"format": FORMAT, "measure": self.measure, "options": dict(self.options),
-                "feature_names": None if self.feature_names is None else list(self.feature_names),
-                "data": dict(self.data), "selector": self.selector, "seed": self.seed,
-                "splits": self.splits, "versions": dict(self.versions),
-                "selector_params": (None if self.selector_params is None
-                                    else dict(self.selector_params))}
-        arrays = {"selection": np.asarray(self.selection, dtype=np.uint8),
-                  "metadata": np.array(json.dumps(meta, sort_keys=True))}
+        meta = {
+            "format": FORMAT,
+            "measure": self.measure,
+            "options": dict(self.options),
+            "feature_names": None if self.feature_names is None else list(self.feature_names),
+            "data": dict(self.data),
+            "selector": self.selector,
+            "seed": self.seed,
+            "splits": self.splits,
+            "versions": dict(self.versions),
+            "selector_params": (
+                None if self.selector_params is None else dict(self.selector_params)
+            ),
+        }
+        arrays = {
+            "selection": np.asarray(self.selection, dtype=np.uint8),
+            "metadata": np.array(json.dumps(meta, sort_keys=True)),
+        }
         if self.train_indices is not None:
             arrays["train_indices"] = np.concatenate(
                 [np.asarray(t, dtype=np.int64) for t in self.train_indices]
-                or [np.zeros(0, np.int64)])
+                or [np.zeros(0, np.int64)]
+            )
             arrays["train_offsets"] = np.cumsum([0] + [len(t) for t in self.train_indices])
         with open(path, "wb") as f:
             np.savez_compressed(f, **arrays)
@@ -521,31 +568,56 @@ class Baseline(Result):
         except (ValueError, OSError) as exc:
             if isinstance(exc, FileNotFoundError):
                 raise
-            fail(f"{path}: not a baseline file (a .npz written by "
-                 f"Baseline.save): {exc}", argument="path")
+            fail(
+                f"{path}: not a baseline file (a .npz written by " f"Baseline.save): {exc}",
+                argument="path",
+            )
         if "selection" not in arrays or "metadata" not in arrays:
-            fail(f"{path}: not a baseline file: it holds "
-                 f"{', '.join(sorted(arrays)) or 'nothing'}, not selection and "
-                 f"metadata", argument="path")
+            fail(
+                f"{path}: not a baseline file: it holds "
+                f"{', '.join(sorted(arrays)) or 'nothing'}, not selection and "
+                f"metadata",
+                argument="path",
+            )
         meta = json.loads(str(arrays["metadata"]))
         if meta.get("format", 0) > FORMAT:
-            fail(f"{path}: a baseline of format {meta['format']}, newer than "
-                 f"this propstab reads ({FORMAT}); upgrade propstab", argument="path")
+            fail(
+                f"{path}: a baseline of format {meta['format']}, newer than "
+                f"this propstab reads ({FORMAT}); upgrade propstab",
+                argument="path",
+            )
         train = None
         if "train_indices" in arrays:
             off = arrays["train_offsets"]
             train = tuple(arrays["train_indices"][a:b] for a, b in zip(off[:-1], off[1:]))
         names = meta.get("feature_names")
-        return cls(arrays["selection"].astype(bool), meta["measure"], meta.get("options", {}),
-                   None if names is None else tuple(names), meta.get("data", {}),
-                   meta.get("selector"), meta.get("seed"), meta.get("splits"),
-                   meta.get("versions", {}), train,
-                   meta.get("selector_params") or _parsed_selector(meta.get("selector")),
-                   path)
+        return cls(
+            arrays["selection"].astype(bool),
+            meta["measure"],
+            meta.get("options", {}),
+            None if names is None else tuple(names),
+            meta.get("data", {}),
+            meta.get("selector"),
+            meta.get("seed"),
+            meta.get("splits"),
+            meta.get("versions", {}),
+            train,
+            meta.get("selector_params") or _parsed_selector(meta.get("selector")),
+            path,
+        )
 
     # ------------------------------------------------------------------ comparing
-    def check_compatible(self, *, X=None, y=None, selector=None, measure=None,
-                         options=None, n_features=None, strict: bool = False) -> None:
+    def check_compatible(
+        self,
+        *,
+        X=None,
+        y=None,
+        selector=None,
+        measure=None,
+        options=None,
+        n_features=None,
+        strict: bool = False,
+    ) -> None:
         """Refuse a comparison that would not judge the pipeline: runs made from other data
         (X, y fingerprints), under another measure or options, or over another number of
         features. Another selector, other parameters or other versions are what a
@@ -567,28 +639,36 @@ class Baseline(Result):
             if stored is None:
                 continue
             if stored != now:
-                diffs.append(f"{name}: differs from the data the baseline was made from "
-                             f"(fingerprint {_fp(stored)}, now {_fp(now)})")
+                diffs.append(
+                    f"{name}: differs from the data the baseline was made from "
+                    f"(fingerprint {_fp(stored)}, now {_fp(now)})"
+                )
         if measure is not None:
             name = lookup(measure, argument="measure").name
             if name != self.measure:
-                diffs.append(f"measure: the baseline is compared under {self.measure!r}; "
-                             f"got {name!r}")
+                diffs.append(
+                    f"measure: the baseline is compared under {self.measure!r}; " f"got {name!r}"
+                )
         if options is not None and dict(options) != dict(self.options):
-            diffs.append(f"options: the baseline's are {dict(self.options)!r}; got "
-                         f"{dict(options)!r}")
+            diffs.append(
+                f"options: the baseline's are {dict(self.options)!r}; got " f"{dict(options)!r}"
+            )
         if n_features is not None and n_features != self.n_features:
-            diffs.append(f"n_features: the baseline has {self.n_features} features; got "
-                         f"{n_features}")
+            diffs.append(
+                f"n_features: the baseline has {self.n_features} features; got " f"{n_features}"
+            )
         if strict:
-            diffs += [f"selector: {c} (strict=True refuses a changed selector)"
-                      for c in self.changes(selector, versions=False)]
+            diffs += [
+                f"selector: {c} (strict=True refuses a changed selector)"
+                for c in self.changes(selector, versions=False)
+            ]
         if diffs:
             where = f"baseline {self.path}: " if self.path else ""
             raise BaselineMismatchError(
                 where + "; ".join(diffs) + " (a comparison needs the data and the measure "
                 "the baseline was made with; if the change is intended, make the baseline "
-                f"again: {self.update})")
+                f"again: {self.update})"
+            )
 
     def changes(self, selector=None, *, versions: bool = True) -> list:
         """What changed since the baseline was made, one text per change: the selector's
@@ -605,8 +685,11 @@ class Baseline(Result):
         out = selector_changes(self.selector_params, selector_description(selector))
         if versions:
             now = _versions()
-            out += [f"{k} {self.versions.get(k)} -> {now[k]}" for k in now
-                    if self.versions.get(k) is not None and self.versions.get(k) != now[k]]
+            out += [
+                f"{k} {self.versions.get(k)} -> {now[k]}"
+                for k in now
+                if self.versions.get(k) is not None and self.versions.get(k) != now[k]
+            ]
         return out
 
     # ------------------------------------------------------------------ reading
@@ -623,32 +706,47 @@ class Baseline(Result):
     def stability(self) -> float:
         """The baseline's stability under its measure and options."""
         from ..measures._stability import stability
+
         return stability(self.selection, self.measure, **dict(self.options))
 
     def data_for(self, measure: str):
         """The selection matrix (what a set measure reads), as a ResamplingResult's."""
         if get_measure(measure).input == "ranking":
-            fail(f"measure: {measure!r} reads rankings; a baseline stores "
-                 f"selections")
+            fail(f"measure: {measure!r} reads rankings; a baseline stores " f"selections")
         return self.selection
 
     def _repr_values(self):
         given = [k for k in ("X", "y") if self.data.get(k) is not None]
-        return dict(measure=self.measure, n_runs=self.n_runs, n_features=self.n_features,
-                    stability=self.stability(), data=", ".join(given) or None)
+        return dict(
+            measure=self.measure,
+            n_runs=self.n_runs,
+            n_features=self.n_features,
+            stability=self.stability(),
+            data=", ".join(given) or None,
+        )
 
     def summary(self):
         """A few lines: the measure and value, runs, what produced it, versions."""
-        rows = [("measure", f"{self.measure} = {number(self.stability(), fixed=True)}"
-                            + (f" ({self.options})" if self.options else "")),
-                ("runs x features", f"{self.n_runs} x {self.n_features}"),
-                ("data", ", ".join(f"{k} {_fp(v)}" for k, v in self.data.items()
-                                   if v is not None) or "not fingerprinted"),
-                ("selector", self.selector or "not recorded"),
-                ("seed", "not recorded" if self.seed is None else str(self.seed)),
-                ("resamples", "recorded (a later run on them is paired)" if self.splits
-                 else "not recorded"),
-                ("versions", ", ".join(f"{k} {v}" for k, v in self.versions.items()))]
+        rows = [
+            (
+                "measure",
+                f"{self.measure} = {number(self.stability(), fixed=True)}"
+                + (f" ({self.options})" if self.options else ""),
+            ),
+            ("runs x features", f"{self.n_runs} x {self.n_features}"),
+            (
+                "data",
+                ", ".join(f"{k} {_fp(v)}" for k, v in self.data.items() if v is not None)
+                or "not fingerprinted",
+            ),
+            ("selector", self.selector or "not recorded"),
+            ("seed", "not recorded" if self.seed is None else str(self.seed)),
+            (
+                "resamples",
+                "recorded (a later run on them is paired)" if self.splits else "not recorded",
+            ),
+            ("versions", ", ".join(f"{k} {v}" for k, v in self.versions.items())),
+        ]
         return summary("Stability baseline", rows)
 
 

@@ -34,10 +34,25 @@ from propstab._utils.checks import fail
 from propstab._utils.results import UnpackingResult
 from propstab._utils.text import number, summary
 
-__all__ = ["RunsPlan", "coincidence_probability", "decision", "identical_bound",
-           "identical_decision", "identical_pvalue", "mixture_stability", "plain_number",
-           "identical_runs_needed", "plan", "renamed_confidence", "runs_needed", "share_bound",
-           "bootstrap_pvalue", "bootstrapped", "BOOTSTRAP_RESAMPLES", "BOOTSTRAP_SEED"]
+__all__ = [
+    "RunsPlan",
+    "coincidence_probability",
+    "decision",
+    "identical_bound",
+    "identical_decision",
+    "identical_pvalue",
+    "mixture_stability",
+    "plain_number",
+    "identical_runs_needed",
+    "plan",
+    "renamed_confidence",
+    "runs_needed",
+    "share_bound",
+    "bootstrap_pvalue",
+    "bootstrapped",
+    "BOOTSTRAP_RESAMPLES",
+    "BOOTSTRAP_SEED",
+]
 
 #: rows of the synthetic population for measures without a population formula
 POPULATION_ROWS = 400
@@ -47,8 +62,12 @@ def renamed_confidence(confidence_level, confidence, function: str) -> float:
     """``confidence_level``, or the deprecated ``confidence`` with a DeprecationWarning."""
     if confidence is None:
         return confidence_level
-    warnings.warn(f"{function}: confidence= is renamed confidence_level= (one name across "
-                  f"propstab); confidence= will be removed", DeprecationWarning, stacklevel=3)
+    warnings.warn(
+        f"{function}: confidence= is renamed confidence_level= (one name across "
+        f"propstab); confidence= will be removed",
+        DeprecationWarning,
+        stacklevel=3,
+    )
     return confidence
 
 
@@ -64,7 +83,7 @@ def coincidence_probability(share, n_runs: int):
     """
     s = np.asarray(share, dtype=np.float64)
     with np.errstate(invalid="ignore"):
-        out = np.where(s >= 0.5, s ** n_runs + (1 - s) ** n_runs, s ** (n_runs - 1))
+        out = np.where(s >= 0.5, s**n_runs + (1 - s) ** n_runs, s ** (n_runs - 1))
     return float(out) if out.ndim == 0 else out
 
 
@@ -80,8 +99,9 @@ def share_bound(alpha: float, n_runs: int) -> float:
     """
     if coincidence_probability(0.5, n_runs) >= alpha:
         return 0.5
-    return float(optimize.brentq(lambda s: coincidence_probability(s, n_runs) - alpha,
-                                 0.5, 1.0, xtol=1e-12))
+    return float(
+        optimize.brentq(lambda s: coincidence_probability(s, n_runs) - alpha, 0.5, 1.0, xtol=1e-12)
+    )
 
 
 def _alternative_frequencies(row: np.ndarray) -> np.ndarray:
@@ -121,12 +141,13 @@ def mixture_stability(share: float, row, measure: str = "nogueira", options=None
         pbar = p.mean()
         return float(1 - (p * (1 - p)).mean() / (pbar * (1 - pbar)))
     from propstab.measures._stability import stability
+
     rng = np.random.default_rng(0)
     n_same = int(round(share * POPULATION_ROWS))
     q = _alternative_frequencies(row)
     others = np.zeros((POPULATION_ROWS - n_same, d), dtype=bool)
     weights = q / q.sum()
-    for i in range(others.shape[0]):          # one draw of k features per run
+    for i in range(others.shape[0]):  # one draw of k features per run
         others[i, rng.choice(d, k, replace=False, p=weights)] = True
     Z = np.vstack([np.tile(row, (n_same, 1)), others])
     with warnings.catch_warnings():
@@ -134,8 +155,9 @@ def mixture_stability(share: float, row, measure: str = "nogueira", options=None
         return float(stability(Z, measure, **dict(options or {})))
 
 
-def identical_bound(row, n_runs: int, alpha: float, measure: str = "nogueira",
-                    options=None) -> float:
+def identical_bound(
+    row, n_runs: int, alpha: float, measure: str = "nogueira", options=None
+) -> float:
     """The one-sided (1 - alpha) lower confidence bound of the stability from ``n_runs``
     runs that all selected ``row``: :func:`mixture_stability` at the share bound
     :func:`share_bound` (NaN when the row selects nothing or everything).
@@ -149,8 +171,9 @@ def identical_bound(row, n_runs: int, alpha: float, measure: str = "nogueira",
     return mixture_stability(share_bound(alpha, n_runs), row, measure, options)
 
 
-def identical_pvalue(row, n_runs: int, phi0: float, measure: str = "nogueira",
-                     options=None) -> float:
+def identical_pvalue(
+    row, n_runs: int, phi0: float, measure: str = "nogueira", options=None
+) -> float:
     """The p-value of H0: Phi <= ``phi0`` from ``n_runs`` identical runs: the largest
     probability that the runs of a least favourable population with stability ``phi0``
     coincide (:func:`coincidence_probability` at the largest share whose
@@ -162,10 +185,12 @@ def identical_pvalue(row, n_runs: int, phi0: float, measure: str = "nogueira",
     >>> round(identical_pvalue(row, 10, 0.9), 4), round(identical_pvalue(row, 100, 0.5), 6)
     (0.6459, 0.0)
     """
+
     def f(s):
         return mixture_stability(s, row, measure, options) - phi0
+
     top = f(1.0)
-    if not top > 0:                 # undefined, or phi0 at the maximum: nothing is shown
+    if not top > 0:  # undefined, or phi0 at the maximum: nothing is shown
         return 1.0
     low = f(0.0)
     share = 0.0 if low > 0 else float(optimize.brentq(f, 0.0, 1.0, xtol=1e-12))
@@ -232,36 +257,52 @@ target_se, baseline_n_runs
     _unpack = ("current_runs", "baseline_runs")
 
     def _repr_values(self):
-        return dict(current_runs=self.current_runs, baseline_runs=self.baseline_runs,
-                    test=self.test)
+        return dict(
+            current_runs=self.current_runs, baseline_runs=self.baseline_runs, test=self.test
+        )
 
     def message(self) -> str:
         """The plan in one sentence."""
-        what = (f"to show non-inferiority within margin {_num(self.margin)} when nothing "
-                f"changed" if self.test == "non-inferiority" else
-                f"to detect a drop of {_num(self.gap + self.margin)} (margin "
-                f"{_num(self.margin)})")
+        what = (
+            f"to show non-inferiority within margin {_num(self.margin)} when nothing " f"changed"
+            if self.test == "non-inferiority"
+            else f"to detect a drop of {_num(self.gap + self.margin)} (margin "
+            f"{_num(self.margin)})"
+        )
         if self.baseline_runs is None:
-            return (f"{what} with {self.power:.0%} power: about {self.current_runs} current "
-                    f"runs")
-        return (f"{what} with {self.power:.0%} power: the baseline's own SE "
-                f"{_num(self.baseline_se, 4)} ({self.baseline_n_runs} runs) already exceeds "
-                f"the {_num(self.target_se, 4)} the difference may have, so no number of "
-                f"current runs decides it; remake the baseline with at least "
-                f"{self.baseline_runs} runs (and as many current runs)")
+            return (
+                f"{what} with {self.power:.0%} power: about {self.current_runs} current " f"runs"
+            )
+        return (
+            f"{what} with {self.power:.0%} power: the baseline's own SE "
+            f"{_num(self.baseline_se, 4)} ({self.baseline_n_runs} runs) already exceeds "
+            f"the {_num(self.target_se, 4)} the difference may have, so no number of "
+            f"current runs decides it; remake the baseline with at least "
+            f"{self.baseline_runs} runs (and as many current runs)"
+        )
 
     def summary(self):
         """A few lines: the test, the gap, both standard errors and the runs."""
-        return summary("Runs needed", [
-            ("test", f"{self.test}, margin {_num(self.margin)}"),
-            ("gap to resolve", _num(self.gap)),
-            ("power, confidence", f"{self.power:.0%}, {self.confidence_level:.0%}"),
-            ("baseline SE", f"{_num(self.baseline_se, 4)} ({self.baseline_n_runs} runs)"),
-            ("target SE of the difference", _num(self.target_se, 4)),
-            ("current runs", "none suffices" if self.current_runs is None
-             else str(self.current_runs)),
-            ("baseline runs", "the baseline suffices" if self.baseline_runs is None
-             else f"remake with at least {self.baseline_runs}")])
+        return summary(
+            "Runs needed",
+            [
+                ("test", f"{self.test}, margin {_num(self.margin)}"),
+                ("gap to resolve", _num(self.gap)),
+                ("power, confidence", f"{self.power:.0%}, {self.confidence_level:.0%}"),
+                ("baseline SE", f"{_num(self.baseline_se, 4)} ({self.baseline_n_runs} runs)"),
+                ("target SE of the difference", _num(self.target_se, 4)),
+                (
+                    "current runs",
+                    "none suffices" if self.current_runs is None else str(self.current_runs),
+                ),
+                (
+                    "baseline runs",
+                    "the baseline suffices"
+                    if self.baseline_runs is None
+                    else f"remake with at least {self.baseline_runs}",
+                ),
+            ],
+        )
 
 
 def plain_number(x, digits: int = 4, fixed: bool = False) -> str:
@@ -277,8 +318,17 @@ def plain_number(x, digits: int = 4, fixed: bool = False) -> str:
 _num = plain_number
 
 
-def plan(baseline_variance: float, baseline_n_runs: int, per_run: float, *, gap: float,
-         power: float, confidence_level: float, test: str, margin: float) -> RunsPlan:
+def plan(
+    baseline_variance: float,
+    baseline_n_runs: int,
+    per_run: float,
+    *,
+    gap: float,
+    power: float,
+    confidence_level: float,
+    test: str,
+    margin: float,
+) -> RunsPlan:
     """:func:`runs_needed` from the baseline's variance and the per-run constant c of the
     current runs' variance (v = c / m, thesis Thm 6)."""
     z = stats.norm.ppf(confidence_level) + stats.norm.ppf(power)
@@ -290,17 +340,33 @@ def plan(baseline_variance: float, baseline_n_runs: int, per_run: float, *, gap:
     elif target > 0 and per_run > 0:
         base = max(2, math.ceil(2 * per_run / target))
         current = None
-    elif target > 0:                         # no variance in the runs: any number decides
+    elif target > 0:  # no variance in the runs: any number decides
         current = 2
-    return RunsPlan(current, base, test, float(margin), float(power),
-                    float(confidence_level), float(gap), math.sqrt(max(vb, 0.0)),
-                    math.sqrt(target), int(baseline_n_runs))
+    return RunsPlan(
+        current,
+        base,
+        test,
+        float(margin),
+        float(power),
+        float(confidence_level),
+        float(gap),
+        math.sqrt(max(vb, 0.0)),
+        math.sqrt(target),
+        int(baseline_n_runs),
+    )
 
 
-def runs_needed(baseline_or_Z, *, margin: float, power: float = 0.8,
-                test: str = "drop", drop: Optional[float] = None,
-                confidence_level: float = 0.95, measure: Optional[str] = None,
-                **options) -> RunsPlan:
+def runs_needed(
+    baseline_or_Z,
+    *,
+    margin: float,
+    power: float = 0.8,
+    test: str = "drop",
+    drop: Optional[float] = None,
+    confidence_level: float = 0.95,
+    measure: Optional[str] = None,
+    **options,
+) -> RunsPlan:
     r"""The runs a comparison with a baseline needs to decide with the wanted power.
 
     Parameters
@@ -372,20 +438,25 @@ def runs_needed(baseline_or_Z, *, margin: float, power: float = 0.8,
     from propstab._utils.exceptions import InvalidParameterError  # noqa: F401
     from propstab.inference import SMALL_M_BELOW, StabilityEstimate, estimate
     from propstab.inference import ZeroVarianceWarning
+
     if not isinstance(margin, Real) or not margin >= 0:
         fail(f"margin: must be a number >= 0; got {margin!r}", argument="margin")
     if not isinstance(power, Real) or not 0 < power < 1:
         fail(f"power: must lie in (0, 1); got {power!r}", argument="power")
     if not isinstance(confidence_level, Real) or not 0.5 < confidence_level < 1:
-        fail(f"confidence_level: must lie in (0.5, 1); got {confidence_level!r}",
-             argument="confidence_level")
+        fail(
+            f"confidence_level: must lie in (0.5, 1); got {confidence_level!r}",
+            argument="confidence_level",
+        )
     if test not in ("drop", "non-inferiority"):
         fail(f"test: must be 'drop' or 'non-inferiority'; got {test!r}", argument="test")
     if test == "drop":
         drop = margin + 0.05 if drop is None else drop
         if not isinstance(drop, Real) or not drop > margin:
-            fail(f"drop: the drop to detect must exceed the margin {margin!r}; got {drop!r}",
-                 argument="drop")
+            fail(
+                f"drop: the drop to detect must exceed the margin {margin!r}; got {drop!r}",
+                argument="drop",
+            )
         gap = drop - margin
     else:
         gap = margin
@@ -399,17 +470,29 @@ def runs_needed(baseline_or_Z, *, margin: float, power: float = 0.8,
             options = dict(data.options)
         if hasattr(data, "data_for"):
             data = data.data_for(measure)
-        n = np.shape(getattr(data, "selection", data))[0] if not hasattr(
-            data, "n_runs") else data.n_runs
+        n = (
+            np.shape(getattr(data, "selection", data))[0]
+            if not hasattr(data, "n_runs")
+            else data.n_runs
+        )
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", ZeroVarianceWarning)
-            est = estimate(data, measure, method="jackknife" if n < SMALL_M_BELOW else "auto",
-                           **options)
+            est = estimate(
+                data, measure, method="jackknife" if n < SMALL_M_BELOW else "auto", **options
+            )
     v = est.variance if est.variance >= 0 else math.nan
     if math.isnan(v):
         fail("baseline_or_Z: its variance is undefined (NaN); no plan", argument="baseline_or_Z")
-    return plan(v, est.n_runs, est.n_runs * v, gap=gap, power=power,
-                confidence_level=confidence_level, test=test, margin=margin)
+    return plan(
+        v,
+        est.n_runs,
+        est.n_runs * v,
+        gap=gap,
+        power=power,
+        confidence_level=confidence_level,
+        test=test,
+        margin=margin,
+    )
 
 
 def identical_decision(e_base, e_cur, margin, alpha, test, info, options):
@@ -417,19 +500,18 @@ def identical_decision(e_base, e_cur, margin, alpha, test, info, options):
     burden of proof are identical: their exact bound and the other sample's Wald bound,
     each at alpha/2; p is the smallest alpha at which the test rejects (bisection)."""
     from propstab.measures._variance import identical_runs
+
     lo_range, hi_range = e_cur.range
 
     def bound(e, a, lower):
         if identical_runs(e.selection, options):
             row = np.asarray(e.selection.toarray(), dtype=bool)[0]
-            return (identical_bound(row, e.n_runs, a, info.name, options) if lower
-                    else e.statistic)
+            return identical_bound(row, e.n_runs, a, info.name, options) if lower else e.statistic
         se = math.sqrt(max(e.variance, 0.0))
         shift = stats.norm.isf(a) * se
-        return (max(lo_range, e.statistic - shift) if lower
-                else min(hi_range, e.statistic + shift))
+        return max(lo_range, e.statistic - shift) if lower else min(hi_range, e.statistic + shift)
 
-    def gap(a):                              # > 0: H0 rejected at level a
+    def gap(a):  # > 0: H0 rejected at level a
         if test == "non-inferiority":
             return bound(e_cur, a / 2, True) - bound(e_base, a / 2, False) + margin
         return bound(e_base, a / 2, True) - margin - bound(e_cur, a / 2, False)
@@ -455,8 +537,7 @@ def identical_decision(e_base, e_cur, margin, alpha, test, info, options):
     return z, p, interval_
 
 
-def decision(difference, variance, margin: float, confidence: float = 0.95,
-             test: str = "drop"):
+def decision(difference, variance, margin: float, confidence: float = 0.95, test: str = "drop"):
     """The decision of :func:`assert_not_less_stable` from the difference
     D = Phi_current - Phi_baseline and its variance v (arrays: one decision each).
 
@@ -485,8 +566,11 @@ def decision(difference, variance, margin: float, confidence: float = 0.95,
     v = np.asarray(variance, dtype=np.float64)
     shift = d + margin
     with np.errstate(divide="ignore", invalid="ignore"):
-        z = np.where(v > 0, shift / np.sqrt(np.where(v > 0, v, 1.0)),
-                     np.where(v == 0, np.sign(shift) * np.inf, np.nan))
+        z = np.where(
+            v > 0,
+            shift / np.sqrt(np.where(v > 0, v, 1.0)),
+            np.where(v == 0, np.sign(shift) * np.inf, np.nan),
+        )
     if test == "non-inferiority":
         p = np.where(v > 0, stats.norm.sf(z), np.nan)
     else:
@@ -496,8 +580,14 @@ def decision(difference, variance, margin: float, confidence: float = 0.95,
     return z, p, passed
 
 
-def identical_runs_needed(row, threshold: float, alpha: float, measure: str = "nogueira",
-                          options=None, limit: int = 100000) -> Optional[int]:
+def identical_runs_needed(
+    row,
+    threshold: float,
+    alpha: float,
+    measure: str = "nogueira",
+    options=None,
+    limit: int = 100000,
+) -> Optional[int]:
     """The fewest identical runs of ``row`` whose lower bound (:func:`identical_bound` at
     ``alpha``) exceeds ``threshold``; None when not even ``limit`` runs would.
 
@@ -507,8 +597,10 @@ def identical_runs_needed(row, threshold: float, alpha: float, measure: str = "n
     >>> identical_runs_needed(row, 0.9, 0.05)
     69
     """
+
     def ok(m):
         return identical_bound(row, m, alpha, measure, options) > threshold
+
     if not ok(limit):
         return None
     lo, hi = 1, 2
@@ -524,19 +616,21 @@ def _nogueira_and_variance(W, Z, k):
     """Nogueira's estimate and its Thm 6 variance for each row of weights ``W`` (B x M,
     multinomial counts of a bootstrap of the runs ``Z``, M x d, sizes ``k``)."""
     M, d = Z.shape
-    n = W.sum(axis=1, keepdims=True)                        # M each
-    p = (W @ Z) / n                                         # B x d
-    kbar = (W @ k) / n[:, 0]                                # B
+    n = W.sum(axis=1, keepdims=True)  # M each
+    p = (W @ Z) / n  # B x d
+    kbar = (W @ k) / n[:, 0]  # B
     s2 = M / (M - 1) * p * (1 - p)
     denom = kbar / d * (1 - kbar / d)
     with np.errstate(divide="ignore", invalid="ignore"):
         phi = 1 - s2.mean(axis=1) / denom
         # Thm 6 per-run terms, one column per resample (M x B)
-        terms = (Z @ p.T / d - np.outer(k, kbar) / d ** 2
-                 + phi / 2 * (2 * np.outer(k, kbar) / d ** 2 - k[:, None] / d - kbar / d + 1)
-                 ) / denom
+        terms = (
+            Z @ p.T / d
+            - np.outer(k, kbar) / d**2
+            + phi / 2 * (2 * np.outer(k, kbar) / d**2 - k[:, None] / d - kbar / d + 1)
+        ) / denom
         mean = (W.T * terms).sum(axis=0) / n[:, 0]
-        var = 4 / M ** 2 * (W.T * (terms - mean) ** 2).sum(axis=0)
+        var = 4 / M**2 * (W.T * (terms - mean) ** 2).sum(axis=0)
     return phi, var
 
 
@@ -544,8 +638,9 @@ def bootstrapped(info, paired: bool, options, variance: float) -> bool:
     """Whether the non-inferiority test is the bootstrap-t (:func:`bootstrap_pvalue`):
     Nogueira's measure without options, independent runs, a positive variance;
     otherwise the asymptotic normal test."""
-    return (getattr(info, "name", info) == "nogueira" and not paired and not options
-            and variance > 0)
+    return (
+        getattr(info, "name", info) == "nogueira" and not paired and not options and variance > 0
+    )
 
 
 #: resamples of each sample in the bootstrap-t of the non-inferiority test (and its seed)
@@ -553,9 +648,16 @@ BOOTSTRAP_RESAMPLES = 999
 BOOTSTRAP_SEED = 0
 
 
-def bootstrap_pvalue(baseline, current, margin: float, test: str, *,
-                     confidence_level: float = 0.95, n_resamples: int = BOOTSTRAP_RESAMPLES,
-                     seed: int = BOOTSTRAP_SEED):
+def bootstrap_pvalue(
+    baseline,
+    current,
+    margin: float,
+    test: str,
+    *,
+    confidence_level: float = 0.95,
+    n_resamples: int = BOOTSTRAP_RESAMPLES,
+    seed: int = BOOTSTRAP_SEED,
+):
     """The studentized bootstrap (bootstrap-t) of the difference of Nogueira's stability,
     current - baseline, for the drop or the non-inferiority test: each sample's runs
     resampled with replacement (independently), t* = (D* - D) / sqrt(v*) with the Thm 6
@@ -587,8 +689,9 @@ def bootstrap_pvalue(baseline, current, margin: float, test: str, *,
         M = Z.shape[0]
         k = Z.sum(axis=1)
         W = rng.multinomial(M, np.full(M, 1.0 / M), size=n_resamples).astype(np.float64)
-        out.append((_nogueira_and_variance(np.ones((1, M)), Z, k),
-                    _nogueira_and_variance(W, Z, k)))
+        out.append(
+            (_nogueira_and_variance(np.ones((1, M)), Z, k), _nogueira_and_variance(W, Z, k))
+        )
     ((pb, vb), (pb_star, vb_star)), ((pc, vc), (pc_star, vc_star)) = out
     D, v = float(pc[0] - pb[0]), float(vb[0] + vc[0])
     if not v > 0:
@@ -597,7 +700,7 @@ def bootstrap_pvalue(baseline, current, margin: float, test: str, *,
     ok = v_star > 0
     t_star = (D_star[ok] - D) / np.sqrt(v_star[ok])
     t = (D + margin) / math.sqrt(v)
-    if test == "non-inferiority":                   # reject for large t
+    if test == "non-inferiority":  # reject for large t
         p = float((1 + np.sum(t_star >= t)) / (1 + t_star.size))
         return p, D - float(np.quantile(t_star, confidence_level)) * math.sqrt(v)
     p = float((1 + np.sum(t_star <= t)) / (1 + t_star.size))
