@@ -12,15 +12,15 @@ A test compares a new run with the baseline stored beside it::
     from propstab.testing import assert_not_less_stable
 
     def test_selection_is_not_less_stable(stability_baseline):
-        def make():
-            return propstab.resample(selector, X, y, n_runs=30, random_state=0)
-        baseline = stability_baseline(make, X=X, y=y, selector=selector)
-        current = propstab.resample(selector, X, y, n_runs=30, random_state=1)
-        assert_not_less_stable(baseline, current, margin=0.1, X=X, y=y, selector=selector)
+        def runs(seed):
+            return propstab.resample(selector, X, y, n_runs=100, random_state=seed)
+        baseline = stability_baseline(runs, X=X, y=y, selector=selector)   # runs(0)
+        assert_not_less_stable(baseline, runs(1), margin=0.05, X=X, y=y, selector=selector)
 
 The baseline lives in ``<test file's folder>/baselines/<test name>.npz``; it is made
-(``make()`` called, stored and returned) when the file does not exist or when pytest
-runs with ``--propstab-update-baselines``.
+(``make(seed)`` called, stored with the seed and returned) when the file does not exist,
+and remade when pytest runs with ``--propstab-update-baselines`` (the test is then
+reported as skipped, "updated", and compares nothing).
 """
 from __future__ import annotations
 
@@ -37,7 +37,8 @@ def pytest_addoption(parser):
         OPTION,
         action="store_true",
         default=False,
-        help="make the stability baselines again (call each test's make() and "
+        help="make the stability baselines again and compare nothing (call each "
+        "test's make() and "
         "store the result in baselines/<test name>.npz beside the test)",
     )
 
@@ -52,23 +53,42 @@ def baseline_path(request, name=None):
     return folder / f"{stem}.npz"
 
 
+def _takes_seed(make) -> bool:
+    """Whether ``make`` takes one positional argument (the seed)."""
+    import inspect
+
+    try:
+        params = list(inspect.signature(make).parameters.values())
+    except (TypeError, ValueError):
+        return False
+    positional = [
+        p
+        for p in params
+        if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) and p.default is p.empty
+    ]
+    return len(positional) == 1
+
+
 @pytest.fixture
 def stability_baseline(request):
     """A callable ``stability_baseline(make, *, name=None, X=None, y=None,
-    selector=None, seed=None, measure="nogueira", **options)`` returning the
+    selector=None, seed=0, measure="nogueira", **options)`` returning the
     :class:`propstab.testing.Baseline` stored beside the test.
 
-    ``make()`` returns a :class:`~propstab.resampling.ResamplingResult`, a selection
-    matrix or a Baseline; it is called (and its baseline stored) only when the file is
-    missing or with ``--propstab-update-baselines``. ``X``, ``y`` and ``selector`` are
-    fingerprinted into a new baseline and checked against a stored one
-    (:class:`~propstab.testing.BaselineMismatchError` naming what differs).
+    ``make(seed)`` (or ``make()``) returns a :class:`~propstab.resampling.ResamplingResult`,
+    a selection matrix or a Baseline; it is called (and its baseline stored, with the
+    seed) only when the file is missing or with ``--propstab-update-baselines``: in that
+    mode the test stops there, reported as skipped ("updated ..."), and compares
+    nothing. ``X`` and ``y`` are fingerprinted into a new baseline and checked against a
+    stored one (:class:`~propstab.testing.BaselineMismatchError` naming what differs);
+    ``selector`` is recorded, and a comparison lists what changed.
     """
     update = request.config.getoption("propstab_update_baselines")
 
     def get(
-        make, *, name=None, X=None, y=None, selector=None, seed=None, measure="nogueira", **options
+        make, *, name=None, X=None, y=None, selector=None, seed=0, measure="nogueira", **options
     ):
+        __tracebackhide__ = True
         from propstab._utils.checks import fail
         from propstab.testing._assertions import Baseline
 
@@ -80,15 +100,26 @@ def stability_baseline(request):
             )
         path = baseline_path(request, name)
         if update or not path.exists():
+            takes = _takes_seed(make)
+            made = make(seed) if takes else make()
             baseline = Baseline.from_result(
-                make(), X=X, y=y, selector=selector, seed=seed, measure=measure, **options
+                made,
+                X=X,
+                y=y,
+                selector=selector,
+                seed=seed if takes else None,
+                measure=measure,
+                **options,
             )
             baseline.save(path)
+            if update:
+                pytest.skip(
+                    f"propstab: updated the stability baseline {path} "
+                    f"({baseline.n_runs} runs); comparisons skipped in this mode"
+                )
             return baseline
         baseline = Baseline.load(path)
-        baseline.check_compatible(
-            X=X, y=y, selector=selector, measure=measure, options=options or None
-        )
+        baseline.check_compatible(X=X, y=y, measure=measure, options=options or None)
         return baseline
 
     return get

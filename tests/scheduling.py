@@ -66,7 +66,7 @@ SECONDS = {
     "tests/test_bench_execution_quick.py": 6,
     "tests/test_small_m_study_quick.py": 6,
     "tests/test_fuzz_cli.py": 6,
-    "tests/test_agree.py": 20,                       # about 17 s of CPU, R and Perl included
+    "tests/test_agree.py": 20,  # about 17 s of CPU, R and Perl included
     "tests/test_bench_memory_quick.py": 5,
 }
 

@@ -37,11 +37,15 @@ def test_the_quick_study_runs_and_its_checks_pass(quick):
 
 
 def test_the_drop_test_holds_its_level_and_gains_power_with_the_drop(quick):
+    """The default (drop test, margin 0.05): at a drop of its margin it fails at most
+    5 % + 3 SE of the time whatever the drop's shape; less when nothing changed; more
+    for larger drops."""
     _, out = quick
     for r in out["rows"]:
         se = math.sqrt(0.05 * 0.95 / r["repeats"])
-        assert r["drop@0.0"] <= 0.05 + 3 * se
-        assert r["drop@0.0"] <= r["drop@0.05"] <= r["drop@0.1"]
+        assert r["drop@0.05"] <= 0.05 + 3 * se
+        assert r["drop@0.0"] <= r["drop@0.05"] + 2 * se
+        assert r["drop@0.05"] <= r["drop@0.1"] <= r["drop@0.15"]
         assert r["non-inferiority@0.0"] <= r["non-inferiority@0.1"]
 
 

@@ -53,7 +53,7 @@ def test_check_passes_and_fails_as_assert_stable(files):
     code, out, err = run(["check", files["noisy"], "--at-least", "0.5", "--confidence", "0.9"])
     assert code == 1 and not err
     with pytest.raises(AssertionError) as caught:
-        assert_stable(files["noisy_Z"], 0.5, confidence=0.9)
+        assert_stable(files["noisy_Z"], 0.5, confidence_level=0.9)
     assert one_line(out) == "propstab check: FAIL: " + " ".join(str(caught.value).split())
 
 
@@ -84,16 +84,22 @@ def test_check_bad_input_is_one_line_and_exit_2(files, argv, start):
 
 def test_compare_noninferiority_and_drop(files):
     code, out, _ = run(["compare", files["stable"], files["stable"], "--noninferiority", "0.2"])
-    res = assert_not_less_stable(files["stable_Z"], files["stable_Z"], margin=0.2)
+    res = assert_not_less_stable(
+        files["stable_Z"], files["stable_Z"], margin=0.2, test="non-inferiority"
+    )
     assert code == 0 and one_line(out) == (
-        "propstab compare: PASS: current not less stable " "than the baseline: " + res.message()
+        "propstab compare: PASS: shown non-inferior within "
+        "margin 0.2: " + " ".join(res.message().split())
     )
     code, out, _ = run(["compare", files["stable"], files["noisy"], "--noninferiority", "0.05"])
     assert code == 1 and one_line(out).startswith(
-        "propstab compare: FAIL: current less " "stable than the baseline: baseline "
+        "propstab compare: FAIL: not shown " "non-inferior within margin 0.05: baseline"
     )
     code, out, _ = run(["compare", files["stable"], files["noisy"], "--drop", "0.05"])
-    assert code == 1 and "lies below -margin = -0.05" in out
+    assert code == 1 and one_line(out).startswith(
+        "propstab compare: FAIL: stability dropped " "by more than 0.05: baseline"
+    )
+    assert "lies below -0.05" in out and "test: drop test" in out
     code, out, _ = run(["compare", files["stable"], files["stable"], "--drop", "0.05"])
     assert code == 0 and "PASS" in out
 
@@ -103,8 +109,8 @@ def test_compare_refuses_a_baseline_of_another_measure(files, tmp_path):
     code, out, err = run(["compare", path, files["stable"], "--noninferiority", "0.1"])
     assert code == 2 and not out
     assert one_line(err).startswith(
-        "propstab compare: error: measure: the baseline is "
-        "compared under 'jaccard'; got 'nogueira'"
+        f"propstab compare: error: baseline {path}: measure: the "
+        "baseline is compared under 'jaccard'; got 'nogueira'"
     )
     code, out, err = run(
         ["compare", path, files["stable"], "--noninferiority", "0.1", "--measure", "jaccard"]

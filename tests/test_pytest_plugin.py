@@ -1,6 +1,7 @@
 """The pytest plugin in a user's project: a throwaway project whose test file uses the
 fixture ``stability_baseline`` and the assertions passes, then fails with the
-assertions' messages once its selector is made unstable ("done when")."""
+assertions' messages once its selector is made unstable; a changed selector is compared
+(its code's digest), the update mode writes and skips."""
 import os
 import pathlib
 import subprocess
@@ -99,14 +100,24 @@ def test_a_project_using_the_fixture_passes_then_fails_when_less_stable(tmp_path
     assert failed.returncode == 1, out + failed.stderr
     assert "2 failed" in out
     assert "AssertionError: stability not shown to exceed 0.5 at 95% confidence" in out
-    assert "AssertionError: current less stable than the baseline: baseline nogueira = " in out
-    assert "-margin = -0.2" in out and "independent runs" in out
+    assert f"AssertionError: stability dropped by more than 0.2: baseline {stored}: " in out
+    assert "lies below -0.2" in out and "runs are identical (variance 0)" in out
+    assert "update the baseline: pytest --propstab-update-baselines" in out
+    assert (
+        "propstab/testing/_assertions.py" not in out and "_params.py" not in out
+    )  # hidden frames
 
-    # remaking the baseline from the unstable selector: the comparison passes again, the
+    # the update mode remakes the baseline and compares nothing (skipped, "updated"); the
     # fixed threshold still fails
-    updated = run_pytest(pytester, project, "--propstab-update-baselines")
-    assert updated.returncode == 1 and "1 failed, 1 passed" in updated.stdout, updated.stdout
+    updated = run_pytest(pytester, project, "--propstab-update-baselines", "-rs")
+    assert updated.returncode == 1 and "1 failed, 1 skipped" in updated.stdout, updated.stdout
+    assert "updated the stability baseline" in updated.stdout
     assert stored.stat().st_mtime_ns != made
+    from propstab.testing import Baseline
+
+    assert Baseline.load(stored).seed is None  # make() took no seed
+    again = run_pytest(pytester, project, "-k", "not_less")
+    assert again.returncode == 0, again.stdout
 
 
 def test_a_baseline_from_other_data_is_refused_in_the_fixture(tmp_path, pytester):
@@ -120,9 +131,23 @@ def test_a_baseline_from_other_data_is_refused_in_the_fixture(tmp_path, pytester
     (project / "selector.py").write_text(text)
     out = run_pytest(pytester, project, "-k", "not_less")
     assert out.returncode == 1
-    assert (
-        "BaselineMismatchError: X: differs from the data the baseline was made from" in out.stdout
-    ), out.stdout
+    assert "BaselineMismatchError: baseline " in out.stdout
+    assert "X: differs from the data the baseline was made from" in out.stdout, out.stdout
+
+
+def test_an_edited_selector_function_is_compared_and_named(tmp_path, pytester):
+    """Editing the selector's body is what the comparison judges: it is not refused, and
+    a failure says the function's code changed."""
+    project = make_project(tmp_path, unstable=False)
+    assert run_pytest(pytester, project).returncode == 0
+    text = (
+        (project / "selector.py").read_text().replace("    if UNSTABLE:", "    if True:  # edited")
+    )
+    (project / "selector.py").write_text(text)
+    out = run_pytest(pytester, project, "-k", "not_less")
+    assert out.returncode == 1
+    assert "stability dropped by more than 0.2" in out.stdout
+    assert "changed since the baseline: function select: its code changed" in out.stdout
 
 
 def test_the_option_is_listed_and_loading_the_plugin_imports_nothing_heavy(tmp_path, pytester):

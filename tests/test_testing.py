@@ -64,11 +64,11 @@ def test_assert_stable_decides_as_the_one_sided_wald_test(confidence):
     Z = noisy(150)
     phi, v = nogueira_and_thm6(Z)
     bound = phi - stats.norm.ppf(confidence) * math.sqrt(v)
-    res = assert_stable(Z, bound - 1e-3, confidence=confidence)
+    res = assert_stable(Z, bound - 1e-3, confidence_level=confidence)
     assert res.pvalue == pytest.approx(stats.norm.sf((phi - bound + 1e-3) / math.sqrt(v)))
     assert res.pvalue < 1 - confidence
     with pytest.raises(AssertionError) as caught:
-        assert_stable(Z, bound + 1e-3, confidence=confidence)
+        assert_stable(Z, bound + 1e-3, confidence_level=confidence)
     p = stats.norm.sf((phi - bound - 1e-3) / math.sqrt(v))
     message = str(caught.value)
     assert f"{phi:.4f}" in message and f"SE {math.sqrt(v):.4f}" in message
@@ -110,8 +110,9 @@ def test_assert_stable_a_random_selector_fails_and_says_no_runs_would_help():
 def test_assert_stable_reads_resampling_results_and_baselines():
     X = np.random.default_rng(0).normal(size=(30, 5))
     res = propstab.resample(lambda X, y: [0, 1], X, n_runs=12, random_state=0)
-    assert assert_stable(res, 0.5).estimate.statistic == 1.0  # every run the same
-    assert assert_stable(Baseline.from_result(res), 0.5).pvalue == 0.0
+    assert assert_stable(res, 0.3).estimate.statistic == 1.0  # every run the same
+    # 12 identical runs: the identical-runs bound, not p = 0 from the zero variance
+    assert 0 < assert_stable(Baseline.from_result(res), 0.3).pvalue < 0.05
 
 
 @pytest.mark.parametrize(
@@ -136,31 +137,82 @@ def test_assert_stable_refuses_bad_arguments_naming_them(kwargs, argument):
 
 
 def test_non_inferiority_decides_as_the_independent_test():
-    """Independent runs, M >= 100: D = phi_c - phi_b, v = v_b + v_c (thesis Thm 7);
-    passes iff 1 - N((D + margin)/sqrt(v)) < alpha. The boundary margin is
-    -(D - z sqrt(v)): just above passes, just below fails."""
+    """Independent runs: D = phi_c - phi_b, v = v_b + v_c (thesis Thm 7); for Nogueira's
+    measure the decision is the studentized bootstrap's (bootstrap-t): passes iff its
+    lower bound D - t*_(0.95) sqrt(v) lies above -margin. Just above the boundary passes,
+    just below fails; the normal test's boundary is close (well-behaved runs)."""
+    from propstab.testing._decision import bootstrap_pvalue
+
     base, cur = noisy(120, seed=1), noisy(120, flip=0.1, seed=2)
     (pb, vb), (pc, vc) = nogueira_and_thm6(base), nogueira_and_thm6(cur)
     D, sd = pc - pb, math.sqrt(vb + vc)
-    boundary = -(D - stats.norm.ppf(0.95) * sd)
+    _, low = bootstrap_pvalue(base, cur, 0.0, "non-inferiority")
+    boundary = -low
     assert boundary > 0
-    res = assert_not_less_stable(base, cur, margin=boundary + 1e-3)
+    assert boundary == pytest.approx(-(D - stats.norm.ppf(0.95) * sd), abs=0.01)
+    res = assert_not_less_stable(base, cur, margin=boundary + 1e-3, test="non-inferiority")
     assert res.difference == pytest.approx(D)
     assert res.standard_error == pytest.approx(sd)
-    assert res.pvalue == pytest.approx(stats.norm.sf((D + boundary + 1e-3) / sd))
-    assert not res.paired
+    assert res.pvalue == bootstrap_pvalue(base, cur, boundary + 1e-3, "non-inferiority")[0]
+    assert res.pvalue < 0.05 and not res.paired and "studentized bootstrap" in res.method
     with pytest.raises(AssertionError) as caught:
-        assert_not_less_stable(base, cur, margin=boundary - 1e-3)
+        assert_not_less_stable(base, cur, margin=boundary - 1e-3, test="non-inferiority")
     message = str(caught.value)
     for text in (
-        f"baseline nogueira = {pb:.4f}",
+        f"not shown non-inferior within margin {boundary - 1e-3:.4g}: ",
+        f"baseline: nogueira = {pb:.4f}",
         f"current {pc:.4f}",
         f"difference current - baseline {D:.4f}",
-        f"one-sided 95% interval [{D - stats.norm.ppf(0.95) * sd:.4f}, 2.0000] "
-        f"contains -margin",
-        "independent runs",
+        f"one-sided 95% interval [{low:.4f}, 2.0000] " f"contains -{boundary - 1e-3:.4g}",
+        "test: non-inferiority test",
+        "studentized bootstrap of the difference (bootstrap-t: 999 resamples",
+        "with 80% power",
     ):
         assert text in message, (text, message)
+
+
+def test_the_bootstrap_is_its_slow_literal_twin():
+    """bootstrap_pvalue against a loop: the same resamples (the same generator draws),
+    each resample's estimate and Thm 6 variance from propstab.estimate."""
+    from propstab.testing._decision import bootstrap_pvalue
+
+    base, cur = noisy(25, seed=3), noisy(30, flip=0.15, seed=4)
+    B = 60
+    rng = np.random.default_rng(7)
+    stats_ = []
+    for Z in (base, cur):
+        W = rng.multinomial(len(Z), np.full(len(Z), 1 / len(Z)), size=B)
+        est = propstab.estimate(Z, method="analytic")
+        boot = [propstab.estimate(np.repeat(Z, w, axis=0), method="analytic") for w in W]
+        stats_.append(
+            (
+                est.statistic,
+                est.variance,
+                np.array([e.statistic for e in boot]),
+                np.array([e.variance for e in boot]),
+            )
+        )
+    (pb, vb, pbs, vbs), (pc, vc, pcs, vcs) = stats_
+    # the vectorised kernel: each resample's estimate and Thm 6 variance
+    from propstab.testing._decision import _nogueira_and_variance
+
+    W = np.random.default_rng(7).multinomial(25, np.full(25, 1 / 25), size=B)
+    phi, var = _nogueira_and_variance(
+        W.astype(float), base.astype(float), base.sum(1).astype(float)
+    )
+    assert np.allclose(phi, pbs) and np.allclose(var, vbs)
+    D, v = pc - pb, vb + vc
+    t_star = (pcs - pbs - D) / np.sqrt(vbs + vcs)
+    for margin in (0.0, 0.1, 0.3):
+        t = (D + margin) / math.sqrt(v)
+        p_ni = (1 + np.sum(t_star >= t)) / (1 + B)
+        p_drop = (1 + np.sum(t_star <= t)) / (1 + B)
+        assert bootstrap_pvalue(base, cur, margin, "non-inferiority", n_resamples=B, seed=7)[
+            0
+        ] == pytest.approx(p_ni)
+        assert bootstrap_pvalue(base, cur, margin, "drop", n_resamples=B, seed=7)[
+            0
+        ] == pytest.approx(p_drop)
 
 
 def test_the_drop_test_fails_only_on_evidence_of_a_drop_beyond_the_margin():
@@ -169,7 +221,10 @@ def test_the_drop_test_fails_only_on_evidence_of_a_drop_beyond_the_margin():
     D, sd = pc - pb, math.sqrt(vb + vc)
     boundary = -(D + stats.norm.ppf(0.95) * sd)  # the largest margin that still fails
     assert boundary > 0
-    with pytest.raises(AssertionError, match="lies below -margin"):
+    with pytest.raises(
+        AssertionError,
+        match=r"^stability dropped by more than 0\.\d+: " r"(.|\n)*lies below -0\.\d+\n",
+    ):
         assert_not_less_stable(base, cur, margin=boundary - 1e-3, test="drop")
     res = assert_not_less_stable(base, cur, margin=boundary + 1e-3, test="drop")
     assert res.pvalue == pytest.approx(stats.norm.cdf((D + boundary + 1e-3) / sd))
@@ -179,11 +234,12 @@ def test_the_drop_test_fails_only_on_evidence_of_a_drop_beyond_the_margin():
 def test_decision_is_vectorised_and_matches_scipy():
     d = np.array([-0.1, 0.0, 0.05, 0.0])
     v = np.array([0.01, 0.0004, 0.0, np.nan])
-    z, p, passed = decision(d, v, 0.05)
+    z, p, passed = decision(d, v, 0.05, test="non-inferiority")
     assert np.allclose(z[:2], (d[:2] + 0.05) / np.sqrt(v[:2]))
     assert z[2] == np.inf and np.isnan(z[3])
     assert np.allclose(p[:2], stats.norm.sf(z[:2]))
-    assert passed.tolist() == [False, True, True, False]
+    # a zero variance never passes non-inferiority by certainty (p NaN, not 0)
+    assert np.isnan(p[2]) and passed.tolist() == [False, True, False, False]
     assert decision(d, v, 0.05, test="drop")[2].tolist() == [True, True, True, False]
 
 
@@ -379,3 +435,195 @@ def test_testing_is_a_lazy_submodule():
         check=True,
     )
     assert out.stdout.strip() == "assert_stable"
+
+
+# ------------------------------------------------------- what changed since the baseline
+
+
+def test_a_changed_selector_is_compared_and_listed_parameter_by_parameter(tmp_path):
+    """The regression a test exists to judge is not refused: a lower lasso penalty is
+    compared, and the failure names the parameter; strict=True refuses it; other data
+    and another measure are still refused."""
+    from sklearn.linear_model import Lasso
+
+    X = np.random.default_rng(0).normal(size=(20, 10))
+    base = Baseline.from_result(noisy(100, flip=0.02, seed=1), X=X, selector=Lasso(alpha=0.3))
+    base = Baseline.load(base.save(tmp_path / "b"))  # as the fixture reads it
+    assert base.changes(Lasso(alpha=0.3)) == []
+    assert base.changes(Lasso(alpha=0.25)) == ["Lasso(alpha: 0.3 -> 0.25)"]
+    with pytest.raises(AssertionError) as caught:
+        assert_not_less_stable(
+            base, noisy(100, flip=0.2, seed=2), margin=0.05, X=X, selector=Lasso(alpha=0.25)
+        )
+    message = str(caught.value)
+    assert message.startswith(
+        "stability dropped by more than 0.05: baseline " f"{tmp_path / 'b.npz'}: nogueira = "
+    )
+    assert "changed since the baseline: Lasso(alpha: 0.3 -> 0.25)" in message
+    assert "update the baseline: pytest --propstab-update-baselines" in message
+    with pytest.raises(
+        BaselineMismatchError, match=r"selector: Lasso\(alpha: 0.3 -> 0.25\) " r"\(strict=True"
+    ):
+        assert_not_less_stable(
+            base, noisy(100, seed=2), margin=0.05, selector=Lasso(alpha=0.25), strict=True
+        )
+    with pytest.raises(BaselineMismatchError, match="X: differs"):
+        assert_not_less_stable(
+            base, noisy(100, seed=2), margin=0.05, X=X + 1, selector=Lasso(alpha=0.25)
+        )
+
+
+def test_a_function_selector_is_fingerprinted_by_its_code_not_its_name():
+    from propstab.testing import selector_description
+
+    namespace = {}
+    exec("def f(X, y):\n    return [0, 1]\n", namespace)
+    first = namespace["f"]
+    exec("def f(X, y):\n    return [0, 2]\n", namespace)  # same name, other body
+    b = Baseline.from_result(noisy(10), selector=first)
+    assert selector_description(first)["code"] != selector_description(namespace["f"])["code"]
+    assert b.changes(first) == []
+    [change] = b.changes(namespace["f"])
+    assert change.startswith("function f: its code changed (sha256 ")
+
+
+def test_an_old_baseline_without_a_description_is_read_from_its_selector_text(tmp_path):
+    from sklearn.linear_model import Lasso
+
+    b = Baseline.from_result(noisy(10), selector=Lasso(alpha=0.3))
+    old = Baseline(b.selection, selector=b.selector)  # as format 1 stored it
+    back = Baseline.load(old.save(tmp_path / "old"))
+    assert back.changes(Lasso(alpha=0.25), versions=False) == ["Lasso(alpha: 0.3 -> 0.25)"]
+
+
+def test_versions_that_changed_are_listed():
+    b = Baseline.from_result(noisy(10))
+    import dataclasses
+
+    old = dataclasses.replace(b, versions={**b.versions, "numpy": "0.0.1"})
+    assert old.changes() == [f"numpy 0.0.1 -> {np.__version__}"]
+
+
+# -------------------------------------------------------------- no pass by certainty
+
+
+def scenario(M, rng, d=18):
+    """The selector of true stability 0.897: {1, 2, 3} with probability 0.849, else
+    {1, 2, 4}, out of 18 features."""
+    Z = np.zeros((M, d), dtype=bool)
+    Z[:, :2] = True
+    alt = rng.random(M) >= 0.849
+    Z[~alt, 2] = True
+    Z[alt, 3] = True
+    return Z
+
+
+def test_the_scenarios_population_stability_is_0897():
+    from propstab.testing._decision import mixture_stability  # noqa: F401 (importable)
+
+    p = np.array([1, 1, 0.849, 0.151] + [0] * 14)
+    phi = 1 - (p * (1 - p)).mean() / (p.mean() * (1 - p.mean()))
+    assert phi == pytest.approx(0.8974, abs=1e-4)
+
+
+@pytest.mark.parametrize("M", [10, 30, 100])
+def test_identical_runs_do_not_pass_by_certainty(M):
+    """A selector of stability 0.897 passed at_least=0.9 in 17 % of tries at M = 10 with
+    the zero variance of identical runs (P(all identical) = 0.849^10 = 0.195). With the
+    identical-runs bound the rate is at most 5 % + 3 binomial SE at M = 10, 30, 100."""
+    rng = np.random.default_rng(M)
+    R = 200
+    passed = 0
+    for _ in range(R):
+        try:
+            assert_stable(scenario(M, rng), at_least=0.9)
+            passed += 1
+        except AssertionError:
+            pass
+    assert passed / R <= 0.05 + 3 * math.sqrt(0.05 * 0.95 / R)
+
+
+def test_identical_runs_pass_only_what_the_exact_bound_supports():
+    from propstab.testing._decision import coincidence_probability, identical_bound, share_bound
+
+    Z = np.zeros((30, 18), dtype=bool)
+    Z[:, :3] = True
+    low = identical_bound(Z[0], 30, 0.05)
+    share = share_bound(0.05, 30)
+    assert coincidence_probability(share, 30) == pytest.approx(0.05)
+    # the bound is the closed form of the least favourable mixture: share on the set,
+    # the rest spread over the 15 other features
+    p = np.r_[[share] * 3, [(1 - share) * 3 / 15] * 15]
+    assert low == pytest.approx(1 - (p * (1 - p)).mean() / (p.mean() * (1 - p.mean())))
+    res = assert_stable(Z, at_least=low - 1e-3)
+    assert 0 < res.pvalue < 0.05 and res.test == "identical-runs bound"
+    with pytest.raises(AssertionError, match="all 30 runs selected the same 3 features"):
+        assert_stable(Z, at_least=low + 1e-3)
+    # the same for another measure (a synthetic least favourable population)
+    assert assert_stable(Z, at_least=0.2, measure="jaccard").pvalue > 0
+    # non-inferiority with identical current runs: no p = 0
+    base = noisy(30, d=18, flip=0.01)
+    res = assert_not_less_stable(base, Z, margin=0.5, test="non-inferiority")
+    assert 0 < res.pvalue < 0.05 and "identical" in res.method
+    with pytest.raises(AssertionError, match="not shown non-inferior within margin 0.05"):
+        assert_not_less_stable(Z, Z.copy(), margin=0.05, test="non-inferiority")
+
+
+def test_a_drop_test_against_an_identical_baseline_uses_its_bound():
+    """Baseline runs all identical by chance (true stability below 1): the drop test does
+    not take the baseline for certain (a current run of the same selector passes)."""
+    rng = np.random.default_rng(5)
+    base = np.zeros((10, 18), dtype=bool)
+    base[:, :3] = True
+    current = scenario(100, rng)
+    res = assert_not_less_stable(base, current, margin=0.05)
+    assert res.passed and "baseline's 10 runs are identical" in res.method
+
+
+# -------------------------------------------------------------------------- the planner
+
+
+def test_runs_needed_solves_the_power_equation_and_says_when_the_baseline_limits():
+    from propstab.testing import runs_needed
+
+    base = noisy(200, flip=0.05, seed=3)
+    phi, v = nogueira_and_thm6(base)
+    z = stats.norm.ppf(0.95) + stats.norm.ppf(0.8)
+    plan = runs_needed(base, margin=0.05, drop=0.15)
+    target = (0.1 / z) ** 2
+    assert plan.baseline_runs is None
+    assert plan.current_runs == math.ceil(200 * v / (target - v))
+    current, baseline = plan  # unpacks
+    assert (current, baseline) == (plan.current_runs, None)
+    small = runs_needed(base[:40], margin=0.02, test="non-inferiority")
+    assert small.current_runs is None and small.baseline_runs > 40
+    assert "remake the baseline with at least" in small.message()
+    with pytest.raises(propstab.InvalidParameterError, match="drop: "):
+        runs_needed(base, margin=0.1, drop=0.05)
+
+
+def test_a_non_inferiority_failure_uses_the_planner():
+    with pytest.raises(AssertionError) as caught:
+        assert_not_less_stable(
+            noisy(40, seed=1), noisy(40, seed=2), margin=0.02, test="non-inferiority"
+        )
+    assert "no number of current runs decides it; remake the baseline with at least" in str(
+        caught.value
+    )
+
+
+def test_confidence_is_renamed_confidence_level_and_still_works():
+    Z = noisy(100, flip=0.02)
+    with pytest.warns(DeprecationWarning, match="confidence= is renamed confidence_level="):
+        old = assert_stable(Z, at_least=0.5, confidence=0.9)
+    assert old.pvalue == assert_stable(Z, at_least=0.5, confidence_level=0.9).pvalue
+    with pytest.warns(DeprecationWarning):
+        res = assert_not_less_stable(Z, Z, margin=0.1, confidence=0.9)
+    assert res.confidence_level == 0.9
+
+
+def test_numbers_print_without_a_negative_zero():
+    res = assert_not_less_stable(noisy(100), noisy(100, seed=1), margin=0.0)
+    text = res.message() + str(res.summary())
+    assert "-0 " not in text and "-0\n" not in text and not text.endswith("-0")
+    assert "H0: Phi_current >= Phi_baseline - 0;" in text

@@ -435,6 +435,7 @@ def validate_params(constraints: Mapping[str, Any], *, function: Optional[str] =
 
         @functools.wraps(func)
         def wrapper(*args, **kwargs):
+            __tracebackhide__ = True  # pytest shows the caller, not this frame
             try:
                 bound = signature.bind(*args, **kwargs)
             except TypeError as exc:  # as Python itself says it

@@ -51,6 +51,7 @@ def decided(prefix: str, passed: bool, text: str) -> int:
 OPTION_NAMES = {
     "at_least": "--at-least",
     "confidence": "--confidence",
+    "confidence_level": "--confidence",
     "measure": "--measure",
     "margin": "--noninferiority",
 }

@@ -19,7 +19,7 @@ def run(args) -> int:
         assert_stable,
         runs,
         args.at_least,
-        confidence=args.confidence,
+        confidence_level=args.confidence,
         measure=info.name,
         **options,
     )

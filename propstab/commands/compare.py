@@ -129,7 +129,7 @@ def not_less_stable(args, info) -> int:
         base,
         current,
         margin=margin,
-        confidence=args.confidence,
+        confidence_level=args.confidence,
         paired=True if args.paired else None,
         measure=info.name,
         test=test,
@@ -138,9 +138,7 @@ def not_less_stable(args, info) -> int:
     )
     if not passed:
         return decided("propstab compare", False, res)
-    return decided(
-        "propstab compare", True, "current not less stable than the baseline: " + res.message()
-    )
+    return decided("propstab compare", True, res.headline() + ": " + res.message())
 
 
 def _labels(path1: str, path2: str):

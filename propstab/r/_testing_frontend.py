@@ -59,7 +59,7 @@ def expect_stable(
     info, sel = _selection(measure, sizes, indices, n_features)
     try:
         res = assert_stable(
-            sel, at_least, confidence=confidence, measure=info.name, **dict(options or {})
+            sel, at_least, confidence_level=confidence, measure=info.name, **dict(options or {})
         )
     except AssertionError as failure:
         return {"passed": False, "message": str(failure), "pvalue": None}
@@ -81,7 +81,7 @@ def expect_not_less_stable(
     margin: float,
     confidence: float = 0.95,
     paired: bool = False,
-    test: str = "non-inferiority",
+    test: str = "drop",
     options=None,
 ) -> dict:
     """:func:`propstab.testing.assert_not_less_stable` with ``baseline`` and ``current``
@@ -105,7 +105,7 @@ def expect_not_less_stable(
             base,
             cur,
             margin=margin,
-            confidence=confidence,
+            confidence_level=confidence,
             paired=bool(paired),
             measure=info.name,
             test=test,
@@ -259,6 +259,7 @@ def expect_agrees(
 R_NAMES = {
     "at_least": "at.least",
     "confidence": "confidence",
+    "confidence_level": "confidence",
     "margin": "margin",
     "max_examples": "max.examples",
 }

@@ -8,7 +8,14 @@ from ._assertions import (  # noqa: F401
     decision,
     parametrize_with_checks,
 )
-from ._baselines import Baseline, BaselineMismatchError, fingerprint, selector_parameters
+from ._baselines import (
+    Baseline,
+    BaselineMismatchError,
+    fingerprint,
+    selector_description,
+    selector_parameters,
+)
+from ._decision import RunsPlan, runs_needed
 from ._agree import Agreement, DisagreementError, agreement, assert_agrees
 from ._command import Command, CommandError, ProtocolError, command
 
@@ -29,5 +36,8 @@ __all__ = [
     "assert_stable",
     "fingerprint",
     "parametrize_with_checks",
+    "RunsPlan",
+    "runs_needed",
+    "selector_description",
     "selector_parameters",
 ]

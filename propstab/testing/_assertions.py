@@ -42,7 +42,13 @@ from scipy import stats
 
 from ..measures._stability import MEASURE
 from .._data.convert_rankings import as_named_input
-from ._baselines import Baseline, BaselineMismatchError, fingerprint, selector_parameters
+from ._baselines import (
+    Baseline,
+    BaselineMismatchError,
+    fingerprint,
+    selector_description,
+    selector_parameters,
+)
 from .._utils.checks import fail
 from .._utils.exceptions import InvalidParameterError
 from .._utils.params import Boolean, Interval, Options, validate_params
@@ -50,25 +56,46 @@ from ..registry._registry import lookup
 from .._utils.results import UnpackingResult
 from .._utils.text import interval, number, summary
 from ..axioms import Axiom
+from ..measures._variance import identical_runs
 from ..inference import (
     SMALL_M_BELOW,
     SmallSampleWarning,
     StabilityEstimate,
     ZeroVarianceWarning,
     one_sample_test,
-    runs_needed,
+    runs_needed as _halfwidth_runs,
     two_sample_test,
 )
+
+from ._decision import (
+    RunsPlan,
+    decision,
+    identical_bound,
+    identical_decision,
+    identical_pvalue,
+    identical_runs_needed,
+    BOOTSTRAP_RESAMPLES,
+    BOOTSTRAP_SEED,
+    bootstrap_pvalue,
+    bootstrapped,
+    plain_number as _num,
+    plan as _plan_runs,
+    renamed_confidence,
+    runs_needed,
+)  # noqa: F401
 
 __all__ = [
     "Baseline",
     "BaselineMismatchError",
     "NonInferiorityResult",
+    "RunsPlan",
     "assert_measure_properties",
     "assert_not_less_stable",
     "assert_stable",
     "fingerprint",
     "parametrize_with_checks",
+    "runs_needed",
+    "selector_description",
     "selector_parameters",
 ]
 
@@ -103,7 +130,7 @@ def _runs_to_decide(est: StabilityEstimate, distance: float, confidence: float):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ZeroVarianceWarning)
         # the one-sided z_{confidence} is the two-sided quantile at 2 confidence - 1
-        return runs_needed(est, distance, 2 * confidence - 1)
+        return _halfwidth_runs(est, distance, 2 * confidence - 1)
 
 
 def _plan(m, n_runs: int, what: str) -> str:
@@ -118,10 +145,21 @@ def _plan(m, n_runs: int, what: str) -> str:
 
 
 @validate_params(
-    {"at_least": Interval(Real, None, None), "confidence": CONFIDENCE, "measure": MEASURE}
+    {
+        "at_least": Interval(Real, None, None),
+        "confidence_level": CONFIDENCE,
+        "confidence": [CONFIDENCE, None],
+        "measure": MEASURE,
+    }
 )
 def assert_stable(
-    Z_or_result, at_least: float, *, confidence: float = 0.95, measure: str = "nogueira", **options
+    Z_or_result,
+    at_least: float,
+    *,
+    confidence_level: float = 0.95,
+    measure: str = "nogueira",
+    confidence: Optional[float] = None,
+    **options,
 ):
     r"""Assert that the population stability exceeds ``at_least``, at a stated error rate.
 
@@ -132,9 +170,11 @@ def assert_stable(
         :func:`propstab.resample`, or a :class:`Baseline`.
     at_least : float
         Phi_0 of H0: Phi <= Phi_0 (within the measure's range).
-    confidence : float in (0.5, 1), default 0.95
-        The assertion passes when H0 is rejected at level ``1 - confidence``.
+    confidence_level : float in (0.5, 1), default 0.95
+        The assertion passes when H0 is rejected at level ``1 - confidence_level``.
     measure : str, default "nogueira"
+    confidence : float, optional
+        Deprecated name of ``confidence_level`` (a DeprecationWarning).
     **options
         For :func:`propstab.one_sample_test` (``test``, ``method``) and the measure.
 
@@ -151,6 +191,11 @@ def assert_stable(
     ValueError, TypeError
         Invalid arguments (``InvalidParameterError``).
 
+    Warns
+    -----
+    DeprecationWarning
+        When ``confidence=`` is given.
+
     See Also
     --------
     propstab.one_sample_test : The test.
@@ -165,6 +210,16 @@ def assert_stable(
     :math:`[L, \max]` lies above :math:`\Phi_0`. Runs that would decide: with
     :math:`v(m) = M v / m` (Thm 6), the smallest m with
     :math:`z_{c}\sqrt{M v/m} < \hat\Phi - \Phi_0`.
+
+    When every run selected the same features the variance is 0 and the normal test
+    would pass with p = 0 at any ``at_least``. Instead the p-value is the largest
+    probability that M runs coincide in a population of stability ``at_least`` whose
+    runs select one set with probability pi and otherwise sets of its size spread over
+    the other features (the least favourable such population): pi^M + (1 - pi)^M
+    (:func:`propstab.testing._decision.identical_pvalue`). A selector of stability
+    0.897 that picks one set with probability 0.849 passes ``at_least=0.9`` by identical
+    runs in 19.5 % of tries at M = 10 with the normal test; with the bound it cannot
+    (``tests/test_testing.py``).
 
     References
     ----------
@@ -182,10 +237,13 @@ def assert_stable(
     ...
     AssertionError: stability not shown to exceed 0.5 at 95% confidence: nogueira ...
     """
+    __tracebackhide__ = True  # pytest shows the user's assertion
     info = lookup(measure, argument="measure", function="assert_stable")
+    confidence = renamed_confidence(confidence_level, confidence, "assert_stable")
     try:
         with warnings.catch_warnings():  # the assertion states its own error rate
             warnings.simplefilter("ignore", SmallSampleWarning)
+            warnings.simplefilter("ignore", ZeroVarianceWarning)
             res = one_sample_test(
                 _data(Z_or_result, info.name),
                 at_least,
@@ -196,9 +254,25 @@ def assert_stable(
     except InvalidParameterError as error:
         raise error.renamed({"phi0": "at_least", "Z": "Z_or_result"}) from None
     alpha = 1 - confidence
+    e = res.estimate
+    if e.variance == 0 and identical_runs(e.selection, options):
+        row = np.asarray(e.selection.toarray(), dtype=bool)[0]
+        p = identical_pvalue(row, e.n_runs, at_least, info.name, options)
+        res = dataclasses.replace(res, pvalue=p, test="identical-runs bound")
+        if p < alpha:
+            return res
+        low = identical_bound(row, e.n_runs, alpha, info.name, options)
+        raise AssertionError(
+            f"stability not shown to exceed {number(at_least)} at {confidence:.0%} "
+            f"confidence: all {e.n_runs} runs selected the same {int(row.sum())} features, "
+            f"so the variance is 0 and a normal test would pass by certainty; what {e.n_runs} "
+            f"identical runs show (exact binomial bound on the share of that set, least "
+            f"favourable population) is {e.measure} >= {number(low, fixed=True)} at "
+            f"{confidence:.0%} confidence, not above {number(at_least)}; p = {number(p)} for "
+            f"H0: Phi <= {number(at_least)}"
+        )
     if res.pvalue < alpha:
         return res
-    e = res.estimate
     low, high = res.confidence_interval(confidence)
     m = _runs_to_decide(e, e.statistic - at_least, confidence)
     raise AssertionError(
@@ -218,33 +292,53 @@ class NonInferiorityResult(UnpackingResult):
 
     Parameters
     ----------
-    statistic, pvalue, difference, standard_error, margin, confidence : float
+    statistic, pvalue, difference, standard_error, margin, confidence_level : float
         As the attributes.
     interval : tuple of float
     paired : bool
     estimates : tuple of StabilityEstimate
     runs_to_decide : int or None
     test : str
+    method : str
+    changes : tuple of str
+    baseline_path, update : str or None
+    plan : RunsPlan or None
+    detectable : float
 
     Attributes
     ----------
     statistic : float
-        (difference + margin) / SE.
+        (difference + margin) / SE (infinite or NaN for the identical-runs bound).
     pvalue : float
-        For H0: Phi_current - Phi_baseline <= -margin.
+        For H0 of the test (never 0 by a zero variance).
     difference : float
         Phi_current - Phi_baseline.
     standard_error : float
     margin : float
-    confidence : float
+    confidence_level : float
     interval : tuple of float
-        The one-sided ``confidence`` interval of the difference.
+        The one-sided ``confidence_level`` interval of the difference: ``[low, max]``
+        for non-inferiority, ``[min, high]`` for the drop test.
     paired : bool
     estimates : tuple of StabilityEstimate
         Baseline and current.
     runs_to_decide : int or None
+        The current runs a non-inferiority test needs (``plan.current_runs``).
     test : str
-        ``"non-inferiority"`` or ``"drop"``.
+        ``"drop"`` or ``"non-inferiority"``.
+    method : str
+        Which test ran: the asymptotic normal test of thesis Thm 7 (and its variances),
+        or the identical-runs bound.
+    changes : tuple of str
+        What changed since the baseline (``"Lasso(alpha: 0.3 -> 0.25)"``, versions).
+    baseline_path : str or None
+        The baseline's file.
+    update : str or None
+        The command that makes the baseline again.
+    plan : RunsPlan or None
+        :func:`runs_needed` for this comparison.
+    detectable : float
+        The drop the drop test detects with 80 % power at these runs.
 
     See Also
     --------
@@ -259,7 +353,7 @@ class NonInferiorityResult(UnpackingResult):
     >>> import numpy as np
     >>> from propstab.testing import assert_not_less_stable
     >>> Z = np.array([[1, 1, 0, 0]] * 95 + [[1, 0, 1, 0]] * 5)
-    >>> res = assert_not_less_stable(Z, Z.copy(), margin=0.1)
+    >>> res = assert_not_less_stable(Z, Z.copy(), margin=0.1, test="non-inferiority")
     >>> statistic, pvalue = res
     >>> res.passed, round(res.difference, 4)
     (True, 0.0)
@@ -270,18 +364,29 @@ class NonInferiorityResult(UnpackingResult):
     difference: float
     standard_error: float
     margin: float
-    confidence: float
+    confidence_level: float
     interval: Tuple[float, float]
     paired: bool
     estimates: Tuple[StabilityEstimate, StabilityEstimate]
     runs_to_decide: Optional[int] = None
-    test: str = "non-inferiority"
+    test: str = "drop"
+    method: str = "asymptotic"
+    changes: Tuple[str, ...] = ()
+    baseline_path: Optional[str] = None
+    update: Optional[str] = None
+    plan: Optional[RunsPlan] = None
+    detectable: float = math.nan
     _unpack = ("statistic", "pvalue")
+
+    @property
+    def confidence(self) -> float:
+        """Deprecated name of :attr:`confidence_level`."""
+        return self.confidence_level
 
     @property
     def passed(self) -> bool:
         """Whether the assertion passed (:func:`decision`)."""
-        rejected = self.pvalue < 1 - self.confidence
+        rejected = self.pvalue < 1 - self.confidence_level
         return bool(
             rejected
             if self.test == "non-inferiority"
@@ -294,33 +399,77 @@ class NonInferiorityResult(UnpackingResult):
             pvalue=self.pvalue,
             difference=self.difference,
             margin=self.margin,
-            paired=self.paired,
+            test=self.test,
             passed=self.passed,
         )
 
-    def message(self) -> str:
-        """The decision in one line: both estimates, the difference's one-sided interval
-        against -margin, the p-value and the design (the assertion's message)."""
-        b, c = self.estimates
-        level = f"{self.confidence:.0%}"
+    def headline(self) -> str:
+        """The decision by the test's logic, e.g. ``"stability dropped by more than
+        0.05"``."""
+        m = _num(self.margin)
+        if self.test == "drop":
+            return (
+                f"stability dropped by more than {m}"
+                if not self.passed
+                else f"no drop of stability beyond {m} shown"
+            )
         return (
-            f"baseline {b.measure} = {number(b.statistic, fixed=True)} (SE "
-            f"{number(b.standard_error, fixed=True)}, {b.n_runs} runs), current "
-            f"{number(c.statistic, fixed=True)} (SE {number(c.standard_error, fixed=True)}"
-            f", {c.n_runs} runs); difference current - baseline "
-            f"{number(self.difference, fixed=True)}, one-sided {level} interval "
-            f"{interval(*self.interval)} "
-            + _relation(self.interval, -self.margin)
-            + f" -margin = {number(-self.margin)}; p = {number(self.pvalue)} for H0: "
-            + self.hypotheses()[0]
-            + " ("
-            + ("paired: the same resamples" if self.paired else "independent runs")
-            + ")"
+            f"not shown non-inferior within margin {m}"
+            if not self.passed
+            else f"shown non-inferior within margin {m}"
         )
+
+    def message(self) -> str:
+        """What a CI user acts on, one statement per line: the baseline (file, estimate),
+        the current estimate, the difference and its one-sided interval against
+        -margin, the test that ran and what it can detect, what changed since the
+        baseline, and how to update the baseline."""
+        b, c = self.estimates
+        level = f"{self.confidence_level:.0%}"
+        where = f"baseline {self.baseline_path}" if self.baseline_path else "baseline"
+        h0 = self.hypotheses()[0]
+        lines = [
+            f"{where}: {b.measure} = {_num(b.statistic, 4, True)} (SE "
+            f"{_num(b.standard_error, 4, True)}, {b.n_runs} runs); current "
+            f"{_num(c.statistic, 4, True)} (SE {_num(c.standard_error, 4, True)}, "
+            f"{c.n_runs} runs)",
+            f"difference current - baseline {_num(self.difference, 4, True)}, one-sided "
+            f"{level} interval {interval(*self.interval)} "
+            + _relation(self.interval, -self.margin)
+            + f" -{_num(self.margin)}"
+            if self.margin
+            else f"difference current - baseline {_num(self.difference, 4, True)}, one-sided "
+            f"{level} interval {interval(*self.interval)} " + _relation(self.interval, 0.0) + " 0",
+            f"test: {self.test} test, H0: {h0}; {self.method}; p = {_num(self.pvalue)}",
+        ]
+        if self.test == "drop":
+            lines.append(
+                f"it fails only on evidence of a drop larger than "
+                f"{_num(self.margin)}; with these runs it detects a drop of "
+                f"{_num(self.detectable, 2)} with 80% power"
+            )
+        elif not self.passed and self.plan is not None:
+            lines.append(self.plan.message())
+        elif not self.passed and self.runs_to_decide is not None:
+            lines.append(
+                f"identical current runs would show it from about "
+                f"{self.runs_to_decide} runs (now {c.n_runs})"
+            )
+        lines.append(
+            "changed since the baseline: "
+            + (
+                "; ".join(self.changes)
+                if self.changes
+                else "nothing recorded (selector, versions)"
+            )
+        )
+        if self.update:
+            lines.append(f"if the change is intended, update the baseline: {self.update}")
+        return "\n".join(lines)
 
     def hypotheses(self):
         """H0 and H1 as text."""
-        m = number(self.margin)
+        m = _num(self.margin)
         if self.test == "non-inferiority":
             return (f"Phi_current <= Phi_baseline - {m}", f"Phi_current > Phi_baseline - {m}")
         return (f"Phi_current >= Phi_baseline - {m}", f"Phi_current < Phi_baseline - {m}")
@@ -340,20 +489,21 @@ class NonInferiorityResult(UnpackingResult):
                 ("hypotheses", f"H0: {h0}, H1: {h1}"),
                 (
                     "estimates",
-                    f"baseline {number(b.statistic, fixed=True)} (SE "
-                    f"{number(b.standard_error, fixed=True)}), current "
-                    f"{number(c.statistic, fixed=True)} (SE "
-                    f"{number(c.standard_error, fixed=True)})",
+                    f"baseline {_num(b.statistic, 4, True)} (SE "
+                    f"{_num(b.standard_error, 4, True)}), current "
+                    f"{_num(c.statistic, 4, True)} (SE "
+                    f"{_num(c.standard_error, 4, True)})",
                 ),
                 (
                     "difference",
-                    f"{number(self.difference, fixed=True)} (current - baseline, SE "
-                    f"{number(self.standard_error, fixed=True)}, "
+                    f"{_num(self.difference, 4, True)} (current - baseline, SE "
+                    f"{_num(self.standard_error, 4, True)}, "
                     + ("paired" if self.paired else "independent")
                     + ")",
                 ),
-                (f"{self.confidence:.0%} one-sided", interval(*self.interval)),
-                ("p-value", number(self.pvalue)),
+                (f"{self.confidence_level:.0%} one-sided", interval(*self.interval)),
+                ("test", self.method),
+                ("p-value", _num(self.pvalue)),
                 ("decision", "pass" if self.passed else "fail"),
                 (
                     "runs x features",
@@ -366,10 +516,12 @@ class NonInferiorityResult(UnpackingResult):
 @validate_params(
     {
         "margin": Interval(Real, 0, None),
-        "confidence": CONFIDENCE,
+        "confidence_level": CONFIDENCE,
+        "confidence": [CONFIDENCE, None],
         "paired": Boolean(none=True),
         "measure": [MEASURE, None],
-        "test": Options("non-inferiority", "drop"),
+        "test": Options("drop", "non-inferiority"),
+        "strict": Boolean(),
     }
 )
 def assert_not_less_stable(
@@ -377,42 +529,52 @@ def assert_not_less_stable(
     current,
     *,
     margin: float,
-    confidence: float = 0.95,
+    confidence_level: float = 0.95,
     paired: Optional[bool] = None,
     measure: Optional[str] = None,
-    test: str = "non-inferiority",
+    test: str = "drop",
     X=None,
     y=None,
     selector=None,
+    strict: bool = False,
+    confidence: Optional[float] = None,
     **options,
 ) -> NonInferiorityResult:
-    r"""Assert that ``current`` is not less stable than ``baseline`` by ``margin`` or more.
+    r"""Assert that ``current`` did not lose more than ``margin`` of the baseline's stability.
 
     Parameters
     ----------
     baseline, current : Baseline, ResamplingResult or selection matrix
         The baseline's runs (a :class:`Baseline` carries its measure and options and
-        the fingerprints of what produced it) and the new ones.
+        what produced it) and the new ones.
     margin : float >= 0
         The largest drop of stability that is tolerated.
-    confidence : float in (0.5, 1), default 0.95
-        The assertion passes when H0 is rejected at level ``1 - confidence``.
+    confidence_level : float in (0.5, 1), default 0.95
+        The one-sided level of the test.
     paired : bool or None, default None
         Whether both ran on the same resamples (row i of both from resample i). None:
         detected, True when both are results or baselines with the same training rows.
     measure : str or None, default None
         The baseline's measure (a :class:`Baseline`'s), else "nogueira".
-    test : {"non-inferiority", "drop"}, default "non-inferiority"
-        Where the burden of proof lies. ``"non-inferiority"``: H0: Phi_current <=
-        Phi_baseline - ``margin``; passes on evidence that the drop is smaller than
-        ``margin`` (a drop of ``margin`` or more passes at most at rate
-        ``1 - confidence``; with too few runs it fails even when nothing changed).
-        ``"drop"``: H0: Phi_current >= Phi_baseline - ``margin``; fails on evidence of a
-        drop larger than ``margin`` (when nothing changed it fails at most at rate
-        ``1 - confidence``; with too few runs it misses drops). ``docs/ci.md`` gives both
-        rates against M.
-    X, y, selector : optional
-        Checked against a :class:`Baseline`'s fingerprints when given.
+    test : {"drop", "non-inferiority"}, default "drop"
+        Where the burden of proof lies. ``"drop"`` (the default: an unchanged pipeline
+        fails at most at rate ``1 - confidence_level``): H0: Phi_current >=
+        Phi_baseline - ``margin``; fails on evidence of a drop larger than ``margin``;
+        with too few runs it misses drops (the message says which drop it detects).
+        ``"non-inferiority"``: H0: Phi_current <= Phi_baseline - ``margin``; passes only
+        on evidence that the drop is smaller than ``margin`` (a drop of ``margin`` passes
+        at most at rate ``1 - confidence_level`` when the drop is spread over the runs);
+        with too few runs it fails even when nothing changed (the message gives the runs
+        that decide, :func:`runs_needed`). ``docs/ci.md`` gives both rates against M.
+    X, y : optional
+        Checked against a :class:`Baseline`'s fingerprints: other data is refused.
+    selector : optional
+        Compared with a :class:`Baseline`'s: what changed is listed in the message
+        (``Lasso(alpha: 0.3 -> 0.25)``); refused only with ``strict=True``.
+    strict : bool, default False
+        Refuse a baseline made by another selector or other parameters.
+    confidence : float, optional
+        Deprecated name of ``confidence_level``.
     **options
         The measure's options (a Baseline's by default).
 
@@ -424,28 +586,38 @@ def assert_not_less_stable(
     Raises
     ------
     AssertionError
-        When H0 is not rejected: the message shows both estimates and the difference's
-        one-sided interval against ``-margin``.
+        When the test decides against ``current``: the message is headed by the test's
+        logic and gives the baseline's file, both estimates, the difference's one-sided
+        interval against ``-margin``, the test that ran, what changed since the baseline
+        and the command that updates it.
     BaselineMismatchError
-        A Baseline made from other data, by another selector, under another measure or
-        options, or over another number of features.
+        A Baseline made from other data, under another measure or options, or over
+        another number of features (with ``strict=True``: by another selector).
     ValueError, TypeError
         Invalid arguments.
+
+    Warns
+    -----
+    DeprecationWarning
+        When ``confidence=`` is given.
 
     See Also
     --------
     propstab.two_sample_test : The two-sample test (thesis Thm 7) whose difference and
         variance this uses.
+    runs_needed : The runs a comparison needs.
 
     Notes
     -----
     With :math:`D = \hat\Phi_{cur} - \hat\Phi_{base}` and its variance v (the sum of both
     estimates' variances, thesis Thm 7, or paired the spread of the per-run
     differences), :math:`Z = (D + \delta)/\sqrt{v}` is asymptotically N(0, 1) at the
-    boundary of H0: :math:`\Phi_{cur} - \Phi_{base} \le -\delta`; p = 1 - N(Z). Below
-    100 runs the variances are the jackknife's (the small-M study). The interval is
-    :math:`[D - z_c\sqrt v, \max]`; the test passes exactly when it lies above
-    :math:`-\delta`.
+    boundary of either H0. Below 100 runs the variances are the jackknife's (the small-M
+    study). When the runs whose stability carries the burden of proof are all identical
+    (the current runs for non-inferiority, the baseline's for the drop test), v would
+    be 0 and the normal test would decide by certainty; instead their bound is the
+    exact one of :func:`assert_stable` (identical runs) at level alpha/2, the other
+    sample's the Wald bound at alpha/2 (Bonferroni), and the test decides on those.
 
     References
     ----------
@@ -462,17 +634,21 @@ def assert_not_less_stable(
     >>> base[rng.random(base.shape) < 0.05] ^= 1         # a stable selector, 5% noise
     >>> current = base.copy()
     >>> current[rng.random(base.shape) < 0.01] ^= 1       # slightly noisier
-    >>> res = assert_not_less_stable(base, current, margin=0.05, paired=True)
+    >>> res = assert_not_less_stable(base, current, margin=0.05, paired=True,
+    ...                              test="non-inferiority")
     >>> res.passed, round(res.difference, 4), round(res.standard_error, 4)
     (True, -0.0291, 0.0072)
-    >>> assert_not_less_stable(base[:50], current[:50], margin=0.05, test="drop").passed
+    >>> assert_not_less_stable(base[:50], current[:50], margin=0.05).passed
     True
     >>> noisy = rng.random(base.shape) < 0.4               # a random selector
     >>> assert_not_less_stable(base, noisy, margin=0.05)
     Traceback (most recent call last):
     ...
-    AssertionError: current less stable than the baseline: baseline nogueira = ...
+    AssertionError: stability dropped by more than 0.05: baseline: nogueira = ...
     """
+    __tracebackhide__ = True  # pytest shows the user's assertion
+    confidence = renamed_confidence(confidence_level, confidence, "assert_not_less_stable")
+    changes, path, update = (), None, None
     if isinstance(baseline, Baseline):
         if measure is None:
             measure = baseline.measure
@@ -485,7 +661,9 @@ def assert_not_less_stable(
             measure=None if measure is None else lookup(measure, argument="measure").name,
             options=options,
             n_features=_n_features(current),
+            strict=strict,
         )
+        changes, path, update = tuple(baseline.changes(selector)), baseline.path, baseline.update
     info = lookup(measure or "nogueira", argument="measure", function="assert_not_less_stable")
     if paired is None:
         s1, s2 = _splits(baseline), _splits(current)
@@ -497,91 +675,103 @@ def assert_not_less_stable(
         "jackknife" if min(m1, m2) < SMALL_M_BELOW else "auto"
     )
     try:
-        res = two_sample_test(
-            c,
-            b,
-            paired=paired,
-            measure=info.name,
-            alternative="greater" if test == "non-inferiority" else "less",
-            method=method,
-            test="asymptotic",
-            **options,
-        )
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", ZeroVarianceWarning)
+            res = two_sample_test(
+                c,
+                b,
+                paired=paired,
+                measure=info.name,
+                alternative="greater" if test == "non-inferiority" else "less",
+                method=method,
+                test="asymptotic",
+                **options,
+            )
     except InvalidParameterError as error:
         raise error.renamed({"Z1": "current", "Z2": "baseline"}) from None
     d, v = res.difference, res.variance
-    z, p, passed = decision(d, v, margin, confidence, test)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", ZeroVarianceWarning)
-        low, high = res.confidence_interval(confidence)
     e_cur, e_base = res.estimates
-    n = max(e_cur.n_runs, e_base.n_runs)
-    m = None
-    if test == "non-inferiority":
-        m = _runs_to_decide(
-            dataclasses.replace(e_cur, variance=v, n_runs=n), d + margin, confidence
+    identical_needed = None
+    alpha = 1 - confidence
+    described = (
+        "asymptotic normal test (thesis Thm 7), "
+        + ("jackknife variances" if method == "jackknife" else "Thm 6 variances")
+        + (", paired: the same resamples" if paired else ", independent runs")
+    )
+    degenerate = e_cur if test == "non-inferiority" else e_base
+    if identical_runs(degenerate.selection, options) and info.input != "ranking":
+        z, p, (low, high) = identical_decision(e_base, e_cur, margin, alpha, test, info, options)
+        if test == "non-inferiority" and not p < alpha:
+            row = np.asarray(e_cur.selection.toarray(), dtype=bool)[0]
+            top = e_base.statistic + stats.norm.isf(alpha / 2) * math.sqrt(
+                max(e_base.variance, 0.0)
+            )
+            identical_needed = identical_runs_needed(
+                row, min(top, e_base.range[1]) - margin, alpha / 2, info.name, options
+            )
+        described = (
+            "the "
+            + ("current" if test == "non-inferiority" else "baseline's")
+            + f" {degenerate.n_runs} runs are identical (variance 0): exact "
+            f"identical-runs bound at alpha/2, the other sample's Wald bound at "
+            f"alpha/2 (Bonferroni)"
+        )
+    else:
+        z, p, _ = decision(d, v, margin, confidence, test)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", ZeroVarianceWarning)
+            low, high = res.confidence_interval(confidence)
+        if test == "non-inferiority" and bootstrapped(info, paired, options, v):
+            p, low = bootstrap_pvalue(
+                b.toarray(), c.toarray(), margin, test, confidence_level=confidence
+            )
+            described = (
+                f"studentized bootstrap of the difference (bootstrap-t: "
+                f"{BOOTSTRAP_RESAMPLES} resamples of each sample's runs, seed "
+                f"{BOOTSTRAP_SEED}, Thm 6 variances; the normal approximation "
+                f"fails when a drop is carried by a few runs)"
+            )
+    per_run = (
+        e_cur.n_runs * e_cur.variance
+        if e_cur.variance > 0
+        else (e_base.n_runs * max(e_base.variance, 0.0))
+    )
+    z_power = stats.norm.ppf(confidence) + stats.norm.ppf(0.8)
+    sd = math.sqrt(v) if v >= 0 else math.nan
+    runs_plan = None
+    if test == "non-inferiority" and margin > 0 and v > 0:
+        runs_plan = _plan_runs(
+            max(e_base.variance, 0.0),
+            e_base.n_runs,
+            per_run,
+            gap=margin,
+            power=0.8,
+            confidence_level=confidence,
+            test=test,
+            margin=margin,
         )
     out = NonInferiorityResult(
         float(z),
         float(p),
         float(d),
-        math.sqrt(v) if v >= 0 else math.nan,
+        sd,
         float(margin),
         float(confidence),
         (low, high),
         bool(paired),
         (e_base, e_cur),
-        m,
+        identical_needed if runs_plan is None else runs_plan.current_runs,
         test,
+        described,
+        changes,
+        path,
+        update,
+        runs_plan,
+        float(margin + z_power * sd),
     )
-    if passed:
+    if out.passed:
         return out
-    if test == "drop":
-        raise AssertionError("current less stable than the baseline: " + out.message())
-    raise AssertionError(
-        "current less stable than the baseline: "
-        + out.message()
-        + "; "
-        + _plan(m, n, f"the difference is not above -{number(margin)}")
-    )
-
-
-def decision(
-    difference, variance, margin: float, confidence: float = 0.95, test: str = "non-inferiority"
-):
-    """The decision of :func:`assert_not_less_stable` from the difference
-    D = Phi_current - Phi_baseline and its variance v (arrays: one decision each).
-
-    ``test="non-inferiority"``: Z = (D + margin)/sqrt(v), p = 1 - N(Z) for H0: Phi_cur -
-    Phi_base <= -margin; passes when p < 1 - confidence. ``test="drop"``: p = N(Z) for
-    H0: Phi_cur - Phi_base >= -margin; passes unless p < 1 - confidence. A zero variance
-    gives Z = +-inf by the sign of D + margin; an undefined one fails.
-
-    Returns
-    -------
-    z, p, passed : ndarray (0-d for scalars)
-
-    Examples
-    --------
-    >>> z, p, passed = decision(0.0, 0.03 ** 2, 0.05)      # Z = 0.05 / 0.03
-    >>> round(float(z), 4), round(float(p), 4), bool(passed)
-    (1.6667, 0.0478, True)
-    >>> bool(decision(-0.2, 0.03 ** 2, 0.05, test="drop")[2])
-    False
-    """
-    d = np.asarray(difference, dtype=np.float64)
-    v = np.asarray(variance, dtype=np.float64)
-    shift = d + margin
-    with np.errstate(divide="ignore", invalid="ignore"):
-        z = np.where(
-            v > 0,
-            shift / np.sqrt(np.where(v > 0, v, 1.0)),
-            np.where(v == 0, np.sign(shift) * np.inf, np.nan),
-        )
-    p = stats.norm.sf(z) if test == "non-inferiority" else stats.norm.cdf(z)
-    rejected = p < 1 - confidence
-    passed = (rejected if test == "non-inferiority" else ~rejected) & ~np.isnan(p)
-    return z, p, passed
+    raise AssertionError(out.headline() + ": " + out.message())
 
 
 def _relation(bounds, value) -> str:

@@ -16,6 +16,7 @@ import dataclasses
 import hashlib
 import json
 import os
+import re
 from typing import Any, Mapping, Optional, Tuple
 
 import numpy as np
@@ -26,14 +27,25 @@ from .._utils.results import Result
 from .._utils.text import number, summary
 from .._data.convert_selection import as_selection
 
-__all__ = ["Baseline", "BaselineMismatchError", "fingerprint", "selector_parameters"]
+__all__ = [
+    "Baseline",
+    "BaselineMismatchError",
+    "code_digest",
+    "fingerprint",
+    "selector_changes",
+    "selector_description",
+    "selector_parameters",
+]
 
 FORMAT = 1
+#: how to make a baseline again (a failure message gives it)
+UPDATE = "pytest --propstab-update-baselines"
 
 
 class BaselineMismatchError(ValueError):
-    """A baseline compared with selections made from other data, by another selector or
-    under another measure: the message names each field that differs.
+    """A baseline compared with selections made from other data or under another measure
+    (or, with ``strict=True``, by another selector): the message names each field that
+    differs.
 
     A ``ValueError`` (the command line exits with status 2 on it).
 
@@ -54,8 +66,9 @@ class BaselineMismatchError(ValueError):
     ...     b.check_compatible(measure="nogueira")
     ... except BaselineMismatchError as error:
     ...     print(error)
-    measure: the baseline is compared under 'jaccard'; got 'nogueira' (make the baseline again,
-    e.g. pytest --propstab-update-baselines)
+    measure: the baseline is compared under 'jaccard'; got 'nogueira' (a comparison needs
+    the data and the measure the baseline was made with; if the change is intended, make the
+    baseline again: pytest --propstab-update-baselines)
     """
 
 
@@ -157,18 +170,167 @@ def selector_parameters(selector) -> Optional[str]:
     --------
     >>> def top_two(X, y):
     ...     return [0, 1]
-    >>> selector_parameters(top_two)
-    'function top_two'
+    >>> selector_parameters(top_two)[:30]
+    'function top_two (code sha256 '
+    """
+    described = selector_description(selector)
+    if described is None:
+        return None
+    if "class" in described:
+        inner = ", ".join(f"{k}={v}" for k, v in described["params"].items())
+        return f"{described['class']}({inner})"
+    if "function" in described:
+        return f"function {described['function']} (code sha256 {described['code'][:12]})"
+    return described["repr"]
+
+
+def selector_description(selector) -> Optional[dict]:
+    """What a baseline records of its selector, to list what changed since:
+    ``{"class": name, "params": {name: repr}}`` for an estimator (``get_params(deep=True)``,
+    sorted), ``{"function": qualified name, "code": sha256}`` for a function (its source,
+    or its bytecode and constants when the source is not available: an edit of the body
+    changes it), ``{"repr": ...}`` otherwise; None for None.
+
+    Parameters
+    ----------
+    selector : estimator, callable or None
+
+    Returns
+    -------
+    dict or None
+
+    Raises
+    ------
+    None
+        Anything is described (by its ``repr`` at worst).
+
+    See Also
+    --------
+    Baseline.changes : Lists what changed between two descriptions.
+
+    References
+    ----------
+    Pedregosa, F. et al. (2011). Scikit-learn: Machine learning in Python. JMLR 12,
+    2825-2830 (``get_params``); NIST FIPS 180-4 (2015), SHA-256.
+
+    Examples
+    --------
+    >>> def top(X, y):
+    ...     return [0]
+    >>> d = selector_description(top)
+    >>> d["function"], len(d["code"])
+    ('top', 64)
     """
     if selector is None:
         return None
     if hasattr(selector, "get_params"):
         params = selector.get_params(deep=True)
-        inner = ", ".join(f"{k}={_short(v)}" for k, v in sorted(params.items()))
-        return f"{type(selector).__name__}({inner})"
+        return {
+            "class": type(selector).__name__,
+            "params": {str(k): _short(v) for k, v in sorted(params.items())},
+        }
     if callable(selector):
-        return f"function {getattr(selector, '__qualname__', repr(selector))}"
-    return repr(selector)
+        return {
+            "function": getattr(selector, "__qualname__", type(selector).__name__),
+            "code": code_digest(selector),
+        }
+    return {"repr": repr(selector)}
+
+
+def code_digest(function) -> str:
+    """SHA-256 of a function's source (``inspect.getsource``), else of its bytecode,
+    constants and names (nested functions included); else of its ``repr``."""
+    import inspect
+
+    h = hashlib.sha256()
+    target = getattr(function, "func", function)  # a functools.partial
+    try:
+        h.update(inspect.getsource(target).encode())
+        return h.hexdigest()
+    except (OSError, TypeError):
+        pass
+    code = getattr(target, "__code__", None) or getattr(
+        getattr(target, "__call__", None), "__code__", None
+    )
+    if code is None:
+        h.update(repr(target).encode())
+        return h.hexdigest()
+    _update_code(h, code)
+    return h.hexdigest()
+
+
+def _update_code(h, code) -> None:
+    h.update(code.co_code)
+    h.update(repr(code.co_names).encode())
+    for const in code.co_consts:
+        if hasattr(const, "co_code"):
+            _update_code(h, const)
+        else:
+            h.update(repr(const).encode())
+
+
+def selector_changes(before: Optional[dict], now: Optional[dict]) -> list:
+    """What changed between two :func:`selector_description` s, one text per change:
+    ``"Lasso(alpha: 0.3 -> 0.25)"``, ``"Lasso -> ElasticNet"``, ``"function f: its code
+    changed"``.
+
+    Examples
+    --------
+    >>> a = {"class": "Lasso", "params": {"alpha": "0.3", "max_iter": "1000"}}
+    >>> selector_changes(a, {"class": "Lasso", "params": {"alpha": "0.25", "max_iter": "1000"}})
+    ['Lasso(alpha: 0.3 -> 0.25)']
+    """
+    if before is None or now is None or before == now:
+        return []
+    if "class" in before and "class" in now and before["class"] == now["class"]:
+        b, n = before["params"], now["params"]
+        moved = [
+            f"{k}: {b.get(k, '(none)')} -> {n.get(k, '(none)')}"
+            for k in sorted(set(b) | set(n))
+            if b.get(k) != n.get(k)
+        ]
+        return [f"{now['class']}({', '.join(moved)})"] if moved else []
+    if "function" in before and "function" in now:
+        if before["function"] != now["function"]:
+            return [f"function {before['function']} -> {now['function']}"]
+        return [
+            f"function {now['function']}: its code changed (sha256 "
+            f"{before['code'][:12]} -> {now['code'][:12]})"
+        ]
+    return [f"{_label(before)} -> {_label(now)}"]
+
+
+def _label(described: dict) -> str:
+    if "class" in described:
+        return described["class"]
+    if "function" in described:
+        return f"function {described['function']}"
+    return described.get("repr", "?")
+
+
+def _parsed_selector(text: Optional[str]) -> Optional[dict]:
+    """A description from the text of :func:`selector_parameters` (a baseline written
+    before descriptions were stored): ``Name(k=v, ...)`` split at its top-level commas."""
+    if text is None:
+        return None
+    if text.startswith("function "):
+        return {"repr": text}
+    match = re.fullmatch(r"(\w+)\((.*)\)", text, flags=re.S)
+    if not match:
+        return {"repr": text}
+    params, depth, start, body = {}, 0, 0, match.group(2)
+    for i, ch in enumerate(body + ","):
+        if ch in "([{":
+            depth += 1
+        elif ch in ")]}":
+            depth -= 1
+        elif ch == "," and depth == 0:
+            item = body[start:i].strip()
+            if "=" in item:
+                key, value = item.split("=", 1)
+                params[key] = value
+            start = i + 1
+    return {"class": match.group(1), "params": params}
 
 
 def _short(value) -> str:
@@ -251,6 +413,16 @@ class Baseline(Result):
         on the same resamples (a paired comparison).
     versions : dict, optional
         propstab, numpy and scikit-learn versions that made the baseline.
+    train_indices : tuple of ndarray or None, optional
+        Each run's training rows.
+    selector_params : dict or None, optional
+        :func:`selector_description` of the selector: what a comparison lists as changed
+        (parameter by parameter, a function by the digest of its code).
+    path : str or None, optional
+        The file it was read from or written to (not stored in it): failure messages
+        name it.
+    update : str, optional
+        How to make it again (not stored): failure messages give it.
 
     See Also
     --------
@@ -286,6 +458,9 @@ class Baseline(Result):
     splits: Optional[str] = None
     versions: Mapping[str, Any] = dataclasses.field(default_factory=_versions)
     train_indices: Optional[Tuple[np.ndarray, ...]] = None
+    selector_params: Optional[Mapping[str, Any]] = None
+    path: Optional[str] = None
+    update: str = UPDATE
 
     # ------------------------------------------------------------------ building
     @classmethod
@@ -338,6 +513,7 @@ class Baseline(Result):
             _splits_digest(train),
             _versions(),
             None if train is None else tuple(np.asarray(t) for t in train),
+            selector_description(selector),
         )
 
     # ------------------------------------------------------------------ files
@@ -360,6 +536,9 @@ class Baseline(Result):
             "seed": self.seed,
             "splits": self.splits,
             "versions": dict(self.versions),
+            "selector_params": (
+                None if self.selector_params is None else dict(self.selector_params)
+            ),
         }
         arrays = {
             "selection": np.asarray(self.selection, dtype=np.uint8),
@@ -373,6 +552,7 @@ class Baseline(Result):
             arrays["train_offsets"] = np.cumsum([0] + [len(t) for t in self.train_indices])
         with open(path, "wb") as f:
             np.savez_compressed(f, **arrays)
+        object.__setattr__(self, "path", path)
         return path
 
     @classmethod
@@ -427,14 +607,27 @@ class Baseline(Result):
             meta.get("splits"),
             meta.get("versions", {}),
             train,
+            meta.get("selector_params") or _parsed_selector(meta.get("selector")),
+            path,
         )
 
     # ------------------------------------------------------------------ comparing
     def check_compatible(
-        self, *, X=None, y=None, selector=None, measure=None, options=None, n_features=None
+        self,
+        *,
+        X=None,
+        y=None,
+        selector=None,
+        measure=None,
+        options=None,
+        n_features=None,
+        strict: bool = False,
     ) -> None:
-        """Refuse a comparison with runs made from other data, by another selector, under
-        another measure or over another number of features.
+        """Refuse a comparison that would not judge the pipeline: runs made from other data
+        (X, y fingerprints), under another measure or options, or over another number of
+        features. Another selector, other parameters or other versions are what a
+        regression test judges: they are compared (:meth:`changes` lists them), and
+        refused only with ``strict=True``.
 
         Only what is given is compared (None: not checked).
 
@@ -455,10 +648,6 @@ class Baseline(Result):
                     f"{name}: differs from the data the baseline was made from "
                     f"(fingerprint {_fp(stored)}, now {_fp(now)})"
                 )
-        if selector is not None and self.selector is not None:
-            now = selector_parameters(selector)
-            if now != self.selector:
-                diffs.append(f"selector: the baseline was made by {self.selector}, now " f"{now}")
         if measure is not None:
             name = lookup(measure, argument="measure").name
             if name != self.measure:
@@ -473,11 +662,40 @@ class Baseline(Result):
             diffs.append(
                 f"n_features: the baseline has {self.n_features} features; got " f"{n_features}"
             )
+        if strict:
+            diffs += [
+                f"selector: {c} (strict=True refuses a changed selector)"
+                for c in self.changes(selector, versions=False)
+            ]
         if diffs:
+            where = f"baseline {self.path}: " if self.path else ""
             raise BaselineMismatchError(
-                "; ".join(diffs) + " (make the baseline again, e.g. "
-                "pytest --propstab-update-baselines)"
+                where + "; ".join(diffs) + " (a comparison needs the data and the measure "
+                "the baseline was made with; if the change is intended, make the baseline "
+                f"again: {self.update})"
             )
+
+    def changes(self, selector=None, *, versions: bool = True) -> list:
+        """What changed since the baseline was made, one text per change: the selector's
+        parameters (``"Lasso(alpha: 0.3 -> 0.25)"``), a function's code, and the versions
+        of propstab, numpy and scikit-learn (``"sklearn 1.2.1 -> 1.4.0"``).
+
+        Examples
+        --------
+        >>> from sklearn.linear_model import Lasso
+        >>> b = Baseline.from_result([[1, 0], [1, 1]], selector=Lasso(alpha=0.3))
+        >>> b.changes(Lasso(alpha=0.25))
+        ['Lasso(alpha: 0.3 -> 0.25)']
+        """
+        out = selector_changes(self.selector_params, selector_description(selector))
+        if versions:
+            now = _versions()
+            out += [
+                f"{k} {self.versions.get(k)} -> {now[k]}"
+                for k in now
+                if self.versions.get(k) is not None and self.versions.get(k) != now[k]
+            ]
+        return out
 
     # ------------------------------------------------------------------ reading
     @property

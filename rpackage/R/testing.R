@@ -14,11 +14,12 @@
 #'   more stable than `at.least` passes at most at that rate. On failure the message gives
 #'   the estimate, the one-sided interval, the p-value and the number of runs that would
 #'   decide it.
-#' * `expect_not_less_stable()` compares new runs with a baseline's. `test =
-#'   "non-inferiority"` (the default) passes when H0: Phi_current <= Phi_baseline -
-#'   `margin` is rejected (a drop of `margin` or more passes at most at rate
-#'   `1 - confidence`); `test = "drop"` fails only when H0: Phi_current >= Phi_baseline -
-#'   `margin` is rejected (when nothing changed it fails at most at that rate). The
+#' * `expect_not_less_stable()` compares new runs with a baseline's. `test = "drop"`
+#'   (the default) fails only when H0: Phi_current >= Phi_baseline - `margin` is
+#'   rejected (when nothing changed it fails at most at rate `1 - confidence`);
+#'   `test = "non-inferiority"` passes when H0: Phi_current <= Phi_baseline - `margin`
+#'   is rejected (a drop of `margin` or more passes at most at that rate). Identical
+#'   runs (variance 0) never pass by certainty: an exact finite-M bound decides. The
 #'   message shows both estimates and the one-sided interval of the difference against
 #'   `-margin`. The variance of the difference is the two-sample one of thesis Thm 7,
 #'   or, with `paired = TRUE` (both ran on the same resamples, run i on resample i), the
@@ -36,7 +37,7 @@
 #' @param confidence The one-sided confidence level, in (0.5, 1).
 #' @param paired `TRUE` when the baseline and the current runs come from the same
 #'   resamples.
-#' @param test `"non-inferiority"` or `"drop"` (see Details).
+#' @param test `"drop"` (the default) or `"non-inferiority"` (see Details).
 #' @param fun,claims,lower,upper,... For `expect_measure_properties()`: as for
 #'   [audit_measure()] (`...` its other arguments); for the others, the measure's options
 #'   by propstab's (Python) names.
@@ -76,7 +77,7 @@ expect_stable <- function(features, at.least, p = NULL, measure = "nogueira",
 #' @export
 expect_not_less_stable <- function(baseline, current, margin, p = NULL,
                                    measure = "nogueira", confidence = 0.95, paired = FALSE,
-                                   test = c("non-inferiority", "drop"), ...) {
+                                   test = c("drop", "non-inferiority"), ...) {
   .need_testthat()
   checkmate::assertString(measure)
   checkmate::assertNumber(margin)

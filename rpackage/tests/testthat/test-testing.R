@@ -43,12 +43,14 @@ test_that("expect_not_less_stable: non-inferiority and drop, as computed from Th
   D <- ec$estimate - eb$estimate
   se <- sqrt(eb$variance + ec$variance)
   boundary <- -(D - qnorm(0.95) * se)
-  expect_success(expect_not_less_stable(base, cur, margin = boundary + 0.01))
-  expect_failure(expect_not_less_stable(base, cur, margin = boundary - 0.01),
-                 sprintf("difference current - baseline %.4f", D))
-  expect_failure(expect_not_less_stable(base, random_runs(120L), margin = 0.05,
-                                        test = "drop"), "lies below -margin = -0.05")
-  expect_success(expect_not_less_stable(base, base, margin = 0.05, test = "drop"))
+  expect_success(expect_not_less_stable(base, cur, margin = boundary + 0.01,
+                                        test = "non-inferiority"))
+  expect_failure(expect_not_less_stable(base, cur, margin = boundary - 0.01,
+                                        test = "non-inferiority"),
+                 sprintf("not shown non-inferior within margin .*difference current - baseline %.4f", D))
+  expect_failure(expect_not_less_stable(base, random_runs(120L), margin = 0.05),
+                 "stability dropped by more than 0.05: .*lies below -0.05")
+  expect_success(expect_not_less_stable(base, base, margin = 0.05))
 })
 
 test_that("expect_measure_properties fails with the counterexample as R code", {
@@ -77,4 +79,19 @@ test_that("bad input is an R error naming the argument", {
   expect_error(expect_stable(list(c(1, 5), c(1, 2)), at.least = 0.1, p = 4),
                "features: run 1 contains the feature index 5")
   expect_error(expect_stable(Z, at.least = 0.5, measure = "nope"), "nope")
+})
+
+test_that("identical runs do not pass by certainty (the finite-M bound, as in Python)", {
+  # stability 0.897: {1, 2, 3} with probability 0.849, else {1, 2, 4}, of 18 features;
+  # 10 runs are all identical in 19.5 % of tries, which passed at.least = 0.9 with p = 0
+  set.seed(7)
+  runs <- function(M) lapply(seq_len(M), function(i)
+    if (runif(1) < 0.849) c(1, 2, 3) else c(1, 2, 4))
+  passed <- vapply(1:150, function(i) {
+    inherits(tryCatch(expect_stable(runs(10), at.least = 0.9, p = 18),
+                      expectation_failure = function(e) e), "list")
+  }, logical(1))
+  expect_lte(mean(passed), 0.05 + 3 * sqrt(0.05 * 0.95 / 150))
+  expect_failure(expect_stable(rep(list(c(1, 2, 3)), 10), at.least = 0.9, p = 18),
+                 "all 10 runs selected the same 3 features")
 })
