@@ -91,9 +91,14 @@ _gen_docs = importlib.util.module_from_spec(_gen_docs_spec)
 _gen_docs_spec.loader.exec_module(_gen_docs)
 propstab_sphinx.write_if_changed(DOCS / "measures.md", _gen_docs.render_measures_markdown())
 propstab_sphinx.generate_api(DOCS / "api")
-# the R package's help pages, included by r.md (From R)
-propstab_sphinx.write_if_changed(DOCS / "api" / "r_functions.txt",
-                                 propstab_sphinx.r_reference_markdown(ROOT / "rpackage" / "man"))
+# the R package's reference site (pkgdown: a page per help topic with its examples run,
+# "Get started", NEWS, citation), built when rpackage/ changed and copied into the
+# output's r/ (html_extra_path below); the From R page links to it
+_r_site_spec = importlib.util.spec_from_file_location("build_r_site",
+                                                      ROOT / "scripts" / "build_r_site.py")
+build_r_site = importlib.util.module_from_spec(_r_site_spec)
+_r_site_spec.loader.exec_module(build_r_site)
+R_SITE = build_r_site.build(quiet=True)
 propstab_aliases = propstab_sphinx.public_names()[1]
 
 # -- autodoc, autosummary, numpydoc --------------------------------------------------
@@ -195,6 +200,7 @@ propstab_sphinx.forget_gallery_outputs(DOCS / "auto_gallery", sphinx_gallery_con
 html_theme = "pydata_sphinx_theme"
 html_title = f"propstab {release}"
 html_static_path = ["_static", str(_mathjax_static())]
+html_extra_path = [str(R_SITE.parent)]          # the R reference site, as r/
 html_css_files = ["propstab.css"]
 html_favicon = "_static/favicon.svg"
 html_theme_options = {

@@ -477,28 +477,6 @@ def test_shared_audit_computes_each_check_once_and_waits_for_a_claimed_one(tmp_p
     process.join(60)
 
 
-def test_r_reference_is_built_from_every_rd_page():
-    """The From R page includes the R package's help pages: each Rd page's title and each
-    function it documents."""
-    sys_path = str(DOCS / "_ext")
-    import sys
-    sys.path.insert(0, sys_path)
-    try:
-        import propstab_sphinx
-    finally:
-        sys.path.remove(sys_path)
-    text = propstab_sphinx.r_reference_markdown(ROOT / "rpackage" / "man")
-    for rd in (ROOT / "rpackage" / "man").glob("*.Rd"):
-        source = rd.read_text(encoding="utf-8")
-        if "\\docType{package}" in source:
-            continue
-        title = re.search(r"\\title\{(.*?)\}\n", source, re.S).group(1)
-        assert " ".join(title.split()).replace("\\code{", "`")[:30].split("`")[0] in text
-        for alias in re.findall(r"\\alias\{(.*?)\}", source):
-            assert alias in text, (rd.name, alias)
-    assert "```r" in text and "**Arguments**" in text
-
-
 @pytest.mark.docs
 def test_measure_pages_read_on_a_phone(site, reader):
     """At 390 px the article of a catalogue page starts within the first screen (the
