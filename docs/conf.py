@@ -34,8 +34,8 @@ import shared_audit  # noqa: E402
 
 # -- project -------------------------------------------------------------------------
 project = "propstab"
-author = "the propstab developers"
-copyright = "2024, the propstab developers"
+author = "The propstab developers"            # as CITATION.cff and R's citation()
+copyright = "2026, The propstab developers"
 release = version = propstab.__version__
 
 extensions = [
