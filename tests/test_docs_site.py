@@ -416,7 +416,10 @@ def test_install_page_names_every_extra_and_the_supported_pythons():
     floor = project["requires-python"].lstrip(">=")
     assert f"Python {floor} or newer" in page
     assert "BSD 3-Clause" in page and project["license"]["text"] == "BSD-3-Clause"
-    assert 'pip install "propstab[' in page
+    assert 'pip install ".[' in page                     # from the source: not on PyPI yet
+    for route in ("PROPSTAB_PYTHON", "options(propstab.python", "R CMD INSTALL rpackage",
+                  "python3 -m venv"):
+        assert route in page, route
 
 
 def test_citation_cff_is_valid_cff_1_2():
