@@ -53,7 +53,7 @@ DEFAULT_PAGES = ("index.html", "catalogue/nogueira.html",
                  "auto_gallery/basics/plot_selection_matrix.html",
                  "api/generated/propstab.estimate.html")
 #: The site's sections, as the navigation bar names them.
-SECTIONS = ("Getting started", "User guide", "Findings", "Measure catalogue",
+SECTIONS = ("Getting started", "User guide", "Validation", "Measure catalogue",
             "API reference", "Gallery")
 ERROR_BOXES = (".system-message, .problematic, .highlight-pytb, .sphx-glr-script-out "
                ".traceback, .MathJax_Error, merror")

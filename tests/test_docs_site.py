@@ -198,7 +198,8 @@ def test_site_has_every_section_measure_and_public_name(site):
     for page in ("index", "getting_started", "user_guide/index", "user_guide/choosing",
                  "user_guide/properties", "findings/index", "table41", "paper_values",
                  "inference", "correlated", "from_data", "stability_selection",
-                 "r_crosscheck", "catalogue/index", "api/index", "auto_gallery/index"):
+                 "r_crosscheck", "catalogue/index", "api/index", "auto_gallery/index",
+                 "about", "r/reference/index", "r/articles/propstab"):
         assert (site / f"{page}.html").is_file(), page
     for m in propstab.list_measures():
         assert (site / "catalogue" / f"{m.name}.html").is_file(), m.name
@@ -222,6 +223,7 @@ def test_tutorial_ran_with_its_output(site):
     html = (site / "auto_gallery" / "basics" / "plot_how_stable_is_my_selector.html")
     text = " ".join(re.sub(r"<[^>]+>", " ", html.read_text(encoding="utf-8")).split())
     for shown in ("Comparison of 4 selectors on the same resamples", "Pareto optimal:",
+                  "default interval: logit, jackknife variance", "logit-jackknife [",
                   "Pairwise tests of stability", "BCa [", "runs for a half-width of 0.02"):
         assert shown in text, shown
     figures = sorted((site / "_images").glob("sphx_glr_plot_how_stable_is_my_selector_[0-9]*.png"))

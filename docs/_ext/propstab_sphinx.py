@@ -362,21 +362,23 @@ def _index_page(infos, rows_by_label: dict, audit_note: str) -> str:
             continue
         out.append(heading(titles[family], "-"))
         out.append(blurbs[family] + "\n")
+        # the marks first, next to the name (visible without scrolling at any width);
+        # the formula, the widest cell, last
         out += [".. list-table::", "   :header-rows: 1", "   :class: catalogue",
-                "   :widths: 16 36 8 8 8 8 8 8", "",
-                "   * - measure", "     - formula"]
+                "   :widths: 14 6 6 6 6 6 10 46", "",
+                "   * - measure"]
         out += [f"     - {a.label}" for a in Axiom]
-        out.append("     - bounds")
+        out += ["     - range", "     - formula"]
         for m in members:
             by_axiom = {r["axiom"]: r for r in rows_by_label.get(m.name, [])}
             blocks = _math_blocks(m.function.__doc__)
             formula = (f"``{m.summary}``" if not blocks else
                        textwrap.indent(blocks[0], " " * 7).lstrip())
-            out += [f"   * - :ref:`{m.name} <measure-{m.name}>`",
-                    f"     - {formula}", ""]
+            out.append(f"   * - :ref:`{m.name} <measure-{m.name}>`")
             out += [f"     - {MARKS[by_axiom[a.name]['status']] if a.name in by_axiom else ''}"
                     for a in Axiom]
             out.append(f"     - [``{m.bounds[0]}``, ``{m.bounds[1]}``]")
+            out += [f"     - {formula}", ""]
         out.append("")
     out += [".. toctree::", "   :hidden:", "", "   /measures"]
     out += [f"   {m.name}" for m in infos]
@@ -690,14 +692,120 @@ def _measure_docstring(app, what, name, obj, options, lines):
 
 
 def _numpydoc_settings(app):
-    """numpydoc: leave every type word that is not a propstab name unlinked (there is no
-    network for intersphinx). Set once the builder exists: Sphinx checks config types
-    until the theme is loaded, and the documented ``"all"`` is not of the declared type."""
+    """numpydoc: link the type words of parameters that are propstab names, Python's
+    built-in types and the numpy/pandas types below (through the local inventories of
+    intersphinx); leave every other word unlinked. Set once the builder exists: Sphinx
+    checks config types until the theme is loaded, and the documented ``"all"`` is not of
+    the declared type."""
     from numpydoc.xref import DEFAULT_LINKS
     config = app.config
     config.numpydoc_xref_ignore = "all"
-    config.numpydoc_xref_aliases_complete = {
-        **{word: word for word in DEFAULT_LINKS}, **config.numpydoc_xref_aliases}
+    python = "python" in (config.intersphinx_mapping or {})
+    links = {word: (link if python and "numpy" not in link else word)
+             for word, link in DEFAULT_LINKS.items()}
+    links.update({"ndarray": "numpy.ndarray", "array": "numpy.ndarray",
+                  "np.ndarray": "numpy.ndarray", "RandomState": "numpy.random.RandomState",
+                  "np.random.RandomState": "numpy.random.RandomState",
+                  "Generator": "numpy.random.Generator",
+                  "numpy.random.Generator": "numpy.random.Generator",
+                  "SeedSequence": "numpy.random.SeedSequence",
+                  "DataFrame": "pandas.DataFrame", "pandas.DataFrame": "pandas.DataFrame",
+                  "Series": "pandas.Series", "pandas.Series": "pandas.Series"})
+    config.numpydoc_xref_aliases_complete = {**links, **config.numpydoc_xref_aliases}
+
+
+# ------------------------------------------------------------------ links to other projects
+
+#: The numpy names these pages use, with their pages on numpy.org (relative to
+#: https://numpy.org/doc/stable/): numpy has no Debian documentation package with an
+#: inventory, so :func:`write_numpy_inventory` writes this one for intersphinx.
+NUMPY_OBJECTS = {
+    "numpy.ndarray": ("py:class", "reference/generated/numpy.ndarray.html"),
+    "numpy.array": ("py:function", "reference/generated/numpy.array.html"),
+    "numpy.random.Generator": ("py:class", "reference/random/generator.html"),
+    "numpy.random.default_rng": ("py:function", "reference/random/generator.html"),
+    "numpy.random.RandomState": ("py:class", "reference/random/legacy.html"),
+    "numpy.random.SeedSequence": (
+        "py:class", "reference/random/bit_generators/generated/numpy.random.SeedSequence.html"),
+    "numpy.nan": ("py:data", "reference/constants.html"),
+}
+
+#: Names written in inline code on the guide pages (`GridSearchCV`), linked to the full
+#: name's page when an inventory has it (:func:`_link_external_literals`).
+EXTERNAL_NAMES = {
+    "GridSearchCV": "sklearn.model_selection.GridSearchCV",
+    "RandomizedSearchCV": "sklearn.model_selection.RandomizedSearchCV",
+    "Pipeline": "sklearn.pipeline.Pipeline",
+    "make_pipeline": "sklearn.pipeline.make_pipeline",
+    "SelectFromModel": "sklearn.feature_selection.SelectFromModel",
+    "SelectKBest": "sklearn.feature_selection.SelectKBest",
+    "RFE": "sklearn.feature_selection.RFE",
+    "LogisticRegression": "sklearn.linear_model.LogisticRegression",
+    "Lasso": "sklearn.linear_model.Lasso",
+    "LassoCV": "sklearn.linear_model.LassoCV",
+    "RandomForestClassifier": "sklearn.ensemble.RandomForestClassifier",
+    "ShuffleSplit": "sklearn.model_selection.ShuffleSplit",
+    "StratifiedShuffleSplit": "sklearn.model_selection.StratifiedShuffleSplit",
+    "RepeatedStratifiedKFold": "sklearn.model_selection.RepeatedStratifiedKFold",
+    "KFold": "sklearn.model_selection.KFold",
+    "SeedSequence": "numpy.random.SeedSequence",
+    "RandomState": "numpy.random.RandomState",
+    "DataFrame": "pandas.DataFrame",
+    "pd.DataFrame": "pandas.DataFrame",
+    "np.random.SeedSequence": "numpy.random.SeedSequence",
+    "np.random.default_rng": "numpy.random.default_rng",
+}
+_DOTTED = re.compile(r"(?:numpy|np|scipy|sklearn|pandas|pd|warnings|functools|itertools)"
+                     r"(?:\.\w+)+")
+_OBJECT_TYPES = ("py:class", "py:function", "py:method", "py:exception", "py:data",
+                 "py:attribute", "py:module")
+
+
+def write_numpy_inventory(path: pathlib.Path) -> pathlib.Path:
+    """Write :data:`NUMPY_OBJECTS` as a Sphinx inventory (version 2) at ``path``."""
+    import zlib
+    lines = "".join(f"{name} {kind} 1 {uri}#{name} -\n"
+                    for name, (kind, uri) in sorted(NUMPY_OBJECTS.items()))
+    data = (b"# Sphinx inventory version 2\n# Project: NumPy\n# Version: stable\n"
+            b"# The remainder of this file is compressed using zlib.\n"
+            + zlib.compress(lines.encode("utf-8")))
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if not path.is_file() or path.read_bytes() != data:
+        path.write_bytes(data)
+    return path
+
+
+def _link_external_literals(app, doctree):
+    """Inline code that names an object of another project's inventory (`GridSearchCV`,
+    `numpy.random.SeedSequence`, `pandas.DataFrame()`) becomes a link to its page, where
+    intersphinx has loaded that project's inventory; other code stays as it is."""
+    from docutils import nodes
+    from sphinx import addnodes
+    inventory = getattr(app.builder.env, "intersphinx_inventory", None) or {}
+    if not inventory:
+        return
+    known = {}
+    for kind in _OBJECT_TYPES:
+        for name in inventory.get(kind, {}):
+            known.setdefault(name, kind.split(":")[1])
+    names = app.config.propstab_external_names
+    for literal in list(doctree.findall(nodes.literal)):
+        if isinstance(literal.parent, (nodes.reference, addnodes.pending_xref)):
+            continue
+        text = literal.astext()
+        bare = text[:-2] if text.endswith("()") else text
+        target = names.get(bare, bare if _DOTTED.fullmatch(bare) else None)
+        if target is not None:
+            target = target.replace("np.", "numpy.", 1) if target.startswith("np.") else target
+            target = target.replace("pd.", "pandas.", 1) if target.startswith("pd.") else target
+        if target not in known:
+            continue
+        role = {"function": "func", "method": "meth", "exception": "exc",
+                "attribute": "attr"}.get(known[target], known[target])
+        xref = addnodes.pending_xref("", refdomain="py", reftype=role, reftarget=target,
+                                     refexplicit=True, refwarn=False)
+        literal.replace_self(xref)
+        xref += literal
 
 
 def _skip_generated_members(app, what, name, obj, skip, options):
@@ -783,6 +891,8 @@ def setup(app):
     namespace["WELL_KNOWN_ABBREVIATIONS"] = tuple(
         dict.fromkeys((*namespace["WELL_KNOWN_ABBREVIATIONS"], *ABBREVIATIONS)))
     app.add_config_value("propstab_aliases", {}, "env")
+    app.add_config_value("propstab_external_names", {}, "env")
+    app.connect("doctree-read", _link_external_literals)
     app.connect("build-finished", _fix_viewcode_anchors)
     app.connect("missing-reference", _resolve_alias)
     app.connect("doctree-read", _parameter_names_as_code)
