@@ -8,8 +8,12 @@ from typing import Optional, Tuple
 from ..chance import nogueira_expectation
 from .._exceptions import warn
 from .._registry import get_measure
+from .._utils.site import page_url
 from .._validation import check_row_sizes
 
+# the site's pages that the warnings send the reader to (public URLs, not repository paths)
+_SMALL_M_PAGE = page_url("inference_validation", "small-m")
+_VARYING_SIZES_PAGE = page_url("varying_sizes")
 
 THESIS = ("Nogueira, S. (2018). Quantifying the Stability of Feature Selection. PhD thesis, "
           "University of Manchester, sec. 5.2")
@@ -242,7 +246,7 @@ def varying_sizes_note(measure: str, subset_sizes, n_features: int) -> Optional[
     >>> varying_sizes_note("nogueira", [2, 2, 2, 2], 10) is None
     True
     >>> print(varying_sizes_note("nogueira", [1, 9, 2, 8], 10))
-    subset sizes vary: nogueira's expectation under chance is -0.1667, not 0; measure='conger' is corrected for chance exactly (docs/varying_sizes.md)
+    subset sizes vary: nogueira's expectation under chance is -0.1667, not 0; measure='conger' is corrected for chance exactly (https://propstab.readthedocs.io/en/latest/varying_sizes.html)
     """
     if get_measure(measure).name != "nogueira" or subset_sizes is None:
         return None
@@ -253,7 +257,7 @@ def varying_sizes_note(measure: str, subset_sizes, n_features: int) -> Optional[
     if not bias < -SIZE_BIAS_LIMIT:
         return None
     return (f"subset sizes vary: nogueira's expectation under chance is {bias:.4f}, not 0; "
-            f"measure='conger' is corrected for chance exactly (docs/varying_sizes.md)")
+            f"measure='conger' is corrected for chance exactly ({_VARYING_SIZES_PAGE})")
 
 
 #: Below this many runs the asymptotic one-sample test and the intervals miss their level
@@ -411,7 +415,7 @@ def small_sample_note(n_runs: int, *, short: bool = False, method: str = "auto",
     what = INTERVAL_LABELS[method]
     if short:
         return (f"M < {SMALL_M_BELOW}: at {where} the 95 % {what} covered "
-                f"{low:.1f}-{high:.1f} % in the small-M study (docs/inference_validation.md)")
+                f"{low:.1f}-{high:.1f} % in the small-M study ({_SMALL_M_PAGE})")
     level = (f"a two-sided 5 % test rejecting a true value {100 - high:.1f}-"
              f"{100 - low:.1f} % of the time")
     if alternative == "greater" and method in SMALL_M_GREATER:
@@ -425,7 +429,7 @@ def small_sample_note(n_runs: int, *, short: bool = False, method: str = "auto",
             f"(thesis Cor. 1) to hold their level: at {where} the validation study measured "
             f"{low:.1f}-{high:.1f} % coverage for the 95 % {what} ({level}) for nogueira, "
             f"conger and jaccard; {best}; no method reached 95 % everywhere below "
-            f"M = {SMALL_M_BELOW} (docs/inference_validation.md, 'Small M')")
+            f"M = {SMALL_M_BELOW} ({_SMALL_M_PAGE})")
 
 
 def warn_small_sample(n_runs: int, method: str = "auto",

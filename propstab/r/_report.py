@@ -11,6 +11,7 @@ from .. import __version__
 from .._registry import MeasureInfo
 from .._results import Result
 from .._text import Summary, table_lines
+from .._utils.site import page_url
 from ._evaluation import Outcome, Reference, as_json_number
 
 # ---------------------------------------------------------------------- report
@@ -218,7 +219,7 @@ class CrosscheckReport(Result):
                              + (f"; {c['error']}" if c["error"] else ""))
         lines += [f"note {n}" for n in self.notes]
         lines.append("expected differences: see propstab.r.EXPECTED_DIFFERENCES and "
-                     "docs/r_crosscheck.md")
+                     + page_url("r_crosscheck"))
         return Summary("\n".join(lines))
 
 

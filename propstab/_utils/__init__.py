@@ -1,0 +1,1 @@
+"""Shared internals of propstab (validation, results, execution, the site address)."""
