@@ -86,6 +86,20 @@ def source_hash() -> str:
     return digest.hexdigest()
 
 
+_MAIN = re.compile(r"(<main\b.*?</main>)", re.S)
+_DISPLAY = re.compile(r"\$\$(.+?)\$\$", re.S)
+_INLINE = re.compile(r"(?<!>)\\\((.+?)\\\)", re.S)
+
+
+def _math_spans(main: str) -> str:
+    """The help pages' formulas (pkgdown writes ``\\deqn`` as ``$$...$$`` and ``\\eqn``
+    as ``\\(...\\)`` in the text) in math spans, as the Sphinx site's are: MathJax
+    typesets them, and the site's audit reads them as formulas, not as prose."""
+    main = _DISPLAY.sub(lambda m: f'<span class="math display">\\[{m.group(1)}\\]</span>',
+                        main)
+    return _INLINE.sub(lambda m: f'<span class="math inline">\\({m.group(1)}\\)</span>', main)
+
+
 def _offline(site: pathlib.Path) -> None:
     """Every page without its CDN scripts and styles: the local stand-ins instead, and
     MathJax from the Sphinx site's copy where the page has formulas."""
@@ -94,6 +108,7 @@ def _offline(site: pathlib.Path) -> None:
         text = page.read_text(encoding="utf-8")
         up = "../" * (len(page.relative_to(site).parts) - 1)
         text = _REMOTE.sub("", text)
+        text = _MAIN.sub(lambda m: _math_spans(m.group(1)), text, count=1)
         local = f'<script src="{up}offline.js"></script>'
         if 'class="math' in text:
             local += (f'<script src="{up}../mathjax/MathJax.js?config=TeX-AMS_SVG">'

@@ -107,6 +107,8 @@ def rst_escape(text) -> str:
 #: A page of this site named by its source file (``docs/inference.md``) in a docstring
 #: or a registry note: on the site it becomes a link to the page.
 _DOC_PATH = re.compile(r"\bdocs/([\w/]+)\.md\b")
+# the same path as inline code (``docs/x.md``): the link replaces the code, backticks too
+_DOC_CODE = re.compile(r"``docs/([\w/]+)\.md``")
 
 
 def _doc_link(match) -> str:
@@ -146,7 +148,7 @@ def _docstring_doc_links(app, what, name, obj, options, lines):
         elif not stripped:
             in_doctest = False
         if not in_doctest and "docs/" in line:
-            lines[i] = _DOC_PATH.sub(_doc_link, line)
+            lines[i] = _DOC_PATH.sub(_doc_link, _DOC_CODE.sub(_doc_link, line))
 
 
 def heading(text: str, char: str = "=") -> str:
@@ -267,7 +269,7 @@ def _measure_page(info, rows_by_label: dict, audit_note: str) -> str:
                                        " (the expected value under selection at random)"))
     if info.scale:
         fields.append((":Scale:", rst_escape(_scale_text(info.scale))
-                       + " (thesis Table 6.1, after Fleiss' kappa)"))
+                       + " (Nogueira's thesis, Table 6.1, after Fleiss' kappa)"))
     out += [f"{k} {v}" for k, v in fields] + [""]
 
     out.append(heading("Formula", "-"))
