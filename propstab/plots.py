@@ -72,7 +72,7 @@ def plot_stability_path(selector, *, feature_names=None, log_scale=None, ax=None
 
     References
     ----------
-    Meinshausen, N., Buhlmann, P. (2010). Stability selection. JRSS B 72(4),
+    Meinshausen, N., Bühlmann, P. (2010). Stability selection. JRSS B 72(4),
     417-473 (the stability path: selection probabilities against the
     regularisation).
 
@@ -204,7 +204,7 @@ def plot_selection_frequencies(frequencies, *, feature_names=None, cutoff=None,
     ----------
     Nogueira, S. (2018). Quantifying the Stability of Feature Selection. PhD thesis,
     University of Manchester, sec. 5.2 and Thm 6 (the selection
-    frequencies p̂_f that Phi is built from). Meinshausen, N., Buhlmann, P. (2010).
+    frequencies p̂_f that Phi is built from). Meinshausen, N., Bühlmann, P. (2010).
     Stability selection. JRSS B 72(4), 417-473 (selection probabilities and their
     threshold).
 

@@ -62,6 +62,9 @@ FORMULA_PATTERNS = {
     "plain-text bar or hat": re.compile(r"\b(?:[a-zA-Z]-(?:bar|hat)|(?:phi|Phi)-?(?:bar|hat)|"
                                         r"[kpqsxKPQSX]bar|[pkPK]hat)\b"),
     "plain-text H0": re.compile(r"\|\s*H0\b"),
+    "plain-text sqrt": re.compile(r"(?<![\w.])sqrt\("),
+    "plain-text inequality": re.compile(r"[\w)]\s(?:<=|>=)\s[\w(]"),
+    "plain-text FDP": re.compile(r"\bFDP\+\("),
 }
 #: Words written for the project's developers, in prose.
 INTERNAL_PATTERNS = {
@@ -69,6 +72,7 @@ INTERNAL_PATTERNS = {
     "an issue number": re.compile(r"\bissues? \d+\b", re.I),
     "a private name": re.compile(r"\bpropstab(?:\.\w+)*\._[a-z]\w*|(?<![\w.])_registry\."),
     "a test file": re.compile(r"\btests?/test_\w*"),
+    "a name without its accent": re.compile(r"\bBuhlmann\b"),
     "a bare repository path": re.compile(
         r"(?<![\w/.:-])(?:docs|propstab|scripts|studies|tests|rpackage|benchmarks|r_compat|"
         r"examples)/[\w./-]*\w\.(?:md|py|R|Rd|txt|json|csv|rst)\b"),

@@ -387,6 +387,8 @@ def test_site_audit_finds_each_kind_of_problem(tmp_path, chromium):
         <p>The value is sum_f p_f^2 over E[Phi | H0], with qbar and \\frac{a}{b}; see
         docs/inference.md, issue 13 and tests/test_x.py; the main job runs it.</p>
         <p><code>x_1 is code, not prose</code> <span class="math">\\(p_f^2\\)</span></p>
+        <p>As the thesis says, it falls like sqrt(n) and E(V) <= PFER; see
+        <code>studies/x_study.py</code>.</p>
         <pre>from propstab._variance import degenerate</pre>
         <a href="missing.html">a</a> <a href="target.html#nowhere">b</a>
         <a href="target.html#here">c</a> <a href="https://example.org/x#y">d</a>
@@ -399,7 +401,9 @@ def test_site_audit_finds_each_kind_of_problem(tmp_path, chromium):
     assert {"plain-text sum", "plain-text power", "plain-text expectation", "plain-text H0",
             "plain-text bar or hat", "raw TeX", "a bare repository path", "an issue number",
             "a test file", "the main job", "a private import in code",
-            "wider than the window", "formulas not typeset"} <= kinds, kinds
+            "wider than the window at 1400 px", "wider than the window at 390 px",
+            "formulas not typeset", "a repository path in code", "the thesis unnamed",
+            "plain-text sqrt", "plain-text inequality"} <= kinds, kinds
     assert sum("broken link" in p for p in found["bad.html"]) == 1
     assert sum("broken anchor" in p for p in found["bad.html"]) == 1
     assert not [p for p in found["bad.html"] if "x_1" in p]          # code is not prose
@@ -480,6 +484,35 @@ def test_shared_audit_computes_each_check_once_and_waits_for_a_claimed_one(tmp_p
                                                     seed=0).to_dict()
     assert result_path.exists() and not process.is_alive()
     process.join(60)
+
+
+_NAVBAR = """
+const items = [...document.querySelectorAll(".navbar-nav .nav-item")];
+return items.map(e => [Math.round(e.getBoundingClientRect().top),
+                       Math.round(e.getBoundingClientRect().height)]);
+"""
+# per catalogue table: the right edge of its box and of the last property mark's header
+_MARKS = """
+return [...document.querySelectorAll("table.catalogue")].map(t =>
+  [Math.round(t.getBoundingClientRect().right),
+   Math.round(t.querySelectorAll("thead th")[6].getBoundingClientRect().right)]);
+"""
+
+
+@pytest.mark.docs
+def test_navbar_on_one_line_and_catalogue_marks_visible_at_1400_px(site, reader):
+    """At 1,400 px the navigation bar's sections sit on one line (each label one line
+    high), and every table of the catalogue shows its five property marks and the range
+    without scrolling sideways (the formula, last, may scroll)."""
+    base, driver = reader
+    driver.set_window_size(check_site.WIDTH, check_site.HEIGHT)
+    driver.get(base + "index.html")
+    items = driver.execute_script(_NAVBAR)
+    assert len(items) >= 8 and len({top for top, _ in items}) == 1, items
+    assert max(height for _, height in items) < 45, items
+    driver.get(base + "catalogue/index.html")
+    tables = driver.execute_script(_MARKS)
+    assert len(tables) == 3 and all(marks <= box for box, marks in tables), tables
 
 
 @pytest.mark.docs
