@@ -28,7 +28,9 @@ def _axes(ax):
     except ImportError:
         raise ImportError("plots need matplotlib; install it with "
                           "`pip install propstab[plot]`") from None
-    _, ax = plt.subplots(figsize=(7, 4.5))
+    # constrained layout: long tick labels (feature names turned by 90 degrees) and
+    # titles stay inside the figure instead of being cut at its edge
+    _, ax = plt.subplots(figsize=(7, 4.5), layout="constrained")
     return ax
 
 
