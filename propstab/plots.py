@@ -734,7 +734,7 @@ def plot_halfwidth(Z, measure: str = "nogueira", *, method: str = "auto",
     ----------
     Nogueira, S. (2018). Quantifying the Stability of Feature Selection. PhD thesis,
     University of Manchester, sec. 5.2, Thm 6 and Cor. 1 (the
-    variance and the interval, whose half-width shrinks as 1/sqrt(M)).
+    variance and the interval, whose half-width shrinks as :math:`1/\sqrt{M}`).
 
     Examples
     --------

@@ -13,7 +13,7 @@ the article's chunks in this checkout's Python (``PYTHONPATH`` is set to the che
 so the pages show their ``#>`` output. Nothing is fetched from the network: pkgdown's
 check of CRAN is off, and the scripts and fonts its pages load from CDNs are replaced by
 a small local file (the page's table of contents) and by the MathJax copy of the Sphinx
-site (``../mathjax``).
+site (``../_static/mathjax``).
 
 The Sphinx build (docs/conf.py) calls :func:`build` and copies the result into its
 output (``html_extra_path``): ``docs/_build/html/r/``. The build is skipped when the
@@ -111,7 +111,7 @@ def _offline(site: pathlib.Path) -> None:
         text = _MAIN.sub(lambda m: _math_spans(m.group(1)), text, count=1)
         local = f'<script src="{up}offline.js"></script>'
         if 'class="math' in text:
-            local += (f'<script src="{up}../mathjax/MathJax.js?config=TeX-AMS_SVG">'
+            local += (f'<script src="{up}../_static/mathjax/MathJax.js?config=TeX-AMS_SVG">'
                       "</script>")
         text = text.replace(f'<script src="{up}pkgdown.js"></script>',
                             f'{local}<script src="{up}pkgdown.js"></script>', 1)

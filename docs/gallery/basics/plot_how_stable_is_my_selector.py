@@ -102,7 +102,7 @@ ax.set_title(f"{best}: selection frequencies over {a.estimate.n_runs} runs");
 # %%
 # How many runs are enough?
 # -------------------------
-# The interval narrows like 1/sqrt(M). From the 30 runs, the variance gives the number
+# The interval narrows like :math:`1/\sqrt{M}`. From the 30 runs, the variance gives the number
 # of runs that would bring the half-width of the 95% interval down to 0.02, and the
 # plot shows the estimate and its band on the first m runs, m = 5..30, with the
 # predicted band beyond.
