@@ -297,7 +297,7 @@ KNOWN_OPEN: dict = {
         "a repository path in code", "plain-text sqrt", "plain-text bound",
         "a name without its accent", "the thesis unnamed")),
     "r/": ("the R package's help text writes some formulas as text and names a script",
-           ("plain-text", "a repository path in code")),
+           ("plain-text", "a repository path in code", "a bare repository path")),
 }
 
 
