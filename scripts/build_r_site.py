@@ -40,7 +40,7 @@ STAMP_NAME = "r-site.source-hash"                  # beside OUT, not copied into
 SITE = "r"                                         # the folder of the site in the output
 
 #: Folders of rpackage/ that are not sources of the site.
-_IGNORED = {".Rcheck", "docs", "pkgdown", ".Rproj.user"}
+_IGNORED = {".Rcheck", "docs", ".Rproj.user"}
 
 # Scripts and styles that pkgdown's pages load from CDNs (font-awesome, bootstrap-toc,
 # headroom, clipboard.js, fuse, autocomplete, mark.js, MathJax, respond), and the comment
