@@ -407,7 +407,7 @@ def test_site_audit_finds_each_kind_of_problem(tmp_path, chromium):
         <p><code>x_1 is code, not prose</code> <span class="math">\\(p_f^2\\)</span></p>
         <p>As the thesis says, it falls like sqrt(n) and E(V) &lt;= PFER; see
         <code>studies/x_study.py</code>.</p>
-        <pre>from propstab._variance import degenerate</pre>
+        <pre>from propstab.measures._variance import degenerate</pre>
         <a href="missing.html">a</a> <a href="target.html#nowhere">b</a>
         <a href="target.html#here">c</a> <a href="https://example.org/x#y">d</a>
         <div style="width: 3000px">wide</div>

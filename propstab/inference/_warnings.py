@@ -6,10 +6,10 @@ from __future__ import annotations
 
 from typing import Optional, Tuple
 from ..chance import nogueira_expectation
-from .._exceptions import warn
-from .._registry import get_measure
+from .._utils.exceptions import warn
+from ..registry._registry import get_measure
 from .._utils.site import page_url
-from .._validation import check_row_sizes
+from .._utils.checks import check_row_sizes
 
 # the site's pages that the warnings send the reader to (public URLs, not repository paths)
 _SMALL_M_PAGE = page_url("inference_validation", "small-m")
