@@ -24,7 +24,7 @@ import sys
 
 DOCS = pathlib.Path(__file__).resolve().parent
 ROOT = DOCS.parent
-sys.path.insert(0, str(ROOT))              # document this checkout, not an installed copy
+sys.path.insert(0, str(ROOT))  # document this checkout, not an installed copy
 sys.path.insert(0, str(DOCS / "_ext"))
 os.environ.setdefault("MPLBACKEND", "Agg")
 
@@ -34,7 +34,7 @@ import shared_audit  # noqa: E402
 
 # -- project -------------------------------------------------------------------------
 project = "propstab"
-author = "The propstab developers"            # as CITATION.cff and R's citation()
+author = "The propstab developers"  # as CITATION.cff and R's citation()
 copyright = "2026, The propstab developers"
 release = version = propstab.__version__
 
@@ -49,11 +49,11 @@ extensions = [
     "myst_parser",
     "sphinx_gallery.gen_gallery",
     "propstab_sphinx",
-    "fast_toctree",                        # the navigation's copies, faster (docs/_ext)
-    "fast_numpydoc",                       # numpydoc's template loaded once (docs/_ext)
-    "fast_smartquotes",                    # SmartQuotes only where it can change text
-    "fast_doctrees",                       # a read doctree handed to its writing in memory
-    "fast_gc",                             # the cyclic collector run less often
+    "fast_toctree",  # the navigation's copies, faster (docs/_ext)
+    "fast_numpydoc",  # numpydoc's template loaded once (docs/_ext)
+    "fast_smartquotes",  # SmartQuotes only where it can change text
+    "fast_doctrees",  # a read doctree handed to its writing in memory
+    "fast_gc",  # the cyclic collector run less often
 ]
 
 root_doc = "index"
@@ -66,7 +66,7 @@ default_role = "literal"
 # except the few private names that docstrings mention (listed, for the docstring pass).
 nitpicky = True
 nitpick_ignore_regex = [
-    ("py:.*", r"propstab\._.*"),            # private modules' names (not documented)
+    ("py:.*", r"propstab\._.*"),  # private modules' names (not documented)
     ("py:.*", r"(numpy|np|scipy|pandas|pd|sklearn|matplotlib|hypothesis|rpy2)(\..*)?"),
     # Private classes that public docstrings name (a link target is missing: the
     # docstring pass of issue 15 part 4 decides whether to document or rephrase them).
@@ -81,14 +81,15 @@ AUDIT_NOTE = (
     "command ``propstab audit`` with 200). A verdict is a search result: "
     "*holds* means no counterexample was found, never a proof; a refutation is a "
     "counterexample, shown in full and checked in exact arithmetic in the test suite "
-    "(:doc:`/table41`).")
-_rows = shared_audit.audit_rows(DOCS / "_build" / "cache", max_examples=AUDIT_EXAMPLES,
-                                seed=0)
+    "(:doc:`/table41`)."
+)
+_rows = shared_audit.audit_rows(DOCS / "_build" / "cache", max_examples=AUDIT_EXAMPLES, seed=0)
 propstab_sphinx.generate_catalogue(DOCS / "catalogue", _rows, AUDIT_NOTE)
 # docs/measures.md, the one-page table of the registry: generated here (not kept in git),
 # so that a new measure is one family module and its test file
-_gen_docs_spec = importlib.util.spec_from_file_location("gen_docs",
-                                                        DOCS.parent / "scripts" / "gen_docs.py")
+_gen_docs_spec = importlib.util.spec_from_file_location(
+    "gen_docs", DOCS.parent / "scripts" / "gen_docs.py"
+)
 _gen_docs = importlib.util.module_from_spec(_gen_docs_spec)
 _gen_docs_spec.loader.exec_module(_gen_docs)
 propstab_sphinx.write_if_changed(DOCS / "measures.md", _gen_docs.render_measures_markdown())
@@ -96,8 +97,9 @@ propstab_sphinx.generate_api(DOCS / "api")
 # the R package's reference site (pkgdown: a page per help topic with its examples run,
 # "Get started", NEWS, citation), built when rpackage/ changed and copied into the
 # output's r/ (html_extra_path below); the From R page links to it
-_r_site_spec = importlib.util.spec_from_file_location("build_r_site",
-                                                      ROOT / "scripts" / "build_r_site.py")
+_r_site_spec = importlib.util.spec_from_file_location(
+    "build_r_site", ROOT / "scripts" / "build_r_site.py"
+)
 build_r_site = importlib.util.module_from_spec(_r_site_spec)
 _r_site_spec.loader.exec_module(build_r_site)
 R_SITE = build_r_site.build(quiet=True)
@@ -110,23 +112,34 @@ propstab_aliases = propstab_sphinx.public_names()[1]
 # built, and the links point to the projects' public pages. A missing package leaves its
 # names unlinked (the build does not fail).
 _INVENTORIES = {
-    "python": ("https://docs.python.org/3/", "/usr/share/doc/python3/html/objects.inv",
-               "/usr/share/doc/python3.11/html/objects.inv"),
-    "scipy": ("https://docs.scipy.org/doc/scipy/",
-              "/usr/share/doc/python-scipy-doc/html/objects.inv"),
-    "sklearn": ("https://scikit-learn.org/stable/",
-                "/usr/share/doc/python-sklearn-doc/html/objects.inv"),
-    "pandas": ("https://pandas.pydata.org/docs/",
-               "/usr/share/doc/python-pandas-doc/html/objects.inv"),
-    "numpy": ("https://numpy.org/doc/stable/",
-              str(propstab_sphinx.write_numpy_inventory(DOCS / "_build" / "numpy-objects.inv"))),
+    "python": (
+        "https://docs.python.org/3/",
+        "/usr/share/doc/python3/html/objects.inv",
+        "/usr/share/doc/python3.11/html/objects.inv",
+    ),
+    "scipy": (
+        "https://docs.scipy.org/doc/scipy/",
+        "/usr/share/doc/python-scipy-doc/html/objects.inv",
+    ),
+    "sklearn": (
+        "https://scikit-learn.org/stable/",
+        "/usr/share/doc/python-sklearn-doc/html/objects.inv",
+    ),
+    "pandas": (
+        "https://pandas.pydata.org/docs/",
+        "/usr/share/doc/python-pandas-doc/html/objects.inv",
+    ),
+    "numpy": (
+        "https://numpy.org/doc/stable/",
+        str(propstab_sphinx.write_numpy_inventory(DOCS / "_build" / "numpy-objects.inv")),
+    ),
 }
 intersphinx_mapping = {}
 for _name, (_url, *_files) in _INVENTORIES.items():
     _local = next((f for f in _files if pathlib.Path(f).is_file()), None)
     if _local is not None:
         intersphinx_mapping[_name] = (_url, _local)
-intersphinx_disabled_reftypes = ["std:doc"]      # {doc} links stay within this site
+intersphinx_disabled_reftypes = ["std:doc"]  # {doc} links stay within this site
 # inline code naming an object of those inventories (`GridSearchCV`,
 # `numpy.random.SeedSequence`, `pandas.DataFrame`) links to its page: propstab_sphinx
 propstab_external_names = propstab_sphinx.EXTERNAL_NAMES
@@ -134,7 +147,7 @@ propstab_external_names = propstab_sphinx.EXTERNAL_NAMES
 # -- copy buttons: the code of an example without its prompts and output ---------------
 copybutton_prompt_text = r">>> |\.\.\. |\$ "
 copybutton_prompt_is_regexp = True
-copybutton_only_copy_prompt_lines = True          # a >>> block: its input lines only
+copybutton_only_copy_prompt_lines = True  # a >>> block: its input lines only
 copybutton_remove_prompts = True
 
 # -- autodoc, autosummary, numpydoc --------------------------------------------------
@@ -143,17 +156,27 @@ autosummary_generate = True
 autosummary_context = {"propstab_guide": propstab_sphinx.guide_pages()}
 # ... and to the notation page where their docstrings write formulas
 autosummary_context["propstab_formulas"] = propstab_sphinx.formula_pages()
-autodoc_typehints = "none"                 # the numpydoc sections carry the types
+autodoc_typehints = "none"  # the numpydoc sections carry the types
 autodoc_member_order = "bysource"
-numpydoc_show_class_members = False        # members come from the autosummary templates
+numpydoc_show_class_members = False  # members come from the autosummary templates
 numpydoc_class_members_toctree = False
 numpydoc_xref_param_type = True
 # Only the propstab names below are linked in parameter types (set to "all" by the
 # propstab_sphinx extension: other words stay plain text; no intersphinx offline).
 numpydoc_xref_aliases = {
-    name: f"propstab.{name}" for name in
-    ("Selection", "MeasureInfo", "Axiom", "Bound", "Parameter", "RReference",
-     "UndefinedMeasureWarning", "StabilityEstimate", "AuditTable", "StabilitySelection")
+    name: f"propstab.{name}"
+    for name in (
+        "Selection",
+        "MeasureInfo",
+        "Axiom",
+        "Bound",
+        "Parameter",
+        "RReference",
+        "UndefinedMeasureWarning",
+        "StabilityEstimate",
+        "AuditTable",
+        "StabilitySelection",
+    )
 }
 # numpydoc validation of every documented object (public names and their members): a
 # failed check is a warning, hence an error. The docstring pass (issue 15, part 4) has not
@@ -162,14 +185,28 @@ numpydoc_xref_aliases = {
 # SA01, SA04, SS02, SS05, SS06) are off. `scripts/check_docstrings.py --codes` counts
 # them; `scripts/check_docstrings.py` lists the names lacking a required section.
 numpydoc_validation_checks = {
-    "GL03", "GL05", "GL08", "GL09", "GL10",       # layout; GL08: no docstring at all
-    "SS01", "SS03", "SS04",                       # a summary line, ending with a period
-    "PR02", "PR03", "PR06", "PR09", "PR10",       # documented parameters exist, in order
-    "RT02", "RT04", "RT05", "YD01",
-    "SA02", "SA03",
+    "GL03",
+    "GL05",
+    "GL08",
+    "GL09",
+    "GL10",  # layout; GL08: no docstring at all
+    "SS01",
+    "SS03",
+    "SS04",  # a summary line, ending with a period
+    "PR02",
+    "PR03",
+    "PR06",
+    "PR09",
+    "PR10",  # documented parameters exist, in order
+    "RT02",
+    "RT04",
+    "RT05",
+    "YD01",
+    "SA02",
+    "SA03",
 }
 numpydoc_validation_exclude = {
-    r"\.__\w+__$",                         # special methods
+    r"\.__\w+__$",  # special methods
     # data (VARIANTS, FLEISS, ...): documented by their module, their docstring is their type's
     *(re.escape(name) + "$" for name in propstab_sphinx.data_names()),
 }
@@ -183,10 +220,19 @@ myst_heading_anchors = 4
 
 # -- math: MathJax 2 from Debian's libjs-mathjax, copied into the site -----------------
 MATHJAX_SOURCE = pathlib.Path("/usr/share/javascript/mathjax")
-MATHJAX_PARTS = ("MathJax.js", "config/TeX-AMS_SVG.js", "config/local", "extensions",
-                 "jax/input/TeX", "jax/element", "jax/output/SVG/jax.js",
-                 "jax/output/SVG/autoload", "jax/output/SVG/config.js",
-                 "jax/output/SVG/fonts/TeX", "localization/en")
+MATHJAX_PARTS = (
+    "MathJax.js",
+    "config/TeX-AMS_SVG.js",
+    "config/local",
+    "extensions",
+    "jax/input/TeX",
+    "jax/element",
+    "jax/output/SVG/jax.js",
+    "jax/output/SVG/autoload",
+    "jax/output/SVG/config.js",
+    "jax/output/SVG/fonts/TeX",
+    "localization/en",
+)
 
 
 def _mathjax_static() -> pathlib.Path:
@@ -195,8 +241,10 @@ def _mathjax_static() -> pathlib.Path:
     target = DOCS / "_build" / "mathjax-static"
     if not (target / "mathjax" / "MathJax.js").exists():
         if not (MATHJAX_SOURCE / "MathJax.js").exists():
-            raise RuntimeError("MathJax not found in /usr/share/javascript/mathjax: "
-                               "install Debian's libjs-mathjax (scripts/setup.sh)")
+            raise RuntimeError(
+                "MathJax not found in /usr/share/javascript/mathjax: "
+                "install Debian's libjs-mathjax (scripts/setup.sh)"
+            )
         for part in MATHJAX_PARTS:
             src, dst = MATHJAX_SOURCE / part, target / "mathjax" / part
             dst.parent.mkdir(parents=True, exist_ok=True)
@@ -208,8 +256,7 @@ def _mathjax_static() -> pathlib.Path:
 
 
 mathjax_path = "mathjax/MathJax.js?config=TeX-AMS_SVG"
-mathjax2_config = {"SVG": {"font": "TeX"}, "showMathMenu": False,
-                   "messageStyle": "none"}
+mathjax2_config = {"SVG": {"font": "TeX"}, "showMathMenu": False, "messageStyle": "none"}
 
 # -- gallery -------------------------------------------------------------------------
 sphinx_gallery_conf = {
@@ -222,7 +269,7 @@ sphinx_gallery_conf = {
     "remove_config_comments": True,
     "show_memory": False,
     "min_reported_time": 1,
-    "abort_on_example_error": False,       # run all, then fail the build on any failure
+    "abort_on_example_error": False,  # run all, then fail the build on any failure
     # an example's output shows what it prints, not the reprs of matplotlib calls
     "ignore_repr_types": r"matplotlib\.(text|axes|legend|lines|figure|collections|image)",
     # warnings print without the build machine's file paths
@@ -236,7 +283,7 @@ propstab_sphinx.forget_gallery_outputs(DOCS / "auto_gallery", sphinx_gallery_con
 html_theme = "pydata_sphinx_theme"
 html_title = f"propstab {release}"
 html_static_path = ["_static", str(_mathjax_static())]
-html_extra_path = [str(R_SITE.parent)]          # the R reference site, as r/
+html_extra_path = [str(R_SITE.parent)]  # the R reference site, as r/
 html_css_files = ["propstab.css"]
 html_favicon = "_static/favicon.svg"
 html_theme_options = {

@@ -35,9 +35,9 @@ import tempfile
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / "rpackage"
-OUT = ROOT / "docs" / "_build" / "r-site"          # holds r/ (html_extra_path)
-STAMP_NAME = "r-site.source-hash"                  # beside OUT, not copied into the site
-SITE = "r"                                         # the folder of the site in the output
+OUT = ROOT / "docs" / "_build" / "r-site"  # holds r/ (html_extra_path)
+STAMP_NAME = "r-site.source-hash"  # beside OUT, not copied into the site
+SITE = "r"  # the folder of the site in the output
 
 #: Folders of rpackage/ that are not sources of the site.
 _IGNORED = {".Rcheck", "docs", ".Rproj.user"}
@@ -45,9 +45,12 @@ _IGNORED = {".Rcheck", "docs", ".Rproj.user"}
 # Scripts and styles that pkgdown's pages load from CDNs (font-awesome, bootstrap-toc,
 # headroom, clipboard.js, fuse, autocomplete, mark.js, MathJax, respond), and the comment
 # for old Internet Explorers.
-_REMOTE = re.compile(r'<link[^>]*href="https?://[^"]*"[^>]*>'
-                     r'|<script[^>]*src="(?:https?|file)://[^"]*"[^>]*></script>'
-                     r'|<!--\[if lt IE 9\]>.*?<!\[endif\]-->', re.S)
+_REMOTE = re.compile(
+    r'<link[^>]*href="https?://[^"]*"[^>]*>'
+    r'|<script[^>]*src="(?:https?|file)://[^"]*"[^>]*></script>'
+    r"|<!--\[if lt IE 9\]>.*?<!\[endif\]-->",
+    re.S,
+)
 
 #: Stand-ins for the CDN scripts pkgdown.js calls: the page's table of contents built from
 #: its headings (bootstrap-toc's job), and no-ops for the navbar's hiding on scroll, the
@@ -95,8 +98,7 @@ def _math_spans(main: str) -> str:
     """The help pages' formulas (pkgdown writes ``\\deqn`` as ``$$...$$`` and ``\\eqn``
     as ``\\(...\\)`` in the text) in math spans, as the Sphinx site's are: MathJax
     typesets them, and the site's audit reads them as formulas, not as prose."""
-    main = _DISPLAY.sub(lambda m: f'<span class="math display">\\[{m.group(1)}\\]</span>',
-                        main)
+    main = _DISPLAY.sub(lambda m: f'<span class="math display">\\[{m.group(1)}\\]</span>', main)
     return _INLINE.sub(lambda m: f'<span class="math inline">\\({m.group(1)}\\)</span>', main)
 
 
@@ -111,10 +113,14 @@ def _offline(site: pathlib.Path) -> None:
         text = _MAIN.sub(lambda m: _math_spans(m.group(1)), text, count=1)
         local = f'<script src="{up}offline.js"></script>'
         if 'class="math' in text:
-            local += (f'<script src="{up}../_static/mathjax/MathJax.js?config=TeX-AMS_SVG">'
-                      "</script>")
-        text = text.replace(f'<script src="{up}pkgdown.js"></script>',
-                            f'{local}<script src="{up}pkgdown.js"></script>', 1)
+            local += (
+                f'<script src="{up}../_static/mathjax/MathJax.js?config=TeX-AMS_SVG">' "</script>"
+            )
+        text = text.replace(
+            f'<script src="{up}pkgdown.js"></script>',
+            f'{local}<script src="{up}pkgdown.js"></script>',
+            1,
+        )
         page.write_text(text, encoding="utf-8")
 
 
@@ -123,12 +129,15 @@ def problems(site: pathlib.Path) -> list:
     found = []
     for page in sorted(site.rglob("*.html")):
         text = html.unescape(re.sub(r"<[^>]+>", "", page.read_text(encoding="utf-8")))
-        for label, pattern in (("a failed example", r"#> Error\b"),
-                               ("raw Rd", r"\\(?:dontshow|method|code|link|eqn)\{"
-                                          r"|# examplesIf")):
+        for label, pattern in (
+            ("a failed example", r"#> Error\b"),
+            ("raw Rd", r"\\(?:dontshow|method|code|link|eqn)\{" r"|# examplesIf"),
+        ):
             for m in re.finditer(pattern, text):
-                found.append(f"{page.relative_to(site)}: {label}: "
-                             f"{text[max(0, m.start() - 60):m.end() + 60]!r}")
+                found.append(
+                    f"{page.relative_to(site)}: {label}: "
+                    f"{text[max(0, m.start() - 60):m.end() + 60]!r}"
+                )
     return found
 
 
@@ -142,21 +151,24 @@ def build(out: pathlib.Path = OUT, force: bool = False, quiet: bool = False) -> 
     if not force and stamp.is_file() and stamp.read_text() == current and site.is_dir():
         return site
     if shutil.which("Rscript") is None:
-        raise RuntimeError("Rscript not found: install R and r-cran-pkgdown "
-                           "(scripts/setup.sh)")
+        raise RuntimeError("Rscript not found: install R and r-cran-pkgdown " "(scripts/setup.sh)")
     out.mkdir(parents=True, exist_ok=True)
     stamp.unlink(missing_ok=True)
     with tempfile.TemporaryDirectory(prefix="r-site-") as tmp:
         target = pathlib.Path(tmp) / SITE
-        code = ("options(pkgdown.internet = FALSE); "
-                f"pkgdown::build_site({str(PACKAGE)!r}, override = list(destination = "
-                f"{str(target)!r}), install = TRUE, new_process = FALSE, preview = FALSE)")
-        env = {**os.environ,
-               "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT),
-                                                           os.environ.get("PYTHONPATH")])),
-               "MPLBACKEND": "Agg"}
-        run = subprocess.run(["Rscript", "-e", code], cwd=tmp, env=env,
-                             capture_output=True, text=True, timeout=1800)
+        code = (
+            "options(pkgdown.internet = FALSE); "
+            f"pkgdown::build_site({str(PACKAGE)!r}, override = list(destination = "
+            f"{str(target)!r}), install = TRUE, new_process = FALSE, preview = FALSE)"
+        )
+        env = {
+            **os.environ,
+            "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])),
+            "MPLBACKEND": "Agg",
+        }
+        run = subprocess.run(
+            ["Rscript", "-e", code], cwd=tmp, env=env, capture_output=True, text=True, timeout=1800
+        )
         if run.returncode != 0:
             raise RuntimeError("pkgdown failed:\n" + (run.stdout + run.stderr)[-4000:])
         _offline(target)

@@ -36,7 +36,7 @@ def test_site_cites_as_cff_does():
     page = (ROOT / "docs" / "citing.md").read_text(encoding="utf-8")
     text = " ".join(re.sub(r"^> ?", "", page, flags=re.M).split())
     author = cff["authors"][0]["name"]
-    assert (f"{author} (2026). *{cff['title']}.* Version {cff['version']}." in text)
+    assert f"{author} (2026). *{cff['title']}.* Version {cff['version']}." in text
     bibtex = re.search(r"```bibtex\n(.*?)```", page, re.S).group(1)
     entry = dict(re.findall(r"(\w+)\s*=\s*\{(.*)\},?\n", bibtex))
     assert entry["title"].replace("{propstab}", "propstab") == cff["title"]
@@ -50,15 +50,19 @@ def test_r_citation_is_the_same():
     if os.environ.get("PROPSTAB_SKIP_R") == "1":
         pytest.skip("PROPSTAB_SKIP_R=1: R not used")
     if shutil.which("Rscript") is None:
-        pytest.fail("Rscript not found: run scripts/setup.sh or set PROPSTAB_SKIP_R=1",
-                    pytrace=False)
+        pytest.fail(
+            "Rscript not found: run scripts/setup.sh or set PROPSTAB_SKIP_R=1", pytrace=False
+        )
     cff, project = _python_side()
-    code = ("x <- utils::readCitationFile(file.path('rpackage', 'inst', 'CITATION'), "
-            "meta = list(Version = read.dcf(file.path('rpackage', 'DESCRIPTION'))[, "
-            "'Version'], Encoding = 'UTF-8'))[[1]]; "
-            "cat(gsub('[{}]', '', x$title), format(x$author), x$year, x$note, sep = '\\n')")
-    run = subprocess.run(["Rscript", "-e", code], cwd=ROOT, capture_output=True, text=True,
-                         timeout=120)
+    code = (
+        "x <- utils::readCitationFile(file.path('rpackage', 'inst', 'CITATION'), "
+        "meta = list(Version = read.dcf(file.path('rpackage', 'DESCRIPTION'))[, "
+        "'Version'], Encoding = 'UTF-8'))[[1]]; "
+        "cat(gsub('[{}]', '', x$title), format(x$author), x$year, x$note, sep = '\\n')"
+    )
+    run = subprocess.run(
+        ["Rscript", "-e", code], cwd=ROOT, capture_output=True, text=True, timeout=120
+    )
     assert run.returncode == 0, run.stderr
     title, author, year, note = run.stdout.splitlines()
     assert title == cff["title"]

@@ -32,9 +32,11 @@ GENERATED = ("_build", "api", "catalogue", "auto_gallery")
 #: Pages written for contributors: their blocks are fragments of the package's source.
 FOR_CONTRIBUTORS = {"contributing.md", "README.md"}
 
-PAGES = sorted(str(p.relative_to(DOCS)) for p in DOCS.rglob("*.md")
-               if p.relative_to(DOCS).parts[0] not in GENERATED
-               and p.name not in FOR_CONTRIBUTORS)
+PAGES = sorted(
+    str(p.relative_to(DOCS))
+    for p in DOCS.rglob("*.md")
+    if p.relative_to(DOCS).parts[0] not in GENERATED and p.name not in FOR_CONTRIBUTORS
+)
 
 _FENCE = re.compile(r"^```([\w{}-]*)[^\n]*\n(.*?)^```\s*$", re.S | re.M)
 
@@ -42,13 +44,17 @@ _FENCE = re.compile(r"^```([\w{}-]*)[^\n]*\n(.*?)^```\s*$", re.S | re.M)
 def blocks(page: str):
     """The page's fenced blocks: (language, text, line number)."""
     text = (DOCS / page).read_text(encoding="utf-8")
-    return [(m.group(1), m.group(2), text.count("\n", 0, m.start()) + 1)
-            for m in _FENCE.finditer(text)]
+    return [
+        (m.group(1), m.group(2), text.count("\n", 0, m.start()) + 1) for m in _FENCE.finditer(text)
+    ]
 
 
 def python_scripts(page):
-    return [(body, line) for lang, body, line in blocks(page)
-            if lang in ("python", "py", "{code-block}") and ">>>" not in body]
+    return [
+        (body, line)
+        for lang, body, line in blocks(page)
+        if lang in ("python", "py", "{code-block}") and ">>>" not in body
+    ]
 
 
 def r_blocks(page):
@@ -69,7 +75,8 @@ def cli_lines(page):
 
 # ---------------------------------------------------------------- what the pages assume
 
-_REGRESSION = textwrap.dedent("""\
+_REGRESSION = textwrap.dedent(
+    """\
     import numpy as np
     import propstab
     from sklearn.datasets import make_regression
@@ -78,14 +85,17 @@ _REGRESSION = textwrap.dedent("""\
     X, y = make_regression(n_samples=80, n_features=12, n_informative=3, noise=5.0,
                            random_state=0)
     selector = est = Lasso(alpha=1.0)
-    """)
-_CLASSIFICATION = textwrap.dedent("""\
+    """
+)
+_CLASSIFICATION = textwrap.dedent(
+    """\
     import numpy as np
     import propstab
     from sklearn.datasets import make_classification
     X, y = make_classification(n_samples=120, n_features=15, n_informative=4,
                                random_state=0)
-    """)
+    """
+)
 #: page -> code defining the names its scripts take from the prose around them.
 SETUP = {
     "from_data.md": _REGRESSION,
@@ -95,27 +105,39 @@ SETUP = {
 #: page -> (text, replacement) applied to its scripts in this test: the same calls on less
 #: (fewer runs, a one-process local cluster instead of a remote scheduler, one measure).
 SMALLER = {
-    "from_data.md": [("n_runs=1000", "n_runs=20"),
-                     ("LocalCluster(n_workers=2)",
-                      "LocalCluster(n_workers=1, threads_per_worker=2, processes=False)")],
+    "from_data.md": [
+        ("n_runs=1000", "n_runs=20"),
+        (
+            "LocalCluster(n_workers=2)",
+            "LocalCluster(n_workers=1, threads_per_worker=2, processes=False)",
+        ),
+    ],
     "rankings.md": [("n_runs=100", "n_runs=10")],
-    "scaling.md": [('Client("tcp://scheduler:8786")',
-                    "Client(LocalCluster(n_workers=1, threads_per_worker=2, processes=False))"),
-                   ("from dask.distributed import Client",
-                    "from dask.distributed import Client, LocalCluster"),
-                   ("n_runs=1000", "n_runs=10"),
-                   ("propstab.audit(backend=client)",
-                    'propstab.audit("jaccard", backend=client, max_examples=3)')],
+    "scaling.md": [
+        (
+            'Client("tcp://scheduler:8786")',
+            "Client(LocalCluster(n_workers=1, threads_per_worker=2, processes=False))",
+        ),
+        (
+            "from dask.distributed import Client",
+            "from dask.distributed import Client, LocalCluster",
+        ),
+        ("n_runs=1000", "n_runs=10"),
+        (
+            "propstab.audit(backend=client)",
+            'propstab.audit("jaccard", backend=client, max_examples=3)',
+        ),
+    ],
 }
 #: (page, first line of the block) -> why it does not run as a test.
 NOT_RUNNABLE = {
     ("install.md", 68): "names a virtual environment of the reader's machine "
-                        "(the Get started article of the R site runs the same calls)",
+    "(the Get started article of the R site runs the same calls)",
 }
 #: Pages whose blocks do not run yet, with the reason (expected failures).
 KNOWN_OPEN = {
     "ci.md": "the CI page is being rewritten (its project does not run under plain pytest, "
-             "its R snippet uses names it does not define, its baseline file is not made)",
+    "its R snippet uses names it does not define, its baseline file is not made)",
 }
 
 #: Options that make a command of the pages cheap: (command, option, value).
@@ -124,14 +146,15 @@ CLI_ONE_MEASURE = {"audit": "jaccard", "crosscheck": "nogueira"}
 
 
 def _env():
-    return {**os.environ, "MPLBACKEND": "Agg",
-            "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT),
-                                                        os.environ.get("PYTHONPATH")]))}
+    return {
+        **os.environ,
+        "MPLBACKEND": "Agg",
+        "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])),
+    }
 
 
 def _mark(page):
-    return [pytest.mark.xfail(reason=KNOWN_OPEN[page], strict=False)] if page in KNOWN_OPEN \
-        else []
+    return [pytest.mark.xfail(reason=KNOWN_OPEN[page], strict=False)] if page in KNOWN_OPEN else []
 
 
 def _params(kind):
@@ -145,8 +168,10 @@ def _params(kind):
 
 # ---------------------------------------------------------------- the tests
 
+
 def test_every_page_with_doctests_is_doctested():
-    import test_docs_site                                       # tests/ is on sys.path
+    import test_docs_site  # tests/ is on sys.path
+
     doctested = {p.name for p in test_docs_site.WITH_EXAMPLES}
     for page in PAGES:
         if any(">>>" in body for lang, body, _ in blocks(page) if lang == "python"):
@@ -172,8 +197,14 @@ def test_python_scripts_run(page, tmp_path):
         code.append(f"# --- {page}, line {line}\n{body}")
     script = tmp_path / "page.py"
     script.write_text("\n".join(code), encoding="utf-8")
-    run = subprocess.run([sys.executable, str(script)], cwd=tmp_path, env=_env(),
-                         capture_output=True, text=True, timeout=600)
+    run = subprocess.run(
+        [sys.executable, str(script)],
+        cwd=tmp_path,
+        env=_env(),
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert run.returncode == 0, f"{page}:\n{run.stderr[-3000:]}"
 
 
@@ -185,8 +216,10 @@ def _cli_files(folder: pathlib.Path):
     Z[:, :3] = True
     np.savetxt(folder / "runs.csv", Z.astype(int), fmt="%d", delimiter=",")
     (folder / "runs.json").write_text(
-        "[" + ", ".join("[" + ", ".join(str(j + 1) for j in np.flatnonzero(row)) + "]"
-                        for row in Z) + "]")
+        "["
+        + ", ".join("[" + ", ".join(str(j + 1) for j in np.flatnonzero(row)) + "]" for row in Z)
+        + "]"
+    )
     S = np.eye(30)
     S[0, 1] = S[1, 0] = 0.9
     np.savetxt(folder / "similarity.csv", S, delimiter=",")
@@ -212,8 +245,14 @@ def test_command_lines_run(page, tmp_path):
     if any("--scheduler" in command for command, _ in commands):
         # a scheduler of this test's own (workers as threads) instead of the page's address
         from dask.distributed import LocalCluster
-        cluster = LocalCluster(n_workers=1, threads_per_worker=2, processes=False,
-                               protocol="tcp", dashboard_address=None)
+
+        cluster = LocalCluster(
+            n_workers=1,
+            threads_per_worker=2,
+            processes=False,
+            protocol="tcp",
+            dashboard_address=None,
+        )
     try:
         _run_commands(page, commands, tmp_path, cluster)
     finally:
@@ -226,10 +265,18 @@ def _run_commands(page, commands, tmp_path, cluster):
         args = _smaller(shlex.split(command)[1:])
         if "--scheduler" in args:
             args[args.index("--scheduler") + 1] = cluster.scheduler_address
-        run = subprocess.run([sys.executable, "-m", "propstab", *args], cwd=tmp_path,
-                             env=_env(), capture_output=True, text=True, timeout=600)
-        assert run.returncode == 0, (f"{page}, line {line}: {command} -> "
-                                     f"{run.returncode}\n{(run.stdout + run.stderr)[-2000:]}")
+        run = subprocess.run(
+            [sys.executable, "-m", "propstab", *args],
+            cwd=tmp_path,
+            env=_env(),
+            capture_output=True,
+            text=True,
+            timeout=600,
+        )
+        assert run.returncode == 0, (
+            f"{page}, line {line}: {command} -> "
+            f"{run.returncode}\n{(run.stdout + run.stderr)[-2000:]}"
+        )
 
 
 @pytest.mark.parametrize("page", _params("r"))
@@ -237,11 +284,18 @@ def test_r_blocks_run(page, tmp_path):
     if os.environ.get("PROPSTAB_SKIP_R") == "1":
         pytest.skip("PROPSTAB_SKIP_R=1: R not used")
     if shutil.which("Rscript") is None:
-        pytest.fail("Rscript not found: run scripts/setup.sh or set PROPSTAB_SKIP_R=1",
-                    pytrace=False)
+        pytest.fail(
+            "Rscript not found: run scripts/setup.sh or set PROPSTAB_SKIP_R=1", pytrace=False
+        )
     code = [body for body, line in r_blocks(page) if (page, line) not in NOT_RUNNABLE]
     script = tmp_path / "page.R"
     script.write_text("\n".join(code), encoding="utf-8")
-    run = subprocess.run(["Rscript", str(script)], cwd=tmp_path, env=_env(),
-                         capture_output=True, text=True, timeout=600)
+    run = subprocess.run(
+        ["Rscript", str(script)],
+        cwd=tmp_path,
+        env=_env(),
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert run.returncode == 0, f"{page}:\n{run.stderr[-3000:]}"

@@ -27,8 +27,9 @@ def site():
     if os.environ.get("PROPSTAB_SKIP_R") == "1":
         pytest.skip("PROPSTAB_SKIP_R=1: R not used")
     if shutil.which("Rscript") is None:
-        pytest.fail("Rscript not found: run scripts/setup.sh or set PROPSTAB_SKIP_R=1",
-                    pytrace=False)
+        pytest.fail(
+            "Rscript not found: run scripts/setup.sh or set PROPSTAB_SKIP_R=1", pytrace=False
+        )
     return build_r_site.build(quiet=True)
 
 
@@ -39,8 +40,10 @@ def _text(path: pathlib.Path) -> str:
 
 def _topics():
     """Rd file name -> whether it has examples."""
-    return {rd.stem: "\\examples{" in rd.read_text(encoding="utf-8")
-            for rd in sorted((RPACKAGE / "man").glob("*.Rd"))}
+    return {
+        rd.stem: "\\examples{" in rd.read_text(encoding="utf-8")
+        for rd in sorted((RPACKAGE / "man").glob("*.Rd"))
+    }
 
 
 def test_every_help_topic_is_a_page_with_its_examples_run(site):
@@ -52,13 +55,13 @@ def test_every_help_topic_is_a_page_with_its_examples_run(site):
         if not has_examples:
             continue
         source = page.read_text(encoding="utf-8")
-        examples = source[source.index('id="ref-examples"'):]
+        examples = source[source.index('id="ref-examples"') :]
         assert "#&gt;" in examples or "<img" in examples, f"{name}: no output"
-    assert build_r_site.problems(site) == []            # no failed example, no raw Rd
+    assert build_r_site.problems(site) == []  # no failed example, no raw Rd
     nogueira = (site / "reference" / "stabilityNogueira.html").read_text(encoding="utf-8")
-    main = nogueira[nogueira.index("<main"):nogueira.index("</main>")]
+    main = nogueira[nogueira.index("<main") : nogueira.index("</main>")]
     assert '<span class="math display">\\[\\hat\\Phi(Z)' in main and "$$" not in main
-    assert "../../_static/mathjax/MathJax.js" in nogueira    # the Sphinx site's copy
+    assert "../../_static/mathjax/MathJax.js" in nogueira  # the Sphinx site's copy
     shown = _text(site / "reference" / "stability_estimate.html")
     assert re.search(r"95% confidence interval: \[-?0\.\d+, 0\.\d+\] \(logit", shown)
 
@@ -69,7 +72,7 @@ def test_reference_index_is_grouped_and_lists_every_topic(site):
     assert "Stability measures corrected for chance" in titles and len(titles) >= 6
     index = _text(site / "reference" / "index.html")
     positions = [index.index(title) for title in titles]
-    assert positions == sorted(positions)               # in the configured order
+    assert positions == sorted(positions)  # in the configured order
     source = (site / "reference" / "index.html").read_text(encoding="utf-8")
     for name in _topics():
         assert f'href="{name}.html"' in source, name
@@ -77,7 +80,7 @@ def test_reference_index_is_grouped_and_lists_every_topic(site):
 
 def test_get_started_news_and_citation(site):
     article = site / "articles" / "propstab.html"
-    assert article.read_text(encoding="utf-8").count("#&gt;") >= 20     # its chunks ran
+    assert article.read_text(encoding="utf-8").count("#&gt;") >= 20  # its chunks ran
     assert "Paired test of equal feature-selection stability" in _text(article)
     news = _text(site / "news" / "index.html")
     assert "propstab 0.1.0" in news
@@ -91,8 +94,7 @@ def test_get_started_news_and_citation(site):
 def test_pages_load_nothing_from_the_network(site):
     for page in site.rglob("*.html"):
         source = page.read_text(encoding="utf-8")
-        remote = re.findall(r'<(?:script|link)[^>]*(?:src|href)="(?:https?|file):[^"]*"',
-                            source)
+        remote = re.findall(r'<(?:script|link)[^>]*(?:src|href)="(?:https?|file):[^"]*"', source)
         assert not remote, (page.relative_to(site), remote[:2])
     assert (site / "offline.js").is_file()
 
@@ -101,7 +103,8 @@ def test_problems_finds_a_failed_example_and_raw_rd(tmp_path):
     (tmp_path / "bad.html").write_text(
         '<pre><span class="r-pr">#&gt;</span> <span class="error">Error in f()</span></pre>'
         "<p>\\dontshow{if (TRUE) # examplesIf}</p>"
-        "<pre>\\method{confint}{propstab_estimate}(x)</pre>")
+        "<pre>\\method{confint}{propstab_estimate}(x)</pre>"
+    )
     (tmp_path / "good.html").write_text("<pre>#&gt; [1] 0.5</pre>")
     found = build_r_site.problems(tmp_path)
     assert len([p for p in found if "a failed example" in p]) == 1

@@ -63,8 +63,11 @@ MEANINGS = {
     "unrefuted": "not claimed; the audit found no counterexample either",
     "skipped": "not audited (the check does not apply)",
 }
-LEGEND = ("Marks: " + "; ".join(f"{MARKS[k]} {MEANINGS[k]}" for k in MARKS)
-          + ". The symbols are defined in the :doc:`/notation`.")
+LEGEND = (
+    "Marks: "
+    + "; ".join(f"{MARKS[k]} {MEANINGS[k]}" for k in MARKS)
+    + ". The symbols are defined in the :doc:`/notation`."
+)
 
 
 def _scale_text(scale) -> str:
@@ -83,6 +86,7 @@ def _scale_text(scale) -> str:
 
 
 # ------------------------------------------------------------------ small helpers
+
 
 def write_if_changed(path: pathlib.Path, text: str) -> None:
     """Write ``text`` unless the file already holds it (Sphinx re-reads changed files)."""
@@ -127,10 +131,12 @@ def rst_text(text) -> str:
     text = " ".join(str(text).split())
     out, last = [], 0
     pattern = re.compile(f"{_DOC_PATH.pattern}|{_MATH_ROLE.pattern}")
+
     def escape(part):
         return re.sub(r"([\\*`|_<>\[\]])", r"\\\1", part)
+
     for m in pattern.finditer(text):
-        out.append(escape(text[last:m.start()]))
+        out.append(escape(text[last : m.start()]))
         out.append(m.group(0) if m.group(0).startswith(":math:") else _doc_link(m))
         last = m.end()
     out.append(escape(text[last:]))
@@ -157,6 +163,7 @@ def heading(text: str, char: str = "=") -> str:
 
 # ------------------------------------------------------------------ the measure catalogue
 
+
 def _math_blocks(doc: str) -> list:
     """The ``.. math::`` directives of a docstring, with their indented bodies."""
     lines = inspect.cleandoc(doc or "").splitlines()
@@ -166,8 +173,9 @@ def _math_blocks(doc: str) -> list:
             indent = len(lines[i]) - len(lines[i].lstrip())
             block = [lines[i][indent:]]
             i += 1
-            while i < len(lines) and (not lines[i].strip() or
-                                      len(lines[i]) - len(lines[i].lstrip()) > indent):
+            while i < len(lines) and (
+                not lines[i].strip() or len(lines[i]) - len(lines[i].lstrip()) > indent
+            ):
                 block.append(lines[i][indent:] if lines[i].strip() else "")
                 i += 1
             while block and not block[-1].strip():
@@ -192,8 +200,9 @@ _REASON_MATH = {"E[value | H0]": r":math:`E[\text{value} \mid H_0]`"}
 def _reason(text: str) -> str:
     text = " ".join(str(text).split())
     parts = re.split("(" + "|".join(map(re.escape, _REASON_MATH)) + ")", text)
-    return "".join(_REASON_MATH.get(part) or re.sub(r"([\\*`|_<>\[\]])", r"\\\1", part)
-                   for part in parts)
+    return "".join(
+        _REASON_MATH.get(part) or re.sub(r"([\\*`|_<>\[\]])", r"\\\1", part) for part in parts
+    )
 
 
 def _evidence(row: dict, ranking: bool = False) -> str:
@@ -202,16 +211,16 @@ def _evidence(row: dict, ranking: bool = False) -> str:
     parts = [_reason(row["reason"])]
     ce = row.get("counterexample")
     Z = "R" if ranking else "Z"
-    if isinstance(ce, list) and ce and isinstance(ce[0][0], list):          # a pair
-        parts.append(f"``{Z}1 = {_matrix(ce[0], ranking)}``, "
-                     f"``{Z}2 = {_matrix(ce[1], ranking)}``")
+    if isinstance(ce, list) and ce and isinstance(ce[0][0], list):  # a pair
+        parts.append(
+            f"``{Z}1 = {_matrix(ce[0], ranking)}``, " f"``{Z}2 = {_matrix(ce[1], ranking)}``"
+        )
     elif isinstance(ce, list) and ce:
         parts.append(f"``{Z} = {_matrix(ce, ranking)}``")
     context = row.get("context") or {}
     if context.get("similarity") is not None:
         C = context["similarity"]
-        parts.append("with ``C = [" + "; ".join(" ".join(f"{x:g}" for x in r) for r in C)
-                     + "]``")
+        parts.append("with ``C = [" + "; ".join(" ".join(f"{x:g}" for x in r) for r in C) + "]``")
     if context.get("importance_weights") is not None:
         parts.append("with importance weights")
     return " ".join(parts)
@@ -223,53 +232,99 @@ def _capital(text: str) -> str:
 
 def _verdict_table(rows: list, axioms, ranking: bool = False) -> str:
     by_axiom = {r["axiom"]: r for r in rows}
-    lines = [".. list-table::", "   :header-rows: 1", "   :widths: 16 6 78",
-             "   :class: verdicts", "",
-             "   * - property", "     - mark", "     - the audit's evidence"]
+    lines = [
+        ".. list-table::",
+        "   :header-rows: 1",
+        "   :widths: 16 6 78",
+        "   :class: verdicts",
+        "",
+        "   * - property",
+        "     - mark",
+        "     - the audit's evidence",
+    ]
     for a in axioms:
         r = by_axiom.get(a.name)
         mark = MARKS[r["status"]] if r else MARKS["skipped"]
         meaning = MEANINGS[r["status"]] if r else MEANINGS["skipped"]
-        lines += [f"   * - :ref:`{a.label} <axiom-{a.name.lower()}>`",
-                  f"     - {mark}",
-                  f"     - {meaning[0].upper() + meaning[1:]}. {_capital(_evidence(r, ranking)) if r else ''}"]
+        lines += [
+            f"   * - :ref:`{a.label} <axiom-{a.name.lower()}>`",
+            f"     - {mark}",
+            f"     - {meaning[0].upper() + meaning[1:]}. {_capital(_evidence(r, ranking)) if r else ''}",
+        ]
     return "\n".join(lines) + "\n"
 
 
 def _measure_page(info, rows_by_label: dict, audit_note: str) -> str:
     from propstab import Axiom
     from propstab.auditing import VARIANTS
+
     name = info.name
     out = [f".. _measure-{name}:\n", heading(f"{name}"), ""]
     first = " ".join((inspect.getdoc(info.function) or info.summary).split("\n\n")[0].split())
-    out.append(f"*{info.family} family* — {first} The symbols are defined in "
-               "the :doc:`/notation`.\n")
+    out.append(
+        f"*{info.family} family* — {first} The symbols are defined in " "the :doc:`/notation`.\n"
+    )
     ranking = info.input == "ranking"
     Z = "R" if ranking else "Z"
-    fields = [(":Call:", f"``propstab.stability({Z}, measure=\"{name}\")`` or "
-                         f":func:`propstab.measures.{name}`")]
+    fields = [
+        (
+            ":Call:",
+            f'``propstab.stability({Z}, measure="{name}")`` or '
+            f":func:`propstab.measures.{name}`",
+        )
+    ]
     if ranking:
-        fields.append((":Input:", "a rank matrix R (runs x features, rank 1 the most "
-                                  "important; :func:`propstab.as_rankings`), audited "
-                                  "against the axioms stated for rankings "
-                                  "(:doc:`/rankings`)"))
+        fields.append(
+            (
+                ":Input:",
+                "a rank matrix R (runs x features, rank 1 the most "
+                "important; :func:`propstab.as_rankings`), audited "
+                "against the axioms stated for rankings "
+                "(:doc:`/rankings`)",
+            )
+        )
     if info.aliases:
         fields.append((":Aliases:", ", ".join(f"``{a}``" for a in info.aliases)))
     lo, hi = info.bounds
-    fields.append((":Bounds:", f"[``{lo}``, ``{hi}``]"
-                   + ("" if lo is not None and hi is not None and lo.is_constant and
-                      hi.is_constant else " (functions of M, d and the sizes k)")))
-    fields.append((":Stable when:", "higher values" if info.orientation == "higher"
-                   else "lower values"))
-    fields.append((":Domain:", f"every {Z}" if info.domain == "any" else
-                   "a constant subset size only (elsewhere NaN with "
-                   ":class:`~propstab.UndefinedMeasureWarning`)"))
+    fields.append(
+        (
+            ":Bounds:",
+            f"[``{lo}``, ``{hi}``]"
+            + (
+                ""
+                if lo is not None and hi is not None and lo.is_constant and hi.is_constant
+                else " (functions of M, d and the sizes k)"
+            ),
+        )
+    )
+    fields.append(
+        (":Stable when:", "higher values" if info.orientation == "higher" else "lower values")
+    )
+    fields.append(
+        (
+            ":Domain:",
+            f"every {Z}"
+            if info.domain == "any"
+            else "a constant subset size only (elsewhere NaN with "
+            ":class:`~propstab.UndefinedMeasureWarning`)",
+        )
+    )
     if info.null_value is not None:
-        fields.append((":Null value:", rf":math:`E[\,\cdot \mid H_0] = {info.null_value:g}`"
-                                       " (the expected value under selection at random)"))
+        fields.append(
+            (
+                ":Null value:",
+                rf":math:`E[\,\cdot \mid H_0] = {info.null_value:g}`"
+                " (the expected value under selection at random)",
+            )
+        )
     if info.scale:
-        fields.append((":Scale:", rst_escape(_scale_text(info.scale))
-                       + " (Nogueira's thesis, Table 6.1, after Fleiss' kappa)"))
+        fields.append(
+            (
+                ":Scale:",
+                rst_escape(_scale_text(info.scale))
+                + " (Nogueira's thesis, Table 6.1, after Fleiss' kappa)",
+            )
+        )
     out += [f"{k} {v}" for k, v in fields] + [""]
 
     out.append(heading("Formula", "-"))
@@ -284,8 +339,10 @@ def _measure_page(info, rows_by_label: dict, audit_note: str) -> str:
         out.append(heading("Options", "-"))
         for p in info.parameters:
             extra = f" One of {', '.join(f'``{c!r}``' for c in p.choices)}." if p.choices else ""
-            out.append(f"``{p.name}`` (default ``{p.default!r}``)\n"
-                       f"   {rst_text(p.description)}{extra}\n")
+            out.append(
+                f"``{p.name}`` (default ``{p.default!r}``)\n"
+                f"   {rst_text(p.description)}{extra}\n"
+            )
 
     out.append(heading("Properties: declared and audited", "-"))
     out.append(audit_note + "\n")
@@ -301,32 +358,39 @@ def _measure_page(info, rows_by_label: dict, audit_note: str) -> str:
         out.append(".. note::\n\n   " + rst_text(info.notes) + "\n")
 
     out.append(heading("Confidence interval", "-"))
-    out.append(f"``propstab.estimate({Z}, measure=\"{name}\")`` gives the value with its "
-               "variance (its ``method`` says which: analytic where a closed form is known, "
-               "else the delete-one-run jackknife or the bootstrap); its ``confidence_interval()`` is the interval (below 100 runs "
-               "the logit interval with the jackknife variance, which held its level best in "
-               "the validation study), and :func:`propstab.one_sample_test` and "
-               ":func:`propstab.two_sample_test` test it. The methods and their coverage: "
-               ":doc:`/inference`.\n")
+    out.append(
+        f'``propstab.estimate({Z}, measure="{name}")`` gives the value with its '
+        "variance (its ``method`` says which: analytic where a closed form is known, "
+        "else the delete-one-run jackknife or the bootstrap); its ``confidence_interval()`` is the interval (below 100 runs "
+        "the logit interval with the jackknife variance, which held its level best in "
+        "the validation study), and :func:`propstab.one_sample_test` and "
+        ":func:`propstab.two_sample_test` test it. The methods and their coverage: "
+        ":doc:`/inference`.\n"
+    )
 
     out.append(heading("R reference", "-"))
     ref = info.r_reference
     if ref is None:
         out.append("None: no R package computes this measure.\n")
     else:
-        text = (f"``{ref}``, compared with propstab on every CI run "
-                "(:doc:`/r_crosscheck`).")
+        text = f"``{ref}``, compared with propstab on every CI run " "(:doc:`/r_crosscheck`)."
         if ref.arguments:
-            text += " Options: " + ", ".join(f"``{k}`` → ``{v}``"
-                                             for k, v in ref.arguments.items()) + "."
+            text += (
+                " Options: "
+                + ", ".join(f"``{k}`` → ``{v}``" for k, v in ref.arguments.items())
+                + "."
+            )
         if ref.note:
             text += " " + rst_text(ref.note)
         out.append(text + "\n")
         from propstab.r import EXPECTED_DIFFERENCES
+
         diffs = [d for d in EXPECTED_DIFFERENCES if name in d.measures]
         if diffs:
-            out.append("Documented differences (propstab follows the definition; see "
-                       ":doc:`/r_crosscheck`):\n")
+            out.append(
+                "Documented differences (propstab follows the definition; see "
+                ":doc:`/r_crosscheck`):\n"
+            )
             out += [f"- ``{d.key}``: {rst_escape(d.summary)}" for d in diffs]
             out.append("")
 
@@ -338,25 +402,32 @@ def _measure_page(info, rows_by_label: dict, audit_note: str) -> str:
 
 def _index_page(infos, rows_by_label: dict, audit_note: str) -> str:
     from propstab import Axiom
+
     out = [".. _catalogue:\n", heading("Measure catalogue"), ""]
     out.append(
         "Every stability measure propstab registers, one page each, generated from the "
         "registry when this site is built. A measure *declares* which of the five "
         "properties (:ref:`properties`) it has; the axiom audit searches each claimed "
         "property for a counterexample and each disclaimed one for a refutation. The "
-        "marks below combine both; each measure's page shows the evidence.\n")
+        "marks below combine both; each measure's page shows the evidence.\n"
+    )
     out.append(LEGEND + "\n")
     out.append(audit_note + "\n")
-    out.append("The same table as one Markdown page: :doc:`/measures` (also printed by "
-               "``propstab measures``).\n")
-    titles = {"pairwise": "Pairwise measures", "frequency": "Frequency-based measures",
-              "correlated": "Measures for correlated feature spaces"}
+    out.append(
+        "The same table as one Markdown page: :doc:`/measures` (also printed by "
+        "``propstab measures``).\n"
+    )
+    titles = {
+        "pairwise": "Pairwise measures",
+        "frequency": "Frequency-based measures",
+        "correlated": "Measures for correlated feature spaces",
+    }
     blurbs = {
         "pairwise": "The mean over pairs of runs of a similarity between two feature sets.",
         "frequency": "Functions of the features' selection frequencies (or counts).",
         "correlated": "Measures that credit the selection of similar (correlated) features "
-                      "or use importances; they take a ``similarity`` matrix, a threshold "
-                      "or ``importances`` (:doc:`/correlated`).",
+        "or use importances; they take a ``similarity`` matrix, a threshold "
+        "or ``importances`` (:doc:`/correlated`).",
     }
     for family in ("pairwise", "frequency", "correlated"):
         members = [m for m in infos if m.family == family]
@@ -366,19 +437,27 @@ def _index_page(infos, rows_by_label: dict, audit_note: str) -> str:
         out.append(blurbs[family] + "\n")
         # the marks first, next to the name (visible without scrolling at any width);
         # the formula, the widest cell, last
-        out += [".. list-table::", "   :header-rows: 1", "   :class: catalogue",
-                "   :widths: 14 6 6 6 6 6 10 46", "",
-                "   * - measure"]
+        out += [
+            ".. list-table::",
+            "   :header-rows: 1",
+            "   :class: catalogue",
+            "   :widths: 14 6 6 6 6 6 10 46",
+            "",
+            "   * - measure",
+        ]
         out += [f"     - {a.label}" for a in Axiom]
         out += ["     - range", "     - formula"]
         for m in members:
             by_axiom = {r["axiom"]: r for r in rows_by_label.get(m.name, [])}
             blocks = _math_blocks(m.function.__doc__)
-            formula = (f"``{m.summary}``" if not blocks else
-                       textwrap.indent(blocks[0], " " * 7).lstrip())
+            formula = (
+                f"``{m.summary}``" if not blocks else textwrap.indent(blocks[0], " " * 7).lstrip()
+            )
             out.append(f"   * - :ref:`{m.name} <measure-{m.name}>`")
-            out += [f"     - {MARKS[by_axiom[a.name]['status']] if a.name in by_axiom else ''}"
-                    for a in Axiom]
+            out += [
+                f"     - {MARKS[by_axiom[a.name]['status']] if a.name in by_axiom else ''}"
+                for a in Axiom
+            ]
             out.append(f"     - [``{m.bounds[0]}``, ``{m.bounds[1]}``]")
             out += [f"     - {formula}", ""]
         out.append("")
@@ -392,6 +471,7 @@ def generate_catalogue(folder: pathlib.Path, rows: list, audit_note: str) -> int
     """Write ``folder/index.rst`` and one ``folder/<measure>.rst`` per registered measure;
     returns the number of measure pages."""
     import propstab
+
     infos = propstab.list_measures()
     rows_by_label: dict = {}
     for r in rows:
@@ -399,14 +479,16 @@ def generate_catalogue(folder: pathlib.Path, rows: list, audit_note: str) -> int
     written = {"index.rst"}
     write_if_changed(folder / "index.rst", _index_page(infos, rows_by_label, audit_note))
     for info in infos:
-        write_if_changed(folder / f"{info.name}.rst", _measure_page(info, rows_by_label,
-                                                                    audit_note))
+        write_if_changed(
+            folder / f"{info.name}.rst", _measure_page(info, rows_by_label, audit_note)
+        )
         written.add(f"{info.name}.rst")
     remove_stale(folder, written)
     return len(infos)
 
 
 # ------------------------------------------------------------------ the API reference
+
 
 def _is_documentable(obj) -> bool:
     return not isinstance(obj, types.ModuleType)
@@ -460,11 +542,17 @@ def _api_index() -> str:
         "``__all__`` when this site is built). A name exported at the top level "
         "(``propstab.estimate``) is documented there; the module that defines it lists "
         "it with a link. ``propstab.stability(Z, measure=...)`` is the entry point; the "
-        "measures are also plain functions of :mod:`propstab.measures`.\n")
+        "measures are also plain functions of :mod:`propstab.measures`.\n"
+    )
     for modname, entries in sections:
         out.append(heading(f"{titles[modname]}: ``{modname}``", "-"))
-        out += [f".. automodule:: {modname}", "   :no-members:", "",
-                f".. currentmodule:: {modname}", ""]
+        out += [
+            f".. automodule:: {modname}",
+            "   :no-members:",
+            "",
+            f".. currentmodule:: {modname}",
+            "",
+        ]
         own = [n for n, c in entries if c == f"{modname}.{n}"]
         elsewhere = [c for n, c in entries if c != f"{modname}.{n}"]
         if own:
@@ -501,13 +589,19 @@ GUIDE_BY_MODULE = {
     "propstab.r": ("/r_crosscheck", "Cross-checking with R"),
 }
 GUIDE_BY_NAME = {
-    "estimate": "propstab.inference", "one_sample_test": "propstab.inference",
-    "two_sample_test": "propstab.inference", "pairwise_tests": "propstab.inference",
-    "population_stability": "propstab.inference", "StabilityEstimate": "propstab.inference",
-    "resample": "propstab.resampling", "assess": "propstab.resampling",
+    "estimate": "propstab.inference",
+    "one_sample_test": "propstab.inference",
+    "two_sample_test": "propstab.inference",
+    "pairwise_tests": "propstab.inference",
+    "population_stability": "propstab.inference",
+    "StabilityEstimate": "propstab.inference",
+    "resample": "propstab.resampling",
+    "assess": "propstab.resampling",
     "compare": "propstab.resampling",
     "StabilitySelection": "propstab.stability_selection",
-    "audit": "propstab.auditing", "Axiom": "propstab.axioms", "AuditTable": "propstab.auditing",
+    "audit": "propstab.auditing",
+    "Axiom": "propstab.axioms",
+    "AuditTable": "propstab.auditing",
     "crosscheck": "propstab.r",
 }
 RANKING_PAGE = ("/rankings", "The stability of rankings and weights")
@@ -541,8 +635,11 @@ def formula_pages() -> set:
             obj = getattr(importlib.import_module(module), name)
             docs = [inspect.getdoc(obj) or ""]
             if inspect.isclass(obj):
-                docs += [inspect.getdoc(member) or "" for key, member in vars(obj).items()
-                         if not key.startswith("_")]
+                docs += [
+                    inspect.getdoc(member) or ""
+                    for key, member in vars(obj).items()
+                    if not key.startswith("_")
+                ]
             if any(":math:" in doc or ".. math::" in doc for doc in docs):
                 out.add(canonical)
     return out
@@ -554,6 +651,7 @@ def generate_api(folder: pathlib.Path) -> None:
 
 
 # ------------------------------------------------------------------ gallery
+
 
 def _format_warning(message, category, filename, lineno, line=None):
     """A warning as a reader of the gallery should see it: its class and message, without
@@ -572,10 +670,16 @@ def forget_gallery_outputs(gallery_dir, conf: dict) -> bool:
     fingerprint differs, the saved ``.md5`` files go. True when they went."""
     import hashlib
     import inspect
+
     folder = pathlib.Path(gallery_dir)
-    text = "\n".join([inspect.getsource(gallery_warnings), inspect.getsource(_format_warning),
-                      repr(conf.get("ignore_repr_types")),
-                      repr([getattr(f, "__name__", f) for f in conf.get("reset_modules", ())])])
+    text = "\n".join(
+        [
+            inspect.getsource(gallery_warnings),
+            inspect.getsource(_format_warning),
+            repr(conf.get("ignore_repr_types")),
+            repr([getattr(f, "__name__", f) for f in conf.get("reset_modules", ())]),
+        ]
+    )
     stamp = hashlib.sha256(text.encode()).hexdigest()
     saved = folder / ".output_format"
     if saved.is_file() and saved.read_text().strip() == stamp:
@@ -591,10 +695,12 @@ def gallery_warnings(gallery_conf, fname):
     """sphinx-gallery ``reset_modules`` hook: before each example, warnings print as
     ``SmallSampleWarning: message`` (no build path, no source line)."""
     import warnings
+
     warnings.formatwarning = _format_warning
 
 
 # ------------------------------------------------------------------ the extension
+
 
 def _parameter_names_as_code(app, doctree):
     """numpydoc writes the names in Parameters, Attributes, ... in bold (``**name**``):
@@ -602,6 +708,7 @@ def _parameter_names_as_code(app, doctree):
     (class ``literal``; the theme styles them as before). A name such as
     ``max_examples`` is then read as code, not as a formula in prose."""
     from docutils import nodes
+
     for field in doctree.findall(nodes.field):
         for term in field.findall(nodes.term):
             for child in term.children:
@@ -634,37 +741,46 @@ def _resolve_alias(app, env, node, contnode):
         new = node.deepcopy()
         new["reftarget"] = canonical
         new["refspecific"] = False
-        return domain.resolve_xref(env, node["refdoc"], app.builder, "obj", canonical, new,
-                                   contnode)
+        return domain.resolve_xref(
+            env, node["refdoc"], app.builder, "obj", canonical, new, contnode
+        )
 
     candidates = [f"{module}.{target}", target] if module else [target]
     for candidate in candidates:
         parts = candidate.split(".")
-        for cut in range(len(parts), 0, -1):          # longest aliased prefix first
+        for cut in range(len(parts), 0, -1):  # longest aliased prefix first
             prefix = ".".join(parts[:cut])
             if prefix in aliases:
                 return resolve(".".join([aliases[prefix], *parts[cut:]]))
-    public = {name: entry for name, entry in objects.items()
-              if not entry.aliased and name.startswith("propstab.") and "._" not in name}
+    public = {
+        name: entry
+        for name, entry in objects.items()
+        if not entry.aliased and name.startswith("propstab.") and "._" not in name
+    }
     if "." not in target:
         matches = [name for name in public if name.endswith("." + target)]
         if len(matches) == 1:
             return resolve(matches[0])
         klass = node.get("py:class")
-        if module and klass:                       # an attribute of the documenting class
+        if module and klass:  # an attribute of the documenting class
             owner = aliases.get(f"{module}.{klass}", f"{module}.{klass}")
             if owner in public and public[owner].objtype in ("class", "exception"):
                 return resolve(owner)
     else:
         owner, _, _ = target.rpartition(".")
-        for candidate in ([f"{module}.{owner}", owner] if module else [owner]):
+        for candidate in [f"{module}.{owner}", owner] if module else [owner]:
             candidate = aliases.get(candidate, candidate)
             if objects.get(candidate) is not None and objects[candidate].objtype in (
-                    "class", "exception"):
+                "class",
+                "exception",
+            ):
                 return resolve(candidate)
         if "." not in owner:
-            matches = [name for name, entry in public.items()
-                       if name.endswith("." + owner) and entry.objtype == "class"]
+            matches = [
+                name
+                for name, entry in public.items()
+                if name.endswith("." + owner) and entry.objtype == "class"
+            ]
             if len(matches) == 1:
                 return resolve(matches[0])
     return None
@@ -682,15 +798,17 @@ def _measure_docstring(app, what, name, obj, options, lines):
     info = getattr(obj, "info", None)
     if REGISTRY_TABLE not in lines or getattr(info, "function", None) is not obj:
         return
-    del lines[lines.index(REGISTRY_TABLE):]
+    del lines[lines.index(REGISTRY_TABLE) :]
     body = textwrap.dedent("\n".join(lines[1:])).splitlines()
     lines[1:] = body
     while lines and not lines[-1].strip():
         lines.pop()
     summary_end = next((i for i, line in enumerate(lines) if not line.strip()), len(lines))
     lines[summary_end:summary_end] = [
-        "", f"Declared properties, the audit's verdicts, bounds and R reference: "
-            f":ref:`measure-{info.name}` in the measure catalogue."]
+        "",
+        f"Declared properties, the audit's verdicts, bounds and R reference: "
+        f":ref:`measure-{info.name}` in the measure catalogue.",
+    ]
 
 
 def _numpydoc_settings(app):
@@ -700,19 +818,30 @@ def _numpydoc_settings(app):
     checks config types until the theme is loaded, and the documented ``"all"`` is not of
     the declared type."""
     from numpydoc.xref import DEFAULT_LINKS
+
     config = app.config
     config.numpydoc_xref_ignore = "all"
     python = "python" in (config.intersphinx_mapping or {})
-    links = {word: (link if python and "numpy" not in link else word)
-             for word, link in DEFAULT_LINKS.items()}
-    links.update({"ndarray": "numpy.ndarray", "array": "numpy.ndarray",
-                  "np.ndarray": "numpy.ndarray", "RandomState": "numpy.random.RandomState",
-                  "np.random.RandomState": "numpy.random.RandomState",
-                  "Generator": "numpy.random.Generator",
-                  "numpy.random.Generator": "numpy.random.Generator",
-                  "SeedSequence": "numpy.random.SeedSequence",
-                  "DataFrame": "pandas.DataFrame", "pandas.DataFrame": "pandas.DataFrame",
-                  "Series": "pandas.Series", "pandas.Series": "pandas.Series"})
+    links = {
+        word: (link if python and "numpy" not in link else word)
+        for word, link in DEFAULT_LINKS.items()
+    }
+    links.update(
+        {
+            "ndarray": "numpy.ndarray",
+            "array": "numpy.ndarray",
+            "np.ndarray": "numpy.ndarray",
+            "RandomState": "numpy.random.RandomState",
+            "np.random.RandomState": "numpy.random.RandomState",
+            "Generator": "numpy.random.Generator",
+            "numpy.random.Generator": "numpy.random.Generator",
+            "SeedSequence": "numpy.random.SeedSequence",
+            "DataFrame": "pandas.DataFrame",
+            "pandas.DataFrame": "pandas.DataFrame",
+            "Series": "pandas.Series",
+            "pandas.Series": "pandas.Series",
+        }
+    )
     config.numpydoc_xref_aliases_complete = {**links, **config.numpydoc_xref_aliases}
 
 
@@ -728,7 +857,9 @@ NUMPY_OBJECTS = {
     "numpy.random.default_rng": ("py:function", "reference/random/generator.html"),
     "numpy.random.RandomState": ("py:class", "reference/random/legacy.html"),
     "numpy.random.SeedSequence": (
-        "py:class", "reference/random/bit_generators/generated/numpy.random.SeedSequence.html"),
+        "py:class",
+        "reference/random/bit_generators/generated/numpy.random.SeedSequence.html",
+    ),
     "numpy.nan": ("py:data", "reference/constants.html"),
 }
 
@@ -757,20 +888,32 @@ EXTERNAL_NAMES = {
     "np.random.SeedSequence": "numpy.random.SeedSequence",
     "np.random.default_rng": "numpy.random.default_rng",
 }
-_DOTTED = re.compile(r"(?:numpy|np|scipy|sklearn|pandas|pd|warnings|functools|itertools)"
-                     r"(?:\.\w+)+")
-_OBJECT_TYPES = ("py:class", "py:function", "py:method", "py:exception", "py:data",
-                 "py:attribute", "py:module")
+_DOTTED = re.compile(
+    r"(?:numpy|np|scipy|sklearn|pandas|pd|warnings|functools|itertools)" r"(?:\.\w+)+"
+)
+_OBJECT_TYPES = (
+    "py:class",
+    "py:function",
+    "py:method",
+    "py:exception",
+    "py:data",
+    "py:attribute",
+    "py:module",
+)
 
 
 def write_numpy_inventory(path: pathlib.Path) -> pathlib.Path:
     """Write :data:`NUMPY_OBJECTS` as a Sphinx inventory (version 2) at ``path``."""
     import zlib
-    lines = "".join(f"{name} {kind} 1 {uri}#{name} -\n"
-                    for name, (kind, uri) in sorted(NUMPY_OBJECTS.items()))
-    data = (b"# Sphinx inventory version 2\n# Project: NumPy\n# Version: stable\n"
-            b"# The remainder of this file is compressed using zlib.\n"
-            + zlib.compress(lines.encode("utf-8")))
+
+    lines = "".join(
+        f"{name} {kind} 1 {uri}#{name} -\n" for name, (kind, uri) in sorted(NUMPY_OBJECTS.items())
+    )
+    data = (
+        b"# Sphinx inventory version 2\n# Project: NumPy\n# Version: stable\n"
+        b"# The remainder of this file is compressed using zlib.\n"
+        + zlib.compress(lines.encode("utf-8"))
+    )
     path.parent.mkdir(parents=True, exist_ok=True)
     if not path.is_file() or path.read_bytes() != data:
         path.write_bytes(data)
@@ -783,6 +926,7 @@ def _link_external_literals(app, doctree):
     intersphinx has loaded that project's inventory; other code stays as it is."""
     from docutils import nodes
     from sphinx import addnodes
+
     inventory = getattr(app.builder.env, "intersphinx_inventory", None) or {}
     if not inventory:
         return
@@ -802,10 +946,12 @@ def _link_external_literals(app, doctree):
             target = target.replace("pd.", "pandas.", 1) if target.startswith("pd.") else target
         if target not in known:
             continue
-        role = {"function": "func", "method": "meth", "exception": "exc",
-                "attribute": "attr"}.get(known[target], known[target])
-        xref = addnodes.pending_xref("", refdomain="py", reftype=role, reftarget=target,
-                                     refexplicit=True, refwarn=False)
+        role = {"function": "func", "method": "meth", "exception": "exc", "attribute": "attr"}.get(
+            known[target], known[target]
+        )
+        xref = addnodes.pending_xref(
+            "", refdomain="py", reftype=role, reftarget=target, refexplicit=True, refwarn=False
+        )
         literal.replace_self(xref)
         xref += literal
 
@@ -881,17 +1027,42 @@ def _fix_viewcode_anchors(app, exception):
 
 #: Abbreviations after which autosummary's first sentence of a docstring does not end
 #: (the API index showed "... (thesis, ch." and "(e.g.").
-ABBREVIATIONS = (" e.g.", "(e.g.", " i.e.", "(i.e.", " ch.", " eq.", "(eq.", " al.", " Thm.",
-                 " sec.", " Sec.", " Fig.", " cf.", "(cf.", " vs.", " App.", " Cor.", " Prop.",
-                 " Def.", " no.", " Tab.", " Eq.", " pp.", " p.")
+ABBREVIATIONS = (
+    " e.g.",
+    "(e.g.",
+    " i.e.",
+    "(i.e.",
+    " ch.",
+    " eq.",
+    "(eq.",
+    " al.",
+    " Thm.",
+    " sec.",
+    " Sec.",
+    " Fig.",
+    " cf.",
+    "(cf.",
+    " vs.",
+    " App.",
+    " Cor.",
+    " Prop.",
+    " Def.",
+    " no.",
+    " Tab.",
+    " Eq.",
+    " pp.",
+    " p.",
+)
 
 
 def setup(app):
     from sphinx.ext import autosummary
+
     # the module object is wrapped (Sphinx's deprecation shim): set the function's global
     namespace = autosummary.extract_summary.__globals__
     namespace["WELL_KNOWN_ABBREVIATIONS"] = tuple(
-        dict.fromkeys((*namespace["WELL_KNOWN_ABBREVIATIONS"], *ABBREVIATIONS)))
+        dict.fromkeys((*namespace["WELL_KNOWN_ABBREVIATIONS"], *ABBREVIATIONS))
+    )
     app.add_config_value("propstab_aliases", {}, "env")
     app.add_config_value("propstab_external_names", {}, "env")
     app.connect("doctree-read", _link_external_literals)
