@@ -1,7 +1,7 @@
 # The two commands of the README. Both run the idempotent set-up first.
 PYTHON := /usr/bin/python3
 
-.PHONY: setup run test lint bench docs docs-html docstrings rdoc rcheck rbench
+.PHONY: setup run test lint bench docs docs-html rsite docstrings rdoc rcheck rbench
 setup:
 	bash scripts/setup.sh
 
@@ -46,6 +46,12 @@ docs: setup
 docs-html:
 	rm -rf docs/api/generated docs/_build/html
 	$(PYTHON) -m sphinx -W --keep-going -E -b html -d docs/_build/doctrees docs docs/_build/html
+
+# The R package's reference site alone (pkgdown: a page per help topic with its examples
+# run, "Get started", NEWS, citation), into docs/_build/r-site/r; the Sphinx build runs
+# this too and copies it into docs/_build/html/r/. Skipped while rpackage/ is unchanged.
+rsite:
+	$(PYTHON) scripts/build_r_site.py
 
 # Public names whose docstrings lack a section of the standard (the
 # test suite fails on any: tests/test_docs_site.py).

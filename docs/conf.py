@@ -34,8 +34,8 @@ import shared_audit  # noqa: E402
 
 # -- project -------------------------------------------------------------------------
 project = "propstab"
-author = "the propstab developers"
-copyright = "2024, the propstab developers"
+author = "The propstab developers"  # as CITATION.cff and R's citation()
+copyright = "2026, The propstab developers"
 release = version = propstab.__version__
 
 extensions = [
@@ -43,6 +43,8 @@ extensions = [
     "sphinx.ext.autosummary",
     "sphinx.ext.mathjax",
     "sphinx.ext.viewcode",
+    "sphinx.ext.intersphinx",
+    "sphinx_copybutton",
     "numpydoc",
     "myst_parser",
     "sphinx_gallery.gen_gallery",
@@ -92,12 +94,61 @@ _gen_docs = importlib.util.module_from_spec(_gen_docs_spec)
 _gen_docs_spec.loader.exec_module(_gen_docs)
 propstab_sphinx.write_if_changed(DOCS / "measures.md", _gen_docs.render_measures_markdown())
 propstab_sphinx.generate_api(DOCS / "api")
-# the R package's help pages, included by r.md (From R)
-propstab_sphinx.write_if_changed(
-    DOCS / "api" / "r_functions.txt",
-    propstab_sphinx.r_reference_markdown(ROOT / "rpackage" / "man"),
+# the R package's reference site (pkgdown: a page per help topic with its examples run,
+# "Get started", NEWS, citation), built when rpackage/ changed and copied into the
+# output's r/ (html_extra_path below); the From R page links to it
+_r_site_spec = importlib.util.spec_from_file_location(
+    "build_r_site", ROOT / "scripts" / "build_r_site.py"
 )
+build_r_site = importlib.util.module_from_spec(_r_site_spec)
+_r_site_spec.loader.exec_module(build_r_site)
+R_SITE = build_r_site.build(quiet=True)
 propstab_aliases = propstab_sphinx.public_names()[1]
+
+# -- links to Python's, numpy's, scipy's, scikit-learn's and pandas's documentation -------
+# From LOCAL inventories (Debian's python3-doc, python-scipy-doc, python-sklearn-doc,
+# python-pandas-doc; numpy has no Debian documentation package, so a small inventory of
+# the numpy names these pages use is written here): nothing is fetched when the site is
+# built, and the links point to the projects' public pages. A missing package leaves its
+# names unlinked (the build does not fail).
+_INVENTORIES = {
+    "python": (
+        "https://docs.python.org/3/",
+        "/usr/share/doc/python3/html/objects.inv",
+        "/usr/share/doc/python3.11/html/objects.inv",
+    ),
+    "scipy": (
+        "https://docs.scipy.org/doc/scipy/",
+        "/usr/share/doc/python-scipy-doc/html/objects.inv",
+    ),
+    "sklearn": (
+        "https://scikit-learn.org/stable/",
+        "/usr/share/doc/python-sklearn-doc/html/objects.inv",
+    ),
+    "pandas": (
+        "https://pandas.pydata.org/docs/",
+        "/usr/share/doc/python-pandas-doc/html/objects.inv",
+    ),
+    "numpy": (
+        "https://numpy.org/doc/stable/",
+        str(propstab_sphinx.write_numpy_inventory(DOCS / "_build" / "numpy-objects.inv")),
+    ),
+}
+intersphinx_mapping = {}
+for _name, (_url, *_files) in _INVENTORIES.items():
+    _local = next((f for f in _files if pathlib.Path(f).is_file()), None)
+    if _local is not None:
+        intersphinx_mapping[_name] = (_url, _local)
+intersphinx_disabled_reftypes = ["std:doc"]  # {doc} links stay within this site
+# inline code naming an object of those inventories (`GridSearchCV`,
+# `numpy.random.SeedSequence`, `pandas.DataFrame`) links to its page: propstab_sphinx
+propstab_external_names = propstab_sphinx.EXTERNAL_NAMES
+
+# -- copy buttons: the code of an example without its prompts and output ---------------
+copybutton_prompt_text = r">>> |\.\.\. |\$ "
+copybutton_prompt_is_regexp = True
+copybutton_only_copy_prompt_lines = True  # a >>> block: its input lines only
+copybutton_remove_prompts = True
 
 # -- autodoc, autosummary, numpydoc --------------------------------------------------
 autosummary_generate = True
@@ -232,6 +283,7 @@ propstab_sphinx.forget_gallery_outputs(DOCS / "auto_gallery", sphinx_gallery_con
 html_theme = "pydata_sphinx_theme"
 html_title = f"propstab {release}"
 html_static_path = ["_static", str(_mathjax_static())]
+html_extra_path = [str(R_SITE.parent)]  # the R reference site, as r/
 html_css_files = ["propstab.css"]
 html_favicon = "_static/favicon.svg"
 html_theme_options = {

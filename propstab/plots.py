@@ -44,7 +44,9 @@ def _axes(ax):
         raise ImportError(
             "plots need matplotlib; install it with " "`pip install propstab[plot]`"
         ) from None
-    _, ax = plt.subplots(figsize=(7, 4.5))
+    # constrained layout: long tick labels (feature names turned by 90 degrees) and
+    # titles stay inside the figure instead of being cut at its edge
+    _, ax = plt.subplots(figsize=(7, 4.5), layout="constrained")
     return ax
 
 
@@ -87,7 +89,7 @@ def plot_stability_path(selector, *, feature_names=None, log_scale=None, ax=None
 
     References
     ----------
-    Meinshausen, N., Buhlmann, P. (2010). Stability selection. JRSS B 72(4),
+    Meinshausen, N., Bühlmann, P. (2010). Stability selection. JRSS B 72(4),
     417-473 (the stability path: selection probabilities against the
     regularisation).
 
@@ -239,7 +241,7 @@ def plot_selection_frequencies(
     ----------
     Nogueira, S. (2018). Quantifying the Stability of Feature Selection. PhD thesis,
     University of Manchester, sec. 5.2 and Thm 6 (the selection
-    frequencies p̂_f that Phi is built from). Meinshausen, N., Buhlmann, P. (2010).
+    frequencies p̂_f that Phi is built from). Meinshausen, N., Bühlmann, P. (2010).
     Stability selection. JRSS B 72(4), 417-473 (selection probabilities and their
     threshold).
 
@@ -879,7 +881,7 @@ def plot_halfwidth(
     ----------
     Nogueira, S. (2018). Quantifying the Stability of Feature Selection. PhD thesis,
     University of Manchester, sec. 5.2, Thm 6 and Cor. 1 (the
-    variance and the interval, whose half-width shrinks as 1/sqrt(M)).
+    variance and the interval, whose half-width shrinks as :math:`1/\sqrt{M}`).
 
     Examples
     --------

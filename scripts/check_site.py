@@ -69,7 +69,7 @@ DEFAULT_PAGES = (
 SECTIONS = (
     "Getting started",
     "User guide",
-    "Findings",
+    "Validation",
     "Measure catalogue",
     "API reference",
     "Gallery",

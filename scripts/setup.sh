@@ -18,6 +18,12 @@ DEBIAN_PACKAGES=(
   # the documentation site (make docs) and its browser check
   python3-sphinx python3-numpydoc python3-myst-parser python3-sphinx-gallery
   python3-pydata-sphinx-theme libjs-mathjax chromium chromium-driver python3-selenium
+  python3-sphinx-copybutton
+  # the local inventories of the site's links to Python's, scipy's, scikit-learn's and
+  # pandas's documentation (intersphinx without network; numpy has no Debian doc package)
+  python3-doc python-scipy-doc python-sklearn-doc python-pandas-doc
+  # the R package's reference site (pkgdown, built into the site's r/)
+  r-cran-pkgdown pandoc
   r-base-core r-base-dev
   # binary builds of the R packages' own dependencies (avoids compiling them from source)
   r-cran-checkmate r-cran-data.table r-cran-igraph r-cran-lpsolve r-cran-matrix r-cran-jsonlite

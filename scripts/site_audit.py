@@ -16,10 +16,14 @@ Four checks over all the HTML files of the site:
 - **words for the project, not the reader**: "the main job", a work item's number, private names
   (``propstab._x``, ``_registry.``), test files and bare repository paths such as
   ``docs/x.md`` in prose, and imports of private modules in the examples' code;
+- **the reader's path**: pages for readers (all but the Validation section's and the
+  contributor guide) name no file of the source tree even in inline code
+  (``tests/test_x.py``, ``studies/x.py``, ``r_compat/x.json``), and a page that speaks of
+  "the thesis" names it (Nogueira) where it first does;
 - **width and formulas** (headless Chromium, one session; each page in a frame of the
-  window's size, 1,400 x 1,000 px): no page is wider than its frame
-  (``document.scrollingElement.scrollWidth``), and every formula of the page was
-  typeset by MathJax (measured once MathJax has finished).
+  window's size, 1,400 x 1,000 px, and again at a phone's 390 px): no page is wider than
+  its frame (``document.scrollingElement.scrollWidth``), and every formula of the page
+  was typeset by MathJax (measured once MathJax has finished).
 
 Prints one line per problem and a count; exits with status 1 when any is found.
 """
@@ -61,6 +65,9 @@ FORMULA_PATTERNS = {
         r"\b(?:[a-zA-Z]-(?:bar|hat)|(?:phi|Phi)-?(?:bar|hat)|" r"[kpqsxKPQSX]bar|[pkPK]hat)\b"
     ),
     "plain-text H0": re.compile(r"\|\s*H0\b"),
+    "plain-text sqrt": re.compile(r"(?<![\w.])sqrt\("),
+    "plain-text bound": re.compile(r"\bE\(V\)\s*<="),
+    "plain-text FDP": re.compile(r"\bFDP\+\("),
 }
 #: Words written for the project's developers, in prose.
 INTERNAL_PATTERNS = {
@@ -68,11 +75,39 @@ INTERNAL_PATTERNS = {
     "an issue number": re.compile(r"\bissues? \d+\b", re.I),
     "a private name": re.compile(r"\bpropstab(?:\.\w+)*\._[a-z]\w*|(?<![\w.])_registry\."),
     "a test file": re.compile(r"\btests?/test_\w*"),
+    "a name without its accent": re.compile(r"\bBuhlmann\b"),
     "a bare repository path": re.compile(
         r"(?<![\w/.:-])(?:docs|propstab|scripts|studies|tests|rpackage|benchmarks|r_compat|"
         r"examples)/[\w./-]*\w\.(?:md|py|R|Rd|txt|json|csv|rst)\b"
     ),
 }
+#: Pages that document how propstab was validated (the Validation section, its gallery
+#: examples) and the contributor guide: they may name the studies, tests and files of the
+#: source tree; every other page is a reader's and names none.
+VALIDATION_PAGES = (
+    "findings/index.html",
+    "table41.html",
+    "paper_values.html",
+    "inference_validation.html",
+    "r_crosscheck.html",
+    "performance.html",
+    "calibration_study.html",
+    "contributing.html",
+    "auto_gallery/evidence/",
+)
+#: A file or folder of the source tree, in inline code too (reader pages).
+REPOSITORY_PATH = re.compile(
+    r"(?<![\w/.:-])(?:tests|studies|scripts|benchmarks|r_compat|properties|examples|docs|"
+    r"rpackage/(?:R|tests|man|inst))/[\w./*:-]*"
+)
+#: "the thesis" first written without the name of its author nearby ("PhD thesis" in a
+#: reference is another's); checked on the hand-written and catalogue pages (the API
+#: pages' docstrings and the R reference cite the thesis in their References).
+THESIS = re.compile(r"(?<!PhD )\bthesis\b", re.I)
+THESIS_UNCHECKED = ("api/", "r/", "_modules/")
+#: The widths every page is read at: a desktop's and a phone's.
+WIDTHS = (1400, 390)
+
 #: In what the gallery's examples printed: warnings with the build's file paths, and
 #: the reprs of matplotlib calls (``Text(0.5, 1.0, 'title')``).
 OUTPUT_PATTERNS = {
@@ -264,6 +299,15 @@ def scan(
                 problems[name].append(
                     f"{label}: {m.group(0)!r} in " f'"...{_sentence(text, m.start(), m.end())}..."'
                 )
+        if not name.startswith(VALIDATION_PAGES) and not source_view:
+            inline = " ".join(" ".join(page.inline).split())
+            for m in REPOSITORY_PATH.finditer(inline):
+                problems[name].append(f"a repository path in code: {m.group(0)!r}")
+            first = THESIS.search(prose) if not name.startswith(THESIS_UNCHECKED) else None
+            if first and "Nogueira" not in prose[max(0, first.start() - 80) : first.end() + 80]:
+                problems[name].append(
+                    f'the thesis unnamed: "...{_sentence(prose, first.start(), first.end())}..."'
+                )
         printed = "".join(page.output)
         for label, pattern in OUTPUT_PATTERNS.items():
             hits = pattern.findall(printed)
@@ -406,25 +450,37 @@ def audit(
     shoot: Sequence[str] = (),
     only: Optional[Sequence[str]] = None,
     opened=None,
+    phone: Optional[int] = WIDTHS[1],
 ) -> Dict[str, List[str]]:
     """Every check on every page (or on the pages ``only``): page -> problems (pages
-    without problems left out). ``opened``: a ``check_site.session`` on ``html_dir`` for
+    without problems left out). The widths are measured at ``width`` and again at
+    ``phone`` px (None: not). ``opened``: a ``check_site.session`` on ``html_dir`` for
     the browser's checks, instead of starting one."""
     if not browser:
         return {k: v for k, v in scan(html_dir, only).items() if v}
+
+    def read():
+        seen = {width: widths(html_dir, only, width, screenshots, shoot, opened)}
+        if phone:
+            seen[phone] = widths(html_dir, only, phone, None, (), opened)
+        return seen
+
     # the browser reads the pages while this process scans them (the scan is Python, the
     # reading Chromium's: the two overlap instead of taking turns on the cores)
     with concurrent.futures.ThreadPoolExecutor(1) as pool:
-        seen = pool.submit(widths, html_dir, only, width, screenshots, shoot, opened)
+        seen = pool.submit(read)
         problems = collections.defaultdict(list, scan(html_dir, only))
         measured = seen.result()
-    for name, (page_width, window, formulas, typeset) in measured.items():
-        if page_width > window:
-            problems[name].append(f"wider than the window: {page_width} px > {window} px")
-        if typeset < formulas:
-            problems[name].append(
-                f"formulas not typeset: MathJax typeset {typeset} of " f"{formulas}"
-            )
+    for at, pages_seen in measured.items():
+        for name, (page_width, window, formulas, typeset) in pages_seen.items():
+            if page_width > window:
+                problems[name].append(
+                    f"wider than the window at {at} px: {page_width} px > " f"{window} px"
+                )
+            if at == width and typeset < formulas:
+                problems[name].append(
+                    f"formulas not typeset: MathJax typeset {typeset} of " f"{formulas}"
+                )
     return {k: v for k, v in problems.items() if v}
 
 
@@ -432,14 +488,27 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--html", type=pathlib.Path, default=HTML)
     parser.add_argument("--no-browser", action="store_true")
-    parser.add_argument("--width", type=int, default=1400)
+    parser.add_argument("--width", type=int, default=WIDTHS[0])
+    parser.add_argument(
+        "--phone",
+        type=int,
+        default=WIDTHS[1],
+        help="the second width, a phone's (0: not measured)",
+    )
     parser.add_argument("--screenshots", type=pathlib.Path, default=None)
     parser.add_argument(
         "--shoot", nargs="*", default=[], help="pages to photograph into --screenshots"
     )
     args = parser.parse_args(argv)
     start = time.perf_counter()
-    found = audit(args.html, not args.no_browser, args.width, args.screenshots, args.shoot)
+    found = audit(
+        args.html,
+        not args.no_browser,
+        args.width,
+        args.screenshots,
+        args.shoot,
+        phone=args.phone or None,
+    )
     for name, items in sorted(found.items()):
         for item in items:
             print(f"{name}: {item}")

@@ -38,7 +38,7 @@ Run:  /usr/bin/python3 studies/calibration_study.py --quick      (< 60 s; the te
           --json studies/calibration_study_full.json                 (the docs' table)
       ... --report-only    (summarise the cache as it stands, running nothing)
 Writes ``calibration_study.md``, ``.json`` and ``.png`` in ``--out`` (default
-``docs/figures``; the table is copied into ``docs/calibration.md``).
+``docs/figures``; the table is copied into ``docs/calibration_study.md``).
 """
 from __future__ import annotations
 

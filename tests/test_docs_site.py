@@ -249,6 +249,9 @@ def test_site_has_every_section_measure_and_public_name(site):
         "catalogue/index",
         "api/index",
         "auto_gallery/index",
+        "about",
+        "r/reference/index",
+        "r/articles/propstab",
     ):
         assert (site / f"{page}.html").is_file(), page
     for m in propstab.list_measures():
@@ -281,6 +284,8 @@ def test_tutorial_ran_with_its_output(site):
     for shown in (
         "Comparison of 4 selectors on the same resamples",
         "Pareto optimal:",
+        "default interval: logit, jackknife variance",
+        "logit-jackknife [",
         "Pairwise tests of stability",
         "BCa [",
         "runs for a half-width of 0.02",
@@ -351,9 +356,40 @@ site_audit = shared.load_script(ROOT / "scripts" / "site_audit.py", "site_audit"
 
 #: Pages written for contributors (the module map names private modules and test files).
 FOR_CONTRIBUTORS = {"contributing.html"}
-#: Problems known and open, by page (none now: register's example removes its measure
-#: with the public ``propstab.registry.unregister``).
-KNOWN_OPEN: dict = {}
+#: Problems known and open: page (or folder, ending in "/") -> (why, the kinds of problem
+#: left). The pages being rewritten by other work now, and the R reference's help text
+#: (written in the R package's sources). A kind not listed still fails.
+_BEING_REWRITTEN = "being rewritten (reader path: repository paths and studies out)"
+KNOWN_OPEN: dict = {
+    "ci.html": (_BEING_REWRITTEN, ("a repository path in code", "the thesis unnamed")),
+    "from_data.html": (_BEING_REWRITTEN, ("a repository path in code", "the thesis unnamed")),
+    "tuning.html": (_BEING_REWRITTEN, ("a repository path in code",)),
+    "getting_started.html": (_BEING_REWRITTEN, ("the thesis unnamed",)),
+    "inference.html": (_BEING_REWRITTEN, ("the thesis unnamed",)),
+    "stability_selection.html": (
+        _BEING_REWRITTEN,
+        (
+            "a repository path in code",
+            "plain-text sqrt",
+            "plain-text bound",
+            "a name without its accent",
+            "the thesis unnamed",
+        ),
+    ),
+    "r/": (
+        "the R package's help text writes some formulas as text and names a script",
+        ("plain-text", "a repository path in code", "a bare repository path"),
+    ),
+}
+
+
+def _known_open(page: str, problem: str) -> bool:
+    return any(
+        (page == key or key.endswith("/") and page.startswith(key)) and problem.startswith(kinds)
+        for key, (_, kinds) in KNOWN_OPEN.items()
+    )
+
+
 #: Pages that still write some formulas as plain text (``sum_f p_f^2``): none now (the guide
 #: pages use dollar math, the API and measure pages ``:math:``, the R reference the LaTeX of
 #: the help pages' ``\deqn``). A page listed here must have such formulas (the test fails
@@ -400,7 +436,7 @@ def test_every_page_fits_links_and_reads_for_users(site, reader, part):
             for p in problems
             if not (page in FORMULAS_TO_TYPESET and _is_formula(p))
             and not (page in FOR_CONTRIBUTORS and _is_internal(p))
-            and not (page in KNOWN_OPEN and p.startswith(KNOWN_OPEN[page]))
+            and not _known_open(page, p)
         ]
         if problems:
             left[page] = problems
@@ -469,6 +505,8 @@ def test_site_audit_finds_each_kind_of_problem(tmp_path, chromium):
         <p>The value is sum_f p_f^2 over E[Phi | H0], with qbar and \\frac{a}{b}; see
         docs/inference.md, {work_item} and tests/test_x.py; the main job runs it.</p>
         <p><code>x_1 is code, not prose</code> <span class="math">\\(p_f^2\\)</span></p>
+        <p>As the thesis says, it falls like sqrt(n) and E(V) &lt;= PFER; see
+        <code>studies/x_study.py</code>.</p>
         <pre>from propstab.measures._variance import degenerate</pre>
         <a href="missing.html">a</a> <a href="target.html#nowhere">b</a>
         <a href="target.html#here">c</a> <a href="https://example.org/x#y">d</a>
@@ -494,8 +532,13 @@ def test_site_audit_finds_each_kind_of_problem(tmp_path, chromium):
         "a test file",
         "the main job",
         "a private import in code",
-        "wider than the window",
+        "wider than the window at 1400 px",
+        "wider than the window at 390 px",
         "formulas not typeset",
+        "a repository path in code",
+        "the thesis unnamed",
+        "plain-text sqrt",
+        "plain-text bound",
     } <= kinds, kinds
     assert sum("broken link" in p for p in found["bad.html"]) == 1
     assert sum("broken anchor" in p for p in found["bad.html"]) == 1
@@ -517,7 +560,14 @@ def test_install_page_names_every_extra_and_the_supported_pythons():
     floor = project["requires-python"].lstrip(">=")
     assert f"Python {floor} or newer" in page
     assert "BSD 3-Clause" in page and project["license"]["text"] == "BSD-3-Clause"
-    assert 'pip install "propstab[' in page
+    assert 'pip install ".[' in page  # from the source: not on PyPI yet
+    for route in (
+        "PROPSTAB_PYTHON",
+        "options(propstab.python",
+        "R CMD INSTALL rpackage",
+        "python3 -m venv",
+    ):
+        assert route in page, route
 
 
 def test_citation_cff_is_valid_cff_1_2():
@@ -582,27 +632,33 @@ def test_shared_audit_computes_each_check_once_and_waits_for_a_claimed_one(tmp_p
     process.join(60)
 
 
-def test_r_reference_is_built_from_every_rd_page():
-    """The From R page includes the R package's help pages: each Rd page's title and each
-    function it documents."""
-    sys_path = str(DOCS / "_ext")
-    import sys
+_NAVBAR = """
+const items = [...document.querySelectorAll(".navbar-nav .nav-item")];
+return items.map(e => [Math.round(e.getBoundingClientRect().top),
+                       Math.round(e.getBoundingClientRect().height)]);
+"""
+# per catalogue table: the right edge of its box and of the last property mark's header
+_MARKS = """
+return [...document.querySelectorAll("table.catalogue")].map(t =>
+  [Math.round(t.getBoundingClientRect().right),
+   Math.round(t.querySelectorAll("thead th")[6].getBoundingClientRect().right)]);
+"""
 
-    sys.path.insert(0, sys_path)
-    try:
-        import propstab_sphinx
-    finally:
-        sys.path.remove(sys_path)
-    text = propstab_sphinx.r_reference_markdown(ROOT / "rpackage" / "man")
-    for rd in (ROOT / "rpackage" / "man").glob("*.Rd"):
-        source = rd.read_text(encoding="utf-8")
-        if "\\docType{package}" in source:
-            continue
-        title = re.search(r"\\title\{(.*?)\}\n", source, re.S).group(1)
-        assert " ".join(title.split()).replace("\\code{", "`")[:30].split("`")[0] in text
-        for alias in re.findall(r"\\alias\{(.*?)\}", source):
-            assert alias in text, (rd.name, alias)
-    assert "```r" in text and "**Arguments**" in text
+
+@pytest.mark.docs
+def test_navbar_on_one_line_and_catalogue_marks_visible_at_1400_px(site, reader):
+    """At 1,400 px the navigation bar's sections sit on one line (each label one line
+    high), and every table of the catalogue shows its five property marks and the range
+    without scrolling sideways (the formula, last, may scroll)."""
+    base, driver = reader
+    driver.set_window_size(check_site.WIDTH, check_site.HEIGHT)
+    driver.get(base + "index.html")
+    items = driver.execute_script(_NAVBAR)
+    assert len(items) >= 8 and len({top for top, _ in items}) == 1, items
+    assert max(height for _, height in items) < 45, items
+    driver.get(base + "catalogue/index.html")
+    tables = driver.execute_script(_MARKS)
+    assert len(tables) == 3 and all(marks <= box for box, marks in tables), tables
 
 
 @pytest.mark.docs

@@ -109,6 +109,8 @@ def rst_escape(text) -> str:
 #: A page of this site named by its source file (``docs/inference.md``) in a docstring
 #: or a registry note: on the site it becomes a link to the page.
 _DOC_PATH = re.compile(r"\bdocs/([\w/]+)\.md\b")
+# the same path as inline code (``docs/x.md``): the link replaces the code, backticks too
+_DOC_CODE = re.compile(r"``docs/([\w/]+)\.md``")
 
 
 def _doc_link(match) -> str:
@@ -150,7 +152,7 @@ def _docstring_doc_links(app, what, name, obj, options, lines):
         elif not stripped:
             in_doctest = False
         if not in_doctest and "docs/" in line:
-            lines[i] = _DOC_PATH.sub(_doc_link, line)
+            lines[i] = _DOC_PATH.sub(_doc_link, _DOC_CODE.sub(_doc_link, line))
 
 
 def heading(text: str, char: str = "=") -> str:
@@ -318,7 +320,8 @@ def _measure_page(info, rows_by_label: dict, audit_note: str) -> str:
         fields.append(
             (
                 ":Scale:",
-                rst_escape(_scale_text(info.scale)) + " (thesis Table 6.1, after Fleiss' kappa)",
+                rst_escape(_scale_text(info.scale))
+                + " (Nogueira's thesis, Table 6.1, after Fleiss' kappa)",
             )
         )
     out += [f"{k} {v}" for k, v in fields] + [""]
@@ -432,29 +435,31 @@ def _index_page(infos, rows_by_label: dict, audit_note: str) -> str:
             continue
         out.append(heading(titles[family], "-"))
         out.append(blurbs[family] + "\n")
+        # the marks first, next to the name (visible without scrolling at any width);
+        # the formula, the widest cell, last
         out += [
             ".. list-table::",
             "   :header-rows: 1",
             "   :class: catalogue",
-            "   :widths: 16 36 8 8 8 8 8 8",
+            "   :widths: 14 6 6 6 6 6 10 46",
             "",
             "   * - measure",
-            "     - formula",
         ]
         out += [f"     - {a.label}" for a in Axiom]
-        out.append("     - bounds")
+        out += ["     - range", "     - formula"]
         for m in members:
             by_axiom = {r["axiom"]: r for r in rows_by_label.get(m.name, [])}
             blocks = _math_blocks(m.function.__doc__)
             formula = (
                 f"``{m.summary}``" if not blocks else textwrap.indent(blocks[0], " " * 7).lstrip()
             )
-            out += [f"   * - :ref:`{m.name} <measure-{m.name}>`", f"     - {formula}", ""]
+            out.append(f"   * - :ref:`{m.name} <measure-{m.name}>`")
             out += [
                 f"     - {MARKS[by_axiom[a.name]['status']] if a.name in by_axiom else ''}"
                 for a in Axiom
             ]
             out.append(f"     - [``{m.bounds[0]}``, ``{m.bounds[1]}``]")
+            out += [f"     - {formula}", ""]
         out.append("")
     out += [".. toctree::", "   :hidden:", "", "   /measures"]
     out += [f"   {m.name}" for m in infos]
@@ -645,161 +650,6 @@ def generate_api(folder: pathlib.Path) -> None:
     write_if_changed(folder / "index.rst", _api_index())
 
 
-# ------------------------------------------------------------------ the R package's help pages
-
-
-def _rd_group(text: str, i: int):
-    r"""The content of the brace group opening at ``text[i] == "{"`` and the index after
-    its closing brace (Rd escapes ``\{``, ``\}`` and ``\%`` are kept)."""
-    depth, j = 0, i
-    while j < len(text):
-        c = text[j]
-        if c == "\\" and j + 1 < len(text) and text[j + 1] in "{}%\\":
-            j += 2
-            continue
-        if c == "{":
-            depth += 1
-        elif c == "}":
-            depth -= 1
-            if depth == 0:
-                return text[i + 1 : j], j + 1
-        j += 1
-    return text[i + 1 :], len(text)
-
-
-def _rd_sections(text: str) -> list:
-    """``[(macro, [arguments])]``: the top-level macros of an Rd file, in order."""
-    text = "\n".join(line for line in text.splitlines() if not line.startswith("%"))
-    out, i = [], 0
-    while i < len(text):
-        m = re.compile(r"\\(\w+)").match(text, i)
-        if not m:
-            i += 1
-            continue
-        i, args = m.end(), []
-        while i < len(text) and text[i] in "[{":
-            if text[i] == "[":
-                end = text.index("]", i)
-                i = end + 1
-                continue
-            arg, i = _rd_group(text, i)
-            args.append(arg)
-        out.append((m.group(1), args))
-    return out
-
-
-def _rd_inline(text: str) -> str:
-    """Rd markup inside a paragraph as Markdown (code, links, emphasis, lists; formulas,
-    ``\\eqn{latex}{ascii}`` and ``\\deqn``, as dollar math from their LaTeX)."""
-    out, i = [], 0
-    while i < len(text):
-        c = text[i]
-        if c == "\\" and i + 1 < len(text) and text[i + 1] in "{}%\\_":
-            out.append(text[i + 1])
-            i += 2
-            continue
-        m = re.compile(r"\\(\w+)").match(text, i) if c == "\\" else None
-        if not m:
-            out.append(c)
-            i += 1
-            continue
-        name, i = m.group(1), m.end()
-        if i < len(text) and text[i] == "[":  # \link[=target]{text}
-            i = text.index("]", i) + 1
-        args = []
-        while i < len(text) and text[i] == "{":
-            arg, i = _rd_group(text, i)
-            args.append(arg)
-        if name in ("eqn", "deqn") and args:  # LaTeX (first argument): typeset
-            latex = " ".join(args[0].replace("\\%", "%").split())
-            out.append(f"${latex}$" if name == "eqn" else f"\n\n$${latex}$$\n\n")
-            continue
-        inner = [_rd_inline(a) for a in args]
-        if name in ("code", "verb", "link", "method", "dQuote", "sQuote", "env", "file"):
-            plain = re.sub(r"`", "", "".join(inner))
-            out.append(f"`{plain}`" if plain else "")
-        elif name in ("strong", "bold"):
-            out.append(f"**{''.join(inner)}**")
-        elif name in ("emph", "dfn"):
-            out.append(f"*{''.join(inner)}*")
-        elif name == "itemize" or name == "enumerate":
-            items = re.split(r"\\item\b", args[0] if args else "")
-            out.append(
-                "\n\n"
-                + "\n".join(f"- {' '.join(_rd_inline(x).split())}" for x in items if x.strip())
-                + "\n\n"
-            )
-        elif name == "doi":
-            out.append(f"doi:{''.join(inner)}")
-        elif name == "email":
-            out.append("".join(inner))
-        elif name == "url" or name == "href":
-            out.append(f"<{args[0]}>" if args else "")
-        elif name in ("ldots", "dots"):
-            out.append("...")
-        elif name == "R":
-            out.append("R")
-        else:
-            out.append("".join(inner))
-    return "".join(out)
-
-
-def _rd_paragraphs(text: str) -> str:
-    paragraphs = re.split(r"\n\s*\n", _rd_inline(text).strip())
-    return (
-        "\n\n".join(
-            p.strip() if p.lstrip().startswith("- ") else " ".join(p.split())
-            for p in paragraphs
-            if p.strip()
-        )
-        + "\n"
-    )
-
-
-def r_reference_markdown(man: pathlib.Path) -> str:
-    """The R package's help pages (``rpackage/man/*.Rd``) as one Markdown text: per page
-    its title, usage, description, arguments, value and examples."""
-    out = []
-    pages = []
-    for rd in sorted(man.glob("*.Rd")):
-        sections = _rd_sections(rd.read_text(encoding="utf-8"))
-        first = {}
-        for macro, args in sections:
-            first.setdefault(macro, args)
-        if "name" not in first or first.get("docType") == ["package"]:
-            continue
-        pages.append((rd.stem, first, sections))
-    for stem, first, sections in pages:
-        name = first["name"][0].strip()
-        title = " ".join(_rd_inline(first.get("title", [name])[0]).split())
-        aliases = [a[0].strip() for m, a in sections if m == "alias" and a]
-        out += [f"({'r-' + stem.replace('.', '-').replace('_', '-')})=", f"### {title}", ""]
-        others = [a for a in aliases if a != name]
-        out += [
-            f"Help page `{name}`"
-            + (": " + ", ".join(f"`{a}()`" for a in others) if others else "")
-            + ".",
-            "",
-        ]
-        if "usage" in first:
-            out += ["```r", first["usage"][0].strip("\n"), "```", ""]
-        if "description" in first:
-            out += [_rd_paragraphs(first["description"][0])]
-        if "arguments" in first:
-            out += ["**Arguments**", ""]
-            body = first["arguments"][0]
-            for m in re.finditer(r"\\item(?=\{)", body):
-                arg, after = _rd_group(body, m.end())
-                text, _ = _rd_group(body, after + (len(body[after:]) - len(body[after:].lstrip())))
-                out.append(f"- `{_rd_inline(arg)}`: {' '.join(_rd_inline(text).split())}")
-            out.append("")
-        if "value" in first:
-            out += ["**Value**", "", _rd_paragraphs(first["value"][0])]
-        if "examples" in first:
-            out += ["**Examples**", "", "```r", first["examples"][0].strip("\n"), "```", ""]
-    return "\n".join(out)
-
-
 # ------------------------------------------------------------------ gallery
 
 
@@ -962,17 +812,148 @@ def _measure_docstring(app, what, name, obj, options, lines):
 
 
 def _numpydoc_settings(app):
-    """numpydoc: leave every type word that is not a propstab name unlinked (there is no
-    network for intersphinx). Set once the builder exists: Sphinx checks config types
-    until the theme is loaded, and the documented ``"all"`` is not of the declared type."""
+    """numpydoc: link the type words of parameters that are propstab names, Python's
+    built-in types and the numpy/pandas types below (through the local inventories of
+    intersphinx); leave every other word unlinked. Set once the builder exists: Sphinx
+    checks config types until the theme is loaded, and the documented ``"all"`` is not of
+    the declared type."""
     from numpydoc.xref import DEFAULT_LINKS
 
     config = app.config
     config.numpydoc_xref_ignore = "all"
-    config.numpydoc_xref_aliases_complete = {
-        **{word: word for word in DEFAULT_LINKS},
-        **config.numpydoc_xref_aliases,
+    python = "python" in (config.intersphinx_mapping or {})
+    links = {
+        word: (link if python and "numpy" not in link else word)
+        for word, link in DEFAULT_LINKS.items()
     }
+    links.update(
+        {
+            "ndarray": "numpy.ndarray",
+            "array": "numpy.ndarray",
+            "np.ndarray": "numpy.ndarray",
+            "RandomState": "numpy.random.RandomState",
+            "np.random.RandomState": "numpy.random.RandomState",
+            "Generator": "numpy.random.Generator",
+            "numpy.random.Generator": "numpy.random.Generator",
+            "SeedSequence": "numpy.random.SeedSequence",
+            "DataFrame": "pandas.DataFrame",
+            "pandas.DataFrame": "pandas.DataFrame",
+            "Series": "pandas.Series",
+            "pandas.Series": "pandas.Series",
+        }
+    )
+    config.numpydoc_xref_aliases_complete = {**links, **config.numpydoc_xref_aliases}
+
+
+# ------------------------------------------------------------------ links to other projects
+
+#: The numpy names these pages use, with their pages on numpy.org (relative to
+#: https://numpy.org/doc/stable/): numpy has no Debian documentation package with an
+#: inventory, so :func:`write_numpy_inventory` writes this one for intersphinx.
+NUMPY_OBJECTS = {
+    "numpy.ndarray": ("py:class", "reference/generated/numpy.ndarray.html"),
+    "numpy.array": ("py:function", "reference/generated/numpy.array.html"),
+    "numpy.random.Generator": ("py:class", "reference/random/generator.html"),
+    "numpy.random.default_rng": ("py:function", "reference/random/generator.html"),
+    "numpy.random.RandomState": ("py:class", "reference/random/legacy.html"),
+    "numpy.random.SeedSequence": (
+        "py:class",
+        "reference/random/bit_generators/generated/numpy.random.SeedSequence.html",
+    ),
+    "numpy.nan": ("py:data", "reference/constants.html"),
+}
+
+#: Names written in inline code on the guide pages (`GridSearchCV`), linked to the full
+#: name's page when an inventory has it (:func:`_link_external_literals`).
+EXTERNAL_NAMES = {
+    "GridSearchCV": "sklearn.model_selection.GridSearchCV",
+    "RandomizedSearchCV": "sklearn.model_selection.RandomizedSearchCV",
+    "Pipeline": "sklearn.pipeline.Pipeline",
+    "make_pipeline": "sklearn.pipeline.make_pipeline",
+    "SelectFromModel": "sklearn.feature_selection.SelectFromModel",
+    "SelectKBest": "sklearn.feature_selection.SelectKBest",
+    "RFE": "sklearn.feature_selection.RFE",
+    "LogisticRegression": "sklearn.linear_model.LogisticRegression",
+    "Lasso": "sklearn.linear_model.Lasso",
+    "LassoCV": "sklearn.linear_model.LassoCV",
+    "RandomForestClassifier": "sklearn.ensemble.RandomForestClassifier",
+    "ShuffleSplit": "sklearn.model_selection.ShuffleSplit",
+    "StratifiedShuffleSplit": "sklearn.model_selection.StratifiedShuffleSplit",
+    "RepeatedStratifiedKFold": "sklearn.model_selection.RepeatedStratifiedKFold",
+    "KFold": "sklearn.model_selection.KFold",
+    "SeedSequence": "numpy.random.SeedSequence",
+    "RandomState": "numpy.random.RandomState",
+    "DataFrame": "pandas.DataFrame",
+    "pd.DataFrame": "pandas.DataFrame",
+    "np.random.SeedSequence": "numpy.random.SeedSequence",
+    "np.random.default_rng": "numpy.random.default_rng",
+}
+_DOTTED = re.compile(
+    r"(?:numpy|np|scipy|sklearn|pandas|pd|warnings|functools|itertools)" r"(?:\.\w+)+"
+)
+_OBJECT_TYPES = (
+    "py:class",
+    "py:function",
+    "py:method",
+    "py:exception",
+    "py:data",
+    "py:attribute",
+    "py:module",
+)
+
+
+def write_numpy_inventory(path: pathlib.Path) -> pathlib.Path:
+    """Write :data:`NUMPY_OBJECTS` as a Sphinx inventory (version 2) at ``path``."""
+    import zlib
+
+    lines = "".join(
+        f"{name} {kind} 1 {uri}#{name} -\n" for name, (kind, uri) in sorted(NUMPY_OBJECTS.items())
+    )
+    data = (
+        b"# Sphinx inventory version 2\n# Project: NumPy\n# Version: stable\n"
+        b"# The remainder of this file is compressed using zlib.\n"
+        + zlib.compress(lines.encode("utf-8"))
+    )
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if not path.is_file() or path.read_bytes() != data:
+        path.write_bytes(data)
+    return path
+
+
+def _link_external_literals(app, doctree):
+    """Inline code that names an object of another project's inventory (`GridSearchCV`,
+    `numpy.random.SeedSequence`, `pandas.DataFrame()`) becomes a link to its page, where
+    intersphinx has loaded that project's inventory; other code stays as it is."""
+    from docutils import nodes
+    from sphinx import addnodes
+
+    inventory = getattr(app.builder.env, "intersphinx_inventory", None) or {}
+    if not inventory:
+        return
+    known = {}
+    for kind in _OBJECT_TYPES:
+        for name in inventory.get(kind, {}):
+            known.setdefault(name, kind.split(":")[1])
+    names = app.config.propstab_external_names
+    for literal in list(doctree.findall(nodes.literal)):
+        if isinstance(literal.parent, (nodes.reference, addnodes.pending_xref)):
+            continue
+        text = literal.astext()
+        bare = text[:-2] if text.endswith("()") else text
+        target = names.get(bare, bare if _DOTTED.fullmatch(bare) else None)
+        if target is not None:
+            target = target.replace("np.", "numpy.", 1) if target.startswith("np.") else target
+            target = target.replace("pd.", "pandas.", 1) if target.startswith("pd.") else target
+        if target not in known:
+            continue
+        role = {"function": "func", "method": "meth", "exception": "exc", "attribute": "attr"}.get(
+            known[target], known[target]
+        )
+        xref = addnodes.pending_xref(
+            "", refdomain="py", reftype=role, reftarget=target, refexplicit=True, refwarn=False
+        )
+        literal.replace_self(xref)
+        xref += literal
 
 
 def _skip_generated_members(app, what, name, obj, skip, options):
@@ -1083,6 +1064,8 @@ def setup(app):
         dict.fromkeys((*namespace["WELL_KNOWN_ABBREVIATIONS"], *ABBREVIATIONS))
     )
     app.add_config_value("propstab_aliases", {}, "env")
+    app.add_config_value("propstab_external_names", {}, "env")
+    app.connect("doctree-read", _link_external_literals)
     app.connect("build-finished", _fix_viewcode_anchors)
     app.connect("missing-reference", _resolve_alias)
     app.connect("doctree-read", _parameter_names_as_code)

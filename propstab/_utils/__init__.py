@@ -1,2 +1,3 @@
 """Shared internals: argument checks and rules, exceptions, text and result frames,
-execution, progress, estimator helpers, compatibility with scikit-learn's versions."""
+execution, progress, estimator helpers, compatibility with scikit-learn's versions, the
+site's address."""

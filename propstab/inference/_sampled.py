@@ -72,7 +72,7 @@ class SampledPairsEstimate(Result):
     :math:`\\zeta_1` estimated from sampled pairs sharing one run. Both intervals are Wald
     intervals on the normal approximation of the incomplete U-statistic (Janson 1984).
     The population interval needs many sampled pairs per run (coverage 94.6 % at
-    B = 40 M, 91.6 % at B = 2 M in ``studies/sampled_pairs_coverage.py``): take
+    B = 40 M, 91.6 % at B = 2 M in the sampled-pairs study of :doc:`/performance`): take
     B >= 10 M for it; the all-pairs interval holds 93-95 % from B = 1,000.
 
     References

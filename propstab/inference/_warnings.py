@@ -9,8 +9,12 @@ from typing import Optional, Tuple
 from ..chance import nogueira_expectation
 from .._utils.exceptions import warn
 from ..registry._registry import get_measure
+from .._utils.site import page_url
 from .._utils.checks import check_row_sizes
 
+# the site's pages that the warnings send the reader to (public URLs, not repository paths)
+_SMALL_M_PAGE = page_url("inference_validation", "small-m")
+_VARYING_SIZES_PAGE = page_url("varying_sizes")
 
 THESIS = (
     "Nogueira, S. (2018). Quantifying the Stability of Feature Selection. PhD thesis, "
@@ -250,7 +254,7 @@ def varying_sizes_note(measure: str, subset_sizes, n_features: int) -> Optional[
     True
     >>> print(varying_sizes_note("nogueira", [1, 9, 2, 8], 10))
     subset sizes vary: nogueira's expectation under chance is -0.1667, not 0; measure='conger' is
-    corrected for chance exactly (docs/varying_sizes.md)
+    corrected for chance exactly (https://propstab.readthedocs.io/en/latest/varying_sizes.html)
     """
     if get_measure(measure).name != "nogueira" or subset_sizes is None:
         return None
@@ -262,7 +266,7 @@ def varying_sizes_note(measure: str, subset_sizes, n_features: int) -> Optional[
         return None
     return (
         f"subset sizes vary: nogueira's expectation under chance is {bias:.4f}, not 0; "
-        f"measure='conger' is corrected for chance exactly (docs/varying_sizes.md)"
+        f"measure='conger' is corrected for chance exactly ({_VARYING_SIZES_PAGE})"
     )
 
 
@@ -431,7 +435,7 @@ def small_sample_note(
     if short:
         return (
             f"M < {SMALL_M_BELOW}: at {where} the 95 % {what} covered "
-            f"{low:.1f}-{high:.1f} % in the small-M study (docs/inference_validation.md)"
+            f"{low:.1f}-{high:.1f} % in the small-M study ({_SMALL_M_PAGE})"
         )
     level = (
         f"a two-sided 5 % test rejecting a true value {100 - high:.1f}-"
@@ -452,7 +456,7 @@ def small_sample_note(
         f"(thesis Cor. 1) to hold their level: at {where} the validation study measured "
         f"{low:.1f}-{high:.1f} % coverage for the 95 % {what} ({level}) for nogueira, "
         f"conger and jaccard; {best}; no method reached 95 % everywhere below "
-        f"M = {SMALL_M_BELOW} (docs/inference_validation.md, 'Small M')"
+        f"M = {SMALL_M_BELOW} ({_SMALL_M_PAGE})"
     )
 
 

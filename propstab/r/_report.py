@@ -11,6 +11,7 @@ from .._version import __version__
 from ..registry._registry import MeasureInfo
 from .._utils.results import Result
 from .._utils.text import Summary, table_lines
+from .._utils.site import page_url
 from ._evaluation import Outcome, Reference, as_json_number
 
 # ---------------------------------------------------------------------- report
@@ -275,7 +276,8 @@ class CrosscheckReport(Result):
                 )
         lines += [f"note {n}" for n in self.notes]
         lines.append(
-            "expected differences: see propstab.r.EXPECTED_DIFFERENCES and " "docs/r_crosscheck.md"
+            "expected differences: see propstab.r.EXPECTED_DIFFERENCES and "
+            + page_url("r_crosscheck")
         )
         return Summary("\n".join(lines))
 

@@ -259,7 +259,7 @@ def subsamples(n: int, n_subsamples: int, sampling: str, rng) -> np.ndarray:
     floor(n/2)), each row sorted.
 
     ``"mb"``: B independent subsamples of floor(n/2) rows without replacement
-    (Meinshausen and Buhlmann 2010); ``"ss"``: B complementary pairs
+    (Meinshausen and Bühlmann 2010); ``"ss"``: B complementary pairs
     (:func:`complementary_pairs`), 2B subsamples.
 
     >>> import numpy as np

@@ -288,7 +288,7 @@ def stability_score(frequencies, n_runs, pi=None, *, n_categories=3):
     here the middle mass is the difference of the two upper tails when
     :math:`F(t_0) > 1/2` (and of the distribution functions otherwise), accurate to
     a few ulps. The two agree to 1e-10 except where sharp's subtraction has lost
-    more than that (``r_compat/sharp_expected_differences.json``).
+    more than that (:doc:`/calibration`, "One deliberate difference").
 
     References
     ----------

@@ -1,6 +1,6 @@
 """Error control of stability selection: the per-family error rate (PFER) bounds.
 
-:func:`error_control` is the PFER calculator of Meinshausen and Buhlmann (2010,
+:func:`error_control` is the PFER calculator of Meinshausen and Bühlmann (2010,
 Theorem 1) and of Shah and Samworth (2013, with their unimodal and r-concave
 bounds): given two of ``cutoff``, ``q`` and ``PFER`` it returns all three and the
 realised bound as an :class:`ErrorControl`. Its values are checked against R's
@@ -55,7 +55,7 @@ class PFERExceededWarning(RuntimeWarning):
 
     References
     ----------
-    Meinshausen, N., Buhlmann, P. (2010). Stability selection. JRSS B 72(4),
+    Meinshausen, N., Bühlmann, P. (2010). Stability selection. JRSS B 72(4),
     417-473, Theorem 1 (the error bound without assumptions).
     Shah, R. D., Samworth, R. J. (2013). Variable selection with error control:
     another look at stability selection. JRSS B 75(1), 55-80, secs 3.2 and 3.3
@@ -85,7 +85,7 @@ class LargePFERWarning(RuntimeWarning):
 
     References
     ----------
-    Meinshausen, N., Buhlmann, P. (2010). Stability selection. JRSS B 72(4),
+    Meinshausen, N., Bühlmann, P. (2010). Stability selection. JRSS B 72(4),
     417-473, Theorem 1 (the error bound without assumptions).
     Shah, R. D., Samworth, R. J. (2013). Variable selection with error control:
     another look at stability selection. JRSS B 75(1), 55-80, secs 3.2 and 3.3
@@ -117,7 +117,7 @@ ASSUMPTIONS = ("none", "unimodal", "r-concave")
 
 
 def _mb_bound(q: float, p: int, cutoff: float) -> float:
-    """Meinshausen and Buhlmann (2010, Theorem 1): E(V) <= q^2 / ((2 pi - 1) p).
+    """Meinshausen and Bühlmann (2010, Theorem 1): E(V) <= q^2 / ((2 pi - 1) p).
 
     At pi = 1/2 the bound is infinite (NaN for q = 0), as the division gives in R.
     """
@@ -300,7 +300,7 @@ class ErrorControl(Result):
 
     References
     ----------
-    Meinshausen, N., Buhlmann, P. (2010). Stability selection. JRSS B 72(4),
+    Meinshausen, N., Bühlmann, P. (2010). Stability selection. JRSS B 72(4),
     417-473, Theorem 1 (the error bound without assumptions).
     Shah, R. D., Samworth, R. J. (2013). Variable selection with error control:
     another look at stability selection. JRSS B 75(1), 55-80, secs 3.2 and 3.3
@@ -514,7 +514,7 @@ def error_control(
         The upper bound asked for the per-family error rate E(V), V the number
         of falsely selected (noise or low-probability) features, 0 < PFER < p.
     sampling : {"ss", "mb"}, default "ss"
-        ``"mb"``: Meinshausen and Buhlmann's subsampling; ``"ss"``: Shah and
+        ``"mb"``: Meinshausen and Bühlmann's subsampling; ``"ss"``: Shah and
         Samworth's complementary pairs.
     assumption : {"unimodal", "r-concave", "none"}, optional
         The assumption of Shah and Samworth's improved bound; default
@@ -552,7 +552,7 @@ def error_control(
     -----
     The bounds (p features, B = ``n_subsamples``, pi = cutoff):
 
-    - no assumption (Meinshausen and Buhlmann 2010, Theorem 1):
+    - no assumption (Meinshausen and Bühlmann 2010, Theorem 1):
 
       .. math:: E(V) \le \frac{q^2}{(2\pi - 1) p};
 
@@ -599,7 +599,7 @@ def error_control(
 
     References
     ----------
-    Meinshausen, N., Buhlmann, P. (2010). Stability selection. JRSS B 72(4),
+    Meinshausen, N., Bühlmann, P. (2010). Stability selection. JRSS B 72(4),
     417-473. https://doi.org/10.1111/j.1467-9868.2010.00740.x
 
     Shah, R. D., Samworth, R. J. (2013). Variable selection with error control:

@@ -1,4 +1,4 @@
-"""Stability selection (Meinshausen and Buhlmann 2010) as a scikit-learn transformer.
+"""Stability selection (Meinshausen and Bühlmann 2010) as a scikit-learn transformer.
 
 :class:`StabilitySelection` fits the estimator on subsamples of size floor(n/2)
 (independent subsamples, ``sampling="mb"``, or B complementary pairs,
@@ -150,7 +150,7 @@ except ImportError:  # pragma: no cover
 
 
 class StabilitySelection(*_BASES):
-    r"""Stability selection (Meinshausen and Buhlmann 2010) as a scikit-learn selector.
+    r"""Stability selection (Meinshausen and Bühlmann 2010) as a scikit-learn selector.
 
     The estimator is fitted on subsamples of floor(n/2) rows for every value of its
     regularisation parameter along a path, the same subsamples for the whole path.
@@ -192,7 +192,7 @@ class StabilitySelection(*_BASES):
         100 for ``"mb"``; at most 10**4 (:data:`MAX_SUBSAMPLES`).
     sampling : {"ss", "mb"}, default "ss"
         Complementary pairs (Shah and Samworth 2013) or independent subsamples
-        (Meinshausen and Buhlmann 2010); stabs's default is ``"SS"``.
+        (Meinshausen and Bühlmann 2010); stabs's default is ``"SS"``.
     cutoff : float or None, default 0.75
         pi_thr in (1/2, 1]: the threshold on the selection probabilities (stabs's
         ``cutoff``; ``threshold`` below is on the importances of one fit).
@@ -348,7 +348,7 @@ class StabilitySelection(*_BASES):
 
     References
     ----------
-    Meinshausen, N., Buhlmann, P. (2010). Stability selection. JRSS B 72(4), 417-473.
+    Meinshausen, N., Bühlmann, P. (2010). Stability selection. JRSS B 72(4), 417-473.
     Shah, R. D., Samworth, R. J. (2013). Variable selection with error control:
     another look at stability selection. JRSS B 75(1), 55-80.
     Hofner, B., Boccuto, L., Goker, M. (2015). Controlling false discoveries in

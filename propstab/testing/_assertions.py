@@ -13,7 +13,7 @@ is flaky. The assertions here are hypothesis tests whose error rate is stated:
   the two-sample machinery of thesis Thm 7 (paired when both ran on the same
   resamples); a drop of ``margin`` or more passes with probability at most
   ``1 - confidence``. When nothing changed, the rate of false failures depends on the
-  number of runs: ``docs/ci.md`` gives it, measured by ``studies/ci_error_rate.py``.
+  number of runs: :doc:`/ci` gives it, measured on real data.
 - :func:`assert_measure_properties`: the axiom audit (:func:`propstab.audit`) as an
   assertion, failing with the shrunk counterexample of the first violated claim.
 

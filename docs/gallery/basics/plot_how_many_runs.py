@@ -1,8 +1,8 @@
-"""
+r"""
 How many runs are enough?
 =========================
 
-The confidence interval of a stability estimate narrows like 1/sqrt(M) as runs are
+The confidence interval of a stability estimate narrows like :math:`1/\sqrt{M}` as runs are
 added: its variance is about c / M. From the runs made so far, c is estimated as M times
 the variance, which predicts the half-width for any number of runs
 (:func:`propstab.inference.halfwidth_curve`) and the runs a target half-width needs

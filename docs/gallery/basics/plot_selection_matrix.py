@@ -21,7 +21,7 @@ print(Z[:5])
 # Stability, with a confidence interval
 # -------------------------------------
 # Nogueira's estimator is the default measure. With 30 runs it is an estimate: the
-# confidence interval says how precise it is (thesis sec. 5.2).
+# confidence interval says how precise it is (Nogueira's thesis, sec. 5.2).
 est = propstab.estimate(Z)
 low, high = est.confidence_interval(0.95)
 print(f"stability {est.statistic:.3f}, 95% CI [{low:.3f}, {high:.3f}], " f"{est.interpretation}")
