@@ -535,12 +535,8 @@ def one_sample_test(Z, /, phi0: float, *, alternative: str = "greater",
                      est.subset_sizes)
     if test == "auto":
         test, jackknife = auto_interval(est.n_runs)
-        if jackknife and method == "auto" and est._jackknife_applies():
-            est = dataclasses.replace(est, variance=est.jackknife_variance(),
-                                      method="jackknife", terms=leave_one_out(
-                                          est.selection, get_measure(est.measure),
-                                          dict(est.options or {})),
-                                      factor=(est.n_runs - 1) / est.n_runs)
+        if jackknife and method == "auto":
+            est = with_jackknife(est)
     if test == "logit" and est.variance > 0 and not math.isnan(est.statistic):
         lo, hi = est.range
         z = transformed_statistic(est.statistic, phi0, est.variance, lo, hi)
@@ -552,6 +548,17 @@ def one_sample_test(Z, /, phi0: float, *, alternative: str = "greater",
     key = f"{test} (jackknife)" if est.method == "jackknife" else test
     warn_small_sample(est.n_runs, key, alternative)
     return OneSampleTestResult(z, p, alternative, phi0, est, test)
+
+
+def with_jackknife(est: StabilityEstimate) -> StabilityEstimate:
+    """The estimate with the delete-one-run jackknife variance in place of Thm 6's (as
+    it is, where the jackknife does not apply or is its variance already)."""
+    if not est._jackknife_applies():
+        return est
+    return dataclasses.replace(est, variance=est.jackknife_variance(), method="jackknife",
+                               terms=leave_one_out(est.selection, get_measure(est.measure),
+                                                   dict(est.options or {})),
+                               factor=(est.n_runs - 1) / est.n_runs)
 
 
 def _paired_variance(e1: StabilityEstimate, e2: StabilityEstimate) -> float:
@@ -648,14 +655,16 @@ def compare(sel1, sel2, *, paired, alternative, measure, method, options, names,
     if test == "asymptotic":
         z, p = _z_and_pvalue(diff, variance, alternative, f"the difference of {e1.measure}")
         return TwoSampleTestResult(z, p, alternative, paired, diff, variance, (e1, e2))
-    with warnings.catch_warnings():         # the p-value does not divide by the variance
-        warnings.simplefilter("ignore", ZeroVarianceWarning)
-        z, _ = _z_and_pvalue(diff, variance, alternative, f"the difference of {e1.measure}")
     info = get_measure(measure)
     perm = permutation_test(sel1, sel2, info, dict(options), paired=paired,
-                                         alternative=alternative, n_resamples=n_resamples,
-                                         rng=np.random.default_rng(rng) if not isinstance(
-                                             rng, np.random.Generator) else rng)
+                            alternative=alternative, n_resamples=n_resamples,
+                            rng=np.random.default_rng(rng) if not isinstance(
+                                rng, np.random.Generator) else rng)
+    if method == "auto":        # the SEs shown are those of the statistic permuted
+        e1, e2, variance = with_jackknife(e1), with_jackknife(e2), perm.variance
+    z = perm.statistic
+    if perm.variance == 0:
+        warn_zero(f"the jackknife variance of the difference of {e1.measure} is 0")
     n_nan = int(np.isnan(perm.null_distribution).sum())
     if n_nan and not math.isnan(perm.pvalue):
         warn(f"{info.name} is undefined on {n_nan} of {perm.n_resamples} rearrangements of "
