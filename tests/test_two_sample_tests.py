@@ -108,12 +108,15 @@ def test_summary_says_which_is_first_and_relates_the_thesis_sign():
 
 def literal_permutation_pvalue(Z1, Z2, measure, paired, alternative):
     """Slow twin: every rearrangement enumerated by itertools, the measure called on
-    each pair of matrices, the p-value counted in fractions (scipy's definition for an
-    exact test: the observed arrangement among the rearrangements)."""
+    each pair of matrices and on each with one run deleted (the jackknife standard error
+    of the difference, literally), the p-value of the studentized difference counted over
+    the defined rearrangements (scipy's definition for an exact test: the observed
+    arrangement among the rearrangements)."""
     Z1, Z2 = np.asarray(Z1), np.asarray(Z2)
     observed, values = _literal_null_law(Z1.tobytes(), Z2.tobytes(), Z1.shape, Z2.shape,
                                          str(Z1.dtype), measure, paired)
     tol = 1e-9
+    values = [v for v in values if not math.isnan(v)]
     n = len(values)
     greater = sum(v >= observed - tol for v in values) / n
     less = sum(v <= observed + tol for v in values) / n
@@ -121,33 +124,58 @@ def literal_permutation_pvalue(Z1, Z2, measure, paired, alternative):
             "two-sided": min(1.0, 2 * min(greater, less))}[alternative], n
 
 
+def literal_jackknife(terms):
+    """(m - 1) / m times the sum of squared deviations, 0 when the terms are equal."""
+    m = len(terms)
+    if any(math.isnan(t) for t in terms):
+        return math.nan
+    if all(t == terms[0] for t in terms):
+        return 0.0
+    mean = sum(terms) / m
+    return (m - 1) / m * sum((t - mean) ** 2 for t in terms)
+
+
 @functools.lru_cache(maxsize=None)
 def _literal_null_law(b1, b2, shape1, shape2, dtype, measure, paired):
-    """The observed difference and its every rearrangement's, once per pair of samples:
-    the three alternatives count the same law (as scipy does), and each sample of
-    rows is scored once even where it is met again (a subset and its complement)."""
+    """The observed studentized difference and its every rearrangement's (NaN where
+    undefined), once per pair of samples: the three alternatives count the same law (as
+    scipy does), and each sample of rows is scored once even where it is met again."""
     Z1 = np.frombuffer(b1, dtype=dtype).reshape(shape1)
     Z2 = np.frombuffer(b2, dtype=dtype).reshape(shape2)
     scored = {}
 
     def stability(rows):
-        key = rows.tobytes()
+        key = rows.tobytes() + bytes(str(rows.shape), "ascii")
         if key not in scored:
-            scored[key] = propstab.stability(rows, measure)
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                scored[key] = propstab.stability(rows, measure)
         return scored[key]
 
-    observed = stability(Z1) - stability(Z2)
+    def studentized(A, B):
+        d = stability(A) - stability(B)
+        la = [stability(np.delete(A, i, axis=0)) for i in range(len(A))]
+        lb = [stability(np.delete(B, i, axis=0)) for i in range(len(B))]
+        v = (literal_jackknife([a - b for a, b in zip(la, lb)]) if paired
+             else literal_jackknife(la) + literal_jackknife(lb))
+        if math.isnan(v) or math.isnan(d):
+            return math.nan
+        if v == 0:
+            return 0.0 if d == 0 else math.copysign(math.inf, d)
+        return d / math.sqrt(v)
+
+    observed = studentized(Z1, Z2)
     values = []
     if paired:
         for swaps in itertools.product((0, 1), repeat=len(Z1)):
             A = np.array([b if s else a for a, b, s in zip(Z1, Z2, swaps)])
             B = np.array([a if s else b for a, b, s in zip(Z1, Z2, swaps)])
-            values.append(stability(A) - stability(B))
+            values.append(studentized(A, B))
     else:
         pooled = np.concatenate([Z1, Z2])
         for first in itertools.combinations(range(len(pooled)), len(Z1)):
             rest = [i for i in range(len(pooled)) if i not in first]
-            values.append(stability(pooled[list(first)]) - stability(pooled[rest]))
+            values.append(studentized(pooled[list(first)], pooled[rest]))
     return observed, tuple(values)
 
 
@@ -186,19 +214,42 @@ def test_exact_permutation_pvalues_equal_scipy_permutation_test(paired):
             values[key] = propstab.stability(pooled[rows])
         return values[key]
 
-    def difference(a, b):                   # a, b: the pooled runs of each sample
-        return stability_of(a) - stability_of(b)
+    def studentized(a, b):                  # a, b: the pooled runs of each sample
+        la = [stability_of(np.delete(a, i)) for i in range(len(a))]
+        lb = [stability_of(np.delete(b, i)) for i in range(len(b))]
+        v = (literal_jackknife([x - y for x, y in zip(la, lb)]) if paired
+             else literal_jackknife(la) + literal_jackknife(lb))
+        return (stability_of(a) - stability_of(b)) / math.sqrt(v)
 
     for alternative in ALTERNATIVES:
         ref = stats.permutation_test(
-            (np.arange(7), np.arange(7, 14)), difference, vectorized=False,
+            (np.arange(7), np.arange(7, 14)), studentized, vectorized=False,
             permutation_type="samples" if paired else "independent", n_resamples=np.inf,
             alternative=alternative)
         res = two_sample_test(Z1, Z2, paired=paired, alternative=alternative,
                               test="permutation")
         assert res.exact
         assert res.pvalue == pytest.approx(ref.pvalue, rel=1e-12)
-        assert res.difference == pytest.approx(ref.statistic, rel=1e-12)
+        assert res.statistic == pytest.approx(ref.statistic, rel=1e-12)
+
+
+@pytest.mark.parametrize("paired", [False, True])
+def test_plain_difference_permutation_still_equals_scipy(paired):
+    """``studentized=False`` (kept for the small-M study) permutes D itself."""
+    from propstab._permutation import permutation_test
+    from propstab._registry import get_measure
+    Z1, Z2 = bernoulli_runs(11, 7, P_HIGH), bernoulli_runs(12, 7, P_LOW)
+    pooled = np.concatenate([Z1, Z2])
+    info = get_measure("nogueira")
+    ref = stats.permutation_test(
+        (np.arange(7), np.arange(7, 14)),
+        lambda a, b: propstab.stability(pooled[a]) - propstab.stability(pooled[b]),
+        vectorized=False, permutation_type="samples" if paired else "independent",
+        n_resamples=np.inf)
+    res = permutation_test(propstab.as_selection(Z1), propstab.as_selection(Z2), info, {},
+                           paired=paired, alternative="two-sided", n_resamples=9999,
+                           rng=None, studentized=False)
+    assert res.exact and res.pvalue == pytest.approx(ref.pvalue, rel=1e-12)
 
 
 def test_monte_carlo_permutation_pvalue_reproduces_from_one_seed():
@@ -237,7 +288,7 @@ def test_auto_picks_the_permutation_test_below_100_runs():
     small = two_sample_test(bernoulli_runs(1, 10, P_HIGH), bernoulli_runs(2, 10, P_LOW))
     large = two_sample_test(bernoulli_runs(1, 100, P_HIGH), bernoulli_runs(2, 100, P_LOW))
     assert small.test == "permutation" and large.test == "asymptotic"
-    assert "permutation of the difference (exact, all 184756 splits" not in str(small)
+    assert "exact, all 184756 splits" not in str(small)
     assert "Monte Carlo, 9999 random splits of the pooled runs" in str(small)
     assert "asymptotic: N(0, 1) (thesis Thm 7)" in str(large)
     paired = two_sample_test(bernoulli_runs(1, 10, P_HIGH), bernoulli_runs(2, 10, P_LOW),
@@ -331,21 +382,24 @@ def test_ranking_permutation_pvalue_equals_scipy():
     # of the ranks, numpy, without propstab), computed once: scipy's 3,432 + 128
     # rearrangements then each average a block of it, not call propstab.stability twice
     C = np.corrcoef(pooled)
-    upper = np.triu(np.ones((7, 7), dtype=bool), 1)
 
     def mean_spearman(rows):
-        return C[np.ix_(rows, rows)][upper].mean()
+        return C[np.ix_(rows, rows)][np.triu_indices(len(rows), 1)].mean()
 
     assert mean_spearman(np.arange(7)) == pytest.approx(propstab.stability(R1, "spearman"),
                                                         rel=1e-12)
     assert mean_spearman(np.arange(7, 14)) == pytest.approx(
         propstab.stability(R2, "spearman"), rel=1e-12)
 
-    def difference(a, b):
-        return mean_spearman(a) - mean_spearman(b)
+    def studentized(a, b):                  # the difference over its jackknife SE
+        la = [mean_spearman(np.delete(a, i)) for i in range(7)]
+        lb = [mean_spearman(np.delete(b, i)) for i in range(7)]
+        v = (literal_jackknife([x - y for x, y in zip(la, lb)]) if paired
+             else literal_jackknife(la) + literal_jackknife(lb))
+        return (mean_spearman(a) - mean_spearman(b)) / math.sqrt(v)
 
     for paired in (False, True):
-        ref = stats.permutation_test((np.arange(7), np.arange(7, 14)), difference,
+        ref = stats.permutation_test((np.arange(7), np.arange(7, 14)), studentized,
                                      vectorized=False, n_resamples=np.inf,
                                      permutation_type="samples" if paired else "independent")
         res = two_sample_test(R1, R2, measure="spearman", paired=paired)

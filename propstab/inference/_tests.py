@@ -360,7 +360,7 @@ class TwoSampleTestResult(_TestResult):
         what = "swap patterns of the pairs" if self.paired else "splits of the pooled runs"
         how = (f"exact, all {self.n_resamples} {what}" if self.exact else
                f"Monte Carlo, {self.n_resamples} random {what}")
-        return f"permutation of the difference ({how})"
+        return f"studentized permutation, difference / jackknife SE ({how})"
 
     def confidence_interval(self, confidence_level: float = 0.95) -> ConfidenceInterval:
         """The confidence interval for Phi_1 - Phi_2 that matches the test's alternative.
