@@ -49,7 +49,7 @@ from typing import NamedTuple
 import numpy as np
 
 from ._intervals import replicates
-from ._variance import spread
+from ._variance import degenerate, identical_runs, spread
 from ._validation import as_input
 
 __all__ = ["PermutationResult", "permutation_test", "rearrangements"]
@@ -68,6 +68,7 @@ class PermutationResult(NamedTuple):
     null_distribution: np.ndarray
     statistic: float = float("nan")
     variance: float = float("nan")
+    studentized: bool = False
 
 
 def _pooled(sel1, sel2, kind):
@@ -199,12 +200,22 @@ def permutation_test(sel1, sel2, info, options, *, paired: bool, alternative: st
     if studentized:
         all1 = np.concatenate([observed1, idx1])
         all2 = np.concatenate([observed2, idx2])
-        stat, variance = _studentized(diffs, leave_one_out_values(pooled, info, options, all1),
-                                      leave_one_out_values(pooled, info, options, all2),
-                                      paired=paired)
+        loo1 = leave_one_out_values(pooled, info, options, all1)
+        loo2 = leave_one_out_values(pooled, info, options, all2)
+        d = pooled.n_features
+        # a jackknife of runs that differ that is 0 up to rounding (e.g. two feature sets
+        # each selected by half of the runs) does not measure the spread: the plain
+        # difference is permuted then (exact for exchangeable runs)
+        studentized = not (any(degenerate(u, u.size, d) and not np.all(u == u[0])
+                               for u in ((loo1[0] - loo2[0],) if paired else ()))
+                           or any(degenerate(u[0], u.shape[1], d) and not identical
+                                  for u, identical in ((loo1, identical_runs(sel1)),
+                                                       (loo2, identical_runs(sel2)))))
+        if studentized:
+            stat, variance = _studentized(diffs, loo1, loo2, paired=paired)
     observed, null = float(stat[0]), stat[1:]
     out = dict(statistic=observed if studentized else float("nan"),
-               variance=float(variance[0]))
+               variance=float(variance[0]), studentized=bool(studentized))
     defined = null[~np.isnan(null)]
     if math.isnan(observed) or defined.size == 0:
         return PermutationResult(float(diffs[0]), float("nan"), int(null.size), exact, null,

@@ -432,7 +432,7 @@ def test_two_sample_tm_of_theorem_7():
 
 def test_paired_variance_from_per_run_terms():
     e1, e2 = estimate(ZA), estimate(ZB)
-    res = two_sample_test(ZA, ZB, paired=True)
+    res = two_sample_test(ZA, ZB, paired=True, test="asymptotic")
     delta = np.array(thm6_literal(ZA)[2]) - np.array(thm6_literal(ZB)[2])
     v = 4 / 6 ** 2 * np.sum((delta - delta.mean()) ** 2)
     assert res.variance == pytest.approx(v)
@@ -443,6 +443,18 @@ def test_paired_variance_from_per_run_terms():
     j1, j2 = estimate(ZA, "jaccard"), estimate(ZB, "jaccard")
     dl = j1.terms - j2.terms
     assert rj.variance == pytest.approx(5 / 6 * np.sum((dl - dl.mean()) ** 2))
+    # the default below 100 runs, the studentized permutation test: the jackknife of the
+    # per-resample differences of the leave-one-out values (the SE it permutes), and the
+    # jackknife SEs of the estimates (those of one_sample_test below 100 runs)
+    perm = two_sample_test(ZA, ZB, paired=True)
+    la = [propstab.stability(np.delete(np.array(ZA), i, axis=0)) for i in range(6)]
+    lb = [propstab.stability(np.delete(np.array(ZB), i, axis=0)) for i in range(6)]
+    dl = np.array(la) - np.array(lb)
+    assert perm.test == "permutation"
+    assert perm.variance == pytest.approx(5 / 6 * np.sum((dl - dl.mean()) ** 2))
+    assert perm.statistic == pytest.approx(perm.difference / math.sqrt(perm.variance))
+    assert perm.estimates[0].standard_error == pytest.approx(
+        propstab.one_sample_test(ZA, 0.0).estimate.standard_error)
 
 
 def test_paired_identical_matrices_zero_variance():

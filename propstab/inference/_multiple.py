@@ -155,9 +155,9 @@ class PairwiseTestTable(Result):
     first  second  Phi first  Phi second  difference  statistic  test         p       p (Holm)
     -----  ------  ---------  ----------  ----------  ---------  -----------  ------  --------
     B      C       0.6000     0.6000      0.0000      0.0000     permutation  1       1
-    B      A       0.6000     0.0000      0.6000      2.2411     permutation  0.2857  0.8571
-    C      A       0.6000     0.0000      0.6000      2.2411     permutation  0.4048  0.8571
-    difference = Phi first - Phi second ("greater": the first is more stable); statistic = -T_M
+    B      A       0.6000     0.0000      0.6000      1.2027     permutation  0.2857  0.8571
+    C      A       0.6000     0.0000      0.6000      1.2027     permutation  0.2857  0.8571
+    difference = Phi first - Phi second ("greater": the first is more stable); statistic = difference / SE (asymptotic: -T_M; permutation: jackknife SE)
     """
 
     rows: Tuple[Dict[str, Any], ...]
@@ -220,7 +220,8 @@ class PairwiseTestTable(Result):
                  number(r[self.adjusted_key])] for r in self.rows]
         return summary(title, table=(heads, body),
                        notes=["difference = Phi first - Phi second (\"greater\": the first "
-                              "is more stable); statistic = -T_M"])
+                              "is more stable); statistic = difference / SE (asymptotic: -T_M; "
+                              "permutation: jackknife SE)"])
 
 
 @validate_params({**COMPARISON_RULES, "correction": CORRECTION})

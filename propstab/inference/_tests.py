@@ -345,6 +345,7 @@ class TwoSampleTestResult(_TestResult):
     test: str = "asymptotic"
     n_resamples: Optional[int] = None
     exact: Optional[bool] = None
+    studentized: Optional[bool] = None
 
     def _repr_values(self):
         return {"statistic": self.statistic, "pvalue": self.pvalue,
@@ -360,6 +361,9 @@ class TwoSampleTestResult(_TestResult):
         what = "swap patterns of the pairs" if self.paired else "splits of the pooled runs"
         how = (f"exact, all {self.n_resamples} {what}" if self.exact else
                f"Monte Carlo, {self.n_resamples} random {what}")
+        if self.studentized is False:
+            return (f"permutation of the difference, not studentized: the jackknife SE is "
+                    f"degenerate here ({how})")
         return f"studentized permutation, difference / jackknife SE ({how})"
 
     def confidence_interval(self, confidence_level: float = 0.95) -> ConfidenceInterval:
@@ -418,10 +422,15 @@ class TwoSampleTestResult(_TestResult):
         >>> from propstab import two_sample_test
         >>> Z1 = [[1, 1, 0, 0], [1, 0, 1, 0], [0, 1, 1, 0], [1, 1, 0, 0], [1, 0, 0, 1]]
         >>> Z2 = [[1, 1, 0, 0], [1, 1, 0, 0], [1, 1, 0, 0], [1, 1, 0, 0], [1, 0, 1, 0]]
-        >>> res = two_sample_test(Z2, Z1, alternative="greater")   # H1: Z2 more stable
+        >>> res = two_sample_test(Z2, Z1, alternative="greater",  # H1: Z2 more stable
+        ...                       test="asymptotic")
         >>> low, high = res.confidence_interval(0.95)
         >>> round(low, 4), high                  # up to 1 - (-1), the largest difference
         (0.1596, 2.0)
+        >>> res = two_sample_test(Z2, Z1, alternative="greater")  # M = 5: permutation
+        >>> low, high = res.confidence_interval(0.95)             # with the jackknife SE
+        >>> round(low, 4), high
+        (-0.2206, 2.0)
         """
         level = check_confidence_level(confidence_level)
         (lo1, hi1), (lo2, hi2) = (e.range for e in self.estimates)
@@ -660,18 +669,24 @@ def compare(sel1, sel2, *, paired, alternative, measure, method, options, names,
                             alternative=alternative, n_resamples=n_resamples,
                             rng=np.random.default_rng(rng) if not isinstance(
                                 rng, np.random.Generator) else rng)
-    if method == "auto":        # the SEs shown are those of the statistic permuted
+    if perm.studentized and method == "auto" and "bootstrap" not in (e1.method, e2.method):
+        # the SEs shown are those of the statistic permuted (and of one_sample_test)
         e1, e2, variance = with_jackknife(e1), with_jackknife(e2), perm.variance
-    z = perm.statistic
-    if perm.variance == 0:
-        warn_zero(f"the jackknife variance of the difference of {e1.measure} is 0")
+        z = perm.statistic
+        if variance == 0:
+            warn_zero(f"the jackknife variance of the difference of {e1.measure} is 0")
+    else:
+        with warnings.catch_warnings():     # the p-value does not divide by the variance
+            warnings.simplefilter("ignore", ZeroVarianceWarning)
+            z, _ = _z_and_pvalue(diff, variance, alternative,
+                                 f"the difference of {e1.measure}")
     n_nan = int(np.isnan(perm.null_distribution).sum())
     if n_nan and not math.isnan(perm.pvalue):
         warn(f"{info.name} is undefined on {n_nan} of {perm.n_resamples} rearrangements of "
              f"the runs; the permutation p-value uses the other "
              f"{perm.n_resamples - n_nan}", UndefinedMeasureWarning)
     return TwoSampleTestResult(z, perm.pvalue, alternative, paired, diff, variance, (e1, e2),
-                               "permutation", perm.n_resamples, perm.exact)
+                               "permutation", perm.n_resamples, perm.exact, perm.studentized)
 
 
 @validate_params(COMPARISON_RULES)
@@ -699,12 +714,15 @@ def two_sample_test(Z1, Z2, /, *, paired: bool = False, alternative: str = "two-
     measure, method
         As for :func:`estimate` (the same measure for both; ``method`` is the variance).
     test : {"auto", "permutation", "asymptotic"}, default "auto"
-        ``"asymptotic"``: the statistic against N(0, 1) (thesis Thm 7), which holds its
-        level for M >= 100 runs. ``"permutation"``: the permutation distribution of the
-        difference (see Notes), whose level holds at any M. ``"auto"``: the permutation
-        test when either sample has fewer than ``PERMUTATION_BELOW`` (100) runs, the
-        asymptotic one otherwise (docs/inference_validation.md, "Small M"). The result's
-        ``test`` and summary say which ran.
+        ``"asymptotic"``: the statistic against N(0, 1) (thesis Thm 7): a test of
+        H0: Phi_1 = Phi_2, valid as M grows. ``"permutation"``: the studentized
+        permutation test (difference over its jackknife SE, see Notes): exact at any M
+        when the runs are exchangeable (both procedures draw runs from one
+        distribution), and asymptotically valid for H0: Phi_1 = Phi_2 when they are not
+        (equal stability, different features). ``"auto"``: the permutation test when
+        either sample has fewer than ``PERMUTATION_BELOW`` (100) runs, the asymptotic
+        one otherwise (the small-M study, with designs of equal stability and different
+        features). The result's ``test`` and summary say which ran.
     n_resamples : int, default 9999
         The permutation test's rearrangements: all of them are enumerated when there
         are at most ``n_resamples`` (:math:`\\binom{M_1 + M_2}{M_1}` splits, or
@@ -763,16 +781,22 @@ def two_sample_test(Z1, Z2, /, *, paired: bool = False, alternative: str = "two-
     applied to
     the difference, which keeps the covariance the independent test ignores.
 
-    Permutation test: the statistic permuted is the difference
-    :math:`D = \\hat\\Phi(Z_1) - \\hat\\Phi(Z_2)` itself (not studentised).
-    Independent samples: the pooled runs split again into :math:`M_1` and :math:`M_2`
-    runs; paired: the two runs of each resample swapped or not. Under :math:`H_0` that
-    the runs (the pairs' two
-    members) are exchangeable, i.e. both procedures draw runs from one distribution, the
-    level holds exactly at any M. The p-values are scipy's ``permutation_test``'s
-    (``(#{D* >= D} + a) / (n + a)`` for "greater", a = 0 exact, 1 Monte Carlo; twice the
-    smaller one-sided p-value for "two-sided"). The rearrangements' values come from the
-    measure's kernels all at once (as the bootstrap intervals' do).
+    Permutation test: the statistic permuted is the studentized difference
+    :math:`T = D / \\sqrt{v_J}`, :math:`D = \\hat\\Phi(Z_1) - \\hat\\Phi(Z_2)` and
+    :math:`v_J` its delete-one-run jackknife variance (the sum of the two jackknife
+    variances; paired, the jackknife of the per-resample differences of the
+    leave-one-out values), both recomputed on each rearrangement. Independent samples:
+    the pooled runs split again into :math:`M_1` and :math:`M_2` runs; paired: the two
+    runs of each resample swapped or not (the studentized sign-flip). Under
+    exchangeable runs (both procedures draw runs from one distribution) the level holds
+    exactly at any M; otherwise the permutation distribution of T tends to N(0, 1), the
+    law of T under H0: Phi_1 = Phi_2, so the test holds that null asymptotically
+    (Chung and Romano 2013). Permuting D itself would test equal distributions only.
+    The p-values are scipy's ``permutation_test``'s (``(#{T* >= T} + a) / (n + a)`` for
+    "greater", a = 0 exact, 1 Monte Carlo; twice the smaller one-sided p-value for
+    "two-sided"). With ``method="auto"`` the result's SEs and ``variance`` are the
+    jackknife's the test divides by. Where the jackknife of runs that differ is 0 up to
+    rounding, D itself is permuted (``studentized=False`` on the result).
 
     References
     ----------
@@ -782,7 +806,9 @@ def two_sample_test(Z1, Z2, /, *, paired: bool = False, alternative: str = "two-
     (the paired variance from per-run terms); Good, P. (2005). Permutation, Parametric
     and Bootstrap Tests of Hypotheses, 3rd ed. Springer (permutation tests); Phipson, B.,
     Smyth, G. K. (2010). Permutation p-values should never be zero. Stat. Appl. Genet.
-    Mol. Biol. 9(1), 39 (the + 1 of the Monte Carlo p-value).
+    Mol. Biol. 9(1), 39 (the + 1 of the Monte Carlo p-value); Chung, E., Romano, J. P.
+    (2013). Exact and asymptotically robust permutation tests. Ann. Statist. 41(2),
+    484-507 (the studentized permutation test).
 
     Examples
     --------
