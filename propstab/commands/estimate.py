@@ -27,9 +27,9 @@ def run(args) -> int:
             ("measure", est.measure), *option_lines,
             ("runs x features", f"{est.n_runs} x {est.n_features}"),
             ("estimate", f"{est.statistic:.4f}"),
-            ("standard error", f"{est.standard_error:.4f} ({est.method}: {est.variance_source}"
-                               + (f", as {est.variance_note})" if est.variance_note else ")")),
-            (f"{args.confidence:.0%} CI", f"[{ci.low:.4f}, {ci.high:.4f}]"),
+            ("standard error", est.standard_error_text()),
+            (f"{args.confidence:.0%} CI", f"[{ci.low:.4f}, {ci.high:.4f}] "
+                                          f"({est.interval_method()})"),
             ("interpretation", interpretation),
             *([("note", est.note)] if est.note is not None else []),
             *([("small M", small)] if small is not None else [])]

@@ -198,15 +198,9 @@ class StabilityEstimate(Result):
         ran = self.interval_method()
         label = self.interpretation
         value = number(self.statistic, fixed=True)
-        own = f"{number(self.standard_error, fixed=True)} ({variance_label(self)})"
-        if auto_interval(self.n_runs)[1] and self._jackknife_applies():
-            # the interval shown is built from the jackknife SE: show that one, labelled
-            jack = math.sqrt(self.jackknife_variance())
-            own = (f"{number(jack, fixed=True)} (delete-one-run jackknife, the interval's; "
-                   f"{variance_label(self)}: {number(self.standard_error, fixed=True)})")
         rows = [("measure", self.measure),
                 ("estimate", value if label is None else f"{value} ({label}, thesis Table 6.1)"),
-                ("standard error", own),
+                ("standard error", self.standard_error_text()),
                 (level_label(confidence_level), f"{interval(low, high)} ({ran})"),
                 ("runs x features", f"{self.n_runs} x {self.n_features}")]
         if self.subset_sizes is not None and len(self.subset_sizes):
@@ -214,6 +208,22 @@ class StabilityEstimate(Result):
         if self.note is not None:
             rows.append(("note", self.note))
         return rows
+
+    def standard_error_text(self) -> str:
+        """The summary's standard error: the one the default interval is built from,
+        labelled (below 100 runs the jackknife's, with the estimate's own beside it where
+        that differs), so that the SE shown belongs to the interval shown.
+
+        Returns
+        -------
+        str
+        """
+        own = f"{number(self.standard_error, fixed=True)} ({variance_label(self)})"
+        if auto_interval(self.n_runs)[1] and self._jackknife_applies():
+            jack = math.sqrt(self.jackknife_variance())
+            own = (f"{number(jack, fixed=True)} (delete-one-run jackknife, the interval's; "
+                   f"{variance_label(self)}: {number(self.standard_error, fixed=True)})")
+        return own
 
     @property
     def note(self) -> Optional[str]:
