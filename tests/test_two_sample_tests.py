@@ -289,11 +289,11 @@ def test_auto_picks_the_permutation_test_below_100_runs():
     large = two_sample_test(bernoulli_runs(1, 100, P_HIGH), bernoulli_runs(2, 100, P_LOW))
     assert small.test == "permutation" and large.test == "asymptotic"
     assert "exact, all 184756 splits" not in str(small)
-    assert "Monte Carlo, 9999 random splits of the pooled runs" in str(small)
+    assert "studentized permutation (Monte Carlo, 9999 random splits)" in str(small)
     assert "asymptotic: N(0, 1) (thesis Thm 7)" in str(large)
     paired = two_sample_test(bernoulli_runs(1, 10, P_HIGH), bernoulli_runs(2, 10, P_LOW),
                              paired=True)
-    assert "exact, all 1024 swap patterns of the pairs" in str(paired)
+    assert "exact, all 1024 swap patterns" in str(paired)
 
 
 def test_permutation_test_validation():

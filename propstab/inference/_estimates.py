@@ -136,6 +136,7 @@ class StabilityEstimate(Result):
     >>> print(est)
     Stability estimate
     measure          nogueira
+    estimand         Phi of the process that made these runs (resampled data: given that data set)
     estimate         0.5000 (intermediate to good, thesis Table 6.1)
     standard error   0.5000 (delete-one-run jackknife, the interval's; analytic: thesis Thm 6: 0.2165)
     95% CI           [-0.6395, 0.9523] (logit, jackknife variance; M < 100)
@@ -179,7 +180,9 @@ class StabilityEstimate(Result):
         Summary
             A ``str`` whose ``repr`` is the text itself.
         """
-        return summary("Stability estimate", self.summary_rows(confidence_level))
+        rows = self.summary_rows(confidence_level)
+        rows.insert(1, ("estimand", ESTIMAND))
+        return summary("Stability estimate", rows)
 
     def summary_rows(self, confidence_level: float = 0.95) -> List[Tuple[str, str]]:
         """The rows of :meth:`summary` as ``(label, text)`` pairs (an assessment's summary
@@ -504,6 +507,11 @@ _METHOD_SOURCES = {
     "jackknife": "delete-one-run jackknife",
     "bootstrap": (f"bootstrap of the runs ({BOOTSTRAP_RESAMPLES} resamples, "
                   f"seed {BOOTSTRAP_SEED})")}
+
+
+#: What an estimate from a selection matrix alone estimates (an assessment's summary
+#: names the resampling scheme and the rows): the interval covers the runs' noise only.
+ESTIMAND = "Phi of the process that made these runs (resampled data: given that data set)"
 
 
 def variance_label(est) -> str:

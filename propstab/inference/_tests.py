@@ -22,7 +22,7 @@ from .._results import UnpackingResult
 from .._text import Summary, interval, level_label, number, summary
 from .._validation import as_named_input, check_comparable, check_confidence_level, check_null_value
 from ._warnings import ALTERNATIVES, CI_METHODS, ONE_SAMPLE_TESTS, PERMUTATION_BELOW, TEST_METHODS, VARIANCE_METHODS, ZeroVarianceWarning, auto_interval, warn_small_sample, warn_zero
-from ._estimates import StabilityEstimate, estimate, quietly, variance_label
+from ._estimates import ESTIMAND, StabilityEstimate, estimate, quietly, variance_label
 from ._wald import ConfidenceInterval, wald_interval
 
 
@@ -75,6 +75,7 @@ class _TestResult(UnpackingResult):
         title, rows = self._summary_rows()
         low, high = quietly(self.confidence_interval, confidence_level)
         rows.insert(-1, (level_label(confidence_level), interval(low, high)))
+        rows.insert(1, ("estimand", ESTIMAND))
         return summary(title, rows)
 
 
@@ -132,6 +133,7 @@ class OneSampleTestResult(_TestResult):
     >>> print(res)
     One-sample test of stability (thesis sec. 5.2.5)
     hypotheses       H0: Phi = 0.2, H1: Phi > 0.2
+    estimand         Phi of the process that made these runs (resampled data: given that data set)
     estimate         0.5000 (SE 0.2165, nogueira, analytic: thesis Thm 6)
     V_M              1.3856
     p-value          0.08293
@@ -326,6 +328,7 @@ class TwoSampleTestResult(_TestResult):
     >>> print(res)
     Two-sample test of stability (thesis Thm 7)
     hypotheses       H0: Phi_1 = Phi_2, H1: Phi_1 != Phi_2
+    estimand         Phi of the process that made these runs (resampled data: given that data set)
     estimates        Phi_1 0.6000 (SE 0.2147), Phi_2 0.0000 (SE 0.1600)
     difference       0.6000 (Phi_1 - Phi_2, SE 0.2677)
     statistic        2.2411 (difference / SE; thesis T_M = -2.2411)
@@ -358,13 +361,12 @@ class TwoSampleTestResult(_TestResult):
         """Which test gave the p-value, in words (the summary's ``test`` line)."""
         if self.test == "asymptotic":
             return "asymptotic: N(0, 1) (thesis Thm 7)"
-        what = "swap patterns of the pairs" if self.paired else "splits of the pooled runs"
+        what = "swap patterns" if self.paired else "splits"
         how = (f"exact, all {self.n_resamples} {what}" if self.exact else
                f"Monte Carlo, {self.n_resamples} random {what}")
         if self.studentized is False:
-            return (f"permutation of the difference, not studentized: the jackknife SE is "
-                    f"degenerate here ({how})")
-        return f"studentized permutation, difference / jackknife SE ({how})"
+            return f"permutation of the difference (jackknife SE degenerate; {how})"
+        return f"studentized permutation ({how})"
 
     def confidence_interval(self, confidence_level: float = 0.95) -> ConfidenceInterval:
         """The confidence interval for Phi_1 - Phi_2 that matches the test's alternative.
@@ -445,6 +447,9 @@ class TwoSampleTestResult(_TestResult):
         title = "Two-sample test of stability (thesis Thm 7)"
         if self.paired:
             title = "Paired two-sample test of stability (thesis Thm 7, paired variance)"
+        if self.test == "permutation":
+            title = (f"{'Paired two' if self.paired else 'Two'}-sample test of stability "
+                     f"(studentized permutation)")
         return (title,
                 [("hypotheses", f"H0: Phi_1 = Phi_2, H1: Phi_1 {op} Phi_2"),
                  ("estimates", f"Phi_1 {number(e1.statistic, fixed=True)} "
@@ -453,8 +458,9 @@ class TwoSampleTestResult(_TestResult):
                                f"(SE {number(e2.standard_error, fixed=True)})"),
                  ("difference", f"{number(self.difference, fixed=True)} (Phi_1 - Phi_2, SE "
                                 f"{number(sd, fixed=True)})"),
-                 ("statistic", f"{number(self.statistic, fixed=True)} (difference / SE; "
-                               f"thesis T_M = {number(-self.statistic + 0.0, fixed=True)})"),
+                 ("statistic", f"{number(self.statistic, fixed=True)} (difference / SE"
+                               + (f"; thesis T_M = {number(-self.statistic + 0.0, fixed=True)})"
+                                  if self.test == "asymptotic" else ")")),
                  ("test", self.test_description),
                  ("p-value", number(self.pvalue)),
                  ("runs x features", f"{e1.n_runs} x {e1.n_features} and "

@@ -338,6 +338,7 @@ class ResamplingResult(Result):
     scored_by: Optional[str] = None
     unscored_reason: Optional[str] = None
     score_failures: Tuple[RunFailure, ...] = ()
+    estimand: Optional[str] = None
 
     @property
     def Z(self) -> np.ndarray:
@@ -414,7 +415,8 @@ class ResamplingResult(Result):
             A ``str`` whose ``repr`` is the text itself.
         """
         sel = self.selection
-        rows = [("runs x features", f"{sel.n_runs} x {sel.n_features}"),
+        rows = [*([("estimand", self.estimand)] if self.estimand else []),
+                ("runs x features", f"{sel.n_runs} x {sel.n_features}"),
                 ("subset size", size_text(sel.row_sizes)),
                 *self.run_summary_rows(),
                 ("rows per run", f"{np.mean([len(t) for t in self.train_indices]):.1f} "

@@ -364,7 +364,7 @@ def planned(selector, X, y, *, n_runs, scheme, fraction, stratify, random_state,
                 threshold=threshold, top_k=top_k, keep_importances=keep_importances,
                 output=output, downstream=downstream, n_jobs=n_jobs, backend=backend,
                 scored_by=scored_by, unscored_reason=unscored_reason, seeds=seeds,
-                checkpoint=checkpoint)
+                checkpoint=checkpoint, estimand=estimand_of(scheme_name, fraction, n))
 
 
 def _fingerprint(*, name, selector, X, y, splits, root, scheme, fraction, stratify, top_k,
@@ -409,6 +409,7 @@ class Plan:
     unscored_reason: Optional[str]
     seeds: Tuple[int, ...] = ()
     checkpoint: Any = None
+    estimand: Optional[str] = None
 
     def task(self, i: int):
         """Every argument of run i's :func:`run_one`."""
@@ -474,7 +475,23 @@ def collect_plan(plan: Plan, outputs) -> ResamplingResult:
     scored = plan.scored_by is not None
     return dataclasses.replace(result, scores=result.scores if scored else None,
                                scored_by=plan.scored_by if scored else None,
-                               unscored_reason=plan.unscored_reason)
+                               unscored_reason=plan.unscored_reason, estimand=plan.estimand)
+
+
+def estimand_of(scheme, fraction, n) -> str:
+    """What a stability estimate from these runs estimates, in words: the stability of
+    the procedure under this resampling scheme on these n rows, given the data set (not
+    the stability across independent data sets of the population).
+
+    >>> estimand_of("subsample", 0.5, 150)
+    'stability under subsampling (fraction 0.5) of these 150 rows, given the data'
+    """
+    what = {"bootstrap": "bootstrap resampling",
+            "subsample": f"subsampling (fraction {fraction:g})" if fraction else "subsampling",
+            "complementary_pairs": "complementary pairs of halves",
+            "leave_out": f"leave-out resampling (fraction {fraction:g})" if fraction
+            else "leave-out resampling"}.get(scheme, f"resampling by {scheme}")
+    return f"stability under {what} of these {n} rows, given the data"
 
 
 def _rankings_of(outputs, ok, names):
