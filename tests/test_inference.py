@@ -982,7 +982,7 @@ def test_cli_estimate_says_which_variance_ran(tmp_path, capsys):
     np.save(path, np.array(HALVES, dtype=np.int8))
     assert main(["estimate", str(path)]) == 0
     out, err = capsys.readouterr()
-    assert ("(bootstrap: bootstrap of the runs (2000 resamples, seed 0), as the analytic "
+    assert ("(bootstrap of the runs (2000 resamples, seed 0), as the analytic "
             "(thesis Thm 6) variance was 0 although the runs differ)") in out
     assert "warning: DegenerateVarianceWarning" in err
 
