@@ -399,6 +399,9 @@ def es_checks(rows, tol):
 def default_test(M, paired):
     """The name (a key of ``ES_TESTS``) of the test ``two_sample_test(test="auto")`` runs
     for two samples of M runs."""
+    from propstab.inference import COMBINED_BELOW
+    if M < COMBINED_BELOW:
+        return "permutation and asymptotic (jackknife)"
     return {"permutation": "permutation", "asymptotic": "asymptotic"}[chosen_test("auto", M, M)]
 
 

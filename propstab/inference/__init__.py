@@ -19,7 +19,7 @@ default).
 from __future__ import annotations
 
 from ._warnings import (  # noqa: F401
-    ALTERNATIVES, CI_METHODS, INTERVAL_LABELS, ONE_SAMPLE_TESTS, PERMUTATION_BELOW,
+    ALTERNATIVES, CI_METHODS, COMBINED_BELOW, INTERVAL_LABELS, ONE_SAMPLE_TESTS, PERMUTATION_BELOW,
     SIZE_BIAS_LIMIT, SMALL_M_BELOW, SMALL_M_BEST, SMALL_M_COVERAGE, SMALL_M_GREATER,
     SMALL_M_STUDY, TEST_METHODS, THESIS, VARIANCE_METHODS, DegenerateVarianceWarning,
     SmallSampleWarning, VaryingSizesWarning, ZeroVarianceWarning, auto_interval,

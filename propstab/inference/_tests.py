@@ -21,7 +21,7 @@ from .._registry import get_measure
 from .._results import UnpackingResult
 from .._text import Summary, interval, level_label, number, summary
 from .._validation import as_named_input, check_comparable, check_confidence_level, check_null_value
-from ._warnings import ALTERNATIVES, CI_METHODS, ONE_SAMPLE_TESTS, PERMUTATION_BELOW, TEST_METHODS, VARIANCE_METHODS, ZeroVarianceWarning, auto_interval, warn_small_sample, warn_zero
+from ._warnings import ALTERNATIVES, CI_METHODS, COMBINED_BELOW, ONE_SAMPLE_TESTS, PERMUTATION_BELOW, TEST_METHODS, VARIANCE_METHODS, ZeroVarianceWarning, auto_interval, warn_small_sample, warn_zero
 from ._estimates import ESTIMAND, StabilityEstimate, estimate, quietly, variance_label
 from ._wald import ConfidenceInterval, wald_interval
 
@@ -349,6 +349,7 @@ class TwoSampleTestResult(_TestResult):
     n_resamples: Optional[int] = None
     exact: Optional[bool] = None
     studentized: Optional[bool] = None
+    combined: Optional[bool] = None
 
     def _repr_values(self):
         return {"statistic": self.statistic, "pvalue": self.pvalue,
@@ -366,6 +367,8 @@ class TwoSampleTestResult(_TestResult):
                f"Monte Carlo, {self.n_resamples} random {what}")
         if self.studentized is False:
             return f"permutation of the difference (jackknife SE degenerate; {how})"
+        if self.combined:
+            return f"studentized permutation ({how}) and N(0, 1), larger p"
         return f"studentized permutation ({how})"
 
     def confidence_interval(self, confidence_level: float = 0.95) -> ConfidenceInterval:
@@ -666,6 +669,7 @@ def compare(sel1, sel2, *, paired, alternative, measure, method, options, names,
     e2 = estimate(sel2, measure, method=method, **options)
     diff = e1.statistic - e2.statistic
     variance = _paired_variance(e1, e2) if paired else e1.variance + e2.variance
+    combined = test == "auto" and min(e1.n_runs, e2.n_runs) < COMBINED_BELOW
     test = chosen_test(test, e1.n_runs, e2.n_runs)
     if test == "asymptotic":
         z, p = _z_and_pvalue(diff, variance, alternative, f"the difference of {e1.measure}")
@@ -686,13 +690,24 @@ def compare(sel1, sel2, *, paired, alternative, measure, method, options, names,
             warnings.simplefilter("ignore", ZeroVarianceWarning)
             z, _ = _z_and_pvalue(diff, variance, alternative,
                                  f"the difference of {e1.measure}")
+    pvalue = perm.pvalue
+    if combined and perm.studentized and not math.isnan(pvalue):
+        # below COMBINED_BELOW runs: reject only where the studentized permutation test and
+        # the N(0, 1) test of the same statistic both reject (the larger p-value), the
+        # one choice within its level in every cell of the small-M study
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", ZeroVarianceWarning)
+            pvalue = max(pvalue, _z_and_pvalue(perm.statistic, 1.0, alternative, "")[1])
+    else:
+        combined = False
     n_nan = int(np.isnan(perm.null_distribution).sum())
     if n_nan and not math.isnan(perm.pvalue):
         warn(f"{info.name} is undefined on {n_nan} of {perm.n_resamples} rearrangements of "
              f"the runs; the permutation p-value uses the other "
              f"{perm.n_resamples - n_nan}", UndefinedMeasureWarning)
-    return TwoSampleTestResult(z, perm.pvalue, alternative, paired, diff, variance, (e1, e2),
-                               "permutation", perm.n_resamples, perm.exact, perm.studentized)
+    return TwoSampleTestResult(z, pvalue, alternative, paired, diff, variance, (e1, e2),
+                               "permutation", perm.n_resamples, perm.exact, perm.studentized,
+                               combined)
 
 
 @validate_params(COMPARISON_RULES)
