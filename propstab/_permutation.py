@@ -213,6 +213,12 @@ def permutation_test(sel1, sel2, info, options, *, paired: bool, alternative: st
                                                        (loo2, identical_runs(sel2)))))
         if studentized:
             stat, variance = _studentized(diffs, loo1, loo2, paired=paired)
+            if math.isnan(stat[0]) and not math.isnan(diffs[0]):
+                # the measure is undefined with a run deleted (e.g. every other run
+                # selects every feature): no SE to divide by, the plain difference is
+                # permuted
+                studentized = False
+                stat, variance = diffs, np.full(diffs.shape, np.nan)
     observed, null = float(stat[0]), stat[1:]
     out = dict(statistic=observed if studentized else float("nan"),
                variance=float(variance[0]), studentized=bool(studentized))

@@ -281,7 +281,7 @@ def es_populations():
     phi = propstab.population_stability(first)
 
     def second(x):
-        return np.array([x] * 10 + [0.05] * (ES_D - 10))      # kbar 10 x + 1.5
+        return np.array([x] * 15 + [0.05] * (ES_D - 15))      # kbar 15 x + 1.25
 
     x = brentq(lambda x: propstab.population_stability(second(x)) - phi, 0.3, 0.999)
     return {"same population": (first, first), "relabelled": (p, relabelled),
@@ -330,7 +330,8 @@ def es_repeat(rng, p1, p2, M, measures, cfg):
     return out
 
 
-def equal_stability_run(mode="quick", *, seed=20261207, repeats=None, designs=None):
+def equal_stability_run(mode="quick", *, seed=20261207, repeats=None, designs=None,
+                        Ms=None, measures=None, n_resamples=None):
     """The rejection rates (%) of the two-sample tests under H0: Phi_1 = Phi_2 per design,
     measure and M, and the checks: the default test (``test="auto"``) within 5 % + 3
     binomial SE in every cell."""
@@ -339,6 +340,12 @@ def equal_stability_run(mode="quick", *, seed=20261207, repeats=None, designs=No
         cfg["repeats"] = repeats
     if designs:
         cfg["designs"] = tuple(designs)
+    if Ms:
+        cfg["M"] = tuple(Ms)
+    if measures:
+        cfg["measures"] = tuple(measures)
+    if n_resamples:
+        cfg["n_resamples"] = n_resamples
     rng = np.random.default_rng([seed, *(sorted(ES_MEASURES).index(d) for d in designs or ())])
     pops = es_populations()
     rows = []
@@ -347,7 +354,7 @@ def equal_stability_run(mode="quick", *, seed=20261207, repeats=None, designs=No
     tol = 100 * 3 * math.sqrt(ALPHA * (1 - ALPHA) / R)
     for name in cfg["designs"]:
         p1, p2 = pops[name]
-        measures = cfg["measures"] or ES_MEASURES[name]
+        measures = [m for m in cfg["measures"] or ES_MEASURES[name] if m in ES_MEASURES[name]]
         for M in cfg["M"]:
             counts = {m: {} for m in measures}
             with warnings.catch_warnings():
@@ -449,6 +456,12 @@ def main(argv=None) -> int:
     parser.add_argument("--design", action="append", choices=tuple(ES_MEASURES),
                         help="with --equal-stability: only this design (repeatable; the runs "
                              "of several processes merge with --merge)")
+    parser.add_argument("--M", type=int, action="append",
+                        help="with --equal-stability: only this M (repeatable)")
+    parser.add_argument("--measure", action="append",
+                        help="with --equal-stability: only this measure (repeatable)")
+    parser.add_argument("--n-resamples", type=int,
+                        help="with --equal-stability: the permutation tests' rearrangements")
     parser.add_argument("--merge", nargs="+", metavar="JSON",
                         help="with --equal-stability: report the merged JSON outputs of "
                              "runs of single designs")
@@ -459,7 +472,8 @@ def main(argv=None) -> int:
         return vi.finish(out, args.json)
     if args.equal_stability:
         out = equal_stability_run("quick" if args.quick else "full", repeats=args.repeats,
-                                  designs=args.design)
+                                  designs=args.design, Ms=args.M, measures=args.measure,
+                                  n_resamples=args.n_resamples)
         print(equal_stability_report(out))
         return vi.finish(out, args.json)
     out = run("quick" if args.quick else "full", seed=args.seed, repeats=args.repeats,

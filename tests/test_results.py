@@ -199,7 +199,7 @@ def test_test_results_unpack_like_scipy(make):
     statistic, pvalue = res
     assert (statistic, pvalue) == (res.statistic, res.pvalue) == (res[0], res[1])
     assert len(res) == 2 and list(res) == [res.statistic, res.pvalue]
-    r, s = assert_short(res, max_lines=9)
+    r, s = assert_short(res, max_lines=10)       # with the estimand line
     assert f"pvalue={res.pvalue:.4g}" in r and f"p-value          {res.pvalue:.4g}" in s
     low, high = res.confidence_interval()
     assert "95% CI" in s and f"{low:.4f}" in s
@@ -211,7 +211,7 @@ def test_test_results_keep_their_fields():
         "statistic", "pvalue", "alternative", "phi0", "estimate", "test"]
     assert [f.name for f in dataclasses.fields(TwoSampleTestResult)] == [
         "statistic", "pvalue", "alternative", "paired", "difference", "variance", "estimates",
-        "test", "n_resamples", "exact", "studentized"]
+        "test", "n_resamples", "exact", "studentized", "combined"]
     assert res == dataclasses.replace(res)
 
 

@@ -98,10 +98,12 @@ def test_the_one_sided_interval_follows_the_alternative():
 
 def test_summary_says_which_is_first_and_relates_the_thesis_sign():
     high, low = bernoulli_runs(1, 6, P_HIGH), bernoulli_runs(2, 6, P_LOW)
-    text = str(two_sample_test(high, low, alternative="greater"))
+    text = str(two_sample_test(high, low, alternative="greater", test="asymptotic"))
     assert "H1: Phi_1 > Phi_2" in text and "(Phi_1 - Phi_2, SE" in text
-    res = two_sample_test(high, low)
+    res = two_sample_test(high, low, test="asymptotic")
     assert f"thesis T_M = {-res.statistic:.4f}" in text
+    # the permutation test divides by the jackknife SE: not the thesis's T_M
+    assert "T_M" not in str(two_sample_test(high, low, alternative="greater"))
 
 
 # ---------------------------------------------------------------- permutation tests
@@ -563,3 +565,23 @@ def test_unequal_sizes_and_sparse_input_equal_the_literal_twin():
             res = two_sample_test(A, B, measure="jaccard", alternative=alternative)
             assert res.test == "permutation" and res.exact and res.n_resamples == n == 210
             assert res.pvalue == pytest.approx(expected, abs=1e-12)
+
+
+def test_auto_below_30_runs_takes_the_larger_of_the_two_pvalues():
+    """Below COMBINED_BELOW (100) runs test="auto" rejects only where the studentized
+    permutation test and the N(0, 1) test of the same statistic both reject."""
+    from propstab.inference import COMBINED_BELOW
+    assert COMBINED_BELOW == 100
+    for M in (10, 30):
+        for paired in (False, True):
+            Z1, Z2 = bernoulli_runs(M, M, P_HIGH), bernoulli_runs(M + 1, M, P_LOW)
+            auto = two_sample_test(Z1, Z2, paired=paired, n_resamples=999)
+            perm = two_sample_test(Z1, Z2, paired=paired, test="permutation", n_resamples=999)
+            normal = 2 * stats.norm.sf(abs(perm.statistic))
+            assert auto.combined and not perm.combined
+            assert auto.statistic == perm.statistic
+            assert auto.pvalue == pytest.approx(max(perm.pvalue, normal), rel=1e-12)
+            assert "N(0, 1), larger p" in str(auto)
+    Z1, Z2 = bernoulli_runs(1, 100, P_HIGH), bernoulli_runs(2, 100, P_LOW)
+    auto = two_sample_test(Z1, Z2)
+    assert auto.test == "asymptotic" and not auto.combined

@@ -157,7 +157,7 @@ class PairwiseTestTable(Result):
     B      C       0.6000     0.6000      0.0000      0.0000     permutation  1       1
     B      A       0.6000     0.0000      0.6000      1.2027     permutation  0.2857  0.8571
     C      A       0.6000     0.0000      0.6000      1.2027     permutation  0.2857  0.8571
-    difference = Phi first - Phi second ("greater": the first is more stable); statistic = difference / SE
+    difference = Phi first - Phi second ("greater": the first more stable); statistic = difference / SE
     """
 
     rows: Tuple[Dict[str, Any], ...]
@@ -220,7 +220,7 @@ class PairwiseTestTable(Result):
                  number(r[self.adjusted_key])] for r in self.rows]
         return summary(title, table=(heads, body),
                        notes=["difference = Phi first - Phi second (\"greater\": the first "
-                              "is more stable); statistic = difference / SE"])
+                              "more stable); statistic = difference / SE"])
 
 
 @validate_params({**COMPARISON_RULES, "correction": CORRECTION})

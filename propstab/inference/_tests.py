@@ -366,7 +366,7 @@ class TwoSampleTestResult(_TestResult):
         how = (f"exact, all {self.n_resamples} {what}" if self.exact else
                f"Monte Carlo, {self.n_resamples} random {what}")
         if self.studentized is False:
-            return f"permutation of the difference (jackknife SE degenerate; {how})"
+            return f"permutation of the difference (no jackknife SE; {how})"
         if self.combined:
             return f"studentized permutation ({how}) and N(0, 1), larger p"
         return f"studentized permutation ({how})"

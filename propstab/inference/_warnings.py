@@ -45,10 +45,12 @@ PERMUTATION_BELOW = 100
 
 #: Below this many runs ``test="auto"`` rejects only where the studentized permutation
 #: test and the N(0, 1) test of the same studentized statistic both reject (the larger
-#: p-value): at M = 10, with equal stability and different features, the permutation
-#: test alone exceeded its level (independent runs) and the N(0, 1) test alone did for
-#: one population drawn twice; together they held it in every cell of the small-M study.
-COMBINED_BELOW = 30
+#: p-value). In the small-M study's designs of equal stability with different features
+#: the permutation test alone reached 8.0-9.0 % at M = 10 (independent runs, relabelled
+#: probabilities; 12.75 % in 400 draws of the issue's reproducer) and the N(0, 1) test
+#: alone 7.5-8.0 % (paired); together they stayed at 2.5-5.5 % in every cell
+#: (studies/small_m_equal_stability.json).
+COMBINED_BELOW = 100
 
 
 class ZeroVarianceWarning(RuntimeWarning):
