@@ -562,12 +562,13 @@ def test_unequal_sizes_and_sparse_input_equal_the_literal_twin():
     for alternative in ALTERNATIVES:
         expected, n = literal_permutation_pvalue(Z1, Z2, "jaccard", False, alternative)
         for A, B in ((Z1, Z2), (sparse.csr_matrix(Z1), sparse.csr_matrix(Z2))):
-            res = two_sample_test(A, B, measure="jaccard", alternative=alternative)
+            res = two_sample_test(A, B, measure="jaccard", alternative=alternative,
+                                  test="permutation")
             assert res.test == "permutation" and res.exact and res.n_resamples == n == 210
             assert res.pvalue == pytest.approx(expected, abs=1e-12)
 
 
-def test_auto_below_30_runs_takes_the_larger_of_the_two_pvalues():
+def test_auto_below_100_runs_takes_the_larger_of_the_two_pvalues():
     """Below COMBINED_BELOW (100) runs test="auto" rejects only where the studentized
     permutation test and the N(0, 1) test of the same statistic both reject."""
     from propstab.inference import COMBINED_BELOW

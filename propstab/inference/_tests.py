@@ -740,10 +740,13 @@ def two_sample_test(Z1, Z2, /, *, paired: bool = False, alternative: str = "two-
         permutation test (difference over its jackknife SE, see Notes): exact at any M
         when the runs are exchangeable (both procedures draw runs from one
         distribution), and asymptotically valid for H0: Phi_1 = Phi_2 when they are not
-        (equal stability, different features). ``"auto"``: the permutation test when
-        either sample has fewer than ``PERMUTATION_BELOW`` (100) runs, the asymptotic
-        one otherwise (the small-M study, with designs of equal stability and different
-        features). The result's ``test`` and summary say which ran.
+        (equal stability, different features). ``"auto"``: when either sample has
+        fewer than ``PERMUTATION_BELOW`` (100) runs, the permutation test, rejecting
+        only where the N(0, 1) test of the same studentized statistic rejects too (the
+        larger p-value, ``combined`` on the result: the one choice within its level in
+        every cell of the small-M study's designs of equal stability and different
+        features); the asymptotic test otherwise. The result's ``test`` and summary say
+        which ran.
     n_resamples : int, default 9999
         The permutation test's rearrangements: all of them are enumerated when there
         are at most ``n_resamples`` (:math:`\\binom{M_1 + M_2}{M_1}` splits, or
