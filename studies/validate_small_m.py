@@ -265,7 +265,7 @@ ES_TESTS = ("permutation", "plain permutation", "asymptotic", "asymptotic (jackk
 ES_MODES = {
     "quick": dict(M=(10, 30), designs=("relabelled",), measures=("nogueira",), repeats=40,
                   n_resamples=99),
-    "full": dict(M=(10, 30, 100), designs=tuple(ES_MEASURES), measures=None, repeats=300,
+    "full": dict(M=(10, 30, 100), designs=tuple(ES_MEASURES), measures=None, repeats=200,
                  n_resamples=199),
 }
 
