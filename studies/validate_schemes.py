@@ -76,9 +76,9 @@ def truth(rng, n, R):
     est = propstab.estimate(Z)
     pairs = [propstab.stability(Z[i:i + 2]) for i in range(0, R - 1, 2)]
     pairs = np.array([v for v in pairs if np.isfinite(v)])
+    pair_se = float(pairs.std(ddof=1)) / math.sqrt(pairs.size)
     return dict(phi=float(est.statistic), se=float(est.standard_error),
-                pair_mean=float(pairs.mean()), pair_se=float(pairs.std(ddof=1)
-                                                              / math.sqrt(pairs.size)))
+                pair_mean=float(pairs.mean()), pair_se=pair_se)
 
 
 def run(mode="quick", *, seed=20261207):

@@ -482,4 +482,3 @@ def warn_small_sample(n_runs: int, method: str = "auto",
 
 def warn_zero(what: str) -> None:
     warn(f"{what}; the interval or test is degenerate", ZeroVarianceWarning)
-
