@@ -212,12 +212,6 @@ class StabilityGridSearch(*_BASES):
         :math:`1/\sqrt M` with the number of runs M, so ``"1se"`` accepts a smaller
         loss of score, and picks a less stable candidate, the more runs it is given
         (see Notes); ``tolerance`` fixes the loss instead.
-    tolerance : float >= 0 or None, default None
-        With ``rule="1se"``: the absolute loss of mean score accepted, in the score's
-        units (e.g. 0.01 of R^2), in place of the best candidate's standard error: the
-        most stable candidate whose mean score is at least the best minus
-        ``tolerance``. Unlike the standard error it does not depend on the number of
-        runs. None: one standard error.
     measure : str, default "nogueira"
         The stability measure (:func:`propstab.estimate`).
     n_runs : int, optional
@@ -257,6 +251,12 @@ class StabilityGridSearch(*_BASES):
         after an interruption runs only the missing runs and chooses exactly as the
         uninterrupted search; a directory of another search is refused (ValueError
         naming what differs). Needs a fixed ``random_state``.
+    tolerance : float >= 0 or None, default None
+        With ``rule="1se"``: the absolute loss of mean score accepted, in the score's
+        units (e.g. 0.01 of R^2), in place of the best candidate's standard error: the
+        most stable candidate whose mean score is at least the best minus
+        ``tolerance``. Unlike the standard error it does not depend on the number of
+        runs. None: one standard error.
 
     Attributes
     ----------

@@ -277,6 +277,12 @@ class TwoSampleTestResult(_TestResult):
         The rearrangements of the permutation test (None for the asymptotic test).
     exact : bool or None, optional
         Whether the permutation test enumerated every rearrangement.
+    studentized : bool or None, optional
+        Whether the permutation test permuted the difference over its jackknife SE
+        (False where that SE is degenerate or undefined: the plain difference).
+    combined : bool or None, optional
+        Whether the p-value is the larger of the permutation p-value and the N(0, 1)
+        p-value of the same statistic (``test="auto"`` below 100 runs).
 
     Attributes
     ----------
@@ -304,6 +310,10 @@ class TwoSampleTestResult(_TestResult):
         The number of rearrangements the permutation p-value is based on.
     exact : bool or None
         True when the permutation test enumerated all rearrangements.
+    studentized : bool or None
+        True when the permutation test permuted the studentized difference.
+    combined : bool or None
+        True when the p-value is the larger of the permutation and N(0, 1) p-values.
 
     See Also
     --------

@@ -146,7 +146,7 @@ class SmallSampleWarning(UserWarning):
 
     See Also
     --------
-    propstab.inference.small_sample_note : The message, or None where nothing is missed.
+    propstab.two_sample_test : Its default holds its level in the small-M study.
 
     References
     ----------
