@@ -11,6 +11,7 @@ def run(args) -> int:
     import warnings
     from .._validation import check_confidence_level
     from ..inference import SmallSampleWarning, estimate, small_sample_note
+    from ..inference._estimates import ESTIMAND
     check_confidence_level(args.confidence)       # before any warning of the estimate
     info = get_measure(args.measure)
     (read,), sim = read_inputs(args, [args.file], kind=info.input)
@@ -24,7 +25,7 @@ def run(args) -> int:
                       if est.interpretation is None
                       else f"{est.interpretation} (thesis Table 6.1)")
     rows = [("file", f"{read.path}: {read.description}"),
-            ("measure", est.measure), *option_lines,
+            ("measure", est.measure), *option_lines, ("estimand", ESTIMAND),
             ("runs x features", f"{est.n_runs} x {est.n_features}"),
             ("estimate", f"{est.statistic:.4f}"),
             ("standard error", est.standard_error_text()),
