@@ -14,7 +14,7 @@ import pytest
 from scipy import sparse
 
 import propstab
-from propstab._exceptions import RReferenceError, RUnavailableError
+from propstab._utils.exceptions import RReferenceError, RUnavailableError
 from propstab.r import _call
 
 live = pytest.mark.usefixtures("r_live")

@@ -292,9 +292,9 @@ def es_repeat(rng, p1, p2, M, measures, cfg):
     """Rejections (0/1) of one repeat, per measure, test and design (independent,
     paired: shared uniforms, as the issue's reproducer; for one population drawn twice,
     80 % of the uniforms shared and the pair's runs swapped with probability 1/2)."""
-    from propstab._permutation import permutation_test
-    from propstab._registry import get_measure
-    from propstab._validation import as_input
+    from propstab.inference._permutation import permutation_test
+    from propstab.registry._registry import get_measure
+    from propstab._data.convert_rankings import as_input
     d = p1.size
     I1, I2 = rng.random((M, d)) < p1, rng.random((M, d)) < p2
     U = rng.random((M, d))

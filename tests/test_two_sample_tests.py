@@ -238,8 +238,8 @@ def test_exact_permutation_pvalues_equal_scipy_permutation_test(paired):
 @pytest.mark.parametrize("paired", [False, True])
 def test_plain_difference_permutation_still_equals_scipy(paired):
     """``studentized=False`` (kept for the small-M study) permutes D itself."""
-    from propstab._permutation import permutation_test
-    from propstab._registry import get_measure
+    from propstab.inference._permutation import permutation_test
+    from propstab.registry._registry import get_measure
     Z1, Z2 = bernoulli_runs(11, 7, P_HIGH), bernoulli_runs(12, 7, P_LOW)
     pooled = np.concatenate([Z1, Z2])
     info = get_measure("nogueira")
@@ -361,7 +361,7 @@ def test_ranking_replicates_from_the_kernels_equal_the_recomputation(measure, op
     # the vectorised values of a ranking measure on subsets and on bootstrap resamples of
     # the runs against the measure recomputed on each (the slow twin), with a constant run
     # (spearman and kendall undefined with it)
-    from propstab import _intervals
+    from propstab.inference import _intervals
     rng = np.random.default_rng(3)
     S = rng.normal(size=(12, 9)) + np.linspace(2, 0, 9)
     S[3] = 0
