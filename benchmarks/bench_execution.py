@@ -57,14 +57,15 @@ def main(argv=None) -> int:
         return time.perf_counter() - start, a
 
     rows = []
-    timed()                                  # warm-up: first imports and fits, not timed
+    timed()  # warm-up: first imports and fits, not timed
     base, ref = timed()
     rows.append(("serial (baseline)", base, ref))
     rows.append(("joblib loky, n_jobs=2",) + timed(n_jobs=2))
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1,
-                                           processes=True, dashboard_address=None)
+        cluster = distributed.LocalCluster(
+            n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
+        )
         client = distributed.Client(cluster)
     try:
         rows.append(("dask LocalCluster 2x1, warm-up",) + timed(backend=client))
@@ -76,11 +77,13 @@ def main(argv=None) -> int:
         rows.append(("serial + checkpoint",) + timed(checkpoint=folder))
         rows.append(("resumed from checkpoint",) + timed(checkpoint=folder))
         files = len([f for f in os.listdir(folder) if f.startswith("task-")])
-    print(f"assess: LogisticRegression(L1, liblinear), n={n}, d={d}, M={runs} runs; "
-          f"{os.cpu_count()} cores, load {os.getloadavg()[0]:.1f}")
+    print(
+        f"assess: LogisticRegression(L1, liblinear), n={n}, d={d}, M={runs} runs; "
+        f"{os.cpu_count()} cores, load {os.getloadavg()[0]:.1f}"
+    )
     print(f"{'backend':34s} {'seconds':>9s} {'/ serial':>9s}  identical")
     for name, seconds, a in rows:
-        same = (np.array_equal(a.result.Z, ref.result.Z) and a.stability == ref.stability)
+        same = np.array_equal(a.result.Z, ref.result.Z) and a.stability == ref.stability
         print(f"{name:34s} {seconds:9.3f} {seconds / base:9.2f}  {same}")
         if not same:
             raise SystemExit(f"{name}: the result differs from the serial one")

@@ -52,11 +52,16 @@ BETA = np.zeros(D)
 BETA[:4] = [1.0, 0.6, 0.35, 0.2]
 NOISE = 1.0
 ALPHA_LASSO = 0.15
-SCHEMES = {"bootstrap": ("bootstrap", None), "subsample 0.5": ("subsample", 0.5),
-           "subsample 0.8": ("subsample", 0.8),
-           "complementary pairs": ("complementary_pairs", None)}
-MODES = {"quick": dict(n=60, datasets=4, M=10, truth=100),
-         "full": dict(n=100, datasets=100, M=30, truth=3000)}
+SCHEMES = {
+    "bootstrap": ("bootstrap", None),
+    "subsample 0.5": ("subsample", 0.5),
+    "subsample 0.8": ("subsample", 0.8),
+    "complementary pairs": ("complementary_pairs", None),
+}
+MODES = {
+    "quick": dict(n=60, datasets=4, M=10, truth=100),
+    "full": dict(n=100, datasets=100, M=30, truth=3000),
+}
 
 
 def draw(rng, n):
@@ -66,6 +71,7 @@ def draw(rng, n):
 
 def lasso_selection(X, y):
     from sklearn.linear_model import Lasso
+
     return Lasso(alpha=ALPHA_LASSO).fit(X, y).coef_ != 0
 
 
@@ -74,11 +80,15 @@ def truth(rng, n, R):
     data sets (one fit each), its SE, and the mean measure of independent pairs."""
     Z = np.array([lasso_selection(*draw(rng, n)) for _ in range(R)])
     est = propstab.estimate(Z)
-    pairs = [propstab.stability(Z[i:i + 2]) for i in range(0, R - 1, 2)]
+    pairs = [propstab.stability(Z[i : i + 2]) for i in range(0, R - 1, 2)]
     pairs = np.array([v for v in pairs if np.isfinite(v)])
     pair_se = float(pairs.std(ddof=1)) / math.sqrt(pairs.size)
-    return dict(phi=float(est.statistic), se=float(est.standard_error),
-                pair_mean=float(pairs.mean()), pair_se=pair_se)
+    return dict(
+        phi=float(est.statistic),
+        se=float(est.standard_error),
+        pair_mean=float(pairs.mean()),
+        pair_se=pair_se,
+    )
 
 
 def run(mode="quick", *, seed=20261207):
@@ -94,10 +104,17 @@ def run(mode="quick", *, seed=20261207):
         halves = dict(est=[], cover=[])
         for _ in range(cfg["datasets"]):
             X, y = draw(rng, n)
-            seed_ds = int(rng.integers(2 ** 31))
+            seed_ds = int(rng.integers(2**31))
             for name, (scheme, fraction) in SCHEMES.items():
-                res = propstab.resample(lasso_selection, X, y, n_runs=M, scheme=scheme,
-                                        fraction=fraction, random_state=seed_ds)
+                res = propstab.resample(
+                    lasso_selection,
+                    X,
+                    y,
+                    n_runs=M,
+                    scheme=scheme,
+                    fraction=fraction,
+                    random_state=seed_ds,
+                )
                 est = propstab.estimate(res.selection)
                 low, high = est.confidence_interval()
                 c = cells[name]
@@ -107,7 +124,7 @@ def run(mode="quick", *, seed=20261207):
                 c["cover_half"].append(low <= true_half["phi"] <= high)
                 if scheme == "complementary_pairs":
                     Z = res.Z
-                    v = np.array([propstab.stability(Z[i:i + 2]) for i in range(0, M, 2)])
+                    v = np.array([propstab.stability(Z[i : i + 2]) for i in range(0, M, 2)])
                     v = v[np.isfinite(v)]
                     mean = float(v.mean())
                     h = 1.96 * float(v.std(ddof=1)) / math.sqrt(v.size)
@@ -116,38 +133,74 @@ def run(mode="quick", *, seed=20261207):
     rows = []
     for name, c in cells.items():
         e = np.array(c["est"], dtype=float)
-        rows.append(dict(scheme=name, mean=float(np.nanmean(e)), sd=float(np.nanstd(e, ddof=1)),
-                         mean_se=float(np.nanmean(c["se"])),
-                         cover_n=100.0 * float(np.mean(c["cover_n"])),
-                         cover_half=100.0 * float(np.mean(c["cover_half"]))))
+        rows.append(
+            dict(
+                scheme=name,
+                mean=float(np.nanmean(e)),
+                sd=float(np.nanstd(e, ddof=1)),
+                mean_se=float(np.nanmean(c["se"])),
+                cover_n=100.0 * float(np.mean(c["cover_n"])),
+                cover_half=100.0 * float(np.mean(c["cover_half"])),
+            )
+        )
     h = np.array(halves["est"])
-    rows.append(dict(scheme="disjoint halves (pairs of complementary pairs)",
-                     mean=float(h.mean()), sd=float(h.std(ddof=1)), mean_se=float("nan"),
-                     cover_n=float("nan"), cover_half=100.0 * float(np.mean(halves["cover"]))))
-    checks = [dict(name="truth at n estimated to SE < 0.01", value=true_n["se"],
-                   target="< 0.01", passed=bool(true_n["se"] < 0.01 or mode == "quick")),
-              dict(name="every scheme's estimate defined", value=float(len(rows)),
-                   target="all finite",
-                   passed=bool(all(np.isfinite(r["mean"]) for r in rows)))]
-    return dict(mode=mode, seed=seed, config=cfg, truth_n=true_n, truth_half=true_half,
-                rows=rows, checks=checks, seconds=time.perf_counter() - t0)
+    rows.append(
+        dict(
+            scheme="disjoint halves (pairs of complementary pairs)",
+            mean=float(h.mean()),
+            sd=float(h.std(ddof=1)),
+            mean_se=float("nan"),
+            cover_n=float("nan"),
+            cover_half=100.0 * float(np.mean(halves["cover"])),
+        )
+    )
+    checks = [
+        dict(
+            name="truth at n estimated to SE < 0.01",
+            value=true_n["se"],
+            target="< 0.01",
+            passed=bool(true_n["se"] < 0.01 or mode == "quick"),
+        ),
+        dict(
+            name="every scheme's estimate defined",
+            value=float(len(rows)),
+            target="all finite",
+            passed=bool(all(np.isfinite(r["mean"]) for r in rows)),
+        ),
+    ]
+    return dict(
+        mode=mode,
+        seed=seed,
+        config=cfg,
+        truth_n=true_n,
+        truth_half=true_half,
+        rows=rows,
+        checks=checks,
+        seconds=time.perf_counter() - t0,
+    )
 
 
 def report(out) -> str:
     cfg, tn, th = out["config"], out["truth_n"], out["truth_half"]
-    L = [f"## What the interval covers (mode {out['mode']}, seed {out['seed']}: n = {cfg['n']}, "
-         f"d = {D}, Lasso(alpha={ALPHA_LASSO}), {cfg['datasets']} data sets, M = {cfg['M']} "
-         f"runs each)", "",
-         f"Across independent data sets (truth, {cfg['truth']} data sets): stability at "
-         f"n = {cfg['n']}: {tn['phi']:.3f} (SE {tn['se']:.3f}); at n/2 = {cfg['n'] // 2}: "
-         f"{th['phi']:.3f} (SE {th['se']:.3f}); mean measure of two independent data sets "
-         f"of size n/2: {th['pair_mean']:.3f} (SE {th['pair_se']:.3f}).", "",
-         "| scheme | mean estimate | SD across data sets | mean reported SE | "
-         "coverage of the stability at n (%) | coverage at n/2 (%) |",
-         "|---|---|---|---|---|---|"]
+    L = [
+        f"## What the interval covers (mode {out['mode']}, seed {out['seed']}: n = {cfg['n']}, "
+        f"d = {D}, Lasso(alpha={ALPHA_LASSO}), {cfg['datasets']} data sets, M = {cfg['M']} "
+        f"runs each)",
+        "",
+        f"Across independent data sets (truth, {cfg['truth']} data sets): stability at "
+        f"n = {cfg['n']}: {tn['phi']:.3f} (SE {tn['se']:.3f}); at n/2 = {cfg['n'] // 2}: "
+        f"{th['phi']:.3f} (SE {th['se']:.3f}); mean measure of two independent data sets "
+        f"of size n/2: {th['pair_mean']:.3f} (SE {th['pair_se']:.3f}).",
+        "",
+        "| scheme | mean estimate | SD across data sets | mean reported SE | "
+        "coverage of the stability at n (%) | coverage at n/2 (%) |",
+        "|---|---|---|---|---|---|",
+    ]
     for r in out["rows"]:
-        L.append(f"| {r['scheme']} | {r['mean']:.3f} | {r['sd']:.3f} | {r['mean_se']:.3f} | "
-                 f"{r['cover_n']:.1f} | {r['cover_half']:.1f} |")
+        L.append(
+            f"| {r['scheme']} | {r['mean']:.3f} | {r['sd']:.3f} | {r['mean_se']:.3f} | "
+            f"{r['cover_n']:.1f} | {r['cover_half']:.1f} |"
+        )
     L += ["", f"Total {out['seconds']:.0f} s"]
     return "\n".join(L)
 

@@ -20,9 +20,22 @@ import time
 
 import numpy as np
 
-__all__ = ["breast_cancer", "check_names", "classification", "diabetes", "failed_checks",
-           "import_order", "imports_of", "interrupt_when_working", "l1_logistic_pipeline",
-           "lasso", "load_script", "load_study", "regression", "three_signals"]
+__all__ = [
+    "breast_cancer",
+    "check_names",
+    "classification",
+    "diabetes",
+    "failed_checks",
+    "import_order",
+    "imports_of",
+    "interrupt_when_working",
+    "l1_logistic_pipeline",
+    "lasso",
+    "load_script",
+    "load_study",
+    "regression",
+    "three_signals",
+]
 
 
 def regression(n=120, d=8, seed=0, coef=(1.0, -1.0), noise=1.0):
@@ -47,6 +60,7 @@ def classification(n=120, d=8, seed=0):
 def lasso(alpha=0.1):
     """A Lasso (scikit-learn), alpha 0.1 unless given."""
     from sklearn.linear_model import Lasso
+
     return Lasso(alpha=alpha)
 
 
@@ -57,13 +71,16 @@ def l1_logistic_pipeline(C=1.0):
     from sklearn.linear_model import LogisticRegression
     from sklearn.pipeline import make_pipeline
     from sklearn.preprocessing import StandardScaler
-    return make_pipeline(StandardScaler(), LogisticRegression(penalty="l1", solver="liblinear",
-                                                              C=C, tol=1e-2))
+
+    return make_pipeline(
+        StandardScaler(), LogisticRegression(penalty="l1", solver="liblinear", C=C, tol=1e-2)
+    )
 
 
 @functools.lru_cache(maxsize=None)
 def _loaded(name, as_frame):
     from sklearn import datasets
+
     return getattr(datasets, f"load_{name}")(return_X_y=True, as_frame=as_frame)
 
 
@@ -146,14 +163,18 @@ def live_package(name):
     when PROPSTAB_SKIP_R=1, else a failure (never a skip) when it cannot be loaded (the
     fixtures of r_compat/test_stabs_live.py and r_compat/test_sharp_live.py)."""
     import pytest
+
     if os.environ.get("PROPSTAB_SKIP_R") == "1":
         pytest.skip("PROPSTAB_SKIP_R=1: live R cross-checks skipped")
     try:
         from rpy2.robjects.packages import importr
+
         return importr(name)
     except Exception as exc:  # noqa: BLE001 - any failure to load R is a failure
-        pytest.fail(f"R package {name} could not be loaded through rpy2 ({exc}); run "
-                    f"scripts/setup.sh (r_compat/install.R) or set PROPSTAB_SKIP_R=1")
+        pytest.fail(
+            f"R package {name} could not be loaded through rpy2 ({exc}); run "
+            f"scripts/setup.sh (r_compat/install.R) or set PROPSTAB_SKIP_R=1"
+        )
 
 
 def imports_of(path, root):
@@ -161,12 +182,13 @@ def imports_of(path, root):
     of the package at ``root`` (propstab/), at top level or inside functions (``import
     propstab.x`` gives no names)."""
     import ast
+
     path, root = pathlib.Path(path), pathlib.Path(root)
     package = list(path.relative_to(root.parent).with_suffix("").parts)[:-1]
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
         if isinstance(node, ast.ImportFrom):
             if node.level:
-                base = package[:len(package) - node.level + 1]
+                base = package[: len(package) - node.level + 1]
                 module = ".".join(base + ([node.module] if node.module else []))
             else:
                 module = node.module or ""
@@ -182,15 +204,22 @@ def interrupt_when_working(argv, env, *, workers=2, settle=0.5, timeout=60):
     """Start ``argv`` in a process group of its own, wait until it runs ``workers`` child
     processes, let them work ``settle`` seconds, then SIGINT the whole group as Ctrl-C
     in a terminal does: (return code, stdout, stderr, the children's pids)."""
-    child = subprocess.Popen(argv, env=env, text=True, stdout=subprocess.PIPE,
-                             stderr=subprocess.PIPE, start_new_session=True,
-                             preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    child = subprocess.Popen(
+        argv,
+        env=env,
+        text=True,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        start_new_session=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
     try:
         found, deadline = [], time.monotonic() + 120
         while len(found) < workers and time.monotonic() < deadline and child.poll() is None:
             time.sleep(0.05)
-            found = subprocess.run(["pgrep", "-P", str(child.pid)], capture_output=True,
-                                   text=True).stdout.split()
+            found = subprocess.run(
+                ["pgrep", "-P", str(child.pid)], capture_output=True, text=True
+            ).stdout.split()
         assert len(found) == workers, f"{argv}: no {workers} child processes started"
         time.sleep(settle)
         os.killpg(child.pid, signal.SIGINT)
@@ -200,4 +229,3 @@ def interrupt_when_working(argv, env, *, workers=2, settle=0.5, timeout=60):
             os.killpg(child.pid, signal.SIGKILL)
     time.sleep(0.2)
     return child.returncode, out, err, [int(pid) for pid in found]
-

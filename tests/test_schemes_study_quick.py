@@ -18,8 +18,13 @@ def test_quick_run_fills_every_cell(study):
     out = study.run("quick")
     assert not shared.failed_checks(out)
     names = [r["scheme"] for r in out["rows"]]
-    assert names == ["bootstrap", "subsample 0.5", "subsample 0.8", "complementary pairs",
-                     "disjoint halves (pairs of complementary pairs)"]
+    assert names == [
+        "bootstrap",
+        "subsample 0.5",
+        "subsample 0.8",
+        "complementary pairs",
+        "disjoint halves (pairs of complementary pairs)",
+    ]
     for r in out["rows"]:
         assert math.isfinite(r["mean"]) and 0 <= r["cover_half"] <= 100
     # the truth: less stable from half the rows

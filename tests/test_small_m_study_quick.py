@@ -25,8 +25,10 @@ def quick(study):
 def test_quick_study_checks_pass(quick):
     assert not shared.failed_checks(quick)
     names = shared.check_names(quick)
-    for part in ("default independent test (permutation) level, middle, nogueira, M=10",
-                 "default paired test (permutation) level, middle, jaccard, M=30"):
+    for part in (
+        "default independent test (permutation) level, middle, nogueira, M=10",
+        "default paired test (permutation) level, middle, jaccard, M=30",
+    ):
         assert part in names
 
 
@@ -35,21 +37,33 @@ def test_quick_study_reports_every_rate(study, quick):
     assert "| middle (Phi 0.390) | nogueira | 10 |" in text
     for row in quick["rows"]:
         assert set(row["rates"]) == {
-            "independent asymptotic", "independent permutation", "paired asymptotic",
-            "paired permutation", "one-sample two-sided", "one-sample greater",
-            "cover wald", "cover logit", "cover bootstrap", "cover bca"}
+            "independent asymptotic",
+            "independent permutation",
+            "paired asymptotic",
+            "paired permutation",
+            "one-sample two-sided",
+            "one-sample greater",
+            "cover wald",
+            "cover logit",
+            "cover bootstrap",
+            "cover bca",
+        }
         # the two-sided one-sample test and the Wald interval use the same variance
         assert row["rates"]["one-sample two-sided"] == pytest.approx(
-            100 - row["rates"]["cover wald"])
+            100 - row["rates"]["cover wald"]
+        )
 
 
 def test_populations_are_the_issues(study):
     import propstab
-    phi = propstab.population_stability(study.thresholds(study.POPULATIONS["middle"])
-                                        / study.vi.SCALE)
-    assert round(phi, 3) == 0.390                   # the issue's population, Phi = 0.390
-    top = propstab.population_stability(study.thresholds(study.POPULATIONS["top"])
-                                        / study.vi.SCALE)
+
+    phi = propstab.population_stability(
+        study.thresholds(study.POPULATIONS["middle"]) / study.vi.SCALE
+    )
+    assert round(phi, 3) == 0.390  # the issue's population, Phi = 0.390
+    top = propstab.population_stability(
+        study.thresholds(study.POPULATIONS["top"]) / study.vi.SCALE
+    )
     assert 0.88 < top < 0.91
 
 
@@ -58,8 +72,11 @@ def test_quick_jackknife_run_gives_the_default_intervals_coverage(study):
     below 100 runs) and the one-sided test inverting it, on the intervals-only draws."""
     out = study.run("quick", jackknife_only=True, repeats=20)
     for row in out["rows"]:
-        assert set(row["rates"]) == {"cover wald (jackknife)", "cover logit (jackknife)",
-                                     "one-sample greater (logit jackknife)"}
+        assert set(row["rates"]) == {
+            "cover wald (jackknife)",
+            "cover logit (jackknife)",
+            "one-sample greater (logit jackknife)",
+        }
         assert 50 <= row["rates"]["cover logit (jackknife)"] <= 100
     assert "| logit (jackknife) |" in study.report(out)
 
@@ -67,10 +84,12 @@ def test_quick_jackknife_run_gives_the_default_intervals_coverage(study):
 def test_equal_stability_designs_have_equal_phi_and_differ_otherwise(study):
     import numpy as np
     import propstab
+
     pops = study.es_populations()
     for name, (p1, p2) in pops.items():
         assert propstab.population_stability(p1) == pytest.approx(
-            propstab.population_stability(p2), abs=1e-9)
+            propstab.population_stability(p2), abs=1e-9
+        )
     p1, p2 = pops["relabelled"]
     assert np.array_equal(np.sort(p1), np.sort(p2)) and not np.array_equal(p1, p2)
     # the issue's reproducer: rng = default_rng(0); p = beta(0.6, 0.9, 40); permutation(p)
@@ -78,7 +97,7 @@ def test_equal_stability_designs_have_equal_phi_and_differ_otherwise(study):
     p = rng.beta(0.6, 0.9, 40)
     assert np.array_equal(p1, p) and np.array_equal(p2, rng.permutation(p))
     q1, q2 = pops["different sizes"]
-    assert q2.sum() - q1.sum() > 3                            # mean sizes 8 and 11.2
+    assert q2.sum() - q1.sum() > 3  # mean sizes 8 and 11.2
 
 
 def test_quick_equal_stability_run_checks_the_default_tests(study):

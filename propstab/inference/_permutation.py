@@ -76,11 +76,13 @@ def _pooled(sel1, sel2, kind):
     a, b = sel1.stored(), sel2.stored()
     if hasattr(a, "tocsr") or hasattr(b, "tocsr"):
         from scipy import sparse
+
         Zp = sparse.vstack([sparse.csr_matrix(a), sparse.csr_matrix(b)]).tocsr()
     else:
         Zp = np.concatenate([np.asarray(a), np.asarray(b)], axis=0)
-    return as_input(kind, Zp, n_features=sel1.n_features,
-                    feature_names=getattr(sel1, "feature_names", None))
+    return as_input(
+        kind, Zp, n_features=sel1.n_features, feature_names=getattr(sel1, "feature_names", None)
+    )
 
 
 def rearrangements(n1: int, n2: int, *, paired: bool, n_resamples: int, rng):
@@ -96,9 +98,9 @@ def rearrangements(n1: int, n2: int, *, paired: bool, n_resamples: int, rng):
     """
     if paired:
         M = n1
-        exact = M < 63 and 2 ** M <= n_resamples
+        exact = M < 63 and 2**M <= n_resamples
         if exact:
-            S = (np.arange(2 ** M)[:, None] >> np.arange(M)) & 1
+            S = (np.arange(2**M)[:, None] >> np.arange(M)) & 1
         else:
             S = rng.integers(0, 2, size=(n_resamples, M))
         runs = np.arange(M)
@@ -106,8 +108,7 @@ def rearrangements(n1: int, n2: int, *, paired: bool, n_resamples: int, rng):
     N = n1 + n2
     exact = math.comb(N, n1) <= n_resamples
     if exact:
-        idx1 = np.array(list(itertools.combinations(range(N), n1)), dtype=np.intp
-                        ).reshape(-1, n1)
+        idx1 = np.array(list(itertools.combinations(range(N), n1)), dtype=np.intp).reshape(-1, n1)
         member = np.zeros((idx1.shape[0], N), dtype=bool)
         member[np.arange(idx1.shape[0])[:, None], idx1] = True
         idx2 = np.nonzero(~member)[1].reshape(-1, n2)
@@ -132,7 +133,7 @@ def pvalues(null, observed: float, alternative: str, exact: bool) -> float:
 
 
 #: at most this many run indices per block of leave-one-out index sets (memory)
-_LOO_BLOCK = 2 ** 22
+_LOO_BLOCK = 2**22
 
 
 def leave_one_out_values(pooled, info, options, idx) -> np.ndarray:
@@ -145,10 +146,11 @@ def leave_one_out_values(pooled, info, options, idx) -> np.ndarray:
     step = max(1, _LOO_BLOCK // (m * (m - 1)))
     out = np.empty((B, m))
     for s in range(0, B, step):
-        block = idx[s:s + step]
+        block = idx[s : s + step]
         loo = np.broadcast_to(block[:, None, :], (block.shape[0], m, m))[:, keep]
-        out[s:s + step] = replicates(pooled, info, options,
-                                     loo.reshape(-1, m - 1)).reshape(-1, m)
+        out[s : s + step] = replicates(pooled, info, options, loo.reshape(-1, m - 1)).reshape(
+            -1, m
+        )
     return out
 
 
@@ -171,14 +173,27 @@ def _studentized(diffs, loo1, loo2, *, paired: bool):
     else:
         v = spread(loo1, (m1 - 1) / m1) + spread(loo2, (m2 - 1) / m2)
     with np.errstate(divide="ignore", invalid="ignore"):
-        T = np.where(v > 0, diffs / np.sqrt(np.where(v > 0, v, 1.0)),
-                     np.where(diffs == 0, 0.0, np.copysign(np.inf, diffs)))
+        T = np.where(
+            v > 0,
+            diffs / np.sqrt(np.where(v > 0, v, 1.0)),
+            np.where(diffs == 0, 0.0, np.copysign(np.inf, diffs)),
+        )
     T = np.where(np.isnan(v) | np.isnan(diffs), np.nan, T)
     return T, v
 
 
-def permutation_test(sel1, sel2, info, options, *, paired: bool, alternative: str,
-                     n_resamples: int, rng, studentized: bool = True) -> PermutationResult:
+def permutation_test(
+    sel1,
+    sel2,
+    info,
+    options,
+    *,
+    paired: bool,
+    alternative: str,
+    n_resamples: int,
+    rng,
+    studentized: bool = True,
+) -> PermutationResult:
     """The permutation test of T = D / SE(D), D = measure(sel1) - measure(sel2) (see the
     module; ``studentized=False``: of D itself, exact only for exchangeable runs).
 
@@ -189,8 +204,7 @@ def permutation_test(sel1, sel2, info, options, *, paired: bool, alternative: st
     """
     pooled = _pooled(sel1, sel2, info.input)
     n1, n2 = sel1.n_runs, sel2.n_runs
-    idx1, idx2, exact = rearrangements(n1, n2, paired=paired, n_resamples=n_resamples,
-                                       rng=rng)
+    idx1, idx2, exact = rearrangements(n1, n2, paired=paired, n_resamples=n_resamples, rng=rng)
     observed1 = np.arange(n1)[None, :]
     observed2 = n1 + np.arange(n2)[None, :]
     values1 = replicates(pooled, info, options, np.concatenate([observed1, idx1]))
@@ -206,11 +220,16 @@ def permutation_test(sel1, sel2, info, options, *, paired: bool, alternative: st
         # a jackknife of runs that differ that is 0 up to rounding (e.g. two feature sets
         # each selected by half of the runs) does not measure the spread: the plain
         # difference is permuted then (exact for exchangeable runs)
-        studentized = not (any(degenerate(u, u.size, d) and not np.all(u == u[0])
-                               for u in ((loo1[0] - loo2[0],) if paired else ()))
-                           or any(degenerate(u[0], u.shape[1], d) and not identical
-                                  for u, identical in ((loo1, identical_runs(sel1)),
-                                                       (loo2, identical_runs(sel2)))))
+        studentized = not (
+            any(
+                degenerate(u, u.size, d) and not np.all(u == u[0])
+                for u in ((loo1[0] - loo2[0],) if paired else ())
+            )
+            or any(
+                degenerate(u[0], u.shape[1], d) and not identical
+                for u, identical in ((loo1, identical_runs(sel1)), (loo2, identical_runs(sel2)))
+            )
+        )
         if studentized:
             stat, variance = _studentized(diffs, loo1, loo2, paired=paired)
             if math.isnan(stat[0]) and not math.isnan(diffs[0]):
@@ -220,11 +239,19 @@ def permutation_test(sel1, sel2, info, options, *, paired: bool, alternative: st
                 studentized = False
                 stat, variance = diffs, np.full(diffs.shape, np.nan)
     observed, null = float(stat[0]), stat[1:]
-    out = dict(statistic=observed if studentized else float("nan"),
-               variance=float(variance[0]), studentized=bool(studentized))
+    out = dict(
+        statistic=observed if studentized else float("nan"),
+        variance=float(variance[0]),
+        studentized=bool(studentized),
+    )
     defined = null[~np.isnan(null)]
     if math.isnan(observed) or defined.size == 0:
-        return PermutationResult(float(diffs[0]), float("nan"), int(null.size), exact, null,
-                                 **out)
-    return PermutationResult(float(diffs[0]), pvalues(defined, observed, alternative, exact),
-                             int(null.size), exact, null, **out)
+        return PermutationResult(float(diffs[0]), float("nan"), int(null.size), exact, null, **out)
+    return PermutationResult(
+        float(diffs[0]),
+        pvalues(defined, observed, alternative, exact),
+        int(null.size),
+        exact,
+        null,
+        **out,
+    )

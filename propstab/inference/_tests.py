@@ -16,14 +16,35 @@ from ._permutation import permutation_test
 from ..measures._variance import PER_RUN_OPTIONS, degenerate, leave_one_out, spread
 from .._utils.exceptions import UndefinedMeasureWarning, warn
 from ..measures._stability import MEASURE_NAME
-from .._utils.params import (Boolean, Integral, Interval, N_FEATURES, Options, RandomState, Real, validate_params)
+from .._utils.params import (
+    Boolean,
+    Integral,
+    Interval,
+    N_FEATURES,
+    Options,
+    RandomState,
+    Real,
+    validate_params,
+)
 from ..registry._registry import get_measure
 from .._utils.results import UnpackingResult
 from .._utils.text import Summary, interval, level_label, number, summary
 from .._data.convert_rankings import as_named_input
 from ..registry._option_checks import check_comparable, check_null_value
 from .._utils.checks import check_confidence_level
-from ._warnings import ALTERNATIVES, CI_METHODS, COMBINED_BELOW, ONE_SAMPLE_TESTS, PERMUTATION_BELOW, TEST_METHODS, VARIANCE_METHODS, ZeroVarianceWarning, auto_interval, warn_small_sample, warn_zero
+from ._warnings import (
+    ALTERNATIVES,
+    CI_METHODS,
+    COMBINED_BELOW,
+    ONE_SAMPLE_TESTS,
+    PERMUTATION_BELOW,
+    TEST_METHODS,
+    VARIANCE_METHODS,
+    ZeroVarianceWarning,
+    auto_interval,
+    warn_small_sample,
+    warn_zero,
+)
 from ._estimates import ESTIMAND, StabilityEstimate, estimate, quietly, variance_label
 from ._wald import ConfidenceInterval, wald_interval
 
@@ -151,9 +172,13 @@ class OneSampleTestResult(_TestResult):
     test: str = "wald"
 
     def _repr_values(self):
-        return {"statistic": self.statistic, "pvalue": self.pvalue,
-                "alternative": self.alternative, "phi0": self.phi0,
-                "measure": self.estimate.measure}
+        return {
+            "statistic": self.statistic,
+            "pvalue": self.pvalue,
+            "alternative": self.alternative,
+            "phi0": self.phi0,
+            "measure": self.estimate.measure,
+        }
 
     def confidence_interval(self, confidence_level: float = 0.95) -> ConfidenceInterval:
         """The confidence interval for the population stability Phi that matches the test.
@@ -229,25 +254,39 @@ class OneSampleTestResult(_TestResult):
             two = self.alternative == "two-sided"
             z = float(special.ndtri(0.5 + level / 2 if two else level))
             low, high = transformed_wald(e.statistic, e.variance, z, lo, hi)
-            low, high = (low if self.alternative != "less" else -math.inf,
-                         high if self.alternative != "greater" else math.inf)
+            low, high = (
+                low if self.alternative != "less" else -math.inf,
+                high if self.alternative != "greater" else math.inf,
+            )
             return ConfidenceInterval(*clip(low, high, lo, hi))
         return wald_interval(e.statistic, e.variance, level, self.alternative, what, e.range)
 
     def _summary_rows(self):
         e, op = self.estimate, HYPOTHESES[self.alternative]
         phi0 = number(self.phi0)
-        return ("One-sample test of stability (thesis sec. 5.2.5)",
-                [("hypotheses", f"H0: Phi = {phi0}, H1: Phi {op} {phi0}"),
-                 ("estimate", f"{number(e.statistic, fixed=True)} (SE "
-                              f"{number(e.standard_error, fixed=True)}, {e.measure}, "
-                              f"{variance_label(e)})"),
-                 ("V_M" if self.test == "wald" else "V_M (logit)",
-                  number(self.statistic, fixed=True)
-                  + ("" if self.test == "wald" else
-                     f" (on the logit scale of the range, {CI_METHODS['logit']})")),
-                 ("p-value", number(self.pvalue)),
-                 ("runs x features", f"{e.n_runs} x {e.n_features}")])
+        return (
+            "One-sample test of stability (thesis sec. 5.2.5)",
+            [
+                ("hypotheses", f"H0: Phi = {phi0}, H1: Phi {op} {phi0}"),
+                (
+                    "estimate",
+                    f"{number(e.statistic, fixed=True)} (SE "
+                    f"{number(e.standard_error, fixed=True)}, {e.measure}, "
+                    f"{variance_label(e)})",
+                ),
+                (
+                    "V_M" if self.test == "wald" else "V_M (logit)",
+                    number(self.statistic, fixed=True)
+                    + (
+                        ""
+                        if self.test == "wald"
+                        else f" (on the logit scale of the range, {CI_METHODS['logit']})"
+                    ),
+                ),
+                ("p-value", number(self.pvalue)),
+                ("runs x features", f"{e.n_runs} x {e.n_features}"),
+            ],
+        )
 
 
 @dataclasses.dataclass(frozen=True, repr=False)
@@ -364,10 +403,15 @@ class TwoSampleTestResult(_TestResult):
     combined: Optional[bool] = None
 
     def _repr_values(self):
-        return {"statistic": self.statistic, "pvalue": self.pvalue,
-                "alternative": self.alternative, "paired": self.paired,
-                "difference": self.difference, "measure": self.estimates[0].measure,
-                "test": self.test}
+        return {
+            "statistic": self.statistic,
+            "pvalue": self.pvalue,
+            "alternative": self.alternative,
+            "paired": self.paired,
+            "difference": self.difference,
+            "measure": self.estimates[0].measure,
+            "test": self.test,
+        }
 
     @property
     def test_description(self) -> str:
@@ -375,8 +419,11 @@ class TwoSampleTestResult(_TestResult):
         if self.test == "asymptotic":
             return "asymptotic: N(0, 1) (thesis Thm 7)"
         what = "swap patterns" if self.paired else "splits"
-        how = (f"exact, all {self.n_resamples} {what}" if self.exact else
-               f"Monte Carlo, {self.n_resamples} random {what}")
+        how = (
+            f"exact, all {self.n_resamples} {what}"
+            if self.exact
+            else f"Monte Carlo, {self.n_resamples} random {what}"
+        )
         if self.studentized is False:
             return f"permutation of the difference (no jackknife SE; {how})"
         if self.combined:
@@ -451,9 +498,14 @@ class TwoSampleTestResult(_TestResult):
         """
         level = check_confidence_level(confidence_level)
         (lo1, hi1), (lo2, hi2) = (e.range for e in self.estimates)
-        return wald_interval(self.difference, self.variance, level, self.alternative,
-                              f"the variance of the difference of {self.estimates[0].measure}",
-                              (lo1 - hi2, hi1 - lo2))
+        return wald_interval(
+            self.difference,
+            self.variance,
+            level,
+            self.alternative,
+            f"the variance of the difference of {self.estimates[0].measure}",
+            (lo1 - hi2, hi1 - lo2),
+        )
 
     def _summary_rows(self):
         e1, e2 = self.estimates
@@ -463,31 +515,68 @@ class TwoSampleTestResult(_TestResult):
         if self.paired:
             title = "Paired two-sample test of stability (thesis Thm 7, paired variance)"
         if self.test == "permutation":
-            title = (f"{'Paired two' if self.paired else 'Two'}-sample test of stability "
-                     f"(studentized permutation)")
-        return (title,
-                [("hypotheses", f"H0: Phi_1 = Phi_2, H1: Phi_1 {op} Phi_2"),
-                 ("estimates", f"Phi_1 {number(e1.statistic, fixed=True)} "
-                               f"(SE {number(e1.standard_error, fixed=True)}), "
-                               f"Phi_2 {number(e2.statistic, fixed=True)} "
-                               f"(SE {number(e2.standard_error, fixed=True)})"),
-                 ("difference", f"{number(self.difference, fixed=True)} (Phi_1 - Phi_2, SE "
-                                f"{number(sd, fixed=True)})"),
-                 ("statistic", f"{number(self.statistic, fixed=True)} (difference / SE"
-                               + (f"; thesis T_M = {number(-self.statistic + 0.0, fixed=True)})"
-                                  if self.test == "asymptotic" else ")")),
-                 ("test", self.test_description),
-                 ("p-value", number(self.pvalue)),
-                 ("runs x features", f"{e1.n_runs} x {e1.n_features} and "
-                                     f"{e2.n_runs} x {e2.n_features}")])
+            title = (
+                f"{'Paired two' if self.paired else 'Two'}-sample test of stability "
+                f"(studentized permutation)"
+            )
+        return (
+            title,
+            [
+                ("hypotheses", f"H0: Phi_1 = Phi_2, H1: Phi_1 {op} Phi_2"),
+                (
+                    "estimates",
+                    f"Phi_1 {number(e1.statistic, fixed=True)} "
+                    f"(SE {number(e1.standard_error, fixed=True)}), "
+                    f"Phi_2 {number(e2.statistic, fixed=True)} "
+                    f"(SE {number(e2.standard_error, fixed=True)})",
+                ),
+                (
+                    "difference",
+                    f"{number(self.difference, fixed=True)} (Phi_1 - Phi_2, SE "
+                    f"{number(sd, fixed=True)})",
+                ),
+                (
+                    "statistic",
+                    f"{number(self.statistic, fixed=True)} (difference / SE"
+                    + (
+                        f"; thesis T_M = {number(-self.statistic + 0.0, fixed=True)})"
+                        if self.test == "asymptotic"
+                        else ")"
+                    ),
+                ),
+                ("test", self.test_description),
+                ("p-value", number(self.pvalue)),
+                (
+                    "runs x features",
+                    f"{e1.n_runs} x {e1.n_features} and " f"{e2.n_runs} x {e2.n_features}",
+                ),
+            ],
+        )
 
 
-@validate_params({"phi0": Interval(Real), "alternative": Options(*ALTERNATIVES),
-                  "measure": MEASURE_NAME, "method": Options(*VARIANCE_METHODS),
-                  "test": Options(*ONE_SAMPLE_TESTS), "n_features": [N_FEATURES, None]})
-def one_sample_test(Z, /, phi0: float, *, alternative: str = "greater",
-                    measure: str = "nogueira", method: str = "auto", test: str = "auto",
-                    n_features=None, feature_names=None, **options) -> OneSampleTestResult:
+@validate_params(
+    {
+        "phi0": Interval(Real),
+        "alternative": Options(*ALTERNATIVES),
+        "measure": MEASURE_NAME,
+        "method": Options(*VARIANCE_METHODS),
+        "test": Options(*ONE_SAMPLE_TESTS),
+        "n_features": [N_FEATURES, None],
+    }
+)
+def one_sample_test(
+    Z,
+    /,
+    phi0: float,
+    *,
+    alternative: str = "greater",
+    measure: str = "nogueira",
+    method: str = "auto",
+    test: str = "auto",
+    n_features=None,
+    feature_names=None,
+    **options,
+) -> OneSampleTestResult:
     """Test whether the population stability exceeds (is below, differs from) ``phi0``.
 
     Parameters
@@ -559,10 +648,10 @@ def one_sample_test(Z, /, phi0: float, *, alternative: str = "greater",
     >>> round(res.statistic, 4), round(res.pvalue, 4)
     (1.3856, 0.0829)
     """
-    est = estimate(Z, measure, method=method, n_features=n_features,
-                   feature_names=feature_names, **options)
-    check_null_value(phi0, get_measure(est.measure), est.n_runs, est.n_features,
-                     est.subset_sizes)
+    est = estimate(
+        Z, measure, method=method, n_features=n_features, feature_names=feature_names, **options
+    )
+    check_null_value(phi0, get_measure(est.measure), est.n_runs, est.n_features, est.subset_sizes)
     if test == "auto":
         test, jackknife = auto_interval(est.n_runs)
         if jackknife and method == "auto":
@@ -571,7 +660,8 @@ def one_sample_test(Z, /, phi0: float, *, alternative: str = "greater",
         lo, hi = est.range
         z = transformed_statistic(est.statistic, phi0, est.variance, lo, hi)
         p = {"greater": special.ndtr(-z), "less": special.ndtr(z)}.get(
-            alternative, 2 * special.ndtr(-abs(z)))
+            alternative, 2 * special.ndtr(-abs(z))
+        )
         z, p = float(z), float(p)
     else:
         z, p = _z_and_pvalue(est.statistic - phi0, est.variance, alternative, est.measure)
@@ -585,10 +675,13 @@ def with_jackknife(est: StabilityEstimate) -> StabilityEstimate:
     it is, where the jackknife does not apply or is its variance already)."""
     if not est._jackknife_applies():
         return est
-    return dataclasses.replace(est, variance=est.jackknife_variance(), method="jackknife",
-                               terms=leave_one_out(est.selection, get_measure(est.measure),
-                                                   dict(est.options or {})),
-                               factor=(est.n_runs - 1) / est.n_runs)
+    return dataclasses.replace(
+        est,
+        variance=est.jackknife_variance(),
+        method="jackknife",
+        terms=leave_one_out(est.selection, get_measure(est.measure), dict(est.options or {})),
+        factor=(est.n_runs - 1) / est.n_runs,
+    )
 
 
 def _paired_variance(e1: StabilityEstimate, e2: StabilityEstimate) -> float:
@@ -603,8 +696,10 @@ def _paired_variance(e1: StabilityEstimate, e2: StabilityEstimate) -> float:
     options = dict(e1.options or {})
     if e1.method == e2.method != "bootstrap":
         delta = e2.terms - e1.terms
-        if not (degenerate(delta, e1.n_runs, e1.n_features)
-                and not _same_runs(e1.selection, e2.selection)):
+        if not (
+            degenerate(delta, e1.n_runs, e1.n_features)
+            and not _same_runs(e1.selection, e2.selection)
+        ):
             return float(spread(delta, e1.factor))
     if e1.selection is None or e2.selection is None:
         return float("nan")
@@ -663,20 +758,39 @@ def chosen_test(test: str, n_runs1: int, n_runs2: int) -> str:
 
 #: the declared rules that two_sample_test and pairwise_tests share
 COMPARISON_RULES = {
-    "paired": Boolean(), "alternative": Options(*ALTERNATIVES), "measure": MEASURE_NAME,
-    "method": Options(*VARIANCE_METHODS), "test": Options(*TEST_METHODS),
-    "n_resamples": Interval(Integral, 99, 10 ** 6), "random_state": RandomState(),
-    "n_features": [N_FEATURES, None]}
+    "paired": Boolean(),
+    "alternative": Options(*ALTERNATIVES),
+    "measure": MEASURE_NAME,
+    "method": Options(*VARIANCE_METHODS),
+    "test": Options(*TEST_METHODS),
+    "n_resamples": Interval(Integral, 99, 10**6),
+    "random_state": RandomState(),
+    "n_features": [N_FEATURES, None],
+}
 
 
-def compare(sel1, sel2, *, paired, alternative, measure, method, options, names,
-             test="auto", n_resamples=9999, rng=None):
+def compare(
+    sel1,
+    sel2,
+    *,
+    paired,
+    alternative,
+    measure,
+    method,
+    options,
+    names,
+    test="auto",
+    n_resamples=9999,
+    rng=None,
+):
     check_comparable(sel1, sel2, paired=paired, names=names)
     for name in PER_RUN_OPTIONS:
         if options.get(name) is not None:
-            fail(f"{name}: holds one row per run of one matrix, so it cannot be "
-                 f"shared by the compared matrices; compare estimates computed "
-                 f"with propstab.estimate instead; got {name}= for {measure!r}")
+            fail(
+                f"{name}: holds one row per run of one matrix, so it cannot be "
+                f"shared by the compared matrices; compare estimates computed "
+                f"with propstab.estimate instead; got {name}= for {measure!r}"
+            )
     e1 = estimate(sel1, measure, method=method, **options)
     e2 = estimate(sel2, measure, method=method, **options)
     diff = e1.statistic - e2.statistic
@@ -687,10 +801,16 @@ def compare(sel1, sel2, *, paired, alternative, measure, method, options, names,
         z, p = _z_and_pvalue(diff, variance, alternative, f"the difference of {e1.measure}")
         return TwoSampleTestResult(z, p, alternative, paired, diff, variance, (e1, e2))
     info = get_measure(measure)
-    perm = permutation_test(sel1, sel2, info, dict(options), paired=paired,
-                            alternative=alternative, n_resamples=n_resamples,
-                            rng=np.random.default_rng(rng) if not isinstance(
-                                rng, np.random.Generator) else rng)
+    perm = permutation_test(
+        sel1,
+        sel2,
+        info,
+        dict(options),
+        paired=paired,
+        alternative=alternative,
+        n_resamples=n_resamples,
+        rng=np.random.default_rng(rng) if not isinstance(rng, np.random.Generator) else rng,
+    )
     if perm.studentized and method == "auto" and "bootstrap" not in (e1.method, e2.method):
         # the SEs shown are those of the statistic permuted (and of one_sample_test)
         e1, e2, variance = with_jackknife(e1), with_jackknife(e2), perm.variance
@@ -698,10 +818,9 @@ def compare(sel1, sel2, *, paired, alternative, measure, method, options, names,
         if variance == 0:
             warn_zero(f"the jackknife variance of the difference of {e1.measure} is 0")
     else:
-        with warnings.catch_warnings():     # the p-value does not divide by the variance
+        with warnings.catch_warnings():  # the p-value does not divide by the variance
             warnings.simplefilter("ignore", ZeroVarianceWarning)
-            z, _ = _z_and_pvalue(diff, variance, alternative,
-                                 f"the difference of {e1.measure}")
+            z, _ = _z_and_pvalue(diff, variance, alternative, f"the difference of {e1.measure}")
     pvalue = perm.pvalue
     if combined and perm.studentized and not math.isnan(pvalue):
         # below COMBINED_BELOW runs: reject only where the studentized permutation test and
@@ -714,19 +833,45 @@ def compare(sel1, sel2, *, paired, alternative, measure, method, options, names,
         combined = False
     n_nan = int(np.isnan(perm.null_distribution).sum())
     if n_nan and not math.isnan(perm.pvalue):
-        warn(f"{info.name} is undefined on {n_nan} of {perm.n_resamples} rearrangements of "
-             f"the runs; the permutation p-value uses the other "
-             f"{perm.n_resamples - n_nan}", UndefinedMeasureWarning)
-    return TwoSampleTestResult(z, pvalue, alternative, paired, diff, variance, (e1, e2),
-                               "permutation", perm.n_resamples, perm.exact, perm.studentized,
-                               combined)
+        warn(
+            f"{info.name} is undefined on {n_nan} of {perm.n_resamples} rearrangements of "
+            f"the runs; the permutation p-value uses the other "
+            f"{perm.n_resamples - n_nan}",
+            UndefinedMeasureWarning,
+        )
+    return TwoSampleTestResult(
+        z,
+        pvalue,
+        alternative,
+        paired,
+        diff,
+        variance,
+        (e1, e2),
+        "permutation",
+        perm.n_resamples,
+        perm.exact,
+        perm.studentized,
+        combined,
+    )
 
 
 @validate_params(COMPARISON_RULES)
-def two_sample_test(Z1, Z2, /, *, paired: bool = False, alternative: str = "two-sided",
-                    measure: str = "nogueira", method: str = "auto", test: str = "auto",
-                    n_resamples: int = 9999, random_state=0, n_features=None,
-                    feature_names=None, **options) -> TwoSampleTestResult:
+def two_sample_test(
+    Z1,
+    Z2,
+    /,
+    *,
+    paired: bool = False,
+    alternative: str = "two-sided",
+    measure: str = "nogueira",
+    method: str = "auto",
+    test: str = "auto",
+    n_resamples: int = 9999,
+    random_state=0,
+    n_features=None,
+    feature_names=None,
+    **options,
+) -> TwoSampleTestResult:
     """Test whether two feature selection procedures have equal population stability.
 
     The difference is first minus second, Phi_1 - Phi_2, and ``alternative="greater"``
@@ -861,11 +1006,22 @@ def two_sample_test(Z1, Z2, /, *, paired: bool = False, alternative: str = "two-
     3.289
     """
     kind = get_measure(measure).input
-    sel1 = as_named_input(kind, Z1, "Z1", n_features=n_features, feature_names=feature_names,
-                          owner=measure)
-    sel2 = as_named_input(kind, Z2, "Z2", n_features=n_features, feature_names=feature_names,
-                          owner=measure)
-    return compare(sel1, sel2, paired=paired, alternative=alternative, measure=measure,
-                   method=method, options=options, names=("Z1", "Z2"), test=test,
-                   n_resamples=n_resamples, rng=random_state)
-
+    sel1 = as_named_input(
+        kind, Z1, "Z1", n_features=n_features, feature_names=feature_names, owner=measure
+    )
+    sel2 = as_named_input(
+        kind, Z2, "Z2", n_features=n_features, feature_names=feature_names, owner=measure
+    )
+    return compare(
+        sel1,
+        sel2,
+        paired=paired,
+        alternative=alternative,
+        measure=measure,
+        method=method,
+        options=options,
+        names=("Z1", "Z2"),
+        test=test,
+        n_resamples=n_resamples,
+        rng=random_state,
+    )

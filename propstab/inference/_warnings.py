@@ -11,17 +11,23 @@ from ..registry._registry import get_measure
 from .._utils.checks import check_row_sizes
 
 
-THESIS = ("Nogueira, S. (2018). Quantifying the Stability of Feature Selection. PhD thesis, "
-          "University of Manchester, sec. 5.2")
+THESIS = (
+    "Nogueira, S. (2018). Quantifying the Stability of Feature Selection. PhD thesis, "
+    "University of Manchester, sec. 5.2"
+)
 
 
 ALTERNATIVES = ("two-sided", "greater", "less")
 
 
 #: The intervals of :meth:`StabilityEstimate.confidence_interval` and their labels.
-CI_METHODS = {"auto": "by M, the small-M study's closest",
-              "wald": "Wald, thesis Cor. 1", "logit": "logit-transformed Wald",
-              "bootstrap": "bootstrap percentile", "bca": "bootstrap BCa"}
+CI_METHODS = {
+    "auto": "by M, the small-M study's closest",
+    "wald": "Wald, thesis Cor. 1",
+    "logit": "logit-transformed Wald",
+    "bootstrap": "bootstrap percentile",
+    "bca": "bootstrap BCa",
+}
 
 
 VARIANCE_METHODS = ("auto", "analytic", "jackknife")
@@ -264,8 +270,10 @@ def varying_sizes_note(measure: str, subset_sizes, n_features: int) -> Optional[
     bias = nogueira_expectation(sizes, d)
     if not bias < -SIZE_BIAS_LIMIT:
         return None
-    return (f"subset sizes vary: nogueira's expectation under chance is {bias:.4f}, not 0; "
-            f"measure='conger' is corrected for chance exactly (docs/varying_sizes.md)")
+    return (
+        f"subset sizes vary: nogueira's expectation under chance is {bias:.4f}, not 0; "
+        f"measure='conger' is corrected for chance exactly (docs/varying_sizes.md)"
+    )
 
 
 #: Below this many runs the asymptotic one-sample test and the intervals miss their level
@@ -298,8 +306,7 @@ SMALL_M_BEST = {10: (92.0, 95.0), 20: (93.6, 95.0), 30: (93.6, 94.9), 50: (94.5,
 #: 1000 repeats).
 SMALL_M_COVERAGE = {
     "wald": SMALL_M_STUDY,
-    "wald (jackknife)": {10: (87.8, 92.9), 20: (91.4, 93.4), 30: (93.5, 94.3),
-                         50: (93.7, 94.3)},
+    "wald (jackknife)": {10: (87.8, 92.9), 20: (91.4, 93.4), 30: (93.5, 94.3), 50: (93.7, 94.3)},
     "logit": {10: (80.8, 95.0), 20: (89.4, 95.0), 30: (90.2, 94.9), 50: (92.4, 95.2)},
     "logit (jackknife)": SMALL_M_BEST,
     "bootstrap": {10: (50.2, 83.3), 20: (67.0, 89.8), 30: (75.2, 92.2), 50: (84.5, 92.5)},
@@ -319,9 +326,13 @@ SMALL_M_GREATER = {
 
 #: What each key of ``SMALL_M_COVERAGE`` is, in words.
 INTERVAL_LABELS = {
-    "wald": "Wald interval", "wald (jackknife)": "Wald interval with the jackknife variance",
-    "logit": "logit interval", "logit (jackknife)": "logit interval with the jackknife variance",
-    "bootstrap": "percentile bootstrap interval", "bca": "BCa bootstrap interval"}
+    "wald": "Wald interval",
+    "wald (jackknife)": "Wald interval with the jackknife variance",
+    "logit": "logit interval",
+    "logit (jackknife)": "logit interval with the jackknife variance",
+    "bootstrap": "percentile bootstrap interval",
+    "bca": "BCa bootstrap interval",
+}
 
 
 def auto_interval(n_runs: int) -> Tuple[str, bool]:
@@ -365,8 +376,14 @@ def auto_interval(n_runs: int) -> Tuple[str, bool]:
 #: :class:`SmallSampleWarning` warns: 3 binomial standard errors of the study's cells, in
 #: percentage points (a 95 % coverage or a 5 % level, 600 repeats for ``"wald"``, 1000
 #: for the others; the tests' levels below come from the same tolerance).
-SMALL_M_REPEATS = {"wald": 600, "wald (jackknife)": 1000, "logit": 1000,
-                   "logit (jackknife)": 1000, "bootstrap": 1000, "bca": 1000}
+SMALL_M_REPEATS = {
+    "wald": 600,
+    "wald (jackknife)": 1000,
+    "logit": 1000,
+    "logit (jackknife)": 1000,
+    "bootstrap": 1000,
+    "bca": 1000,
+}
 
 
 def small_m_tolerance(repeats: int) -> float:
@@ -383,8 +400,9 @@ def _studied(table, n_runs):
     return ([m for m in sorted(table) if m <= n_runs] or [min(table)])[-1]
 
 
-def small_sample_note(n_runs: int, *, short: bool = False, method: str = "auto",
-                      alternative: Optional[str] = None) -> Optional[str]:
+def small_sample_note(
+    n_runs: int, *, short: bool = False, method: str = "auto", alternative: Optional[str] = None
+) -> Optional[str]:
     """The :class:`SmallSampleWarning` message for M = ``n_runs`` runs, or None when the
     method that ran holds its level there: the small-M study's lowest coverage of the
     95 % interval that ran (``method``, a key of ``SMALL_M_COVERAGE``, or ``"auto"``:
@@ -446,8 +464,10 @@ def small_sample_note(n_runs: int, *, short: bool = False, method: str = "auto",
         g_low, g_high = SMALL_M_GREATER[method][m]
         if g_high <= 5 + tol:
             return None
-        measured = (f"the one-sided 5 % {INTERVAL_LABELS[method].replace(' interval', '')} "
-                    f"test rejected a true value {g_low:.1f}-{g_high:.1f} %")
+        measured = (
+            f"the one-sided 5 % {INTERVAL_LABELS[method].replace(' interval', '')} "
+            f"test rejected a true value {g_low:.1f}-{g_high:.1f} %"
+        )
         holds = {M for M, (a, b) in SMALL_M_GREATER[method].items() if b <= 5 + tol}
     else:
         if low >= 95 - tol:
@@ -460,8 +480,11 @@ def small_sample_note(n_runs: int, *, short: bool = False, method: str = "auto",
         advice = "method='auto' holds its level here"
     else:
         larger = sorted(M for M in holds if M > m)
-        advice = (f"for {'5 %' if greater else '95 %'} use {larger[0]} or more runs" if larger
-                  else f"for {'5 %' if greater else '95 %'} use {SMALL_M_BELOW} or more runs")
+        advice = (
+            f"for {'5 %' if greater else '95 %'} use {larger[0]} or more runs"
+            if larger
+            else f"for {'5 %' if greater else '95 %'} use {SMALL_M_BELOW} or more runs"
+        )
     studied = sorted(table) + [SMALL_M_BELOW]
     if n_runs < studied[0]:
         runs = f"M < {studied[0]}"
@@ -473,8 +496,9 @@ def small_sample_note(n_runs: int, *, short: bool = False, method: str = "auto",
     return text.replace("with the jackknife variance", "(jackknife variance)")
 
 
-def warn_small_sample(n_runs: int, method: str = "auto",
-                       alternative: Optional[str] = None) -> None:
+def warn_small_sample(
+    n_runs: int, method: str = "auto", alternative: Optional[str] = None
+) -> None:
     note = small_sample_note(n_runs, method=method, alternative=alternative)
     if note is not None:
         warn(note, SmallSampleWarning)
