@@ -152,13 +152,21 @@ def _arguments(
     progress=None,
     refit=True,
     checkpoint=None,
+    tolerance=None,
 ):
     """The arguments of :class:`StabilityGridSearch`, checked (returned by name)."""
+    if tolerance is not None and rule != "1se":
+        fail(
+            f"tolerance: replaces the standard error of rule='1se' and applies to it only; "
+            f"got tolerance={tolerance!r} with rule={rule!r}",
+            function="StabilityGridSearch",
+        )
     return dict(
         estimator=estimator,
         param_grid=param_grid,
         rule=rule,
         measure=measure,
+        tolerance=tolerance,
         n_runs=n_runs,
         scheme=scheme,
         fraction=fraction,
@@ -192,6 +200,7 @@ CONSTRAINTS = {
         reads=("estimator",),
     ),
     "rule": [Options(*RULES), Callable("a function of the results frame")],
+    "tolerance": [Interval(Real, 0.0, None, closed="left"), None],
     "n_runs": [Interval(Integral, 2, MAX_RUNS), None],
     "confidence_level": Interval(Real, 0.0, 1.0, closed="neither"),
     "random_state": RandomState(),
@@ -207,13 +216,17 @@ _checked_arguments = validate_params(CONSTRAINTS, function="StabilityGridSearch"
 # ------------------------------------------------------------------ the rules
 
 
-def _one_standard_error(mean, se, stability, size) -> int:
+def _one_standard_error(mean, se, stability, size, tolerance=None) -> int:
     """The most stable candidate whose mean score is at least the best mean score minus
-    its standard error; ties: fewer features selected on average, then grid order. An
-    undefined (NaN) stability ranks below every defined one."""
+    its standard error (or minus ``tolerance``, an absolute score loss, when given);
+    ties: fewer features selected on average, then grid order. An undefined (NaN)
+    stability ranks below every defined one."""
     ok = np.isfinite(mean)
     best = int(np.flatnonzero(ok)[np.argmax(mean[ok])])
-    limit = mean[best] - (se[best] if np.isfinite(se[best]) else 0.0)
+    if tolerance is not None:
+        limit = mean[best] - float(tolerance)
+    else:
+        limit = mean[best] - (se[best] if np.isfinite(se[best]) else 0.0)
     index = np.flatnonzero(ok & (mean >= limit))
     key = np.where(np.isfinite(stability[index]), stability[index], -np.inf)
     order = np.lexsort((index, size[index], -key))
@@ -274,7 +287,10 @@ class StabilityGridSearch(*_BASES):
         front's most accurate and most stable members (ties to the more stable, then
         the sparser, then the first). A callable receives ``pandas.DataFrame(
         cv_results_)`` and returns the position (int) of the chosen row, as
-        ``GridSearchCV``'s callable ``refit``.
+        ``GridSearchCV``'s callable ``refit``. The one standard error shrinks as
+        :math:`1/\sqrt M` with the number of runs M, so ``"1se"`` accepts a smaller
+        loss of score, and picks a less stable candidate, the more runs it is given
+        (see Notes); ``tolerance`` fixes the loss instead.
     measure : str, default "nogueira"
         The stability measure (:func:`propstab.estimate`).
     n_runs : int, optional
@@ -317,6 +333,12 @@ class StabilityGridSearch(*_BASES):
         written, is refused. Read as :func:`propstab.resample` reads it: no code is
         run, and a run's file that cannot be used is run again with a
         :class:`~propstab.CheckpointWarning`. Needs a fixed ``random_state``.
+    tolerance : float >= 0 or None, default None
+        With ``rule="1se"``: the absolute loss of mean score accepted, in the score's
+        units (e.g. 0.01 of R^2), in place of the best candidate's standard error: the
+        most stable candidate whose mean score is at least the best minus
+        ``tolerance``. Unlike the standard error it does not depend on the number of
+        runs. None: one standard error.
 
     Attributes
     ----------
@@ -384,7 +406,19 @@ class StabilityGridSearch(*_BASES):
     sec. 6.2.1 (the Pareto-optimal penalty of maximal stability within a tolerance of
     the best likelihood). The standard errors treat the runs as independent, which
     they are not (their training rows overlap), so the tolerance is a convention rather
-    than a test. Because every candidate runs on the same resamples, the differences
+    than a test.
+
+    The tolerance shrinks as runs are added: :math:`\mathrm{SE}_{c^*}` is the standard
+    error of a mean over M runs, :math:`\approx \sigma / \sqrt M` with :math:`\sigma` the
+    spread of one run's score, so with 4 times the runs the rule accepts half the loss
+    of score. More compute then moves the choice towards the best-scoring candidate
+    (at many runs, towards ``GridSearchCV``'s choice), although the candidates
+    themselves did not change. The
+    one-standard-error rule of cross-validation does not drift this way, because its
+    number of folds is fixed. ``tolerance=`` sets the accepted loss in the score's units
+    and gives the same choice for any number of runs (up to the noise of the means).
+
+    Because every candidate runs on the same resamples, the differences
     between candidates are free of the resampling noise that independent runs would
     add (``results_.tests`` holds the paired tests).
 
@@ -445,10 +479,12 @@ class StabilityGridSearch(*_BASES):
         progress=None,
         refit=True,
         checkpoint=None,
+        tolerance=None,
     ):
         self.estimator = estimator
         self.param_grid = param_grid
         self.rule = rule
+        self.tolerance = tolerance
         self.measure = measure
         self.n_runs = n_runs
         self.scheme = scheme
@@ -558,7 +594,7 @@ class StabilityGridSearch(*_BASES):
         self.cv_results_ = _cv_results(
             candidates, labels, assessments, front, args["confidence_level"]
         )
-        self.best_index_ = _choose(args["rule"], self.cv_results_)
+        self.best_index_ = _choose(args["rule"], self.cv_results_, args["tolerance"])
         self.best_params_ = dict(candidates[self.best_index_])
         self.best_score_ = float(self.cv_results_["mean_test_score"][self.best_index_])
         self.best_stability_ = float(self.cv_results_["mean_stability"][self.best_index_])
@@ -654,6 +690,14 @@ class StabilityGridSearch(*_BASES):
             if isinstance(self.rule, str)
             else getattr(self.rule, "__name__", "a callable")
         )
+        if rule == "1se":
+            rule = (
+                "1se: the most stable candidate within one SE of the best mean score "
+                "(the SE shrinks as 1/sqrt(runs))"
+                if self.tolerance is None
+                else f"1se with tolerance={number(self.tolerance)}: the most stable candidate "
+                f"within {number(self.tolerance)} of the best mean score"
+            )
         fields = [
             ("rule", str(rule)),
             (
@@ -843,8 +887,9 @@ def _cv_results(candidates, labels, assessments, front, level) -> dict:
     return cv
 
 
-def _choose(rule, cv) -> int:
-    """The chosen candidate's position under ``rule``."""
+def _choose(rule, cv, tolerance=None) -> int:
+    """The chosen candidate's position under ``rule`` (``tolerance``: the absolute score
+    loss the ``"1se"`` rule accepts instead of one standard error)."""
     mean = cv["mean_test_score"]
     stability = cv["mean_stability"]
     if callable(rule):
@@ -880,5 +925,5 @@ def _choose(rule, cv) -> int:
         rule = "1se"
     size = cv["mean_n_selected"]
     if rule == "1se":
-        return _one_standard_error(mean, cv["score_standard_error"], stability, size)
+        return _one_standard_error(mean, cv["score_standard_error"], stability, size, tolerance)
     return _pareto_knee(mean, stability, size)

@@ -46,3 +46,38 @@ header <- sprintf(paste0("{\"generator\": \"r_compat/generate_sharp_reference.R\
                   paste(R.version$major, R.version$minor, sep = "."))
 writeLines(paste0(header, body, "\n]}"), "r_compat/sharp_reference.json")
 message(sprintf("wrote %d cases to r_compat/sharp_reference.json", length(cases)))
+
+# Extended cases (r_compat/sharp_reference_extended.json): K in {200, 500, 1000}, N up to
+# 10^4, pi up to 0.99, where the binomial tails go far below the smallest double (the
+# classes of a few always-selected features among many). Written as selection counts
+# (selprop = counts / K) to keep the file small.
+set.seed(20261207)
+ext <- character(0)
+add_ext <- function(counts, K, pi_list, n_cat) {
+  score <- StabilityScore(counts / K, pi_list = pi_list, K = K, n_cat = n_cat)
+  ext[[length(ext) + 1]] <<- sprintf(
+    "  {\"K\": %d, \"n_cat\": %d, \"counts\": [%s], \"pi\": %s, \"score\": %s}",
+    K, n_cat, paste(counts, collapse = ","), vec(pi_list), vec(score))
+}
+for (i in 1:24) {
+  K <- c(200, 500, 1000)[(i - 1) %% 3 + 1]
+  N <- c(10, 100, 1000, 10000)[(i - 1) %/% 3 %% 4 + 1]
+  n_true <- sample(0:5, 1)
+  sparsity <- runif(1, 0.5, 0.999)
+  counts <- ifelse(runif(N) < sparsity, rbinom(N, K, 0.01), sample(0:K, N, replace = TRUE))
+  counts[seq_len(min(n_true, N))] <- K
+  pi_list <- sort(unique(c(round(runif(6, 0.51, 0.99), 2), 0.9, 0.99)))
+  add_ext(counts, K, pi_list, 3)
+  add_ext(counts, K, pi_list, 2)
+}
+# the issue's cases: one or three always-selected features among 1000, K = 200
+add_ext(c(200, rep(0, 999)), 200, c(0.6, 0.9), 3)
+add_ext(c(rep(200, 3), rep(0, 997)), 200, seq(0.6, 0.99, by = 0.01), 3)
+header <- sprintf(paste0("{\"generator\": \"r_compat/generate_sharp_reference.R\", ",
+                         "\"function\": \"sharp::StabilityScore\", \"sharp\": \"%s\", ",
+                         "\"R\": \"%s\",\n \"cases\": [\n"),
+                  as.character(packageVersion("sharp")),
+                  paste(R.version$major, R.version$minor, sep = "."))
+writeLines(paste0(header, paste(ext, collapse = ",\n"), "\n]}"),
+           "r_compat/sharp_reference_extended.json")
+message(sprintf("wrote %d cases to r_compat/sharp_reference_extended.json", length(ext)))

@@ -76,6 +76,44 @@ def test_stability_score_equals_live_sharp_on_generated_cases(sharp, n_cat):
     assert n_values > 500 and n_declared <= n_values // 10
 
 
+def _far_tail_cases(seed, n):
+    """K in {200, 500, 1000}, N up to 10^4, pi up to 0.99, a few always-selected
+    features: binomial tails far below the smallest double."""
+    rng = np.random.default_rng(seed)
+    for _ in range(n):
+        K = int(rng.choice([200, 500, 1000]))
+        N = int(rng.choice([10, 100, 1000, 10000]))
+        counts = np.where(
+            rng.random(N) < rng.uniform(0.5, 0.999),
+            rng.binomial(K, 0.01, N),
+            rng.integers(0, K + 1, N),
+        )
+        counts[: int(rng.integers(0, 6))] = K
+        pis = np.round(np.concatenate([rng.uniform(0.51, 0.99, 6), [0.9, 0.99]]), 2)
+        yield counts / K, K, pis
+
+
+@pytest.mark.parametrize("n_cat", [3, 2])
+def test_far_tails_are_finite_where_sharps_are(sharp, n_cat):
+    """No NaN where sharp is finite; sharp's values to 1e-10 except where its own
+    subtraction loses digits (the declared cancellation) or where the exact twin shows
+    propstab right (checked for K <= 500)."""
+    n_values = n_far = 0
+    for selprop, K, pis in _far_tail_cases(20261207 + n_cat, 30):
+        expected = _r_scores(sharp, selprop, K, pis, n_cat)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", UndefinedMeasureWarning)
+            got = np.atleast_1d(stability_score(selprop, K, pis, n_categories=n_cat))
+        for g, e, pi in zip(got, expected, pis):
+            n_values += 1
+            assert not (math.isnan(g) and not math.isnan(e)), (K, len(selprop), pi, e)
+            n_far += bool(e > 700)
+            if close(g, e, 1e-10):
+                continue
+            assert n_cat == 3 and cancellation_applies(selprop, K, pi), (K, pi, g, e)
+    assert n_values >= 200 and n_far > 20
+
+
 def test_default_grid_is_sharps(sharp):
     """No pi given: sharp's default seq(0.6, 0.9, by = 0.01)."""
     from rpy2 import robjects

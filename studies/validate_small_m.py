@@ -326,6 +326,281 @@ def report(out) -> str:
     return "\n".join(L)
 
 
+# ---------------------------------------------------------------- equal stability
+
+#: ``--equal-stability``: the two-sample tests under H0: Phi_1 = Phi_2 when the two
+#: procedures differ (the runs are not exchangeable), beside one population drawn twice.
+#: d = 40 features; ``beta`` holds the probabilities Beta(0.6, 0.9) of seed 0.
+ES_D = 40
+ES_MEASURES = {
+    "same population": ("nogueira", "conger", "jaccard"),
+    "relabelled": ("nogueira", "conger", "jaccard"),
+    "different sizes": ("nogueira", "conger"),
+}
+#: the tests compared: the studentized permutation test (``test="permutation"``), the
+#: plain-difference permutation test (the former default), the asymptotic test with the
+#: default variance and with the jackknife variance, and both of the latter two's
+#: studentized ones at once (reject when both reject: the larger p-value)
+ES_TESTS = (
+    "permutation",
+    "plain permutation",
+    "asymptotic",
+    "asymptotic (jackknife)",
+    "permutation and asymptotic (jackknife)",
+)
+ES_MODES = {
+    "quick": dict(
+        M=(10, 30), designs=("relabelled",), measures=("nogueira",), repeats=40, n_resamples=99
+    ),
+    "full": dict(
+        M=(10, 30, 100), designs=tuple(ES_MEASURES), measures=None, repeats=200, n_resamples=199
+    ),
+}
+
+
+def es_populations():
+    """``{design: (p1, p2)}``: the feature probabilities of the two procedures, of equal
+    population stability Phi(p1) = Phi(p2) (thesis Def. 4's population value)."""
+    from scipy.optimize import brentq
+
+    rng = np.random.default_rng(0)  # the issue's reproducer's draws
+    p = rng.beta(0.6, 0.9, ES_D)
+    relabelled = rng.permutation(p)
+    first = np.array([0.9] * 5 + [0.1] * (ES_D - 5))  # kbar 8.0
+    phi = propstab.population_stability(first)
+
+    def second(x):
+        return np.array([x] * 15 + [0.05] * (ES_D - 15))  # kbar 15 x + 1.25
+
+    x = brentq(lambda x: propstab.population_stability(second(x)) - phi, 0.3, 0.999)
+    return {
+        "same population": (first, first),
+        "relabelled": (p, relabelled),
+        "different sizes": (first, second(x)),
+    }
+
+
+def es_repeat(rng, p1, p2, M, measures, cfg):
+    """Rejections (0/1) of one repeat, per measure, test and design (independent,
+    paired: shared uniforms, as the issue's reproducer; for one population drawn twice,
+    80 % of the uniforms shared and the pair's runs swapped with probability 1/2)."""
+    from propstab.inference._permutation import permutation_test
+    from propstab.registry._registry import get_measure
+    from propstab._data.convert_rankings import as_input
+
+    d = p1.size
+    I1, I2 = rng.random((M, d)) < p1, rng.random((M, d)) < p2
+    U = rng.random((M, d))
+    if p1 is p2:
+        V = np.where(rng.random((M, d)) < SHARE, U, rng.random((M, d)))
+        P1, P2 = U < p1, V < p2
+        swap = rng.random(M) < 0.5
+        P1, P2 = np.where(swap[:, None], P2, P1), np.where(swap[:, None], P1, P2)
+    else:
+        P1, P2 = U < p1, U < p2
+    seed = int(rng.integers(2**31))
+    out = {}
+    for m in measures:
+        row = {}
+        info = get_measure(m)
+        for design, (A, B), paired in (
+            ("independent", (I1, I2), False),
+            ("paired", (P1, P2), True),
+        ):
+            perm = propstab.two_sample_test(
+                A,
+                B,
+                paired=paired,
+                measure=m,
+                test="permutation",
+                n_resamples=cfg["n_resamples"],
+                random_state=seed,
+            ).pvalue
+            plain = permutation_test(
+                as_input(info.input, A),
+                as_input(info.input, B),
+                info,
+                {},
+                paired=paired,
+                alternative="two-sided",
+                n_resamples=cfg["n_resamples"],
+                rng=np.random.default_rng(seed),
+                studentized=False,
+            ).pvalue
+            asym = propstab.two_sample_test(
+                A, B, paired=paired, measure=m, test="asymptotic"
+            ).pvalue
+            jack = propstab.two_sample_test(
+                A, B, paired=paired, measure=m, method="jackknife", test="asymptotic"
+            ).pvalue
+            for test, p in zip(ES_TESTS, (perm, plain, asym, jack, max(perm, jack))):
+                row[f"{design} {test}"] = bool(p <= ALPHA)
+        out[m] = row
+    return out
+
+
+def equal_stability_run(
+    mode="quick",
+    *,
+    seed=20261207,
+    repeats=None,
+    designs=None,
+    Ms=None,
+    measures=None,
+    n_resamples=None,
+):
+    """The rejection rates (%) of the two-sample tests under H0: Phi_1 = Phi_2 per design,
+    measure and M, and the checks: the default test (``test="auto"``) within 5 % + 3
+    binomial SE in every cell."""
+    cfg = dict(ES_MODES[mode])
+    if repeats:
+        cfg["repeats"] = repeats
+    if designs:
+        cfg["designs"] = tuple(designs)
+    if Ms:
+        cfg["M"] = tuple(Ms)
+    if measures:
+        cfg["measures"] = tuple(measures)
+    if n_resamples:
+        cfg["n_resamples"] = n_resamples
+    rng = np.random.default_rng([seed, *(sorted(ES_MEASURES).index(d) for d in designs or ())])
+    pops = es_populations()
+    rows = []
+    t0 = time.perf_counter()
+    R = cfg["repeats"]
+    tol = 100 * 3 * math.sqrt(ALPHA * (1 - ALPHA) / R)
+    for name in cfg["designs"]:
+        p1, p2 = pops[name]
+        measures = [m for m in cfg["measures"] or ES_MEASURES[name] if m in ES_MEASURES[name]]
+        for M in cfg["M"]:
+            counts = {m: {} for m in measures}
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                for _ in range(R):
+                    for m, row in es_repeat(rng, p1, p2, M, measures, cfg).items():
+                        for key, hit in row.items():
+                            counts[m][key] = counts[m].get(key, 0) + int(hit)
+            for m in measures:
+                rates = {key: 100.0 * n / R for key, n in counts[m].items()}
+                rows.append(
+                    dict(
+                        design=name,
+                        Phi=float(propstab.population_stability(p1)),
+                        Phi2=float(propstab.population_stability(p2)),
+                        M=M,
+                        measure=m,
+                        repeats=R,
+                        rates=rates,
+                    )
+                )
+            print(
+                f"# {name} M={M} done at {time.perf_counter() - t0:.0f} s",
+                file=sys.stderr,
+                flush=True,
+            )
+    return dict(
+        mode=mode,
+        seed=seed,
+        config=cfg,
+        rows=rows,
+        checks=es_checks(rows, tol),
+        seconds=time.perf_counter() - t0,
+        tolerance=tol,
+    )
+
+
+def merge_equal_stability(paths):
+    """One output from the JSON outputs of runs of single designs (their checks taken
+    again with the current default test)."""
+    import json
+
+    outs = [json.load(open(p)) for p in paths]
+    rows = [row for out in outs for row in out["rows"]]
+    R = min(out["config"]["repeats"] for out in outs)
+    tol = 100 * 3 * math.sqrt(ALPHA * (1 - ALPHA) / R)
+    order = {d: i for i, d in enumerate(ES_MEASURES)}
+    rows.sort(key=lambda x: (order[x["design"]], x["M"]))
+    return dict(
+        mode=outs[0]["mode"],
+        seed=outs[0]["seed"],
+        config={
+            **outs[0]["config"],
+            "designs": [d for out in outs for d in out["config"]["designs"]],
+        },
+        rows=rows,
+        checks=es_checks(rows),
+        tolerance=tol,
+        seconds=sum(out["seconds"] for out in outs),
+    )
+
+
+def es_checks(rows, tol=None):
+    """The default test (``test="auto"``) within 5 % + 3 binomial SE of each row's number
+    of repeats (``tol``: one tolerance for every row) in each row's cell."""
+    checks = []
+    for x in rows:
+        if tol is None or len({r["repeats"] for r in rows}) > 1:
+            tol = 100 * 3 * math.sqrt(ALPHA * (1 - ALPHA) / x["repeats"])
+        for paired in ("independent", "paired"):
+            default = default_test(x["M"], paired)
+            value = x["rates"][f"{paired} {default}"]
+            checks.append(
+                dict(
+                    name=f"default {paired} test ({default}) level, {x['design']}, "
+                    f"{x['measure']}, M={x['M']}",
+                    value=value,
+                    target=f"<= {100 * ALPHA:.0f} + {tol:.2f}",
+                    passed=bool(value <= 100 * ALPHA + tol),
+                )
+            )
+    return checks
+
+
+def default_test(M, paired):
+    """The name (a key of ``ES_TESTS``) of the test ``two_sample_test(test="auto")`` runs
+    for two samples of M runs."""
+    from propstab.inference import COMBINED_BELOW
+
+    if M < COMBINED_BELOW:
+        return "permutation and asymptotic (jackknife)"
+    return {"permutation": "permutation", "asymptotic": "asymptotic"}[chosen_test("auto", M, M)]
+
+
+def equal_stability_report(out) -> str:
+    R = out["config"]["repeats"]
+    se = 100 * math.sqrt(ALPHA * (1 - ALPHA) / R)
+    L = [
+        f"## Equal stability, different procedures (mode {out['mode']}, seed {out['seed']}, "
+        f"{R} repeats per cell (at least); binomial SE of a 5 % rate {se:.2f} points, "
+        f"nominal + 3 SE = {5 + 3 * se:.2f} %)",
+        "",
+        "Rejection rates (%) at nominal 5 % under H0: Phi_1 = Phi_2.",
+        "",
+    ]
+    for paired in ("independent", "paired"):
+        L += [
+            f"### {paired.capitalize()} runs",
+            "",
+            "| design | Phi_1, Phi_2 | measure | M | " + " | ".join(ES_TESTS) + " |",
+            "|---|---|---|---|" + "---|" * len(ES_TESTS),
+        ]
+        for x in out["rows"]:
+            r = x["rates"]
+            L.append(
+                f"| {x['design']} | {x['Phi']:.3f}, {x['Phi2']:.3f} | {x['measure']} | "
+                f"{x['M']} | " + " | ".join(f"{r[f'{paired} {t}']:.1f}" for t in ES_TESTS) + " |"
+            )
+        L.append("")
+    L += ["### Checks", "", "| check | value | target | passed |", "|---|---|---|---|"]
+    for c in out["checks"]:
+        L.append(
+            f"| {c['name']} | {c['value']:.2f} | {c['target']} | "
+            f"{'yes' if c['passed'] else 'NO'} |"
+        )
+    L += ["", f"Total {out['seconds']:.0f} s"]
+    return "\n".join(L)
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="a minute")
@@ -344,7 +619,52 @@ def main(argv=None) -> int:
         "logit intervals and the one-sided test inverting the latter "
         "(a minute)",
     )
+    parser.add_argument(
+        "--equal-stability",
+        action="store_true",
+        help="the two-sample tests when the procedures differ but their "
+        "stability is equal (tens of minutes; --quick: seconds)",
+    )
+    parser.add_argument(
+        "--design",
+        action="append",
+        choices=tuple(ES_MEASURES),
+        help="with --equal-stability: only this design (repeatable; the runs "
+        "of several processes merge with --merge)",
+    )
+    parser.add_argument(
+        "--M", type=int, action="append", help="with --equal-stability: only this M (repeatable)"
+    )
+    parser.add_argument(
+        "--measure", action="append", help="with --equal-stability: only this measure (repeatable)"
+    )
+    parser.add_argument(
+        "--n-resamples",
+        type=int,
+        help="with --equal-stability: the permutation tests' rearrangements",
+    )
+    parser.add_argument(
+        "--merge",
+        nargs="+",
+        metavar="JSON",
+        help="with --equal-stability: report the merged JSON outputs of " "runs of single designs",
+    )
     args = parser.parse_args(argv)
+    if args.equal_stability and args.merge:
+        out = merge_equal_stability(args.merge)
+        print(equal_stability_report(out))
+        return vi.finish(out, args.json)
+    if args.equal_stability:
+        out = equal_stability_run(
+            "quick" if args.quick else "full",
+            repeats=args.repeats,
+            designs=args.design,
+            Ms=args.M,
+            measures=args.measure,
+            n_resamples=args.n_resamples,
+        )
+        print(equal_stability_report(out))
+        return vi.finish(out, args.json)
     out = run(
         "quick" if args.quick else "full",
         seed=args.seed,

@@ -20,6 +20,7 @@ from propstab.calibration import SHARP_PI_GRID, STABL_THRESHOLDS, fdp_plus, stab
 R_COMPAT = pathlib.Path(__file__).resolve().parents[1] / "r_compat"
 REFERENCE = R_COMPAT / "sharp_reference.json"
 DIFFERENCES = R_COMPAT / "sharp_expected_differences.json"
+EXTENDED = R_COMPAT / "sharp_reference_extended.json"
 
 
 def _quiet(f, *args, **kwargs):
@@ -75,6 +76,42 @@ def test_reference_values_of_sharp_without_r():
             assert close(g, twin, 1e-12), (g, twin, expected)
             n_declared += 1
     assert n_compared > 500 and 0 < n_declared < n_compared / 20
+
+
+def test_extended_reference_far_tails_are_finite_where_sharps_are():
+    """K in {200, 500, 1000}, N up to 10^4, pi up to 0.99 (sharp 1.4.8, pinned): no NaN
+    where sharp is finite, and sharp's values to 1e-10 except its declared cancellation.
+    The old ``binom.logsf`` gave NaN here (a tail below the smallest double)."""
+    ref = json.loads(EXTENDED.read_text())
+    assert ref["sharp"] == "1.4.8"
+    n_compared = n_declared = n_far = 0
+    for case in ref["cases"]:
+        selprop = np.asarray(case["counts"], dtype=np.float64) / case["K"]
+        got = np.atleast_1d(
+            _quiet(stability_score, selprop, case["K"], case["pi"], n_categories=case["n_cat"])
+        )
+        for g, pi, expected in zip(got, case["pi"], case["score"]):
+            expected = math.nan if expected is None else expected
+            n_compared += 1
+            assert not (math.isnan(g) and not math.isnan(expected)), (case["K"], pi)
+            n_far += bool(expected > 700)
+            if close(g, expected, 1e-10):
+                continue
+            assert case["n_cat"] == 3 and cancellation_applies(selprop, case["K"], pi)
+            n_declared += 1
+    assert n_compared > 400 and n_declared < n_compared / 10 and n_far > 100
+    assert max(len(c["counts"]) for c in ref["cases"]) == 10**4
+    assert {c["K"] for c in ref["cases"]} == {200, 500, 1000}
+
+
+def test_one_always_selected_feature_among_1000():
+    """The issue's case: sharp gives 697.26353655019909 1180.76759195989121
+    (StabilityScore(c(1, rep(0, 999)), pi_list = c(0.6, 0.9), K = 200)); the old code
+    gave NaN at 0.9, and with three such features NaN for every pi >= 0.74."""
+    got = stability_score([1.0] + [0.0] * 999, 200, [0.6, 0.9])
+    assert got == pytest.approx([697.26353655019909, 1180.76759195989121], rel=1e-12)
+    three = stability_score([1.0] * 3 + [0.0] * 997, 200)  # sharp's default grid
+    assert np.isfinite(three).all() and SHARP_PI_GRID[np.argmax(three)] == pytest.approx(0.9)
 
 
 def test_the_declared_example():

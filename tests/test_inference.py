@@ -485,7 +485,7 @@ def test_two_sample_tm_of_theorem_7():
 
 def test_paired_variance_from_per_run_terms():
     e1, e2 = estimate(ZA), estimate(ZB)
-    res = two_sample_test(ZA, ZB, paired=True)
+    res = two_sample_test(ZA, ZB, paired=True, test="asymptotic")
     delta = np.array(thm6_literal(ZA)[2]) - np.array(thm6_literal(ZB)[2])
     v = 4 / 6**2 * np.sum((delta - delta.mean()) ** 2)
     assert res.variance == pytest.approx(v)
@@ -496,6 +496,19 @@ def test_paired_variance_from_per_run_terms():
     j1, j2 = estimate(ZA, "jaccard"), estimate(ZB, "jaccard")
     dl = j1.terms - j2.terms
     assert rj.variance == pytest.approx(5 / 6 * np.sum((dl - dl.mean()) ** 2))
+    # the default below 100 runs, the studentized permutation test: the jackknife of the
+    # per-resample differences of the leave-one-out values (the SE it permutes), and the
+    # jackknife SEs of the estimates (those of one_sample_test below 100 runs)
+    perm = two_sample_test(ZA, ZB, paired=True)
+    la = [propstab.stability(np.delete(np.array(ZA), i, axis=0)) for i in range(6)]
+    lb = [propstab.stability(np.delete(np.array(ZB), i, axis=0)) for i in range(6)]
+    dl = np.array(la) - np.array(lb)
+    assert perm.test == "permutation"
+    assert perm.variance == pytest.approx(5 / 6 * np.sum((dl - dl.mean()) ** 2))
+    assert perm.statistic == pytest.approx(perm.difference / math.sqrt(perm.variance))
+    assert perm.estimates[0].standard_error == pytest.approx(
+        propstab.one_sample_test(ZA, 0.0).estimate.standard_error
+    )
 
 
 def test_paired_identical_matrices_zero_variance():
@@ -712,7 +725,7 @@ def test_cli_errors(tmp_path, capsys):
     h = tmp_path / "ok.csv"
     h.write_text("1,0,1\n1,1,0\n0,1,1\n")
     assert main(["estimate", str(h), "--confidence", "1.5"]) == 2
-    assert "confidence_level" in capsys.readouterr().err
+    assert "--confidence" in capsys.readouterr().err  # the option typed
 
 
 def test_docs_inference_examples_run():
@@ -1098,7 +1111,7 @@ def test_cli_estimate_says_which_variance_ran(tmp_path, capsys):
     assert main(["estimate", str(path)]) == 0
     out, err = capsys.readouterr()
     assert (
-        "(bootstrap: bootstrap of the runs (2000 resamples, seed 0), as the analytic "
+        "(bootstrap of the runs (2000 resamples, seed 0), as the analytic "
         "(thesis Thm 6) variance was 0 although the runs differ)"
     ) in out
     assert "warning: DegenerateVarianceWarning" in err

@@ -79,3 +79,35 @@ def test_quick_jackknife_run_gives_the_default_intervals_coverage(study):
         }
         assert 50 <= row["rates"]["cover logit (jackknife)"] <= 100
     assert "| logit (jackknife) |" in study.report(out)
+
+
+def test_equal_stability_designs_have_equal_phi_and_differ_otherwise(study):
+    import numpy as np
+    import propstab
+
+    pops = study.es_populations()
+    for name, (p1, p2) in pops.items():
+        assert propstab.population_stability(p1) == pytest.approx(
+            propstab.population_stability(p2), abs=1e-9
+        )
+    p1, p2 = pops["relabelled"]
+    assert np.array_equal(np.sort(p1), np.sort(p2)) and not np.array_equal(p1, p2)
+    # the issue's reproducer: rng = default_rng(0); p = beta(0.6, 0.9, 40); permutation(p)
+    rng = np.random.default_rng(0)
+    p = rng.beta(0.6, 0.9, 40)
+    assert np.array_equal(p1, p) and np.array_equal(p2, rng.permutation(p))
+    q1, q2 = pops["different sizes"]
+    assert q2.sum() - q1.sum() > 3  # mean sizes 8 and 11.2
+
+
+def test_quick_equal_stability_run_checks_the_default_tests(study):
+    """``--equal-stability --quick``: the relabelled design, nogueira, M = 10 and 30; the
+    default tests within 5 % + 3 binomial SE (40 repeats: a coarse check; the full run's
+    numbers are studies/small_m_equal_stability.json)."""
+    out = study.equal_stability_run("quick")
+    assert not shared.failed_checks(out)
+    keys = {f"{d} {t}" for d in ("independent", "paired") for t in study.ES_TESTS}
+    for row in out["rows"]:
+        assert set(row["rates"]) == keys and row["design"] == "relabelled"
+    text = study.equal_stability_report(out)
+    assert "| relabelled | 0.419, 0.419 | nogueira | 10 |" in text

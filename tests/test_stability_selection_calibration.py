@@ -90,6 +90,16 @@ def test_stability_score_choice_equals_the_literal_argmax(pfer):
     assert ss.cutoff_ == cal.threshold and cal.curve.shape == (len(ss.param_grid_), 31)
     assert ss.q_ == pytest.approx(freq[g].sum())
     assert "stability_score (sharp)" in str(ss.summary())
+    # it prints what it enforces (sharp's constraint), not an E(V) bound that assumes a
+    # threshold fixed before the data
+    text = str(ss.summary())
+    assert "E(V) <=" not in text and "no E(V) bound" in text
+    assert (
+        f"sharp's PFER <= {pfer:g} enforced" in text
+        if pfer is not None
+        else "none enforced" in text
+    )
+    assert math.isnan(ss.PFER_) and ss.error_control_ is None
 
 
 def test_stability_score_on_a_given_pi_grid():
@@ -114,6 +124,8 @@ def test_fdp_threshold_equals_the_literal_twin():
     assert math.isnan(ss.PFER_) and ss.error_control_ is None
     assert set(ss.get_support(indices=True)) == {0, 1, 2}  # the true features
     assert "fdp (Stabl)" in str(ss.summary())
+    assert "an estimate of the false discovery proportion, not a bound" in str(ss.summary())
+    assert "E(V) <=" not in str(ss.summary())
 
 
 def test_fdp_artificial_features_are_independent_column_permutations():

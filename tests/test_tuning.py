@@ -166,6 +166,46 @@ def test_callable_rule_receives_the_results_frame(data):
         bad.fit(X, y)
 
 
+def test_1se_drifts_with_the_runs_and_tolerance_does_not():
+    """The SE of a mean over M runs shrinks as 1/sqrt(M): the same candidates (means,
+    spread of one run's score 0.1) give another choice at 4 times the runs; a fixed
+    tolerance gives the same choice."""
+    from propstab.tuning import _one_standard_error
+
+    mean = np.array([0.80, 0.79, 0.785, 0.77])
+    stab = np.array([0.5, 0.6, 0.7, 0.9])
+    size = np.array([5.0, 4.0, 3.0, 2.0])
+    sd = 0.1
+    chosen = {
+        M: _one_standard_error(mean, np.full(4, sd / math.sqrt(M)), stab, size)
+        for M in (25, 100, 400)
+    }
+    assert chosen == {25: 2, 100: 1, 400: 0}  # SE 0.02, 0.01, 0.005
+    fixed = {
+        M: _one_standard_error(mean, np.full(4, sd / math.sqrt(M)), stab, size, tolerance=0.02)
+        for M in (25, 100, 400)
+    }
+    assert set(fixed.values()) == {2}
+
+
+def test_tolerance_in_a_search(data, search):
+    X, y = data
+    cv = search.cv_results_
+    best = float(np.max(cv["mean_test_score"]))
+    loose = StabilityGridSearch(
+        Lasso(), {"alpha": ALPHAS}, n_runs=M, random_state=3, tolerance=1.0
+    ).fit(X, y)
+    # a loss of 1.0 of R^2 accepts every candidate: the most stable is chosen
+    assert loose.best_index_ == int(np.argmax(cv["mean_stability"]))
+    exact = StabilityGridSearch(
+        Lasso(), {"alpha": ALPHAS}, n_runs=M, random_state=3, tolerance=0.0
+    ).fit(X, y)
+    assert exact.best_score_ == best  # no loss: the best score
+    assert "tolerance=1" in str(loose.summary()) and "1/sqrt(runs)" in str(search.summary())
+    with pytest.raises(InvalidParameterError, match="^tolerance: replaces the standard error"):
+        StabilityGridSearch(Lasso(), {"alpha": ALPHAS}, rule="pareto", tolerance=0.1).fit(X, y)
+
+
 def test_ties_go_to_the_sparser_then_the_first():
     from propstab.tuning import _one_standard_error
 
@@ -245,6 +285,7 @@ def test_single_candidate_and_refit_false(data):
         ("estimator", "lasso", "^estimator: must be a scikit-learn estimator"),
         ("random_state", -1, "^random_state: "),
         ("n_jobs", 0, "^n_jobs: "),
+        ("tolerance", -0.1, "^tolerance: must be >= 0.0"),
     ],
 )
 def test_bad_arguments_are_named(data, argument, value, match):
@@ -328,6 +369,7 @@ def test_declared_rules_cover_the_own_arguments():
         "progress",
         "refit",
         "checkpoint",
+        "tolerance",
     } == set(CONSTRAINTS)
 
 

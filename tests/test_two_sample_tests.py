@@ -98,10 +98,12 @@ def test_the_one_sided_interval_follows_the_alternative():
 
 def test_summary_says_which_is_first_and_relates_the_thesis_sign():
     high, low = bernoulli_runs(1, 6, P_HIGH), bernoulli_runs(2, 6, P_LOW)
-    text = str(two_sample_test(high, low, alternative="greater"))
+    text = str(two_sample_test(high, low, alternative="greater", test="asymptotic"))
     assert "H1: Phi_1 > Phi_2" in text and "(Phi_1 - Phi_2, SE" in text
-    res = two_sample_test(high, low)
+    res = two_sample_test(high, low, test="asymptotic")
     assert f"thesis T_M = {-res.statistic:.4f}" in text
+    # the permutation test divides by the jackknife SE: not the thesis's T_M
+    assert "T_M" not in str(two_sample_test(high, low, alternative="greater"))
 
 
 # ---------------------------------------------------------------- permutation tests
@@ -109,13 +111,16 @@ def test_summary_says_which_is_first_and_relates_the_thesis_sign():
 
 def literal_permutation_pvalue(Z1, Z2, measure, paired, alternative):
     """Slow twin: every rearrangement enumerated by itertools, the measure called on
-    each pair of matrices, the p-value counted in fractions (scipy's definition for an
-    exact test: the observed arrangement among the rearrangements)."""
+    each pair of matrices and on each with one run deleted (the jackknife standard error
+    of the difference, literally), the p-value of the studentized difference counted over
+    the defined rearrangements (scipy's definition for an exact test: the observed
+    arrangement among the rearrangements)."""
     Z1, Z2 = np.asarray(Z1), np.asarray(Z2)
     observed, values = _literal_null_law(
         Z1.tobytes(), Z2.tobytes(), Z1.shape, Z2.shape, str(Z1.dtype), measure, paired
     )
     tol = 1e-9
+    values = [v for v in values if not math.isnan(v)]
     n = len(values)
     greater = sum(v >= observed - tol for v in values) / n
     less = sum(v <= observed + tol for v in values) / n
@@ -124,33 +129,61 @@ def literal_permutation_pvalue(Z1, Z2, measure, paired, alternative):
     ], n
 
 
+def literal_jackknife(terms):
+    """(m - 1) / m times the sum of squared deviations, 0 when the terms are equal."""
+    m = len(terms)
+    if any(math.isnan(t) for t in terms):
+        return math.nan
+    if all(t == terms[0] for t in terms):
+        return 0.0
+    mean = sum(terms) / m
+    return (m - 1) / m * sum((t - mean) ** 2 for t in terms)
+
+
 @functools.lru_cache(maxsize=None)
 def _literal_null_law(b1, b2, shape1, shape2, dtype, measure, paired):
-    """The observed difference and its every rearrangement's, once per pair of samples:
-    the three alternatives count the same law (as scipy does), and each sample of
-    rows is scored once even where it is met again (a subset and its complement)."""
+    """The observed studentized difference and its every rearrangement's (NaN where
+    undefined), once per pair of samples: the three alternatives count the same law (as
+    scipy does), and each sample of rows is scored once even where it is met again."""
     Z1 = np.frombuffer(b1, dtype=dtype).reshape(shape1)
     Z2 = np.frombuffer(b2, dtype=dtype).reshape(shape2)
     scored = {}
 
     def stability(rows):
-        key = rows.tobytes()
+        key = rows.tobytes() + bytes(str(rows.shape), "ascii")
         if key not in scored:
-            scored[key] = propstab.stability(rows, measure)
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                scored[key] = propstab.stability(rows, measure)
         return scored[key]
 
-    observed = stability(Z1) - stability(Z2)
+    def studentized(A, B):
+        d = stability(A) - stability(B)
+        la = [stability(np.delete(A, i, axis=0)) for i in range(len(A))]
+        lb = [stability(np.delete(B, i, axis=0)) for i in range(len(B))]
+        v = (
+            literal_jackknife([a - b for a, b in zip(la, lb)])
+            if paired
+            else literal_jackknife(la) + literal_jackknife(lb)
+        )
+        if math.isnan(v) or math.isnan(d):
+            return math.nan
+        if v == 0:
+            return 0.0 if d == 0 else math.copysign(math.inf, d)
+        return d / math.sqrt(v)
+
+    observed = studentized(Z1, Z2)
     values = []
     if paired:
         for swaps in itertools.product((0, 1), repeat=len(Z1)):
             A = np.array([b if s else a for a, b, s in zip(Z1, Z2, swaps)])
             B = np.array([a if s else b for a, b, s in zip(Z1, Z2, swaps)])
-            values.append(stability(A) - stability(B))
+            values.append(studentized(A, B))
     else:
         pooled = np.concatenate([Z1, Z2])
         for first in itertools.combinations(range(len(pooled)), len(Z1)):
             rest = [i for i in range(len(pooled)) if i not in first]
-            values.append(stability(pooled[list(first)]) - stability(pooled[rest]))
+            values.append(studentized(pooled[list(first)], pooled[rest]))
     return observed, tuple(values)
 
 
@@ -190,13 +223,20 @@ def test_exact_permutation_pvalues_equal_scipy_permutation_test(paired):
             values[key] = propstab.stability(pooled[rows])
         return values[key]
 
-    def difference(a, b):  # a, b: the pooled runs of each sample
-        return stability_of(a) - stability_of(b)
+    def studentized(a, b):  # a, b: the pooled runs of each sample
+        la = [stability_of(np.delete(a, i)) for i in range(len(a))]
+        lb = [stability_of(np.delete(b, i)) for i in range(len(b))]
+        v = (
+            literal_jackknife([x - y for x, y in zip(la, lb)])
+            if paired
+            else literal_jackknife(la) + literal_jackknife(lb)
+        )
+        return (stability_of(a) - stability_of(b)) / math.sqrt(v)
 
     for alternative in ALTERNATIVES:
         ref = stats.permutation_test(
             (np.arange(7), np.arange(7, 14)),
-            difference,
+            studentized,
             vectorized=False,
             permutation_type="samples" if paired else "independent",
             n_resamples=np.inf,
@@ -205,7 +245,37 @@ def test_exact_permutation_pvalues_equal_scipy_permutation_test(paired):
         res = two_sample_test(Z1, Z2, paired=paired, alternative=alternative, test="permutation")
         assert res.exact
         assert res.pvalue == pytest.approx(ref.pvalue, rel=1e-12)
-        assert res.difference == pytest.approx(ref.statistic, rel=1e-12)
+        assert res.statistic == pytest.approx(ref.statistic, rel=1e-12)
+
+
+@pytest.mark.parametrize("paired", [False, True])
+def test_plain_difference_permutation_still_equals_scipy(paired):
+    """``studentized=False`` (kept for the small-M study) permutes D itself."""
+    from propstab.inference._permutation import permutation_test
+    from propstab.registry._registry import get_measure
+
+    Z1, Z2 = bernoulli_runs(11, 7, P_HIGH), bernoulli_runs(12, 7, P_LOW)
+    pooled = np.concatenate([Z1, Z2])
+    info = get_measure("nogueira")
+    ref = stats.permutation_test(
+        (np.arange(7), np.arange(7, 14)),
+        lambda a, b: propstab.stability(pooled[a]) - propstab.stability(pooled[b]),
+        vectorized=False,
+        permutation_type="samples" if paired else "independent",
+        n_resamples=np.inf,
+    )
+    res = permutation_test(
+        propstab.as_selection(Z1),
+        propstab.as_selection(Z2),
+        info,
+        {},
+        paired=paired,
+        alternative="two-sided",
+        n_resamples=9999,
+        rng=None,
+        studentized=False,
+    )
+    assert res.exact and res.pvalue == pytest.approx(ref.pvalue, rel=1e-12)
 
 
 def test_monte_carlo_permutation_pvalue_reproduces_from_one_seed():
@@ -246,13 +316,13 @@ def test_auto_picks_the_permutation_test_below_100_runs():
     small = two_sample_test(bernoulli_runs(1, 10, P_HIGH), bernoulli_runs(2, 10, P_LOW))
     large = two_sample_test(bernoulli_runs(1, 100, P_HIGH), bernoulli_runs(2, 100, P_LOW))
     assert small.test == "permutation" and large.test == "asymptotic"
-    assert "permutation of the difference (exact, all 184756 splits" not in str(small)
-    assert "Monte Carlo, 9999 random splits of the pooled runs" in str(small)
+    assert "exact, all 184756 splits" not in str(small)
+    assert "studentized permutation (Monte Carlo, 9999 random splits)" in str(small)
     assert "asymptotic: N(0, 1) (thesis Thm 7)" in str(large)
     paired = two_sample_test(
         bernoulli_runs(1, 10, P_HIGH), bernoulli_runs(2, 10, P_LOW), paired=True
     )
-    assert "exact, all 1024 swap patterns of the pairs" in str(paired)
+    assert "exact, all 1024 swap patterns" in str(paired)
 
 
 def test_permutation_test_validation():
@@ -359,10 +429,9 @@ def test_ranking_permutation_pvalue_equals_scipy():
     # of the ranks, numpy, without propstab), computed once: scipy's 3,432 + 128
     # rearrangements then each average a block of it, not call propstab.stability twice
     C = np.corrcoef(pooled)
-    upper = np.triu(np.ones((7, 7), dtype=bool), 1)
 
     def mean_spearman(rows):
-        return C[np.ix_(rows, rows)][upper].mean()
+        return C[np.ix_(rows, rows)][np.triu_indices(len(rows), 1)].mean()
 
     assert mean_spearman(np.arange(7)) == pytest.approx(
         propstab.stability(R1, "spearman"), rel=1e-12
@@ -371,13 +440,20 @@ def test_ranking_permutation_pvalue_equals_scipy():
         propstab.stability(R2, "spearman"), rel=1e-12
     )
 
-    def difference(a, b):
-        return mean_spearman(a) - mean_spearman(b)
+    def studentized(a, b):  # the difference over its jackknife SE
+        la = [mean_spearman(np.delete(a, i)) for i in range(7)]
+        lb = [mean_spearman(np.delete(b, i)) for i in range(7)]
+        v = (
+            literal_jackknife([x - y for x, y in zip(la, lb)])
+            if paired
+            else literal_jackknife(la) + literal_jackknife(lb)
+        )
+        return (mean_spearman(a) - mean_spearman(b)) / math.sqrt(v)
 
     for paired in (False, True):
         ref = stats.permutation_test(
             (np.arange(7), np.arange(7, 14)),
-            difference,
+            studentized,
             vectorized=False,
             n_resamples=np.inf,
             permutation_type="samples" if paired else "independent",
@@ -395,24 +471,9 @@ def test_cli_compare_reports_file1_minus_file2_and_the_test(tmp_path, capsys):
     np.savetxt(f1, high.astype(int), fmt="%d", delimiter=",")
     np.savetxt(f2, low.astype(int), fmt="%d", delimiter=",")
     for test in ("asymptotic", "permutation"):
-        assert (
-            main(
-                [
-                    "compare",
-                    str(f1),
-                    str(f2),
-                    "--alternative",
-                    "greater",
-                    "--test",
-                    test,
-                    "--n-resamples",
-                    "999",
-                    "--seed",
-                    "4",
-                ]
-            )
-            == 0
-        )
+        resampling = ["--n-resamples", "999", "--seed", "4"] if test == "permutation" else []
+        argv = ["compare", str(f1), str(f2), "--alternative", "greater", "--test", test]
+        assert main(argv + resampling) == 0  # the asymptotic test refuses resampling options
         out = dict((line[:12].strip(), line[12:]) for line in capsys.readouterr().out.splitlines())
         res = two_sample_test(
             high, low, alternative="greater", test=test, n_resamples=999, random_state=4
@@ -515,42 +576,54 @@ def test_the_default_is_the_studys_closest_method_at_every_small_m():
     assert auto_interval(100) == ("wald", False)
 
 
-def test_small_m_warns_with_the_measured_coverage():
-    from propstab.inference import SMALL_M_BEST, SMALL_M_GREATER, SMALL_M_STUDY, SmallSampleWarning
+def test_small_m_warns_only_where_the_method_that_ran_misses_its_level():
+    from propstab.inference import SMALL_M_GREATER, SMALL_M_STUDY, SmallSampleWarning
 
     Z = bernoulli_runs(1, 10, [0.9] * 5 + [0.1] * 45)
     low, high = SMALL_M_STUDY[10]
     est = propstab.estimate(Z)
-    # the warning gives the study's number for the method that ran
+    # the warning gives the study's number for the method that ran, in one short line
+    # that says what to do and points to no file
     with pytest.warns(
-        SmallSampleWarning,
-        match=rf"{low:.1f}-{high:.1f} % coverage for the " r"95 % Wald interval \(",
-    ):
+        SmallSampleWarning, match=rf"Wald interval covered {low:.1f}-" rf"{high:.1f} %"
+    ) as caught:
         est.confidence_interval(method="wald")
-    best_low, best_high = SMALL_M_BEST[10]
-    assert (best_low, best_high) == (92.0, 95.0)
     with pytest.warns(
         SmallSampleWarning,
-        match=r"92\.0-95\.0 % coverage for the 95 % logit "
-        r"interval with the jackknife variance",
+        match=r"logit interval \(jackknife variance\) " r"covered 92\.0-95\.0 %.*use 20 or more",
     ):
         est.confidence_interval()
-    g_low, g_high = SMALL_M_GREATER["logit (jackknife)"][10]
-    with pytest.warns(SmallSampleWarning, match=rf"'greater' {g_low:.1f}-{g_high:.1f} %"):
-        propstab.one_sample_test(Z, 0.3)
-    with pytest.warns(SmallSampleWarning, match=r"'greater' 4\.5-19\.3 %"):
+    with pytest.warns(SmallSampleWarning, match=r"rejected a true value 4\.5-19\.3 %"):
         propstab.one_sample_test(Z, 0.3, test="wald")
-    with pytest.warns(SmallSampleWarning, match="M = 10 runs"):
-        propstab.one_sample_test(Z, 0.3)
-    with pytest.warns(SmallSampleWarning, match=r"at M = 10 \(fewer runs: worse\)"):
+    with pytest.warns(SmallSampleWarning, match=r"M < 10 runs"):
         propstab.estimate(Z[:6]).confidence_interval()
-    with warnings.catch_warnings():  # printing does not warn
+    text = str(caught[0].message)
+    assert len(text) < 200 and "docs/" not in text and ".md" not in text and "use" in text
+    # the default one-sided test holds 5 % + tolerance at M = 10 (6.2 %): no warning
+    assert SMALL_M_GREATER["logit (jackknife)"][10][1] == 6.2
+    with warnings.catch_warnings():
         warnings.simplefilter("error", SmallSampleWarning)
-        str(est)
-        two_sample_test(Z, Z[::-1])  # permutation: holds its level
+        propstab.one_sample_test(Z, 0.3)
+        str(est)  # printing does not warn
+        # the default interval holds its level from 20 runs on (93.6 % at worst)
+        at30 = propstab.estimate(bernoulli_runs(2, 30, [0.9] * 5 + [0.1] * 45))
+        at30.confidence_interval()
+        propstab.one_sample_test(at30.selection, 0.3, alternative="two-sided")
         big = propstab.estimate(bernoulli_runs(2, 100, [0.9] * 5 + [0.1] * 45))
         big.confidence_interval()
         propstab.one_sample_test(big.selection, 0.3)
+
+
+def test_small_sample_warning_shows_once_per_call_site():
+    """The text names the studied range of M, not M: Python's default filter shows it
+    once per line, whatever M in that range."""
+    from propstab.inference import SmallSampleWarning
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("default")
+        for M in (10, 12, 15, 19, 10):
+            propstab.estimate(bernoulli_runs(M, M, [0.9] * 5 + [0.1] * 45)).confidence_interval()
+    assert [w.category for w in caught].count(SmallSampleWarning) == 1
 
 
 def test_unequal_sizes_and_sparse_input_equal_the_literal_twin():
@@ -563,6 +636,29 @@ def test_unequal_sizes_and_sparse_input_equal_the_literal_twin():
     for alternative in ALTERNATIVES:
         expected, n = literal_permutation_pvalue(Z1, Z2, "jaccard", False, alternative)
         for A, B in ((Z1, Z2), (sparse.csr_matrix(Z1), sparse.csr_matrix(Z2))):
-            res = two_sample_test(A, B, measure="jaccard", alternative=alternative)
+            res = two_sample_test(
+                A, B, measure="jaccard", alternative=alternative, test="permutation"
+            )
             assert res.test == "permutation" and res.exact and res.n_resamples == n == 210
             assert res.pvalue == pytest.approx(expected, abs=1e-12)
+
+
+def test_auto_below_100_runs_takes_the_larger_of_the_two_pvalues():
+    """Below COMBINED_BELOW (100) runs test="auto" rejects only where the studentized
+    permutation test and the N(0, 1) test of the same statistic both reject."""
+    from propstab.inference import COMBINED_BELOW
+
+    assert COMBINED_BELOW == 100
+    for M in (10, 30):
+        for paired in (False, True):
+            Z1, Z2 = bernoulli_runs(M, M, P_HIGH), bernoulli_runs(M + 1, M, P_LOW)
+            auto = two_sample_test(Z1, Z2, paired=paired, n_resamples=999)
+            perm = two_sample_test(Z1, Z2, paired=paired, test="permutation", n_resamples=999)
+            normal = 2 * stats.norm.sf(abs(perm.statistic))
+            assert auto.combined and not perm.combined
+            assert auto.statistic == perm.statistic
+            assert auto.pvalue == pytest.approx(max(perm.pvalue, normal), rel=1e-12)
+            assert "N(0, 1), larger p" in str(auto)
+    Z1, Z2 = bernoulli_runs(1, 100, P_HIGH), bernoulli_runs(2, 100, P_LOW)
+    auto = two_sample_test(Z1, Z2)
+    assert auto.test == "asymptotic" and not auto.combined

@@ -16,6 +16,7 @@ def run(args) -> int:
     import warnings
     from .._utils.checks import check_confidence_level
     from ..inference import SmallSampleWarning, estimate, small_sample_note
+    from ..inference._estimates import ESTIMAND
 
     check_confidence_level(args.confidence)  # before any warning of the estimate
     info = get_measure(args.measure)
@@ -35,14 +36,14 @@ def run(args) -> int:
         ("file", f"{read.path}: {read.description}"),
         ("measure", est.measure),
         *option_lines,
+        ("estimand", ESTIMAND),
         ("runs x features", f"{est.n_runs} x {est.n_features}"),
         ("estimate", f"{est.statistic:.4f}"),
+        ("standard error", est.standard_error_text()),
         (
-            "standard error",
-            f"{est.standard_error:.4f} ({est.method}: {est.variance_source}"
-            + (f", as {est.variance_note})" if est.variance_note else ")"),
+            f"{args.confidence:.0%} CI",
+            f"[{ci.low:.4f}, {ci.high:.4f}] " f"({est.interval_method()})",
         ),
-        (f"{args.confidence:.0%} CI", f"[{ci.low:.4f}, {ci.high:.4f}]"),
         ("interpretation", interpretation),
         *([("note", est.note)] if est.note is not None else []),
         *([("small M", small)] if small is not None else []),

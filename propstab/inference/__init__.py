@@ -21,6 +21,7 @@ from __future__ import annotations
 from ._warnings import (  # noqa: F401
     ALTERNATIVES,
     CI_METHODS,
+    COMBINED_BELOW,
     INTERVAL_LABELS,
     ONE_SAMPLE_TESTS,
     PERMUTATION_BELOW,
@@ -50,14 +51,8 @@ from ._estimates import (
     quietly,
     variance_label,
 )
-from ._tests import (
-    HYPOTHESES,
-    OneSampleTestResult,
-    TwoSampleTestResult,
-    chosen_test,
-    one_sample_test,
-    two_sample_test,
-)  # noqa: F401
+from ._tests import HYPOTHESES, OneSampleTestResult, one_sample_test
+from ._two_sample import TwoSampleTestResult, chosen_test, two_sample_test
 from ._multiple import CORRECTIONS, PairwiseTestTable, pairwise_tests  # noqa: F401
 from ._planning import as_estimate, halfwidth_curve, nested_prefixes, runs_needed  # noqa: F401
 from ._sampled import SampledPairsEstimate  # noqa: F401  (sampled pairs)

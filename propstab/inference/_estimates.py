@@ -170,8 +170,10 @@ class StabilityEstimate(Result):
     >>> print(est)
     Stability estimate
     measure          nogueira
+    estimand         Phi of the process that made these runs (resampled data: given that data set)
     estimate         0.5000 (intermediate to good, thesis Table 6.1)
-    standard error   0.2165 (analytic: thesis Thm 6)
+    standard error   0.5000 (delete-one-run jackknife, the interval's; analytic: thesis Thm 6:
+    0.2165)
     95% CI           [-0.6395, 0.9523] (logit, jackknife variance; M < 100)
     runs x features  4 x 4
     subset size      2 (all runs)
@@ -218,7 +220,9 @@ class StabilityEstimate(Result):
         Summary
             A ``str`` whose ``repr`` is the text itself.
         """
-        return summary("Stability estimate", self.summary_rows(confidence_level))
+        rows = self.summary_rows(confidence_level)
+        rows.insert(1, ("estimand", ESTIMAND))
+        return summary("Stability estimate", rows)
 
     def summary_rows(self, confidence_level: float = 0.95) -> List[Tuple[str, str]]:
         """The rows of :meth:`summary` as ``(label, text)`` pairs (an assessment's summary
@@ -240,10 +244,7 @@ class StabilityEstimate(Result):
         rows = [
             ("measure", self.measure),
             ("estimate", value if label is None else f"{value} ({label}, thesis Table 6.1)"),
-            (
-                "standard error",
-                f"{number(self.standard_error, fixed=True)} " f"({variance_label(self)})",
-            ),
+            ("standard error", self.standard_error_text()),
             (level_label(confidence_level), f"{interval(low, high)} ({ran})"),
             ("runs x features", f"{self.n_runs} x {self.n_features}"),
         ]
@@ -252,6 +253,24 @@ class StabilityEstimate(Result):
         if self.note is not None:
             rows.append(("note", self.note))
         return rows
+
+    def standard_error_text(self) -> str:
+        """The summary's standard error: the one the default interval is built from,
+        labelled (below 100 runs the jackknife's, with the estimate's own beside it where
+        that differs), so that the SE shown belongs to the interval shown.
+
+        Returns
+        -------
+        str
+        """
+        own = f"{number(self.standard_error, fixed=True)} ({variance_label(self)})"
+        if auto_interval(self.n_runs)[1] and self._jackknife_applies():
+            jack = math.sqrt(self.jackknife_variance())
+            own = (
+                f"{number(jack, fixed=True)} (delete-one-run jackknife, the interval's; "
+                f"{variance_label(self)}: {number(self.standard_error, fixed=True)})"
+            )
+        return own
 
     @property
     def note(self) -> Optional[str]:
@@ -567,6 +586,11 @@ _METHOD_SOURCES = {
         f"bootstrap of the runs ({BOOTSTRAP_RESAMPLES} resamples, " f"seed {BOOTSTRAP_SEED})"
     ),
 }
+
+
+#: What an estimate from a selection matrix alone estimates (an assessment's summary
+#: names the resampling scheme and the rows): the interval covers the runs' noise only.
+ESTIMAND = "Phi of the process that made these runs (resampled data: given that data set)"
 
 
 def variance_label(est) -> str:

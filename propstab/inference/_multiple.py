@@ -13,7 +13,7 @@ from .._utils.text import Summary, number, summary
 from .._utils.params import Checked, Options, validate_params
 from .._data.convert_rankings import as_named_input
 from .._utils.checks import check_choice, check_random_state, fail
-from ._tests import COMPARISON_RULES, TwoSampleTestResult, compare
+from ._two_sample import COMPARISON_RULES, TwoSampleTestResult, compare
 
 
 #: The corrections of :func:`pairwise_tests`: statsmodels' ``multipletests`` methods, with
@@ -163,9 +163,10 @@ class PairwiseTestTable(Result):
     first  second  Phi first  Phi second  difference  statistic  test         p       p (Holm)
     -----  ------  ---------  ----------  ----------  ---------  -----------  ------  --------
     B      C       0.6000     0.6000      0.0000      0.0000     permutation  1       1
-    B      A       0.6000     0.0000      0.6000      2.2411     permutation  0.2857  0.8571
-    C      A       0.6000     0.0000      0.6000      2.2411     permutation  0.4048  0.8571
-    difference = Phi first - Phi second ("greater": the first is more stable); statistic = -T_M
+    B      A       0.6000     0.0000      0.6000      1.2027     permutation  0.2857  0.8571
+    C      A       0.6000     0.0000      0.6000      1.2027     permutation  0.2857  0.8571
+    difference = Phi first - Phi second ("greater": the first more stable); statistic = difference
+    / SE
     """
 
     rows: Tuple[Dict[str, Any], ...]
@@ -266,7 +267,7 @@ class PairwiseTestTable(Result):
             table=(heads, body),
             notes=[
                 'difference = Phi first - Phi second ("greater": the first '
-                "is more stable); statistic = -T_M"
+                "more stable); statistic = difference / SE"
             ],
         )
 

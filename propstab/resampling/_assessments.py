@@ -99,8 +99,10 @@ class Assessment(Result):
     >>> print(a)
     Stability assessment
     measure          nogueira
+    estimand         stability under bootstrap resampling of these 80 rows, given the data
     estimate         0.4969 (intermediate to good, thesis Table 6.1)
-    standard error   0.0845 (analytic: thesis Thm 6)
+    standard error   0.0924 (delete-one-run jackknife, the interval's; analytic: thesis Thm 6:
+    0.0845)
     95% CI           [0.2955, 0.6559] (logit, jackknife variance; M < 100)
     runs x features  20 x 4
     subset size      2 to 4 (mean 2.65)
@@ -161,6 +163,8 @@ class Assessment(Result):
             A ``str`` whose ``repr`` is the text itself.
         """
         rows = [*self.estimate.summary_rows(confidence_level), *self.result.run_summary_rows()]
+        if getattr(self.result, "estimand", None):
+            rows.insert(1, ("estimand", self.result.estimand))
         if self.target_halfwidth is not None:
             width = self.halfwidth
             verdict = "reached" if width <= self.target_halfwidth else "not reached"

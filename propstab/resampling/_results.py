@@ -347,6 +347,7 @@ class ResamplingResult(Result):
     scored_by: Optional[str] = None
     unscored_reason: Optional[str] = None
     score_failures: Tuple[RunFailure, ...] = ()
+    estimand: Optional[str] = None
 
     @property
     def Z(self) -> np.ndarray:
@@ -432,6 +433,7 @@ class ResamplingResult(Result):
         """
         sel = self.selection
         rows = [
+            *([("estimand", self.estimand)] if self.estimand else []),
             ("runs x features", f"{sel.n_runs} x {sel.n_features}"),
             ("subset size", size_text(sel.row_sizes)),
             *self.run_summary_rows(),

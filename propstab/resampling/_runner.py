@@ -569,6 +569,7 @@ def planned(
         unscored_reason=unscored_reason,
         seeds=seeds,
         checkpoint=checkpoint,
+        estimand=estimand_of(scheme_name, fraction, n),
     )
 
 
@@ -676,6 +677,7 @@ class Plan:
     unscored_reason: Optional[str]
     seeds: Any = ()
     checkpoint: Any = None
+    estimand: Optional[str] = None
 
     def task(self, i: int):
         """Every argument of run i's :func:`run_one`."""
@@ -787,7 +789,27 @@ def collect_plan(plan: Plan, outputs) -> ResamplingResult:
         scores=result.scores if scored else None,
         scored_by=plan.scored_by if scored else None,
         unscored_reason=plan.unscored_reason,
+        estimand=plan.estimand,
     )
+
+
+def estimand_of(scheme, fraction, n) -> str:
+    """What a stability estimate from these runs estimates, in words: the stability of
+    the procedure under this resampling scheme on these n rows, given the data set (not
+    the stability across independent data sets of the population).
+
+    >>> estimand_of("subsample", 0.5, 150)
+    'stability under subsampling (fraction 0.5) of these 150 rows, given the data'
+    """
+    what = {
+        "bootstrap": "bootstrap resampling",
+        "subsample": f"subsampling (fraction {fraction:g})" if fraction else "subsampling",
+        "complementary_pairs": "complementary pairs of halves",
+        "leave_out": f"leave-out resampling (fraction {fraction:g})"
+        if fraction
+        else "leave-out resampling",
+    }.get(scheme, f"resampling by {scheme}")
+    return f"stability under {what} of these {n} rows, given the data"
 
 
 def _rankings_of(outputs, ok, names):

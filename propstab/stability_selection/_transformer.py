@@ -55,6 +55,8 @@ from ._calibration import (
     Calibration,
     choose_by_fdp,
     choose_by_stability_score,
+    rounded_sum,
+    sharp_pfer,
 )
 from .._utils.execution import BACKEND, run_tasks
 from .._utils.checkpoint import (
@@ -286,8 +288,11 @@ class StabilitySelection(*_BASES):
         The cutoff used, the realised q (mean number of features selected per
         subsample over the path) and the realised PFER bound. With
         ``calibration="stability_score"``: the chosen pi, the mean number selected at
-        the chosen penalty and the bound of :func:`error_control` for them; with
-        ``"fdp"``: the chosen t, q over the path, and NaN (no PFER bound).
+        the chosen penalty, and NaN (no E(V) bound holds for a penalty and pi chosen
+        from the data: the bounds assume a fixed threshold; what is enforced is sharp's
+        constraint ``PFER`` on its PFER bound, shown by ``summary()``); with
+        ``"fdp"``: the chosen t, q over the path, and NaN (FDP+ is an estimate, not a
+        bound).
     calibration_ : Calibration
         What the calibration chose and why (:class:`propstab.calibration.Calibration`):
         the penalty, the threshold, the criterion (PFER bound, maximal stability
@@ -697,9 +702,11 @@ class StabilitySelection(*_BASES):
             self.cutoff_ = cal.threshold
             self.support_ = probabilities > cal.threshold
             self.artificial_probabilities_ = artificial.mean(axis=0).max(axis=0)
-        bounded = method == "pfer" or (
-            method == "stability_score" and not math.isnan(self.cutoff_)
-        )
+        # only stabs's fixed cutoff has an E(V) bound: Shah and Samworth's and
+        # Meinshausen and Buhlmann's bounds assume a threshold fixed before the data, and
+        # the stability score chooses the penalty and pi from them (what it enforces is
+        # sharp's constraint on its PFER bound, printed as a constraint)
+        bounded = method == "pfer"
         self.error_control_ = self._realised_bound(d, B, assumption) if bounded else None
         self.PFER_ = self.error_control_.PFER if self.error_control_ is not None else math.nan
         if method == "pfer":
@@ -811,6 +818,38 @@ class StabilitySelection(*_BASES):
             if ec is None
             else f"E(V) <= {number(self.PFER_)} ({BOUND_NAMES[ec.assumption]})"
         )
+        method = self.calibration_.method
+        if method == "stability_score":
+            cal = self.calibration_
+            g = (
+                int(np.flatnonzero(self.param_grid_ == cal.penalty)[0])
+                if not math.isnan(cal.threshold)
+                else 0
+            )
+            q = rounded_sum(np.asarray(self.stability_scores_, dtype=np.float64)[:, g])
+            realised = (
+                math.nan
+                if math.isnan(cal.threshold)
+                else float(sharp_pfer(q, cal.threshold, self.n_features_in_))
+            )
+            guarantee = (
+                "PFER constraint",
+                (
+                    "none enforced"
+                    if cal.pfer_bound is None
+                    else f"sharp's PFER <= {number(cal.pfer_bound)} enforced over the grid"
+                )
+                + f" (at the choice: {number(realised)}); no E(V) bound: the "
+                f"penalty and pi were chosen from the data",
+            )
+        elif method == "fdp":
+            guarantee = (
+                "FDP+",
+                f"{number(self.calibration_.criterion)}, an estimate of the "
+                f"false discovery proportion, not a bound",
+            )
+        else:
+            guarantee = ("PFER bound", bound)
         grid = self.param_grid_
         n_sub = len(self.subsamples_)
         fits = (
@@ -835,7 +874,7 @@ class StabilitySelection(*_BASES):
             ),
             ("cutoff", number(self.cutoff_)),
             ("q", number(self.q_)),
-            ("PFER bound", bound),
+            guarantee,
             (
                 "selected",
                 f"{len(chosen)} of {self.n_features_in_}: "
