@@ -12,6 +12,8 @@ DEBIAN_PACKAGES=(
   python3-numpy python3-scipy python3-pandas python3-hypothesis python3-statsmodels
   python3-rpy2 python3-pytest python3-pytest-xdist python3-sklearn python3-matplotlib
   python3-tqdm python3-joblib python3-dask python3-distributed python3-setuptools python3-pip
+  # every test under a timeout (pyproject.toml); psutil lists the listening sockets of a test
+  python3-pytest-timeout python3-psutil
   libopenblas0-pthread
   # the documentation site (make docs) and its browser check
   python3-sphinx python3-numpydoc python3-myst-parser python3-sphinx-gallery

@@ -40,19 +40,10 @@ def test_backend_dask_without_a_client_and_invalid_backends_are_refused():
 @pytest.fixture(scope="module")
 def client():
     """A LocalCluster of two worker processes, one thread each (as a small real cluster:
-    every task pickled to another process). distributed is imported here, not at
-    collection: 1 s of import for the xdist worker that does not run this file."""
-    import distributed
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", DeprecationWarning)
-        cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                           dashboard_address=None)
-        c = distributed.Client(cluster)
-    try:
+    every task pickled to another process), on the loopback, started within a minute or
+    failed, always closed (tests/shared.py's local_cluster)."""
+    with shared.local_cluster(n_workers=2, threads_per_worker=1) as c:
         yield c
-    finally:
-        c.close()
-        cluster.close()
 
 
 def _same_resampling(a, b):
@@ -71,6 +62,28 @@ def test_resample_on_a_local_cluster_equals_serial(client):
     assert len(client.scheduler_info()["workers"]) == 2
     _same_resampling(serial, on_client)
     _same_resampling(serial, default_client)
+
+
+def test_a_cluster_listens_on_the_loopback_only(client):
+    """While the module's cluster is up, no socket of this process or of its children
+    (the scheduler, the nannies, the worker processes, their HTTP servers) listens
+    outside the loopback; the check finds one that does (with dashboard_address=None,
+    distributed 2022.12 served HTTP on 0.0.0.0:8787 and on 0.0.0.0 in each worker)."""
+    import socket
+
+    import psutil
+    workers = client.run(os.getpid)
+    assert len(workers) == 2 and all(psutil.pid_exists(pid) for pid in workers.values())
+    listening = [c.laddr.port for c in psutil.Process().connections(kind="tcp")
+                 if c.status == psutil.CONN_LISTEN]
+    assert int(client.scheduler.address.rsplit(":", 1)[1]) in listening
+    assert shared.listening_outside_loopback() == []
+    with socket.socket() as exposed:                   # the check can fail
+        exposed.bind(("0.0.0.0", 0))
+        exposed.listen()
+        found = shared.listening_outside_loopback()
+        assert [(pid, address, port) for pid, _, address, port in found] == \
+            [(os.getpid(), "0.0.0.0", exposed.getsockname()[1])]
 
 
 def test_assess_on_a_local_cluster_equals_serial_and_loky(client):
@@ -117,16 +130,10 @@ def test_audit_on_a_worker_of_several_threads_equals_serial_without_stray_warnin
     the warnings the checks silence (concurrent checks raised Flaky, and one check's
     silenced UndefinedMeasureWarning reached another's recording). Tasks that run at
     once there send back every warning (149 to 164 of 200 came back before)."""
-    import distributed
     import propstab
     names = ["kuncheva", "jaccard", "dice", "goh"]
     serial = propstab.audit(names, max_examples=20, progress=False).to_json()
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", DeprecationWarning)
-        cluster = distributed.LocalCluster(n_workers=1, threads_per_worker=3,
-                                           processes=True, dashboard_address=None)
-        client = distributed.Client(cluster)
-    try:
+    with shared.local_cluster(n_workers=1, threads_per_worker=3) as client:
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
             threaded = propstab.audit(names, max_examples=20, progress=False,
@@ -135,9 +142,6 @@ def test_audit_on_a_worker_of_several_threads_equals_serial_without_stray_warnin
             warnings.simplefilter("always")
             out = run_tasks(lambda k: (warnings.warn(f"run {k}", UserWarning), k)[1],
                             [(k,) for k in range(60)], backend=client)
-    finally:
-        client.close()
-        cluster.close()
     assert threaded == serial
     assert not [w for w in caught if not issubclass(w.category, DeprecationWarning)], \
         [str(w.message) for w in caught]
