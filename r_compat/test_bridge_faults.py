@@ -20,10 +20,11 @@ import functools
 import os
 import pathlib
 import re
-import subprocess
 import sys
 
 import pytest
+
+import shared  # tests/shared.py: processes under a timeout
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 PROFILE = ROOT / "r_compat" / "faults" / "Rprofile.R"
@@ -37,8 +38,8 @@ def crosscheck(*args, env=None, unset=()):
         [str(ROOT)] + [p for p in environ.get("PYTHONPATH", "").split(os.pathsep) if p])
     environ.pop("PROPSTAB_DEBUG", None)
     environ.update(env or {})
-    out = subprocess.run([sys.executable, "-m", "propstab", "crosscheck", *args],
-                         capture_output=True, text=True, env=environ, timeout=600, cwd=ROOT)
+    out = shared.run([sys.executable, "-m", "propstab", "crosscheck", *args],
+                     capture_output=True, text=True, env=environ, timeout=600, cwd=ROOT)
     return out.returncode, out.stdout, out.stderr
 
 
@@ -58,8 +59,8 @@ def assert_environment_fault(result, *fragments):
 @functools.lru_cache(maxsize=None)
 def _library_paths():
     """R's library paths outside its own library (asked of R once per session)."""
-    paths = subprocess.run(["Rscript", "-e", "cat(setdiff(.libPaths(), .Library), sep = '\\n')"],
-                           capture_output=True, text=True, check=True, timeout=120).stdout
+    paths = shared.run(["Rscript", "-e", "cat(setdiff(.libPaths(), .Library), sep = '\\n')"],
+                       capture_output=True, text=True, check=True, timeout=120).stdout
     return tuple(filter(None, paths.splitlines()))
 
 

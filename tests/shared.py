@@ -27,7 +27,7 @@ __all__ = ["breast_cancer", "check_names", "classification", "diabetes", "failed
            "import_order", "imports_of", "interrupt_when_working", "kill_group",
            "kill_process_groups", "l1_logistic_pipeline", "lasso", "listening_outside_loopback",
            "load_script", "load_study", "local_cluster", "regression", "run", "started",
-           "three_signals"]
+           "three_signals", "watched"]
 
 
 def regression(n=120, d=8, seed=0, coef=(1.0, -1.0), noise=1.0):
@@ -205,6 +205,17 @@ def kill_process_groups():
     otherwise outlive it, a hung ``R CMD check`` or Chromium included)."""
     for pgid in list(_GROUPS):
         kill_group(pgid)
+
+
+@contextlib.contextmanager
+def watched(pgid):
+    """The process group ``pgid`` (started elsewhere, e.g. chromedriver's) registered
+    for the suite's timeout while the block runs."""
+    _GROUPS.add(pgid)
+    try:
+        yield pgid
+    finally:
+        _GROUPS.discard(pgid)
 
 
 @contextlib.contextmanager

@@ -4,8 +4,9 @@ rows; the table of times is well formed. No timing is asserted."""
 import os
 import pathlib
 import re
-import subprocess
 import sys
+
+import shared  # tests/shared.py: processes under a timeout
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 SCRIPT = ROOT / "benchmarks" / "bench_audit.py"
@@ -14,8 +15,8 @@ NUMBER = r"[0-9]+\.[0-9]+"
 
 def test_bench_audit_quick_runs_and_every_run_gives_the_same_rows():
     env = dict(os.environ, PYTHONPATH=str(ROOT))
-    out = subprocess.run([sys.executable, str(SCRIPT), "--quick"], capture_output=True,
-                         text=True, timeout=600, env=env)
+    out = shared.run([sys.executable, str(SCRIPT), "--quick"], capture_output=True,
+                     text=True, timeout=600, env=env)
     assert out.returncode == 0, out.stdout + out.stderr
     # run, then wall s, cpu s, wall/base, cpu/base, load
     row = re.compile(r"^(baseline|serial|parallel,? ?\w*) \(.*\)\s+"

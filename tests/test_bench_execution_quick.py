@@ -2,8 +2,9 @@
 LocalCluster, a checkpoint and its resumption) gives the identical assessment."""
 import os
 import pathlib
-import subprocess
 import sys
+
+import shared  # tests/shared.py: processes under a timeout
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 SCRIPT = ROOT / "benchmarks" / "bench_execution.py"
@@ -11,8 +12,8 @@ SCRIPT = ROOT / "benchmarks" / "bench_execution.py"
 
 def test_bench_execution_quick_runs_and_every_backend_agrees():
     env = dict(os.environ, PYTHONPATH=str(ROOT))
-    out = subprocess.run([sys.executable, str(SCRIPT), "--quick"], capture_output=True,
-                         text=True, timeout=300, env=env)
+    out = shared.run([sys.executable, str(SCRIPT), "--quick"], capture_output=True,
+                     text=True, timeout=300, env=env)
     assert out.returncode == 0, out.stdout + out.stderr
     rows = [line for line in out.stdout.splitlines() if line.rstrip().endswith("True")]
     assert len(rows) == 6, out.stdout

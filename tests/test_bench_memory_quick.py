@@ -6,17 +6,18 @@ from __future__ import annotations
 import json
 import pathlib
 import re
-import subprocess
 import sys
+
+import shared  # tests/shared.py: processes under a timeout
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 
 
 def test_quick_memory_benchmark_prints_equal_values_and_peaks(tmp_path):
     out = tmp_path / "rows.json"
-    run = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "bench_memory.py"),
-                          "--quick", "--growth", "--json", str(out)],
-                         capture_output=True, text=True, timeout=300, cwd=ROOT)
+    run = shared.run([sys.executable, str(ROOT / "benchmarks" / "bench_memory.py"),
+                      "--quick", "--growth", "--json", str(out)],
+                     capture_output=True, text=True, timeout=300, cwd=ROOT)
     assert run.returncode == 0, run.stdout + run.stderr
     assert re.findall(r"same value: (\w+)", run.stdout) == ["True", "True"]
     rows = json.loads(out.read_text())

@@ -15,7 +15,6 @@ import fcntl
 import os
 import pathlib
 import re
-import subprocess
 import textwrap
 
 import pytest
@@ -160,9 +159,9 @@ def site():
             if stamp.is_file() and stamp.read_text() == run_id:
                 return HTML
             stamp.unlink(missing_ok=True)
-            run = subprocess.run(["make", "--no-print-directory", "-s", "docs-html"],
-                                 cwd=ROOT, capture_output=True, text=True, timeout=1800,
-                                 env={**os.environ, shared_audit.ENV: run_id})
+            run = shared.run(["make", "--no-print-directory", "-s", "docs-html"],
+                             cwd=ROOT, capture_output=True, text=True, timeout=1800,
+                             env={**os.environ, shared_audit.ENV: run_id})
             output = run.stdout + run.stderr
             problems = [line for line in output.splitlines()
                         if "WARNING" in line or "ERROR" in line]
@@ -180,7 +179,7 @@ def chromium():
     """One headless Chromium per xdist worker, for every browser check the worker runs (a
     start costs ~2.5 s and ~3 CPU-s; the browser audit's parts reach a worker as units of
     their own, after other modules, where a module's fixture would have been closed)."""
-    with check_site.browser() as driver:
+    with check_site.browser() as driver, shared.watched(driver.service.process.pid):
         driver.set_script_timeout(60)
         yield driver
 

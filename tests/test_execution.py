@@ -10,7 +10,6 @@ import os
 import pathlib
 import runpy
 import signal
-import subprocess
 import sys
 import textwrap
 import time
@@ -530,9 +529,9 @@ def test_a_killed_process_resumes_to_the_identical_result(tmp_path, monkeypatch)
 
     def run(directory, out, kill_after):
         directory.mkdir(exist_ok=True)
-        return subprocess.run([sys.executable, str(script), str(directory), str(out),
-                               str(kill_after)], env=env, capture_output=True, text=True,
-                              timeout=120)
+        return shared.run([sys.executable, str(script), str(directory), str(out),
+                           str(kill_after)], env=env, capture_output=True, text=True,
+                          timeout=120)
 
     killed = run(checkpoint, tmp_path / "never.pkl", 4)
     assert killed.returncode == -9, killed.stderr

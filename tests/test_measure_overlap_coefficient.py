@@ -7,11 +7,12 @@ tests/evidence.py and properties/test_axioms.py use it like the others.
 """
 import os
 import shutil
-import subprocess
 from fractions import Fraction
 
 import numpy as np
 import pytest
+
+import shared  # tests/shared.py: processes under a timeout
 
 import propstab
 from propstab import Axiom, UndefinedMeasureWarning
@@ -99,8 +100,8 @@ def test_r_values():
     C = twins.random_subsets(np.random.default_rng(6), 5, 8, 3).astype(int)
     code = R_CODE % (", ".join(map(str, Z.ravel())), Z.shape[0],
                      ", ".join(map(str, C.ravel())), C.shape[0])
-    out = subprocess.run(["Rscript", "-e", code], capture_output=True, text=True, check=True,
-                         timeout=120).stdout.split()
+    out = shared.run(["Rscript", "-e", code], capture_output=True, text=True, check=True,
+                     timeout=120).stdout.split()
     r_varying, r_constant, r_dice = map(float, out)
     assert overlap_coefficient(Z) == pytest.approx(r_varying, rel=1e-13)
     assert overlap_coefficient(C) == pytest.approx(r_constant, rel=1e-13)

@@ -3,12 +3,13 @@ fixture ``stability_baseline`` and the assertions passes, then fails with the
 assertions' messages once its selector is made unstable (issue 23, "done when")."""
 import os
 import pathlib
-import subprocess
 import sys
 import textwrap
 from importlib.metadata import entry_points
 
 import pytest
+
+import shared  # tests/shared.py: processes under a timeout
 
 CHECKOUT = pathlib.Path(__file__).resolve().parents[1]
 pytest_plugins = ["pytester"]
@@ -130,8 +131,8 @@ def test_the_option_is_listed_and_loading_the_plugin_imports_nothing_heavy(tmp_p
             "print(sorted(m for m in ('propstab.testing', 'propstab.inference', 'sklearn', "
             "'propstab.auditing') if m in sys.modules))")
     env = dict(os.environ, PYTHONPATH=str(CHECKOUT))
-    loaded = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
-                            text=True, check=True)
+    loaded = shared.run([sys.executable, "-c", code], env=env, capture_output=True,
+                        text=True, check=True, timeout=120)
     assert loaded.stdout.strip() == "[]"
 
 

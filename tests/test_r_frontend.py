@@ -13,6 +13,8 @@ import warnings
 import numpy as np
 import pytest
 
+import shared  # tests/shared.py: processes under a timeout
+
 import propstab
 from propstab import UndefinedMeasureWarning, as_selection, list_measures
 from propstab.r import _frontend as fe
@@ -349,14 +351,13 @@ def test_r_one_sample_interval_is_clipped_as_in_python():
 def _rscript(code: str) -> str:
     import os
     import shutil
-    import subprocess
     if os.environ.get("PROPSTAB_SKIP_R") == "1" or shutil.which("Rscript") is None:
         pytest.skip("R not available (PROPSTAB_SKIP_R=1 or no Rscript)")
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     env = dict(os.environ, PYTHONPATH=root + os.pathsep + os.environ.get("PYTHONPATH", ""))
-    run = subprocess.run(["Rscript", "-e", "suppressMessages(pkgload::load_all("
-                          f"'{root}/rpackage', quiet = TRUE)); {code}"],
-                         capture_output=True, text=True, env=env, timeout=300)
+    run = shared.run(["Rscript", "-e", "suppressMessages(pkgload::load_all("
+                      f"'{root}/rpackage', quiet = TRUE)); {code}"],
+                     capture_output=True, text=True, env=env, timeout=300)
     assert run.returncode == 0, run.stderr
     return run.stdout
 

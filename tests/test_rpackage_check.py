@@ -15,9 +15,10 @@ import os
 import pathlib
 import re
 import shutil
-import subprocess
 
 import pytest
+
+import shared  # tests/shared.py: processes under a timeout
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 
@@ -34,8 +35,8 @@ def _env():
 def test_r_cmd_check_as_cran_has_no_error_or_warning(tmp_path):
     if shutil.which("R") is None:
         pytest.fail("R not found: run scripts/setup.sh or set PROPSTAB_SKIP_R=1", pytrace=False)
-    run = subprocess.run(["bash", str(ROOT / "scripts" / "r_check.sh"), str(tmp_path)],
-                         capture_output=True, text=True, timeout=1800, env=_env())
+    run = shared.run(["bash", str(ROOT / "scripts" / "r_check.sh"), str(tmp_path)],
+                     capture_output=True, text=True, timeout=1800, env=_env())
     out = run.stdout + run.stderr
     assert run.returncode == 0, out
     counts = re.search(r"r_check: (\d+) ERROR, (\d+) WARNING, (\d+) NOTE", out)
@@ -59,9 +60,9 @@ def test_stabm_suite_with_propstab_fails_only_where_documented():
     if shutil.which("Rscript") is None:
         pytest.fail("Rscript not found: run scripts/setup.sh or set PROPSTAB_SKIP_R=1",
                     pytrace=False)
-    run = subprocess.run(["Rscript", str(ROOT / "scripts" / "stabm_suite.R"),
-                          str(ROOT / "rpackage")],
-                         capture_output=True, text=True, timeout=900, env=_env())
+    run = shared.run(["Rscript", str(ROOT / "scripts" / "stabm_suite.R"),
+                      str(ROOT / "rpackage")],
+                     capture_output=True, text=True, timeout=900, env=_env())
     out = run.stdout + run.stderr
     if "stabm_suite: SKIP" in out:
         pytest.skip(out.strip().splitlines()[-1])

@@ -11,9 +11,10 @@ import os
 import pathlib
 import re
 import shutil
-import subprocess
 
 import pytest
+
+import shared  # tests/shared.py: processes under a timeout
 
 RPACKAGE = pathlib.Path(__file__).resolve().parent.parent / "rpackage"
 
@@ -34,8 +35,8 @@ def test_rd_files_and_namespace_are_generated_from_the_sources(roxygen, tmp_path
     shutil.copytree(RPACKAGE, copy)
     shutil.rmtree(copy / "man")
     (copy / "NAMESPACE").unlink()
-    run = subprocess.run(["Rscript", "-e", f"roxygen2::roxygenise('{copy}')"],
-                         capture_output=True, text=True, timeout=300)
+    run = shared.run(["Rscript", "-e", f"roxygen2::roxygenise('{copy}')"],
+                     capture_output=True, text=True, timeout=300)
     if run.returncode != 0 and re.search("there is no package called .roxygen2.", run.stderr):
         pytest.fail("the R package roxygen2 is missing: run scripts/setup.sh "
                     "(r-cran-roxygen2) or set PROPSTAB_SKIP_R=1", pytrace=False)
@@ -54,9 +55,9 @@ def test_one_help_page_per_stabm_function_generated_from_the_registry():
     """rpackage/R/measure_pages.R is what scripts/gen_r_pages.py writes (issue 25): one
     page per stabm-style function, each with its stabm_differences()."""
     import sys
-    run = subprocess.run([sys.executable, str(RPACKAGE.parent / "scripts" / "gen_r_pages.py"),
-                          "--check"], capture_output=True, text=True, timeout=300,
-                         env={**os.environ, "PYTHONPATH": str(RPACKAGE.parent)})
+    run = shared.run([sys.executable, str(RPACKAGE.parent / "scripts" / "gen_r_pages.py"),
+                      "--check"], capture_output=True, text=True, timeout=300,
+                     env={**os.environ, "PYTHONPATH": str(RPACKAGE.parent)})
     assert run.returncode == 0, "rpackage/R/measure_pages.R is stale: run scripts/gen_r_pages.py"
     pages = {p.stem for p in (RPACKAGE / "man").glob("stability[A-Z]*.Rd")}
     assert len(pages) == 24, sorted(pages)

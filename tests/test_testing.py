@@ -6,6 +6,8 @@ import numpy as np
 import pytest
 from scipy import stats
 
+import shared  # tests/shared.py: processes under a timeout
+
 import propstab
 from propstab.testing import (Baseline, BaselineMismatchError, assert_measure_properties,
                               assert_not_less_stable, assert_stable, decision,
@@ -324,11 +326,10 @@ def test_parametrize_with_checks_ids_and_a_violated_claim():
 
 
 def test_testing_is_a_lazy_submodule():
-    import subprocess
     import sys
-    out = subprocess.run([sys.executable, "-c", "import sys, propstab; "
-                          "assert 'propstab.testing' not in sys.modules; "
-                          "print(propstab.testing.assert_stable.__name__); "
-                          "assert 'hypothesis' not in sys.modules"],
-                         capture_output=True, text=True, check=True)
+    out = shared.run([sys.executable, "-c", "import sys, propstab; "
+                      "assert 'propstab.testing' not in sys.modules; "
+                      "print(propstab.testing.assert_stable.__name__); "
+                      "assert 'hypothesis' not in sys.modules"],
+                     capture_output=True, text=True, check=True, timeout=120)
     assert out.stdout.strip() == "assert_stable"
