@@ -357,11 +357,17 @@ def local_cluster(n_workers=2, threads_per_worker=1, processes=True, timeout=60)
     clusters_before = set(SpecCluster._instances)
     clients_before = set(distributed.Client._instances)
     try:
-        with warnings.catch_warnings(), _deadline(timeout, "starting a LocalCluster"):
-            warnings.simplefilter("ignore", DeprecationWarning)    # distributed's own
-            cluster = distributed.LocalCluster(
-                **cluster_options(n_workers, threads_per_worker, processes, timeout))
-            client = distributed.Client(cluster, timeout=timeout)
+        try:
+            with warnings.catch_warnings(), _deadline(timeout, "starting a LocalCluster"):
+                warnings.simplefilter("ignore", DeprecationWarning)    # distributed's own
+                cluster = distributed.LocalCluster(
+                    **cluster_options(n_workers, threads_per_worker, processes, timeout))
+                client = distributed.Client(cluster, timeout=timeout)
+        except TimeoutError:         # where every thread was (the loop's, the nannies')
+            import faulthandler
+            sys.stderr.write("local_cluster: the start timed out; the threads' stacks:\n")
+            faulthandler.dump_traceback(all_threads=True)
+            raise
         yield client
     finally:
         _close_cluster(set(distributed.Client._instances) - clients_before,
