@@ -112,6 +112,8 @@ def main(argv=None) -> int:
     parser.add_argument("targets", nargs="*",
                         help="test modules or ids instead of the soaked ones")
     args = parser.parse_args(argv)
+    # stopped (kill PID): the run under way is killed with its process group on the way out
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     modes = [m.strip() for m in args.modes.split(",")]
     unknown = [m for m in modes if m not in MODES]
     if unknown:

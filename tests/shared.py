@@ -336,11 +336,11 @@ def cluster_options(n_workers=2, threads_per_worker=1, processes=True, timeout=6
     that has not reported to its nanny within ``timeout`` seconds fails the start
     (``death_timeout``) instead of leaving it waiting forever."""
     options = dict(n_workers=n_workers, threads_per_worker=threads_per_worker,
-                   processes=processes, host=LOOPBACK,
-                   dashboard_address=f"{LOOPBACK}:0", scheduler_kwargs={"dashboard": False},
+                   processes=processes, dashboard_address=f"{LOOPBACK}:0",
+                   scheduler_kwargs={"dashboard": False},
                    worker_dashboard_address=f"{LOOPBACK}:0")
-    if processes:
-        options["death_timeout"] = timeout
+    if processes:                  # (workers in threads talk inproc://, through no socket)
+        options.update(host=LOOPBACK, death_timeout=timeout)
     return options
 
 
