@@ -39,7 +39,7 @@ def crosscheck(*args, env=None, unset=()):
     environ.pop("PROPSTAB_DEBUG", None)
     environ.update(env or {})
     out = shared.run([sys.executable, "-m", "propstab", "crosscheck", *args],
-                     capture_output=True, text=True, env=environ, timeout=600, cwd=ROOT)
+                     capture_output=True, text=True, env=environ, timeout=240, cwd=ROOT)
     return out.returncode, out.stdout, out.stderr
 
 

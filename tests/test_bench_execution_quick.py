@@ -4,12 +4,15 @@ import os
 import pathlib
 import sys
 
+import pytest
+
 import shared  # tests/shared.py: processes under a timeout
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 SCRIPT = ROOT / "benchmarks" / "bench_execution.py"
 
 
+@pytest.mark.timeout(600)       # the benchmark: under its own 300 s limit
 def test_bench_execution_quick_runs_and_every_backend_agrees():
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     out = shared.run([sys.executable, str(SCRIPT), "--quick"], capture_output=True,

@@ -357,7 +357,7 @@ def _rscript(code: str) -> str:
     env = dict(os.environ, PYTHONPATH=root + os.pathsep + os.environ.get("PYTHONPATH", ""))
     run = shared.run(["Rscript", "-e", "suppressMessages(pkgload::load_all("
                       f"'{root}/rpackage', quiet = TRUE)); {code}"],
-                     capture_output=True, text=True, env=env, timeout=300)
+                     capture_output=True, text=True, env=env, timeout=240)
     assert run.returncode == 0, run.stderr
     return run.stdout
 

@@ -32,6 +32,7 @@ def _env():
     return env
 
 
+@pytest.mark.timeout(2100)      # R CMD check --as-cran: under its own 1800 s limit
 def test_r_cmd_check_as_cran_has_no_error_or_warning(tmp_path):
     if shutil.which("R") is None:
         pytest.fail("R not found: run scripts/setup.sh or set PROPSTAB_SKIP_R=1", pytrace=False)
@@ -56,6 +57,7 @@ def test_r_cmd_check_as_cran_has_no_error_or_warning(tmp_path):
     assert passed > 1500, (skipped, rout[-3000:])   # 1862 passed, 0 skipped in November 2026
 
 
+@pytest.mark.timeout(1200)      # stabm's suite: under its own 900 s limit
 def test_stabm_suite_with_propstab_fails_only_where_documented():
     if shutil.which("Rscript") is None:
         pytest.fail("Rscript not found: run scripts/setup.sh or set PROPSTAB_SKIP_R=1",

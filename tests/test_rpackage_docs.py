@@ -30,6 +30,7 @@ def roxygen():
                     pytrace=False)
 
 
+@pytest.mark.timeout(600)       # roxygen2 in R: under its own 300 s limit
 def test_rd_files_and_namespace_are_generated_from_the_sources(roxygen, tmp_path):
     copy = tmp_path / "propstab"
     shutil.copytree(RPACKAGE, copy)
@@ -51,6 +52,7 @@ def test_rd_files_and_namespace_are_generated_from_the_sources(roxygen, tmp_path
             f"rpackage/{name} differs from what roxygen2 generates: run make rdoc")
 
 
+@pytest.mark.timeout(600)       # the generator: under its own 300 s limit
 def test_one_help_page_per_stabm_function_generated_from_the_registry():
     """rpackage/R/measure_pages.R is what scripts/gen_r_pages.py writes (issue 25): one
     page per stabm-style function, each with its stabm_differences()."""

@@ -83,7 +83,7 @@ def test_every_public_submodule_is_an_attribute_after_import_propstab():
     root = os.path.dirname(os.path.dirname(os.path.abspath(propstab.__file__)))
     env = {**os.environ, "PYTHONPATH": root + os.pathsep + os.environ.get("PYTHONPATH", "")}
     out = shared.run([sys.executable, "-c", code], capture_output=True, text=True,
-                     env=env, timeout=300)
+                     env=env, timeout=240)
     assert out.returncode == 0 and out.stdout.strip() == "ok", out.stderr
 
 
