@@ -328,7 +328,7 @@ def _close_cluster(clients, clusters, seconds):
                 cluster._loop_runner.stop()
 
 
-def cluster_options(n_workers=2, threads_per_worker=1, processes=True, timeout=60):
+def cluster_options(n_workers=2, threads_per_worker=1, processes=True, timeout=120):
     """The keyword arguments of ``distributed.LocalCluster`` for a test's cluster: every
     server on the loopback (scheduler, nannies, workers and their HTTP servers: with
     ``dashboard_address=None`` distributed 2022.12 still serves HTTP, on 0.0.0.0:8787
@@ -345,10 +345,10 @@ def cluster_options(n_workers=2, threads_per_worker=1, processes=True, timeout=6
 
 
 @contextlib.contextmanager
-def local_cluster(n_workers=2, threads_per_worker=1, processes=True, timeout=60):
+def local_cluster(n_workers=2, threads_per_worker=1, processes=True, timeout=120):
     """A ``distributed.LocalCluster`` (:func:`cluster_options`) and a ``Client`` of it
     (the default client, for ``backend="dask"``), yielded as the client: started within
-    ``timeout`` seconds or TimeoutError, and closed on leaving - also when the start
+    ``timeout`` seconds (ten times a start on a loaded 2-core machine) or TimeoutError, and closed on leaving - also when the start
     failed or timed out half-way (the clusters and clients created meanwhile are found
     and closed; worker processes that do not stop are killed). distributed is imported
     here, not at collection (a second of import for an xdist worker that needs none)."""

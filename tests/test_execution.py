@@ -39,7 +39,7 @@ def test_backend_dask_without_a_client_and_invalid_backends_are_refused():
 @pytest.fixture(scope="module")
 def client():
     """A LocalCluster of two worker processes, one thread each (as a small real cluster:
-    every task pickled to another process), on the loopback, started within a minute or
+    every task pickled to another process), on the loopback, started within two minutes or
     failed, always closed (tests/shared.py's local_cluster)."""
     with shared.local_cluster(n_workers=2, threads_per_worker=1) as c:
         yield c
