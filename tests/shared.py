@@ -222,14 +222,16 @@ def watched(pgid):
 def started(argv, **popen):
     """``subprocess.Popen(argv, **popen)`` as the leader of a new session (a process
     group of its own, which its children join), registered for the suite's timeout.
-    On leaving (normally, on an error or an interruption) the group is killed if
-    anything of it still runs, the pipes closed and the child reaped."""
+    On leaving while the child still runs (an error, a timeout, an interruption) its
+    whole group is killed; then the pipes are closed and the child reaped. (A child that
+    ended is left to the test: whether its own children stopped is for it to check.)"""
     child = subprocess.Popen(argv, start_new_session=True, **popen)
     _GROUPS.add(child.pid)
     try:
         yield child
     finally:
-        kill_group(child.pid)          # the child if it still runs, and what it left behind
+        if child.poll() is None:
+            kill_group(child.pid)
         for stream in (child.stdin, child.stdout, child.stderr):
             if stream is not None:
                 stream.close()
@@ -348,9 +350,10 @@ def cluster_options(n_workers=2, threads_per_worker=1, processes=True, timeout=1
 def local_cluster(n_workers=2, threads_per_worker=1, processes=True, timeout=120):
     """A ``distributed.LocalCluster`` (:func:`cluster_options`) and a ``Client`` of it
     (the default client, for ``backend="dask"``), yielded as the client: started within
-    ``timeout`` seconds (ten times a start on a loaded 2-core machine) or TimeoutError, and closed on leaving - also when the start
-    failed or timed out half-way (the clusters and clients created meanwhile are found
-    and closed; worker processes that do not stop are killed). distributed is imported
+    ``timeout`` seconds (ten times a start on a loaded 2-core machine) or TimeoutError,
+    and closed on leaving - also when the start failed or timed out half-way (the
+    clusters and clients created meanwhile are found and closed; worker processes that
+    do not stop are killed). distributed is imported
     here, not at collection (a second of import for an xdist worker that needs none)."""
     import distributed
     from distributed.deploy.spec import SpecCluster
