@@ -353,8 +353,8 @@ def local_cluster(n_workers=2, threads_per_worker=1, processes=True, timeout=120
     ``timeout`` seconds (ten times a start on a loaded 2-core machine) or TimeoutError,
     and closed on leaving - also when the start failed or timed out half-way (the
     clusters and clients created meanwhile are found and closed; worker processes that
-    do not stop are killed). distributed is imported
-    here, not at collection (a second of import for an xdist worker that needs none)."""
+    do not stop are killed). distributed is imported here, not at collection (a second
+    of import for an xdist worker that needs none)."""
     import distributed
     from distributed.deploy.spec import SpecCluster
     clusters_before = set(SpecCluster._instances)
@@ -368,8 +368,13 @@ def local_cluster(n_workers=2, threads_per_worker=1, processes=True, timeout=120
                 client = distributed.Client(cluster, timeout=timeout)
         except TimeoutError:         # where every thread was (the loop's, the nannies')
             import faulthandler
-            sys.stderr.write("local_cluster: the start timed out; the threads' stacks:\n")
-            faulthandler.dump_traceback(all_threads=True)
+            stream = sys.stderr if hasattr(sys.stderr, "fileno") else sys.__stderr__
+            stream.write("local_cluster: the start timed out; the threads' stacks:\n")
+            stream.flush()
+            try:
+                faulthandler.dump_traceback(file=stream, all_threads=True)
+            except (OSError, ValueError):           # capsys's stream: no file descriptor
+                faulthandler.dump_traceback(file=sys.__stderr__, all_threads=True)
             raise
         yield client
     finally:
