@@ -169,6 +169,40 @@ def test_cli_audit_on_a_scheduler_address_prints_the_local_table(client, capsys,
         out, err = capsys.readouterr()
         assert out == "" and len(err.splitlines()) == 1, err
         assert err.startswith("propstab audit: error: ") and "--scheduler" in err, err
+    # the command's clients, the one that failed half-way included, never became this
+    # process's default client (a run on another client followed the default's loop)
+    from distributed.client import _get_global_client
+    assert _get_global_client() is client
+
+
+def test_a_run_waits_on_its_clients_loop_not_the_default_clients(client):
+    """distributed.as_completed follows the *default* client's event loop unless given
+    one. A client that fails half-way (``Client("no-port")``: ValueError) stays the
+    default, status "connecting", with a loop of its own, closed when it is collected:
+    a run on ``client`` then waited for ever, its tasks done and the workers idle (the
+    client's report handler logged "Event loop is closed"; a 30-fold soak hung so in
+    tests/test_execution.py under -n 2). The run waits on its own client's loop."""
+    import distributed
+    from distributed.client import _get_global_client
+    with pytest.raises(ValueError), warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        distributed.Client("no-port", timeout=5)
+    zombie = _get_global_client()
+    assert zombie is not client and zombie.status == "connecting"
+    zombie._loop_runner.stop()                   # its loop closed, as when it is collected
+
+    def stuck(*_):
+        raise AssertionError("the run waited on another client's closed event loop")
+
+    previous = signal.signal(signal.SIGALRM, stuck)
+    signal.alarm(60)
+    try:
+        assert run_tasks(pow, [(k,) for k in range(4)], shared=(2,),
+                         backend=client) == [1, 2, 4, 8]
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
+        zombie.status = "closed"                 # nobody's default any more
 
 
 def test_stability_search_on_a_local_cluster_equals_serial(client):
