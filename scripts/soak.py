@@ -61,12 +61,35 @@ _SIGNALLED = re.compile(r"^_+ (\S+) _+$(?:(?!^_+ \S+ _+$).)*?^E\s+Failed: Timeou
                         re.M | re.S)
 
 
+#: In the environment of every process of a run (pytest, its workers, and what they
+#: start), so that the run's leftovers are found even in sessions of their own.
+MARKER = "PROPSTAB_SOAK_RUN"
+
+
+def kill_marked(value):
+    """SIGKILL every process whose environment has ``MARKER=value``: what a run left
+    behind, its children in process groups of their own included (chromedriver and
+    Chromium, the tests' children), which killing the run's group would miss. The
+    number of processes killed."""
+    import psutil
+    killed = 0
+    for process in psutil.process_iter():
+        try:
+            if process.pid != os.getpid() and process.environ().get(MARKER) == value:
+                process.kill()
+                killed += 1
+        except (psutil.NoSuchProcess, psutil.AccessDenied, psutil.ZombieProcess):
+            pass
+    return killed
+
+
 def run_once(targets, mode, timeout, run_timeout, log):
     """One pytest run of ``targets`` in ``mode``: (seconds, return code, {test id:
     outcome}, [tests stopped by a timeout], whole run killed?)."""
     argv = [sys.executable, "-m", "pytest", "-p", "no:randomly", "-p", "no:cacheprovider",
             "-q", "-rA", f"--timeout={timeout}", *MODES[mode], *targets]
     env = dict(os.environ, PYTHONPATH=str(ROOT))
+    env[MARKER] = f"{os.getpid()}-{time.monotonic_ns()}"
     start = time.monotonic()
     killed = False
     with open(log, "w") as out:
@@ -84,6 +107,9 @@ def run_once(targets, mode, timeout, run_timeout, log):
             except (ProcessLookupError, PermissionError):
                 pass
             child.wait()
+            left = kill_marked(env[MARKER])
+            if left:
+                out.write(f"\nsoak: killed {left} processes the run left behind\n")
     seconds = time.monotonic() - start
     text = pathlib.Path(log).read_text(errors="replace")
     outcomes = {test: kind for kind, test in _RESULT.findall(text)}
