@@ -7,7 +7,7 @@ processes included), and prints the table as JSON, so that every run is checked 
 the same rows (verdicts, counterexamples, values, expectations):
 
 - **baseline**: one process, without the reuse across searches
-  (``propstab._audit.subjects.REUSE`` off: no memoised lambda descriptions of Hypothesis,
+  (``propstab.auditing._subjects.REUSE`` off: no memoised lambda descriptions of Hypothesis,
   no replayed examples, no memoised values of a registered measure on a matrix met
   again), i.e. the audit as it was searched before that reuse;
 - **serial**: one process, with the reuse (the default);
@@ -38,7 +38,7 @@ QUICK_MEASURES = ("jaccard", "msi", "spearman")
 
 DRIVER = r"""
 import json, sys
-import propstab._audit.subjects as subjects
+import propstab.auditing._subjects as subjects
 from propstab.auditing import audit
 reuse, jobs, max_examples, measures, fork = json.loads(sys.argv[1])
 subjects.REUSE[0] = reuse

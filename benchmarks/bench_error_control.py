@@ -35,7 +35,7 @@ import warnings
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))     # the slow twins (the walks) live there
 
-from propstab import _rconcave  # noqa: E402
+from propstab.stability_selection import _rconcave  # noqa: F401
 from propstab import error_control as ec  # noqa: E402
 
 FULL_P = (10 ** 4, 10 ** 5, 10 ** 6, 10 ** 7)

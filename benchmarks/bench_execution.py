@@ -1,4 +1,4 @@
-"""Benchmark the execution layer (propstab/_execution.py) on one ``assess``.
+"""Benchmark the execution layer (propstab/_utils/execution.py) on one ``assess``.
 
 One assessment (an L1 logistic regression, liblinear, on a synthetic classification
 problem; bootstrap resamples) is run:

@@ -1,7 +1,7 @@
 """Calibrate the cost model that chooses how propstab computes Z Z^T.
 
 ``Selection.intersections`` computes the intersection counts Z Z^T either by one
-float32 BLAS product or by a CSR product (propstab/_gram.py). The choice is made
+float32 BLAS product or by a CSR product (propstab/_data/gram.py). The choice is made
 by ``dense_is_surely_cheaper`` and ``sparse_is_cheaper`` from the constants
 ``DENSE_NS``, ``SCAN_NS`` and ``SPARSE_NS`` of that module. This script times both paths on a grid of selection matrices
 (uniform and "stable" selections, where a core of features is chosen by most
@@ -20,8 +20,8 @@ import time
 import numpy as np
 from scipy.optimize import nnls
 
-from propstab import _gram
-from propstab._selection import column_counts_csr, csr_from_dense
+from propstab._data import gram as _gram
+from propstab._data.selection import column_counts_csr, csr_from_dense
 
 
 def _median_time(fn, repeats: int) -> float:

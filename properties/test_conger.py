@@ -23,7 +23,7 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from propstab import as_selection
-from propstab._variance import conger_delta, thm6
+from propstab.measures._variance import conger_delta, thm6
 from propstab.chance import nogueira_expectation
 from propstab.measures import conger, nogueira
 from propstab.strategies import null_configurations, selection_matrices

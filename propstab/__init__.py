@@ -10,15 +10,15 @@ matrix Z (M runs x d features). A stability measure maps Z to a number.
 >>> round(propstab.stability(Z, measure="jaccard"), 6)   # (1 + 1/3 + 1/3) / 3
 0.555556
 """
-from ._exceptions import InvalidParameterError, UndefinedMeasureWarning
-from ._registry import (Bound, MeasureInfo, Parameter, RDefault, RReference, get_measure,
-                        list_measures)
-from ._selection import Selection
-from ._rankings import Rankings
-from ._validation import as_rankings, as_selection
+from ._utils.exceptions import InvalidParameterError, UndefinedMeasureWarning
+from .registry._registry import (Bound, MeasureInfo, Parameter, RDefault, RReference, get_measure, list_measures)
+from ._data.selection import Selection
+from ._data.rankings import Rankings
+from ._data.convert_rankings import as_rankings
+from ._data.convert_selection import as_selection
 from .axioms import Axiom
 from . import measures
-from ._api import stability
+from .measures._stability import stability
 
 __all__ = [
     "Axiom", "Bound", "InvalidParameterError", "MeasureInfo", "Parameter", "RDefault",
@@ -55,7 +55,7 @@ _LAZY = {
     "StabilityGridSearch": "propstab.tuning",
     # sampled pairs (issue 24)
     "SampledPairsEstimate": "propstab.inference",
-    "SampledPairsWarning": "propstab._exceptions",
+    "SampledPairsWarning": "propstab._utils.exceptions",
     # calibrated stability selection
     "stability_score": "propstab.calibration",
 }

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import enum
 
-from ._checks import fail
+from ._utils.checks import fail
 
 __all__ = ["Axiom"]
 

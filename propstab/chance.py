@@ -24,9 +24,9 @@ from typing import Callable, Tuple
 import numpy as np
 from scipy import stats
 
-from ._exceptions import undefined
-from ._checks import check_row_sizes, fail
-from ._params import N_FEATURES, Callable as CallableRule, validate_params
+from ._utils.exceptions import undefined
+from ._utils.checks import check_row_sizes, fail
+from ._utils.params import N_FEATURES, Callable as CallableRule, validate_params
 
 __all__ = ["expected_pairwise", "column_count_pmf", "degenerate_intersection",
            "nogueira_expectation", "union_size_pmf"]

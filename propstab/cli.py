@@ -83,7 +83,7 @@ def exit_status(exc: BaseException) -> int:
 
 def error_message(exc: BaseException) -> str:
     """The one-line message of a failure."""
-    from ._exceptions import RReferenceError
+    from ._utils.exceptions import RReferenceError
     if isinstance(exc, (ValueError, TypeError, ImportError, RReferenceError)):
         return one_line(exc)
     if isinstance(exc, OSError):

@@ -10,11 +10,10 @@ import warnings
 
 import numpy as np
 
-from ._checks import fail
-from ._validation import (as_real_array, as_selection, as_similarity, check_axes,
-                          check_bool,
-                          check_int_range, check_labels, check_probabilities, check_text,
-                          check_unit_interval, shown)
+from ._utils.checks import fail
+from ._utils.checks import (as_real_array, check_axes, check_bool, check_int_range, check_labels, check_probabilities, check_text, check_unit_interval, shown)
+from ._data.convert_selection import as_selection
+from ._data.convert_matrices import as_similarity
 
 __all__ = ["plot_feature_stability_map", "plot_pareto_front", "plot_selection_frequencies",
            "plot_stability_path"]
@@ -223,7 +222,7 @@ def plot_selection_frequencies(frequencies, *, feature_names=None, cutoff=None,
         if cutoff is not None:
             fail(f"threshold: the old name of cutoff; give cutoff= alone; got "
                  f"cutoff={cutoff!r} and threshold={threshold!r}", TypeError)
-        from ._exceptions import warn
+        from ._utils.exceptions import warn
         warn("plot_selection_frequencies: threshold= is deprecated and will be removed; "
              "use cutoff= (a cutoff on selection frequencies, as StabilitySelection's "
              "cutoff)", FutureWarning)
@@ -651,7 +650,8 @@ def plot_rank_distributions(R, *, feature_names=None, max_features=30, top_k=Non
     >>> [t.get_text() for t in ax.get_xticklabels()], ax.get_ylim()[0] > ax.get_ylim()[1]
     (['a', 'b', 'c'], True)
     """
-    from ._validation import as_rankings, check_feature_names, check_int_range
+    from ._data.convert_rankings import as_rankings
+    from ._utils.checks import check_feature_names, check_int_range
     rk = as_rankings(getattr(R, "rankings", R))
     ranks = rk.toarray()
     d = rk.n_features
@@ -746,7 +746,7 @@ def plot_halfwidth(Z, measure: str = "nogueira", *, method: str = "auto",
     [3.0, 40.0]
     """
     from . import inference
-    from ._validation import check_choice, check_confidence_level, check_real_range
+    from ._utils.checks import check_choice, check_confidence_level, check_real_range
     est = inference.as_estimate(Z, measure, method, options)
     ci_method = check_choice("ci_method", ci_method, tuple(inference.CI_METHODS))
     level = check_confidence_level(confidence_level)
@@ -793,4 +793,4 @@ def plot_halfwidth(Z, measure: str = "nogueira", *, method: str = "auto",
 
 
 __all__ += ["plot_calibration"]
-from ._calibration_plots import plot_calibration  # noqa: E402  (imports plots lazily)
+from .stability_selection._plots import plot_calibration  # noqa: F401

@@ -63,8 +63,8 @@ def stability_baseline(request):
 
     def get(make, *, name=None, X=None, y=None, selector=None, seed=None,
             measure="nogueira", **options):
-        from propstab._checks import fail
-        from propstab.testing import Baseline
+        from propstab._utils.checks import fail
+        from propstab.testing._assertions import Baseline
         if not callable(make):
             fail(f"make: must be a function returning selections or a "
                  f"resampling result; got {type(make).__name__} {make!r}", TypeError)

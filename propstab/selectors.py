@@ -28,12 +28,9 @@ import numpy as np
 
 # the rules for reading a fitted estimator; exported here (fits_a_classifier and
 # final_estimator for the resampling protocol)
-from ._estimators import (fits_a_classifier, final_estimator, has_rule,  # noqa: F401
-                          importances_of, ranking_of, support_of)
-from ._params import (N_FEATURES, Integral, Interval, Options, Param, Real,
-                      validate_params)
-from ._validation import (as_real_array, check_int_range, check_n_features, check_real, fail,
-                          shown)
+from ._utils.estimators import (fits_a_classifier, final_estimator, has_rule, importances_of, ranking_of, support_of)  # noqa: F401
+from ._utils.params import N_FEATURES, Integral, Interval, Options, Param, Real, validate_params
+from ._utils.checks import (as_real_array, check_int_range, check_n_features, check_real, fail, shown)
 
 __all__ = ["clone", "fit_select", "importances_of", "is_estimator", "mask_from_output",
            "run_seeds", "seeded", "support_of", "take"]

@@ -26,9 +26,9 @@ import math
 import re
 from numbers import Integral, Real
 
-from ._gram import get_pair_memory as budget_in_bytes, set_pair_memory as set_budget_in_bytes
-from ._checks import fail, shown
-from ._params import Checked, validate_params
+from ._data.gram import get_pair_memory as budget_in_bytes, set_pair_memory as set_budget_in_bytes
+from ._utils.checks import fail, shown
+from ._utils.params import Checked, validate_params
 
 __all__ = ["get_pair_memory", "pair_memory", "parse_memory", "set_pair_memory"]
 

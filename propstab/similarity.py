@@ -20,11 +20,11 @@ import numbers
 import numpy as np
 from scipy import sparse as _sparse
 
-from ._exceptions import warn
+from ._utils.exceptions import warn
 from collections.abc import Mapping
 
-from ._checks import as_real_array, check_feature_names, fail, is_label
-from ._params import N_FEATURES, UNIT_INTERVAL, Boolean, Options, validate_params
+from ._utils.checks import as_real_array, check_feature_names, fail, is_label
+from ._utils.params import N_FEATURES, UNIT_INTERVAL, Boolean, Options, validate_params
 
 __all__ = ["similarity_from_data", "similarity_from_groups"]
 

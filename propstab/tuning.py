@@ -19,12 +19,11 @@ from collections.abc import Mapping
 
 import numpy as np
 
-from ._checks import check_n_jobs, fail, seed_sequence, shown
-from ._exceptions import InvalidParameterError, UndefinedMeasureWarning, warn
-from ._execution import check_checkpoint_seed
-from ._params import (Boolean, Callable, Checked, Integral, Interval, Options, RandomState,
-                      Real, validate_params)
-from ._text import Summary, interval, number, summary, table_lines
+from ._utils.checks import check_n_jobs, fail, seed_sequence, shown
+from ._utils.exceptions import InvalidParameterError, UndefinedMeasureWarning, warn
+from ._utils.execution import check_checkpoint_seed
+from ._utils.params import (Boolean, Callable, Checked, Integral, Interval, Options, RandomState, Real, validate_params)
+from ._utils.text import Summary, interval, number, summary, table_lines
 from .selectors import clone, run_seeds, seeded, support_of
 
 __all__ = ["StabilityGridSearch"]
@@ -87,7 +86,7 @@ def _check_param_grid(name, value, function=None, estimator=None):
 
 
 def _check_jobs(name, value, function=None):
-    """joblib's ``n_jobs`` (:func:`propstab._checks.check_n_jobs`), named in ``function``."""
+    """joblib's ``n_jobs`` (:func:`propstab._utils.checks.check_n_jobs`), named in ``function``."""
     try:
         return check_n_jobs(name, value)
     except InvalidParameterError as exc:
@@ -588,7 +587,7 @@ class StabilityGridSearch(*_BASES):
         2
         """
         from sklearn.utils.validation import check_is_fitted
-        from ._checks import check_axes
+        from ._utils.checks import check_axes
         ax = check_axes("ax", ax)
         check_is_fitted(self, "best_index_")
         if ax is None:

@@ -15,7 +15,7 @@ from scipy import sparse
 import shared  # tests/shared.py: processes under a timeout
 
 import propstab
-from propstab._exceptions import RReferenceError, RUnavailableError
+from propstab._utils.exceptions import RReferenceError, RUnavailableError
 from propstab.r import _call
 
 live = pytest.mark.usefixtures("r_live")

@@ -18,7 +18,7 @@ from scipy import sparse
 
 import propstab
 from propstab import UndefinedMeasureWarning
-from propstab._exceptions import RReferenceError
+from propstab._utils.exceptions import RReferenceError
 from propstab.r import (EXPECTED_DIFFERENCES, call_r, call_reference, crosscheck,
                         fleiss_kappa_r, reference_value, to_r_features, to_r_similarity)
 from propstab.r import _crosscheck as cc
@@ -246,7 +246,7 @@ def test_defect_adjusted_no_similar_pair_propstab_side():
     assert call_reference("yu", Z, n_features=3, **opts) == pytest.approx(0.4459029, abs=1e-7)
     info = propstab.get_measure("yu")
     case = cc.Case("pin", propstab.as_selection(Z, n_features=3).toarray(),
-                   propstab._validation.check_options(info, opts))
+                   propstab.registry._option_checks.check_options(info, opts))
     outcome = cc.evaluate(info, cc.references_of(info)[0], case, 1e-10)
     assert outcome.status == "expected" and outcome.expected == ("adjusted_no_similar_pair",)
     # without correction: two empty runs, Yu undefined, stabm's intersection.common 0

@@ -17,7 +17,7 @@ import pytest
 from scipy import sparse
 
 import propstab
-from propstab._exceptions import RReferenceError
+from propstab._utils.exceptions import RReferenceError
 from propstab.r._call import RValue
 from propstab.r._cases import WORKED_EXAMPLES, Case
 from propstab.r._evaluation import TOLERANCE, Reference, evaluate
@@ -113,7 +113,7 @@ def test_propstab_matches_r_reference_value(case, info):
         return
     Z = _matrix(TABLE["inputs"][case["input"]])
     _, registered = _reference_for(case["r_function"], case["arguments"])
-    options = propstab._validation.check_options(
+    options = propstab.registry._option_checks.check_options(
         info, _options(info, case["arguments"], registered))
     ref = Reference(info.name, case["r_function"], _stored(case), dict(registered.arguments))
     outcome = evaluate(info, ref, Case(case["input"], Z, options), TOLERANCE)

@@ -81,9 +81,9 @@ def _assert_rconcave_underestimate(p, B, got, expected, *, bound_derived):
     an r-concave law and not exceeded on the path is tested in tests/test_selection.py.
     """
     from rpy2 import robjects
-    from propstab._rconcave import rconcave_tail_bound as _rconcave_tail_bound
-    from propstab._rconcave import rconcave_terms as _rconcave_terms
-    from propstab._text import significant as _significant
+    from propstab.stability_selection._rconcave import rconcave_tail_bound as _rconcave_tail_bound
+    from propstab.stability_selection._rconcave import rconcave_terms as _rconcave_terms
+    from propstab._utils.text import significant as _significant
     assert (got.cutoff, got.q) == (expected["cutoff"], expected["q"])
     stabs_d = robjects.r("stabs:::D")
     terms = _rconcave_terms(got.q, p, got.cutoff, B)
@@ -101,7 +101,7 @@ def _assert_rconcave_underestimate(p, B, got, expected, *, bound_derived):
 def test_stabs_rconcave_example_falls_short_of_the_maximum(stabs):
     # docs/stability_selection.md: p = 200, q = 2, B = 25, cutoff 0.9, pairs term
     from rpy2 import robjects
-    from propstab._rconcave import rconcave_tail_bound as _rconcave_tail_bound
+    from propstab.stability_selection._rconcave import rconcave_tail_bound as _rconcave_tail_bound
     theirs = float(robjects.r("stabs:::D")(1e-4, 20, 25, -0.5)[0])
     assert theirs == pytest.approx(7.6746626193058276e-06, rel=1e-12)
     assert _rconcave_tail_bound(1e-4, 20, 25, -0.5) / theirs - 1 == pytest.approx(
@@ -135,7 +135,7 @@ def test_stabs_stops_at_the_first_golden_point(stabs):
     the piece: 1/1.618 of the maximum."""
     import numpy as np
     from rpy2 import robjects
-    from propstab import _rconcave
+    from propstab.stability_selection import _rconcave
     p, B, q = 1000, 50, 10
     got = error_control(p, cutoff=1.0, q=q, assumption="r-concave", n_subsamples=B)
     expected, _ = _r_parameters(stabs, p, B, "SS", "r-concave", cutoff=1.0, q=q)

@@ -22,7 +22,7 @@ if str(ROOT) not in sys.path:           # run from a checkout without installing
     sys.path.insert(0, str(ROOT))
 
 from propstab import Axiom, get_measure  # noqa: E402
-from propstab._r_metadata import default_difference_text  # noqa: E402
+from propstab.registry._r_metadata import default_difference_text  # noqa: F401
 from propstab.commands.measures import NO, YES, measure_rows  # noqa: E402
 
 INTRO = """\

@@ -19,7 +19,7 @@ import unicodedata
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from propstab._registry import get_measure  # noqa: E402
+from propstab.registry._registry import get_measure  # noqa: F401
 from propstab.r._frontend import differences, stabm_functions  # noqa: E402
 
 OUT = ROOT / "rpackage" / "R" / "measure_pages.R"

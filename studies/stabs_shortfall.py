@@ -27,7 +27,7 @@ QUICK = dict(p=(100, 1000), B=(50,), cutoff=(0.9, 1.0), q=(10, 50))
 
 
 def cases(grid):
-    from propstab.error_control import _rconcave_max_q
+    from propstab.stability_selection._error_control import _rconcave_max_q
     for p, B, cutoff, q in itertools.product(grid["p"], grid["B"], grid["cutoff"], grid["q"]):
         if q <= _rconcave_max_q(p, B) and cutoff > q / p:
             yield p, B, cutoff, q

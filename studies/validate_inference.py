@@ -54,7 +54,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
 
 import propstab  # noqa: E402
-from propstab import _variance  # noqa: E402
+from propstab.measures import _variance  # noqa: F401
 
 DOCS_FIGURES = os.path.join(os.path.dirname(HERE), "docs", "figures")
 CASES = (0.8, 0.5, 0.3)

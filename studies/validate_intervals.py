@@ -210,14 +210,14 @@ def degenerate_draw(rng, name: str, kind: str, M: int) -> np.ndarray:
 
 
 def _wald(stat: float, v: float) -> tuple:
-    from propstab import _intervals
+    from propstab.inference import _intervals
     half = 1.959963984540054 * math.sqrt(v)
     return _intervals.clip(stat - half, stat + half, -1.0, 1.0)
 
 
 def _thm6_wald(Z) -> tuple:
     """The Wald interval of Thm 6's own variance, degenerate or not (the old answer)."""
-    from propstab import _variance
+    from propstab.measures import _variance
     from propstab.measures import nogueira
     sel = propstab.as_selection(Z)
     stat = nogueira(sel)
@@ -227,9 +227,9 @@ def _thm6_wald(Z) -> tuple:
 def _jackknife_wald(Z) -> tuple:
     """The Wald interval of the jackknife variance (the replacement not taken)."""
     est = propstab.estimate(Z, method="jackknife")
-    loo = est.terms if est.method == "jackknife" else propstab._variance.leave_one_out(
+    loo = est.terms if est.method == "jackknife" else propstab.measures._variance.leave_one_out(
         est.selection, propstab.get_measure("nogueira"), {})
-    return _wald(est.statistic, float(propstab._variance.spread(loo, (len(loo) - 1)
+    return _wald(est.statistic, float(propstab.measures._variance.spread(loo, (len(loo) - 1)
                                                                  / len(loo))))
 
 

@@ -399,7 +399,7 @@ def integers_of(kind_low: int, kind_high: int):
 
 
 # ----------------------------------------------------------------------------------
-# kinds read from a function's declared rules (propstab._params)
+# kinds read from a function's declared rules (propstab._utils.params)
 
 
 def kind_of(rule, *, cheap: Optional[int] = None) -> Kind:
@@ -408,7 +408,7 @@ def kind_of(rule, *, cheap: Optional[int] = None) -> Kind:
     values that break the rule, from its constraint types, are the kind's ``invalid``."""
     from numbers import Integral as _Integral
 
-    from propstab import _params
+    from propstab._utils import params as _params
     rules = tuple(rule) if isinstance(rule, (list, tuple)) else (rule,)
     none = None in rules
     constraints = [r for r in rules if r is not None]

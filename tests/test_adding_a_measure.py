@@ -16,7 +16,9 @@ import numpy as np
 import pytest
 
 import propstab
-from propstab import Axiom, _registry, _variance
+from propstab import Axiom
+from propstab.registry import _registry
+from propstab.measures import _variance
 from propstab.cli import main
 from propstab.measures.kernels import count_kernel
 from propstab.registry import claims, register

@@ -1,8 +1,8 @@
 """Every argument error carries its argument (issue 21, "argument rules declared once").
 
 An error about an argument is a :class:`propstab.InvalidParameterError` (a ValueError
-and a TypeError with ``.argument``), raised by a declared rule (``propstab._params``) or
-by ``propstab._checks.fail``, never a plain ``raise ValueError("q: ...")``: only then
+and a TypeError with ``.argument``), raised by a declared rule (``propstab._utils.params``) or
+by ``propstab._utils.checks.fail``, never a plain ``raise ValueError("q: ...")``: only then
 can the R package and the command line name the argument their own way
 (``InvalidParameterError.renamed``) without rewriting a message's text.
 
@@ -22,7 +22,7 @@ import re
 import pytest
 
 import propstab
-from propstab._checks import fail
+from propstab._utils.checks import fail
 
 PACKAGE = pathlib.Path(propstab.__file__).resolve().parent
 
@@ -103,7 +103,7 @@ def test_no_plain_raise_names_an_argument():
     found = [f"{m}:{line} ({f}) {text!r}" for m, f, line, text in argument_named_raises()
              if (m, f) not in ALLOWED]
     assert not found, ("plain ValueError/TypeError naming an argument (use "
-                       "propstab._checks.fail or a declared rule):\n" + "\n".join(found))
+                       "propstab._utils.checks.fail or a declared rule):\n" + "\n".join(found))
 
 
 def test_every_plain_raise_left_is_allowed_and_every_allowance_is_used():

@@ -298,7 +298,7 @@ def test_a_user_function_is_a_measure_plus_options():
 def test_variants_are_declared_in_the_registry():
     """auditing.VARIANTS is a view of MeasureInfo.variants; each variant's options are
     options the measure accepts, and its subject carries the variant's declaration."""
-    from propstab._registry import Variant
+    from propstab.registry._registry import Variant
     from propstab.auditing import VARIANTS
     assert propstab.auditing.Variant is Variant
     pairwise = [m.name for m in propstab.list_measures("pairwise")
@@ -465,7 +465,7 @@ def _fake(axiom, counterexample, values=(), reason="", expectations=()):
 
 def test_the_independent_evidence_can_fail():
     """tests/evidence.py rejects counterexamples that do not refute: it is a test."""
-    from propstab._audit.expectations import Expectation
+    from propstab.auditing._expectations import Expectation
     from propstab.strategies import NullConfiguration
     nog = get_measure("nogueira").declaration
     bad = [

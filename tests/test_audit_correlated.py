@@ -2,7 +2,7 @@
 
 A correlated measure's declaration holds for EVERY admissible similarity matrix C (and
 importance matrix): the audit draws C (and importance weights) with each example
-(``search_in_contexts`` in propstab/_audit/subjects.py). Every cell of the final table (docs/table41.md,
+(``search_in_contexts`` in propstab/auditing/_subjects.py). Every cell of the final table (docs/table41.md,
 "Correlated feature spaces") is pinned here: each refutation by its minimal counterexample
 with the values recomputed in fractions (slow literal twins of the definitions), each
 claim by the audit and, for CORRECTION_FOR_CHANCE, by exact enumeration of H0 with a
@@ -23,10 +23,10 @@ from hypothesis.errors import InvalidArgument
 import propstab
 from propstab import Axiom, UndefinedMeasureWarning, list_measures
 from propstab import measures as pm
-from propstab._audit.examples import CONTEXT_FAMILIES
-from propstab._audit.expectations import null_expectation
-from propstab._audit.subjects import Context
-from propstab._validation import as_similarity
+from propstab.auditing._examples import CONTEXT_FAMILIES
+from propstab.auditing._expectations import null_expectation
+from propstab.auditing._subjects import Context
+from propstab._data.convert_matrices import as_similarity
 from propstab.auditing import (CHECKS, audit, audited_subjects, check_bounds,
                                check_correction_for_chance, check_maximum, subject)
 from propstab.measures.correlated import MonteCarloWarning

@@ -1,4 +1,4 @@
-"""The audit's reuse across searches (propstab/_audit/subjects.py) changes nothing but
+"""The audit's reuse across searches (propstab/auditing/_subjects.py) changes nothing but
 the time: replayed examples and memoised lambda descriptions give the same results as
 searching again, and the caches of exact quantities give the same numbers."""
 import numpy as np
@@ -6,7 +6,7 @@ import pytest
 from hypothesis.internal import reflection
 
 from propstab import Axiom, as_selection, chance
-from propstab._audit import subjects
+from propstab.auditing import _subjects as subjects
 from propstab.auditing import audited_subjects, check_one
 from propstab.measures import simulation
 
@@ -131,8 +131,7 @@ def test_enumeration_by_orbits_equals_the_literal_enumeration(name):
     equals, to the last bit, the mean over every tuple of subsets one by one."""
     import itertools
     import math
-    from propstab._audit.expectations import (_enumerated_expectation, _enumerated_sizes,
-                                              _orbits)
+    from propstab.auditing._expectations import _enumerated_expectation, _enumerated_sizes, _orbits
     from propstab.strategies import NullConfiguration
     subject = SUBJECTS[name]
     assert subject.symmetric
@@ -201,7 +200,7 @@ def test_cheap_numpy_states_equal_hypothesis_own():
     0 and restores numpy's global state exactly as without it: examples that draw nothing,
     that draw, that leave a cached Gaussian, and draws between examples."""
     from hypothesis.internal.entropy import deterministic_PRNG
-    from propstab._audit.prng import numpy_state_cheaply
+    from propstab.auditing._prng import numpy_state_cheaply
 
     def scenario():
         np.random.seed(11)

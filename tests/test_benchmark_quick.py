@@ -22,7 +22,7 @@ from scipy import sparse
 import shared  # tests/shared.py (tests/ is on sys.path)
 
 from propstab import UndefinedMeasureWarning, as_selection, get_measure, list_measures
-from propstab import _gram, _selection
+from propstab._data import gram as _gram, selection as _selection
 from propstab.measures import _common
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]

@@ -16,7 +16,7 @@ import pytest
 
 import shared  # tests/shared.py
 from propstab import cli
-from propstab._exceptions import RUnavailableError
+from propstab._utils.exceptions import RUnavailableError
 from propstab.cli import main
 
 NAMES = ["mean radius", "mean texture", "worst area"]

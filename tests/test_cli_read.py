@@ -12,7 +12,7 @@ import pandas as pd
 import pytest
 
 import propstab
-from propstab._readers import read_feature_names, read_selection, read_similarity
+from propstab._data.readers import read_feature_names, read_selection, read_similarity
 from propstab.cli import main
 
 NAMES = ["mean radius", "mean texture", "worst area", "worst symmetry", "fractal dimension"]

@@ -396,7 +396,7 @@ def test_site_audit_finds_each_kind_of_problem(tmp_path, chromium):
         <p>The value is sum_f p_f^2 over E[Phi | H0], with qbar and \\frac{a}{b}; see
         docs/inference.md, issue 13 and tests/test_x.py; the main job runs it.</p>
         <p><code>x_1 is code, not prose</code> <span class="math">\\(p_f^2\\)</span></p>
-        <pre>from propstab._variance import degenerate</pre>
+        <pre>from propstab.measures._variance import degenerate</pre>
         <a href="missing.html">a</a> <a href="target.html#nowhere">b</a>
         <a href="target.html#here">c</a> <a href="https://example.org/x#y">d</a>
         <div style="width: 3000px">wide</div>

@@ -1,4 +1,4 @@
-"""The execution layer (propstab/_execution.py): resample, assess and StabilitySelection
+"""The execution layer (propstab/_utils/execution.py): resample, assess and StabilitySelection
 on a real dask.distributed LocalCluster (two worker processes) equal the serial results
 exactly; progress follows finished tasks; no per-run warning noise; checkpoints resume an
 interrupted run (a killed process included) to the identical result, and refuse a
@@ -20,7 +20,7 @@ import pytest
 
 import shared  # tests/shared.py: the data and selectors the tests share
 from propstab import StabilitySelection, assess, resample
-from propstab._execution import FORK, Checkpoint, fork_available, run_tasks
+from propstab._utils.execution import FORK, Checkpoint, fork_available, run_tasks
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 
@@ -305,7 +305,7 @@ def test_forked_workers_inherit_the_tasks_and_send_back_outputs_warnings_and_err
 
 _INTERRUPTED = textwrap.dedent("""
     import sys, time
-    from propstab._execution import FORK, run_tasks
+    from propstab._utils.execution import FORK, run_tasks
     def nap(seconds):
         time.sleep(seconds)
         return seconds
@@ -334,7 +334,7 @@ def test_tasks_in_threads_each_get_their_own_warnings():
     exactly its warnings, the other thread's go where they went (with
     ``catch_warnings`` per task, the first task's end dropped the second's recorder)."""
     import threading
-    from propstab._execution import _in_worker
+    from propstab._utils.execution import _in_worker
     a_in, b_in, a_out, c_done = (threading.Event() for _ in range(4))
     results = {}
 
@@ -379,7 +379,7 @@ def test_a_fork_while_another_thread_records_does_not_lock_the_workers():
     """A thread of this process holds the warning recorder's lock (a task starting or
     ending on an in-process worker) when the audit forks its workers: the forked
     workers get a lock of their own and record their tasks' warnings."""
-    from propstab._execution import _RECORDING
+    from propstab._utils.execution import _RECORDING
 
     def stuck(*_):
         raise AssertionError("a forked worker waited for its parent's lock")

@@ -41,7 +41,7 @@ from contract import (EXPLICIT, Anything, Bool, Choice, Int, Kind, NJobs, Real, 
                       check_call, kind_of)
 import propstab
 from propstab import auditing, chance, plots, selectors, strategies
-from propstab._params import invalid_values, parameter_constraints
+from propstab._utils.params import invalid_values, parameter_constraints
 from propstab.error_control import error_control
 from propstab.resampling import pareto_front
 from propstab.selection import StabilitySelection
@@ -283,7 +283,7 @@ R_KIND = Anything(invalid=(
 
 
 def declared(function, *, cheap: Optional[Dict[str, int]] = None) -> Tuple["Arg", ...]:
-    """The arguments of an entry point with declared rules (propstab._params), their
+    """The arguments of an entry point with declared rules (propstab._utils.params), their
     kinds read from the declaration (``cheap``: the largest value worth trying)."""
     rules = parameter_constraints(function)
     assert rules, f"{function} declares no rules"
@@ -1017,7 +1017,7 @@ def teardown_module(module):
 
 
 # ----------------------------------------------------------------------------------
-# declared rules (propstab._params): the table reads them, and each one bites
+# declared rules (propstab._utils.params): the table reads them, and each one bites
 
 
 def _declared_function(entry: Entry):

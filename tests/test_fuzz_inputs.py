@@ -671,7 +671,7 @@ def test_similarity_from_data_is_a_similarity_even_with_constant_columns(n, d, d
         warnings.simplefilter("ignore", RuntimeWarning)      # the constant-column warning
         C = propstab.similarity_from_data(X, **options)
     assert _is_similarity(C, d), (X.tolist(), options)
-    from propstab._validation import as_similarity
+    from propstab._data.convert_matrices import as_similarity
     as_similarity(C, d)                                  # the measures accept it as one
 
 

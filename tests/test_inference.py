@@ -12,7 +12,7 @@ import scipy.sparse as sp
 from scipy import stats
 
 import propstab
-from propstab import _variance
+from propstab.measures import _variance
 from propstab.measures.kernels import LeaveOneOutCounts
 from propstab.inference import (CORRECTIONS, ConfidenceInterval, DegenerateVarianceWarning,
                                 SmallSampleWarning, ZeroVarianceWarning, estimate,
@@ -190,7 +190,7 @@ def test_jackknife_fast_path_equals_recomputation(name, options, sizes):
         Z = random_selection(rng, 9, 12)
         Z[:, 0] = 1                                       # no empty run
         Z[5, 3:] = 1                                      # sizes really vary
-    sel = propstab._validation.as_input(info.input, Z)
+    sel = propstab._data.convert_rankings.as_input(info.input, Z)
     fast = _variance.leave_one_out(sel, info, options)
     slow = _variance.leave_one_out(sel, info, options, generic=True)
     np.testing.assert_allclose(fast, slow, rtol=1e-9, atol=1e-12)

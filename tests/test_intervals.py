@@ -11,7 +11,8 @@ import pytest
 from scipy import stats
 
 import propstab
-from propstab import _intervals, as_selection, estimate, one_sample_test
+from propstab.inference import _intervals
+from propstab import as_selection, estimate, one_sample_test
 from propstab.inference import (StabilityEstimate, ZeroVarianceWarning, halfwidth_curve,
                                 runs_needed)
 

@@ -16,7 +16,7 @@ import pytest
 from scipy import sparse
 
 from propstab import InvalidParameterError, as_selection, get_measure, list_measures, stability
-from propstab import _gram
+from propstab._data import gram as _gram
 from propstab.measures import _common
 from propstab.settings import get_pair_memory, pair_memory, parse_memory, set_pair_memory
 

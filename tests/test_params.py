@@ -1,5 +1,5 @@
 """The one error class of invalid arguments and the declared rules (issue 21):
-``propstab.InvalidParameterError`` and ``propstab._params.validate_params``."""
+``propstab.InvalidParameterError`` and ``propstab._utils.params.validate_params``."""
 from __future__ import annotations
 
 import pickle
@@ -9,8 +9,7 @@ import numpy as np
 import pytest
 
 import propstab
-from propstab._params import (Boolean, Callable, Interval, Options, Param, RandomState,
-                              breaks, invalid_values, parameter_constraints, validate_params)
+from propstab._utils.params import (Boolean, Callable, Interval, Options, Param, RandomState, breaks, invalid_values, parameter_constraints, validate_params)
 
 
 # ----------------------------------------------------------------------------------

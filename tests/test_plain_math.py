@@ -6,7 +6,7 @@ import re
 import pytest
 
 import propstab
-from propstab._text import plain_math
+from propstab._utils.text import plain_math
 from propstab.auditing import VARIANTS
 
 

@@ -13,7 +13,7 @@ from hypothesis.errors import InvalidArgument
 import propstab
 import rank_twins
 from propstab import Axiom
-from propstab._audit.rankings import rank_null_expectation, rank_total_variance
+from propstab.auditing._rankings import rank_null_expectation, rank_total_variance
 from propstab.auditing import check_monotonicity, subject
 from propstab.search import REPRODUCIBLE, Found, search
 from propstab.strategies import (RankConfiguration, identical_rankings, midranks_of_pattern,

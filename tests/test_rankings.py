@@ -15,7 +15,7 @@ from scipy import stats
 import propstab
 import rank_twins
 from propstab import UndefinedMeasureWarning, as_rankings
-from propstab._variance import leave_one_out
+from propstab.measures._variance import leave_one_out
 from propstab.measures.ranking import canberra_expectation
 
 RANKING = [m.name for m in propstab.list_measures("ranking")]

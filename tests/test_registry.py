@@ -240,7 +240,7 @@ def test_analytic_variance_and_scale_are_declared_by_their_rule():
     correlation (Spearman, Kendall). Table 6.1 is a scale for kappa-like values of sets:
     those, and the set measures corrected for chance with null value 0 and maximum 1,
     higher more stable (not for correlations of rankings)."""
-    from propstab._variance import conger_delta, thm6
+    from propstab.measures._variance import conger_delta, thm6
     from propstab.measures.references import TABLE_6_1
     analytic = {m.name for m in MEASURES if m.analytic_variance is not None}
     thesis = {"nogueira", "kuncheva"}
@@ -285,9 +285,9 @@ def test_claims_decides_each_axiom_by_keyword():
 
 def test_propstab_registry_is_the_home_of_the_declaration_api():
     """register, claims and the declaration types are public in propstab.registry; the
-    old spellings (propstab.RReference, propstab._registry.Bound) are the same objects."""
+    old spellings (propstab.RReference, propstab.registry._registry.Bound) are the same objects."""
     import propstab.registry as registry
-    from propstab import _registry
+    from propstab.registry import _registry
     for name in registry.__all__:
         assert getattr(registry, name).__doc__, name
     for name in ("Bound", "MeasureInfo", "Parameter", "RDefault", "RReference"):

@@ -16,7 +16,7 @@ from statsmodels.stats import weightstats
 
 import propstab
 from propstab import assess, estimate, one_sample_test, pairwise_tests, resample, two_sample_test
-from propstab._text import Summary, summary
+from propstab._utils.text import Summary, summary
 from propstab.inference import (ConfidenceInterval, OneSampleTestResult, TwoSampleTestResult,
                                 ZeroVarianceWarning)
 from propstab.resampling import FailedFitWarning
@@ -410,7 +410,7 @@ def _numbers_in(text):
 ], ids=["StabilityEstimate", "OneSampleTestResult", "TwoSampleTestResult",
         "PairwiseTestTable"])
 def test_inference_results_share_the_result_base(make, columns):
-    from propstab._results import Result, UnpackingResult
+    from propstab._utils.results import Result, UnpackingResult
     res = make()
     assert isinstance(res, Result)
     assert isinstance(res, UnpackingResult) == hasattr(res, "pvalue")

@@ -165,7 +165,7 @@ def test_outside_domain_cases_are_infinite_undefined_or_vacuous():
 
 
 def test_unimodal_differences_are_stabs_root_finder_noise():
-    from propstab.error_control import _unimodal_denominator
+    from propstab.stability_selection._error_control import _unimodal_denominator
     for c, _ in _pinned_differences("unimodal").values():
         got = _call(c, "unimodal")
         stabs = _stabs_result(c)
@@ -254,7 +254,7 @@ def test_unimodal_root_beyond_domain_cases_take_the_last_admissible_q():
     """The evidence of "unimodal_root_beyond_domain": where stabs stops because the root
     q* lies beyond the domain, propstab's q is the largest admissible q, its bound is
     <= PFER (fractions), and q + 1 is outside the domain."""
-    from propstab.error_control import _unimodal_denominator
+    from propstab.stability_selection._error_control import _unimodal_denominator
     kind = _differences()["unimodal_root_beyond_domain"]
     assert len(kind["cases"]) == 12
     for e in kind["cases"]:
@@ -329,7 +329,7 @@ def _attaining_law_is_valid(theta, t, n, r):
     last bit, so the law at a is checked, else at a moved by a relative 1e-12 into
     its piece.
     """
-    from propstab._rconcave import rconcave_extremal as _rconcave_extremal
+    from propstab.stability_selection._rconcave import rconcave_extremal as _rconcave_extremal
     value, a_found, k = _rconcave_extremal(theta, t, n, r)
     s, mu = round(1 / r), Fraction(theta * n)
     for a in (a_found, a_found * (1 + 1e-12), a_found * (1 - 1e-12)):
@@ -349,7 +349,7 @@ def _attaining_law_is_valid(theta, t, n, r):
 
 def test_rconcave_differences_are_stabs_underestimates():
     """Where stabs's r-concave bound differs, propstab's is larger, attained and maximal."""
-    from propstab._rconcave import rconcave_tail_bound as _rconcave_tail_bound, rconcave_terms as _rconcave_terms
+    from propstab.stability_selection._rconcave import (rconcave_tail_bound as _rconcave_tail_bound, rconcave_terms as _rconcave_terms)
     checked = {}
     gaps = []
     for c, _ in _pinned_differences("r-concave").values():
@@ -393,7 +393,7 @@ def test_golden_maximise_finds_interior_and_end_maxima():
     # The refinement of _rconcave_extremal, on functions with a known maximum: the
     # pinned r-concave maxima all sit at piece ends (evaluated exactly on the grid),
     # so the interior case is checked here, on several brackets at once.
-    from propstab._rconcave import _golden_maximise
+    from propstab.stability_selection._rconcave import _golden_maximise
     centre = np.array([0.3, -2.0, 5.0, 1.0])
     lo, hi = np.array([0.0, -3.0, 0.0, 1.0]), np.array([1.0, -1.5, 4.0, 1.5])
     x, fx = _golden_maximise(lambda x: -np.cosh(x - centre), lo, hi, 30)
@@ -409,7 +409,7 @@ def test_rconcave_example_value():
     # mean theta n = 0.0025. Slow twin: solve that mean for a with scipy's brentq and
     # sum the tail P(X >= 20) directly.
     from scipy.optimize import brentq
-    from propstab._rconcave import rconcave_extremal as _rconcave_extremal
+    from propstab.stability_selection._rconcave import rconcave_extremal as _rconcave_extremal
     value, a, k = _rconcave_extremal(1e-4, 20, 25, -0.5)
     j = np.arange(26.0)
 
@@ -562,7 +562,7 @@ def test_error_control_result_is_a_frozen_dataclass():
 
 
 def test_significant_digits_as_stabs_reports():
-    from propstab._text import significant as _significant
+    from propstab._utils.text import significant as _significant
     assert _significant(0.28581999652691, 3) == 0.286
     assert _significant(123456.0, 3) == 123000.0
     assert _significant(-0.0012345, 2) == -0.0012
@@ -570,7 +570,7 @@ def test_significant_digits_as_stabs_reports():
 
 
 def test_rconcave_support_limit():
-    from propstab._rconcave import rconcave_max_q as _rconcave_max_q
+    from propstab.stability_selection._rconcave import rconcave_max_q as _rconcave_max_q
     # q/p term on {0..2B} with mean 2Bq/p needs ceil(4Bq/p) + 1 < 2B
     for p, B in [(100, 50), (200, 25), (57, 13), (1000, 7)]:
         q = _rconcave_max_q(p, B)
@@ -836,7 +836,7 @@ def test_default_path_starts_where_the_first_feature_enters():
     below it (Lasso, LassoLars) or just above it (C of L1 logistic) it is not."""
     from sklearn.linear_model import LassoLars, LogisticRegression
     from sklearn.preprocessing import StandardScaler
-    from propstab._regularisation import default_path, locate_penalty
+    from propstab.stability_selection._regularisation import default_path, locate_penalty
     X, y = shared.three_signals(n=80, d=6)
     for model in (Lasso(), LassoLars()):
         top = default_path(locate_penalty(model), X, y, n_alphas=3, eps=1e-3)[0]
@@ -860,7 +860,7 @@ def test_param_name_is_inferred_or_named_in_the_error():
     from sklearn.pipeline import make_pipeline
     from sklearn.preprocessing import StandardScaler
     from sklearn.svm import LinearSVC
-    from propstab._regularisation import infer_param_name
+    from propstab.stability_selection._regularisation import infer_param_name
     l1 = LogisticRegression(penalty="l1", solver="liblinear")
     assert infer_param_name(Lasso()) == "alpha"
     assert infer_param_name(l1) == "C"
@@ -884,7 +884,7 @@ def test_pipeline_path_is_computed_on_the_transformed_data():
     from sklearn.linear_model import LassoCV
     from sklearn.pipeline import make_pipeline
     from sklearn.preprocessing import StandardScaler
-    from propstab._regularisation import default_path, locate_penalty
+    from propstab.stability_selection._regularisation import default_path, locate_penalty
     X, y = shared.three_signals(n=60, d=5)
     X = X * np.arange(1, 6)
     pipe = make_pipeline(StandardScaler(), Lasso())

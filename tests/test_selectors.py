@@ -308,7 +308,7 @@ def test_run_seeds_are_numpy_spawned_children_and_independent_of_the_batch():
 def test_random_state_accepts_a_legacy_RandomState_as_scikit_learn_does():
     """One rule (check_random_state): a RandomState seeds as scikit-learn uses one; two
     fresh RandomState(0) give the same stream, and the instance is advanced."""
-    from propstab._validation import check_random_state
+    from propstab._utils.checks import check_random_state
     a = check_random_state("random_state", np.random.RandomState(0))
     b = check_random_state("random_state", np.random.RandomState(0))
     assert np.array_equal(a.generate_state(4), b.generate_state(4))

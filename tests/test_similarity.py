@@ -6,7 +6,7 @@ from scipy import sparse, stats
 
 import propstab
 from propstab import similarity as sim
-from propstab._validation import as_importances, as_similarity
+from propstab._data.convert_matrices import as_importances, as_similarity
 
 
 @pytest.fixture

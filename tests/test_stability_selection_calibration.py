@@ -114,7 +114,7 @@ def test_fdp_threshold_equals_the_literal_twin():
 
 
 def test_fdp_artificial_features_are_independent_column_permutations():
-    from propstab.stability_selection import _with_permuted_copy
+    from propstab.stability_selection._transformer import _with_permuted_copy
     X, _ = _data(n=50, d=6)
     Xa = _with_permuted_copy(X, np.random.default_rng(0))
     assert Xa.shape == (50, 12)

@@ -308,7 +308,7 @@ def test_ranking_replicates_from_the_kernels_equal_the_recomputation(measure, op
     # the vectorised values of a ranking measure on subsets and on bootstrap resamples of
     # the runs against the measure recomputed on each (the slow twin), with a constant run
     # (spearman and kendall undefined with it)
-    from propstab import _intervals
+    from propstab.inference import _intervals
     rng = np.random.default_rng(3)
     S = rng.normal(size=(12, 9)) + np.linspace(2, 0, 9)
     S[3] = 0

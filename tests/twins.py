@@ -570,7 +570,7 @@ def random_subsets(rng, n_runs: int, n_features: int, sizes):
 def rconcave_cutoff_walk(p: int, q: float, PFER: float, B: int) -> float:
     """Walk the grid j/(2B) > q/p down from 1; keep the last cutoff whose bound is
     <= PFER, stop at the first one above it (1 when already 1 is above)."""
-    from propstab._rconcave import rconcave_bound as _rconcave_bound
+    from propstab.stability_selection._rconcave import rconcave_bound as _rconcave_bound
     grid = [j / (2 * B) for j in range(2 * B, 0, -1) if j / (2 * B) > q / p]
     chosen = grid[0]
     for cutoff in grid:
@@ -583,7 +583,7 @@ def rconcave_cutoff_walk(p: int, q: float, PFER: float, B: int) -> float:
 def rconcave_q_walk(p: int, cutoff: float, PFER: float, B: int) -> float:
     """Walk q = 1, 2, ... up to the r-concave limit; keep the last q whose bound is
     <= PFER (at least 1)."""
-    from propstab._rconcave import rconcave_bound as _rconcave_bound, rconcave_max_q as _rconcave_max_q
+    from propstab.stability_selection._rconcave import (rconcave_bound as _rconcave_bound, rconcave_max_q as _rconcave_max_q)
     chosen = 1
     for q in range(1, _rconcave_max_q(p, B) + 1):
         if _rconcave_bound(q, p, cutoff, B) > PFER:

@@ -1,21 +1,19 @@
 """Arguments shared by the commands that read files: how to read a selection file, and
 the measure's options (``--similarity``, ``--threshold``, ``--option KEY=VALUE``).
 
-Files are read by :mod:`propstab._readers`; option values are typed from the measure's
+Files are read by :mod:`propstab._data.readers`; option values are typed from the measure's
 :class:`~propstab.Parameter` declarations and validated by
-:func:`propstab._validation.check_options`.
+:func:`propstab.registry._option_checks.check_options`.
 """
 from __future__ import annotations
 
 import argparse
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
-from .._readers import (SELECTION_SUFFIXES, SIMILARITY_SUFFIXES, SelectionFile,
-                        SimilarityFile, read_feature_names, read_rankings, read_selection,
-                        read_similarity)
-from .._registry import MeasureInfo, list_measures
-from .._validation import check_options
-from .._checks import fail
+from .._data.readers import (SELECTION_SUFFIXES, SIMILARITY_SUFFIXES, SelectionFile, SimilarityFile, read_feature_names, read_rankings, read_selection, read_similarity)
+from ..registry._registry import MeasureInfo, list_measures
+from ..registry._option_checks import check_options
+from .._utils.checks import fail
 
 READ_HELP = (
     f"a selection file ({', '.join(SELECTION_SUFFIXES)}): a 0/1 table with one row per run "
@@ -99,7 +97,7 @@ def read_inputs(args, paths: Sequence[str], kind: str = "selection") -> Tuple[
     Feature names come from --feature-names, else from the similarity file's header;
     d for index lists from --n-features, else from those names or the similarity's size.
     For a measure of the ranking family (``kind="ranking"``) the files are rank tables
-    (:func:`propstab._readers.read_rankings`, ``--scores`` for scores).
+    (:func:`propstab._data.readers.read_rankings`, ``--scores`` for scores).
     """
     given = read_feature_names(args.feature_names) if args.feature_names else None
     if kind == "ranking":

@@ -14,7 +14,7 @@ def is_baseline(path: str) -> bool:
 def read_runs(args, paths, info) -> Tuple[List[Any], dict]:
     """The runs of each path (a Baseline for ``.npz``, else the file's Selection) and the
     measure's options from the command line."""
-    from ..testing import Baseline
+    from ..testing._assertions import Baseline
     files = [p for p in paths if not is_baseline(p)]
     read, sim = read_inputs(args, files, kind=info.input) if files else ([], None)
     by_path = {f.path: f.selection for f in read}
@@ -38,7 +38,7 @@ OPTION_NAMES = {"at_least": "--at-least", "confidence": "--confidence", "measure
 def checked(prefix: str, assertion, *args, names=OPTION_NAMES, **kwargs):
     """``(True, result)`` or ``(False, message)`` of an assertion; its argument errors
     name the command line's options."""
-    from .._exceptions import InvalidParameterError
+    from .._utils.exceptions import InvalidParameterError
     try:
         return True, assertion(*args, **kwargs)
     except AssertionError as failure:

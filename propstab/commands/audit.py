@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import warnings
 
-from .._checks import fail
+from .._utils.checks import fail
 from ._common import positive_int
 
 
@@ -31,7 +31,7 @@ def default_jobs(measures) -> int:
     >>> default_jobs("kuncheva"), default_jobs("jaccard"), default_jobs(None)
     (1, -1, -1)
     """
-    from ..auditing import audited_subjects
+    from ..auditing._audit import audited_subjects
     return -1 if len(audited_subjects(measures)) > 1 else 1
 
 
@@ -61,7 +61,7 @@ def connect(address: str):
 
 
 def run(args) -> int:
-    from ..auditing import DEFAULT_MAX_EXAMPLES, audit, load_function
+    from ..auditing._audit import DEFAULT_MAX_EXAMPLES, audit, load_function
 
     if args.target and args.measure:
         fail(f"give either FILE.py:FUNCTION or --measure, not both; got "

@@ -8,9 +8,9 @@ from ._runs import checked, decided, read_runs
 
 
 def run(args) -> int:
-    from .._registry import get_measure
-    from .._text import interval, number
-    from ..testing import assert_stable
+    from ..registry._registry import get_measure
+    from .._utils.text import interval, number
+    from ..testing._assertions import assert_stable
     info = get_measure(args.measure)
     (runs,), options = read_runs(args, [args.file], info)
     passed, res = checked("propstab check", assert_stable, runs, args.at_least,

@@ -1,9 +1,9 @@
 """``propstab compare FILE1 FILE2``: do two procedures have equal stability?"""
 from __future__ import annotations
 
-from .._checks import fail
-from .._registry import get_measure
-from .._text import field_lines
+from .._utils.checks import fail
+from ..registry._registry import get_measure
+from .._utils.text import field_lines
 from ..inference import HYPOTHESES, ALTERNATIVES, TEST_METHODS, two_sample_test
 from ._common import (READ_HELP, add_measure_arguments, add_reading_arguments,
                       measure_options, read_inputs)
@@ -48,7 +48,7 @@ def run(args) -> int:
 def not_less_stable(args, info) -> int:
     """``--noninferiority MARGIN`` (or ``--drop MARGIN``): FILE1 is the baseline, FILE2
     the current runs (propstab.testing.assert_not_less_stable); one line, exit 0 or 1."""
-    from ..testing import assert_not_less_stable
+    from ..testing._assertions import assert_not_less_stable
     (base, current), options = read_runs(args, [args.file1, args.file2], info)
     test = "non-inferiority" if args.noninferiority is not None else "drop"
     margin = args.noninferiority if args.noninferiority is not None else args.drop

@@ -2,10 +2,10 @@
 on generated cases or on the user's own selections (``--input FILE``)."""
 from __future__ import annotations
 
-from .._registry import get_measure, list_measures
+from ..registry._registry import get_measure, list_measures
 from ._common import (IDENTITY, READ_HELP, add_measure_arguments, add_reading_arguments,
                       parse_options, positive_int, read_inputs)
-from .._checks import fail
+from .._utils.checks import fail
 
 
 def run(args) -> int:

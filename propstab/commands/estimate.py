@@ -1,15 +1,15 @@
 """``propstab estimate FILE``: a stability estimate with its confidence interval."""
 from __future__ import annotations
 
-from .._registry import get_measure
-from .._text import field_lines
+from ..registry._registry import get_measure
+from .._utils.text import field_lines
 from ._common import (READ_HELP, add_measure_arguments, add_reading_arguments,
                       measure_options, read_inputs)
 
 
 def run(args) -> int:
     import warnings
-    from .._validation import check_confidence_level
+    from .._utils.checks import check_confidence_level
     from ..inference import SmallSampleWarning, estimate, small_sample_note
     check_confidence_level(args.confidence)       # before any warning of the estimate
     info = get_measure(args.measure)

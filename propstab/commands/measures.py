@@ -4,9 +4,9 @@ from __future__ import annotations
 import json
 from typing import List, Optional
 
-from .._r_metadata import default_difference_text
-from .._registry import FAMILIES, list_measures
-from .._text import table_lines
+from ..registry._r_metadata import default_difference_text
+from ..registry._registry import FAMILIES, list_measures
+from .._utils.text import table_lines
 from ..axioms import Axiom
 
 YES, NO = "✓", "·"

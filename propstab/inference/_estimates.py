@@ -10,15 +10,16 @@ import warnings
 from typing import Any, Dict, List, Mapping, Optional, Tuple
 import numpy as np
 from scipy import special
-from .._intervals import bca_interval, bootstrap_replicates, clip, degenerate_fallback, measure_range, percentile_interval, transformed_wald
-from .._variance import BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED, identical_runs, leave_one_out, spread
-from .._exceptions import UndefinedMeasureWarning, undefined, warn
-from .._api import MEASURE_NAME
-from .._params import N_FEATURES, Options, validate_params
-from .._registry import get_measure, list_measures
-from .._results import Result
-from .._text import Summary, interval, level_label, number, size_text, summary
-from .._validation import as_input, check_choice, fail, check_confidence_level, check_int_range, check_probabilities, check_random_state
+from ._intervals import (bca_interval, bootstrap_replicates, clip, degenerate_fallback, measure_range, percentile_interval, transformed_wald)
+from ..measures._variance import (BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED, identical_runs, leave_one_out, spread)
+from .._utils.exceptions import UndefinedMeasureWarning, undefined, warn
+from ..measures._stability import MEASURE_NAME
+from .._utils.params import N_FEATURES, Options, validate_params
+from ..registry._registry import get_measure, list_measures
+from .._utils.results import Result
+from .._utils.text import Summary, interval, level_label, number, size_text, summary
+from .._data.convert_rankings import as_input
+from .._utils.checks import (check_choice, fail, check_confidence_level, check_int_range, check_probabilities, check_random_state)
 from ..measures._sampled_pairs import PAIRS, sampled_pairs_of
 from ..measures.references import TABLE_6_1
 from ._sampled import sampled_estimate

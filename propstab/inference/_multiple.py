@@ -7,12 +7,13 @@ from __future__ import annotations
 import dataclasses
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 import numpy as np
-from .._exceptions import undefined
-from .._registry import get_measure
-from .._results import Result, frame_of
-from .._text import Summary, number, summary
-from .._params import Checked, Options, validate_params
-from .._validation import as_named_input, check_choice, fail
+from .._utils.exceptions import undefined
+from ..registry._registry import get_measure
+from .._utils.results import Result, frame_of
+from .._utils.text import Summary, number, summary
+from .._utils.params import Checked, Options, validate_params
+from .._data.convert_rankings import as_named_input
+from .._utils.checks import check_choice, fail
 from ._tests import COMPARISON_RULES, TwoSampleTestResult, compare
 
 

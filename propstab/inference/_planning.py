@@ -9,11 +9,12 @@ import warnings
 from typing import Sequence
 import numpy as np
 from scipy import stats
-from .._checks import fail
-from .._variance import PER_RUN_OPTIONS, take_rows
-from .._exceptions import UndefinedMeasureWarning, undefined
-from .._registry import get_measure
-from .._validation import as_input, check_confidence_level, check_int_range, check_real_range
+from .._utils.checks import fail
+from ..measures._variance import PER_RUN_OPTIONS, take_rows
+from .._utils.exceptions import UndefinedMeasureWarning, undefined
+from ..registry._registry import get_measure
+from .._data.convert_rankings import as_input
+from .._utils.checks import check_confidence_level, check_int_range, check_real_range
 from ._warnings import VARIANCE_METHODS, ZeroVarianceWarning, warn_zero
 from ._estimates import StabilityEstimate, estimate
 

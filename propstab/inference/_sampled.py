@@ -9,9 +9,9 @@ import dataclasses
 import math
 from typing import List, Tuple
 
-from .._results import Result
-from .._text import Summary, interval, level_label, number, summary
-from .._validation import check_choice, check_confidence_level
+from .._utils.results import Result
+from .._utils.text import Summary, interval, level_label, number, summary
+from .._utils.checks import check_choice, check_confidence_level
 from ..measures._sampled_pairs import pair_sample
 from ._wald import ConfidenceInterval, wald_interval
 

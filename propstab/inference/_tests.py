@@ -10,17 +10,19 @@ import warnings
 from typing import Optional, Tuple
 import numpy as np
 from scipy import special, stats
-from .._checks import fail
-from .._intervals import bootstrap_variance, clip, transformed_statistic, transformed_wald
-from .._permutation import permutation_test
-from .._variance import PER_RUN_OPTIONS, degenerate, leave_one_out, spread
-from .._exceptions import UndefinedMeasureWarning, warn
-from .._api import MEASURE_NAME
-from .._params import Boolean, Integral, Interval, N_FEATURES, Options, RandomState, Real, validate_params
-from .._registry import get_measure
-from .._results import UnpackingResult
-from .._text import Summary, interval, level_label, number, summary
-from .._validation import as_named_input, check_comparable, check_confidence_level, check_null_value
+from .._utils.checks import fail
+from ._intervals import bootstrap_variance, clip, transformed_statistic, transformed_wald
+from ._permutation import permutation_test
+from ..measures._variance import PER_RUN_OPTIONS, degenerate, leave_one_out, spread
+from .._utils.exceptions import UndefinedMeasureWarning, warn
+from ..measures._stability import MEASURE_NAME
+from .._utils.params import (Boolean, Integral, Interval, N_FEATURES, Options, RandomState, Real, validate_params)
+from ..registry._registry import get_measure
+from .._utils.results import UnpackingResult
+from .._utils.text import Summary, interval, level_label, number, summary
+from .._data.convert_rankings import as_named_input
+from ..registry._option_checks import check_comparable, check_null_value
+from .._utils.checks import check_confidence_level
 from ._warnings import ALTERNATIVES, CI_METHODS, ONE_SAMPLE_TESTS, PERMUTATION_BELOW, TEST_METHODS, VARIANCE_METHODS, ZeroVarianceWarning, auto_interval, warn_small_sample, warn_zero
 from ._estimates import StabilityEstimate, estimate, quietly, variance_label
 from ._wald import ConfidenceInterval, wald_interval

@@ -10,7 +10,7 @@ from typing import NamedTuple, Tuple
 
 from scipy import special
 
-from .._intervals import clip
+from ._intervals import clip
 from ._warnings import warn_zero
 
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from typing import Optional, Tuple
 from ..chance import nogueira_expectation
-from .._exceptions import warn
-from .._registry import get_measure
-from .._validation import check_row_sizes
+from .._utils.exceptions import warn
+from ..registry._registry import get_measure
+from .._utils.checks import check_row_sizes
 
 
 THESIS = ("Nogueira, S. (2018). Quantifying the Stability of Feature Selection. PhD thesis, "

@@ -6,8 +6,8 @@ from typing import NamedTuple, Optional
 
 import numpy as np
 
-from .._exceptions import undefined
-from .._gram import block_rows
+from .._utils.exceptions import undefined
+from .._data.gram import block_rows
 
 
 class FifoMemo:
@@ -87,7 +87,7 @@ class PairSums(NamedTuple):
 def pair_score_sums(sel, score, *, columns: bool = False, memory=None) -> PairSums:
     """The row (and column) sums of the pair scores ``score(r, k_i, k_j, d) -> (num, den)``
     computed from row blocks of Z Z^T, never the whole M x M matrix when it exceeds the
-    budget (``memory`` bytes, default :func:`propstab._gram.get_pair_memory`).
+    budget (``memory`` bytes, default :func:`propstab._data.gram.get_pair_memory`).
 
     Each row's sum is ``numpy.sum`` over that row's M scores, which does not depend on
     how the rows are blocked (the same pairwise summation of the same values): the sums,

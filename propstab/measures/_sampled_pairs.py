@@ -34,9 +34,9 @@ from typing import NamedTuple, Optional
 
 import numpy as np
 
-from .._checks import check_random_state, fail, seed_sequence, shown
-from .._exceptions import SampledPairsWarning, undefined, warn
-from .._params import Integral, Interval, Options
+from .._utils.checks import check_random_state, fail, seed_sequence, shown
+from .._utils.exceptions import SampledPairsWarning, undefined, warn
+from .._utils.params import Integral, Interval, Options
 from .kernels import PairKernel
 
 __all__ = ["PAIRS", "PAIRS_AUTO", "PAIRS_AUTO_ABOVE", "PAIRS_MAX", "PairSample", "pair_sample",

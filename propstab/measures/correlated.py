@@ -3,7 +3,7 @@
 A selector that swaps between interchangeable features looks unstable to the
 classical measures. The measures here read, besides Z, a feature-similarity
 matrix ``similarity=`` (d x d, symmetric, entries in [0, 1], unit diagonal,
-validated by :func:`propstab._validation.as_similarity`; ``None`` is the
+validated by :func:`propstab._data.convert_matrices.as_similarity`; ``None`` is the
 identity) and, for importance-weighted measures, ``importances=`` (M x d,
 non-negative, zero exactly where a feature is not selected).
 
@@ -35,7 +35,7 @@ import numpy as np
 
 from ..registry import (Parameter, RDefault, RReference, Variant, claims, module_doctests,
                         register)
-from .._exceptions import undefined
+from .._utils.exceptions import undefined
 from ..axioms import Axiom
 from ._common import pair_mean
 from .adjusted import (N_SIMULATIONS, RANDOM_STATE, adjusted_intersection, correction,

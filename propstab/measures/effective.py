@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._exceptions import undefined
-from .._validation import as_selection
+from .._utils.exceptions import undefined
+from .._data.convert_selection import as_selection
 from .matching import as_csr, similarity_matrix
 
 __all__ = ["effective_intersections", "effective_parts", "effective_stability",

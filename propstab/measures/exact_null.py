@@ -38,7 +38,7 @@ import math
 import numpy as np
 from scipy.special import gammaln
 
-from .._checks import fail
+from .._utils.checks import fail
 from ._common import FifoMemo
 from .matching import (Graph, count_parts, mean_parts, score_count, score_greedy, score_mbm,
                        score_mean)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import math
 
-from .._validation import check_int_range
+from .._utils.checks import check_int_range
 
 __all__ = ["cw_extremes", "cw_extremes_equal", "cw_max", "cw_min", "krizek_upper"]
 

@@ -19,7 +19,7 @@ import numpy as np
 from ..registry import (Bound, ExpectedDifference, Parameter, RReference, Variant, claims,
                         module_doctests, register)
 from ..axioms import Axiom
-from .._variance import conger_delta, thm6
+from ._variance import conger_delta, thm6
 from .count_nulls import davis_expectation, novovicova_expectation
 from .extremes import (cw_extremes, cw_extremes_equal, cw_max, cw_min,  # noqa: F401
                        krizek_upper)

@@ -28,8 +28,8 @@ from typing import Callable, Optional
 import numpy as np
 
 from .. import chance
-from .._checks import fail
-from .._exceptions import undefined
+from .._utils.checks import fail
+from .._utils.exceptions import undefined
 from ._common import FifoMemo, pair_mean, pair_score_sums, score_pair_mean
 
 __all__ = ["CountKernel", "Counts", "LeaveOneOutCounts", "PairKernel", "count_kernel",

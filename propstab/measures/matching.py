@@ -15,7 +15,7 @@ import functools
 import numpy as np
 from scipy import sparse
 
-from .._validation import as_importances, as_similarity
+from .._data.convert_matrices import as_importances, as_similarity
 from ._common import FifoMemo
 
 
@@ -54,7 +54,7 @@ def _memo(key):
 
 
 def similarity_matrix(sel, similarity, threshold=None):
-    """The validated similarity (:func:`propstab._validation.as_similarity`), csr.
+    """The validated similarity (:func:`propstab._data.convert_matrices.as_similarity`), csr.
 
     A small dense ndarray (or None) is validated once per content, d and threshold and
     the same read-only csr returned afterwards: the result is a function of them alone,

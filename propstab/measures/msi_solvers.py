@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 from scipy import sparse
 
-from .._validation import as_importances
+from .._data.convert_matrices import as_importances
 from .matching import as_csr, pair_edges, pair_rows, rowsum, similarity_matrix, upper_pairs
 
 

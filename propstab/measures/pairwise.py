@@ -17,7 +17,7 @@ import numpy as np
 from ..registry import (Bound, Parameter, RReference, Variant, claims, module_doctests,
                         register)
 from ..axioms import Axiom
-from .._variance import thm6
+from ._variance import thm6
 from .kernels import pair_kernel
 from .r_differences import NAN_NOT_NA
 from .references import BOMMERT, SOMOL, TABLE_6_1, THESIS, YU, ZUCKNICK

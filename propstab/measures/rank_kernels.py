@@ -29,7 +29,7 @@ from typing import Callable, Iterable, Optional
 
 import numpy as np
 
-from .._exceptions import undefined
+from .._utils.exceptions import undefined
 
 __all__ = ["CosineKernel", "PairMatrixKernel", "PairSums", "RankKernel", "cosine_kernel",
            "pair_matrix_kernel", "u_statistic_variance"]

@@ -27,7 +27,7 @@ import math
 import numpy as np
 
 from ..registry import Parameter, RReference, Variant, claims, module_doctests, register
-from .._validation import check_int_range
+from .._utils.checks import check_int_range
 from ..axioms import Axiom
 from .rank_kernels import (RankKernel, cosine_kernel, pair_matrix_kernel, row_blocks,
                            u_statistic_variance)

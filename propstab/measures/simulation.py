@@ -15,9 +15,9 @@ from scipy import sparse
 from scipy import stats
 
 from .. import chance
-from .._exceptions import warn
-from .._validation import check_int_range
-from .._exceptions import undefined
+from .._utils.exceptions import warn
+from .._utils.checks import check_int_range
+from .._utils.exceptions import undefined
 from ._common import FifoMemo
 from .matching import (DENSE_CELLS, Graph, as_csr, pair_rows, pogr_parts, score_yu,
                        score_zucknick, upper_pairs, workform)

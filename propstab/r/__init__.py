@@ -14,7 +14,7 @@ rpy2 and R are loaded on first use. The pieces:
   ``inputs=``), at R's defaults (:func:`r_default_options`), and the documented stabm
   defects :data:`EXPECTED_DIFFERENCES`.
 """
-from .._exceptions import RReferenceError, RUnavailableError
+from .._utils.exceptions import RReferenceError, RUnavailableError
 from ._call import RValue, call_r, call_r_code, r_package, r_versions, require_package, robjects
 from ._convert import (from_r_selection, to_r_features, to_r_matrix, to_r_rankings,
                        to_r_similarity)

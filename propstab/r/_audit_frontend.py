@@ -6,7 +6,7 @@ from typing import Callable
 
 import numpy as np
 
-from .._checks import fail
+from .._utils.checks import fail
 
 __all__ = ["PROBE", "audit_function"]
 
@@ -47,7 +47,7 @@ def audit_function(fun: Callable, name: str, *, max_examples: int = 200, seed: i
     >>> [(r["axiom"], r["status"]) for r in out["rows"]][:3]
     [('fully defined', 'unrefuted'), ('monotonicity', 'refuted'), ('bounds', 'holds')]
     """
-    from ..auditing import audit
+    from ..auditing._audit import audit
 
     def measure(Z):
         return _number(fun(np.asarray(Z, dtype=bool)), name)

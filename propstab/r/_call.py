@@ -4,10 +4,10 @@ rpy2 is imported on first use only. Every failure of the R side surfaces as one
 of three exceptions, without rpy2's internal traceback:
 
 - :class:`ImportError` when rpy2 is not installed (``pip install propstab[r]``);
-- :class:`~propstab._exceptions.RUnavailableError` (an ``ImportError``) when R
+- :class:`~propstab._utils.exceptions.RUnavailableError` (an ``ImportError``) when R
   cannot be found or started, or an R package (or a package it needs) is not
   installed or cannot be loaded, naming what is missing and the exact command;
-- :class:`~propstab._exceptions.RReferenceError` when an R function raises an
+- :class:`~propstab._utils.exceptions.RReferenceError` when an R function raises an
   error: R's message and the R call that failed.
 
 Environment faults are told apart from R errors: R is first started in a child
@@ -15,7 +15,7 @@ process (a broken installation makes R abort the process that embeds it, before 
 message of propstab's), a package that does not load is checked for a missing or
 outdated dependency, and an R error saying that a package is missing (a package
 loaded lazily by the R function, such as stabm's igraph) is a
-:class:`~propstab._exceptions.RUnavailableError`, not an R error.
+:class:`~propstab._utils.exceptions.RUnavailableError`, not an R error.
 """
 from __future__ import annotations
 
@@ -28,7 +28,7 @@ from typing import Any, NamedTuple, Optional
 
 import numpy as np
 
-from .._exceptions import RReferenceError, RUnavailableError
+from .._utils.exceptions import RReferenceError, RUnavailableError
 
 __all__ = ["RValue", "call_r", "call_r_code", "formals", "r_package", "r_versions",
            "require_package", "robjects"]

@@ -10,9 +10,9 @@ from typing import Any, Mapping, Optional, Sequence, Tuple
 import numpy as np
 from hypothesis import strategies as st
 
-from .._checks import fail
-from .._registry import MeasureInfo
-from .._validation import check_options
+from .._utils.checks import fail
+from ..registry._registry import MeasureInfo
+from ..registry._option_checks import check_options
 from ..strategies import (matrix_from_rows, rank_matrices, selection_matrices,
                           similarity_matrices)
 

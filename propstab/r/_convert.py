@@ -11,8 +11,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._checks import fail
-from .._validation import Selection, as_rankings, as_selection, check_r_indices
+from .._utils.checks import fail
+from .._data.convert_selection import Selection, as_selection
+from .._data.convert_rankings import as_rankings
+from .._utils.checks import check_r_indices
 from ._call import base_function, require_package, robjects
 
 __all__ = ["from_r_selection", "to_r_features", "to_r_matrix", "to_r_rankings",

@@ -28,11 +28,12 @@ from typing import Any, Mapping, Sequence
 
 import numpy as np
 
-from .._checks import fail
-from .._progress import progress_bar, wanted
-from .._registry import MeasureInfo, get_measure, list_measures
-from .._validation import (as_input, check_int_range, check_mapping, check_options,
-                           check_real_range)
+from .._utils.checks import fail
+from .._utils.progress import progress_bar, wanted
+from ..registry._registry import MeasureInfo, get_measure, list_measures
+from .._data.convert_rankings import as_input
+from .._utils.checks import check_int_range, check_mapping, check_real_range
+from ..registry._option_checks import check_options
 from ._call import r_versions
 from ._cases import (STOCHASTIC, WORKED_EXAMPLES, WORKED_RANKINGS, Case, comparable_options,
                      r_default_options, shown_options, worked_cases)

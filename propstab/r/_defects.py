@@ -19,7 +19,7 @@ from __future__ import annotations
 from typing import Tuple
 
 from .. import measures  # noqa: F401  (registers the measures)
-from .._registry import ExpectedDifference, get_measure, list_measures
+from ..registry._registry import ExpectedDifference, get_measure, list_measures
 
 __all__ = ["EXPECTED_DIFFERENCES", "ExpectedDifference", "expected_differences_for",
            "markdown_table"]

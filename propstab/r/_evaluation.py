@@ -7,9 +7,9 @@ import math
 import warnings
 from typing import Any, Callable, Mapping, Optional, Tuple
 
-from .._exceptions import RReferenceError, UndefinedMeasureWarning
-from .._registry import MeasureInfo
-from .._validation import as_input
+from .._utils.exceptions import RReferenceError, UndefinedMeasureWarning
+from ..registry._registry import MeasureInfo
+from .._data.convert_rankings import as_input
 from ..search import Found, search
 from ._call import RValue, formals
 from ._defects import expected_differences_for

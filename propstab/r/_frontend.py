@@ -31,11 +31,11 @@ from typing import Any, Callable, Dict, Mapping, Optional, Tuple
 
 import numpy as np
 
-from .._checks import fail
-from .._exceptions import InvalidParameterError, UndefinedMeasureWarning
-from .._registry import MeasureInfo, get_measure, list_measures
-from .._validation import (as_selection, check_choice, check_confidence_level,
-                           check_n_features, check_r_indices, check_real)
+from .._utils.checks import fail
+from .._utils.exceptions import InvalidParameterError, UndefinedMeasureWarning
+from ..registry._registry import MeasureInfo, get_measure, list_measures
+from .._data.convert_selection import as_selection
+from .._utils.checks import (check_choice, check_confidence_level, check_n_features, check_r_indices, check_real)
 from ..axioms import Axiom
 from ._audit_frontend import audit_function
 from ._rankings import ranking_measures, ranking_value
@@ -628,7 +628,7 @@ def differences(fun: Optional[str] = None, sizes=None, indices=None, *, p=None, 
     ...                                options={"correction.for.chance": "exact"})]
     ['corrected_global_score']
     """
-    from .._validation import check_options
+    from ..registry._option_checks import check_options
     from ._defects import EXPECTED_DIFFERENCES
     from ._interface import INTERFACE_DIFFERENCES
     r_options = dict(options or {})

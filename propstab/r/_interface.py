@@ -15,7 +15,7 @@ from typing import Tuple
 
 import numpy as np
 
-from .._r_metadata import ExpectedDifference
+from ..registry._r_metadata import ExpectedDifference
 
 __all__ = ["INTERFACE_DIFFERENCES", "InterfaceDifference"]
 

@@ -10,10 +10,10 @@ from typing import Any, Mapping, Optional
 
 import numpy as np
 
-from .._api import stability
-from .._checks import fail
-from .._exceptions import InvalidParameterError
-from .._registry import get_measure, list_measures
+from ..measures._stability import stability
+from .._utils.checks import fail
+from .._utils.exceptions import InvalidParameterError
+from ..registry._registry import get_measure, list_measures
 
 __all__ = ["ranking_measures", "ranking_value"]
 

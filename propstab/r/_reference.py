@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._checks import fail
-from .._registry import get_measure
-from .._validation import as_selection, check_options
+from .._utils.checks import fail
+from ..registry._registry import get_measure
+from .._data.convert_selection import as_selection
+from ..registry._option_checks import check_options
 from ._call import RValue, as_rvalue, call_r, call_r_code, formals, robjects
 from ._convert import to_r_features, to_r_matrix, to_r_rankings, to_r_similarity
 

@@ -8,9 +8,9 @@ import math
 from typing import Any, Mapping, Optional, Tuple
 
 from .. import __version__
-from .._registry import MeasureInfo
-from .._results import Result
-from .._text import Summary, table_lines
+from ..registry._registry import MeasureInfo
+from .._utils.results import Result
+from .._utils.text import Summary, table_lines
 from ._evaluation import Outcome, Reference, as_json_number
 
 # ---------------------------------------------------------------------- report

@@ -9,7 +9,7 @@ from __future__ import annotations
 import ast
 from typing import Any, Mapping
 
-from .._exceptions import InvalidParameterError
+from .._utils.exceptions import InvalidParameterError
 from ._audit_frontend import audit_function
 from ._frontend import run_entry, runs_selection
 
@@ -20,7 +20,7 @@ __all__ = ["R_NAMES", "expect_measure_properties", "expect_not_less_stable", "ex
 def _selection(measure: str, sizes, indices, n_features):
     """The measure's entry and the runs, converted as the front end converts them (the
     options are propstab's, by their Python names)."""
-    from .._registry import lookup
+    from ..registry._registry import lookup
     return lookup(measure, argument="measure"), runs_selection(sizes, indices, n_features)
 
 
@@ -37,7 +37,7 @@ def expect_stable(measure: str, sizes, indices, n_features, *, at_least: float,
     >>> out["passed"], round(out["pvalue"], 6)
     (True, 0.01926)
     """
-    from ..testing import assert_stable
+    from ..testing._assertions import assert_stable
     info, sel = _selection(measure, sizes, indices, n_features)
     try:
         res = assert_stable(sel, at_least, confidence=confidence, measure=info.name,
@@ -65,7 +65,7 @@ def expect_not_less_stable(measure: str, baseline, current, n_features, *, margi
     >>> out["passed"], round(out["difference"], 4)
     (True, -0.0621)
     """
-    from ..testing import assert_not_less_stable
+    from ..testing._assertions import assert_not_less_stable
     info, base = _selection(measure, *baseline, n_features)
     _, cur = _selection(measure, *current, n_features)
     try:

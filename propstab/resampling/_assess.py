@@ -12,14 +12,14 @@ from typing import Optional, Sequence, Tuple
 import numpy as np
 
 from .. import inference
-from .._checks import fail
-from .._exceptions import UndefinedMeasureWarning, warn
-from .._api import MEASURE_NAME
-from .._params import Checked, Integral, Interval, Real, validate_params
-from .._progress import progress_counter
-from .._text import shorten
-from .._validation import (as_real_array, as_selection, check_int_range, check_mapping,
-                           seed_sequence)
+from .._utils.checks import fail
+from .._utils.exceptions import UndefinedMeasureWarning, warn
+from ..measures._stability import MEASURE_NAME
+from .._utils.params import Checked, Integral, Interval, Real, validate_params
+from .._utils.progress import progress_counter
+from .._utils.text import shorten
+from .._utils.checks import as_real_array, check_int_range, check_mapping, seed_sequence
+from .._data.convert_selection import as_selection
 from ._assessments import Assessment, Comparison, RankingAssessment, halfwidth_of
 from ._results import HalfwidthNotReachedWarning, UnscoredWarning
 from ._runner import RUN_RULES, collect_plan, execute, planned
@@ -91,7 +91,7 @@ def pareto_front(*objectives, labels=None) -> np.ndarray:
                  + (f", objective 0 {columns[0].shape}" if columns else ""))
         columns.append(column)
     if labels is not None:
-        from .._validation import check_labels
+        from .._utils.checks import check_labels
         labels = check_labels("labels", labels, columns[0].size, "point")
     front, valid = pareto_mask(np.column_stack(columns))
     if not valid.all():
@@ -284,8 +284,8 @@ def assess(selector, X, y=None, *, n_runs=None, random_state=None, scheme="boots
     """
     options = measure_options or {}
     measure = _assessed_measure(measure, output)
-    from .._registry import get_measure
-    from .._validation import check_options
+    from ..registry._registry import get_measure
+    from ..registry._option_checks import check_options
     check_options(get_measure(measure), options, argument="measure_options")   # before any fit
     opts = dict(scheme=scheme, fraction=fraction, stratify=stratify,
                 random_state=random_state, n_jobs=n_jobs, backend=backend,
@@ -429,7 +429,7 @@ def _compare(assessments, results, measure, options, output):
 def _assessed_measure(measure, output) -> str:
     """The measure of :func:`assess`, checked against the output (a ranking measure
     exactly for ``output="ranking"``)."""
-    from .._registry import get_measure
+    from ..registry._registry import get_measure
     if measure is None:
         return "spearman" if output == "ranking" else "nogueira"
     kind = get_measure(measure).input
@@ -446,7 +446,7 @@ def _common_rows(result, common, output):
     """The rows of the runs in ``common``: the selection, or the rankings."""
     keep = np.isin(result.runs, common)
     if output == "ranking":
-        from .._validation import as_rankings
+        from .._data.convert_rankings import as_rankings
         return as_rankings(result.rankings.toarray()[keep],
                            feature_names=result.rankings.feature_names)
     return as_selection(result.Z[keep], feature_names=result.feature_names)

@@ -10,9 +10,9 @@ import numpy as np
 
 from .. import inference
 from ..inference import variance_label
-from .._results import Result, frame_of
-from .._text import Summary, interval, level_label, number, shorten, summary
-from .._validation import check_confidence_level, check_real_range
+from .._utils.results import Result, frame_of
+from .._utils.text import Summary, interval, level_label, number, shorten, summary
+from .._utils.checks import check_confidence_level, check_real_range
 from ._results import ResamplingResult, by_feature, feature_index, most_selected
 
 __all__ = ["Assessment", "CONFIDENCE", "Comparison", "RankingAssessment", "halfwidth_of",

@@ -9,10 +9,10 @@ from typing import Any, Optional, Tuple
 
 import numpy as np
 
-from .._checks import fail
-from .._results import Result
-from .._selection import Selection
-from .._text import Summary, number, shorten, size_text, summary
+from .._utils.checks import fail
+from .._utils.results import Result
+from .._data.selection import Selection
+from .._utils.text import Summary, number, shorten, size_text, summary
 
 __all__ = ["FailedFitWarning", "HalfwidthNotReachedWarning", "ResamplingResult", "RunFailure",
            "ScoringFailedWarning", "UnscoredWarning", "by_feature", "feature_index",
@@ -385,13 +385,13 @@ class ResamplingResult(Result):
     def stability(self, measure: str = "nogueira", **options) -> float:
         """The stability of Z under a registered measure (:func:`propstab.stability`); of
         the rankings for a measure of the ranking family (``output="ranking"``)."""
-        from .._api import stability
+        from ..measures._stability import stability
         return stability(self.data_for(measure), measure, **options)
 
     def data_for(self, measure: str):
         """What ``measure`` reads: the selection, or the rankings for a ranking measure
         (ValueError when they were not recorded)."""
-        from .._registry import get_measure
+        from ..registry._registry import get_measure
         if get_measure(measure).input != "ranking":
             return self.selection
         if self.rankings is None:

@@ -8,13 +8,12 @@ from typing import Any, Mapping, Optional, Tuple
 
 import numpy as np
 
-from .._exceptions import warn
-from .._execution import BACKEND, Checkpoint, check_checkpoint_seed, data_hash, described, run_tasks
-from .._params import (N_JOBS, Boolean, Integral, Interval, Joint, Options,
-                       RandomState, Real, validate_params)
-from .._progress import progress_counter
-from .._validation import (as_selection, check_int_range, fail,
-                           is_one_of, seed_sequence, shown)
+from .._utils.exceptions import warn
+from .._utils.execution import (BACKEND, Checkpoint, check_checkpoint_seed, data_hash, described, run_tasks)
+from .._utils.params import (N_JOBS, Boolean, Integral, Interval, Joint, Options, RandomState, Real, validate_params)
+from .._utils.progress import progress_counter
+from .._data.convert_selection import as_selection
+from .._utils.checks import check_int_range, fail, is_one_of, seed_sequence, shown
 from ..selectors import (OUTPUTS, fit_selector, is_estimator, read_selection, run_seeds,
                          seeded, take)
 from ._results import FailedFitWarning, ResamplingResult, RunFailure, ScoringFailedWarning
@@ -315,7 +314,7 @@ def planned(selector, X, y, *, n_runs, scheme, fraction, stratify, random_state,
             backend, keep_importances, top_k, threshold, scoring, output, downstream,
             checkpoint=None, name=None):
     """The arguments of :func:`resample` checked, and every run's split and seed drawn;
-    with ``checkpoint`` (a directory) the :class:`~propstab._execution.Checkpoint` of
+    with ``checkpoint`` (a directory) the :class:`~propstab._utils.execution.Checkpoint` of
     the call opened (``name``: the selector's name in a mapping)."""
     X, y, n, d, names = checked_data(X, y)
     splitter = is_splitter(scheme)
@@ -427,7 +426,7 @@ class Plan:
 
 def execute(plan: Plan, start: int, stop: int, bar) -> list:
     """The outputs of runs ``start``..``stop - 1`` through the execution layer
-    (:func:`propstab._execution.run_tasks`: serial, joblib or dask; read from and written
+    (:func:`propstab._utils.execution.run_tasks`: serial, joblib or dask; read from and written
     to the plan's checkpoint). Run 0 goes first, alone and here: when it fails for a
     reason every run would meet, resample stops there (:func:`_first_failed`)."""
     outputs = []
@@ -480,7 +479,7 @@ def collect_plan(plan: Plan, outputs) -> ResamplingResult:
 def _rankings_of(outputs, ok, names):
     """The successful runs' rankings (``(values, kind)`` per run) as Rankings, and the
     scores as importances (None for ranks)."""
-    from .._validation import as_rankings
+    from .._data.convert_rankings import as_rankings
     kinds = {outputs[i][1][1] for i in ok}
     values = np.vstack([outputs[i][1][0] for i in ok])
     if len(kinds) > 1:

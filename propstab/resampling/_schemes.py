@@ -11,8 +11,8 @@ from collections.abc import Iterable
 
 import numpy as np
 
-from .._checks import fail
-from .._validation import check_real_range
+from .._utils.checks import fail
+from .._utils.checks import check_real_range
 from ._scoring import is_continuous, values_of
 
 __all__ = ["DEFAULT_FRACTION", "SCHEMES", "check_fraction", "check_rows_left",

@@ -6,8 +6,8 @@ import numbers
 
 import numpy as np
 
-from .._checks import fail
-from .._validation import shown
+from .._utils.checks import fail
+from .._utils.checks import shown
 from ..selectors import clone, final_estimator, fits_a_classifier, is_estimator, take
 
 __all__ = ["can_score", "check_downstream", "check_task", "default_downstream", "is_continuous",

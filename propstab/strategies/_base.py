@@ -6,7 +6,7 @@ from __future__ import annotations
 import functools
 import inspect
 
-from .._validation import check_int_range
+from .._utils.checks import check_int_range
 
 try:
     from hypothesis import strategies as st

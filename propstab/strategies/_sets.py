@@ -7,7 +7,7 @@ from typing import NamedTuple, Tuple
 
 import numpy as np
 
-from .._checks import check_int_range, fail, is_one_of
+from .._utils.checks import check_int_range, fail, is_one_of
 from ._base import (InvalidArgument, int_lists, integers, invalid, memoised, public,
                     run_feature_bounds, sampled, st)
 

@@ -6,7 +6,7 @@ from collections.abc import Iterable
 
 import numpy as np
 
-from .._checks import check_int_range, is_one_of
+from .._utils.checks import check_int_range, is_one_of
 from ._base import (LIMIT_FEATURES, LIMIT_RUNS, LIMIT_SIMILARITY_FEATURES, InvalidArgument,
                     int_lists, invalid, memoised, public, sampled, st)
 

@@ -1,0 +1,1 @@
+"""Input data: selection and rank matrices, similarity and importance matrices, file readers, the Gram product."""

@@ -1,0 +1,618 @@
+"""The one execution layer: independent seeded tasks run in order (serial), with joblib
+(``n_jobs=``, a joblib backend name), or on a dask.distributed cluster (a ``Client``, or
+``"dask"``: the current default client); and the checkpoint that makes a long run
+resumable.
+
+Every long computation of propstab is a list of independent tasks, each carrying its own
+seed drawn up front from the user's ``random_state`` (``SeedSequence``, see
+:func:`propstab.selectors.run_seeds`), so that the results do not depend on the backend,
+the number of workers or the order in which tasks finish: :func:`run_tasks` returns them
+in task order. A progress bar advances as tasks *finish*. With a :class:`Checkpoint`,
+each finished task's output is written (atomically) as it finishes, and a rerun runs only
+the missing tasks.
+
+What travels to the workers: the ``shared`` objects (the selector, X, y) once per call
+(on dask: scattered once to every worker), and per task its own arguments (split
+indices, a seed). What comes back: each task's output (a run's selection mask,
+importances and score), and, from worker processes, the warnings the task raised,
+issued again here once each (the workers print nothing). Inside a parallel worker a task
+runs under joblib's sequential backend: an estimator's own ``n_jobs`` starts no nested
+pool, and scikit-learn's "'n_jobs' > 1 does not have any effect when 'solver' is set to
+'liblinear'" (raised when joblib's active backend reports several workers) is not raised
+for every run.
+"""
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+import pickle
+import signal
+import sys
+import tempfile
+import threading
+import warnings
+from typing import Callable, Dict, Mapping, Optional, Sequence
+
+import numpy as np
+
+from .checks import fail, shown
+from .params import Checked
+
+__all__ = ["BACKEND", "FORK", "Checkpoint", "check_backend", "check_checkpoint_seed", "data_hash",
+           "described", "fork_available", "is_client", "run_tasks"]
+
+#: joblib backends whose workers are other processes (their warnings are sent back).
+_PROCESS_BACKENDS = ("loky", "multiprocessing")
+
+
+def is_client(value) -> bool:
+    """Whether ``value`` is a dask.distributed ``Client`` (checked without importing
+    distributed).
+
+    >>> is_client("dask"), is_client(None)
+    (False, False)
+    """
+    module = type(value).__module__ or ""
+    return (module.split(".")[0] == "distributed" and hasattr(value, "submit")
+            and hasattr(value, "scatter"))
+
+
+def check_backend(name: str, value, function=None):
+    """``backend=``: None, a dask.distributed ``Client``, ``"dask"`` (the current
+    default client) or a joblib backend name; returned as given.
+
+    >>> check_backend("backend", "threading")
+    'threading'
+    >>> check_backend("backend", "spark")
+    Traceback (most recent call last):
+    ...
+    propstab.InvalidParameterError: backend: must be None, a joblib backend (dask, loky, multiprocessing, sequential, threading) or a dask.distributed Client; got 'spark'
+    """
+    if value is None or is_client(value):
+        return value
+    if not isinstance(value, str):
+        fail(f"{name}: must be None, a joblib backend name, 'dask' or a "
+             f"dask.distributed Client; got {shown(value)}", TypeError, function=function)
+    from joblib.parallel import BACKENDS, EXTERNAL_BACKENDS
+    known = sorted(set(BACKENDS) | set(EXTERNAL_BACKENDS) | {"dask"})
+    if value not in known:
+        fail(f"{name}: must be None, a joblib backend ({', '.join(known)}) or a "
+             f"dask.distributed Client; got {value!r}", function=function)
+    return value
+
+
+
+#: The declared rule of ``backend=`` (resample, assess, StabilitySelection).
+BACKEND = [Checked(check_backend, "a joblib backend's name, 'dask' or a dask.distributed Client",
+                   invalid=(5, "no-such-backend", ["loky"])), None]
+
+
+def check_checkpoint_seed(checkpoint, random_state, draws: str, function=None) -> None:
+    """A checkpoint needs a fixed ``random_state``: rerun, the call must draw the same
+    ``draws`` (resamples, subsamples) to resume.
+
+    >>> check_checkpoint_seed("ckpt", None, "resamples")
+    Traceback (most recent call last):
+    ...
+    propstab.InvalidParameterError: checkpoint: needs a fixed random_state (an int or a SeedSequence), so that the call run again draws the same resamples; got random_state=None
+    """
+    if checkpoint is not None and random_state is None:
+        fail(f"checkpoint: needs a fixed random_state (an int or a SeedSequence), so that "
+             f"the call run again draws the same {draws}; got random_state=None",
+             function=function)
+
+def _default_client():
+    try:
+        from distributed import get_client
+    except ImportError:                     # pragma: no cover - a dependency of [dask]
+        raise ImportError("backend='dask' needs dask.distributed: pip install "
+                          "propstab[dask] (Debian: python3-distributed)") from None
+    try:
+        return get_client()
+    except ValueError:
+        fail("backend: 'dask' runs on the current dask.distributed Client and there is "
+             "none; start one first (Client() for a local cluster, "
+             "Client('tcp://scheduler:8786') for an existing one) or pass it as "
+             "backend=client; got backend='dask'")
+
+
+class _Silent:
+    def update(self, n: int = 1) -> None:
+        pass
+
+
+#: Held by a task of ``run_tasks(..., exclusive=True)`` in a worker that runs several
+#: tasks at once in threads (a dask worker's): one such task at a time per process.
+_EXCLUSIVE = threading.Lock()
+
+
+class _Recording:
+    """Each task's warnings, also for tasks running at once in one process's threads (a
+    dask worker's). ``warnings.catch_warnings`` sets the process's filters and
+    ``showwarning``: tasks entering and leaving it at once dropped each other's
+    recorders (on a worker of 4 threads, 149 to 164 of 200 warnings came back). Here the
+    first task to start records every warning (``"always"``) through one dispatcher that
+    hands each warning to the task of the thread that raised it (other threads' go where
+    they went), and the last task to end restores the process's warning state. A task's
+    own ``catch_warnings`` still changes the process's state while it runs."""
+
+    def __init__(self):
+        self.lock, self.local, self.depth = threading.Lock(), threading.local(), 0
+        self.context, self.shown = None, None
+
+    def unlock(self) -> None:
+        """In a forked child: a new lock (the parent's other threads may have held it
+        at the fork); the recording state is kept, as the process's warning state is."""
+        self.lock = threading.Lock()
+
+    def _show(self, message, category, filename, lineno, file=None, line=None):
+        caught = getattr(self.local, "caught", None)
+        if caught is None:
+            self.shown(message, category, filename, lineno, file, line)
+        else:
+            caught.append((category, str(message)))
+
+    @contextlib.contextmanager
+    def __call__(self):
+        caught: list = []
+        with self.lock:
+            if self.depth == 0:
+                self.context = warnings.catch_warnings()
+                self.context.__enter__()
+                warnings.simplefilter("always")
+                self.shown, warnings.showwarning = warnings.showwarning, self._show
+            self.depth += 1
+        self.local.caught = caught
+        try:
+            yield caught
+        finally:
+            self.local.caught = None
+            with self.lock:
+                self.depth -= 1
+                if self.depth == 0:
+                    self.context.__exit__(None, None, None)
+                    self.context, self.shown = None, None
+
+
+_RECORDING = _Recording()
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_RECORDING.unlock)
+
+
+def _in_worker(function, record, args, save=None, exclusive=False):
+    """A task in a parallel worker: under joblib's sequential backend (no nested pools;
+    ``effective_n_jobs(None) == 1`` for scikit-learn's checks); with ``record`` the
+    warnings raised are returned with the output; with ``save`` (a checkpoint and the
+    task's key) the output is written as soon as it is computed; with ``exclusive``
+    alone in its process (its code is not thread-safe)."""
+    if exclusive:
+        with _EXCLUSIVE:
+            return _in_worker(function, record, args, save)
+    from joblib import parallel_backend
+    with parallel_backend("sequential"):
+        if record:
+            with _RECORDING() as caught:
+                out = function(*args)
+            caught = tuple(caught)
+        else:
+            out, caught = function(*args), ()
+    if save is not None:
+        save[0].save(save[1], out)
+    return out, caught
+
+
+class _Reissue:
+    """Warnings sent back by workers, issued once each (as a serial run would)."""
+
+    def __init__(self):
+        self.seen = set()
+
+    def __call__(self, caught) -> None:
+        for category, message in caught:
+            if (category, message) not in self.seen:
+                self.seen.add((category, message))
+                warnings.warn(message, category, stacklevel=3)
+
+
+def run_tasks(function: Callable, tasks: Sequence[tuple], *, shared: tuple = (),
+              n_jobs: Optional[int] = None, backend=None, bar=None,
+              keys: Optional[Sequence[int]] = None,
+              checkpoint: Optional["Checkpoint"] = None, exclusive: bool = False) -> list:
+    """``function(*shared, *task)`` for every task; the outputs in task order.
+
+    Parameters
+    ----------
+    function : callable
+        Picklable (a module-level function) for process backends and dask.
+    tasks : sequence of tuple
+        Each task's own arguments (its split, its seed).
+    shared : tuple
+        Arguments common to every task (the selector, X, y): on dask scattered once to
+        every worker.
+    n_jobs : int, optional
+        joblib's ``n_jobs`` (None: 1 without a backend, every worker with one).
+    backend : None, str or Client
+        None (serial; joblib's loky with ``n_jobs``), a joblib backend name, ``"dask"``
+        (the current default ``Client``), a ``distributed.Client``, or :data:`FORK`
+        (``n_jobs`` processes forked from this one; see :func:`fork_available`).
+    bar : progress counter, optional
+        Advanced by one as each task finishes.
+    keys : sequence of int, optional
+        The tasks' indices in the whole computation (default 0, 1, ...): their keys in
+        the checkpoint.
+    checkpoint : Checkpoint, optional
+        Finished tasks are read from it and not run again; each task run is written
+        to it as it finishes.
+    exclusive : bool, default False
+        Tasks that are not thread-safe (the audit's Hypothesis searches): where a worker
+        runs several tasks in threads (dask, joblib's ``"threading"``), one at a time
+        per process.
+
+    Returns
+    -------
+    list
+        One output per task, in task order, the same for every backend.
+
+    Examples
+    --------
+    >>> from propstab._utils.execution import run_tasks
+    >>> run_tasks(pow, [(2,), (3,)], shared=(10,))
+    [100, 1000]
+    >>> run_tasks(pow, [(2,), (3,)], shared=(10,), backend="threading", n_jobs=2)
+    [100, 1000]
+    """
+    bar = _Silent() if bar is None else bar
+    keys = list(range(len(tasks))) if keys is None else list(keys)
+    out: list = [None] * len(tasks)
+    todo = list(range(len(tasks)))
+    if checkpoint is not None:
+        done = checkpoint.load(keys)
+        todo = [pos for pos, key in enumerate(keys) if key not in done]
+        for pos, key in enumerate(keys):
+            if key in done:
+                out[pos] = done[key]
+        if len(todo) < len(tasks):
+            bar.update(len(tasks) - len(todo))
+    if not todo:
+        return out
+    if backend == "dask" or is_client(backend):
+        client = _default_client() if backend == "dask" else backend
+        _on_dask(client, function, tasks, shared, todo, keys, out, bar, checkpoint,
+                 exclusive)
+    elif backend == FORK:
+        _on_fork(function, tasks, shared, todo, keys, out, bar, checkpoint, n_jobs or -1)
+    elif backend is None and n_jobs in (None, 1):
+        for pos in todo:
+            out[pos] = function(*shared, *tasks[pos])
+            if checkpoint is not None:
+                checkpoint.save(keys[pos], out[pos])
+            bar.update(1)
+    else:
+        _on_joblib(function, tasks, shared, todo, keys, out, bar, checkpoint,
+                   backend or "loky", n_jobs or -1, exclusive)
+    return out
+
+
+def _on_dask(client, function, tasks, shared, todo, keys, out, bar, checkpoint,
+             exclusive=False) -> None:
+    """Submit every task (the shared objects scattered once), collect as they finish:
+    each output placed, written to the checkpoint here (the client's file system) and
+    counted."""
+    from distributed import as_completed
+    # hash=False: keys of this call alone (two calls scattering the same X must not share
+    # data that the end of the first releases)
+    remote = client.scatter(list(shared), broadcast=True, hash=False) if shared else []
+    position = {}
+    futures = []
+    for pos in todo:
+        future = client.submit(_in_worker, function, True, (*remote, *tasks[pos]), None,
+                               exclusive, pure=False)
+        position[future.key] = pos
+        futures.append(future)
+    reissue = _Reissue()
+    try:
+        # on this client's event loop: as_completed follows the *default* client's unless
+        # told, and another client (one that failed to connect stays the default) may
+        # have a loop of its own, closed when it is collected: the run then waited for
+        # ever, its tasks done
+        for future, result in as_completed(futures, with_results=True, loop=client.loop):
+            if future.status != "finished":      # cancelled or lost: its error, raised
+                future.result()
+                raise RuntimeError(f"backend: the task {future.key} ended as "
+                                   f"{future.status}")
+            value, caught = result
+            pos = position[future.key]
+            out[pos] = value
+            if checkpoint is not None:
+                checkpoint.save(keys[pos], value)
+            reissue(caught)
+            bar.update(1)
+    except BaseException:                    # an error or an interruption: stop the rest
+        client.cancel(futures)
+        raise
+
+
+def _on_joblib(function, tasks, shared, todo, keys, out, bar, checkpoint, backend,
+               n_jobs, exclusive=False) -> None:
+    """joblib's Parallel: the bar advanced as batches complete, each output written to
+    the checkpoint by the worker that computed it (joblib's backends share this
+    machine's file system), the outputs (and, from process workers, the warnings)
+    collected in order."""
+    import joblib
+
+    class Counted(joblib.Parallel):
+        seen = 0
+
+        def print_progress(self):             # called by joblib as each batch completes
+            new = self.n_completed_tasks - self.seen
+            self.seen = self.n_completed_tasks
+            if new:
+                bar.update(new)
+
+    record = backend in _PROCESS_BACKENDS
+    with joblib.parallel_backend(backend, n_jobs=n_jobs):
+        results = Counted()(
+            joblib.delayed(_in_worker)(function, record, (*shared, *tasks[pos]),
+                                       None if checkpoint is None else (checkpoint, keys[pos]),
+                                       exclusive)
+            for pos in todo)
+    reissue = _Reissue()
+    for pos, (value, caught) in zip(todo, results):
+        out[pos] = value
+        reissue(caught)
+
+
+#: ``backend=`` of :func:`run_tasks` for workers forked from this process (not a
+#: user-facing backend: the audit's checks use it where :func:`fork_available`).
+FORK = "fork"
+
+#: The (function, shared, tasks, keys, checkpoint) of the running fork pools: a forked
+#: worker inherits them, so that nothing is pickled on the way to it (only each task's
+#: output comes back).
+_FORKED: list = []
+
+
+def fork_available() -> bool:
+    """Whether :data:`FORK` can run here: on Linux, where a process can be forked (the
+    default way to start one before Python 3.14). A forked worker starts at once, with
+    everything this process has imported and built (a loky worker starts a new
+    interpreter and imports propstab, about 1.5 s of wall for the audit's two workers on
+    a 2-core machine), and receives its tasks without pickling. Only for tasks that
+    start no threads of their own before the fork (OpenMP runtimes do not survive one):
+    the audit's checks (numpy, scipy, Hypothesis).
+
+    >>> isinstance(fork_available(), bool)
+    True
+    """
+    import multiprocessing
+    return sys.platform.startswith("linux") and "fork" in multiprocessing.get_all_start_methods()
+
+
+def _forked_task(pos: int):
+    """The task at ``pos`` of the innermost fork pool, in a forked worker."""
+    function, shared, tasks, keys, checkpoint = _FORKED[-1]
+    save = None if checkpoint is None else (checkpoint, keys[pos])
+    return pos, _in_worker(function, True, (*shared, *tasks[pos]), save)
+
+
+def _leave_interrupts_to_the_parent() -> None:
+    """A forked worker ignores Ctrl-C (SIGINT reaches the whole process group): the
+    parent stops it, where a worker waiting for its next task would print a traceback."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _on_fork(function, tasks, shared, todo, keys, out, bar, checkpoint, n_jobs) -> None:
+    """A pool of forked workers (``n_jobs`` as joblib reads it: -1 every core) taking the
+    tasks in order as each finishes its previous one; the bar advanced as tasks finish,
+    the warnings issued again once each, in task order. A task's error, an interruption
+    (Ctrl-C) or a worker that dies (killed, or a crash in compiled code:
+    ``BrokenProcessPool``) stops the workers at once and is raised here."""
+    import concurrent.futures
+    import multiprocessing
+
+    import joblib
+    workers = joblib.effective_n_jobs(n_jobs)
+    caught = {}
+    _FORKED.append((function, shared, tasks, keys, checkpoint))
+    others = set(multiprocessing.active_children())
+    pool = concurrent.futures.ProcessPoolExecutor(
+        min(workers, len(todo)), mp_context=multiprocessing.get_context("fork"),
+        initializer=_leave_interrupts_to_the_parent)
+    started = []
+    try:
+        with warnings.catch_warnings():
+            # Python >= 3.12 warns on forking a process that runs threads (BLAS's, a
+            # progress bar's): the workers run the tasks alone and take no lock of theirs
+            warnings.filterwarnings("ignore", "This process .* is multi-threaded",
+                                    DeprecationWarning)
+            futures = [pool.submit(_forked_task, pos) for pos in todo]
+        started = [p for p in multiprocessing.active_children() if p not in others]
+        for future in concurrent.futures.as_completed(futures):
+            pos, (value, warned) = future.result()
+            out[pos], caught[pos] = value, warned
+            bar.update(1)
+    except BaseException:
+        pool.shutdown(wait=False, cancel_futures=True)
+        for process in started:
+            process.terminate()
+        raise
+    else:
+        pool.shutdown(wait=True)
+    finally:
+        _FORKED.pop()
+    reissue = _Reissue()
+    for pos in todo:
+        reissue(caught[pos])
+
+
+# ----------------------------------------------------------------------------------
+# checkpoints
+
+
+def data_hash(value) -> str:
+    """A content hash (SHA-256, hex) of a data argument: an ndarray (dtype, shape and
+    bytes), a scipy sparse matrix (its CSR arrays), a pandas object (its values and
+    labels), None, or anything picklable.
+
+    >>> import numpy as np
+    >>> data_hash(np.arange(3)) == data_hash(np.arange(3)), data_hash(None)[:8]
+    (True, 'dc937b59')
+    """
+    h = hashlib.sha256()
+    if value is None:
+        h.update(b"None")
+    elif hasattr(value, "tocsr") and hasattr(value, "nnz"):
+        m = value.tocsr()
+        h.update(repr((m.shape, str(m.dtype))).encode())
+        for part in (m.data, m.indices, m.indptr):
+            h.update(np.ascontiguousarray(part).tobytes())
+    elif hasattr(value, "iloc"):
+        import pandas as pd
+        h.update(pickle.dumps(list(getattr(value, "columns", [getattr(value, "name", None)]))))
+        h.update(pd.util.hash_pandas_object(value, index=True).to_numpy().tobytes())
+    elif isinstance(value, np.ndarray) and value.dtype != object:
+        h.update(repr((value.shape, str(value.dtype))).encode())
+        h.update(np.ascontiguousarray(value).tobytes())
+    else:
+        h.update(pickle.dumps(value))
+    return h.hexdigest()
+
+
+def described(value) -> str:
+    """A stable text of an argument for a checkpoint's fingerprint: an estimator's class
+    and parameters, a function's qualified name, else its repr; memory addresses
+    removed.
+
+    >>> described(len), described([1, 2])
+    ('builtins.len', '[1, 2]')
+    """
+    import re
+    if hasattr(value, "get_params"):
+        params = sorted(value.get_params(deep=False).items())
+        text = (f"{type(value).__qualname__}("
+                + ", ".join(f"{k}={described(v)}" for k, v in params) + ")")
+    elif callable(value) and hasattr(value, "__qualname__"):
+        text = f"{getattr(value, '__module__', '')}.{value.__qualname__}"
+    else:
+        text = repr(value)
+    return re.sub(r" at 0x[0-9a-fA-F]+", "", text)
+
+
+class Checkpoint:
+    """A directory holding the finished tasks of one call, each in its own file written
+    atomically (a temporary file, then ``os.replace``) and keyed by the task's index,
+    with a manifest (``manifest.json``) holding the fingerprint of the call's
+    arguments: a rerun with the same fingerprint reads the finished tasks; another
+    fingerprint is refused, naming what differs.
+
+    Parameters
+    ----------
+    directory : str or path
+        Created if missing.
+    fingerprint : mapping of str to str
+        What the call's result depends on (arguments, data hashes, seed); propstab's
+        version is added.
+    argument : str
+        The user's argument named in errors.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from propstab._utils.execution import Checkpoint
+    >>> folder = tempfile.mkdtemp()
+    >>> cp = Checkpoint(folder, {"n_runs": "10"})
+    >>> cp.save(3, [1, 2]); cp.load([2, 3])
+    {3: [1, 2]}
+    >>> Checkpoint(folder, {"n_runs": "20"})
+    Traceback (most recent call last):
+    ...
+    propstab.InvalidParameterError: checkpoint: ... holds the runs of another call: n_runs differs (checkpoint: 10, this call: 20); use another directory, or delete this one to start again
+    """
+
+    MANIFEST = "manifest.json"
+
+    def __init__(self, directory, fingerprint: Mapping[str, str], *,
+                 argument: str = "checkpoint"):
+        if not isinstance(directory, (str, os.PathLike)):
+            fail(f"{argument}: must be a directory path (str or os.PathLike); got "
+                 f"{shown(directory)}", TypeError)
+        import propstab
+        self.directory = os.fspath(directory)
+        self.fingerprint = {str(k): str(v) for k, v in fingerprint.items()}
+        self.fingerprint.setdefault("propstab version", propstab.__version__)
+        if os.path.exists(self.directory) and not os.path.isdir(self.directory):
+            fail(f"{argument}: must be a directory; got the file {self.directory!r}")
+        os.makedirs(self.directory, exist_ok=True)
+        manifest = os.path.join(self.directory, self.MANIFEST)
+        if os.path.exists(manifest):
+            with open(manifest, encoding="utf-8") as f:
+                stored = json.load(f)
+            differ = [k for k in sorted(set(stored) | set(self.fingerprint))
+                      if stored.get(k) != self.fingerprint.get(k)]
+            if differ:
+                fail(f"{argument}: {self.directory!r} holds the runs of another call: "
+                     + "; ".join(f"{k} differs "
+                                 f"({_difference(stored.get(k), self.fingerprint.get(k))})"
+                                 for k in differ)
+                     + "; use another directory, or delete this one to start again")
+        else:
+            self._write(self.MANIFEST, json.dumps(self.fingerprint, indent=1,
+                                                  sort_keys=True).encode())
+
+    def __getstate__(self):
+        return {"directory": self.directory, "fingerprint": self.fingerprint}
+
+    def _write(self, name: str, data: bytes) -> None:
+        fd, tmp = tempfile.mkstemp(dir=self.directory, prefix=".tmp-")
+        try:
+            with os.fdopen(fd, "wb") as f:
+                f.write(data)
+                f.flush()
+                os.fsync(f.fileno())
+            os.replace(tmp, os.path.join(self.directory, name))
+        except BaseException:
+            if os.path.exists(tmp):
+                os.unlink(tmp)
+            raise
+
+    @staticmethod
+    def _name(key) -> str:
+        return f"task-{key}.pkl"
+
+    def save(self, key, value) -> None:
+        """Write one task's output (atomically)."""
+        self._write(self._name(key), pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL))
+
+    def load(self, keys) -> Dict:
+        """The outputs of the finished tasks among ``keys``."""
+        found = {}
+        for key in keys:
+            path = os.path.join(self.directory, self._name(key))
+            if os.path.exists(path):
+                with open(path, "rb") as f:
+                    found[key] = pickle.load(f)
+        return found
+
+
+def _difference(old, new) -> str:
+    """Two texts of a fingerprint shown where they differ (hashes shortened, long texts
+    cut around the first difference)."""
+    if old is None or new is None:
+        return f"checkpoint: {_cut(old, 0)}, this call: {_cut(new, 0)}"
+    first = next((i for i, (a, b) in enumerate(zip(old, new)) if a != b),
+                 min(len(old), len(new)))
+    return f"checkpoint: {_cut(old, first)}, this call: {_cut(new, first)}"
+
+
+def _cut(text, first: int) -> str:
+    if text is None:
+        return "absent"
+    if len(text) == 64 and all(c in "0123456789abcdef" for c in text):
+        return f"content hash {text[:12]}"
+    if len(text) <= 60:
+        return text
+    start = max(0, first - 20)
+    return ("..." if start else "") + text[start:start + 50] + (
+        "..." if start + 50 < len(text) else "")
