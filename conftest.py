@@ -43,7 +43,8 @@ def _blas_threads_per_worker():
     except ValueError:
         pass
     from threadpoolctl import threadpool_limits
-    threadpool_limits(threads)                                  # for the whole worker
+
+    threadpool_limits(threads)  # for the whole worker
 
 
 _blas_threads_per_worker()
@@ -62,8 +63,10 @@ def pytest_timeout_set_timer(item, settings):
     import pytest_timeout
 
     def expire():
-        sys.stderr.write(f"\nTimeout: {item.nodeid} ran longer than {settings.timeout} s; "
-                         f"the stacks of its threads follow\n")
+        sys.stderr.write(
+            f"\nTimeout: {item.nodeid} ran longer than {settings.timeout} s; "
+            f"the stacks of its threads follow\n"
+        )
         sys.stderr.flush()
         helpers = sys.modules.get("shared")
         if helpers is not None and hasattr(helpers, "kill_process_groups"):
@@ -108,11 +111,13 @@ def pytest_xdist_make_scheduler(config, log):
     if config.getoption("dist") != "load":
         return None
     import importlib.util
+
     path = pathlib.Path(__file__).resolve().parent / "tests" / "scheduling.py"
     spec = importlib.util.spec_from_file_location("propstab_test_scheduling", path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module.LongestFirstScheduling(config, log)
+
 
 _R_PACKAGE_DIR = pathlib.Path(__file__).resolve().parent / "propstab" / "r"
 
@@ -124,13 +129,17 @@ def _r_for_bridge_doctests(request):
         return
     try:
         from propstab.r import require_package
+
         for name in ("stabm", "irr", "Matrix"):
             require_package(name)
         import hypothesis  # noqa: F401
+
         return
     except ImportError as exc:
         problem = str(exc)
     if os.environ.get("PROPSTAB_SKIP_R") == "1":
         pytest.skip(f"PROPSTAB_SKIP_R=1: doctests calling R skipped ({problem})")
-    pytest.fail(f"the doctests of propstab.r need R: {problem}; set PROPSTAB_SKIP_R=1 to skip",
-                pytrace=False)
+    pytest.fail(
+        f"the doctests of propstab.r need R: {problem}; set PROPSTAB_SKIP_R=1 to skip",
+        pytrace=False,
+    )

@@ -53,9 +53,17 @@ def run_audit(reuse: bool, jobs: int, max_examples: int, measures, fork: bool = 
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     load = os.getloadavg()[0]
     start = time.perf_counter()
-    out = subprocess.run([sys.executable, "-c", DRIVER,
-                          json.dumps([reuse, jobs, max_examples, list(measures), fork])],
-                         capture_output=True, text=True, env=os.environ.copy())
+    out = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            DRIVER,
+            json.dumps([reuse, jobs, max_examples, list(measures), fork]),
+        ],
+        capture_output=True,
+        text=True,
+        env=os.environ.copy(),
+    )
     wall = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if out.returncode != 0:
@@ -66,39 +74,57 @@ def run_audit(reuse: bool, jobs: int, max_examples: int, measures, fork: bool = 
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true",
-                        help=f"only {', '.join(QUICK_MEASURES)} at 20 examples per check")
+    parser.add_argument(
+        "--quick",
+        action="store_true",
+        help=f"only {', '.join(QUICK_MEASURES)} at 20 examples per check",
+    )
     parser.add_argument("--jobs", type=int, default=2, help="processes of the parallel run")
-    parser.add_argument("--max-examples", type=int, default=None,
-                        help="Hypothesis examples per check (default 200, 20 with --quick)")
+    parser.add_argument(
+        "--max-examples",
+        type=int,
+        default=None,
+        help="Hypothesis examples per check (default 200, 20 with --quick)",
+    )
     args = parser.parse_args(argv)
     measures = QUICK_MEASURES if args.quick else ()
     max_examples = args.max_examples or (20 if args.quick else 200)
 
-    print(f"propstab audit: {'the measures ' + ', '.join(measures) if measures else 'every measure'}"
-          f", {max_examples} examples per check, {os.cpu_count()} CPUs")
-    runs = [("baseline (one process, no reuse)", False, 1, True),
-            ("serial (one process)", True, 1, True),
-            (f"parallel, loky ({args.jobs} processes)", True, args.jobs, False),
-            (f"parallel ({args.jobs} processes)", True, args.jobs, True)]
+    print(
+        f"propstab audit: {'the measures ' + ', '.join(measures) if measures else 'every measure'}"
+        f", {max_examples} examples per check, {os.cpu_count()} CPUs"
+    )
+    runs = [
+        ("baseline (one process, no reuse)", False, 1, True),
+        ("serial (one process)", True, 1, True),
+        (f"parallel, loky ({args.jobs} processes)", True, args.jobs, False),
+        (f"parallel ({args.jobs} processes)", True, args.jobs, True),
+    ]
     results = []
     for label, reuse, jobs, fork in runs:
         r = run_audit(reuse, jobs, max_examples, measures, fork)
         results.append((label, r))
     base = results[0][1]
-    print(f"{'run':<34} {'wall s':>8} {'cpu s':>8} {'wall/base':>10} {'cpu/base':>9} "
-          f"{'load':>5}")
+    print(
+        f"{'run':<34} {'wall s':>8} {'cpu s':>8} {'wall/base':>10} {'cpu/base':>9} " f"{'load':>5}"
+    )
     for label, r in results:
-        print(f"{label:<34} {r['wall']:>8.1f} {r['cpu']:>8.1f} {r['wall'] / base['wall']:>10.2f} "
-              f"{r['cpu'] / base['cpu']:>9.2f} {r['load']:>5.1f}")
+        print(
+            f"{label:<34} {r['wall']:>8.1f} {r['cpu']:>8.1f} {r['wall'] / base['wall']:>10.2f} "
+            f"{r['cpu'] / base['cpu']:>9.2f} {r['load']:>5.1f}"
+        )
     same = all(r["rows"] == base["rows"] for _, r in results)
-    print(f"rows: {len(base['rows'])} checks; every run gives the same rows "
-          f"(verdicts, counterexamples, values): {'yes' if same else 'NO'}")
+    print(
+        f"rows: {len(base['rows'])} checks; every run gives the same rows "
+        f"(verdicts, counterexamples, values): {'yes' if same else 'NO'}"
+    )
     parallel = results[-1][1]
     if not measures and max_examples == 200:
         ok = parallel["wall"] <= 30
-        print(f"target: parallel wall {parallel['wall']:.1f} s {'<=' if ok else '>'} 30 s "
-              f"{'met' if ok else 'MISSED'} (load average {parallel['load']:.1f})")
+        print(
+            f"target: parallel wall {parallel['wall']:.1f} s {'<=' if ok else '>'} 30 s "
+            f"{'met' if ok else 'MISSED'} (load average {parallel['load']:.1f})"
+        )
     return 0 if same else 1
 
 

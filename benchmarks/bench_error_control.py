@@ -33,24 +33,26 @@ import time
 import warnings
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "tests"))     # the slow twins (the walks) live there
+sys.path.insert(0, str(ROOT / "tests"))  # the slow twins (the walks) live there
 
 from propstab.stability_selection import _rconcave  # noqa: F401
 from propstab import error_control as ec  # noqa: E402
 
-FULL_P = (10 ** 4, 10 ** 5, 10 ** 6, 10 ** 7)
-QUICK_P = (10 ** 3, 10 ** 5)
+FULL_P = (10**4, 10**5, 10**6, 10**7)
+QUICK_P = (10**3, 10**5)
 TARGET_SECONDS = 1.0
 
 
 def scenarios(p: int):
     """(label, assumption, keyword arguments) of the calls timed at p."""
-    return [("q from cutoff 1, PFER 1", "r-concave", dict(cutoff=1.0, PFER=1.0)),
-            ("q from cutoff 0.6, PFER 1", "r-concave", dict(cutoff=0.6, PFER=1.0)),
-            ("cutoff from q 100, PFER 1", "r-concave", dict(q=100, PFER=1.0)),
-            ("bound at cutoff 0.9, q p/100", "r-concave", dict(cutoff=0.9, q=p // 100)),
-            ("q from cutoff 0.9, PFER 1", "unimodal", dict(cutoff=0.9, PFER=1.0)),
-            ("q from cutoff 0.9, PFER 1", "none", dict(cutoff=0.9, PFER=1.0))]
+    return [
+        ("q from cutoff 1, PFER 1", "r-concave", dict(cutoff=1.0, PFER=1.0)),
+        ("q from cutoff 0.6, PFER 1", "r-concave", dict(cutoff=0.6, PFER=1.0)),
+        ("cutoff from q 100, PFER 1", "r-concave", dict(q=100, PFER=1.0)),
+        ("bound at cutoff 0.9, q p/100", "r-concave", dict(cutoff=0.9, q=p // 100)),
+        ("q from cutoff 0.9, PFER 1", "unimodal", dict(cutoff=0.9, PFER=1.0)),
+        ("q from cutoff 0.9, PFER 1", "none", dict(cutoff=0.9, PFER=1.0)),
+    ]
 
 
 def _clear():
@@ -66,8 +68,13 @@ def timed(p, B, assumption, kwargs, repeats):
         start = time.perf_counter()
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", ec.PFERExceededWarning)
-            result = ec.error_control(p, sampling="mb" if assumption == "none" else "ss",
-                                      assumption=assumption, n_subsamples=B, **kwargs)
+            result = ec.error_control(
+                p,
+                sampling="mb" if assumption == "none" else "ss",
+                assumption=assumption,
+                n_subsamples=B,
+                **kwargs,
+            )
         times.append(time.perf_counter() - start)
     return statistics.median(times), result
 
@@ -75,6 +82,7 @@ def timed(p, B, assumption, kwargs, repeats):
 def walked(p, B, kwargs):
     """stabs's walk (tests/twins.py) for an r-concave q or cutoff: seconds and value."""
     import twins
+
     _clear()
     start = time.perf_counter()
     if "q" in kwargs and "PFER" in kwargs:
@@ -92,8 +100,10 @@ def main(argv=None) -> int:
     ps = QUICK_P if args.quick else FULL_P
     Bs = (10,) if args.quick else (50, 100)
     repeats = 1 if args.quick else args.repeats
-    head = (f"{'assumption':<10} {'B':>4} {'given':<29} {'p':>9} {'time_ms':>9} "
-            f"{'ratio':>6} {'q':>9} {'cutoff':>7}")
+    head = (
+        f"{'assumption':<10} {'B':>4} {'given':<29} {'p':>9} {'time_ms':>9} "
+        f"{'ratio':>6} {'q':>9} {'cutoff':>7}"
+    )
     print(head)
     print("-" * len(head))
     worst, mismatches, speedups = {}, 0, []
@@ -105,24 +115,32 @@ def main(argv=None) -> int:
                 seconds, result = timed(p, B, assumption, kwargs, repeats)
                 base = base or seconds
                 worst[B] = max(worst.get(B, 0.0), seconds)
-                print(f"{assumption:<10} {B:>4} {label:<29} {p:>9} {1e3 * seconds:>9.3g} "
-                      f"{seconds / base:>6.2f} {result.q:>9g} {result.cutoff:>7g}")
+                print(
+                    f"{assumption:<10} {B:>4} {label:<29} {p:>9} {1e3 * seconds:>9.3g} "
+                    f"{seconds / base:>6.2f} {result.q:>9g} {result.cutoff:>7g}"
+                )
                 if p == ps[0] and assumption == "r-concave" and "PFER" in kwargs:
                     walk_seconds, value = walked(p, B, kwargs)
                     mine = result.cutoff if "q" in kwargs else result.q
                     same = value == mine
                     mismatches += not same
                     speedups.append(walk_seconds / seconds)
-                    print(f"{'':<10} {'':>4} {'  stabs walk (twin)':<29} {p:>9} "
-                          f"{1e3 * walk_seconds:>9.3g} {walk_seconds / seconds:>6.1f}x "
-                          f"{'same answer' if same else f'DIFFERENT: {value!r}'}")
+                    print(
+                        f"{'':<10} {'':>4} {'  stabs walk (twin)':<29} {p:>9} "
+                        f"{1e3 * walk_seconds:>9.3g} {walk_seconds / seconds:>6.1f}x "
+                        f"{'same answer' if same else f'DIFFERENT: {value!r}'}"
+                    )
     print()
     for B, seconds in worst.items():
         verdict = "under" if seconds < TARGET_SECONDS else "OVER"
-        print(f"slowest call at B = {B}: {seconds:.3f} s ({verdict} the {TARGET_SECONDS:g} s "
-              f"target{'' if B == 50 or args.quick else ', which is set for B = 50'})")
-    print(f"bisection vs walk at p = {ps[0]}: {min(speedups):.1f}x to {max(speedups):.1f}x "
-          f"faster, {mismatches} different answers")
+        print(
+            f"slowest call at B = {B}: {seconds:.3f} s ({verdict} the {TARGET_SECONDS:g} s "
+            f"target{'' if B == 50 or args.quick else ', which is set for B = 50'})"
+        )
+    print(
+        f"bisection vs walk at p = {ps[0]}: {min(speedups):.1f}x to {max(speedups):.1f}x "
+        f"faster, {mismatches} different answers"
+    )
     return 1 if mismatches else 0
 
 

@@ -57,7 +57,7 @@ def main(argv=None) -> int:
         return time.perf_counter() - start, a
 
     rows = []
-    timed()                                  # warm-up: first imports and fits, not timed
+    timed()  # warm-up: first imports and fits, not timed
     base, ref = timed()
     rows.append(("serial (baseline)", base, ref))
     rows.append(("joblib loky, n_jobs=2",) + timed(n_jobs=2))
@@ -67,9 +67,15 @@ def main(argv=None) -> int:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         cluster = distributed.LocalCluster(
-            n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
-            dashboard_address="127.0.0.1:0", scheduler_kwargs={"dashboard": False},
-            worker_dashboard_address="127.0.0.1:0", death_timeout=60)
+            n_workers=2,
+            threads_per_worker=1,
+            processes=True,
+            host="127.0.0.1",
+            dashboard_address="127.0.0.1:0",
+            scheduler_kwargs={"dashboard": False},
+            worker_dashboard_address="127.0.0.1:0",
+            death_timeout=60,
+        )
     try:
         with distributed.Client(cluster, timeout=60) as client:
             rows.append(("dask LocalCluster 2x1, warm-up",) + timed(backend=client))
@@ -80,11 +86,13 @@ def main(argv=None) -> int:
         rows.append(("serial + checkpoint",) + timed(checkpoint=folder))
         rows.append(("resumed from checkpoint",) + timed(checkpoint=folder))
         files = len([f for f in os.listdir(folder) if f.startswith("task-")])
-    print(f"assess: LogisticRegression(L1, liblinear), n={n}, d={d}, M={runs} runs; "
-          f"{os.cpu_count()} cores, load {os.getloadavg()[0]:.1f}")
+    print(
+        f"assess: LogisticRegression(L1, liblinear), n={n}, d={d}, M={runs} runs; "
+        f"{os.cpu_count()} cores, load {os.getloadavg()[0]:.1f}"
+    )
     print(f"{'backend':34s} {'seconds':>9s} {'/ serial':>9s}  identical")
     for name, seconds, a in rows:
-        same = (np.array_equal(a.result.Z, ref.result.Z) and a.stability == ref.stability)
+        same = np.array_equal(a.result.Z, ref.result.Z) and a.stability == ref.stability
         print(f"{name:34s} {seconds:9.3f} {seconds / base:9.2f}  {same}")
         if not same:
             raise SystemExit(f"{name}: the result differs from the serial one")

@@ -56,10 +56,10 @@ from scipy import sparse
 import propstab
 
 MEASURES = ("nogueira", "jaccard")
-TARGET_FLOOR = 2.0          # propstab / floor at most
-TARGET_STABM = 50.0         # stabm / propstab at least (pairwise measures)
-STABM_SUBSET = 100          # runs on which stabm is timed first, to estimate the full call
-MAX_REPEATS = 201           # repeats of a fast timing (see median_times)
+TARGET_FLOOR = 2.0  # propstab / floor at most
+TARGET_STABM = 50.0  # stabm / propstab at least (pairwise measures)
+STABM_SUBSET = 100  # runs on which stabm is timed first, to estimate the full call
+MAX_REPEATS = 201  # repeats of a fast timing (see median_times)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -67,15 +67,18 @@ class Case:
     n_runs: int
     n_features: int
     size: int
-    form: str               # "dense" or "sparse"
+    form: str  # "dense" or "sparse"
 
     @property
     def label(self) -> str:
         return f"M={self.n_runs} d={self.n_features} k={self.size} {self.form}"
 
 
-FULL_CASES = (Case(200, 2_000, 50, "dense"), Case(1_000, 20_000, 100, "dense"),
-              Case(1_000, 1_000_000, 100, "sparse"))
+FULL_CASES = (
+    Case(200, 2_000, 50, "dense"),
+    Case(1_000, 20_000, 100, "dense"),
+    Case(1_000, 1_000_000, 100, "sparse"),
+)
 QUICK_CASES = (Case(20, 300, 10, "dense"), Case(40, 400_000, 5, "sparse"))
 
 
@@ -102,10 +105,12 @@ class Row:
 
 # ------------------------------------------------------------------ data and timing
 
+
 def feature_sets(case: Case, rng: np.random.Generator) -> list:
     """M uniform random k-subsets of range(d), each sorted (0-based)."""
-    return [np.sort(rng.choice(case.n_features, case.size, replace=False))
-            for _ in range(case.n_runs)]
+    return [
+        np.sort(rng.choice(case.n_features, case.size, replace=False)) for _ in range(case.n_runs)
+    ]
 
 
 def as_input(case: Case, sets: list):
@@ -147,7 +152,7 @@ def median_times(fns: dict, repeats: int, budget: float) -> tuple:
     rounds = max(repeats, min(MAX_REPEATS, int(budget / max(warm, 1e-9))))
     times = {name: [] for name in fns}
     gc.collect()
-    gc.disable()            # as timeit does: no collection inside a timing
+    gc.disable()  # as timeit does: no collection inside a timing
     try:
         for _ in range(rounds):
             for name, fn in fns.items():
@@ -159,14 +164,16 @@ def median_times(fns: dict, repeats: int, budget: float) -> tuple:
 
 # ------------------------------------------------------------------ the floors
 
+
 def _csr_of_dense(Z: np.ndarray):
     """CSR of a dense Z by one scan (faster than ``scipy.sparse.csr_matrix(Z)``)."""
     M, d = Z.shape
     flat = np.flatnonzero(Z)
-    index = np.int32 if max(d, flat.size) < 2 ** 31 else np.int64
+    index = np.int32 if max(d, flat.size) < 2**31 else np.int64
     indptr = np.searchsorted(flat, np.arange(M + 1) * d).astype(index)
-    return sparse.csr_matrix((np.ones(flat.size, dtype=np.float32), (flat % d).astype(index),
-                              indptr), shape=(M, d))
+    return sparse.csr_matrix(
+        (np.ones(flat.size, dtype=np.float32), (flat % d).astype(index), indptr), shape=(M, d)
+    )
 
 
 def floor_functions(measure: str, Z) -> dict:
@@ -177,11 +184,13 @@ def floor_functions(measure: str, Z) -> dict:
         return {"count_nonzero": lambda: np.count_nonzero(Z, axis=0)}
     if sparse.issparse(Z):
         fns = {"CSR product": lambda: Z @ Z.T}
-        if Z.shape[0] * Z.shape[1] * 4 <= 2 ** 30:
+        if Z.shape[0] * Z.shape[1] * 4 <= 2**30:
             fns["BLAS"] = lambda: (lambda A: A @ A.T)(Z.toarray().astype(np.float32))
         return fns
-    return {"BLAS": lambda: (lambda A: A @ A.T)(Z.astype(np.float32)),
-            "CSR product": lambda: (lambda S: S @ S.T)(_csr_of_dense(Z))}
+    return {
+        "BLAS": lambda: (lambda A: A @ A.T)(Z.astype(np.float32)),
+        "CSR product": lambda: (lambda S: S @ S.T)(_csr_of_dense(Z)),
+    }
 
 
 def time_propstab_and_floor(case: Case, measure: str, Z, repeats: int, budget: float) -> Row:
@@ -192,23 +201,34 @@ def time_propstab_and_floor(case: Case, measure: str, Z, repeats: int, budget: f
     """
     floors = floor_functions(measure, Z)
     blas = {name: fn for name, fn in floors.items() if name == "BLAS"}
-    t, rounds = median_times({"propstab": lambda: propstab.stability(Z, measure),
-                              **{name: fn for name, fn in floors.items() if name not in blas}},
-                             repeats, budget)
+    t, rounds = median_times(
+        {
+            "propstab": lambda: propstab.stability(Z, measure),
+            **{name: fn for name, fn in floors.items() if name not in blas},
+        },
+        repeats,
+        budget,
+    )
     if blas:
         t_blas, rounds_blas = median_times(blas, repeats, budget)
         t.update(t_blas)
     best = min(floors, key=t.get)
     detail = f"medians of {rounds}: " + "; ".join(
-        f"{name} {t[name] * 1e3:.3g} ms" + (f" (median of {rounds_blas}, own loop)"
-                                            if name in blas else "")
-        for name in floors)
+        f"{name} {t[name] * 1e3:.3g} ms"
+        + (f" (median of {rounds_blas}, own loop)" if name in blas else "")
+        for name in floors
+    )
     if sparse.issparse(Z) and measure == "jaccard" and not blas:
         gigabytes = Z.shape[0] * Z.shape[1] * 4 / 1e9
         detail += f"; BLAS not run (a float32 copy takes {gigabytes:.1f} GB)"
-    return Row(case=case.label, measure=measure, propstab_ms=t["propstab"] * 1e3,
-               floor_ms=t[best] * 1e3, floor_detail=f"{best} (" + detail + ")",
-               value=propstab.stability(Z, measure))
+    return Row(
+        case=case.label,
+        measure=measure,
+        propstab_ms=t["propstab"] * 1e3,
+        floor_ms=t[best] * 1e3,
+        floor_detail=f"{best} (" + detail + ")",
+        value=propstab.stability(Z, measure),
+    )
 
 
 def min_thread_times(fns: dict, rounds: int) -> dict:
@@ -240,17 +260,21 @@ def small_case_ratio(case: Case, Z, rounds: int) -> str:
     """One line: jaccard's least thread-CPU time over its floor's (the faster of the CSR
     and BLAS products, BLAS on one thread), interleaved, on ``case``."""
     from threadpoolctl import threadpool_limits
+
     floors = floor_functions("jaccard", Z)
     with threadpool_limits(1):
-        best = min_thread_times({"propstab": lambda: propstab.stability(Z, "jaccard"),
-                                 **floors}, rounds)
+        best = min_thread_times(
+            {"propstab": lambda: propstab.stability(Z, "jaccard"), **floors}, rounds
+        )
     floor = min(floors, key=best.get)
     ratio = best["propstab"] / best[floor]
     ok = ratio <= TARGET_FLOOR
-    return (f"  {case.label} | jaccard: propstab {best['propstab'] * 1e3:.3g} ms / floor "
-            f"({floor}) {best[floor] * 1e3:.3g} ms = {ratio:.2f} "
-            f"{'<=' if ok else '>'} {TARGET_FLOOR:g} {'met' if ok else 'MISSED'} "
-            f"(least thread-CPU time of {rounds} interleaved rounds)")
+    return (
+        f"  {case.label} | jaccard: propstab {best['propstab'] * 1e3:.3g} ms / floor "
+        f"({floor}) {best[floor] * 1e3:.3g} ms = {ratio:.2f} "
+        f"{'<=' if ok else '>'} {TARGET_FLOOR:g} {'met' if ok else 'MISSED'} "
+        f"(least thread-CPU time of {rounds} interleaved rounds)"
+    )
 
 
 def peak_bytes(fn: Callable[[], object]) -> int:
@@ -302,17 +326,26 @@ def stabm_available() -> Optional[str]:
     """None if Rscript with stabm is usable, else the reason it is not."""
     if shutil.which("Rscript") is None:
         return "Rscript not found"
-    probe = subprocess.run(["Rscript", "-e", "cat(as.character(packageVersion('stabm')))"],
-                           capture_output=True, text=True)
+    probe = subprocess.run(
+        ["Rscript", "-e", "cat(as.character(packageVersion('stabm')))"],
+        capture_output=True,
+        text=True,
+    )
     if probe.returncode != 0:
         return "the R package stabm is not installed (r_compat/install.R)"
     return None
 
 
 def stabm_version() -> str:
-    out = subprocess.run(["Rscript", "-e", "cat(R.version$version.string, '| stabm',"
-                          " as.character(packageVersion('stabm')))"],
-                         capture_output=True, text=True)
+    out = subprocess.run(
+        [
+            "Rscript",
+            "-e",
+            "cat(R.version$version.string, '| stabm'," " as.character(packageVersion('stabm')))",
+        ],
+        capture_output=True,
+        text=True,
+    )
     return out.stdout.strip()
 
 
@@ -327,9 +360,19 @@ def run_stabm(case: Case, sets: list, rows: list, cap: float, repeats: int) -> s
         with open(script, "w") as fh:
             fh.write(R_SCRIPT)
         out = subprocess.run(
-            ["Rscript", script, path, str(case.n_features), str(cap), str(repeats),
-             str(STABM_SUBSET), ",".join(r.measure for r in rows)],
-            capture_output=True, text=True)
+            [
+                "Rscript",
+                script,
+                path,
+                str(case.n_features),
+                str(cap),
+                str(repeats),
+                str(STABM_SUBSET),
+                ",".join(r.measure for r in rows),
+            ],
+            capture_output=True,
+            text=True,
+        )
     if out.returncode != 0:
         raise RuntimeError(f"Rscript failed:\n{out.stderr}")
     by_measure = {r.measure: r for r in rows}
@@ -350,12 +393,15 @@ def run_stabm(case: Case, sets: list, rows: list, cap: float, repeats: int) -> s
             row = by_measure[fields[1]]
             row.stabm_ms = float(fields[2]) * 1e3
             row.stabm_value = None
-            row.stabm_timing = (f"EXTRAPOLATED from {fields[3]} runs ({float(fields[4]):.2f} s);"
-                                f" full call not run (estimate > cap {cap:g} s)")
+            row.stabm_timing = (
+                f"EXTRAPOLATED from {fields[3]} runs ({float(fields[4]):.2f} s);"
+                f" full call not run (estimate > cap {cap:g} s)"
+            )
     return io_note
 
 
 # ------------------------------------------------------------------ report
+
 
 def blas_description() -> str:
     try:
@@ -365,9 +411,12 @@ def blas_description() -> str:
     blas = [i for i in threadpool_info() if i.get("user_api") == "blas"]
     if not blas:
         return "no BLAS library found by threadpoolctl"
-    return "; ".join(f"{i.get('internal_api')} {i.get('version')} ({i.get('threading_layer')}, "
-                     f"{i.get('num_threads')} threads, {i.get('architecture')}) "
-                     f"{i.get('filepath')}" for i in blas)
+    return "; ".join(
+        f"{i.get('internal_api')} {i.get('version')} ({i.get('threading_layer')}, "
+        f"{i.get('num_threads')} threads, {i.get('architecture')}) "
+        f"{i.get('filepath')}"
+        for i in blas
+    )
 
 
 def _fmt(x: Optional[float], spec: str = ".3g") -> str:
@@ -375,13 +424,17 @@ def _fmt(x: Optional[float], spec: str = ".3g") -> str:
 
 
 def print_table(rows: list) -> None:
-    head = (f"{'case':<34} {'measure':<9} {'propstab_ms':>11} {'floor_ms':>10} "
-            f"{'stabm_ms':>10} {'propstab/floor':>14} {'stabm/propstab':>14}")
+    head = (
+        f"{'case':<34} {'measure':<9} {'propstab_ms':>11} {'floor_ms':>10} "
+        f"{'stabm_ms':>10} {'propstab/floor':>14} {'stabm/propstab':>14}"
+    )
     print(head)
     print("-" * len(head))
     for r in rows:
-        print(f"{r.case:<34} {r.measure:<9} {r.propstab_ms:>11.3g} {r.floor_ms:>10.3g} "
-              f"{_fmt(r.stabm_ms):>10} {r.floor_ratio:>14.2f} {_fmt(r.stabm_ratio, '.1f'):>14}")
+        print(
+            f"{r.case:<34} {r.measure:<9} {r.propstab_ms:>11.3g} {r.floor_ms:>10.3g} "
+            f"{_fmt(r.stabm_ms):>10} {r.floor_ratio:>14.2f} {_fmt(r.stabm_ratio, '.1f'):>14}"
+        )
 
 
 def print_details(rows: list, notes: dict) -> None:
@@ -391,8 +444,10 @@ def print_details(rows: list, notes: dict) -> None:
         print(f"    floor: {r.floor_detail}")
         print(f"    stabm: {r.stabm_timing}")
         if r.stabm_value is not None:
-            print(f"    value: propstab {r.value:.17g}, stabm {r.stabm_value:.17g}, "
-                  f"|difference| {abs(r.value - r.stabm_value):.1e}")
+            print(
+                f"    value: propstab {r.value:.17g}, stabm {r.stabm_value:.17g}, "
+                f"|difference| {abs(r.value - r.stabm_value):.1e}"
+            )
         else:
             print(f"    value: propstab {r.value:.17g}")
     for case, lines in notes.items():
@@ -404,50 +459,76 @@ def print_targets(rows: list) -> None:
     print("\ntargets")
     for r in rows:
         ok = r.floor_ratio <= TARGET_FLOOR
-        print(f"  {r.case} | {r.measure}: propstab/floor {r.floor_ratio:.2f} "
-              f"{'<=' if ok else '>'} {TARGET_FLOOR:g} {'met' if ok else 'MISSED'}")
+        print(
+            f"  {r.case} | {r.measure}: propstab/floor {r.floor_ratio:.2f} "
+            f"{'<=' if ok else '>'} {TARGET_FLOOR:g} {'met' if ok else 'MISSED'}"
+        )
         if r.measure == "jaccard" and r.stabm_ratio is not None:
             ok = r.stabm_ratio >= TARGET_STABM
-            print(f"  {r.case} | {r.measure}: stabm/propstab {r.stabm_ratio:.1f} "
-                  f"{'>=' if ok else '<'} {TARGET_STABM:g} {'met' if ok else 'MISSED'}"
-                  + (" (stabm extrapolated)" if r.stabm_timing.startswith("EXTRA") else ""))
+            print(
+                f"  {r.case} | {r.measure}: stabm/propstab {r.stabm_ratio:.1f} "
+                f"{'>=' if ok else '<'} {TARGET_STABM:g} {'met' if ok else 'MISSED'}"
+                + (" (stabm extrapolated)" if r.stabm_timing.startswith("EXTRA") else "")
+            )
 
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true",
-                        help="tiny sizes and no R: checks that the script works")
-    parser.add_argument("--repeats", type=int, default=None,
-                        help="least number of repeats per timing (default 7, or 3 with "
-                             "--quick); fast timings are repeated more, see --budget")
-    parser.add_argument("--budget", type=float, default=None,
-                        help="seconds per timing within which fast timings add repeats, "
-                             f"up to {MAX_REPEATS} (default 1, or 0.05 with --quick)")
+    parser.add_argument(
+        "--quick", action="store_true", help="tiny sizes and no R: checks that the script works"
+    )
+    parser.add_argument(
+        "--repeats",
+        type=int,
+        default=None,
+        help="least number of repeats per timing (default 7, or 3 with "
+        "--quick); fast timings are repeated more, see --budget",
+    )
+    parser.add_argument(
+        "--budget",
+        type=float,
+        default=None,
+        help="seconds per timing within which fast timings add repeats, "
+        f"up to {MAX_REPEATS} (default 1, or 0.05 with --quick)",
+    )
     parser.add_argument("--stabm-repeats", type=int, default=3)
-    parser.add_argument("--stabm-cap", type=float, default=120.0,
-                        help="seconds: a stabm call estimated longer is not run (default 120)")
+    parser.add_argument(
+        "--stabm-cap",
+        type=float,
+        default=120.0,
+        help="seconds: a stabm call estimated longer is not run (default 120)",
+    )
     parser.add_argument("--no-r", action="store_true", help="skip R's stabm")
     parser.add_argument("--json", metavar="PATH", help="also write the rows as JSON")
     parser.add_argument("--seed", type=int, default=20240601)
-    parser.add_argument("--small-rounds", type=int, default=300,
-                        help="rounds of the small case's least-CPU-time ratio (default 300)")
-    parser.add_argument("--cpu", action="store_true",
-                        help="time by the CPU time of the calling thread, BLAS on that one "
-                             "thread (for a loaded machine: wall time counts the waits)")
-    parser.add_argument("--small-only", action="store_true",
-                        help="only the small case's least-CPU-time ratio (jaccard, M=200, "
-                             "d=2,000)")
+    parser.add_argument(
+        "--small-rounds",
+        type=int,
+        default=300,
+        help="rounds of the small case's least-CPU-time ratio (default 300)",
+    )
+    parser.add_argument(
+        "--cpu",
+        action="store_true",
+        help="time by the CPU time of the calling thread, BLAS on that one "
+        "thread (for a loaded machine: wall time counts the waits)",
+    )
+    parser.add_argument(
+        "--small-only",
+        action="store_true",
+        help="only the small case's least-CPU-time ratio (jaccard, M=200, " "d=2,000)",
+    )
     args = parser.parse_args(argv)
     if args.small_only:
-        Z_small = as_input(SMALL_CASE, feature_sets(SMALL_CASE,
-                                                    np.random.default_rng(args.seed)))
+        Z_small = as_input(SMALL_CASE, feature_sets(SMALL_CASE, np.random.default_rng(args.seed)))
         print("small and whole (issue 24): jaccard over its floor, by least CPU time")
         print(small_case_ratio(SMALL_CASE, Z_small, args.small_rounds))
         return 0
     if args.cpu:
         from threadpoolctl import threadpool_limits
+
         CLOCK[0] = time.thread_time
-        limits = threadpool_limits(1)        # noqa: F841 (kept for the whole run)
+        limits = threadpool_limits(1)  # noqa: F841 (kept for the whole run)
     repeats = args.repeats or (3 if args.quick else 7)
     budget = args.budget if args.budget is not None else (0.05 if args.quick else 1.0)
     cases = QUICK_CASES if args.quick else FULL_CASES
@@ -461,10 +542,14 @@ def main(argv=None) -> int:
     else:
         why_no_r = "--no-r"
 
-    print("propstab benchmark: propstab vs its floor vs R's stabm "
-          f"(medians of at least {repeats} repeats; times in ms)")
-    print(f"numpy {np.__version__}, scipy {scipy.__version__}, "
-          f"python {sys.version.split()[0]}, {os.cpu_count()} CPUs")
+    print(
+        "propstab benchmark: propstab vs its floor vs R's stabm "
+        f"(medians of at least {repeats} repeats; times in ms)"
+    )
+    print(
+        f"numpy {np.__version__}, scipy {scipy.__version__}, "
+        f"python {sys.version.split()[0]}, {os.cpu_count()} CPUs"
+    )
     print(f"BLAS: {blas_description()}")
     if args.cpu:
         print("clock: CPU time of the calling thread (--cpu), BLAS on one thread")
@@ -480,15 +565,18 @@ def main(argv=None) -> int:
         rows += case_rows
         notes[case.label] = []
         if case.form == "sparse":
-            dense_bytes = case.n_runs * case.n_features      # even a bool copy is this big
+            dense_bytes = case.n_runs * case.n_features  # even a bool copy is this big
             for m in MEASURES:
                 peak = peak_bytes(lambda: propstab.stability(Z, m))
                 if peak >= dense_bytes // 2:
-                    raise AssertionError(f"{case.label}, {m}: peak memory {peak} bytes suggests "
-                                         f"a dense M x d copy ({dense_bytes} bytes as bool)")
+                    raise AssertionError(
+                        f"{case.label}, {m}: peak memory {peak} bytes suggests "
+                        f"a dense M x d copy ({dense_bytes} bytes as bool)"
+                    )
                 notes[case.label].append(
                     f"{m}: peak traced memory {peak / 1e6:.1f} MB, below half of a dense bool "
-                    f"M x d copy ({dense_bytes / 1e6:.0f} MB): no dense copy")
+                    f"M x d copy ({dense_bytes / 1e6:.0f} MB): no dense copy"
+                )
         if use_r:
             io = run_stabm(case, sets, case_rows, args.stabm_cap, args.stabm_repeats)
             if io:
@@ -503,8 +591,18 @@ def main(argv=None) -> int:
     print(small_case_ratio(small, Z_small, 20 if args.quick else args.small_rounds))
     if args.json:
         with open(args.json, "w") as fh:
-            json.dump([{**dataclasses.asdict(r), "floor_ratio": r.floor_ratio,
-                        "stabm_ratio": r.stabm_ratio} for r in rows], fh, indent=1)
+            json.dump(
+                [
+                    {
+                        **dataclasses.asdict(r),
+                        "floor_ratio": r.floor_ratio,
+                        "stabm_ratio": r.stabm_ratio,
+                    }
+                    for r in rows
+                ],
+                fh,
+                indent=1,
+            )
     if not all(math.isfinite(r.floor_ratio) for r in rows):
         return 1
     return 0

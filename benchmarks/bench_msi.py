@@ -46,7 +46,7 @@ def make_case(M, k, d, seed=0, group=10, n_relevant=10):
     relevant = groups[rng.choice(len(groups), n_relevant, replace=False)].ravel()
     Z = np.zeros((M, d), bool)
     n_rel = (3 * k) // 4
-    for i in range(M):                       # data generation only
+    for i in range(M):  # data generation only
         pick = rng.choice(relevant, n_rel, replace=False)
         rest = rng.choice(np.setdiff1d(np.arange(d), pick), k - n_rel, replace=False)
         Z[i, pick] = Z[i, rest] = True
@@ -75,9 +75,13 @@ def dense_one_by_one(Z, S, W=None):
             A = np.zeros((a + b, a * b))
             A[np.repeat(np.arange(a), b), np.arange(a * b)] = 1
             A[a + np.tile(np.arange(b), a), np.arange(a * b)] = 1
-            res = linprog(-S[np.ix_(Fi, Fj)].ravel(), A_ub=A,
-                          b_ub=np.concatenate([shares[i, Fi], shares[j, Fj]]),
-                          bounds=(0, None), method="highs")
+            res = linprog(
+                -S[np.ix_(Fi, Fj)].ravel(),
+                A_ub=A,
+                b_ub=np.concatenate([shares[i, Fi], shares[j, Fj]]),
+                bounds=(0, None),
+                method="highs",
+            )
             total -= res.fun
     return total / (M * (M - 1) / 2)
 
@@ -97,9 +101,11 @@ def main(argv=None) -> int:
     print(f"phi_msi benchmark: M={M}, k={k}, d={d} ({M * (M - 1) // 2} pairs of runs)")
     print(f"{'case':<34}{'propstab s':>11}{'dense LPs s':>13}{'ratio':>8}{'value':>10}  ok")
     ok_all = True
-    cases = [("0/1 similarity (max flow)", binary, None),
-             ("real similarity (assignment)", real, None),
-             ("real similarity + importances (LP)", real, W)]
+    cases = [
+        ("0/1 similarity (max flow)", binary, None),
+        ("real similarity (assignment)", real, None),
+        ("real similarity + importances (LP)", real, W),
+    ]
     for label, S, Wi in cases:
         fast, t_fast = timed(msi, Z, similarity=S, importances=Wi)
         slow, t_slow = timed(dense_one_by_one, Z, S, Wi)
@@ -107,11 +113,15 @@ def main(argv=None) -> int:
         ratio = t_slow / t_fast
         ok = agree and (args.quick or (t_fast < TARGET_SECONDS and ratio >= TARGET_RATIO))
         ok_all &= ok
-        print(f"{label:<34}{t_fast:>11.3f}{t_slow:>13.2f}{ratio:>8.1f}{fast:>10.6f}  "
-              f"{'yes' if ok else 'NO'}{'' if agree else ' (values differ: %.3g)' % slow}")
+        print(
+            f"{label:<34}{t_fast:>11.3f}{t_slow:>13.2f}{ratio:>8.1f}{fast:>10.6f}  "
+            f"{'yes' if ok else 'NO'}{'' if agree else ' (values differ: %.3g)' % slow}"
+        )
     if not args.quick:
-        print(f"targets: propstab < {TARGET_SECONDS:g} s and >= {TARGET_RATIO:g}x faster than "
-              f"the dense LPs: {'met' if ok_all else 'MISSED'}")
+        print(
+            f"targets: propstab < {TARGET_SECONDS:g} s and >= {TARGET_RATIO:g}x faster than "
+            f"the dense LPs: {'met' if ok_all else 'MISSED'}"
+        )
     return 0 if ok_all else 1
 
 

@@ -28,6 +28,7 @@ def data(n=1500, d=120, seed=0):
 
 def estimator():
     from sklearn.linear_model import LogisticRegression
+
     return LogisticRegression(penalty="l1", solver="liblinear", C=0.05, random_state=0)
 
 
@@ -48,11 +49,15 @@ def best_of(fn, repeats, clock=time.perf_counter):
 
 def main(argv=None):
     from propstab import resample
+
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=100)
     parser.add_argument("--repeats", type=int, default=5)
-    parser.add_argument("--quick", action="store_true",
-                        help="tiny sizes (M=10, 300 x 30, 1 repeat) to check the script runs")
+    parser.add_argument(
+        "--quick",
+        action="store_true",
+        help="tiny sizes (M=10, 300 x 30, 1 repeat) to check the script runs",
+    )
     args = parser.parse_args(argv)
     if args.quick:
         args.runs, args.repeats = 10, 1
@@ -68,26 +73,44 @@ def main(argv=None):
     with threadpool_limits(1):
         for _ in range(args.repeats):
             t_bare = min(t_bare, best_of(lambda: bare_loop(X, y, splits), 1, cpu))
-            t_protocol = min(t_protocol, best_of(
-                lambda: resample(estimator(), X, y, n_runs=args.runs, random_state=0), 1, cpu))
+            t_protocol = min(
+                t_protocol,
+                best_of(
+                    lambda: resample(estimator(), X, y, n_runs=args.runs, random_state=0), 1, cpu
+                ),
+            )
     # n_jobs: wall time, serial against 2 loky workers (each limited to one BLAS thread,
     # as joblib does for its workers)
     with threadpool_limits(1):
         for _ in range(args.repeats):
-            t_serial = min(t_serial, best_of(
-                lambda: resample(estimator(), X, y, n_runs=args.runs, random_state=0), 1))
-            t_parallel = min(t_parallel, best_of(
-                lambda: resample(estimator(), X, y, n_runs=args.runs, random_state=0,
-                                 n_jobs=2), 1))
+            t_serial = min(
+                t_serial,
+                best_of(lambda: resample(estimator(), X, y, n_runs=args.runs, random_state=0), 1),
+            )
+            t_parallel = min(
+                t_parallel,
+                best_of(
+                    lambda: resample(
+                        estimator(), X, y, n_runs=args.runs, random_state=0, n_jobs=2
+                    ),
+                    1,
+                ),
+            )
     overhead = t_protocol / t_bare - 1
-    print(f"data {X.shape}, M = {args.runs}, one fit + score {1e3 * t_bare / args.runs:.1f} ms "
-          f"CPU")
+    print(
+        f"data {X.shape}, M = {args.runs}, one fit + score {1e3 * t_bare / args.runs:.1f} ms "
+        f"CPU"
+    )
     print(f"bare fit+score loop      {t_bare:7.3f} s CPU")
-    print(f"propstab.resample        {t_protocol:7.3f} s CPU   overhead {100 * overhead:+.1f} % "
-          f"(target < 5 %)")
+    print(
+        f"propstab.resample        {t_protocol:7.3f} s CPU   overhead {100 * overhead:+.1f} % "
+        f"(target < 5 %)"
+    )
     print(f"resample, n_jobs=1       {t_serial:7.3f} s wall")
-    print(f"resample, n_jobs=2       {t_parallel:7.3f} s wall  ratio {t_parallel / t_serial:.2f} "
-          f"(ideal 0.50 on 2 idle cores)")
+    print(
+        f"resample, n_jobs=2       {t_parallel:7.3f} s wall  ratio {t_parallel / t_serial:.2f} "
+        f"(ideal 0.50 on 2 idle cores)"
+    )
     return overhead, t_parallel / t_serial
 
 

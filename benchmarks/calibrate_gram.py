@@ -54,11 +54,21 @@ def selections(rng, M: int, d: int, k: int, kind: str) -> np.ndarray:
 
 def grid(quick: bool):
     if quick:
-        return [(M, d, k, kind) for M in (20, 60) for d in (200, 1000) for k in (5, 50)
-                for kind in ("uniform", "stable")]
-    return [(M, d, k, kind) for M in (20, 100, 300, 1000) for d in (500, 5000, 20000)
-            for k in (10, 100, 400) for kind in ("uniform", "stable")
-            if k < d and M * d <= 2e7]
+        return [
+            (M, d, k, kind)
+            for M in (20, 60)
+            for d in (200, 1000)
+            for k in (5, 50)
+            for kind in ("uniform", "stable")
+        ]
+    return [
+        (M, d, k, kind)
+        for M in (20, 100, 300, 1000)
+        for d in (500, 5000, 20000)
+        for k in (10, 100, 400)
+        for kind in ("uniform", "stable")
+        if k < d and M * d <= 2e7
+    ]
 
 
 def measure(cases, repeats: int, rng):
@@ -94,23 +104,30 @@ def main(argv=None) -> None:
     rng = np.random.default_rng(20240601)
     rows = measure(grid(args.quick), 1 if args.quick else args.repeats, rng)
     M, d, nnz, sq, t_dense, t_scan, t_sparse = (
-        np.array([r[i] for r in rows], dtype=np.float64) for i in (0, 1, 4, 5, 6, 7, 8))
+        np.array([r[i] for r in rows], dtype=np.float64) for i in (0, 1, 4, 5, 6, 7, 8)
+    )
     ns = 1e9
     dense_X = np.c_[np.ones_like(M), M * M * d, M * d, M * M]
     dense_c = fit(dense_X, t_dense * ns)
     # the scan (dense Z -> CSR) and the product are timed apart; the model adds them
     scan_c = fit(np.c_[M * d, nnz], t_scan * ns)
     prod_c = fit(np.c_[np.ones_like(M), nnz, sq, np.minimum(M * M, sq), M * M], t_sparse * ns)
-    print("fitted DENSE_NS  (fixed, per M^2 d, per M d, per M^2):",
-          ", ".join(f"{c:.3g}" for c in dense_c))
+    print(
+        "fitted DENSE_NS  (fixed, per M^2 d, per M d, per M^2):",
+        ", ".join(f"{c:.3g}" for c in dense_c),
+    )
     print("fitted SCAN_NS   (per M d, per nnz):", ", ".join(f"{c:.3g}" for c in scan_c))
-    print("fitted SPARSE_NS (fixed, per nnz, per sum F^2, per output, per M^2):",
-          ", ".join(f"{c:.3g}" for c in prod_c))
+    print(
+        "fitted SPARSE_NS (fixed, per nnz, per sum F^2, per output, per M^2):",
+        ", ".join(f"{c:.3g}" for c in prod_c),
+    )
     for name in ("DENSE_NS", "SCAN_NS", "SPARSE_NS"):
         print(f"in use {name:<9}:", ", ".join(f"{c:.3g}" for c in getattr(_gram, name)))
     print()
-    print(f"{'M':>5} {'d':>6} {'k':>4} {'kind':>8} {'BLAS ms':>9} {'CSR ms':>9} "
-          f"{'chosen':>7} {'regret':>7}")
+    print(
+        f"{'M':>5} {'d':>6} {'k':>4} {'kind':>8} {'BLAS ms':>9} {'CSR ms':>9} "
+        f"{'chosen':>7} {'regret':>7}"
+    )
     regrets = []
     for r, td, ts, tsp in zip(rows, t_dense, t_scan, t_sparse):
         Mi, di, ki, kind = r[:4]
@@ -125,10 +142,14 @@ def main(argv=None) -> None:
             chosen, spent = "BLAS", ts + td
         best = min(td, ts + tsp)
         regrets.append(spent / best)
-        print(f"{Mi:>5} {di:>6} {ki:>4} {kind:>8} {td * 1e3:>9.3f} {(ts + tsp) * 1e3:>9.3f} "
-              f"{chosen:>7} {spent / best:>7.2f}")
-    print(f"\nregret of the model in use: median {np.median(regrets):.2f}, "
-          f"max {np.max(regrets):.2f} (chosen path's time / faster path's time)")
+        print(
+            f"{Mi:>5} {di:>6} {ki:>4} {kind:>8} {td * 1e3:>9.3f} {(ts + tsp) * 1e3:>9.3f} "
+            f"{chosen:>7} {spent / best:>7.2f}"
+        )
+    print(
+        f"\nregret of the model in use: median {np.median(regrets):.2f}, "
+        f"max {np.max(regrets):.2f} (chosen path's time / faster path's time)"
+    )
 
 
 if __name__ == "__main__":

@@ -24,7 +24,7 @@ import sys
 
 DOCS = pathlib.Path(__file__).resolve().parent
 ROOT = DOCS.parent
-sys.path.insert(0, str(ROOT))              # document this checkout, not an installed copy
+sys.path.insert(0, str(ROOT))  # document this checkout, not an installed copy
 sys.path.insert(0, str(DOCS / "_ext"))
 os.environ.setdefault("MPLBACKEND", "Agg")
 
@@ -47,11 +47,11 @@ extensions = [
     "myst_parser",
     "sphinx_gallery.gen_gallery",
     "propstab_sphinx",
-    "fast_toctree",                        # the navigation's copies, faster (docs/_ext)
-    "fast_numpydoc",                       # numpydoc's template loaded once (docs/_ext)
-    "fast_smartquotes",                    # SmartQuotes only where it can change text
-    "fast_doctrees",                       # a read doctree handed to its writing in memory
-    "fast_gc",                             # the cyclic collector run less often
+    "fast_toctree",  # the navigation's copies, faster (docs/_ext)
+    "fast_numpydoc",  # numpydoc's template loaded once (docs/_ext)
+    "fast_smartquotes",  # SmartQuotes only where it can change text
+    "fast_doctrees",  # a read doctree handed to its writing in memory
+    "fast_gc",  # the cyclic collector run less often
 ]
 
 root_doc = "index"
@@ -64,7 +64,7 @@ default_role = "literal"
 # except the few private names that docstrings mention (listed, for the docstring pass).
 nitpicky = True
 nitpick_ignore_regex = [
-    ("py:.*", r"propstab\._.*"),            # private modules' names (not documented)
+    ("py:.*", r"propstab\._.*"),  # private modules' names (not documented)
     ("py:.*", r"(numpy|np|scipy|pandas|pd|sklearn|matplotlib|hypothesis|rpy2)(\..*)?"),
     # Private classes that public docstrings name (a link target is missing: the
     # docstring pass of issue 15 part 4 decides whether to document or rephrase them).
@@ -79,21 +79,24 @@ AUDIT_NOTE = (
     "command ``propstab audit`` with 200). A verdict is a search result: "
     "*holds* means no counterexample was found, never a proof; a refutation is a "
     "counterexample, shown in full and checked in exact arithmetic in the test suite "
-    "(:doc:`/table41`).")
-_rows = shared_audit.audit_rows(DOCS / "_build" / "cache", max_examples=AUDIT_EXAMPLES,
-                                seed=0)
+    "(:doc:`/table41`)."
+)
+_rows = shared_audit.audit_rows(DOCS / "_build" / "cache", max_examples=AUDIT_EXAMPLES, seed=0)
 propstab_sphinx.generate_catalogue(DOCS / "catalogue", _rows, AUDIT_NOTE)
 # docs/measures.md, the one-page table of the registry: generated here (not kept in git),
 # so that a new measure is one family module and its test file
-_gen_docs_spec = importlib.util.spec_from_file_location("gen_docs",
-                                                        DOCS.parent / "scripts" / "gen_docs.py")
+_gen_docs_spec = importlib.util.spec_from_file_location(
+    "gen_docs", DOCS.parent / "scripts" / "gen_docs.py"
+)
 _gen_docs = importlib.util.module_from_spec(_gen_docs_spec)
 _gen_docs_spec.loader.exec_module(_gen_docs)
 propstab_sphinx.write_if_changed(DOCS / "measures.md", _gen_docs.render_measures_markdown())
 propstab_sphinx.generate_api(DOCS / "api")
 # the R package's help pages, included by r.md (From R)
-propstab_sphinx.write_if_changed(DOCS / "api" / "r_functions.txt",
-                                 propstab_sphinx.r_reference_markdown(ROOT / "rpackage" / "man"))
+propstab_sphinx.write_if_changed(
+    DOCS / "api" / "r_functions.txt",
+    propstab_sphinx.r_reference_markdown(ROOT / "rpackage" / "man"),
+)
 propstab_aliases = propstab_sphinx.public_names()[1]
 
 # -- autodoc, autosummary, numpydoc --------------------------------------------------
@@ -102,17 +105,27 @@ autosummary_generate = True
 autosummary_context = {"propstab_guide": propstab_sphinx.guide_pages()}
 # ... and to the notation page where their docstrings write formulas
 autosummary_context["propstab_formulas"] = propstab_sphinx.formula_pages()
-autodoc_typehints = "none"                 # the numpydoc sections carry the types
+autodoc_typehints = "none"  # the numpydoc sections carry the types
 autodoc_member_order = "bysource"
-numpydoc_show_class_members = False        # members come from the autosummary templates
+numpydoc_show_class_members = False  # members come from the autosummary templates
 numpydoc_class_members_toctree = False
 numpydoc_xref_param_type = True
 # Only the propstab names below are linked in parameter types (set to "all" by the
 # propstab_sphinx extension: other words stay plain text; no intersphinx offline).
 numpydoc_xref_aliases = {
-    name: f"propstab.{name}" for name in
-    ("Selection", "MeasureInfo", "Axiom", "Bound", "Parameter", "RReference",
-     "UndefinedMeasureWarning", "StabilityEstimate", "AuditTable", "StabilitySelection")
+    name: f"propstab.{name}"
+    for name in (
+        "Selection",
+        "MeasureInfo",
+        "Axiom",
+        "Bound",
+        "Parameter",
+        "RReference",
+        "UndefinedMeasureWarning",
+        "StabilityEstimate",
+        "AuditTable",
+        "StabilitySelection",
+    )
 }
 # numpydoc validation of every documented object (public names and their members): a
 # failed check is a warning, hence an error. The docstring pass (issue 15, part 4) has not
@@ -121,14 +134,28 @@ numpydoc_xref_aliases = {
 # SA01, SA04, SS02, SS05, SS06) are off. `scripts/check_docstrings.py --codes` counts
 # them; `scripts/check_docstrings.py` lists the names lacking a required section.
 numpydoc_validation_checks = {
-    "GL03", "GL05", "GL08", "GL09", "GL10",       # layout; GL08: no docstring at all
-    "SS01", "SS03", "SS04",                       # a summary line, ending with a period
-    "PR02", "PR03", "PR06", "PR09", "PR10",       # documented parameters exist, in order
-    "RT02", "RT04", "RT05", "YD01",
-    "SA02", "SA03",
+    "GL03",
+    "GL05",
+    "GL08",
+    "GL09",
+    "GL10",  # layout; GL08: no docstring at all
+    "SS01",
+    "SS03",
+    "SS04",  # a summary line, ending with a period
+    "PR02",
+    "PR03",
+    "PR06",
+    "PR09",
+    "PR10",  # documented parameters exist, in order
+    "RT02",
+    "RT04",
+    "RT05",
+    "YD01",
+    "SA02",
+    "SA03",
 }
 numpydoc_validation_exclude = {
-    r"\.__\w+__$",                         # special methods
+    r"\.__\w+__$",  # special methods
     # data (VARIANTS, FLEISS, ...): documented by their module, their docstring is their type's
     *(re.escape(name) + "$" for name in propstab_sphinx.data_names()),
 }
@@ -142,10 +169,19 @@ myst_heading_anchors = 4
 
 # -- math: MathJax 2 from Debian's libjs-mathjax, copied into the site -----------------
 MATHJAX_SOURCE = pathlib.Path("/usr/share/javascript/mathjax")
-MATHJAX_PARTS = ("MathJax.js", "config/TeX-AMS_SVG.js", "config/local", "extensions",
-                 "jax/input/TeX", "jax/element", "jax/output/SVG/jax.js",
-                 "jax/output/SVG/autoload", "jax/output/SVG/config.js",
-                 "jax/output/SVG/fonts/TeX", "localization/en")
+MATHJAX_PARTS = (
+    "MathJax.js",
+    "config/TeX-AMS_SVG.js",
+    "config/local",
+    "extensions",
+    "jax/input/TeX",
+    "jax/element",
+    "jax/output/SVG/jax.js",
+    "jax/output/SVG/autoload",
+    "jax/output/SVG/config.js",
+    "jax/output/SVG/fonts/TeX",
+    "localization/en",
+)
 
 
 def _mathjax_static() -> pathlib.Path:
@@ -154,8 +190,10 @@ def _mathjax_static() -> pathlib.Path:
     target = DOCS / "_build" / "mathjax-static"
     if not (target / "mathjax" / "MathJax.js").exists():
         if not (MATHJAX_SOURCE / "MathJax.js").exists():
-            raise RuntimeError("MathJax not found in /usr/share/javascript/mathjax: "
-                               "install Debian's libjs-mathjax (scripts/setup.sh)")
+            raise RuntimeError(
+                "MathJax not found in /usr/share/javascript/mathjax: "
+                "install Debian's libjs-mathjax (scripts/setup.sh)"
+            )
         for part in MATHJAX_PARTS:
             src, dst = MATHJAX_SOURCE / part, target / "mathjax" / part
             dst.parent.mkdir(parents=True, exist_ok=True)
@@ -167,8 +205,7 @@ def _mathjax_static() -> pathlib.Path:
 
 
 mathjax_path = "mathjax/MathJax.js?config=TeX-AMS_SVG"
-mathjax2_config = {"SVG": {"font": "TeX"}, "showMathMenu": False,
-                   "messageStyle": "none"}
+mathjax2_config = {"SVG": {"font": "TeX"}, "showMathMenu": False, "messageStyle": "none"}
 
 # -- gallery -------------------------------------------------------------------------
 sphinx_gallery_conf = {
@@ -181,7 +218,7 @@ sphinx_gallery_conf = {
     "remove_config_comments": True,
     "show_memory": False,
     "min_reported_time": 1,
-    "abort_on_example_error": False,       # run all, then fail the build on any failure
+    "abort_on_example_error": False,  # run all, then fail the build on any failure
     # an example's output shows what it prints, not the reprs of matplotlib calls
     "ignore_repr_types": r"matplotlib\.(text|axes|legend|lines|figure|collections|image)",
     # warnings print without the build machine's file paths

@@ -45,9 +45,11 @@ def load():
     import pandas as pd
     from sklearn.datasets import load_breast_cancer
     from sklearn.preprocessing import StandardScaler
+
     data = load_breast_cancer()
-    X = pd.DataFrame(StandardScaler().fit_transform(data.data),
-                     columns=[str(c) for c in data.feature_names])
+    X = pd.DataFrame(
+        StandardScaler().fit_transform(data.data), columns=[str(c) for c in data.feature_names]
+    )
     return X, data.target
 
 
@@ -55,14 +57,16 @@ def rankers(quick: bool):
     from sklearn.ensemble import RandomForestClassifier
     from sklearn.feature_selection import RFE, SelectKBest, mutual_info_classif
     from sklearn.linear_model import LogisticRegression
+
     return {
-        "mutual information": SelectKBest(functools.partial(mutual_info_classif,
-                                                            random_state=0), k=10),
-        "random forest": RandomForestClassifier(n_estimators=20 if quick else 200,
-                                                random_state=0),
+        "mutual information": SelectKBest(
+            functools.partial(mutual_info_classif, random_state=0), k=10
+        ),
+        "random forest": RandomForestClassifier(n_estimators=20 if quick else 200, random_state=0),
         "L1 logistic": LogisticRegression(penalty="l1", C=0.1, solver="liblinear"),
-        "RFE": RFE(LogisticRegression(max_iter=2000), n_features_to_select=10,
-                   step=5 if quick else 2),
+        "RFE": RFE(
+            LogisticRegression(max_iter=2000), n_features_to_select=10, step=5 if quick else 2
+        ),
     }
 
 
@@ -76,24 +80,33 @@ def accuracy(estimator, X, y):
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="M = 10 bootstraps")
-    parser.add_argument("--figures", default=None, help="directory of the PNG figure "
-                        "(full mode: docs/figures)")
+    parser.add_argument(
+        "--figures", default=None, help="directory of the PNG figure " "(full mode: docs/figures)"
+    )
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args(argv)
     M = 10 if args.quick else 100
     X, y = load()
     t = time.perf_counter()
     with warnings.catch_warnings():
-        warnings.simplefilter("ignore", RuntimeWarning)     # mutual information on ties
-        comparison = propstab.assess(rankers(args.quick), X, y, output="ranking", n_runs=M,
-                                     random_state=args.seed, top_k_sizes=(5, 10),
-                                     scoring=accuracy)
+        warnings.simplefilter("ignore", RuntimeWarning)  # mutual information on ties
+        comparison = propstab.assess(
+            rankers(args.quick),
+            X,
+            y,
+            output="ranking",
+            n_runs=M,
+            random_state=args.seed,
+            top_k_sizes=(5, 10),
+            scoring=accuracy,
+        )
     seconds = time.perf_counter() - t
     rows = []
-    print(f"Breast cancer, d = {X.shape[1]} features, M = {M} bootstraps "
-          f"({seconds:.0f} s)\n")
-    head = ("| ranker | Spearman [95 % CI] | Kendall [95 % CI] | Canberra k=10 | "
-            "top-5 sets | top-10 sets | weights (Pearson) | accuracy |")
+    print(f"Breast cancer, d = {X.shape[1]} features, M = {M} bootstraps " f"({seconds:.0f} s)\n")
+    head = (
+        "| ranker | Spearman [95 % CI] | Kendall [95 % CI] | Canberra k=10 | "
+        "top-5 sets | top-10 sets | weights (Pearson) | accuracy |"
+    )
     print(head)
     print("|" + "---|" * 8)
     for name, a in comparison.assessments.items():
@@ -101,26 +114,39 @@ def main(argv=None):
         kendall = propstab.estimate(rk, "kendall")
         canberra = propstab.stability(rk, "canberra", k=10)
         (k5, e5), (k10, e10) = a.top_k
-        row = dict(name=name, spearman=a.stability, spearman_ci=a.confidence_interval(),
-                   kendall=kendall.statistic, kendall_ci=kendall.confidence_interval(),
-                   canberra=canberra, top5=e5.statistic, top10=e10.statistic,
-                   weights=a.weights, accuracy=a.mean_score, assessment=a)
+        row = dict(
+            name=name,
+            spearman=a.stability,
+            spearman_ci=a.confidence_interval(),
+            kendall=kendall.statistic,
+            kendall_ci=kendall.confidence_interval(),
+            canberra=canberra,
+            top5=e5.statistic,
+            top10=e10.statistic,
+            weights=a.weights,
+            accuracy=a.mean_score,
+            assessment=a,
+        )
         rows.append(row)
         w = "-" if a.weights is None else f"{a.weights:.3f}"
         acc = "-" if np.isnan(a.mean_score) else f"{a.mean_score:.3f}"
-        print(f"| {name} | {row['spearman']:.3f} [{row['spearman_ci'][0]:.3f}, "
-              f"{row['spearman_ci'][1]:.3f}] | {row['kendall']:.3f} "
-              f"[{row['kendall_ci'][0]:.3f}, {row['kendall_ci'][1]:.3f}] | {canberra:.3f} | "
-              f"{row['top5']:.3f} | {row['top10']:.3f} | {w} | {acc} |")
+        print(
+            f"| {name} | {row['spearman']:.3f} [{row['spearman_ci'][0]:.3f}, "
+            f"{row['spearman_ci'][1]:.3f}] | {row['kendall']:.3f} "
+            f"[{row['kendall_ci'][0]:.3f}, {row['kendall_ci'][1]:.3f}] | {canberra:.3f} | "
+            f"{row['top5']:.3f} | {row['top10']:.3f} | {w} | {acc} |"
+        )
     print("\nPaired two-sample tests of equal Spearman stability (Holm's correction):\n")
     print(comparison.tests)
     order = sorted(rows, key=lambda r: r["spearman"])
     figures = args.figures or (None if args.quick else str(FIGURES))
     if figures:
         import matplotlib
+
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
         from propstab.plots import plot_rank_distributions
+
         fig, axes = plt.subplots(1, 2, figsize=(13, 5), sharey=True)
         for ax, r in zip(axes, (order[-1], order[0])):
             plot_rank_distributions(r["assessment"], max_features=15, top_k=10, ax=ax)

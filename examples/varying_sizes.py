@@ -31,12 +31,13 @@ import numpy as np
 HERE = pathlib.Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 
-GRID = np.logspace(-2.5, 0, 8)          # C = 1 / (n lambda): sparse to dense
+GRID = np.logspace(-2.5, 0, 8)  # C = 1 / (n lambda): sparse to dense
 
 
 def load(name: str):
     """A standardised data set of scikit-learn: ``"breast_cancer"`` or ``"digits_3_8"``."""
     from sklearn import datasets
+
     if name == "breast_cancer":
         X, y = datasets.load_breast_cancer(return_X_y=True)
     elif name == "digits_3_8":
@@ -52,22 +53,24 @@ def load(name: str):
 
 def l1_logistic(C):
     from sklearn.linear_model import LogisticRegression
-    return LogisticRegression(penalty="l1", solver="liblinear", C=C, max_iter=2000,
-                              random_state=0)
+
+    return LogisticRegression(penalty="l1", solver="liblinear", C=C, max_iter=2000, random_state=0)
 
 
 def l1_cv(X, y):
     """L1 logistic regression with C chosen by 5-fold CV on the grid, refitted."""
     from sklearn.linear_model import LogisticRegressionCV
-    model = LogisticRegressionCV(Cs=GRID, cv=5, penalty="l1", solver="liblinear",
-                                 max_iter=2000, random_state=0).fit(X, y)
+
+    model = LogisticRegressionCV(
+        Cs=GRID, cv=5, penalty="l1", solver="liblinear", max_iter=2000, random_state=0
+    ).fit(X, y)
     return np.flatnonzero(model.coef_.ravel())
 
 
 def l1_random_c(X, y):
     """L1 logistic regression at a C drawn from the grid (a function of the resample,
     so that the run is reproducible)."""
-    rng = np.random.default_rng(int(1e6 * abs(float(X.sum()) + float(y @ X[:, -1]))) % 2 ** 32)
+    rng = np.random.default_rng(int(1e6 * abs(float(X.sum()) + float(y @ X[:, -1]))) % 2**32)
     coef = l1_logistic(GRID[rng.integers(GRID.size)]).fit(X, y).coef_.ravel()
     return np.flatnonzero(coef)
 
@@ -75,23 +78,34 @@ def l1_random_c(X, y):
 def row(data: str, selector: str, Z) -> dict:
     import propstab
     from propstab.chance import nogueira_expectation
+
     sel = propstab.as_selection(Z)
     k = sel.row_sizes
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", propstab.UndefinedMeasureWarning)
         noge, cong = propstab.estimate(sel), propstab.estimate(sel, "conger")
-    return dict(data=data, selector=selector, M=sel.n_runs, d=sel.n_features,
-                k_min=int(k.min()), k_max=int(k.max()), k_mean=float(k.mean()),
-                k_sd=float(k.std()), nogueira=noge.statistic, conger=cong.statistic,
-                null=nogueira_expectation(k, sel.n_features),
-                ci_nogueira=tuple(noge.confidence_interval()),
-                ci_conger=tuple(cong.confidence_interval()))
+    return dict(
+        data=data,
+        selector=selector,
+        M=sel.n_runs,
+        d=sel.n_features,
+        k_min=int(k.min()),
+        k_max=int(k.max()),
+        k_mean=float(k.mean()),
+        k_sd=float(k.std()),
+        nogueira=noge.statistic,
+        conger=cong.statistic,
+        null=nogueira_expectation(k, sel.n_features),
+        ci_nogueira=tuple(noge.confidence_interval()),
+        ci_conger=tuple(cong.confidence_interval()),
+    )
 
 
 def run(runs, grid, random_state: int = 0):
     """One row per (data, selector, M); a smaller M takes the first M runs of the
     largest (the same resamples)."""
     import propstab
+
     rows = []
     for data in ("breast_cancer", "digits_3_8"):
         X, y = load(data)
@@ -99,18 +113,21 @@ def run(runs, grid, random_state: int = 0):
         jobs += [("C by CV", l1_cv), ("random C", l1_random_c)]
         for name, selector in jobs:
             with warnings.catch_warnings():
-                warnings.simplefilter("ignore")          # liblinear convergence notes
-                res = propstab.resample(selector, X, y, n_runs=max(runs),
-                                        random_state=random_state)
+                warnings.simplefilter("ignore")  # liblinear convergence notes
+                res = propstab.resample(
+                    selector, X, y, n_runs=max(runs), random_state=random_state
+                )
             for M in runs:
                 rows.append(row(data, name, res.Z[:M]))
     return rows
 
 
 def table(rows) -> str:
-    lines = ["| data | selector | M | sizes (mean, sd) | nogueira | conger | "
-             "conger - nogueira | E[nogueira \\| H0] | 95 % CI nogueira | 95 % CI conger |",
-             "|---|---|---|---|---|---|---|---|---|---|"]
+    lines = [
+        "| data | selector | M | sizes (mean, sd) | nogueira | conger | "
+        "conger - nogueira | E[nogueira \\| H0] | 95 % CI nogueira | 95 % CI conger |",
+        "|---|---|---|---|---|---|---|---|---|---|",
+    ]
     for r in rows:
         lines.append(
             f"| {r['data']} | {r['selector']} | {r['M']} | {r['k_min']}-{r['k_max']} "
@@ -118,7 +135,8 @@ def table(rows) -> str:
             f"{r['k_sd']:.1f}) | {r['nogueira']:.4f} | {r['conger']:.4f} | "
             f"{r['conger'] - r['nogueira']:+.4f} | {r['null']:+.4f} | "
             f"[{r['ci_nogueira'][0]:.3f}, {r['ci_nogueira'][1]:.3f}] | "
-            f"[{r['ci_conger'][0]:.3f}, {r['ci_conger'][1]:.3f}] |")
+            f"[{r['ci_conger'][0]:.3f}, {r['ci_conger'][1]:.3f}] |"
+        )
     return "\n".join(lines)
 
 

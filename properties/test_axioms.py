@@ -30,27 +30,32 @@ from propstab.auditing import audited_subjects
 
 import evidence
 import rank_evidence
-import shared_audit                   # docs/_ext (on sys.path: properties/conftest.py)
+import shared_audit  # docs/_ext (on sys.path: properties/conftest.py)
 from property_settings import AUDIT_EXAMPLES
 
 _CANBERRA_BOUNDED = (
     "Jurman's Canberra indicator is bounded (each term is below 1, at most about 2k + 1 "
     "features can differ, and its normaliser E(d, k) grows as fast), so no family "
     "diverges; but the supremum has no known closed form, so no constant bound is "
-    "declared (docs/rankings.md)")
+    "declared (docs/rankings.md)"
+)
 
 #: Disclaimed axioms that the search does not refute, with the reason they stay
 #: disclaimed. A listed cell that becomes refuted fails (the entry is stale).
-KNOWN_UNREFUTED = {("canberra", Axiom.BOUNDS): _CANBERRA_BOUNDED,
-                   ("canberra[k=2]", Axiom.BOUNDS): _CANBERRA_BOUNDED}
+KNOWN_UNREFUTED = {
+    ("canberra", Axiom.BOUNDS): _CANBERRA_BOUNDED,
+    ("canberra[k=2]", Axiom.BOUNDS): _CANBERRA_BOUNDED,
+}
 
 SUBJECTS = audited_subjects()
 CASES = [pytest.param(s, a, id=f"{s.name}-{a.name.lower()}") for s in SUBJECTS for a in Axiom]
 
 
 def _describe(result) -> str:
-    return (f"{result.measure}, {result.axiom.name}: {result.status}; {result.reason}; "
-            f"counterexample: {result.to_dict()['counterexample']}")
+    return (
+        f"{result.measure}, {result.axiom.name}: {result.status}; {result.reason}; "
+        f"counterexample: {result.to_dict()['counterexample']}"
+    )
 
 
 @pytest.fixture(scope="module")
@@ -77,7 +82,8 @@ def test_axiom(subject, axiom, shared):
     if subject.declaration.input == "ranking":
         rank_evidence.confirm(name, subject.options, subject.declaration, result)
     elif evidence.twin_of(name, subject.options) is not None and (
-            result.context is None or result.context.weights is None):
+        result.context is None or result.context.weights is None
+    ):
         evidence.confirm(name, subject.options, subject.declaration, result)
 
 
@@ -87,8 +93,10 @@ def _expected_ids():
     names = []
     for m in list_measures():
         names.append(m.name)
-        names += [m.name + "[" + ", ".join(f"{k}={v}" for k, v in variant.options.items())
-                  + "]" for variant in m.variants]
+        names += [
+            m.name + "[" + ", ".join(f"{k}={v}" for k, v in variant.options.items()) + "]"
+            for variant in m.variants
+        ]
     return [f"{n}-{a.name.lower()}" for n in names for a in Axiom]
 
 

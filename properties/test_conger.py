@@ -31,9 +31,8 @@ from propstab.strategies import null_configurations, selection_matrices
 from property_settings import AUDIT_EXAMPLES
 from twins import twin_conger, twin_nogueira
 
-SETTINGS = settings(max_examples=AUDIT_EXAMPLES, database=None, deadline=None,
-                    derandomize=True)
-ENUMERATION_LIMIT = 1500         # tuples of subsets per configuration
+SETTINGS = settings(max_examples=AUDIT_EXAMPLES, database=None, deadline=None, derandomize=True)
+ENUMERATION_LIMIT = 1500  # tuples of subsets per configuration
 
 
 def _defined(Z) -> bool:
@@ -41,8 +40,9 @@ def _defined(Z) -> bool:
 
 
 def _small(config) -> bool:
-    return math.prod(math.comb(config.n_features, k) for k in config.row_sizes) \
-        <= ENUMERATION_LIMIT
+    return (
+        math.prod(math.comb(config.n_features, k) for k in config.row_sizes) <= ENUMERATION_LIMIT
+    )
 
 
 def _rows(d, subsets):
@@ -69,8 +69,7 @@ def _null_means(config):
 
 
 @SETTINGS
-@given(null_configurations(max_runs=4, max_features=6, subset_sizes="proper")
-       .filter(_small))
+@given(null_configurations(max_runs=4, max_features=6, subset_sizes="proper").filter(_small))
 def test_conger_is_corrected_for_chance_exactly(config):
     """E[conger | H0] = 0 for every M, d and k_1..k_M, by exact enumeration."""
     e_conger, e_nogueira, e_fast = _null_means(config)
@@ -78,8 +77,7 @@ def test_conger_is_corrected_for_chance_exactly(config):
     assert abs(e_fast) <= 1e-13
     M, d, ks = config.n_runs, config.n_features, config.row_sizes
     N = sum(ks)
-    assert e_nogueira == Fraction(-(M * sum(k * k for k in ks) - N * N),
-                                  (M - 1) * N * (M * d - N))
+    assert e_nogueira == Fraction(-(M * sum(k * k for k in ks) - N * N), (M - 1) * N * (M * d - N))
     assert math.isclose(nogueira_expectation(ks, d), float(e_nogueira), abs_tol=1e-15)
     assert (e_nogueira == 0) == (len(set(ks)) == 1)
 
@@ -88,8 +86,11 @@ def test_conger_null_mean_is_zero_where_nogueira_is_biased():
     """The example of docs/table41.md (M = 2, d = 3, sizes 1 and 2): E[nogueira] = -1/9,
     E[conger] = 0; and a larger one with sizes 1, 2, 4 of d = 5."""
     from propstab.strategies import NullConfiguration
-    for config, bias in ((NullConfiguration(2, 3, (1, 2)), Fraction(-1, 9)),
-                         (NullConfiguration(3, 5, (1, 2, 4)), Fraction(-1, 8))):     # -14/112
+
+    for config, bias in (
+        (NullConfiguration(2, 3, (1, 2)), Fraction(-1, 9)),
+        (NullConfiguration(3, 5, (1, 2, 4)), Fraction(-1, 8)),
+    ):  # -14/112
         e_conger, e_nogueira, _ = _null_means(config)
         assert (e_conger, e_nogueira) == (0, bias)
 
@@ -103,7 +104,7 @@ def test_conger_at_least_nogueira_equal_iff_constant_size(Z):
     assert exact_c >= exact_n
     assert (exact_c == exact_n) == constant
     assert math.isclose(conger(Z), float(exact_c), rel_tol=1e-12, abs_tol=1e-12)
-    if constant:                       # the same rational, one rounding: bit for bit
+    if constant:  # the same rational, one rounding: bit for bit
         assert conger(Z) == nogueira(Z)
 
 
@@ -121,8 +122,7 @@ def test_conger_bounds_and_maximum(Z):
 
 
 @SETTINGS
-@given(selection_matrices(subset_sizes="proper_constant", min_runs=2, max_runs=8,
-                          max_features=10))
+@given(selection_matrices(subset_sizes="proper_constant", min_runs=2, max_runs=8, max_features=10))
 def test_conger_variance_is_thm6_for_a_constant_size(Z):
     sel = as_selection(Z)
     v_c, _, f_c = conger_delta(sel, conger(sel))
@@ -144,12 +144,14 @@ def test_nogueira_expectation_matches_poisson_binomial_columns(args):
     """The closed form against E[s_f^2] computed from the Poisson-binomial law of a
     column count (propstab.chance.column_count_pmf), independently of the algebra."""
     from propstab.chance import column_count_pmf
+
     d, ks = args
     M, N = len(ks), sum(ks)
     assume(0 < N < M * d)
     pmf = column_count_pmf(ks, d)
     F = np.arange(M + 1)
-    mean_s2 = float(np.dot(pmf, F * (M - F))) / (M * (M - 1))      # E[s_f^2]
+    mean_s2 = float(np.dot(pmf, F * (M - F))) / (M * (M - 1))  # E[s_f^2]
     qbar = N / (M * d)
-    assert math.isclose(1 - mean_s2 / (qbar * (1 - qbar)), nogueira_expectation(ks, d),
-                        rel_tol=1e-9, abs_tol=1e-12)
+    assert math.isclose(
+        1 - mean_s2 / (qbar * (1 - qbar)), nogueira_expectation(ks, d), rel_tol=1e-9, abs_tol=1e-12
+    )

@@ -51,8 +51,11 @@ def partitions(draw):
     """Z whose M runs partition the d features into M non-empty blocks (k̄ = d/M)."""
     M = draw(st.integers(2, 8))
     d = draw(st.integers(M, 12))
-    labels = draw(st.permutations(list(range(M)) + draw(
-        st.lists(st.integers(0, M - 1), min_size=d - M, max_size=d - M))))
+    labels = draw(
+        st.permutations(
+            list(range(M)) + draw(st.lists(st.integers(0, M - 1), min_size=d - M, max_size=d - M))
+        )
+    )
     return np.array([[label == i for label in labels] for i in range(M)])
 
 
@@ -71,9 +74,10 @@ def test_nogueira_equals_fleiss_kappa(Z):
     assume(_defined(Z))
     M = Z.shape[0]
     F = Z.sum(axis=0)
-    table = np.column_stack([F, M - F])          # d subjects x 2 categories
-    assert math.isclose(nogueira(Z), inter_rater.fleiss_kappa(table, method="fleiss"),
-                        rel_tol=1e-9, abs_tol=1e-12)
+    table = np.column_stack([F, M - F])  # d subjects x 2 categories
+    assert math.isclose(
+        nogueira(Z), inter_rater.fleiss_kappa(table, method="fleiss"), rel_tol=1e-9, abs_tol=1e-12
+    )
 
 
 @SETTINGS

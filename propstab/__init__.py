@@ -11,7 +11,15 @@ matrix Z (M runs x d features). A stability measure maps Z to a number.
 0.555556
 """
 from ._utils.exceptions import InvalidParameterError, UndefinedMeasureWarning
-from .registry._registry import (Bound, MeasureInfo, Parameter, RDefault, RReference, get_measure, list_measures)
+from .registry._registry import (
+    Bound,
+    MeasureInfo,
+    Parameter,
+    RDefault,
+    RReference,
+    get_measure,
+    list_measures,
+)
 from ._data.selection import Selection
 from ._data.rankings import Rankings
 from ._data.convert_rankings import as_rankings
@@ -21,9 +29,22 @@ from . import measures
 from .measures._stability import stability
 
 __all__ = [
-    "Axiom", "Bound", "InvalidParameterError", "MeasureInfo", "Parameter", "RDefault",
-    "RReference", "Rankings", "Selection", "UndefinedMeasureWarning", "as_rankings",
-    "as_selection", "get_measure", "list_measures", "measures", "stability",
+    "Axiom",
+    "Bound",
+    "InvalidParameterError",
+    "MeasureInfo",
+    "Parameter",
+    "RDefault",
+    "RReference",
+    "Rankings",
+    "Selection",
+    "UndefinedMeasureWarning",
+    "as_rankings",
+    "as_selection",
+    "get_measure",
+    "list_measures",
+    "measures",
+    "stability",
 ]
 
 __version__ = "0.1.0"
@@ -66,10 +87,31 @@ __all__ += sorted(_LAZY)
 # The public submodules, each an attribute of ``propstab`` from ``import propstab`` on
 # (``propstab.inference.runs_needed``, ``propstab.resampling.FailedFitWarning`` in a
 # ``warnings.filterwarnings`` at the top of a script), imported on first access.
-_SUBMODULES = ("auditing", "axioms", "calibration", "chance", "cli", "commands", "error_control",
-               "inference", "measures", "plots", "r", "registry", "resampling", "search",
-               "selection", "selectors", "similarity", "stability_selection", "strategies",
-               "testing", "pytest_plugin", "tuning", "settings")
+_SUBMODULES = (
+    "auditing",
+    "axioms",
+    "calibration",
+    "chance",
+    "cli",
+    "commands",
+    "error_control",
+    "inference",
+    "measures",
+    "plots",
+    "r",
+    "registry",
+    "resampling",
+    "search",
+    "selection",
+    "selectors",
+    "similarity",
+    "stability_selection",
+    "strategies",
+    "testing",
+    "pytest_plugin",
+    "tuning",
+    "settings",
+)
 
 
 def __dir__():
@@ -80,6 +122,7 @@ def __dir__():
 def __getattr__(name):
     if name in _LAZY or name in _SUBMODULES:
         import importlib
+
         if name in _SUBMODULES:
             return importlib.import_module(f"{__name__}.{name}")
         return getattr(importlib.import_module(_LAZY[name]), name)

@@ -115,26 +115,21 @@ class Axiom(enum.Enum):
 
 #: The statements of the five axioms for rank matrices (see the module docstring).
 _RANKING_STATEMENTS = {
-    "FULLY_DEFINED":
-        "The measure takes a finite value (no NaN, no warning, no exception) on every rank "
-        "matrix R (M >= 2 runs, d >= 2 features, ties allowed) in which no run ranks all d "
-        "features equal (the analogue of row sizes in 1..d-1).",
-    "MONOTONICITY":
-        "Among rank matrices with the same M, d and the same tie pattern in each run (run "
-        "i of both matrices has the same multiset of midranks), the value is a strictly "
-        "decreasing function of the total sample variance of the ranks sum_f s_f^2: lower "
-        "total variance gives a strictly more stable value and equal total variance gives "
-        "an equal value.",
-    "BOUNDS":
-        "There are constants lo <= hi, independent of M, d and the tie patterns, with "
-        "lo <= value <= hi on the measure's domain.",
-    "MAXIMUM":
-        "The value equals its declared maximum (for a measure where lower means more "
-        "stable: its declared minimum) if and only if all runs rank the features "
-        "identically (the same midranks).",
-    "CORRECTION_FOR_CHANCE":
-        "Under the null model H0 for rankings (run i ranks the features by a uniformly "
-        "random permutation of its own midranks; without ties, each of the d! rankings "
-        "with probability 1/d!), E[value | H0] is the same constant for every M, d and "
-        "tie patterns.",
+    "FULLY_DEFINED": "The measure takes a finite value (no NaN, no warning, no exception) on every rank "
+    "matrix R (M >= 2 runs, d >= 2 features, ties allowed) in which no run ranks all d "
+    "features equal (the analogue of row sizes in 1..d-1).",
+    "MONOTONICITY": "Among rank matrices with the same M, d and the same tie pattern in each run (run "
+    "i of both matrices has the same multiset of midranks), the value is a strictly "
+    "decreasing function of the total sample variance of the ranks sum_f s_f^2: lower "
+    "total variance gives a strictly more stable value and equal total variance gives "
+    "an equal value.",
+    "BOUNDS": "There are constants lo <= hi, independent of M, d and the tie patterns, with "
+    "lo <= value <= hi on the measure's domain.",
+    "MAXIMUM": "The value equals its declared maximum (for a measure where lower means more "
+    "stable: its declared minimum) if and only if all runs rank the features "
+    "identically (the same midranks).",
+    "CORRECTION_FOR_CHANCE": "Under the null model H0 for rankings (run i ranks the features by a uniformly "
+    "random permutation of its own midranks; without ties, each of the d! rankings "
+    "with probability 1/d!), E[value | H0] is the same constant for every M, d and "
+    "tie patterns.",
 }

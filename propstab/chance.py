@@ -28,8 +28,13 @@ from ._utils.exceptions import undefined
 from ._utils.checks import check_row_sizes, fail
 from ._utils.params import N_FEATURES, Callable as CallableRule, validate_params
 
-__all__ = ["expected_pairwise", "column_count_pmf", "degenerate_intersection",
-           "nogueira_expectation", "union_size_pmf"]
+__all__ = [
+    "expected_pairwise",
+    "column_count_pmf",
+    "degenerate_intersection",
+    "nogueira_expectation",
+    "union_size_pmf",
+]
 
 
 @validate_params({"n_features": N_FEATURES})
@@ -82,19 +87,26 @@ def degenerate_intersection(k_i, k_j, n_features) -> np.ndarray:
     for name, value in (("k_i", k_i), ("k_j", k_j)):
         arr = np.asarray(value)
         if arr.dtype.kind not in "iu":
-            fail(f"{name}: must be integers (subset sizes, or d); got "
-                 f"{arr.dtype} values {value!r}", TypeError)
+            fail(
+                f"{name}: must be integers (subset sizes, or d); got "
+                f"{arr.dtype} values {value!r}",
+                TypeError,
+            )
         arrays.append(arr.astype(np.int64))
     try:
         ki, kj = np.broadcast_arrays(*arrays)
     except ValueError:
-        fail(f"k_i, k_j: shapes {arrays[0].shape} and {arrays[1].shape} do not "
-             f"broadcast together")
+        fail(
+            f"k_i, k_j: shapes {arrays[0].shape} and {arrays[1].shape} do not "
+            f"broadcast together"
+        )
     for name, k in (("k_i", ki), ("k_j", kj)):
         outside = (k < 0) | (k > d)
         if np.any(outside):
-            fail(f"{name}: every subset size must be in 0..{d} (n_features={d}); "
-                 f"got {int(k[outside].flat[0])}")
+            fail(
+                f"{name}: every subset size must be in 0..{d} (n_features={d}); "
+                f"got {int(k[outside].flat[0])}"
+            )
     return np.maximum(0, ki + kj - d) == np.minimum(ki, kj)
 
 
@@ -110,9 +122,15 @@ def _intersection_pmf(sizes: Tuple[int, ...], d: int) -> np.ndarray:
     return pmf
 
 
-@validate_params({"score": CallableRule("a function score(r, k_i, k_j, d) -> (numerator, "
-                                         "denominator)"), "n_features": N_FEATURES})
-def expected_pairwise(score: Callable, row_sizes, n_features: int) -> Tuple[np.ndarray, np.ndarray]:
+@validate_params(
+    {
+        "score": CallableRule("a function score(r, k_i, k_j, d) -> (numerator, " "denominator)"),
+        "n_features": N_FEATURES,
+    }
+)
+def expected_pairwise(
+    score: Callable, row_sizes, n_features: int
+) -> Tuple[np.ndarray, np.ndarray]:
     """The null expectations :math:`E[\\phi(s_i, s_j) \\mid H_0]` of all ordered pairs of runs.
 
     Parameters
@@ -175,7 +193,7 @@ def expected_pairwise(score: Callable, row_sizes, n_features: int) -> Tuple[np.n
     a = sizes[:, None, None].astype(np.float64)
     b = sizes[None, :, None].astype(np.float64)
     r = np.arange(int(sizes.max()) + 1, dtype=np.float64)[None, None, :]
-    pmf = _intersection_pmf(tuple(sizes.tolist()), int(d))      # shape (U, U, R)
+    pmf = _intersection_pmf(tuple(sizes.tolist()), int(d))  # shape (U, U, R)
     num, den = score(r, a, b, float(d))
     num = np.broadcast_to(num, pmf.shape)
     den = np.broadcast_to(den, pmf.shape)
@@ -248,7 +266,7 @@ def column_count_pmf(row_sizes, n_features: int) -> np.ndarray:
     k, d = check_row_sizes(row_sizes, n_features)
     pmf = np.array([1.0])
     sizes, counts = np.unique(k, return_counts=True)
-    for size, count in zip(sizes.tolist(), counts.tolist()):   # loop over distinct sizes
+    for size, count in zip(sizes.tolist(), counts.tolist()):  # loop over distinct sizes
         pmf = np.convolve(pmf, stats.binom.pmf(np.arange(count + 1), count, size / d))
     return pmf
 
@@ -302,7 +320,7 @@ def union_size_pmf(row_sizes, n_features: int) -> np.ndarray:
     pmf = np.zeros(d + 1)
     pmf[0] = 1.0
     lo, hi = 0, 0
-    for k in sizes.tolist():                                  # one step per run
+    for k in sizes.tolist():  # one step per run
         c = np.arange(lo, hi + 1)
         x = np.arange(k + 1)
         # new features x ~ hypergeom(population d, successes d - c, draws k)
@@ -310,7 +328,7 @@ def union_size_pmf(row_sizes, n_features: int) -> np.ndarray:
         new = np.zeros(d + 1)
         idx = c[:, None] + x[None, :]
         ok = idx <= d
-        np.add.at(new, idx[ok], (pmf[lo:hi + 1, None] * step)[ok])
+        np.add.at(new, idx[ok], (pmf[lo : hi + 1, None] * step)[ok])
         pmf = new
         lo, hi = max(lo, k), min(d, hi + k)
     return pmf
@@ -383,6 +401,9 @@ def nogueira_expectation(row_sizes, n_features: int) -> float:
     k = [int(x) for x in sizes.tolist()]
     M, N = len(k), sum(k)
     if N == 0 or N == M * d:
-        return undefined("nogueira", f"every run selects {'no' if N == 0 else 'every'} "
-                                     f"feature (the null expectation is 0/0)")
+        return undefined(
+            "nogueira",
+            f"every run selects {'no' if N == 0 else 'every'} "
+            f"feature (the null expectation is 0/0)",
+        )
     return -(M * sum(x * x for x in k) - N * N) / ((M - 1) * N * (M * d - N)) + 0.0

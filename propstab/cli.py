@@ -32,8 +32,11 @@ def _version() -> str:
     """``propstab X.Y.Z from /path/to/propstab (python 3.11)``, as ``pip --version``."""
     import pathlib
     from . import __version__
+
     where = pathlib.Path(__file__).resolve().parent
-    return f"propstab {__version__} from {where} (python {sys.version_info[0]}.{sys.version_info[1]})"
+    return (
+        f"propstab {__version__} from {where} (python {sys.version_info[0]}.{sys.version_info[1]})"
+    )
 
 
 def one_line(text) -> str:
@@ -45,26 +48,32 @@ class _Parser(argparse.ArgumentParser):
     """argparse with usage errors as one line (subcommand parsers inherit it)."""
 
     def error(self, message):
-        self.exit(USAGE_ERROR, f"{self.prog}: error: {one_line(message)} "
-                               f"(see {self.prog} --help)\n")
+        self.exit(
+            USAGE_ERROR, f"{self.prog}: error: {one_line(message)} " f"(see {self.prog} --help)\n"
+        )
 
 
 def command_names() -> List[str]:
     """The subcommands: the public modules of :mod:`propstab.commands`, in ORDER first."""
-    names = [m.name for m in pkgutil.iter_modules(commands.__path__)
-             if not m.name.startswith("_")]
+    names = [m.name for m in pkgutil.iter_modules(commands.__path__) if not m.name.startswith("_")]
     return sorted(names, key=lambda n: (ORDER.index(n) if n in ORDER else len(ORDER), n))
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(
-        prog="propstab", description="Stability of feature selection: measures, audits, "
-                                     "inference and R cross-checks. Exit status 2: a usage "
-                                     "or input error; 3: the command cannot run here (R, "
-                                     "rpy2 or a package missing); 130: interrupted (Ctrl-C). "
-                                     "PROPSTAB_DEBUG=1 shows tracebacks.")
-    parser.add_argument("--version", action="version", version=_version(),
-                        help="print the version, the location of the package and the Python")
+        prog="propstab",
+        description="Stability of feature selection: measures, audits, "
+        "inference and R cross-checks. Exit status 2: a usage "
+        "or input error; 3: the command cannot run here (R, "
+        "rpy2 or a package missing); 130: interrupted (Ctrl-C). "
+        "PROPSTAB_DEBUG=1 shows tracebacks.",
+    )
+    parser.add_argument(
+        "--version",
+        action="version",
+        version=_version(),
+        help="print the version, the location of the package and the Python",
+    )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in command_names():
         importlib.import_module(f"{commands.__name__}.{name}").add_parser(sub)
@@ -74,7 +83,7 @@ def build_parser() -> argparse.ArgumentParser:
 def exit_status(exc: BaseException) -> int:
     """2 for a wrong command line or input, 3 for what the environment lacks (and for
     internal errors)."""
-    if isinstance(exc, ImportError):                # includes RUnavailableError
+    if isinstance(exc, ImportError):  # includes RUnavailableError
         return ENVIRONMENT_ERROR
     if isinstance(exc, (ValueError, TypeError, OSError)):
         return USAGE_ERROR
@@ -84,25 +93,29 @@ def exit_status(exc: BaseException) -> int:
 def error_message(exc: BaseException) -> str:
     """The one-line message of a failure."""
     from ._utils.exceptions import RReferenceError
+
     if isinstance(exc, (ValueError, TypeError, ImportError, RReferenceError)):
         return one_line(exc)
     if isinstance(exc, OSError):
         where = f" {exc.filename!r}" if getattr(exc, "filename", None) else ""
         return one_line(f"{exc.strerror or exc}{where}")
-    return one_line(f"internal error {type(exc).__name__}: {exc} (PROPSTAB_DEBUG=1 shows "
-                    f"the traceback)")
+    return one_line(
+        f"internal error {type(exc).__name__}: {exc} (PROPSTAB_DEBUG=1 shows " f"the traceback)"
+    )
 
 
 def main(argv: Optional[List[str]] = None) -> int:
     parser = build_parser()
     try:
         args = parser.parse_args(argv)
-    except SystemExit as exc:                       # --help, --version, usage errors
+    except SystemExit as exc:  # --help, --version, usage errors
         return exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 2)
     if not getattr(args, "func", None):
-        print(f"propstab: error: give a COMMAND ({', '.join(command_names())}); see "
-              f"propstab --help",
-              file=sys.stderr)
+        print(
+            f"propstab: error: give a COMMAND ({', '.join(command_names())}); see "
+            f"propstab --help",
+            file=sys.stderr,
+        )
         return USAGE_ERROR
     prefix = f"propstab {args.command}"
     try:
@@ -112,7 +125,7 @@ def main(argv: Optional[List[str]] = None) -> int:
                 return int(args.func(args) or 0)
             finally:
                 _print_warnings(prefix, caught)
-    except KeyboardInterrupt:                       # Ctrl-C: one line, no traceback
+    except KeyboardInterrupt:  # Ctrl-C: one line, no traceback
         if os.environ.get("PROPSTAB_DEBUG") == "1":
             raise
         print(f"{prefix}: interrupted", file=sys.stderr)
@@ -131,8 +144,10 @@ def _print_warnings(prefix: str, caught) -> None:
         seen.setdefault(w.category, []).append(w)
     for category, items in seen.items():
         more = f" ({len(items)} warnings of this kind, the first shown)" if len(items) > 1 else ""
-        print(f"{prefix}: warning: {category.__name__}: {one_line(items[0].message)}{more}",
-              file=sys.stderr)
+        print(
+            f"{prefix}: warning: {category.__name__}: {one_line(items[0].message)}{more}",
+            file=sys.stderr,
+        )
 
 
 if __name__ == "__main__":  # pragma: no cover

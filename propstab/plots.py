@@ -11,12 +11,26 @@ import warnings
 import numpy as np
 
 from ._utils.checks import fail
-from ._utils.checks import (as_real_array, check_axes, check_bool, check_int_range, check_labels, check_probabilities, check_text, check_unit_interval, shown)
+from ._utils.checks import (
+    as_real_array,
+    check_axes,
+    check_bool,
+    check_int_range,
+    check_labels,
+    check_probabilities,
+    check_text,
+    check_unit_interval,
+    shown,
+)
 from ._data.convert_selection import as_selection
 from ._data.convert_matrices import as_similarity
 
-__all__ = ["plot_feature_stability_map", "plot_pareto_front", "plot_selection_frequencies",
-           "plot_stability_path"]
+__all__ = [
+    "plot_feature_stability_map",
+    "plot_pareto_front",
+    "plot_selection_frequencies",
+    "plot_stability_path",
+]
 
 
 def _axes(ax):
@@ -25,14 +39,14 @@ def _axes(ax):
     try:
         import matplotlib.pyplot as plt
     except ImportError:
-        raise ImportError("plots need matplotlib; install it with "
-                          "`pip install propstab[plot]`") from None
+        raise ImportError(
+            "plots need matplotlib; install it with " "`pip install propstab[plot]`"
+        ) from None
     _, ax = plt.subplots(figsize=(7, 4.5))
     return ax
 
 
-def plot_stability_path(selector, *, feature_names=None, log_scale=None, ax=None,
-                        max_labels=10):
+def plot_stability_path(selector, *, feature_names=None, log_scale=None, ax=None, max_labels=10):
     """Selection probability of every feature against the regularisation parameter.
 
     Parameters
@@ -97,8 +111,11 @@ def plot_stability_path(selector, *, feature_names=None, log_scale=None, ax=None
     try:
         grid = np.asarray(selector.param_grid_, dtype=np.float64)
     except (TypeError, ValueError):
-        fail(f"selector: a stability path needs a numeric param_grid; got "
-             f"{shown(selector.param_grid_)}", TypeError)
+        fail(
+            f"selector: a stability path needs a numeric param_grid; got "
+            f"{shown(selector.param_grid_)}",
+            TypeError,
+        )
     d = scores.shape[0]
     if feature_names is None:
         feature_names = getattr(selector, "feature_names_in_", None)
@@ -116,17 +133,22 @@ def plot_stability_path(selector, *, feature_names=None, log_scale=None, ax=None
         label = str(feature_names[j]) if labelled < max_labels else None
         labelled += 1
         ax.plot(grid[order], scores[j, order], lw=1.8, zorder=2, label=label)
-    ax.axhline(selector.cutoff_, color="k", ls="--", lw=1,
-               label=f"cutoff {selector.cutoff_:g}")
+    ax.axhline(selector.cutoff_, color="k", ls="--", lw=1, label=f"cutoff {selector.cutoff_:g}")
     if log_scale is None:
         positive = grid[grid > 0]
-        log_scale = positive.size == grid.size and grid.size > 1 and \
-            positive.max() / positive.min() > 20
+        log_scale = (
+            positive.size == grid.size and grid.size > 1 and positive.max() / positive.min() > 20
+        )
     if log_scale:
         ax.set_xscale("log")
     ax.set_ylim(-0.02, 1.02)
-    ax.set_xlabel(str(getattr(selector, "param_name_", None)
-                      or getattr(selector, "param_name", None) or "regularisation"))
+    ax.set_xlabel(
+        str(
+            getattr(selector, "param_name_", None)
+            or getattr(selector, "param_name", None)
+            or "regularisation"
+        )
+    )
     ax.set_ylabel("selection probability")
     ax.set_title(f"stability path: {int(stable.sum())} stable of {d} features")
     ax.legend(loc="best", fontsize="small")
@@ -137,17 +159,29 @@ def _check_fitted_selection(selector):
     """A fitted StabilitySelection (or an object with its fitted attributes)."""
     needed = ("stability_scores_", "param_grid_", "support_", "cutoff_")
     if not hasattr(selector, "fit") and not all(hasattr(selector, a) for a in needed):
-        fail(f"selector: must be a fitted StabilitySelection; got "
-             f"{shown(selector)}", TypeError)
+        fail(
+            f"selector: must be a fitted StabilitySelection; got " f"{shown(selector)}", TypeError
+        )
     missing = [a for a in needed if not hasattr(selector, a)]
     if missing:
-        from sklearn.exceptions import NotFittedError   # a ValueError
-        raise NotFittedError(f"selector: this {type(selector).__name__} is not fitted (no "
-                             f"{missing[0]}); call fit(X, y) before plotting its path")
+        from sklearn.exceptions import NotFittedError  # a ValueError
+
+        raise NotFittedError(
+            f"selector: this {type(selector).__name__} is not fitted (no "
+            f"{missing[0]}); call fit(X, y) before plotting its path"
+        )
 
 
-def plot_selection_frequencies(frequencies, *, feature_names=None, cutoff=None,
-                               sort=True, max_features=50, ax=None, threshold=None):
+def plot_selection_frequencies(
+    frequencies,
+    *,
+    feature_names=None,
+    cutoff=None,
+    sort=True,
+    max_features=50,
+    ax=None,
+    threshold=None,
+):
     """Bar chart of per-feature selection frequencies p̂_f.
 
     Parameters
@@ -220,27 +254,37 @@ def plot_selection_frequencies(frequencies, *, feature_names=None, cutoff=None,
     """
     if threshold is not None:
         if cutoff is not None:
-            fail(f"threshold: the old name of cutoff; give cutoff= alone; got "
-                 f"cutoff={cutoff!r} and threshold={threshold!r}", TypeError)
+            fail(
+                f"threshold: the old name of cutoff; give cutoff= alone; got "
+                f"cutoff={cutoff!r} and threshold={threshold!r}",
+                TypeError,
+            )
         from ._utils.exceptions import warn
-        warn("plot_selection_frequencies: threshold= is deprecated and will be removed; "
-             "use cutoff= (a cutoff on selection frequencies, as StabilitySelection's "
-             "cutoff)", FutureWarning)
+
+        warn(
+            "plot_selection_frequencies: threshold= is deprecated and will be removed; "
+            "use cutoff= (a cutoff on selection frequencies, as StabilitySelection's "
+            "cutoff)",
+            FutureWarning,
+        )
         cutoff = threshold
     for attr in ("frequencies", "selection_probabilities_"):
         if hasattr(frequencies, attr):
             if feature_names is None:
-                feature_names = getattr(getattr(frequencies, "result", frequencies),
-                                        "feature_names", None) or \
-                    getattr(frequencies, "feature_names_in_", None)
+                feature_names = getattr(
+                    getattr(frequencies, "result", frequencies), "feature_names", None
+                ) or getattr(frequencies, "feature_names_in_", None)
             frequencies = getattr(frequencies, attr)
             break
-    if feature_names is None and _is_series(frequencies):     # the index names the bars
+    if feature_names is None and _is_series(frequencies):  # the index names the bars
         feature_names = list(frequencies.index)
     freq = check_probabilities("frequencies", frequencies)
     d = freq.size
-    names = [f"x{j}" for j in range(d)] if feature_names is None else [
-        str(n) for n in check_labels("feature_names", feature_names, d, "frequency")]
+    names = (
+        [f"x{j}" for j in range(d)]
+        if feature_names is None
+        else [str(n) for n in check_labels("feature_names", feature_names, d, "frequency")]
+    )
     if cutoff is not None:
         cutoff = check_unit_interval("cutoff", cutoff)
     sort = check_bool("sort", sort)
@@ -269,15 +313,20 @@ def _average_linkage_order(rows: np.ndarray, distance=None) -> np.ndarray:
     """Leaf order of average-linkage clustering on Manhattan distances (as stabm)."""
     from scipy.cluster.hierarchy import leaves_list, linkage
     from scipy.spatial.distance import pdist, squareform
+
     if rows.shape[0] < 2:
         return np.arange(rows.shape[0])
-    condensed = pdist(rows.astype(np.float64), metric="cityblock") if distance is None \
+    condensed = (
+        pdist(rows.astype(np.float64), metric="cityblock")
+        if distance is None
         else squareform(distance, checks=False)
+    )
     return leaves_list(linkage(condensed, method="average"))
 
 
-def plot_feature_stability_map(Z, *, n_features=None, feature_names=None, similarity=None,
-                               cluster=True, ax=None):
+def plot_feature_stability_map(
+    Z, *, n_features=None, feature_names=None, similarity=None, cluster=True, ax=None
+):
     """Heat map of runs x features, clustered, like ``stabm::plotFeatures``.
 
     Only features selected in at least one run are shown. With ``cluster=True``
@@ -352,21 +401,34 @@ def plot_feature_stability_map(Z, *, n_features=None, feature_names=None, simila
             S = as_similarity(similarity, sel.n_features, feature_names=sel.feature_names)
             sub = 1.0 - S[used][:, used].toarray()
             np.fill_diagonal(sub, 0.0)
-            col_order = _average_linkage_order(mat.T, distance=sub) if used.size > 1 \
-                else col_order
+            col_order = _average_linkage_order(mat.T, distance=sub) if used.size > 1 else col_order
         else:
             col_order = _average_linkage_order(mat.T)
-    image = ax.imshow(mat[np.ix_(row_order, col_order)], aspect="auto",
-                      interpolation="nearest", cmap="Greys", vmin=0, vmax=1)
+    image = ax.imshow(
+        mat[np.ix_(row_order, col_order)],
+        aspect="auto",
+        interpolation="nearest",
+        cmap="Greys",
+        vmin=0,
+        vmax=1,
+    )
     from matplotlib.patches import Patch
-    key = [Patch(facecolor=image.cmap(image.norm(v)), edgecolor="0.3", lw=0.5, label=text)
-           for v, text in ((1, "selected"), (0, "not selected"))]
-    ax.legend(handles=key, loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0,
-              fontsize="small", frameon=False)     # beside the map: no cell hidden
+
+    key = [
+        Patch(facecolor=image.cmap(image.norm(v)), edgecolor="0.3", lw=0.5, label=text)
+        for v, text in ((1, "selected"), (0, "not selected"))
+    ]
+    ax.legend(
+        handles=key,
+        loc="upper left",
+        bbox_to_anchor=(1.01, 1.0),
+        borderaxespad=0,
+        fontsize="small",
+        frameon=False,
+    )  # beside the map: no cell hidden
     if used.size <= 60:
         ax.set_xticks(np.arange(used.size))
-        ax.set_xticklabels([str(names[used[j]]) for j in col_order], rotation=90,
-                           fontsize="small")
+        ax.set_xticklabels([str(names[used[j]]) for j in col_order], rotation=90, fontsize="small")
     ax.set_xlabel("feature")
     ax.set_ylabel("run")
     ax.set_title(f"feature-stability map: {sel.n_runs} runs, {used.size} features selected")
@@ -381,8 +443,15 @@ def _points(name: str, values) -> np.ndarray:
     return arr
 
 
-def plot_pareto_front(score, stability=None, *, labels=None, stability_ci=None,
-                      xlabel="mean out-of-sample score", ax=None):
+def plot_pareto_front(
+    score,
+    stability=None,
+    *,
+    labels=None,
+    stability_ci=None,
+    xlabel="mean out-of-sample score",
+    ax=None,
+):
     """Stability against score, Pareto-optimal points highlighted and joined.
 
     Points without a score or stability (NaN) cannot be drawn and are never on the
@@ -441,11 +510,15 @@ def plot_pareto_front(score, stability=None, *, labels=None, stability_ci=None,
     """
     from .resampling import Comparison
     from .resampling._assess import pareto_mask
+
     reasons, comparison = {}, None
     if isinstance(score, Comparison):
         if stability is not None or labels is not None or stability_ci is not None:
-            fail("stability: with a Comparison, give neither stability, labels "
-                 "nor stability_ci (they come from the comparison)", TypeError)
+            fail(
+                "stability: with a Comparison, give neither stability, labels "
+                "nor stability_ci (they come from the comparison)",
+                TypeError,
+            )
         comparison = score
         labels = list(comparison.assessments)
         score = [a.mean_score for a in comparison.assessments.values()]
@@ -453,76 +526,107 @@ def plot_pareto_front(score, stability=None, *, labels=None, stability_ci=None,
         stability_ci = [a.confidence_interval(0.95) for a in comparison.assessments.values()]
         reasons = dict(comparison.left_out)
         from .resampling._assessments import scorer_label
-        scorers = [scorer_label(a.result) if a.result.scored_by is not None else None
-                   for a in comparison.assessments.values()]
-        score_se = np.array([a.result.score_standard_error
-                             for a in comparison.assessments.values()])
+
+        scorers = [
+            scorer_label(a.result) if a.result.scored_by is not None else None
+            for a in comparison.assessments.values()
+        ]
+        score_se = np.array(
+            [a.result.score_standard_error for a in comparison.assessments.values()]
+        )
         distinct = {by for by in scorers if by is not None}
         if len(distinct) == 1 and xlabel == "mean out-of-sample score":
             xlabel = f"mean out-of-sample score (scored by {distinct.pop()}; bars: SE)"
-        elif len(distinct) > 1:          # name the model after each selector it scored
-            named = [name if by is None else f"{name} [{by}]"
-                     for name, by in zip(labels, scorers)]
+        elif len(distinct) > 1:  # name the model after each selector it scored
+            named = [name if by is None else f"{name} [{by}]" for name, by in zip(labels, scorers)]
             reasons = {new: reasons[old] for old, new in zip(labels, named) if old in reasons}
             labels = named
     elif stability is None:
-        fail("stability: give the stabilities (one per point), or pass a "
-             "Comparison as the first argument", TypeError)
-    x, y = (_points(name, values) for name, values in (("score", score),
-                                                        ("stability", stability)))
+        fail(
+            "stability: give the stabilities (one per point), or pass a "
+            "Comparison as the first argument",
+            TypeError,
+        )
+    x, y = (_points(name, values) for name, values in (("score", score), ("stability", stability)))
     if x.size != y.size:
-        fail(f"score, stability: must have one value per point each; got "
-             f"{x.size} scores and {y.size} stabilities")
+        fail(
+            f"score, stability: must have one value per point each; got "
+            f"{x.size} scores and {y.size} stabilities"
+        )
     if labels is not None:
         labels = check_labels("labels", labels, x.size, "point")
     ci = None
     if stability_ci is not None:
         ci = as_real_array("stability_ci", stability_ci, "(low, high) pairs of numbers")
         if ci.shape != (x.size, 2):
-            fail(f"stability_ci: must have shape (n_points, 2) = ({x.size}, 2); "
-                 f"got {ci.shape}")
+            fail(
+                f"stability_ci: must have shape (n_points, 2) = ({x.size}, 2); " f"got {ci.shape}"
+            )
     xlabel = check_text("xlabel", xlabel)
     front, valid = pareto_mask(np.column_stack([x, y]))
     ax = _axes(ax)
     if comparison is not None and np.isfinite(score_se).any():
-        ax.errorbar(x, y, xerr=np.nan_to_num(score_se), fmt="none", ecolor="0.6", lw=0.8,
-                    zorder=1)
+        ax.errorbar(x, y, xerr=np.nan_to_num(score_se), fmt="none", ecolor="0.6", lw=0.8, zorder=1)
     if ci is not None:
-        ax.errorbar(x, y, yerr=np.abs(np.vstack([y - ci[:, 0], ci[:, 1] - y])), fmt="none",
-                    ecolor="0.6", lw=0.8, zorder=1)
-    ax.scatter(x[valid & ~front], y[valid & ~front], color="0.6", s=18, zorder=2,
-               label="dominated")
+        ax.errorbar(
+            x,
+            y,
+            yerr=np.abs(np.vstack([y - ci[:, 0], ci[:, 1] - y])),
+            fmt="none",
+            ecolor="0.6",
+            lw=0.8,
+            zorder=1,
+        )
+    ax.scatter(
+        x[valid & ~front], y[valid & ~front], color="0.6", s=18, zorder=2, label="dominated"
+    )
     order = np.argsort(x[front])
     ax.plot(x[front][order], y[front][order], "o-", color="C3", zorder=3, label="Pareto front")
     ax.set_xlabel(xlabel)
     ax.set_ylabel("stability")
     title = None
     if not valid.all():
-        missing = [str(labels[i]) if labels is not None else f"point {i}"
-                   for i in np.flatnonzero(~valid)]
+        missing = [
+            str(labels[i]) if labels is not None else f"point {i}" for i in np.flatnonzero(~valid)
+        ]
         if reasons:
-            title = "left out: " + "; ".join(f"{m} ({reasons[m]})" if m in reasons else m
-                                             for m in missing)
+            title = "left out: " + "; ".join(
+                f"{m} ({reasons[m]})" if m in reasons else m for m in missing
+            )
         else:
             title = "left out (no score or stability): " + ", ".join(missing)
     if title is not None:
         import textwrap
+
         title = "\n".join(textwrap.wrap(title, 60)) if len(title) > 60 else title
     boxes = []
     if labels is not None:
-        shown = valid if comparison is not None else front     # every selector is named
-        boxes = _place_labels(ax, x[shown], y[shown],
-                              [str(lab) for lab, ok in zip(labels, shown) if ok],
-                              np.column_stack([x[valid], y[valid]]))
-    _place_legend(ax, boxes, np.column_stack([x[valid], y[valid]]), fontsize="small",
-                  title=title, title_fontsize="x-small")
+        shown = valid if comparison is not None else front  # every selector is named
+        boxes = _place_labels(
+            ax,
+            x[shown],
+            y[shown],
+            [str(lab) for lab, ok in zip(labels, shown) if ok],
+            np.column_stack([x[valid], y[valid]]),
+        )
+    _place_legend(
+        ax,
+        boxes,
+        np.column_stack([x[valid], y[valid]]),
+        fontsize="small",
+        title=title,
+        title_fontsize="x-small",
+    )
     return ax
 
 
 # Offsets (points) tried for a point's label, nearest first: right, left, above, below,
 # the diagonals, then the same farther out.
-_LABEL_OFFSETS = [(dx * r, dy * r) for r in (1, 2, 3) for dx, dy in
-                  ((5, -3), (-5, -3), (0, 6), (0, -12), (5, 5), (-5, 5), (5, -11), (-5, -11))]
+_LABEL_OFFSETS = [
+    (dx * r, dy * r)
+    for r in (1, 2, 3)
+    for dx, dy in ((5, -3), (-5, -3), (0, 6), (0, -12), (5, 5), (-5, 5), (5, -11), (-5, -11))
+]
 
 
 def _renderer(fig):
@@ -539,9 +643,13 @@ def _renderer(fig):
 def _point_boxes(ax, points, radius: float = 3.0):
     """Small display-space boxes around the points (markers a label must not cover)."""
     from matplotlib.transforms import Bbox
+
     xy = ax.transData.transform(points) if len(points) else np.empty((0, 2))
-    return [Bbox.from_extents(px - radius, py - radius, px + radius, py + radius)
-            for px, py in xy if np.isfinite(px) and np.isfinite(py)]
+    return [
+        Bbox.from_extents(px - radius, py - radius, px + radius, py + radius)
+        for px, py in xy
+        if np.isfinite(px) and np.isfinite(py)
+    ]
 
 
 def _place_labels(ax, x, y, texts, points):
@@ -562,20 +670,34 @@ def _place_labels(ax, x, y, texts, points):
         for dx, dy in _LABEL_OFFSETS:
             if ann is not None:
                 ann.remove()
-            ann = ax.annotate(texts[i], (x[i], y[i]), textcoords="offset points",
-                              xytext=(dx, dy), fontsize="x-small",
-                              ha="left" if dx > 0 else "right" if dx < 0 else "center")
+            ann = ax.annotate(
+                texts[i],
+                (x[i], y[i]),
+                textcoords="offset points",
+                xytext=(dx, dy),
+                fontsize="x-small",
+                ha="left" if dx > 0 else "right" if dx < 0 else "center",
+            )
             if renderer is None:
                 break
             box = ann.get_window_extent(renderer)
-            if (not any(box.overlaps(b) for b in placed + markers)
-                    and inside.contains(box.x0, box.y0) and inside.contains(box.x1, box.y1)):
+            if (
+                not any(box.overlaps(b) for b in placed + markers)
+                and inside.contains(box.x0, box.y0)
+                and inside.contains(box.x1, box.y1)
+            ):
                 break
-        else:                                     # nowhere free: the nearest offset
+        else:  # nowhere free: the nearest offset
             ann.remove()
             dx, dy = _LABEL_OFFSETS[0]
-            ann = ax.annotate(texts[i], (x[i], y[i]), textcoords="offset points",
-                              xytext=(dx, dy), fontsize="x-small", ha="left")
+            ann = ax.annotate(
+                texts[i],
+                (x[i], y[i]),
+                textcoords="offset points",
+                xytext=(dx, dy),
+                fontsize="x-small",
+                ha="left",
+            )
         if renderer is not None:
             placed.append(ann.get_window_extent(renderer))
     return placed
@@ -587,14 +709,21 @@ def _place_legend(ax, boxes, points, **kwargs):
     renderer = _renderer(ax.figure)
     avoid = list(boxes) + _point_boxes(ax, points)
     if renderer is not None:
-        for loc in ("upper right", "upper left", "lower right", "lower left",
-                    "center right", "center left", "upper center", "lower center"):
+        for loc in (
+            "upper right",
+            "upper left",
+            "lower right",
+            "lower left",
+            "center right",
+            "center left",
+            "upper center",
+            "lower center",
+        ):
             legend = ax.legend(loc=loc, **kwargs)
             box = legend.get_window_extent(renderer)
             if not any(box.overlaps(b) for b in avoid):
                 return legend
-    return ax.legend(loc="upper left", bbox_to_anchor=(1.02, 1.0), borderaxespad=0,
-                     **kwargs)
+    return ax.legend(loc="upper left", bbox_to_anchor=(1.02, 1.0), borderaxespad=0, **kwargs)
 
 
 __all__ += ["plot_rank_distributions"]
@@ -652,6 +781,7 @@ def plot_rank_distributions(R, *, feature_names=None, max_features=30, top_k=Non
     """
     from ._data.convert_rankings import as_rankings
     from ._utils.checks import check_feature_names, check_int_range
+
     rk = as_rankings(getattr(R, "rankings", R))
     ranks = rk.toarray()
     d = rk.n_features
@@ -663,8 +793,13 @@ def plot_rank_distributions(R, *, feature_names=None, max_features=30, top_k=Non
     names = [str(n) for n in names]
     order = np.lexsort((np.median(ranks, axis=0), ranks.mean(axis=0)))[:max_features]
     ax = _axes(ax)
-    ax.boxplot([ranks[:, j] for j in order], positions=np.arange(order.size),
-               widths=0.6, showmeans=True, meanprops=dict(marker="o", markersize=3))
+    ax.boxplot(
+        [ranks[:, j] for j in order],
+        positions=np.arange(order.size),
+        widths=0.6,
+        showmeans=True,
+        meanprops=dict(marker="o", markersize=3),
+    )
     ax.set_xticks(np.arange(order.size))
     ax.set_xticklabels([names[j] for j in order], rotation=90, fontsize="small")
     if top_k is not None:
@@ -679,10 +814,20 @@ def plot_rank_distributions(R, *, feature_names=None, max_features=30, top_k=Non
 __all__ += ["plot_halfwidth"]
 
 
-def plot_halfwidth(Z, measure: str = "nogueira", *, method: str = "auto",
-                   ci_method: str = "wald", confidence_level: float = 0.95, start=None,
-                   step: int = 1, n_runs_max=None, target_halfwidth=None, ax=None,
-                   **options):
+def plot_halfwidth(
+    Z,
+    measure: str = "nogueira",
+    *,
+    method: str = "auto",
+    ci_method: str = "wald",
+    confidence_level: float = 0.95,
+    start=None,
+    step: int = 1,
+    n_runs_max=None,
+    target_halfwidth=None,
+    ax=None,
+    **options,
+):
     r"""The estimate and its confidence band against the number of runs M.
 
     The estimate and its interval on the first m runs (nested prefixes, m = ``start``,
@@ -747,6 +892,7 @@ def plot_halfwidth(Z, measure: str = "nogueira", *, method: str = "auto",
     """
     from . import inference
     from ._utils.checks import check_choice, check_confidence_level, check_real_range
+
     est = inference.as_estimate(Z, measure, method, options)
     ci_method = check_choice("ci_method", ci_method, tuple(inference.CI_METHODS))
     level = check_confidence_level(confidence_level)
@@ -757,8 +903,9 @@ def plot_halfwidth(Z, measure: str = "nogueira", *, method: str = "auto",
     step = check_int_range("step", step, minimum=1)
     top = M if n_runs_max is None else check_int_range("n_runs_max", n_runs_max, minimum=M)
     if target_halfwidth is not None:
-        target_halfwidth = check_real_range("target_halfwidth", target_halfwidth, low=0.0,
-                                            low_open=True)
+        target_halfwidth = check_real_range(
+            "target_halfwidth", target_halfwidth, low=0.0, low_open=True
+        )
     with warnings.catch_warnings():
         # the first m runs are few by design: one SmallSampleWarning per prefix would
         # repeat what the estimate of all M runs already says
@@ -767,25 +914,43 @@ def plot_halfwidth(Z, measure: str = "nogueira", *, method: str = "auto",
     ax = _axes(ax)
     m, phi, low, high = rows.T
     ax.plot(m, phi, "-", color="C0", lw=1.2, label="estimate on the first m runs")
-    ax.fill_between(m, low, high, color="C0", alpha=0.2, lw=0,
-                    label=f"{100 * level:g}% CI ({inference.CI_METHODS[ci_method]})")
+    ax.fill_between(
+        m,
+        low,
+        high,
+        color="C0",
+        alpha=0.2,
+        lw=0,
+        label=f"{100 * level:g}% CI ({inference.CI_METHODS[ci_method]})",
+    )
     needed = None
     if target_halfwidth is not None:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             needed = inference.runs_needed(est, target_halfwidth, level)
-        if needed == needed:                      # not NaN: the band reaches it
+        if needed == needed:  # not NaN: the band reaches it
             top = max(top, int(needed))
     grid = np.unique(np.geomspace(start, top, 200).round().astype(int))
     with np.errstate(invalid="ignore"):
         h = inference.halfwidth_curve(est, grid.tolist(), level)
     lo, hi = est.range
-    ax.plot(grid, np.clip(est.statistic + h, lo, hi), "--", color="C3", lw=1,
-            label=f"predicted from M = {M}: estimate ± z sqrt(c/m)")
+    ax.plot(
+        grid,
+        np.clip(est.statistic + h, lo, hi),
+        "--",
+        color="C3",
+        lw=1,
+        label=f"predicted from M = {M}: estimate ± z sqrt(c/m)",
+    )
     ax.plot(grid, np.clip(est.statistic - h, lo, hi), "--", color="C3", lw=1)
-    if needed is not None and needed == needed:   # not NaN
-        ax.axvline(needed, color="0.4", ls=":", lw=1,
-                   label=f"half-width {target_halfwidth:g}: m = {needed}")
+    if needed is not None and needed == needed:  # not NaN
+        ax.axvline(
+            needed,
+            color="0.4",
+            ls=":",
+            lw=1,
+            label=f"half-width {target_halfwidth:g}: m = {needed}",
+        )
     ax.set_xlabel("runs m")
     ax.set_ylabel(f"stability ({est.measure})")
     ax.legend(loc="best", fontsize="small")

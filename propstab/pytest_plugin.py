@@ -33,15 +33,20 @@ OPTION = "--propstab-update-baselines"
 
 def pytest_addoption(parser):
     group = parser.getgroup("propstab", "propstab: stability baselines")
-    group.addoption(OPTION, action="store_true", default=False,
-                    help="make the stability baselines again (call each test's make() and "
-                         "store the result in baselines/<test name>.npz beside the test)")
+    group.addoption(
+        OPTION,
+        action="store_true",
+        default=False,
+        help="make the stability baselines again (call each test's make() and "
+        "store the result in baselines/<test name>.npz beside the test)",
+    )
 
 
 def baseline_path(request, name=None):
     """``<test file's folder>/baselines/<name or the test's name>.npz`` (characters
     outside ``[A-Za-z0-9_.-]`` of a parametrised name replaced by ``_``)."""
     import pathlib
+
     folder = pathlib.Path(str(request.node.fspath)).resolve().parent / "baselines"
     stem = re.sub(r"[^A-Za-z0-9_.-]+", "_", name or request.node.name).strip("_")
     return folder / f"{stem}.npz"
@@ -61,22 +66,29 @@ def stability_baseline(request):
     """
     update = request.config.getoption("propstab_update_baselines")
 
-    def get(make, *, name=None, X=None, y=None, selector=None, seed=None,
-            measure="nogueira", **options):
+    def get(
+        make, *, name=None, X=None, y=None, selector=None, seed=None, measure="nogueira", **options
+    ):
         from propstab._utils.checks import fail
         from propstab.testing._assertions import Baseline
+
         if not callable(make):
-            fail(f"make: must be a function returning selections or a "
-                 f"resampling result; got {type(make).__name__} {make!r}", TypeError)
+            fail(
+                f"make: must be a function returning selections or a "
+                f"resampling result; got {type(make).__name__} {make!r}",
+                TypeError,
+            )
         path = baseline_path(request, name)
         if update or not path.exists():
-            baseline = Baseline.from_result(make(), X=X, y=y, selector=selector, seed=seed,
-                                            measure=measure, **options)
+            baseline = Baseline.from_result(
+                make(), X=X, y=y, selector=selector, seed=seed, measure=measure, **options
+            )
             baseline.save(path)
             return baseline
         baseline = Baseline.load(path)
-        baseline.check_compatible(X=X, y=y, selector=selector, measure=measure,
-                                  options=options or None)
+        baseline.check_compatible(
+            X=X, y=y, selector=selector, measure=measure, options=options or None
+        )
         return baseline
 
     return get

@@ -112,8 +112,14 @@ class _Skip(Exception):
     """An explicit example outside the property's domain (its ``assume`` failed)."""
 
 
-def search(strategy, probe: Callable[[Any], Optional[Found]], *, max_examples: int, seed: int,
-           examples: Iterable = ()) -> Union[Found, None, str]:
+def search(
+    strategy,
+    probe: Callable[[Any], Optional[Found]],
+    *,
+    max_examples: int,
+    seed: int,
+    examples: Iterable = (),
+) -> Union[Found, None, str]:
     """Run ``probe`` on examples of ``strategy``; the shrunk :class:`Found` or None.
 
     Parameters
@@ -177,9 +183,17 @@ def search(strategy, probe: Callable[[Any], Optional[Found]], *, max_examples: i
     >>> search(st.integers(0, 5), odd_square_above_50, max_examples=100, seed=0) is None
     True
     """
-    @hypothesis.settings(REPRODUCIBLE, max_examples=max_examples, derandomize=False,
-                         report_multiple_bugs=False, print_blob=False, phases=_PHASES,
-                         verbosity=Verbosity.quiet, suppress_health_check=list(HealthCheck))
+
+    @hypothesis.settings(
+        REPRODUCIBLE,
+        max_examples=max_examples,
+        derandomize=False,
+        report_multiple_bugs=False,
+        print_blob=False,
+        phases=_PHASES,
+        verbosity=Verbosity.quiet,
+        suppress_health_check=list(HealthCheck),
+    )
     @hypothesis.seed(seed)
     @hypothesis.given(strategy)
     def run(example):

@@ -6,6 +6,11 @@ them so that ``propstab.selection.StabilitySelection`` and
 ``propstab.selection.error_control`` keep working. New code imports
 ``propstab.StabilitySelection`` or ``propstab.stability_selection``.
 """
-from .stability_selection._transformer import (ErrorControl, LargePFERWarning, StabilitySelection, error_control)
+from .stability_selection._transformer import (
+    ErrorControl,
+    LargePFERWarning,
+    StabilitySelection,
+    error_control,
+)
 
 __all__ = ["ErrorControl", "LargePFERWarning", "StabilitySelection", "error_control"]

@@ -28,12 +28,35 @@ import numpy as np
 
 # the rules for reading a fitted estimator; exported here (fits_a_classifier and
 # final_estimator for the resampling protocol)
-from ._utils.estimators import (fits_a_classifier, final_estimator, has_rule, importances_of, ranking_of, support_of)  # noqa: F401
+from ._utils.estimators import (
+    fits_a_classifier,
+    final_estimator,
+    has_rule,
+    importances_of,
+    ranking_of,
+    support_of,
+)  # noqa: F401
 from ._utils.params import N_FEATURES, Integral, Interval, Options, Param, Real, validate_params
-from ._utils.checks import (as_real_array, check_int_range, check_n_features, check_real, fail, shown)
+from ._utils.checks import (
+    as_real_array,
+    check_int_range,
+    check_n_features,
+    check_real,
+    fail,
+    shown,
+)
 
-__all__ = ["clone", "fit_select", "importances_of", "is_estimator", "mask_from_output",
-           "run_seeds", "seeded", "support_of", "take"]
+__all__ = [
+    "clone",
+    "fit_select",
+    "importances_of",
+    "is_estimator",
+    "mask_from_output",
+    "run_seeds",
+    "seeded",
+    "support_of",
+    "take",
+]
 
 
 def take(X, rows):
@@ -78,26 +101,43 @@ def take(X, rows):
         try:
             X = np.asarray(X)
         except (ValueError, TypeError):
-            fail(f"X: must be an array, sparse matrix, DataFrame or Series; got a "
-                 f"ragged {type(X).__name__}", TypeError)
-    if X is None or isinstance(X, (str, bytes)) or not hasattr(X, "__getitem__") \
-            or getattr(X, "ndim", 1) == 0:
-        fail(f"X: must be an array, sparse matrix, DataFrame or Series; got "
-             f"{type(X).__name__}", TypeError)
+            fail(
+                f"X: must be an array, sparse matrix, DataFrame or Series; got a "
+                f"ragged {type(X).__name__}",
+                TypeError,
+            )
+    if (
+        X is None
+        or isinstance(X, (str, bytes))
+        or not hasattr(X, "__getitem__")
+        or getattr(X, "ndim", 1) == 0
+    ):
+        fail(
+            f"X: must be an array, sparse matrix, DataFrame or Series; got " f"{type(X).__name__}",
+            TypeError,
+        )
     try:
         idx = np.asarray(rows)
     except (ValueError, TypeError):
-        fail(f"rows: must be a 1-D sequence of integer row positions; got "
-             f"{type(rows).__name__} {rows!r}", TypeError)
+        fail(
+            f"rows: must be a 1-D sequence of integer row positions; got "
+            f"{type(rows).__name__} {rows!r}",
+            TypeError,
+        )
     if idx.size == 0 and idx.ndim == 1:
         idx = idx.astype(np.intp)
     if idx.ndim != 1 or (idx.size and idx.dtype.kind not in "iu"):
-        fail(f"rows: must be a 1-D sequence of integer row positions; got "
-             f"{idx.dtype} array of shape {idx.shape}", TypeError)
+        fail(
+            f"rows: must be a 1-D sequence of integer row positions; got "
+            f"{idx.dtype} array of shape {idx.shape}",
+            TypeError,
+        )
     n = X.shape[0] if hasattr(X, "shape") and len(X.shape) else len(X)
     if idx.size and (idx.min() < -n or idx.max() >= n):
-        fail(f"rows: positions must be in 0..{n - 1}; got "
-             f"{int(idx.min() if idx.min() < -n else idx.max())}")
+        fail(
+            f"rows: positions must be in 0..{n - 1}; got "
+            f"{int(idx.min() if idx.min() < -n else idx.max())}"
+        )
     if hasattr(X, "iloc"):
         return X.iloc[idx]
     return X[idx]
@@ -268,9 +308,12 @@ def seeded(estimator, seed: int):
     True
     """
     if not is_estimator(estimator):
-        fail(f"estimator: must be an estimator with fit() (a function cannot be "
-             f"seeded from outside); got {type(estimator).__name__}", TypeError)
-    seed = check_int_range("seed", seed, minimum=0, maximum=2 ** 32 - 1)
+        fail(
+            f"estimator: must be an estimator with fit() (a function cannot be "
+            f"seeded from outside); got {type(estimator).__name__}",
+            TypeError,
+        )
+    seed = check_int_range("seed", seed, minimum=0, maximum=2**32 - 1)
     est = clone(estimator)
     if not (hasattr(est, "get_params") and hasattr(est, "set_params")):
         return est
@@ -331,9 +374,15 @@ def run_seeds(root, start: int, stop: int) -> np.ndarray:
         fail(f"root: must be a numpy SeedSequence; got {type(root).__name__}", TypeError)
     stop = check_int_range("stop", stop, minimum=0)
     start = check_int_range("start", start, minimum=0, maximum=stop)
-    return np.array([np.random.SeedSequence(root.entropy, spawn_key=root.spawn_key + (i,),
-                                            pool_size=root.pool_size).generate_state(1)[0]
-                     for i in range(start, stop)], dtype=np.int64)
+    return np.array(
+        [
+            np.random.SeedSequence(
+                root.entropy, spawn_key=root.spawn_key + (i,), pool_size=root.pool_size
+            ).generate_state(1)[0]
+            for i in range(start, stop)
+        ],
+        dtype=np.int64,
+    )
 
 
 def mask_from_output(out, n_features: int) -> np.ndarray:
@@ -384,22 +433,32 @@ def mask_from_output(out, n_features: int) -> np.ndarray:
     try:
         arr = np.asarray(out)
     except (ValueError, TypeError):
-        fail(f"selector: a function must return feature indices or a boolean mask; "
-             f"got {type(out).__name__} {out!r}", TypeError)
+        fail(
+            f"selector: a function must return feature indices or a boolean mask; "
+            f"got {type(out).__name__} {out!r}",
+            TypeError,
+        )
     if arr.dtype == bool:
         if arr.shape != (n_features,):
-            fail(f"selector: a boolean mask must have {n_features} entries; got "
-                 f"shape {arr.shape}")
+            fail(
+                f"selector: a boolean mask must have {n_features} entries; got "
+                f"shape {arr.shape}"
+            )
         return arr
     if arr.ndim != 1 or (arr.size and arr.dtype.kind not in "iu"):
-        fail(f"selector: a function must return feature indices or a boolean "
-             f"mask; got {arr.dtype} array of shape {arr.shape}", TypeError)
+        fail(
+            f"selector: a function must return feature indices or a boolean "
+            f"mask; got {arr.dtype} array of shape {arr.shape}",
+            TypeError,
+        )
     mask = np.zeros(n_features, dtype=bool)
     if arr.size:
         outside = (arr < 0) | (arr >= n_features)
         if outside.any():
-            fail(f"selector: returned the feature index {arr[outside][0]}, outside "
-                 f"0..{n_features - 1}")
+            fail(
+                f"selector: returned the feature index {arr[outside][0]}, outside "
+                f"0..{n_features - 1}"
+            )
         mask[arr] = True
     return mask
 
@@ -463,8 +522,11 @@ def fit_select(selector, X, y, *, n_features: int, threshold=None, top_k=None):
     [True, False, True]
     """
     if not is_estimator(selector) and not callable(selector):
-        fail(f"selector: must be an estimator with fit() or a function (X, y) -> "
-             f"indices; got {type(selector).__name__} {selector!r}", TypeError)
+        fail(
+            f"selector: must be an estimator with fit() or a function (X, y) -> "
+            f"indices; got {type(selector).__name__} {selector!r}",
+            TypeError,
+        )
     fitted = fit_selector(selector, X, y)
     mask, imp = read_selection(selector, fitted, n_features, threshold=threshold, top_k=top_k)
     return mask, imp, fitted if is_estimator(selector) else None
@@ -475,8 +537,15 @@ def fit_select(selector, X, y, *, n_features: int, threshold=None, top_k=None):
 __all__ += ["fit_rank", "mask_from_scores", "ranking_of"]
 
 
-def mask_from_scores(scores, n_features: int, *, threshold=None, top_k=None,
-                     argument: str = "scores", context: str = "") -> np.ndarray:
+def mask_from_scores(
+    scores,
+    n_features: int,
+    *,
+    threshold=None,
+    top_k=None,
+    argument: str = "scores",
+    context: str = "",
+) -> np.ndarray:
     """The selection a function's scores stand for: the ``top_k`` largest (ties broken by
     feature index), the scores above ``threshold``, or else the nonzero scores.
 
@@ -602,11 +671,15 @@ def fit_rank(selector, X, y, *, n_features: int, threshold=None, top_k=None):
     if top_k is not None:
         top_k = check_int_range("top_k", top_k, minimum=0, maximum=n_features)
     if not is_estimator(selector) and not callable(selector):
-        fail(f"selector: must be an estimator with fit() or a function (X, y) -> "
-             f"scores; got {type(selector).__name__} {selector!r}", TypeError)
+        fail(
+            f"selector: must be an estimator with fit() or a function (X, y) -> "
+            f"scores; got {type(selector).__name__} {selector!r}",
+            TypeError,
+        )
     fitted = fit_selector(selector, X, y)
-    mask, (values, kind) = read_selection(selector, fitted, n_features, threshold=threshold,
-                                          top_k=top_k, output="ranking")
+    mask, (values, kind) = read_selection(
+        selector, fitted, n_features, threshold=threshold, top_k=top_k, output="ranking"
+    )
     return mask, values, kind, fitted if is_estimator(selector) else None
 
 
@@ -663,8 +736,11 @@ def fit_selector(selector, X, y):
     [0, 2]
     """
     if not is_estimator(selector) and not callable(selector):
-        fail(f"selector: must be an estimator with fit() or a function (X, y) -> selection; "
-             f"got {shown(selector)}", TypeError)
+        fail(
+            f"selector: must be an estimator with fit() or a function (X, y) -> selection; "
+            f"got {shown(selector)}",
+            TypeError,
+        )
     if is_estimator(selector):
         est = clone(selector)
         try:
@@ -675,11 +751,17 @@ def fit_selector(selector, X, y):
     return selector(X, y)
 
 
-@validate_params({"n_features": N_FEATURES, "threshold": [Interval(Real), None],
-                  "top_k": [Interval(Integral, 0, Param("n_features")), None],
-                  "output": Options(*OUTPUTS)})
-def read_selection(selector, fitted, n_features: int, *, threshold=None, top_k=None,
-                   output="selection"):
+@validate_params(
+    {
+        "n_features": N_FEATURES,
+        "threshold": [Interval(Real), None],
+        "top_k": [Interval(Integral, 0, Param("n_features")), None],
+        "output": Options(*OUTPUTS),
+    }
+)
+def read_selection(
+    selector, fitted, n_features: int, *, threshold=None, top_k=None, output="selection"
+):
     """The second stage of a run: the support mask of what :func:`fit_selector` returned,
     and what else the run records.
 
@@ -742,22 +824,38 @@ def read_selection(selector, fitted, n_features: int, *, threshold=None, top_k=N
             return mask_from_output(fitted, n_features), None
         return support_of(fitted, n_features, threshold=threshold, top_k=top_k)
     if not is_estimator(selector):
-        mask = mask_from_scores(fitted, n_features, threshold=threshold, top_k=top_k,
-                                argument="selector", context=(
-                                    "with output='ranking' a function must return one "
-                                    "score per feature; its scores"))
+        mask = mask_from_scores(
+            fitted,
+            n_features,
+            threshold=threshold,
+            top_k=top_k,
+            argument="selector",
+            context=(
+                "with output='ranking' a function must return one " "score per feature; its scores"
+            ),
+        )
         return mask, (np.asarray(fitted, dtype=np.float64), "scores")
     est = fitted
     values, kind = ranking_of(est)
-    if (values is not None and kind == "scores" and threshold is None and top_k is None
-            and not has_rule(est)):
+    if (
+        values is not None
+        and kind == "scores"
+        and threshold is None
+        and top_k is None
+        and not has_rule(est)
+    ):
         mask = mask_from_scores(values, n_features)  # importances without a rule: nonzero
     else:
         mask, _ = support_of(est, n_features, threshold=threshold, top_k=top_k)
     if values is None:
-        fail(f"selector: {type(est).__name__} has neither ranking_, scores_, coef_ "
-             f"nor feature_importances_: it does not rank the features", TypeError)
+        fail(
+            f"selector: {type(est).__name__} has neither ranking_, scores_, coef_ "
+            f"nor feature_importances_: it does not rank the features",
+            TypeError,
+        )
     if values.shape != (n_features,):
-        fail(f"selector: its ranking of shape {values.shape} does not match "
-             f"{n_features} features")
+        fail(
+            f"selector: its ranking of shape {values.shape} does not match "
+            f"{n_features} features"
+        )
     return mask, (values, kind)

@@ -32,10 +32,22 @@ from ._utils.params import Checked, validate_params
 
 __all__ = ["get_pair_memory", "pair_memory", "parse_memory", "set_pair_memory"]
 
-_UNITS = {"": 1, "b": 1, "kb": 10 ** 3, "mb": 10 ** 6, "gb": 10 ** 9, "tb": 10 ** 12,
-          "kib": 2 ** 10, "mib": 2 ** 20, "gib": 2 ** 30, "tib": 2 ** 40}
-_MEMORY_RULE = ("must be a number of bytes >= 1024 or a string like '256MB' or '1GiB' "
-                "(units B, kB, MB, GB, TB, KiB, MiB, GiB, TiB)")
+_UNITS = {
+    "": 1,
+    "b": 1,
+    "kb": 10**3,
+    "mb": 10**6,
+    "gb": 10**9,
+    "tb": 10**12,
+    "kib": 2**10,
+    "mib": 2**20,
+    "gib": 2**30,
+    "tib": 2**40,
+}
+_MEMORY_RULE = (
+    "must be a number of bytes >= 1024 or a string like '256MB' or '1GiB' "
+    "(units B, kB, MB, GB, TB, KiB, MiB, GiB, TiB)"
+)
 
 
 def parse_memory(name: str, value, *, function=None) -> int:
@@ -92,8 +104,11 @@ def parse_memory(name: str, value, *, function=None) -> int:
 
 
 #: a memory size: bytes >= 1024 or a string with a unit
-MEMORY = Checked(parse_memory, "a number of bytes >= 1024 or a string like '256MB'",
-                 invalid=(0, 100, -5, float("nan"), "lots", "12XB", True, [1024]))
+MEMORY = Checked(
+    parse_memory,
+    "a number of bytes >= 1024 or a string like '256MB'",
+    invalid=(0, 100, -5, float("nan"), "lots", "12XB", True, [1024]),
+)
 
 
 def get_pair_memory() -> int:

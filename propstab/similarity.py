@@ -28,7 +28,7 @@ from ._utils.params import N_FEATURES, UNIT_INTERVAL, Boolean, Options, validate
 
 __all__ = ["similarity_from_data", "similarity_from_groups"]
 
-_BLOCK_ENTRIES = 4_000_000      # at most this many correlations held at once
+_BLOCK_ENTRIES = 4_000_000  # at most this many correlations held at once
 
 
 def _standardised(X, method: str):
@@ -36,8 +36,10 @@ def _standardised(X, method: str):
         X = X.to_numpy()
     X = as_real_array("X", X, "numbers (an n x d data matrix)")
     if X.ndim != 2:
-        fail(f"X: must be a 2-dimensional n x d data matrix (samples x features); "
-             f"got shape {X.shape}")
+        fail(
+            f"X: must be a 2-dimensional n x d data matrix (samples x features); "
+            f"got shape {X.shape}"
+        )
     n, d = X.shape
     if n < 2:
         fail(f"X: needs at least 2 samples (rows) to estimate correlations; got {n}")
@@ -48,23 +50,31 @@ def _standardised(X, method: str):
         fail(f"X: entries must be finite; got {X[i, j]!r} at sample {i}, feature {j}")
     if method == "spearman":
         from scipy.stats import rankdata
+
         X = rankdata(X, axis=0)
     X = X - X.mean(axis=0)
     norm = np.sqrt(np.einsum("ij,ij->j", X, X))
     constant = norm <= 1e-12 * np.maximum(1.0, np.abs(X).max(axis=0, initial=0.0))
     if constant.any():
-        warn(f"similarity_from_data: {int(constant.sum())} constant column(s) (e.g. "
-                      f"feature {int(np.argmax(constant))}) have no correlation; they are given "
-                      f"similarity 0 to every other feature and 1 to themselves",
-             RuntimeWarning)
+        warn(
+            f"similarity_from_data: {int(constant.sum())} constant column(s) (e.g. "
+            f"feature {int(np.argmax(constant))}) have no correlation; they are given "
+            f"similarity 0 to every other feature and 1 to themselves",
+            RuntimeWarning,
+        )
     norm[constant] = 1.0
     X = X / norm
     X[:, constant] = 0.0
     return X, constant
 
 
-@validate_params({"method": Options("pearson", "spearman"), "threshold": [UNIT_INTERVAL, None],
-                  "sparse": Boolean(none=True)})
+@validate_params(
+    {
+        "method": Options("pearson", "spearman"),
+        "threshold": [UNIT_INTERVAL, None],
+        "sparse": Boolean(none=True),
+    }
+)
 def similarity_from_data(X, *, method: str = "pearson", threshold=None, sparse=None):
     """Feature similarities from data: absolute correlations, optionally thresholded.
 
@@ -141,7 +151,7 @@ def similarity_from_data(X, *, method: str = "pearson", threshold=None, sparse=N
         return C
     block = max(1, _BLOCK_ENTRIES // max(d, 1))
     rows, cols, vals = [], [], []
-    for start in range(0, d, block):          # loop over column blocks, not features
+    for start in range(0, d, block):  # loop over column blocks, not features
         stop = min(d, start + block)
         R = np.abs(Xs.T @ Xs[:, start:stop])  # d x b
         np.clip(R, 0.0, 1.0, out=R)
@@ -151,8 +161,8 @@ def similarity_from_data(X, *, method: str = "pearson", threshold=None, sparse=N
         cols.append(c + start)
         vals.append(np.ones(r.size) if threshold is not None else R[r, c])
     r, c, v = np.concatenate(rows), np.concatenate(cols), np.concatenate(vals)
-    off = r != c                          # the unit diagonal is added below, for every
-    C = _sparse.csr_matrix((v[off], (r[off], c[off])), shape=(d, d))   # column (constant too)
+    off = r != c  # the unit diagonal is added below, for every
+    C = _sparse.csr_matrix((v[off], (r[off], c[off])), shape=(d, d))  # column (constant too)
     C = (C + C.T) * 0.5 + _sparse.identity(d, format="csr")
     C.eliminate_zeros()
     C.sort_indices()
@@ -160,8 +170,7 @@ def similarity_from_data(X, *, method: str = "pearson", threshold=None, sparse=N
 
 
 @validate_params({"within": UNIT_INTERVAL, "sparse": Boolean(), "n_features": [N_FEATURES, None]})
-def similarity_from_groups(groups, n_features, *, within=1.0, feature_names=None,
-                           sparse=True):
+def similarity_from_groups(groups, n_features, *, within=1.0, feature_names=None, sparse=True):
     """Feature similarities from domain knowledge: groups of related features.
 
     .. math:: c_{f,f'} = \\begin{cases} 1 & f = f' \\\\ w & f, f' \\text{ share a group}
@@ -223,43 +232,70 @@ def similarity_from_groups(groups, n_features, *, within=1.0, feature_names=None
         d = len(names)
         lookup = {name: j for j, name in enumerate(names)}
     elif n_features is None:
-        fail("n_features: required (a positive integer) when feature_names is not given; "
-             "got None", TypeError, function="similarity_from_groups")
+        fail(
+            "n_features: required (a positive integer) when feature_names is not given; "
+            "got None",
+            TypeError,
+            function="similarity_from_groups",
+        )
     else:
         d = n_features
     if isinstance(groups, (str, bytes)) or not hasattr(groups, "__iter__"):
-        fail(f"groups: must be a sequence of collections of features; got "
-             f"{type(groups).__name__} {groups!r}", TypeError)
-    if isinstance(groups, Mapping) or type(groups).__module__.startswith("pandas") and \
-            hasattr(groups, "items") and not hasattr(groups, "columns"):
+        fail(
+            f"groups: must be a sequence of collections of features; got "
+            f"{type(groups).__name__} {groups!r}",
+            TypeError,
+        )
+    if (
+        isinstance(groups, Mapping)
+        or type(groups).__module__.startswith("pandas")
+        and hasattr(groups, "items")
+        and not hasattr(groups, "columns")
+    ):
         groups = _groups_of_labels(groups)
     rows, cols = [], []
     for g, group in enumerate(groups):
         if isinstance(group, Mapping):
-            fail(f"groups: group {g} is a {type(group).__name__}; a group is a "
-                 f"collection of features (a mapping's keys are not read as a "
-                 f"group; a mapping as groups= is read as {{feature: group label}})", TypeError)
+            fail(
+                f"groups: group {g} is a {type(group).__name__}; a group is a "
+                f"collection of features (a mapping's keys are not read as a "
+                f"group; a mapping as groups= is read as {{feature: group label}})",
+                TypeError,
+            )
         if isinstance(group, (str, bytes)) or not hasattr(group, "__iter__"):
-            fail(f"groups: group {g} must be a collection of features; got "
-                 f"{type(group).__name__} {group!r}", TypeError)
+            fail(
+                f"groups: group {g} must be a collection of features; got "
+                f"{type(group).__name__} {group!r}",
+                TypeError,
+            )
         idx = []
         for item in group:
             if lookup is not None:
                 if not is_label(item):
-                    fail(f"groups: group {g} contains {type(item).__name__} "
-                         f"{item!r}; with feature_names=, groups list feature names "
-                         f"(hashable labels: strings or numbers)", TypeError)
+                    fail(
+                        f"groups: group {g} contains {type(item).__name__} "
+                        f"{item!r}; with feature_names=, groups list feature names "
+                        f"(hashable labels: strings or numbers)",
+                        TypeError,
+                    )
                 if item not in lookup:
-                    fail(f"groups: group {g} names feature {item!r}, which is not "
-                         f"in feature_names")
+                    fail(
+                        f"groups: group {g} names feature {item!r}, which is not "
+                        f"in feature_names"
+                    )
                 idx.append(lookup[item])
             else:
                 if isinstance(item, bool) or not isinstance(item, numbers.Integral):
-                    fail(f"groups: group {g} contains {item!r}; feature indices must "
-                         f"be integers (or pass feature_names=)", TypeError)
+                    fail(
+                        f"groups: group {g} contains {item!r}; feature indices must "
+                        f"be integers (or pass feature_names=)",
+                        TypeError,
+                    )
                 if not 0 <= item < d:
-                    fail(f"groups: group {g} contains feature index {item}, outside "
-                         f"0..{d - 1} (n_features={d})")
+                    fail(
+                        f"groups: group {g} contains feature index {item}, outside "
+                        f"0..{d - 1} (n_features={d})"
+                    )
                 idx.append(int(item))
         idx = np.unique(np.asarray(idx, dtype=np.int64))
         rows.append(np.repeat(idx, idx.size))
@@ -268,7 +304,7 @@ def similarity_from_groups(groups, n_features, *, within=1.0, feature_names=None
     r = np.concatenate(rows + [diag])
     c = np.concatenate(cols + [diag])
     A = _sparse.csr_matrix((np.ones(r.size), (r, c)), shape=(d, d)).tocoo()
-    A.data = np.where(A.row == A.col, 1.0, within)   # duplicates (overlapping groups) reset
+    A.data = np.where(A.row == A.col, 1.0, within)  # duplicates (overlapping groups) reset
     A = A.tocsr()
     A.eliminate_zeros()
     A.sort_indices()
@@ -281,9 +317,12 @@ def _groups_of_labels(mapping) -> list:
     groups: dict = {}
     for feature, label in mapping.items():
         if not is_label(label):
-            fail(f"groups: a mapping is read as {{feature: group label}}, a label "
-                 f"being hashable (a string or a number); the label of feature "
-                 f"{feature!r} is a {type(label).__name__} {label!r} (for "
-                 f"{{group: features}} pass list(groups.values()))", TypeError)
+            fail(
+                f"groups: a mapping is read as {{feature: group label}}, a label "
+                f"being hashable (a string or a number); the label of feature "
+                f"{feature!r} is a {type(label).__name__} {label!r} (for "
+                f"{{group: features}} pass list(groups.values()))",
+                TypeError,
+            )
         groups.setdefault(label, []).append(feature)
     return list(groups.values())

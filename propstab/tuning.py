@@ -22,7 +22,17 @@ import numpy as np
 from ._utils.checks import check_n_jobs, fail, seed_sequence, shown
 from ._utils.exceptions import InvalidParameterError, UndefinedMeasureWarning, warn
 from ._utils.execution import check_checkpoint_seed
-from ._utils.params import (Boolean, Callable, Checked, Integral, Interval, Options, RandomState, Real, validate_params)
+from ._utils.params import (
+    Boolean,
+    Callable,
+    Checked,
+    Integral,
+    Interval,
+    Options,
+    RandomState,
+    Real,
+    validate_params,
+)
 from ._utils.text import Summary, interval, number, summary, table_lines
 from .selectors import clone, run_seeds, seeded, support_of
 
@@ -37,8 +47,10 @@ def _sklearn_base():
         from sklearn.base import BaseEstimator, MetaEstimatorMixin
         from sklearn.feature_selection import SelectorMixin
     except ImportError:
-        raise ImportError("StabilityGridSearch needs scikit-learn; install it with "
-                          "`pip install propstab[sklearn]`") from None
+        raise ImportError(
+            "StabilityGridSearch needs scikit-learn; install it with "
+            "`pip install propstab[sklearn]`"
+        ) from None
     return MetaEstimatorMixin, SelectorMixin, BaseEstimator
 
 
@@ -52,36 +64,48 @@ except ImportError:  # pragma: no cover
 
 
 def _check_estimator(name, value, function=None):
-    if not all(hasattr(value, a) for a in ("fit", "get_params", "set_params")) \
-            or isinstance(value, type):
-        fail(f"{name}: must be a scikit-learn estimator (fit, get_params, set_params); got "
-             f"{shown(value)}", TypeError, function=function)
+    if not all(hasattr(value, a) for a in ("fit", "get_params", "set_params")) or isinstance(
+        value, type
+    ):
+        fail(
+            f"{name}: must be a scikit-learn estimator (fit, get_params, set_params); got "
+            f"{shown(value)}",
+            TypeError,
+            function=function,
+        )
     return value
 
 
 def _check_param_grid(name, value, function=None, estimator=None):
     """A grid scikit-learn's ``ParameterGrid`` reads, naming parameters of ``estimator``."""
     from sklearn.model_selection import ParameterGrid
-    rule = ("must be a dict of parameter name -> list of values, or a non-empty list of "
-            "such dicts (scikit-learn's ParameterGrid)")
+
+    rule = (
+        "must be a dict of parameter name -> list of values, or a non-empty list of "
+        "such dicts (scikit-learn's ParameterGrid)"
+    )
     if not isinstance(value, (Mapping, list, tuple)) or isinstance(value, (str, bytes)):
         fail(f"{name}: {rule}; got {shown(value)}", TypeError, function=function)
     try:
         candidates = list(ParameterGrid(value))
     except (TypeError, ValueError) as exc:
-        fail(f"{name}: {rule} ({' '.join(str(exc).split())}); got {shown(value)}",
-             type(exc), function=function)
+        fail(
+            f"{name}: {rule} ({' '.join(str(exc).split())}); got {shown(value)}",
+            type(exc),
+            function=function,
+        )
     if not candidates:
-        fail(f"{name}: {rule}, with at least one candidate; got {shown(value)}",
-             function=function)
-    if not hasattr(estimator, "get_params"):        # checked by its own rule
+        fail(f"{name}: {rule}, with at least one candidate; got {shown(value)}", function=function)
+    if not hasattr(estimator, "get_params"):  # checked by its own rule
         return value
     known = estimator.get_params(deep=True)
     unknown = sorted({k for c in candidates for k in c if k not in known})
     if unknown:
-        fail(f"{name}: must name parameters of {type(estimator).__name__} (its "
-             f"get_params(deep=True)); got {', '.join(map(repr, unknown))}",
-             function=function)
+        fail(
+            f"{name}: must name parameters of {type(estimator).__name__} (its "
+            f"get_params(deep=True)); got {', '.join(map(repr, unknown))}",
+            function=function,
+        )
     return value
 
 
@@ -93,17 +117,48 @@ def _check_jobs(name, value, function=None):
         fail(str(exc), exc.kind, function=function)
 
 
-def _arguments(estimator, param_grid, *, rule="1se", measure="nogueira", n_runs=None,
-               scheme="bootstrap", fraction=None, scoring=None, downstream=None,
-               top_k=None, threshold=None, confidence_level=0.95, random_state=None,
-               n_jobs=None, backend=None, progress=None, refit=True, checkpoint=None):
+def _arguments(
+    estimator,
+    param_grid,
+    *,
+    rule="1se",
+    measure="nogueira",
+    n_runs=None,
+    scheme="bootstrap",
+    fraction=None,
+    scoring=None,
+    downstream=None,
+    top_k=None,
+    threshold=None,
+    confidence_level=0.95,
+    random_state=None,
+    n_jobs=None,
+    backend=None,
+    progress=None,
+    refit=True,
+    checkpoint=None,
+):
     """The arguments of :class:`StabilityGridSearch`, checked (returned by name)."""
-    return dict(estimator=estimator, param_grid=param_grid, rule=rule, measure=measure,
-                n_runs=n_runs, scheme=scheme, fraction=fraction, scoring=scoring,
-                downstream=downstream, top_k=top_k, threshold=threshold,
-                confidence_level=confidence_level, random_state=random_state,
-                n_jobs=n_jobs, backend=backend, progress=progress, refit=refit,
-                checkpoint=checkpoint)
+    return dict(
+        estimator=estimator,
+        param_grid=param_grid,
+        rule=rule,
+        measure=measure,
+        n_runs=n_runs,
+        scheme=scheme,
+        fraction=fraction,
+        scoring=scoring,
+        downstream=downstream,
+        top_k=top_k,
+        threshold=threshold,
+        confidence_level=confidence_level,
+        random_state=random_state,
+        n_jobs=n_jobs,
+        backend=backend,
+        progress=progress,
+        refit=refit,
+        checkpoint=checkpoint,
+    )
 
 
 #: The declared rules of :class:`StabilityGridSearch`'s parameters, checked by ``fit``
@@ -112,11 +167,15 @@ def _arguments(estimator, param_grid, *, rule="1se", measure="nogueira", n_runs=
 #: ``downstream``, ``top_k``, ``threshold``, ``backend``, ``checkpoint``) are checked
 #: there, by name.
 CONSTRAINTS = {
-    "estimator": Checked(_check_estimator, "a scikit-learn estimator",
-                         invalid=(None, 5, "lasso", len)),
-    "param_grid": Checked(_check_param_grid, "a parameter grid of the estimator",
-                          invalid=(None, 5, "C", [], {"no_such_parameter": [1, 2]},
-                                   {"alpha": 0.1}), reads=("estimator",)),
+    "estimator": Checked(
+        _check_estimator, "a scikit-learn estimator", invalid=(None, 5, "lasso", len)
+    ),
+    "param_grid": Checked(
+        _check_param_grid,
+        "a parameter grid of the estimator",
+        invalid=(None, 5, "C", [], {"no_such_parameter": [1, 2]}, {"alpha": 0.1}),
+        reads=("estimator",),
+    ),
     "rule": [Options(*RULES), Callable("a function of the results frame")],
     "n_runs": [Interval(Integral, 2, None), None],
     "confidence_level": Interval(Real, 0.0, 1.0, closed="neither"),
@@ -151,6 +210,7 @@ def _pareto_knee(mean, stability, size) -> int:
     accurate and most stable members (maximal scaled score + scaled stability); ties:
     the more stable, then fewer features, then grid order."""
     from .resampling import pareto_front
+
     ok = np.isfinite(mean) & np.isfinite(stability)
     index = np.flatnonzero(ok)
     on_front = index[pareto_front(mean[index], stability[index])]
@@ -159,6 +219,7 @@ def _pareto_knee(mean, stability, size) -> int:
         v = v[on_front]
         span = v.max() - v.min()
         return np.zeros_like(v) if span == 0 else (v - v.min()) / span
+
     height = scaled(mean) + scaled(stability)
     order = np.lexsort((on_front, size[on_front], -stability[on_front], -height))
     return int(on_front[order[0]])
@@ -343,10 +404,28 @@ class StabilityGridSearch(*_BASES):
     #: ``validate_params``).
     parameter_constraints = _checked_arguments.parameter_constraints
 
-    def __init__(self, estimator, param_grid, *, rule="1se", measure="nogueira", n_runs=None,
-                 scheme="bootstrap", fraction=None, scoring=None, downstream=None,
-                 top_k=None, threshold=None, confidence_level=0.95, random_state=None,
-                 n_jobs=None, backend=None, progress=None, refit=True, checkpoint=None):
+    def __init__(
+        self,
+        estimator,
+        param_grid,
+        *,
+        rule="1se",
+        measure="nogueira",
+        n_runs=None,
+        scheme="bootstrap",
+        fraction=None,
+        scoring=None,
+        downstream=None,
+        top_k=None,
+        threshold=None,
+        confidence_level=0.95,
+        random_state=None,
+        n_jobs=None,
+        backend=None,
+        progress=None,
+        refit=True,
+        checkpoint=None,
+    ):
         self.estimator = estimator
         self.param_grid = param_grid
         self.rule = rule
@@ -369,11 +448,14 @@ class StabilityGridSearch(*_BASES):
     def _inner_tags(self):
         """The estimator's ``allow_nan`` and ``requires_y`` (the search inherits them)."""
         try:
-            from sklearn.utils import get_tags          # scikit-learn >= 1.6
+            from sklearn.utils import get_tags  # scikit-learn >= 1.6
         except ImportError:
             from sklearn.utils._tags import _safe_tags
-            return (_safe_tags(self.estimator, "allow_nan"),
-                    _safe_tags(self.estimator, "requires_y"))
+
+            return (
+                _safe_tags(self.estimator, "allow_nan"),
+                _safe_tags(self.estimator, "requires_y"),
+            )
         tags = get_tags(self.estimator)
         return tags.input_tags.allow_nan, tags.target_tags.required
 
@@ -392,24 +474,31 @@ class StabilityGridSearch(*_BASES):
         candidates see its column names."""
         try:
             from sklearn.utils.validation import validate_data
-        except ImportError:          # scikit-learn < 1.6
+        except ImportError:  # scikit-learn < 1.6
+
             def validate_data(self, *args, **kwargs):
                 return self._validate_data(*args, **kwargs)
+
         allow_nan, requires_y = self._inner_tags()
-        kwargs = dict(accept_sparse=("csr", "csc"), dtype="numeric", ensure_min_samples=2,
-                      force_all_finite=not allow_nan)
+        kwargs = dict(
+            accept_sparse=("csr", "csc"),
+            dtype="numeric",
+            ensure_min_samples=2,
+            force_all_finite=not allow_nan,
+        )
         if y is None and requires_y:
-            fail(f"y: {type(self.estimator).__name__} requires y to be passed, "
-                 f"but the target y is None")
+            fail(
+                f"y: {type(self.estimator).__name__} requires y to be passed, "
+                f"but the target y is None"
+            )
         try:
             if y is None:
                 checked = validate_data(self, X, **kwargs)
                 return (X if hasattr(X, "iloc") else checked), None
             checked, y_checked = validate_data(self, X, y, multi_output=False, **kwargs)
-        except (ValueError, TypeError) as exc:     # scikit-learn's checks, named
+        except (ValueError, TypeError) as exc:  # scikit-learn's checks, named
             fail(f"X, y: {' '.join(str(exc).split())}", exc)
-        return (X if hasattr(X, "iloc") else checked), (y if hasattr(y, "iloc")
-                                                          else y_checked)
+        return (X if hasattr(X, "iloc") else checked), (y if hasattr(y, "iloc") else y_checked)
 
     def fit(self, X, y=None):
         """Run every candidate on the same resamples, choose one, refit it.
@@ -427,20 +516,33 @@ class StabilityGridSearch(*_BASES):
         args = _checked_arguments(**self.get_params(deep=False))
         from sklearn.model_selection import ParameterGrid
         from .resampling import assess
-        check_checkpoint_seed(self.checkpoint, args["random_state"], "resamples",
-                              function="StabilityGridSearch")
+
+        check_checkpoint_seed(
+            self.checkpoint, args["random_state"], "resamples", function="StabilityGridSearch"
+        )
         X, y = self._validate(X, y)
         candidates = list(ParameterGrid(args["param_grid"]))
         labels = _labels(candidates)
         root = seed_sequence(args["random_state"])
-        selectors = {label: clone(self.estimator).set_params(**params)
-                     for label, params in zip(labels, candidates)}
-        options = dict(n_runs=args["n_runs"], random_state=root, scheme=self.scheme,
-                       fraction=self.fraction, scoring=self.scoring,
-                       downstream=self.downstream, top_k=self.top_k,
-                       threshold=self.threshold, measure=self.measure,
-                       n_jobs=args["n_jobs"], backend=self.backend,
-                       progress=args["progress"], checkpoint=self.checkpoint)
+        selectors = {
+            label: clone(self.estimator).set_params(**params)
+            for label, params in zip(labels, candidates)
+        }
+        options = dict(
+            n_runs=args["n_runs"],
+            random_state=root,
+            scheme=self.scheme,
+            fraction=self.fraction,
+            scoring=self.scoring,
+            downstream=self.downstream,
+            top_k=self.top_k,
+            threshold=self.threshold,
+            measure=self.measure,
+            n_jobs=args["n_jobs"],
+            backend=self.backend,
+            progress=args["progress"],
+            checkpoint=self.checkpoint,
+        )
         if len(selectors) == 1:
             result = assess(next(iter(selectors.values())), X, y, **options)
             assessments = {labels[0]: result}
@@ -450,29 +552,34 @@ class StabilityGridSearch(*_BASES):
             assessments = result.assessments
             front = result.pareto_optimal
         self.results_ = result
-        self.cv_results_ = _cv_results(candidates, labels, assessments, front,
-                                       args["confidence_level"])
+        self.cv_results_ = _cv_results(
+            candidates, labels, assessments, front, args["confidence_level"]
+        )
         self.best_index_ = _choose(args["rule"], self.cv_results_)
         self.best_params_ = dict(candidates[self.best_index_])
         self.best_score_ = float(self.cv_results_["mean_test_score"][self.best_index_])
         self.best_stability_ = float(self.cv_results_["mean_stability"][self.best_index_])
         if args["refit"]:
-            n_runs = assessments[labels[0]].result.n_runs         # runs attempted
+            n_runs = assessments[labels[0]].result.n_runs  # runs attempted
             seed = int(run_seeds(root, n_runs, n_runs + 1)[0])
             best = seeded(clone(self.estimator).set_params(**self.best_params_), seed)
             best.fit(X, y) if y is not None else best.fit(X)
             self.best_estimator_ = best
-            self.support_ = support_of(best, self.n_features_in_, threshold=self.threshold,
-                                       top_k=self.top_k)[0]
+            self.support_ = support_of(
+                best, self.n_features_in_, threshold=self.threshold, top_k=self.top_k
+            )[0]
         return self
 
     def _get_support_mask(self):
         from sklearn.utils.validation import check_is_fitted
+
         check_is_fitted(self, "best_index_")
         if not hasattr(self, "support_"):
-            raise AttributeError("StabilityGridSearch: fitted with refit=False, so no "
-                                 "candidate was refitted and nothing is selected; fit with "
-                                 "refit=True")
+            raise AttributeError(
+                "StabilityGridSearch: fitted with refit=False, so no "
+                "candidate was refitted and nothing is selected; fit with "
+                "refit=True"
+            )
         return self.support_
 
     def summary(self) -> Summary:
@@ -513,30 +620,54 @@ class StabilityGridSearch(*_BASES):
         Stability grid search
         """
         from sklearn.utils.validation import check_is_fitted
+
         check_is_fitted(self, "best_index_")
         cv = self.cv_results_
         level = self.confidence_level
-        heads = ["candidate", "stability", f"{level:.0%} CI", "score (SE)", "mean size",
-                 "Pareto", "chosen"]
-        body = [[_label(p), number(cv["mean_stability"][i], fixed=True),
-                 interval(cv["stability_ci_low"][i], cv["stability_ci_high"][i]),
-                 f"{number(cv['mean_test_score'][i], fixed=True)} "
-                 f"({number(cv['score_standard_error'][i], fixed=True)})",
-                 number(cv["mean_n_selected"][i], 3),
-                 "*" if cv["pareto_optimal"][i] else "", "<" if i == self.best_index_ else ""]
-                for i, p in enumerate(cv["params"])]
-        rule = self.rule if isinstance(self.rule, str) else getattr(
-            self.rule, "__name__", "a callable")
-        fields = [("rule", str(rule)),
-                  ("runs", f"{self._n_runs()} paired resamples per candidate "
-                           f"({len(body)} candidates)"),
-                  ("chosen", _label(self.best_params_))]
+        heads = [
+            "candidate",
+            "stability",
+            f"{level:.0%} CI",
+            "score (SE)",
+            "mean size",
+            "Pareto",
+            "chosen",
+        ]
+        body = [
+            [
+                _label(p),
+                number(cv["mean_stability"][i], fixed=True),
+                interval(cv["stability_ci_low"][i], cv["stability_ci_high"][i]),
+                f"{number(cv['mean_test_score'][i], fixed=True)} "
+                f"({number(cv['score_standard_error'][i], fixed=True)})",
+                number(cv["mean_n_selected"][i], 3),
+                "*" if cv["pareto_optimal"][i] else "",
+                "<" if i == self.best_index_ else "",
+            ]
+            for i, p in enumerate(cv["params"])
+        ]
+        rule = (
+            self.rule
+            if isinstance(self.rule, str)
+            else getattr(self.rule, "__name__", "a callable")
+        )
+        fields = [
+            ("rule", str(rule)),
+            (
+                "runs",
+                f"{self._n_runs()} paired resamples per candidate " f"({len(body)} candidates)",
+            ),
+            ("chosen", _label(self.best_params_)),
+        ]
         text = summary("Stability grid search", fields)
         return Summary(str(text) + "\n" + "\n".join(table_lines(heads, body)))
 
     def _n_runs(self) -> int:
-        first = self.results_ if not hasattr(self.results_, "assessments") else next(
-            iter(self.results_.assessments.values()))
+        first = (
+            self.results_
+            if not hasattr(self.results_, "assessments")
+            else next(iter(self.results_.assessments.values()))
+        )
         return first.result.n_runs
 
     def plot(self, ax=None):
@@ -588,14 +719,16 @@ class StabilityGridSearch(*_BASES):
         """
         from sklearn.utils.validation import check_is_fitted
         from ._utils.checks import check_axes
+
         ax = check_axes("ax", ax)
         check_is_fitted(self, "best_index_")
         if ax is None:
             try:
                 import matplotlib.pyplot as plt
             except ImportError:
-                raise ImportError("plots need matplotlib; install it with "
-                                  "`pip install propstab[plot]`") from None
+                raise ImportError(
+                    "plots need matplotlib; install it with " "`pip install propstab[plot]`"
+                ) from None
             _, ax = plt.subplots(figsize=(7, 4.5))
         cv = self.cv_results_
         x = np.asarray(cv["mean_test_score"], dtype=float)
@@ -603,26 +736,38 @@ class StabilityGridSearch(*_BASES):
         xerr = np.nan_to_num(np.asarray(cv["score_standard_error"], dtype=float))
         yerr = np.vstack([s - cv["stability_ci_low"], cv["stability_ci_high"] - s])
         yerr = np.nan_to_num(np.clip(yerr, 0, None))
-        ax.errorbar(x, s, xerr=xerr, yerr=yerr, fmt="o", color="0.3", ecolor="0.6",
-                    capsize=3, label="candidates (95% CI, score SE)"
-                    if self.confidence_level == 0.95 else "candidates")
+        ax.errorbar(
+            x,
+            s,
+            xerr=xerr,
+            yerr=yerr,
+            fmt="o",
+            color="0.3",
+            ecolor="0.6",
+            capsize=3,
+            label="candidates (95% CI, score SE)"
+            if self.confidence_level == 0.95
+            else "candidates",
+        )
         front = np.asarray(cv["pareto_optimal"], dtype=bool)
         if front.any():
             order = np.argsort(x[front], kind="stable")
-            ax.plot(x[front][order], s[front][order], "-", color="C0", lw=1,
-                    label="Pareto front")
+            ax.plot(x[front][order], s[front][order], "-", color="C0", lw=1, label="Pareto front")
         b = self.best_index_
         rule = self.rule if isinstance(self.rule, str) else "callable"
         if np.isfinite(x).any():
             top = int(np.nanargmax(x))
-            ax.axvline(x[top] - xerr[top], color="0.5", ls=":", lw=1,
-                       label="best score - 1 SE")
-        ax.plot([x[b]], [s[b]], marker="*", ms=16, color="C3", ls="none",
-                label=f"chosen ({rule})")
+            ax.axvline(x[top] - xerr[top], color="0.5", ls=":", lw=1, label="best score - 1 SE")
+        ax.plot([x[b]], [s[b]], marker="*", ms=16, color="C3", ls="none", label=f"chosen ({rule})")
         for i, params in enumerate(cv["params"]):
             if np.isfinite(x[i]) and np.isfinite(s[i]):
-                ax.annotate(_label(params), (x[i], s[i]), textcoords="offset points",
-                            xytext=(5, 5), fontsize=8)
+                ax.annotate(
+                    _label(params),
+                    (x[i], s[i]),
+                    textcoords="offset points",
+                    xytext=(5, 5),
+                    fontsize=8,
+                )
         ax.set_xlabel("mean out-of-sample score")
         ax.set_ylabel(f"stability ({self.measure})")
         ax.legend(loc="best", fontsize=8)
@@ -653,12 +798,19 @@ def _cv_results(candidates, labels, assessments, front, level) -> dict:
     """``cv_results_`` in scikit-learn's layout, from the candidates' assessments."""
     from scipy.stats import rankdata
     from .inference import quietly
+
     n = len(candidates)
     rows = [assessments[label] for label in labels]
     mean = np.array([a.mean_score for a in rows], dtype=float)
     se = np.array([a.result.score_standard_error for a in rows], dtype=float)
-    std = np.array([np.nanstd(a.result.scores) if a.result.scores is not None and
-                    np.isfinite(a.result.scores).any() else math.nan for a in rows])
+    std = np.array(
+        [
+            np.nanstd(a.result.scores)
+            if a.result.scores is not None and np.isfinite(a.result.scores).any()
+            else math.nan
+            for a in rows
+        ]
+    )
     ci = np.array([quietly(a.confidence_interval, level) for a in rows], dtype=float)
     cv = {"params": [dict(c) for c in candidates]}
     for name in sorted({k for c in candidates for k in c}):
@@ -672,17 +824,18 @@ def _cv_results(candidates, labels, assessments, front, level) -> dict:
     if np.isnan(mean).all():
         rank = np.ones(n, dtype=np.int32)
     else:
-        rank = rankdata(-np.nan_to_num(mean, nan=np.nanmin(mean) - 1),
-                        method="min").astype(np.int32)
+        rank = rankdata(-np.nan_to_num(mean, nan=np.nanmin(mean) - 1), method="min").astype(
+            np.int32
+        )
     cv["rank_test_score"] = rank
     cv["score_standard_error"] = se
     cv["mean_stability"] = np.array([a.stability for a in rows], dtype=float)
-    cv["stability_standard_error"] = np.array([a.estimate.standard_error for a in rows],
-                                              dtype=float)
+    cv["stability_standard_error"] = np.array(
+        [a.estimate.standard_error for a in rows], dtype=float
+    )
     cv["stability_ci_low"] = ci[:, 0]
     cv["stability_ci_high"] = ci[:, 1]
-    cv["mean_n_selected"] = np.array([float(np.mean(a.result.selection.row_sizes))
-                                      for a in rows])
+    cv["mean_n_selected"] = np.array([float(np.mean(a.result.selection.row_sizes)) for a in rows])
     cv["pareto_optimal"] = np.array([label in front for label in labels])
     return cv
 
@@ -693,22 +846,34 @@ def _choose(rule, cv) -> int:
     stability = cv["mean_stability"]
     if callable(rule):
         import pandas as pd
+
         chosen = rule(pd.DataFrame(cv))
         n = len(mean)
-        if isinstance(chosen, (bool, np.bool_)) or not isinstance(chosen, numbers.Integral) \
-                or not 0 <= int(chosen) < n:
-            fail(f"rule: a callable rule must return the position of a row of "
-                 f"the results frame, an integer in [0, {n - 1}]; got "
-                 f"{shown(chosen)}")
+        if (
+            isinstance(chosen, (bool, np.bool_))
+            or not isinstance(chosen, numbers.Integral)
+            or not 0 <= int(chosen) < n
+        ):
+            fail(
+                f"rule: a callable rule must return the position of a row of "
+                f"the results frame, an integer in [0, {n - 1}]; got "
+                f"{shown(chosen)}"
+            )
         return int(chosen)
     if not np.isfinite(mean).any():
-        fail("StabilityGridSearch: no candidate has a finite mean score (see "
-             "results_); give scoring= or downstream= so that the runs are "
-             "scored", argument="scoring, downstream")
+        fail(
+            "StabilityGridSearch: no candidate has a finite mean score (see "
+            "results_); give scoring= or downstream= so that the runs are "
+            "scored",
+            argument="scoring, downstream",
+        )
     if not (np.isfinite(mean) & np.isfinite(stability)).any():
-        warn(f"StabilityGridSearch: the stability is undefined (NaN) for every candidate "
-             f"with a score; rule={rule!r} falls back to the sparsest candidate within one "
-             f"standard error of the best score", UndefinedMeasureWarning)
+        warn(
+            f"StabilityGridSearch: the stability is undefined (NaN) for every candidate "
+            f"with a score; rule={rule!r} falls back to the sparsest candidate within one "
+            f"standard error of the best score",
+            UndefinedMeasureWarning,
+        )
         rule = "1se"
     size = cv["mean_n_selected"]
     if rule == "1se":

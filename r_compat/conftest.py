@@ -27,6 +27,7 @@ def load_live_r():
     """Load rpy2, R and the reference packages; return the versions or raise."""
     import hypothesis  # noqa: F401  (the harness generates cases with it)
     from propstab.r import require_package, r_versions
+
     for name in R_PACKAGES:
         require_package(name)
     return r_versions(R_PACKAGES)
@@ -38,10 +39,13 @@ def r_live():
     PROPSTAB_SKIP_R=1) when they cannot be loaded."""
     try:
         return load_live_r()
-    except ImportError as exc:          # rpy2, Hypothesis, R or an R package missing
+    except ImportError as exc:  # rpy2, Hypothesis, R or an R package missing
         problem = str(exc)
     if os.environ.get(SKIP_ENV) == "1":
         pytest.skip(f"{SKIP_ENV}=1: live R cross-checks skipped ({problem})")
-    pytest.fail(f"the live R cross-checks cannot run: {problem}\nInstall R and the reference "
-                f"packages with scripts/setup.sh (r_compat/install.R), or set {SKIP_ENV}=1 "
-                f"to skip them explicitly.", pytrace=False)
+    pytest.fail(
+        f"the live R cross-checks cannot run: {problem}\nInstall R and the reference "
+        f"packages with scripts/setup.sh (r_compat/install.R), or set {SKIP_ENV}=1 "
+        f"to skip them explicitly.",
+        pytrace=False,
+    )

@@ -27,28 +27,33 @@ def _no_chain(exc):
 
 def test_missing_rpy2_names_the_extra(monkeypatch):
     monkeypatch.setattr(_call, "_STATE", {})
-    monkeypatch.setitem(sys.modules, "rpy2", None)          # import rpy2 -> ImportError
+    monkeypatch.setitem(sys.modules, "rpy2", None)  # import rpy2 -> ImportError
     with pytest.raises(ImportError, match=r"pip install propstab\[r\]") as info:
         propstab.r.call_reference("jaccard", [[1, 0], [0, 1]])
     assert _no_chain(info.value)
 
 
-@pytest.mark.parametrize("env", [{"R_HOME": "/nonexistent/R"},
-                                 {"PATH": "/nonexistent", "R_HOME": None}])
+@pytest.mark.parametrize(
+    "env", [{"R_HOME": "/nonexistent/R"}, {"PATH": "/nonexistent", "R_HOME": None}]
+)
 def test_missing_r_is_reported_before_r_aborts(env):
     # R itself aborts the process when its home is wrong; the bridge checks first
     import os
+
     environ = {k: v for k, v in os.environ.items() if k != "R_HOME"}
     environ.update({k: v for k, v in env.items() if v is not None})
-    code = textwrap.dedent("""
+    code = textwrap.dedent(
+        """
         import propstab.r
         try:
             propstab.r.call_reference("jaccard", [[1, 0], [0, 1]])
         except propstab.r.RUnavailableError as exc:
             print("RUnavailableError:", exc, "| chained:", exc.__cause__ is not None)
-    """)
-    out = shared.run([sys.executable, "-c", code], env=environ, capture_output=True,
-                     text=True, timeout=60)
+    """
+    )
+    out = shared.run(
+        [sys.executable, "-c", code], env=environ, capture_output=True, text=True, timeout=60
+    )
     assert out.returncode == 0, out.stderr
     assert "RUnavailableError: R was not found" in out.stdout
     assert "| chained: False" in out.stdout
@@ -78,7 +83,7 @@ def test_r_error_carries_r_message_and_call_without_rpy2_traceback():
     assert exc.r_message in str(exc) and "the R call that failed:" in str(exc)
     assert _no_chain(exc)
     shown = "".join(traceback.format_exception(type(exc), exc, exc.__traceback__))
-    assert "/rpy2/" not in shown and "RRuntimeError" not in shown    # no rpy2 frames
+    assert "/rpy2/" not in shown and "RRuntimeError" not in shown  # no rpy2 frames
 
 
 @live
@@ -92,14 +97,13 @@ def test_call_reference_rejects_what_it_cannot_translate():
     with pytest.raises(ValueError, match="'goh' has no R reference"):
         propstab.r.call_reference("goh", [[1, 0], [0, 1]])
     with pytest.raises(ValueError, match="random_state: .* no counterpart"):
-        propstab.r.call_reference("yu", [[1, 0], [0, 1]], similarity=np.eye(2),
-                                  random_state=3)
+        propstab.r.call_reference("yu", [[1, 0], [0, 1]], similarity=np.eye(2), random_state=3)
 
 
 @live
 def test_call_reference_maps_na_and_nan_to_nan():
-    assert np.isnan(propstab.r.call_reference("jaccard", [[0, 0], [0, 0]]))       # NA
-    assert np.isnan(propstab.r.call_reference("wald", [[1, 1], [1, 0]]))          # NaN
+    assert np.isnan(propstab.r.call_reference("jaccard", [[0, 0], [0, 0]]))  # NA
+    assert np.isnan(propstab.r.call_reference("wald", [[1, 1], [1, 0]]))  # NaN
     assert propstab.r.call_reference("dice", [[1, 1, 0], [1, 0, 1]]) == 0.5
 
 
@@ -116,8 +120,9 @@ def test_selection_round_trip_keeps_feature_names():
     sel = propstab.r.from_r_selection(m)
     assert sel.feature_names == ("g1", "g2", "g3")
     np.testing.assert_array_equal(sel.toarray(), Z.to_numpy().astype(bool))
-    idx = propstab.r.from_r_selection(ro.r("list(c(1, 3), 2L, integer(0))"), n_features=3,
-                                      feature_names=["a", "b", "c"])
+    idx = propstab.r.from_r_selection(
+        ro.r("list(c(1, 3), 2L, integer(0))"), n_features=3, feature_names=["a", "b", "c"]
+    )
     assert idx.feature_names == ("a", "b", "c")
     assert idx.toarray().astype(int).tolist() == [[1, 0, 1], [0, 1, 0], [0, 0, 0]]
     ratings = propstab.r.to_r_matrix(Z, transpose=True)
@@ -128,11 +133,14 @@ def test_selection_round_trip_keeps_feature_names():
 
 
 @live
-@pytest.mark.parametrize("code,match", [
-    ("list(c(0, 2), 1L)", "R feature indices are 1-based, in 1..3"),
-    ("list(c(1.5, 2), 1L)", "must be whole numbers"),
-    ("list(c(1, 4), 1L)", "feature index 4; R feature indices are 1-based"),
-])
+@pytest.mark.parametrize(
+    "code,match",
+    [
+        ("list(c(0, 2), 1L)", "R feature indices are 1-based, in 1..3"),
+        ("list(c(1.5, 2), 1L)", "must be whole numbers"),
+        ("list(c(1, 4), 1L)", "feature index 4; R feature indices are 1-based"),
+    ],
+)
 def test_from_r_selection_validates_indices(code, match):
     ro = propstab.r.robjects()
     with pytest.raises(ValueError, match=match):
@@ -157,13 +165,15 @@ def test_similarity_conversion_dense_and_sparse():
     dense = propstab.r.to_r_similarity(C, feature_names=["a", "b", "c"])
     np.testing.assert_array_equal(np.asarray(dense), C)
     assert list(ro.r["colnames"](dense)) == ["a", "b", "c"]
-    S = sparse.csr_matrix(np.triu(C, 1) + np.triu(C, 1).T)      # diagonal not stored
+    S = sparse.csr_matrix(np.triu(C, 1) + np.triu(C, 1).T)  # diagonal not stored
     R = propstab.r.to_r_similarity(S)
     assert list(R.rclass) == ["dsCMatrix"]
-    np.testing.assert_array_equal(np.asarray(ro.r["as.matrix"](R)), np.triu(C, 1) + np.triu(C, 1).T)
+    np.testing.assert_array_equal(
+        np.asarray(ro.r["as.matrix"](R)), np.triu(C, 1) + np.triu(C, 1).T
+    )
     stored = ro.r("function(S) Matrix::diag(S)")(R)
-    assert list(stored) == [0.0, 0.0, 0.0]                       # stored explicitly, as given
-    assert list(ro.r("function(S) length(S@x)")(R)) == [5]      # 2 off-diagonal + 3 diagonal
+    assert list(stored) == [0.0, 0.0, 0.0]  # stored explicitly, as given
+    assert list(ro.r("function(S) length(S@x)")(R)) == [5]  # 2 off-diagonal + 3 diagonal
     frame = propstab.r.to_r_similarity(pd.DataFrame(C, columns=["x", "y", "z"]))
     assert list(ro.r["rownames"](frame)) == ["x", "y", "z"]
     with pytest.raises(ValueError, match="square"):

@@ -35,11 +35,18 @@ def crosscheck(*args, env=None, unset=()):
     """``propstab crosscheck ARGS`` in a child process: (exit status, stdout, stderr)."""
     environ = {k: v for k, v in os.environ.items() if k not in unset}
     environ["PYTHONPATH"] = os.pathsep.join(
-        [str(ROOT)] + [p for p in environ.get("PYTHONPATH", "").split(os.pathsep) if p])
+        [str(ROOT)] + [p for p in environ.get("PYTHONPATH", "").split(os.pathsep) if p]
+    )
     environ.pop("PROPSTAB_DEBUG", None)
     environ.update(env or {})
-    out = shared.run([sys.executable, "-m", "propstab", "crosscheck", *args],
-                     capture_output=True, text=True, env=environ, timeout=240, cwd=ROOT)
+    out = shared.run(
+        [sys.executable, "-m", "propstab", "crosscheck", *args],
+        capture_output=True,
+        text=True,
+        env=environ,
+        timeout=240,
+        cwd=ROOT,
+    )
     return out.returncode, out.stdout, out.stderr
 
 
@@ -47,10 +54,10 @@ def assert_environment_fault(result, *fragments):
     code, out, err = result
     assert code == 3, (code, out, err)
     lines = err.splitlines()
-    assert len(lines) == 1, err                       # one line, R's console kept quiet
+    assert len(lines) == 1, err  # one line, R's console kept quiet
     assert lines[0].startswith("propstab crosscheck: error: "), err
     assert "Traceback" not in err and "DISAGREE" not in out + err
-    assert out == ""                                  # no report: nothing was compared
+    assert out == ""  # no report: nothing was compared
     for fragment in fragments:
         assert fragment in lines[0], (fragment, lines[0])
     return lines[0]
@@ -59,8 +66,13 @@ def assert_environment_fault(result, *fragments):
 @functools.lru_cache(maxsize=None)
 def _library_paths():
     """R's library paths outside its own library (asked of R once per session)."""
-    paths = shared.run(["Rscript", "-e", "cat(setdiff(.libPaths(), .Library), sep = '\\n')"],
-                       capture_output=True, text=True, check=True, timeout=120).stdout
+    paths = shared.run(
+        ["Rscript", "-e", "cat(setdiff(.libPaths(), .Library), sep = '\\n')"],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=120,
+    ).stdout
     return tuple(filter(None, paths.splitlines()))
 
 
@@ -71,8 +83,11 @@ def _library_without(tmp_path, *hidden):
     lib.mkdir()
     for directory in _library_paths():
         for package in pathlib.Path(directory).iterdir():
-            if package.name not in hidden and not (lib / package.name).exists() \
-                    and (package / "DESCRIPTION").exists():
+            if (
+                package.name not in hidden
+                and not (lib / package.name).exists()
+                and (package / "DESCRIPTION").exists()
+            ):
                 (lib / package.name).symlink_to(package)
     return lib
 
@@ -87,14 +102,18 @@ def _narrowed(lib):
 def test_r_missing_r_home_points_nowhere():
     line = assert_environment_fault(
         crosscheck("--measure", "jaccard", env={"R_HOME": "/nonexistent/R"}),
-        "R was not found at R_HOME='/nonexistent/R'", "Install R")
+        "R was not found at R_HOME='/nonexistent/R'",
+        "Install R",
+    )
     assert "apt-get install r-base-core" in line or "cran.r-project.org" in line
 
 
 def test_r_missing_not_on_path():
     assert_environment_fault(
         crosscheck("--measure", "jaccard", env={"PATH": "/nonexistent"}, unset=("R_HOME",)),
-        "R was not found", "Install R")
+        "R was not found",
+        "Install R",
+    )
 
 
 def test_r_broken_does_not_end_the_process(tmp_path):
@@ -105,7 +124,9 @@ def test_r_broken_does_not_end_the_process(tmp_path):
     (home / "library" / "base").mkdir(parents=True)
     line = assert_environment_fault(
         crosscheck("--measure", "jaccard", env={"R_HOME": str(home)}),
-        f"R could not be started (R_HOME='{home}')", "Reinstall R")
+        f"R could not be started (R_HOME='{home}')",
+        "Reinstall R",
+    )
     assert "apt-get install r-base-core" in line
 
 
@@ -114,8 +135,9 @@ def test_rpy2_missing(tmp_path):
     stand_in.mkdir()
     (stand_in / "__init__.py").write_text("raise ImportError('No module named rpy2')\n")
     env = {"PYTHONPATH": os.pathsep.join([str(ROOT), str(tmp_path)])}
-    assert_environment_fault(crosscheck("--measure", "jaccard", env=env),
-                             "needs rpy2", "pip install propstab[r]")
+    assert_environment_fault(
+        crosscheck("--measure", "jaccard", env=env), "needs rpy2", "pip install propstab[r]"
+    )
 
 
 # ------------------------------------------------------------------ R packages
@@ -127,8 +149,9 @@ def test_stabm_missing(tmp_path):
     line = assert_environment_fault(
         crosscheck("--measure", "jaccard", env=_narrowed(lib)),
         "the R package 'stabm' is not installed",
-        "install it with: Rscript -e 'install.packages(\"stabm\")'")
-    assert str(lib) in line                          # the library paths R searched
+        "install it with: Rscript -e 'install.packages(\"stabm\")'",
+    )
+    assert str(lib) in line  # the library paths R searched
 
 
 @live
@@ -139,7 +162,8 @@ def test_a_package_irr_imports_missing(tmp_path):
         crosscheck("--measure", "nogueira", "--max-examples", "2", env=_narrowed(lib)),
         "the R package 'irr' is installed but cannot be loaded",
         "its dependency 'lpSolve' is missing",
-        "install it with: Rscript -e 'install.packages(\"lpSolve\")'")
+        "install it with: Rscript -e 'install.packages(\"lpSolve\")'",
+    )
 
 
 @live
@@ -150,7 +174,8 @@ def test_a_package_stabm_calls_missing(tmp_path):
     assert_environment_fault(
         crosscheck("--measure", "jaccard", "--max-examples", "2", env=_narrowed(lib)),
         "stabm::stabilityJaccard needs the R package 'checkmate'",
-        "install it with: Rscript -e 'install.packages(\"checkmate\")'")
+        "install it with: Rscript -e 'install.packages(\"checkmate\")'",
+    )
 
 
 @live
@@ -160,7 +185,8 @@ def test_a_package_stabm_suggests_missing(tmp_path):
     assert_environment_fault(
         crosscheck("--measure", "intersection_mbm", "--max-examples", "5", env=_narrowed(lib)),
         "stabm::stabilityIntersectionMBM needs the R package 'igraph'",
-        "install it with: Rscript -e 'install.packages(\"igraph\")'")
+        "install it with: Rscript -e 'install.packages(\"igraph\")'",
+    )
 
 
 # ------------------------------------------------------------------ R failing mid-run
@@ -171,8 +197,11 @@ def test_r_raising_mid_run_is_not_a_disagreement():
     env = {"R_PROFILE_USER": str(PROFILE), "PROPSTAB_TEST_R_FAIL_AFTER": "3"}
     line = assert_environment_fault(
         crosscheck("--measure", "jaccard", "--max-examples", "10", env=env),
-        "R error in stabm::stabilityJaccard(", "simulated R failure after 3 calls",
-        "R failed while cross-checking jaccard", "not a disagreement")
+        "R error in stabm::stabilityJaccard(",
+        "simulated R failure after 3 calls",
+        "R failed while cross-checking jaccard",
+        "not a disagreement",
+    )
     assert "the R call that failed:" in line
 
 
@@ -182,19 +211,23 @@ def test_the_same_profile_without_a_fault_agrees(tmp_path):
     # files, five calls of stabm::stabilityJaccard (more than the fault above lets
     # through), each agreeing; generated cases would add the worked examples' exact
     # corrections in stabm, ~2 CPU-s that test nothing about the profile
-    tables = ["1,1,0,0,0\n0,1,1,0,0\n",                       # runs (rows) x features
-              "1,1,0,0,0,0\n1,0,1,0,0,0\n0,1,1,0,1,0\n",
-              "1,0,1,0\n1,0,1,0\n0,1,0,1\n1,1,0,0\n",
-              "0,0,0,0,0\n1,1,1,0,0\n1,1,1,1,1\n",            # an empty and a full run
-              "1,1,1,0,0,0,0\n0,0,1,1,1,0,0\n0,0,0,0,1,1,1\n1,0,0,0,0,0,1\n"]
+    tables = [
+        "1,1,0,0,0\n0,1,1,0,0\n",  # runs (rows) x features
+        "1,1,0,0,0,0\n1,0,1,0,0,0\n0,1,1,0,1,0\n",
+        "1,0,1,0\n1,0,1,0\n0,1,0,1\n1,1,0,0\n",
+        "0,0,0,0,0\n1,1,1,0,0\n1,1,1,1,1\n",  # an empty and a full run
+        "1,1,1,0,0,0,0\n0,0,1,1,1,0,0\n0,0,0,0,1,1,1\n1,0,0,0,0,0,1\n",
+    ]
     inputs = []
     for k, table in enumerate(tables):
         path = tmp_path / f"runs{k}.csv"
         path.write_text(table)
         inputs += ["--input", str(path)]
-    code, out, err = crosscheck("--measure", "jaccard", *inputs,
-                                env={"R_PROFILE_USER": str(PROFILE)})
+    code, out, err = crosscheck(
+        "--measure", "jaccard", *inputs, env={"R_PROFILE_USER": str(PROFILE)}
+    )
     assert code == 0 and err == "", err
-    assert re.search(r"stabm::stabilityJaccard +5 .* agree ", out), out      # the summary
-    assert len(re.findall(r"runs\d\.csv +jaccard +stabm::stabilityJaccard .* agree$", out,
-                          re.M)) == 5, out                                # each input
+    assert re.search(r"stabm::stabilityJaccard +5 .* agree ", out), out  # the summary
+    assert (
+        len(re.findall(r"runs\d\.csv +jaccard +stabm::stabilityJaccard .* agree$", out, re.M)) == 5
+    ), out  # each input

@@ -19,8 +19,16 @@ from scipy import sparse
 import propstab
 from propstab import UndefinedMeasureWarning
 from propstab._utils.exceptions import RReferenceError
-from propstab.r import (EXPECTED_DIFFERENCES, call_r, call_reference, crosscheck,
-                        fleiss_kappa_r, reference_value, to_r_features, to_r_similarity)
+from propstab.r import (
+    EXPECTED_DIFFERENCES,
+    call_r,
+    call_reference,
+    crosscheck,
+    fleiss_kappa_r,
+    reference_value,
+    to_r_features,
+    to_r_similarity,
+)
 from propstab.r import _crosscheck as cc
 from propstab.r import _evaluation as cc_evaluation
 
@@ -32,7 +40,7 @@ MAX_EXAMPLES = 25
 CROSS_CHECKED = [m.name for m in propstab.list_measures() if m.r_reference is not None]
 
 
-_R_VALUES = {}        # (measure, Z's and the options' pickles) -> R's RValue, this module
+_R_VALUES = {}  # (measure, Z's and the options' pickles) -> R's RValue, this module
 
 
 @pytest.fixture
@@ -79,8 +87,10 @@ def test_measure_agrees_with_its_r_references(measure):
 
 def test_nogueira_is_cross_checked_against_fleiss_kappa_of_irr():
     report = crosscheck("nogueira", max_examples=10)
-    assert [r.r_function for r in report.rows] == ["stabm::stabilityNogueira",
-                                                  "irr::kappam.fleiss"]
+    assert [r.r_function for r in report.rows] == [
+        "stabm::stabilityNogueira",
+        "irr::kappam.fleiss",
+    ]
     # thesis Thm 5: the subjects are the features (rows of the ratings), the runs rate them
     Z = np.array([[1, 1, 0, 0, 1], [1, 0, 1, 0, 1], [1, 1, 0, 1, 0]], dtype=bool)
     assert abs(fleiss_kappa_r(Z).value - propstab.stability(Z)) <= 1e-12
@@ -113,8 +123,10 @@ def test_conger_is_irr_exact_kappa_to_1e12_with_varying_sizes():
     assert compared >= 120 and varying >= 100
 
 
-@pytest.mark.parametrize("measure", ["intersection_count", "intersection_mean",
-                                     "intersection_greedy", "intersection_mbm"])
+@pytest.mark.parametrize(
+    "measure",
+    ["intersection_count", "intersection_mean", "intersection_greedy", "intersection_mbm"],
+)
 def test_exact_adjusted_intersections_equal_stabm_enumeration(measure):
     """correction_for_chance='exact' (enumeration over the similarity graph's components)
     against stabm's "exact" (every pair of subsets), on seeded selections with varying
@@ -129,9 +141,10 @@ def test_exact_adjusted_intersections_equal_stabm_enumeration(measure):
         Z = np.zeros((M, d), dtype=int)
         for i in range(M):
             Z[i, rng.choice(d, int(rng.integers(1, d)), replace=False)] = 1
-        kw = dict(similarity=C, threshold=float(rng.choice([0.5, 0.9])),
-                  correction_for_chance="exact")
-        with warnings.catch_warnings():          # 0/0 pairs: NaN on both sides
+        kw = dict(
+            similarity=C, threshold=float(rng.choice([0.5, 0.9])), correction_for_chance="exact"
+        )
+        with warnings.catch_warnings():  # 0/0 pairs: NaN on both sides
             warnings.simplefilter("ignore", UndefinedMeasureWarning)
             ours = propstab.stability(Z, measure, **kw)
             theirs = call_reference(measure, Z, **kw)
@@ -142,8 +155,9 @@ def test_exact_adjusted_intersections_equal_stabm_enumeration(measure):
     assert compared >= 8
 
 
-@pytest.mark.parametrize("measure", ["jaccard", "dice", "ochiai", "hamming", "davis",
-                                     "novovicova", "yu"])
+@pytest.mark.parametrize(
+    "measure", ["jaccard", "dice", "ochiai", "hamming", "davis", "novovicova", "yu"]
+)
 def test_exact_correction_on_full_and_empty_runs_equals_stabm(measure):
     """Generated runs that are all-selected or empty (each pair determined under H0, so
     E[score] is the score) at values of d where a rounded sum of probabilities missed 1
@@ -156,7 +170,7 @@ def test_exact_correction_on_full_and_empty_runs_equals_stabm(measure):
     for d in (9, 10, 13, 17, 18, 23, 50, 200):
         for _ in range(4):
             Z = np.zeros((runs, d), dtype=int)
-            Z[rng.random(runs) < 0.6] = 1                     # full runs, the rest empty
+            Z[rng.random(runs) < 0.6] = 1  # full runs, the rest empty
             if Z.sum() == 0:
                 Z[0] = 1
             kw = dict(correction_for_chance="exact")
@@ -197,11 +211,13 @@ def test_report_records_versions_and_serialises():
     assert [r["measure"] for r in data["rows"]] == ["lustgarten", "cwrel"]
     text = str(report)
     assert "stabm 1.2.2" in text and "stabm::stabilityLustgarten" in text
-    assert repr(report) == (f"CrosscheckReport(ok={report.ok}, n_rows=2, disagree="
-                            f"{sum(r.status != 'agree' for r in report.rows)}, tolerance="
-                            f"{report.tolerance:.4g}, seed=3, max_examples=5)")
+    assert repr(report) == (
+        f"CrosscheckReport(ok={report.ok}, n_rows=2, disagree="
+        f"{sum(r.status != 'agree' for r in report.rows)}, tolerance="
+        f"{report.tolerance:.4g}, seed=3, max_examples=5)"
+    )
     again = crosscheck(["lustgarten", "cwrel"], max_examples=5, seed=3)
-    assert again.to_dict() == report.to_dict()           # reproducible for a fixed seed
+    assert again.to_dict() == report.to_dict()  # reproducible for a fixed seed
 
 
 def test_crosscheck_rejects_measures_without_reference():
@@ -213,6 +229,7 @@ def test_crosscheck_rejects_measures_without_reference():
 
 def test_cli_prints_table_and_json(capsys):
     from propstab.cli import main
+
     assert main(["crosscheck", "--measure", "kappa", "--max-examples", "3"]) == 0
     out = capsys.readouterr().out
     assert "stabm::stabilityKappa" in out and "irr 0.85" in out and "agree" in out
@@ -223,17 +240,20 @@ def test_cli_prints_table_and_json(capsys):
 
 # ---------------------------------------------------------------- the stabm defects, pinned
 
+
 def _r(code):
     return propstab.r.robjects().r(code)
 
 
 def test_defect_adjusted_no_similar_pair_r_side():
     # stabm's Yu with no similar pair is stabilityUnadjusted, not Yu's formula (= kappa)
-    yu = _r('stabm::stabilityYu(list(1, 1:2), sim.mat = diag(3), threshold = 0.9, '
-            'correction.for.chance = "exact")')[0]
+    yu = _r(
+        "stabm::stabilityYu(list(1, 1:2), sim.mat = diag(3), threshold = 0.9, "
+        'correction.for.chance = "exact")'
+    )[0]
     unadjusted = _r("stabm::stabilityUnadjusted(list(1, 1:2), p = 3)")[0]
     kappa = _r("stabm::stabilityKappa(list(1, 1:2), p = 3)")[0]
-    assert yu == unadjusted == pytest.approx((1 - 2 / 3) / (2 ** 0.5 - 2 / 3), abs=1e-15)
+    assert yu == unadjusted == pytest.approx((1 - 2 / 3) / (2**0.5 - 2 / 3), abs=1e-15)
     assert kappa == pytest.approx((1 - 2 / 3) / (1.5 - 2 / 3), abs=1e-15)
 
 
@@ -242,11 +262,14 @@ def test_defect_adjusted_no_similar_pair_propstab_side():
     Z, C = [[0], [0, 1]], np.eye(3)
     opts = dict(similarity=C, threshold=0.9, correction_for_chance="exact")
     ours = propstab.stability(Z, "yu", n_features=3, **opts)
-    assert ours == pytest.approx(0.4, abs=1e-15)        # Yu's definition, = stabm's kappa
+    assert ours == pytest.approx(0.4, abs=1e-15)  # Yu's definition, = stabm's kappa
     assert call_reference("yu", Z, n_features=3, **opts) == pytest.approx(0.4459029, abs=1e-7)
     info = propstab.get_measure("yu")
-    case = cc.Case("pin", propstab.as_selection(Z, n_features=3).toarray(),
-                   propstab.registry._option_checks.check_options(info, opts))
+    case = cc.Case(
+        "pin",
+        propstab.as_selection(Z, n_features=3).toarray(),
+        propstab.registry._option_checks.check_options(info, opts),
+    )
     outcome = cc.evaluate(info, cc.references_of(info)[0], case, 1e-10)
     assert outcome.status == "expected" and outcome.expected == ("adjusted_no_similar_pair",)
     # without correction: two empty runs, Yu undefined, stabm's intersection.common 0
@@ -260,13 +283,19 @@ def test_defect_adjusted_no_similar_pair_is_harmless_for_intersections():
     # score, maximum and expectation k_i k_j / p are unchanged by the switch
     _registered("intersection_count")
     Z, C = [[0], [0, 1], [1, 2]], np.eye(3)
-    for measure in ("intersection_count", "intersection_mean", "intersection_greedy",
-                    "intersection_mbm"):
+    for measure in (
+        "intersection_count",
+        "intersection_mean",
+        "intersection_greedy",
+        "intersection_mbm",
+    ):
         _registered(measure)
-        ours = propstab.stability(Z, measure, n_features=3, similarity=C, threshold=0.9,
-                                  correction_for_chance="none")
-        r = call_reference(measure, Z, n_features=3, similarity=C, threshold=0.9,
-                           correction_for_chance="none")
+        ours = propstab.stability(
+            Z, measure, n_features=3, similarity=C, threshold=0.9, correction_for_chance="none"
+        )
+        r = call_reference(
+            measure, Z, n_features=3, similarity=C, threshold=0.9, correction_for_chance="none"
+        )
         assert ours == pytest.approx(r, abs=1e-12)
 
 
@@ -277,13 +306,17 @@ def test_defect_corrected_global_score_m3_differs_m2_agrees():
     # every matrix of the null model (tests/twins.py), davis exactly 17/89
     for measure, r3 in (("davis", -0.090909090909090939), ("novovicova", 0.26185950714291506)):
         ours3 = float(twins.twin(measure, dense3, correction_for_chance="exact"))
-        assert call_reference(measure, M3, n_features=4, correction_for_chance="exact") == \
-            pytest.approx(r3, abs=1e-14)
-        assert propstab.stability(M3, measure, n_features=4, correction_for_chance="exact") == \
-            pytest.approx(ours3, rel=1e-12)
-        assert abs(r3 - ours3) > 0.1                      # the difference pinned
-        two = [call_reference(measure, M2, n_features=4, correction_for_chance="exact"),
-               propstab.stability(M2, measure, n_features=4, correction_for_chance="exact")]
+        assert call_reference(
+            measure, M3, n_features=4, correction_for_chance="exact"
+        ) == pytest.approx(r3, abs=1e-14)
+        assert propstab.stability(
+            M3, measure, n_features=4, correction_for_chance="exact"
+        ) == pytest.approx(ours3, rel=1e-12)
+        assert abs(r3 - ours3) > 0.1  # the difference pinned
+        two = [
+            call_reference(measure, M2, n_features=4, correction_for_chance="exact"),
+            propstab.stability(M2, measure, n_features=4, correction_for_chance="exact"),
+        ]
         assert abs(two[0] - two[1]) <= 1e-10
 
 
@@ -291,11 +324,16 @@ def test_defect_corrected_global_score_is_not_corrected_for_chance_in_r():
     # all 8 equally likely matrices of M = 3 runs of size 1 out of d = 2 (the null model):
     # propstab's corrected Novovicova averages to 0, stabm's to (E[S] - 1/2) / (1/2) = 0.131
     import itertools
+
     runs = list(itertools.product([[0], [1]], repeat=3))
-    r_values = [call_reference("novovicova", list(z), n_features=2,
-                               correction_for_chance="exact") for z in runs]
-    ours = [propstab.stability(list(z), "novovicova", n_features=2,
-                               correction_for_chance="exact") for z in runs]
+    r_values = [
+        call_reference("novovicova", list(z), n_features=2, correction_for_chance="exact")
+        for z in runs
+    ]
+    ours = [
+        propstab.stability(list(z), "novovicova", n_features=2, correction_for_chance="exact")
+        for z in runs
+    ]
     assert abs(np.mean(ours)) <= 1e-12
     assert abs(np.mean(r_values)) > 0.05
 
@@ -303,11 +341,14 @@ def test_defect_corrected_global_score_is_not_corrected_for_chance_in_r():
 def test_defect_davis_penalty_maximum():
     Z = [[0, 1], [1, 2]]
     r = call_reference("davis", Z, n_features=4, correction_for_chance="exact", penalty=1.0)
-    ours = propstab.stability(Z, "davis", n_features=4, correction_for_chance="exact",
-                              penalty=1.0)
+    ours = propstab.stability(Z, "davis", n_features=4, correction_for_chance="exact", penalty=1.0)
     assert r == pytest.approx(-0.05, abs=1e-15)
-    exact = twins.twin("davis", propstab.as_selection(Z, n_features=4).toarray().tolist(),
-                       penalty=1.0, correction_for_chance="exact")     # by enumeration
+    exact = twins.twin(
+        "davis",
+        propstab.as_selection(Z, n_features=4).toarray().tolist(),
+        penalty=1.0,
+        correction_for_chance="exact",
+    )  # by enumeration
     assert exact == Fraction(-1, 29)
     assert ours == pytest.approx(float(exact), abs=1e-15)
 
@@ -315,17 +356,24 @@ def test_defect_davis_penalty_maximum():
 def test_defect_sparse_similarity_dimensions():
     ro = propstab.r.robjects()
     feats = ro.r("list(c(1, 3), c(2, 4), c(1, 4))")
-    no_diagonal = ro.r("Matrix::sparseMatrix(i = c(1, 3), j = c(2, 4), x = c(0.95, 0.5), "
-                       "dims = c(4, 4), symmetric = TRUE)")
+    no_diagonal = ro.r(
+        "Matrix::sparseMatrix(i = c(1, 3), j = c(2, 4), x = c(0.95, 0.5), "
+        "dims = c(4, 4), symmetric = TRUE)"
+    )
     with pytest.raises(RReferenceError, match="Must be a subset of \\{'1','2'\\}"):
         call_r("stabm", "stabilityZucknick", feats, **{"sim.mat": no_diagonal, "threshold": 0.9})
     C = np.eye(4)
     C[0, 1] = C[1, 0] = 0.95
     C[2, 3] = C[3, 2] = 0.5
-    dense = call_r("stabm", "stabilityZucknick", feats,
-                   **{"sim.mat": to_r_similarity(C), "threshold": 0.9})[0]
-    bridged = call_r("stabm", "stabilityZucknick", feats,        # the bridge stores the diagonal
-                     **{"sim.mat": to_r_similarity(sparse.csr_matrix(C)), "threshold": 0.9})[0]
+    dense = call_r(
+        "stabm", "stabilityZucknick", feats, **{"sim.mat": to_r_similarity(C), "threshold": 0.9}
+    )[0]
+    bridged = call_r(
+        "stabm",
+        "stabilityZucknick",
+        feats,  # the bridge stores the diagonal
+        **{"sim.mat": to_r_similarity(sparse.csr_matrix(C)), "threshold": 0.9},
+    )[0]
     assert dense == bridged == pytest.approx(0.4069444, abs=1e-7)
 
 
@@ -334,14 +382,28 @@ def test_defect_threshold_zero_dense_sparse():
     C = np.eye(4)
     C[0, 1] = C[1, 0] = 0.5
     feats = ro.r("list(c(1, 3), c(2, 4), 3)")
-    values = [call_r("stabm", "stabilityYu", feats, **{"sim.mat": S, "threshold": 0,
-                                                       "correction.for.chance": "none"})[0]
-              for S in (to_r_similarity(C), to_r_similarity(sparse.csr_matrix(C)))]
+    values = [
+        call_r(
+            "stabm",
+            "stabilityYu",
+            feats,
+            **{"sim.mat": S, "threshold": 0, "correction.for.chance": "none"},
+        )[0]
+        for S in (to_r_similarity(C), to_r_similarity(sparse.csr_matrix(C)))
+    ]
     assert values == [pytest.approx(1.5), pytest.approx(2 / 3)]
     _registered("yu")
-    ours = [propstab.stability([[0, 2], [1, 3], [2]], "yu", n_features=4, similarity=S,
-                               threshold=0, correction_for_chance="none")
-            for S in (C, sparse.csr_matrix(C))]
+    ours = [
+        propstab.stability(
+            [[0, 2], [1, 3], [2]],
+            "yu",
+            n_features=4,
+            similarity=S,
+            threshold=0,
+            correction_for_chance="none",
+        )
+        for S in (C, sparse.csr_matrix(C))
+    ]
     assert ours == [pytest.approx(2 / 3)] * 2
 
 
@@ -358,8 +420,9 @@ def test_defect_somol_equal_extremes_follows_the_paper():
     assert reference_value("cwrel", [[0], [0, 1]], n_features=2).kind == "NaN"
     assert reference_value("cwrel", [[0, 1], [0, 1]], n_features=2).kind == "NA"
     assert propstab.stability([[0], [0, 1]], "cwrel", n_features=2) == pytest.approx(2 / 3)
-    assert propstab.stability([[0], [0, 1]], "weighted_consistency", n_features=2) == \
-        pytest.approx(2 / 3)
+    assert propstab.stability(
+        [[0], [0, 1]], "weighted_consistency", n_features=2
+    ) == pytest.approx(2 / 3)
     assert propstab.stability([[0, 1], [0, 1]], "cwrel", n_features=2) == 1.0
 
 
@@ -369,9 +432,16 @@ def test_defect_irr_single_subject():
     assert propstab.stability([[1], [0]]) == -1.0
 
 
-PINNED = {"adjusted_no_similar_pair", "corrected_global_score", "davis_penalty_maximum",
-          "sparse_similarity_dimensions", "threshold_zero_dense_sparse", "nan_not_na",
-          "somol_equal_extremes", "irr_single_subject"}
+PINNED = {
+    "adjusted_no_similar_pair",
+    "corrected_global_score",
+    "davis_penalty_maximum",
+    "sparse_similarity_dimensions",
+    "threshold_zero_dense_sparse",
+    "nan_not_na",
+    "somol_equal_extremes",
+    "irr_single_subject",
+}
 
 
 def test_every_expected_difference_is_pinned_here():
@@ -389,21 +459,27 @@ def test_features_conversion_is_one_based():
 def test_docs_examples_run():
     import doctest
     import pathlib
+
     page = pathlib.Path(__file__).parents[1] / "docs" / "r_crosscheck.md"
-    result = doctest.testfile(str(page), module_relative=False,
-                              optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
+    result = doctest.testfile(
+        str(page),
+        module_relative=False,
+        optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE,
+    )
     assert result.attempted >= 6 and result.failed == 0
 
 
-@pytest.mark.parametrize("name", [m for m in CROSS_CHECKED
-                                  if propstab.get_measure(m).r_reference.package == "stabm"])
+@pytest.mark.parametrize(
+    "name", [m for m in CROSS_CHECKED if propstab.get_measure(m).r_reference.package == "stabm"]
+)
 def test_needs_p_matches_the_r_functions_default_for_p(name):
     """``RReference.needs_p`` is False exactly where stabm's function has ``p = NULL``
     (read from R's own formals, an independent source)."""
     from propstab.r._call import robjects
+
     ref = propstab.get_measure(name).r_reference
     has_p = "p" in propstab.r._call.formals(ref.package, ref.function)
-    if not has_p:                                  # the adjusted measures take sim.mat
+    if not has_p:  # the adjusted measures take sim.mat
         assert ref.needs_p, name
         return
     default = robjects().r(f"function() deparse(formals({ref.package}::{ref.function})$p)")()[0]
@@ -412,7 +488,7 @@ def test_needs_p_matches_the_r_functions_default_for_p(name):
 
 def test_crosscheck_progress_bar_counts_one_step_per_measure(capsys):
     crosscheck(["lustgarten", "cwrel"], max_examples=2, seed=1)
-    assert capsys.readouterr().err == ""                     # not a terminal: no bar
+    assert capsys.readouterr().err == ""  # not a terminal: no bar
     crosscheck(["lustgarten", "cwrel"], max_examples=2, seed=1, progress=True)
     assert "crosscheck" in (err := capsys.readouterr().err) and "2/2" in err
     with pytest.raises(TypeError, match="progress"):

@@ -41,9 +41,11 @@ def _reference_for(r_function, arguments=None):
     arguments = arguments or {}
     for m in propstab.list_measures():
         for ref in m.r_references:
-            if str(ref) == r_function and all(arguments.get(k) == v
-                                              for k, v in ref.fixed.items()) \
-                    and all(k in ref.fixed or k in ref.arguments.values() for k in arguments):
+            if (
+                str(ref) == r_function
+                and all(arguments.get(k) == v for k, v in ref.fixed.items())
+                and all(k in ref.fixed or k in ref.arguments.values() for k in arguments)
+            ):
                 return m, ref
     return None, None
 
@@ -68,11 +70,13 @@ def _options(info, arguments: dict, ref) -> dict:
     back = {(opt, r_value): value for (opt, value), r_value in ref.values.items()}
     out = {}
     for r_name, r_value in arguments.items():
-        if r_name in ref.fixed:             # passed on every call, not an option
+        if r_name in ref.fixed:  # passed on every call, not an option
             assert r_value == ref.fixed[r_name], (r_name, r_value)
             continue
-        assert r_name in by_r, (f"{ref} is called with R argument {r_name!r}, which "
-                                f"{info.name}'s registry entry does not translate")
+        assert r_name in by_r, (
+            f"{ref} is called with R argument {r_name!r}, which "
+            f"{info.name}'s registry entry does not translate"
+        )
         opt = by_r[r_name]
         r_value = _r_to_option(r_value)
         out[opt] = back.get((opt, r_value), r_value) if not hasattr(r_value, "shape") else r_value
@@ -81,9 +85,12 @@ def _options(info, arguments: dict, ref) -> dict:
 
 def _stored(case):
     if case["value"] == "error":
+
         def failing(_case):
-            raise RReferenceError(f"R error: {case['error']}", r_message=case["error"],
-                                  r_call=case["r_function"])
+            raise RReferenceError(
+                f"R error: {case['error']}", r_message=case["error"], r_call=case["r_function"]
+            )
+
         return failing
     kind = case["value"] if case["value"] in ("NA", "NaN") else "number"
     value = float("nan") if kind != "number" else float(case["value"])
@@ -96,8 +103,9 @@ def _registered_cases():
         info = _measure_for(case["r_function"], case["arguments"])
         if info is not None:
             args = "".join(f",{k}={v}" for k, v in case["arguments"].items() if k != "sim.mat")
-            out.append(pytest.param(case, info,
-                                    id=f"{case['input']}-{case['r_function']}{args}-{i}"))
+            out.append(
+                pytest.param(case, info, id=f"{case['input']}-{case['r_function']}{args}-{i}")
+            )
     return out
 
 
@@ -114,15 +122,17 @@ def test_propstab_matches_r_reference_value(case, info):
     Z = _matrix(TABLE["inputs"][case["input"]])
     _, registered = _reference_for(case["r_function"], case["arguments"])
     options = propstab.registry._option_checks.check_options(
-        info, _options(info, case["arguments"], registered))
+        info, _options(info, case["arguments"], registered)
+    )
     ref = Reference(info.name, case["r_function"], _stored(case), dict(registered.arguments))
     outcome = evaluate(info, ref, Case(case["input"], Z, options), TOLERANCE)
     tags = case["expected_difference"]
-    if not tags:     # agreement, or a case under a documented defect (as in the harness)
+    if not tags:  # agreement, or a case under a documented defect (as in the harness)
         assert outcome.status in ("agree", "expected"), (
             f"propstab {info.name} = {outcome.propstab!r} (warned: {outcome.warned}), "
-            f"R {case['r_function']} = {case['value']} {case.get('error') or ''}")
-    else:   # the minimal example of a documented stabm defect shows it
+            f"R {case['r_function']} = {case['value']} {case.get('error') or ''}"
+        )
+    else:  # the minimal example of a documented stabm defect shows it
         assert outcome.status == "expected", outcome
         assert set(tags) <= set(outcome.expected), (tags, outcome.expected)
 
@@ -142,8 +152,10 @@ def test_every_cross_checked_measure_has_reference_values():
     """Every measure whose reference is an R package's function (stabm, irr). The ranking
     family's references are base R code on the rank matrix (stats::cor, stats::dist):
     they are checked live only (r_compat/test_live_crosscheck.py), not stored here."""
-    covered = {getattr(_measure_for(c["r_function"], c["arguments"]), "name", None)
-               for c in TABLE["cases"]}
+    covered = {
+        getattr(_measure_for(c["r_function"], c["arguments"]), "name", None)
+        for c in TABLE["cases"]
+    }
     for m in propstab.list_measures():
         if m.r_reference is not None and m.r_reference.input != "ranks":
             assert m.name in covered, f"{m.name}: no reference values for {m.r_reference}"
@@ -152,8 +164,11 @@ def test_every_cross_checked_measure_has_reference_values():
 def test_every_r_function_in_the_table_has_a_registered_measure():
     # the correlated family is registered: no reference value may be silently left out of
     # test_propstab_matches_r_reference_value (which only sees cases with a measure)
-    pending = {c["r_function"] for c in TABLE["cases"]
-               if _measure_for(c["r_function"], c["arguments"]) is None}
+    pending = {
+        c["r_function"]
+        for c in TABLE["cases"]
+        if _measure_for(c["r_function"], c["arguments"]) is None
+    }
     assert pending == set()
     assert len(_registered_cases()) == len(TABLE["cases"])
 
@@ -183,8 +198,10 @@ def test_m2_corrected_davis_and_novovicova_agree_with_stabm():
     # the counterpart of corrected_global_score: with two runs the pairwise expectation
     # is the global one, and propstab equals stabm
     cases = [c for c in TABLE["cases"] if c["input"] == "defect_global_score_M2"]
-    assert {c["r_function"] for c in cases} == {"stabm::stabilityDavis",
-                                                "stabm::stabilityNovovicova"}
+    assert {c["r_function"] for c in cases} == {
+        "stabm::stabilityDavis",
+        "stabm::stabilityNovovicova",
+    }
     for c in cases:
         info = _measure_for(c["r_function"])
         Z = _matrix(TABLE["inputs"][c["input"]])
@@ -194,6 +211,8 @@ def test_m2_corrected_davis_and_novovicova_agree_with_stabm():
 
 def test_docs_table_of_expected_differences_is_up_to_date():
     from propstab.r._defects import markdown_table
+
     page = (pathlib.Path(__file__).parents[1] / "docs" / "r_crosscheck.md").read_text()
-    assert markdown_table() in page, "docs/r_crosscheck.md: regenerate the table from " \
-                                     "propstab.r._defects.markdown_table()"
+    assert markdown_table() in page, (
+        "docs/r_crosscheck.md: regenerate the table from " "propstab.r._defects.markdown_table()"
+    )

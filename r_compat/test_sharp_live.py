@@ -31,12 +31,20 @@ REFERENCE = pathlib.Path(__file__).resolve().parent / "sharp_reference.json"
 def sharp():
     return live_package("sharp")
 
+
 def _r_scores(sharp, selprop, K, pis, n_cat):
     from rpy2 import robjects
-    out = sharp.StabilityScore(robjects.FloatVector(selprop), pi_list=robjects.FloatVector(pis),
-                               K=int(K), n_cat=int(n_cat))
-    return [math.nan if (v is None or (isinstance(v, float) and math.isnan(v))) else float(v)
-            for v in out]
+
+    out = sharp.StabilityScore(
+        robjects.FloatVector(selprop),
+        pi_list=robjects.FloatVector(pis),
+        K=int(K),
+        n_cat=int(n_cat),
+    )
+    return [
+        math.nan if (v is None or (isinstance(v, float) and math.isnan(v))) else float(v)
+        for v in out
+    ]
 
 
 def _cases(seed, n):
@@ -71,6 +79,7 @@ def test_stability_score_equals_live_sharp_on_generated_cases(sharp, n_cat):
 def test_default_grid_is_sharps(sharp):
     """No pi given: sharp's default seq(0.6, 0.9, by = 0.01)."""
     from rpy2 import robjects
+
     selprop = np.array([1.0, 0.96, 0.9, 0.7, 0.5, 0.2, 0.04, 0.02, 0.0, 0.0, 0.0, 0.0])
     expected = [float(v) for v in sharp.StabilityScore(robjects.FloatVector(selprop), K=50)]
     got = stability_score(selprop, 50)
@@ -79,6 +88,7 @@ def test_default_grid_is_sharps(sharp):
 
 def test_pinned_reference_is_what_the_installed_sharp_computes(sharp):
     from rpy2 import robjects
+
     ref = json.loads(REFERENCE.read_text())
     assert ref["sharp"] == str(robjects.r('as.character(packageVersion("sharp"))')[0])
     for case in ref["cases"][::7]:

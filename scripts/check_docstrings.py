@@ -33,7 +33,7 @@ import warnings
 from typing import Dict, List, Optional, Tuple
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
-if str(ROOT) not in sys.path:           # run from a checkout without installing
+if str(ROOT) not in sys.path:  # run from a checkout without installing
     sys.path.insert(0, str(ROOT))
 
 SECTIONS = ("Parameters", "Returns", "Raises", "See Also", "References", "Examples")
@@ -42,7 +42,8 @@ REGISTRY_TABLE = "Declared properties (generated from the registry)"
 
 def _site_extension():
     spec = importlib.util.spec_from_file_location(
-        "propstab_sphinx", ROOT / "docs" / "_ext" / "propstab_sphinx.py")
+        "propstab_sphinx", ROOT / "docs" / "_ext" / "propstab_sphinx.py"
+    )
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
@@ -67,7 +68,7 @@ def docstring(obj) -> str:
     measure's docstring (generated; not part of the written docstring)."""
     doc = obj.__doc__ if isinstance(obj.__doc__, str) else ""
     if REGISTRY_TABLE in doc:
-        doc = doc[:doc.index(REGISTRY_TABLE)]
+        doc = doc[: doc.index(REGISTRY_TABLE)]
     return inspect.cleandoc(doc)
 
 
@@ -81,9 +82,11 @@ def _takes_parameters(obj) -> bool:
         return False
     names = [p for p in signature.parameters.values() if p.name not in ("self", "cls")]
     if inspect.isclass(obj) and issubclass(obj, BaseException):
-        return [p.kind for p in names] not in ([], [inspect.Parameter.VAR_POSITIONAL,
-                                                  inspect.Parameter.VAR_KEYWORD],
-                                               [inspect.Parameter.VAR_POSITIONAL])
+        return [p.kind for p in names] not in (
+            [],
+            [inspect.Parameter.VAR_POSITIONAL, inspect.Parameter.VAR_KEYWORD],
+            [inspect.Parameter.VAR_POSITIONAL],
+        )
     return bool(names)
 
 
@@ -105,18 +108,19 @@ def required_sections(obj) -> Tuple[str, ...]:
         if inspect.isgeneratorfunction(obj):
             wanted[1] = "Yields"
     if not _takes_parameters(obj) or (inspect.isclass(obj) and issubclass(obj, enum.Enum)):
-        wanted.remove("Parameters")             # an Enum's members are not constructed
+        wanted.remove("Parameters")  # an Enum's members are not constructed
     return tuple(wanted)
 
 
 def missing_sections(obj) -> Tuple[str, ...]:
     """The required sections that ``obj``'s docstring lacks (all of them without one)."""
     from numpydoc.docscrape import NumpyDocString
+
     text = docstring(obj)
     if not text:
         return ("docstring",) + required_sections(obj)
     with warnings.catch_warnings():
-        warnings.simplefilter("ignore")          # unknown sections are numpydoc's business
+        warnings.simplefilter("ignore")  # unknown sections are numpydoc's business
         parsed = NumpyDocString(text)
     return tuple(s for s in required_sections(obj) if not parsed[s])
 
@@ -137,16 +141,20 @@ def validation_codes() -> "collections.Counter[str]":
     """numpydoc.validate's error codes over every documented public object and the
     public members of the public classes (what the site's autodoc documents)."""
     from numpydoc.validate import validate
+
     names = []
     for name, obj in public_objects():
         if kind(obj) is None:
             continue
         names.append(name)
         if inspect.isclass(obj):
-            names += [f"{name}.{member}" for member, value in vars(obj).items()
-                      if not member.startswith("_") and (callable(value) or
-                                                          isinstance(value, property))
-                      and getattr(value, "__doc__", None)]
+            names += [
+                f"{name}.{member}"
+                for member, value in vars(obj).items()
+                if not member.startswith("_")
+                and (callable(value) or isinstance(value, property))
+                and getattr(value, "__doc__", None)
+            ]
     counts: "collections.Counter[str]" = collections.Counter()
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
@@ -158,13 +166,16 @@ def validation_codes() -> "collections.Counter[str]":
 def main(argv: Optional[List[str]] = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--json", action="store_true", help="print JSON")
-    parser.add_argument("--strict", action="store_true",
-                        help="exit with status 1 when a name lacks a section")
-    parser.add_argument("--codes", action="store_true",
-                        help="count numpydoc.validate's error codes instead")
+    parser.add_argument(
+        "--strict", action="store_true", help="exit with status 1 when a name lacks a section"
+    )
+    parser.add_argument(
+        "--codes", action="store_true", help="count numpydoc.validate's error codes instead"
+    )
     args = parser.parse_args(argv)
     if args.codes:
         from numpydoc.validate import ERROR_MSGS
+
         counts = validation_codes()
         if args.json:
             print(json.dumps(dict(sorted(counts.items())), indent=1))
@@ -180,8 +191,10 @@ def main(argv: Optional[List[str]] = None) -> int:
         for name, missing in incomplete.items():
             print(f"{name:<{width}}  {', '.join(missing)}")
         total = sum(1 for _, obj in public_objects() if kind(obj) is not None)
-        print(f"\n{len(incomplete)} of {total} public functions and classes lack a section "
-              f"({', '.join(SECTIONS)}).")
+        print(
+            f"\n{len(incomplete)} of {total} public functions and classes lack a section "
+            f"({', '.join(SECTIONS)})."
+        )
     return 1 if args.strict and incomplete else 0
 
 

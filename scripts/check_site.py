@@ -39,29 +39,49 @@ HTML = ROOT / "docs" / "_build" / "html"
 SCREENSHOTS = ROOT / "docs" / "_build" / "screenshots"
 CHROMIUM = "/usr/bin/chromium"
 CHROMEDRIVER = "/usr/bin/chromedriver"
-CHROMIUM_FLAGS = ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic",
-                  "--no-first-run", "--disable-background-networking",
-                  "--disable-component-update", "--disable-sync",
-                  "--disable-dev-shm-usage")
-WIDTH, HEIGHT, MAX_HEIGHT = 1400, 1000, 6000   # window; screenshots show up to MAX_HEIGHT
+CHROMIUM_FLAGS = (
+    "--headless=new",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--disable-dev-shm-usage",
+)
+WIDTH, HEIGHT, MAX_HEIGHT = 1400, 1000, 6000  # window; screenshots show up to MAX_HEIGHT
 #: Seconds a page may take to load, and any one command to chromedriver to answer (a
 #: browser that stops answering fails the check instead of waiting for ever).
 PAGE_SECONDS, COMMAND_SECONDS = 60, 180
 #: A page the HTTP server of :func:`serve` answers itself, empty: a host on the site's
 #: own origin for pages read in a frame (scripts/site_audit.py's widths).
 BLANK = "_propstab_blank_.html"
-_BLANK_PAGE = (b"<!DOCTYPE html><html><head><meta charset='utf-8'><title>blank</title>"
-               b"</head><body style='margin: 0'></body></html>")
+_BLANK_PAGE = (
+    b"<!DOCTYPE html><html><head><meta charset='utf-8'><title>blank</title>"
+    b"</head><body style='margin: 0'></body></html>"
+)
 #: The pages checked by default: the landing page, a measure page (formulas), a gallery
 #: example (figures produced at build time) and an API page.
-DEFAULT_PAGES = ("index.html", "catalogue/nogueira.html",
-                 "auto_gallery/basics/plot_selection_matrix.html",
-                 "api/generated/propstab.estimate.html")
+DEFAULT_PAGES = (
+    "index.html",
+    "catalogue/nogueira.html",
+    "auto_gallery/basics/plot_selection_matrix.html",
+    "api/generated/propstab.estimate.html",
+)
 #: The site's sections, as the navigation bar names them.
-SECTIONS = ("Getting started", "User guide", "Findings", "Measure catalogue",
-            "API reference", "Gallery")
-ERROR_BOXES = (".system-message, .problematic, .highlight-pytb, .sphx-glr-script-out "
-               ".traceback, .MathJax_Error, merror")
+SECTIONS = (
+    "Getting started",
+    "User guide",
+    "Findings",
+    "Measure catalogue",
+    "API reference",
+    "Gallery",
+)
+ERROR_BOXES = (
+    ".system-message, .problematic, .highlight-pytb, .sphx-glr-script-out "
+    ".traceback, .MathJax_Error, merror"
+)
 
 # Runs in the page: waits for MathJax 2 to finish, then reports what the checks read.
 _INSPECT = """
@@ -105,8 +125,10 @@ class PageCheck:
 
     def __str__(self) -> str:
         status = "ok" if not self.problems else "FAILED: " + "; ".join(self.problems)
-        return (f"{self.page}: title {self.title!r}, {self.images} images, "
-                f"{self.formulas} formulas, {self.seconds:.1f} s -> {self.screenshot} [{status}]")
+        return (
+            f"{self.page}: title {self.title!r}, {self.images} images, "
+            f"{self.formulas} formulas, {self.seconds:.1f} s -> {self.screenshot} [{status}]"
+        )
 
 
 @contextlib.contextmanager
@@ -114,6 +136,7 @@ def browser():
     """A headless Chromium driven by chromedriver; quits both on exit."""
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
+
     options = webdriver.ChromeOptions()
     options.binary_location = CHROMIUM
     for flag in CHROMIUM_FLAGS:
@@ -121,6 +144,7 @@ def browser():
     options.add_argument(f"--user-data-dir={tempfile.mkdtemp(prefix='propstab-chromium-')}")
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
     from selenium.webdriver.remote.remote_connection import RemoteConnection
+
     RemoteConnection.set_timeout(COMMAND_SECONDS)
     # chromedriver leads a process group of its own, which Chromium's processes join: on
     # leaving, whatever of it is left (a browser that hung, or did not quit) is killed
@@ -143,6 +167,7 @@ def browser():
 def _blank(png: pathlib.Path) -> bool:
     """True when the screenshot is one flat colour (nothing rendered)."""
     import matplotlib.image
+
     pixels = matplotlib.image.imread(str(png))
     return float(pixels[..., :3].std()) < 1e-3
 
@@ -151,6 +176,7 @@ def _blank(png: pathlib.Path) -> bool:
 def serve(folder: pathlib.Path):
     """An HTTP server for ``folder`` on 127.0.0.1 (a free port) in a thread; yields its
     base URL. It also answers :data:`BLANK`, an empty page (not a file of ``folder``)."""
+
     class Quiet(http.server.SimpleHTTPRequestHandler):
         def log_message(self, *args):
             pass
@@ -164,8 +190,10 @@ def serve(folder: pathlib.Path):
             self.end_headers()
             self.wfile.write(_BLANK_PAGE)
             return None
+
     server = http.server.ThreadingHTTPServer(
-        ("127.0.0.1", 0), functools.partial(Quiet, directory=str(folder)))
+        ("127.0.0.1", 0), functools.partial(Quiet, directory=str(folder))
+    )
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:
@@ -194,14 +222,18 @@ def opened_or_new(html: pathlib.Path, opened):
             yield fresh
 
 
-def check_pages(html: pathlib.Path = HTML, pages: Sequence[str] = DEFAULT_PAGES,
-                screenshots: pathlib.Path = SCREENSHOTS, opened=None) -> List[PageCheck]:
+def check_pages(
+    html: pathlib.Path = HTML,
+    pages: Sequence[str] = DEFAULT_PAGES,
+    screenshots: pathlib.Path = SCREENSHOTS,
+    opened=None,
+) -> List[PageCheck]:
     """Open each page (a path relative to ``html``) and check it; see the module docstring.
     ``opened``: a :func:`session` on ``html`` to use instead of starting one."""
     screenshots.mkdir(parents=True, exist_ok=True)
     results = []
     with opened_or_new(html, opened) as (base, driver):
-        driver.get_log("browser")                  # what earlier pages logged is not ours
+        driver.get_log("browser")  # what earlier pages logged is not ours
         driver.set_window_size(WIDTH, HEIGHT)
         for page in pages:
             path = (html / page).resolve()
@@ -209,15 +241,16 @@ def check_pages(html: pathlib.Path = HTML, pages: Sequence[str] = DEFAULT_PAGES,
             start = time.perf_counter()
             problems = []
             if not path.exists():
-                results.append(PageCheck(page, shot, "", "", 0, 0, 0.0,
-                                         [f"{path} does not exist"]))
+                results.append(
+                    PageCheck(page, shot, "", "", 0, 0, 0.0, [f"{path} does not exist"])
+                )
                 continue
             driver.get(base + page)
             seen = driver.execute_async_script(_INSPECT, ERROR_BOXES)
             seconds = time.perf_counter() - start
             height = driver.execute_script("return document.documentElement.scrollHeight")
             driver.set_window_size(WIDTH, min(max(int(height), HEIGHT), MAX_HEIGHT))
-            driver.save_screenshot(str(shot))                  # the whole page, up to a limit
+            driver.save_screenshot(str(shot))  # the whole page, up to a limit
             driver.set_window_size(WIDTH, HEIGHT)
             if "propstab" not in seen["title"] or not seen["h1"].strip():
                 problems.append(f"no title (title {seen['title']!r}, h1 {seen['h1']!r})")
@@ -229,25 +262,44 @@ def check_pages(html: pathlib.Path = HTML, pages: Sequence[str] = DEFAULT_PAGES,
             if seen["broken"]:
                 problems.append(f"images not loaded: {seen['broken']}")
             if seen["math"] and (not seen["mathjax"] or seen["typeset"] < seen["math"]):
-                problems.append(f"{seen['math']} formulas but {seen['typeset']} typeset "
-                                f"(MathJax loaded: {seen['mathjax']})")
+                problems.append(
+                    f"{seen['math']} formulas but {seen['typeset']} typeset "
+                    f"(MathJax loaded: {seen['mathjax']})"
+                )
             if seen["text"] < 200:
                 problems.append(f"almost no text ({seen['text']} characters)")
-            console = [e["message"] for e in driver.get_log("browser")
-                       if e["level"] in ("SEVERE", "WARNING")]
+            console = [
+                e["message"]
+                for e in driver.get_log("browser")
+                if e["level"] in ("SEVERE", "WARNING")
+            ]
             if console:
                 problems.append(f"browser console: {console}")
             if _blank(shot):
                 problems.append("the screenshot is blank")
-            results.append(PageCheck(page, shot, seen["title"], seen["h1"].strip(),
-                                     seen["images"], seen["typeset"], seconds, problems))
+            results.append(
+                PageCheck(
+                    page,
+                    shot,
+                    seen["title"],
+                    seen["h1"].strip(),
+                    seen["images"],
+                    seen["typeset"],
+                    seconds,
+                    problems,
+                )
+            )
     return results
 
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("pages", nargs="*", default=list(DEFAULT_PAGES),
-                        help="pages relative to --html (default: %(default)s)")
+    parser.add_argument(
+        "pages",
+        nargs="*",
+        default=list(DEFAULT_PAGES),
+        help="pages relative to --html (default: %(default)s)",
+    )
     parser.add_argument("--html", type=pathlib.Path, default=HTML)
     parser.add_argument("--screenshots", type=pathlib.Path, default=SCREENSHOTS)
     args = parser.parse_args(argv)

@@ -18,7 +18,7 @@ from typing import List, Optional
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 OUTPUT = ROOT / "docs" / "measures.md"
-if str(ROOT) not in sys.path:           # run from a checkout without installing
+if str(ROOT) not in sys.path:  # run from a checkout without installing
     sys.path.insert(0, str(ROOT))
 
 from propstab import Axiom, get_measure  # noqa: E402
@@ -60,8 +60,11 @@ def _r_reference_cell(row) -> str:
         return ""
     package = row["r_reference"].split("::")[0]
     diffs = row["r_default_differences"]
-    extra = ("; defaults differ: " + "; ".join(default_difference_text(d, package)
-                                              for d in diffs)) if diffs else ""
+    extra = (
+        ("; defaults differ: " + "; ".join(default_difference_text(d, package) for d in diffs))
+        if diffs
+        else ""
+    )
     return _cell(f"`{row['r_reference']}`{extra}")
 
 
@@ -72,27 +75,44 @@ def render_measures_markdown() -> str:
     lines = [INTRO.format(axioms=axioms)]
     # the formula, options and notes of each measure are on its catalogue page (typeset,
     # with the audit's evidence): this page stays one table that fits a screen
-    heads = ["measure", "aliases", "family", "page", *[a.label for a in Axiom],
-             "bounds", "stable when", "domain", "null value", "R reference"]
+    heads = [
+        "measure",
+        "aliases",
+        "family",
+        "page",
+        *[a.label for a in Axiom],
+        "bounds",
+        "stable when",
+        "domain",
+        "null value",
+        "R reference",
+    ]
     lines.append("| " + " | ".join(heads) + " |")
     lines.append("|" + "|".join("---" for _ in heads) + "|")
     for r in rows:
         marks = [YES if r["claims"][a.name.lower()] else NO for a in Axiom]
-        cells = [f"`{r['name']}`", ", ".join(f"`{a}`" for a in r["aliases"]), r["family"],
-                 f"{{ref}}`formula <measure-{r['name']}>`", *marks,
-                 _cell(f"[{r['bounds'][0]}, {r['bounds'][1]}]"),
-                 f"{r['orientation']} values",
-                 "constant k" if r["domain"] == "constant_size" else "any",
-                 "" if r["null_value"] is None else f"{r['null_value']:g}",
-                 _r_reference_cell(r)]
+        cells = [
+            f"`{r['name']}`",
+            ", ".join(f"`{a}`" for a in r["aliases"]),
+            r["family"],
+            f"{{ref}}`formula <measure-{r['name']}>`",
+            *marks,
+            _cell(f"[{r['bounds'][0]}, {r['bounds'][1]}]"),
+            f"{r['orientation']} values",
+            "constant k" if r["domain"] == "constant_size" else "any",
+            "" if r["null_value"] is None else f"{r['null_value']:g}",
+            _r_reference_cell(r),
+        ]
         lines.append("| " + " | ".join(cells) + " |")
     lines.append("")
-    lines.append(f"{YES} claimed, {NO} not claimed (the audit's verdicts are on each measure's "
-                 "page and in the [catalogue](catalogue/index.rst); the symbols are defined in "
-                 "the [notation](notation.md)). What the five properties mean, and their "
-                 "exact statements as the audit checks them (`Axiom.statement`, and "
-                 "`Axiom.ranking_statement` for rank matrices): "
-                 "[the five properties](user_guide/properties.md).")
+    lines.append(
+        f"{YES} claimed, {NO} not claimed (the audit's verdicts are on each measure's "
+        "page and in the [catalogue](catalogue/index.rst); the symbols are defined in "
+        "the [notation](notation.md)). What the five properties mean, and their "
+        "exact statements as the audit checks them (`Axiom.statement`, and "
+        "`Axiom.ranking_statement` for rank matrices): "
+        "[the five properties](user_guide/properties.md)."
+    )
     lines.append("")
     lines.append("## References")
     lines.append("")
@@ -105,8 +125,11 @@ def render_measures_markdown() -> str:
 
 def main(argv: Optional[List[str]] = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--check", action="store_true",
-                        help="do not write; exit 1 if docs/measures.md is out of date")
+    parser.add_argument(
+        "--check",
+        action="store_true",
+        help="do not write; exit 1 if docs/measures.md is out of date",
+    )
     args = parser.parse_args(argv)
     text = render_measures_markdown()
     if args.check:

@@ -25,12 +25,36 @@ from propstab.r._frontend import differences, stabm_functions  # noqa: E402
 OUT = ROOT / "rpackage" / "R" / "measure_pages.R"
 
 #: The stabm-style functions propstab adds (R function -> measure), as R's .more_functions.
-MORE = {"stabilityKuncheva": "kuncheva", "stabilityPOG": "pog", "stabilityNPOG": "npog",
-        "stabilityMSI": "msi"}
+MORE = {
+    "stabilityKuncheva": "kuncheva",
+    "stabilityPOG": "pog",
+    "stabilityNPOG": "npog",
+    "stabilityMSI": "msi",
+}
 FAMILY_PAGE = {"frequency": "stabm_frequencies", "correlated": "stabm_similar"}
-ASCII = {"∩": " cap ", "∪": " cup ", "k̄": "k-bar", "≥": ">=", "≤": "<=", "−": "-",
-         "×": "x", "√": "sqrt", "∑": "sum", "Σ": "sum", "·": "*", "–": "-", "—": "-",
-         "’": "'", "‘": "'", "“": '"', "”": '"', "é": "e", "ö": "o", "ü": "u", "á": "a"}
+ASCII = {
+    "∩": " cap ",
+    "∪": " cup ",
+    "k̄": "k-bar",
+    "≥": ">=",
+    "≤": "<=",
+    "−": "-",
+    "×": "x",
+    "√": "sqrt",
+    "∑": "sum",
+    "Σ": "sum",
+    "·": "*",
+    "–": "-",
+    "—": "-",
+    "’": "'",
+    "‘": "'",
+    "“": '"',
+    "”": '"',
+    "é": "e",
+    "ö": "o",
+    "ü": "u",
+    "á": "a",
+}
 
 
 def ascii(text: str) -> str:
@@ -43,9 +67,17 @@ def ascii(text: str) -> str:
 
 def rd(text: str) -> str:
     """Markdown roxygen text: escape what Rd or markdown would read."""
-    return (ascii(text).replace("\\", "\\\\").replace("%", "\\%").replace("{", "\\{")
-            .replace("}", "\\}").replace("[", "\\[").replace("]", "\\]")
-            .replace("_", "\\_").replace("*", "\\*"))
+    return (
+        ascii(text)
+        .replace("\\", "\\\\")
+        .replace("%", "\\%")
+        .replace("{", "\\{")
+        .replace("}", "\\}")
+        .replace("[", "\\[")
+        .replace("]", "\\]")
+        .replace("_", "\\_")
+        .replace("*", "\\*")
+    )
 
 
 def _tex(doc: str) -> str:
@@ -54,8 +86,8 @@ def _tex(doc: str) -> str:
     for i, line in enumerate(lines):
         if line.lstrip().startswith(".. math::"):
             indent = len(line) - len(line.lstrip())
-            body = [line.strip()[len(".. math::"):]]
-            for more in lines[i + 1:]:
+            body = [line.strip()[len(".. math::") :]]
+            for more in lines[i + 1 :]:
                 if more.strip() and len(more) - len(more.lstrip()) <= indent:
                     break
                 body.append(more)
@@ -84,8 +116,10 @@ def wrap(text: str, first: str = "", indent: str = "#' ") -> list:
 
 def example(function: str, measure: str, similarity: bool) -> list:
     if similarity:
-        return ["S <- diag(5); S[1, 2] <- S[2, 1] <- 0.95",
-                f"{function}(list(c(1, 3), c(2, 3), c(1, 4)), sim.mat = S)"]
+        return [
+            "S <- diag(5); S[1, 2] <- S[2, 1] <- 0.95",
+            f"{function}(list(c(1, 3), c(2, 3), c(1, 4)), sim.mat = S)",
+        ]
     return [f"{function}(list(1:3, 2:4, c(1, 3, 5)), p = 6)"]
 
 
@@ -94,41 +128,55 @@ def page(function: str, measure: str, similarity: bool, in_stabm: bool) -> list:
     family = FAMILY_PAGE.get(info.family, "stabm_pairs") if in_stabm else "more_measures"
     low, high = (ascii(b.text) for b in info.bounds)
     lines = [f"#' Stability measure {function[len('stability'):]}", "#'"]
-    lines += wrap(f"The stability of feature selection as propstab's measure `\"{measure}\"`, with "
-                  + (f"the name, arguments and value of stabm's `{function}()`"
-                     if in_stabm else "stabm's conventions (stabm has no such function)")
-                  + f"; the same value as `stability(features, measure = \"{measure}\")`. "
-                  f"Its range is \\[{rd(low)}, {rd(high)}\\]. Its definition:")
+    lines += wrap(
+        f'The stability of feature selection as propstab\'s measure `"{measure}"`, with '
+        + (
+            f"the name, arguments and value of stabm's `{function}()`"
+            if in_stabm
+            else "stabm's conventions (stabm has no such function)"
+        )
+        + f'; the same value as `stability(features, measure = "{measure}")`. '
+        f"Its range is \\[{rd(low)}, {rd(high)}\\]. Its definition:"
+    )
     lines += ["#' " + deqn(_tex(info.function.__doc__), info.summary), "#'"]
     lines += wrap(f"Family page, with the arguments shared by these functions: [{family}].")
-    lines += [f"#' @inheritParams {family}",
-              f"#' @inheritParams {'stabm_pairs' if in_stabm else 'stability'}",
-              "#' @return The stability, a number; `NA` with a warning saying why where the",
-              "#'   measure is undefined (and `impute.na` is `NULL`, where the function has it).",
-              "#' @section Differences from stabm:"]
+    lines += [
+        f"#' @inheritParams {family}",
+        f"#' @inheritParams {'stabm_pairs' if in_stabm else 'stability'}",
+        "#' @return The stability, a number; `NA` with a warning saying why where the",
+        "#'   measure is undefined (and `impute.na` is `NULL`, where the function has it).",
+        "#' @section Differences from stabm:",
+    ]
     rows = differences(function) if in_stabm else []
     if rows:
         lines.append("#' \\itemize{")
         for row in rows:
-            lines += wrap(f"\\item {rd(row['summary'])} (`stabm_differences()` key "
-                          f"`{row['key']}`): {rd(row['reason']).rstrip('.')}.",
-                          indent="#'   ")
+            lines += wrap(
+                f"\\item {rd(row['summary'])} (`stabm_differences()` key "
+                f"`{row['key']}`): {rd(row['reason']).rstrip('.')}.",
+                indent="#'   ",
+            )
         lines.append("#' }")
     else:
         lines += wrap("stabm has no such function; the measure follows its reference below.")
     lines += ["#' @references"]
     lines += wrap("; ".join(rd(r) for r in info.references) + ".", indent="#'   ")
-    lines += [f"#' @seealso [{family}], [stability()], [stabm_differences()],",
-              "#'   [listStabilityMeasures()].",
-              "#' @examplesIf propstab_available()"]
+    lines += [
+        f"#' @seealso [{family}], [stability()], [stabm_differences()],",
+        "#'   [listStabilityMeasures()].",
+        "#' @examplesIf propstab_available()",
+    ]
     lines += [f"#' {line}" for line in example(function, measure, similarity)]
     lines += [f"#' @name {function}", "NULL", ""]
     return lines
 
 
 def generate() -> str:
-    out = ["# Generated by scripts/gen_r_pages.py from propstab's registry: do not edit by hand.",
-           "# One help page per stabm-style function (each function carries @rdname).", ""]
+    out = [
+        "# Generated by scripts/gen_r_pages.py from propstab's registry: do not edit by hand.",
+        "# One help page per stabm-style function (each function carries @rdname).",
+        "",
+    ]
     specs = stabm_functions()
     entries = [(f, s.measure, s.similarity, True) for f, s in specs.items()]
     entries += [(f, m, m == "msi", False) for f, m in MORE.items()]

@@ -48,15 +48,18 @@ NAME_LISTS = ("genindex.html", "py-modindex.html", "search.html")
 
 #: Plain-text or raw-TeX formulas in prose (outside code, literals and typeset math).
 FORMULA_PATTERNS = {
-    "raw TeX": re.compile(r"\\(?:frac|sum|hat|bar|mathbb|mathrm|operatorname|sqrt|cdot|"
-                          r"leq?|geq?|phi|Phi|bigl?|bigr?|tfrac|dfrac|overline)\b"),
+    "raw TeX": re.compile(
+        r"\\(?:frac|sum|hat|bar|mathbb|mathrm|operatorname|sqrt|cdot|"
+        r"leq?|geq?|phi|Phi|bigl?|bigr?|tfrac|dfrac|overline)\b"
+    ),
     "untypeset $...$": re.compile(r"(?<![\w$])\$[^$\s][^$]{0,80}?\$(?![\w$])"),
     "plain-text sum": re.compile(r"\b(?:sum|prod|max|min|mean)_\{?[A-Za-z]"),
     "plain-text power": re.compile(r"[A-Za-z)\]]_?[A-Za-z0-9]*\^[\d({A-Za-z]"),
     "plain-text subscript": re.compile(r"(?<![\w.])[A-Za-z]_\{?[A-Za-z0-9]{1,2}\}?(?![\w(])"),
     "plain-text expectation": re.compile(r"\b[EPV]\[\s*[A-Za-z]"),
-    "plain-text bar or hat": re.compile(r"\b(?:[a-zA-Z]-(?:bar|hat)|(?:phi|Phi)-?(?:bar|hat)|"
-                                        r"[kpqsxKPQSX]bar|[pkPK]hat)\b"),
+    "plain-text bar or hat": re.compile(
+        r"\b(?:[a-zA-Z]-(?:bar|hat)|(?:phi|Phi)-?(?:bar|hat)|" r"[kpqsxKPQSX]bar|[pkPK]hat)\b"
+    ),
     "plain-text H0": re.compile(r"\|\s*H0\b"),
 }
 #: Words written for the project's developers, in prose.
@@ -67,7 +70,8 @@ INTERNAL_PATTERNS = {
     "a test file": re.compile(r"\btests?/test_\w*"),
     "a bare repository path": re.compile(
         r"(?<![\w/.:-])(?:docs|propstab|scripts|studies|tests|rpackage|benchmarks|r_compat|"
-        r"examples)/[\w./-]*\w\.(?:md|py|R|Rd|txt|json|csv|rst)\b"),
+        r"examples)/[\w./-]*\w\.(?:md|py|R|Rd|txt|json|csv|rst)\b"
+    ),
 }
 #: In what the gallery's examples printed: warnings with the build's file paths, and
 #: the reprs of matplotlib calls (``Text(0.5, 1.0, 'title')``).
@@ -81,11 +85,37 @@ CODE_PATTERNS = {
 }
 
 _SKIP_TAGS = {"pre", "code", "script", "style", "kbd", "tt", "samp", "svg", "math"}
-_SKIP_CLASSES = {"math", "highlight", "MathJax", "MathJax_SVG", "MathJax_Preview",
-                 "sphx-glr-script-out", "headerlink", "viewcode-link", "viewcode-back",
-                 "sig", "descname", "descclassname", "sig-param", "literal"}
-_VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta",
-         "source", "track", "wbr"}
+_SKIP_CLASSES = {
+    "math",
+    "highlight",
+    "MathJax",
+    "MathJax_SVG",
+    "MathJax_Preview",
+    "sphx-glr-script-out",
+    "headerlink",
+    "viewcode-link",
+    "viewcode-back",
+    "sig",
+    "descname",
+    "descclassname",
+    "sig-param",
+    "literal",
+}
+_VOID = {
+    "area",
+    "base",
+    "br",
+    "col",
+    "embed",
+    "hr",
+    "img",
+    "input",
+    "link",
+    "meta",
+    "source",
+    "track",
+    "wbr",
+}
 
 
 class _Page(html.parser.HTMLParser):
@@ -96,10 +126,10 @@ class _Page(html.parser.HTMLParser):
         self.ids: set = set()
         self.links: List[str] = []
         self.prose: List[str] = []
-        self.code: List[str] = []            # code blocks and inline literals
-        self.inline: List[str] = []          # inline literals only
-        self.output: List[str] = []          # what gallery examples printed
-        self._stack: List[tuple] = []        # (tag, skip, in_main, is_code, in_pre, in_out)
+        self.code: List[str] = []  # code blocks and inline literals
+        self.inline: List[str] = []  # inline literals only
+        self.output: List[str] = []  # what gallery examples printed
+        self._stack: List[tuple] = []  # (tag, skip, in_main, is_code, in_pre, in_out)
 
     def _state(self):
         return self._stack[-1][1:] if self._stack else (False, False, False, False, False)
@@ -152,8 +182,11 @@ class _Page(html.parser.HTMLParser):
 
 def pages(html_dir: pathlib.Path = HTML) -> List[str]:
     """The site's HTML pages, as paths relative to ``html_dir`` (sorted)."""
-    return sorted(str(p.relative_to(html_dir)) for p in html_dir.rglob("*.html")
-                  if p.relative_to(html_dir).parts[0] not in NOT_PAGES)
+    return sorted(
+        str(p.relative_to(html_dir))
+        for p in html_dir.rglob("*.html")
+        if p.relative_to(html_dir).parts[0] not in NOT_PAGES
+    )
 
 
 def _parse(path: pathlib.Path) -> _Page:
@@ -177,8 +210,9 @@ def _sentence(text: str, start: int, end: int) -> str:
     return " ".join(text[left:right].split())
 
 
-def scan(html_dir: pathlib.Path = HTML, only: Optional[Iterable[str]] = None
-         ) -> Dict[str, List[str]]:
+def scan(
+    html_dir: pathlib.Path = HTML, only: Optional[Iterable[str]] = None
+) -> Dict[str, List[str]]:
     """Links, formulas and internal words of every page (no browser): page -> problems."""
     html_dir = pathlib.Path(html_dir)
     names = pages(html_dir) if only is None else list(only)
@@ -196,9 +230,13 @@ def scan(html_dir: pathlib.Path = HTML, only: Optional[Iterable[str]] = None
             url = urllib.parse.urlsplit(link)
             if url.scheme or link.startswith(("//", "mailto:", "javascript:", "data:")):
                 continue
-            target = (posixpath.normpath(posixpath.join(posixpath.dirname(name),
-                                                        urllib.parse.unquote(url.path)))
-                      if url.path else name)
+            target = (
+                posixpath.normpath(
+                    posixpath.join(posixpath.dirname(name), urllib.parse.unquote(url.path))
+                )
+                if url.path
+                else name
+            )
             if (html_dir / target).is_dir():
                 target = posixpath.join(target, "index.html")
             if target.startswith("..") or not (html_dir / target).is_file():
@@ -206,8 +244,9 @@ def scan(html_dir: pathlib.Path = HTML, only: Optional[Iterable[str]] = None
                 continue
             if url.fragment and target.endswith(".html"):
                 if urllib.parse.unquote(url.fragment) not in get(target).ids:
-                    problems[name].append(f"broken anchor {link!r}: no id "
-                                          f"{url.fragment!r} on {target}")
+                    problems[name].append(
+                        f"broken anchor {link!r}: no id " f"{url.fragment!r} on {target}"
+                    )
         source_view = name.startswith("_modules/")
         if name in NAME_LISTS:
             continue
@@ -219,11 +258,12 @@ def scan(html_dir: pathlib.Path = HTML, only: Optional[Iterable[str]] = None
             if source_view and label == "a private name":
                 continue
             text = prose
-            if label == "a private name":             # in prose and in inline literals
+            if label == "a private name":  # in prose and in inline literals
                 text = prose + " " + " ".join(" ".join(page.inline).split())
             for m in pattern.finditer(text):
-                problems[name].append(f"{label}: {m.group(0)!r} in "
-                                      f"\"...{_sentence(text, m.start(), m.end())}...\"")
+                problems[name].append(
+                    f"{label}: {m.group(0)!r} in " f'"...{_sentence(text, m.start(), m.end())}..."'
+                )
         printed = "".join(page.output)
         for label, pattern in OUTPUT_PATTERNS.items():
             hits = pattern.findall(printed)
@@ -277,15 +317,21 @@ urls.forEach(function (url, i) {
 FRAMES = 4
 
 
-def widths(html_dir: pathlib.Path = HTML, only: Optional[Sequence[str]] = None,
-           width: int = 1400, screenshots: Optional[pathlib.Path] = None,
-           shoot: Sequence[str] = (), opened=None) -> Dict[str, tuple]:
+def widths(
+    html_dir: pathlib.Path = HTML,
+    only: Optional[Sequence[str]] = None,
+    width: int = 1400,
+    screenshots: Optional[pathlib.Path] = None,
+    shoot: Sequence[str] = (),
+    opened=None,
+) -> Dict[str, tuple]:
     """Read every page in one headless Chromium session, each in a frame ``width`` px
     wide (as high as the window; :data:`FRAMES` pages at once), and return page ->
     (page width, frame width, formulas, formulas typeset); pages in ``shoot`` are also
     opened in the window and photographed into ``screenshots``. ``opened``: a
     ``check_site.session`` on ``html_dir`` to use instead of starting one."""
-    import check_site                                           # scripts/ (same folder)
+    import check_site  # scripts/ (same folder)
+
     html_dir = pathlib.Path(html_dir)
     names = pages(html_dir) if only is None else list(only)
     out = {}
@@ -293,21 +339,28 @@ def widths(html_dir: pathlib.Path = HTML, only: Optional[Sequence[str]] = None,
         driver.set_window_size(width, check_site.HEIGHT)
         driver.get(base + check_site.BLANK)
         for start in range(0, len(names), FRAMES):
-            group = names[start:start + FRAMES]
-            seen = driver.execute_async_script(_WIDTH, [base + name for name in group],
-                                               width, check_site.HEIGHT)
+            group = names[start : start + FRAMES]
+            seen = driver.execute_async_script(
+                _WIDTH, [base + name for name in group], width, check_site.HEIGHT
+            )
             for name, s in zip(group, seen):
-                out[name] = (int(s["width"]), int(s["window"]), int(s["formulas"]),
-                             int(s["typeset"]))
+                out[name] = (
+                    int(s["width"]),
+                    int(s["window"]),
+                    int(s["formulas"]),
+                    int(s["typeset"]),
+                )
         if screenshots is not None:
             for name in (n for n in names if n in shoot):
                 screenshots.mkdir(parents=True, exist_ok=True)
                 driver.get(base + name)
                 height = driver.execute_script("return document.documentElement.scrollHeight")
-                driver.set_window_size(width, min(max(int(height), check_site.HEIGHT),
-                                                  check_site.MAX_HEIGHT))
-                driver.save_screenshot(str(screenshots / (name.replace("/", "_")
-                                                          .replace(".html", "") + ".png")))
+                driver.set_window_size(
+                    width, min(max(int(height), check_site.HEIGHT), check_site.MAX_HEIGHT)
+                )
+                driver.save_screenshot(
+                    str(screenshots / (name.replace("/", "_").replace(".html", "") + ".png"))
+                )
                 driver.set_window_size(width, check_site.HEIGHT)
     return out
 
@@ -321,13 +374,19 @@ done({width: document.scrollingElement.scrollWidth, window: window.innerWidth,
 """
 
 
-def phone_layout(html_dir: pathlib.Path = HTML, only: Sequence[str] = ("index.html",),
-                 width: int = 390, height: int = 844, opened=None) -> Dict[str, dict]:
+def phone_layout(
+    html_dir: pathlib.Path = HTML,
+    only: Sequence[str] = ("index.html",),
+    width: int = 390,
+    height: int = 844,
+    opened=None,
+) -> Dict[str, dict]:
     """Open ``only`` in a phone-sized window (390 x 844 px): page -> its width, the
     window's, and the distance from the top of the page to the article (the site's
     navigation above it should take less than a screen). ``opened``: a
     ``check_site.session`` on ``html_dir`` to use instead of starting one."""
-    import check_site                                           # scripts/ (same folder)
+    import check_site  # scripts/ (same folder)
+
     out = {}
     with check_site.opened_or_new(pathlib.Path(html_dir), opened) as (base, driver):
         driver.set_window_size(width, height)
@@ -339,9 +398,15 @@ def phone_layout(html_dir: pathlib.Path = HTML, only: Sequence[str] = ("index.ht
     return out
 
 
-def audit(html_dir: pathlib.Path = HTML, browser: bool = True, width: int = 1400,
-          screenshots: Optional[pathlib.Path] = None, shoot: Sequence[str] = (),
-          only: Optional[Sequence[str]] = None, opened=None) -> Dict[str, List[str]]:
+def audit(
+    html_dir: pathlib.Path = HTML,
+    browser: bool = True,
+    width: int = 1400,
+    screenshots: Optional[pathlib.Path] = None,
+    shoot: Sequence[str] = (),
+    only: Optional[Sequence[str]] = None,
+    opened=None,
+) -> Dict[str, List[str]]:
     """Every check on every page (or on the pages ``only``): page -> problems (pages
     without problems left out). ``opened``: a ``check_site.session`` on ``html_dir`` for
     the browser's checks, instead of starting one."""
@@ -357,8 +422,9 @@ def audit(html_dir: pathlib.Path = HTML, browser: bool = True, width: int = 1400
         if page_width > window:
             problems[name].append(f"wider than the window: {page_width} px > {window} px")
         if typeset < formulas:
-            problems[name].append(f"formulas not typeset: MathJax typeset {typeset} of "
-                                  f"{formulas}")
+            problems[name].append(
+                f"formulas not typeset: MathJax typeset {typeset} of " f"{formulas}"
+            )
     return {k: v for k, v in problems.items() if v}
 
 
@@ -368,8 +434,9 @@ def main(argv=None) -> int:
     parser.add_argument("--no-browser", action="store_true")
     parser.add_argument("--width", type=int, default=1400)
     parser.add_argument("--screenshots", type=pathlib.Path, default=None)
-    parser.add_argument("--shoot", nargs="*", default=[],
-                        help="pages to photograph into --screenshots")
+    parser.add_argument(
+        "--shoot", nargs="*", default=[], help="pages to photograph into --screenshots"
+    )
     args = parser.parse_args(argv)
     start = time.perf_counter()
     found = audit(args.html, not args.no_browser, args.width, args.screenshots, args.shoot)
@@ -377,8 +444,10 @@ def main(argv=None) -> int:
         for item in items:
             print(f"{name}: {item}")
     n = sum(len(v) for v in found.values())
-    print(f"{n} problems on {len(found)} of {len(pages(args.html))} pages "
-          f"({time.perf_counter() - start:.0f} s)")
+    print(
+        f"{n} problems on {len(found)} of {len(pages(args.html))} pages "
+        f"({time.perf_counter() - start:.0f} s)"
+    )
     return 1 if n else 0
 
 

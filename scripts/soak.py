@@ -39,13 +39,17 @@ TARGETS = {
     "dask, fork, Ctrl-C": [
         "tests/test_execution.py",
         "tests/test_resampling.py::test_dask_distributed_backend_on_a_local_cluster",
-        "tests/test_bench_execution_quick.py"],
+        "tests/test_bench_execution_quick.py",
+    ],
     "fork": ["tests/test_bench_audit_quick.py"],
     "Ctrl-C": [
-        "tests/test_cli_errors.py::test_ctrl_c_on_a_parallel_audit_is_one_line_and_status_130"],
+        "tests/test_cli_errors.py::test_ctrl_c_on_a_parallel_audit_is_one_line_and_status_130"
+    ],
     # one headless Chromium per pytest process, driven through chromedriver
-    "Chromium": ["tests/test_docs_site.py::test_browser_check_finds_a_broken_page",
-                 "tests/test_docs_site.py::test_site_audit_finds_each_kind_of_problem"],
+    "Chromium": [
+        "tests/test_docs_site.py::test_browser_check_finds_a_broken_page",
+        "tests/test_docs_site.py::test_site_audit_finds_each_kind_of_problem",
+    ],
     # the suite's timeout itself: a hanging throwaway test stopped in seconds
     "timeouts": ["tests/test_suite_timeouts.py"],
 }
@@ -57,8 +61,7 @@ _TIMEOUT = re.compile(r"^Timeout: (\S+) ran longer than", re.M)
 _CRASH = re.compile(r"worker '\w+' crashed while running '([^']+)'")
 #: pytest-timeout's signal method (a test run without the suite's configuration): the
 #: failure's section header, then its "Failed: Timeout >N s" line
-_SIGNALLED = re.compile(r"^_+ (\S+) _+$(?:(?!^_+ \S+ _+$).)*?^E\s+Failed: Timeout >",
-                        re.M | re.S)
+_SIGNALLED = re.compile(r"^_+ (\S+) _+$(?:(?!^_+ \S+ _+$).)*?^E\s+Failed: Timeout >", re.M | re.S)
 
 
 #: In the environment of every process of a run (pytest, its workers, and what they
@@ -72,6 +75,7 @@ def kill_marked(value):
     Chromium, the tests' children), which killing the run's group would miss. The
     number of processes killed."""
     import psutil
+
     killed = 0
     for process in psutil.process_iter():
         try:
@@ -86,8 +90,20 @@ def kill_marked(value):
 def run_once(targets, mode, timeout, run_timeout, log):
     """One pytest run of ``targets`` in ``mode``: (seconds, return code, {test id:
     outcome}, [tests stopped by a timeout], whole run killed?)."""
-    argv = [sys.executable, "-m", "pytest", "-p", "no:randomly", "-p", "no:cacheprovider",
-            "-q", "-rA", f"--timeout={timeout}", *MODES[mode], *targets]
+    argv = [
+        sys.executable,
+        "-m",
+        "pytest",
+        "-p",
+        "no:randomly",
+        "-p",
+        "no:cacheprovider",
+        "-q",
+        "-rA",
+        f"--timeout={timeout}",
+        *MODES[mode],
+        *targets,
+    ]
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     env[MARKER] = f"{os.getpid()}-{time.monotonic_ns()}"
     start = time.monotonic()
@@ -95,14 +111,15 @@ def run_once(targets, mode, timeout, run_timeout, log):
     with open(log, "w") as out:
         out.write(" ".join(argv) + "\n")
         out.flush()
-        child = subprocess.Popen(argv, cwd=ROOT, env=env, stdout=out,
-                                 stderr=subprocess.STDOUT, start_new_session=True)
+        child = subprocess.Popen(
+            argv, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True
+        )
         try:
             child.wait(timeout=run_timeout)
         except subprocess.TimeoutExpired:
             killed = True
         finally:
-            try:                                    # the run's group: pytest and its children
+            try:  # the run's group: pytest and its children
                 os.killpg(child.pid, signal.SIGKILL)
             except (ProcessLookupError, PermissionError):
                 pass
@@ -114,7 +131,7 @@ def run_once(targets, mode, timeout, run_timeout, log):
     text = pathlib.Path(log).read_text(errors="replace")
     outcomes = {test: kind for kind, test in _RESULT.findall(text)}
     stopped = set(_TIMEOUT.findall(text)) | set(_CRASH.findall(text))
-    for name in _SIGNALLED.findall(text):       # a test's name: its id among the outcomes
+    for name in _SIGNALLED.findall(text):  # a test's name: its id among the outcomes
         stopped |= {test for test in outcomes if test.endswith("::" + name)} or {name}
     stopped = sorted(stopped)
     for test in stopped:
@@ -125,18 +142,31 @@ def run_once(targets, mode, timeout, run_timeout, log):
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=30, help="runs of each mode (30)")
-    parser.add_argument("--modes", default="serial,-n 2",
-                        help="comma-separated modes among 'serial' and '-n 2' (both)")
-    parser.add_argument("--timeout", type=int, default=300,
-                        help="pytest-timeout's limit per test, seconds (300, the suite's)")
-    parser.add_argument("--run-timeout", type=int, default=1800,
-                        help="limit of one whole run, seconds (1800)")
-    parser.add_argument("--until", metavar="HH:MM",
-                        help="start no run after this time of day (UTC, as `date -u`)")
-    parser.add_argument("--out", type=pathlib.Path,
-                        help="folder of the runs' logs (a new temporary one by default)")
-    parser.add_argument("targets", nargs="*",
-                        help="test modules or ids instead of the soaked ones")
+    parser.add_argument(
+        "--modes",
+        default="serial,-n 2",
+        help="comma-separated modes among 'serial' and '-n 2' (both)",
+    )
+    parser.add_argument(
+        "--timeout",
+        type=int,
+        default=300,
+        help="pytest-timeout's limit per test, seconds (300, the suite's)",
+    )
+    parser.add_argument(
+        "--run-timeout", type=int, default=1800, help="limit of one whole run, seconds (1800)"
+    )
+    parser.add_argument(
+        "--until", metavar="HH:MM", help="start no run after this time of day (UTC, as `date -u`)"
+    )
+    parser.add_argument(
+        "--out",
+        type=pathlib.Path,
+        help="folder of the runs' logs (a new temporary one by default)",
+    )
+    parser.add_argument(
+        "targets", nargs="*", help="test modules or ids instead of the soaked ones"
+    )
     args = parser.parse_args(argv)
     # stopped (kill PID): the run under way is killed with its process group on the way out
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
@@ -152,8 +182,11 @@ def main(argv=None) -> int:
         now = datetime.datetime.now(datetime.timezone.utc)
         hours, minutes = map(int, args.until.split(":"))
         deadline = now.replace(hour=hours, minute=minutes, second=0, microsecond=0)
-    print(f"soak: {args.runs} runs of each of {modes} (modes in turn), logs in {out}\n"
-          f"soak: {' '.join(targets)}", flush=True)
+    print(
+        f"soak: {args.runs} runs of each of {modes} (modes in turn), logs in {out}\n"
+        f"soak: {' '.join(targets)}",
+        flush=True,
+    )
     history = {mode: collections.defaultdict(list) for mode in modes}
     runs = {mode: [] for mode in modes}
     for k in range(1, args.runs + 1):
@@ -162,17 +195,33 @@ def main(argv=None) -> int:
                 break
             log = out / f"run-{k:02d}-{'n2' if mode != 'serial' else 'serial'}.log"
             seconds, code, outcomes, stopped, killed = run_once(
-                targets, mode, args.timeout, args.run_timeout, log)
+                targets, mode, args.timeout, args.run_timeout, log
+            )
             for test, outcome in outcomes.items():
                 history[mode][test].append(outcome)
             bad = sorted(t for t, o in outcomes.items() if o != "PASSED")
-            runs[mode].append(dict(run=k, seconds=round(seconds, 1), status=code,
-                                   tests=len(outcomes), not_passed=bad, stopped=stopped,
-                                   killed=killed, log=str(log)))
-            print(f"run {k:2d} {mode:6s} {seconds:6.1f} s  status {code}  "
-                  f"{len(outcomes)} tests  "
-                  + ("ok" if not bad and not killed and code == 0 else
-                     f"NOT OK: {bad}{' (run killed)' if killed else ''}"), flush=True)
+            runs[mode].append(
+                dict(
+                    run=k,
+                    seconds=round(seconds, 1),
+                    status=code,
+                    tests=len(outcomes),
+                    not_passed=bad,
+                    stopped=stopped,
+                    killed=killed,
+                    log=str(log),
+                )
+            )
+            print(
+                f"run {k:2d} {mode:6s} {seconds:6.1f} s  status {code}  "
+                f"{len(outcomes)} tests  "
+                + (
+                    "ok"
+                    if not bad and not killed and code == 0
+                    else f"NOT OK: {bad}{' (run killed)' if killed else ''}"
+                ),
+                flush=True,
+            )
         else:
             continue
         break
@@ -187,20 +236,28 @@ def main(argv=None) -> int:
                 flaky[test] = f"{len(bad)} of {len(seen)} runs: {sorted(set(bad))}"
             elif bad:
                 failing[test] = f"all {len(seen)} runs: {sorted(set(bad))}"
-        unexplained = [r["run"] for r in runs[mode]
-                       if r["status"] != 0 and not r["not_passed"] and not r["killed"]]
+        unexplained = [
+            r["run"]
+            for r in runs[mode]
+            if r["status"] != 0 and not r["not_passed"] and not r["killed"]
+        ]
         report["modes"][mode] = dict(
             runs=len(runs[mode]),
             seconds=[r["seconds"] for r in runs[mode]],
             hangs=[dict(run=r["run"], tests=r["stopped"], killed=r["killed"]) for r in hangs],
-            flaky=flaky, failing=failing, other_nonzero_status=unexplained)
+            flaky=flaky,
+            failing=failing,
+            other_nonzero_status=unexplained,
+        )
         failed |= bool(hangs or flaky or failing or unexplained)
         secs = [r["seconds"] for r in runs[mode]] or [0]
-        print(f"\nsoak {mode}: {len(runs[mode])} runs, {min(secs):.0f} to {max(secs):.0f} s "
-              f"each; hangs {len(hangs)}; flaky tests {len(flaky)}; failing tests "
-              f"{len(failing)}; other non-zero exits {len(unexplained)}")
+        print(
+            f"\nsoak {mode}: {len(runs[mode])} runs, {min(secs):.0f} to {max(secs):.0f} s "
+            f"each; hangs {len(hangs)}; flaky tests {len(flaky)}; failing tests "
+            f"{len(failing)}; other non-zero exits {len(unexplained)}"
+        )
         for name, found in (("hang", hangs), ("flaky", flaky), ("failing", failing)):
-            for item in (found if isinstance(found, list) else found.items()):
+            for item in found if isinstance(found, list) else found.items():
                 print(f"  {name}: {item}")
     (out / "summary.json").write_text(json.dumps(report, indent=1))
     print(f"\nsoak: summary in {out / 'summary.json'}")

@@ -64,15 +64,43 @@ BLOCK = 10
 #: smaller subsampling sizes than stabs's default (B = 20 complementary pairs instead of
 #: 50, 10 penalties instead of 25); its settings run cheapest first.
 MODES = {
-    "quick": dict(settings=[("linear", 100, 50, 5), ("logistic", 150, 50, 5)],
-                  replicates=3, n_subsamples=6, n_alphas=6, n_runs=8, n_candidates=5),
-    "medium": dict(settings=[("linear", 200, 100, 5), ("logistic", 300, 100, 5)],
-                   replicates=10, n_subsamples=10, n_alphas=10, n_runs=20, n_candidates=6),
-    "large": dict(settings=[("linear", 300, 300, 10), ("logistic", 400, 300, 10)],
-                  replicates=20, n_subsamples=10, n_alphas=10, n_runs=20, n_candidates=6),
-    "full": dict(settings=[("linear", 100, 100, 5), ("logistic", 200, 100, 5),
-                           ("linear", 500, 1000, 20), ("logistic", 500, 1000, 20)],
-                 replicates=50, n_subsamples=20, n_alphas=10, n_runs=20, n_candidates=8),
+    "quick": dict(
+        settings=[("linear", 100, 50, 5), ("logistic", 150, 50, 5)],
+        replicates=3,
+        n_subsamples=6,
+        n_alphas=6,
+        n_runs=8,
+        n_candidates=5,
+    ),
+    "medium": dict(
+        settings=[("linear", 200, 100, 5), ("logistic", 300, 100, 5)],
+        replicates=10,
+        n_subsamples=10,
+        n_alphas=10,
+        n_runs=20,
+        n_candidates=6,
+    ),
+    "large": dict(
+        settings=[("linear", 300, 300, 10), ("logistic", 400, 300, 10)],
+        replicates=20,
+        n_subsamples=10,
+        n_alphas=10,
+        n_runs=20,
+        n_candidates=6,
+    ),
+    "full": dict(
+        settings=[
+            ("linear", 100, 100, 5),
+            ("logistic", 200, 100, 5),
+            ("linear", 500, 1000, 20),
+            ("logistic", 500, 1000, 20),
+        ],
+        replicates=50,
+        n_subsamples=20,
+        n_alphas=10,
+        n_runs=20,
+        n_candidates=8,
+    ),
 }
 #: The ratio of the smallest to the largest penalty of the stability selection path
 #: (StabilitySelection's ``eps``): Stabl's range, which calibration="fdp" uses anyway.
@@ -86,7 +114,9 @@ def simulate(model, n, p, s, rng, rho=0.5, beta=1.0):
     X = np.sqrt(rho) * shared + np.sqrt(1 - rho) * rng.normal(size=(n, p))
     truth = np.zeros(p, dtype=bool)
     if s * BLOCK > p:
-        raise ValueError(f"s: at most p / {BLOCK} true features (one per block); got s = {s}, p = {p}")
+        raise ValueError(
+            f"s: at most p / {BLOCK} true features (one per block); got s = {s}, p = {p}"
+        )
     truth[np.arange(s) * BLOCK] = True
     coef = np.zeros(p)
     coef[truth] = beta * np.where(np.arange(s) % 2 == 0, 1.0, -1.0)
@@ -100,6 +130,7 @@ def simulate(model, n, p, s, rng, rho=0.5, beta=1.0):
 
 def _estimator(model):
     from sklearn.linear_model import Lasso, LogisticRegression
+
     if model == "linear":
         return Lasso()
     return LogisticRegression(penalty="l1", solver="liblinear")
@@ -113,11 +144,12 @@ def one_se_rule(model, X, y, n_runs, n_candidates, seed):
     from propstab.stability_selection import StabilitySelection  # noqa: F401 (sklearn)
     from sklearn.base import clone
     from sklearn.svm import l1_min_c
+
     base = _estimator(model)
     Xc = X - X.mean(axis=0)
     if model == "linear":
         top = np.max(np.abs(Xc.T @ (y - y.mean()))) / len(y)
-        grid = np.geomspace(top, top / 30, n_candidates + 1)[1:]     # sparse to dense
+        grid = np.geomspace(top, top / 30, n_candidates + 1)[1:]  # sparse to dense
         candidates = {f"{a:.4g}": clone(base).set_params(alpha=a) for a in grid}
     else:
         c_min = l1_min_c(X, y, loss="log")
@@ -137,11 +169,13 @@ def one_se_rule(model, X, y, n_runs, n_candidates, seed):
 
 def cv_lasso(model, X, y, seed):
     from sklearn.linear_model import LassoCV, LogisticRegressionCV
+
     if model == "linear":
         fitted = LassoCV(cv=5, random_state=seed).fit(X, y)
     else:
-        fitted = LogisticRegressionCV(Cs=10, cv=5, penalty="l1", solver="liblinear",
-                                      random_state=seed).fit(X, y)
+        fitted = LogisticRegressionCV(
+            Cs=10, cv=5, penalty="l1", solver="liblinear", random_state=seed
+        ).fit(X, y)
     return np.abs(np.ravel(fitted.coef_)) > 0
 
 
@@ -155,8 +189,8 @@ def supports(model, X, y, cfg, seed, times=None):
     ``checkpoint=``; the result is that of a fit of its own)."""
     import tempfile
     from propstab import StabilitySelection
-    common = dict(n_subsamples=cfg["n_subsamples"], n_alphas=cfg["n_alphas"],
-                  random_state=seed)
+
+    common = dict(n_subsamples=cfg["n_subsamples"], n_alphas=cfg["n_alphas"], random_state=seed)
     est = _estimator(model)
     times = {} if times is None else times
     out = {}
@@ -169,12 +203,26 @@ def supports(model, X, y, cfg, seed, times=None):
         clock = now
 
     with tempfile.TemporaryDirectory(prefix="calibration-study-") as shared:
-        out["stabs"] = StabilitySelection(est, cutoff=0.75, PFER=1.0, eps=PATH_RATIO[model],
-                                          checkpoint=shared, **common).fit(X, y).support_
+        out["stabs"] = (
+            StabilitySelection(
+                est, cutoff=0.75, PFER=1.0, eps=PATH_RATIO[model], checkpoint=shared, **common
+            )
+            .fit(X, y)
+            .support_
+        )
         lap("stabs")
-        out["sharp"] = StabilitySelection(est, calibration="stability_score", PFER=None,
-                                          eps=PATH_RATIO[model], checkpoint=shared,
-                                          **common).fit(X, y).support_
+        out["sharp"] = (
+            StabilitySelection(
+                est,
+                calibration="stability_score",
+                PFER=None,
+                eps=PATH_RATIO[model],
+                checkpoint=shared,
+                **common,
+            )
+            .fit(X, y)
+            .support_
+        )
         lap("sharp")
     out["Stabl"] = StabilitySelection(est, calibration="fdp", **common).fit(X, y).support_
     lap("Stabl")
@@ -205,17 +253,25 @@ def replicate(mode, k, rep, seed=2026):
     times = {}
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        chosen = supports(model, X, y, cfg, seed=int(rng.integers(2 ** 31)), times=times)
-    return dict(setting=[model, n, p, s], replicate=rep,
-                truth=np.flatnonzero(truth).tolist(),
-                selected={r: np.flatnonzero(m).tolist() for r, m in chosen.items()},
-                cpu_seconds={r: round(t, 3) for r, t in times.items()})
+        chosen = supports(model, X, y, cfg, seed=int(rng.integers(2**31)), times=times)
+    return dict(
+        setting=[model, n, p, s],
+        replicate=rep,
+        truth=np.flatnonzero(truth).tolist(),
+        selected={r: np.flatnonzero(m).tolist() for r, m in chosen.items()},
+        cpu_seconds={r: round(t, 3) for r, t in times.items()},
+    )
 
 
 def fingerprint(mode, seed):
     """What a cached replicate depends on: a cache line of another run is refused."""
-    return dict(mode=mode, seed=seed, config=json.loads(json.dumps(MODES[mode])),
-                path_ratio=PATH_RATIO, version=2)
+    return dict(
+        mode=mode,
+        seed=seed,
+        config=json.loads(json.dumps(MODES[mode])),
+        path_ratio=PATH_RATIO,
+        version=2,
+    )
 
 
 def read_cache(path, mode, seed):
@@ -231,12 +287,14 @@ def read_cache(path, mode, seed):
             continue
         try:
             record = json.loads(line)
-        except json.JSONDecodeError:        # a line cut by a kill: that replicate reruns
+        except json.JSONDecodeError:  # a line cut by a kill: that replicate reruns
             continue
         if record.get("fingerprint") != expected:
-            raise ValueError(f"cache: {path} line {number} holds a replicate of another "
-                             f"run (mode, seed or configuration differ); use another "
-                             f"--cache file or delete this one")
+            raise ValueError(
+                f"cache: {path} line {number} holds a replicate of another "
+                f"run (mode, seed or configuration differ); use another "
+                f"--cache file or delete this one"
+            )
         done[(settings.index(record["setting"]), record["replicate"])] = record
     return done
 
@@ -244,8 +302,8 @@ def read_cache(path, mode, seed):
 def _cached_replicate(mode, k, rep, seed, cache):
     record = replicate(mode, k, rep, seed)
     record["fingerprint"] = fingerprint(mode, seed)
-    if cache is not None:     # one write of one line (after a newline: a line cut by a
-        with open(cache, "a", encoding="utf-8") as f:       # kill is left on its own)
+    if cache is not None:  # one write of one line (after a newline: a line cut by a
+        with open(cache, "a", encoding="utf-8") as f:  # kill is left on its own)
             f.write("\n" + json.dumps(record) + "\n")
             f.flush()
             os.fsync(f.fileno())
@@ -256,12 +314,14 @@ def paired_difference(a, b, confidence_level=0.95):
     """The mean of a - b over the replicates (the same data sets for both rules) with
     its t interval; NaNs for fewer than 2 replicates, the mean alone when a == b."""
     from scipy import stats
+
     d = np.asarray(a, dtype=float) - np.asarray(b, dtype=float)
     if len(d) < 2:
         return math.nan, math.nan, math.nan
     mean = float(d.mean())
-    half = float(stats.t.ppf((1 + confidence_level) / 2, len(d) - 1) * d.std(ddof=1)
-                 / math.sqrt(len(d)))
+    half = float(
+        stats.t.ppf((1 + confidence_level) / 2, len(d) - 1) * d.std(ddof=1) / math.sqrt(len(d))
+    )
     return mean, mean - half, mean + half
 
 
@@ -275,17 +335,24 @@ def run(mode="quick", seed=2026, cache=None, n_jobs=1, compute=True, only=None):
     it). ``compute=False``: summarise what the cache holds, running nothing. ``only``:
     the indices of the settings to run (the summary covers every setting in the cache)."""
     import propstab
+
     cfg = MODES[mode]
     done = read_cache(cache, mode, seed) if cache is not None else {}
-    todo = [(k, rep) for k in range(len(cfg["settings"])) for rep in range(cfg["replicates"])
-            if (k, rep) not in done and (only is None or k in only)]
+    todo = [
+        (k, rep)
+        for k in range(len(cfg["settings"]))
+        for rep in range(cfg["replicates"])
+        if (k, rep) not in done and (only is None or k in only)
+    ]
     if compute and todo:
         if n_jobs == 1:
             new = [_cached_replicate(mode, k, rep, seed, cache) for k, rep in todo]
         else:
             from joblib import Parallel, delayed
-            new = Parallel(n_jobs=n_jobs)(delayed(_cached_replicate)(mode, k, rep, seed, cache)
-                                          for k, rep in todo)
+
+            new = Parallel(n_jobs=n_jobs)(
+                delayed(_cached_replicate)(mode, k, rep, seed, cache) for k, rep in todo
+            )
         done.update({(k, rep): r for (k, rep), r in zip(todo, new)})
     results = []
     for k, (model, n, p, s) in enumerate(cfg["settings"]):
@@ -306,18 +373,35 @@ def run(mode="quick", seed=2026, cache=None, n_jobs=1, compute=True, only=None):
                 warnings.simplefilter("ignore")
                 est = propstab.estimate(Z.astype(int), "nogueira")
                 low, high = est.confidence_interval(0.95)
-            results.append(dict(model=model, n=n, p=p, s=s, rule=rule,
-                                replicates=len(Z), precision=float(prf[:, 0].mean()),
-                                recall=float(prf[:, 1].mean()), f1=float(prf[:, 2].mean()),
-                                f1_sd=float(prf[:, 2].std(ddof=1)) if len(Z) > 1 else math.nan,
-                                f1_minus_stabs=diff, f1_minus_stabs_low=diff_low,
-                                f1_minus_stabs_high=diff_high,
-                                size=float(Z.sum(axis=1).mean()),
-                                stability=float(est.statistic), low=float(low),
-                                high=float(high),
-                                cpu_seconds=float(sum(r["cpu_seconds"][rule] for r in records))))
-    return dict(mode=mode, seed=seed, config={k: v for k, v in cfg.items()},
-                path_ratio=PATH_RATIO, results=results)
+            results.append(
+                dict(
+                    model=model,
+                    n=n,
+                    p=p,
+                    s=s,
+                    rule=rule,
+                    replicates=len(Z),
+                    precision=float(prf[:, 0].mean()),
+                    recall=float(prf[:, 1].mean()),
+                    f1=float(prf[:, 2].mean()),
+                    f1_sd=float(prf[:, 2].std(ddof=1)) if len(Z) > 1 else math.nan,
+                    f1_minus_stabs=diff,
+                    f1_minus_stabs_low=diff_low,
+                    f1_minus_stabs_high=diff_high,
+                    size=float(Z.sum(axis=1).mean()),
+                    stability=float(est.statistic),
+                    low=float(low),
+                    high=float(high),
+                    cpu_seconds=float(sum(r["cpu_seconds"][rule] for r in records)),
+                )
+            )
+    return dict(
+        mode=mode,
+        seed=seed,
+        config={k: v for k, v in cfg.items()},
+        path_ratio=PATH_RATIO,
+        results=results,
+    )
 
 
 def markdown(result) -> str:
@@ -327,53 +411,73 @@ def markdown(result) -> str:
         counts[(r["model"], r["n"], r["p"], r["s"])] = r["replicates"]
     reached = ", ".join(f"{m} n={n} p={p} s={s}: {c}" for (m, n, p, s), c in counts.items())
     cpu = sum(r["cpu_seconds"] for r in result["results"])
-    lines = [f"Mode `{result['mode']}` (seed {result['seed']}): {cfg['replicates']} "
-             f"replicates per setting asked; reached: {reached}. Stability selection with "
-             f"{cfg['n_subsamples']} complementary pairs over {cfg['n_alphas']} penalties "
-             f"(stabs and sharp on the same fits; every rule over Stabl's penalty range); "
-             f"the 1-SE rule over {cfg['n_candidates']} penalties and {cfg['n_runs']} "
-             f"bootstraps. CPU time of the replicates: {cpu / 60:.1f} min. F1 is the mean "
-             f"(standard deviation over the replicates); F1 - stabs is the mean paired "
-             f"difference from stabs on the same data sets with its 95 % t interval.", "",
-             "| model | n | p | s | replicates | rule | precision | recall | F1 (sd) | "
-             "F1 - stabs (95 % CI) | mean size | stability (95 % CI) |",
-             "|---|---|---|---|---|---|---|---|---|---|---|---|"]
+    lines = [
+        f"Mode `{result['mode']}` (seed {result['seed']}): {cfg['replicates']} "
+        f"replicates per setting asked; reached: {reached}. Stability selection with "
+        f"{cfg['n_subsamples']} complementary pairs over {cfg['n_alphas']} penalties "
+        f"(stabs and sharp on the same fits; every rule over Stabl's penalty range); "
+        f"the 1-SE rule over {cfg['n_candidates']} penalties and {cfg['n_runs']} "
+        f"bootstraps. CPU time of the replicates: {cpu / 60:.1f} min. F1 is the mean "
+        f"(standard deviation over the replicates); F1 - stabs is the mean paired "
+        f"difference from stabs on the same data sets with its 95 % t interval.",
+        "",
+        "| model | n | p | s | replicates | rule | precision | recall | F1 (sd) | "
+        "F1 - stabs (95 % CI) | mean size | stability (95 % CI) |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|",
+    ]
     for r in result["results"]:
-        lines.append(f"| {r['model']} | {r['n']} | {r['p']} | {r['s']} | {r['replicates']} | "
-                     f"{r['rule']} | {r['precision']:.2f} | {r['recall']:.2f} | "
-                     f"{r['f1']:.2f} ({r['f1_sd']:.2f}) | "
-                     f"{'' if r['rule'] == RULES[0] else _signed(r)} | {r['size']:.1f} | "
-                     f"{r['stability']:.2f} [{r['low']:.2f}, {r['high']:.2f}] |")
+        lines.append(
+            f"| {r['model']} | {r['n']} | {r['p']} | {r['s']} | {r['replicates']} | "
+            f"{r['rule']} | {r['precision']:.2f} | {r['recall']:.2f} | "
+            f"{r['f1']:.2f} ({r['f1_sd']:.2f}) | "
+            f"{'' if r['rule'] == RULES[0] else _signed(r)} | {r['size']:.1f} | "
+            f"{r['stability']:.2f} [{r['low']:.2f}, {r['high']:.2f}] |"
+        )
     return "\n".join(lines) + "\n"
 
 
 def _signed(r):
-    return (f"{r['f1_minus_stabs']:+.2f} [{r['f1_minus_stabs_low']:+.2f}, "
-            f"{r['f1_minus_stabs_high']:+.2f}]")
+    return (
+        f"{r['f1_minus_stabs']:+.2f} [{r['f1_minus_stabs_low']:+.2f}, "
+        f"{r['f1_minus_stabs_high']:+.2f}]"
+    )
 
 
 def figure(result, path):
     import matplotlib
+
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+
     settings = []
     for r in result["results"]:
         key = (r["model"], r["n"], r["p"], r["s"])
         if key not in settings:
             settings.append(key)
-    fig, axes = plt.subplots(1, len(settings), figsize=(3.6 * len(settings), 3.8),
-                             squeeze=False, sharey=True)
+    fig, axes = plt.subplots(
+        1, len(settings), figsize=(3.6 * len(settings), 3.8), squeeze=False, sharey=True
+    )
     for ax, key in zip(axes[0], settings):
-        rows = [r for r in result["results"]
-                if (r["model"], r["n"], r["p"], r["s"]) == key]
+        rows = [r for r in result["results"] if (r["model"], r["n"], r["p"], r["s"]) == key]
         for i, r in enumerate(rows):
-            half = (1.96 * r["f1_sd"] / math.sqrt(r["replicates"])
-                    if r["replicates"] > 1 else 0.0)   # the mean F1's normal interval
-            ax.errorbar(r["stability"], r["f1"], xerr=[[r["stability"] - r["low"]],
-                                                       [r["high"] - r["stability"]]],
-                        yerr=half, fmt="o", color=f"C{i}", label=r["rule"], capsize=3)
-        ax.set_title(f"{key[0]}, n={key[1]}, p={key[2]}, s={key[3]}\n"
-                     f"({rows[0]['replicates']} replicates)", fontsize="medium")
+            half = (
+                1.96 * r["f1_sd"] / math.sqrt(r["replicates"]) if r["replicates"] > 1 else 0.0
+            )  # the mean F1's normal interval
+            ax.errorbar(
+                r["stability"],
+                r["f1"],
+                xerr=[[r["stability"] - r["low"]], [r["high"] - r["stability"]]],
+                yerr=half,
+                fmt="o",
+                color=f"C{i}",
+                label=r["rule"],
+                capsize=3,
+            )
+        ax.set_title(
+            f"{key[0]}, n={key[1]}, p={key[2]}, s={key[3]}\n"
+            f"({rows[0]['replicates']} replicates)",
+            fontsize="medium",
+        )
         ax.set_xlabel("stability over replicates (nogueira)")
         ax.set_xlim(-0.05, 1.05)
         ax.set_ylim(-0.05, 1.05)
@@ -390,25 +494,42 @@ def main(argv=None):
     parser.add_argument("--mode", choices=tuple(MODES), default=None)
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--out", default=str(ROOT / "docs" / "figures"))
-    parser.add_argument("--cache", default=None,
-                        help="JSON-lines file of finished replicates, continued on a rerun "
-                             "(default: calibration_study_<mode>.jsonl in --out)")
+    parser.add_argument(
+        "--cache",
+        default=None,
+        help="JSON-lines file of finished replicates, continued on a rerun "
+        "(default: calibration_study_<mode>.jsonl in --out)",
+    )
     parser.add_argument("--n-jobs", type=int, default=1, help="replicates in parallel")
-    parser.add_argument("--settings", type=int, nargs="+", default=None,
-                        help="run only these settings (0-based indices of the mode's list)")
-    parser.add_argument("--report-only", action="store_true",
-                        help="summarise the cache without running replicates")
-    parser.add_argument("--json", default=None,
-                        help="also write the summary to this file (e.g. "
-                             "studies/calibration_study_full.json)")
+    parser.add_argument(
+        "--settings",
+        type=int,
+        nargs="+",
+        default=None,
+        help="run only these settings (0-based indices of the mode's list)",
+    )
+    parser.add_argument(
+        "--report-only", action="store_true", help="summarise the cache without running replicates"
+    )
+    parser.add_argument(
+        "--json",
+        default=None,
+        help="also write the summary to this file (e.g. " "studies/calibration_study_full.json)",
+    )
     args = parser.parse_args(argv)
     mode = "quick" if args.quick else (args.mode or "full")
     start = time.time()
     out = pathlib.Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     cache = args.cache or out / f"calibration_study_{mode}.jsonl"
-    result = run(mode, seed=args.seed, cache=cache, n_jobs=args.n_jobs,
-                 compute=not args.report_only, only=args.settings)
+    result = run(
+        mode,
+        seed=args.seed,
+        cache=cache,
+        n_jobs=args.n_jobs,
+        compute=not args.report_only,
+        only=args.settings,
+    )
     table = markdown(result)
     (out / "calibration_study.md").write_text(table)
     (out / "calibration_study.json").write_text(json.dumps(result, indent=1))

@@ -71,16 +71,27 @@ ALPHA = 0.05
 MARGIN = 0.05
 DROPS = (0.0, 0.05, 0.1)
 MODES = {
-    "quick": dict(M=(30,), pipelines=("l1-logistic", "filter"), datasets=("breast_cancer",),
-                  repeats=100, pool=120),
-    "full": dict(M=(30, 50, 100), pipelines=("l1-logistic", "forest", "filter"),
-                 datasets=("breast_cancer", "wine"), repeats=1000, pool=600),
+    "quick": dict(
+        M=(30,),
+        pipelines=("l1-logistic", "filter"),
+        datasets=("breast_cancer",),
+        repeats=100,
+        pool=120,
+    ),
+    "full": dict(
+        M=(30, 50, 100),
+        pipelines=("l1-logistic", "forest", "filter"),
+        datasets=("breast_cancer", "wine"),
+        repeats=1000,
+        pool=600,
+    ),
 }
 
 
 def data(name: str):
     from sklearn import datasets
     from sklearn.preprocessing import StandardScaler
+
     if name == "breast_cancer":
         X, y = datasets.load_breast_cancer(return_X_y=True)
     else:
@@ -93,11 +104,14 @@ def pipeline(name: str):
     """The selector and the keywords of :func:`propstab.resample` that read it."""
     if name == "l1-logistic":
         from sklearn.linear_model import LogisticRegression
+
         return LogisticRegression(penalty="l1", C=0.05, solver="liblinear"), {}
     if name == "forest":
         from sklearn.ensemble import RandomForestClassifier
+
         return RandomForestClassifier(n_estimators=50, max_features="sqrt"), {"top_k": 5}
     from sklearn.feature_selection import SelectKBest
+
     return SelectKBest(k=5), {}
 
 
@@ -114,14 +128,15 @@ def mixing_for_drop(p: np.ndarray, delta: float) -> float:
         return 0.0
     target = population_phi(p) - delta
     k_over_d = p.sum() / p.size
-    return float(optimize.brentq(
-        lambda q: population_phi((1 - q) * p + q * k_over_d) - target, 0.0, 1.0))
+    return float(
+        optimize.brentq(lambda q: population_phi((1 - q) * p + q * k_over_d) - target, 0.0, 1.0)
+    )
 
 
 def expected_swaps(k: np.ndarray, d: int, q: float) -> np.ndarray:
     """E[min(S, d - k)] for S ~ Binomial(k, q): a run's expected number of swaps."""
     out = np.empty(k.size)
-    for value in np.unique(k):                       # a handful of distinct sizes
+    for value in np.unique(k):  # a handful of distinct sizes
         s = np.arange(value + 1)
         pmf = stats.binom.pmf(s, value, q)
         out[k == value] = (np.minimum(s, d - value) * pmf).sum()
@@ -160,8 +175,9 @@ def swap_for_drop(Z: np.ndarray, delta: float) -> float:
     if delta == 0:
         return 0.0
     target = population_phi(Z.mean(axis=0)) - delta
-    return float(optimize.brentq(
-        lambda q: population_phi(swapped_frequencies(Z, q)) - target, 0.0, 1.0))
+    return float(
+        optimize.brentq(lambda q: population_phi(swapped_frequencies(Z, q)) - target, 0.0, 1.0)
+    )
 
 
 def degrade(Z: np.ndarray, q: float, rng) -> np.ndarray:
@@ -187,8 +203,13 @@ def decisions(base, current, M):
     (thesis Thm 7; below 100 runs the jackknife variances, as the assertion takes them),
     then :func:`propstab.testing.decision` for both tests (what assert_not_less_stable
     does; :func:`agrees` checks it on the first replicate of every cell)."""
-    res = propstab.two_sample_test(current, base, alternative="greater", test="asymptotic",
-                                   method="jackknife" if M < SMALL_M_BELOW else "auto")
+    res = propstab.two_sample_test(
+        current,
+        base,
+        alternative="greater",
+        test="asymptotic",
+        method="jackknife" if M < SMALL_M_BELOW else "auto",
+    )
     ni = decision(res.difference, res.variance, MARGIN, 1 - ALPHA, "non-inferiority")[2]
     drop = decision(res.difference, res.variance, 0.0, 1 - ALPHA, "drop")[2]
     return not bool(ni), not bool(drop)
@@ -198,7 +219,8 @@ def agrees(base, current, M) -> bool:
     """The assertion itself decides as :func:`decisions`."""
     return decisions(base, current, M) == (
         failed(assert_not_less_stable, base, current, margin=MARGIN),
-        failed(assert_not_less_stable, base, current, margin=0.0, test="drop"))
+        failed(assert_not_less_stable, base, current, margin=0.0, test="drop"),
+    )
 
 
 def study(pipelines, datasets, Ms, repeats, pool, seed, report=None):
@@ -209,19 +231,28 @@ def study(pipelines, datasets, Ms, repeats, pool, seed, report=None):
         for name in pipelines:
             selector, keywords = pipeline(name)
             start = time.perf_counter()
-            res = propstab.resample(selector, X, y, n_runs=pool, scheme="subsample",
-                                    random_state=root.spawn(1)[0], **keywords)
+            res = propstab.resample(
+                selector,
+                X,
+                y,
+                n_runs=pool,
+                scheme="subsample",
+                random_state=root.spawn(1)[0],
+                **keywords,
+            )
             Zpool = res.Z
             p = Zpool.mean(axis=0)
             phi = population_phi(p)
-            models = {"runs": (degrade, {delta: mixing_for_drop(p, delta) for delta in DROPS}),
-                      "features": (swap, {delta: swap_for_drop(Zpool, delta)
-                                          for delta in DROPS})}
+            models = {
+                "runs": (degrade, {delta: mixing_for_drop(p, delta) for delta in DROPS}),
+                "features": (swap, {delta: swap_for_drop(Zpool, delta) for delta in DROPS}),
+            }
             rng = np.random.default_rng(root.spawn(1)[0])
             for M, model in ((M, model) for M in Ms for model in models):
                 change, qs = models[model]
-                counts = {(test, delta): 0 for test in ("non-inferiority", "drop")
-                          for delta in DROPS}
+                counts = {
+                    (test, delta): 0 for test in ("non-inferiority", "drop") for delta in DROPS
+                }
                 agreed = True
                 with warnings.catch_warnings():
                     warnings.simplefilter("ignore")
@@ -235,20 +266,35 @@ def study(pipelines, datasets, Ms, repeats, pool, seed, report=None):
                             ni, drop = decisions(base, current, M)
                             counts["non-inferiority", delta] += ni
                             counts["drop", delta] += drop
-                rows.append(dict(dataset=dataset, pipeline=name, M=M, phi=phi, model=model,
-                                 k=float(p.sum()), repeats=repeats, q=[qs[0.05], qs[0.1]],
-                                 agreed=bool(agreed), seconds=time.perf_counter() - start,
-                                 **{f"{test}@{delta}": counts[test, delta] / repeats
-                                    for (test, delta) in counts}))
+                rows.append(
+                    dict(
+                        dataset=dataset,
+                        pipeline=name,
+                        M=M,
+                        phi=phi,
+                        model=model,
+                        k=float(p.sum()),
+                        repeats=repeats,
+                        q=[qs[0.05], qs[0.1]],
+                        agreed=bool(agreed),
+                        seconds=time.perf_counter() - start,
+                        **{
+                            f"{test}@{delta}": counts[test, delta] / repeats
+                            for (test, delta) in counts
+                        },
+                    )
+                )
                 if report:
                     report(rows)
     return rows
 
 
 def markdown(rows) -> str:
-    head = ("| data | pipeline | Phi | drop | q (0.05, 0.1) | M | NI (margin 0.05): fails, unchanged | "
-            "fails, drop 0.05 | fails, drop 0.1 | drop test: fails, unchanged | "
-            "power, drop 0.05 | power, drop 0.1 |")
+    head = (
+        "| data | pipeline | Phi | drop | q (0.05, 0.1) | M | NI (margin 0.05): fails, unchanged | "
+        "fails, drop 0.05 | fails, drop 0.1 | drop test: fails, unchanged | "
+        "power, drop 0.05 | power, drop 0.1 |"
+    )
     lines = [head, "|" + "---|" * 12]
     for r in rows:
         lines.append(
@@ -256,7 +302,8 @@ def markdown(rows) -> str:
             f"{r['q'][0]:.3f}, {r['q'][1]:.3f} | {r['M']} | "
             f"{r['non-inferiority@0.0']:.1%} | {r['non-inferiority@0.05']:.1%} | "
             f"{r['non-inferiority@0.1']:.1%} | {r['drop@0.0']:.1%} | {r['drop@0.05']:.1%} | "
-            f"{r['drop@0.1']:.1%} |")
+            f"{r['drop@0.1']:.1%} |"
+        )
     return "\n".join(lines)
 
 
@@ -264,17 +311,26 @@ def checks(rows):
     problems = []
     for r in rows:
         if not r["agreed"]:
-            problems.append(f"{r['dataset']}/{r['pipeline']}/M={r['M']}: "
-                            f"assert_not_less_stable decided otherwise than the study")
+            problems.append(
+                f"{r['dataset']}/{r['pipeline']}/M={r['M']}: "
+                f"assert_not_less_stable decided otherwise than the study"
+            )
         se = math.sqrt(ALPHA * (1 - ALPHA) / r["repeats"])
         if r["drop@0.0"] > ALPHA + 3 * se:
-            problems.append(f"{r['dataset']}/{r['pipeline']}/M={r['M']}/{r['model']}: the drop test "
-                            f"failed {r['drop@0.0']:.1%} of unchanged runs")
-        if (r["M"] >= SMALL_M_BELOW and r["model"] == "features"
-                and 1 - r["non-inferiority@0.05"] > ALPHA + 3 * se):
-            problems.append(f"{r['dataset']}/{r['pipeline']}/M={r['M']}/{r['model']}: non-inferiority "
-                            f"passed {1 - r['non-inferiority@0.05']:.1%} of drops of the "
-                            f"margin")
+            problems.append(
+                f"{r['dataset']}/{r['pipeline']}/M={r['M']}/{r['model']}: the drop test "
+                f"failed {r['drop@0.0']:.1%} of unchanged runs"
+            )
+        if (
+            r["M"] >= SMALL_M_BELOW
+            and r["model"] == "features"
+            and 1 - r["non-inferiority@0.05"] > ALPHA + 3 * se
+        ):
+            problems.append(
+                f"{r['dataset']}/{r['pipeline']}/M={r['M']}/{r['model']}: non-inferiority "
+                f"passed {1 - r['non-inferiority@0.05']:.1%} of drops of the "
+                f"margin"
+            )
     return problems
 
 
@@ -291,15 +347,31 @@ def main(argv=None) -> int:
     for key in ("repeats", "pool", "M"):
         if getattr(args, key) is not None:
             mode[key] = tuple(getattr(args, key)) if key == "M" else getattr(args, key)
-    def report(rows):                      # the rows so far (a long run can be cut)
+
+    def report(rows):  # the rows so far (a long run can be cut)
         if args.json:
             with open(args.json, "w") as f:
-                json.dump({"mode": {k: list(v) if isinstance(v, tuple) else v
-                                    for k, v in mode.items()}, "seed": args.seed,
-                           "rows": rows}, f, indent=1)
+                json.dump(
+                    {
+                        "mode": {
+                            k: list(v) if isinstance(v, tuple) else v for k, v in mode.items()
+                        },
+                        "seed": args.seed,
+                        "rows": rows,
+                    },
+                    f,
+                    indent=1,
+                )
 
-    rows = study(mode["pipelines"], mode["datasets"], mode["M"], mode["repeats"],
-                 mode["pool"], args.seed, report)
+    rows = study(
+        mode["pipelines"],
+        mode["datasets"],
+        mode["M"],
+        mode["repeats"],
+        mode["pool"],
+        args.seed,
+        report,
+    )
     print(markdown(rows))
     problems = checks(rows)
     for problem in problems:

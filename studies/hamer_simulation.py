@@ -38,16 +38,19 @@ from propstab.measures import msi, nogueira, pearson, pogr, sechidis
 N_GROUPS = 5
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 MEASURES = ("phi", "phi_S", "phi_msi", "phi_pears", "POGR")
-SETTINGS = {"group": dict(mu_g=0.35, rho=0.8, label="group lasso stand-in (scenario 1)"),
-            "lasso": dict(mu_g=0.5, rho=0.95, label="lasso (scenario 3)")}
+SETTINGS = {
+    "group": dict(mu_g=0.35, rho=0.8, label="group lasso stand-in (scenario 1)"),
+    "lasso": dict(mu_g=0.5, rho=0.95, label="lasso (scenario 3)"),
+}
 
 
 def _sklearn():
     try:
         from sklearn.linear_model import Lasso
-    except ImportError:                                   # pragma: no cover
-        raise ImportError("the Hamer simulation needs scikit-learn: pip install "
-                          "propstab[sklearn]") from None
+    except ImportError:  # pragma: no cover
+        raise ImportError(
+            "the Hamer simulation needs scikit-learn: pip install " "propstab[sklearn]"
+        ) from None
     return Lasso
 
 
@@ -55,8 +58,9 @@ def make_data(q, l, mu_g, rho, rng, n_per_class=100):
     n = 2 * n_per_class
     y = np.repeat([1.0, -1.0], n_per_class)
     shared = rng.normal(size=(n, N_GROUPS))
-    groups = (np.sqrt(rho) * np.repeat(shared, q, axis=1)
-              + np.sqrt(1 - rho) * rng.normal(size=(n, N_GROUPS * q)))
+    groups = np.sqrt(rho) * np.repeat(shared, q, axis=1) + np.sqrt(1 - rho) * rng.normal(
+        size=(n, N_GROUPS * q)
+    )
     X = np.hstack([groups, rng.normal(size=(n, l))])
     mu = np.r_[np.full(N_GROUPS * q, mu_g), np.full(l, 0.05)]
     return X + y[:, None] * mu, y
@@ -67,8 +71,8 @@ def _design(X, q, kind):
     if kind == "lasso":
         D = X
     else:
-        means = X[:, :N_GROUPS * q].reshape(len(X), N_GROUPS, q).mean(axis=2)
-        D = np.hstack([means, X[:, N_GROUPS * q:]])
+        means = X[:, : N_GROUPS * q].reshape(len(X), N_GROUPS, q).mean(axis=2)
+        D = np.hstack([means, X[:, N_GROUPS * q :]])
     return (D - D.mean(axis=0)) / D.std(axis=0)
 
 
@@ -99,16 +103,20 @@ def run_once(q, l, kind, alpha, M, rng):
     S.data[S.data < 0.2] = 0
     S.eliminate_zeros()
     W = np.zeros((M, d))
-    for i in range(M):                                      # one lasso fit per bootstrap run
+    for i in range(M):  # one lasso fit per bootstrap run
         idx = rng.integers(0, len(y), len(y))
         D = _design(X[idx], q, kind)
         D = np.nan_to_num(D)
         W[i] = _importances(Lasso(alpha=alpha, max_iter=5000).fit(D, y[idx]).coef_, q, kind)
     Z = W > 0
-    return {"phi": nogueira(Z), "phi_S": sechidis(Z, similarity=S),
-            "phi_msi": msi(Z, similarity=S, importances=W),
-            "phi_pears": pearson(Z, importances=W), "POGR": pogr(Z, similarity=S, threshold=0.5),
-            "k": Z.sum(axis=1).mean()}
+    return {
+        "phi": nogueira(Z),
+        "phi_S": sechidis(Z, similarity=S),
+        "phi_msi": msi(Z, similarity=S, importances=W),
+        "phi_pears": pearson(Z, importances=W),
+        "POGR": pogr(Z, similarity=S, threshold=0.5),
+        "k": Z.sum(axis=1).mean(),
+    }
 
 
 def study(qs, l, M, seeds):
@@ -120,19 +128,26 @@ def study(qs, l, M, seeds):
         alpha = tune_alpha(_design(X1, 1, kind), y1)
         rows = []
         for q in qs:
-            runs = [run_once(q, l, kind, alpha, M, np.random.default_rng(1000 * seed + q))
-                    for seed in range(seeds)]
+            runs = [
+                run_once(q, l, kind, alpha, M, np.random.default_rng(1000 * seed + q))
+                for seed in range(seeds)
+            ]
             rows.append({m: float(np.mean([r[m] for r in runs])) for m in (*MEASURES, "k")})
-            print(f"{kind:>6} q={q:>2} k̄={rows[-1]['k']:6.1f}  " + "  ".join(
-                f"{m}={rows[-1][m]:7.3f}" for m in MEASURES), flush=True)
+            print(
+                f"{kind:>6} q={q:>2} k̄={rows[-1]['k']:6.1f}  "
+                + "  ".join(f"{m}={rows[-1][m]:7.3f}" for m in MEASURES),
+                flush=True,
+            )
         results[kind] = rows
     return results
 
 
 def plot(qs, results, out):
     import matplotlib
+
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+
     fig, axes = plt.subplots(1, 2, figsize=(11, 4.2))
     for ax, kind in zip(axes, SETTINGS):
         for m in MEASURES:
@@ -163,8 +178,10 @@ def main(argv=None) -> int:
     results = study(qs, l, M, seeds)
     print("range over q (max - min):")
     for kind in SETTINGS:
-        print(f"  {kind:>6}: " + "  ".join(
-            f"{m}={np.ptp([r[m] for r in results[kind]]):.3f}" for m in MEASURES))
+        print(
+            f"  {kind:>6}: "
+            + "  ".join(f"{m}={np.ptp([r[m] for r in results[kind]]):.3f}" for m in MEASURES)
+        )
     print("figure:", plot(qs, results, args.out))
     return 0
 

@@ -69,20 +69,37 @@ JACKKNIFE_MEASURES = ("jaccard", "lustgarten", "cwrel", "kappa", "goh")
 STUDIES = ("consistency", "coverage", "tm", "jackknife", "paired", "conger", "precision")
 
 MODES = {
-    "quick": dict(consistency_M=(10, 30, 100, 300, 1000), consistency_repeats=100,
-                  coverage_repeats={100: 1000, 10000: 150}, tm_repeats=300,
-                  jackknife_repeats=300, jackknife_pilot=300, paired_repeats=150,
-                  conger_repeats=400, conger_M=(30, 100), conger_pilot=30_000,
-                  studies=STUDIES[:-1]),
-    "full": dict(consistency_M=(10, 20, 50, 100, 200, 500, 1000, 2000, 5000),
-                 consistency_repeats=500, coverage_repeats={100: 10000, 10000: 10000},
-                 tm_repeats=1000, jackknife_repeats=2000, jackknife_pilot=5000,
-                 paired_repeats=2000, conger_repeats=10000, conger_M=(10, 20, 30, 100),
-                 conger_pilot=1_000_000, precision_repeats=100000),
+    "quick": dict(
+        consistency_M=(10, 30, 100, 300, 1000),
+        consistency_repeats=100,
+        coverage_repeats={100: 1000, 10000: 150},
+        tm_repeats=300,
+        jackknife_repeats=300,
+        jackknife_pilot=300,
+        paired_repeats=150,
+        conger_repeats=400,
+        conger_M=(30, 100),
+        conger_pilot=30_000,
+        studies=STUDIES[:-1],
+    ),
+    "full": dict(
+        consistency_M=(10, 20, 50, 100, 200, 500, 1000, 2000, 5000),
+        consistency_repeats=500,
+        coverage_repeats={100: 10000, 10000: 10000},
+        tm_repeats=1000,
+        jackknife_repeats=2000,
+        jackknife_pilot=5000,
+        paired_repeats=2000,
+        conger_repeats=10000,
+        conger_M=(10, 20, 30, 100),
+        conger_pilot=1_000_000,
+        precision_repeats=100000,
+    ),
 }
 
 
 # ------------------------------------------------------------------ populations and sampling
+
 
 def profile(d: int) -> np.ndarray:
     """A decreasing logistic profile in (0, 1): about 30 % of features likely."""
@@ -100,8 +117,9 @@ def population(phi: float, d: int, *, base: np.ndarray = None):
     bbar = b.mean()
     t = math.sqrt(phi * bbar * (1 - bbar) / b.var())
     if t > 1:
-        raise ValueError(f"phi: the profile reaches at most {b.var() / (bbar * (1 - bbar)):.3f}; "
-                         f"got {phi}")
+        raise ValueError(
+            f"phi: the profile reaches at most {b.var() / (bbar * (1 - bbar)):.3f}; " f"got {phi}"
+        )
     thresholds = np.rint((bbar + t * (b - bbar)) * SCALE).astype(np.int32)
     p = thresholds / SCALE
     return thresholds, p, propstab.population_stability(p)
@@ -115,7 +133,7 @@ def draw(rng, thresholds, shape, uniforms=None):
     if uniforms is None:
         uniforms = random_u16(rng, shape + (thresholds.size,))
     if thresholds.dtype != np.uint16 and 0 <= thresholds.min() and thresholds.max() <= 0xFFFF:
-        thresholds = thresholds.astype(np.uint16)     # the same comparisons, no int32 copy
+        thresholds = thresholds.astype(np.uint16)  # the same comparisons, no int32 copy
     return uniforms < thresholds
 
 
@@ -137,10 +155,11 @@ def batch_estimates(Z):
     F = Z.sum(axis=1, dtype=np.int64)
     k = Z.sum(axis=2, dtype=np.int64)
     ZF = np.matmul(Z.astype(np.float32), F[..., None].astype(np.float32))[..., 0]
-    sums = SimpleNamespace(n_runs=M, n_features=d, total=k.sum(axis=1),
-                           sum_squares=(F * F).sum(axis=1))
+    sums = SimpleNamespace(
+        n_runs=M, n_features=d, total=k.sum(axis=1), sum_squares=(F * F).sum(axis=1)
+    )
     with np.errstate(divide="ignore", invalid="ignore"):
-        phi = propstab.get_measure("nogueira").kernel.formula(sums)   # its one formula
+        phi = propstab.get_measure("nogueira").kernel.formula(sums)  # its one formula
     variance, _ = _variance.thm6_terms(F, k, ZF, M, d, phi)
     return phi, variance
 
@@ -158,19 +177,27 @@ def conger_estimates(Z):
     conger = propstab.get_measure("conger").kernel.formula
     nogueira = propstab.get_measure("nogueira").kernel.formula
     with np.errstate(divide="ignore", invalid="ignore"):
-        kappa = conger(SimpleNamespace(n_runs=M, n_features=d, total=N, sum_squares=S2,
-                                       size_squares=K2))
+        kappa = conger(
+            SimpleNamespace(n_runs=M, n_features=d, total=N, sum_squares=S2, size_squares=K2)
+        )
         phi = nogueira(SimpleNamespace(n_runs=M, n_features=d, total=N, sum_squares=S2))
-        loo = conger(SimpleNamespace(n_runs=M - 1, n_features=d, total=N[:, None] - k,
-                                     sum_squares=S2[:, None] - 2 * ZF + k,
-                                     size_squares=K2[:, None] - k * k))
+        loo = conger(
+            SimpleNamespace(
+                n_runs=M - 1,
+                n_features=d,
+                total=N[:, None] - k,
+                sum_squares=S2[:, None] - 2 * ZF + k,
+                size_squares=K2[:, None] - k * k,
+            )
+        )
     delta, _ = _variance.conger_terms(k, ZF, M, d, kappa)
     thm6, _ = _variance.thm6_terms(F, k, ZF, M, d, phi)
-    return dict(kappa=kappa, phi=phi, delta=delta, jackknife=_variance.spread(loo, (M - 1) / M),
-                thm6=thm6)
+    return dict(
+        kappa=kappa, phi=phi, delta=delta, jackknife=_variance.spread(loo, (M - 1) / M), thm6=thm6
+    )
 
 
-def batches(repeats: int, per_repeat: int, budget: int = 2 * 10 ** 7):
+def batches(repeats: int, per_repeat: int, budget: int = 2 * 10**7):
     """Batch sizes adding up to ``repeats`` with about ``budget`` draws each."""
     size = max(1, budget // per_repeat)
     out, left = [], repeats
@@ -186,6 +213,7 @@ def binomial_se(p: float, n: int) -> float:
 
 # ------------------------------------------------------------------ studies
 
+
 def study_consistency(rng, cfg, figures):
     """Thesis Fig 6.2: |Phi-hat - Phi| shrinks as M grows (d = 100)."""
     d, Ms, R = 100, cfg["consistency_M"], cfg["consistency_repeats"]
@@ -200,13 +228,21 @@ def study_consistency(rng, cfg, figures):
             for M in Ms:
                 est, _ = batch_estimates(Z[:, :M])
                 errs[M].append(est - Phi)
-            if path is None:            # one growing sequence of runs, as in the figure
+            if path is None:  # one growing sequence of runs, as in the figure
                 path = [batch_estimates(Z[:1, :M])[0][0] for M in Ms]
         paths[phi] = (Phi, path)
         for M in Ms:
             e = np.concatenate(errs[M])
-            rows.append(dict(case=phi, Phi=Phi, M=M, mean_abs_error=float(np.mean(np.abs(e))),
-                             bias=float(e.mean()), sd=float(e.std(ddof=1))))
+            rows.append(
+                dict(
+                    case=phi,
+                    Phi=Phi,
+                    M=M,
+                    mean_abs_error=float(np.mean(np.abs(e))),
+                    bias=float(e.mean()),
+                    sd=float(e.std(ddof=1)),
+                )
+            )
     # check: the mean absolute error decreases like 1/sqrt(M) (ratio first/last M within a
     # factor 2 of sqrt(M_last / M_first)), and is below 0.01 at the largest M
     checks = []
@@ -214,10 +250,16 @@ def study_consistency(rng, cfg, figures):
         r = [x for x in rows if x["case"] == phi]
         ratio = r[0]["mean_abs_error"] / r[-1]["mean_abs_error"]
         expected = math.sqrt(r[-1]["M"] / r[0]["M"])
-        checks.append(dict(name=f"consistency Phi={phi}: error ratio M={r[0]['M']}->{r[-1]['M']}",
-                           value=ratio, target=expected,
-                           passed=bool(expected / 2 < ratio < expected * 2
-                                       and r[-1]["mean_abs_error"] < 0.01)))
+        checks.append(
+            dict(
+                name=f"consistency Phi={phi}: error ratio M={r[0]['M']}->{r[-1]['M']}",
+                value=ratio,
+                target=expected,
+                passed=bool(
+                    expected / 2 < ratio < expected * 2 and r[-1]["mean_abs_error"] < 0.01
+                ),
+            )
+        )
     if figures:
         plt = _pyplot()
         fig, axes = plt.subplots(1, 3, figsize=(12, 3.4), sharey=False)
@@ -226,8 +268,13 @@ def study_consistency(rng, cfg, figures):
             r = [x for x in rows if x["case"] == phi]
             ax.axhline(Phi, color="k", lw=1, label="population $\\Phi$")
             ax.plot(Ms, path, "o-", label="$\\hat\\Phi$, one sequence")
-            ax.fill_between(Ms, [Phi - 2 * x["sd"] for x in r], [Phi + 2 * x["sd"] for x in r],
-                            alpha=0.25, label="$\\Phi \\pm 2$ sd (simulated)")
+            ax.fill_between(
+                Ms,
+                [Phi - 2 * x["sd"] for x in r],
+                [Phi + 2 * x["sd"] for x in r],
+                alpha=0.25,
+                label="$\\Phi \\pm 2$ sd (simulated)",
+            )
             ax.set_xscale("log")
             ax.set_xlabel("M")
             ax.set_title(f"$\\Phi$ = {Phi:.3f}")
@@ -262,10 +309,14 @@ def study_coverage(rng, cfg, mode):
                     tol = 1.5
                 else:
                     tol = 4 * 100 * binomial_se(lvl, R)
-                checks.append(dict(
-                    name=f"coverage d={d} Phi={phi} nominal {lvl:.0%}", value=c,
-                    target=f"{100 * lvl:.0f} and thesis {t} (+-{tol:.2f})",
-                    passed=bool(abs(c - 100 * lvl) <= tol and abs(c - t) <= tol)))
+                checks.append(
+                    dict(
+                        name=f"coverage d={d} Phi={phi} nominal {lvl:.0%}",
+                        value=c,
+                        target=f"{100 * lvl:.0f} and thesis {t} (+-{tol:.2f})",
+                        passed=bool(abs(c - 100 * lvl) <= tol and abs(c - t) <= tol),
+                    )
+                )
     return rows, checks
 
 
@@ -282,13 +333,26 @@ def study_coverage_precision(rng, cfg):
             est, var = batch_estimates(draw(rng, thr, (b, M)))
             hits += np.sum(np.abs(est - Phi)[:, None] <= z * np.sqrt(var)[:, None], axis=0)
         cov = [100.0 * h / R for h in hits]
-        rows.append(dict(d=d, case=phi, Phi=Phi, repeats=R, coverage=cov,
-                         se=[100 * binomial_se(c / 100, R) for c in cov],
-                         thesis=THESIS_COVERAGE[d][phi]))
+        rows.append(
+            dict(
+                d=d,
+                case=phi,
+                Phi=Phi,
+                repeats=R,
+                coverage=cov,
+                se=[100 * binomial_se(c / 100, R) for c in cov],
+                thesis=THESIS_COVERAGE[d][phi],
+            )
+        )
         for lvl, c, t in zip(LEVELS, cov, THESIS_COVERAGE[d][phi]):
-            checks.append(dict(name=f"coverage ({R} repeats) d={d} Phi={phi} nominal {lvl:.0%}",
-                               value=c, target=f"{100 * lvl:.0f} and thesis {t} (+-1.50)",
-                               passed=bool(abs(c - 100 * lvl) <= 1.5 and abs(c - t) <= 1.5)))
+            checks.append(
+                dict(
+                    name=f"coverage ({R} repeats) d={d} Phi={phi} nominal {lvl:.0%}",
+                    value=c,
+                    target=f"{100 * lvl:.0f} and thesis {t} (+-1.50)",
+                    passed=bool(abs(c - 100 * lvl) <= 1.5 and abs(c - t) <= 1.5),
+                )
+            )
     return rows, checks
 
 
@@ -305,7 +369,7 @@ def study_tm(rng, cfg, figures):
         Z1, Z1b, Z2 = (draw(rng, thr, (M,)) for thr in (thr1, thr1, thr2))
         t0.append(-propstab.two_sample_test(Z1, Z1b).statistic)
         res = propstab.two_sample_test(Z1, Z2)
-        t1.append(-res.statistic)                  # thesis T_M = -(first minus second)
+        t1.append(-res.statistic)  # thesis T_M = -(first minus second)
         sd1.append(res.estimates[0].variance)
         sd2.append(res.estimates[1].variance)
     t0, t1 = np.array(t0), np.array(t1)
@@ -314,26 +378,52 @@ def study_tm(rng, cfg, figures):
     # taken as the mean Thm 6 variances
     mu = (Phi2 - Phi1) / math.sqrt(np.mean(sd1) + np.mean(sd2))
     ks1 = stats.kstest(t1 - mu, "norm")
-    result = dict(Phi1=Phi1, Phi2=Phi2, repeats=R, d=d, M=M,
-                  h0=dict(mean=float(t0.mean()), sd=float(t0.std(ddof=1)),
-                          ks_statistic=float(ks0.statistic), ks_pvalue=float(ks0.pvalue)),
-                  h1=dict(mean=float(t1.mean()), sd=float(t1.std(ddof=1)),
-                          median=float(np.median(t1)), min=float(t1.min()), max=float(t1.max()),
-                          predicted_mean=float(mu), ks_pvalue_shifted=float(ks1.pvalue)))
+    result = dict(
+        Phi1=Phi1,
+        Phi2=Phi2,
+        repeats=R,
+        d=d,
+        M=M,
+        h0=dict(
+            mean=float(t0.mean()),
+            sd=float(t0.std(ddof=1)),
+            ks_statistic=float(ks0.statistic),
+            ks_pvalue=float(ks0.pvalue),
+        ),
+        h1=dict(
+            mean=float(t1.mean()),
+            sd=float(t1.std(ddof=1)),
+            median=float(np.median(t1)),
+            min=float(t1.min()),
+            max=float(t1.max()),
+            predicted_mean=float(mu),
+            ks_pvalue_shifted=float(ks1.pvalue),
+        ),
+    )
     alpha = 0.01 if R >= 1000 else 0.001
     checks = [
-        dict(name="T_M under H0: KS test against N(0, 1) does not reject", value=ks0.pvalue,
-             target=f"p > {alpha}", passed=bool(ks0.pvalue > alpha)),
-        dict(name="T_M under H1: mean shifted to (Phi2 - Phi1)/sd", value=float(t1.mean()),
-             target=f"{mu:.3f} +- {4 / math.sqrt(R):.3f}",
-             passed=bool(abs(t1.mean() - mu) < 4 * t1.std(ddof=1) / math.sqrt(R)
-                         and ks1.pvalue > alpha)),
+        dict(
+            name="T_M under H0: KS test against N(0, 1) does not reject",
+            value=ks0.pvalue,
+            target=f"p > {alpha}",
+            passed=bool(ks0.pvalue > alpha),
+        ),
+        dict(
+            name="T_M under H1: mean shifted to (Phi2 - Phi1)/sd",
+            value=float(t1.mean()),
+            target=f"{mu:.3f} +- {4 / math.sqrt(R):.3f}",
+            passed=bool(
+                abs(t1.mean() - mu) < 4 * t1.std(ddof=1) / math.sqrt(R) and ks1.pvalue > alpha
+            ),
+        ),
     ]
     if figures:
         plt = _pyplot()
         fig, axes = plt.subplots(1, 2, figsize=(9, 4))
-        for ax, t, title in ((axes[0], t0, f"$\\Phi_1 = \\Phi_2$ = {Phi1:.3f}"),
-                             (axes[1], t1, f"$\\Phi_1$ = {Phi1:.3f}, $\\Phi_2$ = {Phi2:.3f}")):
+        for ax, t, title in (
+            (axes[0], t0, f"$\\Phi_1 = \\Phi_2$ = {Phi1:.3f}"),
+            (axes[1], t1, f"$\\Phi_1$ = {Phi1:.3f}, $\\Phi_2$ = {Phi2:.3f}"),
+        ):
             q = stats.norm.ppf((np.arange(1, t.size + 1) - 0.5) / t.size)
             ax.plot(q, np.sort(t), ".", ms=3)
             lim = np.array([q.min(), q.max()])
@@ -376,15 +466,31 @@ def study_jackknife(rng, cfg, mode):
                     hits[m][lvl] += abs(est.statistic - target[m]) <= z[lvl] * est.standard_error
         for m in JACKKNIFE_MEASURES:
             cov = [100.0 * hits[m][lvl] / R for lvl in LEVELS]
-            rows.append(dict(measure=m, case=phi, Phi=Phi, target=float(pilot[m].mean()),
-                             target_se=float(pilot[m].std(ddof=1) / math.sqrt(P)),
-                             repeats=R, coverage=cov))
+            rows.append(
+                dict(
+                    measure=m,
+                    case=phi,
+                    Phi=Phi,
+                    target=float(pilot[m].mean()),
+                    target_se=float(pilot[m].std(ddof=1) / math.sqrt(P)),
+                    repeats=R,
+                    coverage=cov,
+                )
+            )
             for lvl, c in zip(LEVELS, cov):
-                tol = max(1.5, 4 * 100 * binomial_se(lvl, R)) if mode == "full" else \
-                    4 * 100 * binomial_se(lvl, R)
-                checks.append(dict(name=f"jackknife {m} Phi={phi} nominal {lvl:.0%}", value=c,
-                                   target=f"{100 * lvl:.0f} +- {tol:.2f}",
-                                   passed=bool(abs(c - 100 * lvl) <= tol)))
+                tol = (
+                    max(1.5, 4 * 100 * binomial_se(lvl, R))
+                    if mode == "full"
+                    else 4 * 100 * binomial_se(lvl, R)
+                )
+                checks.append(
+                    dict(
+                        name=f"jackknife {m} Phi={phi} nominal {lvl:.0%}",
+                        value=c,
+                        target=f"{100 * lvl:.0f} +- {tol:.2f}",
+                        passed=bool(abs(c - 100 * lvl) <= tol),
+                    )
+                )
     return rows, checks
 
 
@@ -409,21 +515,41 @@ def study_paired(rng, cfg):
                 for paired in (False, True):
                     res = propstab.two_sample_test(Z1, Z2, paired=paired, measure=measure)
                     reject[paired] += res.pvalue < alpha
-            out.append(dict(measure=measure, hypothesis=label, Phi1=Phi_a, Phi2=Phi2, repeats=R,
-                            reject_independent=reject[False] / R, reject_paired=reject[True] / R))
+            out.append(
+                dict(
+                    measure=measure,
+                    hypothesis=label,
+                    Phi1=Phi_a,
+                    Phi2=Phi2,
+                    repeats=R,
+                    reject_independent=reject[False] / R,
+                    reject_paired=reject[True] / R,
+                )
+            )
     tol = 4 * binomial_se(alpha, R)
     for row in out:
         if row["hypothesis"] == "H0":
-            checks.append(dict(name=f"paired test level ({row['measure']})",
-                               value=row["reject_paired"], target=f"{alpha} +- {tol:.3f}",
-                               passed=bool(abs(row["reject_paired"] - alpha) <= tol)))
+            checks.append(
+                dict(
+                    name=f"paired test level ({row['measure']})",
+                    value=row["reject_paired"],
+                    target=f"{alpha} +- {tol:.3f}",
+                    passed=bool(abs(row["reject_paired"] - alpha) <= tol),
+                )
+            )
         else:
-            gap = 4 * math.sqrt(row["reject_paired"] * (1 - row["reject_paired"]) / R
-                                + row["reject_independent"] * (1 - row["reject_independent"]) / R)
-            checks.append(dict(name=f"paired test more powerful ({row['measure']})",
-                               value=row["reject_paired"] - row["reject_independent"],
-                               target=f"> {gap:.3f}",
-                               passed=bool(row["reject_paired"] - row["reject_independent"] > gap)))
+            gap = 4 * math.sqrt(
+                row["reject_paired"] * (1 - row["reject_paired"]) / R
+                + row["reject_independent"] * (1 - row["reject_independent"]) / R
+            )
+            checks.append(
+                dict(
+                    name=f"paired test more powerful ({row['measure']})",
+                    value=row["reject_paired"] - row["reject_independent"],
+                    target=f"> {gap:.3f}",
+                    passed=bool(row["reject_paired"] - row["reject_independent"] > gap),
+                )
+            )
     return out, checks
 
 
@@ -455,12 +581,15 @@ def conger_scenarios(d: int = 100):
     return {
         "constant size 30": lambda rng, shape: top_k_rows(rng, shape, np.full(shape, 30), d),
         "thesis, Phi = 0.5": lambda rng, shape: draw(rng, thr, shape),
-        "binomial sizes": lambda rng, shape: top_k_rows(rng, shape,
-                                                        rng.binomial(60, 0.5, size=shape), d),
+        "binomial sizes": lambda rng, shape: top_k_rows(
+            rng, shape, rng.binomial(60, 0.5, size=shape), d
+        ),
         "L1-like path": lambda rng, shape: top_k_rows(
-            rng, shape, rng.choice(np.arange(5, 55, 5), size=shape), d),
+            rng, shape, rng.choice(np.arange(5, 55, 5), size=shape), d
+        ),
         "noise, L1-like sizes": lambda rng, shape: random_rows(
-            rng, shape, rng.choice(np.arange(5, 55, 5), size=shape), d),
+            rng, shape, rng.choice(np.arange(5, 55, 5), size=shape), d
+        ),
     }
 
 
@@ -481,67 +610,108 @@ def study_conger(rng, cfg, mode):
             Phi, pilot_se = 0.0, 0.0
         else:
             counts, n = np.zeros(d), 0
-            for b in batches(cfg["conger_pilot"], d, budget=4 * 10 ** 6):
+            for b in batches(cfg["conger_pilot"], d, budget=4 * 10**6):
                 counts += rows_of(rng, (b,)).sum(axis=0)
                 n += b
             # the pilot's error on Phi, by the delta method on p's binomial errors
             p = counts / n
-            grad = np.array([(propstab.population_stability(p + 1e-6 * np.eye(d)[f]) -
-                              propstab.population_stability(p)) / 1e-6 for f in range(d)])
+            grad = np.array(
+                [
+                    (
+                        propstab.population_stability(p + 1e-6 * np.eye(d)[f])
+                        - propstab.population_stability(p)
+                    )
+                    / 1e-6
+                    for f in range(d)
+                ]
+            )
             Phi = propstab.population_stability(p)
-            pilot_se = float(np.sqrt(np.sum(grad ** 2 * p * (1 - p) / n)))
+            pilot_se = float(np.sqrt(np.sum(grad**2 * p * (1 - p) / n)))
         for M in cfg["conger_M"]:
             parts = {key: [] for key in ("kappa", "phi", "delta", "jackknife", "thm6", "k")}
-            for b in batches(R, M * d, budget=5 * 10 ** 6):
+            for b in batches(R, M * d, budget=5 * 10**6):
                 Z = rows_of(rng, (b, M))
                 for key, value in conger_estimates(Z).items():
                     parts[key].append(value)
                 parts["k"].append(Z.sum(axis=2).std(axis=1))
             x = {key: np.concatenate(v) for key, v in parts.items()}
             cover = {}
-            for label, est, var in (("conger, jackknife", "kappa", "jackknife"),
-                                    ("conger, delta method", "kappa", "delta"),
-                                    ("nogueira, Thm 6", "phi", "thm6")):
+            for label, est, var in (
+                ("conger, jackknife", "kappa", "jackknife"),
+                ("conger, delta method", "kappa", "delta"),
+                ("nogueira, Thm 6", "phi", "thm6"),
+            ):
                 err = np.abs(x[est] - Phi)[:, None]
-                cover[label] = (100.0 * np.mean(err <= z * np.sqrt(x[var])[:, None], axis=0)
-                                ).tolist()
-            rows.append(dict(scenario=name, M=M, d=d, Phi=float(Phi), pilot_se=pilot_se,
-                             repeats=R, size_sd=float(x["k"].mean()),
-                             error_conger=float(x["kappa"].mean() - Phi),
-                             error_nogueira=float(x["phi"].mean() - Phi),
-                             sd_conger=float(x["kappa"].std(ddof=1)), coverage=cover))
-            tol = max(1.5, 4 * 100 * binomial_se(0.95, R)) if mode == "full" else \
-                4 * 100 * binomial_se(0.95, R)
+                cover[label] = (
+                    100.0 * np.mean(err <= z * np.sqrt(x[var])[:, None], axis=0)
+                ).tolist()
+            rows.append(
+                dict(
+                    scenario=name,
+                    M=M,
+                    d=d,
+                    Phi=float(Phi),
+                    pilot_se=pilot_se,
+                    repeats=R,
+                    size_sd=float(x["k"].mean()),
+                    error_conger=float(x["kappa"].mean() - Phi),
+                    error_nogueira=float(x["phi"].mean() - Phi),
+                    sd_conger=float(x["kappa"].std(ddof=1)),
+                    coverage=cover,
+                )
+            )
+            tol = (
+                max(1.5, 4 * 100 * binomial_se(0.95, R))
+                if mode == "full"
+                else 4 * 100 * binomial_se(0.95, R)
+            )
             # the claim of docs/inference_validation.md: the jackknife interval (estimate's
             # default for conger) is within tol of 95 % from M = 30 on; both at M = 100.
             # Pure noise (Phi = 0) is a degenerate U-statistic: the intervals over-cover
             # there (reported, not checked)
             if M >= 30 and not name.startswith("noise"):
-                checks.append(dict(name=f"conger jackknife 95 % {name} M={M}",
-                                   value=cover["conger, jackknife"][1],
-                                   target=f"95 +- {tol:.2f}",
-                                   passed=bool(abs(cover["conger, jackknife"][1] - 95) <= tol)))
+                checks.append(
+                    dict(
+                        name=f"conger jackknife 95 % {name} M={M}",
+                        value=cover["conger, jackknife"][1],
+                        target=f"95 +- {tol:.2f}",
+                        passed=bool(abs(cover["conger, jackknife"][1] - 95) <= tol),
+                    )
+                )
             if M >= 100 and not name.startswith("noise"):
-                checks.append(dict(name=f"conger delta method 95 % {name} M={M}",
-                                   value=cover["conger, delta method"][1],
-                                   target=f"95 +- {tol:.2f}",
-                                   passed=bool(abs(cover["conger, delta method"][1] - 95)
-                                               <= tol)))
+                checks.append(
+                    dict(
+                        name=f"conger delta method 95 % {name} M={M}",
+                        value=cover["conger, delta method"][1],
+                        target=f"95 +- {tol:.2f}",
+                        passed=bool(abs(cover["conger, delta method"][1] - 95) <= tol),
+                    )
+                )
             if name.startswith("noise"):
                 # where nogueira's null bias shows: conger's mean error is within 4 SE of 0
                 se = float(x["kappa"].std(ddof=1)) / math.sqrt(R)
-                checks.append(dict(name=f"conger unbiased under pure noise M={M}",
-                                   value=rows[-1]["error_conger"], target=f"0 +- {4 * se:.2g}",
-                                   passed=bool(abs(rows[-1]["error_conger"]) <= 4 * se)))
+                checks.append(
+                    dict(
+                        name=f"conger unbiased under pure noise M={M}",
+                        value=rows[-1]["error_conger"],
+                        target=f"0 +- {4 * se:.2g}",
+                        passed=bool(abs(rows[-1]["error_conger"]) <= 4 * se),
+                    )
+                )
                 se_n = float(x["phi"].std(ddof=1)) / math.sqrt(R)
-                checks.append(dict(name=f"nogueira biased below 0 under pure noise M={M}",
-                                   value=rows[-1]["error_nogueira"],
-                                   target=f"< {-4 * se_n:.2g}",
-                                   passed=bool(rows[-1]["error_nogueira"] < -4 * se_n)))
+                checks.append(
+                    dict(
+                        name=f"nogueira biased below 0 under pure noise M={M}",
+                        value=rows[-1]["error_nogueira"],
+                        target=f"< {-4 * se_n:.2g}",
+                        passed=bool(rows[-1]["error_nogueira"] < -4 * se_n),
+                    )
+                )
     return rows, checks
 
 
 # ------------------------------------------------------------------ driver
+
 
 def _pyplot():
     try:
@@ -550,6 +720,7 @@ def _pyplot():
         raise ImportError("figures need matplotlib: pip install propstab[plot]") from exc
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+
     return plt
 
 
@@ -560,13 +731,15 @@ def run(mode: str = "quick", *, seed: int = 20180917, figures=None):
     if figures:
         os.makedirs(figures, exist_ok=True)
     results, checks, seconds = {}, [], {}
-    for name, fn in (("consistency", lambda: study_consistency(rng, cfg, figures)),
-                     ("coverage", lambda: study_coverage(rng, cfg, mode)),
-                     ("tm", lambda: study_tm(rng, cfg, figures)),
-                     ("jackknife", lambda: study_jackknife(rng, cfg, mode)),
-                     ("paired", lambda: study_paired(rng, cfg)),
-                     ("conger", lambda: study_conger(rng, cfg, mode)),
-                     ("precision", lambda: study_coverage_precision(rng, cfg))):
+    for name, fn in (
+        ("consistency", lambda: study_consistency(rng, cfg, figures)),
+        ("coverage", lambda: study_coverage(rng, cfg, mode)),
+        ("tm", lambda: study_tm(rng, cfg, figures)),
+        ("jackknife", lambda: study_jackknife(rng, cfg, mode)),
+        ("paired", lambda: study_paired(rng, cfg)),
+        ("conger", lambda: study_conger(rng, cfg, mode)),
+        ("precision", lambda: study_coverage_precision(rng, cfg)),
+    ):
         if name not in cfg.get("studies", STUDIES):
             continue
         t = time.perf_counter()
@@ -583,74 +756,122 @@ def report(out) -> str:
     docs/inference_validation.md shows them, typeset, as the notation page defines them)."""
     r = out["results"]
     L = [f"## Mode {out['mode']} (seed {out['seed']})", ""]
-    L += ["### Coverage of the Thm 6 / Cor. 1 intervals (M = 100), observed vs thesis (%)", "",
-          "| $d$ | case | $\\Phi$ (exact) | repeats | 99 % | thesis | 95 % | thesis | 90 % | "
-          "thesis |",
-          "|---|---|---|---|---|---|---|---|---|---|"]
+    L += [
+        "### Coverage of the Thm 6 / Cor. 1 intervals (M = 100), observed vs thesis (%)",
+        "",
+        "| $d$ | case | $\\Phi$ (exact) | repeats | 99 % | thesis | 95 % | thesis | 90 % | "
+        "thesis |",
+        "|---|---|---|---|---|---|---|---|---|---|",
+    ]
     for x in r["coverage"]:
         c, t = x["coverage"], x["thesis"]
-        L.append(f"| {x['d']} | {x['case']} | {x['Phi']:.4f} | {x['repeats']} | "
-                 f"{c[0]:.2f} | {t[0]} | {c[1]:.2f} | {t[1]} | {c[2]:.2f} | {t[2]} |")
+        L.append(
+            f"| {x['d']} | {x['case']} | {x['Phi']:.4f} | {x['repeats']} | "
+            f"{c[0]:.2f} | {t[0]} | {c[1]:.2f} | {t[1]} | {c[2]:.2f} | {t[2]} |"
+        )
     if "precision" in r:
-        L += ["", "### The same, d = 100, with more repeats (binomial SE in brackets)", "",
-              "| $d$ | case | repeats | 99 % | 95 % | 90 % | thesis |",
-              "|---|---|---|---|---|---|---|"]
+        L += [
+            "",
+            "### The same, d = 100, with more repeats (binomial SE in brackets)",
+            "",
+            "| $d$ | case | repeats | 99 % | 95 % | 90 % | thesis |",
+            "|---|---|---|---|---|---|---|",
+        ]
         for x in r["precision"]:
             c, e = x["coverage"], x["se"]
-            L.append(f"| {x['d']} | {x['case']} | {x['repeats']} | "
-                     + " | ".join(f"{a:.2f} ({b:.2f})" for a, b in zip(c, e))
-                     + f" | {' / '.join(map(str, x['thesis']))} |")
-    L += ["", "### Consistency (Fig 6.2, $d = 100$): mean $\\lvert\\hat\\Phi - \\Phi\\rvert$", "",
-          "| case | " + " | ".join(f"M={M}" for M in sorted({x['M'] for x in r['consistency']}))
-          + " |", "|---|" + "---|" * len({x['M'] for x in r['consistency']})]
+            L.append(
+                f"| {x['d']} | {x['case']} | {x['repeats']} | "
+                + " | ".join(f"{a:.2f} ({b:.2f})" for a, b in zip(c, e))
+                + f" | {' / '.join(map(str, x['thesis']))} |"
+            )
+    L += [
+        "",
+        "### Consistency (Fig 6.2, $d = 100$): mean $\\lvert\\hat\\Phi - \\Phi\\rvert$",
+        "",
+        "| case | "
+        + " | ".join(f"M={M}" for M in sorted({x["M"] for x in r["consistency"]}))
+        + " |",
+        "|---|" + "---|" * len({x["M"] for x in r["consistency"]}),
+    ]
     for phi in CASES:
         xs = [x for x in r["consistency"] if x["case"] == phi]
         L.append(f"| {phi} | " + " | ".join(f"{x['mean_abs_error']:.4f}" for x in xs) + " |")
     tm = r["tm"]
-    L += ["", f"### $T_M$ (Thm 7), $d = {tm['d']}$, M = {tm['M']}, {tm['repeats']} repeats", "",
-          f"- $H_0$ ($\\Phi_1 = \\Phi_2 = {tm['Phi1']:.4f}$): mean {tm['h0']['mean']:.3f}, sd "
-          f"{tm['h0']['sd']:.3f}, KS D = {tm['h0']['ks_statistic']:.4f}, "
-          f"p = {tm['h0']['ks_pvalue']:.3f}",
-          f"- $H_1$ ($\\Phi_1 = {tm['Phi1']:.4f}$, $\\Phi_2 = {tm['Phi2']:.4f}$): mean "
-          f"{tm['h1']['mean']:.3f} "
-          f"(predicted {tm['h1']['predicted_mean']:.3f}), sd {tm['h1']['sd']:.3f}, median "
-          f"{tm['h1']['median']:.2f}, range [{tm['h1']['min']:.2f}, {tm['h1']['max']:.2f}], KS p "
-          f"of $T_M$ - predicted mean vs N(0,1) = {tm['h1']['ks_pvalue_shifted']:.3f}"]
-    L += ["", "### Jackknife Wald intervals ($d = 100$, M = 100): coverage (%)", "",
-          "| measure | case | estimand | repeats | 99 % | 95 % | 90 % |",
-          "|---|---|---|---|---|---|---|"]
+    L += [
+        "",
+        f"### $T_M$ (Thm 7), $d = {tm['d']}$, M = {tm['M']}, {tm['repeats']} repeats",
+        "",
+        f"- $H_0$ ($\\Phi_1 = \\Phi_2 = {tm['Phi1']:.4f}$): mean {tm['h0']['mean']:.3f}, sd "
+        f"{tm['h0']['sd']:.3f}, KS D = {tm['h0']['ks_statistic']:.4f}, "
+        f"p = {tm['h0']['ks_pvalue']:.3f}",
+        f"- $H_1$ ($\\Phi_1 = {tm['Phi1']:.4f}$, $\\Phi_2 = {tm['Phi2']:.4f}$): mean "
+        f"{tm['h1']['mean']:.3f} "
+        f"(predicted {tm['h1']['predicted_mean']:.3f}), sd {tm['h1']['sd']:.3f}, median "
+        f"{tm['h1']['median']:.2f}, range [{tm['h1']['min']:.2f}, {tm['h1']['max']:.2f}], KS p "
+        f"of $T_M$ - predicted mean vs N(0,1) = {tm['h1']['ks_pvalue_shifted']:.3f}",
+    ]
+    L += [
+        "",
+        "### Jackknife Wald intervals ($d = 100$, M = 100): coverage (%)",
+        "",
+        "| measure | case | estimand | repeats | 99 % | 95 % | 90 % |",
+        "|---|---|---|---|---|---|---|",
+    ]
     for x in r["jackknife"]:
         c = x["coverage"]
-        L.append(f"| {x['measure']} | {x['case']} | {x['target']:.4f} | {x['repeats']} | "
-                 f"{c[0]:.2f} | {c[1]:.2f} | {c[2]:.2f} |")
-    L += ["", "### Paired vs independent two-sample test ($d = 100$, M = 100, "
-          "$\\alpha = 0.05$)", "",
-          "| measure | hypothesis | $\\Phi_1$ | $\\Phi_2$ | repeats | rejection rate, "
-          "independent | paired |",
-          "|---|---|---|---|---|---|---|"]
+        L.append(
+            f"| {x['measure']} | {x['case']} | {x['target']:.4f} | {x['repeats']} | "
+            f"{c[0]:.2f} | {c[1]:.2f} | {c[2]:.2f} |"
+        )
+    L += [
+        "",
+        "### Paired vs independent two-sample test ($d = 100$, M = 100, " "$\\alpha = 0.05$)",
+        "",
+        "| measure | hypothesis | $\\Phi_1$ | $\\Phi_2$ | repeats | rejection rate, "
+        "independent | paired |",
+        "|---|---|---|---|---|---|---|",
+    ]
     for x in r["paired"]:
         hypothesis = {"H0": "$H_0$", "H1": "$H_1$"}.get(x["hypothesis"], x["hypothesis"])
-        L.append(f"| {x['measure']} | {hypothesis} | {x['Phi1']:.4f} | {x['Phi2']:.4f} | "
-                 f"{x['repeats']} | {x['reject_independent']:.3f} | {x['reject_paired']:.3f} |")
+        L.append(
+            f"| {x['measure']} | {hypothesis} | {x['Phi1']:.4f} | {x['Phi2']:.4f} | "
+            f"{x['repeats']} | {x['reject_independent']:.3f} | {x['reject_paired']:.3f} |"
+        )
     if "conger" in r:
-        L += ["", "### Conger's kappa: coverage (%) of the Wald intervals at 99 / 95 / 90 % "
-              "($d = 100$)", "",
-              "| scenario | M | sd of $k_i$ | $\\Phi$ | repeats | conger, jackknife | "
-              "conger, delta method | nogueira, Thm 6 |", "|---|---|---|---|---|---|---|---|"]
+        L += [
+            "",
+            "### Conger's kappa: coverage (%) of the Wald intervals at 99 / 95 / 90 % "
+            "($d = 100$)",
+            "",
+            "| scenario | M | sd of $k_i$ | $\\Phi$ | repeats | conger, jackknife | "
+            "conger, delta method | nogueira, Thm 6 |",
+            "|---|---|---|---|---|---|---|---|",
+        ]
         for x in r["conger"]:
             c = x["coverage"]
-            L.append(f"| {x['scenario']} | {x['M']} | {x['size_sd']:.1f} | {x['Phi']:.4f} | "
-                     f"{x['repeats']} | "
-                     + " | ".join(" / ".join(f"{v:.1f}" for v in c[key]) for key in
-                                  ("conger, jackknife", "conger, delta method", "nogueira, Thm 6"))
-                     + " |")
-        L += ["", "### Conger's kappa: mean error (x 1000) against $\\Phi$", "",
-              "| scenario | M | conger | nogueira | sd of conger (x 1000) | $\\Phi$'s pilot SE "
-              "(x 1000) |", "|---|---|---|---|---|---|"]
+            L.append(
+                f"| {x['scenario']} | {x['M']} | {x['size_sd']:.1f} | {x['Phi']:.4f} | "
+                f"{x['repeats']} | "
+                + " | ".join(
+                    " / ".join(f"{v:.1f}" for v in c[key])
+                    for key in ("conger, jackknife", "conger, delta method", "nogueira, Thm 6")
+                )
+                + " |"
+            )
+        L += [
+            "",
+            "### Conger's kappa: mean error (x 1000) against $\\Phi$",
+            "",
+            "| scenario | M | conger | nogueira | sd of conger (x 1000) | $\\Phi$'s pilot SE "
+            "(x 1000) |",
+            "|---|---|---|---|---|---|",
+        ]
         for x in r["conger"]:
-            L.append(f"| {x['scenario']} | {x['M']} | {1000 * x['error_conger']:+.2f} | "
-                     f"{1000 * x['error_nogueira']:+.2f} | {1000 * x['sd_conger']:.1f} | "
-                     f"{1000 * x['pilot_se']:.2f} |")
+            L.append(
+                f"| {x['scenario']} | {x['M']} | {1000 * x['error_conger']:+.2f} | "
+                f"{1000 * x['error_nogueira']:+.2f} | {1000 * x['sd_conger']:.1f} | "
+                f"{1000 * x['pilot_se']:.2f} |"
+            )
     L += ["", "### Checks", "", "| check | value | target | passed |", "|---|---|---|---|"]
     for c in out["checks"]:
         v = c["value"]
@@ -663,8 +884,9 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="hundreds of repeats (< 2 min)")
     parser.add_argument("--seed", type=int, default=20180917)
-    parser.add_argument("--figures", help="directory for PNG figures (full mode default: "
-                                          "docs/figures)")
+    parser.add_argument(
+        "--figures", help="directory for PNG figures (full mode default: " "docs/figures)"
+    )
     parser.add_argument("--json", help="write all numbers to this JSON file")
     args = parser.parse_args(argv)
     mode = "quick" if args.quick else "full"

@@ -50,8 +50,9 @@ sys.path.insert(0, os.path.dirname(HERE))
 
 import propstab  # noqa: E402
 
-_spec = importlib.util.spec_from_file_location("validate_inference",
-                                               os.path.join(HERE, "validate_inference.py"))
+_spec = importlib.util.spec_from_file_location(
+    "validate_inference", os.path.join(HERE, "validate_inference.py")
+)
 vi = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(vi)
 
@@ -76,12 +77,15 @@ def intervals(Z, n_resamples: int, seed: int):
     """The five intervals of one selection matrix (method -> (low, high))."""
     analytic = propstab.estimate(Z)
     jack = propstab.estimate(Z, method="jackknife")
-    out = {"wald": analytic.confidence_interval(LEVEL),
-           "wald (jackknife)": jack.confidence_interval(LEVEL),
-           "logit": analytic.confidence_interval(LEVEL, method="logit")}
+    out = {
+        "wald": analytic.confidence_interval(LEVEL),
+        "wald (jackknife)": jack.confidence_interval(LEVEL),
+        "logit": analytic.confidence_interval(LEVEL, method="logit"),
+    }
     for method in ("bootstrap", "bca"):
-        out[method] = analytic.confidence_interval(LEVEL, method=method,
-                                                   n_resamples=n_resamples, random_state=seed)
+        out[method] = analytic.confidence_interval(
+            LEVEL, method=method, n_resamples=n_resamples, random_state=seed
+        )
     return out
 
 
@@ -99,18 +103,25 @@ def study(rng, cfg):
                 Z = vi.draw(rng, thresholds, (M,)).astype(np.int8)
                 with warnings.catch_warnings():
                     warnings.simplefilter("ignore", propstab.inference.ZeroVarianceWarning)
-                    cis = intervals(Z, cfg["n_resamples"], int(rng.integers(2 ** 31)))
+                    cis = intervals(Z, cfg["n_resamples"], int(rng.integers(2**31)))
                 for m, (low, high) in cis.items():
                     hits[m] += low <= Phi <= high
                     width[m] += high - low
                     point[m] += low == high
                     outside += not -1.0 <= low <= high <= 1.0
-            rows.append(dict(case=phi, Phi=float(Phi), M=M, repeats=n,
-                             coverage={m: 100.0 * hits[m] / n for m in METHODS},
-                             se={m: 100.0 * vi.binomial_se(hits[m] / n, n) for m in METHODS},
-                             width={m: width[m] / n for m in METHODS},
-                             degenerate={m: 100.0 * point[m] / n for m in METHODS},
-                             outside=outside))
+            rows.append(
+                dict(
+                    case=phi,
+                    Phi=float(Phi),
+                    M=M,
+                    repeats=n,
+                    coverage={m: 100.0 * hits[m] / n for m in METHODS},
+                    se={m: 100.0 * vi.binomial_se(hits[m] / n, n) for m in METHODS},
+                    width={m: width[m] / n for m in METHODS},
+                    degenerate={m: 100.0 * point[m] / n for m in METHODS},
+                    outside=outside,
+                )
+            )
     return rows
 
 
@@ -121,6 +132,7 @@ def checks_of(rows):
 
     def add(name, value, target, passed):
         out.append(dict(name=name, value=float(value), target=target, passed=bool(passed)))
+
     for x in rows:
         tag = f"Phi={x['case']} M={x['M']}"
         add(f"every interval within [-1, 1], {tag}", x["outside"], "0", x["outside"] == 0)
@@ -128,8 +140,12 @@ def checks_of(rows):
             continue
         slack = 4 * math.sqrt(LEVEL * (1 - LEVEL) / x["repeats"]) * 100
         for m in METHODS:
-            add(f"{m} within 1.5 points + 4 SE of 95 %, {tag}", x["coverage"][m],
-                f">= {95 - 1.5 - slack:.1f}", x["coverage"][m] >= 95 - 1.5 - slack)
+            add(
+                f"{m} within 1.5 points + 4 SE of 95 %, {tag}",
+                x["coverage"][m],
+                f">= {95 - 1.5 - slack:.1f}",
+                x["coverage"][m] >= 95 - 1.5 - slack,
+            )
     return out
 
 
@@ -138,30 +154,50 @@ def run(mode: str = "quick", *, seed: int = 20240513):
     rng = np.random.default_rng(seed)
     t = time.perf_counter()
     rows = study(rng, cfg)
-    return dict(mode=mode, seed=seed, rows=rows, checks=checks_of(rows),
-                seconds=time.perf_counter() - t, n_resamples=cfg["n_resamples"])
+    return dict(
+        mode=mode,
+        seed=seed,
+        rows=rows,
+        checks=checks_of(rows),
+        seconds=time.perf_counter() - t,
+        n_resamples=cfg["n_resamples"],
+    )
 
 
 def report(out) -> str:
-    L = [f"### Coverage (%) of the 95 % intervals of nogueira near the top (d = {D}; "
-         f"mode {out['mode']}, seed {out['seed']}, B = {out['n_resamples']} bootstrap "
-         f"resamples)", "",
-         "| Phi | M | repeats | " + " | ".join(METHODS) + " |",
-         "|---|---|---|" + "---|" * len(METHODS)]
+    L = [
+        f"### Coverage (%) of the 95 % intervals of nogueira near the top (d = {D}; "
+        f"mode {out['mode']}, seed {out['seed']}, B = {out['n_resamples']} bootstrap "
+        f"resamples)",
+        "",
+        "| Phi | M | repeats | " + " | ".join(METHODS) + " |",
+        "|---|---|---|" + "---|" * len(METHODS),
+    ]
     for x in out["rows"]:
-        L.append(f"| {x['Phi']:.4f} | {x['M']} | {x['repeats']} | "
-                 + " | ".join(f"{x['coverage'][m]:.1f} ({x['se'][m]:.1f})" for m in METHODS)
-                 + " |")
-    L += ["", "### Mean width (share of one-point intervals, %)", "",
-          "| Phi | M | " + " | ".join(METHODS) + " |", "|---|---|" + "---|" * len(METHODS)]
+        L.append(
+            f"| {x['Phi']:.4f} | {x['M']} | {x['repeats']} | "
+            + " | ".join(f"{x['coverage'][m]:.1f} ({x['se'][m]:.1f})" for m in METHODS)
+            + " |"
+        )
+    L += [
+        "",
+        "### Mean width (share of one-point intervals, %)",
+        "",
+        "| Phi | M | " + " | ".join(METHODS) + " |",
+        "|---|---|" + "---|" * len(METHODS),
+    ]
     for x in out["rows"]:
-        L.append(f"| {x['Phi']:.4f} | {x['M']} | "
-                 + " | ".join(f"{x['width'][m]:.3f} ({x['degenerate'][m]:.0f})"
-                              for m in METHODS) + " |")
+        L.append(
+            f"| {x['Phi']:.4f} | {x['M']} | "
+            + " | ".join(f"{x['width'][m]:.3f} ({x['degenerate'][m]:.0f})" for m in METHODS)
+            + " |"
+        )
     L += ["", "### Checks", "", "| check | value | target | passed |", "|---|---|---|---|"]
     for c in out["checks"]:
-        L.append(f"| {c['name']} | {c['value']:.3g} | {c['target']} | "
-                 f"{'yes' if c['passed'] else 'NO'} |")
+        L.append(
+            f"| {c['name']} | {c['value']:.3g} | {c['target']} | "
+            f"{'yes' if c['passed'] else 'NO'} |"
+        )
     L += ["", f"{out['seconds']:.0f} s"]
     return "\n".join(L)
 
@@ -211,6 +247,7 @@ def degenerate_draw(rng, name: str, kind: str, M: int) -> np.ndarray:
 
 def _wald(stat: float, v: float) -> tuple:
     from propstab.inference import _intervals
+
     half = 1.959963984540054 * math.sqrt(v)
     return _intervals.clip(stat - half, stat + half, -1.0, 1.0)
 
@@ -219,6 +256,7 @@ def _thm6_wald(Z) -> tuple:
     """The Wald interval of Thm 6's own variance, degenerate or not (the old answer)."""
     from propstab.measures import _variance
     from propstab.measures import nogueira
+
     sel = propstab.as_selection(Z)
     stat = nogueira(sel)
     return _wald(stat, _variance.thm6(sel, stat)[0])
@@ -227,10 +265,16 @@ def _thm6_wald(Z) -> tuple:
 def _jackknife_wald(Z) -> tuple:
     """The Wald interval of the jackknife variance (the replacement not taken)."""
     est = propstab.estimate(Z, method="jackknife")
-    loo = est.terms if est.method == "jackknife" else propstab.measures._variance.leave_one_out(
-        est.selection, propstab.get_measure("nogueira"), {})
-    return _wald(est.statistic, float(propstab.measures._variance.spread(loo, (len(loo) - 1)
-                                                                 / len(loo))))
+    loo = (
+        est.terms
+        if est.method == "jackknife"
+        else propstab.measures._variance.leave_one_out(
+            est.selection, propstab.get_measure("nogueira"), {}
+        )
+    )
+    return _wald(
+        est.statistic, float(propstab.measures._variance.spread(loo, (len(loo) - 1) / len(loo)))
+    )
 
 
 def degenerate_study(rng, cfg):
@@ -242,8 +286,19 @@ def degenerate_study(rng, cfg):
         for kind in ("sets", "Bernoulli"):
             for M in cfg["M"]:
                 n = cfg["repeats"]
-                c = dict(old=0, new=0, n_deg=0, deg_new=0, deg_width=0.0, zero_width=0,
-                         nan=0, bootstrap=0, identical=0, deg_jack=0, deg_jack_width=0.0)
+                c = dict(
+                    old=0,
+                    new=0,
+                    n_deg=0,
+                    deg_new=0,
+                    deg_width=0.0,
+                    zero_width=0,
+                    nan=0,
+                    bootstrap=0,
+                    identical=0,
+                    deg_jack=0,
+                    deg_jack_width=0.0,
+                )
                 for _ in range(n):
                     Z = degenerate_draw(rng, name, kind, M)
                     with warnings.catch_warnings(record=True) as caught:
@@ -267,20 +322,32 @@ def degenerate_study(rng, cfg):
                         jlow, jhigh = _jackknife_wald(Z)
                     c["deg_jack"] += jlow <= Phi <= jhigh
                     c["deg_jack_width"] += jhigh - jlow
-                    assert any(issubclass(w.category,
-                                          propstab.inference.DegenerateVarianceWarning)
-                               for w in caught)
+                    assert any(
+                        issubclass(w.category, propstab.inference.DegenerateVarianceWarning)
+                        for w in caught
+                    )
                 k = c["n_deg"]
-                rows.append(dict(
-                    population=name, kind=kind, Phi=float(Phi), M=M, repeats=n,
-                    degenerate=100.0 * k / n, identical=100.0 * c["identical"] / n,
-                    old=100.0 * c["old"] / n, new=100.0 * c["new"] / n,
-                    se_new=100.0 * vi.binomial_se(c["new"] / n, n),
-                    degenerate_coverage=100.0 * c["deg_new"] / k if k else float("nan"),
-                    degenerate_width=c["deg_width"] / k if k else float("nan"),
-                    zero_width=c["zero_width"], nan=c["nan"], bootstrap=c["bootstrap"],
-                    jackknife_coverage=100.0 * c["deg_jack"] / k if k else float("nan"),
-                    jackknife_width=c["deg_jack_width"] / k if k else float("nan")))
+                rows.append(
+                    dict(
+                        population=name,
+                        kind=kind,
+                        Phi=float(Phi),
+                        M=M,
+                        repeats=n,
+                        degenerate=100.0 * k / n,
+                        identical=100.0 * c["identical"] / n,
+                        old=100.0 * c["old"] / n,
+                        new=100.0 * c["new"] / n,
+                        se_new=100.0 * vi.binomial_se(c["new"] / n, n),
+                        degenerate_coverage=100.0 * c["deg_new"] / k if k else float("nan"),
+                        degenerate_width=c["deg_width"] / k if k else float("nan"),
+                        zero_width=c["zero_width"],
+                        nan=c["nan"],
+                        bootstrap=c["bootstrap"],
+                        jackknife_coverage=100.0 * c["deg_jack"] / k if k else float("nan"),
+                        jackknife_width=c["deg_jack_width"] / k if k else float("nan"),
+                    )
+                )
     return rows
 
 
@@ -289,12 +356,22 @@ def degenerate_checks(rows):
     out = []
     for x in rows:
         tag = f"{x['population']} ({x['kind']}) M={x['M']}"
-        out.append(dict(name=f"no zero-width interval from runs that differ, {tag}",
-                        value=float(x["zero_width"]), target="0",
-                        passed=x["zero_width"] == 0))
-        out.append(dict(name=f"coverage with the replacement >= Thm 6's own, {tag}",
-                        value=float(x["new"]), target=f">= {x['old']:.1f}",
-                        passed=x["new"] >= x["old"]))
+        out.append(
+            dict(
+                name=f"no zero-width interval from runs that differ, {tag}",
+                value=float(x["zero_width"]),
+                target="0",
+                passed=x["zero_width"] == 0,
+            )
+        )
+        out.append(
+            dict(
+                name=f"coverage with the replacement >= Thm 6's own, {tag}",
+                value=float(x["new"]),
+                target=f">= {x['old']:.1f}",
+                passed=x["new"] >= x["old"],
+            )
+        )
     return out
 
 
@@ -303,28 +380,40 @@ def run_degenerate(mode: str = "quick", *, seed: int = 20261126):
     rng = np.random.default_rng(seed)
     t = time.perf_counter()
     rows = degenerate_study(rng, cfg)
-    return dict(mode=mode, seed=seed, rows=rows, checks=degenerate_checks(rows),
-                seconds=time.perf_counter() - t)
+    return dict(
+        mode=mode,
+        seed=seed,
+        rows=rows,
+        checks=degenerate_checks(rows),
+        seconds=time.perf_counter() - t,
+    )
 
 
 def report_degenerate(out) -> str:
-    L = [f"### Degenerate variances: coverage (%) of nogueira's 95 % Wald interval "
-         f"(mode {out['mode']}, seed {out['seed']})", "",
-         "| population | runs | Phi | M | repeats | degenerate (%) | identical (%) "
-         "| Thm 6 as is | with replacement (SE) | on degenerate draws (mean width) "
-         "| jackknife instead, there (mean width) | bootstrap / NaN |",
-         "|---|---|---|---|---|---|---|---|---|---|---|---|"]
+    L = [
+        f"### Degenerate variances: coverage (%) of nogueira's 95 % Wald interval "
+        f"(mode {out['mode']}, seed {out['seed']})",
+        "",
+        "| population | runs | Phi | M | repeats | degenerate (%) | identical (%) "
+        "| Thm 6 as is | with replacement (SE) | on degenerate draws (mean width) "
+        "| jackknife instead, there (mean width) | bootstrap / NaN |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|",
+    ]
     for x in out["rows"]:
-        L.append(f"| {x['population']} | {x['kind']} | {x['Phi']:.4f} | {x['M']} | "
-                 f"{x['repeats']} | {x['degenerate']:.1f} | {x['identical']:.1f} | "
-                 f"{x['old']:.1f} | {x['new']:.1f} ({x['se_new']:.1f}) | "
-                 f"{x['degenerate_coverage']:.1f} ({x['degenerate_width']:.3f}) | "
-                 f"{x['jackknife_coverage']:.1f} ({x['jackknife_width']:.3f}) | "
-                 f"{x['bootstrap']} / {x['nan']} |")
+        L.append(
+            f"| {x['population']} | {x['kind']} | {x['Phi']:.4f} | {x['M']} | "
+            f"{x['repeats']} | {x['degenerate']:.1f} | {x['identical']:.1f} | "
+            f"{x['old']:.1f} | {x['new']:.1f} ({x['se_new']:.1f}) | "
+            f"{x['degenerate_coverage']:.1f} ({x['degenerate_width']:.3f}) | "
+            f"{x['jackknife_coverage']:.1f} ({x['jackknife_width']:.3f}) | "
+            f"{x['bootstrap']} / {x['nan']} |"
+        )
     L += ["", "| check | value | target | passed |", "|---|---|---|---|"]
     for c in out["checks"]:
-        L.append(f"| {c['name']} | {c['value']:.3g} | {c['target']} | "
-                 f"{'yes' if c['passed'] else 'NO'} |")
+        L.append(
+            f"| {c['name']} | {c['value']:.3g} | {c['target']} | "
+            f"{'yes' if c['passed'] else 'NO'} |"
+        )
     L += ["", f"{out['seconds']:.0f} s"]
     return "\n".join(L)
 
@@ -334,8 +423,11 @@ def main(argv=None) -> int:
     parser.add_argument("--quick", action="store_true", help="150 repeats (< 1 min)")
     parser.add_argument("--seed", type=int, default=20240513)
     parser.add_argument("--json", help="write all numbers to this JSON file")
-    parser.add_argument("--degenerate", action="store_true",
-                        help="the degenerate-variance study instead (issue 20)")
+    parser.add_argument(
+        "--degenerate",
+        action="store_true",
+        help="the degenerate-variance study instead (issue 20)",
+    )
     args = parser.parse_args(argv)
     mode = "quick" if args.quick else "full"
     if args.degenerate:

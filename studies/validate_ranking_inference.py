@@ -49,18 +49,43 @@ import propstab  # noqa: E402
 
 LEVELS = (0.99, 0.95, 0.90)
 #: measure -> the variance methods studied
-METHODS = {"spearman": ("analytic", "jackknife"), "kendall": ("analytic", "jackknife"),
-           "canberra": ("jackknife",), "top_k": ("jackknife",)}
+METHODS = {
+    "spearman": ("analytic", "jackknife"),
+    "kendall": ("analytic", "jackknife"),
+    "canberra": ("jackknife",),
+    "top_k": ("jackknife",),
+}
 #: Strengths c of the signal (mu_f = c (d - f) / d) and whether scores are rounded (ties).
-CASES = {"strong": (6.0, False), "medium": (2.5, False), "weak": (0.8, False),
-         "tied": (2.5, True), "weaker": (2.0, False)}
+CASES = {
+    "strong": (6.0, False),
+    "medium": (2.5, False),
+    "weak": (0.8, False),
+    "tied": (2.5, True),
+    "weaker": (2.0, False),
+}
 COVERAGE_CASES = ("strong", "medium", "weak", "tied")
 
 MODES = {
-    "quick": dict(d=(30,), M=(20, 60), cases=("medium", "tied"), repeats=200,
-                  population_runs=3000, canberra_runs=1500, pilot=150, test_repeats=150),
-    "full": dict(d=(20, 100), M=(10, 30, 100), cases=COVERAGE_CASES, repeats=2000,
-                 population_runs=20000, canberra_runs=3000, pilot=2000, test_repeats=2000),
+    "quick": dict(
+        d=(30,),
+        M=(20, 60),
+        cases=("medium", "tied"),
+        repeats=200,
+        population_runs=3000,
+        canberra_runs=1500,
+        pilot=150,
+        test_repeats=150,
+    ),
+    "full": dict(
+        d=(20, 100),
+        M=(10, 30, 100),
+        cases=COVERAGE_CASES,
+        repeats=2000,
+        population_runs=20000,
+        canberra_runs=3000,
+        pilot=2000,
+        test_repeats=2000,
+    ),
 }
 
 
@@ -89,8 +114,9 @@ def population_value(rng, case, d, measure, runs):
     ``runs`` independent runs, unbiased) with its standard error (the U-statistic
     variance)."""
     R = propstab.as_rankings(draw(rng, case, runs, d), kind="scores")
-    est = propstab.estimate(R, measure, method="analytic" if measure != "canberra"
-                            else "jackknife")
+    est = propstab.estimate(
+        R, measure, method="analytic" if measure != "canberra" else "jackknife"
+    )
     return est.statistic, est.standard_error
 
 
@@ -102,19 +128,34 @@ def study_coverage(rng, cfg, mode):
         for case in cfg["cases"]:
             targets = {}
             for m in ("spearman", "kendall", "canberra"):
-                runs = cfg["population_runs"] if m != "kendall" or d <= 30 else \
-                    cfg["population_runs"] // 4
+                runs = (
+                    cfg["population_runs"]
+                    if m != "kendall" or d <= 30
+                    else cfg["population_runs"] // 4
+                )
                 if m == "canberra":
                     runs = min(runs, cfg["canberra_runs"])  # O(N^2 d) pair matrix
                 targets[m] = population_value(rng, case, d, m, runs)
             for M in cfg["M"]:
-                pilot = np.array([propstab.stability(
-                    propstab.as_rankings(draw(rng, case, M, d), kind="scores"), "top_k",
-                    **options("top_k", d)) for _ in range(cfg["pilot"])])
-                target = dict(targets, top_k=(float(pilot.mean()),
-                                              float(pilot.std(ddof=1) / math.sqrt(pilot.size))))
-                hits = {(m, meth): {lvl: 0 for lvl in LEVELS}
-                        for m, ms in METHODS.items() for meth in ms}
+                pilot = np.array(
+                    [
+                        propstab.stability(
+                            propstab.as_rankings(draw(rng, case, M, d), kind="scores"),
+                            "top_k",
+                            **options("top_k", d),
+                        )
+                        for _ in range(cfg["pilot"])
+                    ]
+                )
+                target = dict(
+                    targets,
+                    top_k=(float(pilot.mean()), float(pilot.std(ddof=1) / math.sqrt(pilot.size))),
+                )
+                hits = {
+                    (m, meth): {lvl: 0 for lvl in LEVELS}
+                    for m, ms in METHODS.items()
+                    for meth in ms
+                }
                 se_ratio = {key: [] for key in hits}
                 values = {m: [] for m in METHODS}
                 for _ in range(R):
@@ -123,24 +164,41 @@ def study_coverage(rng, cfg, mode):
                         for meth in ms:
                             est = propstab.estimate(rk, m, method=meth, **options(m, d))
                             for lvl in LEVELS:
-                                hits[m, meth][lvl] += (abs(est.statistic - target[m][0])
-                                                       <= z[lvl] * est.standard_error)
+                                hits[m, meth][lvl] += (
+                                    abs(est.statistic - target[m][0])
+                                    <= z[lvl] * est.standard_error
+                                )
                             se_ratio[m, meth].append(est.standard_error)
                         values[m].append(est.statistic)
                 for (m, meth), h in hits.items():
                     cov = [100.0 * h[lvl] / R for lvl in LEVELS]
                     sd = float(np.std(values[m], ddof=1))
-                    rows.append(dict(d=d, case=case, M=M, measure=m, method=meth,
-                                     target=target[m][0], target_se=target[m][1],
-                                     mean=float(np.mean(values[m])), sd=sd,
-                                     mean_se=float(np.mean(se_ratio[m, meth])), repeats=R,
-                                     coverage=cov))
+                    rows.append(
+                        dict(
+                            d=d,
+                            case=case,
+                            M=M,
+                            measure=m,
+                            method=meth,
+                            target=target[m][0],
+                            target_se=target[m][1],
+                            mean=float(np.mean(values[m])),
+                            sd=sd,
+                            mean_se=float(np.mean(se_ratio[m, meth])),
+                            repeats=R,
+                            coverage=cov,
+                        )
+                    )
                     if M >= 30 or (mode == "quick" and M >= 20):
                         tol = 4 * 100 * binomial_se(0.95, R) + (1.0 if M < 100 else 0.5)
-                        checks.append(dict(
-                            name=f"coverage {m} {meth} d={d} {case} M={M} nominal 95%",
-                            value=cov[1], target=f"95 +- {tol:.2f}",
-                            passed=bool(abs(cov[1] - 95) <= tol)))
+                        checks.append(
+                            dict(
+                                name=f"coverage {m} {meth} d={d} {case} M={M} nominal 95%",
+                                value=cov[1],
+                                target=f"95 +- {tol:.2f}",
+                                passed=bool(abs(cov[1] - 95) <= tol),
+                            )
+                        )
     return rows, checks
 
 
@@ -155,18 +213,31 @@ def study_tests(rng, cfg):
         for _ in range(R):
             R1 = propstab.as_rankings(draw(rng, "medium", M, d), kind="scores")
             R2 = propstab.as_rankings(draw(rng, second, M, d), kind="scores")
-            reject += propstab.two_sample_test(R1, R2, measure="spearman",
-                                               test="asymptotic").pvalue < alpha
-        out.append(dict(hypothesis=label, second=second, d=d, M=M, repeats=R,
-                        rejection_rate=reject / R))
+            reject += (
+                propstab.two_sample_test(R1, R2, measure="spearman", test="asymptotic").pvalue
+                < alpha
+            )
+        out.append(
+            dict(hypothesis=label, second=second, d=d, M=M, repeats=R, rejection_rate=reject / R)
+        )
     tol = 4 * binomial_se(alpha, R)
-    checks.append(dict(name="two-sample test level (spearman)", value=out[0]["rejection_rate"],
-                       target=f"{alpha} +- {tol:.3f}",
-                       passed=bool(abs(out[0]["rejection_rate"] - alpha) <= tol)))
+    checks.append(
+        dict(
+            name="two-sample test level (spearman)",
+            value=out[0]["rejection_rate"],
+            target=f"{alpha} +- {tol:.3f}",
+            passed=bool(abs(out[0]["rejection_rate"] - alpha) <= tol),
+        )
+    )
     floor = alpha + 4 * binomial_se(alpha, R)
-    checks.append(dict(name="two-sample test power (spearman, medium vs weaker)",
-                       value=out[1]["rejection_rate"], target=f"> {floor:.3f}",
-                       passed=bool(out[1]["rejection_rate"] > floor)))
+    checks.append(
+        dict(
+            name="two-sample test power (spearman, medium vs weaker)",
+            value=out[1]["rejection_rate"],
+            target=f"> {floor:.3f}",
+            passed=bool(out[1]["rejection_rate"] > floor),
+        )
+    )
     return out, checks
 
 
@@ -175,8 +246,10 @@ def run(mode: str = "quick", *, seed: int = 20170620):
     cfg = MODES[mode]
     rng = np.random.default_rng(seed)
     results, checks, seconds = {}, [], {}
-    for name, fn in (("coverage", lambda: study_coverage(rng, cfg, mode)),
-                     ("tests", lambda: study_tests(rng, cfg))):
+    for name, fn in (
+        ("coverage", lambda: study_coverage(rng, cfg, mode)),
+        ("tests", lambda: study_tests(rng, cfg)),
+    ):
         t = time.perf_counter()
         with warnings.catch_warnings():
             warnings.simplefilter("error", propstab.UndefinedMeasureWarning)
@@ -189,27 +262,41 @@ def run(mode: str = "quick", *, seed: int = 20170620):
 def report(out) -> str:
     """Markdown tables of the results."""
     r = out["results"]
-    L = [f"## Mode {out['mode']} (seed {out['seed']})", "",
-         "### Coverage of the Wald intervals (%), ranking measures", "",
-         "| d | population | M | measure | variance | estimand (SE) | mean estimate | "
-         "sd | mean SE | repeats | 99 % | 95 % | 90 % |",
-         "|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+    L = [
+        f"## Mode {out['mode']} (seed {out['seed']})",
+        "",
+        "### Coverage of the Wald intervals (%), ranking measures",
+        "",
+        "| d | population | M | measure | variance | estimand (SE) | mean estimate | "
+        "sd | mean SE | repeats | 99 % | 95 % | 90 % |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|",
+    ]
     for x in r["coverage"]:
         c = x["coverage"]
-        L.append(f"| {x['d']} | {x['case']} | {x['M']} | {x['measure']} | {x['method']} | "
-                 f"{x['target']:.4f} ({x['target_se']:.4f}) | {x['mean']:.4f} | "
-                 f"{x['sd']:.4f} | {x['mean_se']:.4f} | {x['repeats']} | {c[0]:.1f} | "
-                 f"{c[1]:.1f} | {c[2]:.1f} |")
-    L += ["", "### Two-sample test (spearman, analytic variance, alpha = 0.05)", "",
-          "| hypothesis | populations | d | M | repeats | rejection rate |",
-          "|---|---|---|---|---|---|"]
+        L.append(
+            f"| {x['d']} | {x['case']} | {x['M']} | {x['measure']} | {x['method']} | "
+            f"{x['target']:.4f} ({x['target_se']:.4f}) | {x['mean']:.4f} | "
+            f"{x['sd']:.4f} | {x['mean_se']:.4f} | {x['repeats']} | {c[0]:.1f} | "
+            f"{c[1]:.1f} | {c[2]:.1f} |"
+        )
+    L += [
+        "",
+        "### Two-sample test (spearman, analytic variance, alpha = 0.05)",
+        "",
+        "| hypothesis | populations | d | M | repeats | rejection rate |",
+        "|---|---|---|---|---|---|",
+    ]
     for x in r["tests"]:
-        L.append(f"| {x['hypothesis']} | medium vs {x['second']} | {x['d']} | {x['M']} | "
-                 f"{x['repeats']} | {x['rejection_rate']:.3f} |")
+        L.append(
+            f"| {x['hypothesis']} | medium vs {x['second']} | {x['d']} | {x['M']} | "
+            f"{x['repeats']} | {x['rejection_rate']:.3f} |"
+        )
     L += ["", "### Checks", "", "| check | value | target | passed |", "|---|---|---|---|"]
     for c in out["checks"]:
-        L.append(f"| {c['name']} | {c['value']:.4g} | {c['target']} | "
-                 f"{'yes' if c['passed'] else 'NO'} |")
+        L.append(
+            f"| {c['name']} | {c['value']:.4g} | {c['target']} | "
+            f"{'yes' if c['passed'] else 'NO'} |"
+        )
     L += ["", "Seconds per study: " + ", ".join(f"{k} {v:.1f}" for k, v in out["seconds"].items())]
     return "\n".join(L)
 

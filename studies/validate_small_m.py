@@ -50,8 +50,9 @@ sys.path.insert(0, os.path.dirname(HERE))
 import propstab  # noqa: E402
 from propstab.inference import chosen_test  # noqa: E402
 
-_spec = importlib.util.spec_from_file_location("validate_inference",
-                                               os.path.join(HERE, "validate_inference.py"))
+_spec = importlib.util.spec_from_file_location(
+    "validate_inference", os.path.join(HERE, "validate_inference.py")
+)
 vi = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(vi)
 
@@ -70,10 +71,24 @@ JACKKNIFE = "wald (jackknife)"
 LOGIT_JACKKNIFE = "logit (jackknife)"
 GREATER_JACKKNIFE = "one-sample greater (logit jackknife)"
 MODES = {
-    "quick": dict(M=(10, 30), populations=("middle",), measures=("nogueira", "jaccard"),
-                  repeats=60, n_resamples=199, n_bootstrap=200, pilot=2000),
-    "full": dict(M=(10, 20, 30, 50, 100), populations=("middle", "top"), measures=MEASURES,
-                 repeats=600, n_resamples=199, n_bootstrap=400, pilot=200000),
+    "quick": dict(
+        M=(10, 30),
+        populations=("middle",),
+        measures=("nogueira", "jaccard"),
+        repeats=60,
+        n_resamples=199,
+        n_bootstrap=200,
+        pilot=2000,
+    ),
+    "full": dict(
+        M=(10, 20, 30, 50, 100),
+        populations=("middle", "top"),
+        measures=MEASURES,
+        repeats=600,
+        n_resamples=199,
+        n_bootstrap=400,
+        pilot=200000,
+    ),
 }
 
 
@@ -104,22 +119,22 @@ def intervals_repeat(rng, thr, M, measures, target, cfg):
     """Coverages (0/1) of one repeat, per measure: the intervals and the jackknife Wald
     and logit intervals (with ``cfg["jackknife_only"]`` only these: the same draws)."""
     Z1 = vi.draw(rng, thr, (M,))
-    seed = int(rng.integers(2 ** 31))
+    seed = int(rng.integers(2**31))
     out = {}
     for m in measures:
         est = propstab.estimate(Z1, m)
         row = {}
         for method in () if cfg.get("jackknife_only") else INTERVALS:
-            low, high = est.confidence_interval(0.95, method=method,
-                                                n_resamples=cfg["n_bootstrap"],
-                                                random_state=seed)
+            low, high = est.confidence_interval(
+                0.95, method=method, n_resamples=cfg["n_bootstrap"], random_state=seed
+            )
             row[f"cover {method}"] = bool(low <= target[m] <= high)
         jack = propstab.estimate(Z1, m, method="jackknife")
         low, high = jack.confidence_interval(0.95, method="wald")
         row[f"cover {JACKKNIFE}"] = bool(low <= target[m] <= high)
         low, high = jack.confidence_interval(0.95, method="logit")
         row[f"cover {LOGIT_JACKKNIFE}"] = bool(low <= target[m] <= high)
-        low, _ = jack.confidence_interval(0.90, method="logit")   # one-sided 95 % bound
+        low, _ = jack.confidence_interval(0.90, method="logit")  # one-sided 95 % bound
         row[GREATER_JACKKNIFE] = bool(target[m] < low)
         out[m] = row
     return out
@@ -133,33 +148,41 @@ def one_repeat(rng, thr, M, measures, target, cfg):
     P1, P2 = vi.draw(rng, thr, (M,), u1), vi.draw(rng, thr, (M,), u2)
     swap = rng.random(M) < 0.5
     P1, P2 = np.where(swap[:, None], P2, P1), np.where(swap[:, None], P1, P2)
-    seed = int(rng.integers(2 ** 31))
+    seed = int(rng.integers(2**31))
     out = {}
     for m in measures:
         row = {}
-        for design, (A, B), paired in (("independent", (Z1, Z2), False),
-                                       ("paired", (P1, P2), True)):
+        for design, (A, B), paired in (
+            ("independent", (Z1, Z2), False),
+            ("paired", (P1, P2), True),
+        ):
             for test in ("asymptotic", "permutation"):
-                res = propstab.two_sample_test(A, B, paired=paired, measure=m, test=test,
-                                               n_resamples=cfg["n_resamples"],
-                                               random_state=seed)
+                res = propstab.two_sample_test(
+                    A,
+                    B,
+                    paired=paired,
+                    measure=m,
+                    test=test,
+                    n_resamples=cfg["n_resamples"],
+                    random_state=seed,
+                )
                 row[f"{design} {test}"] = bool(res.pvalue <= ALPHA)
         est = propstab.estimate(Z1, m)
         for alternative in ("two-sided", "greater"):
-            res = propstab.one_sample_test(Z1, target[m], alternative=alternative, measure=m,
-                                           test="wald")     # the thesis's test
+            res = propstab.one_sample_test(
+                Z1, target[m], alternative=alternative, measure=m, test="wald"
+            )  # the thesis's test
             row[f"one-sample {alternative}"] = bool(res.pvalue <= ALPHA)
         for method in INTERVALS:
-            low, high = est.confidence_interval(0.95, method=method,
-                                                n_resamples=cfg["n_bootstrap"],
-                                                random_state=seed)
+            low, high = est.confidence_interval(
+                0.95, method=method, n_resamples=cfg["n_bootstrap"], random_state=seed
+            )
             row[f"cover {method}"] = bool(low <= target[m] <= high)
         out[m] = row
     return out
 
 
-def run(mode="quick", *, seed=20261126, repeats=None, intervals_only=False,
-        jackknife_only=False):
+def run(mode="quick", *, seed=20261126, repeats=None, intervals_only=False, jackknife_only=False):
     cfg = dict(MODES[mode])
     if repeats:
         cfg["repeats"] = repeats
@@ -178,71 +201,127 @@ def run(mode="quick", *, seed=20261126, repeats=None, intervals_only=False,
             counts = {m: {} for m in cfg["measures"]}
             R = cfg["repeats"]
             with warnings.catch_warnings():
-                warnings.simplefilter("ignore")          # zero variances, undefined values
+                warnings.simplefilter("ignore")  # zero variances, undefined values
                 for _ in range(R):
                     for m, row in repeat(rng, thr, M, cfg["measures"], target, cfg).items():
                         for key, hit in row.items():
                             counts[m][key] = counts[m].get(key, 0) + int(hit)
             for m in cfg["measures"]:
                 rates = {key: 100.0 * n / R for key, n in counts[m].items()}
-                rows.append(dict(population=pop, Phi=float(phi), M=M, measure=m,
-                                 target=target[m], repeats=R, rates=rates))
+                rows.append(
+                    dict(
+                        population=pop,
+                        Phi=float(phi),
+                        M=M,
+                        measure=m,
+                        target=target[m],
+                        repeats=R,
+                        rates=rates,
+                    )
+                )
                 tol = 100 * 3 * math.sqrt(ALPHA * (1 - ALPHA) / R)
                 for design in () if intervals_only else ("independent", "paired"):
                     default = chosen_test("auto", M, M)
                     value = rates[f"{design} {default}"]
-                    checks.append(dict(
-                        name=f"default {design} test ({default}) level, {pop}, {m}, M={M}",
-                        value=value, target=f"<= {100 * ALPHA:.0f} + {tol:.2f}",
-                        passed=bool(value <= 100 * ALPHA + tol)))
-            print(f"# {pop} M={M} done at {time.perf_counter() - t0:.0f} s", file=sys.stderr,
-                  flush=True)
-    return dict(mode=mode, seed=seed, config={k: v for k, v in cfg.items()}, rows=rows,
-                checks=checks, seconds=time.perf_counter() - t0)
+                    checks.append(
+                        dict(
+                            name=f"default {design} test ({default}) level, {pop}, {m}, M={M}",
+                            value=value,
+                            target=f"<= {100 * ALPHA:.0f} + {tol:.2f}",
+                            passed=bool(value <= 100 * ALPHA + tol),
+                        )
+                    )
+            print(
+                f"# {pop} M={M} done at {time.perf_counter() - t0:.0f} s",
+                file=sys.stderr,
+                flush=True,
+            )
+    return dict(
+        mode=mode,
+        seed=seed,
+        config={k: v for k, v in cfg.items()},
+        rows=rows,
+        checks=checks,
+        seconds=time.perf_counter() - t0,
+    )
 
 
 def report(out) -> str:
     R = out["config"]["repeats"]
     se = 100 * math.sqrt(ALPHA * (1 - ALPHA) / R)
-    L = [f"## Small M (mode {out['mode']}, seed {out['seed']}, {R} repeats per cell; "
-         f"binomial SE of a 5 % rate {se:.2f} points, of a 95 % coverage {se:.2f})", ""]
+    L = [
+        f"## Small M (mode {out['mode']}, seed {out['seed']}, {R} repeats per cell; "
+        f"binomial SE of a 5 % rate {se:.2f} points, of a 95 % coverage {se:.2f})",
+        "",
+    ]
     if out["config"].get("intervals_only"):
         methods = (() if out["config"].get("jackknife_only") else INTERVALS) + (
-            JACKKNIFE, LOGIT_JACKKNIFE)
-        L += ["### Coverage (%) of the 95 % intervals", "",
-              "| population | measure | target | M | " + " | ".join(methods)
-              + " | one-sample greater, logit jackknife (rejection %) |",
-              "|---|---|---|---|" + "---|" * (len(methods) + 1)]
+            JACKKNIFE,
+            LOGIT_JACKKNIFE,
+        )
+        L += [
+            "### Coverage (%) of the 95 % intervals",
+            "",
+            "| population | measure | target | M | "
+            + " | ".join(methods)
+            + " | one-sample greater, logit jackknife (rejection %) |",
+            "|---|---|---|---|" + "---|" * (len(methods) + 1),
+        ]
         for x in out["rows"]:
             r = x["rates"]
-            L.append(f"| {x['population']} (Phi {x['Phi']:.3f}) | {x['measure']} | "
-                     f"{x['target']:.4f} | {x['M']} | "
-                     + " | ".join(f"{r.get('cover ' + k, float('nan')):.1f}" for k in methods)
-                     + f" | {r.get(GREATER_JACKKNIFE, float('nan')):.1f} |")
+            L.append(
+                f"| {x['population']} (Phi {x['Phi']:.3f}) | {x['measure']} | "
+                f"{x['target']:.4f} | {x['M']} | "
+                + " | ".join(f"{r.get('cover ' + k, float('nan')):.1f}" for k in methods)
+                + f" | {r.get(GREATER_JACKKNIFE, float('nan')):.1f} |"
+            )
         L += ["", f"Total {out['seconds']:.0f} s"]
         return "\n".join(L)
-    L += ["### Rejection rates (%) at nominal 5 % under H0", "",
-          "| population | measure | M | independent, asymptotic | independent, permutation "
-          "| paired, asymptotic | paired, permutation | one-sample two-sided | "
-          "one-sample greater |", "|---|---|---|---|---|---|---|---|---|"]
+    L += [
+        "### Rejection rates (%) at nominal 5 % under H0",
+        "",
+        "| population | measure | M | independent, asymptotic | independent, permutation "
+        "| paired, asymptotic | paired, permutation | one-sample two-sided | "
+        "one-sample greater |",
+        "|---|---|---|---|---|---|---|---|---|",
+    ]
     for x in out["rows"]:
         r = x["rates"]
-        L.append(f"| {x['population']} (Phi {x['Phi']:.3f}) | {x['measure']} | {x['M']} | "
-                 + " | ".join(f"{r[k]:.1f}" for k in (
-                     "independent asymptotic", "independent permutation",
-                     "paired asymptotic", "paired permutation", "one-sample two-sided",
-                     "one-sample greater")) + " |")
-    L += ["", "### Coverage (%) of the 95 % intervals", "",
-          "| population | measure | target | M | wald | logit | bootstrap | bca |",
-          "|---|---|---|---|---|---|---|---|"]
+        L.append(
+            f"| {x['population']} (Phi {x['Phi']:.3f}) | {x['measure']} | {x['M']} | "
+            + " | ".join(
+                f"{r[k]:.1f}"
+                for k in (
+                    "independent asymptotic",
+                    "independent permutation",
+                    "paired asymptotic",
+                    "paired permutation",
+                    "one-sample two-sided",
+                    "one-sample greater",
+                )
+            )
+            + " |"
+        )
+    L += [
+        "",
+        "### Coverage (%) of the 95 % intervals",
+        "",
+        "| population | measure | target | M | wald | logit | bootstrap | bca |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
     for x in out["rows"]:
         r = x["rates"]
-        L.append(f"| {x['population']} | {x['measure']} | {x['target']:.4f} | {x['M']} | "
-                 + " | ".join(f"{r['cover ' + k]:.1f}" for k in INTERVALS) + " |")
+        L.append(
+            f"| {x['population']} | {x['measure']} | {x['target']:.4f} | {x['M']} | "
+            + " | ".join(f"{r['cover ' + k]:.1f}" for k in INTERVALS)
+            + " |"
+        )
     L += ["", "### Checks", "", "| check | value | target | passed |", "|---|---|---|---|"]
     for c in out["checks"]:
-        L.append(f"| {c['name']} | {c['value']:.2f} | {c['target']} | "
-                 f"{'yes' if c['passed'] else 'NO'} |")
+        L.append(
+            f"| {c['name']} | {c['value']:.2f} | {c['target']} | "
+            f"{'yes' if c['passed'] else 'NO'} |"
+        )
     L += ["", f"Total {out['seconds']:.0f} s"]
     return "\n".join(L)
 
@@ -253,16 +332,26 @@ def main(argv=None) -> int:
     parser.add_argument("--seed", type=int, default=20261126)
     parser.add_argument("--repeats", type=int, help="repeats per cell (default: the mode's)")
     parser.add_argument("--json", help="write all numbers to this JSON file")
-    parser.add_argument("--intervals-only", action="store_true",
-                        help="only the intervals' coverage, with the jackknife Wald interval "
-                             "(minutes)")
-    parser.add_argument("--jackknife-only", action="store_true",
-                        help="the intervals-only run's draws, only the jackknife Wald and "
-                             "logit intervals and the one-sided test inverting the latter "
-                             "(a minute)")
+    parser.add_argument(
+        "--intervals-only",
+        action="store_true",
+        help="only the intervals' coverage, with the jackknife Wald interval " "(minutes)",
+    )
+    parser.add_argument(
+        "--jackknife-only",
+        action="store_true",
+        help="the intervals-only run's draws, only the jackknife Wald and "
+        "logit intervals and the one-sided test inverting the latter "
+        "(a minute)",
+    )
     args = parser.parse_args(argv)
-    out = run("quick" if args.quick else "full", seed=args.seed, repeats=args.repeats,
-              intervals_only=args.intervals_only, jackknife_only=args.jackknife_only)
+    out = run(
+        "quick" if args.quick else "full",
+        seed=args.seed,
+        repeats=args.repeats,
+        intervals_only=args.intervals_only,
+        jackknife_only=args.jackknife_only,
+    )
     print(report(out))
     return vi.finish(out, args.json)
 

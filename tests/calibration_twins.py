@@ -28,22 +28,26 @@ def stability_score_twin(freq, K: int, pi: float, n_cat: int = 3) -> float:
     N = len(freq)
     q = r_round(sum(Fraction(f) for f in freq))
     p = Fraction(int(q), N)
-    pmf = [math.comb(K, k) * p ** k * (1 - p) ** (K - k) for k in range(K + 1)]
-    up = r_round(Fraction(K * pi))            # round(K * pi) of the double product
+    pmf = [math.comb(K, k) * p**k * (1 - p) ** (K - k) for k in range(K + 1)]
+    up = r_round(Fraction(K * pi))  # round(K * pi) of the double product
     if n_cat == 2:
-        terms = [(sum(1 for f in freq if f < pi), sum(pmf[:up])),
-                 (sum(1 for f in freq if f >= pi), sum(pmf[up:]))]
+        terms = [
+            (sum(1 for f in freq if f < pi), sum(pmf[:up])),
+            (sum(1 for f in freq if f >= pi), sum(pmf[up:])),
+        ]
     else:
         down = r_round(Fraction(K * (1 - pi)))
         if down >= up - 1:
-            return math.nan                   # no unstable class: sharp's NA
-        terms = [(sum(1 for f in freq if f <= 1 - pi), sum(pmf[:down + 1])),
-                 (sum(1 for f in freq if 1 - pi < f < pi), sum(pmf[down + 1:up])),
-                 (sum(1 for f in freq if f >= pi), sum(pmf[up:]))]
+            return math.nan  # no unstable class: sharp's NA
+        terms = [
+            (sum(1 for f in freq if f <= 1 - pi), sum(pmf[: down + 1])),
+            (sum(1 for f in freq if 1 - pi < f < pi), sum(pmf[down + 1 : up])),
+            (sum(1 for f in freq if f >= pi), sum(pmf[up:])),
+        ]
     total = 0.0
     for count, prob in terms:
         if prob == 0:
-            return math.nan                   # R: count * log(0) is -Inf or NaN
+            return math.nan  # R: count * log(0) is -Inf or NaN
         total += count * _log(prob)
     return -total
 

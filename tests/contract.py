@@ -41,9 +41,9 @@ import propstab
 COUNTS: Counter = Counter()
 
 ALLOWED = (ValueError, TypeError)
-try:                                       # numpy >= 1.25 moved it
+try:  # numpy >= 1.25 moved it
     from numpy.exceptions import ComplexWarning
-except ImportError:                        # pragma: no cover - numpy 1.24
+except ImportError:  # pragma: no cover - numpy 1.24
     ComplexWarning = np.ComplexWarning
 
 
@@ -71,8 +71,10 @@ class Outcome:
 def names(message: str, argument: str) -> bool:
     """Whether ``message`` names ``argument`` as a token ("q: ...", "Z1, Z2: ...",
     "unexpected option(s) 'foo'", "--n-features: ...", "matrices['a']: ...")."""
-    return re.search(rf"(^|[\s,(\['\"`]){re.escape(argument)}($|[\s:=,)\]'\"`\[.])",
-                     message) is not None
+    return (
+        re.search(rf"(^|[\s,(\['\"`]){re.escape(argument)}($|[\s:=,)\]'\"`\[.])", message)
+        is not None
+    )
 
 
 # ----------------------------------------------------------------------------------
@@ -83,7 +85,7 @@ def snapshot(value):
     """A deep copy to compare with after the call (None when it cannot be copied)."""
     try:
         return copy.deepcopy(value)
-    except Exception:                      # noqa: BLE001 - generators, locks, modules
+    except Exception:  # noqa: BLE001 - generators, locks, modules
         return _UNCOPIABLE
 
 
@@ -97,21 +99,33 @@ def same(before, after) -> bool:
     if type(before) is not type(after):
         return False
     if isinstance(before, np.ndarray):
-        return (before.shape == after.shape and before.dtype == after.dtype
-                and bool(np.array_equal(before, after, equal_nan=before.dtype.kind in "fc")))
+        return (
+            before.shape == after.shape
+            and before.dtype == after.dtype
+            and bool(np.array_equal(before, after, equal_nan=before.dtype.kind in "fc"))
+        )
     if sparse.issparse(before):
-        return (before.shape == after.shape and before.format == after.format
-                and before.dtype == after.dtype and (before != after).nnz == 0)
+        return (
+            before.shape == after.shape
+            and before.format == after.format
+            and before.dtype == after.dtype
+            and (before != after).nnz == 0
+        )
     if isinstance(before, (pd.DataFrame, pd.Series)):
-        return before.equals(after) and list(before.index) == list(after.index) and (
-            not isinstance(before, pd.DataFrame) or list(before.columns) == list(after.columns))
+        return (
+            before.equals(after)
+            and list(before.index) == list(after.index)
+            and (
+                not isinstance(before, pd.DataFrame) or list(before.columns) == list(after.columns)
+            )
+        )
     if isinstance(before, dict):
         return before.keys() == after.keys() and all(same(before[k], after[k]) for k in before)
     if isinstance(before, (list, tuple)):
         return len(before) == len(after) and all(same(a, b) for a, b in zip(before, after))
     if isinstance(before, float) and math.isnan(before):
         return isinstance(after, float) and math.isnan(after)
-    if hasattr(before, "get_params") and hasattr(before, "fit"):    # an estimator
+    if hasattr(before, "get_params") and hasattr(before, "fit"):  # an estimator
         return same(dict(vars(before)), dict(vars(after)))
     if dataclasses.is_dataclass(before) and hasattr(before, "__dict__"):
         # its own == first; when that says different, attribute by attribute (a
@@ -123,7 +137,7 @@ def same(before, after) -> bool:
             return same(dict(vars(before)), dict(vars(after)))
         except RecursionError:
             return False
-    if type(before).__eq__ is object.__eq__:         # identity only: compare the state
+    if type(before).__eq__ is object.__eq__:  # identity only: compare the state
         state = getattr(before, "__dict__", None)
         return state is None or same(dict(state), dict(vars(after)))
     return _equal(before, after)
@@ -133,7 +147,7 @@ def _equal(before, after) -> bool:
     """``before == after`` (or the same object); True for objects without equality."""
     try:
         return bool(before == after) or before is after
-    except Exception:                      # noqa: BLE001 - objects without equality
+    except Exception:  # noqa: BLE001 - objects without equality
         return True
 
 
@@ -149,9 +163,17 @@ def _forbidden(w) -> Optional[str]:
     return None
 
 
-def check_call(call: Callable, kwargs: dict, *, entry: str, argument: Optional[str] = None,
-               aliases: Sequence[str] = (), argument_names: Sequence[str] = (),
-               must_raise: bool = False, nan_ok: bool = False) -> Outcome:
+def check_call(
+    call: Callable,
+    kwargs: dict,
+    *,
+    entry: str,
+    argument: Optional[str] = None,
+    aliases: Sequence[str] = (),
+    argument_names: Sequence[str] = (),
+    must_raise: bool = False,
+    nan_ok: bool = False,
+) -> Outcome:
     """Call ``call(**kwargs)`` and assert the contract; return the :class:`Outcome`.
 
     ``argument``: the argument given a hostile value; an error must then name it, or
@@ -168,9 +190,11 @@ def check_call(call: Callable, kwargs: dict, *, entry: str, argument: Optional[s
             value, error = call(**kwargs), None
         except ALLOWED as exc:
             value, error = None, exc
-        except Exception as exc:           # noqa: BLE001 - the contract's point
-            raise ContractViolation(f"{where}: {type(exc).__name__} escaped (only ValueError "
-                                    f"and TypeError may): {exc}") from exc
+        except Exception as exc:  # noqa: BLE001 - the contract's point
+            raise ContractViolation(
+                f"{where}: {type(exc).__name__} escaped (only ValueError "
+                f"and TypeError may): {exc}"
+            ) from exc
     outcome = Outcome(value, error, tuple(caught))
     for w in caught:
         why = _forbidden(w)
@@ -186,15 +210,22 @@ def check_call(call: Callable, kwargs: dict, *, entry: str, argument: Optional[s
         own = [argument, *aliases] if argument else []
         wanted = own if must_raise else own + list(argument_names)
         if wanted and not any(names(message, a) for a in wanted):
-            raise ContractViolation(f"{where}: the message does not name "
-                                    f"{' or '.join(wanted[:6])}: {type(error).__name__}: "
-                                    f"{message}")
+            raise ContractViolation(
+                f"{where}: the message does not name "
+                f"{' or '.join(wanted[:6])}: {type(error).__name__}: "
+                f"{message}"
+            )
     else:
         if must_raise:
-            raise ContractViolation(f"{where}: invalid input accepted, returned "
-                                    f"{_short(value)}")
-        if not nan_ok and isinstance(value, float) and math.isnan(value) and not any(
-                issubclass(w.category, propstab.UndefinedMeasureWarning) for w in caught):
+            raise ContractViolation(
+                f"{where}: invalid input accepted, returned " f"{_short(value)}"
+            )
+        if (
+            not nan_ok
+            and isinstance(value, float)
+            and math.isnan(value)
+            and not any(issubclass(w.category, propstab.UndefinedMeasureWarning) for w in caught)
+        ):
             raise ContractViolation(f"{where}: NaN without an UndefinedMeasureWarning")
     return outcome
 
@@ -249,13 +280,15 @@ def _is_int(v) -> bool:
 
 
 def _is_real(v) -> bool:
-    return (isinstance(v, numbers.Real) and not isinstance(v, (bool, np.bool_))
-            and not isinstance(v, Decimal))
+    return (
+        isinstance(v, numbers.Real)
+        and not isinstance(v, (bool, np.bool_))
+        and not isinstance(v, Decimal)
+    )
 
 
 class Int(Kind):
-    def __init__(self, low: int, high: Optional[int] = None, *, cheap: Optional[int] = None,
-                 **kw):
+    def __init__(self, low: int, high: Optional[int] = None, *, cheap: Optional[int] = None, **kw):
         super().__init__(**kw)
         self.low, self.high, self.cheap = low, high, cheap
 
@@ -289,8 +322,12 @@ class Real(Kind):
         lo = -2.0 if self.low is None else self.low - 1.0
         hi = 2.0 if self.high is None else self.high + 1.0
         edges = [x for x in (self.low, self.high) if x is not None]
-        return st.one_of(HOSTILE, st.floats(lo, hi), st.sampled_from(edges or [0.0]),
-                         st.integers(int(lo) - 1, int(hi) + 1))
+        return st.one_of(
+            HOSTILE,
+            st.floats(lo, hi),
+            st.sampled_from(edges or [0.0]),
+            st.integers(int(lo) - 1, int(hi) + 1),
+        )
 
 
 class Choice(Kind):
@@ -308,12 +345,12 @@ class Choice(Kind):
                 continue
             try:
                 if type(v) is not str and isinstance(c, str):
-                    if isinstance(v, str) and v == c:      # str subclasses (np.str_)
+                    if isinstance(v, str) and v == c:  # str subclasses (np.str_)
                         return True
                     continue
                 if v == c:
                     return True
-            except Exception:              # noqa: BLE001
+            except Exception:  # noqa: BLE001
                 continue
         return False
 
@@ -341,8 +378,15 @@ class Seed(Kind):
         super().__init__(none=True, **kw)
 
     def _valid(self, v):
-        if isinstance(v, (np.random.Generator, np.random.BitGenerator, np.random.SeedSequence,
-                          np.random.RandomState)):
+        if isinstance(
+            v,
+            (
+                np.random.Generator,
+                np.random.BitGenerator,
+                np.random.SeedSequence,
+                np.random.RandomState,
+            ),
+        ):
             return True
         return _is_int(v) and v >= 0
 
@@ -354,7 +398,7 @@ class NJobs(Kind):
     def _valid(self, v):
         return _is_int(v) and v != 0
 
-    def expensive(self, v):            # workers take seconds to start: None and 1 only
+    def expensive(self, v):  # workers take seconds to start: None and 1 only
         return bool(self.valid(v)) and v not in (None, 1)
 
 
@@ -368,28 +412,88 @@ class Text(Kind):
 
 
 EXPLICIT = (
-    None, True, False, 0, 1, -1, 2, 3, 0.5, 1.5, -0.5, math.nan, math.inf, -math.inf,
-    1 + 1j, "", "x", "auto", b"x", [], [1], [[1]], [0, 1], {}, {"a": 1}, {1}, (), (1, 2),
-    np.array([1, 2]), np.array([[1.0]]), np.array([]), np.int64(2), np.float64(math.nan),
-    np.bool_(True), np.array(["a"]), 10 ** 20, Fraction(1, 2), Decimal("1"), object(),
+    None,
+    True,
+    False,
+    0,
+    1,
+    -1,
+    2,
+    3,
+    0.5,
+    1.5,
+    -0.5,
+    math.nan,
+    math.inf,
+    -math.inf,
+    1 + 1j,
+    "",
+    "x",
+    "auto",
+    b"x",
+    [],
+    [1],
+    [[1]],
+    [0, 1],
+    {},
+    {"a": 1},
+    {1},
+    (),
+    (1, 2),
+    np.array([1, 2]),
+    np.array([[1.0]]),
+    np.array([]),
+    np.int64(2),
+    np.float64(math.nan),
+    np.bool_(True),
+    np.array(["a"]),
+    10**20,
+    Fraction(1, 2),
+    Decimal("1"),
+    object(),
 )
 
 HOSTILE = st.one_of(
-    st.none(), st.booleans(), st.integers(-5, 5), st.integers(-10 ** 12, 10 ** 12),
+    st.none(),
+    st.booleans(),
+    st.integers(-5, 5),
+    st.integers(-(10**12), 10**12),
     st.floats(allow_nan=True, allow_infinity=True),
-    st.complex_numbers(max_magnitude=10), st.just(complex(math.nan, 1)),
-    st.text(max_size=4), st.binary(max_size=3),
+    st.complex_numbers(max_magnitude=10),
+    st.just(complex(math.nan, 1)),
+    st.text(max_size=4),
+    st.binary(max_size=3),
     st.lists(st.integers(-2, 5), max_size=4),
     st.lists(st.lists(st.integers(-1, 2), max_size=3), max_size=3),
     st.tuples(st.integers(-2, 3), st.integers(-2, 3)),
     st.dictionaries(st.text(max_size=2), st.integers(-1, 2), max_size=2),
     st.sets(st.integers(0, 3), max_size=3),
-    st.sampled_from([np.nan, np.inf, -np.inf, np.float32(0.5), np.int64(3), np.uint8(1),
-                     np.bool_(False), Fraction(1, 3), Decimal("0.5"), Ellipsis, range(3),
-                     slice(1), pd.NA, "nogueira", "none", "exact", "two-sided"]),
-    st.builds(lambda shape, kind: np.zeros(shape, dtype=kind),
-              st.sampled_from([(0,), (2,), (2, 2), (1, 3), (2, 2, 2)]),
-              st.sampled_from([bool, np.int8, np.float64, complex, object, "U1"])),
+    st.sampled_from(
+        [
+            np.nan,
+            np.inf,
+            -np.inf,
+            np.float32(0.5),
+            np.int64(3),
+            np.uint8(1),
+            np.bool_(False),
+            Fraction(1, 3),
+            Decimal("0.5"),
+            Ellipsis,
+            range(3),
+            slice(1),
+            pd.NA,
+            "nogueira",
+            "none",
+            "exact",
+            "two-sided",
+        ]
+    ),
+    st.builds(
+        lambda shape, kind: np.zeros(shape, dtype=kind),
+        st.sampled_from([(0,), (2,), (2, 2), (1, 3), (2, 2, 2)]),
+        st.sampled_from([bool, np.int8, np.float64, complex, object, "U1"]),
+    ),
 )
 
 
@@ -409,6 +513,7 @@ def kind_of(rule, *, cheap: Optional[int] = None) -> Kind:
     from numbers import Integral as _Integral
 
     from propstab._utils import params as _params
+
     rules = tuple(rule) if isinstance(rule, (list, tuple)) else (rule,)
     none = None in rules
     constraints = [r for r in rules if r is not None]
@@ -420,13 +525,14 @@ def kind_of(rule, *, cheap: Optional[int] = None) -> Kind:
             low = c.left if not isinstance(c.left, _params.Param) else None
             high = c.right if not isinstance(c.right, _params.Param) else None
             if c.kind is _Integral:
-                lo = -10 ** 9 if low is None else (low + 1 if c.left_open else low)
+                lo = -(10**9) if low is None else (low + 1 if c.left_open else low)
                 hi = None if high is None else (high - 1 if c.right_open else high)
                 return Int(lo, hi, cheap=cheap, none=none, invalid=invalid)
-            if isinstance(c.right, _params.Param):     # valid or not depends on the call
+            if isinstance(c.right, _params.Param):  # valid or not depends on the call
                 return Anything(none=none, invalid=invalid)
-            return Real(low, high, low_open=c.left_open, high_open=c.right_open, none=none,
-                        invalid=invalid)
+            return Real(
+                low, high, low_open=c.left_open, high_open=c.right_open, none=none, invalid=invalid
+            )
         if isinstance(c, _params.Options):
             return Choice(*c.choices, none=none, invalid=invalid)
         if isinstance(c, _params.Boolean):

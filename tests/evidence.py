@@ -56,9 +56,12 @@ FAMILIES = {
     "distinct_singletons": lambda n: (rows(n, *[[f] for f in range(n)]), None),
     "disjoint_halves": lambda n: (rows(2 * n, range(n), range(n, 2 * n)), None),
     "isolated_feature": lambda n: (rows(n + 1, [0], [1]), _isolated(n)),
-    "without_matching": lambda n: (rows(2 * n, [f for f in range(2 * n) if f % 4 < 2],
-                                        [f for f in range(2 * n) if f % 4 >= 2]),
-                                   _without_matching(n)),
+    "without_matching": lambda n: (
+        rows(
+            2 * n, [f for f in range(2 * n) if f % 4 < 2], [f for f in range(2 * n) if f % 4 >= 2]
+        ),
+        _without_matching(n),
+    ),
 }
 FAMILY_SIZES = (2, 4, 8, 16, 32, 64, 128)
 
@@ -97,8 +100,9 @@ def refutes_monotonicity(where: str, V1, V2, v1, v2, sign: int) -> None:
         assert not same(v1, v2), f"{where}: equal variance {V1} and equal values {v1}"
     else:
         (_, low), (_, high) = sorted([(V1, v1), (V2, v2)], key=lambda p: p[0])
-        assert not exceeds(sign * low, sign * high), \
-            f"{where}: lower variance gives a strictly more stable value"
+        assert not exceeds(
+            sign * low, sign * high
+        ), f"{where}: lower variance gives a strictly more stable value"
 
 
 def refutes_maximum(where: str, identical: bool, v, m, sign: int) -> None:
@@ -108,8 +112,9 @@ def refutes_maximum(where: str, identical: bool, v, m, sign: int) -> None:
     if identical:
         assert not same(v, m), f"{where}: identical runs reach the maximum {m}"
     else:
-        assert same(v, m) or exceeds(sign * v, sign * m), \
-            f"{where}: different runs stay below the maximum ({v} vs {m})"
+        assert same(v, m) or exceeds(
+            sign * v, sign * m
+        ), f"{where}: different runs stay below the maximum ({v} vs {m})"
 
 
 def refutes_correction_for_chance(where: str, result, declaration, expected) -> None:
@@ -118,14 +123,16 @@ def refutes_correction_for_chance(where: str, result, declaration, expected) -> 
     configuration's expectation, or the declared null value."""
     e = result.expectations[0]
     found = expected(e, False)
-    assert found is not None and same(found, e.value), \
-        f"{where}: the enumerated expectation {found} is not the audit's {e.value}"
-    if len(result.expectations) > 1:         # the reference: another configuration's
+    assert found is not None and same(
+        found, e.value
+    ), f"{where}: the enumerated expectation {found} is not the audit's {e.value}"
+    if len(result.expectations) > 1:  # the reference: another configuration's
         r = result.expectations[1]
         reference = expected(r, True)
-        assert reference is not None and same(reference, r.value), \
-            f"{where}: the enumerated reference {reference} is not the audit's {r.value}"
-    else:                                    # the reference: the declared null value
+        assert reference is not None and same(
+            reference, r.value
+        ), f"{where}: the enumerated reference {reference} is not the audit's {r.value}"
+    else:  # the reference: the declared null value
         reference = declaration.null_value
     assert not same(found, reference), f"{where}: E = {found} equals the reference"
 
@@ -144,8 +151,12 @@ def _expectation(value, name: str, options, sizes, d: int, C):
     if name in twins.SIMILARITIES and not options and C is None:
         sim = twins.SIMILARITIES[name]
         M = len(sizes)
-        pairs = [twins.expected_similarity(sim, sizes[i], sizes[j], d)
-                 for i in range(M) for j in range(M) if i != j]
+        pairs = [
+            twins.expected_similarity(sim, sizes[i], sizes[j], d)
+            for i in range(M)
+            for j in range(M)
+            if i != j
+        ]
         return None if None in pairs else sum(pairs) / len(pairs)
     count = math.prod(math.comb(d, k) for k in sizes)
     assert count <= ENUMERATION_LIMIT, f"{count} tuples of subsets: too many to enumerate"
@@ -172,14 +183,21 @@ def confirm(name: str, options, declaration, result) -> None:
 
     elif axiom is Axiom.MONOTONICITY:
         Z1, Z2 = ce
-        assert Z1.shape == Z2.shape and (Z1.sum(axis=1) == Z2.sum(axis=1)).all(), \
-            f"{where}: not the same M, d and row sizes"
-        refutes_monotonicity(where, twins.total_variance(Z1), twins.total_variance(Z2),
-                             value(Z1, C), value(Z2, C), sign)
+        assert (
+            Z1.shape == Z2.shape and (Z1.sum(axis=1) == Z2.sum(axis=1)).all()
+        ), f"{where}: not the same M, d and row sizes"
+        refutes_monotonicity(
+            where,
+            twins.total_variance(Z1),
+            twins.total_variance(Z2),
+            value(Z1, C),
+            value(Z2, C),
+            sign,
+        )
 
     elif axiom is Axiom.BOUNDS:
         family = re.search(r"along the family (\w+)", result.reason)
-        if family is None:                   # one value outside declared constant bounds
+        if family is None:  # one value outside declared constant bounds
             lo, hi = declaration.constant_bounds
             v = value(ce, C)
             assert v is not None and not lo <= float(v) <= hi, f"{where}: {v} within bounds"
@@ -190,12 +208,15 @@ def confirm(name: str, options, declaration, result) -> None:
                 values.append(value(Z, Cn))
             assert None not in values, f"{where}: undefined along the family"
             steps = [b - a for a, b in zip(values, values[1:])]
-            assert all(s > 0 for s in steps) or all(s < 0 for s in steps), \
-                f"{where}: not monotone along the family: {values}"
-            assert all(abs(b) >= abs(a) * (1 - TOLERANCE) for a, b in zip(steps, steps[1:])), \
-                f"{where}: the steps shrink (convergent): {values}"
-            assert all(same(a, b) for a, b in zip(values, result.values)), \
-                f"{where}: the audit's values {result.values} are not the twin's {values}"
+            assert all(s > 0 for s in steps) or all(
+                s < 0 for s in steps
+            ), f"{where}: not monotone along the family: {values}"
+            assert all(
+                abs(b) >= abs(a) * (1 - TOLERANCE) for a, b in zip(steps, steps[1:])
+            ), f"{where}: the steps shrink (convergent): {values}"
+            assert all(
+                same(a, b) for a, b in zip(values, result.values)
+            ), f"{where}: the audit's values {result.values} are not the twin's {values}"
 
     elif axiom is Axiom.MAXIMUM:
         M, d = ce.shape
@@ -207,9 +228,17 @@ def confirm(name: str, options, declaration, result) -> None:
         e = result.expectations[0]
         assert (e.n_runs, e.n_features, tuple(e.row_sizes)) == tuple(ce[:2]) + (tuple(ce[2]),)
         refutes_correction_for_chance(
-            where, result, declaration,
-            lambda record, reference: _expectation(value, name, options,
-                                                   list(record.row_sizes),
-                                                   record.n_features, None if reference else C))
-    else:                                    # pragma: no cover
+            where,
+            result,
+            declaration,
+            lambda record, reference: _expectation(
+                value,
+                name,
+                options,
+                list(record.row_sizes),
+                record.n_features,
+                None if reference else C,
+            ),
+        )
+    else:  # pragma: no cover
         raise AssertionError(f"unknown axiom {axiom}")

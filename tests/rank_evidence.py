@@ -36,16 +36,17 @@ def _pattern(row):
 
 FAMILIES = {
     "reversed": lambda n: np.array([list(range(1, n + 1)), list(range(n, 0, -1))], float),
-    "cyclic": lambda n: np.array([[(i + f) % n + 1 for f in range(n)] for i in range(n)],
-                                 float),
-    "top_tied": lambda n: np.array([[1 if f == i else (n + 2) / 2 for f in range(n)]
-                                    for i in range(n)], float),
+    "cyclic": lambda n: np.array([[(i + f) % n + 1 for f in range(n)] for i in range(n)], float),
+    "top_tied": lambda n: np.array(
+        [[1 if f == i else (n + 2) / 2 for f in range(n)] for i in range(n)], float
+    ),
 }
 
 
 def confirm(name: str, options, declaration, result) -> None:
     """AssertionError unless the counterexample of ``result`` refutes the axiom of
     ``name`` at ``options`` on the twins' evidence."""
+
     def value(R):
         return rank_twins.twin(name, np.asarray(R, dtype=float), **dict(options))
 
@@ -61,10 +62,11 @@ def confirm(name: str, options, declaration, result) -> None:
     elif axiom is Axiom.MONOTONICITY:
         R1, R2 = ce
         assert R1.shape == R2.shape and all(
-            _pattern(a) == _pattern(b) for a, b in zip(R1.tolist(), R2.tolist())), \
-            f"{where}: not the same M, d and tie patterns"
-        refutes_monotonicity(where, total_variance(R1), total_variance(R2), value(R1),
-                             value(R2), sign)
+            _pattern(a) == _pattern(b) for a, b in zip(R1.tolist(), R2.tolist())
+        ), f"{where}: not the same M, d and tie patterns"
+        refutes_monotonicity(
+            where, total_variance(R1), total_variance(R2), value(R1), value(R2), sign
+        )
 
     elif axiom is Axiom.BOUNDS:
         family = re.search(r"along the family (\w+)", result.reason)
@@ -85,10 +87,16 @@ def confirm(name: str, options, declaration, result) -> None:
 
     elif axiom is Axiom.CORRECTION_FOR_CHANCE:
         e = result.expectations[0]
-        assert (e.n_runs, e.n_features, tuple(e.row_sizes)) == (ce.n_runs, ce.n_features,
-                                                              tuple(ce.patterns))
+        assert (e.n_runs, e.n_features, tuple(e.row_sizes)) == (
+            ce.n_runs,
+            ce.n_features,
+            tuple(ce.patterns),
+        )
         refutes_correction_for_chance(
-            where, result, declaration,
-            lambda record, reference: rank_twins.expected(value, record.row_sizes))
-    else:                                    # pragma: no cover
+            where,
+            result,
+            declaration,
+            lambda record, reference: rank_twins.expected(value, record.row_sizes),
+        )
+    else:  # pragma: no cover
         raise AssertionError(f"unknown axiom {axiom}")

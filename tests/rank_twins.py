@@ -59,6 +59,7 @@ def _pairs(M: int):
 
 # ----------------------------------------------------------------------------- Spearman
 
+
 def rho(a, b) -> Optional[float]:
     """Pearson's correlation of two midrank vectors (Spearman's rho with ties)."""
     ma, mb = _mean(a), _mean(b)
@@ -68,7 +69,7 @@ def rho(a, b) -> Optional[float]:
     if sa == 0 or sb == 0:
         return None
     if sa == sb:
-        return cov / sa                      # exact: the same spread (e.g. no ties)
+        return cov / sa  # exact: the same spread (e.g. no ties)
     return float(cov) / math.sqrt(float(sa) * float(sb))
 
 
@@ -96,6 +97,7 @@ def spearman_by_variances(R) -> Fraction:
 
 
 # ------------------------------------------------------------------------------ Kendall
+
 
 def tau_b(a, b) -> Optional[float]:
     """Kendall's tau-b: (C - D) / sqrt((n0 - n1)(n0 - n2)) over the unordered pairs."""
@@ -125,6 +127,7 @@ def twin_kendall(R):
 
 # ----------------------------------------------------------------------------- Canberra
 
+
 def canberra_distance(a, b) -> Fraction:
     return sum((abs(x - y) / (x + y) for x, y in zip(a, b)), Fraction(0))
 
@@ -139,11 +142,13 @@ def canberra_expectation(d: int, k: int) -> Fraction:
 def jurman_closed_form(n: int, k: int) -> float:
     """The closed form of E(Ca) with location parameter k (Jurman et al. 2008), with the
     harmonic numbers H_n: the independent check of :func:`canberra_expectation`."""
+
     def H(m):
         return sum(1.0 / i for i in range(1, m + 1))
 
-    def A(m):                          # the alternating harmonic sums of the closed form
+    def A(m):  # the alternating harmonic sums of the closed form
         return H(m) - 0.5 * H(m // 2) if m % 2 else 0.5 * H(m // 2)
+
     s = sum(t * (A(2 * k - t) - A(t)) for t in range(1, k + 1))
     return 2.0 / n * s + 2.0 * (n - k) / n * (2 * (k + 1) * (H(2 * k + 1) - H(k + 1)) - k)
 
@@ -153,11 +158,11 @@ def twin_canberra(R, k=None):
     M, d = len(ranks), len(ranks[0])
     L = d if k is None else k
     t = [[min(x, L + 1) for x in row] for row in ranks]
-    return _mean(canberra_distance(t[i], t[j]) for i, j in _pairs(M)) / \
-        canberra_expectation(d, L)
+    return _mean(canberra_distance(t[i], t[j]) for i, j in _pairs(M)) / canberra_expectation(d, L)
 
 
 # -------------------------------------------------------------------------------- top-k
+
 
 def top_k_sets(R, k: int) -> np.ndarray:
     """Feature f is in the top k when fewer than k features are ranked strictly before
@@ -171,8 +176,12 @@ def twin_top_k(R, k=None):
     return twins.twin_nogueira(top_k_sets(R, d // 2 if k is None else k))
 
 
-TWINS = {"spearman": twin_spearman, "kendall": twin_kendall, "canberra": twin_canberra,
-         "top_k": twin_top_k}
+TWINS = {
+    "spearman": twin_spearman,
+    "kendall": twin_kendall,
+    "canberra": twin_canberra,
+    "top_k": twin_top_k,
+}
 
 
 def twin(name: str, R, **options):
@@ -180,6 +189,7 @@ def twin(name: str, R, **options):
 
 
 # --------------------------------------------------------------------------- null model
+
 
 def permutations_of(row) -> List[tuple]:
     """The distinct permutations of a run's midranks (each equally likely under H0)."""

@@ -25,7 +25,9 @@ import re
 from xdist.scheduler.loadscope import LoadScopeScheduling
 
 #: Tests that are units of their own (a pattern on the node id).
-OWN_UNIT = re.compile(r"^tests/test_docs_site\.py::test_every_page_fits_links_and_reads_for_users\[")
+OWN_UNIT = re.compile(
+    r"^tests/test_docs_site\.py::test_every_page_fits_links_and_reads_for_users\["
+)
 #: Units sent after every other one: the browser audit's parts need the built site (the
 #: first part to run would otherwise wait for the build, idle, on the other worker).
 LAST = OWN_UNIT
@@ -35,30 +37,30 @@ LAST = OWN_UNIT
 #: matters, so rough numbers do). The browser audit's parts are units of their own, sent
 #: LAST whatever their seconds.
 SECONDS = {
-    "tests/test_docs_site.py": 106,                  # the site's build, then its checks
-    "tests/test_rpackage_check.py": 90,              # R CMD check --as-cran, stabm's suite
+    "tests/test_docs_site.py": 106,  # the site's build, then its checks
+    "tests/test_rpackage_check.py": 90,  # R CMD check --as-cran, stabm's suite
     "r_compat/test_live_crosscheck.py": 54,
-    "tests/test_fuzz_entry_points.py": 21,          # was 41; its tests 47.7 -> 23.2 s serial
+    "tests/test_fuzz_entry_points.py": 21,  # was 41; its tests 47.7 -> 23.2 s serial
     # the same checks as the site's catalogue and test_audit_correlated's table, each
     # computed once per run by whichever reaches it first (docs/_ext/shared_audit.py):
     # 40 s alone, next to nothing when the site's build has computed them
     "properties/test_axioms.py": 40,
     "r_compat/test_bridge_faults.py": 27,
     "tests/test_correlated.py": 20,
-    "tests/test_chance.py": 12,                      # was 18; 0/0 calls share the laws
+    "tests/test_chance.py": 12,  # was 18; 0/0 calls share the laws
     "tests/test_selection.py": 16,
     "tests/test_inference_study_quick.py": 15,
     "tests/test_audit_correlated.py": 14,
-    "tests/test_intervals_study_quick.py": 7,        # was 13; row_weights by bincount
+    "tests/test_intervals_study_quick.py": 7,  # was 13; row_weights by bincount
     "tests/test_ranking_inference_study_quick.py": 9,  # was 13; min_ranks vectorised
     "tests/test_examples_quick.py": 10,
-    "tests/test_tuning.py": 6,                       # was 8; the pareto search at 10 runs
+    "tests/test_tuning.py": 6,  # was 8; the pareto search at 10 runs
     "tests/test_audit.py": 8,
     "tests/test_resampling.py": 8,
     "tests/test_bench_audit_quick.py": 7,
     "tests/test_results.py": 7,
     "tests/test_inference.py": 7,
-    "tests/test_two_sample_tests.py": 4,             # was 7; the twin's null law once
+    "tests/test_two_sample_tests.py": 4,  # was 7; the twin's null law once
     "tests/test_execution.py": 6,
     "tests/test_rpackage_docs.py": 6,
     "tests/test_bench_execution_quick.py": 6,
@@ -79,16 +81,18 @@ class LongestFirstScheduling(LoadScopeScheduling):
         test is reported once, as xdist does, and its unit's other tests go to the next
         worker."""
         workload = self.assigned_work.pop(node)
-        pending = [nodeid for unit in workload.values() for nodeid, done in unit.items()
-                   if not done]
+        pending = [
+            nodeid for unit in workload.values() for nodeid, done in unit.items() if not done
+        ]
         if not pending:
             return None
         crashed = pending[0]
         for unit in workload.values():
             if crashed in unit:
-                unit[crashed] = True                     # reported, not sent again
-        self.workqueue.update((scope, unit) for scope, unit in workload.items()
-                              if not all(unit.values()))
+                unit[crashed] = True  # reported, not sent again
+        self.workqueue.update(
+            (scope, unit) for scope, unit in workload.items() if not all(unit.values())
+        )
         for other in self.assigned_work:
             self._reschedule(other)
         return crashed
@@ -99,8 +103,11 @@ class LongestFirstScheduling(LoadScopeScheduling):
         return nodeid.split("::", 1)[0]
 
     def schedule(self):
-        if self.collection is None and self.collection_is_completed and \
-                self._check_nodes_have_same_collection():
+        if (
+            self.collection is None
+            and self.collection_is_completed
+            and self._check_nodes_have_same_collection()
+        ):
             collection = list(next(iter(self.registered_collections.values())))
             units = collections.OrderedDict()
             for nodeid in collection:

@@ -23,11 +23,29 @@ import warnings
 
 import numpy as np
 
-__all__ = ["breast_cancer", "check_names", "classification", "diabetes", "failed_checks",
-           "import_order", "imports_of", "interrupt_when_working", "kill_group",
-           "kill_process_groups", "l1_logistic_pipeline", "lasso", "listening_outside_loopback",
-           "load_script", "load_study", "local_cluster", "regression", "run", "started",
-           "three_signals", "watched"]
+__all__ = [
+    "breast_cancer",
+    "check_names",
+    "classification",
+    "diabetes",
+    "failed_checks",
+    "import_order",
+    "imports_of",
+    "interrupt_when_working",
+    "kill_group",
+    "kill_process_groups",
+    "l1_logistic_pipeline",
+    "lasso",
+    "listening_outside_loopback",
+    "load_script",
+    "load_study",
+    "local_cluster",
+    "regression",
+    "run",
+    "started",
+    "three_signals",
+    "watched",
+]
 
 
 def regression(n=120, d=8, seed=0, coef=(1.0, -1.0), noise=1.0):
@@ -52,6 +70,7 @@ def classification(n=120, d=8, seed=0):
 def lasso(alpha=0.1):
     """A Lasso (scikit-learn), alpha 0.1 unless given."""
     from sklearn.linear_model import Lasso
+
     return Lasso(alpha=alpha)
 
 
@@ -62,13 +81,16 @@ def l1_logistic_pipeline(C=1.0):
     from sklearn.linear_model import LogisticRegression
     from sklearn.pipeline import make_pipeline
     from sklearn.preprocessing import StandardScaler
-    return make_pipeline(StandardScaler(), LogisticRegression(penalty="l1", solver="liblinear",
-                                                              C=C, tol=1e-2))
+
+    return make_pipeline(
+        StandardScaler(), LogisticRegression(penalty="l1", solver="liblinear", C=C, tol=1e-2)
+    )
 
 
 @functools.lru_cache(maxsize=None)
 def _loaded(name, as_frame):
     from sklearn import datasets
+
     return getattr(datasets, f"load_{name}")(return_X_y=True, as_frame=as_frame)
 
 
@@ -151,14 +173,18 @@ def live_package(name):
     when PROPSTAB_SKIP_R=1, else a failure (never a skip) when it cannot be loaded (the
     fixtures of r_compat/test_stabs_live.py and r_compat/test_sharp_live.py)."""
     import pytest
+
     if os.environ.get("PROPSTAB_SKIP_R") == "1":
         pytest.skip("PROPSTAB_SKIP_R=1: live R cross-checks skipped")
     try:
         from rpy2.robjects.packages import importr
+
         return importr(name)
     except Exception as exc:  # noqa: BLE001 - any failure to load R is a failure
-        pytest.fail(f"R package {name} could not be loaded through rpy2 ({exc}); run "
-                    f"scripts/setup.sh (r_compat/install.R) or set PROPSTAB_SKIP_R=1")
+        pytest.fail(
+            f"R package {name} could not be loaded through rpy2 ({exc}); run "
+            f"scripts/setup.sh (r_compat/install.R) or set PROPSTAB_SKIP_R=1"
+        )
 
 
 def imports_of(path, root):
@@ -166,12 +192,13 @@ def imports_of(path, root):
     of the package at ``root`` (propstab/), at top level or inside functions (``import
     propstab.x`` gives no names)."""
     import ast
+
     path, root = pathlib.Path(path), pathlib.Path(root)
     package = list(path.relative_to(root.parent).with_suffix("").parts)[:-1]
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
         if isinstance(node, ast.ImportFrom):
             if node.level:
-                base = package[:len(package) - node.level + 1]
+                base = package[: len(package) - node.level + 1]
                 module = ".".join(base + ([node.module] if node.module else []))
             else:
                 module = node.module or ""
@@ -266,13 +293,20 @@ def interrupt_when_working(argv, env, *, workers=2, settle=0.5, timeout=60):
     """Start ``argv`` in a process group of its own, wait until it runs ``workers`` child
     processes, let them work ``settle`` seconds, then SIGINT the whole group as Ctrl-C
     in a terminal does: (return code, stdout, stderr, the children's pids)."""
-    with started(argv, env=env, text=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                 preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL)) as child:
+    with started(
+        argv,
+        env=env,
+        text=True,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    ) as child:
         found, deadline = [], time.monotonic() + 120
         while len(found) < workers and time.monotonic() < deadline and child.poll() is None:
             time.sleep(0.05)
-            found = run(["pgrep", "-P", str(child.pid)], capture_output=True, text=True,
-                        timeout=30).stdout.split()
+            found = run(
+                ["pgrep", "-P", str(child.pid)], capture_output=True, text=True, timeout=30
+            ).stdout.split()
         assert len(found) == workers, f"{argv}: no {workers} child processes started"
         time.sleep(settle)
         os.killpg(child.pid, signal.SIGINT)
@@ -337,11 +371,15 @@ def cluster_options(n_workers=2, threads_per_worker=1, processes=True, timeout=1
     for the scheduler and 0.0.0.0 for each worker), no dashboard, and a worker process
     that has not reported to its nanny within ``timeout`` seconds fails the start
     (``death_timeout``) instead of leaving it waiting forever."""
-    options = dict(n_workers=n_workers, threads_per_worker=threads_per_worker,
-                   processes=processes, dashboard_address=f"{LOOPBACK}:0",
-                   scheduler_kwargs={"dashboard": False},
-                   worker_dashboard_address=f"{LOOPBACK}:0")
-    if processes:                  # (workers in threads talk inproc://, through no socket)
+    options = dict(
+        n_workers=n_workers,
+        threads_per_worker=threads_per_worker,
+        processes=processes,
+        dashboard_address=f"{LOOPBACK}:0",
+        scheduler_kwargs={"dashboard": False},
+        worker_dashboard_address=f"{LOOPBACK}:0",
+    )
+    if processes:  # (workers in threads talk inproc://, through no socket)
         options.update(host=LOOPBACK, death_timeout=timeout)
     return options
 
@@ -357,29 +395,35 @@ def local_cluster(n_workers=2, threads_per_worker=1, processes=True, timeout=120
     of import for an xdist worker that needs none)."""
     import distributed
     from distributed.deploy.spec import SpecCluster
+
     clusters_before = set(SpecCluster._instances)
     clients_before = set(distributed.Client._instances)
     try:
         try:
             with warnings.catch_warnings(), _deadline(timeout, "starting a LocalCluster"):
-                warnings.simplefilter("ignore", DeprecationWarning)    # distributed's own
+                warnings.simplefilter("ignore", DeprecationWarning)  # distributed's own
                 cluster = distributed.LocalCluster(
-                    **cluster_options(n_workers, threads_per_worker, processes, timeout))
+                    **cluster_options(n_workers, threads_per_worker, processes, timeout)
+                )
                 client = distributed.Client(cluster, timeout=timeout)
-        except TimeoutError:         # where every thread was (the loop's, the nannies')
+        except TimeoutError:  # where every thread was (the loop's, the nannies')
             import faulthandler
+
             stream = sys.stderr if hasattr(sys.stderr, "fileno") else sys.__stderr__
             stream.write("local_cluster: the start timed out; the threads' stacks:\n")
             stream.flush()
             try:
                 faulthandler.dump_traceback(file=stream, all_threads=True)
-            except (OSError, ValueError):           # capsys's stream: no file descriptor
+            except (OSError, ValueError):  # capsys's stream: no file descriptor
                 faulthandler.dump_traceback(file=sys.__stderr__, all_threads=True)
             raise
         yield client
     finally:
-        _close_cluster(set(distributed.Client._instances) - clients_before,
-                       set(SpecCluster._instances) - clusters_before, timeout)
+        _close_cluster(
+            set(distributed.Client._instances) - clients_before,
+            set(SpecCluster._instances) - clusters_before,
+            timeout,
+        )
 
 
 def listening_outside_loopback(pid=None):
@@ -387,6 +431,7 @@ def listening_outside_loopback(pid=None):
     ::1) of the process ``pid`` (this one by default) and of all its descendants, as
     ``(pid, command, address, port)``."""
     import psutil
+
     root = psutil.Process(pid)
     found = []
     for process in [root] + root.children(recursive=True):
@@ -396,7 +441,8 @@ def listening_outside_loopback(pid=None):
         except (psutil.NoSuchProcess, psutil.AccessDenied):
             continue
         for s in sockets:
-            if s.status == psutil.CONN_LISTEN and not (s.laddr.ip.startswith("127.")
-                                                       or s.laddr.ip == "::1"):
+            if s.status == psutil.CONN_LISTEN and not (
+                s.laddr.ip.startswith("127.") or s.laddr.ip == "::1"
+            ):
                 found.append((process.pid, command, s.laddr.ip, s.laddr.port))
     return found

@@ -34,11 +34,20 @@ def throwaway(monkeypatch):
     monkeypatch.setattr(_registry, "_ALIASES", dict(_registry._ALIASES))
 
     @register(
-        name=NAME, family="frequency", summary="(1/d) sum_f p_f = k̄/d (Goh's measure again)",
+        name=NAME,
+        family="frequency",
+        summary="(1/d) sum_f p_f = k̄/d (Goh's measure again)",
         references=("Goh, W. W. B., Wong, L. (2016). J. Bioinform. Comput. Biol. 14(5)",),
-        claims=claims(fully_defined=True, monotonicity=False, bounds=True, maximum=False,
-                      correction_for_chance=False),
-        lower=0, upper=1)
+        claims=claims(
+            fully_defined=True,
+            monotonicity=False,
+            bounds=True,
+            maximum=False,
+            correction_for_chance=False,
+        ),
+        lower=0,
+        upper=1,
+    )
     @count_kernel()
     def mean_frequency(c):
         """The mean selection frequency k̄/d (a test double of ``goh``)."""
@@ -63,11 +72,12 @@ def test_stability_reads_the_new_entry(throwaway):
 def test_estimate_jackknife_comes_from_the_kernel(throwaway, monkeypatch):
     Z = selection(1)
     M = Z.shape[0]
-    loo = np.array([Z[np.arange(M) != i].mean() for i in range(M)])   # by hand
+    loo = np.array([Z[np.arange(M) != i].mean() for i in range(M)])  # by hand
     sel = propstab.as_selection(Z)
     np.testing.assert_allclose(throwaway.kernel.leave_one_out(sel), loo, rtol=1e-13)
-    np.testing.assert_allclose(_variance.leave_one_out(sel, throwaway, {}, generic=True), loo,
-                               rtol=1e-13)
+    np.testing.assert_allclose(
+        _variance.leave_one_out(sel, throwaway, {}, generic=True), loo, rtol=1e-13
+    )
 
     def no_recomputation(*args, **kwargs):
         raise AssertionError("the jackknife recomputed the measure instead of using its kernel")
@@ -76,11 +86,10 @@ def test_estimate_jackknife_comes_from_the_kernel(throwaway, monkeypatch):
     est = propstab.estimate(Z, NAME)
     assert est.method == "jackknife" and est.statistic == Z.mean()
     np.testing.assert_allclose(est.terms, loo, rtol=1e-13)
-    assert est.variance == pytest.approx((M - 1) / M * np.sum((loo - loo.mean()) ** 2),
-                                         rel=1e-12)
-    assert est.interpretation is None                    # no scale declared
+    assert est.variance == pytest.approx((M - 1) / M * np.sum((loo - loo.mean()) ** 2), rel=1e-12)
+    assert est.interpretation is None  # no scale declared
     with pytest.raises(ValueError, match="analytic"):
-        propstab.estimate(Z, NAME, method="analytic")   # none declared either
+        propstab.estimate(Z, NAME, method="analytic")  # none declared either
 
 
 def test_audit_gives_goh_verdicts(throwaway):
@@ -88,7 +97,7 @@ def test_audit_gives_goh_verdicts(throwaway):
     goh = propstab.audit("goh", max_examples=40)
     assert [new.status(NAME, a) for a in Axiom] == [goh.status("goh", a) for a in Axiom]
     assert new.status(NAME, Axiom.BOUNDS) == "holds"
-    assert new.status(NAME, Axiom.MAXIMUM) == "refuted"         # [10, 10] scores 1/2
+    assert new.status(NAME, Axiom.MAXIMUM) == "refuted"  # [10, 10] scores 1/2
 
 
 def test_cli_and_docs_list_it(throwaway, capsys):

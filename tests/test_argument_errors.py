@@ -29,8 +29,9 @@ PACKAGE = pathlib.Path(propstab.__file__).resolve().parent
 #: the head of a message that names an argument: ``q: ``, ``Z1, Z2: ``, ``{name}: ``
 #: (a formatted name), ``objectives[{}]: ``, ``--option: ``, ``--similarity {}: ``,
 #: ``register({}): ``
-_TOKEN = (r"(?:--[\w-]+(?: \{\})?|[A-Za-z_][\w.]*(?:\[[^\]]*\])*(?:\(\{\}\))?"
-          r"|\{\}(?:\[[^\]]*\])*)")
+_TOKEN = (
+    r"(?:--[\w-]+(?: \{\})?|[A-Za-z_][\w.]*(?:\[[^\]]*\])*(?:\(\{\}\))?" r"|\{\}(?:\[[^\]]*\])*)"
+)
 ARGUMENT_HEAD = re.compile(rf"^{_TOKEN}(?:, {_TOKEN})*: ")
 
 #: Plain raises that are not about an argument, by (module, enclosing function): each
@@ -61,8 +62,9 @@ def _is_builtin_class(func) -> bool:
         return func.id in ("ValueError", "TypeError")
     if isinstance(func, ast.IfExp):
         return _is_builtin_class(func.body) and _is_builtin_class(func.orelse)
-    return (isinstance(func, ast.Call) and isinstance(func.func, ast.Name)
-            and func.func.id == "type")                     # type(exc)(...)
+    return (
+        isinstance(func, ast.Call) and isinstance(func.func, ast.Name) and func.func.id == "type"
+    )  # type(exc)(...)
 
 
 def plain_raises(root: pathlib.Path = PACKAGE):
@@ -71,25 +73,30 @@ def plain_raises(root: pathlib.Path = PACKAGE):
     out = []
     for path in sorted(root.rglob("*.py")):
         tree = ast.parse(path.read_text(encoding="utf-8"))
-        parents = {child: node for node in ast.walk(tree)
-                   for child in ast.iter_child_nodes(node)}
+        parents = {child: node for node in ast.walk(tree) for child in ast.iter_child_nodes(node)}
         for node in ast.walk(tree):
             if not (isinstance(node, ast.Raise) and node.exc is not None):
                 continue
             exc = node.exc
             if isinstance(exc, ast.Name) and exc.id in ("ValueError", "TypeError"):
-                message = ""                                # raise ValueError
+                message = ""  # raise ValueError
             elif isinstance(exc, ast.Call) and _is_builtin_class(exc.func):
                 message = _message(exc.args[0]) if exc.args else ""
             else:
                 continue
             owner = parents.get(node)
-            while owner is not None and not isinstance(owner, (ast.FunctionDef,
-                                                               ast.AsyncFunctionDef)):
+            while owner is not None and not isinstance(
+                owner, (ast.FunctionDef, ast.AsyncFunctionDef)
+            ):
                 owner = parents.get(owner)
-            out.append((path.relative_to(root).as_posix(),
-                        owner.name if owner is not None else "<module>", node.lineno,
-                        message))
+            out.append(
+                (
+                    path.relative_to(root).as_posix(),
+                    owner.name if owner is not None else "<module>",
+                    node.lineno,
+                    message,
+                )
+            )
     return out
 
 
@@ -100,10 +107,15 @@ def argument_named_raises(root: pathlib.Path = PACKAGE):
 
 
 def test_no_plain_raise_names_an_argument():
-    found = [f"{m}:{line} ({f}) {text!r}" for m, f, line, text in argument_named_raises()
-             if (m, f) not in ALLOWED]
-    assert not found, ("plain ValueError/TypeError naming an argument (use "
-                       "propstab._utils.checks.fail or a declared rule):\n" + "\n".join(found))
+    found = [
+        f"{m}:{line} ({f}) {text!r}"
+        for m, f, line, text in argument_named_raises()
+        if (m, f) not in ALLOWED
+    ]
+    assert not found, (
+        "plain ValueError/TypeError naming an argument (use "
+        "propstab._utils.checks.fail or a declared rule):\n" + "\n".join(found)
+    )
 
 
 def test_every_plain_raise_left_is_allowed_and_every_allowance_is_used():
@@ -111,8 +123,9 @@ def test_every_plain_raise_left_is_allowed_and_every_allowance_is_used():
     (``"give either FILE.py:FUNCTION or --measure"``): every plain raise must be in the
     allow-list, and each entry of the list must still match a raise."""
     raises = plain_raises()
-    unknown = [f"{m}:{line} ({f}) {text!r}" for m, f, line, text in raises
-               if (m, f) not in ALLOWED]
+    unknown = [
+        f"{m}:{line} ({f}) {text!r}" for m, f, line, text in raises if (m, f) not in ALLOWED
+    ]
     assert not unknown, "plain ValueError/TypeError not in ALLOWED:\n" + "\n".join(unknown)
     assert ALLOWED <= {(m, f) for m, f, _, _ in raises}, "an ALLOWED entry matches nothing"
 
@@ -120,31 +133,44 @@ def test_every_plain_raise_left_is_allowed_and_every_allowance_is_used():
 def test_the_scan_finds_what_it_forbids(tmp_path):
     """The scan is not blind: each form of a plain raise is found, and fail() is not."""
     (tmp_path / "m.py").write_text(
-        'def f(q, exc, x):\n'
+        "def f(q, exc, x):\n"
         '    raise ValueError(f"q: must be > 0; got {q}")\n'
-        'def g(q, exc, x):\n'
+        "def g(q, exc, x):\n"
         '    raise TypeError("Z1, Z2: not comparable")\n'
-        'def h(q, exc, x):\n'
+        "def h(q, exc, x):\n"
         '    raise type(exc)(f"{x}: {exc}")\n'
-        'def i(q, exc, x):\n'
+        "def i(q, exc, x):\n"
         '    raise (TypeError if q else ValueError)(f"--option {x}: given twice")\n'
-        'def j(q, exc, x):\n'
+        "def j(q, exc, x):\n"
         '    raise ValueError("the solver did not converge")\n'
-        'def k(q, exc, x):\n'
-        '    fail(f"q: must be > 0; got {q}")\n')
+        "def k(q, exc, x):\n"
+        '    fail(f"q: must be > 0; got {q}")\n'
+    )
     named = [f for _, f, _, _ in argument_named_raises(tmp_path)]
     assert named == ["f", "g", "h", "i"]
     assert [f for _, f, _, _ in plain_raises(tmp_path)] == ["f", "g", "h", "i", "j"]
 
 
-@pytest.mark.parametrize("call, argument, kind", [
-    # a rule of a value (ValueError) and of a type (TypeError), from converted sites
-    (lambda: propstab.resample(lambda X, y: [0], [[1.0], [2.0], [3.0]], [0, 1, 0],
-                               n_runs=3, scheme="complementary_pairs"), "n_runs", ValueError),
-    (lambda: propstab.list_measures("no_such_family"), "family", ValueError),
-    (lambda: propstab.selectors.mask_from_output([4], 4), "selector", ValueError),
-    (lambda: propstab.selectors.mask_from_output("x", 4), "selector", TypeError),
-])
+@pytest.mark.parametrize(
+    "call, argument, kind",
+    [
+        # a rule of a value (ValueError) and of a type (TypeError), from converted sites
+        (
+            lambda: propstab.resample(
+                lambda X, y: [0],
+                [[1.0], [2.0], [3.0]],
+                [0, 1, 0],
+                n_runs=3,
+                scheme="complementary_pairs",
+            ),
+            "n_runs",
+            ValueError,
+        ),
+        (lambda: propstab.list_measures("no_such_family"), "family", ValueError),
+        (lambda: propstab.selectors.mask_from_output([4], 4), "selector", ValueError),
+        (lambda: propstab.selectors.mask_from_output("x", 4), "selector", TypeError),
+    ],
+)
 def test_converted_errors_carry_their_argument(call, argument, kind):
     with pytest.raises(propstab.InvalidParameterError) as caught:
         call()

@@ -16,20 +16,40 @@ from hypothesis.errors import InvalidArgument
 
 import propstab
 from propstab import Axiom, get_measure
-from propstab.auditing import (AuditTable, audit, check_bounds, check_correction_for_chance,
-                               check_fully_defined, check_maximum, check_monotonicity,
-                               load_function, subject)
+from propstab.auditing import (
+    AuditTable,
+    audit,
+    check_bounds,
+    check_correction_for_chance,
+    check_fully_defined,
+    check_maximum,
+    check_monotonicity,
+    load_function,
+    subject,
+)
 from propstab.cli import main
 from propstab.search import REPRODUCIBLE, Found, assume, search, target
-from propstab.strategies import (identical_rows, importance_weights, matrix_from_rows,
-                                 matrix_pairs, near_identical_rows, null_configurations,
-                                 selection_matrices, similarity_matrices)
+from propstab.strategies import (
+    identical_rows,
+    importance_weights,
+    matrix_from_rows,
+    matrix_pairs,
+    near_identical_rows,
+    null_configurations,
+    selection_matrices,
+    similarity_matrices,
+)
 
 import evidence  # tests/ is on sys.path (rootdir-relative import mode)
 import twins
 
-FD, MONO, BND, MAX, CORR = (Axiom.FULLY_DEFINED, Axiom.MONOTONICITY, Axiom.BOUNDS,
-                            Axiom.MAXIMUM, Axiom.CORRECTION_FOR_CHANCE)
+FD, MONO, BND, MAX, CORR = (
+    Axiom.FULLY_DEFINED,
+    Axiom.MONOTONICITY,
+    Axiom.BOUNDS,
+    Axiom.MAXIMUM,
+    Axiom.CORRECTION_FOR_CHANCE,
+)
 DOCS = pathlib.Path(__file__).resolve().parents[1] / "docs" / "table41.md"
 
 #: find() reproducibly: the same examples on every run, no example database (CI)
@@ -42,16 +62,26 @@ def Z_(*rows):
 
 # ---------------------------------------------------------------- strategies
 
-@pytest.mark.parametrize("kwargs, words", [
-    (dict(min_runs=3, max_runs=2), "max_runs: must be >= 3 and <= 50 for selection_matrices; got 2"),
-    (dict(min_features=0), "min_features: must be >= 1 and <= 50 for selection_matrices; got 0"),
-    (dict(subset_sizes="proper", max_features=1, min_features=1), "d >= 2"),
-    (dict(subset_sizes=9, max_features=8), "subset_sizes: must be >= 0 and <= 8"),
-    (dict(subset_sizes="sometimes"), "subset_sizes: .*got 'sometimes'"),
-    (dict(max_runs=2.5), "max_runs: must be an integer for selection_matrices; got float"),
-])
+
+@pytest.mark.parametrize(
+    "kwargs, words",
+    [
+        (
+            dict(min_runs=3, max_runs=2),
+            "max_runs: must be >= 3 and <= 50 for selection_matrices; got 2",
+        ),
+        (
+            dict(min_features=0),
+            "min_features: must be >= 1 and <= 50 for selection_matrices; got 0",
+        ),
+        (dict(subset_sizes="proper", max_features=1, min_features=1), "d >= 2"),
+        (dict(subset_sizes=9, max_features=8), "subset_sizes: must be >= 0 and <= 8"),
+        (dict(subset_sizes="sometimes"), "subset_sizes: .*got 'sometimes'"),
+        (dict(max_runs=2.5), "max_runs: must be an integer for selection_matrices; got float"),
+    ],
+)
 def test_impossible_strategy_arguments_raise_invalid_argument_when_used(kwargs, words):
-    strategy = selection_matrices(**kwargs)              # lazy: nothing checked yet
+    strategy = selection_matrices(**kwargs)  # lazy: nothing checked yet
     with pytest.raises(InvalidArgument, match=words):
         find(strategy, lambda Z: True, settings=FIND)
 
@@ -63,17 +93,28 @@ def test_near_identical_rows_needs_room_for_a_swap_and_two_runs():
         find(near_identical_rows(min_runs=1), lambda Z: True)
 
 
-@pytest.mark.parametrize("strategy, words", [
-    (lambda: similarity_matrices(0), "n_features: must be >= 1"),
-    (lambda: similarity_matrices(3, kinds=[]), "kinds"),
-    (lambda: similarity_matrices(3, formats=["csv"]), "formats: .*got \\['csv'\\]"),
-    (lambda: similarity_matrices(3, elements=[0.5]), "elements: must be a Hypothesis strategy"),
-    (lambda: similarity_matrices(3, kinds=["general"], elements=st.just(1.5)),
-     "elements: .*drew 1.5"),
-    (lambda: importance_weights(2, 0), "n_features: must be >= 1 and <= 50 for importance_weights"),
-    (lambda: importance_weights(2, 2, equal="yes"), "equal: must be True or False"),
-    (lambda: null_configurations(max_features=1, min_features=1), "d >= 2"),
-])
+@pytest.mark.parametrize(
+    "strategy, words",
+    [
+        (lambda: similarity_matrices(0), "n_features: must be >= 1"),
+        (lambda: similarity_matrices(3, kinds=[]), "kinds"),
+        (lambda: similarity_matrices(3, formats=["csv"]), "formats: .*got \\['csv'\\]"),
+        (
+            lambda: similarity_matrices(3, elements=[0.5]),
+            "elements: must be a Hypothesis strategy",
+        ),
+        (
+            lambda: similarity_matrices(3, kinds=["general"], elements=st.just(1.5)),
+            "elements: .*drew 1.5",
+        ),
+        (
+            lambda: importance_weights(2, 0),
+            "n_features: must be >= 1 and <= 50 for importance_weights",
+        ),
+        (lambda: importance_weights(2, 2, equal="yes"), "equal: must be True or False"),
+        (lambda: null_configurations(max_features=1, min_features=1), "d >= 2"),
+    ],
+)
 def test_every_strategy_validates_lazily(strategy, words):
     built = strategy()
     with pytest.raises(InvalidArgument, match=words):
@@ -84,15 +125,20 @@ def test_strategy_reprs_show_the_call():
     assert repr(selection_matrices(max_runs=5)) == "selection_matrices(max_runs=5)"
     assert repr(selection_matrices()) == "selection_matrices()"
     assert repr(matrix_pairs(subset_sizes="proper")) == "matrix_pairs(subset_sizes='proper')"
-    assert repr(similarity_matrices(3, kinds=["groups"])) == \
-        "similarity_matrices(3, kinds=['groups'])"
+    assert (
+        repr(similarity_matrices(3, kinds=["groups"]))
+        == "similarity_matrices(3, kinds=['groups'])"
+    )
     assert repr(null_configurations(min_runs=3)) == "null_configurations(min_runs=3)"
     assert repr(selection_matrices(max_runs=-1)) == "selection_matrices(max_runs=-1)"
 
 
 def test_matrix_from_rows():
-    assert matrix_from_rows([[0, 2], [], [1]], 3).astype(int).tolist() == \
-        [[1, 0, 1], [0, 0, 0], [0, 1, 0]]
+    assert matrix_from_rows([[0, 2], [], [1]], 3).astype(int).tolist() == [
+        [1, 0, 1],
+        [0, 0, 0],
+        [0, 1, 0],
+    ]
     assert (matrix_from_rows([[1, 3]], 3, base=1) == matrix_from_rows([[0, 2]], 3)).all()
     assert matrix_from_rows([], 2).shape == (0, 2)
     with pytest.raises(ValueError, match="rows: run 1 selects the index 0, outside 1..3"):
@@ -110,41 +156,50 @@ def test_matrix_from_rows():
 def test_sparse_similarities_equal_their_dense_twins(data):
     d = data.draw(st.integers(1, 5))
     values = st.sampled_from([0.0, 0.3, 1.0])
-    C = data.draw(similarity_matrices(d, kinds=["general"], elements=values,
-                                      formats=["sparse"]))
+    C = data.draw(similarity_matrices(d, kinds=["general"], elements=values, formats=["sparse"]))
     assert C.format == "csr"
     dense = C.toarray()
     assert (dense == dense.T).all() and (np.diag(dense) == 1).all()
     assert set(np.unique(dense)) <= {0.0, 0.3, 1.0}
 
 
-@pytest.mark.parametrize("condition", [
-    lambda Z: (Z.sum(axis=1) == 0).any(),                       # an empty row
-    lambda Z: (Z.sum(axis=1) == Z.shape[1]).any(),              # a full row
-    lambda Z: ((Z.sum(axis=0) == Z.shape[0]) & Z.any(axis=1).all()).any(),  # constant column
-])
+@pytest.mark.parametrize(
+    "condition",
+    [
+        lambda Z: (Z.sum(axis=1) == 0).any(),  # an empty row
+        lambda Z: (Z.sum(axis=1) == Z.shape[1]).any(),  # a full row
+        lambda Z: ((Z.sum(axis=0) == Z.shape[0]) & Z.any(axis=1).all()).any(),  # constant column
+    ],
+)
 def test_defaults_include_degenerate_cases(condition):
     assert condition(find(selection_matrices(), condition, settings=FIND))
 
 
 def test_strategies_respect_their_arguments():
-    Z = find(selection_matrices(subset_sizes="proper_constant", min_runs=3, min_features=5),
-             lambda Z: True, settings=FIND)
+    Z = find(
+        selection_matrices(subset_sizes="proper_constant", min_runs=3, min_features=5),
+        lambda Z: True,
+        settings=FIND,
+    )
     assert Z.shape == (3, 5) and len(set(Z.sum(axis=1))) == 1 and 0 < Z.sum(axis=1)[0] < 5
-    Z1, Z2 = find(matrix_pairs(subset_sizes="proper"), lambda p: (p[0] != p[1]).any(),
-                  settings=FIND)
+    Z1, Z2 = find(
+        matrix_pairs(subset_sizes="proper"), lambda p: (p[0] != p[1]).any(), settings=FIND
+    )
     assert (Z1.sum(axis=1) == Z2.sum(axis=1)).all()
-    assert (find(identical_rows(min_runs=4), lambda Z: Z.any(), settings=FIND)
-            == [[1, 0]] * 4).all()
+    assert (
+        find(identical_rows(min_runs=4), lambda Z: Z.any(), settings=FIND) == [[1, 0]] * 4
+    ).all()
     Z = find(near_identical_rows(subset_sizes=2, min_features=4), lambda Z: True, settings=FIND)
     assert (Z.sum(axis=1) == 2).all() and not (Z == Z[0]).all()
-    c = find(null_configurations(subset_sizes="proper_constant"), lambda c: c.n_runs > 2,
-             settings=FIND)
+    c = find(
+        null_configurations(subset_sizes="proper_constant"), lambda c: c.n_runs > 2, settings=FIND
+    )
     assert c == (3, 2, (1, 1, 1))
 
 
 def test_a_wrong_measure_shrinks_to_a_tiny_counterexample():
     """A measure that breaks on three selections: the reported matrix is minimal."""
+
     def fragile(Z):
         return math.nan if Z.sum() >= 3 else float(Z.mean())
 
@@ -152,7 +207,7 @@ def test_a_wrong_measure_shrinks_to_a_tiny_counterexample():
     assert r.status == "violated"
     assert r.counterexample.sum() == 3 and r.counterexample.size <= 6
 
-    def reversed_nogueira(Z):                  # decreasing in stability, claimed monotone
+    def reversed_nogueira(Z):  # decreasing in stability, claimed monotone
         return -propstab.measures.nogueira(Z)
 
     r = check_monotonicity(reversed_nogueira, claimed=True, max_examples=100)
@@ -162,14 +217,23 @@ def test_a_wrong_measure_shrinks_to_a_tiny_counterexample():
 
 # ---------------------------------------------------------------- the search engine
 
+
 def test_search_shrinks_and_is_reproducible():
     def probe(n):
         return Found(n, (n,), "large") if n >= 1000 else None
-    found = search(st.integers(0, 10 ** 6), probe, max_examples=100, seed=0)
-    assert isinstance(found, Found) and found.example == 1000      # shrunk to the boundary
+
+    found = search(st.integers(0, 10**6), probe, max_examples=100, seed=0)
+    assert isinstance(found, Found) and found.example == 1000  # shrunk to the boundary
     assert search(st.integers(0, 999), probe, max_examples=100, seed=0) is None
-    runs = [search(st.lists(st.integers(0, 9)), lambda xs: Found(xs, (), "") if sum(xs) > 20
-                   else None, max_examples=50, seed=s).example for s in (1, 1)]
+    runs = [
+        search(
+            st.lists(st.integers(0, 9)),
+            lambda xs: Found(xs, (), "") if sum(xs) > 20 else None,
+            max_examples=50,
+            seed=s,
+        ).example
+        for s in (1, 1)
+    ]
     assert runs[0] == runs[1]
 
 
@@ -178,22 +242,26 @@ def test_search_tries_explicit_examples_first_as_given():
 
     def probe(n):
         seen.append(n)
-        assume(n != 7)                        # an explicit example outside the domain: skipped
-        target(float(n), "n")                 # ignored for explicit examples
+        assume(n != 7)  # an explicit example outside the domain: skipped
+        target(float(n), "n")  # ignored for explicit examples
         return Found(n, (n,), "any") if n > 50 else None
+
     found = search(st.integers(0, 100), probe, max_examples=10, seed=0, examples=[7, 99])
-    assert seen[:2] == [7, 99] and found.example == 99               # not shrunk
-    assert search(st.integers(0, 100), lambda n: assume(False), max_examples=10,
-                  seed=0) == "unsatisfiable"
+    assert seen[:2] == [7, 99] and found.example == 99  # not shrunk
+    assert (
+        search(st.integers(0, 100), lambda n: assume(False), max_examples=10, seed=0)
+        == "unsatisfiable"
+    )
 
 
 def test_search_settings_derive_from_the_one_settings_object():
     assert REPRODUCIBLE.database is None and REPRODUCIBLE.deadline is None
     assert REPRODUCIBLE.derandomize
-    assert settings().database is None and settings().derandomize      # the suite's profile
+    assert settings().database is None and settings().derandomize  # the suite's profile
 
 
 # ---------------------------------------------------------------- checks, both directions
+
 
 def test_checks_in_both_directions():
     assert check_bounds("nogueira", max_examples=20).status == "holds"
@@ -232,9 +300,10 @@ def test_audit_is_reproducible_and_exports():
     frame = a.to_frame()
     assert list(frame.columns[:4]) == ["measure", "axiom", "claimed", "status"]
     text = str(a)
-    assert repr(a) == ("AuditTable(n_measures=2, n_rows=10, holds={holds}, violated=0, "
-                       "refuted={refuted}, unrefuted={unrefuted}, skipped=0)").format(
-        **{s: sum(r.status == s for r in a) for s in ("holds", "refuted", "unrefuted")})
+    assert repr(a) == (
+        "AuditTable(n_measures=2, n_rows=10, holds={holds}, violated=0, "
+        "refuted={refuted}, unrefuted={unrefuted}, skipped=0)"
+    ).format(**{s: sum(r.status == s for r in a) for s in ("holds", "refuted", "unrefuted")})
     assert text.splitlines()[0].split()[:2] == ["measure", "fully"]
     assert "[1] goh, monotonicity: Z1 = " in text
     assert isinstance(a, AuditTable) and len(a) == 10
@@ -264,18 +333,24 @@ def goh_audit_without_claims():
     return audit("goh", max_examples=5, claims=None)
 
 
-@pytest.mark.parametrize("keywords, named", [
-    (dict(claims=["bounds"]), "claims"), (dict(lower=0, upper=1), "lower, upper"),
-    (dict(null_value=0.0), "null_value"), (dict(domain="any"), "domain"),
-])
-def test_a_registered_measure_keeps_its_own_declaration(keywords, named,
-                                                         goh_audit_without_claims):
+@pytest.mark.parametrize(
+    "keywords, named",
+    [
+        (dict(claims=["bounds"]), "claims"),
+        (dict(lower=0, upper=1), "lower, upper"),
+        (dict(null_value=0.0), "null_value"),
+        (dict(domain="any"), "domain"),
+    ],
+)
+def test_a_registered_measure_keeps_its_own_declaration(keywords, named, goh_audit_without_claims):
     """Declaration keywords were silently ignored for registered measures: now an error
     naming them, from audit(), audited_subjects() and subject() alike."""
-    for call in (lambda: audit("goh", max_examples=1, **keywords),
-                 lambda: audit(None, max_examples=1, **keywords),
-                 lambda: audit(["goh", lambda Z: 0.0], max_examples=1, **keywords),
-                 lambda: subject("goh", **keywords)):
+    for call in (
+        lambda: audit("goh", max_examples=1, **keywords),
+        lambda: audit(None, max_examples=1, **keywords),
+        lambda: audit(["goh", lambda Z: 0.0], max_examples=1, **keywords),
+        lambda: subject("goh", **keywords),
+    ):
         with pytest.raises(ValueError, match=f"^{named}: '[a-z_]+' is a registered measure"):
             call()
     assert goh_audit_without_claims.status("goh", "bounds") == "holds"
@@ -284,14 +359,15 @@ def test_a_registered_measure_keeps_its_own_declaration(keywords, named,
 def test_a_user_function_is_a_measure_plus_options():
     def scaled(Z, *, factor=1.0):
         return factor * float(Z.mean())
+
     s = subject(scaled, options={"factor": 2.0}, claims=["bounds"], lower=0, upper=2)
     assert s.name == "scaled[factor=2.0]" and s.options == {"factor": 2.0}
     assert s.value(np.ones((2, 2), dtype=bool)) == 2.0
     assert s.declaration.constant_bounds == (0.0, 2.0)
     assert check_bounds(s, max_examples=20).status == "holds"
     r = check_bounds(scaled, options={"factor": 3.0}, max_examples=40)
-    assert r.measure == "scaled[factor=3.0]" and r.status == "unrefuted"   # nothing declared
-    scaled.claims, scaled.upper, scaled.lower = ["bounds"], 1, 0         # attributes
+    assert r.measure == "scaled[factor=3.0]" and r.status == "unrefuted"  # nothing declared
+    scaled.claims, scaled.upper, scaled.lower = ["bounds"], 1, 0  # attributes
     assert check_bounds(scaled, options={"factor": 3.0}, max_examples=40).status == "violated"
 
 
@@ -300,21 +376,29 @@ def test_variants_are_declared_in_the_registry():
     options the measure accepts, and its subject carries the variant's declaration."""
     from propstab.registry._registry import Variant
     from propstab.auditing import VARIANTS
+
     assert propstab.auditing.Variant is Variant
-    pairwise = [m.name for m in propstab.list_measures("pairwise")
-                if "correction_for_chance" in m.parameter_names]
+    pairwise = [
+        m.name
+        for m in propstab.list_measures("pairwise")
+        if "correction_for_chance" in m.parameter_names
+    ]
     assert pairwise == ["hamming", "jaccard", "dice", "ochiai"]
-    intersections = [m.name for m in propstab.list_measures("correlated")
-                     if m.name.startswith("intersection_")]
+    intersections = [
+        m.name for m in propstab.list_measures("correlated") if m.name.startswith("intersection_")
+    ]
     assert list(VARIANTS) == [*pairwise, "davis", "novovicova", *intersections, "canberra"]
-    assert len({id(VARIANTS[name][0]) for name in pairwise}) == 1        # one shared object
+    assert len({id(VARIANTS[name][0]) for name in pairwise}) == 1  # one shared object
     assert len({id(VARIANTS[name][0]) for name in intersections}) == 1
     for name, variants in VARIANTS.items():
         for v in variants:
             info = get_measure(name)
-            example = (np.array([[1.0, 2, 3], [3, 1, 2]]) if info.input == "ranking"
-                       else np.eye(3, dtype=bool))
-            info.function(example, **v.options)                             # accepted
+            example = (
+                np.array([[1.0, 2, 3], [3, 1, 2]])
+                if info.input == "ranking"
+                else np.eye(3, dtype=bool)
+            )
+            info.function(example, **v.options)  # accepted
             s = subject(name, options=dict(v.options))
             assert s.claims == v.declaration(get_measure(name).declaration).claims
     assert subject("davis", options={"penalty": 0.5}).claims[Axiom.MAXIMUM] is False
@@ -323,7 +407,8 @@ def test_variants_are_declared_in_the_registry():
     # and the audit confirms it (the simulated default is not claimed)
     for name in intersections:
         r = propstab.auditing.check_correction_for_chance(
-            name, options={"correction_for_chance": "exact"}, max_examples=25)
+            name, options={"correction_for_chance": "exact"}, max_examples=25
+        )
         assert r.claimed and r.status == "holds", (name, r)
 
 
@@ -346,33 +431,38 @@ def test_audit_a_user_function_from_python_and_the_cli(tmp_path, capsys):
     f = load_function(f"{path}:overlap")
     table = propstab.audit(f, max_examples=40)
     assert table.status("overlap", "bounds") == "holds"
-    assert table.status("overlap", "maximum") == "violated"      # empty rows score 0, not 1
+    assert table.status("overlap", "maximum") == "violated"  # empty rows score 0, not 1
     assert table.status("overlap", "correction") == "refuted"
     code = main(["audit", f"{path}:overlap", "--json", "--max-examples", "40", "--jobs", "2"])
     rows = json.loads(capsys.readouterr().out)
-    assert code == 1                                             # a claim is violated
+    assert code == 1  # a claim is violated
     assert [r["status"] for r in rows] == [r.status for r in table]
     with pytest.raises(ValueError, match="defines no function"):
         load_function(f"{path}:nothing")
 
 
-@pytest.mark.parametrize("argv, jobs", [
-    (["--measure", "kuncheva"], 1),                         # one subject: here
-    (["--measure", "jaccard"], -1),                         # jaccard and its exact variant
-    (["--measure", "kuncheva", "--measure", "nogueira"], -1),
-    ([], -1),                                               # every measure
-    (["--measure", "kuncheva", "--jobs", "3"], 3),          # as given
-    (["--jobs", "1"], 1),
-])
+@pytest.mark.parametrize(
+    "argv, jobs",
+    [
+        (["--measure", "kuncheva"], 1),  # one subject: here
+        (["--measure", "jaccard"], -1),  # jaccard and its exact variant
+        (["--measure", "kuncheva", "--measure", "nogueira"], -1),
+        ([], -1),  # every measure
+        (["--measure", "kuncheva", "--jobs", "3"], 3),  # as given
+        (["--jobs", "1"], 1),
+    ],
+)
 def test_cli_audit_processes_by_default(monkeypatch, capsys, argv, jobs):
     """Without --jobs: one process for a single measure (the workers' start costs more
     than its five checks), every core for several; --jobs as given otherwise."""
     import propstab.auditing
+
     seen = []
 
     def fake(measures, **kwargs):
         seen.append(kwargs["n_jobs"])
         return propstab.auditing.AuditTable([])
+
     monkeypatch.setattr(propstab.auditing, "audit", fake)
     main(["audit", *argv])
     assert seen == [jobs]
@@ -390,10 +480,21 @@ def test_cli_audits_one_registered_measure(capsys):
 
 #: Thesis Table 4.1 (p. 57, "1" in the text extraction is a tick): (FD, MONO, BND, MAX, CORR).
 THESIS_TABLE_41 = {
-    "hamming": "YYYY-", "jaccard": "YYYY-", "dice": "YYYY-", "ochiai": "YYYY-",
-    "pog": "YYYY-", "kuncheva": "-YYYY", "lustgarten": "YYY-Y", "wald": "YY--Y",
-    "npog": "YY-YY", "goh": "Y-Y--", "davis": "Y-Y--", "krizek": "---Y-",
-    "guzman": "--YYY", "cwrel": "YYY--", "lausser": "-YYY-",
+    "hamming": "YYYY-",
+    "jaccard": "YYYY-",
+    "dice": "YYYY-",
+    "ochiai": "YYYY-",
+    "pog": "YYYY-",
+    "kuncheva": "-YYYY",
+    "lustgarten": "YYY-Y",
+    "wald": "YY--Y",
+    "npog": "YY-YY",
+    "goh": "Y-Y--",
+    "davis": "Y-Y--",
+    "krizek": "---Y-",
+    "guzman": "--YYY",
+    "cwrel": "YYY--",
+    "lausser": "-YYY-",
 }
 
 #: The audit's marks: claimed and holds / disclaimed and refuted (docs/table41.md prints
@@ -412,8 +513,10 @@ def documented_audit_rows():
             if len(cells) != 6 or cells[0].startswith("["):
                 continue
             marks = [cell[0] for cell in cells[1:]]
-            assert set(marks) <= set(_MARK_CLAIMED), (line, "docs/table41.md: a cell that is "
-                                                      "neither holds nor refuted")
+            assert set(marks) <= set(_MARK_CLAIMED), (
+                line,
+                "docs/table41.md: a cell that is " "neither holds nor refuted",
+            )
             rows[cells[0]] = "".join(_MARK_CLAIMED[m] for m in marks)
     return rows
 
@@ -433,10 +536,11 @@ def test_change_detector_registry_declarations_match_docs_table41():
     documented = documented_audit_rows()
     subjects = {s.name: s for s in propstab.auditing.audited_subjects()}
     assert set(THESIS_TABLE_41) <= set(documented)
-    assert {"sechidis", "msi", "yu", "pearson"} <= set(documented)     # the correlated block
+    assert {"sechidis", "msi", "yu", "pearson"} <= set(documented)  # the correlated block
     assert set(documented) <= set(subjects), set(documented) - set(subjects)
-    declared = {row: "".join("Y" if subjects[row].claims[a] else "-" for a in Axiom)
-                for row in documented}
+    declared = {
+        row: "".join("Y" if subjects[row].claims[a] else "-" for a in Axiom) for row in documented
+    }
     assert declared == documented
 
 
@@ -447,11 +551,17 @@ def test_every_thesis_claim_the_registry_drops_is_refuted_on_independent_evidenc
     evidence computed without propstab (tests/evidence.py: the slow twin in fractions,
     exact total variance, null expectations by enumeration)."""
     info = get_measure(name)
-    dropped = [a for a, t, f in zip(Axiom, THESIS_TABLE_41[name], _marks(name))
-               if t == "Y" and f == "-"]
+    dropped = [
+        a for a, t, f in zip(Axiom, THESIS_TABLE_41[name], _marks(name)) if t == "Y" and f == "-"
+    ]
     for axiom in dropped:
-        check = {FD: check_fully_defined, MONO: check_monotonicity, BND: check_bounds,
-                 MAX: check_maximum, CORR: check_correction_for_chance}[axiom]
+        check = {
+            FD: check_fully_defined,
+            MONO: check_monotonicity,
+            BND: check_bounds,
+            MAX: check_maximum,
+            CORR: check_correction_for_chance,
+        }[axiom]
         result = check(name, claimed=True, max_examples=100)
         assert result.status == "violated", (name, axiom, result.reason)
         evidence.confirm(name, {}, info.declaration, result)
@@ -459,32 +569,59 @@ def test_every_thesis_claim_the_registry_drops_is_refuted_on_independent_evidenc
 
 def _fake(axiom, counterexample, values=(), reason="", expectations=()):
     from propstab.auditing import CheckResult
-    return CheckResult("test", axiom, False, "refuted", counterexample, values, expectations,
-                       reason)
+
+    return CheckResult(
+        "test", axiom, False, "refuted", counterexample, values, expectations, reason
+    )
 
 
 def test_the_independent_evidence_can_fail():
     """tests/evidence.py rejects counterexamples that do not refute: it is a test."""
     from propstab.auditing._expectations import Expectation
     from propstab.strategies import NullConfiguration
+
     nog = get_measure("nogueira").declaration
     bad = [
-        ("nogueira", _fake(FD, Z_("10", "01"))),                          # defined there
-        ("nogueira", _fake(MONO, (Z_("1100", "1100", "0011"),             # Thm 2: a function
-                                  Z_("1100", "1010", "0101")))),          # of the variance
-        ("nogueira", _fake(MAX, Z_("10", "10"))),                         # 1 on identical
-        ("nogueira", _fake(BND, Z_("10", "01"), values=(0.0,) * 7,
-                           reason="unbounded along the family disjoint_halves")),
-        ("kuncheva", _fake(CORR, NullConfiguration(2, 3, (1, 1)), expectations=(
-            Expectation(2, 3, (1, 1), 0.0, "exact"), Expectation(2, 2, (1, 1), 0.0, "exact")))),
+        ("nogueira", _fake(FD, Z_("10", "01"))),  # defined there
+        (
+            "nogueira",
+            _fake(
+                MONO, (Z_("1100", "1100", "0011"), Z_("1100", "1010", "0101"))  # Thm 2: a function
+            ),
+        ),  # of the variance
+        ("nogueira", _fake(MAX, Z_("10", "10"))),  # 1 on identical
+        (
+            "nogueira",
+            _fake(
+                BND,
+                Z_("10", "01"),
+                values=(0.0,) * 7,
+                reason="unbounded along the family disjoint_halves",
+            ),
+        ),
+        (
+            "kuncheva",
+            _fake(
+                CORR,
+                NullConfiguration(2, 3, (1, 1)),
+                expectations=(
+                    Expectation(2, 3, (1, 1), 0.0, "exact"),
+                    Expectation(2, 2, (1, 1), 0.0, "exact"),
+                ),
+            ),
+        ),
     ]
     for name, result in bad:
         declaration = get_measure(name).declaration
         with pytest.raises(AssertionError):
             evidence.confirm(name, {}, declaration, result)
     # and accepts a real one: Jaccard's equal-variance pair (1/3 against 2/9)
-    evidence.confirm("jaccard", {}, get_measure("jaccard").declaration, _fake(
-        MONO, (Z_("1100", "1100", "0011"), Z_("1100", "1010", "0101"))))
+    evidence.confirm(
+        "jaccard",
+        {},
+        get_measure("jaccard").declaration,
+        _fake(MONO, (Z_("1100", "1100", "0011"), Z_("1100", "1010", "0101"))),
+    )
     assert nog.claims[MONO]
 
 
@@ -498,9 +635,10 @@ def test_every_disagreement_is_documented():
 
 # Slow literal twins in exact arithmetic (thesis Table 3.1 and eqs 3.1-3.3): tests/twins.py.
 
+
 def exact_pairwise(name, Z):
     value = twins.twin(name, Z)
-    assert isinstance(value, Fraction), (name, value)     # rational on these matrices
+    assert isinstance(value, Fraction), (name, value)  # rational on these matrices
     return value
 
 
@@ -511,21 +649,34 @@ exact_total_variance = twins.total_variance
 # variance, different values, so MONOTONICITY (strict) fails. U has sizes (4, 1, 1).
 U = (Z_("11110", "10000", "00001"), Z_("11110", "00001", "00001"))
 MONOTONICITY_COUNTEREXAMPLES = [
-    ("jaccard", Z_("1100", "1100", "0011"), Z_("1100", "1010", "0101"),
-     Fraction(1, 3), Fraction(2, 9)),                        # constant size k = 2
+    (
+        "jaccard",
+        Z_("1100", "1100", "0011"),
+        Z_("1100", "1010", "0101"),
+        Fraction(1, 3),
+        Fraction(2, 9),
+    ),  # constant size k = 2
     ("jaccard", *U, Fraction(1, 12), Fraction(1, 3)),
     ("dice", *U, Fraction(2, 15), Fraction(1, 3)),
     ("ochiai", *U, Fraction(1, 6), Fraction(1, 3)),
     ("pog", *U, Fraction(5, 24), Fraction(1, 3)),
     ("wald", *U, Fraction(-13, 12), Fraction(-7, 3)),
     ("npog", *U, Fraction(-59, 96), Fraction(-13, 12)),
-    ("lustgarten", Z_("1000", "1000", "1001", "0101"), Z_("1000", "0100", "1001", "1001"),
-     Fraction(1, 8), Fraction(1, 24)),
+    (
+        "lustgarten",
+        Z_("1000", "1000", "1001", "0101"),
+        Z_("1000", "0100", "1001", "1001"),
+        Fraction(1, 8),
+        Fraction(1, 24),
+    ),
 ]
 
 
-@pytest.mark.parametrize("name, Z1, Z2, v1, v2", MONOTONICITY_COUNTEREXAMPLES,
-                         ids=[f"{c[0]}-{i}" for i, c in enumerate(MONOTONICITY_COUNTEREXAMPLES)])
+@pytest.mark.parametrize(
+    "name, Z1, Z2, v1, v2",
+    MONOTONICITY_COUNTEREXAMPLES,
+    ids=[f"{c[0]}-{i}" for i, c in enumerate(MONOTONICITY_COUNTEREXAMPLES)],
+)
 def test_monotonicity_counterexamples_in_exact_arithmetic(name, Z1, Z2, v1, v2):
     assert (Z1.sum(axis=1) == Z2.sum(axis=1)).all()
     assert exact_total_variance(Z1) == exact_total_variance(Z2)
@@ -535,8 +686,9 @@ def test_monotonicity_counterexamples_in_exact_arithmetic(name, Z1, Z2, v1, v2):
     assert math.isclose(f(Z1), v1, rel_tol=1e-12) and math.isclose(f(Z2), v2, rel_tol=1e-12)
 
 
-@pytest.mark.parametrize("name", ["jaccard", "dice", "ochiai", "pog", "lustgarten", "wald",
-                                  "npog"])
+@pytest.mark.parametrize(
+    "name", ["jaccard", "dice", "ochiai", "pog", "lustgarten", "wald", "npog"]
+)
 def test_the_audit_finds_the_monotonicity_disagreements(name):
     """Checked in the thesis's direction (claimed), the axiom is violated."""
     r = check_monotonicity(name, claimed=True, max_examples=100)
@@ -556,13 +708,14 @@ def test_guzman_is_not_corrected_for_chance():
         Z = np.zeros((2, 2), dtype=bool)
         Z[0, list(s)] = Z[1, list(t)] = True
         v = guzman(Z)
-        assert v in (0.0, 1.0)                   # exactly: the logarithms cancel
+        assert v in (0.0, 1.0)  # exactly: the logarithms cancel
         values.append(Fraction(int(v)))
     assert sum(values) / len(values) == Fraction(1, 2)
     assert twins.expected_measure(twins.twin_guzman, [1, 1], 2) == Fraction(1, 2)
     # the thesis's declaration (Table 4.1: corrected, null value 0) is violated at once
-    thesis = subject("guzman").declaring(null_value=0.0,
-                                         claims={Axiom.CORRECTION_FOR_CHANCE: True})
+    thesis = subject("guzman").declaring(
+        null_value=0.0, claims={Axiom.CORRECTION_FOR_CHANCE: True}
+    )
     r = check_correction_for_chance(thesis, claimed=True, max_examples=10)
     assert r.status == "violated"
     assert r.counterexample == (2, 2, (1, 1)) and r.expectations[0].value == 0.5
@@ -571,7 +724,7 @@ def test_guzman_is_not_corrected_for_chance():
 def test_nogueira_is_not_corrected_for_chance_when_sizes_differ():
     """M = 2, d = 3, k = (1, 2): E[Phi | H0] = -1/9 = -sum_i (k_i - kbar)^2 / (M (M-1) kbar
     (d - kbar)), not 0."""
-    E = twins.expected_measure(twins.twin_nogueira, [1, 2], 3)   # every (A, B) enumerated
+    E = twins.expected_measure(twins.twin_nogueira, [1, 2], 3)  # every (A, B) enumerated
     assert E == Fraction(-1, 9)
     k, M, d = [1, 2], 2, 3
     kbar = Fraction(sum(k), M)
@@ -579,8 +732,9 @@ def test_nogueira_is_not_corrected_for_chance_when_sizes_differ():
     r = check_correction_for_chance("nogueira", claimed=True, max_examples=20)
     assert r.status == "violated" and math.isclose(r.values[0], -1 / 9, rel_tol=1e-12)
     # with a constant size the expectation is 0 (thesis Thm 4: it equals Kuncheva's)
-    constant = subject(propstab.measures.nogueira, domain="constant_size", null_value=0.0,
-                       claims=["correction"])
+    constant = subject(
+        propstab.measures.nogueira, domain="constant_size", null_value=0.0, claims=["correction"]
+    )
     assert check_correction_for_chance(constant, max_examples=30).status == "holds"
 
 
@@ -594,10 +748,9 @@ def test_davis_maximum_depends_on_the_penalty():
 
 def test_audit_progress_bar_counts_one_step_per_check(capsys):
     propstab.audit("goh", max_examples=2, axioms=["bounds", "maximum"])
-    assert capsys.readouterr().err == ""                     # not a terminal: no bar
-    propstab.audit(["goh", "jaccard"], max_examples=2, axioms=["bounds", "maximum"],
-                   progress=True)
-    n = 2 * len(propstab.auditing.audited_subjects(["goh", "jaccard"]))    # (measure, axiom) pairs
+    assert capsys.readouterr().err == ""  # not a terminal: no bar
+    propstab.audit(["goh", "jaccard"], max_examples=2, axioms=["bounds", "maximum"], progress=True)
+    n = 2 * len(propstab.auditing.audited_subjects(["goh", "jaccard"]))  # (measure, axiom) pairs
     assert "audit" in (err := capsys.readouterr().err) and f"{n}/{n}" in err
     with pytest.raises(TypeError, match="progress"):
         propstab.audit("goh", max_examples=1, progress="yes")

@@ -27,11 +27,22 @@ from propstab.auditing._examples import CONTEXT_FAMILIES
 from propstab.auditing._expectations import null_expectation
 from propstab.auditing._subjects import Context
 from propstab._data.convert_matrices import as_similarity
-from propstab.auditing import (CHECKS, audit, audited_subjects, check_bounds,
-                               check_correction_for_chance, check_maximum, subject)
+from propstab.auditing import (
+    CHECKS,
+    audit,
+    audited_subjects,
+    check_bounds,
+    check_correction_for_chance,
+    check_maximum,
+    subject,
+)
 from propstab.measures.correlated import MonteCarloWarning
-from propstab.strategies import (REPRODUCIBLE, NullConfiguration, importance_weights,
-                                 similarity_matrices)
+from propstab.strategies import (
+    REPRODUCIBLE,
+    NullConfiguration,
+    importance_weights,
+    similarity_matrices,
+)
 
 from twins import subsets, total_variance  # tests/ is on sys.path (rootdir-relative mode)
 from twins import twin_sechidis as sechidis_twin
@@ -41,10 +52,12 @@ import shared
 _ROOT = shared.STUDIES.parent
 #: The audit's checks shared with the property suite and the site (one computation each
 #: per test run), at the property suite's number of examples.
-shared_audit = shared.load_script(_ROOT / "docs" / "_ext" / "shared_audit.py", "shared_audit",
-                                  reuse=True)
-AUDIT_EXAMPLES = shared.load_script(_ROOT / "properties" / "property_settings.py",
-                                    "property_settings", reuse=True).AUDIT_EXAMPLES
+shared_audit = shared.load_script(
+    _ROOT / "docs" / "_ext" / "shared_audit.py", "shared_audit", reuse=True
+)
+AUDIT_EXAMPLES = shared.load_script(
+    _ROOT / "properties" / "property_settings.py", "property_settings", reuse=True
+).AUDIT_EXAMPLES
 
 
 FD, MONO, BND, MAX, CORR = list(Axiom)
@@ -65,9 +78,12 @@ def groups(*labels):
 
 # ---------------------------------------------------------------- slow literal twins
 
+
 def similar(C, threshold):
-    return [[f != g and C[f][g] >= threshold and C[f][g] > 0 for g in range(len(C))]
-            for f in range(len(C))]
+    return [
+        [f != g and C[f][g] >= threshold and C[f][g] > 0 for g in range(len(C))]
+        for f in range(len(C))
+    ]
 
 
 def overlap(A, B, sim):
@@ -77,8 +93,10 @@ def overlap(A, B, sim):
 
 def yu_pair(A, B, sim, d):
     """stabm's stabilityYu for one pair, the null expectation by enumeration."""
+
     def I(a, b):
         return len(a & b) + Fraction(overlap(a, b, sim) + overlap(b, a, sim), 2)
+
     pairs = [(a, b) for a in subsets(d, len(A)) for b in subsets(d, len(B))]
     E = sum(I(a, b) for a, b in pairs) / len(pairs)
     return (I(A, B) - E) / (Fraction(len(A) + len(B), 2) - E)
@@ -87,14 +105,17 @@ def yu_pair(A, B, sim, d):
 def npogr_pair(A, B, sim, d):
     """(|A ∩ B| + O_AB - E) / (|A| - E), E = E[|A ∩ B| + O_AB | H0] by enumeration, O_AB
     the features of A minus B similar to a feature of B (Zhang et al.; Hamer eq. 4)."""
+
     def I(a, b):
         return len(a & b) + sum(1 for x in a - b if any(sim[x][y] for y in b))
+
     pairs = [(a, b) for a in subsets(d, len(A)) for b in subsets(d, len(B))]
     E = Fraction(sum(I(a, b) for a, b in pairs), len(pairs))
     return (I(A, B) - E) / (len(A) - E)
 
 
 # ---------------------------------------------------------------- the final table
+
 
 def test_the_audit_of_every_correlated_row_follows_its_claims():
     """Every cell settled, as declared: each claim of a correlated measure (and of its
@@ -110,12 +131,17 @@ def test_the_audit_of_every_correlated_row_follows_its_claims():
     suite and the site's catalogue reaches it first (docs/_ext/shared_audit.py)."""
     folder = shared_audit.run_folder(AUDIT_EXAMPLES, 0)
     subjects = audited_subjects(CORRELATED)
-    got = {s.name: tuple(shared_audit.check(folder, s, a, max_examples=AUDIT_EXAMPLES,
-                                            seed=0).status for a in Axiom)
-           for s in subjects}
-    expected = {s.name: tuple("holds" if s.claims[a] else "refuted" for a in Axiom)
-                for s in subjects}
-    assert len(expected) > len(CORRELATED)                                 # variants too
+    got = {
+        s.name: tuple(
+            shared_audit.check(folder, s, a, max_examples=AUDIT_EXAMPLES, seed=0).status
+            for a in Axiom
+        )
+        for s in subjects
+    }
+    expected = {
+        s.name: tuple("holds" if s.claims[a] else "refuted" for a in Axiom) for s in subjects
+    }
+    assert len(expected) > len(CORRELATED)  # variants too
     assert got == expected
 
 
@@ -127,7 +153,7 @@ def test_counterexamples_carry_their_similarity():
     assert r.to_dict()["context"]["similarity"] == groups(0, 0, 1).tolist()
     assert "with C = [[1, 1, 0], [1, 1, 0], [0, 0, 1]]" in str(table)
     plain = audit("nogueira", max_examples=10, axioms=["correction"])
-    assert "context" not in plain.rows[0].to_dict()                # other families: unchanged
+    assert "context" not in plain.rows[0].to_dict()  # other families: unchanged
 
 
 def test_only_measures_reading_a_similarity_or_importances_draw_one():
@@ -140,11 +166,12 @@ def test_only_measures_reading_a_similarity_or_importances_draw_one():
 
 # ---------------------------------------------------------------- claims: power of the search
 
+
 def test_a_wrong_claim_is_caught_with_its_similarity():
     r = check_maximum("msi", claimed=True, max_examples=20)
     assert r.status == "violated" and r.context is not None
     r = check_bounds("sechidis", claimed=True, max_examples=5)
-    assert r.status == "violated"              # [-inf, inf]: no constants
+    assert r.status == "violated"  # [-inf, inf]: no constants
     r = check_correction_for_chance("intersection_count", claimed=True, max_examples=10)
     assert r.status == "violated"
 
@@ -153,7 +180,7 @@ def test_yu_is_corrected_for_chance_exactly_for_a_general_similarity():
     """The claim, checked by exact enumeration against a fraction twin: every value of
     yu on M = 2, d = 4, sizes (2, 1) with a non-trivial C equals the twin, and the twin's
     E[value | H0] is exactly 0."""
-    C = np.array([[1, .95, 0, .3], [.95, 1, .92, 0], [0, .92, 1, 0], [.3, 0, 0, 1]])
+    C = np.array([[1, 0.95, 0, 0.3], [0.95, 1, 0.92, 0], [0, 0.92, 1, 0], [0.3, 0, 0, 1]])
     sim = similar(C.tolist(), 0.9)
     d, total, n = 4, Fraction(0), 0
     for A in subsets(d, 2):
@@ -162,8 +189,9 @@ def test_yu_is_corrected_for_chance_exactly_for_a_general_similarity():
             assert pm.yu(rows(d, A, B), similarity=C) == pytest.approx(float(twin), abs=1e-12)
             total, n = total + twin, n + 1
     assert total / n == 0
-    e = null_expectation(subject("yu").bind(Context(similarity=C)),
-                         NullConfiguration(2, 4, (2, 1)), {})
+    e = null_expectation(
+        subject("yu").bind(Context(similarity=C)), NullConfiguration(2, 4, (2, 1)), {}
+    )
     assert e.value == pytest.approx(0, abs=1e-12)
 
 
@@ -174,8 +202,7 @@ def test_npogr_is_corrected_for_chance_exactly_for_a_general_similarity():
     for A in subsets(d, 2):
         for B in subsets(d, 1):
             twin = (npogr_pair(A, B, sim, d) + npogr_pair(B, A, sim, d)) / 2
-            assert pm.npogr(rows(d, A, B), similarity=C) == pytest.approx(float(twin),
-                                                                          abs=1e-12)
+            assert pm.npogr(rows(d, A, B), similarity=C) == pytest.approx(float(twin), abs=1e-12)
             total, n = total + twin, n + 1
     assert total / n == 0
 
@@ -185,9 +212,18 @@ def test_npogr_is_corrected_for_chance_exactly_for_a_general_similarity():
 J2 = np.ones((2, 2))
 
 
-@pytest.mark.parametrize("name", ["sechidis", "yu", "npogr", "intersection_count",
-                                  "intersection_mean", "intersection_greedy",
-                                  "intersection_mbm"])
+@pytest.mark.parametrize(
+    "name",
+    [
+        "sechidis",
+        "yu",
+        "npogr",
+        "intersection_count",
+        "intersection_mean",
+        "intersection_greedy",
+        "intersection_mbm",
+    ],
+)
 def test_fully_defined_fails_on_a_complete_similarity_graph(name):
     """Z = [{0}, {1}], C = all ones: the null expectation equals the maximum (0/0);
     for sechidis tr(C Sigma0) = 0."""
@@ -218,15 +254,20 @@ def test_identity_similarity_monotonicity_counterexamples():
     assert pm.msi(Z1) == pytest.approx(1 / 12) and pm.msi(Z2) == pytest.approx(1 / 3)
     assert pm.pogr(Z1) == pytest.approx(5 / 24) and pm.pogr(Z2) == pytest.approx(1 / 3)
 
-    def adjusted(Z):      # without similar features I = r and E[I|H0] = k_i k_j / d
+    def adjusted(Z):  # without similar features I = r and E[I|H0] = k_i k_j / d
         k, d, out = Z.sum(axis=1).tolist(), Z.shape[1], []
         for i, j in itertools.combinations(range(3), 2):
             r, E = int((Z[i] & Z[j]).sum()), Fraction(k[i] * k[j], d)
             out.append((r - E) / (Fraction(math.isqrt(k[i] * k[j])) - E))
         return sum(out) / 3
+
     assert adjusted(Z1) == Fraction(-1, 4) and adjusted(Z2) == Fraction(-1, 9)
-    for name in ("intersection_count", "intersection_mean", "intersection_greedy",
-                 "intersection_mbm"):
+    for name in (
+        "intersection_count",
+        "intersection_mean",
+        "intersection_greedy",
+        "intersection_mbm",
+    ):
         assert getattr(pm, name)(Z1) == pytest.approx(-0.25, abs=1e-12)
         assert getattr(pm, name)(Z2) == pytest.approx(-1 / 9, abs=1e-12)
 
@@ -277,23 +318,40 @@ def test_yu_and_the_stabm_intersections_are_unbounded_below(n):
     exact = -Fraction(n * n + 1, 2 * n)
     assert yu_pair(frozenset([0]), frozenset([1]), sim, n + 1) == exact
     assert pm.yu(Z, similarity=C) == pytest.approx(float(exact), rel=1e-12)
-    for name in ("intersection_count", "intersection_mean", "intersection_greedy",
-                 "intersection_mbm"):
-        with warnings.catch_warnings():         # the error is reported (and within 10 %)
+    for name in (
+        "intersection_count",
+        "intersection_mean",
+        "intersection_greedy",
+        "intersection_mbm",
+    ):
+        with warnings.catch_warnings():  # the error is reported (and within 10 %)
             warnings.simplefilter("ignore", MonteCarloWarning)
             v = getattr(pm, name)(Z, similarity=C)
         assert v == pytest.approx(float(exact), rel=0.1)
 
 
-@pytest.mark.parametrize("name", ["msi", "yu_matching", "yu", "zucknick", "pogr", "npogr",
-                                  "intersection_count", "intersection_mean",
-                                  "intersection_greedy", "intersection_mbm"])
+@pytest.mark.parametrize(
+    "name",
+    [
+        "msi",
+        "yu_matching",
+        "yu",
+        "zucknick",
+        "pogr",
+        "npogr",
+        "intersection_count",
+        "intersection_mean",
+        "intersection_greedy",
+        "intersection_mbm",
+    ],
+)
 def test_different_rows_reach_the_maximum_when_c_links_them(name):
     """Z = [{0}, {1}], features 0 and 1 fully similar, feature 2 not: every similarity-aware
     measure is 1 (msi: Hamer Property 5.3's condition holds for different rows), so
     'maximum iff identical rows' fails."""
-    assert getattr(pm, name)(rows(3, [0], [1]), similarity=groups(0, 0, 1)) == \
-        pytest.approx(1, abs=1e-12)
+    assert getattr(pm, name)(rows(3, [0], [1]), similarity=groups(0, 0, 1)) == pytest.approx(
+        1, abs=1e-12
+    )
 
 
 def test_sechidis_has_no_maximum():
@@ -322,13 +380,17 @@ def test_pearson_is_not_corrected_for_chance_with_importances():
     with equal importances, where it is phi)."""
     getcontext().prec = 40
     U = np.array([[1.0, 2.0, 1.0]] * 2)
-    values = [pm.pearson(rows(3, A, B), importances=rows(3, A, B) * U)
-              for A in subsets(3, 2) for B in subsets(3, 2)]
+    values = [
+        pm.pearson(rows(3, A, B), importances=rows(3, A, B) * U)
+        for A in subsets(3, 2)
+        for B in subsets(3, 2)
+    ]
     exact = (4 - 2 * Decimal(3).sqrt()) / 9
     assert math.fsum(values) / 9 == pytest.approx(float(exact), abs=1e-14)
     assert float(exact) == pytest.approx(0.0595443, abs=1e-7)
-    e = null_expectation(subject("pearson").bind(Context(weights=U)),
-                         NullConfiguration(2, 3, (2, 2)), {})
+    e = null_expectation(
+        subject("pearson").bind(Context(weights=U)), NullConfiguration(2, 3, (2, 2)), {}
+    )
     assert e.value == pytest.approx(float(exact), abs=1e-14)
 
 
@@ -337,7 +399,7 @@ def test_msi_is_not_corrected_for_chance():
     1/3 at d = 3); with importance weights (1, 2, 1), k = (2, 2), d = 3: E = 17/27."""
     for d in (2, 3):
         vals = [pm.msi(rows(d, A, B)) for A in subsets(d, 1) for B in subsets(d, 1)]
-        assert math.fsum(vals) / d ** 2 == pytest.approx(1 / d)
+        assert math.fsum(vals) / d**2 == pytest.approx(1 / d)
     U = np.array([[1.0, 2.0, 1.0]] * 2)
     # shares q = w / sum(w); S = sum_f min(q_if, q_jf) at C = I
     total = Fraction(0)
@@ -348,8 +410,9 @@ def test_msi_is_not_corrected_for_chance():
             qa = {f: w / sum(wa.values()) for f, w in wa.items()}
             qb = {f: w / sum(wb.values()) for f, w in wb.items()}
             total += sum(min(qa[f], qb[f]) for f in A & B)
-            assert pm.msi(rows(3, A, B), importances=rows(3, A, B) * U) == \
-                pytest.approx(float(sum(min(qa[f], qb[f]) for f in A & B)), abs=1e-9)
+            assert pm.msi(rows(3, A, B), importances=rows(3, A, B) * U) == pytest.approx(
+                float(sum(min(qa[f], qb[f]) for f in A & B)), abs=1e-9
+            )
     assert total / 9 == Fraction(17, 27)
 
 
@@ -359,18 +422,21 @@ def test_stabm_intersections_are_corrected_only_up_to_monte_carlo_error():
     (I - E')/(1 - E') is (5/9 - E')/(1 - E') != 0 (about -0.001 at stabm's 10^4 draws);
     with E' = 5/9 it would be 0."""
     C = groups(0, 0, 1)
-    for name in ("intersection_count", "intersection_mean", "intersection_greedy",
-                 "intersection_mbm"):
+    for name in (
+        "intersection_count",
+        "intersection_mean",
+        "intersection_greedy",
+        "intersection_mbm",
+    ):
         f = getattr(pm, name)
-        with pytest.warns(MonteCarloWarning):                # the error it leaves, reported
-            v0 = f(rows(3, [0], [2]), similarity=C)        # I = 0: -E'/(1 - E')
+        with pytest.warns(MonteCarloWarning):  # the error it leaves, reported
+            v0 = f(rows(3, [0], [2]), similarity=C)  # I = 0: -E'/(1 - E')
         E_sim = v0 / (v0 - 1)
         assert E_sim != pytest.approx(5 / 9, abs=1e-9)
-        assert abs(E_sim - 5 / 9) < 0.02                    # 4 standard errors at 10^4
+        assert abs(E_sim - 5 / 9) < 0.02  # 4 standard errors at 10^4
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", MonteCarloWarning)
-            values = [f(rows(3, A, B), similarity=C) for A in subsets(3, 1)
-                      for B in subsets(3, 1)]
+            values = [f(rows(3, A, B), similarity=C) for A in subsets(3, 1) for B in subsets(3, 1)]
         mean = math.fsum(values) / 9
         assert mean == pytest.approx((5 / 9 - E_sim) / (1 - E_sim), abs=1e-12)
         assert mean != pytest.approx(0, abs=1e-6)
@@ -381,10 +447,11 @@ def test_identity_null_expectation_depends_on_d(name):
     """Two singletons: each score is [same feature], E = 1/d: 1/2 at d = 2, 1/3 at d = 3."""
     for d in (2, 3):
         vals = [getattr(pm, name)(rows(d, A, B)) for A in subsets(d, 1) for B in subsets(d, 1)]
-        assert math.fsum(vals) / d ** 2 == pytest.approx(1 / d)
+        assert math.fsum(vals) / d**2 == pytest.approx(1 / d)
 
 
 # ---------------------------------------------------------------- the claims that hold
+
 
 @settings(REPRODUCIBLE, max_examples=60)
 @given(st.data())
@@ -392,21 +459,28 @@ def test_bounded_measures_stay_in_bounds_for_any_similarity_and_importances(data
     """Hamer Property 5.1 (msi), zucknick's AM-GM bound, POGR's r + O <= k_i, a matching's
     weight <= k, |Pearson| <= 1: for every drawn Z, C and importance weights."""
     M, d = data.draw(st.integers(2, 4)), data.draw(st.integers(2, 6))
-    Z = np.asarray(data.draw(st.lists(st.lists(st.booleans(), min_size=d, max_size=d),
-                                      min_size=M, max_size=M)))
-    Z[:, 0], Z[:, 1] = True, False                    # proper sizes
+    Z = np.asarray(
+        data.draw(
+            st.lists(st.lists(st.booleans(), min_size=d, max_size=d), min_size=M, max_size=M)
+        )
+    )
+    Z[:, 0], Z[:, 1] = True, False  # proper sizes
     C = data.draw(similarity_matrices(d))
     U = data.draw(importance_weights(M, d, equal=False))
     W = Z * U
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        for v in (pm.msi(Z, similarity=C, importances=W), pm.zucknick(Z, similarity=C),
-                  pm.pogr(Z, similarity=C)):
+        for v in (
+            pm.msi(Z, similarity=C, importances=W),
+            pm.zucknick(Z, similarity=C),
+            pm.pogr(Z, similarity=C),
+        ):
             assert -1e-12 <= v <= 1 + 1e-12
         assert -1 - 1e-12 <= pm.pearson(Z, importances=W) <= 1 + 1e-12
 
 
 # ---------------------------------------------------------------- strategies
+
 
 @settings(REPRODUCIBLE, max_examples=50)
 @given(st.integers(1, 6).flatmap(lambda d: similarity_matrices(d)))
@@ -419,14 +493,12 @@ def test_similarity_matrices_are_admissible(C):
 
 def test_similarity_matrices_cover_every_kind():
     from hypothesis import find
+
     once = REPRODUCIBLE
-    assert np.array_equal(find(similarity_matrices(3), lambda C: True, settings=once),
-                          np.eye(3))
-    block = find(similarity_matrices(4), lambda C: C[0, 1] == 1 and C[0, 2] == 0,
-                 settings=once)
+    assert np.array_equal(find(similarity_matrices(3), lambda C: True, settings=once), np.eye(3))
+    block = find(similarity_matrices(4), lambda C: C[0, 1] == 1 and C[0, 2] == 0, settings=once)
     assert set(np.unique(block)) == {0.0, 1.0}
-    general = find(similarity_matrices(3), lambda C: ((C > 0) & (C < 1)).any(),
-                   settings=once)
+    general = find(similarity_matrices(3), lambda C: ((C > 0) & (C < 1)).any(), settings=once)
     assert ((general > 0) & (general < 1)).any()
     with pytest.raises(InvalidArgument, match="kinds"):
         find(similarity_matrices(3, kinds=["psd"]), lambda C: True, settings=once)

@@ -12,11 +12,16 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 SCRIPT = ROOT / "benchmarks" / "bench_execution.py"
 
 
-@pytest.mark.timeout(600)       # the benchmark: under its own 300 s limit
+@pytest.mark.timeout(600)  # the benchmark: under its own 300 s limit
 def test_bench_execution_quick_runs_and_every_backend_agrees():
     env = dict(os.environ, PYTHONPATH=str(ROOT))
-    out = shared.run([sys.executable, str(SCRIPT), "--quick"], capture_output=True,
-                     text=True, timeout=300, env=env)
+    out = shared.run(
+        [sys.executable, str(SCRIPT), "--quick"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env=env,
+    )
     assert out.returncode == 0, out.stdout + out.stderr
     rows = [line for line in out.stdout.splitlines() if line.rstrip().endswith("True")]
     assert len(rows) == 6, out.stdout

@@ -15,12 +15,23 @@ import shared  # tests/shared.py: processes under a timeout
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 
 
-@pytest.mark.timeout(600)       # the benchmark: under its own 300 s limit
+@pytest.mark.timeout(600)  # the benchmark: under its own 300 s limit
 def test_quick_memory_benchmark_prints_equal_values_and_peaks(tmp_path):
     out = tmp_path / "rows.json"
-    run = shared.run([sys.executable, str(ROOT / "benchmarks" / "bench_memory.py"),
-                      "--quick", "--growth", "--json", str(out)],
-                     capture_output=True, text=True, timeout=300, cwd=ROOT)
+    run = shared.run(
+        [
+            sys.executable,
+            str(ROOT / "benchmarks" / "bench_memory.py"),
+            "--quick",
+            "--growth",
+            "--json",
+            str(out),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=ROOT,
+    )
     assert run.returncode == 0, run.stdout + run.stderr
     assert re.findall(r"same value: (\w+)", run.stdout) == ["True", "True"]
     rows = json.loads(out.read_text())

@@ -60,8 +60,10 @@ def _half_unit(x: float) -> float:
 def test_quick_benchmark_prints_a_row_of_numbers_per_case_and_measure(quick_run):
     stdout, _ = quick_run
     bench = _load(BENCH)
-    row = re.compile(rf"^(M=\d+ d=\d+ k=\d+ (?:dense|sparse))\s+(nogueira|jaccard)\s+"
-                     rf"({NUMBER})\s+({NUMBER})\s+(n/a)\s+({NUMBER})\s+(n/a)$")
+    row = re.compile(
+        rf"^(M=\d+ d=\d+ k=\d+ (?:dense|sparse))\s+(nogueira|jaccard)\s+"
+        rf"({NUMBER})\s+({NUMBER})\s+(n/a)\s+({NUMBER})\s+(n/a)$"
+    )
     found = {}
     for line in stdout.splitlines():
         m = row.match(line)
@@ -99,7 +101,7 @@ def test_quick_benchmark_measures_the_values_of_its_feature_sets(quick_run):
     """The values timed are the measures of the benchmark's feature sets (literal twins)."""
     _, rows = quick_run
     bench = _load(BENCH)
-    rng = np.random.default_rng(20240601)            # the script's default --seed
+    rng = np.random.default_rng(20240601)  # the script's default --seed
     values = {(r["case"], r["measure"]): r["value"] for r in rows}
     for case in bench.QUICK_CASES:
         sets = [set(s.tolist()) for s in bench.feature_sets(case, rng)]
@@ -120,9 +122,10 @@ def test_quick_benchmark_measures_the_values_of_its_feature_sets(quick_run):
 
 def test_calibration_script_runs_and_reports_regrets():
     code, stdout = _main(CALIBRATE, "--quick")
-    assert code in (0, None), stdout                # its main returns None
-    fitted = re.search(rf"fitted DENSE_NS .*: ({NUMBER}), ({NUMBER}), ({NUMBER}), ({NUMBER})$",
-                       stdout, re.M)
+    assert code in (0, None), stdout  # its main returns None
+    fitted = re.search(
+        rf"fitted DENSE_NS .*: ({NUMBER}), ({NUMBER}), ({NUMBER}), ({NUMBER})$", stdout, re.M
+    )
     assert fitted and all(float(x) >= 0 for x in fitted.groups())
     regret = re.search(rf"median ({NUMBER}), max ({NUMBER})", stdout)
     assert regret and 1.0 <= float(regret.group(1)) <= float(regret.group(2))
@@ -133,14 +136,15 @@ def _literal_intersections(Z):
     return np.array([[len(a & b) for b in rows] for a in rows])
 
 
-@pytest.mark.parametrize("M, d, density", [(2, 1, 0.5), (5, 7, 0.0), (6, 9, 1.0),
-                                           (30, 40, 0.3), (40, 300, 0.05)])
+@pytest.mark.parametrize(
+    "M, d, density", [(2, 1, 0.5), (5, 7, 0.0), (6, 9, 1.0), (30, 40, 0.3), (40, 300, 0.05)]
+)
 def test_every_product_the_cost_model_may_choose_gives_the_same_counts(M, d, density):
     rng = np.random.default_rng(M * 1000 + d)
     Z = rng.random((M, d)) < density
-    Z[0] = False                                      # an empty run
+    Z[0] = False  # an empty run
     if M > 2:
-        Z[1] = True                                   # a full run
+        Z[1] = True  # a full run
     expected = _literal_intersections(Z)
     csr = _selection.csr_from_dense(Z)
     assert np.array_equal(csr.toarray().astype(bool), Z)
@@ -160,8 +164,8 @@ def test_cost_model_choices_follow_the_costs():
     # few runs: BLAS without scanning; many sparse, spread runs: CSR; a stable core: BLAS
     assert _gram.dense_is_surely_cheaper(5, 10_000, 500)
     assert not _gram.dense_is_surely_cheaper(1000, 20_000, 100_000)
-    spread = 100_000 ** 2 / 20_000                    # sum F^2 when F is uniform
-    core = 100 * 1000 ** 2                           # 100 features chosen by all runs
+    spread = 100_000**2 / 20_000  # sum F^2 when F is uniform
+    core = 100 * 1000**2  # 100 features chosen by all runs
     assert _gram.sparse_is_cheaper(1000, 20_000, 100_000, spread, dense_input=True)
     assert not _gram.sparse_is_cheaper(1000, 20_000, 100_000, core, dense_input=True)
 
@@ -207,9 +211,12 @@ def test_blocked_pair_mean_equals_the_full_matrix_mean(name, monkeypatch):
 def test_blocked_pair_mean_warns_like_the_full_one(monkeypatch):
     monkeypatch.setattr(_common, "_BLOCK_BYTES", 8 * 6 * 2)
     Z = np.zeros((6, 5), dtype=bool)
-    Z[:3, :2] = True                                  # runs 3, 4, 5 are empty
+    Z[:3, :2] = True  # runs 3, 4, 5 are empty
     with pytest.warns(UndefinedMeasureWarning, match=r"both empty \(3 pair\(s\) of runs\)"):
-        value = _common.score_pair_mean("jaccard", get_measure("jaccard").kernel.score,
-                                        as_selection(Z),
-                                        "two runs are both empty")
+        value = _common.score_pair_mean(
+            "jaccard",
+            get_measure("jaccard").kernel.score,
+            as_selection(Z),
+            "two runs are both empty",
+        )
     assert math.isnan(value)

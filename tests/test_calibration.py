@@ -15,8 +15,7 @@ from scipy.stats import binom
 
 from calibration_twins import fdp_plus_twin, stability_score_twin
 from propstab import InvalidParameterError, UndefinedMeasureWarning
-from propstab.calibration import (SHARP_PI_GRID, STABL_THRESHOLDS, fdp_plus,
-                                  stability_score)
+from propstab.calibration import SHARP_PI_GRID, STABL_THRESHOLDS, fdp_plus, stability_score
 
 R_COMPAT = pathlib.Path(__file__).resolve().parents[1] / "r_compat"
 REFERENCE = R_COMPAT / "sharp_reference.json"
@@ -47,7 +46,10 @@ def test_sharp_default_grid_is_rs_seq():
     # R: sprintf("%.17g", seq(0.6, 0.9, by = 0.01)[c(2, 8, 31)])
     assert len(SHARP_PI_GRID) == 31
     assert [repr(x) for x in SHARP_PI_GRID[[1, 7, 30]]] == [
-        "0.61", "0.6699999999999999", "0.8999999999999999"]
+        "0.61",
+        "0.6699999999999999",
+        "0.8999999999999999",
+    ]
     assert len(STABL_THRESHOLDS) == 100 and STABL_THRESHOLDS[-1] == 0.99
 
 
@@ -58,8 +60,11 @@ def test_reference_values_of_sharp_without_r():
     assert ref["sharp"] == json.loads(DIFFERENCES.read_text())["sharp"] == "1.4.8"
     n_compared = n_declared = 0
     for case in ref["cases"]:
-        got = np.atleast_1d(_quiet(stability_score, case["selprop"], case["K"], case["pi"],
-                                   n_categories=case["n_cat"]))
+        got = np.atleast_1d(
+            _quiet(
+                stability_score, case["selprop"], case["K"], case["pi"], n_categories=case["n_cat"]
+            )
+        )
         for g, pi, expected in zip(got, case["pi"], case["score"]):
             expected = math.nan if expected is None else expected
             n_compared += 1
@@ -104,28 +109,31 @@ def test_shapes_over_pi_and_a_grid_of_penalties():
     assert _quiet(stability_score, freq, 20, [0.7, 0.8]).shape == (4, 2)
     assert _quiet(stability_score, freq[0], 20, [0.7]).shape == (1,)
     assert isinstance(_quiet(stability_score, freq[0], 20, 0.7), float)
-    for g in range(4):                                   # rows are independent
+    for g in range(4):  # rows are independent
         np.testing.assert_array_equal(grid[g], _quiet(stability_score, freq[g], 20))
 
 
 def test_undefined_scores_are_nan_with_a_named_warning():
     with pytest.warns(UndefinedMeasureWarning, match="1 of 1 scores undefined"):
-        assert math.isnan(stability_score([1.0, 0.5, 0.0], 20, 0.5))   # no unstable class
+        assert math.isnan(stability_score([1.0, 0.5, 0.0], 20, 0.5))  # no unstable class
     with pytest.warns(UndefinedMeasureWarning, match="q = 0"):
         assert np.isnan(stability_score(np.zeros(10), 50, [0.6, 0.8])).all()
 
 
-@pytest.mark.parametrize("kwargs, argument", [
-    (dict(frequencies=[1.5, 0.2], n_runs=10), "frequencies"),
-    (dict(frequencies=np.zeros((2, 2, 2)), n_runs=10), "frequencies"),
-    (dict(frequencies=[], n_runs=10), "frequencies"),
-    (dict(frequencies="0.5", n_runs=10), "frequencies"),
-    (dict(frequencies=[0.5], n_runs=0), "n_runs"),
-    (dict(frequencies=[0.5], n_runs=2.5), "n_runs"),
-    (dict(frequencies=[0.5], n_runs=10, pi=1.0), "pi"),
-    (dict(frequencies=[0.5], n_runs=10, pi=[0.7, 0.0]), "pi"),
-    (dict(frequencies=[0.5], n_runs=10, n_categories=4), "n_categories"),
-])
+@pytest.mark.parametrize(
+    "kwargs, argument",
+    [
+        (dict(frequencies=[1.5, 0.2], n_runs=10), "frequencies"),
+        (dict(frequencies=np.zeros((2, 2, 2)), n_runs=10), "frequencies"),
+        (dict(frequencies=[], n_runs=10), "frequencies"),
+        (dict(frequencies="0.5", n_runs=10), "frequencies"),
+        (dict(frequencies=[0.5], n_runs=0), "n_runs"),
+        (dict(frequencies=[0.5], n_runs=2.5), "n_runs"),
+        (dict(frequencies=[0.5], n_runs=10, pi=1.0), "pi"),
+        (dict(frequencies=[0.5], n_runs=10, pi=[0.7, 0.0]), "pi"),
+        (dict(frequencies=[0.5], n_runs=10, n_categories=4), "n_categories"),
+    ],
+)
 def test_bad_inputs_name_the_argument(kwargs, argument):
     with pytest.raises(InvalidParameterError) as info:
         stability_score(**kwargs)

@@ -61,20 +61,25 @@ def test_simulation_has_the_declared_truth_and_correlation(study):
 def test_one_se_rule_equals_a_hand_computation_from_assess(study):
     import propstab
     from sklearn.linear_model import Lasso
+
     rng = np.random.default_rng(1)
     X, y, _ = study.simulate("linear", 120, 40, 3, rng)
     got = study.one_se_rule("linear", X, y, n_runs=12, n_candidates=4, seed=5)
     Xc = X - X.mean(axis=0)
     top = np.max(np.abs(Xc.T @ (y - y.mean()))) / len(y)
     grid = np.geomspace(top, top / 30, 5)[1:]
-    comparison = propstab.assess({f"{a:.4g}": Lasso(alpha=a) for a in grid}, X, y,
-                                 n_runs=12, random_state=5)
+    comparison = propstab.assess(
+        {f"{a:.4g}": Lasso(alpha=a) for a in grid}, X, y, n_runs=12, random_state=5
+    )
     rows = list(comparison.assessments.values())
     best = max(range(4), key=lambda i: rows[i].mean_score)
-    within = [i for i in range(4)
-              if rows[i].mean_score >= rows[best].mean_score - rows[best].score_standard_error]
+    within = [
+        i
+        for i in range(4)
+        if rows[i].mean_score >= rows[best].mean_score - rows[best].score_standard_error
+    ]
     chosen = within[0]
-    for i in within:                       # the most stable; ties: the earlier (sparser)
+    for i in within:  # the most stable; ties: the earlier (sparser)
         if rows[i].stability > rows[chosen].stability:
             chosen = i
     expected = Lasso(alpha=grid[chosen]).fit(X, y).coef_ != 0
@@ -86,18 +91,22 @@ def test_stabs_and_sharp_sharing_one_set_of_fits_equal_two_fits(tmp_path):
     the stabs fit's checkpoint): the result is that of a fit of its own."""
     from propstab import StabilitySelection
     from sklearn.linear_model import Lasso
+
     X, y, _ = study_module().simulate("linear", 80, 40, 3, np.random.default_rng(4))
     common = dict(n_subsamples=4, n_alphas=6, eps=1 / 30, random_state=9)
-    StabilitySelection(Lasso(), cutoff=0.75, PFER=1.0, checkpoint=tmp_path,
-                       **common).fit(X, y)
-    shared = StabilitySelection(Lasso(), calibration="stability_score", PFER=None,
-                                checkpoint=tmp_path, **common).fit(X, y)
-    alone = StabilitySelection(Lasso(), calibration="stability_score", PFER=None,
-                               **common).fit(X, y)
+    StabilitySelection(Lasso(), cutoff=0.75, PFER=1.0, checkpoint=tmp_path, **common).fit(X, y)
+    shared = StabilitySelection(
+        Lasso(), calibration="stability_score", PFER=None, checkpoint=tmp_path, **common
+    ).fit(X, y)
+    alone = StabilitySelection(Lasso(), calibration="stability_score", PFER=None, **common).fit(
+        X, y
+    )
     np.testing.assert_array_equal(shared.support_, alone.support_)
     np.testing.assert_array_equal(shared.stability_scores_, alone.stability_scores_)
-    assert (shared.calibration_.penalty, shared.calibration_.threshold) == \
-        (alone.calibration_.penalty, alone.calibration_.threshold)
+    assert (shared.calibration_.penalty, shared.calibration_.threshold) == (
+        alone.calibration_.penalty,
+        alone.calibration_.threshold,
+    )
 
 
 def study_module():
@@ -116,11 +125,14 @@ def test_a_stopped_run_continues_from_its_cache(study, quick, cache, tmp_path):
     n_rep = study.MODES["quick"]["replicates"]
     assert len(lines) == len(study.MODES["quick"]["settings"]) * n_rep
     stopped = tmp_path / "stopped.jsonl"
-    stopped.write_text("\n".join(lines[:-1]) + "\n" + lines[-1][:40])   # cut mid-line
+    stopped.write_text("\n".join(lines[:-1]) + "\n" + lines[-1][:40])  # cut mid-line
     resumed = study.run("quick", cache=stopped)
     assert _measured(resumed) == _measured(quick)
-    again = [json.loads(x) for x in stopped.read_text().splitlines() if x.startswith("{")
-             and x.endswith("}")]
+    again = [
+        json.loads(x)
+        for x in stopped.read_text().splitlines()
+        if x.startswith("{") and x.endswith("}")
+    ]
     assert again[-1]["selected"] == json.loads(lines[-1])["selected"]
     only = study.run("quick", cache=stopped, compute=False)
     assert _measured(only) == _measured(quick)
@@ -132,10 +144,10 @@ def test_a_stopped_run_continues_from_its_cache(study, quick, cache, tmp_path):
 
 def test_paired_difference_is_scipys_paired_t_interval(study):
     from scipy import stats
+
     rng = np.random.default_rng(3)
     a, b = rng.random(12), rng.random(12)
     mean, low, high = study.paired_difference(a, b)
     ci = stats.ttest_rel(a, b).confidence_interval(0.95)
-    np.testing.assert_allclose([mean, low, high], [np.mean(a - b), ci.low, ci.high],
-                               rtol=1e-12)
+    np.testing.assert_allclose([mean, low, high], [np.mean(a - b), ci.low, ci.high], rtol=1e-12)
     assert all(np.isnan(study.paired_difference([1.0], [0.0])))

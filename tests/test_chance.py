@@ -17,7 +17,7 @@ import twins  # tests/ is on sys.path (rootdir-relative import mode)
 REL, ABS = 1e-12, 1e-13
 
 
-PAIRWISE = [m.name for m in list_measures(family="pairwise")]     # every registered one
+PAIRWISE = [m.name for m in list_measures(family="pairwise")]  # every registered one
 
 
 def test_every_pairwise_measure_has_a_pair_score_and_a_twin():
@@ -29,7 +29,7 @@ def test_every_pairwise_measure_has_a_pair_score_and_a_twin():
 def test_expected_pairwise_matches_enumeration(name):
     score = get_measure(name).kernel.score
     sim = twins.SIMILARITIES[name]
-    constant = get_measure(name).domain == "constant_size"      # kuncheva: k_a = k_b only
+    constant = get_measure(name).domain == "constant_size"  # kuncheva: k_a = k_b only
     for d in range(2, 7):
         sizes = np.arange(d + 1)
         E, defined = chance.expected_pairwise(score, sizes, d)
@@ -48,13 +48,14 @@ def _enumerate_matrices(row_sizes, d):
     return itertools.product(*[twins.subsets(d, k) for k in row_sizes])
 
 
-@pytest.mark.parametrize("row_sizes,d", [([1, 1], 2), ([2, 1, 3], 4), ([0, 2, 5], 5),
-                                         ([3, 3, 3], 5), ([1, 4, 2, 2], 5)])
+@pytest.mark.parametrize(
+    "row_sizes,d", [([1, 1], 2), ([2, 1, 3], 4), ([0, 2, 5], 5), ([3, 3, 3], 5), ([1, 4, 2, 2], 5)]
+)
 def test_column_count_pmf_matches_enumeration(row_sizes, d):
     counts = [0] * (len(row_sizes) + 1)
     total = 0
     for runs in _enumerate_matrices(row_sizes, d):
-        counts[sum(1 for s in runs if 0 in s)] += 1        # the count of feature 0
+        counts[sum(1 for s in runs if 0 in s)] += 1  # the count of feature 0
         total += 1
     exact = [Fraction(c, total) for c in counts]
     pmf = chance.column_count_pmf(row_sizes, d)
@@ -62,8 +63,10 @@ def test_column_count_pmf_matches_enumeration(row_sizes, d):
     assert pmf == pytest.approx([float(x) for x in exact], rel=REL, abs=ABS)
 
 
-@pytest.mark.parametrize("row_sizes,d", [([1, 1], 2), ([2, 1, 3], 4), ([0, 2, 5], 5),
-                                         ([3, 3, 3], 5), ([1, 4, 2, 2], 5), ([0, 0], 3)])
+@pytest.mark.parametrize(
+    "row_sizes,d",
+    [([1, 1], 2), ([2, 1, 3], 4), ([0, 2, 5], 5), ([3, 3, 3], 5), ([1, 4, 2, 2], 5), ([0, 0], 3)],
+)
 def test_union_size_pmf_matches_enumeration(row_sizes, d):
     counts = [0] * (d + 1)
     total = 0
@@ -102,12 +105,15 @@ def test_pmfs_are_distributions():
 # hypergeometric law of the intersection in Fractions and scores one representative
 # pair of sets per point with the set-based similarities of tests/twins.py.
 
+
 @functools.lru_cache(maxsize=None)
 def _hypergeometric(ka, kb, d):
     """((r, P(r)), ...) over the support, exact; once per (ka, kb, d) in the module (the
     zero-over-zero tests ask for the same laws once per measure)."""
-    return tuple((r, Fraction(math.comb(ka, r) * math.comb(d - ka, kb - r), math.comb(d, kb)))
-            for r in range(max(0, ka + kb - d), min(ka, kb) + 1))
+    return tuple(
+        (r, Fraction(math.comb(ka, r) * math.comb(d - ka, kb - r), math.comb(d, kb)))
+        for r in range(max(0, ka + kb - d), min(ka, kb) + 1)
+    )
 
 
 def _sets(ka, kb, r):
@@ -123,7 +129,7 @@ def _corrected_twin(name, ka, kb, r, d):
     if sim(*_sets(ka, kb, r), d) is None:
         return "raw", None
     law = _hypergeometric(ka, kb, d)
-    if name == "ochiai":     # phi = r / s, s = sqrt(ka kb): (r - E r) / (s - E r), exact test
+    if name == "ochiai":  # phi = r / s, s = sqrt(ka kb): (r - E r) / (s - E r), exact test
         Er = sum(p * x for x, p in law)
         if Er * Er == ka * kb:
             return "0/0", None
@@ -147,10 +153,23 @@ def _cases(d):
     """(ka, kb, r): every run all-selected or empty, and mixed pairs."""
     k, k2 = d // 2, max(1, (2 * d) // 3)
     out = [(d, d, d), (0, 0, 0), (d, 0, 0), (0, d, 0), (d, k, k), (0, k, 0), (k, k, k)]
-    out += [(k, k, max(0, 2 * k - d)), (k, k2, min(k, k2)), (k, k2, max(0, k + k2 - d)),
-            (d - 1, d - 1, d - 1), (d - 1, d - 1, max(0, d - 2)), (1, 1, 1)]
-    return sorted({c for c in out if 0 <= c[0] <= d and 0 <= c[1] <= d
-                   and max(0, c[0] + c[1] - d) <= c[2] <= min(c[0], c[1])})
+    out += [
+        (k, k, max(0, 2 * k - d)),
+        (k, k2, min(k, k2)),
+        (k, k2, max(0, k + k2 - d)),
+        (d - 1, d - 1, d - 1),
+        (d - 1, d - 1, max(0, d - 2)),
+        (1, 1, 1),
+    ]
+    return sorted(
+        {
+            c
+            for c in out
+            if 0 <= c[0] <= d
+            and 0 <= c[1] <= d
+            and max(0, c[0] + c[1] - d) <= c[2] <= min(c[0], c[1])
+        }
+    )
 
 
 def _matrix(ka, kb, r, d):
@@ -172,6 +191,7 @@ def exact_corrections():
     Each call gets its own copy of the matrix."""
     from propstab import UndefinedMeasureWarning, stability
     import warnings
+
     out = {}
     for d in range(1, 201):
         for ka, kb, r in _cases(d):
@@ -180,9 +200,10 @@ def exact_corrections():
                 with warnings.catch_warnings(record=True) as caught:
                     warnings.simplefilter("always")
                     got = stability(Z.copy(), name, correction_for_chance="exact")
-                out[name, d, ka, kb, r] = (got, any(issubclass(w.category,
-                                                               UndefinedMeasureWarning)
-                                                    for w in caught))
+                out[name, d, ka, kb, r] = (
+                    got,
+                    any(issubclass(w.category, UndefinedMeasureWarning) for w in caught),
+                )
     return out
 
 
@@ -195,8 +216,9 @@ def test_exact_correction_zero_over_zero_is_decided_exactly(name, exact_correcti
             got, warned = exact_corrections[name, d, ka, kb, r]
             where = (name, d, ka, kb, r, kind, got)
             if kind == "value":
-                assert not warned and got == pytest.approx(float(exact), rel=1e-12,
-                                                           abs=1e-12), where
+                assert not warned and got == pytest.approx(
+                    float(exact), rel=1e-12, abs=1e-12
+                ), where
                 continue
             assert math.isnan(got) and warned, where
             if kind == "0/0":
@@ -233,12 +255,13 @@ def _global_twin(name, ka, kb, d):
 def test_exact_global_correction_zero_over_zero_is_decided_exactly(name):
     from propstab import UndefinedMeasureWarning, stability
     import warnings
+
     # every d up to 60 and a few large ones: the twin's exact expectation sums over the
     # whole hypergeometric law, so d up to 200 took a minute for Davis alone
     for d in [*range(1, 61), 97, 128, 199, 200]:
         for ka, kb, r in _cases(d):
             if ka + kb == 0:
-                continue                         # no run selects anything: raw undefined
+                continue  # no run selects anything: raw undefined
             Z = _matrix(ka, kb, r, d)
             E = _global_twin(name, ka, kb, d)
             with warnings.catch_warnings(record=True) as caught:
@@ -250,27 +273,35 @@ def test_exact_global_correction_zero_over_zero_is_decided_exactly(name):
                 assert math.isnan(got) and warned and ka == kb == d, where
                 continue
             v = twins.TWINS[name](Z.tolist())
-            assert not warned and got == pytest.approx(float((v - E) / (1 - E)), rel=1e-12,
-                                                       abs=1e-12), where
+            assert not warned and got == pytest.approx(
+                float((v - E) / (1 - E)), rel=1e-12, abs=1e-12
+            ), where
 
 
 def _exact_correction_measures():
-    return [m.name for m in list_measures()
-            if any(p.name == "correction_for_chance" and "exact" in (p.choices or ())
-                   for p in m.parameters)]
+    return [
+        m.name
+        for m in list_measures()
+        if any(
+            p.name == "correction_for_chance" and "exact" in (p.choices or ())
+            for p in m.parameters
+        )
+    ]
 
 
 def test_every_exact_correction_is_undefined_when_all_runs_select_all_features():
     """Every measure offering correction_for_chance='exact', on runs that all select
     every feature (E = max = the value): NaN with UndefinedMeasureWarning, at every d."""
     from propstab import UndefinedMeasureWarning, stability
+
     names = _exact_correction_measures()
     assert {"jaccard", "dice", "ochiai", "hamming", "davis", "novovicova", "yu"} <= set(names)
     for name in names:
         for d in list(range(1, 31)) + [37, 64, 99, 128, 150, 199, 200]:
             with pytest.warns(UndefinedMeasureWarning):
-                got = stability(np.ones((3, d), dtype=np.int8), name,
-                                correction_for_chance="exact")
+                got = stability(
+                    np.ones((3, d), dtype=np.int8), name, correction_for_chance="exact"
+                )
             assert math.isnan(got), (name, d, got)
 
 
@@ -278,6 +309,8 @@ def test_exact_davis_with_a_penalty_on_full_runs_is_zero_not_undefined():
     """Identical full runs score 1 - penalty < 1 = the maximum: E = value, (v - E)/(1 - E)
     = 0/penalty = 0 exactly."""
     from propstab import stability
+
     for d in (1, 9, 10, 13, 200):
-        assert stability(np.ones((2, d)), "davis", penalty=0.5,
-                         correction_for_chance="exact") == 0.0
+        assert (
+            stability(np.ones((2, d)), "davis", penalty=0.5, correction_for_chance="exact") == 0.0
+        )

@@ -28,9 +28,12 @@ def test_the_quick_study_runs_and_its_checks_pass(quick):
     code, out = quick
     assert code == 0
     assert [(r["pipeline"], r["M"], r["model"]) for r in out["rows"]] == [
-        ("l1-logistic", 30, "runs"), ("l1-logistic", 30, "features"),
-        ("filter", 30, "runs"), ("filter", 30, "features")]
-    assert all(r["agreed"] for r in out["rows"])        # the assertion decided the same
+        ("l1-logistic", 30, "runs"),
+        ("l1-logistic", 30, "features"),
+        ("filter", 30, "runs"),
+        ("filter", 30, "features"),
+    ]
+    assert all(r["agreed"] for r in out["rows"])  # the assertion decided the same
 
 
 def test_the_drop_test_holds_its_level_and_gains_power_with_the_drop(quick):
@@ -51,16 +54,17 @@ def test_the_drop_model_is_exact_on_the_population(study):
         q = study.mixing_for_drop(p, delta)
         k = p.sum() / p.size
         assert study.population_phi((1 - q) * p + q * k) == pytest.approx(
-            study.population_phi(p) - delta, abs=1e-10)
+            study.population_phi(p) - delta, abs=1e-10
+        )
     import propstab
+
     rng = np.random.default_rng(0)
     Z = rng.random((20000, p.size)) < p
     assert propstab.stability(Z) == pytest.approx(study.population_phi(Z.mean(0)), abs=1e-3)
     # degrade keeps every run's size and moves the frequencies to (1 - q) p + q k/d
     D = study.degrade(Z, 0.3, rng)
     assert np.array_equal(D.sum(1), Z.sum(1))
-    assert np.allclose(D.mean(0), 0.7 * Z.mean(0) + 0.3 * Z.sum(1).mean() / p.size,
-                       atol=0.015)
+    assert np.allclose(D.mean(0), 0.7 * Z.mean(0) + 0.3 * Z.sum(1).mean() / p.size, atol=0.015)
 
 
 def test_the_feature_swap_drop_is_exact_on_the_population(study):
@@ -76,4 +80,5 @@ def test_the_feature_swap_drop_is_exact_on_the_population(study):
     for delta in (0.05, 0.1):
         q = study.swap_for_drop(Z, delta)
         assert study.population_phi(study.swapped_frequencies(Z, q)) == pytest.approx(
-            study.population_phi(Z.mean(0)) - delta, abs=1e-9)
+            study.population_phi(Z.mean(0)) - delta, abs=1e-9
+        )

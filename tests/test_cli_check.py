@@ -29,7 +29,7 @@ def files(tmp_path):
     rng = np.random.default_rng(0)
     stable = np.zeros((40, 10), dtype=int)
     stable[:, :3] = 1
-    stable ^= (rng.random(stable.shape) < 0.05)
+    stable ^= rng.random(stable.shape) < 0.05
     noisy = (rng.random((40, 10)) < 0.3).astype(int)
     paths = {}
     for name, Z in (("stable", stable), ("noisy", noisy)):
@@ -64,14 +64,19 @@ def test_check_reads_a_baseline_and_other_measures(files, tmp_path):
     assert code == 0 and "jaccard = " in out
 
 
-@pytest.mark.parametrize("argv, start", [
-    (["--at-least", "3"], "propstab check: error: --at-least: must lie in the range of "
-                          "nogueira"),
-    (["--at-least", "0.5", "--confidence", "0.2"], "propstab check: error: --confidence: "),
-    (["--at-least", "x"], "propstab check: error: argument --at-least: invalid float"),
-    ([], "propstab check: error: the following arguments are required: --at-least"),
-    (["--at-least", "0.5", "--measure", "nope"], "propstab check: error: "),
-])
+@pytest.mark.parametrize(
+    "argv, start",
+    [
+        (
+            ["--at-least", "3"],
+            "propstab check: error: --at-least: must lie in the range of " "nogueira",
+        ),
+        (["--at-least", "0.5", "--confidence", "0.2"], "propstab check: error: --confidence: "),
+        (["--at-least", "x"], "propstab check: error: argument --at-least: invalid float"),
+        ([], "propstab check: error: the following arguments are required: --at-least"),
+        (["--at-least", "0.5", "--measure", "nope"], "propstab check: error: "),
+    ],
+)
 def test_check_bad_input_is_one_line_and_exit_2(files, argv, start):
     code, out, err = run(["check", files["stable"], *argv])
     assert code == 2 and not out
@@ -81,11 +86,13 @@ def test_check_bad_input_is_one_line_and_exit_2(files, argv, start):
 def test_compare_noninferiority_and_drop(files):
     code, out, _ = run(["compare", files["stable"], files["stable"], "--noninferiority", "0.2"])
     res = assert_not_less_stable(files["stable_Z"], files["stable_Z"], margin=0.2)
-    assert code == 0 and one_line(out) == ("propstab compare: PASS: current not less stable "
-                                           "than the baseline: " + res.message())
+    assert code == 0 and one_line(out) == (
+        "propstab compare: PASS: current not less stable " "than the baseline: " + res.message()
+    )
     code, out, _ = run(["compare", files["stable"], files["noisy"], "--noninferiority", "0.05"])
-    assert code == 1 and one_line(out).startswith("propstab compare: FAIL: current less "
-                                                  "stable than the baseline: baseline ")
+    assert code == 1 and one_line(out).startswith(
+        "propstab compare: FAIL: current less " "stable than the baseline: baseline "
+    )
     code, out, _ = run(["compare", files["stable"], files["noisy"], "--drop", "0.05"])
     assert code == 1 and "lies below -margin = -0.05" in out
     code, out, _ = run(["compare", files["stable"], files["stable"], "--drop", "0.05"])
@@ -96,20 +103,31 @@ def test_compare_refuses_a_baseline_of_another_measure(files, tmp_path):
     path = Baseline.from_result(files["stable_Z"], measure="jaccard").save(tmp_path / "b.npz")
     code, out, err = run(["compare", path, files["stable"], "--noninferiority", "0.1"])
     assert code == 2 and not out
-    assert one_line(err).startswith("propstab compare: error: measure: the baseline is "
-                                    "compared under 'jaccard'; got 'nogueira'")
-    code, out, err = run(["compare", path, files["stable"], "--noninferiority", "0.1",
-                          "--measure", "jaccard"])
+    assert one_line(err).startswith(
+        "propstab compare: error: measure: the baseline is "
+        "compared under 'jaccard'; got 'nogueira'"
+    )
+    code, out, err = run(
+        ["compare", path, files["stable"], "--noninferiority", "0.1", "--measure", "jaccard"]
+    )
     assert code in (0, 1) and out.startswith("propstab compare: ")
 
 
-@pytest.mark.parametrize("argv, start", [
-    (["--noninferiority", "-1"], "propstab compare: error: --noninferiority: must be >= 0"),
-    (["--drop", "nan"], "propstab compare: error: --drop: "),
-    (["--noninferiority", "0.1", "--drop", "0.1"], "propstab compare: error: argument --drop: "
-                                                   "not allowed with argument"),
-    (["--noninferiority", "0.1", "--confidence", "1"], "propstab compare: error: --confidence"),
-])
+@pytest.mark.parametrize(
+    "argv, start",
+    [
+        (["--noninferiority", "-1"], "propstab compare: error: --noninferiority: must be >= 0"),
+        (["--drop", "nan"], "propstab compare: error: --drop: "),
+        (
+            ["--noninferiority", "0.1", "--drop", "0.1"],
+            "propstab compare: error: argument --drop: " "not allowed with argument",
+        ),
+        (
+            ["--noninferiority", "0.1", "--confidence", "1"],
+            "propstab compare: error: --confidence",
+        ),
+    ],
+)
 def test_compare_bad_input_is_one_line_and_exit_2(files, argv, start):
     code, out, err = run(["compare", files["stable"], files["noisy"], *argv])
     assert code == 2 and not out
@@ -118,9 +136,18 @@ def test_compare_bad_input_is_one_line_and_exit_2(files, argv, start):
 
 def test_exit_statuses_in_a_subprocess(files):
     env = dict(os.environ, PYTHONPATH=str(CHECKOUT))
-    codes = [shared.run([sys.executable, "-m", "propstab", *map(str, argv)], env=env,
-                        capture_output=True, text=True, timeout=120).returncode
-             for argv in (["check", files["stable"], "--at-least", "0.5"],
-                          ["check", files["noisy"], "--at-least", "0.5"],
-                          ["check", files["noisy"], "--at-least", "5"])]
+    codes = [
+        shared.run(
+            [sys.executable, "-m", "propstab", *map(str, argv)],
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        ).returncode
+        for argv in (
+            ["check", files["stable"], "--at-least", "0.5"],
+            ["check", files["noisy"], "--at-least", "0.5"],
+            ["check", files["noisy"], "--at-least", "5"],
+        )
+    ]
     assert codes == [0, 1, 2]

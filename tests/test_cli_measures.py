@@ -22,12 +22,16 @@ def test_table_lists_every_measure_with_its_claims(capsys):
     lines = out.splitlines()
     heads = re.split(r"\s{2,}", lines[0].strip())
     marks_at = heads.index("family") + 1
-    assert heads[marks_at:marks_at + 5] == [a.label[:5] for a in Axiom]
+    assert heads[marks_at : marks_at + 5] == [a.label[:5] for a in Axiom]
     rows = {}
     for line in lines[2:]:
         fields = re.split(r"\s{2,}", line.strip())
-        if len(fields) >= marks_at + 5 and fields[1] in ("pairwise", "frequency", "correlated",
-                                                             "ranking"):
+        if len(fields) >= marks_at + 5 and fields[1] in (
+            "pairwise",
+            "frequency",
+            "correlated",
+            "ranking",
+        ):
             rows[fields[0].split(" (")[0]] = fields
     assert sorted(rows) == sorted(m.name for m in MEASURES)
     for m in MEASURES:
@@ -35,7 +39,7 @@ def test_table_lists_every_measure_with_its_claims(capsys):
         if m.aliases:
             assert fields[0] == f"{m.name} ({', '.join(m.aliases)})"
         assert fields[1] == m.family
-        assert fields[marks_at:marks_at + 5] == ["✓" if m.claims[a] else "·" for a in Axiom]
+        assert fields[marks_at : marks_at + 5] == ["✓" if m.claims[a] else "·" for a in Axiom]
         assert fields[marks_at + 5] == f"[{m.bounds[0]}, {m.bounds[1]}]"
         assert fields[marks_at + 6] == m.orientation
         assert fields[-1] == (str(m.r_reference) if m.r_reference else "-")

@@ -16,13 +16,12 @@ from propstab._data.readers import read_feature_names, read_selection, read_simi
 from propstab.cli import main
 
 NAMES = ["mean radius", "mean texture", "worst area", "worst symmetry", "fractal dimension"]
-Z = np.array([[1, 1, 0, 0, 0],
-              [1, 0, 1, 0, 0],
-              [1, 1, 0, 0, 1],
-              [0, 1, 1, 0, 0],
-              [1, 1, 0, 1, 0]], dtype=bool)
+Z = np.array(
+    [[1, 1, 0, 0, 0], [1, 0, 1, 0, 0], [1, 1, 0, 0, 1], [0, 1, 1, 0, 0], [1, 1, 0, 1, 0]],
+    dtype=bool,
+)
 FRAME = pd.DataFrame(Z.astype(int), columns=NAMES)
-ZERO_BASED = [np.flatnonzero(r).tolist() for r in Z]          # [[0, 1], [0, 2], ...]
+ZERO_BASED = [np.flatnonzero(r).tolist() for r in Z]  # [[0, 1], [0, 2], ...]
 ONE_BASED = [[j + 1 for j in run] for run in ZERO_BASED]
 BY_NAME = [[NAMES[j] for j in run] for run in ZERO_BASED]
 
@@ -61,7 +60,7 @@ def check_reader(path, names, **kw):
 
 def test_pandas_to_csv_with_its_default_index(tmp_path, capsys):
     path = tmp_path / "selected.csv"
-    FRAME.to_csv(path)                                 # header ",mean radius,...", index 0..4
+    FRAME.to_csv(path)  # header ",mean radius,...", index 0..4
     assert path.read_text().splitlines()[0] == "," + ",".join(NAMES)
     read = check_reader(path, NAMES)
     assert "run labels in column 1" in read.description
@@ -82,7 +81,7 @@ def test_pandas_named_index_of_run_labels(tmp_path, capsys):
     frame.index = [f"resample {i}" for i in range(len(frame))]
     frame.index.name = "run"
     path = tmp_path / "selected.csv"
-    frame.to_csv(path)                                 # header "run,mean radius,..."
+    frame.to_csv(path)  # header "run,mean radius,..."
     read = check_reader(path, NAMES)
     assert "run labels in column 1 'run'" in read.description
     read_ok(capsys, path)
@@ -90,11 +89,11 @@ def test_pandas_named_index_of_run_labels(tmp_path, capsys):
 
 def test_pandas_default_integer_labels(tmp_path, capsys):
     path = tmp_path / "z.csv"
-    pd.DataFrame(Z.astype(int)).to_csv(path)           # header ",0,1,2,3,4"
+    pd.DataFrame(Z.astype(int)).to_csv(path)  # header ",0,1,2,3,4"
     check_reader(path, ["0", "1", "2", "3", "4"])
     read_ok(capsys, path)
     plain = tmp_path / "plain.csv"
-    pd.DataFrame(Z.astype(int)).to_csv(plain, index=False)   # header "0,1,2,3,4"
+    pd.DataFrame(Z.astype(int)).to_csv(plain, index=False)  # header "0,1,2,3,4"
     check_reader(plain, ["0", "1", "2", "3", "4"])
 
 
@@ -125,7 +124,7 @@ def test_booleans_true_false(tmp_path, capsys):
 
 def test_headerless_whitespace_text_from_numpy(tmp_path, capsys):
     path = tmp_path / "z.txt"
-    np.savetxt(path, Z.astype(int), fmt="%d")          # "1 1 0 0 0"
+    np.savetxt(path, Z.astype(int), fmt="%d")  # "1 1 0 0 0"
     check_reader(path, None)
     read_ok(capsys, path)
 
@@ -140,7 +139,7 @@ def test_npy(tmp_path, capsys):
 def test_index_col_none_and_explicit(tmp_path):
     path = tmp_path / "selected.csv"
     frame = FRAME.copy()
-    frame.insert(0, "fold", [1, 0, 1, 0, 1])           # a 0/1 label column: not detectable
+    frame.insert(0, "fold", [1, 0, 1, 0, 1])  # a 0/1 label column: not detectable
     frame.to_csv(path, index=False)
     assert read_selection(str(path)).selection.n_features == 6
     check_reader(path, NAMES, index_col="fold")
@@ -150,17 +149,22 @@ def test_index_col_none_and_explicit(tmp_path):
 
 def test_json_zero_based(tmp_path, capsys):
     path = tmp_path / "runs.json"
-    path.write_text(json.dumps(ZERO_BASED))            # contains 0: 0-based
+    path.write_text(json.dumps(ZERO_BASED))  # contains 0: 0-based
     read = check_reader(path, None, n_features=5)
     assert "0-based since the index 0 occurs" in read.description
     read_ok(capsys, path, "--n-features", "5")
-    assert read_selection(str(path), n_features=5, base="zero").selection.toarray() \
-        .astype(bool).tolist() == Z.tolist()
+    assert (
+        read_selection(str(path), n_features=5, base="zero")
+        .selection.toarray()
+        .astype(bool)
+        .tolist()
+        == Z.tolist()
+    )
 
 
 def test_json_one_based(tmp_path, capsys):
     path = tmp_path / "runs.json"
-    path.write_text(json.dumps(ONE_BASED))             # contains 5 = d: 1-based
+    path.write_text(json.dumps(ONE_BASED))  # contains 5 = d: 1-based
     read = check_reader(path, None, n_features=5)
     assert "1-based since the index d = 5 occurs" in read.description
     read_ok(capsys, path, "--n-features", "5")
@@ -168,7 +172,7 @@ def test_json_one_based(tmp_path, capsys):
 
 
 def test_json_ambiguous_indices_read_with_the_flag(tmp_path, capsys):
-    runs = [[1, 2], [1, 3], [2, 3]]                    # no 0 and no d = 4: ambiguous
+    runs = [[1, 2], [1, 3], [2, 3]]  # no 0 and no d = 4: ambiguous
     path = tmp_path / "runs.json"
     path.write_text(json.dumps(runs))
     zero = read_selection(str(path), n_features=4, base="zero").selection.toarray()
@@ -210,8 +214,9 @@ def test_json_object_of_named_runs(tmp_path, capsys):
 
 def test_index_lines_text(tmp_path, capsys):
     path = tmp_path / "runs.csv"
-    path.write_text("# one run per line\n" + "\n".join(",".join(map(str, r))
-                                                      for r in ONE_BASED) + "\n")
+    path.write_text(
+        "# one run per line\n" + "\n".join(",".join(map(str, r)) for r in ONE_BASED) + "\n"
+    )
     check_reader(path, None, n_features=5, index_lines=True)
     read_ok(capsys, path, "--n-features", "5")
     named = tmp_path / "runs.tsv"
@@ -223,15 +228,20 @@ def test_index_lines_text(tmp_path, capsys):
 
 
 def test_similarity_formats(tmp_path):
-    C = np.array([[1, .5, 0], [.5, 1, .95], [0, .95, 1]])
+    C = np.array([[1, 0.5, 0], [0.5, 1, 0.95], [0, 0.95, 1]])
     labelled = pd.DataFrame(C, index=["a b", "c", "d"], columns=["a b", "c", "d"])
     labelled.to_csv(tmp_path / "sim.csv")
     pd.DataFrame(C).to_csv(tmp_path / "plain.csv", index=False, header=False)
     np.save(tmp_path / "sim.npy", C)
     from scipy import sparse
+
     sparse.save_npz(tmp_path / "sim.npz", sparse.csr_matrix(C))
-    for name, names in (("sim.csv", ("a b", "c", "d")), ("plain.csv", None),
-                        ("sim.npy", None), ("sim.npz", None)):
+    for name, names in (
+        ("sim.csv", ("a b", "c", "d")),
+        ("plain.csv", None),
+        ("sim.npy", None),
+        ("sim.npz", None),
+    ):
         read = read_similarity(str(tmp_path / name))
         dense = read.matrix
         dense = dense.toarray() if hasattr(dense, "toarray") else np.asarray(dense, float)

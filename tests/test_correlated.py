@@ -10,22 +10,53 @@ from scipy.optimize import linprog
 
 import propstab
 from propstab import Axiom, UndefinedMeasureWarning
-from propstab.measures import (conger, intersection_count, intersection_greedy,
-                               intersection_mbm, intersection_mean, jaccard, kappa, msi,
-                               nogueira, npog, npogr, pearson, phi, pog, pogr, sechidis,
-                               sechidis_exact, yu, yu_matching, zucknick)
+from propstab.measures import (
+    conger,
+    intersection_count,
+    intersection_greedy,
+    intersection_mbm,
+    intersection_mean,
+    jaccard,
+    kappa,
+    msi,
+    nogueira,
+    npog,
+    npogr,
+    pearson,
+    phi,
+    pog,
+    pogr,
+    sechidis,
+    sechidis_exact,
+    yu,
+    yu_matching,
+    zucknick,
+)
 from propstab.measures import matching, simulation
 from propstab.measures.correlated import MonteCarloWarning, effective_intersections
 
 from twins import random_subsets as random_selection  # tests/ is on sys.path
 from twins import null_covariance_sum, sample_covariance, twin_sechidis, twin_sechidis_exact
 
-NEW = ["sechidis", "sechidis_exact", "msi", "yu_matching", "yu", "zucknick", "intersection_count",
-       "intersection_greedy", "intersection_mbm", "intersection_mean", "pogr", "npogr",
-       "pearson"]
+NEW = [
+    "sechidis",
+    "sechidis_exact",
+    "msi",
+    "yu_matching",
+    "yu",
+    "zucknick",
+    "intersection_count",
+    "intersection_greedy",
+    "intersection_mbm",
+    "intersection_mean",
+    "pogr",
+    "npogr",
+    "pearson",
+]
 
 
 # ------------------------------------------------------------------ slow literal twins
+
 
 def msi_twin(Z, S, W=None):
     """Hamer eqs 8-12 literally: one dense LP per pair (all k_i k_j links), k̄ kept."""
@@ -33,7 +64,7 @@ def msi_twin(Z, S, W=None):
     M = Z.shape[0]
     W = Z.astype(float) if W is None else np.asarray(W, float)
     kbar = Z.sum() / M
-    I = W / W.sum(axis=1, keepdims=True).clip(1e-300) * kbar     # eq. 7: rows sum to k̄
+    I = W / W.sum(axis=1, keepdims=True).clip(1e-300) * kbar  # eq. 7: rows sum to k̄
     vals = []
     for i in range(M):
         for j in range(i + 1, M):
@@ -47,8 +78,13 @@ def msi_twin(Z, S, W=None):
                 for b in range(Fj.size):
                     A[a, a * Fj.size + b] = 1
                     A[Fi.size + b, a * Fj.size + b] = 1
-            res = linprog(c, A_ub=A, b_ub=np.concatenate([I[i, Fi], I[j, Fj]]),
-                          bounds=(0, None), method="highs")
+            res = linprog(
+                c,
+                A_ub=A,
+                b_ub=np.concatenate([I[i, Fi], I[j, Fj]]),
+                bounds=(0, None),
+                method="highs",
+            )
             vals.append(-res.fun / kbar)
     return float(np.mean(vals))
 
@@ -63,9 +99,8 @@ def random_similarity(rng, d, density=0.3, binary=False):
     return A
 
 
-
-
 # ------------------------------------------------------------------ registry
+
 
 def test_all_new_measures_are_registered_as_correlated():
     names = [m.name for m in propstab.list_measures("correlated")]
@@ -74,24 +109,28 @@ def test_all_new_measures_are_registered_as_correlated():
         info = propstab.get_measure(name)
         assert set(info.claims) == set(Axiom)
         assert "similarity" in info.parameter_names or "importances" in info.parameter_names
-    for name, fn in [("yu", "stabilityYu"), ("zucknick", "stabilityZucknick"),
-                     ("intersection_count", "stabilityIntersectionCount"),
-                     ("intersection_greedy", "stabilityIntersectionGreedy"),
-                     ("intersection_mbm", "stabilityIntersectionMBM"),
-                     ("intersection_mean", "stabilityIntersectionMean"),
-                     ("sechidis", "stabilitySechidis")]:
+    for name, fn in [
+        ("yu", "stabilityYu"),
+        ("zucknick", "stabilityZucknick"),
+        ("intersection_count", "stabilityIntersectionCount"),
+        ("intersection_greedy", "stabilityIntersectionGreedy"),
+        ("intersection_mbm", "stabilityIntersectionMBM"),
+        ("intersection_mean", "stabilityIntersectionMean"),
+        ("sechidis", "stabilitySechidis"),
+    ]:
         ref = propstab.get_measure(name).r_reference
         assert (ref.package, ref.function) == ("stabm", fn)
         assert ref.arguments["similarity"] == "sim.mat"
         assert ref.arguments["threshold"] == "threshold"
-    assert propstab.get_measure("yu").r_reference.arguments["correction_for_chance"] == \
-        "correction.for.chance"
+    assert (
+        propstab.get_measure("yu").r_reference.arguments["correction_for_chance"]
+        == "correction.for.chance"
+    )
 
 
 # ------------------------------------------------------------------ Sechidis et al. 2019
 
-Z_EQ1 = np.array([[1, 0, 1, 0, 0, 0], [0, 1, 1, 0, 0, 0], [1, 0, 0, 1, 0, 0],
-                  [0, 1, 0, 1, 0, 0]])
+Z_EQ1 = np.array([[1, 0, 1, 0, 0, 0], [0, 1, 1, 0, 0, 0], [1, 0, 0, 1, 0, 0], [0, 1, 0, 1, 0, 0]])
 C_EQ1 = propstab.similarity_from_groups([[0, 1], [2, 3]], 6)
 
 
@@ -100,8 +139,9 @@ def test_sechidis_eq1_effective_stability_is_one_and_classical_far_below():
     # Nogueira: p_f = 1/2 on 4 features, s_f^2 = 1/3, k̄ = 2, d = 6: 1 - (4/3)/(4/3) = 0
     assert nogueira(Z_EQ1) == pytest.approx(0.0, abs=1e-14)
     assert sechidis(Z_EQ1) == pytest.approx(0.0, abs=1e-14)
-    np.testing.assert_array_equal(effective_intersections(Z_EQ1, similarity=C_EQ1),
-                                  np.full((4, 4), 2.0))
+    np.testing.assert_array_equal(
+        effective_intersections(Z_EQ1, similarity=C_EQ1), np.full((4, 4), 2.0)
+    )
 
 
 @pytest.mark.parametrize("seed", range(5))
@@ -111,8 +151,9 @@ def test_sechidis_equals_nogueira_at_identity(seed):
     Z[0, 0] = True
     expected = nogueira(Z)
     assert sechidis(Z) == pytest.approx(expected, abs=1e-12)
-    assert sechidis(sparse.csr_matrix(Z), similarity=sparse.identity(25)) == \
-        pytest.approx(expected, abs=1e-12)
+    assert sechidis(sparse.csr_matrix(Z), similarity=sparse.identity(25)) == pytest.approx(
+        expected, abs=1e-12
+    )
 
 
 @pytest.mark.parametrize("seed", range(4))
@@ -124,7 +165,8 @@ def test_sechidis_trace_identities_match_the_d_by_d_definition(seed):
     Ct = np.where(C >= 0.8, C, 0)
     np.fill_diagonal(Ct, 1)
     assert sechidis(Z, similarity=C, threshold=0.8) == pytest.approx(
-        float(twin_sechidis(Z, Ct)), rel=1e-12)
+        float(twin_sechidis(Z, Ct)), rel=1e-12
+    )
 
 
 def test_sechidis_sparse_similarity_with_large_d_is_cheap():
@@ -143,7 +185,7 @@ def test_sechidis_sparse_similarity_with_large_d_is_cheap():
     trCS = np.sum(C[:60, :60].toarray() * S)
     kbar = 10
     var0 = kbar / d * (1 - kbar / d)
-    cov0 = (kbar ** 2 - kbar) / (d * d - d) - kbar ** 2 / d ** 2
+    cov0 = (kbar**2 - kbar) / (d * d - d) - kbar**2 / d**2
     tr0 = d * var0 + cov0 * (C.sum() - d)
     assert value == pytest.approx(1 - trCS / tr0, rel=1e-10)
 
@@ -156,7 +198,7 @@ def test_sechidis_theorem1_effective_intersection_at_least_intersection(seed):
     R = effective_intersections(Z, similarity=C)
     r = Z.astype(int) @ Z.T.astype(int)
     assert np.all(R >= r - 1e-12)
-    off = C - np.eye(20)                                           # Lemma 1
+    off = C - np.eye(20)  # Lemma 1
     np.testing.assert_allclose(R, r + Z.astype(float) @ off @ Z.T.astype(float), atol=1e-12)
 
 
@@ -172,10 +214,13 @@ def test_sechidis_undefined_and_unbounded_cases():
 
 def test_sechidis_not_corrected_for_chance_with_varying_sizes():
     # exact null expectation by enumeration (M = 2, d = 3, sizes 1 and 2) at C = I
-    values = [Fraction(sechidis([[int(f in a) for f in range(3)],
-                                 [int(f in b) for f in range(3)]])).limit_denominator(1000)
-              for a in itertools.combinations(range(3), 1)
-              for b in itertools.combinations(range(3), 2)]
+    values = [
+        Fraction(
+            sechidis([[int(f in a) for f in range(3)], [int(f in b) for f in range(3)]])
+        ).limit_denominator(1000)
+        for a in itertools.combinations(range(3), 1)
+        for b in itertools.combinations(range(3), 2)
+    ]
     assert sum(values) / len(values) == Fraction(-1, 9)
 
 
@@ -199,11 +244,12 @@ def test_null_covariance_of_varying_sizes_by_enumeration():
     assert mean == expected
     kbar, k2bar = Fraction(sum(sizes), 3), Fraction(sum(k * k for k in sizes), 3)
     var0 = kbar / d * (1 - kbar / d)
-    cov0 = (k2bar - kbar) / (d * d - d) - kbar ** 2 / d ** 2        # Theorem 3's Sigma0
-    shift = sum((x - sum(q) / 3) ** 2 for x in q) / 3 / 2        # var_pop(q) / (M - 1)
-    assert shift == Fraction(1, 48)                                  # (1/24) / 2
-    assert all(mean[f][g] == (var0 if f == g else cov0) + shift
-               for f in range(d) for g in range(d))
+    cov0 = (k2bar - kbar) / (d * d - d) - kbar**2 / d**2  # Theorem 3's Sigma0
+    shift = sum((x - sum(q) / 3) ** 2 for x in q) / 3 / 2  # var_pop(q) / (M - 1)
+    assert shift == Fraction(1, 48)  # (1/24) / 2
+    assert all(
+        mean[f][g] == (var0 if f == g else cov0) + shift for f in range(d) for g in range(d)
+    )
 
 
 @pytest.mark.parametrize("seed", range(4))
@@ -212,13 +258,16 @@ def test_sechidis_exact_matches_its_twin(seed):
     Z = random_selection(rng, 6, 12, rng.integers(1, 11, size=6))
     C = random_similarity(rng, 12, density=0.5)
     assert sechidis_exact(Z, similarity=C) == pytest.approx(
-        float(twin_sechidis_exact(Z, C)), rel=1e-12)
+        float(twin_sechidis_exact(Z, C)), rel=1e-12
+    )
     Ct = np.where(C >= 0.7, C, 0)
     np.fill_diagonal(Ct, 1)
     assert sechidis_exact(Z, similarity=C, threshold=0.7) == pytest.approx(
-        float(twin_sechidis_exact(Z, Ct)), rel=1e-12)
+        float(twin_sechidis_exact(Z, Ct)), rel=1e-12
+    )
     assert sechidis_exact(Z, similarity=sparse.csr_matrix(C)) == pytest.approx(
-        sechidis_exact(Z, similarity=C), rel=1e-12)
+        sechidis_exact(Z, similarity=C), rel=1e-12
+    )
 
 
 @pytest.mark.parametrize("seed", range(5))
@@ -227,12 +276,12 @@ def test_sechidis_exact_is_conger_at_identity_and_sechidis_at_constant_size(seed
     Z = rng.random((7, 25)) < rng.uniform(0.1, 0.6, size=(7, 1))
     Z[0, 0] = True
     assert sechidis_exact(Z) == pytest.approx(conger(Z), abs=1e-12)
-    assert sechidis_exact(sparse.csr_matrix(Z), similarity=sparse.identity(25)) == \
-        pytest.approx(conger(Z), abs=1e-12)
+    assert sechidis_exact(sparse.csr_matrix(Z), similarity=sparse.identity(25)) == pytest.approx(
+        conger(Z), abs=1e-12
+    )
     Zc = random_selection(rng, 5, 12, 4)
     C = random_similarity(rng, 12, density=0.4)
-    assert sechidis_exact(Zc, similarity=C) == pytest.approx(sechidis(Zc, similarity=C),
-                                                              rel=1e-12)
+    assert sechidis_exact(Zc, similarity=C) == pytest.approx(sechidis(Zc, similarity=C), rel=1e-12)
 
 
 @pytest.mark.parametrize("seed", range(3))
@@ -262,16 +311,18 @@ def test_sechidis_exact_undefined_cases():
         sechidis_exact([[0, 0], [0, 0]])
     # C = all ones with varying sizes: tr(C S) is the sample variance of the sizes, equal
     # to its expectation, so the value is 0
-    assert sechidis_exact([[1, 0, 0], [1, 1, 0]], similarity=np.ones((3, 3))) == \
-        pytest.approx(0, abs=1e-12)
+    assert sechidis_exact([[1, 0, 0], [1, 1, 0]], similarity=np.ones((3, 3))) == pytest.approx(
+        0, abs=1e-12
+    )
 
 
 # ------------------------------------------------------------------ Hamer and Dupont 2021
 
+
 def fig3():
     """Hamer Fig. 3 with features 1..7 at indices 0..6."""
     S = np.eye(7)
-    for a, b, v in [(1, 5, .6), (1, 6, .8), (3, 6, .4)]:
+    for a, b, v in [(1, 5, 0.6), (1, 6, 0.8), (3, 6, 0.4)]:
         S[a - 1, b - 1] = S[b - 1, a - 1] = v
     W = np.zeros((2, 7))
     W[0, [0, 1, 2, 3]] = [1.3, 0.7, 1.0, 1.0]
@@ -293,7 +344,7 @@ def test_hamer_fig3_value_and_optimal_links():
     assert all(rows[f] <= W[0, f - 1] + 1e-12 for f in rows)
     assert all(cols[g] <= W[1, g - 1] + 1e-12 for g in cols)
     objective = sum(S[f - 1, g - 1] * x for (f, g), x in links.items()) / 4
-    assert objective == pytest.approx(0.48, abs=1e-12)             # 0.42 + 0.48 + 0.7 + 0.32
+    assert objective == pytest.approx(0.48, abs=1e-12)  # 0.42 + 0.48 + 0.7 + 0.32
     assert msi_twin(W > 0, S, W) == pytest.approx(0.48, abs=1e-9)
 
 
@@ -305,7 +356,7 @@ def scenario(q, which, d, uneven=None):
     if which == 1:
         W[0, :q] = share
     else:
-        W[0, 0] = 1.0                                # one feature carries the group
+        W[0, 0] = 1.0  # one feature carries the group
     W[1, :q] = share
     W[0, [q, q + 1, q + 2]] = 1
     W[1, [q, q + 3, q + 4]] = 1
@@ -313,19 +364,25 @@ def scenario(q, which, d, uneven=None):
     return W, groups
 
 
-TABLE1 = {   # Hamer Table 1 (closed forms, d -> infinity)
-    1: {"sechidis": lambda q: (q + 1) / (q + 3), "nogueira": lambda q: (q + 1) / (q + 3),
-        "pearson": lambda q: (q + 1) / (3 * q + 1), "pogr": lambda q: (q + 1) / (q + 3)},
-    2: {"sechidis": lambda q: 1 - (q * q - 2 * q + 5) / (q + 7),
+TABLE1 = {  # Hamer Table 1 (closed forms, d -> infinity)
+    1: {
+        "sechidis": lambda q: (q + 1) / (q + 3),
+        "nogueira": lambda q: (q + 1) / (q + 3),
+        "pearson": lambda q: (q + 1) / (3 * q + 1),
+        "pogr": lambda q: (q + 1) / (q + 3),
+    },
+    2: {
+        "sechidis": lambda q: 1 - (q * q - 2 * q + 5) / (q + 7),
         "nogueira": lambda q: 1 - (q + 3) / (q + 7),
         "pearson": lambda q: (1 / (4 * q) + 1 / 4) / math.sqrt(1 / (4 * q) + 3 / 4),
-        "pogr": lambda q: 0.5 * (0.5 + (q + 1) / (q + 3))},
+        "pogr": lambda q: 0.5 * (0.5 + (q + 1) / (q + 3)),
+    },
 }
 
 
 @pytest.mark.parametrize("which", [1, 2])
 def test_hamer_table1_closed_forms_and_msi_constant(which):
-    d = 200_000                                     # "d tends to infinity"
+    d = 200_000  # "d tends to infinity"
     rng = np.random.default_rng(which)
     for q in range(1, 21):
         W, groups = scenario(q, which, d)
@@ -335,32 +392,35 @@ def test_hamer_table1_closed_forms_and_msi_constant(which):
         forms = TABLE1[which]
         kbar = Z.sum() / 2
         # phi: exact at finite d, (1 - phi_d)(1 - k̄/d) = 1 - phi_inf
-        assert (1 - nogueira(Z)) * (1 - kbar / d) == pytest.approx(1 - forms["nogueira"](q),
-                                                                   rel=1e-12)
+        assert (1 - nogueira(Z)) * (1 - kbar / d) == pytest.approx(
+            1 - forms["nogueira"](q), rel=1e-12
+        )
         # phi_S: Hamer takes tr(C Sigma0) = k̄ (d -> inf); at finite d, Thm 3 gives
         # tr(C Sigma0) = d var0 + cov0 q (q - 1), so (1 - phi_S) tr(C Sigma0) / k̄ is exact
         k = np.asarray(Z.sum(axis=1)).ravel().astype(float)
         var0 = kbar / d * (1 - kbar / d)
-        cov0 = ((k ** 2).mean() - kbar) / (d * d - d) - kbar ** 2 / d ** 2
+        cov0 = ((k**2).mean() - kbar) / (d * d - d) - kbar**2 / d**2
         tr0 = d * var0 + cov0 * q * (q - 1)
-        assert (1 - sechidis(Z, similarity=C)) * tr0 / kbar == \
-            pytest.approx(1 - forms["sechidis"](q), rel=1e-10)
+        assert (1 - sechidis(Z, similarity=C)) * tr0 / kbar == pytest.approx(
+            1 - forms["sechidis"](q), rel=1e-10
+        )
         assert pearson(Z, importances=Wz) == pytest.approx(forms["pearson"](q), rel=5e-4)
         assert pogr(Z, similarity=C) == pytest.approx(forms["pogr"](q), rel=1e-14)
         # phi_msi = 1/2 for every q, also with the group's importance split unevenly
         assert msi(Z, similarity=C, importances=Wz) == pytest.approx(0.5, abs=1e-9)
         uneven = rng.dirichlet(np.ones(q))
         Wu, _ = scenario(q, which, d, uneven)
-        assert msi(Z, similarity=C, importances=sparse.csr_matrix(Wu)) == \
-            pytest.approx(0.5, abs=1e-9)
+        assert msi(Z, similarity=C, importances=sparse.csr_matrix(Wu)) == pytest.approx(
+            0.5, abs=1e-9
+        )
 
 
 def test_hamer_table1_limits():
     f1, f2 = TABLE1[1], TABLE1[2]
     assert [f1[m](1) for m in f1] == [0.5] * 4
     assert [round(f2[m](1), 12) for m in f2] == [0.5] * 4
-    assert f2["pearson"](10 ** 9) == pytest.approx(math.sqrt(3) / 6, abs=1e-6)
-    assert f2["pogr"](10 ** 9) == pytest.approx(0.75, abs=1e-6)
+    assert f2["pearson"](10**9) == pytest.approx(math.sqrt(3) / 6, abs=1e-6)
+    assert f2["pogr"](10**9) == pytest.approx(0.75, abs=1e-6)
 
 
 @pytest.mark.parametrize("seed", range(6))
@@ -372,13 +432,20 @@ def test_msi_matches_the_literal_lp_twin_on_every_solver_path(seed):
     S = random_similarity(rng, d, density=0.35)
     B = random_similarity(rng, d, density=0.35, binary=True)
     W = np.where(vary, rng.uniform(0.1, 2.0, size=vary.shape), 0)
-    cases = [(const, S, None), (vary, S, None), (const, B, None), (vary, B, None),
-             (vary, S, W), (vary, B, W)]
+    cases = [
+        (const, S, None),
+        (vary, S, None),
+        (const, B, None),
+        (vary, B, None),
+        (vary, S, W),
+        (vary, B, W),
+    ]
     for Z, C, Wi in cases:
         expected = msi_twin(Z, C, Wi)
         assert msi(Z, similarity=C, importances=Wi) == pytest.approx(expected, abs=1e-9)
-        assert msi(Z, similarity=C, importances=Wi, solver="lp") == \
-            pytest.approx(expected, abs=1e-9)
+        assert msi(Z, similarity=C, importances=Wi, solver="lp") == pytest.approx(
+            expected, abs=1e-9
+        )
 
 
 def test_msi_property_5_1_bounds_and_empty_run_convention():
@@ -387,8 +454,8 @@ def test_msi_property_5_1_bounds_and_empty_run_convention():
         Z = random_selection(rng, 6, 12, rng.integers(0, 12, size=6))
         value = msi(Z, similarity=random_similarity(rng, 12, 0.5))
         assert 0 <= value <= 1 + 1e-12
-    assert msi([[0, 0, 0], [0, 0, 0]]) == 1.0              # both empty: S = 1
-    assert msi([[1, 0, 0], [0, 0, 0]]) == 0.0              # exactly one empty: S = 0
+    assert msi([[0, 0, 0], [0, 0, 0]]) == 1.0  # both empty: S = 1
+    assert msi([[1, 0, 0], [0, 0, 0]]) == 0.0  # exactly one empty: S = 0
     assert msi([[1, 0, 0], [0, 0, 0], [0, 0, 0]]) == pytest.approx(1 / 3)
 
 
@@ -412,8 +479,9 @@ def test_theorem_5_1_yu_matching_equals_msi(seed):
     rng = np.random.default_rng(seed)
     Z = random_selection(rng, 6, 16, 5)
     S = random_similarity(rng, 16, density=0.4)
-    assert yu_matching(Z, similarity=S) == pytest.approx(msi(Z, similarity=S, solver="lp"),
-                                                         abs=1e-9)
+    assert yu_matching(Z, similarity=S) == pytest.approx(
+        msi(Z, similarity=S, solver="lp"), abs=1e-9
+    )
     with pytest.warns(UndefinedMeasureWarning, match="constant subset size"):
         yu_matching([[1, 1, 0], [1, 0, 0]])
 
@@ -427,8 +495,15 @@ def test_importance_measures_at_binary_weights_reduce_to_classical():
     assert zucknick(Z) == pytest.approx(jaccard(Z), abs=1e-12)
     assert yu(Z) == pytest.approx(kappa(Z), abs=1e-12)
     assert msi(Z) == pytest.approx(
-        np.mean([(Z[i] & Z[j]).sum() / max(Z[i].sum(), Z[j].sum())
-                 for i in range(6) for j in range(i + 1, 6)]), abs=1e-12)
+        np.mean(
+            [
+                (Z[i] & Z[j]).sum() / max(Z[i].sum(), Z[j].sum())
+                for i in range(6)
+                for j in range(i + 1, 6)
+            ]
+        ),
+        abs=1e-12,
+    )
 
 
 def test_pearson_matches_numpy_corrcoef_on_importances():
@@ -436,8 +511,7 @@ def test_pearson_matches_numpy_corrcoef_on_importances():
     Z = random_selection(rng, 5, 9, 4)
     W = np.where(Z, rng.uniform(0.1, 3, Z.shape), 0.0)
     c = np.corrcoef(W)
-    assert pearson(Z, importances=W) == pytest.approx(c[np.triu_indices(5, 1)].mean(),
-                                                      abs=1e-12)
+    assert pearson(Z, importances=W) == pytest.approx(c[np.triu_indices(5, 1)].mean(), abs=1e-12)
 
 
 # ------------------------------------------------------------------ stabm values
@@ -449,39 +523,59 @@ def test_pearson_matches_numpy_corrcoef_on_importances():
 #   stabilitySechidis(feats, mat, threshold = 0.8); stabilitySechidis(feats, mat, threshold = 0)
 R_FEATS = [[0, 1, 2], [1, 3, 4, 5], [0, 2, 6], [3, 4], [1, 2, 7]]
 R_MAT = 0.92 ** np.abs(np.subtract.outer(np.arange(8), np.arange(8)))
-R_NONE = {yu: 2.45, zucknick: 0.5264016, intersection_count: 2.3,
-          intersection_mean: 2.134027, intersection_greedy: 2.1, intersection_mbm: 2.3}
-R_EXACT = {yu: 0.0349548, zucknick: -0.04868385, intersection_count: 0.0447219,
-           intersection_mean: 0.003441244, intersection_greedy: -0.148512,
-           intersection_mbm: 0.05612084}
+R_NONE = {
+    yu: 2.45,
+    zucknick: 0.5264016,
+    intersection_count: 2.3,
+    intersection_mean: 2.134027,
+    intersection_greedy: 2.1,
+    intersection_mbm: 2.3,
+}
+R_EXACT = {
+    yu: 0.0349548,
+    zucknick: -0.04868385,
+    intersection_count: 0.0447219,
+    intersection_mean: 0.003441244,
+    intersection_greedy: -0.148512,
+    intersection_mbm: 0.05612084,
+}
 
 
 @pytest.mark.parametrize("fn", list(R_NONE), ids=lambda f: f.__name__)
 def test_stabm_raw_scores(fn):
-    value = fn(R_FEATS, n_features=8, similarity=R_MAT, threshold=0.8,
-               correction_for_chance="none")
+    value = fn(
+        R_FEATS, n_features=8, similarity=R_MAT, threshold=0.8, correction_for_chance="none"
+    )
     assert value == pytest.approx(R_NONE[fn], abs=5e-7)
 
 
 @pytest.mark.parametrize("fn", list(R_EXACT), ids=lambda f: f.__name__)
 def test_exact_correction_equals_stabm_enumeration(fn):
-    value = fn(R_FEATS, n_features=8, similarity=R_MAT, threshold=0.8,
-               correction_for_chance="exact")
+    value = fn(
+        R_FEATS, n_features=8, similarity=R_MAT, threshold=0.8, correction_for_chance="exact"
+    )
     assert value == pytest.approx(R_EXACT[fn], abs=5e-7)
 
 
 @pytest.mark.parametrize("fn", list(R_EXACT), ids=lambda f: f.__name__)
 def test_simulated_correction_within_monte_carlo_error_of_stabm_exact(fn):
-    value = fn(R_FEATS, n_features=8, similarity=R_MAT, threshold=0.8,
-               correction_for_chance="estimate", n_simulations=40_000, random_state=1)
-    assert value == pytest.approx(R_EXACT[fn], abs=0.004)      # > 4 standard errors
+    value = fn(
+        R_FEATS,
+        n_features=8,
+        similarity=R_MAT,
+        threshold=0.8,
+        correction_for_chance="estimate",
+        n_simulations=40_000,
+        random_state=1,
+    )
+    assert value == pytest.approx(R_EXACT[fn], abs=0.004)  # > 4 standard errors
 
 
 def test_sechidis_equals_stabm():
-    assert sechidis(R_FEATS, n_features=8, similarity=R_MAT, threshold=0.8) == \
-        pytest.approx(-0.5281805, abs=5e-7)
-    assert sechidis(R_FEATS, n_features=8, similarity=R_MAT) == pytest.approx(-0.1951978,
-                                                                             abs=5e-7)
+    assert sechidis(R_FEATS, n_features=8, similarity=R_MAT, threshold=0.8) == pytest.approx(
+        -0.5281805, abs=5e-7
+    )
+    assert sechidis(R_FEATS, n_features=8, similarity=R_MAT) == pytest.approx(-0.1951978, abs=5e-7)
 
 
 def test_simulation_is_seeded_and_warns_when_too_short():
@@ -499,9 +593,11 @@ def test_simulation_is_seeded_and_warns_when_too_short():
 
 def enumerate_null(fn, sizes, d, **kw):
     """Exact mean of fn over all pairs of subsets of the given sizes (H0, M = 2)."""
-    vals = [fn([list(a), list(b)], n_features=d, **kw)
-            for a in itertools.combinations(range(d), sizes[0])
-            for b in itertools.combinations(range(d), sizes[1])]
+    vals = [
+        fn([list(a), list(b)], n_features=d, **kw)
+        for a in itertools.combinations(range(d), sizes[0])
+        for b in itertools.combinations(range(d), sizes[1])
+    ]
     return float(np.mean(vals))
 
 
@@ -513,14 +609,19 @@ def test_exact_corrections_have_null_expectation_zero(fn):
     assert enumerate_null(fn, (1, 4), 6, **kw) == pytest.approx(0.0, abs=1e-12)
 
 
-ADJUSTED = {intersection_count: matching.score_count, intersection_mean: matching.score_mean,
-            intersection_greedy: matching.score_greedy, intersection_mbm: matching.score_mbm}
+ADJUSTED = {
+    intersection_count: matching.score_count,
+    intersection_mean: matching.score_mean,
+    intersection_greedy: matching.score_greedy,
+    intersection_mbm: matching.score_mbm,
+}
 
 
 def brute_expected(score, a, b, d, g):
     """E[I | H0] by scoring every pair of subsets of sizes a and b (stabm's 'exact')."""
-    pairs = list(itertools.product(itertools.combinations(range(d), a),
-                                   itertools.combinations(range(d), b)))
+    pairs = list(
+        itertools.product(itertools.combinations(range(d), a), itertools.combinations(range(d), b))
+    )
     Z1, Z2 = np.zeros((len(pairs), d)), np.zeros((len(pairs), d))
     for p, (x, y) in enumerate(pairs):
         Z1[p, list(x)] = 1
@@ -533,6 +634,7 @@ def test_exact_adjusted_expectation_equals_enumeration_of_all_pairs(seed):
     """The component decomposition (propstab.measures.exact_null) against scoring all
     C(d, a) C(d, b) pairs of subsets, tied similarities included, sizes 0 to d."""
     from propstab.measures.exact_null import expected_adjusted
+
     rng = np.random.default_rng(seed)
     d = int(rng.integers(4, 8))
     C = np.triu(rng.choice([0, 0, 0, 0.5, 0.9, 0.95, 1.0], size=(d, d)), 1)
@@ -589,22 +691,26 @@ def test_exact_adjusted_agrees_with_simulation_where_components_are_small():
 def test_exact_adjusted_refuses_a_component_too_large_naming_the_sizes():
     Z = np.zeros((2, 40), dtype=int)
     Z[0, :15] = Z[1, 10:26] = 1
-    with pytest.raises(ValueError, match="components.*largest of 40 features.*subset "
-                                         "sizes up to 15 and 16 of d = 40.*'estimate'"):
+    with pytest.raises(
+        ValueError,
+        match="components.*largest of 40 features.*subset "
+        "sizes up to 15 and 16 of d = 40.*'estimate'",
+    ):
         intersection_mbm(Z, similarity=np.ones((40, 40)), correction_for_chance="exact")
 
 
 def test_zucknick_exact_expectation_by_enumeration():
     S = random_similarity(np.random.default_rng(4), 6, density=0.5)
-    raw = enumerate_null(zucknick, (2, 3), 6, similarity=S, threshold=0.3,
-                         correction_for_chance="none")
+    raw = enumerate_null(
+        zucknick, (2, 3), 6, similarity=S, threshold=0.3, correction_for_chance="none"
+    )
     g = matching.Graph.build(propstab.as_selection([[0], [1]], n_features=6), S, 0.3)
     assert simulation.expected_zucknick(2, 3, 6, g) == pytest.approx(raw, abs=1e-12)
 
 
 def test_greedy_and_mbm_differ_where_greedy_is_suboptimal():
     S = np.eye(4)
-    for a, b, v in [(0, 2, .95), (0, 3, .92), (1, 2, .91)]:
+    for a, b, v in [(0, 2, 0.95), (0, 3, 0.92), (1, 2, 0.91)]:
         S[a, b] = S[b, a] = v
     Z = [[1, 1, 0, 0], [0, 0, 1, 1]]
     kw = dict(similarity=S, correction_for_chance="none")
@@ -629,8 +735,7 @@ def test_options_are_keyword_and_checked():
         propstab.stability(Z_EQ1, measure="msi", threshold=0.5)
     with pytest.raises(ValueError, match="correction_for_chance: must be one of"):
         intersection_mbm(Z_EQ1, correction_for_chance="simulate")
-    assert propstab.stability(Z_EQ1, measure="sechidis", similarity=C_EQ1) == \
-        pytest.approx(1.0)
+    assert propstab.stability(Z_EQ1, measure="sechidis", similarity=C_EQ1) == pytest.approx(1.0)
     assert propstab.stability(Z_EQ1, measure="phi_pears") == pytest.approx(phi(Z_EQ1))
 
 

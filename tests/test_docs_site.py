@@ -25,12 +25,11 @@ import shared  # tests/shared.py (tests/ is on sys.path)
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"
 HTML = DOCS / "_build" / "html"
-GENERATED = ("_build", "api", "catalogue", "auto_gallery")       # git ignores these
+GENERATED = ("_build", "api", "catalogue", "auto_gallery")  # git ignores these
 
 
 check_site = shared.load_script(ROOT / "scripts" / "check_site.py", "check_site")
-check_docstrings = shared.load_script(ROOT / "scripts" / "check_docstrings.py",
-                                      "check_docstrings")
+check_docstrings = shared.load_script(ROOT / "scripts" / "check_docstrings.py", "check_docstrings")
 shared_audit = shared.load_script(DOCS / "_ext" / "shared_audit.py", "shared_audit", reuse=True)
 
 # ---------------------------------------------------------------- the pages' examples
@@ -41,18 +40,25 @@ DOCTESTED_ELSEWHERE = {
     "from_data.md": "tests/test_resampling.py",
     "stability_selection.md": "tests/test_selection.py",
     "tuning.md": "tests/test_tuning.py",
-    "r_crosscheck.md": "r_compat/test_live_crosscheck.py",      # needs R
+    "r_crosscheck.md": "r_compat/test_live_crosscheck.py",  # needs R
 }
-HAND_WRITTEN = sorted(p for p in DOCS.rglob("*.md")
-                      if p.relative_to(DOCS).parts[0] not in GENERATED)
+HAND_WRITTEN = sorted(
+    p for p in DOCS.rglob("*.md") if p.relative_to(DOCS).parts[0] not in GENERATED
+)
 WITH_EXAMPLES = [p for p in HAND_WRITTEN if ">>>" in p.read_text(encoding="utf-8")]
 
 
-@pytest.mark.parametrize("page", [p for p in WITH_EXAMPLES if p.name not in DOCTESTED_ELSEWHERE],
-                         ids=lambda p: str(p.relative_to(DOCS)))
+@pytest.mark.parametrize(
+    "page",
+    [p for p in WITH_EXAMPLES if p.name not in DOCTESTED_ELSEWHERE],
+    ids=lambda p: str(p.relative_to(DOCS)),
+)
 def test_page_examples_run(page):
-    result = doctest.testfile(str(page), module_relative=False,
-                              optionflags=doctest.NORMALIZE_WHITESPACE | doctest.ELLIPSIS)
+    result = doctest.testfile(
+        str(page),
+        module_relative=False,
+        optionflags=doctest.NORMALIZE_WHITESPACE | doctest.ELLIPSIS,
+    )
     assert result.attempted >= 1
     assert result.failed == 0
 
@@ -62,12 +68,14 @@ def test_every_page_with_examples_is_doctested():
     names = {p.name for p in WITH_EXAMPLES}
     for page, test in DOCTESTED_ELSEWHERE.items():
         assert page in names, f"docs/{page} has no examples any more: drop it from the list"
-        assert f'"{page}"' in (ROOT / test).read_text(encoding="utf-8"), \
-            f"{test} does not doctest docs/{page}"
+        assert f'"{page}"' in (ROOT / test).read_text(
+            encoding="utf-8"
+        ), f"{test} does not doctest docs/{page}"
     assert {"getting_started.md", "choosing.md", "properties.md", "index.md"} <= names
 
 
 # ---------------------------------------------------------------- the docstring checker
+
 
 def test_docstring_checker_lists_missing_sections():
     def complete(x):
@@ -115,16 +123,35 @@ def test_docstring_checker_lists_missing_sections():
 
     assert check_docstrings.missing_sections(complete) == ()
     assert check_docstrings.missing_sections(partial) == (
-        "Returns", "Raises", "See Also", "References", "Examples")
+        "Returns",
+        "Raises",
+        "See Also",
+        "References",
+        "Examples",
+    )
     assert check_docstrings.missing_sections(bare) == (
-        "docstring", "Returns", "Raises", "See Also", "References", "Examples")
+        "docstring",
+        "Returns",
+        "Raises",
+        "See Also",
+        "References",
+        "Examples",
+    )
 
 
 def test_docstring_checker_covers_every_public_function_and_class():
-    checked = {name for name, obj in check_docstrings.public_objects()
-               if check_docstrings.kind(obj) is not None}
-    assert {"propstab.stability", "propstab.estimate", "propstab.measures.jaccard",
-            "propstab.StabilitySelection", "propstab.auditing.check_bounds"} <= checked
+    checked = {
+        name
+        for name, obj in check_docstrings.public_objects()
+        if check_docstrings.kind(obj) is not None
+    }
+    assert {
+        "propstab.stability",
+        "propstab.estimate",
+        "propstab.measures.jaccard",
+        "propstab.StabilitySelection",
+        "propstab.auditing.check_bounds",
+    } <= checked
     assert set(check_docstrings.incomplete_names()) <= checked
 
 
@@ -133,11 +160,13 @@ def test_every_public_function_and_class_has_every_section():
     (as scripts/check_docstrings.py requires them per kind) on every public name; a new
     public name without them fails here, and its Examples run as doctests."""
     missing = check_docstrings.incomplete_names()
-    assert not missing, "\n".join(f"{name}: {', '.join(sections)}"
-                                   for name, sections in sorted(missing.items()))
+    assert not missing, "\n".join(
+        f"{name}: {', '.join(sections)}" for name, sections in sorted(missing.items())
+    )
 
 
 # ---------------------------------------------------------------- the site
+
 
 @pytest.fixture(scope="session")
 def site():
@@ -159,15 +188,23 @@ def site():
             if stamp.is_file() and stamp.read_text() == run_id:
                 return HTML
             stamp.unlink(missing_ok=True)
-            run = shared.run(["make", "--no-print-directory", "-s", "docs-html"],
-                             cwd=ROOT, capture_output=True, text=True, timeout=1800,
-                             env={**os.environ, shared_audit.ENV: run_id})
+            run = shared.run(
+                ["make", "--no-print-directory", "-s", "docs-html"],
+                cwd=ROOT,
+                capture_output=True,
+                text=True,
+                timeout=1800,
+                env={**os.environ, shared_audit.ENV: run_id},
+            )
             output = run.stdout + run.stderr
-            problems = [line for line in output.splitlines()
-                        if "WARNING" in line or "ERROR" in line]
-            assert run.returncode == 0, ("the site's build failed (warnings are errors):\n"
-                                         + "\n".join(problems[:40]
-                                                     or output.splitlines()[-40:]))
+            problems = [
+                line for line in output.splitlines() if "WARNING" in line or "ERROR" in line
+            ]
+            assert (
+                run.returncode == 0
+            ), "the site's build failed (warnings are errors):\n" + "\n".join(
+                problems[:40] or output.splitlines()[-40:]
+            )
             stamp.write_text(run_id)
         finally:
             fcntl.flock(lock, fcntl.LOCK_UN)
@@ -200,10 +237,24 @@ def reader(site, chromium):
 @pytest.mark.docs
 @BUILDS_THE_SITE
 def test_site_has_every_section_measure_and_public_name(site):
-    for page in ("index", "getting_started", "user_guide/index", "user_guide/choosing",
-                 "user_guide/properties", "findings/index", "table41", "paper_values",
-                 "inference", "correlated", "from_data", "stability_selection",
-                 "r_crosscheck", "catalogue/index", "api/index", "auto_gallery/index"):
+    for page in (
+        "index",
+        "getting_started",
+        "user_guide/index",
+        "user_guide/choosing",
+        "user_guide/properties",
+        "findings/index",
+        "table41",
+        "paper_values",
+        "inference",
+        "correlated",
+        "from_data",
+        "stability_selection",
+        "r_crosscheck",
+        "catalogue/index",
+        "api/index",
+        "auto_gallery/index",
+    ):
         assert (site / f"{page}.html").is_file(), page
     for m in propstab.list_measures():
         assert (site / "catalogue" / f"{m.name}.html").is_file(), m.name
@@ -212,12 +263,18 @@ def test_site_has_every_section_measure_and_public_name(site):
     for name in documented:
         assert (site / "api" / "generated" / f"{name}.html").is_file(), name
     figures = sorted((site / "_images").glob("sphx_glr_plot_*.png"))
-    for example in ("how_stable_is_my_selector", "selection_matrix", "choosing_a_penalty",
-                    "kamkar_l1_logistic",
-                    "stability_selection_vs_lasso", "hamer_simulation",
-                    "validate_inference"):
-        assert any(f"plot_{example}_0" in f.name for f in figures), \
-            f"the gallery example {example} produced no figure"
+    for example in (
+        "how_stable_is_my_selector",
+        "selection_matrix",
+        "choosing_a_penalty",
+        "kamkar_l1_logistic",
+        "stability_selection_vs_lasso",
+        "hamer_simulation",
+        "validate_inference",
+    ):
+        assert any(
+            f"plot_{example}_0" in f.name for f in figures
+        ), f"the gallery example {example} produced no figure"
 
 
 @pytest.mark.docs
@@ -225,10 +282,15 @@ def test_site_has_every_section_measure_and_public_name(site):
 def test_tutorial_ran_with_its_output(site):
     """The tutorial "How stable is my selector?" (issue 13) is executed at build time:
     its page shows the comparison, the intervals, the paired tests and its figures."""
-    html = (site / "auto_gallery" / "basics" / "plot_how_stable_is_my_selector.html")
+    html = site / "auto_gallery" / "basics" / "plot_how_stable_is_my_selector.html"
     text = " ".join(re.sub(r"<[^>]+>", " ", html.read_text(encoding="utf-8")).split())
-    for shown in ("Comparison of 4 selectors on the same resamples", "Pareto optimal:",
-                  "Pairwise tests of stability", "BCa [", "runs for a half-width of 0.02"):
+    for shown in (
+        "Comparison of 4 selectors on the same resamples",
+        "Pareto optimal:",
+        "Pairwise tests of stability",
+        "BCa [",
+        "runs for a half-width of 0.02",
+    ):
         assert shown in text, shown
     figures = sorted((site / "_images").glob("sphx_glr_plot_how_stable_is_my_selector_[0-9]*.png"))
     assert len(figures) == 3, figures
@@ -239,6 +301,7 @@ def test_tutorial_ran_with_its_output(site):
 def test_measure_pages_show_the_audits_counterexamples(site):
     """docs/table41.md's counterexample to Jaccard's monotonicity (checked in exact
     arithmetic by tests/test_audit.py) is the one the catalogue page shows."""
+
     def text(name):
         html = (site / "catalogue" / f"{name}.html").read_text(encoding="utf-8")
         return " ".join(re.sub(r"<[^>]+>", "", html).split())
@@ -254,11 +317,11 @@ def test_measure_pages_show_the_audits_counterexamples(site):
 def test_site_renders_in_chromium(site, reader):
     results = check_site.check_pages(site, opened=reader)
     report = "\n".join(str(r) for r in results)
-    print(report)                                   # pytest -s shows the screenshots' paths
+    print(report)  # pytest -s shows the screenshots' paths
     assert [r.page for r in results] == list(check_site.DEFAULT_PAGES)
     assert not [r for r in results if r.problems], report
     by_page = {r.page: r for r in results}
-    assert by_page["catalogue/nogueira.html"].formulas >= 1          # typeset by MathJax
+    assert by_page["catalogue/nogueira.html"].formulas >= 1  # typeset by MathJax
     assert by_page["auto_gallery/basics/plot_selection_matrix.html"].images >= 2
     for r in results:
         assert r.screenshot.is_file() and r.screenshot.stat().st_size > 10_000
@@ -267,20 +330,27 @@ def test_site_renders_in_chromium(site, reader):
 @pytest.mark.docs
 def test_browser_check_finds_a_broken_page(tmp_path, chromium):
     """The check can fail: an error box, a missing image and no navigation are found."""
-    (tmp_path / "broken.html").write_text(textwrap.dedent("""\
+    (tmp_path / "broken.html").write_text(
+        textwrap.dedent(
+            """\
         <html><head><title>broken - propstab</title></head><body>
         <h1>A broken page</h1>
         <div class="system-message">ERROR: Unknown target name</div>
         <img src="missing.png" alt="a figure that was not built">
-        <p>""" + "Some text. " * 40 + """</p></body></html>"""))
+        <p>"""
+            + "Some text. " * 40
+            + """</p></body></html>"""
+        )
+    )
     with check_site.serve(tmp_path) as base:
-        [result] = check_site.check_pages(tmp_path, ["broken.html"], tmp_path / "shots",
-                                          opened=(base, chromium))
+        [result] = check_site.check_pages(
+            tmp_path, ["broken.html"], tmp_path / "shots", opened=(base, chromium)
+        )
     found = "\n".join(result.problems)
     assert "error boxes" in found
     assert "images not loaded" in found
     assert "navigation lacks" in found
-    assert "missing.png" in found                    # the console's 404
+    assert "missing.png" in found  # the console's 404
 
 
 # ---------------------------------------------------------------- every page, as a reader meets it
@@ -335,16 +405,21 @@ def test_every_page_fits_links_and_reads_for_users(site, reader, part):
     found = site_audit.audit(site, only=names, opened=reader)
     left = {}
     for page, problems in found.items():
-        problems = [p for p in problems
-                    if not (page in FORMULAS_TO_TYPESET and _is_formula(p))
-                    and not (page in FOR_CONTRIBUTORS and _is_internal(p))
-                    and not (page in KNOWN_OPEN and p.startswith(KNOWN_OPEN[page]))]
+        problems = [
+            p
+            for p in problems
+            if not (page in FORMULAS_TO_TYPESET and _is_formula(p))
+            and not (page in FOR_CONTRIBUTORS and _is_internal(p))
+            and not (page in KNOWN_OPEN and p.startswith(KNOWN_OPEN[page]))
+        ]
         if problems:
             left[page] = problems
-    assert not left, "\n".join(f"{page}: {p}" for page, ps in sorted(left.items())
-                               for p in ps[:8])
-    typeset = [p for p in FORMULAS_TO_TYPESET
-               if p in names and not any(_is_formula(x) for x in found.get(p, []))]
+    assert not left, "\n".join(f"{page}: {p}" for page, ps in sorted(left.items()) for p in ps[:8])
+    typeset = [
+        p
+        for p in FORMULAS_TO_TYPESET
+        if p in names and not any(_is_formula(x) for x in found.get(p, []))
+    ]
     assert not typeset, f"no plain-text formula left on {typeset}: drop them from the list"
 
 
@@ -370,17 +445,23 @@ def test_frame_measures_a_page_as_the_window_does(site, reader):
     """site_audit.widths reads each page in a frame outside the window (nothing painted):
     the page's width, the viewport's and the formulas typeset are those of the page
     opened in the window, on pages with formulas, a wide table, code and figures."""
-    pages = ["catalogue/nogueira.html", "api/generated/propstab.estimate.html",
-             "table41.html", "auto_gallery/basics/plot_selection_matrix.html",
-             "_modules/propstab/measures/pairwise.html"]
+    pages = [
+        "catalogue/nogueira.html",
+        "api/generated/propstab.estimate.html",
+        "table41.html",
+        "auto_gallery/basics/plot_selection_matrix.html",
+        "_modules/propstab/measures/pairwise.html",
+    ]
     framed = site_audit.widths(site, only=pages, opened=reader)
     base, driver = reader
     driver.set_window_size(check_site.WIDTH, check_site.HEIGHT)
     for page in pages:
         driver.get(base + page)
         assert tuple(driver.execute_async_script(_IN_WINDOW)) == framed[page], page
-    assert all(framed[p][3] >= framed[p][2] > 0                    # formulas, typeset
-               for p in ("catalogue/nogueira.html", "api/generated/propstab.estimate.html"))
+    assert all(
+        framed[p][3] >= framed[p][2] > 0  # formulas, typeset
+        for p in ("catalogue/nogueira.html", "api/generated/propstab.estimate.html")
+    )
     # a page wider than the frame: test_site_audit_finds_each_kind_of_problem
 
 
@@ -388,9 +469,12 @@ def test_frame_measures_a_page_as_the_window_does(site, reader):
 def test_site_audit_finds_each_kind_of_problem(tmp_path, chromium):
     """The checks can fail: a too-wide page, a broken link and anchor, a formula in plain
     text and one in raw TeX, words for the project, a private import in an example."""
-    (tmp_path / "target.html").write_text('<html><body><main><h1 id="here">T</h1>'
-                                          + "<p>Text.</p>" * 20 + "</main></body></html>")
-    (tmp_path / "bad.html").write_text(textwrap.dedent("""\
+    (tmp_path / "target.html").write_text(
+        '<html><body><main><h1 id="here">T</h1>' + "<p>Text.</p>" * 20 + "</main></body></html>"
+    )
+    (tmp_path / "bad.html").write_text(
+        textwrap.dedent(
+            """\
         <html><head><title>bad - propstab</title></head><body><main>
         <h1>A bad page</h1>
         <p>The value is sum_f p_f^2 over E[Phi | H0], with qbar and \\frac{a}{b}; see
@@ -400,26 +484,41 @@ def test_site_audit_finds_each_kind_of_problem(tmp_path, chromium):
         <a href="missing.html">a</a> <a href="target.html#nowhere">b</a>
         <a href="target.html#here">c</a> <a href="https://example.org/x#y">d</a>
         <div style="width: 3000px">wide</div>
-        </main></body></html>"""))
+        </main></body></html>"""
+        )
+    )
     with check_site.serve(tmp_path) as base:
         found = site_audit.audit(tmp_path, opened=(base, chromium))
     assert set(found) == {"bad.html"}
     kinds = {p.split(":", 1)[0] for p in found["bad.html"]}
-    assert {"plain-text sum", "plain-text power", "plain-text expectation", "plain-text H0",
-            "plain-text bar or hat", "raw TeX", "a bare repository path", "an issue number",
-            "a test file", "the main job", "a private import in code",
-            "wider than the window", "formulas not typeset"} <= kinds, kinds
+    assert {
+        "plain-text sum",
+        "plain-text power",
+        "plain-text expectation",
+        "plain-text H0",
+        "plain-text bar or hat",
+        "raw TeX",
+        "a bare repository path",
+        "an issue number",
+        "a test file",
+        "the main job",
+        "a private import in code",
+        "wider than the window",
+        "formulas not typeset",
+    } <= kinds, kinds
     assert sum("broken link" in p for p in found["bad.html"]) == 1
     assert sum("broken anchor" in p for p in found["bad.html"]) == 1
-    assert not [p for p in found["bad.html"] if "x_1" in p]          # code is not prose
+    assert not [p for p in found["bad.html"] if "x_1" in p]  # code is not prose
 
 
 # ---------------------------------------------------------------- pages users expect
+
 
 def test_install_page_names_every_extra_and_the_supported_pythons():
     """docs/install.md follows pyproject.toml: every optional extra, the Python floor, the
     license."""
     import tomllib
+
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
     page = (DOCS / "install.md").read_text(encoding="utf-8")
     for extra in project["optional-dependencies"]:
@@ -435,6 +534,7 @@ def test_citation_cff_is_valid_cff_1_2():
     name), and the version and license of pyproject.toml."""
     import tomllib
     import yaml
+
     cff = yaml.safe_load((ROOT / "CITATION.cff").read_text(encoding="utf-8"))
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
     assert cff["cff-version"] == "1.2.0"
@@ -454,6 +554,7 @@ def test_shared_audit_computes_each_check_once_and_waits_for_a_claimed_one(tmp_p
     import multiprocessing
     from propstab import Axiom, get_measure
     from propstab.auditing import CHECKS, subject
+
     jaccard = subject(get_measure("jaccard"))
     direct = CHECKS[Axiom.MONOTONICITY](jaccard, max_examples=10, seed=0)
     first = shared_audit.check(tmp_path, jaccard, Axiom.MONOTONICITY, max_examples=10, seed=0)
@@ -471,19 +572,21 @@ def test_shared_audit_computes_each_check_once_and_waits_for_a_claimed_one(tmp_p
         fcntl.flock(fd, fcntl.LOCK_EX)
         claimed.set()
         release.wait(60)
-        os._exit(0)                                     # dies holding the claim
+        os._exit(0)  # dies holding the claim
 
     process = multiprocessing.get_context("fork").Process(target=claimer)
     process.start()
     assert claimed.wait(60)
-    assert shared_audit.check(tmp_path, jaccard, Axiom.BOUNDS, max_examples=10, seed=0,
-                              wait=False) is None
+    assert (
+        shared_audit.check(tmp_path, jaccard, Axiom.BOUNDS, max_examples=10, seed=0, wait=False)
+        is None
+    )
     assert not result_path.exists()
     import threading
-    threading.Timer(0.5, release.set).start()          # blocks until the claimer dies
+
+    threading.Timer(0.5, release.set).start()  # blocks until the claimer dies
     waited = shared_audit.check(tmp_path, jaccard, Axiom.BOUNDS, max_examples=10, seed=0)
-    assert waited.to_dict() == CHECKS[Axiom.BOUNDS](jaccard, max_examples=10,
-                                                    seed=0).to_dict()
+    assert waited.to_dict() == CHECKS[Axiom.BOUNDS](jaccard, max_examples=10, seed=0).to_dict()
     assert result_path.exists() and not process.is_alive()
     process.join(60)
 
@@ -493,6 +596,7 @@ def test_r_reference_is_built_from_every_rd_page():
     function it documents."""
     sys_path = str(DOCS / "_ext")
     import sys
+
     sys.path.insert(0, sys_path)
     try:
         import propstab_sphinx
@@ -515,8 +619,12 @@ def test_r_reference_is_built_from_every_rd_page():
 def test_measure_pages_read_on_a_phone(site, reader):
     """At 390 px the article of a catalogue page starts within the first screen (the
     section's 42-page list is a short scrolling box above it, not a screen of links)."""
-    pages = ["catalogue/index.html", "catalogue/jaccard.html", "inference.html",
-             "auto_gallery/basics/plot_how_stable_is_my_selector.html"]
+    pages = [
+        "catalogue/index.html",
+        "catalogue/jaccard.html",
+        "inference.html",
+        "auto_gallery/basics/plot_how_stable_is_my_selector.html",
+    ]
     seen = site_audit.phone_layout(site, pages, opened=reader)
     for page, s in seen.items():
         assert s["top"] < s["screen"] / 2, (page, s)

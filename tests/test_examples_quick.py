@@ -46,13 +46,16 @@ def test_kamkar_quick(tmp_path, capsys):
         for o in (o_lik, o_stab):
             assert 0 <= o["FP"] <= 50 and 0 <= o["FN"] <= 50
     assert sorted(p.name for p in tmp_path.iterdir()) == [
-        "kamkar_frequencies.png", "kamkar_likelihood_stability.png", "kamkar_pareto.png"]
+        "kamkar_frequencies.png",
+        "kamkar_likelihood_stability.png",
+        "kamkar_pareto.png",
+    ]
 
 
 def test_stability_selection_vs_lasso_quick(tmp_path, capsys):
     mod = _load("stability_selection_vs_lasso")
     with warnings.catch_warnings():
-        warnings.simplefilter("ignore", RuntimeWarning)      # a perfectly stable method
+        warnings.simplefilter("ignore", RuntimeWarning)  # a perfectly stable method
         results = mod.main(["--quick", "--figures", str(tmp_path)])
     assert "lasso (1-SE)" in capsys.readouterr().out
     (res,) = results
@@ -63,23 +66,28 @@ def test_stability_selection_vs_lasso_quick(tmp_path, capsys):
         if name != "lasso (1-SE)":
             assert 0 <= m["test"].pvalue <= 1 and m["test"].paired
             assert m["test"].difference == pytest.approx(
-                m["stability"] - methods["lasso (1-SE)"]["stability"])
+                m["stability"] - methods["lasso (1-SE)"]["stability"]
+            )
     assert sorted(p.name for p in tmp_path.iterdir()) == [
-        "stability_path_and_map.png", "stability_selection_vs_lasso.png"]
+        "stability_path_and_map.png",
+        "stability_selection_vs_lasso.png",
+    ]
 
 
 def test_one_se_rule_picks_a_larger_lambda_than_the_minimum():
     mod = _load("stability_selection_vs_lasso")
     X, y = mod.load("diabetes")
     from sklearn.linear_model import Lasso, LassoCV
+
     cv = LassoCV(cv=10, n_alphas=30, random_state=0).fit(X, y)
     n_min = np.count_nonzero(Lasso(alpha=cv.alpha_).fit(X, y).coef_)
     assert mod.lasso_one_se(X, y, 0).sum() <= n_min
 
 
 def test_bench_resampling_quick(capsys):
-    module = shared.load_script(EXAMPLES.parent / "benchmarks" / "bench_resampling.py",
-                                "bench_resampling")
+    module = shared.load_script(
+        EXAMPLES.parent / "benchmarks" / "bench_resampling.py", "bench_resampling"
+    )
     overhead, ratio = module.main(["--quick"])
     out = capsys.readouterr().out
     # no timing target here (machine- and load-dependent): the printed numbers are the
@@ -97,6 +105,7 @@ def test_varying_sizes_quick(capsys):
     sizes do not vary, and nogueira's null expectation is the closed form for the sizes."""
     import propstab
     from propstab.chance import nogueira_expectation
+
     mod = _load("varying_sizes")
     rows = mod.main(["--quick"])
     out = capsys.readouterr().out
@@ -113,20 +122,28 @@ def test_varying_sizes_quick(capsys):
     Z = propstab.resample(mod.l1_random_c, X, y, n_runs=10, random_state=0).Z
     sizes = Z.sum(axis=1)
     assert nogueira_expectation(sizes, 30) == pytest.approx(
-        [r for r in rows if r["data"] == "breast_cancer" and r["selector"] == "random C"][0]
-        ["null"], abs=1e-15)
+        [r for r in rows if r["data"] == "breast_cancer" and r["selector"] == "random C"][0][
+            "null"
+        ],
+        abs=1e-15,
+    )
 
 
 def test_ranking_stability_breast_cancer_quick(tmp_path, capsys):
     """The ranking family on real data (docs/rankings.md): four rankers on the same
     bootstraps, every reported number recomputed from the recorded rankings."""
     import propstab
+
     mod = _load("ranking_stability_breast_cancer")
     rows, comparison = mod.main(["--quick", "--figures", str(tmp_path)])
     out = capsys.readouterr().out
     assert "| ranker | Spearman" in out and "Pairwise tests of stability" in out
-    assert [r["name"] for r in rows] == ["mutual information", "random forest",
-                                         "L1 logistic", "RFE"]
+    assert [r["name"] for r in rows] == [
+        "mutual information",
+        "random forest",
+        "L1 logistic",
+        "RFE",
+    ]
     for r in rows:
         rk = r["assessment"].rankings
         assert rk.shape == (10, 30) and rk.feature_names[0] == "mean radius"
@@ -135,6 +152,6 @@ def test_ranking_stability_breast_cancer_quick(tmp_path, capsys):
         assert r["canberra"] == propstab.stability(rk, "canberra", k=10)
         assert r["top10"] == propstab.stability(rk.top_k(10), "nogueira")
         assert r["spearman_ci"][0] < r["spearman"] < r["spearman_ci"][1]
-    assert rows[3]["weights"] is None                      # RFE gives ranks, not weights
+    assert rows[3]["weights"] is None  # RFE gives ranks, not weights
     assert len(comparison.tests.rows) == 6 and comparison.tests.paired
     assert [p.name for p in tmp_path.iterdir()] == ["ranking_rank_distributions.png"]

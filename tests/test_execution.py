@@ -71,18 +71,23 @@ def test_a_cluster_listens_on_the_loopback_only(client):
     import socket
 
     import psutil
+
     workers = client.run(os.getpid)
     assert len(workers) == 2 and all(psutil.pid_exists(pid) for pid in workers.values())
-    listening = [c.laddr.port for c in psutil.Process().connections(kind="tcp")
-                 if c.status == psutil.CONN_LISTEN]
+    listening = [
+        c.laddr.port
+        for c in psutil.Process().connections(kind="tcp")
+        if c.status == psutil.CONN_LISTEN
+    ]
     assert int(client.scheduler.address.rsplit(":", 1)[1]) in listening
     assert shared.listening_outside_loopback() == []
-    with socket.socket() as exposed:                   # the check can fail
+    with socket.socket() as exposed:  # the check can fail
         exposed.bind(("0.0.0.0", 0))
         exposed.listen()
         found = shared.listening_outside_loopback()
-        assert [(pid, address, port) for pid, _, address, port in found] == \
-            [(os.getpid(), "0.0.0.0", exposed.getsockname()[1])]
+        assert [(pid, address, port) for pid, _, address, port in found] == [
+            (os.getpid(), "0.0.0.0", exposed.getsockname()[1])
+        ]
 
 
 def test_assess_on_a_local_cluster_equals_serial_and_loky(client):
@@ -106,17 +111,29 @@ def test_audit_on_a_local_cluster_equals_serial_loky_and_forked(client):
         return float(Z.mean())
 
     def run(**kw):
-        return [propstab.audit(["kuncheva", "jaccard"], max_examples=15, progress=False,
-                               **kw).to_json(),
-                propstab.audit(coverage, claims=["bounds"], lower=0, upper=1,
-                               max_examples=15, progress=False, **kw).to_json()]
+        return [
+            propstab.audit(
+                ["kuncheva", "jaccard"], max_examples=15, progress=False, **kw
+            ).to_json(),
+            propstab.audit(
+                coverage,
+                claims=["bounds"],
+                lower=0,
+                upper=1,
+                max_examples=15,
+                progress=False,
+                **kw,
+            ).to_json(),
+        ]
 
     serial = run()
-    assert '"refuted"' in serial[0] and '"refuted"' in serial[1]   # counterexamples too
+    assert '"refuted"' in serial[0] and '"refuted"' in serial[1]  # counterexamples too
     assert run(backend=client) == run(backend="dask") == serial
     assert run(backend="loky", n_jobs=2) == serial
-    with pytest.raises(ValueError, match=r"^backend: must run the checks in processes .*"
-                                         r"got 'threading' \(in audit\)$"):
+    with pytest.raises(
+        ValueError,
+        match=r"^backend: must run the checks in processes .*" r"got 'threading' \(in audit\)$",
+    ):
         propstab.audit("kuncheva", backend="threading", n_jobs=2)
     if fork_available():
         assert run(n_jobs=2) == serial
@@ -130,41 +147,50 @@ def test_audit_on_a_worker_of_several_threads_equals_serial_without_stray_warnin
     silenced UndefinedMeasureWarning reached another's recording). Tasks that run at
     once there send back every warning (149 to 164 of 200 came back before)."""
     import propstab
+
     names = ["kuncheva", "jaccard", "dice", "goh"]
     serial = propstab.audit(names, max_examples=20, progress=False).to_json()
     with shared.local_cluster(n_workers=1, threads_per_worker=3) as client:
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
-            threaded = propstab.audit(names, max_examples=20, progress=False,
-                                      backend=client).to_json()
+            threaded = propstab.audit(
+                names, max_examples=20, progress=False, backend=client
+            ).to_json()
         with warnings.catch_warnings(record=True) as sent_back:
             warnings.simplefilter("always")
-            out = run_tasks(lambda k: (warnings.warn(f"run {k}", UserWarning), k)[1],
-                            [(k,) for k in range(60)], backend=client)
+            out = run_tasks(
+                lambda k: (warnings.warn(f"run {k}", UserWarning), k)[1],
+                [(k,) for k in range(60)],
+                backend=client,
+            )
     assert threaded == serial
-    assert not [w for w in caught if not issubclass(w.category, DeprecationWarning)], \
-        [str(w.message) for w in caught]
-    assert out == list(range(60))                 # and every run's warning came back
-    assert sorted(str(w.message) for w in sent_back if w.category is UserWarning) == \
-        sorted(f"run {k}" for k in range(60))
+    assert not [w for w in caught if not issubclass(w.category, DeprecationWarning)], [
+        str(w.message) for w in caught
+    ]
+    assert out == list(range(60))  # and every run's warning came back
+    assert sorted(str(w.message) for w in sent_back if w.category is UserWarning) == sorted(
+        f"run {k}" for k in range(60)
+    )
 
 
-def test_cli_audit_on_a_scheduler_address_prints_the_local_table(client, capsys,
-                                                                  monkeypatch):
+def test_cli_audit_on_a_scheduler_address_prints_the_local_table(client, capsys, monkeypatch):
     """``propstab audit --scheduler ADDRESS`` (an existing cluster, by its scheduler's
     address) prints the table of a local audit; an address where nothing answers, or
     with --jobs, is one line and status 2."""
     from propstab.cli import main
     from propstab.commands import audit as audit_command
+
     argv = ["audit", "--measure", "jaccard", "--max-examples", "15"]
     assert main(argv + ["--jobs", "1"]) == 0
     local = capsys.readouterr().out
     assert main(argv + ["--scheduler", client.scheduler.address]) == 0
     assert capsys.readouterr().out == local
     monkeypatch.setattr(audit_command, "CONNECT_SECONDS", 1)
-    for extra in (["--scheduler", "tcp://127.0.0.1:9"],
-                  ["--scheduler", "no-port"],
-                  ["--scheduler", client.scheduler.address, "--jobs", "2"]):
+    for extra in (
+        ["--scheduler", "tcp://127.0.0.1:9"],
+        ["--scheduler", "no-port"],
+        ["--scheduler", client.scheduler.address, "--jobs", "2"],
+    ):
         assert main(argv + extra) == 2
         out, err = capsys.readouterr()
         assert out == "" and len(err.splitlines()) == 1, err
@@ -172,6 +198,7 @@ def test_cli_audit_on_a_scheduler_address_prints_the_local_table(client, capsys,
     # the command's clients, the one that failed half-way included, never became this
     # process's default client (a run on another client followed the default's loop)
     from distributed.client import _get_global_client
+
     assert _get_global_client() is client
 
 
@@ -184,12 +211,13 @@ def test_a_run_waits_on_its_clients_loop_not_the_default_clients(client):
     tests/test_execution.py under -n 2). The run waits on its own client's loop."""
     import distributed
     from distributed.client import _get_global_client
+
     with pytest.raises(ValueError), warnings.catch_warnings():
         warnings.simplefilter("ignore", DeprecationWarning)
         distributed.Client("no-port", timeout=5)
     zombie = _get_global_client()
     assert zombie is not client and zombie.status == "connecting"
-    zombie._loop_runner.stop()                   # its loop closed, as when it is collected
+    zombie._loop_runner.stop()  # its loop closed, as when it is collected
 
     def stuck(*_):
         raise AssertionError("the run waited on another client's closed event loop")
@@ -197,20 +225,26 @@ def test_a_run_waits_on_its_clients_loop_not_the_default_clients(client):
     previous = signal.signal(signal.SIGALRM, stuck)
     signal.alarm(60)
     try:
-        assert run_tasks(pow, [(k,) for k in range(4)], shared=(2,),
-                         backend=client) == [1, 2, 4, 8]
+        assert run_tasks(pow, [(k,) for k in range(4)], shared=(2,), backend=client) == [
+            1,
+            2,
+            4,
+            8,
+        ]
     finally:
         signal.alarm(0)
         signal.signal(signal.SIGALRM, previous)
-        zombie.status = "closed"                 # nobody's default any more
+        zombie.status = "closed"  # nobody's default any more
 
 
 def test_stability_search_on_a_local_cluster_equals_serial(client):
     from sklearn.linear_model import Lasso
     from propstab import StabilityGridSearch
+
     X, y = shared.regression(n=80, d=6)
-    make = lambda **kw: StabilityGridSearch(Lasso(), {"alpha": [0.05, 0.2]}, n_runs=6,  # noqa: E731
-                                            random_state=2, **kw).fit(X, y)
+    make = lambda **kw: StabilityGridSearch(
+        Lasso(), {"alpha": [0.05, 0.2]}, n_runs=6, random_state=2, **kw  # noqa: E731
+    ).fit(X, y)
     serial, on_client = make(), make(backend=client)
     for key in ("mean_stability", "stability_ci_low", "mean_test_score", "mean_n_selected"):
         np.testing.assert_array_equal(on_client.cv_results_[key], serial.cv_results_[key])
@@ -219,9 +253,11 @@ def test_stability_search_on_a_local_cluster_equals_serial(client):
 
 def test_stability_selection_on_a_local_cluster_equals_serial(client):
     from sklearn.linear_model import Lasso
+
     X, y = shared.regression(n=80, d=6)
-    make = lambda **kw: StabilitySelection(Lasso(), n_subsamples=4, n_alphas=5,  # noqa: E731
-                                           random_state=0, **kw).fit(X, y)
+    make = lambda **kw: StabilitySelection(
+        Lasso(), n_subsamples=4, n_alphas=5, random_state=0, **kw  # noqa: E731
+    ).fit(X, y)
     serial = make()
     for other in (make(backend=client), make(n_jobs=2), make(backend="threading", n_jobs=2)):
         np.testing.assert_array_equal(serial.stability_scores_, other.stability_scores_)
@@ -235,6 +271,7 @@ def test_a_dask_run_emits_no_warning_and_sends_back_worker_warnings(client):
     caller once, as in a serial run."""
     from sklearn.exceptions import ConvergenceWarning
     from sklearn.linear_model import Lasso, LogisticRegression
+
     X, y = shared.classification()
     l1 = LogisticRegression(penalty="l1", solver="liblinear", C=0.5)
     with warnings.catch_warnings(record=True) as caught:
@@ -247,8 +284,15 @@ def test_a_dask_run_emits_no_warning_and_sends_back_worker_warnings(client):
     for backend in (None, client):
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
-            resample(Lasso(alpha=1e-4, max_iter=1), Xr, yr, n_runs=6, random_state=0,
-                     backend=backend, downstream=False)
+            resample(
+                Lasso(alpha=1e-4, max_iter=1),
+                Xr,
+                yr,
+                n_runs=6,
+                random_state=0,
+                backend=backend,
+                downstream=False,
+            )
         messages.append({(w.category, str(w.message)) for w in caught})
     assert messages[0] == messages[1]
     assert any(issubclass(c, ConvergenceWarning) for c, _ in messages[1])
@@ -264,11 +308,17 @@ class _Bar:
 
 def test_run_tasks_keeps_task_order_and_counts_finished_tasks(client):
     tasks = [(k,) for k in range(7)]
-    for backend, n_jobs in ((None, None), ("threading", 2), ("loky", 2), (client, None),
-                            *([(FORK, 2)] if fork_available() else [])):
+    for backend, n_jobs in (
+        (None, None),
+        ("threading", 2),
+        ("loky", 2),
+        (client, None),
+        *([(FORK, 2)] if fork_available() else []),
+    ):
         bar = _Bar()
-        assert run_tasks(pow, tasks, shared=(3,), backend=backend, n_jobs=n_jobs,
-                         bar=bar) == [3 ** k for k in range(7)]
+        assert run_tasks(pow, tasks, shared=(3,), backend=backend, n_jobs=n_jobs, bar=bar) == [
+            3**k for k in range(7)
+        ]
         assert sum(bar.steps) == 7
 
 
@@ -276,7 +326,7 @@ def _pid_and_power(base, k):
     warnings.warn(f"parity {k % 2}", RuntimeWarning)
     if k == 11:
         raise ValueError("task 11 failed")
-    return os.getpid(), base ** k
+    return os.getpid(), base**k
 
 
 @pytest.mark.skipif(not fork_available(), reason="forked workers: Linux only")
@@ -289,9 +339,16 @@ def test_forked_workers_inherit_the_tasks_and_send_back_outputs_warnings_and_err
     bar, cp = _Bar(), Checkpoint(tmp_path, {"call": "fork"})
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        out = run_tasks(lambda base, k: _pid_and_power(base, k), tasks, shared=(2,),
-                        backend=FORK, n_jobs=2, bar=bar, checkpoint=cp)
-    assert [power for _, power in out] == [2 ** k for k in range(9)]
+        out = run_tasks(
+            lambda base, k: _pid_and_power(base, k),
+            tasks,
+            shared=(2,),
+            backend=FORK,
+            n_jobs=2,
+            bar=bar,
+            checkpoint=cp,
+        )
+    assert [power for _, power in out] == [2**k for k in range(9)]
     pids = {pid for pid, _ in out}
     assert os.getpid() not in pids and 1 <= len(pids) <= 2
     assert sum(bar.steps) == 9
@@ -299,11 +356,11 @@ def test_forked_workers_inherit_the_tasks_and_send_back_outputs_warnings_and_err
     assert cp.load(range(9)) == dict(enumerate(out))
     with pytest.raises(ValueError, match="task 11 failed"), warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)
-        run_tasks(_pid_and_power, [(k,) for k in range(12)], shared=(2,), backend=FORK,
-                  n_jobs=2)
+        run_tasks(_pid_and_power, [(k,) for k in range(12)], shared=(2,), backend=FORK, n_jobs=2)
 
 
-_INTERRUPTED = textwrap.dedent("""
+_INTERRUPTED = textwrap.dedent(
+    """
     import sys, time
     from propstab._utils.execution import FORK, run_tasks
     def nap(seconds):
@@ -313,7 +370,8 @@ _INTERRUPTED = textwrap.dedent("""
         run_tasks(nap, [(30,), (0.01,)], backend=FORK, n_jobs=2)
     except KeyboardInterrupt:
         sys.exit("interrupted")
-""")
+"""
+)
 
 
 @pytest.mark.skipif(not fork_available(), reason="forked workers: Linux only")
@@ -323,7 +381,8 @@ def test_ctrl_c_stops_forked_workers_at_once_without_their_tracebacks():
     stopped, and nothing printed by them (a waiting worker used to print a traceback)."""
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     code, out, err, workers = shared.interrupt_when_working(
-        [sys.executable, "-c", _INTERRUPTED], env, timeout=20)   # not the task's 30 s
+        [sys.executable, "-c", _INTERRUPTED], env, timeout=20
+    )  # not the task's 30 s
     assert (code, err, out) == (1, "interrupted\n", "")
     assert not [pid for pid in workers if os.path.exists(f"/proc/{pid}")]
 
@@ -335,6 +394,7 @@ def test_tasks_in_threads_each_get_their_own_warnings():
     ``catch_warnings`` per task, the first task's end dropped the second's recorder)."""
     import threading
     from propstab._utils.execution import _in_worker
+
     a_in, b_in, a_out, c_done = (threading.Event() for _ in range(4))
     results = {}
 
@@ -348,7 +408,7 @@ def test_tasks_in_threads_each_get_their_own_warnings():
         b_in.set()
         a_in.wait(10)
         warnings.warn("b1", UserWarning)
-        a_out.wait(10)                        # task a has ended: b still records
+        a_out.wait(10)  # task a has ended: b still records
         c_done.wait(10)
         warnings.warn("b2", RuntimeWarning)
         return "b"
@@ -358,8 +418,10 @@ def test_tasks_in_threads_each_get_their_own_warnings():
 
     with warnings.catch_warnings(record=True) as outside:
         warnings.simplefilter("always")
-        threads = {name: threading.Thread(target=run, args=(name, f))
-                   for name, f in (("a", task_a), ("b", task_b))}
+        threads = {
+            name: threading.Thread(target=run, args=(name, f))
+            for name, f in (("a", task_a), ("b", task_b))
+        }
         for thread in threads.values():
             thread.start()
         threads["a"].join(10)
@@ -389,8 +451,9 @@ def test_a_fork_while_another_thread_records_does_not_lock_the_workers():
     try:
         with _RECORDING.lock, warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
-            out = run_tasks(_pid_and_power, [(k,) for k in range(4)], shared=(3,),
-                            backend=FORK, n_jobs=2)
+            out = run_tasks(
+                _pid_and_power, [(k,) for k in range(4)], shared=(3,), backend=FORK, n_jobs=2
+            )
     finally:
         signal.alarm(0)
         signal.signal(signal.SIGALRM, previous)
@@ -417,8 +480,7 @@ def test_a_forked_worker_that_dies_raises_instead_of_waiting_for_its_task():
     signal.alarm(120)
     try:
         with pytest.raises(BrokenProcessPool):
-            run_tasks(_dies_at, [(k,) for k in range(6)], shared=(3,), backend=FORK,
-                      n_jobs=2)
+            run_tasks(_dies_at, [(k,) for k in range(6)], shared=(3,), backend=FORK, n_jobs=2)
     finally:
         signal.alarm(0)
         signal.signal(signal.SIGALRM, previous)
@@ -456,9 +518,8 @@ def test_an_interrupted_assess_resumes_to_the_uninterrupted_result(tmp_path):
         assess(_interrupting_top2, X, y, n_runs=12, random_state=5, checkpoint=tmp_path)
     assert len(list(tmp_path.glob("task-*.pkl"))) == 7
     _count_calls()
-    resumed = assess(_interrupting_top2, X, y, n_runs=12, random_state=5,
-                     checkpoint=tmp_path)
-    assert _CALLS["n"] == 5                       # only the missing runs
+    resumed = assess(_interrupting_top2, X, y, n_runs=12, random_state=5, checkpoint=tmp_path)
+    assert _CALLS["n"] == 5  # only the missing runs
     assert resumed.stability == whole.stability
     _same_resampling(whole.result, resumed.result)
     _count_calls()
@@ -469,11 +530,13 @@ def test_an_interrupted_assess_resumes_to_the_uninterrupted_result(tmp_path):
 def test_a_checkpoint_of_another_call_is_refused_naming_what_differs(tmp_path):
     X, y = shared.regression(seed=2)
     resample(shared.lasso(), X, y, n_runs=4, random_state=5, checkpoint=tmp_path)
-    with pytest.raises(ValueError, match=r"checkpoint: .* n_runs differs \(checkpoint: 4, "
-                                         r"this call: 6\)"):
+    with pytest.raises(
+        ValueError, match=r"checkpoint: .* n_runs differs \(checkpoint: 4, " r"this call: 6\)"
+    ):
         resample(shared.lasso(), X, y, n_runs=6, random_state=5, checkpoint=tmp_path)
-    with pytest.raises(ValueError, match=r"another call: X differs \(checkpoint: content "
-                                         r"hash [0-9a-f]{12}, "):
+    with pytest.raises(
+        ValueError, match=r"another call: X differs \(checkpoint: content " r"hash [0-9a-f]{12}, "
+    ):
         resample(shared.lasso(), X + 1, y, n_runs=4, random_state=5, checkpoint=tmp_path)
     with pytest.raises(ValueError, match=r"selector differs .*alpha.*0.1.*0.2"):
         resample(shared.lasso(0.2), X, y, n_runs=4, random_state=5, checkpoint=tmp_path)
@@ -491,8 +554,7 @@ def test_a_mapping_checkpoints_each_selector_and_loky_workers_write_their_runs(t
     X, y = shared.regression(seed=3)
     selectors = {"a": shared.lasso(0.05), "b": shared.lasso(0.2)}
     whole = assess(selectors, X, y, n_runs=6, random_state=1)
-    first = assess(selectors, X, y, n_runs=6, random_state=1, checkpoint=tmp_path,
-                   n_jobs=2)
+    first = assess(selectors, X, y, n_runs=6, random_state=1, checkpoint=tmp_path, n_jobs=2)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["selector-0", "selector-1"]
     assert len(list((tmp_path / "selector-1").glob("task-*.pkl"))) == 6
     again = assess(selectors, X, y, n_runs=6, random_state=1, checkpoint=tmp_path)
@@ -513,19 +575,21 @@ def _stop_lasso_fit(self, X, y, *args, **kwargs):
 
 def test_an_interrupted_stability_selection_resumes_to_the_same_fit(tmp_path):
     from sklearn.linear_model import Lasso
+
     StoppingLasso = type("StoppingLasso", (Lasso,), {"fit": _stop_lasso_fit})
     X, y = shared.regression(n=80, d=6)
-    make = lambda **kw: StabilitySelection(StoppingLasso(), n_subsamples=4, n_alphas=5,  # noqa
-                                           random_state=0, **kw)
+    make = lambda **kw: StabilitySelection(
+        StoppingLasso(), n_subsamples=4, n_alphas=5, random_state=0, **kw  # noqa
+    )
     _SS_CALLS.update(n=0, stop_at=None)
     whole = make().fit(X, y)
-    _SS_CALLS.update(n=0, stop_at=5 * 5 + 3)            # within the sixth subsample's path
+    _SS_CALLS.update(n=0, stop_at=5 * 5 + 3)  # within the sixth subsample's path
     with pytest.raises(_Interrupted):
         make(checkpoint=tmp_path).fit(X, y)
     assert len(list(tmp_path.glob("task-*.pkl"))) == 5
     _SS_CALLS.update(n=0, stop_at=None)
     resumed = make(checkpoint=tmp_path).fit(X, y)
-    assert _SS_CALLS["n"] == 3 * 5                      # 8 fits of 5 path values, 5 read
+    assert _SS_CALLS["n"] == 3 * 5  # 8 fits of 5 path values, 5 read
     np.testing.assert_array_equal(whole.stability_scores_, resumed.stability_scores_)
     np.testing.assert_array_equal(whole.support_, resumed.support_)
 
@@ -563,24 +627,30 @@ def test_a_killed_process_resumes_to_the_identical_result(tmp_path, monkeypatch)
 
     def run(directory, out, kill_after):
         directory.mkdir(exist_ok=True)
-        return shared.run([sys.executable, str(script), str(directory), str(out),
-                           str(kill_after)], env=env, capture_output=True, text=True,
-                          timeout=120)
+        return shared.run(
+            [sys.executable, str(script), str(directory), str(out), str(kill_after)],
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
 
     killed = run(checkpoint, tmp_path / "never.pkl", 4)
     assert killed.returncode == -9, killed.stderr
     assert len(list(checkpoint.glob("task-*.pkl"))) == 4
-    assert not list(checkpoint.glob(".tmp-*"))             # no half-written file left
+    assert not list(checkpoint.glob(".tmp-*"))  # no half-written file left
     done = run(checkpoint, tmp_path / "resumed.pkl", -1)
     assert done.returncode == 0, done.stderr
     assert (checkpoint / "calls.log").read_text().count("call") == 4 + 6
     # the uninterrupted reference: the same script in this process (a third interpreter
     # would only pay the imports again)
     uninterrupted.mkdir()
-    monkeypatch.setattr(sys, "argv", [str(script), str(uninterrupted),
-                                      str(tmp_path / "whole.pkl"), "-1"])
+    monkeypatch.setattr(
+        sys, "argv", [str(script), str(uninterrupted), str(tmp_path / "whole.pkl"), "-1"]
+    )
     runpy.run_path(str(script), run_name="__main__")
     import pickle
+
     Z1, s1, r1 = pickle.loads((tmp_path / "resumed.pkl").read_bytes())
     Z2, s2, r2 = pickle.loads((tmp_path / "whole.pkl").read_bytes())
     assert np.array_equal(Z1, Z2) and np.array_equal(s1, s2) and np.isfinite(s1).all()
@@ -590,7 +660,7 @@ def test_a_killed_process_resumes_to_the_identical_result(tmp_path, monkeypatch)
 def test_checkpoint_writes_are_atomic_and_keyed(tmp_path):
     cp = Checkpoint(tmp_path, {"a": "1"})
     cp.save(0, {"x": 1})
-    cp.save(0, {"x": 2})                               # replaced whole
+    cp.save(0, {"x": 2})  # replaced whole
     assert cp.load([0, 1]) == {0: {"x": 2}}
     assert sorted(p.name for p in tmp_path.iterdir()) == ["manifest.json", "task-0.pkl"]
     with pytest.raises(ValueError, match=r"a differs \(checkpoint: 1, this call: 2\)"):

@@ -27,7 +27,10 @@ from hypothesis import strategies as st
 
 from propstab import cli
 
-CLI = settings(max_examples=int(__import__("os").environ.get("PROPSTAB_FUZZ_CLI", "40")), suppress_health_check=list(HealthCheck))
+CLI = settings(
+    max_examples=int(__import__("os").environ.get("PROPSTAB_FUZZ_CLI", "40")),
+    suppress_health_check=list(HealthCheck),
+)
 COMMANDS = ("measures", "audit", "estimate", "compare", "crosscheck")
 
 
@@ -40,7 +43,7 @@ def run(argv):
     where = f"propstab {' '.join(map(str, argv))}"
     assert isinstance(code, int) and code in (0, 1, 2, 3), (where, code)
     assert "Traceback" not in err + out, (where, err)
-    assert "internal error" not in err, (where, err)        # a bug escaped as such
+    assert "internal error" not in err, (where, err)  # a bug escaped as such
     errors = [line for line in err.splitlines() if ": error: " in line]
     if code in (2, 3):
         assert len(errors) == 1, (where, err)
@@ -55,8 +58,31 @@ def run(argv):
 # generated files
 
 
-CELLS = st.sampled_from(["0", "1", "", "a", "1.5", "nan", "NaN", "True", "false", "-1", "2",
-                         " ", '"', "1e400", "0x1", "#", "é", "1,0", "NA", "inf", "00"])
+CELLS = st.sampled_from(
+    [
+        "0",
+        "1",
+        "",
+        "a",
+        "1.5",
+        "nan",
+        "NaN",
+        "True",
+        "false",
+        "-1",
+        "2",
+        " ",
+        '"',
+        "1e400",
+        "0x1",
+        "#",
+        "é",
+        "1,0",
+        "NA",
+        "inf",
+        "00",
+    ]
+)
 SEPARATORS = st.sampled_from([",", "\t", " ", ";", ",,"])
 
 
@@ -64,29 +90,43 @@ SEPARATORS = st.sampled_from([",", "\t", " ", ";", ",,"])
 def table_texts(draw):
     sep = draw(SEPARATORS)
     rows = draw(st.lists(st.lists(CELLS, min_size=0, max_size=5), min_size=0, max_size=6))
-    header = draw(st.one_of(st.none(), st.lists(st.sampled_from(["", "a", "b", "a", "x y",
-                                                                  "0", "1", "#c"]),
-                                                 max_size=5)))
+    header = draw(
+        st.one_of(
+            st.none(),
+            st.lists(st.sampled_from(["", "a", "b", "a", "x y", "0", "1", "#c"]), max_size=5),
+        )
+    )
     lines = ([sep.join(header)] if header is not None else []) + [sep.join(r) for r in rows]
     return "\n".join(lines) + draw(st.sampled_from(["", "\n", "\n\n", "\r\n"]))
 
 
 JSON_VALUES = st.recursive(
-    st.one_of(st.none(), st.booleans(), st.integers(-3, 8), st.floats(-2, 9),
-              st.sampled_from(["a", "b", "0", ""])),
-    lambda children: st.one_of(st.lists(children, max_size=4),
-                               st.dictionaries(st.sampled_from(["a", "b", "run1"]), children,
-                                               max_size=3)),
-    max_leaves=12)
+    st.one_of(
+        st.none(),
+        st.booleans(),
+        st.integers(-3, 8),
+        st.floats(-2, 9),
+        st.sampled_from(["a", "b", "0", ""]),
+    ),
+    lambda children: st.one_of(
+        st.lists(children, max_size=4),
+        st.dictionaries(st.sampled_from(["a", "b", "run1"]), children, max_size=3),
+    ),
+    max_leaves=12,
+)
 
 
 @st.composite
 def npy_arrays(draw):
-    shape = draw(st.sampled_from([(0,), (3,), (2, 0), (0, 2), (1, 3), (3, 3), (4, 3),
-                                  (2, 2, 2)]))
+    shape = draw(st.sampled_from([(0,), (3,), (2, 0), (0, 2), (1, 3), (3, 3), (4, 3), (2, 2, 2)]))
     kind = draw(st.sampled_from(["bool", "int64", "float64", "complex128", "U1", "int8"]))
-    values = draw(st.lists(st.sampled_from([0, 1, 2, -1, 0.5]),
-                           min_size=int(np.prod(shape)), max_size=int(np.prod(shape))))
+    values = draw(
+        st.lists(
+            st.sampled_from([0, 1, 2, -1, 0.5]),
+            min_size=int(np.prod(shape)),
+            max_size=int(np.prod(shape)),
+        )
+    )
     arr = np.array(values, dtype=float).reshape(shape)
     if kind == "float64" and arr.size and draw(st.booleans()):
         arr.flat[0] = np.nan
@@ -105,8 +145,9 @@ def selection_files(draw):
         buf = io.BytesIO()
         np.save(buf, draw(npy_arrays()), allow_pickle=False)
         return ".npy", buf.getvalue()
-    return draw(st.sampled_from([".csv", ".json", ".npy", ".npz", ".xlsx", ""])), \
-        draw(st.binary(max_size=60))
+    return draw(st.sampled_from([".csv", ".json", ".npy", ".npz", ".xlsx", ""])), draw(
+        st.binary(max_size=60)
+    )
 
 
 @st.composite
@@ -131,18 +172,58 @@ def _write(directory: pathlib.Path, name: str, suffix: str, data: bytes) -> str:
     return str(path)
 
 
-MEASURE_NAMES = st.sampled_from(["nogueira", "jaccard", "kuncheva", "davis", "sechidis",
-                                 "yu", "msi", "pearson", "nope", "", "JACCARD"])
-OPTIONS = st.lists(st.sampled_from(["penalty=1", "penalty=-1", "penalty=x", "threshold=0.5",
-                                    "correction_for_chance=exact", "correction_for_chance=x",
-                                    "n_simulations=1.5", "random_state=a", "solver=lp",
-                                    "similarity=x", "importances=1", "=", "k", "foo=1"]),
-                   max_size=2)
-READING = st.lists(st.sampled_from([["--n-features", "3"], ["--n-features", "0"],
-                                    ["--n-features", "x"], ["--zero-based"], ["--one-based"],
-                                    ["--index-col", "none"], ["--index-col", "7"],
-                                    ["--index-col", "nosuch"], ["--index-col", "0"]]),
-                   max_size=2)
+MEASURE_NAMES = st.sampled_from(
+    [
+        "nogueira",
+        "jaccard",
+        "kuncheva",
+        "davis",
+        "sechidis",
+        "yu",
+        "msi",
+        "pearson",
+        "nope",
+        "",
+        "JACCARD",
+    ]
+)
+OPTIONS = st.lists(
+    st.sampled_from(
+        [
+            "penalty=1",
+            "penalty=-1",
+            "penalty=x",
+            "threshold=0.5",
+            "correction_for_chance=exact",
+            "correction_for_chance=x",
+            "n_simulations=1.5",
+            "random_state=a",
+            "solver=lp",
+            "similarity=x",
+            "importances=1",
+            "=",
+            "k",
+            "foo=1",
+        ]
+    ),
+    max_size=2,
+)
+READING = st.lists(
+    st.sampled_from(
+        [
+            ["--n-features", "3"],
+            ["--n-features", "0"],
+            ["--n-features", "x"],
+            ["--zero-based"],
+            ["--one-based"],
+            ["--index-col", "none"],
+            ["--index-col", "7"],
+            ["--index-col", "nosuch"],
+            ["--index-col", "0"],
+        ]
+    ),
+    max_size=2,
+)
 
 
 def _flags(draws):
@@ -154,14 +235,26 @@ def _flags(draws):
 
 
 @CLI
-@given(file=selection_files(), measure=MEASURE_NAMES, options=OPTIONS, reading=READING,
-       confidence=st.sampled_from(["0.95", "0", "1", "nan", "x", "-3", "0.5"]),
-       threshold=st.one_of(st.none(), st.sampled_from(["0.5", "nan", "2", "x"])))
+@given(
+    file=selection_files(),
+    measure=MEASURE_NAMES,
+    options=OPTIONS,
+    reading=READING,
+    confidence=st.sampled_from(["0.95", "0", "1", "nan", "x", "-3", "0.5"]),
+    threshold=st.one_of(st.none(), st.sampled_from(["0.5", "nan", "2", "x"])),
+)
 def test_estimate_with_garbage(file, measure, options, reading, confidence, threshold):
     with tempfile.TemporaryDirectory() as tmp:
         path = _write(pathlib.Path(tmp), "runs", *file)
-        argv = ["estimate", path, "--measure", measure, "--confidence", confidence,
-                *_flags(reading)]
+        argv = [
+            "estimate",
+            path,
+            "--measure",
+            measure,
+            "--confidence",
+            confidence,
+            *_flags(reading),
+        ]
         argv += [t for o in options for t in ("--option", o)]
         if threshold is not None:
             argv += ["--threshold", threshold]
@@ -170,29 +263,52 @@ def test_estimate_with_garbage(file, measure, options, reading, confidence, thre
 
 
 @CLI
-@given(first=selection_files(), second=selection_files(), measure=MEASURE_NAMES,
-       paired=st.booleans(), reading=READING,
-       alternative=st.sampled_from(["two-sided", "greater", "less", "both"]))
+@given(
+    first=selection_files(),
+    second=selection_files(),
+    measure=MEASURE_NAMES,
+    paired=st.booleans(),
+    reading=READING,
+    alternative=st.sampled_from(["two-sided", "greater", "less", "both"]),
+)
 def test_compare_with_garbage(first, second, measure, paired, reading, alternative):
     with tempfile.TemporaryDirectory() as tmp:
         a = _write(pathlib.Path(tmp), "a", *first)
         b = _write(pathlib.Path(tmp), "b", *second)
-        argv = ["compare", a, b, "--measure", measure, "--alternative", alternative,
-                *_flags(reading)] + (["--paired"] if paired else [])
+        argv = [
+            "compare",
+            a,
+            b,
+            "--measure",
+            measure,
+            "--alternative",
+            alternative,
+            *_flags(reading),
+        ] + (["--paired"] if paired else [])
         code, out, err = run(argv)
         assert code in (0, 2), (argv, code, err)
 
 
 @CLI
-@given(file=selection_files(), similarity=similarity_files(),
-       names=st.one_of(st.none(), st.tuples(st.sampled_from([".txt", ".json"]),
-                                            st.binary(max_size=30))),
-       measure=st.sampled_from(["sechidis", "msi", "yu_matching", "pogr", "nogueira"]))
+@given(
+    file=selection_files(),
+    similarity=similarity_files(),
+    names=st.one_of(
+        st.none(), st.tuples(st.sampled_from([".txt", ".json"]), st.binary(max_size=30))
+    ),
+    measure=st.sampled_from(["sechidis", "msi", "yu_matching", "pogr", "nogueira"]),
+)
 def test_similarity_and_feature_name_files_with_garbage(file, similarity, names, measure):
     with tempfile.TemporaryDirectory() as tmp:
         directory = pathlib.Path(tmp)
-        argv = ["estimate", _write(directory, "runs", *file), "--measure", measure,
-                "--similarity", _write(directory, "sim", *similarity)]
+        argv = [
+            "estimate",
+            _write(directory, "runs", *file),
+            "--measure",
+            measure,
+            "--similarity",
+            _write(directory, "sim", *similarity),
+        ]
         if names is not None:
             argv += ["--feature-names", _write(directory, "names", *names)]
         code, out, err = run(argv)
@@ -200,15 +316,41 @@ def test_similarity_and_feature_name_files_with_garbage(file, similarity, names,
 
 
 @CLI
-@given(source=st.one_of(st.binary(max_size=80), st.sampled_from([
-           b"def f(Z):\n    return 1.0\n", b"def f(Z):\n    return float('nan')\n",
-           b"def f(Z):\n    raise ValueError('no')\n", b"def f(Z):\n    return 'a'\n",
-           b"import sys; sys.exit(3)\n", b"f = 5\n", b"def f():\n    return 1\n",
-           b"def f(Z):\n    return Z.mean()\nf.claims = ['nope']\n",
-           b"def f(Z):\n    return Z.mean()\nf.lower = 'x'\n"])),
-       function=st.sampled_from(["f", "g", "", ":"]),
-       extra=st.lists(st.sampled_from(["--json", "--max-examples", "0", "--max-examples",
-                                       "2", "--seed", "x", "--measure", "goh"]), max_size=3))
+@given(
+    source=st.one_of(
+        st.binary(max_size=80),
+        st.sampled_from(
+            [
+                b"def f(Z):\n    return 1.0\n",
+                b"def f(Z):\n    return float('nan')\n",
+                b"def f(Z):\n    raise ValueError('no')\n",
+                b"def f(Z):\n    return 'a'\n",
+                b"import sys; sys.exit(3)\n",
+                b"f = 5\n",
+                b"def f():\n    return 1\n",
+                b"def f(Z):\n    return Z.mean()\nf.claims = ['nope']\n",
+                b"def f(Z):\n    return Z.mean()\nf.lower = 'x'\n",
+            ]
+        ),
+    ),
+    function=st.sampled_from(["f", "g", "", ":"]),
+    extra=st.lists(
+        st.sampled_from(
+            [
+                "--json",
+                "--max-examples",
+                "0",
+                "--max-examples",
+                "2",
+                "--seed",
+                "x",
+                "--measure",
+                "goh",
+            ]
+        ),
+        max_size=3,
+    ),
+)
 def test_audit_with_garbage_targets(source, function, extra):
     with tempfile.TemporaryDirectory() as tmp:
         path = _write(pathlib.Path(tmp), "mine", ".py", source)
@@ -218,21 +360,55 @@ def test_audit_with_garbage_targets(source, function, extra):
 
 
 @CLI
-@given(argv=st.lists(st.sampled_from(
-    ["measures", "audit", "estimate", "compare", "crosscheck", "--json", "--family",
-     "pairwise", "weird", "--measure", "nope", "--max-examples", "0", "-1", "x",
-     "--seed", "a", "--help-me", "--input", "/nonexistent.csv", "--version", "--option",
-     "a=b", "--threshold", "nan", "--similarity", "identity", "--n-features", "3"]),
-    max_size=6))
+@given(
+    argv=st.lists(
+        st.sampled_from(
+            [
+                "measures",
+                "audit",
+                "estimate",
+                "compare",
+                "crosscheck",
+                "--json",
+                "--family",
+                "pairwise",
+                "weird",
+                "--measure",
+                "nope",
+                "--max-examples",
+                "0",
+                "-1",
+                "x",
+                "--seed",
+                "a",
+                "--help-me",
+                "--input",
+                "/nonexistent.csv",
+                "--version",
+                "--option",
+                "a=b",
+                "--threshold",
+                "nan",
+                "--similarity",
+                "identity",
+                "--n-features",
+                "3",
+            ]
+        ),
+        max_size=6,
+    )
+)
 def test_any_command_line(argv):
     code, out, err = run(argv)
     if code == 0 and argv and argv[0] in COMMANDS:
-        assert out.strip(), argv                  # a result was printed
+        assert out.strip(), argv  # a result was printed
 
 
 @pytest.mark.parametrize("command", ["estimate", "compare"])
-@pytest.mark.parametrize("case", ["missing", "directory", "empty", "utf16", "no suffix",
-                                  "huge index", "nan", "npy pickle"])
+@pytest.mark.parametrize(
+    "case",
+    ["missing", "directory", "empty", "utf16", "no suffix", "huge index", "nan", "npy pickle"],
+)
 def test_explicit_garbage_files(tmp_path, command, case):
     files = {
         "missing": tmp_path / "nope.csv",
@@ -252,7 +428,7 @@ def test_explicit_garbage_files(tmp_path, command, case):
     elif case == "no suffix":
         path.write_text("1,0\n0,1\n")
     elif case == "huge index":
-        path.write_text(json.dumps([[10 ** 30], [0]]))
+        path.write_text(json.dumps([[10**30], [0]]))
     elif case == "nan":
         path.write_text("a,b\n1,nan\n0,1\n")
     elif case == "npy pickle":

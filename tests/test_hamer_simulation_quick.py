@@ -14,13 +14,14 @@ SCRIPT = pathlib.Path(__file__).resolve().parent.parent / "studies" / "hamer_sim
 
 def test_hamer_simulation_quick(tmp_path, capsys):
     code = shared.load_script(SCRIPT, "hamer_simulation").main(
-        ["--quick", "--out", str(tmp_path)])                  # in this process
+        ["--quick", "--out", str(tmp_path)]
+    )  # in this process
     out = SimpleNamespace(returncode=code, stdout=capsys.readouterr().out)
     assert out.returncode == 0, out.stdout
     assert (tmp_path / "hamer_simulation.png").stat().st_size > 10_000
     rows = re.findall(r"q=\s*(\d+).*phi_msi=\s*(-?[\d.]+)", out.stdout)
     assert [int(q) for q, _ in rows] == [1, 4, 8, 1, 4, 8]
-    assert all(0 <= float(v) <= 1 for _, v in rows)             # Property 5.1
+    assert all(0 <= float(v) <= 1 for _, v in rows)  # Property 5.1
     ranges = dict(re.findall(r"(\w+): phi=([\d.]+)", out.stdout))
     lasso = re.search(r"lasso: phi=([\d.]+)\s+phi_S=([\d.]+)\s+phi_msi=([\d.]+)", out.stdout)
     # Hamer Fig. 5(c): with the lasso, phi and phi_S move with q, phi_msi hardly

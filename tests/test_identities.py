@@ -49,8 +49,9 @@ def test_theorem2_mean_intersection_is_kbar_minus_total_variance():
     for Z in varying_matrices(1, 150):
         runs, d = twins.as_sets(Z.tolist())
         M = len(runs)
-        mean_r = Fraction(sum(len(runs[i] & runs[j]) for i in range(M) for j in range(M)
-                              if i != j), M * (M - 1))
+        mean_r = Fraction(
+            sum(len(runs[i] & runs[j]) for i in range(M) for j in range(M) if i != j), M * (M - 1)
+        )
         kbar = Fraction(sum(map(len, runs)), M)
         assert mean_r == kbar - twins.total_variance(Z.tolist())
         # and the library's intersection matrix agrees with the set intersections
@@ -64,12 +65,13 @@ EQUAL_FOR_CONSTANT_K = ["kuncheva", "wald", "npog", "nogueira", "kappa", "phi", 
 def test_theorem4_constant_k_equalities():
     for Z in constant_k_matrices(2, 150):
         exact = twins.twin("kuncheva", Z.tolist())
-        assert exact == twins.twin_nogueira(Z.tolist())          # exact, Fractions
+        assert exact == twins.twin_nogueira(Z.tolist())  # exact, Fractions
         assert exact == twins.twin("wald", Z.tolist()) == twins.twin("npog", Z.tolist())
         assert exact == twins.twin("kappa", Z.tolist())
         for name in EQUAL_FOR_CONSTANT_K:
-            assert propstab.stability(Z, name) == pytest.approx(float(exact), rel=REL, abs=1e-14), \
-                (name, Z.tolist())
+            assert propstab.stability(Z, name) == pytest.approx(
+                float(exact), rel=REL, abs=1e-14
+            ), (name, Z.tolist())
 
 
 def test_lustgarten_is_not_kuncheva_for_constant_k():
@@ -146,9 +148,11 @@ def test_theorem1_cwrel_tends_to_kuncheva():
 
 def test_theorem5_nogueira_is_fleiss_kappa():
     from statsmodels.stats.inter_rater import fleiss_kappa
+
     for Z in varying_matrices(10, 150) + constant_k_matrices(11, 50):
         M = Z.shape[0]
         F = Z.sum(axis=0)
-        table = np.column_stack([M - F, F])        # subjects = features, raters = runs
+        table = np.column_stack([M - F, F])  # subjects = features, raters = runs
         assert propstab.stability(Z, "nogueira") == pytest.approx(
-            fleiss_kappa(table, method="fleiss"), rel=REL, abs=1e-14)
+            fleiss_kappa(table, method="fleiss"), rel=REL, abs=1e-14
+        )

@@ -14,10 +14,19 @@ from scipy import stats
 import propstab
 from propstab.measures import _variance
 from propstab.measures.kernels import LeaveOneOutCounts
-from propstab.inference import (CORRECTIONS, ConfidenceInterval, DegenerateVarianceWarning,
-                                SmallSampleWarning, ZeroVarianceWarning, estimate,
-                                interpret, one_sample_test, pairwise_tests,
-                                population_stability, two_sample_test)
+from propstab.inference import (
+    CORRECTIONS,
+    ConfidenceInterval,
+    DegenerateVarianceWarning,
+    SmallSampleWarning,
+    ZeroVarianceWarning,
+    estimate,
+    interpret,
+    one_sample_test,
+    pairwise_tests,
+    population_stability,
+    two_sample_test,
+)
 
 from twins import random_subsets  # tests/ is on sys.path (rootdir-relative import mode)
 
@@ -40,13 +49,20 @@ def thm6_literal(Z):
     terms = []
     for i in range(M):
         s = sum(Z[i][f] * p[f] for f in range(d)) / d
-        terms.append((s - k[i] * kbar / d ** 2
-                      + phi / 2 * (2 * kbar * k[i] / d ** 2 - k[i] / d - kbar / d + 1)) / den)
+        terms.append(
+            (
+                s
+                - k[i] * kbar / d**2
+                + phi / 2 * (2 * kbar * k[i] / d**2 - k[i] / d - kbar / d + 1)
+            )
+            / den
+        )
     mean = sum(terms) / M
-    return phi, 4 / M ** 2 * sum((t - mean) ** 2 for t in terms), terms
+    return phi, 4 / M**2 * sum((t - mean) ** 2 for t in terms), terms
 
 
 # ------------------------------------------------------------------ Theorem 6
+
 
 @pytest.mark.parametrize("seed", range(4))
 def test_thm6_variance_equals_literal_formula(seed):
@@ -58,7 +74,7 @@ def test_thm6_variance_equals_literal_formula(seed):
     assert est.statistic == pytest.approx(phi, rel=1e-12)
     assert est.variance == pytest.approx(v, rel=1e-10)
     np.testing.assert_allclose(est.terms, terms, rtol=1e-10)
-    assert est.factor == 4 / 12 ** 2
+    assert est.factor == 4 / 12**2
 
 
 def _thm6_batch(Z):
@@ -88,7 +104,7 @@ def test_thm6_sign_pinned_by_simulation_with_varying_sizes():
     Z[:, :, 4:30] |= big[..., None]
     Z |= rng.random((R, M, d)) < 0.03
     k = Z.sum(2)
-    assert k.std() > 10                                   # sizes really vary
+    assert k.std() > 10  # sizes really vary
     phi, v, terms = _thm6_batch(Z)
     # the batched helper is the one estimate() uses: same numbers on one repeat
     one = estimate(Z[0])
@@ -96,16 +112,16 @@ def test_thm6_sign_pinned_by_simulation_with_varying_sizes():
     assert one.statistic == pytest.approx(phi[0], rel=1e-12)
 
     s2 = phi.var(ddof=1)
-    se_s2 = math.sqrt((np.mean((phi - phi.mean()) ** 4) - s2 ** 2) / R)
+    se_s2 = math.sqrt((np.mean((phi - phi.mean()) ** 4) - s2**2) / R)
     se_v = v.std(ddof=1) / math.sqrt(R)
     tol = 4 * math.hypot(se_s2, se_v)
     assert abs(v.mean() - s2) < tol
 
     p = Z.sum(1) / M
     kb = p.sum(-1)[:, None]
-    den = ((kb / d) * (1 - kb / d))
-    half = phi[:, None] / 2 * (2 * kb * k / d ** 2 - k / d - kb / d + 1) / den
-    v_wrong = _variance.spread(terms - 2 * half, 4 / M ** 2)
+    den = (kb / d) * (1 - kb / d)
+    half = phi[:, None] / 2 * (2 * kb * k / d**2 - k / d - kb / d + 1) / den
+    v_wrong = _variance.spread(terms - 2 * half, 4 / M**2)
     assert abs(v_wrong.mean() - s2) > 10 * tol
 
 
@@ -119,10 +135,11 @@ def test_thm6_sign_does_not_matter_for_constant_sizes():
     k = Z.sum(1)
     assert np.all(k == 5)
     d, kb = 20, 5
-    half = est.statistic / 2 * (2 * kb * k / d ** 2 - k / d - kb / d + 1) / (
-        (kb / d) * (1 - kb / d))
+    half = (
+        est.statistic / 2 * (2 * kb * k / d**2 - k / d - kb / d + 1) / ((kb / d) * (1 - kb / d))
+    )
     # the opposite sign of the Phi/2 term gives the same variance: it only shifts the terms
-    v_other_sign = _variance.spread(np.asarray(est.terms) - 2 * half, 4 / 30 ** 2)
+    v_other_sign = _variance.spread(np.asarray(est.terms) - 2 * half, 4 / 30**2)
     assert float(v_other_sign) == pytest.approx(est.variance, rel=1e-12)
     assert est.variance == pytest.approx(thm6_literal(Z)[1], rel=1e-10)
 
@@ -150,6 +167,7 @@ def test_estimate_nogueira_jackknife_is_close_to_thm6_for_large_m():
 
 # ------------------------------------------------------------------ jackknife
 
+
 def _measure_cases():
     """Every registered measure with its defaults, and each other chance correction."""
     for info in propstab.list_measures():
@@ -160,8 +178,9 @@ def _measure_cases():
             if par.name == "correction_for_chance":
                 for choice in par.choices:
                     if choice != par.default:
-                        yield pytest.param(info.name, {**base, par.name: choice},
-                                           id=f"{info.name}-{choice}")
+                        yield pytest.param(
+                            info.name, {**base, par.name: choice}, id=f"{info.name}-{choice}"
+                        )
 
 
 def _jackknife_cases():
@@ -181,15 +200,18 @@ def test_jackknife_fast_path_equals_recomputation(name, options, sizes):
     recomputed with each run deleted (the slow twin)."""
     info = propstab.get_measure(name)
     rng = np.random.default_rng(len(name))
-    if info.input == "ranking":            # rank matrices: untied ("constant"), or tied
-        Z = (np.argsort(rng.random((9, 12)), axis=1) + 1.0 if sizes == "constant" else
-             rng.integers(1, 13, size=(9, 12)).astype(float))
+    if info.input == "ranking":  # rank matrices: untied ("constant"), or tied
+        Z = (
+            np.argsort(rng.random((9, 12)), axis=1) + 1.0
+            if sizes == "constant"
+            else rng.integers(1, 13, size=(9, 12)).astype(float)
+        )
     elif sizes == "constant":
         Z = random_selection(rng, 9, 12, constant=4)
     else:
         Z = random_selection(rng, 9, 12)
-        Z[:, 0] = 1                                       # no empty run
-        Z[5, 3:] = 1                                      # sizes really vary
+        Z[:, 0] = 1  # no empty run
+        Z[5, 3:] = 1  # sizes really vary
     sel = propstab._data.convert_rankings.as_input(info.input, Z)
     fast = _variance.leave_one_out(sel, info, options)
     slow = _variance.leave_one_out(sel, info, options, generic=True)
@@ -198,12 +220,13 @@ def test_jackknife_fast_path_equals_recomputation(name, options, sizes):
         warnings.simplefilter("always")
         est = estimate(Z, name, method="jackknife", **options)
     loo = np.array([info.function(np.delete(Z, i, axis=0), **options) for i in range(9)])
-    if np.ptp(loo) == 0:            # the runs differ: a degenerate jackknife is replaced
+    if np.ptp(loo) == 0:  # the runs differ: a degenerate jackknife is replaced
         assert any(issubclass(w.category, DegenerateVarianceWarning) for w in caught)
         assert est.method == "bootstrap" or math.isnan(est.variance)
     else:
-        assert est.variance == pytest.approx(8 / 9 * np.sum((loo - loo.mean()) ** 2),
-                                             rel=1e-9, abs=1e-15)
+        assert est.variance == pytest.approx(
+            8 / 9 * np.sum((loo - loo.mean()) ** 2), rel=1e-9, abs=1e-15
+        )
     assert est.statistic == info.function(Z, **options)
 
 
@@ -214,14 +237,18 @@ def test_leave_one_out_median_and_davis_penalty(M):
     sizes = np.zeros((M, 4), dtype=bool)
     for i, ki in enumerate(k):
         sizes[i, :ki] = True
-    np.testing.assert_array_equal(LeaveOneOutCounts(propstab.as_selection(sizes)).median_size,
-                                  [np.median(np.delete(k, i)) for i in range(M)])
+    np.testing.assert_array_equal(
+        LeaveOneOutCounts(propstab.as_selection(sizes)).median_size,
+        [np.median(np.delete(k, i)) for i in range(M)],
+    )
     Z = random_selection(rng, M, 10)
     Z[:, 0] = 1
     sel, info = propstab.as_selection(Z), propstab.get_measure("davis")
     np.testing.assert_allclose(
         _variance.leave_one_out(sel, info, {"penalty": 0.5}),
-        _variance.leave_one_out(sel, info, {"penalty": 0.5}, generic=True), rtol=1e-12)
+        _variance.leave_one_out(sel, info, {"penalty": 0.5}, generic=True),
+        rtol=1e-12,
+    )
 
 
 def test_leave_one_out_krizek_with_repeated_subsets():
@@ -239,8 +266,10 @@ def test_jackknife_deletes_per_run_importances_with_the_run():
     Z[:, 0] = 1
     W = Z * rng.uniform(0.5, 2.0, Z.shape)
     info = propstab.get_measure("pearson")
-    loo = [info.function(np.delete(Z, i, axis=0), importances=np.delete(W, i, axis=0))
-           for i in range(7)]
+    loo = [
+        info.function(np.delete(Z, i, axis=0), importances=np.delete(W, i, axis=0))
+        for i in range(7)
+    ]
     est = estimate(Z, "pearson", importances=W)
     np.testing.assert_allclose(est.terms, loo, rtol=1e-12)
     with pytest.raises(ValueError, match="importances"):
@@ -280,6 +309,7 @@ def test_jackknife_undefined_is_nan_with_warning():
 
 # ------------------------------------------------------------------ estimate object
 
+
 def test_estimate_fields_ci_and_interpretation():
     Z = [[1, 1, 0, 0], [1, 1, 0, 0], [1, 0, 1, 0], [1, 1, 0, 0]]
     est = estimate(Z)
@@ -292,14 +322,21 @@ def test_estimate_fields_ci_and_interpretation():
     assert ci.high == pytest.approx(est.statistic + z * est.standard_error)
     narrow = est.confidence_interval(0.5, method="wald")
     assert ci.low < narrow.low < narrow.high < ci.high
-    assert estimate(Z, "dice").interpretation is None          # not chance-corrected
-    assert estimate(Z, "krizek").interpretation is None        # lower is more stable
+    assert estimate(Z, "dice").interpretation is None  # not chance-corrected
+    assert estimate(Z, "krizek").interpretation is None  # lower is more stable
 
 
-@pytest.mark.parametrize("value, label", [(-0.2, "poor"), (0.3999, "poor"),
-                                          (0.40, "intermediate to good"),
-                                          (0.75, "intermediate to good"),
-                                          (0.7501, "excellent"), (1.0, "excellent")])
+@pytest.mark.parametrize(
+    "value, label",
+    [
+        (-0.2, "poor"),
+        (0.3999, "poor"),
+        (0.40, "intermediate to good"),
+        (0.75, "intermediate to good"),
+        (0.7501, "excellent"),
+        (1.0, "excellent"),
+    ],
+)
 def test_interpretation_scale_of_table_6_1(value, label):
     assert interpret(value) == label
 
@@ -338,11 +375,11 @@ def test_zero_variance_ci_is_the_point():
 
 # ------------------------------------------------------------------ population stability
 
+
 def test_population_stability_formula():
     p = np.array([0.9, 0.8, 0.2, 0.1, 0.05])
     pbar = p.mean()
-    assert population_stability(p) == pytest.approx(
-        1 - np.mean(p * (1 - p)) / (pbar * (1 - pbar)))
+    assert population_stability(p) == pytest.approx(1 - np.mean(p * (1 - p)) / (pbar * (1 - pbar)))
     assert population_stability([1, 1, 0, 0, 0]) == 1.0
     assert population_stability([0.3] * 7) == pytest.approx(0.0)
 
@@ -372,8 +409,14 @@ def test_population_stability_validation():
 
 # ------------------------------------------------------------------ one-sample test
 
-ZA = [[1, 1, 0, 0, 0], [1, 1, 0, 0, 0], [1, 0, 1, 0, 0], [1, 1, 0, 0, 0], [0, 1, 1, 0, 0],
-      [1, 1, 0, 0, 1]]
+ZA = [
+    [1, 1, 0, 0, 0],
+    [1, 1, 0, 0, 0],
+    [1, 0, 1, 0, 0],
+    [1, 1, 0, 0, 0],
+    [0, 1, 1, 0, 0],
+    [1, 1, 0, 0, 1],
+]
 
 
 @pytest.mark.parametrize("alternative", ["greater", "less", "two-sided"])
@@ -382,8 +425,11 @@ def test_one_sample_statistic_and_pvalues(alternative):
     res = one_sample_test(ZA, 0.2, alternative=alternative, test="wald")
     V = (est.statistic - 0.2) / est.standard_error
     assert res.statistic == pytest.approx(V)
-    expected = {"greater": 1 - stats.norm.cdf(V), "less": stats.norm.cdf(V),
-                "two-sided": 2 * (1 - stats.norm.cdf(abs(V)))}[alternative]
+    expected = {
+        "greater": 1 - stats.norm.cdf(V),
+        "less": stats.norm.cdf(V),
+        "two-sided": 2 * (1 - stats.norm.cdf(abs(V))),
+    }[alternative]
     assert res.pvalue == pytest.approx(expected)
     assert res.alternative == alternative and res.phi0 == 0.2 and res.estimate == est
 
@@ -411,8 +457,14 @@ def test_one_sample_with_jackknife_measure():
 
 # ------------------------------------------------------------------ two-sample tests
 
-ZB = [[1, 1, 0, 0, 0], [1, 1, 0, 0, 0], [1, 1, 0, 0, 0], [1, 1, 0, 0, 0], [1, 0, 1, 0, 0],
-      [1, 1, 0, 0, 0]]
+ZB = [
+    [1, 1, 0, 0, 0],
+    [1, 1, 0, 0, 0],
+    [1, 1, 0, 0, 0],
+    [1, 1, 0, 0, 0],
+    [1, 0, 1, 0, 0],
+    [1, 1, 0, 0, 0],
+]
 
 
 def test_two_sample_tm_of_theorem_7():
@@ -425,8 +477,9 @@ def test_two_sample_tm_of_theorem_7():
     assert res.estimates == (e1, e2) and not res.paired and res.test == "asymptotic"
     assert res.difference == pytest.approx(e1.statistic - e2.statistic)
     # "greater": the first is more stable, p = P(N(0, 1) >= (Phi_1 - Phi_2) / se)
-    assert two_sample_test(ZA, ZB, alternative="greater", test="asymptotic").pvalue == \
-        pytest.approx(1 - stats.norm.cdf(-T))
+    assert two_sample_test(
+        ZA, ZB, alternative="greater", test="asymptotic"
+    ).pvalue == pytest.approx(1 - stats.norm.cdf(-T))
     assert two_sample_test(ZB, ZA, test="asymptotic").statistic == pytest.approx(T)
 
 
@@ -434,7 +487,7 @@ def test_paired_variance_from_per_run_terms():
     e1, e2 = estimate(ZA), estimate(ZB)
     res = two_sample_test(ZA, ZB, paired=True)
     delta = np.array(thm6_literal(ZA)[2]) - np.array(thm6_literal(ZB)[2])
-    v = 4 / 6 ** 2 * np.sum((delta - delta.mean()) ** 2)
+    v = 4 / 6**2 * np.sum((delta - delta.mean()) ** 2)
     assert res.variance == pytest.approx(v)
     assert res.statistic == pytest.approx((e1.statistic - e2.statistic) / math.sqrt(v))
     assert res.paired
@@ -449,7 +502,7 @@ def test_paired_identical_matrices_zero_variance():
     with pytest.warns(ZeroVarianceWarning):
         res = two_sample_test(ZA, ZA, paired=True, test="asymptotic")
     assert res.statistic == 0.0 and res.pvalue == 1.0
-    res = two_sample_test(ZA, ZA, paired=True)           # every swap pattern gives D = 0
+    res = two_sample_test(ZA, ZA, paired=True)  # every swap pattern gives D = 0
     assert res.test == "permutation" and res.statistic == 0.0 and res.pvalue == 1.0
 
 
@@ -458,7 +511,7 @@ def test_two_sample_validation():
         two_sample_test(ZA, [r + [0] for r in ZB])
     with pytest.raises(ValueError, match="same M runs"):
         two_sample_test(ZA, ZB[:5], paired=True)
-    two_sample_test(ZA, ZB[:5])                          # independent: M may differ
+    two_sample_test(ZA, ZB[:5])  # independent: M may differ
     with pytest.raises(ValueError, match="alternative"):
         two_sample_test(ZA, ZB, alternative="two_sided")
     with pytest.raises(TypeError, match="paired: must be True or False"):
@@ -466,6 +519,7 @@ def test_two_sample_validation():
 
 
 # ------------------------------------------------------------------ many procedures
+
 
 def holm_literal(pvalues):
     """Slow twin of Holm (1979): p~_(j) = max_{l<=j} min(1, (m - l + 1) p_(l)), by loops;
@@ -492,31 +546,33 @@ def test_holm_literal_twin_on_a_worked_case():
 def test_pairwise_tests_table():
     ZC = [[1, 1, 0, 0, 0]] * 5 + [[0, 1, 1, 0, 0]]
     table = pairwise_tests({"A": ZA, "B": ZB, "C": ZC})
-    assert [(r["first"], r["second"]) for r in table.rows] == [("A", "B"), ("A", "C"),
-                                                               ("B", "C")]
+    assert [(r["first"], r["second"]) for r in table.rows] == [("A", "B"), ("A", "C"), ("B", "C")]
     raw = [two_sample_test(a, b).pvalue for a, b in ((ZA, ZB), (ZA, ZC), (ZB, ZC))]
     np.testing.assert_allclose([r["pvalue"] for r in table.rows], raw)
-    np.testing.assert_allclose([r["pvalue_holm"] for r in table.rows], holm_literal(raw),
-                               rtol=1e-15)
+    np.testing.assert_allclose(
+        [r["pvalue_holm"] for r in table.rows], holm_literal(raw), rtol=1e-15
+    )
     frame = table.to_frame()
     assert list(frame.columns) == list(table.COLUMNS) and len(frame) == 3
     assert "p (Holm)" in str(table) and "\n" not in repr(table)
     paired = pairwise_tests([ZA, ZB, ZC], paired=True)
     assert [(r["first"], r["second"]) for r in paired.rows] == [(0, 1), (0, 2), (1, 2)]
     assert paired.rows[0]["statistic"] == pytest.approx(
-        two_sample_test(ZA, ZB, paired=True).statistic)
+        two_sample_test(ZA, ZB, paired=True).statistic
+    )
 
 
 @pytest.mark.parametrize("correction", sorted(CORRECTIONS))
 def test_pairwise_tests_every_correction_is_statsmodels(correction):
     from statsmodels.stats.multitest import multipletests
+
     ZC = [[1, 1, 0, 0, 0]] * 5 + [[0, 1, 1, 0, 0]]
     ZD = [[1, 0, 0, 0, 1]] * 3 + [[0, 1, 0, 1, 0]] * 3
     table = pairwise_tests({"A": ZA, "B": ZB, "C": ZC, "D": ZD}, correction=correction)
     raw = [r["pvalue"] for r in table.rows]
     key = "pvalue_" + correction.replace("-", "_")
     assert table.adjusted_key == key and table.correction == correction
-    with np.errstate(divide="ignore"):              # statsmodels at p = 1 (Sidak, GBS)
+    with np.errstate(divide="ignore"):  # statsmodels at p = 1 (Sidak, GBS)
         expected = multipletests(raw, method=correction)[1]
     np.testing.assert_allclose([r[key] for r in table.rows], expected, rtol=1e-15)
     assert list(table.to_frame().columns)[-1] == key
@@ -530,10 +586,11 @@ def test_holm_is_statsmodels_on_random_pvalues_with_ties_and_ones():
     statsmodels' numbers, ties and p = 1 included."""
     from statsmodels.stats.multitest import multipletests
     from propstab.inference._multiple import holm
+
     rng = np.random.default_rng(3)
     cases = [rng.random(m) ** 3 for m in (1, 2, 3, 7, 40, 200)]
     cases += [rng.choice([rng.random(), 1.0, 0.5, 1e-12], size=m) for m in (3, 7, 40)]
-    cases += [np.array([0.01, 0.01, 0.04, 1.0, 0.03, 0.01])]          # ties and a one
+    cases += [np.array([0.01, 0.01, 0.04, 1.0, 0.03, 0.01])]  # ties and a one
     # each call runs statsmodels' gc.collect (0.2 s over a whole test session's heap):
     # gc.freeze() sets the objects already alive aside, so it scans only the new ones
     gc.freeze()
@@ -545,7 +602,7 @@ def test_holm_is_statsmodels_on_random_pvalues_with_ties_and_ones():
 
 
 def test_pairwise_tests_undefined_pvalue_counts_and_stays_nan():
-    full = [[1, 1, 1, 1, 1]] * 6                     # Nogueira undefined: k = d in every run
+    full = [[1, 1, 1, 1, 1]] * 6  # Nogueira undefined: k = d in every run
     ZC = [[1, 1, 0, 0, 0]] * 5 + [[0, 1, 1, 0, 0]]
     with pytest.warns(propstab.UndefinedMeasureWarning):
         table = pairwise_tests({"A": ZA, "B": ZB, "C": ZC, "F": full})
@@ -565,8 +622,9 @@ def test_pairwise_tests_validation():
         pairwise_tests({"A": ZA, "B": [r + [1] for r in ZB]})
     with pytest.raises(ValueError, match="same M runs"):
         pairwise_tests({"A": ZA, "B": ZB[:4]}, paired=True)
-    with pytest.raises(ValueError, match=r"correction: must be one of 'holm', 'bonferroni'.*"
-                                         r"got 'Holm'"):
+    with pytest.raises(
+        ValueError, match=r"correction: must be one of 'holm', 'bonferroni'.*" r"got 'Holm'"
+    ):
         pairwise_tests({"A": ZA, "B": ZB}, correction="Holm")
     with pytest.raises(ValueError, match="correction: 'fdr_tsbky' is not supported"):
         pairwise_tests({"A": ZA, "B": ZB}, correction="fdr_tsbky")
@@ -574,21 +632,30 @@ def test_pairwise_tests_validation():
 
 def test_pairwise_tests_without_statsmodels_names_the_extra(monkeypatch):
     import sys
+
     monkeypatch.setitem(sys.modules, "statsmodels.stats.multitest", None)
     with pytest.raises(ImportError, match=r"pip install propstab\[inference\]"):
         pairwise_tests({"A": ZA, "B": ZB})
 
 
 def test_top_level_names():
-    for name in ("estimate", "StabilityEstimate", "one_sample_test", "two_sample_test",
-                 "pairwise_tests", "population_stability"):
+    for name in (
+        "estimate",
+        "StabilityEstimate",
+        "one_sample_test",
+        "two_sample_test",
+        "pairwise_tests",
+        "population_stability",
+    ):
         assert getattr(propstab, name) is getattr(propstab.inference, name)
 
 
 # ------------------------------------------------------------------ CLI
 
+
 def test_cli_estimate_csv_matrix(tmp_path, capsys):
     from propstab.cli import main
+
     f = tmp_path / "z.csv"
     f.write_text("\n".join(",".join(map(str, r)) for r in ZA) + "\n")
     assert main(["estimate", str(f), "--confidence", "0.9"]) == 0
@@ -601,6 +668,7 @@ def test_cli_estimate_csv_matrix(tmp_path, capsys):
 
 def test_cli_estimate_index_lines_and_npy(tmp_path, capsys):
     from propstab.cli import main
+
     f = tmp_path / "runs.csv"
     f.write_text("0,1\n0,1\n0,2\n0,1\n1,2\n0,1,4\n")
     assert main(["estimate", str(f), "--n-features", "5", "--measure", "jaccard"]) == 0
@@ -614,6 +682,7 @@ def test_cli_estimate_index_lines_and_npy(tmp_path, capsys):
 
 def test_cli_compare(tmp_path, capsys):
     from propstab.cli import main
+
     a, b = tmp_path / "a.npy", tmp_path / "b.npy"
     np.save(a, np.array(ZA))
     np.save(b, np.array(ZB))
@@ -626,6 +695,7 @@ def test_cli_compare(tmp_path, capsys):
 
 def test_cli_errors(tmp_path, capsys):
     from propstab.cli import main
+
     f = tmp_path / "z.csv"
     f.write_text("1,0,2\n0,1,1\n")
     assert main(["estimate", str(f)]) == 2
@@ -648,22 +718,27 @@ def test_cli_errors(tmp_path, capsys):
 def test_docs_inference_examples_run():
     import doctest
     import pathlib
+
     doc = pathlib.Path(__file__).resolve().parents[1] / "docs" / "inference.md"
-    result = doctest.testfile(str(doc), module_relative=False,
-                              optionflags=doctest.NORMALIZE_WHITESPACE)
+    result = doctest.testfile(
+        str(doc), module_relative=False, optionflags=doctest.NORMALIZE_WHITESPACE
+    )
     assert result.attempted >= 10 and result.failed == 0
 
 
 def test_cli_reads_header_and_comments(tmp_path, capsys):
     from propstab.cli import main
+
     f = tmp_path / "named.csv"
     f.write_text("# runs of a selector\ngene_a,gene_b,gene_c\n1,1,0\n1,0,1\n1,1,0\n")
     assert main(["estimate", str(f)]) == 0
-    assert f"{estimate([[1, 1, 0], [1, 0, 1], [1, 1, 0]]).statistic:.4f}" in \
-        capsys.readouterr().out
+    assert (
+        f"{estimate([[1, 1, 0], [1, 0, 1], [1, 1, 0]]).statistic:.4f}" in capsys.readouterr().out
+    )
 
 
 # ---------------------------------------------------------------- Conger's kappa
+
 
 def _conger_batch(Z):
     """Conger's kappa (its own count formula on batched sums), its delta-method variance
@@ -674,12 +749,19 @@ def _conger_batch(Z):
     ZF = np.einsum("rmd,rd->rm", Z.astype(float), F.astype(float))
     N, S2, K2 = k.sum(1), (F * F).sum(1), (k * k).sum(1)
     formula = propstab.get_measure("conger").kernel.formula
-    kappa = formula(SimpleNamespace(n_runs=M, n_features=d, total=N, sum_squares=S2,
-                                    size_squares=K2))
+    kappa = formula(
+        SimpleNamespace(n_runs=M, n_features=d, total=N, sum_squares=S2, size_squares=K2)
+    )
     delta, _ = _variance.conger_terms(k, ZF, M, d, kappa)
-    loo = formula(SimpleNamespace(n_runs=M - 1, n_features=d, total=N[:, None] - k,
-                                  sum_squares=S2[:, None] - 2 * ZF + k,
-                                  size_squares=K2[:, None] - k * k))
+    loo = formula(
+        SimpleNamespace(
+            n_runs=M - 1,
+            n_features=d,
+            total=N[:, None] - k,
+            sum_squares=S2[:, None] - 2 * ZF + k,
+            size_squares=K2[:, None] - k * k,
+        )
+    )
     return kappa, delta, _variance.spread(loo, (M - 1) / M)
 
 
@@ -695,12 +777,13 @@ def test_conger_variances_match_the_monte_carlo_variance_with_varying_sizes():
     Z[:, :, 4:30] |= big[..., None]
     Z |= rng.random((R, M, d)) < 0.03
     kappa, delta, jack = _conger_batch(Z)
-    assert estimate(Z[0], "conger", method="analytic").variance == pytest.approx(delta[0],
-                                                                                rel=1e-10)
+    assert estimate(Z[0], "conger", method="analytic").variance == pytest.approx(
+        delta[0], rel=1e-10
+    )
     assert estimate(Z[0], "conger").variance == pytest.approx(jack[0], rel=1e-9)
     assert estimate(Z[0], "conger").statistic == pytest.approx(kappa[0], rel=1e-12)
     s2 = kappa.var(ddof=1)
-    se_s2 = math.sqrt((np.mean((kappa - kappa.mean()) ** 4) - s2 ** 2) / R)
+    se_s2 = math.sqrt((np.mean((kappa - kappa.mean()) ** 4) - s2**2) / R)
     for v in (delta, jack):
         tol = 4 * math.hypot(se_s2, v.std(ddof=1) / math.sqrt(R))
         assert abs(v.mean() - s2) < tol
@@ -726,8 +809,7 @@ def test_conger_estimate_methods_and_tests():
     assert res.estimate.measure == "conger" and 0 <= res.pvalue <= 1
     for paired in (False, True):
         for method in ("auto", "analytic"):
-            res = propstab.two_sample_test(Z1, Z2, measure="conger", paired=paired,
-                                           method=method)
+            res = propstab.two_sample_test(Z1, Z2, measure="conger", paired=paired, method=method)
             assert math.isfinite(res.statistic) and 0 <= res.pvalue <= 1
     table = propstab.pairwise_tests([Z1, Z2, Z1[::-1]], measure="conger", paired=True)
     assert len(table) == 3
@@ -739,34 +821,43 @@ def test_conger_estimate_methods_and_tests():
 # a literal jackknife and a literal bootstrap (loops), the ideal bootstrap by enumeration,
 # scipy.stats.bootstrap.
 
-HALVES = [[1, 1, 1, 0, 0, 0], [1, 1, 0, 1, 0, 0]] * 5        # issue 20's example
+HALVES = [[1, 1, 1, 0, 0, 0], [1, 1, 0, 1, 0, 0]] * 5  # issue 20's example
 ROUNDING = [[1, 1, 0, 1, 1, 1], [0, 0, 0, 0, 1, 0], [1, 0, 1, 1, 0, 0]]
 
 
 def phi_exact(Z):
     """Phi-hat (thesis Def. 3) in exact rationals."""
     from fractions import Fraction
+
     M, d = len(Z), len(Z[0])
     p = [Fraction(sum(row[f] for row in Z), M) for f in range(d)]
     kbar = sum(p)
     return 1 - Fraction(M, M - 1) * (sum(x * (1 - x) for x in p) / d) / (
-        (kbar / d) * (1 - kbar / d))
+        (kbar / d) * (1 - kbar / d)
+    )
 
 
 def thm6_exact(Z):
     """Thesis Thm 6's variance in exact rationals (the formula of thm6_literal)."""
     from fractions import Fraction
+
     M, d = len(Z), len(Z[0])
     p = [Fraction(sum(row[f] for row in Z), M) for f in range(d)]
     k = [sum(row) for row in Z]
     kbar = sum(p)
     den = (kbar / d) * (1 - kbar / d)
     phi = phi_exact(Z)
-    terms = [(Fraction(sum(Z[i][f] * p[f] for f in range(d)), d) - k[i] * kbar / d ** 2
-              + phi / 2 * (2 * kbar * k[i] / d ** 2 - Fraction(k[i], d) - kbar / d + 1)) / den
-             for i in range(M)]
+    terms = [
+        (
+            Fraction(sum(Z[i][f] * p[f] for f in range(d)), d)
+            - k[i] * kbar / d**2
+            + phi / 2 * (2 * kbar * k[i] / d**2 - Fraction(k[i], d) - kbar / d + 1)
+        )
+        / den
+        for i in range(M)
+    ]
     mean = sum(terms) / M
-    return Fraction(4, M ** 2) * sum((t - mean) ** 2 for t in terms)
+    return Fraction(4, M**2) * sum((t - mean) ** 2 for t in terms)
 
 
 def jackknife_literal(Z, measure="nogueira"):
@@ -789,8 +880,10 @@ def bootstrap_literal(Z, measure="nogueira", other=None, B=2000, seed=0):
         values = [propstab.stability(Z[rows], measure=measure) for rows in idx]
         if other is not None:
             other = np.asarray(other)
-            values = [propstab.stability(other[rows], measure=measure) - v
-                      for rows, v in zip(idx, values)]
+            values = [
+                propstab.stability(other[rows], measure=measure) - v
+                for rows, v in zip(idx, values)
+            ]
     values = np.array(values)
     values = values[~np.isnan(values)]
     return float(np.var(values, ddof=1))
@@ -799,7 +892,7 @@ def bootstrap_literal(Z, measure="nogueira", other=None, B=2000, seed=0):
 def test_zero_thm6_variance_from_runs_that_differ_is_replaced_at_construction():
     assert thm6_exact(HALVES) == 0 and jackknife_literal(HALVES) == pytest.approx(0, abs=1e-28)
     with pytest.warns(DegenerateVarianceWarning, match="although the runs differ"):
-        est = estimate(HALVES)                        # at construction, not from the CI
+        est = estimate(HALVES)  # at construction, not from the CI
     assert est.statistic == pytest.approx(float(phi_exact(HALVES)), rel=1e-14)
     assert est.method == "bootstrap"
     assert est.variance == pytest.approx(bootstrap_literal(HALVES), rel=1e-12)
@@ -813,19 +906,31 @@ def test_bootstrap_replacement_agrees_with_the_ideal_bootstrap_and_scipy():
     """HALVES: a resample has a ~ Binomial(10, 1/2) copies of the first run; the ideal
     bootstrap variance of Phi-hat is its variance over a, in exact rationals."""
     from fractions import Fraction
+
     A, B = HALVES[0], HALVES[1]
-    ideal_mean = sum(Fraction(math.comb(10, a), 2 ** 10) * phi_exact([A] * a + [B] * (10 - a))
-                     for a in range(11))
-    ideal = float(sum(Fraction(math.comb(10, a), 2 ** 10)
-                      * (phi_exact([A] * a + [B] * (10 - a)) - ideal_mean) ** 2
-                      for a in range(11)))
+    ideal_mean = sum(
+        Fraction(math.comb(10, a), 2**10) * phi_exact([A] * a + [B] * (10 - a))
+        for a in range(11)
+    )
+    ideal = float(
+        sum(
+            Fraction(math.comb(10, a), 2**10)
+            * (phi_exact([A] * a + [B] * (10 - a)) - ideal_mean) ** 2
+            for a in range(11)
+        )
+    )
     with pytest.warns(DegenerateVarianceWarning):
         est = estimate(HALVES)
     assert est.variance == pytest.approx(ideal, rel=0.15)
     Z = np.array(HALVES)
-    res = stats.bootstrap((np.arange(10),), lambda i: propstab.stability(Z[np.asarray(i, int)]),
-                          vectorized=False, n_resamples=2000, random_state=1,
-                          method="percentile")
+    res = stats.bootstrap(
+        (np.arange(10),),
+        lambda i: propstab.stability(Z[np.asarray(i, int)]),
+        vectorized=False,
+        n_resamples=2000,
+        random_state=1,
+        method="percentile",
+    )
     assert est.standard_error == pytest.approx(res.standard_error, rel=0.15)
 
 
@@ -838,8 +943,9 @@ def test_zero_thm6_variance_is_replaced_by_the_bootstrap_even_where_the_jackknif
         est = estimate(Z)
     assert est.method == "bootstrap"
     assert est.variance == pytest.approx(bootstrap_literal(Z), rel=1e-12)
-    assert est.variance_note == ("the analytic (thesis Thm 6) variance was 0 although the "
-                                 "runs differ")
+    assert est.variance_note == (
+        "the analytic (thesis Thm 6) variance was 0 although the " "runs differ"
+    )
     assert "bootstrap of the runs (2000 resamples, seed 0), as the analytic" in str(est)
 
 
@@ -856,6 +962,7 @@ def test_rounding_noise_variance_is_degenerate():
     code's statistic was -3e15 (p = 0)."""
     assert thm6_exact(ROUNDING) == 0
     from propstab.measures import nogueira
+
     sel = propstab.as_selection(ROUNDING)
     raw, terms, _ = _variance.thm6(sel, nogueira(sel))
     assert 0 < raw < 1e-30 and _variance.degenerate(terms, 3, 6)
@@ -864,8 +971,9 @@ def test_rounding_noise_variance_is_degenerate():
     v = bootstrap_literal(ROUNDING)
     assert res.estimate.method == "bootstrap"
     assert res.estimate.variance == pytest.approx(v, rel=1e-12)
-    assert res.pvalue == pytest.approx(stats.norm.cdf(float(phi_exact(ROUNDING))
-                                                      / math.sqrt(v)), rel=1e-9)
+    assert res.pvalue == pytest.approx(
+        stats.norm.cdf(float(phi_exact(ROUNDING)) / math.sqrt(v)), rel=1e-9
+    )
 
 
 def test_degenerate_tolerance_separates_rounding_from_spread():
@@ -876,40 +984,51 @@ def test_degenerate_tolerance_separates_rounding_from_spread():
 
 def test_identical_runs_keep_the_exact_zero_and_their_bound():
     with warnings.catch_warnings():
-        warnings.simplefilter("error")                # nothing at construction
+        warnings.simplefilter("error")  # nothing at construction
         est = estimate([[1, 1, 0, 0]] * 5)
     assert est.variance == 0 and est.method == "analytic" and est.variance_note is None
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         est.confidence_interval()
     # besides the zero variance only the small-M warning (M = 5 < 100), never a degenerate one
-    assert [w.category for w in caught if w.category is not SmallSampleWarning] == \
-        [ZeroVarianceWarning]
+    assert [w.category for w in caught if w.category is not SmallSampleWarning] == [
+        ZeroVarianceWarning
+    ]
     caught = [w for w in caught if w.category is ZeroVarianceWarning]
     bound = 1 - 0.05 ** (1 / 5)
     assert "all 5 runs are the same" in str(caught[0].message)
     assert f"{bound:.3g}" in str(caught[0].message)
 
 
-@pytest.mark.parametrize("Z", [[[1, 1, 1, 0, 1, 0, 1], [0, 0, 1, 0, 1, 0, 1]],   # p 4e-34
-                               [[1, 1, 0, 1, 0], [1, 1, 0, 1, 1]],               # p 1.6e-16
-                               [[1, 1, 0, 0], [1, 0, 1, 0]]])                    # SE 0
+@pytest.mark.parametrize(
+    "Z",
+    [
+        [[1, 1, 1, 0, 1, 0, 1], [0, 0, 1, 0, 1, 0, 1]],  # p 4e-34
+        [[1, 1, 0, 1, 0], [1, 1, 0, 1, 1]],  # p 1.6e-16
+        [[1, 1, 0, 0], [1, 0, 1, 0]],
+    ],
+)  # SE 0
 def test_two_runs_that_differ_give_no_variance(Z):
     """Thm 6 from 2 runs: the two terms differ by a multiple of k_1 - k_2 only."""
-    if sum(Z[0]) == sum(Z[1]):      # equal sizes, different sets: Thm 6 says 0 exactly
+    if sum(Z[0]) == sum(Z[1]):  # equal sizes, different sets: Thm 6 says 0 exactly
         assert thm6_exact(Z) == 0
     with pytest.warns(DegenerateVarianceWarning, match="2 runs"):
         res = one_sample_test(Z, 0.0)
     assert math.isnan(res.estimate.variance) and math.isnan(res.pvalue)
     with warnings.catch_warnings():
         warnings.simplefilter("error", DegenerateVarianceWarning)
-        assert estimate([Z[0], Z[0]]).variance == 0         # identical: exact 0
+        assert estimate([Z[0], Z[0]]).variance == 0  # identical: exact 0
 
 
 def test_tests_inherit_the_replaced_variance():
-    Z1 = [[1, 1, 1, 0, 0, 0, 0], [1, 1, 0, 1, 0, 0, 0]] * 5          # Thm 6 variance 0
-    Z2 = [[1, 1, 1, 0, 0, 0, 0], [1, 0, 1, 0, 1, 0, 0], [1, 1, 0, 0, 0, 1, 0],
-          [0, 1, 1, 1, 0, 0, 0], [1, 1, 1, 0, 0, 0, 0]] * 2
+    Z1 = [[1, 1, 1, 0, 0, 0, 0], [1, 1, 0, 1, 0, 0, 0]] * 5  # Thm 6 variance 0
+    Z2 = [
+        [1, 1, 1, 0, 0, 0, 0],
+        [1, 0, 1, 0, 1, 0, 0],
+        [1, 1, 0, 0, 0, 1, 0],
+        [0, 1, 1, 1, 0, 0, 0],
+        [1, 1, 1, 0, 0, 0, 0],
+    ] * 2
     assert thm6_exact(Z1) == 0 and thm6_exact(Z2) > 0
     with pytest.warns(DegenerateVarianceWarning):
         paired = two_sample_test(Z1, Z2, paired=True)
@@ -919,7 +1038,8 @@ def test_tests_inherit_the_replaced_variance():
     with pytest.warns(DegenerateVarianceWarning):
         independent = two_sample_test(Z1, Z2)
     assert independent.variance == pytest.approx(
-        bootstrap_literal(Z1) + float(thm6_exact(Z2)), rel=1e-12)
+        bootstrap_literal(Z1) + float(thm6_exact(Z2)), rel=1e-12
+    )
     with pytest.warns(DegenerateVarianceWarning):
         table = pairwise_tests([Z1, Z2], paired=True)
     assert table.rows[0]["pvalue"] == pytest.approx(paired.pvalue, rel=1e-12)
@@ -934,23 +1054,29 @@ def test_assess_k5_on_breast_cancer_has_no_zero_standard_error():
     from sklearn.linear_model import LogisticRegression
     from sklearn.pipeline import make_pipeline
     from sklearn.preprocessing import StandardScaler
+
     X, y = load_breast_cancer(return_X_y=True)
-    l1 = make_pipeline(StandardScaler(), LogisticRegression(penalty="l1", solver="liblinear",
-                                                            C=0.1))
+    l1 = make_pipeline(
+        StandardScaler(), LogisticRegression(penalty="l1", solver="liblinear", C=0.1)
+    )
     with pytest.warns(DegenerateVarianceWarning):
-        comparison = propstab.assess({"k5": SelectKBest(f_classif, k=5), "l1": l1}, X, y,
-                                     n_runs=10, random_state=0)
+        comparison = propstab.assess(
+            {"k5": SelectKBest(f_classif, k=5), "l1": l1}, X, y, n_runs=10, random_state=0
+        )
     k5 = comparison.assessments["k5"]
     Z1 = np.asarray(k5.result.selection.toarray()).astype(int)
     Z2 = np.asarray(comparison.assessments["l1"].result.selection.toarray()).astype(int)
     assert thm6_exact(Z1.tolist()) == 0 and len({tuple(r) for r in Z1}) > 1
     assert k5.estimate.method != "analytic" and k5.estimate.standard_error > 0.005
-    assert ("SE of k5: bootstrap of the runs (2000 resamples, seed 0), as the analytic "
-            "(thesis Thm 6) variance was 0 although the runs differ") in str(comparison)
+    assert (
+        "SE of k5: bootstrap of the runs (2000 resamples, seed 0), as the analytic "
+        "(thesis Thm 6) variance was 0 although the runs differ"
+    ) in str(comparison)
     row = comparison.tests.rows[0]
     v = bootstrap_literal(Z1, other=Z2)
-    assert row["statistic"] == pytest.approx((row["stability_first"] - row["stability_second"])
-                                             / math.sqrt(v), rel=1e-9)     # first - second
+    assert row["statistic"] == pytest.approx(
+        (row["stability_first"] - row["stability_second"]) / math.sqrt(v), rel=1e-9
+    )  # first - second
 
 
 def test_degenerate_rule_is_the_same_for_sparse_runs():
@@ -966,12 +1092,15 @@ def test_degenerate_rule_is_the_same_for_sparse_runs():
 
 def test_cli_estimate_says_which_variance_ran(tmp_path, capsys):
     from propstab.cli import main
+
     path = tmp_path / "halves.npy"
     np.save(path, np.array(HALVES, dtype=np.int8))
     assert main(["estimate", str(path)]) == 0
     out, err = capsys.readouterr()
-    assert ("(bootstrap: bootstrap of the runs (2000 resamples, seed 0), as the analytic "
-            "(thesis Thm 6) variance was 0 although the runs differ)") in out
+    assert (
+        "(bootstrap: bootstrap of the runs (2000 resamples, seed 0), as the analytic "
+        "(thesis Thm 6) variance was 0 although the runs differ)"
+    ) in out
     assert "warning: DegenerateVarianceWarning" in err
 
 

@@ -29,12 +29,24 @@ def test_quick_study_checks_pass(quick):
     out, _ = quick
     assert not shared.failed_checks(out)
     names = shared.check_names(out)
-    for part in ("consistency", "coverage d=100", "coverage d=10000", "T_M under H0",
-                 "T_M under H1", "jackknife jaccard", "jackknife lustgarten", "jackknife cwrel",
-                 "paired test level", "paired test more powerful", "paired test level (conger)",
-                 "conger jackknife 95 % binomial sizes", "conger jackknife 95 % L1-like path",
-                 "conger delta method 95 %", "conger unbiased under pure noise",
-                 "nogueira biased below 0 under pure noise"):
+    for part in (
+        "consistency",
+        "coverage d=100",
+        "coverage d=10000",
+        "T_M under H0",
+        "T_M under H1",
+        "jackknife jaccard",
+        "jackknife lustgarten",
+        "jackknife cwrel",
+        "paired test level",
+        "paired test more powerful",
+        "paired test level (conger)",
+        "conger jackknife 95 % binomial sizes",
+        "conger jackknife 95 % L1-like path",
+        "conger delta method 95 %",
+        "conger unbiased under pure noise",
+        "nogueira biased below 0 under pure noise",
+    ):
         assert part in names
 
 
@@ -51,13 +63,14 @@ def test_population_cases_have_the_thesis_stabilities(study):
         for phi in study.CASES:
             thresholds, p, Phi = study.population(phi, d)
             assert abs(Phi - phi) < 1e-4 and p.min() >= 0 and p.max() <= 1
-            assert (p[:-1] >= p[1:]).all()              # decreasing, as in thesis Fig 6.1
+            assert (p[:-1] >= p[1:]).all()  # decreasing, as in thesis Fig 6.1
 
 
 def test_random_u16_reads_the_bytes_of_generator_bytes(study):
     """random_u16 draws the uint32 words of Generator.bytes and views them: the same
     numbers as the bytes read as uint16, and the generator left in the same state."""
     import numpy as np
+
     for shape in [(0,), (1,), (3,), (2, 3), (5, 7), (4, 10, 11)]:
         one, two = np.random.default_rng(9), np.random.default_rng(9)
         n = int(np.prod(shape))

@@ -18,20 +18,29 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 
 def _outside(args, **kwargs):
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONHOME")}
-    return shared.run(args, cwd="/", env=env, capture_output=True, text=True,
-                      timeout=120, **kwargs)
+    return shared.run(
+        args, cwd="/", env=env, capture_output=True, text=True, timeout=120, **kwargs
+    )
 
 
 def test_import_outside_checkout_resolves_to_this_checkout():
-    out = _outside([sys.executable, "-I", "-c",
-                    "import propstab, pathlib; print(pathlib.Path(propstab.__file__).resolve())"])
+    out = _outside(
+        [
+            sys.executable,
+            "-I",
+            "-c",
+            "import propstab, pathlib; print(pathlib.Path(propstab.__file__).resolve())",
+        ]
+    )
     assert out.returncode == 0, (
         "`import propstab` fails outside the checkout: propstab is not installed "
-        f"(run scripts/setup.sh): {out.stderr.strip().splitlines()[-1:]}")
+        f"(run scripts/setup.sh): {out.stderr.strip().splitlines()[-1:]}"
+    )
     location = pathlib.Path(out.stdout.strip())
     assert location.parent.parent == ROOT, (
         f"`import propstab` outside the checkout resolves to {location}, "
-        f"not to the checkout under test {ROOT}")
+        f"not to the checkout under test {ROOT}"
+    )
 
 
 def test_console_script_on_path_runs_this_checkout():
@@ -40,9 +49,11 @@ def test_console_script_on_path_runs_this_checkout():
     out = _outside([exe, "--version"])
     assert out.returncode == 0, out.stderr
     import propstab
+
     version, _, rest = out.stdout.strip().partition(" from ")
     assert version == f"propstab {propstab.__version__}"
     # The script's interpreter imports the same checkout.
     location = rest.rsplit(" (python", 1)[0]
-    assert pathlib.Path(location) == ROOT / "propstab", (
-        f"the `propstab` command runs the package at {location}, not the checkout {ROOT}")
+    assert (
+        pathlib.Path(location) == ROOT / "propstab"
+    ), f"the `propstab` command runs the package at {location}, not the checkout {ROOT}"

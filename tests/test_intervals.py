@@ -13,8 +13,7 @@ from scipy import stats
 import propstab
 from propstab.inference import _intervals
 from propstab import as_selection, estimate, one_sample_test
-from propstab.inference import (StabilityEstimate, ZeroVarianceWarning, halfwidth_curve,
-                                runs_needed)
+from propstab.inference import StabilityEstimate, ZeroVarianceWarning, halfwidth_curve, runs_needed
 
 #: issue 13: 29 identical runs and one different one
 NEAR_TOP = [[1, 1, 0, 0, 0, 0]] * 29 + [[0, 0, 1, 1, 0, 0]]
@@ -29,7 +28,7 @@ def test_wald_interval_near_the_top_ends_at_one():
     est = estimate(NEAR_TOP)
     z = stats.norm.ppf(0.975)
     raw = (est.statistic - z * est.standard_error, est.statistic + z * est.standard_error)
-    assert raw[1] > 1                                  # the unclipped interval leaves [-1, 1]
+    assert raw[1] > 1  # the unclipped interval leaves [-1, 1]
     assert est.confidence_interval(method="wald") == pytest.approx((raw[0], 1.0), abs=1e-15)
     for method in METHODS:
         low, high = est.confidence_interval(method=method)
@@ -56,22 +55,22 @@ def test_every_method_stays_in_each_measures_range():
 
 
 def test_range_evaluates_bounds_that_depend_on_d():
-    assert estimate(NEAR_TOP, "wald").range == (1 - 6, 1.0)      # Wald's lower bound 1 - d
+    assert estimate(NEAR_TOP, "wald").range == (1 - 6, 1.0)  # Wald's lower bound 1 - d
     assert estimate(NEAR_TOP).range == (-1.0, 1.0)
-    assert estimate(NEAR_TOP, "yu").range == (-math.inf, 1.0)    # undeclared: no clipping
+    assert estimate(NEAR_TOP, "yu").range == (-math.inf, 1.0)  # undeclared: no clipping
 
 
 def test_one_and_two_sample_intervals_are_clipped():
     res = one_sample_test(NEAR_TOP, 0.5, alternative="two-sided", test="wald")
     assert res.confidence_interval()[1] == 1.0
     assert one_sample_test(NEAR_TOP, 0.5, test="wald").confidence_interval()[1] == 1.0
-    for alternative in ("two-sided", "greater", "less"):         # the default: logit
-        low, high = one_sample_test(NEAR_TOP, 0.5, alternative=alternative
-                                    ).confidence_interval()
+    for alternative in ("two-sided", "greater", "less"):  # the default: logit
+        low, high = one_sample_test(NEAR_TOP, 0.5, alternative=alternative).confidence_interval()
         assert -1.0 <= low <= high <= 1.0
-    diff = propstab.two_sample_test(NEAR_TOP, NEAR_TOP[:29] + [[1, 1, 0, 0, 0, 0]],
-                                    alternative="less")
-    assert diff.confidence_interval()[0] == -2.0               # Phi_2 - Phi_1 >= -1 - 1
+    diff = propstab.two_sample_test(
+        NEAR_TOP, NEAR_TOP[:29] + [[1, 1, 0, 0, 0, 0]], alternative="less"
+    )
+    assert diff.confidence_interval()[0] == -2.0  # Phi_2 - Phi_1 >= -1 - 1
 
 
 def test_logit_interval_is_fishers_z_on_minus_one_one():
@@ -80,10 +79,9 @@ def test_logit_interval_is_fishers_z_on_minus_one_one():
         est = estimate(_population(rng, 25))
         phi, se = est.statistic, est.standard_error
         z = stats.norm.ppf(0.95)
-        half = z * se / (1 - phi ** 2)                    # d atanh / d phi = 1 / (1 - phi^2)
+        half = z * se / (1 - phi**2)  # d atanh / d phi = 1 / (1 - phi^2)
         expected = (math.tanh(math.atanh(phi) - half), math.tanh(math.atanh(phi) + half))
-        assert est.confidence_interval(0.9, method="logit") == pytest.approx(expected,
-                                                                             rel=1e-12)
+        assert est.confidence_interval(0.9, method="logit") == pytest.approx(expected, rel=1e-12)
 
 
 def test_logit_interval_with_one_finite_bound_is_log_scale():
@@ -109,8 +107,9 @@ def test_vectorised_bootstrap_replicates_equal_the_slow_twin(sizes):
         fast = _intervals.bootstrap_replicates(sel, info, {}, 60, np.random.default_rng(1))
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            slow = _intervals.bootstrap_replicates(sel, info, {}, 60, np.random.default_rng(1),
-                                                   generic=True)
+            slow = _intervals.bootstrap_replicates(
+                sel, info, {}, 60, np.random.default_rng(1), generic=True
+            )
         np.testing.assert_allclose(fast, slow, rtol=1e-10, atol=1e-12, err_msg=info.name)
         checked += 1
     assert checked >= 20
@@ -119,11 +118,18 @@ def test_vectorised_bootstrap_replicates_equal_the_slow_twin(sizes):
 def test_percentile_interval_is_the_quantiles_of_the_replicates():
     Z = _population(np.random.default_rng(11), 30)
     est = estimate(Z, "jaccard")
-    reps = _intervals.bootstrap_replicates(est.selection, propstab.get_measure("jaccard"), {},
-                                           500, np.random.default_rng(5), generic=True)
+    reps = _intervals.bootstrap_replicates(
+        est.selection,
+        propstab.get_measure("jaccard"),
+        {},
+        500,
+        np.random.default_rng(5),
+        generic=True,
+    )
     expected = tuple(np.quantile(reps, [0.05, 0.95]))
-    assert est.confidence_interval(0.9, method="bootstrap", n_resamples=500,
-                                   random_state=5) == pytest.approx(expected, rel=1e-12)
+    assert est.confidence_interval(
+        0.9, method="bootstrap", n_resamples=500, random_state=5
+    ) == pytest.approx(expected, rel=1e-12)
 
 
 def test_bca_agrees_with_scipy_bootstrap():
@@ -131,21 +137,28 @@ def test_bca_agrees_with_scipy_bootstrap():
     # same runs: equal up to Monte Carlo error with 4000 resamples each
     Z = np.asarray(_population(np.random.default_rng(13), 40))
     nogueira = propstab.get_measure("nogueira").function
-    res = stats.bootstrap((np.arange(40),), lambda i: nogueira(Z[i.astype(int)]),
-                          vectorized=False, n_resamples=4000, method="BCa",
-                          random_state=np.random.default_rng(2), confidence_level=0.9)
+    res = stats.bootstrap(
+        (np.arange(40),),
+        lambda i: nogueira(Z[i.astype(int)]),
+        vectorized=False,
+        n_resamples=4000,
+        method="BCa",
+        random_state=np.random.default_rng(2),
+        confidence_level=0.9,
+    )
     ours = estimate(Z).confidence_interval(0.9, method="bca", n_resamples=4000)
     ci = res.confidence_interval
     assert ours == pytest.approx((ci.low, ci.high), abs=0.01)
     percentile = estimate(Z).confidence_interval(0.9, method="bootstrap", n_resamples=4000)
-    assert ours != pytest.approx(percentile, abs=1e-4)      # the corrections do something
+    assert ours != pytest.approx(percentile, abs=1e-4)  # the corrections do something
 
 
 def test_acceleration_is_efrons_skewness_of_the_jackknife_values():
     u = np.array([0.1, 0.2, 0.2, 0.9])
     dev = u.mean() - u
     assert _intervals.acceleration(u) == pytest.approx(
-        (dev ** 3).sum() / (6 * ((dev ** 2).sum()) ** 1.5))
+        (dev**3).sum() / (6 * ((dev**2).sum()) ** 1.5)
+    )
     assert _intervals.acceleration([0.3, 0.3, 0.3]) == 0.0
 
 
@@ -159,8 +172,16 @@ def test_identical_runs_degenerate_with_the_binomial_bound():
 
 def test_bootstrap_needs_the_runs():
     est = estimate(NEAR_TOP)
-    bare = StabilityEstimate(est.statistic, est.variance, est.n_runs, est.n_features,
-                             est.measure, est.method, est.terms, est.factor)
+    bare = StabilityEstimate(
+        est.statistic,
+        est.variance,
+        est.n_runs,
+        est.n_features,
+        est.measure,
+        est.method,
+        est.terms,
+        est.factor,
+    )
     with pytest.raises(ValueError, match="method"):
         bare.confidence_interval(method="bootstrap")
     assert bare.confidence_interval(method="wald") == est.confidence_interval(method="wald")
@@ -181,6 +202,7 @@ def test_bootstrap_interval_is_reproducible_and_seeded():
 
 
 # ------------------------------------------------------------------ half-width against M
+
 
 def test_halfwidth_at_the_current_m_is_the_wald_half_width():
     est = estimate(_population(np.random.default_rng(19), 40))
@@ -219,9 +241,11 @@ def test_runs_needed_is_the_smallest_m_reaching_the_target():
 
 def test_plot_halfwidth_draws_the_prefixes_and_the_prediction():
     import matplotlib
+
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
     from propstab.plots import plot_halfwidth
+
     Z = _population(np.random.default_rng(31), 30)
     ax = plot_halfwidth(Z, step=3, n_runs_max=120, target_halfwidth=0.05)
     line, upper, lower, target = ax.lines
@@ -251,6 +275,7 @@ def test_identical_runs_have_exactly_zero_variance():
 
 
 # ------------------------------------------------- the default interval follows M (issue 20)
+
 
 def _nogueira_literal(Z):
     Z = np.asarray(Z, dtype=float)
@@ -284,28 +309,33 @@ def _logit_jackknife_literal(Z, value, lo, hi, level=0.95):
 def test_default_interval_below_100_runs_is_the_logit_jackknife_interval():
     rng = np.random.default_rng(2026)
     Z = (rng.random((10, 12)) < np.linspace(0.9, 0.1, 12)).astype(int)
-    for name, value, (lo, hi) in (("nogueira", _nogueira_literal, (-1.0, 1.0)),
-                                  ("jaccard", _jaccard_literal, (0.0, 1.0))):
+    for name, value, (lo, hi) in (
+        ("nogueira", _nogueira_literal, (-1.0, 1.0)),
+        ("jaccard", _jaccard_literal, (0.0, 1.0)),
+    ):
         est = estimate(Z, name)
         theta, v, expected = _logit_jackknife_literal(Z, value, lo, hi)
         assert est.statistic == pytest.approx(theta, rel=1e-12)
         assert est.jackknife_variance() == pytest.approx(v, rel=1e-9)
         with pytest.warns(propstab.inference.SmallSampleWarning):
             assert est.confidence_interval() == pytest.approx(expected, rel=1e-9)
-        if name == "nogueira":                 # Fisher's z: tanh(atanh(Phi) -/+ z se/(1-Phi^2))
-            h = stats.norm.ppf(0.975) * math.sqrt(v) / (1 - theta ** 2)
-            assert expected == pytest.approx((math.tanh(math.atanh(theta) - h),
-                                              math.tanh(math.atanh(theta) + h)), rel=1e-12)
+        if name == "nogueira":  # Fisher's z: tanh(atanh(Phi) -/+ z se/(1-Phi^2))
+            h = stats.norm.ppf(0.975) * math.sqrt(v) / (1 - theta**2)
+            assert expected == pytest.approx(
+                (math.tanh(math.atanh(theta) - h), math.tanh(math.atanh(theta) + h)), rel=1e-12
+            )
             assert est.method == "analytic" and est.variance != pytest.approx(v)
-        assert f"[{expected[0]:.4f}, {expected[1]:.4f}] (logit, jackknife variance; M < 100)" \
+        assert (
+            f"[{expected[0]:.4f}, {expected[1]:.4f}] (logit, jackknife variance; M < 100)"
             in str(est)
+        )
 
 
 def test_default_one_sample_test_below_100_runs_inverts_the_default_interval():
     rng = np.random.default_rng(7)
     Z = (rng.random((12, 10)) < np.linspace(0.9, 0.1, 10)).astype(int)
     theta, v, _ = _logit_jackknife_literal(Z, _nogueira_literal, -1.0, 1.0)
-    z = (math.atanh(theta) - math.atanh(0.1)) / (math.sqrt(v) / (1 - theta ** 2))
+    z = (math.atanh(theta) - math.atanh(0.1)) / (math.sqrt(v) / (1 - theta**2))
     with pytest.warns(propstab.inference.SmallSampleWarning):
         res = one_sample_test(Z, 0.1)
     assert (res.statistic, res.pvalue) == pytest.approx((z, stats.norm.sf(z)), rel=1e-9)
@@ -313,7 +343,7 @@ def test_default_one_sample_test_below_100_runs_inverts_the_default_interval():
     assert "V_M (logit)" in str(res)
     # the 90 % one-sided interval holds exactly the phi0 it does not reject at 10 %
     low, high = res.confidence_interval(0.9)
-    h = stats.norm.ppf(0.9) * math.sqrt(v) / (1 - theta ** 2)
+    h = stats.norm.ppf(0.9) * math.sqrt(v) / (1 - theta**2)
     assert (low, high) == (pytest.approx(math.tanh(math.atanh(theta) - h), rel=1e-12), 1.0)
     for phi0 in (low - 1e-6, low + 1e-6):
         with warnings.catch_warnings():
@@ -328,12 +358,14 @@ def test_default_interval_from_100_runs_is_the_wald_interval():
     est = estimate(Z)
     z = stats.norm.ppf(0.975)
     with warnings.catch_warnings():
-        warnings.simplefilter("error")                        # no SmallSampleWarning
+        warnings.simplefilter("error")  # no SmallSampleWarning
         ci = est.confidence_interval()
         res = one_sample_test(Z, 0.3, alternative="two-sided")
-    assert ci == pytest.approx((est.statistic - z * est.standard_error,
-                                est.statistic + z * est.standard_error), rel=1e-12)
+    assert ci == pytest.approx(
+        (est.statistic - z * est.standard_error, est.statistic + z * est.standard_error), rel=1e-12
+    )
     assert ci == est.confidence_interval(method="wald")
     assert res.test == "wald" and res.statistic == pytest.approx(
-        (est.statistic - 0.3) / est.standard_error, rel=1e-12)
+        (est.statistic - 0.3) / est.standard_error, rel=1e-12
+    )
     assert "(Wald, thesis Cor. 1)" in str(est)

@@ -64,7 +64,12 @@ def test_declared_claims_and_the_audit_agree():
     assert info.claimed_axioms == (Axiom.FULLY_DEFINED, Axiom.BOUNDS)
     table = propstab.audit(NAME, max_examples=40)
     assert [table.status(NAME, a) for a in Axiom] == [
-        "holds", "refuted", "holds", "refuted", "refuted"]
+        "holds",
+        "refuted",
+        "holds",
+        "refuted",
+        "refuted",
+    ]
     # MONOTONICITY: sizes (2, 2, 1), d = 4, the same total intersection 1, spread over
     # different pairs: (1/2)/3 against 1/3
     Z1 = [[1, 1, 0, 0], [0, 1, 1, 0], [0, 0, 0, 1]]
@@ -98,11 +103,16 @@ def test_r_values():
         pytest.fail("Rscript not found; set PROPSTAB_SKIP_R=1 to skip", pytrace=False)
     Z = twins.random_subsets(np.random.default_rng(5), 7, 11, [1, 3, 5, 2, 4, 6, 3]).astype(int)
     C = twins.random_subsets(np.random.default_rng(6), 5, 8, 3).astype(int)
-    code = R_CODE % (", ".join(map(str, Z.ravel())), Z.shape[0],
-                     ", ".join(map(str, C.ravel())), C.shape[0])
-    out = shared.run(["Rscript", "-e", code], capture_output=True, text=True, check=True,
-                     timeout=120).stdout.split()
+    code = R_CODE % (
+        ", ".join(map(str, Z.ravel())),
+        Z.shape[0],
+        ", ".join(map(str, C.ravel())),
+        C.shape[0],
+    )
+    out = shared.run(
+        ["Rscript", "-e", code], capture_output=True, text=True, check=True, timeout=120
+    ).stdout.split()
     r_varying, r_constant, r_dice = map(float, out)
     assert overlap_coefficient(Z) == pytest.approx(r_varying, rel=1e-13)
     assert overlap_coefficient(C) == pytest.approx(r_constant, rel=1e-13)
-    assert overlap_coefficient(C) == pytest.approx(r_dice, rel=1e-13)        # stabm
+    assert overlap_coefficient(C) == pytest.approx(r_dice, rel=1e-13)  # stabm

@@ -30,17 +30,25 @@ def modules(root=ROOT):
 
 def long_modules(found, limit=MAX_LINES):
     """Module -> its number of lines, for those over ``limit``."""
-    return {name: n for name, path in found.items()
-            if (n := path.read_text(encoding="utf-8").count("\n")) > limit}
+    return {
+        name: n
+        for name, path in found.items()
+        if (n := path.read_text(encoding="utf-8").count("\n")) > limit
+    }
 
 
 def private_imports(found, root=ROOT):
     """(module, imported from, name) of every name with a leading underscore (not a
     dunder, not a module) that a module imports from another."""
-    return [(name, source, n) for name, path in found.items()
-            for source, names in shared.imports_of(path, root) for n in names
-            if n.startswith("_") and not (n.startswith("__") and n.endswith("__"))
-            and f"{source}.{n}" not in found]
+    return [
+        (name, source, n)
+        for name, path in found.items()
+        for source, names in shared.imports_of(path, root)
+        for n in names
+        if n.startswith("_")
+        and not (n.startswith("__") and n.endswith("__"))
+        and f"{source}.{n}" not in found
+    ]
 
 
 def graph_of(found, root=ROOT):
@@ -55,8 +63,14 @@ def graph_of(found, root=ROOT):
                 deps.add(f"{source}.{n}" if f"{source}.{n}" in found else source)
             if not names:
                 deps.add(source)
-        graph[name] = {d for d in deps if d in found and d != name
-                       and not name.startswith(d + ".") and not d.startswith(name + ".")}
+        graph[name] = {
+            d
+            for d in deps
+            if d in found
+            and d != name
+            and not name.startswith(d + ".")
+            and not d.startswith(name + ".")
+        }
     return graph
 
 
@@ -70,8 +84,11 @@ def test_no_private_name_crosses_a_module_boundary():
 
 def test_no_import_cycle_even_through_imports_inside_functions():
     order = shared.import_order(graph_of(modules()))
-    assert order.index("propstab.inference._wald") < order.index(
-        "propstab.inference._sampled") < order.index("propstab.inference._estimates")
+    assert (
+        order.index("propstab.inference._wald")
+        < order.index("propstab.inference._sampled")
+        < order.index("propstab.inference._estimates")
+    )
 
 
 def test_the_checks_see_a_cycle_a_private_import_and_a_long_module(tmp_path):
@@ -80,8 +97,7 @@ def test_the_checks_see_a_cycle_a_private_import_and_a_long_module(tmp_path):
     pkg = tmp_path / "propstab"
     (pkg / "sub").mkdir(parents=True)
     (pkg / "__init__.py").write_text("from .a import f\n")
-    (pkg / "a.py").write_text("from .sub.b import g\n\ndef f():\n    return g()\n"
-                              + "#\n" * 797)
+    (pkg / "a.py").write_text("from .sub.b import g\n\ndef f():\n    return g()\n" + "#\n" * 797)
     (pkg / "sub" / "__init__.py").write_text("")
     (pkg / "sub" / "b.py").write_text("def g():\n    from ..a import _x\n    return _x\n")
     found = modules(pkg)

@@ -21,7 +21,7 @@ from propstab.measures import _common
 from propstab.settings import get_pair_memory, pair_memory, parse_memory, set_pair_memory
 
 PAIRWISE = sorted(m.name for m in list_measures("pairwise"))
-WHOLE = 2 ** 40                       # one block: the whole-matrix path
+WHOLE = 2**40  # one block: the whole-matrix path
 
 
 def _random_selection(rng, M, d, *, sparse_input, constant):
@@ -90,11 +90,11 @@ def test_blocked_value_agrees_with_the_literal_matrix_twin(name):
         P = np.where(off, num / np.where(off, den, 1.0), 0.0)
         expected = P.sum() / (25 * 24)
         loo = (P.sum() - P.sum(axis=0) - P.sum(axis=1)) / (24 * 23)
-        with _budget(_gram.PAIR_BYTES * 25 * 4):           # blocks of 4 rows
-            assert kernel.value(name, as_selection(Z)) == pytest.approx(expected, rel=1e-12,
-                                                                        abs=1e-14)
-            assert np.allclose(kernel.leave_one_out(as_selection(Z)), loo, rtol=1e-12,
-                               atol=1e-14)
+        with _budget(_gram.PAIR_BYTES * 25 * 4):  # blocks of 4 rows
+            assert kernel.value(name, as_selection(Z)) == pytest.approx(
+                expected, rel=1e-12, abs=1e-14
+            )
+            assert np.allclose(kernel.leave_one_out(as_selection(Z)), loo, rtol=1e-12, atol=1e-14)
 
 
 def test_blocked_path_never_builds_the_whole_intersection_matrix(monkeypatch):
@@ -109,36 +109,46 @@ def test_blocked_path_never_builds_the_whole_intersection_matrix(monkeypatch):
         raise AssertionError("the whole M x M intersection matrix was requested")
 
     monkeypatch.setattr(_gram, "intersections", refuse)
-    with _budget(_gram.PAIR_BYTES * M * 7):              # 7 rows per block
+    with _budget(_gram.PAIR_BYTES * M * 7):  # 7 rows per block
         assert _gram.block_rows(M) == 7
         assert stability(S, "jaccard") == whole
-        assert np.array_equal(get_measure("jaccard").kernel.leave_one_out(as_selection(S)),
-                              estimate_whole)
+        assert np.array_equal(
+            get_measure("jaccard").kernel.leave_one_out(as_selection(S)), estimate_whole
+        )
 
 
 def test_blocked_undefined_pairs_warn_with_the_same_count():
     Z = np.zeros((6, 5), dtype=bool)
-    Z[:3, :2] = True                                  # runs 3, 4, 5 are empty: 3 pairs
+    Z[:3, :2] = True  # runs 3, 4, 5 are empty: 3 pairs
     for memory in (_gram.PAIR_BYTES * 6, WHOLE):
         with _budget(memory), pytest.warns(match=r"both empty \(3 pair\(s\) of runs\)"):
             assert math.isnan(stability(Z, "jaccard"))
 
 
 def test_memory_setting_parses_sizes_and_restores():
-    assert parse_memory("memory", "64MiB") == 64 * 2 ** 20
+    assert parse_memory("memory", "64MiB") == 64 * 2**20
     assert parse_memory("memory", " 1.5 GB ") == 1_500_000_000
     assert parse_memory("memory", 2048) == 2048
     before = get_pair_memory()
     with pair_memory("1MB") as budget:
-        assert budget == get_pair_memory() == 10 ** 6
+        assert budget == get_pair_memory() == 10**6
     assert get_pair_memory() == before
     previous = set_pair_memory(4096)
     assert set_pair_memory(previous) == 4096 and get_pair_memory() == before
 
 
-@pytest.mark.parametrize("bad, kind", [(0, ValueError), (1023, ValueError), ("lots", ValueError),
-                                       ("12XB", ValueError), (float("nan"), ValueError),
-                                       (True, TypeError), ([1024], TypeError)])
+@pytest.mark.parametrize(
+    "bad, kind",
+    [
+        (0, ValueError),
+        (1023, ValueError),
+        ("lots", ValueError),
+        ("12XB", ValueError),
+        (float("nan"), ValueError),
+        (True, TypeError),
+        ([1024], TypeError),
+    ],
+)
 def test_memory_setting_rejects_bad_sizes_naming_the_argument(bad, kind):
     with pytest.raises(kind, match=r"^memory: must be a number of bytes") as info:
         set_pair_memory(bad)

@@ -26,7 +26,7 @@ import twins  # tests/ is on sys.path (rootdir-relative import mode)
 
 def printed(exact, value, decimals):
     """True when ``value`` printed with ``decimals`` decimals is a rounding of ``exact``."""
-    return abs(Fraction(exact) - Fraction(str(value))) <= Fraction(1, 2 * 10 ** decimals)
+    return abs(Fraction(exact) - Fraction(str(value))) <= Fraction(1, 2 * 10**decimals)
 
 
 def matrix(system, d, base=1):
@@ -73,8 +73,11 @@ def test_somol_fig2_cw_min_and_cw_max():
 def test_somol_lemmas_4_and_6_by_brute_force(n_runs, n_features):
     """Eqs. 11 and 14 are the minimum and maximum of CW over EVERY system of n
     non-empty subsets of Y with the same N (S&N Lemmas 3-6)."""
-    nonempty = [frozenset(c) for r in range(1, n_features + 1)
-                for c in itertools.combinations(range(n_features), r)]
+    nonempty = [
+        frozenset(c)
+        for r in range(1, n_features + 1)
+        for c in itertools.combinations(range(n_features), r)
+    ]
     extremes = {}
     for system in itertools.product(nonempty, repeat=n_runs):
         N = sum(map(len, system))
@@ -96,8 +99,11 @@ FIG3 = [{1}] * 5 + [{1, 2}] + [{1}] * 6 + [{3}] + [{1}] * 2
 def test_somol_fig3_c_cw_gk_reproduced():
     assert len(FIG3) == 15 and FIG3.count({1}) == 13
     Z = matrix(FIG3, 3)
-    exact = {"consistency": Fraction(13, 42), "weighted_consistency": Fraction(13, 16),
-             "gk": Fraction(169, 210)}
+    exact = {
+        "consistency": Fraction(13, 42),
+        "weighted_consistency": Fraction(13, 16),
+        "gk": Fraction(169, 210),
+    }
     assert twins.twin_consistency(Z.tolist()) == exact["consistency"]
     assert twins.twin_weighted_consistency(Z.tolist()) == exact["weighted_consistency"]
     assert twins.twin("jaccard", Z.tolist()) == exact["gk"]
@@ -130,8 +136,9 @@ def test_somol_fig3_cw_rel_printed_value_not_reproduced():
     # Reading 2: the printed (rounded) CW = 0.813 in eq. 6 (0.8008 for |Y| = 3): no |Y|
     # gives 0.806 either. (Readings that do print 0.806 are not the paper's formula:
     # n = 16 in CW_min with |Y| = 3 gives 25/31; see docs/paper_values.md.)
-    assert (Fraction(13, 16) - twins.twin_cw_min(16, 16, 3)) / \
-        (twins.twin_cw_max(16, 15) - twins.twin_cw_min(16, 16, 3)) == Fraction(25, 31)
+    assert (Fraction(13, 16) - twins.twin_cw_min(16, 16, 3)) / (
+        twins.twin_cw_max(16, 15) - twins.twin_cw_min(16, 16, 3)
+    ) == Fraction(25, 31)
     cw_printed = Fraction("0.813")
     for Y in range(3, 201):
         lo, hi = twins.twin_cw_min(16, 15, Y), twins.twin_cw_max(16, 15)
@@ -146,8 +153,12 @@ FIG4_S3 = [{1, 2, 3, 4}] * 4 + [{1, 2, 3, 5}, {1, 2, 6, 5}, {1, 7, 6, 5}]
 def test_somol_fig4_both_systems():
     for system, gk in ((FIG4_S2, Fraction(1, 2)), (FIG4_S3, Fraction(1243, 2205))):
         Z = matrix(system, 7)
-        exact = {"consistency": Fraction(1, 2), "weighted_consistency": Fraction(2, 3),
-                 "cwrel": Fraction(1, 3), "gk": gk}
+        exact = {
+            "consistency": Fraction(1, 2),
+            "weighted_consistency": Fraction(2, 3),
+            "cwrel": Fraction(1, 3),
+            "gk": gk,
+        }
         assert twins.twin_consistency(Z.tolist()) == exact["consistency"]
         assert twins.twin_weighted_consistency(Z.tolist()) == exact["weighted_consistency"]
         assert twins.twin_cwrel(Z.tolist()) == exact["cwrel"]
@@ -190,7 +201,7 @@ def test_somol_tables_cw_min_cw_max_and_cw_rel_columns(row):
     n = 1000
     exact_mean = Fraction(mean)
     decimals = len(mean.split(".")[1]) if "." in mean else 0
-    half = Fraction(1, 2 * 10 ** decimals) if decimals else Fraction(0)
+    half = Fraction(1, 2 * 10**decimals) if decimals else Fraction(0)
     candidates = range(math.ceil(n * (exact_mean - half)), math.floor(n * (exact_mean + half)) + 1)
     matches_max = [N for N in candidates if printed(twins.twin_cw_max(N, n), hi, 3)]
     matches_min = [N for N in candidates if printed(twins.twin_cw_min(N, n, Y), lo, 3)]
@@ -199,16 +210,20 @@ def test_somol_tables_cw_min_cw_max_and_cw_rel_columns(row):
         assert matches_min == []
         values = [twins.twin_cw_min(N, n, Y) for N in candidates]
         assert Fraction("0.39756") <= min(values) and max(values) <= Fraction("0.39790")
-        assert max(N for N in range(11800, 12000)
-                   if printed(twins.twin_cw_min(N, n, Y), lo, 3)) == 11943
+        assert (
+            max(N for N in range(11800, 12000) if printed(twins.twin_cw_min(N, n, Y), lo, 3))
+            == 11943
+        )
     else:
         assert set(matches_min) & set(matches_max)
-    if cw == "1":                 # identical subsets: CW = CW_max = 1, so CW_rel = 1
+    if cw == "1":  # identical subsets: CW = CW_max = 1, so CW_rel = 1
         assert rel == "1" and set(matches_max) == {1000}
         return
-    h = Fraction(1, 2000)         # eq. 6 over the rounding box of the printed values
-    corners = [(Fraction(cw) + a - Fraction(lo) - b) / (Fraction(hi) + c - Fraction(lo) - b)
-               for a, b, c in itertools.product((-h, h), repeat=3)]
+    h = Fraction(1, 2000)  # eq. 6 over the rounding box of the printed values
+    corners = [
+        (Fraction(cw) + a - Fraction(lo) - b) / (Fraction(hi) + c - Fraction(lo) - b)
+        for a, b, c in itertools.product((-h, h), repeat=3)
+    ]
     assert min(corners) - h <= Fraction(rel) <= max(corners) + h
 
 
@@ -248,16 +263,29 @@ def test_thesis_b2_guzman_counterexample():
         Z = np.asarray(Z)
         M, d = Z.shape
         pq = [Fraction(int(c), M) * (1 - Fraction(int(c), M)) for c in Z.sum(axis=0)]
-        return {"sum s2": s2_sum(Z), "sum p(1-p)": sum(pq), "mean p(1-p)": sum(pq) / d,
-                "mean s2": s2_sum(Z) / d}
+        return {
+            "sum s2": s2_sum(Z),
+            "sum p(1-p)": sum(pq),
+            "mean p(1-p)": sum(pq) / d,
+            "mean s2": s2_sum(Z) / d,
+        }
+
     r1, r2 = readings(Z1), readings(Z2)
-    assert r1 == {"sum s2": 1, "sum p(1-p)": Fraction(3, 4), "mean p(1-p)": Fraction(3, 20),
-                  "mean s2": Fraction(1, 5)}
-    assert r2 == {"sum s2": Fraction(7, 6), "sum p(1-p)": Fraction(7, 8),
-                  "mean p(1-p)": Fraction(7, 40), "mean s2": Fraction(7, 30)}
+    assert r1 == {
+        "sum s2": 1,
+        "sum p(1-p)": Fraction(3, 4),
+        "mean p(1-p)": Fraction(3, 20),
+        "mean s2": Fraction(1, 5),
+    }
+    assert r2 == {
+        "sum s2": Fraction(7, 6),
+        "sum p(1-p)": Fraction(7, 8),
+        "mean p(1-p)": Fraction(7, 40),
+        "mean s2": Fraction(7, 30),
+    }
     assert [k for k in r1 if printed(r1[k], 0.15, 2)] == ["mean p(1-p)"]
     assert not printed(r2["sum s2"], 0.17, 2) and not printed(r2["sum p(1-p)"], 0.17, 2)
-    assert abs(r2["mean p(1-p)"] - Fraction(17, 100)) == Fraction(1, 200)   # 0.175 -> 0.17
+    assert abs(r2["mean p(1-p)"] - Fraction(17, 100)) == Fraction(1, 200)  # 0.175 -> 0.17
     assert all(r1[k] < r2[k] for k in r1)
 
 
@@ -274,13 +302,16 @@ def wald_block_matrix(M, d):
 @pytest.mark.parametrize("d", [2, 3, 5, 9])
 def test_thesis_b3_wald_and_npog_unbounded(M, d):
     Z = wald_block_matrix(M, d)
-    wald = Fraction(M // 2 - 1, M - 1) + Fraction(M * (1 - d), 2 * (M - 1))   # as printed
+    wald = Fraction(M // 2 - 1, M - 1) + Fraction(M * (1 - d), 2 * (M - 1))  # as printed
     assert twins.twin("wald", Z) == wald
     assert value("wald", Z) == pytest.approx(float(wald), rel=1e-13)
     # nPOG "similarly": its inter-block ordered pairs give 1 - d (k_i = 1) and
     # -1/(d-1) (k_i = d-1), so its value is (our derivation, checked by the twin):
-    npog = Fraction(M // 2 - 1, M - 1) + Fraction(M * (1 - d), 4 * (M - 1)) \
+    npog = (
+        Fraction(M // 2 - 1, M - 1)
+        + Fraction(M * (1 - d), 4 * (M - 1))
         - Fraction(M, 4 * (M - 1) * (d - 1))
+    )
     assert twins.twin("npog", Z) == npog
     assert value("npog", Z) == pytest.approx(float(npog), rel=1e-13)
     # both decrease without bound in d: no constant lower bound (Bounds disclaimed)
@@ -323,12 +354,15 @@ def test_thesis_fig_4_1b_lustgarten_on_deterministic_selection():
         seen.append(exact)
         for info in propstab.list_measures("pairwise") + propstab.list_measures("frequency"):
             if info.claims[propstab.Axiom.MAXIMUM] and info.orientation == "higher":
-                assert value(info.name, Z) == pytest.approx(info.bounds[1].value, abs=1e-15), \
-                    (info.name, k)
+                assert value(info.name, Z) == pytest.approx(info.bounds[1].value, abs=1e-15), (
+                    info.name,
+                    k,
+                )
     assert len(set(seen)) == 5 and max(seen) < 1
 
 
 # ----------------------------------------------------------------- thesis B.5 closed forms
+
 
 def enumerate_expectation(name, sizes, d):
     return twins.expected_measure(lambda Z: twins.twin(name, Z), sizes, d)
@@ -347,9 +381,12 @@ def test_thesis_b5_hamming_expectation():
         kbar = Fraction(sum(sizes), M)
         sq = sum(Fraction(k * k, d * d) for k in sizes)
         E = enumerate_expectation("hamming", sizes, d)
-        as_printed = 1 - 2 * kbar / d + Fraction(M, M - 1) * kbar ** 2 / d ** 2 - sq / (M * (M - 1))
-        corrected = 1 - 2 * kbar / d + 2 * Fraction(M, M - 1) * kbar ** 2 / d ** 2 \
-            - 2 * sq / (M * (M - 1))
+        as_printed = (
+            1 - 2 * kbar / d + Fraction(M, M - 1) * kbar**2 / d**2 - sq / (M * (M - 1))
+        )
+        corrected = (
+            1 - 2 * kbar / d + 2 * Fraction(M, M - 1) * kbar**2 / d**2 - 2 * sq / (M * (M - 1))
+        )
         assert E == corrected
         assert E != as_printed
         Ep, _ = chance.expected_pairwise(get_measure("hamming").kernel.score, sizes, d)
@@ -363,16 +400,19 @@ def test_thesis_b5_dice_ochiai_pog_jaccard_expectations():
         pairs = [(a, b) for i, a in enumerate(sizes) for j, b in enumerate(sizes) if i != j]
         dice = Fraction(2, M * (M - 1) * d) * sum(Fraction(a * b, a + b) for a, b in pairs)
         assert enumerate_expectation("dice", sizes, d) == dice
-        ochiai = -Fraction(1, M - 1) * Fraction(sum(sizes), M * d) + \
-            sum(math.sqrt(k / d) for k in sizes) ** 2 / (M * (M - 1))
+        ochiai = -Fraction(1, M - 1) * Fraction(sum(sizes), M * d) + sum(
+            math.sqrt(k / d) for k in sizes
+        ) ** 2 / (M * (M - 1))
         assert float(enumerate_expectation("ochiai", sizes, d)) == pytest.approx(ochiai, rel=1e-13)
         assert enumerate_expectation("pog", sizes, d) == Fraction(sum(sizes), M * d)
         if len(set(sizes)) == 1:
             k = sizes[0]
-            assert dice == Fraction(k, d)                       # "becomes k/d"
+            assert dice == Fraction(k, d)  # "becomes k/d"
             assert ochiai == pytest.approx(k / d, rel=1e-13)
-            hypergeom = [Fraction(math.comb(k, n) * math.comb(d - k, k - n), math.comb(d, k))
-                         for n in range(k + 1)]
+            hypergeom = [
+                Fraction(math.comb(k, n) * math.comb(d - k, k - n), math.comb(d, k))
+                for n in range(k + 1)
+            ]
             jaccard = sum(Fraction(n, 2 * k - n) * hypergeom[n] for n in range(1, k + 1))
             assert enumerate_expectation("jaccard", sizes, d) == jaccard
 
@@ -402,7 +442,7 @@ def test_thesis_b5_lausser_expectation(M, k, d):
     """E[Lausser | H0] = 1/M + (M-1)k/(dM): enumeration and propstab.chance."""
     closed = Fraction(1, M) + Fraction((M - 1) * k, d * M)
     assert enumerate_expectation("lausser", [k] * M, d) == closed
-    pmf = chance.column_count_pmf([k] * M, d)          # E[sum_f F_f^2] = d E[F^2]
+    pmf = chance.column_count_pmf([k] * M, d)  # E[sum_f F_f^2] = d E[F^2]
     c = np.arange(pmf.size)
     assert d * float(np.dot(pmf, c * c)) / (M * M * k) == pytest.approx(float(closed), rel=1e-13)
 
@@ -444,6 +484,7 @@ def test_thesis_theorem3_holds_only_for_constant_sizes():
 
 
 # ----------------------------------------------------------------- thesis App. B.6
+
 
 @pytest.mark.parametrize("M", [2, 3, 4, 6])
 def test_nogueira_minimum_attained(M):

@@ -9,7 +9,18 @@ import numpy as np
 import pytest
 
 import propstab
-from propstab._utils.params import (Boolean, Callable, Interval, Options, Param, RandomState, breaks, invalid_values, parameter_constraints, validate_params)
+from propstab._utils.params import (
+    Boolean,
+    Callable,
+    Interval,
+    Options,
+    Param,
+    RandomState,
+    breaks,
+    invalid_values,
+    parameter_constraints,
+    validate_params,
+)
 
 
 # ----------------------------------------------------------------------------------
@@ -26,11 +37,11 @@ def test_the_error_is_a_value_error_and_a_type_error_with_its_argument():
 
 
 def test_the_rule_broken_keeps_its_builtin_class_as_kind():
-    with pytest.raises(TypeError) as caught:                  # a string is not a matrix
+    with pytest.raises(TypeError) as caught:  # a string is not a matrix
         propstab.as_selection("x")
     assert caught.value.kind is TypeError and caught.value.argument == "Z"
     with pytest.raises(ValueError) as caught:
-        propstab.as_selection([[1, 0]])                       # one run
+        propstab.as_selection([[1, 0]])  # one run
     assert caught.value.kind is ValueError
 
 
@@ -42,26 +53,35 @@ def test_two_sample_inputs_are_named_as_the_user_named_them():
 
 
 def test_the_error_pickles_with_its_attributes():
-    error = propstab.InvalidParameterError("q: must be > 0; got -1", argument="q",
-                                           function="error_control", kind=TypeError)
+    error = propstab.InvalidParameterError(
+        "q: must be > 0; got -1", argument="q", function="error_control", kind=TypeError
+    )
     copy = pickle.loads(pickle.dumps(error))
     assert (str(copy), copy.argument, copy.function, copy.kind) == (
-        "q: must be > 0; got -1", "q", "error_control", TypeError)
+        "q: must be > 0; got -1",
+        "q",
+        "error_control",
+        TypeError,
+    )
 
 
 def test_renamed_changes_only_the_argument():
-    error = propstab.InvalidParameterError("similarity: must be symmetric; got S[0, 1] = 0.3",
-                                           argument="similarity")
+    error = propstab.InvalidParameterError(
+        "similarity: must be symmetric; got S[0, 1] = 0.3", argument="similarity"
+    )
     renamed = error.renamed({"similarity": "sim.mat"})
     assert str(renamed) == "sim.mat: must be symmetric; got S[0, 1] = 0.3"
     assert renamed.argument == "sim.mat"
-    assert error.renamed({"Z": "features"}) is error          # not an argument it names
+    assert error.renamed({"Z": "features"}) is error  # not an argument it names
 
 
 def test_the_r_front_end_reports_the_builtin_class_and_the_r_names():
     from propstab.r._frontend import invoke
-    out = invoke("measure_value", {"measure": "jaccard", "sizes": [1, 1], "indices": [1, 2],
-                                   "n_features": 0})
+
+    out = invoke(
+        "measure_value",
+        {"measure": "jaccard", "sizes": [1, 1], "indices": [1, 2], "n_features": 0},
+    )
     assert out["error"]["class"] in ("ValueError", "TypeError")
     assert out["error"]["message"].startswith("p: ")
 
@@ -70,10 +90,17 @@ def test_the_r_front_end_reports_the_builtin_class_and_the_r_names():
 # the decorator
 
 
-@validate_params({"n": Interval(Integral, 1, None), "how": Options("a", "b"),
-                  "level": [Interval(Real, 0, 1, closed="neither"), None],
-                  "flag": Boolean(), "f": Callable("a function f(x)"),
-                  "seed": RandomState(), "k": Interval(Integral, 1, Param("n"))})
+@validate_params(
+    {
+        "n": Interval(Integral, 1, None),
+        "how": Options("a", "b"),
+        "level": [Interval(Real, 0, 1, closed="neither"), None],
+        "flag": Boolean(),
+        "f": Callable("a function f(x)"),
+        "seed": RandomState(),
+        "k": Interval(Integral, 1, Param("n")),
+    }
+)
 def declared(n, *, how="a", level=None, flag=False, f=len, seed=None, k=1):
     return n, how, level, flag, k
 
@@ -83,8 +110,9 @@ def test_a_declared_function_names_the_parameter_and_the_function():
         declared(0)
     assert str(caught.value) == "n: must be >= 1; got 0 (in declared)"
     assert (caught.value.argument, caught.value.function) == ("n", "declared")
-    with pytest.raises(ValueError,
-                       match=r"^how: must be one of 'a', 'b'; got 'c' \(in declared\)$"):
+    with pytest.raises(
+        ValueError, match=r"^how: must be one of 'a', 'b'; got 'c' \(in declared\)$"
+    ):
         declared(2, how="c")
     with pytest.raises(TypeError, match=r"^flag: must be True or False; got 1 \(in declared\)"):
         declared(2, flag=1)
@@ -104,17 +132,31 @@ def test_a_bound_may_be_another_argument():
 
 def test_the_function_receives_checked_values_and_keeps_its_signature():
     import inspect
+
     assert declared(np.int64(2), level=np.float64(0.5), flag=np.bool_(True)) == (
-        2, "a", 0.5, True, 1)
+        2,
+        "a",
+        0.5,
+        True,
+        1,
+    )
     assert type(declared(np.int64(2))[0]) is int
-    assert list(inspect.signature(declared).parameters) == ["n", "how", "level", "flag", "f",
-                                                            "seed", "k"]
+    assert list(inspect.signature(declared).parameters) == [
+        "n",
+        "how",
+        "level",
+        "flag",
+        "f",
+        "seed",
+        "k",
+    ]
     with pytest.raises(TypeError, match="no_such"):
         declared(2, no_such=1)
 
 
 def test_a_declaration_names_only_parameters_the_function_has():
     with pytest.raises(TypeError, match="'m'"):
+
         @validate_params({"m": Boolean()})
         def f(n):
             return n
@@ -126,7 +168,7 @@ def test_every_constraint_type_gives_values_that_break_it():
         values = invalid_values(rule, {"n": 3})
         assert values, name
         assert all(breaks(rule, v, {"n": 3}) for v in values)
-    assert None not in invalid_values(rules["level"])        # None is allowed there
+    assert None not in invalid_values(rules["level"])  # None is allowed there
     assert 4 in invalid_values(rules["k"], {"n": 3})
 
 
@@ -134,16 +176,32 @@ def test_the_public_entry_points_declare_their_rules():
     from propstab import chance, similarity
     from propstab.auditing import audit
     from propstab.error_control import error_control
-    for function in (propstab.stability, similarity.similarity_from_data,
-                     similarity.similarity_from_groups, error_control, audit,
-                     chance.expected_pairwise, chance.column_count_pmf):
+
+    for function in (
+        propstab.stability,
+        similarity.similarity_from_data,
+        similarity.similarity_from_groups,
+        error_control,
+        audit,
+        chance.expected_pairwise,
+        chance.column_count_pmf,
+    ):
         assert parameter_constraints(function), function
     assert set(parameter_constraints(error_control)) == {
-        "n_features", "sampling", "assumption", "n_subsamples", ("cutoff", "q", "PFER"),
-        "PFER", "cutoff", "q"}
-    with pytest.raises(propstab.InvalidParameterError) as caught:      # a rule between them
+        "n_features",
+        "sampling",
+        "assumption",
+        "n_subsamples",
+        ("cutoff", "q", "PFER"),
+        "PFER",
+        "cutoff",
+        "q",
+    }
+    with pytest.raises(propstab.InvalidParameterError) as caught:  # a rule between them
         error_control(100, cutoff=0.75)
     assert caught.value.argument == "cutoff, q, PFER" and "exactly two" in str(caught.value)
-    with pytest.raises(propstab.InvalidParameterError,
-                       match=r"^q: must be in \(0.0, 100.0\]; got 101.0 \(in error_control\)"):
+    with pytest.raises(
+        propstab.InvalidParameterError,
+        match=r"^q: must be in \(0.0, 100.0\]; got 101.0 \(in error_control\)",
+    ):
         error_control(100, cutoff=0.75, q=101)

@@ -3,13 +3,18 @@ import numpy as np
 import pytest
 
 import matplotlib
+
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import shared  # noqa: E402 - tests/shared.py
 
 from propstab import StabilitySelection, resample  # noqa: E402
-from propstab.plots import (plot_feature_stability_map, plot_pareto_front,  # noqa: E402
-                            plot_selection_frequencies, plot_stability_path)
+from propstab.plots import (
+    plot_feature_stability_map,
+    plot_pareto_front,  # noqa: E402
+    plot_selection_frequencies,
+    plot_stability_path,
+)
 
 
 @pytest.fixture(autouse=True)
@@ -20,9 +25,15 @@ def _close():
 
 def _fitted():
     X, y = shared.regression(n=150, d=8, coef=(2.0, -2.0))
-    return StabilitySelection(shared.lasso(alpha=1.0), param_grid=[0.1, 0.2, 0.5, 1.0, 2.0],
-                              n_subsamples=10, sampling="mb", cutoff=0.9, PFER=None,
-                              random_state=0).fit(X, y)
+    return StabilitySelection(
+        shared.lasso(alpha=1.0),
+        param_grid=[0.1, 0.2, 0.5, 1.0, 2.0],
+        n_subsamples=10,
+        sampling="mb",
+        cutoff=0.9,
+        PFER=None,
+        random_state=0,
+    ).fit(X, y)
 
 
 def _png_ok(fig, path):
@@ -35,16 +46,16 @@ def test_stability_path(tmp_path):
     ss = _fitted()
     ax = plot_stability_path(ss)
     _png_ok(ax.figure, tmp_path / "path.png")
-    assert len(ax.lines) == 8 + 1                              # one per feature + cutoff
+    assert len(ax.lines) == 8 + 1  # one per feature + cutoff
     cutoff_line = ax.lines[-1]
     assert set(cutoff_line.get_ydata()) == {0.9}
     labels = [t.get_text() for t in ax.get_legend().get_texts()]
     stable = np.flatnonzero(ss.support_)
     assert {0, 1} <= set(stable) and stable.size < 8
-    assert labels == [f"x{j}" for j in stable] + ["cutoff 0.9"]   # only stable ones named
+    assert labels == [f"x{j}" for j in stable] + ["cutoff 0.9"]  # only stable ones named
     first_stable = ax.lines[8 - stable.size]
     np.testing.assert_allclose(first_stable.get_ydata(), ss.stability_scores_[stable[0]])
-    assert ax.get_xscale() == "linear"                        # grid spans a factor 20
+    assert ax.get_xscale() == "linear"  # grid spans a factor 20
     assert plot_stability_path(ss, log_scale=True).get_xscale() == "log"
     assert ax.get_ylabel() == "selection probability"
 
@@ -56,7 +67,7 @@ def test_selection_frequencies(tmp_path):
     heights = [p.get_height() for p in ax.patches]
     np.testing.assert_allclose(heights, np.sort(ss.selection_probabilities_)[::-1])
     colours = [p.get_facecolor() for p in ax.patches]
-    assert colours[0] != colours[-1]                          # stable bars highlighted
+    assert colours[0] != colours[-1]  # stable bars highlighted
     ax2 = plot_selection_frequencies([0.2, 0.9, 0.5], feature_names=["a", "b", "c"], sort=True)
     assert [t.get_text() for t in ax2.get_xticklabels()] == ["b", "c", "a"]
     with pytest.raises(ValueError, match="1-D"):
@@ -64,14 +75,11 @@ def test_selection_frequencies(tmp_path):
 
 
 def test_feature_stability_map_is_clustered_like_stabm(tmp_path):
-    Z = np.array([[1, 0, 1, 0, 0],
-                  [0, 1, 0, 1, 0],
-                  [1, 0, 1, 0, 0],
-                  [0, 1, 0, 1, 0]])
+    Z = np.array([[1, 0, 1, 0, 0], [0, 1, 0, 1, 0], [1, 0, 1, 0, 0], [0, 1, 0, 1, 0]])
     ax = plot_feature_stability_map(Z, feature_names=list("abcde"))
     _png_ok(ax.figure, tmp_path / "map.png")
     img = ax.images[0].get_array()
-    assert img.shape == (4, 4)                                 # feature e never selected
+    assert img.shape == (4, 4)  # feature e never selected
     ticks = [t.get_text() for t in ax.get_xticklabels()]
     assert sorted(ticks) == ["a", "b", "c", "d"]
     # identical columns (a, c) and (b, d) sit next to each other after clustering
@@ -90,8 +98,7 @@ def test_feature_map_from_a_resampling_result_and_similarity(tmp_path):
     rng = np.random.default_rng(0)
     X = rng.normal(size=(60, 6))
     y = X[:, 0] + rng.normal(size=60)
-    res = resample(lambda X, y: np.argsort(-np.abs(X.T @ y))[:2], X, y, n_runs=12,
-                   random_state=0)
+    res = resample(lambda X, y: np.argsort(-np.abs(X.T @ y))[:2], X, y, n_runs=12, random_state=0)
     S = np.eye(6)
     ax = plot_feature_stability_map(res, similarity=S)
     _png_ok(ax.figure, tmp_path / "map2.png")
@@ -115,6 +122,7 @@ def test_pareto_front_plot(tmp_path):
 # ----------------------------------------------------------------------------------
 # issue 20: what the figures say
 
+
 def _boxes(ax, artists):
     renderer = ax.figure.canvas.get_renderer()
     return [a.get_window_extent(renderer) for a in artists]
@@ -124,10 +132,12 @@ def test_selection_frequencies_are_named_by_a_series_index():
     """plot_selection_frequencies(assessment.frequencies) named the bars x0, x2, ...
     although the Series carries the feature names."""
     import pandas as pd
+
     freq = pd.Series([0.2, 0.9, 0.5, 0.7], index=["age", "bmi", "bp", "s1"])
     ax = plot_selection_frequencies(freq)
     assert [t.get_text() for t in ax.get_xticklabels()] == list(
-        freq.sort_values(ascending=False, kind="stable").index)
+        freq.sort_values(ascending=False, kind="stable").index
+    )
     ax = plot_selection_frequencies(freq, sort=False)
     assert [t.get_text() for t in ax.get_xticklabels()] == list(freq.index)
     # given names still win over the index
@@ -147,6 +157,7 @@ def test_halfwidth_band_reaches_the_runs_needed():
     needed (propstab.inference.runs_needed)."""
     from propstab.inference import runs_needed
     from propstab.plots import plot_halfwidth
+
     rng = np.random.default_rng(0)
     Z = (rng.random((30, 12)) < np.linspace(0.95, 0.05, 12)).astype(int)
     needed = runs_needed(Z, 0.02)
@@ -159,8 +170,9 @@ def test_halfwidth_band_reaches_the_runs_needed():
         assert (xs.min(), xs.max()) == (5, needed)
     # with n_runs_max beyond the runs needed the band goes to n_runs_max
     ax = plot_halfwidth(Z, start=5, target_halfwidth=0.02, n_runs_max=4 * needed)
-    assert max(np.max(ln.get_xdata()) for ln in ax.lines
-               if ln.get_linestyle() == "--") == 4 * needed
+    assert (
+        max(np.max(ln.get_xdata()) for ln in ax.lines if ln.get_linestyle() == "--") == 4 * needed
+    )
 
 
 @pytest.mark.parametrize("case", range(3))
@@ -169,21 +181,32 @@ def test_pareto_labels_overlap_neither_each_other_nor_the_legend(case):
     labels at one offset, on top of each other, and the legend's "best" place ignores
     text: the labels' boxes must be disjoint and the legend must cover none of them."""
     score, stab, labels = [
-        ([0.90, 0.901, 0.902, 0.95, 0.96], [0.80, 0.799, 0.798, 0.5, 0.45],
-         ["lasso alpha=0.1", "lasso alpha=0.2", "elastic net", "kbest k=5", "kbest k=10"]),
-        ([0.1, 0.2, 0.3, 0.31, 0.32], [0.95, 0.94, 0.93, 0.92, 0.3],
-         ["first selector", "second selector", "third", "fourth", "fifth"]),
-        (list(np.linspace(0.5, 0.6, 8)), list(np.linspace(0.99, 0.9, 8)),
-         [f"selector number {i}" for i in range(8)]),
+        (
+            [0.90, 0.901, 0.902, 0.95, 0.96],
+            [0.80, 0.799, 0.798, 0.5, 0.45],
+            ["lasso alpha=0.1", "lasso alpha=0.2", "elastic net", "kbest k=5", "kbest k=10"],
+        ),
+        (
+            [0.1, 0.2, 0.3, 0.31, 0.32],
+            [0.95, 0.94, 0.93, 0.92, 0.3],
+            ["first selector", "second selector", "third", "fourth", "fifth"],
+        ),
+        (
+            list(np.linspace(0.5, 0.6, 8)),
+            list(np.linspace(0.99, 0.9, 8)),
+            [f"selector number {i}" for i in range(8)],
+        ),
     ][case]
     ax = plot_pareto_front(score, stab, labels=labels)
     ax.figure.canvas.draw()
     texts = _boxes(ax, ax.texts)
-    assert sorted(t.get_text() for t in ax.texts) == sorted(labels)   # all on the front
+    assert sorted(t.get_text() for t in ax.texts) == sorted(labels)  # all on the front
     for i in range(len(texts)):
         for j in range(i + 1, len(texts)):
-            assert not texts[i].overlaps(texts[j]), (ax.texts[i].get_text(),
-                                                     ax.texts[j].get_text())
+            assert not texts[i].overlaps(texts[j]), (
+                ax.texts[i].get_text(),
+                ax.texts[j].get_text(),
+            )
     legend = _boxes(ax, [ax.get_legend()])[0]
     assert not any(legend.overlaps(t) for t in texts)
 
@@ -191,6 +214,7 @@ def test_pareto_labels_overlap_neither_each_other_nor_the_legend(case):
 def test_feature_stability_map_has_a_key():
     """The map had no key: a legend says which shade is "selected"."""
     from matplotlib import colormaps
+
     ax = plot_feature_stability_map([[1, 0, 1, 0], [0, 1, 0, 0], [1, 0, 1, 0]])
     legend = ax.get_legend()
     assert legend is not None
@@ -211,7 +235,7 @@ def test_selection_frequencies_cutoff_is_named_cutoff_and_threshold_is_deprecate
     freq = [0.2, 0.9, 0.5]
     ax = plot_selection_frequencies(freq, cutoff=0.5, sort=False)
     new = [p.get_facecolor() for p in ax.patches]
-    assert new[0] != new[1] == new[2]                          # 0.9 and 0.5 reach 0.5
+    assert new[0] != new[1] == new[2]  # 0.9 and 0.5 reach 0.5
     assert [t.get_text() for t in ax.get_legend().get_texts()] == ["cutoff 0.5"]
     with pytest.warns(FutureWarning, match="use cutoff="):
         old = plot_selection_frequencies(freq, threshold=0.5, sort=False)

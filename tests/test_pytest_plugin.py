@@ -32,7 +32,7 @@ def select(X, y):
     return np.argsort(-corr)[:3]
 '''
 
-TESTS = '''
+TESTS = """
 import propstab
 from propstab.testing import assert_not_less_stable, assert_stable
 from selector import X, select, y
@@ -49,7 +49,7 @@ def test_stable_enough():
 def test_not_less_stable(stability_baseline):
     baseline = stability_baseline(lambda: run(0), X=X, y=y, selector=select)
     assert_not_less_stable(baseline, run(1), margin=0.2, X=X, y=y, selector=select)
-'''
+"""
 
 
 def plugin_installed() -> bool:
@@ -69,10 +69,10 @@ def run_pytest(pytester, project: pathlib.Path, *extra):
     new interpreter and its imports); the plugin found through its entry point, or
     named with ``-p`` from a checkout that is not installed."""
     plugin = [] if plugin_installed() else ["-p", "propstab.pytest_plugin"]
-    result = pytester.runpytest_inprocess("-q", "-p", "no:cacheprovider", "-p", "no:xdist",
-                                          *plugin, *extra, str(project))
-    return Outcome(int(result.ret), "\n".join(result.outlines),
-                   "\n".join(result.errlines))
+    result = pytester.runpytest_inprocess(
+        "-q", "-p", "no:cacheprovider", "-p", "no:xdist", *plugin, *extra, str(project)
+    )
+    return Outcome(int(result.ret), "\n".join(result.outlines), "\n".join(result.errlines))
 
 
 def make_project(tmp_path, unstable: bool) -> pathlib.Path:
@@ -89,13 +89,13 @@ def test_a_project_using_the_fixture_passes_then_fails_when_less_stable(tmp_path
     first = run_pytest(pytester, project)
     assert first.returncode == 0, first.stdout + first.stderr
     stored = project / "baselines" / "test_not_less_stable.npz"
-    assert stored.exists()                          # made on the first run
+    assert stored.exists()  # made on the first run
     made = stored.stat().st_mtime_ns
     again = run_pytest(pytester, project)
     assert again.returncode == 0, again.stdout + again.stderr
-    assert stored.stat().st_mtime_ns == made        # read, not made again
+    assert stored.stat().st_mtime_ns == made  # read, not made again
 
-    make_project(tmp_path, unstable=True)           # the selector regresses
+    make_project(tmp_path, unstable=True)  # the selector regresses
     failed = run_pytest(pytester, project)
     out = failed.stdout
     assert failed.returncode == 1, out + failed.stderr
@@ -114,30 +114,44 @@ def test_a_project_using_the_fixture_passes_then_fails_when_less_stable(tmp_path
 def test_a_baseline_from_other_data_is_refused_in_the_fixture(tmp_path, pytester):
     project = make_project(tmp_path, unstable=False)
     assert run_pytest(pytester, project).returncode == 0
-    text = (project / "selector.py").read_text().replace(
-        "X = rng.normal(size=(60, 8))", "X = rng.normal(size=(60, 8)) + 1e-9")
+    text = (
+        (project / "selector.py")
+        .read_text()
+        .replace("X = rng.normal(size=(60, 8))", "X = rng.normal(size=(60, 8)) + 1e-9")
+    )
     (project / "selector.py").write_text(text)
     out = run_pytest(pytester, project, "-k", "not_less")
     assert out.returncode == 1
-    assert "BaselineMismatchError: X: differs from the data the baseline was made from" \
-        in out.stdout, out.stdout
+    assert (
+        "BaselineMismatchError: X: differs from the data the baseline was made from" in out.stdout
+    ), out.stdout
 
 
 def test_the_option_is_listed_and_loading_the_plugin_imports_nothing_heavy(tmp_path, pytester):
     make_project(tmp_path, unstable=False)
     out = run_pytest(pytester, tmp_path, "--help")
     assert "--propstab-update-baselines" in out.stdout
-    code = ("import sys, propstab.pytest_plugin; "
-            "print(sorted(m for m in ('propstab.testing', 'propstab.inference', 'sklearn', "
-            "'propstab.auditing') if m in sys.modules))")
+    code = (
+        "import sys, propstab.pytest_plugin; "
+        "print(sorted(m for m in ('propstab.testing', 'propstab.inference', 'sklearn', "
+        "'propstab.auditing') if m in sys.modules))"
+    )
     env = dict(os.environ, PYTHONPATH=str(CHECKOUT))
-    loaded = shared.run([sys.executable, "-c", code], env=env, capture_output=True,
-                        text=True, check=True, timeout=120)
+    loaded = shared.run(
+        [sys.executable, "-c", code],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=120,
+    )
     assert loaded.stdout.strip() == "[]"
 
 
-@pytest.mark.skipif(not plugin_installed(), reason="the pytest11 entry point is installed "
-                    "by scripts/setup.sh (pip install -e)")
+@pytest.mark.skipif(
+    not plugin_installed(),
+    reason="the pytest11 entry point is installed " "by scripts/setup.sh (pip install -e)",
+)
 def test_the_entry_point_is_the_module_so_an_explicit_p_is_harmless(tmp_path, pytester):
     make_project(tmp_path, unstable=False)
     out = run_pytest(pytester, tmp_path, "-p", "propstab.pytest_plugin")

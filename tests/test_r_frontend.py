@@ -22,40 +22,49 @@ from propstab.r import _frontend as fe
 
 # ---------------------------------------------------------------- registry -> stabm table
 
+
 def test_stabm_table_is_generated_from_every_stabm_reference():
-    refs = {m.r_reference.function: m for m in list_measures()
-            if m.r_reference is not None and m.r_reference.package == "stabm"}
+    refs = {
+        m.r_reference.function: m
+        for m in list_measures()
+        if m.r_reference is not None and m.r_reference.package == "stabm"
+    }
     table = fe.stabm_functions()
     assert set(table) == set(refs)
     for name, spec in table.items():
         info = refs[name]
         assert spec.measure == info.name
         assert {option: r for r, option in spec.arguments.items()} == dict(
-            info.r_reference.arguments)
+            info.r_reference.arguments
+        )
         assert spec.similarity == ("similarity" in info.parameter_names)
 
 
 def test_r_options_are_translated_through_the_registry():
     yu = propstab.get_measure("yu")
-    assert fe._options_from_r(yu, {"correction.for.chance": "estimate", "N": 1e4,
-                                   "threshold": 0.5}) == {
-        "correction_for_chance": "estimate", "n_simulations": 10000, "threshold": 0.5}
+    assert fe._options_from_r(
+        yu, {"correction.for.chance": "estimate", "N": 1e4, "threshold": 0.5}
+    ) == {"correction_for_chance": "estimate", "n_simulations": 10000, "threshold": 0.5}
     assert isinstance(fe._options_from_r(yu, {"N": 100.0})["n_simulations"], int)
-    sechidis = propstab.get_measure("sechidis")            # R's threshold 0 is "none"
+    sechidis = propstab.get_measure("sechidis")  # R's threshold 0 is "none"
     assert fe._options_from_r(sechidis, {"threshold": 0.0}) == {"threshold": None}
-    davis = propstab.get_measure("davis")                  # no r name: dots -> underscores
+    davis = propstab.get_measure("davis")  # no r name: dots -> underscores
     assert fe._options_from_r(davis, {"correction_for_chance": "exact", "penalty": None}) == {
-        "correction_for_chance": "exact"}
+        "correction_for_chance": "exact"
+    }
 
 
 # ---------------------------------------------------------------- R input
+
 
 def test_runs_selection_equals_the_index_lists():
     rng = np.random.default_rng(0)
     for _ in range(20):
         d = int(rng.integers(1, 12))
-        runs = [sorted(rng.choice(d, size=int(rng.integers(0, d + 1)), replace=False))
-                for _ in range(int(rng.integers(2, 7)))]
+        runs = [
+            sorted(rng.choice(d, size=int(rng.integers(0, d + 1)), replace=False))
+            for _ in range(int(rng.integers(2, 7)))
+        ]
         sizes = [len(r) for r in runs]
         flat = [i + 1 for r in runs for i in r]
         got = fe.runs_selection(sizes, flat, d).toarray()
@@ -63,12 +72,15 @@ def test_runs_selection_equals_the_index_lists():
         np.testing.assert_array_equal(got, want)
 
 
-@pytest.mark.parametrize("sizes, flat, d, message", [
-    ([1, 1], [1, 2.5], 3, "features: run 2 contains 2.5"),
-    ([2, 1], [1, 0, 2], 3, "features: run 1 contains the feature index 0"),
-    ([1, 2], [1, 2], 3, "add up to the 2 listed indices"),
-    ([1], [1], 3, "at least 2 runs"),
-])
+@pytest.mark.parametrize(
+    "sizes, flat, d, message",
+    [
+        ([1, 1], [1, 2.5], 3, "features: run 2 contains 2.5"),
+        ([2, 1], [1, 0, 2], 3, "features: run 1 contains the feature index 0"),
+        ([1, 2], [1, 2], 3, "add up to the 2 listed indices"),
+        ([1], [1], 3, "at least 2 runs"),
+    ],
+)
 def test_runs_selection_rejects_bad_input(sizes, flat, d, message):
     with pytest.raises(ValueError, match=message):
         fe.runs_selection(sizes, flat, d)
@@ -76,21 +88,29 @@ def test_runs_selection_rejects_bad_input(sizes, flat, d, message):
 
 # ---------------------------------------------------------------- stabm's functions
 
+
 def test_estimate_is_exact_where_propstab_has_no_simulation():
     args = ("stabilityJaccard", [2, 2, 3], [1, 2, 1, 3, 2, 3, 4])
     exact = fe.stabm_value(*args, p=5, options={"correction.for.chance": "exact"})
-    estimate = fe.stabm_value(*args, p=5, options={"correction.for.chance": "estimate",
-                                                   "N": 10.0})
-    assert estimate == exact == propstab.stability(
-        [[0, 1], [0, 2], [1, 2, 3]], n_features=5, measure="jaccard",
-        correction_for_chance="exact")
+    estimate = fe.stabm_value(*args, p=5, options={"correction.for.chance": "estimate", "N": 10.0})
+    assert (
+        estimate
+        == exact
+        == propstab.stability(
+            [[0, 1], [0, 2], [1, 2, 3]],
+            n_features=5,
+            measure="jaccard",
+            correction_for_chance="exact",
+        )
+    )
 
 
 def test_estimate_is_seeded_where_propstab_simulates():
     C = np.eye(6)
     C[0, 1] = C[1, 0] = 0.95
-    call = dict(sim_mat=C, options={"correction.for.chance": "estimate", "N": 500.0,
-                                    "threshold": 0.9})
+    call = dict(
+        sim_mat=C, options={"correction.for.chance": "estimate", "N": 500.0, "threshold": 0.9}
+    )
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         a = fe.stabm_value("stabilityYu", [2, 2], [1, 3, 2, 4], random_state=1, **call)
@@ -100,19 +120,34 @@ def test_estimate_is_seeded_where_propstab_simulates():
 
 
 def test_errors_name_the_r_arguments():
-    with pytest.raises(ValueError, match=r"^correction\.for\.chance: stabilityIntersectionMean "
-                                         r"in propstab takes 'none' or 'exact' or 'estimate'"):
-        fe.stabm_value("stabilityIntersectionMean", [1, 1], [1, 2], sim_mat=np.eye(2),
-                       options={"correction.for.chance": "approximate"})
-    assert fe.stabm_value("stabilityIntersectionMean", [1, 1], [1, 2], sim_mat=np.eye(2),
-                          options={"correction.for.chance": "exact"}) == -1.0
+    with pytest.raises(
+        ValueError,
+        match=r"^correction\.for\.chance: stabilityIntersectionMean "
+        r"in propstab takes 'none' or 'exact' or 'estimate'",
+    ):
+        fe.stabm_value(
+            "stabilityIntersectionMean",
+            [1, 1],
+            [1, 2],
+            sim_mat=np.eye(2),
+            options={"correction.for.chance": "approximate"},
+        )
+    assert (
+        fe.stabm_value(
+            "stabilityIntersectionMean",
+            [1, 1],
+            [1, 2],
+            sim_mat=np.eye(2),
+            options={"correction.for.chance": "exact"},
+        )
+        == -1.0
+    )
     with pytest.raises(ValueError, match=r"^sim\.mat: "):
         fe.stabm_value("stabilityZucknick", [1, 1], [1, 2], sim_mat=np.full((2, 2), 0.5))
     with pytest.raises(ValueError, match=r"^p: stabilityNogueira needs the number"):
         fe.stabm_value("stabilityNogueira", [1, 1], [1, 2])
     with pytest.raises(ValueError, match=r"^p: the number of features is needed to correct"):
-        fe.stabm_value("stabilityDice", [1, 1], [1, 2],
-                       options={"correction.for.chance": "exact"})
+        fe.stabm_value("stabilityDice", [1, 1], [1, 2], options={"correction.for.chance": "exact"})
     with pytest.raises(TypeError, match=r"^penalty: stabilityJaccard has no such argument"):
         fe.stabm_value("stabilityJaccard", [1, 1], [1, 2], options={"penalty": 1.0})
     with pytest.raises(ValueError, match="not a stabm function"):
@@ -156,17 +191,20 @@ def test_impute_na_is_stabms_per_pair_imputation(corrected):
     checked = 0
     for _ in range(25):
         d = int(rng.integers(2, 6))
-        runs = [sorted(rng.choice(d, size=int(rng.choice([0, 0, 1, 2, d])), replace=False))
-                for _ in range(int(rng.integers(2, 5)))]
+        runs = [
+            sorted(rng.choice(d, size=int(rng.choice([0, 0, 1, 2, d])), replace=False))
+            for _ in range(int(rng.integers(2, 5)))
+        ]
         sizes = [len(r) for r in runs]
         flat = [i + 1 for r in runs for i in r]
         options = {"correction.for.chance": "exact" if corrected else "none"}
-        got = fe.stabm_value("stabilityJaccard", sizes, flat, p=d, impute_na=-0.25,
-                             options=options)
+        got = fe.stabm_value(
+            "stabilityJaccard", sizes, flat, p=d, impute_na=-0.25, options=options
+        )
         want = _stabm_imputed_jaccard(runs, d, -0.25, corrected)
         assert got == pytest.approx(want, abs=1e-12), (runs, d)
         checked += any(len(r) == 0 for r in runs)
-    assert checked > 5                               # undefined pairs were exercised
+    assert checked > 5  # undefined pairs were exercised
 
 
 def test_impute_na_replaces_an_undefined_global_value():
@@ -177,22 +215,25 @@ def test_impute_na_replaces_an_undefined_global_value():
 
 # ---------------------------------------------------------------- inference
 
+
 def test_two_sided_interval_is_the_estimates_own():
     Z = [[1, 1, 0, 0], [1, 1, 0, 0], [1, 0, 1, 0], [1, 1, 0, 0]]
     est = propstab.estimate(Z)
     for level in (0.5, 0.9, 0.95, 0.99):
-        assert fe.interval(est.statistic, est.variance, level, bounds=est.range) == \
-            pytest.approx(tuple(est.confidence_interval(level, method="wald")), abs=1e-14)
+        assert fe.interval(est.statistic, est.variance, level, bounds=est.range) == pytest.approx(
+            tuple(est.confidence_interval(level, method="wald")), abs=1e-14
+        )
 
 
 def test_one_sided_intervals_follow_the_alternative():
     from scipy import stats
+
     low, high = fe.interval(0.5, 0.04, 0.9, "greater")
     assert (low, high) == (pytest.approx(0.5 - stats.norm.ppf(0.9) * 0.2), math.inf)
     low, high = fe.interval(0.5, 0.04, 0.9, "less")
     assert (low, high) == (-math.inf, pytest.approx(0.5 + stats.norm.ppf(0.9) * 0.2))
     with pytest.raises(ValueError, match="alternative"):
-        fe.interval(0.5, 0.04, 0.9, "two-sided")          # R's spelling only
+        fe.interval(0.5, 0.04, 0.9, "two-sided")  # R's spelling only
 
 
 def test_two_sample_difference_is_x_minus_y():
@@ -215,31 +256,49 @@ def test_two_sample_agrees_with_python_in_sign_and_pvalue(alternative, paired, t
     # the R package's stability_test(x, y) and Python's two_sample_test(x, y): one direction
     x = ([2] * 6, [1, 2, 1, 2, 1, 2, 1, 2, 1, 3, 1, 2])
     y = ([2] * 6, [1, 2, 1, 3, 2, 3, 1, 2, 1, 4, 3, 4])
-    res = fe.two_sample("nogueira", x, y, 4, alternative=alternative, paired=paired,
-                        test=test)
-    py = propstab.two_sample_test(fe.runs_selection(*x, 4), fe.runs_selection(*y, 4),
-                                  alternative=alternative.replace(".", "-"), paired=paired,
-                                  test=test)
-    assert res["statistic"] > 0 and res["difference"] > 0          # x is more stable
+    res = fe.two_sample("nogueira", x, y, 4, alternative=alternative, paired=paired, test=test)
+    py = propstab.two_sample_test(
+        fe.runs_selection(*x, 4),
+        fe.runs_selection(*y, 4),
+        alternative=alternative.replace(".", "-"),
+        paired=paired,
+        test=test,
+    )
+    assert res["statistic"] > 0 and res["difference"] > 0  # x is more stable
     assert (res["statistic"], res["pvalue"], res["difference"]) == (
-        py.statistic, py.pvalue, py.difference)
+        py.statistic,
+        py.pvalue,
+        py.difference,
+    )
     assert res["test"] == py.test == ("asymptotic" if test == "asymptotic" else "permutation")
 
 
 # ---------------------------------------------------------------- audit, tables, invoke
 
+
 def test_audit_function_reports_a_failing_probe_and_audits_otherwise():
     def broken(Z):
         raise RuntimeError("no luck")
-    with pytest.raises(ValueError, match=r"^fun: broken failed on the selection matrix "
-                                         r"\[\[1, 1, 0\], \[1, 0, 1\]\]: no luck"):
+
+    with pytest.raises(
+        ValueError,
+        match=r"^fun: broken failed on the selection matrix "
+        r"\[\[1, 1, 0\], \[1, 0, 1\]\]: no luck",
+    ):
         fe.audit_function(broken, "broken")
     with pytest.raises(TypeError, match="must return one number"):
         fe.audit_function(lambda Z: "high", "words")
-    out = fe.audit_function(lambda Z: float(Z.mean()), "coverage", claims="maximum",
-                            upper=1, max_examples=20, axioms="maximum")
+    out = fe.audit_function(
+        lambda Z: float(Z.mean()),
+        "coverage",
+        claims="maximum",
+        upper=1,
+        max_examples=20,
+        axioms="maximum",
+    )
     assert [(r["axiom"], r["claimed"], r["status"]) for r in out["rows"]] == [
-        ("maximum", True, "violated")]
+        ("maximum", True, "violated")
+    ]
     assert "coverage" in out["text"]
 
 
@@ -253,25 +312,36 @@ def test_measures_table_has_one_row_per_measure():
 
 def test_differences_of_a_case():
     assert [d["key"] for d in fe.differences("stabilitySomol", [1, 2], [1, 1, 2], p=2)] == [
-        "nan_not_na", "somol_equal_extremes"]
+        "nan_not_na",
+        "somol_equal_extremes",
+    ]
     from propstab.r._interface import INTERFACE_DIFFERENCES
-    assert len(fe.differences()) == (len(propstab.r.EXPECTED_DIFFERENCES)
-                                     + len(INTERFACE_DIFFERENCES))
+
+    assert len(fe.differences()) == (
+        len(propstab.r.EXPECTED_DIFFERENCES) + len(INTERFACE_DIFFERENCES)
+    )
     with pytest.raises(ValueError, match="fun: the stabm function is needed"):
         fe.differences(None, [1, 1], [1, 2])
 
 
 def test_invoke_returns_errors_and_warnings_as_data():
-    out = fe.invoke("measure_value", {"measure": "nogueira", "sizes": [0, 0], "indices": [],
-                                      "n_features": 3})
+    out = fe.invoke(
+        "measure_value", {"measure": "nogueira", "sizes": [0, 0], "indices": [], "n_features": 3}
+    )
     assert math.isnan(out["value"]) and out["error"] is None
-    assert out["warnings"] == [{"class": "UndefinedMeasureWarning",
-                                "message": "nogueira is undefined here: the mean subset size "
-                                           "is 0 or d; returning NA"}]
-    out = fe.invoke("measure_value", {"measure": "nogueira", "sizes": [1, 1],
-                                      "indices": [1, 2], "n_features": 0})
+    assert out["warnings"] == [
+        {
+            "class": "UndefinedMeasureWarning",
+            "message": "nogueira is undefined here: the mean subset size "
+            "is 0 or d; returning NA",
+        }
+    ]
+    out = fe.invoke(
+        "measure_value",
+        {"measure": "nogueira", "sizes": [1, 1], "indices": [1, 2], "n_features": 0},
+    )
     assert out["error"]["class"] == "ValueError"
-    assert out["error"]["message"].startswith("p: ")          # n_features, in R's name
+    assert out["error"]["message"].startswith("p: ")  # n_features, in R's name
     assert "Traceback" in out["error"]["traceback"]
     out = fe.invoke("no_such_entry", {})
     assert out["error"]["message"].startswith("entry: 'no_such_entry' is not an entry point")
@@ -279,13 +349,21 @@ def test_invoke_returns_errors_and_warnings_as_data():
 
 # ---------------------------------------------------------------- degenerate variances
 
+
 def test_r_front_end_warns_for_a_degenerate_variance_and_gives_no_p_value():
     """Issue 20: stability_test on 2 runs of different sizes gave p = 4e-34 from Thm 6's
     variance (which depends on k1 - k2 only), with no warning; the 5/5 split of two sets
     gave SE 0. The warning reaches R through invoke, by its class name."""
-    out = fe.invoke("one_sample", {"measure": "nogueira", "sizes": [5, 3],
-                                   "indices": [1, 2, 3, 5, 7, 3, 5, 7], "n_features": 7,
-                                   "phi0": 0.0})
+    out = fe.invoke(
+        "one_sample",
+        {
+            "measure": "nogueira",
+            "sizes": [5, 3],
+            "indices": [1, 2, 3, 5, 7, 3, 5, 7],
+            "n_features": 7,
+            "phi0": 0.0,
+        },
+    )
     assert out["error"] is None
     classes = [w["class"] for w in out["warnings"]]
     assert [c for c in classes if c != "SmallSampleWarning"] == ["DegenerateVarianceWarning"]
@@ -294,23 +372,32 @@ def test_r_front_end_warns_for_a_degenerate_variance_and_gives_no_p_value():
     value = out["value"]
     assert math.isnan(value["pvalue"]) and math.isnan(value["estimate"]["variance"])
     assert all(math.isnan(x) for x in value["conf_int"])
-    out = fe.invoke("estimate_fields", {"measure": "nogueira", "sizes": [3] * 10,
-                                        "indices": [1, 2, 3, 1, 2, 4] * 5, "n_features": 6})
+    out = fe.invoke(
+        "estimate_fields",
+        {
+            "measure": "nogueira",
+            "sizes": [3] * 10,
+            "indices": [1, 2, 3, 1, 2, 4] * 5,
+            "n_features": 6,
+        },
+    )
     assert [w["class"] for w in out["warnings"]] == ["DegenerateVarianceWarning"]
     fields = out["value"]
     assert fields["method"] == "bootstrap" and fields["variance"] > 0
     assert "although the runs differ" in fields["variance_note"]
     with pytest.warns(propstab.inference.DegenerateVarianceWarning):
         est = propstab.estimate([[1, 1, 1, 0, 0, 0], [1, 1, 0, 1, 0, 0]] * 5)
-    assert fields["variance"] == est.variance                 # the one implementation
-    assert fe.interval(fields["statistic"], fields["variance"], 0.95,
-                       bounds=fields["range"]) == tuple(est.confidence_interval(method="wald"))
+    assert fields["variance"] == est.variance  # the one implementation
+    assert fe.interval(
+        fields["statistic"], fields["variance"], 0.95, bounds=fields["range"]
+    ) == tuple(est.confidence_interval(method="wald"))
 
 
 def test_r_interval_is_pythons_wald_interval():
     """The R front end's interval is propstab's own: NaN variance, NaN ends; zero
     variance, the point with propstab's ZeroVarianceWarning; clipped to the bounds."""
     from propstab.inference import ZeroVarianceWarning
+
     assert all(math.isnan(x) for x in fe.interval(0.5, float("nan")))
     with pytest.warns(ZeroVarianceWarning, match="the interval or test is degenerate"):
         assert fe.interval(0.5, 0.0) == (0.5, 0.5)
@@ -319,7 +406,7 @@ def test_r_interval_is_pythons_wald_interval():
 
 # ------------------------------------------- one interval for Python and R (issue 21)
 
-NINE_ONE = [[1, 1, 0, 0, 0, 0]] * 9 + [[0, 0, 1, 1, 0, 0]]          # d = 6
+NINE_ONE = [[1, 1, 0, 0, 0, 0]] * 9 + [[0, 0, 1, 1, 0, 0]]  # d = 6
 NINE_ONE_R = ([2] * 10, [1, 2] * 9 + [3, 4])
 
 
@@ -328,8 +415,9 @@ def test_r_confint_is_the_python_interval_for_every_method(method):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         expected = tuple(propstab.estimate(NINE_ONE).confidence_interval(0.9, method=method))
-        out = fe.estimate_interval("nogueira", *NINE_ONE_R, 6, interval_method=method,
-                                   confidence_level=0.9)
+        out = fe.estimate_interval(
+            "nogueira", *NINE_ONE_R, 6, interval_method=method, confidence_level=0.9
+        )
     assert tuple(out["conf_int"]) == expected
     assert -1.0 <= expected[0] <= expected[1] <= 1.0
 
@@ -351,13 +439,22 @@ def test_r_one_sample_interval_is_clipped_as_in_python():
 def _rscript(code: str) -> str:
     import os
     import shutil
+
     if os.environ.get("PROPSTAB_SKIP_R") == "1" or shutil.which("Rscript") is None:
         pytest.skip("R not available (PROPSTAB_SKIP_R=1 or no Rscript)")
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     env = dict(os.environ, PYTHONPATH=root + os.pathsep + os.environ.get("PYTHONPATH", ""))
-    run = shared.run(["Rscript", "-e", "suppressMessages(pkgload::load_all("
-                      f"'{root}/rpackage', quiet = TRUE)); {code}"],
-                     capture_output=True, text=True, env=env, timeout=240)
+    run = shared.run(
+        [
+            "Rscript",
+            "-e",
+            "suppressMessages(pkgload::load_all(" f"'{root}/rpackage', quiet = TRUE)); {code}",
+        ],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=240,
+    )
     assert run.returncode == 0, run.stderr
     return run.stdout
 
@@ -372,33 +469,39 @@ def test_the_r_package_gives_pythons_intervals():
         "'\\n'); "
         "t <- suppressWarnings(stability_test(f, phi0 = 0.2, p = 6, test = 'wald')); "
         "cat('test', sprintf('%.17g', t$conf.int), '\\n'); "
-        "cat('labels', colnames(suppressWarnings(confint(e, level = 0.999))), '\\n')")
+        "cat('labels', colnames(suppressWarnings(confint(e, level = 0.999))), '\\n')"
+    )
     lines = {line.split()[0]: line.split()[1:] for line in out.strip().splitlines()}
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         est = propstab.estimate(NINE_ONE)
         for method in ("auto", "wald", "logit", "bootstrap", "bca"):
             expected = est.confidence_interval(0.9, method=method)
-            assert [float(x) for x in lines[method]] == pytest.approx(list(expected),
-                                                                      abs=1e-15), method
+            assert [float(x) for x in lines[method]] == pytest.approx(
+                list(expected), abs=1e-15
+            ), method
         py = propstab.one_sample_test(NINE_ONE, 0.2, alternative="two-sided", test="wald")
     assert [float(x) for x in lines["test"]] == pytest.approx(
-        list(py.confidence_interval(0.95)), abs=1e-15)
-    assert float(lines["test"][1]) == 1.0                     # was 1.146 before
+        list(py.confidence_interval(0.95)), abs=1e-15
+    )
+    assert float(lines["test"][1]) == 1.0  # was 1.146 before
     assert lines["labels"] == ["0.05", "%", "99.95", "%"]
 
 
 def test_interface_differences_of_a_case():
     """impute.na and "estimate" are listed for the calls they concern only."""
-    keys = lambda *a, **k: [d["key"] for d in fe.differences(*a, **k)]   # noqa: E731
+    keys = lambda *a, **k: [d["key"] for d in fe.differences(*a, **k)]  # noqa: E731
     S = np.eye(3)
-    assert "impute_na_of_the_value" in keys("stabilityZucknick", [0, 0, 2], [1, 2], sim_mat=S,
-                                            options={"impute.na": 0})
-    assert "impute_na_of_the_value" not in keys("stabilityZucknick", [1, 1], [1, 2],
-                                                sim_mat=S, options={"impute.na": 0})
+    assert "impute_na_of_the_value" in keys(
+        "stabilityZucknick", [0, 0, 2], [1, 2], sim_mat=S, options={"impute.na": 0}
+    )
+    assert "impute_na_of_the_value" not in keys(
+        "stabilityZucknick", [1, 1], [1, 2], sim_mat=S, options={"impute.na": 0}
+    )
     assert "estimate_by_simulation" in keys("stabilityYu", [1, 1], [1, 2], sim_mat=S)
-    assert "estimate_by_simulation" not in keys("stabilityYu", [1, 1], [1, 2], sim_mat=S,
-                                                options={"correction.for.chance": "none"})
+    assert "estimate_by_simulation" not in keys(
+        "stabilityYu", [1, 1], [1, 2], sim_mat=S, options={"correction.for.chance": "none"}
+    )
     assert keys("listStabilityMeasures") == ["list_measures_columns"]
     assert "undefined_warns" in keys("stabilityJaccard")
 
@@ -406,6 +509,7 @@ def test_interface_differences_of_a_case():
 def test_ranking_measures_from_r():
     """The ranking family on a rank matrix: propstab.stability's value, messages in R."""
     from propstab.r._rankings import ranking_value
+
     R = np.array([[1, 2, 3, 4], [2, 1, 3, 4], [1, 3, 2, 4]], dtype=float)
     for measure in ["spearman", "kendall"]:
         assert ranking_value(measure, R) == propstab.stability(R, measure)

@@ -16,9 +16,15 @@ from propstab import Axiom
 from propstab.auditing._rankings import rank_null_expectation, rank_total_variance
 from propstab.auditing import check_monotonicity, subject
 from propstab.search import REPRODUCIBLE, Found, search
-from propstab.strategies import (RankConfiguration, identical_rankings, midranks_of_pattern,
-                                 near_identical_rankings, rank_matrices, rank_matrix_pairs,
-                                 rank_null_configurations)
+from propstab.strategies import (
+    RankConfiguration,
+    identical_rankings,
+    midranks_of_pattern,
+    near_identical_rankings,
+    rank_matrices,
+    rank_matrix_pairs,
+    rank_null_configurations,
+)
 
 
 def test_every_axiom_has_a_statement_for_rankings():
@@ -26,8 +32,10 @@ def test_every_axiom_has_a_statement_for_rankings():
         assert a.statement_for("selection") == a.statement
         assert a.statement_for("ranking") == a.ranking_statement != a.statement
     assert "tie pattern" in Axiom.MONOTONICITY.ranking_statement
-    assert "uniformly random permutation of its own midranks" in \
-        Axiom.CORRECTION_FOR_CHANCE.ranking_statement
+    assert (
+        "uniformly random permutation of its own midranks"
+        in Axiom.CORRECTION_FOR_CHANCE.ranking_statement
+    )
     with pytest.raises(ValueError, match="input: must be 'selection' or 'ranking'"):
         Axiom.BOUNDS.statement_for("weights")
 
@@ -65,8 +73,11 @@ def test_identical_rankings(R):
 
 @given(near_identical_rankings())
 def test_near_identical_rankings_differ_in_one_run_by_one_swap(R):
-    differing = [i for i in range(len(R)) if not np.array_equal(R[i], np.median(R, axis=0))
-                 and not (R[i] == R[0]).all() or False]
+    differing = [
+        i
+        for i in range(len(R))
+        if not np.array_equal(R[i], np.median(R, axis=0)) and not (R[i] == R[0]).all() or False
+    ]
     rows = {tuple(r) for r in R.tolist()}
     assert len(rows) == 2
     a, b = (np.array(r) for r in rows)
@@ -81,12 +92,15 @@ def test_null_configurations_carry_midrank_patterns(config):
     assert config.row_sizes == config.patterns
 
 
-@pytest.mark.parametrize("strategy, message", [
-    (rank_matrices(ties="some"), "ties: must be one of 'any', 'proper', 'none'"),
-    (rank_matrices(min_features=1), "min_features: must be >= 2"),
-    (rank_matrix_pairs(min_runs=3, max_runs=2), "max_runs: must be >= 3"),
-    (near_identical_rankings(min_runs=1, max_runs=1), "needs at least 2 runs"),
-])
+@pytest.mark.parametrize(
+    "strategy, message",
+    [
+        (rank_matrices(ties="some"), "ties: must be one of 'any', 'proper', 'none'"),
+        (rank_matrices(min_features=1), "min_features: must be >= 2"),
+        (rank_matrix_pairs(min_runs=3, max_runs=2), "max_runs: must be >= 3"),
+        (near_identical_rankings(min_runs=1, max_runs=1), "needs at least 2 runs"),
+    ],
+)
 def test_strategies_validate_their_arguments_lazily(strategy, message):
     with pytest.raises(InvalidArgument, match=message):
         find(strategy, lambda x: True, settings=REPRODUCIBLE)
@@ -100,6 +114,7 @@ def test_midranks_of_pattern():
 def test_total_variance_is_exact():
     R = np.array([[1, 2.5, 2.5, 4], [2, 1, 3, 4], [1.5, 1.5, 3.5, 3.5]])
     from rank_evidence import total_variance
+
     assert rank_total_variance(R) == total_variance(R) == Fraction(7, 6)
 
 
@@ -113,10 +128,14 @@ def test_spearman_is_monotone_on_untied_rankings():
         R1, R2 = pair
         v1, v2 = s.value(R1), s.value(R2)
         V1, V2 = rank_total_variance(R1), rank_total_variance(R2)
-        if (V1 == V2 and not math.isclose(v1, v2, abs_tol=1e-12)) or \
-                (V1 < V2 and not v1 > v2) or (V2 < V1 and not v2 > v1):
+        if (
+            (V1 == V2 and not math.isclose(v1, v2, abs_tol=1e-12))
+            or (V1 < V2 and not v1 > v2)
+            or (V2 < V1 and not v2 > v1)
+        ):
             return Found(pair, (v1, v2), "not monotone")
         return None
+
     assert search(rank_matrix_pairs(ties="none"), probe, max_examples=300, seed=0) is None
     assert check_monotonicity("spearman", max_examples=20).status == "refuted"
 
@@ -124,34 +143,41 @@ def test_spearman_is_monotone_on_untied_rankings():
 def test_a_user_ranking_measure_is_audited_on_rank_matrices():
     seen = []
 
-    def footrule(R):                     # mean pairwise Spearman footrule, normalised
+    def footrule(R):  # mean pairwise Spearman footrule, normalised
         seen.append(R)
         R = np.asarray(R, dtype=float)
         M, d = R.shape
         D = np.abs(R[:, None, :] - R[None, :, :]).sum(axis=2)
         return float(1 - D.sum() / (M * (M - 1)) / (d * d / 2))
-    table = propstab.audit(footrule, input="ranking", claims=["bounds"], lower=-1, upper=1,
-                           max_examples=20)
+
+    table = propstab.audit(
+        footrule, input="ranking", claims=["bounds"], lower=-1, upper=1, max_examples=20
+    )
     assert seen and all(R.dtype == np.float64 and _is_midranks(R) for R in seen)
     assert table.status("footrule", "bounds") == "holds"
     assert table.status("footrule", "maximum") == "unrefuted"  # 1 exactly when identical
     # E[sum_f |r_if - r_jf|] = (d^2 - 1)/3 under H0: the value depends on d
     correction = table.result("footrule", "correction")
     assert correction.status == "refuted" and "patterns=" in correction.reason
-    assert "R1 = " in str(table)                     # the monotonicity counterexample
+    assert "R1 = " in str(table)  # the monotonicity counterexample
 
 
 def test_rank_null_expectation_is_exact_and_matches_enumeration():
     s = subject("kendall")
-    config = RankConfiguration(3, 4, (midranks_of_pattern([1, 2, 1]),
-                                      midranks_of_pattern([1, 1, 1, 1]),
-                                      midranks_of_pattern([3, 1])))
+    config = RankConfiguration(
+        3,
+        4,
+        (
+            midranks_of_pattern([1, 2, 1]),
+            midranks_of_pattern([1, 1, 1, 1]),
+            midranks_of_pattern([3, 1]),
+        ),
+    )
     e = rank_null_expectation(s, config, {})
     assert e.value == pytest.approx(0.0, abs=1e-12)
     assert "patterns=[1 2.5 2.5 4, 1 2 3 4, 2 2 2 4]" in str(e)
-    s = subject("top_k")                               # not a pairwise mean: every tuple
-    config = RankConfiguration(2, 3, (midranks_of_pattern([1, 1, 1]),
-                                      midranks_of_pattern([2, 1])))
+    s = subject("top_k")  # not a pairwise mean: every tuple
+    config = RankConfiguration(2, 3, (midranks_of_pattern([1, 1, 1]), midranks_of_pattern([2, 1])))
     e = rank_null_expectation(s, config, {})
     E = rank_twins.expected(lambda R: rank_twins.twin_top_k(R), config.patterns)
     assert e.value == pytest.approx(float(E), abs=1e-12) and "tuples of rankings" in e.method

@@ -23,10 +23,16 @@ def quick(study):
 def test_quick_study_checks_pass(quick):
     assert not shared.failed_checks(quick)
     names = shared.check_names(quick)
-    for part in ("coverage spearman analytic", "coverage spearman jackknife",
-                 "coverage kendall analytic", "coverage canberra jackknife",
-                 "coverage top_k jackknife", "tied", "two-sample test level",
-                 "two-sample test power"):
+    for part in (
+        "coverage spearman analytic",
+        "coverage spearman jackknife",
+        "coverage kendall analytic",
+        "coverage canberra jackknife",
+        "coverage top_k jackknife",
+        "tied",
+        "two-sample test level",
+        "two-sample test power",
+    ):
         assert part in names
 
 
@@ -46,6 +52,5 @@ def test_population_values_are_unbiased_u_statistics(study):
     scores = study.draw(rng, "medium", 2 * 4000, 12).reshape(4000, 2, 12)
     ranks = np.argsort(np.argsort(-scores, axis=-1), axis=-1) + 1.0
     c = ranks - ranks.mean(axis=-1, keepdims=True)
-    pairs = ((c[:, 0] * c[:, 1]).sum(-1)
-             / np.sqrt((c[:, 0] ** 2).sum(-1) * (c[:, 1] ** 2).sum(-1)))
+    pairs = (c[:, 0] * c[:, 1]).sum(-1) / np.sqrt((c[:, 0] ** 2).sum(-1) * (c[:, 1] ** 2).sum(-1))
     assert abs(value - np.mean(pairs)) < 4 * np.hypot(se, np.std(pairs) / np.sqrt(4000))

@@ -23,14 +23,50 @@ NAMES = [m.name for m in MEASURES]
 
 # stabm 1.2.2 NAMESPACE: its exported stability functions (facts of the brief; checked
 # against the installed NAMESPACE below when R's library is present).
-STABM_FUNCTIONS = {f"stability{x}" for x in (
-    "Davis", "Dice", "Hamming", "IntersectionCount", "IntersectionGreedy", "IntersectionMBM",
-    "IntersectionMean", "Jaccard", "Kappa", "Lustgarten", "Nogueira", "Novovicova", "Ochiai",
-    "Phi", "Sechidis", "Somol", "Unadjusted", "Wald", "Yu", "Zucknick")}
+STABM_FUNCTIONS = {
+    f"stability{x}"
+    for x in (
+        "Davis",
+        "Dice",
+        "Hamming",
+        "IntersectionCount",
+        "IntersectionGreedy",
+        "IntersectionMBM",
+        "IntersectionMean",
+        "Jaccard",
+        "Kappa",
+        "Lustgarten",
+        "Nogueira",
+        "Novovicova",
+        "Ochiai",
+        "Phi",
+        "Sechidis",
+        "Somol",
+        "Unadjusted",
+        "Wald",
+        "Yu",
+        "Zucknick",
+    )
+}
 # stabm's measures that take no similarity matrix: each needs a propstab twin.
-STABM_WITHOUT_SIMILARITY = {f"stability{x}" for x in (
-    "Davis", "Dice", "Hamming", "Jaccard", "Kappa", "Lustgarten", "Nogueira", "Novovicova",
-    "Ochiai", "Phi", "Somol", "Unadjusted", "Wald")}
+STABM_WITHOUT_SIMILARITY = {
+    f"stability{x}"
+    for x in (
+        "Davis",
+        "Dice",
+        "Hamming",
+        "Jaccard",
+        "Kappa",
+        "Lustgarten",
+        "Nogueira",
+        "Novovicova",
+        "Ochiai",
+        "Phi",
+        "Somol",
+        "Unadjusted",
+        "Wald",
+    )
+}
 
 
 def load_gen_docs():
@@ -42,8 +78,11 @@ def load_gen_docs():
 
 def test_registry_is_not_empty_and_families_partition_it():
     assert len(MEASURES) >= 22
-    by_family = [m.name for f in ("pairwise", "frequency", "correlated", "ranking")
-                 for m in list_measures(family=f)]
+    by_family = [
+        m.name
+        for f in ("pairwise", "frequency", "correlated", "ranking")
+        for m in list_measures(family=f)
+    ]
     assert sorted(by_family) == sorted(NAMES)
 
 
@@ -91,7 +130,7 @@ def test_declaration_is_complete_and_consistent(name):
     # the public function: Z positional-only, every option keyword-only, as declared
     assert getattr(propstab.measures, name) is info.function
     params = inspect.signature(info.function).parameters
-    first = "R" if info.input == "ranking" else "Z"       # a rank matrix, or Z
+    first = "R" if info.input == "ranking" else "Z"  # a rank matrix, or Z
     assert info.input == ("ranking" if info.family == "ranking" else "selection")
     assert list(params)[0] == first and params[first].kind is inspect.Parameter.POSITIONAL_ONLY
     assert all(p.kind is inspect.Parameter.KEYWORD_ONLY for p in list(params.values())[1:])
@@ -101,8 +140,9 @@ def test_declaration_is_complete_and_consistent(name):
 
 
 TWIN_FAMILIES = ("pairwise", "frequency")
-NULL_DECLARED = [m.name for f in TWIN_FAMILIES for m in list_measures(family=f)
-                 if m.null_value is not None]
+NULL_DECLARED = [
+    m.name for f in TWIN_FAMILIES for m in list_measures(family=f) if m.null_value is not None
+]
 
 
 def test_null_value_declared_exactly_when_correction_is_claimed():
@@ -116,6 +156,7 @@ def test_declared_null_value_matches_enumeration(name):
     """The declared null value is E[value | H0] (enumerated by the twins) for a
     constant subset size, and for varying sizes too where correction is claimed."""
     import twins  # tests/ is on sys.path (rootdir-relative import mode)
+
     info = get_measure(name)
     cases = [([k] * M, d) for M, d in ((2, 2), (2, 3), (3, 4)) for k in range(1, d)]
     if info.claims[Axiom.CORRECTION_FOR_CHANCE] and info.domain == "any":
@@ -155,15 +196,17 @@ IRR_REFERENCES = {"conger": ("irr", "kappam.fleiss", "ratings", {"exact": True})
 
 
 def test_r_references_name_existing_stabm_functions():
-    refs = {m.name: m.r_reference for m in MEASURES
-            if m.r_reference is not None and m.input == "selection"}
+    refs = {
+        m.name: m.r_reference
+        for m in MEASURES
+        if m.r_reference is not None and m.input == "selection"
+    }
     assert refs
     for name, ref in list(refs.items()):
         assert isinstance(ref, RReference)
         assert set(ref.arguments) <= set(get_measure(name).parameter_names), name
         if name in IRR_REFERENCES:
-            assert (ref.package, ref.function, ref.input, dict(ref.fixed)) == \
-                IRR_REFERENCES[name]
+            assert (ref.package, ref.function, ref.input, dict(ref.fixed)) == IRR_REFERENCES[name]
             del refs[name]
             continue
         assert ref.package == "stabm" and ref.function in STABM_FUNCTIONS, name
@@ -186,21 +229,28 @@ def test_ranking_r_references_are_base_r_code():
         assert ref.function in ("cor", "dist") and f"stats::{ref.function}(" in ref.r_code
         assert ref.r_code.startswith("function(R")
         assert set(ref.arguments) <= set(m.parameter_names), m.name
-    assert all(m.r_reference is None or m.r_reference.input in ("stabm", "ratings")
-               for m in MEASURES if m.input == "selection")
+    assert all(
+        m.r_reference is None or m.r_reference.input in ("stabm", "ratings")
+        for m in MEASURES
+        if m.input == "selection"
+    )
 
 
 def test_stabm_function_list_matches_the_installed_namespace():
-    candidates = [pathlib.Path(p) / "stabm" / "NAMESPACE" for p in
-                  ("/usr/local/lib/R/site-library", "/usr/lib/R/site-library",
-                   "/usr/lib/R/library")]
+    candidates = [
+        pathlib.Path(p) / "stabm" / "NAMESPACE"
+        for p in ("/usr/local/lib/R/site-library", "/usr/lib/R/site-library", "/usr/lib/R/library")
+    ]
     found = [p for p in candidates if p.exists()]
     if not found:
         # as the live R suite (r_compat/conftest.py): fail unless R is opted out explicitly
         if os.environ.get("PROPSTAB_SKIP_R") == "1":
             pytest.skip("PROPSTAB_SKIP_R=1: R package stabm not checked")
-        pytest.fail("R package stabm is not installed (r_compat/install.R installs it); "
-                    "set PROPSTAB_SKIP_R=1 to skip", pytrace=False)
+        pytest.fail(
+            "R package stabm is not installed (r_compat/install.R installs it); "
+            "set PROPSTAB_SKIP_R=1 to skip",
+            pytrace=False,
+        )
     exported = set(re.findall(r"export\((stability\w+)\)", found[0].read_text()))
     assert exported == STABM_FUNCTIONS
 
@@ -212,6 +262,7 @@ def test_every_measure_is_in_the_generated_docs_table():
     for info in MEASURES:
         row = next(line for line in page.splitlines() if line.startswith(f"| `{info.name}` |"))
         from propstab.commands.measures import NO, YES
+
         cells = [c.strip() for c in row.strip("| ").split(" | ")]
         assert cells[2] == info.family, info.name
         assert cells[4:9] == [YES if info.claims[a] else NO for a in Axiom], info.name
@@ -222,6 +273,7 @@ def test_every_pairwise_and_frequency_measure_has_a_kernel():
     """The value and the jackknife's leave-one-out values come from one formula."""
     from propstab.measures.kernels import CountKernel, PairKernel
     from propstab.measures.rank_kernels import RankKernel
+
     sel = propstab.as_selection([[1, 1, 0, 0], [1, 0, 1, 0], [0, 1, 1, 0]])
     for family, kind in (("pairwise", PairKernel), ("frequency", CountKernel)):
         for info in list_measures(family):
@@ -242,6 +294,7 @@ def test_analytic_variance_and_scale_are_declared_by_their_rule():
     higher more stable (not for correlations of rankings)."""
     from propstab.measures._variance import conger_delta, thm6
     from propstab.measures.references import TABLE_6_1
+
     analytic = {m.name for m in MEASURES if m.analytic_variance is not None}
     thesis = {"nogueira", "kuncheva"}
     assert analytic == thesis | {"conger", "spearman", "kendall"}
@@ -252,32 +305,58 @@ def test_analytic_variance_and_scale_are_declared_by_their_rule():
     for info in MEASURES:
         hi = info.bounds[1]
         kappa_like = info.name in thesis or (
-            info.input == "selection" and info.orientation == "higher"
-            and info.null_value == 0.0 and hi.is_constant and hi.value == 1.0)
+            info.input == "selection"
+            and info.orientation == "higher"
+            and info.null_value == 0.0
+            and hi.is_constant
+            and hi.value == 1.0
+        )
         assert (info.scale == TABLE_6_1) == kappa_like, info.name
         assert info.scale in (None, TABLE_6_1), info.name
 
 
 # ---------------------------------------------------------------- the contributor's API
 
+
 def test_claims_decides_each_axiom_by_keyword():
     """propstab.registry.claims: five keywords, all required, booleans only; positional
     booleans (easy to misorder) are refused with the keyword they would have been."""
     from propstab.registry import claims
-    c = claims(fully_defined=True, monotonicity=False, bounds=True, maximum=False,
-               correction_for_chance=True)
-    assert c == {Axiom.FULLY_DEFINED: True, Axiom.MONOTONICITY: False, Axiom.BOUNDS: True,
-                 Axiom.MAXIMUM: False, Axiom.CORRECTION_FOR_CHANCE: True}
+
+    c = claims(
+        fully_defined=True,
+        monotonicity=False,
+        bounds=True,
+        maximum=False,
+        correction_for_chance=True,
+    )
+    assert c == {
+        Axiom.FULLY_DEFINED: True,
+        Axiom.MONOTONICITY: False,
+        Axiom.BOUNDS: True,
+        Axiom.MAXIMUM: False,
+        Axiom.CORRECTION_FOR_CHANCE: True,
+    }
     with pytest.raises(TypeError, match=r"^fully_defined: .*by keyword.*5 positional"):
         claims(True, True, True, True, False)
     with pytest.raises(TypeError, match=r"^maximum: .*missing maximum, correction_for_chance"):
         claims(fully_defined=True, monotonicity=True, bounds=True)
     with pytest.raises(TypeError, match=r"^bounds: must be True or False; got int 1"):
-        claims(fully_defined=True, monotonicity=True, bounds=1, maximum=True,
-               correction_for_chance=False)
+        claims(
+            fully_defined=True,
+            monotonicity=True,
+            bounds=1,
+            maximum=True,
+            correction_for_chance=False,
+        )
     with pytest.raises(TypeError, match=r"^monotonic: not an axiom"):
-        claims(fully_defined=True, monotonic=True, bounds=True, maximum=True,
-               correction_for_chance=False)
+        claims(
+            fully_defined=True,
+            monotonic=True,
+            bounds=True,
+            maximum=True,
+            correction_for_chance=False,
+        )
     params = inspect.signature(claims).parameters
     assert list(params) == [a.name.lower() for a in Axiom]
     assert all(p.kind is inspect.Parameter.KEYWORD_ONLY for p in params.values())
@@ -288,12 +367,21 @@ def test_propstab_registry_is_the_home_of_the_declaration_api():
     old spellings (propstab.RReference, propstab.registry._registry.Bound) are the same objects."""
     import propstab.registry as registry
     from propstab.registry import _registry
+
     for name in registry.__all__:
         assert getattr(registry, name).__doc__, name
     for name in ("Bound", "MeasureInfo", "Parameter", "RDefault", "RReference"):
         assert getattr(propstab, name) is getattr(registry, name) is getattr(_registry, name)
-    for name in ("Declaration", "Variant", "ExpectedDifference", "register", "get_measure",
-                 "list_measures", "module_doctests", "claims"):
+    for name in (
+        "Declaration",
+        "Variant",
+        "ExpectedDifference",
+        "register",
+        "get_measure",
+        "list_measures",
+        "module_doctests",
+        "claims",
+    ):
         assert getattr(_registry, name) is getattr(registry, name)
     assert registry.get_measure("nogueira").function is propstab.measures.nogueira
 
@@ -321,5 +409,5 @@ def test_the_registry_is_split_by_concern_without_cycles_or_private_imports():
         for source, names in imports:
             assert not [n for n in names if n.startswith("_")], (module, source, names)
         graph[module] = {source for source, _ in imports if source in REGISTRY_MODULES}
-    order = shared.import_order(graph)            # a topological order exists: no cycle
+    order = shared.import_order(graph)  # a topological order exists: no cycle
     assert order.index("_declarations") < order.index("_registry") < order.index("registry")

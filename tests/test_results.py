@@ -17,8 +17,12 @@ from statsmodels.stats import weightstats
 import propstab
 from propstab import assess, estimate, one_sample_test, pairwise_tests, resample, two_sample_test
 from propstab._utils.text import Summary, summary
-from propstab.inference import (ConfidenceInterval, OneSampleTestResult, TwoSampleTestResult,
-                                ZeroVarianceWarning)
+from propstab.inference import (
+    ConfidenceInterval,
+    OneSampleTestResult,
+    TwoSampleTestResult,
+    ZeroVarianceWarning,
+)
 from propstab.resampling import FailedFitWarning
 from propstab.selection import error_control
 
@@ -38,6 +42,7 @@ def assert_short(obj, *, max_repr=250, max_lines=12, width=100):
 
 # ---------------------------------------------------------------- issue 10: the sizes
 
+
 @pytest.fixture(scope="module")
 def breast_cancer():
     return load_breast_cancer(return_X_y=True, as_frame=True)
@@ -46,8 +51,9 @@ def breast_cancer():
 def test_a_100_run_assessment_prints_short(breast_cancer):
     # before: repr and str were 432,727 characters (every resample's row indices)
     from sklearn.feature_selection import SelectKBest, f_classif
+
     X, y = breast_cancer
-    X, y = X.iloc[::3], y.iloc[::3]      # 190 rows (100 default downstream fits a third of the
+    X, y = X.iloc[::3], y.iloc[::3]  # 190 rows (100 default downstream fits a third of the
     # cost): every resample's row indices would still print about 100,000 characters
     a = assess(SelectKBest(f_classif, k=10), X, y, n_runs=100, random_state=0)
     r, s = assert_short(a, max_repr=160, max_lines=10)
@@ -73,22 +79,29 @@ def test_a_100_run_assessment_prints_short(breast_cancer):
 def test_a_comparison_of_several_selectors_prints_short(breast_cancer):
     # before: repr and str were 1,298,536 characters
     from sklearn.feature_selection import SelectKBest, f_classif
+
     X, y = breast_cancer
-    X, y = X.iloc[::3], y.iloc[::3]      # 190 of the 569 rows: 400 default downstream fits
-    ks = (3, 5, 10, 20)                  # (LogisticRegression) a third of the cost
-    c = assess({f"k{k}": SelectKBest(f_classif, k=k) for k in ks}, X, y, n_runs=100,
-               random_state=0)
-    r, s = assert_short(c, max_repr=200, max_lines=5 + len(ks))     # + what scored them
+    X, y = X.iloc[::3], y.iloc[::3]  # 190 of the 569 rows: 400 default downstream fits
+    ks = (3, 5, 10, 20)  # (LogisticRegression) a third of the cost
+    c = assess(
+        {f"k{k}": SelectKBest(f_classif, k=k) for k in ks}, X, y, n_runs=100, random_state=0
+    )
+    r, s = assert_short(c, max_repr=200, max_lines=5 + len(ks))  # + what scored them
     # SelectKBest cannot score: the default downstream model (LogisticRegression) scores it,
     # so the front is not empty (issue 13: it used to be (), every selector left out silently)
-    front = tuple(k for k, a in c.assessments.items()
-                  if a.result.scored_by == "downstream LogisticRegression (default)")
+    front = tuple(
+        k
+        for k, a in c.assessments.items()
+        if a.result.scored_by == "downstream LogisticRegression (default)"
+    )
     assert len(front) == len(ks)
-    assert c.pareto_optimal and r == ("Comparison(selectors=('k3', 'k5', 'k10', 'k20'), "
-                                      "measure='nogueira', n_runs=100, n_features=30, "
-                                      f"pareto_optimal={c.pareto_optimal!r})")
+    assert c.pareto_optimal and r == (
+        "Comparison(selectors=('k3', 'k5', 'k10', 'k20'), "
+        "measure='nogueira', n_runs=100, n_features=30, "
+        f"pareto_optimal={c.pareto_optimal!r})"
+    )
     lines = s.splitlines()
-    assert [line.split()[0] for line in lines[3:3 + len(ks)]] == [f"k{k}" for k in ks]
+    assert [line.split()[0] for line in lines[3 : 3 + len(ks)]] == [f"k{k}" for k in ks]
     frame = c.to_frame()
     assert list(frame.index) == [f"k{k}" for k in ks] and frame.index.name == "selector"
     for name, a in c.assessments.items():
@@ -102,19 +115,21 @@ def test_a_comparison_of_several_selectors_prints_short(breast_cancer):
     assert list(freq.columns) == list(c.assessments) and list(freq.index) == list(X.columns)
     np.testing.assert_array_equal(freq["k5"].to_numpy(), c.assessments["k5"].result.Z.mean(0))
     significant = sum(r["pvalue_holm"] < 0.05 for r in c.tests.rows)
-    assert {r["test"] for r in c.tests.rows} == {"asymptotic"}       # M = 100
-    assert lines[-1] == (f"paired two-sided asymptotic tests, Holm's correction: "
-                         f"{significant} of 6 pairs differ at p < 0.05 (see .tests)")
+    assert {r["test"] for r in c.tests.rows} == {"asymptotic"}  # M = 100
+    assert lines[-1] == (
+        f"paired two-sided asymptotic tests, Holm's correction: "
+        f"{significant} of 6 pairs differ at p < 0.05 (see .tests)"
+    )
     assert_short(c.tests, max_lines=3 + 6 + 1)
 
 
 def test_pareto_marks_and_scores_in_the_comparison():
     from sklearn.linear_model import Lasso
+
     rng = np.random.default_rng(3)
     X = rng.normal(size=(90, 6))
     y = X[:, 0] - X[:, 1] + rng.normal(size=90)
-    c = assess({"a": Lasso(alpha=0.05), "b": Lasso(alpha=0.3)}, X, y, n_runs=15,
-               random_state=1)
+    c = assess({"a": Lasso(alpha=0.05), "b": Lasso(alpha=0.3)}, X, y, n_runs=15, random_state=1)
     frame = c.to_frame()
     assert list(frame.index[frame["pareto_optimal"]]) == list(c.pareto_optimal)
     body = str(c).splitlines()[3:5]
@@ -129,6 +144,7 @@ def test_pareto_marks_and_scores_in_the_comparison():
 
 
 # ---------------------------------------------------------------- resampling results
+
 
 def test_resampling_result_frame_records_failed_runs():
     rng = np.random.default_rng(0)
@@ -177,23 +193,30 @@ Z2 = [[1, 1, 0, 0], [1, 1, 0, 0], [1, 1, 0, 0], [1, 1, 0, 0], [1, 0, 1, 0]]
 def test_estimate_repr_and_summary():
     est = estimate(Z2)
     r, s = assert_short(est, max_lines=8)
-    assert r == (f"StabilityEstimate(measure='nogueira', statistic={est.statistic:.4g}, "
-                 f"standard_error={est.standard_error:.4g}, n_runs=5, n_features=4, "
-                 f"method='analytic')")
-    low, high = est.confidence_interval(0.9)           # M < 100: logit, jackknife variance
-    assert (f"90% CI           [{low:.4f}, {high:.4f}] (logit, jackknife variance; "
-            f"M < 100)") in est.summary(0.9)
+    assert r == (
+        f"StabilityEstimate(measure='nogueira', statistic={est.statistic:.4g}, "
+        f"standard_error={est.standard_error:.4g}, n_runs=5, n_features=4, "
+        f"method='analytic')"
+    )
+    low, high = est.confidence_interval(0.9)  # M < 100: logit, jackknife variance
+    assert (
+        f"90% CI           [{low:.4f}, {high:.4f}] (logit, jackknife variance; " f"M < 100)"
+    ) in est.summary(0.9)
     assert "subset size      2 (all runs)" in s
     jack = estimate([[1, 0, 0], [1, 1, 0], [1, 1, 1], [0, 1, 0]], "jaccard")
     assert "delete-one-run jackknife" in str(jack) and "1 to 3 (mean 1.75)" in str(jack)
     assert jack.interpretation is None and "Table 6.1" not in str(jack).splitlines()[2]
 
 
-@pytest.mark.parametrize("make", [
-    lambda: one_sample_test(Z2, 0.1, alternative="two-sided"),
-    lambda: two_sample_test(Z1, Z2),
-    lambda: two_sample_test(Z1, Z2, paired=True, alternative="less", measure="jaccard"),
-], ids=["one-sample", "two-sample", "paired-jackknife"])
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda: one_sample_test(Z2, 0.1, alternative="two-sided"),
+        lambda: two_sample_test(Z1, Z2),
+        lambda: two_sample_test(Z1, Z2, paired=True, alternative="less", measure="jaccard"),
+    ],
+    ids=["one-sample", "two-sample", "paired-jackknife"],
+)
 def test_test_results_unpack_like_scipy(make):
     res = make()
     statistic, pvalue = res
@@ -208,22 +231,38 @@ def test_test_results_unpack_like_scipy(make):
 def test_test_results_keep_their_fields():
     res = one_sample_test(Z2, 0.2)
     assert [f.name for f in dataclasses.fields(OneSampleTestResult)] == [
-        "statistic", "pvalue", "alternative", "phi0", "estimate", "test"]
+        "statistic",
+        "pvalue",
+        "alternative",
+        "phi0",
+        "estimate",
+        "test",
+    ]
     assert [f.name for f in dataclasses.fields(TwoSampleTestResult)] == [
-        "statistic", "pvalue", "alternative", "paired", "difference", "variance", "estimates",
-        "test", "n_resamples", "exact"]
+        "statistic",
+        "pvalue",
+        "alternative",
+        "paired",
+        "difference",
+        "variance",
+        "estimates",
+        "test",
+        "n_resamples",
+        "exact",
+    ]
     assert res == dataclasses.replace(res)
 
 
 # ---------------------------------------------------------------- intervals invert tests
+
 
 def _random_pairs(n_cases, seed=0):
     rng = np.random.default_rng(seed)
     for _ in range(n_cases):
         M, d = int(rng.integers(5, 25)), int(rng.integers(4, 12))
         p = rng.uniform(0.05, 0.95, d)
-        A, B = (rng.random((M, d)) < p).astype(int), (rng.random((M, d)) < p ** 2).astype(int)
-        for Z in (A, B):                  # no empty run, where jaccard is undefined
+        A, B = (rng.random((M, d)) < p).astype(int), (rng.random((M, d)) < p**2).astype(int)
+        for Z in (A, B):  # no empty run, where jaccard is undefined
             Z[np.arange(M), rng.integers(0, d, M)] = 1
         yield A, B
 
@@ -238,7 +277,7 @@ def test_one_sample_interval_excludes_phi0_exactly_when_p_below_alpha(alternativ
     checked = 0
     for A, _ in _random_pairs(12, seed=1):
         # phi0 within the measure's range (jaccard's is [0, 1]: -0.2 raises there)
-        for phi0 in (-0.2, 0.0, 0.3, 0.6, 0.9)[measure == "jaccard":]:
+        for phi0 in (-0.2, 0.0, 0.3, 0.6, 0.9)[measure == "jaccard" :]:
             res = one_sample_test(A, phi0, alternative=alternative, measure=measure)
             if not 0 < res.estimate.variance < math.inf:
                 continue
@@ -249,7 +288,7 @@ def test_one_sample_interval_excludes_phi0_exactly_when_p_below_alpha(alternativ
                 assert _excludes(ci, phi0) == (res.pvalue < alpha), (phi0, alpha, res)
                 checked += 1
             # at the level 1 - p, phi0 sits on the finite end of the interval
-            if 1e-6 < res.pvalue < 1 - 1e-6:          # (1 - p loses digits of tiny p)
+            if 1e-6 < res.pvalue < 1 - 1e-6:  # (1 - p loses digits of tiny p)
                 ci = res.confidence_interval(1 - res.pvalue)
                 end = ci.high if alternative == "less" else ci.low
                 if alternative == "two-sided":
@@ -282,8 +321,9 @@ def test_intervals_agree_with_statsmodels_z_intervals():
             one = one_sample_test(A, 0.25, alternative=alternative, test="wald")
             two = two_sample_test(A, B, alternative=alternative, test="asymptotic")
             for center, se, res, null in (
-                    (one.estimate.statistic, one.estimate.standard_error, one, 0.25),
-                    (two.difference, math.sqrt(two.variance), two, 0.0)):
+                (one.estimate.statistic, one.estimate.standard_error, one, 0.25),
+                (two.difference, math.sqrt(two.variance), two, 0.0),
+            ):
                 low, high = weightstats._zconfint_generic(center, se, 0.1, names[alternative])
                 # statsmodels' interval, clipped to nogueira's range [-1, 1] (for the
                 # difference [-2, 2])
@@ -305,7 +345,7 @@ def test_interval_shapes_follow_the_alternative():
     # the finite end of a one-sided 95% interval is an end of the two-sided 90% one
     assert (greater.low, less.high) == pytest.approx(two)
     diff = two_sample_test(Z2, Z1, alternative="greater").confidence_interval(0.95)
-    assert diff.high == 2.0                     # Phi_1 - Phi_2 <= 1 - (-1)
+    assert diff.high == 2.0  # Phi_1 - Phi_2 <= 1 - (-1)
     assert diff.low == pytest.approx(0.6 - stats.norm.ppf(0.95) * math.sqrt(0.07168))
     # "less": the interval is [lo, high], its finite end above the difference
     diff = two_sample_test(Z1, Z2, alternative="less").confidence_interval(0.95)
@@ -336,11 +376,14 @@ def test_undefined_estimates_print_nan():
 
 # ---------------------------------------------------------------- the other results
 
+
 def test_pairwise_table_prints_one_line_per_pair():
     table = pairwise_tests({"A": Z1, "B": Z2, "C": [[1, 1, 0, 0]] * 4 + [[0, 1, 1, 0]]})
     r, s = assert_short(table, max_lines=7)
-    assert r == ("PairwiseTestTable(n_pairs=3, paired=False, alternative='two-sided', "
-                 "measure='nogueira')")
+    assert r == (
+        "PairwiseTestTable(n_pairs=3, paired=False, alternative='two-sided', "
+        "measure='nogueira')"
+    )
     lines = s.splitlines()
     for line, row in zip(lines[3:], table.rows):
         assert line.split()[:2] == [row["first"], row["second"]]
@@ -359,11 +402,16 @@ def test_error_control_repr_and_summary():
 
 def test_audit_table_repr_counts_and_str_is_the_table():
     table = propstab.audit(["kuncheva", "jaccard"], max_examples=15)
-    counts = {s: sum(r.status == s for r in table)
-              for s in ("holds", "violated", "refuted", "unrefuted", "skipped")}
+    counts = {
+        s: sum(r.status == s for r in table)
+        for s in ("holds", "violated", "refuted", "unrefuted", "skipped")
+    }
     assert table.measures == ("kuncheva", "jaccard", "jaccard[correction_for_chance=exact]")
-    assert repr(table) == ("AuditTable(n_measures=3, n_rows=15, "
-                           + ", ".join(f"{k}={v}" for k, v in counts.items()) + ")")
+    assert repr(table) == (
+        "AuditTable(n_measures=3, n_rows=15, "
+        + ", ".join(f"{k}={v}" for k, v in counts.items())
+        + ")"
+    )
     text = str(table)
     assert text == table.summary() and text.startswith("measure")
     assert [line.split()[0] for line in text.splitlines()[2:5]] == list(table.measures)
@@ -371,13 +419,22 @@ def test_audit_table_repr_counts_and_str_is_the_table():
 
 def test_crosscheck_report_repr_is_one_line():
     from propstab.r import CrosscheckReport, CrosscheckRow
-    row = CrosscheckRow(measure="jaccard", r_function="stabm::stabilityJaccard",
-                        cases=3, max_relative_difference=0.0, status="agree",
-                        expected={})
-    report = CrosscheckReport(rows=(row, row), versions={"R": "4.2"}, tolerance=1e-10,
-                              seed=0, max_examples=3)
-    assert repr(report) == ("CrosscheckReport(ok=True, n_rows=2, disagree=0, tolerance=1e-10, "
-                            "seed=0, max_examples=3)")
+
+    row = CrosscheckRow(
+        measure="jaccard",
+        r_function="stabm::stabilityJaccard",
+        cases=3,
+        max_relative_difference=0.0,
+        status="agree",
+        expected={},
+    )
+    report = CrosscheckReport(
+        rows=(row, row), versions={"R": "4.2"}, tolerance=1e-10, seed=0, max_examples=3
+    )
+    assert repr(report) == (
+        "CrosscheckReport(ok=True, n_rows=2, disagree=0, tolerance=1e-10, "
+        "seed=0, max_examples=3)"
+    )
     assert "stabm::stabilityJaccard" in str(report) and "R 4.2" in str(report)
 
 
@@ -385,32 +442,75 @@ def test_the_summary_formatter():
     s = summary("T", [("a", "1"), ("long name", "2")], notes=["n  "])
     assert isinstance(s, Summary) and isinstance(s, str)
     assert repr(s) == str(s) == "T\na          1\nlong name  2\nn"
-    assert Summary("<b>").__repr__() == "<b>" and Summary("<b>")._repr_html_() == \
-        "<pre>&lt;b&gt;</pre>"
+    assert (
+        Summary("<b>").__repr__() == "<b>"
+        and Summary("<b>")._repr_html_() == "<pre>&lt;b&gt;</pre>"
+    )
 
 
 # ---------------------------------------------------------------- the result base (issue 21)
 
+
 def _numbers_in(text):
     import re
+
     return re.findall(r"-?\d+\.\d{4}", text)
 
 
-@pytest.mark.parametrize("make, columns", [
-    (lambda: estimate(Z2), ["measure", "statistic", "standard_error", "n_runs", "n_features",
-                            "method", "ci_low", "ci_high"]),
-    (lambda: one_sample_test(Z2, 0.1, alternative="two-sided"),
-     ["statistic", "pvalue", "alternative", "phi0", "measure", "ci_low", "ci_high"]),
-    (lambda: two_sample_test(Z1, Z2, test="asymptotic"),
-     ["statistic", "pvalue", "alternative", "paired", "difference", "measure", "test",
-      "ci_low", "ci_high"]),
-    (lambda: pairwise_tests({"A": Z1, "B": Z2, "C": [[1, 1, 0, 0]] * 4 + [[0, 1, 1, 0]]}),
-     ["first", "second", "stability_first", "stability_second", "difference", "statistic",
-      "test", "pvalue", "pvalue_holm"]),
-], ids=["StabilityEstimate", "OneSampleTestResult", "TwoSampleTestResult",
-        "PairwiseTestTable"])
+@pytest.mark.parametrize(
+    "make, columns",
+    [
+        (
+            lambda: estimate(Z2),
+            [
+                "measure",
+                "statistic",
+                "standard_error",
+                "n_runs",
+                "n_features",
+                "method",
+                "ci_low",
+                "ci_high",
+            ],
+        ),
+        (
+            lambda: one_sample_test(Z2, 0.1, alternative="two-sided"),
+            ["statistic", "pvalue", "alternative", "phi0", "measure", "ci_low", "ci_high"],
+        ),
+        (
+            lambda: two_sample_test(Z1, Z2, test="asymptotic"),
+            [
+                "statistic",
+                "pvalue",
+                "alternative",
+                "paired",
+                "difference",
+                "measure",
+                "test",
+                "ci_low",
+                "ci_high",
+            ],
+        ),
+        (
+            lambda: pairwise_tests({"A": Z1, "B": Z2, "C": [[1, 1, 0, 0]] * 4 + [[0, 1, 1, 0]]}),
+            [
+                "first",
+                "second",
+                "stability_first",
+                "stability_second",
+                "difference",
+                "statistic",
+                "test",
+                "pvalue",
+                "pvalue_holm",
+            ],
+        ),
+    ],
+    ids=["StabilityEstimate", "OneSampleTestResult", "TwoSampleTestResult", "PairwiseTestTable"],
+)
 def test_inference_results_share_the_result_base(make, columns):
     from propstab._utils.results import Result, UnpackingResult
+
     res = make()
     assert isinstance(res, Result)
     assert isinstance(res, UnpackingResult) == hasattr(res, "pvalue")

@@ -26,40 +26,55 @@ def roxygen():
     if os.environ.get("PROPSTAB_SKIP_R") == "1":
         pytest.skip("PROPSTAB_SKIP_R=1: R not used")
     if shutil.which("Rscript") is None:
-        pytest.fail("Rscript not found: run scripts/setup.sh or set PROPSTAB_SKIP_R=1",
-                    pytrace=False)
+        pytest.fail(
+            "Rscript not found: run scripts/setup.sh or set PROPSTAB_SKIP_R=1", pytrace=False
+        )
 
 
-@pytest.mark.timeout(600)       # roxygen2 in R: under its own 300 s limit
+@pytest.mark.timeout(600)  # roxygen2 in R: under its own 300 s limit
 def test_rd_files_and_namespace_are_generated_from_the_sources(roxygen, tmp_path):
     copy = tmp_path / "propstab"
     shutil.copytree(RPACKAGE, copy)
     shutil.rmtree(copy / "man")
     (copy / "NAMESPACE").unlink()
-    run = shared.run(["Rscript", "-e", f"roxygen2::roxygenise('{copy}')"],
-                     capture_output=True, text=True, timeout=300)
+    run = shared.run(
+        ["Rscript", "-e", f"roxygen2::roxygenise('{copy}')"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     if run.returncode != 0 and re.search("there is no package called .roxygen2.", run.stderr):
-        pytest.fail("the R package roxygen2 is missing: run scripts/setup.sh "
-                    "(r-cran-roxygen2) or set PROPSTAB_SKIP_R=1", pytrace=False)
+        pytest.fail(
+            "the R package roxygen2 is missing: run scripts/setup.sh "
+            "(r-cran-roxygen2) or set PROPSTAB_SKIP_R=1",
+            pytrace=False,
+        )
     assert run.returncode == 0, run.stderr
     # roxygen's warnings (not a file name such as suppressPropstabWarnings.Rd)
-    assert not any(line.lstrip().startswith("Warning") for line in run.stderr.splitlines()), \
-        run.stderr
+    assert not any(
+        line.lstrip().startswith("Warning") for line in run.stderr.splitlines()
+    ), run.stderr
     generated = sorted(p.name for p in (copy / "man").iterdir())
     assert generated == sorted(p.name for p in (RPACKAGE / "man").iterdir())
     for name in ["NAMESPACE", *(f"man/{n}" for n in generated)]:
-        assert filecmp.cmp(copy / name, RPACKAGE / name, shallow=False), (
-            f"rpackage/{name} differs from what roxygen2 generates: run make rdoc")
+        assert filecmp.cmp(
+            copy / name, RPACKAGE / name, shallow=False
+        ), f"rpackage/{name} differs from what roxygen2 generates: run make rdoc"
 
 
-@pytest.mark.timeout(600)       # the generator: under its own 300 s limit
+@pytest.mark.timeout(600)  # the generator: under its own 300 s limit
 def test_one_help_page_per_stabm_function_generated_from_the_registry():
     """rpackage/R/measure_pages.R is what scripts/gen_r_pages.py writes (issue 25): one
     page per stabm-style function, each with its stabm_differences()."""
     import sys
-    run = shared.run([sys.executable, str(RPACKAGE.parent / "scripts" / "gen_r_pages.py"),
-                      "--check"], capture_output=True, text=True, timeout=300,
-                     env={**os.environ, "PYTHONPATH": str(RPACKAGE.parent)})
+
+    run = shared.run(
+        [sys.executable, str(RPACKAGE.parent / "scripts" / "gen_r_pages.py"), "--check"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env={**os.environ, "PYTHONPATH": str(RPACKAGE.parent)},
+    )
     assert run.returncode == 0, "rpackage/R/measure_pages.R is stale: run scripts/gen_r_pages.py"
     pages = {p.stem for p in (RPACKAGE / "man").glob("stability[A-Z]*.Rd")}
     assert len(pages) == 24, sorted(pages)

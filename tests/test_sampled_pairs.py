@@ -9,8 +9,14 @@ import pytest
 from scipy import sparse
 
 import propstab
-from propstab import (InvalidParameterError, SampledPairsEstimate, SampledPairsWarning,
-                      UndefinedMeasureWarning, estimate, stability)
+from propstab import (
+    InvalidParameterError,
+    SampledPairsEstimate,
+    SampledPairsWarning,
+    UndefinedMeasureWarning,
+    estimate,
+    stability,
+)
 from propstab.measures import _sampled_pairs
 
 import shared  # tests/shared.py (tests/ is on sys.path)
@@ -62,7 +68,7 @@ def test_a_seed_reproduces_the_sample_and_another_seed_differs():
 def test_many_sampled_pairs_approach_the_exact_value(name):
     rng = np.random.default_rng(sum(map(ord, name)))
     Z = _structured(rng, 50, 20)
-    if name == "kuncheva":                       # constant size
+    if name == "kuncheva":  # constant size
         Z = np.zeros((50, 20), dtype=bool)
         for row in Z:
             row[rng.choice(20, 6, replace=False)] = True
@@ -86,10 +92,11 @@ def test_interval_for_the_exact_value_covers_it_at_about_the_nominal_rate():
     exact = stability(Z, "jaccard")
     hits = 0
     for seed in range(200):
-        low, high = estimate(Z, "jaccard", pairs=400,
-                             random_state=seed).confidence_interval(target="all pairs")
+        low, high = estimate(Z, "jaccard", pairs=400, random_state=seed).confidence_interval(
+            target="all pairs"
+        )
         hits += low <= exact <= high
-    assert 0.90 <= hits / 200 <= 0.99                # 95 %: binomial sd 1.5 %
+    assert 0.90 <= hits / 200 <= 0.99  # 95 %: binomial sd 1.5 %
 
 
 def test_auto_samples_above_the_size_limit_with_a_warning(monkeypatch):
@@ -109,11 +116,13 @@ def test_auto_samples_above_the_size_limit_with_a_warning(monkeypatch):
         warnings.simplefilter("error", SampledPairsWarning)
         assert stability(Z, "jaccard", pairs="all") == exact
         assert stability(Z, "nogueira") == stability(Z, "nogueira", pairs="all")
-        stability(Z, "jaccard", correction_for_chance="exact")   # never sampled
+        stability(Z, "jaccard", correction_for_chance="exact")  # never sampled
 
 
-@pytest.mark.parametrize("pairs, kind", [(0, ValueError), (-3, ValueError), (2.5, TypeError),
-                                         ("some", ValueError), (True, TypeError)])
+@pytest.mark.parametrize(
+    "pairs, kind",
+    [(0, ValueError), (-3, ValueError), (2.5, TypeError), ("some", ValueError), (True, TypeError)],
+)
 def test_pairs_rule_is_declared_and_names_the_argument(pairs, kind):
     for function in (stability, estimate):
         with pytest.raises(kind, match=r"^pairs: ") as info:
@@ -123,8 +132,9 @@ def test_pairs_rule_is_declared_and_names_the_argument(pairs, kind):
 
 
 def test_pairs_need_a_pairwise_measure_without_the_correction():
-    with pytest.raises(ValueError, match=r"^pairs: sampled pairs apply only.*'nogueira'.*"
-                                         r"\(in stability\)"):
+    with pytest.raises(
+        ValueError, match=r"^pairs: sampled pairs apply only.*'nogueira'.*" r"\(in stability\)"
+    ):
         stability([[1, 0], [0, 1]], "nogueira", pairs=10)
     with pytest.raises(ValueError, match=r"^pairs: .*\(in estimate\)"):
         estimate([[1, 0], [0, 1]], "jaccard", pairs=10, correction_for_chance="exact")
@@ -132,15 +142,16 @@ def test_pairs_need_a_pairwise_measure_without_the_correction():
 
 def test_an_undefined_sampled_pair_gives_nan_with_the_reason():
     Z = np.zeros((6, 4), dtype=bool)
-    Z[:3, :2] = True                                  # runs 3-5 empty: jaccard 0/0
+    Z[:3, :2] = True  # runs 3-5 empty: jaccard 0/0
     with pytest.warns(UndefinedMeasureWarning, match="both empty"):
         est = estimate(Z, "jaccard", pairs=200, random_state=0)
     assert math.isnan(est.statistic) and math.isnan(est.variance)
 
 
 def test_result_prints_a_one_line_repr_and_a_short_summary():
-    est = estimate(_structured(np.random.default_rng(1), 20, 10), "jaccard", pairs=1000,
-                   random_state=0)
+    est = estimate(
+        _structured(np.random.default_rng(1), 20, 10), "jaccard", pairs=1000, random_state=0
+    )
     assert "\n" not in repr(est) and repr(est).startswith("SampledPairsEstimate(")
     text = str(est)
     assert text.splitlines()[0] == "Stability estimate from sampled pairs"
@@ -159,8 +170,10 @@ def test_large_sparse_selection_is_estimated_from_sampled_pairs_quickly():
     indices = np.sort(rng.integers(0, d, (M, k)), axis=1)
     keep = np.ones_like(indices, dtype=bool)
     keep[:, 1:] = indices[:, 1:] != indices[:, :-1]
-    S = sparse.csr_matrix((np.ones(keep.sum()), indices[keep],
-                           np.concatenate([[0], np.cumsum(keep.sum(axis=1))])), shape=(M, d))
+    S = sparse.csr_matrix(
+        (np.ones(keep.sum()), indices[keep], np.concatenate([[0], np.cumsum(keep.sum(axis=1))])),
+        shape=(M, d),
+    )
     est = estimate(S, "jaccard", pairs=50_000, random_state=0)
     # uniform random sets: E[jaccard] ~ k^2/d / (2k) = k / (2d)
     assert est.statistic == pytest.approx(k / (2 * d), rel=0.1)
@@ -168,9 +181,10 @@ def test_large_sparse_selection_is_estimated_from_sampled_pairs_quickly():
 
 def test_coverage_study_quick_mode_runs_and_reports_nominal_coverage(tmp_path, capsys):
     out = tmp_path / "coverage.json"
-    study = shared.load_study("sampled_pairs_coverage")       # in this process
+    study = shared.load_study("sampled_pairs_coverage")  # in this process
     assert study.main(["--quick", "--json", str(out)]) == 0
     import json
+
     rows = json.loads(out.read_text())
     assert rows and all(0.85 <= row["coverage"] <= 1.0 for row in rows)
     assert "coverage" in capsys.readouterr().out

@@ -29,6 +29,7 @@ def test_error_control_has_two_public_paths():
     """The bounds live in propstab.error_control; propstab.selection re-exports them."""
     import propstab.error_control as ec
     import propstab.selection as sel
+
     assert sel.error_control is ec.error_control and sel.ErrorControl is ec.ErrorControl
     assert {"ErrorControl", "error_control"} <= set(sel.__all__) & set(ec.__all__)
 
@@ -72,9 +73,14 @@ def _inputs(c):
 
 
 def _call(c, assumption, **override):
-    kwargs = dict(cutoff=c["cutoff"], q=c["q"], PFER=c["PFER"],
-                  sampling=c.get("sampling", "SS").lower(), assumption=assumption,
-                  n_subsamples=int(c["B"]))
+    kwargs = dict(
+        cutoff=c["cutoff"],
+        q=c["q"],
+        PFER=c["PFER"],
+        sampling=c.get("sampling", "SS").lower(),
+        assumption=assumption,
+        n_subsamples=int(c["B"]),
+    )
     kwargs.update(override)
     return error_control(int(c["p"]), **kwargs)
 
@@ -84,14 +90,22 @@ def _stabs_result(c):
     return tuple(float(_value(r[k])) for k in ("cutoff", "q", "PFER", "specifiedPFER"))
 
 
-def _pinned_differences(assumption, kinds=("rconcave_underestimate", "unimodal_integer_root"),
-                        stabs_errors=False):
+def _pinned_differences(
+    assumption, kinds=("rconcave_underestimate", "unimodal_integer_root"), stabs_errors=False
+):
     """{inputs: (reference case, listed entry)} for the documented differences (of the
     cases where stabs stops with an error when ``stabs_errors``)."""
-    listed = {_inputs(e): e for d in _differences().values()
-              if d["assumption"] == assumption and d["key"] in kinds for e in d["cases"]}
-    pinned = {_inputs(c): c for c in _reference_cases()
-              if c["assumption"] == assumption and ("error" if stabs_errors else "result") in c}
+    listed = {
+        _inputs(e): e
+        for d in _differences().values()
+        if d["assumption"] == assumption and d["key"] in kinds
+        for e in d["cases"]
+    }
+    pinned = {
+        _inputs(c): c
+        for c in _reference_cases()
+        if c["assumption"] == assumption and ("error" if stabs_errors else "result") in c
+    }
     assert set(listed) <= set(pinned)
     return {key: (pinned[key], listed[key]) for key in listed}
 
@@ -102,26 +116,27 @@ def test_error_control_matches_pinned_stabs_values(assumption):
     assert len(cases) > 50
     listed = _pinned_differences(assumption)
     outside = _pinned_differences(assumption, kinds=("outside_domain",))
-    answered = _pinned_differences(assumption, kinds=("unimodal_root_beyond_domain",),
-                                   stabs_errors=True)
+    answered = _pinned_differences(
+        assumption, kinds=("unimodal_root_beyond_domain",), stabs_errors=True
+    )
     exact, differing, rejected, resolved = 0, set(), set(), set()
     for c in cases:
-        if "error" in c and _inputs(c) in answered:      # stabs's error, propstab's q
+        if "error" in c and _inputs(c) in answered:  # stabs's error, propstab's q
             entry = answered[_inputs(c)][1]
             assert c["error"] == entry["stabs"]["error"]
             got = _call(c, assumption)
             assert (got.cutoff, got.q, got.PFER, got.specified_PFER) == tuple(
-                entry["propstab"][k] for k in ("cutoff", "q", "PFER", "specifiedPFER"))
+                entry["propstab"][k] for k in ("cutoff", "q", "PFER", "specifiedPFER")
+            )
             resolved.add(_inputs(c))
             continue
         if "error" in c:
             with pytest.raises(ValueError):
                 _call(c, assumption)
             continue
-        if _inputs(c) in outside:             # stabs's value, propstab's ValueError
+        if _inputs(c) in outside:  # stabs's value, propstab's ValueError
             argument = outside[_inputs(c)][1]["propstab"]["argument"]
-            assert c["result"] == {**outside[_inputs(c)][1]["stabs"],
-                                   "assumption": assumption}
+            assert c["result"] == {**outside[_inputs(c)][1]["stabs"], "assumption": assumption}
             with pytest.raises(ValueError, match=f"^{argument}: "):
                 _call(c, assumption)
             rejected.add(_inputs(c))
@@ -134,7 +149,7 @@ def test_error_control_matches_pinned_stabs_values(assumption):
             exact += 1
         else:
             differing.add(_inputs(c))
-        if _inputs(c) in listed:                   # propstab's pinned values
+        if _inputs(c) in listed:  # propstab's pinned values
             mine = listed[_inputs(c)][1]["propstab"]
             assert observed[:3] == (mine["cutoff"], mine["q"], mine["PFER"])
             assert observed[3] == pytest.approx(mine["specifiedPFER"], rel=1e-10)
@@ -144,8 +159,10 @@ def test_error_control_matches_pinned_stabs_values(assumption):
     # counts with stabs 0.7.1: bit-for-bit agreement / documented differences / outside /
     # stabs's errors that propstab answers
     assert (exact, len(differing), len(rejected), len(resolved)) == {
-        "none": (202, 0, 37, 0), "unimodal": (658, 9, 0, 12),
-        "r-concave": (71, 61, 0, 0)}[assumption]
+        "none": (202, 0, 37, 0),
+        "unimodal": (658, 9, 0, 12),
+        "r-concave": (71, 61, 0, 0),
+    }[assumption]
 
 
 def test_outside_domain_cases_are_infinite_undefined_or_vacuous():
@@ -155,9 +172,11 @@ def test_outside_domain_cases_are_infinite_undefined_or_vacuous():
     assert kind["cases"]
     for e in kind["cases"]:
         stabs = {k: _value(v) for k, v in e["stabs"].items()}
-        reasons = [e["cutoff"] == 0.5 and (math.isinf(stabs["PFER"]) or stabs["q"] == 0),
-                   stabs["q"] == 0,
-                   e["PFER"] is not None and e["PFER"] >= e["p"]]
+        reasons = [
+            e["cutoff"] == 0.5 and (math.isinf(stabs["PFER"]) or stabs["q"] == 0),
+            stabs["q"] == 0,
+            e["PFER"] is not None and e["PFER"] >= e["p"],
+        ]
         assert any(reasons), e
         named = {"cutoff"} if reasons[0] else set()
         named |= {"PFER"} if any(reasons[1:]) else set()
@@ -166,6 +185,7 @@ def test_outside_domain_cases_are_infinite_undefined_or_vacuous():
 
 def test_unimodal_differences_are_stabs_root_finder_noise():
     from propstab.stability_selection._error_control import _unimodal_denominator
+
     for c, _ in _pinned_differences("unimodal").values():
         got = _call(c, "unimodal")
         stabs = _stabs_result(c)
@@ -178,7 +198,8 @@ def test_unimodal_differences_are_stabs_root_finder_noise():
         assert got.cutoff == stabs[0]
         assert _call(c, "unimodal", PFER=None, q=stabs[1]).PFER == stabs[2]
         assert _call(c, "unimodal", PFER=None, q=got.q).specified_PFER == pytest.approx(
-            c["PFER"], rel=1e-12)
+            c["PFER"], rel=1e-12
+        )
 
 
 def _unimodal_q_fractions(p, cutoff, PFER, B):
@@ -187,13 +208,17 @@ def _unimodal_q_fractions(p, cutoff, PFER, B):
     cutoff >= 1/2 + min(theta^2, 1/(2B) + 3/4 theta^2) below 3/4, theta = q/p).
     Returns (q, bound at q, bound at q + 1 or None when q + 1 is outside the domain)."""
     c, B, PFER = Fraction(cutoff), Fraction(B), Fraction(PFER)
-    K = (2 * (2 * c - 1 - 1 / (2 * B)) if c <= Fraction(3, 4)
-         else (1 + 1 / B) / (4 * (1 - c + 1 / (2 * B))))
+    K = (
+        2 * (2 * c - 1 - 1 / (2 * B))
+        if c <= Fraction(3, 4)
+        else (1 + 1 / B) / (4 * (1 - c + 1 / (2 * B)))
+    )
 
     def admissible(q):
         theta = Fraction(q, p)
-        return c > Fraction(3, 4) or c >= Fraction(1, 2) + min(theta ** 2,
-                                                               1 / (2 * B) + 3 * theta ** 2 / 4)
+        return c > Fraction(3, 4) or c >= Fraction(1, 2) + min(
+            theta**2, 1 / (2 * B) + 3 * theta**2 / 4
+        )
 
     def bound(q):
         return Fraction(q * q, p) / K
@@ -255,6 +280,7 @@ def test_unimodal_root_beyond_domain_cases_take_the_last_admissible_q():
     q* lies beyond the domain, propstab's q is the largest admissible q, its bound is
     <= PFER (fractions), and q + 1 is outside the domain."""
     from propstab.stability_selection._error_control import _unimodal_denominator
+
     kind = _differences()["unimodal_root_beyond_domain"]
     assert len(kind["cases"]) == 12
     for e in kind["cases"]:
@@ -263,7 +289,7 @@ def test_unimodal_root_beyond_domain_cases_take_the_last_admissible_q():
         assert after is None and at_q <= e["PFER"]
         assert e["propstab"]["q"] == q
         root = math.sqrt(e["PFER"] * e["p"] * float(_unimodal_denominator(e["cutoff"], e["B"])))
-        assert root > q          # stabs: uniroot on [1, q] finds no sign change
+        assert root > q  # stabs: uniroot on [1, q] finds no sign change
 
 
 def test_unimodal_pfer_above_every_q_above_three_quarters_raises():
@@ -279,8 +305,8 @@ def test_a_default_fit_on_five_features_succeeds():
     X = rng.normal(size=(60, 5))
     y = 2 * X[:, 0] + rng.normal(size=60)
     with warnings.catch_warnings():
-        warnings.simplefilter("ignore", LargePFERWarning)      # E(V) <= 1, one selected
-        ss = StabilitySelection(Lasso(), n_alphas=5, random_state=0).fit(X, y)   # B = 50
+        warnings.simplefilter("ignore", LargePFERWarning)  # E(V) <= 1, one selected
+        ss = StabilitySelection(Lasso(), n_alphas=5, random_state=0).fit(X, y)  # B = 50
     assert ss.error_control_ is not None and ss.q_ <= 2
     assert ss.support_[0]
 
@@ -295,6 +321,7 @@ def _dense_scan_twin(theta, t, n, r, points=1000):
     bisects).
     """
     from scipy.optimize import brentq
+
     s, mu = 1 / r, theta * n
     k0 = math.ceil(2 * mu) + 1
 
@@ -304,14 +331,16 @@ def _dense_scan_twin(theta, t, n, r, points=1000):
         return w @ j / w.sum() - mu
 
     first = max(k0, t - 1)
-    ends = {k: math.exp(brentq(mean, -60.0, 40.0, args=(k,), xtol=1e-14, rtol=1e-15))
-            for k in range(first, n + 1)}
+    ends = {
+        k: math.exp(brentq(mean, -60.0, 40.0, args=(k,), xtol=1e-14, rtol=1e-15))
+        for k in range(first, n + 1)
+    }
     best = 0.0
     for k in range(first, n):
         a = np.geomspace(ends[k + 1], ends[k], points).astype(np.longdouble)
         j = np.arange(k + 1, dtype=np.longdouble)
-        x = a[:, None] + j                           # (a + j)^s, s = -2 or -4: 1 / x / x ...
-        w = 1 / x                                    # (x computed once: the same numbers)
+        x = a[:, None] + j  # (a + j)^s, s = -2 or -4: 1 / x / x ...
+        w = 1 / x  # (x computed once: the same numbers)
         for _ in range(round(-s) - 1):
             w /= x
         c = (k + 1 - np.longdouble(mu)) / (w @ (k + 1 - j))
@@ -330,13 +359,14 @@ def _attaining_law_is_valid(theta, t, n, r):
     its piece.
     """
     from propstab.stability_selection._rconcave import rconcave_extremal as _rconcave_extremal
+
     value, a_found, k = _rconcave_extremal(theta, t, n, r)
     s, mu = round(1 / r), Fraction(theta * n)
     for a in (a_found, a_found * (1 + 1e-12), a_found * (1 - 1e-12)):
         a = Fraction(a)
         w = [(a + j) ** s for j in range(k + 2)]
         c = (k + 1 - mu) / sum((k + 1 - j) * w[j] for j in range(k + 1))
-        f = [c * wj for wj in w[:k + 1]] + [1 - c * sum(w[:k + 1])] + [0] * (n - k - 1)
+        f = [c * wj for wj in w[: k + 1]] + [1 - c * sum(w[: k + 1])] + [0] * (n - k - 1)
         if 0 <= f[k + 1] <= c * w[k + 1]:
             break
     else:
@@ -349,40 +379,52 @@ def _attaining_law_is_valid(theta, t, n, r):
 
 def test_rconcave_differences_are_stabs_underestimates():
     """Where stabs's r-concave bound differs, propstab's is larger, attained and maximal."""
-    from propstab.stability_selection._rconcave import (rconcave_tail_bound as _rconcave_tail_bound, rconcave_terms as _rconcave_terms)
+    from propstab.stability_selection._rconcave import (
+        rconcave_tail_bound as _rconcave_tail_bound,
+        rconcave_terms as _rconcave_terms,
+    )
+
     checked = {}
     gaps = []
     for c, _ in _pinned_differences("r-concave").values():
         got = _call(c, "r-concave")
         stabs = _stabs_result(c)
-        assert (got.cutoff, got.q) == stabs[:2]               # same parameters
-        assert got.PFER >= stabs[2]                           # reported bound
-        if c["PFER"] is None:                                 # the unrounded bound
+        assert (got.cutoff, got.q) == stabs[:2]  # same parameters
+        assert got.PFER >= stabs[2]  # reported bound
+        if c["PFER"] is None:  # the unrounded bound
             assert got.specified_PFER > stabs[3]
             gaps.append(got.specified_PFER / stabs[3] - 1)
         # the bound is p D of the smaller term: attained by a valid law, and maximal
         terms = _rconcave_terms(got.q, c["p"], got.cutoff, c["B"])
         term = min(terms, key=lambda args: _rconcave_tail_bound(*args))
         assert c["p"] * _rconcave_tail_bound(*term) == pytest.approx(
-            _call(c, "r-concave", PFER=None, q=got.q, cutoff=got.cutoff).specified_PFER,
-            rel=1e-15)
+            _call(c, "r-concave", PFER=None, q=got.q, cutoff=got.cutoff).specified_PFER, rel=1e-15
+        )
         if term not in checked:
             value = _attaining_law_is_valid(*term)
             twin = _dense_scan_twin(*term)
-            assert twin <= value * (1 + 1e-10)               # no law above propstab's
-            assert twin == pytest.approx(value, rel=1e-6)    # scan resolution
+            assert twin <= value * (1 + 1e-10)  # no law above propstab's
+            assert twin == pytest.approx(value, rel=1e-6)  # scan resolution
             checked[term] = value
     assert len(checked) > 40
-    assert 0 < min(gaps) and max(gaps) < 0.05                # stabs short by up to ~5 %
+    assert 0 < min(gaps) and max(gaps) < 0.05  # stabs short by up to ~5 %
 
 
 # (theta, t, n, r): terms of pinned cases; the last two are those of p = 200, q = 2,
 # cutoff 0.9, B = 25 (pairs) and B = 50 (singles), the first the example of
 # docs/stability_selection.md, where stabs's D is 7.6746626e-06 (stabs:::D(1e-4, 20,
 # 25, -0.5), pinned live in r_compat/test_stabs_live.py)
-@pytest.mark.parametrize("theta, t, n, r", [
-    (1e-4, 20, 25, -0.5), (0.01, 38, 50, -0.5), (0.1, 75, 100, -0.25),
-    (0.0025, 10, 25, -0.5), (0.05, 30, 50, -0.25), (0.01, 90, 100, -0.25)])
+@pytest.mark.parametrize(
+    "theta, t, n, r",
+    [
+        (1e-4, 20, 25, -0.5),
+        (0.01, 38, 50, -0.5),
+        (0.1, 75, 100, -0.25),
+        (0.0025, 10, 25, -0.5),
+        (0.05, 30, 50, -0.25),
+        (0.01, 90, 100, -0.25),
+    ],
+)
 def test_rconcave_tail_bound_is_the_maximum_over_the_path(theta, t, n, r):
     value = _attaining_law_is_valid(theta, t, n, r)
     twin = _dense_scan_twin(theta, t, n, r, points=4000)
@@ -394,11 +436,12 @@ def test_golden_maximise_finds_interior_and_end_maxima():
     # pinned r-concave maxima all sit at piece ends (evaluated exactly on the grid),
     # so the interior case is checked here, on several brackets at once.
     from propstab.stability_selection._rconcave import _golden_maximise
+
     centre = np.array([0.3, -2.0, 5.0, 1.0])
     lo, hi = np.array([0.0, -3.0, 0.0, 1.0]), np.array([1.0, -1.5, 4.0, 1.5])
     x, fx = _golden_maximise(lambda x: -np.cosh(x - centre), lo, hi, 30)
-    expected = np.clip(centre, lo, hi)             # interior, interior, right end, left end
-    np.testing.assert_allclose(x, expected, atol=(hi - lo).max() * 0.618 ** 30)
+    expected = np.clip(centre, lo, hi)  # interior, interior, right end, left end
+    np.testing.assert_allclose(x, expected, atol=(hi - lo).max() * 0.618**30)
     np.testing.assert_allclose(fx, -np.cosh(x - centre), rtol=0)
     assert np.all(fx <= -1) and np.all(fx[:2] >= -1 - 1e-12)
 
@@ -410,15 +453,17 @@ def test_rconcave_example_value():
     # sum the tail P(X >= 20) directly.
     from scipy.optimize import brentq
     from propstab.stability_selection._rconcave import rconcave_extremal as _rconcave_extremal
+
     value, a, k = _rconcave_extremal(1e-4, 20, 25, -0.5)
     j = np.arange(26.0)
 
     def mean_minus_mu(log_a):
         w = (math.exp(log_a) + j) ** -2
         return w @ j / w.sum() - 1e-4 * 25
+
     a_twin = math.exp(brentq(mean_minus_mu, -60.0, 40.0, xtol=1e-15, rtol=1e-15))
     w = (a_twin + j) ** -2
-    assert k == 24                                    # support {0..k + 1} = {0..25}
+    assert k == 24  # support {0..k + 1} = {0..25}
     assert a == pytest.approx(a_twin, rel=1e-12)
     assert value == pytest.approx(w[20:].sum() / w.sum(), rel=1e-10)
     # stabs's D for this term, 7.6746626193058276e-06 (stabs:::D(1e-4, 20, 25, -0.5),
@@ -432,7 +477,7 @@ def test_reference_file_records_its_provenance():
     assert data["function"] == "stabs::stabsel_parameters"
     kinds = {(c["sampling"], c["assumption"]) for c in data["cases"]}
     assert kinds == {("MB", "none"), ("SS", "none"), ("SS", "unimodal"), ("SS", "r-concave")}
-    assert sum("error" in c for c in data["cases"]) > 0      # error cases are pinned too
+    assert sum("error" in c for c in data["cases"]) > 0  # error cases are pinned too
 
 
 def test_mb_bound_by_hand():
@@ -443,7 +488,7 @@ def test_mb_bound_by_hand():
     assert error_control(1000, cutoff=0.75, PFER=1, sampling="mb").q == 22.0
     # cutoff = (q^2 / (PFER p) + 1) / 2 = (100 / 200 + 1) / 2
     assert error_control(200, q=10, PFER=1, sampling="mb").cutoff == 0.75
-    with pytest.warns(PFERExceededWarning):     # capped at 1: bound 900/200 = 4.5 > 1
+    with pytest.warns(PFERExceededWarning):  # capped at 1: bound 900/200 = 4.5 > 1
         assert error_control(200, q=30, PFER=1, sampling="mb").cutoff == 1.0
 
 
@@ -463,24 +508,30 @@ def test_r_concave_is_tighter_than_unimodal():
     uni = error_control(100, cutoff=0.75, q=10, assumption="unimodal")
     rc = error_control(100, cutoff=0.75, q=10, assumption="r-concave")
     # stabs 0.7.1 for the same inputs (default B = 50), from r_compat/stabs_reference.json
-    pinned = {c["assumption"]: c["result"] for c in _reference_cases()
-              if (c["sampling"], c["p"], c["B"], c["cutoff"], c["q"], c["PFER"])
-              == ("SS", 100, 50, 0.75, 10, None)}
+    pinned = {
+        c["assumption"]: c["result"]
+        for c in _reference_cases()
+        if (c["sampling"], c["p"], c["B"], c["cutoff"], c["q"], c["PFER"])
+        == ("SS", 100, 50, 0.75, 10, None)
+    }
     assert rc.PFER == pinned["r-concave"]["PFER"] and rc.PFER < uni.PFER
     assert uni.PFER == pinned["unimodal"]["PFER"]
 
 
-@pytest.mark.parametrize("kwargs, message", [
-    (dict(cutoff=0.7), "exactly two"),
-    (dict(cutoff=0.7, q=5, PFER=1), "exactly two"),
-    (dict(cutoff=0.4, q=5), r"cutoff: must be in \(0.5, 1.0\]"),
-    (dict(cutoff=0.7, q=500), r"q: must be in \(0.0, 100.0\]"),
-    (dict(cutoff=0.7, PFER=-1), "PFER: must be > 0"),
-    (dict(cutoff=0.7, q=5, sampling="xx"), "sampling: must be one of"),
-    (dict(cutoff=0.7, q=5, sampling="mb", assumption="unimodal"), "takes no assumption"),
-    (dict(cutoff=0.7, q=5, assumption="convex"), "assumption: must be one of"),
-    (dict(cutoff=0.55, q=60, assumption="unimodal"), "out of bounds"),
-])
+@pytest.mark.parametrize(
+    "kwargs, message",
+    [
+        (dict(cutoff=0.7), "exactly two"),
+        (dict(cutoff=0.7, q=5, PFER=1), "exactly two"),
+        (dict(cutoff=0.4, q=5), r"cutoff: must be in \(0.5, 1.0\]"),
+        (dict(cutoff=0.7, q=500), r"q: must be in \(0.0, 100.0\]"),
+        (dict(cutoff=0.7, PFER=-1), "PFER: must be > 0"),
+        (dict(cutoff=0.7, q=5, sampling="xx"), "sampling: must be one of"),
+        (dict(cutoff=0.7, q=5, sampling="mb", assumption="unimodal"), "takes no assumption"),
+        (dict(cutoff=0.7, q=5, assumption="convex"), "assumption: must be one of"),
+        (dict(cutoff=0.55, q=60, assumption="unimodal"), "out of bounds"),
+    ],
+)
 def test_error_control_rejects_invalid_input(kwargs, message):
     with pytest.raises(ValueError, match=message):
         error_control(100, **kwargs)
@@ -488,21 +539,33 @@ def test_error_control_rejects_invalid_input(kwargs, message):
 
 # The defects of issue 12 (stabs 0.7.1 has the first four too; docs/stability_selection.md,
 # "outside the domain"): each now raises, naming the argument and the rule.
-@pytest.mark.parametrize("kwargs, message", [
-    # unimodal constant 2 (2 pi - 1 - 1/(2B)) = 2 (0.1 - 1/6) < 0: stabs's PFER is -1.88
-    (dict(cutoff=0.55, q=5, sampling="ss", assumption="unimodal", n_subsamples=3),
-     r"^cutoff: must be > 1/2 \+ 1/\(4B\) = 0.5833"),
-    # stabs derives q = 199 > p = 100
-    (dict(cutoff=0.7, PFER=1000, sampling="mb"), r"^PFER: must be below n_features = 100"),
-    (dict(cutoff=0.7, q=0, sampling="mb"), r"^q: must be in \(0.0, 100.0\]; got 0.0"),
-    (dict(cutoff=0.5, q=5, sampling="mb"), r"^cutoff: must be in \(0.5, 1.0\]; got 0.5"),
-    # q = floor(sqrt(0.1 * 0.2 * 10)) = 0 (stabs returns q = 0, PFER 0)
-    (dict(cutoff=0.6, PFER=0.1, sampling="mb", n_features=10),
-     r"^PFER: no q >= 1 attains PFER <= 0.1 .* the bound at q = 1 is 0.5"),
-    (dict(cutoff=0.9, q=10, assumption="r-concave", n_subsamples=101),
-     r"^n_subsamples: must be >= 2 and <= 100 for the r-concave bound; got 101"),
-    (dict(cutoff=0.9, q=10, n_subsamples=10 ** 7), r"^n_subsamples: must be >= 2 and <= 1000000"),
-])
+@pytest.mark.parametrize(
+    "kwargs, message",
+    [
+        # unimodal constant 2 (2 pi - 1 - 1/(2B)) = 2 (0.1 - 1/6) < 0: stabs's PFER is -1.88
+        (
+            dict(cutoff=0.55, q=5, sampling="ss", assumption="unimodal", n_subsamples=3),
+            r"^cutoff: must be > 1/2 \+ 1/\(4B\) = 0.5833",
+        ),
+        # stabs derives q = 199 > p = 100
+        (dict(cutoff=0.7, PFER=1000, sampling="mb"), r"^PFER: must be below n_features = 100"),
+        (dict(cutoff=0.7, q=0, sampling="mb"), r"^q: must be in \(0.0, 100.0\]; got 0.0"),
+        (dict(cutoff=0.5, q=5, sampling="mb"), r"^cutoff: must be in \(0.5, 1.0\]; got 0.5"),
+        # q = floor(sqrt(0.1 * 0.2 * 10)) = 0 (stabs returns q = 0, PFER 0)
+        (
+            dict(cutoff=0.6, PFER=0.1, sampling="mb", n_features=10),
+            r"^PFER: no q >= 1 attains PFER <= 0.1 .* the bound at q = 1 is 0.5",
+        ),
+        (
+            dict(cutoff=0.9, q=10, assumption="r-concave", n_subsamples=101),
+            r"^n_subsamples: must be >= 2 and <= 100 for the r-concave bound; got 101",
+        ),
+        (
+            dict(cutoff=0.9, q=10, n_subsamples=10**7),
+            r"^n_subsamples: must be >= 2 and <= 1000000",
+        ),
+    ],
+)
 def test_error_control_domain(kwargs, message):
     p = kwargs.pop("n_features", 100)
     with pytest.raises(ValueError, match=message):
@@ -511,15 +574,17 @@ def test_error_control_domain(kwargs, message):
 
 def test_error_control_warns_when_the_realised_bound_exceeds_the_pfer():
     # stabs (verbose) warns too: cutoff capped at 1, bound 3^2 / 10 = 0.9 > 0.2
-    with pytest.warns(PFERExceededWarning, match=r"no cutoff up to 1 attains PFER <= 0.2 "
-                                                 r"with q = 3 .* bound is 0.9"):
+    with pytest.warns(
+        PFERExceededWarning,
+        match=r"no cutoff up to 1 attains PFER <= 0.2 " r"with q = 3 .* bound is 0.9",
+    ):
         ec = error_control(10, q=3, PFER=0.2, sampling="mb")
     assert (ec.cutoff, ec.PFER, ec.specified_PFER) == (1.0, 0.9, 0.2)
     with pytest.warns(PFERExceededWarning, match="r-concave bound"):
         ec = error_control(100, q=30, PFER=0.01, assumption="r-concave")
     assert ec.cutoff == 1.0 and ec.PFER > 0.01
     with warnings.catch_warnings():
-        warnings.simplefilter("error")           # attained: no warning
+        warnings.simplefilter("error")  # attained: no warning
         assert error_control(10, q=3, PFER=1, sampling="mb").PFER <= 1
 
 
@@ -531,15 +596,17 @@ def test_rconcave_bisection_equals_stabs_walk(p, B):
             if q / p < 1 and q <= (B - 1) * p // (2 * B):
                 with warnings.catch_warnings():
                     warnings.simplefilter("ignore", PFERExceededWarning)
-                    got = error_control(p, q=q, PFER=PFER, assumption="r-concave",
-                                        n_subsamples=B).cutoff
+                    got = error_control(
+                        p, q=q, PFER=PFER, assumption="r-concave", n_subsamples=B
+                    ).cutoff
                 assert got == twins.rconcave_cutoff_walk(p, q, PFER, B), (q, PFER)
         for cutoff in (0.6, 0.75, 0.9, 1.0):
             walk = twins.rconcave_q_walk(p, cutoff, PFER, B)
             try:
-                got = error_control(p, cutoff=cutoff, PFER=PFER, assumption="r-concave",
-                                    n_subsamples=B).q
-            except ValueError as exc:            # no q >= 1 attains PFER: the walk stops at 1
+                got = error_control(
+                    p, cutoff=cutoff, PFER=PFER, assumption="r-concave", n_subsamples=B
+                ).q
+            except ValueError as exc:  # no q >= 1 attains PFER: the walk stops at 1
                 assert str(exc).startswith("PFER: no q >= 1") and walk == 1.0
                 continue
             assert got == walk, (cutoff, PFER)
@@ -555,14 +622,15 @@ def test_error_control_type_errors():
 def test_error_control_result_is_a_frozen_dataclass():
     ec = error_control(100, cutoff=0.75, q=10, sampling="mb")
     assert isinstance(ec, ErrorControl)
-    assert ec.PFER == 2.0                                  # 10^2 / (0.5 * 100)
-    assert ec.significance_level == 0.02                   # signif(2 / 100, 3)
+    assert ec.PFER == 2.0  # 10^2 / (0.5 * 100)
+    assert ec.significance_level == 0.02  # signif(2 / 100, 3)
     with pytest.raises(AttributeError):
         ec.q = 3
 
 
 def test_significant_digits_as_stabs_reports():
     from propstab._utils.text import significant as _significant
+
     assert _significant(0.28581999652691, 3) == 0.286
     assert _significant(123456.0, 3) == 123000.0
     assert _significant(-0.0012345, 2) == -0.0012
@@ -571,6 +639,7 @@ def test_significant_digits_as_stabs_reports():
 
 def test_rconcave_support_limit():
     from propstab.stability_selection._rconcave import rconcave_max_q as _rconcave_max_q
+
     # q/p term on {0..2B} with mean 2Bq/p needs ceil(4Bq/p) + 1 < 2B
     for p, B in [(100, 50), (200, 25), (57, 13), (1000, 7)]:
         q = _rconcave_max_q(p, B)
@@ -583,13 +652,12 @@ def test_rconcave_support_limit():
 # the transformer
 
 
-
-
 def test_the_old_module_name_re_exports_stability_selection():
     """The module is named for what it is; ``propstab.selection`` keeps working."""
     import propstab
     import propstab.selection as old
     import propstab.stability_selection as new
+
     assert old.StabilitySelection is new.StabilitySelection is propstab.StabilitySelection
     assert old.error_control is new.error_control is propstab.error_control.error_control
     assert old.ErrorControl is new.ErrorControl and old.LargePFERWarning is new.LargePFERWarning
@@ -604,41 +672,57 @@ def test_subsamples_are_the_draws_before_the_shared_scheme_and_those_of_resample
     rng = np.random.default_rng(0)
     X = rng.normal(size=(9, 3))
     y = X[:, 0] + rng.normal(size=9)
-    kw = dict(param_grid=[0.05, 0.3, 0.8], n_subsamples=2, random_state=3, cutoff=0.6,
-              PFER=None)
+    kw = dict(param_grid=[0.05, 0.3, 0.8], n_subsamples=2, random_state=3, cutoff=0.6, PFER=None)
     ss = StabilitySelection(Lasso(), sampling="ss", **kw).fit(X, y)
     pinned = [[0, 1, 2, 7], [3, 4, 5, 6], [0, 4, 5, 8], [1, 2, 3, 6]]
     assert ss.subsamples_.tolist() == pinned
     assert (ss.stability_scores_ * 4).tolist() == [[4, 4, 3], [2, 2, 0], [3, 0, 0]]
-    assert StabilitySelection(Lasso(), sampling="mb", **kw).fit(X, y).subsamples_.tolist() \
-        == [[0, 1, 2, 7], [0, 4, 5, 8]]
+    assert StabilitySelection(Lasso(), sampling="mb", **kw).fit(X, y).subsamples_.tolist() == [
+        [0, 1, 2, 7],
+        [0, 4, 5, 8],
+    ]
     from propstab import resample
-    res = resample(Lasso(alpha=0.1), X, y, scheme="complementary_pairs", n_runs=4,
-                   random_state=3)
+
+    res = resample(Lasso(alpha=0.1), X, y, scheme="complementary_pairs", n_runs=4, random_state=3)
     assert [t.tolist() for t in res.train_indices] == pinned
 
 
 def test_subsamples_are_halves_and_complementary_pairs():
     X, y = shared.three_signals(n=101)
-    ss = StabilitySelection(Lasso(), param_grid=[0.3], n_subsamples=6, sampling="ss",
-                            assumption="unimodal", random_state=0).fit(X, y)
+    ss = StabilitySelection(
+        Lasso(),
+        param_grid=[0.3],
+        n_subsamples=6,
+        sampling="ss",
+        assumption="unimodal",
+        random_state=0,
+    ).fit(X, y)
     S = ss.subsamples_
-    assert S.shape == (12, 50)                              # 2B subsamples of floor(101/2)
+    assert S.shape == (12, 50)  # 2B subsamples of floor(101/2)
     for a, b in zip(S[0::2], S[1::2]):
-        assert np.intersect1d(a, b).size == 0               # complementary: disjoint halves
-    mb = StabilitySelection(Lasso(), param_grid=[0.3], n_subsamples=6, sampling="mb",
-                            PFER=None, random_state=0).fit(X, y)
+        assert np.intersect1d(a, b).size == 0  # complementary: disjoint halves
+    mb = StabilitySelection(
+        Lasso(), param_grid=[0.3], n_subsamples=6, sampling="mb", PFER=None, random_state=0
+    ).fit(X, y)
     assert mb.subsamples_.shape == (6, 50)
-    assert all(np.unique(r).size == 50 for r in mb.subsamples_)   # without replacement
+    assert all(np.unique(r).size == 50 for r in mb.subsamples_)  # without replacement
 
 
 def test_stability_scores_are_frequencies_over_the_same_subsamples():
     """Slow twin: refit by hand on the stored subsamples."""
     from sklearn.linear_model import Lasso
+
     X, y = shared.three_signals()
     grid = [0.1, 0.4, 1.0]
-    ss = StabilitySelection(Lasso(), param_grid=grid, n_subsamples=8, sampling="mb",
-                            cutoff=0.7, PFER=None, random_state=3).fit(X, y)
+    ss = StabilitySelection(
+        Lasso(),
+        param_grid=grid,
+        n_subsamples=8,
+        sampling="mb",
+        cutoff=0.7,
+        PFER=None,
+        random_state=3,
+    ).fit(X, y)
     expected = np.zeros((X.shape[1], len(grid)))
     for rows in ss.subsamples_:
         for g, alpha in enumerate(grid):
@@ -647,31 +731,54 @@ def test_stability_scores_are_frequencies_over_the_same_subsamples():
     np.testing.assert_array_equal(ss.stability_scores_, expected)
     np.testing.assert_array_equal(ss.support_, expected.max(axis=1) >= 0.7)
     # q_: mean size of the union over the grid per subsample
-    unions = [np.any([Lasso(alpha=a).fit(X[r], y[r]).coef_ != 0 for a in grid], axis=0).sum()
-              for r in ss.subsamples_]
+    unions = [
+        np.any([Lasso(alpha=a).fit(X[r], y[r]).coef_ != 0 for a in grid], axis=0).sum()
+        for r in ss.subsamples_
+    ]
     assert ss.q_ == pytest.approx(np.mean(unions))
     assert ss.PFER_ == error_control(12, cutoff=0.7, q=ss.q_, sampling="mb").PFER
 
 
 def test_cutoff_is_inclusive():
     X, y = shared.three_signals()
-    ss = StabilitySelection(Lasso(), param_grid=[0.2], n_subsamples=10, sampling="mb",
-                            cutoff=0.6, PFER=None, random_state=0)
+    ss = StabilitySelection(
+        Lasso(),
+        param_grid=[0.2],
+        n_subsamples=10,
+        sampling="mb",
+        cutoff=0.6,
+        PFER=None,
+        random_state=0,
+    )
     ss.fit(X, y)
     probs = ss.selection_probabilities_
     target = probs[(probs > 0.5) & (probs < 1)]
     if target.size == 0:
         target = probs[probs > 0.5]
     cut = float(target.min())
-    ss2 = StabilitySelection(Lasso(), param_grid=[0.2], n_subsamples=10, sampling="mb",
-                             cutoff=cut, PFER=None, random_state=0).fit(X, y)
-    assert ss2.support_[np.argmin(np.abs(probs - cut))]      # p == cutoff is selected
+    ss2 = StabilitySelection(
+        Lasso(),
+        param_grid=[0.2],
+        n_subsamples=10,
+        sampling="mb",
+        cutoff=cut,
+        PFER=None,
+        random_state=0,
+    ).fit(X, y)
+    assert ss2.support_[np.argmin(np.abs(probs - cut))]  # p == cutoff is selected
 
 
 def test_transform_and_true_features_found():
     X, y = shared.three_signals()
-    ss = StabilitySelection(Lasso(), param_grid=[0.3, 0.6, 1.0], n_subsamples=20,
-                            sampling="mb", cutoff=0.9, PFER=None, random_state=0).fit(X, y)
+    ss = StabilitySelection(
+        Lasso(),
+        param_grid=[0.3, 0.6, 1.0],
+        n_subsamples=20,
+        sampling="mb",
+        cutoff=0.9,
+        PFER=None,
+        random_state=0,
+    ).fit(X, y)
     assert ss.get_support(indices=True).tolist() == [0, 1, 2]
     assert ss.transform(X).shape == (X.shape[0], 3)
     np.testing.assert_array_equal(ss.transform(X), X[:, :3])
@@ -679,25 +786,41 @@ def test_transform_and_true_features_found():
 
 def test_pfer_fixes_q_and_first_q_on_the_path():
     X, y = shared.three_signals()
-    ss = StabilitySelection(Lasso(), param_grid=[0.05, 0.2, 0.5, 1.0], n_subsamples=10,
-                            sampling="ss", assumption="unimodal", cutoff=0.75, PFER=1,
-                            random_state=0).fit(X, y)
-    target = error_control(12, cutoff=0.75, PFER=1, sampling="ss", assumption="unimodal",
-                           n_subsamples=10)
+    ss = StabilitySelection(
+        Lasso(),
+        param_grid=[0.05, 0.2, 0.5, 1.0],
+        n_subsamples=10,
+        sampling="ss",
+        assumption="unimodal",
+        cutoff=0.75,
+        PFER=1,
+        random_state=0,
+    ).fit(X, y)
+    target = error_control(
+        12, cutoff=0.75, PFER=1, sampling="ss", assumption="unimodal", n_subsamples=10
+    )
     assert ss.q_ <= target.q
     assert ss.PFER_ <= 1
     with pytest.raises(ValueError, match="at most two"):
         StabilitySelection(Lasso(), cutoff=0.7, PFER=1, q=3).fit(X, y)
     with pytest.raises(ValueError, match="PFER=None"):
-        StabilitySelection(Lasso(), q=3).fit(X, y)          # PFER=1 and cutoff by default
+        StabilitySelection(Lasso(), q=3).fit(X, y)  # PFER=1 and cutoff by default
     with pytest.raises(ValueError, match="cutoff=None"):
         StabilitySelection(Lasso(), cutoff=None, PFER=1).fit(X, y)
 
 
 def test_q_and_pfer_derive_the_cutoff():
     X, y = shared.three_signals()
-    ss = StabilitySelection(Lasso(), param_grid=[0.1, 0.5], n_subsamples=10, sampling="mb",
-                            cutoff=None, q=3, PFER=1, random_state=0).fit(X, y)
+    ss = StabilitySelection(
+        Lasso(),
+        param_grid=[0.1, 0.5],
+        n_subsamples=10,
+        sampling="mb",
+        cutoff=None,
+        q=3,
+        PFER=1,
+        random_state=0,
+    ).fit(X, y)
     assert ss.cutoff_ == error_control(12, q=3, PFER=1, sampling="mb").cutoff
     assert ss.q_ <= 3
 
@@ -713,6 +836,7 @@ def test_reproducible_and_parallel_identical():
 
 def test_constructor_parameters_never_mutated():
     from sklearn.base import clone
+
     X, y = shared.three_signals()
     est = Lasso()
     grid = [0.2, 0.5]
@@ -720,7 +844,7 @@ def test_constructor_parameters_never_mutated():
     before = ss.get_params(deep=False)
     ss.fit(X, y)
     assert ss.get_params(deep=False) == before
-    assert est.alpha == 1.0 and not hasattr(est, "coef_")   # the estimator is never fitted
+    assert est.alpha == 1.0 and not hasattr(est, "coef_")  # the estimator is never fitted
     assert grid == [0.2, 0.5]
     clone(ss)
 
@@ -740,30 +864,57 @@ def test_invalid_parameters():
 def test_dataframe_feature_names():
     X, y = shared.three_signals()
     df = pd.DataFrame(X, columns=[f"g{j}" for j in range(X.shape[1])])
-    ss = StabilitySelection(Lasso(), param_grid=[0.5], n_subsamples=10, sampling="mb",
-                            cutoff=0.9, PFER=None, random_state=0).fit(df, y)
+    ss = StabilitySelection(
+        Lasso(),
+        param_grid=[0.5],
+        n_subsamples=10,
+        sampling="mb",
+        cutoff=0.9,
+        PFER=None,
+        random_state=0,
+    ).fit(df, y)
     assert list(ss.get_feature_names_out()) == ["g0", "g1", "g2"]
 
 
-@parametrize_with_checks([
-    StabilitySelection(Lasso(), param_grid=[0.05, 0.2], n_subsamples=4, sampling="mb",
-                       assumption="none", PFER=None, random_state=0),
-    StabilitySelection(Lasso(), param_grid=[0.05, 0.2], n_subsamples=4, sampling="ss",
-                       assumption="unimodal", PFER=None, random_state=0),
-])
+@parametrize_with_checks(
+    [
+        StabilitySelection(
+            Lasso(),
+            param_grid=[0.05, 0.2],
+            n_subsamples=4,
+            sampling="mb",
+            assumption="none",
+            PFER=None,
+            random_state=0,
+        ),
+        StabilitySelection(
+            Lasso(),
+            param_grid=[0.05, 0.2],
+            n_subsamples=4,
+            sampling="ss",
+            assumption="unimodal",
+            PFER=None,
+            random_state=0,
+        ),
+    ]
+)
 def test_scikit_learn_estimator_checks(estimator, check):
     """Every check of scikit-learn's estimator suite, one test item per (estimator, check)."""
     with warnings.catch_warnings():
-        warnings.simplefilter("ignore")         # convergence warnings of Lasso on tiny data
+        warnings.simplefilter("ignore")  # convergence warnings of Lasso on tiny data
         check(estimator)
 
 
 def test_docs_page_examples_run():
     import doctest
     import pathlib
+
     page = pathlib.Path(__file__).resolve().parents[1] / "docs" / "stability_selection.md"
-    result = doctest.testfile(str(page), module_relative=False,
-                              optionflags=doctest.NORMALIZE_WHITESPACE | doctest.ELLIPSIS)
+    result = doctest.testfile(
+        str(page),
+        module_relative=False,
+        optionflags=doctest.NORMALIZE_WHITESPACE | doctest.ELLIPSIS,
+    )
     assert result.attempted >= 5
     assert result.failed == 0
 
@@ -778,17 +929,22 @@ def test_docs_page_examples_run():
 #: (match.arg takes the first; "MB" forces "none"), ``B = ifelse(sampling.type == "MB",
 #: 100, 50)``; cutoff, q and PFER have no default (two of them must be given).
 #: r_compat/test_stabs_live.py::test_stabs_defaults_are_the_pinned_ones checks them live.
-STABS_DEFAULTS = {"sampling": "ss", "assumption": {"ss": "unimodal", "mb": "none"},
-                  "B": {"ss": 50, "mb": 100}}
+STABS_DEFAULTS = {
+    "sampling": "ss",
+    "assumption": {"ss": "unimodal", "mb": "none"},
+    "B": {"ss": 50, "mb": 100},
+}
 
 
 def _default(function, name):
     import inspect
+
     return inspect.signature(function).parameters[name].default
 
 
 def test_defaults_are_stabs_in_both_entry_points():
     from propstab.error_control import default_n_subsamples, resolve_assumption
+
     for function in (StabilitySelection, error_control):
         assert _default(function, "sampling") == STABS_DEFAULTS["sampling"]
         assert _default(function, "assumption") is None
@@ -797,36 +953,49 @@ def test_defaults_are_stabs_in_both_entry_points():
         assert resolve_assumption(sampling, None) == STABS_DEFAULTS["assumption"][sampling]
         assert default_n_subsamples(sampling) == STABS_DEFAULTS["B"][sampling]
         ec = error_control(100, cutoff=0.75, q=5, sampling=sampling)
-        assert (ec.assumption, ec.n_subsamples) == (STABS_DEFAULTS["assumption"][sampling],
-                                                    STABS_DEFAULTS["B"][sampling])
+        assert (ec.assumption, ec.n_subsamples) == (
+            STABS_DEFAULTS["assumption"][sampling],
+            STABS_DEFAULTS["B"][sampling],
+        )
     # stabs's documented example (cutoff 0.75, PFER 1) is StabilitySelection's default
-    assert (_default(StabilitySelection, "cutoff"), _default(StabilitySelection, "PFER"),
-            _default(StabilitySelection, "q")) == (0.75, 1.0, None)
+    assert (
+        _default(StabilitySelection, "cutoff"),
+        _default(StabilitySelection, "PFER"),
+        _default(StabilitySelection, "q"),
+    ) == (0.75, 1.0, None)
 
 
 def test_a_default_fit_uses_the_stabs_defaults():
     X, y = shared.three_signals(n=120, d=12)
     ss = StabilitySelection(Lasso(), n_alphas=5, random_state=0).fit(X, y)
-    assert ss.subsamples_.shape == (100, 60)                # 50 complementary pairs
+    assert ss.subsamples_.shape == (100, 60)  # 50 complementary pairs
     assert (ss.error_control_.assumption, ss.error_control_.n_subsamples) == ("unimodal", 50)
-    target = error_control(12, cutoff=0.75, PFER=1)         # the same defaults
+    target = error_control(12, cutoff=0.75, PFER=1)  # the same defaults
     assert ss.q_ <= target.q and ss.PFER_ <= 1
     mb = StabilitySelection(Lasso(), n_alphas=3, sampling="mb", random_state=0).fit(X, y)
-    assert mb.subsamples_.shape == (100, 60)                # 100 subsamples
+    assert mb.subsamples_.shape == (100, 60)  # 100 subsamples
     assert mb.error_control_.assumption == "none"
 
 
 def test_default_alpha_path_is_scikit_learns_grid():
     from sklearn.linear_model import ElasticNet, ElasticNetCV, LassoCV
+
     X, y = shared.three_signals(n=80, d=6)
     for fit_intercept in (True, False):
-        ss = StabilitySelection(Lasso(fit_intercept=fit_intercept), n_alphas=7, eps=1e-2,
-                                n_subsamples=2, PFER=None, random_state=0).fit(X, y)
+        ss = StabilitySelection(
+            Lasso(fit_intercept=fit_intercept),
+            n_alphas=7,
+            eps=1e-2,
+            n_subsamples=2,
+            PFER=None,
+            random_state=0,
+        ).fit(X, y)
         ref = LassoCV(n_alphas=7, eps=1e-2, fit_intercept=fit_intercept, cv=2).fit(X, y)
         np.testing.assert_allclose(ss.param_grid_, ref.alphas_, rtol=1e-12)
         assert ss.param_name_ == "alpha"
-    ss = StabilitySelection(ElasticNet(l1_ratio=0.3), n_alphas=5, n_subsamples=2, PFER=None,
-                            random_state=0).fit(X, y)
+    ss = StabilitySelection(
+        ElasticNet(l1_ratio=0.3), n_alphas=5, n_subsamples=2, PFER=None, random_state=0
+    ).fit(X, y)
     ref = ElasticNetCV(l1_ratio=0.3, n_alphas=5, eps=1e-3, cv=2).fit(X, y)
     np.testing.assert_allclose(ss.param_grid_, ref.alphas_, rtol=1e-12)
 
@@ -837,14 +1006,16 @@ def test_default_path_starts_where_the_first_feature_enters():
     from sklearn.linear_model import LassoLars, LogisticRegression
     from sklearn.preprocessing import StandardScaler
     from propstab.stability_selection._regularisation import default_path, locate_penalty
+
     X, y = shared.three_signals(n=80, d=6)
     for model in (Lasso(), LassoLars()):
         top = default_path(locate_penalty(model), X, y, n_alphas=3, eps=1e-3)[0]
         assert not model.set_params(alpha=top * 1.001).fit(X, y).coef_.any()
         assert model.set_params(alpha=top * 0.99).fit(X, y).coef_.any()
-    top_lars = LassoLars(alpha=0.0).fit(X, y).alphas_[0]     # the LARS path's first knot
-    assert default_path(locate_penalty(Lasso()), X, y, n_alphas=2, eps=0.5)[0] == \
-        pytest.approx(top_lars, rel=1e-12)
+    top_lars = LassoLars(alpha=0.0).fit(X, y).alphas_[0]  # the LARS path's first knot
+    assert default_path(locate_penalty(Lasso()), X, y, n_alphas=2, eps=0.5)[0] == pytest.approx(
+        top_lars, rel=1e-12
+    )
     Xb, yb = shared.breast_cancer()
     Xb = StandardScaler().fit_transform(Xb)
     l1 = LogisticRegression(penalty="l1", solver="liblinear", tol=1e-8)
@@ -861,22 +1032,31 @@ def test_param_name_is_inferred_or_named_in_the_error():
     from sklearn.preprocessing import StandardScaler
     from sklearn.svm import LinearSVC
     from propstab.stability_selection._regularisation import infer_param_name
+
     l1 = LogisticRegression(penalty="l1", solver="liblinear")
     assert infer_param_name(Lasso()) == "alpha"
     assert infer_param_name(l1) == "C"
     assert infer_param_name(LinearSVC(penalty="l1", dual=False)) == "C"
     assert infer_param_name(make_pipeline(StandardScaler(), Lasso())) == "lasso__alpha"
     assert infer_param_name(SelectFromModel(l1)) == "estimator__C"
-    assert infer_param_name(make_pipeline(StandardScaler(), SelectFromModel(Lasso()))) == \
-        "selectfrommodel__estimator__alpha"
+    assert (
+        infer_param_name(make_pipeline(StandardScaler(), SelectFromModel(Lasso())))
+        == "selectfrommodel__estimator__alpha"
+    )
     X, y = shared.three_signals(n=40, d=5)
     for est in (SelectFwe(), LogisticRegression(), make_pipeline(StandardScaler(), SelectFwe())):
         with pytest.raises(ValueError, match="^param_name: cannot be inferred"):
             StabilitySelection(est, param_grid=[0.1], PFER=None).fit(X, y)
     with pytest.raises(ValueError, match="^param_grid: no data-driven path for param_name="):
         StabilitySelection(SelectFwe(), param_name="alpha", PFER=None).fit(X, y)
-    ss = StabilitySelection(SelectFwe(), param_name="alpha", param_grid=[0.01, 0.05],
-                            n_subsamples=3, PFER=None, random_state=0).fit(X, y)
+    ss = StabilitySelection(
+        SelectFwe(),
+        param_name="alpha",
+        param_grid=[0.01, 0.05],
+        n_subsamples=3,
+        PFER=None,
+        random_state=0,
+    ).fit(X, y)
     assert ss.param_name_ == "alpha"
 
 
@@ -885,6 +1065,7 @@ def test_pipeline_path_is_computed_on_the_transformed_data():
     from sklearn.pipeline import make_pipeline
     from sklearn.preprocessing import StandardScaler
     from propstab.stability_selection._regularisation import default_path, locate_penalty
+
     X, y = shared.three_signals(n=60, d=5)
     X = X * np.arange(1, 6)
     pipe = make_pipeline(StandardScaler(), Lasso())
@@ -899,12 +1080,14 @@ def test_issue_13_large_bound_warns():
     from sklearn.linear_model import LogisticRegression
     from sklearn.preprocessing import StandardScaler
     from propstab.error_control import LargePFERWarning
+
     X, y = shared.breast_cancer()
     X = StandardScaler().fit_transform(X)
     l1 = LogisticRegression(penalty="l1", solver="liblinear")
     with pytest.warns(LargePFERWarning) as caught:
-        ss = StabilitySelection(l1, param_grid=[1.0], sampling="mb", cutoff=0.6, PFER=None,
-                                random_state=0).fit(X, y)
+        ss = StabilitySelection(
+            l1, param_grid=[1.0], sampling="mb", cutoff=0.6, PFER=None, random_state=0
+        ).fit(X, y)
     n = int(ss.support_.sum())
     assert n == 11 and ss.PFER_ >= n / 2
     message = str(caught[0].message)
@@ -915,8 +1098,9 @@ def test_no_large_bound_warning_when_the_bound_is_small():
     X, y = shared.three_signals()
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        ss = StabilitySelection(Lasso(), n_alphas=10, n_subsamples=10, random_state=0,
-                                n_jobs=None).fit(X, y)
+        ss = StabilitySelection(
+            Lasso(), n_alphas=10, n_subsamples=10, random_state=0, n_jobs=None
+        ).fit(X, y)
     assert ss.PFER_ < ss.support_.sum() / 2
 
 
@@ -932,8 +1116,9 @@ def _nogueira_by_hand(Z):
 def test_stability_path_is_nogueira_of_the_refits_and_the_choice_follows_its_rule():
     X, y = shared.three_signals(n=100, d=8)
     grid = [2.0, 0.8, 0.3, 0.1, 0.01]
-    ss = StabilitySelection(Lasso(), param_grid=grid, n_subsamples=6, cutoff=0.7, PFER=None,
-                            random_state=1).fit(X, y)
+    ss = StabilitySelection(
+        Lasso(), param_grid=grid, n_subsamples=6, cutoff=0.7, PFER=None, random_state=1
+    ).fit(X, y)
     path = ss.stability_path_
     sizes = []
     for g, alpha in enumerate(grid):
@@ -942,8 +1127,10 @@ def test_stability_path_is_nogueira_of_the_refits_and_the_choice_follows_its_rul
         k = Z.sum(axis=1).mean()
         if 0 < k < X.shape[1] and Z.any(axis=1).all():
             assert path["estimate"][g] == pytest.approx(_nogueira_by_hand(Z), abs=1e-12)
-            assert path["low"][g] < path["estimate"][g] < path["high"][g] or \
-                path["low"][g] == path["high"][g]
+            assert (
+                path["low"][g] < path["estimate"][g] < path["high"][g]
+                or path["low"][g] == path["high"][g]
+            )
         else:
             assert np.isnan(path["estimate"][g]) or k > 0
     np.testing.assert_allclose(path["mean_size"], sizes)
@@ -967,6 +1154,7 @@ def test_progress_bar_and_its_switch(capsys):
 
 def test_summary_names_features_and_requires_a_fit():
     from sklearn.exceptions import NotFittedError
+
     X, y = shared.three_signals()
     with pytest.raises(NotFittedError):
         StabilitySelection(Lasso()).summary()
@@ -979,8 +1167,9 @@ def test_summary_names_features_and_requires_a_fit():
     # issue 20: the fits are the subsamples times the path values (2B x n_alphas)
     assert "10 complementary pairs: 20 subsamples x 8 path values = 160 fits" in text
     assert len(ss.subsamples_) * len(ss.param_grid_) == 160
-    mb = StabilitySelection(Lasso(), n_alphas=8, n_subsamples=10, sampling="mb",
-                            random_state=0).fit(df, y)
+    mb = StabilitySelection(
+        Lasso(), n_alphas=8, n_subsamples=10, sampling="mb", random_state=0
+    ).fit(df, y)
     assert "sampling     10 subsamples x 8 path values = 80 fits" in str(mb.summary())
 
 
@@ -1020,15 +1209,15 @@ def test_fitted_on_a_dataframe_results_are_indexed_by_the_feature_names():
     np.testing.assert_array_equal(scores.to_numpy(), plain.stability_scores_)
     np.testing.assert_array_equal(probs.to_numpy(), plain.selection_probabilities_)
     assert list(named.feature_names_in_) == columns
-    assert list(named.get_feature_names_out()) == [columns[j] for j in
-                                                  np.flatnonzero(plain.support_)]
+    assert list(named.get_feature_names_out()) == [
+        columns[j] for j in np.flatnonzero(plain.support_)
+    ]
     assert isinstance(named.support_, np.ndarray) and named.support_.dtype == bool
     np.testing.assert_array_equal(named.transform(df), plain.transform(X))
 
 
 # ----------------------------------------------------------------------------------
 # issue 20: random_state=0 reproduces, whatever n_jobs
-
 
 
 @pytest.mark.filterwarnings("ignore::sklearn.exceptions.ConvergenceWarning")
@@ -1039,9 +1228,15 @@ def test_stability_selection_random_state_reproduces_an_l1_logistic_pipeline():
     X, y = shared.breast_cancer()
 
     def fit(**kw):
-        return StabilitySelection(shared.l1_logistic_pipeline(), param_name="logisticregression__C",
-                                  param_grid=[0.02, 0.05, 0.2], n_subsamples=8, PFER=None,
-                                  cutoff=0.75, **kw).fit(X, y)
+        return StabilitySelection(
+            shared.l1_logistic_pipeline(),
+            param_name="logisticregression__C",
+            param_grid=[0.02, 0.05, 0.2],
+            n_subsamples=8,
+            PFER=None,
+            cutoff=0.75,
+            **kw,
+        ).fit(X, y)
 
     first, second = fit(random_state=0), fit(random_state=0)
     np.testing.assert_array_equal(first.stability_scores_, second.stability_scores_)

@@ -14,8 +14,15 @@ from sklearn.feature_selection import SelectKBest, f_regression
 from sklearn.linear_model import Lasso, LogisticRegression
 from sklearn.tree import DecisionTreeRegressor
 
-from propstab.selectors import (clone, fit_select, importances_of, is_estimator,
-                                mask_from_output, support_of, take)
+from propstab.selectors import (
+    clone,
+    fit_select,
+    importances_of,
+    is_estimator,
+    mask_from_output,
+    support_of,
+    take,
+)
 
 
 class _Model:
@@ -82,8 +89,9 @@ def test_support_rules():
 def test_support_errors_name_the_selector():
     with pytest.raises(TypeError, match="selector: object has neither get_support"):
         support_of(object(), 3)
-    with pytest.raises(ValueError, match=r"selector: importances of shape \(2,\) do not "
-                                         r"match 3 features"):
+    with pytest.raises(
+        ValueError, match=r"selector: importances of shape \(2,\) do not " r"match 3 features"
+    ):
         support_of(_Model([1.0, 0.0]), 3)
     tree = DecisionTreeRegressor(random_state=0).fit([[0, 1], [1, 1], [2, 0]], [0, 1, 2])
     with pytest.raises(ValueError, match="pass threshold= or top_k="):
@@ -110,7 +118,7 @@ def test_fit_select_clones_fits_and_reads_the_support():
     y = (X[:, 1] > 0).astype(int)
     est = LogisticRegression(penalty="l1", solver="liblinear", C=0.1)
     mask, imp, fitted = fit_select(est, X, y, n_features=4)
-    assert fitted is not est and not hasattr(est, "coef_")          # never modified
+    assert fitted is not est and not hasattr(est, "coef_")  # never modified
     assert mask.tolist() == (fitted.coef_[0] != 0).tolist() and mask[1]
     assert imp.tolist() == np.abs(fitted.coef_[0]).tolist()
     seen = {}
@@ -119,8 +127,12 @@ def test_fit_select_clones_fits_and_reads_the_support():
         seen["y"] = ys
         return [0]
 
-    assert fit_select(first_column_only, X, None, n_features=4)[0].tolist() == [True, False,
-                                                                                False, False]
+    assert fit_select(first_column_only, X, None, n_features=4)[0].tolist() == [
+        True,
+        False,
+        False,
+        False,
+    ]
     assert seen["y"] is None
     mask, imp, fitted = fit_select(first_column_only, X, y, n_features=4)
     assert imp is None and fitted is None
@@ -136,9 +148,15 @@ import warnings  # noqa: E402
 from sklearn.datasets import load_wine  # noqa: E402
 from sklearn.decomposition import PCA  # noqa: E402
 from sklearn.ensemble import RandomForestClassifier  # noqa: E402
-from sklearn.feature_selection import (RFE, RFECV, SelectFromModel,  # noqa: E402
-                                       SelectPercentile, SequentialFeatureSelector,
-                                       VarianceThreshold, f_classif)
+from sklearn.feature_selection import (
+    RFE,
+    RFECV,
+    SelectFromModel,  # noqa: E402
+    SelectPercentile,
+    SequentialFeatureSelector,
+    VarianceThreshold,
+    f_classif,
+)
 from sklearn.linear_model import Ridge  # noqa: E402
 from sklearn.neighbors import KNeighborsClassifier  # noqa: E402
 from sklearn.pipeline import make_pipeline  # noqa: E402
@@ -159,11 +177,15 @@ SELECTOR_KINDS = {
     "SelectKBest": (lambda: SelectKBest(f_classif, k=10), CANCER),
     "SelectPercentile": (lambda: SelectPercentile(f_classif, percentile=20), CANCER),
     "SelectFromModel": (lambda: SelectFromModel(_l1()), CANCER),
-    "RFE": (lambda: RFE(LogisticRegression(solver="liblinear"), n_features_to_select=10,
-                        step=5), CANCER),
+    "RFE": (
+        lambda: RFE(LogisticRegression(solver="liblinear"), n_features_to_select=10, step=5),
+        CANCER,
+    ),
     "RFECV": (lambda: RFECV(Ridge(), step=2, cv=3), DIABETES),
-    "SequentialFeatureSelector": (lambda: SequentialFeatureSelector(
-        Ridge(), n_features_to_select=3, cv=2), DIABETES),
+    "SequentialFeatureSelector": (
+        lambda: SequentialFeatureSelector(Ridge(), n_features_to_select=3, cv=2),
+        DIABETES,
+    ),
     "VarianceThreshold": (lambda: VarianceThreshold(threshold=1.0), CANCER),
 }
 
@@ -183,13 +205,15 @@ def test_every_sklearn_selector_kind_on_real_data(kind):
 def test_coef_models_single_and_multiclass_and_importances_as_scikit_learn_reads_them():
     X, y = shared.diabetes(as_frame=True)
     from sklearn.linear_model import Lasso as _Lasso
+
     mask, imp, fitted = fit_select(_Lasso(alpha=1.0), X, y, n_features=10)
     np.testing.assert_array_equal(mask, fitted.coef_ != 0)
     # multi-class coef_ (3 x 13, wine): the top 4 as SelectFromModel ranks them (norm_order=1)
     Xw, yw = load_wine(return_X_y=True)
     Xw = StandardScaler().fit_transform(Xw)
-    mask, imp, fitted = fit_select(LogisticRegression(max_iter=1000), Xw, yw, n_features=13,
-                                   top_k=4)
+    mask, imp, fitted = fit_select(
+        LogisticRegression(max_iter=1000), Xw, yw, n_features=13, top_k=4
+    )
     ref = SelectFromModel(fitted, prefit=True, max_features=4, threshold=-np.inf)
     np.testing.assert_array_equal(mask, ref.get_support())
     np.testing.assert_allclose(imp, np.abs(fitted.coef_).sum(axis=0))
@@ -205,8 +229,12 @@ def test_coef_models_single_and_multiclass_and_importances_as_scikit_learn_reads
 
 def test_pipeline_selection_step_mapped_back_through_earlier_selection_steps():
     X, y = shared.breast_cancer(as_frame=True)
-    pipe = make_pipeline(StandardScaler(), SelectKBest(f_classif, k=20),
-                         SelectFromModel(_l1()), LogisticRegression())
+    pipe = make_pipeline(
+        StandardScaler(),
+        SelectKBest(f_classif, k=20),
+        SelectFromModel(_l1()),
+        LogisticRegression(),
+    )
     mask, imp, fitted = fit_select(pipe, X, y, n_features=30)
     # scikit-learn's own mapping of the columns: the names that leave the selection steps
     kept = fitted[:-1].get_feature_names_out()
@@ -215,7 +243,7 @@ def test_pipeline_selection_step_mapped_back_through_earlier_selection_steps():
     issue = make_pipeline(StandardScaler(), SelectFromModel(_l1()), LogisticRegression())
     mask, imp, fitted = fit_select(issue, X, y, n_features=30)
     np.testing.assert_array_equal(mask, fitted.named_steps["selectfrommodel"].get_support())
-    assert (imp[~mask] == 0).all() and (imp[mask] > 0).all()    # the final model's |coef_|
+    assert (imp[~mask] == 0).all() and (imp[mask] > 0).all()  # the final model's |coef_|
 
 
 def test_pipeline_final_model_coefficients_mapped_back():
@@ -235,22 +263,33 @@ def test_pipeline_final_model_coefficients_mapped_back():
 
 def test_pipeline_errors_name_the_step():
     X, y = shared.breast_cancer(as_frame=True)
-    with pytest.raises(TypeError, match=r"selector: the Pipeline step 'pca' \(PCA\) changes "
-                                        r"the number of columns \(30 -> 5\)"):
-        fit_select(make_pipeline(StandardScaler(), PCA(5), LogisticRegression()), X, y,
-                   n_features=30)
-    with pytest.raises(TypeError, match=r"selector: the Pipeline has no selection step .*"
-                                        r"'kneighborsclassifier'"):
-        fit_select(make_pipeline(StandardScaler(), KNeighborsClassifier()), X, y,
-                   n_features=30)
-    with pytest.raises(ValueError, match="final step 'randomforestclassifier' .*pass "
-                                         "threshold= or top_k="):
-        fit_select(make_pipeline(StandardScaler(), RandomForestClassifier(n_estimators=3)),
-                   X, y, n_features=30)
+    with pytest.raises(
+        TypeError,
+        match=r"selector: the Pipeline step 'pca' \(PCA\) changes "
+        r"the number of columns \(30 -> 5\)",
+    ):
+        fit_select(
+            make_pipeline(StandardScaler(), PCA(5), LogisticRegression()), X, y, n_features=30
+        )
+    with pytest.raises(
+        TypeError,
+        match=r"selector: the Pipeline has no selection step .*" r"'kneighborsclassifier'",
+    ):
+        fit_select(make_pipeline(StandardScaler(), KNeighborsClassifier()), X, y, n_features=30)
+    with pytest.raises(
+        ValueError, match="final step 'randomforestclassifier' .*pass " "threshold= or top_k="
+    ):
+        fit_select(
+            make_pipeline(StandardScaler(), RandomForestClassifier(n_estimators=3)),
+            X,
+            y,
+            n_features=30,
+        )
 
 
 def test_fit_rank_reads_a_pipeline():
     from propstab.selectors import fit_rank
+
     X, y = shared.breast_cancer(as_frame=True)
     pipe = make_pipeline(StandardScaler(), SelectFromModel(_l1()), LogisticRegression())
     mask, values, kind, fitted = fit_rank(pipe, X, y, n_features=30)
@@ -271,36 +310,40 @@ def test_seeded_fills_every_unset_random_state_and_leaves_explicit_ones():
     from sklearn.pipeline import make_pipeline
     from sklearn.preprocessing import StandardScaler
     from propstab.selectors import seeded
+
     rs = np.random.RandomState(5)
-    pipe = make_pipeline(StandardScaler(), SelectFromModel(RandomForestClassifier()),
-                         LogisticRegression(random_state=3))
+    pipe = make_pipeline(
+        StandardScaler(),
+        SelectFromModel(RandomForestClassifier()),
+        LogisticRegression(random_state=3),
+    )
     forest = RandomForestClassifier(random_state=rs)
     before = pipe.get_params(deep=True)
     got = seeded(pipe, 11).get_params(deep=True)
     assert got["selectfrommodel__estimator__random_state"] == 11
     assert got["logisticregression__random_state"] == 3
     keys = {k for k in before if k == "random_state" or k.endswith("__random_state")}
-    assert keys == {"selectfrommodel__estimator__random_state",
-                    "logisticregression__random_state"}
+    assert keys == {"selectfrommodel__estimator__random_state", "logisticregression__random_state"}
     assert pipe.get_params(deep=True)["selectfrommodel__estimator__random_state"] is None
     assert isinstance(seeded(forest, 11).random_state, np.random.RandomState)
-    assert seeded(LogisticRegression(), 2 ** 32 - 1).random_state == 2 ** 32 - 1
+    assert seeded(LogisticRegression(), 2**32 - 1).random_state == 2**32 - 1
     with pytest.raises(TypeError, match="estimator"):
         seeded(lambda X, y: [0], 1)
     with pytest.raises(ValueError, match="seed"):
-        seeded(LogisticRegression(), 2 ** 32)
+        seeded(LogisticRegression(), 2**32)
 
 
 def test_run_seeds_are_numpy_spawned_children_and_independent_of_the_batch():
     """Run i's seed is the first word of SeedSequence.spawn's i-th child (numpy's
     documented way to make independent streams), whatever the slice drawn."""
     from propstab.selectors import run_seeds
+
     root = np.random.SeedSequence(1234)
     children = np.random.SeedSequence(1234).spawn(10)
     expected = [int(c.generate_state(1)[0]) for c in children]
     assert run_seeds(root, 0, 10).tolist() == expected
     assert run_seeds(root, 4, 10).tolist() == expected[4:]
-    assert root.n_children_spawned == 0                     # root left as it was
+    assert root.n_children_spawned == 0  # root left as it was
     with pytest.raises(TypeError, match="root"):
         run_seeds(0, 0, 3)
 
@@ -309,6 +352,7 @@ def test_random_state_accepts_a_legacy_RandomState_as_scikit_learn_does():
     """One rule (check_random_state): a RandomState seeds as scikit-learn uses one; two
     fresh RandomState(0) give the same stream, and the instance is advanced."""
     from propstab._utils.checks import check_random_state
+
     a = check_random_state("random_state", np.random.RandomState(0))
     b = check_random_state("random_state", np.random.RandomState(0))
     assert np.array_equal(a.generate_state(4), b.generate_state(4))
@@ -323,6 +367,7 @@ def test_fits_a_classifier_looks_through_pipelines_and_meta_selectors():
     from sklearn.pipeline import make_pipeline
     from sklearn.preprocessing import StandardScaler
     from propstab.selectors import fits_a_classifier
+
     assert fits_a_classifier(make_pipeline(StandardScaler(), LogisticRegression()))
     assert fits_a_classifier(make_pipeline(SelectFromModel(LogisticRegression()), Lasso()))
     assert fits_a_classifier(RFE(LogisticRegression()))
@@ -338,6 +383,7 @@ def test_resample_reads_every_run_as_the_public_adapters_do():
     fit_select's on the run's training rows, and with output="ranking" fit_rank's."""
     from propstab import resample
     from propstab.selectors import fit_rank
+
     X, y = shared.regression(n=60, d=6)
     res = resample(Lasso(alpha=0.1), X, y, n_runs=3, random_state=0, keep_importances=True)
     ranked = resample(Ridge(), X, y, n_runs=3, random_state=0, output="ranking")
@@ -354,16 +400,18 @@ def test_resample_reads_every_run_as_the_public_adapters_do():
 
 def test_the_two_stages_tell_a_failed_fit_from_a_selection_that_cannot_be_read():
     from propstab.selectors import fit_selector, read_selection
+
     X, y = shared.regression(n=20, d=3)
     with pytest.raises(ValueError, match=r"^selector: Lasso.fit failed: "):
-        fit_selector(Lasso(alpha=-1.0), X, y)                   # the fit's own error
+        fit_selector(Lasso(alpha=-1.0), X, y)  # the fit's own error
     fitted = fit_selector(DecisionTreeRegressor(random_state=0), X, y)
     with pytest.raises(ValueError, match="feature_importances_; pass threshold= or top_k="):
-        read_selection(DecisionTreeRegressor(), fitted, 3)      # no rule for importances
+        read_selection(DecisionTreeRegressor(), fitted, 3)  # no rule for importances
     assert read_selection(DecisionTreeRegressor(), fitted, 3, top_k=1)[0].sum() == 1
-    assert fit_selector(lambda X, y: [2], X, y) == [2]           # a function is called
+    assert fit_selector(lambda X, y: [2], X, y) == [2]  # a function is called
     with pytest.raises(ValueError, match=r"^output: must be one of 'selection', 'ranking'"):
         read_selection(lambda X, y: [2], [2], 3, output="rankings")
-    with pytest.raises(ValueError, match="with output='ranking' a function must return one "
-                                         "score per feature"):
+    with pytest.raises(
+        ValueError, match="with output='ranking' a function must return one " "score per feature"
+    ):
         read_selection(lambda X, y: [2], [2], 3, output="ranking")

@@ -13,7 +13,7 @@ from propstab._data.convert_matrices import as_importances, as_similarity
 def data():
     rng = np.random.default_rng(0)
     base = rng.normal(size=(60, 4))
-    X = np.repeat(base, 3, axis=1) + 0.4 * rng.normal(size=(60, 12))   # 4 groups of 3
+    X = np.repeat(base, 3, axis=1) + 0.4 * rng.normal(size=(60, 12))  # 4 groups of 3
     return X
 
 
@@ -37,9 +37,10 @@ def test_threshold_is_the_strict_indicator_and_sparse(data):
 
 def test_blockwise_assembly_equals_one_block(data, monkeypatch):
     whole = propstab.similarity_from_data(data, threshold=0.3).toarray()
-    monkeypatch.setattr(sim, "_BLOCK_ENTRIES", 25)          # 2 columns per block
-    np.testing.assert_array_equal(propstab.similarity_from_data(data, threshold=0.3).toarray(),
-                                  whole)
+    monkeypatch.setattr(sim, "_BLOCK_ENTRIES", 25)  # 2 columns per block
+    np.testing.assert_array_equal(
+        propstab.similarity_from_data(data, threshold=0.3).toarray(), whole
+    )
     dense_sparse = propstab.similarity_from_data(data, sparse=True).toarray()
     np.testing.assert_allclose(dense_sparse, propstab.similarity_from_data(data), atol=1e-12)
 
@@ -51,11 +52,14 @@ def test_constant_column_warns_and_is_unrelated():
     assert C[1].tolist() == [0.0, 1.0, 0.0]
 
 
-@pytest.mark.parametrize("kwargs, exc, match", [
-    (dict(method="kendall"), ValueError, "method"),
-    (dict(threshold=1.5), ValueError, "threshold: must be a number in \\[0, 1\\]"),
-    (dict(sparse="yes"), TypeError, "sparse"),
-])
+@pytest.mark.parametrize(
+    "kwargs, exc, match",
+    [
+        (dict(method="kendall"), ValueError, "method"),
+        (dict(threshold=1.5), ValueError, "threshold: must be a number in \\[0, 1\\]"),
+        (dict(sparse="yes"), TypeError, "sparse"),
+    ],
+)
 def test_data_builder_rejects_bad_options(data, kwargs, exc, match):
     with pytest.raises(exc, match=match):
         propstab.similarity_from_data(data, **kwargs)
@@ -80,10 +84,14 @@ def test_groups_give_the_block_matrix_of_sechidis_sec_4_2():
 
 
 def test_groups_by_name_overlap_and_within():
-    C = propstab.similarity_from_groups([["a", "b"], ["b", "c"]], None,
-                                        feature_names=["a", "b", "c", "d"], within=0.5,
-                                        sparse=False)
-    assert C.tolist() == [[1, .5, 0, 0], [.5, 1, .5, 0], [0, .5, 1, 0], [0, 0, 0, 1]]
+    C = propstab.similarity_from_groups(
+        [["a", "b"], ["b", "c"]],
+        None,
+        feature_names=["a", "b", "c", "d"],
+        within=0.5,
+        sparse=False,
+    )
+    assert C.tolist() == [[1, 0.5, 0, 0], [0.5, 1, 0.5, 0], [0, 0.5, 1, 0], [0, 0, 0, 1]]
     with pytest.raises(ValueError, match="group 0 contains feature index 7"):
         propstab.similarity_from_groups([[7]], 3)
     with pytest.raises(ValueError, match="names feature 'z'"):
@@ -92,25 +100,34 @@ def test_groups_by_name_overlap_and_within():
 
 # ------------------------------------------------------------------ as_similarity
 
+
 def test_as_similarity_accepts_every_form_and_thresholds():
-    S = np.array([[1, .95, .2], [.95, 1, 0], [.2, 0, 1]])
-    for form in (S, S.tolist(), sparse.csr_matrix(S), sparse.coo_matrix(S),
-                 pd.DataFrame(S, index=list("abc"), columns=list("abc"))):
+    S = np.array([[1, 0.95, 0.2], [0.95, 1, 0], [0.2, 0, 1]])
+    for form in (
+        S,
+        S.tolist(),
+        sparse.csr_matrix(S),
+        sparse.coo_matrix(S),
+        pd.DataFrame(S, index=list("abc"), columns=list("abc")),
+    ):
         np.testing.assert_array_equal(as_similarity(form, 3).toarray(), S)
     out = as_similarity(S, 3, threshold=0.9).toarray()
-    assert out.tolist() == [[1, .95, 0], [.95, 1, 0], [0, 0, 1]]
+    assert out.tolist() == [[1, 0.95, 0], [0.95, 1, 0], [0, 0, 1]]
     assert as_similarity(None, 3).toarray().tolist() == np.eye(3).tolist()
 
 
-@pytest.mark.parametrize("S, match", [
-    ([[1, 0], [0, 1], [0, 0]], "must be square of size d x d = 2 x 2"),
-    ([[1, 0.3], [0.2, 1]], "must be symmetric; S\\[0, 1\\] = 0.3 but S\\[1, 0\\] = 0.2"),
-    ([[1, 1.2], [1.2, 1]], "entries must be in \\[0, 1\\]; got S\\[0, 1\\] = 1.2"),
-    ([[1, -0.1], [-0.1, 1]], "entries must be in \\[0, 1\\]"),
-    ([[0.9, 0], [0, 1]], "the diagonal must be 1 .*S\\[0, 0\\] = 0.9"),
-    ([[1, np.nan], [np.nan, 1]], "entries must be finite"),
-    ([1, 0], "must be a 2-dimensional"),
-])
+@pytest.mark.parametrize(
+    "S, match",
+    [
+        ([[1, 0], [0, 1], [0, 0]], "must be square of size d x d = 2 x 2"),
+        ([[1, 0.3], [0.2, 1]], "must be symmetric; S\\[0, 1\\] = 0.3 but S\\[1, 0\\] = 0.2"),
+        ([[1, 1.2], [1.2, 1]], "entries must be in \\[0, 1\\]; got S\\[0, 1\\] = 1.2"),
+        ([[1, -0.1], [-0.1, 1]], "entries must be in \\[0, 1\\]"),
+        ([[0.9, 0], [0, 1]], "the diagonal must be 1 .*S\\[0, 0\\] = 0.9"),
+        ([[1, np.nan], [np.nan, 1]], "entries must be finite"),
+        ([1, 0], "must be a 2-dimensional"),
+    ],
+)
 def test_as_similarity_errors_name_argument_rule_value(S, match):
     with pytest.raises(ValueError, match="similarity: " + match):
         as_similarity(S, 2)
@@ -139,10 +156,11 @@ def test_measures_validate_similarity_through_as_similarity():
     with pytest.raises(ValueError, match="similarity: must be square of size d x d = 3 x 3"):
         propstab.stability([[1, 0, 1], [0, 1, 1]], measure="sechidis", similarity=np.eye(2))
     with pytest.raises(ValueError, match="similarity: must be symmetric"):
-        propstab.stability([[1, 0], [0, 1]], measure="msi", similarity=[[1, .5], [0, 1]])
+        propstab.stability([[1, 0], [0, 1]], measure="msi", similarity=[[1, 0.5], [0, 1]])
 
 
 # ------------------------------------------------------------------ as_importances
+
 
 def test_as_importances_checks_shape_sign_and_zero_pattern():
     sel = propstab.as_selection([[1, 1, 0], [0, 1, 1]])
@@ -153,8 +171,9 @@ def test_as_importances_checks_shape_sign_and_zero_pattern():
         as_importances([[1, 1], [1, 1]], sel)
     with pytest.raises(ValueError, match="entries must be finite and >= 0 .*-1.0 at run 0"):
         as_importances([[-1, 1, 0], [0, 1, 1]], sel)
-    with pytest.raises(ValueError,
-                       match="run 0 gives feature 2 importance 3.0 but does not select"):
+    with pytest.raises(
+        ValueError, match="run 0 gives feature 2 importance 3.0 but does not select"
+    ):
         as_importances([[1, 1, 3], [0, 1, 1]], sel)
     with pytest.raises(ValueError, match="run 1 selects feature 2 but gives it importance 0"):
         as_importances([[1, 1, 0], [0, 1, 0]], sel)

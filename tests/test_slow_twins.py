@@ -56,8 +56,13 @@ def random_matrices(seed, n, *, max_runs=6, max_features=7, constant_size=False)
                 Z[rng.integers(M)] = 1
         out.append(Z)
     # deterministic corner cases: identical rows, all empty, all full, disjoint
-    out += [np.tile([1, 1, 0, 0, 1], (3, 1)), np.zeros((3, 4), int), np.ones((2, 3), int),
-            np.eye(4, dtype=int), np.array([[1, 0, 0], [1, 1, 1], [0, 0, 0]])]
+    out += [
+        np.tile([1, 1, 0, 0, 1], (3, 1)),
+        np.zeros((3, 4), int),
+        np.ones((2, 3), int),
+        np.eye(4, dtype=int),
+        np.array([[1, 0, 0], [1, 1, 1], [0, 0, 0]]),
+    ]
     return out
 
 
@@ -83,11 +88,19 @@ def check(name, Z, **options):
             assert math.isnan(results[form]), (name, form, Z.tolist(), options)
         else:
             results[form] = propstab.stability(X, name, **kw, **options)
-            assert results[form] == pytest.approx(float(expected), rel=REL, abs=ABS), \
-                (name, form, Z.tolist(), options, float(expected))
+            assert results[form] == pytest.approx(float(expected), rel=REL, abs=ABS), (
+                name,
+                form,
+                Z.tolist(),
+                options,
+                float(expected),
+            )
     values = list(results.values())
-    assert all(v == values[0] or (math.isnan(v) and math.isnan(values[0])) for v in values), \
-        (name, Z.tolist(), results)
+    assert all(v == values[0] or (math.isnan(v) and math.isnan(values[0])) for v in values), (
+        name,
+        Z.tolist(),
+        results,
+    )
     return expected
 
 
@@ -119,15 +132,18 @@ def test_exact_correction_for_chance_matches_enumeration(name):
     """correction_for_chance="exact" against the twin that enumerates every pair
     of subsets (pairwise measures) or every matrix (frequency measures)."""
     family = propstab.get_measure(name).family
-    small = dict(max_runs=4, max_features=6) if family == "pairwise" else \
-        dict(max_runs=3, max_features=5)
+    small = (
+        dict(max_runs=4, max_features=6)
+        if family == "pairwise"
+        else dict(max_runs=3, max_features=5)
+    )
     option_sets = [{}]
     if "penalty" in propstab.get_measure(name).parameter_names:
         option_sets.append({"penalty": 0.5})
     defined = 0
     for Z in random_matrices(seed=7 + len(name), n=24, **small):
         if family == "frequency" and Z.shape[0] * Z.shape[1] > 15:
-            continue                      # keep the enumeration small
+            continue  # keep the enumeration small
         for options in option_sets:
             defined += check(name, Z, correction_for_chance="exact", **options) is not None
     assert defined >= 8
@@ -143,5 +159,5 @@ def test_measure_matches_twin_on_wide_sparse_selections(name):
             sizes = np.full(M, 4) if constant else rng.integers(1, 9, size=M)
             Z = np.zeros((M, d), dtype=int)
             for i, k in enumerate(sizes):
-                Z[i, rng.choice(12, size=k, replace=False)] = 1     # overlapping runs
+                Z[i, rng.choice(12, size=k, replace=False)] = 1  # overlapping runs
             check(name, Z)

@@ -45,7 +45,7 @@ def sharp_choice_twin(freq_rows, K, pis, pfer_thr=None):
         q = r_round(sum(Fraction(f) for f in row))
         scores = []
         for pi in pis:
-            bound = q ** 2 / ((2 * pi - 1) * N) if pi > 0.5 else math.inf
+            bound = q**2 / ((2 * pi - 1) * N) if pi > 0.5 else math.inf
             if pfer_thr is not None and not bound <= pfer_thr:
                 scores.append(0.0)
                 continue
@@ -69,15 +69,18 @@ def test_pfer_is_the_default_and_unchanged():
     assert (default.cutoff_, default.q_, default.PFER_) == (pfer.cutoff_, pfer.q_, pfer.PFER_)
     cal = pfer.calibration_
     assert isinstance(cal, Calibration) and cal.method == "pfer"
-    assert (cal.threshold, cal.criterion, cal.n_selected) == (0.75, pfer.PFER_,
-                                                                int(pfer.support_.sum()))
-    assert "calibration" not in str(pfer.summary())          # the summary as before
+    assert (cal.threshold, cal.criterion, cal.n_selected) == (
+        0.75,
+        pfer.PFER_,
+        int(pfer.support_.sum()),
+    )
+    assert "calibration" not in str(pfer.summary())  # the summary as before
 
 
 @pytest.mark.parametrize("pfer", [None, 1.0, 3.0])
 def test_stability_score_choice_equals_the_literal_argmax(pfer):
     ss = _fit(calibration="stability_score", PFER=pfer)
-    freq = np.asarray(ss.stability_scores_).T               # (n_grid, d)
+    freq = np.asarray(ss.stability_scores_).T  # (n_grid, d)
     K = len(ss.subsamples_)
     g, j, top = sharp_choice_twin(freq, K, list(SHARP_PI_GRID), pfer)
     cal = ss.calibration_
@@ -109,12 +112,13 @@ def test_fdp_threshold_equals_the_literal_twin():
     assert cal.threshold == t and ss.cutoff_ == t
     np.testing.assert_array_equal(ss.support_, real > t)
     assert math.isnan(ss.PFER_) and ss.error_control_ is None
-    assert set(ss.get_support(indices=True)) == {0, 1, 2}      # the true features
+    assert set(ss.get_support(indices=True)) == {0, 1, 2}  # the true features
     assert "fdp (Stabl)" in str(ss.summary())
 
 
 def test_fdp_artificial_features_are_independent_column_permutations():
     from propstab.stability_selection._transformer import _with_permuted_copy
+
     X, _ = _data(n=50, d=6)
     Xa = _with_permuted_copy(X, np.random.default_rng(0))
     assert Xa.shape == (50, 12)
@@ -122,9 +126,11 @@ def test_fdp_artificial_features_are_independent_column_permutations():
     for j in range(6):
         np.testing.assert_array_equal(np.sort(Xa[:, 6 + j]), np.sort(X[:, j]))
         assert not np.array_equal(Xa[:, 6 + j], X[:, j])
-    orders = [tuple(np.argsort(np.argsort(Xa[:, 6 + j])) - np.argsort(np.argsort(X[:, j])))
-              for j in range(6)]
-    assert len(set(orders)) == 6                                 # not one shared permutation
+    orders = [
+        tuple(np.argsort(np.argsort(Xa[:, 6 + j])) - np.argsort(np.argsort(X[:, j])))
+        for j in range(6)
+    ]
+    assert len(set(orders)) == 6  # not one shared permutation
 
 
 @pytest.mark.parametrize("calibration", ["stability_score", "fdp"])
@@ -149,21 +155,25 @@ def test_clone_pickle_and_logistic():
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         for calibration in ("stability_score", "fdp"):
-            fitted = StabilitySelection(est, n_alphas=6, n_subsamples=8, random_state=0,
-                                        calibration=calibration, PFER=None).fit(X, y)
+            fitted = StabilitySelection(
+                est, n_alphas=6, n_subsamples=8, random_state=0, calibration=calibration, PFER=None
+            ).fit(X, y)
             assert {0, 1} <= set(fitted.get_support(indices=True))
 
 
-@pytest.mark.parametrize("kwargs, argument", [
-    (dict(calibration="sharp"), "calibration"),
-    (dict(calibration=None), "calibration"),
-    (dict(calibration="stability_score", q=3, PFER=None), "q"),
-    (dict(calibration="stability_score", PFER=-1.0), "PFER"),
-    (dict(calibration="stability_score", pi_grid=[0.7, 1.0]), "pi_grid"),
-    (dict(calibration="stability_score", pi_grid=[]), "pi_grid"),
-    (dict(calibration="fdp", pi_grid=[-0.1, 0.5]), "pi_grid"),
-    (dict(calibration="fdp", pi_grid="0.5"), "pi_grid"),
-])
+@pytest.mark.parametrize(
+    "kwargs, argument",
+    [
+        (dict(calibration="sharp"), "calibration"),
+        (dict(calibration=None), "calibration"),
+        (dict(calibration="stability_score", q=3, PFER=None), "q"),
+        (dict(calibration="stability_score", PFER=-1.0), "PFER"),
+        (dict(calibration="stability_score", pi_grid=[0.7, 1.0]), "pi_grid"),
+        (dict(calibration="stability_score", pi_grid=[]), "pi_grid"),
+        (dict(calibration="fdp", pi_grid=[-0.1, 0.5]), "pi_grid"),
+        (dict(calibration="fdp", pi_grid="0.5"), "pi_grid"),
+    ],
+)
 def test_bad_calibration_arguments_name_the_argument(kwargs, argument):
     X, y = _data()
     with pytest.raises((ValueError, TypeError), match=f"^{argument}:"):
@@ -172,9 +182,11 @@ def test_bad_calibration_arguments_name_the_argument(kwargs, argument):
 
 def test_plot_calibration():
     import matplotlib
+
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
     from propstab.plots import plot_calibration
+
     ax = plot_calibration(_fit(calibration="stability_score", PFER=None))
     assert len(ax.images) == 1 and ax.get_xlabel() == "pi" and len(ax.lines) == 1
     fdp = _fit(calibration="fdp")
@@ -204,11 +216,11 @@ def test_calibration_result_prints_short(calibration):
 
 def test_fdp_on_sparse_x_equals_dense():
     import scipy.sparse as sp
+
     X, y = _data(n=80, d=10)
     kw = dict(n_alphas=5, n_subsamples=5, random_state=1, calibration="fdp")
     dense = StabilitySelection(Lasso(), **kw).fit(X, y)
     sparse = StabilitySelection(Lasso(), **kw).fit(sp.csr_matrix(X), y)
     np.testing.assert_allclose(sparse.stability_scores_, dense.stability_scores_)
-    np.testing.assert_allclose(sparse.artificial_probabilities_,
-                               dense.artificial_probabilities_)
+    np.testing.assert_allclose(sparse.artificial_probabilities_, dense.artificial_probabilities_)
     assert sparse.calibration_.threshold == dense.calibration_.threshold

@@ -48,8 +48,7 @@ def _state(pid):
         return None
 
 
-def test_a_hanging_test_is_stopped_naming_it_with_its_stack_and_its_children_killed(
-        tmp_path):
+def test_a_hanging_test_is_stopped_naming_it_with_its_stack_and_its_children_killed(tmp_path):
     """A throwaway suite (the root conftest.py and a test that sleeps for ever after
     starting a child) run with a 2 s timeout: it ends within seconds, not 600 s, with
     the test's id, the stack down to the line where it waited, and its child killed."""
@@ -57,22 +56,40 @@ def test_a_hanging_test_is_stopped_naming_it_with_its_stack_and_its_children_kil
     suite.mkdir()
     (suite / "conftest.py").write_text((ROOT / "conftest.py").read_text())
     pidfile = tmp_path / "child.pid"
-    (suite / "test_hangs.py").write_text(textwrap.dedent(_HANGING).format(
-        tests=str(ROOT / "tests"), pidfile=str(pidfile)))
+    (suite / "test_hangs.py").write_text(
+        textwrap.dedent(_HANGING).format(tests=str(ROOT / "tests"), pidfile=str(pidfile))
+    )
     env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTEST_", "COV_"))}
     env["PYTHONPATH"] = str(ROOT)
     start = time.monotonic()
-    out = shared.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider",
-                      "-p", "no:randomly", "--timeout", "2",
-                      "-o", "timeout_method=thread", "test_hangs.py"],
-                     cwd=suite, env=env, capture_output=True, text=True, timeout=120)
+    out = shared.run(
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "-p",
+            "no:cacheprovider",
+            "-p",
+            "no:randomly",
+            "--timeout",
+            "2",
+            "-o",
+            "timeout_method=thread",
+            "test_hangs.py",
+        ],
+        cwd=suite,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     seconds = time.monotonic() - start
     shown = out.stdout + out.stderr
     assert out.returncode == 1 and seconds < 60, (seconds, shown)
     assert "Timeout: test_hangs.py::test_waits_for_ever ran longer than 2.0 s" in shown, shown
     assert "Stack of MainThread" in shown, shown
     assert "in stuck_here\n    time.sleep(600)" in shown, shown
-    assert "test_after_it" not in shown                 # the process ended at the timeout
+    assert "test_after_it" not in shown  # the process ended at the timeout
     child = int(pidfile.read_text())
     deadline = time.monotonic() + 10
     while _state(child) not in (None, "Z") and time.monotonic() < deadline:
@@ -95,8 +112,12 @@ def test_a_child_past_its_timeout_is_killed_with_its_whole_group(tmp_path):
     while _state(grandchild) not in (None, "Z") and time.monotonic() < deadline:
         time.sleep(0.1)
     assert _state(grandchild) in (None, "Z")
-    done = shared.run(["bash", "-c", "echo out; echo err >&2; exit 3"], capture_output=True,
-                      text=True, timeout=30)
+    done = shared.run(
+        ["bash", "-c", "echo out; echo err >&2; exit 3"],
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
     assert (done.returncode, done.stdout, done.stderr) == (3, "out\n", "err\n")
     with pytest.raises(subprocess.CalledProcessError):
         shared.run(["false"], timeout=30, check=True)

@@ -49,23 +49,24 @@ def per_run_agreement(Z):
 
 # ---------------------------------------------------------------- direction (scenario 2)
 
+
 @pytest.mark.parametrize("test", ["asymptotic", "permutation"])
 @pytest.mark.parametrize("paired", [False, True])
 def test_greater_means_the_first_is_more_stable_as_in_scipy_and_r(paired, test):
     high, low = bernoulli_runs(1, 12, P_HIGH), bernoulli_runs(2, 12, P_LOW)
     # the sign scipy gives on a proxy of stability decides the expected sign
-    proxy = (stats.ttest_rel if paired else stats.ttest_ind)(per_run_agreement(high),
-                                                              per_run_agreement(low))
+    proxy = (stats.ttest_rel if paired else stats.ttest_ind)(
+        per_run_agreement(high), per_run_agreement(low)
+    )
     assert proxy.statistic > 0
     res = two_sample_test(high, low, paired=paired, test=test)
     assert np.sign(res.statistic) == np.sign(proxy.statistic)
     assert np.sign(res.difference) == np.sign(proxy.statistic)
-    assert two_sample_test(high, low, paired=paired, test=test,
-                           alternative="greater").pvalue < 0.05
-    assert two_sample_test(low, high, paired=paired, test=test,
-                           alternative="greater").pvalue > 0.5
-    assert two_sample_test(high, low, paired=paired, test=test,
-                           alternative="less").pvalue > 0.5
+    assert (
+        two_sample_test(high, low, paired=paired, test=test, alternative="greater").pvalue < 0.05
+    )
+    assert two_sample_test(low, high, paired=paired, test=test, alternative="greater").pvalue > 0.5
+    assert two_sample_test(high, low, paired=paired, test=test, alternative="less").pvalue > 0.5
 
 
 @pytest.mark.parametrize("test", ["asymptotic", "permutation"])
@@ -73,10 +74,8 @@ def test_greater_means_the_first_is_more_stable_as_in_scipy_and_r(paired, test):
 def test_greater_with_the_arguments_swapped_is_less(paired, test):
     A, B = bernoulli_runs(3, 8, P_HIGH), bernoulli_runs(4, 8, [0.6] * 5 + [0.1] * 15)
     for measure in ("nogueira", "jaccard"):
-        g = two_sample_test(A, B, paired=paired, test=test, alternative="greater",
-                            measure=measure)
-        s = two_sample_test(B, A, paired=paired, test=test, alternative="less",
-                            measure=measure)
+        g = two_sample_test(A, B, paired=paired, test=test, alternative="greater", measure=measure)
+        s = two_sample_test(B, A, paired=paired, test=test, alternative="less", measure=measure)
         assert g.pvalue == pytest.approx(s.pvalue, rel=1e-12)
         assert g.statistic == pytest.approx(-s.statistic, rel=1e-12)
         assert g.difference == pytest.approx(-s.difference, rel=1e-12)
@@ -88,12 +87,13 @@ def test_the_one_sided_interval_follows_the_alternative():
     assert res.test == "asymptotic"
     low_end, high_end = res.confidence_interval(0.95)
     z = stats.norm.ppf(0.95)
-    assert high_end == 2.0                                  # [low, the range's top]
+    assert high_end == 2.0  # [low, the range's top]
     assert low_end == pytest.approx(res.difference - z * math.sqrt(res.variance))
-    assert low_end > 0                                      # excludes 0: p < 0.05
+    assert low_end > 0  # excludes 0: p < 0.05
     low_end, high_end = two_sample_test(high, low, alternative="less").confidence_interval()
     assert low_end == -2.0 and high_end == pytest.approx(
-        res.difference + z * math.sqrt(res.variance))
+        res.difference + z * math.sqrt(res.variance)
+    )
 
 
 def test_summary_says_which_is_first_and_relates_the_thesis_sign():
@@ -106,19 +106,22 @@ def test_summary_says_which_is_first_and_relates_the_thesis_sign():
 
 # ---------------------------------------------------------------- permutation tests
 
+
 def literal_permutation_pvalue(Z1, Z2, measure, paired, alternative):
     """Slow twin: every rearrangement enumerated by itertools, the measure called on
     each pair of matrices, the p-value counted in fractions (scipy's definition for an
     exact test: the observed arrangement among the rearrangements)."""
     Z1, Z2 = np.asarray(Z1), np.asarray(Z2)
-    observed, values = _literal_null_law(Z1.tobytes(), Z2.tobytes(), Z1.shape, Z2.shape,
-                                         str(Z1.dtype), measure, paired)
+    observed, values = _literal_null_law(
+        Z1.tobytes(), Z2.tobytes(), Z1.shape, Z2.shape, str(Z1.dtype), measure, paired
+    )
     tol = 1e-9
     n = len(values)
     greater = sum(v >= observed - tol for v in values) / n
     less = sum(v <= observed + tol for v in values) / n
-    return {"greater": greater, "less": less,
-            "two-sided": min(1.0, 2 * min(greater, less))}[alternative], n
+    return {"greater": greater, "less": less, "two-sided": min(1.0, 2 * min(greater, less))}[
+        alternative
+    ], n
 
 
 @functools.lru_cache(maxsize=None)
@@ -151,23 +154,24 @@ def _literal_null_law(b1, b2, shape1, shape2, dtype, measure, paired):
     return observed, tuple(values)
 
 
-@pytest.mark.parametrize("measure", ["nogueira", "jaccard", "conger", "hamming", "kuncheva",
-                                     "lustgarten"])
+@pytest.mark.parametrize(
+    "measure", ["nogueira", "jaccard", "conger", "hamming", "kuncheva", "lustgarten"]
+)
 @pytest.mark.parametrize("paired", [False, True])
 def test_exact_permutation_pvalues_equal_the_literal_twin(measure, paired):
     rng = np.random.default_rng(7)
     M = 6
-    if measure == "kuncheva":                # a measure for a constant subset size
+    if measure == "kuncheva":  # a measure for a constant subset size
         Z1 = np.array([rng.permutation(8) < 3 for _ in range(M)])
-        Z2 = np.array([np.arange(8) < 3 if i % 2 else rng.permutation(8) < 3
-                       for i in range(M)])
+        Z2 = np.array([np.arange(8) < 3 if i % 2 else rng.permutation(8) < 3 for i in range(M)])
     else:
         Z1 = rng.random((M, 8)) < [0.9, 0.8, 0.7, 0.2, 0.2, 0.1, 0.3, 0.5]
         Z2 = rng.random((M, 8)) < 0.45
-        Z1[:, 0] = Z2[:, 0] = True           # no empty run
+        Z1[:, 0] = Z2[:, 0] = True  # no empty run
     for alternative in ALTERNATIVES:
-        res = two_sample_test(Z1, Z2, paired=paired, alternative=alternative,
-                              measure=measure, test="permutation")
+        res = two_sample_test(
+            Z1, Z2, paired=paired, alternative=alternative, measure=measure, test="permutation"
+        )
         expected, n = literal_permutation_pvalue(Z1, Z2, measure, paired, alternative)
         assert res.exact and res.n_resamples == n
         assert res.pvalue == pytest.approx(expected, abs=1e-12), (alternative, res)
@@ -178,24 +182,27 @@ def test_exact_permutation_pvalues_equal_scipy_permutation_test(paired):
     Z1, Z2 = bernoulli_runs(11, 7, P_HIGH), bernoulli_runs(12, 7, P_LOW)
     pooled = np.concatenate([Z1, Z2])
 
-    values = {}                             # the three alternatives share one null law:
+    values = {}  # the three alternatives share one null law:
 
-    def stability_of(rows):                 # each sample's stability computed once
+    def stability_of(rows):  # each sample's stability computed once
         key = tuple(rows.tolist())
         if key not in values:
             values[key] = propstab.stability(pooled[rows])
         return values[key]
 
-    def difference(a, b):                   # a, b: the pooled runs of each sample
+    def difference(a, b):  # a, b: the pooled runs of each sample
         return stability_of(a) - stability_of(b)
 
     for alternative in ALTERNATIVES:
         ref = stats.permutation_test(
-            (np.arange(7), np.arange(7, 14)), difference, vectorized=False,
-            permutation_type="samples" if paired else "independent", n_resamples=np.inf,
-            alternative=alternative)
-        res = two_sample_test(Z1, Z2, paired=paired, alternative=alternative,
-                              test="permutation")
+            (np.arange(7), np.arange(7, 14)),
+            difference,
+            vectorized=False,
+            permutation_type="samples" if paired else "independent",
+            n_resamples=np.inf,
+            alternative=alternative,
+        )
+        res = two_sample_test(Z1, Z2, paired=paired, alternative=alternative, test="permutation")
         assert res.exact
         assert res.pvalue == pytest.approx(ref.pvalue, rel=1e-12)
         assert res.difference == pytest.approx(ref.statistic, rel=1e-12)
@@ -204,8 +211,10 @@ def test_exact_permutation_pvalues_equal_scipy_permutation_test(paired):
 def test_monte_carlo_permutation_pvalue_reproduces_from_one_seed():
     Z1, Z2 = bernoulli_runs(21, 30, P_HIGH), bernoulli_runs(22, 30, [0.8] * 5 + [0.05] * 15)
     for paired in (False, True):
-        runs = [two_sample_test(Z1, Z2, paired=paired, random_state=seed, n_resamples=999)
-                for seed in (5, 5, 6)]
+        runs = [
+            two_sample_test(Z1, Z2, paired=paired, random_state=seed, n_resamples=999)
+            for seed in (5, 5, 6)
+        ]
         assert runs[0].test == "permutation" and not runs[0].exact
         assert runs[0].n_resamples == 999
         assert runs[0].pvalue == runs[1].pvalue
@@ -240,8 +249,9 @@ def test_auto_picks_the_permutation_test_below_100_runs():
     assert "permutation of the difference (exact, all 184756 splits" not in str(small)
     assert "Monte Carlo, 9999 random splits of the pooled runs" in str(small)
     assert "asymptotic: N(0, 1) (thesis Thm 7)" in str(large)
-    paired = two_sample_test(bernoulli_runs(1, 10, P_HIGH), bernoulli_runs(2, 10, P_LOW),
-                             paired=True)
+    paired = two_sample_test(
+        bernoulli_runs(1, 10, P_HIGH), bernoulli_runs(2, 10, P_LOW), paired=True
+    )
     assert "exact, all 1024 swap patterns of the pairs" in str(paired)
 
 
@@ -268,8 +278,13 @@ def test_permutation_rearrangements_where_the_measure_is_undefined_are_left_out(
     assert res.exact and res.n_resamples == 70
     assert res.pvalue == 1.0
     with pytest.warns(propstab.UndefinedMeasureWarning, match="uses the other 2"):
-        greater = two_sample_test(Z1, Z2, measure="kuncheva", test="permutation",
-                                  alternative="greater" if res.difference > 0 else "less")
+        greater = two_sample_test(
+            Z1,
+            Z2,
+            measure="kuncheva",
+            test="permutation",
+            alternative="greater" if res.difference > 0 else "less",
+        )
     assert greater.pvalue == 0.5
 
 
@@ -278,14 +293,17 @@ def test_pairwise_tests_use_the_same_test_and_say_which():
     table = propstab.pairwise_tests({"A": A, "B": B, "C": C})
     assert {r["test"] for r in table.rows} == {"permutation"}
     for r, (X, Y) in zip(table.rows, ((A, B), (A, C), (B, C))):
-        res = two_sample_test(X, Y)                          # exact: no seed involved
+        res = two_sample_test(X, Y)  # exact: no seed involved
         assert r["difference"] == pytest.approx(r["stability_first"] - r["stability_second"])
         assert r["pvalue"] == pytest.approx(res.pvalue)
-    assert "difference = Phi first - Phi second (\"greater\": the first" in str(table)
+    assert 'difference = Phi first - Phi second ("greater": the first' in str(table)
     again = propstab.pairwise_tests({"A": A, "B": B, "C": C}, n_resamples=999, random_state=3)
     assert [r["pvalue"] for r in again.rows] == [
-        r["pvalue"] for r in propstab.pairwise_tests({"A": A, "B": B, "C": C},
-                                                     n_resamples=999, random_state=3).rows]
+        r["pvalue"]
+        for r in propstab.pairwise_tests(
+            {"A": A, "B": B, "C": C}, n_resamples=999, random_state=3
+        ).rows
+    ]
 
 
 def test_permutation_level_holds_at_small_m_under_exchangeability():
@@ -301,21 +319,31 @@ def test_permutation_level_holds_at_small_m_under_exchangeability():
     assert rejections / R <= 0.05 + 3 * math.sqrt(0.05 * 0.95 / R)
 
 
-@pytest.mark.parametrize("measure, options", [("spearman", {}), ("kendall", {}),
-                                              ("canberra", {}), ("canberra", {"k": 3}),
-                                              ("top_k", {"k": 3})])
+@pytest.mark.parametrize(
+    "measure, options",
+    [
+        ("spearman", {}),
+        ("kendall", {}),
+        ("canberra", {}),
+        ("canberra", {"k": 3}),
+        ("top_k", {"k": 3}),
+    ],
+)
 def test_ranking_replicates_from_the_kernels_equal_the_recomputation(measure, options):
     # the vectorised values of a ranking measure on subsets and on bootstrap resamples of
     # the runs against the measure recomputed on each (the slow twin), with a constant run
     # (spearman and kendall undefined with it)
     from propstab.inference import _intervals
+
     rng = np.random.default_rng(3)
     S = rng.normal(size=(12, 9)) + np.linspace(2, 0, 9)
     S[3] = 0
     rk = propstab.as_rankings(S, kind="scores")
     info = propstab.get_measure(measure)
-    for idx in (np.array([rng.permutation(12)[:6] for _ in range(40)]),
-                rng.integers(0, 12, size=(40, 12))):
+    for idx in (
+        np.array([rng.permutation(12)[:6] for _ in range(40)]),
+        rng.integers(0, 12, size=(40, 12)),
+    ):
         fast = _intervals.replicates(rk, info, options, idx)
         slow = _intervals.replicates(rk, info, options, idx, generic=True)
         np.testing.assert_allclose(fast, slow, rtol=1e-10, atol=1e-12)
@@ -336,18 +364,24 @@ def test_ranking_permutation_pvalue_equals_scipy():
     def mean_spearman(rows):
         return C[np.ix_(rows, rows)][upper].mean()
 
-    assert mean_spearman(np.arange(7)) == pytest.approx(propstab.stability(R1, "spearman"),
-                                                        rel=1e-12)
+    assert mean_spearman(np.arange(7)) == pytest.approx(
+        propstab.stability(R1, "spearman"), rel=1e-12
+    )
     assert mean_spearman(np.arange(7, 14)) == pytest.approx(
-        propstab.stability(R2, "spearman"), rel=1e-12)
+        propstab.stability(R2, "spearman"), rel=1e-12
+    )
 
     def difference(a, b):
         return mean_spearman(a) - mean_spearman(b)
 
     for paired in (False, True):
-        ref = stats.permutation_test((np.arange(7), np.arange(7, 14)), difference,
-                                     vectorized=False, n_resamples=np.inf,
-                                     permutation_type="samples" if paired else "independent")
+        ref = stats.permutation_test(
+            (np.arange(7), np.arange(7, 14)),
+            difference,
+            vectorized=False,
+            n_resamples=np.inf,
+            permutation_type="samples" if paired else "independent",
+        )
         res = two_sample_test(R1, R2, measure="spearman", paired=paired)
         assert res.test == "permutation" and res.exact
         assert res.pvalue == pytest.approx(ref.pvalue, rel=1e-12)
@@ -355,17 +389,34 @@ def test_ranking_permutation_pvalue_equals_scipy():
 
 def test_cli_compare_reports_file1_minus_file2_and_the_test(tmp_path, capsys):
     from propstab.cli import main
+
     high, low = bernoulli_runs(1, 12, P_HIGH), bernoulli_runs(2, 12, P_LOW)
     f1, f2 = tmp_path / "high.csv", tmp_path / "low.csv"
     np.savetxt(f1, high.astype(int), fmt="%d", delimiter=",")
     np.savetxt(f2, low.astype(int), fmt="%d", delimiter=",")
     for test in ("asymptotic", "permutation"):
-        assert main(["compare", str(f1), str(f2), "--alternative", "greater", "--test", test,
-                     "--n-resamples", "999", "--seed", "4"]) == 0
-        out = dict((line[:12].strip(), line[12:]) for line in
-                   capsys.readouterr().out.splitlines())
-        res = two_sample_test(high, low, alternative="greater", test=test, n_resamples=999,
-                              random_state=4)
+        assert (
+            main(
+                [
+                    "compare",
+                    str(f1),
+                    str(f2),
+                    "--alternative",
+                    "greater",
+                    "--test",
+                    test,
+                    "--n-resamples",
+                    "999",
+                    "--seed",
+                    "4",
+                ]
+            )
+            == 0
+        )
+        out = dict((line[:12].strip(), line[12:]) for line in capsys.readouterr().out.splitlines())
+        res = two_sample_test(
+            high, low, alternative="greater", test=test, n_resamples=999, random_state=4
+        )
         assert res.difference > 0 and res.pvalue < 0.05
         assert out["difference"] == f"{res.difference:.4f} (high.csv - low.csv)"
         assert out["p-value"] == f"{res.pvalue:.4g} (greater, H1: high.csv > low.csv)"
@@ -374,8 +425,9 @@ def test_cli_compare_reports_file1_minus_file2_and_the_test(tmp_path, capsys):
 
 # ---------------------------------------------------------------- small M: the warnings
 
-RESULTS = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
-                       "studies", "small_m_results.json")
+RESULTS = os.path.join(
+    os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "studies", "small_m_results.json"
+)
 
 
 def _study_rows():
@@ -385,6 +437,7 @@ def _study_rows():
 
 def test_the_auto_rule_and_the_warning_table_follow_the_committed_study():
     from propstab.inference import SMALL_M_BELOW, SMALL_M_STUDY
+
     rows = _study_rows()
     # the default two-sample tests within 5 % + 3 binomial SE at every M of the study
     for row in rows:
@@ -394,8 +447,11 @@ def test_the_auto_rule_and_the_warning_table_follow_the_committed_study():
             assert row["rates"][f"{design} {default}"] <= 5 + 3 * se, row
     # below PERMUTATION_BELOW some asymptotic test misses its level, from it on none does
     below = [r for r in rows if r["M"] < PERMUTATION_BELOW]
-    assert any(r["rates"][f"{d} asymptotic"] > 5 + 3 * 100 * math.sqrt(0.0475 / r["repeats"])
-               for r in below for d in ("independent", "paired"))
+    assert any(
+        r["rates"][f"{d} asymptotic"] > 5 + 3 * 100 * math.sqrt(0.0475 / r["repeats"])
+        for r in below
+        for d in ("independent", "paired")
+    )
     # the warning's numbers are the study's: lowest and highest Wald coverage per M
     for M, (low, high) in SMALL_M_STUDY.items():
         cover = [r["rates"]["cover wald"] for r in rows if r["M"] == M]
@@ -414,27 +470,34 @@ def _study_range(path, key, M):
 def test_the_small_m_tables_are_the_committed_studys():
     """Every coverage and level the warnings quote, against the study's JSON files."""
     from propstab.inference import SMALL_M_BEST, SMALL_M_COVERAGE, SMALL_M_GREATER
-    files = {"wald": ("small_m_results.json", "cover wald"),
-             "wald (jackknife)": ("small_m_intervals.json", "cover wald (jackknife)"),
-             "logit": ("small_m_intervals.json", "cover logit"),
-             "logit (jackknife)": ("small_m_jackknife.json", "cover logit (jackknife)"),
-             "bootstrap": ("small_m_intervals.json", "cover bootstrap"),
-             "bca": ("small_m_intervals.json", "cover bca")}
-    assert set(files) == set(SMALL_M_COVERAGE) and SMALL_M_COVERAGE["logit (jackknife)"] \
-        is SMALL_M_BEST
+
+    files = {
+        "wald": ("small_m_results.json", "cover wald"),
+        "wald (jackknife)": ("small_m_intervals.json", "cover wald (jackknife)"),
+        "logit": ("small_m_intervals.json", "cover logit"),
+        "logit (jackknife)": ("small_m_jackknife.json", "cover logit (jackknife)"),
+        "bootstrap": ("small_m_intervals.json", "cover bootstrap"),
+        "bca": ("small_m_intervals.json", "cover bca"),
+    }
+    assert (
+        set(files) == set(SMALL_M_COVERAGE)
+        and SMALL_M_COVERAGE["logit (jackknife)"] is SMALL_M_BEST
+    )
     for method, (path, key) in files.items():
         for M, pair in SMALL_M_COVERAGE[method].items():
             assert pair == _study_range(path, key, M), (method, M)
     for M, pair in SMALL_M_GREATER["wald"].items():
         assert pair == _study_range("small_m_results.json", "one-sample greater", M)
     for M, pair in SMALL_M_GREATER["logit (jackknife)"].items():
-        assert pair == _study_range("small_m_jackknife.json",
-                                    "one-sample greater (logit jackknife)", M)
+        assert pair == _study_range(
+            "small_m_jackknife.json", "one-sample greater (logit jackknife)", M
+        )
     # the jackknife-only run drew the intervals-only run's data sets: the column they
     # share is the same number for number
     for M in (10, 20, 30, 50, 100):
-        assert _study_range("small_m_jackknife.json", "cover wald (jackknife)", M) == \
-            _study_range("small_m_intervals.json", "cover wald (jackknife)", M)
+        assert _study_range("small_m_jackknife.json", "cover wald (jackknife)", M) == _study_range(
+            "small_m_intervals.json", "cover wald (jackknife)", M
+        )
 
 
 def test_the_default_is_the_studys_closest_method_at_every_small_m():
@@ -442,6 +505,7 @@ def test_the_default_is_the_studys_closest_method_at_every_small_m():
     coverage over measures and populations is the highest (the logit interval with the
     jackknife variance), and its one-sided test is the one nearest 5 % at its worst."""
     from propstab.inference import SMALL_M_COVERAGE, SMALL_M_GREATER, auto_interval
+
     for M in (10, 20, 30, 50):
         best = max(SMALL_M_COVERAGE, key=lambda k: SMALL_M_COVERAGE[k][M][0])
         name, jackknife = auto_interval(M)
@@ -452,19 +516,24 @@ def test_the_default_is_the_studys_closest_method_at_every_small_m():
 
 
 def test_small_m_warns_with_the_measured_coverage():
-    from propstab.inference import (SMALL_M_BEST, SMALL_M_GREATER, SMALL_M_STUDY,
-                                    SmallSampleWarning)
+    from propstab.inference import SMALL_M_BEST, SMALL_M_GREATER, SMALL_M_STUDY, SmallSampleWarning
+
     Z = bernoulli_runs(1, 10, [0.9] * 5 + [0.1] * 45)
     low, high = SMALL_M_STUDY[10]
     est = propstab.estimate(Z)
     # the warning gives the study's number for the method that ran
-    with pytest.warns(SmallSampleWarning, match=rf"{low:.1f}-{high:.1f} % coverage for the "
-                                                r"95 % Wald interval \("):
+    with pytest.warns(
+        SmallSampleWarning,
+        match=rf"{low:.1f}-{high:.1f} % coverage for the " r"95 % Wald interval \(",
+    ):
         est.confidence_interval(method="wald")
     best_low, best_high = SMALL_M_BEST[10]
     assert (best_low, best_high) == (92.0, 95.0)
-    with pytest.warns(SmallSampleWarning, match=r"92\.0-95\.0 % coverage for the 95 % logit "
-                                                r"interval with the jackknife variance"):
+    with pytest.warns(
+        SmallSampleWarning,
+        match=r"92\.0-95\.0 % coverage for the 95 % logit "
+        r"interval with the jackknife variance",
+    ):
         est.confidence_interval()
     g_low, g_high = SMALL_M_GREATER["logit (jackknife)"][10]
     with pytest.warns(SmallSampleWarning, match=rf"'greater' {g_low:.1f}-{g_high:.1f} %"):
@@ -475,10 +544,10 @@ def test_small_m_warns_with_the_measured_coverage():
         propstab.one_sample_test(Z, 0.3)
     with pytest.warns(SmallSampleWarning, match=r"at M = 10 \(fewer runs: worse\)"):
         propstab.estimate(Z[:6]).confidence_interval()
-    with warnings.catch_warnings():                 # printing does not warn
+    with warnings.catch_warnings():  # printing does not warn
         warnings.simplefilter("error", SmallSampleWarning)
         str(est)
-        two_sample_test(Z, Z[::-1])                 # permutation: holds its level
+        two_sample_test(Z, Z[::-1])  # permutation: holds its level
         big = propstab.estimate(bernoulli_runs(2, 100, [0.9] * 5 + [0.1] * 45))
         big.confidence_interval()
         propstab.one_sample_test(big.selection, 0.3)
@@ -486,6 +555,7 @@ def test_small_m_warns_with_the_measured_coverage():
 
 def test_unequal_sizes_and_sparse_input_equal_the_literal_twin():
     from scipy import sparse
+
     rng = np.random.default_rng(9)
     Z1 = rng.random((4, 7)) < 0.6
     Z2 = rng.random((6, 7)) < 0.3

@@ -10,14 +10,27 @@ Z = [[1, 1, 0, 0], [1, 0, 0, 0]]
 
 
 def _declare(name, aliases=(), r_reference=None):
-    @register(name=name, family="frequency", summary="k_1 / d", references=("A test",),
-              aliases=aliases, r_reference=r_reference,
-              claims=claims(fully_defined=True, monotonicity=False, bounds=True,
-                            maximum=False, correction_for_chance=False),
-              lower=0, upper=1)
+    @register(
+        name=name,
+        family="frequency",
+        summary="k_1 / d",
+        references=("A test",),
+        aliases=aliases,
+        r_reference=r_reference,
+        claims=claims(
+            fully_defined=True,
+            monotonicity=False,
+            bounds=True,
+            maximum=False,
+            correction_for_chance=False,
+        ),
+        lower=0,
+        upper=1,
+    )
     def first_run_share(sel):
         """The share of the features that the first run selects."""
         return sel.row_sizes[0] / sel.n_features
+
     return first_run_share
 
 
@@ -28,14 +41,14 @@ def _names():
 def test_unregister_removes_the_name_and_its_aliases_and_frees_them():
     before = _names()
     _declare("tmp_first_share", aliases=("tmp_first_alias",))
-    assert propstab.stability(Z, "tmp_first_alias") == 0.5        # k_1 / d = 2 / 4
-    info = unregister("tmp_first_alias")                            # by an alias
+    assert propstab.stability(Z, "tmp_first_alias") == 0.5  # k_1 / d = 2 / 4
+    info = unregister("tmp_first_alias")  # by an alias
     assert info.name == "tmp_first_share" and info.function(Z) == 0.5
     assert _names() == before
     for name in ("tmp_first_share", "tmp_first_alias"):
         with pytest.raises(ValueError, match="not a registered measure"):
             get_measure(name)
-    _declare("tmp_first_share", aliases=("tmp_first_alias",))       # the names are free again
+    _declare("tmp_first_share", aliases=("tmp_first_alias",))  # the names are free again
     assert propstab.stability(Z, "tmp_first_share") == 0.5
     unregister("tmp_first_share")
     assert _names() == before
@@ -50,12 +63,15 @@ def test_unregister_forgets_the_measure_in_the_documented_r_differences():
     assert "tmp_with_difference" not in difference.measures
 
 
-@pytest.mark.parametrize("name, kind, words", [
-    ("nogueira", ValueError, "propstab's own measures"),
-    ("gk", ValueError, "propstab's own measures"),                  # an alias of jaccard
-    ("nogeira", ValueError, "Did you mean 'nogueira'"),
-    (3, TypeError, "must be a measure name"),
-])
+@pytest.mark.parametrize(
+    "name, kind, words",
+    [
+        ("nogueira", ValueError, "propstab's own measures"),
+        ("gk", ValueError, "propstab's own measures"),  # an alias of jaccard
+        ("nogeira", ValueError, "Did you mean 'nogueira'"),
+        (3, TypeError, "must be a measure name"),
+    ],
+)
 def test_unregister_refuses_propstab_measures_and_unknown_names(name, kind, words):
     before = _names()
     with pytest.raises(kind, match=words) as caught:

@@ -20,18 +20,23 @@ def _caught(call):
     return caught
 
 
-@pytest.mark.parametrize("call", [
-    lambda: propstab.stability([[0, 0, 0], [0, 0, 0]]),                   # registry wrapper
-    lambda: propstab.measures.kuncheva([[1, 0, 0], [1, 1, 0]]),          # a family module
-    lambda: propstab.stability([[0, 0], [0, 0]], measure="jaccard"),
-    lambda: propstab.estimate([[1, 0, 0], [0, 1, 0]], "jaccard"),        # jackknife, M < 3
-    lambda: propstab.population_stability([0.0, 0.0]),
-    lambda: propstab.estimate(np.ones((4, 3)) * [1, 0, 0]).confidence_interval(),
-], ids=["stability", "measure", "jaccard", "jackknife", "population", "zero-variance"])
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda: propstab.stability([[0, 0, 0], [0, 0, 0]]),  # registry wrapper
+        lambda: propstab.measures.kuncheva([[1, 0, 0], [1, 1, 0]]),  # a family module
+        lambda: propstab.stability([[0, 0], [0, 0]], measure="jaccard"),
+        lambda: propstab.estimate([[1, 0, 0], [0, 1, 0]], "jaccard"),  # jackknife, M < 3
+        lambda: propstab.population_stability([0.0, 0.0]),
+        lambda: propstab.estimate(np.ones((4, 3)) * [1, 0, 0]).confidence_interval(),
+    ],
+    ids=["stability", "measure", "jaccard", "jackknife", "population", "zero-variance"],
+)
 def test_warnings_point_at_the_callers_line(call):
     for w in _caught(call):
-        assert w.filename == __file__, (
-            f"{w.category.__name__} attributed to {w.filename}:{w.lineno}, not to the caller")
+        assert (
+            w.filename == __file__
+        ), f"{w.category.__name__} attributed to {w.filename}:{w.lineno}, not to the caller"
 
 
 def test_undefined_warning_class_is_kept():
@@ -41,8 +46,16 @@ def test_undefined_warning_class_is_kept():
 
 def test_dir_lists_the_lazy_names():
     names = dir(propstab)
-    for name in ("estimate", "assess", "resample", "audit", "StabilitySelection", "crosscheck",
-                 "stability", "list_measures"):
+    for name in (
+        "estimate",
+        "assess",
+        "resample",
+        "audit",
+        "StabilitySelection",
+        "crosscheck",
+        "stability",
+        "list_measures",
+    ):
         assert name in names
     assert set(propstab.__all__) <= set(names)
 
@@ -58,8 +71,8 @@ def test_every_lazy_name_resolves(name):
 
 def test_the_submodule_list_is_every_public_module():
     import pkgutil
-    found = {m.name for m in pkgutil.iter_modules(propstab.__path__)
-             if not m.name.startswith("_")}
+
+    found = {m.name for m in pkgutil.iter_modules(propstab.__path__) if not m.name.startswith("_")}
     assert set(propstab._SUBMODULES) == found
 
 
@@ -69,6 +82,7 @@ def test_every_public_submodule_is_an_attribute_after_import_propstab():
     warnings filter naming ``propstab.resampling.FailedFitWarning``."""
     import os
     import sys
+
     code = (
         "import warnings, propstab\n"
         "warnings.filterwarnings('ignore', category=propstab.resampling.FailedFitWarning)\n"
@@ -79,11 +93,13 @@ def test_every_public_submodule_is_an_attribute_after_import_propstab():
         "    module = getattr(propstab, name)\n"
         "    assert module.__name__ == 'propstab.' + name, name\n"
         "    assert name in dir(propstab), name\n"
-        "print('ok')\n")
+        "print('ok')\n"
+    )
     root = os.path.dirname(os.path.dirname(os.path.abspath(propstab.__file__)))
     env = {**os.environ, "PYTHONPATH": root + os.pathsep + os.environ.get("PYTHONPATH", "")}
-    out = shared.run([sys.executable, "-c", code], capture_output=True, text=True,
-                     env=env, timeout=240)
+    out = shared.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=240
+    )
     assert out.returncode == 0 and out.stdout.strip() == "ok", out.stderr
 
 

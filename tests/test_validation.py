@@ -22,6 +22,7 @@ def raises(exc, *fragments):
 
 # ------------------------------------------------------------------ values
 
+
 def test_non_binary_value_dense():
     with raises(ValueError, "Z:", "0/1", "found 2", "run 0", "feature 1"):
         as_selection([[0, 2], [1, 0]])
@@ -59,17 +60,25 @@ def test_non_numeric_entries():
 
 # ------------------------------------------------------------------ shape
 
-@pytest.mark.parametrize("Z,shape", [(np.array([1, 0, 1]), "(3,)"),
-                                     (np.zeros((2, 2, 2)), "(2, 2, 2)"),
-                                     ([1, 0, 1], "(3,)")])
+
+@pytest.mark.parametrize(
+    "Z,shape",
+    [(np.array([1, 0, 1]), "(3,)"), (np.zeros((2, 2, 2)), "(2, 2, 2)"), ([1, 0, 1], "(3,)")],
+)
 def test_wrong_ndim(Z, shape):
     with raises(ValueError, "Z:", "2-dimensional", shape):
         as_selection(Z)
 
 
-@pytest.mark.parametrize("Z,kw", [([[1, 0]], {}), ([{0}], {"n_features": 3}),
-                                  (sparse.csr_matrix(np.array([[0, 1]])), {}),
-                                  (np.zeros((0, 3)), {})])
+@pytest.mark.parametrize(
+    "Z,kw",
+    [
+        ([[1, 0]], {}),
+        ([{0}], {"n_features": 3}),
+        (sparse.csr_matrix(np.array([[0, 1]])), {}),
+        (np.zeros((0, 3)), {}),
+    ],
+)
 def test_fewer_than_two_runs(Z, kw):
     runs = 0 if isinstance(Z, np.ndarray) else 1
     with raises(ValueError, "Z:", "at least 2 runs", f"got {runs} run"):
@@ -89,6 +98,7 @@ def test_ragged_rows():
 
 
 # ------------------------------------------------------------------ index collections
+
 
 def test_index_out_of_range():
     with raises(ValueError, "Z:", "run 0", "index 5", "0..3", "n_features=4"):
@@ -110,8 +120,10 @@ def test_duplicate_name_in_one_set():
         as_selection([["a"], ["b", "b"]], feature_names=["a", "b"])
 
 
-@pytest.mark.parametrize("item,text", [(1.0, "1.0 (float)"), (1.5, "1.5 (float)"),
-                                       ("a", "'a' (str)"), (True, "True (bool)")])
+@pytest.mark.parametrize(
+    "item,text",
+    [(1.0, "1.0 (float)"), (1.5, "1.5 (float)"), ("a", "'a' (str)"), (True, "True (bool)")],
+)
 def test_non_integer_indices(item, text):
     with raises(TypeError, "Z:", "run 0", text, "integers"):
         as_selection([[0, item], [1]], n_features=4)
@@ -134,9 +146,10 @@ def test_missing_n_features_for_equal_length_index_lists():
         as_selection([[0, 1], [1, 2]])
 
 
-@pytest.mark.parametrize("n_features,exc,text", [(True, TypeError, "bool True"),
-                                                 (2.0, TypeError, "float 2.0"),
-                                                 (-3, ValueError, "got -3")])
+@pytest.mark.parametrize(
+    "n_features,exc,text",
+    [(True, TypeError, "bool True"), (2.0, TypeError, "float 2.0"), (-3, ValueError, "got -3")],
+)
 def test_bad_n_features(n_features, exc, text):
     with raises(exc, "n_features:", "positive integer", text):
         as_selection([[0], [1]], n_features=n_features)
@@ -169,6 +182,7 @@ def test_unsupported_type():
 
 # ------------------------------------------------------------------ valid forms
 
+
 def test_index_collections_and_names():
     sel = as_selection([["b", "c"], ["a"]], feature_names=["a", "b", "c"])
     assert sel.toarray().astype(int).tolist() == [[0, 1, 1], [1, 0, 0]]
@@ -190,7 +204,7 @@ def test_sparse_input_stays_sparse():
     Z.data[:] = 1
     sel = as_selection(Z)
     assert sel.is_sparse
-    sel.row_sizes, sel.column_counts, sel.intersections      # noqa: B018 (compute them)
+    sel.row_sizes, sel.column_counts, sel.intersections  # noqa: B018 (compute them)
     assert sel.is_sparse
     assert as_selection(sparse.coo_matrix(np.eye(3))).is_sparse
     assert as_selection([[0, 1], [2]], n_features=3).is_sparse
@@ -202,17 +216,19 @@ def test_rows_with_no_feature_or_all_features_are_valid():
     sel = as_selection(Z)
     assert sel.row_sizes.tolist() == [0, 4, 2]
     assert as_selection([[], [0, 1, 2, 3], [0, 3]], n_features=4).row_sizes.tolist() == [0, 4, 2]
-    assert stability(Z, "hamming") == pytest.approx(1 / 3)       # defined there
-    assert twins.twin("hamming", Z) == Fraction(1, 3)             # pairs 0, 1/2, 1/2
+    assert stability(Z, "hamming") == pytest.approx(1 / 3)  # defined there
+    assert twins.twin("hamming", Z) == Fraction(1, 3)  # pairs 0, 1/2, 1/2
     with pytest.warns(UndefinedMeasureWarning, match="kuncheva"):
-        assert np.isnan(stability(Z, "kuncheva"))               # undefined: NaN + warning
+        assert np.isnan(stability(Z, "kuncheva"))  # undefined: NaN + warning
 
 
 # ------------------------------------------------------------------ measures and options
 
+
 def test_unknown_measure():
-    with raises(ValueError, "measure:", "'jacard'", "not a registered measure",
-                "Did you mean 'jaccard'"):
+    with raises(
+        ValueError, "measure:", "'jacard'", "not a registered measure", "Did you mean 'jaccard'"
+    ):
         stability([[1, 0], [0, 1]], "jacard")
 
 
@@ -233,8 +249,9 @@ def test_davis_negative_penalty():
         stability([[1, 0], [0, 1]], "davis", penalty=-1)
 
 
-@pytest.mark.parametrize("penalty,exc", [(float("nan"), ValueError), ("1", TypeError),
-                                         (True, TypeError)])
+@pytest.mark.parametrize(
+    "penalty,exc", [(float("nan"), ValueError), ("1", TypeError), (True, TypeError)]
+)
 def test_davis_penalty_not_a_finite_number(penalty, exc):
     with raises(exc, "penalty:", "'davis'", repr(penalty)):
         stability([[1, 0], [0, 1]], "davis", penalty=penalty)

@@ -23,8 +23,11 @@ def _nested(sizes, d):
 
 def test_note_follows_the_null_expectation_threshold():
     d = 20
-    for sizes, noted in (([5] * 6, False), ([5, 6, 5, 6, 5, 6], False),
-                         ([2, 12, 4, 16, 3, 9], True)):
+    for sizes, noted in (
+        ([5] * 6, False),
+        ([5, 6, 5, 6, 5, 6], False),
+        ([2, 12, 4, 16, 3, 9], True),
+    ):
         bias = nogueira_expectation(sizes, d)
         assert (bias < -SIZE_BIAS_LIMIT) == noted, (sizes, bias)
         note = varying_sizes_note("nogueira", sizes, d)
@@ -45,6 +48,7 @@ def test_estimate_summary_carries_the_note():
 
 def test_cli_estimate_prints_the_note(tmp_path, capsys):
     from propstab.cli import main
+
     path = tmp_path / "runs.npy"
     np.save(path, _nested([2, 12, 4, 16, 3, 9], 20).astype(int))
     assert main(["estimate", str(path)]) == 0
@@ -62,7 +66,7 @@ def test_assess_warns_and_suggests_conger():
     def varying(X, y):
         """A threshold selector whose threshold (so its size) depends on the resample."""
         score = np.abs(X.T @ (y - y.mean())) / len(y)
-        level = np.random.default_rng(int(1e6 * abs(y.sum())) % 2 ** 32).uniform(0.1, 0.9)
+        level = np.random.default_rng(int(1e6 * abs(y.sum())) % 2**32).uniform(0.1, 0.9)
         return np.flatnonzero(score > np.quantile(score, level))
 
     with pytest.warns(VaryingSizesWarning, match="measure='conger'"):
@@ -77,9 +81,11 @@ def test_assess_warns_and_suggests_conger():
 def test_docs_page_examples_run():
     import doctest
     import pathlib
+
     page = pathlib.Path(__file__).resolve().parents[1] / "docs" / "varying_sizes.md"
-    result = doctest.testfile(str(page), module_relative=False,
-                              optionflags=doctest.NORMALIZE_WHITESPACE)
+    result = doctest.testfile(
+        str(page), module_relative=False, optionflags=doctest.NORMALIZE_WHITESPACE
+    )
     assert result.attempted >= 5 and result.failed == 0
     text = page.read_text(encoding="utf-8")
     assert "conger   ✓              ✓             ✓       ✓        ✓" in text

@@ -57,6 +57,7 @@ def _median(values: Sequence[int]) -> Fraction:
 # --------------------------------------------------------------------------- pairwise
 # Each similarity phi(a, b, d) returns a number, or None when undefined.
 
+
 def sim_hamming(a, b, d):
     """Dunne et al. (2002): 1 - (|a \\ b| + |b \\ a|) / d (thesis Table 3.1)."""
     return 1 - Fraction(len(a - b) + len(b - a), d)
@@ -79,7 +80,7 @@ def sim_ochiai(a, b, d):
     if not a or not b:
         return None
     root = math.isqrt(len(a) * len(b))
-    if root * root == len(a) * len(b):           # rational: exact
+    if root * root == len(a) * len(b):  # rational: exact
         return Fraction(len(a & b), root)
     return len(a & b) / math.sqrt(len(a) * len(b))
 
@@ -126,8 +127,9 @@ def sim_kappa(a, b, d):
     both = len(a & b)
     neither = d - len(a | b)
     p_o = Fraction(both + neither, d)
-    p_e = Fraction(len(a), d) * Fraction(len(b), d) + \
-        Fraction(d - len(a), d) * Fraction(d - len(b), d)
+    p_e = Fraction(len(a), d) * Fraction(len(b), d) + Fraction(d - len(a), d) * Fraction(
+        d - len(b), d
+    )
     return None if p_e == 1 else (p_o - p_e) / (1 - p_e)
 
 
@@ -157,10 +159,18 @@ def sim_unadjusted(a, b, d):
 
 
 SIMILARITIES: Dict[str, Callable] = {
-    "hamming": sim_hamming, "jaccard": sim_jaccard, "dice": sim_dice,
-    "ochiai": sim_ochiai, "pog": sim_pog, "kuncheva": sim_kuncheva,
-    "lustgarten": sim_lustgarten, "wald": sim_wald, "npog": sim_npog,
-    "kappa": sim_kappa, "phi": sim_phi, "unadjusted": sim_unadjusted,
+    "hamming": sim_hamming,
+    "jaccard": sim_jaccard,
+    "dice": sim_dice,
+    "ochiai": sim_ochiai,
+    "pog": sim_pog,
+    "kuncheva": sim_kuncheva,
+    "lustgarten": sim_lustgarten,
+    "wald": sim_wald,
+    "npog": sim_npog,
+    "kappa": sim_kappa,
+    "phi": sim_phi,
+    "unadjusted": sim_unadjusted,
 }
 
 
@@ -187,12 +197,14 @@ def _pairwise_twin(name):
         if name == "kuncheva" and len({len(s) for s in runs}) > 1:
             return None
         return pairwise_average(sim, runs, d)
+
     twin.__name__ = f"twin_{name}"
     twin.__doc__ = f"Average of {sim.__name__} over ordered pairs of distinct runs."
     return twin
 
 
 # --------------------------------------------------------------- null model by enumeration
+
 
 def subsets(d: int, k: int):
     """Every subset of size k of the d features, as frozensets."""
@@ -237,6 +249,7 @@ def corrected_pairwise(name: str, Z):
         if expected is None or expected == 1:
             return None
         return (value - expected) / (1 - expected)
+
     return pairwise_average(corrected, runs, d)
 
 
@@ -256,10 +269,11 @@ def expected_measure(twin: Callable, row_sizes: Sequence[int], d: int):
 
 # --------------------------------------------------------------------------- frequency
 
+
 def _columns(Z):
     runs, d = as_sets(Z)
     M = len(runs)
-    F = [sum(1 for s in runs if f in s) for f in range(d)]     # F_f = M p_f
+    F = [sum(1 for s in runs if f in s) for f in range(d)]  # F_f = M p_f
     return runs, M, d, F
 
 
@@ -310,8 +324,10 @@ def twin_davis(Z, penalty=0):
     union = frozenset().union(*runs)
     if not union:
         return None
-    value = sum(Fraction(c, M) for c in F) / len(union) \
+    value = (
+        sum(Fraction(c, M) for c in F) / len(union)
         - Fraction(penalty) * _median([len(s) for s in runs]) / d
+    )
     return max(Fraction(0), value)
 
 
@@ -335,12 +351,19 @@ def twin_guzman(Z):
         return None
     k = sizes.pop()
     if k == 0 or k == d:
-        return None                       # q undefined (k = 0) or D* = log 1 = 0
+        return None  # q undefined (k = 0) or D* = log 1 = 0
     M = len(runs)
     q = [[Fraction(1 if f in s else 0, k) for f in range(d)] for s in runs]
     qbar = [sum(q[i][f] for i in range(M)) / M for f in range(d)]
-    djs = sum(float(q[i][f]) * math.log(q[i][f] / qbar[f])
-              for i in range(M) for f in range(d) if q[i][f] > 0) / M
+    djs = (
+        sum(
+            float(q[i][f]) * math.log(q[i][f] / qbar[f])
+            for i in range(M)
+            for f in range(d)
+            if q[i][f] > 0
+        )
+        / M
+    )
     return 1.0 - djs / math.log(d / k)
 
 
@@ -422,6 +445,7 @@ def twin_novovicova(Z):
 
 # --------------------------------------------------------------------------- correlated
 
+
 def twin_sechidis(Z, C) -> Fraction:
     """Sechidis et al. (2019), Definition 2 with Theorem 3's Sigma0, in fractions:
     1 - tr(C S) / tr(C Sigma0), S the unbiased d x d covariance of the columns
@@ -434,12 +458,13 @@ def twin_sechidis(Z, C) -> Fraction:
     C = [[Fraction(x) for x in row] for row in C]
     p = [Fraction(sum(r[f] for r in rows), M) for f in range(d)]
     pp = [[Fraction(sum(r[f] * r[g] for r in rows), M) for g in range(d)] for f in range(d)]
-    trCS = sum(C[f][g] * Fraction(M, M - 1) * (pp[f][g] - p[f] * p[g])
-               for f in range(d) for g in range(d))
+    trCS = sum(
+        C[f][g] * Fraction(M, M - 1) * (pp[f][g] - p[f] * p[g]) for f in range(d) for g in range(d)
+    )
     k = [sum(r) for r in rows]
     kbar, k2 = Fraction(sum(k), M), Fraction(sum(x * x for x in k), M)
     var0 = kbar / d * (1 - kbar / d)
-    cov0 = (k2 - kbar) / (d * d - d) - kbar ** 2 / d ** 2
+    cov0 = (k2 - kbar) / (d * d - d) - kbar**2 / d**2
     trC0 = sum(C[f][g] * (var0 if f == g else cov0) for f in range(d) for g in range(d))
     return None if trC0 == 0 else 1 - trCS / trC0
 
@@ -458,8 +483,11 @@ def null_covariance_sum(Z) -> Tuple[List[List[Fraction]], List[Fraction]]:
     qbar = sum(q) / M
     spread = sum((x - qbar) ** 2 for x in q) / (M - 1)
     var = sum(x * (1 - x) for x in q) / M
-    cov = sum(Fraction(x * (x - 1), d * (d - 1)) - y * y for x, y in zip(k, q)) / M \
-        if d > 1 else Fraction(0)
+    cov = (
+        sum(Fraction(x * (x - 1), d * (d - 1)) - y * y for x, y in zip(k, q)) / M
+        if d > 1
+        else Fraction(0)
+    )
     return [[(var if f == g else cov) + spread for g in range(d)] for f in range(d)], q
 
 
@@ -468,8 +496,13 @@ def sample_covariance(Z) -> List[List[Fraction]]:
     rows = [list(map(int, row)) for row in Z]
     M, d = len(rows), len(rows[0])
     p = [Fraction(sum(r[f] for r in rows), M) for f in range(d)]
-    return [[Fraction(M, M - 1) * (Fraction(sum(r[f] * r[g] for r in rows), M) - p[f] * p[g])
-             for g in range(d)] for f in range(d)]
+    return [
+        [
+            Fraction(M, M - 1) * (Fraction(sum(r[f] * r[g] for r in rows), M) - p[f] * p[g])
+            for g in range(d)
+        ]
+        for f in range(d)
+    ]
 
 
 def twin_sechidis_exact(Z, C):
@@ -490,10 +523,17 @@ def twin_sechidis_exact(Z, C):
 
 
 FREQUENCY_TWINS: Dict[str, Callable] = {
-    "nogueira": twin_nogueira, "conger": twin_conger, "goh": twin_goh, "davis": twin_davis,
-    "krizek": twin_krizek, "guzman": twin_guzman, "cwrel": twin_cwrel,
-    "lausser": twin_lausser, "consistency": twin_consistency,
-    "weighted_consistency": twin_weighted_consistency, "novovicova": twin_novovicova,
+    "nogueira": twin_nogueira,
+    "conger": twin_conger,
+    "goh": twin_goh,
+    "davis": twin_davis,
+    "krizek": twin_krizek,
+    "guzman": twin_guzman,
+    "cwrel": twin_cwrel,
+    "lausser": twin_lausser,
+    "consistency": twin_consistency,
+    "weighted_consistency": twin_weighted_consistency,
+    "novovicova": twin_novovicova,
 }
 
 TWINS: Dict[str, Callable] = {**{n: _pairwise_twin(n) for n in SIMILARITIES}, **FREQUENCY_TWINS}
@@ -516,6 +556,7 @@ def slow_twin(name: str, *, similarity: bool = False):
     is imported at the end of this module, so :data:`TWINS` is complete wherever it is read
     (tests/test_slow_twins.py, tests/evidence.py, properties/).
     """
+
     def decorate(function):
         if name in _WRITTEN_HERE:
             raise ValueError(f"slow_twin: {name!r} already has its twin in tests/twins.py")
@@ -525,6 +566,7 @@ def slow_twin(name: str, *, similarity: bool = False):
         else:
             TWINS[name] = function
         return function
+
     return decorate
 
 
@@ -537,7 +579,7 @@ def twin(name: str, Z, **options):
         return TWINS[name](Z, **options)
     if name in SIMILARITIES:
         return corrected_pairwise(name, Z)
-    base = (lambda X: TWINS[name](X, **options))
+    base = lambda X: TWINS[name](X, **options)
     value = base(Z)
     if value is None:
         return None
@@ -549,6 +591,7 @@ def twin(name: str, Z, **options):
 
 
 # --------------------------------------------------------------------------- generators
+
 
 def random_subsets(rng, n_runs: int, n_features: int, sizes):
     """A seeded random selection: run i is a uniformly random subset of size ``sizes[i]``
@@ -571,6 +614,7 @@ def rconcave_cutoff_walk(p: int, q: float, PFER: float, B: int) -> float:
     """Walk the grid j/(2B) > q/p down from 1; keep the last cutoff whose bound is
     <= PFER, stop at the first one above it (1 when already 1 is above)."""
     from propstab.stability_selection._rconcave import rconcave_bound as _rconcave_bound
+
     grid = [j / (2 * B) for j in range(2 * B, 0, -1) if j / (2 * B) > q / p]
     chosen = grid[0]
     for cutoff in grid:
@@ -583,7 +627,11 @@ def rconcave_cutoff_walk(p: int, q: float, PFER: float, B: int) -> float:
 def rconcave_q_walk(p: int, cutoff: float, PFER: float, B: int) -> float:
     """Walk q = 1, 2, ... up to the r-concave limit; keep the last q whose bound is
     <= PFER (at least 1)."""
-    from propstab.stability_selection._rconcave import (rconcave_bound as _rconcave_bound, rconcave_max_q as _rconcave_max_q)
+    from propstab.stability_selection._rconcave import (
+        rconcave_bound as _rconcave_bound,
+        rconcave_max_q as _rconcave_max_q,
+    )
+
     chosen = 1
     for q in range(1, _rconcave_max_q(p, B) + 1):
         if _rconcave_bound(q, p, cutoff, B) > PFER:
@@ -595,11 +643,13 @@ def rconcave_q_walk(p: int, cutoff: float, PFER: float, B: int) -> float:
 # ----------------------------------------------------------------------------------
 # The twins that live with their measure's tests (``@slow_twin`` in tests/test_measure_*.py).
 
+
 def _discover_measure_twins() -> None:
     import importlib
     import pathlib
+
     for path in sorted(pathlib.Path(__file__).resolve().parent.glob("test_measure_*.py")):
-        importlib.import_module(path.stem)      # tests/ is on sys.path (rootdir-relative)
+        importlib.import_module(path.stem)  # tests/ is on sys.path (rootdir-relative)
 
 
 _discover_measure_twins()

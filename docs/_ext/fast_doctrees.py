@@ -46,7 +46,7 @@ def _kept_doctree_once(get_and_resolve_doctree):
             held = _DOCTREES.pop(docname, None)
             if held is not None and held[0] is self:
                 doctree = held[1]
-                doctree.settings.env = self                 # as get_doctree sets them
+                doctree.settings.env = self  # as get_doctree sets them
                 doctree.reporter = LoggingReporter(self.doc2path(docname))
         return get_and_resolve_doctree(self, docname, builder, doctree, *args, **kwargs)
 
@@ -64,6 +64,7 @@ def setup(app):
             Builder.write_doctree = _keep_after_pickling(Builder.write_doctree)
         if not getattr(BuildEnvironment.get_and_resolve_doctree, "kept_in_memory", False):
             BuildEnvironment.get_and_resolve_doctree = _kept_doctree_once(
-                BuildEnvironment.get_and_resolve_doctree)
+                BuildEnvironment.get_and_resolve_doctree
+            )
     app.connect("build-finished", _forget)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -73,8 +73,9 @@ def get_doc_object(obj, what=None, doc=None, config=None, builder=None):
     config["template"] = _template(builder)
 
     if what == "class":
-        return docscrape_sphinx.SphinxClassDoc(obj, func_doc=docscrape_sphinx.SphinxFunctionDoc,
-                                               doc=doc, config=config)
+        return docscrape_sphinx.SphinxClassDoc(
+            obj, func_doc=docscrape_sphinx.SphinxFunctionDoc, doc=doc, config=config
+        )
     elif what in ("function", "method"):
         return docscrape_sphinx.SphinxFunctionDoc(obj, doc=doc, config=config)
     else:
@@ -105,8 +106,7 @@ class Validator(numpydoc_validate.Validator):
             return None
         if inspect.istraceback(obj):
             obj = obj.tb_frame
-        if inspect.ismodule(obj) or (inspect.isframe(obj)
-                                     and obj.f_code.co_name == "<module>"):
+        if inspect.ismodule(obj) or (inspect.isframe(obj) and obj.f_code.co_name == "<module>"):
             return 0
         return lnum + 1
 
@@ -128,6 +128,7 @@ def validate(doc):
 def _use(app, config) -> None:
     """After numpydoc's set-up (which sets its module's ``get_doc_object``)."""
     import numpydoc.numpydoc as module
+
     if numpydoc.__version__ == NUMPYDOC_VERSION:
         module.get_doc_object = get_doc_object
         numpydoc_validate.Validator = Validator

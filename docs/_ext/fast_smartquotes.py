@@ -32,7 +32,7 @@ def educate_tokens(text_tokens, attr=smartquotes.default_smartypants_attr, langu
     if attr == "-1":
         yield from ORIGINAL(text_tokens, attr, language)
         return
-    previous = " "                        # docutils' prev_token_last_char at the start
+    previous = " "  # docutils' prev_token_last_char at the start
     for ttype, text in text_tokens:
         if ttype == "tag" or not text:
             yield text

@@ -57,7 +57,9 @@ class _PickledCopy:
         held = self.cache.get(id(self.node))
         if held is None or held[0] is not self.node:
             held = self.cache[id(self.node)] = (
-                self.node, pickle.dumps(self.node, protocol=pickle.HIGHEST_PROTOCOL))
+                self.node,
+                pickle.dumps(self.node, protocol=pickle.HIGHEST_PROTOCOL),
+            )
         return pickle.loads(held[1])
 
 
@@ -68,7 +70,7 @@ class _Tocs:
         self.tocs, self.cache = tocs, cache
 
     def __getitem__(self, name):
-        return _PickledCopy(self.tocs[name], self.cache)        # KeyError as the dict's
+        return _PickledCopy(self.tocs[name], self.cache)  # KeyError as the dict's
 
     def __contains__(self, name):
         return name in self.tocs
@@ -86,7 +88,7 @@ def _resolve_with_pickled_copies(resolve):
     def wrapper(self, *args, **kwargs):
         env = self.env
         tocs = env.tocs
-        if isinstance(tocs, _Tocs):                      # a resolve inside a resolve
+        if isinstance(tocs, _Tocs):  # a resolve inside a resolve
             return resolve(self, *args, **kwargs)
         env.tocs = _Tocs(tocs, cache)
         try:
@@ -121,8 +123,12 @@ def _navbar_once(app, pagename, templatename, context, doctree):
         root = app.env.config.root_doc
         sections = set(app.env.toctree_includes.get(root, ())) | {root}
         # a section's own page links itself with "" (Sphinx's relative_uri): its own key
-        key = (tuple(sorted(kwargs.items())), posixpath.dirname(pagename), ancestors,
-               pagename if pagename in sections else None)
+        key = (
+            tuple(sorted(kwargs.items())),
+            posixpath.dirname(pagename),
+            ancestors,
+            pagename if pagename in sections else None,
+        )
         if key not in _NAVBARS:
             _NAVBARS[key] = generate(kind, startdepth, **kwargs)
         return _NAVBARS[key]
@@ -136,14 +142,18 @@ def _navbar_once(app, pagename, templatename, context, doctree):
 _SIDEBARS: dict = {}
 
 #: The entry of the current page in a sidebar (``li`` and ``a`` marked current, ``#``).
-_MARKED = re.compile(r'(<li class="toctree-l\d+) current active(">\s*<a class=")current '
-                     r'(reference internal" href=")#(">)')
+_MARKED = re.compile(
+    r'(<li class="toctree-l\d+) current active(">\s*<a class=")current '
+    r'(reference internal" href=")#(">)'
+)
 
 
 def _entry(href: str):
     """The unmarked entry linking ``href`` in a sidebar."""
-    return re.compile(r'(<li class="toctree-l\d+)(">\s*<a class=")(reference internal" '
-                      r'href=")' + re.escape(href) + r'(">)')
+    return re.compile(
+        r'(<li class="toctree-l\d+)(">\s*<a class=")(reference internal" '
+        r'href=")' + re.escape(href) + r'(">)'
+    )
 
 
 def _moved_mark(html: str, marked_href: str, target_href: str):
@@ -152,13 +162,22 @@ def _moved_mark(html: str, marked_href: str, target_href: str):
     there is exactly one current entry and one entry linking ``target_href``."""
     if len(_MARKED.findall(html)) != 1:
         return None
-    html = _MARKED.sub(lambda m: m.group(1) + m.group(2) + m.group(3) + marked_href
-                       + m.group(4), html)
+    html = _MARKED.sub(
+        lambda m: m.group(1) + m.group(2) + m.group(3) + marked_href + m.group(4), html
+    )
     target = _entry(target_href)
     if len(target.findall(html)) != 1:
         return None
-    return target.sub(lambda m: m.group(1) + " current active" + m.group(2) + "current "
-                      + m.group(3) + "#" + m.group(4), html)
+    return target.sub(
+        lambda m: m.group(1)
+        + " current active"
+        + m.group(2)
+        + "current "
+        + m.group(3)
+        + "#"
+        + m.group(4),
+        html,
+    )
 
 
 #: For each parent page: page -> the positions of the parent's toctrees that include it.
@@ -181,19 +200,24 @@ def _toctrees_holding(env, parent: str, page: str) -> tuple:
 def _sidebar(app, pagename, ancestors, generate, kwargs):
     """The theme's sidebar of ``pagename``, derived from its group's first page's when the
     group's check passed (see the module's docstring)."""
-    if app.env.toctree_includes.get(pagename):            # not a leaf: the theme's
+    if app.env.toctree_includes.get(pagename):  # not a leaf: the theme's
         return generate("sidebar", None, **kwargs)
-    key = (tuple(sorted(kwargs.items())), posixpath.dirname(pagename), ancestors,
-           _toctrees_holding(app.env, ancestors[0], pagename) if ancestors else ())
+    key = (
+        tuple(sorted(kwargs.items())),
+        posixpath.dirname(pagename),
+        ancestors,
+        _toctrees_holding(app.env, ancestors[0], pagename) if ancestors else (),
+    )
     group = _SIDEBARS.get(key)
     if group is None:
         html = generate("sidebar", None, **kwargs)
         _SIDEBARS[key] = {"page": pagename, "html": html, "agreed": None}
         return html
     uri = app.builder.get_relative_uri
-    derived = _moved_mark(group["html"], uri(pagename, group["page"]),
-                          uri(group["page"], pagename))
-    if group["agreed"] is None:                           # the second page: the check
+    derived = _moved_mark(
+        group["html"], uri(pagename, group["page"]), uri(group["page"], pagename)
+    )
+    if group["agreed"] is None:  # the second page: the check
         html = generate("sidebar", None, **kwargs)
         group["agreed"] = derived == html
         return html
@@ -214,5 +238,5 @@ def setup(app):
     if not getattr(TocTree.resolve, "pickled_copies", False):
         TocTree.resolve = _resolve_with_pickled_copies(TocTree.resolve)
     app.connect("env-updated", _forget)
-    app.connect("html-page-context", _navbar_once, priority=900)     # after the theme's
+    app.connect("html-page-context", _navbar_once, priority=900)  # after the theme's
     return {"parallel_read_safe": True, "parallel_write_safe": False}

@@ -63,8 +63,11 @@ MEANINGS = {
     "unrefuted": "not claimed; the audit found no counterexample either",
     "skipped": "not audited (the check does not apply)",
 }
-LEGEND = ("Marks: " + "; ".join(f"{MARKS[k]} {MEANINGS[k]}" for k in MARKS)
-          + ". The symbols are defined in the :doc:`/notation`.")
+LEGEND = (
+    "Marks: "
+    + "; ".join(f"{MARKS[k]} {MEANINGS[k]}" for k in MARKS)
+    + ". The symbols are defined in the :doc:`/notation`."
+)
 
 
 def _scale_text(scale) -> str:
@@ -83,6 +86,7 @@ def _scale_text(scale) -> str:
 
 
 # ------------------------------------------------------------------ small helpers
+
 
 def write_if_changed(path: pathlib.Path, text: str) -> None:
     """Write ``text`` unless the file already holds it (Sphinx re-reads changed files)."""
@@ -125,10 +129,12 @@ def rst_text(text) -> str:
     text = " ".join(str(text).split())
     out, last = [], 0
     pattern = re.compile(f"{_DOC_PATH.pattern}|{_MATH_ROLE.pattern}")
+
     def escape(part):
         return re.sub(r"([\\*`|_<>\[\]])", r"\\\1", part)
+
     for m in pattern.finditer(text):
-        out.append(escape(text[last:m.start()]))
+        out.append(escape(text[last : m.start()]))
         out.append(m.group(0) if m.group(0).startswith(":math:") else _doc_link(m))
         last = m.end()
     out.append(escape(text[last:]))
@@ -155,6 +161,7 @@ def heading(text: str, char: str = "=") -> str:
 
 # ------------------------------------------------------------------ the measure catalogue
 
+
 def _math_blocks(doc: str) -> list:
     """The ``.. math::`` directives of a docstring, with their indented bodies."""
     lines = inspect.cleandoc(doc or "").splitlines()
@@ -164,8 +171,9 @@ def _math_blocks(doc: str) -> list:
             indent = len(lines[i]) - len(lines[i].lstrip())
             block = [lines[i][indent:]]
             i += 1
-            while i < len(lines) and (not lines[i].strip() or
-                                      len(lines[i]) - len(lines[i].lstrip()) > indent):
+            while i < len(lines) and (
+                not lines[i].strip() or len(lines[i]) - len(lines[i].lstrip()) > indent
+            ):
                 block.append(lines[i][indent:] if lines[i].strip() else "")
                 i += 1
             while block and not block[-1].strip():
@@ -190,8 +198,9 @@ _REASON_MATH = {"E[value | H0]": r":math:`E[\text{value} \mid H_0]`"}
 def _reason(text: str) -> str:
     text = " ".join(str(text).split())
     parts = re.split("(" + "|".join(map(re.escape, _REASON_MATH)) + ")", text)
-    return "".join(_REASON_MATH.get(part) or re.sub(r"([\\*`|_<>\[\]])", r"\\\1", part)
-                   for part in parts)
+    return "".join(
+        _REASON_MATH.get(part) or re.sub(r"([\\*`|_<>\[\]])", r"\\\1", part) for part in parts
+    )
 
 
 def _evidence(row: dict, ranking: bool = False) -> str:
@@ -200,16 +209,16 @@ def _evidence(row: dict, ranking: bool = False) -> str:
     parts = [_reason(row["reason"])]
     ce = row.get("counterexample")
     Z = "R" if ranking else "Z"
-    if isinstance(ce, list) and ce and isinstance(ce[0][0], list):          # a pair
-        parts.append(f"``{Z}1 = {_matrix(ce[0], ranking)}``, "
-                     f"``{Z}2 = {_matrix(ce[1], ranking)}``")
+    if isinstance(ce, list) and ce and isinstance(ce[0][0], list):  # a pair
+        parts.append(
+            f"``{Z}1 = {_matrix(ce[0], ranking)}``, " f"``{Z}2 = {_matrix(ce[1], ranking)}``"
+        )
     elif isinstance(ce, list) and ce:
         parts.append(f"``{Z} = {_matrix(ce, ranking)}``")
     context = row.get("context") or {}
     if context.get("similarity") is not None:
         C = context["similarity"]
-        parts.append("with ``C = [" + "; ".join(" ".join(f"{x:g}" for x in r) for r in C)
-                     + "]``")
+        parts.append("with ``C = [" + "; ".join(" ".join(f"{x:g}" for x in r) for r in C) + "]``")
     if context.get("importance_weights") is not None:
         parts.append("with importance weights")
     return " ".join(parts)
@@ -221,53 +230,98 @@ def _capital(text: str) -> str:
 
 def _verdict_table(rows: list, axioms, ranking: bool = False) -> str:
     by_axiom = {r["axiom"]: r for r in rows}
-    lines = [".. list-table::", "   :header-rows: 1", "   :widths: 16 6 78",
-             "   :class: verdicts", "",
-             "   * - property", "     - mark", "     - the audit's evidence"]
+    lines = [
+        ".. list-table::",
+        "   :header-rows: 1",
+        "   :widths: 16 6 78",
+        "   :class: verdicts",
+        "",
+        "   * - property",
+        "     - mark",
+        "     - the audit's evidence",
+    ]
     for a in axioms:
         r = by_axiom.get(a.name)
         mark = MARKS[r["status"]] if r else MARKS["skipped"]
         meaning = MEANINGS[r["status"]] if r else MEANINGS["skipped"]
-        lines += [f"   * - :ref:`{a.label} <axiom-{a.name.lower()}>`",
-                  f"     - {mark}",
-                  f"     - {meaning[0].upper() + meaning[1:]}. {_capital(_evidence(r, ranking)) if r else ''}"]
+        lines += [
+            f"   * - :ref:`{a.label} <axiom-{a.name.lower()}>`",
+            f"     - {mark}",
+            f"     - {meaning[0].upper() + meaning[1:]}. {_capital(_evidence(r, ranking)) if r else ''}",
+        ]
     return "\n".join(lines) + "\n"
 
 
 def _measure_page(info, rows_by_label: dict, audit_note: str) -> str:
     from propstab import Axiom
     from propstab.auditing import VARIANTS
+
     name = info.name
     out = [f".. _measure-{name}:\n", heading(f"{name}"), ""]
     first = " ".join((inspect.getdoc(info.function) or info.summary).split("\n\n")[0].split())
-    out.append(f"*{info.family} family* — {first} The symbols are defined in "
-               "the :doc:`/notation`.\n")
+    out.append(
+        f"*{info.family} family* — {first} The symbols are defined in " "the :doc:`/notation`.\n"
+    )
     ranking = info.input == "ranking"
     Z = "R" if ranking else "Z"
-    fields = [(":Call:", f"``propstab.stability({Z}, measure=\"{name}\")`` or "
-                         f":func:`propstab.measures.{name}`")]
+    fields = [
+        (
+            ":Call:",
+            f'``propstab.stability({Z}, measure="{name}")`` or '
+            f":func:`propstab.measures.{name}`",
+        )
+    ]
     if ranking:
-        fields.append((":Input:", "a rank matrix R (runs x features, rank 1 the most "
-                                  "important; :func:`propstab.as_rankings`), audited "
-                                  "against the axioms stated for rankings "
-                                  "(:doc:`/rankings`)"))
+        fields.append(
+            (
+                ":Input:",
+                "a rank matrix R (runs x features, rank 1 the most "
+                "important; :func:`propstab.as_rankings`), audited "
+                "against the axioms stated for rankings "
+                "(:doc:`/rankings`)",
+            )
+        )
     if info.aliases:
         fields.append((":Aliases:", ", ".join(f"``{a}``" for a in info.aliases)))
     lo, hi = info.bounds
-    fields.append((":Bounds:", f"[``{lo}``, ``{hi}``]"
-                   + ("" if lo is not None and hi is not None and lo.is_constant and
-                      hi.is_constant else " (functions of M, d and the sizes k)")))
-    fields.append((":Stable when:", "higher values" if info.orientation == "higher"
-                   else "lower values"))
-    fields.append((":Domain:", f"every {Z}" if info.domain == "any" else
-                   "a constant subset size only (elsewhere NaN with "
-                   ":class:`~propstab.UndefinedMeasureWarning`)"))
+    fields.append(
+        (
+            ":Bounds:",
+            f"[``{lo}``, ``{hi}``]"
+            + (
+                ""
+                if lo is not None and hi is not None and lo.is_constant and hi.is_constant
+                else " (functions of M, d and the sizes k)"
+            ),
+        )
+    )
+    fields.append(
+        (":Stable when:", "higher values" if info.orientation == "higher" else "lower values")
+    )
+    fields.append(
+        (
+            ":Domain:",
+            f"every {Z}"
+            if info.domain == "any"
+            else "a constant subset size only (elsewhere NaN with "
+            ":class:`~propstab.UndefinedMeasureWarning`)",
+        )
+    )
     if info.null_value is not None:
-        fields.append((":Null value:", rf":math:`E[\,\cdot \mid H_0] = {info.null_value:g}`"
-                                       " (the expected value under selection at random)"))
+        fields.append(
+            (
+                ":Null value:",
+                rf":math:`E[\,\cdot \mid H_0] = {info.null_value:g}`"
+                " (the expected value under selection at random)",
+            )
+        )
     if info.scale:
-        fields.append((":Scale:", rst_escape(_scale_text(info.scale))
-                       + " (thesis Table 6.1, after Fleiss' kappa)"))
+        fields.append(
+            (
+                ":Scale:",
+                rst_escape(_scale_text(info.scale)) + " (thesis Table 6.1, after Fleiss' kappa)",
+            )
+        )
     out += [f"{k} {v}" for k, v in fields] + [""]
 
     out.append(heading("Formula", "-"))
@@ -282,8 +336,10 @@ def _measure_page(info, rows_by_label: dict, audit_note: str) -> str:
         out.append(heading("Options", "-"))
         for p in info.parameters:
             extra = f" One of {', '.join(f'``{c!r}``' for c in p.choices)}." if p.choices else ""
-            out.append(f"``{p.name}`` (default ``{p.default!r}``)\n"
-                       f"   {rst_text(p.description)}{extra}\n")
+            out.append(
+                f"``{p.name}`` (default ``{p.default!r}``)\n"
+                f"   {rst_text(p.description)}{extra}\n"
+            )
 
     out.append(heading("Properties: declared and audited", "-"))
     out.append(audit_note + "\n")
@@ -299,32 +355,39 @@ def _measure_page(info, rows_by_label: dict, audit_note: str) -> str:
         out.append(".. note::\n\n   " + rst_text(info.notes) + "\n")
 
     out.append(heading("Confidence interval", "-"))
-    out.append(f"``propstab.estimate({Z}, measure=\"{name}\")`` gives the value with its "
-               "variance (its ``method`` says which: analytic where a closed form is known, "
-               "else the delete-one-run jackknife or the bootstrap); its ``confidence_interval()`` is the interval (below 100 runs "
-               "the logit interval with the jackknife variance, which held its level best in "
-               "the validation study), and :func:`propstab.one_sample_test` and "
-               ":func:`propstab.two_sample_test` test it. The methods and their coverage: "
-               ":doc:`/inference`.\n")
+    out.append(
+        f'``propstab.estimate({Z}, measure="{name}")`` gives the value with its '
+        "variance (its ``method`` says which: analytic where a closed form is known, "
+        "else the delete-one-run jackknife or the bootstrap); its ``confidence_interval()`` is the interval (below 100 runs "
+        "the logit interval with the jackknife variance, which held its level best in "
+        "the validation study), and :func:`propstab.one_sample_test` and "
+        ":func:`propstab.two_sample_test` test it. The methods and their coverage: "
+        ":doc:`/inference`.\n"
+    )
 
     out.append(heading("R reference", "-"))
     ref = info.r_reference
     if ref is None:
         out.append("None: no R package computes this measure.\n")
     else:
-        text = (f"``{ref}``, compared with propstab on every CI run "
-                "(:doc:`/r_crosscheck`).")
+        text = f"``{ref}``, compared with propstab on every CI run " "(:doc:`/r_crosscheck`)."
         if ref.arguments:
-            text += " Options: " + ", ".join(f"``{k}`` → ``{v}``"
-                                             for k, v in ref.arguments.items()) + "."
+            text += (
+                " Options: "
+                + ", ".join(f"``{k}`` → ``{v}``" for k, v in ref.arguments.items())
+                + "."
+            )
         if ref.note:
             text += " " + rst_text(ref.note)
         out.append(text + "\n")
         from propstab.r import EXPECTED_DIFFERENCES
+
         diffs = [d for d in EXPECTED_DIFFERENCES if name in d.measures]
         if diffs:
-            out.append("Documented differences (propstab follows the definition; see "
-                       ":doc:`/r_crosscheck`):\n")
+            out.append(
+                "Documented differences (propstab follows the definition; see "
+                ":doc:`/r_crosscheck`):\n"
+            )
             out += [f"- ``{d.key}``: {rst_escape(d.summary)}" for d in diffs]
             out.append("")
 
@@ -336,25 +399,32 @@ def _measure_page(info, rows_by_label: dict, audit_note: str) -> str:
 
 def _index_page(infos, rows_by_label: dict, audit_note: str) -> str:
     from propstab import Axiom
+
     out = [".. _catalogue:\n", heading("Measure catalogue"), ""]
     out.append(
         "Every stability measure propstab registers, one page each, generated from the "
         "registry when this site is built. A measure *declares* which of the five "
         "properties (:ref:`properties`) it has; the axiom audit searches each claimed "
         "property for a counterexample and each disclaimed one for a refutation. The "
-        "marks below combine both; each measure's page shows the evidence.\n")
+        "marks below combine both; each measure's page shows the evidence.\n"
+    )
     out.append(LEGEND + "\n")
     out.append(audit_note + "\n")
-    out.append("The same table as one Markdown page: :doc:`/measures` (also printed by "
-               "``propstab measures``).\n")
-    titles = {"pairwise": "Pairwise measures", "frequency": "Frequency-based measures",
-              "correlated": "Measures for correlated feature spaces"}
+    out.append(
+        "The same table as one Markdown page: :doc:`/measures` (also printed by "
+        "``propstab measures``).\n"
+    )
+    titles = {
+        "pairwise": "Pairwise measures",
+        "frequency": "Frequency-based measures",
+        "correlated": "Measures for correlated feature spaces",
+    }
     blurbs = {
         "pairwise": "The mean over pairs of runs of a similarity between two feature sets.",
         "frequency": "Functions of the features' selection frequencies (or counts).",
         "correlated": "Measures that credit the selection of similar (correlated) features "
-                      "or use importances; they take a ``similarity`` matrix, a threshold "
-                      "or ``importances`` (:doc:`/correlated`).",
+        "or use importances; they take a ``similarity`` matrix, a threshold "
+        "or ``importances`` (:doc:`/correlated`).",
     }
     for family in ("pairwise", "frequency", "correlated"):
         members = [m for m in infos if m.family == family]
@@ -362,20 +432,28 @@ def _index_page(infos, rows_by_label: dict, audit_note: str) -> str:
             continue
         out.append(heading(titles[family], "-"))
         out.append(blurbs[family] + "\n")
-        out += [".. list-table::", "   :header-rows: 1", "   :class: catalogue",
-                "   :widths: 16 36 8 8 8 8 8 8", "",
-                "   * - measure", "     - formula"]
+        out += [
+            ".. list-table::",
+            "   :header-rows: 1",
+            "   :class: catalogue",
+            "   :widths: 16 36 8 8 8 8 8 8",
+            "",
+            "   * - measure",
+            "     - formula",
+        ]
         out += [f"     - {a.label}" for a in Axiom]
         out.append("     - bounds")
         for m in members:
             by_axiom = {r["axiom"]: r for r in rows_by_label.get(m.name, [])}
             blocks = _math_blocks(m.function.__doc__)
-            formula = (f"``{m.summary}``" if not blocks else
-                       textwrap.indent(blocks[0], " " * 7).lstrip())
-            out += [f"   * - :ref:`{m.name} <measure-{m.name}>`",
-                    f"     - {formula}", ""]
-            out += [f"     - {MARKS[by_axiom[a.name]['status']] if a.name in by_axiom else ''}"
-                    for a in Axiom]
+            formula = (
+                f"``{m.summary}``" if not blocks else textwrap.indent(blocks[0], " " * 7).lstrip()
+            )
+            out += [f"   * - :ref:`{m.name} <measure-{m.name}>`", f"     - {formula}", ""]
+            out += [
+                f"     - {MARKS[by_axiom[a.name]['status']] if a.name in by_axiom else ''}"
+                for a in Axiom
+            ]
             out.append(f"     - [``{m.bounds[0]}``, ``{m.bounds[1]}``]")
         out.append("")
     out += [".. toctree::", "   :hidden:", "", "   /measures"]
@@ -388,6 +466,7 @@ def generate_catalogue(folder: pathlib.Path, rows: list, audit_note: str) -> int
     """Write ``folder/index.rst`` and one ``folder/<measure>.rst`` per registered measure;
     returns the number of measure pages."""
     import propstab
+
     infos = propstab.list_measures()
     rows_by_label: dict = {}
     for r in rows:
@@ -395,14 +474,16 @@ def generate_catalogue(folder: pathlib.Path, rows: list, audit_note: str) -> int
     written = {"index.rst"}
     write_if_changed(folder / "index.rst", _index_page(infos, rows_by_label, audit_note))
     for info in infos:
-        write_if_changed(folder / f"{info.name}.rst", _measure_page(info, rows_by_label,
-                                                                    audit_note))
+        write_if_changed(
+            folder / f"{info.name}.rst", _measure_page(info, rows_by_label, audit_note)
+        )
         written.add(f"{info.name}.rst")
     remove_stale(folder, written)
     return len(infos)
 
 
 # ------------------------------------------------------------------ the API reference
+
 
 def _is_documentable(obj) -> bool:
     return not isinstance(obj, types.ModuleType)
@@ -456,11 +537,17 @@ def _api_index() -> str:
         "``__all__`` when this site is built). A name exported at the top level "
         "(``propstab.estimate``) is documented there; the module that defines it lists "
         "it with a link. ``propstab.stability(Z, measure=...)`` is the entry point; the "
-        "measures are also plain functions of :mod:`propstab.measures`.\n")
+        "measures are also plain functions of :mod:`propstab.measures`.\n"
+    )
     for modname, entries in sections:
         out.append(heading(f"{titles[modname]}: ``{modname}``", "-"))
-        out += [f".. automodule:: {modname}", "   :no-members:", "",
-                f".. currentmodule:: {modname}", ""]
+        out += [
+            f".. automodule:: {modname}",
+            "   :no-members:",
+            "",
+            f".. currentmodule:: {modname}",
+            "",
+        ]
         own = [n for n, c in entries if c == f"{modname}.{n}"]
         elsewhere = [c for n, c in entries if c != f"{modname}.{n}"]
         if own:
@@ -497,13 +584,19 @@ GUIDE_BY_MODULE = {
     "propstab.r": ("/r_crosscheck", "Cross-checking with R"),
 }
 GUIDE_BY_NAME = {
-    "estimate": "propstab.inference", "one_sample_test": "propstab.inference",
-    "two_sample_test": "propstab.inference", "pairwise_tests": "propstab.inference",
-    "population_stability": "propstab.inference", "StabilityEstimate": "propstab.inference",
-    "resample": "propstab.resampling", "assess": "propstab.resampling",
+    "estimate": "propstab.inference",
+    "one_sample_test": "propstab.inference",
+    "two_sample_test": "propstab.inference",
+    "pairwise_tests": "propstab.inference",
+    "population_stability": "propstab.inference",
+    "StabilityEstimate": "propstab.inference",
+    "resample": "propstab.resampling",
+    "assess": "propstab.resampling",
     "compare": "propstab.resampling",
     "StabilitySelection": "propstab.stability_selection",
-    "audit": "propstab.auditing", "Axiom": "propstab.axioms", "AuditTable": "propstab.auditing",
+    "audit": "propstab.auditing",
+    "Axiom": "propstab.axioms",
+    "AuditTable": "propstab.auditing",
     "crosscheck": "propstab.r",
 }
 RANKING_PAGE = ("/rankings", "The stability of rankings and weights")
@@ -537,8 +630,11 @@ def formula_pages() -> set:
             obj = getattr(importlib.import_module(module), name)
             docs = [inspect.getdoc(obj) or ""]
             if inspect.isclass(obj):
-                docs += [inspect.getdoc(member) or "" for key, member in vars(obj).items()
-                         if not key.startswith("_")]
+                docs += [
+                    inspect.getdoc(member) or ""
+                    for key, member in vars(obj).items()
+                    if not key.startswith("_")
+                ]
             if any(":math:" in doc or ".. math::" in doc for doc in docs):
                 out.add(canonical)
     return out
@@ -550,6 +646,7 @@ def generate_api(folder: pathlib.Path) -> None:
 
 
 # ------------------------------------------------------------------ the R package's help pages
+
 
 def _rd_group(text: str, i: int):
     r"""The content of the brace group opening at ``text[i] == "{"`` and the index after
@@ -565,9 +662,9 @@ def _rd_group(text: str, i: int):
         elif c == "}":
             depth -= 1
             if depth == 0:
-                return text[i + 1:j], j + 1
+                return text[i + 1 : j], j + 1
         j += 1
-    return text[i + 1:], len(text)
+    return text[i + 1 :], len(text)
 
 
 def _rd_sections(text: str) -> list:
@@ -607,13 +704,13 @@ def _rd_inline(text: str) -> str:
             i += 1
             continue
         name, i = m.group(1), m.end()
-        if i < len(text) and text[i] == "[":                 # \link[=target]{text}
+        if i < len(text) and text[i] == "[":  # \link[=target]{text}
             i = text.index("]", i) + 1
         args = []
         while i < len(text) and text[i] == "{":
             arg, i = _rd_group(text, i)
             args.append(arg)
-        if name in ("eqn", "deqn") and args:        # LaTeX (first argument): typeset
+        if name in ("eqn", "deqn") and args:  # LaTeX (first argument): typeset
             latex = " ".join(args[0].replace("\\%", "%").split())
             out.append(f"${latex}$" if name == "eqn" else f"\n\n$${latex}$$\n\n")
             continue
@@ -627,8 +724,11 @@ def _rd_inline(text: str) -> str:
             out.append(f"*{''.join(inner)}*")
         elif name == "itemize" or name == "enumerate":
             items = re.split(r"\\item\b", args[0] if args else "")
-            out.append("\n\n" + "\n".join(f"- {' '.join(_rd_inline(x).split())}"
-                                          for x in items if x.strip()) + "\n\n")
+            out.append(
+                "\n\n"
+                + "\n".join(f"- {' '.join(_rd_inline(x).split())}" for x in items if x.strip())
+                + "\n\n"
+            )
         elif name == "doi":
             out.append(f"doi:{''.join(inner)}")
         elif name == "email":
@@ -646,8 +746,14 @@ def _rd_inline(text: str) -> str:
 
 def _rd_paragraphs(text: str) -> str:
     paragraphs = re.split(r"\n\s*\n", _rd_inline(text).strip())
-    return "\n\n".join(p.strip() if p.lstrip().startswith("- ")
-                       else " ".join(p.split()) for p in paragraphs if p.strip()) + "\n"
+    return (
+        "\n\n".join(
+            p.strip() if p.lstrip().startswith("- ") else " ".join(p.split())
+            for p in paragraphs
+            if p.strip()
+        )
+        + "\n"
+    )
 
 
 def r_reference_markdown(man: pathlib.Path) -> str:
@@ -667,11 +773,14 @@ def r_reference_markdown(man: pathlib.Path) -> str:
         name = first["name"][0].strip()
         title = " ".join(_rd_inline(first.get("title", [name])[0]).split())
         aliases = [a[0].strip() for m, a in sections if m == "alias" and a]
-        out += [f"({'r-' + stem.replace('.', '-').replace('_', '-')})=",
-                f"### {title}", ""]
+        out += [f"({'r-' + stem.replace('.', '-').replace('_', '-')})=", f"### {title}", ""]
         others = [a for a in aliases if a != name]
-        out += [f"Help page `{name}`" + (": " + ", ".join(f"`{a}()`" for a in others)
-                                          if others else "") + ".", ""]
+        out += [
+            f"Help page `{name}`"
+            + (": " + ", ".join(f"`{a}()`" for a in others) if others else "")
+            + ".",
+            "",
+        ]
         if "usage" in first:
             out += ["```r", first["usage"][0].strip("\n"), "```", ""]
         if "description" in first:
@@ -693,6 +802,7 @@ def r_reference_markdown(man: pathlib.Path) -> str:
 
 # ------------------------------------------------------------------ gallery
 
+
 def _format_warning(message, category, filename, lineno, line=None):
     """A warning as a reader of the gallery should see it: its class and message, without
     the path of the file on the machine that built the site."""
@@ -710,10 +820,16 @@ def forget_gallery_outputs(gallery_dir, conf: dict) -> bool:
     fingerprint differs, the saved ``.md5`` files go. True when they went."""
     import hashlib
     import inspect
+
     folder = pathlib.Path(gallery_dir)
-    text = "\n".join([inspect.getsource(gallery_warnings), inspect.getsource(_format_warning),
-                      repr(conf.get("ignore_repr_types")),
-                      repr([getattr(f, "__name__", f) for f in conf.get("reset_modules", ())])])
+    text = "\n".join(
+        [
+            inspect.getsource(gallery_warnings),
+            inspect.getsource(_format_warning),
+            repr(conf.get("ignore_repr_types")),
+            repr([getattr(f, "__name__", f) for f in conf.get("reset_modules", ())]),
+        ]
+    )
     stamp = hashlib.sha256(text.encode()).hexdigest()
     saved = folder / ".output_format"
     if saved.is_file() and saved.read_text().strip() == stamp:
@@ -729,10 +845,12 @@ def gallery_warnings(gallery_conf, fname):
     """sphinx-gallery ``reset_modules`` hook: before each example, warnings print as
     ``SmallSampleWarning: message`` (no build path, no source line)."""
     import warnings
+
     warnings.formatwarning = _format_warning
 
 
 # ------------------------------------------------------------------ the extension
+
 
 def _parameter_names_as_code(app, doctree):
     """numpydoc writes the names in Parameters, Attributes, ... in bold (``**name**``):
@@ -740,6 +858,7 @@ def _parameter_names_as_code(app, doctree):
     (class ``literal``; the theme styles them as before). A name such as
     ``max_examples`` is then read as code, not as a formula in prose."""
     from docutils import nodes
+
     for field in doctree.findall(nodes.field):
         for term in field.findall(nodes.term):
             for child in term.children:
@@ -772,37 +891,46 @@ def _resolve_alias(app, env, node, contnode):
         new = node.deepcopy()
         new["reftarget"] = canonical
         new["refspecific"] = False
-        return domain.resolve_xref(env, node["refdoc"], app.builder, "obj", canonical, new,
-                                   contnode)
+        return domain.resolve_xref(
+            env, node["refdoc"], app.builder, "obj", canonical, new, contnode
+        )
 
     candidates = [f"{module}.{target}", target] if module else [target]
     for candidate in candidates:
         parts = candidate.split(".")
-        for cut in range(len(parts), 0, -1):          # longest aliased prefix first
+        for cut in range(len(parts), 0, -1):  # longest aliased prefix first
             prefix = ".".join(parts[:cut])
             if prefix in aliases:
                 return resolve(".".join([aliases[prefix], *parts[cut:]]))
-    public = {name: entry for name, entry in objects.items()
-              if not entry.aliased and name.startswith("propstab.") and "._" not in name}
+    public = {
+        name: entry
+        for name, entry in objects.items()
+        if not entry.aliased and name.startswith("propstab.") and "._" not in name
+    }
     if "." not in target:
         matches = [name for name in public if name.endswith("." + target)]
         if len(matches) == 1:
             return resolve(matches[0])
         klass = node.get("py:class")
-        if module and klass:                       # an attribute of the documenting class
+        if module and klass:  # an attribute of the documenting class
             owner = aliases.get(f"{module}.{klass}", f"{module}.{klass}")
             if owner in public and public[owner].objtype in ("class", "exception"):
                 return resolve(owner)
     else:
         owner, _, _ = target.rpartition(".")
-        for candidate in ([f"{module}.{owner}", owner] if module else [owner]):
+        for candidate in [f"{module}.{owner}", owner] if module else [owner]:
             candidate = aliases.get(candidate, candidate)
             if objects.get(candidate) is not None and objects[candidate].objtype in (
-                    "class", "exception"):
+                "class",
+                "exception",
+            ):
                 return resolve(candidate)
         if "." not in owner:
-            matches = [name for name, entry in public.items()
-                       if name.endswith("." + owner) and entry.objtype == "class"]
+            matches = [
+                name
+                for name, entry in public.items()
+                if name.endswith("." + owner) and entry.objtype == "class"
+            ]
             if len(matches) == 1:
                 return resolve(matches[0])
     return None
@@ -820,15 +948,17 @@ def _measure_docstring(app, what, name, obj, options, lines):
     info = getattr(obj, "info", None)
     if REGISTRY_TABLE not in lines or getattr(info, "function", None) is not obj:
         return
-    del lines[lines.index(REGISTRY_TABLE):]
+    del lines[lines.index(REGISTRY_TABLE) :]
     body = textwrap.dedent("\n".join(lines[1:])).splitlines()
     lines[1:] = body
     while lines and not lines[-1].strip():
         lines.pop()
     summary_end = next((i for i, line in enumerate(lines) if not line.strip()), len(lines))
     lines[summary_end:summary_end] = [
-        "", f"Declared properties, the audit's verdicts, bounds and R reference: "
-            f":ref:`measure-{info.name}` in the measure catalogue."]
+        "",
+        f"Declared properties, the audit's verdicts, bounds and R reference: "
+        f":ref:`measure-{info.name}` in the measure catalogue.",
+    ]
 
 
 def _numpydoc_settings(app):
@@ -836,10 +966,13 @@ def _numpydoc_settings(app):
     network for intersphinx). Set once the builder exists: Sphinx checks config types
     until the theme is loaded, and the documented ``"all"`` is not of the declared type."""
     from numpydoc.xref import DEFAULT_LINKS
+
     config = app.config
     config.numpydoc_xref_ignore = "all"
     config.numpydoc_xref_aliases_complete = {
-        **{word: word for word in DEFAULT_LINKS}, **config.numpydoc_xref_aliases}
+        **{word: word for word in DEFAULT_LINKS},
+        **config.numpydoc_xref_aliases,
+    }
 
 
 def _skip_generated_members(app, what, name, obj, skip, options):
@@ -913,17 +1046,42 @@ def _fix_viewcode_anchors(app, exception):
 
 #: Abbreviations after which autosummary's first sentence of a docstring does not end
 #: (the API index showed "... (thesis, ch." and "(e.g.").
-ABBREVIATIONS = (" e.g.", "(e.g.", " i.e.", "(i.e.", " ch.", " eq.", "(eq.", " al.", " Thm.",
-                 " sec.", " Sec.", " Fig.", " cf.", "(cf.", " vs.", " App.", " Cor.", " Prop.",
-                 " Def.", " no.", " Tab.", " Eq.", " pp.", " p.")
+ABBREVIATIONS = (
+    " e.g.",
+    "(e.g.",
+    " i.e.",
+    "(i.e.",
+    " ch.",
+    " eq.",
+    "(eq.",
+    " al.",
+    " Thm.",
+    " sec.",
+    " Sec.",
+    " Fig.",
+    " cf.",
+    "(cf.",
+    " vs.",
+    " App.",
+    " Cor.",
+    " Prop.",
+    " Def.",
+    " no.",
+    " Tab.",
+    " Eq.",
+    " pp.",
+    " p.",
+)
 
 
 def setup(app):
     from sphinx.ext import autosummary
+
     # the module object is wrapped (Sphinx's deprecation shim): set the function's global
     namespace = autosummary.extract_summary.__globals__
     namespace["WELL_KNOWN_ABBREVIATIONS"] = tuple(
-        dict.fromkeys((*namespace["WELL_KNOWN_ABBREVIATIONS"], *ABBREVIATIONS)))
+        dict.fromkeys((*namespace["WELL_KNOWN_ABBREVIATIONS"], *ABBREVIATIONS))
+    )
     app.add_config_value("propstab_aliases", {}, "env")
     app.connect("build-finished", _fix_viewcode_anchors)
     app.connect("missing-reference", _resolve_alias)

@@ -47,6 +47,7 @@ def source_fingerprint(max_examples: int, seed: int) -> str:
     """A hash of everything an audit's result depends on: the package's sources, the
     Hypothesis version and the audit's settings."""
     import hypothesis
+
     h = hashlib.sha256(f"{max_examples}:{seed}:{hypothesis.__version__}".encode())
     for f in sorted((ROOT / "propstab").rglob("*.py")):
         h.update(str(f.relative_to(ROOT)).encode())
@@ -76,17 +77,20 @@ def run_folder(max_examples: int, seed: int, run_id: Optional[str] = None) -> pa
 
 def _paths(folder: pathlib.Path, subject, axiom):
     name = f"{subject.name}-{axiom.name.lower()}"
-    stem = re.sub(r"[^\w.=-]+", "_", name)[:150] + "-" + hashlib.sha256(
-        name.encode()).hexdigest()[:8]
+    stem = (
+        re.sub(r"[^\w.=-]+", "_", name)[:150] + "-" + hashlib.sha256(name.encode()).hexdigest()[:8]
+    )
     return folder / f"{stem}.pickle", folder / f"{stem}.claim"
 
 
-def check(folder: pathlib.Path, subject, axiom, *, max_examples: int, seed: int,
-          wait: bool = True):
+def check(
+    folder: pathlib.Path, subject, axiom, *, max_examples: int, seed: int, wait: bool = True
+):
     """``CHECKS[axiom](subject, max_examples=..., seed=...)``, computed here or read from
     the process that computed it in this run's ``folder``. With ``wait=False`` a check that
     another process is computing returns None at once (the caller comes back later)."""
     from propstab.auditing import CHECKS
+
     result_path, claim_path = _paths(folder, subject, axiom)
     if result_path.exists():
         return pickle.loads(result_path.read_bytes())
@@ -98,22 +102,24 @@ def check(folder: pathlib.Path, subject, axiom, *, max_examples: int, seed: int,
             if not wait:
                 return None
             fcntl.flock(fd, fcntl.LOCK_EX)
-        if result_path.exists():                  # computed while we waited for the claim
+        if result_path.exists():  # computed while we waited for the claim
             return pickle.loads(result_path.read_bytes())
         result = CHECKS[axiom](subject, max_examples=max_examples, seed=seed)
         partial = result_path.with_name(f"{result_path.name}.{os.getpid()}.part")
         partial.write_bytes(pickle.dumps(result))
-        os.replace(partial, result_path)          # readers see a whole file or none
+        os.replace(partial, result_path)  # readers see a whole file or none
         return result
     finally:
-        os.close(fd)                              # releases the claim
+        os.close(fd)  # releases the claim
 
 
 # ------------------------------------------------------------------ the site's catalogue
 
+
 def _audit_one(args):
     name, max_examples, seed = args
     import propstab
+
     table = propstab.audit(name, max_examples=max_examples, seed=seed)
     return [r.to_dict() for r in table]
 
@@ -124,6 +130,7 @@ _SUBJECTS: dict = {}
 
 def _subjects(name: str) -> list:
     from propstab.auditing import audited_subjects
+
     if name not in _SUBJECTS:
         _SUBJECTS[name] = list(audited_subjects(name))
     return _SUBJECTS[name]
@@ -134,21 +141,34 @@ def _shared_one(args):
     another process is computing it and ``wait`` is False."""
     folder, name, i, axiom, max_examples, seed, wait = args
     from propstab import Axiom
-    result = check(pathlib.Path(folder), _subjects(name)[i], Axiom[axiom],
-                   max_examples=max_examples, seed=seed, wait=wait)
+
+    result = check(
+        pathlib.Path(folder),
+        _subjects(name)[i],
+        Axiom[axiom],
+        max_examples=max_examples,
+        seed=seed,
+        wait=wait,
+    )
     return None if result is None else result.to_dict()
 
 
-def _shared_rows(folder: pathlib.Path, names: list, max_examples: int, seed: int,
-                 jobs: int) -> list:
+def _shared_rows(
+    folder: pathlib.Path, names: list, max_examples: int, seed: int, jobs: int
+) -> list:
     """The rows of ``propstab.audit(name, ...)`` for every name, in its order (each
     measure's subjects, each of them at every axiom), from the checks shared with the
     property suite in this test run (``folder``). The suite goes through the checks from
     the first; here they go from the last, so the two meet once and rarely wait for each
     other: a check the other is computing is left for the end, then read."""
     from propstab import Axiom
-    tasks = [(str(folder), name, i, a.name, max_examples, seed)
-             for name in names for i in range(len(_subjects(name))) for a in Axiom]
+
+    tasks = [
+        (str(folder), name, i, a.name, max_examples, seed)
+        for name in names
+        for i in range(len(_subjects(name)))
+        for a in Axiom
+    ]
     rows = [None] * len(tasks)
     context = multiprocessing.get_context("fork")
     with concurrent.futures.ProcessPoolExecutor(jobs, mp_context=context) as pool:
@@ -161,8 +181,9 @@ def _shared_rows(folder: pathlib.Path, names: list, max_examples: int, seed: int
     return rows
 
 
-def audit_rows(cache_dir: pathlib.Path, *, max_examples: int, seed: int = 0,
-               jobs: int = 0, log=print) -> list:
+def audit_rows(
+    cache_dir: pathlib.Path, *, max_examples: int, seed: int = 0, jobs: int = 0, log=print
+) -> list:
     """Every (measure or variant, axiom) row of ``propstab.audit(max_examples=..., seed=...)``
     as JSON-ready dicts, computed over ``jobs`` processes (0: one per CPU) and cached in
     ``cache_dir`` under a hash of the package's sources (the audit is deterministic for a
@@ -170,6 +191,7 @@ def audit_rows(cache_dir: pathlib.Path, *, max_examples: int, seed: int = 0,
     environment variable :data:`ENV` holds the run's id) each check is shared with the
     property suite, which runs the same checks."""
     import propstab
+
     key = source_fingerprint(max_examples, seed)
     cache = cache_dir / f"audit-{max_examples}-{seed}-{key}.json"
     if cache.exists():
@@ -180,8 +202,9 @@ def audit_rows(cache_dir: pathlib.Path, *, max_examples: int, seed: int = 0,
     start = time.perf_counter()
     shared = os.environ.get(ENV)
     if shared:
-        rows = _shared_rows(run_folder(max_examples, seed, shared), names, max_examples,
-                            seed, jobs)
+        rows = _shared_rows(
+            run_folder(max_examples, seed, shared), names, max_examples, seed, jobs
+        )
     else:
         tasks = [(name, max_examples, seed) for name in names]
         if jobs > 1:
@@ -191,10 +214,12 @@ def audit_rows(cache_dir: pathlib.Path, *, max_examples: int, seed: int = 0,
         else:
             parts = [_audit_one(t) for t in tasks]
         rows = [row for part in parts for row in part]
-    log(f"propstab docs: audited {len(names)} measures ({len(rows)} checks, "
+    log(
+        f"propstab docs: audited {len(names)} measures ({len(rows)} checks, "
         f"{max_examples} examples each, {jobs} processes"
         + (", shared with this test run" if shared else "")
-        + f") in {time.perf_counter() - start:.0f} s")
+        + f") in {time.perf_counter() - start:.0f} s"
+    )
     cache_dir.mkdir(parents=True, exist_ok=True)
     for old in cache_dir.glob(f"audit-{max_examples}-{seed}-*.json"):
         old.unlink()

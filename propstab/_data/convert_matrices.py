@@ -16,10 +16,10 @@ __all__ = ["as_importances", "as_similarity", "numeric_csr", "sparse_position"]
 _SYMMETRY_TOL = 1e-12
 
 
-
 def numeric_csr(X, name: str, shape_text: str):
     """A numeric matrix (dense, DataFrame or scipy.sparse) as a float64 CSR copy."""
     from scipy import sparse
+
     if sparse.issparse(X):
         if X.dtype.kind not in "biuf":
             fail(f"{name}: must hold numbers; got a sparse matrix of dtype {X.dtype}", TypeError)
@@ -34,8 +34,9 @@ def numeric_csr(X, name: str, shape_text: str):
     return sparse.csr_matrix(arr)
 
 
-def as_similarity(S, n_features: int, *, threshold=None, feature_names=None,
-                  name: str = "similarity"):
+def as_similarity(
+    S, n_features: int, *, threshold=None, feature_names=None, name: str = "similarity"
+):
     """Validate a feature-similarity matrix and return it as ``scipy.sparse.csr_matrix``.
 
     Parameters
@@ -85,6 +86,7 @@ def as_similarity(S, n_features: int, *, threshold=None, feature_names=None,
     propstab.InvalidParameterError: similarity: must be symmetric; S[0, 1] = 0.3 but S[1, 0] = 0.2
     """
     from scipy import sparse
+
     d = check_n_features(n_features)
     if threshold is not None:
         threshold = check_unit_interval("threshold", threshold)
@@ -93,15 +95,21 @@ def as_similarity(S, n_features: int, *, threshold=None, feature_names=None,
     if type(S).__module__.startswith("pandas") and hasattr(S, "columns"):
         rows, cols = list(S.index), list(S.columns)
         if rows != cols:
-            fail(f"{name}: a DataFrame's index and columns must list the same features "
-                 f"in the same order; got index {rows[:5]!r}... and columns {cols[:5]!r}...")
+            fail(
+                f"{name}: a DataFrame's index and columns must list the same features "
+                f"in the same order; got index {rows[:5]!r}... and columns {cols[:5]!r}..."
+            )
         if feature_names is not None and list(feature_names) != cols:
-            fail(f"{name}: the DataFrame's columns must be the selection's feature names "
-                 f"in the same order; got {cols[:5]!r}...")
+            fail(
+                f"{name}: the DataFrame's columns must be the selection's feature names "
+                f"in the same order; got {cols[:5]!r}..."
+            )
     csr = numeric_csr(S, name, "d x d")
     if csr.shape != (d, d):
-        fail(f"{name}: must be square of size d x d = {d} x {d} (one row and column per "
-             f"feature); got shape {csr.shape[0]} x {csr.shape[1]}")
+        fail(
+            f"{name}: must be square of size d x d = {d} x {d} (one row and column per "
+            f"feature); got shape {csr.shape[0]} x {csr.shape[1]}"
+        )
     data = csr.data
     if not np.all(np.isfinite(data)):
         r, c = sparse_position(csr, ~np.isfinite(data))
@@ -109,23 +117,29 @@ def as_similarity(S, n_features: int, *, threshold=None, feature_names=None,
     bad = (data < -_SYMMETRY_TOL) | (data > 1 + _SYMMETRY_TOL)
     if bad.any():
         r, c = sparse_position(csr, bad)
-        fail(f"{name}: entries must be in [0, 1]; got S[{r}, {c}] = {csr[r, c]!r} (beyond "
-             f"the rounding of {_SYMMETRY_TOL:g} that is clipped)")
+        fail(
+            f"{name}: entries must be in [0, 1]; got S[{r}, {c}] = {csr[r, c]!r} (beyond "
+            f"the rounding of {_SYMMETRY_TOL:g} that is clipped)"
+        )
     np.clip(data, 0.0, 1.0, out=data)
-    transposed = csr.T.tocsr()        # once: the difference and the mean below both need it
+    transposed = csr.T.tocsr()  # once: the difference and the mean below both need it
     diff = abs(csr - transposed)
     big = diff.data > _SYMMETRY_TOL
     if big.any():
-        r, c = sparse_position(diff, big)         # the first in row-major order
+        r, c = sparse_position(diff, big)  # the first in row-major order
         r, c = min(r, c), max(r, c)
-        fail(f"{name}: must be symmetric; S[{r}, {c}] = {csr[r, c]!r} but "
-             f"S[{c}, {r}] = {csr[c, r]!r}")
+        fail(
+            f"{name}: must be symmetric; S[{r}, {c}] = {csr[r, c]!r} but "
+            f"S[{c}, {r}] = {csr[c, r]!r}"
+        )
     diag = csr.diagonal()
     off = np.abs(diag - 1.0) > _SYMMETRY_TOL
     if off.any():
         f = int(np.argmax(off))
-        fail(f"{name}: the diagonal must be 1 (every feature is fully similar to itself); "
-             f"got S[{f}, {f}] = {diag[f]!r}")
+        fail(
+            f"{name}: the diagonal must be 1 (every feature is fully similar to itself); "
+            f"got S[{f}, {f}] = {diag[f]!r}"
+        )
     csr = ((csr + transposed) * 0.5).tocsr()
     # every diagonal entry is stored (each within the rounding of 1, checked above), once
     # per row (a sum is canonical): set to 1 in place, as setdiag(1.0) does, without its
@@ -180,20 +194,27 @@ def as_importances(W, selection: Selection, *, name: str = "importances"):
     if W is None:
         return None
     if type(W).__module__.startswith("pandas") and hasattr(W, "columns"):
-        if (selection.feature_names is not None
-                and list(W.columns) != list(selection.feature_names)):
-            fail(f"{name}: the DataFrame's columns must be the selection's feature names "
-                 f"in the same order")
+        if selection.feature_names is not None and list(W.columns) != list(
+            selection.feature_names
+        ):
+            fail(
+                f"{name}: the DataFrame's columns must be the selection's feature names "
+                f"in the same order"
+            )
     csr = numeric_csr(W, name, "M x d")
     if csr.shape != selection.shape:
-        fail(f"{name}: must have the selection matrix's shape M x d = {selection.n_runs} x "
-             f"{selection.n_features}; got {csr.shape[0]} x {csr.shape[1]}")
+        fail(
+            f"{name}: must have the selection matrix's shape M x d = {selection.n_runs} x "
+            f"{selection.n_features}; got {csr.shape[0]} x {csr.shape[1]}"
+        )
     data = csr.data
     bad = ~np.isfinite(data) | (data < 0)
     if bad.any():
         r, c = sparse_position(csr, bad)
-        fail(f"{name}: entries must be finite and >= 0 (pass absolute coefficients, Hamer "
-             f"and Dupont eq. 7); got {csr[r, c]!r} at run {r}, feature {c}")
+        fail(
+            f"{name}: entries must be finite and >= 0 (pass absolute coefficients, Hamer "
+            f"and Dupont eq. 7); got {csr[r, c]!r} at run {r}, feature {c}"
+        )
     csr.eliminate_zeros()
     csr.sort_indices()
     Z = selection.tocsr()
@@ -201,12 +222,16 @@ def as_importances(W, selection: Selection, *, name: str = "importances"):
     extra.eliminate_zeros()
     if extra.nnz:
         r, c = int(extra.row[0]), int(extra.col[0])
-        fail(f"{name}: run {r} gives feature {c} importance {csr[r, c]!r} but does not select "
-             f"it in Z (zero means not selected)")
+        fail(
+            f"{name}: run {r} gives feature {c} importance {csr[r, c]!r} but does not select "
+            f"it in Z (zero means not selected)"
+        )
     missing = (Z - (csr > 0).astype(np.int8)).tocoo()
     missing.eliminate_zeros()
     if missing.nnz:
         r, c = int(missing.row[0]), int(missing.col[0])
-        fail(f"{name}: run {r} selects feature {c} but gives it importance 0 (zero means "
-             f"not selected)")
+        fail(
+            f"{name}: run {r} selects feature {c} but gives it importance 0 (zero means "
+            f"not selected)"
+        )
     return csr

@@ -9,11 +9,23 @@ from typing import Optional
 
 import numpy as np
 
-from .._utils.checks import (as_real_array, check_feature_names, check_int_range, check_n_features, fail)
+from .._utils.checks import (
+    as_real_array,
+    check_feature_names,
+    check_int_range,
+    check_n_features,
+    fail,
+)
 from .convert_selection import selection_of
 
-__all__ = ["INPUT_KINDS", "RANKING_KINDS", "as_input", "as_named_input", "as_rankings",
-           "rankings_of"]
+__all__ = [
+    "INPUT_KINDS",
+    "RANKING_KINDS",
+    "as_input",
+    "as_named_input",
+    "as_rankings",
+    "rankings_of",
+]
 
 RANKING_KINDS = ("ranks", "scores")
 INPUT_KINDS = ("selection", "ranking")
@@ -24,42 +36,57 @@ def _rank_prefix(argument: str, owner: Optional[str]) -> str:
     ranking measure, that the measure takes a rank matrix."""
     if owner is None:
         return f"{argument}: "
-    return (f"{argument}: the measure {owner!r} takes a rank matrix (runs x features, rank 1 "
-            f"the most important feature of a run); ")
+    return (
+        f"{argument}: the measure {owner!r} takes a rank matrix (runs x features, rank 1 "
+        f"the most important feature of a run); "
+    )
 
 
-def _numeric_rows(R, kind: str, feature_names, argument: str = "R",
-                  owner: Optional[str] = None):
+def _numeric_rows(R, kind: str, feature_names, argument: str = "R", owner: Optional[str] = None):
     """R as a float64 M x d array with its feature names (a DataFrame's columns); the
     messages name ``argument`` (the user's name for R) and the measure ``owner``."""
     from scipy import sparse
+
     at = _rank_prefix(argument, owner)
     names = None
     if type(R).__module__.startswith("pandas") and hasattr(R, "columns"):
         if feature_names is not None:
-            fail("feature_names: not accepted with a DataFrame, whose columns name the "
-                 "features", TypeError)
+            fail(
+                "feature_names: not accepted with a DataFrame, whose columns name the " "features",
+                TypeError,
+            )
         names = check_feature_names(list(R.columns), None)
         R = R.to_numpy()
     elif sparse.issparse(R):
         if kind == "ranks":
-            fail(f"{at}a sparse matrix cannot hold ranks (its zeros are not ranks); pass a "
-                 "dense array, or scores with kind='scores'", TypeError)
+            fail(
+                f"{at}a sparse matrix cannot hold ranks (its zeros are not ranks); pass a "
+                "dense array, or scores with kind='scores'",
+                TypeError,
+            )
         R = R.toarray()
     if isinstance(R, (str, bytes)) or R is None or isinstance(R, Mapping):
-        fail(f"{at}expected a rank matrix (2-D array of ranks or scores, runs x features); "
-             f"got {type(R).__name__}", TypeError)
+        fail(
+            f"{at}expected a rank matrix (2-D array of ranks or scores, runs x features); "
+            f"got {type(R).__name__}",
+            TypeError,
+        )
     try:
         probe = np.asarray(R)
-    except (TypeError, ValueError):         # ragged: as_real_array says so below
+    except (TypeError, ValueError):  # ragged: as_real_array says so below
         probe = None
     if probe is not None and probe.dtype == bool:
-        fail(f"{at}entries must be numbers ({kind}); got booleans (a selection matrix is not "
-             f"a ranking: use a set measure)", TypeError)
+        fail(
+            f"{at}entries must be numbers ({kind}); got booleans (a selection matrix is not "
+            f"a ranking: use a set measure)",
+            TypeError,
+        )
     arr = as_real_array(argument, R, f"numbers ({kind})")
     if arr.ndim != 2:
-        fail(f"{at}must be 2-dimensional (runs x features); got ndim={arr.ndim} with shape "
-             f"{arr.shape}")
+        fail(
+            f"{at}must be 2-dimensional (runs x features); got ndim={arr.ndim} with shape "
+            f"{arr.shape}"
+        )
     M, d = arr.shape
     if M < 2:
         fail(f"{at}a rank matrix needs at least 2 runs (rows); got {M} run(s)")
@@ -77,17 +104,24 @@ def _check_rank_values(arr: np.ndarray, names, at: str = "R: ") -> None:
     if bad.any():
         i, j = np.argwhere(bad)[0]
         col = names[j] if names is not None else j
-        rule = ("ranks must be numbers in 1..d" if not (1 <= arr[i, j] <= d) else
-                "ranks must be whole or half numbers (as every tie rule gives them)")
-        hint = (" (a 0/1 selection matrix is not a ranking: use a set measure, or "
-                "as_rankings(W, kind='scores') for weights)" if arr[i, j] in (0.0,) else
-                " (for importances or weights pass kind='scores'; --scores on the "
-                "command line)")
+        rule = (
+            "ranks must be numbers in 1..d"
+            if not (1 <= arr[i, j] <= d)
+            else "ranks must be whole or half numbers (as every tie rule gives them)"
+        )
+        hint = (
+            " (a 0/1 selection matrix is not a ranking: use a set measure, or "
+            "as_rankings(W, kind='scores') for weights)"
+            if arr[i, j] in (0.0,)
+            else " (for importances or weights pass kind='scores'; --scores on the "
+            "command line)"
+        )
         fail(f"{at}{rule} (d = {d}); got {arr[i, j]!r} at run {i}, feature {col!r}{hint}")
 
 
-def as_rankings(R, *, kind: str = "ranks", top_k: Optional[int] = None, n_features=None,
-                feature_names=None):
+def as_rankings(
+    R, *, kind: str = "ranks", top_k: Optional[int] = None, n_features=None, feature_names=None
+):
     """Validate ``R`` and return it as :class:`~propstab.Rankings` (midranks).
 
     Parameters
@@ -160,19 +194,31 @@ def as_rankings(R, *, kind: str = "ranks", top_k: Optional[int] = None, n_featur
     0, feature 0 (a 0/1 selection matrix is not a ranking: use a set measure, or as_rankings(W,
     kind='scores') for weights)
     """
-    return rankings_of(R, kind=kind, top_k=top_k, n_features=n_features,
-                        feature_names=feature_names)
+    return rankings_of(
+        R, kind=kind, top_k=top_k, n_features=n_features, feature_names=feature_names
+    )
 
 
-def rankings_of(R, *, kind: str = "ranks", top_k: Optional[int] = None, n_features=None,
-                 feature_names=None, argument: str = "R", owner: Optional[str] = None):
+def rankings_of(
+    R,
+    *,
+    kind: str = "ranks",
+    top_k: Optional[int] = None,
+    n_features=None,
+    feature_names=None,
+    argument: str = "R",
+    owner: Optional[str] = None,
+):
     """:func:`as_rankings`, its messages naming ``argument`` (the name the caller's user
     gave R: ``Z`` in ``stability(Z, "spearman")``) and the measure ``owner``."""
     from .rankings import Rankings, midranks, min_ranks
+
     at = _rank_prefix(argument, owner)
     if not isinstance(kind, str) or kind not in RANKING_KINDS:
-        fail(f"kind: must be one of {', '.join(map(repr, RANKING_KINDS))}; got {kind!r}",
-             TypeError if not isinstance(kind, str) else ValueError)
+        fail(
+            f"kind: must be one of {', '.join(map(repr, RANKING_KINDS))}; got {kind!r}",
+            TypeError if not isinstance(kind, str) else ValueError,
+        )
     if isinstance(R, Rankings):
         if feature_names is not None:
             fail("feature_names: not accepted with a Rankings, which has its own", TypeError)
@@ -187,25 +233,28 @@ def rankings_of(R, *, kind: str = "ranks", top_k: Optional[int] = None, n_featur
             infinite = np.isinf(arr)
             if infinite.any():
                 i, j = np.argwhere(infinite)[0]
-                fail(f"{at}scores must be finite numbers (NaN: no score); got {arr[i, j]!r} "
-                     f"at run {i}, feature {names[j] if names is not None else j!r}")
+                fail(
+                    f"{at}scores must be finite numbers (NaN: no score); got {arr[i, j]!r} "
+                    f"at run {i}, feature {names[j] if names is not None else j!r}"
+                )
             order = np.where(np.isnan(arr), np.inf, -arr)
             scores = arr
             scores.setflags(write=False)
         rk = Rankings(midranks(order), feature_names=names, scores=scores)
     if n_features is not None and check_n_features(n_features) != rk.n_features:
-        fail(f"n_features: {n_features} does not match {argument}'s {rk.n_features} "
-             f"features")
+        fail(f"n_features: {n_features} does not match {argument}'s {rk.n_features} " f"features")
     if top_k is not None:
         k = check_int_range("top_k", top_k, minimum=1, maximum=rk.n_features)
         kept = min_ranks(rk.toarray()) <= k
-        rk = Rankings(midranks(np.where(kept, rk.toarray(), np.inf)),
-                      feature_names=rk.feature_names, scores=rk.scores)
+        rk = Rankings(
+            midranks(np.where(kept, rk.toarray(), np.inf)),
+            feature_names=rk.feature_names,
+            scores=rk.scores,
+        )
     return rk
 
 
-def as_input(kind: str, X, *, n_features=None, feature_names=None, argument=None,
-             owner=None):
+def as_input(kind: str, X, *, n_features=None, feature_names=None, argument=None, owner=None):
     """``X`` validated as the input a measure of input kind ``kind`` reads:
     :func:`as_selection` for ``"selection"``, :func:`as_rankings` (ranks) for
     ``"ranking"``. The messages name ``argument``, the name the user gave ``X``
@@ -223,10 +272,16 @@ def as_input(kind: str, X, *, n_features=None, feature_names=None, argument=None
     as_rankings(W, kind='scores') for weights)
     """
     if kind == "ranking":
-        return rankings_of(X, n_features=n_features, feature_names=feature_names,
-                            argument=argument or "R", owner=owner)
-    return selection_of(X, n_features=n_features, feature_names=feature_names,
-                        argument=argument or "Z")
+        return rankings_of(
+            X,
+            n_features=n_features,
+            feature_names=feature_names,
+            argument=argument or "R",
+            owner=owner,
+        )
+    return selection_of(
+        X, n_features=n_features, feature_names=feature_names, argument=argument or "Z"
+    )
 
 
 def as_named_input(kind: str, X, name: str, **kwargs):

@@ -12,23 +12,40 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["DENSE_NS", "DENSIFY_MAX_BYTES", "DENSIFY_NS", "FLOAT32_EXACT", "PAIR_BYTES",
-           "PAIR_MEMORY_DEFAULT", "SCAN_NS", "SPARSE_NS", "block_rows", "dense_gram_ns",
-           "dense_is_surely_cheaper", "get_pair_memory", "gram_dense", "gram_sparse",
-           "intersection_blocks", "intersections", "set_pair_memory", "sparse_gram_ns",
-           "sparse_is_cheaper", "use_sparse"]
+__all__ = [
+    "DENSE_NS",
+    "DENSIFY_MAX_BYTES",
+    "DENSIFY_NS",
+    "FLOAT32_EXACT",
+    "PAIR_BYTES",
+    "PAIR_MEMORY_DEFAULT",
+    "SCAN_NS",
+    "SPARSE_NS",
+    "block_rows",
+    "dense_gram_ns",
+    "dense_is_surely_cheaper",
+    "get_pair_memory",
+    "gram_dense",
+    "gram_sparse",
+    "intersection_blocks",
+    "intersections",
+    "set_pair_memory",
+    "sparse_gram_ns",
+    "sparse_is_cheaper",
+    "use_sparse",
+]
 
-FLOAT32_EXACT = 2 ** 24  # integers up to this are exact in float32 sums
+FLOAT32_EXACT = 2**24  # integers up to this are exact in float32 sums
 
 # Cost model of the intersection counts Z Z^T, in nanoseconds, fitted by
 # benchmarks/calibrate_gram.py (least squares of the relative error) to timings on
 # this project's machine: 2 cores, Debian's OpenBLAS 0.3.21 (pthread), scipy 1.10.
 # Only the choice of product depends on it, never the result.
-DENSE_NS = (4e3, 7e-3, 0.7, 1.0)              # fixed, per M^2 d, per M d, per M^2
-SCAN_NS = (0.2, 5.0)                          # dense Z -> CSR: per M d, per nnz
-SPARSE_NS = (1e5, 19.0, 1.7, 5.7, 0.3)        # fixed, per nnz, per sum F^2, per output, per M^2
-DENSIFY_NS = 1.0                              # per M d: toarray of a sparse input
-DENSIFY_MAX_BYTES = 2 ** 27                   # never densify a sparse input beyond this
+DENSE_NS = (4e3, 7e-3, 0.7, 1.0)  # fixed, per M^2 d, per M d, per M^2
+SCAN_NS = (0.2, 5.0)  # dense Z -> CSR: per M d, per nnz
+SPARSE_NS = (1e5, 19.0, 1.7, 5.7, 0.3)  # fixed, per nnz, per sum F^2, per output, per M^2
+DENSIFY_NS = 1.0  # per M d: toarray of a sparse input
+DENSIFY_MAX_BYTES = 2**27  # never densify a sparse input beyond this
 
 
 def dense_gram_ns(M: int, d: int) -> float:
@@ -102,8 +119,7 @@ def use_sparse(selection) -> bool:
     if dense_input and dense_is_surely_cheaper(M, d, selection.total):
         return False
     csr = selection.tocsr()
-    return sparse_is_cheaper(M, d, csr.nnz, selection.column_sum_squares,
-                             dense_input=dense_input)
+    return sparse_is_cheaper(M, d, csr.nnz, selection.column_sum_squares, dense_input=dense_input)
 
 
 def intersections(selection) -> np.ndarray:
@@ -132,7 +148,7 @@ def intersections(selection) -> np.ndarray:
 #: and the CSR product's output before its dense copy (int32 index + int64 value, 12)
 #: or the float32 BLAS output (4). The pair scores are then evaluated on ~1 MB slices.
 PAIR_BYTES = 20
-PAIR_MEMORY_DEFAULT = 64 * 2 ** 20        # a block's pair matrix stays below ~64 MB
+PAIR_MEMORY_DEFAULT = 64 * 2**20  # a block's pair matrix stays below ~64 MB
 _PAIR_MEMORY = [PAIR_MEMORY_DEFAULT]
 
 
@@ -178,7 +194,7 @@ def intersection_blocks(selection, rows: int):
     M, d = selection.shape
     if use_sparse(selection):
         S = selection.tocsr().astype(np.int64)
-        ST = S.T.tocsr()                      # one CSR of Z^T, reused by every block
+        ST = S.T.tocsr()  # one CSR of Z^T, reused by every block
         for start in range(0, M, rows):
             stop = min(M, start + rows)
             yield start, stop, (S[start:stop] @ ST).toarray()

@@ -28,7 +28,8 @@ def midranks(order: np.ndarray) -> np.ndarray:
     """
     order = np.asarray(order)
     if order.ndim != 2 or order.dtype.kind not in "biuf" or np.isnan(order).any():
-        from scipy.stats import rankdata        # NaN propagates as scipy does
+        from scipy.stats import rankdata  # NaN propagates as scipy does
+
         return rankdata(order, method="average", axis=1).astype(np.float64)
     # all rows at once (rankdata with axis=1 ranks row by row in Python): sort each row,
     # find its groups of equal values, give each member the mean of the group's first
@@ -61,6 +62,7 @@ def min_ranks(ranks: np.ndarray) -> np.ndarray:
         # scipy's rankdata as it is (NaN propagates; it also gives NaN to a row holding
         # both inf and -inf); a Rankings' midranks are always finite
         from scipy.stats import rankdata
+
         return rankdata(ranks, method="min", axis=1).astype(np.float64)
     # all rows at once, as midranks does (rankdata with axis=1 ranks row by row in
     # Python): each member of a group of equal values gets the group's first position
@@ -129,8 +131,9 @@ class Rankings:
 
     __slots__ = ("_ranks", "n_runs", "n_features", "feature_names", "scores", "_cache")
 
-    def __init__(self, ranks: np.ndarray, *, feature_names=None,
-                 scores: Optional[np.ndarray] = None) -> None:
+    def __init__(
+        self, ranks: np.ndarray, *, feature_names=None, scores: Optional[np.ndarray] = None
+    ) -> None:
         self._ranks = ranks
         self._ranks.setflags(write=False)
         self.n_runs, self.n_features = (int(n) for n in ranks.shape)
@@ -172,9 +175,11 @@ class Rankings:
         It is :math:`d (d^2 - 1)/12` without ties, less :math:`(t^3 - t)/12` for each of
         the run's tie groups of size t; 0 for a run ranking every feature equal. Exact
         (quarter-integers in float64)."""
+
         def compute():
-            c2 = 2 * self.centred                  # integers: midranks are half-integers
+            c2 = 2 * self.centred  # integers: midranks are half-integers
             return np.einsum("ij,ij->i", c2, c2) / 4
+
         return self._cached("row_squares", compute)
 
     @property
@@ -196,6 +201,7 @@ class Rankings:
     @property
     def rank_variances(self) -> np.ndarray:
         """The sample variances :math:`s_f^2` (divisor M - 1) of the features' ranks."""
+
         def compute():
             # midranks are half-integers: with c = 2 r the sums are exact integers, and
             # s_f^2 = (M sum_i c^2 - (sum_i c)^2) / (4 M (M - 1)) is one correctly rounded
@@ -204,6 +210,7 @@ class Rankings:
             c = 2 * self._ranks
             num = M * np.einsum("ij,ij->j", c, c) - c.sum(axis=0) ** 2
             return num / (4 * M * (M - 1))
+
         return self._cached("rank_variances", compute)
 
     @property
@@ -238,6 +245,11 @@ class Rankings:
         [2, 3]
         """
         from .selection import Selection
+
         dense = np.ascontiguousarray(self.best_positions <= k)
-        return Selection(dense=dense, n_runs=self.n_runs, n_features=self.n_features,
-                         feature_names=self.feature_names)
+        return Selection(
+            dense=dense,
+            n_runs=self.n_runs,
+            n_features=self.n_features,
+            feature_names=self.feature_names,
+        )

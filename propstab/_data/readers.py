@@ -46,9 +46,18 @@ from .convert_selection import Selection, as_selection
 from .convert_rankings import as_rankings
 from .convert_matrices import as_similarity
 
-__all__ = ["RankingFile", "SelectionFile", "SimilarityFile", "read_feature_names",
-           "read_rankings", "read_selection", "read_similarity", "RANKING_SUFFIXES",
-           "SELECTION_SUFFIXES", "SIMILARITY_SUFFIXES"]
+__all__ = [
+    "RankingFile",
+    "SelectionFile",
+    "SimilarityFile",
+    "read_feature_names",
+    "read_rankings",
+    "read_selection",
+    "read_similarity",
+    "RANKING_SUFFIXES",
+    "SELECTION_SUFFIXES",
+    "SIMILARITY_SUFFIXES",
+]
 
 TABLE_SUFFIXES = (".csv", ".tsv", ".txt")
 SELECTION_SUFFIXES = TABLE_SUFFIXES + (".json", ".npy")
@@ -112,6 +121,7 @@ def _validated(path: str, fn, *args, **kwargs):
 
 # ---------------------------------------------------------------------- tables
 
+
 def _separator(path: str, ext: str):
     if ext == ".csv":
         return ","
@@ -129,9 +139,11 @@ def _read_table(path: str, ext: str):
     column types (bool, int, float, or object for anything else); empty cells are NaN."""
     import io
     import pandas as pd
+
     sep = _separator(path, ext)
-    text = "\n".join(ln for ln in _text(path).splitlines()
-                     if ln.strip() and not ln.lstrip().startswith("#"))
+    text = "\n".join(
+        ln for ln in _text(path).splitlines() if ln.strip() and not ln.lstrip().startswith("#")
+    )
     if not text:
         _fail(path, "the file holds no table (it is empty or only comments)")
     line = text.split("\n", 1)[0]
@@ -141,14 +153,20 @@ def _read_table(path: str, ext: str):
         first = next(csv.reader([line], delimiter=sep, skipinitialspace=True))
     first = [c.strip() for c in first]
     header = first if _has_header(first) else None
-    kw = dict(sep=sep, header=None, skipinitialspace=True,
-              engine="python" if sep == r"\s+" else "c")
+    kw = dict(
+        sep=sep, header=None, skipinitialspace=True, engine="python" if sep == r"\s+" else "c"
+    )
     if sep != r"\s+":
-        kw["low_memory"] = False          # one pass over wide tables (20000 columns)
+        kw["low_memory"] = False  # one pass over wide tables (20000 columns)
     try:
         try:
-            body = pd.read_csv(io.StringIO(text), skiprows=1 if header else 0,
-                               keep_default_na=False, na_values=[""], **kw)
+            body = pd.read_csv(
+                io.StringIO(text),
+                skiprows=1 if header else 0,
+                keep_default_na=False,
+                na_values=[""],
+                **kw,
+            )
         except pd.errors.EmptyDataError:
             _fail(path, "the table has a header but no runs (rows)")
     except (pd.errors.ParserError, ValueError) as exc:
@@ -156,9 +174,12 @@ def _read_table(path: str, ext: str):
         if message.startswith(path):
             raise
         if "Expected" in message and "fields" in message:
-            _fail(path, f"the rows have different lengths ({message.split('error: ')[-1]}); "
-                        f"a 0/1 table has one column per feature. For one run of feature "
-                        f"indices per line pass --n-features D")
+            _fail(
+                path,
+                f"the rows have different lengths ({message.split('error: ')[-1]}); "
+                f"a 0/1 table has one column per feature. For one run of feature "
+                f"indices per line pass --n-features D",
+            )
         _fail(path, f"could not be read as a table: {message}")
     if header is not None and len(header) != body.shape[1]:
         _fail(path, f"the header has {len(header)} fields but the rows have {body.shape[1]}")
@@ -194,6 +215,7 @@ def _zero_one(frame) -> Tuple[np.ndarray, np.ndarray]:
     e.g. "TRUE" beside "1") are read as strings: 1/true and 0/false, any case.
     """
     import pandas as pd
+
     values = np.zeros(frame.shape, dtype=bool)
     bad = np.zeros(frame.shape, dtype=bool)
     kinds = np.array([dt.kind for dt in frame.dtypes])
@@ -204,8 +226,9 @@ def _zero_one(frame) -> Tuple[np.ndarray, np.ndarray]:
         bad[:, numeric] = ~((arr == 0) | (arr == 1))
     other = np.flatnonzero(~np.isin(kinds, list("biuf")))
     if other.size:
-        cells = np.char.lower(np.char.strip(frame.iloc[:, other].fillna("").astype(str)
-                                            .to_numpy(dtype=str)))
+        cells = np.char.lower(
+            np.char.strip(frame.iloc[:, other].fillna("").astype(str).to_numpy(dtype=str))
+        )
         ones = np.isin(cells, _TRUE)
         wrong = ~(ones | np.isin(cells, _FALSE))
         if wrong.any():
@@ -226,16 +249,18 @@ def _index_column(path, index_col, header, first, body, bad) -> Optional[int]:
             return header.index(index_col)
         if str(index_col).isdigit() and int(index_col) < body.shape[1]:
             return int(index_col)
-        columns = ", ".join(map(repr, header)) if header is not None else \
-            f"positions 0..{body.shape[1] - 1} (no header)"
+        columns = (
+            ", ".join(map(repr, header))
+            if header is not None
+            else f"positions 0..{body.shape[1] - 1} (no header)"
+        )
         _fail(path, f"--index-col: no column {index_col!r}; columns: {columns}")
     if header is not None and first[0] == "":
         return 0
     if body.shape[1] < 2:
         return None
     labels = body.iloc[:, 0]
-    if bad[:, 0].any() and not bad[:, 1:].any() and not labels.isna().any() \
-            and labels.is_unique:
+    if bad[:, 0].any() and not bad[:, 1:].any() and not labels.isna().any() and labels.is_unique:
         return 0
     return None
 
@@ -251,28 +276,40 @@ def _table(path: str, ext: str, feature_names, index_col) -> SelectionFile:
     if names is not None:
         empty = [j for j, n in enumerate(names) if n == ""]
         if empty:
-            _fail(path, f"the header names no feature in column {keep[empty[0]] + 1}; every "
-                        f"column but an index needs a name")
+            _fail(
+                path,
+                f"the header names no feature in column {keep[empty[0]] + 1}; every "
+                f"column but an index needs a name",
+            )
     if feature_names is not None:
         given = [str(n) for n in feature_names]
         if names is None:
             names = given
         elif names != given:
-            j = next((j for j, (a, b) in enumerate(zip(names, given)) if a != b),
-                     min(len(names), len(given)))
-            _fail(path, f"the header's {len(names)} feature names differ from the "
-                        f"{len(given)} given feature names (first difference at feature {j}: "
-                        f"{names[j] if j < len(names) else None!r} vs "
-                        f"{given[j] if j < len(given) else None!r})")
+            j = next(
+                (j for j, (a, b) in enumerate(zip(names, given)) if a != b),
+                min(len(names), len(given)),
+            )
+            _fail(
+                path,
+                f"the header's {len(names)} feature names differ from the "
+                f"{len(given)} given feature names (first difference at feature {j}: "
+                f"{names[j] if j < len(names) else None!r} vs "
+                f"{given[j] if j < len(given) else None!r})",
+            )
     if bad.any():
         i, j = (int(x) for x in np.argwhere(bad)[0])
         _not_zero_one(path, body.iat[i, j], (i, j), bad, names)
     sel = _validated(path, as_selection, Z, feature_names=names)
-    parts = [f"0/1 table, {sel.n_runs} runs x {sel.n_features} features",
-             "header of feature names" if header is not None else "no header"]
+    parts = [
+        f"0/1 table, {sel.n_runs} runs x {sel.n_features} features",
+        "header of feature names" if header is not None else "no header",
+    ]
     if idx is not None:
-        parts.append(f"run labels in column {idx + 1}"
-                     + (f" {header[idx]!r}" if header and header[idx] else ""))
+        parts.append(
+            f"run labels in column {idx + 1}"
+            + (f" {header[idx]!r}" if header and header[idx] else "")
+        )
     return SelectionFile(path, sel, ", ".join(parts))
 
 
@@ -292,14 +329,18 @@ def _not_zero_one(path, value, at, bad: np.ndarray, names, *, array: bool = Fals
         got = "an empty cell" if empty else (text if _is_value(text) else repr(text))
     columns = int(bad.any(axis=0).sum())
     if columns > d / 2:
-        _fail(path, f"this looks like raw data, not a selection matrix: {columns} of {d} "
-                    f"columns hold values other than 0/1 (e.g. {got} in run {i + 1}, "
-                    f"{column}); a selection file has one row per run and one column per "
-                    f"feature, 1 (or True) where the run selected the feature")
+        _fail(
+            path,
+            f"this looks like raw data, not a selection matrix: {columns} of {d} "
+            f"columns hold values other than 0/1 (e.g. {got} in run {i + 1}, "
+            f"{column}); a selection file has one row per run and one column per "
+            f"feature, 1 (or True) where the run selected the feature",
+        )
     _fail(path, f"entries must be 0/1 or True/False; got {got} in run {i + 1} of {M}, {column}")
 
 
 # ---------------------------------------------------------------------- index lists
+
 
 def _index_lines(path: str, ext: str) -> List[List[str]]:
     """One list of tokens per non-comment line (trailing empty lines dropped)."""
@@ -322,28 +363,49 @@ def _json_runs(path: str) -> list:
     if isinstance(data, dict):
         data = list(data.values())
     if not isinstance(data, list):
-        _fail(path, f"must hold a JSON list of runs (each a list of feature indices or "
-                    f"names); got a JSON {type(data).__name__}", TypeError)
+        _fail(
+            path,
+            f"must hold a JSON list of runs (each a list of feature indices or "
+            f"names); got a JSON {type(data).__name__}",
+            TypeError,
+        )
     runs = []
     for i, run in enumerate(data):
         if isinstance(run, (int, float, str)) and not isinstance(run, bool):
-            run = [run]            # jsonlite's auto_unbox writes a one-feature run unboxed
+            run = [run]  # jsonlite's auto_unbox writes a one-feature run unboxed
         if not isinstance(run, list):
-            _fail(path, f"run {i + 1} must be a list of feature indices or names; got "
-                        f"{json.dumps(run)[:60]}", TypeError)
+            _fail(
+                path,
+                f"run {i + 1} must be a list of feature indices or names; got "
+                f"{json.dumps(run)[:60]}",
+                TypeError,
+            )
         for item in run:
             if isinstance(item, bool) or not isinstance(item, (int, float, str)):
-                _fail(path, f"run {i + 1} contains {json.dumps(item)[:60]}; feature "
-                            f"indices must be integers and names strings", TypeError)
+                _fail(
+                    path,
+                    f"run {i + 1} contains {json.dumps(item)[:60]}; feature "
+                    f"indices must be integers and names strings",
+                    TypeError,
+                )
             if isinstance(item, float) and not item.is_integer():
-                _fail(path, f"run {i + 1} contains {item!r}; feature indices must be whole "
-                            f"numbers")
+                _fail(
+                    path,
+                    f"run {i + 1} contains {item!r}; feature indices must be whole " f"numbers",
+                )
         runs.append([int(x) if isinstance(x, float) else x for x in run])
-    if runs and all(len(r) == len(runs[0]) > 2 for r in runs) and \
-            {x for r in runs for x in r} <= {0, 1} and any(len(set(r)) < len(r) for r in runs):
-        _fail(path, "this looks like a 0/1 matrix, but JSON files are read as lists of "
-                    "selected feature indices (or names) per run; save the matrix as .csv "
-                    "or .npy")
+    if (
+        runs
+        and all(len(r) == len(runs[0]) > 2 for r in runs)
+        and {x for r in runs for x in r} <= {0, 1}
+        and any(len(set(r)) < len(r) for r in runs)
+    ):
+        _fail(
+            path,
+            "this looks like a 0/1 matrix, but JSON files are read as lists of "
+            "selected feature indices (or names) per run; save the matrix as .csv "
+            "or .npy",
+        )
     return runs
 
 
@@ -370,39 +432,66 @@ def _runs(path, runs, kind: str, n_features, feature_names, base) -> SelectionFi
         _fail(path, f"a selection needs at least 2 runs; got {len(runs)}")
     if names_given:
         if base is not None:
-            _fail(path, f"lists feature names, not indices; --{base}-based applies to "
-                        f"indices only")
+            _fail(
+                path,
+                f"lists feature names, not indices; --{base}-based applies to " f"indices only",
+            )
         if feature_names is None:
-            why = (" (read as one run per line because --n-features, --zero-based or "
-                   "--one-based was given)" if kind == "index lines" else "")
-            _fail(path, f"lists feature names{why}; pass the list of all d features in "
-                        f"order (--feature-names FILE, one name per line, or a --similarity "
-                        f"file with a header)")
+            why = (
+                " (read as one run per line because --n-features, --zero-based or "
+                "--one-based was given)"
+                if kind == "index lines"
+                else ""
+            )
+            _fail(
+                path,
+                f"lists feature names{why}; pass the list of all d features in "
+                f"order (--feature-names FILE, one name per line, or a --similarity "
+                f"file with a header)",
+            )
         if n_features is not None and n_features != len(feature_names):
-            _fail(path, f"--n-features {n_features} differs from the {len(feature_names)} "
-                        f"feature names")
+            _fail(
+                path,
+                f"--n-features {n_features} differs from the {len(feature_names)} "
+                f"feature names",
+            )
         known = set(feature_names)
         for i, run in enumerate(runs):
             unknown = [x for x in run if x not in known]
             if unknown:
-                _fail(path, f"run {i + 1} names the feature {unknown[0]!r}, which is not "
-                            f"among the {len(known)} feature names")
+                _fail(
+                    path,
+                    f"run {i + 1} names the feature {unknown[0]!r}, which is not "
+                    f"among the {len(known)} feature names",
+                )
             _no_repeats(path, i, run)
         sel = _validated(path, as_selection, runs, feature_names=list(feature_names))
-        return SelectionFile(path, sel, f"{kind} of feature names, {sel.n_runs} runs x "
-                                        f"{sel.n_features} features")
-    d = n_features if n_features is not None else (
-        len(feature_names) if feature_names is not None else None)
+        return SelectionFile(
+            path,
+            sel,
+            f"{kind} of feature names, {sel.n_runs} runs x " f"{sel.n_features} features",
+        )
+    d = (
+        n_features
+        if n_features is not None
+        else (len(feature_names) if feature_names is not None else None)
+    )
     if d is None:
-        _fail(path, "lists feature indices, so the number of features d is needed: pass "
-                    "--n-features D (or --feature-names FILE)")
+        _fail(
+            path,
+            "lists feature indices, so the number of features d is needed: pass "
+            "--n-features D (or --feature-names FILE)",
+        )
     offset, why = _base(path, flat, d, base)
     low, high = offset, d - 1 + offset
     for i, run in enumerate(runs):
         outside = [x for x in run if not low <= x <= high]
         if outside:
-            _fail(path, f"run {i + 1} contains the feature index {outside[0]}, outside "
-                        f"{low}..{high} ({'1' if offset else '0'}-based indices, d = {d})")
+            _fail(
+                path,
+                f"run {i + 1} contains the feature index {outside[0]}, outside "
+                f"{low}..{high} ({'1' if offset else '0'}-based indices, d = {d})",
+            )
         _no_repeats(path, i, run)
     zero_based = [[x - offset for x in run] for run in runs]
     names = None if feature_names is None else list(feature_names)
@@ -414,8 +503,10 @@ def _no_repeats(path, i, run) -> None:
     seen = set()
     for x in run:
         if x in seen:
-            _fail(path, f"run {i + 1} lists feature {x!r} more than once; a run is a set of "
-                        f"features")
+            _fail(
+                path,
+                f"run {i + 1} lists feature {x!r} more than once; a run is a set of " f"features",
+            )
         seen.add(x)
 
 
@@ -429,22 +520,35 @@ def _base(path, flat, d, base) -> Tuple[int, str]:
         return 0, "no feature selected"
     low, high = min(flat), max(flat)
     if low == 0 and high == d:
-        _fail(path, f"contains both 0 and {d} = d: out of range 0-based (0..{d - 1}) and "
-                    f"1-based (1..{d}); check --n-features")
+        _fail(
+            path,
+            f"contains both 0 and {d} = d: out of range 0-based (0..{d - 1}) and "
+            f"1-based (1..{d}); check --n-features",
+        )
     if low == 0:
         return 0, "0-based since the index 0 occurs"
     if high == d:
         return 1, f"1-based since the index d = {d} occurs"
-    _fail(path, f"the feature indices lie in {low}..{high}, valid both 0-based (0..{d - 1}) "
-                f"and 1-based (1..{d}); pass --zero-based (Python, numpy) or --one-based "
-                f"(R, stabm)")
+    _fail(
+        path,
+        f"the feature indices lie in {low}..{high}, valid both 0-based (0..{d - 1}) "
+        f"and 1-based (1..{d}); pass --zero-based (Python, numpy) or --one-based "
+        f"(R, stabm)",
+    )
 
 
 # ---------------------------------------------------------------------- public readers
 
-def read_selection(path: str, *, n_features: Optional[int] = None, feature_names=None,
-                   base: Optional[str] = None, index_col: str = "auto",
-                   index_lines: bool = False) -> SelectionFile:
+
+def read_selection(
+    path: str,
+    *,
+    n_features: Optional[int] = None,
+    feature_names=None,
+    base: Optional[str] = None,
+    index_col: str = "auto",
+    index_lines: bool = False,
+) -> SelectionFile:
     """Read a selection file (see the module docstring for the formats).
 
     Parameters
@@ -502,17 +606,19 @@ def read_selection(path: str, *, n_features: Optional[int] = None, feature_names
                 _not_zero_one(path, arr[i, j].item(), (i, j), bad, None, array=True)
         names = None if feature_names is None else list(feature_names)
         sel = _validated(path, as_selection, arr, n_features=n_features, feature_names=names)
-        return SelectionFile(path, sel, f".npy array, {sel.n_runs} runs x {sel.n_features} "
-                                        f"features")
+        return SelectionFile(
+            path, sel, f".npy array, {sel.n_runs} runs x {sel.n_features} " f"features"
+        )
     if ext == ".json":
-        return _runs(path, _json_runs(path), "JSON index lists", n_features, feature_names,
-                     base)
+        return _runs(path, _json_runs(path), "JSON index lists", n_features, feature_names, base)
     if index_lines:
-        return _runs(path, _index_lines(path, ext), "index lines", n_features, feature_names,
-                     base)
+        return _runs(path, _index_lines(path, ext), "index lines", n_features, feature_names, base)
     if base is not None:
-        _fail(path, f"--{base}-based applies to index lists; this file is read as a 0/1 "
-                    f"table (pass --n-features to read one run of indices per line)")
+        _fail(
+            path,
+            f"--{base}-based applies to index lists; this file is read as a 0/1 "
+            f"table (pass --n-features to read one run of indices per line)",
+        )
     return _table(path, ext, feature_names, index_col)
 
 
@@ -530,8 +636,9 @@ class RankingFile:
         return self.rankings
 
 
-def read_rankings(path: str, *, kind: str = "ranks", feature_names=None,
-                  index_col: str = "auto") -> RankingFile:
+def read_rankings(
+    path: str, *, kind: str = "ranks", feature_names=None, index_col: str = "auto"
+) -> RankingFile:
     """Read a rank matrix (runs as rows, features as columns) for the ranking family.
 
     ``.npy`` (a 2-D numeric array) or a table (``.csv``, ``.tsv``, ``.txt``) with an
@@ -560,13 +667,13 @@ def read_rankings(path: str, *, kind: str = "ranks", feature_names=None,
         except (ValueError, OSError) as exc:
             _fail(path, f"could not be read as a .npy array: {exc}")
         rk = _validated(path, as_rankings, arr, kind=kind, feature_names=feature_names)
-        return RankingFile(path, rk, f".npy array of {what}, {rk.n_runs} runs x "
-                                     f"{rk.n_features} features")
+        return RankingFile(
+            path, rk, f".npy array of {what}, {rk.n_runs} runs x " f"{rk.n_features} features"
+        )
     first, header, body = _read_table(path, ext)
     numeric = np.array([dt.kind in "biuf" for dt in body.dtypes])
     if index_col != "auto":
-        idx = _index_column(path, index_col, header, first, body,
-                            np.zeros(body.shape, dtype=bool))
+        idx = _index_column(path, index_col, header, first, body, np.zeros(body.shape, dtype=bool))
     elif (header is not None and first[0] == "") or (body.shape[1] > 2 and not numeric[0]):
         idx = 0
     else:
@@ -577,10 +684,12 @@ def read_rankings(path: str, *, kind: str = "ranks", feature_names=None,
         if names is not None and list(map(str, feature_names)) != names:
             _fail(path, "the header's feature names differ from --feature-names")
         names = list(feature_names)
-    rk = _validated(path, as_rankings, body.iloc[:, keep].to_numpy(), kind=kind,
-                    feature_names=names)
-    parts = [f"table of {what}"] + [p for p, on in (("a header", header is not None),
-                                                   ("run labels", idx is not None)) if on]
+    rk = _validated(
+        path, as_rankings, body.iloc[:, keep].to_numpy(), kind=kind, feature_names=names
+    )
+    parts = [f"table of {what}"] + [
+        p for p, on in (("a header", header is not None), ("run labels", idx is not None)) if on
+    ]
     how = parts[0] + (" with " + " and ".join(parts[1:]) if len(parts) > 1 else "")
     return RankingFile(path, rk, f"{how}, {rk.n_runs} runs x {rk.n_features} features")
 
@@ -608,6 +717,7 @@ def read_similarity(path: str, *, index_col: str = "auto") -> SimilarityFile:
     """
     import pandas as pd
     from scipy import sparse
+
     path = str(path)
     ext = _suffix(path, SIMILARITY_SUFFIXES)
     names = None
@@ -627,11 +737,13 @@ def read_similarity(path: str, *, index_col: str = "auto") -> SimilarityFile:
         first, header, body = _read_table(path, ext)
         numeric_kinds = np.array([dt.kind in "biuf" for dt in body.dtypes])
         if index_col != "auto":
-            idx = _index_column(path, index_col, header, first, body,
-                                np.zeros(body.shape, dtype=bool))
+            idx = _index_column(
+                path, index_col, header, first, body, np.zeros(body.shape, dtype=bool)
+            )
         elif (header is not None and first[0] == "") or (
-                body.shape[1] > 1 and not numeric_kinds[0]):
-            idx = 0                      # an empty corner cell, or names down column 1
+            body.shape[1] > 1 and not numeric_kinds[0]
+        ):
+            idx = 0  # an empty corner cell, or names down column 1
         else:
             idx = None
         labels = None if idx is None else [str(x) for x in body.iloc[:, idx].tolist()]
@@ -654,15 +766,20 @@ def read_similarity(path: str, *, index_col: str = "auto") -> SimilarityFile:
             cols = list(names) if names is not None else labels
             names = tuple(cols)
             matrix = pd.DataFrame(numeric, index=rows, columns=cols)
-        how = "table" + (", header of feature names" if header is not None else "") + (
-            ", index column of feature names" if idx is not None else "")
+        how = (
+            "table"
+            + (", header of feature names" if header is not None else "")
+            + (", index column of feature names" if idx is not None else "")
+        )
     shape = getattr(matrix, "shape", ())
     if len(shape) != 2 or shape[0] != shape[1]:
-        _fail(path, f"a similarity matrix must be square (d x d); got shape "
-                    f"{' x '.join(map(str, shape)) or 'scalar'}")
+        _fail(
+            path,
+            f"a similarity matrix must be square (d x d); got shape "
+            f"{' x '.join(map(str, shape)) or 'scalar'}",
+        )
     _validated(path, as_similarity, matrix, shape[0])
-    return SimilarityFile(path, matrix, int(shape[0]), names,
-                          f"{how}, {shape[0]} x {shape[1]}")
+    return SimilarityFile(path, matrix, int(shape[0]), names, f"{how}, {shape[0]} x {shape[1]}")
 
 
 def read_feature_names(path: str) -> Tuple[str, ...]:

@@ -63,8 +63,15 @@ class Selection:
 
     __slots__ = ("_dense", "_csr", "n_runs", "n_features", "feature_names", "_cache")
 
-    def __init__(self, *, dense: Optional[np.ndarray] = None, csr=None,
-                 n_runs: int, n_features: int, feature_names=None) -> None:
+    def __init__(
+        self,
+        *,
+        dense: Optional[np.ndarray] = None,
+        csr=None,
+        n_runs: int,
+        n_features: int,
+        feature_names=None,
+    ) -> None:
         self._dense = dense
         self._csr = csr
         self.n_runs = int(n_runs)
@@ -114,10 +121,12 @@ class Selection:
     @property
     def row_sizes(self) -> np.ndarray:
         """The row sizes :math:`k_i`, the features selected by each run (int64, length M)."""
+
         def compute():
-            if self._csr is not None:     # O(M) once a CSR exists (also for dense input)
+            if self._csr is not None:  # O(M) once a CSR exists (also for dense input)
                 return np.diff(self._csr.indptr).astype(np.int64)
             return np.count_nonzero(self._dense, axis=1).astype(np.int64)
+
         return self._cached("row_sizes", compute)
 
     @property
@@ -125,19 +134,23 @@ class Selection:
         """The column counts :math:`F_f = M \\hat p_f`: how many runs selected each feature.
 
         An int64 array of length d."""
+
         def compute():
-            if self._csr is not None:     # O(N + d) once a CSR exists
+            if self._csr is not None:  # O(N + d) once a CSR exists
                 return column_counts_csr(self._csr, self.n_features)
             return np.count_nonzero(self._dense, axis=0).astype(np.int64, copy=False)
+
         return self._cached("column_counts", compute)
 
     @property
     def total(self) -> int:
         """The number of selections, :math:`N = \\sum_i k_i`."""
+
         def compute():
             if self._csr is None and "row_sizes" not in self._cache:
-                return int(np.count_nonzero(self._dense))    # one fast pass, no row sums
+                return int(np.count_nonzero(self._dense))  # one fast pass, no row sums
             return int(self.row_sizes.sum())
+
         return self._cached("total", compute)
 
     @property
@@ -147,13 +160,15 @@ class Selection:
         From CSR it is the sum of :math:`F_f` over the N stored selections, O(N) rather
         than O(d). int64 is exact: the sum is at most M N.
         """
+
         def compute():
             F = self.column_counts
-            if self.n_runs * self.total >= 2 ** 63:
+            if self.n_runs * self.total >= 2**63:
                 return sum(int(v) * int(v) for v in F[F > 0].tolist())
             if self._csr is not None:
-                return int(np.take(F, self._csr.indices.astype(np.intp)).sum())   # gather: O(N)
-            return int(np.einsum("i,i->", F, F))      # no copy of F
+                return int(np.take(F, self._csr.indices.astype(np.intp)).sum())  # gather: O(N)
+            return int(np.einsum("i,i->", F, F))  # no copy of F
+
         return self._cached("column_sum_squares", compute)
 
     @property
@@ -197,7 +212,7 @@ class Selection:
         if rows >= self.n_runs or "intersections" in self._cache:
             r = self.intersections
             for start in range(0, self.n_runs, rows):
-                yield start, min(self.n_runs, start + rows), r[start:start + rows]
+                yield start, min(self.n_runs, start + rows), r[start : start + rows]
             return
         yield from intersection_blocks(self, rows)
 
@@ -217,9 +232,11 @@ class Selection:
         """For constant row size k: the sorted selected indices as an ``M x k`` array."""
         k = self.row_sizes
         if k.size and np.any(k != k[0]):
-            fail(f"index_matrix: needs a constant subset size (every run selecting "
-                 f"the same number of features); got row sizes from {int(k.min())} "
-                 f"to {int(k.max())}")
+            fail(
+                f"index_matrix: needs a constant subset size (every run selecting "
+                f"the same number of features); got row sizes from {int(k.min())} "
+                f"to {int(k.max())}"
+            )
         kk = int(k[0]) if k.size else 0
         if self._dense is not None:
             return np.nonzero(self._dense)[1].reshape(self.n_runs, kk)
@@ -240,10 +257,10 @@ def csr_from_dense(dense: np.ndarray):
     ``scipy.sparse.csr_matrix(Z)``, which goes through COO).
     """
     from scipy import sparse
+
     M, d = dense.shape
     flat = np.flatnonzero(dense)
-    index = np.int32 if max(d, flat.size) < 2 ** 31 else np.int64
+    index = np.int32 if max(d, flat.size) < 2**31 else np.int64
     indptr = np.searchsorted(flat, np.arange(M + 1, dtype=np.int64) * d).astype(index)
     indices = (flat % d).astype(index)
-    return sparse.csr_matrix((np.ones(flat.size, dtype=np.int8), indices, indptr),
-                             shape=(M, d))
+    return sparse.csr_matrix((np.ones(flat.size, dtype=np.int8), indices, indptr), shape=(M, d))

@@ -13,8 +13,17 @@ import numpy as np
 
 from .checks import check_int_range, check_n_features, check_real, fail
 
-__all__ = ["fits_a_classifier", "final_estimator", "has_rule", "importances_of", "is_pipeline",
-           "pipeline_steps", "ranking_of", "searched", "support_of"]
+__all__ = [
+    "fits_a_classifier",
+    "final_estimator",
+    "has_rule",
+    "importances_of",
+    "is_pipeline",
+    "pipeline_steps",
+    "ranking_of",
+    "searched",
+    "support_of",
+]
 
 
 def searched(estimator):
@@ -35,9 +44,12 @@ def searched(estimator):
     if hasattr(estimator, "best_estimator_"):
         return estimator.best_estimator_
     if hasattr(estimator, "cv_results_"):
-        fail(f"selector: {type(estimator).__name__} was fitted with refit=False: "
-             f"it has no best_estimator_ to read a selection from; use "
-             f"refit=True", TypeError)
+        fail(
+            f"selector: {type(estimator).__name__} was fitted with refit=False: "
+            f"it has no best_estimator_ to read a selection from; use "
+            f"refit=True",
+            TypeError,
+        )
     return estimator
 
 
@@ -110,14 +122,21 @@ def importances_of(estimator) -> Optional[np.ndarray]:
 def is_pipeline(estimator) -> bool:
     """A scikit-learn Pipeline (or a look-alike: a list of (name, step) ``steps``)."""
     steps = getattr(estimator, "steps", None)
-    return (isinstance(steps, list) and len(steps) > 0 and not isinstance(estimator, type)
-            and all(isinstance(s, tuple) and len(s) == 2 for s in steps))
+    return (
+        isinstance(steps, list)
+        and len(steps) > 0
+        and not isinstance(estimator, type)
+        and all(isinstance(s, tuple) and len(s) == 2 for s in steps)
+    )
 
 
 def pipeline_steps(pipe):
     """The (name, step) pairs that do something (``None``/"passthrough" dropped)."""
-    return [(name, step) for name, step in pipe.steps
-            if step is not None and not (isinstance(step, str) and step == "passthrough")]
+    return [
+        (name, step)
+        for name, step in pipe.steps
+        if step is not None and not (isinstance(step, str) and step == "passthrough")
+    ]
 
 
 def fits_a_classifier(estimator) -> bool:
@@ -156,21 +175,26 @@ def columns_through(pipe, steps, n_features: int, argument: str = "selector"):
         width = getattr(step, "n_features_in_", None)
         if i and isinstance(width, numbers.Integral) and int(width) != cols.size:
             before_name, before = steps[i - 1]
-            fail(f"{argument}: the Pipeline step {before_name!r} "
-                 f"({type(before).__name__}) changes the number of columns "
-                 f"({cols.size} -> {int(width)}) and is not a selector (no "
-                 f"get_support()): its output cannot be mapped back to the "
-                 f"features of X; select the features before it, or leave it "
-                 f"out", TypeError)
+            fail(
+                f"{argument}: the Pipeline step {before_name!r} "
+                f"({type(before).__name__}) changes the number of columns "
+                f"({cols.size} -> {int(width)}) and is not a selector (no "
+                f"get_support()): its output cannot be mapped back to the "
+                f"features of X; select the features before it, or leave it "
+                f"out",
+                TypeError,
+            )
         if i == len(steps) - 1:
             break
         if hasattr(step, "get_support"):
             mask = np.asarray(step.get_support())
             if mask.dtype != bool or mask.shape != (cols.size,):
-                fail(f"{argument}: the Pipeline step {name!r} "
-                     f"({type(step).__name__}).get_support() must return a "
-                     f"boolean mask of {cols.size} entries; got {mask.dtype} of "
-                     f"shape {mask.shape}")
+                fail(
+                    f"{argument}: the Pipeline step {name!r} "
+                    f"({type(step).__name__}).get_support() must return a "
+                    f"boolean mask of {cols.size} entries; got {mask.dtype} of "
+                    f"shape {mask.shape}"
+                )
             cols = cols[mask]
     return cols
 
@@ -200,14 +224,16 @@ def pipeline_support(pipe, n_features: int, threshold, top_k, argument: str = "s
     selecting = [i for i, (_, step) in enumerate(steps) if hasattr(step, "get_support")]
     if selecting and threshold is None and top_k is None:
         last = selecting[-1]
-        cols = columns_through(pipe, steps[:last + 1], n_features, argument)
+        cols = columns_through(pipe, steps[: last + 1], n_features, argument)
         step_name, step = steps[last]
         mask = np.asarray(step.get_support())
         if mask.dtype != bool or mask.shape != (cols.size,):
-            fail(f"{argument}: the Pipeline step {step_name!r} "
-                 f"({type(step).__name__}).get_support() must return a boolean "
-                 f"mask of {cols.size} entries; got {mask.dtype} of shape "
-                 f"{mask.shape}")
+            fail(
+                f"{argument}: the Pipeline step {step_name!r} "
+                f"({type(step).__name__}).get_support() must return a boolean "
+                f"mask of {cols.size} entries; got {mask.dtype} of shape "
+                f"{mask.shape}"
+            )
         support = np.zeros(n_features, dtype=bool)
         support[cols[mask]] = True
         return support, pipeline_importances(pipe)
@@ -215,19 +241,26 @@ def pipeline_support(pipe, n_features: int, threshold, top_k, argument: str = "s
     final_name, final = steps[-1]
     imp = importances_of(final)
     if imp is None:
-        fail(f"{argument}: the {name} has no selection step (get_support()) and "
-             f"its final step {final_name!r} ({type(final).__name__}) has neither "
-             f"coef_ nor feature_importances_", TypeError)
+        fail(
+            f"{argument}: the {name} has no selection step (get_support()) and "
+            f"its final step {final_name!r} ({type(final).__name__}) has neither "
+            f"coef_ nor feature_importances_",
+            TypeError,
+        )
     if imp.shape != (cols.size,):
-        fail(f"{argument}: the importances of the final step {final_name!r} have "
-             f"shape {imp.shape}; {cols.size} columns reach it")
+        fail(
+            f"{argument}: the importances of the final step {final_name!r} have "
+            f"shape {imp.shape}; {cols.size} columns reach it"
+        )
     full = np.zeros(n_features)
     full[cols] = imp
     rule_free = threshold is None and top_k is None and not hasattr(final, "coef_")
     if rule_free:
-        fail(f"{argument}: the final step {final_name!r} of the {name} has "
-             f"feature_importances_; pass threshold= or top_k= to turn them "
-             f"into a selection")
+        fail(
+            f"{argument}: the final step {final_name!r} of the {name} has "
+            f"feature_importances_; pass threshold= or top_k= to turn them "
+            f"into a selection"
+        )
     return mask_of_importances(full, threshold, top_k), full
 
 
@@ -238,8 +271,9 @@ def has_rule(est) -> bool:
     est = searched(est)
     if is_pipeline(est):
         steps = pipeline_steps(est)
-        return bool(steps) and (any(hasattr(s, "get_support") for _, s in steps)
-                                or hasattr(steps[-1][1], "coef_"))
+        return bool(steps) and (
+            any(hasattr(s, "get_support") for _, s in steps) or hasattr(steps[-1][1], "coef_")
+        )
     return hasattr(est, "get_support") or hasattr(est, "coef_")
 
 
@@ -255,8 +289,9 @@ def mask_of_importances(imp, threshold, top_k):
     return imp != 0
 
 
-def support_of(estimator, n_features: int, *, threshold=None, top_k=None,
-               argument: str = "selector") -> Tuple[np.ndarray, Optional[np.ndarray]]:
+def support_of(
+    estimator, n_features: int, *, threshold=None, top_k=None, argument: str = "selector"
+) -> Tuple[np.ndarray, Optional[np.ndarray]]:
     """The boolean support of a fitted estimator and its importances.
 
     Parameters
@@ -338,22 +373,29 @@ def support_of(estimator, n_features: int, *, threshold=None, top_k=None,
     if top_k is None and threshold is None and hasattr(estimator, "get_support"):
         mask = np.asarray(estimator.get_support())
         if mask.dtype != bool or mask.shape != (n_features,):
-            fail(f"{argument}: {type(estimator).__name__}.get_support() must return "
-                 f"a boolean mask of {n_features} entries; got {mask.dtype} of "
-                 f"shape {mask.shape}")
+            fail(
+                f"{argument}: {type(estimator).__name__}.get_support() must return "
+                f"a boolean mask of {n_features} entries; got {mask.dtype} of "
+                f"shape {mask.shape}"
+            )
         return mask, importances_of(estimator)
     imp = importances_of(estimator)
     if imp is None:
-        fail(f"{argument}: {type(estimator).__name__} has neither get_support(), "
-             f"coef_ nor feature_importances_ after fitting", TypeError)
+        fail(
+            f"{argument}: {type(estimator).__name__} has neither get_support(), "
+            f"coef_ nor feature_importances_ after fitting",
+            TypeError,
+        )
     if imp.shape != (n_features,):
-        fail(f"{argument}: importances of shape {imp.shape} do not match "
-             f"{n_features} features")
+        fail(
+            f"{argument}: importances of shape {imp.shape} do not match " f"{n_features} features"
+        )
     if top_k is None and threshold is None and not hasattr(estimator, "coef_"):
-        fail(f"{argument}: {type(estimator).__name__} has feature_importances_; "
-             f"pass threshold= or top_k= to turn them into a selection")
+        fail(
+            f"{argument}: {type(estimator).__name__} has feature_importances_; "
+            f"pass threshold= or top_k= to turn them into a selection"
+        )
     return mask_of_importances(imp, threshold, top_k), imp
-
 
 
 def ranking_of(estimator) -> Tuple[Optional[np.ndarray], str]:
@@ -402,8 +444,11 @@ def ranking_of(estimator) -> Tuple[Optional[np.ndarray], str]:
     (array([2., 0., 1.]), 'scores')
     """
     if estimator is None or isinstance(estimator, (str, bytes, numbers.Number)):
-        fail(f"estimator: must be a fitted estimator; got "
-             f"{type(estimator).__name__} {estimator!r}", TypeError)
+        fail(
+            f"estimator: must be a fitted estimator; got "
+            f"{type(estimator).__name__} {estimator!r}",
+            TypeError,
+        )
     estimator = searched(estimator)
     if hasattr(estimator, "ranking_"):
         return np.asarray(estimator.ranking_, dtype=np.float64), "ranks"

@@ -3,8 +3,13 @@ import os
 import sys
 import warnings
 
-__all__ = ["InvalidParameterError", "SampledPairsWarning", "UndefinedMeasureWarning", "undefined",
-           "warn"]
+__all__ = [
+    "InvalidParameterError",
+    "SampledPairsWarning",
+    "UndefinedMeasureWarning",
+    "undefined",
+    "warn",
+]
 
 _PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__)) + os.sep
 
@@ -155,19 +160,25 @@ class InvalidParameterError(ValueError, TypeError):
         """
         parts = (self.argument or "").split(", ")
         message = str(self)
-        if not self.argument or not message.startswith(f"{self.argument}: ") or not all(
-                p in names for p in parts):
+        if (
+            not self.argument
+            or not message.startswith(f"{self.argument}: ")
+            or not all(p in names for p in parts)
+        ):
             return self
         argument = ", ".join(names[p] for p in parts)
-        return InvalidParameterError(argument + message[len(self.argument):],
-                                     argument=argument, function=self.function,
-                                     kind=self.kind)
+        return InvalidParameterError(
+            argument + message[len(self.argument) :],
+            argument=argument,
+            function=self.function,
+            kind=self.kind,
+        )
 
-    def __reduce__(self):               # pickled with its attributes (joblib workers)
+    def __reduce__(self):  # pickled with its attributes (joblib workers)
         return (_invalid_parameter, (str(self), self.argument, self.function, self.kind))
 
 
-InvalidParameterError.__module__ = "propstab"       # its documented home
+InvalidParameterError.__module__ = "propstab"  # its documented home
 
 
 def _invalid_parameter(message, argument, function, kind):

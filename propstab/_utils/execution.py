@@ -40,8 +40,18 @@ import numpy as np
 from .checks import fail, shown
 from .params import Checked
 
-__all__ = ["BACKEND", "FORK", "Checkpoint", "check_backend", "check_checkpoint_seed", "data_hash",
-           "described", "fork_available", "is_client", "run_tasks"]
+__all__ = [
+    "BACKEND",
+    "FORK",
+    "Checkpoint",
+    "check_backend",
+    "check_checkpoint_seed",
+    "data_hash",
+    "described",
+    "fork_available",
+    "is_client",
+    "run_tasks",
+]
 
 #: joblib backends whose workers are other processes (their warnings are sent back).
 _PROCESS_BACKENDS = ("loky", "multiprocessing")
@@ -55,8 +65,11 @@ def is_client(value) -> bool:
     (False, False)
     """
     module = type(value).__module__ or ""
-    return (module.split(".")[0] == "distributed" and hasattr(value, "submit")
-            and hasattr(value, "scatter"))
+    return (
+        module.split(".")[0] == "distributed"
+        and hasattr(value, "submit")
+        and hasattr(value, "scatter")
+    )
 
 
 def check_backend(name: str, value, function=None):
@@ -73,20 +86,33 @@ def check_backend(name: str, value, function=None):
     if value is None or is_client(value):
         return value
     if not isinstance(value, str):
-        fail(f"{name}: must be None, a joblib backend name, 'dask' or a "
-             f"dask.distributed Client; got {shown(value)}", TypeError, function=function)
+        fail(
+            f"{name}: must be None, a joblib backend name, 'dask' or a "
+            f"dask.distributed Client; got {shown(value)}",
+            TypeError,
+            function=function,
+        )
     from joblib.parallel import BACKENDS, EXTERNAL_BACKENDS
+
     known = sorted(set(BACKENDS) | set(EXTERNAL_BACKENDS) | {"dask"})
     if value not in known:
-        fail(f"{name}: must be None, a joblib backend ({', '.join(known)}) or a "
-             f"dask.distributed Client; got {value!r}", function=function)
+        fail(
+            f"{name}: must be None, a joblib backend ({', '.join(known)}) or a "
+            f"dask.distributed Client; got {value!r}",
+            function=function,
+        )
     return value
 
 
-
 #: The declared rule of ``backend=`` (resample, assess, StabilitySelection).
-BACKEND = [Checked(check_backend, "a joblib backend's name, 'dask' or a dask.distributed Client",
-                   invalid=(5, "no-such-backend", ["loky"])), None]
+BACKEND = [
+    Checked(
+        check_backend,
+        "a joblib backend's name, 'dask' or a dask.distributed Client",
+        invalid=(5, "no-such-backend", ["loky"]),
+    ),
+    None,
+]
 
 
 def check_checkpoint_seed(checkpoint, random_state, draws: str, function=None) -> None:
@@ -99,23 +125,30 @@ def check_checkpoint_seed(checkpoint, random_state, draws: str, function=None) -
     propstab.InvalidParameterError: checkpoint: needs a fixed random_state (an int or a SeedSequence), so that the call run again draws the same resamples; got random_state=None
     """
     if checkpoint is not None and random_state is None:
-        fail(f"checkpoint: needs a fixed random_state (an int or a SeedSequence), so that "
-             f"the call run again draws the same {draws}; got random_state=None",
-             function=function)
+        fail(
+            f"checkpoint: needs a fixed random_state (an int or a SeedSequence), so that "
+            f"the call run again draws the same {draws}; got random_state=None",
+            function=function,
+        )
+
 
 def _default_client():
     try:
         from distributed import get_client
-    except ImportError:                     # pragma: no cover - a dependency of [dask]
-        raise ImportError("backend='dask' needs dask.distributed: pip install "
-                          "propstab[dask] (Debian: python3-distributed)") from None
+    except ImportError:  # pragma: no cover - a dependency of [dask]
+        raise ImportError(
+            "backend='dask' needs dask.distributed: pip install "
+            "propstab[dask] (Debian: python3-distributed)"
+        ) from None
     try:
         return get_client()
     except ValueError:
-        fail("backend: 'dask' runs on the current dask.distributed Client and there is "
-             "none; start one first (Client() for a local cluster, "
-             "Client('tcp://scheduler:8786') for an existing one) or pass it as "
-             "backend=client; got backend='dask'")
+        fail(
+            "backend: 'dask' runs on the current dask.distributed Client and there is "
+            "none; start one first (Client() for a local cluster, "
+            "Client('tcp://scheduler:8786') for an existing one) or pass it as "
+            "backend=client; got backend='dask'"
+        )
 
 
 class _Silent:
@@ -191,6 +224,7 @@ def _in_worker(function, record, args, save=None, exclusive=False):
         with _EXCLUSIVE:
             return _in_worker(function, record, args, save)
     from joblib import parallel_backend
+
     with parallel_backend("sequential"):
         if record:
             with _RECORDING() as caught:
@@ -216,10 +250,18 @@ class _Reissue:
                 warnings.warn(message, category, stacklevel=3)
 
 
-def run_tasks(function: Callable, tasks: Sequence[tuple], *, shared: tuple = (),
-              n_jobs: Optional[int] = None, backend=None, bar=None,
-              keys: Optional[Sequence[int]] = None,
-              checkpoint: Optional["Checkpoint"] = None, exclusive: bool = False) -> list:
+def run_tasks(
+    function: Callable,
+    tasks: Sequence[tuple],
+    *,
+    shared: tuple = (),
+    n_jobs: Optional[int] = None,
+    backend=None,
+    bar=None,
+    keys: Optional[Sequence[int]] = None,
+    checkpoint: Optional["Checkpoint"] = None,
+    exclusive: bool = False,
+) -> list:
     """``function(*shared, *task)`` for every task; the outputs in task order.
 
     Parameters
@@ -279,8 +321,7 @@ def run_tasks(function: Callable, tasks: Sequence[tuple], *, shared: tuple = (),
         return out
     if backend == "dask" or is_client(backend):
         client = _default_client() if backend == "dask" else backend
-        _on_dask(client, function, tasks, shared, todo, keys, out, bar, checkpoint,
-                 exclusive)
+        _on_dask(client, function, tasks, shared, todo, keys, out, bar, checkpoint, exclusive)
     elif backend == FORK:
         _on_fork(function, tasks, shared, todo, keys, out, bar, checkpoint, n_jobs or -1)
     elif backend is None and n_jobs in (None, 1):
@@ -290,25 +331,39 @@ def run_tasks(function: Callable, tasks: Sequence[tuple], *, shared: tuple = (),
                 checkpoint.save(keys[pos], out[pos])
             bar.update(1)
     else:
-        _on_joblib(function, tasks, shared, todo, keys, out, bar, checkpoint,
-                   backend or "loky", n_jobs or -1, exclusive)
+        _on_joblib(
+            function,
+            tasks,
+            shared,
+            todo,
+            keys,
+            out,
+            bar,
+            checkpoint,
+            backend or "loky",
+            n_jobs or -1,
+            exclusive,
+        )
     return out
 
 
-def _on_dask(client, function, tasks, shared, todo, keys, out, bar, checkpoint,
-             exclusive=False) -> None:
+def _on_dask(
+    client, function, tasks, shared, todo, keys, out, bar, checkpoint, exclusive=False
+) -> None:
     """Submit every task (the shared objects scattered once), collect as they finish:
     each output placed, written to the checkpoint here (the client's file system) and
     counted."""
     from distributed import as_completed
+
     # hash=False: keys of this call alone (two calls scattering the same X must not share
     # data that the end of the first releases)
     remote = client.scatter(list(shared), broadcast=True, hash=False) if shared else []
     position = {}
     futures = []
     for pos in todo:
-        future = client.submit(_in_worker, function, True, (*remote, *tasks[pos]), None,
-                               exclusive, pure=False)
+        future = client.submit(
+            _in_worker, function, True, (*remote, *tasks[pos]), None, exclusive, pure=False
+        )
         position[future.key] = pos
         futures.append(future)
     reissue = _Reissue()
@@ -318,10 +373,9 @@ def _on_dask(client, function, tasks, shared, todo, keys, out, bar, checkpoint,
         # have a loop of its own, closed when it is collected: the run then waited for
         # ever, its tasks done
         for future, result in as_completed(futures, with_results=True, loop=client.loop):
-            if future.status != "finished":      # cancelled or lost: its error, raised
+            if future.status != "finished":  # cancelled or lost: its error, raised
                 future.result()
-                raise RuntimeError(f"backend: the task {future.key} ended as "
-                                   f"{future.status}")
+                raise RuntimeError(f"backend: the task {future.key} ended as " f"{future.status}")
             value, caught = result
             pos = position[future.key]
             out[pos] = value
@@ -329,13 +383,14 @@ def _on_dask(client, function, tasks, shared, todo, keys, out, bar, checkpoint,
                 checkpoint.save(keys[pos], value)
             reissue(caught)
             bar.update(1)
-    except BaseException:                    # an error or an interruption: stop the rest
+    except BaseException:  # an error or an interruption: stop the rest
         client.cancel(futures)
         raise
 
 
-def _on_joblib(function, tasks, shared, todo, keys, out, bar, checkpoint, backend,
-               n_jobs, exclusive=False) -> None:
+def _on_joblib(
+    function, tasks, shared, todo, keys, out, bar, checkpoint, backend, n_jobs, exclusive=False
+) -> None:
     """joblib's Parallel: the bar advanced as batches complete, each output written to
     the checkpoint by the worker that computed it (joblib's backends share this
     machine's file system), the outputs (and, from process workers, the warnings)
@@ -345,7 +400,7 @@ def _on_joblib(function, tasks, shared, todo, keys, out, bar, checkpoint, backen
     class Counted(joblib.Parallel):
         seen = 0
 
-        def print_progress(self):             # called by joblib as each batch completes
+        def print_progress(self):  # called by joblib as each batch completes
             new = self.n_completed_tasks - self.seen
             self.seen = self.n_completed_tasks
             if new:
@@ -354,10 +409,15 @@ def _on_joblib(function, tasks, shared, todo, keys, out, bar, checkpoint, backen
     record = backend in _PROCESS_BACKENDS
     with joblib.parallel_backend(backend, n_jobs=n_jobs):
         results = Counted()(
-            joblib.delayed(_in_worker)(function, record, (*shared, *tasks[pos]),
-                                       None if checkpoint is None else (checkpoint, keys[pos]),
-                                       exclusive)
-            for pos in todo)
+            joblib.delayed(_in_worker)(
+                function,
+                record,
+                (*shared, *tasks[pos]),
+                None if checkpoint is None else (checkpoint, keys[pos]),
+                exclusive,
+            )
+            for pos in todo
+        )
     reissue = _Reissue()
     for pos, (value, caught) in zip(todo, results):
         out[pos] = value
@@ -387,6 +447,7 @@ def fork_available() -> bool:
     True
     """
     import multiprocessing
+
     return sys.platform.startswith("linux") and "fork" in multiprocessing.get_all_start_methods()
 
 
@@ -413,20 +474,24 @@ def _on_fork(function, tasks, shared, todo, keys, out, bar, checkpoint, n_jobs) 
     import multiprocessing
 
     import joblib
+
     workers = joblib.effective_n_jobs(n_jobs)
     caught = {}
     _FORKED.append((function, shared, tasks, keys, checkpoint))
     others = set(multiprocessing.active_children())
     pool = concurrent.futures.ProcessPoolExecutor(
-        min(workers, len(todo)), mp_context=multiprocessing.get_context("fork"),
-        initializer=_leave_interrupts_to_the_parent)
+        min(workers, len(todo)),
+        mp_context=multiprocessing.get_context("fork"),
+        initializer=_leave_interrupts_to_the_parent,
+    )
     started = []
     try:
         with warnings.catch_warnings():
             # Python >= 3.12 warns on forking a process that runs threads (BLAS's, a
             # progress bar's): the workers run the tasks alone and take no lock of theirs
-            warnings.filterwarnings("ignore", "This process .* is multi-threaded",
-                                    DeprecationWarning)
+            warnings.filterwarnings(
+                "ignore", "This process .* is multi-threaded", DeprecationWarning
+            )
             futures = [pool.submit(_forked_task, pos) for pos in todo]
         started = [p for p in multiprocessing.active_children() if p not in others]
         for future in concurrent.futures.as_completed(futures):
@@ -470,6 +535,7 @@ def data_hash(value) -> str:
             h.update(np.ascontiguousarray(part).tobytes())
     elif hasattr(value, "iloc"):
         import pandas as pd
+
         h.update(pickle.dumps(list(getattr(value, "columns", [getattr(value, "name", None)]))))
         h.update(pd.util.hash_pandas_object(value, index=True).to_numpy().tobytes())
     elif isinstance(value, np.ndarray) and value.dtype != object:
@@ -489,10 +555,14 @@ def described(value) -> str:
     ('builtins.len', '[1, 2]')
     """
     import re
+
     if hasattr(value, "get_params"):
         params = sorted(value.get_params(deep=False).items())
-        text = (f"{type(value).__qualname__}("
-                + ", ".join(f"{k}={described(v)}" for k, v in params) + ")")
+        text = (
+            f"{type(value).__qualname__}("
+            + ", ".join(f"{k}={described(v)}" for k, v in params)
+            + ")"
+        )
     elif callable(value) and hasattr(value, "__qualname__"):
         text = f"{getattr(value, '__module__', '')}.{value.__qualname__}"
     else:
@@ -533,12 +603,15 @@ class Checkpoint:
 
     MANIFEST = "manifest.json"
 
-    def __init__(self, directory, fingerprint: Mapping[str, str], *,
-                 argument: str = "checkpoint"):
+    def __init__(self, directory, fingerprint: Mapping[str, str], *, argument: str = "checkpoint"):
         if not isinstance(directory, (str, os.PathLike)):
-            fail(f"{argument}: must be a directory path (str or os.PathLike); got "
-                 f"{shown(directory)}", TypeError)
+            fail(
+                f"{argument}: must be a directory path (str or os.PathLike); got "
+                f"{shown(directory)}",
+                TypeError,
+            )
         import propstab
+
         self.directory = os.fspath(directory)
         self.fingerprint = {str(k): str(v) for k, v in fingerprint.items()}
         self.fingerprint.setdefault("propstab version", propstab.__version__)
@@ -549,17 +622,24 @@ class Checkpoint:
         if os.path.exists(manifest):
             with open(manifest, encoding="utf-8") as f:
                 stored = json.load(f)
-            differ = [k for k in sorted(set(stored) | set(self.fingerprint))
-                      if stored.get(k) != self.fingerprint.get(k)]
+            differ = [
+                k
+                for k in sorted(set(stored) | set(self.fingerprint))
+                if stored.get(k) != self.fingerprint.get(k)
+            ]
             if differ:
-                fail(f"{argument}: {self.directory!r} holds the runs of another call: "
-                     + "; ".join(f"{k} differs "
-                                 f"({_difference(stored.get(k), self.fingerprint.get(k))})"
-                                 for k in differ)
-                     + "; use another directory, or delete this one to start again")
+                fail(
+                    f"{argument}: {self.directory!r} holds the runs of another call: "
+                    + "; ".join(
+                        f"{k} differs " f"({_difference(stored.get(k), self.fingerprint.get(k))})"
+                        for k in differ
+                    )
+                    + "; use another directory, or delete this one to start again"
+                )
         else:
-            self._write(self.MANIFEST, json.dumps(self.fingerprint, indent=1,
-                                                  sort_keys=True).encode())
+            self._write(
+                self.MANIFEST, json.dumps(self.fingerprint, indent=1, sort_keys=True).encode()
+            )
 
     def __getstate__(self):
         return {"directory": self.directory, "fingerprint": self.fingerprint}
@@ -601,8 +681,7 @@ def _difference(old, new) -> str:
     cut around the first difference)."""
     if old is None or new is None:
         return f"checkpoint: {_cut(old, 0)}, this call: {_cut(new, 0)}"
-    first = next((i for i, (a, b) in enumerate(zip(old, new)) if a != b),
-                 min(len(old), len(new)))
+    first = next((i for i, (a, b) in enumerate(zip(old, new)) if a != b), min(len(old), len(new)))
     return f"checkpoint: {_cut(old, first)}, this call: {_cut(new, first)}"
 
 
@@ -614,5 +693,8 @@ def _cut(text, first: int) -> str:
     if len(text) <= 60:
         return text
     start = max(0, first - 20)
-    return ("..." if start else "") + text[start:start + 50] + (
-        "..." if start + 50 < len(text) else "")
+    return (
+        ("..." if start else "")
+        + text[start : start + 50]
+        + ("..." if start + 50 < len(text) else "")
+    )

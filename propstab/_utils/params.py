@@ -36,12 +36,40 @@ import math
 from numbers import Integral, Real
 from typing import Any, Mapping, Optional, Sequence
 
-from .checks import (check_bool, check_choice, check_int_range, check_n_features, check_n_jobs, check_random_state, check_real_range, check_unit_interval, fail, shown)
+from .checks import (
+    check_bool,
+    check_choice,
+    check_int_range,
+    check_n_features,
+    check_n_jobs,
+    check_random_state,
+    check_real_range,
+    check_unit_interval,
+    fail,
+    shown,
+)
 
-__all__ = ["Boolean", "Callable", "Checked", "Constraint", "Integral", "Interval", "Joint",
-           "N_FEATURES", "N_JOBS", "Options", "Param", "RandomState", "Real", "UNIT_INTERVAL",
-           "breaks", "invalid_values", "parameter_constraints", "validate_arguments",
-           "validate_params"]
+__all__ = [
+    "Boolean",
+    "Callable",
+    "Checked",
+    "Constraint",
+    "Integral",
+    "Interval",
+    "Joint",
+    "N_FEATURES",
+    "N_JOBS",
+    "Options",
+    "Param",
+    "RandomState",
+    "Real",
+    "UNIT_INTERVAL",
+    "breaks",
+    "invalid_values",
+    "parameter_constraints",
+    "validate_arguments",
+    "validate_params",
+]
 
 
 class Param:
@@ -87,16 +115,17 @@ class Interval(Constraint):
         if kind not in (Integral, Real):
             fail(f"kind: must be numbers.Integral or numbers.Real; got {kind!r}", TypeError)
         if closed not in ("both", "left", "right", "neither"):
-            fail(f"closed: must be 'both', 'left', 'right' or 'neither'; got "
-                 f"{closed!r}")
+            fail(f"closed: must be 'both', 'left', 'right' or 'neither'; got " f"{closed!r}")
         self.kind, self.left, self.right, self.closed = kind, left, right, closed
 
     def bounds(self, arguments: Mapping[str, Any]):
         """The bounds at this call (a :class:`Param` read from ``arguments``)."""
+
         def value(bound):
             if isinstance(bound, Param):
                 bound = arguments.get(bound.name)
             return bound
+
         return value(self.left), value(self.right)
 
     @property
@@ -110,16 +139,32 @@ class Interval(Constraint):
     def check(self, name, value, arguments, function):
         low, high = self.bounds(arguments)
         if self.kind is Integral:
-            minimum = None if low is None else (math.floor(low) + 1 if self.left_open
-                                                else math.ceil(low))
-            maximum = None if high is None else (math.ceil(high) - 1 if self.right_open
-                                                 else math.floor(high))
-            return check_int_range(name, value, minimum=minimum if minimum is not None
-                                   else -math.inf, maximum=maximum, function=function)
-        return check_real_range(name, value, low=None if low is None else float(low),
-                                high=None if high is None else float(high),
-                                low_open=self.left_open, high_open=self.right_open,
-                                function=function)
+            minimum = (
+                None
+                if low is None
+                else (math.floor(low) + 1 if self.left_open else math.ceil(low))
+            )
+            maximum = (
+                None
+                if high is None
+                else (math.ceil(high) - 1 if self.right_open else math.floor(high))
+            )
+            return check_int_range(
+                name,
+                value,
+                minimum=minimum if minimum is not None else -math.inf,
+                maximum=maximum,
+                function=function,
+            )
+        return check_real_range(
+            name,
+            value,
+            low=None if low is None else float(low),
+            high=None if high is None else float(high),
+            low_open=self.left_open,
+            high_open=self.right_open,
+            function=function,
+        )
 
     def invalid_values(self, arguments=None) -> list:
         low, high = self.bounds(arguments or {})
@@ -140,12 +185,16 @@ class Interval(Constraint):
         left = "-inf" if self.left is None else self.left
         right = "inf" if self.right is None else self.right
         kind = "an integer" if self.kind is Integral else "a real number"
-        return (f"{kind} in {'(' if self.left_open else '['}{left}, {right}"
-                f"{')' if self.right_open else ']'}")
+        return (
+            f"{kind} in {'(' if self.left_open else '['}{left}, {right}"
+            f"{')' if self.right_open else ']'}"
+        )
 
     def __repr__(self):
-        return (f"Interval({self.kind.__name__}, {self.left!r}, {self.right!r}, "
-                f"closed={self.closed!r})")
+        return (
+            f"Interval({self.kind.__name__}, {self.left!r}, {self.right!r}, "
+            f"closed={self.closed!r})"
+        )
 
 
 class Options(Constraint):
@@ -160,8 +209,9 @@ class Options(Constraint):
 
     def invalid_values(self, arguments=None) -> list:
         texts = [c for c in self.choices if isinstance(c, str)]
-        return ["no_such_option", 5, None, [self.choices[0]]] + [t.upper() for t in texts
-                                                                if t.upper() != t][:1]
+        return ["no_such_option", 5, None, [self.choices[0]]] + [
+            t.upper() for t in texts if t.upper() != t
+        ][:1]
 
     def __str__(self):
         return f"one of {', '.join(map(repr, self.choices))}"
@@ -198,8 +248,7 @@ class Callable(Constraint):
 
     def check(self, name, value, arguments, function):
         if not callable(value):
-            fail(f"{name}: must be {self.what}; got {shown(value)}", TypeError,
-                 function=function)
+            fail(f"{name}: must be {self.what}; got {shown(value)}", TypeError, function=function)
         return value
 
     def invalid_values(self, arguments=None) -> list:
@@ -236,8 +285,9 @@ class Checked(Constraint):
     ``invalid`` lists values known to break it, ``like`` an equivalent constraint
     without the dependence (for the tests); ``what`` describes the rule."""
 
-    def __init__(self, check, what: str, invalid: Sequence = (), *, like=None,
-                 reads: Sequence[str] = ()):
+    def __init__(
+        self, check, what: str, invalid: Sequence = (), *, like=None, reads: Sequence[str] = ()
+    ):
         self.check_function = check
         self.what = what
         self.invalid = tuple(invalid)
@@ -259,22 +309,32 @@ class Checked(Constraint):
 
 
 #: d, a positive integer (the message of :func:`propstab._utils.checks.check_n_features`)
-N_FEATURES = Checked(lambda name, value, function=None: check_n_features(value, name,
-                                                                         function=function),
-                     "a positive integer", invalid=(0, -1, 1.5, "4", True, [3]),
-                     like=Interval(Integral, 1, None))
+N_FEATURES = Checked(
+    lambda name, value, function=None: check_n_features(value, name, function=function),
+    "a positive integer",
+    invalid=(0, -1, 1.5, "4", True, [3]),
+    like=Interval(Integral, 1, None),
+)
 
 #: a number in [0, 1] (the message of :func:`propstab._utils.checks.check_unit_interval`)
-UNIT_INTERVAL = Checked(check_unit_interval, "a number in [0, 1]",
-                        invalid=(-0.5, 1.5, float("nan"), float("inf"), "0.5", True, [0.5]),
-                        like=Interval(Real, 0, 1))
+UNIT_INTERVAL = Checked(
+    check_unit_interval,
+    "a number in [0, 1]",
+    invalid=(-0.5, 1.5, float("nan"), float("inf"), "0.5", True, [0.5]),
+    like=Interval(Real, 0, 1),
+)
 
 
 #: joblib's ``n_jobs``: None or a non-zero integer, -1 all cores (the message of
 #: :func:`propstab._utils.checks.check_n_jobs`)
-N_JOBS = [Checked(lambda name, value, function=None: check_n_jobs(name, value,
-                                                                  function=function),
-                  "a non-zero integer (-1: all cores)", invalid=(0, 1.5, "2", True)), None]
+N_JOBS = [
+    Checked(
+        lambda name, value, function=None: check_n_jobs(name, value, function=function),
+        "a non-zero integer (-1: all cores)",
+        invalid=(0, 1.5, "2", True),
+    ),
+    None,
+]
 
 
 class Joint:
@@ -305,8 +365,10 @@ def _as_rule(rule) -> tuple:
     rules = tuple(rule) if isinstance(rule, (list, tuple)) else (rule,)
     for r in rules:
         if r is not None and not isinstance(r, Constraint):
-            fail(f"constraints: a rule is a Constraint, None or a list of them; "
-                 f"got {r!r}", TypeError)
+            fail(
+                f"constraints: a rule is a Constraint, None or a list of them; " f"got {r!r}",
+                TypeError,
+            )
     return rules
 
 
@@ -321,9 +383,11 @@ def _validate(name: str, value, rules: tuple, arguments, function: str):
         if c.is_satisfied_by(value, arguments):
             return c.check(name, value, arguments, function)
     allowed = [str(c) for c in constraints] + (["None"] if None in rules else [])
-    fail(f"{name}: must be {' or '.join(allowed)}; got {shown(value)}",
-         TypeError if all(isinstance(c, (Boolean, Callable)) for c in constraints)
-         else ValueError, function=function)
+    fail(
+        f"{name}: must be {' or '.join(allowed)}; got {shown(value)}",
+        TypeError if all(isinstance(c, (Boolean, Callable)) for c in constraints) else ValueError,
+        function=function,
+    )
 
 
 def validate_params(constraints: Mapping[str, Any], *, function: Optional[str] = None):
@@ -345,23 +409,32 @@ def validate_params(constraints: Mapping[str, Any], *, function: Optional[str] =
         argument raises :class:`~propstab.InvalidParameterError` naming the parameter
         and the function, before the function runs.
     """
-    rules = {name: (rule if isinstance(name, tuple) else _as_rule(rule))
-             for name, rule in constraints.items()}
+    rules = {
+        name: (rule if isinstance(name, tuple) else _as_rule(rule))
+        for name, rule in constraints.items()
+    }
 
     def decorate(func):
         signature = inspect.signature(func)
-        unknown = [n for key in rules for n in (key if isinstance(key, tuple) else (key,))
-                   if n not in signature.parameters]
+        unknown = [
+            n
+            for key in rules
+            for n in (key if isinstance(key, tuple) else (key,))
+            if n not in signature.parameters
+        ]
         if unknown:
-            fail(f"constraints: {func.__qualname__} has no parameter(s) "
-                 f"{', '.join(map(repr, unknown))}", TypeError)
+            fail(
+                f"constraints: {func.__qualname__} has no parameter(s) "
+                f"{', '.join(map(repr, unknown))}",
+                TypeError,
+            )
         name = function or func.__name__
 
         @functools.wraps(func)
         def wrapper(*args, **kwargs):
             try:
                 bound = signature.bind(*args, **kwargs)
-            except TypeError as exc:         # as Python itself says it
+            except TypeError as exc:  # as Python itself says it
                 raise TypeError(f"{name}: {exc}") from None
             bound.apply_defaults()
             validate_arguments(rules, bound.arguments, function=name)
@@ -369,6 +442,7 @@ def validate_params(constraints: Mapping[str, Any], *, function: Optional[str] =
 
         wrapper.parameter_constraints = rules
         return wrapper
+
     return decorate
 
 
@@ -404,11 +478,12 @@ def validate_arguments(constraints: Mapping[str, Any], arguments, *, function: s
     propstab.InvalidParameterError: n: must be >= 1; got 0 (in Thing)
     """
     for parameter, rule in constraints.items():
-        if isinstance(parameter, tuple):                  # a rule between arguments
+        if isinstance(parameter, tuple):  # a rule between arguments
             rule.check(parameter, arguments, function)
             continue
-        arguments[parameter] = _validate(parameter, arguments[parameter], _as_rule(rule),
-                                         arguments, function)
+        arguments[parameter] = _validate(
+            parameter, arguments[parameter], _as_rule(rule), arguments, function
+        )
     return arguments
 
 
@@ -438,5 +513,6 @@ def parameter_constraints(function) -> Optional[dict]:
     rules = getattr(function, "parameter_constraints", None)
     if rules is None:
         return None
-    return {name: (rule if isinstance(name, tuple) else _as_rule(rule))
-            for name, rule in rules.items()}
+    return {
+        name: (rule if isinstance(name, tuple) else _as_rule(rule)) for name, rule in rules.items()
+    }

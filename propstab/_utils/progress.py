@@ -28,7 +28,7 @@ def interactive() -> bool:
         return False
     try:
         ip = shell.get_ipython()
-    except Exception:                       # noqa: BLE001 - a half-imported IPython
+    except Exception:  # noqa: BLE001 - a half-imported IPython
         return False
     return ip is not None and "IPKernelApp" in getattr(ip, "config", {})
 
@@ -45,14 +45,16 @@ def wanted(progress, total: Optional[int] = None, *, minimum: int = 2) -> bool:
 def _tqdm():
     try:
         from tqdm.auto import tqdm
-    except ImportError:                     # pragma: no cover - tqdm is a dependency
-        raise ImportError("progress=True needs tqdm: pip install tqdm (Debian: "
-                          "python3-tqdm)") from None
+    except ImportError:  # pragma: no cover - tqdm is a dependency
+        raise ImportError(
+            "progress=True needs tqdm: pip install tqdm (Debian: " "python3-tqdm)"
+        ) from None
     return tqdm
 
 
-def progress_bar(iterable: Iterable, *, progress, total: Optional[int] = None,
-                 desc: str = "", minimum: int = 2) -> Iterator:
+def progress_bar(
+    iterable: Iterable, *, progress, total: Optional[int] = None, desc: str = "", minimum: int = 2
+) -> Iterator:
     """``iterable`` wrapped in a ``tqdm.auto`` bar when :func:`wanted`, else as it is.
 
     Examples
@@ -67,8 +69,7 @@ def progress_bar(iterable: Iterable, *, progress, total: Optional[int] = None,
 
 
 @contextlib.contextmanager
-def progress_counter(*, progress, total: Optional[int] = None, desc: str = "",
-                     minimum: int = 2):
+def progress_counter(*, progress, total: Optional[int] = None, desc: str = "", minimum: int = 2):
     """A bar updated by hand (``bar.update(n)``) for loops that are not iterables, e.g. a
     Hypothesis search; a do-nothing object when not :func:`wanted`.
 

@@ -78,7 +78,7 @@ class Result:
         raise NotImplementedError(f"{type(self).__name__} must define summary()")
 
     def __str__(self) -> str:
-        return str(self.summary())          # a plain str, not the Summary subclass
+        return str(self.summary())  # a plain str, not the Summary subclass
 
     def _repr_html_(self) -> str:
         return self.summary()._repr_html_()

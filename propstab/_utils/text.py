@@ -14,8 +14,20 @@ from typing import Iterable, List, Optional, Sequence, Tuple
 
 import numpy as np
 
-__all__ = ["Summary", "call_repr", "field_lines", "interval", "level_label", "number",
-           "plain_math", "shorten", "significant", "size_text", "summary", "table_lines"]
+__all__ = [
+    "Summary",
+    "call_repr",
+    "field_lines",
+    "interval",
+    "level_label",
+    "number",
+    "plain_math",
+    "shorten",
+    "significant",
+    "size_text",
+    "summary",
+    "table_lines",
+]
 
 
 def table_lines(heads: Sequence, body: Sequence[Sequence]) -> List[str]:
@@ -31,8 +43,11 @@ def table_lines(heads: Sequence, body: Sequence[Sequence]) -> List[str]:
     """
     widths = [max(len(str(x)) for x in col) for col in zip(heads, *body)]
     fmt = "  ".join(f"{{:<{w}}}" for w in widths)
-    return [fmt.format(*heads), fmt.format(*["-" * w for w in widths]),
-            *(fmt.format(*row) for row in body)]
+    return [
+        fmt.format(*heads),
+        fmt.format(*["-" * w for w in widths]),
+        *(fmt.format(*row) for row in body),
+    ]
 
 
 def field_lines(rows: Sequence[Sequence]) -> List[str]:
@@ -69,8 +84,9 @@ def interval(low: float, high: float, digits: int = 4) -> str:
     """
     left = "(" if low == -math.inf else "["
     right = ")" if high == math.inf else "]"
-    return (f"{left}{number(low, digits, fixed=True)}, "
-            f"{number(high, digits, fixed=True)}{right}")
+    return (
+        f"{left}{number(low, digits, fixed=True)}, " f"{number(high, digits, fixed=True)}{right}"
+    )
 
 
 def level_label(confidence_level: float) -> str:
@@ -119,8 +135,11 @@ def _value(v) -> str:
         return number(v)
     if isinstance(v, (tuple, list)):
         inner = ", ".join(_value(x) for x in v)
-        return f"({inner},)" if isinstance(v, tuple) and len(v) == 1 else (
-            f"({inner})" if isinstance(v, tuple) else f"[{inner}]")
+        return (
+            f"({inner},)"
+            if isinstance(v, tuple) and len(v) == 1
+            else (f"({inner})" if isinstance(v, tuple) else f"[{inner}]")
+        )
     return repr(v)
 
 
@@ -155,9 +174,12 @@ class Summary(str):
         return f"<pre>{html.escape(self)}</pre>"
 
 
-def summary(title: Optional[str], fields: Sequence[Tuple[str, str]] = (),
-            table: Optional[Tuple[Sequence, Sequence[Sequence]]] = None,
-            notes: Sequence[str] = ()) -> Summary:
+def summary(
+    title: Optional[str],
+    fields: Sequence[Tuple[str, str]] = (),
+    table: Optional[Tuple[Sequence, Sequence[Sequence]]] = None,
+    notes: Sequence[str] = (),
+) -> Summary:
     """The one formatter of every result's summary: a title (None: no title line),
     aligned ``(name, value)`` fields, an optional table ``(heads, rows)`` and closing
     notes. Trailing spaces are stripped from every line.
@@ -197,16 +219,68 @@ def significant(x: float, digits: int) -> float:
 
 #: TeX commands of the registry's ``:math:`` formulas, as the Unicode a terminal shows.
 _TEX_SYMBOLS = {
-    "phi": "φ", "Phi": "Φ", "theta": "θ", "alpha": "α", "beta": "β", "sigma": "σ",
-    "Sigma": "Σ", "mu": "μ", "rho": "ρ", "tau": "τ", "pi": "π", "kappa": "κ", "delta": "δ",
-    "zeta": "ζ", "lambda": "λ", "partial": "∂", "sum": "∑", "prod": "∏", "mid": "|",
-    "ne": "≠", "neq": "≠", "le": "≤", "leq": "≤", "ge": "≥", "geq": "≥", "cap": "∩",
-    "cup": "∪", "setminus": "∖", "cdot": "·", "times": "×", "in": "∈", "pm": "±",
-    "infty": "∞", "approx": "≈", "triangle": "△", "dots": "…", "ldots": "…", "cdots": "⋯",
-    "to": "→", "lvert": "|", "rvert": "|", "lfloor": "⌊", "rfloor": "⌋", "lceil": "⌈",
-    "rceil": "⌉", "top": "ᵀ", "bmod": "mod", "max": "max", "min": "min", "log": "log",
-    "ln": "ln", "exp": "exp", "quad": "  ", "qquad": "  ", ",": " ", ";": " ", "!": "",
-    " ": " ", "{": "{", "}": "}", "%": "%", "_": "_",
+    "phi": "φ",
+    "Phi": "Φ",
+    "theta": "θ",
+    "alpha": "α",
+    "beta": "β",
+    "sigma": "σ",
+    "Sigma": "Σ",
+    "mu": "μ",
+    "rho": "ρ",
+    "tau": "τ",
+    "pi": "π",
+    "kappa": "κ",
+    "delta": "δ",
+    "zeta": "ζ",
+    "lambda": "λ",
+    "partial": "∂",
+    "sum": "∑",
+    "prod": "∏",
+    "mid": "|",
+    "ne": "≠",
+    "neq": "≠",
+    "le": "≤",
+    "leq": "≤",
+    "ge": "≥",
+    "geq": "≥",
+    "cap": "∩",
+    "cup": "∪",
+    "setminus": "∖",
+    "cdot": "·",
+    "times": "×",
+    "in": "∈",
+    "pm": "±",
+    "infty": "∞",
+    "approx": "≈",
+    "triangle": "△",
+    "dots": "…",
+    "ldots": "…",
+    "cdots": "⋯",
+    "to": "→",
+    "lvert": "|",
+    "rvert": "|",
+    "lfloor": "⌊",
+    "rfloor": "⌋",
+    "lceil": "⌈",
+    "rceil": "⌉",
+    "top": "ᵀ",
+    "bmod": "mod",
+    "max": "max",
+    "min": "min",
+    "log": "log",
+    "ln": "ln",
+    "exp": "exp",
+    "quad": "  ",
+    "qquad": "  ",
+    ",": " ",
+    ";": " ",
+    "!": "",
+    " ": " ",
+    "{": "{",
+    "}": "}",
+    "%": "%",
+    "_": "_",
 }
 #: Sizing commands that print nothing in plain text.
 _TEX_SILENT = {"left", "right", "big", "Big", "bigl", "bigr", "Bigl", "Bigr", "displaystyle"}
@@ -230,8 +304,8 @@ def _group(tex: str, i: int) -> Tuple[str, int]:
         for j in range(i, len(tex)):
             depth += {"{": 1, "}": -1}.get(tex[j], 0)
             if depth == 0:
-                return tex[i + 1:j], j + 1
-        return tex[i + 1:], len(tex)
+                return tex[i + 1 : j], j + 1
+        return tex[i + 1 :], len(tex)
     if tex[i] == "\\":
         m = re.match(r"\\(?:[A-Za-z]+|.)", tex[i:])
         return m.group(0), i + m.end()
@@ -277,11 +351,15 @@ def _tex_to_text(tex: str) -> str:
                 continue
             else:
                 out.append(_TEX_SYMBOLS.get(name, name))
-                if name in ("partial", "sum", "prod"):          # prefixes: no space after
+                if name in ("partial", "sum", "prod"):  # prefixes: no space after
                     while i < len(tex) and tex[i] == " ":
                         i += 1
-                if name.isalpha() and i < len(tex) and tex[i].isalnum() and len(
-                        _TEX_SYMBOLS.get(name, name)) > 1:
+                if (
+                    name.isalpha()
+                    and i < len(tex)
+                    and tex[i].isalnum()
+                    and len(_TEX_SYMBOLS.get(name, name)) > 1
+                ):
                     out.append(" ")
         elif c in "_^":
             arg, i = _group(tex, i + 1)

@@ -54,7 +54,17 @@ from typing import Optional
 
 # the machinery's public names, re-exported (CHECKS, DEFAULT_MAX_EXAMPLES, the sizes and
 # limits of the searches are read by the CLI and the property suite)
-from ._checks import (CHECKS, DEFAULT_MAX_EXAMPLES, MAX_FEATURES, MAX_RUNS, check_bounds, check_correction_for_chance, check_fully_defined, check_maximum, check_monotonicity)
+from ._checks import (
+    CHECKS,
+    DEFAULT_MAX_EXAMPLES,
+    MAX_FEATURES,
+    MAX_RUNS,
+    check_bounds,
+    check_correction_for_chance,
+    check_fully_defined,
+    check_maximum,
+    check_monotonicity,
+)
 from ._loader import load_function
 from ._report import AuditTable, CheckResult
 from ._subjects import CONTEXT_ENUMERATION_LIMIT, VARIANTS, Subject, registered_subjects, subject
@@ -67,10 +77,19 @@ from .._utils.checks import check_n_jobs
 from ..axioms import Axiom
 
 __all__ = [
-    "AuditTable", "CheckResult", "Variant", "VARIANTS", "audit", "audited_subjects",
+    "AuditTable",
+    "CheckResult",
+    "Variant",
+    "VARIANTS",
+    "audit",
+    "audited_subjects",
     "check_bounds",
-    "check_correction_for_chance", "check_fully_defined", "check_maximum",
-    "check_monotonicity", "load_function", "subject",
+    "check_correction_for_chance",
+    "check_fully_defined",
+    "check_maximum",
+    "check_monotonicity",
+    "load_function",
+    "subject",
 ]
 
 
@@ -122,14 +141,20 @@ def audited_subjects(measures=None, **declaration) -> "list[Subject]":
     elif isinstance(measures, (str, MeasureInfo)) or callable(measures):
         measures = [measures]
     elif isinstance(measures, (bytes, Mapping)) or not isinstance(measures, Iterable):
-        fail(f"measures: must be a measure name, a MeasureInfo, a function "
-             f"f(Z) -> float or a list of them; got {type(measures).__name__} "
-             f"{measures!r}", TypeError)
+        fail(
+            f"measures: must be a measure name, a MeasureInfo, a function "
+            f"f(Z) -> float or a list of them; got {type(measures).__name__} "
+            f"{measures!r}",
+            TypeError,
+        )
     out = []
     for m in measures:
         if not isinstance(m, (str, MeasureInfo)) and not callable(m):
-            fail(f"measures: every item must be a measure name, a MeasureInfo or "
-                 f"a function f(Z) -> float; got {type(m).__name__} {m!r}", TypeError)
+            fail(
+                f"measures: every item must be a measure name, a MeasureInfo or "
+                f"a function f(Z) -> float; got {type(m).__name__} {m!r}",
+                TypeError,
+            )
         if isinstance(m, str):
             m = lookup(m, argument="measures")
         if isinstance(m, MeasureInfo):
@@ -140,9 +165,9 @@ def audited_subjects(measures=None, **declaration) -> "list[Subject]":
 
 
 #: joblib's n_jobs (the message of :func:`propstab._utils.checks.check_n_jobs`)
-N_JOBS = Checked(check_n_jobs,
-                 "None or a non-zero integer (-1: all cores)",
-                 invalid=(0, 1.5, "2", True, [2]))
+N_JOBS = Checked(
+    check_n_jobs, "None or a non-zero integer (-1: all cores)", invalid=(0, 1.5, "2", True, [2])
+)
 
 
 def check_one(max_examples: int, seed: int, subject: Subject, axiom: Axiom) -> CheckResult:
@@ -158,30 +183,71 @@ def check_one(max_examples: int, seed: int, subject: Subject, axiom: Axiom) -> C
 #: times the whole audit): parallel audits send the costly checks first, so that the last
 #: ones, short, even out the workers.
 CHECK_SECONDS = {
-    "correlated": {Axiom.FULLY_DEFINED: 0.23, Axiom.MONOTONICITY: 0.01, Axiom.BOUNDS: 0.83,
-                   Axiom.MAXIMUM: 0.06, Axiom.CORRECTION_FOR_CHANCE: 0.46},
-    "ranking": {Axiom.FULLY_DEFINED: 0.14, Axiom.MONOTONICITY: 0.01, Axiom.BOUNDS: 0.56,
-                Axiom.MAXIMUM: 0.26, Axiom.CORRECTION_FOR_CHANCE: 0.41},
-    "pairwise": {Axiom.FULLY_DEFINED: 0.11, Axiom.MONOTONICITY: 0.06, Axiom.BOUNDS: 0.62,
-                 Axiom.MAXIMUM: 0.34, Axiom.CORRECTION_FOR_CHANCE: 0.41},
-    "other": {Axiom.FULLY_DEFINED: 0.11, Axiom.MONOTONICITY: 0.17, Axiom.BOUNDS: 0.38,
-              Axiom.MAXIMUM: 0.27, Axiom.CORRECTION_FOR_CHANCE: 0.07},
+    "correlated": {
+        Axiom.FULLY_DEFINED: 0.23,
+        Axiom.MONOTONICITY: 0.01,
+        Axiom.BOUNDS: 0.83,
+        Axiom.MAXIMUM: 0.06,
+        Axiom.CORRECTION_FOR_CHANCE: 0.46,
+    },
+    "ranking": {
+        Axiom.FULLY_DEFINED: 0.14,
+        Axiom.MONOTONICITY: 0.01,
+        Axiom.BOUNDS: 0.56,
+        Axiom.MAXIMUM: 0.26,
+        Axiom.CORRECTION_FOR_CHANCE: 0.41,
+    },
+    "pairwise": {
+        Axiom.FULLY_DEFINED: 0.11,
+        Axiom.MONOTONICITY: 0.06,
+        Axiom.BOUNDS: 0.62,
+        Axiom.MAXIMUM: 0.34,
+        Axiom.CORRECTION_FOR_CHANCE: 0.41,
+    },
+    "other": {
+        Axiom.FULLY_DEFINED: 0.11,
+        Axiom.MONOTONICITY: 0.17,
+        Axiom.BOUNDS: 0.38,
+        Axiom.MAXIMUM: 0.27,
+        Axiom.CORRECTION_FOR_CHANCE: 0.07,
+    },
 }
 
 
 def expected_seconds(subject: Subject, axiom: Axiom) -> float:
     """The expected CPU time of a check (:data:`CHECK_SECONDS`)."""
-    kind = ("correlated" if subject.contexts is not None else
-            "ranking" if subject.declaration.input == "ranking" else
-            "pairwise" if subject.pairwise else "other")
+    kind = (
+        "correlated"
+        if subject.contexts is not None
+        else "ranking"
+        if subject.declaration.input == "ranking"
+        else "pairwise"
+        if subject.pairwise
+        else "other"
+    )
     return CHECK_SECONDS[kind][axiom]
 
 
-@validate_params({"max_examples": Interval(Integral, 1, None), "seed": Interval(Integral, 0, None),
-                  "progress": Boolean(none=True), "n_jobs": N_JOBS, "backend": BACKEND})
-def audit(measures=None, *, max_examples: int = DEFAULT_MAX_EXAMPLES, seed: int = 0,
-          axioms: Optional[Iterable] = None, progress=None, n_jobs=None, backend=None,
-          **declaration) -> AuditTable:
+@validate_params(
+    {
+        "max_examples": Interval(Integral, 1, None),
+        "seed": Interval(Integral, 0, None),
+        "progress": Boolean(none=True),
+        "n_jobs": N_JOBS,
+        "backend": BACKEND,
+    }
+)
+def audit(
+    measures=None,
+    *,
+    max_examples: int = DEFAULT_MAX_EXAMPLES,
+    seed: int = 0,
+    axioms: Optional[Iterable] = None,
+    progress=None,
+    n_jobs=None,
+    backend=None,
+    **declaration,
+) -> AuditTable:
     """Check every declared axiom of stability measures.
 
     Parameters
@@ -264,16 +330,23 @@ def audit(measures=None, *, max_examples: int = DEFAULT_MAX_EXAMPLES, seed: int 
     """
     if isinstance(axioms, (str, Axiom)):
         axioms = [axioms]
-    elif axioms is not None and (isinstance(axioms, (bytes, Mapping))
-                                 or not isinstance(axioms, Iterable)):
-        fail(f"axioms: must be an iterable of axioms or their names; got "
-             f"{type(axioms).__name__} {axioms!r}", TypeError)
+    elif axioms is not None and (
+        isinstance(axioms, (bytes, Mapping)) or not isinstance(axioms, Iterable)
+    ):
+        fail(
+            f"axioms: must be an iterable of axioms or their names; got "
+            f"{type(axioms).__name__} {axioms!r}",
+            TypeError,
+        )
     chosen = list(Axiom) if axioms is None else [as_axiom(a, "axioms") for a in axioms]
     if backend == "threading":
-        fail("backend: must run the checks in processes (Hypothesis's searches share "
-             "global state and are not thread-safe): None, 'loky', 'multiprocessing', "
-             "'dask' or a dask.distributed Client; got 'threading'", function="audit")
-    wanted(progress)                                  # checked before the long part
+        fail(
+            "backend: must run the checks in processes (Hypothesis's searches share "
+            "global state and are not thread-safe): None, 'loky', 'multiprocessing', "
+            "'dask' or a dask.distributed Client; got 'threading'",
+            function="audit",
+        )
+    wanted(progress)  # checked before the long part
     pairs = [(s, a) for s in audited_subjects(measures, **declaration) for a in chosen]
     # in parallel the longest checks go first (each check is seeded on its own, so the
     # order changes nothing but the time); the rows come back in the table's order
@@ -284,8 +357,15 @@ def audit(measures=None, *, max_examples: int = DEFAULT_MAX_EXAMPLES, seed: int 
     if backend is None and parallel and fork_available():
         backend = FORK
     with progress_counter(progress=progress, total=len(pairs), desc="audit") as bar:
-        done = run_tasks(check_one, [pairs[i] for i in order], shared=(max_examples, seed),
-                         n_jobs=n_jobs, bar=bar, backend=backend, exclusive=True)
+        done = run_tasks(
+            check_one,
+            [pairs[i] for i in order],
+            shared=(max_examples, seed),
+            n_jobs=n_jobs,
+            bar=bar,
+            backend=backend,
+            exclusive=True,
+        )
     rows = [None] * len(pairs)
     for i, row in zip(order, done):
         rows[i] = row

@@ -31,34 +31,67 @@ from ._inputs import input_kind, selection_total_variance
 from ._report import CheckResult, matrix_text
 from ._subjects import TOLERANCE, Subject, close, search_in_contexts, subject
 
-__all__ = ["CHECKS", "DEFAULT_MAX_EXAMPLES", "MAX_FEATURES", "MAX_RUNS", "check_bounds",
-           "check_correction_for_chance", "check_fully_defined", "check_maximum",
-           "check_monotonicity"]
+__all__ = [
+    "CHECKS",
+    "DEFAULT_MAX_EXAMPLES",
+    "MAX_FEATURES",
+    "MAX_RUNS",
+    "check_bounds",
+    "check_correction_for_chance",
+    "check_fully_defined",
+    "check_maximum",
+    "check_monotonicity",
+]
 
 DEFAULT_MAX_EXAMPLES = 200
-MAX_RUNS, MAX_FEATURES = 5, 7           # sizes of the searched matrices
+MAX_RUNS, MAX_FEATURES = 5, 7  # sizes of the searched matrices
 
-FD, MONO, BND, MAX, CORR = (Axiom.FULLY_DEFINED, Axiom.MONOTONICITY, Axiom.BOUNDS,
-                            Axiom.MAXIMUM, Axiom.CORRECTION_FOR_CHANCE)
+FD, MONO, BND, MAX, CORR = (
+    Axiom.FULLY_DEFINED,
+    Axiom.MONOTONICITY,
+    Axiom.BOUNDS,
+    Axiom.MAXIMUM,
+    Axiom.CORRECTION_FOR_CHANCE,
+)
 
 
-def _verdict(subject: Subject, axiom: Axiom, found, reason_none: str, *,
-             expectations=(), claimed=None) -> CheckResult:
+def _verdict(
+    subject: Subject, axiom: Axiom, found, reason_none: str, *, expectations=(), claimed=None
+) -> CheckResult:
     claimed = subject.claims[axiom] if claimed is None else claimed
     if found == "unsatisfiable":
-        return CheckResult(subject.name, axiom, claimed, "skipped",
-                           reason="no generated matrix is in the measure's domain of "
-                                  "definition")
+        return CheckResult(
+            subject.name,
+            axiom,
+            claimed,
+            "skipped",
+            reason="no generated matrix is in the measure's domain of " "definition",
+        )
     if found is None:
         if subject.contexts is not None:
-            reason_none += (", each example with a drawn similarity matrix (identity, groups, "
-                            "general) and/or importance weights")
-        return CheckResult(subject.name, axiom, claimed, "holds" if claimed else "unrefuted",
-                           expectations=tuple(expectations), reason=reason_none)
-    return CheckResult(subject.name, axiom, claimed, "violated" if claimed else "refuted",
-                       counterexample=found.example, values=tuple(found.values),
-                       expectations=tuple(expectations), reason=found.reason,
-                       context=found.context)
+            reason_none += (
+                ", each example with a drawn similarity matrix (identity, groups, "
+                "general) and/or importance weights"
+            )
+        return CheckResult(
+            subject.name,
+            axiom,
+            claimed,
+            "holds" if claimed else "unrefuted",
+            expectations=tuple(expectations),
+            reason=reason_none,
+        )
+    return CheckResult(
+        subject.name,
+        axiom,
+        claimed,
+        "violated" if claimed else "refuted",
+        counterexample=found.example,
+        values=tuple(found.values),
+        expectations=tuple(expectations),
+        reason=found.reason,
+        context=found.context,
+    )
 
 
 def _prepare(measure, options, claimed, axiom, max_examples, seed) -> Subject:
@@ -83,12 +116,16 @@ def _kind(s: Subject):
 
 
 def _domain_text(s: Subject) -> str:
-    return ("R with no run ranking all features equal" if s.declaration.input == "ranking"
-            else "Z with row sizes in 1..d-1")
+    return (
+        "R with no run ranking all features equal"
+        if s.declaration.input == "ranking"
+        else "Z with row sizes in 1..d-1"
+    )
 
 
-def check_fully_defined(measure, *, options=None, claimed=None,
-                        max_examples=DEFAULT_MAX_EXAMPLES, seed=0) -> CheckResult:
+def check_fully_defined(
+    measure, *, options=None, claimed=None, max_examples=DEFAULT_MAX_EXAMPLES, seed=0
+) -> CheckResult:
     """FULLY_DEFINED: a finite value, no warning and no exception on every Z whose
     row sizes lie in 1..d-1 (sizes may differ between rows).
 
@@ -147,7 +184,7 @@ def check_fully_defined(measure, *, options=None, claimed=None,
             warnings.simplefilter("always")
             try:
                 v = float(s.evaluate(Z))
-            except Exception as exc:        # any exception breaks FULLY_DEFINED
+            except Exception as exc:  # any exception breaks FULLY_DEFINED
                 return Found(Z, (), f"raises {type(exc).__name__}: {exc}")
         if caught:
             return Found(Z, (v,), f"warns {caught[0].category.__name__}: {caught[0].message}")
@@ -157,15 +194,28 @@ def check_fully_defined(measure, *, options=None, claimed=None,
 
     kind = _kind(s)
     found = search_in_contexts(
-        s, kind.proper(), probe, np.shape, max_examples=max_examples, seed=seed,
-        examples=kind.fully_defined_examples, context_examples=CONTEXT_EXAMPLES[FD],
-        replay=True)
-    return _verdict(s, FD, found, f"finite, without warning, on every searched "
-                                  f"{_domain_text(s)} ({max_examples} examples)")
+        s,
+        kind.proper(),
+        probe,
+        np.shape,
+        max_examples=max_examples,
+        seed=seed,
+        examples=kind.fully_defined_examples,
+        context_examples=CONTEXT_EXAMPLES[FD],
+        replay=True,
+    )
+    return _verdict(
+        s,
+        FD,
+        found,
+        f"finite, without warning, on every searched "
+        f"{_domain_text(s)} ({max_examples} examples)",
+    )
 
 
-def check_monotonicity(measure, *, options=None, claimed=None,
-                       max_examples=DEFAULT_MAX_EXAMPLES, seed=0) -> CheckResult:
+def check_monotonicity(
+    measure, *, options=None, claimed=None, max_examples=DEFAULT_MAX_EXAMPLES, seed=0
+) -> CheckResult:
     """MONOTONICITY (strict): at fixed M, d and row sizes, the value is a strictly
     decreasing function of the total variance :math:`\\sum_f s_f^2` (the symbols are
     defined in the :doc:`/notation`).
@@ -230,45 +280,79 @@ def check_monotonicity(measure, *, options=None, claimed=None,
         V1, V2 = kind.total_variance(Z1), kind.total_variance(Z2)
         if V1 == V2:
             if not close(v1, v2):
-                return Found((Z1, Z2), (v1, v2), f"equal total variance {V1} but different "
-                                                 f"values {v1:.6g} and {v2:.6g}")
+                return Found(
+                    (Z1, Z2),
+                    (v1, v2),
+                    f"equal total variance {V1} but different " f"values {v1:.6g} and {v2:.6g}",
+                )
             return None
-        (Va, va), (Vb, vb) = sorted([(V1, v1), (V2, v2)])        # Va < Vb
+        (Va, va), (Vb, vb) = sorted([(V1, v1), (V2, v2)])  # Va < Vb
         if not s.sign * (va - vb) > TOLERANCE * max(1.0, abs(va), abs(vb)):
-            return Found((Z1, Z2), (v1, v2), f"total variances {V1} and {V2} but values "
-                                             f"{v1:.6g} and {v2:.6g}: lower variance does "
-                                             f"not give a strictly more stable value")
+            return Found(
+                (Z1, Z2),
+                (v1, v2),
+                f"total variances {V1} and {V2} but values "
+                f"{v1:.6g} and {v2:.6g}: lower variance does "
+                f"not give a strictly more stable value",
+            )
         return None
 
     found = search_in_contexts(
-        s, kind.pairs(s.sizes), probe, lambda pair: pair[0].shape,
-        max_examples=max_examples, seed=seed, examples=kind.equal_variance_pairs,
-        context_examples=CONTEXT_EXAMPLES[MONO], replay=True)
-    return _verdict(s, MONO, found, f"strictly decreasing in the total variance on every "
-                                    f"searched pair ({max_examples} examples)")
+        s,
+        kind.pairs(s.sizes),
+        probe,
+        lambda pair: pair[0].shape,
+        max_examples=max_examples,
+        seed=seed,
+        examples=kind.equal_variance_pairs,
+        context_examples=CONTEXT_EXAMPLES[MONO],
+        replay=True,
+    )
+    return _verdict(
+        s,
+        MONO,
+        found,
+        f"strictly decreasing in the total variance on every "
+        f"searched pair ({max_examples} examples)",
+    )
 
 
 def _family_evidence(s: Subject):
     """A refuting family member for BOUNDS: a value outside constant declared bounds,
     or values diverging along a family."""
-    families = [f for f in _kind(s).families + (CONTEXT_FAMILIES if s.contexts else ())
-                if f.constant_size or s.domain == "any"]
+    families = [
+        f
+        for f in _kind(s).families + (CONTEXT_FAMILIES if s.contexts else ())
+        if f.constant_size or s.domain == "any"
+    ]
     for family in families:
         values = family_values(s, family)
         if s.constant_bounds is not None:
             lo, hi = s.constant_bounds
             for n, v in zip(FAMILY_SIZES, values):
                 if not math.isnan(v) and not lo - 1e-12 <= v <= hi + 1e-12:
-                    return _in_family(Found(family.build(n), (v,),
-                                            f"value {v:.6g} outside the declared bounds "
-                                            f"[{lo:g}, {hi:g}]"), family, n)
+                    return _in_family(
+                        Found(
+                            family.build(n),
+                            (v,),
+                            f"value {v:.6g} outside the declared bounds " f"[{lo:g}, {hi:g}]",
+                        ),
+                        family,
+                        n,
+                    )
         if diverges(values):
             sizes = ", ".join(f"{v:.4g}" for v in values)
             n = FAMILY_SIZES[1]
-            return _in_family(Found(family.build(n), values,
-                                    f"unbounded along the family {family.name} "
-                                    f"({family.text}): values at n = 2, 4, ..., 128: {sizes}"),
-                              family, n)
+            return _in_family(
+                Found(
+                    family.build(n),
+                    values,
+                    f"unbounded along the family {family.name} "
+                    f"({family.text}): values at n = 2, 4, ..., 128: {sizes}",
+                ),
+                family,
+                n,
+            )
     return None
 
 
@@ -279,8 +363,9 @@ def _in_family(found: Found, family, n: int) -> Found:
     return found
 
 
-def check_bounds(measure, *, options=None, claimed=None, max_examples=DEFAULT_MAX_EXAMPLES,
-                 seed=0) -> CheckResult:
+def check_bounds(
+    measure, *, options=None, claimed=None, max_examples=DEFAULT_MAX_EXAMPLES, seed=0
+) -> CheckResult:
     """BOUNDS: constants lo <= hi with lo <= value <= hi on the measure's domain.
 
     Constructive families :math:`Z_n` (n = 2, 4, ..., 128) come first: a refutation needs
@@ -339,8 +424,9 @@ def check_bounds(measure, *, options=None, claimed=None, max_examples=DEFAULT_MA
     """
     s = _prepare(measure, options, claimed, BND, max_examples, seed)
     if s.claims[BND] and s.constant_bounds is None and (s.lower or s.upper):
-        return CheckResult(s.name, BND, True, "violated",
-                           reason="the declared bounds depend on M, d or the sizes")
+        return CheckResult(
+            s.name, BND, True, "violated", reason="the declared bounds depend on M, d or the sizes"
+        )
     found = _family_evidence(s)
     if found is None and s.constant_bounds is not None:
         lo, hi = s.constant_bounds
@@ -350,21 +436,31 @@ def check_bounds(measure, *, options=None, claimed=None, max_examples=DEFAULT_MA
             target(v, "value")
             target(-v, "-value")
             if not lo - 1e-12 <= v <= hi + 1e-12:
-                return Found(Z, (v,), f"value {v:.6g} outside the declared bounds "
-                                      f"[{lo:g}, {hi:g}]")
+                return Found(
+                    Z, (v,), f"value {v:.6g} outside the declared bounds " f"[{lo:g}, {hi:g}]"
+                )
             return None
 
         found = search_in_contexts(
-            s, _kind(s).matrices(s.sizes), probe, np.shape, max_examples=max_examples,
-            seed=seed)
-    where = (f"within [{s.constant_bounds[0]:g}, {s.constant_bounds[1]:g}]"
-             if s.constant_bounds else "no family diverges (no constant bounds declared)")
-    return _verdict(s, BND, found, f"{where} on every searched Z ({max_examples} examples) "
-                                   f"and along the constructive families")
+            s, _kind(s).matrices(s.sizes), probe, np.shape, max_examples=max_examples, seed=seed
+        )
+    where = (
+        f"within [{s.constant_bounds[0]:g}, {s.constant_bounds[1]:g}]"
+        if s.constant_bounds
+        else "no family diverges (no constant bounds declared)"
+    )
+    return _verdict(
+        s,
+        BND,
+        found,
+        f"{where} on every searched Z ({max_examples} examples) "
+        f"and along the constructive families",
+    )
 
 
-def check_maximum(measure, *, options=None, claimed=None, max_examples=DEFAULT_MAX_EXAMPLES,
-                  seed=0) -> CheckResult:
+def check_maximum(
+    measure, *, options=None, claimed=None, max_examples=DEFAULT_MAX_EXAMPLES, seed=0
+) -> CheckResult:
     """MAXIMUM: the value equals its declared maximum (the minimum when lower is more
     stable) if and only if all rows of Z are identical.
 
@@ -433,36 +529,59 @@ def check_maximum(measure, *, options=None, claimed=None, max_examples=DEFAULT_M
     if s.upper is None and s.lower is None:
         reference = s.value(kind.reference)
         if math.isnan(reference):
-            return CheckResult(s.name, MAX, s.claims[MAX], "skipped",
-                               reason=f"no declared maximum and the value on identical rows "
-                                      f"{matrix_text(kind.reference)} is undefined")
-        maximum = lambda Z: reference                           # noqa: E731
+            return CheckResult(
+                s.name,
+                MAX,
+                s.claims[MAX],
+                "skipped",
+                reason=f"no declared maximum and the value on identical rows "
+                f"{matrix_text(kind.reference)} is undefined",
+            )
+        maximum = lambda Z: reference  # noqa: E731
 
     def probe(s, Z):
         v = assume_defined(s.value(Z))
         m = s.maximum(Z) if maximum is None else maximum(Z)
         if (Z == Z[0]).all():
             if not close(v, m):
-                return Found(Z, (v, m), f"identical rows but value {v:.6g} != declared "
-                                        f"maximum {m:.6g}")
+                return Found(
+                    Z, (v, m), f"identical rows but value {v:.6g} != declared " f"maximum {m:.6g}"
+                )
             return None
         target(s.sign * v, "value")
         if close(v, m) or s.sign * (v - m) > 0:
-            return Found(Z, (v, m), f"rows differ but the value {v:.6g} reaches the declared "
-                                    f"maximum {m:.6g}")
+            return Found(
+                Z,
+                (v, m),
+                f"rows differ but the value {v:.6g} reaches the declared " f"maximum {m:.6g}",
+            )
         return None
 
-    strategy = st.one_of(kind.identical(s.sizes), kind.near_identical(s.sizes),
-                         kind.matrices(s.sizes))
-    found = search_in_contexts(s, strategy, probe, np.shape, max_examples=max_examples,
-                               seed=seed, examples=kind.maximum_examples,
-                               context_examples=CONTEXT_EXAMPLES[MAX])
-    return _verdict(s, MAX, found, f"the declared maximum is reached exactly on identical "
-                                   f"rows on every searched Z ({max_examples} examples)")
+    strategy = st.one_of(
+        kind.identical(s.sizes), kind.near_identical(s.sizes), kind.matrices(s.sizes)
+    )
+    found = search_in_contexts(
+        s,
+        strategy,
+        probe,
+        np.shape,
+        max_examples=max_examples,
+        seed=seed,
+        examples=kind.maximum_examples,
+        context_examples=CONTEXT_EXAMPLES[MAX],
+    )
+    return _verdict(
+        s,
+        MAX,
+        found,
+        f"the declared maximum is reached exactly on identical "
+        f"rows on every searched Z ({max_examples} examples)",
+    )
 
 
-def check_correction_for_chance(measure, *, options=None, claimed=None,
-                                max_examples=DEFAULT_MAX_EXAMPLES, seed=0) -> CheckResult:
+def check_correction_for_chance(
+    measure, *, options=None, claimed=None, max_examples=DEFAULT_MAX_EXAMPLES, seed=0
+) -> CheckResult:
     """CORRECTION_FOR_CHANCE: :math:`E[\\hat\\Phi \\mid H_0]` is one constant for all M, d, sizes.
 
     The constant is the same for every M, d and :math:`k_1, \\dots, k_M` (thesis
@@ -543,8 +662,11 @@ def check_correction_for_chance(measure, *, options=None, claimed=None,
     def expectation(config, bound=s):
         # a drawn context (C, importance weights) is part of the key; weights belong to
         # runs, so the order of the sizes then matters too
-        sizes = (tuple(config.row_sizes) if bound.context is not None
-                 else tuple(sorted(config.row_sizes)))
+        sizes = (
+            tuple(config.row_sizes)
+            if bound.context is not None
+            else tuple(sorted(config.row_sizes))
+        )
         context = None if bound.context is None else bound.context.key()
         key = (config.n_features, sizes, context)
         if key not in memo:
@@ -554,17 +676,23 @@ def check_correction_for_chance(measure, *, options=None, claimed=None,
     reference = s.null_value if s.claims[CORR] else None
     ref_exp = None
     if reference is None:
-        candidates = [c for c in kind.reference_configs if s.domain == "any" or
-                      len(set(c.row_sizes)) == 1]
+        candidates = [
+            c for c in kind.reference_configs if s.domain == "any" or len(set(c.row_sizes)) == 1
+        ]
         for config in candidates:
             ref_exp = expectation(config)
             if ref_exp is not None:
                 reference = ref_exp.value
                 break
         if reference is None:
-            return CheckResult(s.name, CORR, s.claims[CORR], "skipped",
-                               reason="no exact null expectation is defined on the small "
-                                      "reference configurations")
+            return CheckResult(
+                s.name,
+                CORR,
+                s.claims[CORR],
+                "skipped",
+                reason="no exact null expectation is defined on the small "
+                "reference configurations",
+            )
     seen = []
 
     def probe(bound, config):
@@ -574,34 +702,58 @@ def check_correction_for_chance(measure, *, options=None, claimed=None,
             seen.append(e)
         target(abs(e.value - reference), "distance")
         if not close(e.value, reference):
-            what = (f"the declared null value {reference:g}" if ref_exp is None else
-                    f"{reference:.6g} at M={ref_exp.n_runs}, d={ref_exp.n_features}, "
-                    f"{sizes_text(ref_exp.row_sizes)}")
-            return Found(config, (e.value, reference), f"E[value | H0] = {e.value:.6g} at "
-                                                       f"M={config.n_runs}, "
-                                                       f"d={config.n_features}, "
-                                                       f"{sizes_text(config.row_sizes)} differs "
-                                                       f"from {what}")
+            what = (
+                f"the declared null value {reference:g}"
+                if ref_exp is None
+                else f"{reference:.6g} at M={ref_exp.n_runs}, d={ref_exp.n_features}, "
+                f"{sizes_text(ref_exp.row_sizes)}"
+            )
+            return Found(
+                config,
+                (e.value, reference),
+                f"E[value | H0] = {e.value:.6g} at "
+                f"M={config.n_runs}, "
+                f"d={config.n_features}, "
+                f"{sizes_text(config.row_sizes)} differs "
+                f"from {what}",
+            )
         return None
 
-    examples = (max_examples if s.pairwise and kind.name == "selection" else
-                max(10, max_examples // (4 if s.pairwise else 8)))
-    found = search_in_contexts(s, kind.configurations(s), probe,
-                               lambda c: (c.n_runs, c.n_features), max_examples=examples,
-                               seed=seed, context_examples=CONTEXT_EXAMPLES[CORR])
+    examples = (
+        max_examples
+        if s.pairwise and kind.name == "selection"
+        else max(10, max_examples // (4 if s.pairwise else 8))
+    )
+    found = search_in_contexts(
+        s,
+        kind.configurations(s),
+        probe,
+        lambda c: (c.n_runs, c.n_features),
+        max_examples=examples,
+        seed=seed,
+        context_examples=CONTEXT_EXAMPLES[CORR],
+    )
     refs = (ref_exp,) if ref_exp is not None else ()
     if isinstance(found, Found):
         bound = s if found.context is None else s.bind(found.context)
-        return _verdict(s, CORR, found, "",
-                        expectations=(expectation(found.example, bound), *refs))
-    constant = (f"the declared null value {reference:g}" if ref_exp is None
-                else f"{reference:.6g}")
-    return _verdict(s, CORR, found, f"E[value | H0] = {constant} exactly on every searched "
-                                    f"configuration ({examples} examples)",
-                    expectations=(*refs, *seen))
+        return _verdict(
+            s, CORR, found, "", expectations=(expectation(found.example, bound), *refs)
+        )
+    constant = f"the declared null value {reference:g}" if ref_exp is None else f"{reference:.6g}"
+    return _verdict(
+        s,
+        CORR,
+        found,
+        f"E[value | H0] = {constant} exactly on every searched "
+        f"configuration ({examples} examples)",
+        expectations=(*refs, *seen),
+    )
 
 
 CHECKS: Mapping[Axiom, Callable[..., CheckResult]] = {
-    FD: check_fully_defined, MONO: check_monotonicity, BND: check_bounds,
-    MAX: check_maximum, CORR: check_correction_for_chance,
+    FD: check_fully_defined,
+    MONO: check_monotonicity,
+    BND: check_bounds,
+    MAX: check_maximum,
+    CORR: check_correction_for_chance,
 }

@@ -19,9 +19,18 @@ from ..axioms import Axiom
 from ..strategies import NullConfiguration, matrix_from_rows
 from ._subjects import TOLERANCE, Context, Subject
 
-__all__ = ["CONTEXT_EXAMPLES", "CONTEXT_FAMILIES", "EQUAL_VARIANCE_PAIRS", "FAMILIES",
-           "FAMILY_SIZES", "Family", "MAXIMUM_EXAMPLES", "REFERENCE_CONFIGS", "diverges",
-           "family_values"]
+__all__ = [
+    "CONTEXT_EXAMPLES",
+    "CONTEXT_FAMILIES",
+    "EQUAL_VARIANCE_PAIRS",
+    "FAMILIES",
+    "FAMILY_SIZES",
+    "Family",
+    "MAXIMUM_EXAMPLES",
+    "REFERENCE_CONFIGS",
+    "diverges",
+    "family_values",
+]
 
 
 def _rows(d: int, *rows) -> np.ndarray:
@@ -42,16 +51,29 @@ class Family:
 
 
 FAMILIES = (
-    Family("disjoint_unbalanced", "Zₙ = [{0..n-1}, {n}], d = n + 1",
-           lambda n: _rows(n + 1, range(n), [n]), False),
-    Family("nested", "Zₙ = [{0}, {0..n-1}], d = n + 1",
-           lambda n: _rows(n + 1, [0], range(n)), False),
-    Family("distinct_singletons", "Zₙ = [{0}, {1}, ..., {n-1}], d = n",
-           lambda n: np.eye(n, dtype=bool), True),
-    Family("disjoint_halves", "Zₙ = [{0..n-1}, {n..2n-1}], d = 2n",
-           lambda n: _rows(2 * n, range(n), range(n, 2 * n)), True),
+    Family(
+        "disjoint_unbalanced",
+        "Zₙ = [{0..n-1}, {n}], d = n + 1",
+        lambda n: _rows(n + 1, range(n), [n]),
+        False,
+    ),
+    Family(
+        "nested", "Zₙ = [{0}, {0..n-1}], d = n + 1", lambda n: _rows(n + 1, [0], range(n)), False
+    ),
+    Family(
+        "distinct_singletons",
+        "Zₙ = [{0}, {1}, ..., {n-1}], d = n",
+        lambda n: np.eye(n, dtype=bool),
+        True,
+    ),
+    Family(
+        "disjoint_halves",
+        "Zₙ = [{0..n-1}, {n..2n-1}], d = 2n",
+        lambda n: _rows(2 * n, range(n), range(n, 2 * n)),
+        True,
+    ),
 )
-FAMILY_SIZES = tuple(2 ** j for j in range(1, 8))       # n = 2, 4, ..., 128
+FAMILY_SIZES = tuple(2**j for j in range(1, 8))  # n = 2, 4, ..., 128
 
 
 def _isolated_first(n: int) -> Context:
@@ -75,14 +97,23 @@ def _without_matching(n: int) -> Context:
 #: perfect matching (2f, 2f+1) of dissimilar pairs, not positive semi-definite, and runs
 #: that each take whole matched pairs: Phi_C = 4n - 1 exactly (unbounded above).
 CONTEXT_FAMILIES = (
-    Family("isolated_feature", "Zₙ = [{0}, {1}], d = n + 1, C = all ones except "
-           "feature 0 similar to no other", lambda n: _rows(n + 1, [0], [1]), True,
-           _isolated_first),
-    Family("without_matching", "Zₙ = [{0, 1, 4, 5, ...}, {2, 3, 6, 7, ...}], d = 2n, "
-           "C = all ones except C[2f, 2f+1] = 0",
-           lambda n: _rows(2 * n, [f for f in range(2 * n) if f % 4 < 2],
-                           [f for f in range(2 * n) if f % 4 >= 2]), True,
-           _without_matching),
+    Family(
+        "isolated_feature",
+        "Zₙ = [{0}, {1}], d = n + 1, C = all ones except " "feature 0 similar to no other",
+        lambda n: _rows(n + 1, [0], [1]),
+        True,
+        _isolated_first,
+    ),
+    Family(
+        "without_matching",
+        "Zₙ = [{0, 1, 4, 5, ...}, {2, 3, 6, 7, ...}], d = 2n, "
+        "C = all ones except C[2f, 2f+1] = 0",
+        lambda n: _rows(
+            2 * n, [f for f in range(2 * n) if f % 4 < 2], [f for f in range(2 * n) if f % 4 >= 2]
+        ),
+        True,
+        _without_matching,
+    ),
 )
 
 
@@ -130,7 +161,9 @@ EQUAL_VARIANCE_PAIRS = (
 #: Matrices tried before the MAXIMUM search: identical rows (sizes 1 and 2), one swapped
 #: feature, and nested runs (where Wald's index reaches 1).
 MAXIMUM_EXAMPLES = (
-    _rows(2, [0], [0]), _rows(3, [0, 1], [0, 1], [0, 1]), _rows(2, [0], [1]),
+    _rows(2, [0], [0]),
+    _rows(3, [0, 1], [0, 1], [0, 1]),
+    _rows(2, [0], [1]),
     _rows(3, [0, 1], [0]),
 )
 
@@ -152,11 +185,13 @@ CONTEXT_EXAMPLES = {
     Axiom.MONOTONICITY: (((_rows(3, [0], [1]), _rows(3, [0], [2])), _groups(0, 0, 1)),),
     Axiom.MAXIMUM: ((_rows(3, [0], [1]), _groups(0, 0, 1)),),
     Axiom.CORRECTION_FOR_CHANCE: (
-        (NullConfiguration(2, 3, (2, 2)), Context(weights=np.array([[1.0, 2.0, 1.0]] * 2))),),
+        (NullConfiguration(2, 3, (2, 2)), Context(weights=np.array([[1.0, 2.0, 1.0]] * 2))),
+    ),
 }
 
 #: The configurations whose exact expectation is CORRECTION_FOR_CHANCE's reference when
 #: no null value is declared: the first defined one (constant sizes on a constant-size
 #: domain).
-REFERENCE_CONFIGS = tuple(NullConfiguration(2, d, (k, k)) for d, k in
-                          ((2, 1), (3, 1), (4, 2), (5, 2)))
+REFERENCE_CONFIGS = tuple(
+    NullConfiguration(2, d, (k, k)) for d, k in ((2, 1), (3, 1), (4, 2), (5, 2))
+)

@@ -24,10 +24,17 @@ import numpy as np
 from .. import chance
 from ..strategies import matrix_from_rows, null_configurations
 
-__all__ = ["ENUMERATION_LIMIT", "Expectation", "configurations_strategy", "n_outcomes",
-           "null_expectation", "pair_matrix", "sizes_text"]
+__all__ = [
+    "ENUMERATION_LIMIT",
+    "Expectation",
+    "configurations_strategy",
+    "n_outcomes",
+    "null_expectation",
+    "pair_matrix",
+    "sizes_text",
+]
 
-ENUMERATION_LIMIT = 1024       # at most this many tuples of subsets per exact expectation
+ENUMERATION_LIMIT = 1024  # at most this many tuples of subsets per exact expectation
 
 
 @dataclasses.dataclass(frozen=True)
@@ -41,8 +48,10 @@ class Expectation:
     method: str
 
     def __str__(self) -> str:
-        return (f"E[value | M={self.n_runs}, d={self.n_features}, "
-                f"{sizes_text(self.row_sizes)}] = {self.value:.6g} ({self.method})")
+        return (
+            f"E[value | M={self.n_runs}, d={self.n_features}, "
+            f"{sizes_text(self.row_sizes)}] = {self.value:.6g} ({self.method})"
+        )
 
 
 def sizes_text(row_sizes) -> str:
@@ -53,8 +62,7 @@ def sizes_text(row_sizes) -> str:
     ('k=[1, 2]', 'patterns=[1 2 3, 1 2.5 2.5]')
     """
     if row_sizes and isinstance(row_sizes[0], tuple):
-        return "patterns=[" + ", ".join(" ".join(f"{x:g}" for x in p)
-                                        for p in row_sizes) + "]"
+        return "patterns=[" + ", ".join(" ".join(f"{x:g}" for x in p) for p in row_sizes) + "]"
     return f"k={list(row_sizes)}"
 
 
@@ -91,7 +99,7 @@ def _pairwise_expectation(subject, config, cache: dict) -> float:
     table = np.zeros((len(sizes), len(sizes), max(sizes) + 1))
     for ia, a in enumerate(sizes):
         for ib, b in enumerate(sizes):
-            for r in range(max(0, a + b - d), min(a, b) + 1):   # the support of r
+            for r in range(max(0, a + b - d), min(a, b) + 1):  # the support of r
                 key = (min(a, b), max(a, b), r, d)
                 if key not in cache:
                     cache[key] = subject.value(pair_matrix(key[0], key[1], r, d))
@@ -117,8 +125,11 @@ def _enumerated_expectation(subject, config) -> float:
     # every tuple of subsets (itertools.product order), the matrices built at once
     index = np.indices([len(subsets[k]) for k in ks]).reshape(len(ks), -1)
     n = index.shape[1]
-    Zs = np.stack([np.broadcast_to(b, (n, d)) for b in blocks]
-                  + [subsets[k][index[j]] for j, k in enumerate(ks)], axis=1)
+    Zs = np.stack(
+        [np.broadcast_to(b, (n, d)) for b in blocks]
+        + [subsets[k][index[j]] for j, k in enumerate(ks)],
+        axis=1,
+    )
     counts = np.ones(n, dtype=np.int64)
     if subject.symmetric:
         Zs, counts = _orbits(Zs)
@@ -161,8 +172,9 @@ def null_expectation(subject, config, cache: dict) -> Optional[Expectation]:
         if count > subject.enumeration_limit:
             return None
         value = _enumerated_expectation(subject, config)
-        method = (f"exact: enumeration of {count} tuples of subsets"
-                  + (", one run fixed by symmetry" if subject.symmetric else ""))
+        method = f"exact: enumeration of {count} tuples of subsets" + (
+            ", one run fixed by symmetry" if subject.symmetric else ""
+        )
     if math.isnan(value):
         return None
     return Expectation(config.n_runs, config.n_features, tuple(config.row_sizes), value, method)
@@ -174,6 +186,7 @@ def configurations_strategy(subject):
     sizes = "proper_constant" if subject.domain == "constant_size" else "proper"
     if subject.pairwise:
         return null_configurations(max_runs=6, max_features=16, subset_sizes=sizes)
-    symmetric = subject.symmetric and subject.contexts is None   # C breaks the symmetry
+    symmetric = subject.symmetric and subject.contexts is None  # C breaks the symmetry
     return null_configurations(max_runs=4, max_features=8, subset_sizes=sizes).filter(
-        lambda c: n_outcomes(c, symmetric=symmetric) <= subject.enumeration_limit)
+        lambda c: n_outcomes(c, symmetric=symmetric) <= subject.enumeration_limit
+    )

@@ -17,12 +17,28 @@ from typing import Callable, Optional, Tuple
 
 import numpy as np
 
-from ..strategies import (identical_rankings, identical_rows, matrix_pairs,
-                          near_identical_rankings, near_identical_rows, rank_matrices,
-                          rank_matrix_pairs, selection_matrices)
+from ..strategies import (
+    identical_rankings,
+    identical_rows,
+    matrix_pairs,
+    near_identical_rankings,
+    near_identical_rows,
+    rank_matrices,
+    rank_matrix_pairs,
+    selection_matrices,
+)
 from ._examples import EQUAL_VARIANCE_PAIRS, FAMILIES, MAXIMUM_EXAMPLES, REFERENCE_CONFIGS
 from ._expectations import Expectation, configurations_strategy, null_expectation
-from ._rankings import (RANKING_EQUAL_VARIANCE_PAIRS, RANKING_FAMILIES, RANKING_FULLY_DEFINED_EXAMPLES, RANKING_MAXIMUM_EXAMPLES, RANKING_REFERENCE_CONFIGS, rank_configurations_strategy, rank_null_expectation, rank_total_variance)
+from ._rankings import (
+    RANKING_EQUAL_VARIANCE_PAIRS,
+    RANKING_FAMILIES,
+    RANKING_FULLY_DEFINED_EXAMPLES,
+    RANKING_MAXIMUM_EXAMPLES,
+    RANKING_REFERENCE_CONFIGS,
+    rank_configurations_strategy,
+    rank_null_expectation,
+    rank_total_variance,
+)
 
 __all__ = ["InputKind", "input_kind", "selection_total_variance"]
 
@@ -79,35 +95,46 @@ class InputKind:
 def _selection(max_runs: int, max_features: int) -> InputKind:
     def sized(strategy, sizes):
         return strategy(subset_sizes=sizes, max_runs=max_runs, max_features=max_features)
+
     return InputKind(
-        name="selection", proper=lambda: sized(selection_matrices, "proper"),
+        name="selection",
+        proper=lambda: sized(selection_matrices, "proper"),
         matrices=lambda sizes: sized(selection_matrices, sizes),
         pairs=lambda sizes: sized(matrix_pairs, sizes),
         identical=lambda sizes: sized(identical_rows, sizes),
         near_identical=lambda sizes: sized(near_identical_rows, sizes),
-        total_variance=selection_total_variance, families=FAMILIES,
-        equal_variance_pairs=EQUAL_VARIANCE_PAIRS, maximum_examples=MAXIMUM_EXAMPLES,
-        reference_configs=REFERENCE_CONFIGS, configurations=configurations_strategy,
+        total_variance=selection_total_variance,
+        families=FAMILIES,
+        equal_variance_pairs=EQUAL_VARIANCE_PAIRS,
+        maximum_examples=MAXIMUM_EXAMPLES,
+        reference_configs=REFERENCE_CONFIGS,
+        configurations=configurations_strategy,
         null_expectation=null_expectation,
-        reference=np.array([[True, False], [True, False]]))
+        reference=np.array([[True, False], [True, False]]),
+    )
 
 
 def _ranking(max_runs: int, max_features: int) -> InputKind:
     def sized(strategy, ties):
         return strategy(max_runs=max_runs, max_features=max_features, ties=ties)
+
     return InputKind(
-        name="ranking", proper=lambda: sized(rank_matrices, "proper"),
+        name="ranking",
+        proper=lambda: sized(rank_matrices, "proper"),
         matrices=lambda sizes: sized(rank_matrices, "any"),
         pairs=lambda sizes: sized(rank_matrix_pairs, "any"),
         identical=lambda sizes: sized(identical_rankings, "any"),
         near_identical=lambda sizes: sized(near_identical_rankings, "proper"),
-        total_variance=rank_total_variance, families=RANKING_FAMILIES,
+        total_variance=rank_total_variance,
+        families=RANKING_FAMILIES,
         equal_variance_pairs=RANKING_EQUAL_VARIANCE_PAIRS,
         maximum_examples=RANKING_MAXIMUM_EXAMPLES,
         reference_configs=RANKING_REFERENCE_CONFIGS,
-        configurations=rank_configurations_strategy, null_expectation=rank_null_expectation,
+        configurations=rank_configurations_strategy,
+        null_expectation=rank_null_expectation,
         reference=np.array([[1.0, 2.0], [1.0, 2.0]]),
-        fully_defined_examples=RANKING_FULLY_DEFINED_EXAMPLES)
+        fully_defined_examples=RANKING_FULLY_DEFINED_EXAMPLES,
+    )
 
 
 _BUILDERS = {"selection": _selection, "ranking": _ranking}

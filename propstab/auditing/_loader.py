@@ -66,11 +66,12 @@ def load_function(spec: str) -> Callable[[np.ndarray], float]:
     try:
         module_spec.loader.exec_module(module)
     except SyntaxError as exc:
-        fail(f"target: {path!r} has a syntax error at line {exc.lineno}: "
-             f"{exc.msg}")
-    except (Exception, SystemExit) as exc:   # the user's module failed (or exited) on import
-        fail(f"target: importing {path!r} failed: {type(exc).__name__}: "
-             f"{' '.join(str(exc).split())}")
+        fail(f"target: {path!r} has a syntax error at line {exc.lineno}: " f"{exc.msg}")
+    except (Exception, SystemExit) as exc:  # the user's module failed (or exited) on import
+        fail(
+            f"target: importing {path!r} failed: {type(exc).__name__}: "
+            f"{' '.join(str(exc).split())}"
+        )
     function = getattr(module, name, None)
     if not callable(function):
         fail(f"target: {path!r} defines no function {name!r}")

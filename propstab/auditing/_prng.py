@@ -30,7 +30,7 @@ import numpy as np
 
 __all__ = ["numpy_state_cheaply"]
 
-_STATE_BYTES = 624 * 4 + 4          # mt19937_state: uint32 key[624]; int pos
+_STATE_BYTES = 624 * 4 + 4  # mt19937_state: uint32 key[624]; int pos
 
 
 def _raw_of(state) -> bytes:
@@ -44,10 +44,10 @@ def _address():
     try:
         address = np.random.mtrand._rand._bit_generator.ctypes.state_address
         state = np.random.get_state()
-    except (AttributeError, TypeError):              # pragma: no cover - other numpy
+    except (AttributeError, TypeError):  # pragma: no cover - other numpy
         return None
     if state[0] != "MT19937" or ctypes.string_at(address, _STATE_BYTES) != _raw_of(state):
-        return None                                    # pragma: no cover
+        return None  # pragma: no cover
     return address
 
 
@@ -56,9 +56,9 @@ class _Fast:
 
     def __init__(self, address):
         self.address = address
-        seeded = np.random.RandomState(0)              # seed 0's raw state
+        seeded = np.random.RandomState(0)  # seed 0's raw state
         self.seed0 = _raw_of(seeded.get_state())
-        self.last = None                               # (raw, state) restored last
+        self.last = None  # (raw, state) restored last
 
     def getstate(self):
         last = self.last
@@ -68,8 +68,11 @@ class _Fast:
 
     def setstate(self, state):
         self.last = None
-        if (state[3] == 0 and state[0] == "MT19937"
-                and ctypes.string_at(self.address, _STATE_BYTES) == self.seed0):
+        if (
+            state[3] == 0
+            and state[0] == "MT19937"
+            and ctypes.string_at(self.address, _STATE_BYTES) == self.seed0
+        ):
             raw = _raw_of(state)
             ctypes.memmove(self.address, raw, _STATE_BYTES)
         else:
@@ -85,16 +88,17 @@ def numpy_state_cheaply():
     """Within the block, Hypothesis saves and restores numpy's global random state through
     its raw bytes (see the module): the same states, cheaper."""
     try:
-        from hypothesis.internal import entropy     # Hypothesis's internals
-        entropy.get_seeder_and_restorer(0)             # creates its numpy wrapper
+        from hypothesis.internal import entropy  # Hypothesis's internals
+
+        entropy.get_seeder_and_restorer(0)  # creates its numpy wrapper
         wrapper = entropy.NP_RANDOM
-    except (ImportError, AttributeError):            # pragma: no cover - other versions
+    except (ImportError, AttributeError):  # pragma: no cover - other versions
         wrapper = None
     if wrapper is None or getattr(wrapper, "saved_by_propstab", False):
-        yield                                          # another Hypothesis, or inside one
+        yield  # another Hypothesis, or inside one
         return
     address = _address()
-    if address is None:                                # pragma: no cover - another numpy
+    if address is None:  # pragma: no cover - another numpy
         yield
         return
     fast = _Fast(address)

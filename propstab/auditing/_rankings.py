@@ -28,10 +28,18 @@ import numpy as np
 from ..strategies import RankConfiguration, midranks_of_pattern, rank_null_configurations
 from ._expectations import Expectation
 
-__all__ = ["RANKING_EQUAL_VARIANCE_PAIRS", "RANKING_FAMILIES", "RANKING_FULLY_DEFINED_EXAMPLES",
-           "RANKING_MAXIMUM_EXAMPLES",
-           "RANKING_REFERENCE_CONFIGS", "RankFamily", "distinct_permutations",
-           "rank_configurations_strategy", "rank_null_expectation", "rank_total_variance"]
+__all__ = [
+    "RANKING_EQUAL_VARIANCE_PAIRS",
+    "RANKING_FAMILIES",
+    "RANKING_FULLY_DEFINED_EXAMPLES",
+    "RANKING_MAXIMUM_EXAMPLES",
+    "RANKING_REFERENCE_CONFIGS",
+    "RankFamily",
+    "distinct_permutations",
+    "rank_configurations_strategy",
+    "rank_null_expectation",
+    "rank_total_variance",
+]
 
 #: Distinct permutations a pair expectation may enumerate (d = 7 untied: 5040).
 PAIR_ENUMERATION_LIMIT = 5040
@@ -65,8 +73,10 @@ def _pair_expectation(subject, a, b, cache: dict) -> float:
     key = (a, b) if a <= b else (b, a)
     if key not in cache:
         fixed = np.asarray(key[0], dtype=np.float64)
-        values = [subject.value(np.vstack([fixed, np.asarray(p, dtype=np.float64)]))
-                  for p in distinct_permutations(key[1])]
+        values = [
+            subject.value(np.vstack([fixed, np.asarray(p, dtype=np.float64)]))
+            for p in distinct_permutations(key[1])
+        ]
         cache[key] = math.fsum(values) / len(values)
     return cache[key]
 
@@ -89,16 +99,21 @@ def _outcomes(config: RankConfiguration, pairwise: bool) -> int:
     return math.prod(_count(p) for p in config.patterns[1:])
 
 
-def rank_null_expectation(subject, config: RankConfiguration,
-                          cache: dict) -> Optional[Expectation]:
+def rank_null_expectation(
+    subject, config: RankConfiguration, cache: dict
+) -> Optional[Expectation]:
     """The exact E[value | H0] for rankings with these patterns, or None when it cannot be
     computed within the limits (or is undefined: NaN)."""
     if subject.pairwise:
         if _outcomes(config, True) > PAIR_ENUMERATION_LIMIT:
             return None
         M = config.n_runs
-        values = [_pair_expectation(subject, config.patterns[i], config.patterns[j], cache)
-                  for i in range(M) for j in range(M) if i != j]
+        values = [
+            _pair_expectation(subject, config.patterns[i], config.patterns[j], cache)
+            for i in range(M)
+            for j in range(M)
+            if i != j
+        ]
         value = math.fsum(values) / len(values)
         method = "exact: every arrangement of one run per pair of runs"
     else:
@@ -106,8 +121,7 @@ def rank_null_expectation(subject, config: RankConfiguration,
         if count > subject.enumeration_limit:
             return None
         value = _enumerated(subject, config)
-        method = (f"exact: enumeration of {count} tuples of rankings, one run fixed by "
-                  f"symmetry")
+        method = f"exact: enumeration of {count} tuples of rankings, one run fixed by " f"symmetry"
     if math.isnan(value):
         return None
     return Expectation(config.n_runs, config.n_features, tuple(config.patterns), value, method)
@@ -117,9 +131,11 @@ def rank_configurations_strategy(subject):
     """Null configurations for rankings, small enough to enumerate exactly."""
     if subject.pairwise:
         return rank_null_configurations(max_runs=5, max_features=6).filter(
-            lambda c: _outcomes(c, True) <= PAIR_ENUMERATION_LIMIT)
+            lambda c: _outcomes(c, True) <= PAIR_ENUMERATION_LIMIT
+        )
     return rank_null_configurations(max_runs=3, max_features=5).filter(
-        lambda c: _outcomes(c, False) <= subject.enumeration_limit)
+        lambda c: _outcomes(c, False) <= subject.enumeration_limit
+    )
 
 
 def _runs(*rows) -> np.ndarray:
@@ -157,8 +173,9 @@ def _top_tied(n: int) -> np.ndarray:
 RANKING_FAMILIES = (
     RankFamily("reversed", "R_n = [1..n, n..1], d = n", _reversed),
     RankFamily("cyclic", "R_n = the n cyclic shifts of 1..n, d = n", _cyclic),
-    RankFamily("top_tied", "R_n: run i ranks feature i first and ties the others, d = n",
-               _top_tied),
+    RankFamily(
+        "top_tied", "R_n: run i ranks feature i first and ties the others, d = n", _top_tied
+    ),
 )
 
 #: Pairs with the same M, d and tie patterns and tried before the MONOTONICITY search:
@@ -168,8 +185,10 @@ RANKING_FAMILIES = (
 #:     0.8288 (each run's ranks are scaled by their own spread).
 RANKING_EQUAL_VARIANCE_PAIRS = (
     (_runs([1, 2, 3, 4, 5], [1, 2, 4, 5, 3]), _runs([1, 2, 3, 4, 5], [1, 3, 2, 5, 4])),
-    (_runs([1, 2, 3, 4], [1, 2, 3, 4], [1.5, 1.5, 4, 3]),
-     _runs([1, 2, 3, 4], [1, 2, 4, 3], [1.5, 1.5, 3, 4])),
+    (
+        _runs([1, 2, 3, 4], [1, 2, 3, 4], [1.5, 1.5, 4, 3]),
+        _runs([1, 2, 3, 4], [1, 2, 4, 3], [1.5, 1.5, 3, 4]),
+    ),
 )
 
 #: Rank matrices tried before the FULLY_DEFINED search: two runs ranking feature 0 first and
@@ -180,11 +199,14 @@ RANKING_FULLY_DEFINED_EXAMPLES = (_runs([1, 3, 3, 3], [1, 3, 3, 3]),)
 #: Rank matrices tried before the MAXIMUM search: identical runs, one swap of adjacent
 #: ranks, a swap beyond the top 2 (where a top-k measure scores its maximum), a tie.
 RANKING_MAXIMUM_EXAMPLES = (
-    _runs([1, 2], [1, 2]), _runs([1, 2, 3], [2, 1, 3]), _runs([1, 2, 3, 4], [1, 2, 4, 3]),
+    _runs([1, 2], [1, 2]),
+    _runs([1, 2, 3], [2, 1, 3]),
+    _runs([1, 2, 3, 4], [1, 2, 4, 3]),
     _runs([1, 2, 3], [1, 2.5, 2.5]),
 )
 
 #: The configurations whose exact expectation is CORRECTION_FOR_CHANCE's reference when no
 #: null value is declared: untied rankings of 2, 3, 4 features by two runs.
 RANKING_REFERENCE_CONFIGS = tuple(
-    RankConfiguration(2, d, (midranks_of_pattern([1] * d),) * 2) for d in (2, 3, 4))
+    RankConfiguration(2, d, (midranks_of_pattern([1] * d),) * 2) for d in (2, 3, 4)
+)

@@ -91,18 +91,29 @@ class CheckResult:
         if isinstance(ce, np.ndarray):
             ce = matrix_list(ce)
         elif isinstance(ce, NullConfiguration):
-            ce = {"n_runs": ce.n_runs, "n_features": ce.n_features,
-                  "row_sizes": list(ce.row_sizes)}
+            ce = {
+                "n_runs": ce.n_runs,
+                "n_features": ce.n_features,
+                "row_sizes": list(ce.row_sizes),
+            }
         elif isinstance(ce, RankConfiguration):
-            ce = {"n_runs": ce.n_runs, "n_features": ce.n_features,
-                  "patterns": [list(p) for p in ce.patterns]}
+            ce = {
+                "n_runs": ce.n_runs,
+                "n_features": ce.n_features,
+                "patterns": [list(p) for p in ce.patterns],
+            }
         elif isinstance(ce, tuple):
             ce = [matrix_list(z) for z in ce]
-        out = {"measure": self.measure, "axiom": self.axiom.name, "claimed": self.claimed,
-               "status": self.status, "counterexample": ce,
-               "values": [None if math.isnan(v) else v for v in self.values],
-               "expectations": [dataclasses.asdict(e) for e in self.expectations],
-               "reason": self.reason}
+        out = {
+            "measure": self.measure,
+            "axiom": self.axiom.name,
+            "claimed": self.claimed,
+            "status": self.status,
+            "counterexample": ce,
+            "values": [None if math.isnan(v) else v for v in self.values],
+            "expectations": [dataclasses.asdict(e) for e in self.expectations],
+            "reason": self.reason,
+        }
         if self.context is not None:
             out["context"] = self.context.to_dict()
         return out
@@ -169,13 +180,18 @@ class AuditTable(Result):
         """The row of ``measure`` (its label, e.g. ``"davis[penalty=0.5]"``) and ``axiom``."""
         axiom = as_axiom(axiom, "axiom")
         if not isinstance(measure, str):
-            fail(f"measure: must be a measure's label (str); got "
-                 f"{type(measure).__name__} {measure!r}", TypeError)
+            fail(
+                f"measure: must be a measure's label (str); got "
+                f"{type(measure).__name__} {measure!r}",
+                TypeError,
+            )
         for r in self.rows:
             if r.measure == measure and r.axiom is axiom:
                 return r
-        raise MissingRowError(f"measure, axiom: no row for {measure!r} and {axiom.name} in "
-                              f"this audit; measures: {', '.join(self.measures)}")
+        raise MissingRowError(
+            f"measure, axiom: no row for {measure!r} and {axiom.name} in "
+            f"this audit; measures: {', '.join(self.measures)}"
+        )
 
     def status(self, measure: str, axiom) -> str:
         """The status of one cell."""
@@ -224,11 +240,18 @@ class AuditTable(Result):
                     mark += f"[{len(notes)}]"
                 cells.append(mark)
             body.append([m, *cells])
-        legend = ["", "✓ claimed, holds   ! claimed, VIOLATED   ✗ not claimed, refuted   "
-                      "? not claimed, unrefuted   - skipped", ""]
-        variants = [f"{label(name, v.options)}: {plain_math(v.reason)}"
-                    for name, vs in VARIANTS.items()
-                    for v in vs if label(name, v.options) in self.measures]
+        legend = [
+            "",
+            "✓ claimed, holds   ! claimed, VIOLATED   ✗ not claimed, refuted   "
+            "? not claimed, unrefuted   - skipped",
+            "",
+        ]
+        variants = [
+            f"{label(name, v.options)}: {plain_math(v.reason)}"
+            for name, vs in VARIANTS.items()
+            for v in vs
+            if label(name, v.options) in self.measures
+        ]
         if variants:
             notes += ["", "Parameter variants (claims differ from the defaults):", *variants]
         return summary(None, table=(heads, body), notes=legend + notes)

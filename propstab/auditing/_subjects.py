@@ -28,11 +28,22 @@ from ._expectations import ENUMERATION_LIMIT
 from ._prng import numpy_state_cheaply
 from .._utils.checks import fail
 
-__all__ = ["CONTEXT_ENUMERATION_LIMIT", "CONTEXT_PARAMETERS", "Context", "DECLARATION_KEYWORDS",
-           "Subject", "TOLERANCE", "VARIANTS", "close", "label", "registered_subjects",
-           "search_in_contexts", "subject"]
+__all__ = [
+    "CONTEXT_ENUMERATION_LIMIT",
+    "CONTEXT_PARAMETERS",
+    "Context",
+    "DECLARATION_KEYWORDS",
+    "Subject",
+    "TOLERANCE",
+    "VARIANTS",
+    "close",
+    "label",
+    "registered_subjects",
+    "search_in_contexts",
+    "subject",
+]
 
-TOLERANCE = 1e-9               # relative/absolute tolerance of "equal" values
+TOLERANCE = 1e-9  # relative/absolute tolerance of "equal" values
 
 #: The options of a correlated measure whose values a search draws with each example: a
 #: declaration holds for EVERY admissible similarity matrix and importance matrix.
@@ -95,8 +106,9 @@ class Context:
 
     def is_read_by(self, names) -> bool:
         """True when a measure taking the options ``names`` reads all of this context."""
-        return ((self.similarity is None or "similarity" in names)
-                and (self.weights is None or "importances" in names))
+        return (self.similarity is None or "similarity" in names) and (
+            self.weights is None or "importances" in names
+        )
 
     @property
     def is_default(self) -> bool:
@@ -115,20 +127,24 @@ class Context:
 
     def key(self) -> tuple:
         """A hashable identity (for memoising expectations)."""
-        return tuple(None if a is None else (a.shape, a.tobytes())
-                     for a in (self.similarity, self.weights))
+        return tuple(
+            None if a is None else (a.shape, a.tobytes()) for a in (self.similarity, self.weights)
+        )
 
     def to_dict(self) -> dict:
-        return {"similarity": None if self.similarity is None else self.similarity.tolist(),
-                "importance_weights": None if self.weights is None else self.weights.tolist()}
+        return {
+            "similarity": None if self.similarity is None else self.similarity.tolist(),
+            "importance_weights": None if self.weights is None else self.weights.tolist(),
+        }
 
     def __str__(self) -> str:
         def text(a):
-            return "[" + ", ".join("[" + ", ".join(f"{x:g}" for x in row) + "]"
-                                   for row in a) + "]"
+            return "[" + ", ".join("[" + ", ".join(f"{x:g}" for x in row) + "]" for row in a) + "]"
+
         C = self.similarity
-        parts = ([] if C is None else
-                 ["C = I"] if (C == np.eye(len(C))).all() else [f"C = {text(C)}"])
+        parts = (
+            [] if C is None else ["C = I"] if (C == np.eye(len(C))).all() else [f"C = {text(C)}"]
+        )
         if self.weights is not None:
             parts.append(f"importances Z * {text(self.weights)}")
         return ", ".join(parts) or "the defaults (C = I, equal importances)"
@@ -186,10 +202,13 @@ class Subject:
         under feature permutations only for the default context."""
         evaluate_in = self.evaluate_in
         return dataclasses.replace(
-            self, evaluate=lambda Z: evaluate_in(Z, context), contexts=None,
-            evaluate_in=None, context=context,
-            declaration=self.declaration.replace(
-                symmetric=self.symmetric and context.is_default))
+            self,
+            evaluate=lambda Z: evaluate_in(Z, context),
+            contexts=None,
+            evaluate_in=None,
+            context=context,
+            declaration=self.declaration.replace(symmetric=self.symmetric and context.is_default),
+        )
 
     @property
     def sign(self) -> int:
@@ -205,8 +224,12 @@ class Subject:
         """The value, NaN where the measure is undefined (warning or error swallowed)."""
         memo = self.values
         if memo is not None and REUSE[0]:
-            key = (None if self.context is None else self.context.key(), Z.dtype.str,
-                   Z.shape, Z.tobytes())
+            key = (
+                None if self.context is None else self.context.key(),
+                Z.dtype.str,
+                Z.shape,
+                Z.tobytes(),
+            )
             v = memo.get(key)
             if v is None:
                 v = memo[key] = self._value(Z)
@@ -218,7 +241,7 @@ class Subject:
             warnings.simplefilter("ignore")
             try:
                 v = float(self.evaluate(Z))
-            except Exception:        # undefined here; FULLY_DEFINED reports exceptions
+            except Exception:  # undefined here; FULLY_DEFINED reports exceptions
                 return math.nan
         return v if math.isfinite(v) else math.nan
 
@@ -239,7 +262,8 @@ def _contexts_of(names: frozenset, M: int, d: int):
     return st.builds(
         Context,
         similarity=similarity_matrices(d) if "similarity" in names else st.none(),
-        weights=importance_weights(M, d) if "importances" in names else st.none())
+        weights=importance_weights(M, d) if "importances" in names else st.none(),
+    )
 
 
 def _context_strategy(names):
@@ -247,7 +271,8 @@ def _context_strategy(names):
 
     def contexts(M, d):
         return _contexts_of(names, M, d)
-    contexts.names = names                     # what it draws, for replayed searches
+
+    contexts.names = names  # what it draws, for replayed searches
     return contexts
 
 
@@ -259,25 +284,37 @@ def _registered(info: MeasureInfo, variant: Optional[Variant] = None) -> Subject
     names = {p.name for p in info.parameters} & set(CONTEXT_PARAMETERS) - set(options)
     if names:
         contextual = dict(
-            contexts=_context_strategy(names), reads=frozenset(names),
-            evaluate_in=lambda Z, context: function(Z, **options,
-                                                    **context.options(Z, names)),
-            enumeration_limit=CONTEXT_ENUMERATION_LIMIT)
-    return Subject(name=label(info.name, options), evaluate=lambda Z: function(Z, **options),
-                   declaration=declaration, options=options, values={}, **contextual)
+            contexts=_context_strategy(names),
+            reads=frozenset(names),
+            evaluate_in=lambda Z, context: function(Z, **options, **context.options(Z, names)),
+            enumeration_limit=CONTEXT_ENUMERATION_LIMIT,
+        )
+    return Subject(
+        name=label(info.name, options),
+        evaluate=lambda Z: function(Z, **options),
+        declaration=declaration,
+        options=options,
+        values={},
+        **contextual,
+    )
 
 
 def _no_declaration(what: str, declaration: Mapping[str, Any]) -> None:
     """Reject declaration keywords for a measure that has its own declaration."""
     unknown = sorted(set(declaration) - set(DECLARATION_KEYWORDS))
     if unknown:
-        fail(f"{unknown[0]}: not a declaration keyword (unexpected keyword(s) "
-             f"{', '.join(unknown)}); known: {', '.join(DECLARATION_KEYWORDS)}", TypeError)
+        fail(
+            f"{unknown[0]}: not a declaration keyword (unexpected keyword(s) "
+            f"{', '.join(unknown)}); known: {', '.join(DECLARATION_KEYWORDS)}",
+            TypeError,
+        )
     given = [k for k in DECLARATION_KEYWORDS if declaration.get(k) is not None]
     if given:
-        fail(f"{', '.join(given)}: {what} declares its own claims and bounds; "
-             f"declaration keywords apply only to a user function f(Z) -> float; "
-             f"got {', '.join(f'{k}={declaration[k]!r}' for k in given)}")
+        fail(
+            f"{', '.join(given)}: {what} declares its own claims and bounds; "
+            f"declaration keywords apply only to a user function f(Z) -> float; "
+            f"got {', '.join(f'{k}={declaration[k]!r}' for k in given)}"
+        )
 
 
 def registered_subjects(measure, **declaration) -> "list[Subject]":
@@ -288,11 +325,20 @@ def registered_subjects(measure, **declaration) -> "list[Subject]":
     return [_registered(info), *(_registered(info, v) for v in info.variants)]
 
 
-def subject(measure, *, options: Optional[Mapping[str, Any]] = None, claims=None,
-            lower=None, upper=None, orientation: Optional[str] = None,
-            domain: Optional[str] = None, null_value: Optional[float] = None,
-            pairwise: Optional[bool] = None, symmetric: Optional[bool] = None,
-            input: Optional[str] = None) -> Subject:
+def subject(
+    measure,
+    *,
+    options: Optional[Mapping[str, Any]] = None,
+    claims=None,
+    lower=None,
+    upper=None,
+    orientation: Optional[str] = None,
+    domain: Optional[str] = None,
+    null_value: Optional[float] = None,
+    pairwise: Optional[bool] = None,
+    symmetric: Optional[bool] = None,
+    input: Optional[str] = None,
+) -> Subject:
     """What to audit: a registered measure (name or :class:`MeasureInfo`) at ``options``,
     or a user function ``f(Z) -> float`` taking a boolean ndarray (called as
     ``f(Z, **options)``).
@@ -378,12 +424,23 @@ def subject(measure, *, options: Optional[Mapping[str, Any]] = None, claims=None
     bounds; declaration keywords apply only to a user function f(Z) -> float; got
     claims=['bounds']
     """
-    declaration = dict(claims=claims, lower=lower, upper=upper, orientation=orientation,
-                       domain=domain, null_value=null_value, pairwise=pairwise,
-                       symmetric=symmetric, input=input)
+    declaration = dict(
+        claims=claims,
+        lower=lower,
+        upper=upper,
+        orientation=orientation,
+        domain=domain,
+        null_value=null_value,
+        pairwise=pairwise,
+        symmetric=symmetric,
+        input=input,
+    )
     if options is not None and not isinstance(options, Mapping):
-        fail(f"options: must be a mapping of the measure's options; got "
-             f"{type(options).__name__} {options!r}", TypeError)
+        fail(
+            f"options: must be a mapping of the measure's options; got "
+            f"{type(options).__name__} {options!r}",
+            TypeError,
+        )
     if isinstance(measure, Subject):
         _no_declaration(f"the Subject {measure.name!r}", declaration)
         return measure
@@ -395,16 +452,24 @@ def subject(measure, *, options: Optional[Mapping[str, Any]] = None, claims=None
             return _registered(measure)
         check_options(measure, dict(options), argument="options")
         known = [v for v in measure.variants if dict(v.options) == dict(options)]
-        return _registered(measure, known[0] if known else
-                           Variant(dict(options), {}, reason="the default's claims"))
+        return _registered(
+            measure,
+            known[0] if known else Variant(dict(options), {}, reason="the default's claims"),
+        )
     if not callable(measure):
-        fail(f"measure: must be a registered name, a MeasureInfo or a callable "
-             f"f(Z) -> float; got {type(measure).__name__} {measure!r}", TypeError)
+        fail(
+            f"measure: must be a registered name, a MeasureInfo or a callable "
+            f"f(Z) -> float; got {type(measure).__name__} {measure!r}",
+            TypeError,
+        )
     options = dict(options or {})
     name = getattr(measure, "__name__", type(measure).__name__)
-    return Subject(name=label(name, options),
-                   evaluate=functools.partial(measure, **options) if options else measure,
-                   declaration=Declaration.of(measure, **declaration), options=options)
+    return Subject(
+        name=label(name, options),
+        evaluate=functools.partial(measure, **options) if options else measure,
+        declaration=Declaration.of(measure, **declaration),
+        options=options,
+    )
 
 
 #: Hypothesis's lambda descriptions, by code object (see :func:`lambda_sources_memoised`).
@@ -428,14 +493,18 @@ def lambda_sources_memoised():
     descriptions.
     """
     from hypothesis.internal import reflection
-    original = getattr(reflection, "extract_lambda_source", None)   # Hypothesis's internals
-    if (original is None or getattr(original, "memoised_by_propstab", False)   # inside one
-            or not REUSE[0]):
+
+    original = getattr(reflection, "extract_lambda_source", None)  # Hypothesis's internals
+    if (
+        original is None
+        or getattr(original, "memoised_by_propstab", False)  # inside one
+        or not REUSE[0]
+    ):
         yield
         return
 
     def memoised(f):
-        if f.__defaults__ or f.__kwdefaults__:                   # the signature shows them
+        if f.__defaults__ or f.__kwdefaults__:  # the signature shows them
             return original(f)
         try:
             return _LAMBDA_SOURCES[f.__code__]
@@ -451,8 +520,18 @@ def lambda_sources_memoised():
         reflection.extract_lambda_source = original
 
 
-def search_in_contexts(subject: Subject, strategy, probe, shape, *, max_examples: int,
-                       seed: int, examples=(), context_examples=(), replay: bool = False):
+def search_in_contexts(
+    subject: Subject,
+    strategy,
+    probe,
+    shape,
+    *,
+    max_examples: int,
+    seed: int,
+    examples=(),
+    context_examples=(),
+    replay: bool = False,
+):
     """:func:`propstab.search.search` with ``probe(subject, example)``, drawing a context
     for subjects that have them.
 
@@ -469,19 +548,31 @@ def search_in_contexts(subject: Subject, strategy, probe, shape, *, max_examples
     the same result as searching again, without drawing the examples again.
     """
     with lambda_sources_memoised(), numpy_state_cheaply():
-        return _search_in_contexts(subject, strategy, probe, shape, max_examples=max_examples,
-                                   seed=seed, examples=examples,
-                                   context_examples=context_examples, replay=replay)
+        return _search_in_contexts(
+            subject,
+            strategy,
+            probe,
+            shape,
+            max_examples=max_examples,
+            seed=seed,
+            examples=examples,
+            context_examples=context_examples,
+            replay=replay,
+        )
 
 
-def _search_in_contexts(subject, strategy, probe, shape, *, max_examples, seed, examples,
-                        context_examples, replay):
+def _search_in_contexts(
+    subject, strategy, probe, shape, *, max_examples, seed, examples, context_examples, replay
+):
     if subject.contexts is None:
         names = ()
-        searched, function, explicit = (strategy, lambda example: probe(subject, example),
-                                        list(examples))
+        searched, function, explicit = (
+            strategy,
+            lambda example: probe(subject, example),
+            list(examples),
+        )
     else:
-        names = getattr(subject.contexts, "names", None)    # None: contexts of unknown origin
+        names = getattr(subject.contexts, "names", None)  # None: contexts of unknown origin
 
         @st.composite
         def drawn(draw):
@@ -497,13 +588,21 @@ def _search_in_contexts(subject, strategy, probe, shape, *, max_examples, seed, 
 
         searched, function = drawn(), run
         explicit = [(example, Context()) for example in examples] + [
-            (example, context) for example, context in context_examples
-            if context.is_read_by(subject.reads)]
+            (example, context)
+            for example, context in context_examples
+            if context.is_read_by(subject.reads)
+        ]
     if replay and names is not None and REUSE[0]:
-        key = (repr(strategy), tuple(sorted(names)), getattr(shape, "__qualname__", None),
-               max_examples, seed)
-        return _search_replaying(key, searched, function, max_examples=max_examples,
-                                 seed=seed, explicit=explicit)
+        key = (
+            repr(strategy),
+            tuple(sorted(names)),
+            getattr(shape, "__qualname__", None),
+            max_examples,
+            seed,
+        )
+        return _search_replaying(
+            key, searched, function, max_examples=max_examples, seed=seed, explicit=explicit
+        )
     return search(searched, function, max_examples=max_examples, seed=seed, examples=explicit)
 
 
@@ -527,11 +626,11 @@ def _search_replaying(key, strategy, function, *, max_examples: int, seed: int, 
     and shrinks the same counterexample as without the replay.
     """
     from hypothesis.errors import UnsatisfiedAssumption
-    try:                                       # Hypothesis's internals: without them, search
+
+    try:  # Hypothesis's internals: without them, search
         from hypothesis.internal.entropy import deterministic_PRNG
-    except ImportError:                        # pragma: no cover - other Hypothesis versions
-        return search(strategy, function, max_examples=max_examples, seed=seed,
-                      examples=explicit)
+    except ImportError:  # pragma: no cover - other Hypothesis versions
+        return search(strategy, function, max_examples=max_examples, seed=seed, examples=explicit)
 
     drawn = _DRAWN.get(key)
     if drawn is None:
@@ -545,24 +644,31 @@ def _search_replaying(key, strategy, function, *, max_examples: int, seed: int, 
                 rejected.append(example)
                 raise
 
-        found = search(strategy, recording, max_examples=max_examples, seed=seed,
-                       examples=explicit)
+        found = search(
+            strategy, recording, max_examples=max_examples, seed=seed, examples=explicit
+        )
         if found is None and not rejected:
-            _DRAWN[key] = calls[len(explicit):]
+            _DRAWN[key] = calls[len(explicit) :]
         return found
     if explicit:
         nothing = object()
-        found = search(st.just(nothing), lambda e: None if e is nothing else function(e),
-                       max_examples=1, seed=seed, examples=explicit)
+        found = search(
+            st.just(nothing),
+            lambda e: None if e is nothing else function(e),
+            max_examples=1,
+            seed=seed,
+            examples=explicit,
+        )
         if found is not None:
             return found
     for example in drawn:
         try:
             with deterministic_PRNG():
                 passed = function(copy.deepcopy(example)) is None
-        except Exception:          # a rejection, a target, an error: as Hypothesis would
+        except Exception:  # a rejection, a target, an error: as Hypothesis would
             passed = False
         if not passed:
-            return search(strategy, function, max_examples=max_examples, seed=seed,
-                          examples=explicit)
+            return search(
+                strategy, function, max_examples=max_examples, seed=seed, examples=explicit
+            )
     return None

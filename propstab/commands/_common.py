@@ -10,7 +10,16 @@ from __future__ import annotations
 import argparse
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
-from .._data.readers import (SELECTION_SUFFIXES, SIMILARITY_SUFFIXES, SelectionFile, SimilarityFile, read_feature_names, read_rankings, read_selection, read_similarity)
+from .._data.readers import (
+    SELECTION_SUFFIXES,
+    SIMILARITY_SUFFIXES,
+    SelectionFile,
+    SimilarityFile,
+    read_feature_names,
+    read_rankings,
+    read_selection,
+    read_similarity,
+)
 from ..registry._registry import MeasureInfo, list_measures
 from ..registry._option_checks import check_options
 from .._utils.checks import fail
@@ -20,13 +29,14 @@ READ_HELP = (
     "and one column per feature (0/1 or True/False, optional header of feature names, an "
     "index column as pandas or R write it is detected), a .npy 0/1 array, a .json list of "
     "runs each listing its selected features by index or name, or, with --n-features or "
-    "--zero-based/--one-based, a text file listing one run of indices per line")
+    "--zero-based/--one-based, a text file listing one run of indices per line"
+)
 
 #: Options given as matrices: the command line takes the similarity as a file only.
 MATRIX_OPTIONS = {
     "similarity": "give the similarity matrix with --similarity FILE",
     "importances": "importances are an M x d matrix, not available on the command line; "
-                   "use propstab.stability(Z, measure, importances=W) from Python",
+    "use propstab.stability(Z, measure, importances=W) from Python",
 }
 IDENTITY = "identity"
 
@@ -45,53 +55,95 @@ def positive_int(text: str) -> int:
 def add_reading_arguments(p) -> None:
     """--n-features, --zero-based/--one-based, --feature-names, --index-col."""
     g = p.add_argument_group("reading the files")
-    g.add_argument("--n-features", type=positive_int, metavar="D",
-                   help="d, the number of features, for runs given as feature indices (JSON "
-                        "lists, or a text file with one run of indices per line)")
+    g.add_argument(
+        "--n-features",
+        type=positive_int,
+        metavar="D",
+        help="d, the number of features, for runs given as feature indices (JSON "
+        "lists, or a text file with one run of indices per line)",
+    )
     base = g.add_mutually_exclusive_group()
-    base.add_argument("--zero-based", dest="base", action="store_const", const="zero",
-                      help="feature indices start at 0 (Python, numpy)")
-    base.add_argument("--one-based", dest="base", action="store_const", const="one",
-                      help="feature indices start at 1 (R, stabm). Without either flag an "
-                           "index 0 means 0-based and an index d 1-based; files where both "
-                           "readings are valid are refused")
-    g.add_argument("--feature-names", metavar="FILE",
-                   help="the d feature names in order (one per line, or a .json list): "
-                        "needed when runs list features by name, checked against a header")
-    g.add_argument("--scores", action="store_true",
-                   help="for a measure of the ranking family (spearman, kendall, ...): the "
-                        "table holds scores or importances (the largest the most important) "
-                        "instead of ranks (1 the most important)")
-    g.add_argument("--index-col", default="auto", metavar="COLUMN",
-                   help="the column of run labels in a table: 'auto' (default: detected when "
-                        "the header's first cell is empty, as DataFrame.to_csv and "
-                        "write.csv write it, or when the first column holds distinct "
-                        "non-0/1 labels), 'none', or a column name or 0-based position")
+    base.add_argument(
+        "--zero-based",
+        dest="base",
+        action="store_const",
+        const="zero",
+        help="feature indices start at 0 (Python, numpy)",
+    )
+    base.add_argument(
+        "--one-based",
+        dest="base",
+        action="store_const",
+        const="one",
+        help="feature indices start at 1 (R, stabm). Without either flag an "
+        "index 0 means 0-based and an index d 1-based; files where both "
+        "readings are valid are refused",
+    )
+    g.add_argument(
+        "--feature-names",
+        metavar="FILE",
+        help="the d feature names in order (one per line, or a .json list): "
+        "needed when runs list features by name, checked against a header",
+    )
+    g.add_argument(
+        "--scores",
+        action="store_true",
+        help="for a measure of the ranking family (spearman, kendall, ...): the "
+        "table holds scores or importances (the largest the most important) "
+        "instead of ranks (1 the most important)",
+    )
+    g.add_argument(
+        "--index-col",
+        default="auto",
+        metavar="COLUMN",
+        help="the column of run labels in a table: 'auto' (default: detected when "
+        "the header's first cell is empty, as DataFrame.to_csv and "
+        "write.csv write it, or when the first column holds distinct "
+        "non-0/1 labels), 'none', or a column name or 0-based position",
+    )
 
 
 def add_measure_arguments(p, *, default: Optional[str] = "nogueira", many: bool = False) -> None:
     """--measure, --similarity, --threshold, --option."""
     if many:
-        p.add_argument("--measure", action="append", metavar="NAME",
-                       help="only this measure (repeatable)")
+        p.add_argument(
+            "--measure", action="append", metavar="NAME", help="only this measure (repeatable)"
+        )
     else:
-        p.add_argument("--measure", default=default,
-                       help=f"registered measure (default {default}; see propstab measures)")
+        p.add_argument(
+            "--measure",
+            default=default,
+            help=f"registered measure (default {default}; see propstab measures)",
+        )
     g = p.add_argument_group("the measure's options")
-    g.add_argument("--similarity", metavar="FILE",
-                   help="d x d feature-similarity matrix (" + ", ".join(SIMILARITY_SUFFIXES)
-                        + "; a header and index of feature names are read) for the measures "
-                          "that take one (sechidis, msi, yu, ...); they refuse to run without "
-                          "it. 'identity' uses the identity matrix (no two features similar)")
-    g.add_argument("--threshold", type=float, metavar="X",
-                   help="the measure's threshold option (similarities below X count as 0)")
-    g.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
-                   help="any other option of the measure, e.g. correction_for_chance=exact "
-                        "(repeatable; propstab measures --json lists each measure's options)")
+    g.add_argument(
+        "--similarity",
+        metavar="FILE",
+        help="d x d feature-similarity matrix ("
+        + ", ".join(SIMILARITY_SUFFIXES)
+        + "; a header and index of feature names are read) for the measures "
+        "that take one (sechidis, msi, yu, ...); they refuse to run without "
+        "it. 'identity' uses the identity matrix (no two features similar)",
+    )
+    g.add_argument(
+        "--threshold",
+        type=float,
+        metavar="X",
+        help="the measure's threshold option (similarities below X count as 0)",
+    )
+    g.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="any other option of the measure, e.g. correction_for_chance=exact "
+        "(repeatable; propstab measures --json lists each measure's options)",
+    )
 
 
-def read_inputs(args, paths: Sequence[str], kind: str = "selection") -> Tuple[
-        List[SelectionFile], Optional[SimilarityFile]]:
+def read_inputs(
+    args, paths: Sequence[str], kind: str = "selection"
+) -> Tuple[List[SelectionFile], Optional[SimilarityFile]]:
     """The selection files (and the similarity file) named by the command line.
 
     Feature names come from --feature-names, else from the similarity file's header;
@@ -101,16 +153,28 @@ def read_inputs(args, paths: Sequence[str], kind: str = "selection") -> Tuple[
     """
     given = read_feature_names(args.feature_names) if args.feature_names else None
     if kind == "ranking":
-        return [read_rankings(path, kind="scores" if args.scores else "ranks",
-                              feature_names=given, index_col=args.index_col)
-                for path in paths], None
+        return [
+            read_rankings(
+                path,
+                kind="scores" if args.scores else "ranks",
+                feature_names=given,
+                index_col=args.index_col,
+            )
+            for path in paths
+        ], None
     sim = None
     if args.similarity and args.similarity != IDENTITY:
         sim = read_similarity(args.similarity, index_col="auto")
-        if given is not None and sim.feature_names is not None and \
-                tuple(sim.feature_names) != tuple(given):
-            fail(f"--similarity {args.similarity}: its feature names differ from "
-                 f"--feature-names {args.feature_names}", argument="--similarity")
+        if (
+            given is not None
+            and sim.feature_names is not None
+            and tuple(sim.feature_names) != tuple(given)
+        ):
+            fail(
+                f"--similarity {args.similarity}: its feature names differ from "
+                f"--feature-names {args.feature_names}",
+                argument="--similarity",
+            )
     names = given if given is not None else (sim.feature_names if sim is not None else None)
     index_lines = args.n_features is not None or args.base is not None
     d = args.n_features
@@ -123,20 +187,32 @@ def read_inputs(args, paths: Sequence[str], kind: str = "selection") -> Tuple[
             kw = dict(n_features=d, feature_names=names)
         elif ext == "npy":
             kw = dict(n_features=args.n_features, feature_names=names)
-        else:                 # a table: its header is checked against --feature-names only
+        else:  # a table: its header is checked against --feature-names only
             kw = dict(feature_names=given)
-        files.append(read_selection(path, base=args.base, index_col=args.index_col,
-                                    index_lines=index_lines, **kw))
+        files.append(
+            read_selection(
+                path, base=args.base, index_col=args.index_col, index_lines=index_lines, **kw
+            )
+        )
     if sim is not None:
         for f in files:
             if f.selection.n_features != sim.n_features:
-                fail(f"--similarity {sim.path}: a {sim.n_features} x "
-                     f"{sim.n_features} matrix, but {f.path} has "
-                     f"{f.selection.n_features} features", argument="--similarity")
-            if (sim.feature_names is not None and f.selection.feature_names is not None
-                    and tuple(map(str, f.selection.feature_names)) != sim.feature_names):
-                fail(f"--similarity {sim.path}: its feature names differ from "
-                     f"those of {f.path}", argument="--similarity")
+                fail(
+                    f"--similarity {sim.path}: a {sim.n_features} x "
+                    f"{sim.n_features} matrix, but {f.path} has "
+                    f"{f.selection.n_features} features",
+                    argument="--similarity",
+                )
+            if (
+                sim.feature_names is not None
+                and f.selection.feature_names is not None
+                and tuple(map(str, f.selection.feature_names)) != sim.feature_names
+            ):
+                fail(
+                    f"--similarity {sim.path}: its feature names differ from "
+                    f"those of {f.path}",
+                    argument="--similarity",
+                )
     return files, sim
 
 
@@ -147,8 +223,10 @@ def _parse_value(info: MeasureInfo, p, text: str):
         for choice in p.choices:
             if str(choice) == text:
                 return choice
-        fail(f"{where}: must be one of {', '.join(map(str, p.choices))} for "
-             f"measure {info.name!r}; got {text!r}")
+        fail(
+            f"{where}: must be one of {', '.join(map(str, p.choices))} for "
+            f"measure {info.name!r}; got {text!r}"
+        )
     default = p.default
     if isinstance(default, bool):
         if text.lower() in ("true", "false"):
@@ -163,7 +241,7 @@ def _parse_value(info: MeasureInfo, p, text: str):
         if default is None and text.lower() == "none":
             return None
         if default is None and text.strip().lstrip("+-").isdigit():
-            return int(text)              # e.g. the k of a ranking measure (None: d)
+            return int(text)  # e.g. the k of a ranking measure (None: d)
         try:
             return float(text)
         except ValueError:
@@ -188,8 +266,11 @@ def parse_options(args, infos: Sequence[MeasureInfo]) -> Dict[str, Any]:
             fail(f"--option: must be KEY=VALUE; got {item!r}")
         if key not in declared:
             known = [k for k in declared if k not in MATRIX_OPTIONS]
-            fail(f"--option {key}: not an option of {which}; its options: "
-                 f"{', '.join(known) if known else 'none'}", argument="--option")
+            fail(
+                f"--option {key}: not an option of {which}; its options: "
+                f"{', '.join(known) if known else 'none'}",
+                argument="--option",
+            )
         if key in MATRIX_OPTIONS:
             fail(f"--option {key}: {MATRIX_OPTIONS[key]}", argument="--option")
         if key in options:
@@ -203,8 +284,10 @@ def parse_options(args, infos: Sequence[MeasureInfo]) -> Dict[str, Any]:
         options["threshold"] = args.threshold
     if args.similarity is not None and "similarity" not in declared:
         takes = [m.name for m in list_measures() if "similarity" in m.parameter_names]
-        fail(f"--similarity: {which} takes no similarity matrix; the measures "
-             f"that do: {', '.join(takes)}")
+        fail(
+            f"--similarity: {which} takes no similarity matrix; the measures "
+            f"that do: {', '.join(takes)}"
+        )
     return options
 
 
@@ -212,17 +295,20 @@ def similarity_option(args, info: MeasureInfo, sim: Optional[SimilarityFile]):
     """The ``similarity`` value for ``info`` and how to print it, or refuse when the
     measure takes a similarity and none was given (the identity would be silent)."""
     if args.similarity is None:
-        fail(f"--similarity: {info.name} relates features through a d x d "
-             f"similarity matrix and none was given; pass --similarity FILE, or "
-             f"--similarity identity to use the identity matrix (no two "
-             f"features similar)")
+        fail(
+            f"--similarity: {info.name} relates features through a d x d "
+            f"similarity matrix and none was given; pass --similarity FILE, or "
+            f"--similarity identity to use the identity matrix (no two "
+            f"features similar)"
+        )
     if sim is None:
         return None, "identity (--similarity identity: no two features similar)"
     return sim.matrix, f"{sim.path} ({sim.description})"
 
 
-def measure_options(args, info: MeasureInfo,
-                    sim: Optional[SimilarityFile]) -> Tuple[Dict[str, Any], List[tuple]]:
+def measure_options(
+    args, info: MeasureInfo, sim: Optional[SimilarityFile]
+) -> Tuple[Dict[str, Any], List[tuple]]:
     """The options to pass to ``info`` and the lines that say which were used."""
     options = parse_options(args, [info])
     lines = []
@@ -230,8 +316,11 @@ def measure_options(args, info: MeasureInfo,
         options["similarity"], text = similarity_option(args, info, sim)
         lines.append(("similarity", text))
     full = check_options(info, options)
-    shown = [f"{k}={v!r}" + ("" if k in options else " (default)") for k, v in full.items()
-             if k not in MATRIX_OPTIONS]
+    shown = [
+        f"{k}={v!r}" + ("" if k in options else " (default)")
+        for k, v in full.items()
+        if k not in MATRIX_OPTIONS
+    ]
     if shown:
         lines.append(("options", ", ".join(shown)))
     return options, lines

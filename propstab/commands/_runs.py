@@ -15,6 +15,7 @@ def read_runs(args, paths, info) -> Tuple[List[Any], dict]:
     """The runs of each path (a Baseline for ``.npz``, else the file's Selection) and the
     measure's options from the command line."""
     from ..testing._assertions import Baseline
+
     files = [p for p in paths if not is_baseline(p)]
     read, sim = read_inputs(args, files, kind=info.input) if files else ([], None)
     by_path = {f.path: f.selection for f in read}
@@ -26,19 +27,25 @@ def read_runs(args, paths, info) -> Tuple[List[Any], dict]:
 def decided(prefix: str, passed: bool, text: str) -> int:
     """Print the one line of a check's decision; 0 when it passed, 1 when it failed."""
     from ..cli import one_line
+
     print(f"{prefix}: {'PASS' if passed else 'FAIL'}: {one_line(text)}")
     return 0 if passed else 1
 
 
 #: the command line's names of the assertions' arguments
-OPTION_NAMES = {"at_least": "--at-least", "confidence": "--confidence", "measure": "--measure",
-                "margin": "--noninferiority"}
+OPTION_NAMES = {
+    "at_least": "--at-least",
+    "confidence": "--confidence",
+    "measure": "--measure",
+    "margin": "--noninferiority",
+}
 
 
 def checked(prefix: str, assertion, *args, names=OPTION_NAMES, **kwargs):
     """``(True, result)`` or ``(False, message)`` of an assertion; its argument errors
     name the command line's options."""
     from .._utils.exceptions import InvalidParameterError
+
     try:
         return True, assertion(*args, **kwargs)
     except AssertionError as failure:

@@ -14,8 +14,9 @@ def _jobs(text: str) -> int:
     try:
         value = int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"must be a non-zero integer (-1: every core); got "
-                                         f"{text!r}") from None
+        raise argparse.ArgumentTypeError(
+            f"must be a non-zero integer (-1: every core); got " f"{text!r}"
+        ) from None
     if value == 0:
         raise argparse.ArgumentTypeError("must be a non-zero integer (-1: every core); got 0")
     return value
@@ -32,6 +33,7 @@ def default_jobs(measures) -> int:
     (1, -1, -1)
     """
     from ..auditing._audit import audited_subjects
+
     return -1 if len(audited_subjects(measures)) > 1 else 1
 
 
@@ -45,39 +47,47 @@ def connect(address: str):
     :data:`CONNECT_SECONDS`."""
     try:
         from distributed import Client
-    except ImportError:                     # pragma: no cover - a dependency of [dask]
-        raise ImportError("--scheduler needs dask.distributed: pip install propstab[dask] "
-                          "(Debian: python3-distributed)") from None
+    except ImportError:  # pragma: no cover - a dependency of [dask]
+        raise ImportError(
+            "--scheduler needs dask.distributed: pip install propstab[dask] "
+            "(Debian: python3-distributed)"
+        ) from None
     try:
-        with warnings.catch_warnings():     # distributed's own ("make_current is deprecated")
+        with warnings.catch_warnings():  # distributed's own ("make_current is deprecated")
             warnings.simplefilter("ignore", DeprecationWarning)
             # not this process's default client: one that fails half-way (a malformed
             # address) would stay the default, and runs on other clients followed its loop
             return Client(address, timeout=CONNECT_SECONDS, set_as_default=False)
-    except Exception as exc:                # refused, timed out, a malformed address
+    except Exception as exc:  # refused, timed out, a malformed address
         detail = " ".join(str(exc).split()) or type(exc).__name__
-        fail(f"--scheduler: must be the address of a dask scheduler that answers within "
-             f"{CONNECT_SECONDS} s; got {address!r} ({detail})", argument="--scheduler")
+        fail(
+            f"--scheduler: must be the address of a dask scheduler that answers within "
+            f"{CONNECT_SECONDS} s; got {address!r} ({detail})",
+            argument="--scheduler",
+        )
 
 
 def run(args) -> int:
     from ..auditing._audit import DEFAULT_MAX_EXAMPLES, audit, load_function
 
     if args.target and args.measure:
-        fail(f"give either FILE.py:FUNCTION or --measure, not both; got "
-             f"{args.target!r} and --measure {', '.join(args.measure)}",
-             argument="FILE.py:FUNCTION, --measure")
+        fail(
+            f"give either FILE.py:FUNCTION or --measure, not both; got "
+            f"{args.target!r} and --measure {', '.join(args.measure)}",
+            argument="FILE.py:FUNCTION, --measure",
+        )
     measures = load_function(args.target) if args.target else args.measure
     max_examples = DEFAULT_MAX_EXAMPLES if args.max_examples is None else args.max_examples
     if args.scheduler is not None:
         if args.jobs is not None:
-            fail(f"give either --jobs or --scheduler, not both (the cluster's workers run "
-                 f"the checks); got --jobs {args.jobs} and --scheduler {args.scheduler!r}",
-                 argument="--jobs, --scheduler")
+            fail(
+                f"give either --jobs or --scheduler, not both (the cluster's workers run "
+                f"the checks); got --jobs {args.jobs} and --scheduler {args.scheduler!r}",
+                argument="--jobs, --scheduler",
+            )
         client = connect(args.scheduler)
         try:
-            table = audit(measures, max_examples=max_examples, seed=args.seed,
-                          backend=client)
+            table = audit(measures, max_examples=max_examples, seed=args.seed, backend=client)
         finally:
             client.close()
     else:
@@ -89,26 +99,50 @@ def run(args) -> int:
 
 def add_parser(subparsers) -> None:
     p = subparsers.add_parser(
-        "audit", help="check the declared axioms of every measure (or of your function)",
+        "audit",
+        help="check the declared axioms of every measure (or of your function)",
         description="Search for counterexamples to each measure's declared axioms and print "
-                    "the table (measures x axioms, footnotes with counterexamples). Exit "
-                    "status 1 when a claimed axiom is violated, 2 on a usage error.")
-    p.add_argument("target", nargs="?", metavar="FILE.py:FUNCTION",
-                   help="audit a function f(Z) -> float from a Python file; its claims come "
-                        "from its attributes (f.claims, f.lower, f.upper, ...)")
-    p.add_argument("--measure", action="append", metavar="NAME",
-                   help="only this registered measure (repeatable)")
+        "the table (measures x axioms, footnotes with counterexamples). Exit "
+        "status 1 when a claimed axiom is violated, 2 on a usage error.",
+    )
+    p.add_argument(
+        "target",
+        nargs="?",
+        metavar="FILE.py:FUNCTION",
+        help="audit a function f(Z) -> float from a Python file; its claims come "
+        "from its attributes (f.claims, f.lower, f.upper, ...)",
+    )
+    p.add_argument(
+        "--measure",
+        action="append",
+        metavar="NAME",
+        help="only this registered measure (repeatable)",
+    )
     p.add_argument("--json", action="store_true", help="print the rows as JSON")
-    p.add_argument("--max-examples", type=positive_int, default=None, metavar="N",
-                   help="Hypothesis examples per check, at least 1 (default: "
-                        "propstab.auditing.DEFAULT_MAX_EXAMPLES, 200)")
+    p.add_argument(
+        "--max-examples",
+        type=positive_int,
+        default=None,
+        metavar="N",
+        help="Hypothesis examples per check, at least 1 (default: "
+        "propstab.auditing.DEFAULT_MAX_EXAMPLES, 200)",
+    )
     p.add_argument("--seed", type=int, default=0, help="seed of the searches (default 0)")
-    p.add_argument("--jobs", type=_jobs, default=None, metavar="N",
-                   help="run the checks in N processes (-1: every core; 1: one after the "
-                        "other; default: every core for several measures or variants, one "
-                        "process for a single one); the table does not depend on it")
-    p.add_argument("--scheduler", default=None, metavar="ADDRESS",
-                   help="run the checks on the workers of the dask.distributed cluster whose "
-                        "scheduler listens at ADDRESS (tcp://host:8786) instead of local "
-                        "processes; the same table")
+    p.add_argument(
+        "--jobs",
+        type=_jobs,
+        default=None,
+        metavar="N",
+        help="run the checks in N processes (-1: every core; 1: one after the "
+        "other; default: every core for several measures or variants, one "
+        "process for a single one); the table does not depend on it",
+    )
+    p.add_argument(
+        "--scheduler",
+        default=None,
+        metavar="ADDRESS",
+        help="run the checks on the workers of the dask.distributed cluster whose "
+        "scheduler listens at ADDRESS (tcp://host:8786) instead of local "
+        "processes; the same table",
+    )
     p.set_defaults(func=run)

@@ -11,35 +11,60 @@ def run(args) -> int:
     from ..registry._registry import get_measure
     from .._utils.text import interval, number
     from ..testing._assertions import assert_stable
+
     info = get_measure(args.measure)
     (runs,), options = read_runs(args, [args.file], info)
-    passed, res = checked("propstab check", assert_stable, runs, args.at_least,
-                          confidence=args.confidence, measure=info.name, **options)
+    passed, res = checked(
+        "propstab check",
+        assert_stable,
+        runs,
+        args.at_least,
+        confidence=args.confidence,
+        measure=info.name,
+        **options,
+    )
     if not passed:
         return decided("propstab check", False, res)
     e = res.estimate
     low, high = res.confidence_interval(args.confidence)
-    return decided("propstab check", True,
-                   f"{e.measure} = {number(e.statistic, fixed=True)} ({e.n_runs} runs), "
-                   f"one-sided {args.confidence:.0%} interval {interval(low, high)} lies "
-                   f"above {number(args.at_least)}; p = {number(res.pvalue)} for H0: Phi <= "
-                   f"{number(args.at_least)}")
+    return decided(
+        "propstab check",
+        True,
+        f"{e.measure} = {number(e.statistic, fixed=True)} ({e.n_runs} runs), "
+        f"one-sided {args.confidence:.0%} interval {interval(low, high)} lies "
+        f"above {number(args.at_least)}; p = {number(res.pvalue)} for H0: Phi <= "
+        f"{number(args.at_least)}",
+    )
 
 
 def add_parser(subparsers) -> None:
     p = subparsers.add_parser(
-        "check", help="exit 0 when the stability is shown to exceed --at-least, 1 when not",
+        "check",
+        help="exit 0 when the stability is shown to exceed --at-least, 1 when not",
         description="One-sided test (thesis sec. 5.2.5) of H0: Phi <= AT_LEAST against H1: "
-                    "Phi > AT_LEAST; passes (exit 0) when H0 is rejected at level "
-                    "1 - CONFIDENCE, so a pipeline no more stable than AT_LEAST passes at "
-                    "most at that rate. Exit 1 when it fails, 2 on bad input; one line "
-                    "saying why (propstab.testing.assert_stable).")
-    p.add_argument("file", metavar="FILE", help=READ_HELP + ", or a stability baseline "
-                                                           "(.npz, propstab.testing.Baseline)")
-    p.add_argument("--at-least", type=float, required=True, metavar="PHI0",
-                   help="the stability the runs must be shown to exceed")
-    p.add_argument("--confidence", type=float, default=0.95,
-                   help="one-sided confidence level in (0.5, 1) (default 0.95)")
+        "Phi > AT_LEAST; passes (exit 0) when H0 is rejected at level "
+        "1 - CONFIDENCE, so a pipeline no more stable than AT_LEAST passes at "
+        "most at that rate. Exit 1 when it fails, 2 on bad input; one line "
+        "saying why (propstab.testing.assert_stable).",
+    )
+    p.add_argument(
+        "file",
+        metavar="FILE",
+        help=READ_HELP + ", or a stability baseline " "(.npz, propstab.testing.Baseline)",
+    )
+    p.add_argument(
+        "--at-least",
+        type=float,
+        required=True,
+        metavar="PHI0",
+        help="the stability the runs must be shown to exceed",
+    )
+    p.add_argument(
+        "--confidence",
+        type=float,
+        default=0.95,
+        help="one-sided confidence level in (0.5, 1) (default 0.95)",
+    )
     add_measure_arguments(p)
     add_reading_arguments(p)
     p.set_defaults(func=run)

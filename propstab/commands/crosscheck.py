@@ -3,33 +3,56 @@ on generated cases or on the user's own selections (``--input FILE``)."""
 from __future__ import annotations
 
 from ..registry._registry import get_measure, list_measures
-from ._common import (IDENTITY, READ_HELP, add_measure_arguments, add_reading_arguments,
-                      parse_options, positive_int, read_inputs)
+from ._common import (
+    IDENTITY,
+    READ_HELP,
+    add_measure_arguments,
+    add_reading_arguments,
+    parse_options,
+    positive_int,
+    read_inputs,
+)
 from .._utils.checks import fail
 
 
 def run(args) -> int:
     from ..r import crosscheck
+
     if not args.input:
-        given = [flag for flag, value in (("--similarity", args.similarity),
-                                          ("--threshold", args.threshold),
-                                          ("--option", args.option)) if value]
+        given = [
+            flag
+            for flag, value in (
+                ("--similarity", args.similarity),
+                ("--threshold", args.threshold),
+                ("--option", args.option),
+            )
+            if value
+        ]
         if given:
-            fail(f"{given[0]}: only with --input FILE (the generated cases draw "
-                 f"every comparable option value)")
+            fail(
+                f"{given[0]}: only with --input FILE (the generated cases draw "
+                f"every comparable option value)"
+            )
         report = crosscheck(args.measure, max_examples=args.max_examples, seed=args.seed)
     else:
         files, sim = read_inputs(args, args.input)
         names = [f.path for f in files]
         if len(set(names)) != len(names):
             fail(f"--input: a file is given twice: {names}")
-        infos = ([get_measure(n) for n in args.measure] if args.measure else
-                 [m for m in list_measures() if m.r_reference is not None])
+        infos = (
+            [get_measure(n) for n in args.measure]
+            if args.measure
+            else [m for m in list_measures() if m.r_reference is not None]
+        )
         options = parse_options(args, infos)
         if args.similarity is not None:
             options["similarity"] = None if args.similarity == IDENTITY else sim.matrix
-        report = crosscheck(args.measure, inputs={f.path: f.selection for f in files},
-                            options=options, seed=args.seed)
+        report = crosscheck(
+            args.measure,
+            inputs={f.path: f.selection for f in files},
+            options=options,
+            seed=args.seed,
+        )
         if not args.json:
             for f in files:
                 print(f"input {f.path}: {f.description}")
@@ -41,18 +64,29 @@ def run(args) -> int:
 
 def add_parser(subparsers) -> None:
     p = subparsers.add_parser(
-        "crosscheck", help="compare every measure with its R reference (stabm, irr) through "
-                           "rpy2, on generated cases or on your selections (--input), and "
-                           "print the agreement table with the R and package versions",
+        "crosscheck",
+        help="compare every measure with its R reference (stabm, irr) through "
+        "rpy2, on generated cases or on your selections (--input), and "
+        "print the agreement table with the R and package versions",
         description="Both sides are called with R's default options (propstab with the "
-                    "options that reproduce them, listed in the report); exit status 1 when "
-                    "a measure disagrees, 3 when R, rpy2 or an R package is missing.")
-    p.add_argument("--input", action="append", metavar="FILE",
-                   help="cross-check on this selection file instead of generated cases "
-                        "(repeatable); " + READ_HELP)
+        "options that reproduce them, listed in the report); exit status 1 when "
+        "a measure disagrees, 3 when R, rpy2 or an R package is missing.",
+    )
+    p.add_argument(
+        "--input",
+        action="append",
+        metavar="FILE",
+        help="cross-check on this selection file instead of generated cases "
+        "(repeatable); " + READ_HELP,
+    )
     p.add_argument("--json", action="store_true", help="print the report as JSON")
-    p.add_argument("--max-examples", type=positive_int, default=50, metavar="N",
-                   help="generated cases per measure (default 50)")
+    p.add_argument(
+        "--max-examples",
+        type=positive_int,
+        default=50,
+        metavar="N",
+        help="generated cases per measure (default 50)",
+    )
     p.add_argument("--seed", type=int, default=0, help="seed of the case generation (default 0)")
     add_measure_arguments(p, many=True)
     add_reading_arguments(p)

@@ -19,27 +19,66 @@ default).
 from __future__ import annotations
 
 from ._warnings import (  # noqa: F401
-    ALTERNATIVES, CI_METHODS, INTERVAL_LABELS, ONE_SAMPLE_TESTS, PERMUTATION_BELOW,
-    SIZE_BIAS_LIMIT, SMALL_M_BELOW, SMALL_M_BEST, SMALL_M_COVERAGE, SMALL_M_GREATER,
-    SMALL_M_STUDY, TEST_METHODS, THESIS, VARIANCE_METHODS, DegenerateVarianceWarning,
-    SmallSampleWarning, VaryingSizesWarning, ZeroVarianceWarning, auto_interval,
-    small_sample_note, varying_sizes_note)
+    ALTERNATIVES,
+    CI_METHODS,
+    INTERVAL_LABELS,
+    ONE_SAMPLE_TESTS,
+    PERMUTATION_BELOW,
+    SIZE_BIAS_LIMIT,
+    SMALL_M_BELOW,
+    SMALL_M_BEST,
+    SMALL_M_COVERAGE,
+    SMALL_M_GREATER,
+    SMALL_M_STUDY,
+    TEST_METHODS,
+    THESIS,
+    VARIANCE_METHODS,
+    DegenerateVarianceWarning,
+    SmallSampleWarning,
+    VaryingSizesWarning,
+    ZeroVarianceWarning,
+    auto_interval,
+    small_sample_note,
+    varying_sizes_note,
+)
 from ._wald import ConfidenceInterval, wald_interval  # noqa: F401
-from ._estimates import (StabilityEstimate, estimate, interpret,  # noqa: F401
-                         population_stability, quietly, variance_label)
-from ._tests import (HYPOTHESES, OneSampleTestResult, TwoSampleTestResult, chosen_test,
-                     one_sample_test, two_sample_test)  # noqa: F401
-from ._multiple import (CORRECTIONS, PairwiseTestTable, pairwise_tests)  # noqa: F401
-from ._planning import (as_estimate, halfwidth_curve, nested_prefixes,  # noqa: F401
-                        runs_needed)
+from ._estimates import (
+    StabilityEstimate,
+    estimate,
+    interpret,  # noqa: F401
+    population_stability,
+    quietly,
+    variance_label,
+)
+from ._tests import (
+    HYPOTHESES,
+    OneSampleTestResult,
+    TwoSampleTestResult,
+    chosen_test,
+    one_sample_test,
+    two_sample_test,
+)  # noqa: F401
+from ._multiple import CORRECTIONS, PairwiseTestTable, pairwise_tests  # noqa: F401
+from ._planning import as_estimate, halfwidth_curve, nested_prefixes, runs_needed  # noqa: F401
 from ._sampled import SampledPairsEstimate  # noqa: F401  (issue 24: sampled pairs)
 
 __all__ = [
-    "ConfidenceInterval", "DegenerateVarianceWarning", "OneSampleTestResult",
-    "PairwiseTestTable", "SmallSampleWarning", "StabilityEstimate",
-    "TwoSampleTestResult", "VaryingSizesWarning", "ZeroVarianceWarning", "estimate",
-    "halfwidth_curve", "runs_needed", "one_sample_test", "varying_sizes_note",
-    "pairwise_tests", "population_stability", "two_sample_test",
+    "ConfidenceInterval",
+    "DegenerateVarianceWarning",
+    "OneSampleTestResult",
+    "PairwiseTestTable",
+    "SmallSampleWarning",
+    "StabilityEstimate",
+    "TwoSampleTestResult",
+    "VaryingSizesWarning",
+    "ZeroVarianceWarning",
+    "estimate",
+    "halfwidth_curve",
+    "runs_needed",
+    "one_sample_test",
+    "varying_sizes_note",
+    "pairwise_tests",
+    "population_stability",
+    "two_sample_test",
 ]
 __all__ += ["SampledPairsEstimate"]
-

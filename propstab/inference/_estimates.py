@@ -10,8 +10,22 @@ import warnings
 from typing import Any, Dict, List, Mapping, Optional, Tuple
 import numpy as np
 from scipy import special
-from ._intervals import (bca_interval, bootstrap_replicates, clip, degenerate_fallback, measure_range, percentile_interval, transformed_wald)
-from ..measures._variance import (BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED, identical_runs, leave_one_out, spread)
+from ._intervals import (
+    bca_interval,
+    bootstrap_replicates,
+    clip,
+    degenerate_fallback,
+    measure_range,
+    percentile_interval,
+    transformed_wald,
+)
+from ..measures._variance import (
+    BOOTSTRAP_RESAMPLES,
+    BOOTSTRAP_SEED,
+    identical_runs,
+    leave_one_out,
+    spread,
+)
 from .._utils.exceptions import UndefinedMeasureWarning, undefined, warn
 from ..measures._stability import MEASURE_NAME
 from .._utils.params import N_FEATURES, Options, validate_params
@@ -19,12 +33,30 @@ from ..registry._registry import get_measure, list_measures
 from .._utils.results import Result
 from .._utils.text import Summary, interval, level_label, number, size_text, summary
 from .._data.convert_rankings import as_input
-from .._utils.checks import (check_choice, fail, check_confidence_level, check_int_range, check_probabilities, check_random_state)
+from .._utils.checks import (
+    check_choice,
+    fail,
+    check_confidence_level,
+    check_int_range,
+    check_probabilities,
+    check_random_state,
+)
 from ..measures._sampled_pairs import PAIRS, sampled_pairs_of
 from ..measures.references import TABLE_6_1
 from ._sampled import sampled_estimate
 from ._wald import ConfidenceInterval, wald_interval
-from ._warnings import CI_METHODS, DegenerateVarianceWarning, SMALL_M_BELOW, SmallSampleWarning, VARIANCE_METHODS, ZeroVarianceWarning, auto_interval, varying_sizes_note, warn_small_sample, warn_zero
+from ._warnings import (
+    CI_METHODS,
+    DegenerateVarianceWarning,
+    SMALL_M_BELOW,
+    SmallSampleWarning,
+    VARIANCE_METHODS,
+    ZeroVarianceWarning,
+    auto_interval,
+    varying_sizes_note,
+    warn_small_sample,
+    warn_zero,
+)
 
 
 def interpret(value: float) -> str:
@@ -152,17 +184,22 @@ class StabilityEstimate(Result):
     method: str
     terms: np.ndarray = dataclasses.field(repr=False, compare=False)
     factor: float = dataclasses.field(repr=False, compare=False)
-    subset_sizes: Optional[np.ndarray] = dataclasses.field(default=None, repr=False,
-                                                           compare=False)
+    subset_sizes: Optional[np.ndarray] = dataclasses.field(default=None, repr=False, compare=False)
     selection: Any = dataclasses.field(default=None, repr=False, compare=False)
-    options: Optional[Mapping[str, Any]] = dataclasses.field(default=None, repr=False,
-                                                             compare=False)
+    options: Optional[Mapping[str, Any]] = dataclasses.field(
+        default=None, repr=False, compare=False
+    )
     variance_note: Optional[str] = dataclasses.field(default=None, repr=False, compare=False)
 
     def _repr_values(self) -> Dict[str, Any]:
-        return {"measure": self.measure, "statistic": self.statistic,
-                "standard_error": self.standard_error, "n_runs": self.n_runs,
-                "n_features": self.n_features, "method": self.method}
+        return {
+            "measure": self.measure,
+            "statistic": self.statistic,
+            "standard_error": self.standard_error,
+            "n_runs": self.n_runs,
+            "n_features": self.n_features,
+            "method": self.method,
+        }
 
     def _records(self) -> List[Mapping[str, Any]]:
         low, high = quietly(self.confidence_interval, 0.95)
@@ -199,12 +236,16 @@ class StabilityEstimate(Result):
         ran = self.interval_method()
         label = self.interpretation
         value = number(self.statistic, fixed=True)
-        rows = [("measure", self.measure),
-                ("estimate", value if label is None else f"{value} ({label}, thesis Table 6.1)"),
-                ("standard error", f"{number(self.standard_error, fixed=True)} "
-                                   f"({variance_label(self)})"),
-                (level_label(confidence_level), f"{interval(low, high)} ({ran})"),
-                ("runs x features", f"{self.n_runs} x {self.n_features}")]
+        rows = [
+            ("measure", self.measure),
+            ("estimate", value if label is None else f"{value} ({label}, thesis Table 6.1)"),
+            (
+                "standard error",
+                f"{number(self.standard_error, fixed=True)} " f"({variance_label(self)})",
+            ),
+            (level_label(confidence_level), f"{interval(low, high)} ({ran})"),
+            ("runs x features", f"{self.n_runs} x {self.n_features}"),
+        ]
         if self.subset_sizes is not None and len(self.subset_sizes):
             rows.append(("subset size", size_text(self.subset_sizes)))
         if self.note is not None:
@@ -244,8 +285,9 @@ class StabilityEstimate(Result):
         """The measure's declared range ``(lo, hi)`` for this M, d and these subset sizes
         (its registry bounds, evaluated where they depend on M, d or the sizes); an
         undeclared bound, or one that cannot be evaluated here, is -inf or inf."""
-        return measure_range(get_measure(self.measure), self.n_runs,
-                                        self.n_features, self.subset_sizes)
+        return measure_range(
+            get_measure(self.measure), self.n_runs, self.n_features, self.subset_sizes
+        )
 
     def jackknife_variance(self) -> float:
         """The delete-one-run jackknife variance of this estimate (its own
@@ -258,13 +300,20 @@ class StabilityEstimate(Result):
         float
         """
         sel = self.selection
-        if (self.method != "analytic" or sel is None or self.n_runs < 3
-                or math.isnan(self.statistic)):
+        if (
+            self.method != "analytic"
+            or sel is None
+            or self.n_runs < 3
+            or math.isnan(self.statistic)
+        ):
             return self.variance
         info = get_measure(self.measure)
         terms = leave_one_out(sel, info, dict(self.options or {}))
-        if np.isnan(terms).any() or degenerate_fallback(
-                sel, info, dict(self.options or {}), "jackknife", terms) is not None:
+        if (
+            np.isnan(terms).any()
+            or degenerate_fallback(sel, info, dict(self.options or {}), "jackknife", terms)
+            is not None
+        ):
             return self.variance
         return float(spread(terms, (self.n_runs - 1) / self.n_runs))
 
@@ -287,16 +336,27 @@ class StabilityEstimate(Result):
         name, jackknife = auto_interval(self.n_runs)
         if not jackknife:
             return CI_METHODS[name]
-        variance = ("jackknife" if self.method == "jackknife" or self._jackknife_applies()
-                    else self.method)
+        variance = (
+            "jackknife" if self.method == "jackknife" or self._jackknife_applies() else self.method
+        )
         return f"{name}, {variance} variance; M < {SMALL_M_BELOW}"
 
     def _jackknife_applies(self) -> bool:
-        return (self.method == "analytic" and self.selection is not None
-                and self.n_runs >= 3 and self.jackknife_variance() != self.variance)
+        return (
+            self.method == "analytic"
+            and self.selection is not None
+            and self.n_runs >= 3
+            and self.jackknife_variance() != self.variance
+        )
 
-    def confidence_interval(self, confidence_level: float = 0.95, *, method: str = "auto",
-                            n_resamples: int = 2000, random_state=0) -> ConfidenceInterval:
+    def confidence_interval(
+        self,
+        confidence_level: float = 0.95,
+        *,
+        method: str = "auto",
+        n_resamples: int = 2000,
+        random_state=0,
+    ) -> ConfidenceInterval:
         r"""An approximate confidence interval for the population stability, within the
         measure's range.
 
@@ -412,7 +472,7 @@ class StabilityEstimate(Result):
         """
         level = check_confidence_level(confidence_level)
         method = check_choice("method", method, tuple(CI_METHODS))
-        B = check_int_range("n_resamples", n_resamples, minimum=100, maximum=10 ** 6)
+        B = check_int_range("n_resamples", n_resamples, minimum=100, maximum=10**6)
         seed = check_random_state("random_state", random_state)
         variance, kind = self.variance, self.method
         if method == "auto":
@@ -420,9 +480,12 @@ class StabilityEstimate(Result):
             if jackknife and self._jackknife_applies():
                 variance, kind = self.jackknife_variance(), "jackknife"
         interval = self._confidence_interval(level, method, B, seed, variance, kind)
-        key = method if method in ("bootstrap", "bca") else (
-            f"{method} (jackknife)" if kind == "jackknife" else method)
-        warn_small_sample(self.n_runs, key)          # after any ZeroVarianceWarning
+        key = (
+            method
+            if method in ("bootstrap", "bca")
+            else (f"{method} (jackknife)" if kind == "jackknife" else method)
+        )
+        warn_small_sample(self.n_runs, key)  # after any ZeroVarianceWarning
         return interval
 
     def _confidence_interval(self, level, method, B, seed, variance, kind):
@@ -431,12 +494,10 @@ class StabilityEstimate(Result):
         if variance == 0 and self.selection is not None:
             what += _identical_runs_note(self.selection, level, self.options)
         if method == "wald":
-            return wald_interval(self.statistic, variance, level, "two-sided", what,
-                                  (lo, hi))
+            return wald_interval(self.statistic, variance, level, "two-sided", what, (lo, hi))
         if method == "logit":
             if variance == 0 or not variance > 0 or math.isnan(self.statistic):
-                return wald_interval(self.statistic, variance, level, "two-sided",
-                                      what, (lo, hi))
+                return wald_interval(self.statistic, variance, level, "two-sided", what, (lo, hi))
             z = float(special.ndtri(0.5 + level / 2))
             low, high = transformed_wald(self.statistic, variance, z, lo, hi)
             return ConfidenceInterval(*clip(low, high, lo, hi))
@@ -444,33 +505,44 @@ class StabilityEstimate(Result):
 
     def _bootstrap_interval(self, method, level, B, seed, bounds) -> ConfidenceInterval:
         if self.selection is None:
-            fail(f"method: {method!r} resamples the runs, and this estimate "
-                 f"does not hold them (selection is None); build it with "
-                 f"propstab.estimate")
+            fail(
+                f"method: {method!r} resamples the runs, and this estimate "
+                f"does not hold them (selection is None); build it with "
+                f"propstab.estimate"
+            )
         if math.isnan(self.statistic):
             return ConfidenceInterval(float("nan"), float("nan"))
         info = get_measure(self.measure)
         options = dict(self.options or {})
-        reps = bootstrap_replicates(self.selection, info, options, B,
-                                               np.random.default_rng(seed))
+        reps = bootstrap_replicates(self.selection, info, options, B, np.random.default_rng(seed))
         n_nan = int(np.isnan(reps).sum())
         if n_nan == B:
-            nan = undefined(f"the bootstrap interval of {self.measure}",
-                            "the measure is undefined on every resample")
+            nan = undefined(
+                f"the bootstrap interval of {self.measure}",
+                "the measure is undefined on every resample",
+            )
             return ConfidenceInterval(nan, nan)
         if n_nan:
-            warn(f"{self.measure} is undefined on {n_nan} of {B} bootstrap resamples; the "
-                 f"interval uses the other {B - n_nan}", UndefinedMeasureWarning)
+            warn(
+                f"{self.measure} is undefined on {n_nan} of {B} bootstrap resamples; the "
+                f"interval uses the other {B - n_nan}",
+                UndefinedMeasureWarning,
+            )
         defined = reps[~np.isnan(reps)]
         if np.all(defined == self.statistic):
-            warn_zero(f"every bootstrap replicate of {self.measure} equals the estimate"
-                       + _identical_runs_note(self.selection, level))
+            warn_zero(
+                f"every bootstrap replicate of {self.measure} equals the estimate"
+                + _identical_runs_note(self.selection, level)
+            )
             return ConfidenceInterval(float(self.statistic), float(self.statistic))
         if method == "bootstrap":
             low, high = percentile_interval(defined, level)
         else:
-            loo = (self.terms if self.method == "jackknife" else
-                   leave_one_out(self.selection, info, options))
+            loo = (
+                self.terms
+                if self.method == "jackknife"
+                else leave_one_out(self.selection, info, options)
+            )
             low, high = bca_interval(defined, self.statistic, loo, level)
         return ConfidenceInterval(*clip(low, high, *bounds))
 
@@ -481,15 +553,19 @@ def _identical_runs_note(sel, level: float, options=None) -> str:
     if M < 1 or not identical_runs(sel, options):
         return ""
     bound = 1.0 - (1.0 - level) ** (1.0 / M)
-    return (f" (all {M} runs are the same: what they support is that, with "
-            f"{100 * level:g}% confidence, a run differs from them with probability at "
-            f"most {bound:.3g}, exact binomial bound 1 - alpha^(1/M))")
+    return (
+        f" (all {M} runs are the same: what they support is that, with "
+        f"{100 * level:g}% confidence, a run differs from them with probability at "
+        f"most {bound:.3g}, exact binomial bound 1 - alpha^(1/M))"
+    )
 
 
 _METHOD_SOURCES = {
     "jackknife": "delete-one-run jackknife",
-    "bootstrap": (f"bootstrap of the runs ({BOOTSTRAP_RESAMPLES} resamples, "
-                  f"seed {BOOTSTRAP_SEED})")}
+    "bootstrap": (
+        f"bootstrap of the runs ({BOOTSTRAP_RESAMPLES} resamples, " f"seed {BOOTSTRAP_SEED})"
+    ),
+}
 
 
 def variance_label(est) -> str:
@@ -497,8 +573,7 @@ def variance_label(est) -> str:
     when a degenerate variance was replaced, e.g. ``"bootstrap of the runs (2000
     resamples, seed 0), as the analytic (thesis Thm 6) variance was 0 although the runs
     differ"``."""
-    label = (f"analytic: {est.variance_source}" if est.method == "analytic"
-             else est.variance_source)
+    label = f"analytic: {est.variance_source}" if est.method == "analytic" else est.variance_source
     note = getattr(est, "variance_note", None)
     if note is None:
         return label
@@ -514,10 +589,25 @@ def quietly(function, *args):
         return function(*args)
 
 
-@validate_params({"measure": MEASURE_NAME, "method": Options(*VARIANCE_METHODS),
-                  "n_features": [N_FEATURES, None], "pairs": PAIRS})
-def estimate(Z, /, measure: str = "nogueira", *, method: str = "auto", n_features=None,
-             feature_names=None, pairs="auto", **options) -> StabilityEstimate:
+@validate_params(
+    {
+        "measure": MEASURE_NAME,
+        "method": Options(*VARIANCE_METHODS),
+        "n_features": [N_FEATURES, None],
+        "pairs": PAIRS,
+    }
+)
+def estimate(
+    Z,
+    /,
+    measure: str = "nogueira",
+    *,
+    method: str = "auto",
+    n_features=None,
+    feature_names=None,
+    pairs="auto",
+    **options,
+) -> StabilityEstimate:
     """Estimate the stability of the selections in ``Z`` with its variance.
 
     Parameters
@@ -625,23 +715,38 @@ def estimate(Z, /, measure: str = "nogueira", *, method: str = "auto", n_feature
     0.1111
     """
     info = get_measure(measure)
-    sel = as_input(info.input, Z, n_features=n_features, feature_names=feature_names,
-                   argument="Z", owner=info.name)
+    sel = as_input(
+        info.input,
+        Z,
+        n_features=n_features,
+        feature_names=feature_names,
+        argument="Z",
+        owner=info.name,
+    )
     if method == "analytic" and info.analytic_variance is None:
         having = [m.name for m in list_measures() if m.analytic_variance is not None]
-        fail(f"method: 'analytic' (thesis Thm 6, or the U-statistic variance of a ranking "
-             f"measure) applies only to {', '.join(having)}; got measure {info.name!r} "
-             f"(use method='jackknife')", function="estimate")
-    sampled = sampled_pairs_of(info.kernel, {o: v for o, v in options.items()
-                                             if o != "random_state"},
-                               pairs, sel.n_runs, measure=info.name, function="estimate")
+        fail(
+            f"method: 'analytic' (thesis Thm 6, or the U-statistic variance of a ranking "
+            f"measure) applies only to {', '.join(having)}; got measure {info.name!r} "
+            f"(use method='jackknife')",
+            function="estimate",
+        )
+    sampled = sampled_pairs_of(
+        info.kernel,
+        {o: v for o, v in options.items() if o != "random_state"},
+        pairs,
+        sel.n_runs,
+        measure=info.name,
+        function="estimate",
+    )
     if sampled is not None:
         return sampled_estimate(sel, info, sampled, options.get("random_state", 0))
     statistic = info.function(sel, **options)
     M, d = sel.n_runs, sel.n_features
     if info.analytic_variance is not None and (
-            method == "analytic"
-            or (method == "auto" and getattr(info.analytic_variance, "default", True))):
+        method == "analytic"
+        or (method == "auto" and getattr(info.analytic_variance, "default", True))
+    ):
         variance, terms, factor = info.analytic_variance(sel, statistic)
         kind = "analytic"
     else:
@@ -652,8 +757,11 @@ def estimate(Z, /, measure: str = "nogueira", *, method: str = "auto", n_feature
             terms = leave_one_out(sel, info, options)
         if not math.isnan(statistic) and np.isnan(terms).any():
             i = int(np.argmax(np.isnan(terms)))
-            why = ("it needs at least 3 runs" if M < 3 else
-                   f"{info.name} is undefined once run {i} is deleted")
+            why = (
+                "it needs at least 3 runs"
+                if M < 3
+                else f"{info.name} is undefined once run {i} is deleted"
+            )
             undefined(f"the jackknife variance of {info.name}", why)
         variance = spread(terms, factor)
     note = None
@@ -662,8 +770,20 @@ def estimate(Z, /, measure: str = "nogueira", *, method: str = "auto", n_feature
         if replaced is not None:
             variance, terms, factor, kind, note = replaced
             _warn_degenerate(info.name, kind, variance, note)
-    return StabilityEstimate(statistic, float(variance), M, d, info.name, kind, terms, factor,
-                             getattr(sel, "row_sizes", None), sel, dict(options), note)
+    return StabilityEstimate(
+        statistic,
+        float(variance),
+        M,
+        d,
+        info.name,
+        kind,
+        terms,
+        factor,
+        getattr(sel, "row_sizes", None),
+        sel,
+        dict(options),
+        note,
+    )
 
 
 def _warn_degenerate(measure: str, method: str, variance: float, note: str) -> None:
@@ -671,8 +791,10 @@ def _warn_degenerate(measure: str, method: str, variance: float, note: str) -> N
     if math.isnan(variance):
         then = "the variance is NaN (no interval or test)"
     else:
-        then = (f"the variance is now from the {_METHOD_SOURCES[method]}, standard error "
-                f"{math.sqrt(variance):.3g}")
+        then = (
+            f"the variance is now from the {_METHOD_SOURCES[method]}, standard error "
+            f"{math.sqrt(variance):.3g}"
+        )
     warn(f"{measure}: {note}; {then}", DegenerateVarianceWarning)
 
 
@@ -734,4 +856,3 @@ def population_stability(p) -> float:
     if den == 0:
         return undefined("population stability", "the mean selection probability is 0 or 1")
     return 1.0 - float(np.mean(p * (1.0 - p))) / den
-

@@ -29,16 +29,33 @@ import numpy as np
 from scipy import special, stats
 
 from .._utils.exceptions import UndefinedMeasureWarning
-from ..measures._variance import (BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED, PER_RUN_OPTIONS, degenerate, identical_runs, take_rows)
+from ..measures._variance import (
+    BOOTSTRAP_RESAMPLES,
+    BOOTSTRAP_SEED,
+    PER_RUN_OPTIONS,
+    degenerate,
+    identical_runs,
+    take_rows,
+)
 from ..measures.kernels import CountKernel, PairKernel, pair_fractions, xlogx
 
-__all__ = ["BootstrapCounts", "bca_interval", "bootstrap_replicates", "bootstrap_variance",
-           "clip", "degenerate_fallback",
-           "measure_range", "percentile_interval", "replicates", "resample_weights",
-           "row_weights", "transformed_wald"]
+__all__ = [
+    "BootstrapCounts",
+    "bca_interval",
+    "bootstrap_replicates",
+    "bootstrap_variance",
+    "clip",
+    "degenerate_fallback",
+    "measure_range",
+    "percentile_interval",
+    "replicates",
+    "resample_weights",
+    "row_weights",
+    "transformed_wald",
+]
 
 #: float64 entries of one temporary (B x d or B x M x ...) of the vectorised bootstrap
-_BLOCK = 2 ** 22
+_BLOCK = 2**22
 
 
 def measure_range(info, n_runs: int, n_features: int, sizes) -> Tuple[float, float]:
@@ -92,11 +109,17 @@ def range_transform(lo: float, hi: float):
 
         return g, slope, lambda s: lo + width * float(special.expit(s))
     if finite_lo:
-        return (lambda t: math.log(t - lo) if t > lo else -math.inf,
-                lambda t: 1.0 / (t - lo), lambda s: lo + math.exp(s))
+        return (
+            lambda t: math.log(t - lo) if t > lo else -math.inf,
+            lambda t: 1.0 / (t - lo),
+            lambda s: lo + math.exp(s),
+        )
     if finite_hi:
-        return (lambda t: -math.log(hi - t) if t < hi else math.inf,
-                lambda t: 1.0 / (hi - t), lambda s: hi - math.exp(-s))
+        return (
+            lambda t: -math.log(hi - t) if t < hi else math.inf,
+            lambda t: 1.0 / (hi - t),
+            lambda s: hi - math.exp(-s),
+        )
     return None
 
 
@@ -104,8 +127,9 @@ def _inside(center: float, lo: float, hi: float) -> bool:
     return (not math.isfinite(lo) or center > lo) and (not math.isfinite(hi) or center < hi)
 
 
-def transformed_wald(center: float, variance: float, z: float, lo: float,
-                     hi: float) -> Tuple[float, float]:
+def transformed_wald(
+    center: float, variance: float, z: float, lo: float, hi: float
+) -> Tuple[float, float]:
     """The Wald interval of half-width ``z`` standard errors on a scale that maps the
     measure's range onto the real line (:func:`range_transform`), mapped back.
 
@@ -122,8 +146,9 @@ def transformed_wald(center: float, variance: float, z: float, lo: float,
     return float(back(g(center) - half)), float(back(g(center) + half))
 
 
-def transformed_statistic(center: float, null: float, variance: float, lo: float,
-                          hi: float) -> float:
+def transformed_statistic(
+    center: float, null: float, variance: float, lo: float, hi: float
+) -> float:
     """The z statistic on the scale of :func:`transformed_wald`,
     :math:`(g(\\hat\\theta) - g(\\theta_0)) / (g'(\\hat\\theta)\\sqrt{v})`, whose
     test that interval inverts; the plain :math:`(\\hat\\theta - \\theta_0)/\\sqrt v`
@@ -143,6 +168,7 @@ def transformed_statistic(center: float, null: float, variance: float, lo: float
 
 
 # ------------------------------------------------------------------------- bootstrap
+
 
 def resample_weights(rng, n_resamples: int, n_runs: int) -> np.ndarray:
     """``(indices, weights)``: B rows of M run indices drawn with replacement, and how
@@ -249,8 +275,9 @@ class BootstrapCounts:
 def _count_replicates(kernel: CountKernel, sel, W, options, n_runs):
     c = BootstrapCounts(sel, W, n_runs)
     with np.errstate(divide="ignore", invalid="ignore"):
-        values = np.broadcast_to(np.asarray(kernel.formula(c, **options), dtype=np.float64),
-                                 (W.shape[0],)).copy()
+        values = np.broadcast_to(
+            np.asarray(kernel.formula(c, **options), dtype=np.float64), (W.shape[0],)
+        ).copy()
         if kernel.undefined_when is not None:
             values[np.broadcast_to(kernel.undefined_when(c), values.shape)] = np.nan
     return values
@@ -281,6 +308,7 @@ def _rank_pair_matrix(kernel, rk, options):
     diagonal: a run's score with an identical copy of itself) and the runs with which a
     pair score is undefined; None for a kernel of another kind."""
     from ..measures.rank_kernels import CosineKernel, PairMatrixKernel
+
     if isinstance(kernel, CosineKernel):
         sq = np.asarray(kernel.squares(rk), dtype=np.float64)
         bad = sq == 0
@@ -289,7 +317,7 @@ def _rank_pair_matrix(kernel, rk, options):
         for block in kernel.function(rk, **options):
             u = np.asarray(block, dtype=np.float64) * scale[:, None]
             P += u @ u.T
-        np.fill_diagonal(P, np.where(bad, 0.0, 1.0))      # cos(v, v) = 1
+        np.fill_diagonal(P, np.where(bad, 0.0, 1.0))  # cos(v, v) = 1
         return P, bad
     if isinstance(kernel, PairMatrixKernel):
         P = np.array(kernel.function(rk, **options), dtype=np.float64)
@@ -311,10 +339,13 @@ def _matrix_replicates(P, bad, W, n_runs):
 
 def _generic_replicates(sel, info, options, idx):
     Zm = sel.stored()
-    per_run = {name: value for name, value in options.items()
-               if name in PER_RUN_OPTIONS and value is not None}
+    per_run = {
+        name: value
+        for name, value in options.items()
+        if name in PER_RUN_OPTIONS and value is not None
+    }
     out = np.empty(idx.shape[0])
-    for b, rows in enumerate(idx):            # one resample at a time: no kernel to batch
+    for b, rows in enumerate(idx):  # one resample at a time: no kernel to batch
         extra = {name: take_rows(value, rows) for name, value in per_run.items()}
         out[b] = info.function(Zm[rows], **{**options, **extra})
     return out
@@ -335,7 +366,7 @@ def replicates(sel, info, options, idx, *, generic=False):
     n_rows, m = idx.shape
     if info.domain == "constant_size" and np.any(sel.row_sizes != sel.row_sizes[0]):
         k = np.asarray(sel.row_sizes)[idx]
-        defined = np.all(k == k[:, :1], axis=1)   # rows whose runs share one size
+        defined = np.all(k == k[:, :1], axis=1)  # rows whose runs share one size
         values = np.full(n_rows, np.nan)
         if defined.any():
             with warnings.catch_warnings():
@@ -352,14 +383,28 @@ def replicates(sel, info, options, idx, *, generic=False):
             try:
                 if isinstance(kernel, CountKernel) and correction == "none":
                     rest = {k: v for k, v in options.items() if k != "correction_for_chance"}
-                    values = np.concatenate([
-                        _count_replicates(kernel, sel, row_weights(idx[s:s + block], sel.n_runs),
-                                          rest, m) for s in range(0, n_rows, block)])
+                    values = np.concatenate(
+                        [
+                            _count_replicates(
+                                kernel, sel, row_weights(idx[s : s + block], sel.n_runs), rest, m
+                            )
+                            for s in range(0, n_rows, block)
+                        ]
+                    )
                 elif isinstance(kernel, PairKernel) and set(options) <= {"correction_for_chance"}:
-                    values = np.concatenate([
-                        _pair_replicates(kernel, sel, row_weights(idx[s:s + block], sel.n_runs),
-                                         correction, m) for s in range(0, n_rows, block)])
-            except AttributeError:            # a summary BootstrapCounts does not have
+                    values = np.concatenate(
+                        [
+                            _pair_replicates(
+                                kernel,
+                                sel,
+                                row_weights(idx[s : s + block], sel.n_runs),
+                                correction,
+                                m,
+                            )
+                            for s in range(0, n_rows, block)
+                        ]
+                    )
+            except AttributeError:  # a summary BootstrapCounts does not have
                 values = None
         elif not generic and info.input == "ranking" and m >= 2:
             values = _ranking_replicates(kernel, sel, options, idx, m)
@@ -373,20 +418,28 @@ def _ranking_replicates(kernel, rk, options, idx, m):
     all runs once (cosine and pair-matrix kernels), or the count kernel of Nogueira's
     estimator on the runs' top-k sets (``top_k``); None for any other kernel."""
     from ..registry._registry import get_measure
-    if hasattr(kernel, "_selection"):                 # top_k: nogueira on the top-k sets
+
+    if hasattr(kernel, "_selection"):  # top_k: nogueira on the top-k sets
         top = kernel._selection(rk, options.get("k"))
         counts = get_measure("nogueira").kernel
         block = max(1, _BLOCK // max(top.n_features, top.n_runs * 4))
-        return np.concatenate([
-            _count_replicates(counts, top, row_weights(idx[s:s + block], top.n_runs), {}, m)
-            for s in range(0, idx.shape[0], block)])
+        return np.concatenate(
+            [
+                _count_replicates(counts, top, row_weights(idx[s : s + block], top.n_runs), {}, m)
+                for s in range(0, idx.shape[0], block)
+            ]
+        )
     found = _rank_pair_matrix(kernel, rk, options)
     if found is None:
         return None
     P, bad = found
     block = max(1, _BLOCK // max(rk.n_runs * 4, 1))
-    return np.concatenate([_matrix_replicates(P, bad, row_weights(idx[s:s + block], rk.n_runs),
-                                              m) for s in range(0, idx.shape[0], block)])
+    return np.concatenate(
+        [
+            _matrix_replicates(P, bad, row_weights(idx[s : s + block], rk.n_runs), m)
+            for s in range(0, idx.shape[0], block)
+        ]
+    )
 
 
 def bootstrap_replicates(sel, info, options, n_resamples: int, rng, *, generic=False):
@@ -413,11 +466,12 @@ def acceleration(jackknife_values) -> float:
     u = np.asarray(jackknife_values, dtype=np.float64)
     dev = u.mean() - u
     den = 6.0 * float(np.sum(dev * dev)) ** 1.5
-    return float(np.sum(dev ** 3) / den) if den > 0 else 0.0
+    return float(np.sum(dev**3) / den) if den > 0 else 0.0
 
 
-def bca_interval(replicates, statistic: float, jackknife_values,
-                 level: float) -> Tuple[float, float]:
+def bca_interval(
+    replicates, statistic: float, jackknife_values, level: float
+) -> Tuple[float, float]:
     """Efron's (1987) bias-corrected and accelerated interval.
 
     The bias correction is :math:`z_0 = \\Phi^{-1}(p)` with p the share of replicates
@@ -437,14 +491,20 @@ def bca_interval(replicates, statistic: float, jackknife_values,
     for q in (alpha / 2, 1 - alpha / 2):
         zq = z0 + float(special.ndtri(q))
         den = 1.0 - a * zq
-        probs.append(float(special.ndtr(z0 + zq / den)) if den > 0 else (
-            0.0 if q < 0.5 else 1.0))
+        probs.append(float(special.ndtr(z0 + zq / den)) if den > 0 else (0.0 if q < 0.5 else 1.0))
     low, high = np.quantile(r, probs)
     return float(low), float(high)
 
 
-def bootstrap_variance(sel, info, options, *, n_resamples: int = BOOTSTRAP_RESAMPLES,
-                       seed: int = BOOTSTRAP_SEED, other=None):
+def bootstrap_variance(
+    sel,
+    info,
+    options,
+    *,
+    n_resamples: int = BOOTSTRAP_RESAMPLES,
+    seed: int = BOOTSTRAP_SEED,
+    other=None,
+):
     """The bootstrap variance of the measure (the variance, ddof = 1, of its values on
     ``n_resamples`` resamples of the M runs drawn with replacement, as
     ``scipy.stats.bootstrap``'s ``standard_error`` squared), and the replicates.
@@ -456,8 +516,10 @@ def bootstrap_variance(sel, info, options, *, n_resamples: int = BOOTSTRAP_RESAM
     """
     reps = bootstrap_replicates(sel, info, options, n_resamples, np.random.default_rng(seed))
     if other is not None:
-        reps = bootstrap_replicates(other, info, options, n_resamples,
-                                    np.random.default_rng(seed)) - reps
+        reps = (
+            bootstrap_replicates(other, info, options, n_resamples, np.random.default_rng(seed))
+            - reps
+        )
     defined = reps[~np.isnan(reps)]
     if defined.size < 2:
         return float("nan"), reps
@@ -491,7 +553,7 @@ def degenerate_fallback(sel, info, options, method: str, terms):
     """
     M, d = sel.n_runs, sel.n_features
     if np.isnan(np.asarray(terms, dtype=np.float64)).any():
-        return None                               # undefined: NaN, warned elsewhere
+        return None  # undefined: NaN, warned elsewhere
     two_runs = method == "analytic" and M == 2
     if not (two_runs or degenerate(terms, M, d)) or identical_runs(sel, options):
         return None
@@ -500,14 +562,24 @@ def degenerate_fallback(sel, info, options, method: str, terms):
         source = getattr(info.analytic_variance, "source", None)
         name = "analytic" if source is None else f"analytic ({source})"
     if two_runs:
-        return (float("nan"), np.full(M, np.nan), float("nan"), method,
-                f"the {name} variance from 2 runs does not measure how they differ, and "
-                f"the bootstrap needs at least 3 runs")
+        return (
+            float("nan"),
+            np.full(M, np.nan),
+            float("nan"),
+            method,
+            f"the {name} variance from 2 runs does not measure how they differ, and "
+            f"the bootstrap needs at least 3 runs",
+        )
     why = f"the {name} variance was 0 although the runs differ"
     variance, reps = bootstrap_variance(sel, info, options)
     defined = reps[~np.isnan(reps)]
     if defined.size >= 2 and not degenerate(defined, M, d):
         return variance, np.full(M, np.nan), float("nan"), "bootstrap", why
-    return (float("nan"), np.full(M, np.nan), float("nan"), method,
-            f"{why}, and {info.name} takes one value on each of {defined.size} bootstrap "
-            f"resamples of the runs")
+    return (
+        float("nan"),
+        np.full(M, np.nan),
+        float("nan"),
+        method,
+        f"{why}, and {info.name} takes one value on each of {defined.size} bootstrap "
+        f"resamples of the runs",
+    )

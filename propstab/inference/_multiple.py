@@ -35,15 +35,21 @@ CORRECTIONS = {
 
 def _check_correction(name: str, correction, *, function=None) -> str:
     if isinstance(correction, str) and correction == "fdr_tsbky":
-        fail(f"{name}: 'fdr_tsbky' is not supported: its adjusted p-values depend on the "
-             f"level alpha, and a table of adjusted p-values is read at any level; use "
-             f"'fdr_tsbh' or 'fdr_bh'", function=function)
+        fail(
+            f"{name}: 'fdr_tsbky' is not supported: its adjusted p-values depend on the "
+            f"level alpha, and a table of adjusted p-values is read at any level; use "
+            f"'fdr_tsbh' or 'fdr_bh'",
+            function=function,
+        )
     return check_choice(name, correction, tuple(CORRECTIONS), function=function)
 
 
-CORRECTION = Checked(_check_correction, f"one of {', '.join(map(repr, CORRECTIONS))}",
-                     invalid=("fdr_tsbky", "Holm", "no_such", 5, None, ["holm"]),
-                     like=Options(*CORRECTIONS))
+CORRECTION = Checked(
+    _check_correction,
+    f"one of {', '.join(map(repr, CORRECTIONS))}",
+    invalid=("fdr_tsbky", "Holm", "no_such", 5, None, ["holm"]),
+    like=Options(*CORRECTIONS),
+)
 
 
 def _adjusted_pvalues(pvalues, correction: str) -> np.ndarray:
@@ -56,18 +62,20 @@ def _adjusted_pvalues(pvalues, correction: str) -> np.ndarray:
     try:
         from statsmodels.stats.multitest import multipletests
     except ImportError:
-        raise ImportError("pairwise_tests needs statsmodels for the multiple-testing "
-                          "correction; install it with `pip install propstab[inference]`"
-                          ) from None
+        raise ImportError(
+            "pairwise_tests needs statsmodels for the multiple-testing "
+            "correction; install it with `pip install propstab[inference]`"
+        ) from None
     p = np.asarray(pvalues, dtype=np.float64)
     undefined = np.isnan(p)
     if correction == "holm":
         adjusted = holm(np.where(undefined, 1.0, p))
         adjusted[undefined] = np.nan
         return adjusted
-    with np.errstate(divide="ignore"):          # p = 1: log1p(-1) in Sidak, 1/(1 - p) in GBS
-        adjusted = np.array(multipletests(np.where(undefined, 1.0, p), method=correction)[1],
-                            dtype=np.float64)
+    with np.errstate(divide="ignore"):  # p = 1: log1p(-1) in Sidak, 1/(1 - p) in GBS
+        adjusted = np.array(
+            multipletests(np.where(undefined, 1.0, p), method=correction)[1], dtype=np.float64
+        )
     adjusted[undefined] = np.nan
     return adjusted
 
@@ -175,8 +183,17 @@ class PairwiseTestTable(Result):
     @property
     def COLUMNS(self) -> Tuple[str, ...]:
         """The keys of a row, in the order of :meth:`to_frame`'s columns."""
-        return ("first", "second", "stability_first", "stability_second", "difference",
-                "statistic", "test", "pvalue", self.adjusted_key)
+        return (
+            "first",
+            "second",
+            "stability_first",
+            "stability_second",
+            "difference",
+            "statistic",
+            "test",
+            "pvalue",
+            self.adjusted_key,
+        )
 
     def to_frame(self):
         """The table as a pandas DataFrame, one row per pair (pandas is needed).
@@ -196,8 +213,13 @@ class PairwiseTestTable(Result):
 
     def _repr_values(self):
         extra = {} if self.correction == "holm" else {"correction": self.correction}
-        return {"n_pairs": len(self.rows), "paired": self.paired,
-                "alternative": self.alternative, "measure": self.measure, **extra}
+        return {
+            "n_pairs": len(self.rows),
+            "paired": self.paired,
+            "alternative": self.alternative,
+            "measure": self.measure,
+            **extra,
+        }
 
     def summary(self) -> Summary:
         """One line per pair: both stabilities, the difference (first minus second), the
@@ -211,24 +233,62 @@ class PairwiseTestTable(Result):
         """
         kind = "paired, " if self.paired else ""
         heading, phrase = CORRECTIONS[self.correction]
-        title = (f"Pairwise tests of stability (thesis Thm 7), {kind}{self.alternative}, "
-                 f"{phrase} over {len(self.rows)} pairs")
-        heads = ["first", "second", "Phi first", "Phi second", "difference", "statistic",
-                 "test", "p", f"p ({heading})"]
-        body = [[r["first"], r["second"], *(number(r[k], fixed=True) for k in
-                 ("stability_first", "stability_second", "difference", "statistic")),
-                 r.get("test", "asymptotic"), number(r["pvalue"]),
-                 number(r[self.adjusted_key])] for r in self.rows]
-        return summary(title, table=(heads, body),
-                       notes=["difference = Phi first - Phi second (\"greater\": the first "
-                              "is more stable); statistic = -T_M"])
+        title = (
+            f"Pairwise tests of stability (thesis Thm 7), {kind}{self.alternative}, "
+            f"{phrase} over {len(self.rows)} pairs"
+        )
+        heads = [
+            "first",
+            "second",
+            "Phi first",
+            "Phi second",
+            "difference",
+            "statistic",
+            "test",
+            "p",
+            f"p ({heading})",
+        ]
+        body = [
+            [
+                r["first"],
+                r["second"],
+                *(
+                    number(r[k], fixed=True)
+                    for k in ("stability_first", "stability_second", "difference", "statistic")
+                ),
+                r.get("test", "asymptotic"),
+                number(r["pvalue"]),
+                number(r[self.adjusted_key]),
+            ]
+            for r in self.rows
+        ]
+        return summary(
+            title,
+            table=(heads, body),
+            notes=[
+                'difference = Phi first - Phi second ("greater": the first '
+                "is more stable); statistic = -T_M"
+            ],
+        )
 
 
 @validate_params({**COMPARISON_RULES, "correction": CORRECTION})
-def pairwise_tests(matrices, /, *, paired: bool = False, alternative: str = "two-sided",
-                   measure: str = "nogueira", method: str = "auto", correction: str = "holm",
-                   test: str = "auto", n_resamples: int = 9999, random_state=0,
-                   n_features=None, feature_names=None, **options) -> PairwiseTestTable:
+def pairwise_tests(
+    matrices,
+    /,
+    *,
+    paired: bool = False,
+    alternative: str = "two-sided",
+    measure: str = "nogueira",
+    method: str = "auto",
+    correction: str = "holm",
+    test: str = "auto",
+    n_resamples: int = 9999,
+    random_state=0,
+    n_features=None,
+    feature_names=None,
+    **options,
+) -> PairwiseTestTable:
     r"""Compare the stability of every pair of procedures, with a multiple-testing correction.
 
     Parameters
@@ -311,33 +371,63 @@ def pairwise_tests(matrices, /, *, paired: bool = False, alternative: str = "two
     elif isinstance(matrices, Sequence) and not isinstance(matrices, (str, bytes)):
         names, items = list(range(len(matrices))), list(matrices)
     else:
-        fail(f"matrices: must be a mapping of names to selection matrices or a sequence of "
-             f"selection matrices; got {type(matrices).__name__}", TypeError,
-             function="pairwise_tests")
+        fail(
+            f"matrices: must be a mapping of names to selection matrices or a sequence of "
+            f"selection matrices; got {type(matrices).__name__}",
+            TypeError,
+            function="pairwise_tests",
+        )
     if len(items) < 2:
-        fail(f"matrices: at least 2 selection matrices are needed; got {len(items)}",
-             function="pairwise_tests")
+        fail(
+            f"matrices: at least 2 selection matrices are needed; got {len(items)}",
+            function="pairwise_tests",
+        )
     kind = get_measure(measure).input
-    sels = [as_named_input(kind, Z, f"matrices[{name!r}]", n_features=n_features,
-                           feature_names=feature_names, owner=measure)
-            for name, Z in zip(names, items)]
+    sels = [
+        as_named_input(
+            kind,
+            Z,
+            f"matrices[{name!r}]",
+            n_features=n_features,
+            feature_names=feature_names,
+            owner=measure,
+        )
+        for name, Z in zip(names, items)
+    ]
     rng = np.random.default_rng(random_state)
     results: List[Tuple[Any, Any, TwoSampleTestResult]] = []
     for a in range(len(sels)):
         for b in range(a + 1, len(sels)):
-            res = compare(sels[a], sels[b], paired=paired, alternative=alternative,
-                           measure=measure, method=method, options=options,
-                           names=(f"matrices[{names[a]!r}]", f"matrices[{names[b]!r}]"),
-                           test=test, n_resamples=n_resamples, rng=rng)
+            res = compare(
+                sels[a],
+                sels[b],
+                paired=paired,
+                alternative=alternative,
+                measure=measure,
+                method=method,
+                options=options,
+                names=(f"matrices[{names[a]!r}]", f"matrices[{names[b]!r}]"),
+                test=test,
+                n_resamples=n_resamples,
+                rng=rng,
+            )
             results.append((names[a], names[b], res))
     adjusted = _adjusted_pvalues([r.pvalue for _, _, r in results], correction)
     key = "pvalue_" + correction.replace("-", "_")
-    rows = tuple({"first": a, "second": b,
-                  "stability_first": r.estimates[0].statistic,
-                  "stability_second": r.estimates[1].statistic,
-                  "difference": r.difference, "statistic": r.statistic,
-                  "pvalue": r.pvalue, key: float(q), "test": r.test}
-                 for (a, b, r), q in zip(results, adjusted))
-    return PairwiseTestTable(rows, bool(paired), alternative,
-                             results[0][2].estimates[0].measure, correction)
-
+    rows = tuple(
+        {
+            "first": a,
+            "second": b,
+            "stability_first": r.estimates[0].statistic,
+            "stability_second": r.estimates[1].statistic,
+            "difference": r.difference,
+            "statistic": r.statistic,
+            "pvalue": r.pvalue,
+            key: float(q),
+            "test": r.test,
+        }
+        for (a, b, r), q in zip(results, adjusted)
+    )
+    return PairwiseTestTable(
+        rows, bool(paired), alternative, results[0][2].estimates[0].measure, correction
+    )

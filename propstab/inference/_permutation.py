@@ -58,11 +58,13 @@ def _pooled(sel1, sel2, kind):
     a, b = sel1.stored(), sel2.stored()
     if hasattr(a, "tocsr") or hasattr(b, "tocsr"):
         from scipy import sparse
+
         Zp = sparse.vstack([sparse.csr_matrix(a), sparse.csr_matrix(b)]).tocsr()
     else:
         Zp = np.concatenate([np.asarray(a), np.asarray(b)], axis=0)
-    return as_input(kind, Zp, n_features=sel1.n_features,
-                    feature_names=getattr(sel1, "feature_names", None))
+    return as_input(
+        kind, Zp, n_features=sel1.n_features, feature_names=getattr(sel1, "feature_names", None)
+    )
 
 
 def rearrangements(n1: int, n2: int, *, paired: bool, n_resamples: int, rng):
@@ -78,9 +80,9 @@ def rearrangements(n1: int, n2: int, *, paired: bool, n_resamples: int, rng):
     """
     if paired:
         M = n1
-        exact = M < 63 and 2 ** M <= n_resamples
+        exact = M < 63 and 2**M <= n_resamples
         if exact:
-            S = (np.arange(2 ** M)[:, None] >> np.arange(M)) & 1
+            S = (np.arange(2**M)[:, None] >> np.arange(M)) & 1
         else:
             S = rng.integers(0, 2, size=(n_resamples, M))
         runs = np.arange(M)
@@ -88,8 +90,7 @@ def rearrangements(n1: int, n2: int, *, paired: bool, n_resamples: int, rng):
     N = n1 + n2
     exact = math.comb(N, n1) <= n_resamples
     if exact:
-        idx1 = np.array(list(itertools.combinations(range(N), n1)), dtype=np.intp
-                        ).reshape(-1, n1)
+        idx1 = np.array(list(itertools.combinations(range(N), n1)), dtype=np.intp).reshape(-1, n1)
         member = np.zeros((idx1.shape[0], N), dtype=bool)
         member[np.arange(idx1.shape[0])[:, None], idx1] = True
         idx2 = np.nonzero(~member)[1].reshape(-1, n2)
@@ -113,8 +114,9 @@ def pvalues(null, observed: float, alternative: str, exact: bool) -> float:
     return float(min(1.0, 2 * min(less, greater)))
 
 
-def permutation_test(sel1, sel2, info, options, *, paired: bool, alternative: str,
-                     n_resamples: int, rng) -> PermutationResult:
+def permutation_test(
+    sel1, sel2, info, options, *, paired: bool, alternative: str, n_resamples: int, rng
+) -> PermutationResult:
     """The permutation test of D = measure(sel1) - measure(sel2) (see the module).
 
     Rearrangements on which the measure is undefined are left out of the null
@@ -123,8 +125,7 @@ def permutation_test(sel1, sel2, info, options, *, paired: bool, alternative: st
     """
     pooled = _pooled(sel1, sel2, info.input)
     n1, n2 = sel1.n_runs, sel2.n_runs
-    idx1, idx2, exact = rearrangements(n1, n2, paired=paired, n_resamples=n_resamples,
-                                       rng=rng)
+    idx1, idx2, exact = rearrangements(n1, n2, paired=paired, n_resamples=n_resamples, rng=rng)
     observed1 = np.arange(n1)[None, :]
     observed2 = n1 + np.arange(n2)[None, :]
     values1 = replicates(pooled, info, options, np.concatenate([observed1, idx1]))
@@ -134,5 +135,6 @@ def permutation_test(sel1, sel2, info, options, *, paired: bool, alternative: st
     defined = null[~np.isnan(null)]
     if math.isnan(observed) or defined.size == 0:
         return PermutationResult(observed, float("nan"), int(null.size), exact, null)
-    return PermutationResult(observed, pvalues(defined, observed, alternative, exact),
-                             int(null.size), exact, null)
+    return PermutationResult(
+        observed, pvalues(defined, observed, alternative, exact), int(null.size), exact, null
+    )

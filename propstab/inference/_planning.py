@@ -24,10 +24,15 @@ def as_estimate(Z, measure, method, options) -> StabilityEstimate:
     ``method`` and options must be left at their defaults), else ``estimate(Z)``."""
     if isinstance(Z, StabilityEstimate):
         if options or measure != "nogueira" or method != "auto":
-            given = sorted(options) + [n for n, v, default in (
-                ("measure", measure, "nogueira"), ("method", method, "auto")) if v != default]
-            fail(f"{given[0]}: applies to a selection matrix; got a "
-                 f"StabilityEstimate, which already has its measure and method")
+            given = sorted(options) + [
+                n
+                for n, v, default in (("measure", measure, "nogueira"), ("method", method, "auto"))
+                if v != default
+            ]
+            fail(
+                f"{given[0]}: applies to a selection matrix; got a "
+                f"StabilityEstimate, which already has its measure and method"
+            )
         return Z
     return estimate(Z, measure, method=method, **options)
 
@@ -37,9 +42,16 @@ def _runs_constant(est: StabilityEstimate) -> float:
     return est.n_runs * est.variance
 
 
-def halfwidth_curve(Z, /, n_runs, confidence_level: float = 0.95, *,
-                    measure: str = "nogueira", method: str = "auto",
-                    **options) -> np.ndarray:
+def halfwidth_curve(
+    Z,
+    /,
+    n_runs,
+    confidence_level: float = 0.95,
+    *,
+    measure: str = "nogueira",
+    method: str = "auto",
+    **options,
+) -> np.ndarray:
     r"""The Wald interval's half-width predicted for other numbers of runs.
 
     Parameters
@@ -101,8 +113,7 @@ def halfwidth_curve(Z, /, n_runs, confidence_level: float = 0.95, *,
     scalar = not isinstance(n_runs, (Sequence, np.ndarray)) or isinstance(n_runs, (str, bytes))
     values = [n_runs] if scalar else list(np.asarray(n_runs, dtype=object).ravel())
     if not values:
-        fail("n_runs: must hold at least one number of runs; got an empty "
-             "sequence")
+        fail("n_runs: must hold at least one number of runs; got an empty " "sequence")
     m = np.array([check_int_range("n_runs", v, minimum=2) for v in values], dtype=np.float64)
     z = float(stats.norm.ppf(0.5 + level / 2))
     c = _runs_constant(est)
@@ -110,8 +121,16 @@ def halfwidth_curve(Z, /, n_runs, confidence_level: float = 0.95, *,
         return z * np.sqrt(c / m) if c >= 0 else np.full(m.shape, np.nan)
 
 
-def runs_needed(Z, /, halfwidth: float, confidence_level: float = 0.95, *,
-                measure: str = "nogueira", method: str = "auto", **options):
+def runs_needed(
+    Z,
+    /,
+    halfwidth: float,
+    confidence_level: float = 0.95,
+    *,
+    measure: str = "nogueira",
+    method: str = "auto",
+    **options,
+):
     r"""How many runs bring the Wald interval's half-width down to ``halfwidth``.
 
     Parameters
@@ -178,23 +197,26 @@ def runs_needed(Z, /, halfwidth: float, confidence_level: float = 0.95, *,
     if math.isnan(c) or c < 0:
         return undefined(f"runs_needed for {est.measure}", "its variance is undefined")
     if c == 0:
-        warn_zero(f"the {est.method} variance of {est.measure} is 0, so no number of runs "
-                   f"can be planned from it; returning the current M = {est.n_runs}")
+        warn_zero(
+            f"the {est.method} variance of {est.measure} is 0, so no number of runs "
+            f"can be planned from it; returning the current M = {est.n_runs}"
+        )
         return est.n_runs
     z = float(stats.norm.ppf(0.5 + level / 2))
     ratio = z * z * c / (h * h)
-    m = math.ceil(ratio - 1e-9 * ratio)          # an exact integer ratio stays itself
+    m = math.ceil(ratio - 1e-9 * ratio)  # an exact integer ratio stays itself
     return max(2, int(m))
 
 
-def nested_prefixes(est: StabilityEstimate, start: int, step: int, level: float,
-                     ci_method: str):
+def nested_prefixes(est: StabilityEstimate, start: int, step: int, level: float, ci_method: str):
     """The estimate and its interval on the first m runs, m = start, start + step, ...,
     M (the last always included): rows ``(m, statistic, low, high)``."""
     sel = est.selection
     if sel is None:
-        fail("Z: this StabilityEstimate does not hold its runs (selection is "
-             "None); pass the selection matrix")
+        fail(
+            "Z: this StabilityEstimate does not hold its runs (selection is "
+            "None); pass the selection matrix"
+        )
     M = est.n_runs
     ms = list(range(start, M + 1, step))
     if ms[-1] != M:
@@ -205,13 +227,22 @@ def nested_prefixes(est: StabilityEstimate, start: int, step: int, level: float,
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ZeroVarianceWarning)
         warnings.simplefilter("ignore", UndefinedMeasureWarning)
-        for m in ms:                              # one estimate per prefix, not per pair
+        for m in ms:  # one estimate per prefix, not per pair
             prefix = _prefix(sel, Zm, m, kind)
-            options = {name: (take_rows(value, np.arange(m))
-                              if name in PER_RUN_OPTIONS and value is not None
-                              else value) for name, value in (est.options or {}).items()}
-            e = estimate(prefix, est.measure, method=(
-                est.method if est.method in VARIANCE_METHODS else "auto"), **options)
+            options = {
+                name: (
+                    take_rows(value, np.arange(m))
+                    if name in PER_RUN_OPTIONS and value is not None
+                    else value
+                )
+                for name, value in (est.options or {}).items()
+            }
+            e = estimate(
+                prefix,
+                est.measure,
+                method=(est.method if est.method in VARIANCE_METHODS else "auto"),
+                **options,
+            )
             low, high = e.confidence_interval(level, method=ci_method)
             rows.append((m, e.statistic, low, high))
     return np.array(rows, dtype=np.float64)
@@ -219,7 +250,10 @@ def nested_prefixes(est: StabilityEstimate, start: int, step: int, level: float,
 
 def _prefix(sel, Zm, m, kind):
     if kind == "selection":
-        return as_input(kind, Zm[:m], n_features=sel.n_features,
-                        feature_names=getattr(sel, "feature_names", None))
+        return as_input(
+            kind,
+            Zm[:m],
+            n_features=sel.n_features,
+            feature_names=getattr(sel, "feature_names", None),
+        )
     return Zm[:m]
-

@@ -101,8 +101,7 @@ class SampledPairsEstimate(Result):
     n_features: int
     measure: str
     sampled = True
-    _repr_fields = ("measure", "statistic", "standard_error", "n_pairs", "n_runs",
-                    "n_features")
+    _repr_fields = ("measure", "statistic", "standard_error", "n_pairs", "n_runs", "n_features")
 
     @property
     def variance(self) -> float:
@@ -118,11 +117,14 @@ class SampledPairsEstimate(Result):
     def note(self) -> str:
         """What the value is: the mean over B sampled pairs, not over every pair."""
         total = self.n_runs * (self.n_runs - 1)
-        return (f"mean over {self.n_pairs} sampled ordered pairs of the {total} (incomplete "
-                f"U-statistic); pairs standard error {number(math.sqrt(self.pairs_variance))}")
+        return (
+            f"mean over {self.n_pairs} sampled ordered pairs of the {total} (incomplete "
+            f"U-statistic); pairs standard error {number(math.sqrt(self.pairs_variance))}"
+        )
 
-    def confidence_interval(self, confidence_level: float = 0.95, *,
-                            target: str = "population") -> ConfidenceInterval:
+    def confidence_interval(
+        self, confidence_level: float = 0.95, *, target: str = "population"
+    ) -> ConfidenceInterval:
         """The two-sided Wald interval for the population stability (``target=
         "population"``: variance :attr:`variance`) or for the exact all-pairs value of
         these runs (``target="all pairs"``: variance :attr:`pairs_variance`).
@@ -139,8 +141,13 @@ class SampledPairsEstimate(Result):
         level = check_confidence_level(confidence_level)
         check_choice("target", target, SAMPLED_TARGETS)
         variance = self.variance if target == "population" else self.pairs_variance
-        return wald_interval(self.statistic, variance, level, "two-sided",
-                             f"the sampled-pairs variance ({target}) of {self.measure}")
+        return wald_interval(
+            self.statistic,
+            variance,
+            level,
+            "two-sided",
+            f"the sampled-pairs variance ({target}) of {self.measure}",
+        )
 
     def summary(self, confidence_level: float = 0.95) -> Summary:
         """A few lines: the estimate, both standard errors and intervals, M, d, B.
@@ -159,18 +166,30 @@ class SampledPairsEstimate(Result):
         label = level_label(check_confidence_level(confidence_level))
         population = self.confidence_interval(confidence_level)
         exact = self.confidence_interval(confidence_level, target="all pairs")
-        return [("measure", self.measure),
-                ("estimate", number(self.statistic, fixed=True)),
-                ("standard error", f"{number(self.standard_error, fixed=True)} (runs and "
-                                   f"pairs; pairs alone {number(math.sqrt(self.pairs_variance))})"),
-                (label, f"{interval(*population)} (Wald, population)"),
-                (f"{label} all pairs", f"{interval(*exact)} (Wald, these runs' exact value)"),
-                ("runs x features", f"{self.n_runs} x {self.n_features}"),
-                ("note", self.note)]
+        return [
+            ("measure", self.measure),
+            ("estimate", number(self.statistic, fixed=True)),
+            (
+                "standard error",
+                f"{number(self.standard_error, fixed=True)} (runs and "
+                f"pairs; pairs alone {number(math.sqrt(self.pairs_variance))})",
+            ),
+            (label, f"{interval(*population)} (Wald, population)"),
+            (f"{label} all pairs", f"{interval(*exact)} (Wald, these runs' exact value)"),
+            ("runs x features", f"{self.n_runs} x {self.n_features}"),
+            ("note", self.note),
+        ]
 
 
 def sampled_estimate(sel, info, n_pairs: int, random_state) -> SampledPairsEstimate:
     """:class:`SampledPairsEstimate` of the pairwise measure ``info`` on ``sel``."""
     sample = pair_sample(sel, info.kernel, n_pairs, random_state, measure=info.name)
-    return SampledPairsEstimate(sample.statistic, sample.pairs_variance, sample.runs_variance,
-                                n_pairs, sel.n_runs, sel.n_features, info.name)
+    return SampledPairsEstimate(
+        sample.statistic,
+        sample.pairs_variance,
+        sample.runs_variance,
+        n_pairs,
+        sel.n_runs,
+        sel.n_features,
+        info.name,
+    )

@@ -16,14 +16,34 @@ from ._permutation import permutation_test
 from ..measures._variance import PER_RUN_OPTIONS, degenerate, leave_one_out, spread
 from .._utils.exceptions import UndefinedMeasureWarning, warn
 from ..measures._stability import MEASURE_NAME
-from .._utils.params import (Boolean, Integral, Interval, N_FEATURES, Options, RandomState, Real, validate_params)
+from .._utils.params import (
+    Boolean,
+    Integral,
+    Interval,
+    N_FEATURES,
+    Options,
+    RandomState,
+    Real,
+    validate_params,
+)
 from ..registry._registry import get_measure
 from .._utils.results import UnpackingResult
 from .._utils.text import Summary, interval, level_label, number, summary
 from .._data.convert_rankings import as_named_input
 from ..registry._option_checks import check_comparable, check_null_value
 from .._utils.checks import check_confidence_level
-from ._warnings import ALTERNATIVES, CI_METHODS, ONE_SAMPLE_TESTS, PERMUTATION_BELOW, TEST_METHODS, VARIANCE_METHODS, ZeroVarianceWarning, auto_interval, warn_small_sample, warn_zero
+from ._warnings import (
+    ALTERNATIVES,
+    CI_METHODS,
+    ONE_SAMPLE_TESTS,
+    PERMUTATION_BELOW,
+    TEST_METHODS,
+    VARIANCE_METHODS,
+    ZeroVarianceWarning,
+    auto_interval,
+    warn_small_sample,
+    warn_zero,
+)
 from ._estimates import StabilityEstimate, estimate, quietly, variance_label
 from ._wald import ConfidenceInterval, wald_interval
 
@@ -149,9 +169,13 @@ class OneSampleTestResult(_TestResult):
     test: str = "wald"
 
     def _repr_values(self):
-        return {"statistic": self.statistic, "pvalue": self.pvalue,
-                "alternative": self.alternative, "phi0": self.phi0,
-                "measure": self.estimate.measure}
+        return {
+            "statistic": self.statistic,
+            "pvalue": self.pvalue,
+            "alternative": self.alternative,
+            "phi0": self.phi0,
+            "measure": self.estimate.measure,
+        }
 
     def confidence_interval(self, confidence_level: float = 0.95) -> ConfidenceInterval:
         """The confidence interval for the population stability Phi that matches the test.
@@ -227,25 +251,39 @@ class OneSampleTestResult(_TestResult):
             two = self.alternative == "two-sided"
             z = float(special.ndtri(0.5 + level / 2 if two else level))
             low, high = transformed_wald(e.statistic, e.variance, z, lo, hi)
-            low, high = (low if self.alternative != "less" else -math.inf,
-                         high if self.alternative != "greater" else math.inf)
+            low, high = (
+                low if self.alternative != "less" else -math.inf,
+                high if self.alternative != "greater" else math.inf,
+            )
             return ConfidenceInterval(*clip(low, high, lo, hi))
         return wald_interval(e.statistic, e.variance, level, self.alternative, what, e.range)
 
     def _summary_rows(self):
         e, op = self.estimate, HYPOTHESES[self.alternative]
         phi0 = number(self.phi0)
-        return ("One-sample test of stability (thesis sec. 5.2.5)",
-                [("hypotheses", f"H0: Phi = {phi0}, H1: Phi {op} {phi0}"),
-                 ("estimate", f"{number(e.statistic, fixed=True)} (SE "
-                              f"{number(e.standard_error, fixed=True)}, {e.measure}, "
-                              f"{variance_label(e)})"),
-                 ("V_M" if self.test == "wald" else "V_M (logit)",
-                  number(self.statistic, fixed=True)
-                  + ("" if self.test == "wald" else
-                     f" (on the logit scale of the range, {CI_METHODS['logit']})")),
-                 ("p-value", number(self.pvalue)),
-                 ("runs x features", f"{e.n_runs} x {e.n_features}")])
+        return (
+            "One-sample test of stability (thesis sec. 5.2.5)",
+            [
+                ("hypotheses", f"H0: Phi = {phi0}, H1: Phi {op} {phi0}"),
+                (
+                    "estimate",
+                    f"{number(e.statistic, fixed=True)} (SE "
+                    f"{number(e.standard_error, fixed=True)}, {e.measure}, "
+                    f"{variance_label(e)})",
+                ),
+                (
+                    "V_M" if self.test == "wald" else "V_M (logit)",
+                    number(self.statistic, fixed=True)
+                    + (
+                        ""
+                        if self.test == "wald"
+                        else f" (on the logit scale of the range, {CI_METHODS['logit']})"
+                    ),
+                ),
+                ("p-value", number(self.pvalue)),
+                ("runs x features", f"{e.n_runs} x {e.n_features}"),
+            ],
+        )
 
 
 @dataclasses.dataclass(frozen=True, repr=False)
@@ -349,10 +387,15 @@ class TwoSampleTestResult(_TestResult):
     exact: Optional[bool] = None
 
     def _repr_values(self):
-        return {"statistic": self.statistic, "pvalue": self.pvalue,
-                "alternative": self.alternative, "paired": self.paired,
-                "difference": self.difference, "measure": self.estimates[0].measure,
-                "test": self.test}
+        return {
+            "statistic": self.statistic,
+            "pvalue": self.pvalue,
+            "alternative": self.alternative,
+            "paired": self.paired,
+            "difference": self.difference,
+            "measure": self.estimates[0].measure,
+            "test": self.test,
+        }
 
     @property
     def test_description(self) -> str:
@@ -360,8 +403,11 @@ class TwoSampleTestResult(_TestResult):
         if self.test == "asymptotic":
             return "asymptotic: N(0, 1) (thesis Thm 7)"
         what = "swap patterns of the pairs" if self.paired else "splits of the pooled runs"
-        how = (f"exact, all {self.n_resamples} {what}" if self.exact else
-               f"Monte Carlo, {self.n_resamples} random {what}")
+        how = (
+            f"exact, all {self.n_resamples} {what}"
+            if self.exact
+            else f"Monte Carlo, {self.n_resamples} random {what}"
+        )
         return f"permutation of the difference ({how})"
 
     def confidence_interval(self, confidence_level: float = 0.95) -> ConfidenceInterval:
@@ -427,9 +473,14 @@ class TwoSampleTestResult(_TestResult):
         """
         level = check_confidence_level(confidence_level)
         (lo1, hi1), (lo2, hi2) = (e.range for e in self.estimates)
-        return wald_interval(self.difference, self.variance, level, self.alternative,
-                              f"the variance of the difference of {self.estimates[0].measure}",
-                              (lo1 - hi2, hi1 - lo2))
+        return wald_interval(
+            self.difference,
+            self.variance,
+            level,
+            self.alternative,
+            f"the variance of the difference of {self.estimates[0].measure}",
+            (lo1 - hi2, hi1 - lo2),
+        )
 
     def _summary_rows(self):
         e1, e2 = self.estimates
@@ -438,28 +489,60 @@ class TwoSampleTestResult(_TestResult):
         title = "Two-sample test of stability (thesis Thm 7)"
         if self.paired:
             title = "Paired two-sample test of stability (thesis Thm 7, paired variance)"
-        return (title,
-                [("hypotheses", f"H0: Phi_1 = Phi_2, H1: Phi_1 {op} Phi_2"),
-                 ("estimates", f"Phi_1 {number(e1.statistic, fixed=True)} "
-                               f"(SE {number(e1.standard_error, fixed=True)}), "
-                               f"Phi_2 {number(e2.statistic, fixed=True)} "
-                               f"(SE {number(e2.standard_error, fixed=True)})"),
-                 ("difference", f"{number(self.difference, fixed=True)} (Phi_1 - Phi_2, SE "
-                                f"{number(sd, fixed=True)})"),
-                 ("statistic", f"{number(self.statistic, fixed=True)} (difference / SE; "
-                               f"thesis T_M = {number(-self.statistic + 0.0, fixed=True)})"),
-                 ("test", self.test_description),
-                 ("p-value", number(self.pvalue)),
-                 ("runs x features", f"{e1.n_runs} x {e1.n_features} and "
-                                     f"{e2.n_runs} x {e2.n_features}")])
+        return (
+            title,
+            [
+                ("hypotheses", f"H0: Phi_1 = Phi_2, H1: Phi_1 {op} Phi_2"),
+                (
+                    "estimates",
+                    f"Phi_1 {number(e1.statistic, fixed=True)} "
+                    f"(SE {number(e1.standard_error, fixed=True)}), "
+                    f"Phi_2 {number(e2.statistic, fixed=True)} "
+                    f"(SE {number(e2.standard_error, fixed=True)})",
+                ),
+                (
+                    "difference",
+                    f"{number(self.difference, fixed=True)} (Phi_1 - Phi_2, SE "
+                    f"{number(sd, fixed=True)})",
+                ),
+                (
+                    "statistic",
+                    f"{number(self.statistic, fixed=True)} (difference / SE; "
+                    f"thesis T_M = {number(-self.statistic + 0.0, fixed=True)})",
+                ),
+                ("test", self.test_description),
+                ("p-value", number(self.pvalue)),
+                (
+                    "runs x features",
+                    f"{e1.n_runs} x {e1.n_features} and " f"{e2.n_runs} x {e2.n_features}",
+                ),
+            ],
+        )
 
 
-@validate_params({"phi0": Interval(Real), "alternative": Options(*ALTERNATIVES),
-                  "measure": MEASURE_NAME, "method": Options(*VARIANCE_METHODS),
-                  "test": Options(*ONE_SAMPLE_TESTS), "n_features": [N_FEATURES, None]})
-def one_sample_test(Z, /, phi0: float, *, alternative: str = "greater",
-                    measure: str = "nogueira", method: str = "auto", test: str = "auto",
-                    n_features=None, feature_names=None, **options) -> OneSampleTestResult:
+@validate_params(
+    {
+        "phi0": Interval(Real),
+        "alternative": Options(*ALTERNATIVES),
+        "measure": MEASURE_NAME,
+        "method": Options(*VARIANCE_METHODS),
+        "test": Options(*ONE_SAMPLE_TESTS),
+        "n_features": [N_FEATURES, None],
+    }
+)
+def one_sample_test(
+    Z,
+    /,
+    phi0: float,
+    *,
+    alternative: str = "greater",
+    measure: str = "nogueira",
+    method: str = "auto",
+    test: str = "auto",
+    n_features=None,
+    feature_names=None,
+    **options,
+) -> OneSampleTestResult:
     """Test whether the population stability exceeds (is below, differs from) ``phi0``.
 
     Parameters
@@ -531,23 +614,28 @@ def one_sample_test(Z, /, phi0: float, *, alternative: str = "greater",
     >>> round(res.statistic, 4), round(res.pvalue, 4)
     (1.3856, 0.0829)
     """
-    est = estimate(Z, measure, method=method, n_features=n_features,
-                   feature_names=feature_names, **options)
-    check_null_value(phi0, get_measure(est.measure), est.n_runs, est.n_features,
-                     est.subset_sizes)
+    est = estimate(
+        Z, measure, method=method, n_features=n_features, feature_names=feature_names, **options
+    )
+    check_null_value(phi0, get_measure(est.measure), est.n_runs, est.n_features, est.subset_sizes)
     if test == "auto":
         test, jackknife = auto_interval(est.n_runs)
         if jackknife and method == "auto" and est._jackknife_applies():
-            est = dataclasses.replace(est, variance=est.jackknife_variance(),
-                                      method="jackknife", terms=leave_one_out(
-                                          est.selection, get_measure(est.measure),
-                                          dict(est.options or {})),
-                                      factor=(est.n_runs - 1) / est.n_runs)
+            est = dataclasses.replace(
+                est,
+                variance=est.jackknife_variance(),
+                method="jackknife",
+                terms=leave_one_out(
+                    est.selection, get_measure(est.measure), dict(est.options or {})
+                ),
+                factor=(est.n_runs - 1) / est.n_runs,
+            )
     if test == "logit" and est.variance > 0 and not math.isnan(est.statistic):
         lo, hi = est.range
         z = transformed_statistic(est.statistic, phi0, est.variance, lo, hi)
         p = {"greater": special.ndtr(-z), "less": special.ndtr(z)}.get(
-            alternative, 2 * special.ndtr(-abs(z)))
+            alternative, 2 * special.ndtr(-abs(z))
+        )
         z, p = float(z), float(p)
     else:
         z, p = _z_and_pvalue(est.statistic - phi0, est.variance, alternative, est.measure)
@@ -568,8 +656,10 @@ def _paired_variance(e1: StabilityEstimate, e2: StabilityEstimate) -> float:
     options = dict(e1.options or {})
     if e1.method == e2.method != "bootstrap":
         delta = e2.terms - e1.terms
-        if not (degenerate(delta, e1.n_runs, e1.n_features)
-                and not _same_runs(e1.selection, e2.selection)):
+        if not (
+            degenerate(delta, e1.n_runs, e1.n_features)
+            and not _same_runs(e1.selection, e2.selection)
+        ):
             return float(spread(delta, e1.factor))
     if e1.selection is None or e2.selection is None:
         return float("nan")
@@ -628,20 +718,39 @@ def chosen_test(test: str, n_runs1: int, n_runs2: int) -> str:
 
 #: the declared rules that two_sample_test and pairwise_tests share
 COMPARISON_RULES = {
-    "paired": Boolean(), "alternative": Options(*ALTERNATIVES), "measure": MEASURE_NAME,
-    "method": Options(*VARIANCE_METHODS), "test": Options(*TEST_METHODS),
-    "n_resamples": Interval(Integral, 99, 10 ** 6), "random_state": RandomState(),
-    "n_features": [N_FEATURES, None]}
+    "paired": Boolean(),
+    "alternative": Options(*ALTERNATIVES),
+    "measure": MEASURE_NAME,
+    "method": Options(*VARIANCE_METHODS),
+    "test": Options(*TEST_METHODS),
+    "n_resamples": Interval(Integral, 99, 10**6),
+    "random_state": RandomState(),
+    "n_features": [N_FEATURES, None],
+}
 
 
-def compare(sel1, sel2, *, paired, alternative, measure, method, options, names,
-             test="auto", n_resamples=9999, rng=None):
+def compare(
+    sel1,
+    sel2,
+    *,
+    paired,
+    alternative,
+    measure,
+    method,
+    options,
+    names,
+    test="auto",
+    n_resamples=9999,
+    rng=None,
+):
     check_comparable(sel1, sel2, paired=paired, names=names)
     for name in PER_RUN_OPTIONS:
         if options.get(name) is not None:
-            fail(f"{name}: holds one row per run of one matrix, so it cannot be "
-                 f"shared by the compared matrices; compare estimates computed "
-                 f"with propstab.estimate instead; got {name}= for {measure!r}")
+            fail(
+                f"{name}: holds one row per run of one matrix, so it cannot be "
+                f"shared by the compared matrices; compare estimates computed "
+                f"with propstab.estimate instead; got {name}= for {measure!r}"
+            )
     e1 = estimate(sel1, measure, method=method, **options)
     e2 = estimate(sel2, measure, method=method, **options)
     diff = e1.statistic - e2.statistic
@@ -650,28 +759,59 @@ def compare(sel1, sel2, *, paired, alternative, measure, method, options, names,
     if test == "asymptotic":
         z, p = _z_and_pvalue(diff, variance, alternative, f"the difference of {e1.measure}")
         return TwoSampleTestResult(z, p, alternative, paired, diff, variance, (e1, e2))
-    with warnings.catch_warnings():         # the p-value does not divide by the variance
+    with warnings.catch_warnings():  # the p-value does not divide by the variance
         warnings.simplefilter("ignore", ZeroVarianceWarning)
         z, _ = _z_and_pvalue(diff, variance, alternative, f"the difference of {e1.measure}")
     info = get_measure(measure)
-    perm = permutation_test(sel1, sel2, info, dict(options), paired=paired,
-                                         alternative=alternative, n_resamples=n_resamples,
-                                         rng=np.random.default_rng(rng) if not isinstance(
-                                             rng, np.random.Generator) else rng)
+    perm = permutation_test(
+        sel1,
+        sel2,
+        info,
+        dict(options),
+        paired=paired,
+        alternative=alternative,
+        n_resamples=n_resamples,
+        rng=np.random.default_rng(rng) if not isinstance(rng, np.random.Generator) else rng,
+    )
     n_nan = int(np.isnan(perm.null_distribution).sum())
     if n_nan and not math.isnan(perm.pvalue):
-        warn(f"{info.name} is undefined on {n_nan} of {perm.n_resamples} rearrangements of "
-             f"the runs; the permutation p-value uses the other "
-             f"{perm.n_resamples - n_nan}", UndefinedMeasureWarning)
-    return TwoSampleTestResult(z, perm.pvalue, alternative, paired, diff, variance, (e1, e2),
-                               "permutation", perm.n_resamples, perm.exact)
+        warn(
+            f"{info.name} is undefined on {n_nan} of {perm.n_resamples} rearrangements of "
+            f"the runs; the permutation p-value uses the other "
+            f"{perm.n_resamples - n_nan}",
+            UndefinedMeasureWarning,
+        )
+    return TwoSampleTestResult(
+        z,
+        perm.pvalue,
+        alternative,
+        paired,
+        diff,
+        variance,
+        (e1, e2),
+        "permutation",
+        perm.n_resamples,
+        perm.exact,
+    )
 
 
 @validate_params(COMPARISON_RULES)
-def two_sample_test(Z1, Z2, /, *, paired: bool = False, alternative: str = "two-sided",
-                    measure: str = "nogueira", method: str = "auto", test: str = "auto",
-                    n_resamples: int = 9999, random_state=0, n_features=None,
-                    feature_names=None, **options) -> TwoSampleTestResult:
+def two_sample_test(
+    Z1,
+    Z2,
+    /,
+    *,
+    paired: bool = False,
+    alternative: str = "two-sided",
+    measure: str = "nogueira",
+    method: str = "auto",
+    test: str = "auto",
+    n_resamples: int = 9999,
+    random_state=0,
+    n_features=None,
+    feature_names=None,
+    **options,
+) -> TwoSampleTestResult:
     """Test whether two feature selection procedures have equal population stability.
 
     The difference is first minus second, Phi_1 - Phi_2, and ``alternative="greater"``
@@ -792,11 +932,22 @@ def two_sample_test(Z1, Z2, /, *, paired: bool = False, alternative: str = "two-
     3.289
     """
     kind = get_measure(measure).input
-    sel1 = as_named_input(kind, Z1, "Z1", n_features=n_features, feature_names=feature_names,
-                          owner=measure)
-    sel2 = as_named_input(kind, Z2, "Z2", n_features=n_features, feature_names=feature_names,
-                          owner=measure)
-    return compare(sel1, sel2, paired=paired, alternative=alternative, measure=measure,
-                   method=method, options=options, names=("Z1", "Z2"), test=test,
-                   n_resamples=n_resamples, rng=random_state)
-
+    sel1 = as_named_input(
+        kind, Z1, "Z1", n_features=n_features, feature_names=feature_names, owner=measure
+    )
+    sel2 = as_named_input(
+        kind, Z2, "Z2", n_features=n_features, feature_names=feature_names, owner=measure
+    )
+    return compare(
+        sel1,
+        sel2,
+        paired=paired,
+        alternative=alternative,
+        measure=measure,
+        method=method,
+        options=options,
+        names=("Z1", "Z2"),
+        test=test,
+        n_resamples=n_resamples,
+        rng=random_state,
+    )

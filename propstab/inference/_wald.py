@@ -51,9 +51,14 @@ class ConfidenceInterval(NamedTuple):
     high: float
 
 
-def wald_interval(center: float, variance: float, level: float, alternative: str,
-                   what: str, bounds: Tuple[float, float] = (-math.inf, math.inf)
-                   ) -> ConfidenceInterval:
+def wald_interval(
+    center: float,
+    variance: float,
+    level: float,
+    alternative: str,
+    what: str,
+    bounds: Tuple[float, float] = (-math.inf, math.inf),
+) -> ConfidenceInterval:
     """The Wald interval of level ``level`` around ``center`` with variance ``variance``,
     one-sided for ``alternative="greater"`` (``[low, hi]``) or ``"less"``
     (``[lo, high]``), clipped to ``bounds = (lo, hi)``: the set of null values in the
@@ -72,6 +77,7 @@ def wald_interval(center: float, variance: float, level: float, alternative: str
         low, high = center - half, center + half
     else:
         half = float(special.ndtri(level)) * se
-        low, high = ((center - half, math.inf) if alternative == "greater"
-                     else (-math.inf, center + half))
+        low, high = (
+            (center - half, math.inf) if alternative == "greater" else (-math.inf, center + half)
+        )
     return ConfidenceInterval(*clip(float(low), float(high), *bounds))

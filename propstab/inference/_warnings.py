@@ -11,17 +11,23 @@ from ..registry._registry import get_measure
 from .._utils.checks import check_row_sizes
 
 
-THESIS = ("Nogueira, S. (2018). Quantifying the Stability of Feature Selection. PhD thesis, "
-          "University of Manchester, sec. 5.2")
+THESIS = (
+    "Nogueira, S. (2018). Quantifying the Stability of Feature Selection. PhD thesis, "
+    "University of Manchester, sec. 5.2"
+)
 
 
 ALTERNATIVES = ("two-sided", "greater", "less")
 
 
 #: The intervals of :meth:`StabilityEstimate.confidence_interval` and their labels.
-CI_METHODS = {"auto": "by M, the small-M study's closest",
-              "wald": "Wald, thesis Cor. 1", "logit": "logit-transformed Wald",
-              "bootstrap": "bootstrap percentile", "bca": "bootstrap BCa"}
+CI_METHODS = {
+    "auto": "by M, the small-M study's closest",
+    "wald": "Wald, thesis Cor. 1",
+    "logit": "logit-transformed Wald",
+    "bootstrap": "bootstrap percentile",
+    "bca": "bootstrap BCa",
+}
 
 
 VARIANCE_METHODS = ("auto", "analytic", "jackknife")
@@ -252,8 +258,10 @@ def varying_sizes_note(measure: str, subset_sizes, n_features: int) -> Optional[
     bias = nogueira_expectation(sizes, d)
     if not bias < -SIZE_BIAS_LIMIT:
         return None
-    return (f"subset sizes vary: nogueira's expectation under chance is {bias:.4f}, not 0; "
-            f"measure='conger' is corrected for chance exactly (docs/varying_sizes.md)")
+    return (
+        f"subset sizes vary: nogueira's expectation under chance is {bias:.4f}, not 0; "
+        f"measure='conger' is corrected for chance exactly (docs/varying_sizes.md)"
+    )
 
 
 #: Below this many runs the asymptotic one-sample test and the intervals miss their level
@@ -286,8 +294,7 @@ SMALL_M_BEST = {10: (92.0, 95.0), 20: (93.6, 95.0), 30: (93.6, 94.9), 50: (94.5,
 #: 1000 repeats).
 SMALL_M_COVERAGE = {
     "wald": SMALL_M_STUDY,
-    "wald (jackknife)": {10: (87.8, 92.9), 20: (91.4, 93.4), 30: (93.5, 94.3),
-                         50: (93.7, 94.3)},
+    "wald (jackknife)": {10: (87.8, 92.9), 20: (91.4, 93.4), 30: (93.5, 94.3), 50: (93.7, 94.3)},
     "logit": {10: (80.8, 95.0), 20: (89.4, 95.0), 30: (90.2, 94.9), 50: (92.4, 95.2)},
     "logit (jackknife)": SMALL_M_BEST,
     "bootstrap": {10: (50.2, 83.3), 20: (67.0, 89.8), 30: (75.2, 92.2), 50: (84.5, 92.5)},
@@ -307,9 +314,13 @@ SMALL_M_GREATER = {
 
 #: What each key of ``SMALL_M_COVERAGE`` is, in words.
 INTERVAL_LABELS = {
-    "wald": "Wald interval", "wald (jackknife)": "Wald interval with the jackknife variance",
-    "logit": "logit interval", "logit (jackknife)": "logit interval with the jackknife variance",
-    "bootstrap": "percentile bootstrap interval", "bca": "BCa bootstrap interval"}
+    "wald": "Wald interval",
+    "wald (jackknife)": "Wald interval with the jackknife variance",
+    "logit": "logit interval",
+    "logit (jackknife)": "logit interval with the jackknife variance",
+    "bootstrap": "percentile bootstrap interval",
+    "bca": "BCa bootstrap interval",
+}
 
 
 def auto_interval(n_runs: int) -> Tuple[str, bool]:
@@ -349,8 +360,9 @@ def auto_interval(n_runs: int) -> Tuple[str, bool]:
     return ("logit", True) if n_runs < SMALL_M_BELOW else ("wald", False)
 
 
-def small_sample_note(n_runs: int, *, short: bool = False, method: str = "auto",
-                      alternative: Optional[str] = None) -> Optional[str]:
+def small_sample_note(
+    n_runs: int, *, short: bool = False, method: str = "auto", alternative: Optional[str] = None
+) -> Optional[str]:
     """The :class:`SmallSampleWarning` message for M = ``n_runs`` runs, or None from
     ``SMALL_M_BELOW`` runs on: the coverage the small-M study measured for the interval
     that ran (``method``, a key of ``SMALL_M_COVERAGE``, or ``"auto"``: the one
@@ -406,30 +418,45 @@ def small_sample_note(n_runs: int, *, short: bool = False, method: str = "auto",
     studied = [m for m in sorted(table) if m <= n_runs] or [min(table)]
     m = studied[-1]
     low, high = table[m]
-    where = f"M = {m}" + ("" if m == n_runs else " (fewer runs: worse)" if n_runs < m
-                          else " (the nearest studied M below)")
+    where = f"M = {m}" + (
+        ""
+        if m == n_runs
+        else " (fewer runs: worse)"
+        if n_runs < m
+        else " (the nearest studied M below)"
+    )
     what = INTERVAL_LABELS[method]
     if short:
-        return (f"M < {SMALL_M_BELOW}: at {where} the 95 % {what} covered "
-                f"{low:.1f}-{high:.1f} % in the small-M study (docs/inference_validation.md)")
-    level = (f"a two-sided 5 % test rejecting a true value {100 - high:.1f}-"
-             f"{100 - low:.1f} % of the time")
+        return (
+            f"M < {SMALL_M_BELOW}: at {where} the 95 % {what} covered "
+            f"{low:.1f}-{high:.1f} % in the small-M study (docs/inference_validation.md)"
+        )
+    level = (
+        f"a two-sided 5 % test rejecting a true value {100 - high:.1f}-"
+        f"{100 - low:.1f} % of the time"
+    )
     if alternative == "greater" and method in SMALL_M_GREATER:
         g_low, g_high = SMALL_M_GREATER[method][m]
         level += f", the one-sided 5 % test 'greater' {g_low:.1f}-{g_high:.1f} %"
     best_low, best_high = SMALL_M_BEST[m]
-    best = ("this was the closest to 95 %" if method == "logit (jackknife)" else
-            f"the closest to 95 % was the logit interval with the jackknife variance "
-            f"(method='auto', the default: {best_low:.1f}-{best_high:.1f} %)")
-    return (f"M = {n_runs} runs is too few for the asymptotic intervals and one-sample test "
-            f"(thesis Cor. 1) to hold their level: at {where} the validation study measured "
-            f"{low:.1f}-{high:.1f} % coverage for the 95 % {what} ({level}) for nogueira, "
-            f"conger and jaccard; {best}; no method reached 95 % everywhere below "
-            f"M = {SMALL_M_BELOW} (docs/inference_validation.md, 'Small M')")
+    best = (
+        "this was the closest to 95 %"
+        if method == "logit (jackknife)"
+        else f"the closest to 95 % was the logit interval with the jackknife variance "
+        f"(method='auto', the default: {best_low:.1f}-{best_high:.1f} %)"
+    )
+    return (
+        f"M = {n_runs} runs is too few for the asymptotic intervals and one-sample test "
+        f"(thesis Cor. 1) to hold their level: at {where} the validation study measured "
+        f"{low:.1f}-{high:.1f} % coverage for the 95 % {what} ({level}) for nogueira, "
+        f"conger and jaccard; {best}; no method reached 95 % everywhere below "
+        f"M = {SMALL_M_BELOW} (docs/inference_validation.md, 'Small M')"
+    )
 
 
-def warn_small_sample(n_runs: int, method: str = "auto",
-                       alternative: Optional[str] = None) -> None:
+def warn_small_sample(
+    n_runs: int, method: str = "auto", alternative: Optional[str] = None
+) -> None:
     note = small_sample_note(n_runs, method=method, alternative=alternative)
     if note is not None:
         warn(note, SmallSampleWarning)
@@ -437,4 +464,3 @@ def warn_small_sample(n_runs: int, method: str = "auto",
 
 def warn_zero(what: str) -> None:
     warn(f"{what}; the interval or test is degenerate", ZeroVarianceWarning)
-

@@ -45,8 +45,11 @@ def constant_size(sel, measure: str):
     k = sel.common_size()
     if k is None:
         sizes = sel.row_sizes
-        undefined(measure, f"it is defined only for a constant subset size and the row "
-                           f"sizes vary (min {int(sizes.min())}, max {int(sizes.max())})")
+        undefined(
+            measure,
+            f"it is defined only for a constant subset size and the row "
+            f"sizes vary (min {int(sizes.min())}, max {int(sizes.max())})",
+        )
     return k
 
 
@@ -71,17 +74,17 @@ def pair_mean(measure: str, num: np.ndarray, den: np.ndarray, reason: str) -> fl
     return float(vals.sum() / (M * (M - 1)))
 
 
-_BLOCK_BYTES = 2 ** 20      # one float64 temporary of a row slice: about 1 MB, in cache
+_BLOCK_BYTES = 2**20  # one float64 temporary of a row slice: about 1 MB, in cache
 
 
 class PairSums(NamedTuple):
     """Row and column sums of the pair-score matrix P (P_ii = 0, NaN where a pair's
     denominator is 0), from :func:`pair_score_sums`."""
 
-    rows: np.ndarray               # sum_j P_ij
+    rows: np.ndarray  # sum_j P_ij
     columns: Optional[np.ndarray]  # sum_i P_ij (None unless asked for)
-    n_undefined: int               # ordered pairs i != j with a zero denominator
-    symmetric: bool                # whether those pairs are symmetric (known with columns)
+    n_undefined: int  # ordered pairs i != j with a zero denominator
+    symmetric: bool  # whether those pairs are symmetric (known with columns)
 
 
 def pair_score_sums(sel, score, *, columns: bool = False, memory=None) -> PairSums:
@@ -111,18 +114,20 @@ def pair_score_sums(sel, score, *, columns: bool = False, memory=None) -> PairSu
     for start, stop, r in sel.intersection_blocks(block_rows(M, memory)):
         for s in range(start, stop, step):
             e = min(stop, s + step)
-            rb = r[s - start:e - start].astype(np.float64)
+            rb = r[s - start : e - start].astype(np.float64)
             diagonal = (np.arange(e - s), np.arange(s, e))
             bad = None
-            for out, ki, kj in ((rows, k[s:e, None], k[None, :]),
-                                (cols, k[None, :], k[s:e, None])):
+            for out, ki, kj in (
+                (rows, k[s:e, None], k[None, :]),
+                (cols, k[None, :], k[s:e, None]),
+            ):
                 if out is None:
                     continue
                 num, den = score(rb, ki, kj, d)
                 with np.errstate(divide="ignore", invalid="ignore"):
                     vals = np.divide(num, den)
                 zero = np.equal(den, 0)
-                if zero.shape != vals.shape:          # a denominator of the sizes only
+                if zero.shape != vals.shape:  # a denominator of the sizes only
                     zero = np.broadcast_to(zero, vals.shape).copy()
                 zero[diagonal] = False
                 vals[diagonal] = 0.0
@@ -149,7 +154,7 @@ def score_pair_mean(measure: str, score, sel, reason: str) -> float:
     M = sel.n_runs
     sums = pair_score_sums(sel, score)
     if sums.n_undefined:
-        if sums.columns is None:          # count unordered pairs: is the zero pattern symmetric?
+        if sums.columns is None:  # count unordered pairs: is the zero pattern symmetric?
             sums = pair_score_sums(sel, score, columns=True)
         n_bad = sums.n_undefined // (2 if sums.symmetric else 1)
         return undefined(measure, f"{reason} ({n_bad} pair(s) of runs)")

@@ -39,32 +39,40 @@ from .._utils.exceptions import SampledPairsWarning, undefined, warn
 from .._utils.params import Integral, Interval, Options
 from .kernels import PairKernel
 
-__all__ = ["PAIRS", "PAIRS_AUTO", "PAIRS_AUTO_ABOVE", "PAIRS_MAX", "PairSample", "pair_sample",
-           "sampled_pairs_of"]
+__all__ = [
+    "PAIRS",
+    "PAIRS_AUTO",
+    "PAIRS_AUTO_ABOVE",
+    "PAIRS_MAX",
+    "PairSample",
+    "pair_sample",
+    "sampled_pairs_of",
+]
 
 #: pairs="auto" samples when the unordered pairs M(M-1)/2 exceed this (M > 31,623)
-PAIRS_AUTO_ABOVE = 5 * 10 ** 8
+PAIRS_AUTO_ABOVE = 5 * 10**8
 #: the number of pairs pairs="auto" then samples (standard error ~ 0.003 s_h)
-PAIRS_AUTO = 10 ** 5
+PAIRS_AUTO = 10**5
 #: the most pairs one call samples (each costs ~50 bytes while it runs: 5 GB)
-PAIRS_MAX = 10 ** 8
+PAIRS_MAX = 10**8
 #: the declared rule of ``pairs``: a number of pairs in 1..PAIRS_MAX, "all" or "auto"
 PAIRS = [Interval(Integral, 1, PAIRS_MAX), Options("all", "auto")]
-_CHUNK_ENTRIES = 4 * 10 ** 6        # selections (CSR) or cells (dense) per chunk of pairs
+_CHUNK_ENTRIES = 4 * 10**6  # selections (CSR) or cells (dense) per chunk of pairs
 
 
 class PairSample(NamedTuple):
     """The scores of B sampled ordered pairs and the variances of their mean."""
 
-    statistic: float          # U_B, the mean of the sampled scores
-    n_pairs: int              # B
-    pairs_variance: float     # s^2 / B: Var(U_B | runs), around the all-pairs value U
-    runs_variance: float      # Hoeffding's Var(U) estimated from the sample
-    scores_variance: float    # s^2
+    statistic: float  # U_B, the mean of the sampled scores
+    n_pairs: int  # B
+    pairs_variance: float  # s^2 / B: Var(U_B | runs), around the all-pairs value U
+    runs_variance: float  # Hoeffding's Var(U) estimated from the sample
+    scores_variance: float  # s^2
 
 
-def sampled_pairs_of(kernel, options, pairs, n_runs: int, *, measure: str,
-                     function: Optional[str] = None) -> Optional[int]:
+def sampled_pairs_of(
+    kernel, options, pairs, n_runs: int, *, measure: str, function: Optional[str] = None
+) -> Optional[int]:
     """The number of pairs to sample for ``pairs`` (already validated), or None for all.
 
     ``"all"``: None. ``"auto"``: :data:`PAIRS_AUTO` for a pairwise measure without the
@@ -72,22 +80,30 @@ def sampled_pairs_of(kernel, options, pairs, n_runs: int, *, measure: str,
     :class:`~propstab.SampledPairsWarning`), else None. An integer needs a pairwise
     measure without ``correction_for_chance``.
     """
-    pairwise = (isinstance(kernel, PairKernel)
-                and options.get("correction_for_chance", "none") == "none"
-                and set(options) <= {"correction_for_chance"})
+    pairwise = (
+        isinstance(kernel, PairKernel)
+        and options.get("correction_for_chance", "none") == "none"
+        and set(options) <= {"correction_for_chance"}
+    )
     if pairs == "all":
         return None
     if pairs == "auto":
         if not pairwise or n_runs * (n_runs - 1) // 2 <= PAIRS_AUTO_ABOVE:
             return None
-        warn(f"{measure}: M = {n_runs} runs have {n_runs * (n_runs - 1) // 2} pairs, more "
-             f"than {PAIRS_AUTO_ABOVE}: the value is the mean over {PAIRS_AUTO} sampled "
-             f"pairs (pairs='auto'; pairs='all' for the exact value)", SampledPairsWarning)
+        warn(
+            f"{measure}: M = {n_runs} runs have {n_runs * (n_runs - 1) // 2} pairs, more "
+            f"than {PAIRS_AUTO_ABOVE}: the value is the mean over {PAIRS_AUTO} sampled "
+            f"pairs (pairs='auto'; pairs='all' for the exact value)",
+            SampledPairsWarning,
+        )
         return PAIRS_AUTO
     if not pairwise:
-        fail(f"pairs: sampled pairs apply only to a pairwise measure (a mean over pairs of "
-             f"runs) without correction_for_chance; got {shown(pairs)} for measure "
-             f"{measure!r}", function=function)
+        fail(
+            f"pairs: sampled pairs apply only to a pairwise measure (a mean over pairs of "
+            f"runs) without correction_for_chance; got {shown(pairs)} for measure "
+            f"{measure!r}",
+            function=function,
+        )
     return int(pairs)
 
 
@@ -126,18 +142,18 @@ def pair_sample(sel, kernel, n_pairs: int, random_state, *, measure: str) -> Pai
     (1.0, 50)
     """
     M, d = sel.n_runs, sel.n_features
-    rng = np.random.default_rng(seed_sequence(check_random_state("random_state",
-                                                                 random_state)))
+    rng = np.random.default_rng(seed_sequence(check_random_state("random_state", random_state)))
     i = rng.integers(0, M, n_pairs)
     j = rng.integers(0, M - 1, n_pairs)
-    j += j >= i                               # uniform over the ordered pairs i != j
+    j += j >= i  # uniform over the ordered pairs i != j
     r = _intersections(sel, i, j).astype(np.float64)
     k = sel.row_sizes.astype(np.float64)
     num, den = np.broadcast_arrays(*kernel.score(r, k[i], k[j], float(d)))
     zero = den == 0
     if zero.any():
-        value = undefined(measure, f"{kernel.reason} ({int(zero.sum())} of the {n_pairs} "
-                                   f"sampled pairs)")
+        value = undefined(
+            measure, f"{kernel.reason} ({int(zero.sum())} of the {n_pairs} " f"sampled pairs)"
+        )
         return PairSample(value, n_pairs, math.nan, math.nan, math.nan)
     h = num / den
     statistic = math.fsum(h.tolist()) / n_pairs
@@ -152,21 +168,22 @@ def _runs_variance(h, i, j, M, s2) -> float:
     B = h.size
     if B < 3 or M < 3:
         return math.nan
-    S = np.bincount(i, h, M) + np.bincount(j, h, M)            # sum of h over pairs touching run
+    S = np.bincount(i, h, M) + np.bincount(j, h, M)  # sum of h over pairs touching run
     Q = np.bincount(i, h * h, M) + np.bincount(j, h * h, M)
     n = np.bincount(i, minlength=M) + np.bincount(j, minlength=M)
     # couples of sampled entries drawing the same unordered pair share both runs: counted
     # at each of the two runs above, they are taken out of the couples sharing one run
-    _, key, c = np.unique(np.minimum(i, j) * M + np.maximum(i, j), return_inverse=True,
-                          return_counts=True)
+    _, key, c = np.unique(
+        np.minimum(i, j) * M + np.maximum(i, j), return_inverse=True, return_counts=True
+    )
     hs, hq = np.bincount(key, h), np.bincount(key, h * h)
     both_sum, both_n = float(np.sum(hs * hs - hq)), float(np.sum(c * (c - 1.0)))
-    one_sum = float(np.sum(S * S - Q)) - 2.0 * both_sum         # ordered couples sharing one run
+    one_sum = float(np.sum(S * S - Q)) - 2.0 * both_sum  # ordered couples sharing one run
     one_n = float(np.sum(n * (n - 1.0))) - 2.0 * both_n
     total = float(h.sum())
     none_sum = total * total - float(np.dot(h, h)) - one_sum - both_sum
     none_n = B * (B - 1.0) - one_n - both_n
     if one_n <= 0 or none_n <= 0:
         return math.nan
-    zeta1 = max(0.0, one_sum / one_n - none_sum / none_n)   # a covariance of h, >= 0
+    zeta1 = max(0.0, one_sum / one_n - none_sum / none_n)  # a covariance of h, >= 0
     return (4.0 * (M - 2) * zeta1 + 2.0 * s2) / (M * (M - 1.0))

@@ -7,23 +7,34 @@ from ..registry._registry import lookup
 from ._sampled_pairs import PAIRS, pair_sample, sampled_pairs_of
 
 #: a registered measure's name or alias
-MEASURE = Checked(lambda name, value, function=None: lookup(value, argument=name,
-                                                            function=function),
-                  "a registered measure's name or alias",
-                  invalid=("no_such_measure", "Jaccard", 5, None, ["jaccard"]))
+MEASURE = Checked(
+    lambda name, value, function=None: lookup(value, argument=name, function=function),
+    "a registered measure's name or alias",
+    invalid=("no_such_measure", "Jaccard", 5, None, ["jaccard"]),
+)
 
 #: the same rule, for a function that passes the measure on: its value is the registered
 #: name (an alias resolved)
-MEASURE_NAME = Checked(lambda name, value, function=None: lookup(
-                           value, argument=name, function=function).name,
-                       MEASURE.what, invalid=MEASURE.invalid)
+MEASURE_NAME = Checked(
+    lambda name, value, function=None: lookup(value, argument=name, function=function).name,
+    MEASURE.what,
+    invalid=MEASURE.invalid,
+)
 
 __all__ = ["stability"]
 
 
 @validate_params({"measure": MEASURE, "n_features": [N_FEATURES, None], "pairs": PAIRS})
-def stability(Z, /, measure: str = "nogueira", *, n_features=None, feature_names=None,
-              pairs="auto", **options) -> float:
+def stability(
+    Z,
+    /,
+    measure: str = "nogueira",
+    *,
+    n_features=None,
+    feature_names=None,
+    pairs="auto",
+    **options,
+) -> float:
     """The stability of the selections in ``Z`` under a registered measure.
 
     Parameters
@@ -85,13 +96,25 @@ def stability(Z, /, measure: str = "nogueira", *, n_features=None, feature_names
     >>> stability([[1, 1, 0], [1, 0, 1]], measure="dice")
     0.5
     """
-    info = measure                     # the registry's entry (the declared rule's value)
-    data = as_input(info.input, Z, n_features=n_features, feature_names=feature_names,
-                    argument="Z", owner=info.name)
-    sampled = sampled_pairs_of(info.kernel, {o: v for o, v in options.items()
-                                             if o != "random_state"},
-                               pairs, data.n_runs, measure=info.name, function="stability")
+    info = measure  # the registry's entry (the declared rule's value)
+    data = as_input(
+        info.input,
+        Z,
+        n_features=n_features,
+        feature_names=feature_names,
+        argument="Z",
+        owner=info.name,
+    )
+    sampled = sampled_pairs_of(
+        info.kernel,
+        {o: v for o, v in options.items() if o != "random_state"},
+        pairs,
+        data.n_runs,
+        measure=info.name,
+        function="stability",
+    )
     if sampled is not None:
-        return pair_sample(data, info.kernel, sampled, options.get("random_state", 0),
-                           measure=info.name).statistic
+        return pair_sample(
+            data, info.kernel, sampled, options.get("random_state", 0), measure=info.name
+        ).statistic
     return info.function(data, **options)

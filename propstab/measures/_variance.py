@@ -33,9 +33,20 @@ import numpy as np
 
 from .._utils.exceptions import UndefinedMeasureWarning
 
-__all__ = ["BOOTSTRAP_RESAMPLES", "BOOTSTRAP_SEED", "PER_RUN_OPTIONS", "conger_delta",
-           "conger_terms", "degenerate", "identical_runs", "leave_one_out", "spread",
-           "take_rows", "thm6", "thm6_terms"]
+__all__ = [
+    "BOOTSTRAP_RESAMPLES",
+    "BOOTSTRAP_SEED",
+    "PER_RUN_OPTIONS",
+    "conger_delta",
+    "conger_terms",
+    "degenerate",
+    "identical_runs",
+    "leave_one_out",
+    "spread",
+    "take_rows",
+    "thm6",
+    "thm6_terms",
+]
 
 
 def thm6_terms(F, k, ZF, n_runs, n_features, statistic):
@@ -78,9 +89,12 @@ def thm6_terms(F, k, ZF, n_runs, n_features, statistic):
     with np.errstate(divide="ignore", invalid="ignore"):
         phi = np.asarray(statistic, dtype=np.float64)
         kb = kbar[..., None]
-        terms = (np.asarray(ZF, dtype=np.float64) / (M * d) - k * kb / d ** 2
-                 + phi[..., None] / 2 * (2 * kb * k / d ** 2 - k / d - kb / d + 1)) / den[..., None]
-    return spread(terms, 4.0 / M ** 2), terms
+        terms = (
+            np.asarray(ZF, dtype=np.float64) / (M * d)
+            - k * kb / d**2
+            + phi[..., None] / 2 * (2 * kb * k / d**2 - k / d - kb / d + 1)
+        ) / den[..., None]
+    return spread(terms, 4.0 / M**2), terms
 
 
 def thm6(sel, statistic: float):
@@ -106,8 +120,8 @@ def thm6(sel, statistic: float):
     (0.0469, 0.25)
     """
     M, d = sel.n_runs, sel.n_features
-    factor = 4.0 / M ** 2
-    if math.isnan(statistic):                        # e.g. kuncheva with varying sizes
+    factor = 4.0 / M**2
+    if math.isnan(statistic):  # e.g. kuncheva with varying sizes
         return float("nan"), np.full(M, np.nan), factor
     F = sel.column_counts
     ZF = np.asarray(sel.stored() @ F.astype(np.float64)).ravel()
@@ -164,10 +178,9 @@ def conger_terms(k, ZF, n_runs, n_features, statistic):
         R = 1.0 - np.asarray(statistic, dtype=np.float64)[..., None]
         N = k.sum(axis=-1, keepdims=True)
         D = (M - 1) * d * N - N * N + (k * k).sum(axis=-1, keepdims=True)
-        w = (d * (M * k + N - 2.0 * ZF)
-             - R * ((M - 2) * d * k + d * N - 2.0 * k * N + 2.0 * k * k))
+        w = d * (M * k + N - 2.0 * ZF) - R * ((M - 2) * d * k + d * N - 2.0 * k * N + 2.0 * k * k)
         terms = (M - 1) * w / (2.0 * D)
-    return spread(terms, 4.0 / M ** 2), terms
+    return spread(terms, 4.0 / M**2), terms
 
 
 def conger_delta(sel, statistic: float):
@@ -197,7 +210,7 @@ def conger_delta(sel, statistic: float):
     0.0112
     """
     M, d = sel.n_runs, sel.n_features
-    factor = 4.0 / M ** 2
+    factor = 4.0 / M**2
     if math.isnan(statistic):
         return float("nan"), np.full(M, np.nan), factor
     F = sel.column_counts.astype(np.float64)
@@ -214,6 +227,7 @@ conger_delta.default = False
 
 # ------------------------------------------------------------------ leave-one-out values
 
+
 def _loo_generic(sel, info, options):
     """Slow path: the measure recomputed on the M matrices with one run deleted.
 
@@ -225,8 +239,11 @@ def _loo_generic(sel, info, options):
     Zm = sel.stored()
     M = sel.n_runs
     keep = ~np.eye(M, dtype=bool)
-    per_run = {name: value for name, value in options.items()
-               if name in PER_RUN_OPTIONS and value is not None}
+    per_run = {
+        name: value
+        for name, value in options.items()
+        if name in PER_RUN_OPTIONS and value is not None
+    }
     out = np.empty(M)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UndefinedMeasureWarning)
@@ -311,8 +328,14 @@ def _equal_rows(X) -> bool:
         if np.any(counts != counts[0]):
             return False
         n = int(counts[0])
-        return bool(np.all(X.indices.reshape(-1, n) == X.indices[:n])
-                    and np.all(X.data.reshape(-1, n) == X.data[:n])) if n else True
+        return (
+            bool(
+                np.all(X.indices.reshape(-1, n) == X.indices[:n])
+                and np.all(X.data.reshape(-1, n) == X.data[:n])
+            )
+            if n
+            else True
+        )
     X = np.asarray(X)
     return bool(np.all(X == X[:1]))
 

@@ -25,34 +25,58 @@ from ..registry import ExpectedDifference, Parameter, RReference
 from .exact_null import exact_expectation
 from .simulation import stabm_measure
 
-__all__ = ["ADJUSTED_NO_SIMILAR_PAIR", "INTERSECTION_FORMULA", "N_SIMULATIONS",
-           "RANDOM_STATE", "SPARSE_SIMILARITY_DIMENSIONS", "STABM_NOTES",
-           "THRESHOLD_ZERO_DENSE_SPARSE", "adjusted_intersection", "correction", "geo_mean",
-           "half_sum", "no_similar_pair", "one", "stabm_reference", "stored_off_diagonal",
-           "threshold_zero", "with_formula"]
+__all__ = [
+    "ADJUSTED_NO_SIMILAR_PAIR",
+    "INTERSECTION_FORMULA",
+    "N_SIMULATIONS",
+    "RANDOM_STATE",
+    "SPARSE_SIMILARITY_DIMENSIONS",
+    "STABM_NOTES",
+    "THRESHOLD_ZERO_DENSE_SPARSE",
+    "adjusted_intersection",
+    "correction",
+    "geo_mean",
+    "half_sum",
+    "no_similar_pair",
+    "one",
+    "stabm_reference",
+    "stored_off_diagonal",
+    "threshold_zero",
+    "with_formula",
+]
 
 N_SIMULATIONS = Parameter(
-    "n_simulations", 10_000, "number of random pairs of subsets per pair of sizes for "
-    "correction_for_chance='estimate' (stabm's N)", minimum=1)
+    "n_simulations",
+    10_000,
+    "number of random pairs of subsets per pair of sizes for "
+    "correction_for_chance='estimate' (stabm's N)",
+    minimum=1,
+)
 RANDOM_STATE = Parameter(
-    "random_state", 0, "seed (int) of the simulation for correction_for_chance='estimate'")
+    "random_state", 0, "seed (int) of the simulation for correction_for_chance='estimate'"
+)
 
 
 def correction(default, exact: str):
     """The ``correction_for_chance`` option of an adjusted measure: its default and how
     its ``'exact'`` is computed (``"closed"`` form or enumeration over ``"components"``)."""
     choices = ("none", "exact", "estimate")
-    how = {"closed": "'exact': the exact null expectation (closed form); ",
-           "components": "'exact': the exact null expectation (enumeration over the "
-                         "similarity graph's components, a ValueError naming the sizes "
-                         "where infeasible); "}[exact]
+    how = {
+        "closed": "'exact': the exact null expectation (closed form); ",
+        "components": "'exact': the exact null expectation (enumeration over the "
+        "similarity graph's components, a ValueError naming the sizes "
+        "where infeasible); ",
+    }[exact]
     return Parameter(
-        "correction_for_chance", default,
+        "correction_for_chance",
+        default,
         "stabm's per-pair correction :math:`(I - E[I \\mid H_0]) / (\\max - E[I \\mid H_0])`; "
-        + how +
-        "'estimate': :math:`E[I \\mid H_0]` by a seeded simulation of n_simulations random "
+        + how
+        + "'estimate': :math:`E[I \\mid H_0]` by a seeded simulation of n_simulations random "
         "pairs of subsets "
-        "per pair of sizes; 'none': the mean of the raw scores I", choices=choices)
+        "per pair of sizes; 'none': the mean of the raw scores I",
+        choices=choices,
+    )
 
 
 #: The notes every declaration of the six measures ends with.
@@ -65,10 +89,12 @@ STABM_NOTES = (
     "Similar means similarity >= threshold and > 0. Axioms are declared for every "
     "admissible similarity: maximal values for different rows that swap similar features, "
     "so the classical maximum and monotonicity are not claimed; a complete similarity "
-    "graph makes :math:`E[I \\mid H_0]` equal to the maximum (0/0).")
+    "graph makes :math:`E[I \\mid H_0]` equal to the maximum (0/0)."
+)
 
 
 # ------------------------------------------------- known differences of the R reference
+
 
 def stored_off_diagonal(similarity):
     """The stored off-diagonal similarities of the option as given, and whether some
@@ -105,72 +131,89 @@ def threshold_zero(measure, sel, options) -> bool:
     return bool(np.any(values == 0))
 
 
-_ADJUSTED_R = ("stabm::stabilityYu", "stabm::stabilityIntersectionCount",
-               "stabm::stabilityIntersectionGreedy", "stabm::stabilityIntersectionMBM",
-               "stabm::stabilityIntersectionMean")
+_ADJUSTED_R = (
+    "stabm::stabilityYu",
+    "stabm::stabilityIntersectionCount",
+    "stabm::stabilityIntersectionGreedy",
+    "stabm::stabilityIntersectionMBM",
+    "stabm::stabilityIntersectionMean",
+)
 
 ADJUSTED_NO_SIMILAR_PAIR = ExpectedDifference(
     key="adjusted_no_similar_pair",
     r_functions=_ADJUSTED_R,
     summary="with no similar pair of features, stabm silently switches to "
-            "intersection.common (stabilityUnadjusted's formula)",
+    "intersection.common (stabilityUnadjusted's formula)",
     reason="stabm's stability() looks for an off-diagonal entry of sim.mat >= threshold; "
-           "when there is none it replaces the measure by 'intersection.common' and the "
-           "correction by the 'unadjusted' expectation kᵢ kⱼ / p, i.e. it returns the "
-           "mean over pairs of (rᵢⱼ - kᵢ kⱼ/p) / (√(kᵢ kⱼ) - kᵢ kⱼ/p). Yu's maximum is "
-           "(kᵢ + kⱼ)/2, not √(kᵢ kⱼ), so Yu's value changes as soon as two runs "
-           "differ in size (Yu's own definition then equals stabm's kappa). Without "
-           "correction the raw scores coincide except for two empty runs, where Yu is "
-           "undefined (NA in stabm's own yu) and intersection.common gives 0. For the "
-           "intersection.* measures score, maximum and exact expectation are unchanged by "
-           "the switch (only correction 'estimate' silently becomes exact). propstab "
-           "evaluates each measure's own definition.",
-    example='stabilityYu(list(1, 1:2), sim.mat = diag(3), threshold = 0.9, '
-            'correction.for.chance = "exact")',
+    "when there is none it replaces the measure by 'intersection.common' and the "
+    "correction by the 'unadjusted' expectation kᵢ kⱼ / p, i.e. it returns the "
+    "mean over pairs of (rᵢⱼ - kᵢ kⱼ/p) / (√(kᵢ kⱼ) - kᵢ kⱼ/p). Yu's maximum is "
+    "(kᵢ + kⱼ)/2, not √(kᵢ kⱼ), so Yu's value changes as soon as two runs "
+    "differ in size (Yu's own definition then equals stabm's kappa). Without "
+    "correction the raw scores coincide except for two empty runs, where Yu is "
+    "undefined (NA in stabm's own yu) and intersection.common gives 0. For the "
+    "intersection.* measures score, maximum and exact expectation are unchanged by "
+    "the switch (only correction 'estimate' silently becomes exact). propstab "
+    "evaluates each measure's own definition.",
+    example="stabilityYu(list(1, 1:2), sim.mat = diag(3), threshold = 0.9, "
+    'correction.for.chance = "exact")',
     r_result="0.4459029 = stabilityUnadjusted(list(1, 1:2), p = 3)",
     propstab_result="Yu's definition: (1 - 2/3) / (3/2 - 2/3) = 0.4 "
-                    "= stabilityKappa(list(1, 1:2), p = 3)",
-    applies=no_similar_pair)
+    "= stabilityKappa(list(1, 1:2), p = 3)",
+    applies=no_similar_pair,
+)
 
 SPARSE_SIMILARITY_DIMENSIONS = ExpectedDifference(
     key="sparse_similarity_dimensions",
-    r_functions=("stabm::stabilityYu", "stabm::stabilityZucknick",
-                 "stabm::stabilityIntersectionCount", "stabm::stabilityIntersectionGreedy",
-                 "stabm::stabilityIntersectionMBM", "stabm::stabilityIntersectionMean"),
+    r_functions=(
+        "stabm::stabilityYu",
+        "stabm::stabilityZucknick",
+        "stabm::stabilityIntersectionCount",
+        "stabm::stabilityIntersectionGreedy",
+        "stabm::stabilityIntersectionMBM",
+        "stabm::stabilityIntersectionMean",
+    ),
     summary="a sparse similarity matrix loses trailing dimensions when thresholding",
     reason="for a symmetric Matrix similarity with an entry below threshold, stabm rebuilds "
-           "it with sparseMatrix(i, j, x, symmetric = TRUE) without dims, so its size is "
-           "the largest stored index: when the last features have no stored entry "
-           "(e.g. the diagonal is not stored) the matrix shrinks and stabm rejects valid "
-           "feature indices (or computes on a smaller feature space). The dense path "
-           "passes dims. propstab's bridge always stores the diagonal, so the harness "
-           "never meets this; an R-level test pins it.",
-    example='S <- Matrix::sparseMatrix(i = c(1, 3), j = c(2, 4), x = c(0.95, 0.5), '
-            'dims = c(4, 4), symmetric = TRUE); stabilityZucknick(list(c(1, 3), c(2, 4), '
-            'c(1, 4)), sim.mat = S, threshold = 0.9)',
+    "it with sparseMatrix(i, j, x, symmetric = TRUE) without dims, so its size is "
+    "the largest stored index: when the last features have no stored entry "
+    "(e.g. the diagonal is not stored) the matrix shrinks and stabm rejects valid "
+    "feature indices (or computes on a smaller feature space). The dense path "
+    "passes dims. propstab's bridge always stores the diagonal, so the harness "
+    "never meets this; an R-level test pins it.",
+    example="S <- Matrix::sparseMatrix(i = c(1, 3), j = c(2, 4), x = c(0.95, 0.5), "
+    "dims = c(4, 4), symmetric = TRUE); stabilityZucknick(list(c(1, 3), c(2, 4), "
+    "c(1, 4)), sim.mat = S, threshold = 0.9)",
     r_result="error: Assertion on 'f' failed: Must be a subset of {'1','2'}",
     propstab_result="propstab requires the unit diagonal; sent with its diagonal stored "
-                    "(as the bridge does) or dense, stabm gives 0.4069444",
-    applies=None)
+    "(as the bridge does) or dense, stabm gives 0.4069444",
+    applies=None,
+)
 
 THRESHOLD_ZERO_DENSE_SPARSE = ExpectedDifference(
     key="threshold_zero_dense_sparse",
-    r_functions=("stabm::stabilityYu", "stabm::stabilityIntersectionCount",
-                 "stabm::stabilityIntersectionGreedy", "stabm::stabilityIntersectionMean",
-                 "stabm::stabilityIntersectionMBM", "stabm::stabilityZucknick"),
+    r_functions=(
+        "stabm::stabilityYu",
+        "stabm::stabilityIntersectionCount",
+        "stabm::stabilityIntersectionGreedy",
+        "stabm::stabilityIntersectionMean",
+        "stabm::stabilityIntersectionMBM",
+        "stabm::stabilityZucknick",
+    ),
     summary="at threshold 0, dense and sparse similarity matrices give different values",
     reason="stabm converts a dense sim.mat to sparse form keeping every entry >= threshold; "
-           "at threshold 0 that stores the zero similarities explicitly, and the measures "
-           "count stored entries as similar pairs. A sparse sim.mat never stores its zeros, "
-           "so the same matrix gives another value. propstab gives one value for both "
-           "forms and never counts a zero similarity as similar (similar means >= threshold "
-           "and > 0): it equals stabm's sparse result and differs from its dense one.",
-    example='S <- diag(4); S[1, 2] <- S[2, 1] <- 0.5; f <- list(c(1, 3), c(2, 4), 3); '
-            'stabilityYu(f, sim.mat = S, threshold = 0, correction.for.chance = "none") vs '
-            'the same with sim.mat = as(as(S, "CsparseMatrix"), "symmetricMatrix")',
+    "at threshold 0 that stores the zero similarities explicitly, and the measures "
+    "count stored entries as similar pairs. A sparse sim.mat never stores its zeros, "
+    "so the same matrix gives another value. propstab gives one value for both "
+    "forms and never counts a zero similarity as similar (similar means >= threshold "
+    "and > 0): it equals stabm's sparse result and differs from its dense one.",
+    example="S <- diag(4); S[1, 2] <- S[2, 1] <- 0.5; f <- list(c(1, 3), c(2, 4), 3); "
+    'stabilityYu(f, sim.mat = S, threshold = 0, correction.for.chance = "none") vs '
+    'the same with sim.mat = as(as(S, "CsparseMatrix"), "symmetricMatrix")',
     r_result="1.5 (dense) vs 0.6666667 (sparse)",
     propstab_result="0.6666667 for the dense and the sparse form",
-    applies=threshold_zero)
+    applies=threshold_zero,
+)
 
 
 def stabm_reference(function, corrected=True, note="", adjusted=True, defaults=None):
@@ -180,12 +223,21 @@ def stabm_reference(function, corrected=True, note="", adjusted=True, defaults=N
     if corrected:
         args.update(correction_for_chance="correction.for.chance", n_simulations="N")
     differences = ((ADJUSTED_NO_SIMILAR_PAIR,) if adjusted else ()) + (
-        SPARSE_SIMILARITY_DIMENSIONS, THRESHOLD_ZERO_DENSE_SPARSE)
-    return RReference("stabm", function, arguments=args, note=note, differences=differences,
-                      defaults=defaults or {})
+        SPARSE_SIMILARITY_DIMENSIONS,
+        THRESHOLD_ZERO_DENSE_SPARSE,
+    )
+    return RReference(
+        "stabm",
+        function,
+        arguments=args,
+        note=note,
+        differences=differences,
+        defaults=defaults or {},
+    )
 
 
 # ---------------------------------------------------- the per-pair maxima, the docstrings
+
 
 def half_sum(a, b):
     """Yu's maximum of a pair, (k_i + k_j) / 2."""
@@ -255,15 +307,23 @@ def with_formula(core):
     return core
 
 
-def adjusted_intersection(name, sel, score, similarity, threshold, correction_for_chance,
-                          n_simulations, random_state):
+def adjusted_intersection(
+    name, sel, score, similarity, threshold, correction_for_chance, n_simulations, random_state
+):
     """An adjusted intersection's value from its options, in the order of its signature:
     stabm's per-pair correction of ``score`` with the normaliser sqrt(k_i k_j)
     (:func:`~propstab.measures.simulation.stabm_measure`), E[I|H0] exact by enumeration
     over the similarity graph's components
     (:func:`~propstab.measures.exact_null.exact_expectation`) or simulated."""
-    return stabm_measure(name, sel, score, geo_mean,
-                         similarity=similarity, threshold=threshold,
-                         correction=correction_for_chance, n_simulations=n_simulations,
-                         random_state=random_state,
-                         exact=exact_expectation(score))
+    return stabm_measure(
+        name,
+        sel,
+        score,
+        geo_mean,
+        similarity=similarity,
+        threshold=threshold,
+        correction=correction_for_chance,
+        n_simulations=n_simulations,
+        random_state=random_state,
+        exact=exact_expectation(score),
+    )

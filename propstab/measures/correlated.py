@@ -33,67 +33,117 @@ import math
 
 import numpy as np
 
-from ..registry import (Parameter, RDefault, RReference, Variant, claims, module_doctests,
-                        register)
+from ..registry import Parameter, RDefault, RReference, Variant, claims, module_doctests, register
 from .._utils.exceptions import undefined
 from ..axioms import Axiom
 from ._common import pair_mean
-from .adjusted import (N_SIMULATIONS, RANDOM_STATE, adjusted_intersection, correction,
-                       STABM_NOTES, half_sum, one, stabm_reference, with_formula)
+from .adjusted import (
+    N_SIMULATIONS,
+    RANDOM_STATE,
+    adjusted_intersection,
+    correction,
+    STABM_NOTES,
+    half_sum,
+    one,
+    stabm_reference,
+    with_formula,
+)
 from .effective import effective_intersections, effective_stability  # noqa: F401
-from .matching import (pearson_parts, pogr_parts, score_count, score_greedy, score_mbm,
-                       score_mean, score_yu, score_zucknick, similarity_matrix)
+from .matching import (
+    pearson_parts,
+    pogr_parts,
+    score_count,
+    score_greedy,
+    score_mbm,
+    score_mean,
+    score_yu,
+    score_zucknick,
+    similarity_matrix,
+)
 from .msi_solvers import matching_values, msi_pair_values
 from .references import BOMMERT, HAMER, SECHIDIS, TABLE_6_1, YU, ZHANG, ZUCKNICK
-from .simulation import (MonteCarloWarning, expected_yu, expected_zucknick,  # noqa: F401
-                         npogr_parts, stabm_measure)
+from .simulation import (
+    MonteCarloWarning,
+    expected_yu,
+    expected_zucknick,  # noqa: F401
+    npogr_parts,
+    stabm_measure,
+)
 
 SIMILARITY = Parameter(
-    "similarity", None,
+    "similarity",
+    None,
     "d x d feature similarity (ndarray, scipy.sparse or DataFrame): symmetric, entries in "
-    "[0, 1], unit diagonal; None is the identity (no two features related)")
+    "[0, 1], unit diagonal; None is the identity (no two features related)",
+)
 THRESHOLD_C = Parameter(
-    "threshold", None, "entries of the similarity below it are set to 0; None keeps it as given")
+    "threshold", None, "entries of the similarity below it are set to 0; None keeps it as given"
+)
 THRESHOLD = Parameter(
-    "threshold", 0.9, "features x != y are similar when similarity(x, y) >= threshold "
-    "(and > 0); stabm's default 0.9", minimum=0.0)
+    "threshold",
+    0.9,
+    "features x != y are similar when similarity(x, y) >= threshold "
+    "(and > 0); stabm's default 0.9",
+    minimum=0.0,
+)
 IMPORTANCES = Parameter(
-    "importances", None, "M x d non-negative importances, zero exactly where Z is 0 (Hamer "
-    "eqs 6-7); None gives every selected feature of a run the same importance")
+    "importances",
+    None,
+    "M x d non-negative importances, zero exactly where Z is 0 (Hamer "
+    "eqs 6-7); None gives every selected feature of a run the same importance",
+)
 
 
 # ----------------------------------------------------------------------------------
 # Sechidis et al.: effective stability
 
+
 @register(
-    name="sechidis", family="correlated",
+    name="sechidis",
+    family="correlated",
     summary="1 - tr(C S) / tr(C Sigma0), S the unbiased covariance of Z's columns",
     references=(SECHIDIS + ", Definition 2 and Theorem 3", HAMER + ", eq. 3"),
-    claims=claims(fully_defined=False, monotonicity=False, bounds=False, maximum=False,
-                  correction_for_chance=False),
-    lower=-math.inf, upper=math.inf,
+    claims=claims(
+        fully_defined=False,
+        monotonicity=False,
+        bounds=False,
+        maximum=False,
+        correction_for_chance=False,
+    ),
+    lower=-math.inf,
+    upper=math.inf,
     parameters=(SIMILARITY, THRESHOLD_C),
-    r_reference=RReference("stabm", "stabilitySechidis",
-                           arguments={"similarity": "sim.mat", "threshold": "threshold"},
-                           values={("threshold", None): 0.0},
-                           note="stabm forms the d x d covariance; its Sigma0 uses the mean "
-                                "of the squared sizes, as propstab does",
-                           defaults={"threshold": RDefault(0.9, (
-                               "Sechidis et al. 2019, Definition 2, use C as given; stabm "
-                               "sets similarities below 0.9 to 0 by default"))}),
+    r_reference=RReference(
+        "stabm",
+        "stabilitySechidis",
+        arguments={"similarity": "sim.mat", "threshold": "threshold"},
+        values={("threshold", None): 0.0},
+        note="stabm forms the d x d covariance; its Sigma0 uses the mean "
+        "of the squared sizes, as propstab does",
+        defaults={
+            "threshold": RDefault(
+                0.9,
+                (
+                    "Sechidis et al. 2019, Definition 2, use C as given; stabm "
+                    "sets similarities below 0.9 to 0 by default"
+                ),
+            )
+        },
+    ),
     notes="Declared for every admissible C (any symmetric C in [0, 1] with unit diagonal, as "
-          "validated; the audit draws C). With C = I it is Nogueira's estimator and has its "
-          "properties. For a general C: not bounded below (Hamer and Dupont, Table 1, "
-          "scenario 2: -> -inf; :math:`1 - (n + 1)^2 / (2n)` for Z = [{0}, {1}] when feature 0 is "
-          "similar to none of n mutually similar features), at most 1 for a positive "
-          "semi-definite C but not bounded above otherwise (4n - 1 with C = all ones minus a "
-          "perfect matching, d = 2n), so no maximum; 1 for different rows that swap similar "
-          "features (Sechidis eq. 1), not monotone in the classical intersection, undefined "
-          "(0/0) for C = all ones with constant sizes, and not corrected for chance when the "
-          "sizes vary (E = -1/9 for C = I, M = 2, d = 3, sizes 1 and 2, by enumeration). "
-          "Theorem 3's off-diagonal null covariance is read with the mean of the squared "
-          "sizes (its exact value under :math:`H_0` with varying sizes, and stabm's); the "
-          "printed :math:`\\bar k^2` is the same number for a constant size.")
+    "validated; the audit draws C). With C = I it is Nogueira's estimator and has its "
+    "properties. For a general C: not bounded below (Hamer and Dupont, Table 1, "
+    "scenario 2: -> -inf; :math:`1 - (n + 1)^2 / (2n)` for Z = [{0}, {1}] when feature 0 is "
+    "similar to none of n mutually similar features), at most 1 for a positive "
+    "semi-definite C but not bounded above otherwise (4n - 1 with C = all ones minus a "
+    "perfect matching, d = 2n), so no maximum; 1 for different rows that swap similar "
+    "features (Sechidis eq. 1), not monotone in the classical intersection, undefined "
+    "(0/0) for C = all ones with constant sizes, and not corrected for chance when the "
+    "sizes vary (E = -1/9 for C = I, M = 2, d = 3, sizes 1 and 2, by enumeration). "
+    "Theorem 3's off-diagonal null covariance is read with the mean of the squared "
+    "sizes (its exact value under :math:`H_0` with varying sizes, and stabm's); the "
+    "printed :math:`\\bar k^2` is the same number for a constant size.",
+)
 def sechidis(sel, *, similarity=None, threshold=None):
     """Sechidis et al.'s effective stability Phi_C (Definition 2, Theorem 3).
 
@@ -145,25 +195,37 @@ def sechidis(sel, *, similarity=None, threshold=None):
 
 
 @register(
-    name="sechidis_exact", family="correlated", aliases=("effective_conger",),
+    name="sechidis_exact",
+    family="correlated",
+    aliases=("effective_conger",),
     summary="1 - tr(C S) / E[tr(C S) | H0]: effective stability corrected for chance "
-            "exactly for any sizes",
-    references=(SECHIDIS + ", Definition 2 and Theorem 3",
-                "Conger, A. J. (1980). Integration and generalization of kappas for "
-                "multiple raters. Psychological Bulletin 88(2), 322-328"),
-    claims=claims(fully_defined=False, monotonicity=False, bounds=False, maximum=False,
-                  correction_for_chance=True),
-    lower=-math.inf, upper=math.inf,
-    null_value=0.0, parameters=(SIMILARITY, THRESHOLD_C),
+    "exactly for any sizes",
+    references=(
+        SECHIDIS + ", Definition 2 and Theorem 3",
+        "Conger, A. J. (1980). Integration and generalization of kappas for "
+        "multiple raters. Psychological Bulletin 88(2), 322-328",
+    ),
+    claims=claims(
+        fully_defined=False,
+        monotonicity=False,
+        bounds=False,
+        maximum=False,
+        correction_for_chance=True,
+    ),
+    lower=-math.inf,
+    upper=math.inf,
+    null_value=0.0,
+    parameters=(SIMILARITY, THRESHOLD_C),
     notes="Sechidis's :math:`\\hat\\Phi_C` with :math:`\\mathrm{tr}(C \\Sigma^0)` replaced by "
-          "the exact null expectation of :math:`\\mathrm{tr}(C S)` for the observed sizes: "
-          ":math:`E[S \\mid H_0] = \\Sigma^0 + \\mathrm{var}_{pop}(k/d)/(M - 1)\\,"
-          "\\mathbf{1}\\mathbf{1}^T` "
-          "(docs/varying_sizes.md), so the null expectation of the value is 0 for every M, "
-          "d, sizes and admissible C. Equal to sechidis for a constant size and to conger at "
-          "C = I. The other axioms fail as sechidis's for a general C (its constant-size "
-          "counterexamples are counterexamples here): not bounded, 0/0 for C = all ones "
-          "with a constant size, different rows that swap similar features score 1.")
+    "the exact null expectation of :math:`\\mathrm{tr}(C S)` for the observed sizes: "
+    ":math:`E[S \\mid H_0] = \\Sigma^0 + \\mathrm{var}_{pop}(k/d)/(M - 1)\\,"
+    "\\mathbf{1}\\mathbf{1}^T` "
+    "(docs/varying_sizes.md), so the null expectation of the value is 0 for every M, "
+    "d, sizes and admissible C. Equal to sechidis for a constant size and to conger at "
+    "C = I. The other axioms fail as sechidis's for a general C (its constant-size "
+    "counterexamples are counterexamples here): not bounded, 0/0 for C = all ones "
+    "with a constant size, different rows that swap similar features score 1.",
+)
 def sechidis_exact(sel, *, similarity=None, threshold=None):
     """Effective stability corrected for chance exactly (Conger's correction of Phi_C).
 
@@ -225,26 +287,42 @@ def sechidis_exact(sel, *, similarity=None, threshold=None):
 
 
 @register(
-    name="msi", family="correlated",
+    name="msi",
+    family="correlated",
     summary="mean over pairs of the LP max sum s_fg x_fg / k̄ (shared importance)",
     references=(HAMER + ", eqs 8-12, Properties 5.1-5.3",),
-    claims=claims(fully_defined=True, monotonicity=False, bounds=True, maximum=False,
-                  correction_for_chance=False),
-    lower=0, upper=1,
-    parameters=(SIMILARITY, IMPORTANCES,
-                Parameter("solver", "auto", "'auto' exploits structure (integer max flow "
-                          "for 0/1 similarity and equal importances, assignment for equal "
-                          "importances and a constant size, batched HiGHS LP otherwise); 'lp' "
-                          "solves every pair's LP with HiGHS", choices=("auto", "lp"))),
+    claims=claims(
+        fully_defined=True,
+        monotonicity=False,
+        bounds=True,
+        maximum=False,
+        correction_for_chance=False,
+    ),
+    lower=0,
+    upper=1,
+    parameters=(
+        SIMILARITY,
+        IMPORTANCES,
+        Parameter(
+            "solver",
+            "auto",
+            "'auto' exploits structure (integer max flow "
+            "for 0/1 similarity and equal importances, assignment for equal "
+            "importances and a constant size, batched HiGHS LP otherwise); 'lp' "
+            "solves every pair's LP with HiGHS",
+            choices=("auto", "lp"),
+        ),
+    ),
     notes="Property 5.1 (bounds [0, 1]) and 5.2 (fully defined, with S(i, j) = 0 when "
-          "exactly one run is empty and 1 when both are) hold. The maximum 1 is reached iff "
-          "every importance is fully shared with perfectly similar features (Property 5.3), "
-          "so with a non-identity similarity different rows can be maximal ([{0}, {1}] with "
-          ":math:`c_{01} = 1` scores 1): the classical maximum axiom is not claimed. Not "
-          "monotone (pairs "
-          "are normalised by k̄ of their own shares) and not corrected for chance (E = 1/d for "
-          "two singletons at C = I). Claims hold for every admissible similarity and "
-          "importance matrix (the audit draws both).")
+    "exactly one run is empty and 1 when both are) hold. The maximum 1 is reached iff "
+    "every importance is fully shared with perfectly similar features (Property 5.3), "
+    "so with a non-identity similarity different rows can be maximal ([{0}, {1}] with "
+    ":math:`c_{01} = 1` scores 1): the classical maximum axiom is not claimed. Not "
+    "monotone (pairs "
+    "are normalised by k̄ of their own shares) and not corrected for chance (E = 1/d for "
+    "two singletons at C = I). Claims hold for every admissible similarity and "
+    "importance matrix (the audit draws both).",
+)
 def msi(sel, *, similarity=None, importances=None, solver="auto"):
     """Hamer and Dupont's stability as maximal shared importance, phi_msi (eqs 8-12).
 
@@ -298,17 +376,26 @@ def msi(sel, *, similarity=None, importances=None, solver="auto"):
 
 
 @register(
-    name="yu_matching", family="correlated", domain="constant_size",
+    name="yu_matching",
+    family="correlated",
+    domain="constant_size",
     summary="mean over pairs of the maximum weighted bipartite matching of F_i, F_j / k",
     references=(YU, HAMER + ", sec. 2 and Theorem 5.1"),
-    claims=claims(fully_defined=False, monotonicity=False, bounds=True, maximum=False,
-                  correction_for_chance=False),
-    lower=0, upper=1,
+    claims=claims(
+        fully_defined=False,
+        monotonicity=False,
+        bounds=True,
+        maximum=False,
+        correction_for_chance=False,
+    ),
+    lower=0,
+    upper=1,
     parameters=(SIMILARITY,),
     notes="Defined for a constant subset size only (Hamer sec. 2). Equals msi with equal "
-          "importances (Theorem 5.1). With a non-identity similarity different rows reach 1 "
-          "and equal total variance gives different values ([{0}, {1}] against [{0}, {2}] with "
-          ":math:`c_{01} = 1`: 1 and 0). Bounds [0, 1] hold for every admissible similarity.")
+    "importances (Theorem 5.1). With a non-identity similarity different rows reach 1 "
+    "and equal total variance gives different values ([{0}, {1}] against [{0}, {2}] with "
+    ":math:`c_{01} = 1`: 1 and 0). Bounds [0, 1] hold for every admissible similarity.",
+)
 def yu_matching(sel, *, similarity=None):
     """Yu et al.'s stability: maximum weighted bipartite matching between runs.
 
@@ -343,8 +430,8 @@ def yu_matching(sel, *, similarity=None):
     >>> yu_matching([[1, 0, 0], [0, 1, 0]], similarity=S)
     0.5
     """
-    k = int(sel.row_sizes[0])                 # constant on the declared domain
-    C = similarity_matrix(sel, similarity)    # validated even where undefined
+    k = int(sel.row_sizes[0])  # constant on the declared domain
+    C = similarity_matrix(sel, similarity)  # validated even where undefined
     if k == 0:
         return undefined("yu_matching", "k = 0")
     return float(np.mean(matching_values(sel, C, k)))
@@ -356,31 +443,54 @@ def yu_matching(sel, *, similarity=None):
 
 
 @register(
-    name="yu", family="correlated",
+    name="yu",
+    family="correlated",
     summary="(I - E[I]) / ((k_i + k_j)/2 - E[I]), I = |F_i ∩ F_j| + (O_ij + O_ji)/2",
     references=(BOMMERT + ", stabilityYu", YU, ZHANG),
-    claims=claims(fully_defined=False, monotonicity=False, bounds=False, maximum=False,
-                  correction_for_chance=True),
-    lower=-math.inf, upper=1,
-    null_value=0.0, scale=TABLE_6_1,
-    parameters=(SIMILARITY, THRESHOLD, correction("exact", "closed"), N_SIMULATIONS,
-                RANDOM_STATE),
+    claims=claims(
+        fully_defined=False,
+        monotonicity=False,
+        bounds=False,
+        maximum=False,
+        correction_for_chance=True,
+    ),
+    lower=-math.inf,
+    upper=1,
+    null_value=0.0,
+    scale=TABLE_6_1,
+    parameters=(SIMILARITY, THRESHOLD, correction("exact", "closed"), N_SIMULATIONS, RANDOM_STATE),
     r_reference=stabm_reference(
-        "stabilityYu", note="without similar features stabm switches to the normaliser "
-                            ":math:`\\sqrt{k_i k_j}` (propstab keeps :math:`(k_i + k_j)/2`)",
-        defaults={"correction_for_chance": RDefault("estimate", (
-            "the null expectation of I has a closed form, so propstab's default is exact; "
-            "stabm's default "
-            "simulates it with N = 10^4 random pairs of subsets per pair of sizes and R's "
-            "random numbers"))}),
+        "stabilityYu",
+        note="without similar features stabm switches to the normaliser "
+        ":math:`\\sqrt{k_i k_j}` (propstab keeps :math:`(k_i + k_j)/2`)",
+        defaults={
+            "correction_for_chance": RDefault(
+                "estimate",
+                (
+                    "the null expectation of I has a closed form, so propstab's default is exact; "
+                    "stabm's default "
+                    "simulates it with N = 10^4 random pairs of subsets per pair of sizes and R's "
+                    "random numbers"
+                ),
+            )
+        },
+    ),
     notes="The null expectation of :math:`O_{ij}` has a closed form in the degrees of the "
-          "similarity graph, so the default correction is exact and "
-          ":math:`E[\\hat\\Phi \\mid H_0] = 0` for every "
-          "similarity (checked by exact enumeration). With the identity similarity it is "
-          "stabm's kappa. Not bounded below: :math:`-(n^2 + 1)/(2n)` for Z = [{0}, {1}] when "
-          "feature 0 is similar to none of n mutually similar features." + STABM_NOTES)
-def yu(sel, *, similarity=None, threshold=0.9, correction_for_chance="exact",
-       n_simulations=10_000, random_state=0):
+    "similarity graph, so the default correction is exact and "
+    ":math:`E[\\hat\\Phi \\mid H_0] = 0` for every "
+    "similarity (checked by exact enumeration). With the identity similarity it is "
+    "stabm's kappa. Not bounded below: :math:`-(n^2 + 1)/(2n)` for Z = [{0}, {1}] when "
+    "feature 0 is similar to none of n mutually similar features." + STABM_NOTES,
+)
+def yu(
+    sel,
+    *,
+    similarity=None,
+    threshold=0.9,
+    correction_for_chance="exact",
+    n_simulations=10_000,
+    random_state=0,
+):
     """stabm's adjusted measure of Yu et al. (``stabilityYu``).
 
     .. math:: I(F_i, F_j) = |F_i \\cap F_j| + \\frac{O_{ij} + O_{ji}}{2},\\quad
@@ -429,28 +539,50 @@ def yu(sel, *, similarity=None, threshold=0.9, correction_for_chance="exact",
     >>> round(yu(Z, similarity=S, correction_for_chance="none"), 6)   # (2 + 1 + 1) / 3
     1.333333
     """
-    return stabm_measure("yu", sel, score_yu, half_sum, similarity=similarity,
-                          threshold=threshold, correction=correction_for_chance,
-                          n_simulations=n_simulations, random_state=random_state,
-                          exact=expected_yu)
+    return stabm_measure(
+        "yu",
+        sel,
+        score_yu,
+        half_sum,
+        similarity=similarity,
+        threshold=threshold,
+        correction=correction_for_chance,
+        n_simulations=n_simulations,
+        random_state=random_state,
+        exact=expected_yu,
+    )
 
 
 @register(
-    name="zucknick", family="correlated",
+    name="zucknick",
+    family="correlated",
     summary="(|F_i ∩ F_j| + C(F_i, F_j) + C(F_j, F_i)) / |F_i ∪ F_j|",
     references=(BOMMERT + ", stabilityZucknick", ZUCKNICK),
-    claims=claims(fully_defined=True, monotonicity=False, bounds=True, maximum=False,
-                  correction_for_chance=False),
-    lower=0, upper=1,
-    parameters=(SIMILARITY, THRESHOLD, correction("none", "closed"), N_SIMULATIONS,
-                RANDOM_STATE),
+    claims=claims(
+        fully_defined=True,
+        monotonicity=False,
+        bounds=True,
+        maximum=False,
+        correction_for_chance=False,
+    ),
+    lower=0,
+    upper=1,
+    parameters=(SIMILARITY, THRESHOLD, correction("none", "closed"), N_SIMULATIONS, RANDOM_STATE),
     r_reference=stabm_reference("stabilityZucknick", adjusted=False),
     notes="Bounded by [0, 1]: :math:`(k_j - r) k_i / k_j + (k_i - r) k_j / k_i "
-          "\\le k_i + k_j - 2r`. "
-          "With correction_for_chance='exact' the null expectation is exact (a sum over the "
-          "hypergeometric intersection)." + STABM_NOTES)
-def zucknick(sel, *, similarity=None, threshold=0.9, correction_for_chance="none",
-             n_simulations=10_000, random_state=0):
+    "\\le k_i + k_j - 2r`. "
+    "With correction_for_chance='exact' the null expectation is exact (a sum over the "
+    "hypergeometric intersection)." + STABM_NOTES,
+)
+def zucknick(
+    sel,
+    *,
+    similarity=None,
+    threshold=0.9,
+    correction_for_chance="none",
+    n_simulations=10_000,
+    random_state=0,
+):
     """Zucknick et al.'s measure as adapted by stabm (``stabilityZucknick``).
 
     .. math:: \\phi(F_i, F_j) = \\frac{|F_i \\cap F_j| + C(F_i, F_j) + C(F_j, F_i)}
@@ -487,55 +619,91 @@ def zucknick(sel, *, similarity=None, threshold=0.9, correction_for_chance="none
     >>> round(zucknick(Z, similarity=S), 6)      # (1 + 0.95/2 + 0.95/2) / 3
     0.65
     """
-    return stabm_measure("zucknick", sel, score_zucknick, one, similarity=similarity,
-                          threshold=threshold, correction=correction_for_chance,
-                          n_simulations=n_simulations, random_state=random_state,
-                          exact=expected_zucknick)
+    return stabm_measure(
+        "zucknick",
+        sel,
+        score_zucknick,
+        one,
+        similarity=similarity,
+        threshold=threshold,
+        correction=correction_for_chance,
+        n_simulations=n_simulations,
+        random_state=random_state,
+        exact=expected_zucknick,
+    )
 
 
 #: The audited variant of the adjusted intersections: with the exact null expectation
 #: (enumerated over the similarity graph's components) the correction holds exactly.
 EXACT_INTERSECTION = Variant(
-    {"correction_for_chance": "exact"}, {Axiom.CORRECTION_FOR_CHANCE: True},
+    {"correction_for_chance": "exact"},
+    {Axiom.CORRECTION_FOR_CHANCE: True},
     reason=":math:`E[I \\mid H_0]` is computed exactly (propstab.measures.exact_null), so "
-           "each pair's "
-           "adjusted score has null expectation 0 and so has the mean over pairs")
+    "each pair's "
+    "adjusted score has null expectation 0 and so has the mean over pairs",
+)
 
 
 def _register_intersection(name, function, summary, notes=""):
     return register(
-        name=name, family="correlated", summary=summary,
-        references=(BOMMERT + ", " + function,
-                    "Bommert, A., Rahnenfuehrer, J. (2020). Adjusted measures for feature "
-                    "selection stability for data sets with similar features. LOD 2020, LNCS "
-                    "12565, 203-214"),
-        claims=claims(fully_defined=False, monotonicity=False, bounds=False, maximum=False,
-                      correction_for_chance=False),
-        lower=-math.inf, upper=1,
-        parameters=(SIMILARITY, THRESHOLD, correction("estimate", "components"), N_SIMULATIONS,
-                    RANDOM_STATE),
+        name=name,
+        family="correlated",
+        summary=summary,
+        references=(
+            BOMMERT + ", " + function,
+            "Bommert, A., Rahnenfuehrer, J. (2020). Adjusted measures for feature "
+            "selection stability for data sets with similar features. LOD 2020, LNCS "
+            "12565, 203-214",
+        ),
+        claims=claims(
+            fully_defined=False,
+            monotonicity=False,
+            bounds=False,
+            maximum=False,
+            correction_for_chance=False,
+        ),
+        lower=-math.inf,
+        upper=1,
+        parameters=(
+            SIMILARITY,
+            THRESHOLD,
+            correction("estimate", "components"),
+            N_SIMULATIONS,
+            RANDOM_STATE,
+        ),
         r_reference=stabm_reference(function),
         variants=(EXACT_INTERSECTION,),
         notes=":math:`E[I \\mid H_0]` has no closed form (it depends on the whole similarity "
-              "graph). The "
-              "default correction is simulated as in stabm: corrected for chance only up to "
-              "Monte Carlo error, hence not claimed (M = 2, d = 3, k = (1, 1), "
-              ":math:`c_{01} = 1`: :math:`E[I \\mid H_0] = 5/9` exactly, "
-              ":math:`E[\\hat\\Phi \\mid H_0] = -0.001` at :math:`10^4` draws). "
-              "correction_for_chance='exact' computes :math:`E[I \\mid H_0]` exactly by "
-              "enumeration over "
-              "the similarity graph's connected components (stabm's 'exact' enumerates all "
-              "pairs of subsets; docs/correlated.md), with null expectation 0. Not bounded below "
-              "(the estimand is :math:`-(n^2 + 1)/(2n)` on yu's family). Without any similar "
-              "features I = r and "
-              ":math:`E[I \\mid H_0] = k_i k_j / d` exactly." + notes + STABM_NOTES)
+        "graph). The "
+        "default correction is simulated as in stabm: corrected for chance only up to "
+        "Monte Carlo error, hence not claimed (M = 2, d = 3, k = (1, 1), "
+        ":math:`c_{01} = 1`: :math:`E[I \\mid H_0] = 5/9` exactly, "
+        ":math:`E[\\hat\\Phi \\mid H_0] = -0.001` at :math:`10^4` draws). "
+        "correction_for_chance='exact' computes :math:`E[I \\mid H_0]` exactly by "
+        "enumeration over "
+        "the similarity graph's connected components (stabm's 'exact' enumerates all "
+        "pairs of subsets; docs/correlated.md), with null expectation 0. Not bounded below "
+        "(the estimand is :math:`-(n^2 + 1)/(2n)` on yu's family). Without any similar "
+        "features I = r and "
+        ":math:`E[I \\mid H_0] = k_i k_j / d` exactly." + notes + STABM_NOTES,
+    )
 
 
-@_register_intersection("intersection_count", "stabilityIntersectionCount",
-                        "corrected |F_i ∩ F_j| + min(#F_i-side, #F_j-side with a similar partner)")
+@_register_intersection(
+    "intersection_count",
+    "stabilityIntersectionCount",
+    "corrected |F_i ∩ F_j| + min(#F_i-side, #F_j-side with a similar partner)",
+)
 @with_formula
-def intersection_count(sel, *, similarity=None, threshold=0.9,
-                       correction_for_chance="estimate", n_simulations=10_000, random_state=0):
+def intersection_count(
+    sel,
+    *,
+    similarity=None,
+    threshold=0.9,
+    correction_for_chance="estimate",
+    n_simulations=10_000,
+    random_state=0,
+):
     """stabm's adjusted intersection with counts (``stabilityIntersectionCount``).
 
     :math:`I(F_i, F_j) = |F_i \\cap F_j| + \\min(C_{ij}, C_{ji})`, with :math:`C_{ij}` the
@@ -551,15 +719,33 @@ def intersection_count(sel, *, similarity=None, threshold=0.9,
     ...                    correction_for_chance="none")
     2.0
     """
-    return adjusted_intersection("intersection_count", sel, score_count, similarity, threshold,
-                                 correction_for_chance, n_simulations, random_state)
+    return adjusted_intersection(
+        "intersection_count",
+        sel,
+        score_count,
+        similarity,
+        threshold,
+        correction_for_chance,
+        n_simulations,
+        random_state,
+    )
 
 
-@_register_intersection("intersection_mean", "stabilityIntersectionMean",
-                        "corrected |F_i ∩ F_j| + min of summed mean similarities")
+@_register_intersection(
+    "intersection_mean",
+    "stabilityIntersectionMean",
+    "corrected |F_i ∩ F_j| + min of summed mean similarities",
+)
 @with_formula
-def intersection_mean(sel, *, similarity=None, threshold=0.9,
-                      correction_for_chance="estimate", n_simulations=10_000, random_state=0):
+def intersection_mean(
+    sel,
+    *,
+    similarity=None,
+    threshold=0.9,
+    correction_for_chance="estimate",
+    n_simulations=10_000,
+    random_state=0,
+):
     """stabm's adjusted intersection with mean similarities (``stabilityIntersectionMean``).
 
     :math:`I(F_i, F_j) = |F_i \\cap F_j| + \\min(C_{ij}, C_{ji})`, with :math:`C_{ij}` the
@@ -575,19 +761,36 @@ def intersection_mean(sel, *, similarity=None, threshold=0.9,
     ...                   correction_for_chance="none")       # 1 + min(0.925, 1.85)
     1.925
     """
-    return adjusted_intersection("intersection_mean", sel, score_mean, similarity, threshold,
-                                 correction_for_chance, n_simulations, random_state)
+    return adjusted_intersection(
+        "intersection_mean",
+        sel,
+        score_mean,
+        similarity,
+        threshold,
+        correction_for_chance,
+        n_simulations,
+        random_state,
+    )
 
 
-@_register_intersection("intersection_greedy", "stabilityIntersectionGreedy",
-                        "corrected |F_i ∩ F_j| + greedy matching of similar features",
-                        notes=" Ties between equal similarities are taken in column-major "
-                              "order of the difference block; stabm's order of tied entries "
-                              "follows its sparse storage and may differ.")
+@_register_intersection(
+    "intersection_greedy",
+    "stabilityIntersectionGreedy",
+    "corrected |F_i ∩ F_j| + greedy matching of similar features",
+    notes=" Ties between equal similarities are taken in column-major "
+    "order of the difference block; stabm's order of tied entries "
+    "follows its sparse storage and may differ.",
+)
 @with_formula
-def intersection_greedy(sel, *, similarity=None, threshold=0.9,
-                        correction_for_chance="estimate", n_simulations=10_000,
-                        random_state=0):
+def intersection_greedy(
+    sel,
+    *,
+    similarity=None,
+    threshold=0.9,
+    correction_for_chance="estimate",
+    n_simulations=10_000,
+    random_state=0,
+):
     """stabm's adjusted intersection with a greedy matching (``stabilityIntersectionGreedy``).
 
     :math:`I(F_i, F_j) = |F_i \\cap F_j|` + the size of the matching built greedily between
@@ -603,15 +806,33 @@ def intersection_greedy(sel, *, similarity=None, threshold=0.9,
     ...                     correction_for_chance="none")   # 0-2 first, then 1-3 is no edge
     1.0
     """
-    return adjusted_intersection("intersection_greedy", sel, score_greedy, similarity, threshold,
-                                 correction_for_chance, n_simulations, random_state)
+    return adjusted_intersection(
+        "intersection_greedy",
+        sel,
+        score_greedy,
+        similarity,
+        threshold,
+        correction_for_chance,
+        n_simulations,
+        random_state,
+    )
 
 
-@_register_intersection("intersection_mbm", "stabilityIntersectionMBM",
-                        "corrected |F_i ∩ F_j| + maximum bipartite matching of similar features")
+@_register_intersection(
+    "intersection_mbm",
+    "stabilityIntersectionMBM",
+    "corrected |F_i ∩ F_j| + maximum bipartite matching of similar features",
+)
 @with_formula
-def intersection_mbm(sel, *, similarity=None, threshold=0.9,
-                     correction_for_chance="estimate", n_simulations=10_000, random_state=0):
+def intersection_mbm(
+    sel,
+    *,
+    similarity=None,
+    threshold=0.9,
+    correction_for_chance="estimate",
+    n_simulations=10_000,
+    random_state=0,
+):
     """stabm's adjusted intersection with a maximum matching (``stabilityIntersectionMBM``).
 
     :math:`I(F_i, F_j) = |F_i \\cap F_j| + \\mathrm{MBM}(F_i \\setminus F_j,
@@ -629,8 +850,16 @@ def intersection_mbm(sel, *, similarity=None, threshold=0.9,
     ...                  correction_for_chance="none")     # 0-3 and 1-2
     2.0
     """
-    return adjusted_intersection("intersection_mbm", sel, score_mbm, similarity, threshold,
-                                 correction_for_chance, n_simulations, random_state)
+    return adjusted_intersection(
+        "intersection_mbm",
+        sel,
+        score_mbm,
+        similarity,
+        threshold,
+        correction_for_chance,
+        n_simulations,
+        random_state,
+    )
 
 
 # ----------------------------------------------------------------------------------
@@ -638,18 +867,26 @@ def intersection_mbm(sel, *, similarity=None, threshold=0.9,
 
 
 @register(
-    name="pogr", family="correlated",
+    name="pogr",
+    family="correlated",
     summary="(|F_i ∩ F_j| + O_ij) / k_i over ordered pairs",
     references=(ZHANG, HAMER + ", eq. 4"),
-    claims=claims(fully_defined=True, monotonicity=False, bounds=True, maximum=False,
-                  correction_for_chance=False),
-    lower=0, upper=1,
+    claims=claims(
+        fully_defined=True,
+        monotonicity=False,
+        bounds=True,
+        maximum=False,
+        correction_for_chance=False,
+    ),
+    lower=0,
+    upper=1,
     parameters=(SIMILARITY, THRESHOLD),
     notes=":math:`O_{ij}` counts the features of :math:`F_i` not in :math:`F_j` with a "
-          "similar (>= threshold) feature in "
-          ":math:`F_j` (Hamer's reading of Zhang et al.). With a non-identity similarity "
-          "different "
-          "rows reach 1; with the identity it is POG.")
+    "similar (>= threshold) feature in "
+    ":math:`F_j` (Hamer's reading of Zhang et al.). With a non-identity similarity "
+    "different "
+    "rows reach 1; with the identity it is POG.",
+)
 def pogr(sel, *, similarity=None, threshold=0.9):
     """Zhang et al.'s percentage of overlapping genes-related, POGR (Hamer eq. 4).
 
@@ -689,19 +926,29 @@ def pogr(sel, *, similarity=None, threshold=0.9):
 
 
 @register(
-    name="npogr", family="correlated",
+    name="npogr",
+    family="correlated",
     summary="(|F_i ∩ F_j| + O_ij - E_ij) / (k_i - E_ij) over ordered pairs, E_ij exact",
     references=(ZHANG, HAMER + ", eq. 4", SECHIDIS + ", sec. 2.2"),
-    claims=claims(fully_defined=False, monotonicity=False, bounds=False, maximum=False,
-                  correction_for_chance=True),
-    lower=-math.inf, upper=1,
-    null_value=0.0, scale=TABLE_6_1, parameters=(SIMILARITY, THRESHOLD),
+    claims=claims(
+        fully_defined=False,
+        monotonicity=False,
+        bounds=False,
+        maximum=False,
+        correction_for_chance=True,
+    ),
+    lower=-math.inf,
+    upper=1,
+    null_value=0.0,
+    scale=TABLE_6_1,
+    parameters=(SIMILARITY, THRESHOLD),
     notes="Zhang et al. estimate :math:`E_{ij} = E[|F_i \\cap F_j| + O_{ij} \\mid H_0]` by "
-          "simulation; propstab "
-          "uses its exact value (independent uniformly random subsets), so "
-          ":math:`E[\\hat\\Phi \\mid H_0] = 0`. "
-          "With the identity similarity it is nPOG. Not bounded below (as nPOG), undefined "
-          "when :math:`E_{ij} = k_i` (e.g. a complete similarity graph).")
+    "simulation; propstab "
+    "uses its exact value (independent uniformly random subsets), so "
+    ":math:`E[\\hat\\Phi \\mid H_0] = 0`. "
+    "With the identity similarity it is nPOG. Not bounded below (as nPOG), undefined "
+    "when :math:`E_{ij} = k_i` (e.g. a complete similarity graph).",
+)
 def npogr(sel, *, similarity=None, threshold=0.9):
     """Zhang et al.'s normalised POGR with the exact null expectation.
 
@@ -736,27 +983,41 @@ def npogr(sel, *, similarity=None, threshold=0.9):
     >>> abs(npogr(Z) - npog(Z)) < 1e-12       # identity similarity
     True
     """
-    return pair_mean("npogr", *npogr_parts(sel, similarity, threshold),
-                     "a run's size equals the pair's null expectation (0/0)")
+    return pair_mean(
+        "npogr",
+        *npogr_parts(sel, similarity, threshold),
+        "a run's size equals the pair's null expectation (0/0)",
+    )
 
 
 @register(
-    name="pearson", family="correlated", aliases=("phi_pears",),
+    name="pearson",
+    family="correlated",
+    aliases=("phi_pears",),
     summary="mean over pairs of the Pearson correlation of the importance rows w_i, w_j",
-    references=(HAMER + ", eq. 5",
-                "Kalousis, A., Prados, J., Hilario, M. (2007). Stability of feature selection "
-                "algorithms. Knowl. Inf. Syst. 12(1), 95-116"),
-    claims=claims(fully_defined=True, monotonicity=False, bounds=True, maximum=False,
-                  correction_for_chance=False),
-    lower=-1, upper=1,
+    references=(
+        HAMER + ", eq. 5",
+        "Kalousis, A., Prados, J., Hilario, M. (2007). Stability of feature selection "
+        "algorithms. Knowl. Inf. Syst. 12(1), 95-116",
+    ),
+    claims=claims(
+        fully_defined=True,
+        monotonicity=False,
+        bounds=True,
+        maximum=False,
+        correction_for_chance=False,
+    ),
+    lower=-1,
+    upper=1,
     parameters=(IMPORTANCES,),
     notes="With importances=None (weights 0/1) it is the phi coefficient measure `phi`, "
-          "which also has the maximum and correction-for-chance properties; with "
-          "importances, identical selections with different weights are not maximal "
-          "(:math:`\\sqrt{3}/2` for rows [110, 110] weighted (1, 1) and (1, 2)) and, for "
-          "importances W = Z * U with fixed positive weights U, "
-          ":math:`E[\\hat\\Phi \\mid H_0] = (4 - 2\\sqrt{3})/9` at "
-          "d = 3, k = (2, 2), U = (1, 2, 1) for both runs, so these are not claimed.")
+    "which also has the maximum and correction-for-chance properties; with "
+    "importances, identical selections with different weights are not maximal "
+    "(:math:`\\sqrt{3}/2` for rows [110, 110] weighted (1, 1) and (1, 2)) and, for "
+    "importances W = Z * U with fixed positive weights U, "
+    ":math:`E[\\hat\\Phi \\mid H_0] = (4 - 2\\sqrt{3})/9` at "
+    "d = 3, k = (2, 2), U = (1, 2, 1) for both runs, so these are not claimed.",
+)
 def pearson(sel, *, importances=None):
     """phi_pears: the average Pearson correlation between weight vectors (Hamer eq. 5).
 
@@ -793,8 +1054,7 @@ def pearson(sel, *, importances=None):
     >>> round(pearson(Z, importances=[[2, 1, 0, 0], [1, 0, 1, 0], [3, 1, 1, 0]]), 6)
     0.629662
     """
-    return pair_mean("pearson", *pearson_parts(sel, importances),
-                     "a run's weights are constant")
+    return pair_mean("pearson", *pearson_parts(sel, importances), "a run's weights are constant")
 
 
 __test__ = module_doctests(__name__)

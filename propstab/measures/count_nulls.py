@@ -34,6 +34,7 @@ def _law(function, sizes, d: int) -> np.ndarray:
         pmf = function(sizes, d)
         pmf.setflags(write=False)
         return pmf
+
     return _LAWS.get_or_make((function, tuple(sizes.tolist()), int(d)), make)
 
 

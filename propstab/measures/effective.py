@@ -13,8 +13,7 @@ from .._utils.exceptions import undefined
 from .._data.convert_selection import as_selection
 from .matching import as_csr, similarity_matrix
 
-__all__ = ["effective_intersections", "effective_parts", "effective_stability",
-           "null_variance"]
+__all__ = ["effective_intersections", "effective_parts", "effective_stability", "null_variance"]
 
 
 def effective_intersections(Z, /, *, similarity=None, n_features=None, feature_names=None):
@@ -62,13 +61,13 @@ def effective_parts(sel, similarity, threshold):
         return None
     Z = as_csr(sel.tocsr())
     F = sel.column_counts.astype(np.float64)
-    quad = float((Z @ C).multiply(Z).sum())            # sum_i z_i C z_i^T
+    quad = float((Z @ C).multiply(Z).sum())  # sum_i z_i C z_i^T
     tr_CS = (quad - float(F @ (C @ F)) / M) / (M - 1)
     k = sel.row_sizes.astype(np.float64)
     kbar, k2bar = N / M, float(np.mean(k * k))
     var0 = null_variance(sel)
-    cov0 = (k2bar - kbar) / (d * d - d) - kbar ** 2 / d ** 2 if d > 1 else 0.0
-    total = float(C.sum())                             # 1^T C 1 = d + sum of off-diagonal
+    cov0 = (k2bar - kbar) / (d * d - d) - kbar**2 / d**2 if d > 1 else 0.0
+    total = float(C.sum())  # 1^T C 1 = d + sum of off-diagonal
     return tr_CS, d * var0 + cov0 * (total - d), total
 
 
@@ -88,8 +87,9 @@ def effective_stability(measure: str, sel, similarity, threshold, *, exact: bool
         M, d = sel.n_runs, sel.n_features
         q = sel.row_sizes / d
         den = den + float(np.mean((q - q.mean()) ** 2)) * total / (M - 1)
-        reason = ("the null expectation of tr(C S) is 0 (C is all ones and the sizes are "
-                  "constant)")
+        reason = (
+            "the null expectation of tr(C S) is 0 (C is all ones and the sizes are " "constant)"
+        )
     else:
         reason = "tr(C Sigma0) = 0 (C is all ones and the sizes are constant)"
     if abs(den) <= 1e-12 * sel.n_features * null_variance(sel):

@@ -40,11 +40,23 @@ from scipy.special import gammaln
 
 from .._utils.checks import fail
 from ._common import FifoMemo
-from .matching import (Graph, count_parts, mean_parts, score_count, score_greedy, score_mbm,
-                       score_mean)
+from .matching import (
+    Graph,
+    count_parts,
+    mean_parts,
+    score_count,
+    score_greedy,
+    score_mbm,
+    score_mean,
+)
 
-__all__ = ["ENUMERATION_LIMIT", "STATE_LIMIT", "exact_expectation", "expected_adjusted",
-           "n_disjoint_pairs"]
+__all__ = [
+    "ENUMERATION_LIMIT",
+    "STATE_LIMIT",
+    "exact_expectation",
+    "expected_adjusted",
+    "n_disjoint_pairs",
+]
 
 #: Pairs of disjoint subsets scored, over all components of the similarity graph.
 ENUMERATION_LIMIT = 2_000_000
@@ -64,8 +76,9 @@ def _log_comb(n, k):
     k = np.asarray(k, dtype=np.float64)
     ok = (k >= 0) & (k <= n)
     with np.errstate(invalid="ignore"):
-        out = gammaln(n + 1) - gammaln(np.where(ok, k, 0) + 1) - gammaln(
-            np.where(ok, n - k, 0) + 1)
+        out = (
+            gammaln(n + 1) - gammaln(np.where(ok, k, 0) + 1) - gammaln(np.where(ok, n - k, 0) + 1)
+        )
     return np.where(ok, out, -np.inf)
 
 
@@ -78,9 +91,11 @@ def n_disjoint_pairs(n: int, max_first: int, max_second: int) -> int:
     >>> n_disjoint_pairs(10, 1, 1)     # 1 + 10 + 10 + 10 * 9
     111
     """
-    return sum(math.comb(n, i) * math.comb(n - i, j)
-               for i in range(min(max_first, n) + 1)
-               for j in range(min(max_second, n - i) + 1))
+    return sum(
+        math.comb(n, i) * math.comb(n - i, j)
+        for i in range(min(max_first, n) + 1)
+        for j in range(min(max_second, n - i) + 1)
+    )
 
 
 def _combinations(n: int, k: int) -> np.ndarray:
@@ -95,10 +110,10 @@ def _disjoint_pairs(n: int, i: int, j: int):
     second = _combinations(n - i, j)
     keep = np.ones((len(first), n), dtype=bool)
     keep[np.arange(len(first))[:, None], first] = False
-    rest = np.nonzero(keep)[1].reshape(len(first), n - i)        # complement of each D_1
+    rest = np.nonzero(keep)[1].reshape(len(first), n - i)  # complement of each D_1
     per = max(1, _CHUNK // len(second))
     for f0 in range(0, len(first), per):
-        F, R = first[f0:f0 + per], rest[f0:f0 + per]
+        F, R = first[f0 : f0 + per], rest[f0 : f0 + per]
         a = np.arange(len(F))[:, None, None]
         b = np.arange(len(second))[None, :, None]
         Z1 = np.zeros((len(F), len(second), n))
@@ -112,6 +127,7 @@ def _components(g):
     """The connected components (sorted feature indices) of the similarity graph with at
     least one similar pair."""
     from scipy.sparse.csgraph import connected_components
+
     n, labels = connected_components(g.B, directed=False)
     sizes = np.bincount(labels, minlength=n)
     order = np.argsort(labels, kind="stable")
@@ -127,9 +143,11 @@ def _subgraph(g, idx) -> Graph:
 
 def _too_large(what: str, sizes, d: int, detail: str):
     a, b = int(sizes[:, 0].max()), int(sizes[:, 1].max())
-    fail(f"correction_for_chance: the exact null expectation needs {what} "
-         f"({detail}; subset sizes up to {a} and {b} of d = {d} features); use "
-         f"correction_for_chance='estimate'")
+    fail(
+        f"correction_for_chance: the exact null expectation needs {what} "
+        f"({detail}; subset sizes up to {a} and {b} of d = {d} features); use "
+        f"correction_for_chance='estimate'"
+    )
 
 
 #: expected_adjusted(...) by its arguments' content (see :func:`exact_expectation`)
@@ -146,13 +164,23 @@ def exact_expectation(score):
     sizes over the same similarity again and again; a hit returns a copy of the same
     numbers.
     """
+
     def expectation(sizes, d, g):
         sizes = np.asarray(sizes, dtype=np.int64).reshape(-1, 2)
         C0 = g.C0
-        key = (score, sizes.shape, sizes.tobytes(), int(d), C0.shape, C0.data.dtype.str,
-               C0.data.tobytes(),
-               C0.indices.tobytes(), C0.indptr.tobytes())
+        key = (
+            score,
+            sizes.shape,
+            sizes.tobytes(),
+            int(d),
+            C0.shape,
+            C0.data.dtype.str,
+            C0.data.tobytes(),
+            C0.indices.tobytes(),
+            C0.indptr.tobytes(),
+        )
         return _EXACT.get_or_make(key, lambda: expected_adjusted(score, sizes, d, g)).copy()
+
     expectation.batched = True
     return expectation
 
@@ -162,12 +190,12 @@ def _component_table(score, gc, n: int, amax: int, bmax: int):
     counts of each value of X_12 - X_21 (count, mean), over all pairs of disjoint subsets
     of the component's features."""
     total = np.zeros((amax + 1, bmax + 1))
-    deltas = []                                        # rows (i, j, delta, count)
+    deltas = []  # rows (i, j, delta, count)
     parts = _PARTS.get(score)
     for i in range(min(amax, n) + 1):
         for j in range(min(bmax, n - i) + 1):
             pairs = math.comb(n, i) * math.comb(n - i, j)
-            if i == 0 or j == 0:                       # no pair of differences: adj = 0
+            if i == 0 or j == 0:  # no pair of differences: adj = 0
                 deltas.append((i, j, 0.0, float(pairs)))
                 continue
             for Z1, Z2 in _disjoint_pairs(n, i, j):
@@ -176,10 +204,12 @@ def _component_table(score, gc, n: int, amax: int, bmax: int):
                     continue
                 _, x12, x21 = parts(Z1, Z2, gc)
                 total[i, j] += float(np.sum(x12) + np.sum(x21))
-                values, counts = np.unique(np.asarray(x12 - x21, dtype=np.float64),
-                                           return_counts=True)
-                deltas.extend((i, j, v, float(c)) for v, c in zip(values.tolist(),
-                                                                   counts.tolist()))
+                values, counts = np.unique(
+                    np.asarray(x12 - x21, dtype=np.float64), return_counts=True
+                )
+                deltas.extend(
+                    (i, j, v, float(c)) for v, c in zip(values.tolist(), counts.tolist())
+                )
     return total, np.array(deltas, dtype=np.float64).reshape(-1, 4)
 
 
@@ -190,9 +220,13 @@ def _pair_probabilities(n: int, d: int, sizes, amax: int, bmax: int) -> np.ndarr
     t = np.arange(n + 1)[None, None, :]
     a = sizes[:, 0].astype(np.float64)[:, None, None, None]
     b = sizes[:, 1].astype(np.float64)[:, None, None, None]
-    log_p = (_log_comb(n - i - j, t)[None]
-             + _log_comb(d - n, a - (i + t)[None]) - _log_comb(d, a)
-             + _log_comb(d - n, b - (j + t)[None]) - _log_comb(d, b))
+    log_p = (
+        _log_comb(n - i - j, t)[None]
+        + _log_comb(d - n, a - (i + t)[None])
+        - _log_comb(d, a)
+        + _log_comb(d - n, b - (j + t)[None])
+        - _log_comb(d, b)
+    )
     return np.exp(log_p).sum(axis=-1)
 
 
@@ -205,9 +239,8 @@ def _aggregate(s, u, delta, w):
     keys, inverse = np.unique(key, return_inverse=True)
     inverse = inverse.ravel()
     first = np.zeros(keys.size, dtype=np.int64)
-    first[inverse] = np.arange(key.size)          # one representative of each key
-    return s[first], u[first], delta[first], np.bincount(inverse, weights=w,
-                                                       minlength=keys.size)
+    first[inverse] = np.arange(key.size)  # one representative of each key
+    return s[first], u[first], delta[first], np.bincount(inverse, weights=w, minlength=keys.size)
 
 
 def _difference_law(tables, amax: int, bmax: int, sizes, d: int):
@@ -226,9 +259,13 @@ def _difference_law(tables, amax: int, bmax: int, sizes, d: int):
         ed, ew = np.broadcast_to(dv, mult.shape).ravel(), mult.ravel()
         ok = (ew > 0) & (es <= amax) & (eu <= bmax)
         es, eu, ed, ew = _aggregate(es[ok], eu[ok], ed[ok], ew[ok])
-        if s.size * es.size > 20 * STATE_LIMIT:        # the product below, in memory
-            _too_large(f"more than {20 * STATE_LIMIT} combinations of states", sizes, d,
-                       f"{s.size} states times {es.size} values of a component")
+        if s.size * es.size > 20 * STATE_LIMIT:  # the product below, in memory
+            _too_large(
+                f"more than {20 * STATE_LIMIT} combinations of states",
+                sizes,
+                d,
+                f"{s.size} states times {es.size} values of a component",
+            )
         ns = (s[:, None] + es[None, :]).ravel()
         nu = (u[:, None] + eu[None, :]).ravel()
         keep = (ns <= amax) & (nu <= bmax)
@@ -236,8 +273,12 @@ def _difference_law(tables, amax: int, bmax: int, sizes, d: int):
         nw = (w[:, None] * ew[None, :]).ravel()
         s, u, delta, w = _aggregate(ns[keep], nu[keep], nd[keep], nw[keep])
         if s.size > STATE_LIMIT:
-            _too_large(f"more than {STATE_LIMIT} states of the law of X_12 - X_21", sizes, d,
-                       f"{s.size} states")
+            _too_large(
+                f"more than {STATE_LIMIT} states of the law of X_12 - X_21",
+                sizes,
+                d,
+                f"{s.size} states",
+            )
         top = float(w.max())
         w = w / top
         log_scale += math.log(top)
@@ -290,29 +331,38 @@ def expected_adjusted(score, sizes, d: int, g) -> np.ndarray:
     counts = [n_disjoint_pairs(len(c), amax, bmax) for c in comps]
     if sum(counts) > ENUMERATION_LIMIT:
         big = max(len(c) for c in comps)
-        _too_large(f"{sum(counts)} pairs of subsets of the similarity graph's components "
-                   f"(more than {ENUMERATION_LIMIT})", sizes, d,
-                   f"{len(comps)} components, the largest of {big} features")
+        _too_large(
+            f"{sum(counts)} pairs of subsets of the similarity graph's components "
+            f"(more than {ENUMERATION_LIMIT})",
+            sizes,
+            d,
+            f"{len(comps)} components, the largest of {big} features",
+        )
     memo = {}
     adj = np.zeros(len(sizes))
     tables = []
     for c in comps:
         gc = _subgraph(g, c)
         key = (len(c), gc.C0.indices.tobytes(), gc.C0.indptr.tobytes(), gc.C0.data.tobytes())
-        if key not in memo:                           # components of the same shape
+        if key not in memo:  # components of the same shape
             memo[key] = _component_table(score, gc, len(c), amax, bmax)
         total, deltas = memo[key]
         P = _pair_probabilities(len(c), d, sizes, amax, bmax)
         adj += np.einsum("uij,ij->u", P, total)
         if score in _PARTS:
             tables.append((len(c), deltas))
-    if score in _PARTS:                              # min(X, Y) = (X + Y - |X - Y|) / 2
+    if score in _PARTS:  # min(X, Y) = (X + Y - |X - Y|) / 2
         s, u, delta, w, log_scale = _difference_law(tables, amax, bmax, sizes, d)
         rest = d - sum(len(c) for c in comps)
         a = sizes[:, 0].astype(np.float64)[:, None]
         b = sizes[:, 1].astype(np.float64)[:, None]
-        log_w = (log_scale + _log_comb(rest, a - s[None, :]) + _log_comb(rest, b - u[None, :])
-                 - _log_comb(d, a) - _log_comb(d, b))
+        log_w = (
+            log_scale
+            + _log_comb(rest, a - s[None, :])
+            + _log_comb(rest, b - u[None, :])
+            - _log_comb(d, a)
+            - _log_comb(d, b)
+        )
         absolute = (np.exp(log_w) * w[None, :] * np.abs(delta)[None, :]).sum(axis=1)
         adj = (adj - absolute) / 2
     return base + adj

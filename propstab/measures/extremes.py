@@ -127,8 +127,13 @@ def cw_min(total, n_runs, n_features):
     """
     check_int_range("n_runs", n_runs, minimum=2, owner="cw_min")
     check_int_range("n_features", n_features, minimum=1, owner="cw_min")
-    check_int_range("total", total, minimum=1, maximum=int(n_runs) * int(n_features),
-                    owner="cw_min (N <= n |Y|)")
+    check_int_range(
+        "total",
+        total,
+        minimum=1,
+        maximum=int(n_runs) * int(n_features),
+        owner="cw_min (N <= n |Y|)",
+    )
     low, _ = cw_extremes(int(total), int(n_runs), int(n_features))
     return low / (int(n_features) * int(total) * (int(n_runs) - 1))
 

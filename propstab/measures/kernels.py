@@ -32,8 +32,17 @@ from .._utils.checks import fail
 from .._utils.exceptions import undefined
 from ._common import FifoMemo, pair_mean, pair_score_sums, score_pair_mean
 
-__all__ = ["CountKernel", "Counts", "LeaveOneOutCounts", "PairKernel", "count_kernel",
-           "divide", "pair_fractions", "pair_kernel", "xlogx"]
+__all__ = [
+    "CountKernel",
+    "Counts",
+    "LeaveOneOutCounts",
+    "PairKernel",
+    "count_kernel",
+    "divide",
+    "pair_fractions",
+    "pair_kernel",
+    "xlogx",
+]
 
 
 def divide(num, den, where_zero):
@@ -52,8 +61,9 @@ def divide(num, den, where_zero):
     den = np.asarray(den, dtype=np.float64)
     zero = den == 0
     with np.errstate(divide="ignore", invalid="ignore"):
-        return np.where(zero, where_zero, np.asarray(num, dtype=np.float64)
-                        / np.where(zero, 1.0, den))
+        return np.where(
+            zero, where_zero, np.asarray(num, dtype=np.float64) / np.where(zero, 1.0, den)
+        )
 
 
 def xlogx(c):
@@ -67,6 +77,7 @@ def xlogx(c):
 
 
 # --------------------------------------------------------------------- summaries
+
 
 class Counts:
     """The sums of the column counts F_f of a selection that frequency measures read.
@@ -123,12 +134,17 @@ class Counts:
         >>> c.replace(n_union=np.array([2, 3])).n_union.tolist(), c.n_union
         ([2, 3], 3)
         """
-        unknown = sorted(name for name in summaries
-                         if not isinstance(getattr(type(self), name, None),
-                                           functools.cached_property))
+        unknown = sorted(
+            name
+            for name in summaries
+            if not isinstance(getattr(type(self), name, None), functools.cached_property)
+        )
         if unknown:
-            fail(f"replace: {', '.join(unknown)} is not a summary of "
-                 f"{type(self).__name__}", TypeError, argument=", ".join(unknown))
+            fail(
+                f"replace: {', '.join(unknown)} is not a summary of " f"{type(self).__name__}",
+                TypeError,
+                argument=", ".join(unknown),
+            )
         other = copy.copy(self)
         other.__dict__.update(summaries)
         return other
@@ -250,8 +266,9 @@ class LeaveOneOutCounts:
         rank[order] = np.arange(M)
         L = M - 1
 
-        def kth(j):                           # j-th smallest of k without k_i (vector of j)
+        def kth(j):  # j-th smallest of k without k_i (vector of j)
             return s[np.where(j < rank, j, j + 1)]
+
         if L % 2:
             return kth(np.full(M, L // 2))
         return (kth(np.full(M, L // 2 - 1)) + kth(np.full(M, L // 2))) / 2
@@ -283,6 +300,7 @@ class LeaveOneOutCounts:
 
 # ----------------------------------------------------------------------- kernels
 
+
 class _Kernel:
     """Shared by the kernels: looks like the formula it wraps (name, docstring)."""
 
@@ -311,8 +329,15 @@ class CountKernel(_Kernel):
     :meth:`leave_one_out` returns None for it.
     """
 
-    def __init__(self, formula, *, undefined_when=None, reason="", expectation=None,
-                 maximal_when_identical=None) -> None:
+    def __init__(
+        self,
+        formula,
+        *,
+        undefined_when=None,
+        reason="",
+        expectation=None,
+        maximal_when_identical=None,
+    ) -> None:
         super().__init__(formula)
         self.undefined_when = undefined_when
         self.reason = reason
@@ -333,32 +358,38 @@ class CountKernel(_Kernel):
             # 0/0 when that value is the maximum 1, decided on the integers (identical
             # runs, all full since one is not empty) and the declaration, not on a float
             if np.all(k == c.n_features) and self.maximal_when_identical(**options):
-                return undefined(name, "every run selects all features, so its null "
-                                       "expectation equals its maximum 1 and the "
-                                       "chance-corrected value is 0/0")
+                return undefined(
+                    name,
+                    "every run selects all features, so its null "
+                    "expectation equals its maximum 1 and the "
+                    "chance-corrected value is 0/0",
+                )
             return 0.0
         expectation = self.expectation(c, self.formula, **options)
         if expectation is None:
             return undefined(name, "its null expectation is undefined")
         return (value - expectation) / (1.0 - expectation)
 
-    def leave_one_out(self, sel, *, correction_for_chance: str = "none",
-                      **options) -> Optional[np.ndarray]:
+    def leave_one_out(
+        self, sel, *, correction_for_chance: str = "none", **options
+    ) -> Optional[np.ndarray]:
         """The M values with one run deleted (NaN where undefined); None for the
         chance-corrected value."""
         if correction_for_chance != "none":
             return None
         c = LeaveOneOutCounts(sel)
         with np.errstate(divide="ignore", invalid="ignore"):
-            values = np.broadcast_to(np.asarray(self.formula(c, **options), dtype=np.float64),
-                                     (sel.n_runs,))
+            values = np.broadcast_to(
+                np.asarray(self.formula(c, **options), dtype=np.float64), (sel.n_runs,)
+            )
             if self.undefined_when is not None:
                 values = np.where(self.undefined_when(c), np.nan, values)
         return np.asarray(values, dtype=np.float64)
 
 
-def count_kernel(*, undefined_when=None, reason: str = "", expectation=None,
-                 maximal_when_identical=None):
+def count_kernel(
+    *, undefined_when=None, reason: str = "", expectation=None, maximal_when_identical=None
+):
     """Decorator: the formula of a frequency measure as a :class:`CountKernel`.
 
     Examples
@@ -371,10 +402,16 @@ def count_kernel(*, undefined_when=None, reason: str = "", expectation=None,
     >>> goh.value("goh", sel), goh.leave_one_out(sel).tolist()
     (0.25, [0.125, 0.25, 0.375])
     """
+
     def decorator(formula):
-        return CountKernel(formula, undefined_when=undefined_when, reason=reason,
-                           expectation=expectation,
-                           maximal_when_identical=maximal_when_identical)
+        return CountKernel(
+            formula,
+            undefined_when=undefined_when,
+            reason=reason,
+            expectation=expectation,
+            maximal_when_identical=maximal_when_identical,
+        )
+
     return decorator
 
 
@@ -438,6 +475,7 @@ def _null_expectations(score, sel) -> np.ndarray:
         E = chance.expected_pairwise(score, sizes, sel.n_features)[0]
         E.setflags(write=False)
         return E
+
     inv = inverse.ravel()
     return _NULL_EXPECTATIONS.get_or_make(key, make)[np.ix_(inv, inv)]
 
@@ -464,8 +502,10 @@ class PairKernel(_Kernel):
         reason = self.reason
         num, den = _raw_fractions(sel, self.score)
         if not np.any((den == 0) & off):
-            reason = ("its null expectation equals its maximum 1 for some pair of sizes, "
-                      "so the chance-corrected score is 0/0")
+            reason = (
+                "its null expectation equals its maximum 1 for some pair of sizes, "
+                "so the chance-corrected score is 0/0"
+            )
         num, den = _corrected(num, den, _null_expectations(self.score, sel))
         return pair_mean(name, num, den, reason)
 
@@ -474,7 +514,7 @@ class PairKernel(_Kernel):
         pair-score matrix (NaN where a pair left is undefined), by row blocks of Z Z^T
         (:func:`~propstab.measures._common.pair_score_sums`) without the correction."""
         M = sel.n_runs
-        if correction_for_chance == "none":         # row blocks: bounded memory
+        if correction_for_chance == "none":  # row blocks: bounded memory
             sums = pair_score_sums(sel, self.score, columns=True)
             total = math.fsum(sums.rows.tolist())
             return (total - (sums.rows + sums.columns)) / ((M - 1) * (M - 2))
@@ -483,7 +523,7 @@ class PairKernel(_Kernel):
         with np.errstate(divide="ignore", invalid="ignore"):
             P = np.where(off, num / np.where(den == 0, 1.0, den), 0.0)
         P[(den == 0) & off] = np.nan
-        through_i = P.sum(axis=1) + P.sum(axis=0)     # ordered pairs with run i on either side
+        through_i = P.sum(axis=1) + P.sum(axis=0)  # ordered pairs with run i on either side
         return (math.fsum(P.sum(axis=1).tolist()) - through_i) / ((M - 1) * (M - 2))
 
 
@@ -501,6 +541,8 @@ def pair_kernel(*, reason: str):
     >>> round(dice.value("dice", sel), 6), dice.leave_one_out(sel).round(6).tolist()
     (0.666667, [0.5, 1.0, 0.5])
     """
+
     def decorator(score):
         return PairKernel(score, reason=reason)
+
     return decorator

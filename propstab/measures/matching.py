@@ -34,8 +34,12 @@ def _memo_key(similarity, d, threshold):
         return None
     if similarity is None:
         content = None
-    elif (type(similarity) is np.ndarray and similarity.ndim == 2
-          and similarity.size <= _MEMO_CELLS and similarity.dtype.kind in "biuf"):
+    elif (
+        type(similarity) is np.ndarray
+        and similarity.ndim == 2
+        and similarity.size <= _MEMO_CELLS
+        and similarity.dtype.kind in "biuf"
+    ):
         content = (similarity.dtype.str, similarity.shape, similarity.tobytes())
     else:
         return None
@@ -64,8 +68,9 @@ def similarity_matrix(sel, similarity, threshold=None):
     entry = _memo(key)
     if entry is not None and entry[0] is not None:
         return entry[0]
-    C = as_similarity(similarity, sel.n_features, threshold=threshold,
-                      feature_names=sel.feature_names)
+    C = as_similarity(
+        similarity, sel.n_features, threshold=threshold, feature_names=sel.feature_names
+    )
     if entry is not None:
         entry[0] = _read_only(C)
     return C
@@ -121,7 +126,7 @@ def pair_edges(L, R, W):
     w = W.data[pos]
     p = Lc.row[left].astype(np.int64)
     Rc = R.tocoo()
-    rkeys = Rc.row.astype(np.int64) * d + Rc.col          # sorted: R is csr, sorted indices
+    rkeys = Rc.row.astype(np.int64) * d + Rc.col  # sorted: R is csr, sorted indices
     keys = p * d + y
     right = np.searchsorted(rkeys, keys)
     right = np.minimum(right, max(rkeys.size - 1, 0))
@@ -192,8 +197,11 @@ def _distinct_rows(X):
     if np.count_nonzero(X) != np.count_nonzero(X == 1):
         return None
     packed = np.packbits(X != 0, axis=1)
-    _, first, inverse = np.unique(packed.view(np.dtype((np.void, packed.shape[1]))).ravel(),
-                                  return_index=True, return_inverse=True)
+    _, first, inverse = np.unique(
+        packed.view(np.dtype((np.void, packed.shape[1]))).ravel(),
+        return_index=True,
+        return_inverse=True,
+    )
     return first, inverse.ravel()
 
 
@@ -275,6 +283,7 @@ def score_mean(Z1, Z2, g):
 def score_mbm(Z1, Z2, g):
     """r + maximum bipartite matching between the differences, all pairs in one call."""
     from scipy.sparse.csgraph import maximum_bipartite_matching
+
     r, D1, D2 = split(Z1, Z2)
     D1, D2 = to_csr(D1), to_csr(D2)
     p, left, right, _ = pair_edges(D1, D2, g.B)
@@ -299,9 +308,11 @@ def score_greedy(Z1, Z2, g):
     p, left, right = p[order], left[order], right[order]
     add = np.zeros(Z1.shape[0])
     cuts = np.searchsorted(p, np.arange(Z1.shape[0] + 1))
-    for t in np.nonzero(np.diff(cuts))[0]:      # greedy matching is sequential per pair
+    for t in np.nonzero(np.diff(cuts))[0]:  # greedy matching is sequential per pair
         used_l, used_r = set(), set()
-        for a, b in zip(left[cuts[t]:cuts[t + 1]].tolist(), right[cuts[t]:cuts[t + 1]].tolist()):
+        for a, b in zip(
+            left[cuts[t] : cuts[t + 1]].tolist(), right[cuts[t] : cuts[t + 1]].tolist()
+        ):
             if a not in used_l and b not in used_r:
                 used_l.add(a)
                 used_r.add(b)
@@ -312,7 +323,7 @@ def score_greedy(Z1, Z2, g):
 def score_zucknick(Z1, Z2, g):
     r, D1, D2 = split(Z1, Z2)
     a, b = rowsum(Z1), rowsum(Z2)
-    s21 = rowsum(multiply(D2, times(Z1, g.C0)))    # sum over x in F2 minus F1, y in F1
+    s21 = rowsum(multiply(D2, times(Z1, g.C0)))  # sum over x in F2 minus F1, y in F1
     s12 = rowsum(multiply(D1, times(Z2, g.C0)))
     add1 = np.divide(s21, b, out=np.zeros_like(s21), where=b > 0)
     add2 = np.divide(s12, a, out=np.zeros_like(s12), where=a > 0)
@@ -325,7 +336,7 @@ def pogr_parts(sel, similarity, threshold):
     """r_ij, O_ij (ordered) and the graph: O_ij = #x in F_i minus F_j with a similar y in F_j."""
     g = Graph.build(sel, similarity, threshold)
     Z = as_csr(sel.tocsr())
-    H = ((Z @ g.B) > 0).astype(np.float64)            # H[j, x]: x has a neighbour in F_j
+    H = ((Z @ g.B) > 0).astype(np.float64)  # H[j, x]: x has a neighbour in F_j
     r = sel.intersections.astype(np.float64)
     O = np.asarray((Z @ H.T).toarray()) - np.asarray((Z @ Z.multiply(H).T).toarray())
     return r, O, g

@@ -35,6 +35,7 @@ def flow_values(p, left, right, Q1, Q2, k1, k2, P):
     is unbounded; S(i, j) = flow / (k_i k_j).
     """
     from scipy.sparse.csgraph import maximum_flow
+
     nL, nR = Q1.nnz, Q2.nnz
     lp = np.repeat(np.arange(P), np.diff(Q1.indptr))
     rp = np.repeat(np.arange(P), np.diff(Q2.indptr))
@@ -44,12 +45,12 @@ def flow_values(p, left, right, Q1, Q2, k1, k2, P):
     cols = np.concatenate([2 + np.arange(nL), 2 + nL + right, np.ones(nR, np.int64)])
     big = (k1 * k2)[p]
     caps = np.concatenate([k2[lp], big, k1[rp]]).astype(np.int64)
-    if caps.size and caps.max() >= 2 ** 31:
+    if caps.size and caps.max() >= 2**31:
         raise OverflowError("msi: sizes too large for the integer flow solver")
     G = sparse.csr_matrix((caps.astype(np.int32), (rows, cols)), shape=(n, n))
     res = maximum_flow(G, 0, 1)
     flow = res.flow if hasattr(res, "flow") else res.residual
-    out = np.asarray(flow[0].toarray()).ravel()[2:2 + nL]
+    out = np.asarray(flow[0].toarray()).ravel()[2 : 2 + nL]
     per_pair = np.bincount(lp, weights=out, minlength=P)
     return per_pair / (k1 * k2)
 
@@ -57,10 +58,11 @@ def flow_values(p, left, right, Q1, Q2, k1, k2, P):
 def assignment_values(p, left, right, w, Q1, Q2, k, P):
     """Per-pair maximum weight assignment (k x k blocks), divided by k (Thm 5.1)."""
     from scipy.optimize import linear_sum_assignment
+
     blocks = np.zeros((P, k, k))
     blocks[p, left - Q1.indptr[p], right - Q2.indptr[p]] = w
     out = np.empty(P)
-    for t in range(P):                      # one assignment problem per pair (C code)
+    for t in range(P):  # one assignment problem per pair (C code)
         r, c = linear_sum_assignment(blocks[t], maximize=True)
         out[t] = blocks[t, r, c].sum()
     return out / k
@@ -77,7 +79,7 @@ def matching_values(sel, C, k):
     return assignment_values(p, left, right, w, Z1, Z2, k, ii.size)
 
 
-LP_CHUNK = 5_000       # variables per batched HiGHS problem (smaller is faster here)
+LP_CHUNK = 5_000  # variables per batched HiGHS problem (smaller is faster here)
 
 
 def lp_values(p, left, right, w, Q1, Q2, P):
@@ -87,10 +89,11 @@ def lp_values(p, left, right, w, Q1, Q2, P):
     their optima as optimum; each block's objective at the solution is its own optimum.
     """
     from scipy.optimize import linprog
+
     out = np.zeros(P)
     if p.size == 0:
         return out
-    cuts = np.searchsorted(p, np.arange(P + 1))          # edges are sorted by pair
+    cuts = np.searchsorted(p, np.arange(P + 1))  # edges are sorted by pair
     start = 0
     while start < P:
         stop = max(start + 1, int(np.searchsorted(cuts, cuts[start] + LP_CHUNK, "right")) - 1)
@@ -101,12 +104,18 @@ def lp_values(p, left, right, w, Q1, Q2, P):
             rr, ridx = np.unique(right[e0:e1], return_inverse=True)
             n = e1 - e0
             A = sparse.csr_matrix(
-                (np.ones(2 * n), (np.concatenate([lidx, ll.size + ridx]),
-                                  np.concatenate([np.arange(n), np.arange(n)]))),
-                shape=(ll.size + rr.size, n))
+                (
+                    np.ones(2 * n),
+                    (
+                        np.concatenate([lidx, ll.size + ridx]),
+                        np.concatenate([np.arange(n), np.arange(n)]),
+                    ),
+                ),
+                shape=(ll.size + rr.size, n),
+            )
             b = np.concatenate([Q1.data[ll], Q2.data[rr]])
             res = linprog(-w[e0:e1], A_ub=A, b_ub=b, bounds=(0, None), method="highs")
-            if res.status != 0:                          # pragma: no cover - HiGHS failure
+            if res.status != 0:  # pragma: no cover - HiGHS failure
                 raise RuntimeError(f"msi: HiGHS did not solve the LP: {res.message}")
             out += np.bincount(p[e0:e1], weights=w[e0:e1] * res.x, minlength=P)
         start = stop
@@ -124,8 +133,8 @@ def msi_pair_values(sel, similarity, importances, solver="auto"):
     P = ii.size
     out = np.zeros(P)
     both_empty = (k1 == 0) & (k2 == 0)
-    out[both_empty] = 1.0                       # footnote 1: S = 1 if k_i = k_j = 0
-    live = (k1 > 0) & (k2 > 0)                  # S = 0 if exactly one run is empty
+    out[both_empty] = 1.0  # footnote 1: S = 1 if k_i = k_j = 0
+    live = (k1 > 0) & (k2 > 0)  # S = 0 if exactly one run is empty
     if not live.any():
         return out
     Q1, Q2 = pair_rows(Q, ii[live], jj[live])
@@ -135,8 +144,9 @@ def msi_pair_values(sel, similarity, importances, solver="auto"):
     if solver == "lp":
         vals = lp_values(p, left, right, w, Q1, Q2, n_live)
     elif binary_c and equal:
-        vals = flow_values(p, left, right, Q1, Q2, k1[live].astype(np.int64),
-                            k2[live].astype(np.int64), n_live)
+        vals = flow_values(
+            p, left, right, Q1, Q2, k1[live].astype(np.int64), k2[live].astype(np.int64), n_live
+        )
     elif equal and np.all(k[k > 0] == k[k > 0][0]):
         vals = assignment_values(p, left, right, w, Q1, Q2, int(k[k > 0][0]), n_live)
     else:

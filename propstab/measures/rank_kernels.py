@@ -31,10 +31,17 @@ import numpy as np
 
 from .._utils.exceptions import undefined
 
-__all__ = ["CosineKernel", "PairMatrixKernel", "PairSums", "RankKernel", "cosine_kernel",
-           "pair_matrix_kernel", "u_statistic_variance"]
+__all__ = [
+    "CosineKernel",
+    "PairMatrixKernel",
+    "PairSums",
+    "RankKernel",
+    "cosine_kernel",
+    "pair_matrix_kernel",
+    "u_statistic_variance",
+]
 
-_BLOCK_BYTES = 2 ** 23          # one float64 temporary of a block: about 8 MB
+_BLOCK_BYTES = 2**23  # one float64 temporary of a block: about 8 MB
 
 
 class PairSums:
@@ -62,8 +69,15 @@ class PairSums:
     [-1.0, 0.5, 1.0]
     """
 
-    def __init__(self, n_runs: int, matrix: Optional[np.ndarray] = None, *, total=None,
-                 rows=None, undefined_runs=None) -> None:
+    def __init__(
+        self,
+        n_runs: int,
+        matrix: Optional[np.ndarray] = None,
+        *,
+        total=None,
+        rows=None,
+        undefined_runs=None,
+    ) -> None:
         self.n_runs = int(n_runs)
         if matrix is not None:
             P = np.array(matrix, dtype=np.float64)
@@ -72,8 +86,11 @@ class PairSums:
             total = float(rows.sum())
         self.total = float(total)
         self.rows = np.asarray(rows, dtype=np.float64)
-        self.undefined = (np.zeros(self.n_runs, dtype=bool) if undefined_runs is None
-                          else np.asarray(undefined_runs, dtype=bool))
+        self.undefined = (
+            np.zeros(self.n_runs, dtype=bool)
+            if undefined_runs is None
+            else np.asarray(undefined_runs, dtype=bool)
+        )
 
     def value(self) -> float:
         """T / (M (M - 1))."""
@@ -88,7 +105,7 @@ class PairSums:
             return np.full(M, np.nan)
         out = (self.total - 2 * self.rows) / ((M - 1) * (M - 2))
         bad = self.undefined
-        if bad.any():                 # defined without run i only if i is the only bad run
+        if bad.any():  # defined without run i only if i is the only bad run
             out = np.where(bad & (bad.sum() == 1), out, np.nan)
         return out
 
@@ -110,7 +127,7 @@ class RankKernel:
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.function.__qualname__})"
 
-    def pair_sums(self, rk, **options) -> PairSums:     # pragma: no cover - abstract
+    def pair_sums(self, rk, **options) -> PairSums:  # pragma: no cover - abstract
         raise NotImplementedError
 
     def value(self, name: str, rk, **options) -> float:
@@ -118,8 +135,11 @@ class RankKernel:
         sums = self.pair_sums(rk, **options)
         if sums.undefined.any():
             runs = np.flatnonzero(sums.undefined).tolist()
-            return undefined(name, f"{self.reason} (run(s) {', '.join(map(str, runs[:5]))}"
-                                   f"{', ...' if len(runs) > 5 else ''})")
+            return undefined(
+                name,
+                f"{self.reason} (run(s) {', '.join(map(str, runs[:5]))}"
+                f"{', ...' if len(runs) > 5 else ''})",
+            )
         return sums.value()
 
     def leave_one_out(self, rk, **options) -> np.ndarray:
@@ -171,8 +191,10 @@ def cosine_kernel(*, squares: Callable, reason: str):
     >>> pearson_of_ranks.leave_one_out(rk).round(12).tolist()     # the pair left
     [-0.5, -1.0, 0.5]
     """
+
     def decorator(function):
         return CosineKernel(function, squares=squares, reason=reason)
+
     return decorator
 
 
@@ -199,8 +221,10 @@ def pair_matrix_kernel(*, reason: str = "a pair score is undefined"):
     >>> footrule.value("footrule", as_rankings([[1, 2, 3], [3, 2, 1]]))
     4.0
     """
+
     def decorator(function):
         return PairMatrixKernel(function, reason=reason)
+
     return decorator
 
 
@@ -240,10 +264,12 @@ def u_statistic_variance(measure: str):
     >>> round(v, 6), terms.round(12).tolist()     # rho: 0.5 (0, 1), -1 (0, 2), -0.5 (1, 2)
     (0.12963, [-0.25, -0.0, -0.75])
     """
+
     def variance(rk, statistic):
         from ..registry import get_measure
+
         M = rk.n_runs
-        factor = 4.0 / M ** 2
+        factor = 4.0 / M**2
         if np.isnan(statistic):
             return float("nan"), np.full(M, np.nan), factor
         terms = get_measure(measure).kernel.pair_sums(rk).projections()

@@ -29,55 +29,92 @@ import numpy as np
 from ..registry import Parameter, RReference, Variant, claims, module_doctests, register
 from .._utils.checks import check_int_range
 from ..axioms import Axiom
-from .rank_kernels import (RankKernel, cosine_kernel, pair_matrix_kernel, row_blocks,
-                           u_statistic_variance)
+from .rank_kernels import (
+    RankKernel,
+    cosine_kernel,
+    pair_matrix_kernel,
+    row_blocks,
+    u_statistic_variance,
+)
 from .references import THESIS
 
-NOGUEIRA_2017 = ("Nogueira, S., Sechidis, K., Brown, G. (2017). On the use of Spearman's rho "
-                 "to measure the stability of feature rankings. IbPRIA, LNCS 10255, 381-391")
-KALOUSIS = ("Kalousis, A., Prados, J., Hilario, M. (2007). Stability of feature selection "
-            "algorithms: a study on high-dimensional spaces. Knowl. Inf. Syst. 12(1), 95-116")
-JURMAN = ("Jurman, G., Merler, S., Barla, A., Paoli, S., Galea, A., Furlanello, C. (2008). "
-          "Algebraic stability indicators for ranked lists in molecular profiling. "
-          "Bioinformatics 24(2), 258-264")
-KENDALL = ("Kendall, M. G. (1945). The treatment of ties in ranking problems. Biometrika "
-           "33(3), 239-251 (tau-b)")
-HOEFFDING = ("Hoeffding, W. (1948). A class of statistics with asymptotically normal "
-             "distribution. Ann. Math. Stat. 19(3), 293-325")
+NOGUEIRA_2017 = (
+    "Nogueira, S., Sechidis, K., Brown, G. (2017). On the use of Spearman's rho "
+    "to measure the stability of feature rankings. IbPRIA, LNCS 10255, 381-391"
+)
+KALOUSIS = (
+    "Kalousis, A., Prados, J., Hilario, M. (2007). Stability of feature selection "
+    "algorithms: a study on high-dimensional spaces. Knowl. Inf. Syst. 12(1), 95-116"
+)
+JURMAN = (
+    "Jurman, G., Merler, S., Barla, A., Paoli, S., Galea, A., Furlanello, C. (2008). "
+    "Algebraic stability indicators for ranked lists in molecular profiling. "
+    "Bioinformatics 24(2), 258-264"
+)
+KENDALL = (
+    "Kendall, M. G. (1945). The treatment of ties in ranking problems. Biometrika "
+    "33(3), 239-251 (tau-b)"
+)
+HOEFFDING = (
+    "Hoeffding, W. (1948). A class of statistics with asymptotically normal "
+    "distribution. Ann. Math. Stat. 19(3), 293-325"
+)
 
 # (R's cor() warns "the standard deviation is zero" and gives NA for a constant run,
 # where propstab warns UndefinedMeasureWarning and gives NaN: the warning is silenced.)
-_SPEARMAN_R = ('function(R) { C <- suppressWarnings(stats::cor(t(R), method = "spearman")); '
-               'mean(C[upper.tri(C)]) }')
-_KENDALL_R = ('function(R) { C <- suppressWarnings(stats::cor(t(R), method = "kendall")); '
-              'mean(C[upper.tri(C)]) }')
-_CANBERRA_R = ('function(R, k = NULL) { d <- ncol(R); L <- if (is.null(k)) d else k; '
-               'v <- pmin(seq_len(d), L + 1); '
-               'E <- sum(outer(v, v, function(a, b) abs(a - b) / (a + b))) / d; '
-               'D <- as.matrix(stats::dist(pmin(R, L + 1), method = "canberra")); '
-               'mean(D[upper.tri(D)]) / E }')
+_SPEARMAN_R = (
+    'function(R) { C <- suppressWarnings(stats::cor(t(R), method = "spearman")); '
+    "mean(C[upper.tri(C)]) }"
+)
+_KENDALL_R = (
+    'function(R) { C <- suppressWarnings(stats::cor(t(R), method = "kendall")); '
+    "mean(C[upper.tri(C)]) }"
+)
+_CANBERRA_R = (
+    "function(R, k = NULL) { d <- ncol(R); L <- if (is.null(k)) d else k; "
+    "v <- pmin(seq_len(d), L + 1); "
+    "E <- sum(outer(v, v, function(a, b) abs(a - b) / (a + b))) / d; "
+    'D <- as.matrix(stats::dist(pmin(R, L + 1), method = "canberra")); '
+    "mean(D[upper.tri(D)]) / E }"
+)
 
 CONSTANT_RUN = "a run ranks every feature equal (no correlation is defined with it)"
 
 
 # ------------------------------------------------------------------------- Spearman
 
+
 @register(
-    name="spearman", family="ranking",
+    name="spearman",
+    family="ranking",
     summary="1 - sum_f s_f^2(u): mean pairwise Spearman rho (untied: 1 - mean_f s_f^2 / "
-            "((d^2 - 1)/12))",
+    "((d^2 - 1)/12))",
     references=(NOGUEIRA_2017, THESIS + ", sec. 7.2.2", KALOUSIS),
-    claims=claims(fully_defined=True, monotonicity=False, bounds=True, maximum=True,
-                  correction_for_chance=True),
-    lower=-1, upper=1, null_value=0.0,
-    analytic_variance=u_statistic_variance("spearman"), pairwise=True,
-    r_reference=RReference("stats", "cor", input="ranks", r_code=_SPEARMAN_R,
-                           note='mean over pairs of runs of cor(t(R), method = "spearman")'),
+    claims=claims(
+        fully_defined=True,
+        monotonicity=False,
+        bounds=True,
+        maximum=True,
+        correction_for_chance=True,
+    ),
+    lower=-1,
+    upper=1,
+    null_value=0.0,
+    analytic_variance=u_statistic_variance("spearman"),
+    pairwise=True,
+    r_reference=RReference(
+        "stats",
+        "cor",
+        input="ranks",
+        r_code=_SPEARMAN_R,
+        note='mean over pairs of runs of cor(t(R), method = "spearman")',
+    ),
     notes="Monotonicity holds when every run has the same tie pattern (in particular "
-          "without ties: the value is :math:`1 - \\frac{1}{d}\\sum_f s_f^2 / V_{rank}`, linear "
-          "in the total "
-          "variance), but not when runs with different tie patterns are mixed: each run's "
-          "ranks are then scaled by their own spread. The tight lower bound is -1/(M - 1).")
+    "without ties: the value is :math:`1 - \\frac{1}{d}\\sum_f s_f^2 / V_{rank}`, linear "
+    "in the total "
+    "variance), but not when runs with different tie patterns are mixed: each run's "
+    "ranks are then scaled by their own spread. The tight lower bound is -1/(M - 1).",
+)
 @cosine_kernel(squares=lambda rk: rk.row_squares, reason=CONSTANT_RUN)
 def spearman(rk):
     """The mean pairwise Spearman correlation of the runs' rankings, by the variance identity.
@@ -135,6 +172,7 @@ def spearman(rk):
 
 # -------------------------------------------------------------------------- Kendall
 
+
 def _ordered_untied_pairs(rk) -> np.ndarray:
     """Per run, the ordered pairs of features (f, g), f != g, with different ranks:
     d (d - 1) - sum over tie groups t (t - 1)."""
@@ -148,20 +186,35 @@ def _ordered_untied_pairs(rk) -> np.ndarray:
 
 
 @register(
-    name="kendall", family="ranking",
+    name="kendall",
+    family="ranking",
     summary="1 - sum_(f,g) s_fg^2(u): mean pairwise Kendall tau-b (untied: "
-            "1 - mean_(f,g) s^2(sign(r_f - r_g)))",
+    "1 - mean_(f,g) s^2(sign(r_f - r_g)))",
     references=(KENDALL, KALOUSIS, NOGUEIRA_2017),
-    claims=claims(fully_defined=True, monotonicity=False, bounds=True, maximum=True,
-                  correction_for_chance=True),
-    lower=-1, upper=1, null_value=0.0,
-    analytic_variance=u_statistic_variance("kendall"), pairwise=True,
-    r_reference=RReference("stats", "cor", input="ranks", r_code=_KENDALL_R,
-                           note='mean over pairs of runs of cor(t(R), method = "kendall")'),
+    claims=claims(
+        fully_defined=True,
+        monotonicity=False,
+        bounds=True,
+        maximum=True,
+        correction_for_chance=True,
+    ),
+    lower=-1,
+    upper=1,
+    null_value=0.0,
+    analytic_variance=u_statistic_variance("kendall"),
+    pairwise=True,
+    r_reference=RReference(
+        "stats",
+        "cor",
+        input="ranks",
+        r_code=_KENDALL_R,
+        note='mean over pairs of runs of cor(t(R), method = "kendall")',
+    ),
     notes="Kendall's tau is not a function of the rank variances :math:`s_f^2`: two rank "
-          "matrices "
-          "with the same total variance can have different values (monotonicity refuted). "
-          "The tight lower bound is -1/(M - 1).")
+    "matrices "
+    "with the same total variance can have different values (monotonicity refuted). "
+    "The tight lower bound is -1/(M - 1).",
+)
 @cosine_kernel(squares=_ordered_untied_pairs, reason=CONSTANT_RUN)
 def kendall(rk):
     """The mean pairwise Kendall tau-b of the runs' rankings, by the variance identity.
@@ -203,7 +256,7 @@ def kendall(rk):
     """
     R = rk.toarray()
     M, d = R.shape
-    for rows in row_blocks(d, M * d):          # blocks of features f
+    for rows in row_blocks(d, M * d):  # blocks of features f
         block = R[:, rows]
         yield np.sign(block[:, :, None] - R[:, None, :]).reshape(M, -1)
 
@@ -211,8 +264,11 @@ def kendall(rk):
 # ------------------------------------------------------------------------- Canberra
 
 LOCATION = Parameter(
-    "k", None, "the location parameter: ranks beyond k count as k + 1 (top-k lists, Jurman "
-    "et al. 2008); None: d, the whole ranking")
+    "k",
+    None,
+    "the location parameter: ranks beyond k count as k + 1 (top-k lists, Jurman "
+    "et al. 2008); None: d, the whole ranking",
+)
 
 
 def _location(rk, k) -> int:
@@ -244,29 +300,49 @@ def canberra_expectation(d: int, k: int) -> float:
 
 
 @register(
-    name="canberra", family="ranking", orientation="lower",
+    name="canberra",
+    family="ranking",
+    orientation="lower",
     summary="mean pairwise sum_f |r_if - r_jf| / (r_if + r_jf) (ranks truncated at k + 1) "
-            "over its expectation for random rankings",
+    "over its expectation for random rankings",
     references=(JURMAN + ", eqs. 2-4",),
-    claims=claims(fully_defined=True, monotonicity=False, bounds=False, maximum=True,
-                  correction_for_chance=False),
-    lower=0, upper=math.inf,
-    parameters=(LOCATION,), pairwise=True,
-    variants=(Variant({"k": 2}, {Axiom.MAXIMUM: False},
-                      reason="with a location parameter k < d, runs that agree on their "
-                             "top k but not beyond score 0"),),
-    r_reference=RReference("stats", "dist", input="ranks", r_code=_CANBERRA_R,
-                           arguments={"k": "k"},
-                           note='mean over pairs of runs of dist(pmin(R, k + 1), method = '
-                                '"canberra"), over E computed in R by summing over all pairs '
-                                'of truncated ranks'),
+    claims=claims(
+        fully_defined=True,
+        monotonicity=False,
+        bounds=False,
+        maximum=True,
+        correction_for_chance=False,
+    ),
+    lower=0,
+    upper=math.inf,
+    parameters=(LOCATION,),
+    pairwise=True,
+    variants=(
+        Variant(
+            {"k": 2},
+            {Axiom.MAXIMUM: False},
+            reason="with a location parameter k < d, runs that agree on their "
+            "top k but not beyond score 0",
+        ),
+    ),
+    r_reference=RReference(
+        "stats",
+        "dist",
+        input="ranks",
+        r_code=_CANBERRA_R,
+        arguments={"k": "k"},
+        note="mean over pairs of runs of dist(pmin(R, k + 1), method = "
+        '"canberra"), over E computed in R by summing over all pairs '
+        "of truncated ranks",
+    ),
     notes="Lower is more stable; 0 exactly for identical rankings (k = d). The normaliser is "
-          "the expectation for untied rankings (Jurman et al.), so "
-          ":math:`E[\\hat\\Phi \\mid H_0] = 1` without "
-          "ties but not with them (correction for chance refuted on tied rankings). Bounded "
-          "(each term is below 1, at most about 2k + 1 features differ, and the normaliser "
-          "grows as fast) but the supremum has no known closed form: no constant bound is "
-          "declared.")
+    "the expectation for untied rankings (Jurman et al.), so "
+    ":math:`E[\\hat\\Phi \\mid H_0] = 1` without "
+    "ties but not with them (correction for chance refuted on tied rankings). Bounded "
+    "(each term is below 1, at most about 2k + 1 features differ, and the normaliser "
+    "grows as fast) but the supremum has no known closed form: no constant bound is "
+    "declared.",
+)
 @pair_matrix_kernel()
 def canberra(rk, *, k=None):
     """Jurman et al.'s Canberra stability indicator of ranked lists.
@@ -321,42 +397,58 @@ def canberra(rk, *, k=None):
 # ---------------------------------------------------------------------------- top-k
 
 TOP_K = Parameter(
-    "k", None, "the size of the top sets; None: d // 2. A tie group straddling position k "
-    "enters whole (Rankings.top_k)")
+    "k",
+    None,
+    "the size of the top sets; None: d // 2. A tie group straddling position k "
+    "enters whole (Rankings.top_k)",
+)
 
 
 class _TopKKernel(RankKernel):
     """Nogueira's estimator on the top-k sets: its count kernel on the derived selection."""
 
     def _selection(self, rk, k):
-        k = rk.n_features // 2 if k is None else check_int_range(
-            "k", k, minimum=1, maximum=rk.n_features, owner="top_k")
+        k = (
+            rk.n_features // 2
+            if k is None
+            else check_int_range("k", k, minimum=1, maximum=rk.n_features, owner="top_k")
+        )
         return rk.top_k(k)
 
     def value(self, name: str, rk, *, k=None) -> float:
         from .frequency import nogueira
+
         return float(nogueira.info.kernel.value(name, self._selection(rk, k)))
 
     def leave_one_out(self, rk, *, k=None) -> np.ndarray:
         from .frequency import nogueira
+
         return nogueira.info.kernel.leave_one_out(self._selection(rk, k))
 
 
 @register(
-    name="top_k", family="ranking",
+    name="top_k",
+    family="ranking",
     summary="Nogueira's estimator on the runs' top-k sets",
     references=(THESIS + ", Definition 3 and sec. 2.1 (a ranking thresholded to a subset)",),
-    claims=claims(fully_defined=False, monotonicity=False, bounds=True, maximum=False,
-                  correction_for_chance=False),
-    lower=-1, upper=1,
+    claims=claims(
+        fully_defined=False,
+        monotonicity=False,
+        bounds=True,
+        maximum=False,
+        correction_for_chance=False,
+    ),
+    lower=-1,
+    upper=1,
     parameters=(TOP_K,),
     notes="A set measure of the top-k sets: it ignores the order within and beyond the top "
-          "k (maximum and monotonicity refuted). Without ties every top-k set has k features "
-          "and :math:`E[\\hat\\Phi \\mid H_0] = 0` (thesis Thm 4); a tie group straddling "
-          "position k enlarges "
-          "a run's set, and sizes that differ break the correction for chance (as for "
-          "`nogueira`). Every run's top-k set is all d features when a tie group starting "
-          "within the top k reaches the end (the value is then undefined).")
+    "k (maximum and monotonicity refuted). Without ties every top-k set has k features "
+    "and :math:`E[\\hat\\Phi \\mid H_0] = 0` (thesis Thm 4); a tie group straddling "
+    "position k enlarges "
+    "a run's set, and sizes that differ break the correction for chance (as for "
+    "`nogueira`). Every run's top-k set is all d features when a tie group starting "
+    "within the top k reaches the end (the value is then undefined).",
+)
 @_TopKKernel
 def top_k(rk, *, k=None):
     """The stability of the runs' top-k sets: Nogueira's estimator (thesis Definition 3).

@@ -14,29 +14,54 @@ from __future__ import annotations
 
 import math
 
-__all__ = ["BOMMERT", "HAMER", "SECHIDIS", "SOMOL", "TABLE_6_1", "THESIS", "YU", "ZHANG",
-           "ZUCKNICK"]
+__all__ = [
+    "BOMMERT",
+    "HAMER",
+    "SECHIDIS",
+    "SOMOL",
+    "TABLE_6_1",
+    "THESIS",
+    "YU",
+    "ZHANG",
+    "ZUCKNICK",
+]
 
-THESIS = ("Nogueira, S. (2018). Quantifying the Stability of Feature Selection. PhD thesis, "
-          "University of Manchester")
-SOMOL = ("Somol, P., Novovicova, J. (2010). Evaluating stability and comparing output of feature "
-         "selectors that optimize feature subset cardinality. IEEE TPAMI 32(11), 1921-1939")
-BOMMERT = ("Bommert, A. (2020). Integration of feature selection stability in model fitting. "
-           "PhD thesis, TU Dortmund. doi:10.17877/DE290R-21906 (R package stabm)")
+THESIS = (
+    "Nogueira, S. (2018). Quantifying the Stability of Feature Selection. PhD thesis, "
+    "University of Manchester"
+)
+SOMOL = (
+    "Somol, P., Novovicova, J. (2010). Evaluating stability and comparing output of feature "
+    "selectors that optimize feature subset cardinality. IEEE TPAMI 32(11), 1921-1939"
+)
+BOMMERT = (
+    "Bommert, A. (2020). Integration of feature selection stability in model fitting. "
+    "PhD thesis, TU Dortmund. doi:10.17877/DE290R-21906 (R package stabm)"
+)
 
-SECHIDIS = ("Sechidis, K., Papangelou, K., Nogueira, S., Weatherall, J., Brown, G. (2019). On "
-            "the stability of feature selection in the presence of feature correlations. "
-            "ECML PKDD, LNCS 11906, 327-342")
-HAMER = ("Hamer, V., Dupont, P. (2021). Robust selection stability estimation in correlated "
-         "spaces. ECML PKDD, LNCS 12977, 446-461")
-YU = ("Yu, L., Ding, C., Loscalzo, S. (2008). Stable feature selection via dense feature "
-      "groups. KDD, 803-811")
-ZHANG = ("Zhang, M. et al. (2009). Evaluating reproducibility of differential expression "
-         "discoveries in microarray studies by considering correlated molecular changes. "
-         "Bioinformatics 25(13), 1662-1668")
-ZUCKNICK = ("Zucknick, M., Richardson, S., Stronach, E. A. (2008). Comparing the "
-            "characteristics of gene expression profiles derived by univariate and multivariate "
-            "classification methods. Stat. Appl. Genet. Mol. Biol. 7(1)")
+SECHIDIS = (
+    "Sechidis, K., Papangelou, K., Nogueira, S., Weatherall, J., Brown, G. (2019). On "
+    "the stability of feature selection in the presence of feature correlations. "
+    "ECML PKDD, LNCS 11906, 327-342"
+)
+HAMER = (
+    "Hamer, V., Dupont, P. (2021). Robust selection stability estimation in correlated "
+    "spaces. ECML PKDD, LNCS 12977, 446-461"
+)
+YU = (
+    "Yu, L., Ding, C., Loscalzo, S. (2008). Stable feature selection via dense feature "
+    "groups. KDD, 803-811"
+)
+ZHANG = (
+    "Zhang, M. et al. (2009). Evaluating reproducibility of differential expression "
+    "discoveries in microarray studies by considering correlated molecular changes. "
+    "Bioinformatics 25(13), 1662-1668"
+)
+ZUCKNICK = (
+    "Zucknick, M., Richardson, S., Stronach, E. A. (2008). Comparing the "
+    "characteristics of gene expression profiles derived by univariate and multivariate "
+    "classification methods. Stat. Appl. Genet. Mol. Biol. 7(1)"
+)
 
 #: Thesis Table 6.1: the upper end of each band and its label (< 0.40 poor,
 #: 0.40 to 0.75 intermediate to good, > 0.75 excellent).

@@ -19,8 +19,17 @@ from .._utils.exceptions import warn
 from .._utils.checks import check_int_range
 from .._utils.exceptions import undefined
 from ._common import FifoMemo
-from .matching import (DENSE_CELLS, Graph, as_csr, pair_rows, pogr_parts, score_yu,
-                       score_zucknick, upper_pairs, workform)
+from .matching import (
+    DENSE_CELLS,
+    Graph,
+    as_csr,
+    pair_rows,
+    pogr_parts,
+    score_yu,
+    score_zucknick,
+    upper_pairs,
+    workform,
+)
 
 
 def hypergeometric(d, a, b):
@@ -40,12 +49,13 @@ def expected_yu(a, b, d, g):
     deg, cnt = np.unique(g.degree, return_counts=True)
 
     def e_o(a_, b_):
-        if d == 1:                                      # no other feature: O = 0
+        if d == 1:  # no other feature: O = 0
             return 0.0
-        draws = np.minimum(b_ - r, d - 1)[:, None]      # b - r <= d - 1 wherever a - r > 0
+        draws = np.minimum(b_ - r, d - 1)[:, None]  # b - r <= d - 1 wherever a - r > 0
         miss = stats.hypergeom.pmf(0, d - 1, deg[None, :], draws)
         hit = (cnt[None, :] * (1.0 - miss)).sum(axis=1)
         return float(np.sum(h * (a_ - r) / d * hit))
+
     return a * b / d + (e_o(a, b) + e_o(b, a)) / 2
 
 
@@ -59,8 +69,10 @@ def expected_zucknick(a, b, d, g):
     if a + b == 0:
         return math.nan
     r, h = hypergeometric(d, a, b)
-    add = (np.where(b > 0, (b - r) * a / max(b, 1), 0.0)
-           + np.where(a > 0, (a - r) * b / max(a, 1), 0.0)) * g.mean_off
+    add = (
+        np.where(b > 0, (b - r) * a / max(b, 1), 0.0)
+        + np.where(a > 0, (a - r) * b / max(a, 1), 0.0)
+    ) * g.mean_off
     return float(np.sum(h * (r + add) / (a + b - r)))
 
 
@@ -76,20 +88,21 @@ def random_subsets(rng, sizes, d):
     rows = [np.zeros(0, np.int64)]
     cols = [np.zeros(0, np.int64)]
     small = (sizes > 0) & (sizes * sizes <= d)
-    for s in np.unique(sizes[small]).tolist():             # loop over distinct sizes
+    for s in np.unique(sizes[small]).tolist():  # loop over distinct sizes
         todo = np.flatnonzero(sizes == s)
-        while todo.size:                                   # rejection of repeated features
+        while todo.size:  # rejection of repeated features
             draw = np.sort(rng.integers(0, d, size=(todo.size, s)), axis=1)
-            bad = np.any(draw[:, 1:] == draw[:, :-1], axis=1) if s > 1 else np.zeros(
-                todo.size, bool)
+            bad = (
+                np.any(draw[:, 1:] == draw[:, :-1], axis=1) if s > 1 else np.zeros(todo.size, bool)
+            )
             rows.append(np.repeat(todo[~bad], s))
             cols.append(draw[~bad].ravel())
             todo = todo[bad]
     for s in np.unique(sizes[(sizes > 0) & ~small]).tolist():
         idx_rows = np.flatnonzero(sizes == s)
         chunk = max(1, 4_000_000 // d)
-        for c0 in range(0, idx_rows.size, chunk):          # bounded memory
-            part = idx_rows[c0:c0 + chunk]
+        for c0 in range(0, idx_rows.size, chunk):  # bounded memory
+            part = idx_rows[c0 : c0 + chunk]
             pick = np.argpartition(rng.random((part.size, d)), s - 1, axis=1)[:, :s]
             rows.append(np.repeat(part, s))
             cols.append(pick.ravel())
@@ -99,7 +112,7 @@ def random_subsets(rng, sizes, d):
     return Z
 
 
-SIM_ROWS = 200_000     # simulated pairs scored per batch
+SIM_ROWS = 200_000  # simulated pairs scored per batch
 
 
 def simulated(score, sizes, d, g, n, rng):
@@ -110,15 +123,18 @@ def simulated(score, sizes, d, g, n, rng):
     U = len(sizes)
     mean, se = np.empty(U), np.empty(U)
     per = max(1, SIM_ROWS // n)
-    for u0 in range(0, U, per):                              # batches of pairs of sizes
-        block = sizes[u0:u0 + per]
+    for u0 in range(0, U, per):  # batches of pairs of sizes
+        block = sizes[u0 : u0 + per]
         group = np.repeat(np.arange(len(block)), n)
-        vals = score(workform(random_subsets(rng, np.repeat(block[:, 0], n), d)),
-                     workform(random_subsets(rng, np.repeat(block[:, 1], n), d)), g)
+        vals = score(
+            workform(random_subsets(rng, np.repeat(block[:, 0], n), d)),
+            workform(random_subsets(rng, np.repeat(block[:, 1], n), d)),
+            g,
+        )
         m = np.bincount(group, weights=vals) / n
         var = np.bincount(group, weights=(vals - m[group]) ** 2) / max(n - 1, 1)
-        mean[u0:u0 + len(block)] = m
-        se[u0:u0 + len(block)] = np.sqrt(var / n) if n > 1 else np.inf
+        mean[u0 : u0 + len(block)] = m
+        se[u0 : u0 + len(block)] = np.sqrt(var / n) if n > 1 else np.inf
     return mean, se
 
 
@@ -136,11 +152,22 @@ def simulated_once(score, sizes, d, g, n, random_state):
     numbers, instead of simulating them again.
     """
     C0 = g.C0
-    key = (score, sizes.dtype.str, sizes.shape, sizes.tobytes(), int(d), C0.shape,
-           C0.data.tobytes(), C0.indices.tobytes(), C0.indptr.tobytes(), int(n),
-           int(random_state))
-    hit = _SIMULATED.get_or_make(key, lambda: simulated(score, sizes, d, g, n,
-                                                         np.random.default_rng(random_state)))
+    key = (
+        score,
+        sizes.dtype.str,
+        sizes.shape,
+        sizes.tobytes(),
+        int(d),
+        C0.shape,
+        C0.data.tobytes(),
+        C0.indices.tobytes(),
+        C0.indptr.tobytes(),
+        int(n),
+        int(random_state),
+    )
+    hit = _SIMULATED.get_or_make(
+        key, lambda: simulated(score, sizes, d, g, n, np.random.default_rng(random_state))
+    )
     return hit[0].copy(), hit[1].copy()
 
 
@@ -151,14 +178,25 @@ class MonteCarloWarning(RuntimeWarning):
 MC_TOLERANCE = 0.005
 
 
-def stabm_measure(name, sel, score, maximum, *, similarity, threshold, correction,
-                   n_simulations, random_state, exact=None):
+def stabm_measure(
+    name,
+    sel,
+    score,
+    maximum,
+    *,
+    similarity,
+    threshold,
+    correction,
+    n_simulations,
+    random_state,
+    exact=None,
+):
     """stabm's mean over pairs i < j of I or of (I - E[I|H0]) / (max - E[I|H0])."""
     check_int_range("random_state", random_state, minimum=0, owner=name)
     g = Graph.build(sel, similarity, threshold)
     ii, jj = upper_pairs(sel.n_runs)
     if not sel.is_sparse and ii.size * sel.n_features <= DENSE_CELLS:
-        Z = sel.toarray()                   # the dense 0/1 rows workform would give
+        Z = sel.toarray()  # the dense 0/1 rows workform would give
         I = score(Z[ii].astype(np.float64), Z[jj].astype(np.float64), g)
     else:
         Z1, Z2 = pair_rows(as_csr(sel.tocsr()), ii, jj)
@@ -173,25 +211,23 @@ def stabm_measure(name, sel, score, maximum, *, similarity, threshold, correctio
     # every score here is symmetric in distribution under H0: one expectation per
     # unordered pair of sizes
     # (the rows of np.unique(pair sizes, axis=0), in its order, from one integer code each)
-    codes, inverse = np.unique(np.minimum(a, b) * (d + 1) + np.maximum(a, b),
-                               return_inverse=True)
+    codes, inverse = np.unique(np.minimum(a, b) * (d + 1) + np.maximum(a, b), return_inverse=True)
     sizes = np.stack([codes // (d + 1), codes % (d + 1)], axis=1)
     inverse = inverse.ravel()
     E = np.empty(len(sizes))
     se = np.zeros(len(sizes))
     if correction == "exact" and getattr(exact, "batched", False):
-        E[:] = exact(sizes, d, g)                                  # all pairs of sizes at once
+        E[:] = exact(sizes, d, g)  # all pairs of sizes at once
     elif correction == "exact":
-        E[:] = [exact(sa, sb, d, g) for sa, sb in sizes.tolist()]   # distinct pairs of sizes
+        E[:] = [exact(sa, sb, d, g) for sa, sb in sizes.tolist()]  # distinct pairs of sizes
     elif g.B.nnz == 0 and score is not score_zucknick:
-        E[:] = sizes[:, 0] * sizes[:, 1] / d                # no similar pairs: I = r
+        E[:] = sizes[:, 0] * sizes[:, 1] / d  # no similar pairs: I = r
     else:
         E, se = simulated_once(score, sizes, d, g, n_simulations, random_state)
     Ep = E[inverse]
     # both runs empty or full: the pair is determined under H0, E = I exactly (an
     # integer test, chance.degenerate_intersection of each run with itself)
-    determined = (chance.degenerate_intersection(a, a, d)
-                  & chance.degenerate_intersection(b, b, d))
+    determined = chance.degenerate_intersection(a, a, d) & chance.degenerate_intersection(b, b, d)
     Ep = np.where(determined, I, Ep)
     mx = maximum(a.astype(np.float64), b.astype(np.float64))
     den = mx - Ep
@@ -200,17 +236,20 @@ def stabm_measure(name, sel, score, maximum, *, similarity, threshold, correctio
     # elsewhere the similarity graph itself can make I = max for every pair of subsets
     # of the sizes (a complete graph), which only a relative tolerance detects here
     if np.any(np.where(determined, den == 0, np.abs(den) <= 1e-12 * np.maximum(mx, 1.0))):
-        return undefined(name, "a pair's null expectation equals its maximum, so the "
-                               "corrected score is 0/0")
+        return undefined(
+            name, "a pair's null expectation equals its maximum, so the " "corrected score is 0/0"
+        )
     value = float(np.mean((I - Ep) / den))
     if correction == "estimate":
-        slope = (I - mx) / den ** 2 / I.size         # d value / d E_p (delta method)
-        err = math.sqrt(float(np.sum(np.bincount(inverse, weights=slope) ** 2 * se ** 2)))
+        slope = (I - mx) / den**2 / I.size  # d value / d E_p (delta method)
+        err = math.sqrt(float(np.sum(np.bincount(inverse, weights=slope) ** 2 * se**2)))
         if err > MC_TOLERANCE:
-            warn(f"{name}: the simulated correction for chance leaves a Monte Carlo "
-                          f"standard error of about {err:.3g} on the value {value:.4f}; "
-                          f"increase n_simulations (now {n_simulations})",
-                          MonteCarloWarning)
+            warn(
+                f"{name}: the simulated correction for chance leaves a Monte Carlo "
+                f"standard error of about {err:.3g} on the value {value:.4f}; "
+                f"increase n_simulations (now {n_simulations})",
+                MonteCarloWarning,
+            )
     return value
 
 
@@ -222,8 +261,8 @@ def expected_pogr(k, d, g):
     """
     sizes, inverse = np.unique(k, return_inverse=True)
     deg, cnt = np.unique(g.degree, return_counts=True)
-    avoid = stats.hypergeom.pmf(0, d, deg[None, :] + 1, sizes[:, None])   # (U, degrees)
-    hit = ((d - sizes) / d * cnt.sum() - (cnt[None, :] * avoid).sum(axis=1))  # per k_j
+    avoid = stats.hypergeom.pmf(0, d, deg[None, :] + 1, sizes[:, None])  # (U, degrees)
+    hit = (d - sizes) / d * cnt.sum() - (cnt[None, :] * avoid).sum(axis=1)  # per k_j
     Ea = sizes[:, None] * sizes[None, :] / d + sizes[:, None] / d * hit[None, :]
     inverse = inverse.ravel()
     return Ea[np.ix_(inverse, inverse)]

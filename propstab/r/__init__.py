@@ -16,17 +16,34 @@ rpy2 and R are loaded on first use. The pieces:
 """
 from .._utils.exceptions import RReferenceError, RUnavailableError
 from ._call import RValue, call_r, call_r_code, r_package, r_versions, require_package, robjects
-from ._convert import (from_r_selection, to_r_features, to_r_matrix, to_r_rankings,
-                       to_r_similarity)
+from ._convert import from_r_selection, to_r_features, to_r_matrix, to_r_rankings, to_r_similarity
 from ._reference import call_reference, fleiss_kappa_r, reference_value
 from ._defects import EXPECTED_DIFFERENCES, ExpectedDifference
 from ._crosscheck import Case, CrosscheckReport, CrosscheckRow, crosscheck, r_default_options
 
 __all__ = [
-    "Case", "CrosscheckReport", "CrosscheckRow", "EXPECTED_DIFFERENCES", "ExpectedDifference",
-    "RReferenceError", "RUnavailableError", "RValue", "call_r", "call_r_code",
+    "Case",
+    "CrosscheckReport",
+    "CrosscheckRow",
+    "EXPECTED_DIFFERENCES",
+    "ExpectedDifference",
+    "RReferenceError",
+    "RUnavailableError",
+    "RValue",
+    "call_r",
+    "call_r_code",
     "call_reference",
-    "crosscheck", "fleiss_kappa_r", "from_r_selection", "r_package", "r_versions",
-    "r_default_options", "reference_value", "require_package", "robjects", "to_r_features",
-    "to_r_matrix", "to_r_rankings", "to_r_similarity",
+    "crosscheck",
+    "fleiss_kappa_r",
+    "from_r_selection",
+    "r_package",
+    "r_versions",
+    "r_default_options",
+    "reference_value",
+    "require_package",
+    "robjects",
+    "to_r_features",
+    "to_r_matrix",
+    "to_r_rankings",
+    "to_r_similarity",
 ]

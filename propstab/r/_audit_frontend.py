@@ -13,8 +13,10 @@ __all__ = ["PROBE", "audit_function"]
 
 def _number(value, name: str) -> float:
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.number)):
-        fail(f"fun: {name} must return one number; got {type(value).__name__} "
-             f"{value!r}", TypeError)
+        fail(
+            f"fun: {name} must return one number; got {type(value).__name__} " f"{value!r}",
+            TypeError,
+        )
     return float(value)
 
 
@@ -22,8 +24,9 @@ def _number(value, name: str) -> float:
 PROBE = np.array([[1, 1, 0], [1, 0, 1]], dtype=bool)
 
 
-def audit_function(fun: Callable, name: str, *, max_examples: int = 200, seed: int = 0,
-                   axioms=None, **declaration) -> dict:
+def audit_function(
+    fun: Callable, name: str, *, max_examples: int = 200, seed: int = 0, axioms=None, **declaration
+) -> dict:
     """The axiom audit (:func:`propstab.audit`) of a function ``fun(Z) -> number`` written in
     R (reticulate passes it as a Python callable; Z arrives as a logical matrix).
 
@@ -55,20 +58,31 @@ def audit_function(fun: Callable, name: str, *, max_examples: int = 200, seed: i
     measure.__name__ = name
     try:
         value = fun(PROBE)
-    except Exception as exc:                # the user's function failed: say where
-        fail(f"fun: {name} failed on the selection matrix "
-             f"{PROBE.astype(int).tolist()}: {exc}")
+    except Exception as exc:  # the user's function failed: say where
+        fail(f"fun: {name} failed on the selection matrix " f"{PROBE.astype(int).tolist()}: {exc}")
     _number(value, name)
     declaration = {k: v for k, v in declaration.items() if v is not None}
     if isinstance(declaration.get("claims"), str):
         declaration["claims"] = [declaration["claims"]]
-    table = audit(measure, max_examples=int(max_examples), seed=int(seed),
-                  axioms=[axioms] if isinstance(axioms, str) else axioms, **declaration)
+    table = audit(
+        measure,
+        max_examples=int(max_examples),
+        seed=int(seed),
+        axioms=[axioms] if isinstance(axioms, str) else axioms,
+        **declaration,
+    )
     rows = []
     for r in table:
         d = r.to_dict()
         ce = d.get("counterexample")
-        rows.append({"axiom": r.axiom.label, "claimed": r.claimed, "status": r.status,
-                     "reason": r.reason, "counterexample": "" if ce is None else repr(ce),
-                     "values": [float(v) for v in r.values]})
+        rows.append(
+            {
+                "axiom": r.axiom.label,
+                "claimed": r.claimed,
+                "status": r.status,
+                "reason": r.reason,
+                "counterexample": "" if ce is None else repr(ce),
+                "values": [float(v) for v in r.values],
+            }
+        )
     return {"rows": rows, "text": str(table)}

@@ -30,8 +30,16 @@ import numpy as np
 
 from .._utils.exceptions import RReferenceError, RUnavailableError
 
-__all__ = ["RValue", "call_r", "call_r_code", "formals", "r_package", "r_versions",
-           "require_package", "robjects"]
+__all__ = [
+    "RValue",
+    "call_r",
+    "call_r_code",
+    "formals",
+    "r_package",
+    "r_versions",
+    "require_package",
+    "robjects",
+]
 
 _STATE: dict = {}
 
@@ -73,7 +81,8 @@ def _r_home_problem() -> str:
     because R aborts the whole process when its home is wrong."""
     import logging
     from rpy2 import situation
-    log = logging.getLogger("rpy2.situation")       # it logs its failures to stderr
+
+    log = logging.getLogger("rpy2.situation")  # it logs its failures to stderr
     quiet, propagate = logging.NullHandler(), log.propagate
     log.addHandler(quiet)
     log.propagate = False
@@ -83,13 +92,17 @@ def _r_home_problem() -> str:
         log.removeHandler(quiet)
         log.propagate = propagate
     if not r_home:
-        return ("R was not found: `R RHOME` failed and R_HOME is not set. Install R "
-                "(https://cran.r-project.org, or `apt-get install r-base-core`) and make sure "
-                "`R` is on PATH or R_HOME points to it")
+        return (
+            "R was not found: `R RHOME` failed and R_HOME is not set. Install R "
+            "(https://cran.r-project.org, or `apt-get install r-base-core`) and make sure "
+            "`R` is on PATH or R_HOME points to it"
+        )
     if not os.path.isdir(os.path.join(r_home, "library", "base")):
-        return (f"R was not found at R_HOME={r_home!r} (no base package under it). Install R "
-                "(https://cran.r-project.org) or set R_HOME to the directory printed by "
-                "`R RHOME`")
+        return (
+            f"R was not found at R_HOME={r_home!r} (no base package under it). Install R "
+            "(https://cran.r-project.org) or set R_HOME to the directory printed by "
+            "`R RHOME`"
+        )
     return ""
 
 
@@ -97,8 +110,10 @@ def _r_home_problem() -> str:
 _Q = "[\u2018\u2019'\"]"
 _PACKAGE_FAULTS = (
     re.compile(f"there is no package called {_Q}([^\u2018\u2019'\"]+){_Q}"),
-    re.compile(f"namespace {_Q}([^\u2018\u2019'\"]+){_Q} \\S+ is (?:already loaded|being "
-               f"loaded), but >= \\S+ is required"),
+    re.compile(
+        f"namespace {_Q}([^\u2018\u2019'\"]+){_Q} \\S+ is (?:already loaded|being "
+        f"loaded), but >= \\S+ is required"
+    ),
     re.compile(f"package {_Q}([^\u2018\u2019'\"]+){_Q} was installed before R 4"),
 )
 # The probe only asks whether the embedded R starts. rpy2's import of rinterface first runs
@@ -106,8 +121,10 @@ _PACKAGE_FAULTS = (
 # for the children R itself starts later (too late for this process's own R, rpy2 says):
 # none in the probe, so it is not asked (one R start, ~0.25 CPU-s, less per process that
 # embeds R). A broken R fails initr_simple() just the same.
-_PROBE = ("import rpy2.situation as s; s.r_ld_library_path_from_subprocess = lambda home: ''; "
-          "import rpy2.rinterface as ri; ri.initr_simple()")
+_PROBE = (
+    "import rpy2.situation as s; s.r_ld_library_path_from_subprocess = lambda home: ''; "
+    "import rpy2.rinterface as ri; ri.initr_simple()"
+)
 _PROBE_SECONDS = 120
 
 
@@ -137,23 +154,36 @@ def _r_start_problem() -> str:
     broken R installation (a wrong R_HOME, a missing base package, an unreadable
     Renviron) makes R print its own message and end the process that embeds it."""
     try:
-        out = subprocess.run([sys.executable, "-c", _PROBE], capture_output=True, text=True,
-                             timeout=_PROBE_SECONDS, env=os.environ.copy())
+        out = subprocess.run(
+            [sys.executable, "-c", _PROBE],
+            capture_output=True,
+            text=True,
+            timeout=_PROBE_SECONDS,
+            env=os.environ.copy(),
+        )
     except subprocess.TimeoutExpired:
-        return (f"R did not start within {_PROBE_SECONDS} s (rpy2 in a child process); "
-                f"check that `R --version` runs, or reinstall R (apt-get install r-base-core)")
-    except OSError:                   # this Python cannot be started again: no probe
+        return (
+            f"R did not start within {_PROBE_SECONDS} s (rpy2 in a child process); "
+            f"check that `R --version` runs, or reinstall R (apt-get install r-base-core)"
+        )
+    except OSError:  # this Python cannot be started again: no probe
         return ""
     if out.returncode == 0:
         return ""
-    lines = [line.strip() for text in (out.stderr, out.stdout) for line in text.splitlines()
-             if line.strip() and not line.startswith(("Traceback", "  File "))]
+    lines = [
+        line.strip()
+        for text in (out.stderr, out.stdout)
+        for line in text.splitlines()
+        if line.strip() and not line.startswith(("Traceback", "  File "))
+    ]
     fatal = [line for line in lines if line.startswith(("Fatal error", "Error"))]
     detail = (fatal or lines or [f"exit status {out.returncode}"])[-1]
     home = os.environ.get("R_HOME") or "from R RHOME"
-    return (f"R could not be started (R_HOME={home!r}): {detail}. Reinstall R (apt-get "
-            f"install r-base-core, or https://cran.r-project.org) or set R_HOME to the "
-            f"directory printed by `R RHOME`")
+    return (
+        f"R could not be started (R_HOME={home!r}): {detail}. Reinstall R (apt-get "
+        f"install r-base-core, or https://cran.r-project.org) or set R_HOME to the "
+        f"directory printed by `R RHOME`"
+    )
 
 
 def robjects():
@@ -197,18 +227,21 @@ def robjects():
     try:
         import rpy2  # noqa: F401
     except ImportError:
-        raise ImportError("the R bridge of propstab needs rpy2, which is not installed; "
-                          "install it with `pip install propstab[r]`") from None
+        raise ImportError(
+            "the R bridge of propstab needs rpy2, which is not installed; "
+            "install it with `pip install propstab[r]`"
+        ) from None
     problem = _r_home_problem()
-    if not problem and "rpy2.robjects" not in sys.modules:     # R not yet started here
+    if not problem and "rpy2.robjects" not in sys.modules:  # R not yet started here
         problem = _r_start_problem()
     if problem:
         raise RUnavailableError(problem, package=None) from None
     try:
         import rpy2.robjects as ro
     except Exception as exc:  # R present but its shared library does not load
-        raise RUnavailableError(f"R could not be started by rpy2: {type(exc).__name__}: {exc}",
-                                package=None) from None
+        raise RUnavailableError(
+            f"R could not be started by rpy2: {type(exc).__name__}: {exc}", package=None
+        ) from None
     _STATE["robjects"] = ro
     _STATE["safe_call"] = ro.r(_SAFE_CALL)
     _STATE["number_kind"] = ro.r(_NUMBER_KIND)
@@ -281,17 +314,29 @@ def require_package(name: str) -> None:
             command = _install_command(name)
             raise RUnavailableError(
                 f"the R package {name!r} is not installed (R library paths: {lib}); "
-                f"install it with: {command}", package=name, command=command) from None
-        why = str(ro.r("function(p) tryCatch({loadNamespace(p); ''}, error = function(e) "
-                       "conditionMessage(e))")(name)[0]).strip()
+                f"install it with: {command}",
+                package=name,
+                command=command,
+            ) from None
+        why = str(
+            ro.r(
+                "function(p) tryCatch({loadNamespace(p); ''}, error = function(e) "
+                "conditionMessage(e))"
+            )(name)[0]
+        ).strip()
         needed = missing_r_package(why) or name
         command = _install_command(needed)
-        what = (f"its dependency {needed!r} is missing or outdated" if needed != name
-                else "it must be reinstalled")
+        what = (
+            f"its dependency {needed!r} is missing or outdated"
+            if needed != name
+            else "it must be reinstalled"
+        )
         raise RUnavailableError(
             f"the R package {name!r} is installed but cannot be loaded: {what} (R: "
             f"{' '.join(why.split())}; R library paths: {lib}); install it with: {command}",
-            package=needed, command=command) from None
+            package=needed,
+            command=command,
+        ) from None
     present.add(name)
 
 
@@ -333,6 +378,7 @@ def r_package(name: str):
     if name not in packages:
         require_package(name)
         from rpy2.robjects.packages import importr
+
         packages[name] = importr(name)
     return packages[name]
 
@@ -380,6 +426,7 @@ def _quiet_console():
     warnings come back as data, and a command's failure stays one line."""
     import contextlib
     from rpy2.rinterface_lib import callbacks
+
     stack = contextlib.ExitStack()
     for name in ("consolewrite_print", "consolewrite_warnerror"):
         stack.enter_context(callbacks.obj_in_module(callbacks, name, lambda text: None))
@@ -442,7 +489,7 @@ def call_r(package: str, function: str, /, *args, **kwargs):
     """
     functions = _STATE.setdefault("functions", {})
     if (package, function) not in functions:
-        require_package(package)           # a clear error when it is not installed
+        require_package(package)  # a clear error when it is not installed
         functions[package, function] = _STATE["robjects"].r(f"{package}::`{function}`")
     return _safe_call(functions[package, function], f"{package}::{function}", args, kwargs)
 
@@ -510,22 +557,28 @@ def _safe_call(fn, label: str, args, kwargs):
     if failed:
         r_message = str(value.rx2("message")[0]).strip()
         needed = missing_r_package(r_message)
-        if needed is not None:         # an environment fault, not an error of the call
+        if needed is not None:  # an environment fault, not an error of the call
             command = _install_command(needed)
             raise RUnavailableError(
                 f"{label} needs the R package {needed!r}, which is missing or "
                 f"cannot be loaded (R: {' '.join(r_message.split())}); install it with: "
-                f"{command}", package=needed, command=command) from None
+                f"{command}",
+                package=needed,
+                command=command,
+            ) from None
         r_call = str(value.rx2("call")[0])
         if len(r_call) > 300:
             r_call = r_call[:300] + " ..."
-        shown = ", ".join([_describe(a) for a in args]
-                          + [f"{k} = {_describe(v)}" for k, v in kwargs.items()])
+        shown = ", ".join(
+            [_describe(a) for a in args] + [f"{k} = {_describe(v)}" for k, v in kwargs.items()]
+        )
         made = f"{label}({shown})"
         raise RReferenceError(
-            f"R error in {made}: {r_message}" + (f"\n  the R call that failed: {r_call}"
-                                                  if r_call else ""),
-            r_message=r_message, r_call=r_call or made) from None
+            f"R error in {made}: {r_message}"
+            + (f"\n  the R call that failed: {r_call}" if r_call else ""),
+            r_message=r_message,
+            r_call=r_call or made,
+        ) from None
     return value
 
 
@@ -562,10 +615,11 @@ class RValue(NamedTuple):
 
 def as_rvalue(x, what: str) -> RValue:
     """Read a length-1 numeric or logical R vector as :class:`RValue`."""
-    kind = _NUMBER_KINDS[_STATE["number_kind"](x)[0]]        # one R call
+    kind = _NUMBER_KINDS[_STATE["number_kind"](x)[0]]  # one R call
     if kind is None:
-        raise RReferenceError(f"{what} did not return one number: got {x!r}",
-                              r_message="not a number", r_call=what) from None
+        raise RReferenceError(
+            f"{what} did not return one number: got {x!r}", r_message="not a number", r_call=what
+        ) from None
     if kind != "number":
         return RValue(float("nan"), kind)
     return RValue(float(x[0]), "number")
@@ -607,13 +661,19 @@ def r_versions(packages=("stabm", "irr", "Matrix")) -> "dict[str, str]":
     """
     ro = robjects()
     import rpy2
-    out = {"R": str(ro.r("paste(R.version$major, R.version$minor, sep = '.')")[0]),
-           "rpy2": rpy2.__version__}
+
+    out = {
+        "R": str(ro.r("paste(R.version$major, R.version$minor, sep = '.')")[0]),
+        "rpy2": rpy2.__version__,
+    }
     for name in packages:
         # installed or not, read off its DESCRIPTION: loading the namespaces only to
         # report them cost each crosscheck about a second (Matrix, irr's lpSolve), and
         # whether a package loads is require_package's question, asked where it is used
         have = ro.r(f"nzchar(system.file(package = '{name}'))")[0]
-        out[name] = (str(ro.r(f"as.character(utils::packageVersion('{name}'))")[0])
-                     if have else "not installed")
+        out[name] = (
+            str(ro.r(f"as.character(utils::packageVersion('{name}'))")[0])
+            if have
+            else "not installed"
+        )
     return out

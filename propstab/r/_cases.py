@@ -13,8 +13,7 @@ from hypothesis import strategies as st
 from .._utils.checks import fail
 from ..registry._registry import MeasureInfo
 from ..registry._option_checks import check_options
-from ..strategies import (matrix_from_rows, rank_matrices, selection_matrices,
-                          similarity_matrices)
+from ..strategies import matrix_from_rows, rank_matrices, selection_matrices, similarity_matrices
 
 # stabm's exact correction for chance enumerates combn(p, k_i) x combn(p, k_j) pairs
 # of subsets for every pair of runs (about 0.2 ms each): generated cases using it stay
@@ -31,6 +30,7 @@ STOCHASTIC = ("estimate",)
 
 
 # ---------------------------------------------------------------------- cases
+
 
 @dataclasses.dataclass(frozen=True, eq=False)
 class Case:
@@ -90,14 +90,22 @@ class Case:
         return [(np.flatnonzero(row) + 1).tolist() for row in self.Z]
 
     def to_dict(self) -> dict:
-        runs = ({"ranks": self.Z.tolist()} if self.is_ranking else
-                {"features": self.features()})
-        return {"name": self.name, **runs, "p": self.n_features,
-                "options": {k: _jsonable(v) for k, v in self.options.items()}}
+        runs = {"ranks": self.Z.tolist()} if self.is_ranking else {"features": self.features()}
+        return {
+            "name": self.name,
+            **runs,
+            "p": self.n_features,
+            "options": {k: _jsonable(v) for k, v in self.options.items()},
+        }
 
-    def r_code(self, r_function: str, arguments: Optional[Mapping[str, str]] = None,
-               takes_p: bool = True, input: str = "stabm",
-               fixed: Optional[Mapping[str, Any]] = None) -> str:
+    def r_code(
+        self,
+        r_function: str,
+        arguments: Optional[Mapping[str, str]] = None,
+        takes_p: bool = True,
+        input: str = "stabm",
+        fixed: Optional[Mapping[str, Any]] = None,
+    ) -> str:
         """The case as an R call of ``r_function``; ``arguments`` maps the options
         to R argument names (options without one are not passed); ``takes_p``: pass
         ``p`` (stabm's adjusted measures take the dimension from ``sim.mat``);
@@ -107,24 +115,32 @@ class Case:
         if self.is_ranking:
             cells = ", ".join(f"{x:g}" for x in self.Z.ravel(order="F"))
             args = [f"matrix(c({cells}), {self.n_runs})"]
-            args += [f"{arguments[k]} = {_r_literal(v) if v is not None else 'NULL'}"
-                     for k, v in self.options.items() if k in (arguments or {})]
+            args += [
+                f"{arguments[k]} = {_r_literal(v) if v is not None else 'NULL'}"
+                for k, v in self.options.items()
+                if k in (arguments or {})
+            ]
             return f"({r_function})({', '.join(args)})"
-        runs = ", ".join("integer(0)" if not f else f"c({', '.join(map(str, f))})"
-                         for f in self.features())
+        runs = ", ".join(
+            "integer(0)" if not f else f"c({', '.join(map(str, f))})" for f in self.features()
+        )
         extra = "".join(f", {k} = {_r_literal(v)}" for k, v in (fixed or {}).items())
         if input == "ratings":
-            return (f"{r_function}(t(do.call(rbind, lapply(list({runs}), function(f) "
-                    f"as.integer(seq_len({self.n_features}) %in% f)))){extra})")
+            return (
+                f"{r_function}(t(do.call(rbind, lapply(list({runs}), function(f) "
+                f"as.integer(seq_len({self.n_features}) %in% f)))){extra})"
+            )
         args = [f"list({runs})"] + ([f"p = {self.n_features}"] if takes_p else [])
         arguments = arguments or {}
-        args += [f"{arguments[k]} = {_r_literal(v)}" for k, v in self.options.items()
-                 if k in arguments]
+        args += [
+            f"{arguments[k]} = {_r_literal(v)}" for k, v in self.options.items() if k in arguments
+        ]
         return f"{r_function}({', '.join(args)})"
 
 
 def _jsonable(value):
     from scipy import sparse
+
     if sparse.issparse(value):
         return {"sparse": sparse.csr_matrix(value).toarray().tolist()}
     if isinstance(value, np.ndarray):
@@ -136,6 +152,7 @@ def _jsonable(value):
 
 def _r_literal(value) -> str:
     from scipy import sparse
+
     if sparse.issparse(value) or isinstance(value, np.ndarray):
         arr = np.asarray(sparse.csr_matrix(value).toarray() if sparse.issparse(value) else value)
         cells = ", ".join(f"{x:.17g}" for x in arr.ravel(order="F"))
@@ -158,8 +175,9 @@ def _worked_examples() -> "dict[str, np.ndarray]":
     return {
         # Somol & Novovicova (2010): Fig. 2(a) minimal and 2(b) maximal systems
         # (N = 23, n = 7, |Y| = 6), Fig. 3 (13 x {1}, {1,2}, {3}), Fig. 4 S2 and S3.
-        "somol_fig2a": _one_based(6, [[1, 2, 3, 4], [5, 6, 1, 2], [3, 4, 5], [6, 1, 2],
-                                      [3, 4, 5], [6, 1, 2], [3, 4, 5]]),
+        "somol_fig2a": _one_based(
+            6, [[1, 2, 3, 4], [5, 6, 1, 2], [3, 4, 5], [6, 1, 2], [3, 4, 5], [6, 1, 2], [3, 4, 5]]
+        ),
         "somol_fig2b": _one_based(6, [[1, 2, 3, 4]] * 2 + [[1, 2, 3]] * 5),
         "somol_fig3": _one_based(3, [[1]] * 5 + [[1, 2]] + [[1]] * 6 + [[3]] + [[1]] * 2),
         "somol_fig4_S2": _one_based(7, fig4_s2),
@@ -185,14 +203,13 @@ WORKED_EXAMPLES: Mapping[str, np.ndarray] = _worked_examples()
 #: indicator (positions + 1), identical and reversed runs, ties of every tie rule, a
 #: partial ranking (NaN: unranked) and a run ranking every feature equal.
 WORKED_RANKINGS: Mapping[str, np.ndarray] = {
-    "jurman_mlpy_positions": np.array([[3, 5, 2, 4, 1], [4, 5, 2, 3, 1], [3, 5, 4, 1, 2]],
-                                      dtype=float),
+    "jurman_mlpy_positions": np.array(
+        [[3, 5, 2, 4, 1], [4, 5, 2, 3, 1], [3, 5, 4, 1, 2]], dtype=float
+    ),
     "identical": np.array([[1, 2, 3, 4]] * 3, dtype=float),
     "reversed": np.array([[1, 2, 3, 4, 5, 6], [6, 5, 4, 3, 2, 1]], dtype=float),
-    "ties_min_rule": np.array([[1, 2, 2, 4, 5], [1, 1, 3, 3, 5], [5, 4, 3, 2, 1]],
-                              dtype=float),
-    "partial_top2": np.array([[1, 2, 4, 4, 4], [2, 1, 4, 4, 4], [1, 3.5, 2, 3.5, 5]],
-                             dtype=float),
+    "ties_min_rule": np.array([[1, 2, 2, 4, 5], [1, 1, 3, 3, 5], [5, 4, 3, 2, 1]], dtype=float),
+    "partial_top2": np.array([[1, 2, 4, 4, 4], [2, 1, 4, 4, 4], [1, 3.5, 2, 3.5, 5]], dtype=float),
     "constant_run": np.array([[1, 2, 3], [2, 2, 2], [3, 2, 1]], dtype=float),
 }
 
@@ -217,17 +234,19 @@ def _option_strategy(info: MeasureInfo, p):
 
 def _uses_enumeration(info: MeasureInfo, options: Mapping) -> bool:
     ref = info.r_reference
-    return any(isinstance(options.get(name), str) and options[name] == "exact"
-               for name in (ref.arguments if ref else {}))
+    return any(
+        isinstance(options.get(name), str) and options[name] == "exact"
+        for name in (ref.arguments if ref else {})
+    )
 
 
 def _enumeration_small(Z: np.ndarray) -> bool:
     """Whether stabm's exact correction (all pairs of subsets of the runs' sizes) is
     small enough to run: at most _EXACT_MAX_SUBSET_PAIRS pairs."""
     d = Z.shape[1]
-    cap = 10 * _EXACT_MAX_SUBSET_PAIRS                 # beyond it the count does not matter
+    cap = 10 * _EXACT_MAX_SUBSET_PAIRS  # beyond it the count does not matter
     subsets = np.array([min(math.comb(d, int(k)), cap) for k in Z.sum(axis=1)], dtype=float)
-    return (subsets.sum() ** 2 - (subsets ** 2).sum()) / 2 <= _EXACT_MAX_SUBSET_PAIRS
+    return (subsets.sum() ** 2 - (subsets**2).sum()) / 2 <= _EXACT_MAX_SUBSET_PAIRS
 
 
 def r_default_options(info: MeasureInfo) -> "dict[str, Any]":
@@ -272,8 +291,9 @@ def r_default_options(info: MeasureInfo) -> "dict[str, Any]":
     return options
 
 
-def comparable_options(info: MeasureInfo, options: Mapping[str, Any], Z: np.ndarray,
-                       given: Sequence[str] = ()) -> "tuple[dict, tuple[str, ...]]":
+def comparable_options(
+    info: MeasureInfo, options: Mapping[str, Any], Z: np.ndarray, given: Sequence[str] = ()
+) -> "tuple[dict, tuple[str, ...]]":
     """``options`` made comparable at the tolerance on ``Z``, and notes saying what changed.
 
     A simulated value ('estimate': R's and numpy's random numbers differ) is replaced by
@@ -289,19 +309,25 @@ def comparable_options(info: MeasureInfo, options: Mapping[str, Any], Z: np.ndar
         if not (isinstance(value, str) and value in STOCHASTIC):
             continue
         if p.name in given:
-            fail(f"{p.name}: {value!r} is simulated (R's and numpy's random "
-                 f"numbers differ), so {info.name} cannot be cross-checked with "
-                 f"it; choose one of "
-                 f"{', '.join(repr(c) for c in p.choices if c != value)}")
+            fail(
+                f"{p.name}: {value!r} is simulated (R's and numpy's random "
+                f"numbers differ), so {info.name} cannot be cross-checked with "
+                f"it; choose one of "
+                f"{', '.join(repr(c) for c in p.choices if c != value)}"
+            )
         new = "exact" if "exact" in p.choices and small else "none"
         out[p.name] = new
-        notes.append(f"{info.name}: {p.name} = {value!r} (the R default) is simulated, not "
-                     f"comparable; compared at {new!r}")
+        notes.append(
+            f"{info.name}: {p.name} = {value!r} (the R default) is simulated, not "
+            f"comparable; compared at {new!r}"
+        )
     if _uses_enumeration(info, out) and not small:
-        fail(f"{info.name}: stabm's exact correction for chance enumerates every "
-             f"pair of subsets of the runs' sizes, more than "
-             f"{_EXACT_MAX_SUBSET_PAIRS} pairs on this input (d = {Z.shape[1]}); "
-             f"cross-check it with correction_for_chance='none'")
+        fail(
+            f"{info.name}: stabm's exact correction for chance enumerates every "
+            f"pair of subsets of the runs' sizes, more than "
+            f"{_EXACT_MAX_SUBSET_PAIRS} pairs on this input (d = {Z.shape[1]}); "
+            f"cross-check it with correction_for_chance='none'"
+        )
     return out, tuple(notes)
 
 
@@ -320,10 +346,18 @@ def shown_options(info: MeasureInfo, options: Mapping[str, Any]) -> "dict[str, A
 def _matrices(runs: Tuple[int, int], features: Tuple[int, int]):
     """Selection matrices of these shapes, sizes varying or constant: half of them with
     sizes in 1..d-1, half with sizes in 0..d (empty and full runs)."""
-    return st.one_of(*[selection_matrices(min_runs=runs[0], max_runs=runs[1],
-                                          min_features=features[0], max_features=features[1],
-                                          subset_sizes=sizes)
-                       for sizes in ("proper", "proper_constant", "any", "constant")])
+    return st.one_of(
+        *[
+            selection_matrices(
+                min_runs=runs[0],
+                max_runs=runs[1],
+                min_features=features[0],
+                max_features=features[1],
+                subset_sizes=sizes,
+            )
+            for sizes in ("proper", "proper_constant", "any", "constant")
+        ]
+    )
 
 
 def case_strategy(info: MeasureInfo):
@@ -338,8 +372,11 @@ def case_strategy(info: MeasureInfo):
 
     @st.composite
     def cases(draw):
-        options = {p.name: draw(_option_strategy(info, p)) for p in info.parameters
-                   if p.name != "similarity"}
+        options = {
+            p.name: draw(_option_strategy(info, p))
+            for p in info.parameters
+            if p.name != "similarity"
+        }
         if _uses_enumeration(info, options):
             shapes = [((2, _EXACT_MAX_RUNS), (1, _EXACT_MAX_FEATURES))]
         else:
@@ -347,9 +384,14 @@ def case_strategy(info: MeasureInfo):
         runs, features = draw(st.sampled_from(shapes))
         Z = draw(_matrices(runs, features))
         if "similarity" in info.parameter_names:
-            options["similarity"] = draw(similarity_matrices(
-                Z.shape[1], kinds=("general",), elements=st.sampled_from(_SIMILARITY_VALUES),
-                formats=("dense", "sparse")))
+            options["similarity"] = draw(
+                similarity_matrices(
+                    Z.shape[1],
+                    kinds=("general",),
+                    elements=st.sampled_from(_SIMILARITY_VALUES),
+                    formats=("dense", "sparse"),
+                )
+            )
         return Case("generated", Z, check_options(info, options))
 
     return cases()
@@ -359,13 +401,27 @@ def _rank_cases(info: MeasureInfo):
     @st.composite
     def cases(draw):
         runs, features = draw(st.sampled_from([((2, 6), (2, 8)), ((10, 30), (10, 40))]))
-        R = draw(st.one_of(*[rank_matrices(min_runs=runs[0], max_runs=runs[1],
-                                           min_features=features[0],
-                                           max_features=features[1], ties=ties)
-                             for ties in ("proper", "none", "any")]))
-        options = {p.name: draw(st.one_of(st.none(), st.integers(1, R.shape[1])))
-                   for p in info.parameters if p.name == "k"}
+        R = draw(
+            st.one_of(
+                *[
+                    rank_matrices(
+                        min_runs=runs[0],
+                        max_runs=runs[1],
+                        min_features=features[0],
+                        max_features=features[1],
+                        ties=ties,
+                    )
+                    for ties in ("proper", "none", "any")
+                ]
+            )
+        )
+        options = {
+            p.name: draw(st.one_of(st.none(), st.integers(1, R.shape[1])))
+            for p in info.parameters
+            if p.name == "k"
+        }
         return Case("generated", R, check_options(info, options))
+
     return cases()
 
 
@@ -373,7 +429,7 @@ def worked_cases(info: MeasureInfo) -> "list[Case]":
     """The worked examples at R's default options (:func:`r_default_options`), and at
     every other comparable choice of an option when the example is small enough for
     stabm's enumeration."""
-    if "similarity" in info.parameter_names:      # needs a similarity matrix
+    if "similarity" in info.parameter_names:  # needs a similarity matrix
         return []
     if info.input == "ranking":
         return [Case(name, R, check_options(info, {})) for name, R in WORKED_RANKINGS.items()]
@@ -385,7 +441,10 @@ def worked_cases(info: MeasureInfo) -> "list[Case]":
         for p in info.parameters:
             for value in p.choices or ():
                 opts = dict(defaults, **{p.name: value})
-                if (value != defaults[p.name] and value not in STOCHASTIC
-                        and (small or not _uses_enumeration(info, opts))):
+                if (
+                    value != defaults[p.name]
+                    and value not in STOCHASTIC
+                    and (small or not _uses_enumeration(info, opts))
+                ):
                     cases.append(Case(f"{name} ({p.name}={value!r})", Z, opts))
     return cases

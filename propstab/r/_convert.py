@@ -17,8 +17,7 @@ from .._data.convert_rankings import as_rankings
 from .._utils.checks import check_r_indices
 from ._call import base_function, require_package, robjects
 
-__all__ = ["from_r_selection", "to_r_features", "to_r_matrix", "to_r_rankings",
-           "to_r_similarity"]
+__all__ = ["from_r_selection", "to_r_features", "to_r_matrix", "to_r_rankings", "to_r_similarity"]
 
 
 def _runs(sel: Selection):
@@ -76,8 +75,10 @@ def to_r_features(Z, /, *, n_features=None, feature_names=None, use_names: bool 
     runs = _runs(sel)
     if use_names:
         if sel.feature_names is None:
-            fail("use_names: True needs feature names (pass feature_names= or a "
-                 "DataFrame); got a selection without names")
+            fail(
+                "use_names: True needs feature names (pass feature_names= or a "
+                "DataFrame); got a selection without names"
+            )
         names = np.asarray(sel.feature_names, dtype=object)
         items = [ro.StrVector([str(x) for x in names[idx]]) for idx in runs]
     else:
@@ -89,12 +90,17 @@ def _r_matrix(values: np.ndarray, *, rownames=None, colnames=None):
     ro = robjects()
     nrow, ncol = values.shape
     flat = values.ravel(order="F")
-    vec = (ro.IntVector(flat.astype(np.int64).tolist()) if values.dtype.kind in "biu"
-           else ro.FloatVector(flat.astype(np.float64).tolist()))
+    vec = (
+        ro.IntVector(flat.astype(np.int64).tolist())
+        if values.dtype.kind in "biu"
+        else ro.FloatVector(flat.astype(np.float64).tolist())
+    )
     m = base_function("matrix")(vec, nrow=nrow, ncol=ncol)
     if rownames is not None or colnames is not None:
+
         def names(labels):
             return ro.NULL if labels is None else ro.StrVector([str(x) for x in labels])
+
         dimnames = base_function("list")(names(rownames), names(colnames))
         m = base_function("structure")(m, dimnames=dimnames)
     return m
@@ -252,6 +258,7 @@ def to_r_similarity(C, /, *, feature_names=None):
     (['dsCMatrix'], [3, 3])
     """
     from scipy import sparse
+
     ro = robjects()
     if sparse.issparse(C):
         A = sparse.coo_matrix(C, dtype=np.float64)
@@ -268,8 +275,12 @@ def to_r_similarity(C, /, *, feature_names=None):
         x = np.concatenate([A.data[keep], A.diagonal()])
         require_package("Matrix")
         S = ro.r("Matrix::sparseMatrix")(
-            i=ro.IntVector(i.tolist()), j=ro.IntVector(j.tolist()), x=ro.FloatVector(x.tolist()),
-            dims=ro.IntVector([d, d]), symmetric=symmetric)
+            i=ro.IntVector(i.tolist()),
+            j=ro.IntVector(j.tolist()),
+            x=ro.FloatVector(x.tolist()),
+            dims=ro.IntVector([d, d]),
+            symmetric=symmetric,
+        )
         if feature_names is not None:
             names = ro.StrVector([str(n) for n in feature_names])
             S = ro.r("function(S, n) { dimnames(S) <- list(n, n); S }")(S, names)
@@ -340,22 +351,27 @@ def from_r_selection(x, /, *, n_features=None, feature_names=None) -> Selection:
         names = feature_names if feature_names is not None or cols is ro.NULL else list(cols)
         return as_selection(arr, n_features=n_features, feature_names=names)
     if not base_function("is.list")(x)[0]:
-        fail(f"x: must be an R list of feature vectors or an R 0/1 matrix; got an "
-             f"R object of class {'/'.join(ro.r['class'](x))}", TypeError)
+        fail(
+            f"x: must be an R list of feature vectors or an R 0/1 matrix; got an "
+            f"R object of class {'/'.join(ro.r['class'](x))}",
+            TypeError,
+        )
     runs = list(x)
     if any(isinstance(v, ro.vectors.StrVector) for v in runs):
         if feature_names is None:
             fail("feature_names: required when the R runs list feature names")
         return as_selection([[str(s) for s in v] for v in runs], feature_names=feature_names)
     if n_features is None:
-        fail("n_features: required when the R runs list 1-based feature indices "
-             "(stabm's p)")
-    idx = [check_r_indices(np.asarray(v), run=i, n_features=n_features)
-           for i, v in enumerate(runs)]
-    if feature_names is not None:       # indices into the given names
+        fail("n_features: required when the R runs list 1-based feature indices " "(stabm's p)")
+    idx = [
+        check_r_indices(np.asarray(v), run=i, n_features=n_features) for i, v in enumerate(runs)
+    ]
+    if feature_names is not None:  # indices into the given names
         names = np.asarray(list(feature_names), dtype=object)
         if len(names) != n_features:
-            fail(f"feature_names: must have one name per feature "
-                 f"(n_features={n_features}); got {len(names)} names")
+            fail(
+                f"feature_names: must have one name per feature "
+                f"(n_features={n_features}); got {len(names)} names"
+            )
         return as_selection([names[i].tolist() for i in idx], feature_names=names.tolist())
     return as_selection(idx, n_features=n_features)

@@ -35,14 +35,38 @@ from .._data.convert_rankings import as_input
 from .._utils.checks import check_int_range, check_mapping, check_real_range
 from ..registry._option_checks import check_options
 from ._call import r_versions
-from ._cases import (STOCHASTIC, WORKED_EXAMPLES, WORKED_RANKINGS, Case, comparable_options,
-                     r_default_options, shown_options, worked_cases)
-from ._evaluation import (TOLERANCE, Outcome, Reference, as_json_number, evaluate,
-                          generated_outcome, references_of, relative_difference)
+from ._cases import (
+    STOCHASTIC,
+    WORKED_EXAMPLES,
+    WORKED_RANKINGS,
+    Case,
+    comparable_options,
+    r_default_options,
+    shown_options,
+    worked_cases,
+)
+from ._evaluation import (
+    TOLERANCE,
+    Outcome,
+    Reference,
+    as_json_number,
+    evaluate,
+    generated_outcome,
+    references_of,
+    relative_difference,
+)
 from ._report import CrosscheckReport, CrosscheckRow, summary_row
 
-__all__ = ["Case", "CrosscheckReport", "CrosscheckRow", "WORKED_EXAMPLES", "WORKED_RANKINGS",
-           "crosscheck", "relative_difference"]
+__all__ = [
+    "Case",
+    "CrosscheckReport",
+    "CrosscheckRow",
+    "WORKED_EXAMPLES",
+    "WORKED_RANKINGS",
+    "crosscheck",
+    "relative_difference",
+]
+
 
 def _row(info: MeasureInfo, ref: Reference, tolerance, max_examples, seed) -> CrosscheckRow:
     outcomes: "list[Outcome]" = []
@@ -54,23 +78,31 @@ def _row(info: MeasureInfo, ref: Reference, tolerance, max_examples, seed) -> Cr
             minimal = outcome
     r_options = r_default_options(info)
     simulated = {k: v for k, v in r_options.items() if isinstance(v, str) and v in STOCHASTIC}
-    notes = tuple(f"{info.name}: {k} = {v!r} (the R default) is simulated, not comparable; "
-                  f"the cases use the other choices" for k, v in simulated.items())
+    notes = tuple(
+        f"{info.name}: {k} = {v!r} (the R default) is simulated, not comparable; "
+        f"the cases use the other choices"
+        for k, v in simulated.items()
+    )
     shown = {k: v for k, v in shown_options(info, r_options).items() if k not in simulated}
     return summary_row(info, ref, outcomes, minimal, options=shown, notes=notes)
 
 
-def _input_rows(info: MeasureInfo, inputs: "list[tuple[str, np.ndarray]]",
-                options: Mapping[str, Any], tolerance) -> "list[CrosscheckRow]":
+def _input_rows(
+    info: MeasureInfo,
+    inputs: "list[tuple[str, np.ndarray]]",
+    options: Mapping[str, Any],
+    tolerance,
+) -> "list[CrosscheckRow]":
     """The rows of ``info`` on the user's inputs, at R's defaults and the given options."""
     from scipy import sparse
+
     given = {k: v for k, v in options.items() if k in info.parameter_names}
     cases, notes = [], []
     for name, Z in inputs:
         opts = dict(r_default_options(info), **given)
         if "similarity" in info.parameter_names:
             S = given["similarity"]
-            if S is None:                        # the identity, as R needs a matrix
+            if S is None:  # the identity, as R needs a matrix
                 S = sparse.identity(Z.shape[1], format="csr")
             elif type(S).__module__.startswith("pandas"):
                 S = S.to_numpy(dtype=np.float64)
@@ -82,12 +114,26 @@ def _input_rows(info: MeasureInfo, inputs: "list[tuple[str, np.ndarray]]",
     for ref in references_of(info):
         outcomes = [evaluate(info, ref, case, tolerance) for case in cases]
         minimal = next((o for o in outcomes if o.status == "mismatch"), None)
-        values = tuple({"input": o.case.name, "propstab": as_json_number(o.propstab),
-                        "r": None if o.r is None else as_json_number(o.r.value), "status": o.status}
-                       for o in outcomes)
-        rows.append(summary_row(info, ref, outcomes, minimal,
-                             options=shown_options(info, cases[0].options),
-                             notes=tuple(notes), values=values))
+        values = tuple(
+            {
+                "input": o.case.name,
+                "propstab": as_json_number(o.propstab),
+                "r": None if o.r is None else as_json_number(o.r.value),
+                "status": o.status,
+            }
+            for o in outcomes
+        )
+        rows.append(
+            summary_row(
+                info,
+                ref,
+                outcomes,
+                minimal,
+                options=shown_options(info, cases[0].options),
+                notes=tuple(notes),
+                values=values,
+            )
+        )
     return rows
 
 
@@ -95,13 +141,20 @@ def _input_matrices(inputs, kind: str = "selection") -> "list[tuple[str, np.ndar
     """The inputs validated as selection matrices (0/1, bool) or, for ``kind="ranking"``,
     as rank matrices (midranks, float)."""
     if not isinstance(inputs, Mapping) or not inputs:
-        fail(f"inputs: must be a non-empty mapping of names to selection matrices; "
-             f"got {type(inputs).__name__}", TypeError)
+        fail(
+            f"inputs: must be a non-empty mapping of names to selection matrices; "
+            f"got {type(inputs).__name__}",
+            TypeError,
+        )
     out = []
     for name, Z in inputs.items():
         checked = as_input(kind, Z, argument=f"inputs[{name!r}]")
-        out.append((str(name), np.asarray(checked.toarray(),
-                                          dtype=np.float64 if kind == "ranking" else bool)))
+        out.append(
+            (
+                str(name),
+                np.asarray(checked.toarray(), dtype=np.float64 if kind == "ranking" else bool),
+            )
+        )
     return out
 
 
@@ -122,14 +175,24 @@ def _matrices_by_kind(inputs, infos, explicit: bool):
     kept = [m for m in infos if m.input in matrices]
     left = [m.name for m in infos if m.input not in matrices]
     what = {"ranking": "rank matrices", "selection": "selection matrices"}
-    notes = [f"not cross-checked: the inputs are not {what[k]} ("
-             f"{', '.join(m for m in left if get_measure(m).input == k)})" for k in errors]
+    notes = [
+        f"not cross-checked: the inputs are not {what[k]} ("
+        f"{', '.join(m for m in left if get_measure(m).input == k)})"
+        for k in errors
+    ]
     return matrices, kept, notes
 
 
-def crosscheck(measures=None, *, max_examples: int = 50, seed: int = 0,
-               tolerance: float = TOLERANCE, inputs=None, options=None,
-               progress=None) -> CrosscheckReport:
+def crosscheck(
+    measures=None,
+    *,
+    max_examples: int = 50,
+    seed: int = 0,
+    tolerance: float = TOLERANCE,
+    inputs=None,
+    options=None,
+    progress=None,
+) -> CrosscheckReport:
     """Cross-check propstab against the R reference implementations.
 
     Parameters
@@ -208,10 +271,14 @@ def crosscheck(measures=None, *, max_examples: int = 50, seed: int = 0,
     """
     if isinstance(measures, str):
         measures = [measures]
-    elif measures is not None and (isinstance(measures, (bytes, Mapping))
-                                   or not isinstance(measures, Sequence)):
-        fail(f"measures: must be a measure name or a sequence of names; got "
-             f"{type(measures).__name__} {measures!r}", TypeError)
+    elif measures is not None and (
+        isinstance(measures, (bytes, Mapping)) or not isinstance(measures, Sequence)
+    ):
+        fail(
+            f"measures: must be a measure name or a sequence of names; got "
+            f"{type(measures).__name__} {measures!r}",
+            TypeError,
+        )
     seed = check_int_range("seed", seed, minimum=0, owner="crosscheck")
     tolerance = check_real_range("tolerance", tolerance, low=0.0)
     options = check_mapping("options", options)
@@ -223,46 +290,65 @@ def crosscheck(measures=None, *, max_examples: int = 50, seed: int = 0,
             left = [m.name for m in infos if "similarity" in m.parameter_names]
             infos = [m for m in infos if m.name not in left]
             if left:
-                notes.append(f"not cross-checked without a similarity matrix: "
-                             f"{', '.join(left)}")
+                notes.append(
+                    f"not cross-checked without a similarity matrix: " f"{', '.join(left)}"
+                )
     else:
         infos = [get_measure(name) for name in measures]
         lacking = [m.name for m in infos if m.r_reference is None]
         if lacking:
-            fail(f"measures: {', '.join(map(repr, lacking))} have no R reference "
-                 f"in the registry; cross-checkable: "
-                 f"{', '.join(m.name for m in with_r)}")
+            fail(
+                f"measures: {', '.join(map(repr, lacking))} have no R reference "
+                f"in the registry; cross-checkable: "
+                f"{', '.join(m.name for m in with_r)}"
+            )
     max_examples = check_int_range("max_examples", max_examples, minimum=1, owner="crosscheck")
-    wanted(progress)                                  # checked before the long part
+    wanted(progress)  # checked before the long part
     if inputs is None:
         if options:
-            fail(f"options: only with inputs= (the generated cases draw every "
-                 f"comparable value); got {', '.join(options)}")
+            fail(
+                f"options: only with inputs= (the generated cases draw every "
+                f"comparable value); got {', '.join(options)}"
+            )
         versions = r_versions()
-        rows = [_row(info, ref, tolerance, max_examples, seed)
-                for info in progress_bar(infos, progress=progress, total=len(infos),
-                                         desc="crosscheck")
-                for ref in references_of(info)]
-        return CrosscheckReport(tuple(rows), versions, float(tolerance), int(seed),
-                                int(max_examples))
+        rows = [
+            _row(info, ref, tolerance, max_examples, seed)
+            for info in progress_bar(infos, progress=progress, total=len(infos), desc="crosscheck")
+            for ref in references_of(info)
+        ]
+        return CrosscheckReport(
+            tuple(rows), versions, float(tolerance), int(seed), int(max_examples)
+        )
     matrices, infos, skipped = _matrices_by_kind(inputs, infos, explicit=measures is not None)
     notes += skipped
     declared = {p.name for m in infos for p in m.parameters}
     unknown = [k for k in options if k not in declared]
     if unknown:
-        fail(f"options: {', '.join(map(repr, unknown))} not an option of "
-             f"{', '.join(m.name for m in infos)}; their options: "
-             f"{', '.join(sorted(declared)) or 'none'}")
+        fail(
+            f"options: {', '.join(map(repr, unknown))} not an option of "
+            f"{', '.join(m.name for m in infos)}; their options: "
+            f"{', '.join(sorted(declared)) or 'none'}"
+        )
     for m in infos:
         if "similarity" in m.parameter_names and "similarity" not in options:
-            fail(f"options: {m.name} needs a similarity matrix to be cross-checked "
-                 f"on inputs; pass options={{'similarity': S}} (None: the "
-                 f"identity)")
+            fail(
+                f"options: {m.name} needs a similarity matrix to be cross-checked "
+                f"on inputs; pass options={{'similarity': S}} (None: the "
+                f"identity)"
+            )
     versions = r_versions()
-    rows = [row for info in progress_bar(infos, progress=progress, total=len(infos),
-                                         desc="crosscheck")
-            for row in _input_rows(info, matrices[info.input], options, tolerance)]
-    names = tuple(f"{n} ({Z.shape[0]} x {Z.shape[1]})" for n, Z in next(iter(
-        matrices.values())))
-    return CrosscheckReport(tuple(rows), versions, float(tolerance), int(seed),
-                            int(max_examples), inputs=names, notes=tuple(notes))
+    rows = [
+        row
+        for info in progress_bar(infos, progress=progress, total=len(infos), desc="crosscheck")
+        for row in _input_rows(info, matrices[info.input], options, tolerance)
+    ]
+    names = tuple(f"{n} ({Z.shape[0]} x {Z.shape[1]})" for n, Z in next(iter(matrices.values())))
+    return CrosscheckReport(
+        tuple(rows),
+        versions,
+        float(tolerance),
+        int(seed),
+        int(max_examples),
+        inputs=names,
+        notes=tuple(notes),
+    )

@@ -21,8 +21,12 @@ from typing import Tuple
 from .. import measures  # noqa: F401  (registers the measures)
 from ..registry._registry import ExpectedDifference, get_measure, list_measures
 
-__all__ = ["EXPECTED_DIFFERENCES", "ExpectedDifference", "expected_differences_for",
-           "markdown_table"]
+__all__ = [
+    "EXPECTED_DIFFERENCES",
+    "ExpectedDifference",
+    "expected_differences_for",
+    "markdown_table",
+]
 
 
 def expected_differences_for(measure: str) -> "tuple[ExpectedDifference, ...]":
@@ -44,7 +48,7 @@ def _collect() -> "Tuple[ExpectedDifference, ...]":
     seen: "dict[str, ExpectedDifference]" = {}
     for info in list_measures():
         for e in expected_differences_for(info.name):
-            seen.setdefault(e.key, e)        # a shared difference once (per-measure predicates)
+            seen.setdefault(e.key, e)  # a shared difference once (per-measure predicates)
     return tuple(seen.values())
 
 
@@ -54,15 +58,20 @@ EXPECTED_DIFFERENCES: Tuple[ExpectedDifference, ...] = _collect()
 
 def markdown_table() -> str:
     """The expected differences as a Markdown table (embedded in docs/r_crosscheck.md)."""
+
     def cell(text: str) -> str:
         return text.replace("|", "\\|").replace("\n", " ")
 
-    lines = ["| key | measures (R functions) | what differs and why | minimal example (R) "
-             "| R gives | propstab gives |",
-             "|---|---|---|---|---|---|"]
+    lines = [
+        "| key | measures (R functions) | what differs and why | minimal example (R) "
+        "| R gives | propstab gives |",
+        "|---|---|---|---|---|---|",
+    ]
     for e in EXPECTED_DIFFERENCES:
         funcs = ", ".join(f"`{f}`" for f in e.r_functions)
-        lines.append(f"| `{e.key}` | {', '.join(e.measures)} ({funcs}) | "
-                     f"**{cell(e.summary)}.** {cell(e.reason)} | `{cell(e.example)}` | "
-                     f"{cell(e.r_result)} | {cell(e.propstab_result)} |")
+        lines.append(
+            f"| `{e.key}` | {', '.join(e.measures)} ({funcs}) | "
+            f"**{cell(e.summary)}.** {cell(e.reason)} | `{cell(e.example)}` | "
+            f"{cell(e.r_result)} | {cell(e.propstab_result)} |"
+        )
     return "\n".join(lines)

@@ -41,6 +41,7 @@ def relative_difference(a: float, b: float) -> float:
 
 # ---------------------------------------------------------------------- evaluation
 
+
 @dataclasses.dataclass(frozen=True)
 class Outcome:
     case: Case
@@ -50,17 +51,23 @@ class Outcome:
     error: str
     relative_difference: float
     expected: Tuple[str, ...]
-    status: str                    # "agree" | "expected" | "mismatch"
+    status: str  # "agree" | "expected" | "mismatch"
 
     def to_dict(self, ref: "Reference") -> dict:
-        return {**self.case.to_dict(),
-                "r_code": self.case.r_code(ref.code or ref.label, ref.arguments,
-                                           ref.takes_p, ref.input, ref.fixed),
-                "propstab": as_json_number(self.propstab), "propstab_warned": self.warned,
-                "r": None if self.r is None else as_json_number(self.r.value),
-                "r_kind": None if self.r is None else self.r.kind, "error": self.error,
-                "relative_difference": as_json_number(self.relative_difference),
-                "expected": list(self.expected), "status": self.status}
+        return {
+            **self.case.to_dict(),
+            "r_code": self.case.r_code(
+                ref.code or ref.label, ref.arguments, ref.takes_p, ref.input, ref.fixed
+            ),
+            "propstab": as_json_number(self.propstab),
+            "propstab_warned": self.warned,
+            "r": None if self.r is None else as_json_number(self.r.value),
+            "r_kind": None if self.r is None else self.r.kind,
+            "error": self.error,
+            "relative_difference": as_json_number(self.relative_difference),
+            "expected": list(self.expected),
+            "status": self.status,
+        }
 
 
 def as_json_number(x: float):
@@ -74,20 +81,28 @@ class Reference:
     evaluate: Callable[[Case], RValue]
     arguments: Mapping[str, str]
     takes_p: bool = True
-    code: str = ""                 # base R code of a ranking reference (input "ranks")
-    input: str = "stabm"           # RReference.input
+    code: str = ""  # base R code of a ranking reference (input "ranks")
+    input: str = "stabm"  # RReference.input
     fixed: Mapping[str, Any] = dataclasses.field(default_factory=dict)
 
 
 def references_of(info: MeasureInfo) -> "list[Reference]":
     """Every R reference of the measure's registry entry (``r_references``)."""
-    return [Reference(info.name, str(ref),
-                       lambda c, n=info.name, label=str(ref): reference_value(
-                           n, c.Z, reference=label, **c.options),
-                       dict(ref.arguments),
-                       ref.input == "stabm" and "p" in formals(ref.package, ref.function),
-                       ref.r_code, ref.input, dict(ref.fixed))
-            for ref in info.r_references]
+    return [
+        Reference(
+            info.name,
+            str(ref),
+            lambda c, n=info.name, label=str(ref): reference_value(
+                n, c.Z, reference=label, **c.options
+            ),
+            dict(ref.arguments),
+            ref.input == "stabm" and "p" in formals(ref.package, ref.function),
+            ref.r_code,
+            ref.input,
+            dict(ref.fixed),
+        )
+        for ref in info.r_references
+    ]
 
 
 def evaluate(info: MeasureInfo, ref: Reference, case: Case, tolerance: float) -> Outcome:
@@ -96,9 +111,13 @@ def evaluate(info: MeasureInfo, ref: Reference, case: Case, tolerance: float) ->
         py = info.function(case.Z, **case.options)
     warned = any(issubclass(w.category, UndefinedMeasureWarning) for w in caught)
     sel = as_input(info.input, case.Z)
-    expected = tuple(e.key for e in expected_differences_for(info.name)
-                     if ref.label in e.r_functions and e.applies is not None
-                     and e.applies(info.name, sel, case.options))
+    expected = tuple(
+        e.key
+        for e in expected_differences_for(info.name)
+        if ref.label in e.r_functions
+        and e.applies is not None
+        and e.applies(info.name, sel, case.options)
+    )
     try:
         r = ref.evaluate(case)
         error = ""
@@ -109,8 +128,10 @@ def evaluate(info: MeasureInfo, ref: Reference, case: Case, tolerance: float) ->
             # cross-check cannot run here (exit status 3 on the command line).
             raise RReferenceError(
                 f"{exc} [R failed while cross-checking {info.name} on case {case.name}: "
-                f"an R failure, not a disagreement]", r_message=exc.r_message,
-                r_call=exc.r_call) from None
+                f"an R failure, not a disagreement]",
+                r_message=exc.r_message,
+                r_call=exc.r_call,
+            ) from None
         r, error = None, str(exc)
     rel = math.inf if r is None else relative_difference(py, r.value)
     agree = r is not None and rel <= tolerance and (warned or not math.isnan(py))
@@ -127,8 +148,11 @@ class Mismatch(Found):
     """A case on which propstab and R disagree (outside the documented differences)."""
 
     def __init__(self, outcome: Outcome):
-        super().__init__(outcome.case, (outcome.propstab, outcome.r),
-                         f"propstab and R differ by {outcome.relative_difference:.3g}")
+        super().__init__(
+            outcome.case,
+            (outcome.propstab, outcome.r),
+            f"propstab and R differ by {outcome.relative_difference:.3g}",
+        )
         self.outcome = outcome
 
 
@@ -139,7 +163,7 @@ def generated_outcome(info, ref, tolerance, max_examples, seed, record) -> Optio
     failed: "list[RReferenceError]" = []
 
     def probe(case):
-        if failed:                    # R failed: no more calls, nothing to shrink
+        if failed:  # R failed: no more calls, nothing to shrink
             return None
         try:
             outcome = evaluate(info, ref, case, tolerance)

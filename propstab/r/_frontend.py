@@ -35,25 +35,44 @@ from .._utils.checks import fail
 from .._utils.exceptions import InvalidParameterError, UndefinedMeasureWarning
 from ..registry._registry import MeasureInfo, get_measure, list_measures
 from .._data.convert_selection import as_selection
-from .._utils.checks import (check_choice, check_confidence_level, check_n_features, check_r_indices, check_real)
+from .._utils.checks import (
+    check_choice,
+    check_confidence_level,
+    check_n_features,
+    check_r_indices,
+    check_real,
+)
 from ..axioms import Axiom
 from ._audit_frontend import audit_function
 from ._rankings import ranking_measures, ranking_value
 
-__all__ = ["StabmFunction", "audit_function", "differences", "estimate_fields",
-           "estimate_interval", "interval",
-           "invoke", "measure_value", "measures_table", "one_sample", "run_entry",
-           "runs_selection",
-           "stabm_functions", "stabm_value", "two_sample"]
+__all__ = [
+    "StabmFunction",
+    "audit_function",
+    "differences",
+    "estimate_fields",
+    "estimate_interval",
+    "interval",
+    "invoke",
+    "measure_value",
+    "measures_table",
+    "one_sample",
+    "run_entry",
+    "runs_selection",
+    "stabm_functions",
+    "stabm_value",
+    "two_sample",
+]
 
 #: R's names of the test alternatives -> propstab's.
 ALTERNATIVES = {"two.sided": "two-sided", "less": "less", "greater": "greater"}
 #: propstab's argument names in error messages -> the R package's.
 _R_NAMES = {"Z": "features", "n_features": "p", "similarity": "sim.mat"}
-_DENSE_CELLS = 1_000_000      # up to this many runs x features: a dense selection matrix
+_DENSE_CELLS = 1_000_000  # up to this many runs x features: a dense selection matrix
 
 
 # ---------------------------------------------------------------- R input
+
 
 def runs_selection(sizes, indices, n_features):
     """A :class:`~propstab.Selection` from stabm's ``features`` flattened by R.
@@ -91,26 +110,31 @@ def runs_selection(sizes, indices, n_features):
     indices are 1-based, ...
     """
     from scipy import sparse
+
     sizes = np.asarray(sizes, dtype=np.int64).ravel()
     flat = np.asarray(indices, dtype=np.float64).ravel()
     if np.any(sizes < 0) or int(sizes.sum()) != flat.size:
-        fail(f"features: the run sizes ({sizes.tolist()[:10]}) must be "
-             f"non-negative and add up to the {flat.size} listed indices")
+        fail(
+            f"features: the run sizes ({sizes.tolist()[:10]}) must be "
+            f"non-negative and add up to the {flat.size} listed indices"
+        )
     d = check_n_features(n_features)
     indptr = np.concatenate([[0], np.cumsum(sizes)])
     bad = ~np.isfinite(flat) | (flat != np.round(flat)) | (flat < 1) | (flat > d)
     if bad.any():
         run = int(np.searchsorted(indptr, np.argmax(bad), side="right")) - 1
-        check_r_indices(flat[indptr[run]:indptr[run + 1]], run=run + 1, n_features=d,
-                        argument="features")
+        check_r_indices(
+            flat[indptr[run] : indptr[run + 1]], run=run + 1, n_features=d, argument="features"
+        )
     columns = flat.astype(np.int64) - 1
-    if sizes.size * d <= _DENSE_CELLS:        # small: a dense matrix is the cheapest call
+    if sizes.size * d <= _DENSE_CELLS:  # small: a dense matrix is the cheapest call
         Z = np.zeros((sizes.size, d), dtype=bool)
         Z[np.repeat(np.arange(sizes.size), sizes), columns] = True
-        if int(np.count_nonzero(Z)) == flat.size:     # else a repeated feature: see below
+        if int(np.count_nonzero(Z)) == flat.size:  # else a repeated feature: see below
             return as_selection(Z, n_features=d)
-    Z = sparse.csr_matrix((np.ones(flat.size, dtype=np.int8), columns, indptr),
-                          shape=(sizes.size, d))
+    Z = sparse.csr_matrix(
+        (np.ones(flat.size, dtype=np.int8), columns, indptr), shape=(sizes.size, d)
+    )
     return as_selection(Z, n_features=d)
 
 
@@ -127,8 +151,10 @@ def _options_from_r(info: MeasureInfo, r_options: Mapping[str, Any]) -> dict:
     to_option = {r: option for option, r in _r_names(info).items()}
     values = {}
     if info.r_reference is not None:
-        values = {(option, r_value): value
-                  for (option, value), r_value in info.r_reference.values.items()}
+        values = {
+            (option, r_value): value
+            for (option, value), r_value in info.r_reference.values.items()
+        }
     params = {p.name: p for p in info.parameters}
     out = {}
     for key, value in r_options.items():
@@ -137,17 +163,22 @@ def _options_from_r(info: MeasureInfo, r_options: Mapping[str, Any]) -> dict:
         option = to_option.get(key, key.replace(".", "_"))
         try:
             value = values.get((option, value), value)
-        except TypeError:                     # unhashable (a matrix)
+        except TypeError:  # unhashable (a matrix)
             pass
         default = params[option].default if option in params else None
-        if (isinstance(default, int) and not isinstance(default, bool)
-                and isinstance(value, float) and value.is_integer()):
-            value = int(value)                # R's 1e4 is a double
+        if (
+            isinstance(default, int)
+            and not isinstance(default, bool)
+            and isinstance(value, float)
+            and value.is_integer()
+        ):
+            value = int(value)  # R's 1e4 is a double
         out[option] = value
     return out
 
 
 # ---------------------------------------------------------------- stabm's functions
+
 
 @dataclasses.dataclass(frozen=True)
 class StabmFunction:
@@ -171,7 +202,7 @@ class StabmFunction:
     similarity: bool
 
 
-@functools.lru_cache(maxsize=None)      # the registry is fixed once imported
+@functools.lru_cache(maxsize=None)  # the registry is fixed once imported
 def stabm_functions() -> Dict[str, StabmFunction]:
     """stabm's functions that propstab computes, generated from the registry.
 
@@ -192,17 +223,21 @@ def stabm_functions() -> Dict[str, StabmFunction]:
         if ref is None or ref.package != "stabm":
             continue
         out[ref.function] = StabmFunction(
-            function=ref.function, measure=info.name,
+            function=ref.function,
+            measure=info.name,
             arguments={r: option for option, r in ref.arguments.items()},
-            similarity="similarity" in info.parameter_names)
+            similarity="similarity" in info.parameter_names,
+        )
     return out
 
 
 def _stabm_spec(function: str) -> StabmFunction:
     table = stabm_functions()
     if function not in table:
-        fail(f"fun: {function!r} is not a stabm function propstab computes; "
-             f"known: {', '.join(sorted(table))}")
+        fail(
+            f"fun: {function!r} is not a stabm function propstab computes; "
+            f"known: {', '.join(sorted(table))}"
+        )
     return table[function]
 
 
@@ -217,9 +252,11 @@ def _stabm_correction(spec: StabmFunction, info: MeasureInfo, options: dict) -> 
     if value == "estimate" and "estimate" not in param.choices and "exact" in param.choices:
         value = "exact"
     if value not in param.choices:
-        fail(f"correction.for.chance: {spec.function} in propstab takes "
-             f"{' or '.join(map(repr, param.choices))} (propstab has no "
-             f"{value!r} correction for {info.name}); got {value!r}")
+        fail(
+            f"correction.for.chance: {spec.function} in propstab takes "
+            f"{' or '.join(map(repr, param.choices))} (propstab has no "
+            f"{value!r} correction for {info.name}); got {value!r}"
+        )
     options["correction_for_chance"] = value
     if value != "estimate":
         options.pop("n_simulations", None)
@@ -231,6 +268,7 @@ def _pair_values(sel, score, correction: str) -> np.ndarray:
     NA: a zero denominator, or a corrected score whose null expectation is its maximum,
     decided exactly by :func:`propstab.measures.kernels.pair_fractions`)."""
     from ..measures.kernels import pair_fractions
+
     num, den = pair_fractions(sel, score, correction)
     with np.errstate(divide="ignore", invalid="ignore"):
         return np.where(den != 0, num / np.where(den == 0, 1.0, den), np.nan)
@@ -247,7 +285,7 @@ def _imputed(info: MeasureInfo, sel, options: dict, impute_na: float) -> float:
     value = _quiet_value(info, sel, options)
     if not math.isnan(value):
         return value
-    score = getattr(info.kernel, "score", None)         # a pairwise measure's pair score
+    score = getattr(info.kernel, "score", None)  # a pairwise measure's pair score
     if score is None:
         return float(impute_na)
     phi = _pair_values(sel, score, options.get("correction_for_chance", "none"))
@@ -255,8 +293,17 @@ def _imputed(info: MeasureInfo, sel, options: dict, impute_na: float) -> float:
     return float(np.mean(np.where(np.isnan(values), impute_na, values)))
 
 
-def stabm_value(fun: str, sizes, indices, *, p=None, sim_mat=None, impute_na=None,
-                random_state=None, options=None) -> float:
+def stabm_value(
+    fun: str,
+    sizes,
+    indices,
+    *,
+    p=None,
+    sim_mat=None,
+    impute_na=None,
+    random_state=None,
+    options=None,
+) -> float:
     """stabm's function ``fun(features, ...)`` computed by propstab.
 
     Parameters
@@ -321,29 +368,38 @@ def _stabm_case(spec: StabmFunction, sizes, indices, p, sim_mat, random_state, o
     """The measure, the selection and propstab's options of a call of stabm's function."""
     info = get_measure(spec.measure)
     r_options = dict(options or {})
-    if "N" not in spec.arguments:      # no simulation in propstab: "estimate" is exact
+    if "N" not in spec.arguments:  # no simulation in propstab: "estimate" is exact
         r_options.pop("N", None)
     unknown = sorted(set(r_options) - set(spec.arguments))
     if unknown:
-        fail(f"{unknown[0]}: {spec.function} has no such argument; its options: "
-             f"{', '.join(spec.arguments) or 'none'}", TypeError)
+        fail(
+            f"{unknown[0]}: {spec.function} has no such argument; its options: "
+            f"{', '.join(spec.arguments) or 'none'}",
+            TypeError,
+        )
     opts = _options_from_r(info, r_options)
     _stabm_correction(spec, info, opts)
-    if (random_state is not None and opts.get("correction_for_chance") == "estimate"
-            and "random_state" in info.parameter_names):
+    if (
+        random_state is not None
+        and opts.get("correction_for_chance") == "estimate"
+        and "random_state" in info.parameter_names
+    ):
         opts["random_state"] = int(random_state)
     if spec.similarity:
         if sim_mat is None:
-            fail(f"sim.mat: {spec.function} needs the d x d feature similarity "
-                 f"matrix; got NULL")
+            fail(
+                f"sim.mat: {spec.function} needs the d x d feature similarity " f"matrix; got NULL"
+            )
         opts["similarity"] = sim_mat
         n_features = sim_mat.shape[0]
     elif p is not None:
         n_features = p
     elif opts.get("correction_for_chance", "none") != "none":
-        fail(f"p: the number of features is needed to correct {spec.function} "
-             f"for chance; got NULL")
-    elif not info.r_reference.needs_p:       # stabm's p = NULL: the value is free of d
+        fail(
+            f"p: the number of features is needed to correct {spec.function} "
+            f"for chance; got NULL"
+        )
+    elif not info.r_reference.needs_p:  # stabm's p = NULL: the value is free of d
         n_features = max(int(np.max(np.asarray(indices), initial=0)), 1)
     else:
         fail(f"p: {spec.function} needs the number of features; got NULL")
@@ -352,23 +408,31 @@ def _stabm_case(spec: StabmFunction, sizes, indices, p, sim_mat, random_state, o
 
 # ---------------------------------------------------------------- any measure
 
-def _selection_and_options(measure: str, sizes, indices, n_features, similarity, importances,
-                           options) -> Tuple[MeasureInfo, Any, dict]:
+
+def _selection_and_options(
+    measure: str, sizes, indices, n_features, similarity, importances, options
+) -> Tuple[MeasureInfo, Any, dict]:
     info = get_measure(measure)
     if info.input != "selection":
-        fail(f"measure: {info.name!r} reads rankings; give a numeric matrix of "
-             f"ranks (runs in rows, features in columns, rank 1 the most "
-             f"important), e.g. stability(R, measure = {info.name!r})")
+        fail(
+            f"measure: {info.name!r} reads rankings; give a numeric matrix of "
+            f"ranks (runs in rows, features in columns, rank 1 the most "
+            f"important), e.g. stability(R, measure = {info.name!r})"
+        )
     opts = _options_from_r(info, dict(options or {}))
     if similarity is not None:
         if "similarity" not in info.parameter_names:
-            fail(f"sim.mat: measure {info.name!r} takes no feature similarity; "
-                 f"measures that do: {', '.join(_takes('similarity'))}")
+            fail(
+                f"sim.mat: measure {info.name!r} takes no feature similarity; "
+                f"measures that do: {', '.join(_takes('similarity'))}"
+            )
         opts["similarity"] = similarity
     if importances is not None:
         if "importances" not in info.parameter_names:
-            fail(f"importances: measure {info.name!r} takes no importances; "
-                 f"measures that do: {', '.join(_takes('importances'))}")
+            fail(
+                f"importances: measure {info.name!r} takes no importances; "
+                f"measures that do: {', '.join(_takes('importances'))}"
+            )
         opts["importances"] = importances
     return info, runs_selection(sizes, indices, n_features), opts
 
@@ -377,8 +441,9 @@ def _takes(option: str):
     return [m.name for m in list_measures() if option in m.parameter_names]
 
 
-def measure_value(measure: str, sizes, indices, n_features, *, similarity=None,
-                  importances=None, options=None) -> float:
+def measure_value(
+    measure: str, sizes, indices, n_features, *, similarity=None, importances=None, options=None
+) -> float:
     """A registered measure's value on stabm-style ``features``.
 
     ``options`` are the measure's options by propstab's names or R's
@@ -400,28 +465,48 @@ def measure_value(measure: str, sizes, indices, n_features, *, similarity=None,
     of ranks (runs in rows, features in columns, rank 1 the most important), e.g.
     stability(R, measure = 'spearman')
     """
-    info, sel, opts = _selection_and_options(measure, sizes, indices, n_features, similarity,
-                                             importances, options)
+    info, sel, opts = _selection_and_options(
+        measure, sizes, indices, n_features, similarity, importances, options
+    )
     return info.function(sel, **opts)
 
 
 # ---------------------------------------------------------------- inference
 
+
 def _estimate_dict(est) -> dict:
-    return {"statistic": est.statistic, "variance": est.variance,
-            "standard_error": est.standard_error, "n_runs": est.n_runs,
-            "n_features": est.n_features, "measure": est.measure, "method": est.method,
-            "variance_source": est.variance_source, "variance_note": est.variance_note,
-            "range": list(est.range), "interpretation": est.interpretation}
+    return {
+        "statistic": est.statistic,
+        "variance": est.variance,
+        "standard_error": est.standard_error,
+        "n_runs": est.n_runs,
+        "n_features": est.n_features,
+        "measure": est.measure,
+        "method": est.method,
+        "variance_source": est.variance_source,
+        "variance_note": est.variance_note,
+        "range": list(est.range),
+        "interpretation": est.interpretation,
+    }
 
 
 def _check_method(method: str) -> str:
     from ..inference import VARIANCE_METHODS
+
     return check_choice("method", method, VARIANCE_METHODS)
 
 
-def estimate_fields(measure: str, sizes, indices, n_features, *, method: str = "auto",
-                    similarity=None, importances=None, options=None) -> dict:
+def estimate_fields(
+    measure: str,
+    sizes,
+    indices,
+    n_features,
+    *,
+    method: str = "auto",
+    similarity=None,
+    importances=None,
+    options=None,
+) -> dict:
     """:func:`propstab.estimate` as plain fields: statistic, variance, standard_error,
     n_runs, n_features, measure, method, interpretation.
 
@@ -433,14 +518,20 @@ def estimate_fields(measure: str, sizes, indices, n_features, *, method: str = "
     (0.5, 0.0469, 'analytic')
     """
     from ..inference import estimate
-    info, sel, opts = _selection_and_options(measure, sizes, indices, n_features, similarity,
-                                             importances, options)
+
+    info, sel, opts = _selection_and_options(
+        measure, sizes, indices, n_features, similarity, importances, options
+    )
     return _estimate_dict(estimate(sel, info.name, method=_check_method(method), **opts))
 
 
-def interval(statistic: float, variance: float, confidence_level: float = 0.95,
-             alternative: str = "two.sided",
-             bounds: Tuple[float, float] = (-math.inf, math.inf)) -> Tuple[float, float]:
+def interval(
+    statistic: float,
+    variance: float,
+    confidence_level: float = 0.95,
+    alternative: str = "two.sided",
+    bounds: Tuple[float, float] = (-math.inf, math.inf),
+) -> Tuple[float, float]:
     """The Wald confidence interval of an estimate with this variance (thesis Cor. 1):
     ``statistic -/+ z sqrt(variance)``, two-sided with z the (1 + level)/2 quantile of
     N(0, 1), or one-sided (``"greater"``: (low, inf); ``"less"``: (-inf, high)) with z its
@@ -459,17 +550,35 @@ def interval(statistic: float, variance: float, confidence_level: float = 0.95,
     (0.1438, inf)
     """
     from ..inference import wald_interval
+
     level = check_confidence_level(confidence_level)
     check_choice("alternative", alternative, tuple(ALTERNATIVES))
-    low, high = wald_interval(float(statistic), float(variance), level,
-                               ALTERNATIVES[alternative], "the variance", tuple(bounds))
+    low, high = wald_interval(
+        float(statistic),
+        float(variance),
+        level,
+        ALTERNATIVES[alternative],
+        "the variance",
+        tuple(bounds),
+    )
     return low, high
 
 
-def estimate_interval(measure: str, sizes, indices, n_features, *, method: str = "auto",
-                      interval_method: str = "auto", confidence_level: float = 0.95,
-                      n_resamples: int = 2000, random_state=0, similarity=None,
-                      importances=None, options=None) -> dict:
+def estimate_interval(
+    measure: str,
+    sizes,
+    indices,
+    n_features,
+    *,
+    method: str = "auto",
+    interval_method: str = "auto",
+    confidence_level: float = 0.95,
+    n_resamples: int = 2000,
+    random_state=0,
+    similarity=None,
+    importances=None,
+    options=None,
+) -> dict:
     """R's ``confint()`` of an estimate: the estimate recomputed from its runs and
     :meth:`propstab.StabilityEstimate.confidence_interval` (the one implementation of
     every interval, clipped to the measure's range), with ``interval_method`` any of its
@@ -484,21 +593,35 @@ def estimate_interval(measure: str, sizes, indices, n_features, *, method: str =
     ([0.1439, 0.8561], 'Wald, thesis Cor. 1')
     """
     from ..inference import DegenerateVarianceWarning, estimate
+
     level = check_confidence_level(confidence_level)
-    info, sel, opts = _selection_and_options(measure, sizes, indices, n_features, similarity,
-                                             importances, options)
-    with warnings.catch_warnings():          # the estimate's own warnings came with it
+    info, sel, opts = _selection_and_options(
+        measure, sizes, indices, n_features, similarity, importances, options
+    )
+    with warnings.catch_warnings():  # the estimate's own warnings came with it
         warnings.simplefilter("ignore", DegenerateVarianceWarning)
         est = estimate(sel, info.name, method=_check_method(method), **opts)
-    ci = est.confidence_interval(level, method=interval_method, n_resamples=n_resamples,
-                                 random_state=random_state)
+    ci = est.confidence_interval(
+        level, method=interval_method, n_resamples=n_resamples, random_state=random_state
+    )
     return {"conf_int": list(ci), "interval": est.interval_method(interval_method)}
 
 
-def one_sample(measure: str, sizes, indices, n_features, *, phi0: float,
-               alternative: str = "two.sided", method: str = "auto", test: str = "auto",
-               confidence_level: float = 0.95, similarity=None, importances=None,
-               options=None) -> dict:
+def one_sample(
+    measure: str,
+    sizes,
+    indices,
+    n_features,
+    *,
+    phi0: float,
+    alternative: str = "two.sided",
+    method: str = "auto",
+    test: str = "auto",
+    confidence_level: float = 0.95,
+    similarity=None,
+    importances=None,
+    options=None,
+) -> dict:
     """:func:`propstab.one_sample_test` as the fields of R's ``htest``: statistic,
     pvalue, estimate (a dict of :func:`estimate_fields`), conf_int (the result's own
     :meth:`~propstab.inference.OneSampleTestResult.confidence_interval`, clipped to the
@@ -518,22 +641,48 @@ def one_sample(measure: str, sizes, indices, n_features, *, phi0: float,
     (0.5199, 'logit', 'jackknife')
     """
     from ..inference import ONE_SAMPLE_TESTS, one_sample_test
+
     check_choice("alternative", alternative, tuple(ALTERNATIVES))
     check_choice("test", test, ONE_SAMPLE_TESTS)
     level = check_confidence_level(confidence_level)
-    info, sel, opts = _selection_and_options(measure, sizes, indices, n_features, similarity,
-                                             importances, options)
-    res = one_sample_test(sel, phi0, alternative=ALTERNATIVES[alternative], measure=info.name,
-                          method=_check_method(method), test=test, **opts)
+    info, sel, opts = _selection_and_options(
+        measure, sizes, indices, n_features, similarity, importances, options
+    )
+    res = one_sample_test(
+        sel,
+        phi0,
+        alternative=ALTERNATIVES[alternative],
+        measure=info.name,
+        method=_check_method(method),
+        test=test,
+        **opts,
+    )
     est = res.estimate
-    return {"statistic": res.statistic, "pvalue": res.pvalue, "phi0": res.phi0,
-            "alternative": alternative, "estimate": _estimate_dict(est), "test": res.test,
-            "conf_int": list(res.confidence_interval(level))}
+    return {
+        "statistic": res.statistic,
+        "pvalue": res.pvalue,
+        "phi0": res.phi0,
+        "alternative": alternative,
+        "estimate": _estimate_dict(est),
+        "test": res.test,
+        "conf_int": list(res.confidence_interval(level)),
+    }
 
 
-def two_sample(measure: str, x, y, n_features, *, paired: bool = False,
-               alternative: str = "two.sided", method: str = "auto", test: str = "auto",
-               confidence_level: float = 0.95, similarity=None, options=None) -> dict:
+def two_sample(
+    measure: str,
+    x,
+    y,
+    n_features,
+    *,
+    paired: bool = False,
+    alternative: str = "two.sided",
+    method: str = "auto",
+    test: str = "auto",
+    confidence_level: float = 0.95,
+    similarity=None,
+    options=None,
+) -> dict:
     """:func:`propstab.two_sample_test` with ``x`` first and ``y`` second: ``x`` and ``y``
     are ``(sizes, indices)`` pairs, the difference is stability(x) - stability(y) (as
     ``t.test``'s mean of x minus mean of y, and as the Python ``two_sample_test(x, y)``)
@@ -553,27 +702,42 @@ def two_sample(measure: str, x, y, n_features, *, paired: bool = False,
     (2.2411, 0.025)
     """
     from ..inference import TEST_METHODS, two_sample_test
+
     check_choice("alternative", alternative, tuple(ALTERNATIVES))
     check_choice("test", test, TEST_METHODS)
     check_confidence_level(confidence_level)
-    info, sel_x, opts = _selection_and_options(measure, *x, n_features, similarity, None,
-                                               options)
+    info, sel_x, opts = _selection_and_options(measure, *x, n_features, similarity, None, options)
     sel_y = runs_selection(*y, n_features)
     try:
-        res = two_sample_test(sel_x, sel_y, paired=bool(paired),
-                              alternative=ALTERNATIVES[alternative], measure=info.name,
-                              method=_check_method(method), test=test, **opts)
+        res = two_sample_test(
+            sel_x,
+            sel_y,
+            paired=bool(paired),
+            alternative=ALTERNATIVES[alternative],
+            measure=info.name,
+            method=_check_method(method),
+            test=test,
+            **opts,
+        )
     except InvalidParameterError as exc:
         raise exc.renamed({"Z1": "x", "Z2": "y"}) from None
     est_x, est_y = res.estimates
-    return {"statistic": res.statistic, "pvalue": res.pvalue, "difference": res.difference,
-            "variance": res.variance, "paired": res.paired, "alternative": alternative,
-            "estimates": [_estimate_dict(est_x), _estimate_dict(est_y)],
-            "test": res.test, "test_description": res.test_description,
-            "conf_int": list(res.confidence_interval(confidence_level))}
+    return {
+        "statistic": res.statistic,
+        "pvalue": res.pvalue,
+        "difference": res.difference,
+        "variance": res.variance,
+        "paired": res.paired,
+        "alternative": alternative,
+        "estimates": [_estimate_dict(est_x), _estimate_dict(est_y)],
+        "test": res.test,
+        "test_description": res.test_description,
+        "conf_int": list(res.confidence_interval(confidence_level)),
+    }
 
 
 # ---------------------------------------------------------------- tables
+
 
 def measures_table() -> dict:
     """The registry as columns (for R's ``list_measures()``): name, family, the five
@@ -591,8 +755,7 @@ def measures_table() -> dict:
     'stabilityNogueira'
     """
     infos = list_measures()
-    cols: Dict[str, list] = {"name": [m.name for m in infos],
-                             "family": [m.family for m in infos]}
+    cols: Dict[str, list] = {"name": [m.name for m in infos], "family": [m.family for m in infos]}
     for a in Axiom:
         cols[a.label.replace(" ", "_")] = [m.claims[a] for m in infos]
     cols["lower"] = [str(m.bounds[0]) for m in infos]
@@ -600,15 +763,20 @@ def measures_table() -> dict:
     cols["orientation"] = [m.orientation for m in infos]
     cols["domain"] = [m.domain for m in infos]
     cols["options"] = [", ".join(m.parameter_names) for m in infos]
-    cols["stabm"] = [m.r_reference.function if m.r_reference is not None
-                     and m.r_reference.package == "stabm" else "" for m in infos]
+    cols["stabm"] = [
+        m.r_reference.function
+        if m.r_reference is not None and m.r_reference.package == "stabm"
+        else ""
+        for m in infos
+    ]
     cols["summary"] = [m.summary for m in infos]
     cols["input"] = [m.input for m in infos]
     return cols
 
 
-def differences(fun: Optional[str] = None, sizes=None, indices=None, *, p=None, sim_mat=None,
-                options=None) -> list:
+def differences(
+    fun: Optional[str] = None, sizes=None, indices=None, *, p=None, sim_mat=None, options=None
+) -> list:
     """stabm's documented defects that propstab does not copy
     (:data:`propstab.r.EXPECTED_DIFFERENCES`), then the differences of the R interface
     (:data:`propstab.r._interface.INTERFACE_DIFFERENCES`): all, those of stabm's function
@@ -631,39 +799,64 @@ def differences(fun: Optional[str] = None, sizes=None, indices=None, *, p=None, 
     from ..registry._option_checks import check_options
     from ._defects import EXPECTED_DIFFERENCES
     from ._interface import INTERFACE_DIFFERENCES
+
     r_options = dict(options or {})
     case = None
     if sizes is not None:
         if fun is None:
             fail("fun: the stabm function is needed to check a case; got None")
         spec = _stabm_spec(fun)
-        info, sel, opts = _stabm_case(spec, sizes, indices, p, sim_mat, None,
-                                      {k: v for k, v in r_options.items() if k != "impute.na"})
+        info, sel, opts = _stabm_case(
+            spec,
+            sizes,
+            indices,
+            p,
+            sim_mat,
+            None,
+            {k: v for k, v in r_options.items() if k != "impute.na"},
+        )
         case = (info.name, sel, check_options(info, opts))
     rows = []
     for e in EXPECTED_DIFFERENCES:
         bare = [f.split("::")[-1] for f in e.r_functions]
         if fun is not None and fun not in bare:
             continue
-        if case is not None and (e.applies is None or case[0] not in e.measures
-                                 or not e.applies(*case)):
+        if case is not None and (
+            e.applies is None or case[0] not in e.measures or not e.applies(*case)
+        ):
             continue
         rows.append(e)
-    for d in INTERFACE_DIFFERENCES:          # the interface's, after the measures' values
+    for d in INTERFACE_DIFFERENCES:  # the interface's, after the measures' values
         every = "all stability* functions" in d.r_functions and str(fun).startswith("stab")
         if fun is not None and fun not in d.r_functions and not every:
             continue
         if case is None or (d.applies is not None and d.applies(fun, sizes, r_options)):
             rows.append(d)
-    return [{**d.as_dict(), "measures": ", ".join(d.measures),
-             "r_functions": ", ".join(d.r_functions)} for d in rows]
+    return [
+        {**d.as_dict(), "measures": ", ".join(d.measures), "r_functions": ", ".join(d.r_functions)}
+        for d in rows
+    ]
 
 
 # ---------------------------------------------------------------- calls from R
 
-_ENTRY_POINTS: Dict[str, Callable] = {f.__name__: f for f in (
-    stabm_value, measure_value, estimate_fields, estimate_interval, interval, one_sample,
-    two_sample, audit_function, measures_table, differences, ranking_measures, ranking_value)}
+_ENTRY_POINTS: Dict[str, Callable] = {
+    f.__name__: f
+    for f in (
+        stabm_value,
+        measure_value,
+        estimate_fields,
+        estimate_interval,
+        interval,
+        one_sample,
+        two_sample,
+        audit_function,
+        measures_table,
+        differences,
+        ranking_measures,
+        ranking_value,
+    )
+}
 
 
 def _warning_record(w: warnings.WarningMessage) -> dict:
@@ -699,10 +892,16 @@ def invoke(entry: str, arguments: Mapping[str, Any]) -> dict:
     (nan, 'UndefinedMeasureWarning')
     """
     if entry not in _ENTRY_POINTS:
-        return {"value": None, "warnings": [], "error": {
-            "class": "ValueError", "traceback": "",
-            "message": f"entry: {entry!r} is not an entry point of propstab's R front end; "
-                       f"known: {', '.join(sorted(_ENTRY_POINTS))}"}}
+        return {
+            "value": None,
+            "warnings": [],
+            "error": {
+                "class": "ValueError",
+                "traceback": "",
+                "message": f"entry: {entry!r} is not an entry point of propstab's R front end; "
+                f"known: {', '.join(sorted(_ENTRY_POINTS))}",
+            },
+        }
     return run_entry(_ENTRY_POINTS[entry], arguments)
 
 
@@ -715,16 +914,21 @@ def run_entry(function: Callable, arguments: Mapping[str, Any]) -> dict:
         warnings.simplefilter("always")
         try:
             value = function(**dict(arguments))
-        except Exception as exc:            # every failure reaches R as data
+        except Exception as exc:  # every failure reaches R as data
             # an InvalidParameterError reaches R as the builtin class of its rule
             # (propstab_ValueError, propstab_TypeError), as before it existed, and with
             # the R package's names for the arguments (every argument error is of that
             # class and carries its argument: tests/test_argument_errors.py)
-            message = (str(exc.renamed(_R_NAMES)) if isinstance(exc, InvalidParameterError)
-                       else str(exc))
-            error = {"class": getattr(exc, "kind", type(exc)).__name__, "message": message,
-                     "traceback": "".join(traceback.format_exception(type(exc), exc,
-                                                                     exc.__traceback__))}
+            message = (
+                str(exc.renamed(_R_NAMES)) if isinstance(exc, InvalidParameterError) else str(exc)
+            )
+            error = {
+                "class": getattr(exc, "kind", type(exc)).__name__,
+                "message": message,
+                "traceback": "".join(
+                    traceback.format_exception(type(exc), exc, exc.__traceback__)
+                ),
+            }
     seen = {}
     for w in caught:
         record = _warning_record(w)

@@ -27,12 +27,12 @@ def ranking_measures() -> list:
     >>> {"spearman", "kendall", "canberra", "top_k"} <= set(ranking_measures())
     True
     """
-    return sorted(key for m in list_measures() if m.input == "ranking"
-                  for key in (m.name, *m.aliases))
+    return sorted(
+        key for m in list_measures() if m.input == "ranking" for key in (m.name, *m.aliases)
+    )
 
 
-def ranking_value(measure: str, ranks, *, options: Optional[Mapping[str, Any]] = None
-                  ) -> float:
+def ranking_value(measure: str, ranks, *, options: Optional[Mapping[str, Any]] = None) -> float:
     """A ranking measure's value on an M x d matrix of ranks written in R.
 
     Parameters
@@ -67,9 +67,11 @@ def ranking_value(measure: str, ranks, *, options: Optional[Mapping[str, Any]] =
     """
     info = get_measure(measure)
     if info.input != "ranking":
-        fail(f"measure: {info.name!r} reads feature sets (a list of selected "
-             f"features or a 0/1 matrix), not ranks; the measures of ranks: "
-             f"{', '.join(ranking_measures())}")
+        fail(
+            f"measure: {info.name!r} reads feature sets (a list of selected "
+            f"features or a 0/1 matrix), not ranks; the measures of ranks: "
+            f"{', '.join(ranking_measures())}"
+        )
     opts = {}
     for key, value in dict(options or {}).items():
         if value is None:

@@ -20,6 +20,7 @@ INPUTS = ("stabm", "ratings", "ranks")
 def _to_r_option(value):
     """An option value as R takes it: matrices via :func:`to_r_similarity`."""
     from scipy import sparse
+
     ro = robjects()
     if value is None:
         return ro.NULL
@@ -35,7 +36,7 @@ def _is_default(value, default) -> bool:
         return True
     try:
         return bool(value == default)
-    except (TypeError, ValueError):       # arrays compared with a scalar default
+    except (TypeError, ValueError):  # arrays compared with a scalar default
         return False
 
 
@@ -45,20 +46,23 @@ def _r_arguments(info, options: dict, ref) -> dict:
         value = options[p.name]
         if p.name not in ref.arguments:
             if not _is_default(value, p.default):
-                fail(f"{p.name}: {info.name}'s R reference {ref} has no counterpart "
-                     f"of this option, so only its default {p.default!r} can be "
-                     f"cross-checked; got {value!r}")
+                fail(
+                    f"{p.name}: {info.name}'s R reference {ref} has no counterpart "
+                    f"of this option, so only its default {p.default!r} can be "
+                    f"cross-checked; got {value!r}"
+                )
             continue
         try:
             value = ref.values.get((p.name, value), value)
-        except TypeError:                 # unhashable (a matrix): used as is
+        except TypeError:  # unhashable (a matrix): used as is
             pass
         args[ref.arguments[p.name]] = _to_r_option(value)
     return args
 
 
-def reference_value(measure: str, Z, /, *, reference=None, n_features=None,
-                    feature_names=None, **options) -> RValue:
+def reference_value(
+    measure: str, Z, /, *, reference=None, n_features=None, feature_names=None, **options
+) -> RValue:
     """The R reference's value of ``measure`` on ``Z``, with R's NA and NaN told apart.
 
     Same arguments as :func:`call_reference`; returns :class:`RValue`
@@ -120,20 +124,25 @@ def reference_value(measure: str, Z, /, *, reference=None, n_features=None,
     """
     info = get_measure(measure)
     if reference is not None and not isinstance(reference, str):
-        fail(f"reference: must be an R reference's label 'package::function' or "
-             f"None; got {type(reference).__name__} {reference!r}", TypeError)
+        fail(
+            f"reference: must be an R reference's label 'package::function' or "
+            f"None; got {type(reference).__name__} {reference!r}",
+            TypeError,
+        )
     ref = info.r_reference_named(reference)
     if ref.input not in INPUTS:
-        fail(f"measure: {info.name!r} declares R input {ref.input!r}; the bridge "
-             f"calls references taking {' or '.join(map(repr, INPUTS))} input")
+        fail(
+            f"measure: {info.name!r} declares R input {ref.input!r}; the bridge "
+            f"calls references taking {' or '.join(map(repr, INPUTS))} input"
+        )
     opts = check_options(info, options)
-    if ref.input == "ranks":              # base R code on the matrix of midranks
+    if ref.input == "ranks":  # base R code on the matrix of midranks
         matrix = to_r_rankings(Z, n_features=n_features, feature_names=feature_names)
         out = call_r_code(ref.r_code, str(ref), matrix, **_r_arguments(info, opts, ref))
         return as_rvalue(out, str(ref))
     sel = as_selection(Z, n_features=n_features, feature_names=feature_names)
     args = {**_r_arguments(info, opts, ref), **ref.fixed}
-    if ref.input == "ratings":          # irr: features as subjects, runs as raters
+    if ref.input == "ratings":  # irr: features as subjects, runs as raters
         out = call_r(ref.package, ref.function, to_r_matrix(sel, transpose=True), **args)
         return as_rvalue(out.rx2("value"), str(ref))
     names = formals(ref.package, ref.function)
@@ -143,8 +152,9 @@ def reference_value(measure: str, Z, /, *, reference=None, n_features=None,
     return as_rvalue(out, str(ref))
 
 
-def call_reference(measure: str, Z, /, *, reference=None, n_features=None,
-                   feature_names=None, **options) -> float:
+def call_reference(
+    measure: str, Z, /, *, reference=None, n_features=None, feature_names=None, **options
+) -> float:
     """Compute ``measure`` on ``Z`` with its R reference implementation (e.g. stabm).
 
     The registry entry's ``r_reference`` names the R function and translates the
@@ -204,8 +214,14 @@ def call_reference(measure: str, Z, /, *, reference=None, n_features=None,
     >>> round(call_reference("spearman", [[1, 2, 3, 4], [2, 1, 3, 4], [1, 2, 4, 3]]), 12)
     0.733333333333
     """
-    return reference_value(measure, Z, reference=reference, n_features=n_features,
-                           feature_names=feature_names, **options).value
+    return reference_value(
+        measure,
+        Z,
+        reference=reference,
+        n_features=n_features,
+        feature_names=feature_names,
+        **options,
+    ).value
 
 
 def fleiss_kappa_r(Z, /, *, n_features=None, feature_names=None) -> RValue:
@@ -256,5 +272,10 @@ def fleiss_kappa_r(Z, /, *, n_features=None, feature_names=None) -> RValue:
     >>> fleiss_kappa_r([[1, 1, 0, 0], [1, 1, 0, 0], [1, 0, 1, 0]]).value   # doctest: +ELLIPSIS
     0.333333...
     """
-    return reference_value("nogueira", Z, reference="irr::kappam.fleiss",
-                           n_features=n_features, feature_names=feature_names)
+    return reference_value(
+        "nogueira",
+        Z,
+        reference="irr::kappam.fleiss",
+        n_features=n_features,
+        feature_names=feature_names,
+    )

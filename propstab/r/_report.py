@@ -15,6 +15,7 @@ from ._evaluation import Outcome, Reference, as_json_number
 
 # ---------------------------------------------------------------------- report
 
+
 @dataclasses.dataclass(frozen=True)
 class CrosscheckRow:
     """The cross-check of one measure against one R reference.
@@ -151,22 +152,33 @@ class CrosscheckReport(Result):
 
     def to_dict(self) -> dict:
         from ._defects import EXPECTED_DIFFERENCES
+
         keys = {k for r in self.rows for k in r.expected}
-        return {"propstab": __version__, "versions": dict(self.versions),
-                "tolerance": self.tolerance, "seed": self.seed,
-                "max_examples": self.max_examples, "inputs": list(self.inputs),
-                "notes": list(self.notes), "ok": self.ok,
-                "rows": [r.to_dict() for r in self.rows],
-                "expected_differences": [e.as_dict() for e in EXPECTED_DIFFERENCES
-                                         if e.key in keys]}
+        return {
+            "propstab": __version__,
+            "versions": dict(self.versions),
+            "tolerance": self.tolerance,
+            "seed": self.seed,
+            "max_examples": self.max_examples,
+            "inputs": list(self.inputs),
+            "notes": list(self.notes),
+            "ok": self.ok,
+            "rows": [r.to_dict() for r in self.rows],
+            "expected_differences": [e.as_dict() for e in EXPECTED_DIFFERENCES if e.key in keys],
+        }
 
     def to_json(self, indent: int = 2) -> str:
         return json.dumps(self.to_dict(), indent=indent)
 
     def _repr_values(self):
-        return dict(ok=self.ok, n_rows=len(self.rows),
-                    disagree=sum(r.status != "agree" for r in self.rows),
-                    tolerance=self.tolerance, seed=self.seed, max_examples=self.max_examples)
+        return dict(
+            ok=self.ok,
+            n_rows=len(self.rows),
+            disagree=sum(r.status != "agree" for r in self.rows),
+            tolerance=self.tolerance,
+            seed=self.seed,
+            max_examples=self.max_examples,
+        )
 
     def _records(self):
         return [r.to_dict() for r in self.rows]
@@ -180,45 +192,91 @@ class CrosscheckReport(Result):
         Summary
             A ``str`` whose ``repr`` is the text itself.
         """
-        heads = ["measure", "R function", "cases", "max rel diff", "status",
-                 "expected differences", "options"]
+        heads = [
+            "measure",
+            "R function",
+            "cases",
+            "max rel diff",
+            "status",
+            "expected differences",
+            "options",
+        ]
         body = []
         for r in self.rows:
             exp = ", ".join(f"{k} ({n})" for k, n in r.expected.items()) or "-"
-            diff = ("-" if math.isnan(r.max_relative_difference)
-                    else f"{r.max_relative_difference:.1e}")
-            opts = ", ".join(f"{k}={v if isinstance(v, str) and v.startswith('<') else repr(v)}"
-                             for k, v in r.options.items()) or "-"
+            diff = (
+                "-"
+                if math.isnan(r.max_relative_difference)
+                else f"{r.max_relative_difference:.1e}"
+            )
+            opts = (
+                ", ".join(
+                    f"{k}={v if isinstance(v, str) and v.startswith('<') else repr(v)}"
+                    for k, v in r.options.items()
+                )
+                or "-"
+            )
             body.append([r.measure, r.r_function, str(r.cases), diff, r.status, exp, opts])
-        where = (f"inputs {', '.join(self.inputs)}" if self.inputs else
-                 f"seed {self.seed}; max_examples {self.max_examples}")
-        lines = ["versions: " + ", ".join(f"{k} {v}" for k, v in self.versions.items())
-                 + f", propstab {__version__}; tolerance {self.tolerance:g}; {where}"]
+        where = (
+            f"inputs {', '.join(self.inputs)}"
+            if self.inputs
+            else f"seed {self.seed}; max_examples {self.max_examples}"
+        )
+        lines = [
+            "versions: "
+            + ", ".join(f"{k} {v}" for k, v in self.versions.items())
+            + f", propstab {__version__}; tolerance {self.tolerance:g}; {where}"
+        ]
         lines += [line.rstrip() for line in table_lines(heads, body)]
         values = [(r, v) for r in self.rows for v in r.values]
         if values:
             lines.append("")
-            lines += [line.rstrip() for line in table_lines(
-                ["input", "measure", "R function", "propstab", "R", "status"],
-                [[v["input"], r.measure, r.r_function, _shown(v["propstab"]), _shown(v["r"]),
-                  v["status"]] for r, v in values])]
-        lines.append("options: where they differ from propstab's defaults, given to both "
-                     "sides: " + ("the inputs' options (R's defaults unless given)"
-                                  if self.inputs else "R's defaults, at which the worked "
-                                  "examples run (generated cases draw every comparable "
-                                  "value, these included)"))
+            lines += [
+                line.rstrip()
+                for line in table_lines(
+                    ["input", "measure", "R function", "propstab", "R", "status"],
+                    [
+                        [
+                            v["input"],
+                            r.measure,
+                            r.r_function,
+                            _shown(v["propstab"]),
+                            _shown(v["r"]),
+                            v["status"],
+                        ]
+                        for r, v in values
+                    ],
+                )
+            ]
+        lines.append(
+            "options: where they differ from propstab's defaults, given to both "
+            "sides: "
+            + (
+                "the inputs' options (R's defaults unless given)"
+                if self.inputs
+                else "R's defaults, at which the worked "
+                "examples run (generated cases draw every comparable "
+                "value, these included)"
+            )
+        )
         for r in self.rows:
             lines += [f"note {n}" for n in r.notes]
             if r.counterexample is not None:
                 c = r.counterexample
-                call = (c["r_code"] if len(c["r_code"]) <= 300
-                        else f"{c['name']} ({len(c['features'])} runs x {c['p']} features)")
-                lines.append(f"DISAGREE {r.measure} vs {r.r_function}: {call} -> R "
-                             f"{c['r']} ({c['r_kind']}), propstab {c['propstab']}"
-                             + (f"; {c['error']}" if c["error"] else ""))
+                call = (
+                    c["r_code"]
+                    if len(c["r_code"]) <= 300
+                    else f"{c['name']} ({len(c['features'])} runs x {c['p']} features)"
+                )
+                lines.append(
+                    f"DISAGREE {r.measure} vs {r.r_function}: {call} -> R "
+                    f"{c['r']} ({c['r_kind']}), propstab {c['propstab']}"
+                    + (f"; {c['error']}" if c["error"] else "")
+                )
         lines += [f"note {n}" for n in self.notes]
-        lines.append("expected differences: see propstab.r.EXPECTED_DIFFERENCES and "
-                     "docs/r_crosscheck.md")
+        lines.append(
+            "expected differences: see propstab.r.EXPECTED_DIFFERENCES and " "docs/r_crosscheck.md"
+        )
         return Summary("\n".join(lines))
 
 
@@ -226,18 +284,30 @@ def _shown(x) -> str:
     return "-" if x is None else (f"{x:.10g}" if isinstance(x, float) else str(x))
 
 
-def summary_row(info: MeasureInfo, ref: Reference, outcomes: "list[Outcome]",
-             minimal: Optional[Outcome], **fields) -> CrosscheckRow:
-    compared = [o.relative_difference for o in outcomes
-                if o.status != "expected" and o.r is not None
-                and math.isfinite(o.relative_difference)]
+def summary_row(
+    info: MeasureInfo,
+    ref: Reference,
+    outcomes: "list[Outcome]",
+    minimal: Optional[Outcome],
+    **fields,
+) -> CrosscheckRow:
+    compared = [
+        o.relative_difference
+        for o in outcomes
+        if o.status != "expected" and o.r is not None and math.isfinite(o.relative_difference)
+    ]
     counts: "dict[str, int]" = {}
     for o in outcomes:
         if o.status == "expected":
             for key in o.expected:
                 counts[key] = counts.get(key, 0) + 1
     return CrosscheckRow(
-        measure=info.name, r_function=ref.label, cases=len(outcomes),
+        measure=info.name,
+        r_function=ref.label,
+        cases=len(outcomes),
         max_relative_difference=max(compared) if compared else float("nan"),
-        status="DISAGREE" if minimal is not None else "agree", expected=counts,
-        counterexample=None if minimal is None else minimal.to_dict(ref), **fields)
+        status="DISAGREE" if minimal is not None else "agree",
+        expected=counts,
+        counterexample=None if minimal is None else minimal.to_dict(ref),
+        **fields,
+    )

@@ -13,19 +13,35 @@ from .._utils.exceptions import InvalidParameterError
 from ._audit_frontend import audit_function
 from ._frontend import run_entry, runs_selection
 
-__all__ = ["R_NAMES", "expect_measure_properties", "expect_not_less_stable", "expect_stable",
-           "invoke", "r_literal", "violation_message"]
+__all__ = [
+    "R_NAMES",
+    "expect_measure_properties",
+    "expect_not_less_stable",
+    "expect_stable",
+    "invoke",
+    "r_literal",
+    "violation_message",
+]
 
 
 def _selection(measure: str, sizes, indices, n_features):
     """The measure's entry and the runs, converted as the front end converts them (the
     options are propstab's, by their Python names)."""
     from ..registry._registry import lookup
+
     return lookup(measure, argument="measure"), runs_selection(sizes, indices, n_features)
 
 
-def expect_stable(measure: str, sizes, indices, n_features, *, at_least: float,
-                  confidence: float = 0.95, options=None) -> dict:
+def expect_stable(
+    measure: str,
+    sizes,
+    indices,
+    n_features,
+    *,
+    at_least: float,
+    confidence: float = 0.95,
+    options=None,
+) -> dict:
     """:func:`propstab.testing.assert_stable` on stabm-style ``features``: ``passed``,
     ``message`` (the assertion's, or a one-line account of the pass), ``pvalue``.
 
@@ -38,21 +54,35 @@ def expect_stable(measure: str, sizes, indices, n_features, *, at_least: float,
     (True, 0.01926)
     """
     from ..testing._assertions import assert_stable
+
     info, sel = _selection(measure, sizes, indices, n_features)
     try:
-        res = assert_stable(sel, at_least, confidence=confidence, measure=info.name,
-                            **dict(options or {}))
+        res = assert_stable(
+            sel, at_least, confidence=confidence, measure=info.name, **dict(options or {})
+        )
     except AssertionError as failure:
         return {"passed": False, "message": str(failure), "pvalue": None}
     e = res.estimate
-    return {"passed": True, "pvalue": res.pvalue,
-            "message": f"{e.measure} = {e.statistic:.4f} is shown to exceed {at_least:g} "
-                       f"(p = {res.pvalue:.4g})"}
+    return {
+        "passed": True,
+        "pvalue": res.pvalue,
+        "message": f"{e.measure} = {e.statistic:.4f} is shown to exceed {at_least:g} "
+        f"(p = {res.pvalue:.4g})",
+    }
 
 
-def expect_not_less_stable(measure: str, baseline, current, n_features, *, margin: float,
-                           confidence: float = 0.95, paired: bool = False,
-                           test: str = "non-inferiority", options=None) -> dict:
+def expect_not_less_stable(
+    measure: str,
+    baseline,
+    current,
+    n_features,
+    *,
+    margin: float,
+    confidence: float = 0.95,
+    paired: bool = False,
+    test: str = "non-inferiority",
+    options=None,
+) -> dict:
     """:func:`propstab.testing.assert_not_less_stable` with ``baseline`` and ``current``
     as ``(sizes, indices)`` pairs: ``passed``, ``message``, ``pvalue``, ``difference``.
 
@@ -66,16 +96,28 @@ def expect_not_less_stable(measure: str, baseline, current, n_features, *, margi
     (True, -0.0621)
     """
     from ..testing._assertions import assert_not_less_stable
+
     info, base = _selection(measure, *baseline, n_features)
     _, cur = _selection(measure, *current, n_features)
     try:
-        res = assert_not_less_stable(base, cur, margin=margin, confidence=confidence,
-                                     paired=bool(paired), measure=info.name, test=test,
-                                     **dict(options or {}))
+        res = assert_not_less_stable(
+            base,
+            cur,
+            margin=margin,
+            confidence=confidence,
+            paired=bool(paired),
+            measure=info.name,
+            test=test,
+            **dict(options or {}),
+        )
     except AssertionError as failure:
         return {"passed": False, "message": str(failure), "pvalue": None, "difference": None}
-    return {"passed": True, "message": res.message(), "pvalue": res.pvalue,
-            "difference": res.difference}
+    return {
+        "passed": True,
+        "message": res.message(),
+        "pvalue": res.pvalue,
+        "difference": res.difference,
+    }
 
 
 def r_literal(value) -> str:
@@ -92,8 +134,11 @@ def r_literal(value) -> str:
     """
     if isinstance(value, list) and value and all(isinstance(r, list) for r in value):
         if all(not isinstance(x, list) for r in value for x in r):
-            return "rbind(" + ", ".join("c(" + ", ".join(f"{x:g}" for x in r) + ")"
-                                        for r in value) + ")"
+            return (
+                "rbind("
+                + ", ".join("c(" + ", ".join(f"{x:g}" for x in r) + ")" for r in value)
+                + ")"
+            )
         return "list(" + ", ".join(r_literal(v) for v in value) + ")"
     return repr(value)
 
@@ -115,15 +160,21 @@ def expect_measure_properties(fun, name: str, **arguments) -> dict:
     out = audit_function(fun, name, **arguments)
     for row in out["rows"]:
         if row["status"] == "violated":
-            return {"passed": False, "text": out["text"],
-                    "message": violation_message(name, row["axiom"], row["reason"],
-                                                 row["counterexample"], row["values"])}
-    return {"passed": True, "text": out["text"],
-            "message": f"{name}: every claimed property holds"}
+            return {
+                "passed": False,
+                "text": out["text"],
+                "message": violation_message(
+                    name, row["axiom"], row["reason"], row["counterexample"], row["values"]
+                ),
+            }
+    return {
+        "passed": True,
+        "text": out["text"],
+        "message": f"{name}: every claimed property holds",
+    }
 
 
-def violation_message(name: str, axiom: str, reason: str, counterexample: str,
-                      values=()) -> str:
+def violation_message(name: str, axiom: str, reason: str, counterexample: str, values=()) -> str:
     """The message of a violated claim, its counterexample (the audit's text, nested
     lists) as R code (:func:`r_literal`).
 
@@ -137,8 +188,10 @@ def violation_message(name: str, axiom: str, reason: str, counterexample: str,
     except (ValueError, SyntaxError):
         code = counterexample
     shown = ", ".join(f"{v:g}" for v in (values or ()))
-    return (f"{name} claims {axiom} but it is violated: {reason}; shrunk counterexample "
-            f"{code}" + (f" (values {shown})" if shown else ""))
+    return (
+        f"{name} claims {axiom} but it is violated: {reason}; shrunk counterexample "
+        f"{code}" + (f" (values {shown})" if shown else "")
+    )
 
 
 #: the R package's names of the expectations' arguments
@@ -151,12 +204,15 @@ def _r_named(function):
             return function(**arguments)
         except InvalidParameterError as error:
             raise error.renamed(R_NAMES) from None
+
     call.__name__ = function.__name__
     return call
 
 
-_ENTRY_POINTS = {f.__name__: _r_named(f) for f in (
-    expect_stable, expect_not_less_stable, expect_measure_properties, violation_message)}
+_ENTRY_POINTS = {
+    f.__name__: _r_named(f)
+    for f in (expect_stable, expect_not_less_stable, expect_measure_properties, violation_message)
+}
 
 
 def invoke(entry: str, arguments: Mapping[str, Any]) -> dict:
@@ -170,8 +226,14 @@ def invoke(entry: str, arguments: Mapping[str, Any]) -> dict:
     'at.least: must lie in the rang'
     """
     if entry not in _ENTRY_POINTS:
-        return {"value": None, "warnings": [], "error": {
-            "class": "ValueError", "traceback": "",
-            "message": f"entry: {entry!r} is not an entry point of propstab's testthat "
-                       f"expectations; known: {', '.join(sorted(_ENTRY_POINTS))}"}}
+        return {
+            "value": None,
+            "warnings": [],
+            "error": {
+                "class": "ValueError",
+                "traceback": "",
+                "message": f"entry: {entry!r} is not an entry point of propstab's testthat "
+                f"expectations; known: {', '.join(sorted(_ENTRY_POINTS))}",
+            },
+        }
     return run_entry(_ENTRY_POINTS[entry], arguments)

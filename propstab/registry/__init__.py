@@ -36,6 +36,19 @@ from ._declarations import Bound, Declaration, MeasureInfo, Parameter, Variant, 
 from ._r_metadata import ExpectedDifference, RDefault, RReference
 from ._registry import get_measure, list_measures, module_doctests, register, unregister
 
-__all__ = ["Bound", "Declaration", "ExpectedDifference", "MeasureInfo", "Parameter",
-           "RDefault", "RReference", "Variant", "claims", "get_measure", "list_measures",
-           "module_doctests", "register", "unregister"]
+__all__ = [
+    "Bound",
+    "Declaration",
+    "ExpectedDifference",
+    "MeasureInfo",
+    "Parameter",
+    "RDefault",
+    "RReference",
+    "Variant",
+    "claims",
+    "get_measure",
+    "list_measures",
+    "module_doctests",
+    "register",
+    "unregister",
+]

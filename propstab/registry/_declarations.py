@@ -19,11 +19,23 @@ from typing import TYPE_CHECKING, Any, Callable, Mapping, Optional, Sequence, Tu
 from .._utils.checks import fail
 from ..axioms import Axiom
 
-if TYPE_CHECKING:                      # annotations only: no import at run time
+if TYPE_CHECKING:  # annotations only: no import at run time
     from ._r_metadata import RReference
 
-__all__ = ["Bound", "Declaration", "MeasureInfo", "Parameter", "Variant", "as_axiom",
-           "claims", "const_bound", "DOMAINS", "FAMILIES", "INPUTS", "ORIENTATIONS"]
+__all__ = [
+    "Bound",
+    "Declaration",
+    "MeasureInfo",
+    "Parameter",
+    "Variant",
+    "as_axiom",
+    "claims",
+    "const_bound",
+    "DOMAINS",
+    "FAMILIES",
+    "INPUTS",
+    "ORIENTATIONS",
+]
 
 FAMILIES = ("pairwise", "frequency", "correlated", "ranking")
 ORIENTATIONS = ("higher", "lower")
@@ -142,13 +154,14 @@ class Parameter:
     minimum: Optional[float] = None
 
 
-
 def _as_bound(b, name: str = "bound") -> Optional[Bound]:
     if b is None or isinstance(b, Bound):
         return b
     if isinstance(b, bool) or not isinstance(b, (int, float)):
-        fail(f"{name}: must be a number, a Bound or None; got {type(b).__name__} "
-             f"{b!r}", TypeError)
+        fail(
+            f"{name}: must be a number, a Bound or None; got {type(b).__name__} " f"{b!r}",
+            TypeError,
+        )
     return const_bound(float(b))
 
 
@@ -161,8 +174,10 @@ def as_axiom(value, argument: str = "claims") -> Axiom:
         for a in Axiom:
             if value.lower() in (a.name.lower(), a.label):
                 return a
-    fail(f"{argument}: {value!r} is not an axiom; expected an Axiom or one of "
-         f"{', '.join(a.name for a in Axiom)}")
+    fail(
+        f"{argument}: {value!r} is not an axiom; expected an Axiom or one of "
+        f"{', '.join(a.name for a in Axiom)}"
+    )
 
 
 def _as_claims(claims) -> "dict[Axiom, bool]":
@@ -174,15 +189,21 @@ def _as_claims(claims) -> "dict[Axiom, bool]":
         out = {a: False for a in Axiom}
         for key, value in claims.items():
             if not isinstance(value, bool):
-                fail(f"claims: the value for {key!r} must be True or False; got "
-                     f"{type(value).__name__} {value!r}", TypeError)
+                fail(
+                    f"claims: the value for {key!r} must be True or False; got "
+                    f"{type(value).__name__} {value!r}",
+                    TypeError,
+                )
             out[as_axiom(key)] = value
         return out
     if isinstance(claims, (str, Axiom)):
         claims = [claims]
     if isinstance(claims, bytes) or not isinstance(claims, Iterable):
-        fail(f"claims: must be a mapping {{axiom: bool}} or an iterable of the "
-             f"claimed axioms; got {type(claims).__name__} {claims!r}", TypeError)
+        fail(
+            f"claims: must be a mapping {{axiom: bool}} or an iterable of the "
+            f"claimed axioms; got {type(claims).__name__} {claims!r}",
+            TypeError,
+        )
     claimed = {as_axiom(c) for c in claims}
     return {a: a in claimed for a in Axiom}
 
@@ -255,22 +276,34 @@ class Declaration:
 
     def __post_init__(self):
         claims = self.claims
-        if not isinstance(claims, Mapping) or set(claims) != set(Axiom) or any(
-                not isinstance(v, bool) for v in claims.values()):
+        if (
+            not isinstance(claims, Mapping)
+            or set(claims) != set(Axiom)
+            or any(not isinstance(v, bool) for v in claims.values())
+        ):
             claims = _as_claims(claims)
         object.__setattr__(self, "claims", types.MappingProxyType(dict(claims)))
         object.__setattr__(self, "lower", _as_bound(self.lower, "lower"))
         object.__setattr__(self, "upper", _as_bound(self.upper, "upper"))
-        for argument, value, allowed in (("orientation", self.orientation, ORIENTATIONS),
-                                         ("domain", self.domain, DOMAINS),
-                                         ("input", self.input, INPUTS)):
+        for argument, value, allowed in (
+            ("orientation", self.orientation, ORIENTATIONS),
+            ("domain", self.domain, DOMAINS),
+            ("input", self.input, INPUTS),
+        ):
             if value not in allowed:
-                fail(f"{argument}: must be one of {', '.join(map(repr, allowed))}; "
-                     f"got {value!r}")
-        if self.null_value is not None and (isinstance(self.null_value, bool) or not isinstance(
-                self.null_value, (int, float)) or not math.isfinite(self.null_value)):
-            fail(f"null_value: must be a finite number or None; got "
-                 f"{self.null_value!r}", TypeError)
+                fail(
+                    f"{argument}: must be one of {', '.join(map(repr, allowed))}; "
+                    f"got {value!r}"
+                )
+        if self.null_value is not None and (
+            isinstance(self.null_value, bool)
+            or not isinstance(self.null_value, (int, float))
+            or not math.isfinite(self.null_value)
+        ):
+            fail(
+                f"null_value: must be a finite number or None; got " f"{self.null_value!r}",
+                TypeError,
+            )
 
     @classmethod
     def of(cls, function, **given) -> "Declaration":
@@ -282,9 +315,12 @@ class Declaration:
         fields = {f.name for f in dataclasses.fields(cls)}
         unknown = sorted(set(given) - fields)
         if unknown:
-            fail(f"{unknown[0]}: not a declaration keyword (unexpected "
-                 f"keyword(s) {', '.join(unknown)}); known: "
-                 f"{', '.join(sorted(fields))}", TypeError)
+            fail(
+                f"{unknown[0]}: not a declaration keyword (unexpected "
+                f"keyword(s) {', '.join(unknown)}); known: "
+                f"{', '.join(sorted(fields))}",
+                TypeError,
+            )
         values = {}
         for name in fields:
             value = given.get(name)
@@ -294,17 +330,22 @@ class Declaration:
                 values[name] = value
         for name in ("pairwise", "symmetric"):
             if name in values and not isinstance(values[name], bool):
-                fail(f"{name}: must be True or False; got "
-                     f"{type(values[name]).__name__} {values[name]!r}", TypeError)
-        values.setdefault("claims", None)          # nothing claimed
+                fail(
+                    f"{name}: must be True or False; got "
+                    f"{type(values[name]).__name__} {values[name]!r}",
+                    TypeError,
+                )
+        values.setdefault("claims", None)  # nothing claimed
         return cls(**values)
 
     def replace(self, **changes) -> "Declaration":
         """A copy with some fields changed (``claims`` may be a partial mapping that
         overrides the claims of those axioms only)."""
         if "claims" in changes and isinstance(changes["claims"], Mapping):
-            changes["claims"] = {**self.claims, **{as_axiom(k): v
-                                                   for k, v in changes["claims"].items()}}
+            changes["claims"] = {
+                **self.claims,
+                **{as_axiom(k): v for k, v in changes["claims"].items()},
+            }
         return dataclasses.replace(self, **changes)
 
     @property
@@ -390,7 +431,6 @@ class Variant:
     @property
     def label(self) -> str:
         return ", ".join(f"{k}={v}" for k, v in self.options.items())
-
 
 
 @dataclasses.dataclass(frozen=True)
@@ -495,15 +535,19 @@ class MeasureInfo:
         """
         refs = self.r_references
         if not refs:
-            fail(f"measure: {self.name!r} has no R reference in the registry "
-                 f"(measures with one: see propstab.list_measures())")
+            fail(
+                f"measure: {self.name!r} has no R reference in the registry "
+                f"(measures with one: see propstab.list_measures())"
+            )
         if label is None:
             return refs[0]
         for ref in refs:
             if str(ref) == label:
                 return ref
-        fail(f"reference: {self.name!r} is cross-checked against "
-             f"{', '.join(repr(str(r)) for r in refs)}; got {label!r}")
+        fail(
+            f"reference: {self.name!r} is cross-checked against "
+            f"{', '.join(repr(str(r)) for r in refs)}; got {label!r}"
+        )
 
     @property
     def bounds(self) -> Tuple[Bound, Bound]:
@@ -547,9 +591,10 @@ class MeasureInfo:
 
     def __repr__(self) -> str:
         marks = "".join("Y" if self.claims[a] else "-" for a in Axiom)
-        return (f"MeasureInfo(name={self.name!r}, family={self.family!r}, "
-                f"claims={marks}, bounds=[{self.bounds[0]}, {self.bounds[1]}])")
-
+        return (
+            f"MeasureInfo(name={self.name!r}, family={self.family!r}, "
+            f"claims={marks}, bounds=[{self.bounds[0]}, {self.bounds[1]}])"
+        )
 
 
 #: The keywords of :func:`claims`, in the order of thesis Table 4.1 (and of :class:`Axiom`).
@@ -613,25 +658,40 @@ def claims(*positional, **decided) -> "dict[Axiom, bool]":
     """
     spelled = ", ".join(f"{k}=..." for k in CLAIM_KEYWORDS)
     if positional:
-        fail(f"{CLAIM_KEYWORDS[0]}: claims(...) takes each axiom by keyword "
-             f"({spelled}); got {len(positional)} positional value(s): "
-             f"{positional!r}", TypeError)
+        fail(
+            f"{CLAIM_KEYWORDS[0]}: claims(...) takes each axiom by keyword "
+            f"({spelled}); got {len(positional)} positional value(s): "
+            f"{positional!r}",
+            TypeError,
+        )
     unknown = [k for k in decided if k not in CLAIM_KEYWORDS]
     if unknown:
-        fail(f"{unknown[0]}: not an axiom of claims(...); the keywords are "
-             f"{', '.join(CLAIM_KEYWORDS)}", TypeError)
+        fail(
+            f"{unknown[0]}: not an axiom of claims(...); the keywords are "
+            f"{', '.join(CLAIM_KEYWORDS)}",
+            TypeError,
+        )
     missing = [k for k in CLAIM_KEYWORDS if k not in decided]
     if missing:
-        fail(f"{missing[0]}: claims(...) decides every axiom explicitly; missing "
-             f"{', '.join(missing)} (pass True or False for each of {spelled})", TypeError)
+        fail(
+            f"{missing[0]}: claims(...) decides every axiom explicitly; missing "
+            f"{', '.join(missing)} (pass True or False for each of {spelled})",
+            TypeError,
+        )
     for keyword in CLAIM_KEYWORDS:
         value = decided[keyword]
         if not isinstance(value, bool):
-            fail(f"{keyword}: must be True or False; got "
-                 f"{type(value).__name__} {value!r}", TypeError)
+            fail(
+                f"{keyword}: must be True or False; got " f"{type(value).__name__} {value!r}",
+                TypeError,
+            )
     return {a: decided[a.name.lower()] for a in Axiom}
 
 
 claims.__signature__ = inspect.Signature(
-    [inspect.Parameter(k, inspect.Parameter.KEYWORD_ONLY, annotation=bool)
-     for k in CLAIM_KEYWORDS], return_annotation="dict[Axiom, bool]")
+    [
+        inspect.Parameter(k, inspect.Parameter.KEYWORD_ONLY, annotation=bool)
+        for k in CLAIM_KEYWORDS
+    ],
+    return_annotation="dict[Axiom, bool]",
+)

@@ -14,8 +14,13 @@ from typing import Any
 from ._r_metadata import default_difference_text
 from ..axioms import Axiom
 
-__all__ = ["SECTION_ORDER", "complete_docstring", "properties_table", "split_sections",
-           "with_table"]
+__all__ = [
+    "SECTION_ORDER",
+    "complete_docstring",
+    "properties_table",
+    "split_sections",
+    "with_table",
+]
 
 
 def properties_table(info: Any) -> str:
@@ -26,30 +31,46 @@ def properties_table(info: Any) -> str:
     v = max(len(r[1]) for r in rows)
     line = "=" * w + " " + "=" * v
     body = "\n".join(f"{a:<{w}} {c}" for a, c in rows)
-    extra = [f"Bounds: [{info.bounds[0]}, {info.bounds[1]}]; higher is "
-             f"{'more' if info.orientation == 'higher' else 'less'} stable; "
-             f"domain: {'constant subset size only' if info.domain == 'constant_size' else 'any R' if info.input == 'ranking' else 'any Z'}."]
+    extra = [
+        f"Bounds: [{info.bounds[0]}, {info.bounds[1]}]; higher is "
+        f"{'more' if info.orientation == 'higher' else 'less'} stable; "
+        f"domain: {'constant subset size only' if info.domain == 'constant_size' else 'any R' if info.input == 'ranking' else 'any Z'}."
+    ]
     if info.r_reference is not None:
-        extra.append(f"R reference: ``{info.r_reference}``"
-                     + "".join(f"; also ``{ref}``" for ref in info.r_also) + ".")
+        extra.append(
+            f"R reference: ``{info.r_reference}``"
+            + "".join(f"; also ``{ref}``" for ref in info.r_also)
+            + "."
+        )
         diffs = info.r_reference.default_differences(info.parameters)
         if diffs:
-            extra.append(f"Where {info.r_reference.package}'s defaults differ from propstab's: "
-                         + "; ".join(default_difference_text(d, info.r_reference.package)
-                                     for d in diffs)
-                         + ". ``propstab crosscheck`` compares at "
-                         + f"{info.r_reference.package}'s defaults where they are "
-                           "deterministic.")
-    return ("\n\nDeclared properties (generated from the registry)\n"
-            "-------------------------------------------------\n"
-            f"{line}\n{'axiom':<{w}} {'declaration':<{v}}\n{line}\n{body}\n{line}\n\n"
-            + "\n".join(extra) + "\n")
-
+            extra.append(
+                f"Where {info.r_reference.package}'s defaults differ from propstab's: "
+                + "; ".join(default_difference_text(d, info.r_reference.package) for d in diffs)
+                + ". ``propstab crosscheck`` compares at "
+                + f"{info.r_reference.package}'s defaults where they are "
+                "deterministic."
+            )
+    return (
+        "\n\nDeclared properties (generated from the registry)\n"
+        "-------------------------------------------------\n"
+        f"{line}\n{'axiom':<{w}} {'declaration':<{v}}\n{line}\n{body}\n{line}\n\n"
+        + "\n".join(extra)
+        + "\n"
+    )
 
 
 #: numpydoc's section order (the sections a measure's docstring may have).
-SECTION_ORDER = ("Parameters", "Returns", "Raises", "Warns", "See Also", "Notes",
-                  "References", "Examples")
+SECTION_ORDER = (
+    "Parameters",
+    "Returns",
+    "Raises",
+    "Warns",
+    "See Also",
+    "Notes",
+    "References",
+    "Examples",
+)
 
 
 def split_sections(doc: str):
@@ -60,8 +81,12 @@ def split_sections(doc: str):
     while i < len(lines):
         line = lines[i]
         nxt = lines[i + 1] if i + 1 < len(lines) else ""
-        if line.strip() and nxt.strip() and set(nxt.strip()) == {"-"} \
-                and len(nxt.strip()) == len(line.strip()):
+        if (
+            line.strip()
+            and nxt.strip()
+            and set(nxt.strip()) == {"-"}
+            and len(nxt.strip()) == len(line.strip())
+        ):
             current = line.strip()
             sections[current] = []
             i += 2
@@ -79,16 +104,24 @@ def complete_docstring(doc: str, info: Any) -> str:
     head, sections = split_sections(doc or "")
     reads = "propstab.as_rankings" if info.input == "ranking" else "propstab.as_selection"
     generated = {
-        "Raises": ["ValueError, TypeError",
-                   "    Invalid input or options: the message names the argument, the rule "
-                   "and the value",
-                   f"    (the input rules are :func:`{reads}`'s)."],
-        "See Also": ["propstab.stability : Any registered measure by name.",
-                     "propstab.estimate : The value with its variance and confidence interval.",
-                     "propstab.get_measure : The registry entry (claims, bounds, R reference)."],
-        "References": [line for i, ref in enumerate(info.references, 1)
-                       for line in textwrap.wrap(ref, 84, initial_indent=f".. [{i}] ",
-                                                 subsequent_indent="   ")],
+        "Raises": [
+            "ValueError, TypeError",
+            "    Invalid input or options: the message names the argument, the rule "
+            "and the value",
+            f"    (the input rules are :func:`{reads}`'s).",
+        ],
+        "See Also": [
+            "propstab.stability : Any registered measure by name.",
+            "propstab.estimate : The value with its variance and confidence interval.",
+            "propstab.get_measure : The registry entry (claims, bounds, R reference).",
+        ],
+        "References": [
+            line
+            for i, ref in enumerate(info.references, 1)
+            for line in textwrap.wrap(
+                ref, 84, initial_indent=f".. [{i}] ", subsequent_indent="   "
+            )
+        ],
     }
     for title, lines in generated.items():
         if title not in sections and lines:
@@ -110,4 +143,3 @@ def with_table(doc: str, table: str) -> str:
     body = [line for line in doc.splitlines()[1:] if line.strip()]
     indent = min((len(line) - len(line.lstrip()) for line in body), default=0)
     return doc.rstrip() + textwrap.indent(table, " " * indent) + " " * indent
-

@@ -19,8 +19,14 @@ from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple
 
 from .._utils.checks import fail
 
-__all__ = ["ExpectedDifference", "RDefault", "RReference", "default_difference_text",
-           "forget_references", "record_references"]
+__all__ = [
+    "ExpectedDifference",
+    "RDefault",
+    "RReference",
+    "default_difference_text",
+    "forget_references",
+    "record_references",
+]
 
 #: difference key -> the registered measures whose R references list it, in
 #: registration order (filled by :func:`record_references`, called by ``register``).
@@ -112,8 +118,11 @@ class ExpectedDifference:
 
     def as_dict(self) -> "dict":
         d = {"key": self.key, "measures": self.measures}
-        d.update((f.name, getattr(self, f.name)) for f in dataclasses.fields(self)
-                 if f.name not in ("key", "applies"))
+        d.update(
+            (f.name, getattr(self, f.name))
+            for f in dataclasses.fields(self)
+            if f.name not in ("key", "applies")
+        )
         return d
 
 
@@ -234,9 +243,16 @@ class RReference:
     def default_differences(self, parameters: Sequence[Any]) -> "list[dict]":
         """One dict per option whose R default differs: option, R's and propstab's
         default (as propstab values) and the reason, in the order of ``parameters``."""
-        return [{"option": p.name, "r_default": self.defaults[p.name].value,
-                 "propstab_default": p.default, "reason": self.defaults[p.name].reason}
-                for p in parameters if p.name in self.defaults]
+        return [
+            {
+                "option": p.name,
+                "r_default": self.defaults[p.name].value,
+                "propstab_default": p.default,
+                "reason": self.defaults[p.name].reason,
+            }
+            for p in parameters
+            if p.name in self.defaults
+        ]
 
     def check_defaults(self, measure: str, parameters: Sequence[Any]) -> None:
         """Check :attr:`defaults` against the measure's declared ``parameters``: each is an
@@ -249,17 +265,28 @@ class RReference:
         for option, r_default in self.defaults.items():
             where = f"register({measure!r}): r_reference.defaults[{option!r}]"
             if not isinstance(r_default, RDefault):
-                fail(f"{where}: must be an RDefault(value, reason); got {r_default!r}", TypeError,
-                     argument="r_reference")
+                fail(
+                    f"{where}: must be an RDefault(value, reason); got {r_default!r}",
+                    TypeError,
+                    argument="r_reference",
+                )
             if option not in declared:
-                fail(f"{where}: not an option of the measure; options: "
-                     f"{', '.join(declared) or 'none'}", argument="r_reference")
+                fail(
+                    f"{where}: not an option of the measure; options: "
+                    f"{', '.join(declared) or 'none'}",
+                    argument="r_reference",
+                )
             if option not in self.arguments:
-                fail(f"{where}: the option has no R argument in "
-                     f"r_reference.arguments", argument="r_reference")
+                fail(
+                    f"{where}: the option has no R argument in " f"r_reference.arguments",
+                    argument="r_reference",
+                )
             if r_default.value == declared[option].default:
-                fail(f"{where}: R's default {r_default.value!r} equals propstab's; "
-                     f"declare only defaults that differ", argument="r_reference")
+                fail(
+                    f"{where}: R's default {r_default.value!r} equals propstab's; "
+                    f"declare only defaults that differ",
+                    argument="r_reference",
+                )
             if not r_default.reason:
                 fail(f"{where}: give the reason for the difference", argument="r_reference")
 
@@ -267,10 +294,10 @@ class RReference:
         return f"{self.package}::{self.function}"
 
 
-
 def default_difference_text(diff: Mapping[str, Any], package: str = "stabm") -> str:
     """``"threshold = 0.9 in stabm, None in propstab (reason)"`` for one entry of
     :meth:`RReference.default_differences`."""
-    return (f"{diff['option']} = {diff['r_default']!r} in {package}, "
-            f"{diff['propstab_default']!r} in propstab ({diff['reason']})")
-
+    return (
+        f"{diff['option']} = {diff['r_default']!r} in {package}, "
+        f"{diff['propstab_default']!r} in propstab ({diff['reason']})"
+    )

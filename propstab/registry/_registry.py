@@ -31,12 +31,30 @@ import functools
 import inspect
 from typing import Any, Callable, Mapping, Optional, Sequence, Tuple
 
-from ._declarations import (DOMAINS, FAMILIES, INPUTS, ORIENTATIONS, Bound, Declaration,
-                            MeasureInfo, Parameter, Variant, as_axiom, claims, const_bound)
+from ._declarations import (
+    DOMAINS,
+    FAMILIES,
+    INPUTS,
+    ORIENTATIONS,
+    Bound,
+    Declaration,
+    MeasureInfo,
+    Parameter,
+    Variant,
+    as_axiom,
+    claims,
+    const_bound,
+)
 from .._utils.exceptions import undefined
 from ._measure_docs import complete_docstring, properties_table, with_table
-from ._r_metadata import (ExpectedDifference, RDefault, RReference, default_difference_text,
-                          forget_references, record_references)
+from ._r_metadata import (
+    ExpectedDifference,
+    RDefault,
+    RReference,
+    default_difference_text,
+    forget_references,
+    record_references,
+)
 from .._utils.checks import fail
 from .._data.convert_rankings import as_input
 from ._option_checks import check_matrix_options, check_options
@@ -75,19 +93,35 @@ def _bound(b) -> Bound:
         return b
     if isinstance(b, (int, float)):
         return const_bound(float(b))
-    fail(f"register: a bound must be a number or a Bound; got {b!r}", TypeError,
-         argument="lower, upper")
+    fail(
+        f"register: a bound must be a number or a Bound; got {b!r}",
+        TypeError,
+        argument="lower, upper",
+    )
 
 
-def register(*, name: str, family: str, summary: str, references: Sequence[str],
-             aliases: Sequence[str] = (), notes: str = "",
-             claims: Mapping[Axiom, bool], lower, upper, orientation: str = "higher",
-             domain: str = "any", null_value: Optional[float] = None,
-             pairwise: Optional[bool] = None, variants: Sequence[Variant] = (),
-             parameters: Sequence[Parameter] = (),
-             analytic_variance: Optional[Callable[..., Any]] = None,
-             scale: Optional[Sequence[Tuple[float, str]]] = None,
-             r_reference: Optional[RReference] = None, r_also: Sequence[RReference] = ()):
+def register(
+    *,
+    name: str,
+    family: str,
+    summary: str,
+    references: Sequence[str],
+    aliases: Sequence[str] = (),
+    notes: str = "",
+    claims: Mapping[Axiom, bool],
+    lower,
+    upper,
+    orientation: str = "higher",
+    domain: str = "any",
+    null_value: Optional[float] = None,
+    pairwise: Optional[bool] = None,
+    variants: Sequence[Variant] = (),
+    parameters: Sequence[Parameter] = (),
+    analytic_variance: Optional[Callable[..., Any]] = None,
+    scale: Optional[Sequence[Tuple[float, str]]] = None,
+    r_reference: Optional[RReference] = None,
+    r_also: Sequence[RReference] = (),
+):
     """Declare a measure: the decorator that registers it and builds its public function.
 
     Decorates ``core(selection, **options) -> float``, or a *kernel*: an object with
@@ -211,16 +245,29 @@ def register(*, name: str, family: str, summary: str, references: Sequence[str],
     """
     missing = [a for a in Axiom if a not in claims]
     if missing or any(not isinstance(v, bool) for v in claims.values()):
-        fail(f"register({name!r}): claims must decide every axiom with True/False; "
-             f"undecided: {[a.name for a in missing]}", argument="claims")
+        fail(
+            f"register({name!r}): claims must decide every axiom with True/False; "
+            f"undecided: {[a.name for a in missing]}",
+            argument="claims",
+        )
     if family not in FAMILIES:
-        fail(f"register({name!r}): family must be one of "
-             f"{', '.join(map(repr, FAMILIES))}; got {family!r}", argument="family")
+        fail(
+            f"register({name!r}): family must be one of "
+            f"{', '.join(map(repr, FAMILIES))}; got {family!r}",
+            argument="family",
+        )
     input = "ranking" if family == "ranking" else "selection"
-    declaration = Declaration(claims=claims, lower=_bound(lower), upper=_bound(upper),
-                              orientation=orientation, domain=domain, null_value=null_value,
-                              pairwise=pairwise if pairwise is not None else family == "pairwise",
-                              symmetric=True, input=input)
+    declaration = Declaration(
+        claims=claims,
+        lower=_bound(lower),
+        upper=_bound(upper),
+        orientation=orientation,
+        domain=domain,
+        null_value=null_value,
+        pairwise=pairwise if pairwise is not None else family == "pairwise",
+        symmetric=True,
+        input=input,
+    )
 
     if r_also and r_reference is None:
         fail(f"register({name!r}): r_also needs an r_reference first", argument="r_also")
@@ -231,45 +278,67 @@ def register(*, name: str, family: str, summary: str, references: Sequence[str],
     def decorator(core):
         param_tuple = tuple(parameters)
         kernel = core if hasattr(core, "leave_one_out") else None
-        compute = (functools.partial(kernel.value, name) if kernel is not None else core)
+        compute = functools.partial(kernel.value, name) if kernel is not None else core
 
         @functools.wraps(core)
         def public(Z, /, *, n_features=None, feature_names=None, **options) -> float:
-            sel = as_input(input, Z, n_features=n_features, feature_names=feature_names,
-                           owner=name)
+            sel = as_input(
+                input, Z, n_features=n_features, feature_names=feature_names, owner=name
+            )
             opts = check_options(info, options)
             if domain == "constant_size" and sel.common_size() is None:
-                check_matrix_options(sel, opts)        # invalid input raises, even here
+                check_matrix_options(sel, opts)  # invalid input raises, even here
                 sizes = sel.row_sizes
-                return undefined(name, f"it is defined only for a constant subset size and "
-                                       f"the row sizes vary (min {int(sizes.min())}, "
-                                       f"max {int(sizes.max())})")
+                return undefined(
+                    name,
+                    f"it is defined only for a constant subset size and "
+                    f"the row sizes vary (min {int(sizes.min())}, "
+                    f"max {int(sizes.max())})",
+                )
             return float(compute(sel, **opts))
 
         first = "R" if input == "ranking" else "Z"
-        params = [inspect.Parameter(first, inspect.Parameter.POSITIONAL_ONLY),
-                  inspect.Parameter("n_features", inspect.Parameter.KEYWORD_ONLY, default=None),
-                  inspect.Parameter("feature_names", inspect.Parameter.KEYWORD_ONLY, default=None)]
-        params += [inspect.Parameter(p.name, inspect.Parameter.KEYWORD_ONLY, default=p.default)
-                   for p in param_tuple]
+        params = [
+            inspect.Parameter(first, inspect.Parameter.POSITIONAL_ONLY),
+            inspect.Parameter("n_features", inspect.Parameter.KEYWORD_ONLY, default=None),
+            inspect.Parameter("feature_names", inspect.Parameter.KEYWORD_ONLY, default=None),
+        ]
+        params += [
+            inspect.Parameter(p.name, inspect.Parameter.KEYWORD_ONLY, default=p.default)
+            for p in param_tuple
+        ]
         public.__signature__ = inspect.Signature(params, return_annotation=float)
 
         info = MeasureInfo(
-            name=name, function=public, family=family, summary=summary,
-            references=tuple(references), declaration=declaration, parameters=param_tuple,
-            r_reference=r_reference, r_also=tuple(r_also), aliases=tuple(aliases), notes=notes, kernel=kernel,
-            analytic_variance=analytic_variance, variants=tuple(variants),
-            scale=None if scale is None else tuple(scale))
+            name=name,
+            function=public,
+            family=family,
+            summary=summary,
+            references=tuple(references),
+            declaration=declaration,
+            parameters=param_tuple,
+            r_reference=r_reference,
+            r_also=tuple(r_also),
+            aliases=tuple(aliases),
+            notes=notes,
+            kernel=kernel,
+            analytic_variance=analytic_variance,
+            variants=tuple(variants),
+            scale=None if scale is None else tuple(scale),
+        )
         for key in (name, *aliases):
             if key in _REGISTRY or key in _ALIASES:
-                fail(f"register: the name {key!r} is already registered",
-                     argument="name" if key == name else "aliases")
+                fail(
+                    f"register: the name {key!r} is already registered",
+                    argument="name" if key == name else "aliases",
+                )
         _REGISTRY[name] = info
         for alias in aliases:
             _ALIASES[alias] = name
         record_references(name, info.r_references)
-        public.__doc__ = with_table(complete_docstring(core.__doc__ or "", info),
-                                    properties_table(info))
+        public.__doc__ = with_table(
+            complete_docstring(core.__doc__ or "", info), properties_table(info)
+        )
         public.info = info
         public.core = compute
         return public
@@ -330,8 +399,11 @@ def unregister(name: str) -> MeasureInfo:
     """
     info = lookup(name, argument="name", function="unregister")
     if info.function.__module__.startswith("propstab.measures"):
-        fail(f"name: {name!r} is one of propstab's own measures, which cannot be "
-             f"unregistered; only measures added with register() can", function="unregister")
+        fail(
+            f"name: {name!r} is one of propstab's own measures, which cannot be "
+            f"unregistered; only measures added with register() can",
+            function="unregister",
+        )
     del _REGISTRY[info.name]
     for alias in info.aliases:
         _ALIASES.pop(alias, None)
@@ -375,8 +447,11 @@ def module_doctests(module_name: str) -> "dict[str, str]":
     >>> "nogueira" in module_doctests("propstab.measures.frequency")
     True
     """
-    return {m.name: m.function.__doc__ for m in _REGISTRY.values()
-            if m.function.__module__ == module_name}
+    return {
+        m.name: m.function.__doc__
+        for m in _REGISTRY.values()
+        if m.function.__module__ == module_name
+    }
 
 
 @validate_params({"family": [Options(*FAMILIES), None]})
@@ -471,13 +546,19 @@ def lookup(name, *, argument: str = "measure", function: Optional[str] = None) -
     mean 'jaccard'?...
     """
     if not isinstance(name, str):
-        fail(f"{argument}: must be a measure name (str); got {type(name).__name__} {name!r}",
-             TypeError, function=function)
+        fail(
+            f"{argument}: must be a measure name (str); got {type(name).__name__} {name!r}",
+            TypeError,
+            function=function,
+        )
     key = _ALIASES.get(name, name)
     if key not in _REGISTRY:
         known = sorted([*_REGISTRY, *_ALIASES])
         close = difflib.get_close_matches(name, known, n=3)
         hint = f" Did you mean {', '.join(map(repr, close))}?" if close else ""
-        fail(f"{argument}: {name!r} is not a registered measure.{hint} "
-             f"Known: {', '.join(known)}", function=function)
+        fail(
+            f"{argument}: {name!r} is not a registered measure.{hint} "
+            f"Known: {', '.join(known)}",
+            function=function,
+        )
     return _REGISTRY[key]

@@ -29,19 +29,44 @@ objects), ``_scoring`` (the task of y, scorers, downstream models), ``_runner``
 """
 from ._assess import assess, pareto_front
 from ._assessments import Assessment, Comparison, RankingAssessment
-from ._results import (FailedFitWarning, HalfwidthNotReachedWarning, ResamplingResult,
-                       RunFailure, ScoringFailedWarning, UnscoredWarning)
+from ._results import (
+    FailedFitWarning,
+    HalfwidthNotReachedWarning,
+    ResamplingResult,
+    RunFailure,
+    ScoringFailedWarning,
+    UnscoredWarning,
+)
 from ._runner import OUTPUTS, resample  # noqa: F401 - OUTPUTS, SCHEMES: as before
 from ._schemes import SCHEMES  # noqa: F401
 
 # the public path is the classes' home for pickles and help(): a pickled result names
 # propstab.resampling.ResamplingResult, whichever private module defines it
-for _cls in (Assessment, Comparison, FailedFitWarning, HalfwidthNotReachedWarning,
-             RankingAssessment, ResamplingResult, RunFailure, ScoringFailedWarning,
-             UnscoredWarning):
+for _cls in (
+    Assessment,
+    Comparison,
+    FailedFitWarning,
+    HalfwidthNotReachedWarning,
+    RankingAssessment,
+    ResamplingResult,
+    RunFailure,
+    ScoringFailedWarning,
+    UnscoredWarning,
+):
     _cls.__module__ = __name__
 del _cls
 
-__all__ = ["Assessment", "Comparison", "FailedFitWarning", "HalfwidthNotReachedWarning",
-           "RankingAssessment", "ResamplingResult", "RunFailure", "ScoringFailedWarning",
-           "UnscoredWarning", "assess", "pareto_front", "resample"]
+__all__ = [
+    "Assessment",
+    "Comparison",
+    "FailedFitWarning",
+    "HalfwidthNotReachedWarning",
+    "RankingAssessment",
+    "ResamplingResult",
+    "RunFailure",
+    "ScoringFailedWarning",
+    "UnscoredWarning",
+    "assess",
+    "pareto_front",
+    "resample",
+]

@@ -86,19 +86,26 @@ def pareto_front(*objectives, labels=None) -> np.ndarray:
     for i, o in enumerate(objectives):
         column = as_real_array(f"objectives[{i}]", o)
         if column.ndim != 1 or (columns and column.size != columns[0].size):
-            fail(f"objectives[{i}]: every objective must be 1-D with one value per "
-                 f"point; objective {i} has shape {column.shape}"
-                 + (f", objective 0 {columns[0].shape}" if columns else ""))
+            fail(
+                f"objectives[{i}]: every objective must be 1-D with one value per "
+                f"point; objective {i} has shape {column.shape}"
+                + (f", objective 0 {columns[0].shape}" if columns else "")
+            )
         columns.append(column)
     if labels is not None:
         from .._utils.checks import check_labels
+
         labels = check_labels("labels", labels, columns[0].size, "point")
     front, valid = pareto_mask(np.column_stack(columns))
     if not valid.all():
-        names = [str(labels[i]) if labels is not None else f"point {i}"
-                 for i in np.flatnonzero(~valid)]
-        warn(f"pareto_front: left out of the front (a NaN objective, e.g. no score): "
-             f"{shorten(names, width=70)}", UnscoredWarning)
+        names = [
+            str(labels[i]) if labels is not None else f"point {i}" for i in np.flatnonzero(~valid)
+        ]
+        warn(
+            f"pareto_front: left out of the front (a NaN objective, e.g. no score): "
+            f"{shorten(names, width=70)}",
+            UnscoredWarning,
+        )
     return front
 
 
@@ -106,7 +113,7 @@ def pareto_mask(P: np.ndarray):
     """The Pareto mask of the rows of P (maximising every column), and the rows without
     NaN (the others are never on the front)."""
     valid = ~np.isnan(P).any(axis=1)
-    ge = (P[:, None, :] >= P[None, :, :]).all(axis=2)     # ge[j, i]: j at least as good as i
+    ge = (P[:, None, :] >= P[None, :, :]).all(axis=2)  # ge[j, i]: j at least as good as i
     gt = (P[:, None, :] > P[None, :, :]).any(axis=2)
     dominated = (ge & gt & valid[:, None]).any(axis=0)
     return valid & ~dominated, valid
@@ -116,25 +123,60 @@ def _assess_one(result, measure, options, top_k_sizes=None):
     if result.rankings is not None:
         return assess_rankings(result, measure, options, top_k_sizes)
     est = inference.estimate(result.selection, measure=measure, **options)
-    if est.note is not None:                   # nogueira biased by varying sizes
+    if est.note is not None:  # nogueira biased by varying sizes
         warn(est.note, inference.VaryingSizesWarning)
-    return Assessment(estimate=est, frequencies=result.frequencies,
-                      mean_score=result.mean_score, result=result, measure=measure)
+    return Assessment(
+        estimate=est,
+        frequencies=result.frequencies,
+        mean_score=result.mean_score,
+        result=result,
+        measure=measure,
+    )
 
 
-@validate_params({
-    **RUN_RULES,
-    "measure": [MEASURE_NAME, None],
-    "measure_options": [Checked(check_mapping, "a mapping of option names to values",
-                                invalid=([1, 2], "x", 5, {1: 2}), like=None), None],
-    "target_halfwidth": [Interval(Real, 0, None, closed="neither"), None],
-    "max_runs": [Interval(Integral, 2, None), None],
-})
-def assess(selector, X, y=None, *, n_runs=None, random_state=None, scheme="bootstrap",
-           fraction=None, stratify=None, n_jobs=None, backend=None, downstream=None,
-           scoring=None, top_k=None, threshold=None, keep_importances=False,
-           measure=None, measure_options=None, output="selection", top_k_sizes=None,
-           target_halfwidth=None, max_runs=None, progress=None, checkpoint=None):
+@validate_params(
+    {
+        **RUN_RULES,
+        "measure": [MEASURE_NAME, None],
+        "measure_options": [
+            Checked(
+                check_mapping,
+                "a mapping of option names to values",
+                invalid=([1, 2], "x", 5, {1: 2}),
+                like=None,
+            ),
+            None,
+        ],
+        "target_halfwidth": [Interval(Real, 0, None, closed="neither"), None],
+        "max_runs": [Interval(Integral, 2, None), None],
+    }
+)
+def assess(
+    selector,
+    X,
+    y=None,
+    *,
+    n_runs=None,
+    random_state=None,
+    scheme="bootstrap",
+    fraction=None,
+    stratify=None,
+    n_jobs=None,
+    backend=None,
+    downstream=None,
+    scoring=None,
+    top_k=None,
+    threshold=None,
+    keep_importances=False,
+    measure=None,
+    measure_options=None,
+    output="selection",
+    top_k_sizes=None,
+    target_halfwidth=None,
+    max_runs=None,
+    progress=None,
+    checkpoint=None,
+):
     """From data to answer: stability with its CI, frequencies and mean score.
 
     Parameters
@@ -286,27 +328,41 @@ def assess(selector, X, y=None, *, n_runs=None, random_state=None, scheme="boots
     measure = _assessed_measure(measure, output)
     from ..registry._registry import get_measure
     from ..registry._option_checks import check_options
-    check_options(get_measure(measure), options, argument="measure_options")   # before any fit
-    opts = dict(scheme=scheme, fraction=fraction, stratify=stratify,
-                random_state=random_state, n_jobs=n_jobs, backend=backend,
-                keep_importances=keep_importances, top_k=top_k, threshold=threshold,
-                scoring=scoring, downstream=downstream, output=output)
+
+    check_options(get_measure(measure), options, argument="measure_options")  # before any fit
+    opts = dict(
+        scheme=scheme,
+        fraction=fraction,
+        stratify=stratify,
+        random_state=random_state,
+        n_jobs=n_jobs,
+        backend=backend,
+        keep_importances=keep_importances,
+        top_k=top_k,
+        threshold=threshold,
+        scoring=scoring,
+        downstream=downstream,
+        output=output,
+    )
     splitter = is_splitter(scheme)
     if splitter and target_halfwidth is not None:
-        fail(f"target_halfwidth: cannot add runs to scheme="
-             f"{type(scheme).__name__}(...), whose number of splits is fixed; "
-             f"use a scheme name, or more splits; got "
-             f"target_halfwidth={target_halfwidth!r}")
+        fail(
+            f"target_halfwidth: cannot add runs to scheme="
+            f"{type(scheme).__name__}(...), whose number of splits is fixed; "
+            f"use a scheme name, or more splits; got "
+            f"target_halfwidth={target_halfwidth!r}"
+        )
     if not splitter and n_runs is None:
         n_runs = 100
     target, budget = _check_target(target_halfwidth, max_runs, n_runs)
     if checkpoint is not None and random_state is None:
-        fail("checkpoint: needs a fixed random_state (an int or a SeedSequence), so that "
-             "the call run again draws the same resamples; got random_state=None")
+        fail(
+            "checkpoint: needs a fixed random_state (an int or a SeedSequence), so that "
+            "the call run again draws the same resamples; got random_state=None"
+        )
     if isinstance(selector, Mapping):
         if len(selector) < 2:
-            fail(f"selector: a mapping must name at least 2 selectors; got "
-                 f"{len(selector)}")
+            fail(f"selector: a mapping must name at least 2 selectors; got " f"{len(selector)}")
         # one SeedSequence, so that every selector sees the same resamples and seeds
         opts["random_state"] = seed_sequence(random_state)
         selectors = dict(selector)
@@ -318,17 +374,25 @@ def assess(selector, X, y=None, *, n_runs=None, random_state=None, scheme="boots
         if isinstance(checkpoint, (str, os.PathLike)) and name is not None:
             where = os.path.join(os.fspath(checkpoint), f"selector-{k}")
         plan = planned(sel, X, y, n_runs=budget, checkpoint=where, name=name, **opts)
-        if plans:                      # a mapping: the first selector's resamples, shared
+        if plans:  # a mapping: the first selector's resamples, shared
             first = next(iter(plans.values()))
             plan = dataclasses.replace(plan, splits=first.splits, seeds=first.seeds)
         plans[name] = plan
     if splitter:
         n_runs = budget = len(next(iter(plans.values())).splits)
     even = isinstance(scheme, str) and scheme == "complementary_pairs"
-    results = _run_until(plans, n_runs, target, budget, progress, even,
-                         lambda r: _assess_one(r, measure, options, top_k_sizes))
-    assessments = {name: _assess_one(r, measure, options, top_k_sizes)
-                   for name, r in results.items()}
+    results = _run_until(
+        plans,
+        n_runs,
+        target,
+        budget,
+        progress,
+        even,
+        lambda r: _assess_one(r, measure, options, top_k_sizes),
+    )
+    assessments = {
+        name: _assess_one(r, measure, options, top_k_sizes) for name, r in results.items()
+    }
     if target is not None:
         assessments = {name: _with_target(a, target) for name, a in assessments.items()}
         _warn_halfwidth(assessments, target, budget)
@@ -337,20 +401,17 @@ def assess(selector, X, y=None, *, n_runs=None, random_state=None, scheme="boots
     return _compare(assessments, results, measure, options, output)
 
 
-
 def _check_target(target_halfwidth, max_runs, n_runs):
     """``target_halfwidth`` (> 0 or None) and the budget of runs."""
     if target_halfwidth is None:
         if max_runs is not None:
-            fail(f"max_runs: only used with target_halfwidth=; got "
-                 f"max_runs={max_runs!r}")
+            fail(f"max_runs: only used with target_halfwidth=; got " f"max_runs={max_runs!r}")
         return None, n_runs
-    target = target_halfwidth                     # > 0 and >= 2: the declared rules
+    target = target_halfwidth  # > 0 and >= 2: the declared rules
     budget = 1000 if max_runs is None else max_runs
     if budget < n_runs:
         fail(f"max_runs: must be at least n_runs={n_runs}; got {budget}")
     return target, budget
-
 
 
 def _run_until(plans, n_runs, target, budget, progress, even, assess_one):
@@ -369,10 +430,12 @@ def _run_until(plans, n_runs, target, budget, progress, even, assess_one):
             done = upto
             if target is None or done >= budget:
                 break
-            with warnings.catch_warnings():          # the final results warn, not each batch
+            with warnings.catch_warnings():  # the final results warn, not each batch
                 warnings.simplefilter("ignore")
-                widths = [halfwidth_of(assess_one(collect_plan(plans[name], out)))
-                          for name, out in outputs.items()]
+                widths = [
+                    halfwidth_of(assess_one(collect_plan(plans[name], out)))
+                    for name, out in outputs.items()
+                ]
             worst = max(widths)
             if not np.isfinite(worst) or worst <= target:
                 break
@@ -393,9 +456,12 @@ def _warn_halfwidth(assessments, target, budget):
         width = halfwidth_of(a)
         if not width <= target:
             who = "" if name is None else f" of {name!r}"
-            warn(f"target_halfwidth: the 95% interval's half-width{who} is {width:.4g} after "
-                 f"max_runs={budget} runs, above the target {target:g}; raise max_runs or "
-                 f"accept the wider interval", HalfwidthNotReachedWarning)
+            warn(
+                f"target_halfwidth: the 95% interval's half-width{who} is {width:.4g} after "
+                f"max_runs={budget} runs, above the target {target:g}; raise max_runs or "
+                f"accept the wider interval",
+                HalfwidthNotReachedWarning,
+            )
 
 
 def _compare(assessments, results, measure, options, output):
@@ -407,38 +473,53 @@ def _compare(assessments, results, measure, options, output):
         a = assessments[name]
         if not np.isfinite(a.mean_score):
             r = a.result
-            left_out[name] = (r.unscored_reason if r.unscored_reason is not None
-                              else "no run had a finite out-of-sample score")
+            left_out[name] = (
+                r.unscored_reason
+                if r.unscored_reason is not None
+                else "no run had a finite out-of-sample score"
+            )
         elif not np.isfinite(a.stability):
             left_out[name] = "its stability is undefined (NaN)"
     if left_out:
-        warn("assess: left out of the Pareto front (no score or stability): "
-             + "; ".join(f"{name!r}: {why}" for name, why in left_out.items()),
-             UnscoredWarning)
+        warn(
+            "assess: left out of the Pareto front (no score or stability): "
+            + "; ".join(f"{name!r}: {why}" for name, why in left_out.items()),
+            UnscoredWarning,
+        )
     kept = [k for k in names if k not in left_out]
-    front = pareto_front([assessments[k].mean_score for k in kept],
-                         [assessments[k].stability for k in kept]) if kept else []
+    front = (
+        pareto_front(
+            [assessments[k].mean_score for k in kept], [assessments[k].stability for k in kept]
+        )
+        if kept
+        else []
+    )
     common = _common_runs(results)
     matrices = {name: _common_rows(results[name], common, output) for name in names}
     tests = inference.pairwise_tests(matrices, paired=True, measure=measure, **options)
-    return Comparison(assessments=assessments,
-                      pareto_optimal=tuple(k for k, f in zip(kept, front) if f),
-                      tests=tests, left_out=left_out)
+    return Comparison(
+        assessments=assessments,
+        pareto_optimal=tuple(k for k, f in zip(kept, front) if f),
+        tests=tests,
+        left_out=left_out,
+    )
 
 
 def _assessed_measure(measure, output) -> str:
     """The measure of :func:`assess`, checked against the output (a ranking measure
     exactly for ``output="ranking"``)."""
     from ..registry._registry import get_measure
+
     if measure is None:
         return "spearman" if output == "ranking" else "nogueira"
     kind = get_measure(measure).input
     if (kind == "ranking") != (output == "ranking"):
         reads = "rankings" if kind == "ranking" else "selections"
         wanted = "ranking" if output == "ranking" else "set"
-        fail(f"measure: {measure!r} reads {reads}; with output={output!r} choose a "
-             f"{wanted} measure"
-             + ("" if output == "ranking" else " (or pass output='ranking')"))
+        fail(
+            f"measure: {measure!r} reads {reads}; with output={output!r} choose a "
+            f"{wanted} measure" + ("" if output == "ranking" else " (or pass output='ranking')")
+        )
     return measure
 
 
@@ -447,8 +528,10 @@ def _common_rows(result, common, output):
     keep = np.isin(result.runs, common)
     if output == "ranking":
         from .._data.convert_rankings import as_rankings
-        return as_rankings(result.rankings.toarray()[keep],
-                           feature_names=result.rankings.feature_names)
+
+        return as_rankings(
+            result.rankings.toarray()[keep], feature_names=result.rankings.feature_names
+        )
     return as_selection(result.Z[keep], feature_names=result.feature_names)
 
 
@@ -484,6 +567,7 @@ def _weights_pearson(importances) -> Optional[float]:
     if importances is None:
         return None
     from ..measures import pearson
+
     W = np.abs(np.nan_to_num(np.asarray(importances, dtype=np.float64)))
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UndefinedMeasureWarning)
@@ -493,9 +577,14 @@ def _weights_pearson(importances) -> Optional[float]:
 def assess_rankings(result, measure: str, options, top_k_sizes: Optional[Sequence[int]]):
     """The :class:`RankingAssessment` of a resampling run with ``output="ranking"``."""
     rk = result.rankings
-    sizes = (default_top_k_sizes(rk.n_features) if top_k_sizes is None else
-             tuple(check_int_range("top_k_sizes", k, minimum=1, maximum=rk.n_features)
-                   for k in top_k_sizes))
+    sizes = (
+        default_top_k_sizes(rk.n_features)
+        if top_k_sizes is None
+        else tuple(
+            check_int_range("top_k_sizes", k, minimum=1, maximum=rk.n_features)
+            for k in top_k_sizes
+        )
+    )
     est = inference.estimate(rk, measure, **options)
     sets, undefined = [], []
     for k in sizes:
@@ -509,13 +598,22 @@ def assess_rankings(result, measure: str, options, top_k_sizes: Optional[Sequenc
         sets.append((k, top))
         undefined.append((k, _top_k_reason(rk, k, caught)))
     if undefined:
-        warn("assess: the stability of the top-k sets is undefined (NaN) at "
-             + "; ".join(f"k={k}: {why}" for k, why in undefined)
-             + "; report k below the number of features the runs rank apart "
-               "(top_k_sizes=)", UndefinedMeasureWarning)
-    return RankingAssessment(estimate=est, top_k=tuple(sets), weights=_weights_pearson(
-        result.importances), result=result, measure=measure, mean_score=result.mean_score,
-        top_k_undefined=tuple(undefined))
+        warn(
+            "assess: the stability of the top-k sets is undefined (NaN) at "
+            + "; ".join(f"k={k}: {why}" for k, why in undefined)
+            + "; report k below the number of features the runs rank apart "
+            "(top_k_sizes=)",
+            UndefinedMeasureWarning,
+        )
+    return RankingAssessment(
+        estimate=est,
+        top_k=tuple(sets),
+        weights=_weights_pearson(result.importances),
+        result=result,
+        measure=measure,
+        mean_score=result.mean_score,
+        top_k_undefined=tuple(undefined),
+    )
 
 
 def _top_k_reason(rk, k: int, caught) -> str:
@@ -525,7 +623,9 @@ def _top_k_reason(rk, k: int, caught) -> str:
     sizes = rk.top_k(k).row_sizes
     d = rk.n_features
     if (np.asarray(sizes) == d).all():
-        return (f"every run's top-{k} set holds all {d} features: tied ranks (e.g. "
-                f"weights 0) from within the top {k} to the last")
+        return (
+            f"every run's top-{k} set holds all {d} features: tied ranks (e.g. "
+            f"weights 0) from within the top {k} to the last"
+        )
     messages = [str(w.message) for w in caught]
     return messages[0] if messages else "the estimate or its interval is NaN"

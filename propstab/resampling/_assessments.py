@@ -15,10 +15,16 @@ from .._utils.text import Summary, interval, level_label, number, shorten, summa
 from .._utils.checks import check_confidence_level, check_real_range
 from ._results import ResamplingResult, by_feature, feature_index, most_selected
 
-__all__ = ["Assessment", "CONFIDENCE", "Comparison", "RankingAssessment", "halfwidth_of",
-           "scorer_label"]
+__all__ = [
+    "Assessment",
+    "CONFIDENCE",
+    "Comparison",
+    "RankingAssessment",
+    "halfwidth_of",
+    "scorer_label",
+]
 
-CONFIDENCE = 0.95      # the level of the interval target_halfwidth refers to
+CONFIDENCE = 0.95  # the level of the interval target_halfwidth refers to
 
 
 def halfwidth_of(assessment) -> float:
@@ -132,9 +138,14 @@ class Assessment(Result):
         return self.estimate.confidence_interval(confidence_level)
 
     def _repr_values(self):
-        return dict(measure=self.measure, stability=self.stability,
-                    standard_error=self.estimate.standard_error, n_runs=self.estimate.n_runs,
-                    n_features=self.estimate.n_features, mean_score=self.mean_score)
+        return dict(
+            measure=self.measure,
+            stability=self.stability,
+            standard_error=self.estimate.standard_error,
+            n_runs=self.estimate.n_runs,
+            n_features=self.estimate.n_features,
+            mean_score=self.mean_score,
+        )
 
     def summary(self, confidence_level: float = 0.95) -> Summary:
         """A few lines: the estimate with its standard error and interval, M, d, sizes,
@@ -153,11 +164,15 @@ class Assessment(Result):
         if self.target_halfwidth is not None:
             width = self.halfwidth
             verdict = "reached" if width <= self.target_halfwidth else "not reached"
-            rows.append(("target half-width", f"{number(self.target_halfwidth)} {verdict}: "
-                                              f"{number(width)} after {self.result.n_runs} "
-                                              f"runs (95% CI)"))
-        rows.append(("most selected", most_selected(self.frequencies,
-                                                     self.result.feature_names)))
+            rows.append(
+                (
+                    "target half-width",
+                    f"{number(self.target_halfwidth)} {verdict}: "
+                    f"{number(width)} after {self.result.n_runs} "
+                    f"runs (95% CI)",
+                )
+            )
+        rows.append(("most selected", most_selected(self.frequencies, self.result.feature_names)))
         return summary("Stability assessment", rows)
 
     def to_frame(self):
@@ -170,9 +185,11 @@ class Assessment(Result):
             when X had them, else 0..d-1.
         """
         import pandas as pd
+
         freq = np.asarray(self.frequencies, dtype=np.float64)
-        return pd.DataFrame({"frequency": freq},
-                            index=feature_index(self.result.feature_names, freq.size))
+        return pd.DataFrame(
+            {"frequency": freq}, index=feature_index(self.result.feature_names, freq.size)
+        )
 
 
 @dataclasses.dataclass(frozen=True, repr=False)
@@ -260,8 +277,14 @@ class Comparison(Result):
     def _repr_values(self):
         measure, n_runs, d = self._shape()
         extra = {"left_out": tuple(self.left_out)} if self.left_out else {}
-        return dict(selectors=tuple(self.assessments), measure=measure, n_runs=n_runs,
-                    n_features=d, pareto_optimal=tuple(self.pareto_optimal), **extra)
+        return dict(
+            selectors=tuple(self.assessments),
+            measure=measure,
+            n_runs=n_runs,
+            n_features=d,
+            pareto_optimal=tuple(self.pareto_optimal),
+            **extra,
+        )
 
     def _ranking(self) -> bool:
         return isinstance(next(iter(self.assessments.values())), RankingAssessment)
@@ -295,17 +318,27 @@ class Comparison(Result):
             A ``str`` whose ``repr`` is the text itself.
         """
         confidence_level = check_confidence_level(confidence_level)
-        alpha = check_real_range("alpha", alpha, low=0.0, high=1.0, low_open=True,
-                                 high_open=True)
+        alpha = check_real_range("alpha", alpha, low=0.0, high=1.0, low_open=True, high_open=True)
         measure, n_runs, d = self._shape()
         ranking = self._ranking()
         first_k = next(iter(self.assessments.values())).top_k[0][0] if ranking else None
-        scorers = {name: scorer_label(a.result) for name, a in self.assessments.items()
-                   if a.result.scored_by is not None}
+        scorers = {
+            name: scorer_label(a.result)
+            for name, a in self.assessments.items()
+            if a.result.scored_by is not None
+        }
         mixed = len(set(scorers.values())) > 1
-        heads = ["selector", "stability", "SE", level_label(confidence_level),
-                 "score (SE)", *(["scored by"] if mixed else []),
-                 f"top-{first_k}" if ranking else "mean size", "failed", "Pareto"]
+        heads = [
+            "selector",
+            "stability",
+            "SE",
+            level_label(confidence_level),
+            "score (SE)",
+            *(["scored by"] if mixed else []),
+            f"top-{first_k}" if ranking else "mean size",
+            "failed",
+            "Pareto",
+        ]
         body = []
         for name, a in self.assessments.items():
             low, high = inference.quietly(a.confidence_interval, confidence_level)
@@ -317,31 +350,54 @@ class Comparison(Result):
                 size = number(top, fixed=True) if np.isfinite(top) else "undefined"
             else:
                 size = number(float(np.mean(a.result.selection.row_sizes)), 3)
-            body.append([name, number(a.stability, fixed=True),
-                         number(a.estimate.standard_error, fixed=True), interval(low, high),
-                         score, *([scorers.get(name, "none")] if mixed else []), size,
-                         len(a.result.failures), "*" if name in self.pareto_optimal else
-                         "left out" if name in self.left_out else ""])
-        notes = [f"left out of the Pareto front: {name} ({why})"
-                 for name, why in self.left_out.items()]
+            body.append(
+                [
+                    name,
+                    number(a.stability, fixed=True),
+                    number(a.estimate.standard_error, fixed=True),
+                    interval(low, high),
+                    score,
+                    *([scorers.get(name, "none")] if mixed else []),
+                    size,
+                    len(a.result.failures),
+                    "*"
+                    if name in self.pareto_optimal
+                    else "left out"
+                    if name in self.left_out
+                    else "",
+                ]
+            )
+        notes = [
+            f"left out of the Pareto front: {name} ({why})" for name, why in self.left_out.items()
+        ]
         if mixed:
-            notes.append("scores from different models (scored by), not like for like: "
-                         "downstream= scores all alike")
+            notes.append(
+                "scores from different models (scored by), not like for like: "
+                "downstream= scores all alike"
+            )
         elif scorers:
-            notes.append(f"scores: {next(iter(scorers.values()))} on held-out rows; SE over "
-                         f"resamples")
-        notes += [f"SE of {name}: {variance_label(a.estimate)}"
-                  for name, a in self.assessments.items() if a.estimate.variance_note]
+            notes.append(
+                f"scores: {next(iter(scorers.values()))} on held-out rows; SE over " f"resamples"
+            )
+        notes += [
+            f"SE of {name}: {variance_label(a.estimate)}"
+            for name, a in self.assessments.items()
+            if a.estimate.variance_note
+        ]
         if self.tests is not None:
             t = self.tests
             hits = sum(r[t.adjusted_key] < alpha for r in t.rows)
             kind = "paired " if t.paired else ""
             phrase = inference.CORRECTIONS[t.correction][1]
             ran = "/".join(sorted({r.get("test", "asymptotic") for r in t.rows}))
-            notes.append(f"{kind}{t.alternative} {ran} tests, {phrase}: {hits} of "
-                         f"{len(t.rows)} pairs differ at p < {alpha:g} (see .tests)")
-        title = (f"Comparison of {len(self.assessments)} selectors on the same resamples: "
-                 f"{measure}, {n_runs} runs x {d} features")
+            notes.append(
+                f"{kind}{t.alternative} {ran} tests, {phrase}: {hits} of "
+                f"{len(t.rows)} pairs differ at p < {alpha:g} (see .tests)"
+            )
+        title = (
+            f"Comparison of {len(self.assessments)} selectors on the same resamples: "
+            f"{measure}, {n_runs} runs x {d} features"
+        )
         return summary(title, table=(heads, body), notes=notes)
 
     def to_frame(self, confidence_level: float = 0.95):
@@ -367,27 +423,38 @@ class Comparison(Result):
             no score or stability; None for the others).
         """
         confidence_level = check_confidence_level(confidence_level)
-        return frame_of(self._records(confidence_level), owner="Comparison.to_frame",
-                        index="selector")
+        return frame_of(
+            self._records(confidence_level), owner="Comparison.to_frame", index="selector"
+        )
 
     def _records(self, confidence_level: float = 0.95):
         ranking = self._ranking()
         rows = []
         for name, a in self.assessments.items():
             low, high = inference.quietly(a.confidence_interval, confidence_level)
-            row = {"selector": name, "stability": a.stability,
-                   "standard_error": a.estimate.standard_error, "ci_low": low,
-                   "ci_high": high, "mean_score": a.mean_score,
-                   "score_standard_error": a.result.score_standard_error,
-                   "scored_by": a.result.scored_by,
-                   "n_runs": a.estimate.n_runs, "n_failed": len(a.result.failures)}
+            row = {
+                "selector": name,
+                "stability": a.stability,
+                "standard_error": a.estimate.standard_error,
+                "ci_low": low,
+                "ci_high": high,
+                "mean_score": a.mean_score,
+                "score_standard_error": a.result.score_standard_error,
+                "scored_by": a.result.scored_by,
+                "n_runs": a.estimate.n_runs,
+                "n_failed": len(a.result.failures),
+            }
             if ranking:
                 row["n_ranked"] = a.rankings.n_features
                 row.update({f"top_{k}": est.statistic for k, est in a.top_k})
             else:
                 row["mean_size"] = float(np.mean(a.result.selection.row_sizes))
-            row.update({"pareto_optimal": name in self.pareto_optimal,
-                        "left_out": self.left_out.get(name)})
+            row.update(
+                {
+                    "pareto_optimal": name in self.pareto_optimal,
+                    "left_out": self.left_out.get(name),
+                }
+            )
             rows.append(row)
         return rows
 
@@ -401,10 +468,16 @@ class Comparison(Result):
         pandas.DataFrame
         """
         import pandas as pd
+
         first = next(iter(self.assessments.values()))
         index = feature_index(first.result.feature_names, first.estimate.n_features)
-        return pd.DataFrame({name: np.asarray(a.frequencies, dtype=np.float64)
-                             for name, a in self.assessments.items()}, index=index)
+        return pd.DataFrame(
+            {
+                name: np.asarray(a.frequencies, dtype=np.float64)
+                for name, a in self.assessments.items()
+            },
+            index=index,
+        )
 
 
 def scorer_label(result) -> str:
@@ -414,8 +487,7 @@ def scorer_label(result) -> str:
         return "none"
     if by.startswith("the selector (") and by.endswith(")"):
         return f"{by[len('the selector ('):-1]} (own)"
-    return by[len("downstream "):] if by.startswith("downstream ") else by
-
+    return by[len("downstream ") :] if by.startswith("downstream ") else by
 
 
 @dataclasses.dataclass(frozen=True, repr=False)
@@ -510,9 +582,14 @@ class RankingAssessment(Result):
         return by_feature(rk.rank_sums / rk.n_runs, rk.feature_names, "mean_rank")
 
     def _repr_values(self):
-        return dict(measure=self.measure, stability=self.stability,
-                    standard_error=self.estimate.standard_error, n_runs=self.estimate.n_runs,
-                    n_features=self.estimate.n_features, mean_score=self.mean_score)
+        return dict(
+            measure=self.measure,
+            stability=self.stability,
+            standard_error=self.estimate.standard_error,
+            n_runs=self.estimate.n_runs,
+            n_features=self.estimate.n_features,
+            mean_score=self.mean_score,
+        )
 
     def summary(self, confidence_level: float = 0.95) -> Summary:
         """A few lines: the ranking stability with its interval, the top-k set stability
@@ -528,8 +605,11 @@ class RankingAssessment(Result):
         Summary
             A ``str`` whose ``repr`` is the text itself.
         """
-        rows = [row for row in self.estimate.summary_rows(confidence_level)
-                if row[0] not in ("subset size",)]
+        rows = [
+            row
+            for row in self.estimate.summary_rows(confidence_level)
+            if row[0] not in ("subset size",)
+        ]
         sets = []
         why = dict(self.top_k_undefined)
         for k, est in self.top_k:
@@ -543,15 +623,26 @@ class RankingAssessment(Result):
             sets.append(text)
         rows.append(("top-k sets", "; ".join(sets) + " (nogueira on the top-k sets)"))
         if self.weights is not None:
-            rows.append(("weights", f"{number(self.weights, fixed=True)} (mean pairwise "
-                                    f"Pearson correlation, pearson)"))
+            rows.append(
+                (
+                    "weights",
+                    f"{number(self.weights, fixed=True)} (mean pairwise "
+                    f"Pearson correlation, pearson)",
+                )
+            )
         rows += self.result.run_summary_rows()
         rk = self.rankings
         mean = rk.rank_sums / rk.n_runs
         order = np.argsort(mean, kind="stable")[:5]
         names = rk.feature_names
-        rows.append(("best ranked", shorten(
-            f"{'x' + str(j) if names is None else names[j]} ({mean[j]:.1f})" for j in order)))
+        rows.append(
+            (
+                "best ranked",
+                shorten(
+                    f"{'x' + str(j) if names is None else names[j]} ({mean[j]:.1f})" for j in order
+                ),
+            )
+        )
         return summary("Stability of rankings", rows)
 
     def to_frame(self):
@@ -564,11 +655,17 @@ class RankingAssessment(Result):
             Index ``feature`` (names when X had them, else 0..d-1), sorted by mean rank.
         """
         import pandas as pd
+
         rk = self.rankings
         R = rk.toarray()
-        frame = pd.DataFrame({"mean_rank": R.mean(axis=0), "median_rank": np.median(R, axis=0),
-                              "sd_rank": R.std(axis=0, ddof=1)},
-                             index=feature_index(rk.feature_names, rk.n_features))
+        frame = pd.DataFrame(
+            {
+                "mean_rank": R.mean(axis=0),
+                "median_rank": np.median(R, axis=0),
+                "sd_rank": R.std(axis=0, ddof=1),
+            },
+            index=feature_index(rk.feature_names, rk.n_features),
+        )
         for k, _ in self.top_k:
             frame[f"top_{k}"] = rk.top_k(k).column_counts / rk.n_runs
         return frame.sort_values("mean_rank", kind="stable")

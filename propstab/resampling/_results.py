@@ -14,9 +14,17 @@ from .._utils.results import Result
 from .._data.selection import Selection
 from .._utils.text import Summary, number, shorten, size_text, summary
 
-__all__ = ["FailedFitWarning", "HalfwidthNotReachedWarning", "ResamplingResult", "RunFailure",
-           "ScoringFailedWarning", "UnscoredWarning", "by_feature", "feature_index",
-           "most_selected"]
+__all__ = [
+    "FailedFitWarning",
+    "HalfwidthNotReachedWarning",
+    "ResamplingResult",
+    "RunFailure",
+    "ScoringFailedWarning",
+    "UnscoredWarning",
+    "by_feature",
+    "feature_index",
+    "most_selected",
+]
 
 
 class FailedFitWarning(RuntimeWarning):
@@ -153,7 +161,6 @@ class HalfwidthNotReachedWarning(RuntimeWarning):
     """
 
 
-
 @dataclasses.dataclass(frozen=True)
 class RunFailure:
     """A run that raised: its number, the exception type and message, and the stage.
@@ -214,11 +221,13 @@ def by_feature(values: np.ndarray, names, name: str):
     if names is None:
         return values
     import pandas as pd
+
     return pd.Series(values, index=pd.Index(list(names), name="feature"), name=name)
 
 
 def feature_index(names, d: int):
     import pandas as pd
+
     if names is None:
         return pd.RangeIndex(d, name="feature")
     return pd.Index(list(names), name="feature")
@@ -352,8 +361,9 @@ class ResamplingResult(Result):
     def frequencies(self):
         """p̂_f, the fraction of successful runs selecting each feature: a pandas Series
         indexed by feature name when X had column names (a DataFrame), else an ndarray."""
-        return by_feature(self.selection.column_counts / self.selection.n_runs,
-                          self.feature_names, "frequency")
+        return by_feature(
+            self.selection.column_counts / self.selection.n_runs, self.feature_names, "frequency"
+        )
 
     @property
     def mean_score(self) -> float:
@@ -386,24 +396,31 @@ class ResamplingResult(Result):
         """The stability of Z under a registered measure (:func:`propstab.stability`); of
         the rankings for a measure of the ranking family (``output="ranking"``)."""
         from ..measures._stability import stability
+
         return stability(self.data_for(measure), measure, **options)
 
     def data_for(self, measure: str):
         """What ``measure`` reads: the selection, or the rankings for a ranking measure
         (ValueError when they were not recorded)."""
         from ..registry._registry import get_measure
+
         if get_measure(measure).input != "ranking":
             return self.selection
         if self.rankings is None:
-            fail(f"measure: {measure!r} reads rankings, which this resampling did "
-                 f"not record; resample with output='ranking'")
+            fail(
+                f"measure: {measure!r} reads rankings, which this resampling did "
+                f"not record; resample with output='ranking'"
+            )
         return self.rankings
 
     def _repr_values(self):
-        return dict(n_runs=self.n_runs, n_failed=len(self.failures),
-                    n_features=self.selection.n_features,
-                    mean_size=float(np.mean(self.selection.row_sizes)),
-                    mean_score=self.mean_score)
+        return dict(
+            n_runs=self.n_runs,
+            n_failed=len(self.failures),
+            n_features=self.selection.n_features,
+            mean_size=float(np.mean(self.selection.row_sizes)),
+            mean_score=self.mean_score,
+        )
 
     def summary(self) -> Summary:
         """A few lines: runs (and failures), features, subset sizes, rows per run, score.
@@ -414,14 +431,21 @@ class ResamplingResult(Result):
             A ``str`` whose ``repr`` is the text itself.
         """
         sel = self.selection
-        rows = [("runs x features", f"{sel.n_runs} x {sel.n_features}"),
-                ("subset size", size_text(sel.row_sizes)),
-                *self.run_summary_rows(),
-                ("rows per run", f"{np.mean([len(t) for t in self.train_indices]):.1f} "
-                                 f"training, {np.mean([len(t) for t in self.test_indices]):.1f}"
-                                 f" held out (mean)"),
-                ("most selected", most_selected(self.selection.column_counts / sel.n_runs,
-                                                 self.feature_names))]
+        rows = [
+            ("runs x features", f"{sel.n_runs} x {sel.n_features}"),
+            ("subset size", size_text(sel.row_sizes)),
+            *self.run_summary_rows(),
+            (
+                "rows per run",
+                f"{np.mean([len(t) for t in self.train_indices]):.1f} "
+                f"training, {np.mean([len(t) for t in self.test_indices]):.1f}"
+                f" held out (mean)",
+            ),
+            (
+                "most selected",
+                most_selected(self.selection.column_counts / sel.n_runs, self.feature_names),
+            ),
+        ]
         return summary("Resampling result", rows)
 
     def run_summary_rows(self):
@@ -435,14 +459,26 @@ class ResamplingResult(Result):
         rows = []
         if self.failures:
             first = self.failures[0]
-            rows += [("failed runs", f"{len(self.failures)} of {self.n_runs} (excluded)"),
-                     ("first failure", shorten([f"run {first.run}: {first.error_type}: "
-                                                f"{first.message}"]))]
+            rows += [
+                ("failed runs", f"{len(self.failures)} of {self.n_runs} (excluded)"),
+                (
+                    "first failure",
+                    shorten([f"run {first.run}: {first.error_type}: " f"{first.message}"]),
+                ),
+            ]
         if self.score_failures:
             first = self.score_failures[0]
-            rows.append(("scoring failed", shorten([
-                f"{len(self.score_failures)} of {self.n_runs} runs (selections kept, "
-                f"scores NaN); run {first.run}: {first.error_type}: {first.message}"])))
+            rows.append(
+                (
+                    "scoring failed",
+                    shorten(
+                        [
+                            f"{len(self.score_failures)} of {self.n_runs} runs (selections kept, "
+                            f"scores NaN); run {first.run}: {first.error_type}: {first.message}"
+                        ]
+                    ),
+                )
+            )
         if self.scores is not None and np.isfinite(self.scores).any():
             by = self.scored_by or ""
             if by.startswith("the selector (") and by.endswith(")"):
@@ -450,9 +486,14 @@ class ResamplingResult(Result):
             elif by:
                 by = f"; {by}"
             m = int(np.isfinite(self.scores).sum())
-            rows.append(("mean score", f"{number(self.mean_score, fixed=True)} (SE "
-                                       f"{number(self.score_standard_error, fixed=True)}, {m} "
-                                       f"runs{by})"))
+            rows.append(
+                (
+                    "mean score",
+                    f"{number(self.mean_score, fixed=True)} (SE "
+                    f"{number(self.score_standard_error, fixed=True)}, {m} "
+                    f"runs{by})",
+                )
+            )
         return rows
 
     def to_frame(self):
@@ -467,13 +508,16 @@ class ResamplingResult(Result):
             Failed runs have missing size, rows and score (they were not recorded).
         """
         import pandas as pd
+
         frame = pd.DataFrame(index=pd.RangeIndex(self.n_runs, name="run"))
         ok = np.asarray(self.runs, dtype=np.intp)
         frame["status"] = "failed"
         frame.loc[ok, "status"] = "ok"
-        for column, values in (("size", self.selection.row_sizes),
-                               ("n_train", [len(t) for t in self.train_indices]),
-                               ("n_test", [len(t) for t in self.test_indices])):
+        for column, values in (
+            ("size", self.selection.row_sizes),
+            ("n_train", [len(t) for t in self.train_indices]),
+            ("n_test", [len(t) for t in self.test_indices]),
+        ):
             col = pd.Series(pd.NA, index=frame.index, dtype="Int64")
             col.iloc[ok] = np.asarray(values, dtype=np.int64)
             frame[column] = col

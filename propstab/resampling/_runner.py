@@ -9,25 +9,78 @@ from typing import Any, Mapping, Optional, Tuple
 import numpy as np
 
 from .._utils.exceptions import warn
-from .._utils.execution import (BACKEND, Checkpoint, check_checkpoint_seed, data_hash, described, run_tasks)
-from .._utils.params import (N_JOBS, Boolean, Integral, Interval, Joint, Options, RandomState, Real, validate_params)
+from .._utils.execution import (
+    BACKEND,
+    Checkpoint,
+    check_checkpoint_seed,
+    data_hash,
+    described,
+    run_tasks,
+)
+from .._utils.params import (
+    N_JOBS,
+    Boolean,
+    Integral,
+    Interval,
+    Joint,
+    Options,
+    RandomState,
+    Real,
+    validate_params,
+)
 from .._utils.progress import progress_counter
 from .._data.convert_selection import as_selection
 from .._utils.checks import check_int_range, fail, is_one_of, seed_sequence, shown
-from ..selectors import (OUTPUTS, fit_selector, is_estimator, read_selection, run_seeds,
-                         seeded, take)
+from ..selectors import (
+    OUTPUTS,
+    fit_selector,
+    is_estimator,
+    read_selection,
+    run_seeds,
+    seeded,
+    take,
+)
 from ._results import FailedFitWarning, ResamplingResult, RunFailure, ScoringFailedWarning
-from ._schemes import (SCHEMES, check_fraction, check_rows_left, draw_splits, groups_of,
-                       is_splitter, splitter_splits, strata_of)
-from ._scoring import (check_downstream, check_task, score_run, scorer_of,
-                       scoring_plan)
+from ._schemes import (
+    SCHEMES,
+    check_fraction,
+    check_rows_left,
+    draw_splits,
+    groups_of,
+    is_splitter,
+    splitter_splits,
+    strata_of,
+)
+from ._scoring import check_downstream, check_task, score_run, scorer_of, scoring_plan
 
-__all__ = ["OUTPUTS", "Plan", "RUN_RULES", "checked_data", "collect_plan", "execute", "planned",
-           "resample", "run_one"]
+__all__ = [
+    "OUTPUTS",
+    "Plan",
+    "RUN_RULES",
+    "checked_data",
+    "collect_plan",
+    "execute",
+    "planned",
+    "resample",
+    "run_one",
+]
 
 
-def run_one(selector, X, y, train, test, n_features, scorer, threshold, top_k,
-            keep_importances, output="selection", downstream=None, seed=None):
+def run_one(
+    selector,
+    X,
+    y,
+    train,
+    test,
+    n_features,
+    scorer,
+    threshold,
+    top_k,
+    keep_importances,
+    output="selection",
+    downstream=None,
+    seed=None,
+):
     """One run: fit on train, select, score on test. Returns
     ``(mask, imp, score, error, score_error)``; with ``output="ranking"`` the importances
     slot holds ``(values, kind)``, the run's ranking. ``error`` is None or ``(type name,
@@ -47,13 +100,24 @@ def run_one(selector, X, y, train, test, n_features, scorer, threshold, top_k,
             model = seeded(selector, seed)
         fitted = fit_selector(model, Xtr, ytr)
         stage = "read"
-        mask, imp = read_selection(selector, fitted, n_features, threshold=threshold,
-                                   top_k=top_k, output=output)
+        mask, imp = read_selection(
+            selector, fitted, n_features, threshold=threshold, top_k=top_k, output=output
+        )
     except Exception as exc:  # noqa: BLE001 - every failure is reported, not dropped
         # an InvalidParameterError is recorded as the builtin class of its rule
-        return None, None, np.nan, (getattr(exc, "kind", type(exc)).__name__, str(exc), stage,
-                                    isinstance(exc, (ValueError, TypeError)),
-                                    getattr(exc, "argument", None)), None
+        return (
+            None,
+            None,
+            np.nan,
+            (
+                getattr(exc, "kind", type(exc)).__name__,
+                str(exc),
+                stage,
+                isinstance(exc, (ValueError, TypeError)),
+                getattr(exc, "argument", None),
+            ),
+            None,
+        )
     imp = imp if keep_importances or output == "ranking" else None
     try:
         if downstream is not None and seed is not None:
@@ -64,13 +128,15 @@ def run_one(selector, X, y, train, test, n_features, scorer, threshold, top_k,
     return mask, imp, score, None, None
 
 
-
 def checked_data(X, y):
     """X (array-like, sparse matrix or DataFrame, kept as given when it has a shape) and
     y (one value per row), checked: n_samples >= 2, n_features >= 1."""
     if isinstance(X, (str, bytes)) or X is None or isinstance(X, Mapping):
-        fail(f"X: must be a 2-D data matrix (array-like, sparse matrix or "
-             f"DataFrame); got {type(X).__name__}", TypeError)
+        fail(
+            f"X: must be a 2-D data matrix (array-like, sparse matrix or "
+            f"DataFrame); got {type(X).__name__}",
+            TypeError,
+        )
     if getattr(X, "shape", None) is None:
         try:
             X = np.asarray(X)
@@ -82,18 +148,24 @@ def checked_data(X, y):
         fail(f"X: must be 2-dimensional (samples x features); got shape {shape}")
     n, d = int(shape[0]), int(shape[1])
     if n < 2 or d < 1:
-        fail(f"X: needs at least 2 samples (rows) and 1 feature (column) to "
-             f"resample; got shape {shape}")
+        fail(
+            f"X: needs at least 2 samples (rows) and 1 feature (column) to "
+            f"resample; got shape {shape}"
+        )
     if y is not None:
         if not hasattr(y, "iloc"):
             try:
                 y = np.asarray(y)
             except (ValueError, TypeError):
-                fail(f"y: must be a sequence with one value per row of X; got "
-                     f"{shown(y)}", TypeError)
+                fail(
+                    f"y: must be a sequence with one value per row of X; got " f"{shown(y)}",
+                    TypeError,
+                )
         if np.ndim(y) == 0:
-            fail(f"y: must be a sequence with one value per row of X; got "
-                 f"{type(y).__name__}", TypeError)
+            fail(
+                f"y: must be a sequence with one value per row of X; got " f"{type(y).__name__}",
+                TypeError,
+            )
         if len(y) != n:
             fail(f"y: must have one value per row of X ({n}); got {len(y)}")
     return X, y, n, d, names
@@ -101,8 +173,11 @@ def checked_data(X, y):
 
 def _at_most_one(*, top_k, threshold, function=None):
     if top_k is not None and threshold is not None:
-        fail(f"top_k, threshold: give at most one of them; got top_k={top_k!r} and "
-             f"threshold={threshold!r}", function=function)
+        fail(
+            f"top_k, threshold: give at most one of them; got top_k={top_k!r} and "
+            f"threshold={threshold!r}",
+            function=function,
+        )
 
 
 #: The declared rules of the arguments that :func:`resample` and
@@ -118,17 +193,36 @@ RUN_RULES = {
     "threshold": [Interval(Real), None],
     "output": Options(*OUTPUTS),
     "progress": Boolean(none=True),
-    ("top_k", "threshold"): Joint(_at_most_one, "at most one of top_k and threshold",
-                                  invalid=({"top_k": 1, "threshold": 0.5},)),
+    ("top_k", "threshold"): Joint(
+        _at_most_one,
+        "at most one of top_k and threshold",
+        invalid=({"top_k": 1, "threshold": 0.5},),
+    ),
 }
 
 
 @validate_params(RUN_RULES)
-def resample(selector, X, y=None, *, n_runs=None, scheme="bootstrap", fraction=None,
-             stratify=None, random_state=None, n_jobs=None, backend=None, progress=None,
-             keep_importances=False, top_k=None, threshold=None,
-             scoring=None, output="selection", downstream=None,
-             checkpoint=None) -> ResamplingResult:
+def resample(
+    selector,
+    X,
+    y=None,
+    *,
+    n_runs=None,
+    scheme="bootstrap",
+    fraction=None,
+    stratify=None,
+    random_state=None,
+    n_jobs=None,
+    backend=None,
+    progress=None,
+    keep_importances=False,
+    top_k=None,
+    threshold=None,
+    scoring=None,
+    output="selection",
+    downstream=None,
+    checkpoint=None,
+) -> ResamplingResult:
     """Run a feature selector on ``n_runs`` resamples of ``(X, y)``.
 
     Parameters
@@ -298,21 +392,53 @@ def resample(selector, X, y=None, *, n_runs=None, scheme="bootstrap", fraction=N
     >>> res.selection.n_runs, float(res.frequencies[0])
     (10, 1.0)
     """
-    plan = planned(selector, X, y, n_runs=n_runs, scheme=scheme, fraction=fraction,
-                   stratify=stratify, random_state=random_state, n_jobs=n_jobs,
-                   backend=backend, keep_importances=keep_importances, top_k=top_k,
-                   threshold=threshold, scoring=scoring, output=output,
-                   downstream=downstream, checkpoint=checkpoint)
-    with progress_counter(progress=progress, total=len(plan.splits), desc="resample",
-                          minimum=20) as bar:
+    plan = planned(
+        selector,
+        X,
+        y,
+        n_runs=n_runs,
+        scheme=scheme,
+        fraction=fraction,
+        stratify=stratify,
+        random_state=random_state,
+        n_jobs=n_jobs,
+        backend=backend,
+        keep_importances=keep_importances,
+        top_k=top_k,
+        threshold=threshold,
+        scoring=scoring,
+        output=output,
+        downstream=downstream,
+        checkpoint=checkpoint,
+    )
+    with progress_counter(
+        progress=progress, total=len(plan.splits), desc="resample", minimum=20
+    ) as bar:
         outputs = execute(plan, 0, len(plan.splits), bar)
     return collect_plan(plan, outputs)
 
 
-
-def planned(selector, X, y, *, n_runs, scheme, fraction, stratify, random_state, n_jobs,
-            backend, keep_importances, top_k, threshold, scoring, output, downstream,
-            checkpoint=None, name=None):
+def planned(
+    selector,
+    X,
+    y,
+    *,
+    n_runs,
+    scheme,
+    fraction,
+    stratify,
+    random_state,
+    n_jobs,
+    backend,
+    keep_importances,
+    top_k,
+    threshold,
+    scoring,
+    output,
+    downstream,
+    checkpoint=None,
+    name=None,
+):
     """The arguments of :func:`resample` checked, and every run's split and seed drawn;
     with ``checkpoint`` (a directory) the :class:`~propstab._utils.execution.Checkpoint` of
     the call opened (``name``: the selector's name in a mapping)."""
@@ -321,29 +447,41 @@ def planned(selector, X, y, *, n_runs, scheme, fraction, stratify, random_state,
     if n_runs is None and not splitter:
         n_runs = 100
     if not splitter and not callable(scheme) and not is_one_of(scheme, SCHEMES):
-        fail(f"scheme: must be one of {', '.join(map(repr, SCHEMES))}, a "
-             f"callable or a scikit-learn splitter (split(X, y), get_n_splits); "
-             f"got {shown(scheme)}")
+        fail(
+            f"scheme: must be one of {', '.join(map(repr, SCHEMES))}, a "
+            f"callable or a scikit-learn splitter (split(X, y), get_n_splits); "
+            f"got {shown(scheme)}"
+        )
     if not splitter and scheme == "complementary_pairs" and n_runs % 2:
         fail(f"n_runs: must be even for scheme='complementary_pairs'; got {n_runs}")
-    scheme_name = (f"a {type(scheme).__name__} splitter" if splitter else
-                   "a callable" if callable(scheme) else scheme)
+    scheme_name = (
+        f"a {type(scheme).__name__} splitter"
+        if splitter
+        else "a callable"
+        if callable(scheme)
+        else scheme
+    )
     given_fraction = fraction is not None
     fraction = check_fraction(fraction, scheme_name)
     if top_k is not None:
-        top_k = check_int_range("top_k", top_k, minimum=0, maximum=d)      # d: from X
+        top_k = check_int_range("top_k", top_k, minimum=0, maximum=d)  # d: from X
     check_checkpoint_seed(checkpoint, random_state, "resamples")
     if not is_estimator(selector) and not callable(selector):
-        fail(f"selector: must be an estimator with fit() or a function (X, y) -> "
-             f"indices; got {type(selector).__name__}", TypeError)
+        fail(
+            f"selector: must be an estimator with fit() or a function (X, y) -> "
+            f"indices; got {type(selector).__name__}",
+            TypeError,
+        )
     scorer = scorer_of(scoring)
     downstream = check_downstream(downstream)
     check_task(selector, downstream, y)
     downstream, scored_by, unscored_reason = scoring_plan(selector, y, downstream)
     if splitter and stratify is not None and stratify is not False:
-        fail(f"stratify: not with a splitter object as scheme (it resamples by "
-             f"itself: use a stratified splitter such as StratifiedShuffleSplit); "
-             f"got stratify={shown(stratify)}")
+        fail(
+            f"stratify: not with a splitter object as scheme (it resamples by "
+            f"itself: use a stratified splitter such as StratifiedShuffleSplit); "
+            f"got stratify={shown(stratify)}"
+        )
     strata = strata_of(stratify, y, n)
     if fraction is not None:
         check_rows_left(scheme, fraction, given_fraction, groups_of(strata, n), n)
@@ -354,36 +492,92 @@ def planned(selector, X, y, *, n_runs, scheme, fraction, stratify, random_state,
         splits = draw_splits(scheme, n, n_runs, fraction, strata, np.random.default_rng(root))
     seeds = tuple(int(v) for v in run_seeds(root, 0, len(splits)))
     if checkpoint is not None:
-        checkpoint = Checkpoint(checkpoint, _fingerprint(
-            name=name, selector=selector, X=X, y=y, splits=splits, root=root,
-            scheme=scheme_name, fraction=fraction, stratify=stratify, top_k=top_k,
-            threshold=threshold, keep_importances=keep_importances, scoring=scoring,
-            output=output, downstream=downstream))
-    return Plan(selector=selector, X=X, y=y, names=names, d=d, splits=splits, scorer=scorer,
-                threshold=threshold, top_k=top_k, keep_importances=keep_importances,
-                output=output, downstream=downstream, n_jobs=n_jobs, backend=backend,
-                scored_by=scored_by, unscored_reason=unscored_reason, seeds=seeds,
-                checkpoint=checkpoint)
+        checkpoint = Checkpoint(
+            checkpoint,
+            _fingerprint(
+                name=name,
+                selector=selector,
+                X=X,
+                y=y,
+                splits=splits,
+                root=root,
+                scheme=scheme_name,
+                fraction=fraction,
+                stratify=stratify,
+                top_k=top_k,
+                threshold=threshold,
+                keep_importances=keep_importances,
+                scoring=scoring,
+                output=output,
+                downstream=downstream,
+            ),
+        )
+    return Plan(
+        selector=selector,
+        X=X,
+        y=y,
+        names=names,
+        d=d,
+        splits=splits,
+        scorer=scorer,
+        threshold=threshold,
+        top_k=top_k,
+        keep_importances=keep_importances,
+        output=output,
+        downstream=downstream,
+        n_jobs=n_jobs,
+        backend=backend,
+        scored_by=scored_by,
+        unscored_reason=unscored_reason,
+        seeds=seeds,
+        checkpoint=checkpoint,
+    )
 
 
-def _fingerprint(*, name, selector, X, y, splits, root, scheme, fraction, stratify, top_k,
-                 threshold, keep_importances, scoring, output, downstream) -> dict:
+def _fingerprint(
+    *,
+    name,
+    selector,
+    X,
+    y,
+    splits,
+    root,
+    scheme,
+    fraction,
+    stratify,
+    top_k,
+    threshold,
+    keep_importances,
+    scoring,
+    output,
+    downstream,
+) -> dict:
     """What the runs of a call depend on, as text (a checkpoint's manifest)."""
     import hashlib
+
     resamples = hashlib.sha256()
     for train, test in splits:
         resamples.update(np.asarray(train, dtype=np.int64).tobytes() + b"|")
         resamples.update(np.asarray(test, dtype=np.int64).tobytes() + b";")
-    return {"selector": described(selector),
-            "selector name": repr(name), "X": data_hash(X), "y": data_hash(y),
-            "n_runs": len(splits), "scheme": scheme, "fraction": repr(fraction),
-            "stratify": data_hash(stratify),
-            "random_state": f"SeedSequence(entropy={root.entropy}, "
-                            f"spawn_key={tuple(root.spawn_key)})",
-            "resamples": resamples.hexdigest(), "top_k": repr(top_k),
-            "threshold": repr(threshold), "keep_importances": repr(keep_importances),
-            "scoring": described(scoring), "output": output,
-            "downstream": described(downstream)}
+    return {
+        "selector": described(selector),
+        "selector name": repr(name),
+        "X": data_hash(X),
+        "y": data_hash(y),
+        "n_runs": len(splits),
+        "scheme": scheme,
+        "fraction": repr(fraction),
+        "stratify": data_hash(stratify),
+        "random_state": f"SeedSequence(entropy={root.entropy}, "
+        f"spawn_key={tuple(root.spawn_key)})",
+        "resamples": resamples.hexdigest(),
+        "top_k": repr(top_k),
+        "threshold": repr(threshold),
+        "keep_importances": repr(keep_importances),
+        "scoring": described(scoring),
+        "output": output,
+        "downstream": described(downstream),
+    }
 
 
 @dataclasses.dataclass(frozen=True)
@@ -420,8 +614,18 @@ class Plan:
     def own(self, i: int) -> tuple:
         """Run i's own arguments (its split and seed travel with it)."""
         train, test = self.splits[i]
-        return (train, test, self.d, self.scorer, self.threshold, self.top_k,
-                self.keep_importances, self.output, self.downstream, self.seeds[i])
+        return (
+            train,
+            test,
+            self.d,
+            self.scorer,
+            self.threshold,
+            self.top_k,
+            self.keep_importances,
+            self.output,
+            self.downstream,
+            self.seeds[i],
+        )
 
 
 def execute(plan: Plan, start: int, stop: int, bar) -> list:
@@ -431,15 +635,30 @@ def execute(plan: Plan, start: int, stop: int, bar) -> list:
     reason every run would meet, resample stops there (:func:`_first_failed`)."""
     outputs = []
     if start == 0:
-        first = run_tasks(run_one, [plan.own(0)], shared=plan.shared(), bar=bar, keys=[0],
-                          checkpoint=plan.checkpoint)[0]
+        first = run_tasks(
+            run_one,
+            [plan.own(0)],
+            shared=plan.shared(),
+            bar=bar,
+            keys=[0],
+            checkpoint=plan.checkpoint,
+        )[0]
         if first[3] is not None:
             _first_failed(plan, first[3], len(plan.splits))
         outputs.append(first)
         start = 1
-    outputs.extend(run_tasks(run_one, [plan.own(i) for i in range(start, stop)],
-                             shared=plan.shared(), n_jobs=plan.n_jobs, backend=plan.backend,
-                             bar=bar, keys=range(start, stop), checkpoint=plan.checkpoint))
+    outputs.extend(
+        run_tasks(
+            run_one,
+            [plan.own(i) for i in range(start, stop)],
+            shared=plan.shared(),
+            n_jobs=plan.n_jobs,
+            backend=plan.backend,
+            bar=bar,
+            keys=range(start, stop),
+            checkpoint=plan.checkpoint,
+        )
+    )
     return outputs
 
 
@@ -453,7 +672,7 @@ def _first_failed(plan: Plan, error, n_runs: int) -> None:
     skipped = f"(on the first run; the other {n_runs - 1} runs were not attempted)"
     if stage == "read" and value_or_type and is_estimator(plan.selector):
         kind = TypeError if type_name == "TypeError" else ValueError
-        if argument is not None:            # a rule of propstab's, naming its argument
+        if argument is not None:  # a rule of propstab's, naming its argument
             fail(f"{message} {skipped}", kind, argument=argument)
         fail(f"selector: {message} {skipped}", kind)  # another library's error
     if stage != "fit":
@@ -461,58 +680,83 @@ def _first_failed(plan: Plan, error, n_runs: int) -> None:
     try:
         fit_selector(plan.selector, plan.X, plan.y)
     except Exception as exc:  # noqa: BLE001 - the same failure on the full data
-        fail(f"selector: the first run failed and so does a fit on the full data "
-             f"{skipped}: {type_name}: {message}")
+        fail(
+            f"selector: the first run failed and so does a fit on the full data "
+            f"{skipped}: {type_name}: {message}"
+        )
 
 
 def collect_plan(plan: Plan, outputs) -> ResamplingResult:
     """The result of the first ``len(outputs)`` runs of ``plan``."""
     m = len(outputs)
-    result = _collect(outputs, plan.splits[:m], plan.names, plan.selector,
-                      plan.keep_importances, m, plan.output)
+    result = _collect(
+        outputs, plan.splits[:m], plan.names, plan.selector, plan.keep_importances, m, plan.output
+    )
     scored = plan.scored_by is not None
-    return dataclasses.replace(result, scores=result.scores if scored else None,
-                               scored_by=plan.scored_by if scored else None,
-                               unscored_reason=plan.unscored_reason)
+    return dataclasses.replace(
+        result,
+        scores=result.scores if scored else None,
+        scored_by=plan.scored_by if scored else None,
+        unscored_reason=plan.unscored_reason,
+    )
 
 
 def _rankings_of(outputs, ok, names):
     """The successful runs' rankings (``(values, kind)`` per run) as Rankings, and the
     scores as importances (None for ranks)."""
     from .._data.convert_rankings import as_rankings
+
     kinds = {outputs[i][1][1] for i in ok}
     values = np.vstack([outputs[i][1][0] for i in ok])
     if len(kinds) > 1:
-        raise RuntimeError(f"resample: the runs ranked the features in different ways "
-                           f"({', '.join(sorted(kinds))}); a selector must give either ranks "
-                           f"or scores")
+        raise RuntimeError(
+            f"resample: the runs ranked the features in different ways "
+            f"({', '.join(sorted(kinds))}); a selector must give either ranks "
+            f"or scores"
+        )
     kind = kinds.pop()
     rankings = as_rankings(values, kind=kind, feature_names=names)
     return rankings, (values if kind == "scores" else None)
 
 
 def _collect(outputs, splits, names, selector, keep_importances, n_runs, output="selection"):
-    failures = tuple(RunFailure(i, out[3][0], out[3][1], out[3][2])
-                     for i, out in enumerate(outputs) if out[3] is not None)
-    score_failures = tuple(RunFailure(i, out[4][0], out[4][1], "score")
-                           for i, out in enumerate(outputs) if out[4] is not None)
+    failures = tuple(
+        RunFailure(i, out[3][0], out[3][1], out[3][2])
+        for i, out in enumerate(outputs)
+        if out[3] is not None
+    )
+    score_failures = tuple(
+        RunFailure(i, out[4][0], out[4][1], "score")
+        for i, out in enumerate(outputs)
+        if out[4] is not None
+    )
     ok = np.array([i for i, out in enumerate(outputs) if out[3] is None], dtype=np.intp)
     if ok.size < 2:
         first = failures[0] if failures else None
-        detail = f"; first failure (run {first.run}): {first.error_type}: {first.message}" \
-            if first else ""
-        fail(f"selector: {len(failures)} of {n_runs} runs failed and fewer than "
-             f"2 succeeded{detail}")
+        detail = (
+            f"; first failure (run {first.run}): {first.error_type}: {first.message}"
+            if first
+            else ""
+        )
+        fail(
+            f"selector: {len(failures)} of {n_runs} runs failed and fewer than "
+            f"2 succeeded{detail}"
+        )
     if failures:
-        warn(f"resample: {len(failures)} of {n_runs} runs failed (at the {failures[0].stage} "
-             f"stage) and are excluded from Z (see .failures); first: "
-             f"{failures[0].error_type}: {failures[0].message}", FailedFitWarning)
+        warn(
+            f"resample: {len(failures)} of {n_runs} runs failed (at the {failures[0].stage} "
+            f"stage) and are excluded from Z (see .failures); first: "
+            f"{failures[0].error_type}: {failures[0].message}",
+            FailedFitWarning,
+        )
     if score_failures:
         first = score_failures[0]
-        warn(f"resample: scoring failed in {len(score_failures)} of {n_runs} runs; their "
-             f"selections are kept in Z and their scores are NaN (see .score_failures); "
-             f"first (run {first.run}): {first.error_type}: {first.message}",
-             ScoringFailedWarning)
+        warn(
+            f"resample: scoring failed in {len(score_failures)} of {n_runs} runs; their "
+            f"selections are kept in Z and their scores are NaN (see .score_failures); "
+            f"first (run {first.run}): {first.error_type}: {first.message}",
+            ScoringFailedWarning,
+        )
     Z = np.vstack([outputs[i][0] for i in ok])
     scores = np.array([outputs[i][2] for i in ok], dtype=np.float64)
     importances = rankings = None
@@ -521,7 +765,14 @@ def _collect(outputs, splits, names, selector, keep_importances, n_runs, output=
     elif keep_importances and all(outputs[i][1] is not None for i in ok):
         importances = np.vstack([outputs[i][1] for i in ok])
     return ResamplingResult(
-        selection=as_selection(Z, feature_names=names), scores=scores,
-        runs=ok, train_indices=tuple(splits[i][0] for i in ok),
-        test_indices=tuple(splits[i][1] for i in ok), importances=importances,
-        failures=failures, n_runs=n_runs, rankings=rankings, score_failures=score_failures)
+        selection=as_selection(Z, feature_names=names),
+        scores=scores,
+        runs=ok,
+        train_indices=tuple(splits[i][0] for i in ok),
+        test_indices=tuple(splits[i][1] for i in ok),
+        importances=importances,
+        failures=failures,
+        n_runs=n_runs,
+        rankings=rankings,
+        score_failures=score_failures,
+    )

@@ -15,9 +15,19 @@ from .._utils.checks import fail
 from .._utils.checks import check_real_range
 from ._scoring import is_continuous, values_of
 
-__all__ = ["DEFAULT_FRACTION", "SCHEMES", "check_fraction", "check_rows_left",
-           "complementary_pairs", "draw_splits", "groups_of", "is_splitter", "splitter_splits",
-           "strata_of", "subsamples"]
+__all__ = [
+    "DEFAULT_FRACTION",
+    "SCHEMES",
+    "check_fraction",
+    "check_rows_left",
+    "complementary_pairs",
+    "draw_splits",
+    "groups_of",
+    "is_splitter",
+    "splitter_splits",
+    "strata_of",
+    "subsamples",
+]
 
 SCHEMES = ("bootstrap", "subsample", "leave_out", "complementary_pairs")
 DEFAULT_FRACTION = {"subsample": 0.5, "leave_out": 0.05}
@@ -27,10 +37,11 @@ def check_fraction(fraction, scheme):
     if fraction is None:
         return DEFAULT_FRACTION.get(scheme)
     if scheme not in DEFAULT_FRACTION:
-        fail(f"fraction: only used by the schemes 'subsample' and 'leave_out', "
-             f"not by scheme={scheme!r}; got {fraction!r}")
-    return check_real_range("fraction", fraction, low=0.0, high=1.0, low_open=True,
-                            high_open=True)
+        fail(
+            f"fraction: only used by the schemes 'subsample' and 'leave_out', "
+            f"not by scheme={scheme!r}; got {fraction!r}"
+        )
+    return check_real_range("fraction", fraction, low=0.0, high=1.0, low_open=True, high_open=True)
 
 
 def check_rows_left(scheme, fraction, given, groups, n):
@@ -43,8 +54,9 @@ def check_rows_left(scheme, fraction, given, groups, n):
     if sum(int(np.floor(fraction * len(g))) for g in groups):
         return
     largest = max(len(g) for g in groups)
-    rows = (f"n_samples={n}" if len(groups) == 1 else
-            f"strata of at most {largest} rows (stratify=)")
+    rows = (
+        f"n_samples={n}" if len(groups) == 1 else f"strata of at most {largest} rows (stratify=)"
+    )
     if scheme == "subsample":
         what = "trains on floor(fraction * n) rows: none"
         why = "no run would have a training row"
@@ -52,14 +64,19 @@ def check_rows_left(scheme, fraction, given, groups, n):
         what = "leaves out floor(fraction * n) rows: none"
         why = "no run would hold a row out, every run fitting all the data"
     given_text = f"{fraction!r}" + ("" if given else " (the default)")
-    fail(f"fraction: scheme={scheme!r} {what} with {rows}, so {why}; needs "
-         f"fraction >= 1/{largest} = {1 / largest:.4g}; got fraction={given_text}")
+    fail(
+        f"fraction: scheme={scheme!r} {what} with {rows}, so {why}; needs "
+        f"fraction >= 1/{largest} = {1 / largest:.4g}; got fraction={given_text}"
+    )
 
 
 def is_splitter(scheme) -> bool:
     """A scikit-learn splitter object (``split(X, y)`` and ``get_n_splits``)."""
-    return (not isinstance(scheme, (str, bytes, type)) and hasattr(scheme, "split")
-            and hasattr(scheme, "get_n_splits"))
+    return (
+        not isinstance(scheme, (str, bytes, type))
+        and hasattr(scheme, "split")
+        and hasattr(scheme, "get_n_splits")
+    )
 
 
 def splitter_splits(splitter, X, y, n: int, n_runs):
@@ -70,15 +87,15 @@ def splitter_splits(splitter, X, y, n: int, n_runs):
         count = int(splitter.get_n_splits(X, y))
         drawn = list(splitter.split(X, y))
     except Exception as exc:  # noqa: BLE001 - the splitter's own error, named
-        fail(f"scheme: {name}.split(X, y) failed: {type(exc).__name__}: "
-             f"{exc}")
+        fail(f"scheme: {name}.split(X, y) failed: {type(exc).__name__}: " f"{exc}")
     if len(drawn) != count:
-        fail(f"scheme: {name} yielded {len(drawn)} splits but get_n_splits says "
-             f"{count}")
+        fail(f"scheme: {name} yielded {len(drawn)} splits but get_n_splits says " f"{count}")
     if n_runs is not None and int(n_runs) != count:
-        fail(f"n_runs: with scheme={name}(...) every split is one run, and it "
-             f"makes {count} splits (get_n_splits); leave n_runs out or give "
-             f"n_runs={count}; got n_runs={n_runs}")
+        fail(
+            f"n_runs: with scheme={name}(...) every split is one run, and it "
+            f"makes {count} splits (get_n_splits); leave n_runs out or give "
+            f"n_runs={count}; got n_runs={n_runs}"
+        )
     if count < 2:
         fail(f"scheme: {name} makes {count} split(s); resampling needs at least 2")
     out = []
@@ -99,14 +116,15 @@ def strata_of(stratify, y, n):
     if labels is None:
         fail("stratify: True needs y (the class labels)")
     if stratify is True and is_continuous(y):
-        fail(f"stratify: True resamples within each class of y, but y is "
-             f"continuous (a float y of more than two values, whole or not, is "
-             f"a regression target) with {values_of(y)}: every value would be "
-             f"a stratum; pass class labels as stratify=, or leave it out")
+        fail(
+            f"stratify: True resamples within each class of y, but y is "
+            f"continuous (a float y of more than two values, whole or not, is "
+            f"a regression target) with {values_of(y)}: every value would be "
+            f"a stratum; pass class labels as stratify=, or leave it out"
+        )
     labels = np.asarray(labels)
     if labels.ndim != 1 or labels.shape[0] != n:
-        fail(f"stratify: must give one label per sample ({n}); got shape "
-             f"{labels.shape}")
+        fail(f"stratify: must give one label per sample ({n}); got shape " f"{labels.shape}")
     return labels
 
 
@@ -123,15 +141,23 @@ def scheme_rows(rows, n: int, what: str) -> np.ndarray:
     """Row indices yielded by a callable scheme: a 1-D integer array in 0..n-1."""
     arr = np.asarray(rows)
     if arr.dtype == bool:
-        fail(f"scheme: {what} must be row indices (integers in 0..{n - 1}), not a "
-             f"boolean mask; use np.flatnonzero(mask)", TypeError)
+        fail(
+            f"scheme: {what} must be row indices (integers in 0..{n - 1}), not a "
+            f"boolean mask; use np.flatnonzero(mask)",
+            TypeError,
+        )
     if arr.ndim != 1 or (arr.size and arr.dtype.kind not in "iu"):
-        fail(f"scheme: {what} must be a 1-D sequence of integer row indices; got "
-             f"{arr.dtype} array of shape {arr.shape}", TypeError)
+        fail(
+            f"scheme: {what} must be a 1-D sequence of integer row indices; got "
+            f"{arr.dtype} array of shape {arr.shape}",
+            TypeError,
+        )
     outside = (arr < 0) | (arr >= n)
     if outside.any():
-        fail(f"scheme: {what}: the row index {arr[outside][0]} is outside "
-             f"0..{n - 1} (n_samples={n})")
+        fail(
+            f"scheme: {what}: the row index {arr[outside][0]} is outside "
+            f"0..{n - 1} (n_samples={n})"
+        )
     return arr.astype(np.intp)
 
 
@@ -140,11 +166,15 @@ def scheme_splits(scheme, n: int, n_runs: int, rng):
     exactly n_runs items (read lazily, so an endless generator is refused too), each a
     non-empty array of training rows or a (train, test) pair of index arrays."""
     import itertools
+
     drawn = scheme(n, n_runs, rng)
     if isinstance(drawn, (str, bytes, np.ndarray)) or not isinstance(drawn, Iterable):
-        fail(f"scheme: the callable must return an iterable of n_runs={n_runs} "
-             f"resamples (arrays of row indices or (train, test) pairs); got "
-             f"{type(drawn).__name__}", TypeError)
+        fail(
+            f"scheme: the callable must return an iterable of n_runs={n_runs} "
+            f"resamples (arrays of row indices or (train, test) pairs); got "
+            f"{type(drawn).__name__}",
+            TypeError,
+        )
     items = list(itertools.islice(drawn, n_runs + 1))
     if len(items) != n_runs:
         got = f"more than {n_runs}" if len(items) > n_runs else str(len(items))
@@ -169,8 +199,10 @@ def draw_splits(scheme, n, n_runs, fraction, strata, rng):
         return scheme_splits(scheme, n, n_runs, rng)
     groups = groups_of(strata, n)
     if scheme == "complementary_pairs":
-        return [(part, np.setdiff1d(np.arange(n), part))
-                for part in complementary_pairs(groups, n_runs // 2, rng)]
+        return [
+            (part, np.setdiff1d(np.arange(n), part))
+            for part in complementary_pairs(groups, n_runs // 2, rng)
+        ]
     out = []
     for _ in range(n_runs):
         parts = []
@@ -178,8 +210,11 @@ def draw_splits(scheme, n, n_runs, fraction, strata, rng):
             if scheme == "bootstrap":
                 parts.append(g[rng.integers(0, len(g), size=len(g))])
             else:
-                size = int(np.floor(fraction * len(g))) if scheme == "subsample" else \
-                    len(g) - int(np.floor(fraction * len(g)))
+                size = (
+                    int(np.floor(fraction * len(g)))
+                    if scheme == "subsample"
+                    else len(g) - int(np.floor(fraction * len(g)))
+                )
                 parts.append(rng.choice(g, size=size, replace=False))
         train = np.sort(np.concatenate(parts))
         in_bag = np.zeros(n, dtype=bool)
@@ -208,7 +243,7 @@ def complementary_pairs(groups, n_pairs: int, rng) -> list:
             perm = rng.permutation(g)
             half = len(g) // 2
             first.append(perm[:half])
-            second.append(perm[half:2 * half])
+            second.append(perm[half : 2 * half])
         out += [np.sort(np.concatenate(first)), np.sort(np.concatenate(second))]
     return out
 

@@ -10,19 +10,31 @@ from .._utils.checks import fail
 from .._utils.checks import shown
 from ..selectors import clone, final_estimator, fits_a_classifier, is_estimator, take
 
-__all__ = ["can_score", "check_downstream", "check_task", "default_downstream", "is_continuous",
-           "model_name", "require", "score_run", "scorer_of", "scoring_plan", "task_of",
-           "values_of"]
+__all__ = [
+    "can_score",
+    "check_downstream",
+    "check_task",
+    "default_downstream",
+    "is_continuous",
+    "model_name",
+    "require",
+    "score_run",
+    "scorer_of",
+    "scoring_plan",
+    "task_of",
+    "values_of",
+]
 
 
 def require(module: str, extra: str):
     import importlib
+
     try:
         return importlib.import_module(module)
     except ImportError:
-        raise ImportError(f"{module} is needed for this; install it with "
-                          f"`pip install propstab[{extra}]`") from None
-
+        raise ImportError(
+            f"{module} is needed for this; install it with " f"`pip install propstab[{extra}]`"
+        ) from None
 
 
 def is_continuous(y) -> bool:
@@ -41,6 +53,7 @@ def task_of(y) -> str:
     :func:`resample` picks the default downstream model, refuses a classifier on a
     continuous y and ``stratify=True`` with one."""
     from sklearn.utils.multiclass import type_of_target
+
     task = type_of_target(y)
     if task == "multiclass" and np.asarray(y).dtype.kind == "f":
         task = "continuous"
@@ -50,7 +63,6 @@ def task_of(y) -> str:
 def values_of(y) -> str:
     values = np.unique(np.asarray(y))
     return f"{values.size} distinct values ({shown(values[0])}, ..., {shown(values[-1])})"
-
 
 
 def can_score(estimator) -> bool:
@@ -96,13 +108,17 @@ def default_downstream(y):
     from sklearn.linear_model import LogisticRegression, Ridge
     from sklearn.pipeline import make_pipeline
     from sklearn.preprocessing import StandardScaler
+
     try:
         task = task_of(y)
     except (ValueError, TypeError) as exc:
         return None, None, f"the task of y could not be decided: {exc}"
     if task in ("binary", "multiclass"):
-        return (make_pipeline(StandardScaler(with_mean=False), LogisticRegression(max_iter=1000)),
-                "downstream LogisticRegression (default)", None)
+        return (
+            make_pipeline(StandardScaler(with_mean=False), LogisticRegression(max_iter=1000)),
+            "downstream LogisticRegression (default)",
+            None,
+        )
     if task in ("continuous", "continuous-multioutput"):
         return Ridge(), "downstream Ridge (default)", None
     return None, None, f"no default downstream model for a {task} y; pass downstream="
@@ -112,11 +128,15 @@ def check_downstream(downstream):
     """None (the default per task), False (none) or an estimator with fit()."""
     if downstream is None or downstream is False:
         return downstream
-    if isinstance(downstream, (bool, str, bytes, numbers.Number, type)) \
-            or not hasattr(downstream, "fit"):
-        fail(f"downstream: must be an estimator with fit() (and score() or "
-             f"predict()), None (the default per task) or False (no downstream "
-             f"model); got {shown(downstream)}", TypeError)
+    if isinstance(downstream, (bool, str, bytes, numbers.Number, type)) or not hasattr(
+        downstream, "fit"
+    ):
+        fail(
+            f"downstream: must be an estimator with fit() (and score() or "
+            f"predict()), None (the default per task) or False (no downstream "
+            f"model); got {shown(downstream)}",
+            TypeError,
+        )
     return downstream
 
 
@@ -138,10 +158,15 @@ def scoring_plan(selector, y, downstream):
     if y is None:
         return None, None, "no y to score against"
     if not is_estimator(selector):
-        return None, None, ("a function has no model to score; pass downstream= (an "
-                            "estimator fitted on the selected columns)")
+        return (
+            None,
+            None,
+            (
+                "a function has no model to score; pass downstream= (an "
+                "estimator fitted on the selected columns)"
+            ),
+        )
     return default_downstream(y)
-
 
 
 def check_task(selector, downstream, y):
@@ -153,12 +178,14 @@ def check_task(selector, downstream, y):
         if model is None or model is False or not is_estimator(model):
             continue
         if fits_a_classifier(model) and is_continuous(y):
-            fail(f"y: the {who} ({model_name(model)}) is a classifier, which "
-                 f"needs class labels, but y is continuous (a float y of more "
-                 f"than two values, whole or not, is a regression target, as "
-                 f"when the default downstream model is chosen) with "
-                 f"{values_of(y)}; use a regressor, or pass class labels "
-                 f"(integers or strings)")
+            fail(
+                f"y: the {who} ({model_name(model)}) is a classifier, which "
+                f"needs class labels, but y is continuous (a float y of more "
+                f"than two values, whole or not, is a regression target, as "
+                f"when the default downstream model is chosen) with "
+                f"{values_of(y)}; use a regressor, or pass class labels "
+                f"(integers or strings)"
+            )
 
 
 def scorer_of(scoring):
@@ -171,8 +198,10 @@ def scorer_of(scoring):
         try:
             return metrics.get_scorer(scoring)
         except ValueError:
-            fail(f"scoring: {scoring!r} is not a scikit-learn scorer name (see "
-                 f"sklearn.metrics.get_scorer_names()); got {scoring!r}")
+            fail(
+                f"scoring: {scoring!r} is not a scikit-learn scorer name (see "
+                f"sklearn.metrics.get_scorer_names()); got {scoring!r}"
+            )
     if callable(scoring):
         return scoring
     fail(f"scoring: must be a scorer name or a callable; got {scoring!r}", TypeError)

@@ -54,8 +54,11 @@ def _is_boolean(value) -> bool:
 def _real_array(name, value, what, function):
     """:func:`as_real_array` without booleans, its error naming the declaring function."""
     if _is_boolean(value):
-        fail(f"{name}: must be an array of {what}, not booleans; got {shown(value)}",
-             TypeError, function=function)
+        fail(
+            f"{name}: must be an array of {what}, not booleans; got {shown(value)}",
+            TypeError,
+            function=function,
+        )
     try:
         return as_real_array(name, value, what)
     except InvalidParameterError as exc:
@@ -65,13 +68,19 @@ def _real_array(name, value, what, function):
 def _frequencies(name, value, function=None, *, ndim=(1, 2)):
     arr = _real_array(name, value, "selection proportions in [0, 1]", function)
     if arr.ndim not in ndim or arr.shape[-1] == 0:
-        fail(f"{name}: must be a non-empty {' or '.join(f'{k}-D' for k in ndim)} array of "
-             f"selection proportions; got shape {arr.shape}", function=function)
+        fail(
+            f"{name}: must be a non-empty {' or '.join(f'{k}-D' for k in ndim)} array of "
+            f"selection proportions; got shape {arr.shape}",
+            function=function,
+        )
     bad = ~np.isfinite(arr) | (arr < 0) | (arr > 1)
     if bad.any():
         i = np.unravel_index(int(np.argmax(bad)), arr.shape)
-        fail(f"{name}: every entry must be in [0, 1]; got {name}[{', '.join(map(str, i))}] "
-             f"= {arr[i]!r}", function=function)
+        fail(
+            f"{name}: every entry must be in [0, 1]; got {name}[{', '.join(map(str, i))}] "
+            f"= {arr[i]!r}",
+            function=function,
+        )
     return arr
 
 
@@ -84,8 +93,11 @@ def check_thresholds(name, value, function=None, *, low=0.0, high=1.0, closed="n
 def _grid(name, value, function=None, *, low=0.0, high=1.0, closed="neither"):
     arr = _real_array(name, value, "thresholds", function)
     if arr.ndim > 1 or arr.size == 0:
-        fail(f"{name}: must be a number or a non-empty 1-D sequence of numbers; got shape "
-             f"{arr.shape}", function=function)
+        fail(
+            f"{name}: must be a number or a non-empty 1-D sequence of numbers; got shape "
+            f"{arr.shape}",
+            function=function,
+        )
     low_bad = arr <= low if closed in ("neither", "right") else arr < low
     high_bad = arr >= high if closed in ("neither", "left") else arr > high
     bad = ~np.isfinite(arr) | low_bad | high_bad
@@ -93,25 +105,33 @@ def _grid(name, value, function=None, *, low=0.0, high=1.0, closed="neither"):
         i = int(np.argmax(bad.ravel()))
         left = "(" if closed in ("neither", "right") else "["
         right = ")" if closed in ("neither", "left") else "]"
-        fail(f"{name}: every value must be in {left}{low}, {high}{right}; got "
-             f"{arr.ravel()[i]!r}", function=function)
+        fail(
+            f"{name}: every value must be in {left}{low}, {high}{right}; got "
+            f"{arr.ravel()[i]!r}",
+            function=function,
+        )
     return arr
 
 
-_PI = Checked(_grid, "a number or 1-D sequence in (0, 1)",
-              invalid=(0.0, 1.0, -0.5, [0.7, 1.5], "0.7", [[0.7]], float("nan")),
-              like=Interval(Real, 0, 1, closed="neither"))
-_THRESHOLDS = Checked(lambda name, value, function=None: _grid(name, value, function,
-                                                               closed="left"),
-                      "a number or 1-D sequence in [0, 1)",
-                      invalid=(1.0, -0.5, [0.5, 2.0], "0.5", [[0.5]], float("nan")),
-                      like=Interval(Real, 0, 1, closed="left"))
+_PI = Checked(
+    _grid,
+    "a number or 1-D sequence in (0, 1)",
+    invalid=(0.0, 1.0, -0.5, [0.7, 1.5], "0.7", [[0.7]], float("nan")),
+    like=Interval(Real, 0, 1, closed="neither"),
+)
+_THRESHOLDS = Checked(
+    lambda name, value, function=None: _grid(name, value, function, closed="left"),
+    "a number or 1-D sequence in [0, 1)",
+    invalid=(1.0, -0.5, [0.5, 2.0], "0.5", [[0.5]], float("nan")),
+    like=Interval(Real, 0, 1, closed="left"),
+)
 
 
 def _binomial_logs(q, n_features, K, thr_down, thr_up):
     """log P(X <= thr_down), log P(thr_down < X < thr_up), log P(X >= thr_up) for
     X ~ Binomial(K, q / N), broadcast over q (``(..., 1)``) and the thresholds."""
     from scipy.stats import binom
+
     p = q / n_features
     with np.errstate(divide="ignore", invalid="ignore"):
         low = log_cdf(thr_down, K, p)
@@ -129,6 +149,7 @@ def log_cdf(k, K, p):
     """log P(X <= k), X ~ Binomial(K, p): ``log1p(-sf)`` where the probability is
     close to 1 (``binom.logcdf`` is ``log(cdf)`` there and loses the small tail)."""
     from scipy.stats import binom
+
     with np.errstate(divide="ignore", invalid="ignore"):
         sf = binom.sf(k, K, p)
         return np.where(sf < 0.5, np.log1p(-sf), binom.logcdf(k, K, p))
@@ -137,6 +158,7 @@ def log_cdf(k, K, p):
 def log_sf(k, K, p):
     """log P(X > k), X ~ Binomial(K, p), accurate where it is close to 0 as well."""
     from scipy.stats import binom
+
     with np.errstate(divide="ignore", invalid="ignore"):
         cdf = binom.cdf(k, K, p)
         return np.where(cdf < 0.5, np.log1p(-cdf), binom.logsf(k, K, p))
@@ -151,7 +173,7 @@ def rounded_sum(freq: np.ndarray) -> np.ndarray:
     if near.any():
         rows = freq.reshape(-1, freq.shape[-1])
         flat = total.reshape(-1)
-        for r in np.flatnonzero(near.reshape(-1)):     # only the ambiguous rows
+        for r in np.flatnonzero(near.reshape(-1)):  # only the ambiguous rows
             flat[r] = math.fsum(rows[r])
         total = flat.reshape(total.shape)
     return np.rint(total)
@@ -165,20 +187,31 @@ def _count_at_most(freq: np.ndarray, x: np.ndarray, strict: bool) -> np.ndarray:
     rows = freq.reshape(-1, freq.shape[-1])
     block = max(1, (1 << 24) // max(1, x.size * rows.shape[1]))
     compare = np.less if strict else np.less_equal
-    counts = np.concatenate([compare(rows[i:i + block, None, :], x[None, :, None]).sum(axis=2)
-                             for i in range(0, rows.shape[0], block)]) if rows.shape[0] else \
-        np.zeros((0, x.size), dtype=np.int64)
+    counts = (
+        np.concatenate(
+            [
+                compare(rows[i : i + block, None, :], x[None, :, None]).sum(axis=2)
+                for i in range(0, rows.shape[0], block)
+            ]
+        )
+        if rows.shape[0]
+        else np.zeros((0, x.size), dtype=np.int64)
+    )
     return counts.reshape(lead + (x.size,))
 
 
-@validate_params({
-    "frequencies": Checked(_frequencies, "a 1-D or 2-D array of selection proportions in "
-                           "[0, 1]", invalid=([], [1.5, 0.2], [[-0.1]], "0.5", [np.nan],
-                                              [[[0.5]]])),
-    "n_runs": Interval(Integral, 1, 10 ** 9),
-    "pi": [_PI, None],
-    "n_categories": Options(2, 3),
-})
+@validate_params(
+    {
+        "frequencies": Checked(
+            _frequencies,
+            "a 1-D or 2-D array of selection proportions in " "[0, 1]",
+            invalid=([], [1.5, 0.2], [[-0.1]], "0.5", [np.nan], [[[0.5]]]),
+        ),
+        "n_runs": Interval(Integral, 1, 10**9),
+        "pi": [_PI, None],
+        "n_categories": Options(2, 3),
+    }
+)
 def stability_score(frequencies, n_runs, pi=None, *, n_categories=3):
     r"""sharp's stability score of selection proportions, for one or several thresholds.
 
@@ -281,8 +314,8 @@ def stability_score(frequencies, n_runs, pi=None, *, n_categories=3):
     scalar = pis.ndim == 0
     pis = np.atleast_1d(pis).astype(np.float64)
     N = freq.shape[-1]
-    q = rounded_sum(freq)[..., None]                           # (..., 1)
-    thr_up = np.rint(K * pis)                                  # (P,)
+    q = rounded_sum(freq)[..., None]  # (..., 1)
+    thr_up = np.rint(K * pis)  # (P,)
     ordered = freq
     with np.errstate(invalid="ignore"):
         if n_categories == 3:
@@ -301,27 +334,34 @@ def stability_score(frequencies, n_runs, pi=None, *, n_categories=3):
     score = np.where(np.isfinite(loglik), -loglik, np.nan)
     n_nan = int(np.isnan(score).sum())
     if n_nan:
-        warn(f"stability_score: {n_nan} of {score.size} scores undefined (NaN): no unstable "
-             f"class between round(K (1 - pi)) and round(K pi), or a class impossible under "
-             f"uniform selection (q = {number(float(q.min()))} of N = {N})",
-             UndefinedMeasureWarning)
+        warn(
+            f"stability_score: {n_nan} of {score.size} scores undefined (NaN): no unstable "
+            f"class between round(K (1 - pi)) and round(K pi), or a class impossible under "
+            f"uniform selection (q = {number(float(q.min()))} of N = {N})",
+            UndefinedMeasureWarning,
+        )
     if scalar:
         score = score[..., 0]
     return float(score) if score.ndim == 0 else score
 
 
-@validate_params({
-    "frequencies": Checked(lambda name, value, function=None: _frequencies(
-        name, value, function, ndim=(1,)), "a 1-D array of selection proportions in [0, 1]",
-        invalid=([], [1.5], [[0.5]], "0.5", [np.nan])),
-    "artificial_frequencies": Checked(lambda name, value, function=None: _frequencies(
-        name, value, function, ndim=(1,)), "a 1-D array of selection proportions in [0, 1]",
-        invalid=([], [1.5], [[0.5]], "0.5", [np.nan])),
-    "thresholds": [_THRESHOLDS, None],
-    "artificial_proportion": Interval(Real, 0, None, closed="neither"),
-})
-def fdp_plus(frequencies, artificial_frequencies, thresholds=None, *,
-             artificial_proportion=1.0):
+@validate_params(
+    {
+        "frequencies": Checked(
+            lambda name, value, function=None: _frequencies(name, value, function, ndim=(1,)),
+            "a 1-D array of selection proportions in [0, 1]",
+            invalid=([], [1.5], [[0.5]], "0.5", [np.nan]),
+        ),
+        "artificial_frequencies": Checked(
+            lambda name, value, function=None: _frequencies(name, value, function, ndim=(1,)),
+            "a 1-D array of selection proportions in [0, 1]",
+            invalid=([], [1.5], [[0.5]], "0.5", [np.nan]),
+        ),
+        "thresholds": [_THRESHOLDS, None],
+        "artificial_proportion": Interval(Real, 0, None, closed="neither"),
+    }
+)
+def fdp_plus(frequencies, artificial_frequencies, thresholds=None, *, artificial_proportion=1.0):
     r"""Stabl's FDP+: the false discovery proportion estimated from artificial features.
 
     For a threshold t on the (maximal over the path) selection proportions of the
@@ -386,7 +426,7 @@ def fdp_plus(frequencies, artificial_frequencies, thresholds=None, *,
     t = np.atleast_1d(t)
     real = np.sort(frequencies)
     fake = np.sort(artificial_frequencies)
-    n_real = real.size - np.searchsorted(real, t, side="right")     # > t
+    n_real = real.size - np.searchsorted(real, t, side="right")  # > t
     n_fake = fake.size - np.searchsorted(fake, t, side="right")
     curve = (1 + n_fake / float(artificial_proportion)) / np.maximum(1, n_real)
     return float(curve[0]) if scalar else curve
@@ -471,8 +511,11 @@ class Calibration(Result):
         out = {"method": self.method}
         if self.method == "stability_score":
             out["penalty"] = float(self.penalty)
-        out.update(threshold=float(self.threshold), criterion=float(self.criterion),
-                   n_selected=int(self.n_selected))
+        out.update(
+            threshold=float(self.threshold),
+            criterion=float(self.criterion),
+            n_selected=int(self.n_selected),
+        )
         return out
 
     def summary(self) -> Summary:
@@ -483,23 +526,34 @@ class Calibration(Result):
         Summary
         """
         if self.method == "pfer":
-            fields = [("calibration", "pfer (stabs: fixed cutoff, PFER bound)"),
-                      ("cutoff", number(self.threshold)),
-                      ("PFER bound", number(self.criterion))]
+            fields = [
+                ("calibration", "pfer (stabs: fixed cutoff, PFER bound)"),
+                ("cutoff", number(self.threshold)),
+                ("PFER bound", number(self.criterion)),
+            ]
         elif self.method == "stability_score":
-            constraint = ("none" if self.pfer_bound is None else
-                          f"sharp's PFER bound <= {number(self.pfer_bound)}")
-            fields = [("calibration", "stability_score (sharp: maximal stability score)"),
-                      (self.param_name, number(self.penalty)),
-                      ("pi", number(self.threshold)),
-                      ("stability score", number(self.criterion)),
-                      ("grid", f"{len(self.param_grid)} penalties x "
-                               f"{len(self.thresholds)} values of pi"),
-                      ("constraint", constraint)]
+            constraint = (
+                "none"
+                if self.pfer_bound is None
+                else f"sharp's PFER bound <= {number(self.pfer_bound)}"
+            )
+            fields = [
+                ("calibration", "stability_score (sharp: maximal stability score)"),
+                (self.param_name, number(self.penalty)),
+                ("pi", number(self.threshold)),
+                ("stability score", number(self.criterion)),
+                (
+                    "grid",
+                    f"{len(self.param_grid)} penalties x " f"{len(self.thresholds)} values of pi",
+                ),
+                ("constraint", constraint),
+            ]
         else:
-            fields = [("calibration", "fdp (Stabl: permuted artificial features)"),
-                      ("threshold", f"t = {number(self.threshold)} (selected: > t)"),
-                      ("min FDP+", number(self.criterion))]
+            fields = [
+                ("calibration", "fdp (Stabl: permuted artificial features)"),
+                ("threshold", f"t = {number(self.threshold)} (selected: > t)"),
+                ("min FDP+", number(self.criterion)),
+            ]
         fields.append(("selected", str(int(self.n_selected))))
         return summary("Calibration", fields)
 
@@ -511,12 +565,13 @@ def sharp_pfer(q, pi, n_features):
     q = np.asarray(q, dtype=np.float64)
     pi = np.asarray(pi, dtype=np.float64)
     with np.errstate(divide="ignore", invalid="ignore"):
-        bound = q ** 2 / ((2 * pi - 1) * n_features)
+        bound = q**2 / ((2 * pi - 1) * n_features)
     return np.where(pi > 0.5, bound, np.inf)
 
 
-def choose_by_stability_score(frequencies, n_runs, pi_grid, param_grid, param_name,
-                              pfer_bound=None) -> Calibration:
+def choose_by_stability_score(
+    frequencies, n_runs, pi_grid, param_grid, param_name, pfer_bound=None
+) -> Calibration:
     """sharp's joint choice of the penalty and pi (``StabilityMetrics`` and ``ArgmaxId``).
 
     ``frequencies`` is (n_grid, d). Scores where sharp's PFER bound exceeds
@@ -526,8 +581,9 @@ def choose_by_stability_score(frequencies, n_runs, pi_grid, param_grid, param_na
     proportion ``>= pi`` at that penalty.
     """
     import warnings
+
     freq = np.asarray(frequencies, dtype=np.float64)
-    with warnings.catch_warnings():        # undefined scores are part of the grid
+    with warnings.catch_warnings():  # undefined scores are part of the grid
         warnings.simplefilter("ignore", UndefinedMeasureWarning)
         scores = np.asarray(stability_score(freq, n_runs, pi_grid), dtype=np.float64)
     scores = scores.reshape(freq.shape[0], len(pi_grid))
@@ -544,16 +600,29 @@ def choose_by_stability_score(frequencies, n_runs, pi_grid, param_grid, param_na
         n_selected = int((freq[g] >= pi).sum())
         criterion = float(row_best[g])
     else:
-        warn("StabilitySelection: no stability score is defined on the grid (under the "
-             "PFER constraint); nothing is selected", UndefinedMeasureWarning)
+        warn(
+            "StabilitySelection: no stability score is defined on the grid (under the "
+            "PFER constraint); nothing is selected",
+            UndefinedMeasureWarning,
+        )
         pi, n_selected, criterion = math.nan, 0, math.nan
-    return Calibration("stability_score", param_name, float(param_grid[g]), pi, criterion,
-                       n_selected, np.asarray(param_grid), np.asarray(pi_grid), scores,
-                       None if pfer_bound is None else float(pfer_bound))
+    return Calibration(
+        "stability_score",
+        param_name,
+        float(param_grid[g]),
+        pi,
+        criterion,
+        n_selected,
+        np.asarray(param_grid),
+        np.asarray(pi_grid),
+        scores,
+        None if pfer_bound is None else float(pfer_bound),
+    )
 
 
-def choose_by_fdp(frequencies, artificial_frequencies, thresholds, param_grid,
-                  param_name) -> Calibration:
+def choose_by_fdp(
+    frequencies, artificial_frequencies, thresholds, param_grid, param_name
+) -> Calibration:
     """Stabl's choice of the threshold: the first of the grid minimising FDP+ over the
     maxima over the path (1 when the minimum exceeds 1); selected: ``> t``."""
     real = np.asarray(frequencies, dtype=np.float64)
@@ -561,5 +630,14 @@ def choose_by_fdp(frequencies, artificial_frequencies, thresholds, param_grid,
     i = int(np.argmin(curve))
     minimum = float(curve[i])
     t = 1.0 if minimum > 1 else min(float(thresholds[i]), 1.0)
-    return Calibration("fdp", param_name, math.nan, t, minimum, int((real > t).sum()),
-                       np.asarray(param_grid), np.asarray(thresholds), curve)
+    return Calibration(
+        "fdp",
+        param_name,
+        math.nan,
+        t,
+        minimum,
+        int((real > t).sum()),
+        np.asarray(param_grid),
+        np.asarray(thresholds),
+        curve,
+    )

@@ -21,14 +21,23 @@ from ._rconcave import rconcave_bound, rconcave_cutoff, rconcave_q
 from .._utils.results import Result
 from .._utils.text import Summary, number, significant, summary
 from .._utils.checks import check_choice, check_int_range, check_real_range, fail
-from .._utils.params import (Checked, Integral, Interval, Joint, Options, Param, Real, validate_params)
+from .._utils.params import (
+    Checked,
+    Integral,
+    Interval,
+    Joint,
+    Options,
+    Param,
+    Real,
+    validate_params,
+)
 
 __all__ = ["ErrorControl", "LargePFERWarning", "PFERExceededWarning", "error_control"]
 
 SAMPLINGS = ("mb", "ss")
 #: The largest B (``n_subsamples``): the unimodal cutoff is searched on a grid of B
 #: values, and no stability selection needs more subsamples.
-MAX_B = 10 ** 6
+MAX_B = 10**6
 #: The largest B of the r-concave bound: each of its evaluations scans the extremal
 #: path on {0..2B}, O(B^2) work (about 0.3 s for any p up to 10^7 at B = 50, 0.8 s at
 #: B = 100; benchmarks/bench_error_control.py).
@@ -142,9 +151,11 @@ def _unimodal_bound(q: float, p: int, cutoff: float, B: int) -> float:
     pi > 3/4 has no condition on q/p.
     """
     if cutoff <= 0.75 and cutoff < _unimodal_min_cutoff(q / p, B):
-        fail(f"cutoff: {cutoff!r} is out of bounds for the unimodal bound "
-             f"(must be >= 1/2 + min((q/p)^2, 1/(2B) + 3/4 (q/p)^2) with "
-             f"q/p = {number(q / p, 6)}, B = {B})")
+        fail(
+            f"cutoff: {cutoff!r} is out of bounds for the unimodal bound "
+            f"(must be >= 1/2 + min((q/p)^2, 1/(2B) + 3/4 (q/p)^2) with "
+            f"q/p = {number(q / p, 6)}, B = {B})"
+        )
     return q * q / p / float(_unimodal_denominator(cutoff, B))
 
 
@@ -153,13 +164,16 @@ def _unimodal_cutoff(p: int, q: float, PFER: float, B: int) -> float:
     grid = 0.5 + np.arange(2, B + 1) / (2 * B)
     grid = grid[grid > _unimodal_min_cutoff(q / p, B)]
     if grid.size == 0:
-        largest = max(math.floor(p * math.sqrt(0.5)),
-                      math.floor(p * math.sqrt((0.5 - 1 / (2 * B)) * 4 / 3)))
+        largest = max(
+            math.floor(p * math.sqrt(0.5)), math.floor(p * math.sqrt((0.5 - 1 / (2 * B)) * 4 / 3))
+        )
         fail(f"q: must be <= {largest} for the unimodal bound; got {q!r}")
     below = q * q / p / _unimodal_denominator(grid, B) < PFER
     if not below.any():
-        fail(f"PFER: no cutoff on the grid 1/2 + j/(2B) attains PFER < {PFER!r} "
-             f"with q = {q!r} (n_features={p}, B={B}) under the unimodal bound")
+        fail(
+            f"PFER: no cutoff on the grid 1/2 + j/(2B) attains PFER < {PFER!r} "
+            f"with q = {q!r} (n_features={p}, B={B}) under the unimodal bound"
+        )
     return float(grid[np.argmax(below)])
 
 
@@ -194,24 +208,32 @@ def _unimodal_q(p: int, cutoff: float, PFER: float, B: int) -> float:
     docs/stability_selection.md.)
     """
     if cutoff <= 0.75 and cutoff < 0.5 + 1 / (2 * B):
-        fail(f"cutoff: must be >= 1/2 + 1/(2B) = {number(0.5 + 1 / (2 * B), 10)} "
-             f"to derive q under the unimodal bound; got {cutoff!r}")
+        fail(
+            f"cutoff: must be >= 1/2 + 1/(2B) = {number(0.5 + 1 / (2 * B), 10)} "
+            f"to derive q under the unimodal bound; got {cutoff!r}"
+        )
     q_top = _unimodal_q_top(p, cutoff, B)
     if q_top < 1:
-        fail(f"cutoff: {cutoff!r} is out of bounds for the unimodal bound "
-             f"with n_features={p}, B={B}: no q >= 1 is admissible")
+        fail(
+            f"cutoff: {cutoff!r} is out of bounds for the unimodal bound "
+            f"with n_features={p}, B={B}: no q >= 1 is admissible"
+        )
     root = math.sqrt(PFER * p * float(_unimodal_denominator(cutoff, B)))
     if root < 1:
-        fail(f"PFER: no q >= 1 attains PFER <= {PFER!r} with cutoff = "
-             f"{cutoff!r} under the unimodal bound (n_features={p}, "
-             f"n_subsamples={B}): the bound at q = 1 is "
-             f"{number(1 / p / float(_unimodal_denominator(cutoff, B)), 3)}")
+        fail(
+            f"PFER: no q >= 1 attains PFER <= {PFER!r} with cutoff = "
+            f"{cutoff!r} under the unimodal bound (n_features={p}, "
+            f"n_subsamples={B}): the bound at q = 1 is "
+            f"{number(1 / p / float(_unimodal_denominator(cutoff, B)), 3)}"
+        )
     if root > q_top and cutoff > 0.75:
         # stabs's uniroot fails here too; the branch above 3/4 states no limit on q/p,
         # and q = p (every feature in every subsample) would make any bound below p false
-        fail(f"PFER: {PFER!r} is above the unimodal bound of every q up to "
-             f"n_features={p} at cutoff = {cutoff!r} (q* = {number(root)}, "
-             f"n_subsamples={B}); ask for a smaller PFER or give q")
+        fail(
+            f"PFER: {PFER!r} is above the unimodal bound of every q up to "
+            f"n_features={p} at cutoff = {cutoff!r} (q* = {number(root)}, "
+            f"n_subsamples={B}); ask for a smaller PFER or give q"
+        )
     return float(min(math.floor(root), q_top))
 
 
@@ -224,9 +246,11 @@ def _bound(p, q, cutoff, B, assumption) -> float:
     return rconcave_bound(q, p, cutoff, B)
 
 
-BOUND_NAMES = {"none": "Meinshausen and Buhlmann (2010) bound",
-                "unimodal": "Shah and Samworth (2013) unimodal bound",
-                "r-concave": "Shah and Samworth (2013) r-concave bound"}
+BOUND_NAMES = {
+    "none": "Meinshausen and Buhlmann (2010) bound",
+    "unimodal": "Shah and Samworth (2013) unimodal bound",
+    "r-concave": "Shah and Samworth (2013) r-concave bound",
+}
 
 
 @dataclasses.dataclass(frozen=True, repr=False)
@@ -307,8 +331,7 @@ class ErrorControl(Result):
     sampling: str
     assumption: str
 
-    _repr_fields = ("cutoff", "q", "PFER", "n_features", "n_subsamples", "sampling",
-                    "assumption")
+    _repr_fields = ("cutoff", "q", "PFER", "n_features", "n_subsamples", "sampling", "assumption")
 
     @property
     def significance_level(self) -> float:
@@ -324,18 +347,27 @@ class ErrorControl(Result):
             A ``str`` whose ``repr`` is the text itself.
         """
         B = self.n_subsamples
-        subsamples = (f"{B} complementary pairs ({2 * B} subsamples)" if self.sampling == "ss"
-                      else f"{B} subsamples")
-        rows = [("cutoff", f"{number(self.cutoff)} (threshold pi_thr on the selection "
-                           f"probabilities)"),
-                ("q", f"{number(self.q)} (features selected per subsample, on average)"),
-                ("PFER bound", f"{number(self.PFER)} (specified_PFER "
-                               f"{number(self.specified_PFER)}, significance level "
-                               f"{number(self.significance_level)})"),
-                ("features p", str(self.n_features)),
-                ("subsamples B", subsamples)]
-        return summary(f"Stability selection error control: {BOUND_NAMES[self.assumption]}",
-                       rows)
+        subsamples = (
+            f"{B} complementary pairs ({2 * B} subsamples)"
+            if self.sampling == "ss"
+            else f"{B} subsamples"
+        )
+        rows = [
+            (
+                "cutoff",
+                f"{number(self.cutoff)} (threshold pi_thr on the selection " f"probabilities)",
+            ),
+            ("q", f"{number(self.q)} (features selected per subsample, on average)"),
+            (
+                "PFER bound",
+                f"{number(self.PFER)} (specified_PFER "
+                f"{number(self.specified_PFER)}, significance level "
+                f"{number(self.significance_level)})",
+            ),
+            ("features p", str(self.n_features)),
+            ("subsamples B", subsamples),
+        ]
+        return summary(f"Stability selection error control: {BOUND_NAMES[self.assumption]}", rows)
 
 
 def resolve_assumption(sampling, assumption, *, function=None) -> str:
@@ -346,9 +378,11 @@ def resolve_assumption(sampling, assumption, *, function=None) -> str:
         return "none" if sampling == "mb" else "unimodal"
     check_choice("assumption", assumption, ASSUMPTIONS, function=function)
     if sampling == "mb" and assumption != "none":
-        fail(f"assumption: the Meinshausen-Buhlmann bound (sampling='mb') takes "
-             f"no assumption, use assumption='none' with it; got {assumption!r}",
-             function=function)
+        fail(
+            f"assumption: the Meinshausen-Buhlmann bound (sampling='mb') takes "
+            f"no assumption, use assumption='none' with it; got {assumption!r}",
+            function=function,
+        )
     return assumption
 
 
@@ -371,15 +405,24 @@ def _assumption_rule(name, value, *, sampling, function=None) -> str:
 def _n_subsamples_rule(name, value, *, sampling, assumption, function=None) -> int:
     assumption = resolve_assumption(sampling, assumption)
     rconcave = assumption == "r-concave"
-    return check_int_range(name, value, minimum=2, maximum=RCONCAVE_MAX_B if rconcave else MAX_B,
-                           owner="the r-concave bound" if rconcave else "", function=function)
+    return check_int_range(
+        name,
+        value,
+        minimum=2,
+        maximum=RCONCAVE_MAX_B if rconcave else MAX_B,
+        owner="the r-concave bound" if rconcave else "",
+        function=function,
+    )
 
 
 def _two_of_three(*, cutoff, q, PFER, function=None) -> None:
     given = [name for name, v in (("cutoff", cutoff), ("q", q), ("PFER", PFER)) if v is not None]
     if len(given) != 2:
-        fail(f"cutoff, q, PFER: exactly two of them must be given; got "
-             f"{', '.join(given) if given else 'none'}", function=function)
+        fail(
+            f"cutoff, q, PFER: exactly two of them must be given; got "
+            f"{', '.join(given) if given else 'none'}",
+            function=function,
+        )
 
 
 def _pfer_rule(name, value, *, n_features, function=None) -> float:
@@ -388,35 +431,74 @@ def _pfer_rule(name, value, *, n_features, function=None) -> float:
 
 def _cutoff_rule(name, value, *, sampling, assumption, n_subsamples, function=None) -> float:
     B = default_n_subsamples(sampling) if n_subsamples is None else n_subsamples
-    return _check_cutoff(value, resolve_assumption(sampling, assumption), B,
-                         function=function)
+    return _check_cutoff(value, resolve_assumption(sampling, assumption), B, function=function)
 
 
-@validate_params({
-    "n_features": Interval(Integral, 1, None),
-    "sampling": Options(*SAMPLINGS),
-    "assumption": [Checked(_assumption_rule, "one of 'none', 'unimodal', 'r-concave' ('none' "
-                           "with sampling='mb')", invalid=("convex", 5, "Unimodal"),
-                           like=Options(*ASSUMPTIONS), reads=("sampling",)), None],
-    "n_subsamples": [Checked(_n_subsamples_rule, "an integer in [2, 10**6] ([2, 100] for the "
-                             "r-concave bound)", invalid=(1, 0, 10 ** 6 + 1, 2.5, "50", True),
-                             like=Interval(Integral, 2, MAX_B),
-                             reads=("sampling", "assumption")), None],     # None: stabs's
-    ("cutoff", "q", "PFER"): Joint(_two_of_three, "exactly two of cutoff, q and PFER",
-                                   invalid=({"cutoff": None, "q": None, "PFER": None},
-                                            {"cutoff": 0.9, "q": 5, "PFER": 1.0})),
-    "PFER": [Checked(_pfer_rule, "a real number in (0, n_features)",
-                     invalid=(0.0, -1.0, float("nan"), "1"),
-                     like=Interval(Real, 0.0, Param("n_features"), closed="neither"),
-                     reads=("n_features",)), None],
-    "cutoff": [Checked(_cutoff_rule, "a real number in (1/2, 1] ((0, 1] for the r-concave "
-                       "bound)", invalid=(0.0, 1.5, float("nan"), "0.9"),
-                       like=Interval(Real, 0.0, 1.0, closed="right"),
-                       reads=("sampling", "assumption", "n_subsamples")), None],
-    "q": [Interval(Real, 0.0, Param("n_features"), closed="right"), None],
-})
-def error_control(n_features, *, cutoff=None, q=None, PFER=None, sampling="ss",
-                  assumption=None, n_subsamples=None) -> ErrorControl:
+@validate_params(
+    {
+        "n_features": Interval(Integral, 1, None),
+        "sampling": Options(*SAMPLINGS),
+        "assumption": [
+            Checked(
+                _assumption_rule,
+                "one of 'none', 'unimodal', 'r-concave' ('none' " "with sampling='mb')",
+                invalid=("convex", 5, "Unimodal"),
+                like=Options(*ASSUMPTIONS),
+                reads=("sampling",),
+            ),
+            None,
+        ],
+        "n_subsamples": [
+            Checked(
+                _n_subsamples_rule,
+                "an integer in [2, 10**6] ([2, 100] for the " "r-concave bound)",
+                invalid=(1, 0, 10**6 + 1, 2.5, "50", True),
+                like=Interval(Integral, 2, MAX_B),
+                reads=("sampling", "assumption"),
+            ),
+            None,
+        ],  # None: stabs's
+        ("cutoff", "q", "PFER"): Joint(
+            _two_of_three,
+            "exactly two of cutoff, q and PFER",
+            invalid=(
+                {"cutoff": None, "q": None, "PFER": None},
+                {"cutoff": 0.9, "q": 5, "PFER": 1.0},
+            ),
+        ),
+        "PFER": [
+            Checked(
+                _pfer_rule,
+                "a real number in (0, n_features)",
+                invalid=(0.0, -1.0, float("nan"), "1"),
+                like=Interval(Real, 0.0, Param("n_features"), closed="neither"),
+                reads=("n_features",),
+            ),
+            None,
+        ],
+        "cutoff": [
+            Checked(
+                _cutoff_rule,
+                "a real number in (1/2, 1] ((0, 1] for the r-concave " "bound)",
+                invalid=(0.0, 1.5, float("nan"), "0.9"),
+                like=Interval(Real, 0.0, 1.0, closed="right"),
+                reads=("sampling", "assumption", "n_subsamples"),
+            ),
+            None,
+        ],
+        "q": [Interval(Real, 0.0, Param("n_features"), closed="right"), None],
+    }
+)
+def error_control(
+    n_features,
+    *,
+    cutoff=None,
+    q=None,
+    PFER=None,
+    sampling="ss",
+    assumption=None,
+    n_subsamples=None,
+) -> ErrorControl:
     r"""The cutoff, q and PFER bound of stability selection, given two of them.
 
     Parameters
@@ -542,8 +624,7 @@ def error_control(n_features, *, cutoff=None, q=None, PFER=None, sampling="ss",
     """
     # the arguments' rules are declared above (validated in that order); what follows
     # is the computation and the rules of its derived values
-    p, B = n_features, (default_n_subsamples(sampling) if n_subsamples is None
-                        else n_subsamples)
+    p, B = n_features, (default_n_subsamples(sampling) if n_subsamples is None else n_subsamples)
     assumption = resolve_assumption(sampling, assumption)
     given = [name for name, v in (("cutoff", cutoff), ("q", q), ("PFER", PFER)) if v is not None]
 
@@ -562,24 +643,38 @@ def error_control(n_features, *, cutoff=None, q=None, PFER=None, sampling="ss",
         else:
             q = rconcave_q(p, cutoff, PFER, B)
         if q < 1 or _bound(p, 1.0, cutoff, B, assumption) > PFER:
-            fail(f"PFER: no q >= 1 attains PFER <= {PFER!r} with cutoff = "
-                 f"{cutoff!r} under the {BOUND_NAMES[assumption]} (n_features="
-                 f"{p}, n_subsamples={B}): the bound at q = 1 is "
-                 f"{_bound(p, 1.0, cutoff, B, assumption):.3g}")
+            fail(
+                f"PFER: no q >= 1 attains PFER <= {PFER!r} with cutoff = "
+                f"{cutoff!r} under the {BOUND_NAMES[assumption]} (n_features="
+                f"{p}, n_subsamples={B}): the bound at q = 1 is "
+                f"{_bound(p, 1.0, cutoff, B, assumption):.3g}"
+            )
     if "cutoff" in given and assumption == "r-concave" and cutoff <= q / p:
-        fail(f"cutoff: must be larger than q/p = {number(q / p, 6)} for the r-concave "
-             f"bound; got {cutoff!r}")
+        fail(
+            f"cutoff: must be larger than q/p = {number(q / p, 6)} for the r-concave "
+            f"bound; got {cutoff!r}"
+        )
     bound = _bound(p, q, cutoff, B, assumption)
     if PFER is not None and bound > PFER * (1 + 1e-12):
         # only a derived cutoff can get here: no cutoff up to 1 attains PFER with this q
-        warn(f"error_control: no cutoff up to 1 attains PFER <= {PFER!r} with q = "
-             f"{number(q)} (n_features={p}); at cutoff {number(cutoff)} the "
-             f"{BOUND_NAMES[assumption]} is {significant(bound, 3)!r}, above the PFER "
-             f"asked for", PFERExceededWarning)
+        warn(
+            f"error_control: no cutoff up to 1 attains PFER <= {PFER!r} with q = "
+            f"{number(q)} (n_features={p}); at cutoff {number(cutoff)} the "
+            f"{BOUND_NAMES[assumption]} is {significant(bound, 3)!r}, above the PFER "
+            f"asked for",
+            PFERExceededWarning,
+        )
     specified = bound if PFER is None else PFER
-    return ErrorControl(cutoff=float(cutoff), q=float(q), PFER=significant(bound, 3),
-                        specified_PFER=float(specified), n_features=p, n_subsamples=B,
-                        sampling=sampling, assumption=assumption)
+    return ErrorControl(
+        cutoff=float(cutoff),
+        q=float(q),
+        PFER=significant(bound, 3),
+        specified_PFER=float(specified),
+        n_features=p,
+        n_subsamples=B,
+        sampling=sampling,
+        assumption=assumption,
+    )
 
 
 def _check_pfer(PFER, p: int, *, function=None) -> float:
@@ -587,9 +682,11 @@ def _check_pfer(PFER, p: int, *, function=None) -> float:
     more asks for nothing (stabs accepts it, and then derives q > p)."""
     PFER = check_real_range("PFER", PFER, low=0.0, low_open=True, function=function)
     if PFER >= p:
-        fail(f"PFER: must be below n_features = {p} (E(V) <= p holds for any "
-             f"selection, so a PFER of p or more bounds nothing); got {PFER!r}",
-             function=function)
+        fail(
+            f"PFER: must be below n_features = {p} (E(V) <= p holds for any "
+            f"selection, so a PFER of p or more bounds nothing); got {PFER!r}",
+            function=function,
+        )
     return PFER
 
 
@@ -598,13 +695,18 @@ def _check_cutoff(cutoff, assumption: str, B: int, *, function=None) -> float:
     r-concave bound, and above 1/2 + 1/(4B) for the unimodal one below 3/4, where its
     constant K(pi, B) = 2 (2 pi - 1 - 1/(2B)) is positive."""
     if assumption == "r-concave":
-        return check_real_range("cutoff", cutoff, low=0.0, high=1.0, low_open=True,
-                                function=function)
-    cutoff = check_real_range("cutoff", cutoff, low=0.5, high=1.0, low_open=True,
-                              function=function)
+        return check_real_range(
+            "cutoff", cutoff, low=0.0, high=1.0, low_open=True, function=function
+        )
+    cutoff = check_real_range(
+        "cutoff", cutoff, low=0.5, high=1.0, low_open=True, function=function
+    )
     if assumption == "unimodal" and cutoff <= 0.5 + 1 / (4 * B):
-        fail(f"cutoff: must be > 1/2 + 1/(4B) = {number(0.5 + 1 / (4 * B), 10)} "
-             f"for the unimodal bound with n_subsamples={B} (below it the constant "
-             f"2 (2 pi - 1 - 1/(2B)) is <= 0 and the bound negative or "
-             f"infinite); got {cutoff!r}", function=function)
+        fail(
+            f"cutoff: must be > 1/2 + 1/(4B) = {number(0.5 + 1 / (4 * B), 10)} "
+            f"for the unimodal bound with n_subsamples={B} (below it the constant "
+            f"2 (2 pi - 1 - 1/(2B)) is <= 0 and the bound negative or "
+            f"infinite); got {cutoff!r}",
+            function=function,
+        )
     return cutoff

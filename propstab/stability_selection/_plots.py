@@ -77,15 +77,21 @@ def plot_calibration(selector, *, log_scale=None, ax=None):
     cal = getattr(selector, "calibration_", None)
     if cal is None:
         if hasattr(selector, "fit") and hasattr(selector, "calibration"):
-            from sklearn.exceptions import NotFittedError   # a ValueError
-            raise NotFittedError(f"selector: this {type(selector).__name__} is not fitted; "
-                                 f"call fit(X, y) before plotting its calibration")
-        fail(f"selector: must be a fitted StabilitySelection; got "
-             f"{shown(selector)}", TypeError)
+            from sklearn.exceptions import NotFittedError  # a ValueError
+
+            raise NotFittedError(
+                f"selector: this {type(selector).__name__} is not fitted; "
+                f"call fit(X, y) before plotting its calibration"
+            )
+        fail(
+            f"selector: must be a fitted StabilitySelection; got " f"{shown(selector)}", TypeError
+        )
     if cal.method == "pfer":
-        fail("selector: fitted with calibration='pfer' (a fixed cutoff), which "
-             "has no calibration curve; fit with calibration='stability_score' "
-             "or 'fdp', or draw plot_stability_path(selector)")
+        fail(
+            "selector: fitted with calibration='pfer' (a fixed cutoff), which "
+            "has no calibration curve; fit with calibration='stability_score' "
+            "or 'fdp', or draw plot_stability_path(selector)"
+        )
     log_scale = check_bool("log_scale", log_scale, none=True)
     ax = check_axes("ax", ax) if ax is not None else _new_axes()
     if cal.method == "fdp":
@@ -97,16 +103,21 @@ def _new_axes():
     try:
         import matplotlib.pyplot as plt
     except ImportError:
-        raise ImportError("plots need matplotlib; install it with "
-                          "`pip install propstab[plot]`") from None
+        raise ImportError(
+            "plots need matplotlib; install it with " "`pip install propstab[plot]`"
+        ) from None
     return plt.subplots(figsize=(7, 4.5))[1]
 
 
 def _fdp_curve(cal, ax):
     ax.plot(cal.thresholds, cal.curve, color="C0", lw=1.6, label="FDP+")
-    ax.axvline(cal.threshold, color="k", ls="--", lw=1,
-               label=f"t = {cal.threshold:.3g} (FDP+ {cal.criterion:.3g}, "
-                     f"{cal.n_selected} selected)")
+    ax.axvline(
+        cal.threshold,
+        color="k",
+        ls="--",
+        lw=1,
+        label=f"t = {cal.threshold:.3g} (FDP+ {cal.criterion:.3g}, " f"{cal.n_selected} selected)",
+    )
     ax.set_xlabel("threshold t on the maximal selection proportion")
     ax.set_ylabel("FDP+")
     ax.set_title("calibration by artificial features (Stabl's FDP+)")
@@ -119,21 +130,35 @@ def _score_map(cal, ax, log_scale):
     pis = np.asarray(cal.thresholds, dtype=np.float64)
     grid = np.asarray(cal.param_grid)
     half = (pis[1] - pis[0]) / 2 if pis.size > 1 else 0.005
-    image = ax.imshow(scores, aspect="auto", origin="upper", cmap="viridis",
-                      interpolation="nearest",
-                      extent=(pis[0] - half, pis[-1] + half, grid.size - 0.5, -0.5))
+    image = ax.imshow(
+        scores,
+        aspect="auto",
+        origin="upper",
+        cmap="viridis",
+        interpolation="nearest",
+        extent=(pis[0] - half, pis[-1] + half, grid.size - 0.5, -0.5),
+    )
     ax.figure.colorbar(image, ax=ax, label="stability score")
     ticks = np.unique(np.linspace(0, grid.size - 1, min(grid.size, 8)).round().astype(int))
     ax.set_yticks(ticks)
     if log_scale is None:
         positive = grid[grid > 0] if np.issubdtype(grid.dtype, np.number) else grid[:0]
         log_scale = positive.size == grid.size > 1 and positive.max() / positive.min() > 20
-    ax.set_yticklabels([f"{grid[i]:.3g}" if np.issubdtype(grid.dtype, np.number)
-                        else str(grid[i]) for i in ticks])
+    ax.set_yticklabels(
+        [f"{grid[i]:.3g}" if np.issubdtype(grid.dtype, np.number) else str(grid[i]) for i in ticks]
+    )
     if not math.isnan(cal.threshold):
         g = int(np.flatnonzero(grid == cal.penalty)[0])
-        ax.plot([cal.threshold], [g], marker="o", ms=9, mfc="none", mec="red", mew=2,
-                label=f"{cal.param_name} = {cal.penalty:.3g}, pi = {cal.threshold:.3g}")
+        ax.plot(
+            [cal.threshold],
+            [g],
+            marker="o",
+            ms=9,
+            mfc="none",
+            mec="red",
+            mew=2,
+            label=f"{cal.param_name} = {cal.penalty:.3g}, pi = {cal.threshold:.3g}",
+        )
         ax.legend(loc="lower right", fontsize="small")
     ax.set_xlabel("pi")
     ax.set_ylabel(f"{cal.param_name}{' (log-spaced path)' if log_scale else ''}")

@@ -13,8 +13,15 @@ import numpy as np
 from .._utils.checks import fail
 from .._utils.text import number, significant
 
-__all__ = ["rconcave_bound", "rconcave_cutoff", "rconcave_extremal", "rconcave_max_q",
-           "rconcave_q", "rconcave_tail_bound", "rconcave_terms"]
+__all__ = [
+    "rconcave_bound",
+    "rconcave_cutoff",
+    "rconcave_extremal",
+    "rconcave_max_q",
+    "rconcave_q",
+    "rconcave_tail_bound",
+    "rconcave_terms",
+]
 
 # ----------------------------------------------------------------------------------
 # The r-concave bound
@@ -44,7 +51,7 @@ _PIECE_GRID = 33
 # change no pinned D by more than a relative 1.5e-12).
 _GOLDEN_STEPS = 30
 # Weights (a + j)^(1/r) held at once when evaluating the tails of many laws (16 MB).
-_BLOCK = 2 ** 21
+_BLOCK = 2**21
 
 
 def _powers(base, s: float):
@@ -58,7 +65,7 @@ def _powers(base, s: float):
         if s == -4:
             w *= w
         return w
-    return base ** s
+    return base**s
 
 
 @functools.lru_cache(maxsize=1024)
@@ -100,7 +107,7 @@ def mean_matching_parameters(mu: float, first: int, n: int, s: float):
 
     lo, hi = halve(np.full(n + 1 - first, -60.0), np.full(n + 1 - first, 40.0), 12)
     x = 0.5 * (lo + hi)
-    for _ in range(8):        # Newton on m(x) - mu, m the mean, x = log a, in the bracket
+    for _ in range(8):  # Newton on m(x) - mu, m the mean, x = log a, in the bracket
         a = np.exp(x)
         w = weights(x, s)
         total, first_moment = w.sum(axis=1), w @ support
@@ -119,12 +126,12 @@ def mean_matching_parameters(mu: float, first: int, n: int, s: float):
     near_lo, near_hi = np.maximum(x - width, lo), np.minimum(x + width, hi)
     good = low_mean(near_lo) & ~low_mean(near_hi)
     lo, hi = np.where(good, near_lo, lo), np.where(good, near_hi, hi)
-    for _ in range(7):        # at most 80 halvings in all
+    for _ in range(7):  # at most 80 halvings in all
         if np.all(np.nextafter(lo, hi) >= hi):
             break
         lo, hi = halve(lo, hi, 10)
     below, above = np.exp(lo), np.exp(hi)
-    below.flags.writeable = above.flags.writeable = False      # shared by the cache
+    below.flags.writeable = above.flags.writeable = False  # shared by the cache
     return below, above
 
 
@@ -134,7 +141,7 @@ def mean_matching_parameters_bisection(mu: float, first: int, n: int, s: float):
     inside = support <= np.arange(first, n + 1)[:, None]
     lo = np.full(n + 1 - first, -60.0)
     hi = np.full(n + 1 - first, 40.0)
-    for _ in range(80):                        # width 100 / 2^80: below one ulp of log a
+    for _ in range(80):  # width 100 / 2^80: below one ulp of log a
         mid = 0.5 * (lo + hi)
         w = np.where(inside, _powers(np.exp(mid)[:, None] + support, s), 0.0)
         low = (w @ support) < mu * w.sum(axis=1)
@@ -168,12 +175,12 @@ def _extremal_tails(k: np.ndarray, mu: float, t: int, s: float):
             return (w * top).sum(axis=-1) / (w * bottom).sum(axis=-1)
         top, bottom = (np.broadcast_to(x, (rows,) + x.shape[1:]) for x in (top, bottom))
         out = np.empty(a.shape)
-        for start in range(0, rows, step):           # blocks of rows, not single values
+        for start in range(0, rows, step):  # blocks of rows, not single values
             block = slice(start, start + step)
             w = _powers(a[block][..., None] + support, s)
-            out[block] = ((w * top[block]).sum(axis=-1)
-                          / (w * bottom[block]).sum(axis=-1))
+            out[block] = (w * top[block]).sum(axis=-1) / (w * bottom[block]).sum(axis=-1)
         return out
+
     return tails
 
 
@@ -189,10 +196,12 @@ def _golden_maximise(f, lo: np.ndarray, hi: np.ndarray, steps: int):
     x1, x2 = hi - golden * (hi - lo), lo + golden * (hi - lo)
     f1, f2 = f(x1), f(x2)
     for _ in range(steps):
-        left = f1 >= f2                                     # the maximum is in [lo, x2]
+        left = f1 >= f2  # the maximum is in [lo, x2]
         hi, lo = np.where(left, x2, hi), np.where(left, lo, x1)
-        x2, x1 = (np.where(left, x1, lo + golden * (hi - lo)),
-                  np.where(left, hi - golden * (hi - lo), x2))
+        x2, x1 = (
+            np.where(left, x1, lo + golden * (hi - lo)),
+            np.where(left, hi - golden * (hi - lo), x2),
+        )
         fx = f(np.where(left, x1, x2))
         f2, f1 = np.where(left, f1, fx), np.where(left, fx, f2)
     return np.where(f1 >= f2, x1, x2), np.maximum(f1, f2)
@@ -219,15 +228,17 @@ def rconcave_extremal(theta: float, t: int, n: int, r: float) -> "tuple[float, f
     if t < k0:
         return 1.0, math.nan, -1
     if k0 >= n:
-        fail(f"q: too large for the r-concave bound: the mean {number(mu, 6)} of the "
-             f"selection count on 0..{n} leaves no extremal law")
+        fail(
+            f"q: too large for the r-concave bound: the mean {number(mu, 6)} of the "
+            f"selection count on 0..{n} leaves no extremal law"
+        )
     first = max(k0, t - 1)
     below, above = mean_matching_parameters(mu, k0, n, s)
     pieces = np.arange(first, n)
-    start, stop = above[first - k0 + 1:], below[first - k0:-1]   # piece k: [a_{k+1}, a_k]
+    start, stop = above[first - k0 + 1 :], below[first - k0 : -1]  # piece k: [a_{k+1}, a_k]
     u = np.linspace(0.0, 1.0, _PIECE_GRID)
     grid = np.exp(np.log(start)[:, None] + u * np.log(stop / start)[:, None])
-    grid[:, 0], grid[:, -1] = start, stop                   # the ends exactly
+    grid[:, 0], grid[:, -1] = start, stop  # the ends exactly
     values = _extremal_tails(pieces[:, None], mu, t, s)(grid)
     # local maxima of the grid on each piece (ends included), refined in log a
     padded = np.pad(values, ((0, 0), (1, 1)), constant_values=-np.inf)
@@ -274,9 +285,11 @@ def rconcave_bound(q: float, p: int, cutoff: float, B: int) -> float:
     """p min{1, D(q^2/p^2, 2B pi - B, B, -1/2), D(q/p, 2B pi, 2B, -1/4)}."""
     largest = rconcave_max_q(p, B)
     if q > largest:
-        fail(f"q: must be <= {largest} for the r-concave bound with "
-             f"n_features={p}, B={B}; got {q!r}")
-    if q == 0:                                   # nothing is ever selected
+        fail(
+            f"q: must be <= {largest} for the r-concave bound with "
+            f"n_features={p}, B={B}; got {q!r}"
+        )
+    if q == 0:  # nothing is ever selected
         return 0.0
     pairs, singles = rconcave_terms(q, p, cutoff, B)
     return min(1.0, rconcave_tail_bound(*pairs), rconcave_tail_bound(*singles)) * p
@@ -309,7 +322,7 @@ def rconcave_cutoff(p: int, q: float, PFER: float, B: int) -> float:
         fail(f"q: q/p = {number(q / p, 6)} leaves no cutoff for the r-concave bound")
     if rconcave_above(q, p, float(grid[-1]), B, PFER):
         return float(grid[-1])
-    lo, hi = -1, grid.size - 1                 # bound(grid[hi]) <= PFER; grid[lo] unknown
+    lo, hi = -1, grid.size - 1  # bound(grid[hi]) <= PFER; grid[lo] unknown
     while hi - lo > 1:
         mid = (lo + hi) // 2
         if rconcave_above(q, p, float(grid[mid]), B, PFER):
@@ -331,11 +344,13 @@ def rconcave_q(p: int, cutoff: float, PFER: float, B: int) -> float:
     """
     top = rconcave_max_q(p, B)
     if top < 1:
-        fail(f"n_features: {p} features leave no q >= 1 for the r-concave "
-             f"bound with B = {B} (q must be <= (B - 1) p / (2B))")
+        fail(
+            f"n_features: {p} features leave no q >= 1 for the r-concave "
+            f"bound with B = {B} (q must be <= (B - 1) p / (2B))"
+        )
     if rconcave_above(1, p, cutoff, B, PFER):
         return 1.0
-    lo, hi = 1, top + 1                        # bound(lo) <= PFER; hi: beyond or above
+    lo, hi = 1, top + 1  # bound(lo) <= PFER; hi: beyond or above
     while hi - lo > 1:
         mid = (lo + hi) // 2
         if rconcave_above(mid, p, cutoff, B, PFER):

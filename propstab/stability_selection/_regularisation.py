@@ -48,10 +48,13 @@ def _l1_model(est) -> Optional[str]:
     knows the path of, else None."""
     from sklearn.linear_model import ElasticNet, LassoLars, LogisticRegression
     from sklearn.svm import LinearSVC
-    if isinstance(est, (ElasticNet, LassoLars)):       # Lasso is an ElasticNet
+
+    if isinstance(est, (ElasticNet, LassoLars)):  # Lasso is an ElasticNet
         return "alpha"
-    if isinstance(est, (LogisticRegression, LinearSVC)) and est.get_params().get(
-            "penalty") == "l1":
+    if (
+        isinstance(est, (LogisticRegression, LinearSVC))
+        and est.get_params().get("penalty") == "l1"
+    ):
         return "C"
     return None
 
@@ -74,6 +77,7 @@ def locate_penalty(estimator, prefix: str = "") -> Optional[Penalty]:
     """
     from sklearn.feature_selection import SelectFromModel
     from sklearn.pipeline import Pipeline
+
     kind = _l1_model(estimator)
     if kind is not None:
         return Penalty(prefix + kind, estimator, kind)
@@ -93,11 +97,13 @@ def infer_param_name(estimator) -> str:
     """The name of ``estimator``'s sparsity penalty, or ValueError naming ``param_name``."""
     found = locate_penalty(estimator)
     if found is None:
-        fail(f"param_name: cannot be inferred for {shown(estimator)} (known: "
-             f"Lasso, LassoLars, ElasticNet: 'alpha'; LogisticRegression and "
-             f"LinearSVC with penalty='l1': 'C'; a Pipeline or SelectFromModel "
-             f"ending in one of them: '<step>__<param>'); pass param_name= and "
-             f"param_grid=")
+        fail(
+            f"param_name: cannot be inferred for {shown(estimator)} (known: "
+            f"Lasso, LassoLars, ElasticNet: 'alpha'; LogisticRegression and "
+            f"LinearSVC with penalty='l1': 'C'; a Pipeline or SelectFromModel "
+            f"ending in one of them: '<step>__<param>'); pass param_name= and "
+            f"param_grid="
+        )
     return found.param_name
 
 
@@ -116,6 +122,7 @@ def default_path(penalty: Penalty, X, y, *, n_alphas: int, eps: float) -> np.nda
     [0.75, 0.075, 0.0075]
     """
     from sklearn.base import clone
+
     for step in penalty.before:
         X = clone(step).fit_transform(X, y)
     model = penalty.model
@@ -123,27 +130,34 @@ def default_path(penalty: Penalty, X, y, *, n_alphas: int, eps: float) -> np.nda
     if penalty.kind == "alpha":
         rho = float(getattr(model, "l1_ratio", 1.0))
         if rho <= 0:
-            fail(f"param_grid: {name}(l1_ratio={rho!r}) has no L1 penalty, so no "
-                 f"path on which features enter; give param_grid=")
+            fail(
+                f"param_grid: {name}(l1_ratio={rho!r}) has no L1 penalty, so no "
+                f"path on which features enter; give param_grid="
+            )
         try:
             y = np.asarray(y, dtype=np.float64)
         except (TypeError, ValueError):
-            fail(f"y: {name} needs a numeric target for its alpha path; got "
-                 f"{shown(y)}")
+            fail(f"y: {name} needs a numeric target for its alpha path; got " f"{shown(y)}")
         if model.get_params().get("fit_intercept", True):
             y = y - y.mean()
         Xy = np.abs(np.asarray(X.T @ y, dtype=np.float64)).ravel()
         top = float(Xy.max()) / (X.shape[0] * rho)
         tiny = np.finfo(float).resolution
-        if top <= tiny:                    # y constant: as scikit-learn's alpha grid
+        if top <= tiny:  # y constant: as scikit-learn's alpha grid
             return np.full(n_alphas, tiny)
         return np.logspace(np.log10(top * eps), np.log10(top), num=n_alphas)[::-1]
     from sklearn.svm import l1_min_c
+
     loss = "log" if name == "LogisticRegression" else "squared_hinge"
     params = model.get_params()
     try:
-        c_min = l1_min_c(X, y, loss=loss, fit_intercept=params.get("fit_intercept", True),
-                         intercept_scaling=params.get("intercept_scaling", 1.0))
+        c_min = l1_min_c(
+            X,
+            y,
+            loss=loss,
+            fit_intercept=params.get("fit_intercept", True),
+            intercept_scaling=params.get("intercept_scaling", 1.0),
+        )
     except ValueError as exc:
         fail(f"y: no L1 path for {name}: {exc}")
     return c_min * np.logspace(0.0, -np.log10(eps), num=n_alphas)

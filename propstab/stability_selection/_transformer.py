@@ -24,14 +24,45 @@ import numpy as np
 from collections.abc import Mapping
 
 from .._utils.exceptions import UndefinedMeasureWarning, warn
-from .._utils.params import (N_JOBS, Boolean, Integral, Interval, Options, RandomState, Real, validate_arguments)
+from .._utils.params import (
+    N_JOBS,
+    Boolean,
+    Integral,
+    Interval,
+    Options,
+    RandomState,
+    Real,
+    validate_arguments,
+)
 from .._utils.progress import progress_counter
 from ._regularisation import default_path, infer_param_name, locate_penalty
 from .._utils.text import Summary, interval, number, shorten, summary
 from .._utils.checks import check_random_state, check_real_range, fail, seed_sequence, shown
-from ._error_control import (ASSUMPTIONS, BOUND_NAMES, SAMPLINGS, ErrorControl, LargePFERWarning, default_n_subsamples, error_control, resolve_assumption)
-from ._calibration import (SHARP_PI_GRID, STABL_THRESHOLDS, Calibration, choose_by_fdp, choose_by_stability_score)
-from .._utils.execution import (BACKEND, Checkpoint, check_checkpoint_seed, data_hash, described, run_tasks)
+from ._error_control import (
+    ASSUMPTIONS,
+    BOUND_NAMES,
+    SAMPLINGS,
+    ErrorControl,
+    LargePFERWarning,
+    default_n_subsamples,
+    error_control,
+    resolve_assumption,
+)
+from ._calibration import (
+    SHARP_PI_GRID,
+    STABL_THRESHOLDS,
+    Calibration,
+    choose_by_fdp,
+    choose_by_stability_score,
+)
+from .._utils.execution import (
+    BACKEND,
+    Checkpoint,
+    check_checkpoint_seed,
+    data_hash,
+    described,
+    run_tasks,
+)
 from ..resampling._schemes import subsamples as draw_subsamples
 from ..selectors import clone, run_seeds, seeded, support_of, take
 
@@ -40,7 +71,7 @@ __all__ = ["ErrorControl", "LargePFERWarning", "StabilitySelection", "error_cont
 CALIBRATIONS = ("pfer", "stability_score", "fdp")
 #: The spawn key (below the root's) of the seed of the artificial features of
 #: ``calibration="fdp"``; the subsamples' seeds use keys 0..n_fits - 1.
-PERMUTATION_KEY = 2 ** 31
+PERMUTATION_KEY = 2**31
 
 
 def _sklearn_base():
@@ -48,8 +79,10 @@ def _sklearn_base():
         from sklearn.base import BaseEstimator
         from sklearn.feature_selection import SelectorMixin
     except ImportError:
-        raise ImportError("StabilitySelection needs scikit-learn; install it with "
-                          "`pip install propstab[sklearn]`") from None
+        raise ImportError(
+            "StabilitySelection needs scikit-learn; install it with "
+            "`pip install propstab[sklearn]`"
+        ) from None
     return BaseEstimator, SelectorMixin
 
 
@@ -58,20 +91,25 @@ def _fit_path(estimator, param_name, grid, X, y, threshold, rows, seed=None):
     ``seed`` (the subsample's, drawn up front) fills the estimator's unset random states
     (:func:`propstab.selectors.seeded`), the same for every grid value."""
     from sklearn.exceptions import ConvergenceWarning
+
     Xs, ys = take(X, rows), take(y, rows)
     d = X.shape[1]
     masks = np.zeros((len(grid), d), dtype=bool)
     imps = np.zeros((len(grid), d), dtype=np.float64)
     for g, value in enumerate(grid):
         est = (clone(estimator) if seed is None else seeded(estimator, seed)).set_params(
-            **{param_name: value})
-        with warnings.catch_warnings():       # weak penalties on half the data
+            **{param_name: value}
+        )
+        with warnings.catch_warnings():  # weak penalties on half the data
             warnings.simplefilter("ignore", category=ConvergenceWarning)
             try:
                 est.fit(Xs, ys)
             except (ValueError, TypeError) as exc:
-                fail(f"estimator: {type(est).__name__}({param_name}={value!r}) failed to fit "
-                     f"a subsample: {exc}", exc)
+                fail(
+                    f"estimator: {type(est).__name__}({param_name}={value!r}) failed to fit "
+                    f"a subsample: {exc}",
+                    exc,
+                )
         mask, imp = support_of(est, d, threshold=threshold, argument="estimator")
         masks[g] = mask
         if imp is not None:
@@ -86,7 +124,7 @@ def _first_q(masks: np.ndarray, imps: np.ndarray, order: np.ndarray, q: int) -> 
     at which they are selected, ties by larger importance there, then by index;
     as the fitters of stabs keep the first q variables on the path.
     """
-    m = masks[order]                                   # (G, d) in path order
+    m = masks[order]  # (G, d) in path order
     ever = m.any(axis=0)
     entry = np.where(ever, np.argmax(m, axis=0), len(order))
     entry_imp = imps[order][np.minimum(entry, len(order) - 1), np.arange(m.shape[1])]
@@ -98,7 +136,7 @@ def _first_q(masks: np.ndarray, imps: np.ndarray, order: np.ndarray, q: int) -> 
 
 
 try:  # scikit-learn is optional: without it the class exists but fit() says what to install
-    _BASES = tuple(reversed(_sklearn_base()))          # (SelectorMixin, BaseEstimator)
+    _BASES = tuple(reversed(_sklearn_base()))  # (SelectorMixin, BaseEstimator)
 except ImportError:  # pragma: no cover
     _BASES = (object,)
 
@@ -323,13 +361,13 @@ class StabilitySelection(*_BASES):
     (0.75, 3.0, 0.947)
     """
 
-    _required_parameters = ["estimator"]     # no default estimator for scikit-learn's checks
+    _required_parameters = ["estimator"]  # no default estimator for scikit-learn's checks
 
     #: The declared rules of the parameters, checked at :meth:`fit` (scikit-learn's
     #: convention: ``__init__`` only stores them); the rules that read the data or the
     #: estimator (the bounds of q, the cutoff of a bound, ``param_name``) are checked there.
     parameter_constraints = {
-        "n_alphas": Interval(Integral, 1, 10 ** 4),
+        "n_alphas": Interval(Integral, 1, 10**4),
         "eps": Interval(Real, 0.0, 1.0, closed="neither"),
         "n_subsamples": [Interval(Integral, 2, None), None],
         "sampling": Options(*SAMPLINGS),
@@ -345,11 +383,29 @@ class StabilitySelection(*_BASES):
         "backend": BACKEND,
     }
 
-    def __init__(self, estimator, *, param_name=None, param_grid=None, n_alphas=25,
-                 eps=1e-3, n_subsamples=None, sampling="ss", cutoff=0.75, PFER=1.0, q=None,
-                 assumption=None, threshold=None, random_state=None, n_jobs=None,
-                 backend=None, progress=None, calibration="pfer", pi_grid=None,
-                 checkpoint=None):
+    def __init__(
+        self,
+        estimator,
+        *,
+        param_name=None,
+        param_grid=None,
+        n_alphas=25,
+        eps=1e-3,
+        n_subsamples=None,
+        sampling="ss",
+        cutoff=0.75,
+        PFER=1.0,
+        q=None,
+        assumption=None,
+        threshold=None,
+        random_state=None,
+        n_jobs=None,
+        backend=None,
+        progress=None,
+        calibration="pfer",
+        pi_grid=None,
+        checkpoint=None,
+    ):
         self.estimator = estimator
         self.param_name = param_name
         self.param_grid = param_grid
@@ -381,62 +437,101 @@ class StabilitySelection(*_BASES):
     def _validate(self, X, y):
         try:
             from sklearn.utils.validation import validate_data
-        except ImportError:          # scikit-learn < 1.6
+        except ImportError:  # scikit-learn < 1.6
+
             def validate_data(self, X, y, **kwargs):
-                return self._validate_data(X, y, y_numeric=False, multi_output=False,
-                                           **kwargs)
+                return self._validate_data(X, y, y_numeric=False, multi_output=False, **kwargs)
+
         try:
             return validate_data(self, X, y, accept_sparse="csr")
-        except (ValueError, TypeError) as exc:     # scikit-learn's checks, named
+        except (ValueError, TypeError) as exc:  # scikit-learn's checks, named
             fail(f"X, y: {' '.join(str(exc).split())}", exc)
 
     def _check_calibration(self):
         """The calibration and its grid of thresholds (None for ``"pfer"``)."""
         from ._calibration import check_thresholds
-        method = self.calibration                  # declared: one of CALIBRATIONS
+
+        method = self.calibration  # declared: one of CALIBRATIONS
         if method == "pfer":
-            if self.pi_grid is not None:          # not used, but never accepted if invalid
+            if self.pi_grid is not None:  # not used, but never accepted if invalid
                 check_thresholds("pi_grid", self.pi_grid, closed="left")
             return method, None
         if self.q is not None:
-            fail(f"q: only with calibration='pfer' (the number kept per subsample); got "
-                 f"q={self.q!r} with calibration={method!r}", function="StabilitySelection")
+            fail(
+                f"q: only with calibration='pfer' (the number kept per subsample); got "
+                f"q={self.q!r} with calibration={method!r}",
+                function="StabilitySelection",
+            )
         default = SHARP_PI_GRID if method == "stability_score" else STABL_THRESHOLDS
-        grid = default if self.pi_grid is None else np.atleast_1d(check_thresholds(
-            "pi_grid", self.pi_grid, closed="neither" if method == "stability_score"
-            else "left"))
+        grid = (
+            default
+            if self.pi_grid is None
+            else np.atleast_1d(
+                check_thresholds(
+                    "pi_grid",
+                    self.pi_grid,
+                    closed="neither" if method == "stability_score" else "left",
+                )
+            )
+        )
         return method, grid
 
     def _check_params(self, n_features):
-        validate_arguments(self.parameter_constraints,
-                           {name: getattr(self, name) for name in self.parameter_constraints},
-                           function="StabilitySelection")
-        assumption = resolve_assumption(self.sampling, self.assumption,
-                                        function="StabilitySelection")
-        check_checkpoint_seed(self.checkpoint, self.random_state, "subsamples",
-                              function="StabilitySelection")
-        B = (default_n_subsamples(self.sampling) if self.n_subsamples is None
-             else int(self.n_subsamples))
+        validate_arguments(
+            self.parameter_constraints,
+            {name: getattr(self, name) for name in self.parameter_constraints},
+            function="StabilitySelection",
+        )
+        assumption = resolve_assumption(
+            self.sampling, self.assumption, function="StabilitySelection"
+        )
+        check_checkpoint_seed(
+            self.checkpoint, self.random_state, "subsamples", function="StabilitySelection"
+        )
+        B = (
+            default_n_subsamples(self.sampling)
+            if self.n_subsamples is None
+            else int(self.n_subsamples)
+        )
         if self._check_calibration()[0] != "pfer":
             return B, assumption, None
-        given = {k: v for k, v in (("cutoff", self.cutoff), ("PFER", self.PFER),
-                                   ("q", self.q)) if v is not None}
+        given = {
+            k: v
+            for k, v in (("cutoff", self.cutoff), ("PFER", self.PFER), ("q", self.q))
+            if v is not None
+        }
         given_text = ", ".join(f"{k}={v!r}" for k, v in given.items()) or "none"
         if "cutoff" in given and len(given) == 3:
-            fail(f"cutoff, PFER, q: give at most two of them (PFER defaults to 1: pass "
-                 f"PFER=None to give cutoff and q); got {given_text}",
-                 function="StabilitySelection")
+            fail(
+                f"cutoff, PFER, q: give at most two of them (PFER defaults to 1: pass "
+                f"PFER=None to give cutoff and q); got {given_text}",
+                function="StabilitySelection",
+            )
         if "cutoff" not in given and len(given) != 2:
-            fail(f"cutoff, PFER, q: with cutoff=None give both PFER and q; got {given_text}",
-                 function="StabilitySelection")
+            fail(
+                f"cutoff, PFER, q: with cutoff=None give both PFER and q; got {given_text}",
+                function="StabilitySelection",
+            )
         target = None
         if len(given) == 2:
-            target = error_control(n_features, cutoff=self.cutoff, q=self.q, PFER=self.PFER,
-                                   sampling=self.sampling, assumption=assumption,
-                                   n_subsamples=B)
+            target = error_control(
+                n_features,
+                cutoff=self.cutoff,
+                q=self.q,
+                PFER=self.PFER,
+                sampling=self.sampling,
+                assumption=assumption,
+                n_subsamples=B,
+            )
         else:
-            check_real_range("cutoff", self.cutoff, low=0.5, high=1.0, low_open=True,
-                             function="StabilitySelection")
+            check_real_range(
+                "cutoff",
+                self.cutoff,
+                low=0.5,
+                high=1.0,
+                low_open=True,
+                function="StabilitySelection",
+            )
         return B, assumption, target
 
     def _path(self, X, y, stabl=False):
@@ -444,31 +539,43 @@ class StabilitySelection(*_BASES):
         Stabl's ratio, 1/30 for alpha and 1/100 for C, instead of ``eps``)."""
         est = self.estimator
         if not (hasattr(est, "fit") and hasattr(est, "get_params") and hasattr(est, "set_params")):
-            fail(f"estimator: must be a scikit-learn estimator (fit, get_params, "
-                 f"set_params); got {shown(est)}", TypeError)
+            fail(
+                f"estimator: must be a scikit-learn estimator (fit, get_params, "
+                f"set_params); got {shown(est)}",
+                TypeError,
+            )
         if self.param_name is not None and not isinstance(self.param_name, str):
-            fail(f"param_name: must be a parameter name or None; got "
-                 f"{shown(self.param_name)}", TypeError)
+            fail(
+                f"param_name: must be a parameter name or None; got " f"{shown(self.param_name)}",
+                TypeError,
+            )
         located = locate_penalty(est)
         name = self.param_name if self.param_name is not None else infer_param_name(est)
         if name not in est.get_params(deep=True):
             fail(f"param_name: {type(est).__name__} has no parameter {name!r}")
         if self.param_grid is None:
             if located is None or located.param_name != name:
-                fail(f"param_grid: no data-driven path for param_name={name!r} "
-                     f"of {type(est).__name__} (known: the alpha of Lasso, "
-                     f"LassoLars, ElasticNet and the C of L1 LogisticRegression, "
-                     f"LinearSVC); give param_grid=")
-            eps = (1 / 100 if name.rpartition("__")[2] == "C" else 1 / 30) if stabl \
+                fail(
+                    f"param_grid: no data-driven path for param_name={name!r} "
+                    f"of {type(est).__name__} (known: the alpha of Lasso, "
+                    f"LassoLars, ElasticNet and the C of L1 LogisticRegression, "
+                    f"LinearSVC); give param_grid="
+                )
+            eps = (
+                (1 / 100 if name.rpartition("__")[2] == "C" else 1 / 30)
+                if stabl
                 else float(self.eps)
+            )
             return name, default_path(located, X, y, n_alphas=int(self.n_alphas), eps=eps)
         if isinstance(self.param_grid, (str, bytes, Mapping)):
-            fail(f"param_grid: must be a 1-D sequence of values of {name!r}; got "
-                 f"{shown(self.param_grid)}", TypeError)
+            fail(
+                f"param_grid: must be a 1-D sequence of values of {name!r}; got "
+                f"{shown(self.param_grid)}",
+                TypeError,
+            )
         grid = np.asarray(self.param_grid)
         if grid.ndim != 1 or grid.size == 0:
-            fail(f"param_grid: must be a non-empty 1-D sequence; got shape "
-                 f"{grid.shape}")
+            fail(f"param_grid: must be a non-empty 1-D sequence; got shape " f"{grid.shape}")
         return name, grid
 
     def fit(self, X, y):
@@ -487,36 +594,59 @@ class StabilitySelection(*_BASES):
         X, y = self._validate(X, y)
         n, d = X.shape
         if n < 4:
-            fail(f"X: stability selection needs subsamples of floor(n/2) >= 2 "
-                 f"rows; got n_samples = {n}")
+            fail(
+                f"X: stability selection needs subsamples of floor(n/2) >= 2 "
+                f"rows; got n_samples = {n}"
+            )
         B, assumption, target = self._check_params(d)
         method, thresholds = self._check_calibration()
         root = seed_sequence(check_random_state("random_state", self.random_state))
-        if method == "fdp":          # Stabl's artificial features: each column permuted
-            X = _with_permuted_copy(X, np.random.default_rng(np.random.SeedSequence(
-                root.entropy, spawn_key=tuple(root.spawn_key) + (PERMUTATION_KEY,),
-                pool_size=root.pool_size)))
+        if method == "fdp":  # Stabl's artificial features: each column permuted
+            X = _with_permuted_copy(
+                X,
+                np.random.default_rng(
+                    np.random.SeedSequence(
+                        root.entropy,
+                        spawn_key=tuple(root.spawn_key) + (PERMUTATION_KEY,),
+                        pool_size=root.pool_size,
+                    )
+                ),
+            )
         name, grid = self._path(X, y, stabl=method == "fdp")
         subsamples = draw_subsamples(n, B, self.sampling, np.random.default_rng(root))
-        seeds = [int(v) for v in run_seeds(root, 0, len(subsamples))]   # one per subsample
+        seeds = [int(v) for v in run_seeds(root, 0, len(subsamples))]  # one per subsample
         checkpoint = None
         if self.checkpoint is not None:
-            checkpoint = Checkpoint(self.checkpoint, {
-                "estimator": described(self.estimator), "param_name": name,
-                "param_grid": data_hash(np.asarray(grid)), "X": data_hash(X),
-                "y": data_hash(y), "threshold": repr(self.threshold),
-                "sampling": self.sampling, "n_subsamples": B,
-                "random_state": f"SeedSequence(entropy={root.entropy}, "
-                                f"spawn_key={tuple(root.spawn_key)})",
-                "subsamples": data_hash(np.asarray(subsamples))})
-        with progress_counter(progress=self.progress, total=len(subsamples),
-                              desc="StabilitySelection") as bar:
-            paths = run_tasks(_fit_path, list(zip(subsamples, seeds)),
-                              shared=(self.estimator, name, grid, X, y, self.threshold),
-                              n_jobs=self.n_jobs, backend=self.backend, bar=bar,
-                              checkpoint=checkpoint)
-        raw = np.stack([p[0] for p in paths])           # (n_fits, G, d)
-        artificial = raw[:, :, d:]                      # empty unless calibration="fdp"
+            checkpoint = Checkpoint(
+                self.checkpoint,
+                {
+                    "estimator": described(self.estimator),
+                    "param_name": name,
+                    "param_grid": data_hash(np.asarray(grid)),
+                    "X": data_hash(X),
+                    "y": data_hash(y),
+                    "threshold": repr(self.threshold),
+                    "sampling": self.sampling,
+                    "n_subsamples": B,
+                    "random_state": f"SeedSequence(entropy={root.entropy}, "
+                    f"spawn_key={tuple(root.spawn_key)})",
+                    "subsamples": data_hash(np.asarray(subsamples)),
+                },
+            )
+        with progress_counter(
+            progress=self.progress, total=len(subsamples), desc="StabilitySelection"
+        ) as bar:
+            paths = run_tasks(
+                _fit_path,
+                list(zip(subsamples, seeds)),
+                shared=(self.estimator, name, grid, X, y, self.threshold),
+                n_jobs=self.n_jobs,
+                backend=self.backend,
+                bar=bar,
+                checkpoint=checkpoint,
+            )
+        raw = np.stack([p[0] for p in paths])  # (n_fits, G, d)
+        artificial = raw[:, :, d:]  # empty unless calibration="fdp"
         raw = raw[:, :, :d]
         masks = raw
         if target is not None:
@@ -527,34 +657,48 @@ class StabilitySelection(*_BASES):
         self.param_name_ = name
         self.param_grid_ = grid
         self.subsamples_ = subsamples
-        scores = masks.mean(axis=0).T                   # (d, G)
+        scores = masks.mean(axis=0).T  # (d, G)
         probabilities = scores.max(axis=1)
         self.stability_scores_, self.selection_probabilities_ = self._labelled(
-            scores, probabilities, name, grid)
+            scores, probabilities, name, grid
+        )
         self.q_ = float(masks.any(axis=1).sum(axis=1).mean())
         self.cutoff_ = cutoff
         self.support_ = probabilities >= cutoff
         if method == "stability_score":
-            cal = choose_by_stability_score(raw.mean(axis=0), len(subsamples), thresholds,
-                                            grid, name, pfer_bound=self.PFER)
+            cal = choose_by_stability_score(
+                raw.mean(axis=0), len(subsamples), thresholds, grid, name, pfer_bound=self.PFER
+            )
             g = int(np.flatnonzero(grid == cal.penalty)[0])
             self.cutoff_ = cal.threshold
             self.q_ = float(raw[:, g, :].sum(axis=1).mean())
-            self.support_ = (raw[:, g, :].mean(axis=0) >= cal.threshold
-                             if cal.n_selected else np.zeros(d, dtype=bool))
+            self.support_ = (
+                raw[:, g, :].mean(axis=0) >= cal.threshold
+                if cal.n_selected
+                else np.zeros(d, dtype=bool)
+            )
         elif method == "fdp":
-            cal = choose_by_fdp(probabilities, artificial.mean(axis=0).max(axis=0),
-                                thresholds, grid, name)
+            cal = choose_by_fdp(
+                probabilities, artificial.mean(axis=0).max(axis=0), thresholds, grid, name
+            )
             self.cutoff_ = cal.threshold
             self.support_ = probabilities > cal.threshold
             self.artificial_probabilities_ = artificial.mean(axis=0).max(axis=0)
-        bounded = method == "pfer" or (method == "stability_score"
-                                       and not math.isnan(self.cutoff_))
+        bounded = method == "pfer" or (
+            method == "stability_score" and not math.isnan(self.cutoff_)
+        )
         self.error_control_ = self._realised_bound(d, B, assumption) if bounded else None
         self.PFER_ = self.error_control_.PFER if self.error_control_ is not None else math.nan
         if method == "pfer":
-            cal = Calibration("pfer", name, math.nan, self.cutoff_, self.PFER_,
-                              int(self.support_.sum()), np.asarray(grid))
+            cal = Calibration(
+                "pfer",
+                name,
+                math.nan,
+                self.cutoff_,
+                self.PFER_,
+                int(self.support_.sum()),
+                np.asarray(grid),
+            )
         self.calibration_ = cal
         self.stability_path_ = stability_path(raw)
         self.stable_param_ = _most_stable(grid, self.stability_path_)
@@ -569,36 +713,59 @@ class StabilitySelection(*_BASES):
         if names is None:
             return scores, probabilities
         import pandas as pd
+
         index = pd.Index(names, name="feature")
         columns = pd.Index(grid, name=name)
-        return (pd.DataFrame(scores, index=index, columns=columns),
-                pd.Series(probabilities, index=index, name="selection probability"))
+        return (
+            pd.DataFrame(scores, index=index, columns=columns),
+            pd.Series(probabilities, index=index, name="selection probability"),
+        )
 
     def _realised_bound(self, d, B, assumption):
         if self.q_ == 0:
-            return ErrorControl(cutoff=self.cutoff_, q=0.0, PFER=0.0, specified_PFER=0.0,
-                                n_features=d, n_subsamples=B, sampling=self.sampling,
-                                assumption=assumption)
+            return ErrorControl(
+                cutoff=self.cutoff_,
+                q=0.0,
+                PFER=0.0,
+                specified_PFER=0.0,
+                n_features=d,
+                n_subsamples=B,
+                sampling=self.sampling,
+                assumption=assumption,
+            )
         try:
-            return error_control(d, cutoff=self.cutoff_, q=self.q_, sampling=self.sampling,
-                                 assumption=assumption, n_subsamples=B)
+            return error_control(
+                d,
+                cutoff=self.cutoff_,
+                q=self.q_,
+                sampling=self.sampling,
+                assumption=assumption,
+                n_subsamples=B,
+            )
         except ValueError as exc:
-            warn(f"StabilitySelection: the {assumption!r} PFER bound does not apply "
-                 f"to the realised q = {number(self.q_)} and cutoff {number(self.cutoff_)}: "
-                 f"{exc}; PFER_ is NaN", RuntimeWarning)
+            warn(
+                f"StabilitySelection: the {assumption!r} PFER bound does not apply "
+                f"to the realised q = {number(self.q_)} and cutoff {number(self.cutoff_)}: "
+                f"{exc}; PFER_ is NaN",
+                RuntimeWarning,
+            )
             return None
 
     def _warn_large_bound(self):
         selected = int(self.support_.sum())
         if selected >= 1 and self.PFER_ >= selected / 2:
-            warn(f"StabilitySelection: the realised PFER bound {number(self.PFER_)} allows "
-                 f"half or more of the {selected} selected features to be false selections "
-                 f"(E(V) <= {number(self.PFER_)} with q = {number(self.q_)}, cutoff "
-                 f"{number(self.cutoff_)}); ask for a smaller PFER= (q then follows), or "
-                 f"raise the cutoff", LargePFERWarning)
+            warn(
+                f"StabilitySelection: the realised PFER bound {number(self.PFER_)} allows "
+                f"half or more of the {selected} selected features to be false selections "
+                f"(E(V) <= {number(self.PFER_)} with q = {number(self.q_)}, cutoff "
+                f"{number(self.cutoff_)}); ask for a smaller PFER= (q then follows), or "
+                f"raise the cutoff",
+                LargePFERWarning,
+            )
 
     def _get_support_mask(self):
         from sklearn.utils.validation import check_is_fitted
+
         check_is_fitted(self, "support_")
         return self.support_
 
@@ -617,38 +784,64 @@ class StabilitySelection(*_BASES):
             Before :meth:`fit`.
         """
         from sklearn.utils.validation import check_is_fitted
+
         check_is_fitted(self, "support_")
-        names = (self.feature_names_in_ if hasattr(self, "feature_names_in_")
-                 else [f"x{j}" for j in range(self.n_features_in_)])
+        names = (
+            self.feature_names_in_
+            if hasattr(self, "feature_names_in_")
+            else [f"x{j}" for j in range(self.n_features_in_)]
+        )
         chosen = [str(names[j]) for j in np.flatnonzero(self.support_)]
         ec = self.error_control_
-        bound = ("not applicable" if ec is None else
-                 f"E(V) <= {number(self.PFER_)} ({BOUND_NAMES[ec.assumption]})")
+        bound = (
+            "not applicable"
+            if ec is None
+            else f"E(V) <= {number(self.PFER_)} ({BOUND_NAMES[ec.assumption]})"
+        )
         grid = self.param_grid_
         n_sub = len(self.subsamples_)
-        fits = (f"{n_sub} subsamples x {len(grid)} path values = {n_sub * len(grid)} fits"
-                if len(grid) > 1 else f"{n_sub} fits")
-        scheme = (f"{n_sub // 2} complementary pairs: {fits}" if self.sampling == "ss"
-                  else fits)
+        fits = (
+            f"{n_sub} subsamples x {len(grid)} path values = {n_sub * len(grid)} fits"
+            if len(grid) > 1
+            else f"{n_sub} fits"
+        )
+        scheme = f"{n_sub // 2} complementary pairs: {fits}" if self.sampling == "ss" else fits
         path = self.stability_path_
-        fields = [("estimator", type(self.estimator).__name__),
-                  ("path", f"{self.param_name_} from {number(grid[0])} to {number(grid[-1])} "
-                           f"({len(grid)} values)"),
-                  ("sampling", scheme),
-                  *([] if self.calibration_.method == "pfer" else
-                    [("calibration", _calibration_line(self.calibration_))]),
-                  ("cutoff", number(self.cutoff_)), ("q", number(self.q_)),
-                  ("PFER bound", bound),
-                  ("selected", f"{len(chosen)} of {self.n_features_in_}: "
-                               f"{shorten(chosen) if chosen else '(none)'}")]
+        fields = [
+            ("estimator", type(self.estimator).__name__),
+            (
+                "path",
+                f"{self.param_name_} from {number(grid[0])} to {number(grid[-1])} "
+                f"({len(grid)} values)",
+            ),
+            ("sampling", scheme),
+            *(
+                []
+                if self.calibration_.method == "pfer"
+                else [("calibration", _calibration_line(self.calibration_))]
+            ),
+            ("cutoff", number(self.cutoff_)),
+            ("q", number(self.q_)),
+            ("PFER bound", bound),
+            (
+                "selected",
+                f"{len(chosen)} of {self.n_features_in_}: "
+                f"{shorten(chosen) if chosen else '(none)'}",
+            ),
+        ]
         if math.isnan(self.stable_param_):
             fields.append(("most stable", "undefined (no path value selects a feature)"))
         else:
             g = int(np.flatnonzero(grid == self.stable_param_)[0])
-            fields.append(("most stable", f"{self.param_name_} = {number(self.stable_param_)}: "
-                                          f"nogueira {number(path['estimate'][g], fixed=True)} "
-                                          f"{interval(path['low'][g], path['high'][g])}, "
-                                          f"mean size {number(path['mean_size'][g])}"))
+            fields.append(
+                (
+                    "most stable",
+                    f"{self.param_name_} = {number(self.stable_param_)}: "
+                    f"nogueira {number(path['estimate'][g], fixed=True)} "
+                    f"{interval(path['low'][g], path['high'][g])}, "
+                    f"mean size {number(path['mean_size'][g])}",
+                )
+            )
         return summary("Stability selection", fields)
 
 
@@ -661,14 +854,15 @@ def stability_path(masks: np.ndarray, confidence_level: float = 0.95) -> dict:
     feature, selected by every fit).
     """
     from ..inference import SmallSampleWarning, estimate
+
     n_grid = masks.shape[1]
     out = {key: np.full(n_grid, np.nan) for key in ("estimate", "low", "high")}
     out["mean_size"] = masks.sum(axis=2).mean(axis=0).astype(np.float64)
     for g in range(n_grid):
-        with warnings.catch_warnings():       # undefined at the ends of the path: NaN
+        with warnings.catch_warnings():  # undefined at the ends of the path: NaN
             warnings.simplefilter("ignore", UndefinedMeasureWarning)
             warnings.simplefilter("ignore", RuntimeWarning)
-            warnings.simplefilter("ignore", SmallSampleWarning)   # a band along the path
+            warnings.simplefilter("ignore", SmallSampleWarning)  # a band along the path
             est = estimate(masks[:, g, :], "nogueira")
             ci = est.confidence_interval(confidence_level)
         out["estimate"][g] = est.statistic
@@ -691,12 +885,15 @@ def _with_permuted_copy(X, rng):
     """X with a copy appended whose every column is permuted independently (Stabl's
     ``artificial_type="random_permutation"`` with ``artificial_proportion=1``)."""
     import scipy.sparse as sp
+
     dense = X.toarray() if sp.issparse(X) else np.asarray(X)
-    rows = rng.permuted(np.tile(np.arange(dense.shape[0])[:, None], (1, dense.shape[1])),
-                        axis=0)
+    rows = rng.permuted(np.tile(np.arange(dense.shape[0])[:, None], (1, dense.shape[1])), axis=0)
     fake = np.take_along_axis(dense, rows, axis=0)
-    return sp.hstack([X, sp.csr_matrix(fake)], format="csr") if sp.issparse(X) else \
-        np.hstack([dense, fake])
+    return (
+        sp.hstack([X, sp.csr_matrix(fake)], format="csr")
+        if sp.issparse(X)
+        else np.hstack([dense, fake])
+    )
 
 
 def _calibration_line(cal) -> str:
@@ -705,7 +902,11 @@ def _calibration_line(cal) -> str:
     if cal.method == "stability_score":
         if math.isnan(cal.threshold):
             return "stability_score (sharp): no score defined, nothing selected"
-        return (f"stability_score (sharp): {cal.param_name} = {number(cal.penalty)}, "
-                f"pi = {number(cal.threshold)}, score {number(cal.criterion)}")
-    return (f"fdp (Stabl): t = {number(cal.threshold)}, min FDP+ "
-            f"{number(cal.criterion)} (selected: > t)")
+        return (
+            f"stability_score (sharp): {cal.param_name} = {number(cal.penalty)}, "
+            f"pi = {number(cal.threshold)}, score {number(cal.criterion)}"
+        )
+    return (
+        f"fdp (Stabl): t = {number(cal.threshold)}, min FDP+ "
+        f"{number(cal.criterion)} (selected: > t)"
+    )

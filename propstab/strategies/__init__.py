@@ -41,26 +41,59 @@ selection_matrices(max_features=5, subset_sizes='proper')
 >>> sizes_are_proper()
 """
 from ..search import REPRODUCIBLE
-from ._rankings import (TIES, RankConfiguration, identical_rankings, midranks_of_pattern,
-                        near_identical_rankings, rank_matrices, rank_matrix_pairs,
-                        rank_null_configurations)
-from ._sets import (SUBSET_SIZES, NullConfiguration, identical_rows, matrix_from_rows,
-                    matrix_pairs, near_identical_rows, null_configurations,
-                    selection_matrices)
-from ._similarity import (SIMILARITY_ELEMENTS, SIMILARITY_FORMATS, SIMILARITY_KINDS,
-                          SIMILARITY_VALUES, WEIGHT_VALUES, importance_weights,
-                          similarity_matrices)
+from ._rankings import (
+    TIES,
+    RankConfiguration,
+    identical_rankings,
+    midranks_of_pattern,
+    near_identical_rankings,
+    rank_matrices,
+    rank_matrix_pairs,
+    rank_null_configurations,
+)
+from ._sets import (
+    SUBSET_SIZES,
+    NullConfiguration,
+    identical_rows,
+    matrix_from_rows,
+    matrix_pairs,
+    near_identical_rows,
+    null_configurations,
+    selection_matrices,
+)
+from ._similarity import (
+    SIMILARITY_ELEMENTS,
+    SIMILARITY_FORMATS,
+    SIMILARITY_KINDS,
+    SIMILARITY_VALUES,
+    WEIGHT_VALUES,
+    importance_weights,
+    similarity_matrices,
+)
 from ._base import LIMIT_FEATURES, LIMIT_RUNS, LIMIT_SIMILARITY_FEATURES
 
 __all__ = [
-    "REPRODUCIBLE", "NullConfiguration", "identical_rows", "importance_weights",
-    "matrix_from_rows", "matrix_pairs", "near_identical_rows", "null_configurations",
-    "selection_matrices", "similarity_matrices",
-    "TIES", "RankConfiguration", "identical_rankings", "midranks_of_pattern",
-    "near_identical_rankings", "rank_matrices", "rank_matrix_pairs", "rank_null_configurations",
+    "REPRODUCIBLE",
+    "NullConfiguration",
+    "identical_rows",
+    "importance_weights",
+    "matrix_from_rows",
+    "matrix_pairs",
+    "near_identical_rows",
+    "null_configurations",
+    "selection_matrices",
+    "similarity_matrices",
+    "TIES",
+    "RankConfiguration",
+    "identical_rankings",
+    "midranks_of_pattern",
+    "near_identical_rankings",
+    "rank_matrices",
+    "rank_matrix_pairs",
+    "rank_null_configurations",
 ]
 
-for _name in __all__:                       # documented (and shown in reprs) at the public path
+for _name in __all__:  # documented (and shown in reprs) at the public path
     _obj = globals()[_name]
     if getattr(_obj, "__module__", "").startswith(__name__ + "."):
         _obj.__module__ = __name__

@@ -14,10 +14,22 @@ try:
 except ImportError as exc:  # pragma: no cover - exercised only without the extra
     raise ImportError("propstab.strategies needs Hypothesis: pip install propstab[audit]") from exc
 
-__all__ = ["st", "InvalidArgument", "public", "invalid", "run_feature_bounds", "memoised",
-           "integers", "int_lists", "sampled",
-           "DEFAULT_MAX_RUNS", "DEFAULT_MAX_FEATURES", "LIMIT_RUNS", "LIMIT_FEATURES",
-           "LIMIT_SIMILARITY_FEATURES"]
+__all__ = [
+    "st",
+    "InvalidArgument",
+    "public",
+    "invalid",
+    "run_feature_bounds",
+    "memoised",
+    "integers",
+    "int_lists",
+    "sampled",
+    "DEFAULT_MAX_RUNS",
+    "DEFAULT_MAX_FEATURES",
+    "LIMIT_RUNS",
+    "LIMIT_FEATURES",
+    "LIMIT_SIMILARITY_FEATURES",
+]
 
 DEFAULT_MAX_RUNS = 6
 DEFAULT_MAX_FEATURES = 8
@@ -37,9 +49,8 @@ def public(build):
         return composite(*args, **kwargs)
 
     signature = inspect.signature(build)
-    strategy.__signature__ = signature.replace(
-        parameters=list(signature.parameters.values())[1:])
-    del strategy.__wrapped__             # the signature above, not build's
+    strategy.__signature__ = signature.replace(parameters=list(signature.parameters.values())[1:])
+    del strategy.__wrapped__  # the signature above, not build's
     return strategy
 
 
@@ -59,8 +70,9 @@ def memoised(factory):
     def strategy(*args):
         try:
             return cached(*args)
-        except TypeError:                   # an unhashable argument: built anew
+        except TypeError:  # an unhashable argument: built anew
             return factory(*args)
+
     return strategy
 
 
@@ -91,20 +103,43 @@ def invalid(check, *args, **kwargs):
         raise InvalidArgument(str(exc)) from None
 
 
-
-def run_feature_bounds(owner, min_runs, max_runs, min_features, max_features, *,
-                       least_features=1):
+def run_feature_bounds(owner, min_runs, max_runs, min_features, max_features, *, least_features=1):
     """The validated ``(min_runs, max_runs, min_features, max_features)`` of a strategy
     called ``owner``: the maxima default to the larger of the minimum and the default
     maximum; InvalidArgument names the argument, the rule and the value."""
-    min_runs = invalid(check_int_range, "min_runs", min_runs, minimum=1, maximum=LIMIT_RUNS,
-                       owner=owner)
-    max_runs = (max(min_runs, DEFAULT_MAX_RUNS) if max_runs is None else
-                invalid(check_int_range, "max_runs", max_runs, minimum=min_runs,
-                        maximum=LIMIT_RUNS, owner=owner))
-    min_features = invalid(check_int_range, "min_features", min_features,
-                           minimum=least_features, maximum=LIMIT_FEATURES, owner=owner)
-    max_features = (max(min_features, DEFAULT_MAX_FEATURES) if max_features is None else
-                    invalid(check_int_range, "max_features", max_features,
-                            minimum=min_features, maximum=LIMIT_FEATURES, owner=owner))
+    min_runs = invalid(
+        check_int_range, "min_runs", min_runs, minimum=1, maximum=LIMIT_RUNS, owner=owner
+    )
+    max_runs = (
+        max(min_runs, DEFAULT_MAX_RUNS)
+        if max_runs is None
+        else invalid(
+            check_int_range,
+            "max_runs",
+            max_runs,
+            minimum=min_runs,
+            maximum=LIMIT_RUNS,
+            owner=owner,
+        )
+    )
+    min_features = invalid(
+        check_int_range,
+        "min_features",
+        min_features,
+        minimum=least_features,
+        maximum=LIMIT_FEATURES,
+        owner=owner,
+    )
+    max_features = (
+        max(min_features, DEFAULT_MAX_FEATURES)
+        if max_features is None
+        else invalid(
+            check_int_range,
+            "max_features",
+            max_features,
+            minimum=min_features,
+            maximum=LIMIT_FEATURES,
+            owner=owner,
+        )
+    )
     return min_runs, max_runs, min_features, max_features

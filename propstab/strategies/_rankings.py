@@ -7,8 +7,7 @@ from typing import NamedTuple, Tuple
 import numpy as np
 
 from .._utils.checks import check_int_range, fail, is_one_of
-from ._base import (InvalidArgument, integers, memoised, public, run_feature_bounds, sampled,
-                    st)
+from ._base import InvalidArgument, integers, memoised, public, run_feature_bounds, sampled, st
 
 
 # ---------------------------------------------------------------- rank matrices (rankings)
@@ -94,10 +93,15 @@ def midranks_of_pattern(group_sizes) -> Tuple[float, ...]:
     (1.0, 2.5, 2.5, 4.0)
     """
     if isinstance(group_sizes, (str, bytes)) or not isinstance(group_sizes, Iterable):
-        fail(f"group_sizes: must be a sequence of positive integers; got "
-             f"{type(group_sizes).__name__} {group_sizes!r}", TypeError)
-    group_sizes = [check_int_range("group_sizes", t, minimum=1, owner="midranks_of_pattern")
-                   for t in group_sizes]
+        fail(
+            f"group_sizes: must be a sequence of positive integers; got "
+            f"{type(group_sizes).__name__} {group_sizes!r}",
+            TypeError,
+        )
+    group_sizes = [
+        check_int_range("group_sizes", t, minimum=1, owner="midranks_of_pattern")
+        for t in group_sizes
+    ]
     if not group_sizes:
         fail("group_sizes: must list at least one tie group; got []")
     out, start = [], 1
@@ -117,10 +121,12 @@ class _RankShape(NamedTuple):
 
 def _rank_shape(owner, min_runs, max_runs, min_features, max_features, ties) -> _RankShape:
     min_runs, max_runs, min_features, max_features = run_feature_bounds(
-        owner, min_runs, max_runs, min_features, max_features, least_features=2)
+        owner, min_runs, max_runs, min_features, max_features, least_features=2
+    )
     if not is_one_of(ties, TIES):
-        raise InvalidArgument(f"ties: must be one of {', '.join(map(repr, TIES))} for "
-                              f"{owner}; got {ties!r}")
+        raise InvalidArgument(
+            f"ties: must be one of {', '.join(map(repr, TIES))} for " f"{owner}; got {ties!r}"
+        )
     return _RankShape(min_runs, max_runs, min_features, max_features, ties)
 
 
@@ -169,8 +175,9 @@ def _rank_configuration(draw, shape: _RankShape) -> RankConfiguration:
 
 
 @public
-def rank_null_configurations(draw, *, min_runs=2, max_runs=None, min_features=2,
-                             max_features=None, ties="proper"):
+def rank_null_configurations(
+    draw, *, min_runs=2, max_runs=None, min_features=2, max_features=None, ties="proper"
+):
     """Configurations ``(M, d, patterns)`` of the null model for rankings.
 
     Under H0 run i ranks the features by a uniformly random permutation of its midranks
@@ -214,14 +221,16 @@ def rank_null_configurations(draw, *, min_runs=2, max_runs=None, min_features=2,
     >>> find(rank_null_configurations(), lambda c: c.n_features > 2, settings=REPRODUCIBLE)
     RankConfiguration(n_runs=2, n_features=3, patterns=((1.0, 2.0, 3.0), (1.0, 2.0, 3.0)))
     """
-    shape = _rank_shape("rank_null_configurations", min_runs, max_runs, min_features,
-                        max_features, ties)
+    shape = _rank_shape(
+        "rank_null_configurations", min_runs, max_runs, min_features, max_features, ties
+    )
     return _rank_configuration(draw, shape)
 
 
 @public
-def rank_matrices(draw, *, min_runs=2, max_runs=None, min_features=2, max_features=None,
-                  ties="any"):
+def rank_matrices(
+    draw, *, min_runs=2, max_runs=None, min_features=2, max_features=None, ties="any"
+):
     """Rank matrices R (M x d, float64 midranks; run i ranks the d features, 1 first).
 
     Each run draws a tie pattern (which positions tie with the next) and a permutation of
@@ -278,8 +287,9 @@ def rank_matrices(draw, *, min_runs=2, max_runs=None, min_features=2, max_featur
 
 
 @public
-def rank_matrix_pairs(draw, *, min_runs=2, max_runs=None, min_features=2, max_features=None,
-                      ties="any"):
+def rank_matrix_pairs(
+    draw, *, min_runs=2, max_runs=None, min_features=2, max_features=None, ties="any"
+):
     """Pairs ``(R1, R2)`` with the same M, d and the same tie pattern in each run.
 
     The setting of MONOTONICITY for rankings: only the arrangement of the ranks differs
@@ -321,8 +331,7 @@ def rank_matrix_pairs(draw, *, min_runs=2, max_runs=None, min_features=2, max_fe
     >>> R1.tolist(), R2.tolist()
     ([[1.0, 2.0], [1.0, 2.0]], [[1.0, 2.0], [2.0, 1.0]])
     """
-    shape = _rank_shape("rank_matrix_pairs", min_runs, max_runs, min_features, max_features,
-                        ties)
+    shape = _rank_shape("rank_matrix_pairs", min_runs, max_runs, min_features, max_features, ties)
     config = _rank_configuration(draw, shape)
     first = np.vstack([_arranged(draw, p) for p in config.patterns])
     second = np.vstack([_arranged(draw, p) for p in config.patterns])
@@ -330,8 +339,9 @@ def rank_matrix_pairs(draw, *, min_runs=2, max_runs=None, min_features=2, max_fe
 
 
 @public
-def identical_rankings(draw, *, min_runs=2, max_runs=None, min_features=2, max_features=None,
-                       ties="any"):
+def identical_rankings(
+    draw, *, min_runs=2, max_runs=None, min_features=2, max_features=None, ties="any"
+):
     """Rank matrices whose M runs rank the features identically (the maximum of MAXIMUM).
 
     Parameters
@@ -368,16 +378,16 @@ def identical_rankings(draw, *, min_runs=2, max_runs=None, min_features=2, max_f
     >>> find(identical_rankings(), lambda R: R.shape[1] == 3, settings=REPRODUCIBLE).tolist()
     [[1.0, 2.0, 3.0], [1.0, 2.0, 3.0]]
     """
-    shape = _rank_shape("identical_rankings", min_runs, max_runs, min_features, max_features,
-                        ties)
+    shape = _rank_shape("identical_rankings", min_runs, max_runs, min_features, max_features, ties)
     config = _rank_configuration(draw, shape)
     row = _arranged(draw, config.patterns[0])
     return np.vstack([row] * config.n_runs)
 
 
 @public
-def near_identical_rankings(draw, *, min_runs=2, max_runs=None, min_features=2,
-                            max_features=None, ties="proper"):
+def near_identical_rankings(
+    draw, *, min_runs=2, max_runs=None, min_features=2, max_features=None, ties="proper"
+):
     """Rank matrices with identical runs except one, where two features of different ranks
     swap their ranks (the non-identical matrices closest to the maximum; the tie
     patterns are unchanged).
@@ -417,11 +427,19 @@ def near_identical_rankings(draw, *, min_runs=2, max_runs=None, min_features=2,
     >>> find(near_identical_rankings(), lambda R: True, settings=REPRODUCIBLE).tolist()
     [[2.0, 1.0], [1.0, 2.0]]
     """
-    shape = _rank_shape("near_identical_rankings", min_runs, max_runs, min_features,
-                        max_features, "proper" if ties == "any" else ties)
+    shape = _rank_shape(
+        "near_identical_rankings",
+        min_runs,
+        max_runs,
+        min_features,
+        max_features,
+        "proper" if ties == "any" else ties,
+    )
     if shape.min_runs < 2:
-        raise InvalidArgument(f"min_runs: near_identical_rankings needs at least 2 runs (one "
-                              f"differs from the others); got {min_runs}")
+        raise InvalidArgument(
+            f"min_runs: near_identical_rankings needs at least 2 runs (one "
+            f"differs from the others); got {min_runs}"
+        )
     config = _rank_configuration(draw, shape)
     row = _arranged(draw, config.patterns[0])
     d = config.n_features

@@ -8,8 +8,17 @@ from typing import NamedTuple, Tuple
 import numpy as np
 
 from .._utils.checks import check_int_range, fail, is_one_of
-from ._base import (InvalidArgument, int_lists, integers, invalid, memoised, public,
-                    run_feature_bounds, sampled, st)
+from ._base import (
+    InvalidArgument,
+    int_lists,
+    integers,
+    invalid,
+    memoised,
+    public,
+    run_feature_bounds,
+    sampled,
+    st,
+)
 
 
 SUBSET_SIZES = ("any", "proper", "constant", "proper_constant")
@@ -93,15 +102,21 @@ def matrix_from_rows(rows, n_features: int, *, base: int = 0) -> np.ndarray:
     if isinstance(base, bool) or not isinstance(base, numbers.Integral) or base not in (0, 1):
         fail(f"base: must be 0 or 1; got {type(base).__name__} {base!r}")
     if isinstance(rows, (str, bytes)) or not isinstance(rows, Iterable):
-        fail(f"rows: must be a sequence of runs, each a sequence of feature "
-             f"indices; got {type(rows).__name__} {rows!r}", TypeError)
+        fail(
+            f"rows: must be a sequence of runs, each a sequence of feature "
+            f"indices; got {type(rows).__name__} {rows!r}",
+            TypeError,
+        )
     rows = list(rows)
     for i, row in enumerate(rows):
         if isinstance(row, (str, bytes)) or not isinstance(row, Iterable):
-            fail(f"rows: run {i} must be a sequence of feature indices; got "
-                 f"{type(row).__name__} {row!r}", TypeError)
+            fail(
+                f"rows: run {i} must be a sequence of feature indices; got "
+                f"{type(row).__name__} {row!r}",
+                TypeError,
+            )
     Z = np.zeros((len(rows), d), dtype=bool)
-    for i, row in enumerate(rows):           # one assignment per run
+    for i, row in enumerate(rows):  # one assignment per run
         index = np.asarray(list(row))
         if index.size == 0:
             continue
@@ -110,18 +125,19 @@ def matrix_from_rows(rows, n_features: int, *, base: int = 0) -> np.ndarray:
         index = index - base
         outside = (index < 0) | (index >= d)
         if outside.any():
-            fail(f"rows: run {i} selects the index {index[outside][0] + base}, "
-                 f"outside {base}..{base + d - 1} ({base}-based, n_features = {d})")
+            fail(
+                f"rows: run {i} selects the index {index[outside][0] + base}, "
+                f"outside {base}..{base + d - 1} ({base}-based, n_features = {d})"
+            )
         Z[i, index] = True
     return Z
-
 
 
 def _drawn_matrix(rows, d: int) -> np.ndarray:
     """:func:`matrix_from_rows` for rows the strategies drew (lists of distinct indices in
     0..d-1, valid by construction): the same matrix, without re-checking every example."""
     Z = np.zeros((len(rows), d), dtype=bool)
-    for i, row in enumerate(rows):           # one assignment per run
+    for i, row in enumerate(rows):  # one assignment per run
         if row:
             Z[i, row] = True
     return Z
@@ -132,36 +148,47 @@ class _Shape(NamedTuple):
     max_runs: int
     min_features: int
     max_features: int
-    sizes: object            # one of SUBSET_SIZES or an int
+    sizes: object  # one of SUBSET_SIZES or an int
 
 
-def _shape(owner, min_runs, max_runs, min_features, max_features, subset_sizes,
-           *, need_proper=False) -> _Shape:
+def _shape(
+    owner, min_runs, max_runs, min_features, max_features, subset_sizes, *, need_proper=False
+) -> _Shape:
     """Validate the common arguments; InvalidArgument on an impossible combination."""
     min_runs, max_runs, min_features, max_features = run_feature_bounds(
-        owner, min_runs, max_runs, min_features, max_features)
+        owner, min_runs, max_runs, min_features, max_features
+    )
     if isinstance(subset_sizes, numbers.Integral) and not isinstance(subset_sizes, bool):
-        k = invalid(check_int_range, "subset_sizes", subset_sizes, minimum=0,
-                     maximum=max_features, owner=owner)
+        k = invalid(
+            check_int_range,
+            "subset_sizes",
+            subset_sizes,
+            minimum=0,
+            maximum=max_features,
+            owner=owner,
+        )
         if need_proper and not 1 <= k <= max_features - 1:
-            raise InvalidArgument(f"subset_sizes: {owner} needs subsets of size 1..d-1, "
-                                  f"impossible with k = {k} and max_features = {max_features}")
-        return _Shape(min_runs, max_runs, max(min_features, k + int(need_proper)),
-                      max_features, k)
+            raise InvalidArgument(
+                f"subset_sizes: {owner} needs subsets of size 1..d-1, "
+                f"impossible with k = {k} and max_features = {max_features}"
+            )
+        return _Shape(min_runs, max_runs, max(min_features, k + int(need_proper)), max_features, k)
     if not is_one_of(subset_sizes, SUBSET_SIZES):
         allowed = ", ".join(map(repr, SUBSET_SIZES))
-        raise InvalidArgument(f"subset_sizes: must be an int or one of {allowed} for {owner}; "
-                              f"got {subset_sizes!r}")
+        raise InvalidArgument(
+            f"subset_sizes: must be an int or one of {allowed} for {owner}; "
+            f"got {subset_sizes!r}"
+        )
     if need_proper and subset_sizes == "constant":
         subset_sizes = "proper_constant"
     if subset_sizes.startswith("proper"):
         if max_features < 2:
-            raise InvalidArgument(f"subset_sizes: {subset_sizes!r} needs d >= 2 for {owner}; "
-                                  f"got max_features = {max_features}")
+            raise InvalidArgument(
+                f"subset_sizes: {subset_sizes!r} needs d >= 2 for {owner}; "
+                f"got max_features = {max_features}"
+            )
         min_features = max(min_features, 2)
     return _Shape(min_runs, max_runs, min_features, max_features, subset_sizes)
-
-
 
 
 def _row_sizes(draw, shape: _Shape, M: int, d: int) -> Tuple[int, ...]:
@@ -191,8 +218,9 @@ def _configurations(draw, shape: _Shape) -> NullConfiguration:
 
 
 @public
-def null_configurations(draw, *, min_runs=2, max_runs=None, min_features=2, max_features=None,
-                        subset_sizes="proper"):
+def null_configurations(
+    draw, *, min_runs=2, max_runs=None, min_features=2, max_features=None, subset_sizes="proper"
+):
     """Configurations ``(M, d, (k_1, ..., k_M))`` of the null model :math:`H_0`.
 
     Thesis Definition 2: under :math:`H_0` run i draws a uniformly random subset of size
@@ -235,14 +263,16 @@ def null_configurations(draw, *, min_runs=2, max_runs=None, min_features=2, max_
     ...      settings=REPRODUCIBLE)     # the minimal one
     NullConfiguration(n_runs=2, n_features=4, row_sizes=(1, 1))
     """
-    shape = _shape("null_configurations", min_runs, max_runs, min_features, max_features,
-                   subset_sizes)
+    shape = _shape(
+        "null_configurations", min_runs, max_runs, min_features, max_features, subset_sizes
+    )
     return _configuration(draw, shape)
 
 
 @public
-def selection_matrices(draw, *, min_runs=2, max_runs=None, min_features=2, max_features=None,
-                       subset_sizes="any"):
+def selection_matrices(
+    draw, *, min_runs=2, max_runs=None, min_features=2, max_features=None, subset_sizes="any"
+):
     """Boolean selection matrices Z (M x d).
 
     Parameters
@@ -307,15 +337,17 @@ def selection_matrices(draw, *, min_runs=2, max_runs=None, min_features=2, max_f
     ...     print(exc)
     max_runs: must be >= 3 and <= 50 for selection_matrices; got 2
     """
-    shape = _shape("selection_matrices", min_runs, max_runs, min_features, max_features,
-                   subset_sizes)
+    shape = _shape(
+        "selection_matrices", min_runs, max_runs, min_features, max_features, subset_sizes
+    )
     M, d, sizes = draw(_configurations(shape))
     return _drawn_matrix([_subset(draw, d, k) for k in sizes], d)
 
 
 @public
-def matrix_pairs(draw, *, min_runs=2, max_runs=None, min_features=2, max_features=None,
-                 subset_sizes="any"):
+def matrix_pairs(
+    draw, *, min_runs=2, max_runs=None, min_features=2, max_features=None, subset_sizes="any"
+):
     """Pairs ``(Z1, Z2)`` with the same M, d and the same row sizes :math:`k_1, \\dots, k_M`.
 
     The setting of MONOTONICITY: only the arrangement of the selections differs.
@@ -359,8 +391,7 @@ def matrix_pairs(draw, *, min_runs=2, max_runs=None, min_features=2, max_feature
            [1, 0]]), array([[0, 0],
            [0, 1]]))
     """
-    shape = _shape("matrix_pairs", min_runs, max_runs, min_features, max_features,
-                   subset_sizes)
+    shape = _shape("matrix_pairs", min_runs, max_runs, min_features, max_features, subset_sizes)
     M, d, sizes = draw(_configurations(shape))
     first = _drawn_matrix([_subset(draw, d, k) for k in sizes], d)
     second = _drawn_matrix([_subset(draw, d, k) for k in sizes], d)
@@ -368,8 +399,9 @@ def matrix_pairs(draw, *, min_runs=2, max_runs=None, min_features=2, max_feature
 
 
 @public
-def identical_rows(draw, *, min_runs=2, max_runs=None, min_features=2, max_features=None,
-                   subset_sizes="any"):
+def identical_rows(
+    draw, *, min_runs=2, max_runs=None, min_features=2, max_features=None, subset_sizes="any"
+):
     """Matrices whose M rows are all the same subset (the maximum of MAXIMUM).
 
     Parameters
@@ -410,15 +442,15 @@ def identical_rows(draw, *, min_runs=2, max_runs=None, min_features=2, max_featu
     array([[1, 0],
            [1, 0]])
     """
-    shape = _shape("identical_rows", min_runs, max_runs, min_features, max_features,
-                   subset_sizes)
+    shape = _shape("identical_rows", min_runs, max_runs, min_features, max_features, subset_sizes)
     M, d, sizes = draw(_configurations(shape))
     return _drawn_matrix([_subset(draw, d, sizes[0])] * M, d)
 
 
 @public
-def near_identical_rows(draw, *, min_runs=2, max_runs=None, min_features=2, max_features=None,
-                        subset_sizes="any"):
+def near_identical_rows(
+    draw, *, min_runs=2, max_runs=None, min_features=2, max_features=None, subset_sizes="any"
+):
     """Matrices with identical rows except one run that differs by one feature.
 
     With a constant size the odd run swaps one selected feature for an unselected one
@@ -464,14 +496,24 @@ def near_identical_rows(draw, *, min_runs=2, max_runs=None, min_features=2, max_
     array([[0, 1],
            [1, 0]])
     """
-    shape = _shape("near_identical_rows", min_runs, max_runs, min_features, max_features,
-                   subset_sizes)
+    shape = _shape(
+        "near_identical_rows", min_runs, max_runs, min_features, max_features, subset_sizes
+    )
     if shape.min_runs < 2:
-        raise InvalidArgument(f"min_runs: near_identical_rows needs at least 2 runs (one "
-                              f"differs from the others); got {min_runs}")
+        raise InvalidArgument(
+            f"min_runs: near_identical_rows needs at least 2 runs (one "
+            f"differs from the others); got {min_runs}"
+        )
     if shape.sizes == "constant" or isinstance(shape.sizes, int):
-        shape = _shape("near_identical_rows", min_runs, max_runs, min_features, max_features,
-                       subset_sizes, need_proper=True)
+        shape = _shape(
+            "near_identical_rows",
+            min_runs,
+            max_runs,
+            min_features,
+            max_features,
+            subset_sizes,
+            need_proper=True,
+        )
     M, d, sizes = draw(_configurations(shape))
     k = sizes[0]
     base = _subset(draw, d, k)
@@ -480,13 +522,18 @@ def near_identical_rows(draw, *, min_runs=2, max_runs=None, min_features=2, max_
     lo, hi = (1, d - 1) if fixed or shape.sizes == "proper" else (0, d)
     i = draw(integers(0, M - 1))
     rows = [list(base) for _ in range(M)]
-    moves = [m for m, ok in (("swap", 0 < k < d), ("add", not fixed and k + 1 <= hi),
-                             ("remove", not fixed and k - 1 >= lo)) if ok]
+    moves = [
+        m
+        for m, ok in (
+            ("swap", 0 < k < d),
+            ("add", not fixed and k + 1 <= hi),
+            ("remove", not fixed and k - 1 >= lo),
+        )
+        if ok
+    ]
     move = draw(sampled(tuple(moves)))
     if move in ("swap", "remove"):
         rows[i].remove(draw(sampled(tuple(base))))
     if move in ("swap", "add"):
         rows[i].append(draw(sampled(tuple(rest))))
     return _drawn_matrix(rows, d)
-
-

@@ -7,8 +7,18 @@ from collections.abc import Iterable
 import numpy as np
 
 from .._utils.checks import check_int_range, is_one_of
-from ._base import (LIMIT_FEATURES, LIMIT_RUNS, LIMIT_SIMILARITY_FEATURES, InvalidArgument,
-                    int_lists, invalid, memoised, public, sampled, st)
+from ._base import (
+    LIMIT_FEATURES,
+    LIMIT_RUNS,
+    LIMIT_SIMILARITY_FEATURES,
+    InvalidArgument,
+    int_lists,
+    invalid,
+    memoised,
+    public,
+    sampled,
+    st,
+)
 
 
 # ---------------------------------------------------------------- correlated feature spaces
@@ -20,37 +30,56 @@ SIMILARITY_FORMATS = ("dense", "sparse")
 SIMILARITY_VALUES = (0.0, 1.0, 0.5, 0.9, 0.95, 0.25)
 #: The off-diagonal entries of a ``"general"`` similarity matrix: the values above first,
 #: then any float in [0, 1].
-SIMILARITY_ELEMENTS = st.one_of(st.sampled_from(SIMILARITY_VALUES),
-                                st.floats(0.0, 1.0, allow_nan=False))
+SIMILARITY_ELEMENTS = st.one_of(
+    st.sampled_from(SIMILARITY_VALUES), st.floats(0.0, 1.0, allow_nan=False)
+)
 
 
 def _similarity_arguments(n_features, kinds, elements, formats):
     owner = "similarity_matrices"
-    d = invalid(check_int_range, "n_features", n_features, minimum=1,
-                 maximum=LIMIT_SIMILARITY_FEATURES, owner=owner)
-    for name, value, allowed in (("kinds", kinds, SIMILARITY_KINDS),
-                                 ("formats", formats, SIMILARITY_FORMATS)):
-        if (isinstance(value, (str, bytes)) or not isinstance(value, Iterable)
-                or not list(value) or any(not is_one_of(v, allowed) for v in value)):
-            raise InvalidArgument(f"{name}: {owner} needs a non-empty subset of {allowed}; "
-                                  f"got {value!r}")
+    d = invalid(
+        check_int_range,
+        "n_features",
+        n_features,
+        minimum=1,
+        maximum=LIMIT_SIMILARITY_FEATURES,
+        owner=owner,
+    )
+    for name, value, allowed in (
+        ("kinds", kinds, SIMILARITY_KINDS),
+        ("formats", formats, SIMILARITY_FORMATS),
+    ):
+        if (
+            isinstance(value, (str, bytes))
+            or not isinstance(value, Iterable)
+            or not list(value)
+            or any(not is_one_of(v, allowed) for v in value)
+        ):
+            raise InvalidArgument(
+                f"{name}: {owner} needs a non-empty subset of {allowed}; " f"got {value!r}"
+            )
     if not isinstance(elements, st.SearchStrategy):
-        raise InvalidArgument(f"elements: must be a Hypothesis strategy of floats in [0, 1] "
-                              f"for {owner}; got {type(elements).__name__} {elements!r}")
+        raise InvalidArgument(
+            f"elements: must be a Hypothesis strategy of floats in [0, 1] "
+            f"for {owner}; got {type(elements).__name__} {elements!r}"
+        )
     return d, tuple(kinds), tuple(formats)
 
 
 def _unit_entries(values, elements) -> list:
     for v in values:
         if isinstance(v, bool) or not isinstance(v, numbers.Real) or not 0 <= v <= 1:
-            raise InvalidArgument(f"elements: similarity_matrices needs numbers in [0, 1]; "
-                                  f"{elements!r} drew {v!r}")
+            raise InvalidArgument(
+                f"elements: similarity_matrices needs numbers in [0, 1]; "
+                f"{elements!r} drew {v!r}"
+            )
     return values
 
 
 @public
-def similarity_matrices(draw, n_features, *, kinds=SIMILARITY_KINDS,
-                        elements=SIMILARITY_ELEMENTS, formats=("dense",)):
+def similarity_matrices(
+    draw, n_features, *, kinds=SIMILARITY_KINDS, elements=SIMILARITY_ELEMENTS, formats=("dense",)
+):
     """Feature-similarity matrices C (d x d): symmetric, entries in [0, 1], unit diagonal.
 
     The matrices every correlated measure accepts (Sechidis et al. 2019, eq. 4;
@@ -145,6 +174,7 @@ def similarity_matrices(draw, n_features, *, kinds=SIMILARITY_KINDS,
     form = formats[0] if len(formats) == 1 else draw(sampled(formats))
     if form == "sparse":
         from scipy import sparse
+
         return sparse.csr_matrix(C)
     return C
 
@@ -202,13 +232,27 @@ def importance_weights(draw, n_runs, n_features, *, equal=True):
     array([[1., 1.],
            [1., 2.]])
     """
-    M = invalid(check_int_range, "n_runs", n_runs, minimum=1, maximum=LIMIT_RUNS,
-                 owner="importance_weights")
-    d = invalid(check_int_range, "n_features", n_features, minimum=1,
-                 maximum=LIMIT_FEATURES, owner="importance_weights")
+    M = invalid(
+        check_int_range,
+        "n_runs",
+        n_runs,
+        minimum=1,
+        maximum=LIMIT_RUNS,
+        owner="importance_weights",
+    )
+    d = invalid(
+        check_int_range,
+        "n_features",
+        n_features,
+        minimum=1,
+        maximum=LIMIT_FEATURES,
+        owner="importance_weights",
+    )
     if not isinstance(equal, bool):
-        raise InvalidArgument(f"equal: must be True or False for importance_weights; got "
-                              f"{type(equal).__name__} {equal!r}")
+        raise InvalidArgument(
+            f"equal: must be True or False for importance_weights; got "
+            f"{type(equal).__name__} {equal!r}"
+        )
     return draw(_weights(M, d, equal))
 
 
@@ -219,10 +263,11 @@ def _element_lists(elements, n: int):
 
 @memoised
 def _weights(M: int, d: int, equal: bool):
-    entry = st.one_of(st.sampled_from(WEIGHT_VALUES),
-                      st.floats(0.01, 100.0, allow_nan=False, allow_infinity=False))
+    entry = st.one_of(
+        st.sampled_from(WEIGHT_VALUES),
+        st.floats(0.01, 100.0, allow_nan=False, allow_infinity=False),
+    )
     weights = st.lists(entry, min_size=M * d, max_size=M * d).map(
-        lambda v: np.asarray(v, dtype=np.float64).reshape(M, d))
+        lambda v: np.asarray(v, dtype=np.float64).reshape(M, d)
+    )
     return st.one_of(st.none(), weights) if equal else weights
-
-

@@ -49,13 +49,29 @@ from ..registry._registry import lookup
 from .._utils.results import UnpackingResult
 from .._utils.text import interval, number, summary
 from ..axioms import Axiom
-from ..inference import (SMALL_M_BELOW, SmallSampleWarning, StabilityEstimate, ZeroVarianceWarning, one_sample_test, runs_needed, two_sample_test)
+from ..inference import (
+    SMALL_M_BELOW,
+    SmallSampleWarning,
+    StabilityEstimate,
+    ZeroVarianceWarning,
+    one_sample_test,
+    runs_needed,
+    two_sample_test,
+)
 
-__all__ = ["Baseline", "BaselineMismatchError", "NonInferiorityResult", "assert_measure_properties",
-           "assert_not_less_stable", "assert_stable", "fingerprint", "parametrize_with_checks",
-           "selector_parameters"]
+__all__ = [
+    "Baseline",
+    "BaselineMismatchError",
+    "NonInferiorityResult",
+    "assert_measure_properties",
+    "assert_not_less_stable",
+    "assert_stable",
+    "fingerprint",
+    "parametrize_with_checks",
+    "selector_parameters",
+]
 
-if TYPE_CHECKING:                           # the audit needs Hypothesis: imported on use
+if TYPE_CHECKING:  # the audit needs Hypothesis: imported on use
     from ..auditing._report import CheckResult
 
 #: a one-sided confidence level: in (0.5, 1)
@@ -93,15 +109,19 @@ def _plan(m, n_runs: int, what: str) -> str:
     if m is None:
         return f"no number of runs would decide it: {what}"
     if m <= n_runs:
-        return (f"at the estimated variance {n_runs} runs should have decided it (a "
-                f"chance failure, or the variance is underestimated)")
+        return (
+            f"at the estimated variance {n_runs} runs should have decided it (a "
+            f"chance failure, or the variance is underestimated)"
+        )
     return f"about {m} runs would decide it if the estimate held (now {n_runs})"
 
 
-@validate_params({"at_least": Interval(Real, None, None), "confidence": CONFIDENCE,
-                  "measure": MEASURE})
-def assert_stable(Z_or_result, at_least: float, *, confidence: float = 0.95,
-                  measure: str = "nogueira", **options):
+@validate_params(
+    {"at_least": Interval(Real, None, None), "confidence": CONFIDENCE, "measure": MEASURE}
+)
+def assert_stable(
+    Z_or_result, at_least: float, *, confidence: float = 0.95, measure: str = "nogueira", **options
+):
     r"""Assert that the population stability exceeds ``at_least``, at a stated error rate.
 
     Parameters
@@ -161,12 +181,17 @@ def assert_stable(Z_or_result, at_least: float, *, confidence: float = 0.95,
     ...
     AssertionError: stability not shown to exceed 0.5 at 95% confidence: nogueira ...
     """
-    info = measure                        # validated: the MeasureInfo
+    info = measure  # validated: the MeasureInfo
     try:
-        with warnings.catch_warnings():      # the assertion states its own error rate
+        with warnings.catch_warnings():  # the assertion states its own error rate
             warnings.simplefilter("ignore", SmallSampleWarning)
-            res = one_sample_test(_data(Z_or_result, info.name), at_least,
-                                  alternative="greater", measure=info.name, **options)
+            res = one_sample_test(
+                _data(Z_or_result, info.name),
+                at_least,
+                alternative="greater",
+                measure=info.name,
+                **options,
+            )
     except InvalidParameterError as error:
         raise error.renamed({"phi0": "at_least", "Z": "Z_or_result"}) from None
     alpha = 1 - confidence
@@ -182,7 +207,8 @@ def assert_stable(Z_or_result, at_least: float, *, confidence: float = 0.95,
         f"features); one-sided {confidence:.0%} interval {interval(low, high)} does not lie "
         f"above {number(at_least)}; p = {number(res.pvalue)} for H0: Phi <= "
         f"{number(at_least)} ({res.test} test); "
-        + _plan(m, e.n_runs, f"the estimate is not above {number(at_least)}"))
+        + _plan(m, e.n_runs, f"the estimate is not above {number(at_least)}")
+    )
 
 
 @dataclasses.dataclass(frozen=True, repr=False)
@@ -255,29 +281,41 @@ class NonInferiorityResult(UnpackingResult):
     def passed(self) -> bool:
         """Whether the assertion passed (:func:`decision`)."""
         rejected = self.pvalue < 1 - self.confidence
-        return bool(rejected if self.test == "non-inferiority" else
-                    not rejected and not math.isnan(self.pvalue))
+        return bool(
+            rejected
+            if self.test == "non-inferiority"
+            else not rejected and not math.isnan(self.pvalue)
+        )
 
     def _repr_values(self):
-        return dict(statistic=self.statistic, pvalue=self.pvalue, difference=self.difference,
-                    margin=self.margin, paired=self.paired, passed=self.passed)
+        return dict(
+            statistic=self.statistic,
+            pvalue=self.pvalue,
+            difference=self.difference,
+            margin=self.margin,
+            paired=self.paired,
+            passed=self.passed,
+        )
 
     def message(self) -> str:
         """The decision in one line: both estimates, the difference's one-sided interval
         against -margin, the p-value and the design (the assertion's message)."""
         b, c = self.estimates
         level = f"{self.confidence:.0%}"
-        return (f"baseline {b.measure} = {number(b.statistic, fixed=True)} (SE "
-                f"{number(b.standard_error, fixed=True)}, {b.n_runs} runs), current "
-                f"{number(c.statistic, fixed=True)} (SE {number(c.standard_error, fixed=True)}"
-                f", {c.n_runs} runs); difference current - baseline "
-                f"{number(self.difference, fixed=True)}, one-sided {level} interval "
-                f"{interval(*self.interval)} "
-                + _relation(self.interval, -self.margin)
-                + f" -margin = {number(-self.margin)}; p = {number(self.pvalue)} for H0: "
-                + self.hypotheses()[0] + " ("
-                + ("paired: the same resamples" if self.paired else "independent runs")
-                + ")")
+        return (
+            f"baseline {b.measure} = {number(b.statistic, fixed=True)} (SE "
+            f"{number(b.standard_error, fixed=True)}, {b.n_runs} runs), current "
+            f"{number(c.statistic, fixed=True)} (SE {number(c.standard_error, fixed=True)}"
+            f", {c.n_runs} runs); difference current - baseline "
+            f"{number(self.difference, fixed=True)}, one-sided {level} interval "
+            f"{interval(*self.interval)} "
+            + _relation(self.interval, -self.margin)
+            + f" -margin = {number(-self.margin)}; p = {number(self.pvalue)} for H0: "
+            + self.hypotheses()[0]
+            + " ("
+            + ("paired: the same resamples" if self.paired else "independent runs")
+            + ")"
+        )
 
     def hypotheses(self):
         """H0 and H1 as text."""
@@ -290,32 +328,63 @@ class NonInferiorityResult(UnpackingResult):
         """A few lines: the hypotheses, both estimates, the difference and its interval."""
         b, c = self.estimates
         h0, h1 = self.hypotheses()
-        title = ("Non-inferiority test of stability (thesis Thm 7)"
-                 if self.test == "non-inferiority" else
-                 "Test for a drop of stability (thesis Thm 7)")
-        return summary(title, [
-            ("hypotheses", f"H0: {h0}, H1: {h1}"),
-            ("estimates", f"baseline {number(b.statistic, fixed=True)} (SE "
-                          f"{number(b.standard_error, fixed=True)}), current "
-                          f"{number(c.statistic, fixed=True)} (SE "
-                          f"{number(c.standard_error, fixed=True)})"),
-            ("difference", f"{number(self.difference, fixed=True)} (current - baseline, SE "
-                           f"{number(self.standard_error, fixed=True)}, "
-                           + ("paired" if self.paired else "independent") + ")"),
-            (f"{self.confidence:.0%} one-sided", interval(*self.interval)),
-            ("p-value", number(self.pvalue)),
-            ("decision", "pass" if self.passed else "fail"),
-            ("runs x features", f"{b.n_runs} x {b.n_features} and {c.n_runs} x "
-                                f"{c.n_features}")])
+        title = (
+            "Non-inferiority test of stability (thesis Thm 7)"
+            if self.test == "non-inferiority"
+            else "Test for a drop of stability (thesis Thm 7)"
+        )
+        return summary(
+            title,
+            [
+                ("hypotheses", f"H0: {h0}, H1: {h1}"),
+                (
+                    "estimates",
+                    f"baseline {number(b.statistic, fixed=True)} (SE "
+                    f"{number(b.standard_error, fixed=True)}), current "
+                    f"{number(c.statistic, fixed=True)} (SE "
+                    f"{number(c.standard_error, fixed=True)})",
+                ),
+                (
+                    "difference",
+                    f"{number(self.difference, fixed=True)} (current - baseline, SE "
+                    f"{number(self.standard_error, fixed=True)}, "
+                    + ("paired" if self.paired else "independent")
+                    + ")",
+                ),
+                (f"{self.confidence:.0%} one-sided", interval(*self.interval)),
+                ("p-value", number(self.pvalue)),
+                ("decision", "pass" if self.passed else "fail"),
+                (
+                    "runs x features",
+                    f"{b.n_runs} x {b.n_features} and {c.n_runs} x " f"{c.n_features}",
+                ),
+            ],
+        )
 
 
-@validate_params({"margin": Interval(Real, 0, None), "confidence": CONFIDENCE,
-                  "paired": Boolean(none=True), "measure": [MEASURE, None],
-                  "test": Options("non-inferiority", "drop")})
-def assert_not_less_stable(baseline, current, *, margin: float, confidence: float = 0.95,
-                           paired: Optional[bool] = None, measure: Optional[str] = None,
-                           test: str = "non-inferiority", X=None, y=None, selector=None,
-                           **options) -> NonInferiorityResult:
+@validate_params(
+    {
+        "margin": Interval(Real, 0, None),
+        "confidence": CONFIDENCE,
+        "paired": Boolean(none=True),
+        "measure": [MEASURE, None],
+        "test": Options("non-inferiority", "drop"),
+    }
+)
+def assert_not_less_stable(
+    baseline,
+    current,
+    *,
+    margin: float,
+    confidence: float = 0.95,
+    paired: Optional[bool] = None,
+    measure: Optional[str] = None,
+    test: str = "non-inferiority",
+    X=None,
+    y=None,
+    selector=None,
+    **options,
+) -> NonInferiorityResult:
     r"""Assert that ``current`` is not less stable than ``baseline`` by ``margin`` or more.
 
     Parameters
@@ -408,9 +477,14 @@ def assert_not_less_stable(baseline, current, *, margin: float, confidence: floa
             measure = baseline.measure
         if not options:
             options = dict(baseline.options)
-        baseline.check_compatible(X=X, y=y, selector=selector, measure=getattr(
-                                      measure, "name", measure),
-                                  options=options, n_features=_n_features(current))
+        baseline.check_compatible(
+            X=X,
+            y=y,
+            selector=selector,
+            measure=getattr(measure, "name", measure),
+            options=options,
+            n_features=_n_features(current),
+        )
     info = lookup(getattr(measure, "name", measure or "nogueira"), argument="measure")
     if paired is None:
         s1, s2 = _splits(baseline), _splits(current)
@@ -419,11 +493,19 @@ def assert_not_less_stable(baseline, current, *, margin: float, confidence: floa
     c = as_named_input(info.input, _data(current, info.name), "current", owner=info.name)
     m1, m2 = b.n_runs, c.n_runs
     method = options.pop("method", None) or (
-        "jackknife" if min(m1, m2) < SMALL_M_BELOW else "auto")
+        "jackknife" if min(m1, m2) < SMALL_M_BELOW else "auto"
+    )
     try:
-        res = two_sample_test(c, b, paired=paired, measure=info.name,
-                              alternative="greater" if test == "non-inferiority" else "less",
-                              method=method, test="asymptotic", **options)
+        res = two_sample_test(
+            c,
+            b,
+            paired=paired,
+            measure=info.name,
+            alternative="greater" if test == "non-inferiority" else "less",
+            method=method,
+            test="asymptotic",
+            **options,
+        )
     except InvalidParameterError as error:
         raise error.renamed({"Z1": "current", "Z2": "baseline"}) from None
     d, v = res.difference, res.variance
@@ -435,22 +517,37 @@ def assert_not_less_stable(baseline, current, *, margin: float, confidence: floa
     n = max(e_cur.n_runs, e_base.n_runs)
     m = None
     if test == "non-inferiority":
-        m = _runs_to_decide(dataclasses.replace(e_cur, variance=v, n_runs=n), d + margin,
-                            confidence)
-    out = NonInferiorityResult(float(z), float(p), float(d),
-                               math.sqrt(v) if v >= 0 else math.nan, float(margin),
-                               float(confidence), (low, high), bool(paired), (e_base, e_cur),
-                               m, test)
+        m = _runs_to_decide(
+            dataclasses.replace(e_cur, variance=v, n_runs=n), d + margin, confidence
+        )
+    out = NonInferiorityResult(
+        float(z),
+        float(p),
+        float(d),
+        math.sqrt(v) if v >= 0 else math.nan,
+        float(margin),
+        float(confidence),
+        (low, high),
+        bool(paired),
+        (e_base, e_cur),
+        m,
+        test,
+    )
     if passed:
         return out
     if test == "drop":
         raise AssertionError("current less stable than the baseline: " + out.message())
-    raise AssertionError("current less stable than the baseline: " + out.message() + "; "
-                         + _plan(m, n, f"the difference is not above -{number(margin)}"))
+    raise AssertionError(
+        "current less stable than the baseline: "
+        + out.message()
+        + "; "
+        + _plan(m, n, f"the difference is not above -{number(margin)}")
+    )
 
 
-def decision(difference, variance, margin: float, confidence: float = 0.95,
-             test: str = "non-inferiority"):
+def decision(
+    difference, variance, margin: float, confidence: float = 0.95, test: str = "non-inferiority"
+):
     """The decision of :func:`assert_not_less_stable` from the difference
     D = Phi_current - Phi_baseline and its variance v (arrays: one decision each).
 
@@ -475,8 +572,11 @@ def decision(difference, variance, margin: float, confidence: float = 0.95,
     v = np.asarray(variance, dtype=np.float64)
     shift = d + margin
     with np.errstate(divide="ignore", invalid="ignore"):
-        z = np.where(v > 0, shift / np.sqrt(np.where(v > 0, v, 1.0)),
-                     np.where(v == 0, np.sign(shift) * np.inf, np.nan))
+        z = np.where(
+            v > 0,
+            shift / np.sqrt(np.where(v > 0, v, 1.0)),
+            np.where(v == 0, np.sign(shift) * np.inf, np.nan),
+        )
     p = stats.norm.sf(z) if test == "non-inferiority" else stats.norm.cdf(z)
     rejected = p < 1 - confidence
     passed = (rejected if test == "non-inferiority" else ~rejected) & ~np.isnan(p)
@@ -502,6 +602,7 @@ def _n_features(obj) -> Optional[int]:
 
 def _counterexample_text(row: "CheckResult") -> str:
     from ..auditing._report import matrix_text
+
     ce = row.counterexample
     if isinstance(ce, np.ndarray):
         return matrix_text(ce)
@@ -514,9 +615,11 @@ def claim_message(row: "CheckResult") -> str:
     """The assertion message of a violated claim: the measure, the axiom, the reason, the
     shrunk counterexample and the values behind it."""
     values = ", ".join(number(v) for v in row.values)
-    return (f"{row.measure} claims {row.axiom.name} but it is violated: {row.reason}; "
-            f"shrunk counterexample {_counterexample_text(row)}"
-            + (f" (values {values})" if values else ""))
+    return (
+        f"{row.measure} claims {row.axiom.name} but it is violated: {row.reason}; "
+        f"shrunk counterexample {_counterexample_text(row)}"
+        + (f" (values {values})" if values else "")
+    )
 
 
 def assert_measure_properties(f, claims=None, **options):
@@ -566,6 +669,7 @@ def assert_measure_properties(f, claims=None, **options):
     AssertionError: coverage claims MAXIMUM but it is violated: identical rows but value ...
     """
     from ..auditing._audit import audit
+
     if claims is not None:
         options["claims"] = claims
     table = audit(f, progress=False, **options)
@@ -577,19 +681,23 @@ def assert_measure_properties(f, claims=None, **options):
 
 def _check_claim(measure, *, axiom: Axiom, max_examples: int, seed: int) -> "CheckResult":
     from ..auditing._checks import CHECKS
+
     row = CHECKS[axiom](measure, max_examples=max_examples, seed=seed)
     if row.status == "violated":
         raise AssertionError(claim_message(row))
     if row.status == "skipped":
         import pytest
+
         pytest.skip(row.reason)
     return row
 
 
-@validate_params({"max_examples": Interval(Integral, 1, None),
-                  "seed": Interval(Integral, 0, None)})
-def parametrize_with_checks(measures=None, *, max_examples: int = 100, seed: int = 0,
-                            **declaration):
+@validate_params(
+    {"max_examples": Interval(Integral, 1, None), "seed": Interval(Integral, 0, None)}
+)
+def parametrize_with_checks(
+    measures=None, *, max_examples: int = 100, seed: int = 0, **declaration
+):
     """A pytest ``parametrize`` mark with one test per claimed property of each measure.
 
     In the manner of scikit-learn's ``parametrize_with_checks``: the decorated test takes
@@ -635,14 +743,15 @@ def parametrize_with_checks(measures=None, *, max_examples: int = 100, seed: int
     """
     import pytest
     from ..auditing._audit import audited_subjects
+
     params = []
     for subject in audited_subjects(measures, **declaration):
         for axiom in Axiom:
             if not subject.claims.get(axiom):
                 continue
-            check = functools.partial(_check_claim, axiom=axiom, max_examples=int(max_examples),
-                                      seed=int(seed))
+            check = functools.partial(
+                _check_claim, axiom=axiom, max_examples=int(max_examples), seed=int(seed)
+            )
             check.__name__ = f"check_{axiom.name.lower()}"
-            params.append(pytest.param(subject, check,
-                                       id=f"{subject.name}-{axiom.name.lower()}"))
+            params.append(pytest.param(subject, check, id=f"{subject.name}-{axiom.name.lower()}"))
     return pytest.mark.parametrize(("measure", "check"), params)

@@ -58,7 +58,7 @@ class BaselineMismatchError(ValueError):
     """
 
 
-BaselineMismatchError.__module__ = "propstab.testing"      # its documented home
+BaselineMismatchError.__module__ = "propstab.testing"  # its documented home
 
 
 def fingerprint(a) -> Optional[dict]:
@@ -100,14 +100,14 @@ def fingerprint(a) -> Optional[dict]:
     if a is None:
         return None
     h = hashlib.sha256()
-    if hasattr(a, "columns") and hasattr(a, "dtypes"):            # a DataFrame
+    if hasattr(a, "columns") and hasattr(a, "dtypes"):  # a DataFrame
         for name in a.columns:
             col = a[name].to_numpy()
             h.update(repr(name).encode())
             h.update(str(col.dtype).encode())
             h.update(_bytes(col))
         return {"sha256": h.hexdigest(), "shape": list(a.shape), "dtype": "DataFrame"}
-    if hasattr(a, "tocsr"):                                         # scipy.sparse
+    if hasattr(a, "tocsr"):  # scipy.sparse
         m = a.tocsr()
         m.sort_indices()
         for part in (m.data, m.indices, m.indptr):
@@ -181,16 +181,17 @@ def _seed(random_state) -> Any:
     if random_state is None or isinstance(random_state, (int, np.integer)):
         return None if random_state is None else int(random_state)
     if isinstance(random_state, np.random.SeedSequence):
-        return {"entropy": str(random_state.entropy),
-                "spawn_key": list(random_state.spawn_key)}
+        return {"entropy": str(random_state.entropy), "spawn_key": list(random_state.spawn_key)}
     return repr(random_state)
 
 
 def _versions() -> dict:
     from .. import __version__
+
     out = {"propstab": __version__, "numpy": np.__version__}
     try:
         import sklearn
+
         out["sklearn"] = sklearn.__version__
     except ImportError:  # pragma: no cover - scikit-learn is optional
         out["sklearn"] = None
@@ -203,9 +204,11 @@ def _jsonable(options: Mapping[str, Any]) -> dict:
         try:
             json.dumps(v)
         except TypeError:
-            fail(f"{k}: a baseline stores a measure's options as JSON; "
-                 f"{type(v).__name__} is not (compare matrices' options in "
-                 f"Python with propstab.two_sample_test)")
+            fail(
+                f"{k}: a baseline stores a measure's options as JSON; "
+                f"{type(v).__name__} is not (compare matrices' options in "
+                f"Python with propstab.two_sample_test)"
+            )
         out[k] = v
     return out
 
@@ -282,8 +285,17 @@ class Baseline(Result):
 
     # ------------------------------------------------------------------ building
     @classmethod
-    def from_result(cls, result, *, X=None, y=None, selector=None, seed=None,
-                    measure: str = "nogueira", **options) -> "Baseline":
+    def from_result(
+        cls,
+        result,
+        *,
+        X=None,
+        y=None,
+        selector=None,
+        seed=None,
+        measure: str = "nogueira",
+        **options,
+    ) -> "Baseline":
         """A baseline from a :class:`~propstab.resampling.ResamplingResult` or from
         selections (any form of Z).
 
@@ -311,12 +323,18 @@ class Baseline(Result):
         sel = result.selection if hasattr(result, "train_indices") else as_selection(result)
         Z = np.asarray(sel.toarray(), dtype=bool)
         names = sel.feature_names
-        return cls(Z, info.name, _jsonable(options),
-                   None if names is None else tuple(map(str, names)),
-                   {"X": fingerprint(X), "y": fingerprint(y)},
-                   selector_parameters(selector), _seed(seed), _splits_digest(train),
-                   _versions(),
-                   None if train is None else tuple(np.asarray(t) for t in train))
+        return cls(
+            Z,
+            info.name,
+            _jsonable(options),
+            None if names is None else tuple(map(str, names)),
+            {"X": fingerprint(X), "y": fingerprint(y)},
+            selector_parameters(selector),
+            _seed(seed),
+            _splits_digest(train),
+            _versions(),
+            None if train is None else tuple(np.asarray(t) for t in train),
+        )
 
     # ------------------------------------------------------------------ files
     def save(self, path) -> str:
@@ -328,16 +346,26 @@ class Baseline(Result):
         if not path.endswith(".npz"):
             path += ".npz"
         os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
-        meta = {"format": FORMAT, "measure": self.measure, "options": dict(self.options),
-                "feature_names": None if self.feature_names is None else list(self.feature_names),
-                "data": dict(self.data), "selector": self.selector, "seed": self.seed,
-                "splits": self.splits, "versions": dict(self.versions)}
-        arrays = {"selection": np.asarray(self.selection, dtype=np.uint8),
-                  "metadata": np.array(json.dumps(meta, sort_keys=True))}
+        meta = {
+            "format": FORMAT,
+            "measure": self.measure,
+            "options": dict(self.options),
+            "feature_names": None if self.feature_names is None else list(self.feature_names),
+            "data": dict(self.data),
+            "selector": self.selector,
+            "seed": self.seed,
+            "splits": self.splits,
+            "versions": dict(self.versions),
+        }
+        arrays = {
+            "selection": np.asarray(self.selection, dtype=np.uint8),
+            "metadata": np.array(json.dumps(meta, sort_keys=True)),
+        }
         if self.train_indices is not None:
             arrays["train_indices"] = np.concatenate(
                 [np.asarray(t, dtype=np.int64) for t in self.train_indices]
-                or [np.zeros(0, np.int64)])
+                or [np.zeros(0, np.int64)]
+            )
             arrays["train_offsets"] = np.cumsum([0] + [len(t) for t in self.train_indices])
         with open(path, "wb") as f:
             np.savez_compressed(f, **arrays)
@@ -361,29 +389,46 @@ class Baseline(Result):
         except (ValueError, OSError) as exc:
             if isinstance(exc, FileNotFoundError):
                 raise
-            fail(f"{path}: not a baseline file (a .npz written by "
-                 f"Baseline.save): {exc}", argument="path")
+            fail(
+                f"{path}: not a baseline file (a .npz written by " f"Baseline.save): {exc}",
+                argument="path",
+            )
         if "selection" not in arrays or "metadata" not in arrays:
-            fail(f"{path}: not a baseline file: it holds "
-                 f"{', '.join(sorted(arrays)) or 'nothing'}, not selection and "
-                 f"metadata", argument="path")
+            fail(
+                f"{path}: not a baseline file: it holds "
+                f"{', '.join(sorted(arrays)) or 'nothing'}, not selection and "
+                f"metadata",
+                argument="path",
+            )
         meta = json.loads(str(arrays["metadata"]))
         if meta.get("format", 0) > FORMAT:
-            fail(f"{path}: a baseline of format {meta['format']}, newer than "
-                 f"this propstab reads ({FORMAT}); upgrade propstab", argument="path")
+            fail(
+                f"{path}: a baseline of format {meta['format']}, newer than "
+                f"this propstab reads ({FORMAT}); upgrade propstab",
+                argument="path",
+            )
         train = None
         if "train_indices" in arrays:
             off = arrays["train_offsets"]
             train = tuple(arrays["train_indices"][a:b] for a, b in zip(off[:-1], off[1:]))
         names = meta.get("feature_names")
-        return cls(arrays["selection"].astype(bool), meta["measure"], meta.get("options", {}),
-                   None if names is None else tuple(names), meta.get("data", {}),
-                   meta.get("selector"), meta.get("seed"), meta.get("splits"),
-                   meta.get("versions", {}), train)
+        return cls(
+            arrays["selection"].astype(bool),
+            meta["measure"],
+            meta.get("options", {}),
+            None if names is None else tuple(names),
+            meta.get("data", {}),
+            meta.get("selector"),
+            meta.get("seed"),
+            meta.get("splits"),
+            meta.get("versions", {}),
+            train,
+        )
 
     # ------------------------------------------------------------------ comparing
-    def check_compatible(self, *, X=None, y=None, selector=None, measure=None,
-                         options=None, n_features=None) -> None:
+    def check_compatible(
+        self, *, X=None, y=None, selector=None, measure=None, options=None, n_features=None
+    ) -> None:
         """Refuse a comparison with runs made from other data, by another selector, under
         another measure or over another number of features.
 
@@ -402,27 +447,33 @@ class Baseline(Result):
             if stored is None:
                 continue
             if stored != now:
-                diffs.append(f"{name}: differs from the data the baseline was made from "
-                             f"(fingerprint {_fp(stored)}, now {_fp(now)})")
+                diffs.append(
+                    f"{name}: differs from the data the baseline was made from "
+                    f"(fingerprint {_fp(stored)}, now {_fp(now)})"
+                )
         if selector is not None and self.selector is not None:
             now = selector_parameters(selector)
             if now != self.selector:
-                diffs.append(f"selector: the baseline was made by {self.selector}, now "
-                             f"{now}")
+                diffs.append(f"selector: the baseline was made by {self.selector}, now " f"{now}")
         if measure is not None:
             name = lookup(measure, argument="measure").name
             if name != self.measure:
-                diffs.append(f"measure: the baseline is compared under {self.measure!r}; "
-                             f"got {name!r}")
+                diffs.append(
+                    f"measure: the baseline is compared under {self.measure!r}; " f"got {name!r}"
+                )
         if options is not None and dict(options) != dict(self.options):
-            diffs.append(f"options: the baseline's are {dict(self.options)!r}; got "
-                         f"{dict(options)!r}")
+            diffs.append(
+                f"options: the baseline's are {dict(self.options)!r}; got " f"{dict(options)!r}"
+            )
         if n_features is not None and n_features != self.n_features:
-            diffs.append(f"n_features: the baseline has {self.n_features} features; got "
-                         f"{n_features}")
+            diffs.append(
+                f"n_features: the baseline has {self.n_features} features; got " f"{n_features}"
+            )
         if diffs:
-            raise BaselineMismatchError("; ".join(diffs) + " (make the baseline again, e.g. "
-                                        "pytest --propstab-update-baselines)")
+            raise BaselineMismatchError(
+                "; ".join(diffs) + " (make the baseline again, e.g. "
+                "pytest --propstab-update-baselines)"
+            )
 
     # ------------------------------------------------------------------ reading
     @property
@@ -438,32 +489,47 @@ class Baseline(Result):
     def stability(self) -> float:
         """The baseline's stability under its measure and options."""
         from ..measures._stability import stability
+
         return stability(self.selection, self.measure, **dict(self.options))
 
     def data_for(self, measure: str):
         """The selection matrix (what a set measure reads), as a ResamplingResult's."""
         if get_measure(measure).input == "ranking":
-            fail(f"measure: {measure!r} reads rankings; a baseline stores "
-                 f"selections")
+            fail(f"measure: {measure!r} reads rankings; a baseline stores " f"selections")
         return self.selection
 
     def _repr_values(self):
         given = [k for k in ("X", "y") if self.data.get(k) is not None]
-        return dict(measure=self.measure, n_runs=self.n_runs, n_features=self.n_features,
-                    stability=self.stability(), data=", ".join(given) or None)
+        return dict(
+            measure=self.measure,
+            n_runs=self.n_runs,
+            n_features=self.n_features,
+            stability=self.stability(),
+            data=", ".join(given) or None,
+        )
 
     def summary(self):
         """A few lines: the measure and value, runs, what produced it, versions."""
-        rows = [("measure", f"{self.measure} = {number(self.stability(), fixed=True)}"
-                            + (f" ({self.options})" if self.options else "")),
-                ("runs x features", f"{self.n_runs} x {self.n_features}"),
-                ("data", ", ".join(f"{k} {_fp(v)}" for k, v in self.data.items()
-                                   if v is not None) or "not fingerprinted"),
-                ("selector", self.selector or "not recorded"),
-                ("seed", "not recorded" if self.seed is None else str(self.seed)),
-                ("resamples", "recorded (a later run on them is paired)" if self.splits
-                 else "not recorded"),
-                ("versions", ", ".join(f"{k} {v}" for k, v in self.versions.items()))]
+        rows = [
+            (
+                "measure",
+                f"{self.measure} = {number(self.stability(), fixed=True)}"
+                + (f" ({self.options})" if self.options else ""),
+            ),
+            ("runs x features", f"{self.n_runs} x {self.n_features}"),
+            (
+                "data",
+                ", ".join(f"{k} {_fp(v)}" for k, v in self.data.items() if v is not None)
+                or "not fingerprinted",
+            ),
+            ("selector", self.selector or "not recorded"),
+            ("seed", "not recorded" if self.seed is None else str(self.seed)),
+            (
+                "resamples",
+                "recorded (a later run on them is paired)" if self.splits else "not recorded",
+            ),
+            ("versions", ", ".join(f"{k} {v}" for k, v in self.versions.items())),
+        ]
         return summary("Stability baseline", rows)
 
 

@@ -22,11 +22,15 @@ from sklearn.preprocessing import StandardScaler
 from propstab import StabilitySelection
 from propstab.plots import plot_calibration
 
-warnings.simplefilter("ignore")             # convergence on half the data, at small C
+warnings.simplefilter("ignore")  # convergence on half the data, at small C
 
-data = {"diabetes": (load_diabetes(as_frame=True), Lasso()),
-        "breast cancer": (load_breast_cancer(as_frame=True),
-                          LogisticRegression(penalty="l1", solver="liblinear"))}
+data = {
+    "diabetes": (load_diabetes(as_frame=True), Lasso()),
+    "breast cancer": (
+        load_breast_cancer(as_frame=True),
+        LogisticRegression(penalty="l1", solver="liblinear"),
+    ),
+}
 # "pfer" and "stability_score" choose from the same subsample fits (the same path,
 # subsamples and seeds): the first writes them to a ``checkpoint`` directory and the
 # second reads them there instead of fitting again (a checkpoint is keyed by what the
@@ -37,10 +41,15 @@ for name, (bunch, model) in data.items():
     X = StandardScaler().set_output(transform="pandas").fit_transform(bunch.data)
     with tempfile.TemporaryDirectory() as fits:
         for calibration in ("pfer", "stability_score", "fdp"):
-            ss = StabilitySelection(model, n_alphas=15, n_subsamples=15, random_state=0,
-                                    calibration=calibration,
-                                    PFER=None if calibration == "stability_score" else 1.0,
-                                    checkpoint=None if calibration == "fdp" else fits)
+            ss = StabilitySelection(
+                model,
+                n_alphas=15,
+                n_subsamples=15,
+                random_state=0,
+                calibration=calibration,
+                PFER=None if calibration == "stability_score" else 1.0,
+                checkpoint=None if calibration == "fdp" else fits,
+            )
             fitted[name, calibration] = ss.fit(X, bunch.target)
             chosen = ", ".join(ss.get_feature_names_out())
             print(f"{name:13s} {calibration:15s} {ss.calibration_!r}\n{'':30s}{chosen}")

@@ -21,8 +21,10 @@ Z = (rng.random((40, 12)) < probabilities).astype(int)
 
 est = propstab.estimate(Z)
 low, high = est.confidence_interval()
-print(f"M = 40: stability {est.statistic:.3f}, 95% CI [{low:.3f}, {high:.3f}], "
-      f"half-width {(high - low) / 2:.3f}")
+print(
+    f"M = 40: stability {est.statistic:.3f}, 95% CI [{low:.3f}, {high:.3f}], "
+    f"half-width {(high - low) / 2:.3f}"
+)
 for m in (100, 400):
     print(f"predicted half-width at M = {m}: {halfwidth_curve(est, m)[0]:.3f}")
 print(f"runs for a half-width of 0.05: {runs_needed(est, 0.05)}")

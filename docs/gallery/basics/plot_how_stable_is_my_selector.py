@@ -40,18 +40,18 @@ selectors = {
     "L1 logistic": make_pipeline(
         StandardScaler(),
         SelectFromModel(LogisticRegression(penalty="l1", solver="liblinear", C=0.1)),
-        LogisticRegression(max_iter=1000)),
+        LogisticRegression(max_iter=1000),
+    ),
     "F-test, k=10": make_pipeline(StandardScaler(), SelectKBest(f_classif, k=10)),
     "RFE, k=10": make_pipeline(
-        StandardScaler(),
-        RFE(LogisticRegression(max_iter=1000), n_features_to_select=10, step=2)),
+        StandardScaler(), RFE(LogisticRegression(max_iter=1000), n_features_to_select=10, step=2)
+    ),
     "forest, top 10": SelectFromModel(
-        RandomForestClassifier(n_estimators=50, random_state=0), max_features=10,
-        threshold=-np.inf),
+        RandomForestClassifier(n_estimators=50, random_state=0), max_features=10, threshold=-np.inf
+    ),
 }
 
-comparison = propstab.assess(selectors, X, y, n_runs=30, scoring="accuracy",
-                             random_state=0)
+comparison = propstab.assess(selectors, X, y, n_runs=30, scoring="accuracy", random_state=0)
 print(comparison.summary())
 
 # %%
@@ -63,8 +63,10 @@ print(comparison.summary())
 for name, a in comparison.assessments.items():
     wald = a.estimate.confidence_interval(0.95)
     bca = a.estimate.confidence_interval(0.95, method="bca", random_state=0)
-    print(f"{name:15s} stability {a.stability:.3f}  Wald [{wald[0]:.3f}, {wald[1]:.3f}]  "
-          f"BCa [{bca[0]:.3f}, {bca[1]:.3f}]  accuracy {a.mean_score:.3f}")
+    print(
+        f"{name:15s} stability {a.stability:.3f}  Wald [{wald[0]:.3f}, {wald[1]:.3f}]  "
+        f"BCa [{bca[0]:.3f}, {bca[1]:.3f}]  accuracy {a.mean_score:.3f}"
+    )
 
 # %%
 # Is one selector more stable than another?
@@ -90,7 +92,7 @@ print("Pareto optimal:", ", ".join(comparison.pareto_optimal))
 best = max(comparison.assessments, key=lambda n: comparison.assessments[n].stability)
 a = comparison.assessments[best]
 ax = plot_selection_frequencies(a.frequencies, max_features=15)
-ax.set_title(f"{best}: selection frequencies over {a.estimate.n_runs} runs");
+ax.set_title(f"{best}: selection frequencies over {a.estimate.n_runs} runs")
 
 # %%
 # How many runs are enough?
@@ -103,4 +105,4 @@ least = min(comparison.assessments, key=lambda n: comparison.assessments[n].stab
 Z = comparison.assessments[least].result.Z
 print(f"{least}: {propstab.inference.runs_needed(Z, 0.02)} runs for a half-width of 0.02")
 ax = plot_halfwidth(Z, start=5, target_halfwidth=0.02)
-ax.set_title(f"{least}: the estimate and its 95% band against the number of runs");
+ax.set_title(f"{least}: the estimate and its 95% band against the number of runs")

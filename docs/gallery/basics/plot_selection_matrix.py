@@ -24,16 +24,19 @@ print(Z[:5])
 # confidence interval says how precise it is (thesis sec. 5.2).
 est = propstab.estimate(Z)
 low, high = est.confidence_interval(0.95)
-print(f"stability {est.statistic:.3f}, 95% CI [{low:.3f}, {high:.3f}], "
-      f"{est.interpretation}")
+print(f"stability {est.statistic:.3f}, 95% CI [{low:.3f}, {high:.3f}], " f"{est.interpretation}")
 
 # %%
 # Other measures give other numbers: they do not measure the same thing (see
 # :doc:`/user_guide/choosing`). Dice's index reads much higher: it is not corrected for
 # chance. Jaccard's exactly corrected version puts chance at 0, like Nogueira's
 # estimator, but weighs the pairs of runs differently.
-for name, options in [("nogueira", {}), ("jaccard", {}),
-                      ("jaccard", {"correction_for_chance": "exact"}), ("dice", {})]:
+for name, options in [
+    ("nogueira", {}),
+    ("jaccard", {}),
+    ("jaccard", {"correction_for_chance": "exact"}),
+    ("dice", {}),
+]:
     value = propstab.stability(Z, measure=name, **options)
     print(f"{name:10s} {str(options):38s} {value:.3f}")
 

@@ -32,8 +32,8 @@ warnings.simplefilter("ignore", propstab.resampling.UnscoredWarning)
 X, y = load_breast_cancer(return_X_y=True, as_frame=True)
 model = make_pipeline(StandardScaler(), LogisticRegression(penalty="l1", solver="liblinear"))
 cancer = propstab.StabilityGridSearch(
-    model, {"logisticregression__C": [0.01, 0.03, 0.1, 0.3, 1.0]}, n_runs=25,
-    random_state=0).fit(X, y)
+    model, {"logisticregression__C": [0.01, 0.03, 0.1, 0.3, 1.0]}, n_runs=25, random_state=0
+).fit(X, y)
 print(cancer.summary())
 print("selected:", ", ".join(cancer.get_feature_names_out()))
 
@@ -54,8 +54,9 @@ axes[0].set_title("breast cancer, L1-logistic C (rule 1se)")
 X, y = load_diabetes(return_X_y=True, as_frame=True)
 grid = {"alpha": [0.01, 0.1, 0.3, 1.0, 3.0]}
 diabetes = propstab.StabilityGridSearch(Lasso(), grid, n_runs=25, random_state=0).fit(X, y)
-knee = propstab.StabilityGridSearch(Lasso(), grid, n_runs=25, random_state=0,
-                                    rule="pareto").fit(X, y)
+knee = propstab.StabilityGridSearch(Lasso(), grid, n_runs=25, random_state=0, rule="pareto").fit(
+    X, y
+)
 print(diabetes.summary())
 print("1se chooses", diabetes.best_params_, "; pareto chooses", knee.best_params_)
 knee.plot(ax=axes[1])

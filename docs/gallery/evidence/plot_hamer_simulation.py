@@ -30,8 +30,9 @@ def make_data(q, n_noise, mu_group, rho, rng, n_per_class=100):
     n = 2 * n_per_class
     y = np.repeat([1.0, -1.0], n_per_class)
     shared = rng.normal(size=(n, N_GROUPS))
-    groups = (np.sqrt(rho) * np.repeat(shared, q, axis=1)
-              + np.sqrt(1 - rho) * rng.normal(size=(n, N_GROUPS * q)))
+    groups = np.sqrt(rho) * np.repeat(shared, q, axis=1) + np.sqrt(1 - rho) * rng.normal(
+        size=(n, N_GROUPS * q)
+    )
     X = np.hstack([groups, rng.normal(size=(n, n_noise))])
     mu = np.r_[np.full(N_GROUPS * q, mu_group), np.full(n_noise, 0.05)]
     return X + y[:, None] * mu, y
@@ -52,11 +53,13 @@ def standardise(X):
 # with values below 0.2 (sampling noise at 200 samples) set to 0.
 n_noise, n_runs, alpha = 40, 10, 0.06
 sizes = [1, 2, 4, 8]
-names = {"nogueira": "Nogueira (classical)",
-         "sechidis": "Sechidis et al. (similarity)",
-         "msi": "MSI (similarity and importances)",
-         "pearson": "Pearson (importances)",
-         "pogr": "POGR (similar features count)"}
+names = {
+    "nogueira": "Nogueira (classical)",
+    "sechidis": "Sechidis et al. (similarity)",
+    "msi": "MSI (similarity and importances)",
+    "pearson": "Pearson (importances)",
+    "pogr": "POGR (similar features count)",
+}
 values = {m: [] for m in names}
 for q in sizes:
     rng = np.random.default_rng(1000 + q)
@@ -65,18 +68,19 @@ for q in sizes:
     S.data[S.data < 0.2] = 0
     S.eliminate_zeros()
     W = np.zeros((n_runs, X.shape[1]))
-    for i in range(n_runs):                        # one lasso fit per bootstrap sample
+    for i in range(n_runs):  # one lasso fit per bootstrap sample
         rows = rng.integers(0, len(y), len(y))
-        W[i] = np.abs(Lasso(alpha=alpha, max_iter=5000)
-                      .fit(standardise(X[rows]), y[rows]).coef_)
+        W[i] = np.abs(Lasso(alpha=alpha, max_iter=5000).fit(standardise(X[rows]), y[rows]).coef_)
     Z = W > 0
     values["nogueira"].append(nogueira(Z))
     values["sechidis"].append(sechidis(Z, similarity=S))
     values["msi"].append(msi(Z, similarity=S, importances=W))
     values["pearson"].append(pearson(Z, importances=W))
     values["pogr"].append(pogr(Z, similarity=S, threshold=0.5))
-    print(f"q = {q}: {X.shape[1]} features, on average {Z.sum(axis=1).mean():.1f} selected; "
-          + ", ".join(f"{m} {values[m][-1]:.3f}" for m in names))
+    print(
+        f"q = {q}: {X.shape[1]} features, on average {Z.sum(axis=1).mean():.1f} selected; "
+        + ", ".join(f"{m} {values[m][-1]:.3f}" for m in names)
+    )
 
 # %%
 # The classical measure falls as the groups grow, because the lasso swaps between the

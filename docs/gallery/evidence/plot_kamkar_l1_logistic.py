@@ -35,7 +35,8 @@ def kamkar_data(n, rho, rng, d=100, relevant=50):
     y = np.repeat([1, 0], [n // 2, n - n // 2])
     mu = np.r_[np.ones(relevant), np.zeros(d - relevant)]
     X = rng.standard_normal((n, d)) @ np.linalg.cholesky(cov).T + np.where(
-        y[:, None] == 1, mu, -mu)
+        y[:, None] == 1, mu, -mu
+    )
     return X, y
 
 
@@ -64,12 +65,21 @@ for lam in penalties:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", SmallSampleWarning)
         ci = a.confidence_interval(0.95)
-    rows.append(dict(lam=lam, stability=a.stability, ci=ci,
-                     loglik=a.mean_score, loglik_ci=(a.mean_score - half, a.mean_score + half),
-                     size=a.result.selection.row_sizes.mean()))
+    rows.append(
+        dict(
+            lam=lam,
+            stability=a.stability,
+            ci=ci,
+            loglik=a.mean_score,
+            loglik_ci=(a.mean_score - half, a.mean_score + half),
+            size=a.result.selection.row_sizes.mean(),
+        )
+    )
     low, high = rows[-1]["ci"]
-    print(f"lambda {lam:.4f}: {rows[-1]['size']:5.1f} features selected, stability "
-          f"{a.stability:.3f} [{low:.3f}, {high:.3f}], log-likelihood {a.mean_score:.3f}")
+    print(
+        f"lambda {lam:.4f}: {rows[-1]['size']:5.1f} features selected, stability "
+        f"{a.stability:.3f} [{low:.3f}, {high:.3f}], log-likelihood {a.mean_score:.3f}"
+    )
 
 stab = np.array([r["stability"] for r in rows])
 lik = np.array([r["loglik"] for r in rows])
@@ -81,8 +91,9 @@ ax_lik.plot(penalties, lik, "o-")
 ax_lik.fill_between(penalties, lik_ci[:, 0], lik_ci[:, 1], alpha=0.3, label="95 % interval")
 ax_lik.set_ylabel("out-of-bag log-likelihood per sample")
 ax_stab.plot(penalties, stab, "o-", color="k")
-ax_stab.fill_between(penalties, stab_ci[:, 0], stab_ci[:, 1], alpha=0.3, color="0.5",
-                     label="95 % interval")
+ax_stab.fill_between(
+    penalties, stab_ci[:, 0], stab_ci[:, 1], alpha=0.3, color="0.5", label="95 % interval"
+)
 ax_stab.set_ylabel("stability (Nogueira)")
 for ax in (ax_lik, ax_stab):
     ax.set_xscale("log")
@@ -97,7 +108,13 @@ fig.tight_layout()
 # Each point is a penalty; the Pareto front joins the penalties that no other beats on
 # both likelihood and stability.
 fig, ax = plt.subplots(figsize=(8, 4.5))
-plot_pareto_front(lik, stab, labels=[f"lambda = {lam:.3g}" for lam in penalties],
-                  stability_ci=stab_ci, xlabel="out-of-bag log-likelihood per sample", ax=ax)
+plot_pareto_front(
+    lik,
+    stab,
+    labels=[f"lambda = {lam:.3g}" for lam in penalties],
+    stability_ci=stab_ci,
+    xlabel="out-of-bag log-likelihood per sample",
+    ax=ax,
+)
 ax.set_title("Stability against likelihood, one point per penalty")
 fig.tight_layout()

@@ -29,8 +29,9 @@ from propstab.inference import SmallSampleWarning
 from propstab.plots import plot_rank_distributions
 
 data = load_breast_cancer()
-X = pd.DataFrame(StandardScaler().fit_transform(data.data),
-                 columns=[str(c) for c in data.feature_names])
+X = pd.DataFrame(
+    StandardScaler().fit_transform(data.data), columns=[str(c) for c in data.feature_names]
+)
 y = data.target
 
 # %%
@@ -48,8 +49,9 @@ y = data.target
 # ``SmallSampleWarning`` (its coverage at 20 runs was measured at 93.6 to 95.0 % for a
 # nominal 95 %, :doc:`/inference_validation`). The full run uses 100 runs.
 rankers = {
-    "mutual information": SelectKBest(functools.partial(mutual_info_classif,
-                                                        random_state=0), k=10),
+    "mutual information": SelectKBest(
+        functools.partial(mutual_info_classif, random_state=0), k=10
+    ),
     "random forest": RandomForestClassifier(n_estimators=30, random_state=0),
     "L1 logistic": LogisticRegression(penalty="l1", C=0.1, solver="liblinear"),
     "RFE": RFE(LogisticRegression(max_iter=2000), n_features_to_select=10, step=3),
@@ -57,28 +59,43 @@ rankers = {
 with warnings.catch_warnings():
     warnings.simplefilter("ignore", RuntimeWarning)
     warnings.simplefilter("ignore", SmallSampleWarning)
-    comparison = propstab.assess(rankers, X, y, output="ranking", n_runs=20,
-                                 random_state=0, top_k_sizes=(5, 10))
+    comparison = propstab.assess(
+        rankers, X, y, output="ranking", n_runs=20, random_state=0, top_k_sizes=(5, 10)
+    )
     rows = []
     for name, a in comparison.assessments.items():
         kendall = propstab.estimate(a.rankings, "kendall")
         (_, top5), (_, top10) = a.top_k
-        rows.append(dict(ranker=name, spearman=a.stability,
-                         spearman_ci=tuple(a.confidence_interval()),
-                         kendall=kendall.statistic,
-                         kendall_ci=tuple(kendall.confidence_interval()),
-                         canberra=propstab.stability(a.rankings, "canberra", k=10),
-                         top5=top5.statistic, top10=top10.statistic, assessment=a))
+        rows.append(
+            dict(
+                ranker=name,
+                spearman=a.stability,
+                spearman_ci=tuple(a.confidence_interval()),
+                kendall=kendall.statistic,
+                kendall_ci=tuple(kendall.confidence_interval()),
+                canberra=propstab.stability(a.rankings, "canberra", k=10),
+                top5=top5.statistic,
+                top10=top10.statistic,
+                assessment=a,
+            )
+        )
 
-table = pd.DataFrame({
-    "Spearman": [f"{r['spearman']:.3f} [{r['spearman_ci'][0]:.3f}, {r['spearman_ci'][1]:.3f}]"
-                 for r in rows],
-    "Kendall": [f"{r['kendall']:.3f} [{r['kendall_ci'][0]:.3f}, {r['kendall_ci'][1]:.3f}]"
-                for r in rows],
-    "Canberra (top 10)": [round(r["canberra"], 3) for r in rows],
-    "top-5 sets": [round(r["top5"], 3) for r in rows],
-    "top-10 sets": [round(r["top10"], 3) for r in rows],
-}, index=pd.Index([r["ranker"] for r in rows], name="ranker"))
+table = pd.DataFrame(
+    {
+        "Spearman": [
+            f"{r['spearman']:.3f} [{r['spearman_ci'][0]:.3f}, {r['spearman_ci'][1]:.3f}]"
+            for r in rows
+        ],
+        "Kendall": [
+            f"{r['kendall']:.3f} [{r['kendall_ci'][0]:.3f}, {r['kendall_ci'][1]:.3f}]"
+            for r in rows
+        ],
+        "Canberra (top 10)": [round(r["canberra"], 3) for r in rows],
+        "top-5 sets": [round(r["top5"], 3) for r in rows],
+        "top-10 sets": [round(r["top10"], 3) for r in rows],
+    },
+    index=pd.Index([r["ranker"] for r in rows], name="ranker"),
+)
 table
 
 # %%

@@ -39,7 +39,7 @@ d = X.shape[1]
 def lasso_one_se(X, y):
     """The features of the lasso at the largest penalty whose 10-fold cross-validated
     error is within one standard error of the smallest."""
-    with warnings.catch_warnings():          # the smallest penalties of the CV path
+    with warnings.catch_warnings():  # the smallest penalties of the CV path
         warnings.simplefilter("ignore", ConvergenceWarning)
         cv = LassoCV(cv=10, n_alphas=30, random_state=0).fit(X, y)
     mse = cv.mse_path_.mean(axis=1)
@@ -86,10 +86,17 @@ selections = {f"SS, cutoff {c}, q = {name}": [] for name in sizes for c in cutof
 for train in lasso.train_indices:
     with tempfile.TemporaryDirectory() as fits:
         for name, q in sizes.items():
-            ss = propstab.StabilitySelection(Lasso(), param_grid=grid, n_subsamples=5,
-                                             sampling="ss", assumption="none", PFER=None,
-                                             q=math.floor(q), random_state=2018,
-                                             checkpoint=fits)
+            ss = propstab.StabilitySelection(
+                Lasso(),
+                param_grid=grid,
+                n_subsamples=5,
+                sampling="ss",
+                assumption="none",
+                PFER=None,
+                q=math.floor(q),
+                random_state=2018,
+                checkpoint=fits,
+            )
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore", LargePFERWarning)
                 probabilities = ss.fit(X[train], y[train]).selection_probabilities_
@@ -109,23 +116,34 @@ methods.update({k: propstab.as_selection(np.array(v)) for k, v in selections.ite
 results = {}
 for name, Z in methods.items():
     est = propstab.estimate(Z)
-    test = (None if name.startswith("lasso") else
-            propstab.two_sample_test(Z, lasso.selection, paired=True))
+    test = (
+        None
+        if name.startswith("lasso")
+        else propstab.two_sample_test(Z, lasso.selection, paired=True)
+    )
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", SmallSampleWarning)
         low, high = est.confidence_interval()
     results[name] = (est, test, (low, high))
     tail = "" if test is None else f", paired test p = {test.pvalue:.4f}"
-    print(f"{name:<28} {Z.row_sizes.mean():4.1f} features, stability {est.statistic:.3f} "
-          f"[{low:.3f}, {high:.3f}]{tail}")
+    print(
+        f"{name:<28} {Z.row_sizes.mean():4.1f} features, stability {est.statistic:.3f} "
+        f"[{low:.3f}, {high:.3f}]{tail}"
+    )
 
 names = list(results)
 values = np.array([results[k][0].statistic for k in names])
 ci = np.array([results[k][2] for k in names])
 x = np.arange(len(names))
 fig, ax = plt.subplots(figsize=(10, 5))
-ax.errorbar(x, values, yerr=np.abs(np.vstack([values - ci[:, 0], ci[:, 1] - values])),
-            fmt="none", ecolor="0.5", capsize=3)
+ax.errorbar(
+    x,
+    values,
+    yerr=np.abs(np.vstack([values - ci[:, 0], ci[:, 1] - values])),
+    fmt="none",
+    ecolor="0.5",
+    capsize=3,
+)
 ax.scatter(x, values, c=["C3"] + ["k"] * (len(names) - 1), zorder=3)
 for i, name in enumerate(names[1:], start=1):
     if results[name][1].pvalue < 0.05:
@@ -141,12 +159,21 @@ fig.tight_layout()
 # ----------------
 # Stability selection on the whole data: each feature's selection probability along the
 # penalty grid, and the cutoff 0.75.
-ss = propstab.StabilitySelection(Lasso(), param_grid=penalty_grid(X, y, 25),
-                                 n_subsamples=25, sampling="ss", assumption="unimodal",
-                                 cutoff=0.75, PFER=None, q=math.floor(1.5 * q_d),
-                                 random_state=0).fit(X, y)
+ss = propstab.StabilitySelection(
+    Lasso(),
+    param_grid=penalty_grid(X, y, 25),
+    n_subsamples=25,
+    sampling="ss",
+    assumption="unimodal",
+    cutoff=0.75,
+    PFER=None,
+    q=math.floor(1.5 * q_d),
+    random_state=0,
+).fit(X, y)
 fig, ax = plt.subplots(figsize=(10, 5))
 plot_stability_path(ss, feature_names=list(data.feature_names), ax=ax)
-ax.set_title(f"Diabetes data: stability path, at most {math.floor(1.5 * q_d)} features per "
-             f"subsample, expected false selections at most {ss.PFER_:.3g}")
+ax.set_title(
+    f"Diabetes data: stability path, at most {math.floor(1.5 * q_d)} features per "
+    f"subsample, expected false selections at most {ss.PFER_:.3g}"
+)
 fig.tight_layout()

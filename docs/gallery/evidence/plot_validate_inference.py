@@ -50,8 +50,9 @@ def draw(p, n_runs):
 # 100 repeats at each number of runs M: the estimates' mean and the range of their middle
 # 95 %, against the population stability (the dashed line).
 runs = np.array([10, 20, 50, 100, 200, 500])
-estimates = np.array([[propstab.estimate(draw(p1, M)).statistic for _ in range(100)]
-                      for M in runs])
+estimates = np.array(
+    [[propstab.estimate(draw(p1, M)).statistic for _ in range(100)] for M in runs]
+)
 low, mid, high = np.percentile(estimates, [2.5, 50, 97.5], axis=1)
 
 fig, ax = plt.subplots(figsize=(8, 4.5))
@@ -83,14 +84,19 @@ print(f"{'M':>5} {'coverage':>9} {'mean width':>11}")
 for M in (10, 30, 100, 300):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", SmallSampleWarning)
-        intervals = np.array([propstab.estimate(draw(p1, M)).confidence_interval(0.95)
-                              for _ in range(repeats)])
+        intervals = np.array(
+            [propstab.estimate(draw(p1, M)).confidence_interval(0.95) for _ in range(repeats)]
+        )
     covered = (intervals[:, 0] <= Phi1) & (Phi1 <= intervals[:, 1])
-    print(f"{M:>5} {100 * covered.mean():8.1f}% "
-          f"{np.mean(intervals[:, 1] - intervals[:, 0]):11.3f}")
+    print(
+        f"{M:>5} {100 * covered.mean():8.1f}% "
+        f"{np.mean(intervals[:, 1] - intervals[:, 0]):11.3f}"
+    )
 band = stats.binom.ppf([0.025, 0.975], repeats, 0.95) / repeats
-print(f"a true 95 % coverage is observed in [{100 * band[0]:.1f}%, {100 * band[1]:.1f}%] "
-      f"with {repeats} repeats")
+print(
+    f"a true 95 % coverage is observed in [{100 * band[0]:.1f}%, {100 * band[1]:.1f}%] "
+    f"with {repeats} repeats"
+)
 
 # %%
 # The two-sample test: level and power
@@ -106,12 +112,18 @@ same = [propstab.two_sample_test(draw(p1, M), draw(p1, M)) for _ in range(repeat
 other = [propstab.two_sample_test(draw(p1, M), draw(p2, M)) for _ in range(repeats)]
 t_same = np.array([r.statistic for r in same])
 t_other = np.array([r.statistic for r in other])
-print(f"same population:      rejected at 5 % in {np.mean([r.pvalue < 0.05 for r in same]):.1%}"
-      f" of {repeats} repeats (the level)")
-print(f"different population: rejected at 5 % in "
-      f"{np.mean([r.pvalue < 0.05 for r in other]):.1%} of {repeats} repeats (the power)")
-print(f"Kolmogorov-Smirnov test of the statistic against N(0, 1) under the null hypothesis: "
-      f"p = {stats.kstest(t_same, 'norm').pvalue:.2f}")
+print(
+    f"same population:      rejected at 5 % in {np.mean([r.pvalue < 0.05 for r in same]):.1%}"
+    f" of {repeats} repeats (the level)"
+)
+print(
+    f"different population: rejected at 5 % in "
+    f"{np.mean([r.pvalue < 0.05 for r in other]):.1%} of {repeats} repeats (the power)"
+)
+print(
+    f"Kolmogorov-Smirnov test of the statistic against N(0, 1) under the null hypothesis: "
+    f"p = {stats.kstest(t_same, 'norm').pvalue:.2f}"
+)
 
 fig, ax = plt.subplots(figsize=(8, 4.5))
 grid = np.linspace(-4, 8, 300)
