@@ -13,6 +13,8 @@ failure).
 import gc
 import os
 import pathlib
+import sys
+import threading
 
 import pytest
 from hypothesis import settings
@@ -46,6 +48,42 @@ def _blas_threads_per_worker():
 
 
 _blas_threads_per_worker()
+
+
+@pytest.hookimpl(tryfirst=True, optionalhook=True)
+def pytest_timeout_set_timer(item, settings):
+    """pytest-timeout's thread method (pyproject.toml: every test has a timeout), with the
+    test named first: on expiry one line ``Timeout: <test id> ran longer than N s`` on
+    stderr, the process groups of the children the test started through tests/shared.py
+    killed (a hung R CMD check or Chromium would outlive the test process), then
+    pytest-timeout's own ending: every thread's stack, and the test process ends (under
+    ``-n 2`` xdist reports the worker's crash naming the test, and starts another)."""
+    if settings.method != "thread":
+        return None
+    import pytest_timeout
+
+    def expire():
+        sys.stderr.write(
+            f"\nTimeout: {item.nodeid} ran longer than {settings.timeout} s; "
+            f"the stacks of its threads follow\n"
+        )
+        sys.stderr.flush()
+        helpers = sys.modules.get("shared")
+        if helpers is not None and hasattr(helpers, "kill_process_groups"):
+            helpers.kill_process_groups()
+        pytest_timeout.timeout_timer(item, settings.timeout)
+
+    timer = threading.Timer(settings.timeout, expire)
+    timer.name = f"pytest_timeout {item.nodeid}"
+    timer.daemon = True
+
+    def cancel():
+        timer.cancel()
+        timer.join()
+
+    item.cancel_timeout = cancel
+    timer.start()
+    return True
 
 
 @pytest.hookimpl(optionalhook=True)

@@ -61,18 +61,27 @@ def main(argv=None) -> int:
     base, ref = timed()
     rows.append(("serial (baseline)", base, ref))
     rows.append(("joblib loky, n_jobs=2",) + timed(n_jobs=2))
+    # every server on the loopback (with dashboard_address=None, distributed 2022.12 still
+    # serves HTTP on 0.0.0.0:8787 and on 0.0.0.0 in each worker), no dashboard; a worker
+    # that has not started within a minute fails the start instead of waiting for ever
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         cluster = distributed.LocalCluster(
-            n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
+            n_workers=2,
+            threads_per_worker=1,
+            processes=True,
+            host="127.0.0.1",
+            dashboard_address="127.0.0.1:0",
+            scheduler_kwargs={"dashboard": False},
+            worker_dashboard_address="127.0.0.1:0",
+            death_timeout=60,
         )
-        client = distributed.Client(cluster)
     try:
-        rows.append(("dask LocalCluster 2x1, warm-up",) + timed(backend=client))
-        rows.append(("dask LocalCluster 2x1",) + timed(backend=client))
+        with distributed.Client(cluster, timeout=60) as client:
+            rows.append(("dask LocalCluster 2x1, warm-up",) + timed(backend=client))
+            rows.append(("dask LocalCluster 2x1",) + timed(backend=client))
     finally:
-        client.close()
-        cluster.close()
+        cluster.close(timeout=60)
     with tempfile.TemporaryDirectory() as folder:
         rows.append(("serial + checkpoint",) + timed(checkpoint=folder))
         rows.append(("resumed from checkpoint",) + timed(checkpoint=folder))

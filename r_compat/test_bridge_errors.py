@@ -3,7 +3,6 @@
 The first tests need neither R nor rpy2 (they simulate their absence); the others
 use the ``r_live`` fixture (they fail without R unless PROPSTAB_SKIP_R=1).
 """
-import subprocess
 import sys
 import textwrap
 import traceback
@@ -12,6 +11,8 @@ import numpy as np
 import pandas as pd
 import pytest
 from scipy import sparse
+
+import shared  # tests/shared.py: processes under a timeout
 
 import propstab
 from propstab._utils.exceptions import RReferenceError, RUnavailableError
@@ -50,7 +51,7 @@ def test_missing_r_is_reported_before_r_aborts(env):
             print("RUnavailableError:", exc, "| chained:", exc.__cause__ is not None)
     """
     )
-    out = subprocess.run(
+    out = shared.run(
         [sys.executable, "-c", code], env=environ, capture_output=True, text=True, timeout=60
     )
     assert out.returncode == 0, out.stderr

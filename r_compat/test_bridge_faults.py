@@ -20,10 +20,11 @@ import functools
 import os
 import pathlib
 import re
-import subprocess
 import sys
 
 import pytest
+
+import shared  # tests/shared.py: processes under a timeout
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 PROFILE = ROOT / "r_compat" / "faults" / "Rprofile.R"
@@ -38,12 +39,12 @@ def crosscheck(*args, env=None, unset=()):
     )
     environ.pop("PROPSTAB_DEBUG", None)
     environ.update(env or {})
-    out = subprocess.run(
+    out = shared.run(
         [sys.executable, "-m", "propstab", "crosscheck", *args],
         capture_output=True,
         text=True,
         env=environ,
-        timeout=600,
+        timeout=240,
         cwd=ROOT,
     )
     return out.returncode, out.stdout, out.stderr
@@ -65,7 +66,7 @@ def assert_environment_fault(result, *fragments):
 @functools.lru_cache(maxsize=None)
 def _library_paths():
     """R's library paths outside its own library (asked of R once per session)."""
-    paths = subprocess.run(
+    paths = shared.run(
         ["Rscript", "-e", "cat(setdiff(.libPaths(), .Library), sep = '\\n')"],
         capture_output=True,
         text=True,

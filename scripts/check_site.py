@@ -26,7 +26,9 @@ import contextlib
 import dataclasses
 import functools
 import http.server
+import os
 import pathlib
+import signal
 import sys
 import tempfile
 import threading
@@ -50,6 +52,9 @@ CHROMIUM_FLAGS = (
     "--disable-dev-shm-usage",
 )
 WIDTH, HEIGHT, MAX_HEIGHT = 1400, 1000, 6000  # window; screenshots show up to MAX_HEIGHT
+#: Seconds a page may take to load, and any one command to chromedriver to answer (a
+#: browser that stops answering fails the check instead of waiting for ever).
+PAGE_SECONDS, COMMAND_SECONDS = 60, 180
 #: A page the HTTP server of :func:`serve` answers itself, empty: a host on the site's
 #: own origin for pages read in a frame (scripts/site_audit.py's widths).
 BLANK = "_propstab_blank_.html"
@@ -140,12 +145,25 @@ def browser():
         options.add_argument(flag)
     options.add_argument(f"--user-data-dir={tempfile.mkdtemp(prefix='propstab-chromium-')}")
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
-    driver.set_window_size(WIDTH, HEIGHT)
+    from selenium.webdriver.remote.remote_connection import RemoteConnection
+
+    RemoteConnection.set_timeout(COMMAND_SECONDS)
+    # chromedriver leads a process group of its own, which Chromium's processes join: on
+    # leaving, whatever of it is left (a browser that hung, or did not quit) is killed
+    service = Service(CHROMEDRIVER, popen_kw={"start_new_session": True})
     try:
-        yield driver
+        driver = webdriver.Chrome(service=service, options=options)
+        try:
+            driver.set_window_size(WIDTH, HEIGHT)
+            driver.set_page_load_timeout(PAGE_SECONDS)
+            yield driver
+        finally:
+            driver.quit()
     finally:
-        driver.quit()
+        process = getattr(service, "process", None)
+        if process is not None:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(process.pid, signal.SIGKILL)
 
 
 def _blank(png: pathlib.Path) -> bool:

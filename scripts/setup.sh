@@ -14,6 +14,8 @@ DEBIAN_PACKAGES=(
   python3-tqdm python3-joblib python3-dask python3-distributed python3-setuptools python3-pip
   # formatting and lint (make lint, run by the test suite)
   black flake8
+  # every test under a timeout (pyproject.toml); psutil lists the listening sockets of a test
+  python3-pytest-timeout python3-psutil
   libopenblas0-pthread
   # the documentation site (make docs) and its browser check
   python3-sphinx python3-numpydoc python3-myst-parser python3-sphinx-gallery

@@ -74,6 +74,30 @@ SECONDS = {
 class LongestFirstScheduling(LoadScopeScheduling):
     """``--dist loadscope`` with module units, a few split units, longest first."""
 
+    def remove_node(self, node):
+        """A worker gone: at the end of the run, or crashed (the suite's timeout ends a
+        worker's process). xdist's loadscope puts the crashed worker's units back in the
+        queue with the test that crashed it still pending, so a hanging test ran again on
+        every replacement worker, up to xdist's restart limit (9 times 300 s); here that
+        test is reported once, as xdist does, and its unit's other tests go to the next
+        worker."""
+        workload = self.assigned_work.pop(node)
+        pending = [
+            nodeid for unit in workload.values() for nodeid, done in unit.items() if not done
+        ]
+        if not pending:
+            return None
+        crashed = pending[0]
+        for unit in workload.values():
+            if crashed in unit:
+                unit[crashed] = True  # reported, not sent again
+        self.workqueue.update(
+            (scope, unit) for scope, unit in workload.items() if not all(unit.values())
+        )
+        for other in self.assigned_work:
+            self._reschedule(other)
+        return crashed
+
     def _split_scope(self, nodeid):
         if OWN_UNIT.search(nodeid):
             return nodeid

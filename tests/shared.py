@@ -9,6 +9,7 @@ gets.
 """
 from __future__ import annotations
 
+import contextlib
 import functools
 import importlib.util
 import os
@@ -16,7 +17,9 @@ import pathlib
 import signal
 import subprocess
 import sys
+import threading
 import time
+import warnings
 
 import numpy as np
 
@@ -29,12 +32,19 @@ __all__ = [
     "import_order",
     "imports_of",
     "interrupt_when_working",
+    "kill_group",
+    "kill_process_groups",
     "l1_logistic_pipeline",
     "lasso",
+    "listening_outside_loopback",
     "load_script",
     "load_study",
+    "local_cluster",
     "regression",
+    "run",
+    "started",
     "three_signals",
+    "watched",
 ]
 
 
@@ -200,32 +210,239 @@ def imports_of(path, root):
                     yield alias.name, []
 
 
+# ----------------------------------------------------------------------------------
+# processes started by the tests: each in a process group of its own, under a timeout,
+# the whole group killed when it expires (or when the test fails or times out)
+
+#: The process groups (their leaders' pids) of the children started by :func:`started`
+#: that are still running; the suite's timeout kills them before it ends the test
+#: process (conftest.py's ``pytest_timeout_set_timer``).
+_GROUPS: set = set()
+
+
+def kill_group(pgid):
+    """SIGKILL to every process of the group ``pgid`` (nothing when none is left)."""
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(pgid, signal.SIGKILL)
+
+
+def kill_process_groups():
+    """Kill the process groups of every child of :func:`started` still registered (the
+    suite's timeout calls this before ending the test process: their children would
+    otherwise outlive it, a hung ``R CMD check`` or Chromium included)."""
+    for pgid in list(_GROUPS):
+        kill_group(pgid)
+
+
+@contextlib.contextmanager
+def watched(pgid):
+    """The process group ``pgid`` (started elsewhere, e.g. chromedriver's) registered
+    for the suite's timeout while the block runs."""
+    _GROUPS.add(pgid)
+    try:
+        yield pgid
+    finally:
+        _GROUPS.discard(pgid)
+
+
+@contextlib.contextmanager
+def started(argv, **popen):
+    """``subprocess.Popen(argv, **popen)`` as the leader of a new session (a process
+    group of its own, which its children join), registered for the suite's timeout.
+    On leaving while the child still runs (an error, a timeout, an interruption) its
+    whole group is killed; then the pipes are closed and the child reaped. (A child that
+    ended is left to the test: whether its own children stopped is for it to check.)"""
+    child = subprocess.Popen(argv, start_new_session=True, **popen)
+    _GROUPS.add(child.pid)
+    try:
+        yield child
+    finally:
+        if child.poll() is None:
+            kill_group(child.pid)
+        for stream in (child.stdin, child.stdout, child.stderr):
+            if stream is not None:
+                stream.close()
+        child.wait()
+        _GROUPS.discard(child.pid)
+
+
+def run(argv, *, timeout, input=None, capture_output=False, check=False, **popen):
+    """``subprocess.run`` for the tests: ``argv`` in a process group of its own
+    (:func:`started`); when ``timeout`` seconds pass, the whole group is killed (R's and
+    make's children too, which ``subprocess.run`` leaves running and holding the pipes)
+    and ``subprocess.TimeoutExpired`` raised with the output so far. ``timeout`` is
+    required: no test waits for a child without a bound."""
+    if capture_output:
+        popen["stdout"] = popen["stderr"] = subprocess.PIPE
+    if input is not None:
+        popen["stdin"] = subprocess.PIPE
+    with started(argv, **popen) as child:
+        try:
+            out, err = child.communicate(input, timeout=timeout)
+        except subprocess.TimeoutExpired:
+            kill_group(child.pid)
+            out, err = child.communicate()
+            raise subprocess.TimeoutExpired(argv, timeout, out, err) from None
+    done = subprocess.CompletedProcess(argv, child.returncode, out, err)
+    if check:
+        done.check_returncode()
+    return done
+
+
 def interrupt_when_working(argv, env, *, workers=2, settle=0.5, timeout=60):
     """Start ``argv`` in a process group of its own, wait until it runs ``workers`` child
     processes, let them work ``settle`` seconds, then SIGINT the whole group as Ctrl-C
     in a terminal does: (return code, stdout, stderr, the children's pids)."""
-    child = subprocess.Popen(
+    with started(
         argv,
         env=env,
         text=True,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
-        start_new_session=True,
         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
-    )
-    try:
+    ) as child:
         found, deadline = [], time.monotonic() + 120
         while len(found) < workers and time.monotonic() < deadline and child.poll() is None:
             time.sleep(0.05)
-            found = subprocess.run(
-                ["pgrep", "-P", str(child.pid)], capture_output=True, text=True
+            found = run(
+                ["pgrep", "-P", str(child.pid)], capture_output=True, text=True, timeout=30
             ).stdout.split()
         assert len(found) == workers, f"{argv}: no {workers} child processes started"
         time.sleep(settle)
         os.killpg(child.pid, signal.SIGINT)
         out, err = child.communicate(timeout=timeout)
-    finally:
-        if child.poll() is None:
-            os.killpg(child.pid, signal.SIGKILL)
     time.sleep(0.2)
     return child.returncode, out, err, [int(pid) for pid in found]
+
+
+# ----------------------------------------------------------------------------------
+# dask clusters: bound to the loopback, started within a time limit, always closed
+
+#: The only address a test's server may listen on.
+LOOPBACK = "127.0.0.1"
+
+
+@contextlib.contextmanager
+def _deadline(seconds, what):
+    """TimeoutError (naming ``what``) if the block is still running after ``seconds``, and
+    again every 5 s until it ends (a handler of the block that catches the first, as
+    distributed's start does to close the cluster, cannot wait forever either). SIGALRM:
+    in the main thread only; elsewhere the block runs under the suite's timeout alone."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def expired(signum, frame):
+        raise TimeoutError(f"{what}: not done within {seconds} s")
+
+    previous = signal.signal(signal.SIGALRM, expired)
+    signal.setitimer(signal.ITIMER_REAL, seconds, 5)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+def _close_cluster(clients, clusters, seconds):
+    """Close ``clients`` then ``clusters``, each within ``seconds``; a cluster that does
+    not close has its worker processes killed and its event loop stopped."""
+    for client in clients:
+        with contextlib.suppress(Exception):
+            client.close(timeout=seconds)
+    for cluster in clusters:
+        try:
+            with _deadline(seconds, "closing the LocalCluster"):
+                cluster.close(timeout=seconds)
+        except Exception:  # noqa: BLE001 - whatever failed, nothing of it may outlive the test
+            for spec in list(getattr(cluster, "workers", {}).values()):
+                pid = getattr(getattr(spec, "process", None), "pid", None)
+                if pid:
+                    with contextlib.suppress(ProcessLookupError):
+                        os.kill(pid, signal.SIGKILL)
+            with contextlib.suppress(Exception):
+                cluster._loop_runner.stop()
+
+
+def cluster_options(n_workers=2, threads_per_worker=1, processes=True, timeout=120):
+    """The keyword arguments of ``distributed.LocalCluster`` for a test's cluster: every
+    server on the loopback (scheduler, nannies, workers and their HTTP servers: with
+    ``dashboard_address=None`` distributed 2022.12 still serves HTTP, on 0.0.0.0:8787
+    for the scheduler and 0.0.0.0 for each worker), no dashboard, and a worker process
+    that has not reported to its nanny within ``timeout`` seconds fails the start
+    (``death_timeout``) instead of leaving it waiting forever."""
+    options = dict(
+        n_workers=n_workers,
+        threads_per_worker=threads_per_worker,
+        processes=processes,
+        dashboard_address=f"{LOOPBACK}:0",
+        scheduler_kwargs={"dashboard": False},
+        worker_dashboard_address=f"{LOOPBACK}:0",
+    )
+    if processes:  # (workers in threads talk inproc://, through no socket)
+        options.update(host=LOOPBACK, death_timeout=timeout)
+    return options
+
+
+@contextlib.contextmanager
+def local_cluster(n_workers=2, threads_per_worker=1, processes=True, timeout=120):
+    """A ``distributed.LocalCluster`` (:func:`cluster_options`) and a ``Client`` of it
+    (the default client, for ``backend="dask"``), yielded as the client: started within
+    ``timeout`` seconds (ten times a start on a loaded 2-core machine) or TimeoutError,
+    and closed on leaving - also when the start failed or timed out half-way (the
+    clusters and clients created meanwhile are found and closed; worker processes that
+    do not stop are killed). distributed is imported here, not at collection (a second
+    of import for an xdist worker that needs none)."""
+    import distributed
+    from distributed.deploy.spec import SpecCluster
+
+    clusters_before = set(SpecCluster._instances)
+    clients_before = set(distributed.Client._instances)
+    try:
+        try:
+            with warnings.catch_warnings(), _deadline(timeout, "starting a LocalCluster"):
+                warnings.simplefilter("ignore", DeprecationWarning)  # distributed's own
+                cluster = distributed.LocalCluster(
+                    **cluster_options(n_workers, threads_per_worker, processes, timeout)
+                )
+                client = distributed.Client(cluster, timeout=timeout)
+        except TimeoutError:  # where every thread was (the loop's, the nannies')
+            import faulthandler
+
+            stream = sys.stderr if hasattr(sys.stderr, "fileno") else sys.__stderr__
+            stream.write("local_cluster: the start timed out; the threads' stacks:\n")
+            stream.flush()
+            try:
+                faulthandler.dump_traceback(file=stream, all_threads=True)
+            except (OSError, ValueError):  # capsys's stream: no file descriptor
+                faulthandler.dump_traceback(file=sys.__stderr__, all_threads=True)
+            raise
+        yield client
+    finally:
+        _close_cluster(
+            set(distributed.Client._instances) - clients_before,
+            set(SpecCluster._instances) - clusters_before,
+            timeout,
+        )
+
+
+def listening_outside_loopback(pid=None):
+    """The TCP sockets listening on an address other than the loopback (127.0.0.0/8,
+    ::1) of the process ``pid`` (this one by default) and of all its descendants, as
+    ``(pid, command, address, port)``."""
+    import psutil
+
+    root = psutil.Process(pid)
+    found = []
+    for process in [root] + root.children(recursive=True):
+        try:
+            sockets = process.connections(kind="tcp")
+            command = " ".join(process.cmdline())[:80]
+        except (psutil.NoSuchProcess, psutil.AccessDenied):
+            continue
+        for s in sockets:
+            if s.status == psutil.CONN_LISTEN and not (
+                s.laddr.ip.startswith("127.") or s.laddr.ip == "::1"
+            ):
+                found.append((process.pid, command, s.laddr.ip, s.laddr.port))
+    return found

@@ -11,13 +11,14 @@ import pathlib
 import re
 import shlex
 import shutil
-import subprocess
 import sys
 import time
 import warnings
 
 import numpy as np
 import pytest
+
+import shared  # tests/shared.py: processes under a timeout
 
 import propstab
 from propstab.cli import main
@@ -379,7 +380,7 @@ def test_command_bug_caught_by_assert_agrees_and_propstab_agree(scripts, languag
     # the printed shell line reproduces the candidate's answer
     line = result.code.split(" | ")[0]
     request = json.loads(line[len("echo ") :].strip("'"))
-    answer = subprocess.run(
+    answer = shared.run(
         argv, input=json.dumps(request) + "\n", capture_output=True, text=True, timeout=60
     ).stdout.strip()
     c = result.counterexample
@@ -427,7 +428,7 @@ def test_propstab_agree_in_a_subprocess_exits_1_with_the_case():
     script = ADAPTERS / "nogueira.R"
     buggy = script.read_text().replace("return(NA)", "return(0)")
     env_path = str(ROOT)
-    proc = subprocess.run(
+    proc = shared.run(
         [
             sys.executable,
             "-m",

@@ -4,17 +4,21 @@ rows; the table of times is well formed. No timing is asserted."""
 import os
 import pathlib
 import re
-import subprocess
 import sys
+
+import pytest
+
+import shared  # tests/shared.py: processes under a timeout
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 SCRIPT = ROOT / "benchmarks" / "bench_audit.py"
 NUMBER = r"[0-9]+\.[0-9]+"
 
 
+@pytest.mark.timeout(900)  # the benchmark: under its own 600 s limit
 def test_bench_audit_quick_runs_and_every_run_gives_the_same_rows():
     env = dict(os.environ, PYTHONPATH=str(ROOT))
-    out = subprocess.run(
+    out = shared.run(
         [sys.executable, str(SCRIPT), "--quick"],
         capture_output=True,
         text=True,

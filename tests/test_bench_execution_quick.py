@@ -2,16 +2,20 @@
 LocalCluster, a checkpoint and its resumption) gives the identical assessment."""
 import os
 import pathlib
-import subprocess
 import sys
+
+import pytest
+
+import shared  # tests/shared.py: processes under a timeout
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 SCRIPT = ROOT / "benchmarks" / "bench_execution.py"
 
 
+@pytest.mark.timeout(600)  # the benchmark: under its own 300 s limit
 def test_bench_execution_quick_runs_and_every_backend_agrees():
     env = dict(os.environ, PYTHONPATH=str(ROOT))
-    out = subprocess.run(
+    out = shared.run(
         [sys.executable, str(SCRIPT), "--quick"],
         capture_output=True,
         text=True,

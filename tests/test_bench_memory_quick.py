@@ -6,15 +6,19 @@ from __future__ import annotations
 import json
 import pathlib
 import re
-import subprocess
 import sys
+
+import pytest
+
+import shared  # tests/shared.py: processes under a timeout
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 
 
+@pytest.mark.timeout(600)  # the benchmark: under its own 300 s limit
 def test_quick_memory_benchmark_prints_equal_values_and_peaks(tmp_path):
     out = tmp_path / "rows.json"
-    run = subprocess.run(
+    run = shared.run(
         [
             sys.executable,
             str(ROOT / "benchmarks" / "bench_memory.py"),

@@ -4,11 +4,12 @@ import contextlib
 import io
 import os
 import pathlib
-import subprocess
 import sys
 
 import numpy as np
 import pytest
+
+import shared  # tests/shared.py: processes under a timeout
 
 from propstab import cli
 from propstab.testing import Baseline, assert_not_less_stable, assert_stable
@@ -142,11 +143,12 @@ def test_compare_bad_input_is_one_line_and_exit_2(files, argv, start):
 def test_exit_statuses_in_a_subprocess(files):
     env = dict(os.environ, PYTHONPATH=str(CHECKOUT))
     codes = [
-        subprocess.run(
+        shared.run(
             [sys.executable, "-m", "propstab", *map(str, argv)],
             env=env,
             capture_output=True,
             text=True,
+            timeout=120,
         ).returncode
         for argv in (
             ["check", files["stable"], "--at-least", "0.5"],

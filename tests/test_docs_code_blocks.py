@@ -19,12 +19,13 @@ import pathlib
 import re
 import shlex
 import shutil
-import subprocess
 import sys
 import textwrap
 
 import numpy as np
 import pytest
+
+import shared  # tests/shared.py: processes under a timeout
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"
@@ -197,7 +198,7 @@ def test_python_scripts_run(page, tmp_path):
         code.append(f"# --- {page}, line {line}\n{body}")
     script = tmp_path / "page.py"
     script.write_text("\n".join(code), encoding="utf-8")
-    run = subprocess.run(
+    run = shared.run(
         [sys.executable, str(script)],
         cwd=tmp_path,
         env=_env(),
@@ -265,7 +266,7 @@ def _run_commands(page, commands, tmp_path, cluster):
         args = _smaller(shlex.split(command)[1:])
         if "--scheduler" in args:
             args[args.index("--scheduler") + 1] = cluster.scheduler_address
-        run = subprocess.run(
+        run = shared.run(
             [sys.executable, "-m", "propstab", *args],
             cwd=tmp_path,
             env=_env(),
@@ -290,7 +291,7 @@ def test_r_blocks_run(page, tmp_path):
     code = [body for body, line in r_blocks(page) if (page, line) not in NOT_RUNNABLE]
     script = tmp_path / "page.R"
     script.write_text("\n".join(code), encoding="utf-8")
-    run = subprocess.run(
+    run = shared.run(
         ["Rscript", str(script)],
         cwd=tmp_path,
         env=_env(),

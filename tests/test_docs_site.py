@@ -15,7 +15,6 @@ import fcntl
 import os
 import pathlib
 import re
-import subprocess
 import textwrap
 
 import pytest
@@ -189,7 +188,7 @@ def site():
             if stamp.is_file() and stamp.read_text() == run_id:
                 return HTML
             stamp.unlink(missing_ok=True)
-            run = subprocess.run(
+            run = shared.run(
                 ["make", "--no-print-directory", "-s", "docs-html"],
                 cwd=ROOT,
                 capture_output=True,
@@ -212,12 +211,17 @@ def site():
     return HTML
 
 
+#: The tests that use the built site: the first to run builds it (``make docs-html``, under
+#: its own 1800 s limit) or waits for the other worker's build, within its own timeout.
+BUILDS_THE_SITE = pytest.mark.timeout(2100)
+
+
 @pytest.fixture(scope="session")
 def chromium():
     """One headless Chromium per xdist worker, for every browser check the worker runs (a
     start costs ~2.5 s and ~3 CPU-s; the browser audit's parts reach a worker as units of
     their own, after other modules, where a module's fixture would have been closed)."""
-    with check_site.browser() as driver:
+    with check_site.browser() as driver, shared.watched(driver.service.process.pid):
         driver.set_script_timeout(60)
         yield driver
 
@@ -231,6 +235,7 @@ def reader(site, chromium):
 
 
 @pytest.mark.docs
+@BUILDS_THE_SITE
 def test_site_has_every_section_measure_and_public_name(site):
     for page in (
         "index",
@@ -276,6 +281,7 @@ def test_site_has_every_section_measure_and_public_name(site):
 
 
 @pytest.mark.docs
+@BUILDS_THE_SITE
 def test_tutorial_ran_with_its_output(site):
     """The tutorial "How stable is my selector?" is executed at build time:
     its page shows the comparison, the intervals, the paired tests and its figures."""
@@ -296,6 +302,7 @@ def test_tutorial_ran_with_its_output(site):
 
 
 @pytest.mark.docs
+@BUILDS_THE_SITE
 def test_measure_pages_show_the_audits_counterexamples(site):
     """docs/table41.md's counterexample to Jaccard's monotonicity (checked in exact
     arithmetic by tests/test_audit.py) is the one the catalogue page shows."""
@@ -311,6 +318,7 @@ def test_measure_pages_show_the_audits_counterexamples(site):
 
 
 @pytest.mark.docs
+@BUILDS_THE_SITE
 def test_site_renders_in_chromium(site, reader):
     results = check_site.check_pages(site, opened=reader)
     report = "\n".join(str(r) for r in results)
@@ -412,6 +420,7 @@ AUDIT_PARTS = 6
 
 
 @pytest.mark.docs
+@BUILDS_THE_SITE
 def test_pages_left_to_type_formulas_exist(site):
     """Every page of FORMULAS_TO_TYPESET is a page of the site (a page that is gone has
     no formula left: drop it from the list)."""
@@ -421,6 +430,7 @@ def test_pages_left_to_type_formulas_exist(site):
 
 @pytest.mark.docs
 @pytest.mark.parametrize("part", range(AUDIT_PARTS))
+@BUILDS_THE_SITE
 def test_every_page_fits_links_and_reads_for_users(site, reader, part):
     """Every page of the site, in headless Chromium at 1,400 px (AUDIT_PARTS parts of
     the pages, one test each): no page wider than the window, no broken link or anchor
@@ -466,6 +476,7 @@ if (typeof MathJax !== "undefined" && MathJax.Hub) {
 
 
 @pytest.mark.docs
+@BUILDS_THE_SITE
 def test_frame_measures_a_page_as_the_window_does(site, reader):
     """site_audit.widths reads each page in a frame outside the window (nothing painted):
     the page's width, the viewport's and the formulas typeset are those of the page
@@ -662,6 +673,7 @@ def test_navbar_on_one_line_and_catalogue_marks_visible_at_1400_px(site, reader)
 
 
 @pytest.mark.docs
+@BUILDS_THE_SITE
 def test_measure_pages_read_on_a_phone(site, reader):
     """At 390 px the article of a catalogue page starts within the first screen (the
     section's 42-page list is a short scrolling box above it, not a screen of links)."""

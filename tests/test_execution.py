@@ -10,7 +10,6 @@ import os
 import pathlib
 import runpy
 import signal
-import subprocess
 import sys
 import textwrap
 import warnings
@@ -39,21 +38,10 @@ def test_backend_dask_without_a_client_and_invalid_backends_are_refused():
 @pytest.fixture(scope="module")
 def client():
     """A LocalCluster of two worker processes, one thread each (as a small real cluster:
-    every task pickled to another process). distributed is imported here, not at
-    collection: 1 s of import for the xdist worker that does not run this file."""
-    import distributed
-
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", DeprecationWarning)
-        cluster = distributed.LocalCluster(
-            n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
-        )
-        c = distributed.Client(cluster)
-    try:
+    every task pickled to another process), on the loopback, started within two minutes or
+    failed, always closed (tests/shared.py's local_cluster)."""
+    with shared.local_cluster(n_workers=2, threads_per_worker=1) as c:
         yield c
-    finally:
-        c.close()
-        cluster.close()
 
 
 def _same_resampling(a, b):
@@ -72,6 +60,33 @@ def test_resample_on_a_local_cluster_equals_serial(client):
     assert len(client.scheduler_info()["workers"]) == 2
     _same_resampling(serial, on_client)
     _same_resampling(serial, default_client)
+
+
+def test_a_cluster_listens_on_the_loopback_only(client):
+    """While the module's cluster is up, no socket of this process or of its children
+    (the scheduler, the nannies, the worker processes, their HTTP servers) listens
+    outside the loopback; the check finds one that does (with dashboard_address=None,
+    distributed 2022.12 served HTTP on 0.0.0.0:8787 and on 0.0.0.0 in each worker)."""
+    import socket
+
+    import psutil
+
+    workers = client.run(os.getpid)
+    assert len(workers) == 2 and all(psutil.pid_exists(pid) for pid in workers.values())
+    listening = [
+        c.laddr.port
+        for c in psutil.Process().connections(kind="tcp")
+        if c.status == psutil.CONN_LISTEN
+    ]
+    assert int(client.scheduler.address.rsplit(":", 1)[1]) in listening
+    assert shared.listening_outside_loopback() == []
+    with socket.socket() as exposed:  # the check can fail
+        exposed.bind(("0.0.0.0", 0))
+        exposed.listen()
+        found = shared.listening_outside_loopback()
+        assert [(pid, address, port) for pid, _, address, port in found] == [
+            (os.getpid(), "0.0.0.0", exposed.getsockname()[1])
+        ]
 
 
 def test_assess_on_a_local_cluster_equals_serial_and_loky(client):
@@ -130,18 +145,11 @@ def test_audit_on_a_worker_of_several_threads_equals_serial_without_stray_warnin
     the warnings the checks silence (concurrent checks raised Flaky, and one check's
     silenced UndefinedMeasureWarning reached another's recording). Tasks that run at
     once there send back every warning (149 to 164 of 200 came back before)."""
-    import distributed
     import propstab
 
     names = ["kuncheva", "jaccard", "dice", "goh"]
     serial = propstab.audit(names, max_examples=20, progress=False).to_json()
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", DeprecationWarning)
-        cluster = distributed.LocalCluster(
-            n_workers=1, threads_per_worker=3, processes=True, dashboard_address=None
-        )
-        client = distributed.Client(cluster)
-    try:
+    with shared.local_cluster(n_workers=1, threads_per_worker=3) as client:
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
             threaded = propstab.audit(
@@ -154,9 +162,6 @@ def test_audit_on_a_worker_of_several_threads_equals_serial_without_stray_warnin
                 [(k,) for k in range(60)],
                 backend=client,
             )
-    finally:
-        client.close()
-        cluster.close()
     assert threaded == serial
     assert not [w for w in caught if not issubclass(w.category, DeprecationWarning)], [
         str(w.message) for w in caught
@@ -189,6 +194,46 @@ def test_cli_audit_on_a_scheduler_address_prints_the_local_table(client, capsys,
         out, err = capsys.readouterr()
         assert out == "" and len(err.splitlines()) == 1, err
         assert err.startswith("propstab audit: error: ") and "--scheduler" in err, err
+    # the command's clients, the one that failed half-way included, never became this
+    # process's default client (a run on another client followed the default's loop)
+    from distributed.client import _get_global_client
+
+    assert _get_global_client() is client
+
+
+def test_a_run_waits_on_its_clients_loop_not_the_default_clients(client):
+    """distributed.as_completed follows the *default* client's event loop unless given
+    one. A client that fails half-way (``Client("no-port")``: ValueError) stays the
+    default, status "connecting", with a loop of its own, closed when it is collected:
+    a run on ``client`` then waited for ever, its tasks done and the workers idle (the
+    client's report handler logged "Event loop is closed"; a 30-fold soak hung so in
+    tests/test_execution.py under -n 2). The run waits on its own client's loop."""
+    import distributed
+    from distributed.client import _get_global_client
+
+    with pytest.raises(ValueError), warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        distributed.Client("no-port", timeout=5)
+    zombie = _get_global_client()
+    assert zombie is not client and zombie.status == "connecting"
+    zombie._loop_runner.stop()  # its loop closed, as when it is collected
+
+    def stuck(*_):
+        raise AssertionError("the run waited on another client's closed event loop")
+
+    previous = signal.signal(signal.SIGALRM, stuck)
+    signal.alarm(60)
+    try:
+        assert run_tasks(pow, [(k,) for k in range(4)], shared=(2,), backend=client) == [
+            1,
+            2,
+            4,
+            8,
+        ]
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
+        zombie.status = "closed"  # nobody's default any more
 
 
 def test_stability_search_on_a_local_cluster_equals_serial(client):
@@ -581,7 +626,7 @@ def test_a_killed_process_resumes_to_the_identical_result(tmp_path, monkeypatch)
 
     def run(directory, out, kill_after):
         directory.mkdir(exist_ok=True)
-        return subprocess.run(
+        return shared.run(
             [sys.executable, str(script), str(directory), str(out), str(kill_after)],
             env=env,
             capture_output=True,

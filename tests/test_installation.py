@@ -9,15 +9,16 @@ defect, because the working directory is on ``sys.path``.
 import os
 import pathlib
 import shutil
-import subprocess
 import sys
+
+import shared  # tests/shared.py: processes under a timeout
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 
 
 def _outside(args, **kwargs):
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONHOME")}
-    return subprocess.run(
+    return shared.run(
         args, cwd="/", env=env, capture_output=True, text=True, timeout=120, **kwargs
     )
 

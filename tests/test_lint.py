@@ -3,15 +3,16 @@ settings in one place: the Makefile, pyproject.toml's [tool.black], setup.cfg's 
 passes, and it fails on a file that breaks either tool."""
 import pathlib
 import shutil
-import subprocess
 
 import pytest
+
+import shared  # tests/shared.py: processes under a timeout
 
 REPO = pathlib.Path(__file__).resolve().parent.parent
 
 
 def lint(cwd, *args):
-    return subprocess.run(
+    return shared.run(
         ["make", "-s", "--no-print-directory", "lint", *args],
         cwd=cwd,
         capture_output=True,

@@ -7,11 +7,12 @@ tests/evidence.py and properties/test_axioms.py use it like the others.
 """
 import os
 import shutil
-import subprocess
 from fractions import Fraction
 
 import numpy as np
 import pytest
+
+import shared  # tests/shared.py: processes under a timeout
 
 import propstab
 from propstab import Axiom, UndefinedMeasureWarning
@@ -108,7 +109,7 @@ def test_r_values():
         ", ".join(map(str, C.ravel())),
         C.shape[0],
     )
-    out = subprocess.run(
+    out = shared.run(
         ["Rscript", "-e", code], capture_output=True, text=True, check=True, timeout=120
     ).stdout.split()
     r_varying, r_constant, r_dice = map(float, out)

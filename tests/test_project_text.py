@@ -4,9 +4,10 @@ item by number (the word and a number); a reader has no tracker to look it up in
 results of studies) are left out: they hold no prose."""
 import pathlib
 import re
-import subprocess
 
 import pytest
+
+import shared  # tests/shared.py: processes under a timeout
 
 REPO = pathlib.Path(__file__).resolve().parent.parent
 WORK_ITEM = re.compile(r"\b[Ii]ssues? #?\d+")
@@ -15,9 +16,7 @@ DATA = {".json", ".jsonl", ".npz", ".npy", ".png", ".svg", ".pdf", ".rds", ".gz"
 
 def referring_lines(root):
     """``path:line`` of every line of a tracked text file that names a work item."""
-    done = subprocess.run(
-        ["git", "ls-files"], cwd=root, capture_output=True, text=True, timeout=60
-    )
+    done = shared.run(["git", "ls-files"], cwd=root, capture_output=True, text=True, timeout=60)
     if done.returncode != 0:
         pytest.skip("not a git checkout")
     out = []
@@ -40,10 +39,10 @@ def test_no_file_refers_to_a_work_item_by_number():
 
 
 def test_the_check_sees_a_reference(tmp_path):
-    subprocess.run(["git", "init", "-q"], cwd=tmp_path, check=True, timeout=60)
+    shared.run(["git", "init", "-q"], cwd=tmp_path, check=True, timeout=60)
     item = "issue" + " 12"  # spelled in two parts, so that this file passes its own check
     (tmp_path / "a.py").write_text(f"x = 1  # fixed in {item}\n")
     (tmp_path / "b.json").write_text(f'{{"note": "{item}"}}\n')
     (tmp_path / "c.md").write_text("See the issues page.\n")
-    subprocess.run(["git", "add", "."], cwd=tmp_path, check=True, timeout=60)
+    shared.run(["git", "add", "."], cwd=tmp_path, check=True, timeout=60)
     assert referring_lines(tmp_path) == ["a.py:1"]

@@ -4,11 +4,12 @@ assertions' messages once its selector is made unstable; a changed selector is c
 (its code's digest), the update mode writes and skips."""
 import os
 import pathlib
-import subprocess
 import sys
 from importlib.metadata import entry_points
 
 import pytest
+
+import shared  # tests/shared.py: processes under a timeout
 
 CHECKOUT = pathlib.Path(__file__).resolve().parents[1]
 pytest_plugins = ["pytester"]
@@ -160,8 +161,13 @@ def test_the_option_is_listed_and_loading_the_plugin_imports_nothing_heavy(tmp_p
         "'propstab.auditing') if m in sys.modules))"
     )
     env = dict(os.environ, PYTHONPATH=str(CHECKOUT))
-    loaded = subprocess.run(
-        [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
+    loaded = shared.run(
+        [sys.executable, "-c", code],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=120,
     )
     assert loaded.stdout.strip() == "[]"
 

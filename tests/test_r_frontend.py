@@ -13,6 +13,8 @@ import warnings
 import numpy as np
 import pytest
 
+import shared  # tests/shared.py: processes under a timeout
+
 import propstab
 from propstab import UndefinedMeasureWarning, as_selection, list_measures
 from propstab.r import _frontend as fe
@@ -524,13 +526,12 @@ def test_r_one_sample_interval_is_clipped_as_in_python():
 def _rscript(code: str) -> str:
     import os
     import shutil
-    import subprocess
 
     if os.environ.get("PROPSTAB_SKIP_R") == "1" or shutil.which("Rscript") is None:
         pytest.skip("R not available (PROPSTAB_SKIP_R=1 or no Rscript)")
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     env = dict(os.environ, PYTHONPATH=root + os.pathsep + os.environ.get("PYTHONPATH", ""))
-    run = subprocess.run(
+    run = shared.run(
         [
             "Rscript",
             "-e",
@@ -539,7 +540,7 @@ def _rscript(code: str) -> str:
         capture_output=True,
         text=True,
         env=env,
-        timeout=300,
+        timeout=240,
     )
     assert run.returncode == 0, run.stderr
     return run.stdout
@@ -606,7 +607,6 @@ def test_the_r_front_end_imports_only_what_a_first_call_needs():
     scipy.stats (0.4 s; imported by the functions that use it), and a simple measure
     computes without them."""
     import os
-    import subprocess
     import sys
 
     code = (
@@ -627,7 +627,7 @@ def test_the_r_front_end_imports_only_what_a_first_call_needs():
             )
         ),
     }
-    out = subprocess.run(
+    out = shared.run(
         [sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120
     )
     assert out.returncode == 0, out.stderr

@@ -207,14 +207,11 @@ def test_reproducible_and_independent_of_n_jobs():
 
 @pytest.mark.filterwarnings("ignore::DeprecationWarning")
 def test_dask_distributed_backend_on_a_local_cluster():
-    import distributed  # here, not at collection (1 s of import per worker)
     from sklearn.linear_model import Lasso
 
     X, y = shared.regression()
     local = resample(Lasso(alpha=0.1), X, y, n_runs=6, random_state=3)
-    with distributed.LocalCluster(
-        n_workers=2, threads_per_worker=1, processes=False, dashboard_address=None
-    ) as cluster, distributed.Client(cluster) as client:
+    with shared.local_cluster(n_workers=2, threads_per_worker=1, processes=False) as client:
         res = resample(Lasso(alpha=0.1), X, y, n_runs=6, random_state=3, backend="dask", n_jobs=2)
         assert len(client.scheduler_info()["workers"]) == 2
     np.testing.assert_array_equal(res.Z, local.Z)

@@ -18,9 +18,10 @@ import os
 import pathlib
 import re
 import shutil
-import subprocess
 
 import pytest
+
+import shared  # tests/shared.py: processes under a timeout
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 
@@ -49,10 +50,11 @@ def _testthat_summary(rout):
     return tuple(map(int, summary[-1]))
 
 
+@pytest.mark.timeout(4200)  # two R CMD checks --as-cran, each under r_check.sh's own limit
 def test_r_cmd_check_as_cran_has_no_error_or_warning_with_and_without_python(tmp_path):
     if shutil.which("R") is None:
         pytest.fail("R not found: run scripts/setup.sh or set PROPSTAB_SKIP_R=1", pytrace=False)
-    run = subprocess.run(
+    run = shared.run(
         ["bash", str(ROOT / "scripts" / "r_check.sh"), "--also-without-python", str(tmp_path)],
         capture_output=True,
         text=True,
@@ -94,12 +96,13 @@ def test_r_cmd_check_as_cran_has_no_error_or_warning_with_and_without_python(tmp
     assert "propstab is hidden for the check without Python" in rout
 
 
+@pytest.mark.timeout(1200)  # stabm's suite: under its own 900 s limit
 def test_stabm_suite_with_propstab_fails_only_where_documented():
     if shutil.which("Rscript") is None:
         pytest.fail(
             "Rscript not found: run scripts/setup.sh or set PROPSTAB_SKIP_R=1", pytrace=False
         )
-    run = subprocess.run(
+    run = shared.run(
         ["Rscript", str(ROOT / "scripts" / "stabm_suite.R"), str(ROOT / "rpackage")],
         capture_output=True,
         text=True,

@@ -11,9 +11,10 @@ import os
 import pathlib
 import re
 import shutil
-import subprocess
 
 import pytest
+
+import shared  # tests/shared.py: processes under a timeout
 
 RPACKAGE = pathlib.Path(__file__).resolve().parent.parent / "rpackage"
 
@@ -30,12 +31,13 @@ def roxygen():
         )
 
 
+@pytest.mark.timeout(600)  # roxygen2 in R: under its own 300 s limit
 def test_rd_files_and_namespace_are_generated_from_the_sources(roxygen, tmp_path):
     copy = tmp_path / "propstab"
     shutil.copytree(RPACKAGE, copy)
     shutil.rmtree(copy / "man")
     (copy / "NAMESPACE").unlink()
-    run = subprocess.run(
+    run = shared.run(
         ["Rscript", "-e", f"roxygen2::roxygenise('{copy}')"],
         capture_output=True,
         text=True,
@@ -60,12 +62,13 @@ def test_rd_files_and_namespace_are_generated_from_the_sources(roxygen, tmp_path
         ), f"rpackage/{name} differs from what roxygen2 generates: run make rdoc"
 
 
+@pytest.mark.timeout(600)  # the generator: under its own 300 s limit
 def test_one_help_page_per_stabm_function_generated_from_the_registry():
     """rpackage/R/measure_pages.R is what scripts/gen_r_pages.py writes: one
     page per stabm-style function, each with its stabm_differences()."""
     import sys
 
-    run = subprocess.run(
+    run = shared.run(
         [sys.executable, str(RPACKAGE.parent / "scripts" / "gen_r_pages.py"), "--check"],
         capture_output=True,
         text=True,

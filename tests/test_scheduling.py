@@ -70,6 +70,38 @@ def test_every_test_runs_once_and_a_module_stays_on_one_worker():
     }
 
 
+def test_a_test_that_crashes_its_worker_is_reported_once_and_not_run_again():
+    """The suite's timeout ends a hanging test's worker: that test is the crash item,
+    its module's other tests go to a replacement worker, and it is not sent again (xdist's
+    loadscope sent it to every replacement, each stopped again at the timeout)."""
+    config = types.SimpleNamespace(getvalue=lambda name: ["2*popen"] if name == "tx" else None)
+    sched = scheduling.LongestFirstScheduling(config, None)
+    workers = [Worker("gw0"), Worker("gw1")]
+    for w in workers:
+        sched.add_node(w)
+        sched.add_node_collection(w, list(COLLECTION))
+    sched.schedule()
+    hung = next(
+        w for w in workers if any(COLLECTION[i].startswith("tests/test_rpackage") for i in w.sent)
+    )
+    [first] = [i for i in hung.sent if COLLECTION[i].startswith("tests/test_rpackage")]
+    crashed = sched.remove_node(hung)  # the worker's process ended mid-test
+    assert crashed == COLLECTION[first]
+    replacement = Worker("gw2")
+    sched.add_node(replacement)
+    sched.add_node_collection(replacement, list(COLLECTION))
+    others = [w for w in workers if w is not hung] + [replacement]
+    ran = []  # it hung on its first test
+    while any(w.sent for w in others):
+        for w in others:
+            if w.sent:
+                index = w.sent.pop(0)
+                ran.append(COLLECTION[index])
+                sched.mark_test_complete(w, index)
+    assert crashed not in ran  # not run again
+    assert sorted(ran + [crashed]) == sorted(COLLECTION)
+
+
 def test_units_go_longest_first_and_the_audit_parts_last():
     config = types.SimpleNamespace(getvalue=lambda name: ["2*popen"] if name == "tx" else None)
     sched = scheduling.LongestFirstScheduling(config, None)

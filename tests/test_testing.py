@@ -6,6 +6,8 @@ import numpy as np
 import pytest
 from scipy import stats
 
+import shared  # tests/shared.py: processes under a timeout
+
 import propstab
 from propstab.testing import (
     Baseline,
@@ -418,10 +420,9 @@ def test_parametrize_with_checks_ids_and_a_violated_claim():
 
 
 def test_testing_is_a_lazy_submodule():
-    import subprocess
     import sys
 
-    out = subprocess.run(
+    out = shared.run(
         [
             sys.executable,
             "-c",
@@ -433,6 +434,7 @@ def test_testing_is_a_lazy_submodule():
         capture_output=True,
         text=True,
         check=True,
+        timeout=120,
     )
     assert out.stdout.strip() == "assert_stable"
 

@@ -6,6 +6,8 @@ import warnings
 import numpy as np
 import pytest
 
+import shared  # tests/shared.py: processes under a timeout
+
 import propstab
 from propstab import UndefinedMeasureWarning
 
@@ -79,7 +81,6 @@ def test_every_public_submodule_is_an_attribute_after_import_propstab():
     submodule as an attribute, the README's ``propstab.selection.error_control`` and a
     warnings filter naming ``propstab.resampling.FailedFitWarning``."""
     import os
-    import subprocess
     import sys
 
     code = (
@@ -96,8 +97,8 @@ def test_every_public_submodule_is_an_attribute_after_import_propstab():
     )
     root = os.path.dirname(os.path.dirname(os.path.abspath(propstab.__file__)))
     env = {**os.environ, "PYTHONPATH": root + os.pathsep + os.environ.get("PYTHONPATH", "")}
-    out = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=300
+    out = shared.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=240
     )
     assert out.returncode == 0 and out.stdout.strip() == "ok", out.stderr
 

@@ -357,7 +357,11 @@ def _on_dask(
         futures.append(future)
     reissue = _Reissue()
     try:
-        for future, result in as_completed(futures, with_results=True):
+        # on this client's event loop: as_completed follows the *default* client's unless
+        # told, and another client (one that failed to connect stays the default) may
+        # have a loop of its own, closed when it is collected: the run then waited for
+        # ever, its tasks done
+        for future, result in as_completed(futures, with_results=True, loop=client.loop):
             if future.status != "finished":  # cancelled or lost: its error, raised
                 future.result()
                 raise RuntimeError(f"backend: the task {future.key} ended as " f"{future.status}")

@@ -56,7 +56,9 @@ def connect(address: str):
     try:
         with warnings.catch_warnings():  # distributed's own ("make_current is deprecated")
             warnings.simplefilter("ignore", DeprecationWarning)
-            return Client(address, timeout=CONNECT_SECONDS)
+            # not this process's default client: one that fails half-way (a malformed
+            # address) would stay the default, and runs on other clients followed its loop
+            return Client(address, timeout=CONNECT_SECONDS, set_as_default=False)
     except Exception as exc:  # refused, timed out, a malformed address
         detail = " ".join(str(exc).split()) or type(exc).__name__
         fail(
