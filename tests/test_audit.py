@@ -463,7 +463,7 @@ def test_cli_audit_processes_by_default(monkeypatch, capsys, argv, jobs):
         seen.append(kwargs["n_jobs"])
         return propstab.auditing.AuditTable([])
 
-    monkeypatch.setattr(propstab.auditing, "audit", fake)
+    monkeypatch.setattr(propstab.auditing._audit, "audit", fake)  # what the CLI calls
     main(["audit", *argv])
     assert seen == [jobs]
 

@@ -62,14 +62,25 @@ def r_blocks(page):
     return [(body, line) for lang, body, line in blocks(page) if lang in ("r", "R")]
 
 
+#: the command line's subcommands: a line "propstab <one of them> ..." is a command (a
+#: line of output that starts with "propstab (nogueira):" is not)
+SUBCOMMANDS = set(__import__("propstab.cli", fromlist=["command_names"]).command_names())
+
+
 def cli_lines(page):
     out = []
     for lang, body, line in blocks(page):
         if lang in ("python", "py", "r", "R", "bibtex") or lang.startswith("{"):
             continue
+        prompted = any(t.startswith("$ ") for t in body.splitlines())
         for i, text in enumerate(body.splitlines()):
+            if prompted and not text.startswith("$ "):
+                continue  # with "$ " prompts, the other lines are the commands' output
             command = re.sub(r"^\$\s+", "", text.strip())
-            if command.startswith("propstab "):
+            words = command.split()
+            if words[:1] == ["propstab"] and (
+                words[1:2] in ([], ["--help"]) or words[1] in SUBCOMMANDS
+            ):
                 out.append((command.split("  #")[0].strip(), line + 1 + i))
     return out
 
@@ -135,10 +146,25 @@ NOT_RUNNABLE = {
     ("install.md", 68): "names a virtual environment of the reader's machine "
     "(the Get started article of the R site runs the same calls)",
 }
+#: (page, line) of a command line -> why it does not run as a test.
+CLI_NOT_RUNNABLE = {
+    ("agree.md", 130): "Julia is not installed here (the R and Perl adapters run)",
+    ("agree.md", 131): "a compiled program of the reader's",
+}
+#: (page, line) of a command line whose page shows it failing: (the exit status it shows,
+#: the file its text makes: name -> (source in PAGE_FILES, replacement the text states)).
+CLI_SHOWN_FAILING = {
+    ("agree.md", 186): (1, {"buggy.R": ("nogueira.R", ("return(NA)", "return(0)"))}),
+}
+#: The files the pages include (literalinclude) and their commands read by name.
+PAGE_FILES = ROOT / "docs" / "adapters"
 #: Pages whose blocks do not run yet, with the reason (expected failures).
-KNOWN_OPEN = {
-    "ci.md": "the CI page is being rewritten (its project does not run under plain pytest, "
-    "its R snippet uses names it does not define, its baseline file is not made)",
+KNOWN_OPEN = {}
+#: (page, kind) whose blocks another test runs as the page prints them, with that test.
+RUN_ELSEWHERE = {
+    ("ci.md", "python"): "its files are one project: tests/test_ci_page.py writes them as "
+    "printed into a fresh folder and runs a plain pytest there",
+    ("ci.md", "cli"): "its commands read that project's baseline: tests/test_ci_page.py",
 }
 
 #: Options that make a command of the pages cheap: (command, option, value).
@@ -161,6 +187,8 @@ def _mark(page):
 def _params(kind):
     out = []
     for page in PAGES:
+        if (page, kind) in RUN_ELSEWHERE:
+            continue
         found = {"python": python_scripts, "r": r_blocks, "cli": cli_lines}[kind](page)
         if [b for b in found if (page, b[1]) not in NOT_RUNNABLE]:
             out.append(pytest.param(page, id=page, marks=_mark(page)))
@@ -196,6 +224,7 @@ def test_python_scripts_run(page, tmp_path):
         for old, new in SMALLER.get(page, []):
             body = body.replace(old, new)
         code.append(f"# --- {page}, line {line}\n{body}")
+    _page_files(tmp_path)
     script = tmp_path / "page.py"
     script.write_text("\n".join(code), encoding="utf-8")
     run = shared.run(
@@ -209,9 +238,17 @@ def test_python_scripts_run(page, tmp_path):
     assert run.returncode == 0, f"{page}:\n{run.stderr[-3000:]}"
 
 
+def _page_files(folder: pathlib.Path):
+    """The files the pages show by inclusion (the adapters of "Check your implementation"),
+    where the pages' code reads them: the working directory."""
+    for path in PAGE_FILES.iterdir():
+        shutil.copy(path, folder / path.name)
+
+
 def _cli_files(folder: pathlib.Path):
     """The files the pages' commands read: runs.csv (0/1, 20 runs x 30 features),
-    runs.json (1-based indices), similarity.csv (30 x 30)."""
+    runs.json (1-based indices), similarity.csv (30 x 30), and the pages' own files."""
+    _page_files(folder)
     rng = np.random.default_rng(0)
     Z = rng.random((20, 30)) < 0.2
     Z[:, :3] = True
@@ -233,6 +270,9 @@ def _smaller(args):
                 args[args.index(option) + 1] = value
             else:
                 args += [option, value]
+    if args[0] == "crosscheck" and "--input" in args and "--max-examples" in args:
+        i = args.index("--max-examples")
+        del args[i : i + 2]  # the user's files are the cases: no generated ones
     if args[0] in CLI_ONE_MEASURE and "--measure" not in args and "--input" not in args:
         args += ["--measure", CLI_ONE_MEASURE[args[0]]]
     return args
@@ -242,30 +282,25 @@ def _smaller(args):
 def test_command_lines_run(page, tmp_path):
     _cli_files(tmp_path)
     commands = cli_lines(page)
-    cluster = None
     if any("--scheduler" in command for command, _ in commands):
         # a scheduler of this test's own (workers as threads) instead of the page's address
-        from dask.distributed import LocalCluster
-
-        cluster = LocalCluster(
-            n_workers=1,
-            threads_per_worker=2,
-            processes=False,
-            protocol="tcp",
-            dashboard_address=None,
-        )
-    try:
-        _run_commands(page, commands, tmp_path, cluster)
-    finally:
-        if cluster is not None:
-            cluster.close()
+        # worker processes: the command line reaches the scheduler over tcp on the loopback
+        with shared.local_cluster(n_workers=1, threads_per_worker=2) as client:
+            _run_commands(page, commands, tmp_path, client)
+    else:
+        _run_commands(page, commands, tmp_path, None)
 
 
 def _run_commands(page, commands, tmp_path, cluster):
     for command, line in commands:
+        if (page, line) in CLI_NOT_RUNNABLE:
+            continue
+        status, made = CLI_SHOWN_FAILING.get((page, line), (0, {}))
+        for name, (source, (old, new)) in made.items():
+            (tmp_path / name).write_text((PAGE_FILES / source).read_text().replace(old, new))
         args = _smaller(shlex.split(command)[1:])
         if "--scheduler" in args:
-            args[args.index("--scheduler") + 1] = cluster.scheduler_address
+            args[args.index("--scheduler") + 1] = cluster.cluster.scheduler_address
         run = shared.run(
             [sys.executable, "-m", "propstab", *args],
             cwd=tmp_path,
@@ -274,10 +309,24 @@ def _run_commands(page, commands, tmp_path, cluster):
             text=True,
             timeout=600,
         )
-        assert run.returncode == 0, (
+        assert run.returncode == status, (
             f"{page}, line {line}: {command} -> "
             f"{run.returncode}\n{(run.stdout + run.stderr)[-2000:]}"
         )
+        if made:  # the output the page prints below the command, as printed
+            shown = _shown_output(page, line)
+            assert shown and shown == run.stdout.rstrip("\n").splitlines(), (page, line)
+
+
+def _shown_output(page, line):
+    """The lines a page prints below the command at ``line``, to the end of its block."""
+    text = (DOCS / page).read_text(encoding="utf-8").splitlines()
+    out = []
+    for row in text[line:]:
+        if row.startswith("```"):
+            break
+        out.append(row)
+    return out
 
 
 @pytest.mark.parametrize("page", _params("r"))
@@ -289,6 +338,7 @@ def test_r_blocks_run(page, tmp_path):
             "Rscript not found: run scripts/setup.sh or set PROPSTAB_SKIP_R=1", pytrace=False
         )
     code = [body for body, line in r_blocks(page) if (page, line) not in NOT_RUNNABLE]
+    _page_files(tmp_path)
     script = tmp_path / "page.R"
     script.write_text("\n".join(code), encoding="utf-8")
     run = shared.run(

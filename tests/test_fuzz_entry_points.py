@@ -56,6 +56,9 @@ from propstab.resampling import pareto_front
 from propstab.selection import StabilitySelection
 from propstab import testing
 
+#: this folder, for the paths the entry points read (the suite may run them elsewhere)
+TESTS = os.path.dirname(os.path.abspath(__file__))
+
 #: Hypothesis examples per entry point (the explicit values come on top)
 EXAMPLES = int(os.environ.get("PROPSTAB_FUZZ_EXAMPLES", "25"))
 
@@ -1056,7 +1059,7 @@ ENTRIES: Tuple[Entry, ...] = (
     Entry(
         "propstab.auditing.load_function",
         auditing.load_function,
-        lambda: {"spec": "tests/twins.py:twin_goh"},
+        lambda: {"spec": f"{TESTS}/twins.py:twin_goh"},
         (
             Arg(
                 "spec",

@@ -303,6 +303,16 @@ class CheckpointWarning(UserWarning):
     foreign or mismatched file is never an error and never executed: the warning names
     ``checkpoint`` and the file, and the task is run as if the file were absent.
 
+    See Also
+    --------
+    propstab.resample : Its ``checkpoint=`` (also of ``assess``, ``StabilitySelection``
+        and ``StabilityGridSearch``).
+
+    References
+    ----------
+    numpy's ``.npz`` format read with ``numpy.load(allow_pickle=False)``: no object is
+    unpickled, so loading a task file runs no code.
+
     Examples
     --------
     >>> from propstab import CheckpointWarning
