@@ -7,6 +7,7 @@ killed with SIGKILL at 20 random instants resuming each time to the uninterrupte
 result."""
 import json
 import os
+import pathlib
 import pickle
 import signal
 import time
@@ -202,12 +203,12 @@ def _corruptions(tmp_path):
         _npz(os.path.join(folder, "task-2.npz"), header, **arrays)
 
     def write(data):
-        return lambda folder: open(os.path.join(folder, "task-2.npz"), "wb").write(data)
+        return lambda folder: pathlib.Path(folder, "task-2.npz").write_bytes(data)
 
     def truncate(folder):
-        path = os.path.join(folder, "task-2.npz")
-        data = open(path, "rb").read()
-        open(path, "wb").write(data[: len(data) // 2])
+        path = pathlib.Path(folder, "task-2.npz")
+        data = path.read_bytes()
+        path.write_bytes(data[: len(data) // 2])
 
     def from_another_call(folder):
         other = tmp_path / "other"

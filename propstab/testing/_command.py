@@ -309,6 +309,8 @@ class Command:
 
     # ------------------------------------------------------------------ the process
     def _start(self) -> None:
+        if self._stderr is not None:  # a restart: the previous process's file first
+            self._stderr.close()
         self._stderr = tempfile.TemporaryFile()
         try:
             self._process = subprocess.Popen(
@@ -321,6 +323,8 @@ class Command:
                 bufsize=0,
             )
         except OSError as exc:
+            self._stderr.close()
+            self._stderr = None
             fail(f"command: cannot start {self.line!r}: {exc.strerror or exc}")
         self._pid, self._buffer = os.getpid(), b""
 
