@@ -66,7 +66,7 @@ default_role = "literal"
 # except the few private names that docstrings mention (listed, for the docstring pass).
 nitpicky = True
 nitpick_ignore_regex = [
-    ("py:.*", r"propstab\._.*"),  # private modules' names (not documented)
+    ("py:.*", r"propstab\.(\w+\.)*_\w.*"),  # names inside private modules (not documented)
     ("py:.*", r"(numpy|np|scipy|pandas|pd|sklearn|matplotlib|hypothesis|rpy2)(\..*)?"),
     # Private classes that public docstrings name (a link target is missing: the
     # docstring pass decides whether to document or rephrase them).

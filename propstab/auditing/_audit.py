@@ -268,7 +268,7 @@ def audit(
         parameter values of :data:`VARIANTS`. A callable ``f(Z) -> float`` (Z a
         boolean ndarray) is audited without being registered.
     max_examples : int, default 200
-        Hypothesis examples per check, at most 10**6 (:data:`MAX_EXAMPLES`).
+        Hypothesis examples per check, at most 10**6.
     seed : int, default 0
         The audit is reproducible for a fixed seed.
     axioms : iterable of Axiom or names, optional

@@ -265,7 +265,7 @@ def resample(
     y : array-like, optional
     n_runs : int, optional
         M, the number of resamples (even for ``"complementary_pairs"``), at most
-        10**6 (:data:`MAX_RUNS`); default 100,
+        10**6; default 100,
         or with a splitter object as ``scheme`` its number of splits (a different
         ``n_runs`` is refused).
     scheme : {"bootstrap", "subsample", "leave_out", "complementary_pairs"}, callable or splitter

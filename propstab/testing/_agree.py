@@ -326,8 +326,8 @@ class Agreement(UnpackingResult):
 
     Parameters
     ----------
-    agrees, counterexample, measure, implementation, n_examples, n_undefined, n_expected,
-    largest_difference, code, language, options, atol, rtol, input, base
+    agrees, counterexample, measure, implementation, n_examples, n_undefined, n_expected, \
+largest_difference, code, language, options, atol, rtol, input, base
         As the attributes below (built by :func:`propstab.testing.agreement`).
 
     See Also
@@ -520,11 +520,13 @@ def agreement(
     Parameters
     ----------
     f, measure, options, atol, rtol, max_examples, random_state, expected_differences, \
-input, base, name, invalid_inputs
+input, base, name
         As for :func:`propstab.testing.assert_agrees`.
     language : {"Python", "R"}, optional
         The syntax of the reproducing code for a Python callable that wraps an R function
         (the R package's ``expect_agrees()``); an rpy2 function or a command is detected.
+    invalid_inputs : bool, default False
+        As for :func:`propstab.testing.assert_agrees`.
 
     Returns
     -------
@@ -733,7 +735,7 @@ def assert_agrees(
     --------
     propstab.testing.agreement : The same check, returning the result.
     propstab.testing.command : An implementation in any language.
-    propstab.crosscheck : propstab against stabm and irr, on the same engine.
+    propstab.crosscheck : Propstab against stabm and irr, on the same engine.
 
     References
     ----------

@@ -216,7 +216,7 @@ def assert_stable(
     probability that M runs coincide in a population of stability ``at_least`` whose
     runs select one set with probability pi and otherwise sets of its size spread over
     the other features (the least favourable such population): pi^M + (1 - pi)^M
-    (:func:`propstab.testing._decision.identical_pvalue`). A selector of stability
+    (``identical_pvalue`` of the testing package). A selector of stability
     0.897 that picks one set with probability 0.849 passes ``at_least=0.9`` by identical
     runs in 19.5 % of tries at M = 10 with the normal test; with the bound it cannot
     (``tests/test_testing.py``).

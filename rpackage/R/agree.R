@@ -28,7 +28,15 @@
 #' @examples
 #' if (requireNamespace("testthat", quietly = TRUE) && propstab_available()) {
 #'   goh <- function(Z) mean(Z)
-#'   expect_agrees(goh, "goh", max.examples = 20L)
+#'   expect_agrees(goh, "goh", max.examples = 20L)   # silent when it agrees
+#'   # a planted bug: Nogueira's 0/0 (every run empty, or full) answered 0, not NA
+#'   buggy <- function(Z) {
+#'     k <- mean(rowSums(Z)) / ncol(Z)
+#'     if (k == 0 || k == 1) return(0)
+#'     1 - mean(apply(Z, 2, var)) / (k * (1 - k))
+#'   }
+#'   tryCatch(expect_agrees(buggy, "nogueira", max.examples = 50L),
+#'            expectation_failure = function(e) cat(conditionMessage(e), sep = "\n"))
 #' }
 #' @export
 expect_agrees <- function(fun, measure, ..., input = c("matrix", "sets", "frequencies"),
