@@ -335,7 +335,7 @@ class StabilityGridSearch(*_BASES):
         :class:`~propstab.CheckpointWarning`. Needs a fixed ``random_state``.
     tolerance : float >= 0 or None, default None
         With ``rule="1se"``: the absolute loss of mean score accepted, in the score's
-        units (e.g. 0.01 of R^2), in place of the best candidate's standard error: the
+        units (e.g. 0.01 of :math:`R^2`), in place of the best candidate's standard error: the
         most stable candidate whose mean score is at least the best minus
         ``tolerance``. Unlike the standard error it does not depend on the number of
         runs. None: one standard error.

@@ -355,7 +355,7 @@ def stability_score(frequencies, n_runs, pi=None, *, n_categories=3):
     ratios of successive terms, so the score is finite wherever sharp's (R's
     ``pbinom(log.p = TRUE)``) is: e.g. one always-selected feature among 1,000 at
     K = 200 scores 697.26 and 1180.77 at pi = 0.6 and 0.9, as sharp does
-    (``r_compat/sharp_reference_extended.json``: K up to 1000, N up to 10^4, pi up to
+    (the live cross-check with sharp covers K up to 1000, N up to :math:`10^4`, pi up to
     0.99).
 
     References

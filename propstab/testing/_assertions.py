@@ -215,11 +215,11 @@ def assert_stable(
     would pass with p = 0 at any ``at_least``. Instead the p-value is the largest
     probability that M runs coincide in a population of stability ``at_least`` whose
     runs select one set with probability pi and otherwise sets of its size spread over
-    the other features (the least favourable such population): pi^M + (1 - pi)^M
+    the other features (the least favourable such population): :math:`\pi^M + (1 - \pi)^M`
     (``identical_pvalue`` of the testing package). A selector of stability
     0.897 that picks one set with probability 0.849 passes ``at_least=0.9`` by identical
     runs in 19.5 % of tries at M = 10 with the normal test; with the bound it cannot
-    (``tests/test_testing.py``).
+    (the test suite checks it).
 
     References
     ----------

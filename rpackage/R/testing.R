@@ -50,7 +50,10 @@
 #' @seealso [stability_test()], [audit_measure()].
 #' @examplesIf propstab_available() && requireNamespace("testthat", quietly = TRUE)
 #' runs <- c(rep(list(c(1, 2)), 28), list(c(1, 3), c(2, 4)))
-#' expect_stable(runs, at.least = 0.5, p = 4)
+#' expect_stable(runs, at.least = 0.5, p = 4)  # silent: 30 runs shown stabler than 0.5
+#' # a failing expectation says what was expected and what was found
+#' tryCatch(expect_stable(runs, at.least = 0.95, p = 4),
+#'          expectation_failure = function(e) cat(conditionMessage(e), sep = "\n"))
 #' expect_not_less_stable(runs, runs, margin = 0.1, p = 4, paired = TRUE)
 #' expect_measure_properties(function(Z) mean(Z), claims = "bounds", lower = 0,
 #'                           upper = 1, max.examples = 30L)
