@@ -10,7 +10,7 @@ matrix Z (M runs x d features). A stability measure maps Z to a number.
 >>> round(propstab.stability(Z, measure="jaccard"), 6)   # (1 + 1/3 + 1/3) / 3
 0.555556
 """
-from ._utils.exceptions import InvalidParameterError, UndefinedMeasureWarning
+from ._utils.exceptions import InvalidParameterError, PropstabWarning, UndefinedMeasureWarning
 from .registry._registry import (
     Bound,
     MeasureInfo,
@@ -39,6 +39,7 @@ __all__ = [
     "RReference",
     "Rankings",
     "Selection",
+    "PropstabWarning",
     "UndefinedMeasureWarning",
     "as_rankings",
     "as_selection",

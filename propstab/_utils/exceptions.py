@@ -5,6 +5,7 @@ import warnings
 
 __all__ = [
     "CheckpointWarning",
+    "PropstabWarning",
     "InvalidParameterError",
     "SampledPairsWarning",
     "UndefinedMeasureWarning",
@@ -40,7 +41,30 @@ def warn(message: str, category: type) -> None:
     warnings.warn(message, category, stacklevel=level)
 
 
-class SampledPairsWarning(UserWarning):
+class PropstabWarning(Warning):
+    """Base class of every warning propstab issues.
+
+    Each propstab warning also derives from :class:`UserWarning` (a choice the user
+    should revisit) or :class:`RuntimeWarning` (a value that could not be computed as
+    asked), so the standard filters keep working; this class selects them all at
+    once, for example to turn them into errors in a test suite::
+
+        warnings.simplefilter("error", propstab.PropstabWarning)
+
+    or, in pytest's configuration, ``filterwarnings = ["error::propstab.PropstabWarning"]``.
+
+    Examples
+    --------
+    >>> from propstab import PropstabWarning, UndefinedMeasureWarning
+    >>> from propstab.inference import SmallSampleWarning
+    >>> issubclass(SmallSampleWarning, PropstabWarning)
+    True
+    >>> issubclass(UndefinedMeasureWarning, (PropstabWarning, RuntimeWarning))
+    True
+    """
+
+
+class SampledPairsWarning(PropstabWarning, UserWarning):
     """A pairwise measure was computed from a random sample of pairs of runs.
 
     With ``pairs="auto"`` (the default of :func:`propstab.stability` and
@@ -65,7 +89,7 @@ class SampledPairsWarning(UserWarning):
     """
 
 
-class UndefinedMeasureWarning(RuntimeWarning):
+class UndefinedMeasureWarning(PropstabWarning, RuntimeWarning):
     """A stability measure is undefined on the given selection matrix.
 
     The measure returns ``nan`` and this warning says why (for example every run
@@ -293,7 +317,7 @@ def undefined(measure: str, reason: str) -> float:
     return float("nan")
 
 
-class CheckpointWarning(UserWarning):
+class CheckpointWarning(PropstabWarning, UserWarning):
     """A task file of a ``checkpoint=`` directory could not be used and its task was run
     again (the file is then rewritten).
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Optional, Tuple
 from ..chance import nogueira_expectation
-from .._utils.exceptions import warn
+from .._utils.exceptions import PropstabWarning, warn
 from ..registry._registry import get_measure
 from .._utils.site import page_url
 from .._utils.checks import check_row_sizes
@@ -65,7 +65,7 @@ PERMUTATION_BELOW = 100
 COMBINED_BELOW = 100
 
 
-class ZeroVarianceWarning(RuntimeWarning):
+class ZeroVarianceWarning(PropstabWarning, RuntimeWarning):
     """The estimated variance is zero because every run is the same.
 
     Identical runs are the one case where a variance estimate of exactly 0 is kept: a
@@ -141,7 +141,7 @@ class DegenerateVarianceWarning(ZeroVarianceWarning):
     """
 
 
-class SmallSampleWarning(UserWarning):
+class SmallSampleWarning(PropstabWarning, UserWarning):
     """Too few runs for the method that ran to hold its level, as measured.
 
     Emitted by :func:`one_sample_test`, :meth:`StabilityEstimate.confidence_interval`
@@ -178,7 +178,7 @@ class SmallSampleWarning(UserWarning):
     """
 
 
-class VaryingSizesWarning(UserWarning):
+class VaryingSizesWarning(PropstabWarning, UserWarning):
     """The subset sizes vary so much that Nogueira's estimator is biased at chance level.
 
     Its expectation under the null model for the observed sizes,

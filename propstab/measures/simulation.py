@@ -14,7 +14,7 @@ import numpy as np
 from scipy import sparse
 
 from .. import chance
-from .._utils.exceptions import warn
+from .._utils.exceptions import PropstabWarning, warn
 from .._utils.checks import check_int_range
 from .._utils.exceptions import undefined
 from ._common import FifoMemo
@@ -174,7 +174,7 @@ def simulated_once(score, sizes, d, g, n, random_state):
     return hit[0].copy(), hit[1].copy()
 
 
-class MonteCarloWarning(RuntimeWarning):
+class MonteCarloWarning(PropstabWarning, RuntimeWarning):
     """The simulated correction for chance has a non-negligible Monte Carlo error."""
 
 

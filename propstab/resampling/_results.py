@@ -10,6 +10,7 @@ from typing import Any, Optional, Tuple
 import numpy as np
 
 from .._utils.checks import fail
+from .._utils.exceptions import PropstabWarning
 from .._utils.results import Result
 from .._data.selection import Selection
 from .._utils.text import Summary, number, shorten, size_text, summary
@@ -27,7 +28,7 @@ __all__ = [
 ]
 
 
-class FailedFitWarning(RuntimeWarning):
+class FailedFitWarning(PropstabWarning, RuntimeWarning):
     """Some runs of the resampling protocol failed; they are excluded from Z.
 
     See Also
@@ -59,7 +60,7 @@ class FailedFitWarning(RuntimeWarning):
     """
 
 
-class ScoringFailedWarning(RuntimeWarning):
+class ScoringFailedWarning(PropstabWarning, RuntimeWarning):
     """The out-of-sample scoring failed in some runs: their selections are kept in Z and
     their scores are NaN (the message says how many runs and quotes the first error;
     each is in ``ResamplingResult.score_failures`` with ``stage="score"``).
@@ -99,7 +100,7 @@ class ScoringFailedWarning(RuntimeWarning):
     """
 
 
-class UnscoredWarning(UserWarning):
+class UnscoredWarning(PropstabWarning, UserWarning):
     """A selector of a comparison has no out-of-sample score: it is left out of the
     Pareto front (the message names it and says why).
 
@@ -130,7 +131,7 @@ class UnscoredWarning(UserWarning):
     """
 
 
-class HalfwidthNotReachedWarning(RuntimeWarning):
+class HalfwidthNotReachedWarning(PropstabWarning, RuntimeWarning):
     """``assess(target_halfwidth=...)`` stopped at ``max_runs`` with a wider interval.
 
     See Also

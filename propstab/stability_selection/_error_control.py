@@ -16,7 +16,7 @@ import math
 
 import numpy as np
 
-from .._utils.exceptions import warn
+from .._utils.exceptions import PropstabWarning, warn
 from ._rconcave import rconcave_bound, rconcave_cutoff, rconcave_q
 from .._utils.results import Result
 from .._utils.text import Summary, number, significant, summary
@@ -44,7 +44,7 @@ MAX_B = 10**6
 RCONCAVE_MAX_B = 100
 
 
-class PFERExceededWarning(RuntimeWarning):
+class PFERExceededWarning(PropstabWarning, RuntimeWarning):
     """The realised PFER bound exceeds the PFER asked for: no cutoff up to 1 attains
     it with the given q (stabs returns cutoff 1 too, and warns when verbose).
 
@@ -73,7 +73,7 @@ class PFERExceededWarning(RuntimeWarning):
     """
 
 
-class LargePFERWarning(RuntimeWarning):
+class LargePFERWarning(PropstabWarning, RuntimeWarning):
     """The realised PFER bound of a fitted stability selection is large compared with
     the number of features it selected: ``PFER_ >= n_selected / 2``, so the bound
     allows half or more of the stable set to be false selections.
