@@ -1043,7 +1043,7 @@ ENTRIES: Tuple[Entry, ...] = (
                 Arg("options", Anything(none=True, invalid=({"foo": 1}, 5))),
                 Arg("claimed", Bool(none=True)),
                 Arg("max_examples", Int(1, cheap=3)),
-                Arg("seed", Int(0)),
+                Arg("random_state", Int(0)),
             ),
             covers=(check,),
             examples=6,
@@ -1268,10 +1268,10 @@ ENTRIES: Tuple[Entry, ...] = (
     Entry(
         "propstab.selectors.seeded",
         selectors.seeded,
-        lambda: {"estimator": lasso(), "seed": 3},
+        lambda: {"estimator": lasso(), "random_state": 3},
         (
             Arg("estimator", Anything(invalid=(None, 5, "lasso", first_two))),
-            Arg("seed", Int(0, 2**32 - 1)),
+            Arg("random_state", Int(0, 2**32 - 1)),
         ),
         covers=(selectors.seeded,),
     ),
