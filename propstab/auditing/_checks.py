@@ -182,6 +182,7 @@ def check_fully_defined(
     """
     seed = random_state
     s = _prepare(measure, options, claimed, FD, max_examples, seed)
+    seed = int(seed)  # validated; a NumPy integer too (Hypothesis takes Python ints)
 
     def probe(s, Z):
         with warnings.catch_warnings(record=True) as caught:
@@ -279,6 +280,7 @@ def check_monotonicity(
     """
     seed = random_state
     s = _prepare(measure, options, claimed, MONO, max_examples, seed)
+    seed = int(seed)  # validated; a NumPy integer too (Hypothesis takes Python ints)
     kind = _kind(s)
 
     def probe(s, pair):
@@ -433,6 +435,7 @@ def check_bounds(
     """
     seed = random_state
     s = _prepare(measure, options, claimed, BND, max_examples, seed)
+    seed = int(seed)  # validated; a NumPy integer too (Hypothesis takes Python ints)
     if s.claims[BND] and s.constant_bounds is None and (s.lower or s.upper):
         if s.lower is None or s.upper is None:
             missing = "lower" if s.lower is None else "upper"
@@ -547,6 +550,7 @@ def check_maximum(
     """
     seed = random_state
     s = _prepare(measure, options, claimed, MAX, max_examples, seed)
+    seed = int(seed)  # validated; a NumPy integer too (Hypothesis takes Python ints)
     kind = _kind(s)
     maximum = None
     # the bound on the stable side (the upper one, or the lower one when lower values are
@@ -683,6 +687,7 @@ def check_correction_for_chance(
     """
     seed = random_state
     s = _prepare(measure, options, claimed, CORR, max_examples, seed)
+    seed = int(seed)  # validated; a NumPy integer too (Hypothesis takes Python ints)
     kind = _kind(s)
     caches: dict = {}
     memo: dict = {}
