@@ -290,7 +290,7 @@ vcov.propstab_estimate <- function(object, ...) {
 #' the line of propstab's Python and command-line summaries.
 #'
 #' @param x The feature sets of the (first) selector: a list of vectors of selected
-#'   features or a 0/1 matrix, as for [stability()].
+#'   features or a 0/1 matrix, as for [stability()]; for `print()`, the test's result.
 #' @param y `NULL` for the one-sample test, or the feature sets of the second selector
 #'   (the same features; the same number of runs if `paired`).
 #' @param phi0 The stability under H0 in the one-sample test.
