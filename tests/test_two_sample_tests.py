@@ -484,6 +484,8 @@ def test_cli_compare_reports_file1_minus_file2_and_the_test(tmp_path, capsys):
         assert out["difference"] == f"{res.difference:.4f} (high.csv - low.csv)"
         assert out["p-value"] == f"{res.pvalue:.4g} (greater, H1: high.csv > low.csv)"
         assert out["test"] == res.test_description
+        # the estimand, in the words of the Python summary (and of R's printouts)
+        assert "estimand" in out and out["estimand"] in str(res)
 
 
 # ---------------------------------------------------------------- small M: the warnings

@@ -5,6 +5,7 @@ from .._utils.checks import fail
 from ..registry._registry import get_measure
 from .._utils.text import field_lines
 from ..inference import HYPOTHESES, ALTERNATIVES, TEST_METHODS, two_sample_test
+from ..inference._estimates import ESTIMAND
 from ._common import (
     READ_HELP,
     add_measure_arguments,
@@ -98,6 +99,7 @@ def run(args) -> int:
         ("", f"{r2.path}: {r2.description}"),
         ("measure", e1.measure),
         *option_lines,
+        ("estimand", ESTIMAND),  # the words of every summary (Python, R)
         ("design", design),
         (label1, f"{e1.statistic:.4f} (se {e1.standard_error:.4f}, M = {e1.n_runs})"),
         (label2, f"{e2.statistic:.4f} (se {e2.standard_error:.4f}, M = {e2.n_runs})"),
