@@ -125,11 +125,15 @@ format.propstab_estimate <- function(x, digits = max(3L, getOption("digits") - 3
 #'   name).
 #' @export
 as.data.frame.propstab_estimate <- function(x, row.names = NULL, optional = FALSE,
-                                            level = 0.95, ...) {
-  ci <- suppressWarnings(stats::confint(x, level = level, ...))
+                                            conf.level = 0.95, ..., level = NULL) {
+  if (!is.null(level)) {
+    .renamed("as.data.frame", "level =", "conf.level =")
+    conf.level <- level
+  }
+  ci <- suppressWarnings(stats::confint(x, level = conf.level, ...))
   data.frame(measure = x$measure, estimate = x$estimate, std.error = x$std.error,
              variance = x$variance, conf.low = ci[1L, 1L], conf.high = ci[1L, 2L],
-             conf.level = level, interval = attr(ci, "interval"), n.runs = x$n.runs,
+             conf.level = conf.level, interval = attr(ci, "interval"), n.runs = x$n.runs,
              n.features = x$n.features, method = x$method,
              variance.source = .variance_source(x$method, x$variance.source,
                                                 x$variance.note, x$variance),
@@ -141,7 +145,8 @@ as.data.frame.propstab_estimate <- function(x, row.names = NULL, optional = FALS
 #'
 #' @param object,x A `propstab_estimate` from [stability_estimate()].
 #' @param parm Ignored (there is one parameter, the stability).
-#' @param level The confidence level.
+#' @param level The confidence level of `confint()` (the name of the generic's
+#'   argument); in `as.data.frame()` the deprecated name of `conf.level` (a warning).
 #' @param method The interval, any of propstab's (`StabilityEstimate.confidence_interval`):
 #'   `"auto"` (the default: below 100 runs the logit interval with the delete-one-run
 #'   jackknife variance, the closest to the nominal coverage in propstab's small-M study;
@@ -152,12 +157,13 @@ as.data.frame.propstab_estimate <- function(x, row.names = NULL, optional = FALS
 #' @param n.resamples,seed The bootstrap resamples and their seed (`"bootstrap"` and
 #'   `"bca"` only); `seed = NULL` (the default) draws the seed from R's random number
 #'   generator, so `set.seed()` repeats an interval.
-#' @param conf.level The confidence level of the interval in the summary.
+#' @param conf.level The confidence level of the interval in the summary and in the
+#'   data frame.
 #' @param digits Significant digits to print.
 #' @param ... Unused.
 #' @return `format()`: the lines `print()` writes (a character vector).
 #'   `as.data.frame()`: one row with the estimate, its standard error, variance and
-#'   interval (`conf.low`, `conf.high`, at `level`, the interval `confint()` computes
+#'   interval (`conf.low`, `conf.high`, at `conf.level`, the interval `confint()` computes
 #'   by default, or the one named by `method =` in `...`), the runs, features and the
 #'   variance that ran; for a summary, its table.
 #'   `confint()`: a 1 x 2 matrix, the interval `method` computed by propstab's
