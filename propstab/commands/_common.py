@@ -96,9 +96,10 @@ def add_renamed_option(p, new, old: str) -> None:
     )
 
 
-def renamed_value(choices: Sequence[str], renames: Dict[str, str], option: str):
-    """An argparse ``type`` that takes the values ``choices`` and, with a
-    DeprecationWarning naming both, the old spellings in ``renames`` (``{old: new}``)."""
+def renamed_value(renames: Dict[str, str], option: str):
+    """An argparse ``type`` that takes the old spellings in ``renames`` (``{old: new}``)
+    for the new ones, with a DeprecationWarning naming both (the option's ``choices``
+    then check the new value)."""
 
     def convert(text: str) -> str:
         if text in renames:

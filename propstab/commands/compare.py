@@ -180,7 +180,7 @@ def add_parser(subparsers) -> None:
     p.add_argument(
         "--test",
         default="auto",
-        type=renamed_value(TEST_METHODS, RENAMED_TESTS["test"], "--test"),
+        type=renamed_value(RENAMED_TESTS["test"], "--test"),
         choices=TEST_METHODS,
         help="permutation (studentized; exact when the runs are exchangeable), wald "
         "(N(0, 1), thesis Thm 7, M >= 100) or auto: below 100 runs both must reject "
