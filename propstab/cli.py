@@ -27,6 +27,9 @@ ORDER = ("measures", "audit", "estimate", "compare", "crosscheck", "agree", "che
 USAGE_ERROR, ENVIRONMENT_ERROR = 2, 3
 #: The exit status of an interrupted command (Ctrl-C): 128 + SIGINT, as a shell reports it.
 INTERRUPTED = 130
+#: The exit status when the reader of the output went away (``propstab measures | head``):
+#: 128 + SIGPIPE, what a shell reports for a command ended by a closed pipe, and no message.
+CLOSED_PIPE = 141
 
 
 def _version() -> str:
@@ -61,7 +64,8 @@ def build_parser() -> argparse.ArgumentParser:
         description="Stability of feature selection: measures, audits, "
         "inference and R cross-checks. Exit status 2: a usage "
         "or input error; 3: the command cannot run here (R, "
-        "rpy2 or a package missing); 130: interrupted (Ctrl-C). "
+        "rpy2 or a package missing); 130: interrupted (Ctrl-C); 141: the output's "
+        "reader closed the pipe (as with | head). "
         "PROPSTAB_DEBUG=1 shows tracebacks.",
     )
     parser.add_argument(
@@ -155,6 +159,9 @@ def main(argv: Optional[List[str]] = None) -> int:
         except SystemExit as exc:  # --help, --version, usage errors
             _print_warnings("propstab", parsing)
             return exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 2)
+        except BrokenPipeError:  # `propstab --help | head`
+            _quiet_stdout()
+            return CLOSED_PIPE
     if getattr(args, "command", None) is not None:
         with warnings.catch_warnings():  # the same line parsed again: warned above
             warnings.simplefilter("ignore", DeprecationWarning)
@@ -174,6 +181,9 @@ def main(argv: Optional[List[str]] = None) -> int:
                 return int(args.func(args) or 0)
             finally:
                 _print_warnings(prefix, list(parsing) + list(caught))
+    except BrokenPipeError:  # `propstab measures | head`: the reader has what it wanted
+        _quiet_stdout()
+        return CLOSED_PIPE
     except KeyboardInterrupt:  # Ctrl-C: one line, no traceback
         if os.environ.get("PROPSTAB_DEBUG") == "1":
             raise
@@ -188,6 +198,16 @@ def main(argv: Optional[List[str]] = None) -> int:
             exc = exc.renamed(option_names(parser, args.command))
         print(f"{prefix}: error: {error_message(exc)}", file=sys.stderr)
         return exit_status(exc)
+
+
+def _quiet_stdout() -> None:
+    """Point standard output at the null device, so that the interpreter's last flush of
+    what could not be written to the closed pipe does not fail again on the way out."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):  # no file descriptor (stdout replaced): nothing to flush
+        pass
 
 
 def _print_warnings(prefix: str, caught) -> None:

@@ -1594,6 +1594,7 @@ NOT_FUZZED = {
     "RDefault": "a dataclass of an R default (register's input)",
     "RReference": "a dataclass naming an R function (register's input)",
     "Selection": "built by as_selection, which is fuzzed",
+    "PropstabWarning": "a warning class (the base of the others)",
     "UndefinedMeasureWarning": "a warning class",
     "CheckpointWarning": "a warning class",
     "InvalidParameterError": "the error class of invalid arguments",

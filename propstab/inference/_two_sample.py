@@ -247,7 +247,7 @@ class TwoSampleTestResult(TestResult):
         >>> Z1 = [[1, 1, 0, 0], [1, 0, 1, 0], [0, 1, 1, 0], [1, 1, 0, 0], [1, 0, 0, 1]]
         >>> Z2 = [[1, 1, 0, 0], [1, 1, 0, 0], [1, 1, 0, 0], [1, 1, 0, 0], [1, 0, 1, 0]]
         >>> res = two_sample_test(Z2, Z1, alternative="greater",  # H1: Z2 more stable
-        ...                       test="asymptotic")
+        ...                       test="wald")
         >>> low, high = res.confidence_interval(0.95)
         >>> round(low, 4), high                  # up to 1 - (-1), the largest difference
         (0.1596, 2.0)
