@@ -505,7 +505,13 @@ def test_unknown_measure_and_confidence(good, capsys):
         "'nogeuira'",
         "Did you mean 'nogueira'",
     )
-    fails(capsys, ["estimate", good, "--confidence", "1.5"], "--confidence", "(0, 1)", "1.5")
+    fails(
+        capsys,
+        ["estimate", good, "--confidence-level", "1.5"],
+        "--confidence-level",
+        "(0, 1)",
+        "1.5",
+    )
 
 
 def test_compare_files_with_different_names(good, tmp_path, capsys):
