@@ -427,9 +427,7 @@ def es_repeat(rng, p1, p2, M, measures, cfg):
                 rng=np.random.default_rng(seed),
                 studentized=False,
             ).pvalue
-            asym = propstab.two_sample_test(
-                A, B, paired=paired, measure=m, test="wald"
-            ).pvalue
+            asym = propstab.two_sample_test(A, B, paired=paired, measure=m, test="wald").pvalue
             jack = propstab.two_sample_test(
                 A, B, paired=paired, measure=m, method="jackknife", test="wald"
             ).pvalue
