@@ -452,6 +452,7 @@ def smallest_text_px(fig, dpi) -> float:
     """The smallest font of the figure's visible texts, in pixels at ``dpi``."""
     import matplotlib.text
 
+    fig.draw_without_rendering()  # tick labels get their text when the figure is drawn
     sizes = [
         t.get_fontsize()
         for t in fig.findobj(matplotlib.text.Text)

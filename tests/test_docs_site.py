@@ -556,6 +556,81 @@ def test_site_audit_finds_each_kind_of_problem(tmp_path, chromium):
     assert not [p for p in found["bad.html"] if "x_1" in p]  # code is not prose
 
 
+def _figure_png(path, width_in, fontsize, record=True):
+    """A one-axes figure ``width_in`` inches wide at 100 dpi, its texts ``fontsize`` pt,
+    saved with its smallest text recorded (or not)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(width_in, 3))
+    ax.plot([0, 1], [0, 1], label="a line")
+    ax.legend(fontsize=fontsize)
+    ax.tick_params(labelsize=fontsize)
+    ax.set_xlabel("x", fontsize=fontsize)
+    meta = {site_audit.TEXT_KEY: f"{fontsize * 100 / 72:.1f}"} if record else {}
+    fig.savefig(path, dpi=100, metadata=meta)
+    plt.close(fig)
+
+
+@pytest.mark.docs
+def test_site_audit_measures_figure_text_as_shown(tmp_path, chromium):
+    """A figure's recorded text size is scaled by the width the page shows it at: a wide
+    figure squeezed into the column fails (the old calibration figure: 1,584 px, its
+    smallest text 12.7 px, shown at ~749 px: ~6 px), the same figure at its natural
+    size passes, and a figure of the site without the record is reported."""
+    images = tmp_path / "_images"
+    images.mkdir()
+    _figure_png(images / "wide.png", 15.84, 9.1)
+    _figure_png(images / "fits.png", 7.0, 9.1)
+    _figure_png(images / "bare.png", 7.0, 9.1, record=False)
+    body = (
+        '<div style="width: 749px"><img src="_images/wide.png" style="max-width: 100%"></div>'
+        '<div style="width: 749px"><img src="_images/fits.png" style="max-width: 100%"></div>'
+    )
+    (tmp_path / "squeezed.html").write_text(
+        f"<html><body><main><h1>S</h1>{body}</main></body></html>"
+    )
+    (tmp_path / "bare.html").write_text(
+        '<html><body><main><h1>B</h1><img src="_images/bare.png"></main></body></html>'
+    )
+    with check_site.serve(tmp_path) as base:
+        found = site_audit.audit(tmp_path, opened=(base, chromium), phone=None)
+    assert set(found) == {"squeezed.html", "bare.html"}, found
+    [small] = found["squeezed.html"]
+    assert small.startswith("figure text too small: _images/wide.png: 6.0 px"), small
+    assert found["bare.html"] == [
+        f"figure without its text size: _images/bare.png (key {site_audit.TEXT_KEY!r})"
+    ]
+
+
+#: The article column's width at 1,400 px (the site audit measures each figure as shown;
+#: this bound lets a test check a study's figure without building the site).
+COLUMN_PX = 749
+
+
+def test_calibration_figure_is_legible_in_the_column(tmp_path):
+    """The calibration study's figure, drawn from the full run's summary: its smallest
+    text is at least 9 px when shown in the column (the old 4-panel row, 1,584 px wide
+    with 12.7 px text, gave 6.0 px), and the committed PNG is that figure."""
+    import json
+
+    study = shared.load_script(ROOT / "studies" / "calibration_study.py", "calibration_study")
+    summary = json.loads((ROOT / "studies" / "calibration_study_full.json").read_text())
+    px = study.figure(summary, tmp_path / "f.png")
+    width = check_site_png_width(tmp_path / "f.png")
+    assert px * min(1.0, COLUMN_PX / width) >= site_audit.MIN_FIGURE_TEXT, (px, width)
+    committed = DOCS / "figures" / "calibration_study.png"
+    assert site_audit.png_text(committed)[site_audit.TEXT_KEY] == f"{px:.1f}"
+    assert check_site_png_width(committed) == width
+
+
+def check_site_png_width(path) -> int:
+    """A PNG's width in pixels (its IHDR chunk)."""
+    return int.from_bytes(pathlib.Path(path).read_bytes()[16:20], "big")
+
+
 # ---------------------------------------------------------------- pages users expect
 
 
