@@ -385,8 +385,8 @@ KNOWN_OPEN: dict = {
         ),
     ),
     "r/": (
-        "the R package's help text writes some formulas as text and names a script",
-        ("plain-text", "a repository path in code", "a bare repository path"),
+        "the R package's help text names a script",
+        ("a repository path in code", "a bare repository path"),
     ),
 }
 
