@@ -17,7 +17,8 @@ Four checks over all the HTML files of the site:
   (``propstab._x``, ``_registry.``), test files and bare repository paths such as
   ``docs/x.md`` in prose, and imports of private modules in the examples' code;
 - **the reader's path**: pages for readers (all but the Validation section's and the
-  contributor guide) name no file of the source tree even in inline code
+  contributor guide) hold at most :data:`MAX_WORDS` words and name no file of the source
+  tree even in inline code
   (``tests/test_x.py``, ``studies/x.py``, ``r_compat/x.json``), and a page that speaks of
   "the thesis" names it (Nogueira) where it first does;
 - **width and formulas** (headless Chromium, one session; each page in a frame of the
@@ -114,6 +115,9 @@ THESIS_UNCHECKED = ("api/", "r/", "_modules/")
 #: size), and the smallest text a figure may show (pixels, as displayed at 1,400 px).
 TEXT_KEY = "Smallest text px"
 MIN_FIGURE_TEXT = 9.0
+#: The most words a reader's page holds (its main column: prose, code and formulas); a
+#: longer one is split (the API reference has a page per module).
+MAX_WORDS = 3000
 #: The widths every page is read at: a desktop's and a phone's.
 WIDTHS = (1400, 390)
 
@@ -173,6 +177,7 @@ class _Page(html.parser.HTMLParser):
         self.code: List[str] = []  # code blocks and inline literals
         self.inline: List[str] = []  # inline literals only
         self.output: List[str] = []  # what gallery examples printed
+        self.words = 0  # in the main column, prose, code and formulas alike
         self._stack: List[tuple] = []  # (tag, skip, in_main, is_code, in_pre, in_out)
 
     def _state(self):
@@ -214,6 +219,7 @@ class _Page(html.parser.HTMLParser):
         skip, in_main, is_code, in_pre, in_out = self._state()
         if not in_main:
             return
+        self.words += len(data.split())
         if in_out:
             self.output.append(data)
         if is_code:
@@ -309,6 +315,11 @@ def scan(
                     f"{label}: {m.group(0)!r} in " f'"...{_sentence(text, m.start(), m.end())}..."'
                 )
         if not name.startswith(VALIDATION_PAGES) and not source_view:
+            if page.words > MAX_WORDS:
+                problems[name].append(
+                    f"too long for one page: {page.words} words (a reader's page holds at "
+                    f"most {MAX_WORDS}: split it)"
+                )
             inline = " ".join(" ".join(page.inline).split())
             for m in REPOSITORY_PATH.finditer(inline):
                 problems[name].append(f"a repository path in code: {m.group(0)!r}")
