@@ -371,6 +371,7 @@ FOR_CONTRIBUTORS = {"contributing.html"}
 #: (written in the R package's sources). A kind not listed still fails.
 _BEING_REWRITTEN = "being rewritten (reader path: repository paths and studies out)"
 _TO_SPLIT = "a long guide page, to split by topic (over MAX_WORDS words)"
+_FIGURES_TO_REDRAW = "a study's figure drawn before figures recorded their smallest text"
 KNOWN_OPEN: dict = {
     "ci.html": (
         _BEING_REWRITTEN,
@@ -391,8 +392,12 @@ KNOWN_OPEN: dict = {
             "too long for one page",
         ),
     ),
-    "rankings.html": (_TO_SPLIT, ("too long for one page",)),
+    "rankings.html": (_TO_SPLIT, ("too long for one page", "figure without its text size")),
     "varying_sizes.html": (_TO_SPLIT, ("too long for one page",)),
+    # drawn by the studies' full runs (not rerun here) before figures recorded their text size;
+    # 990-1,430 px wide, shown at 740: redrawn when the studies next run
+    "correlated.html": (_FIGURES_TO_REDRAW, ("figure without its text size",)),
+    "inference_validation.html": (_FIGURES_TO_REDRAW, ("figure without its text size",)),
     "r/": (
         "the R package's help text names a script",
         ("a repository path in code", "a bare repository path"),
