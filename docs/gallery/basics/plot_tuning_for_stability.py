@@ -59,7 +59,8 @@ ax.set_title("breast cancer, L1-logistic C (rule 1se)")
 # The largest alpha selects no feature in any run: its stability is undefined (a
 # subset size of 0, where Nogueira's estimator divides by zero), so it cannot be chosen
 # or drawn. Each search says so: an ``UndefinedMeasureWarning`` for that candidate's
-# stability (raised by each quantity computed from its runs, hence the count) and an
+# stability (raised for its own estimate and for each of its four paired tests against
+# the other candidates: 5 times) and an
 # ``UnscoredWarning`` that leaves it out of the Pareto front. The knee of the front
 # ("pareto") weighs stability more than the one-standard-error rule.
 X, y = load_diabetes(return_X_y=True, as_frame=True)
