@@ -290,3 +290,19 @@ def test_pareto_labels_sit_off_the_error_bars_and_the_front():
         )
         assert not inside.any(), text.get_text()
     plt.close(fig)
+
+
+def test_selection_frequency_names_are_not_cut():
+    """Long feature names, turned by 90 degrees, stay inside the figure (the gallery once
+    showed "imeter" for "mean perimeter"): every tick label's box is within the figure's."""
+    names = [f"worst concave points {i}" for i in range(15)]
+    ax = plot_selection_frequencies(np.linspace(1, 0, 15), feature_names=names)
+    fig = ax.figure
+    fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()
+    inside = fig.bbox
+    for label in ax.get_xticklabels():
+        box = label.get_window_extent(renderer)
+        assert box.y0 >= inside.y0 - 0.5 and box.x0 >= inside.x0 - 0.5, label.get_text()
+        assert box.x1 <= inside.x1 + 0.5 and box.y1 <= inside.y1 + 0.5, label.get_text()
+    plt.close(fig)
