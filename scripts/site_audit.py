@@ -115,6 +115,31 @@ THESIS_UNCHECKED = ("api/", "r/", "_modules/")
 #: size), and the smallest text a figure may show (pixels, as displayed at 1,400 px).
 TEXT_KEY = "Smallest text px"
 MIN_FIGURE_TEXT = 9.0
+
+
+def smallest_text_px(fig, dpi) -> float:
+    """The smallest font of a matplotlib figure's visible texts, in pixels at ``dpi`` (the
+    figure is drawn first: tick labels get their text then)."""
+    import matplotlib.text
+
+    fig.draw_without_rendering()
+    sizes = [
+        t.get_fontsize()
+        for t in fig.findobj(matplotlib.text.Text)
+        if t.get_visible() and t.get_text().strip()
+    ]
+    return min(sizes, default=0.0) * dpi / 72
+
+
+def save_figure(fig, path, dpi: float = 100, **options) -> float:
+    """``fig.savefig(path, dpi=dpi)`` with the figure's smallest text recorded in the PNG
+    (:data:`TEXT_KEY`); returns that size in pixels at its natural size."""
+    px = smallest_text_px(fig, dpi)
+    metadata = {**(options.pop("metadata", None) or {}), TEXT_KEY: f"{px:.1f}"}
+    fig.savefig(path, dpi=dpi, metadata=metadata, **options)
+    return px
+
+
 #: The most words a reader's page holds (its main column: prose, code and formulas); a
 #: longer one is split (the API reference has a page per module).
 MAX_WORDS = 3000

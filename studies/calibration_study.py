@@ -443,22 +443,14 @@ def _signed(r):
     )
 
 
-#: The PNG text key under which a figure records its smallest text, in pixels at its
-#: natural size (the site audit scales it by the width the page shows the figure at).
-TEXT_KEY = "Smallest text px"
+def save_figure(fig, path, dpi):
+    """scripts/site_audit.py's ``save_figure``: the PNG records its smallest text."""
+    import importlib.util
 
-
-def smallest_text_px(fig, dpi) -> float:
-    """The smallest font of the figure's visible texts, in pixels at ``dpi``."""
-    import matplotlib.text
-
-    fig.draw_without_rendering()  # tick labels get their text when the figure is drawn
-    sizes = [
-        t.get_fontsize()
-        for t in fig.findobj(matplotlib.text.Text)
-        if t.get_visible() and t.get_text().strip()
-    ]
-    return min(sizes) * dpi / 72
+    spec = importlib.util.spec_from_file_location("site_audit", ROOT / "scripts" / "site_audit.py")
+    site_audit = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(site_audit)
+    return site_audit.save_figure(fig, path, dpi)
 
 
 def figure(result, path, dpi=100):
@@ -530,8 +522,7 @@ def figure(result, path, dpi=100):
     # the panels above the legend (its height measured, as a fraction of the figure's)
     height = legend.get_window_extent(fig.canvas.get_renderer()).height / fig.bbox.height
     fig.tight_layout(rect=(0, height, 1, 1))
-    px = smallest_text_px(fig, dpi)
-    fig.savefig(path, dpi=dpi, metadata={TEXT_KEY: f"{px:.1f}"})
+    px = save_figure(fig, path, dpi)
     plt.close(fig)
     return px
 

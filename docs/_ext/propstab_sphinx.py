@@ -724,31 +724,19 @@ def forget_gallery_outputs(gallery_dir, conf: dict) -> bool:
     return True
 
 
-#: The PNG text key of a figure's smallest text (pixels at its natural size), which the
-#: site audit (scripts/site_audit.py, TEXT_KEY) scales by the width a page shows it at.
-FIGURE_TEXT_KEY = "Smallest text px"
-
-
-def smallest_text_px(fig, dpi) -> float:
-    """The smallest font of a matplotlib figure's visible texts, in pixels at ``dpi``."""
-    import matplotlib.text
-
-    fig.draw_without_rendering()  # tick labels get their text when the figure is drawn
-    sizes = [
-        t.get_fontsize()
-        for t in fig.findobj(matplotlib.text.Text)
-        if t.get_visible() and t.get_text().strip()
-    ]
-    return min(sizes, default=0.0) * dpi / 72
-
-
 def gallery_scraper(block, block_vars, gallery_conf, **kwargs):
     """sphinx-gallery's matplotlib scraper, each figure saved with its smallest text
-    size in its PNG (:data:`FIGURE_TEXT_KEY`) for the site audit's legibility check."""
+    size in its PNG (scripts/site_audit.py's ``TEXT_KEY``) for the site audit's
+    legibility check."""
     import functools
+    import importlib.util
 
     import matplotlib.pyplot as plt
     from sphinx_gallery.scrapers import matplotlib_scraper
+
+    spec = importlib.util.spec_from_file_location("site_audit", ROOT / "scripts" / "site_audit.py")
+    site_audit = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(site_audit)
 
     for num in plt.get_fignums():
         fig = plt.figure(num)
@@ -759,7 +747,8 @@ def gallery_scraper(block, block_vars, gallery_conf, **kwargs):
             if dpi == "figure":
                 dpi = _fig.dpi
             metadata = dict(options.pop("metadata", None) or {})
-            metadata[FIGURE_TEXT_KEY] = f"{smallest_text_px(_fig, float(dpi)):.1f}"
+            px = site_audit.smallest_text_px(_fig, float(dpi))
+            metadata[site_audit.TEXT_KEY] = f"{px:.1f}"
             return _save(*args, metadata=metadata, **options)
 
         fig.savefig = functools.update_wrapper(savefig, save)
