@@ -10,7 +10,8 @@ Generated when this file is read, into folders git ignores:
 - ``catalogue/``: one page per registered measure, with the verdicts of an axiom audit
   run now (``PROPSTAB_DOCS_AUDIT_EXAMPLES`` Hypothesis examples per check, default 40 as
   in the CI property suite; cached in ``_build/cache`` under a hash of the sources);
-- ``api/index.rst``: the API reference, from the public modules' ``__all__``;
+- ``api/index.rst`` and ``api/<module>.rst``: the API reference, an index and a page per
+  public module, from the modules' ``__all__``;
 - ``auto_gallery/``: sphinx-gallery runs ``gallery/plot_*.py`` (self-contained examples,
   small versions of the experiments of examples/ and studies/) and keeps their output and
   figures.
@@ -264,7 +265,8 @@ sphinx_gallery_conf = {
     "gallery_dirs": ["auto_gallery"],
     "filename_pattern": r"/plot_",
     "ignore_pattern": r"(__init__|/_\w+)\.py$",
-    "image_scrapers": ("matplotlib",),
+    # matplotlib's, each figure recording its smallest text for the site audit
+    "image_scrapers": (propstab_sphinx.gallery_scraper,),
     "download_all_examples": False,
     "remove_config_comments": True,
     "show_memory": False,

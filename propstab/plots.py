@@ -25,6 +25,7 @@ from ._utils.checks import (
 from ._data.convert_selection import as_selection
 from ._data.convert_matrices import as_similarity
 from .stability_selection._plots import plot_calibration
+from ._utils.plot_labels import place_labels, point_boxes, renderer_of
 
 __all__ = [
     "plot_calibration",
@@ -585,6 +586,7 @@ def plot_pareto_front(
         x[valid & ~front], y[valid & ~front], color="0.6", s=18, zorder=2, label="dominated"
     )
     order = np.argsort(x[front])
+    f = np.flatnonzero(front)
     ax.plot(x[front][order], y[front][order], "o-", color="C3", zorder=3, label="Pareto front")
     ax.set_xlabel(xlabel)
     ax.set_ylabel("stability")
@@ -606,12 +608,21 @@ def plot_pareto_front(
     boxes = []
     if labels is not None:
         shown = valid if comparison is not None else front  # every selector is named
-        boxes = _place_labels(
+        # the error bars and the front's line: labels are placed off them (a label on a
+        # bar reads as struck through)
+        segments = [((x[f][i], y[f][i]), (x[f][j], y[f][j])) for i, j in zip(order, order[1:])]
+        if comparison is not None:
+            se = np.nan_to_num(score_se)
+            segments += [((a - e, b), (a + e, b)) for a, b, e in zip(x, y, se) if e > 0]
+        if ci is not None:
+            segments += [((a, lo), (a, hi)) for a, (lo, hi) in zip(x, ci)]
+        boxes = place_labels(
             ax,
             x[shown],
             y[shown],
             [str(lab) for lab, ok in zip(labels, shown) if ok],
             np.column_stack([x[valid], y[valid]]),
+            segments,
         )
     _place_legend(
         ax,
@@ -624,94 +635,11 @@ def plot_pareto_front(
     return ax
 
 
-# Offsets (points) tried for a point's label, nearest first: right, left, above, below,
-# the diagonals, then the same farther out.
-_LABEL_OFFSETS = [
-    (dx * r, dy * r)
-    for r in (1, 2, 3)
-    for dx, dy in ((5, -3), (-5, -3), (0, 6), (0, -12), (5, 5), (-5, 5), (5, -11), (-5, -11))
-]
-
-
-def _renderer(fig):
-    """The figure's renderer (None when the backend has none to measure text with)."""
-    get = getattr(fig.canvas, "get_renderer", None)
-    if get is None:
-        get = getattr(fig, "_get_renderer", None)
-    try:
-        return get() if get is not None else None
-    except Exception:  # noqa: BLE001 - without a renderer labels keep the first offset
-        return None
-
-
-def _point_boxes(ax, points, radius: float = 3.0):
-    """Small display-space boxes around the points (markers a label must not cover)."""
-    from matplotlib.transforms import Bbox
-
-    xy = ax.transData.transform(points) if len(points) else np.empty((0, 2))
-    return [
-        Bbox.from_extents(px - radius, py - radius, px + radius, py + radius)
-        for px, py in xy
-        if np.isfinite(px) and np.isfinite(py)
-    ]
-
-
-def _place_labels(ax, x, y, texts, points):
-    """Annotate each point with its label at the first offset whose text box overlaps
-    no label placed before it, no marker and stays inside the axes; returns the boxes.
-
-    Greedy, points in order of increasing score. Boxes are measured in display space
-    with the figure's renderer after autoscaling (a later change of the axes' size or
-    limits moves the points, not the offsets in points).
-    """
-    ax.autoscale_view()
-    renderer = _renderer(ax.figure)
-    placed = []
-    markers = _point_boxes(ax, points)
-    inside = ax.get_window_extent(renderer) if renderer is not None else None
-    for i in np.argsort(x, kind="stable"):
-        ann = None
-        for dx, dy in _LABEL_OFFSETS:
-            if ann is not None:
-                ann.remove()
-            ann = ax.annotate(
-                texts[i],
-                (x[i], y[i]),
-                textcoords="offset points",
-                xytext=(dx, dy),
-                fontsize="x-small",
-                ha="left" if dx > 0 else "right" if dx < 0 else "center",
-            )
-            if renderer is None:
-                break
-            box = ann.get_window_extent(renderer)
-            if (
-                not any(box.overlaps(b) for b in placed + markers)
-                and inside.contains(box.x0, box.y0)
-                and inside.contains(box.x1, box.y1)
-            ):
-                break
-        else:  # nowhere free: the nearest offset
-            ann.remove()
-            dx, dy = _LABEL_OFFSETS[0]
-            ann = ax.annotate(
-                texts[i],
-                (x[i], y[i]),
-                textcoords="offset points",
-                xytext=(dx, dy),
-                fontsize="x-small",
-                ha="left",
-            )
-        if renderer is not None:
-            placed.append(ann.get_window_extent(renderer))
-    return placed
-
-
 def _place_legend(ax, boxes, points, **kwargs):
     """The legend in the first corner of the axes where it covers no label and no
     marker; beside the axes (right, top-aligned) when every corner is taken."""
-    renderer = _renderer(ax.figure)
-    avoid = list(boxes) + _point_boxes(ax, points)
+    renderer = renderer_of(ax.figure)
+    avoid = list(boxes) + point_boxes(ax, points)
     if renderer is not None:
         for loc in (
             "upper right",

@@ -35,6 +35,7 @@ from ._utils.params import (
     validate_params,
 )
 from ._utils.text import Summary, interval, number, summary, table_lines
+from ._utils.plot_labels import place_labels
 from .resampling._runner import MAX_RUNS
 from .selectors import clone, run_seeds, seeded, support_of
 
@@ -806,15 +807,24 @@ class StabilityGridSearch(*_BASES):
             top = int(np.nanargmax(x))
             ax.axvline(x[top] - xerr[top], color="0.5", ls=":", lw=1, label="best score - 1 SE")
         ax.plot([x[b]], [s[b]], marker="*", ms=16, color="C3", ls="none", label=f"chosen ({rule})")
-        for i, params in enumerate(cv["params"]):
-            if np.isfinite(x[i]) and np.isfinite(s[i]):
-                ax.annotate(
-                    _label(params),
-                    (x[i], s[i]),
-                    textcoords="offset points",
-                    xytext=(5, 5),
-                    fontsize=8,
+        drawn = np.isfinite(x) & np.isfinite(s)
+        low, high = s - yerr[0], s + yerr[1]
+        place_labels(  # off the error bars, the front's line and each other
+            ax,
+            x[drawn],
+            s[drawn],
+            [_label(p) for p, ok in zip(cv["params"], drawn) if ok],
+            np.column_stack([x[drawn], s[drawn]]),
+            [((a - e, b), (a + e, b)) for a, b, e in zip(x, s, xerr) if e > 0]
+            + [((a, lo), (a, hi)) for a, lo, hi in zip(x, low, high)]
+            + [
+                (
+                    (x[front][order][k], s[front][order][k]),
+                    (x[front][order][k + 1], s[front][order][k + 1]),
                 )
+                for k in range(int(front.sum()) - 1)
+            ],
+        )
         ax.set_xlabel("mean out-of-sample score")
         ax.set_ylabel(f"stability ({self.measure})")
         ax.legend(loc="best", fontsize=8)

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import inspect
 import pathlib
+import re
 import sys
 import unicodedata
 
@@ -65,6 +66,28 @@ ASCII = {
 }
 
 
+#: Formulas in the registry's and the differences' prose (as written there, Unicode) ->
+#: (LaTeX, the ASCII text of R's text help): written as Rd's ``\eqn{}{}``, typeset on
+#: the site and in the PDF manual. Longest first (a formula holding another is replaced
+#: whole).
+FORMULAS = {
+    "(rᵢⱼ - kᵢ kⱼ/p) / (√(kᵢ kⱼ) - kᵢ kⱼ/p)": (
+        r"(r_{ij} - k_i k_j/p) / (\sqrt{k_i k_j} - k_i k_j/p)",
+        "(rij - ki kj/p) / (sqrt(ki kj) - ki kj/p)",
+    ),
+    "kᵢ kⱼ / p": (r"k_i k_j / p", "ki kj / p"),
+    "(kᵢ + kⱼ)/2": (r"(k_i + k_j)/2", "(ki + kj)/2"),
+    "√(kᵢ kⱼ)": (r"\sqrt{k_i k_j}", "sqrt(ki kj)"),
+    "1/sqrt(N)": (r"1/\sqrt{N}", "1/sqrt(N)"),
+}
+
+
+def eqn(tex: str, text: str) -> str:
+    """Rd's inline formula: LaTeX for the PDF manual and the site, ``text`` for R's text
+    help (both verbatim Rd)."""
+    return "\\eqn{" + tex.replace("%", "\\%") + "}{" + ascii(text).replace("%", "\\%") + "}"
+
+
 def ascii(text: str) -> str:
     """R sources stay ASCII (R CMD check): the registry's symbols spelled out."""
     for symbol, word in ASCII.items():
@@ -74,7 +97,20 @@ def ascii(text: str) -> str:
 
 
 def rd(text: str) -> str:
-    """Markdown roxygen text: escape what Rd or markdown would read."""
+    """Markdown roxygen text: escape what Rd or markdown would read; the formulas of
+    :data:`FORMULAS` become ``\\eqn{}{}``."""
+    found = []
+    for source in sorted(FORMULAS, key=len, reverse=True):
+        while source in text:
+            text = text.replace(source, f"FORMULA{len(found)}X", 1)
+            found.append(eqn(*FORMULAS[source]))
+    escaped = _escape(text)
+    for i, formula in enumerate(found):
+        escaped = escaped.replace(f"FORMULA{i}X", formula, 1)
+    return escaped
+
+
+def _escape(text: str) -> str:
     return (
         ascii(text)
         .replace("\\", "\\\\")
@@ -111,8 +147,13 @@ def deqn(tex: str, text: str) -> str:
     return "\\deqn{" + latex + "}{" + plain + "}"
 
 
+#: A word of the text to wrap: an ``\eqn{}{}`` whole (its spaces kept on one line), or a
+#: run of non-blanks.
+_WORD = re.compile(r"\\eqn\{(?:[^{}]|\{[^{}]*\})*\}\{[^{}]*\}\S*|\S+")
+
+
 def wrap(text: str, first: str = "", indent: str = "#' ") -> list:
-    words, lines, line = text.split(), [], "#' " + first
+    words, lines, line = _WORD.findall(text), [], "#' " + first
     for w in words:
         if len(line) + len(w) + 1 > 90:
             lines.append(line.rstrip())

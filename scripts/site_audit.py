@@ -17,13 +17,19 @@ Four checks over all the HTML files of the site:
   (``propstab._x``, ``_registry.``), test files and bare repository paths such as
   ``docs/x.md`` in prose, and imports of private modules in the examples' code;
 - **the reader's path**: pages for readers (all but the Validation section's and the
-  contributor guide) name no file of the source tree even in inline code
+  contributor guide) hold at most :data:`MAX_WORDS` words and name no file of the source
+  tree even in inline code
   (``tests/test_x.py``, ``studies/x.py``, ``r_compat/x.json``), and a page that speaks of
   "the thesis" names it (Nogueira) where it first does;
 - **width and formulas** (headless Chromium, one session; each page in a frame of the
   window's size, 1,400 x 1,000 px, and again at a phone's 390 px): no page is wider than
   its frame (``document.scrollingElement.scrollWidth``), and every formula of the page
-  was typeset by MathJax (measured once MathJax has finished).
+  was typeset by MathJax (measured once MathJax has finished);
+- **figures legible as shown** (at 1,400 px): a figure's PNG records its smallest text in
+  pixels at its natural size (key :data:`TEXT_KEY`, written by the gallery's scraper and
+  the studies' figure functions); scaled by the width the page shows it at over its
+  natural width, that text is at least :data:`MIN_FIGURE_TEXT` px. A figure of the site
+  (``_images/``) without the record is reported too.
 
 Prints one line per problem and a count; exits with status 1 when any is found.
 """
@@ -105,6 +111,38 @@ REPOSITORY_PATH = re.compile(
 #: pages' docstrings and the R reference cite the thesis in their References).
 THESIS = re.compile(r"(?<!PhD )\bthesis\b", re.I)
 THESIS_UNCHECKED = ("api/", "r/", "_modules/")
+#: The PNG text key under which a figure records its smallest text (pixels at its natural
+#: size), and the smallest text a figure may show (pixels, as displayed at 1,400 px).
+TEXT_KEY = "Smallest text px"
+MIN_FIGURE_TEXT = 9.0
+
+
+def smallest_text_px(fig, dpi) -> float:
+    """The smallest font of a matplotlib figure's visible texts, in pixels at ``dpi`` (the
+    figure is drawn first: tick labels get their text then)."""
+    import matplotlib.text
+
+    fig.draw_without_rendering()
+    sizes = [
+        t.get_fontsize()
+        for t in fig.findobj(matplotlib.text.Text)
+        if t.get_visible() and t.get_text().strip()
+    ]
+    return min(sizes, default=0.0) * dpi / 72
+
+
+def save_figure(fig, path, dpi: float = 100, **options) -> float:
+    """``fig.savefig(path, dpi=dpi)`` with the figure's smallest text recorded in the PNG
+    (:data:`TEXT_KEY`); returns that size in pixels at its natural size."""
+    px = smallest_text_px(fig, dpi)
+    metadata = {**(options.pop("metadata", None) or {}), TEXT_KEY: f"{px:.1f}"}
+    fig.savefig(path, dpi=dpi, metadata=metadata, **options)
+    return px
+
+
+#: The most words a reader's page holds (its main column: prose, code and formulas); a
+#: longer one is split (the API reference has a page per module).
+MAX_WORDS = 3000
 #: The widths every page is read at: a desktop's and a phone's.
 WIDTHS = (1400, 390)
 
@@ -164,6 +202,7 @@ class _Page(html.parser.HTMLParser):
         self.code: List[str] = []  # code blocks and inline literals
         self.inline: List[str] = []  # inline literals only
         self.output: List[str] = []  # what gallery examples printed
+        self.words = 0  # in the main column, prose, code and formulas alike
         self._stack: List[tuple] = []  # (tag, skip, in_main, is_code, in_pre, in_out)
 
     def _state(self):
@@ -205,6 +244,7 @@ class _Page(html.parser.HTMLParser):
         skip, in_main, is_code, in_pre, in_out = self._state()
         if not in_main:
             return
+        self.words += len(data.split())
         if in_out:
             self.output.append(data)
         if is_code:
@@ -300,6 +340,11 @@ def scan(
                     f"{label}: {m.group(0)!r} in " f'"...{_sentence(text, m.start(), m.end())}..."'
                 )
         if not name.startswith(VALIDATION_PAGES) and not source_view:
+            if page.words > MAX_WORDS:
+                problems[name].append(
+                    f"too long for one page: {page.words} words (a reader's page holds at "
+                    f"most {MAX_WORDS}: split it)"
+                )
             inline = " ".join(" ".join(page.inline).split())
             for m in REPOSITORY_PATH.finditer(inline):
                 problems[name].append(f"a repository path in code: {m.group(0)!r}")
@@ -346,7 +391,10 @@ urls.forEach(function (url, i) {
       out[i] = {width: d.scrollingElement.scrollWidth, window: w.innerWidth,
                 formulas: d.querySelectorAll("main span.math, main div.math").length,
                 typeset: d.querySelectorAll(
-                  "main .MathJax_SVG, main .MathJax_SVG_Display, main .MathJax_Error").length};
+                  "main .MathJax_SVG, main .MathJax_SVG_Display, main .MathJax_Error").length,
+                images: Array.from(d.querySelectorAll("main img")).map(
+                  im => [im.currentSrc || im.src, im.naturalWidth,
+                         im.getBoundingClientRect().width])};
       if (--left === 0) { done(out); }
     }
     if (typeof w.MathJax !== "undefined" && w.MathJax.Hub) {
@@ -368,12 +416,15 @@ def widths(
     screenshots: Optional[pathlib.Path] = None,
     shoot: Sequence[str] = (),
     opened=None,
+    images: Optional[dict] = None,
 ) -> Dict[str, tuple]:
     """Read every page in one headless Chromium session, each in a frame ``width`` px
     wide (as high as the window; :data:`FRAMES` pages at once), and return page ->
     (page width, frame width, formulas, formulas typeset); pages in ``shoot`` are also
     opened in the window and photographed into ``screenshots``. ``opened``: a
-    ``check_site.session`` on ``html_dir`` to use instead of starting one."""
+    ``check_site.session`` on ``html_dir`` to use instead of starting one. ``images``:
+    a dict to fill with page -> [(the image's path in the site, its natural width, the
+    width shown)]."""
     import check_site  # scripts/ (same folder)
 
     html_dir = pathlib.Path(html_dir)
@@ -394,6 +445,11 @@ def widths(
                     int(s["formulas"]),
                     int(s["typeset"]),
                 )
+                if images is not None:
+                    images[name] = [
+                        (_site_path(base, src), int(natural), float(shown))
+                        for src, natural, shown in s["images"]
+                    ]
         if screenshots is not None:
             for name in (n for n in names if n in shoot):
                 screenshots.mkdir(parents=True, exist_ok=True)
@@ -407,6 +463,54 @@ def widths(
                 )
                 driver.set_window_size(width, check_site.HEIGHT)
     return out
+
+
+def _site_path(base: str, src: str) -> Optional[str]:
+    """The path in the site of an image's URL (None: not one of the site's)."""
+    if not src.startswith(base):
+        return None
+    return urllib.parse.unquote(urllib.parse.urlsplit(src[len(base) :]).path)
+
+
+def png_text(path: pathlib.Path) -> Dict[str, str]:
+    """The text chunks (``tEXt``) of a PNG file: key -> value (empty for another file)."""
+    data = path.read_bytes() if path.is_file() else b""
+    out: Dict[str, str] = {}
+    if not data.startswith(b"\x89PNG\r\n\x1a\n"):
+        return out
+    at = 8
+    while at + 8 <= len(data):
+        length = int.from_bytes(data[at : at + 4], "big")
+        kind = data[at + 4 : at + 8]
+        if kind == b"tEXt":
+            key, _, value = data[at + 8 : at + 8 + length].partition(b"\0")
+            out[key.decode("latin-1")] = value.decode("latin-1")
+        if kind in (b"IDAT", b"IEND"):  # matplotlib writes its text chunks before the image
+            break
+        at += 12 + length
+    return out
+
+
+def figure_problems(html_dir: pathlib.Path, images: Sequence[tuple]) -> List[str]:
+    """The figures of one page whose smallest text is below :data:`MIN_FIGURE_TEXT` px as
+    shown (or that do not record it): ``images`` as :func:`widths` collects them."""
+    problems = []
+    for path, natural, shown in images:
+        if not path or not path.startswith("_images/") or not path.endswith(".png"):
+            continue
+        if "_thumb" in path or natural <= 0 or shown <= 0:
+            continue  # a gallery's thumbnail, or an image not shown
+        recorded = png_text(html_dir / path).get(TEXT_KEY)
+        if recorded is None:
+            problems.append(f"figure without its text size: {path} (key {TEXT_KEY!r})")
+            continue
+        text = float(recorded) * shown / natural
+        if text < MIN_FIGURE_TEXT:
+            problems.append(
+                f"figure text too small: {path}: {text:.1f} px as shown ({recorded} px at "
+                f"its {natural} px, shown at {shown:.0f} px; at least {MIN_FIGURE_TEXT:g})"
+            )
+    return problems
 
 
 # Runs in the page: where the article starts, and how wide the page is.
@@ -459,8 +563,10 @@ def audit(
     if not browser:
         return {k: v for k, v in scan(html_dir, only).items() if v}
 
+    images: dict = {}
+
     def read():
-        seen = {width: widths(html_dir, only, width, screenshots, shoot, opened)}
+        seen = {width: widths(html_dir, only, width, screenshots, shoot, opened, images)}
         if phone:
             seen[phone] = widths(html_dir, only, phone, None, (), opened)
         return seen
@@ -471,6 +577,8 @@ def audit(
         seen = pool.submit(read)
         problems = collections.defaultdict(list, scan(html_dir, only))
         measured = seen.result()
+    for name, shown in images.items():
+        problems[name].extend(figure_problems(pathlib.Path(html_dir), shown))
     for at, pages_seen in measured.items():
         for name, (page_width, window, formulas, typeset) in pages_seen.items():
             if page_width > window:

@@ -443,7 +443,20 @@ def _signed(r):
     )
 
 
-def figure(result, path):
+def save_figure(fig, path, dpi):
+    """scripts/site_audit.py's ``save_figure``: the PNG records its smallest text."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("site_audit", ROOT / "scripts" / "site_audit.py")
+    site_audit = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(site_audit)
+    return site_audit.save_figure(fig, path, dpi)
+
+
+def figure(result, path, dpi=100):
+    """F1 against stability, one panel per setting in a 2 x 2 grid (720 px wide at the
+    default dpi, shown at its natural size: its smallest text, the legend's, is 11.6 px),
+    with one legend for the rules below the panels."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -454,12 +467,20 @@ def figure(result, path):
         key = (r["model"], r["n"], r["p"], r["s"])
         if key not in settings:
             settings.append(key)
+    rules = list(dict.fromkeys(r["rule"] for r in result["results"]))
+    ncols = min(2, len(settings))
+    nrows = -(-len(settings) // ncols)
     fig, axes = plt.subplots(
-        1, len(settings), figsize=(3.6 * len(settings), 3.8), squeeze=False, sharey=True
+        nrows,
+        ncols,
+        figsize=(3.6 * ncols, 3.2 * nrows + 0.4),
+        squeeze=False,
+        sharex=True,
+        sharey=True,
     )
-    for ax, key in zip(axes[0], settings):
+    for ax, key in zip(axes.flat, settings):
         rows = [r for r in result["results"] if (r["model"], r["n"], r["p"], r["s"]) == key]
-        for i, r in enumerate(rows):
+        for r in rows:
             half = (
                 1.96 * r["f1_sd"] / math.sqrt(r["replicates"]) if r["replicates"] > 1 else 0.0
             )  # the mean F1's normal interval
@@ -469,7 +490,7 @@ def figure(result, path):
                 xerr=[[r["stability"] - r["low"]], [r["high"] - r["stability"]]],
                 yerr=half,
                 fmt="o",
-                color=f"C{i}",
+                color=f"C{rules.index(r['rule'])}",
                 label=r["rule"],
                 capsize=3,
             )
@@ -478,14 +499,32 @@ def figure(result, path):
             f"({rows[0]['replicates']} replicates)",
             fontsize="medium",
         )
-        ax.set_xlabel("stability over replicates (nogueira)")
         ax.set_xlim(-0.05, 1.05)
         ax.set_ylim(-0.05, 1.05)
-    axes[0][0].set_ylabel("F1 of the support")
-    axes[0][-1].legend(loc="lower right", fontsize="small")
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
+    for ax in axes.flat[len(settings) :]:
+        ax.set_visible(False)
+    for ax in axes[-1]:
+        ax.set_xlabel("stability over replicates (nogueira)")
+    for ax in axes[:, 0]:
+        ax.set_ylabel("F1 of the support")
+    handles = {}
+    for ax in axes.flat:
+        for handle, label in zip(*ax.get_legend_handles_labels()):
+            handles.setdefault(label, handle)
+    legend = fig.legend(
+        list(handles.values()),
+        list(handles),
+        loc="lower center",
+        ncol=len(handles),
+        fontsize="small",
+        frameon=False,
+    )
+    # the panels above the legend (its height measured, as a fraction of the figure's)
+    height = legend.get_window_extent(fig.canvas.get_renderer()).height / fig.bbox.height
+    fig.tight_layout(rect=(0, height, 1, 1))
+    px = save_figure(fig, path, dpi)
     plt.close(fig)
+    return px
 
 
 def main(argv=None):

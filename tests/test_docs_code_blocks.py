@@ -350,3 +350,103 @@ def test_r_blocks_run(page, tmp_path):
         timeout=600,
     )
     assert run.returncode == 0, f"{page}:\n{run.stderr[-3000:]}"
+
+
+# ---------------------------------------------------------------- warnings shown, not silenced
+
+#: A warnings filter that silences: ``simplefilter("ignore"[, category])``,
+#: ``filterwarnings("ignore"[, ..., category=...])``, ``-W ignore``, ``PYTHONWARNINGS``,
+#: R's ``suppressWarnings(``.
+_IGNORE = re.compile(
+    r"(?:simplefilter|filterwarnings)\(\s*(?:action\s*=\s*)?[\"']ignore[\"']"
+    r"(?P<rest>[^)]*)\)|-W\s*ignore\b|PYTHONWARNINGS\s*=\s*[\"']?ignore|suppressWarnings\("
+)
+_CATEGORY = re.compile(r"(?:category\s*=\s*)?\b(?P<name>[A-Za-z_][\w.]*Warning)\b")
+#: Categories so wide that silencing one silences every warning propstab raises.
+_WHOLESALE = {"Warning", "UserWarning", "PropstabWarning"}
+#: propstab's own warnings, by class name.
+_PROPSTAB_WARNINGS = {
+    name
+    for name in dir(__import__("propstab"))
+    + dir(__import__("propstab.resampling", fromlist=["x"]))
+    + dir(__import__("propstab.inference", fromlist=["x"]))
+    if name.endswith("Warning")
+}
+#: The validator's path (the Validation section's pages and gallery examples) may silence
+#: a named propstab warning it explains; a reader's page or example shows them all.
+VALIDATION_SOURCES = (
+    "gallery/evidence/",
+    "findings/",
+    "table41.md",
+    "paper_values.md",
+    "inference_validation.md",
+    "r_crosscheck.md",
+    "performance.md",
+    "calibration_study.md",
+)
+
+
+def silenced_warnings(text: str, reader: bool) -> list:
+    """The filters of ``text`` that silence warnings wholesale (no category, or one as wide
+    as every warning) or, on a reader's page, silence one of propstab's own."""
+    found = []
+    for m in _IGNORE.finditer(text):
+        rest = m.group("rest")
+        name = _CATEGORY.search(rest or "") if rest is not None else None
+        category = name.group("name").rsplit(".", 1)[-1] if name else None
+        if category is None or category in _WHOLESALE:
+            found.append(f"wholesale: {m.group(0)!r}")
+        elif reader and category in _PROPSTAB_WARNINGS:
+            found.append(f"a propstab warning silenced on a reader's page: {m.group(0)!r}")
+    return found
+
+
+EXAMPLE_SOURCES = sorted(
+    str(p.relative_to(DOCS))
+    for p in [*DOCS.rglob("*.md"), *(DOCS / "gallery").rglob("*.py")]
+    if p.relative_to(DOCS).parts[0] not in GENERATED
+)
+
+
+def test_no_example_silences_warnings():
+    """Every page and gallery example shows or explains the warnings it provokes: none
+    silences them wholesale, and no reader's page or example silences one of propstab's
+    (the validation pages may silence a named one they explain)."""
+    left = {}
+    for page in EXAMPLE_SOURCES:
+        found = silenced_warnings(
+            (DOCS / page).read_text(encoding="utf-8"), not page.startswith(VALIDATION_SOURCES)
+        )
+        if found:
+            left[page] = found
+    assert not left, left
+    assert len(EXAMPLE_SOURCES) > 40 and any(p.startswith("gallery/") for p in EXAMPLE_SOURCES)
+
+
+def test_silencing_check_finds_each_kind():
+    """The check can fail: the filters the examples used to have, and others."""
+    assert _PROPSTAB_WARNINGS >= {"UndefinedMeasureWarning", "UnscoredWarning", "PropstabWarning"}
+    for text in (
+        'warnings.simplefilter("ignore")  # the varying-sizes note',
+        "warnings.filterwarnings('ignore')",
+        'warnings.filterwarnings(action="ignore", message="nogueira")',
+        'warnings.simplefilter("ignore", UserWarning)',
+        'warnings.simplefilter("ignore", propstab.PropstabWarning)',
+        "python -W ignore script.py",
+        "PYTHONWARNINGS=ignore python x.py",
+        "x <- suppressWarnings(estimate(Z))",
+    ):
+        assert silenced_warnings(text, reader=False), text
+    for text in (
+        'warnings.simplefilter("ignore", propstab.UndefinedMeasureWarning)',
+        'warnings.simplefilter("ignore", propstab.resampling.UnscoredWarning)',
+        'warnings.filterwarnings("ignore", category=UndefinedMeasureWarning)',
+    ):
+        assert silenced_warnings(text, reader=True), text
+        assert not silenced_warnings(text, reader=False), text
+    for text in (
+        'warnings.filterwarnings("ignore", category=ConvergenceWarning)',
+        'warnings.simplefilter("always")',
+        "with warnings.catch_warnings(record=True) as caught:",
+    ):
+        assert not silenced_warnings(text, reader=True), text

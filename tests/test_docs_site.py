@@ -262,6 +262,8 @@ def test_site_has_every_section_measure_and_public_name(site):
     for m in propstab.list_measures():
         assert (site / "catalogue" / f"{m.name}.html").is_file(), m.name
     sections, _ = check_docstrings._site_extension().public_names()
+    for module, _ in sections:  # the API reference: a page per public module
+        assert (site / "api" / f"{module}.html").is_file(), module
     documented = {canonical for _, entries in sections for _, canonical in entries}
     for name in documented:
         assert (site / "api" / "generated" / f"{name}.html").is_file(), name
@@ -368,12 +370,17 @@ FOR_CONTRIBUTORS = {"contributing.html"}
 #: left). The pages being rewritten by other work now, and the R reference's help text
 #: (written in the R package's sources). A kind not listed still fails.
 _BEING_REWRITTEN = "being rewritten (reader path: repository paths and studies out)"
+_TO_SPLIT = "a long guide page, to split by topic (over MAX_WORDS words)"
+_FIGURES_TO_REDRAW = "a study's figure drawn before figures recorded their smallest text"
 KNOWN_OPEN: dict = {
-    "ci.html": (_BEING_REWRITTEN, ("a repository path in code", "the thesis unnamed")),
+    "ci.html": (
+        _BEING_REWRITTEN,
+        ("a repository path in code", "the thesis unnamed", "too long for one page"),
+    ),
     "from_data.html": (_BEING_REWRITTEN, ("a repository path in code", "the thesis unnamed")),
     "tuning.html": (_BEING_REWRITTEN, ("a repository path in code",)),
     "getting_started.html": (_BEING_REWRITTEN, ("the thesis unnamed",)),
-    "inference.html": (_BEING_REWRITTEN, ("the thesis unnamed",)),
+    "inference.html": (_BEING_REWRITTEN, ("the thesis unnamed", "too long for one page")),
     "stability_selection.html": (
         _BEING_REWRITTEN,
         (
@@ -382,11 +389,17 @@ KNOWN_OPEN: dict = {
             "plain-text bound",
             "a name without its accent",
             "the thesis unnamed",
+            "too long for one page",
         ),
     ),
+    "rankings.html": (_TO_SPLIT, ("too long for one page",)),
+    "varying_sizes.html": (_TO_SPLIT, ("too long for one page",)),
+    # drawn by the inference study's full run (not rerun here) before figures recorded their
+    # text size; 1,320 and 990 px wide, shown at 740: redrawn when the study next runs
+    "inference_validation.html": (_FIGURES_TO_REDRAW, ("figure without its text size",)),
     "r/": (
-        "the R package's help text writes some formulas as text and names a script",
-        ("plain-text", "a repository path in code", "a bare repository path"),
+        "the R package's help text names a script",
+        ("a repository path in code", "a bare repository path"),
     ),
 }
 
@@ -554,6 +567,111 @@ def test_site_audit_finds_each_kind_of_problem(tmp_path, chromium):
     assert sum("broken link" in p for p in found["bad.html"]) == 1
     assert sum("broken anchor" in p for p in found["bad.html"]) == 1
     assert not [p for p in found["bad.html"] if "x_1" in p]  # code is not prose
+
+
+def test_site_audit_counts_the_words_of_a_readers_page(tmp_path):
+    """A reader's page over MAX_WORDS words (code included) is reported; one at the limit
+    is not, nor a long validation page (the old API index: 7,628 words)."""
+    limit = site_audit.MAX_WORDS
+
+    def page(name, prose, code):
+        path = tmp_path / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(
+            "<html><body><nav>"
+            + "menu " * 500
+            + "</nav><main><h1>T</h1><p>"
+            + "word " * prose
+            + "</p><pre>"
+            + "x = 1\n" * code
+            + "</pre></main></body></html>"
+        )
+
+    page("long.html", limit - 100, 51)  # 1 + limit - 100 + 3 * 51 words
+    page("fits.html", limit - 1, 0)
+    page("table41.html", 2 * limit, 0)
+    found = site_audit.scan(tmp_path)
+    assert found == {
+        "long.html": [
+            f"too long for one page: {limit + 54} words (a reader's page holds at most "
+            f"{limit}: split it)"
+        ]
+    }
+
+
+def _figure_png(path, width_in, fontsize, record=True):
+    """A one-axes figure ``width_in`` inches wide at 100 dpi, its texts ``fontsize`` pt,
+    saved with its smallest text recorded (or not)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(width_in, 3))
+    ax.plot([0, 1], [0, 1], label="a line")
+    ax.legend(fontsize=fontsize)
+    ax.tick_params(labelsize=fontsize)
+    ax.set_xlabel("x", fontsize=fontsize)
+    meta = {site_audit.TEXT_KEY: f"{fontsize * 100 / 72:.1f}"} if record else {}
+    fig.savefig(path, dpi=100, metadata=meta)
+    plt.close(fig)
+
+
+@pytest.mark.docs
+def test_site_audit_measures_figure_text_as_shown(tmp_path, chromium):
+    """A figure's recorded text size is scaled by the width the page shows it at: a wide
+    figure squeezed into the column fails (the old calibration figure: 1,584 px, its
+    smallest text 12.7 px, shown at ~749 px: ~6 px), the same figure at its natural
+    size passes, and a figure of the site without the record is reported."""
+    images = tmp_path / "_images"
+    images.mkdir()
+    _figure_png(images / "wide.png", 15.84, 9.1)
+    _figure_png(images / "fits.png", 7.0, 9.1)
+    _figure_png(images / "bare.png", 7.0, 9.1, record=False)
+    body = (
+        '<div style="width: 749px"><img src="_images/wide.png" style="max-width: 100%"></div>'
+        '<div style="width: 749px"><img src="_images/fits.png" style="max-width: 100%"></div>'
+    )
+    (tmp_path / "squeezed.html").write_text(
+        f"<html><body><main><h1>S</h1>{body}</main></body></html>"
+    )
+    (tmp_path / "bare.html").write_text(
+        '<html><body><main><h1>B</h1><img src="_images/bare.png"></main></body></html>'
+    )
+    with check_site.serve(tmp_path) as base:
+        found = site_audit.audit(tmp_path, opened=(base, chromium), phone=None)
+    assert set(found) == {"squeezed.html", "bare.html"}, found
+    [small] = found["squeezed.html"]
+    assert small.startswith("figure text too small: _images/wide.png: 6.0 px"), small
+    assert found["bare.html"] == [
+        f"figure without its text size: _images/bare.png (key {site_audit.TEXT_KEY!r})"
+    ]
+
+
+#: The article column's width at 1,400 px (the site audit measures each figure as shown;
+#: this bound lets a test check a study's figure without building the site).
+COLUMN_PX = 740
+
+
+def test_calibration_figure_is_legible_in_the_column(tmp_path):
+    """The calibration study's figure, drawn from the full run's summary: its smallest
+    text is at least 9 px when shown in the column (the old 4-panel row, 1,584 px wide
+    with 12.7 px text, gave 5.9 px), and the committed PNG is that figure."""
+    import json
+
+    study = shared.load_script(ROOT / "studies" / "calibration_study.py", "calibration_study")
+    summary = json.loads((ROOT / "studies" / "calibration_study_full.json").read_text())
+    px = study.figure(summary, tmp_path / "f.png")
+    width = check_site_png_width(tmp_path / "f.png")
+    assert px * min(1.0, COLUMN_PX / width) >= site_audit.MIN_FIGURE_TEXT, (px, width)
+    committed = DOCS / "figures" / "calibration_study.png"
+    assert site_audit.png_text(committed)[site_audit.TEXT_KEY] == f"{px:.1f}"
+    assert check_site_png_width(committed) == width
+
+
+def check_site_png_width(path) -> int:
+    """A PNG's width in pixels (its IHDR chunk)."""
+    return int.from_bytes(pathlib.Path(path).read_bytes()[16:20], "big")
 
 
 # ---------------------------------------------------------------- pages users expect

@@ -155,3 +155,7 @@ def test_ranking_stability_breast_cancer_quick(tmp_path, capsys):
     assert rows[3]["weights"] is None  # RFE gives ranks, not weights
     assert len(comparison.tests.rows) == 6 and comparison.tests.paired
     assert [p.name for p in tmp_path.iterdir()] == ["ranking_rank_distributions.png"]
+    png = tmp_path / "ranking_rank_distributions.png"  # legible in the site's 740 px column
+    site_audit = shared.load_script(EXAMPLES.parent / "scripts" / "site_audit.py", "site_audit")
+    assert int.from_bytes(png.read_bytes()[16:20], "big") <= 740
+    assert float(site_audit.png_text(png)[site_audit.TEXT_KEY]) >= site_audit.MIN_FIGURE_TEXT

@@ -17,7 +17,12 @@ def test_hamer_simulation_quick(tmp_path, capsys):
     )  # in this process
     out = SimpleNamespace(returncode=code, stdout=capsys.readouterr().out)
     assert out.returncode == 0, out.stdout
-    assert (tmp_path / "hamer_simulation.png").stat().st_size > 10_000
+    figure = tmp_path / "hamer_simulation.png"
+    assert figure.stat().st_size > 10_000
+    # legible in the site's column (740 px at 1,400): at most 740 px wide, text >= 9 px
+    assert int.from_bytes(figure.read_bytes()[16:20], "big") <= 740
+    text = shared.load_script(SCRIPT.parents[1] / "scripts" / "site_audit.py", "site_audit")
+    assert float(text.png_text(figure)[text.TEXT_KEY]) >= text.MIN_FIGURE_TEXT
     rows = re.findall(r"q=\s*(\d+).*phi_msi=\s*(-?[\d.]+)", out.stdout)
     assert [int(q) for q, _ in rows] == [1, 4, 8, 1, 4, 8]
     assert all(0 <= float(v) <= 1 for _, v in rows)  # Property 5.1

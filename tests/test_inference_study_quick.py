@@ -8,6 +8,7 @@ tolerances of 4 binomial standard errors (fixed seed).
 from __future__ import annotations
 
 import os
+import pathlib
 
 import matplotlib  # noqa: F401 - the study draws figures: fail, never skip, without it
 import pytest
@@ -54,6 +55,13 @@ def test_quick_study_checks_pass(quick):
 def test_quick_study_figures_and_report(study, quick):
     out, figures = quick
     assert sorted(os.listdir(figures)) == ["inference_consistency.png", "inference_tm_qq.png"]
+    site_audit = shared.load_script(
+        pathlib.Path(__file__).resolve().parents[1] / "scripts" / "site_audit.py", "site_audit"
+    )
+    for name in os.listdir(figures):  # legible in the site's column (740 px at 1,400)
+        png = pathlib.Path(figures) / name
+        assert int.from_bytes(png.read_bytes()[16:20], "big") <= 740, name
+        assert float(site_audit.png_text(png)[site_audit.TEXT_KEY]) >= 9, name
     text = study.report(out)
     assert "| 100 | 0.8 |" in text and "thesis" in text
     assert "| L1-like path | 30 |" in text and "conger, jackknife" in text

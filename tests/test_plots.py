@@ -244,3 +244,65 @@ def test_selection_frequencies_cutoff_is_named_cutoff_and_threshold_is_deprecate
         plot_selection_frequencies(freq, cutoff=0.5, threshold=0.5)
     with pytest.raises(ValueError, match="^cutoff: "):
         plot_selection_frequencies(freq, cutoff=1.5)
+
+
+def test_pareto_labels_sit_off_the_error_bars_and_the_front():
+    """The gallery's case (four selectors, long labels, stability intervals): each label's
+    text crosses no error bar and no segment of the front (a label on a bar reads as
+    struck through); the labels placed at a marker's right before crossed three bars."""
+    import numpy as np
+    from matplotlib.collections import LineCollection
+
+    fig, ax = plt.subplots(figsize=(7, 4.5))
+    score = [0.9482, 0.9465, 0.9679, 0.9628]
+    stab = [0.958, 0.815, 0.692, 0.514]
+    ci = [(0.92, 0.98), (0.80, 0.83), (0.64, 0.74), (0.46, 0.57)]
+    labels = [
+        "F-test, k=10 [LogisticRegression (default)]",
+        "forest, top 10 [LogisticRegression (default)]",
+        "L1 logistic [LogisticRegression (own)]",
+        "RFE, k=10 [RFE (own)]",
+    ]
+    plot_pareto_front(score, stab, stability_ci=ci, labels=labels, ax=ax)
+    fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()
+    segments = [
+        seg for c in ax.collections if isinstance(c, LineCollection) for seg in c.get_segments()
+    ]
+    segments += [
+        np.column_stack(line.get_data())[k : k + 2]
+        for line in ax.get_lines()
+        for k in range(len(line.get_xdata()) - 1)
+    ]
+    assert len(segments) >= 4 + 1  # the four intervals and the front
+    shown = ax.transData.transform(np.asarray(segments, dtype=float).reshape(-1, 2)).reshape(
+        -1, 2, 2
+    )
+    for text in ax.texts:
+        t = np.linspace(0, 1, 400)[None, :, None]
+        pts = shown[:, 0][:, None] + t * (shown[:, 1] - shown[:, 0])[:, None]
+        box = text.get_window_extent(renderer)
+        inside = (
+            (pts[..., 0] > box.x0)
+            & (pts[..., 0] < box.x1)
+            & (pts[..., 1] > box.y0)
+            & (pts[..., 1] < box.y1)
+        )
+        assert not inside.any(), text.get_text()
+    plt.close(fig)
+
+
+def test_selection_frequency_names_are_not_cut():
+    """Long feature names, turned by 90 degrees, stay inside the figure (the gallery once
+    showed "imeter" for "mean perimeter"): every tick label's box is within the figure's."""
+    names = [f"worst concave points {i}" for i in range(15)]
+    ax = plot_selection_frequencies(np.linspace(1, 0, 15), feature_names=names)
+    fig = ax.figure
+    fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()
+    inside = fig.bbox
+    for label in ax.get_xticklabels():
+        box = label.get_window_extent(renderer)
+        assert box.y0 >= inside.y0 - 0.5 and box.x0 >= inside.x0 - 0.5, label.get_text()
+        assert box.x1 <= inside.x1 + 0.5 and box.y1 <= inside.y1 + 0.5, label.get_text()
+    plt.close(fig)

@@ -108,3 +108,46 @@ def test_no_python_source_in_the_r_code():
     for path in (RPACKAGE / "R").glob("*.R"):
         code = path.read_text()
         assert "py_run_string" not in code and "import importlib" not in code, path.name
+
+
+site_audit = shared.load_script(RPACKAGE.parent / "scripts" / "site_audit.py", "site_audit")
+
+
+def plain_text_formulas(man: pathlib.Path, out: pathlib.Path) -> dict:
+    """Each help page of ``man`` as R writes it in HTML (math in ``\\eqn``/``\\deqn``
+    becomes ``<code class="reqn">``, code ``<code>``), read by the site audit's formula
+    check: page -> its plain-text formulas in prose."""
+    out.mkdir(parents=True, exist_ok=True)
+    script = (
+        f"for (f in Sys.glob('{man}/*.Rd')) tools::Rd2HTML(f, "
+        f"file.path('{out}', sub('[.]Rd$', '.html', basename(f))))"
+    )
+    run = shared.run(["Rscript", "-e", script], capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stderr
+    for page in out.glob("*.html"):  # the audit reads a page's main column
+        text = page.read_text(encoding="utf-8")
+        page.write_text(text.replace("<body>", "<body><main>", 1), encoding="utf-8")
+    found = site_audit.scan(out)
+    return {
+        page: kept
+        for page, problems in found.items()
+        if (kept := [p for p in problems if p.split(":", 1)[0] in site_audit.FORMULA_PATTERNS])
+    }
+
+
+@pytest.mark.timeout(600)
+def test_help_pages_typeset_their_formulas(roxygen, tmp_path):
+    """No help page writes a formula as plain text in its prose (``1/sqrt(N)``,
+    ``sqrt(ki kj)``: they are ``\\eqn{}{}``, typeset on the site, with the text kept for
+    R's text help); the check finds the old pages' (a page with ``1/sqrt(N)`` in prose)."""
+    assert not plain_text_formulas(RPACKAGE / "man", tmp_path / "html")
+    old = tmp_path / "old"
+    old.mkdir()
+    (old / "old.Rd").write_text(
+        "\\name{old}\\alias{old}\\title{Old}\\description{The values differ by the "
+        "simulation error, about 1/sqrt(N), and \\eqn{1/\\sqrt{N}}{1/sqrt(N)} is typeset.}\n"
+    )
+    [(page, [problem])] = plain_text_formulas(old, tmp_path / "old-html").items()
+    assert (
+        problem.startswith("plain-text sqrt: 'sqrt('") and "1/sqrt(N), and is typeset" in problem
+    )

@@ -7,9 +7,10 @@ into folders that git ignores, so they cannot drift from the package):
   audit's verdicts, bounds, options, R reference, references) and an index, read from
   the registry (:func:`propstab.list_measures`) and from an axiom audit run during the
   build (``shared_audit.audit_rows``, docs/_ext/shared_audit.py);
-- ``api/index.rst``: the API reference, one autosummary entry per public name of the
-  package's public modules (``__all__``), each object documented once, at its canonical
-  location (:func:`public_names`).
+- ``api/index.rst`` and ``api/<module>.rst``: the API reference, an index of the public
+  modules and a page per module with one autosummary entry per public name of its
+  ``__all__``, each object documented once, at its canonical location
+  (:func:`public_names`).
 
 The extension part (:func:`setup`) resolves cross-references to a public name through
 any of its public spellings (``propstab.estimate`` and ``propstab.inference.estimate``
@@ -533,37 +534,60 @@ def public_names():
     return sections, aliases
 
 
+def _module_summary(modname: str) -> str:
+    """The first paragraph of a module's docstring, on one line."""
+    doc = inspect.getdoc(importlib.import_module(modname)) or ""
+    return " ".join(doc.split("\n\n", 1)[0].split())
+
+
+def _api_module_page(modname: str, title: str, entries) -> str:
+    """One public module's page: its docstring and a table of its public names (one line
+    each, linking the name's own page)."""
+    out = [heading(f"{title}: ``{modname}``"), ""]
+    out += [
+        f".. automodule:: {modname}",
+        "   :no-members:",
+        "",
+        f".. currentmodule:: {modname}",
+        "",
+    ]
+    own = [n for n, c in entries if c == f"{modname}.{n}"]
+    elsewhere = [c for n, c in entries if c != f"{modname}.{n}"]
+    if own:
+        out += [".. autosummary::", "   :toctree: generated/", "   :nosignatures:", ""]
+        out += [f"   {n}" for n in own]
+        out.append("")
+    if elsewhere:
+        out.append("Also public here, documented under the name shown:\n")
+        out += [".. autosummary::", "   :nosignatures:", ""]
+        out += [f"   ~{c}" for c in elsewhere]
+        out.append("")
+    return "\n".join(out)
+
+
 def _api_index() -> str:
+    """The API reference's index: one line per public module (its title, its name and its
+    docstring's summary), each linking the module's page."""
     sections, _ = public_names()
     titles = dict(API_SECTIONS)
     out = [".. _api:\n", heading("API reference"), ""]
     out.append(
-        "Every public name of propstab, module by module (generated from each module's "
-        "``__all__`` when this site is built). A name exported at the top level "
+        "Every public name of propstab, one page per public module (generated from each "
+        "module's ``__all__`` when this site is built). A name exported at the top level "
         "(``propstab.estimate``) is documented there; the module that defines it lists "
         "it with a link. ``propstab.stability(Z, measure=...)`` is the entry point; the "
         "measures are also plain functions of :mod:`propstab.measures`.\n"
     )
+    out += [".. toctree::", "   :hidden:", ""]
+    out += [f"   {modname}" for modname, _ in sections]
+    out.append("")
     for modname, entries in sections:
-        out.append(heading(f"{titles[modname]}: ``{modname}``", "-"))
-        out += [
-            f".. automodule:: {modname}",
-            "   :no-members:",
-            "",
-            f".. currentmodule:: {modname}",
-            "",
-        ]
-        own = [n for n, c in entries if c == f"{modname}.{n}"]
-        elsewhere = [c for n, c in entries if c != f"{modname}.{n}"]
-        if own:
-            out += [".. autosummary::", "   :toctree: generated/", "   :nosignatures:", ""]
-            out += [f"   {n}" for n in own]
-            out.append("")
-        if elsewhere:
-            out.append("Also public here, documented under the name shown:\n")
-            out += [".. autosummary::", "   :nosignatures:", ""]
-            out += [f"   ~{c}" for c in elsewhere]
-            out.append("")
+        out.append(
+            f"- :doc:`{titles[modname]} <{modname}>` (``{modname}``, {len(entries)} "
+            f"name{'s' * (len(entries) != 1)}): "
+            f"{_module_summary(modname)}"
+        )
+    out.append("")
     return "\n".join(out)
 
 
@@ -646,8 +670,17 @@ def formula_pages() -> set:
 
 
 def generate_api(folder: pathlib.Path) -> None:
-    """Write ``folder/index.rst`` (autosummary generates the object pages from it)."""
+    """Write ``folder/index.rst`` and a page per public module, ``folder/<module>.rst``
+    (autosummary generates the object pages from them); pages of modules no longer
+    public are removed."""
+    sections, _ = public_names()
+    titles = dict(API_SECTIONS)
     write_if_changed(folder / "index.rst", _api_index())
+    for modname, entries in sections:
+        write_if_changed(
+            folder / f"{modname}.rst", _api_module_page(modname, titles[modname], entries)
+        )
+    remove_stale(folder, {"index.rst"} | {f"{m}.rst" for m, _ in sections})
 
 
 # ------------------------------------------------------------------ gallery
@@ -689,6 +722,37 @@ def forget_gallery_outputs(gallery_dir, conf: dict) -> bool:
     folder.mkdir(parents=True, exist_ok=True)
     saved.write_text(stamp + "\n")
     return True
+
+
+def gallery_scraper(block, block_vars, gallery_conf, **kwargs):
+    """sphinx-gallery's matplotlib scraper, each figure saved with its smallest text
+    size in its PNG (scripts/site_audit.py's ``TEXT_KEY``) for the site audit's
+    legibility check."""
+    import functools
+    import importlib.util
+
+    import matplotlib.pyplot as plt
+    from sphinx_gallery.scrapers import matplotlib_scraper
+
+    spec = importlib.util.spec_from_file_location("site_audit", ROOT / "scripts" / "site_audit.py")
+    site_audit = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(site_audit)
+
+    for num in plt.get_fignums():
+        fig = plt.figure(num)
+        save = type(fig).savefig.__get__(fig)
+
+        def savefig(*args, _save=save, _fig=fig, **options):
+            dpi = options.get("dpi") or plt.rcParams["savefig.dpi"]
+            if dpi == "figure":
+                dpi = _fig.dpi
+            metadata = dict(options.pop("metadata", None) or {})
+            px = site_audit.smallest_text_px(_fig, float(dpi))
+            metadata[site_audit.TEXT_KEY] = f"{px:.1f}"
+            return _save(*args, metadata=metadata, **options)
+
+        fig.savefig = functools.update_wrapper(savefig, save)
+    return matplotlib_scraper(block, block_vars, gallery_conf, **kwargs)
 
 
 def gallery_warnings(gallery_conf, fname):

@@ -10,8 +10,8 @@
 #' @section Difference from stabm - correction.for.chance = estimate runs propstab's simulation, not stabm's:
 #' both simulate N random pairs of sets, with different random number streams (propstab's
 #' seed is drawn from R's RNG, so set.seed() repeats a value): the values differ by the
-#' simulation error, about 1/sqrt(N); propstab warns when its estimated error exceeds
-#' 0.005 (`stabm_differences()` key `estimate_by_simulation`).
+#' simulation error, about \eqn{1/\sqrt{N}}{1/sqrt(N)}; propstab warns when its estimated
+#' error exceeds 0.005 (`stabm_differences()` key `estimate_by_simulation`).
 #' @section Difference from stabm - correction.for.chance = estimate is computed exactly where propstab has the exact expectation:
 #' stabm simulates the null expectation that propstab knows in closed form
 #' (hypergeometric law); N is validated and unused (`stabm_differences()` key
@@ -157,15 +157,16 @@ NULL
 #'   (stabilityUnadjusted's formula) (`stabm_differences()` key
 #'   `adjusted_no_similar_pair`): stabm's stability() looks for an off-diagonal entry of
 #'   sim.mat >= threshold; when there is none it replaces the measure by
-#'   'intersection.common' and the correction by the 'unadjusted' expectation ki kj / p,
-#'   i.e. it returns the mean over pairs of (rij - ki kj/p) / (sqrt(ki kj) - ki kj/p).
-#'   Yu's maximum is (ki + kj)/2, not sqrt(ki kj), so Yu's value changes as soon as two
-#'   runs differ in size (Yu's own definition then equals stabm's kappa). Without
-#'   correction the raw scores coincide except for two empty runs, where Yu is undefined
-#'   (NA in stabm's own yu) and intersection.common gives 0. For the intersection.\*
-#'   measures score, maximum and exact expectation are unchanged by the switch (only
-#'   correction 'estimate' silently becomes exact). propstab evaluates each measure's own
-#'   definition.
+#'   'intersection.common' and the correction by the 'unadjusted' expectation
+#'   \eqn{k_i k_j / p}{ki kj / p}, i.e. it returns the mean over pairs of
+#'   \eqn{(r_{ij} - k_i k_j/p) / (\sqrt{k_i k_j} - k_i k_j/p)}{(rij - ki kj/p) / (sqrt(ki kj) - ki kj/p)}.
+#'   Yu's maximum is \eqn{(k_i + k_j)/2}{(ki + kj)/2}, not
+#'   \eqn{\sqrt{k_i k_j}}{sqrt(ki kj)}, so Yu's value changes as soon as two runs differ
+#'   in size (Yu's own definition then equals stabm's kappa). Without correction the raw
+#'   scores coincide except for two empty runs, where Yu is undefined (NA in stabm's own
+#'   yu) and intersection.common gives 0. For the intersection.\* measures score, maximum
+#'   and exact expectation are unchanged by the switch (only correction 'estimate'
+#'   silently becomes exact). propstab evaluates each measure's own definition.
 #' \item a sparse similarity matrix loses trailing dimensions when thresholding
 #'   (`stabm_differences()` key `sparse_similarity_dimensions`): for a symmetric Matrix
 #'   similarity with an entry below threshold, stabm rebuilds it with sparseMatrix(i, j,
@@ -220,15 +221,16 @@ NULL
 #'   (stabilityUnadjusted's formula) (`stabm_differences()` key
 #'   `adjusted_no_similar_pair`): stabm's stability() looks for an off-diagonal entry of
 #'   sim.mat >= threshold; when there is none it replaces the measure by
-#'   'intersection.common' and the correction by the 'unadjusted' expectation ki kj / p,
-#'   i.e. it returns the mean over pairs of (rij - ki kj/p) / (sqrt(ki kj) - ki kj/p).
-#'   Yu's maximum is (ki + kj)/2, not sqrt(ki kj), so Yu's value changes as soon as two
-#'   runs differ in size (Yu's own definition then equals stabm's kappa). Without
-#'   correction the raw scores coincide except for two empty runs, where Yu is undefined
-#'   (NA in stabm's own yu) and intersection.common gives 0. For the intersection.\*
-#'   measures score, maximum and exact expectation are unchanged by the switch (only
-#'   correction 'estimate' silently becomes exact). propstab evaluates each measure's own
-#'   definition.
+#'   'intersection.common' and the correction by the 'unadjusted' expectation
+#'   \eqn{k_i k_j / p}{ki kj / p}, i.e. it returns the mean over pairs of
+#'   \eqn{(r_{ij} - k_i k_j/p) / (\sqrt{k_i k_j} - k_i k_j/p)}{(rij - ki kj/p) / (sqrt(ki kj) - ki kj/p)}.
+#'   Yu's maximum is \eqn{(k_i + k_j)/2}{(ki + kj)/2}, not
+#'   \eqn{\sqrt{k_i k_j}}{sqrt(ki kj)}, so Yu's value changes as soon as two runs differ
+#'   in size (Yu's own definition then equals stabm's kappa). Without correction the raw
+#'   scores coincide except for two empty runs, where Yu is undefined (NA in stabm's own
+#'   yu) and intersection.common gives 0. For the intersection.\* measures score, maximum
+#'   and exact expectation are unchanged by the switch (only correction 'estimate'
+#'   silently becomes exact). propstab evaluates each measure's own definition.
 #' \item a sparse similarity matrix loses trailing dimensions when thresholding
 #'   (`stabm_differences()` key `sparse_similarity_dimensions`): for a symmetric Matrix
 #'   similarity with an entry below threshold, stabm rebuilds it with sparseMatrix(i, j,
@@ -283,15 +285,16 @@ NULL
 #'   (stabilityUnadjusted's formula) (`stabm_differences()` key
 #'   `adjusted_no_similar_pair`): stabm's stability() looks for an off-diagonal entry of
 #'   sim.mat >= threshold; when there is none it replaces the measure by
-#'   'intersection.common' and the correction by the 'unadjusted' expectation ki kj / p,
-#'   i.e. it returns the mean over pairs of (rij - ki kj/p) / (sqrt(ki kj) - ki kj/p).
-#'   Yu's maximum is (ki + kj)/2, not sqrt(ki kj), so Yu's value changes as soon as two
-#'   runs differ in size (Yu's own definition then equals stabm's kappa). Without
-#'   correction the raw scores coincide except for two empty runs, where Yu is undefined
-#'   (NA in stabm's own yu) and intersection.common gives 0. For the intersection.\*
-#'   measures score, maximum and exact expectation are unchanged by the switch (only
-#'   correction 'estimate' silently becomes exact). propstab evaluates each measure's own
-#'   definition.
+#'   'intersection.common' and the correction by the 'unadjusted' expectation
+#'   \eqn{k_i k_j / p}{ki kj / p}, i.e. it returns the mean over pairs of
+#'   \eqn{(r_{ij} - k_i k_j/p) / (\sqrt{k_i k_j} - k_i k_j/p)}{(rij - ki kj/p) / (sqrt(ki kj) - ki kj/p)}.
+#'   Yu's maximum is \eqn{(k_i + k_j)/2}{(ki + kj)/2}, not
+#'   \eqn{\sqrt{k_i k_j}}{sqrt(ki kj)}, so Yu's value changes as soon as two runs differ
+#'   in size (Yu's own definition then equals stabm's kappa). Without correction the raw
+#'   scores coincide except for two empty runs, where Yu is undefined (NA in stabm's own
+#'   yu) and intersection.common gives 0. For the intersection.\* measures score, maximum
+#'   and exact expectation are unchanged by the switch (only correction 'estimate'
+#'   silently becomes exact). propstab evaluates each measure's own definition.
 #' \item a sparse similarity matrix loses trailing dimensions when thresholding
 #'   (`stabm_differences()` key `sparse_similarity_dimensions`): for a symmetric Matrix
 #'   similarity with an entry below threshold, stabm rebuilds it with sparseMatrix(i, j,
@@ -346,15 +349,16 @@ NULL
 #'   (stabilityUnadjusted's formula) (`stabm_differences()` key
 #'   `adjusted_no_similar_pair`): stabm's stability() looks for an off-diagonal entry of
 #'   sim.mat >= threshold; when there is none it replaces the measure by
-#'   'intersection.common' and the correction by the 'unadjusted' expectation ki kj / p,
-#'   i.e. it returns the mean over pairs of (rij - ki kj/p) / (sqrt(ki kj) - ki kj/p).
-#'   Yu's maximum is (ki + kj)/2, not sqrt(ki kj), so Yu's value changes as soon as two
-#'   runs differ in size (Yu's own definition then equals stabm's kappa). Without
-#'   correction the raw scores coincide except for two empty runs, where Yu is undefined
-#'   (NA in stabm's own yu) and intersection.common gives 0. For the intersection.\*
-#'   measures score, maximum and exact expectation are unchanged by the switch (only
-#'   correction 'estimate' silently becomes exact). propstab evaluates each measure's own
-#'   definition.
+#'   'intersection.common' and the correction by the 'unadjusted' expectation
+#'   \eqn{k_i k_j / p}{ki kj / p}, i.e. it returns the mean over pairs of
+#'   \eqn{(r_{ij} - k_i k_j/p) / (\sqrt{k_i k_j} - k_i k_j/p)}{(rij - ki kj/p) / (sqrt(ki kj) - ki kj/p)}.
+#'   Yu's maximum is \eqn{(k_i + k_j)/2}{(ki + kj)/2}, not
+#'   \eqn{\sqrt{k_i k_j}}{sqrt(ki kj)}, so Yu's value changes as soon as two runs differ
+#'   in size (Yu's own definition then equals stabm's kappa). Without correction the raw
+#'   scores coincide except for two empty runs, where Yu is undefined (NA in stabm's own
+#'   yu) and intersection.common gives 0. For the intersection.\* measures score, maximum
+#'   and exact expectation are unchanged by the switch (only correction 'estimate'
+#'   silently becomes exact). propstab evaluates each measure's own definition.
 #' \item a sparse similarity matrix loses trailing dimensions when thresholding
 #'   (`stabm_differences()` key `sparse_similarity_dimensions`): for a symmetric Matrix
 #'   similarity with an entry below threshold, stabm rebuilds it with sparseMatrix(i, j,
@@ -848,15 +852,16 @@ NULL
 #'   (stabilityUnadjusted's formula) (`stabm_differences()` key
 #'   `adjusted_no_similar_pair`): stabm's stability() looks for an off-diagonal entry of
 #'   sim.mat >= threshold; when there is none it replaces the measure by
-#'   'intersection.common' and the correction by the 'unadjusted' expectation ki kj / p,
-#'   i.e. it returns the mean over pairs of (rij - ki kj/p) / (sqrt(ki kj) - ki kj/p).
-#'   Yu's maximum is (ki + kj)/2, not sqrt(ki kj), so Yu's value changes as soon as two
-#'   runs differ in size (Yu's own definition then equals stabm's kappa). Without
-#'   correction the raw scores coincide except for two empty runs, where Yu is undefined
-#'   (NA in stabm's own yu) and intersection.common gives 0. For the intersection.\*
-#'   measures score, maximum and exact expectation are unchanged by the switch (only
-#'   correction 'estimate' silently becomes exact). propstab evaluates each measure's own
-#'   definition.
+#'   'intersection.common' and the correction by the 'unadjusted' expectation
+#'   \eqn{k_i k_j / p}{ki kj / p}, i.e. it returns the mean over pairs of
+#'   \eqn{(r_{ij} - k_i k_j/p) / (\sqrt{k_i k_j} - k_i k_j/p)}{(rij - ki kj/p) / (sqrt(ki kj) - ki kj/p)}.
+#'   Yu's maximum is \eqn{(k_i + k_j)/2}{(ki + kj)/2}, not
+#'   \eqn{\sqrt{k_i k_j}}{sqrt(ki kj)}, so Yu's value changes as soon as two runs differ
+#'   in size (Yu's own definition then equals stabm's kappa). Without correction the raw
+#'   scores coincide except for two empty runs, where Yu is undefined (NA in stabm's own
+#'   yu) and intersection.common gives 0. For the intersection.\* measures score, maximum
+#'   and exact expectation are unchanged by the switch (only correction 'estimate'
+#'   silently becomes exact). propstab evaluates each measure's own definition.
 #' \item a sparse similarity matrix loses trailing dimensions when thresholding
 #'   (`stabm_differences()` key `sparse_similarity_dimensions`): for a symmetric Matrix
 #'   similarity with an entry below threshold, stabm rebuilds it with sparseMatrix(i, j,

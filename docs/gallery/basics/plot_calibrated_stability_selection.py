@@ -61,20 +61,18 @@ for name, (bunch, model) in data.items():
 # sharp's calibration plot: the stability score over the path (rows) and pi
 # (columns); the circle marks the maximum. White: undefined (no unstable class, or
 # every feature selected by every fit).
-fig, axes = plt.subplots(1, 2, figsize=(11, 4))
+fig, axes = plt.subplots(2, 1, figsize=(7, 8), layout="constrained")
 for ax, name in zip(axes, data):
     plot_calibration(fitted[name, "stability_score"], ax=ax)
     ax.set_title(f"{name}: stability score")
-fig.tight_layout()
 
 # %%
 # Stabl's FDP+ curve: (1 + number of permuted features above t) / (number of real
 # features above t); the chosen t is the first minimum.
-fig, axes = plt.subplots(1, 2, figsize=(11, 4))
+fig, axes = plt.subplots(2, 1, figsize=(7, 8), layout="constrained")
 for ax, name in zip(axes, data):
     plot_calibration(fitted[name, "fdp"], ax=ax)
     ax.set_title(f"{name}: FDP+")
-fig.tight_layout()
 
 # %%
 # The summary says what was chosen and why:

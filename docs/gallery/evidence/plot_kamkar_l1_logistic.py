@@ -107,7 +107,7 @@ fig.tight_layout()
 # -------------
 # Each point is a penalty; the Pareto front joins the penalties that no other beats on
 # both likelihood and stability.
-fig, ax = plt.subplots(figsize=(8, 4.5))
+fig, ax = plt.subplots(figsize=(7, 4.5))
 plot_pareto_front(
     lik,
     stab,

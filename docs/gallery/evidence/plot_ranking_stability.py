@@ -112,7 +112,7 @@ print(comparison.tests)
 # over the 20 samples. A stable ranker gives each feature nearly the same rank every
 # time.
 order = sorted(rows, key=lambda r: r["spearman"])
-fig, axes = plt.subplots(1, 2, figsize=(13, 5.5), sharey=False)
+fig, axes = plt.subplots(2, 1, figsize=(7, 10), sharey=False)
 for ax, r in zip(axes, (order[-1], order[0])):
     plot_rank_distributions(r["assessment"], max_features=15, top_k=10, ax=ax)
     ax.set_title(f"{r['ranker']}: Spearman stability {r['spearman']:.2f}")

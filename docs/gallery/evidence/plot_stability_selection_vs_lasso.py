@@ -170,10 +170,10 @@ ss = propstab.StabilitySelection(
     q=math.floor(1.5 * q_d),
     random_state=0,
 ).fit(X, y)
-fig, ax = plt.subplots(figsize=(10, 5))
+fig, ax = plt.subplots(figsize=(7, 5))
 plot_stability_path(ss, feature_names=list(data.feature_names), ax=ax)
 ax.set_title(
-    f"Diabetes data: stability path, at most {math.floor(1.5 * q_d)} features per "
+    f"Diabetes data: stability path, at most {math.floor(1.5 * q_d)} features\nper "
     f"subsample, expected false selections at most {ss.PFER_:.3g}"
 )
 fig.tight_layout()
