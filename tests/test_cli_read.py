@@ -171,13 +171,15 @@ def test_json_one_based(tmp_path, capsys):
 
 
 def test_json_ambiguous_indices_read_with_the_flag(tmp_path, capsys):
-    runs = [[1, 2], [1, 3], [2, 3]]  # no 0 and no d = 4: ambiguous
+    # no 0 and no d = 4: ambiguous (run 4 repeats run 1: three sets each chosen by one
+    # of three runs would have Thm 6 variance 0, a DegenerateVarianceWarning)
+    runs = [[1, 2], [1, 3], [2, 3], [1, 2]]
     path = tmp_path / "runs.json"
     path.write_text(json.dumps(runs))
     zero = read_selection(str(path), n_features=4, base="zero").selection.toarray()
     one = read_selection(str(path), n_features=4, base="one").selection.toarray()
-    assert zero.astype(int).tolist() == [[0, 1, 1, 0], [0, 1, 0, 1], [0, 0, 1, 1]]
-    assert one.astype(int).tolist() == [[1, 1, 0, 0], [1, 0, 1, 0], [0, 1, 1, 0]]
+    assert zero.astype(int).tolist() == [[0, 1, 1, 0], [0, 1, 0, 1], [0, 0, 1, 1], [0, 1, 1, 0]]
+    assert one.astype(int).tolist() == [[1, 1, 0, 0], [1, 0, 1, 0], [0, 1, 1, 0], [1, 1, 0, 0]]
     assert main(["estimate", str(path), "--n-features", "4", "--one-based"]) == 0
     assert f"{propstab.estimate(one).statistic:.4f}" in capsys.readouterr().out
 

@@ -152,7 +152,8 @@ def test_undefined_statistic_has_undefined_variance():
         est = estimate([[0, 0, 0], [0, 0, 0]])
     assert math.isnan(est.statistic) and math.isnan(est.variance)
     assert est.interpretation is None
-    assert all(math.isnan(b) for b in est.confidence_interval())
+    with pytest.warns(SmallSampleWarning, match="M < 10 runs"):  # M = 2
+        assert all(math.isnan(b) for b in est.confidence_interval())
 
 
 def test_estimate_nogueira_jackknife_is_close_to_thm6_for_large_m():
@@ -311,9 +312,10 @@ def test_jackknife_undefined_is_nan_with_warning():
 
 
 def test_estimate_fields_ci_and_interpretation():
-    Z = [[1, 1, 0, 0], [1, 1, 0, 0], [1, 0, 1, 0], [1, 1, 0, 0]]
+    # 52 runs: the Wald interval holds its level from 50 runs (no SmallSampleWarning)
+    Z = [[1, 1, 0, 0], [1, 1, 0, 0], [1, 0, 1, 0], [1, 1, 0, 0]] * 13
     est = estimate(Z)
-    assert (est.n_runs, est.n_features, est.measure) == (4, 4, "nogueira")
+    assert (est.n_runs, est.n_features, est.measure) == (52, 4, "nogueira")
     assert est.standard_error == pytest.approx(math.sqrt(est.variance))
     ci = est.confidence_interval(0.95, method="wald")
     assert isinstance(ci, ConfidenceInterval)
@@ -345,17 +347,19 @@ def test_interpretation_on_estimates():
     assert estimate([[1, 1, 0, 0]] * 5).interpretation == "excellent"
     with pytest.warns(ZeroVarianceWarning):
         estimate([[1, 1, 0, 0]] * 5).confidence_interval()
-    assert estimate([[1, 0], [0, 1], [1, 0], [0, 1]]).interpretation == "poor"
+    # two feature sets, each chosen by half of the runs: thesis Thm 6's variance is 0
+    with pytest.warns(DegenerateVarianceWarning, match="although the runs differ"):
+        assert estimate([[1, 0], [0, 1], [1, 0], [0, 1]]).interpretation == "poor"
 
 
 @pytest.mark.parametrize("level", [0, 1, 1.5, -0.1])
 def test_confidence_level_out_of_range(level):
     with pytest.raises(ValueError, match="confidence_level"):
-        estimate([[1, 0, 1], [1, 1, 0], [0, 1, 1]]).confidence_interval(level)
+        estimate(ZA).confidence_interval(level)
 
 
 def test_confidence_level_type_and_method():
-    est = estimate([[1, 0, 1], [1, 1, 0], [0, 1, 1]])
+    est = estimate(ZA)
     with pytest.raises(TypeError, match="confidence_level"):
         est.confidence_interval("0.95")
     with pytest.raises(ValueError, match="method"):
@@ -422,7 +426,8 @@ ZA = [
 @pytest.mark.parametrize("alternative", ["greater", "less", "two-sided"])
 def test_one_sample_statistic_and_pvalues(alternative):
     est = estimate(ZA)
-    res = one_sample_test(ZA, 0.2, alternative=alternative, test="wald")
+    with pytest.warns(SmallSampleWarning, match="M < 10 runs"):  # ZA has 6 runs
+        res = one_sample_test(ZA, 0.2, alternative=alternative, test="wald")
     V = (est.statistic - 0.2) / est.standard_error
     assert res.statistic == pytest.approx(V)
     expected = {
@@ -450,7 +455,10 @@ def test_one_sample_validation_and_zero_variance():
 
 
 def test_one_sample_with_jackknife_measure():
-    res = one_sample_test(ZA, 0.3, measure="jaccard", test="wald")
+    with pytest.warns(
+        SmallSampleWarning, match=r"M < 10 runs: the 95 % Wald interval \(jackknife"
+    ):
+        res = one_sample_test(ZA, 0.3, measure="jaccard", test="wald")
     est = estimate(ZA, "jaccard")
     assert res.statistic == pytest.approx((est.statistic - 0.3) / est.standard_error)
 
@@ -515,7 +523,8 @@ def test_paired_identical_matrices_zero_variance():
     with pytest.warns(ZeroVarianceWarning):
         res = two_sample_test(ZA, ZA, paired=True, test="wald")
     assert res.statistic == 0.0 and res.pvalue == 1.0
-    res = two_sample_test(ZA, ZA, paired=True)  # every swap pattern gives D = 0
+    with pytest.warns(ZeroVarianceWarning, match="jackknife variance of the difference"):
+        res = two_sample_test(ZA, ZA, paired=True)  # every swap pattern gives D = 0
     assert res.test == "permutation" and res.statistic == 0.0 and res.pvalue == 1.0
 
 
@@ -580,7 +589,8 @@ def test_pairwise_tests_every_correction_is_statsmodels(correction):
     from statsmodels.stats.multitest import multipletests
 
     ZC = [[1, 1, 0, 0, 0]] * 5 + [[0, 1, 1, 0, 0]]
-    ZD = [[1, 0, 0, 0, 1]] * 3 + [[0, 1, 0, 1, 0]] * 3
+    # 4 + 2 runs, not 3 + 3: two sets chosen by half of the runs each have Thm 6 variance 0
+    ZD = [[1, 0, 0, 0, 1]] * 4 + [[0, 1, 0, 1, 0]] * 2
     table = pairwise_tests({"A": ZA, "B": ZB, "C": ZC, "D": ZD}, correction=correction)
     raw = [r["pvalue"] for r in table.rows]
     key = "pvalue_" + correction.replace("-", "_")
@@ -674,7 +684,8 @@ def test_cli_estimate_csv_matrix(tmp_path, capsys):
     assert main(["estimate", str(f), "--confidence-level", "0.9"]) == 0
     out = capsys.readouterr().out
     est = estimate(ZA)
-    ci = est.confidence_interval(0.9)
+    with pytest.warns(SmallSampleWarning, match="M < 10 runs"):  # ZA has 6 runs
+        ci = est.confidence_interval(0.9)
     assert f"{est.statistic:.4f}" in out and f"{ci.low:.4f}" in out and f"{ci.high:.4f}" in out
     assert est.interpretation in out and "90%" in out
 
@@ -909,7 +920,8 @@ def test_zero_thm6_variance_from_runs_that_differ_is_replaced_at_construction():
     assert est.statistic == pytest.approx(float(phi_exact(HALVES)), rel=1e-14)
     assert est.method == "bootstrap"
     assert est.variance == pytest.approx(bootstrap_literal(HALVES), rel=1e-12)
-    low, high = est.confidence_interval()
+    with pytest.warns(SmallSampleWarning, match="M = 10-19 runs"):  # HALVES has 10 runs
+        low, high = est.confidence_interval()
     assert high - low > 0.1
     text = str(est)
     assert "bootstrap of the runs" in text and "although the runs differ" in text

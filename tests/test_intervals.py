@@ -13,11 +13,20 @@ from scipy import stats
 import propstab
 from propstab.inference import _intervals
 from propstab import as_selection, estimate, one_sample_test
-from propstab.inference import StabilityEstimate, ZeroVarianceWarning, halfwidth_curve, runs_needed
+from propstab.inference import (
+    DegenerateVarianceWarning,
+    SmallSampleWarning,
+    StabilityEstimate,
+    ZeroVarianceWarning,
+    halfwidth_curve,
+    runs_needed,
+)
 
 #: 29 identical runs and one different one
 NEAR_TOP = [[1, 1, 0, 0, 0, 0]] * 29 + [[0, 0, 1, 1, 0, 0]]
 METHODS = ("wald", "logit", "bootstrap", "bca")
+#: the SmallSampleWarning of each of METHODS at NEAR_TOP's 30 runs (the small-M study)
+AT_30 = "M = 30-49 runs"
 
 
 def _population(rng, M, d=30):
@@ -29,23 +38,34 @@ def test_wald_interval_near_the_top_ends_at_one():
     z = stats.norm.ppf(0.975)
     raw = (est.statistic - z * est.standard_error, est.statistic + z * est.standard_error)
     assert raw[1] > 1  # the unclipped interval leaves [-1, 1]
-    assert est.confidence_interval(method="wald") == pytest.approx((raw[0], 1.0), abs=1e-15)
+    with pytest.warns(SmallSampleWarning, match=AT_30):
+        assert est.confidence_interval(method="wald") == pytest.approx((raw[0], 1.0), abs=1e-15)
     for method in METHODS:
-        low, high = est.confidence_interval(method=method)
+        with pytest.warns(SmallSampleWarning, match=AT_30):
+            low, high = est.confidence_interval(method=method)
         assert -1 <= low <= est.statistic <= high <= 1, method
 
 
 def test_every_method_stays_in_each_measures_range():
     Z = NEAR_TOP[:9] + [[0, 0, 0, 0, 1, 1]]
     for name in ("jaccard", "kappa", "goh", "wald", "conger", "lustgarten"):
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", ZeroVarianceWarning)
+        if name == "goh":  # one value on every resample of runs that differ (below)
+            with pytest.warns(DegenerateVarianceWarning, match="although the runs differ"):
+                est = estimate(Z, name)
+        else:
             est = estimate(Z, name)
         lo, hi = est.range
         for method in METHODS:
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore", ZeroVarianceWarning)
+            # M = 10: every method missed its level in the small-M study; goh's bootstrap
+            # replicates all equal the estimate
+            with warnings.catch_warnings(record=True) as caught:
+                warnings.simplefilter("always")
                 low, high = est.confidence_interval(0.99, method=method)
+            expected = [SmallSampleWarning]
+            if name == "goh" and method in ("bootstrap", "bca"):
+                expected = [ZeroVarianceWarning, SmallSampleWarning]
+            assert [w.category for w in caught] == expected, (name, method)
+            assert "M = 10-19 runs" in str(caught[-1].message)
             if math.isnan(est.variance) and method in ("wald", "logit"):
                 # goh depends on the sizes only: one value on every resample of these
                 # runs, which differ; a degenerate variance is NaN, not 0
@@ -61,9 +81,11 @@ def test_range_evaluates_bounds_that_depend_on_d():
 
 
 def test_one_and_two_sample_intervals_are_clipped():
-    res = one_sample_test(NEAR_TOP, 0.5, alternative="two-sided", test="wald")
+    with pytest.warns(SmallSampleWarning, match=AT_30):
+        res = one_sample_test(NEAR_TOP, 0.5, alternative="two-sided", test="wald")
     assert res.confidence_interval()[1] == 1.0
-    assert one_sample_test(NEAR_TOP, 0.5, test="wald").confidence_interval()[1] == 1.0
+    with pytest.warns(SmallSampleWarning, match=AT_30):
+        assert one_sample_test(NEAR_TOP, 0.5, test="wald").confidence_interval()[1] == 1.0
     for alternative in ("two-sided", "greater", "less"):  # the default: logit
         low, high = one_sample_test(NEAR_TOP, 0.5, alternative=alternative).confidence_interval()
         assert -1.0 <= low <= high <= 1.0
@@ -81,7 +103,9 @@ def test_logit_interval_is_fishers_z_on_minus_one_one():
         z = stats.norm.ppf(0.95)
         half = z * se / (1 - phi**2)  # d atanh / d phi = 1 / (1 - phi^2)
         expected = (math.tanh(math.atanh(phi) - half), math.tanh(math.atanh(phi) + half))
-        assert est.confidence_interval(0.9, method="logit") == pytest.approx(expected, rel=1e-12)
+        with pytest.warns(SmallSampleWarning, match="M = 20-29 runs"):  # M = 25
+            ci = est.confidence_interval(0.9, method="logit")
+        assert ci == pytest.approx(expected, rel=1e-12)
 
 
 def test_logit_interval_with_one_finite_bound_is_log_scale():
@@ -127,9 +151,9 @@ def test_percentile_interval_is_the_quantiles_of_the_replicates():
         generic=True,
     )
     expected = tuple(np.quantile(reps, [0.05, 0.95]))
-    assert est.confidence_interval(
-        0.9, method="bootstrap", n_resamples=500, random_state=5
-    ) == pytest.approx(expected, rel=1e-12)
+    with pytest.warns(SmallSampleWarning, match=AT_30):
+        ci = est.confidence_interval(0.9, method="bootstrap", n_resamples=500, random_state=5)
+    assert ci == pytest.approx(expected, rel=1e-12)
 
 
 def test_bca_agrees_with_scipy_bootstrap():
@@ -146,10 +170,12 @@ def test_bca_agrees_with_scipy_bootstrap():
         random_state=np.random.default_rng(2),
         confidence_level=0.9,
     )
-    ours = estimate(Z).confidence_interval(0.9, method="bca", n_resamples=4000)
+    with pytest.warns(SmallSampleWarning, match=AT_30):  # M = 40
+        ours = estimate(Z).confidence_interval(0.9, method="bca", n_resamples=4000)
     ci = res.confidence_interval
     assert ours == pytest.approx((ci.low, ci.high), abs=0.01)
-    percentile = estimate(Z).confidence_interval(0.9, method="bootstrap", n_resamples=4000)
+    with pytest.warns(SmallSampleWarning, match=AT_30):
+        percentile = estimate(Z).confidence_interval(0.9, method="bootstrap", n_resamples=4000)
     assert ours != pytest.approx(percentile, abs=1e-4)  # the corrections do something
 
 
@@ -184,10 +210,16 @@ def test_bootstrap_needs_the_runs():
     )
     with pytest.raises(ValueError, match="method"):
         bare.confidence_interval(method="bootstrap")
-    assert bare.confidence_interval(method="wald") == est.confidence_interval(method="wald")
+    with pytest.warns(SmallSampleWarning, match=AT_30):
+        bare_wald = bare.confidence_interval(method="wald")
+    with pytest.warns(SmallSampleWarning, match=AT_30):
+        assert bare_wald == est.confidence_interval(method="wald")
     # without the runs there is no jackknife: "auto" takes the logit interval with the
-    # estimate's own variance
-    assert bare.confidence_interval() == bare.confidence_interval(method="logit")
+    # estimate's own variance, and warns as that interval does
+    with pytest.warns(SmallSampleWarning, match=AT_30 + ": the 95 % logit interval covered"):
+        bare_auto = bare.confidence_interval()
+    with pytest.warns(SmallSampleWarning, match=AT_30):
+        assert bare_auto == bare.confidence_interval(method="logit")
     with pytest.raises(ValueError, match="n_resamples"):
         est.confidence_interval(method="bca", n_resamples=10)
     with pytest.raises(TypeError, match="random_state"):
@@ -196,18 +228,23 @@ def test_bootstrap_needs_the_runs():
 
 def test_bootstrap_interval_is_reproducible_and_seeded():
     est = estimate(_population(np.random.default_rng(17), 20))
-    a = est.confidence_interval(method="bootstrap", random_state=3)
-    assert a == est.confidence_interval(method="bootstrap", random_state=3)
-    assert a != est.confidence_interval(method="bootstrap", random_state=4)
+    with warnings.catch_warnings(record=True) as caught:  # M = 20: each call warns
+        warnings.simplefilter("always")
+        a = est.confidence_interval(method="bootstrap", random_state=3)
+        assert a == est.confidence_interval(method="bootstrap", random_state=3)
+        assert a != est.confidence_interval(method="bootstrap", random_state=4)
+    assert [w.category for w in caught] == [SmallSampleWarning] * 3
+    assert all("M = 20-29 runs: the 95 % percentile bootstrap" in str(w.message) for w in caught)
 
 
 # ------------------------------------------------------------------ half-width against M
 
 
 def test_halfwidth_at_the_current_m_is_the_wald_half_width():
-    est = estimate(_population(np.random.default_rng(19), 40))
+    # 50 runs: the Wald interval holds its level from 50 runs (no SmallSampleWarning)
+    est = estimate(_population(np.random.default_rng(19), 50))
     low, high = est.confidence_interval(0.9, method="wald")
-    assert halfwidth_curve(est, 40, 0.9)[0] == pytest.approx((high - low) / 2, rel=1e-12)
+    assert halfwidth_curve(est, 50, 0.9)[0] == pytest.approx((high - low) / 2, rel=1e-12)
     h = halfwidth_curve(est, [10, 40, 160])
     assert h[0] / h[1] == pytest.approx(2.0) and h[1] / h[2] == pytest.approx(2.0)
 
@@ -346,10 +383,8 @@ def test_default_one_sample_test_below_100_runs_inverts_the_default_interval():
     low, high = res.confidence_interval(0.9)
     h = stats.norm.ppf(0.9) * math.sqrt(v) / (1 - theta**2)
     assert (low, high) == (pytest.approx(math.tanh(math.atanh(theta) - h), rel=1e-12), 1.0)
-    for phi0 in (low - 1e-6, low + 1e-6):
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            p = one_sample_test(Z, phi0).pvalue
+    for phi0 in (low - 1e-6, low + 1e-6):  # no SmallSampleWarning either ("greater")
+        p = one_sample_test(Z, phi0).pvalue
         assert (p < 0.1) == (phi0 < low)
 
 

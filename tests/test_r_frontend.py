@@ -304,7 +304,8 @@ def test_impute_na_replaces_an_undefined_global_value():
 
 
 def test_two_sided_interval_is_the_estimates_own():
-    Z = [[1, 1, 0, 0], [1, 1, 0, 0], [1, 0, 1, 0], [1, 1, 0, 0]]
+    # 52 runs: the Wald interval holds its level from 50 runs (no SmallSampleWarning)
+    Z = [[1, 1, 0, 0], [1, 1, 0, 0], [1, 0, 1, 0], [1, 1, 0, 0]] * 13
     est = propstab.estimate(Z)
     for level in (0.5, 0.9, 0.95, 0.99):
         assert fe.interval(est.statistic, est.variance, level, bounds=est.range) == pytest.approx(
@@ -475,9 +476,10 @@ def test_r_front_end_warns_for_a_degenerate_variance_and_gives_no_p_value():
     with pytest.warns(propstab.inference.DegenerateVarianceWarning):
         est = propstab.estimate([[1, 1, 1, 0, 0, 0], [1, 1, 0, 1, 0, 0]] * 5)
     assert fields["variance"] == est.variance  # the one implementation
-    assert fe.interval(
-        fields["statistic"], fields["variance"], 0.95, bounds=fields["range"]
-    ) == tuple(est.confidence_interval(method="wald"))
+    with pytest.warns(propstab.inference.SmallSampleWarning, match="M = 10-19 runs"):
+        wald = est.confidence_interval(method="wald")  # the 10 runs of the design
+    r_wald = fe.interval(fields["statistic"], fields["variance"], 0.95, bounds=fields["range"])
+    assert r_wald == tuple(wald)
 
 
 def test_r_interval_is_pythons_wald_interval():
@@ -499,27 +501,33 @@ NINE_ONE_R = ([2] * 10, [1, 2] * 9 + [3, 4])
 
 @pytest.mark.parametrize("method", ["auto", "wald", "logit", "bootstrap", "bca"])
 def test_r_confint_is_the_python_interval_for_every_method(method):
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
+    with warnings.catch_warnings(record=True) as caught:  # 10 runs: each interval warns
+        warnings.simplefilter("always")
         expected = tuple(propstab.estimate(NINE_ONE).confidence_interval(0.9, method=method))
         out = fe.estimate_interval(
             "nogueira", *NINE_ONE_R, 6, interval_method=method, confidence_level=0.9
         )
     assert tuple(out["conf_int"]) == expected
+    # the same SmallSampleWarning from Python and from the R front end
+    assert [w.category for w in caught] == [propstab.inference.SmallSampleWarning] * 2
+    python, r = (str(w.message) for w in caught)
+    assert python == r and python.startswith("M = 10-19 runs")
     assert -1.0 <= expected[0] <= expected[1] <= 1.0
 
 
 def test_r_one_sample_interval_is_clipped_as_in_python():
     """9 runs selecting {0, 1} and one {2, 3}, d = 6, phi0 = 0.2: Python's
     one_sample_test gave (0.2537, 1.0), the old R front end (0.2537, 1.146)."""
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
+    with warnings.catch_warnings(record=True) as caught:  # 10 runs: each test warns
+        warnings.simplefilter("always")
         for test in ("wald", "logit", "auto"):
             py = propstab.one_sample_test(NINE_ONE, 0.2, alternative="two-sided", test=test)
             r = fe.one_sample("nogueira", *NINE_ONE_R, 6, phi0=0.2, test=test)
             assert tuple(r["conf_int"]) == tuple(py.confidence_interval(0.95))
             assert r["statistic"] == py.statistic and r["test"] == py.test
         wald = fe.one_sample("nogueira", *NINE_ONE_R, 6, phi0=0.2, test="wald")
+    assert [w.category for w in caught] == [propstab.inference.SmallSampleWarning] * 7
+    assert all(str(w.message).startswith("M = 10-19 runs") for w in caught)
     assert [round(x, 4) for x in wald["conf_int"]] == [0.2537, 1.0]
 
 
@@ -562,15 +570,16 @@ def test_the_r_package_gives_pythons_intervals():
         "cat('labels', colnames(suppressWarnings(confint(e, level = 0.999))), '\\n')"
     )
     lines = {line.split()[0]: line.split()[1:] for line in out.strip().splitlines()}
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        est = propstab.estimate(NINE_ONE)
+    est = propstab.estimate(NINE_ONE)
+    with warnings.catch_warnings(record=True) as caught:  # 10 runs: each interval warns
+        warnings.simplefilter("always")
         for method in ("auto", "wald", "logit", "bootstrap", "bca"):
             expected = est.confidence_interval(0.9, method=method, random_state=0)
             assert [float(x) for x in lines[method]] == pytest.approx(
                 list(expected), abs=1e-15
             ), method
         py = propstab.one_sample_test(NINE_ONE, 0.2, alternative="two-sided", test="wald")
+    assert [w.category for w in caught] == [propstab.inference.SmallSampleWarning] * 6
     assert [float(x) for x in lines["test"]] == pytest.approx(
         list(py.confidence_interval(0.95)), abs=1e-15
     )

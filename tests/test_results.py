@@ -20,6 +20,7 @@ from propstab._utils.text import Summary, summary
 from propstab.inference import (
     ConfidenceInterval,
     OneSampleTestResult,
+    SmallSampleWarning,
     TwoSampleTestResult,
     ZeroVarianceWarning,
 )
@@ -188,6 +189,8 @@ def test_resampling_frequencies_follow_the_feature_names():
 
 Z1 = [[1, 1, 0, 0], [1, 0, 1, 0], [0, 1, 1, 0], [1, 1, 0, 0], [1, 0, 0, 1]]
 Z2 = [[1, 1, 0, 0], [1, 1, 0, 0], [1, 1, 0, 0], [1, 1, 0, 0], [1, 0, 1, 0]]
+# Z2's runs four times: at M = 20 the default interval holds its level (no SmallSampleWarning)
+Z2_20 = Z2 * 4
 
 
 def test_estimate_repr_and_summary():
@@ -198,7 +201,8 @@ def test_estimate_repr_and_summary():
         f"standard_error={est.standard_error:.4g}, n_runs=5, n_features=4, "
         f"method='analytic')"
     )
-    low, high = est.confidence_interval(0.9)  # M < 100: logit, jackknife variance
+    with pytest.warns(SmallSampleWarning, match="M < 10 runs"):  # Z2 has 5 runs
+        low, high = est.confidence_interval(0.9)  # M < 100: logit, jackknife variance
     assert (
         f"90% CI           [{low:.4f}, {high:.4f}] (logit, jackknife variance; " f"M < 100)"
     ) in est.summary(0.9)
@@ -211,7 +215,7 @@ def test_estimate_repr_and_summary():
 @pytest.mark.parametrize(
     "make",
     [
-        lambda: one_sample_test(Z2, 0.1, alternative="two-sided"),
+        lambda: one_sample_test(Z2_20, 0.1, alternative="two-sided"),
         lambda: two_sample_test(Z1, Z2),
         lambda: two_sample_test(Z1, Z2, paired=True, alternative="less", measure="jaccard"),
     ],
@@ -280,7 +284,13 @@ def test_one_sample_interval_excludes_phi0_exactly_when_p_below_alpha(alternativ
     for A, _ in _random_pairs(12, seed=1):
         # phi0 within the measure's range (jaccard's is [0, 1]: -0.2 raises there)
         for phi0 in (-0.2, 0.0, 0.3, 0.6, 0.9)[measure == "jaccard" :]:
-            res = one_sample_test(A, phi0, alternative=alternative, measure=measure)
+            # M = 5 to 24 on purpose (the default logit test): below 20 runs its coverage
+            # warns; its one-sided level ("greater") held in the small-M study
+            with warnings.catch_warnings(record=True) as caught:
+                warnings.simplefilter("always")
+                res = one_sample_test(A, phi0, alternative=alternative, measure=measure)
+            warns = len(A) < 20 and alternative != "greater"
+            assert [w.category for w in caught] == [SmallSampleWarning] * warns
             if not 0 < res.estimate.variance < math.inf:
                 continue
             for alpha in (0.01, 0.05, 0.1, 0.2, 0.5, 0.8):
@@ -320,7 +330,8 @@ def test_intervals_agree_with_statsmodels_z_intervals():
     names = {"two-sided": "two-sided", "greater": "larger", "less": "smaller"}
     for A, B in _random_pairs(6, seed=3):
         for alternative in ALTERNATIVES:
-            one = one_sample_test(A, 0.25, alternative=alternative, test="wald")
+            with pytest.warns(SmallSampleWarning, match="Wald"):  # M = 5 to 24 < 50
+                one = one_sample_test(A, 0.25, alternative=alternative, test="wald")
             two = two_sample_test(A, B, alternative=alternative, test="wald")
             for center, se, res, null in (
                 (one.estimate.statistic, one.estimate.standard_error, one, 0.25),
@@ -337,11 +348,11 @@ def test_intervals_agree_with_statsmodels_z_intervals():
 
 
 def test_interval_shapes_follow_the_alternative():
-    est = estimate(Z2)
-    two = one_sample_test(Z2, 0.1, alternative="two-sided").confidence_interval(0.9)
+    est = estimate(Z2_20)
+    two = one_sample_test(Z2_20, 0.1, alternative="two-sided").confidence_interval(0.9)
     assert isinstance(two, ConfidenceInterval) and two == est.confidence_interval(0.9)
-    greater = one_sample_test(Z2, 0.1, alternative="greater").confidence_interval(0.95)
-    less = one_sample_test(Z2, 0.1, alternative="less").confidence_interval(0.95)
+    greater = one_sample_test(Z2_20, 0.1, alternative="greater").confidence_interval(0.95)
+    less = one_sample_test(Z2_20, 0.1, alternative="less").confidence_interval(0.95)
     # the open end is the end of nogueira's range [-1, 1]
     assert greater.high == 1.0 and less.low == -1.0
     # the finite end of a one-sided 95% interval is an end of the two-sided 90% one
@@ -463,7 +474,7 @@ def _numbers_in(text):
     "make, columns",
     [
         (
-            lambda: estimate(Z2),
+            lambda: estimate(Z2_20),
             [
                 "measure",
                 "statistic",
@@ -476,7 +487,7 @@ def _numbers_in(text):
             ],
         ),
         (
-            lambda: one_sample_test(Z2, 0.1, alternative="two-sided"),
+            lambda: one_sample_test(Z2_20, 0.1, alternative="two-sided"),
             ["statistic", "pvalue", "alternative", "phi0", "measure", "ci_low", "ci_high"],
         ),
         (

@@ -481,12 +481,22 @@ class StabilityEstimate(Result):
         >>> from propstab import estimate
         >>> Z = [[1, 1, 0, 0, 0, 0]] * 29 + [[0, 0, 1, 1, 0, 0]]
         >>> est = estimate(Z)
-        >>> [round(x, 4) for x in est.confidence_interval(method="wald")]   # clipped at 1
+        >>> with warnings.catch_warnings(record=True) as caught:   # M = 30: small-M warnings
+        ...     warnings.simplefilter("always")
+        ...     wald = est.confidence_interval(method="wald")
+        ...     logit = est.confidence_interval(method="logit")
+        ...     bca = est.confidence_interval(method="bca")
+        >>> [round(x, 4) for x in wald]   # clipped at 1
         [0.7201, 1.0]
-        >>> [round(x, 4) for x in est.confidence_interval(method="logit")]
+        >>> [round(x, 4) for x in logit]
         [0.482, 0.9843]
-        >>> [round(x, 4) for x in est.confidence_interval(method="bca")]
+        >>> [round(x, 4) for x in bca]
         [0.569, 1.0]
+        >>> [w.category.__name__ for w in caught]
+        ['SmallSampleWarning', 'SmallSampleWarning', 'SmallSampleWarning']
+        >>> print(caught[0].message)
+        M = 30-49 runs: the 95 % Wald interval covered 90.2-94.0 % at M = 30 in the small-M
+        study; method='auto' holds its level here
         >>> est.range
         (-1.0, 1.0)
         """
@@ -726,17 +736,26 @@ def estimate(
 
     Examples
     --------
+    >>> import warnings
     >>> from propstab import estimate
     >>> Z = [[1, 1, 0, 0], [1, 1, 0, 0], [1, 0, 1, 0], [1, 1, 0, 0]]
     >>> est = estimate(Z)
     >>> round(est.statistic, 4), round(est.variance, 4), est.method
     (0.5, 0.0469, 'analytic')
-    >>> low, high = est.confidence_interval(0.9, method="wald")
-    >>> round(low, 4), round(high, 4)
-    (0.1439, 0.8561)
-    >>> low, high = est.confidence_interval(0.9)      # M < 100: logit, jackknife variance
-    >>> round(low, 4), round(high, 4)
-    (-0.4985, 0.9283)
+    >>> with warnings.catch_warnings(record=True) as caught:   # M = 4: small-M warnings
+    ...     warnings.simplefilter("always")
+    ...     wald = est.confidence_interval(0.9, method="wald")
+    ...     default = est.confidence_interval(0.9)     # M < 100: logit, jackknife variance
+    >>> [round(x, 4) for x in wald]
+    [0.1439, 0.8561]
+    >>> [round(x, 4) for x in default]
+    [-0.4985, 0.9283]
+    >>> for w in caught:
+    ...     print(w.message)
+    M < 10 runs: the 95 % Wald interval covered 81.8-94.3 % at M = 10 in the small-M study; for
+    95 % use 50 or more runs
+    M < 10 runs: the 95 % logit interval (jackknife variance) covered 92.0-95.0 % at M = 10 in
+    the small-M study; for 95 % use 20 or more runs
     >>> round(estimate(Z, "jaccard").variance, 4)
     0.1111
     """

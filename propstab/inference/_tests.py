@@ -125,9 +125,15 @@ class OneSampleTestResult(TestResult):
 
     Examples
     --------
+    >>> import warnings
     >>> from propstab import one_sample_test
-    >>> res = one_sample_test([[1, 1, 0, 0], [1, 1, 0, 0], [1, 0, 1, 0], [1, 1, 0, 0]], 0.2,
-    ...                       test="wald")                 # the thesis's test
+    >>> with warnings.catch_warnings(record=True) as caught:   # M = 4
+    ...     warnings.simplefilter("always")
+    ...     res = one_sample_test([[1, 1, 0, 0], [1, 1, 0, 0], [1, 0, 1, 0], [1, 1, 0, 0]], 0.2,
+    ...                           test="wald")             # the thesis's test
+    >>> print(caught[0].message)
+    M < 10 runs: the one-sided 5 % Wald test rejected a true value 4.5-19.3 % at M = 10 in the
+    small-M study; for 5 % use 50 or more runs
     >>> res
     OneSampleTestResult(statistic=1.386, pvalue=0.08293, alternative='greater', phi0=0.2,
                         measure='nogueira')
@@ -214,9 +220,14 @@ class OneSampleTestResult(TestResult):
 
         Examples
         --------
+        >>> import warnings
         >>> from propstab import one_sample_test
         >>> Z = [[1, 1, 0, 0], [1, 1, 0, 0], [1, 0, 1, 0], [1, 1, 0, 0]]
-        >>> res = one_sample_test(Z, 0.2, test="wald")        # H1: Phi > 0.2
+        >>> with warnings.catch_warnings(record=True) as caught:   # M = 4
+        ...     warnings.simplefilter("always")
+        ...     res = one_sample_test(Z, 0.2, test="wald")    # H1: Phi > 0.2
+        >>> caught[0].category.__name__
+        'SmallSampleWarning'
         >>> low, high = res.confidence_interval(0.9)
         >>> round(low, 4), high                  # up to nogueira's maximum
         (0.2225, 1.0)
@@ -360,9 +371,15 @@ def one_sample_test(
     >>> res = one_sample_test(Z, 0.2)        # M < 100: the logit test, jackknife variance
     >>> round(res.statistic, 4), round(res.pvalue, 4)
     (0.5199, 0.3016)
-    >>> res = one_sample_test(Z, 0.2, test="wald")         # thesis sec. 5.2.5
+    >>> import warnings
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     res = one_sample_test(Z, 0.2, test="wald")     # thesis sec. 5.2.5
     >>> round(res.statistic, 4), round(res.pvalue, 4)
     (1.3856, 0.0829)
+    >>> print(caught[0].message)                            # the Wald test at M = 4
+    M < 10 runs: the one-sided 5 % Wald test rejected a true value 4.5-19.3 % at M = 10 in the
+    small-M study; for 5 % use 50 or more runs
     """
     measure = lookup(measure, argument="measure", function="one_sample_test").name
     est = estimate(

@@ -37,14 +37,19 @@ class ConfidenceInterval(NamedTuple):
 
     Examples
     --------
+    >>> import warnings
     >>> from propstab import estimate
     >>> est = estimate([[1, 1, 0, 0], [1, 1, 0, 0], [1, 0, 1, 0], [1, 1, 0, 0]])
-    >>> low, high = est.confidence_interval(0.95)    # M < 100: logit, jackknife variance
+    >>> with warnings.catch_warnings(record=True) as caught:   # M = 4: small-M warnings
+    ...     warnings.simplefilter("always")
+    ...     low, high = est.confidence_interval(0.95)    # M < 100: logit, jackknife variance
+    ...     wald = est.confidence_interval(0.95, method="wald")     # thesis Cor. 1
     >>> round(low, 4), round(high, 4)
     (-0.6395, 0.9523)
-    >>> low, high = est.confidence_interval(0.95, method="wald")     # thesis Cor. 1
-    >>> round(low, 4), round(high, 4)
+    >>> round(wald.low, 4), round(wald.high, 4)
     (0.0757, 0.9243)
+    >>> [w.category.__name__ for w in caught]
+    ['SmallSampleWarning', 'SmallSampleWarning']
     """
 
     low: float

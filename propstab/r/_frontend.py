@@ -656,11 +656,17 @@ def estimate_interval(
 
     Examples
     --------
+    >>> import warnings
     >>> from propstab.r._frontend import estimate_interval
-    >>> out = estimate_interval("nogueira", [2, 2, 2, 2], [1, 2, 1, 2, 1, 3, 1, 2], 4,
-    ...                         interval_method="wald", confidence_level=0.9)
+    >>> with warnings.catch_warnings(record=True) as caught:   # R shows them (invoke)
+    ...     warnings.simplefilter("always")
+    ...     out = estimate_interval("nogueira", [2, 2, 2, 2], [1, 2, 1, 2, 1, 3, 1, 2], 4,
+    ...                             interval_method="wald", confidence_level=0.9)
     >>> [round(x, 4) for x in out["conf_int"]], out["interval"]
     ([0.1439, 0.8561], 'Wald, thesis Cor. 1')
+    >>> print(caught[0].message)                     # 4 runs
+    M < 10 runs: the 95 % Wald interval covered 81.8-94.3 % at M = 10 in the small-M study; for
+    95 % use 50 or more runs
     """
     from ..inference import DegenerateVarianceWarning, estimate
 
@@ -701,11 +707,17 @@ def one_sample(
 
     Examples
     --------
+    >>> import warnings
     >>> from propstab.r._frontend import one_sample
-    >>> res = one_sample("nogueira", [2, 2, 2, 2], [1, 2, 1, 2, 1, 3, 1, 2], 4, phi0=0.2,
-    ...                  alternative="greater", test="wald")
+    >>> with warnings.catch_warnings(record=True) as caught:   # R shows them (invoke)
+    ...     warnings.simplefilter("always")
+    ...     res = one_sample("nogueira", [2, 2, 2, 2], [1, 2, 1, 2, 1, 3, 1, 2], 4, phi0=0.2,
+    ...                      alternative="greater", test="wald")
     >>> round(res["statistic"], 4), round(res["pvalue"], 4)
     (1.3856, 0.0829)
+    >>> print(caught[0].message)                     # 4 runs
+    M < 10 runs: the one-sided 5 % Wald test rejected a true value 4.5-19.3 % at M = 10 in the
+    small-M study; for 5 % use 50 or more runs
     >>> res = one_sample("nogueira", [2, 2, 2, 2], [1, 2, 1, 2, 1, 3, 1, 2], 4, phi0=0.2,
     ...                  alternative="greater")        # M < 100: the logit test
     >>> round(res["statistic"], 4), res["test"], res["estimate"]["method"]
