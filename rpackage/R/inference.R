@@ -180,7 +180,9 @@ as.data.frame.propstab_estimate <- function(x, row.names = NULL, optional = FALS
 #'   ran (a zero variance, which only identical runs keep, gives the single point with a
 #'   warning; an undefined variance gives `NaN` ends; below 100 runs a
 #'   `propstab_SmallSampleWarning` gives the coverage propstab's study measured for it). `summary()`: an object of class
-#'   `summary.propstab_estimate` with the table printed. `coef()`: the named estimate.
+#'   `summary.propstab_estimate` with the table printed (its `Std. Error` is the standard
+#'   error the default interval is built from, `interval.std.error`, labelled under the
+#'   table as propstab's Python summary labels it). `coef()`: the named estimate.
 #'   `vcov()`: the 1 x 1 variance matrix.
 #' @examplesIf propstab_available()
 #' est <- stability_estimate(list(c(1, 2), c(1, 2), c(1, 3), c(1, 2)), p = 4)
