@@ -659,3 +659,25 @@ def test_r_na_ranks_give_no_numpy_warning():
         assert math.isfinite(out["value"])
     assert np.isnan(R[2, 3])  # the caller's matrix is not changed
     assert R.view(np.uint64)[2, 3] == 0x7FF00000000007A2
+
+
+@pytest.mark.parametrize("n_runs", [5, 30, 100])
+def test_estimate_fields_carry_the_summarys_standard_error(n_runs):
+    """R prints the SE of the interval shown with Python's label: the front end hands over
+    the pair the Python summary prints (below 100 runs the jackknife's, not Thm 6's)."""
+    rng = np.random.default_rng(3)
+    Z = rng.random((n_runs, 12)) < np.linspace(0.1, 0.9, 12)
+    sizes = Z.sum(axis=1)
+    indices = np.nonzero(Z)[1] + 1
+    fields = fe.estimate_fields("nogueira", sizes, indices, 12)
+    est = propstab.estimate(Z)
+    value, label = fields["interval_standard_error"], fields["interval_standard_error_label"]
+    assert f"standard error   {value:.4f} ({label})" in str(est.summary())
+    assert fields["standard_error"] == est.standard_error
+    assert fields["standard_error_label"] == "analytic: thesis Thm 6"
+    if n_runs < 100:  # the logit interval's jackknife SE, Thm 6's beside it
+        assert value == pytest.approx(math.sqrt(est.jackknife_variance()), rel=1e-12)
+        assert abs(value - est.standard_error) > 1e-4
+        assert label.startswith("delete-one-run jackknife, the interval's; analytic: ")
+    else:  # the Wald interval's own SE
+        assert (value, label) == (est.standard_error, "analytic: thesis Thm 6")

@@ -262,15 +262,38 @@ class StabilityEstimate(Result):
         Returns
         -------
         str
+            ``"<SE> (<label>)"``, the pair of :meth:`interval_standard_error`.
         """
-        own = f"{number(self.standard_error, fixed=True)} ({variance_label(self)})"
+        value, label = self.interval_standard_error()
+        return f"{number(value, fixed=True)} ({label})"
+
+    def interval_standard_error(self) -> Tuple[float, str]:
+        """The standard error the default interval (``confidence_interval()``) is built
+        from, and its label: below 100 runs the delete-one-run jackknife's where it
+        differs from the estimate's own (the label then gives the own one too), else
+        :attr:`standard_error` labelled by its source. Python's, the command line's and
+        R's summaries print this pair.
+
+        Returns
+        -------
+        (float, str)
+
+        Examples
+        --------
+        >>> from propstab import estimate
+        >>> Z = [[1, 1, 0, 0], [1, 1, 0, 0], [1, 0, 1, 0], [1, 1, 0, 0]]
+        >>> value, label = estimate(Z).interval_standard_error()
+        >>> round(value, 4), label
+        (0.5, "delete-one-run jackknife, the interval's; analytic: thesis Thm 6: 0.2165")
+        """
+        own = variance_label(self)
         if auto_interval(self.n_runs)[1] and self._jackknife_applies():
-            jack = math.sqrt(self.jackknife_variance())
-            own = (
-                f"{number(jack, fixed=True)} (delete-one-run jackknife, the interval's; "
-                f"{variance_label(self)}: {number(self.standard_error, fixed=True)})"
+            return (
+                math.sqrt(self.jackknife_variance()),
+                f"delete-one-run jackknife, the interval's; "
+                f"{own}: {number(self.standard_error, fixed=True)}",
             )
-        return own
+        return self.standard_error, own
 
     @property
     def note(self) -> Optional[str]:

@@ -540,12 +540,18 @@ def measure_value(
 
 
 def _estimate_dict(est) -> dict:
-    from ..inference._estimates import ESTIMAND
+    from ..inference._estimates import ESTIMAND, variance_label
 
+    se, se_label = est.interval_standard_error()
     return {
         "statistic": est.statistic,
         "variance": est.variance,
         "standard_error": est.standard_error,
+        # the labels of Python's summaries: the estimate's own SE (what a test uses) and
+        # the SE its default interval is built from (what the estimate's summary shows)
+        "standard_error_label": variance_label(est),
+        "interval_standard_error": se,
+        "interval_standard_error_label": se_label,
         "n_runs": est.n_runs,
         "n_features": est.n_features,
         "measure": est.measure,
@@ -576,8 +582,10 @@ def estimate_fields(
     options=None,
     seed=None,
 ) -> dict:
-    """:func:`propstab.estimate` as plain fields: statistic, variance, standard_error,
-    n_runs, n_features, measure, method, interpretation.
+    """:func:`propstab.estimate` as plain fields: statistic, variance, standard_error
+    (with its label, standard_error_label), interval_standard_error and its label (the
+    SE the default interval is built from, as the Python summary shows it), n_runs,
+    n_features, measure, method, interpretation.
 
     Examples
     --------
@@ -585,6 +593,8 @@ def estimate_fields(
     >>> fields = estimate_fields("nogueira", [2, 2, 2, 2], [1, 2, 1, 2, 1, 3, 1, 2], 4)
     >>> round(fields["statistic"], 4), round(fields["variance"], 4), fields["method"]
     (0.5, 0.0469, 'analytic')
+    >>> round(fields["interval_standard_error"], 4), fields["interval_standard_error_label"]
+    (0.5, "delete-one-run jackknife, the interval's; analytic: thesis Thm 6: 0.2165")
     """
     from ..inference import estimate
 

@@ -12,7 +12,12 @@
 #' @param method `"auto"` (analytic where it applies, else the jackknife), `"analytic"`
 #'   or `"jackknife"`.
 #' @return An object of class `propstab_estimate`: a list with `estimate`, `variance`,
-#'   `std.error`, `n.runs`, `n.features`, `measure`, `method` (the variance that ran:
+#'   `std.error` (the square root of `variance`), `interval.std.error` and
+#'   `interval.std.error.label` (the standard error the default interval of `confint()` is
+#'   built from, and what it is: below 100 runs the delete-one-run jackknife's, with the
+#'   estimate's own beside it where that differs; the pair propstab's Python summary
+#'   prints, which `print()` and `summary()` show), `n.runs`, `n.features`, `measure`,
+#'   `method` (the variance that ran:
 #'   `"analytic"`, `"jackknife"` or `"bootstrap"`), `variance.source`, `variance.note`
 #'   (why a degenerate variance was replaced, or `NULL`), `range` (the measure's range),
 #'   `interpretation` (the
@@ -67,7 +72,10 @@ stability_estimate <- function(features, p = NULL, measure = "nogueira",
 
 .as_estimate <- function(fields, call) {
   structure(list(estimate = .na(fields$statistic), variance = .na(fields$variance),
-                 std.error = .na(fields$standard_error), n.runs = fields$n_runs,
+                 std.error = .na(fields$standard_error),
+                 interval.std.error = .na(fields$interval_standard_error),
+                 interval.std.error.label = fields$interval_standard_error_label,
+                 n.runs = fields$n_runs,
                  n.features = fields$n_features, measure = fields$measure,
                  method = fields$method, variance.source = fields$variance_source,
                  variance.note = fields$variance_note,
@@ -110,8 +118,7 @@ format.propstab_estimate <- function(x, digits = max(3L, getOption("digits") - 3
             x$n.runs, x$n.features),
     if (!is.null(x$estimand)) sprintf("  estimand: %s", x$estimand),
     sprintf("  estimate %s, std. error %s (%s)", format(x$estimate, digits = digits),
-            format(x$std.error, digits = digits),
-            .variance_source(x$method, x$variance.source, x$variance.note, x$variance)),
+            format(x$interval.std.error, digits = digits), x$interval.std.error.label),
     sprintf("  95%% confidence interval: [%s, %s] (%s)", format(ci[1L], digits = digits),
             format(ci[2L], digits = digits), attr(ci, "interval")))
   if (!is.na(x$interpretation)) {
@@ -173,7 +180,9 @@ as.data.frame.propstab_estimate <- function(x, row.names = NULL, optional = FALS
 #'   ran (a zero variance, which only identical runs keep, gives the single point with a
 #'   warning; an undefined variance gives `NaN` ends; below 100 runs a
 #'   `propstab_SmallSampleWarning` gives the coverage propstab's study measured for it). `summary()`: an object of class
-#'   `summary.propstab_estimate` with the table printed. `coef()`: the named estimate.
+#'   `summary.propstab_estimate` with the table printed (its `Std. Error` is the standard
+#'   error the default interval is built from, `interval.std.error`, labelled under the
+#'   table as propstab's Python summary labels it). `coef()`: the named estimate.
 #'   `vcov()`: the 1 x 1 variance matrix.
 #' @examplesIf propstab_available()
 #' est <- stability_estimate(list(c(1, 2), c(1, 2), c(1, 3), c(1, 2)), p = 4)
@@ -226,7 +235,8 @@ confint.propstab_estimate <- function(object, parm, level = 0.95,
 #' @export
 summary.propstab_estimate <- function(object, conf.level = 0.95, ...) {
   ci <- stats::confint(object, level = conf.level)
-  table <- cbind(Estimate = object$estimate, `Std. Error` = object$std.error, ci)
+  # the standard error of the interval shown (method "auto"), as the Python summary
+  table <- cbind(Estimate = object$estimate, `Std. Error` = object$interval.std.error, ci)
   rownames(table) <- object$measure
   structure(list(table = table, estimate = object, conf.level = conf.level,
                  interval = attr(ci, "interval")),
@@ -250,9 +260,7 @@ format.summary.propstab_estimate <- function(x, digits = max(3L, getOption("digi
   lines <- c(sprintf("Stability of feature selection: M = %d runs, d = %d features", e$n.runs,
                      e$n.features),
              if (!is.null(e$estimand)) sprintf("Estimand: %s.", e$estimand), "", table, "",
-             sprintf("Variance: %s. Interval: %s, %g%%.",
-                     .variance_source(e$method, e$variance.source, e$variance.note,
-                                      e$variance),
+             sprintf("Std. Error: %s. Interval: %s, %g%%.", e$interval.std.error.label,
                      x$interval, 100 * x$conf.level))
   if (!is.na(e$interpretation)) {
     lines <- c(lines, sprintf("Interpretation (thesis Table 6.1): %s.", e$interpretation))
@@ -335,7 +343,10 @@ vcov.propstab_estimate <- function(object, ...) {
 #' @return An object of class `c("propstab_htest", "htest")`: `statistic` (`z`),
 #'   `p.value`, `conf.int` (for the stability, or for the difference), `estimate` (the
 #'   stability of x, and of y; the difference when `paired`), `null.value`, `stderr`,
-#'   `alternative`, `method`, `data.name` and `estimand` (printed after the data line).
+#'   `alternative`, `method`, `data.name`, `estimand` (printed after the data line), and
+#'   `std.errors` with `std.error.labels` (printed next: the standard error the test and
+#'   its interval use, labelled as propstab's Python summary labels it; two samples: that
+#'   of x, of y and of the difference).
 #' @seealso [stability_estimate()].
 #' @references Nogueira, S., Sechidis, K., Brown, G. (2018). On the stability of feature
 #'   selection algorithms. Journal of Machine Learning Research 18(174), 1-54.
@@ -390,6 +401,8 @@ stability_test <- function(x, y = NULL, phi0 = 0,
       conf.int = structure(unlist(out$conf_int), conf.level = conf.level),
       estimate = stats::setNames(.na(e$statistic), sprintf("stability (%s)", e$measure)),
       null.value = c(stability = phi0), stderr = .na(e$standard_error),
+      std.errors = c(stability = .na(e$standard_error)),
+      std.error.labels = c(stability = e$standard_error_label),
       alternative = alternative,
       method = sprintf("One-sample test of feature-selection stability (%s, %s; %s)",
                        e$measure,
@@ -415,7 +428,11 @@ stability_test <- function(x, y = NULL, phi0 = 0,
       statistic = c(z = out$statistic), p.value = out$pvalue,
       conf.int = structure(unlist(out$conf_int), conf.level = conf.level),
       estimate = estimate, null.value = c(`difference in stability` = 0),
-      stderr = sqrt(out$variance), alternative = alternative,
+      stderr = sqrt(out$variance),
+      std.errors = c(x = .na(ex$standard_error), y = .na(ey$standard_error),
+                     difference = sqrt(out$variance)),
+      std.error.labels = c(x = ex$standard_error_label, y = ey$standard_error_label),
+      alternative = alternative,
       method = sprintf("%s test of equal feature-selection stability (%s, %s; %s)",
                        if (paired) "Paired" else "Two-sample", ex$measure,
                        .variance_source(ex$method, ex$variance_source, ex$variance_note,
@@ -428,6 +445,17 @@ stability_test <- function(x, y = NULL, phi0 = 0,
   result
 }
 
+# The printout's line of standard errors, with the labels of propstab's Python summaries:
+# one sample, the SE the test and its interval use; two samples, each estimate's and the
+# difference's (the one the statistic and the interval use).
+.std_error_line <- function(x, digits) {
+  se <- format(x$std.errors, digits = max(1L, digits - 2L))
+  labels <- x$std.error.labels
+  if (length(se) == 1L) return(sprintf("std. error: %s (%s)", se, labels))
+  sprintf("std. errors: x %s (%s), y %s (%s), difference %s", se[["x"]], labels[["x"]],
+          se[["y"]], labels[["y"]], se[["difference"]])
+}
+
 #' @rdname stability_test
 #' @param digits As for [stats::print.htest()].
 #' @export
@@ -438,6 +466,10 @@ print.propstab_htest <- function(x, digits = getOption("digits"), ...) {
   at <- grep("^data:", lines)[1L]
   if (!is.null(x$estimand) && !is.na(at)) {
     lines <- append(lines, paste0("estimand: ", x$estimand), after = at)
+    at <- at + 1L
+  }
+  if (!is.null(x$std.errors) && !is.na(at)) {
+    lines <- append(lines, .std_error_line(x, digits), after = at)
   }
   cat(lines, sep = "\n")
   invisible(x)

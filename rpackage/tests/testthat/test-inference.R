@@ -83,7 +83,8 @@ test_that("the one-sample test is V_M = (estimate - phi0) / se, as an htest", {
                    "in the small-M study")
     expect_s3_class(res, "htest")
     expect_named(res, c("statistic", "p.value", "conf.int", "estimate", "null.value",
-                        "stderr", "alternative", "method", "data.name", "estimand"),
+                        "stderr", "alternative", "method", "data.name", "estimand",
+                        "std.errors", "std.error.labels"),
                  ignore.order = TRUE)
     expect_equal(unname(res$statistic), z, tolerance = 1e-10)
     p <- switch(alt, two.sided = 2 * pnorm(-abs(z)), less = pnorm(z), greater = pnorm(-z))
@@ -269,4 +270,62 @@ test_that("the old spelling test = \"asymptotic\" warns and gives the Wald test'
                  class = "deprecatedWarning")
   expect_identical(old[c("statistic", "p.value", "conf.int", "method")],
                    new[c("statistic", "p.value", "conf.int", "method")])
+})
+
+test_that("each printout shows the SE its interval or test was built from, as Python's", {
+  # 5 runs: thesis Thm 6's SE is 0.0588, the delete-one-run jackknife's 0.1100; below
+  # 100 runs the default interval is the logit one with the jackknife variance
+  feats <- list(c(1, 2, 3, 5), c(1, 3, 4, 6), c(2, 3, 4), c(4, 5, 6), c(1, 2, 5))
+  other <- list(c(1, 2, 3), c(2, 3, 4), c(1, 3, 4, 5), c(2, 4, 6), c(1, 3, 6))
+  quiet <- function(expr) {
+    withCallingHandlers(expr, propstab_SmallSampleWarning = function(w) {
+      invokeRestart("muffleWarning")
+    })
+  }
+  M <- length(feats)
+  loo <- vapply(seq_len(M), function(i) stability(feats[-i], p = 6), 0)
+  jack <- sqrt((M - 1) / M * sum((loo - mean(loo))^2))        # the jackknife, written here
+  est <- stability_estimate(feats, p = 6)
+  expect_identical(est$method, "analytic")
+  expect_gt(abs(jack - est$std.error), 0.05)                 # 0.1100 against 0.0588
+  expect_equal(est$interval.std.error, jack, tolerance = 1e-10)
+  label <- sprintf("delete-one-run jackknife, the interval's; analytic: thesis Thm 6: %.4f",
+                   est$std.error)
+  expect_identical(est$interval.std.error.label, label)
+  printed <- format(est, digits = 4L)
+  expect_true(sprintf("  estimate %s, std. error %s (%s)", format(est$estimate, digits = 4L),
+                      format(jack, digits = 4L), label) %in% printed)
+  expect_match(printed[4L], "logit, jackknife variance")     # the interval beside it
+  # Python's summary shows the same SE with the same label
+  Z <- t(vapply(feats, function(f) seq_len(6) %in% f, logical(6)))
+  py <- reticulate::import("propstab")
+  text <- reticulate::py_str(py$estimate(Z)$summary())
+  expect_true(grepl(sprintf("standard error   %.4f (%s)", jack, label), text, fixed = TRUE))
+  s <- quiet(summary(est))
+  expect_equal(unname(s$table[1L, "Std. Error"]), jack, tolerance = 1e-10)
+  expect_true(paste0("Std. Error: ", label, ". Interval: logit, jackknife variance; M < 100, 95%.")
+              %in% format(s))
+  expect_equal(as.data.frame(s)$std.error, jack, tolerance = 1e-10)
+  # the one- and two-sample tests (defaults: jackknife variances) show the same SE for
+  # the same runs, labelled, as their Python summaries
+  one <- quiet(stability_test(feats, phi0 = 0.1, p = 6))
+  two <- stability_test(feats, other, p = 6, seed = 1L)
+  paired <- stability_test(feats, other, p = 6, paired = TRUE, seed = 1L)
+  se <- format(jack, digits = 5L)
+  expect_true(sprintf("std. error: %s (delete-one-run jackknife)", se) %in%
+                utils::capture.output(print(one)))
+  for (res in list(two, paired)) {
+    expect_match(utils::capture.output(print(res)),
+                 sprintf("^std. errors: x %s \\(delete-one-run jackknife\\), y ", se),
+                 all = FALSE)
+  }
+  expect_equal(one$std.errors[["stability"]], jack, tolerance = 1e-10)
+  expect_equal(two$std.errors[["x"]], jack, tolerance = 1e-10)
+  expect_equal(two$std.errors[["difference"]], two$stderr, tolerance = 1e-15)
+  sep <- sprintf("%.4f", jack)
+  expect_match(reticulate::py_str(py$one_sample_test(Z, 0.1)$summary()), sprintf("(SE %s, nogueira, ", sep),
+               fixed = TRUE)
+  Y <- t(vapply(other, function(f) seq_len(6) %in% f, logical(6)))
+  expect_match(reticulate::py_str(py$two_sample_test(Z, Y)$summary()), sprintf("(SE %s), Phi_2", sep),
+               fixed = TRUE)
 })
