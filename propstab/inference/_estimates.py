@@ -528,7 +528,8 @@ class StabilityEstimate(Result):
         B = check_int_range("n_resamples", n_resamples, minimum=100, maximum=10**6)
         seed = check_random_state("random_state", random_state)
         variance, kind = self.variance, self.method
-        if method == "auto":
+        asked_auto = method == "auto"
+        if asked_auto:
             method, jackknife = auto_interval(self.n_runs)
             if jackknife and self._jackknife_applies():
                 variance, kind = self.jackknife_variance(), "jackknife"
@@ -538,7 +539,10 @@ class StabilityEstimate(Result):
             if method in ("bootstrap", "bca")
             else (f"{method} (jackknife)" if kind == "jackknife" else method)
         )
-        warn_small_sample(self.n_runs, key)  # after any ZeroVarianceWarning
+        undefined = math.isnan(interval[0]) and math.isnan(interval[1])
+        # after any ZeroVarianceWarning; none for an undefined interval (its own warning
+        # says why) and, when "auto" fell back to another method, no advice to use "auto"
+        warn_small_sample(self.n_runs, key, asked_auto=asked_auto, undefined=undefined)
         return interval
 
     def _confidence_interval(self, level, method, B, seed, variance, kind):

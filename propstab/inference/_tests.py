@@ -344,9 +344,11 @@ def one_sample_test(
     DegenerateVarianceWarning
         When the estimate's variance was degenerate and replaced (:func:`estimate`).
     SmallSampleWarning
-        When M is below ``SMALL_M_BELOW`` (100): no test holds its nominal level
-        everywhere there; the message gives the rate the small-M study measured for the
-        test that ran.
+        When M is below ``SMALL_M_BELOW`` (100) and the small-M study measured the test
+        that ran above its nominal level at that M (by more than the study's tolerance of
+        3 binomial SE): the message gives the measured rate and the runs that hold it.
+        Not for a NaN p-value, nor for the default one-sided ``"greater"`` test where it
+        held its level.
 
     See Also
     --------
@@ -386,7 +388,8 @@ def one_sample_test(
         Z, measure, method=method, n_features=n_features, feature_names=feature_names, **options
     )
     check_null_value(phi0, get_measure(est.measure), est.n_runs, est.n_features, est.subset_sizes)
-    if test == "auto":
+    asked_auto = test == "auto"
+    if asked_auto:
         test, jackknife = auto_interval(est.n_runs)
         if jackknife and method == "auto":
             est = with_jackknife(est)
@@ -400,7 +403,7 @@ def one_sample_test(
     else:
         z, p = z_and_pvalue(est.statistic - phi0, est.variance, alternative, est.measure)
     key = f"{test} (jackknife)" if est.method == "jackknife" else test
-    warn_small_sample(est.n_runs, key, alternative)
+    warn_small_sample(est.n_runs, key, alternative, asked_auto=asked_auto, undefined=math.isnan(p))
     return OneSampleTestResult(z, p, alternative, phi0, est, test)
 
 

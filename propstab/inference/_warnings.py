@@ -407,7 +407,12 @@ def _studied(table, n_runs):
 
 
 def small_sample_note(
-    n_runs: int, *, short: bool = False, method: str = "auto", alternative: Optional[str] = None
+    n_runs: int,
+    *,
+    short: bool = False,
+    method: str = "auto",
+    alternative: Optional[str] = None,
+    auto: bool = True,
 ) -> Optional[str]:
     """The :class:`SmallSampleWarning` message for M = ``n_runs`` runs, or None when the
     method that ran holds its level there: the small-M study's lowest coverage of the
@@ -427,6 +432,10 @@ def small_sample_note(
         The interval that ran: ``"auto"`` or a key of ``SMALL_M_COVERAGE``.
     alternative : str or None, default None
         A one-sample test's alternative: ``"greater"`` judges the one-sided level.
+    auto : bool, default True
+        Whether ``method="auto"`` could give the default interval here (False when the
+        user asked for it and it fell back to another method: the advice is then the
+        number of runs, not ``method='auto'``).
 
     Returns
     -------
@@ -484,7 +493,7 @@ def small_sample_note(
         holds = {M for M, (a, b) in table.items() if a >= 95 - tol}
     default = "logit (jackknife)"
     d_low = SMALL_M_COVERAGE[default][m][0]
-    if method != default and d_low >= 95 - 2.07 and not greater:
+    if auto and method != default and d_low >= 95 - 2.07 and not greater:
         advice = "method='auto' holds its level here"
     else:
         larger = sorted(M for M in holds if M > m)
@@ -505,9 +514,20 @@ def small_sample_note(
 
 
 def warn_small_sample(
-    n_runs: int, method: str = "auto", alternative: Optional[str] = None
+    n_runs: int,
+    method: str = "auto",
+    alternative: Optional[str] = None,
+    *,
+    asked_auto: bool = False,
+    undefined: bool = False,
 ) -> None:
-    note = small_sample_note(n_runs, method=method, alternative=alternative)
+    """Warn with :func:`small_sample_note` for the interval or test that ran, except
+    where the user has nothing to act on: an undefined (NaN) interval or p-value (its
+    own warning says why). ``asked_auto``: the user asked for ``"auto"`` and got another
+    method (no runs for the jackknife), so the note cannot advise ``method='auto'``."""
+    if undefined:
+        return
+    note = small_sample_note(n_runs, method=method, alternative=alternative, auto=not asked_auto)
     if note is not None:
         warn(note, SmallSampleWarning)
 
