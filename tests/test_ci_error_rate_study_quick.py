@@ -86,3 +86,26 @@ def test_the_feature_swap_drop_is_exact_on_the_population(study):
         assert study.population_phi(study.swapped_frequencies(Z, q)) == pytest.approx(
             study.population_phi(Z.mean(0)) - delta, abs=1e-9
         )
+
+
+def test_the_non_inferiority_test_holds_its_level_for_both_drop_shapes(quick):
+    """The guarded non-inferiority test passes a drop of exactly its margin at most
+    5 % + 3 SE of the time, spread over the runs or carried by a few (M = 30); the
+    bootstrap-t without the guard (the test before it) does not when the drop is carried
+    by a few runs of the filter: it passed 15 % of them."""
+    _, out = quick
+    for r in out["rows"]:
+        se = math.sqrt(0.05 * 0.95 / r["repeats"])
+        assert 1 - r["non-inferiority@0.05"] <= 0.05 + 3 * se, r
+    few = next(r for r in out["rows"] if r["pipeline"] == "filter" and r["model"] == "runs")
+    assert 1 - few["unguarded@0.05"] > 0.05 + 3 * math.sqrt(0.05 * 0.95 / few["repeats"])
+
+
+def test_the_bound_table_is_the_closed_form(study):
+    """bound_table: q = 1 - sqrt(1 - margin/Phi) (random odd runs: Phi_so = Phi_oo = 0)
+    and min(1, 0.05 / (1 - q)^M) per design."""
+    rows = [dict(dataset="a", pipeline="b", model="runs", phi=0.888)]
+    table = study.bound_table(rows)
+    q = 1 - math.sqrt(1 - 0.05 / 0.888)
+    assert f"| a | b | 0.888 | {q:.4f} | " in table
+    assert "| 11.9% | 21.3% | 90.7% |" in table

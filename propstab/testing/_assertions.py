@@ -76,8 +76,12 @@ from ._decision import (
     identical_runs_needed,
     BOOTSTRAP_RESAMPLES,
     BOOTSTRAP_SEED,
-    bootstrap_pvalue,
+    bootstrap_pvalues,
     bootstrapped,
+    guarded_noninferiority,
+    normal_pvalues,
+    odd_agreement_for,
+    unseen_for,
     plain_number as _num,
     plan as _plan_runs,
     renamed_confidence,
@@ -353,7 +357,7 @@ class NonInferiorityResult(UnpackingResult):
     >>> import numpy as np
     >>> from propstab.testing import assert_not_less_stable
     >>> Z = np.array([[1, 1, 0, 0]] * 95 + [[1, 0, 1, 0]] * 5)
-    >>> res = assert_not_less_stable(Z, Z.copy(), margin=0.1, test="non-inferiority")
+    >>> res = assert_not_less_stable(Z, Z.copy(), margin=0.2, test="non-inferiority")
     >>> statistic, pvalue = res
     >>> res.passed, round(res.difference, 4)
     (True, 0.0)
@@ -634,7 +638,7 @@ def assert_not_less_stable(
     >>> base[rng.random(base.shape) < 0.05] ^= 1         # a stable selector, 5% noise
     >>> current = base.copy()
     >>> current[rng.random(base.shape) < 0.01] ^= 1       # slightly noisier
-    >>> res = assert_not_less_stable(base, current, margin=0.05, paired=True,
+    >>> res = assert_not_less_stable(base, current, margin=0.1, paired=True,
     ...                              test="non-inferiority")
     >>> res.passed, round(res.difference, 4), round(res.standard_error, 4)
     (True, -0.0291, 0.0072)
@@ -721,15 +725,30 @@ def assert_not_less_stable(
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", ZeroVarianceWarning)
             low, high = res.confidence_interval(confidence)
-        if test == "non-inferiority" and bootstrapped(info, paired, options, v):
-            p, low = bootstrap_pvalue(
-                b.toarray(), c.toarray(), margin, test, confidence_level=confidence
+        if test == "non-inferiority" and v > 0:
+            boot = bootstrapped(info, paired, options, v)
+            g = guarded_noninferiority(
+                e_base.statistic,
+                e_cur.n_runs,
+                margin,
+                alpha,
+                odd_agreement_for(c, info.name, options, e_cur.range[0]),
+                (bootstrap_pvalues(b.toarray(), c.toarray()) if boot else normal_pvalues(d, v)),
+                top=e_cur.range[1] if math.isfinite(e_cur.range[1]) else 1.0,
             )
+            p, low = g.pvalue, g.low
             described = (
-                f"studentized bootstrap of the difference (bootstrap-t: "
-                f"{BOOTSTRAP_RESAMPLES} resamples of each sample's runs, seed "
-                f"{BOOTSTRAP_SEED}, Thm 6 variances; the normal approximation "
-                f"fails when a drop is carried by a few runs)"
+                (
+                    f"studentized bootstrap of the difference (bootstrap-t: "
+                    f"{BOOTSTRAP_RESAMPLES} resamples of each sample's runs, seed "
+                    f"{BOOTSTRAP_SEED}, Thm 6 variances)"
+                    if boot
+                    else described
+                )
+                + f", guarded against a drop carried by a few odd runs that the "
+                f"{e_cur.n_runs} current runs may have missed: p = 2 max(p at the "
+                f"margin {_num(g.p_margin, 3)}, max over s of w(s) p(D <= s)) with w "
+                f"= {_num(g.unseen, 3)} at s = {_num(g.where, 3)}"
             )
     per_run = (
         e_cur.n_runs * e_cur.variance
@@ -749,6 +768,7 @@ def assert_not_less_stable(
             confidence_level=confidence,
             test=test,
             margin=margin,
+            unseen=unseen_for(e_base, margin, info.name, options),
         )
     out = NonInferiorityResult(
         float(z),
