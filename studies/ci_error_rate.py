@@ -30,9 +30,10 @@ For each M the study reports, over R replicates:
 - ``test="drop"`` (the default; margin 0.05): the false-failure rate when nothing
   changed, its level (the failure rate at a drop of exactly the margin) and its power
   at drops of 0.1 and 0.15;
-- ``test="non-inferiority"`` (margin 0.05; the studentized bootstrap of the difference,
-  as the assertion runs it for Nogueira's measure): its level (the pass rate at a drop
-  of the margin) and its pass rate when nothing changed.
+- ``test="non-inferiority"`` (margin 0.05; the studentized bootstrap of the difference
+  guarded against unseen odd runs, as the assertion runs it for Nogueira's measure):
+  its level (the pass rate at a drop of the margin) and its pass rate when nothing
+  changed; and the same for the bootstrap-t without the guard ("unguarded").
 
 A third drop, ``penalty``: a lasso on ``diabetes`` whose penalty is lowered so that Phi
 drops by 0.05, 0.1 and 0.15 (:func:`lasso_pools`).
@@ -42,14 +43,17 @@ Usage::
     /usr/bin/python3 studies/ci_error_rate.py --quick     # < 1 min (a test runs it)
     /usr/bin/python3 studies/ci_error_rate.py             # full mode (minutes)
 
-Options: ``--seed``, ``--repeats R``, ``--pool N``, ``--json PATH``. Prints a Markdown
-table; exits with status 1 when a check fails: the ``drop`` test failing a drop of its
-margin more often than 5 % + 3 binomial standard errors, or unchanged runs more often
-than at its margin, or the non-inferiority test passing a drop of its margin (``features``
-model) more often than 5 % + 3 standard errors from M = 100 on. Reported, not checked:
-the non-inferiority test below 100 runs and for the ``runs`` model, where no test can
-hold the level with useful power (a fraction (1 - q)^M of the current samples holds none
-of the replaced runs and is a sample of the unchanged pipeline).
+Options: ``--seed``, ``--repeats R``, ``--pool N``, ``--json PATH``; ``--ni-only``
+decides the non-inferiority test alone (drops 0 and the margin: minutes, not hours),
+and ``--drop-columns-from PATH`` takes the drop test's columns from an earlier run's
+JSON (the same pools and seeds). Prints a Markdown table and the table of
+:func:`propstab.testing._decision.power_bound` (the largest pass rate of an unchanged
+pipeline that any level-5 % non-inferiority test can have when the drop of the margin
+is carried by random runs); exits with status 1 when a check fails: the ``drop`` test
+failing a drop of its margin more often than 5 % + 3 binomial standard errors, or
+unchanged runs more often than at its margin, or the non-inferiority test passing a
+drop of its margin more often than 5 % + 3 standard errors, in any cell (both drop
+shapes, the penalty, every M).
 """
 from __future__ import annotations
 

@@ -13,6 +13,11 @@ Part of :mod:`propstab.testing` (the public name ``runs_needed`` and the result
   features allow (:func:`mixture_stability`). :func:`identical_bound` gives it, and
   :func:`identical_pvalue` the p-value of H0: Phi <= phi0 (the largest probability that M
   runs of such a population coincide).
+- **A drop carried by a few runs.** A share q of odd runs is missed by all M current
+  runs with probability (1 - q)^M, and such a sample looks unchanged: no test can pass
+  an unchanged pipeline more often than alpha / (1 - q)^M (:func:`power_bound`). The
+  non-inferiority test is guarded against it (:func:`guarded_noninferiority`, which
+  derives the test and states the null it holds for).
 - **Planning.** :func:`runs_needed` gives the current runs that decide a comparison with
   the wanted power, and the baseline runs too when the baseline's own standard error
   already uses up what the margin allows.
