@@ -567,9 +567,13 @@ def assert_not_less_stable(
         with too few runs it misses drops (the message says which drop it detects).
         ``"non-inferiority"``: H0: Phi_current <= Phi_baseline - ``margin``; passes only
         on evidence that the drop is smaller than ``margin`` (a drop of ``margin`` passes
-        at most at rate ``1 - confidence_level`` when the drop is spread over the runs);
-        with too few runs it fails even when nothing changed (the message gives the runs
-        that decide, :func:`runs_needed`). ``docs/ci.md`` gives both rates against M.
+        at most at rate ``1 - confidence_level``, spread over the runs or carried by a
+        few odd runs the current sample may have missed: the test is guarded against
+        them, :func:`propstab.testing._decision.guarded_noninferiority`, which states
+        the null it holds for); with too few runs it fails even when nothing changed
+        (the message gives the runs that decide, :func:`runs_needed`, which plans the
+        guarded test). ``docs/ci.md`` gives both rates against M and the bound no test
+        escapes.
     X, y : optional
         Checked against a :class:`Baseline`'s fingerprints: other data is refused.
     selector : optional
@@ -622,6 +626,11 @@ def assert_not_less_stable(
     be 0 and the normal test would decide by certainty; instead their bound is the
     exact one of :func:`assert_stable` (identical runs) at level alpha/2, the other
     sample's the Wald bound at alpha/2 (Bonferroni), and the test decides on those.
+    Non-inferiority (Nogueira's measure, independent runs: the studentized bootstrap of
+    D; otherwise the normal test) is guarded against a drop carried by a few odd runs
+    that all M current runs missed: p = 2 max over -margin <= s <= 0 of w(s) p(D <= s),
+    w(s) the probability of missing the least favourable odd runs that would carry the
+    rest of the drop (:func:`propstab.testing._decision.guarded_noninferiority`).
 
     References
     ----------
