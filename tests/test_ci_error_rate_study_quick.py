@@ -109,3 +109,35 @@ def test_the_bound_table_is_the_closed_form(study):
     q = 1 - math.sqrt(1 - 0.05 / 0.888)
     assert f"| a | b | 0.888 | {q:.4f} | " in table
     assert "| 11.9% | 21.3% | 90.7% |" in table
+
+
+def test_the_page_bound_table_is_the_literal_computation():
+    """docs/ci.md's table of the largest pass rate any level-5 % non-inferiority test
+    can have on an unchanged pipeline, against a literal computation from the study's
+    Phi (studies/ci_error_rate.json): q by root-finding on the mixture
+    (1 - q)^2 Phi + 2q(1 - q) 0 + q^2 0 = Phi - 0.05, the probability of no odd run
+    among M from the binomial, the bound min(1, 0.05 / P(no odd run))."""
+    from pathlib import Path
+
+    from scipy import optimize, stats
+
+    root = Path(__file__).resolve().parents[1]
+    rows = json.loads((root / "studies" / "ci_error_rate.json").read_text())["rows"]
+    phis = {(r["dataset"], r["pipeline"]): r["phi"] for r in rows if r["model"] == "runs"}
+    page = (root / "docs" / "ci.md").read_text()
+    head = page.index("| data | pipeline | Phi | q | P(no odd run) at M = 30, 50, 100 |")
+    lines = page[head:].split("\n\n")[0].splitlines()[2:]
+    assert len(lines) == len(phis) == 6
+    for line in lines:
+        cells = [c.strip() for c in line.strip("|").split("|")]
+        phi = phis[cells[0], cells[1]]
+        q = optimize.brentq(
+            lambda q: (1 - q) ** 2 * phi + 2 * q * (1 - q) * 0.0 + q**2 * 0.0 - (phi - 0.05),
+            0,
+            1,
+            xtol=1e-14,
+        )
+        misses = [stats.binom.pmf(0, m, q) for m in (30, 50, 100)]
+        assert cells[2] == f"{phi:.3f}" and cells[3] == f"{q:.4f}"
+        assert cells[4] == ", ".join(f"{x:.3f}" for x in misses)
+        assert cells[5:8] == [f"{min(1, 0.05 / x):.1%}" for x in misses]
