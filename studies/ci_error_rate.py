@@ -47,7 +47,7 @@ Options: ``--seed``, ``--repeats R``, ``--pool N``, ``--json PATH``; ``--ni-only
 decides the non-inferiority test alone (drops 0 and the margin: minutes, not hours),
 and ``--drop-columns-from PATH`` takes the drop test's columns from an earlier run's
 JSON (the same pools and seeds). Prints a Markdown table and the table of
-:func:`propstab.testing._decision.power_bound` (the largest pass rate of an unchanged
+:func:`propstab.testing._unseen.power_bound` (the largest pass rate of an unchanged
 pipeline that any level-5 % non-inferiority test can have when the drop of the margin
 is carried by random runs); exits with status 1 when a check fails: the ``drop`` test
 failing a drop of its margin more often than 5 % + 3 binomial standard errors, or
@@ -77,9 +77,8 @@ from propstab.testing import assert_not_less_stable, decision  # noqa: E402
 from propstab.testing._decision import (  # noqa: E402
     _nogueira_and_variance,
     bootstrap_pvalues,
-    guarded_noninferiority,
-    odd_run_agreement,
 )
+from propstab.testing._unseen import guarded_noninferiority, odd_run_agreement  # noqa: E402
 
 ALPHA = 0.05
 MARGIN = 0.05
@@ -224,7 +223,7 @@ NI_ONLY = {"on": False}
 def ni_decision(base, current, M):
     """Whether the non-inferiority test fails, guarded (the assertion's test: the
     bootstrap-t of :func:`propstab.testing._decision.bootstrap_pvalues` guarded by
-    :func:`propstab.testing._decision.guarded_noninferiority`) and unguarded (the
+    :func:`propstab.testing._unseen.guarded_noninferiority`) and unguarded (the
     bootstrap-t at the margin alone, the test before the guard)."""
     at = bootstrap_pvalues(base, current)
     if not at.v > 0:  # no pass by certainty
@@ -464,8 +463,8 @@ def markdown_ni(rows) -> str:
 def bound_table(rows, Ms=(30, 50, 100)) -> str:
     """The largest pass rate of an unchanged pipeline that any level-5 % non-inferiority
     test can have when a drop of the margin may be carried by random runs
-    (:func:`propstab.testing._decision.power_bound`), per design of the ``runs`` shape."""
-    from propstab.testing._decision import power_bound
+    (:func:`propstab.testing._unseen.power_bound`), per design of the ``runs`` shape."""
+    from propstab.testing._unseen import power_bound
 
     lines = [
         "| data | pipeline | Phi | q | P(no odd run) at M = 30, 50, 100 | "

@@ -144,7 +144,8 @@ def test_non_inferiority_decides_as_the_independent_test():
     [-margin, 0] of w(s) p(s), p(s) the bootstrap-t p-value of H0: D <= s, w(s) the
     chance of missing the odd runs that would carry the rest of the drop. Written out
     here from bootstrap_t and the closed-form mixture; passes iff p < 0.05."""
-    from propstab.testing._decision import bootstrap_t, odd_run_agreement
+    from propstab.testing._decision import bootstrap_t
+    from propstab.testing._unseen import odd_run_agreement
 
     base, cur = noisy(120, seed=1), noisy(120, flip=0.1, seed=2)
     (pb, vb), (pc, vc) = nogueira_and_thm6(base), nogueira_and_thm6(cur)
@@ -689,7 +690,7 @@ def test_the_power_bound_is_its_slow_literal_twin():
     runs that lowers phi by the margin: here q is solved on the literal mixture (every
     subset enumerated, every pair of runs), the closed form (1 - q)^2 phi checked, and
     (1 - q)^M is the binomial probability of no odd run among M."""
-    from propstab.testing._decision import power_bound, unseen_probability, unseen_share
+    from propstab.testing._unseen import power_bound, unseen_probability, unseen_share
 
     Z = noisy(12, d=6, k=2, flip=0.1, seed=4)
     phi = _literal_mixture_phi(Z, 0.0)
@@ -715,7 +716,7 @@ def test_the_odd_runs_assumed_are_the_least_favourable_of_their_size():
     of 6 features checked); among themselves disjoint."""
     import itertools
 
-    from propstab.testing._decision import odd_run_agreement
+    from propstab.testing._unseen import odd_run_agreement
 
     Z = noisy(40, d=6, k=2, flip=0.1, seed=2)
     Z = Z[Z.sum(axis=1) == 2]  # one size: kbar = 2
@@ -734,7 +735,7 @@ def test_the_odd_runs_assumed_are_the_least_favourable_of_their_size():
 def test_the_guarded_power_is_the_pass_rate_of_the_guarded_rule():
     """guarded_power (the planner's power) against the guarded decision itself on
     D ~ N(0, se^2) (an unchanged pipeline, normal p-values): 4000 draws."""
-    from propstab.testing._decision import (
+    from propstab.testing._unseen import (
         guard_grid,
         guarded_noninferiority,
         guarded_power,
@@ -768,7 +769,7 @@ def test_runs_needed_plans_the_guarded_non_inferiority_test():
     passes an unchanged pipeline with 80 % power: more than the unguarded normal
     formula asks, and the power crosses 0.8 there."""
     from propstab.testing import runs_needed
-    from propstab.testing._decision import guarded_power, unseen_for
+    from propstab.testing._unseen import guarded_power, unseen_for
 
     base = noisy(400, flip=0.05, seed=3)
     plan = runs_needed(base, margin=0.1, test="non-inferiority")

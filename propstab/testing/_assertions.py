@@ -78,15 +78,12 @@ from ._decision import (
     BOOTSTRAP_SEED,
     bootstrap_pvalues,
     bootstrapped,
-    guarded_noninferiority,
-    normal_pvalues,
-    odd_agreement_for,
-    unseen_for,
     plain_number as _num,
     plan as _plan_runs,
     renamed_confidence,
     runs_needed,
 )  # noqa: F401
+from ._unseen import guarded_noninferiority, normal_pvalues, odd_agreement_for, unseen_for
 
 __all__ = [
     "Baseline",
@@ -569,7 +566,7 @@ def assert_not_less_stable(
         on evidence that the drop is smaller than ``margin`` (a drop of ``margin`` passes
         at most at rate ``1 - confidence_level``, spread over the runs or carried by a
         few odd runs the current sample may have missed: the test is guarded against
-        them, :func:`propstab.testing._decision.guarded_noninferiority`, which states
+        them, :func:`propstab.testing._unseen.guarded_noninferiority`, which states
         the null it holds for); with too few runs it fails even when nothing changed
         (the message gives the runs that decide, :func:`runs_needed`, which plans the
         guarded test). ``docs/ci.md`` gives both rates against M and the bound no test
@@ -630,7 +627,7 @@ def assert_not_less_stable(
     D; otherwise the normal test) is guarded against a drop carried by a few odd runs
     that all M current runs missed: p = 2 max over -margin <= s <= 0 of w(s) p(D <= s),
     w(s) the probability of missing the least favourable odd runs that would carry the
-    rest of the drop (:func:`propstab.testing._decision.guarded_noninferiority`).
+    rest of the drop (:func:`propstab.testing._unseen.guarded_noninferiority`).
 
     References
     ----------
