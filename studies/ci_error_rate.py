@@ -207,6 +207,48 @@ def degrade(Z: np.ndarray, q: float, rng) -> np.ndarray:
     return np.where(replace[:, None], random_rows, Z)
 
 
+def least_selected(p: np.ndarray, kmax: int) -> np.ndarray:
+    """The half of the features the pool selects least (at least ``kmax``, the largest
+    run's size, so that every odd run keeps its size)."""
+    return np.argsort(p, kind="stable")[: max(p.size // 2, kmax, 1)]
+
+
+def odd_frequencies(p: np.ndarray, kbar: float, kmax: int) -> np.ndarray:
+    """The selection frequencies of the ``lowest`` model's odd runs: uniform over
+    :func:`least_selected` (a run of size k picks k of them)."""
+    o = np.zeros(p.size)
+    low = least_selected(p, kmax)
+    o[low] = kbar / low.size
+    return o
+
+
+def lowest_for_drop(Z: np.ndarray, delta: float) -> float:
+    """q such that Phi((1 - q) p + q o) = Phi(p) - delta, o the odd runs' frequencies."""
+    if delta == 0:
+        return 0.0
+    p = Z.mean(axis=0)
+    o = odd_frequencies(p, Z.sum(axis=1).mean(), int(Z.sum(axis=1).max()))
+    target = population_phi(p) - delta
+    return float(optimize.brentq(lambda q: population_phi((1 - q) * p + q * o) - target, 0.0, 1.0))
+
+
+def degrade_lowest(low: np.ndarray):
+    """The ``lowest`` drop: each row replaced with probability q by a random subset of
+    its own size of the features ``low`` (the pool's least selected half)."""
+
+    def change(Z: np.ndarray, q: float, rng) -> np.ndarray:
+        M, d = Z.shape
+        k = Z.sum(axis=1)
+        keys = np.full((M, d), np.inf)
+        keys[:, low] = rng.random((M, low.size))
+        ranks = keys.argsort(axis=1).argsort(axis=1)
+        odd = ranks < k[:, None]
+        replace = rng.random(M) < q
+        return np.where(replace[:, None], odd, Z)
+
+    return change
+
+
 def failed(assertion, *args, **kwargs) -> bool:
     try:
         assertion(*args, **kwargs)
@@ -218,6 +260,8 @@ def failed(assertion, *args, **kwargs) -> bool:
 #: ``--ni-only``: only the non-inferiority test, at no drop and at a drop of the margin
 #: (the drop test's columns are then taken from an earlier run: ``--drop-columns-from``)
 NI_ONLY = {"on": False}
+#: the drop shapes of the real-data pipelines (``--models``)
+MODELS = {"chosen": ("runs", "features")}
 
 
 def ni_decision(base, current, M):
@@ -323,7 +367,12 @@ def study(pipelines, datasets, Ms, repeats, pool, seed, report=None):
             models = {
                 "runs": (degrade, {delta: mixing_for_drop(p, delta) for delta in DROPS}),
                 "features": (swap, {delta: swap_for_drop(Zpool, delta) for delta in DROPS}),
+                "lowest": (
+                    degrade_lowest(least_selected(p, int(Zpool.sum(axis=1).max()))),
+                    {delta: lowest_for_drop(Zpool, delta) for delta in DROPS},
+                ),
             }
+            models = {m: models[m] for m in MODELS["chosen"]}
             rng = np.random.default_rng(root.spawn(1)[0])
             for M, model in ((M, model) for M in Ms for model in models):
                 change, qs = models[model]
@@ -557,9 +606,12 @@ def main(argv=None) -> int:
     parser.add_argument("--no-lasso", action="store_true")
     parser.add_argument("--pipelines", nargs="+")
     parser.add_argument("--ni-only", action="store_true")
+    parser.add_argument("--models", nargs="+", choices=("runs", "features", "lowest"))
     parser.add_argument("--drop-columns-from", metavar="PATH")
     args = parser.parse_args(argv)
     NI_ONLY["on"] = bool(args.ni_only)
+    if args.models:
+        MODELS["chosen"] = tuple(args.models)
     mode = dict(MODES["quick" if args.quick else "full"])
     if args.datasets is not None:
         mode["datasets"] = tuple(args.datasets)

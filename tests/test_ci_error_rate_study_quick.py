@@ -141,3 +141,22 @@ def test_the_page_bound_table_is_the_literal_computation():
         assert cells[2] == f"{phi:.3f}" and cells[3] == f"{q:.4f}"
         assert cells[4] == ", ".join(f"{x:.3f}" for x in misses)
         assert cells[5:8] == [f"{min(1, 0.05 / x):.1%}" for x in misses]
+
+
+def test_the_least_selected_drop_is_exact_on_the_population(study):
+    """The ``lowest`` shape: odd runs of each run's size on the pool's least selected
+    half of the features; lowest_for_drop lowers Phi by delta, and many degraded copies
+    have the mixture's frequencies (1 - q) p + q o."""
+    rng = np.random.default_rng(2)
+    p = np.array([0.95, 0.9, 0.8, 0.3, 0.1, 0.05, 0.05, 0.02, 0.0, 0.0])
+    Z = rng.random((300, p.size)) < p
+    q = study.lowest_for_drop(Z, 0.05)
+    kmax = int(Z.sum(1).max())
+    o = study.odd_frequencies(Z.mean(0), Z.sum(1).mean(), kmax)
+    assert study.population_phi((1 - q) * Z.mean(0) + q * o) == pytest.approx(
+        study.population_phi(Z.mean(0)) - 0.05, abs=1e-9
+    )
+    change = study.degrade_lowest(study.least_selected(Z.mean(0), kmax))
+    copies = np.concatenate([change(Z, 0.3, rng) for _ in range(300)])
+    assert np.array_equal(copies.sum(1), np.tile(Z.sum(1), 300))
+    assert np.allclose(copies.mean(0), 0.7 * Z.mean(0) + 0.3 * o, atol=0.01)
