@@ -223,13 +223,24 @@ def odd_frequencies(p: np.ndarray, kbar: float, kmax: int) -> np.ndarray:
 
 
 def lowest_for_drop(Z: np.ndarray, delta: float) -> float:
-    """q such that Phi((1 - q) p + q o) = Phi(p) - delta, o the odd runs' frequencies."""
+    """The smallest q with Phi((1 - q) p + q o) = Phi(p) - delta, o the odd runs'
+    frequencies (NaN when no q reaches it: odd runs crowded on few features agree with
+    each other, and Phi need not fall monotonically to q = 1)."""
     if delta == 0:
         return 0.0
     p = Z.mean(axis=0)
     o = odd_frequencies(p, Z.sum(axis=1).mean(), int(Z.sum(axis=1).max()))
     target = population_phi(p) - delta
-    return float(optimize.brentq(lambda q: population_phi((1 - q) * p + q * o) - target, 0.0, 1.0))
+
+    def f(q):
+        return population_phi((1 - q) * p + q * o) - target
+
+    grid = np.linspace(0.0, 1.0, 401)
+    below = [i for i, q in enumerate(grid) if f(q) <= 0]
+    if not below:
+        return math.nan
+    i = below[0]
+    return float(optimize.brentq(f, grid[i - 1], grid[i]))
 
 
 def degrade_lowest(low: np.ndarray):
