@@ -30,9 +30,10 @@ For each M the study reports, over R replicates:
 - ``test="drop"`` (the default; margin 0.05): the false-failure rate when nothing
   changed, its level (the failure rate at a drop of exactly the margin) and its power
   at drops of 0.1 and 0.15;
-- ``test="non-inferiority"`` (margin 0.05; the studentized bootstrap of the difference,
-  as the assertion runs it for Nogueira's measure): its level (the pass rate at a drop
-  of the margin) and its pass rate when nothing changed.
+- ``test="non-inferiority"`` (margin 0.05; the studentized bootstrap of the difference
+  guarded against unseen odd runs, as the assertion runs it for Nogueira's measure):
+  its level (the pass rate at a drop of the margin) and its pass rate when nothing
+  changed; and the same for the bootstrap-t without the guard ("unguarded").
 
 A third drop, ``penalty``: a lasso on ``diabetes`` whose penalty is lowered so that Phi
 drops by 0.05, 0.1 and 0.15 (:func:`lasso_pools`).
@@ -42,14 +43,17 @@ Usage::
     /usr/bin/python3 studies/ci_error_rate.py --quick     # < 1 min (a test runs it)
     /usr/bin/python3 studies/ci_error_rate.py             # full mode (minutes)
 
-Options: ``--seed``, ``--repeats R``, ``--pool N``, ``--json PATH``. Prints a Markdown
-table; exits with status 1 when a check fails: the ``drop`` test failing a drop of its
-margin more often than 5 % + 3 binomial standard errors, or unchanged runs more often
-than at its margin, or the non-inferiority test passing a drop of its margin (``features``
-model) more often than 5 % + 3 standard errors from M = 100 on. Reported, not checked:
-the non-inferiority test below 100 runs and for the ``runs`` model, where no test can
-hold the level with useful power (a fraction (1 - q)^M of the current samples holds none
-of the replaced runs and is a sample of the unchanged pipeline).
+Options: ``--seed``, ``--repeats R``, ``--pool N``, ``--json PATH``; ``--ni-only``
+decides the non-inferiority test alone (drops 0 and the margin: minutes, not hours),
+and ``--drop-columns-from PATH`` takes the drop test's columns from an earlier run's
+JSON (the same pools and seeds). Prints a Markdown table and the table of
+:func:`propstab.testing._unseen.power_bound` (the largest pass rate of an unchanged
+pipeline that any level-5 % non-inferiority test can have when the drop of the margin
+is carried by random runs); exits with status 1 when a check fails: the ``drop`` test
+failing a drop of its margin more often than 5 % + 3 binomial standard errors, or
+unchanged runs more often than at its margin, or the non-inferiority test passing a
+drop of its margin more often than 5 % + 3 standard errors, in any cell (both drop
+shapes, the penalty, every M).
 """
 from __future__ import annotations
 
@@ -70,7 +74,11 @@ sys.path.insert(0, os.path.dirname(HERE))
 import propstab  # noqa: E402
 from propstab.inference import SMALL_M_BELOW  # noqa: E402
 from propstab.testing import assert_not_less_stable, decision  # noqa: E402
-from propstab.testing._decision import bootstrap_pvalue  # noqa: E402
+from propstab.testing._decision import (  # noqa: E402
+    _nogueira_and_variance,
+    bootstrap_pvalues,
+)
+from propstab.testing._unseen import guarded_noninferiority, odd_run_agreement  # noqa: E402
 
 ALPHA = 0.05
 MARGIN = 0.05
@@ -199,6 +207,59 @@ def degrade(Z: np.ndarray, q: float, rng) -> np.ndarray:
     return np.where(replace[:, None], random_rows, Z)
 
 
+def least_selected(p: np.ndarray, kmax: int) -> np.ndarray:
+    """The half of the features the pool selects least (at least ``kmax``, the largest
+    run's size, so that every odd run keeps its size)."""
+    return np.argsort(p, kind="stable")[: max(p.size // 2, kmax, 1)]
+
+
+def odd_frequencies(p: np.ndarray, kbar: float, kmax: int) -> np.ndarray:
+    """The selection frequencies of the ``lowest`` model's odd runs: uniform over
+    :func:`least_selected` (a run of size k picks k of them)."""
+    o = np.zeros(p.size)
+    low = least_selected(p, kmax)
+    o[low] = kbar / low.size
+    return o
+
+
+def lowest_for_drop(Z: np.ndarray, delta: float) -> float:
+    """The smallest q with Phi((1 - q) p + q o) = Phi(p) - delta, o the odd runs'
+    frequencies (NaN when no q reaches it: odd runs crowded on few features agree with
+    each other, and Phi need not fall monotonically to q = 1)."""
+    if delta == 0:
+        return 0.0
+    p = Z.mean(axis=0)
+    o = odd_frequencies(p, Z.sum(axis=1).mean(), int(Z.sum(axis=1).max()))
+    target = population_phi(p) - delta
+
+    def f(q):
+        return population_phi((1 - q) * p + q * o) - target
+
+    grid = np.linspace(0.0, 1.0, 401)
+    below = [i for i, q in enumerate(grid) if f(q) <= 0]
+    if not below:
+        return math.nan
+    i = below[0]
+    return float(optimize.brentq(f, grid[i - 1], grid[i]))
+
+
+def degrade_lowest(low: np.ndarray):
+    """The ``lowest`` drop: each row replaced with probability q by a random subset of
+    its own size of the features ``low`` (the pool's least selected half)."""
+
+    def change(Z: np.ndarray, q: float, rng) -> np.ndarray:
+        M, d = Z.shape
+        k = Z.sum(axis=1)
+        keys = np.full((M, d), np.inf)
+        keys[:, low] = rng.random((M, low.size))
+        ranks = keys.argsort(axis=1).argsort(axis=1)
+        odd = ranks < k[:, None]
+        replace = rng.random(M) < q
+        return np.where(replace[:, None], odd, Z)
+
+    return change
+
+
 def failed(assertion, *args, **kwargs) -> bool:
     try:
         assertion(*args, **kwargs)
@@ -207,12 +268,38 @@ def failed(assertion, *args, **kwargs) -> bool:
     return False
 
 
+#: ``--ni-only``: only the non-inferiority test, at no drop and at a drop of the margin
+#: (the drop test's columns are then taken from an earlier run: ``--drop-columns-from``)
+NI_ONLY = {"on": False}
+#: the drop shapes of the real-data pipelines (``--models``)
+MODELS = {"chosen": ("runs", "features")}
+
+
+def ni_decision(base, current, M):
+    """Whether the non-inferiority test fails, guarded (the assertion's test: the
+    bootstrap-t of :func:`propstab.testing._decision.bootstrap_pvalues` guarded by
+    :func:`propstab.testing._unseen.guarded_noninferiority`) and unguarded (the
+    bootstrap-t at the margin alone, the test before the guard)."""
+    at = bootstrap_pvalues(base, current)
+    if not at.v > 0:  # no pass by certainty
+        return True, True
+    Zb = np.asarray(base, dtype=np.float64)
+    phi_b = float(_nogueira_and_variance(np.ones((1, M)), Zb, Zb.sum(axis=1))[0][0])
+    g = guarded_noninferiority(phi_b, M, MARGIN, ALPHA, odd_run_agreement(current), at)
+    return not g.pvalue < ALPHA, not g.p_margin < ALPHA
+
+
 def decisions(base, current, M):
     """Whether each test fails: the difference and its variance from the two-sample test
     (thesis Thm 7; below 100 runs the jackknife variances, as the assertion takes them),
-    then :func:`propstab.testing.decision` for both tests, margin 0.05 (what
-    assert_not_less_stable does; :func:`agrees` checks it on the first replicate of
-    every cell)."""
+    then :func:`propstab.testing.decision` for the drop test, margin 0.05, and
+    :func:`ni_decision` for non-inferiority (what assert_not_less_stable does;
+    :func:`agrees` checks it on the first replicate of every cell). Returns the
+    failures of non-inferiority, of the drop test and of the unguarded
+    non-inferiority test."""
+    ni, unguarded = ni_decision(base, current, M)
+    if NI_ONLY["on"]:
+        return ni, False, unguarded
     res = propstab.two_sample_test(
         current,
         base,
@@ -220,24 +307,18 @@ def decisions(base, current, M):
         test="wald",
         method="jackknife" if M < SMALL_M_BELOW else "auto",
     )
-    ni = decision(res.difference, res.variance, MARGIN, 1 - ALPHA, "non-inferiority")[2]
-    if res.variance > 0:  # the assertion's bootstrap-t (Nogueira, independent)
-        ni = (
-            bootstrap_pvalue(base, current, MARGIN, "non-inferiority", confidence_level=1 - ALPHA)[
-                0
-            ]
-            < ALPHA
-        )
     drop = decision(res.difference, res.variance, MARGIN, 1 - ALPHA, "drop")[2]
-    return not bool(ni), not bool(drop)
+    return ni, not bool(drop), unguarded
 
 
 def agrees(base, current, M) -> bool:
     """The assertion itself decides as :func:`decisions`."""
-    return decisions(base, current, M) == (
-        failed(assert_not_less_stable, base, current, margin=MARGIN, test="non-inferiority"),
-        failed(assert_not_less_stable, base, current, margin=MARGIN),
-    )
+    ni, drop, _ = decisions(base, current, M)
+    if not ni == failed(
+        assert_not_less_stable, base, current, margin=MARGIN, test="non-inferiority"
+    ):
+        return False
+    return NI_ONLY["on"] or drop == failed(assert_not_less_stable, base, current, margin=MARGIN)
 
 
 def lasso_pools(pool, root):
@@ -297,12 +378,19 @@ def study(pipelines, datasets, Ms, repeats, pool, seed, report=None):
             models = {
                 "runs": (degrade, {delta: mixing_for_drop(p, delta) for delta in DROPS}),
                 "features": (swap, {delta: swap_for_drop(Zpool, delta) for delta in DROPS}),
+                "lowest": (
+                    degrade_lowest(least_selected(p, int(Zpool.sum(axis=1).max()))),
+                    {delta: lowest_for_drop(Zpool, delta) for delta in DROPS},
+                ),
             }
+            models = {m: models[m] for m in MODELS["chosen"]}
             rng = np.random.default_rng(root.spawn(1)[0])
             for M, model in ((M, model) for M in Ms for model in models):
                 change, qs = models[model]
                 counts = {
-                    (test, delta): 0 for test in ("non-inferiority", "drop") for delta in DROPS
+                    (test, delta): 0
+                    for test in ("non-inferiority", "drop", "unguarded")
+                    for delta in DROPS
                 }
                 agreed = True
                 with warnings.catch_warnings():
@@ -310,13 +398,14 @@ def study(pipelines, datasets, Ms, repeats, pool, seed, report=None):
                     for r in range(repeats):
                         base = Zpool[rng.choice(pool, M, replace=False)]
                         fresh = Zpool[rng.choice(pool, M, replace=False)]
-                        for delta in DROPS:
+                        for delta in DROPS[:2] if NI_ONLY["on"] else DROPS:
                             current = change(fresh, qs[delta], rng)
                             if r == 0:
                                 agreed &= agrees(base, current, M)
-                            ni, drop = decisions(base, current, M)
+                            ni, drop, old = decisions(base, current, M)
                             counts["non-inferiority", delta] += ni
                             counts["drop", delta] += drop
+                            counts["unguarded", delta] += old
                 rows.append(
                     dict(
                         dataset=dataset,
@@ -348,19 +437,24 @@ def lasso_study(Ms, repeats, pool, seed, rows, report=None):
     pools, alphas, phi = lasso_pools(pool, root)
     rng = np.random.default_rng(root.spawn(1)[0])
     for M in Ms:
-        counts = {(test, delta): 0 for test in ("non-inferiority", "drop") for delta in DROPS}
+        counts = {
+            (test, delta): 0
+            for test in ("non-inferiority", "drop", "unguarded")
+            for delta in DROPS
+        }
         agreed = True
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             for r in range(repeats):
                 base = pools[0.0][rng.choice(pool, M, replace=False)]
-                for delta in DROPS:
+                for delta in DROPS[:2] if NI_ONLY["on"] else DROPS:
                     current = pools[delta][rng.choice(pool, M, replace=False)]
                     if r == 0:
                         agreed &= agrees(base, current, M)
-                    ni, drop = decisions(base, current, M)
+                    ni, drop, old = decisions(base, current, M)
                     counts["non-inferiority", delta] += ni
                     counts["drop", delta] += drop
+                    counts["unguarded", delta] += old
         rows.append(
             dict(
                 dataset="diabetes",
@@ -383,19 +477,72 @@ def lasso_study(Ms, repeats, pool, seed, rows, report=None):
 
 
 def markdown(rows) -> str:
+    """Both tables: the drop test's (when its columns are there) and non-inferiority's."""
+    parts = [markdown_drop(rows)] if all("drop@0.1" in r for r in rows) else []
+    return "\n\n".join(parts + [markdown_ni(rows)])
+
+
+def markdown_drop(rows) -> str:
+    """The drop test's rates (Phi and q of the run that decided them: ``drop_phi``,
+    ``drop_q`` when taken from an earlier run)."""
     head = (
         "| data | pipeline | Phi | drop shape | q or alpha (0.05, 0.1) | M | "
-        "drop test: fails, unchanged | fails, drop 0.05 (level) | power, drop 0.1 | "
-        "power, drop 0.15 | NI: passes, drop 0.05 (level) | passes, unchanged |"
+        "fails, unchanged | fails, drop 0.05 (level) | power, drop 0.1 | "
+        "power, drop 0.15 |"
     )
-    lines = [head, "|" + "---|" * 12]
+    lines = [head, "|" + "---|" * 10]
+    for r in rows:
+        phi, q = r.get("drop_phi", r["phi"]), r.get("drop_q", r["q"])
+        lines.append(
+            f"| {r['dataset']} | {r['pipeline']} | {phi:.3f} | {r['model']} | "
+            f"{q[0]:.3f}, {q[1]:.3f} | {r['M']} | "
+            f"{r['drop@0.0']:.1%} | {r['drop@0.05']:.1%} | "
+            f"{r['drop@0.1']:.1%} | {r['drop@0.15']:.1%} |"
+        )
+    return "\n".join(lines)
+
+
+def markdown_ni(rows) -> str:
+    """The non-inferiority test's rates, guarded (the assertion's) and unguarded."""
+    head = (
+        "| data | pipeline | Phi | drop shape | q or alpha (0.05, 0.1) | M | "
+        "NI: passes, drop 0.05 (level) | passes, unchanged | "
+        "NI unguarded: passes, drop 0.05 | passes, unchanged |"
+    )
+    lines = [head, "|" + "---|" * 10]
     for r in rows:
         lines.append(
             f"| {r['dataset']} | {r['pipeline']} | {r['phi']:.3f} | {r['model']} | "
             f"{r['q'][0]:.3f}, {r['q'][1]:.3f} | {r['M']} | "
-            f"{r['drop@0.0']:.1%} | {r['drop@0.05']:.1%} | {r['drop@0.1']:.1%} | "
-            f"{r.get('drop@0.15', float('nan')):.1%} | "
-            f"{1 - r['non-inferiority@0.05']:.1%} | {1 - r['non-inferiority@0.0']:.1%} |"
+            f"{1 - r['non-inferiority@0.05']:.1%} | {1 - r['non-inferiority@0.0']:.1%} | "
+            f"{1 - r['unguarded@0.05']:.1%} | {1 - r['unguarded@0.0']:.1%} |"
+        )
+    return "\n".join(lines)
+
+
+def bound_table(rows, Ms=(30, 50, 100)) -> str:
+    """The largest pass rate of an unchanged pipeline that any level-5 % non-inferiority
+    test can have when a drop of the margin may be carried by random runs
+    (:func:`propstab.testing._unseen.power_bound`), per design of the ``runs`` shape."""
+    from propstab.testing._unseen import power_bound
+
+    lines = [
+        "| data | pipeline | Phi | q | P(no odd run) at M = 30, 50, 100 | "
+        "largest pass rate, unchanged: M = 30 | M = 50 | M = 100 |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    seen = set()
+    for r in rows:
+        key = (r["dataset"], r["pipeline"])
+        if r["model"] != "runs" or key in seen:
+            continue
+        seen.add(key)
+        phi = r["phi"]
+        q = 1 - math.sqrt(1 - MARGIN / phi)
+        misses = ", ".join(f"{(1 - q) ** m:.3f}" for m in Ms)
+        bounds = " | ".join(f"{power_bound(phi, MARGIN, m, ALPHA):.1%}" for m in Ms)
+        lines.append(
+            f"| {r['dataset']} | {r['pipeline']} | {phi:.3f} | {q:.4f} | {misses} | {bounds} |"
         )
     return "\n".join(lines)
 
@@ -405,6 +552,8 @@ def where(r) -> str:
 
 
 def checks(rows):
+    """The drop test's level (when its columns are there) and the non-inferiority
+    test's level for every drop shape and M."""
     problems = []
     for r in rows:
         if not r["agreed"]:
@@ -413,26 +562,47 @@ def checks(rows):
                 f"assert_not_less_stable decided otherwise than the study"
             )
         se = math.sqrt(ALPHA * (1 - ALPHA) / r["repeats"])
-        if r["drop@0.05"] > ALPHA + 3 * se:
-            problems.append(
-                f"{where(r)}: the drop test failed {r['drop@0.05']:.1%} of drops " f"of its margin"
-            )
-        if r["drop@0.0"] > r["drop@0.05"] + 3 * se:
-            problems.append(
-                f"{where(r)}: the drop test failed unchanged runs more often "
-                f"than at its margin"
-            )
-        if (
-            r["M"] >= SMALL_M_BELOW
-            and r["model"] == "features"
-            and 1 - r["non-inferiority@0.05"] > ALPHA + 3 * se
-        ):
+        if "drop@0.05" in r:
+            se_drop = math.sqrt(ALPHA * (1 - ALPHA) / r.get("drop_repeats", r["repeats"]))
+            if r["drop@0.05"] > ALPHA + 3 * se_drop:
+                problems.append(
+                    f"{where(r)}: the drop test failed {r['drop@0.05']:.1%} of drops "
+                    f"of its margin"
+                )
+            if r["drop@0.0"] > r["drop@0.05"] + 3 * se_drop:
+                problems.append(
+                    f"{where(r)}: the drop test failed unchanged runs more often "
+                    f"than at its margin"
+                )
+        if 1 - r["non-inferiority@0.05"] > ALPHA + 3 * se:
             problems.append(
                 f"{where(r)}: non-inferiority "
                 f"passed {1 - r['non-inferiority@0.05']:.1%} of drops of the "
                 f"margin"
             )
     return problems
+
+
+def k_drop(key: str) -> float:
+    """The drop of a column name ``test@drop``."""
+    return float(key.split("@")[1])
+
+
+def merge_drop_columns(rows, path):
+    """The drop test's columns of an earlier run (the same pools and seeds) into rows
+    computed with ``--ni-only``."""
+    with open(path) as f:
+        old = {(r["dataset"], r["pipeline"], r["M"], r["model"]): r for r in json.load(f)["rows"]}
+    for r in rows:
+        earlier = old.get((r["dataset"], r["pipeline"], r["M"], r["model"]))
+        if earlier is None:
+            continue
+        for key, value in earlier.items():
+            if key.startswith("drop@"):
+                r[key] = value
+        r["drop_repeats"] = earlier["repeats"]
+        r["drop_phi"], r["drop_q"] = earlier["phi"], earlier["q"]
+    return rows
 
 
 def main(argv=None) -> int:
@@ -446,7 +616,13 @@ def main(argv=None) -> int:
     parser.add_argument("--datasets", nargs="*")
     parser.add_argument("--no-lasso", action="store_true")
     parser.add_argument("--pipelines", nargs="+")
+    parser.add_argument("--ni-only", action="store_true")
+    parser.add_argument("--models", nargs="+", choices=("runs", "features", "lowest"))
+    parser.add_argument("--drop-columns-from", metavar="PATH")
     args = parser.parse_args(argv)
+    NI_ONLY["on"] = bool(args.ni_only)
+    if args.models:
+        MODELS["chosen"] = tuple(args.models)
     mode = dict(MODES["quick" if args.quick else "full"])
     if args.datasets is not None:
         mode["datasets"] = tuple(args.datasets)
@@ -484,7 +660,17 @@ def main(argv=None) -> int:
     )
     if mode["lasso"]:
         lasso_study(mode["M"], mode["repeats"], mode["pool"], args.seed, rows, report)
+    if NI_ONLY["on"]:  # only what was decided
+        for r in rows:
+            for key in [k for k in r if "@" in k]:
+                if k_drop(key) not in DROPS[:2] or key.startswith("drop@"):
+                    del r[key]
+    if args.drop_columns_from:
+        merge_drop_columns(rows, args.drop_columns_from)
+        report(rows)
     print(markdown(rows))
+    print()
+    print(bound_table(rows))
     problems = checks(rows)
     for problem in problems:
         print(f"CHECK FAILED: {problem}", file=sys.stderr)

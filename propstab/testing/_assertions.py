@@ -84,12 +84,13 @@ from ._decision import (
     identical_runs_needed,
     BOOTSTRAP_RESAMPLES,
     BOOTSTRAP_SEED,
-    bootstrap_pvalue,
+    bootstrap_pvalues,
     bootstrapped,
     plain_number as _num,
     plan as _plan_runs,
     runs_needed,
 )  # noqa: F401
+from ._unseen import guarded_noninferiority, normal_pvalues, odd_agreement_for, unseen_for
 
 __all__ = [
     "Baseline",
@@ -358,7 +359,7 @@ class NonInferiorityResult(UnpackingResult):
     >>> import numpy as np
     >>> from propstab.testing import assert_not_less_stable
     >>> Z = np.array([[1, 1, 0, 0]] * 95 + [[1, 0, 1, 0]] * 5)
-    >>> res = assert_not_less_stable(Z, Z.copy(), margin=0.1, test="non-inferiority")
+    >>> res = assert_not_less_stable(Z, Z.copy(), margin=0.2, test="non-inferiority")
     >>> statistic, pvalue = res
     >>> res.passed, round(res.difference, 4)
     (True, 0.0)
@@ -568,9 +569,13 @@ def assert_not_less_stable(
         with too few runs it misses drops (the message says which drop it detects).
         ``"non-inferiority"``: H0: Phi_current <= Phi_baseline - ``margin``; passes only
         on evidence that the drop is smaller than ``margin`` (a drop of ``margin`` passes
-        at most at rate ``1 - confidence_level`` when the drop is spread over the runs);
-        with too few runs it fails even when nothing changed (the message gives the runs
-        that decide, :func:`runs_needed`). ``docs/ci.md`` gives both rates against M.
+        at most at rate ``1 - confidence_level``, spread over the runs or carried by a
+        few odd runs the current sample may have missed: the test is guarded against
+        them, :func:`propstab.testing._unseen.guarded_noninferiority`, which states
+        the null it holds for); with too few runs it fails even when nothing changed
+        (the message gives the runs that decide, :func:`runs_needed`, which plans the
+        guarded test). ``docs/ci.md`` gives both rates against M and the bound no test
+        escapes.
     X, y : optional
         Checked against a :class:`Baseline`'s fingerprints: other data is refused.
     selector : optional
@@ -621,6 +626,11 @@ def assert_not_less_stable(
     be 0 and the normal test would decide by certainty; instead their bound is the
     exact one of :func:`assert_stable` (identical runs) at level alpha/2, the other
     sample's the Wald bound at alpha/2 (Bonferroni), and the test decides on those.
+    Non-inferiority (Nogueira's measure, independent runs: the studentized bootstrap of
+    D; otherwise the normal test) is guarded against a drop carried by a few odd runs
+    that all M current runs missed: p = 2 max over -margin <= s <= 0 of w(s) p(D <= s),
+    w(s) the probability of missing the least favourable odd runs that would carry the
+    rest of the drop (:func:`propstab.testing._unseen.guarded_noninferiority`).
 
     References
     ----------
@@ -637,7 +647,7 @@ def assert_not_less_stable(
     >>> base[rng.random(base.shape) < 0.05] ^= 1         # a stable selector, 5% noise
     >>> current = base.copy()
     >>> current[rng.random(base.shape) < 0.01] ^= 1       # slightly noisier
-    >>> res = assert_not_less_stable(base, current, margin=0.05, paired=True,
+    >>> res = assert_not_less_stable(base, current, margin=0.1, paired=True,
     ...                              test="non-inferiority")
     >>> res.passed, round(res.difference, 4), round(res.standard_error, 4)
     (True, -0.0291, 0.0072)
@@ -724,15 +734,30 @@ def assert_not_less_stable(
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", ZeroVarianceWarning)
             low, high = res.confidence_interval(confidence)
-        if test == "non-inferiority" and bootstrapped(info, paired, options, v):
-            p, low = bootstrap_pvalue(
-                b.toarray(), c.toarray(), margin, test, confidence_level=confidence
+        if test == "non-inferiority" and v > 0:
+            boot = bootstrapped(info, paired, options, v)
+            g = guarded_noninferiority(
+                e_base.statistic,
+                e_cur.n_runs,
+                margin,
+                alpha,
+                odd_agreement_for(c, info.name, options, e_cur.range[0]),
+                (bootstrap_pvalues(b.toarray(), c.toarray()) if boot else normal_pvalues(d, v)),
+                top=e_cur.range[1] if math.isfinite(e_cur.range[1]) else 1.0,
             )
+            p, low = g.pvalue, g.low
             described = (
-                f"studentized bootstrap of the difference (bootstrap-t: "
-                f"{BOOTSTRAP_RESAMPLES} resamples of each sample's runs, seed "
-                f"{BOOTSTRAP_SEED}, Thm 6 variances; the normal approximation "
-                f"fails when a drop is carried by a few runs)"
+                (
+                    f"studentized bootstrap of the difference (bootstrap-t: "
+                    f"{BOOTSTRAP_RESAMPLES} resamples of each sample's runs, seed "
+                    f"{BOOTSTRAP_SEED}, Thm 6 variances)"
+                    if boot
+                    else described
+                )
+                + f", guarded against a drop carried by a few odd runs that the "
+                f"{e_cur.n_runs} current runs may have missed: p = 2 max(p at the "
+                f"margin {_num(g.p_margin, 3)}, max over s of w(s) p(D <= s)) with w "
+                f"= {_num(g.unseen, 3)} at s = {_num(g.where, 3)}"
             )
     per_run = (
         e_cur.n_runs * e_cur.variance
@@ -752,6 +777,7 @@ def assert_not_less_stable(
             confidence_level=confidence,
             test=test,
             margin=margin,
+            unseen=unseen_for(e_base, margin, info.name, options),
         )
     out = NonInferiorityResult(
         float(z),

@@ -13,6 +13,13 @@ Part of :mod:`propstab.testing` (the public name ``runs_needed`` and the result
   features allow (:func:`mixture_stability`). :func:`identical_bound` gives it, and
   :func:`identical_pvalue` the p-value of H0: Phi <= phi0 (the largest probability that M
   runs of such a population coincide).
+- **A drop carried by a few runs.** A share q of odd runs is missed by all M current
+  runs with probability (1 - q)^M, and such a sample looks unchanged: no test can pass
+  an unchanged pipeline more often than alpha / (1 - q)^M
+  (:func:`propstab.testing._unseen.power_bound`). The non-inferiority test is guarded
+  against it
+  (:func:`propstab.testing._unseen.guarded_noninferiority`, which derives the test
+  and states the null it holds for).
 - **Planning.** :func:`runs_needed` gives the current runs that decide a comparison with
   the wanted power, and the baseline runs too when the baseline's own standard error
   already uses up what the margin allows.
@@ -33,6 +40,7 @@ from scipy import optimize, stats
 from .._utils.checks import fail
 from .._utils.results import UnpackingResult
 from .._utils.text import number, summary
+from ._unseen import guarded_runs, unseen_for
 
 __all__ = [
     "RunsPlan",
@@ -51,6 +59,8 @@ __all__ = [
     "bootstrapped",
     "BOOTSTRAP_RESAMPLES",
     "BOOTSTRAP_SEED",
+    "bootstrap_pvalues",
+    "bootstrap_t",
 ]
 
 #: rows of the synthetic population for measures without a population formula
@@ -314,9 +324,14 @@ def plan(
     confidence_level: float,
     test: str,
     margin: float,
+    unseen=None,
 ) -> RunsPlan:
     """:func:`runs_needed` from the baseline's variance and the per-run constant c of the
-    current runs' variance (v = c / m, thesis Thm 6)."""
+    current runs' variance (v = c / m, thesis Thm 6); for the non-inferiority test with
+    ``unseen`` (m -> the guard's grid, :func:`propstab.testing._unseen.unseen_for`), the
+    fewest m at which the guarded test
+    (:func:`propstab.testing._unseen.guarded_noninferiority`) passes an unchanged pipeline with the
+    power (:func:`propstab.testing._unseen.guarded_power`)."""
     z = stats.norm.ppf(confidence_level) + stats.norm.ppf(power)
     target = (gap / z) ** 2 if gap > 0 else 0.0
     vb = float(baseline_variance)
@@ -328,6 +343,10 @@ def plan(
         current = None
     elif target > 0:  # no variance in the runs: any number decides
         current = 2
+    if current is not None and unseen is not None and test == "non-inferiority":
+        current = guarded_runs(current, vb, per_run, power, 1 - confidence_level, unseen)
+        if current is None:
+            base = max(2, math.ceil(2 * per_run / target)) if per_run > 0 else None
     return RunsPlan(
         current,
         base,
@@ -478,6 +497,7 @@ def runs_needed(
         confidence_level=confidence_level,
         test=test,
         margin=margin,
+        unseen=unseen_for(est, margin, est.measure, options),
     )
 
 
@@ -667,6 +687,25 @@ def bootstrap_pvalue(
     >>> 0.05 < p < 0.95
     True
     """
+    D, v, t_star = bootstrap_t(baseline, current, n_resamples=n_resamples, seed=seed)
+    if not v > 0:
+        return math.nan, math.nan
+    t = (D + margin) / math.sqrt(v)
+    if test == "non-inferiority":  # reject for large t
+        p = float((1 + np.sum(t_star >= t)) / (1 + t_star.size))
+        return p, D - float(np.quantile(t_star, confidence_level)) * math.sqrt(v)
+    p = float((1 + np.sum(t_star <= t)) / (1 + t_star.size))
+    return p, D - float(np.quantile(t_star, 1 - confidence_level)) * math.sqrt(v)
+
+
+def bootstrap_t(
+    baseline, current, *, n_resamples: int = BOOTSTRAP_RESAMPLES, seed: int = BOOTSTRAP_SEED
+):
+    """``(D, v, t_star)``: the difference of Nogueira's stability (current - baseline),
+    its Thm 6 variance and the studentized bootstrap replicates
+    ``t* = (D* - D) / sqrt(v*)`` (each sample's runs resampled independently;
+    resamples with a zero variance dropped) that :func:`bootstrap_pvalue` and
+    :func:`guarded_noninferiority` compare their statistic with."""
     Zb = np.asarray(baseline, dtype=np.float64)
     Zc = np.asarray(current, dtype=np.float64)
     rng = np.random.default_rng(seed)
@@ -681,13 +720,30 @@ def bootstrap_pvalue(
     ((pb, vb), (pb_star, vb_star)), ((pc, vc), (pc_star, vc_star)) = out
     D, v = float(pc[0] - pb[0]), float(vb[0] + vc[0])
     if not v > 0:
-        return math.nan, math.nan
+        return D, v, np.empty(0)
     D_star, v_star = pc_star - pb_star, vb_star + vc_star
     ok = v_star > 0
-    t_star = (D_star[ok] - D) / np.sqrt(v_star[ok])
-    t = (D + margin) / math.sqrt(v)
-    if test == "non-inferiority":  # reject for large t
-        p = float((1 + np.sum(t_star >= t)) / (1 + t_star.size))
-        return p, D - float(np.quantile(t_star, confidence_level)) * math.sqrt(v)
-    p = float((1 + np.sum(t_star <= t)) / (1 + t_star.size))
-    return p, D - float(np.quantile(t_star, 1 - confidence_level)) * math.sqrt(v)
+    return D, v, (D_star[ok] - D) / np.sqrt(v_star[ok])
+
+
+class bootstrap_pvalues:
+    """``s -> p(s)``: the bootstrap-t p-values of H0: D <= s (an array of s) from one
+    bootstrap (:func:`bootstrap_t`), and ``low(level)``, the lower bound of D; NaN when
+    the variance is 0."""
+
+    def __init__(self, baseline, current):
+        self.D, self.v, t_star = bootstrap_t(baseline, current)
+        self.t_star = np.sort(t_star)
+
+    def __call__(self, s):
+        s = np.asarray(s, dtype=np.float64)
+        if not self.v > 0 or self.t_star.size == 0:
+            return np.full(s.shape, np.nan)
+        t = (self.D - s) / math.sqrt(self.v)
+        above = self.t_star.size - np.searchsorted(self.t_star, t, side="left")
+        return (1 + above) / (1 + self.t_star.size)
+
+    def low(self, level):
+        if not self.v > 0 or self.t_star.size == 0:
+            return math.nan
+        return self.D - float(np.quantile(self.t_star, level)) * math.sqrt(self.v)
