@@ -49,8 +49,12 @@ def test_kamkar_data_has_the_stated_structure():
 
 
 def test_kamkar_quick(tmp_path, capsys):
+    from propstab.inference import SmallSampleWarning
+
     mod = _load("kamkar_l1_logistic")
-    results = mod.main(["--quick", "--figures", str(tmp_path)])
+    results = _main_warns(  # M = 8 bootstraps
+        mod, ["--quick", "--figures", str(tmp_path)], {SmallSampleWarning: "M < 10 runs"}
+    )
     out = capsys.readouterr().out
     assert "optimising likelihood" in out
     assert {r["rho"] for r in results} == {0.0, 0.8}
