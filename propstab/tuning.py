@@ -655,7 +655,7 @@ class StabilityGridSearch(*_BASES):
         >>> rng = np.random.default_rng(0)
         >>> X = rng.normal(size=(60, 4)); y = X[:, 0] + rng.normal(size=60)
         >>> s = StabilityGridSearch(Lasso(), {"alpha": [0.05, 0.3]}, n_runs=10,
-        ...                         random_state=0).fit(X, y)
+        ...                         measure="conger", random_state=0).fit(X, y)  # sizes vary
         >>> print(s.summary().splitlines()[0])
         Stability grid search
         """
@@ -760,7 +760,7 @@ class StabilityGridSearch(*_BASES):
         >>> rng = np.random.default_rng(0)
         >>> X = rng.normal(size=(60, 4)); y = X[:, 0] + rng.normal(size=60)
         >>> s = StabilityGridSearch(Lasso(), {"alpha": [0.05, 0.3]}, n_runs=10,
-        ...                         random_state=0).fit(X, y)
+        ...                         measure="conger", random_state=0).fit(X, y)  # sizes vary
         >>> ax = s.plot()
         >>> len(ax.texts)               # one label per candidate
         2

@@ -417,19 +417,22 @@ def test_stability_selection_and_a_mapping_use_the_same_rule(tmp_path):
 
     X, y = _data()
     make = lambda **kw: StabilitySelection(
-        Lasso(), n_subsamples=3, n_alphas=4, random_state=0, **kw  # noqa: E731
-    )
+        Lasso(), n_subsamples=3, n_alphas=4, cutoff=0.9, random_state=0, **kw  # noqa: E731
+    )  # cutoff 0.9: E(V) <= 1 allowed half of the two selected at 0.75 (LargePFERWarning)
     whole = make().fit(X, y)
     make(checkpoint=tmp_path / "ss").fit(X, y)
     (tmp_path / "ss" / "task-1.npz").write_bytes(b"")
     with pytest.warns(CheckpointWarning, match=r"task-1.npz' cannot be read"):
         again = make(checkpoint=tmp_path / "ss").fit(X, y)
     np.testing.assert_array_equal(whole.stability_scores_, again.stability_scores_)
-    selectors = {"a": top2, "b": top2}
-    first = assess(selectors, X, y, n_runs=5, random_state=0, checkpoint=tmp_path / "m")
+    # two lassos: scored, and their runs differ (two copies of top2 were left out of the
+    # Pareto front and had a zero variance); conger: the lasso's sizes vary
+    selectors = {"a": Lasso(alpha=0.1), "b": Lasso(alpha=0.3)}
+    kw = dict(n_runs=5, random_state=0, measure="conger", checkpoint=tmp_path / "m")
+    first = assess(selectors, X, y, **kw)
     (tmp_path / "m" / "selector-1" / "task-3.npz").write_bytes(b"PK\x03\x04")
     with pytest.warns(CheckpointWarning, match=r"selector-1.task-3.npz' cannot be read"):
-        second = assess(selectors, X, y, n_runs=5, random_state=0, checkpoint=tmp_path / "m")
+        second = assess(selectors, X, y, **kw)
     _same(first.assessments["b"].result, second.assessments["b"].result)
 
 

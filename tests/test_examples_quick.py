@@ -16,6 +16,28 @@ def _load(name):
     return shared.load_script(EXAMPLES / f"{name}.py", name)
 
 
+def _main_warns(mod, argv, expected):
+    """``mod.main(argv)`` and the propstab warnings it raises, asserted knowingly: a
+    quick mode runs few runs on purpose. ``expected`` maps each warning class that must
+    be raised to a part of one of its messages; any other propstab warning or
+    RuntimeWarning fails, and other warnings (a library's) are raised again."""
+    import propstab
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        out = mod.main(argv)
+    ours = [
+        w for w in caught if issubclass(w.category, (propstab.PropstabWarning, RuntimeWarning))
+    ]
+    for w in caught:
+        if w not in ours:
+            warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
+    assert {w.category for w in ours} == set(expected), [str(w.message) for w in ours]
+    for category, part in expected.items():
+        assert any(part in str(w.message) for w in ours if w.category is category), part
+    return out
+
+
 def test_kamkar_data_has_the_stated_structure():
     mod = _load("kamkar_l1_logistic")
     X, y = mod.kamkar_data(4000, 0.5, np.random.default_rng(0))
@@ -27,8 +49,12 @@ def test_kamkar_data_has_the_stated_structure():
 
 
 def test_kamkar_quick(tmp_path, capsys):
+    from propstab.inference import SmallSampleWarning
+
     mod = _load("kamkar_l1_logistic")
-    results = mod.main(["--quick", "--figures", str(tmp_path)])
+    results = _main_warns(  # M = 8 bootstraps
+        mod, ["--quick", "--figures", str(tmp_path)], {SmallSampleWarning: "M < 10 runs"}
+    )
     out = capsys.readouterr().out
     assert "optimising likelihood" in out
     assert {r["rho"] for r in results} == {0.0, 0.8}
@@ -53,10 +79,20 @@ def test_kamkar_quick(tmp_path, capsys):
 
 
 def test_stability_selection_vs_lasso_quick(tmp_path, capsys):
+    from propstab.error_control import LargePFERWarning
+    from propstab.inference import SmallSampleWarning, ZeroVarianceWarning
+
     mod = _load("stability_selection_vs_lasso")
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", RuntimeWarning)  # a perfectly stable method
-        results = mod.main(["--quick", "--figures", str(tmp_path)])
+    # 8 bootstraps; q of 1.5 and 2 q_D on purpose; the pi = 0.6, q_D method is perfectly stable
+    results = _main_warns(
+        mod,
+        ["--quick", "--figures", str(tmp_path)],
+        {
+            LargePFERWarning: "allows half or more",
+            SmallSampleWarning: "M < 10 runs",
+            ZeroVarianceWarning: "all 8 runs are the same",
+        },
+    )
     assert "lasso (1-SE)" in capsys.readouterr().out
     (res,) = results
     methods = res["methods"]
@@ -106,8 +142,10 @@ def test_varying_sizes_quick(capsys):
     import propstab
     from propstab.chance import nogueira_expectation
 
+    from propstab.inference import SmallSampleWarning
+
     mod = _load("varying_sizes")
-    rows = mod.main(["--quick"])
+    rows = _main_warns(mod, ["--quick"], {SmallSampleWarning: "M = 10-19 runs"})  # M = 10
     out = capsys.readouterr().out
     assert "| breast_cancer | C by CV | 10 |" in out and "| digits_3_8 | random C | 10 |" in out
     assert len(rows) == 8
@@ -134,8 +172,12 @@ def test_ranking_stability_breast_cancer_quick(tmp_path, capsys):
     bootstraps, every reported number recomputed from the recorded rankings."""
     import propstab
 
+    from propstab.inference import SmallSampleWarning
+
     mod = _load("ranking_stability_breast_cancer")
-    rows, comparison = mod.main(["--quick", "--figures", str(tmp_path)])
+    rows, comparison = _main_warns(  # M = 10 bootstraps
+        mod, ["--quick", "--figures", str(tmp_path)], {SmallSampleWarning: "M = 10-19 runs"}
+    )
     out = capsys.readouterr().out
     assert "| ranker | Spearman" in out and "Pairwise tests of stability" in out
     assert [r["name"] for r in rows] == [

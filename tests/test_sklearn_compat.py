@@ -98,9 +98,11 @@ def test_the_search_and_the_transformer_run_on_both_branches(request, patched):
     calls = request.getfixturevalue("new_api") if patched else None
     rng = np.random.default_rng(0)
     X = rng.standard_normal((40, 6))
-    y = X[:, :3].sum(axis=1) + 0.1 * rng.standard_normal(40)
+    # noise enough that the runs differ (at 0.1 both candidates select X_0..X_2 in every
+    # run: a zero jackknife variance) and the measure for varying sizes (the lasso's vary)
+    y = X[:, :3].sum(axis=1) + 0.5 * rng.standard_normal(40)
     search = propstab.StabilityGridSearch(
-        Lasso(), {"alpha": [0.05, 0.2]}, n_runs=6, random_state=0
+        Lasso(), {"alpha": [0.05, 0.2]}, measure="conger", n_runs=6, random_state=0
     ).fit(X, y)
     selector = propstab.StabilitySelection(
         Lasso(), n_alphas=3, n_subsamples=10, cutoff=0.9, PFER=1, random_state=0
