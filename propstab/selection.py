@@ -9,8 +9,15 @@ them so that ``propstab.selection.StabilitySelection`` and
 from .stability_selection._transformer import (
     ErrorControl,
     LargePFERWarning,
+    PFERBoundWarning,
     StabilitySelection,
     error_control,
 )
 
-__all__ = ["ErrorControl", "LargePFERWarning", "StabilitySelection", "error_control"]
+__all__ = [
+    "ErrorControl",
+    "LargePFERWarning",
+    "PFERBoundWarning",
+    "StabilitySelection",
+    "error_control",
+]

@@ -1631,6 +1631,7 @@ NOT_FUZZED = {
     "ErrorControl": "built by error_control",
     "PFERExceededWarning": "a warning class",
     "LargePFERWarning": "a warning class",
+    "PFERBoundWarning": "a warning class",
     "Calibration": "built by StabilitySelection(calibration=...)",
     "SHARP_PI_GRID": "data",
     "STABL_THRESHOLDS": "data",

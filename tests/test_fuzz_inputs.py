@@ -34,7 +34,7 @@ import contract
 from contract import HOSTILE, check_call
 import propstab
 import propstab.plots
-from propstab.error_control import PFERExceededWarning, error_control
+from propstab.error_control import PFERBoundWarning, PFERExceededWarning, error_control
 from propstab.measures import cw_max, cw_min
 from propstab.selection import StabilitySelection
 
@@ -727,7 +727,7 @@ def test_determinism_for_a_seed():
 
     def selection():
         # no PFER target, 3 pairs: q/p = 0.96, beyond the unimodal bound's reach
-        with pytest.warns(RuntimeWarning, match="'unimodal' PFER bound does not apply"):
+        with pytest.warns(PFERBoundWarning, match="'unimodal' PFER bound does not apply"):
             return StabilitySelection(
                 _lasso(), n_subsamples=3, sampling="ss", PFER=None, random_state=7
             ).fit(X, y)

@@ -18,14 +18,14 @@ import twins
 from sklearn.linear_model import Lasso
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
-from propstab.error_control import LargePFERWarning, PFERExceededWarning
+from propstab.error_control import LargePFERWarning, PFERBoundWarning, PFERExceededWarning
 from propstab.selection import ErrorControl, StabilitySelection, error_control
 
 #: the realised bound of a fit without a PFER target (PFER=None, or a single penalty
 #: whose q is realised) on a few subsamples of small data is large: asserted knowingly
 LARGE_BOUND = dict(expected_warning=LargePFERWarning, match="allows half or more")
 #: ... or the unimodal bound does not apply at the realised q and cutoff (PFER_ NaN)
-NO_BOUND = dict(expected_warning=RuntimeWarning, match="'unimodal' PFER bound does not apply")
+NO_BOUND = dict(expected_warning=PFERBoundWarning, match="'unimodal' PFER bound does not apply")
 
 REFERENCE = pathlib.Path(__file__).resolve().parents[1] / "r_compat" / "stabs_reference.json"
 DIFFERENCES = REFERENCE.with_name("stabs_expected_differences.json")

@@ -73,6 +73,47 @@ class PFERExceededWarning(PropstabWarning, RuntimeWarning):
     """
 
 
+class PFERBoundWarning(PropstabWarning, RuntimeWarning):
+    """The error bound asked for does not apply to a fitted stability selection's
+    realised q and cutoff (for example the unimodal bound needs a cutoff above
+    1/2 + min((q/p)^2, 1/(2B) + 3/4 (q/p)^2)); ``PFER_`` is then NaN.
+
+    What to do: a cutoff the bound covers (the message gives its range), more
+    subsamples, or ``assumption="none"`` (Meinshausen and Bühlmann's bound, which holds
+    for every cutoff above 1/2).
+
+    See Also
+    --------
+    propstab.StabilitySelection : Warns with it after ``fit``.
+    propstab.selection.error_control : The bounds and where each applies.
+
+    References
+    ----------
+    Shah, R. D., Samworth, R. J. (2013). Variable selection with error control:
+    another look at stability selection. JRSS B 75(1), 55-80, secs 3.2 and 3.3
+    (the bounds under unimodality and r-concavity, and their ranges of cutoffs).
+
+    Examples
+    --------
+    >>> import warnings
+    >>> import numpy as np
+    >>> from sklearn.linear_model import Lasso
+    >>> from propstab import StabilitySelection
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.normal(size=(40, 4)); y = X[:, 0] + rng.normal(size=40)
+    >>> ss = StabilitySelection(Lasso(), param_grid=[0.05, 0.3], cutoff=0.6, PFER=None,
+    ...                         n_subsamples=2, random_state=0)    # the unimodal default
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     ss = ss.fit(X, y)
+    >>> [w.category.__name__ for w in caught], ss.PFER_
+    (['PFERBoundWarning'], nan)
+    >>> print(caught[0].message)                                  # doctest: +ELLIPSIS
+    StabilitySelection: the 'unimodal' PFER bound does not apply to the realised q = 3 and
+    cutoff 0.6: cutoff: must be > 1/2 + 1/(4B) = 0.625 ...; PFER_ is NaN
+    """
+
+
 class LargePFERWarning(PropstabWarning, RuntimeWarning):
     """The realised PFER bound of a fitted stability selection is large compared with
     the number of features it selected: ``PFER_ >= n_selected / 2``, so the bound

@@ -45,6 +45,7 @@ from ._error_control import (
     SAMPLINGS,
     ErrorControl,
     LargePFERWarning,
+    PFERBoundWarning,
     default_n_subsamples,
     error_control,
     resolve_assumption,
@@ -323,7 +324,7 @@ class StabilitySelection(*_BASES):
     LargePFERWarning
         The realised bound allows half or more of the selected features to be
         false selections: ``PFER_ >= n_selected / 2`` (with n_selected >= 1).
-    RuntimeWarning
+    PFERBoundWarning
         The bound does not apply to the realised q and cutoff (``PFER_`` is NaN).
 
     See Also
@@ -767,7 +768,7 @@ class StabilitySelection(*_BASES):
                 f"StabilitySelection: the {assumption!r} PFER bound does not apply "
                 f"to the realised q = {number(self.q_)} and cutoff {number(self.cutoff_)}: "
                 f"{exc}; PFER_ is NaN",
-                RuntimeWarning,
+                PFERBoundWarning,
             )
             return None
 
