@@ -27,6 +27,7 @@ import sys
 import warnings
 
 import numpy as np
+from sklearn.exceptions import ConvergenceWarning
 
 HERE = pathlib.Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
@@ -82,6 +83,8 @@ def row(data: str, selector: str, Z) -> dict:
     sel = propstab.as_selection(Z)
     k = sel.row_sizes
     with warnings.catch_warnings():
+        # a C so small that a run selects nothing leaves a measure undefined on the first
+        # M runs: that row's value is NaN in the table, which says it
         warnings.simplefilter("ignore", propstab.UndefinedMeasureWarning)
         noge, cong = propstab.estimate(sel), propstab.estimate(sel, "conger")
     return dict(
@@ -113,7 +116,9 @@ def run(runs, grid, random_state: int = 0):
         jobs += [("C by CV", l1_cv), ("random C", l1_random_c)]
         for name, selector in jobs:
             with warnings.catch_warnings():
-                warnings.simplefilter("ignore")  # liblinear convergence notes
+                # liblinear's convergence notes at small C (scikit-learn's, not propstab's:
+                # propstab's own warnings still show)
+                warnings.simplefilter("ignore", ConvergenceWarning)
                 res = propstab.resample(
                     selector, X, y, n_runs=max(runs), random_state=random_state
                 )
