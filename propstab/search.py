@@ -152,6 +152,9 @@ def search(
         >= 1 (Hypothesis's own validation).
     Exception
         Any exception of ``probe`` other than :class:`Found` propagates unchanged.
+        A probe that refutes an example and not when Hypothesis replays it (a flaky
+        probe: a timing, a command's timeout) gives that first refutation, unshrunk,
+        never Hypothesis's ``Flaky``.
 
     See Also
     --------
@@ -220,7 +223,23 @@ def search(
         return found
     except hypothesis.errors.Unsatisfiable:
         return "unsatisfiable"
+    except hypothesis.errors.Flaky as flaky:  # refuted once, not when replayed
+        return _first_cause(flaky)
     return None
+
+
+def _first_cause(flaky):
+    """The first refutation of a flaky probe (one that refuted an example and did not when
+    Hypothesis replayed it: a timing, a command's timeout): that :class:`Found`, unshrunk;
+    another exception of the probe propagates as the probe raised it."""
+    causes = [flaky.__cause__, *getattr(flaky, "exceptions", ())]
+    for cause in causes:
+        if isinstance(cause, Found):
+            return cause
+    for cause in causes:
+        if isinstance(cause, Exception):
+            raise cause
+    raise flaky
 
 
 def assume(condition) -> None:

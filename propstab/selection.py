@@ -7,10 +7,17 @@ them so that ``propstab.selection.StabilitySelection`` and
 ``propstab.StabilitySelection`` or ``propstab.stability_selection``.
 """
 from .stability_selection._transformer import (
+    BoundNotApplicableWarning,
     ErrorControl,
     LargePFERWarning,
     StabilitySelection,
     error_control,
 )
 
-__all__ = ["ErrorControl", "LargePFERWarning", "StabilitySelection", "error_control"]
+__all__ = [
+    "BoundNotApplicableWarning",
+    "ErrorControl",
+    "LargePFERWarning",
+    "StabilitySelection",
+    "error_control",
+]

@@ -32,7 +32,13 @@ from .._utils.params import (
     validate_params,
 )
 
-__all__ = ["ErrorControl", "LargePFERWarning", "PFERExceededWarning", "error_control"]
+__all__ = [
+    "BoundNotApplicableWarning",
+    "ErrorControl",
+    "LargePFERWarning",
+    "PFERExceededWarning",
+    "error_control",
+]
 
 SAMPLINGS = ("mb", "ss")
 #: The largest B (``n_subsamples``): the unimodal cutoff is searched on a grid of B
@@ -70,6 +76,29 @@ class PFERExceededWarning(PropstabWarning, RuntimeWarning):
     ...     ec = error_control(100, q=40, PFER=1, assumption="none")
     >>> caught[0].category.__name__, ec.cutoff, ec.PFER
     ('PFERExceededWarning', 1.0, 16.0)
+    """
+
+
+class BoundNotApplicableWarning(PropstabWarning, RuntimeWarning):
+    """The error bound of a fitted stability selection does not apply to its realised
+    q and cutoff (under the chosen assumption, e.g. a cutoff below the unimodal
+    bound's range): ``PFER_`` is NaN.
+
+    See Also
+    --------
+    propstab.StabilitySelection : Warns with it after ``fit``.
+    propstab.selection.error_control : The bound and its range.
+
+    References
+    ----------
+    Shah, R. D., Samworth, R. J. (2013). Variable selection with error control:
+    another look at stability selection. JRSS B 75(1), 55-80, secs 3.2 and 3.3
+    (the ranges of the unimodal and r-concave bounds).
+
+    Examples
+    --------
+    >>> issubclass(BoundNotApplicableWarning, RuntimeWarning)
+    True
     """
 
 

@@ -43,6 +43,7 @@ from ._error_control import (
     ASSUMPTIONS,
     BOUND_NAMES,
     SAMPLINGS,
+    BoundNotApplicableWarning,
     ErrorControl,
     LargePFERWarning,
     default_n_subsamples,
@@ -70,7 +71,13 @@ from .._utils.checkpoint import (
 from ..resampling._schemes import subsamples as draw_subsamples
 from ..selectors import clone, run_seeds, seeded, support_of, take
 
-__all__ = ["ErrorControl", "LargePFERWarning", "StabilitySelection", "error_control"]
+__all__ = [
+    "BoundNotApplicableWarning",
+    "ErrorControl",
+    "LargePFERWarning",
+    "StabilitySelection",
+    "error_control",
+]
 
 CALIBRATIONS = ("pfer", "stability_score", "fdp")
 #: The spawn key (below the root's) of the seed of the artificial features of
@@ -323,7 +330,7 @@ class StabilitySelection(*_BASES):
     LargePFERWarning
         The realised bound allows half or more of the selected features to be
         false selections: ``PFER_ >= n_selected / 2`` (with n_selected >= 1).
-    RuntimeWarning
+    BoundNotApplicableWarning
         The bound does not apply to the realised q and cutoff (``PFER_`` is NaN).
 
     See Also
@@ -767,7 +774,7 @@ class StabilitySelection(*_BASES):
                 f"StabilitySelection: the {assumption!r} PFER bound does not apply "
                 f"to the realised q = {number(self.q_)} and cutoff {number(self.cutoff_)}: "
                 f"{exc}; PFER_ is NaN",
-                RuntimeWarning,
+                BoundNotApplicableWarning,
             )
             return None
 
