@@ -449,6 +449,27 @@ def fuzz_spoiled_files(fz: Fuzz, rounds: int):
             lambda: other(checkpoint=where),
             expect="refused",
         )
+        # another entry point's checkpoint: refused, or run as if the directory were new
+        second = fz.rng.choice([n for n in calls if n != name])
+        want = None
+        if fz.rng.random() < 0.5:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                want = summary(calls[second]())
+
+        def same(value, want=want):
+            if want is not None and summary(value) != want:
+                return "the result differs from that of a fresh call"
+            return None
+
+        outcome, value = fz.call(
+            "spoiled file",
+            f"{second}(checkpoint of {name})",
+            lambda: calls[second](checkpoint=where),
+            expect=same,
+        )
+        if outcome == "refused" and getattr(value, "argument", None) != "checkpoint":
+            fz.finding("spoiled file", f"{second}(checkpoint of {name})", f"names: {value}")
 
 
 # ----------------------------------------------------------------------------------
