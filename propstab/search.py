@@ -35,6 +35,8 @@ import contextvars
 import math
 from typing import Any, Callable, Iterable, Optional, Tuple, Union
 
+import numpy as np
+
 try:
     import hypothesis
     from hypothesis import HealthCheck, Phase, Verbosity
@@ -188,6 +190,10 @@ def search(
     >>> search(st.integers(0, 5), odd_square_above_50, max_examples=100, seed=0) is None
     True
     """
+
+    # a NumPy integer is an integer here (Hypothesis takes only int: random.seed refuses
+    # np.int64 and settings an np.int64 max_examples); anything else is left to Hypothesis
+    seed, max_examples = (int(v) if isinstance(v, np.integer) else v for v in (seed, max_examples))
 
     @hypothesis.settings(
         REPRODUCIBLE,

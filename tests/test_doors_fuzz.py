@@ -150,3 +150,22 @@ def test_a_flaky_probe_gives_its_first_refutation_not_flaky():
     calls.clear()
     with pytest.raises(KeyError, match="once"):
         search(st.integers(0, 100), raising, max_examples=20, seed=0)
+
+
+def test_a_numpy_integer_seed_and_max_examples_are_integers():
+    """audit(seed=np.int64(3)) raised random.seed's TypeError from inside Hypothesis."""
+    from propstab.testing import assert_measure_properties
+
+    table = propstab.audit(
+        "jaccard", max_examples=np.int64(2), seed=np.int64(3), axioms=["bounds"], progress=False
+    )
+    assert str(table) == str(
+        propstab.audit("jaccard", max_examples=2, seed=3, axioms=["bounds"], progress=False)
+    )
+
+    def coverage(Z):
+        return float(np.mean(Z))
+
+    assert_measure_properties(
+        coverage, claims=["fully_defined"], max_examples=np.int64(2), seed=np.int64(1)
+    )
