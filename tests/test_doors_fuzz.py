@@ -169,3 +169,35 @@ def test_a_numpy_integer_seed_and_max_examples_are_integers():
     assert_measure_properties(
         coverage, claims=["fully_defined"], max_examples=np.int64(2), seed=np.int64(1)
     )
+
+
+@pytest.mark.parametrize("n_jobs", [10**20, -(10**20), 10**4 + 1])
+def test_an_absurd_n_jobs_is_refused_naming_it(n_jobs):
+    """resample(n_jobs=10**20) raised joblib's "Stop argument for islice() must be ...
+    <= sys.maxsize" (a ValueError naming nothing)."""
+    from sklearn.feature_selection import SelectKBest, f_regression
+    from sklearn.linear_model import Lasso
+
+    X, y = shared.regression(n=30, d=4)
+    calls = [
+        lambda: propstab.resample(lambda X, y: [0], X, y, n_runs=3, n_jobs=n_jobs),
+        lambda: propstab.assess(lambda X, y: [0], X, y, n_runs=3, n_jobs=n_jobs),
+        lambda: propstab.StabilitySelection(Lasso(), n_subsamples=3, n_jobs=n_jobs).fit(X, y),
+        lambda: propstab.StabilityGridSearch(
+            SelectKBest(f_regression), {"k": [1, 2]}, n_runs=3, n_jobs=n_jobs
+        ).fit(X, y),
+    ]
+    for call in calls:
+        with pytest.raises(
+            propstab.InvalidParameterError, match=r"^n_jobs: .*at most 10000.*got -?1000"
+        ) as caught:
+            call()
+        assert caught.value.argument == "n_jobs"
+
+
+def test_the_command_line_names_jobs(capsys):
+    from propstab import cli
+
+    assert cli.main(["audit", "--measure", "jaccard", "--jobs", str(10**20)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "argument --jobs: must be a non-zero integer" in err, err
