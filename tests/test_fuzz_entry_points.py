@@ -1598,6 +1598,7 @@ NOT_FUZZED = {
     "Selection": "built by as_selection, which is fuzzed",
     "UndefinedMeasureWarning": "a warning class",
     "CheckpointWarning": "a warning class",
+    "BoundNotApplicableWarning": "a warning class",
     "InvalidParameterError": "the error class of invalid arguments",
     "measures": "the module; each measure is fuzzed",
     "AuditTable": "built by audit; its methods are fuzzed",
