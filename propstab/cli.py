@@ -27,6 +27,9 @@ ORDER = ("measures", "audit", "estimate", "compare", "crosscheck", "agree", "che
 USAGE_ERROR, ENVIRONMENT_ERROR = 2, 3
 #: The exit status of an interrupted command (Ctrl-C): 128 + SIGINT, as a shell reports it.
 INTERRUPTED = 130
+#: The exit status when the reader of the output went away (``propstab measures | head``):
+#: 128 + SIGPIPE, what a shell reports for a command ended by a closed pipe, and no message.
+CLOSED_PIPE = 141
 
 
 def _version() -> str:
@@ -61,7 +64,8 @@ def build_parser() -> argparse.ArgumentParser:
         description="Stability of feature selection: measures, audits, "
         "inference and R cross-checks. Exit status 2: a usage "
         "or input error; 3: the command cannot run here (R, "
-        "rpy2 or a package missing); 130: interrupted (Ctrl-C). "
+        "rpy2 or a package missing); 130: interrupted (Ctrl-C); 141: the output's "
+        "reader closed the pipe (as with | head). "
         "PROPSTAB_DEBUG=1 shows tracebacks.",
     )
     parser.add_argument(
@@ -99,12 +103,12 @@ def given_options(parser: argparse.ArgumentParser, argv, command: str) -> frozen
 
 
 #: The library's argument names that a subcommand's option of another name sets.
-LIBRARY_NAMES = {"confidence_level": "confidence", "random_state": "seed", "measures": "measure"}
+LIBRARY_NAMES = {"measures": "measure"}
 
 
 def option_names(parser: argparse.ArgumentParser, command: str) -> dict:
     """The subcommand's options by the library's name of the argument each one sets
-    (``n_resamples``: ``--n-resamples``, ``random_state``: ``--seed``), for errors of the
+    (``n_resamples``: ``--n-resamples``, ``measures``: ``--measure``), for errors of the
     library to name the option the user typed."""
     sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction)).choices[
         command
@@ -112,7 +116,7 @@ def option_names(parser: argparse.ArgumentParser, command: str) -> dict:
     flags = {
         a.dest: max(a.option_strings, key=len)
         for a in sub._actions
-        if a.option_strings and a.dest not in ("help", "base")
+        if a.option_strings and a.dest not in ("help", "base") and a.help != argparse.SUPPRESS
     }
     names = {dest: flag for dest, flag in flags.items()}
     names.update(
@@ -147,12 +151,21 @@ def error_message(exc: BaseException) -> str:
 
 def main(argv: Optional[List[str]] = None) -> int:
     parser = build_parser()
-    try:
-        args = parser.parse_args(argv)
-    except SystemExit as exc:  # --help, --version, usage errors
-        return exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 2)
+    # the DeprecationWarnings of old option spellings, printed as the command's warnings
+    with warnings.catch_warnings(record=True) as parsing:
+        warnings.simplefilter("always")
+        try:
+            args = parser.parse_args(argv)
+        except SystemExit as exc:  # --help, --version, usage errors
+            _print_warnings("propstab", parsing)
+            return exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 2)
+        except BrokenPipeError:  # `propstab --help | head`
+            _quiet_stdout()
+            return CLOSED_PIPE
     if getattr(args, "command", None) is not None:
-        args.given_options = given_options(parser, argv, args.command)
+        with warnings.catch_warnings():  # the same line parsed again: warned above
+            warnings.simplefilter("ignore", DeprecationWarning)
+            args.given_options = given_options(parser, argv, args.command)
     if not getattr(args, "func", None):
         print(
             f"propstab: error: give a COMMAND ({', '.join(command_names())}); see "
@@ -167,7 +180,10 @@ def main(argv: Optional[List[str]] = None) -> int:
             try:
                 return int(args.func(args) or 0)
             finally:
-                _print_warnings(prefix, caught)
+                _print_warnings(prefix, list(parsing) + list(caught))
+    except BrokenPipeError:  # `propstab measures | head`: the reader has what it wanted
+        _quiet_stdout()
+        return CLOSED_PIPE
     except KeyboardInterrupt:  # Ctrl-C: one line, no traceback
         if os.environ.get("PROPSTAB_DEBUG") == "1":
             raise
@@ -182,6 +198,16 @@ def main(argv: Optional[List[str]] = None) -> int:
             exc = exc.renamed(option_names(parser, args.command))
         print(f"{prefix}: error: {error_message(exc)}", file=sys.stderr)
         return exit_status(exc)
+
+
+def _quiet_stdout() -> None:
+    """Point standard output at the null device, so that the interpreter's last flush of
+    what could not be written to the closed pipe does not fail again on the way out."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):  # no file descriptor (stdout replaced): nothing to flush
+        pass
 
 
 def _print_warnings(prefix: str, caught) -> None:

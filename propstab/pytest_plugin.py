@@ -72,21 +72,34 @@ def _takes_seed(make) -> bool:
 @pytest.fixture
 def stability_baseline(request):
     """A callable ``stability_baseline(make, *, name=None, X=None, y=None,
-    selector=None, seed=0, measure="nogueira", **options)`` returning the
+    selector=None, random_state=0, measure="nogueira", **options)`` returning the
     :class:`propstab.testing.Baseline` stored beside the test.
 
-    ``make(seed)`` (or ``make()``) returns a :class:`~propstab.resampling.ResamplingResult`,
-    a selection matrix or a Baseline; it is called (and its baseline stored, with the
-    seed) only when the file is missing or with ``--propstab-update-baselines``: in that
-    mode the test stops there, reported as skipped ("updated ..."), and compares
-    nothing. ``X`` and ``y`` are fingerprinted into a new baseline and checked against a
-    stored one (:class:`~propstab.testing.BaselineMismatchError` naming what differs);
-    ``selector`` is recorded, and a comparison lists what changed.
+    ``make(random_state)`` (or ``make()``) returns a
+    :class:`~propstab.resampling.ResamplingResult`, a selection matrix or a Baseline; it
+    is called (and its baseline stored, with the seed) only when the file is missing or
+    with ``--propstab-update-baselines``: in that mode the test stops there, reported as
+    skipped ("updated ..."), and compares nothing. ``X`` and ``y`` are fingerprinted
+    into a new baseline and checked against a stored one
+    (:class:`~propstab.testing.BaselineMismatchError` naming what differs); ``selector``
+    is recorded, and a comparison lists what changed. ``seed=`` is the deprecated name
+    of ``random_state`` (a DeprecationWarning).
     """
+    from propstab._utils.params import RENAMED_SEED, renamed
+
     update = request.config.getoption("propstab_update_baselines")
 
+    @renamed(RENAMED_SEED, function="stability_baseline")
     def get(
-        make, *, name=None, X=None, y=None, selector=None, seed=0, measure="nogueira", **options
+        make,
+        *,
+        name=None,
+        X=None,
+        y=None,
+        selector=None,
+        random_state=0,
+        measure="nogueira",
+        **options,
     ):
         __tracebackhide__ = True
         from propstab._utils.checks import fail
@@ -101,13 +114,13 @@ def stability_baseline(request):
         path = baseline_path(request, name)
         if update or not path.exists():
             takes = _takes_seed(make)
-            made = make(seed) if takes else make()
+            made = make(random_state) if takes else make()
             baseline = Baseline.from_result(
                 made,
                 X=X,
                 y=y,
                 selector=selector,
-                seed=seed if takes else None,
+                seed=random_state if takes else None,
                 measure=measure,
                 **options,
             )

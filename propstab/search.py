@@ -25,7 +25,7 @@ The smallest pair of integers whose product exceeds their sum by more than 5:
 ...         return Found(pair, (a * b, a + b), "the product exceeds the sum by more than 5")
 ...     return None
 >>> found = search(st.tuples(st.integers(0, 100), st.integers(0, 100)), probe,
-...                max_examples=200, seed=0)
+...                max_examples=200, random_state=0)
 >>> found.example, found.reason
 ((2, 8), 'the product exceeds the sum by more than 5')
 """
@@ -36,6 +36,8 @@ import math
 from typing import Any, Callable, Iterable, Optional, Tuple, Union
 
 import numpy as np
+
+from ._utils.params import RENAMED_SEED, renamed
 
 try:
     import hypothesis
@@ -115,12 +117,13 @@ class _Skip(Exception):
     """An explicit example outside the property's domain (its ``assume`` failed)."""
 
 
+@renamed(RENAMED_SEED)
 def search(
     strategy,
     probe: Callable[[Any], Optional[Found]],
     *,
     max_examples: int,
-    seed: int,
+    random_state: int,
     examples: Iterable = (),
 ) -> Union[Found, None, str]:
     """Run ``probe`` on examples of ``strategy``; the shrunk :class:`Found` or None.
@@ -134,8 +137,9 @@ def search(
         It may call :func:`assume`, :func:`assume_defined` and :func:`target`.
     max_examples : int
         Generated examples (Hypothesis's ``max_examples``).
-    seed : int
-        The seed of the generation (Hypothesis's ``@seed``).
+    random_state : int
+        The seed of the generation (Hypothesis's ``@seed``; ``seed=`` is its deprecated
+        name: a DeprecationWarning).
     examples : iterable, optional
         Explicit examples tried first, in order and as given (never shrunk); an
         explicit example whose :func:`assume` fails is skipped.
@@ -185,15 +189,17 @@ def search(
     >>> def odd_square_above_50(n):
     ...     assume(n % 2 == 1)
     ...     return Found(n, (n * n,), "odd, square above 50") if n * n > 50 else None
-    >>> search(st.integers(0, 1000), odd_square_above_50, max_examples=100, seed=0).example
+    >>> search(st.integers(0, 1000), odd_square_above_50, max_examples=100, random_state=0).example
     9
-    >>> search(st.integers(0, 5), odd_square_above_50, max_examples=100, seed=0) is None
+    >>> search(st.integers(0, 5), odd_square_above_50, max_examples=100, random_state=0) is None
     True
     """
 
     # a NumPy integer is an integer here (Hypothesis takes only int: random.seed refuses
     # np.int64 and settings an np.int64 max_examples); anything else is left to Hypothesis
-    seed, max_examples = (int(v) if isinstance(v, np.integer) else v for v in (seed, max_examples))
+    random_state, max_examples = (
+        int(v) if isinstance(v, np.integer) else v for v in (random_state, max_examples)
+    )
 
     @hypothesis.settings(
         REPRODUCIBLE,
@@ -205,7 +211,7 @@ def search(
         verbosity=Verbosity.quiet,
         suppress_health_check=list(HealthCheck),
     )
-    @hypothesis.seed(seed)
+    @hypothesis.seed(random_state)
     @hypothesis.given(strategy)
     def run(example):
         found = probe(example)
@@ -286,7 +292,7 @@ def assume(condition) -> None:
     >>> def even_above_10(n):
     ...     assume(n % 2 == 0)
     ...     return Found(n, (), "even, above 10") if n > 10 else None
-    >>> search(st.integers(0, 100), even_above_10, max_examples=50, seed=0,
+    >>> search(st.integers(0, 100), even_above_10, max_examples=50, random_state=0,
     ...        examples=[13, 40]).example           # 13 is skipped, 40 refutes as given
     40
     """
@@ -335,7 +341,7 @@ def assume_defined(value: float) -> float:
     >>> def probe(x):
     ...     v = assume_defined(math.log(x) if x > 0 else math.nan)
     ...     return Found(x, (v,), "log above 2") if v > 2 else None
-    >>> search(st.integers(-5, 100), probe, max_examples=100, seed=0).example
+    >>> search(st.integers(-5, 100), probe, max_examples=100, random_state=0).example
     8
     """
     assume(not math.isnan(value))
@@ -387,7 +393,7 @@ def target(observation: float, label: str) -> None:
     ...     target(float(sum(xs)), "sum")
     ...     return Found(xs, (sum(xs),), "sum above 150") if sum(xs) > 150 else None
     >>> found = search(st.lists(st.integers(0, 20), max_size=10), probe, max_examples=200,
-    ...                seed=0)
+    ...                random_state=0)
     >>> sum(found.example) == 151                 # shrunk to the boundary
     True
     """

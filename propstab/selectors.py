@@ -36,7 +36,17 @@ from ._utils.estimators import (  # noqa: F401
     ranking_of,
     support_of,
 )
-from ._utils.params import N_FEATURES, Integral, Interval, Options, Param, Real, validate_params
+from ._utils.params import (
+    N_FEATURES,
+    RENAMED_SEED,
+    Integral,
+    Interval,
+    Options,
+    Param,
+    Real,
+    renamed,
+    validate_params,
+)
 from ._utils.checks import (
     as_real_array,
     check_int_range,
@@ -241,8 +251,10 @@ def _random_state_keys(params) -> list:
     return sorted(k for k in params if k == "random_state" or k.endswith("__random_state"))
 
 
-def seeded(estimator, seed: int):
-    """An unfitted clone of ``estimator`` whose unset random states are set to ``seed``.
+@renamed(RENAMED_SEED)
+def seeded(estimator, random_state: int):
+    """An unfitted clone of ``estimator`` whose unset random states are set to
+    ``random_state``.
 
     Every parameter named ``random_state``, or ending in ``__random_state`` (the steps
     of a pipeline, the estimator inside ``SelectFromModel`` or ``RFE``, found through
@@ -257,8 +269,8 @@ def seeded(estimator, seed: int):
     estimator : estimator
         Never modified. An object without ``get_params`` is copied (:func:`clone`)
         unchanged.
-    seed : int in 0..2**32 - 1
-        The seed of this fit.
+    random_state : int in 0..2**32 - 1
+        The seed of this fit (``seed=`` is its deprecated name: a DeprecationWarning).
 
     Returns
     -------
@@ -269,9 +281,9 @@ def seeded(estimator, seed: int):
     ------
     TypeError
         ``estimator`` is not an estimator (a function: its randomness, if any, cannot
-        be reached: seed it inside the function), or ``seed`` is not an integer.
+        be reached: seed it inside the function), or ``random_state`` is not an integer.
     ValueError
-        ``seed`` is outside 0..2**32 - 1.
+        ``random_state`` is outside 0..2**32 - 1.
 
     See Also
     --------
@@ -313,7 +325,7 @@ def seeded(estimator, seed: int):
             f"seeded from outside); got {type(estimator).__name__}",
             TypeError,
         )
-    seed = check_int_range("seed", seed, minimum=0, maximum=2**32 - 1)
+    seed = check_int_range("random_state", random_state, minimum=0, maximum=2**32 - 1)
     est = clone(estimator)
     if not (hasattr(est, "get_params") and hasattr(est, "set_params")):
         return est

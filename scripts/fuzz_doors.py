@@ -739,7 +739,7 @@ def fuzz_arguments(fz: Fuzz, rounds: int):
         ).fit(X, y),
         "estimate(confidence)": lambda v: propstab.estimate(Z, "nogueira").confidence_interval(v),
         "estimate(pairs)": lambda v: propstab.estimate(Z, "jaccard", pairs=v),
-        "audit(seed)": lambda v: propstab.audit("jaccard", max_examples=2, seed=v),
+        "audit(random_state)": lambda v: propstab.audit("jaccard", max_examples=2, random_state=v),
         "audit(null_value)": lambda v: propstab.audit(
             coverage, max_examples=2, claims=["correction_for_chance"], null_value=v
         ),

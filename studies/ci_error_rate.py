@@ -217,7 +217,7 @@ def decisions(base, current, M):
         current,
         base,
         alternative="greater",
-        test="asymptotic",
+        test="wald",
         method="jackknife" if M < SMALL_M_BELOW else "auto",
     )
     ni = decision(res.difference, res.variance, MARGIN, 1 - ALPHA, "non-inferiority")[2]

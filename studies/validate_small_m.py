@@ -162,7 +162,7 @@ def one_repeat(rng, thr, M, measures, target, cfg):
                     B,
                     paired=paired,
                     measure=m,
-                    test=test,
+                    test={"asymptotic": "wald"}.get(test, test),  # the label stays
                     n_resamples=cfg["n_resamples"],
                     random_state=seed,
                 )
@@ -427,11 +427,9 @@ def es_repeat(rng, p1, p2, M, measures, cfg):
                 rng=np.random.default_rng(seed),
                 studentized=False,
             ).pvalue
-            asym = propstab.two_sample_test(
-                A, B, paired=paired, measure=m, test="asymptotic"
-            ).pvalue
+            asym = propstab.two_sample_test(A, B, paired=paired, measure=m, test="wald").pvalue
             jack = propstab.two_sample_test(
-                A, B, paired=paired, measure=m, method="jackknife", test="asymptotic"
+                A, B, paired=paired, measure=m, method="jackknife", test="wald"
             ).pvalue
             for test, p in zip(ES_TESTS, (perm, plain, asym, jack, max(perm, jack))):
                 row[f"{design} {test}"] = bool(p <= ALPHA)
@@ -563,7 +561,7 @@ def default_test(M, paired):
 
     if M < COMBINED_BELOW:
         return "permutation and asymptotic (jackknife)"
-    return {"permutation": "permutation", "asymptotic": "asymptotic"}[chosen_test("auto", M, M)]
+    return {"permutation": "permutation", "wald": "asymptotic"}[chosen_test("auto", M, M)]
 
 
 def equal_stability_report(out) -> str:

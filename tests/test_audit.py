@@ -222,15 +222,15 @@ def test_search_shrinks_and_is_reproducible():
     def probe(n):
         return Found(n, (n,), "large") if n >= 1000 else None
 
-    found = search(st.integers(0, 10**6), probe, max_examples=100, seed=0)
+    found = search(st.integers(0, 10**6), probe, max_examples=100, random_state=0)
     assert isinstance(found, Found) and found.example == 1000  # shrunk to the boundary
-    assert search(st.integers(0, 999), probe, max_examples=100, seed=0) is None
+    assert search(st.integers(0, 999), probe, max_examples=100, random_state=0) is None
     runs = [
         search(
             st.lists(st.integers(0, 9)),
             lambda xs: Found(xs, (), "") if sum(xs) > 20 else None,
             max_examples=50,
-            seed=s,
+            random_state=s,
         ).example
         for s in (1, 1)
     ]
@@ -246,10 +246,10 @@ def test_search_tries_explicit_examples_first_as_given():
         target(float(n), "n")  # ignored for explicit examples
         return Found(n, (n,), "any") if n > 50 else None
 
-    found = search(st.integers(0, 100), probe, max_examples=10, seed=0, examples=[7, 99])
+    found = search(st.integers(0, 100), probe, max_examples=10, random_state=0, examples=[7, 99])
     assert seen[:2] == [7, 99] and found.example == 99  # not shrunk
     assert (
-        search(st.integers(0, 100), lambda n: assume(False), max_examples=10, seed=0)
+        search(st.integers(0, 100), lambda n: assume(False), max_examples=10, random_state=0)
         == "unsatisfiable"
     )
 
@@ -292,8 +292,8 @@ def test_correction_uses_exact_expectations():
 
 
 def test_audit_is_reproducible_and_exports():
-    a = audit(["goh", "lausser"], max_examples=25, seed=3)
-    b = audit(["goh", "lausser"], max_examples=25, seed=3)
+    a = audit(["goh", "lausser"], max_examples=25, random_state=3)
+    b = audit(["goh", "lausser"], max_examples=25, random_state=3)
     assert a.to_json() == b.to_json()
     rows = json.loads(a.to_json())
     assert len(rows) == 10 and {r["status"] for r in rows} <= {"holds", "refuted", "unrefuted"}

@@ -51,7 +51,9 @@ def test_check_passes_and_fails_as_assert_stable(files):
     p = assert_stable(files["stable_Z"], 0.5).pvalue
     assert one_line(out).startswith("propstab check: PASS: nogueira = ")
     assert f"p = {p:.4g}" in out
-    code, out, err = run(["check", files["noisy"], "--at-least", "0.5", "--confidence", "0.9"])
+    code, out, err = run(
+        ["check", files["noisy"], "--at-least", "0.5", "--confidence-level", "0.9"]
+    )
     assert code == 1 and not err
     with pytest.raises(AssertionError) as caught:
         assert_stable(files["noisy_Z"], 0.5, confidence_level=0.9)
@@ -71,7 +73,10 @@ def test_check_reads_a_baseline_and_other_measures(files, tmp_path):
             ["--at-least", "3"],
             "propstab check: error: --at-least: must lie in the range of " "nogueira",
         ),
-        (["--at-least", "0.5", "--confidence", "0.2"], "propstab check: error: --confidence: "),
+        (
+            ["--at-least", "0.5", "--confidence-level", "0.2"],
+            "propstab check: error: --confidence-level: ",
+        ),
         (["--at-least", "x"], "propstab check: error: argument --at-least: invalid float"),
         ([], "propstab check: error: the following arguments are required: --at-least"),
         (["--at-least", "0.5", "--measure", "nope"], "propstab check: error: "),
@@ -129,7 +134,7 @@ def test_compare_refuses_a_baseline_of_another_measure(files, tmp_path):
             "propstab compare: error: argument --drop: " "not allowed with argument",
         ),
         (
-            ["--noninferiority", "0.1", "--confidence", "1"],
+            ["--noninferiority", "0.1", "--confidence-level", "1"],
             "propstab compare: error: --confidence",
         ),
     ],

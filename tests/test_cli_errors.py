@@ -8,6 +8,7 @@ argument or file, the rule and the offending value.
 import json
 import os
 import pathlib
+import subprocess
 import sys
 
 import numpy as np
@@ -504,7 +505,13 @@ def test_unknown_measure_and_confidence(good, capsys):
         "'nogeuira'",
         "Did you mean 'nogueira'",
     )
-    fails(capsys, ["estimate", good, "--confidence", "1.5"], "--confidence", "(0, 1)", "1.5")
+    fails(
+        capsys,
+        ["estimate", good, "--confidence-level", "1.5"],
+        "--confidence-level",
+        "(0, 1)",
+        "1.5",
+    )
 
 
 def test_compare_files_with_different_names(good, tmp_path, capsys):
@@ -665,3 +672,17 @@ def test_warnings_print_as_one_line(tmp_path, capsys):
         line.startswith("propstab estimate: warning: ") for line in err.splitlines()
     )
     assert "UndefinedMeasureWarning" in err
+
+
+@pytest.mark.parametrize("command", [["measures"], ["--help"]])
+def test_a_closed_pipe_ends_the_command_quietly_with_status_141(command):
+    """``propstab measures | head -1``: the reader closes the pipe before the command has
+    written everything. The command ends at once, prints nothing on stderr (it printed
+    "error: Broken pipe" before) and exits 141, as a command ended by SIGPIPE does."""
+    env = dict(os.environ, PYTHONPATH=str(pathlib.Path(__file__).resolve().parents[1]))
+    argv = [sys.executable, "-m", "propstab", *command]
+    with shared.started(argv, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE) as child:
+        child.stdout.close()  # before the interpreter has even started: every write fails
+        err = child.stderr.read().decode()
+        code = child.wait(timeout=60)
+    assert (code, err) == (cli.CLOSED_PIPE, "")

@@ -82,8 +82,8 @@ ROWS = {
     ("agree", "max_examples"): [
         (["agree", "--measure", "jaccard", "--max-examples", "0", "--", "cat"], "--max-examples")
     ],
-    ("agree", "seed"): [
-        (["agree", "--measure", "jaccard", "--seed", "-1", "--", "cat"], "--seed")
+    ("agree", "random_state"): [
+        (["agree", "--measure", "jaccard", "--random-state", "-1", "--", "cat"], "--random-state")
     ],
     ("agree", "atol"): [
         (["agree", "--measure", "jaccard", "--atol", "-1", "--", "cat"], "--atol")
@@ -114,9 +114,9 @@ ROWS = {
         (["audit", "--measure", "jaccard", "--max-examples", "0"], "--max-examples"),
         (["audit", "--measure", "jaccard", "--max-examples", "10000000"], "--max-examples"),
     ],
-    ("audit", "seed"): [
-        (["audit", "--measure", "jaccard", "--seed", "-1"], "--seed"),
-        (["audit", "--measure", "jaccard", "--seed", "x"], "--seed"),
+    ("audit", "random_state"): [
+        (["audit", "--measure", "jaccard", "--random-state", "-1"], "--random-state"),
+        (["audit", "--measure", "jaccard", "--random-state", "x"], "--random-state"),
     ],
     ("audit", "jobs"): [
         (["audit", "--measure", "jaccard", "--jobs", "0"], "--jobs"),
@@ -132,7 +132,9 @@ ROWS = {
         )
     ],
     ("estimate", "file"): [(["estimate", "nofile.csv"], "nofile.csv")],
-    ("estimate", "confidence"): [(["estimate", "{a}", "--confidence", "1.5"], "--confidence")],
+    ("estimate", "confidence_level"): [
+        (["estimate", "{a}", "--confidence-level", "1.5"], "--confidence-level")
+    ],
     ("estimate", "measure"): [(["estimate", "{a}", "--measure", "nosuch"], "--measure")],
     ("estimate", "similarity"): [
         (["estimate", "{a}", "--similarity", "identity"], "--similarity")
@@ -188,7 +190,7 @@ ROWS = {
             "--n-resamples",
         ),
         (
-            ["compare", "{a}", "{b}", "--test", "asymptotic", "--n-resamples", "999"],
+            ["compare", "{a}", "{b}", "--test", "wald", "--n-resamples", "999"],
             "--n-resamples",
         ),
         (
@@ -196,11 +198,17 @@ ROWS = {
             "--n-resamples",
         ),
     ],
-    ("compare", "seed"): [
-        (["compare", "{a}", "{b}", "--noninferiority", "0.1", "--seed", "-3"], "--seed"),
-        (["compare", "{a}", "{b}", "--noninferiority", "0.1", "--seed", "0"], "--seed"),
-        (["compare", "{a}", "{b}", "--test", "asymptotic", "--seed", "1"], "--seed"),
-        (["compare", "{a}", "{b}", "--seed", "-3"], "--seed"),
+    ("compare", "random_state"): [
+        (
+            ["compare", "{a}", "{b}", "--noninferiority", "0.1", "--random-state", "-3"],
+            "--random-state",
+        ),
+        (
+            ["compare", "{a}", "{b}", "--noninferiority", "0.1", "--random-state", "0"],
+            "--random-state",
+        ),
+        (["compare", "{a}", "{b}", "--test", "wald", "--random-state", "1"], "--random-state"),
+        (["compare", "{a}", "{b}", "--random-state", "-3"], "--random-state"),
     ],
     ("compare", "noninferiority"): [
         (["compare", "{a}", "{b}", "--noninferiority", "nan"], "--noninferiority"),
@@ -210,12 +218,12 @@ ROWS = {
         ),
     ],
     ("compare", "drop"): [(["compare", "{a}", "{b}", "--drop", "-1"], "--drop")],
-    ("compare", "confidence"): [
-        (["compare", "{a}", "{b}", "--confidence", "0.3"], "--confidence"),
-        (["compare", "{a}", "{b}", "--confidence", "0.95"], "--confidence"),
+    ("compare", "confidence_level"): [
+        (["compare", "{a}", "{b}", "--confidence-level", "0.3"], "--confidence-level"),
+        (["compare", "{a}", "{b}", "--confidence-level", "0.95"], "--confidence-level"),
         (
-            ["compare", "{a}", "{b}", "--noninferiority", "0.1", "--confidence", "0.3"],
-            "--confidence",
+            ["compare", "{a}", "{b}", "--noninferiority", "0.1", "--confidence-level", "0.3"],
+            "--confidence-level",
         ),
     ],
     ("compare", "measure"): [(["compare", "{a}", "{b}", "--measure", "nosuch"], "--measure")],
@@ -252,7 +260,7 @@ ROWS = {
         (["crosscheck", "--input", "{a}", "--max-examples", "3"], "--max-examples"),
         (["crosscheck", "--max-examples", "0"], "--max-examples"),
     ],
-    ("crosscheck", "seed"): [(["crosscheck", "--seed", "-1"], "--seed")],
+    ("crosscheck", "random_state"): [(["crosscheck", "--random-state", "-1"], "--random-state")],
     ("crosscheck", "measure"): [(["crosscheck", "--measure", "nosuch"], "--measure")],
     ("crosscheck", "similarity"): [(["crosscheck", "--similarity", "identity"], "--similarity")],
     ("crosscheck", "threshold"): [(["crosscheck", "--threshold", "0.5"], "--threshold")],
@@ -272,8 +280,8 @@ ROWS = {
         (["check", "{a}", "--at-least", "2"], "--at-least"),
         (["check", "{a}"], "--at-least"),
     ],
-    ("check", "confidence"): [
-        (["check", "{a}", "--at-least", "0.1", "--confidence", "0.3"], "--confidence")
+    ("check", "confidence_level"): [
+        (["check", "{a}", "--at-least", "0.1", "--confidence-level", "0.3"], "--confidence-level")
     ],
     ("check", "measure"): [
         (["check", "{a}", "--at-least", "0.1", "--measure", "nosuch"], "--measure")
@@ -343,7 +351,16 @@ def test_an_option_that_does_not_apply_or_is_invalid_exits_2_naming_it(key, i, f
 @pytest.mark.parametrize(
     "argv",
     [
-        ["compare", "{a}", "{b}", "--noninferiority", "0.1", "--paired", "--confidence", "0.9"],
+        [
+            "compare",
+            "{a}",
+            "{b}",
+            "--noninferiority",
+            "0.1",
+            "--paired",
+            "--confidence-level",
+            "0.9",
+        ],
         [
             "compare",
             "{a}",
@@ -352,7 +369,7 @@ def test_an_option_that_does_not_apply_or_is_invalid_exits_2_naming_it(key, i, f
             "permutation",
             "--n-resamples",
             "199",
-            "--seed",
+            "--random-state",
             "3",
             "--alternative",
             "greater",
@@ -362,7 +379,7 @@ def test_an_option_that_does_not_apply_or_is_invalid_exits_2_naming_it(key, i, f
         ["estimate", "{r}", "--measure", "spearman", "--index-col", "none"],
         ["estimate", "{a}", "--n-features", "8", "--zero-based"]
         and ["estimate", "{npy}", "--feature-names", "{names}"],
-        ["check", "{base}", "--at-least", "0.0", "--confidence", "0.9"],
+        ["check", "{base}", "--at-least", "0.0", "--confidence-level", "0.9"],
     ],
     ids=["margin", "permutation", "baselines", "ranking", "npy", "baseline"],
 )

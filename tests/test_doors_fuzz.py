@@ -139,7 +139,7 @@ def test_a_flaky_probe_gives_its_first_refutation_not_flaky():
         calls.append(n)
         return Found(n, (n,), "refuted once") if len(calls) == 3 else None
 
-    found = search(st.integers(0, 100), probe, max_examples=20, seed=0)
+    found = search(st.integers(0, 100), probe, max_examples=20, random_state=0)
     assert isinstance(found, Found) and found.example == calls[2]
 
     def raising(n):
@@ -149,25 +149,31 @@ def test_a_flaky_probe_gives_its_first_refutation_not_flaky():
 
     calls.clear()
     with pytest.raises(KeyError, match="once"):
-        search(st.integers(0, 100), raising, max_examples=20, seed=0)
+        search(st.integers(0, 100), raising, max_examples=20, random_state=0)
 
 
 def test_a_numpy_integer_seed_and_max_examples_are_integers():
-    """audit(seed=np.int64(3)) raised random.seed's TypeError from inside Hypothesis."""
+    """audit(random_state=np.int64(3)) (seed= before) raised random.seed's TypeError."""
     from propstab.testing import assert_measure_properties
 
     table = propstab.audit(
-        "jaccard", max_examples=np.int64(2), seed=np.int64(3), axioms=["bounds"], progress=False
+        "jaccard",
+        max_examples=np.int64(2),
+        random_state=np.int64(3),
+        axioms=["bounds"],
+        progress=False,
     )
     assert str(table) == str(
-        propstab.audit("jaccard", max_examples=2, seed=3, axioms=["bounds"], progress=False)
+        propstab.audit(
+            "jaccard", max_examples=2, random_state=3, axioms=["bounds"], progress=False
+        )
     )
 
     def coverage(Z):
         return float(np.mean(Z))
 
     assert_measure_properties(
-        coverage, claims=["fully_defined"], max_examples=np.int64(2), seed=np.int64(1)
+        coverage, claims=["fully_defined"], max_examples=np.int64(2), random_state=np.int64(1)
     )
 
 

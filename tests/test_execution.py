@@ -12,6 +12,7 @@ import runpy
 import signal
 import sys
 import textwrap
+import time
 import warnings
 
 import numpy as np
@@ -384,6 +385,50 @@ def test_ctrl_c_stops_forked_workers_at_once_without_their_tracebacks():
     )  # not the task's 30 s
     assert (code, err, out) == (1, "interrupted\n", "")
     assert not [pid for pid in workers if os.path.exists(f"/proc/{pid}")]
+
+
+_INTERRUPTED_WHILE_SUBMITTING = textwrap.dedent(
+    """
+    import concurrent.futures, multiprocessing, sys, time
+    from propstab._utils.execution import FORK, run_tasks
+    submit = concurrent.futures.ProcessPoolExecutor.submit
+    calls = []
+    def interrupted_submit(self, *args, **kwargs):
+        calls.append(1)
+        if len(calls) == 3:  # the workers run the first two tasks: Ctrl-C comes now
+            time.sleep(1)
+            raise KeyboardInterrupt
+        return submit(self, *args, **kwargs)
+    concurrent.futures.ProcessPoolExecutor.submit = interrupted_submit
+    def nap(seconds):
+        time.sleep(seconds)
+        return seconds
+    start = time.monotonic()
+    try:
+        run_tasks(nap, [(30,), (30,), (0.01,)], backend=FORK, n_jobs=2)
+    except KeyboardInterrupt:
+        print(len(multiprocessing.active_children()))
+        sys.exit("interrupted")
+"""
+)
+
+
+@pytest.mark.skipif(not fork_available(), reason="forked workers: Linux only")
+def test_ctrl_c_while_the_tasks_are_submitted_stops_the_workers_too():
+    """Ctrl-C that lands while the parent is still handing out the tasks (a loaded host
+    can be that slow): the workers already running tasks are stopped as well, so the
+    interpreter's exit does not wait for their 30 s tasks."""
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    start = time.monotonic()
+    done = shared.run(
+        [sys.executable, "-c", _INTERRUPTED_WHILE_SUBMITTING],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=25,
+    )
+    assert (done.returncode, done.stderr, done.stdout) == (1, "interrupted\n", "0\n")
+    assert time.monotonic() - start < 20
 
 
 def test_tasks_in_threads_each_get_their_own_warnings():

@@ -251,7 +251,7 @@ def test_estimate_with_garbage(file, measure, options, reading, confidence, thre
             path,
             "--measure",
             measure,
-            "--confidence",
+            "--confidence-level",
             confidence,
             *_flags(reading),
         ]
@@ -342,7 +342,7 @@ def test_similarity_and_feature_name_files_with_garbage(file, similarity, names,
                 "0",
                 "--max-examples",
                 "2",
-                "--seed",
+                "--random-state",
                 "x",
                 "--measure",
                 "goh",
@@ -379,7 +379,7 @@ def test_audit_with_garbage_targets(source, function, extra):
                 "0",
                 "-1",
                 "x",
-                "--seed",
+                "--random-state",
                 "a",
                 "--help-me",
                 "--input",
@@ -442,8 +442,8 @@ def test_explicit_garbage_files(tmp_path, command, case):
 
 def test_the_issues_examples_on_the_command_line():
     # crosscheck(seed="a") names the argument (here argparse's type check)
-    code, _, err = run(["crosscheck", "--seed", "a"])
-    assert code == 2 and "--seed" in err
+    code, _, err = run(["crosscheck", "--random-state", "a"])
+    assert code == 2 and "--random-state" in err
     code, _, err = run(["audit", "--measure", "goh", "--max-examples", "0"])
     assert code == 2 and "--max-examples" in err
 

@@ -563,7 +563,7 @@ def _cli(argv):
 #: values per option (valid and invalid); "{x}" are the files
 VALUES = {
     "--measure": ["nogueira", "jaccard", "spearman", "sechidis", "nosuch"],
-    "--confidence": ["0.9", "0.3", "1.5", "nan"],
+    "--confidence-level": ["0.9", "0.3", "1.5", "nan"],
     "--similarity": ["identity", "{a}"],
     "--threshold": ["0.5", "2"],
     "--option": ["correction_for_chance=exact", "nosuch=1", "x"],
@@ -575,9 +575,9 @@ VALUES = {
     "--feature-names": ["{names}"],
     "--index-col": ["none", "0", "auto"],
     "--alternative": ["greater", "less"],
-    "--test": ["permutation", "asymptotic", "auto"],
+    "--test": ["permutation", "wald", "auto"],
     "--n-resamples": ["199", "5"],
-    "--seed": ["3", "-3"],
+    "--random-state": ["3", "-3"],
     "--noninferiority": ["0.1", "nan"],
     "--drop": ["0.1", "-1"],
     "--at-least": ["0.1", "2"],
@@ -585,7 +585,7 @@ VALUES = {
 COMMAND_OPTIONS = {
     "estimate": [
         "--measure",
-        "--confidence",
+        "--confidence-level",
         "--similarity",
         "--threshold",
         "--option",
@@ -598,7 +598,7 @@ COMMAND_OPTIONS = {
     ],
     "compare": [
         "--measure",
-        "--confidence",
+        "--confidence-level",
         "--similarity",
         "--threshold",
         "--option",
@@ -610,14 +610,14 @@ COMMAND_OPTIONS = {
         "--alternative",
         "--test",
         "--n-resamples",
-        "--seed",
+        "--random-state",
         "--noninferiority",
         "--drop",
         "--paired",
     ],
     "check": [
         "--measure",
-        "--confidence",
+        "--confidence-level",
         "--similarity",
         "--threshold",
         "--option",
@@ -634,7 +634,7 @@ DEFAULTS = {"--measure": "nogueira", "--index-col": "auto", "--test": "auto"}
 
 #: (command, option): why removing it may change nothing although it was read
 NO_EFFECT_EXPECTED = {
-    ("compare", "--seed"): "the permutation test enumerates every split when few",
+    ("compare", "--random-state"): "the permutation test enumerates every split when few",
     ("compare", "--n-resamples"): "the permutation test enumerates every split when few",
     ("compare", "--test"): "auto is permutation below 100 runs",
     ("estimate", "--index-col"): "the file has no index column: 'auto' and 'none' agree",
@@ -648,8 +648,8 @@ NO_EFFECT_EXPECTED = {
     ("check", "--option"): "the option's value is its default",
     ("compare", "--paired"): "a margin test on the same runs",
     ("compare", "--alternative"): "both files the same runs",
-    ("compare", "--confidence"): "the decision is the same at both levels",
-    ("check", "--confidence"): "the decision is the same at both levels",
+    ("compare", "--confidence-level"): "the decision is the same at both levels",
+    ("check", "--confidence-level"): "the decision is the same at both levels",
     ("estimate", "--n-features"): "the index lines' d equals the largest index + 1",
     ("compare", "--n-features"): "the index lines' d equals the largest index + 1",
     ("check", "--n-features"): "the index lines' d equals the largest index + 1",

@@ -733,7 +733,7 @@ def test_determinism_for_a_seed():
         key=lambda s: s.stability_scores_.tolist(),
     )
     _same_twice(
-        lambda: propstab.audit("goh", max_examples=5, seed=3, axioms=["bounds"]),
+        lambda: propstab.audit("goh", max_examples=5, random_state=3, axioms=["bounds"]),
         key=lambda t: t.to_json(),
     )
     _same_twice(

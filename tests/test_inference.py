@@ -469,23 +469,23 @@ ZB = [
 
 def test_two_sample_tm_of_theorem_7():
     e1, e2 = estimate(ZA), estimate(ZB)
-    res = two_sample_test(ZA, ZB, test="asymptotic")
+    res = two_sample_test(ZA, ZB, test="wald")
     # thesis Thm 7: T_M = (Phi(Z2) - Phi(Z1)) / sqrt(v1 + v2); the statistic is -T_M
     T = (e2.statistic - e1.statistic) / math.sqrt(e1.variance + e2.variance)
     assert res.statistic == pytest.approx(-T)
     assert res.pvalue == pytest.approx(2 * (1 - stats.norm.cdf(abs(T))))
-    assert res.estimates == (e1, e2) and not res.paired and res.test == "asymptotic"
+    assert res.estimates == (e1, e2) and not res.paired and res.test == "wald"
     assert res.difference == pytest.approx(e1.statistic - e2.statistic)
     # "greater": the first is more stable, p = P(N(0, 1) >= (Phi_1 - Phi_2) / se)
-    assert two_sample_test(
-        ZA, ZB, alternative="greater", test="asymptotic"
-    ).pvalue == pytest.approx(1 - stats.norm.cdf(-T))
-    assert two_sample_test(ZB, ZA, test="asymptotic").statistic == pytest.approx(T)
+    assert two_sample_test(ZA, ZB, alternative="greater", test="wald").pvalue == pytest.approx(
+        1 - stats.norm.cdf(-T)
+    )
+    assert two_sample_test(ZB, ZA, test="wald").statistic == pytest.approx(T)
 
 
 def test_paired_variance_from_per_run_terms():
     e1, e2 = estimate(ZA), estimate(ZB)
-    res = two_sample_test(ZA, ZB, paired=True, test="asymptotic")
+    res = two_sample_test(ZA, ZB, paired=True, test="wald")
     delta = np.array(thm6_literal(ZA)[2]) - np.array(thm6_literal(ZB)[2])
     v = 4 / 6**2 * np.sum((delta - delta.mean()) ** 2)
     assert res.variance == pytest.approx(v)
@@ -513,7 +513,7 @@ def test_paired_variance_from_per_run_terms():
 
 def test_paired_identical_matrices_zero_variance():
     with pytest.warns(ZeroVarianceWarning):
-        res = two_sample_test(ZA, ZA, paired=True, test="asymptotic")
+        res = two_sample_test(ZA, ZA, paired=True, test="wald")
     assert res.statistic == 0.0 and res.pvalue == 1.0
     res = two_sample_test(ZA, ZA, paired=True)  # every swap pattern gives D = 0
     assert res.test == "permutation" and res.statistic == 0.0 and res.pvalue == 1.0
@@ -671,7 +671,7 @@ def test_cli_estimate_csv_matrix(tmp_path, capsys):
 
     f = tmp_path / "z.csv"
     f.write_text("\n".join(",".join(map(str, r)) for r in ZA) + "\n")
-    assert main(["estimate", str(f), "--confidence", "0.9"]) == 0
+    assert main(["estimate", str(f), "--confidence-level", "0.9"]) == 0
     out = capsys.readouterr().out
     est = estimate(ZA)
     ci = est.confidence_interval(0.9)
@@ -724,8 +724,8 @@ def test_cli_errors(tmp_path, capsys):
     assert "different lengths" in capsys.readouterr().err
     h = tmp_path / "ok.csv"
     h.write_text("1,0,1\n1,1,0\n0,1,1\n")
-    assert main(["estimate", str(h), "--confidence", "1.5"]) == 2
-    assert "--confidence" in capsys.readouterr().err  # the option typed
+    assert main(["estimate", str(h), "--confidence-level", "1.5"]) == 2
+    assert "--confidence-level" in capsys.readouterr().err  # the option typed
 
 
 def test_docs_inference_examples_run():

@@ -59,7 +59,7 @@ def test_every_registry_formula_reads_as_unicode():
 
 
 def test_audit_prints_the_variants_reasons_without_tex():
-    table = propstab.audit("jaccard", max_examples=2, seed=0)
+    table = propstab.audit("jaccard", max_examples=2, random_state=0)
     text = str(table)
     assert "Parameter variants" in text
     assert "each pair's score φ becomes (φ - E[φ | H₀]) / (1 - E[φ | H₀])" in text

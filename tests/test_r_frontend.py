@@ -336,7 +336,7 @@ def test_two_sample_difference_is_x_minus_y():
         fe.two_sample("nogueira", x, ([2] * 4, y[1][:8]), 4, paired=True)
 
 
-@pytest.mark.parametrize("test", ["auto", "permutation", "asymptotic"])
+@pytest.mark.parametrize("test", ["auto", "permutation", "wald"])
 @pytest.mark.parametrize("paired", [False, True])
 @pytest.mark.parametrize("alternative", ["two.sided", "greater", "less"])
 def test_two_sample_agrees_with_python_in_sign_and_pvalue(alternative, paired, test):
@@ -357,7 +357,7 @@ def test_two_sample_agrees_with_python_in_sign_and_pvalue(alternative, paired, t
         py.pvalue,
         py.difference,
     )
-    assert res["test"] == py.test == ("asymptotic" if test == "asymptotic" else "permutation")
+    assert res["test"] == py.test == ("wald" if test == "wald" else "permutation")
 
 
 # ---------------------------------------------------------------- audit, tables, invoke

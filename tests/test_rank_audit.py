@@ -132,7 +132,7 @@ def test_spearman_is_monotone_on_untied_rankings():
             return Found(pair, (v1, v2), "not monotone")
         return None
 
-    assert search(rank_matrix_pairs(ties="none"), probe, max_examples=300, seed=0) is None
+    assert search(rank_matrix_pairs(ties="none"), probe, max_examples=300, random_state=0) is None
     assert check_monotonicity("spearman", max_examples=20).status == "refuted"
 
 

@@ -115,9 +115,9 @@ def test_a_comparison_of_several_selectors_prints_short(breast_cancer):
     assert list(freq.columns) == list(c.assessments) and list(freq.index) == list(X.columns)
     np.testing.assert_array_equal(freq["k5"].to_numpy(), c.assessments["k5"].result.Z.mean(0))
     significant = sum(r["pvalue_holm"] < 0.05 for r in c.tests.rows)
-    assert {r["test"] for r in c.tests.rows} == {"asymptotic"}  # M = 100
+    assert {r["test"] for r in c.tests.rows} == {"wald"}  # M = 100
     assert lines[-1] == (
-        f"paired two-sided asymptotic tests, Holm's correction: "
+        f"paired two-sided Wald tests, Holm's correction: "
         f"{significant} of 6 pairs differ at p < 0.05 (see .tests)"
     )
     assert_short(c.tests, max_lines=3 + 6 + 1)
@@ -304,7 +304,7 @@ def test_one_sample_interval_excludes_phi0_exactly_when_p_below_alpha(alternativ
 def test_two_sample_interval_excludes_zero_exactly_when_p_below_alpha(alternative, paired):
     checked = 0
     for A, B in _random_pairs(25, seed=2):
-        res = two_sample_test(A, B, paired=paired, alternative=alternative, test="asymptotic")
+        res = two_sample_test(A, B, paired=paired, alternative=alternative, test="wald")
         if not 0 < res.variance < math.inf:
             continue
         for alpha in (0.001, 0.01, 0.05, 0.1, 0.3, 0.6):
@@ -321,7 +321,7 @@ def test_intervals_agree_with_statsmodels_z_intervals():
     for A, B in _random_pairs(6, seed=3):
         for alternative in ALTERNATIVES:
             one = one_sample_test(A, 0.25, alternative=alternative, test="wald")
-            two = two_sample_test(A, B, alternative=alternative, test="asymptotic")
+            two = two_sample_test(A, B, alternative=alternative, test="wald")
             for center, se, res, null in (
                 (one.estimate.statistic, one.estimate.standard_error, one, 0.25),
                 (two.difference, math.sqrt(two.variance), two, 0.0),
@@ -346,13 +346,11 @@ def test_interval_shapes_follow_the_alternative():
     assert greater.high == 1.0 and less.low == -1.0
     # the finite end of a one-sided 95% interval is an end of the two-sided 90% one
     assert (greater.low, less.high) == pytest.approx(two)
-    diff = two_sample_test(Z2, Z1, alternative="greater", test="asymptotic").confidence_interval(
-        0.95
-    )
+    diff = two_sample_test(Z2, Z1, alternative="greater", test="wald").confidence_interval(0.95)
     assert diff.high == 2.0  # Phi_1 - Phi_2 <= 1 - (-1)
     assert diff.low == pytest.approx(0.6 - stats.norm.ppf(0.95) * math.sqrt(0.07168))
     # "less": the interval is [lo, high], its finite end above the difference
-    diff = two_sample_test(Z1, Z2, alternative="less", test="asymptotic").confidence_interval(0.95)
+    diff = two_sample_test(Z1, Z2, alternative="less", test="wald").confidence_interval(0.95)
     assert diff.low == -2.0
     assert diff.high == pytest.approx(-0.6 + stats.norm.ppf(0.95) * math.sqrt(0.07168))
     with pytest.raises(ValueError, match="confidence_level"):
@@ -482,7 +480,7 @@ def _numbers_in(text):
             ["statistic", "pvalue", "alternative", "phi0", "measure", "ci_low", "ci_high"],
         ),
         (
-            lambda: two_sample_test(Z1, Z2, test="asymptotic"),
+            lambda: two_sample_test(Z1, Z2, test="wald"),
             [
                 "statistic",
                 "pvalue",

@@ -329,7 +329,7 @@ def test_seeded_fills_every_unset_random_state_and_leaves_explicit_ones():
     assert seeded(LogisticRegression(), 2**32 - 1).random_state == 2**32 - 1
     with pytest.raises(TypeError, match="estimator"):
         seeded(lambda X, y: [0], 1)
-    with pytest.raises(ValueError, match="seed"):
+    with pytest.raises(ValueError, match="random_state"):
         seeded(LogisticRegression(), 2**32)
 
 

@@ -123,8 +123,8 @@ def test_assert_stable_reads_resampling_results_and_baselines():
         ({"at_least": "0.5"}, "at_least"),
         ({"at_least": float("nan")}, "at_least"),
         ({"at_least": 1.5}, "at_least"),  # outside nogueira's range [-1, 1]
-        ({"at_least": 0.5, "confidence": 0.3}, "confidence"),
-        ({"at_least": 0.5, "confidence": 1.0}, "confidence"),
+        ({"at_least": 0.5, "confidence_level": 0.3}, "confidence_level"),
+        ({"at_least": 0.5, "confidence_level": 1.0}, "confidence_level"),
         ({"at_least": 0.5, "measure": "nope"}, "measure"),
     ],
 )
@@ -263,7 +263,7 @@ def test_pairing_is_detected_from_the_resamples():
     assert not res.paired
     # explicit pairing is the paired two-sample test's variance
     ref = propstab.two_sample_test(
-        c.selection, a.selection, paired=True, method="jackknife", test="asymptotic"
+        c.selection, a.selection, paired=True, method="jackknife", test="wald"
     )
     forced = assert_not_less_stable(a, c, margin=0.5, paired=True, test="drop")
     assert forced.paired and forced.standard_error**2 == pytest.approx(ref.variance)
@@ -276,7 +276,7 @@ def test_pairing_is_detected_from_the_resamples():
         ({"margin": "0.1"}, "margin"),
         ({"margin": 0.1, "paired": "yes"}, "paired"),
         ({"margin": 0.1, "test": "superiority"}, "test"),
-        ({"margin": 0.1, "confidence": 0.5}, "confidence"),
+        ({"margin": 0.1, "confidence_level": 0.5}, "confidence_level"),
         ({"margin": 0.1, "measure": "nope"}, "measure"),
     ],
 )

@@ -50,7 +50,7 @@ def per_run_agreement(Z):
 # ---------------------------------------------------------------- direction (scenario 2)
 
 
-@pytest.mark.parametrize("test", ["asymptotic", "permutation"])
+@pytest.mark.parametrize("test", ["wald", "permutation"])
 @pytest.mark.parametrize("paired", [False, True])
 def test_greater_means_the_first_is_more_stable_as_in_scipy_and_r(paired, test):
     high, low = bernoulli_runs(1, 12, P_HIGH), bernoulli_runs(2, 12, P_LOW)
@@ -69,7 +69,7 @@ def test_greater_means_the_first_is_more_stable_as_in_scipy_and_r(paired, test):
     assert two_sample_test(high, low, paired=paired, test=test, alternative="less").pvalue > 0.5
 
 
-@pytest.mark.parametrize("test", ["asymptotic", "permutation"])
+@pytest.mark.parametrize("test", ["wald", "permutation"])
 @pytest.mark.parametrize("paired", [False, True])
 def test_greater_with_the_arguments_swapped_is_less(paired, test):
     A, B = bernoulli_runs(3, 8, P_HIGH), bernoulli_runs(4, 8, [0.6] * 5 + [0.1] * 15)
@@ -84,7 +84,7 @@ def test_greater_with_the_arguments_swapped_is_less(paired, test):
 def test_the_one_sided_interval_follows_the_alternative():
     high, low = bernoulli_runs(1, 120, P_HIGH), bernoulli_runs(2, 120, P_LOW)
     res = two_sample_test(high, low, alternative="greater")
-    assert res.test == "asymptotic"
+    assert res.test == "wald"
     low_end, high_end = res.confidence_interval(0.95)
     z = stats.norm.ppf(0.95)
     assert high_end == 2.0  # [low, the range's top]
@@ -98,9 +98,9 @@ def test_the_one_sided_interval_follows_the_alternative():
 
 def test_summary_says_which_is_first_and_relates_the_thesis_sign():
     high, low = bernoulli_runs(1, 6, P_HIGH), bernoulli_runs(2, 6, P_LOW)
-    text = str(two_sample_test(high, low, alternative="greater", test="asymptotic"))
+    text = str(two_sample_test(high, low, alternative="greater", test="wald"))
     assert "H1: Phi_1 > Phi_2" in text and "(Phi_1 - Phi_2, SE" in text
-    res = two_sample_test(high, low, test="asymptotic")
+    res = two_sample_test(high, low, test="wald")
     assert f"thesis T_M = {-res.statistic:.4f}" in text
     # the permutation test divides by the jackknife SE: not the thesis's T_M
     assert "T_M" not in str(two_sample_test(high, low, alternative="greater"))
@@ -311,14 +311,14 @@ def test_monte_carlo_pvalue_is_close_to_the_exact_one():
 def test_auto_picks_the_permutation_test_below_100_runs():
     assert PERMUTATION_BELOW == 100
     assert chosen_test("auto", 99, 100) == "permutation"
-    assert chosen_test("auto", 100, 100) == "asymptotic"
-    assert chosen_test("asymptotic", 10, 10) == "asymptotic"
+    assert chosen_test("auto", 100, 100) == "wald"
+    assert chosen_test("wald", 10, 10) == "wald"
     small = two_sample_test(bernoulli_runs(1, 10, P_HIGH), bernoulli_runs(2, 10, P_LOW))
     large = two_sample_test(bernoulli_runs(1, 100, P_HIGH), bernoulli_runs(2, 100, P_LOW))
-    assert small.test == "permutation" and large.test == "asymptotic"
+    assert small.test == "permutation" and large.test == "wald"
     assert "exact, all 184756 splits" not in str(small)
     assert "studentized permutation (Monte Carlo, 9999 random splits)" in str(small)
-    assert "asymptotic: N(0, 1) (thesis Thm 7)" in str(large)
+    assert "Wald: N(0, 1) (thesis Thm 7)" in str(large)
     paired = two_sample_test(
         bernoulli_runs(1, 10, P_HIGH), bernoulli_runs(2, 10, P_LOW), paired=True
     )
@@ -470,8 +470,10 @@ def test_cli_compare_reports_file1_minus_file2_and_the_test(tmp_path, capsys):
     f1, f2 = tmp_path / "high.csv", tmp_path / "low.csv"
     np.savetxt(f1, high.astype(int), fmt="%d", delimiter=",")
     np.savetxt(f2, low.astype(int), fmt="%d", delimiter=",")
-    for test in ("asymptotic", "permutation"):
-        resampling = ["--n-resamples", "999", "--seed", "4"] if test == "permutation" else []
+    for test in ("wald", "permutation"):
+        resampling = (
+            ["--n-resamples", "999", "--random-state", "4"] if test == "permutation" else []
+        )
         argv = ["compare", str(f1), str(f2), "--alternative", "greater", "--test", test]
         assert main(argv + resampling) == 0  # the asymptotic test refuses resampling options
         out = dict((line[:12].strip(), line[12:]) for line in capsys.readouterr().out.splitlines())
@@ -482,6 +484,8 @@ def test_cli_compare_reports_file1_minus_file2_and_the_test(tmp_path, capsys):
         assert out["difference"] == f"{res.difference:.4f} (high.csv - low.csv)"
         assert out["p-value"] == f"{res.pvalue:.4g} (greater, H1: high.csv > low.csv)"
         assert out["test"] == res.test_description
+        # the estimand, in the words of the Python summary (and of R's printouts)
+        assert "estimand" in out and out["estimand"] in str(res)
 
 
 # ---------------------------------------------------------------- small M: the warnings
@@ -502,7 +506,8 @@ def test_the_auto_rule_and_the_warning_table_follow_the_committed_study():
     rows = _study_rows()
     # the default two-sample tests within 5 % + 3 binomial SE at every M of the study
     for row in rows:
-        default = chosen_test("auto", row["M"], row["M"])
+        # the study's label of the N(0, 1) test is its former name, "asymptotic"
+        default = {"wald": "asymptotic"}.get(*[chosen_test("auto", row["M"], row["M"])] * 2)
         se = 100 * math.sqrt(0.05 * 0.95 / row["repeats"])
         for design in ("independent", "paired"):
             assert row["rates"][f"{design} {default}"] <= 5 + 3 * se, row
@@ -661,4 +666,4 @@ def test_auto_below_100_runs_takes_the_larger_of_the_two_pvalues():
             assert "N(0, 1), larger p" in str(auto)
     Z1, Z2 = bernoulli_runs(1, 100, P_HIGH), bernoulli_runs(2, 100, P_LOW)
     auto = two_sample_test(Z1, Z2)
-    assert auto.test == "asymptotic" and not auto.combined
+    assert auto.test == "wald" and not auto.combined

@@ -53,6 +53,16 @@ class PropstabWarning(Warning):
 
     or, in pytest's configuration, ``filterwarnings = ["error::propstab.PropstabWarning"]``.
 
+    See Also
+    --------
+    propstab.UndefinedMeasureWarning : A measure undefined on the given runs (NaN).
+    propstab.inference.SmallSampleWarning : An interval's method measured below its level.
+
+    References
+    ----------
+    Python Software Foundation. The Python Standard Library: ``warnings`` (warning
+    categories and filters). https://docs.python.org/3/library/warnings.html
+
     Examples
     --------
     >>> from propstab import PropstabWarning, UndefinedMeasureWarning

@@ -473,7 +473,6 @@ def _on_fork(function, tasks, shared, todo, keys, out, bar, checkpoint, n_jobs) 
         mp_context=multiprocessing.get_context("fork"),
         initializer=_leave_interrupts_to_the_parent,
     )
-    started = []
     try:
         with warnings.catch_warnings():
             # Python >= 3.12 warns on forking a process that runs threads (BLAS's, a
@@ -482,15 +481,20 @@ def _on_fork(function, tasks, shared, todo, keys, out, bar, checkpoint, n_jobs) 
                 "ignore", "This process .* is multi-threaded", DeprecationWarning
             )
             futures = [pool.submit(_forked_task, pos) for pos in todo]
-        started = [p for p in multiprocessing.active_children() if p not in others]
         for future in concurrent.futures.as_completed(futures):
             pos, (value, warned) = future.result()
             out[pos], caught[pos] = value, warned
             bar.update(1)
     except BaseException:
         pool.shutdown(wait=False, cancel_futures=True)
-        for process in started:
+        # the workers as they are now: an interruption can come while the tasks are being
+        # submitted, and a worker left running would hold the interpreter's exit (it joins
+        # its children) until it had done the tasks already handed to it
+        workers_now = set(multiprocessing.active_children()) - others
+        for process in workers_now:
             process.terminate()
+        for process in workers_now:
+            process.join(5)
         raise
     else:
         pool.shutdown(wait=True)

@@ -35,6 +35,7 @@ from __future__ import annotations
 import functools
 import inspect
 import math
+import warnings
 from numbers import Integral, Real
 from typing import Any, Mapping, Optional, Sequence
 
@@ -69,6 +70,11 @@ __all__ = [
     "breaks",
     "invalid_values",
     "parameter_constraints",
+    "RENAMED_CONFIDENCE",
+    "RENAMED_SEED",
+    "RENAMED_TESTS",
+    "renamed",
+    "renamed_spellings",
     "validate_arguments",
     "validate_params",
 ]
@@ -520,3 +526,117 @@ def parameter_constraints(function) -> Optional[dict]:
     return {
         name: (rule if isinstance(name, tuple) else _as_rule(rule)) for name, rule in rules.items()
     }
+
+
+#: propstab's one vocabulary (docs/contributing.md, "Vocabulary"): the old spellings that
+#: still work, with a DeprecationWarning, through :func:`renamed`.
+#: The confidence level is ``confidence_level`` (scipy's name) everywhere.
+RENAMED_CONFIDENCE = {"confidence": "confidence_level"}
+#: The seed of a randomised method is ``random_state`` (scipy's and scikit-learn's name).
+RENAMED_SEED = {"seed": "random_state"}
+#: The N(0, 1) test of a studentized statistic is ``test="wald"`` in the one- and
+#: two-sample tests, as the interval it inverts is ``method="wald"``.
+RENAMED_TESTS = {"test": {"asymptotic": "wald"}}
+
+
+def renamed_spellings(
+    kwargs: dict,
+    *,
+    function: str,
+    arguments: Optional[Mapping[str, str]] = None,
+    values: Optional[Mapping[str, Mapping[Any, Any]]] = None,
+) -> dict:
+    """``kwargs`` in propstab's one vocabulary (docs/contributing.md, "Vocabulary"): each
+    old argument name in ``arguments`` (``{old: new}``) and each old value in ``values``
+    (``{argument: {old: new}}``) replaced by the new spelling, with a DeprecationWarning
+    that names both. Giving an argument under its old and its new name at once is an
+    :class:`~propstab.InvalidParameterError`.
+
+    Examples
+    --------
+    >>> import warnings
+    >>> with warnings.catch_warnings(record=True) as w:
+    ...     warnings.simplefilter("always")
+    ...     renamed_spellings({"confidence": 0.9, "test": "asymptotic"}, function="f",
+    ...                       arguments={"confidence": "confidence_level"},
+    ...                       values={"test": {"asymptotic": "wald"}})
+    {'test': 'wald', 'confidence_level': 0.9}
+    >>> print(w[0].message)
+    f: confidence= is renamed confidence_level= (one vocabulary across propstab); confidence= \
+will be removed
+    >>> print(w[1].message)
+    f: test='asymptotic' is renamed test='wald' (one vocabulary across propstab); 'asymptotic' \
+will be removed
+    """
+    out = dict(kwargs)
+    for old, new in (arguments or {}).items():
+        if old not in out:
+            continue
+        if new in out:
+            fail(
+                f"{new}: give {new}= only ({old}= is its deprecated name); got both "
+                f"{old}={shown(out[old])} and {new}={shown(out[new])} (in {function})"
+            )
+        warnings.warn(
+            f"{function}: {old}= is renamed {new}= (one vocabulary across propstab); "
+            f"{old}= will be removed",
+            DeprecationWarning,
+            stacklevel=3,
+        )
+        out[new] = out.pop(old)
+    for argument, table in (values or {}).items():
+        value = out.get(argument)
+        if isinstance(value, str) and value in table:
+            warnings.warn(
+                f"{function}: {argument}={value!r} is renamed {argument}={table[value]!r} "
+                f"(one vocabulary across propstab); {value!r} will be removed",
+                DeprecationWarning,
+                stacklevel=3,
+            )
+            out[argument] = table[value]
+    return out
+
+
+def renamed(
+    arguments: Optional[Mapping[str, str]] = None,
+    values: Optional[Mapping[str, Mapping[Any, Any]]] = None,
+    *,
+    function: Optional[str] = None,
+):
+    """Decorator: the function also takes the old spellings of its keyword arguments
+    (``arguments``: ``{old: new}``) and of their values (``values``: ``{argument:
+    {old: new}}``), each with a DeprecationWarning naming the old and the new spelling
+    (:func:`renamed_spellings`). The function's signature shows the new names only; its
+    body receives the new spellings. Put it outside :func:`validate_params`, which then
+    validates the new spellings. The renames are kept as ``renamed_spellings`` on the
+    function, for the test of the vocabulary.
+
+    >>> @renamed({"seed": "random_state"})
+    ... def f(*, random_state=0):
+    ...     return random_state
+    >>> import warnings
+    >>> with warnings.catch_warnings():
+    ...     warnings.simplefilter("ignore", DeprecationWarning)
+    ...     f(seed=3)
+    3
+    """
+
+    def decorate(func):
+        name = function or func.__qualname__
+
+        @functools.wraps(func)
+        def wrapper(*args, **kwargs):
+            __tracebackhide__ = True
+            if kwargs:
+                kwargs = renamed_spellings(
+                    kwargs, function=name, arguments=arguments, values=values
+                )
+            return func(*args, **kwargs)
+
+        wrapper.renamed_spellings = {
+            "arguments": dict(arguments or {}),
+            "values": {k: dict(v) for k, v in (values or {}).items()},
+        }
+        return wrapper
+
+    return decorate

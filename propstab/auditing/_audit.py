@@ -69,7 +69,15 @@ from ._subjects import VARIANTS, Subject, registered_subjects, subject
 from ..registry._registry import MeasureInfo, Variant, as_axiom, list_measures, lookup
 from .._utils.checks import fail
 from .._utils.execution import BACKEND, FORK, fork_available, run_tasks
-from .._utils.params import Boolean, Checked, Integral, Interval, validate_params
+from .._utils.params import (
+    RENAMED_SEED,
+    Boolean,
+    Checked,
+    Integral,
+    Interval,
+    renamed,
+    validate_params,
+)
 from .._utils.progress import progress_counter, wanted
 from .._utils.checks import check_n_jobs
 from ..axioms import Axiom
@@ -173,7 +181,7 @@ def check_one(max_examples: int, seed: int, subject: Subject, axiom: Axiom) -> C
     a worker's process: Hypothesis's engine, numpy's global random state and the
     warning filters are the process's, and concurrent searches in a dask worker's
     threads corrupted each other: Hypothesis raised Flaky)."""
-    return CHECKS[axiom](subject, max_examples=max_examples, seed=seed)
+    return CHECKS[axiom](subject, max_examples=max_examples, random_state=seed)
 
 
 #: The mean CPU seconds of one check at 200 examples, by the subject's kind and the axiom
@@ -239,10 +247,11 @@ def raise_if_broken(measures) -> None:
 MAX_EXAMPLES = 10**6
 
 
+@renamed(RENAMED_SEED)
 @validate_params(
     {
         "max_examples": Interval(Integral, 1, MAX_EXAMPLES),
-        "seed": Interval(Integral, 0, None),
+        "random_state": Interval(Integral, 0, None),
         "progress": Boolean(none=True),
         "n_jobs": N_JOBS,
         "backend": BACKEND,
@@ -252,7 +261,7 @@ def audit(
     measures=None,
     *,
     max_examples: int = DEFAULT_MAX_EXAMPLES,
-    seed: int = 0,
+    random_state: int = 0,
     axioms: Optional[Iterable] = None,
     progress=None,
     n_jobs=None,
@@ -269,8 +278,9 @@ def audit(
         boolean ndarray) is audited without being registered.
     max_examples : int, default 200
         Hypothesis examples per check, at most 10**6.
-    seed : int, default 0
-        The audit is reproducible for a fixed seed.
+    random_state : int, default 0
+        The seed: the audit is reproducible for a fixed one (``seed=`` is its
+        deprecated name: a DeprecationWarning).
     axioms : iterable of Axiom or names, optional
         Only these axioms.
     progress : bool or None, default None
@@ -301,7 +311,7 @@ def audit(
     Raises
     ------
     ValueError
-        ``max_examples`` < 1, ``seed`` < 0, an unknown measure or axiom, a declaration
+        ``max_examples`` < 1, ``random_state`` < 0, an unknown measure or axiom, a declaration
         keyword for a registered measure, an invalid declaration, an
         unknown backend name or ``"threading"``.
     TypeError
@@ -372,7 +382,7 @@ def audit(
         done = run_tasks(
             check_one,
             [pairs[i] for i in order],
-            shared=(max_examples, seed),
+            shared=(max_examples, random_state),
             n_jobs=n_jobs,
             bar=bar,
             backend=backend,

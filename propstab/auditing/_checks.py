@@ -6,7 +6,7 @@ measure reads a selection matrix or a rank matrix, and
 quantities to compare (for rank matrices, the axioms' statements
 :attr:`propstab.Axiom.ranking_statement`).
 
-``check_<axiom>(measure, *, options, claimed, max_examples, seed)`` searches for a
+``check_<axiom>(measure, *, options, claimed, max_examples, random_state)`` searches for a
 counterexample to the axiom (:func:`propstab.search.search`, through
 :func:`~propstab.auditing._subjects.search_in_contexts` for correlated measures) and
 returns a :class:`~propstab.auditing._report.CheckResult`: a claimed axiom "holds" or is
@@ -23,6 +23,7 @@ import numpy as np
 from hypothesis import strategies as st
 
 from .._utils.checks import check_bool, check_int_range
+from .._utils.params import RENAMED_SEED, renamed
 from ..axioms import Axiom
 from ..search import Found, assume, assume_defined, target
 from ._examples import CONTEXT_EXAMPLES, CONTEXT_FAMILIES, FAMILY_SIZES, diverges, family_values
@@ -97,7 +98,7 @@ def _verdict(
 def _prepare(measure, options, claimed, axiom, max_examples, seed) -> Subject:
     owner = f"check_{axiom.name.lower()}"
     check_int_range("max_examples", max_examples, minimum=1, owner=owner)
-    check_int_range("seed", seed, minimum=0, owner=owner)
+    check_int_range("random_state", seed, minimum=0, owner=owner)
     claimed = check_bool("claimed", claimed, none=True)
     s = subject(measure, options=options)
     if claimed is not None:
@@ -123,8 +124,9 @@ def _domain_text(s: Subject) -> str:
     )
 
 
+@renamed(RENAMED_SEED)
 def check_fully_defined(
-    measure, *, options=None, claimed=None, max_examples=DEFAULT_MAX_EXAMPLES, seed=0
+    measure, *, options=None, claimed=None, max_examples=DEFAULT_MAX_EXAMPLES, random_state=0
 ) -> CheckResult:
     """FULLY_DEFINED: a finite value, no warning and no exception on every Z whose
     row sizes lie in 1..d-1 (sizes may differ between rows).
@@ -141,8 +143,9 @@ def check_fully_defined(
         Check this direction instead of the declared one.
     max_examples : int, default 200
         Hypothesis examples of the search.
-    seed : int, default 0
-        The seed of the search: the result is reproducible.
+    random_state : int, default 0
+        The seed of the search: the result is reproducible (``seed=`` is its deprecated
+        name: a DeprecationWarning).
 
     Returns
     -------
@@ -177,7 +180,9 @@ def check_fully_defined(
     >>> r.status, r.counterexample.astype(int).tolist()
     ('refuted', [[1, 0, 0], [1, 0, 1]])
     """
+    seed = random_state
     s = _prepare(measure, options, claimed, FD, max_examples, seed)
+    seed = int(seed)  # validated; a NumPy integer too (Hypothesis takes Python ints)
 
     def probe(s, Z):
         with warnings.catch_warnings(record=True) as caught:
@@ -213,8 +218,9 @@ def check_fully_defined(
     )
 
 
+@renamed(RENAMED_SEED)
 def check_monotonicity(
-    measure, *, options=None, claimed=None, max_examples=DEFAULT_MAX_EXAMPLES, seed=0
+    measure, *, options=None, claimed=None, max_examples=DEFAULT_MAX_EXAMPLES, random_state=0
 ) -> CheckResult:
     """MONOTONICITY (strict): at fixed M, d and row sizes, the value is a strictly
     decreasing function of the total variance :math:`\\sum_f s_f^2` (the symbols are
@@ -236,8 +242,9 @@ def check_monotonicity(
         Check this direction instead of the declared one.
     max_examples : int, default 200
         Hypothesis examples of the search.
-    seed : int, default 0
-        The seed of the search: the result is reproducible.
+    random_state : int, default 0
+        The seed of the search: the result is reproducible (``seed=`` is its deprecated
+        name: a DeprecationWarning).
 
     Returns
     -------
@@ -271,7 +278,9 @@ def check_monotonicity(
     >>> check_monotonicity("nogueira", max_examples=50).status
     'holds'
     """
+    seed = random_state
     s = _prepare(measure, options, claimed, MONO, max_examples, seed)
+    seed = int(seed)  # validated; a NumPy integer too (Hypothesis takes Python ints)
     kind = _kind(s)
 
     def probe(s, pair):
@@ -363,8 +372,9 @@ def _in_family(found: Found, family, n: int) -> Found:
     return found
 
 
+@renamed(RENAMED_SEED)
 def check_bounds(
-    measure, *, options=None, claimed=None, max_examples=DEFAULT_MAX_EXAMPLES, seed=0
+    measure, *, options=None, claimed=None, max_examples=DEFAULT_MAX_EXAMPLES, random_state=0
 ) -> CheckResult:
     """BOUNDS: constants lo <= hi with lo <= value <= hi on the measure's domain.
 
@@ -386,8 +396,9 @@ def check_bounds(
         Check this direction instead of the declared one.
     max_examples : int, default 200
         Hypothesis examples of the search.
-    seed : int, default 0
-        The seed of the search: the result is reproducible.
+    random_state : int, default 0
+        The seed of the search: the result is reproducible (``seed=`` is its deprecated
+        name: a DeprecationWarning).
 
     Returns
     -------
@@ -422,7 +433,9 @@ def check_bounds(
     >>> r.status, r.values[:4]
     ('refuted', (-2.0, -4.0, -8.0, -16.0))
     """
+    seed = random_state
     s = _prepare(measure, options, claimed, BND, max_examples, seed)
+    seed = int(seed)  # validated; a NumPy integer too (Hypothesis takes Python ints)
     if s.claims[BND] and s.constant_bounds is None and (s.lower or s.upper):
         if s.lower is None or s.upper is None:
             missing = "lower" if s.lower is None else "upper"
@@ -468,8 +481,9 @@ def check_bounds(
     )
 
 
+@renamed(RENAMED_SEED)
 def check_maximum(
-    measure, *, options=None, claimed=None, max_examples=DEFAULT_MAX_EXAMPLES, seed=0
+    measure, *, options=None, claimed=None, max_examples=DEFAULT_MAX_EXAMPLES, random_state=0
 ) -> CheckResult:
     """MAXIMUM: the value equals its declared maximum (the minimum when lower is more
     stable) if and only if all rows of Z are identical.
@@ -490,8 +504,9 @@ def check_maximum(
         Check this direction instead of the declared one.
     max_examples : int, default 200
         Hypothesis examples of the search.
-    seed : int, default 0
-        The seed of the search: the result is reproducible.
+    random_state : int, default 0
+        The seed of the search: the result is reproducible (``seed=`` is its deprecated
+        name: a DeprecationWarning).
 
     Returns
     -------
@@ -533,7 +548,9 @@ def check_maximum(
     >>> r.counterexample.astype(int).tolist(), str(r.context)
     ([[1, 0, 0], [0, 1, 0]], 'C = [[1, 1, 0], [1, 1, 0], [0, 0, 1]]')
     """
+    seed = random_state
     s = _prepare(measure, options, claimed, MAX, max_examples, seed)
+    seed = int(seed)  # validated; a NumPy integer too (Hypothesis takes Python ints)
     kind = _kind(s)
     maximum = None
     # the bound on the stable side (the upper one, or the lower one when lower values are
@@ -591,8 +608,9 @@ def check_maximum(
     )
 
 
+@renamed(RENAMED_SEED)
 def check_correction_for_chance(
-    measure, *, options=None, claimed=None, max_examples=DEFAULT_MAX_EXAMPLES, seed=0
+    measure, *, options=None, claimed=None, max_examples=DEFAULT_MAX_EXAMPLES, random_state=0
 ) -> CheckResult:
     """CORRECTION_FOR_CHANCE: :math:`E[\\hat\\Phi \\mid H_0]` is one constant for all M, d, sizes.
 
@@ -621,8 +639,9 @@ def check_correction_for_chance(
         Check this direction instead of the declared one.
     max_examples : int, default 200
         Hypothesis examples of the search.
-    seed : int, default 0
-        The seed of the search: the result is reproducible.
+    random_state : int, default 0
+        The seed of the search: the result is reproducible (``seed=`` is its deprecated
+        name: a DeprecationWarning).
 
     Returns
     -------
@@ -666,7 +685,9 @@ def check_correction_for_chance(
     E[value | M=2, d=2, k=[1, 1]] = 0.5 (exact: enumeration of 2 tuples of subsets, one
     run fixed by symmetry)
     """
+    seed = random_state
     s = _prepare(measure, options, claimed, CORR, max_examples, seed)
+    seed = int(seed)  # validated; a NumPy integer too (Hypothesis takes Python ints)
     kind = _kind(s)
     caches: dict = {}
     memo: dict = {}

@@ -70,7 +70,7 @@ class CheckResult:
     --------
     >>> from propstab import Axiom, get_measure
     >>> from propstab.auditing import check_bounds, subject
-    >>> row = check_bounds(subject(get_measure("jaccard")), max_examples=20, seed=0)
+    >>> row = check_bounds(subject(get_measure("jaccard")), max_examples=20, random_state=0)
     >>> row.axiom is Axiom.BOUNDS, row.claimed, row.status
     (True, True, 'holds')
     """

@@ -606,7 +606,9 @@ def _search_in_contexts(
         return _search_replaying(
             key, searched, function, max_examples=max_examples, seed=seed, explicit=explicit
         )
-    return search(searched, function, max_examples=max_examples, seed=seed, examples=explicit)
+    return search(
+        searched, function, max_examples=max_examples, random_state=seed, examples=explicit
+    )
 
 
 #: The examples Hypothesis generated in a search that found nothing and rejected nothing:
@@ -633,7 +635,9 @@ def _search_replaying(key, strategy, function, *, max_examples: int, seed: int, 
     try:  # Hypothesis's internals: without them, search
         from hypothesis.internal.entropy import deterministic_PRNG
     except ImportError:  # pragma: no cover - other Hypothesis versions
-        return search(strategy, function, max_examples=max_examples, seed=seed, examples=explicit)
+        return search(
+            strategy, function, max_examples=max_examples, random_state=seed, examples=explicit
+        )
 
     drawn = _DRAWN.get(key)
     if drawn is None:
@@ -648,7 +652,7 @@ def _search_replaying(key, strategy, function, *, max_examples: int, seed: int, 
                 raise
 
         found = search(
-            strategy, recording, max_examples=max_examples, seed=seed, examples=explicit
+            strategy, recording, max_examples=max_examples, random_state=seed, examples=explicit
         )
         if found is None and not rejected:
             _DRAWN[key] = calls[len(explicit) :]
@@ -659,7 +663,7 @@ def _search_replaying(key, strategy, function, *, max_examples: int, seed: int, 
             st.just(nothing),
             lambda e: None if e is nothing else function(e),
             max_examples=1,
-            seed=seed,
+            random_state=seed,
             examples=explicit,
         )
         if found is not None:
@@ -672,6 +676,6 @@ def _search_replaying(key, strategy, function, *, max_examples: int, seed: int, 
             passed = False
         if not passed:
             return search(
-                strategy, function, max_examples=max_examples, seed=seed, examples=explicit
+                strategy, function, max_examples=max_examples, random_state=seed, examples=explicit
             )
     return None

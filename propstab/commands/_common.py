@@ -8,6 +8,7 @@ Files are read by :mod:`propstab._data.readers`; option values are typed from th
 from __future__ import annotations
 
 import argparse
+import warnings
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 from .._data.readers import (
@@ -60,6 +61,58 @@ def flag(args, dest: str) -> str:
     if dest == "base":
         return f"--{getattr(args, dest, None) or 'zero'}-based"
     return "--" + dest.replace("_", "-")
+
+
+class RenamedOption(argparse.Action):
+    """The old spelling of an option (one vocabulary across propstab: docs/contributing.md,
+    "Vocabulary"): it sets the new option's destination with a DeprecationWarning naming
+    both spellings, and ``--help`` shows only the new one (:func:`add_renamed_option`)."""
+
+    def __init__(self, option_strings, dest, *, new: str, **kwargs):
+        super().__init__(option_strings, dest, **kwargs)
+        self.new = new
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        warnings.warn(
+            f"{option_string} is renamed {self.new} (one vocabulary across propstab); "
+            f"{option_string} will be removed",
+            DeprecationWarning,
+        )
+        setattr(namespace, self.dest, values)
+
+
+def add_renamed_option(p, new, old: str) -> None:
+    """Add ``old``, a deprecated alias of the option ``new`` (the action that
+    ``p.add_argument`` returned): the same destination and type, hidden from ``--help``."""
+    p.add_argument(
+        old,
+        dest=new.dest,
+        type=new.type,
+        metavar=new.metavar,
+        default=argparse.SUPPRESS,
+        help=argparse.SUPPRESS,
+        action=RenamedOption,
+        new=max(new.option_strings, key=len),
+    )
+
+
+def renamed_value(renames: Dict[str, str], option: str):
+    """An argparse ``type`` that takes the old spellings in ``renames`` (``{old: new}``)
+    for the new ones, with a DeprecationWarning naming both (the option's ``choices``
+    then check the new value)."""
+
+    def convert(text: str) -> str:
+        if text in renames:
+            warnings.warn(
+                f"{option} {text} is renamed {option} {renames[text]} (one vocabulary "
+                f"across propstab); {text} will be removed",
+                DeprecationWarning,
+            )
+            return renames[text]
+        return text
+
+    convert.__name__ = option.lstrip("-")
+    return convert
 
 
 def refuse_unused(args, dests: Sequence[str], why: str) -> None:

@@ -50,8 +50,7 @@ def decided(prefix: str, passed: bool, text: str) -> int:
 #: the command line's names of the assertions' arguments
 OPTION_NAMES = {
     "at_least": "--at-least",
-    "confidence": "--confidence",
-    "confidence_level": "--confidence",
+    "confidence_level": "--confidence-level",
     "measure": "--measure",
     "margin": "--noninferiority",
 }

@@ -7,7 +7,7 @@ import argparse
 
 from .._utils.checks import fail
 from .._utils.exceptions import InvalidParameterError
-from ._common import parse_options, positive_int, refuse_unused
+from ._common import add_renamed_option, parse_options, positive_int, refuse_unused
 
 #: exit status when the implementation disagrees (a usage error or a command off the
 #: protocol is 2, as every usage error)
@@ -57,7 +57,7 @@ def run(args) -> int:
             atol=args.atol,
             rtol=args.rtol,
             max_examples=args.max_examples,
-            random_state=args.seed,
+            random_state=args.random_state,
             expected_differences=args.expected or None,
             invalid_inputs=args.invalid_inputs,
         )
@@ -71,7 +71,11 @@ def _agreement(agreement, *args, **kwargs):
         return agreement(*args, **kwargs)
     except InvalidParameterError as error:
         raise error.renamed(
-            {"expected_differences": "--expected", "random_state": "--seed", "options": "--option"}
+            {
+                "expected_differences": "--expected",
+                "random_state": "--random-state",
+                "options": "--option",
+            }
         ) from None
 
 
@@ -167,7 +171,14 @@ def add_parser(subparsers) -> None:
         metavar="N",
         help="generated cases (default 200)",
     )
-    p.add_argument("--seed", type=int, default=0, help="seed of the generation (default 0)")
+    seed = p.add_argument(
+        "--random-state",
+        type=int,
+        default=0,
+        metavar="SEED",
+        help="seed of the generation (default 0)",
+    )
+    add_renamed_option(p, seed, "--seed")
     p.add_argument(
         "--atol",
         type=_tolerance,

@@ -7,7 +7,7 @@ import warnings
 
 from .._utils.checks import MAX_JOBS, fail
 from .._utils.exceptions import InvalidParameterError
-from ._common import positive_int, refuse_unused
+from ._common import add_renamed_option, positive_int, refuse_unused
 
 
 def _jobs(text: str) -> int:
@@ -96,12 +96,16 @@ def run(args) -> int:
             )
         client = connect(args.scheduler)
         try:
-            table = audit(measures, max_examples=max_examples, seed=args.seed, backend=client)
+            table = audit(
+                measures, max_examples=max_examples, random_state=args.random_state, backend=client
+            )
         finally:
             client.close()
     else:
         jobs = default_jobs(measures) if args.jobs is None else args.jobs
-        table = audit(measures, max_examples=max_examples, seed=args.seed, n_jobs=jobs)
+        table = audit(
+            measures, max_examples=max_examples, random_state=args.random_state, n_jobs=jobs
+        )
     print(table.to_json(indent=2) if args.json else table)
     return 1 if table.disagreements else 0
 
@@ -136,7 +140,7 @@ def _run_command(args) -> int:
         raise error.renamed({"like": "--measure", "timeout": "--timeout"}) from None
     with cmd:
         cmd([[1, 1, 0], [1, 0, 1]])  # a first request: a broken command is one line
-        table = audit(cmd, max_examples=max_examples, seed=args.seed, n_jobs=1)
+        table = audit(cmd, max_examples=max_examples, random_state=args.random_state, n_jobs=1)
     print(table.to_json(indent=2) if args.json else table)
     return 1 if table.disagreements else 0
 
@@ -187,7 +191,14 @@ def add_parser(subparsers) -> None:
         help="Hypothesis examples per check, at least 1 (default: "
         "propstab.auditing.DEFAULT_MAX_EXAMPLES, 200)",
     )
-    p.add_argument("--seed", type=int, default=0, help="seed of the searches (default 0)")
+    seed = p.add_argument(
+        "--random-state",
+        type=int,
+        default=0,
+        metavar="SEED",
+        help="seed of the searches (default 0)",
+    )
+    add_renamed_option(p, seed, "--seed")
     p.add_argument(
         "--jobs",
         type=_jobs,

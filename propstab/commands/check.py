@@ -3,7 +3,7 @@ value? For any CI: exit status 0 when it is, 1 when it is not, 2 on bad input; o
 saying why."""
 from __future__ import annotations
 
-from ._common import READ_HELP, add_measure_arguments, add_reading_arguments
+from ._common import READ_HELP, add_measure_arguments, add_reading_arguments, add_renamed_option
 from ._runs import checked, decided, read_runs
 
 
@@ -19,19 +19,19 @@ def run(args) -> int:
         assert_stable,
         runs,
         args.at_least,
-        confidence_level=args.confidence,
+        confidence_level=args.confidence_level,
         measure=info.name,
         **options,
     )
     if not passed:
         return decided("propstab check", False, res)
     e = res.estimate
-    low, high = res.confidence_interval(args.confidence)
+    low, high = res.confidence_interval(args.confidence_level)
     return decided(
         "propstab check",
         True,
         f"{e.measure} = {number(e.statistic, fixed=True)} ({e.n_runs} runs), "
-        f"one-sided {args.confidence:.0%} interval {interval(low, high)} lies "
+        f"one-sided {args.confidence_level:.0%} interval {interval(low, high)} lies "
         f"above {number(args.at_least)}; p = {number(res.pvalue)} for H0: Phi <= "
         f"{number(args.at_least)}",
     )
@@ -59,12 +59,14 @@ def add_parser(subparsers) -> None:
         metavar="PHI0",
         help="the stability the runs must be shown to exceed",
     )
-    p.add_argument(
-        "--confidence",
+    level = p.add_argument(
+        "--confidence-level",
         type=float,
         default=0.95,
+        metavar="LEVEL",
         help="one-sided confidence level in (0.5, 1) (default 0.95)",
     )
+    add_renamed_option(p, level, "--confidence")
     add_measure_arguments(p)
     add_reading_arguments(p)
     p.set_defaults(func=run)

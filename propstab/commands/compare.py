@@ -5,21 +5,25 @@ from .._utils.checks import fail
 from ..registry._registry import get_measure
 from .._utils.text import field_lines
 from ..inference import HYPOTHESES, ALTERNATIVES, TEST_METHODS, two_sample_test
+from ..inference._estimates import ESTIMAND
 from ._common import (
     READ_HELP,
     add_measure_arguments,
     add_reading_arguments,
+    add_renamed_option,
     given,
     measure_options,
     read_inputs,
     refuse_unused,
+    renamed_value,
 )
+from .._utils.params import RENAMED_TESTS
 from ._runs import OPTION_NAMES, checked, decided, read_runs
 
 
 def refuse_unused_options(args) -> None:
     """The options of the mode not chosen: the two-sample test's with a margin, the
-    margin's without one, the permutation test's with the asymptotic one."""
+    margin's without one, the permutation test's with the Wald one."""
     margin = (
         "--noninferiority"
         if given(args, "noninferiority")
@@ -30,24 +34,24 @@ def refuse_unused_options(args) -> None:
     if margin is not None:
         refuse_unused(
             args,
-            ("alternative", "test", "n_resamples", "seed"),
+            ("alternative", "test", "n_resamples", "random_state"),
             f"not used with {margin} (a one-sided test of the margin; this option "
             f"is the two-sample test's, without a margin)",
         )
         return
     refuse_unused(
         args,
-        ("confidence",),
+        ("confidence_level",),
         "only with --noninferiority or --drop (the "
         "two-sample test gives a p-value, not a one-sided interval)",
     )
-    if args.test == "asymptotic":
+    if args.test == "wald":
         refuse_unused(
             args,
-            ("n_resamples", "seed"),
+            ("n_resamples", "random_state"),
             "only for the permutation test "
             "(--test permutation, or auto below 100 runs), not with --test "
-            "asymptotic",
+            "wald",
         )
 
 
@@ -80,7 +84,7 @@ def run(args) -> int:
         measure=info.name,
         test=args.test,
         n_resamples=args.n_resamples,
-        random_state=args.seed,
+        random_state=args.random_state,
         **options,
     )
     e1, e2 = res.estimates
@@ -95,6 +99,7 @@ def run(args) -> int:
         ("", f"{r2.path}: {r2.description}"),
         ("measure", e1.measure),
         *option_lines,
+        ("estimand", ESTIMAND),  # the words of every summary (Python, R)
         ("design", design),
         (label1, f"{e1.statistic:.4f} (se {e1.standard_error:.4f}, M = {e1.n_runs})"),
         (label2, f"{e2.statistic:.4f} (se {e2.standard_error:.4f}, M = {e2.n_runs})"),
@@ -129,7 +134,7 @@ def not_less_stable(args, info) -> int:
         base,
         current,
         margin=margin,
-        confidence_level=args.confidence,
+        confidence_level=args.confidence_level,
         paired=True if args.paired else None,
         measure=info.name,
         test=test,
@@ -175,9 +180,11 @@ def add_parser(subparsers) -> None:
     p.add_argument(
         "--test",
         default="auto",
+        type=renamed_value(RENAMED_TESTS["test"], "--test"),
         choices=TEST_METHODS,
-        help="permutation (level exact at any M), asymptotic (thesis Thm 7, "
-        "M >= 100) or auto: permutation below 100 runs (default auto)",
+        help="permutation (studentized; exact when the runs are exchangeable), wald "
+        "(N(0, 1), thesis Thm 7, M >= 100) or auto: below 100 runs both must reject "
+        "(default auto)",
     )
     p.add_argument(
         "--n-resamples",
@@ -186,12 +193,14 @@ def add_parser(subparsers) -> None:
         help="rearrangements of the permutation test (all of them when there "
         "are at most this many; default 9999)",
     )
-    p.add_argument(
-        "--seed",
+    seed = p.add_argument(
+        "--random-state",
         type=int,
         default=0,
+        metavar="SEED",
         help="seed of the permutation test's random rearrangements (default 0)",
     )
+    add_renamed_option(p, seed, "--seed")
     g = p.add_argument_group(
         "a CI check of FILE2 (the current runs) against FILE1 (the baseline: a selection "
         "file or a .npz stability baseline); exit 0 pass, 1 fail, 2 bad input, one line"
@@ -211,13 +220,15 @@ def add_parser(subparsers) -> None:
         help="fail only when FILE2 is shown to be less stable than FILE1 by "
         "more than MARGIN (H0: Phi_2 >= Phi_1 - MARGIN rejected)",
     )
-    g.add_argument(
-        "--confidence",
+    level = g.add_argument(
+        "--confidence-level",
         type=float,
         default=0.95,
+        metavar="LEVEL",
         help="one-sided confidence level in (0.5, 1) of --noninferiority and "
         "--drop (default 0.95)",
     )
+    add_renamed_option(g, level, "--confidence")
     add_measure_arguments(p)
     add_reading_arguments(p)
     p.set_defaults(func=run)

@@ -8,6 +8,7 @@ from ._common import (
     READ_HELP,
     READING,
     add_measure_arguments,
+    add_renamed_option,
     add_reading_arguments,
     parse_options,
     positive_int,
@@ -40,7 +41,9 @@ def run(args) -> int:
             READING,
             "only with --input FILE (the generated cases are not " "read from files)",
         )
-        report = crosscheck(args.measure, max_examples=args.max_examples, seed=args.seed)
+        report = crosscheck(
+            args.measure, max_examples=args.max_examples, random_state=args.random_state
+        )
     else:
         refuse_unused(
             args,
@@ -64,7 +67,7 @@ def run(args) -> int:
             args.measure,
             inputs={f.path: f.selection for f in files},
             options=options,
-            seed=args.seed,
+            random_state=args.random_state,
         )
         if not args.json:
             for f in files:
@@ -100,7 +103,14 @@ def add_parser(subparsers) -> None:
         metavar="N",
         help="generated cases per measure (default 50)",
     )
-    p.add_argument("--seed", type=int, default=0, help="seed of the case generation (default 0)")
+    seed = p.add_argument(
+        "--random-state",
+        type=int,
+        default=0,
+        metavar="SEED",
+        help="seed of the case generation (default 0)",
+    )
+    add_renamed_option(p, seed, "--seed")
     add_measure_arguments(p, many=True)
     add_reading_arguments(p)
     p.set_defaults(func=run)

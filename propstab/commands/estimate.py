@@ -7,6 +7,7 @@ from ._common import (
     READ_HELP,
     add_measure_arguments,
     add_reading_arguments,
+    add_renamed_option,
     measure_options,
     read_inputs,
 )
@@ -18,14 +19,14 @@ def run(args) -> int:
     from ..inference import SmallSampleWarning, estimate, small_sample_note
     from ..inference._estimates import ESTIMAND
 
-    check_confidence_level(args.confidence)  # before any warning of the estimate
+    check_confidence_level(args.confidence_level)  # before any warning of the estimate
     info = get_measure(args.measure)
     (read,), sim = read_inputs(args, [args.file], kind=info.input)
     options, option_lines = measure_options(args, info, sim)
     est = estimate(read.selection, info.name, **options)
     with warnings.catch_warnings():  # the "small M" line says it instead
         warnings.simplefilter("ignore", SmallSampleWarning)
-        ci = est.confidence_interval(args.confidence)
+        ci = est.confidence_interval(args.confidence_level)
     small = small_sample_note(est.n_runs, short=True)
     interpretation = (
         "- (thesis Table 6.1 is a scale for kappa-like measures)"
@@ -41,7 +42,7 @@ def run(args) -> int:
         ("estimate", f"{est.statistic:.4f}"),
         ("standard error", est.standard_error_text()),
         (
-            f"{args.confidence:.0%} CI",
+            f"{args.confidence_level:.0%} CI",
             f"[{ci.low:.4f}, {ci.high:.4f}] " f"({est.interval_method()})",
         ),
         ("interpretation", interpretation),
@@ -58,9 +59,14 @@ def add_parser(subparsers) -> None:
         help="stability estimate, confidence interval and " "interpretation of a selection matrix",
     )
     p.add_argument("file", metavar="FILE", help=READ_HELP)
-    p.add_argument(
-        "--confidence", type=float, default=0.95, help="confidence level in (0, 1) (default 0.95)"
+    level = p.add_argument(
+        "--confidence-level",
+        type=float,
+        default=0.95,
+        metavar="LEVEL",
+        help="confidence level in (0, 1) (default 0.95)",
     )
+    add_renamed_option(p, level, "--confidence")
     add_measure_arguments(p)
     add_reading_arguments(p)
     p.set_defaults(func=run)

@@ -10,7 +10,7 @@ import numpy as np
 from ..registry._registry import get_measure, lookup
 from .._utils.results import Result, frame_of
 from .._utils.text import Summary, number, summary
-from .._utils.params import Checked, Options, validate_params
+from .._utils.params import RENAMED_TESTS, Checked, Options, renamed, validate_params
 from .._data.convert_rankings import as_named_input
 from .._utils.checks import check_choice, check_random_state, fail
 from ._two_sample import COMPARISON_RULES, TwoSampleTestResult, compare
@@ -128,7 +128,7 @@ class PairwiseTestTable(Result):
     rows : tuple of dict
         Keys: first, second, statistic, pvalue, difference (stability_first minus
         stability_second), stability_first, stability_second, test ("permutation" or
-        "asymptotic"), and the adjusted p-value under :attr:`adjusted_key`
+        "wald"), and the adjusted p-value under :attr:`adjusted_key`
         (``pvalue_holm`` for the default Holm correction, ``pvalue_fdr_bh`` for
         ``correction="fdr_bh"``, ``pvalue_holm_sidak`` for ``"holm-sidak"``).
     paired : bool
@@ -256,7 +256,7 @@ class PairwiseTestTable(Result):
                     number(r[k], fixed=True)
                     for k in ("stability_first", "stability_second", "difference", "statistic")
                 ),
-                r.get("test", "asymptotic"),
+                r.get("test", "wald"),
                 number(r["pvalue"]),
                 number(r[self.adjusted_key]),
             ]
@@ -272,6 +272,7 @@ class PairwiseTestTable(Result):
         )
 
 
+@renamed(values=RENAMED_TESTS)
 @validate_params({**COMPARISON_RULES, "correction": CORRECTION})
 def pairwise_tests(
     matrices,
@@ -362,7 +363,7 @@ def pairwise_tests(
     >>> [(r["first"], r["second"], round(r["difference"], 2), round(r["pvalue_holm"], 3))
     ...  for r in table.rows]
     [('B', 'C', 0.0, 1.0), ('B', 'A', 0.6, 0.857), ('C', 'A', 0.6, 0.857)]
-    >>> fdr = pairwise_tests({"B": B, "C": C, "A": A}, correction="fdr_bh", test="asymptotic")
+    >>> fdr = pairwise_tests({"B": B, "C": C, "A": A}, correction="fdr_bh", test="wald")
     >>> [round(r["pvalue_fdr_bh"], 4) for r in fdr.rows]     # 1, then 3/2 x 0.02502 twice
     [1.0, 0.0375, 0.0375]
     """

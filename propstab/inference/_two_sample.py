@@ -23,7 +23,9 @@ from .._utils.params import (
     Interval,
     N_FEATURES,
     Options,
+    RENAMED_TESTS,
     RandomState,
+    renamed,
     validate_params,
 )
 from ..registry._registry import get_measure, lookup
@@ -70,10 +72,10 @@ class TwoSampleTestResult(TestResult):
         The estimated variance of the difference.
     estimates : tuple of StabilityEstimate
         The estimates for Z1 and Z2.
-    test : str, default "asymptotic"
-        The test that gave the p-value: ``"asymptotic"`` or ``"permutation"``.
+    test : str, default "wald"
+        The test that gave the p-value: ``"wald"`` or ``"permutation"``.
     n_resamples : int or None, optional
-        The rearrangements of the permutation test (None for the asymptotic test).
+        The rearrangements of the permutation test (None for the Wald test).
     exact : bool or None, optional
         Whether the permutation test enumerated every rearrangement.
     studentized : bool or None, optional
@@ -90,7 +92,7 @@ class TwoSampleTestResult(TestResult):
         of the difference): minus the thesis's :math:`T_M`
         (Thm 7 writes second minus first), in the direction of scipy's and R's tests.
     pvalue : float
-        From N(0, 1) (``test="asymptotic"``) or from the permutation distribution of the
+        From N(0, 1) (``test="wald"``) or from the permutation distribution of the
         difference (``test="permutation"``).
     alternative : str
         About Phi_1 - Phi_2 ("greater": the first is more stable), as
@@ -104,7 +106,7 @@ class TwoSampleTestResult(TestResult):
     estimates : tuple of StabilityEstimate
         The estimates for Z1 and Z2.
     test : str
-        ``"asymptotic"`` or ``"permutation"``.
+        ``"wald"`` or ``"permutation"``.
     n_resamples : int or None
         The number of rearrangements the permutation p-value is based on.
     exact : bool or None
@@ -130,10 +132,10 @@ class TwoSampleTestResult(TestResult):
     >>> from propstab import two_sample_test
     >>> Z1 = [[1, 1, 0, 0], [1, 0, 1, 0], [0, 1, 1, 0], [1, 1, 0, 0], [1, 0, 0, 1]]
     >>> Z2 = [[1, 1, 0, 0], [1, 1, 0, 0], [1, 1, 0, 0], [1, 1, 0, 0], [1, 0, 1, 0]]
-    >>> res = two_sample_test(Z2, Z1, test="asymptotic")
+    >>> res = two_sample_test(Z2, Z1, test="wald")
     >>> res
     TwoSampleTestResult(statistic=2.241, pvalue=0.02502, alternative='two-sided', paired=False,
-                        difference=0.6, measure='nogueira', test='asymptotic')
+                        difference=0.6, measure='nogueira', test='wald')
     >>> print(res)
     Two-sample test of stability (thesis Thm 7)
     hypotheses       H0: Phi_1 = Phi_2, H1: Phi_1 != Phi_2
@@ -141,7 +143,7 @@ class TwoSampleTestResult(TestResult):
     estimates        Phi_1 0.6000 (SE 0.2147), Phi_2 0.0000 (SE 0.1600)
     difference       0.6000 (Phi_1 - Phi_2, SE 0.2677)
     statistic        2.2411 (difference / SE; thesis T_M = -2.2411)
-    test             asymptotic: N(0, 1) (thesis Thm 7)
+    test             Wald: N(0, 1) (thesis Thm 7)
     p-value          0.02502
     95% CI           [0.0753, 1.1247]
     runs x features  5 x 4 and 5 x 4
@@ -154,7 +156,7 @@ class TwoSampleTestResult(TestResult):
     difference: float
     variance: float
     estimates: Tuple[StabilityEstimate, StabilityEstimate]
-    test: str = "asymptotic"
+    test: str = "wald"
     n_resamples: Optional[int] = None
     exact: Optional[bool] = None
     studentized: Optional[bool] = None
@@ -174,8 +176,8 @@ class TwoSampleTestResult(TestResult):
     @property
     def test_description(self) -> str:
         """Which test gave the p-value, in words (the summary's ``test`` line)."""
-        if self.test == "asymptotic":
-            return "asymptotic: N(0, 1) (thesis Thm 7)"
+        if self.test == "wald":
+            return "Wald: N(0, 1) (thesis Thm 7)"
         what = "swap patterns" if self.paired else "splits"
         how = (
             f"exact, all {self.n_resamples} {what}"
@@ -245,7 +247,7 @@ class TwoSampleTestResult(TestResult):
         >>> Z1 = [[1, 1, 0, 0], [1, 0, 1, 0], [0, 1, 1, 0], [1, 1, 0, 0], [1, 0, 0, 1]]
         >>> Z2 = [[1, 1, 0, 0], [1, 1, 0, 0], [1, 1, 0, 0], [1, 1, 0, 0], [1, 0, 1, 0]]
         >>> res = two_sample_test(Z2, Z1, alternative="greater",  # H1: Z2 more stable
-        ...                       test="asymptotic")
+        ...                       test="wald")
         >>> low, high = res.confidence_interval(0.95)
         >>> round(low, 4), high                  # up to 1 - (-1), the largest difference
         (0.1596, 2.0)
@@ -298,7 +300,7 @@ class TwoSampleTestResult(TestResult):
                     f"{number(self.statistic, fixed=True)} (difference / SE"
                     + (
                         f"; thesis T_M = {number(-self.statistic + 0.0, fixed=True)})"
-                        if self.test == "asymptotic"
+                        if self.test == "wald"
                         else ")"
                     ),
                 ),
@@ -349,7 +351,7 @@ def chosen_test(test: str, n_runs1: int, n_runs2: int) -> str:
 
     Parameters
     ----------
-    test : {"auto", "permutation", "asymptotic"}
+    test : {"auto", "permutation", "wald"}
     n_runs1, n_runs2 : int
         :math:`M_1` and :math:`M_2`.
 
@@ -357,7 +359,7 @@ def chosen_test(test: str, n_runs1: int, n_runs2: int) -> str:
     -------
     str
         ``"permutation"`` when ``test="auto"`` and either sample has fewer than
-        ``PERMUTATION_BELOW`` (100) runs, ``"asymptotic"`` for ``"auto"`` otherwise;
+        ``PERMUTATION_BELOW`` (100) runs, ``"wald"`` for ``"auto"`` otherwise;
         any other ``test`` as it is.
 
     Raises
@@ -377,11 +379,11 @@ def chosen_test(test: str, n_runs1: int, n_runs2: int) -> str:
     Examples
     --------
     >>> chosen_test("auto", 30, 30), chosen_test("auto", 100, 100), chosen_test("auto", 99, 500)
-    ('permutation', 'asymptotic', 'permutation')
+    ('permutation', 'wald', 'permutation')
     """
     if test != "auto":
         return test
-    return "permutation" if min(n_runs1, n_runs2) < PERMUTATION_BELOW else "asymptotic"
+    return "permutation" if min(n_runs1, n_runs2) < PERMUTATION_BELOW else "wald"
 
 
 #: the declared rules that two_sample_test and pairwise_tests share
@@ -425,7 +427,7 @@ def compare(
     variance = _paired_variance(e1, e2) if paired else e1.variance + e2.variance
     combined = test == "auto" and min(e1.n_runs, e2.n_runs) < COMBINED_BELOW
     test = chosen_test(test, e1.n_runs, e2.n_runs)
-    if test == "asymptotic":
+    if test == "wald":
         z, p = z_and_pvalue(diff, variance, alternative, f"the difference of {e1.measure}")
         return TwoSampleTestResult(z, p, alternative, paired, diff, variance, (e1, e2))
     info = get_measure(measure)
@@ -483,6 +485,7 @@ def compare(
     )
 
 
+@renamed(values=RENAMED_TESTS)
 @validate_params(COMPARISON_RULES)
 def two_sample_test(
     Z1,
@@ -519,8 +522,9 @@ def two_sample_test(
         H1: Phi_1 != Phi_2, Phi_1 > Phi_2 (the first is more stable), Phi_1 < Phi_2.
     measure, method
         As for :func:`estimate` (the same measure for both; ``method`` is the variance).
-    test : {"auto", "permutation", "asymptotic"}, default "auto"
-        ``"asymptotic"``: the statistic against N(0, 1) (thesis Thm 7): a test of
+    test : {"auto", "permutation", "wald"}, default "auto"
+        ``"wald"``: the statistic against N(0, 1) (thesis Thm 7; ``"asymptotic"`` is
+        its deprecated name): a test of
         H0: Phi_1 = Phi_2, valid as M grows. ``"permutation"``: the studentized
         permutation test (difference over its jackknife SE, see Notes): exact at any M
         when the runs are exchangeable (both procedures draw runs from one
@@ -530,7 +534,7 @@ def two_sample_test(
         only where the N(0, 1) test of the same studentized statistic rejects too (the
         larger p-value, ``combined`` on the result: the one choice within its level in
         every cell of the small-M study's designs of equal stability and different
-        features); the asymptotic test otherwise. The result's ``test`` and summary say
+        features); the Wald test otherwise. The result's ``test`` and summary say
         which ran.
     n_resamples : int, default 9999
         The permutation test's rearrangements: all of them are enumerated when there
@@ -558,7 +562,7 @@ def two_sample_test(
     Warns
     -----
     ZeroVarianceWarning
-        When the variance of the difference is 0 (asymptotic test).
+        When the variance of the difference is 0 (Wald test).
     DegenerateVarianceWarning
         When an estimate's variance was degenerate and replaced (:func:`estimate`); the
         paired variance is then the bootstrap variance of the difference over the same
@@ -624,13 +628,13 @@ def two_sample_test(
     >>> from propstab import two_sample_test
     >>> Z1 = [[1, 1, 0, 0], [1, 1, 0, 0], [1, 1, 0, 0], [1, 1, 0, 0], [1, 0, 1, 0]]
     >>> Z2 = [[1, 1, 0, 0], [1, 0, 1, 0], [0, 1, 1, 0], [1, 1, 0, 0], [1, 0, 0, 1]]
-    >>> res = two_sample_test(Z1, Z2, test="asymptotic")       # Z1 is more stable
+    >>> res = two_sample_test(Z1, Z2, test="wald")       # Z1 is more stable
     >>> round(res.statistic, 4), round(res.pvalue, 4)
     (2.2411, 0.025)
     >>> res = two_sample_test(Z1, Z2)          # M = 5: "auto" runs the permutation test
     >>> res.test, res.exact, res.n_resamples, round(res.pvalue, 4)
     ('permutation', True, 252, 0.2857)
-    >>> round(two_sample_test(Z1, Z2, paired=True, test="asymptotic").statistic, 4)
+    >>> round(two_sample_test(Z1, Z2, paired=True, test="wald").statistic, 4)
     3.289
     """
     measure = lookup(measure, argument="measure", function="two_sample_test").name

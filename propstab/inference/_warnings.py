@@ -44,11 +44,11 @@ ONE_SAMPLE_TESTS = ("auto", "wald", "logit")
 
 
 #: The tests of :func:`two_sample_test` (argument ``test``).
-TEST_METHODS = ("auto", "permutation", "asymptotic")
+TEST_METHODS = ("auto", "permutation", "wald")
 
 
 #: ``test="auto"`` runs the permutation test when a sample has fewer runs than this, the
-#: asymptotic test (thesis Thm 7) otherwise: below M = 100 the asymptotic test rejects
+#: Wald test (thesis Thm 7) otherwise: below M = 100 the Wald test rejects
 #: more often than its nominal level, the permutation test never does
 #: (docs/inference_validation.md, "Small M").
 PERMUTATION_BELOW = 100

@@ -67,7 +67,7 @@ def audit_function(
     table = audit(
         measure,
         max_examples=int(max_examples),
-        seed=int(seed),
+        random_state=int(seed),
         axioms=[axioms] if isinstance(axioms, str) else axioms,
         **declaration,
     )

@@ -34,6 +34,7 @@ from ..registry._registry import MeasureInfo, get_measure, list_measures
 from .._data.convert_rankings import as_input
 from .._utils.checks import check_int_range, check_mapping, check_real_range
 from ..registry._option_checks import check_options
+from .._utils.params import RENAMED_SEED, renamed
 from ._call import r_versions
 from ._cases import (
     STOCHASTIC,
@@ -183,11 +184,12 @@ def _matrices_by_kind(inputs, infos, explicit: bool):
     return matrices, kept, notes
 
 
+@renamed(RENAMED_SEED)
 def crosscheck(
     measures=None,
     *,
     max_examples: int = 50,
-    seed: int = 0,
+    random_state: int = 0,
     tolerance: float = TOLERANCE,
     inputs=None,
     options=None,
@@ -203,8 +205,9 @@ def crosscheck(
     max_examples : int, default 50
         Hypothesis-generated cases per measure and reference (plus the papers'
         worked examples).
-    seed : int, default 0
-        Seed of the generation; a fixed seed gives the same cases.
+    random_state : int, default 0
+        Seed of the generation; a fixed seed gives the same cases (``seed=`` is its
+        deprecated name: a DeprecationWarning).
     tolerance : float, default 1e-10
         Largest accepted ``|a - b| / max(|a|, |b|, 1)``.
     inputs : mapping of str to selection matrix, optional
@@ -236,7 +239,7 @@ def crosscheck(
         declares, a measure needing a similarity without one, an option value that
         cannot be compared (simulated, or an exact correction too large for stabm).
     TypeError
-        ``measures`` not a name or a sequence of names, a non-integer ``seed`` or
+        ``measures`` not a name or a sequence of names, a non-integer ``random_state`` or
         ``max_examples``, ``inputs`` not a non-empty mapping, an input that is not a
         selection (or rank) matrix.
     ImportError
@@ -279,7 +282,7 @@ def crosscheck(
             f"{type(measures).__name__} {measures!r}",
             TypeError,
         )
-    seed = check_int_range("seed", seed, minimum=0, owner="crosscheck")
+    seed = check_int_range("random_state", random_state, minimum=0, owner="crosscheck")
     tolerance = check_real_range("tolerance", tolerance, low=0.0)
     options = check_mapping("options", options)
     with_r = [m for m in list_measures() if m.r_reference is not None]

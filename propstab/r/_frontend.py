@@ -540,6 +540,8 @@ def measure_value(
 
 
 def _estimate_dict(est) -> dict:
+    from ..inference._estimates import ESTIMAND
+
     return {
         "statistic": est.statistic,
         "variance": est.variance,
@@ -552,6 +554,7 @@ def _estimate_dict(est) -> dict:
         "variance_note": est.variance_note,
         "range": list(est.range),
         "interpretation": est.interpretation,
+        "estimand": ESTIMAND,  # the summaries' line, the same text as Python's and the CLI's
     }
 
 
@@ -768,7 +771,7 @@ def two_sample(
     >>> from propstab.r._frontend import two_sample
     >>> x = ([2] * 5, [1, 2, 1, 2, 1, 2, 1, 2, 1, 3])
     >>> y = ([2] * 5, [1, 2, 1, 3, 2, 3, 1, 2, 1, 4])
-    >>> res = two_sample("nogueira", x, y, 4, test="asymptotic")
+    >>> res = two_sample("nogueira", x, y, 4, test="wald")
     >>> round(res["statistic"], 4), round(res["pvalue"], 4)
     (2.2411, 0.025)
     """

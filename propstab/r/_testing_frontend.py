@@ -258,8 +258,8 @@ def expect_agrees(
 #: the R package's names of the expectations' arguments
 R_NAMES = {
     "at_least": "at.least",
-    "confidence": "confidence",
-    "confidence_level": "confidence",
+    "confidence": "conf.level",
+    "confidence_level": "conf.level",
     "margin": "margin",
     "max_examples": "max.examples",
 }

@@ -394,7 +394,8 @@ class Comparison(Result):
             hits = sum(r[t.adjusted_key] < alpha for r in t.rows)
             kind = "paired " if t.paired else ""
             phrase = inference.CORRECTIONS[t.correction][1]
-            ran = "/".join(sorted({r.get("test", "asymptotic") for r in t.rows}))
+            ran = "/".join(sorted({r.get("test", "wald") for r in t.rows}))
+            ran = ran.replace("wald", "Wald")
             notes.append(
                 f"{kind}{t.alternative} {ran} tests, {phrase}: {hits} of "
                 f"{len(t.rows)} pairs differ at p < {alpha:g} (see .tests)"

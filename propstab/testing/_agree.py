@@ -102,7 +102,9 @@ def first_disagreement(
             record(outcome)
         return _Disagreement(outcome) if disagrees(outcome) else None
 
-    found = search(strategy, probe, max_examples=max_examples, seed=seed, examples=examples)
+    found = search(
+        strategy, probe, max_examples=max_examples, random_state=seed, examples=examples
+    )
     if failed:
         raise failed[0]
     return found.outcome if isinstance(found, _Disagreement) else None

@@ -51,7 +51,15 @@ from ._baselines import (
 )
 from .._utils.checks import fail
 from .._utils.exceptions import InvalidParameterError
-from .._utils.params import Boolean, Interval, Options, validate_params
+from .._utils.params import (
+    RENAMED_CONFIDENCE,
+    RENAMED_SEED,
+    Boolean,
+    Interval,
+    Options,
+    renamed,
+    validate_params,
+)
 from ..registry._registry import lookup
 from .._utils.results import UnpackingResult
 from .._utils.text import interval, number, summary
@@ -80,7 +88,6 @@ from ._decision import (
     bootstrapped,
     plain_number as _num,
     plan as _plan_runs,
-    renamed_confidence,
     runs_needed,
 )  # noqa: F401
 
@@ -144,11 +151,11 @@ def _plan(m, n_runs: int, what: str) -> str:
     return f"about {m} runs would decide it if the estimate held (now {n_runs})"
 
 
+@renamed(RENAMED_CONFIDENCE)
 @validate_params(
     {
         "at_least": Interval(Real, None, None),
         "confidence_level": CONFIDENCE,
-        "confidence": [CONFIDENCE, None],
         "measure": MEASURE,
     }
 )
@@ -158,7 +165,6 @@ def assert_stable(
     *,
     confidence_level: float = 0.95,
     measure: str = "nogueira",
-    confidence: Optional[float] = None,
     **options,
 ):
     r"""Assert that the population stability exceeds ``at_least``, at a stated error rate.
@@ -171,10 +177,9 @@ def assert_stable(
     at_least : float
         Phi_0 of H0: Phi <= Phi_0 (within the measure's range).
     confidence_level : float in (0.5, 1), default 0.95
-        The assertion passes when H0 is rejected at level ``1 - confidence_level``.
+        The assertion passes when H0 is rejected at level ``1 - confidence_level``
+        (``confidence=`` is its deprecated name: a DeprecationWarning).
     measure : str, default "nogueira"
-    confidence : float, optional
-        Deprecated name of ``confidence_level`` (a DeprecationWarning).
     **options
         For :func:`propstab.one_sample_test` (``test``, ``method``) and the measure.
 
@@ -239,7 +244,7 @@ def assert_stable(
     """
     __tracebackhide__ = True  # pytest shows the user's assertion
     info = lookup(measure, argument="measure", function="assert_stable")
-    confidence = renamed_confidence(confidence_level, confidence, "assert_stable")
+    confidence = confidence_level
     try:
         with warnings.catch_warnings():  # the assertion states its own error rate
             warnings.simplefilter("ignore", SmallSampleWarning)
@@ -370,7 +375,7 @@ class NonInferiorityResult(UnpackingResult):
     estimates: Tuple[StabilityEstimate, StabilityEstimate]
     runs_to_decide: Optional[int] = None
     test: str = "drop"
-    method: str = "asymptotic"
+    method: str = "wald"
     changes: Tuple[str, ...] = ()
     baseline_path: Optional[str] = None
     update: Optional[str] = None
@@ -513,11 +518,11 @@ class NonInferiorityResult(UnpackingResult):
         )
 
 
+@renamed(RENAMED_CONFIDENCE)
 @validate_params(
     {
         "margin": Interval(Real, 0, None),
         "confidence_level": CONFIDENCE,
-        "confidence": [CONFIDENCE, None],
         "paired": Boolean(none=True),
         "measure": [MEASURE, None],
         "test": Options("drop", "non-inferiority"),
@@ -537,7 +542,6 @@ def assert_not_less_stable(
     y=None,
     selector=None,
     strict: bool = False,
-    confidence: Optional[float] = None,
     **options,
 ) -> NonInferiorityResult:
     r"""Assert that ``current`` did not lose more than ``margin`` of the baseline's stability.
@@ -550,7 +554,8 @@ def assert_not_less_stable(
     margin : float >= 0
         The largest drop of stability that is tolerated.
     confidence_level : float in (0.5, 1), default 0.95
-        The one-sided level of the test.
+        The one-sided level of the test (``confidence=`` is its deprecated name: a
+        DeprecationWarning).
     paired : bool or None, default None
         Whether both ran on the same resamples (row i of both from resample i). None:
         detected, True when both are results or baselines with the same training rows.
@@ -573,8 +578,6 @@ def assert_not_less_stable(
         (``Lasso(alpha: 0.3 -> 0.25)``); refused only with ``strict=True``.
     strict : bool, default False
         Refuse a baseline made by another selector or other parameters.
-    confidence : float, optional
-        Deprecated name of ``confidence_level``.
     **options
         The measure's options (a Baseline's by default).
 
@@ -647,7 +650,7 @@ def assert_not_less_stable(
     AssertionError: stability dropped by more than 0.05: baseline: nogueira = ...
     """
     __tracebackhide__ = True  # pytest shows the user's assertion
-    confidence = renamed_confidence(confidence_level, confidence, "assert_not_less_stable")
+    confidence = confidence_level
     changes, path, update = (), None, None
     if isinstance(baseline, Baseline):
         if measure is None:
@@ -684,7 +687,7 @@ def assert_not_less_stable(
                 measure=info.name,
                 alternative="greater" if test == "non-inferiority" else "less",
                 method=method,
-                test="asymptotic",
+                test="wald",
                 **options,
             )
     except InvalidParameterError as error:
@@ -883,7 +886,7 @@ def assert_measure_properties(f, claims=None, **options):
 def _check_claim(measure, *, axiom: Axiom, max_examples: int, seed: int) -> "CheckResult":
     from ..auditing._checks import CHECKS
 
-    row = CHECKS[axiom](measure, max_examples=max_examples, seed=seed)
+    row = CHECKS[axiom](measure, max_examples=max_examples, random_state=seed)
     if row.status == "violated":
         raise AssertionError(claim_message(row))
     if row.status == "skipped":
@@ -893,14 +896,15 @@ def _check_claim(measure, *, axiom: Axiom, max_examples: int, seed: int) -> "Che
     return row
 
 
+@renamed(RENAMED_SEED)
 @validate_params(
     {
         "max_examples": Interval(Integral, 1, 10**6),  # as audit's
-        "seed": Interval(Integral, 0, None),
+        "random_state": Interval(Integral, 0, None),
     }
 )
 def parametrize_with_checks(
-    measures=None, *, max_examples: int = 100, seed: int = 0, **declaration
+    measures=None, *, max_examples: int = 100, random_state: int = 0, **declaration
 ):
     """A pytest ``parametrize`` mark with one test per claimed property of each measure.
 
@@ -915,7 +919,9 @@ def parametrize_with_checks(
         As for :func:`propstab.audit` (None: every registered measure and variant).
     max_examples : int, default 100
         Hypothesis examples per check.
-    seed : int, default 0
+    random_state : int, default 0
+        The seed of the searches (``seed=`` is its deprecated name: a
+        DeprecationWarning).
     **declaration
         For callables: ``claims``, ``lower``, ``upper``, ... (as :func:`propstab.audit`).
 
@@ -926,7 +932,7 @@ def parametrize_with_checks(
     Raises
     ------
     ValueError, TypeError
-        Invalid ``max_examples`` or ``seed``; measures or declarations as
+        Invalid ``max_examples`` or ``random_state``; measures or declarations as
         :func:`propstab.audit` refuses them.
 
     See Also
@@ -954,7 +960,7 @@ def parametrize_with_checks(
             if not subject.claims.get(axiom):
                 continue
             check = functools.partial(
-                _check_claim, axiom=axiom, max_examples=int(max_examples), seed=int(seed)
+                _check_claim, axiom=axiom, max_examples=int(max_examples), seed=int(random_state)
             )
             check.__name__ = f"check_{axiom.name.lower()}"
             params.append(pytest.param(subject, check, id=f"{subject.name}-{axiom.name.lower()}"))

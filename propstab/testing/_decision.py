@@ -45,7 +45,6 @@ __all__ = [
     "plain_number",
     "identical_runs_needed",
     "plan",
-    "renamed_confidence",
     "runs_needed",
     "share_bound",
     "bootstrap_pvalue",
@@ -56,19 +55,6 @@ __all__ = [
 
 #: rows of the synthetic population for measures without a population formula
 POPULATION_ROWS = 400
-
-
-def renamed_confidence(confidence_level, confidence, function: str) -> float:
-    """``confidence_level``, or the deprecated ``confidence`` with a DeprecationWarning."""
-    if confidence is None:
-        return confidence_level
-    warnings.warn(
-        f"{function}: confidence= is renamed confidence_level= (one name across "
-        f"propstab); confidence= will be removed",
-        DeprecationWarning,
-        stacklevel=3,
-    )
-    return confidence
 
 
 def coincidence_probability(share, n_runs: int):

@@ -86,6 +86,19 @@
                  list(message = sprintf(format, ...), call = NULL)))
 }
 
+# The old spelling of an argument or value still works, with a warning of class
+# "deprecatedWarning" (as base R's .Deprecated()) naming the old and the new spelling: one
+# vocabulary across propstab (Python, R and the command line; propstab's contributing
+# guide, "Vocabulary").
+.renamed <- function(fun, old, new) {
+  warning(structure(class = c("propstab_deprecated", "deprecatedWarning", "warning",
+                              "condition"),
+                    list(message = sprintf(paste0("%s: %s is renamed %s (one vocabulary ",
+                                                  "across propstab); %s will be removed"),
+                                           fun, old, new, old),
+                         call = NULL)))
+}
+
 # An integer vector for the Python side, which reads any length (a scalar, a list or a
 # NumPy array) with numpy.asarray(...).ravel(): small vectors stay R vectors (reticulate
 # passes them as lists, the cheapest for a small call), long ones become one NumPy array.

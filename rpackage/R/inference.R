@@ -17,7 +17,9 @@
 #'   (why a degenerate variance was replaced, or `NULL`), `range` (the measure's range),
 #'   `interpretation` (the
 #'   estimate's label on the thesis's Table 6.1 scale, `NA` for measures not on a
-#'   kappa-like scale) and `call`. Methods: `print()`, `summary()`, `confint()`,
+#'   kappa-like scale), `estimand` (what the estimate and its interval are about, the
+#'   line the printout and the summary show, the same text as propstab's Python and
+#'   command-line summaries) and `call`. Methods: `print()`, `summary()`, `confint()`,
 #'   `coef()`, `vcov()`.
 #' @section Notes:
 #' The Wald interval `estimate -/+ qnorm((1 + level)/2) * std.error` (thesis Cor. 1) is
@@ -72,6 +74,7 @@ stability_estimate <- function(features, p = NULL, measure = "nogueira",
                  range = unlist(fields$range),
                  interpretation = if (is.null(fields$interpretation)) NA_character_
                                   else fields$interpretation,
+                 estimand = fields$estimand,
                  call = call),
             class = "propstab_estimate")
 }
@@ -105,6 +108,7 @@ format.propstab_estimate <- function(x, digits = max(3L, getOption("digits") - 3
   lines <- c(
     sprintf("Stability of feature selection (%s), M = %d runs, d = %d features", x$measure,
             x$n.runs, x$n.features),
+    if (!is.null(x$estimand)) sprintf("  estimand: %s", x$estimand),
     sprintf("  estimate %s, std. error %s (%s)", format(x$estimate, digits = digits),
             format(x$std.error, digits = digits),
             .variance_source(x$method, x$variance.source, x$variance.note, x$variance)),
@@ -121,11 +125,15 @@ format.propstab_estimate <- function(x, digits = max(3L, getOption("digits") - 3
 #'   name).
 #' @export
 as.data.frame.propstab_estimate <- function(x, row.names = NULL, optional = FALSE,
-                                            level = 0.95, ...) {
-  ci <- suppressWarnings(stats::confint(x, level = level, ...))
+                                            conf.level = 0.95, ..., level = NULL) {
+  if (!is.null(level)) {
+    .renamed("as.data.frame", "level =", "conf.level =")
+    conf.level <- level
+  }
+  ci <- suppressWarnings(stats::confint(x, level = conf.level, ...))
   data.frame(measure = x$measure, estimate = x$estimate, std.error = x$std.error,
              variance = x$variance, conf.low = ci[1L, 1L], conf.high = ci[1L, 2L],
-             conf.level = level, interval = attr(ci, "interval"), n.runs = x$n.runs,
+             conf.level = conf.level, interval = attr(ci, "interval"), n.runs = x$n.runs,
              n.features = x$n.features, method = x$method,
              variance.source = .variance_source(x$method, x$variance.source,
                                                 x$variance.note, x$variance),
@@ -137,7 +145,8 @@ as.data.frame.propstab_estimate <- function(x, row.names = NULL, optional = FALS
 #'
 #' @param object,x A `propstab_estimate` from [stability_estimate()].
 #' @param parm Ignored (there is one parameter, the stability).
-#' @param level The confidence level.
+#' @param level The confidence level of `confint()` (the name of the generic's
+#'   argument); in `as.data.frame()` the deprecated name of `conf.level` (a warning).
 #' @param method The interval, any of propstab's (`StabilityEstimate.confidence_interval`):
 #'   `"auto"` (the default: below 100 runs the logit interval with the delete-one-run
 #'   jackknife variance, the closest to the nominal coverage in propstab's small-M study;
@@ -148,12 +157,13 @@ as.data.frame.propstab_estimate <- function(x, row.names = NULL, optional = FALS
 #' @param n.resamples,seed The bootstrap resamples and their seed (`"bootstrap"` and
 #'   `"bca"` only); `seed = NULL` (the default) draws the seed from R's random number
 #'   generator, so `set.seed()` repeats an interval.
-#' @param conf.level The confidence level of the interval in the summary.
+#' @param conf.level The confidence level of the interval in the summary and in the
+#'   data frame.
 #' @param digits Significant digits to print.
 #' @param ... Unused.
 #' @return `format()`: the lines `print()` writes (a character vector).
 #'   `as.data.frame()`: one row with the estimate, its standard error, variance and
-#'   interval (`conf.low`, `conf.high`, at `level`, the interval `confint()` computes
+#'   interval (`conf.low`, `conf.high`, at `conf.level`, the interval `confint()` computes
 #'   by default, or the one named by `method =` in `...`), the runs, features and the
 #'   variance that ran; for a summary, its table.
 #'   `confint()`: a 1 x 2 matrix, the interval `method` computed by propstab's
@@ -238,7 +248,8 @@ format.summary.propstab_estimate <- function(x, digits = max(3L, getOption("digi
   e <- x$estimate
   table <- utils::capture.output(print(signif(x$table, digits)))
   lines <- c(sprintf("Stability of feature selection: M = %d runs, d = %d features", e$n.runs,
-                     e$n.features), "", table, "",
+                     e$n.features),
+             if (!is.null(e$estimand)) sprintf("Estimand: %s.", e$estimand), "", table, "",
              sprintf("Variance: %s. Interval: %s, %g%%.",
                      .variance_source(e$method, e$variance.source, e$variance.note,
                                       e$variance),
@@ -278,11 +289,14 @@ vcov.propstab_estimate <- function(object, ...) {
 #' The one-sample test of H0: stability = `phi0` and the two-sample test of equal
 #' stability of two feature selectors (Nogueira et al. 2018, thesis sec. 5.2.5 and Thm 7),
 #' independent or paired (the two selectors run on the same M resamples), returned as
-#' `htest` objects like [stats::t.test()]. The statistic is asymptotically N(0, 1)
-#' under H0.
+#' `htest` objects like [stats::t.test()]. The statistic is the difference over its
+#' standard error, asymptotically N(0, 1) under H0. The two-sample null is equal
+#' stability, H0: Phi_x = Phi_y, not equal distributions: two selectors with the same
+#' stability that select different features satisfy it. The printout adds the estimand,
+#' the line of propstab's Python and command-line summaries.
 #'
 #' @param x The feature sets of the (first) selector: a list of vectors of selected
-#'   features or a 0/1 matrix, as for [stability()].
+#'   features or a 0/1 matrix, as for [stability()]; for `print()`, the test's result.
 #' @param y `NULL` for the one-sample test, or the feature sets of the second selector
 #'   (the same features; the same number of runs if `paired`).
 #' @param phi0 The stability under H0 in the one-sample test.
@@ -296,12 +310,20 @@ vcov.propstab_estimate <- function(object, ...) {
 #'   [confint.propstab_estimate()]: below 100 runs the logit test with the jackknife
 #'   variance, else the Wald test), `"wald"` (thesis sec. 5.2.5) or `"logit"`; the
 #'   `conf.int` is propstab's interval for that test, within the measure's range.
-#'   Two samples: `"auto"` (the permutation test when x or y has fewer than
-#'   100 runs, else the asymptotic test), `"permutation"` (the difference against its
-#'   values with the runs permuted between x and y, or the two runs of each pair
-#'   swapped if `paired`: its level holds at any number of runs; exact enumeration up to
-#'   9999 rearrangements, else 9999 random ones seeded by `seed`) or `"asymptotic"`
-#'   (N(0, 1), thesis Thm 7). `method` names the test that ran.
+#'   Two samples: `"wald"` (the difference over its standard error against N(0, 1),
+#'   thesis Thm 7: a test of equal stability, valid as the runs grow),
+#'   `"permutation"` (the studentized permutation test of Chung and Romano (2013): the
+#'   difference over its delete-one-run jackknife standard error, against its values
+#'   with the runs permuted between x and y; if `paired`, the studentized sign-flip,
+#'   the two runs of each pair swapped. It is exact when the runs of x and y are
+#'   exchangeable, one distribution, and asymptotically valid for equal stability when
+#'   they are not, the same stability with different features; exact enumeration up to
+#'   9999 rearrangements, else 9999 random ones seeded by `seed`) or `"auto"` (the
+#'   default: when x or y has fewer than 100 runs, reject only where both the
+#'   studentized permutation test and the N(0, 1) test of the same statistic reject,
+#'   the larger p-value, the one choice within its level in every design of propstab's
+#'   small-M study; from 100 runs on the Wald test). `"asymptotic"` is the deprecated
+#'   name of `"wald"` (a warning). `method` names the test that ran.
 #' @param seed The seed of the permutation test's random rearrangements; `NULL` (the
 #'   default) draws it from R's random number generator, so `set.seed()` repeats a
 #'   p-value.
@@ -310,13 +332,15 @@ vcov.propstab_estimate <- function(object, ...) {
 #' @param conf.level The level of the confidence interval (one-sided for a one-sided
 #'   alternative, as in `t.test()`; it must then exceed 0.5).
 #' @param sim.mat,... As for [stability()].
-#' @return An object of class `htest`: `statistic` (`z`), `p.value`, `conf.int` (for the
-#'   stability, or for the difference), `estimate` (the stability of x, and of y;
-#'   the difference when `paired`), `null.value`, `stderr`, `alternative`, `method`,
-#'   `data.name`.
+#' @return An object of class `c("propstab_htest", "htest")`: `statistic` (`z`),
+#'   `p.value`, `conf.int` (for the stability, or for the difference), `estimate` (the
+#'   stability of x, and of y; the difference when `paired`), `null.value`, `stderr`,
+#'   `alternative`, `method`, `data.name` and `estimand` (printed after the data line).
 #' @seealso [stability_estimate()].
 #' @references Nogueira, S., Sechidis, K., Brown, G. (2018). On the stability of feature
 #'   selection algorithms. Journal of Machine Learning Research 18(174), 1-54.
+#'   Chung, E., Romano, J. P. (2013). Exact and asymptotically robust permutation tests.
+#'   The Annals of Statistics 41(2), 484-507.
 #' @examplesIf propstab_available()
 #' a <- list(c(1, 2), c(1, 3), c(2, 3), c(1, 2), c(1, 4))
 #' b <- list(c(1, 2), c(1, 2), c(1, 2), c(1, 2), c(1, 3))
@@ -328,13 +352,17 @@ stability_test <- function(x, y = NULL, phi0 = 0,
                            alternative = c("two.sided", "less", "greater"), paired = FALSE,
                            measure = "nogueira", method = c("auto", "analytic", "jackknife"),
                            p = NULL, conf.level = 0.95, sim.mat = NULL,
-                           test = c("auto", "permutation", "asymptotic", "wald", "logit"),
+                           test = c("auto", "permutation", "wald", "logit", "asymptotic"),
                            seed = NULL, ...) {
   alternative <- match.arg(alternative)
   method <- match.arg(method)
   test <- match.arg(test)
+  if (test == "asymptotic") {
+    .renamed("stability_test", "test = \"asymptotic\"", "test = \"wald\"")
+    test <- "wald"
+  }
   one <- c("auto", "wald", "logit")
-  two <- c("auto", "permutation", "asymptotic")
+  two <- c("auto", "permutation", "wald")
   if (!(test %in% (if (is.null(y)) one else two))) {
     .fail("test: %s for %s; got \"%s\"", paste0("\"", if (is.null(y)) one else two, "\"",
                                                  collapse = ", "),
@@ -368,7 +396,7 @@ stability_test <- function(x, y = NULL, phi0 = 0,
                        .variance_source(e$method, e$variance_source, e$variance_note,
                                         .na(e$variance)),
                        if (out$test == "logit") "logit scale of the range" else "Wald"),
-      data.name = deparse1(substitute(x)))
+      data.name = deparse1(substitute(x)), estimand = e$estimand)
   } else {
     ry <- .runs(y, p = if (is.null(p)) rx$p else p, sim.mat = sim, arg = "y")
     out <- .call("two_sample", measure = measure, x = list(rx$sizes, rx$indices),
@@ -393,8 +421,24 @@ stability_test <- function(x, y = NULL, phi0 = 0,
                        .variance_source(ex$method, ex$variance_source, ex$variance_note,
                                         .na(ex$variance)),
                        out$test_description),
-      data.name = paste(deparse1(substitute(x)), "and", deparse1(substitute(y))))
+      data.name = paste(deparse1(substitute(x)), "and", deparse1(substitute(y))),
+      estimand = ex$estimand)
   }
-  class(result) <- "htest"
+  class(result) <- c("propstab_htest", "htest")
   result
+}
+
+#' @rdname stability_test
+#' @param digits As for [stats::print.htest()].
+#' @export
+print.propstab_htest <- function(x, digits = getOption("digits"), ...) {
+  plain <- x
+  class(plain) <- "htest"
+  lines <- utils::capture.output(print(plain, digits = digits, ...))
+  at <- grep("^data:", lines)[1L]
+  if (!is.null(x$estimand) && !is.na(at)) {
+    lines <- append(lines, paste0("estimand: ", x$estimand), after = at)
+  }
+  cat(lines, sep = "\n")
+  invisible(x)
 }

@@ -10,13 +10,13 @@
 #'
 #' * `expect_stable()` passes when the one-sided test of H0: Phi <= `at.least` against
 #'   H1: Phi > `at.least` (Nogueira 2018, thesis sec. 5.2.5; below 100 runs on the logit
-#'   scale with the jackknife variance) rejects at level `1 - confidence`: a selector no
+#'   scale with the jackknife variance) rejects at level `1 - conf.level`: a selector no
 #'   more stable than `at.least` passes at most at that rate. On failure the message gives
 #'   the estimate, the one-sided interval, the p-value and the number of runs that would
 #'   decide it.
 #' * `expect_not_less_stable()` compares new runs with a baseline's. `test = "drop"`
 #'   (the default) fails only when H0: Phi_current >= Phi_baseline - `margin` is
-#'   rejected (when nothing changed it fails at most at rate `1 - confidence`);
+#'   rejected (when nothing changed it fails at most at rate `1 - conf.level`);
 #'   `test = "non-inferiority"` passes when H0: Phi_current <= Phi_baseline - `margin`
 #'   is rejected (a drop of `margin` or more passes at most at that rate). Identical
 #'   runs (variance 0) never pass by certainty: an exact finite-M bound decides. The
@@ -34,7 +34,9 @@
 #' @param margin The tolerated drop of stability (>= 0).
 #' @param p The number of features (required for lists of indices).
 #' @param measure A registered measure (see [list_measures()]).
-#' @param confidence The one-sided confidence level, in (0.5, 1).
+#' @param conf.level The one-sided confidence level, in (0.5, 1).
+#' @param confidence The deprecated name of `conf.level` (a warning; one vocabulary across
+#'   propstab: `conf.level` as in [stats::t.test()]).
 #' @param paired `TRUE` when the baseline and the current runs come from the same
 #'   resamples.
 #' @param test `"drop"` (the default) or `"non-inferiority"` (see Details).
@@ -63,15 +65,19 @@ NULL
 #' @rdname stability_expectations
 #' @export
 expect_stable <- function(features, at.least, p = NULL, measure = "nogueira",
-                          confidence = 0.95, ...) {
+                          conf.level = 0.95, ..., confidence = NULL) {
   .need_testthat()
+  if (!is.null(confidence)) {
+    .renamed("expect_stable", "confidence =", "conf.level =")
+    conf.level <- confidence
+  }
   checkmate::assertString(measure)
   checkmate::assertNumber(at.least)
-  checkmate::assertNumber(confidence)
+  checkmate::assertNumber(conf.level)
   runs <- .runs(features, p = p)
   out <- .call_testing("expect_stable", measure = measure, sizes = runs$sizes,
                        indices = runs$indices, n_features = .need_p(runs$p),
-                       at_least = at.least, confidence = confidence, options = list(...))
+                       at_least = at.least, confidence = conf.level, options = list(...))
   testthat::expect(isTRUE(out$passed), out$message)
   invisible(features)
 }
@@ -79,12 +85,17 @@ expect_stable <- function(features, at.least, p = NULL, measure = "nogueira",
 #' @rdname stability_expectations
 #' @export
 expect_not_less_stable <- function(baseline, current, margin, p = NULL,
-                                   measure = "nogueira", confidence = 0.95, paired = FALSE,
-                                   test = c("drop", "non-inferiority"), ...) {
+                                   measure = "nogueira", conf.level = 0.95, paired = FALSE,
+                                   test = c("drop", "non-inferiority"), ...,
+                                   confidence = NULL) {
   .need_testthat()
+  if (!is.null(confidence)) {
+    .renamed("expect_not_less_stable", "confidence =", "conf.level =")
+    conf.level <- confidence
+  }
   checkmate::assertString(measure)
   checkmate::assertNumber(margin)
-  checkmate::assertNumber(confidence)
+  checkmate::assertNumber(conf.level)
   checkmate::assertFlag(paired)
   test <- match.arg(test)
   base <- .runs(baseline, p = p, arg = "baseline")
@@ -97,7 +108,7 @@ expect_not_less_stable <- function(baseline, current, margin, p = NULL,
   out <- .call_testing("expect_not_less_stable", measure = measure,
                        baseline = list(base$sizes, base$indices),
                        current = list(cur$sizes, cur$indices), n_features = d,
-                       margin = margin, confidence = confidence, paired = paired, test = test,
+                       margin = margin, confidence = conf.level, paired = paired, test = test,
                        options = list(...))
   testthat::expect(isTRUE(out$passed), out$message)
   invisible(current)

@@ -60,9 +60,10 @@ test_that("the jackknife variance is over the leave-one-out values (stabm's Jacc
 test_that("estimates print small and summarise as a table", {
   est <- stability_estimate(list(c(1, 2), c(1, 2), c(1, 3), c(1, 2)), p = 4)
   out <- capture.output(print(est))
-  expect_length(out, 4L)
+  expect_length(out, 5L)
   expect_match(out[1L], "nogueira.*M = 4 runs, d = 4 features")
-  expect_match(out[4L], "intermediate to good")
+  expect_match(out[2L], "^  estimand: ")
+  expect_match(out[5L], "intermediate to good")
   s <- summary(est, conf.level = 0.9)
   expect_s3_class(s, "summary.propstab_estimate")
   expect_identical(colnames(s$table), c("Estimate", "Std. Error", "5 %", "95 %"))
@@ -82,7 +83,8 @@ test_that("the one-sample test is V_M = (estimate - phi0) / se, as an htest", {
                    "in the small-M study")
     expect_s3_class(res, "htest")
     expect_named(res, c("statistic", "p.value", "conf.int", "estimate", "null.value",
-                        "stderr", "alternative", "method", "data.name"), ignore.order = TRUE)
+                        "stderr", "alternative", "method", "data.name", "estimand"),
+                 ignore.order = TRUE)
     expect_equal(unname(res$statistic), z, tolerance = 1e-10)
     p <- switch(alt, two.sided = 2 * pnorm(-abs(z)), less = pnorm(z), greater = pnorm(-z))
     expect_equal(res$p.value, p, tolerance = 1e-10)
@@ -101,17 +103,17 @@ test_that("the two-sample test is T_M of x minus y (thesis Thm 7), paired or not
   b <- list(c(1, 2), c(1, 2), c(1, 2), c(1, 2), c(1, 3))
   ta <- nogueira_thm6(a, 4)
   tb <- nogueira_thm6(b, 4)
-  res <- stability_test(b, a, p = 4, alternative = "greater", test = "asymptotic")
+  res <- stability_test(b, a, p = 4, alternative = "greater", test = "wald")
   z <- (tb$phi - ta$phi) / sqrt(ta$variance + tb$variance)
   expect_equal(unname(res$statistic), z, tolerance = 1e-10)
   expect_equal(res$p.value, pnorm(-z), tolerance = 1e-10)
   expect_equal(unname(res$estimate), c(tb$phi, ta$phi), tolerance = 1e-10)
   expect_identical(names(res$estimate), c("stability of x", "stability of y"))
   expect_identical(res$data.name, "b and a")
-  swapped <- stability_test(a, b, p = 4, alternative = "less", test = "asymptotic")
+  swapped <- stability_test(a, b, p = 4, alternative = "less", test = "wald")
   expect_equal(unname(swapped$statistic), -z, tolerance = 1e-10)
   expect_equal(swapped$p.value, res$p.value, tolerance = 1e-10)
-  paired <- stability_test(b, a, p = 4, paired = TRUE, test = "asymptotic")
+  paired <- stability_test(b, a, p = 4, paired = TRUE, test = "wald")
   expect_match(paired$method, "^Paired")
   expect_equal(unname(paired$estimate), tb$phi - ta$phi, tolerance = 1e-10)
   expect_error(stability_test(b, a[1:4], p = 4, paired = TRUE),
@@ -125,7 +127,7 @@ test_that("R's stability_test(x, y) and Python's two_sample_test(x, y) agree: x 
   inference <- reticulate::import("propstab.inference")
   as01 <- function(f) t(vapply(f, function(s) as.integer(seq_len(4) %in% s), integer(4)))
   for (paired in c(FALSE, TRUE)) {
-    for (test in c("auto", "permutation", "asymptotic")) {
+    for (test in c("auto", "permutation", "wald")) {
       for (alt in c("two.sided", "greater", "less")) {
         r <- stability_test(hi, lo, p = 4, paired = paired, test = test, alternative = alt)
         py <- inference$two_sample_test(as01(hi), as01(lo), paired = paired, test = test,
@@ -141,7 +143,7 @@ test_that("R's stability_test(x, y) and Python's two_sample_test(x, y) agree: x 
     }
   }
   expect_match(stability_test(hi, lo, p = 4)$method, "permutation")
-  expect_match(stability_test(hi, lo, p = 4, test = "asymptotic")$method, "asymptotic")
+  expect_match(stability_test(hi, lo, p = 4, test = "wald")$method, "Wald")
 })
 
 test_that("one-sided intervals need a level above 0.5", {
@@ -233,4 +235,38 @@ test_that("the one-sample test's interval is Python's, clipped (9 runs {1,2}, on
   # the old R front end gave (0.2537, 1.146), above nogueira's maximum
   expect_identical(round(as.vector(wald$conf.int), 4), c(0.2537, 1))
   expect_error(stability_test(nine_one, phi0 = 0.2, p = 6, test = "permutation"), "test")
+})
+
+test_that("the printouts name the estimand, in the words of propstab's Python summaries", {
+  feats <- list(c(1, 2), c(1, 2), c(1, 3), c(1, 2), c(2, 3), c(1, 4))
+  other <- list(c(1, 2), c(3, 4), c(2, 4), c(1, 3), c(2, 3), c(1, 4))
+  estimand <- reticulate::import("propstab.inference._estimates")$ESTIMAND
+  expect_match(estimand, "given that data set", fixed = TRUE)
+  est <- stability_estimate(feats, p = 4)
+  expect_identical(est$estimand, estimand)
+  line <- paste0("estimand: ", estimand)
+  expect_true(paste0("  ", line) %in% format(est))
+  expect_true(paste0("  ", line) %in% utils::capture.output(print(est)))
+  expect_true(paste0("Estimand: ", estimand, ".") %in%
+                utils::capture.output(print(summary(est))))
+  for (res in list(stability_test(feats, phi0 = 0, p = 4),
+                   stability_test(feats, other, p = 4, test = "wald"),
+                   stability_test(feats, other, p = 4, paired = TRUE, seed = 1L))) {
+    expect_s3_class(res, "htest")
+    printed <- utils::capture.output(print(res))
+    at <- match(line, printed)
+    expect_false(is.na(at))
+    expect_match(printed[at - 1L], "^data:")            # right after the data line
+  }
+})
+
+test_that("the old spelling test = \"asymptotic\" warns and gives the Wald test's result", {
+  a <- list(c(1, 2), c(1, 3), c(2, 3), c(1, 2), c(1, 4))
+  b <- list(c(1, 2), c(1, 2), c(1, 2), c(1, 2), c(1, 3))
+  new <- stability_test(b, a, p = 4, test = "wald")
+  expect_warning(old <- stability_test(b, a, p = 4, test = "asymptotic"),
+                 "test = \"asymptotic\" is renamed test = \"wald\"",
+                 class = "deprecatedWarning")
+  expect_identical(old[c("statistic", "p.value", "conf.int", "method")],
+                   new[c("statistic", "p.value", "conf.int", "method")])
 })

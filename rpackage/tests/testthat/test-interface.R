@@ -122,8 +122,11 @@ test_that("as.data.frame() and format() of an estimate, its summary and an audit
   ci <- suppress_propstab_warnings(confint(est))
   expect_identical(c(df$conf.low, df$conf.high), unname(ci[1L, ]))
   expect_identical(df$interval, attr(ci, "interval"))
-  df90 <- suppress_propstab_warnings(as.data.frame(est, level = 0.9, method = "wald"))
+  df90 <- suppress_propstab_warnings(as.data.frame(est, conf.level = 0.9, method = "wald"))
   expect_identical(df90$conf.level, 0.9)
+  expect_warning(old <- as.data.frame(est, level = 0.9, method = "wald"),
+                 "as.data.frame: level = is renamed conf.level =", class = "deprecatedWarning")
+  expect_identical(old, df90)
   expect_match(df90$interval, "Wald")
   lines <- suppress_propstab_warnings(format(est))
   expect_type(lines, "character")

@@ -68,7 +68,7 @@ test_that("bad input is an R error naming the argument", {
   Z <- stable_runs(30L)
   expect_error(expect_stable(Z, at.least = 2), "^at.least: must lie in the range",
                class = "propstab_ValueError")
-  expect_error(expect_stable(Z, at.least = 0.5, confidence = 0.3), "^confidence: ",
+  expect_error(expect_stable(Z, at.least = 0.5, conf.level = 0.3), "^conf.level: ",
                class = "propstab_ValueError")
   expect_error(expect_not_less_stable(Z, Z, margin = -1), "^margin: must be >= 0",
                class = "propstab_ValueError")
@@ -94,4 +94,18 @@ test_that("identical runs do not pass by certainty (the finite-M bound, as in Py
   expect_lte(mean(passed), 0.05 + 3 * sqrt(0.05 * 0.95 / 150))
   expect_failure(expect_stable(rep(list(c(1, 2, 3)), 10), at.least = 0.9, p = 18),
                  "all 10 runs selected the same 3 features")
+})
+
+test_that("the old name confidence = warns and decides as conf.level =", {
+  Z <- stable_runs(30L)
+  expect_success(expect_stable(Z, at.least = 0.5, conf.level = 0.9))
+  expect_warning(expect_success(expect_stable(Z, at.least = 0.5, confidence = 0.9)),
+                 "confidence = is renamed conf.level =", class = "deprecatedWarning")
+  expect_failure(expect_stable(Z, at.least = 0.99, conf.level = 0.9))
+  expect_warning(expect_failure(expect_stable(Z, at.least = 0.99, confidence = 0.9)),
+                 "confidence = is renamed conf.level =", class = "deprecatedWarning")
+  expect_warning(expect_success(expect_not_less_stable(Z, Z, margin = 0.1, paired = TRUE,
+                                                       confidence = 0.9)),
+                 "expect_not_less_stable: confidence = is renamed conf.level =",
+                 class = "deprecatedWarning")
 })
