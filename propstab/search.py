@@ -35,6 +35,8 @@ import contextvars
 import math
 from typing import Any, Callable, Iterable, Optional, Tuple, Union
 
+import numpy as np
+
 from ._utils.params import RENAMED_SEED, renamed
 
 try:
@@ -156,6 +158,9 @@ def search(
         >= 1 (Hypothesis's own validation).
     Exception
         Any exception of ``probe`` other than :class:`Found` propagates unchanged.
+        A probe that refutes an example and not when Hypothesis replays it (a flaky
+        probe: a timing, a command's timeout) gives that first refutation, unshrunk,
+        never Hypothesis's ``Flaky``.
 
     See Also
     --------
@@ -189,6 +194,12 @@ def search(
     >>> search(st.integers(0, 5), odd_square_above_50, max_examples=100, random_state=0) is None
     True
     """
+
+    # a NumPy integer is an integer here (Hypothesis takes only int: random.seed refuses
+    # np.int64 and settings an np.int64 max_examples); anything else is left to Hypothesis
+    random_state, max_examples = (
+        int(v) if isinstance(v, np.integer) else v for v in (random_state, max_examples)
+    )
 
     @hypothesis.settings(
         REPRODUCIBLE,
@@ -224,7 +235,23 @@ def search(
         return found
     except hypothesis.errors.Unsatisfiable:
         return "unsatisfiable"
+    except hypothesis.errors.Flaky as flaky:  # refuted once, not when replayed
+        return _first_cause(flaky)
     return None
+
+
+def _first_cause(flaky):
+    """The first refutation of a flaky probe (one that refuted an example and did not when
+    Hypothesis replayed it: a timing, a command's timeout): that :class:`Found`, unshrunk;
+    another exception of the probe propagates as the probe raised it."""
+    causes = [flaky.__cause__, *getattr(flaky, "exceptions", ())]
+    for cause in causes:
+        if isinstance(cause, Found):
+            return cause
+    for cause in causes:
+        if isinstance(cause, Exception):
+            raise cause
+    raise flaky
 
 
 def assume(condition) -> None:

@@ -292,8 +292,9 @@ class StabilityGridSearch(*_BASES):
         :math:`1/\sqrt M` with the number of runs M, so ``"1se"`` accepts a smaller
         loss of score, and picks a less stable candidate, the more runs it is given
         (see Notes); ``tolerance`` fixes the loss instead.
-    measure : str, default "nogueira"
-        The stability measure (:func:`propstab.estimate`).
+    measure : str or None, default "nogueira"
+        The stability measure (:func:`propstab.estimate`); None: that of
+        :func:`propstab.assess` (``"nogueira"``, or ``"spearman"`` for rankings).
     n_runs : int, optional
         M, the number of resamples, the same for every candidate: 100 by default, or a
         splitter's number of splits; at most 10**6.

@@ -675,8 +675,10 @@ def test_a_scheme_yielding_anything(items, endless):
         argument="scheme",
         argument_names=("selector",),
     )
-    if endless:
-        assert outcome.raised and "more than 3" in outcome.message
+    if endless:  # read lazily: a bad item is refused when drawn, before the count is known
+        assert outcome.raised and (
+            "more than 3" in outcome.message or outcome.message.startswith("scheme: ")
+        ), outcome.message
 
 
 @pytest.mark.parametrize(

@@ -90,6 +90,21 @@ class SimilarityFile:
     description: str
 
 
+def _load_npy(path: str) -> np.ndarray:
+    """A ``.npy`` array, read with ``allow_pickle=False`` from a file opened and closed
+    here; a file that is not one (missing, truncated, a ``.npz`` archive under a ``.npy``
+    name, pickled objects) is refused naming the file."""
+    try:
+        with open(path, "rb") as handle:
+            arr = np.load(handle, allow_pickle=False)
+            if not isinstance(arr, np.ndarray):  # an archive (.npz) of several arrays
+                arr.close()
+                raise ValueError("it is a .npz archive of arrays, not one .npy array")
+            return arr
+    except Exception as exc:  # noqa: BLE001 - any unreadable file, named
+        _fail(path, f"could not be read as a .npy array: {type(exc).__name__}: {exc}")
+
+
 def _fail(path: str, message: str, exc=ValueError):
     fail(f"{path}: {message}", exc, argument=path)
 
@@ -596,10 +611,7 @@ def read_selection(
     if ext == ".npy":
         if base is not None:
             _fail(path, f"--{base}-based applies to index lists, not to a .npy 0/1 array")
-        try:
-            arr = np.load(path, allow_pickle=False)
-        except (ValueError, OSError) as exc:
-            _fail(path, f"could not be read as a .npy array: {exc}")
+        arr = _load_npy(path)
         if arr.ndim == 2 and arr.dtype.kind in "iuf":
             bad = ~np.isin(arr, (0, 1))
             if bad.any():
@@ -663,10 +675,7 @@ def read_rankings(
     ext = _suffix(path, RANKING_SUFFIXES)
     what = "scores" if kind == "scores" else "ranks"
     if ext == ".npy":
-        try:
-            arr = np.load(path, allow_pickle=False)
-        except (ValueError, OSError) as exc:
-            _fail(path, f"could not be read as a .npy array: {exc}")
+        arr = _load_npy(path)
         rk = _validated(path, as_rankings, arr, kind=kind, feature_names=feature_names)
         return RankingFile(
             path, rk, f".npy array of {what}, {rk.n_runs} runs x " f"{rk.n_features} features"
@@ -723,16 +732,17 @@ def read_similarity(path: str, *, index_col: str = "auto") -> SimilarityFile:
     ext = _suffix(path, SIMILARITY_SUFFIXES)
     names = None
     if ext == ".npy":
-        try:
-            matrix = np.load(path, allow_pickle=False)
-        except (ValueError, OSError) as exc:
-            _fail(path, f"could not be read as a .npy array: {exc}")
+        matrix = _load_npy(path)
         how = ".npy array"
     elif ext == ".npz":
-        try:
-            matrix = sparse.load_npz(path)
-        except (ValueError, OSError, KeyError) as exc:
-            _fail(path, f"could not be read as a scipy.sparse .npz matrix: {exc}")
+        try:  # the file opened and closed here (scipy leaves an unreadable archive open)
+            with open(path, "rb") as handle:
+                matrix = sparse.load_npz(handle)
+        except Exception as exc:  # noqa: BLE001 - any unreadable file (BadZipFile too)
+            _fail(
+                path,
+                f"could not be read as a scipy.sparse .npz matrix: {type(exc).__name__}: {exc}",
+            )
         how = "sparse .npz matrix"
     else:
         first, header, body = _read_table(path, ext)

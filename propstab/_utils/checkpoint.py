@@ -485,8 +485,9 @@ class Checkpoint:
         return found
 
     def _read(self, path: str, key, tag):
-        try:
-            with np.load(path, allow_pickle=False) as archive:
+        try:  # opened here and closed here: np.load leaves a file it opened open when it
+            # is a zip archive that cannot be read (a truncated task file: BadZipFile)
+            with open(path, "rb") as handle, np.load(handle, allow_pickle=False) as archive:
                 if "header" not in archive.files:
                     raise _Unusable("is not a propstab checkpoint file (no header)")
                 header = json.loads(archive["header"].tobytes().decode("utf-8"))

@@ -21,6 +21,7 @@ import numpy as np
 from .exceptions import InvalidParameterError
 
 __all__ = [
+    "MAX_JOBS",
     "as_real_array",
     "check_axes",
     "check_bool",
@@ -274,8 +275,15 @@ def seed_sequence(value) -> np.random.SeedSequence:
     return np.random.SeedSequence(int(value))
 
 
+#: The most workers ``n_jobs`` may ask for, either way (-MAX_JOBS: all cores but
+#: MAX_JOBS - 1): far beyond any machine or cluster; joblib fails on a larger number with
+#: its own error (10**20: islice's "Stop argument ... must be ... <= sys.maxsize").
+MAX_JOBS = 10**4
+
+
 def check_n_jobs(name: str, value, *, function: Optional[str] = None):
-    """joblib's ``n_jobs``: None or a non-zero integer (-1: all cores)."""
+    """joblib's ``n_jobs``: None or a non-zero integer (-1: all cores), at most
+    :data:`MAX_JOBS` in absolute value."""
     if value is None:
         return None
     if isinstance(value, bool) or not isinstance(value, numbers.Integral):
@@ -287,6 +295,12 @@ def check_n_jobs(name: str, value, *, function: Optional[str] = None):
     if value == 0:
         fail(
             f"{name}: must be None or a non-zero integer (-1: all cores); got 0", function=function
+        )
+    if abs(value) > MAX_JOBS:
+        fail(
+            f"{name}: must be a non-zero integer of absolute value at most {MAX_JOBS} "
+            f"(-1: all cores); got {value}",
+            function=function,
         )
     return int(value)
 

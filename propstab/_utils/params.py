@@ -333,13 +333,13 @@ UNIT_INTERVAL = Checked(
 )
 
 
-#: joblib's ``n_jobs``: None or a non-zero integer, -1 all cores (the message of
-#: :func:`propstab._utils.checks.check_n_jobs`)
+#: joblib's ``n_jobs``: None or a non-zero integer of absolute value at most 10**4, -1 all
+#: cores (the message of :func:`propstab._utils.checks.check_n_jobs`)
 N_JOBS = [
     Checked(
         lambda name, value, function=None: check_n_jobs(name, value, function=function),
-        "a non-zero integer (-1: all cores)",
-        invalid=(0, 1.5, "2", True),
+        "a non-zero integer of absolute value at most 10**4 (-1: all cores)",
+        invalid=(0, 1.5, "2", True, 10**4 + 1, -(10**20)),
     ),
     None,
 ]

@@ -252,7 +252,8 @@ class Subject:
         if bound is None:
             return None
         M, d = Z.shape
-        return bound.evaluate(M, d, Z.sum(axis=1))
+        lo, hi = self.declaration.bounds_at(M, d, Z.sum(axis=1))  # an inverted pair refused
+        return hi if self.orientation == "higher" else lo
 
 
 @functools.lru_cache(maxsize=1024)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import warnings
 
-from .._utils.checks import fail
+from .._utils.checks import MAX_JOBS, fail
 from .._utils.exceptions import InvalidParameterError
 from ._common import add_renamed_option, positive_int, refuse_unused
 
@@ -20,6 +20,11 @@ def _jobs(text: str) -> int:
         ) from None
     if value == 0:
         raise argparse.ArgumentTypeError("must be a non-zero integer (-1: every core); got 0")
+    if abs(value) > MAX_JOBS:  # the library's rule for n_jobs
+        raise argparse.ArgumentTypeError(
+            f"must be a non-zero integer of absolute value at most {MAX_JOBS} (-1: every "
+            f"core); got {value}"
+        )
     return value
 
 

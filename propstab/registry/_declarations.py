@@ -16,6 +16,8 @@ import types
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any, Callable, Mapping, Optional, Sequence, Tuple
 
+import numpy as np
+
 from .._utils.checks import check_choice, fail
 from ..axioms import Axiom
 
@@ -157,6 +159,8 @@ class Parameter:
 def _as_bound(b, name: str = "bound") -> Optional[Bound]:
     if b is None or isinstance(b, Bound):
         return b
+    if isinstance(b, (np.generic, np.ndarray)) and np.ndim(b) == 0 and b.dtype.kind in "iuf":
+        b = b.item()  # a NumPy number (np.int64(0), np.float32(1), np.array(0.5))
     if isinstance(b, bool) or not isinstance(b, (int, float)):
         fail(
             f"{name}: must be a number, a Bound or None; got {type(b).__name__} " f"{b!r}",
@@ -275,6 +279,43 @@ class Declaration:
     pairwise: bool = False
     symmetric: bool = False
     input: str = "selection"
+
+    def bounds_at(self, n_runs: int, n_features: int, row_sizes) -> tuple:
+        """``(lower, upper)`` evaluated for matrices of this shape and these row sizes
+        (None where undeclared); an inverted pair (lower > upper: a bound depending on M,
+        d or the sizes, which the declaration could not compare) is refused here, at its
+        first evaluation, naming ``lower`` and both values.
+
+        >>> from propstab.registry import Bound, Declaration
+        >>> d = Declaration(claims={}, lower=Bound("M", func=lambda M, d, k: M), upper=1)
+        >>> d.bounds_at(1, 3, [1])
+        (1.0, 1.0)
+        >>> d.bounds_at(2, 3, [1, 1])
+        Traceback (most recent call last):
+        ...
+        propstab.InvalidParameterError: lower: must be at most upper (the declared bounds of
+        the measure's values); at M = 2, d = 3 and row sizes [1, 1] got lower=M = 2 > upper=1
+        = 1
+        """
+        sizes = [int(k) for k in np.asarray(row_sizes).ravel()]
+        values = []
+        for side, b in (("lower", self.lower), ("upper", self.upper)):
+            try:
+                values.append(None if b is None else b.evaluate(n_runs, n_features, row_sizes))
+            except Exception as exc:  # noqa: BLE001 - the declared bound's own error, named
+                fail(
+                    f"{side}: the declared bound {b} could not be evaluated at M = "
+                    f"{n_runs}, d = {n_features} and row sizes {sizes}: "
+                    f"{type(exc).__name__}: {exc}"
+                )
+        lo, hi = values
+        if lo is not None and hi is not None and lo > hi:
+            fail(
+                f"lower: must be at most upper (the declared bounds of the measure's "
+                f"values); at M = {n_runs}, d = {n_features} and row sizes {sizes} got "
+                f"lower={self.lower} = {lo:g} > upper={self.upper} = {hi:g}"
+            )
+        return lo, hi
 
     def __post_init__(self):
         claims = self.claims

@@ -32,6 +32,8 @@ import functools
 import inspect
 from typing import Any, Callable, Mapping, Optional, Sequence, Tuple
 
+import numpy as np
+
 from ._declarations import (
     DOMAINS,
     FAMILIES,
@@ -92,7 +94,9 @@ _ALIASES: "dict[str, str]" = {}
 def _bound(b) -> Bound:
     if isinstance(b, Bound):
         return b
-    if isinstance(b, (int, float)):
+    if isinstance(b, (np.generic, np.ndarray)) and np.ndim(b) == 0 and b.dtype.kind in "iuf":
+        b = b.item()  # a NumPy number
+    if isinstance(b, (int, float)) and not isinstance(b, bool):
         return const_bound(float(b))
     fail(
         f"register: a bound must be a number or a Bound; got {b!r}",

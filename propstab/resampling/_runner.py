@@ -1,6 +1,6 @@
 """Planning and executing the runs of :func:`propstab.resample`: the arguments checked,
-every run's split and seed drawn up front, the runs executed (in order, or with joblib)
-and collected into a :class:`ResamplingResult`."""
+every run's split and seed drawn as the runs need them, the runs executed (in order, or
+with joblib) and collected into a :class:`ResamplingResult`."""
 from __future__ import annotations
 
 import dataclasses
@@ -276,11 +276,16 @@ def resample(
         Sechidis et al.'s Algorithm 1).
         ``"complementary_pairs"``: n_runs/2 random splits into two disjoint halves
         of floor(n/2) rows (Shah and Samworth 2013). A callable
-        ``scheme(n_samples, n_runs, rng)`` yields per run the training indices
-        or a ``(train, test)`` pair. A scikit-learn splitter object (anything with
+        ``scheme(n_samples, n_runs, rng)`` returns exactly n_runs items, each
+        the training indices or a ``(train, test)`` pair: a list (checked whole
+        before the first run) or a generator, read as the runs need them (each
+        item checked as it is drawn; one that ends early or yields more than
+        n_runs items is refused when that is seen), so that a generator draws
+        nothing before the first run. A scikit-learn splitter object (anything with
         ``split(X, y)`` and ``get_n_splits``: ``ShuffleSplit``,
         ``StratifiedShuffleSplit``, ``RepeatedStratifiedKFold``, ...): each of its
-        splits is one run. Its splits follow the splitter's own ``random_state``
+        splits is one run, at most 10**6, read from ``split(X, y)`` as the runs
+        need them. Its splits follow the splitter's own ``random_state``
         (set it for reproducible splits; with None they differ between calls, as in
         scikit-learn); ``random_state`` here then seeds only the estimators.
     fraction : float, optional
@@ -520,11 +525,15 @@ def planned(
     if fraction is not None:
         check_rows_left(scheme, fraction, given_fraction, groups_of(strata, n), n)
     root = seed_sequence(random_state)
+    # every scheme's splits drawn as the runs need them, in batches (a sized result of a
+    # callable scheme, already in memory, checked whole)
     if splitter:
-        splits = splitter_splits(scheme, X, y, n, n_runs)
+        splits = DrawnSplits(*reversed(splitter_splits(scheme, X, y, n, n_runs, MAX_RUNS)))
     elif callable(scheme):
         splits = scheme_splits(scheme, n, n_runs, np.random.default_rng(root))
-    else:  # drawn as the runs need them, in batches
+        if not isinstance(splits, list):
+            splits = DrawnSplits(splits, n_runs)
+    else:
         splits = DrawnSplits(
             iter_splits(scheme, n, n_runs, fraction, strata, np.random.default_rng(root)), n_runs
         )
@@ -574,10 +583,12 @@ def planned(
 
 
 class DrawnSplits:
-    """Every run's (train, test) of a named scheme, drawn from one stream in run order as
-    the runs need them (:func:`~propstab.resampling._schemes.iter_splits`): the first
-    run starts before the others are drawn, and a call that stops early draws no more.
-    Indexed as a list (an int or a slice from 0)."""
+    """Every run's (train, test), drawn from one stream in run order as the runs need
+    them: a named scheme's (:func:`~propstab.resampling._schemes.iter_splits`), a
+    splitter's ``split(X, y)`` or a callable scheme's generator
+    (:func:`~propstab.resampling._schemes.checked_splits`). The first run starts before
+    the others are drawn, and a call that stops early draws no more. Indexed as a list
+    (an int or a slice from 0)."""
 
     def __init__(self, draws, n_runs: int):
         self._draws, self._drawn, self.n_runs = draws, [], int(n_runs)

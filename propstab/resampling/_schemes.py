@@ -20,6 +20,8 @@ __all__ = [
     "SCHEMES",
     "check_fraction",
     "check_rows_left",
+    "checked_split",
+    "checked_splits",
     "complementary_pairs",
     "draw_splits",
     "groups_of",
@@ -80,17 +82,17 @@ def is_splitter(scheme) -> bool:
     )
 
 
-def splitter_splits(splitter, X, y, n: int, n_runs):
-    """The (train, test) pairs of a scikit-learn splitter, each split one run; a given
-    ``n_runs`` must equal the splitter's number of splits."""
+def splitter_splits(splitter, X, y, n: int, n_runs, max_runs=None):
+    """The number of splits of a scikit-learn splitter and its (train, test) pairs, each
+    split one run, as a generator read as the runs need them (:func:`checked_splits`); a
+    given ``n_runs`` must equal the splitter's number of splits, and that number is at
+    most ``max_runs``. Checked up front: ``get_n_splits`` and the call of ``split(X, y)``
+    (a generator's body runs at its first split); each split as it is drawn."""
     name = type(splitter).__name__
     try:
         count = int(splitter.get_n_splits(X, y))
-        drawn = list(splitter.split(X, y))
     except Exception as exc:  # noqa: BLE001 - the splitter's own error, named
-        fail(f"scheme: {name}.split(X, y) failed: {type(exc).__name__}: " f"{exc}")
-    if len(drawn) != count:
-        fail(f"scheme: {name} yielded {len(drawn)} splits but get_n_splits says " f"{count}")
+        fail(f"scheme: {name}.get_n_splits(X, y) failed: {type(exc).__name__}: {exc}")
     if n_runs is not None and int(n_runs) != count:
         fail(
             f"n_runs: with scheme={name}(...) every split is one run, and it "
@@ -99,14 +101,71 @@ def splitter_splits(splitter, X, y, n: int, n_runs):
         )
     if count < 2:
         fail(f"scheme: {name} makes {count} split(s); resampling needs at least 2")
-    out = []
-    for i, (train, test) in enumerate(drawn):
-        train = scheme_rows(train, n, f"the training rows of split {i}")
-        test = scheme_rows(test, n, f"the held-out rows of split {i}")
-        if train.size == 0:
-            fail(f"scheme: split {i} of {name} has no training rows")
-        out.append((train, test))
-    return out
+    if max_runs is not None and count > max_runs:
+        fail(
+            f"scheme: {name} makes {count} splits (get_n_splits), each one run; "
+            f"must be at most {max_runs} runs"
+        )
+    try:
+        drawn = iter(splitter.split(X, y))
+    except Exception as exc:  # noqa: BLE001 - the splitter's own error, named
+        fail(f"scheme: {name}.split(X, y) failed: {type(exc).__name__}: {exc}")
+    return count, checked_splits(drawn, count, n, f"{name}.split(X, y)", "split")
+
+
+def checked_splits(drawn, count: int, n: int, source: str, item: str = "run"):
+    """The ``count`` (train, test) pairs of the iterator ``drawn`` (of a splitter, or of a
+    callable scheme), each checked as it is drawn: a (train, test) pair of index arrays
+    or, for a callable scheme (``item="run"``), an array of training rows (the others
+    held out); with at least one training row. An iterator that ends early, yields more
+    than ``count`` items (one more is asked for with the last one) or fails is refused
+    naming ``scheme``. Nothing is drawn before it is asked for: the first run starts
+    before the second split is drawn, whatever ``count``."""
+    splitter = item == "split"
+    for i in range(count):
+        try:
+            got = next(drawn)
+        except StopIteration:
+            if splitter:
+                fail(f"scheme: {source} yielded {i} splits but get_n_splits says {count}")
+            fail(f"scheme: the callable must yield n_runs={count} resamples; got {i}")
+        except Exception as exc:  # noqa: BLE001 - the scheme's own error, named
+            fail(f"scheme: {source} failed at {item} {i}: {type(exc).__name__}: {exc}")
+        if i == count - 1:
+            _refuse_more(drawn, count, source, splitter)
+        yield checked_split(got, i, n, item)
+
+
+def _refuse_more(drawn, count, source, splitter):
+    try:
+        next(drawn)
+    except StopIteration:
+        return
+    except Exception as exc:  # noqa: BLE001 - the scheme's own error, named
+        fail(f"scheme: {source} failed after {count} items: {type(exc).__name__}: {exc}")
+    if splitter:
+        fail(f"scheme: {source} yielded more than {count} splits but get_n_splits says {count}")
+    fail(f"scheme: the callable must yield n_runs={count} resamples; got more than {count}")
+
+
+def checked_split(got, i: int, n: int, item: str = "run"):
+    """Run ``i``'s (train, test) from what a scheme yielded (see :func:`checked_splits`)."""
+    if item == "split" or (isinstance(got, tuple) and len(got) == 2):
+        if not (isinstance(got, tuple) and len(got) == 2) and item == "split":
+            try:
+                got = tuple(got)
+            except TypeError:
+                got = ()
+            if len(got) != 2:
+                fail(f"scheme: split {i} is not a (train, test) pair of index arrays")
+        train = scheme_rows(got[0], n, f"the training rows of {item} {i}")
+        test = scheme_rows(got[1], n, f"the held-out rows of {item} {i}")
+    else:
+        train = scheme_rows(got, n, f"{item} {i}")
+        test = np.setdiff1d(np.arange(n), train)
+    if train.size == 0:
+        fail(f"scheme: {item} {i} has no training rows")
+    return train, test
 
 
 def strata_of(stratify, y, n):
@@ -163,12 +222,19 @@ def scheme_rows(rows, n: int, what: str) -> np.ndarray:
 
 
 def scheme_splits(scheme, n: int, n_runs: int, rng):
-    """The (train, test) pairs of a callable ``scheme(n_samples, n_runs, rng)``, checked:
-    exactly n_runs items (read lazily, so an endless generator is refused too), each a
-    non-empty array of training rows or a (train, test) pair of index arrays."""
-    import itertools
+    """The (train, test) pairs of a callable ``scheme(n_samples, n_runs, rng)``: exactly
+    n_runs items, each a non-empty array of training rows or a (train, test) pair of
+    index arrays. A sized result (a list, a tuple: already in memory) is checked whole,
+    here; any other iterable (a generator) is returned as a generator read as the runs
+    need them (:func:`checked_splits`: each item checked as it is drawn, an iterator
+    that ends early or yields more than n_runs refused when that is seen), so that a
+    generator scheme draws nothing before the first run, whatever n_runs."""
+    from collections.abc import Sized
 
-    drawn = scheme(n, n_runs, rng)
+    try:
+        drawn = scheme(n, n_runs, rng)
+    except Exception as exc:  # noqa: BLE001 - the scheme's own error, named
+        fail(f"scheme: the callable failed: {type(exc).__name__}: {exc}")
     if isinstance(drawn, (str, bytes, np.ndarray)) or not isinstance(drawn, Iterable):
         fail(
             f"scheme: the callable must return an iterable of n_runs={n_runs} "
@@ -176,28 +242,17 @@ def scheme_splits(scheme, n: int, n_runs: int, rng):
             f"{type(drawn).__name__}",
             TypeError,
         )
-    items = list(itertools.islice(drawn, n_runs + 1))
-    if len(items) != n_runs:
-        got = f"more than {n_runs}" if len(items) > n_runs else str(len(items))
-        fail(f"scheme: the callable must yield n_runs={n_runs} resamples; got {got}")
-    out = []
-    for i, item in enumerate(items):
-        if isinstance(item, tuple) and len(item) == 2:
-            train = scheme_rows(item[0], n, f"the training rows of run {i}")
-            test = scheme_rows(item[1], n, f"the held-out rows of run {i}")
-        else:
-            train = scheme_rows(item, n, f"run {i}")
-            test = np.setdiff1d(np.arange(n), train)
-        if train.size == 0:
-            fail(f"scheme: run {i} has no training rows")
-        out.append((train, test))
-    return out
+    if isinstance(drawn, Sized):
+        if len(drawn) != n_runs:
+            fail(f"scheme: the callable must yield n_runs={n_runs} resamples; got {len(drawn)}")
+        return [checked_split(item, i, n) for i, item in enumerate(drawn)]
+    return checked_splits(iter(drawn), n_runs, n, "the callable")
 
 
 def draw_splits(scheme, n, n_runs, fraction, strata, rng):
     """The (train, test) index pairs of every run, drawn in the main process."""
     if callable(scheme):
-        return scheme_splits(scheme, n, n_runs, rng)
+        return list(scheme_splits(scheme, n, n_runs, rng))
     return list(iter_splits(scheme, n, n_runs, fraction, strata, rng))
 
 

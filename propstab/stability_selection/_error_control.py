@@ -32,7 +32,13 @@ from .._utils.params import (
     validate_params,
 )
 
-__all__ = ["ErrorControl", "LargePFERWarning", "PFERExceededWarning", "error_control"]
+__all__ = [
+    "ErrorControl",
+    "LargePFERWarning",
+    "PFERBoundWarning",
+    "PFERExceededWarning",
+    "error_control",
+]
 
 SAMPLINGS = ("mb", "ss")
 #: The largest B (``n_subsamples``): the unimodal cutoff is searched on a grid of B

@@ -71,7 +71,13 @@ from .._utils.checkpoint import (
 from ..resampling._schemes import subsamples as draw_subsamples
 from ..selectors import clone, run_seeds, seeded, support_of, take
 
-__all__ = ["ErrorControl", "LargePFERWarning", "StabilitySelection", "error_control"]
+__all__ = [
+    "ErrorControl",
+    "LargePFERWarning",
+    "PFERBoundWarning",
+    "StabilitySelection",
+    "error_control",
+]
 
 CALIBRATIONS = ("pfer", "stability_score", "fdp")
 #: The spawn key (below the root's) of the seed of the artificial features of

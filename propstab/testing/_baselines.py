@@ -567,14 +567,15 @@ class Baseline(Result):
             Not a baseline file (or one of a newer format).
         """
         path = os.fspath(path)
-        try:
-            with np.load(path, allow_pickle=False) as f:
+        try:  # the file opened and closed here: np.load leaves a truncated archive open
+            with open(path, "rb") as handle, np.load(handle, allow_pickle=False) as f:
                 arrays = {k: f[k] for k in f.files}
-        except (ValueError, OSError) as exc:
-            if isinstance(exc, FileNotFoundError):
-                raise
+        except FileNotFoundError:
+            raise
+        except Exception as exc:  # noqa: BLE001 - any unreadable file (BadZipFile, a .npy)
             fail(
-                f"{path}: not a baseline file (a .npz written by " f"Baseline.save): {exc}",
+                f"{path}: not a baseline file (a .npz written by Baseline.save): "
+                f"{type(exc).__name__}: {exc}",
                 argument="path",
             )
         if "selection" not in arrays or "metadata" not in arrays:
