@@ -120,7 +120,7 @@ SMALLER = {
     "from_data.md": [
         ("n_runs=1000", "n_runs=20"),
         (
-            "LocalCluster(n_workers=2)",
+            'LocalCluster(n_workers=2, host="127.0.0.1")',
             "LocalCluster(n_workers=1, threads_per_worker=2, processes=False)",
         ),
     ],
@@ -218,12 +218,16 @@ def test_blocks_are_found():
 @pytest.mark.parametrize("page", _params("python"))
 def test_python_scripts_run(page, tmp_path):
     code = [SETUP.get(page, "")]
+    used = set()
     for body, line in python_scripts(page):
         if (page, line) in NOT_RUNNABLE:
             continue
         for old, new in SMALLER.get(page, []):
+            used.update([old] if old in body else [])
             body = body.replace(old, new)
         code.append(f"# --- {page}, line {line}\n{body}")
+    # a page edited so that a replacement no longer matches would run at full size
+    assert used == {old for old, _ in SMALLER.get(page, [])}, f"{page}: unused replacements"
     _page_files(tmp_path)
     script = tmp_path / "page.py"
     script.write_text("\n".join(code), encoding="utf-8")
