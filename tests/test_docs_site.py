@@ -371,7 +371,6 @@ FOR_CONTRIBUTORS = {"contributing.html"}
 #: (written in the R package's sources). A kind not listed still fails.
 _BEING_REWRITTEN = "being rewritten (reader path: repository paths and studies out)"
 _TO_SPLIT = "a long guide page, to split by topic (over MAX_WORDS words)"
-_FIGURES_TO_REDRAW = "a study's figure drawn before figures recorded their smallest text"
 KNOWN_OPEN: dict = {
     "ci.html": (
         _BEING_REWRITTEN,
@@ -394,9 +393,6 @@ KNOWN_OPEN: dict = {
     ),
     "rankings.html": (_TO_SPLIT, ("too long for one page",)),
     "varying_sizes.html": (_TO_SPLIT, ("too long for one page",)),
-    # drawn by the inference study's full run (not rerun here) before figures recorded their
-    # text size; 1,320 and 990 px wide, shown at 740: redrawn when the study next runs
-    "inference_validation.html": (_FIGURES_TO_REDRAW, ("figure without its text size",)),
     "r/": (
         "the R package's help text names a script",
         ("a repository path in code", "a bare repository path"),
