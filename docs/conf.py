@@ -77,8 +77,8 @@ nitpick_ignore_regex = [
 # -- generated pages -----------------------------------------------------------------
 AUDIT_EXAMPLES = int(os.environ.get("PROPSTAB_DOCS_AUDIT_EXAMPLES", "40"))
 AUDIT_NOTE = (
-    f"Verdicts of ``propstab.audit(max_examples={AUDIT_EXAMPLES}, seed=0)``, run when this "
-    "site was built (the test suite runs the same checks with 40 examples; the "
+    f"Verdicts of ``propstab.audit(max_examples={AUDIT_EXAMPLES}, random_state=0)``, run "
+    "when this site was built (the test suite runs the same checks with 40 examples; the "
     "command ``propstab audit`` with 200). A verdict is a search result: "
     "*holds* means no counterexample was found, never a proof; a refutation is a "
     "counterexample, shown in full and checked in exact arithmetic in the test suite "

@@ -20,7 +20,7 @@ so a new measure is audited as soon as it is registered. Ids are ``<measure>-<ax
   twins of tests/rank_twins.py (tests/rank_evidence.py), docs/rankings.md.
 
 The site's catalogue runs the same checks (``propstab.audit(name, max_examples=40,
-seed=0)``); in a test run each check is computed once, by this suite or by the site's
+random_state=0)``); in a test run each check is computed once, by this suite or by the site's
 build, and the other reads its CheckResult (docs/_ext/shared_audit.py).
 """
 import pytest
@@ -66,7 +66,7 @@ def shared():
 
 @pytest.mark.parametrize("subject, axiom", CASES)
 def test_axiom(subject, axiom, shared):
-    # CHECKS[axiom](subject, max_examples=AUDIT_EXAMPLES, seed=0), computed here or by the
+    # CHECKS[axiom](subject, max_examples=AUDIT_EXAMPLES, random_state=0), computed here or by the
     # site's build in this run
     result = shared_audit.check(shared, subject, axiom, max_examples=AUDIT_EXAMPLES, seed=0)
     if subject.claims[axiom]:

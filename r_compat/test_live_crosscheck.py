@@ -77,7 +77,7 @@ def _registered(name):
 
 @pytest.mark.parametrize("measure", CROSS_CHECKED)
 def test_measure_agrees_with_its_r_references(measure):
-    report = crosscheck(measure, max_examples=MAX_EXAMPLES, seed=0)
+    report = crosscheck(measure, max_examples=MAX_EXAMPLES, random_state=0)
     assert report.rows, measure
     for row in report.rows:
         assert row.cases >= MAX_EXAMPLES
@@ -203,7 +203,7 @@ def test_harness_finds_and_shrinks_a_disagreement():
 
 @pytest.mark.r_every_time
 def test_report_records_versions_and_serialises():
-    report = crosscheck(["lustgarten", "cwrel"], max_examples=5, seed=3)
+    report = crosscheck(["lustgarten", "cwrel"], max_examples=5, random_state=3)
     assert report.versions["stabm"] == "1.2.2" and report.versions["irr"] == "0.85"
     assert report.versions["R"].startswith("4.") and "rpy2" in report.versions
     data = json.loads(report.to_json())
@@ -216,7 +216,7 @@ def test_report_records_versions_and_serialises():
         f"{sum(r.status != 'agree' for r in report.rows)}, tolerance="
         f"{report.tolerance:.4g}, seed=3, max_examples=5)"
     )
-    again = crosscheck(["lustgarten", "cwrel"], max_examples=5, seed=3)
+    again = crosscheck(["lustgarten", "cwrel"], max_examples=5, random_state=3)
     assert again.to_dict() == report.to_dict()  # reproducible for a fixed seed
 
 
@@ -487,9 +487,9 @@ def test_needs_p_matches_the_r_functions_default_for_p(name):
 
 
 def test_crosscheck_progress_bar_counts_one_step_per_measure(capsys):
-    crosscheck(["lustgarten", "cwrel"], max_examples=2, seed=1)
+    crosscheck(["lustgarten", "cwrel"], max_examples=2, random_state=1)
     assert capsys.readouterr().err == ""  # not a terminal: no bar
-    crosscheck(["lustgarten", "cwrel"], max_examples=2, seed=1, progress=True)
+    crosscheck(["lustgarten", "cwrel"], max_examples=2, random_state=1, progress=True)
     assert "crosscheck" in (err := capsys.readouterr().err) and "2/2" in err
     with pytest.raises(TypeError, match="progress"):
         crosscheck("cwrel", max_examples=1, progress=1.5)

@@ -66,7 +66,7 @@ def test_canberra_equals_base_r_dist_over_its_expectation():
 
 
 def test_crosscheck_of_the_ranking_family_agrees():
-    report = crosscheck(["spearman", "kendall", "canberra"], max_examples=25, seed=0)
+    report = crosscheck(["spearman", "kendall", "canberra"], max_examples=25, random_state=0)
     assert report.ok, str(report)
     assert [r.r_function for r in report.rows] == ["stats::cor", "stats::cor", "stats::dist"]
     assert all(r.cases >= 25 for r in report.rows)

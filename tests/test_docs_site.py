@@ -722,7 +722,7 @@ def test_shared_audit_computes_each_check_once_and_waits_for_a_claimed_one(tmp_p
     from propstab.auditing import CHECKS, subject
 
     jaccard = subject(get_measure("jaccard"))
-    direct = CHECKS[Axiom.MONOTONICITY](jaccard, max_examples=10, seed=0)
+    direct = CHECKS[Axiom.MONOTONICITY](jaccard, max_examples=10, random_state=0)
     first = shared_audit.check(tmp_path, jaccard, Axiom.MONOTONICITY, max_examples=10, seed=0)
     assert first.to_dict() == direct.to_dict() and first.status == "refuted"
     result_path, claim_path = shared_audit._paths(tmp_path, jaccard, Axiom.MONOTONICITY)
@@ -752,7 +752,10 @@ def test_shared_audit_computes_each_check_once_and_waits_for_a_claimed_one(tmp_p
 
     threading.Timer(0.5, release.set).start()  # blocks until the claimer dies
     waited = shared_audit.check(tmp_path, jaccard, Axiom.BOUNDS, max_examples=10, seed=0)
-    assert waited.to_dict() == CHECKS[Axiom.BOUNDS](jaccard, max_examples=10, seed=0).to_dict()
+    assert (
+        waited.to_dict()
+        == CHECKS[Axiom.BOUNDS](jaccard, max_examples=10, random_state=0).to_dict()
+    )
     assert result_path.exists() and not process.is_alive()
     process.join(60)
 

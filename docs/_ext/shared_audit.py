@@ -4,8 +4,8 @@
 hash of the package's sources, :func:`source_fingerprint`).
 
 The site's build (docs/conf.py: the catalogue's verdicts, ``propstab.audit(name,
-max_examples=40, seed=0)`` for every measure) and properties/test_axioms.py
-(``CHECKS[axiom](subject, max_examples=40, seed=0)`` for every subject and axiom) run the
+max_examples=40, random_state=0)`` for every measure) and properties/test_axioms.py
+(``CHECKS[axiom](subject, max_examples=40, random_state=0)`` for every subject and axiom) run the
 same checks: the same subjects, the same searches, the same seeds, hence the same
 results. In a test run both start at the same time (the scheduler sends them first to the
 two workers); here each check is computed once, by whichever process reaches it first,
@@ -86,7 +86,7 @@ def _paths(folder: pathlib.Path, subject, axiom):
 def check(
     folder: pathlib.Path, subject, axiom, *, max_examples: int, seed: int, wait: bool = True
 ):
-    """``CHECKS[axiom](subject, max_examples=..., seed=...)``, computed here or read from
+    """``CHECKS[axiom](subject, max_examples=..., random_state=...)``, computed here or read from
     the process that computed it in this run's ``folder``. With ``wait=False`` a check that
     another process is computing returns None at once (the caller comes back later)."""
     from propstab.auditing import CHECKS
@@ -104,7 +104,7 @@ def check(
             fcntl.flock(fd, fcntl.LOCK_EX)
         if result_path.exists():  # computed while we waited for the claim
             return pickle.loads(result_path.read_bytes())
-        result = CHECKS[axiom](subject, max_examples=max_examples, seed=seed)
+        result = CHECKS[axiom](subject, max_examples=max_examples, random_state=seed)
         partial = result_path.with_name(f"{result_path.name}.{os.getpid()}.part")
         partial.write_bytes(pickle.dumps(result))
         os.replace(partial, result_path)  # readers see a whole file or none
@@ -120,7 +120,7 @@ def _audit_one(args):
     name, max_examples, seed = args
     import propstab
 
-    table = propstab.audit(name, max_examples=max_examples, seed=seed)
+    table = propstab.audit(name, max_examples=max_examples, random_state=seed)
     return [r.to_dict() for r in table]
 
 
@@ -184,9 +184,9 @@ def _shared_rows(
 def audit_rows(
     cache_dir: pathlib.Path, *, max_examples: int, seed: int = 0, jobs: int = 0, log=print
 ) -> list:
-    """Every (measure or variant, axiom) row of ``propstab.audit(max_examples=..., seed=...)``
-    as JSON-ready dicts, computed over ``jobs`` processes (0: one per CPU) and cached in
-    ``cache_dir`` under a hash of the package's sources (the audit is deterministic for a
+    """Every (measure or variant, axiom) row of
+    ``propstab.audit(max_examples=..., random_state=...)`` as JSON-ready dicts, computed
+    over ``jobs`` processes (0: one per CPU) and cached in ``cache_dir`` under a hash of the package's sources (the audit is deterministic for a
     seed, so the cache can only be reused for identical code). In a test run (the
     environment variable :data:`ENV` holds the run's id) each check is shared with the
     property suite, which runs the same checks."""

@@ -97,12 +97,12 @@ def _load_npy(path: str) -> np.ndarray:
     try:
         with open(path, "rb") as handle:
             arr = np.load(handle, allow_pickle=False)
-            if not isinstance(arr, np.ndarray):  # an archive (.npz) of several arrays
-                arr.close()
-                raise ValueError("it is a .npz archive of arrays, not one .npy array")
-            return arr
+            if isinstance(arr, np.ndarray):
+                return arr
+            arr.close()  # an archive (.npz) of several arrays
     except Exception as exc:  # noqa: BLE001 - any unreadable file, named
         _fail(path, f"could not be read as a .npy array: {type(exc).__name__}: {exc}")
+    _fail(path, "could not be read as a .npy array: it is a .npz archive of arrays")
 
 
 def _fail(path: str, message: str, exc=ValueError):

@@ -82,7 +82,7 @@ class PFERExceededWarning(PropstabWarning, RuntimeWarning):
 class PFERBoundWarning(PropstabWarning, RuntimeWarning):
     """The error bound asked for does not apply to a fitted stability selection's
     realised q and cutoff (for example the unimodal bound needs a cutoff above
-    1/2 + min((q/p)^2, 1/(2B) + 3/4 (q/p)^2)); ``PFER_`` is then NaN.
+    :math:`1/2 + \\min((q/p)^2, 1/(2B) + 3 (q/p)^2 / 4)`); ``PFER_`` is then NaN.
 
     What to do: a cutoff the bound covers (the message gives its range), more
     subsamples, or ``assumption="none"`` (Meinshausen and Bühlmann's bound, which holds

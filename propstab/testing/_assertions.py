@@ -571,11 +571,10 @@ def assert_not_less_stable(
         on evidence that the drop is smaller than ``margin`` (a drop of ``margin`` passes
         at most at rate ``1 - confidence_level``, spread over the runs or carried by a
         few odd runs the current sample may have missed: the test is guarded against
-        them, :func:`propstab.testing._unseen.guarded_noninferiority`, which states
-        the null it holds for); with too few runs it fails even when nothing changed
+        them, see Notes); with too few runs it fails even when nothing changed
         (the message gives the runs that decide, :func:`runs_needed`, which plans the
-        guarded test). ``docs/ci.md`` gives both rates against M and the bound no test
-        escapes.
+        guarded test). The site's page on stability in CI gives both rates against M
+        and the bound no test escapes.
     X, y : optional
         Checked against a :class:`Baseline`'s fingerprints: other data is refused.
     selector : optional
@@ -630,7 +629,11 @@ def assert_not_less_stable(
     D; otherwise the normal test) is guarded against a drop carried by a few odd runs
     that all M current runs missed: p = 2 max over -margin <= s <= 0 of w(s) p(D <= s),
     w(s) the probability of missing the least favourable odd runs that would carry the
-    rest of the drop (:func:`propstab.testing._unseen.guarded_noninferiority`).
+    rest of the drop. It holds its level for a drop of ``margin`` whether the drop is
+    spread over the runs or carried by a fraction of odd runs, given that the test at
+    the margin holds its level on samples that contain odd runs (argued and measured
+    on the CI page, not proved); it does not guard a seen part more stable than the
+    baseline plus odd runs.
 
     References
     ----------
