@@ -98,6 +98,7 @@ VALIDATION_PAGES = (
     "r_crosscheck.html",
     "performance.html",
     "calibration_study.html",
+    "kamkar_experiment.html",
     "contributing.html",
     "auto_gallery/evidence/",
 )

@@ -387,6 +387,7 @@ VALIDATION_SOURCES = (
     "r_crosscheck.md",
     "performance.md",
     "calibration_study.md",
+    "kamkar_experiment.md",
 )
 
 

@@ -367,8 +367,7 @@ site_audit = shared.load_script(ROOT / "scripts" / "site_audit.py", "site_audit"
 #: Pages written for contributors (the module map names private modules and test files).
 FOR_CONTRIBUTORS = {"contributing.html"}
 #: Problems known and open: page (or folder, ending in "/") -> (why, the kinds of problem
-#: left). The pages being rewritten by other work now, and the R reference's help text
-#: (written in the R package's sources). A kind not listed still fails.
+#: left): the pages being rewritten by other work now. A kind not listed still fails.
 _BEING_REWRITTEN = "being rewritten (reader path: repository paths and studies out)"
 _TO_SPLIT = "a long guide page, to split by topic (over MAX_WORDS words)"
 KNOWN_OPEN: dict = {
@@ -376,9 +375,6 @@ KNOWN_OPEN: dict = {
         _BEING_REWRITTEN,
         ("a repository path in code", "the thesis unnamed", "too long for one page"),
     ),
-    "from_data.html": (_BEING_REWRITTEN, ("a repository path in code", "the thesis unnamed")),
-    "tuning.html": (_BEING_REWRITTEN, ("a repository path in code",)),
-    "getting_started.html": (_BEING_REWRITTEN, ("the thesis unnamed",)),
     "inference.html": (_BEING_REWRITTEN, ("the thesis unnamed", "too long for one page")),
     "stability_selection.html": (
         _BEING_REWRITTEN,
@@ -393,10 +389,6 @@ KNOWN_OPEN: dict = {
     ),
     "rankings.html": (_TO_SPLIT, ("too long for one page",)),
     "varying_sizes.html": (_TO_SPLIT, ("too long for one page",)),
-    "r/": (
-        "the R package's help text names a script",
-        ("a repository path in code", "a bare repository path"),
-    ),
 }
 
 

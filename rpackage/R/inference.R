@@ -28,8 +28,9 @@
 #'   `coef()`, `vcov()`.
 #' @section Notes:
 #' The Wald interval `estimate -/+ qnorm((1 + level)/2) * std.error` (thesis Cor. 1) is
-#' asymptotic in the number of runs M; its coverage is studied in propstab's
-#' docs/inference_validation.md. Below 100 runs no interval held 95 % there, and
+#' asymptotic in the number of runs M; its coverage was measured by simulation
+#' (<https://propstab.readthedocs.io/en/latest/inference_validation.html#small-m>, in the
+#' Validation section of propstab's site). Below 100 runs no interval held 95 % there, and
 #' `confint()` defaults to the closest, the logit interval with the jackknife variance
 #' (see [confint.propstab_estimate()]; the printout says which interval ran).
 #'

@@ -13,7 +13,7 @@ consistently.
 
 Symbols: :doc:`/notation`. The full experiment (four correlations, 15 penalties, 100
 bootstrap samples, 2,000 samples) is the script ``examples/kamkar_l1_logistic.py`` of
-the source repository; its results are discussed on the page :doc:`/from_data`.
+the source repository; its results are on the page :doc:`/kamkar_experiment`.
 """
 import warnings
 
