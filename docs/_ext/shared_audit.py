@@ -186,8 +186,8 @@ def audit_rows(
 ) -> list:
     """Every (measure or variant, axiom) row of
     ``propstab.audit(max_examples=..., random_state=...)`` as JSON-ready dicts, computed
-    over ``jobs`` processes (0: one per CPU) and cached in ``cache_dir`` under a hash of the package's sources (the audit is deterministic for a
-    seed, so the cache can only be reused for identical code). In a test run (the
+    over ``jobs`` processes (0: one per CPU) and cached in ``cache_dir`` under a hash of
+    the package's sources (the audit is deterministic for a seed, so the cache can only be reused for identical code). In a test run (the
     environment variable :data:`ENV` holds the run's id) each check is shared with the
     property suite, which runs the same checks."""
     import propstab
