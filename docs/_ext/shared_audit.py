@@ -184,12 +184,12 @@ def _shared_rows(
 def audit_rows(
     cache_dir: pathlib.Path, *, max_examples: int, seed: int = 0, jobs: int = 0, log=print
 ) -> list:
-    """Every (measure or variant, axiom) row of
-    ``propstab.audit(max_examples=..., random_state=...)`` as JSON-ready dicts, computed
-    over ``jobs`` processes (0: one per CPU) and cached in ``cache_dir`` under a hash of
-    the package's sources (the audit is deterministic for a seed, so the cache can only be reused for identical code). In a test run (the
-    environment variable :data:`ENV` holds the run's id) each check is shared with the
-    property suite, which runs the same checks."""
+    """Every (measure or variant, axiom) row of ``propstab.audit(max_examples=...,
+    random_state=...)`` as JSON-ready dicts, computed over ``jobs`` processes (0: one per
+    CPU) and cached in ``cache_dir`` under a hash of the package's sources (the audit is
+    deterministic for a seed, so the cache can only be reused for identical code). In a test
+    run (the environment variable :data:`ENV` holds the run's id) each check is shared with
+    the property suite, which runs the same checks."""
     import propstab
 
     key = source_fingerprint(max_examples, seed)
