@@ -574,7 +574,7 @@ def assert_not_less_stable(
         them, :func:`propstab.testing._unseen.guarded_noninferiority`, which states
         the null it holds for); with too few runs it fails even when nothing changed
         (the message gives the runs that decide, :func:`runs_needed`, which plans the
-        guarded test). ``docs/ci.md`` gives both rates against M and the bound no test
+        guarded test). ``docs/ci_error_rates.md`` gives both rates against M and the bound no test
         escapes.
     X, y : optional
         Checked against a :class:`Baseline`'s fingerprints: other data is refused.
