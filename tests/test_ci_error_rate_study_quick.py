@@ -112,9 +112,9 @@ def test_the_bound_table_is_the_closed_form(study):
 
 
 def test_the_page_bound_table_is_the_literal_computation():
-    """docs/ci.md's table of the largest pass rate any level-5 % non-inferiority test
-    can have on an unchanged pipeline, against a literal computation from the study's
-    Phi (studies/ci_error_rate.json): q by root-finding on the mixture
+    """docs/ci_error_rates.md's table of the largest pass rate any level-5 %
+    non-inferiority test can have on an unchanged pipeline, against a literal computation
+    from the study's Phi (studies/ci_error_rate.json): q by root-finding on the mixture
     (1 - q)^2 Phi + 2q(1 - q) 0 + q^2 0 = Phi - 0.05, the probability of no odd run
     among M from the binomial, the bound min(1, 0.05 / P(no odd run))."""
     from pathlib import Path
@@ -124,7 +124,7 @@ def test_the_page_bound_table_is_the_literal_computation():
     root = Path(__file__).resolve().parents[1]
     rows = json.loads((root / "studies" / "ci_error_rate.json").read_text())["rows"]
     phis = {(r["dataset"], r["pipeline"]): r["phi"] for r in rows if r["model"] == "runs"}
-    page = (root / "docs" / "ci.md").read_text()
+    page = (root / "docs" / "ci_error_rates.md").read_text()
     head = page.index("| data | pipeline | Phi | q | P(no odd run) at M = 30, 50, 100 |")
     lines = page[head:].split("\n\n")[0].splitlines()[2:]
     assert len(lines) == len(phis) == 6

@@ -488,7 +488,7 @@ class StabilityEstimate(Result):
         lowers Phi by about 2/(M (k/d)(1 - k/d))); what they do bound exactly is the
         probability that a run differs from the common set: at most
         :math:`1 - \alpha^{1/M}` (about 3/M at 95 %, the "rule of three"), which the
-        warning gives. docs/inference.md, "Intervals near the bounds", and
+        warning gives. docs/inference_intervals.md and
         docs/inference_validation.md give the coverage of each method near the top.
 
         References

@@ -252,7 +252,7 @@ def _unimodal_q(p: int, cutoff: float, PFER: float, B: int) -> float:
     where q* is an integer its answer is q* or q* - 1, and where q* > q_top it
     stops with an error, although q_top attains the PFER; e.g. p = 5 at its own
     example's cutoff 0.75 and PFER 1: q* = 2.21, q_top = 2, bound 0.816; see
-    docs/stability_selection.md.)
+    docs/stability_selection_stabs.md.)
     """
     if cutoff <= 0.75 and cutoff < 0.5 + 1 / (2 * B):
         fail(
@@ -617,10 +617,10 @@ def error_control(
       D(q/p, 2B\pi, 2B, -1/4)\}`, D(theta, t, n, r) the largest P(X >= t) over
       r-concave laws on {0..n} with mean theta n, the maximum over the
       one-parameter extremal family, taken to rounding (see
-      docs/stability_selection.md). The cutoff is searched downwards on j/(2B),
-      q upwards on 1, 2, ...
+      docs/stability_selection_error_control.md). The cutoff is searched
+      downwards on j/(2B), q upwards on 1, 2, ...
 
-    The domain (docs/stability_selection.md): p >= 1; 2 <= B <= 10^6 (<= 100 for
+    The domain (docs/stability_selection_error_control.md): p >= 1; 2 <= B <= 10^6 (<= 100 for
     the r-concave bound); cutoff in (1/2, 1] ((0, 1] and above q/p for the
     r-concave bound; above 1/2 + 1/(4B) for the unimodal bound below 3/4, where
     its constant K is positive); q in (0, p]; PFER in (0, p). A derived q must be
@@ -633,8 +633,8 @@ def error_control(
     Checked against ``stabs::stabsel_parameters`` (stabs 0.7.1) on 1128 pinned
     cases (in the test suite): 78 of stabs's 90 errors raise, 931 of the 1038
     other cases agree bit for bit. The other 119 are documented differences
-    (listed with their evidence in docs/stability_selection.md): in 61 r-concave cases stabs's
-    numerical maximisation stops short of the maximum, so its bound is lower
+    (listed with their evidence in docs/stability_selection_stabs.md): in 61 r-concave
+    cases stabs's numerical maximisation stops short of the maximum, so its bound is lower
     (by up to 4.9 % on the pinned grid, 61.8 % on a wider one) than the supremum
     it defines, which propstab returns; in 9 unimodal cases the exact q* is an
     integer and stabs's numerical root lands on q* - 1, propstab returns q*; in

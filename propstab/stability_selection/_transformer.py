@@ -174,7 +174,7 @@ class StabilitySelection(*_BASES):
     by :func:`error_control` with q the mean size of the union of the selections over
     the path per subsample. The defaults are those of R's stabs (complementary pairs,
     B = 50, the unimodal bound) with stabs's documented example's cutoff 0.75 and
-    PFER 1; docs/stability_selection.md lists where propstab differs.
+    PFER 1; docs/stability_selection_stabs.md lists where propstab differs.
 
     Parameters
     ----------
