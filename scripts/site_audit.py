@@ -99,6 +99,8 @@ VALIDATION_PAGES = (
     "performance.html",
     "calibration_study.html",
     "kamkar_experiment.html",
+    "ci_error_rates.html",
+    "stability_selection_stabs.html",
     "contributing.html",
     "auto_gallery/evidence/",
 )

@@ -28,7 +28,9 @@ def page_files():
     return {
         "conftest.py": block_after(text, "`conftest.py` (empty", "python"),
         "selection.py": block_after(text, "`selection.py`:", "python"),
-        "tests/test_stability.py": block_after(text, "`tests/test_stability.py`:", "python"),
+        "tests/test_stability.py": block_after(
+            text, "`test_stability.py`, in the project's `tests` folder:", "python"
+        ),
     }
 
 

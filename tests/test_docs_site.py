@@ -367,21 +367,8 @@ site_audit = shared.load_script(ROOT / "scripts" / "site_audit.py", "site_audit"
 #: Pages written for contributors (the module map names private modules and test files).
 FOR_CONTRIBUTORS = {"contributing.html"}
 #: Problems known and open: page (or folder, ending in "/") -> (why, the kinds of problem
-#: left): the pages being rewritten by other work now. A kind not listed still fails.
-_BEING_REWRITTEN = "being rewritten (reader path: repository paths and studies out)"
-KNOWN_OPEN: dict = {
-    "ci.html": (_BEING_REWRITTEN, ("a repository path in code", "the thesis unnamed")),
-    "ci_error_rates.html": (_BEING_REWRITTEN, ("a repository path in code", "the thesis unnamed")),
-    "stability_selection.html": (
-        _BEING_REWRITTEN,
-        ("a repository path in code", "plain-text bound", "a name without its accent"),
-    ),
-    "stability_selection_error_control.html": (_BEING_REWRITTEN, ("a repository path in code",)),
-    "stability_selection_stabs.html": (
-        _BEING_REWRITTEN,
-        ("a repository path in code", "plain-text sqrt"),
-    ),
-}
+#: left). None now; a kind not listed fails.
+KNOWN_OPEN: dict = {}
 
 
 def _known_open(page: str, problem: str) -> bool:
