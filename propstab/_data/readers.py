@@ -102,7 +102,7 @@ def _load_npy(path: str) -> np.ndarray:
             arr.close()  # an archive (.npz) of several arrays
     except Exception as exc:  # noqa: BLE001 - any unreadable file, named
         _fail(path, f"could not be read as a .npy array: {type(exc).__name__}: {exc}")
-    _fail(path, "could not be read as a .npy array: it is a .npz archive of arrays")
+    _fail(path, "could not be read: it is a .npz archive of arrays, not one .npy array")
 
 
 def _fail(path: str, message: str, exc=ValueError):
