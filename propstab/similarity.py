@@ -20,13 +20,13 @@ import numbers
 import numpy as np
 from scipy import sparse as _sparse
 
-from ._utils.exceptions import warn
+from ._utils.exceptions import ConstantFeatureWarning, warn
 from collections.abc import Mapping
 
 from ._utils.checks import as_real_array, check_feature_names, fail, is_label
 from ._utils.params import N_FEATURES, UNIT_INTERVAL, Boolean, Options, validate_params
 
-__all__ = ["similarity_from_data", "similarity_from_groups"]
+__all__ = ["ConstantFeatureWarning", "similarity_from_data", "similarity_from_groups"]
 
 _BLOCK_ENTRIES = 4_000_000  # at most this many correlations held at once
 
@@ -60,7 +60,7 @@ def _standardised(X, method: str):
             f"similarity_from_data: {int(constant.sum())} constant column(s) (e.g. "
             f"feature {int(np.argmax(constant))}) have no correlation; they are given "
             f"similarity 0 to every other feature and 1 to themselves",
-            RuntimeWarning,
+            ConstantFeatureWarning,
         )
     norm[constant] = 1.0
     X = X / norm
@@ -111,7 +111,7 @@ def similarity_from_data(X, *, method: str = "pearson", threshold=None, sparse=N
 
     Warns
     -----
-    RuntimeWarning
+    ConstantFeatureWarning
         For constant columns, which get similarity 0 to every other feature (and 1 to
         themselves).
 

@@ -88,8 +88,13 @@ def test_r_error_carries_r_message_and_call_without_rpy2_traceback():
 
 @live
 def test_r_warnings_become_python_warnings():
-    with pytest.warns(RuntimeWarning, match="base::warning: R warning: careful"):
+    with pytest.warns(propstab.r.RWarning, match="base::warning: R warning: careful") as got:
         propstab.r.call_r("base", "warning", "careful")
+    # a propstab warning (so one filter on PropstabWarning covers it) and still a
+    # RuntimeWarning, as before it had a name of its own
+    assert [type(w.message) for w in got] == [propstab.r.RWarning]
+    assert issubclass(propstab.r.RWarning, propstab.PropstabWarning)
+    assert issubclass(propstab.r.RWarning, RuntimeWarning)
 
 
 @live

@@ -7,6 +7,7 @@ from scipy import sparse, stats
 import propstab
 from propstab import similarity as sim
 from propstab._data.convert_matrices import as_importances, as_similarity
+from propstab.similarity import ConstantFeatureWarning
 
 
 @pytest.fixture
@@ -47,9 +48,12 @@ def test_blockwise_assembly_equals_one_block(data, monkeypatch):
 
 def test_constant_column_warns_and_is_unrelated():
     X = np.column_stack([np.arange(5.0), np.ones(5), np.arange(5.0) ** 2])
-    with pytest.warns(RuntimeWarning, match="constant"):
+    with pytest.warns(ConstantFeatureWarning, match="1 constant column.*feature 1") as got:
         C = propstab.similarity_from_data(X)
     assert C[1].tolist() == [0.0, 1.0, 0.0]
+    assert [type(w.message) for w in got] == [ConstantFeatureWarning]
+    assert issubclass(ConstantFeatureWarning, propstab.PropstabWarning)
+    assert issubclass(ConstantFeatureWarning, RuntimeWarning)
 
 
 @pytest.mark.parametrize(

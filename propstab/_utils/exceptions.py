@@ -353,3 +353,46 @@ class CheckpointWarning(PropstabWarning, UserWarning):
     >>> issubclass(CheckpointWarning, UserWarning)
     True
     """
+
+
+class RWarning(PropstabWarning, RuntimeWarning):
+    """A warning R raised during a call from propstab, re-emitted in Python.
+
+    The message starts with the R function called (``package::function``) and then
+    R's own words, so that ``warnings.filterwarnings("ignore", category=RWarning)``
+    silences R's warnings and nothing else.
+
+    See Also
+    --------
+    propstab.r.call_r : Calls an R function; each of its R warnings is one of these.
+
+    Examples
+    --------
+    >>> from propstab import PropstabWarning
+    >>> from propstab.r import RWarning
+    >>> issubclass(RWarning, PropstabWarning) and issubclass(RWarning, RuntimeWarning)
+    True
+    """
+
+
+class ConstantFeatureWarning(PropstabWarning, RuntimeWarning):
+    """A feature (column of the data) is constant, so its correlation with any other
+    feature is undefined (0/0).
+
+    :func:`propstab.similarity_from_data` gives such a feature similarity 0 to every
+    other feature and 1 to itself; the warning names how many there are and one of
+    them. Drop the column, or accept that it is treated as unrelated to the rest.
+
+    See Also
+    --------
+    propstab.similarity_from_data : Similarities from the data's correlations.
+
+    Examples
+    --------
+    >>> from propstab import PropstabWarning
+    >>> from propstab.similarity import ConstantFeatureWarning
+    >>> issubclass(ConstantFeatureWarning, PropstabWarning)
+    True
+    >>> issubclass(ConstantFeatureWarning, RuntimeWarning)
+    True
+    """

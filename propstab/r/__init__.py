@@ -16,7 +16,7 @@ rpy2 and R are loaded on first use. The pieces:
 """
 import importlib
 
-from .._utils.exceptions import RReferenceError, RUnavailableError
+from .._utils.exceptions import RReferenceError, RUnavailableError, RWarning
 
 #: Each public name -> its submodule, imported on first access (PEP 562): the R package's
 #: front end (``propstab.r._frontend``, imported by R through reticulate) then loads
@@ -56,6 +56,7 @@ __all__ = [
     "RReferenceError",
     "RUnavailableError",
     "RValue",
+    "RWarning",
     "call_r",
     "call_r_code",
     "call_reference",

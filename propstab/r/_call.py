@@ -28,7 +28,7 @@ from typing import Any, NamedTuple, Optional
 
 import numpy as np
 
-from .._utils.exceptions import RReferenceError, RUnavailableError
+from .._utils.exceptions import RReferenceError, RUnavailableError, RWarning
 
 __all__ = [
     "RValue",
@@ -438,7 +438,7 @@ def call_r(package: str, function: str, /, *args, **kwargs):
 
     Keyword names are R argument names (dots allowed through ``**{...}``). Python
     scalars and strings are converted by rpy2; use :mod:`propstab.r` converters for
-    selections and matrices. R warnings are re-emitted as :class:`RuntimeWarning`.
+    selections and matrices. R warnings are re-emitted as :class:`~propstab.r.RWarning`.
 
     Parameters
     ----------
@@ -466,8 +466,9 @@ def call_r(package: str, function: str, /, *args, **kwargs):
 
     Warns
     -----
-    RuntimeWarning
-        Each warning R raised during the call, prefixed with ``package::function``.
+    RWarning
+        Each warning R raised during the call, prefixed with ``package::function``
+        (a :class:`RuntimeWarning` too).
 
     See Also
     --------
@@ -552,7 +553,7 @@ def _safe_call(fn, label: str, args, kwargs):
         out = _STATE["safe_call"](fn, base_function("list")(*args, **kwargs))
     value, warns, failed = out[0], list(out[1]), bool(out[2][0])
     for message in warns:
-        warnings.warn(f"{label}: R warning: {message}", RuntimeWarning, stacklevel=3)
+        warnings.warn(f"{label}: R warning: {message}", RWarning, stacklevel=3)
     if failed:
         r_message = str(value.rx2("message")[0]).strip()
         needed = missing_r_package(r_message)
