@@ -68,23 +68,55 @@ _SIGNALLED = re.compile(r"^_+ (\S+) _+$(?:(?!^_+ \S+ _+$).)*?^E\s+Failed: Timeou
 #: start), so that the run's leftovers are found even in sessions of their own.
 MARKER = "PROPSTAB_SOAK_RUN"
 
+#: How long a run's remaining processes may take to end by themselves once pytest has
+#: exited (a resource tracker of multiprocessing or loky reads the end of its pipe and
+#: then cleans up, after its last user has gone): only what still runs after this was
+#: left behind.
+GRACE_SECONDS = 10.0
 
-def kill_marked(value):
-    """SIGKILL every process whose environment has ``MARKER=value``: what a run left
-    behind, its children in process groups of their own included (chromedriver and
-    Chromium, the tests' children), which killing the run's group would miss. The
-    number of processes killed."""
+
+def marked(value):
+    """The processes whose environment has ``MARKER=value`` (this script excepted)."""
     import psutil
 
-    killed = 0
+    found = []
     for process in psutil.process_iter():
         try:
             if process.pid != os.getpid() and process.environ().get(MARKER) == value:
-                process.kill()
-                killed += 1
+                found.append(process)
+        except (psutil.NoSuchProcess, psutil.AccessDenied, psutil.ZombieProcess):
+            pass
+    return found
+
+
+def kill_marked(value, grace=GRACE_SECONDS):
+    """SIGKILL every process whose environment has ``MARKER=value`` and that is still
+    running ``grace`` seconds from now: what a run left behind, its children in process
+    groups of their own included (chromedriver and Chromium, the tests' children), which
+    killing the run's group would miss. What was killed: one line a process (its pid,
+    its parent's pid and its command line)."""
+    import psutil
+
+    _, alive = psutil.wait_procs(marked(value), timeout=grace)
+    killed = []
+    for process in alive:
+        try:
+            what = (
+                f"pid {process.pid} (parent {process.ppid()}): "
+                + " ".join(process.cmdline())[:300]
+            )
+            process.kill()
+            killed.append(what)
         except (psutil.NoSuchProcess, psutil.AccessDenied, psutil.ZombieProcess):
             pass
     return killed
+
+
+def _kill_group(pgid):
+    try:  # the run's group: pytest and its children
+        os.killpg(pgid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
 
 
 def run_once(targets, mode, timeout, run_timeout, log):
@@ -119,14 +151,15 @@ def run_once(targets, mode, timeout, run_timeout, log):
         except subprocess.TimeoutExpired:
             killed = True
         finally:
-            try:  # the run's group: pytest and its children
-                os.killpg(child.pid, signal.SIGKILL)
-            except (ProcessLookupError, PermissionError):
-                pass
+            if killed or child.poll() is None:  # a run past its limit (or interrupted)
+                _kill_group(child.pid)
             child.wait()
+            # what still runs GRACE_SECONDS after pytest's exit, in its group or not
             left = kill_marked(env[MARKER])
+            _kill_group(child.pid)  # and any process of the group without the marker
             if left:
-                out.write(f"\nsoak: killed {left} processes the run left behind\n")
+                out.write(f"\nsoak: killed {len(left)} processes the run left behind\n")
+                out.writelines(f"soak: left behind: {what}\n" for what in left)
     seconds = time.monotonic() - start
     text = pathlib.Path(log).read_text(errors="replace")
     outcomes = {test: kind for kind, test in _RESULT.findall(text)}
@@ -136,7 +169,7 @@ def run_once(targets, mode, timeout, run_timeout, log):
     stopped = sorted(stopped)
     for test in stopped:
         outcomes[test] = "TIMEOUT"
-    return seconds, child.returncode, outcomes, stopped, killed
+    return seconds, child.returncode, outcomes, stopped, killed, left
 
 
 def main(argv=None) -> int:
@@ -194,7 +227,7 @@ def main(argv=None) -> int:
             if deadline and datetime.datetime.now(datetime.timezone.utc) >= deadline:
                 break
             log = out / f"run-{k:02d}-{'n2' if mode != 'serial' else 'serial'}.log"
-            seconds, code, outcomes, stopped, killed = run_once(
+            seconds, code, outcomes, stopped, killed, left = run_once(
                 targets, mode, args.timeout, args.run_timeout, log
             )
             for test, outcome in outcomes.items():
@@ -209,6 +242,7 @@ def main(argv=None) -> int:
                     not_passed=bad,
                     stopped=stopped,
                     killed=killed,
+                    left_behind=left,
                     log=str(log),
                 )
             )
@@ -217,8 +251,9 @@ def main(argv=None) -> int:
                 f"{len(outcomes)} tests  "
                 + (
                     "ok"
-                    if not bad and not killed and code == 0
+                    if not bad and not killed and code == 0 and not left
                     else f"NOT OK: {bad}{' (run killed)' if killed else ''}"
+                    + (f" ({len(left)} processes left behind)" if left else "")
                 ),
                 flush=True,
             )
@@ -241,6 +276,9 @@ def main(argv=None) -> int:
             for r in runs[mode]
             if r["status"] != 0 and not r["not_passed"] and not r["killed"]
         ]
+        leaks = [
+            dict(run=r["run"], processes=r["left_behind"]) for r in runs[mode] if r["left_behind"]
+        ]
         report["modes"][mode] = dict(
             runs=len(runs[mode]),
             seconds=[r["seconds"] for r in runs[mode]],
@@ -248,15 +286,22 @@ def main(argv=None) -> int:
             flaky=flaky,
             failing=failing,
             other_nonzero_status=unexplained,
+            left_behind=leaks,
         )
-        failed |= bool(hangs or flaky or failing or unexplained)
+        failed |= bool(hangs or flaky or failing or unexplained or leaks)
         secs = [r["seconds"] for r in runs[mode]] or [0]
         print(
             f"\nsoak {mode}: {len(runs[mode])} runs, {min(secs):.0f} to {max(secs):.0f} s "
             f"each; hangs {len(hangs)}; flaky tests {len(flaky)}; failing tests "
-            f"{len(failing)}; other non-zero exits {len(unexplained)}"
+            f"{len(failing)}; other non-zero exits {len(unexplained)}; runs that left "
+            f"processes behind {len(leaks)}"
         )
-        for name, found in (("hang", hangs), ("flaky", flaky), ("failing", failing)):
+        for name, found in (
+            ("hang", hangs),
+            ("flaky", flaky),
+            ("failing", failing),
+            ("left behind", leaks),
+        ):
             for item in found if isinstance(found, list) else found.items():
                 print(f"  {name}: {item}")
     (out / "summary.json").write_text(json.dumps(report, indent=1))
