@@ -45,9 +45,15 @@ def _counts(out, prefix):
 
 
 def _testthat_summary(rout):
-    summary = re.findall(r"\[ FAIL (\d+) \| WARN \d+ \| SKIP (\d+) \| PASS (\d+) \]", rout)
+    """(failed, warned, skipped, passed) of testthat's last summary line."""
+    summary = re.findall(r"\[ FAIL (\d+) \| WARN (\d+) \| SKIP (\d+) \| PASS (\d+) \]", rout)
     assert summary, rout[-3000:]
     return tuple(map(int, summary[-1]))
+
+
+#: What Python prints for a warning nobody recorded ("sys:1: SmallSampleWarning: ..."):
+#: in an R test, a call of the Python side not wrapped in py_warning_classes().
+_PYTHON_WARNING_LINE = re.compile(r"[\w./-]+:\d+: \w*Warning: ")
 
 
 @pytest.mark.timeout(4200)  # two R CMD checks --as-cran, each under r_check.sh's own limit
@@ -84,15 +90,19 @@ def test_r_cmd_check_as_cran_has_no_error_or_warning_with_and_without_python(tmp
         ), f"rpackage/cran-comments.md does not say '{stated}' {label}"
     # the testthat suite ran inside the check (its one run in make test): no failure, and
     # its expectations were evaluated (a missing Python side would skip them all silently)
-    failed, skipped, passed = _testthat_summary(
-        (tmp_path / "propstab.Rcheck" / "tests" / "testthat.Rout").read_text()
-    )
-    assert failed == 0 and passed > 1500, (failed, skipped, passed)  # 1900+ in December 2026
+    rout = (tmp_path / "propstab.Rcheck" / "tests" / "testthat.Rout").read_text()
+    failed, warned, skipped, passed = _testthat_summary(rout)
+    assert failed == 0 and passed > 1500, (failed, skipped, passed)  # 2100+ in December 2026
+    # a quiet suite, as pytest's: every warning a test provokes is asserted
+    # (expect_warning(class = ...), py_warning_classes() for the Python twins)
+    assert warned == 0, rout[-6000:]
+    assert not _PYTHON_WARNING_LINE.findall(rout), _PYTHON_WARNING_LINE.findall(rout)[:5]
     # without Python: every test file that needs it skips (no failure), the examples
     # that need it are not run (0 ERROR above)
     rout = (tmp_path / "nopython" / "propstab.Rcheck" / "tests" / "testthat.Rout").read_text()
-    failed, skipped, passed = _testthat_summary(rout)
+    failed, warned, skipped, passed = _testthat_summary(rout)
     assert failed == 0 and skipped >= 10 and passed < 100, (failed, skipped, passed, rout)
+    assert warned == 0, rout[-6000:]
     assert "propstab is hidden for the check without Python" in rout
 
 
