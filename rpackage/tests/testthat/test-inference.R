@@ -33,14 +33,15 @@ test_that("stability_estimate() is thesis Thm 6 with the Wald interval of Cor. 1
     expect_equal(est$estimate, twin$phi, tolerance = 1e-10)
     expect_equal(est$variance, twin$variance, tolerance = 1e-10)
     expect_identical(est$method, "analytic")
-    ci <- suppressWarnings(confint(est, level = 0.9, method = "wald"))
+    ci <- suppress_propstab_warnings(confint(est, level = 0.9, method = "wald"),
+                                     classes = "propstab_SmallSampleWarning")
     wald <- twin$phi + c(-1, 1) * qnorm(0.95) * sqrt(twin$variance)
     expect_equal(as.vector(ci), pmin(pmax(wald, -1), 1), tolerance = 1e-10)
     expect_identical(dimnames(ci), list("nogueira", c("5 %", "95 %")))
     expect_equal(coef(est), c(nogueira = twin$phi), tolerance = 1e-10)
     expect_equal(as.vector(vcov(est)), twin$variance, tolerance = 1e-10)
     if (all(abs(wald) < 1)) {
-      expect_equal(as.vector(suppressWarnings(confint(est, method = "wald"))),
+      expect_equal(as.vector(suppress_propstab_warnings(confint(est, method = "wald"), classes = "propstab_SmallSampleWarning")),
                    as.vector(stats::confint.default(est)), tolerance = 1e-10)
     }
   }
@@ -165,7 +166,7 @@ test_that("a zero variance from runs that differ is replaced, with a warning", {
                  class = "propstab_DegenerateVarianceWarning")
   expect_identical(est$method, "bootstrap")
   expect_gt(est$std.error, 0.01)
-  ci <- suppressWarnings(confint(est))
+  ci <- suppress_propstab_warnings(confint(est), classes = "propstab_SmallSampleWarning")
   expect_gt(ci[2] - ci[1], 0.1)
   expect_match(paste(capture.output(print(est)), collapse = "\n"),
                "bootstrap of the runs.*although the runs differ")
@@ -179,7 +180,7 @@ test_that("a zero variance from runs that differ is replaced, with a warning", {
   same <- rep(list(c(1, 2)), 4)
   est <- expect_silent(stability_estimate(same, p = 5))
   expect_identical(est$variance, 0)
-  expect_warning(suppressWarnings(confint(est), classes = "propstab_SmallSampleWarning"),
+  expect_warning(suppress_propstab_warnings(confint(est), classes = "propstab_SmallSampleWarning"),
                  class = "propstab_ZeroVarianceWarning")
 })
 
@@ -187,17 +188,18 @@ test_that("confint() of an estimate is clipped to the measure's range, as in Pyt
   near_top <- c(rep(list(c(1, 2)), 29), list(c(3, 4)))
   est <- stability_estimate(near_top, p = 6)
   twin <- nogueira_thm6(near_top, 6)
-  expect_equal(as.vector(suppressWarnings(confint(est, method = "wald"))),
+  expect_equal(as.vector(suppress_propstab_warnings(confint(est, method = "wald"), classes = "propstab_SmallSampleWarning")),
                c(twin$phi - qnorm(0.975) * sqrt(twin$variance), 1), tolerance = 1e-10)
 })
 
 test_that("confint() labels its columns as stats::confint does", {
   est <- stability_estimate(list(c(1, 2), c(1, 2), c(1, 3), c(1, 2)), p = 4)
-  ci <- suppressWarnings(confint(est, level = 0.999))
+  ci <- suppress_propstab_warnings(confint(est, level = 0.999), classes = "propstab_SmallSampleWarning")
   expect_identical(colnames(ci), c("0.05 %", "99.95 %"))
   fit <- stats::lm(dist ~ speed, data = datasets::cars)
   expect_identical(colnames(ci), colnames(stats::confint(fit, level = 0.999)))
-  expect_identical(colnames(suppressWarnings(confint(est))), c("2.5 %", "97.5 %"))
+  expect_identical(colnames(suppress_propstab_warnings(confint(est), classes = "propstab_SmallSampleWarning")),
+                   c("2.5 %", "97.5 %"))
 })
 
 # The Python library's interval for the same runs, called directly through reticulate.

@@ -80,7 +80,8 @@ test_that("set.seed() repeats the bootstrap, the permutation test and the simula
   est <- stability_estimate(Z)
   ci <- function(seed = NULL, given = NULL) {
     if (!is.null(seed)) set.seed(seed)
-    suppressWarnings(confint(est, method = "bootstrap", n.resamples = 200L, seed = given))
+    suppress_propstab_warnings(confint(est, method = "bootstrap", n.resamples = 200L,
+                                       seed = given), classes = "propstab_SmallSampleWarning")
   }
   expect_identical(ci(1), ci(1))
   expect_false(identical(ci(1), ci(2)))

@@ -24,9 +24,9 @@ test_that("every registered measure is reachable through stability()", {
       next
     }
     value <- if (grepl("similarity", m$options[i])) {
-      suppressWarnings(stability(feats, measure = m$name[i], sim.mat = S))
+      suppress_propstab_warnings(stability(feats, measure = m$name[i], sim.mat = S))
     } else {
-      suppressWarnings(stability(feats, p = 5, measure = m$name[i]))
+      suppress_propstab_warnings(stability(feats, p = 5, measure = m$name[i]))
     }
     expect_true(is.numeric(value) && length(value) == 1L && !is.na(value), label = m$name[i])
   }

@@ -11,9 +11,9 @@ test_that("tidy() and glance() of an estimate are one row of its fields", {
   expect_identical(tidied$term, "nogueira")
   expect_identical(tidied$estimate, est$estimate)
   expect_identical(tidied$std.error, est$std.error)
-  ci <- suppressWarnings(confint(est, level = 0.9, method = "wald"))
-  tidied <- suppressWarnings(generics::tidy(est, conf.int = TRUE, conf.level = 0.9,
-                                            conf.method = "wald"))
+  ci <- suppress_propstab_warnings(confint(est, level = 0.9, method = "wald"), classes = "propstab_SmallSampleWarning")
+  tidied <- suppress_propstab_warnings(
+    generics::tidy(est, conf.int = TRUE, conf.level = 0.9, conf.method = "wald"), classes = "propstab_SmallSampleWarning")
   expect_identical(c(tidied$conf.low, tidied$conf.high), as.vector(ci))
   glanced <- generics::glance(est)
   expect_identical(nrow(glanced), 1L)
