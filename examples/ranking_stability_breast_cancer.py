@@ -71,7 +71,9 @@ def rankers(quick: bool):
 
 
 def accuracy(estimator, X, y):
-    """Out-of-bag accuracy; a univariate selector has no classifier, hence no score."""
+    """Out-of-bag accuracy of the fitted model: the classifier itself, or for a filter
+    (``SelectKBest``) the default downstream model propstab fits on its selected features
+    (a logistic regression); NaN for a model that does not predict classes."""
     if not hasattr(estimator, "predict_proba") and not hasattr(estimator, "estimator_"):
         return np.nan
     return float(np.mean(estimator.predict(X) == y))

@@ -41,6 +41,7 @@ SECONDS = {
     "tests/test_rpackage_check.py": 90,  # R CMD check --as-cran, stabm's suite
     "r_compat/test_live_crosscheck.py": 54,
     "tests/test_fuzz_entry_points.py": 21,  # was 41; its tests 47.7 -> 23.2 s serial
+    "tests/test_rankings_page.py": 35,  # the ranking example in full mode (M = 100)
     # the same checks as the site's catalogue and test_audit_correlated's table, each
     # computed once per run by whichever reaches it first (docs/_ext/shared_audit.py):
     # 40 s alone, next to nothing when the site's build has computed them
