@@ -1639,6 +1639,7 @@ NOT_FUZZED = {
     "cw_max": "fuzzed in tests/test_fuzz_inputs.py",
     "SampledPairsEstimate": "built by estimate(pairs=...); its methods are fuzzed",
     "SampledPairsWarning": "a warning class",
+    "ConstantFeatureWarning": "a warning class",
 }
 
 

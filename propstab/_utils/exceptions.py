@@ -366,6 +366,11 @@ class RWarning(PropstabWarning, RuntimeWarning):
     --------
     propstab.r.call_r : Calls an R function; each of its R warnings is one of these.
 
+    References
+    ----------
+    R Core Team. R: A Language and Environment for Statistical Computing. R Foundation
+    for Statistical Computing, Vienna (``?warning``, ``?conditions``).
+
     Examples
     --------
     >>> from propstab import PropstabWarning
@@ -386,6 +391,12 @@ class ConstantFeatureWarning(PropstabWarning, RuntimeWarning):
     See Also
     --------
     propstab.similarity_from_data : Similarities from the data's correlations.
+
+    References
+    ----------
+    Sechidis, K., Papangelou, K., Nogueira, S., Weatherall, J., Brown, G. (2019). On the
+    stability of feature selection in the presence of feature correlations. ECML PKDD,
+    LNCS 11906, 327-342, sec. 3.1 (the absolute correlations as similarities).
 
     Examples
     --------
