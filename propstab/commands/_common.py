@@ -96,6 +96,32 @@ def add_renamed_option(p, new, old: str) -> None:
     )
 
 
+def add_random_state(p, of: str) -> None:
+    """``--random-state SEED`` (an int, default 0; help: "seed of ``of``"), with its
+    former spelling ``--seed``: the one seed option of every command that draws."""
+    seed = p.add_argument(
+        "--random-state",
+        type=int,
+        default=0,
+        metavar="SEED",
+        help=f"seed of {of} (default 0)",
+    )
+    add_renamed_option(p, seed, "--seed")
+
+
+def add_confidence_level(p, level: str) -> None:
+    """``--confidence-level LEVEL`` (a float, default 0.95; help: ``level``), with its
+    former spelling ``--confidence``: the one level option of every command."""
+    option = p.add_argument(
+        "--confidence-level",
+        type=float,
+        default=0.95,
+        metavar="LEVEL",
+        help=f"{level} (default 0.95)",
+    )
+    add_renamed_option(p, option, "--confidence")
+
+
 def renamed_value(renames: Dict[str, str], option: str):
     """An argparse ``type`` that takes the old spellings in ``renames`` (``{old: new}``)
     for the new ones, with a DeprecationWarning naming both (the option's ``choices``

@@ -7,7 +7,7 @@ import argparse
 
 from .._utils.checks import fail
 from .._utils.exceptions import InvalidParameterError
-from ._common import add_renamed_option, parse_options, positive_int, refuse_unused
+from ._common import add_random_state, parse_options, positive_int, refuse_unused
 
 #: exit status when the implementation disagrees (a usage error or a command off the
 #: protocol is 2, as every usage error)
@@ -171,14 +171,7 @@ def add_parser(subparsers) -> None:
         metavar="N",
         help="generated cases (default 200)",
     )
-    seed = p.add_argument(
-        "--random-state",
-        type=int,
-        default=0,
-        metavar="SEED",
-        help="seed of the generation (default 0)",
-    )
-    add_renamed_option(p, seed, "--seed")
+    add_random_state(p, "the generation")
     p.add_argument(
         "--atol",
         type=_tolerance,

@@ -7,7 +7,7 @@ import warnings
 
 from .._utils.checks import MAX_JOBS, fail
 from .._utils.exceptions import InvalidParameterError
-from ._common import add_renamed_option, positive_int, refuse_unused
+from ._common import add_random_state, positive_int, refuse_unused
 
 
 def _jobs(text: str) -> int:
@@ -191,14 +191,7 @@ def add_parser(subparsers) -> None:
         help="Hypothesis examples per check, at least 1 (default: "
         "propstab.auditing.DEFAULT_MAX_EXAMPLES, 200)",
     )
-    seed = p.add_argument(
-        "--random-state",
-        type=int,
-        default=0,
-        metavar="SEED",
-        help="seed of the searches (default 0)",
-    )
-    add_renamed_option(p, seed, "--seed")
+    add_random_state(p, "the searches")
     p.add_argument(
         "--jobs",
         type=_jobs,

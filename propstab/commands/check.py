@@ -3,7 +3,7 @@ value? For any CI: exit status 0 when it is, 1 when it is not, 2 on bad input; o
 saying why."""
 from __future__ import annotations
 
-from ._common import READ_HELP, add_measure_arguments, add_reading_arguments, add_renamed_option
+from ._common import READ_HELP, add_measure_arguments, add_reading_arguments, add_confidence_level
 from ._runs import checked, decided, read_runs
 
 
@@ -59,14 +59,7 @@ def add_parser(subparsers) -> None:
         metavar="PHI0",
         help="the stability the runs must be shown to exceed",
     )
-    level = p.add_argument(
-        "--confidence-level",
-        type=float,
-        default=0.95,
-        metavar="LEVEL",
-        help="one-sided confidence level in (0.5, 1) (default 0.95)",
-    )
-    add_renamed_option(p, level, "--confidence")
+    add_confidence_level(p, "one-sided confidence level in (0.5, 1)")
     add_measure_arguments(p)
     add_reading_arguments(p)
     p.set_defaults(func=run)

@@ -10,7 +10,8 @@ from ._common import (
     READ_HELP,
     add_measure_arguments,
     add_reading_arguments,
-    add_renamed_option,
+    add_random_state,
+    add_confidence_level,
     given,
     measure_options,
     read_inputs,
@@ -193,14 +194,7 @@ def add_parser(subparsers) -> None:
         help="rearrangements of the permutation test (all of them when there "
         "are at most this many; default 9999)",
     )
-    seed = p.add_argument(
-        "--random-state",
-        type=int,
-        default=0,
-        metavar="SEED",
-        help="seed of the permutation test's random rearrangements (default 0)",
-    )
-    add_renamed_option(p, seed, "--seed")
+    add_random_state(p, "the permutation test's random rearrangements")
     g = p.add_argument_group(
         "a CI check of FILE2 (the current runs) against FILE1 (the baseline: a selection "
         "file or a .npz stability baseline); exit 0 pass, 1 fail, 2 bad input, one line"
@@ -220,15 +214,9 @@ def add_parser(subparsers) -> None:
         help="fail only when FILE2 is shown to be less stable than FILE1 by "
         "more than MARGIN (H0: Phi_2 >= Phi_1 - MARGIN rejected)",
     )
-    level = g.add_argument(
-        "--confidence-level",
-        type=float,
-        default=0.95,
-        metavar="LEVEL",
-        help="one-sided confidence level in (0.5, 1) of --noninferiority and "
-        "--drop (default 0.95)",
+    add_confidence_level(
+        g, "one-sided confidence level in (0.5, 1) of --noninferiority and --drop"
     )
-    add_renamed_option(g, level, "--confidence")
     add_measure_arguments(p)
     add_reading_arguments(p)
     p.set_defaults(func=run)

@@ -8,7 +8,7 @@ from ._common import (
     READ_HELP,
     READING,
     add_measure_arguments,
-    add_renamed_option,
+    add_random_state,
     add_reading_arguments,
     parse_options,
     positive_int,
@@ -103,14 +103,7 @@ def add_parser(subparsers) -> None:
         metavar="N",
         help="generated cases per measure (default 50)",
     )
-    seed = p.add_argument(
-        "--random-state",
-        type=int,
-        default=0,
-        metavar="SEED",
-        help="seed of the case generation (default 0)",
-    )
-    add_renamed_option(p, seed, "--seed")
+    add_random_state(p, "the case generation")
     add_measure_arguments(p, many=True)
     add_reading_arguments(p)
     p.set_defaults(func=run)

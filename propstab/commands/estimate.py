@@ -7,7 +7,7 @@ from ._common import (
     READ_HELP,
     add_measure_arguments,
     add_reading_arguments,
-    add_renamed_option,
+    add_confidence_level,
     measure_options,
     read_inputs,
 )
@@ -59,14 +59,7 @@ def add_parser(subparsers) -> None:
         help="stability estimate, confidence interval and " "interpretation of a selection matrix",
     )
     p.add_argument("file", metavar="FILE", help=READ_HELP)
-    level = p.add_argument(
-        "--confidence-level",
-        type=float,
-        default=0.95,
-        metavar="LEVEL",
-        help="confidence level in (0, 1) (default 0.95)",
-    )
-    add_renamed_option(p, level, "--confidence")
+    add_confidence_level(p, "confidence level in (0, 1)")
     add_measure_arguments(p)
     add_reading_arguments(p)
     p.set_defaults(func=run)
